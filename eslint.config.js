@@ -1,0 +1,36 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default tseslint.config(
+  { ignores: ['node_modules', '.proctor', 'dist', 'coverage', 'scripts/*.mjs', 'bin/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Workflows run in Temporal's deterministic sandbox: no Node built-ins, no I/O modules.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: no Node built-ins.' })),
+          patterns: [
+            { group: ['pg', 'kysely', 'minio', 'openai', 'playwright-core', '@electric-sql/*', 'hono', '@hono/*'], message: 'Workflows do no I/O: call an activity.' },
+            { group: ['../src/*', '!../src/domain', '../src/!(domain)/**'], message: 'Workflows may import only src/domain.', allowTypeImports: true },
+            { group: ['../activities', '../activities/*'], message: 'Import activities as types only.', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+);

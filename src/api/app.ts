@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { Scalar } from '@scalar/hono-api-reference';
+import type { Context } from 'hono';
+import { requireApiToken } from './auth.js';
+import type { AppDeps, AppEnv } from './context.js';
+import { ApiError, handleError } from './errors.js';
+import { validationHook } from './openapi.js';
+import { registerHealth } from './routes/health.js';
+import { registerApplications } from './routes/applications.js';
+import { registerEnvironments } from './routes/environments.js';
+
+export const apiInfo = {
+  title: 'Proctor API',
+  version: '1.0.0',
+  description:
+    'AI-driven end-to-end testing: create tests from a goal in plain words, run test plans over a dependency graph, ' +
+    'review pull/merge requests against their preview deployments. Authenticate with `Authorization: Bearer prt_…`.',
+};
+
+const publicPaths = new Set(['/v1/openapi.json', '/v1/badge.svg']);
+
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    c.set('requestId', requestId);
+    c.set('deps', deps);
+    c.set('logger', deps.logger.child({ requestId }));
+    c.header('X-Request-Id', requestId);
+    await next();
+  });
+
+  app.use('/v1/*', async (c, next) => {
+    if (['POST', 'PUT', 'PATCH'].includes(c.req.method) && hasBody(c)) {
+      const type = c.req.header('content-type') ?? '';
+      if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) {
+        throw new ApiError(415, 'Content-Type must be application/json');
+      }
+    }
+    await next();
+  });
+
+  app.use('/v1/*', async (c, next) => {
+    if (publicPaths.has(c.req.path)) return next();
+    return requireApiToken(c, next);
+  });
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A project API token (`prt_…`), created with `proctor admin create-token`.',
+  });
+
+  registerHealth(app);
+  registerApplications(app);
+  registerEnvironments(app);
+
+  app.doc31('/v1/openapi.json', {
+    openapi: '3.1.0',
+    info: apiInfo,
+    servers: [{ url: deps.config.publicUrl }],
+    tags: [
+      { name: 'Test cases', description: 'Create, list and export recorded tests' },
+      { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
+      { name: 'System', description: 'Health and documentation' },
+    ],
+  });
+  app.get('/docs', Scalar({ url: '/v1/openapi.json', pageTitle: 'Proctor API reference' }));
+
+  app.notFound((c) => {
+    const allowed = allowedMethods(app, c.req.path);
+    if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+      c.header('Allow', allowed.join(', '));
+      return c.json({ message: `Method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}` }, 405);
+    }
+    return c.json({ message: `No route for ${c.req.method} ${c.req.path}` }, 404);
+  });
+  app.onError(handleError);
+  return app;
+}
+
+function hasBody(c: Context): boolean {
+  const length = c.req.header('content-length');
+  if (length !== undefined) return Number(length) > 0;
+  return c.req.header('transfer-encoding') !== undefined;
+}
+
+const routePatterns = new WeakMap<object, { method: string; regex: RegExp }[]>();
+
+/** The methods registered for a path, for a 405 with an `Allow` header instead of a misleading 404. */
+function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
+  let patterns = routePatterns.get(app);
+  if (!patterns) {
+    patterns = app.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => ({
+        method: r.method,
+        regex: new RegExp(
+          '^' +
+            r.path
+              .split('/')
+              .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+              .join('/') +
+            '$',
+        ),
+      }));
+    routePatterns.set(app, patterns);
+  }
+  const methods = new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method));
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods];
+}

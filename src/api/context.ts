@@ -1,0 +1,30 @@
+import type { Config } from '../config.js';
+import type { DB } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { TemporalClientProvider } from '../temporal/client.js';
+
+/** Everything a handler may use, built once at start-up by the composition root (cli / tests). */
+export interface AppDeps {
+  db: DB;
+  config: Pick<Config, 'appUrl' | 'publicUrl' | 'PROCTOR_URL_TTL_SECONDS'>;
+  temporal: TemporalClientProvider;
+  blobs: BlobStore;
+  logger: Logger;
+}
+
+/** The authenticated caller: the project comes from the token, never from the request. */
+export interface Caller {
+  projectId: string;
+  organizationId: string;
+  tokenId: string;
+}
+
+export type AppEnv = {
+  Variables: {
+    deps: AppDeps;
+    caller: Caller;
+    requestId: string;
+    logger: Logger;
+  };
+};

@@ -1,0 +1,40 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './context.js';
+
+/** Thrown anywhere in a handler; mapped to `{ message }` with its status by `onError`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const notFound = (what: string): ApiError => new ApiError(404, `${what} not found`);
+export const badRequest = (message: string): ApiError => new ApiError(400, message);
+
+export function handleError(err: Error, c: Context<AppEnv>): Response {
+  if (err instanceof ApiError) return c.json({ message: err.message }, err.status);
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    const message = err.message || (status === 400 ? 'Bad request' : 'Request failed');
+    return c.json({ message: /malformed json/i.test(message) ? 'Malformed JSON in request body' : message }, status);
+  }
+  const fk = foreignKeyViolation(err);
+  if (fk) return c.json({ message: fk }, 409);
+  const requestId = c.get('requestId');
+  c.get('logger').error('unhandled error', { requestId, method: c.req.method, path: c.req.path, err });
+  return c.json({ message: `Internal server error (request id ${requestId})` }, 500);
+}
+
+// A row still referenced elsewhere (e.g. an environment used by a test plan) is a conflict, not a crash.
+function foreignKeyViolation(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '23503') return 'This resource is still referenced by another resource; remove that reference first';
+  if (code === '23505') return 'A resource with these values already exists';
+  return undefined;
+}

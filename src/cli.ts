@@ -1,0 +1,46 @@
+import { ConfigError } from './config.js';
+import { runAdmin } from './cli/admin.js';
+import { runApi, runDev, runMigrate, runWorker } from './cli/serve.js';
+
+const usage = `proctor <command>
+
+  dev       API + worker + embedded PGlite + Temporal dev server, for a laptop
+  api       the HTTP API (needs DATABASE_URL, TEMPORAL_ADDRESS)
+  worker    the Temporal worker: workflows and activities (needs DATABASE_URL, TEMPORAL_ADDRESS)
+  migrate   apply database migrations (needs DATABASE_URL)
+  admin     organizations, projects and tokens: proctor admin --help
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'dev':
+      return runDev();
+    case 'api':
+      return runApi();
+    case 'worker':
+      return runWorker();
+    case 'migrate':
+      return runMigrate();
+    case 'admin':
+      return runAdmin(rest);
+    case undefined:
+    case '-h':
+    case '--help':
+      process.stdout.write(usage);
+      return command === undefined ? 1 : 0;
+    default:
+      process.stderr.write(`unknown command: ${command}\n\n${usage}`);
+      return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(err instanceof ConfigError ? `${err.message}\n` : `${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,198 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from '../api/app.js';
+import { loadConfig, type Config } from '../config.js';
+import { migrateToLatest, type DB } from '../db/database.js';
+import { findTokenOwner } from '../api/auth.js';
+import { seedProject } from '../db/queries/admin.js';
+import { createLogger, type Logger } from '../logger.js';
+import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
+import { createTemporalClientProvider } from '../temporal/client.js';
+import { startDevServer, type DevServer } from '../temporal/dev-server.js';
+import { createWorker } from '../temporal/worker.js';
+import { loadTools } from '../tools.js';
+import { freePortNear } from './ports.js';
+
+type Stop = () => Promise<void>;
+
+/** Runs until SIGINT/SIGTERM, then stops everything in reverse order of start. */
+async function untilSignal(logger: Logger, stops: Stop[]): Promise<number> {
+  await new Promise<void>((resolveSignal) => {
+    const onSignal = (signal: string) => {
+      logger.info('stopping', { signal });
+      resolveSignal();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  return stopAll(logger, stops);
+}
+
+async function stopAll(logger: Logger, stops: Stop[]): Promise<number> {
+  let code = 0;
+  for (const stop of [...stops].reverse()) {
+    try {
+      await stop();
+    } catch (err) {
+      code = 1;
+      logger.error('error while stopping', { err });
+    }
+  }
+  return code;
+}
+
+function listen(app: ReturnType<typeof createApp>, config: Config): Promise<ServerType> {
+  return new Promise((resolveListen, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolveListen(server));
+    server.once('error', reject);
+  });
+}
+
+const closeServer = (server: ServerType): Promise<void> =>
+  new Promise((r) => {
+    server.close(() => r());
+    // Keep-alive sockets would hold close() open until they time out.
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  });
+
+export async function runMigrate(): Promise<number> {
+  const config = loadConfig('migrate');
+  const db = openDatabase(config);
+  try {
+    const { results } = await migrateToLatest(db);
+    for (const r of results ?? []) process.stdout.write(`${r.status}: ${r.migrationName}\n`);
+    if (!results?.length) process.stdout.write('database is up to date\n');
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function runApi(): Promise<number> {
+  const config = loadConfig('api');
+  const logger = createLogger(config.LOG_LEVEL, { process: 'api' });
+  const db = openDatabase(config);
+  const blobs = openBlobStore(config);
+  await blobs.ensureReady();
+  const temporal = createTemporalClientProvider({ address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const server = await listen(createApp({ db, config, temporal, blobs, logger }), config);
+  logger.info('api listening', { url: config.publicUrl });
+  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), () => closeServer(server)]);
+}
+
+export async function runWorker(): Promise<number> {
+  const config = loadConfig('worker');
+  const logger = createLogger(config.LOG_LEVEL, { process: 'worker' });
+  const db = openDatabase(config);
+  const blobs = openBlobStore(config);
+  await blobs.ensureReady();
+  const { worker, connection } = await createWorker({
+    address: config.TEMPORAL_ADDRESS!,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps: { db, blobs, logger },
+  });
+  const running = worker.run();
+  logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
+  return untilSignal(logger, [
+    () => db.destroy(),
+    () => connection.close(),
+    async () => {
+      worker.shutdown();
+      await running;
+    },
+  ]);
+}
+
+interface DevCredentials {
+  organizationId: string;
+  projectId: string;
+  token: string;
+}
+
+/** The seeded dev project's token, reused across restarts while it still opens the database's project. */
+async function devCredentials(db: DB, file: string): Promise<DevCredentials> {
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as DevCredentials;
+    if (await findTokenOwner(db, saved.token)) return saved;
+  }
+  const seeded = await seedProject(db, { organization: 'Dev organization', project: 'Dev project' });
+  const creds = { organizationId: seeded.organizationId, projectId: seeded.projectId, token: seeded.token };
+  writeFileSync(file, JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
+  return creds;
+}
+
+export async function runDev(): Promise<number> {
+  const config = loadConfig('dev');
+  const logger = createLogger(config.LOG_LEVEL, { process: 'dev' });
+  const dir = dataDir(config);
+  const tools = loadTools();
+  const stops: Stop[] = [];
+  try {
+    const db = openDatabase(config);
+    stops.push(() => db.destroy());
+    await migrateToLatest(db);
+    const creds = await devCredentials(db, resolve(dir, 'dev-project.json'));
+
+    let temporalAddress = config.TEMPORAL_ADDRESS;
+    let uiUrl = config.TEMPORAL_UI_URL;
+    if (!temporalAddress) {
+      const uiPort = await freePortNear(config.TEMPORAL_UI_PORT);
+      const server: DevServer = await startDevServer({
+        executable: tools.temporal,
+        dbFilename: resolve(dir, 'temporal.db'),
+        namespace: config.TEMPORAL_NAMESPACE,
+        port: await freePortNear(7233),
+        uiPort,
+      });
+      stops.push(() => server.stop());
+      temporalAddress = server.address;
+      uiUrl = server.uiUrl;
+    }
+
+    const blobs = openBlobStore(config);
+    await blobs.ensureReady();
+    const temporal = createTemporalClientProvider({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+    stops.push(() => temporal.close());
+
+    const { worker, connection } = await createWorker({
+      address: temporalAddress,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      deps: { db, blobs, logger },
+    });
+    stops.push(() => connection.close());
+    const running = worker.run();
+    stops.push(async () => {
+      worker.shutdown();
+      await running;
+    });
+
+    const server = await listen(createApp({ db, config, temporal, blobs, logger }), config);
+    stops.push(() => closeServer(server));
+
+    process.stdout.write(
+      [
+        '',
+        'Proctor dev is running',
+        `  API            ${config.publicUrl}/v1`,
+        `  API docs       ${config.publicUrl}/docs`,
+        `  Temporal UI    ${uiUrl ?? '(external Temporal: see your Temporal UI)'}`,
+        `  Temporal       ${temporalAddress}`,
+        `  Database       ${config.DATABASE_URL ? 'DATABASE_URL' : `PGlite in ${resolve(dir, 'pglite')}`}`,
+        `  Blob store     ${blobs.kind === 's3' ? config.S3_ENDPOINT : resolve(dir, 'blobs')}`,
+        `  API token      ${creds.token}`,
+        '',
+        `  curl -H "Authorization: Bearer ${creds.token}" ${config.publicUrl}/v1/applications`,
+        '',
+        'Ctrl-C stops everything.',
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    await stopAll(logger, stops);
+    throw err;
+  }
+  return untilSignal(logger, stops);
+}

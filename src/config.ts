@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+export type Mode = 'dev' | 'api' | 'worker' | 'migrate' | 'admin';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+const url = z.string().url();
+
+const schema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PROCTOR_PUBLIC_URL: url.optional(),
+  PROCTOR_APP_URL: url.optional(),
+  PROCTOR_DATA_DIR: z.string().min(1).default('.proctor'),
+  DATABASE_URL: url.optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('proctor'),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_UI_URL: url.optional(),
+  S3_ENDPOINT: url.optional(),
+  S3_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SECRET_KEY: z.string().min(1).optional(),
+  S3_BUCKET: z.string().min(3).default('proctor'),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  PROCTOR_BLOB_DIR: z.string().min(1).optional(),
+  PROCTOR_BLOB_SECRET: z.string().min(16).optional(),
+  PROCTOR_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(900),
+  PROCTOR_CHROMIUM_PATH: z.string().min(1).optional(),
+  PROCTOR_ALLOW_PRIVATE_NETWORKS: bool.optional(),
+  PROCTOR_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: url.optional(),
+  PROCTOR_LLM_MODEL: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export interface Config extends Env {
+  mode: Mode;
+  publicUrl: string;
+  appUrl: string;
+  s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
+  llm?: { apiKey: string; baseURL?: string; model: string };
+  allowPrivateNetworks: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+// What each production process cannot start without (dev starts its own parts).
+const requiredByMode: Partial<Record<Mode, (keyof Env)[]>> = {
+  api: ['DATABASE_URL', 'TEMPORAL_ADDRESS'],
+  worker: ['DATABASE_URL', 'TEMPORAL_ADDRESS'],
+  migrate: ['DATABASE_URL'],
+};
+
+/** Parses the environment once; every problem is reported by variable name. */
+export function loadConfig(mode: Mode, env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
+  }
+  for (const key of requiredByMode[mode] ?? []) {
+    if (!cleaned[key]) problems.push(`${key}: required by \`proctor ${mode}\``);
+  }
+  const e = parsed.data;
+  if (e?.S3_ENDPOINT && (!e.S3_ACCESS_KEY || !e.S3_SECRET_KEY)) {
+    problems.push('S3_ACCESS_KEY / S3_SECRET_KEY: required when S3_ENDPOINT is set');
+  }
+  if (e && !e.S3_ENDPOINT && mode !== 'dev' && mode !== 'migrate' && mode !== 'admin' && !e.PROCTOR_BLOB_SECRET) {
+    problems.push('PROCTOR_BLOB_SECRET: required by the filesystem blob store outside `proctor dev` (or set S3_ENDPOINT)');
+  }
+  if (problems.length > 0 || !e) {
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const publicUrl = (e.PROCTOR_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, '');
+  return {
+    ...e,
+    mode,
+    publicUrl,
+    appUrl: (e.PROCTOR_APP_URL ?? publicUrl).replace(/\/$/, ''),
+    s3: e.S3_ENDPOINT
+      ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET, region: e.S3_REGION }
+      : undefined,
+    llm: e.OPENAI_API_KEY
+      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini' }
+      : undefined,
+    // Private ranges are reachable from a laptop's dev stack by default, never by default in production.
+    allowPrivateNetworks: e.PROCTOR_ALLOW_PRIVATE_NETWORKS ?? mode === 'dev',
+  };
+}

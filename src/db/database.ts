@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type DB = Kysely<Database>;
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; maxConnections?: number }
+  // dataDir undefined = in memory (tests); a path keeps data across restarts (proctor dev).
+  | { kind: 'pglite'; dataDir?: string };
+
+export function createDatabase(target: DatabaseTarget): DB {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.maxConnections ?? 10 });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  const pglite = new PGlite(target.dataDir);
+  return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+}
+
+export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {
+  // Migrations are typed on Kysely<any> on purpose: they are frozen and never see today's schema types.
+  const migrator = new Migrator({
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    db: db as unknown as Kysely<any>,
+    provider: { getMigrations: async () => migrations },
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return result;
+}
+
+export async function pingDatabase(db: DB): Promise<void> {
+  await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+}

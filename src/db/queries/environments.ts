@@ -1,0 +1,133 @@
+import type { DB } from '../database.js';
+import { newId, newShortId } from '../../ids.js';
+
+export interface EnvironmentView {
+  shortId: string;
+  name: string;
+  url: string | null;
+  applicationBuildShortId: string | null;
+  isProduction: boolean;
+  isDefault: boolean;
+  createdAt: string;
+}
+
+function selectEnvironments(db: DB, projectId: string) {
+  return db
+    .selectFrom('environments as e')
+    .innerJoin('applications as a', 'a.id', 'e.application_id')
+    .leftJoin('application_builds as b', 'b.id', 'e.application_build_id')
+    .select([
+      'e.id',
+      'e.short_id',
+      'e.name',
+      'e.url',
+      'e.is_production',
+      'e.created_at',
+      'e.application_id',
+      'b.short_id as build_short_id',
+      'a.default_environment_id',
+    ])
+    .where('e.project_id', '=', projectId);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof selectEnvironments>['executeTakeFirstOrThrow']>>;
+
+function toView(row: Row): EnvironmentView {
+  return {
+    shortId: row.short_id,
+    name: row.name,
+    url: row.url,
+    applicationBuildShortId: row.build_short_id,
+    isProduction: row.is_production,
+    isDefault: row.default_environment_id === row.id,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export async function listEnvironments(db: DB, projectId: string, applicationId: string): Promise<EnvironmentView[]> {
+  const rows = await selectEnvironments(db, projectId).where('e.application_id', '=', applicationId).orderBy('e.created_at').orderBy('e.id').execute();
+  return rows.map(toView);
+}
+
+export async function findEnvironment(db: DB, projectId: string, shortId: string) {
+  return db.selectFrom('environments').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+}
+
+export async function getEnvironmentView(db: DB, projectId: string, shortId: string): Promise<EnvironmentView | undefined> {
+  const row = await selectEnvironments(db, projectId).where('e.short_id', '=', shortId).executeTakeFirst();
+  return row && toView(row);
+}
+
+export interface NewEnvironment {
+  projectId: string;
+  applicationId: string;
+  name: string;
+  url: string | null;
+  buildId: string | null;
+  isProduction: boolean;
+  /** Make it the application's default (the first environment of an application always is). */
+  makeDefault: boolean;
+}
+
+export async function createEnvironment(db: DB, input: NewEnvironment): Promise<string> {
+  const shortId = newShortId('environment', input.name);
+  await db.transaction().execute(async (trx) => {
+    const id = newId();
+    await trx
+      .insertInto('environments')
+      .values({
+        id,
+        short_id: shortId,
+        project_id: input.projectId,
+        application_id: input.applicationId,
+        name: input.name,
+        url: input.url,
+        application_build_id: input.buildId,
+        is_production: input.isProduction,
+      })
+      .execute();
+    const app = await trx.selectFrom('applications').select('default_environment_id').where('id', '=', input.applicationId).forUpdate().executeTakeFirstOrThrow();
+    if (input.makeDefault || app.default_environment_id === null) {
+      await trx.updateTable('applications').set({ default_environment_id: id }).where('id', '=', input.applicationId).execute();
+    }
+  });
+  return shortId;
+}
+
+export async function updateEnvironment(
+  db: DB,
+  env: { id: string; applicationId: string },
+  patch: { name?: string; url?: string; isProduction?: boolean; makeDefault?: boolean },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const values = {
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.url !== undefined && { url: patch.url, application_build_id: null }),
+      ...(patch.isProduction !== undefined && { is_production: patch.isProduction }),
+    };
+    if (Object.keys(values).length > 0) await trx.updateTable('environments').set(values).where('id', '=', env.id).execute();
+    if (patch.makeDefault) {
+      await trx.updateTable('applications').set({ default_environment_id: env.id }).where('id', '=', env.applicationId).execute();
+    }
+  });
+}
+
+export async function deleteEnvironment(db: DB, env: { id: string; applicationId: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('environments').where('id', '=', env.id).execute();
+    // The default falls back to the oldest remaining environment, so a run never lacks one while any exists.
+    const next = await trx
+      .selectFrom('environments')
+      .select('id')
+      .where('application_id', '=', env.applicationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    await trx
+      .updateTable('applications')
+      .set({ default_environment_id: next?.id ?? null })
+      .where('id', '=', env.applicationId)
+      .where('default_environment_id', '=', env.id)
+      .execute();
+  });
+}

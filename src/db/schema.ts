@@ -1,0 +1,194 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  suspended_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface ProjectsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  default_test_plan_id: string | null;
+  created_at: Timestamp;
+}
+
+export type TokenKind = 'api' | 'badge';
+
+export interface ApiTokensTable {
+  id: string;
+  project_id: string;
+  kind: TokenKind;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export type ApplicationKind = 'web' | 'ios' | 'android';
+
+export interface ApplicationsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  name: string;
+  kind: ApplicationKind;
+  default_environment_id: string | null;
+  default_device_preset_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface ApplicationBuildsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  application_id: string;
+  platform: 'ios' | 'android';
+  file_name: string;
+  file_size_bytes: ColumnType<string, number | string, number | string>;
+  blob_key: string;
+  created_at: Timestamp;
+}
+
+export interface EnvironmentsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  application_id: string;
+  name: string;
+  url: string | null;
+  application_build_id: string | null;
+  is_production: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface DevicePresetsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  name: string;
+  viewport_width: number;
+  viewport_height: number;
+  device_scale_factor: Generated<number>;
+  is_mobile: Generated<boolean>;
+  has_touch: Generated<boolean>;
+  user_agent: string | null;
+  locale: string | null;
+  timezone_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface ConfigsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  name: string;
+  value: string;
+  is_secret: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ScenariosTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  instructions: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type GenerationStatus = 'GENERATING' | 'COMPLETED' | 'FAILED';
+
+export interface TestCasesTable {
+  id: string;
+  project_id: string;
+  application_id: string;
+  name: string;
+  goal: string | null;
+  expected_result: string | null;
+  is_enabled: Generated<boolean>;
+  labels: ColumnType<string[], string[] | undefined, string[]>;
+  classification: Generated<string>;
+  generation_status: Generated<GenerationStatus>;
+  failure_reason: string | null;
+  scenario_id: string | null;
+  config_ids: ColumnType<string[], string[] | undefined, string[]>;
+  resume_from_test_case_id: string | null;
+  wait_for_test_case_ids: ColumnType<string[], string[] | undefined, string[]>;
+  steps: ColumnType<unknown, string | null | undefined, string | null>;
+  steps_version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TestPlansTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  owner: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TestPlanTestCasesTable {
+  test_plan_id: string;
+  test_case_id: string;
+  position: number;
+}
+
+export interface TestPlanApplicationsTable {
+  test_plan_id: string;
+  application_id: string;
+  environment_id: string;
+  device_preset_id: string | null;
+}
+
+export type NotifyOn = 'failure' | 'always';
+
+export interface TestPlanNotificationsTable {
+  id: string;
+  test_plan_id: string;
+  channel: 'email' | 'slack';
+  target: string;
+  slack_channel: string | null;
+  notify_on: NotifyOn;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  projects: ProjectsTable;
+  api_tokens: ApiTokensTable;
+  applications: ApplicationsTable;
+  application_builds: ApplicationBuildsTable;
+  environments: EnvironmentsTable;
+  device_presets: DevicePresetsTable;
+  configs: ConfigsTable;
+  scenarios: ScenariosTable;
+  test_cases: TestCasesTable;
+  test_plans: TestPlansTable;
+  test_plan_test_cases: TestPlanTestCasesTable;
+  test_plan_applications: TestPlanApplicationsTable;
+  test_plan_notifications: TestPlanNotificationsTable;
+}
+
+export type Application = Selectable<ApplicationsTable>;
+export type NewApplication = Insertable<ApplicationsTable>;
+export type ApplicationUpdate = Updateable<ApplicationsTable>;
+export type Environment = Selectable<EnvironmentsTable>;
+export type DevicePreset = Selectable<DevicePresetsTable>;
+export type Config = Selectable<ConfigsTable>;
+export type Scenario = Selectable<ScenariosTable>;
+export type TestPlan = Selectable<TestPlansTable>;
+export type TestCase = Selectable<TestCasesTable>;

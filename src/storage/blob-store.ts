@@ -1,0 +1,29 @@
+/** Where artifacts and builds live: S3/MinIO in production, a directory for `proctor dev`. */
+export interface BlobStore {
+  readonly kind: 's3' | 'fs';
+  /** Creates the bucket or directory if needed; idempotent. */
+  ensureReady(): Promise<void>;
+  put(key: string, body: Uint8Array, contentType?: string): Promise<void>;
+  /** Throws BlobNotFoundError when absent. */
+  get(key: string): Promise<Buffer>;
+  stat(key: string): Promise<{ size: number } | null>;
+  delete(key: string): Promise<void>;
+  /** A URL that accepts one HTTP PUT of the object's bytes until it expires. */
+  presignPut(key: string, expiresInSeconds: number): Promise<string>;
+  /** A URL that serves the object by HTTP GET until it expires. */
+  presignGet(key: string, expiresInSeconds: number): Promise<string>;
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`blob not found: ${key}`);
+    this.name = 'BlobNotFoundError';
+  }
+}
+
+// Keys come from our own code, but a key that climbs out of its prefix must never reach the filesystem or S3.
+export function assertValidKey(key: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._\-/]{0,511}$/.test(key) || key.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+    throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
+  }
+}

@@ -1,0 +1,179 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { type FileHandle, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { assertValidKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
+
+export type SignedMethod = 'GET' | 'PUT';
+
+/**
+ * The `proctor dev` store: objects are files under one directory, and the API itself serves the
+ * presigned URLs (see api/routes/blobs.ts), so a laptop needs no S3.
+ */
+export interface FsBlobStore extends BlobStore {
+  readonly kind: 'fs';
+  /** True only for an unexpired URL signed by this store for this method and key. */
+  verifySignedUrl(method: SignedMethod, key: string, expires: string | undefined, signature: string | undefined): boolean;
+  /** Streams an upload to disk so a large build never sits in memory; returns the size written. */
+  putStream(key: string, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<number>;
+  /** The object as a stream with its size, or null when absent. */
+  openRead(key: string): Promise<{ size: number; stream: ReadableStream<Uint8Array> } | null>;
+}
+
+export interface FsBlobStoreOptions {
+  dir: string;
+  secret: string;
+  /** Base URL of the API that serves `/blobs/*`, without a trailing slash. */
+  publicUrl: string;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`blob larger than ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+// Keys never start with a dot, so this directory cannot collide with an object.
+const TMP_DIR = '.tmp';
+
+export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions): FsBlobStore {
+  // An empty or short key would make the URLs guessable; the config requires 16 characters too.
+  if (secret.length < 16) throw new Error('the filesystem blob store needs a secret of at least 16 characters');
+  const root = resolve(dir);
+  const base = publicUrl.replace(/\/+$/, '');
+
+  const pathOf = (key: string): string => {
+    assertValidKey(key);
+    return join(root, ...key.split('/'));
+  };
+
+  const sign = (method: SignedMethod, key: string, expires: string): string =>
+    createHmac('sha256', secret).update(`${method}\n${key}\n${expires}`).digest('hex');
+
+  const presign = (method: SignedMethod, key: string, expiresInSeconds: number): string => {
+    assertValidKey(key);
+    const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(expiresInSeconds)));
+    const path = key.split('/').map(encodeURIComponent).join('/');
+    return `${base}/blobs/${path}?expires=${expires}&signature=${sign(method, key, expires)}`;
+  };
+
+  // Rename is atomic within one filesystem: a reader sees the old object or the new one, never half of it.
+  const writeAtomically = async (key: string, write: (file: FileHandle) => Promise<void>): Promise<void> => {
+    const target = pathOf(key);
+    const tmp = join(root, TMP_DIR, `${randomUUID()}.part`);
+    await mkdir(join(root, TMP_DIR), { recursive: true });
+    const file = await open(tmp, 'w');
+    try {
+      await write(file);
+      await file.close();
+      await mkdir(dirname(target), { recursive: true });
+      await rename(tmp, target);
+    } catch (err) {
+      await file.close().catch(() => {});
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  };
+
+  return {
+    kind: 'fs',
+
+    async ensureReady() {
+      await mkdir(join(root, TMP_DIR), { recursive: true });
+    },
+
+    async put(key, body) {
+      await writeAtomically(key, async (file) => {
+        await file.writeFile(body);
+      });
+    },
+
+    async putStream(key, body, maxBytes) {
+      let size = 0;
+      await writeAtomically(key, async (file) => {
+        const reader = body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          size += value.byteLength;
+          if (size > maxBytes) {
+            await reader.cancel();
+            throw new BlobTooLargeError(maxBytes);
+          }
+          await file.write(value);
+        }
+      });
+      return size;
+    },
+
+    async get(key) {
+      try {
+        return await readFile(pathOf(key));
+      } catch (err) {
+        if (isMissing(err)) throw new BlobNotFoundError(key);
+        throw err;
+      }
+    },
+
+    async openRead(key) {
+      // Size and bytes come from one open file, so a concurrent overwrite cannot make them disagree.
+      const file = await orNullIfMissing(open(pathOf(key), 'r'));
+      if (!file) return null;
+      try {
+        const info = await file.stat();
+        if (!info.isFile()) {
+          await file.close();
+          return null;
+        }
+        return { size: info.size, stream: Readable.toWeb(file.createReadStream()) as ReadableStream<Uint8Array> };
+      } catch (err) {
+        await file.close();
+        throw err;
+      }
+    },
+
+    async stat(key) {
+      const info = await orNullIfMissing(stat(pathOf(key)));
+      return info?.isFile() ? { size: info.size } : null;
+    },
+
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+
+    async presignPut(key, expiresInSeconds) {
+      return presign('PUT', key, expiresInSeconds);
+    },
+
+    async presignGet(key, expiresInSeconds) {
+      return presign('GET', key, expiresInSeconds);
+    },
+
+    verifySignedUrl(method, key, expires, signature) {
+      if (!expires || !signature || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/i.test(signature)) return false;
+      try {
+        assertValidKey(key);
+      } catch {
+        return false;
+      }
+      if (Number(expires) < Math.floor(Date.now() / 1000)) return false;
+      return timingSafeEqual(Buffer.from(sign(method, key, expires), 'hex'), Buffer.from(signature, 'hex'));
+    },
+  };
+}
+
+// A key whose parent is a file (ENOTDIR) or which names a directory (EISDIR) is as absent as ENOENT.
+function isMissing(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}
+
+async function orNullIfMissing<T>(promise: Promise<T>): Promise<T | null> {
+  try {
+    return await promise;
+  } catch (err) {
+    if (isMissing(err)) return null;
+    throw err;
+  }
+}

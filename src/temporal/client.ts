@@ -1,0 +1,53 @@
+import { Client, Connection } from '@temporalio/client';
+
+/**
+ * Connects on first use, so the API starts (and serves /healthz honestly) while Temporal is still coming up.
+ */
+export interface TemporalClientProvider {
+  readonly address: string;
+  readonly namespace: string;
+  readonly taskQueue: string;
+  get(): Promise<Client>;
+  /** Resolves when the server answers a health check within the timeout. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createTemporalClientProvider(opts: { address: string; namespace: string; taskQueue: string }): TemporalClientProvider {
+  let connecting: Promise<Connection> | undefined;
+  let client: Client | undefined;
+
+  const connection = (): Promise<Connection> => {
+    connecting ??= Connection.connect({ address: opts.address, connectTimeout: 5_000 }).catch((err: unknown) => {
+      connecting = undefined; // try again on the next call instead of caching the failure
+      throw err;
+    });
+    return connecting;
+  };
+
+  return {
+    ...opts,
+    async get() {
+      client ??= new Client({ connection: await connection(), namespace: opts.namespace });
+      return client;
+    },
+    async ping(timeoutMs = 2_000) {
+      const conn = await withTimeout(connection(), timeoutMs, 'Temporal connection');
+      await conn.withDeadline(Date.now() + timeoutMs, () => conn.healthService.check({}));
+    },
+    async close() {
+      const pending = connecting;
+      connecting = undefined;
+      client = undefined;
+      if (pending) await (await pending.catch(() => undefined))?.close();
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { createApp } from '../../src/api/app.js';
+import type { AppDeps } from '../../src/api/context.js';
+import { createDatabase, migrateToLatest, type DB } from '../../src/db/database.js';
+import { seedProject } from '../../src/db/queries/admin.js';
+import { silentLogger } from '../../src/logger.js';
+import { createFsBlobStore } from '../../src/storage/fs.js';
+import { createTemporalClientProvider } from '../../src/temporal/client.js';
+import { createDatabaseIn } from './postgres.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+export const databaseKinds: DatabaseKind[] = ['pglite', 'postgres'];
+
+/** A migrated database of the given kind, new for the caller: PGlite in memory or a fresh Postgres database. */
+export async function freshDatabase(kind: DatabaseKind): Promise<DB> {
+  if (kind === 'pglite') {
+    const db = createDatabase({ kind: 'pglite' });
+    await migrateToLatest(db);
+    return db;
+  }
+  const url = await createDatabaseIn(inject('postgresUrl'), `t_${randomBytes(6).toString('hex')}`);
+  const db = createDatabase({ kind: 'postgres', url, maxConnections: 5 });
+  await migrateToLatest(db);
+  return db;
+}
+
+export interface Tenant {
+  organizationId: string;
+  projectId: string;
+  token: string;
+}
+
+export interface ApiContext {
+  app: ReturnType<typeof createApp>;
+  db: DB;
+  deps: AppDeps;
+  /** The main project of the test. */
+  tenant: Tenant;
+  /** Another organization's project: its ids must be invisible to `tenant`. */
+  other: Tenant;
+  /** JSON request as `tenant` (or with the given token); returns status, body and headers. */
+  call(method: string, path: string, body?: unknown, token?: string | null): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function createApiContext(kind: DatabaseKind, opts: { temporalAddress?: string } = {}): Promise<ApiContext> {
+  const db = await freshDatabase(kind);
+  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
+  const publicUrl = 'http://127.0.0.1:3000';
+  const temporal = createTemporalClientProvider({
+    address: opts.temporalAddress ?? inject('temporalAddress'),
+    namespace: 'default',
+    taskQueue: `test-${randomBytes(4).toString('hex')}`,
+  });
+  const deps: AppDeps = {
+    db,
+    config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900 },
+    temporal,
+    blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
+    logger: silentLogger,
+  };
+  const app = createApp(deps);
+  const tenant = await seedProject(db, { organization: 'Acme', project: 'Shop' });
+  const other = await seedProject(db, { organization: 'Globex', project: 'Other' });
+
+  const call: ApiContext['call'] = async (method, path, body, token = tenant.token) => {
+    const headers: Record<string, string> = {};
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await app.request(path, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (res.headers.get('content-type')?.includes('json')) parsed = JSON.parse(text);
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  return {
+    app,
+    db,
+    deps,
+    tenant,
+    other,
+    call,
+    async close() {
+      await temporal.close();
+      await db.destroy();
+      rmSync(blobDir, { recursive: true, force: true });
+    },
+  };
+}

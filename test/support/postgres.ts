@@ -1,0 +1,81 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort, waitFor } from './net.js';
+
+export interface PostgresCluster {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A private PostgreSQL cluster on a free port in a temporary directory. As root (CI here) the server
+ * runs as the `postgres` system user, since PostgreSQL refuses to run as root.
+ */
+export async function startPostgres(binDir: string): Promise<PostgresCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'proctor-pg-'));
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const asRoot = userInfo().uid === 0;
+  if (asRoot) {
+    const pwent = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const uid = Number(pwent.stdout.trim());
+    const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+    chownSync(dir, uid, gid);
+    chmodSync(dir, 0o700);
+  }
+  const run = (cmd: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
+
+  const [initCmd, initArgs] = run(join(binDir, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+
+  const [cmd, args] = run(join(binDir, 'postgres'), [
+    '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300',
+  ]);
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }, 30_000, 'postgres to accept connections');
+
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGINT'); // fast shutdown
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database in the cluster for one test file, so no test sees another's rows. */
+export async function createDatabaseIn(clusterUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  try {
+    await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

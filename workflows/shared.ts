@@ -1,0 +1,26 @@
+// Shared by the API, the worker and the workflows: no Node imports here (it is bundled into the sandbox).
+
+export const taskQueues = {
+  /** Default queue for orchestration and light activities; overridable by TEMPORAL_TASK_QUEUE. */
+  main: 'proctor',
+} as const;
+
+export const workflowIds = {
+  burnIn: (testCaseId: string) => `burn-in:${testCaseId}`,
+  planRun: (runShortId: string) => `run:${runShortId}`,
+  testExecution: (runShortId: string, testCaseId: string) => `run:${runShortId}:${testCaseId}`,
+  chat: (chatShortId: string) => `chat:${chatShortId}`,
+  mergeRequestReview: (provider: string, repo: string, number: number) => `mr:${provider}:${repo}:${number}`,
+  systemCheck: (id: string) => `system-check:${id}`,
+};
+
+export interface SystemCheckInput {
+  /** Echoed back, so a caller can tell its own run from another. */
+  nonce: string;
+}
+
+export interface SystemCheckResult {
+  nonce: string;
+  databaseOk: boolean;
+  workerIdentity: string;
+}
