@@ -9,6 +9,12 @@ import { validationHook } from './openapi.js';
 import { registerHealth } from './routes/health.js';
 import { registerApplications } from './routes/applications.js';
 import { registerEnvironments } from './routes/environments.js';
+import { registerDevicePresets } from './routes/device-presets.js';
+import { registerConfigs } from './routes/configs.js';
+import { registerScenarios } from './routes/scenarios.js';
+import { registerTestPlans } from './routes/test-plans.js';
+import { registerBlobRoutes } from './routes/blobs.js';
+import type { FsBlobStore } from '../storage/fs.js';
 
 export const apiInfo = {
   title: 'Proctor API',
@@ -55,8 +61,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   registerHealth(app);
+  // The filesystem store has no server of its own: the API serves its presigned URLs.
+  if (deps.blobs.kind === 'fs') registerBlobRoutes(app, deps.blobs as FsBlobStore);
   registerApplications(app);
   registerEnvironments(app);
+  registerDevicePresets(app);
+  registerConfigs(app);
+  registerScenarios(app);
+  registerTestPlans(app);
 
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
@@ -85,7 +97,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 function hasBody(c: Context): boolean {
   const length = c.req.header('content-length');
   if (length !== undefined) return Number(length) > 0;
-  return c.req.header('transfer-encoding') !== undefined;
+  return c.req.raw.body !== null;
 }
 
 const routePatterns = new WeakMap<object, { method: string; regex: RegExp }[]>();

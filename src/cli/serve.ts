@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { createWorker } from '../temporal/worker.js';
+import { createWorker, installRuntimeWithoutSignalHandlers, stopWorker } from '../temporal/worker.js';
 import { loadTools } from '../tools.js';
 import { freePortNear } from './ports.js';
 
@@ -83,6 +83,7 @@ export async function runApi(): Promise<number> {
 
 export async function runWorker(): Promise<number> {
   const config = loadConfig('worker');
+  installRuntimeWithoutSignalHandlers();
   const logger = createLogger(config.LOG_LEVEL, { process: 'worker' });
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
@@ -98,10 +99,7 @@ export async function runWorker(): Promise<number> {
   return untilSignal(logger, [
     () => db.destroy(),
     () => connection.close(),
-    async () => {
-      worker.shutdown();
-      await running;
-    },
+    () => stopWorker(worker, running),
   ]);
 }
 
@@ -125,6 +123,7 @@ async function devCredentials(db: DB, file: string): Promise<DevCredentials> {
 
 export async function runDev(): Promise<number> {
   const config = loadConfig('dev');
+  installRuntimeWithoutSignalHandlers();
   const logger = createLogger(config.LOG_LEVEL, { process: 'dev' });
   const dir = dataDir(config);
   const tools = loadTools();
@@ -164,10 +163,7 @@ export async function runDev(): Promise<number> {
     });
     stops.push(() => connection.close());
     const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-    });
+    stops.push(() => stopWorker(worker, running));
 
     const server = await listen(createApp({ db, config, temporal, blobs, logger }), config);
     stops.push(() => closeServer(server));

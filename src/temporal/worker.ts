@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities/index.js';
 
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -40,4 +40,17 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
   });
   return { worker, connection };
+}
+
+/**
+ * The CLI owns SIGINT/SIGTERM: it stops the API, then the worker, then the servers it started, in order.
+ * Left to itself the SDK would drain the worker on the same signal, racing that shutdown.
+ */
+export function installRuntimeWithoutSignalHandlers(): void {
+  Runtime.install({ shutdownSignals: [] });
+}
+
+export async function stopWorker(worker: Worker, running: Promise<void>): Promise<void> {
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+  await running;
 }

@@ -7,7 +7,7 @@ import { createApp } from '../../src/api/app.js';
 import type { AppDeps } from '../../src/api/context.js';
 import { createDatabase, migrateToLatest, type DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger, type Logger } from '../../src/logger.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { createDatabaseIn } from './postgres.js';
@@ -47,7 +47,7 @@ export interface ApiContext {
   close(): Promise<void>;
 }
 
-export async function createApiContext(kind: DatabaseKind, opts: { temporalAddress?: string } = {}): Promise<ApiContext> {
+export async function createApiContext(kind: DatabaseKind, opts: { temporalAddress?: string; logger?: Logger } = {}): Promise<ApiContext> {
   const db = await freshDatabase(kind);
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
   const publicUrl = 'http://127.0.0.1:3000';
@@ -61,7 +61,7 @@ export async function createApiContext(kind: DatabaseKind, opts: { temporalAddre
     config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900 },
     temporal,
     blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
-    logger: silentLogger,
+    logger: opts.logger ?? silentLogger,
   };
   const app = createApp(deps);
   const tenant = await seedProject(db, { organization: 'Acme', project: 'Shop' });

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -58,7 +58,9 @@ export async function startPostgres(binDir: string): Promise<PostgresCluster> {
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGINT'); // fast shutdown
+        // Signal the postmaster itself: runuser does not forward SIGINT. SIGINT = fast shutdown.
+        const postmasterPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        process.kill(postmasterPid, 'SIGINT');
         await exited;
       }
       rmSync(dir, { recursive: true, force: true });

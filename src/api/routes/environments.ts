@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, name, shortId } from '../schemas/common.js';
 import { badRequest, notFound } from '../errors.js';
 import { requireApplication } from './applications.js';
@@ -88,7 +88,7 @@ const routes = {
     method: 'delete', path: `${base}/{environmentShortId}`, tags, security: bearerSecurity,
     summary: 'Delete an environment (409 while a test plan uses it)',
     request: { params: EnvParams },
-    responses: { 200: json(Deleted, 'Deleted'), 409: errorResponses[400], ...errorResponses },
+    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses, 409: json(ErrorSchema, 'A test plan still uses this environment') },
   }),
 };
 

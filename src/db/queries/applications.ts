@@ -54,7 +54,8 @@ export async function getApplication(db: DB, projectId: string, shortId: string)
 export async function createApplication(db: DB, projectId: string, input: { name: string; kind: ApplicationKind }): Promise<ApplicationView> {
   const shortId = newShortId('application', input.name);
   await db.insertInto('applications').values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, kind: input.kind }).execute();
-  return (await getApplication(db, projectId, shortId))!;
+  const { id: _id, ...view } = (await getApplication(db, projectId, shortId))!;
+  return view;
 }
 
 export async function updateApplication(

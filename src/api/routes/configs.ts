@@ -1,0 +1,161 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { Deleted, shortId } from '../schemas/common.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import {
+  configNameTaken,
+  createConfig,
+  deleteConfig,
+  getConfig,
+  isConfigNameConflict,
+  listConfigs,
+  updateConfig,
+} from '../../db/queries/configs.js';
+import type { DB } from '../../db/database.js';
+
+// Steps reference a config as {{name}}, so the name must be an identifier.
+const configName = z
+  .string()
+  .min(1)
+  .max(80)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must start with a letter or underscore and contain only letters, digits and underscores')
+  .openapi({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', example: 'LOGIN_PASSWORD', description: 'Unique in the project; steps reference it as {{name}}' });
+
+const configValue = z.string().max(10_000).openapi({ example: 'correct-horse-battery-staple' });
+
+export const ConfigSchema = z
+  .object({
+    shortId: shortId('config'),
+    name: z.string().openapi({ example: 'LOGIN_PASSWORD' }),
+    value: z.string().nullable().openapi({
+      description: 'The value of a plain config. Always null for a secret: a secret value is write-only and never returned by any endpoint.',
+      example: null,
+    }),
+    isSecret: z.boolean(),
+    hasValue: z.boolean().openapi({ description: 'Whether a non-empty value is stored (true for a secret that has one, although its value is hidden)' }),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi('Config');
+
+const CreateConfig = z
+  .object({
+    name: configName,
+    value: configValue,
+    isSecret: z.boolean().default(false).openapi({ description: 'A secret value is never returned by the API and never shown to the model in clear' }),
+  })
+  .openapi('CreateConfig');
+
+const UpdateConfig = z
+  .object({
+    name: configName.optional(),
+    value: configValue.optional(),
+    isSecret: z.boolean().optional().openapi({
+      description: 'Turning a secret into a plain config requires a new `value` in the same request, so the old secret is never revealed',
+    }),
+  })
+  .openapi('UpdateConfig');
+
+const Params = z.object({
+  configShortId: shortId('config').openapi({ param: { name: 'configShortId', in: 'path' } }),
+});
+
+const conflict = json(ErrorSchema, 'A config with this name already exists in the project');
+
+const tags = ['Management'];
+const base = '/v1/configs';
+
+const routes = {
+  list: createRoute({
+    method: 'get', path: base, tags, security: bearerSecurity,
+    summary: 'List configs (secret values hidden)',
+    responses: { 200: json(z.object({ configs: z.array(ConfigSchema) }), 'Configs of the project, by name'), ...errorResponses },
+  }),
+  create: createRoute({
+    method: 'post', path: base, tags, security: bearerSecurity,
+    summary: 'Create a named value that tests use, e.g. login credentials',
+    request: { body: jsonBody(CreateConfig) },
+    responses: { 201: json(ConfigSchema, 'Created'), 409: conflict, ...errorResponses },
+  }),
+  get: createRoute({
+    method: 'get', path: `${base}/{configShortId}`, tags, security: bearerSecurity,
+    summary: 'Get a config (a secret value is hidden)',
+    request: { params: Params },
+    responses: { 200: json(ConfigSchema, 'The config'), ...errorResponses },
+  }),
+  update: createRoute({
+    method: 'patch', path: `${base}/{configShortId}`, tags, security: bearerSecurity,
+    summary: 'Rename a config, replace its value or change whether it is secret',
+    request: { params: Params, body: jsonBody(UpdateConfig) },
+    responses: { 200: json(ConfigSchema, 'Updated'), 409: conflict, ...errorResponses },
+  }),
+  remove: createRoute({
+    method: 'delete', path: `${base}/{configShortId}`, tags, security: bearerSecurity,
+    summary: 'Delete a config',
+    description: 'Test cases that listed it no longer do; steps that reference {{name}} will fail until a config of that name exists again.',
+    request: { params: Params },
+    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
+  }),
+};
+
+const nameConflict = (name: string) => new ApiError(409, `name: a config named ${name} already exists in this project`);
+
+/** The config of the caller's project, or a 404 (also when it belongs to another project). */
+export async function requireConfig(db: DB, projectId: string, configShortId: string) {
+  const config = await getConfig(db, projectId, configShortId);
+  if (!config) throw notFound('Config');
+  return config;
+}
+
+/** Runs a write that may hit the unique name constraint (two requests racing for one name) as a 409. */
+async function withNameConflict<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (name !== undefined && isConfigNameConflict(err)) throw nameConflict(name);
+    throw err;
+  }
+}
+
+export function registerConfigs(app: OpenApiApp): void {
+  app.openapi(routes.list, async (c) => {
+    const { db } = c.get('deps');
+    return c.json({ configs: await listConfigs(db, c.get('caller').projectId) }, 200);
+  });
+
+  app.openapi(routes.create, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const body = c.req.valid('json');
+    if (await configNameTaken(db, projectId, body.name)) throw nameConflict(body.name);
+    return c.json(await withNameConflict(body.name, () => createConfig(db, projectId, body)), 201);
+  });
+
+  app.openapi(routes.get, async (c) => {
+    const { db } = c.get('deps');
+    const { id: _id, ...view } = await requireConfig(db, c.get('caller').projectId, c.req.valid('param').configShortId);
+    return c.json(view, 200);
+  });
+
+  app.openapi(routes.update, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const config = await requireConfig(db, projectId, c.req.valid('param').configShortId);
+    const body = c.req.valid('json');
+    if (config.isSecret && body.isSecret === false && body.value === undefined) {
+      throw badRequest('value: required when turning a secret config into a plain one, so the secret value is never revealed');
+    }
+    if (body.name !== undefined && (await configNameTaken(db, projectId, body.name, config.id))) throw nameConflict(body.name);
+    await withNameConflict(body.name, () => updateConfig(db, config.id, body));
+    const { id: _id, ...view } = await requireConfig(db, projectId, config.shortId);
+    return c.json(view, 200);
+  });
+
+  app.openapi(routes.remove, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const config = await requireConfig(db, projectId, c.req.valid('param').configShortId);
+    await deleteConfig(db, { id: config.id, projectId });
+    return c.json({ deleted: true as const }, 200);
+  });
+}

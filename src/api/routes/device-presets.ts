@@ -1,0 +1,178 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { Deleted, name, shortId } from '../schemas/common.js';
+import { notFound } from '../errors.js';
+import {
+  createDevicePreset,
+  deleteDevicePreset,
+  getDevicePreset,
+  listDevicePresets,
+  updateDevicePreset,
+} from '../../db/queries/device-presets.js';
+import type { DB } from '../../db/database.js';
+
+const viewportSide = z.number().int().min(200).max(4000);
+
+const Viewport = z
+  .object({ width: viewportSide.openapi({ example: 390 }), height: viewportSide.openapi({ example: 844 }) })
+  .openapi('DevicePresetViewport', { description: 'CSS pixels, 200 to 4000 each' });
+
+// Checked here so a bad value is a 400 now rather than a browser that fails to launch during a run.
+const locale = z
+  .string()
+  .trim()
+  .min(1)
+  .max(35)
+  .refine((value) => isValid(() => Intl.getCanonicalLocales(value)), 'must be a BCP 47 locale such as en-US')
+  .openapi({ example: 'en-US' });
+
+const timezoneId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine((value) => isValid(() => new Intl.DateTimeFormat('en-US', { timeZone: value })), 'must be an IANA time zone such as Europe/Paris')
+  .openapi({ example: 'Europe/Paris' });
+
+const userAgent = z.string().trim().min(1).max(1000);
+
+function isValid(check: () => unknown): boolean {
+  try {
+    check();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const DevicePresetSchema = z
+  .object({
+    shortId: shortId('devicePreset'),
+    name: z.string().openapi({ example: 'iPhone 13' }),
+    viewport: Viewport,
+    deviceScaleFactor: z.number().openapi({ example: 3 }),
+    isMobile: z.boolean(),
+    hasTouch: z.boolean(),
+    userAgent: z.string().nullable().openapi({ description: "null: the browser's own user agent" }),
+    locale: z.string().nullable().openapi({ example: 'en-US' }),
+    timezoneId: z.string().nullable().openapi({ example: 'Europe/Paris' }),
+    createdAt: z.string().datetime(),
+  })
+  .openapi('DevicePreset');
+
+const CreateDevicePreset = z
+  .object({
+    name: name(80).openapi({ example: 'iPhone 13' }),
+    viewport: Viewport,
+    deviceScaleFactor: z.number().min(0.5).max(4).default(1).openapi({ example: 3 }),
+    isMobile: z.boolean().default(false),
+    hasTouch: z.boolean().default(false),
+    userAgent: userAgent.optional(),
+    locale: locale.optional(),
+    timezoneId: timezoneId.optional(),
+  })
+  .openapi('CreateDevicePreset');
+
+const UpdateDevicePreset = z
+  .object({
+    name: name(80).optional(),
+    viewport: Viewport.optional(),
+    deviceScaleFactor: z.number().min(0.5).max(4).optional(),
+    isMobile: z.boolean().optional(),
+    hasTouch: z.boolean().optional(),
+    userAgent: userAgent.nullable().optional().openapi({ description: 'null clears it' }),
+    locale: locale.nullable().optional().openapi({ description: 'null clears it' }),
+    timezoneId: timezoneId.nullable().optional().openapi({ description: 'null clears it' }),
+  })
+  .openapi('UpdateDevicePreset');
+
+const Params = z.object({
+  devicePresetShortId: shortId('devicePreset').openapi({ param: { name: 'devicePresetShortId', in: 'path' } }),
+});
+
+const tags = ['Management'];
+const base = '/v1/device-presets';
+
+const routes = {
+  list: createRoute({
+    method: 'get', path: base, tags, security: bearerSecurity,
+    summary: 'List device presets',
+    responses: { 200: json(z.object({ devicePresets: z.array(DevicePresetSchema) }), 'Device presets of the project'), ...errorResponses },
+  }),
+  create: createRoute({
+    method: 'post', path: base, tags, security: bearerSecurity,
+    summary: 'Create a device preset (viewport, scale, touch, user agent, locale, time zone)',
+    request: { body: jsonBody(CreateDevicePreset) },
+    responses: { 201: json(DevicePresetSchema, 'Created'), ...errorResponses },
+  }),
+  get: createRoute({
+    method: 'get', path: `${base}/{devicePresetShortId}`, tags, security: bearerSecurity,
+    summary: 'Get a device preset',
+    request: { params: Params },
+    responses: { 200: json(DevicePresetSchema, 'The device preset'), ...errorResponses },
+  }),
+  update: createRoute({
+    method: 'patch', path: `${base}/{devicePresetShortId}`, tags, security: bearerSecurity,
+    summary: 'Update a device preset',
+    request: { params: Params, body: jsonBody(UpdateDevicePreset) },
+    responses: { 200: json(DevicePresetSchema, 'Updated'), ...errorResponses },
+  }),
+  remove: createRoute({
+    method: 'delete', path: `${base}/{devicePresetShortId}`, tags, security: bearerSecurity,
+    summary: 'Delete a device preset',
+    description:
+      'Applications that used it as their default device preset fall back to none (the built-in desktop viewport); ' +
+      'test plans that named it fall back to the application default.',
+    request: { params: Params },
+    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
+  }),
+};
+
+/** The device preset of the caller's project, or a 404 (also when it belongs to another project). */
+export async function requireDevicePreset(db: DB, projectId: string, devicePresetShortId: string) {
+  const preset = await getDevicePreset(db, projectId, devicePresetShortId);
+  if (!preset) throw notFound('Device preset');
+  return preset;
+}
+
+export function registerDevicePresets(app: OpenApiApp): void {
+  app.openapi(routes.list, async (c) => {
+    const { db } = c.get('deps');
+    return c.json({ devicePresets: await listDevicePresets(db, c.get('caller').projectId) }, 200);
+  });
+
+  app.openapi(routes.create, async (c) => {
+    const { db } = c.get('deps');
+    const body = c.req.valid('json');
+    const created = await createDevicePreset(db, c.get('caller').projectId, {
+      ...body,
+      userAgent: body.userAgent ?? null,
+      locale: body.locale ?? null,
+      timezoneId: body.timezoneId ?? null,
+    });
+    return c.json(created, 201);
+  });
+
+  app.openapi(routes.get, async (c) => {
+    const { db } = c.get('deps');
+    const { id: _id, ...view } = await requireDevicePreset(db, c.get('caller').projectId, c.req.valid('param').devicePresetShortId);
+    return c.json(view, 200);
+  });
+
+  app.openapi(routes.update, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const preset = await requireDevicePreset(db, projectId, c.req.valid('param').devicePresetShortId);
+    await updateDevicePreset(db, preset.id, c.req.valid('json'));
+    const { id: _id, ...view } = await requireDevicePreset(db, projectId, preset.shortId);
+    return c.json(view, 200);
+  });
+
+  app.openapi(routes.remove, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const preset = await requireDevicePreset(db, projectId, c.req.valid('param').devicePresetShortId);
+    await deleteDevicePreset(db, { id: preset.id, projectId });
+    return c.json({ deleted: true as const }, 200);
+  });
+}

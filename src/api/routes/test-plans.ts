@@ -1,0 +1,296 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { Deleted, name, shortId, uuid } from '../schemas/common.js';
+import { ApiError, notFound } from '../errors.js';
+import {
+  createTestPlan,
+  deleteTestPlan,
+  findProjectTestCases,
+  getTestPlan,
+  listTestPlans,
+  updateTestPlan,
+  type PlanApplication,
+  type TestPlanWrite,
+} from '../../db/queries/test-plans.js';
+import { findEnvironment } from '../../db/queries/environments.js';
+import { findDevicePresetId, findIdByShortId } from '../../db/queries/lookups.js';
+import { shortIdPattern } from '../../domain/short-ids.js';
+import type { DB } from '../../db/database.js';
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
+  .openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
+
+const NotifyOn = z.enum(['failure', 'always']).openapi({ description: '`failure`: only when the run does not pass; `always`: after every run' });
+
+const description = z.string().trim().max(2000);
+const owner = z.string().trim().min(1).max(120).openapi({ example: 'qa@shop.example.com' });
+
+// The spec's rule: an application's environment in a plan is always required and cannot be cleared.
+const environmentRequired = 'environment is required and cannot be cleared';
+const environmentShortId = z
+  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? environmentRequired : undefined) })
+  .regex(new RegExp(shortIdPattern('environment')), `must be an environment short id matching ${shortIdPattern('environment')}`)
+  .openapi({ pattern: shortIdPattern('environment'), example: 'env-staging_8d2kq0x1mzpa', description: 'Must be an environment of that application; required' });
+
+const PlanApplicationInput = z
+  .object({
+    applicationShortId: shortId('application'),
+    environmentShortId,
+    devicePresetShortId: shortId('devicePreset').nullable().optional().openapi({ description: "null or absent: the application's default device preset" }),
+  })
+  .openapi('TestPlanApplicationParametersInput');
+
+const planApplications = z
+  .array(PlanApplicationInput)
+  .max(100)
+  .superRefine((entries, ctx) => {
+    const seen = new Set<string>();
+    entries.forEach((entry, i) => {
+      if (seen.has(entry.applicationShortId)) {
+        ctx.addIssue({ code: 'custom', path: [i, 'applicationShortId'], message: `application ${entry.applicationShortId} is listed more than once` });
+      }
+      seen.add(entry.applicationShortId);
+    });
+  })
+  .openapi({ description: 'Per-application plan parameters (replaces the whole list); applications without an entry use the project settings' });
+
+const testCaseIds = z
+  .array(uuid())
+  .max(1000)
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      if (seen.has(id.toLowerCase())) ctx.addIssue({ code: 'custom', path: [i], message: `test case ${id} is listed more than once` });
+      seen.add(id.toLowerCase());
+    });
+  })
+  .openapi({ description: "Ids of the project's test cases, in run order (replaces the whole list)" });
+
+const NotificationSettings = z
+  .object({
+    email: z
+      .object({
+        recipients: z.array(z.email()).min(1).max(20).openapi({ example: ['qa@shop.example.com'] }),
+        notifyOn: NotifyOn.default('failure'),
+      })
+      .nullable()
+      .optional()
+      .openapi({ description: 'null removes email notifications; absent keeps them as they are' }),
+    slack: z
+      .object({
+        webhookUrl: httpUrl.openapi({ description: 'Incoming-webhook URL of Slack or a compatible chat tool' }),
+        channel: z.string().trim().min(1).max(80).optional().openapi({ example: '#qa' }),
+        notifyOn: NotifyOn.default('failure'),
+      })
+      .nullable()
+      .optional()
+      .openapi({ description: 'null removes chat-tool notifications; absent keeps them as they are' }),
+  })
+  .openapi('TestPlanNotificationSettings');
+
+const EmailNotificationSchema = z
+  .object({
+    recipients: z.array(z.string()).openapi({ description: 'In alphabetical order, without duplicates' }),
+    notifyOn: NotifyOn,
+  })
+  .openapi('TestPlanEmailNotification');
+
+const SlackNotificationSchema = z
+  .object({ webhookUrl: z.string(), channel: z.string().nullable(), notifyOn: NotifyOn })
+  .openapi('TestPlanSlackNotification');
+
+export const TestPlanSchema = z
+  .object({
+    shortId: shortId('testPlan'),
+    name: z.string().openapi({ example: 'Smoke' }),
+    description: z.string().nullable(),
+    owner: z.string().nullable(),
+    isDefault: z.boolean().openapi({ description: "The project's default plan, run by `POST /v1/run` without a `testPlanShortId`" }),
+    testCases: z.array(z.object({ id: z.string().uuid(), name: z.string(), applicationShortId: shortId('application') })),
+    applications: z
+      .array(
+        z
+          .object({
+            applicationShortId: shortId('application'),
+            environmentShortId: shortId('environment'),
+            devicePresetShortId: shortId('devicePreset').nullable().openapi({ description: "null: the application's default device preset" }),
+          })
+          .openapi('TestPlanApplicationParameters'),
+      )
+      .openapi({ description: 'Per-application plan parameters; applications without an entry use the project settings' }),
+    notifications: z.object({ email: EmailNotificationSchema.nullable(), slack: SlackNotificationSchema.nullable() }),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi('TestPlan');
+
+const CreateTestPlan = z
+  .object({
+    name: name(120).openapi({ example: 'Smoke' }),
+    description: description.optional(),
+    owner: owner.optional(),
+    testCaseIds: testCaseIds.default([]),
+    applications: planApplications.default([]),
+    notifications: NotificationSettings.optional(),
+    isDefault: z.boolean().optional().openapi({
+      description: "Make it the project's default plan (moving the default from another plan). Absent: it becomes the default only if the project has none.",
+    }),
+  })
+  .openapi('CreateTestPlan');
+
+const UpdateTestPlan = z
+  .object({
+    name: name(120).optional(),
+    description: description.nullable().optional().openapi({ description: 'null clears it' }),
+    owner: owner.nullable().optional().openapi({ description: 'null clears it' }),
+    testCaseIds: testCaseIds.optional(),
+    applications: planApplications.optional(),
+    notifications: NotificationSettings.optional(),
+    isDefault: z.boolean().optional().openapi({ description: 'true moves the project default to this plan; false leaves the project without a default if it was this plan' }),
+  })
+  .openapi('UpdateTestPlan');
+
+const Params = z.object({
+  testPlanShortId: shortId('testPlan').openapi({ param: { name: 'testPlanShortId', in: 'path' } }),
+});
+
+const tags = ['Management'];
+const base = '/v1/test-plans';
+
+const writeNotes =
+  'All writes of a request happen in one transaction: a rejected request changes nothing. ' +
+  'Email notifications are stored one row per recipient. Unknown or other-project references are 404s: ' +
+  '`Test case not found: <id>`, `Application not found`, `Environment not found` (also when the environment is not one of that application), `Device preset not found`.';
+
+const routes = {
+  list: createRoute({
+    method: 'get', path: base, tags, security: bearerSecurity,
+    summary: 'List test plans',
+    responses: { 200: json(z.object({ testPlans: z.array(TestPlanSchema) }), 'Test plans of the project'), ...errorResponses },
+  }),
+  create: createRoute({
+    method: 'post', path: base, tags, security: bearerSecurity,
+    summary: 'Create a test plan with its test cases, per-application parameters and notifications',
+    description: writeNotes,
+    request: { body: jsonBody(CreateTestPlan) },
+    responses: { 201: json(TestPlanSchema, 'Created'), ...errorResponses },
+  }),
+  get: createRoute({
+    method: 'get', path: `${base}/{testPlanShortId}`, tags, security: bearerSecurity,
+    summary: 'Get a test plan',
+    request: { params: Params },
+    responses: { 200: json(TestPlanSchema, 'The test plan'), ...errorResponses },
+  }),
+  update: createRoute({
+    method: 'patch', path: `${base}/{testPlanShortId}`, tags, security: bearerSecurity,
+    summary: 'Update a test plan',
+    description: `\`testCaseIds\` and \`applications\` replace their whole list; in \`notifications\` each channel given is replaced (null removes it). ${writeNotes}`,
+    request: { params: Params, body: jsonBody(UpdateTestPlan) },
+    responses: { 200: json(TestPlanSchema, 'Updated'), ...errorResponses },
+  }),
+  remove: createRoute({
+    method: 'delete', path: `${base}/{testPlanShortId}`, tags, security: bearerSecurity,
+    summary: 'Delete a test plan (the project has no default plan afterwards if it was the default)',
+    request: { params: Params },
+    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
+  }),
+};
+
+/** The test plan of the caller's project, or a 404 (also when it belongs to another project). */
+export async function requireTestPlan(db: DB, projectId: string, testPlanShortId: string) {
+  const plan = await getTestPlan(db, projectId, testPlanShortId);
+  if (!plan) throw notFound('Test plan');
+  return plan;
+}
+
+type PlanBody = Partial<z.infer<typeof UpdateTestPlan>>;
+
+/** Checks every reference of the body against the caller's project (read only) and maps it to a write. */
+async function resolveWrite(db: DB, projectId: string, body: PlanBody): Promise<TestPlanWrite> {
+  const write: TestPlanWrite = { name: body.name, description: body.description, owner: body.owner, isDefault: body.isDefault };
+
+  if (body.testCaseIds !== undefined) {
+    const ids = body.testCaseIds.map((id) => id.toLowerCase());
+    const found = new Set((await findProjectTestCases(db, projectId, ids)).map((tc) => tc.id));
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw new ApiError(404, `Test case not found: ${missing}`);
+    write.testCaseIds = ids;
+  }
+
+  if (body.applications !== undefined) {
+    const applications: PlanApplication[] = [];
+    for (const entry of body.applications) {
+      const applicationId = await findIdByShortId(db, 'applications', projectId, entry.applicationShortId);
+      if (!applicationId) throw notFound('Application');
+      const environment = await findEnvironment(db, projectId, entry.environmentShortId);
+      if (!environment || environment.application_id !== applicationId) throw notFound('Environment');
+      let devicePresetId: string | null = null;
+      if (entry.devicePresetShortId) {
+        devicePresetId = (await findDevicePresetId(db, projectId, entry.devicePresetShortId)) ?? null;
+        if (!devicePresetId) throw notFound('Device preset');
+      }
+      applications.push({ applicationId, environmentId: environment.id, devicePresetId });
+    }
+    write.applications = applications;
+  }
+
+  if (body.notifications !== undefined) {
+    const { email, slack } = body.notifications;
+    write.notifications = {
+      email: email && { recipients: dedupeRecipients(email.recipients), notifyOn: email.notifyOn },
+      slack: slack && { webhookUrl: slack.webhookUrl, channel: slack.channel ?? null, notifyOn: slack.notifyOn },
+    };
+  }
+  return write;
+}
+
+function dedupeRecipients(recipients: string[]): string[] {
+  const byAddress = new Map<string, string>();
+  for (const r of recipients) if (!byAddress.has(r.toLowerCase())) byAddress.set(r.toLowerCase(), r);
+  return [...byAddress.values()];
+}
+
+export function registerTestPlans(app: OpenApiApp): void {
+  app.openapi(routes.list, async (c) => {
+    const { db } = c.get('deps');
+    return c.json({ testPlans: await listTestPlans(db, c.get('caller').projectId) }, 200);
+  });
+
+  app.openapi(routes.create, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const body = c.req.valid('json');
+    const write = await resolveWrite(db, projectId, { ...body, description: body.description || null });
+    const shortId = await createTestPlan(db, projectId, { ...write, name: body.name });
+    const { id: _id, ...view } = await requireTestPlan(db, projectId, shortId);
+    return c.json(view, 201);
+  });
+
+  app.openapi(routes.get, async (c) => {
+    const { db } = c.get('deps');
+    const { id: _id, ...view } = await requireTestPlan(db, c.get('caller').projectId, c.req.valid('param').testPlanShortId);
+    return c.json(view, 200);
+  });
+
+  app.openapi(routes.update, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const plan = await requireTestPlan(db, projectId, c.req.valid('param').testPlanShortId);
+    const body = c.req.valid('json');
+    const write = await resolveWrite(db, projectId, { ...body, ...(body.description !== undefined && { description: body.description || null }) });
+    await updateTestPlan(db, { id: plan.id, projectId }, write);
+    const { id: _id, ...view } = await requireTestPlan(db, projectId, plan.shortId);
+    return c.json(view, 200);
+  });
+
+  app.openapi(routes.remove, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const plan = await requireTestPlan(db, projectId, c.req.valid('param').testPlanShortId);
+    await deleteTestPlan(db, { id: plan.id, projectId });
+    return c.json({ deleted: true as const }, 200);
+  });
+}

@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import type { DB } from '../database.js';
+import type { Config } from '../schema.js';
+import { newId, newShortId } from '../../ids.js';
+
+export interface ConfigView {
+  shortId: string;
+  name: string;
+  /** The value of a plain config; always null for a secret, whose value is write-only. */
+  value: string | null;
+  isSecret: boolean;
+  hasValue: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The one place a config row becomes an API shape, so a secret's value cannot leak through another path. */
+export function toConfigView(row: Config): ConfigView {
+  return {
+    shortId: row.short_id,
+    name: row.name,
+    value: row.is_secret ? null : row.value,
+    isSecret: row.is_secret,
+    hasValue: row.value.length > 0,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function listConfigs(db: DB, projectId: string): Promise<ConfigView[]> {
+  const rows = await db.selectFrom('configs').selectAll().where('project_id', '=', projectId).orderBy('name').orderBy('id').execute();
+  return rows.map(toConfigView);
+}
+
+export async function getConfig(db: DB, projectId: string, shortId: string): Promise<(ConfigView & { id: string }) | undefined> {
+  const row = await db.selectFrom('configs').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+  return row && { id: row.id, ...toConfigView(row) };
+}
+
+export async function configNameTaken(db: DB, projectId: string, name: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('configs').select('id').where('project_id', '=', projectId).where('name', '=', name);
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** True for the unique (project, name) violation, the backstop when two requests race for one name. */
+export function isConfigNameConflict(err: unknown): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'configs_project_name');
+}
+
+export async function createConfig(db: DB, projectId: string, input: { name: string; value: string; isSecret: boolean }): Promise<ConfigView> {
+  const shortId = newShortId('config');
+  await db
+    .insertInto('configs')
+    .values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, value: input.value, is_secret: input.isSecret })
+    .execute();
+  const { id: _id, ...view } = (await getConfig(db, projectId, shortId))!;
+  return view;
+}
+
+export async function updateConfig(db: DB, id: string, patch: { name?: string; value?: string; isSecret?: boolean }): Promise<void> {
+  const values = {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.value !== undefined && { value: patch.value }),
+    ...(patch.isSecret !== undefined && { is_secret: patch.isSecret }),
+  };
+  if (Object.keys(values).length === 0) return;
+  await db
+    .updateTable('configs')
+    .set({ ...values, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Test cases keep config ids in an array without a foreign key: drop the id there too, in the same transaction. */
+export async function deleteConfig(db: DB, config: { id: string; projectId: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('test_cases')
+      .set({ config_ids: sql<string[]>`array_remove(config_ids, ${config.id}::uuid)` })
+      .where('project_id', '=', config.projectId)
+      .where(sql<boolean>`${config.id}::uuid = any(config_ids)`)
+      .execute();
+    await trx.deleteFrom('configs').where('id', '=', config.id).execute();
+  });
+}

@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { DB } from '../database.js';
+import type { Scenario } from '../schema.js';
+import { newId, newShortId } from '../../ids.js';
+
+export interface ScenarioView {
+  shortId: string;
+  name: string;
+  description: string | null;
+  instructions: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toScenarioView(row: Scenario): ScenarioView {
+  return {
+    shortId: row.short_id,
+    name: row.name,
+    description: row.description,
+    instructions: row.instructions,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function listScenarios(db: DB, projectId: string): Promise<ScenarioView[]> {
+  const rows = await db.selectFrom('scenarios').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toScenarioView);
+}
+
+export async function getScenario(db: DB, projectId: string, shortId: string): Promise<(ScenarioView & { id: string }) | undefined> {
+  const row = await db.selectFrom('scenarios').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+  return row && { id: row.id, ...toScenarioView(row) };
+}
+
+export async function createScenario(
+  db: DB,
+  projectId: string,
+  input: { name: string; description: string | null; instructions: string },
+): Promise<ScenarioView> {
+  const shortId = newShortId('scenario');
+  await db
+    .insertInto('scenarios')
+    .values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, description: input.description, instructions: input.instructions })
+    .execute();
+  const { id: _id, ...view } = (await getScenario(db, projectId, shortId))!;
+  return view;
+}
+
+export async function updateScenario(
+  db: DB,
+  id: string,
+  patch: { name?: string; description?: string | null; instructions?: string },
+): Promise<void> {
+  const values = {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.description !== undefined && { description: patch.description }),
+    ...(patch.instructions !== undefined && { instructions: patch.instructions }),
+  };
+  if (Object.keys(values).length === 0) return;
+  await db
+    .updateTable('scenarios')
+    .set({ ...values, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Test cases that used it keep running without a scenario (their foreign key sets null). */
+export async function deleteScenario(db: DB, id: string): Promise<void> {
+  await db.deleteFrom('scenarios').where('id', '=', id).execute();
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+
+describe.each(databaseKinds)('scenarios (%s)', (kind) => {
+  let ctx: ApiContext;
+  beforeAll(async () => {
+    ctx = await createApiContext(kind);
+  });
+  afterAll(() => ctx.close());
+
+  const names = async () => (await ctx.call('GET', '/v1/scenarios')).body.scenarios.map((s: { name: string }) => s.name);
+
+  it('creates, lists, gets, updates and deletes a scenario', async () => {
+    const created = await ctx.call('POST', '/v1/scenarios', {
+      name: 'Signed-in customer',
+      description: 'A customer account with saved addresses',
+      instructions: 'Sign in as {{LOGIN_EMAIL}} with {{LOGIN_PASSWORD}}.',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.shortId).toMatch(/^scenario_.+$/);
+    expect(created.body).toMatchObject({
+      name: 'Signed-in customer',
+      description: 'A customer account with saved addresses',
+      instructions: 'Sign in as {{LOGIN_EMAIL}} with {{LOGIN_PASSWORD}}.',
+    });
+    expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'description', 'instructions', 'name', 'shortId', 'updatedAt']);
+
+    expect((await ctx.call('GET', `/v1/scenarios/${created.body.shortId}`)).body).toEqual(created.body);
+    expect((await ctx.call('GET', '/v1/scenarios')).body.scenarios).toContainEqual(created.body);
+
+    const updated = await ctx.call('PATCH', `/v1/scenarios/${created.body.shortId}`, { instructions: 'Sign in, then empty the cart.', description: null });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ name: 'Signed-in customer', description: null, instructions: 'Sign in, then empty the cart.' });
+    expect((await ctx.call('GET', `/v1/scenarios/${created.body.shortId}`)).body).toEqual(updated.body);
+
+    expect((await ctx.call('DELETE', `/v1/scenarios/${created.body.shortId}`)).body).toEqual({ deleted: true });
+    const gone = await ctx.call('GET', `/v1/scenarios/${created.body.shortId}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe('Scenario not found');
+    expect(await names()).not.toContain('Signed-in customer');
+  });
+
+  it('validates input with a message naming the field, and writes nothing', async () => {
+    const before = await names();
+    const cases: [unknown, RegExp][] = [
+      [{ instructions: 'Do it' }, /name/],
+      [{ name: '   ', instructions: 'Do it' }, /name/],
+      [{ name: 'N'.repeat(81), instructions: 'Do it' }, /name/],
+      [{ name: 'No instructions' }, /instructions/],
+      [{ name: 'Blank instructions', instructions: '  ' }, /instructions/],
+      [{ name: 'Bad description', instructions: 'Do it', description: 7 }, /description/],
+    ];
+    for (const [body, field] of cases) {
+      const res = await ctx.call('POST', '/v1/scenarios', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toMatch(field);
+    }
+    expect(await names()).toEqual(before);
+
+    const scenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Kept', instructions: 'Keep me' })).body;
+    const cleared = await ctx.call('PATCH', `/v1/scenarios/${scenario.shortId}`, { name: 'Changed', instructions: '' });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.message).toMatch(/instructions/);
+    expect((await ctx.call('GET', `/v1/scenarios/${scenario.shortId}`)).body).toMatchObject({ name: 'Kept', instructions: 'Keep me' });
+  });
+
+  it('answers 404 for unknown ids and 400 for malformed ones', async () => {
+    for (const res of [
+      await ctx.call('GET', '/v1/scenarios/scenario_doesnotexist'),
+      await ctx.call('PATCH', '/v1/scenarios/scenario_doesnotexist', { name: 'X' }),
+      await ctx.call('DELETE', '/v1/scenarios/scenario_doesnotexist'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('Scenario not found');
+    }
+    const malformed = await ctx.call('DELETE', '/v1/scenarios/cfg_x');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.message).toMatch(/scenarioShortId/);
+  });
+
+  it('leaves test cases without a scenario when it is deleted', async () => {
+    const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body;
+    const applicationId = (await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    const scenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Used', instructions: 'Sign in' })).body;
+    const scenarioId = (await ctx.db.selectFrom('scenarios').select('id').where('short_id', '=', scenario.shortId).executeTakeFirstOrThrow()).id;
+    const testCaseId = randomUUID();
+    await ctx.db
+      .insertInto('test_cases')
+      .values({ id: testCaseId, project_id: ctx.tenant.projectId, application_id: applicationId, name: 'Checkout', goal: 'Buy', scenario_id: scenarioId })
+      .execute();
+
+    expect((await ctx.call('DELETE', `/v1/scenarios/${scenario.shortId}`)).status).toBe(200);
+    const row = await ctx.db.selectFrom('test_cases').select('scenario_id').where('id', '=', testCaseId).executeTakeFirstOrThrow();
+    expect(row.scenario_id).toBeNull();
+  });
+
+  it("hides another project's scenarios (404 on every route) and lists only the caller's", async () => {
+    const theirs = (await ctx.call('POST', '/v1/scenarios', { name: 'Their scenario', instructions: 'Theirs' }, ctx.other.token)).body;
+    const attempts = await Promise.all([
+      ctx.call('GET', `/v1/scenarios/${theirs.shortId}`),
+      ctx.call('PATCH', `/v1/scenarios/${theirs.shortId}`, { name: 'Mine now' }),
+      ctx.call('DELETE', `/v1/scenarios/${theirs.shortId}`),
+    ]);
+    for (const res of attempts) {
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('Scenario not found');
+    }
+    expect(await names()).not.toContain('Their scenario');
+    expect((await ctx.call('GET', `/v1/scenarios/${theirs.shortId}`, undefined, ctx.other.token)).body).toEqual(theirs);
+  });
+});
