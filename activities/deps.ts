@@ -1,4 +1,6 @@
+import type { BrowserPool } from '../src/browser/pool.js';
 import type { DB } from '../src/db/database.js';
+import type { Llm } from '../src/llm/client.js';
 import type { Logger } from '../src/logger.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 
@@ -7,4 +9,11 @@ export interface ActivityDeps {
   db: DB;
   blobs: BlobStore;
   logger: Logger;
+  browsers: BrowserPool;
+  /** Absent when no LLM is configured: AI features then fail with a clear reason. */
+  llm?: Llm;
+  /** Most agent actions per burn-in. */
+  maxAgentSteps?: number;
+  /** Auto-wait bound per step, in ms. */
+  stepTimeoutMs?: number;
 }

@@ -1,5 +1,7 @@
 import type { ActivityDeps } from './deps.js';
+import { createBurnInActivities } from './burn-in.js';
 import { createSystemActivities } from './system.js';
+import { createTestExecutionActivities } from './test-execution.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -7,6 +9,8 @@ export type { ActivityDeps } from './deps.js';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
+    ...createBurnInActivities(deps),
+    ...createTestExecutionActivities(deps),
   };
 }
 

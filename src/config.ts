@@ -32,6 +32,7 @@ const schema = z.object({
   PROCTOR_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(900),
   PROCTOR_CHROMIUM_PATH: z.string().min(1).optional(),
   PROCTOR_ALLOW_PRIVATE_NETWORKS: bool.optional(),
+  PROCTOR_BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(4),
   PROCTOR_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: url.optional(),

@@ -5,6 +5,11 @@ import type { Config } from './config.js';
 import { createDatabase, type DB } from './db/database.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore } from './storage/index.js';
+import type { ActivityDeps } from '../activities/deps.js';
+import { createNetworkGuard } from './browser/network-guard.js';
+import { createBrowserPool } from './browser/pool.js';
+import { createLlm } from './llm/client.js';
+import type { Logger } from './logger.js';
 
 // Pieces the CLI's sub-commands share when they compose a process from its config.
 
@@ -35,4 +40,14 @@ export function openBlobStore(config: Config): BlobStore {
     blobSecret: config.PROCTOR_BLOB_SECRET ?? persistentSecret(config, 'blob-secret'),
     publicUrl: config.publicUrl,
   });
+}
+
+/** The worker's dependencies: one browser pool per process, the LLM when configured. */
+export function createWorkerDeps(config: Config, base: { db: DB; blobs: BlobStore; logger: Logger }): ActivityDeps {
+  const networkGuard = createNetworkGuard({ allowPrivateNetworks: config.allowPrivateNetworks });
+  return {
+    ...base,
+    browsers: createBrowserPool({ executablePath: config.PROCTOR_CHROMIUM_PATH, concurrency: config.PROCTOR_BROWSER_CONCURRENCY, queueTimeoutMs: 10 * 60_000, networkGuard }),
+    llm: createLlm(config.llm),
+  };
 }

@@ -24,3 +24,22 @@ export interface SystemCheckResult {
   databaseOk: boolean;
   workerIdentity: string;
 }
+
+/** Workflow type names, so the API starts workflows without importing workflow code. */
+export const workflowTypes = {
+  burnIn: 'burnIn',
+  planRun: 'planRun',
+  testExecution: 'testExecution',
+  systemCheck: 'systemCheck',
+} as const;
+
+export interface BurnInInput {
+  projectId: string;
+  testCaseId: string;
+}
+
+export interface BurnInResult {
+  status: 'COMPLETED' | 'FAILED';
+  failureReason?: string;
+  stepCount: number;
+}

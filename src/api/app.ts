@@ -13,6 +13,7 @@ import { registerDevicePresets } from './routes/device-presets.js';
 import { registerConfigs } from './routes/configs.js';
 import { registerScenarios } from './routes/scenarios.js';
 import { registerTestPlans } from './routes/test-plans.js';
+import { registerTestCases } from './routes/test-cases.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import type { FsBlobStore } from '../storage/fs.js';
 
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerConfigs(app);
   registerScenarios(app);
   registerTestPlans(app);
+  registerTestCases(app);
 
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',

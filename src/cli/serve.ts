@@ -7,7 +7,7 @@ import { migrateToLatest, type DB } from '../db/database.js';
 import { findTokenOwner } from '../api/auth.js';
 import { seedProject } from '../db/queries/admin.js';
 import { createLogger, type Logger } from '../logger.js';
-import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
+import { createWorkerDeps, dataDir, openBlobStore, openDatabase } from '../runtime.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { createWorker, installRuntimeWithoutSignalHandlers, stopWorker } from '../temporal/worker.js';
@@ -88,16 +88,18 @@ export async function runWorker(): Promise<number> {
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
+  const workerDeps = createWorkerDeps(config, { db, blobs, logger });
   const { worker, connection } = await createWorker({
     address: config.TEMPORAL_ADDRESS!,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: { db, blobs, logger },
+    deps: workerDeps,
   });
   const running = worker.run();
   logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
   return untilSignal(logger, [
     () => db.destroy(),
+    () => workerDeps.browsers.close(),
     () => connection.close(),
     () => stopWorker(worker, running),
   ]);
@@ -155,11 +157,13 @@ export async function runDev(): Promise<number> {
     const temporal = createTemporalClientProvider({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
     stops.push(() => temporal.close());
 
+    const workerDeps = createWorkerDeps(config, { db, blobs, logger });
+    stops.push(() => workerDeps.browsers.close());
     const { worker, connection } = await createWorker({
       address: temporalAddress,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: { db, blobs, logger },
+      deps: workerDeps,
     });
     stops.push(() => connection.close());
     const running = worker.run();

@@ -1,0 +1,122 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ActivityDeps } from './deps.js';
+import { cancellationSignal, heartbeat } from './heartbeat.js';
+import { firstLine } from '../src/browser/actions.js';
+import { replaySteps } from '../src/browser/replay.js';
+import { captureBrowserState } from '../src/browser/state.js';
+import { generationStatuses, loadExecutionContext, saveGenerationResult, type ExecutionContext } from '../src/db/queries/execution.js';
+import type { BrowserState, Step } from '../src/domain/steps.js';
+import { runAgent } from '../src/llm/agent.js';
+import { LlmNotConfiguredError, LlmUnavailableError } from '../src/llm/client.js';
+import type { BurnInInput } from '../workflows/shared.js';
+
+export const failureTypes = {
+  notFound: 'NotFound',
+  llmNotConfigured: 'LlmNotConfigured',
+  llmUnavailable: 'LlmUnavailable',
+  unreachable: 'ApplicationUnreachable',
+  badDefinition: 'BadTestDefinition',
+} as const;
+
+export interface RecordStepsResult {
+  status: 'COMPLETED' | 'FAILED';
+  steps: Step[];
+  failureReason?: string;
+  llmCalls: number;
+  promptTokens: number[];
+}
+
+const permanent = (message: string, type: string) => ApplicationFailure.create({ message, type, nonRetryable: true });
+
+export function requireEnvironmentUrl(ctx: ExecutionContext): string {
+  if (!ctx.environmentUrl) {
+    throw permanent(`application ${ctx.application.name} has no environment with a URL: create one (POST /v1/applications/${ctx.application.shortId}/environments)`, failureTypes.badDefinition);
+  }
+  return ctx.environmentUrl;
+}
+
+/**
+ * Replays the resume-from chain (root first) in one context and returns where it ended, with cookies,
+ * localStorage and sessionStorage: the state a dependent starts from.
+ */
+export async function dependencyState(deps: ActivityDeps, projectId: string, resumeFromId: string, baseUrl: string): Promise<BrowserState> {
+  const chain: ExecutionContext[] = [];
+  for (let id: string | null = resumeFromId; id; ) {
+    const dep = await loadExecutionContext(deps.db, projectId, id);
+    if (!dep) throw permanent(`resume-from dependency ${id} no longer exists`, failureTypes.notFound);
+    if (!dep.testCase.steps?.length) throw permanent(`resume-from dependency "${dep.testCase.name}" has no recorded steps`, failureTypes.badDefinition);
+    if (chain.some((c) => c.testCase.id === dep.testCase.id)) throw permanent('resume-from dependencies form a cycle', failureTypes.badDefinition);
+    chain.unshift(dep);
+    id = dep.testCase.resumeFromId;
+  }
+  return deps.browsers.withContext({ ...chain.at(-1)!.device, signal: cancellationSignal() }, async ({ context, page }) => {
+    let startUrl = baseUrl;
+    for (const dep of chain) {
+      const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, configs: dep.configs, timeoutMs: deps.stepTimeoutMs ?? 10_000 });
+      if (result.status === 'FAILED') throw permanent(`resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`, failureTypes.badDefinition);
+      startUrl = page.url();
+      heartbeat({ phase: 'dependency', testCase: dep.testCase.name });
+    }
+    return captureBrowserState(context, page);
+  });
+}
+
+export function createBurnInActivities(deps: ActivityDeps) {
+  return {
+    async burnInDependencies(input: BurnInInput): Promise<{ exists: boolean; statuses: Record<string, string> }> {
+      const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
+      if (!ctx) return { exists: false, statuses: {} };
+      const ids = [...new Set([...(ctx.testCase.resumeFromId ? [ctx.testCase.resumeFromId] : []), ...ctx.testCase.waitForIds])];
+      return { exists: true, statuses: await generationStatuses(deps.db, input.projectId, ids) };
+    },
+
+    /** The agent explores the application to reach the goal and records steps. One browser session. */
+    async recordSteps(input: BurnInInput): Promise<RecordStepsResult> {
+      const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
+      if (!ctx) throw permanent(`test case ${input.testCaseId} not found`, failureTypes.notFound);
+      if (!deps.llm) throw permanent(new LlmNotConfiguredError().message, failureTypes.llmNotConfigured);
+      const llm = deps.llm;
+      const baseUrl = requireEnvironmentUrl(ctx);
+      const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
+      const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));
+
+      return deps.browsers.withContext({ ...ctx.device, state, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
+        const startUrl = state?.url ?? baseUrl;
+        try {
+          await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
+        } catch (err) {
+          // Retried by the workflow's policy: a deployment may be restarting.
+          throw ApplicationFailure.create({ message: `application unreachable at ${startUrl}: ${firstLine(err)}`, type: failureTypes.unreachable });
+        }
+        try {
+          const result = await runAgent(
+            page,
+            { applicationName: ctx.application.name, goal: ctx.testCase.goal ?? ctx.testCase.name, expectedResult: ctx.testCase.expectedResult, scenario: ctx.scenario, configNames: Object.keys(ctx.configs) },
+            {
+              llm,
+              baseUrl,
+              configs: ctx.configs,
+              secrets,
+              maxSteps: deps.maxAgentSteps ?? 30,
+              timeoutMs: deps.stepTimeoutMs ?? 10_000,
+              onProgress: (progress) => heartbeat(progress),
+            },
+          );
+          return { status: result.status, steps: result.steps, failureReason: result.failureReason, llmCalls: result.llmCalls, promptTokens: result.promptTokens };
+        } catch (err) {
+          if (err instanceof LlmUnavailableError) throw permanent(err.message, failureTypes.llmUnavailable);
+          throw err;
+        }
+      });
+    },
+
+    async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string }): Promise<void> {
+      await saveGenerationResult(
+        deps.db,
+        input.testCaseId,
+        input.status === 'COMPLETED' ? { status: 'COMPLETED', steps: input.steps ?? [] } : { status: 'FAILED', failureReason: input.failureReason ?? 'unknown failure' },
+      );
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import type { Locator, Page } from 'playwright-core';
+import { substituteConfigs, type Step } from '../domain/steps.js';
+import { resolveLocator } from './locators.js';
+
+/** A step that could not do what it says; the message is for the user reading the run. */
+export class StepFailedError extends Error {
+  override name = 'StepFailedError';
+}
+
+/** The step's element is not on the page (by its locator or any fallback): the case self-healing handles. */
+export class ElementNotFoundError extends StepFailedError {
+  override name = 'ElementNotFoundError';
+}
+
+export interface ActionOptions {
+  /** Relative navigation targets resolve against it (the environment's URL). */
+  baseUrl: string;
+  /** Config values by name for `{{NAME}}` references. */
+  configs: Record<string, string>;
+  timeoutMs: number;
+}
+
+export const actionsWithElement = new Set<Step['action']>(['click', 'fill', 'select', 'hover', 'check', 'uncheck', 'upload', 'assert_visible']);
+
+/** Finds the step's element: its locator first (with auto-waiting), then each fallback briefly. */
+export async function locateElement(page: Page, step: Step, timeoutMs: number): Promise<{ locator: Locator; expression: string }> {
+  const candidates = [step.locator, ...(step.fallbacks ?? [])].filter((e): e is string => Boolean(e));
+  for (const [index, expression] of candidates.entries()) {
+    const locator = resolveLocator(page, expression);
+    try {
+      await locator.first().waitFor({ state: 'attached', timeout: index === 0 ? timeoutMs : Math.min(1_000, timeoutMs) });
+      return { locator, expression };
+    } catch {
+      // try the next candidate
+    }
+  }
+  throw new ElementNotFoundError(`no element matches ${candidates.join(' or ')} (step: ${step.description})`);
+}
+
+export function resolveUrl(value: string, baseUrl: string): string {
+  return new URL(value, baseUrl).toString();
+}
+
+/** Performs one step's action on an already located element (or the page, for page-level actions). */
+export async function performAction(page: Page, step: Step, locator: Locator | undefined, opts: ActionOptions): Promise<void> {
+  const value = step.value === undefined ? undefined : substituteConfigs(step.value, opts.configs);
+  const timeout = opts.timeoutMs;
+  const need = (): Locator => {
+    if (!locator) throw new StepFailedError(`${step.action} needs an element`);
+    return locator;
+  };
+  const needValue = (): string => {
+    if (value === undefined) throw new StepFailedError(`${step.action} needs a value`);
+    return value;
+  };
+  try {
+    switch (step.action) {
+      case 'navigate':
+        await page.goto(resolveUrl(needValue(), opts.baseUrl), { waitUntil: 'domcontentloaded', timeout: Math.max(timeout, 15_000) });
+        return;
+      case 'click':
+        await need().click({ timeout });
+        return;
+      case 'fill':
+        await need().fill(needValue(), { timeout });
+        return;
+      case 'select': {
+        const option = needValue();
+        await need()
+          .selectOption({ label: option }, { timeout })
+          .catch(() => need().selectOption(option, { timeout }));
+        return;
+      }
+      case 'press':
+        if (locator) await locator.press(needValue(), { timeout });
+        else await page.keyboard.press(needValue());
+        return;
+      case 'hover':
+        await need().hover({ timeout });
+        return;
+      case 'check':
+        await need().check({ timeout });
+        return;
+      case 'uncheck':
+        await need().uncheck({ timeout });
+        return;
+      case 'upload': {
+        const name = value ?? 'upload.txt';
+        await need().setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(`Proctor test upload: ${name}\n`) }, { timeout });
+        return;
+      }
+      case 'wait_for':
+        if (locator) await locator.first().waitFor({ state: 'visible', timeout });
+        else await page.getByText(needValue()).first().waitFor({ state: 'visible', timeout });
+        return;
+      case 'assert_visible':
+        await need()
+          .first()
+          .waitFor({ state: 'visible', timeout })
+          .catch(() => {
+            throw new StepFailedError(`expected ${step.locator} to be visible (${step.description})`);
+          });
+        return;
+      case 'assert_text': {
+        const expected = needValue();
+        const scope = locator ?? page.locator('body');
+        await poll(timeout, async () => (await scope.first().innerText()).includes(expected)).catch(() => {
+          throw new StepFailedError(`expected the text "${expected}" on the page (${step.description})`);
+        });
+        return;
+      }
+      case 'assert_url': {
+        const expected = needValue();
+        await poll(timeout, async () => page.url().includes(expected)).catch(() => {
+          throw new StepFailedError(`expected the URL to contain "${expected}" but it is ${page.url()}`);
+        });
+        return;
+      }
+    }
+  } catch (err) {
+    if (err instanceof StepFailedError) throw err;
+    throw new StepFailedError(`${step.action} failed: ${firstLine(err)} (step: ${step.description})`, { cause: err });
+  }
+}
+
+export function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+}
+
+async function poll(timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,85 @@
+import { configReferences, type Step } from '../domain/steps.js';
+import { quote } from './locators.js';
+
+export interface ExportInput {
+  name: string;
+  goal?: string | null;
+  expectedResult?: string | null;
+  /** The environment URL the test was recorded against (overridable with PROCTOR_BASE_URL). */
+  baseUrl: string;
+  steps: Step[];
+  /** Configs the steps reference: plain values are inlined, secrets are read from the environment. */
+  configs: Record<string, { value: string; isSecret: boolean }>;
+}
+
+/** A runnable `@playwright/test` spec of the recorded steps. */
+export function exportPlaywrightSpec(input: ExportInput): string {
+  const used = [...new Set(input.steps.flatMap((s) => (s.value ? configReferences(s.value) : [])))];
+  const lines = [
+    `import { test, expect } from '@playwright/test';`,
+    '',
+    `// Exported from Proctor. Goal: ${oneLine(input.goal ?? input.name)}`,
+    ...(input.expectedResult ? [`// Expected result: ${oneLine(input.expectedResult)}`] : []),
+    `const baseURL = process.env.PROCTOR_BASE_URL ?? ${quote(input.baseUrl)};`,
+  ];
+  if (used.length > 0) {
+    lines.push('const config: Record<string, string> = {');
+    for (const name of used) {
+      const config = input.configs[name];
+      const value = !config ? `process.env.${name} ?? ''` : config.isSecret ? `process.env.${name} ?? ''` : quote(config.value);
+      lines.push(`  ${name}: ${value},${config?.isSecret ? ' // secret: set it in the environment' : ''}`);
+    }
+    lines.push('};');
+  }
+  lines.push('', `test(${quote(input.name)}, async ({ page }) => {`, '  await page.goto(baseURL);');
+  for (const [i, step] of input.steps.entries()) {
+    lines.push(`  // ${i + 1}. ${oneLine(step.description)}`);
+    lines.push(`  ${statement(step)}`);
+  }
+  lines.push('});', '');
+  return lines.join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** A JS expression for a step value: literal text joined with config lookups. */
+function valueExpression(value: string): string {
+  const parts = value.split(/(\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\})/).filter((p) => p !== '');
+  if (parts.length === 0) return "''";
+  return parts.map((p) => (/^\{\{/.test(p) ? `config.${configReferences(p)[0]}` : quote(p))).join(' + ');
+}
+
+function statement(step: Step): string {
+  const el = step.locator ? `page.${step.locator}` : undefined;
+  const v = step.value !== undefined ? valueExpression(step.value) : "''";
+  switch (step.action) {
+    case 'navigate':
+      return `await page.goto(new URL(${v}, baseURL).toString());`;
+    case 'click':
+      return `await ${el}.click();`;
+    case 'fill':
+      return `await ${el}.fill(${v});`;
+    case 'select':
+      return `await ${el}.selectOption({ label: ${v} });`;
+    case 'press':
+      return el ? `await ${el}.press(${v});` : `await page.keyboard.press(${v});`;
+    case 'hover':
+      return `await ${el}.hover();`;
+    case 'check':
+      return `await ${el}.check();`;
+    case 'uncheck':
+      return `await ${el}.uncheck();`;
+    case 'upload':
+      return `await ${el}.setInputFiles({ name: ${v}, mimeType: 'text/plain', buffer: Buffer.from('Proctor test upload') });`;
+    case 'wait_for':
+      return el ? `await ${el}.first().waitFor();` : `await page.getByText(${v}).first().waitFor();`;
+    case 'assert_visible':
+      return `await expect(${el}.first()).toBeVisible();`;
+    case 'assert_text':
+      return `await expect(${el ? `${el}.first()` : `page.locator('body')`}).toContainText(${v});`;
+    case 'assert_url':
+      return `await expect(page).toHaveURL(/${(step.value ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/);`;
+  }
+}

@@ -1,0 +1,107 @@
+import type { Page } from 'playwright-core';
+
+export interface Observation {
+  url: string;
+  title: string;
+  /** The aria snapshot with element refs (`[ref=e12]`), compacted. */
+  snapshot: string;
+  /** Lines dropped by compaction, so the model knows the page is larger than what it sees. */
+  omittedLines: number;
+}
+
+export interface ObserveOptions {
+  /** Upper bound of the snapshot text; about 4 characters a token. */
+  maxChars?: number;
+  /** Values that must never leave the worker (secret configs): replaced by `{{NAME}}`. */
+  redact?: Record<string, string>;
+}
+
+/** What the agent sees of the page: Playwright's AI-mode aria snapshot (iframes and shadow DOM included). */
+export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Observation> {
+  const raw = await page.ariaSnapshot({ mode: 'ai' });
+  const { text, omitted } = compactSnapshot(raw, opts.maxChars ?? 8_000);
+  return {
+    url: redact(page.url(), opts.redact),
+    title: redact(await page.title(), opts.redact),
+    snapshot: redact(text, opts.redact),
+    omittedLines: omitted,
+  };
+}
+
+export function redact(text: string, secrets: Record<string, string> = {}): string {
+  let out = text;
+  for (const [name, value] of Object.entries(secrets)) {
+    if (value.length >= 3) out = out.split(value).join(`{{${name}}}`);
+  }
+  return out;
+}
+
+const MAX_TEXT = 100;
+const MAX_SIBLINGS = 25;
+
+/**
+ * Shrinks a snapshot while keeping every actionable ref reachable: drops pointer/url noise, truncates long
+ * text, collapses long runs of similar siblings, and as a last resort cuts plain text before elements.
+ */
+export function compactSnapshot(snapshot: string, maxChars: number): { text: string; omitted: number } {
+  let lines = snapshot
+    .split('\n')
+    .map((line) => line.replace(/ \[cursor=pointer\]/g, '').replace(/ \[active\]/g, ''))
+    .filter((line) => !/^\s*- \/url: /.test(line) || line.length < 80)
+    .map((line) => (line.length > MAX_TEXT + 40 ? line.slice(0, MAX_TEXT + 40) + '…' : line));
+
+  lines = collapseSiblings(lines);
+  let omitted = 0;
+  const size = () => lines.reduce((n, l) => n + l.length + 1, 0);
+  if (size() > maxChars) {
+    // Text without a ref cannot be acted on; it goes first.
+    const before = lines.length;
+    lines = lines.filter((l) => /\[ref=/.test(l) || !/^\s*- text: /.test(l));
+    omitted += before - lines.length;
+  }
+  if (size() > maxChars) {
+    let total = 0;
+    const kept: string[] = [];
+    for (const line of lines) {
+      if (total + line.length + 1 > maxChars) break;
+      kept.push(line);
+      total += line.length + 1;
+    }
+    omitted += lines.length - kept.length;
+    lines = kept;
+  }
+  if (omitted > 0) lines.push(`# ${omitted} more lines not shown (scroll or narrow down with wait_for/navigate)`);
+  return { text: lines.join('\n'), omitted };
+}
+
+// Long lists (search results, tables) repeat one shape: keep the first items and say how many follow.
+function collapseSiblings(lines: string[]): string[] {
+  const out: string[] = [];
+  const indentOf = (l: string) => l.length - l.trimStart().length;
+  const kindOf = (l: string) => /^\s*- (\w+)/.exec(l)?.[1] ?? '';
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const indent = indentOf(line);
+    const kind = kindOf(line);
+    let count = 0;
+    let j = i;
+    const blockStart = out.length;
+    while (j < lines.length && indentOf(lines[j]!) === indent && kindOf(lines[j]!) === kind && kind !== '') {
+      count++;
+      let k = j + 1;
+      while (k < lines.length && indentOf(lines[k]!) > indent) k++;
+      if (count <= MAX_SIBLINGS) out.push(...lines.slice(j, k));
+      j = k;
+    }
+    if (count === 0) {
+      out.push(line);
+      i++;
+      continue;
+    }
+    if (count > MAX_SIBLINGS) out.push(`${' '.repeat(indent)}- # ${count - MAX_SIBLINGS} more ${kind} items`);
+    if (out.length === blockStart) out.push(line);
+    i = j;
+  }
+  return out;
+}

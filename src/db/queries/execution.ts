@@ -1,0 +1,125 @@
+import type { DB } from '../database.js';
+import type { Step } from '../../domain/steps.js';
+import type { GenerationStatus } from '../schema.js';
+
+export interface DeviceSettings {
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  isMobile: boolean;
+  hasTouch: boolean;
+  userAgent?: string;
+  locale?: string;
+  timezoneId?: string;
+}
+
+export interface ExecutionContext {
+  testCase: {
+    id: string;
+    name: string;
+    goal: string | null;
+    expectedResult: string | null;
+    steps: Step[] | null;
+    stepsVersion: number;
+    resumeFromId: string | null;
+    waitForIds: string[];
+    generationStatus: GenerationStatus;
+  };
+  application: { id: string; name: string; shortId: string };
+  /** The application's default environment URL (project settings), when it has one. */
+  environmentUrl: string | null;
+  device: DeviceSettings | null;
+  /** Config values by name, and which names are secret. */
+  configs: Record<string, string>;
+  secretNames: string[];
+  scenario: string | null;
+}
+
+/** Everything burn-in or replay needs about one test case, in the caller's project. */
+export async function loadExecutionContext(db: DB, projectId: string, testCaseId: string): Promise<ExecutionContext | undefined> {
+  const row = await db
+    .selectFrom('test_cases as t')
+    .innerJoin('applications as a', 'a.id', 't.application_id')
+    .leftJoin('environments as e', 'e.id', 'a.default_environment_id')
+    .leftJoin('device_presets as d', 'd.id', 'a.default_device_preset_id')
+    .leftJoin('scenarios as s', 's.id', 't.scenario_id')
+    .select([
+      't.id', 't.name', 't.goal', 't.expected_result', 't.steps', 't.steps_version', 't.resume_from_test_case_id',
+      't.wait_for_test_case_ids', 't.generation_status', 't.config_ids',
+      'a.id as application_id', 'a.name as application_name', 'a.short_id as application_short_id',
+      'e.url as environment_url',
+      'd.viewport_width', 'd.viewport_height', 'd.device_scale_factor', 'd.is_mobile', 'd.has_touch', 'd.user_agent', 'd.locale', 'd.timezone_id',
+      's.instructions as scenario_instructions',
+    ])
+    .where('t.project_id', '=', projectId)
+    .where('t.id', '=', testCaseId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const configRows = row.config_ids.length
+    ? await db.selectFrom('configs').select(['name', 'value', 'is_secret']).where('project_id', '=', projectId).where('id', 'in', row.config_ids).execute()
+    : [];
+  return {
+    testCase: {
+      id: row.id,
+      name: row.name,
+      goal: row.goal,
+      expectedResult: row.expected_result,
+      steps: (row.steps as Step[] | null) ?? null,
+      stepsVersion: row.steps_version,
+      resumeFromId: row.resume_from_test_case_id,
+      waitForIds: row.wait_for_test_case_ids,
+      generationStatus: row.generation_status,
+    },
+    application: { id: row.application_id, name: row.application_name, shortId: row.application_short_id },
+    environmentUrl: row.environment_url,
+    device:
+      row.viewport_width !== null && row.viewport_height !== null
+        ? {
+            viewport: { width: row.viewport_width, height: row.viewport_height },
+            deviceScaleFactor: row.device_scale_factor ?? 1,
+            isMobile: row.is_mobile ?? false,
+            hasTouch: row.has_touch ?? false,
+            userAgent: row.user_agent ?? undefined,
+            locale: row.locale ?? undefined,
+            timezoneId: row.timezone_id ?? undefined,
+          }
+        : null,
+    configs: Object.fromEntries(configRows.map((c) => [c.name, c.value])),
+    secretNames: configRows.filter((c) => c.is_secret).map((c) => c.name),
+    scenario: row.scenario_instructions,
+  };
+}
+
+export async function generationStatuses(db: DB, projectId: string, ids: string[]): Promise<Record<string, GenerationStatus | 'MISSING'>> {
+  if (ids.length === 0) return {};
+  const rows = await db.selectFrom('test_cases').select(['id', 'generation_status']).where('project_id', '=', projectId).where('id', 'in', ids).execute();
+  const found = new Map(rows.map((r) => [r.id, r.generation_status]));
+  return Object.fromEntries(ids.map((id) => [id, found.get(id) ?? 'MISSING']));
+}
+
+export async function saveGenerationResult(
+  db: DB,
+  testCaseId: string,
+  result: { status: 'COMPLETED'; steps: Step[] } | { status: 'FAILED'; failureReason: string },
+): Promise<void> {
+  await db
+    .updateTable('test_cases')
+    .set((eb) =>
+      result.status === 'COMPLETED'
+        ? { generation_status: 'COMPLETED', steps: JSON.stringify(result.steps), steps_version: eb('steps_version', '+', 1), failure_reason: null, updated_at: new Date() }
+        : { generation_status: 'FAILED', failure_reason: result.failureReason, updated_at: new Date() },
+    )
+    .where('id', '=', testCaseId)
+    .execute();
+}
+
+/** Stores healed steps as a new version, unless someone changed the steps since this run read them. */
+export async function saveHealedSteps(db: DB, testCaseId: string, basedOnVersion: number, steps: Step[]): Promise<number | undefined> {
+  const row = await db
+    .updateTable('test_cases')
+    .set({ steps: JSON.stringify(steps), steps_version: basedOnVersion + 1, updated_at: new Date() })
+    .where('id', '=', testCaseId)
+    .where('steps_version', '=', basedOnVersion)
+    .returning('steps_version')
+    .executeTakeFirst();
+  return row?.steps_version;
+}

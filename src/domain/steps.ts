@@ -1,0 +1,72 @@
+// Recorded steps: what burn-in writes and replay executes. Pure data, shared by workflows, activities and the API.
+
+export const stepActions = [
+  'navigate',
+  'click',
+  'fill',
+  'select',
+  'press',
+  'hover',
+  'check',
+  'uncheck',
+  'upload',
+  'wait_for',
+  'assert_visible',
+  'assert_text',
+  'assert_url',
+] as const;
+export type StepAction = (typeof stepActions)[number];
+
+export interface Step {
+  action: StepAction;
+  /**
+   * A Playwright locator expression relative to `page`, e.g. `getByRole('button', { name: 'Add to cart' })`.
+   * Parsed (never evaluated) at replay; written verbatim into exported specs.
+   */
+  locator?: string;
+  /** Other expressions for the same element, tried in order when `locator` finds nothing. */
+  fallbacks?: string[];
+  /**
+   * The typed text, option, key, URL, expected text or URL pattern. May reference configs as `{{NAME}}`:
+   * substituted only when the step runs, so a secret never sits in the steps, a prompt or a log.
+   */
+  value?: string;
+  /** The intent in plain words ("Add the first product to the cart"): what self-healing looks for. */
+  description: string;
+}
+
+export interface RecordedSteps {
+  /** Increases each time the steps change (burn-in, then every self-heal). */
+  version: number;
+  steps: Step[];
+}
+
+/** Browser state handed from a resume-from dependency to its dependent. */
+export interface BrowserState {
+  cookies: Array<{
+    name: string;
+    value: string;
+    domain: string;
+    path: string;
+    expires: number;
+    httpOnly: boolean;
+    secure: boolean;
+    sameSite: 'Strict' | 'Lax' | 'None';
+  }>;
+  /** Per origin: localStorage and sessionStorage (Playwright's storageState lacks the latter). */
+  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }>; sessionStorage: Array<{ name: string; value: string }> }>;
+  /** Where the dependency ended, so the dependent can continue from there. */
+  url?: string;
+}
+
+const configRef = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** Names of the configs a value references. */
+export function configReferences(value: string): string[] {
+  return [...value.matchAll(configRef)].map((m) => m[1]!);
+}
+
+/** Replaces `{{NAME}}` with config values; unknown names are left as written so the failure is visible. */
+export function substituteConfigs(value: string, configs: Record<string, string>): string {
+  return value.replace(configRef, (whole, name: string) => configs[name] ?? whole);
+}

@@ -1,0 +1,141 @@
+import type { Page } from 'playwright-core';
+import type { Step, StepAction } from '../domain/steps.js';
+import { firstLine, performAction, type ActionOptions } from '../browser/actions.js';
+import { resolveLocator } from '../browser/locators.js';
+import { locatorForRef } from '../browser/record.js';
+import { observe, redact } from '../browser/snapshot.js';
+import { agentTools } from './agent-tools.js';
+import { callTool, type Llm } from './client.js';
+import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
+
+export interface AgentOptions extends ActionOptions {
+  llm: Llm;
+  /** Most actions (successful or not) before the burn-in gives up. */
+  maxSteps: number;
+  /** Secret config values by name: redacted from everything the model sees. */
+  secrets: Record<string, string>;
+  /** Called after every action (the activity heartbeats here). */
+  onProgress?: (progress: { step: number; action: string; ok: boolean }) => void;
+}
+
+export interface AgentResult {
+  status: 'COMPLETED' | 'FAILED';
+  steps: Step[];
+  failureReason?: string;
+  llmCalls: number;
+  /** Prompt tokens of each call as the endpoint reported them (estimated by it). */
+  promptTokens: number[];
+}
+
+const elementActions: Record<string, StepAction> = {
+  click: 'click',
+  fill: 'fill',
+  select: 'select',
+  hover: 'hover',
+  upload: 'upload',
+  assert_visible: 'assert_visible',
+};
+
+/**
+ * The burn-in agent: observe, ask the model for one action, perform it through the same code replay uses,
+ * record it. One LLM call per step; the prompt carries the task, a one-line history and the latest snapshot only.
+ */
+export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions): Promise<AgentResult> {
+  const steps: Step[] = [];
+  const history: string[] = [];
+  const promptTokens: number[] = [];
+  let llmCalls = 0;
+  let asserted = false;
+  const result = (status: AgentResult['status'], failureReason?: string): AgentResult => ({ status, steps, failureReason, llmCalls, promptTokens });
+
+  for (let turn = 0; turn < opts.maxSteps; turn++) {
+    const obs = await observe(page, { redact: opts.secrets });
+    const call = await callTool(
+      opts.llm,
+      [
+        { role: 'system', content: agentSystemPrompt },
+        { role: 'user', content: `${taskMessage(task)}\n\n${observationMessage(obs, history, opts.maxSteps - turn)}` },
+      ],
+      agentTools,
+    );
+    llmCalls++;
+    if (call.usage) promptTokens.push(call.usage.prompt_tokens);
+    const args = call.args;
+    const str = (key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+    const description = str('description') ?? call.name;
+
+    if (call.name === 'done') {
+      if (task.expectedResult && !asserted) {
+        history.push(`${history.length + 1}. (done refused: assert the expected result first)`);
+        continue;
+      }
+      return steps.length > 0 ? result('COMPLETED') : result('FAILED', 'the agent finished without recording any step');
+    }
+    if (call.name === 'fail') return result('FAILED', `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.secrets)}`);
+
+    let step: Step | undefined;
+    try {
+      step = await toStep(page, call.name, args, description, opts);
+      const locator = step.locator ? resolveLocator(page, step.locator) : undefined;
+      await performAction(page, step, locator, opts);
+      steps.push(step);
+      if (step.action.startsWith('assert_')) asserted = true;
+      history.push(`${history.length + 1}. ${summarize(step)} ✓`);
+      opts.onProgress?.({ step: steps.length, action: step.action, ok: true });
+    } catch (err) {
+      history.push(`${history.length + 1}. ${call.name} ${description} ✗ ${redact(firstLine(err), opts.secrets)}`);
+      opts.onProgress?.({ step: steps.length, action: call.name, ok: false });
+    }
+  }
+  return result('FAILED', `goal not reached within ${opts.maxSteps} steps`);
+}
+
+async function toStep(page: Page, name: string, args: Record<string, unknown>, description: string, opts: AgentOptions): Promise<Step> {
+  const str = (key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+  const need = (key: string): string => {
+    const v = str(key);
+    if (v === undefined || v === '') throw new Error(`${name} needs "${key}"`);
+    return v;
+  };
+  const element = async () => locatorForRef(page, need('ref'));
+  const optionalElement = async () => (str('ref') ? locatorForRef(page, need('ref')) : undefined);
+
+  if (name in elementActions) {
+    const value = name === 'fill' ? need('value') : name === 'select' ? need('option') : name === 'upload' ? str('fileName') : undefined;
+    return { action: elementActions[name]!, ...(await element()), ...(value !== undefined && { value }), description };
+  }
+  switch (name) {
+    case 'navigate':
+      return { action: 'navigate', value: relativeTo(need('url'), opts.baseUrl), description };
+    case 'check':
+      return { action: args.checked === false ? 'uncheck' : 'check', ...(await element()), description };
+    case 'press':
+      return { action: 'press', ...(await optionalElement()), value: need('key'), description };
+    case 'wait_for': {
+      const el = await optionalElement();
+      if (!el && !str('text')) throw new Error('wait_for needs "text" or "ref"');
+      return { action: 'wait_for', ...el, ...(str('text') !== undefined && { value: str('text') }), description };
+    }
+    case 'assert_text':
+      return { action: 'assert_text', ...(await optionalElement()), value: need('text'), description };
+    case 'assert_url':
+      return { action: 'assert_url', value: need('contains'), description };
+    default:
+      throw new Error(`unknown tool ${name || '(none)'}: use one of the tools offered`);
+  }
+}
+
+/** Same-origin URLs are recorded as paths, so the steps run against any environment of the application. */
+export function relativeTo(url: string, baseUrl: string): string {
+  try {
+    const target = new URL(url, baseUrl);
+    const base = new URL(baseUrl);
+    return target.origin === base.origin ? `${target.pathname}${target.search}${target.hash}` : target.toString();
+  } catch {
+    return url;
+  }
+}
+
+function summarize(step: Step): string {
+  return `${step.action}${step.locator ? ` ${step.locator}` : ''}${step.value !== undefined ? ` "${step.value}"` : ''}`;
+}

@@ -1,0 +1,65 @@
+import OpenAI from 'openai';
+import type { Config } from '../config.js';
+
+export interface Llm {
+  client: OpenAI;
+  model: string;
+}
+
+export class LlmNotConfiguredError extends Error {
+  override name = 'LlmNotConfiguredError';
+  constructor() {
+    super('No LLM is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint, PROCTOR_LLM_MODEL for the model)');
+  }
+}
+
+/** The LLM endpoint failed after the client's own retries: the run is blocked on something outside us. */
+export class LlmUnavailableError extends Error {
+  override name = 'LlmUnavailableError';
+}
+
+export function createLlm(config: Config['llm'], opts: { maxRetries?: number; timeoutMs?: number } = {}): Llm | undefined {
+  if (!config) return undefined;
+  return {
+    client: new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: opts.maxRetries ?? 3, timeout: opts.timeoutMs ?? 120_000 }),
+    model: config.model,
+  };
+}
+
+export function requireLlm(llm: Llm | undefined): Llm {
+  if (!llm) throw new LlmNotConfiguredError();
+  return llm;
+}
+
+/** One chat completion that must answer with exactly one tool call. */
+export async function callTool(
+  llm: Llm,
+  messages: OpenAI.ChatCompletionMessageParam[],
+  tools: OpenAI.ChatCompletionTool[],
+): Promise<{ name: string; args: Record<string, unknown>; usage?: OpenAI.CompletionUsage }> {
+  let completion: OpenAI.ChatCompletion;
+  try {
+    completion = await llm.client.chat.completions.create({
+      model: llm.model,
+      messages,
+      tools,
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+      temperature: 0,
+    });
+  } catch (err) {
+    if (err instanceof OpenAI.APIError || err instanceof OpenAI.APIConnectionError) {
+      throw new LlmUnavailableError(`the LLM endpoint failed after retries: ${err.message}`, { cause: err });
+    }
+    throw err;
+  }
+  const call = completion.choices[0]?.message.tool_calls?.find((c) => c.type === 'function');
+  if (!call || call.type !== 'function') return { name: '', args: {}, usage: completion.usage };
+  let args: Record<string, unknown> = {};
+  try {
+    args = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>;
+  } catch {
+    args = { __invalid: call.function.arguments };
+  }
+  return { name: call.function.name, args, usage: completion.usage };
+}

@@ -1,0 +1,56 @@
+import type { Observation } from '../browser/snapshot.js';
+import type { Step } from '../domain/steps.js';
+
+export interface AgentTask {
+  applicationName: string;
+  goal: string;
+  expectedResult?: string | null;
+  scenario?: string | null;
+  /** Config names the agent may type as {{NAME}}; values never reach the model. */
+  configNames: string[];
+}
+
+export const agentSystemPrompt = `You are a QA engineer recording an end-to-end test in a real browser.
+Each turn you see the page as an accessibility snapshot; elements have refs like [ref=e12].
+Call exactly one tool per turn; every successful action becomes a step of the recorded test, so take only the actions the goal needs.
+Use refs from the latest snapshot only. To type a config value, write {{NAME}} (never guess secrets).
+When the goal is reached, prove the expected result with assert_visible / assert_text / assert_url, then call done.
+If the goal cannot be reached, call fail with the reason.`;
+
+export function taskMessage(task: AgentTask): string {
+  return [
+    `Application: ${task.applicationName}`,
+    `Goal: ${task.goal}`,
+    task.expectedResult ? `Expected result: ${task.expectedResult}` : 'Expected result: (none given: assert what shows the goal was reached)',
+    task.scenario ? `Scenario instructions: ${task.scenario}` : '',
+    task.configNames.length ? `Configs you can type: ${task.configNames.map((n) => `{{${n}}}`).join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export function observationMessage(obs: Observation, history: string[], remaining: number): string {
+  return [
+    history.length ? `Steps so far:\n${history.join('\n')}` : 'No steps yet.',
+    `Steps left in the budget: ${remaining}`,
+    `Page: ${obs.title} — ${obs.url}`,
+    'Snapshot:',
+    obs.snapshot,
+  ].join('\n');
+}
+
+export const healSystemPrompt = `A recorded end-to-end test step no longer finds its element: the page changed.
+Pick the element on the current page that fulfills the step's intent (the same purpose, even if renamed or moved), or say it is not there.
+Answer with one tool call.`;
+
+export function healMessage(step: Step, error: string, obs: Observation): string {
+  return [
+    `Step intent: ${step.description}`,
+    `Action: ${step.action}${step.value !== undefined ? ` (value: ${step.value})` : ''}`,
+    `Old locator: ${step.locator ?? '(none)'}`,
+    `Error: ${error}`,
+    `Page: ${obs.title} — ${obs.url}`,
+    'Snapshot:',
+    obs.snapshot,
+  ].join('\n');
+}

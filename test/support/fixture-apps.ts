@@ -1,0 +1,152 @@
+// Two small web apps (Shop, Todo) on one node:http server, for the browser-agent tests. Variants change the
+// markup at request time so tests can record on one page and replay on another.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { freePort } from './net.js';
+import { cartPage, checkoutPage, loginPage, productsPage, shopCredentials } from './fixtures/shop.js';
+import { escapeHtml, page, skinFor, type Variant } from './fixtures/skin.js';
+import { todoPage } from './fixtures/todo.js';
+
+export type { Variant } from './fixtures/skin.js';
+export { products, shopCredentials } from './fixtures/shop.js';
+
+export interface FixtureApps {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  setVariant(variant: Variant): void;
+  stop(): Promise<void>;
+  /** `METHOD /path?query` of every request so far, in arrival order. */
+  requests: () => string[];
+}
+
+const slowDelayMs = 2_000;
+
+export async function startFixtureApps(): Promise<FixtureApps> {
+  let variant: Variant = 'original';
+  const log: string[] = [];
+  const sessions = new Set<string>();
+  const pendingTimers = new Set<NodeJS.Timeout>();
+  let orderNumber = 1000;
+
+  function html(res: ServerResponse, body: string, status = 200): void {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(body);
+  }
+  function json(res: ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+  function redirect(res: ServerResponse, location: string): void {
+    res.writeHead(302, { location, 'cache-control': 'no-store' });
+    res.end();
+  }
+  function signedIn(req: IncomingMessage): boolean {
+    const match = /(?:^|;\s*)session=([^;]+)/.exec(req.headers.cookie ?? '');
+    return match !== null && sessions.has(match[1]!);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fixture.invalid');
+    const route = `${req.method} ${url.pathname}`;
+    const skin = skinFor(variant);
+    const shopPage = (render: typeof productsPage): void => (signedIn(req) ? html(res, render(skin)) : redirect(res, '/shop/login'));
+
+    switch (route) {
+      case 'GET /':
+        return html(res, indexPage(variant));
+      case 'GET /shop':
+      case 'GET /shop/':
+        return redirect(res, signedIn(req) ? '/shop/products' : '/shop/login');
+      case 'GET /shop/login':
+        return html(res, loginPage(skin));
+      case 'GET /shop/products':
+        return shopPage(productsPage);
+      case 'GET /shop/cart':
+        return shopPage(cartPage);
+      case 'GET /shop/checkout':
+        return shopPage(checkoutPage);
+      case 'POST /shop/api/login': {
+        const body = await readJson(req);
+        if (body?.email !== shopCredentials.email || body?.password !== shopCredentials.password) {
+          return json(res, 401, { message: 'Invalid email or password' });
+        }
+        const session = randomBytes(16).toString('hex');
+        sessions.add(session);
+        res.setHeader('set-cookie', `session=${session}; Path=/; HttpOnly; SameSite=Lax`);
+        return json(res, 200, { email: body.email });
+      }
+      case 'POST /shop/api/orders': {
+        if (!signedIn(req)) return json(res, 401, { message: 'Not signed in' });
+        await readJson(req);
+        orderNumber += 1;
+        return json(res, 201, { id: `ORD-${orderNumber}` });
+      }
+      case 'GET /todo':
+        return redirect(res, '/todo/');
+      case 'GET /todo/':
+        return html(res, todoPage(skin));
+      case 'GET /slow': {
+        const timer = setTimeout(() => {
+          pendingTimers.delete(timer);
+          html(res, page({ title: 'Slow page', skin, main: '<h1>Slow page</h1><p>This page took 2 seconds.</p>' }));
+        }, slowDelayMs);
+        pendingTimers.add(timer);
+        return;
+      }
+      case 'GET /redirect': {
+        const to = url.searchParams.get('to');
+        if (!to) return html(res, page({ title: 'Bad request', skin, main: '<h1>Missing "to"</h1>' }), 400);
+        return redirect(res, to);
+      }
+      default:
+        return html(res, page({ title: 'Not found', skin, main: `<h1>Not found</h1><p>${escapeHtml(url.pathname)}</p>` }), 404);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    log.push(`${req.method} ${req.url}`);
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) json(res, 500, { message: String(err) });
+      else res.destroy();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setVariant(next) {
+      variant = next;
+    },
+    requests: () => [...log],
+    async stop() {
+      for (const timer of pendingTimers) clearTimeout(timer);
+      pendingTimers.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function indexPage(variant: Variant): string {
+  return page({
+    title: 'Fixture apps',
+    skin: skinFor(variant),
+    main: `<h1>Fixture apps</h1>
+<nav aria-label="Apps"><a href="/shop/">Shop</a> <a href="/todo/">Todo</a></nav>`,
+  });
+}

@@ -1,0 +1,223 @@
+// An OpenAI-compatible chat-completions server that answers from a script, so tests run the real `openai`
+// client over real HTTP (streaming and not) without a model. Nothing in src/ knows it is talking to this.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { freePort } from './net.js';
+
+export type ChatRequest = ChatCompletionCreateParams;
+
+export type ScriptedReply =
+  | { content: string }
+  | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>; content?: string };
+
+export type ScriptedStep = ScriptedReply | ((req: ChatRequest) => ScriptedReply);
+
+export interface ScriptedLlm {
+  /** What OPENAI_BASE_URL would be, e.g. `http://127.0.0.1:PORT/v1`. */
+  baseURL: string;
+  /** Requests without `Authorization: Bearer <apiKey>` get 401 in OpenAI's error format. */
+  apiKey: string;
+  /** Queue replies; each incoming request consumes the next one. A function reply gets the parsed request body. */
+  enqueue(...replies: ScriptedStep[]): void;
+  /** Every authorized chat-completions request received, parsed, including those answered with an error. */
+  requests: ChatRequest[];
+  /** Make the next `count` requests fail with this HTTP status (e.g. 500 / 429) before the script continues. */
+  failNext(count: number, status: number): void;
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+const apiKey = 'sk-scripted-test-key';
+const modelId = 'scripted-model';
+
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+// The fragments a real stream would carry: roughly a token (a word and its trailing space) of text,
+// a few characters of tool arguments.
+function textFragments(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+function argumentFragments(args: string, size = 8): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += size) out.push(args.slice(i, i + size));
+  return out;
+}
+
+function sendError(res: ServerResponse, status: number, error: { message: string; type: string; code?: string | null }, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ error: { param: null, code: null, ...error } }));
+}
+
+function failureFor(status: number): { message: string; type: string; code?: string } {
+  if (status === 429) return { message: 'scripted LLM: rate limit reached', type: 'requests', code: 'rate_limit_exceeded' };
+  if (status >= 500) return { message: 'scripted LLM: the server had an error while processing your request', type: 'server_error' };
+  return { message: `scripted LLM: failing with status ${status}`, type: 'invalid_request_error' };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startScriptedLlm(): Promise<ScriptedLlm> {
+  const queue: ScriptedStep[] = [];
+  const requests: ChatRequest[] = [];
+  const failures: number[] = [];
+  let completionCount = 0;
+
+  function answer(request: ChatRequest, reply: ScriptedReply, res: ServerResponse): void {
+    completionCount += 1;
+    const id = `chatcmpl-scripted-${completionCount}`;
+    const created = Math.floor(Date.now() / 1000);
+    const content = 'content' in reply && reply.content !== undefined ? reply.content : null;
+    const toolCalls: ToolCall[] = ('toolCalls' in reply ? reply.toolCalls : []).map((call, i) => ({
+      id: `call_scripted_${completionCount}_${i}`,
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+    }));
+    const finishReason = toolCalls.length ? 'tool_calls' : 'stop';
+    const promptTokens = estimateTokens(JSON.stringify(request.messages) + (request.tools ? JSON.stringify(request.tools) : ''));
+    const completionTokens = estimateTokens((content ?? '') + (toolCalls.length ? JSON.stringify(toolCalls) : ''));
+    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+
+    if (!request.stream) {
+      const completion: ChatCompletion = {
+        id,
+        object: 'chat.completion',
+        created,
+        model: request.model,
+        system_fingerprint: 'fp_scripted',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+            logprobs: null,
+            finish_reason: finishReason,
+          },
+        ],
+        usage,
+      };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(completion));
+      return;
+    }
+
+    const includeUsage = request.stream_options?.include_usage === true;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const send = (choices: ChatCompletionChunk['choices'], extra: Partial<ChatCompletionChunk> = {}): void => {
+      const chunk: ChatCompletionChunk = {
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: request.model,
+        system_fingerprint: 'fp_scripted',
+        choices,
+        ...(includeUsage ? { usage: null } : {}),
+        ...extra,
+      };
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    };
+    const delta = (d: ChatCompletionChunk.Choice.Delta, finish: ChatCompletionChunk.Choice['finish_reason'] = null): void =>
+      send([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+
+    // The way OpenAI streams: a role chunk, text fragments, then per tool call a chunk with its id and name
+    // followed by chunks of argument text, an empty delta with the finish reason, usage on its own, [DONE].
+    delta({ role: 'assistant', content: toolCalls.length && content === null ? null : '', refusal: null });
+    for (const fragment of textFragments(content ?? '')) delta({ content: fragment });
+    toolCalls.forEach((call, index) => {
+      delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
+      for (const fragment of argumentFragments(call.function.arguments)) delta({ tool_calls: [{ index, function: { arguments: fragment } }] });
+    });
+    delta({}, finishReason);
+    if (includeUsage) send([], { usage });
+    res.end('data: [DONE]\n\n');
+  }
+
+  async function chatCompletion(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let request: ChatRequest;
+    try {
+      request = JSON.parse(await readBody(req)) as ChatRequest;
+    } catch {
+      return sendError(res, 400, { message: 'scripted LLM: the body is not valid JSON', type: 'invalid_request_error' });
+    }
+    if (typeof request !== 'object' || request === null || typeof request.model !== 'string' || !Array.isArray(request.messages)) {
+      return sendError(res, 400, { message: 'scripted LLM: `model` and `messages` are required', type: 'invalid_request_error' });
+    }
+    requests.push(request);
+
+    const failStatus = failures.shift();
+    if (failStatus !== undefined) {
+      // A short retry-after keeps the client's retries fast without changing whether it retries.
+      return sendError(res, failStatus, failureFor(failStatus), { 'retry-after-ms': '20' });
+    }
+    const step = queue.shift();
+    // An unexpected call must fail the test at once, not after the client's retries.
+    const noRetry = { 'x-should-retry': 'false' };
+    if (step === undefined) return sendError(res, 500, { message: 'scripted LLM: no reply queued', type: 'server_error' }, noRetry);
+    let reply: ScriptedReply;
+    try {
+      reply = typeof step === 'function' ? step(request) : step;
+    } catch (err) {
+      return sendError(res, 500, { message: `scripted LLM: the reply function threw: ${String(err)}`, type: 'server_error' }, noRetry);
+    }
+    answer(request, reply, res);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.headers.authorization !== `Bearer ${apiKey}`) {
+      await readBody(req);
+      return sendError(res, 401, { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' });
+    }
+    const path = new URL(req.url ?? '/', 'http://scripted.invalid').pathname;
+    if (req.method === 'POST' && path === '/v1/chat/completions') return chatCompletion(req, res);
+    if (req.method === 'GET' && path === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: modelId, object: 'model', created: 0, owned_by: 'proctor-tests' }] }));
+      return;
+    }
+    await readBody(req);
+    sendError(res, 404, { message: `scripted LLM: unknown route ${req.method} ${path}`, type: 'invalid_request_error', code: 'unknown_url' });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendError(res, 500, { message: `scripted LLM: ${String(err)}`, type: 'server_error' });
+      else res.destroy();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    apiKey,
+    requests,
+    enqueue(...replies) {
+      queue.push(...replies);
+    },
+    failNext(count, status) {
+      for (let i = 0; i < count; i++) failures.push(status);
+    },
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
+      failures.length = 0;
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}

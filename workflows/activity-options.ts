@@ -1,0 +1,20 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+// Named presets instead of options repeated at each call (one place to tune retries and timeouts).
+
+/** Short database reads and writes. */
+export const dbActivity: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+};
+
+/** A whole browser session (burn-in or replay): heartbeats after every step, so a dead worker is noticed fast. */
+export const browserActivity: ActivityOptions = {
+  startToCloseTimeout: '20 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: {
+    initialInterval: '5 seconds',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: ['NotFound', 'LlmNotConfigured', 'LlmUnavailable', 'BadTestDefinition'],
+  },
+};
