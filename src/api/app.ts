@@ -14,6 +14,7 @@ import { registerConfigs } from './routes/configs.js';
 import { registerScenarios } from './routes/scenarios.js';
 import { registerTestPlans } from './routes/test-plans.js';
 import { registerTestCases } from './routes/test-cases.js';
+import { registerTestCaseExport } from './routes/test-case-export.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import type { FsBlobStore } from '../storage/fs.js';
 
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerScenarios(app);
   registerTestPlans(app);
   registerTestCases(app);
+  registerTestCaseExport(app);
 
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { substituteConfigs, type Step } from '../domain/steps.js';
 import { resolveLocator } from './locators.js';
 
@@ -134,4 +134,45 @@ async function poll(timeoutMs: number, check: () => Promise<boolean>): Promise<v
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Watches the page's network and navigations from before an action until it has been quiet a moment, so the
+ * agent looks at the page an action produced (a fetch followed by a scripted navigation, say), not the one before.
+ * Bounded: a page that never goes quiet (polling, websockets) costs at most `maxMs`.
+ */
+export function watchActivity(page: Page): { settle(maxMs?: number, quietMs?: number): Promise<void> } {
+  let pending = 0;
+  let lastChange = Date.now();
+  const started = () => {
+    pending++;
+    lastChange = Date.now();
+  };
+  const finished = () => {
+    pending = Math.max(0, pending - 1);
+    lastChange = Date.now();
+  };
+  const navigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) lastChange = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', finished);
+  page.on('requestfailed', finished);
+  page.on('framenavigated', navigated);
+  return {
+    async settle(maxMs = 3_000, quietMs = 150) {
+      const deadline = Date.now() + maxMs;
+      try {
+        while (Date.now() < deadline && (pending > 0 || Date.now() - lastChange < quietMs)) {
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => {});
+      } finally {
+        page.off('request', started);
+        page.off('requestfinished', finished);
+        page.off('requestfailed', finished);
+        page.off('framenavigated', navigated);
+      }
+    },
+  };
 }

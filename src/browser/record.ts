@@ -50,7 +50,6 @@ async function pointsAt(page: Page, expression: string, element: Locator): Promi
 async function attributeLocators(element: Locator): Promise<string[]> {
   const attrs = await element.evaluate((el) => ({
     testId: el.getAttribute('data-testid'),
-    id: el.id,
     placeholder: el.getAttribute('placeholder'),
     name: el.getAttribute('name'),
     tag: el.tagName.toLowerCase(),
@@ -58,8 +57,7 @@ async function attributeLocators(element: Locator): Promise<string[]> {
   const out: string[] = [];
   if (attrs.testId) out.push(`getByTestId(${quote(attrs.testId)})`);
   if (attrs.placeholder) out.push(`getByPlaceholder(${quote(attrs.placeholder)})`);
-  // Generated ids (react-select-3, :r1:) change between builds; only readable ids are durable.
-  if (attrs.id && /^[A-Za-z][\w-]{0,40}$/.test(attrs.id) && !/\d{3,}/.test(attrs.id)) out.push(`locator(${quote(`#${attrs.id}`)})`);
+  // Ids and CSS are not fallbacks: they survive a rename, and a renamed control must surface as a change, not pass silently.
   if (attrs.name && ['input', 'select', 'textarea'].includes(attrs.tag)) out.push(`locator(${quote(`${attrs.tag}[name="${attrs.name}"]`)})`);
   return out;
 }

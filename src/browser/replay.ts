@@ -17,6 +17,8 @@ export interface HealedStep {
   index: number;
   from: string | undefined;
   to: string;
+  /** A recorded fallback locator matched, or the LLM picked the element. */
+  via: 'fallback' | 'llm';
 }
 
 export interface ReplayResult {
@@ -54,12 +56,18 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
       let locator;
       if (step.locator && (actionsWithElement.has(step.action) || step.action === 'press' || step.action === 'wait_for' || step.action === 'assert_text')) {
         try {
-          locator = (await locateElement(page, step, opts.timeoutMs)).locator;
+          const found = await locateElement(page, step, opts.timeoutMs);
+          locator = found.locator;
+          if (found.expression !== step.locator) {
+            // A fallback matched: report it and promote it, the old primary goes last.
+            healed.push({ index, from: step.locator, to: found.expression, via: 'fallback' });
+            steps[index] = { ...step, locator: found.expression, fallbacks: [...(step.fallbacks ?? []).filter((f) => f !== found.expression), step.locator] };
+          }
         } catch (err) {
           if (!(err instanceof ElementNotFoundError) || !opts.heal) throw err;
           const fix = await opts.heal(page, step, err);
           if (!fix) throw new ElementNotFoundError(`${err.message}; self-healing found no matching element`);
-          healed.push({ index, from: step.locator, to: fix.locator });
+          healed.push({ index, from: step.locator, to: fix.locator, via: 'llm' });
           steps[index] = { ...step, locator: fix.locator, fallbacks: fix.fallbacks };
           locator = resolveLocator(page, fix.locator);
         }

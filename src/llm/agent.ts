@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { Step, StepAction } from '../domain/steps.js';
-import { firstLine, performAction, type ActionOptions } from '../browser/actions.js';
+import { firstLine, performAction, watchActivity, type ActionOptions } from '../browser/actions.js';
 import { resolveLocator } from '../browser/locators.js';
 import { locatorForRef } from '../browser/record.js';
 import { observe, redact } from '../browser/snapshot.js';
@@ -77,7 +77,9 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
     try {
       step = await toStep(page, call.name, args, description, opts);
       const locator = step.locator ? resolveLocator(page, step.locator) : undefined;
+      const activity = watchActivity(page);
       await performAction(page, step, locator, opts);
+      await activity.settle();
       steps.push(step);
       if (step.action.startsWith('assert_')) asserted = true;
       history.push(`${history.length + 1}. ${summarize(step)} ✓`);

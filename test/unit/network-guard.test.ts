@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
@@ -173,6 +174,11 @@ describe('network guard in Chromium', () => {
       }
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${url.pathname}</title><h1>${url.pathname}</h1>`);
     });
+    // Just enough of a WebSocket server for a handshake.
+    server.on('upgrade', (req, socket) => {
+      const accept = createHash('sha1').update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
@@ -279,6 +285,22 @@ describe('network guard in Chromium', () => {
     );
     expect(outcome).toEqual({ direct: 'TypeError', redirected: 'TypeError', socket: 'error' });
     expect(blocked.map((b) => b.url)).toEqual([`http://${metadata}/latest/meta-data/`, `http://${metadata}/latest/user-data`, `http://${metadata}:80/`]);
+  });
+
+  it('lets allowed WebSockets through the proxy', async () => {
+    const { page, blocked } = await guarded(true);
+    await page.goto(`${base}/app`);
+    const outcome = await page.evaluate(
+      (url) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => resolve('open');
+          ws.onerror = () => resolve('error');
+        }),
+      `ws://app.test:${port}/live`,
+    );
+    expect(outcome).toBe('open');
+    expect(blocked).toEqual([]);
   });
 
   // Why the egress proxy exists: Playwright continues redirect hops itself, without calling route handlers.

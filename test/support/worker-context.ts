@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { createActivities, type ActivityDeps } from '../../activities/index.js';
+import { createApp } from '../../src/api/app.js';
+import type { AppDeps } from '../../src/api/context.js';
+import { createNetworkGuard } from '../../src/browser/network-guard.js';
+import { createBrowserPool, type BrowserPool } from '../../src/browser/pool.js';
+import type { DB } from '../../src/db/database.js';
+import { seedProject } from '../../src/db/queries/admin.js';
+import { createLlm } from '../../src/llm/client.js';
+import { silentLogger } from '../../src/logger.js';
+import { createFsBlobStore } from '../../src/storage/fs.js';
+import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
+import { bundleWorkflows } from '../../src/temporal/worker.js';
+import { freshDatabase, type Tenant } from './app-context.js';
+import type { ScriptedLlm } from './scripted-llm.js';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** The workflow bundle, built once per test file (bundling takes seconds). */
+export const workflowBundle = () => (bundle ??= bundleWorkflows());
+
+export interface StackOptions {
+  /** The scripted LLM the worker talks to; none = no LLM configured. */
+  llm?: ScriptedLlm;
+  maxAgentSteps?: number;
+  stepTimeoutMs?: number;
+  concurrency?: number;
+}
+
+export interface Stack {
+  db: DB;
+  app: ReturnType<typeof createApp>;
+  tenant: Tenant;
+  temporal: TemporalClientProvider;
+  activities: ReturnType<typeof createActivities>;
+  activityDeps: ActivityDeps;
+  browsers: BrowserPool;
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** A second worker on the same queue with other dependencies (e.g. no LLM); stopped with the stack. */
+  close(): Promise<void>;
+}
+
+/** The real service in one process: API, Temporal worker (own task queue), Postgres, Chromium, fs blobs. */
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const db = await freshDatabase('postgres');
+  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
+  const publicUrl = 'http://127.0.0.1:3000';
+  const blobs = createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl });
+  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const address = inject('temporalAddress');
+  const temporal = createTemporalClientProvider({ address, namespace: 'default', taskQueue });
+  const browsers = createBrowserPool({ concurrency: opts.concurrency ?? 4, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
+  const activityDeps: ActivityDeps = {
+    db,
+    blobs,
+    logger: silentLogger,
+    browsers,
+    llm: opts.llm ? createLlm({ apiKey: opts.llm.apiKey, baseURL: opts.llm.baseURL, model: 'scripted' }, { maxRetries: 1 }) : undefined,
+    maxAgentSteps: opts.maxAgentSteps,
+    stepTimeoutMs: opts.stepTimeoutMs ?? 3_000,
+  };
+  const activities = createActivities(activityDeps);
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({ connection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  const running = worker.run();
+
+  const appDeps: AppDeps = {
+    db,
+    config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900 },
+    temporal,
+    blobs,
+    logger: silentLogger,
+  };
+  const app = createApp(appDeps);
+  const tenant = await seedProject(db, { organization: 'Acme', project: 'Shop' });
+  const call: Stack['call'] = async (method, path, body) => {
+    const res = await app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${tenant.token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  };
+
+  return {
+    db,
+    app,
+    tenant,
+    temporal,
+    activities,
+    activityDeps,
+    browsers,
+    call,
+    async close() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await temporal.close();
+      await browsers.close();
+      await db.destroy();
+      rmSync(blobDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls the API until the test case leaves GENERATING. */
+export async function waitForGeneration(stack: Stack, id: string, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await stack.call('GET', `/v1/test-cases/${id}`);
+    if (res.body.generationStatus !== 'GENERATING') return res.body;
+    if (Date.now() > deadline) throw new Error(`test case ${id} still GENERATING after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
