@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
@@ -110,20 +112,118 @@ describe('burn-in and replay on the real stack', () => {
       expect(failed.screenshotKey).toBeDefined();
       expect((await stack.activityDeps.blobs.get(failed.screenshotKey!)).subarray(1, 4).toString()).toBe('PNG');
 
-      const before = await stack.call('GET', `/v1/test-cases/${loginId}`);
+      // Heal a copy, so the other tests keep the original recording.
+      const copyId = randomUUID();
+      const original = await stack.db.selectFrom('test_cases').selectAll().where('id', '=', loginId).executeTakeFirstOrThrow();
+      await stack.db
+        .insertInto('test_cases')
+        .values({ ...original, id: copyId, name: 'Login copy', steps: JSON.stringify(original.steps), created_at: new Date(), updated_at: new Date() })
+        .execute();
+      const before = await stack.call('GET', `/v1/test-cases/${copyId}`);
       llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same purpose, renamed' }));
-      const healed = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t4/login', heal: true });
+      const healed = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: copyId, artifactPrefix: 'runs/t4/login', heal: true });
       expect(healed.error).toBeUndefined();
       expect(healed.status).toBe('PASSED');
       expect(healed.llmCalls).toBe(1);
       expect(healed.healed).toEqual([
         { index: 3, from: "getByRole('button', { name: 'Add Coffee mug to cart' })", to: "getByRole('button', { name: 'Put Coffee mug in basket' })", via: 'llm' },
       ]);
-      const after = await stack.call('GET', `/v1/test-cases/${loginId}`);
+      const after = await stack.call('GET', `/v1/test-cases/${copyId}`);
       expect(after.body.steps.version).toBe(before.body.steps.version + 1);
       expect(after.body.steps.steps[3].locator).toBe("getByRole('button', { name: 'Put Coffee mug in basket' })");
     } finally {
       fixture.setVariant('original');
     }
   });
+
+  it('resume-from: the dependent starts signed in from its dependency, sessionStorage included', async () => {
+    router.add(checkoutGoal, checkoutMoves);
+    const firstObservation: string[] = [];
+    llm.enqueue(
+      (r) => {
+        firstObservation.push(String(r.messages.at(-1)?.content));
+        return router.reply(r);
+      },
+      ...checkoutMoves.slice(1).map(() => router.reply),
+    );
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name: 'Checkout',
+      goal: checkoutGoal,
+      expectedResult: 'The order is confirmed',
+      applicationShortId: appShortId,
+      configShortIds,
+      resumeFromDependencyProjectTestCaseId: loginId,
+    });
+    const generated = await waitForGeneration(stack, created.body.testCase.id);
+    expect(generated.failureReason).toBeNull();
+    expect(generated.generationStatus).toBe('COMPLETED');
+    // The agent's first look is the products page of a signed-in shopper, not the login form.
+    expect(firstObservation[0]).toContain('Signed in as shopper@example.com');
+    expect(firstObservation[0]).not.toContain('textbox "Password"');
+
+    // Replay as a plan run would: the dependency hands its browser state to the dependent.
+    const dependency = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t5/login', captureState: true });
+    expect(dependency.status).toBe('PASSED');
+    const tabToken = dependency.state!.origins.flatMap((o) => o.sessionStorage).find((i) => i.name === 'shop_tab_token');
+    expect(tabToken?.value).toMatch(/^tab-/);
+    const dependent = await stack.activities.executeTest({
+      projectId: stack.tenant.projectId,
+      testCaseId: created.body.testCase.id,
+      artifactPrefix: 'runs/t5/checkout',
+      state: dependency.state,
+    });
+    expect(dependent.error).toBeUndefined();
+    expect(dependent.status).toBe('PASSED');
+
+    // Without the sessionStorage part of the state, checkout refuses: proof that it was carried.
+    const withoutSession = { ...dependency.state!, origins: dependency.state!.origins.map((o) => ({ ...o, sessionStorage: [] })) };
+    const refused = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: created.body.testCase.id, artifactPrefix: 'runs/t5/refused', state: withoutSession });
+    expect(refused.status).toBe('FAILED');
+  });
+
+  it('wait-for: a dependent burns in only after its dependency has recorded steps', async () => {
+    const first = 'Add the tea pot to the cart';
+    const second = 'Open the cart page';
+    router.order.length = 0;
+    router.add(first, [
+      (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the email' }),
+      (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
+      (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
+      (r) => tool('click', { ref: refOf(r, 'button "Add Tea pot to cart"'), description: 'Add the tea pot' }),
+      (r) => tool('assert_text', { text: 'Added Tea pot to cart', description: 'Confirmation shown' }),
+      () => tool('done', { summary: 'ok' }),
+    ]);
+    router.add(second, [
+      () => tool('navigate', { url: `${fixture.url}/shop/login`, description: 'Open the login page' }),
+      (r) => tool('assert_visible', { ref: refOf(r, 'button "Sign in"'), description: 'Login form shown' }),
+      () => tool('done', { summary: 'ok' }),
+    ]);
+    llm.enqueue(...Array.from({ length: 9 }, () => router.reply));
+    const a = await stack.call('POST', '/v1/test-cases', { name: 'Tea pot', goal: first, expectedResult: 'Confirmation', applicationShortId: appShortId, configShortIds });
+    const b = await stack.call('POST', '/v1/test-cases', {
+      name: 'Cart page',
+      goal: second,
+      expectedResult: 'Login form',
+      applicationShortId: appShortId,
+      waitForDependenciesProjectTestCaseIds: [a.body.testCase.id],
+    });
+    const [ra, rb] = await Promise.all([waitForGeneration(stack, a.body.testCase.id), waitForGeneration(stack, b.body.testCase.id)]);
+    expect([ra.generationStatus, rb.generationStatus]).toEqual(['COMPLETED', 'COMPLETED']);
+    expect(rb.steps.steps[0]).toMatchObject({ action: 'navigate', value: '/shop/login' });
+    const lastOfFirst = router.order.lastIndexOf(first);
+    const firstOfSecond = router.order.indexOf(second);
+    expect(lastOfFirst).toBeLessThan(firstOfSecond);
+  });
+
+  it('exports a Playwright spec that runs green with @playwright/test', async () => {
+    const res = await stack.app.request(`/v1/test-cases/${loginId}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    expect(res.status).toBe(200);
+    const spec = await res.text();
+    expect(spec).toContain("import { test, expect } from '@playwright/test';");
+    expect(spec).not.toContain(shopCredentials.password);
+    expect(spec).toContain('process.env.SHOP_PASSWORD');
+    const result = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
+    expect(result.output).toMatch(/1 passed/);
+    expect(result.code).toBe(0);
+  }, 120_000);
 });

@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromiumFlags } from '../../src/browser/pool.js';
+import { loadTools } from '../../src/tools.js';
+
+/** Runs one exported spec with the real `@playwright/test` runner and this machine's Chromium. */
+export async function runPlaywrightSpec(spec: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  // Inside the project, so the spec resolves @playwright/test from its node_modules.
+  mkdirSync(resolve('.proctor'), { recursive: true });
+  const dir = mkdtempSync(resolve('.proctor', 'export-'));
+  try {
+    writeFileSync(join(dir, 'exported.spec.ts'), spec);
+    writeFileSync(
+      join(dir, 'playwright.config.mjs'),
+      `export default { testDir: ${JSON.stringify(dir)}, reporter: 'line', workers: 1, use: { launchOptions: { executablePath: ${JSON.stringify(loadTools().chromium ?? '')}, args: ${JSON.stringify(chromiumFlags)} } } };\n`,
+    );
+    const cli = resolve('node_modules/@playwright/test/cli.js');
+    return await new Promise((done) => {
+      const child = spawn(process.execPath, [cli, 'test', '--config', join(dir, 'playwright.config.mjs')], { cwd: process.cwd(), env: { ...process.env, ...env, CI: '1' } });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      child.on('exit', (code) => done({ code, output }));
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
