@@ -33,6 +33,8 @@ const schema = z.object({
   PROCTOR_CHROMIUM_PATH: z.string().min(1).optional(),
   PROCTOR_ALLOW_PRIVATE_NETWORKS: bool.optional(),
   PROCTOR_BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(4),
+  PROCTOR_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(200).default(30),
+  PROCTOR_STEP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   PROCTOR_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: url.optional(),

@@ -49,5 +49,7 @@ export function createWorkerDeps(config: Config, base: { db: DB; blobs: BlobStor
     ...base,
     browsers: createBrowserPool({ executablePath: config.PROCTOR_CHROMIUM_PATH, concurrency: config.PROCTOR_BROWSER_CONCURRENCY, queueTimeoutMs: 10 * 60_000, networkGuard }),
     llm: createLlm(config.llm),
+    maxAgentSteps: config.PROCTOR_AGENT_MAX_STEPS,
+    stepTimeoutMs: config.PROCTOR_STEP_TIMEOUT_MS,
   };
 }

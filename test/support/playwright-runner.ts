@@ -13,7 +13,7 @@ export async function runPlaywrightSpec(spec: string, env: Record<string, string
     writeFileSync(join(dir, 'exported.spec.ts'), spec);
     writeFileSync(
       join(dir, 'playwright.config.mjs'),
-      `export default { testDir: ${JSON.stringify(dir)}, reporter: 'line', workers: 1, use: { launchOptions: { executablePath: ${JSON.stringify(loadTools().chromium ?? '')}, args: ${JSON.stringify(chromiumFlags)} } } };\n`,
+      `export default { testDir: ${JSON.stringify(dir)}, reporter: 'line', workers: 1, outputDir: ${JSON.stringify(join(dir, 'results'))}, use: { launchOptions: { executablePath: ${JSON.stringify(loadTools().chromium ?? '')}, args: ${JSON.stringify(chromiumFlags)} } } };\n`,
     );
     const cli = resolve('node_modules/@playwright/test/cli.js');
     return await new Promise((done) => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFlags } from '../../src/browser/pool.js';
@@ -162,6 +163,7 @@ describe('network guard in Chromium', () => {
   let base: string;
   let port: number;
   const served: string[] = [];
+  const upgraded: Duplex[] = [];
   const open: Array<{ context: BrowserContext; proxy: EgressProxy }> = [];
 
   beforeAll(async () => {
@@ -176,6 +178,7 @@ describe('network guard in Chromium', () => {
     });
     // Just enough of a WebSocket server for a handshake.
     server.on('upgrade', (req, socket) => {
+      upgraded.push(socket);
       const accept = createHash('sha1').update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
       socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
     });
@@ -188,6 +191,8 @@ describe('network guard in Chromium', () => {
   afterAll(async () => {
     await Promise.all(open.map(async ({ context, proxy }) => (await context.close(), await proxy.close())));
     await browser?.close();
+    // Upgraded sockets no longer belong to the server: close() would wait for them.
+    upgraded.forEach((socket) => socket.destroy());
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
   });
