@@ -303,11 +303,19 @@ export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedL
         headers: endToEnd(req.rawHeaders),
       },
       (response) => {
-        res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEnd(response.rawHeaders));
+        response.on('error', () => res.destroy());
+        try {
+          res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEnd(response.rawHeaders));
+        } catch {
+          res.destroy();
+          return;
+        }
         response.pipe(res);
       },
     );
+    // An upstream failure looks to the page like the connection failing, as it would without the proxy.
     upstream.on('error', () => req.socket.destroy());
+    req.on('error', () => upstream.destroy());
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   }
@@ -344,8 +352,8 @@ export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedL
 
   const server = createServer();
   server.on('connection', track);
-  server.on('request', (req, res) => void forward(req, res));
-  server.on('connect', (req, socket, head) => void tunnel(req, socket, head));
+  server.on('request', (req, res) => forward(req, res).catch(() => req.socket.destroy()));
+  server.on('connect', (req, socket: Duplex, head: Buffer) => tunnel(req, socket, head).catch(() => socket.destroy()));
   // Chromium tunnels WebSockets with CONNECT; an upgrade sent to the proxy itself is not ours to serve.
   server.on('upgrade', (_req, socket: Duplex) => socket.destroy());
   await new Promise<void>((resolve, reject) => {

@@ -74,34 +74,47 @@ export function compactSnapshot(snapshot: string, maxChars: number): { text: str
   return { text: lines.join('\n'), omitted };
 }
 
+interface Node {
+  line: string;
+  children: Node[];
+}
+
+function toTree(lines: string[]): Node[] {
+  const root: Node = { line: '', children: [] };
+  const stack: { node: Node; indent: number }[] = [{ node: root, indent: -1 }];
+  for (const line of lines) {
+    const indent = line.length - line.trimStart().length;
+    while (stack.length > 1 && stack.at(-1)!.indent >= indent) stack.pop();
+    const node: Node = { line, children: [] };
+    stack.at(-1)!.node.children.push(node);
+    stack.push({ node, indent });
+  }
+  return root.children;
+}
+
 // Long lists (search results, tables) repeat one shape: keep the first items and say how many follow.
 function collapseSiblings(lines: string[]): string[] {
   const out: string[] = [];
-  const indentOf = (l: string) => l.length - l.trimStart().length;
   const kindOf = (l: string) => /^\s*- (\w+)/.exec(l)?.[1] ?? '';
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    const indent = indentOf(line);
-    const kind = kindOf(line);
-    let count = 0;
-    let j = i;
-    const blockStart = out.length;
-    while (j < lines.length && indentOf(lines[j]!) === indent && kindOf(lines[j]!) === kind && kind !== '') {
-      count++;
-      let k = j + 1;
-      while (k < lines.length && indentOf(lines[k]!) > indent) k++;
-      if (count <= MAX_SIBLINGS) out.push(...lines.slice(j, k));
-      j = k;
+  const render = (nodes: Node[]) => {
+    let i = 0;
+    while (i < nodes.length) {
+      const kind = kindOf(nodes[i]!.line);
+      let j = i;
+      while (j < nodes.length && kind !== '' && kindOf(nodes[j]!.line) === kind) j++;
+      if (j === i) j = i + 1;
+      const run = nodes.slice(i, j);
+      for (const node of run.slice(0, MAX_SIBLINGS)) {
+        out.push(node.line);
+        render(node.children);
+      }
+      if (run.length > MAX_SIBLINGS) {
+        const indent = nodes[i]!.line.length - nodes[i]!.line.trimStart().length;
+        out.push(`${' '.repeat(indent)}- # ${run.length - MAX_SIBLINGS} more ${kind} items`);
+      }
+      i = j;
     }
-    if (count === 0) {
-      out.push(line);
-      i++;
-      continue;
-    }
-    if (count > MAX_SIBLINGS) out.push(`${' '.repeat(indent)}- # ${count - MAX_SIBLINGS} more ${kind} items`);
-    if (out.length === blockStart) out.push(line);
-    i = j;
-  }
+  };
+  render(toTree(lines));
   return out;
 }
