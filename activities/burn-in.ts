@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
-import { cancellationSignal, heartbeat } from './heartbeat.js';
+import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
@@ -81,7 +81,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
       const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));
 
-      return deps.browsers.withContext({ ...ctx.device, state, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
+      return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
         const startUrl = state?.url ?? baseUrl;
         try {
           await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
@@ -100,7 +100,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
               secrets,
               maxSteps: deps.maxAgentSteps ?? 30,
               timeoutMs: deps.stepTimeoutMs ?? 10_000,
-              onProgress: (progress) => heartbeat(progress),
+              onProgress: progress,
             },
           );
           return { status: result.status, steps: result.steps, failureReason: result.failureReason, llmCalls: result.llmCalls, promptTokens: result.promptTokens };
@@ -108,7 +108,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
           if (err instanceof LlmUnavailableError) throw permanent(err.message, failureTypes.llmUnavailable);
           throw err;
         }
-      });
+      }));
     },
 
     async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string }): Promise<void> {

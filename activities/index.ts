@@ -2,6 +2,8 @@ import type { ActivityDeps } from './deps.js';
 import { createBurnInActivities } from './burn-in.js';
 import { createSystemActivities } from './system.js';
 import { createTestExecutionActivities } from './test-execution.js';
+import { createRunActivities } from './runs.js';
+import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -11,6 +13,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createSystemActivities(deps),
     ...createBurnInActivities(deps),
     ...createTestExecutionActivities(deps),
+    ...createRunActivities(deps),
+    ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   };
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActivityDeps } from './deps.js';
 import { failureTypes, requireEnvironmentUrl } from './burn-in.js';
-import { cancellationSignal, heartbeat } from './heartbeat.js';
+import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { replaySteps, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { loadExecutionContext, saveHealedSteps, type DeviceSettings } from '../src/db/queries/execution.js';
@@ -58,7 +58,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));
 
       try {
-        return await deps.browsers.withContext({ ...(input.device ?? ctx.device), state: input.state, signal: cancellationSignal() }, async ({ context, page }) => {
+        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state: input.state, signal: cancellationSignal() }, async ({ context, page }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
           const result = await replaySteps(page, steps, {
             startUrl: input.state?.url ?? baseUrl,
@@ -66,7 +66,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             configs: ctx.configs,
             timeoutMs: deps.stepTimeoutMs ?? 10_000,
             heal,
-            onStep: (index, step) => heartbeat({ step: index + 1, of: steps.length, action: step.action }),
+            onStep: (index, step) => progress({ step: index + 1, of: steps.length, action: step.action }),
           });
 
           let screenshotKey: string | undefined;
@@ -100,7 +100,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             llmCalls,
             state,
           };
-        });
+        }));
       } finally {
         await rm(traceDir, { recursive: true, force: true });
       }

@@ -114,7 +114,7 @@ try {
   const publicUrl = 'http://127.0.0.1:3000';
   const app = createApp({
     db,
-    config: { appUrl: publicUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900 },
+    config: { appUrl: publicUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
     temporal,
     blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
     logger: silentLogger,

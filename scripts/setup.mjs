@@ -89,7 +89,12 @@ function chromium() {
   const found = chromiumCandidates.find(executable);
   if (found) return found;
   if (aptInstall('chromium-headless-shell') || aptInstall('chromium')) return chromiumCandidates.find(executable);
-  log('Chromium: not installed (needs root and apt); set PROCTOR_CHROMIUM_PATH or install Playwright\'s browser');
+  // No root or apt (a laptop): Playwright's own download of its headless shell.
+  if (run(process.execPath, [join(root, 'node_modules', 'playwright-core', 'cli.js'), 'install', 'chromium-headless-shell'])) {
+    const path = spawnSync(process.execPath, ['-e', "console.log(require('playwright-core').chromium.executablePath())"], { cwd: root, encoding: 'utf8' }).stdout.trim();
+    if (path && executable(path)) return path;
+  }
+  log('Chromium: not installed; set PROCTOR_CHROMIUM_PATH');
   return undefined;
 }
 

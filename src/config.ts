@@ -36,6 +36,8 @@ const schema = z.object({
   PROCTOR_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(200).default(30),
   PROCTOR_STEP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   PROCTOR_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  PROCTOR_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  PROCTOR_EMAIL_FROM: z.string().min(3).default('Proctor <proctor@localhost>'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: url.optional(),
   PROCTOR_LLM_MODEL: z.string().min(1).optional(),

@@ -9,6 +9,7 @@ import type { ActivityDeps } from '../activities/deps.js';
 import { createNetworkGuard } from './browser/network-guard.js';
 import { createBrowserPool } from './browser/pool.js';
 import { createLlm } from './llm/client.js';
+import { createEmailSender } from './notify/email.js';
 import type { Logger } from './logger.js';
 
 // Pieces the CLI's sub-commands share when they compose a process from its config.
@@ -50,6 +51,11 @@ export function createWorkerDeps(config: Config, base: { db: DB; blobs: BlobStor
     browsers: createBrowserPool({ executablePath: config.PROCTOR_CHROMIUM_PATH, concurrency: config.PROCTOR_BROWSER_CONCURRENCY, queueTimeoutMs: 10 * 60_000, networkGuard }),
     llm: createLlm(config.llm),
     maxAgentSteps: config.PROCTOR_AGENT_MAX_STEPS,
+    notify: {
+      appUrl: config.appUrl,
+      email: config.PROCTOR_SMTP_URL ? createEmailSender({ smtpUrl: config.PROCTOR_SMTP_URL, from: config.PROCTOR_EMAIL_FROM }) : undefined,
+      networkGuard,
+    },
     stepTimeoutMs: config.PROCTOR_STEP_TIMEOUT_MS,
   };
 }

@@ -1,4 +1,4 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, type ActivityOptions } from '@temporalio/workflow';
 
 // Named presets instead of options repeated at each call (one place to tune retries and timeouts).
 
@@ -8,10 +8,14 @@ export const dbActivity: ActivityOptions = {
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
 };
 
-/** A whole browser session (burn-in or replay): heartbeats after every step, so a dead worker is noticed fast. */
+/**
+ * A whole browser session (burn-in or replay): heartbeats every second, so a dead worker is noticed fast and a
+ * cancellation reaches it promptly; a cancelled caller waits until the session has closed its browser context.
+ */
 export const browserActivity: ActivityOptions = {
   startToCloseTimeout: '20 minutes',
-  heartbeatTimeout: '2 minutes',
+  heartbeatTimeout: '30 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: {
     initialInterval: '5 seconds',
     maximumAttempts: 3,

@@ -1,3 +1,5 @@
 // The workflow bundle's entry: every workflow the worker can run.
 export { systemCheck } from './systemCheck.js';
 export { burnIn } from './burnIn.js';
+export { planRun } from './planRun.js';
+export { testExecution } from './testExecution.js';

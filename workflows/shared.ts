@@ -31,6 +31,7 @@ export const workflowTypes = {
   planRun: 'planRun',
   testExecution: 'testExecution',
   systemCheck: 'systemCheck',
+  scheduledPlanRun: 'scheduledPlanRun',
 } as const;
 
 export interface BurnInInput {
@@ -42,4 +43,40 @@ export interface BurnInResult {
   status: 'COMPLETED' | 'FAILED';
   failureReason?: string;
   stepCount: number;
+}
+
+export interface PlanRunInput {
+  runId: string;
+  runShortId: string;
+  projectId: string;
+  /** Tests of this run in parallel at most. */
+  concurrency: number;
+  /** Let the LLM heal moved elements during replay (when an LLM is configured). */
+  heal: boolean;
+}
+
+export interface PlanRunResult {
+  status: 'COMPLETED' | 'ERROR' | 'CANCELLED';
+  result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
+  counts: Record<string, number>;
+}
+
+export interface TestExecutionInput {
+  runId: string;
+  runShortId: string;
+  projectId: string;
+  runTestCaseId: string;
+  testCaseId: string;
+  baseUrl: string | null;
+  device: unknown;
+  /** Browser state of the resume-from dependency. */
+  state?: unknown;
+  /** Dependents resume from this test: return its final browser state. */
+  captureState: boolean;
+  heal: boolean;
+}
+
+export interface TestExecutionResult {
+  outcome: 'PASSED' | 'FAILED' | 'ERROR';
+  state?: unknown;
 }

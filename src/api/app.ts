@@ -15,7 +15,9 @@ import { registerScenarios } from './routes/scenarios.js';
 import { registerTestPlans } from './routes/test-plans.js';
 import { registerTestCases } from './routes/test-cases.js';
 import { registerTestCaseExport } from './routes/test-case-export.js';
+import { registerRuns } from './routes/runs.js';
 import { registerBlobRoutes } from './routes/blobs.js';
+import { registerBadge } from './routes/badge.js';
 import type { FsBlobStore } from '../storage/fs.js';
 
 export const apiInfo = {
@@ -42,10 +44,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   app.use('/v1/*', async (c, next) => {
-    if (['POST', 'PUT', 'PATCH'].includes(c.req.method) && hasBody(c)) {
-      const type = c.req.header('content-type') ?? '';
-      if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) {
-        throw new ApiError(415, 'Content-Type must be application/json');
+    if (['POST', 'PUT', 'PATCH'].includes(c.req.method)) {
+      const text = hasBody(c) ? await c.req.raw.clone().text() : '';
+      if (text.trim() !== '') {
+        const type = c.req.header('content-type') ?? '';
+        if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) throw new ApiError(415, 'Content-Type must be application/json');
+      } else if (c.req.header('content-type')) {
+        // `curl -X POST -H 'Content-Type: application/json'` with no data means "no body", not malformed JSON.
+        const headers = new Headers(c.req.raw.headers);
+        headers.delete('content-type');
+        headers.delete('content-length');
+        c.req.raw = new Request(c.req.raw.url, { method: c.req.method, headers });
       }
     }
     await next();
@@ -73,6 +82,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerTestPlans(app);
   registerTestCases(app);
   registerTestCaseExport(app);
+  registerRuns(app);
+  registerBadge(app);
 
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
@@ -80,6 +91,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     servers: [{ url: deps.config.publicUrl }],
     tags: [
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
+      { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],

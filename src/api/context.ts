@@ -7,7 +7,7 @@ import type { TemporalClientProvider } from '../temporal/client.js';
 /** Everything a handler may use, built once at start-up by the composition root (cli / tests). */
 export interface AppDeps {
   db: DB;
-  config: Pick<Config, 'appUrl' | 'publicUrl' | 'PROCTOR_URL_TTL_SECONDS'>;
+  config: Pick<Config, 'appUrl' | 'publicUrl' | 'PROCTOR_URL_TTL_SECONDS' | 'PROCTOR_RUN_CONCURRENCY'>;
   temporal: TemporalClientProvider;
   blobs: BlobStore;
   logger: Logger;

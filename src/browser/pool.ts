@@ -169,9 +169,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     let creating: Promise<BrowserContext> | undefined;
     try {
       launched = await interrupt.race(browser());
-      launched.once('disconnected', onDisconnected);
+      launched.on('disconnected', onDisconnected);
       if (!launched.isConnected()) onDisconnected();
       proxy = await startEgressProxy(networkGuard, options.onBlocked);
+      // `<-loopback>` drops Chromium's implicit proxy bypass, which would send loopback and link-local
+      // (169.254.0.0/16: the metadata address) straight out, past the proxy.
       creating = launched.newContext({ ...contextOptions(options), proxy: { server: proxy.server, bypass: '<-loopback>' } });
       const context = await interrupt.race(creating);
       await interrupt.race(installNetworkGuard(context, networkGuard, options.onBlocked));

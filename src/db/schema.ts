@@ -166,6 +166,66 @@ export interface TestPlanNotificationsTable {
   notify_on: NotifyOn;
 }
 
+export type RunStatus = 'INITIATED' | 'RUNNING' | 'COMPLETED' | 'ERROR' | 'CANCELLED';
+export type TestResult = 'PASSED' | 'FAILED' | 'SKIPPED';
+export type RunTestStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'SKIPPED' | 'ERROR' | 'CANCELLED';
+
+export interface RunsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  test_plan_id: string | null;
+  rerun_of_run_id: string | null;
+  status: Generated<RunStatus>;
+  result: TestResult | null;
+  error: string | null;
+  trigger: Generated<string>;
+  actor: string | null;
+  branch: string | null;
+  commit_hash: string | null;
+  commit_message: string | null;
+  repository: string | null;
+  notifications: ColumnType<unknown, string | null | undefined, string | null>;
+  test_count: Generated<number>;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface RunTestCasesTable {
+  id: string;
+  run_id: string;
+  test_case_id: string | null;
+  name: string;
+  goal: string | null;
+  application_id: string;
+  environment_url: string | null;
+  device: ColumnType<unknown, string | null | undefined, string | null>;
+  resume_from_test_case_id: string | null;
+  wait_for_test_case_ids: ColumnType<string[], string[] | undefined, string[]>;
+  in_plan: Generated<boolean>;
+  status: Generated<RunTestStatus>;
+  result: TestResult | null;
+  result_title: string | null;
+  error: string | null;
+  failed_step_index: number | null;
+  healed: ColumnType<unknown, string | null | undefined, string | null>;
+  screenshot_key: string | null;
+  trace_key: string | null;
+  duration_ms: number | null;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface TestPlanSchedulesTable {
+  id: string;
+  test_plan_id: string;
+  cron: string;
+  description: string | null;
+  temporal_schedule_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -181,6 +241,9 @@ export interface Database {
   test_plan_test_cases: TestPlanTestCasesTable;
   test_plan_applications: TestPlanApplicationsTable;
   test_plan_notifications: TestPlanNotificationsTable;
+  runs: RunsTable;
+  run_test_cases: RunTestCasesTable;
+  test_plan_schedules: TestPlanSchedulesTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

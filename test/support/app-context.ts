@@ -58,7 +58,7 @@ export async function createApiContext(kind: DatabaseKind, opts: { temporalAddre
   });
   const deps: AppDeps = {
     db,
-    config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900 },
+    config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
     temporal,
     blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
     logger: opts.logger ?? silentLogger,

@@ -12,7 +12,11 @@ import { createBrowserPool, type BrowserPool } from '../../src/browser/pool.js';
 import type { DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createLlm } from '../../src/llm/client.js';
-import { silentLogger } from '../../src/logger.js';
+import { createEmailSender } from '../../src/notify/email.js';
+import { createLogger, silentLogger } from '../../src/logger.js';
+
+// TEST_LOG=1 shows what the API and activities log (errors with request ids) while debugging a test.
+const logger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
 import { bundleWorkflows } from '../../src/temporal/worker.js';
@@ -29,6 +33,8 @@ export interface StackOptions {
   maxAgentSteps?: number;
   stepTimeoutMs?: number;
   concurrency?: number;
+  /** SMTP URL of a mail sink for run notifications. */
+  smtpUrl?: string;
 }
 
 export interface Stack {
@@ -57,11 +63,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const activityDeps: ActivityDeps = {
     db,
     blobs,
-    logger: silentLogger,
+    logger,
     browsers,
     llm: opts.llm ? createLlm({ apiKey: opts.llm.apiKey, baseURL: opts.llm.baseURL, model: 'scripted' }, { maxRetries: 1 }) : undefined,
     maxAgentSteps: opts.maxAgentSteps,
     stepTimeoutMs: opts.stepTimeoutMs ?? 3_000,
+    notify: {
+      appUrl: 'https://app.proctor.test',
+      email: opts.smtpUrl ? createEmailSender({ smtpUrl: opts.smtpUrl, from: 'Proctor <proctor@test>' }) : undefined,
+    },
   };
   const activities = createActivities(activityDeps);
   const connection = await NativeConnection.connect({ address });
@@ -70,10 +80,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   const appDeps: AppDeps = {
     db,
-    config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900 },
+    config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
     temporal,
     blobs,
-    logger: silentLogger,
+    logger,
   };
   const app = createApp(appDeps);
   const tenant = await seedProject(db, { organization: 'Acme', project: 'Shop' });

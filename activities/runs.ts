@@ -1,0 +1,107 @@
+import type { ActivityDeps } from './deps.js';
+import type { DeviceSettings } from '../src/db/queries/execution.js';
+import type { Outcome, RunNode } from '../src/domain/run-plan.js';
+
+export interface RunPlanTest extends RunNode {
+  runTestCaseId: string;
+  baseUrl: string | null;
+  device: DeviceSettings | null;
+}
+
+/** Run bookkeeping: every write is an idempotent update of one row, so a retried activity records once. */
+export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
+  const { db } = deps;
+  return {
+    async markRunStarted(input: { runId: string }): Promise<void> {
+      await db.updateTable('runs').set({ status: 'RUNNING', started_at: new Date() }).where('id', '=', input.runId).where('status', '=', 'INITIATED').execute();
+    },
+
+    async loadRunPlan(input: { runId: string }): Promise<RunPlanTest[]> {
+      const rows = await db
+        .selectFrom('run_test_cases')
+        .select(['id', 'test_case_id', 'environment_url', 'device', 'resume_from_test_case_id', 'wait_for_test_case_ids', 'status'])
+        .where('run_id', '=', input.runId)
+        .where('test_case_id', 'is not', null)
+        .orderBy('name')
+        .execute();
+      const inRun = new Set(rows.map((r) => r.test_case_id!));
+      return rows.map((r) => ({
+        runTestCaseId: r.id,
+        testCaseId: r.test_case_id!,
+        baseUrl: r.environment_url,
+        device: (r.device as DeviceSettings | null) ?? null,
+        // Dependencies outside the run cannot gate it (the run includes them all; this guards deleted ones).
+        resumeFrom: r.resume_from_test_case_id && inRun.has(r.resume_from_test_case_id) ? r.resume_from_test_case_id : null,
+        waitFor: r.wait_for_test_case_ids.filter((id) => inRun.has(id)),
+      }));
+    },
+
+    async markTestStarted(input: { runTestCaseId: string }): Promise<void> {
+      await db
+        .updateTable('run_test_cases')
+        .set({ status: 'RUNNING', started_at: new Date() })
+        .where('id', '=', input.runTestCaseId)
+        .where('status', 'in', ['PENDING', 'RUNNING'])
+        .execute();
+    },
+
+    async recordTestResult(input: {
+      runTestCaseId: string;
+      outcome: Exclude<Outcome, 'SKIPPED' | 'CANCELLED'>;
+      error?: string;
+      failedStepIndex?: number;
+      healed?: unknown[];
+      screenshotKey?: string;
+      traceKey?: string;
+      durationMs?: number;
+    }): Promise<void> {
+      const passed = input.outcome === 'PASSED';
+      await db
+        .updateTable('run_test_cases')
+        .set({
+          status: input.outcome === 'ERROR' ? 'ERROR' : 'COMPLETED',
+          result: passed ? 'PASSED' : 'FAILED',
+          result_title: passed ? (input.healed?.length ? `Passed after healing ${input.healed.length} step(s)` : 'Passed') : (input.error?.slice(0, 200) ?? 'Failed'),
+          error: input.error ?? null,
+          failed_step_index: input.failedStepIndex ?? null,
+          healed: input.healed?.length ? JSON.stringify(input.healed) : null,
+          screenshot_key: input.screenshotKey ?? null,
+          trace_key: input.traceKey ?? null,
+          duration_ms: input.durationMs ?? null,
+          finished_at: new Date(),
+        })
+        .where('id', '=', input.runTestCaseId)
+        .execute();
+    },
+
+    async skipTests(input: { runId: string; skips: { testCaseId: string; reason: string }[] }): Promise<void> {
+      for (const skip of input.skips) {
+        await db
+          .updateTable('run_test_cases')
+          .set({ status: 'SKIPPED', result: 'SKIPPED', result_title: 'Skipped', error: skip.reason, finished_at: new Date() })
+          .where('run_id', '=', input.runId)
+          .where('test_case_id', '=', skip.testCaseId)
+          .where('status', '=', 'PENDING')
+          .execute();
+      }
+    },
+
+    async finishRun(input: { runId: string; status: 'COMPLETED' | 'ERROR' | 'CANCELLED'; result: 'PASSED' | 'FAILED' | 'SKIPPED' | null; error?: string }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (input.status !== 'COMPLETED') {
+          await trx
+            .updateTable('run_test_cases')
+            .set({ status: input.status === 'CANCELLED' ? 'CANCELLED' : 'ERROR', finished_at: new Date(), error: input.status === 'CANCELLED' ? 'run cancelled' : (input.error ?? 'run failed') })
+            .where('run_id', '=', input.runId)
+            .where('status', 'in', ['PENDING', 'RUNNING'])
+            .execute();
+        }
+        await trx
+          .updateTable('runs')
+          .set({ status: input.status, result: input.result, error: input.error ?? null, finished_at: new Date() })
+          .where('id', '=', input.runId)
+          .execute();
+      });
+    },
+  };
+}

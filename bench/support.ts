@@ -1,0 +1,212 @@
+// Shared by the browser benchmarks (replay, burn-in-prompt, concurrency): the recorded shop test, the browser
+// pool they run in, small statistics, a table printer and a memory sampler for this process and its Chromium.
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { createNetworkGuard } from '../src/browser/network-guard.js';
+import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
+import { replaySteps, type ReplayResult } from '../src/browser/replay.js';
+import type { Step } from '../src/domain/steps.js';
+import { loadTools } from '../src/tools.js';
+import { shopCredentials } from '../test/support/fixture-apps.js';
+
+/** Per-step timeout, as the worker uses by default (PROCTOR_STEP_TIMEOUT_MS). */
+export const stepTimeoutMs = 10_000;
+
+export const shopConfigs: Record<string, string> = { SHOP_EMAIL: shopCredentials.email, SHOP_PASSWORD: shopCredentials.password };
+
+/**
+ * The 10-step shop test exactly as burn-in records it (locators from `locatorForRef`, fallbacks included): sign
+ * in, add the three products, open the cart, check the total, go to checkout, see its heading. Recorded by
+ * `runAgent` on the fixture shop with a scripted LLM picking these elements.
+ */
+export const recordedSteps: Step[] = [
+  { action: 'fill', locator: "getByRole('textbox', { name: 'Email' })", fallbacks: ['locator(\'input[name="email"]\')'], value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' },
+  { action: 'fill', locator: "getByRole('textbox', { name: 'Password' })", fallbacks: ['locator(\'input[name="password"]\')'], value: '{{SHOP_PASSWORD}}', description: 'Type the password' },
+  { action: 'click', locator: "getByRole('button', { name: 'Sign in' })", fallbacks: [], description: 'Sign in' },
+  { action: 'click', locator: "getByRole('button', { name: 'Add Coffee mug to cart' })", fallbacks: [], description: 'Add the coffee mug to the cart' },
+  { action: 'click', locator: "getByRole('button', { name: 'Add Tea pot to cart' })", fallbacks: [], description: 'Add the tea pot to the cart' },
+  { action: 'click', locator: "getByRole('button', { name: 'Add Water bottle to cart' })", fallbacks: [], description: 'Add the water bottle to the cart' },
+  { action: 'click', locator: "getByRole('link', { name: 'Cart (3)' })", fallbacks: [], description: 'Open the cart' },
+  { action: 'assert_text', locator: "getByText('Total:')", fallbacks: [], value: 'Total: 60.50', description: 'The cart total is 60.50' },
+  { action: 'click', locator: "getByRole('button', { name: 'Checkout' })", fallbacks: [], description: 'Go to checkout' },
+  { action: 'assert_visible', locator: "getByRole('heading', { name: 'Checkout' })", fallbacks: [], description: 'The checkout page is shown' },
+];
+
+/** A pool as the worker builds it (same flags, network guard, one context per job), allowing 127.0.0.1. */
+export function createBenchPool(concurrency: number): BrowserPool {
+  const executablePath = loadTools().chromium;
+  if (!executablePath) throw new Error('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
+  return createBrowserPool({ executablePath, concurrency, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
+}
+
+export function replayShop(page: Page, shopUrl: string): Promise<ReplayResult> {
+  const startUrl = `${shopUrl}/shop/login`;
+  return replaySteps(page, recordedSteps, { startUrl, baseUrl: startUrl, configs: shopConfigs, timeoutMs: stepTimeoutMs });
+}
+
+/**
+ * One replay in its own context, timed from asking the pool for a context to the end of the last step (the
+ * context's closing is not counted). Throws when the replay fails.
+ */
+export async function timedReplay(pool: BrowserPool, shopUrl: string): Promise<number> {
+  const started = performance.now();
+  return pool.withContext({}, async ({ page }) => {
+    const result = await replayShop(page, shopUrl);
+    const ms = performance.now() - started;
+    if (result.status !== 'PASSED') throw new Error(`replay failed: ${result.error}`);
+    return ms;
+  });
+}
+
+/** Whatever hangs, the process ends (Playwright kills its browsers on exit). */
+export function watchdog(seconds: number, name: string): void {
+  setTimeout(() => {
+    process.stderr.write(`${name}: timed out after ${seconds} s\n`);
+    process.exit(1);
+  }, seconds * 1000).unref();
+}
+
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+// ---- statistics and output
+
+/** Nearest-rank percentile (p in 0..100) of unsorted values. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+
+/** A fixed-width table: the first column left-aligned, the others right-aligned. */
+export function table(header: string[], rows: (string | number)[][]): string {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n';
+}
+
+export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+export const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
+
+// ---- memory
+
+/** VmRSS in bytes of a process, 0 when it is gone or has no memory of its own (a zombie, a kernel thread). */
+function vmRss(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** All descendants of `root` (children, grandchildren, ...), found through the parent pid in /proc/<pid>/stat. */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid ...": comm may contain spaces and parentheses, so parse after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(name));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+export interface MemorySample {
+  node: number;
+  /** Sum of VmRSS over every descendant process (Chromium's browser, zygotes, GPU/utility and renderer processes). */
+  children: number;
+  processes: number;
+}
+
+export function sampleMemory(): MemorySample {
+  const pids = descendants(process.pid);
+  return { node: vmRss(process.pid), children: pids.reduce((sum, pid) => sum + vmRss(pid), 0), processes: pids.length };
+}
+
+/** Proportional set size (shared pages divided among their sharers) of this process and its descendants, in bytes. */
+export async function totalPss(): Promise<number> {
+  const sizes = await Promise.all(
+    [process.pid, ...descendants(process.pid)].map(async (pid) => {
+      try {
+        const match = /^Pss:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));
+        return match ? Number(match[1]) * 1024 : 0;
+      } catch {
+        return 0;
+      }
+    }),
+  );
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Samples this process and its descendants every `everyMs` until stopped; reports the peak of the VmRSS total
+ * and, at that moment, the split. RSS sums count pages shared between Chromium processes once per process, so
+ * the total is an upper bound of the memory used; PSS (shared pages divided among their sharers) is the real
+ * figure, but reading it costs ~1 ms a process, so it is read only when the RSS total reaches a new high and at
+ * most every `pssEveryMs`, without blocking the event loop.
+ */
+export function startMemorySampler(everyMs = 100, pssEveryMs = 500) {
+  let peak: MemorySample = sampleMemory();
+  let samples = 1;
+  let peakPss = 0;
+  let lastPss = -Infinity;
+  const pssReads = new Set<Promise<void>>();
+  const readPss = () => {
+    lastPss = performance.now();
+    const read = totalPss().then((pss) => {
+      peakPss = Math.max(peakPss, pss);
+      pssReads.delete(read);
+    });
+    pssReads.add(read);
+  };
+  const take = () => {
+    const s = sampleMemory();
+    samples++;
+    if (s.node + s.children > peak.node + peak.children) {
+      peak = s;
+      if (performance.now() - lastPss >= pssEveryMs) readPss();
+    }
+  };
+  const timer = setInterval(take, everyMs);
+  return {
+    async stop(): Promise<{ peak: MemorySample; peakTotal: number; peakPss: number; samples: number }> {
+      clearInterval(timer);
+      take();
+      await Promise.all(pssReads);
+      return { peak, peakTotal: peak.node + peak.children, peakPss, samples };
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { makeBadge } from 'badge-maker';
+import { ErrorSchema, type OpenApiApp } from '../openapi.js';
+import { shortId } from '../schemas/common.js';
+import { findTokenOwner } from '../auth.js';
+import { ApiError, notFound } from '../errors.js';
+import type { DB } from '../../db/database.js';
+import { findIdByShortId } from '../../db/queries/lookups.js';
+import type { RunStatus, TestResult } from '../../db/schema.js';
+
+const BadgeQuery = z.object({
+  token: z
+    .string()
+    .optional()
+    .openapi({ description: 'A badge token (`prb_…`) of the project. Required; an API token (`prt_…`) is refused with 403.', example: 'prb_0123456789abcdefghijklmnopqrstuvwxyzABCD' }),
+  testPlanShortId: shortId('testPlan').optional().openapi({ description: 'Show this plan’s latest run instead of the project’s' }),
+  label: z.string().max(64).default('proctor').openapi({ description: 'Left-hand text of the badge', example: 'e2e' }),
+});
+
+const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+
+const route = createRoute({
+  method: 'get',
+  path: '/v1/badge.svg',
+  tags: ['Runs'],
+  summary: 'Live status badge of the latest run',
+  description:
+    'The latest run of the project (or of `testPlanShortId`) as an SVG badge: `passing`, `failing`, `cancelled`, `error`, ' +
+    '`running` (a run newer than the last finished one is under way) or `no runs`.\n\n' +
+    'Authenticated only by the `token` query parameter, which must be a badge token (`prb_…`): a badge URL ends up in READMEs, ' +
+    'so it must never carry an API token. A request with an `Authorization: Bearer` header is refused with 403.\n\n' +
+    'Served as `image/svg+xml` rather than `application/octet-stream`: GitHub’s image proxy (camo) does not render ' +
+    'octet-stream, and `Cache-Control: no-cache, no-store, max-age=0` keeps it from caching a stale status.',
+  request: { query: BadgeQuery },
+  responses: {
+    200: {
+      description: 'The badge',
+      headers: { 'Cache-Control': { schema: { type: 'string', example: 'no-cache, no-store, max-age=0' } } },
+      content: { 'image/svg+xml': { schema: z.string().openapi({ example: '<svg xmlns="http://www.w3.org/2000/svg" …>…</svg>' }) } },
+    },
+    400: error('Invalid query parameters'),
+    401: error('Missing or invalid badge token'),
+    403: error('An API token instead of a badge token, a Bearer header, or a suspended organization'),
+    404: error('Test plan not found (also when it belongs to another project)'),
+    500: error('Server error; the message carries the request id'),
+  },
+});
+
+type BadgeState = { message: string; color: string };
+
+export function badgeState(latest: { status: RunStatus; result: TestResult | null } | undefined): BadgeState {
+  if (!latest) return { message: 'no runs', color: 'lightgrey' };
+  switch (latest.status) {
+    case 'INITIATED':
+    case 'RUNNING':
+      return { message: 'running', color: 'blue' };
+    case 'CANCELLED':
+      return { message: 'cancelled', color: 'grey' };
+    case 'ERROR':
+      return { message: 'error', color: 'orange' };
+    case 'COMPLETED':
+      return latest.result === 'PASSED' ? { message: 'passing', color: 'brightgreen' } : { message: 'failing', color: 'red' };
+  }
+}
+
+/**
+ * The newest run by creation: when it is still under way, a run newer than the last finished one is running;
+ * otherwise it is the last finished one.
+ */
+async function latestRun(db: DB, projectId: string, testPlanId: string | undefined) {
+  let query = db.selectFrom('runs').select(['status', 'result']).where('project_id', '=', projectId);
+  if (testPlanId) query = query.where('test_plan_id', '=', testPlanId);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+export function registerBadge(app: OpenApiApp): void {
+  app.openapi(route, async (c) => {
+    if (c.req.header('authorization') !== undefined) {
+      throw new ApiError(403, 'the badge takes its token in the query string, not a Bearer header');
+    }
+    const { token, testPlanShortId, label } = c.req.valid('query');
+    if (!token) throw new ApiError(401, 'Missing badge token: add ?token=prb_… to the badge URL');
+    const { db } = c.get('deps');
+    const owner = await findTokenOwner(db, token);
+    if (!owner) throw new ApiError(401, 'Invalid badge token');
+    if (owner.kind !== 'badge') {
+      throw new ApiError(403, 'An API token must never appear in a badge URL; create a badge token (prb_…) with `proctor admin create-badge-token`');
+    }
+    if (owner.suspended) throw new ApiError(403, 'The organization of this project is suspended');
+
+    let testPlanId: string | undefined;
+    if (testPlanShortId) {
+      testPlanId = await findIdByShortId(db, 'test_plans', owner.projectId, testPlanShortId);
+      if (!testPlanId) throw notFound('Test plan');
+    }
+    const state = badgeState(await latestRun(db, owner.projectId, testPlanId));
+    const svg = makeBadge({ label, message: state.message, color: state.color });
+    return c.body(svg, 200, {
+      'Content-Type': 'image/svg+xml; charset=utf-8',
+      'Cache-Control': 'no-cache, no-store, max-age=0',
+      // The label is the caller's text: the SVG, opened directly, must not run or load anything.
+      'Content-Security-Policy': "default-src 'none'",
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+}

@@ -1,0 +1,220 @@
+import type { DB } from '../database.js';
+import type { DeviceSettings } from './execution.js';
+import { newId, newShortId } from '../../ids.js';
+import { topologicalOrder } from '../../domain/dag.js';
+
+export interface EnvironmentOverride {
+  applicationShortId: string;
+  environment?: { url: string; name?: string } | { shortId: string } | { applicationBuildShortId: string };
+  devicePresetShortId?: string;
+}
+
+export class RunRequestError extends Error {
+  constructor(
+    readonly status: 400 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface ProjectTestCase {
+  id: string;
+  name: string;
+  goal: string | null;
+  application_id: string;
+  is_enabled: boolean;
+  resume_from_test_case_id: string | null;
+  wait_for_test_case_ids: string[];
+}
+
+/** The test cases a run executes: the roots plus every transitive dependency, in dependency order. */
+export async function collectRunTests(db: DB, projectId: string, rootIds: string[]): Promise<ProjectTestCase[]> {
+  const all = await db
+    .selectFrom('test_cases')
+    .select(['id', 'name', 'goal', 'application_id', 'is_enabled', 'resume_from_test_case_id', 'wait_for_test_case_ids'])
+    .where('project_id', '=', projectId)
+    .execute();
+  const byId = new Map(all.map((t) => [t.id, t]));
+  const edges = new Map(all.map((t) => [t.id, [...(t.resume_from_test_case_id ? [t.resume_from_test_case_id] : []), ...t.wait_for_test_case_ids].filter((d) => byId.has(d))]));
+  return topologicalOrder(edges, rootIds.filter((id) => byId.has(id))).map((id) => byId.get(id)!);
+}
+
+export async function planTestCaseIds(db: DB, planId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('test_plan_test_cases as p')
+    .innerJoin('test_cases as t', 't.id', 'p.test_case_id')
+    .select('t.id')
+    .where('p.test_plan_id', '=', planId)
+    .where('t.is_enabled', '=', true)
+    .orderBy('p.position')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+interface ResolvedEnvironment {
+  url: string | null;
+  device: DeviceSettings | null;
+}
+
+/**
+ * Environment and device per application, by precedence: project settings (the application's defaults)
+ * < the plan's parameters < the run's `applications` overrides.
+ */
+export async function resolveEnvironments(
+  db: DB,
+  projectId: string,
+  applicationIds: string[],
+  planId: string | null,
+  overrides: EnvironmentOverride[],
+): Promise<Map<string, ResolvedEnvironment>> {
+  const apps = applicationIds.length
+    ? await db.selectFrom('applications').select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id']).where('id', 'in', applicationIds).execute()
+    : [];
+  const params = planId ? await db.selectFrom('test_plan_applications').selectAll().where('test_plan_id', '=', planId).execute() : [];
+  const seen = new Set<string>();
+  const overrideByApp = new Map<string, EnvironmentOverride>();
+  for (const o of overrides) {
+    if (seen.has(o.applicationShortId)) throw new RunRequestError(400, `applications: ${o.applicationShortId} is listed twice`);
+    seen.add(o.applicationShortId);
+    const app = await db.selectFrom('applications').select('id').where('project_id', '=', projectId).where('short_id', '=', o.applicationShortId).executeTakeFirst();
+    if (!app) throw new RunRequestError(404, `Application not found: ${o.applicationShortId}`);
+    overrideByApp.set(app.id, o);
+  }
+
+  const resolved = new Map<string, ResolvedEnvironment>();
+  for (const app of apps) {
+    const override = overrideByApp.get(app.id);
+    const param = params.find((p) => p.application_id === app.id);
+    let url: string | null | undefined;
+    const env = override?.environment;
+    if (env && 'url' in env) url = env.url;
+    else if (env && 'shortId' in env) {
+      const row = await db.selectFrom('environments').select(['url', 'application_id']).where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
+      if (!row || row.application_id !== app.id) throw new RunRequestError(404, `Environment not found: ${env.shortId}`);
+      url = row.url;
+    } else if (env && 'applicationBuildShortId' in env) {
+      const build = await db.selectFrom('application_builds').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
+      if (!build || build.application_id !== app.id) throw new RunRequestError(404, `Application build not found: ${env.applicationBuildShortId}`);
+      url = null;
+    } else {
+      const envId = param?.environment_id ?? app.default_environment_id;
+      const row = envId ? await db.selectFrom('environments').select('url').where('id', '=', envId).executeTakeFirst() : undefined;
+      if (!row) throw new RunRequestError(400, `application "${app.name}" (${app.short_id}) has no environment: create one or set it on the test plan`);
+      url = row.url;
+    }
+
+    let presetId: string | null = param?.device_preset_id ?? app.default_device_preset_id;
+    if (override?.devicePresetShortId) {
+      const preset = await db.selectFrom('device_presets').select('id').where('project_id', '=', projectId).where('short_id', '=', override.devicePresetShortId).executeTakeFirst();
+      if (!preset) throw new RunRequestError(404, `Device preset not found: ${override.devicePresetShortId}`);
+      presetId = preset.id;
+    }
+    resolved.set(app.id, { url: url ?? null, device: presetId ? await deviceOf(db, presetId) : null });
+  }
+  for (const appId of overrideByApp.keys()) {
+    if (!resolved.has(appId)) throw new RunRequestError(400, `applications: ${overrideByApp.get(appId)!.applicationShortId} has no test case in this run`);
+  }
+  return resolved;
+}
+
+async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null> {
+  const p = await db.selectFrom('device_presets').selectAll().where('id', '=', presetId).executeTakeFirst();
+  if (!p) return null;
+  return {
+    viewport: { width: p.viewport_width, height: p.viewport_height },
+    deviceScaleFactor: p.device_scale_factor,
+    isMobile: p.is_mobile,
+    hasTouch: p.has_touch,
+    userAgent: p.user_agent ?? undefined,
+    locale: p.locale ?? undefined,
+    timezoneId: p.timezone_id ?? undefined,
+  };
+}
+
+export interface RunMetadata {
+  trigger: string;
+  actor?: string;
+  branch?: string;
+  commitHash?: string;
+  commitMessage?: string;
+  repository?: string;
+  notifications?: unknown;
+}
+
+export interface NewRunTest {
+  testCase: ProjectTestCase;
+  inPlan: boolean;
+  environmentUrl: string | null;
+  device: DeviceSettings | null;
+}
+
+export async function insertRun(
+  db: DB,
+  input: { projectId: string; planId: string | null; rerunOf?: string; meta: RunMetadata; tests: NewRunTest[] },
+): Promise<{ id: string; shortId: string }> {
+  const id = newId();
+  const shortId = newShortId('run');
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('runs')
+      .values({
+        id,
+        short_id: shortId,
+        project_id: input.projectId,
+        test_plan_id: input.planId,
+        rerun_of_run_id: input.rerunOf ?? null,
+        trigger: input.meta.trigger,
+        actor: input.meta.actor ?? null,
+        branch: input.meta.branch ?? null,
+        commit_hash: input.meta.commitHash ?? null,
+        commit_message: input.meta.commitMessage ?? null,
+        repository: input.meta.repository ?? null,
+        notifications: input.meta.notifications ? JSON.stringify(input.meta.notifications) : null,
+        test_count: input.tests.length,
+      })
+      .execute();
+    for (let i = 0; i < input.tests.length; i += 500) {
+      await trx
+        .insertInto('run_test_cases')
+        .values(
+          input.tests.slice(i, i + 500).map((t) => ({
+            id: newId(),
+            run_id: id,
+            test_case_id: t.testCase.id,
+            name: t.testCase.name,
+            goal: t.testCase.goal,
+            application_id: t.testCase.application_id,
+            environment_url: t.environmentUrl,
+            device: t.device ? JSON.stringify(t.device) : null,
+            resume_from_test_case_id: t.testCase.resume_from_test_case_id,
+            wait_for_test_case_ids: t.testCase.wait_for_test_case_ids,
+            in_plan: t.inPlan,
+          })),
+        )
+        .execute();
+    }
+  });
+  return { id, shortId };
+}
+
+export async function findRun(db: DB, projectId: string, shortId: string) {
+  return db
+    .selectFrom('runs as r')
+    .leftJoin('test_plans as p', 'p.id', 'r.test_plan_id')
+    .selectAll('r')
+    .select(['p.name as plan_name', 'p.short_id as plan_short_id'])
+    .where('r.project_id', '=', projectId)
+    .where('r.short_id', '=', shortId)
+    .executeTakeFirst();
+}
+
+export async function runTestRows(db: DB, runId: string, onlyFailed: boolean) {
+  let q = db.selectFrom('run_test_cases').selectAll().where('run_id', '=', runId);
+  if (onlyFailed) q = q.where((eb) => eb.or([eb('result', '=', 'FAILED'), eb('status', 'in', ['ERROR', 'CANCELLED', 'SKIPPED'])]));
+  return q.orderBy('started_at').orderBy('name').execute();
+}
+
+export async function markRunError(db: DB, runId: string, error: string): Promise<void> {
+  await db.updateTable('runs').set({ status: 'ERROR', error, finished_at: new Date() }).where('id', '=', runId).execute();
+}

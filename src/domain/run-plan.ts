@@ -1,0 +1,43 @@
+// Pure scheduling of a plan run over the dependency graph; the planRun workflow drives it.
+
+export interface RunNode {
+  testCaseId: string;
+  /** Starts from this test's final browser state, after it passed. */
+  resumeFrom?: string | null;
+  /** Runs only if every one of these passed. */
+  waitFor: string[];
+}
+
+export type Outcome = 'PASSED' | 'FAILED' | 'SKIPPED' | 'ERROR' | 'CANCELLED';
+
+export interface Decision {
+  /** Every dependency passed: may start now. */
+  ready: string[];
+  /** A dependency ended without passing: will never run. */
+  skip: { testCaseId: string; reason: string }[];
+}
+
+/** Which waiting tests can start and which must be skipped, given what has finished and what is running. */
+export function decide(nodes: RunNode[], outcomes: ReadonlyMap<string, Outcome>, started: ReadonlySet<string>): Decision {
+  const decision: Decision = { ready: [], skip: [] };
+  for (const node of nodes) {
+    if (started.has(node.testCaseId) || outcomes.has(node.testCaseId)) continue;
+    const deps = [...(node.resumeFrom ? [node.resumeFrom] : []), ...node.waitFor];
+    const failed = deps.find((d) => outcomes.has(d) && outcomes.get(d) !== 'PASSED');
+    if (failed) {
+      const kind = failed === node.resumeFrom ? 'resume-from' : 'wait-for';
+      decision.skip.push({ testCaseId: node.testCaseId, reason: `${kind} dependency ${failed} ended ${outcomes.get(failed)}` });
+    } else if (deps.every((d) => outcomes.get(d) === 'PASSED')) {
+      decision.ready.push(node.testCaseId);
+    }
+  }
+  return decision;
+}
+
+/** PASSED only if every executed test passed; a run whose tests were all skipped is SKIPPED. */
+export function runResult(outcomes: Iterable<Outcome>): 'PASSED' | 'FAILED' | 'SKIPPED' {
+  const all = [...outcomes];
+  if (all.some((o) => o === 'FAILED' || o === 'ERROR' || o === 'CANCELLED')) return 'FAILED';
+  if (all.some((o) => o === 'PASSED')) return all.every((o) => o === 'PASSED') ? 'PASSED' : 'FAILED';
+  return 'SKIPPED';
+}

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { startStack, type Stack } from '../support/worker-context.js';
+import { brokenSteps, checkoutSteps, insertRecordedTestCase, loginSteps, slowSteps, todoSteps } from '../support/recorded.js';
+
+async function waitForRun(stack: Stack, shortId: string, until: (run: any) => boolean, timeoutMs = 90_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await stack.call('GET', `/v1/run/${shortId}?testCases=all`);
+    if (until(res.body)) return res.body;
+    if (Date.now() > deadline) throw new Error(`run ${shortId} never reached the expected state: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+const terminal = (run: any) => ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
+
+describe('plan runs over the dependency graph', () => {
+  // Three copies of the fixture apps stand for three environments, so the request logs show which one a test used.
+  let servers: FixtureApps[];
+  let stack: Stack;
+  const ids: Record<string, string> = {};
+  let planShortId: string;
+  let todoAppShortId: string;
+
+  beforeAll(async () => {
+    servers = await Promise.all([startFixtureApps(), startFixtureApps(), startFixtureApps()]);
+    stack = await startStack({ concurrency: 6 });
+    const [s1, s2, s3] = servers.map((s) => s.url);
+    const shop = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
+    const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
+    todoAppShortId = todo.shortId;
+    const env = async (app: string, name: string, url: string) => (await stack.call('POST', `/v1/applications/${app}/environments`, { name, url })).body.shortId as string;
+    // Project defaults: server 1 for both applications.
+    await env(shop.shortId, 'Default', `${s1}/shop/login`);
+    const shopStaging = await env(shop.shortId, 'Staging', `${s2}/shop/login`);
+    await env(todo.shortId, 'Default', `${s1}/todo/`);
+    const todoStaging = await env(todo.shortId, 'Staging', `${s2}/todo/`);
+    void s3;
+
+    const appId = async (shortId: string) => (await stack.db.selectFrom('applications').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()).id;
+    const [shopId, todoId] = [await appId(shop.shortId), await appId(todo.shortId)];
+    const add = (name: string, applicationId: string, steps: Parameters<typeof insertRecordedTestCase>[1]['steps'], deps: { resumeFrom?: string; waitFor?: string[] } = {}) =>
+      insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps, ...deps }).then((id) => (ids[name] = id));
+    await add('login', shopId, loginSteps);
+    await add('checkout', shopId, checkoutSteps, { resumeFrom: ids.login });
+    await add('cart count', shopId, [{ action: 'assert_visible', locator: "getByRole('link', { name: 'Cart (1)' })", description: 'cart' }], { resumeFrom: ids.login });
+    await add('fresh login', shopId, loginSteps, { waitFor: [ids.login!] });
+    await add('todo milk', todoId, todoSteps('milk'));
+    await add('todo bread', todoId, todoSteps('bread'));
+    await add('todo after milk', todoId, todoSteps('eggs'), { waitFor: [ids['todo milk']!] });
+    await add('broken', todoId, brokenSteps);
+    await add('after broken', todoId, todoSteps('never'), { waitFor: [ids.broken!] });
+
+    // The plan leaves out `login`: as a dependency it is included anyway.
+    const plan = await stack.call('POST', '/v1/test-plans', {
+      name: 'Everything',
+      isDefault: true,
+      testCaseIds: Object.entries(ids).filter(([n]) => n !== 'login').map(([, id]) => id),
+      applications: [
+        { applicationShortId: shop.shortId, environmentShortId: shopStaging },
+        { applicationShortId: todo.shortId, environmentShortId: todoStaging },
+      ],
+    });
+    expect(plan.status).toBe(201);
+    planShortId = plan.body.shortId;
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all(servers?.map((s) => s.stop()) ?? []);
+  });
+
+  let firstRun: any;
+
+  it('runs the plan in parallel in dependency order, with the right environments and result', async () => {
+    const started = await stack.call('POST', '/v1/run', {
+      applications: [{ applicationShortId: todoAppShortId, environment: { url: `${servers[2]!.url}/todo/` } }],
+      trigger: 'GITHUB',
+      branch: 'main',
+    });
+    expect(started.status).toBe(200);
+    expect(started.body.run).toMatchObject({ testCount: 9, testPlan: { name: 'Everything', shortId: planShortId } });
+    expect(started.body.run.url).toBe(`https://app.proctor.test/runs/${started.body.run.shortId}`);
+
+    const run = await waitForRun(stack, started.body.run.shortId, terminal);
+    firstRun = run;
+    const byName = Object.fromEntries(run.runTestCases.map((t: any) => [t.name, t]));
+    expect(run.status).toBe('COMPLETED');
+    expect(run.result).toBe('FAILED');
+    for (const name of ['login', 'checkout', 'cart count', 'fresh login', 'todo milk', 'todo bread', 'todo after milk']) {
+      expect(byName[name], name).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
+    }
+    expect(byName.broken).toMatchObject({ status: 'COMPLETED', result: 'FAILED', failedStepIndex: 1 });
+    expect(byName.broken.screenshotUrl).toMatch(/^http/);
+    expect(byName['after broken']).toMatchObject({ status: 'SKIPPED', result: 'SKIPPED' });
+    expect(byName['after broken'].evaluationThought).toMatch(/wait-for dependency .* ended FAILED/);
+    expect(byName.login.inPlan).toBe(false);
+
+    // Precedence: shop uses the plan's environment (server 2) over the project default (server 1);
+    // todo uses the run's override (server 3) over the plan's (server 2).
+    expect(byName.login.environmentUrl).toBe(`${servers[1]!.url}/shop/login`);
+    expect(byName['todo milk'].environmentUrl).toBe(`${servers[2]!.url}/todo/`);
+    expect(servers[0]!.requests().filter((r) => r.startsWith('GET /'))).toEqual([]);
+    expect(servers[1]!.requests().some((r) => r.startsWith('GET /shop/products'))).toBe(true);
+    expect(servers[2]!.requests().some((r) => r.startsWith('GET /todo/'))).toBe(true);
+
+    // Ordering and parallelism from the recorded execution windows.
+    const window = (name: string) => ({ start: Date.parse(byName[name].startedAt), end: Date.parse(byName[name].finishedAt) });
+    for (const dependent of ['checkout', 'cart count', 'fresh login']) expect(window(dependent).start).toBeGreaterThanOrEqual(window('login').end);
+    expect(window('todo after milk').start).toBeGreaterThanOrEqual(window('todo milk').end);
+    const windows = run.runTestCases.filter((t: any) => t.startedAt).map((t: any) => window(t.name));
+    const overlapping = windows.some((a: any, i: number) => windows.some((b: any, j: number) => i !== j && a.start < b.end && b.start < a.end));
+    expect(overlapping).toBe(true);
+  }, 120_000);
+
+  it('reruns the failed tests only, as a new run linked to the original', async () => {
+    const rerun = await stack.call('POST', `/v1/run/${firstRun.shortId}`, { failedOnly: true });
+    expect(rerun.status).toBe(200);
+    expect(rerun.body.run.testCount).toBe(2);
+    const run = await waitForRun(stack, rerun.body.run.shortId, terminal);
+    expect(run.rerunOf).toBe(firstRun.shortId);
+    expect(run.runTestCases.map((t: any) => t.name).sort()).toEqual(['after broken', 'broken']);
+    expect(run.result).toBe('FAILED');
+    const both = await stack.call('POST', `/v1/run/${firstRun.shortId}`, { failedOnly: true, projectTestCaseIds: [ids.broken] });
+    expect(both.status).toBe(400);
+  }, 120_000);
+
+  it('cancels a run mid-way: CANCELLED, and every browser context released', async () => {
+    const slowId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId: (await stack.db.selectFrom('applications').select('id').where('short_id', '=', todoAppShortId).executeTakeFirstOrThrow()).id,
+      name: 'slow',
+      steps: slowSteps,
+    });
+    const plan = await stack.call('POST', '/v1/test-plans', {
+      name: 'Slow',
+      testCaseIds: [slowId, ids['todo milk']],
+      applications: [{ applicationShortId: todoAppShortId, environmentShortId: (await stack.call('GET', `/v1/applications/${todoAppShortId}/environments`)).body.environments[0].shortId }],
+    });
+    const started = await stack.call('POST', '/v1/run', { testPlanShortId: plan.body.shortId });
+    await waitForRun(stack, started.body.run.shortId, (r) => r.runTestCases.some((t: any) => t.name === 'slow' && t.status === 'RUNNING'));
+    const cancel = await stack.call('POST', `/v1/run/${started.body.run.shortId}/cancel`);
+    expect(cancel.status).toBe(202);
+    const run = await waitForRun(stack, started.body.run.shortId, terminal);
+    expect(run.status).toBe('CANCELLED');
+    expect(run.runTestCases.find((t: any) => t.name === 'slow').status).toBe('CANCELLED');
+    expect(stack.browsers.stats().contexts).toBe(0);
+    expect((await stack.call('POST', `/v1/run/${started.body.run.shortId}/cancel`)).status).toBe(409);
+  }, 120_000);
+
+  it('refuses unknown plans, applications and environments and starts nothing', async () => {
+    const before = await stack.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect((await stack.call('POST', '/v1/run', { testPlanShortId: 'pln_doesnotexist' })).status).toBe(404);
+    expect((await stack.call('POST', '/v1/run', { applications: [{ applicationShortId: 'app_nope', environment: { url: 'https://x.test' } }] })).status).toBe(404);
+    expect((await stack.call('POST', '/v1/run', { applications: [{ applicationShortId: todoAppShortId, environment: { shortId: 'env_nope' } }] })).status).toBe(404);
+    expect((await stack.call('POST', '/v1/run', { notifications: [] })).status).toBe(400);
+    expect((await stack.call('GET', '/v1/run/run_nope')).status).toBe(404);
+    const after = await stack.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toEqual(before.n);
+  });
+});

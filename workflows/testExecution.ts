@@ -1,0 +1,54 @@
+import { isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.js';
+import type { DeviceSettings } from '../src/db/queries/execution.js';
+import type { BrowserState } from '../src/domain/steps.js';
+import { browserActivity, dbActivity } from './activity-options.js';
+import type { TestExecutionInput, TestExecutionResult } from './shared.js';
+
+type Activities = ReturnType<typeof createActivities>;
+const db = proxyActivities<Activities>(dbActivity);
+const browser = proxyActivities<Activities>(browserActivity);
+
+/** One test of a run: replay its recorded steps (no LLM unless healing) and record the result on its row. */
+export async function testExecution(input: TestExecutionInput): Promise<TestExecutionResult> {
+  await db.markTestStarted({ runTestCaseId: input.runTestCaseId });
+  if (!input.baseUrl) {
+    const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
+    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error });
+    return { outcome: 'ERROR' };
+  }
+  try {
+    const result = await browser.executeTest({
+      projectId: input.projectId,
+      testCaseId: input.testCaseId,
+      artifactPrefix: `runs/${input.runShortId}/${input.testCaseId}`,
+      baseUrl: input.baseUrl,
+      device: input.device as DeviceSettings | null,
+      state: input.state as BrowserState | undefined,
+      heal: input.heal,
+      captureState: input.captureState,
+    });
+    await db.recordTestResult({
+      runTestCaseId: input.runTestCaseId,
+      outcome: result.status,
+      error: result.error,
+      failedStepIndex: result.failedStepIndex,
+      healed: result.healed,
+      screenshotKey: result.screenshotKey,
+      traceKey: result.traceKey,
+      durationMs: result.durationMs,
+    });
+    return { outcome: result.status, state: result.state };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const error = innermostMessage(err);
+    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error });
+    return { outcome: 'ERROR' };
+  }
+}
+
+export function innermostMessage(err: unknown): string {
+  let current = err;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
