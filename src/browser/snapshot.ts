@@ -19,7 +19,7 @@ export interface ObserveOptions {
 /** What the agent sees of the page: Playwright's AI-mode aria snapshot (iframes and shadow DOM included). */
 export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Observation> {
   const raw = await page.ariaSnapshot({ mode: 'ai' });
-  const { text, omitted } = compactSnapshot(raw, opts.maxChars ?? 8_000);
+  const { text, omitted } = compactSnapshot(raw, opts.maxChars ?? 6_000);
   return {
     url: redact(page.url(), opts.redact),
     title: redact(await page.title(), opts.redact),
@@ -37,40 +37,48 @@ export function redact(text: string, secrets: Record<string, string> = {}): stri
 }
 
 const MAX_TEXT = 100;
-const MAX_SIBLINGS = 25;
+const SIBLINGS_KEPT = [25, 10, 5, 3];
 
 /**
  * Shrinks a snapshot while keeping every actionable ref reachable: drops pointer/url noise, truncates long
  * text, collapses long runs of similar siblings, and as a last resort cuts plain text before elements.
  */
 export function compactSnapshot(snapshot: string, maxChars: number): { text: string; omitted: number } {
-  let lines = snapshot
+  const cleaned = snapshot
     .split('\n')
     .map((line) => line.replace(/ \[cursor=pointer\]/g, '').replace(/ \[active\]/g, ''))
     .filter((line) => !/^\s*- \/url: /.test(line) || line.length < 80)
     .map((line) => (line.length > MAX_TEXT + 40 ? line.slice(0, MAX_TEXT + 40) + '…' : line));
 
-  lines = collapseSiblings(lines);
+  const size = (ls: string[]) => ls.reduce((n, l) => n + l.length + 1, 0);
+  // Fewer repeated siblings first: a page's long lists and tables shrink, and what follows them
+  // (an iframe, a shadow-DOM widget, the footer's controls) stays in view.
+  let lines = cleaned;
+  for (const keep of SIBLINGS_KEPT) {
+    lines = collapseSiblings(cleaned, keep);
+    if (size(lines) <= maxChars) break;
+  }
   let omitted = 0;
-  const size = () => lines.reduce((n, l) => n + l.length + 1, 0);
-  if (size() > maxChars) {
-    // Text without a ref cannot be acted on; it goes first.
+  if (size(lines) > maxChars) {
+    // Text without a ref cannot be acted on; it goes next.
     const before = lines.length;
     lines = lines.filter((l) => /\[ref=/.test(l) || !/^\s*- text: /.test(l));
     omitted += before - lines.length;
   }
-  if (size() > maxChars) {
+  const note = (n: number) => `# ${n} more lines not shown (scroll or narrow down with wait_for/navigate)`;
+  if (size(lines) > maxChars) {
+    const budget = maxChars - note(lines.length).length - 1;
     let total = 0;
     const kept: string[] = [];
     for (const line of lines) {
-      if (total + line.length + 1 > maxChars) break;
+      if (total + line.length + 1 > budget) break;
       kept.push(line);
       total += line.length + 1;
     }
     omitted += lines.length - kept.length;
     lines = kept;
   }
-  if (omitted > 0) lines.push(`# ${omitted} more lines not shown (scroll or narrow down with wait_for/navigate)`);
+  if (omitted > 0) lines.push(note(omitted));
   return { text: lines.join('\n'), omitted };
 }
 
@@ -93,7 +101,7 @@ function toTree(lines: string[]): Node[] {
 }
 
 // Long lists (search results, tables) repeat one shape: keep the first items and say how many follow.
-function collapseSiblings(lines: string[]): string[] {
+function collapseSiblings(lines: string[], maxSiblings: number): string[] {
   const out: string[] = [];
   const kindOf = (l: string) => /^\s*- (\w+)/.exec(l)?.[1] ?? '';
   const render = (nodes: Node[]) => {
@@ -104,13 +112,13 @@ function collapseSiblings(lines: string[]): string[] {
       while (j < nodes.length && kind !== '' && kindOf(nodes[j]!.line) === kind) j++;
       if (j === i) j = i + 1;
       const run = nodes.slice(i, j);
-      for (const node of run.slice(0, MAX_SIBLINGS)) {
+      for (const node of run.slice(0, maxSiblings)) {
         out.push(node.line);
         render(node.children);
       }
-      if (run.length > MAX_SIBLINGS) {
+      if (run.length > maxSiblings) {
         const indent = nodes[i]!.line.length - nodes[i]!.line.trimStart().length;
-        out.push(`${' '.repeat(indent)}- # ${run.length - MAX_SIBLINGS} more ${kind} items`);
+        out.push(`${' '.repeat(indent)}- # ${run.length - maxSiblings} more ${kind} items`);
       }
       i = j;
     }

@@ -6,25 +6,26 @@ function tool(name: string, description: string, properties: Properties, require
   return { type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } };
 }
 
-const ref = { type: 'string', description: 'The element ref from the latest snapshot, e.g. "e12"' };
-const intent = { type: 'string', description: 'What this step does, in plain words, e.g. "Add the coffee mug to the cart"' };
+const ref = { type: 'string', description: 'Element ref, e.g. e12' };
+// Short descriptions: the tool list is sent with every step and is most of a small page's prompt.
+const intent = { type: 'string', description: 'The step in plain words' };
 
 /** The browser agent's tools: each successful call becomes one recorded step (done/fail end the session). */
 export const agentTools: OpenAI.ChatCompletionTool[] = [
-  tool('navigate', 'Open a URL (absolute, or a path relative to the application)', { url: { type: 'string', description: 'URL or path' }, description: intent }, ['url', 'description']),
+  tool('navigate', 'Open a URL or app path', { url: { type: 'string', description: 'URL or path' }, description: intent }, ['url', 'description']),
   tool('click', 'Click an element', { ref, description: intent }, ['ref', 'description']),
-  tool('fill', 'Type into a text field (replaces its content). Use {{NAME}} to type a config value', { ref, value: { type: 'string', description: 'Text, or {{NAME}} for a config' }, description: intent }, ['ref', 'value', 'description']),
-  tool('select', 'Choose an option of a select/combobox by its label', { ref, option: { type: 'string', description: 'The option label' }, description: intent }, ['ref', 'option', 'description']),
-  tool('press', 'Press a key (e.g. Enter, Escape, ArrowDown), optionally on an element', { key: { type: 'string', description: 'Key name' }, ref: { ...ref, description: 'Optional element ref' }, description: intent }, ['key', 'description']),
+  tool('fill', 'Replace a field\'s text; {{NAME}} types a config', { ref, value: { type: 'string', description: 'Text' }, description: intent }, ['ref', 'value', 'description']),
+  tool('select', 'Choose a select option', { ref, option: { type: 'string', description: 'Option label' }, description: intent }, ['ref', 'option', 'description']),
+  tool('press', 'Press a key, e.g. Enter', { key: { type: 'string', description: 'Key' }, ref: { ...ref, description: 'Optional ref' }, description: intent }, ['key', 'description']),
   tool('hover', 'Hover an element', { ref, description: intent }, ['ref', 'description']),
-  tool('check', 'Check or uncheck a checkbox, radio or switch', { ref, checked: { type: 'boolean', description: 'true to check, false to uncheck' }, description: intent }, ['ref', 'checked', 'description']),
-  tool('upload', 'Upload a small generated file through a file input', { ref, fileName: { type: 'string', description: 'File name, e.g. photo.png' }, description: intent }, ['ref', 'fileName', 'description']),
-  tool('wait_for', 'Wait until a text (or element) is visible', { text: { type: 'string', description: 'Visible text to wait for' }, ref: { ...ref, description: 'Optional element ref instead of text' }, description: intent }, ['description']),
-  tool('assert_visible', 'Check that an element proving the expected result is visible', { ref, description: intent }, ['ref', 'description']),
-  tool('assert_text', 'Check that a text is shown (in an element, or anywhere on the page)', { text: { type: 'string', description: 'Expected text' }, ref: { ...ref, description: 'Optional element ref to look in' }, description: intent }, ['text', 'description']),
-  tool('assert_url', 'Check that the URL contains a fragment', { contains: { type: 'string', description: 'e.g. /checkout/done' }, description: intent }, ['contains', 'description']),
-  tool('done', 'The goal is reached and the expected result has been asserted', { summary: { type: 'string', description: 'One sentence' } }, ['summary']),
-  tool('fail', 'The goal cannot be reached (explain what blocks it)', { reason: { type: 'string', description: 'What blocks the goal' } }, ['reason']),
+  tool('check', 'Set a checkbox/radio/switch', { ref, checked: { type: 'boolean', description: 'Checked' }, description: intent }, ['ref', 'checked', 'description']),
+  tool('upload', 'Upload a generated file', { ref, fileName: { type: 'string', description: 'File name' }, description: intent }, ['ref', 'fileName', 'description']),
+  tool('wait_for', 'Wait for a text or element', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref' }, description: intent }, ['description']),
+  tool('assert_visible', 'Assert an element is visible', { ref, description: intent }, ['ref', 'description']),
+  tool('assert_text', 'Assert a text is shown', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref to look in' }, description: intent }, ['text', 'description']),
+  tool('assert_url', 'Assert the URL contains', { contains: { type: 'string', description: 'URL part' }, description: intent }, ['contains', 'description']),
+  tool('done', 'Goal reached and asserted', { summary: { type: 'string', description: 'One sentence' } }, ['summary']),
+  tool('fail', 'The goal cannot be reached', { reason: { type: 'string', description: 'What blocks it' } }, ['reason']),
 ];
 
 export const healTools: OpenAI.ChatCompletionTool[] = [

@@ -38,6 +38,9 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
     activities: createActivities(opts.deps),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
+    // Cancellation reaches an activity with its heartbeat response: keep that delay around a second.
+    maxHeartbeatThrottleInterval: '1 second',
+    defaultHeartbeatThrottleInterval: '1 second',
   });
   return { worker, connection };
 }

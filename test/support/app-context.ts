@@ -25,8 +25,13 @@ export async function freshDatabase(kind: DatabaseKind): Promise<DB> {
   const url = await createDatabaseIn(inject('postgresUrl'), `t_${randomBytes(6).toString('hex')}`);
   const db = createDatabase({ kind: 'postgres', url, maxConnections: 5 });
   await migrateToLatest(db);
+  databaseUrls.set(db, url);
   return db;
 }
+
+const databaseUrls = new WeakMap<DB, string>();
+/** The connection string of a Postgres database from `freshDatabase`, for a process of its own. */
+export const databaseUrlOf = (db: DB): string | undefined => databaseUrls.get(db);
 
 export interface Tenant {
   organizationId: string;

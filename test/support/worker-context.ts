@@ -20,7 +20,7 @@ const logger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
 import { bundleWorkflows } from '../../src/temporal/worker.js';
-import { freshDatabase, type Tenant } from './app-context.js';
+import { databaseUrlOf, freshDatabase, type Tenant } from './app-context.js';
 import type { ScriptedLlm } from './scripted-llm.js';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -35,6 +35,8 @@ export interface StackOptions {
   concurrency?: number;
   /** SMTP URL of a mail sink for run notifications. */
   smtpUrl?: string;
+  /** false: no in-process worker (a test runs `proctor worker` as its own process instead). */
+  worker?: boolean;
 }
 
 export interface Stack {
@@ -45,6 +47,8 @@ export interface Stack {
   activities: ReturnType<typeof createActivities>;
   activityDeps: ActivityDeps;
   browsers: BrowserPool;
+  taskQueue: string;
+  databaseUrl?: string;
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** A second worker on the same queue with other dependencies (e.g. no LLM); stopped with the stack. */
   close(): Promise<void>;
@@ -74,9 +78,16 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     },
   };
   const activities = createActivities(activityDeps);
-  const connection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({ connection, taskQueue, workflowBundle: await workflowBundle(), activities });
-  const running = worker.run();
+  const connection = opts.worker === false ? undefined : await NativeConnection.connect({ address });
+  const worker = connection && await Worker.create({
+    connection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities,
+    maxHeartbeatThrottleInterval: '1 second',
+    defaultHeartbeatThrottleInterval: '1 second',
+  });
+  const running = worker?.run();
 
   const appDeps: AppDeps = {
     db,
@@ -105,11 +116,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     activities,
     activityDeps,
     browsers,
+    taskQueue,
+    databaseUrl: databaseUrlOf(db),
     call,
     async close() {
-      worker.shutdown();
+      worker?.shutdown();
       await running;
-      await connection.close();
+      await connection?.close();
       await temporal.close();
       await browsers.close();
       await db.destroy();

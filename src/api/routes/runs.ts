@@ -3,19 +3,8 @@ import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } fr
 import { shortId, uuid } from '../schemas/common.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
-import { requireTestPlan } from './test-plans.js';
-import {
-  collectRunTests,
-  findRun,
-  insertRun,
-  markRunError,
-  planTestCaseIds,
-  resolveEnvironments,
-  RunRequestError,
-  runTestRows,
-  type EnvironmentOverride,
-  type RunMetadata,
-} from '../../db/queries/runs.js';
+import { collectRunTests, findRun, insertRun, markRunError, RunRequestError, runTestRows, type EnvironmentOverride, type RunMetadata } from '../../db/queries/runs.js';
+import { createPlanRun } from '../../runs/create-run.js';
 import { cancelPlanRun, startPlanRun } from '../../temporal/lifecycle.js';
 
 const tags = ['Runs'];
@@ -155,31 +144,14 @@ export function registerRuns(app: OpenApiApp): void {
     // Validated by the route when present; an absent body means "the default plan, no overrides".
     const body = c.req.valid('json') ?? StartRun.parse({});
     try {
-      let plan;
-      if (body.testPlanShortId) plan = await requireTestPlan(db, projectId, body.testPlanShortId);
-      else {
-        const project = await db.selectFrom('projects').select('default_test_plan_id').where('id', '=', projectId).executeTakeFirstOrThrow();
-        const defaultPlan = project.default_test_plan_id
-          ? await db.selectFrom('test_plans').select('short_id').where('id', '=', project.default_test_plan_id).executeTakeFirst()
-          : undefined;
-        if (!defaultPlan) throw badRequest('the project has no default test plan: pass testPlanShortId or make a plan the default');
-        plan = await requireTestPlan(db, projectId, defaultPlan.short_id);
-      }
-      const roots = await planTestCaseIds(db, plan.id);
-      if (roots.length === 0) throw badRequest(`test plan "${plan.name}" has no enabled test cases`);
-      const tests = await collectRunTests(db, projectId, roots);
-      const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], plan.id, (body.applications ?? []) as EnvironmentOverride[]);
-      const inPlan = new Set(roots);
-      const meta: RunMetadata = { ...body, notifications: body.notifications };
-      const run = await insertRun(db, {
-        projectId,
-        planId: plan.id,
-        meta,
-        tests: tests.map((t) => ({ testCase: t, inPlan: inPlan.has(t.id), environmentUrl: envs.get(t.application_id)!.url, device: envs.get(t.application_id)!.device })),
+      const run = await createPlanRun(db, projectId, {
+        testPlanShortId: body.testPlanShortId,
+        applications: body.applications as EnvironmentOverride[] | undefined,
+        meta: body satisfies RunMetadata,
       });
       await start(deps, projectId, run);
       return c.json(
-        { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: tests.length, testPlan: { name: plan.name, shortId: plan.shortId } } },
+        { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
         200,
       );
     } catch (err) {
