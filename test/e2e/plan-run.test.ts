@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startStack, type Stack } from '../support/worker-context.js';
@@ -12,6 +15,17 @@ async function waitForRun(stack: Stack, shortId: string, until: (run: any) => bo
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+/** `RECORD_HISTORIES=1` refreshes the recorded histories that test/workflows/replay.test.ts replays. */
+async function recordHistories(stack: Stack, run: any): Promise<void> {
+  const client = await stack.temporal.get();
+  const checkout = run.runTestCases.find((t: any) => t.name === 'checkout');
+  const targets = { planRun: `run:${run.shortId}`, testExecution: `run:${run.shortId}:${checkout.shortId}` };
+  for (const [name, workflowId] of Object.entries(targets)) {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    writeFileSync(join('test/workflows/histories', `${name}.json`), historyToJSON(history));
+  }
+}
+
 const terminal = (run: any) => ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
 
 describe('plan runs over the dependency graph', () => {
@@ -84,6 +98,7 @@ describe('plan runs over the dependency graph', () => {
 
     const run = await waitForRun(stack, started.body.run.shortId, terminal);
     firstRun = run;
+    if (process.env.RECORD_HISTORIES) await recordHistories(stack, run);
     const byName = Object.fromEntries(run.runTestCases.map((t: any) => [t.name, t]));
     expect(run.status).toBe('COMPLETED');
     expect(run.result).toBe('FAILED');
