@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { startSmtpSink, startWebhookSink } from '../support/sinks.js';
+import { startStack, type Stack } from '../support/worker-context.js';
+import { brokenSteps, insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+
+async function finished(stack: Stack, shortId: string): Promise<any> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const run = (await stack.call('GET', `/v1/run/${shortId}`)).body;
+    if (['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${shortId} did not finish`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('run notifications', () => {
+  let fixture: FixtureApps;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let hook: Awaited<ReturnType<typeof startWebhookSink>>;
+  let stack: Stack;
+  let planShortId: string;
+
+  beforeAll(async () => {
+    [fixture, smtp, hook] = await Promise.all([startFixtureApps(), startSmtpSink(), startWebhookSink()]);
+    stack = await startStack({ smtpUrl: smtp.url });
+    const app = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
+    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Local', url: `${fixture.url}/todo/` });
+    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    const ok = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'add milk', steps: todoSteps('milk') });
+    const broken = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'archive all', steps: brokenSteps });
+    const plan = await stack.call('POST', '/v1/test-plans', {
+      name: 'Nightly',
+      testCaseIds: [ok, broken],
+      notifications: { email: { recipients: ['qa@example.com', 'lead@example.com'], notifyOn: 'failure' }, slack: { webhookUrl: hook.url, channel: '#qa', notifyOn: 'always' } },
+    });
+    expect(plan.status).toBe(201);
+    planShortId = plan.body.shortId;
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([fixture?.stop(), smtp?.stop(), hook?.stop()]);
+  });
+
+  it('mails the recipients and posts to the chat webhook when a run fails', async () => {
+    const started = await stack.call('POST', '/v1/run', { testPlanShortId: planShortId });
+    const run = await finished(stack, started.body.run.shortId);
+    expect(run.result).toBe('FAILED');
+    await until(() => smtp.messages.length >= 2 && hook.bodies.length >= 1, 'notifications');
+    expect(smtp.messages.flatMap((m) => m.to).sort()).toEqual(['lead@example.com', 'qa@example.com']);
+    expect(smtp.messages[0]!.raw).toContain(run.shortId);
+    expect(smtp.messages[0]!.raw).toContain('archive all');
+    expect(hook.bodies[0].channel).toBe('#qa');
+    expect(JSON.stringify(hook.bodies[0])).toContain(run.shortId);
+  });
+
+  it("a run's notifications override replaces the chat channel for that run only", async () => {
+    const before = hook.bodies.length;
+    const started = await stack.call('POST', '/v1/run', { testPlanShortId: planShortId, notifications: [{ type: 'slack', channel: '#release', notifyOn: 'always' }] });
+    await finished(stack, started.body.run.shortId);
+    await until(() => hook.bodies.length > before, 'the override notification');
+    expect(hook.bodies.at(-1).channel).toBe('#release');
+  });
+
+  it('dead sinks do not fail the run', async () => {
+    await Promise.all([smtp.stop(), hook.stop()]);
+    const started = await stack.call('POST', '/v1/run', { testPlanShortId: planShortId });
+    const run = await finished(stack, started.body.run.shortId);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.result).toBe('FAILED');
+    expect(run.error).toBeNull();
+  });
+});
