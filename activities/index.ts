@@ -3,6 +3,7 @@ import { createBurnInActivities } from './burn-in.js';
 import { createSystemActivities } from './system.js';
 import { createTestExecutionActivities } from './test-execution.js';
 import { createRunActivities } from './runs.js';
+import { createScheduleActivities } from './schedules.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
 export type { ActivityDeps } from './deps.js';
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createBurnInActivities(deps),
     ...createTestExecutionActivities(deps),
     ...createRunActivities(deps),
+    ...createScheduleActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   };
 }

@@ -3,3 +3,4 @@ export { systemCheck } from './systemCheck.js';
 export { burnIn } from './burnIn.js';
 export { planRun } from './planRun.js';
 export { testExecution } from './testExecution.js';
+export { scheduledPlanRun } from './scheduledPlanRun.js';

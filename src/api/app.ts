@@ -13,6 +13,7 @@ import { registerDevicePresets } from './routes/device-presets.js';
 import { registerConfigs } from './routes/configs.js';
 import { registerScenarios } from './routes/scenarios.js';
 import { registerTestPlans } from './routes/test-plans.js';
+import { registerTestPlanSchedules } from './routes/test-plan-schedules.js';
 import { registerTestCases } from './routes/test-cases.js';
 import { registerTestCaseExport } from './routes/test-case-export.js';
 import { registerRuns } from './routes/runs.js';
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerConfigs(app);
   registerScenarios(app);
   registerTestPlans(app);
+  registerTestPlanSchedules(app);
   registerTestCases(app);
   registerTestCaseExport(app);
   registerRuns(app);

@@ -190,7 +190,7 @@ describe('burn-in and replay on the real stack', () => {
       (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
       (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
       (r) => tool('click', { ref: refOf(r, 'button "Add Tea pot to cart"'), description: 'Add the tea pot' }),
-      (r) => tool('assert_text', { text: 'Added Tea pot to cart', description: 'Confirmation shown' }),
+      () => tool('assert_text', { text: 'Added Tea pot to cart', description: 'Confirmation shown' }),
       () => tool('done', { summary: 'ok' }),
     ]);
     router.add(second, [

@@ -132,20 +132,27 @@ describe('a worker process killed mid-run', () => {
 
   afterAll(async () => {
     // Whatever happened, leave no worker and no Chromium behind.
-    for (const w of started) killGroup(w.child.pid, 'SIGKILL');
-    for (const p of stillAlive(seen)) killGroup(p.pgrp, 'SIGKILL');
+    for (const w of started) if (w.child.exitCode === null && w.child.signalCode === null) killGroup(w.child.pid, 'SIGKILL');
+    for (const p of stillAlive(seen)) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
     await stack?.close();
     await apps?.stop();
     rmSync(blobDir, { recursive: true, force: true });
   });
 
+  const blobSecret = randomBytes(32).toString('hex');
   const workerEnv = (): Record<string, string> => ({
     DATABASE_URL: stack.databaseUrl!,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: stack.taskQueue,
     PROCTOR_DATA_DIR: blobDir,
     PROCTOR_BLOB_DIR: blobDir,
-    PROCTOR_BLOB_SECRET: randomBytes(32).toString('hex'),
+    PROCTOR_BLOB_SECRET: blobSecret,
     PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true',
     PROCTOR_BROWSER_CONCURRENCY: '4',
     LOG_LEVEL: 'warn',
@@ -187,7 +194,8 @@ describe('a worker process killed mid-run', () => {
         const quick = await testWorkflow('quick').describe().catch(() => undefined);
         if (quick?.status.name !== 'COMPLETED') return false;
         const slowA = await testWorkflow('slow a').describe();
-        return (slowA.raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'executeTest' && String(a.state) === String(2) || a.state === 'PENDING_ACTIVITY_STATE_STARTED' as never);
+        // 2 = PENDING_ACTIVITY_STATE_STARTED: a worker took the attempt (it is not only scheduled).
+        return (slowA.raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'executeTest' && a.state === 2);
       },
       60_000,
       'quick to complete and slow a to be in its browser activity',

@@ -1,0 +1,52 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { ActivityDeps } from './deps.js';
+import { planTestCaseIds, RunRequestError } from '../src/db/queries/runs.js';
+import { createPlanRun } from '../src/runs/create-run.js';
+import type { ScheduledPlanRunInput } from '../workflows/scheduledPlanRun.js';
+
+export interface ScheduledRun {
+  runId: string;
+  runShortId: string;
+  testCount: number;
+}
+
+/** Runs started by a plan's Temporal Schedule. */
+export function createScheduleActivities(deps: Pick<ActivityDeps, 'db' | 'logger'>) {
+  const { db, logger } = deps;
+  return {
+    /**
+     * Writes the run of a schedule's tick, or null when there is nothing to run: the schedule or the plan is gone
+     * (a Schedule left behind by a deleted plan fires for nobody) or the plan has no enabled test case. A plan that
+     * cannot run as configured (e.g. an application without an environment) fails the tick, visibly, without retries.
+     */
+    async createScheduledRun(input: ScheduledPlanRunInput): Promise<ScheduledRun | null> {
+      const schedule = await db
+        .selectFrom('test_plan_schedules as s')
+        .innerJoin('test_plans as p', 'p.id', 's.test_plan_id')
+        .select(['s.id', 's.description'])
+        .where('s.temporal_schedule_id', '=', input.scheduleId)
+        .where('s.test_plan_id', '=', input.testPlanId)
+        .where('p.project_id', '=', input.projectId)
+        .executeTakeFirst();
+      if (!schedule) {
+        logger.warn('scheduled run skipped: the schedule or its plan no longer exists', { ...input });
+        return null;
+      }
+      if ((await planTestCaseIds(db, input.testPlanId)).length === 0) {
+        logger.info('scheduled run skipped: the plan has no enabled test case', { ...input });
+        return null;
+      }
+      try {
+        // A retry after a lost completion would write a second run: rare enough next to losing a tick without retries.
+        const run = await createPlanRun(db, input.projectId, {
+          testPlanId: input.testPlanId,
+          meta: { trigger: 'SCHEDULE', actor: `schedule:${schedule.description ?? schedule.id}`.slice(0, 200) },
+        });
+        return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };
+      } catch (err) {
+        if (err instanceof RunRequestError) throw ApplicationFailure.create({ message: err.message, type: 'BadRunRequest', nonRetryable: true });
+        throw err;
+      }
+    },
+  };
+}

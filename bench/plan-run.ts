@@ -1,0 +1,705 @@
+// A whole plan run through the real stack: the planRun workflow (real bundle) launching one testExecution child
+// per test over a dependency graph, the real activities (replay in Chromium, database writes, trace upload) on
+// one worker, PostgreSQL, a Temporal dev server. N recorded tests in a DAG of depth 5 (layers of N/5; every test
+// of a layer after the first waits for 1-2 tests of the layer before, every 4th of them resumes from one), each
+// a short replay on a tiny page served here (navigate + assert_visible), one plan, concurrency 20.
+//
+// What it prints per size:
+// - makespan (runs.started_at -> finished_at) and the wall clock from the API's calls (createPlanRun +
+//   startPlanRun) to the workflow's result, against the IDEAL: the same DAG list-scheduled on 20 machines with
+//   the measured per-test durations (run_test_cases.started_at -> finished_at), earliest start first, ties in
+//   topological order; plus the lower bounds (critical path, total work / 20). Orchestration overhead per test
+//   = (makespan - ideal) x 20 / tests.
+// - the gap between a test's dependencies finishing and its own start (rows), and where the time between
+//   two tests goes, from the histories: the parent's reaction to a child's completion, the child's start, its
+//   three activities (schedule-to-start and run), and the parent seeing the child complete.
+// - the parent workflow's history (events, bytes) against Temporal's limits, and CPU seconds per process group.
+//
+//   node --import tsx bench/plan-run.ts
+//   BENCH_TESTS=200          sizes, comma-separated (default 200,1000)
+//   BENCH_CONCURRENCY=20     PlanRunInput.concurrency and the browser pool's concurrency (default 20)
+//   BENCH_TIMEOUT_S=900      watchdog for the whole script (default 15 min)
+//   BENCH_DUMP=/tmp/plan     also write every test's timeline (ms since epoch) to /tmp/plan.<size>.json
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { History } from '@temporalio/common/lib/proto-utils.js';
+import { DefaultLogger, Runtime, type NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { ActivityDeps } from '../activities/index.js';
+import { createNetworkGuard } from '../src/browser/network-guard.js';
+import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
+import { createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
+import { seedProject } from '../src/db/queries/admin.js';
+import { createApplication } from '../src/db/queries/applications.js';
+import { createEnvironment } from '../src/db/queries/environments.js';
+import { createTestPlan } from '../src/db/queries/test-plans.js';
+import type { Step } from '../src/domain/steps.js';
+import { silentLogger } from '../src/logger.js';
+import { createPlanRun } from '../src/runs/create-run.js';
+import { createFsBlobStore } from '../src/storage/fs.js';
+import { createTemporalClientProvider, type TemporalClientProvider } from '../src/temporal/client.js';
+import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
+import { startPlanRun } from '../src/temporal/lifecycle.js';
+import { bundleWorkflows, createWorker, stopWorker } from '../src/temporal/worker.js';
+import { loadTools } from '../src/tools.js';
+import { workflowIds } from '../workflows/shared.js';
+import { freePort } from '../test/support/net.js';
+import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
+import { insertRecordedTestCase } from '../test/support/recorded.js';
+import { descendants, envInt, fixed, median, percentile, table } from './support.js';
+
+const sizes = (process.env.BENCH_TESTS ?? '200,1000').split(',').map((s) => {
+  const n = Number(s.trim());
+  if (!Number.isInteger(n) || n < 5) throw new Error(`BENCH_TESTS must be integers >= 5, got ${s}`);
+  return n;
+});
+const concurrency = envInt('BENCH_CONCURRENCY', 20);
+const depth = 5;
+const timeoutS = envInt('BENCH_TIMEOUT_S', 15 * 60);
+/** The worker's activity slots: ≥ 2 per browser slot (executeTest holds one for the whole replay). */
+const activitySlots = Math.max(50, 2 * concurrency);
+/** As the worker's DATABASE_POOL_SIZE defaults. */
+const dbPoolSize = 10;
+
+// ---- cleanup: everything started is stopped, also on the watchdog and on Ctrl-C
+
+const closers: { name: string; close: () => Promise<unknown> }[] = [];
+const onCleanup = (name: string, close: () => Promise<unknown>) => closers.push({ name, close });
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    while (closers.length > 0) {
+      const { name, close } = closers.pop()!;
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise((resolve) => (timer = setTimeout(() => resolve(process.stderr.write(`cleanup: ${name} did not stop within 30 s\n`)), 30_000)));
+      await Promise.race([close().catch((err: unknown) => process.stderr.write(`cleanup: ${name}: ${String(err)}\n`)), bound]);
+      clearTimeout(timer);
+    }
+  })();
+  return cleaning;
+}
+setTimeout(() => {
+  process.stderr.write(`bench/plan-run: timed out after ${timeoutS} s, stopping everything\n`);
+  void cleanup().finally(() => process.exit(1));
+}, timeoutS * 1000).unref();
+process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+
+// ---- the page the tests replay on
+
+/** `/start` is the environment URL; every test navigates to `/page?t=<name>` and sees the heading. */
+async function startPageServer(): Promise<{ url: string; requests: () => number; server: Server }> {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests++;
+    const path = new URL(req.url ?? '/', 'http://bench.invalid').pathname;
+    const body = path === '/start' ? '<h1>Start</h1>' : path === '/page' ? '<h1>Ready</h1><p>A tiny page.</p>' : undefined;
+    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(body ? `<!doctype html><html><head><title>Bench</title></head><body>${body}</body></html>` : 'not found');
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}`, requests: () => requests, server };
+}
+
+const stepsFor = (name: string): Step[] => [
+  { action: 'navigate', value: `/page?t=${name}`, description: 'Open the page' },
+  { action: 'assert_visible', locator: "getByRole('heading', { name: 'Ready' })", description: 'The page is ready' },
+];
+
+// ---- the graph
+
+interface BenchTest {
+  name: string;
+  layer: number;
+  resumeFrom?: string;
+  waitFor: string[];
+}
+
+/** Deterministic: the same sizes give the same graph on every run. */
+function buildDag(n: number): BenchTest[] {
+  let seed = 20261121;
+  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const layers: BenchTest[][] = [];
+  for (let k = 0; k < depth; k++) {
+    const size = Math.floor(n / depth) + (k < n % depth ? 1 : 0);
+    layers.push(
+      Array.from({ length: size }, (_, i) => {
+        const name = `L${k}-${String(i).padStart(4, '0')}`;
+        if (k === 0) return { name, layer: k, waitFor: [] };
+        const previous = layers[k - 1]!;
+        const picks = new Set([previous[Math.floor(random() * previous.length)]!.name]);
+        if (random() < 0.5 && previous.length > 1) while (picks.size < 2) picks.add(previous[Math.floor(random() * previous.length)]!.name);
+        const [first, ...rest] = [...picks];
+        // Every 4th test of a layer resumes from its first dependency (which then captures its browser state).
+        return i % 4 === 0 ? { name, layer: k, resumeFrom: first!, waitFor: rest } : { name, layer: k, waitFor: [first!, ...rest] };
+      }),
+    );
+  }
+  return layers.flat();
+}
+
+const depsOf = (t: BenchTest): string[] => [...(t.resumeFrom ? [t.resumeFrom] : []), ...t.waitFor];
+
+// ---- scheduling
+
+/**
+ * List scheduling on `machines` identical machines: repeatedly start, among the tests whose dependencies are
+ * all scheduled, the one that can start earliest (ties: topological order) on the machine free soonest.
+ */
+function idealMakespan(tests: BenchTest[], duration: Map<string, number>, machines: number): number {
+  const free = Array.from({ length: machines }, () => 0);
+  const finish = new Map<string, number>();
+  const pending = [...tests]; // already in topological order (layer by layer)
+  while (pending.length > 0) {
+    const soonest = Math.min(...free);
+    let best = -1;
+    let bestStart = Infinity;
+    for (let i = 0; i < pending.length; i++) {
+      const deps = depsOf(pending[i]!);
+      if (!deps.every((d) => finish.has(d))) continue;
+      const start = Math.max(soonest, ...deps.map((d) => finish.get(d)!));
+      if (start < bestStart) [best, bestStart] = [i, start];
+    }
+    const [test] = pending.splice(best, 1);
+    const end = bestStart + duration.get(test!.name)!;
+    free[free.indexOf(soonest)] = end;
+    finish.set(test!.name, end);
+  }
+  return Math.max(...finish.values());
+}
+
+function criticalPath(tests: BenchTest[], duration: Map<string, number>): number {
+  const longest = new Map<string, number>();
+  for (const t of tests) longest.set(t.name, Math.max(0, ...depsOf(t).map((d) => longest.get(d)!)) + duration.get(t.name)!);
+  return Math.max(...longest.values());
+}
+
+// ---- histories
+
+type HistoryEvent = NonNullable<History['events']>[number];
+
+function eventMs(e: HistoryEvent): number {
+  const ts = e.eventTime;
+  if (!ts) return NaN;
+  const seconds = ts.seconds;
+  const s = typeof seconds === 'number' ? seconds : seconds ? seconds.toNumber() : 0;
+  return s * 1000 + (ts.nanos ?? 0) / 1e6;
+}
+
+const idOf = (id: unknown): string => String(id);
+
+interface ChildTimeline {
+  started: number;
+  /** Activity name -> scheduled, started, completed. */
+  activities: Map<string, { scheduled: number; started: number; completed: number }>;
+  completed: number;
+}
+
+function childTimeline(history: History): ChildTimeline {
+  const events = history.events ?? [];
+  const scheduled = new Map<string, { name: string; at: number }>();
+  const startedAt = new Map<string, number>();
+  const timeline: ChildTimeline = { started: NaN, activities: new Map(), completed: NaN };
+  for (const e of events) {
+    if (e.workflowExecutionStartedEventAttributes) timeline.started = eventMs(e);
+    else if (e.workflowExecutionCompletedEventAttributes) timeline.completed = eventMs(e);
+    else if (e.activityTaskScheduledEventAttributes) scheduled.set(idOf(e.eventId), { name: e.activityTaskScheduledEventAttributes.activityType?.name ?? '?', at: eventMs(e) });
+    else if (e.activityTaskStartedEventAttributes) startedAt.set(idOf(e.activityTaskStartedEventAttributes.scheduledEventId), eventMs(e));
+    else if (e.activityTaskCompletedEventAttributes) {
+      const id = idOf(e.activityTaskCompletedEventAttributes.scheduledEventId);
+      const s = scheduled.get(id);
+      if (s) timeline.activities.set(s.name, { scheduled: s.at, started: startedAt.get(id) ?? NaN, completed: eventMs(e) });
+    }
+  }
+  return timeline;
+}
+
+interface ParentFigures {
+  events: number;
+  /** Per test (by test case id): the start of its child initiated, and the child's completion seen. */
+  initiated: Map<string, number>;
+  childCompleted: Map<string, number>;
+  /** When loadRunPlan's result reached the workflow (the first launches can happen from then on). */
+  planLoaded: number;
+  workflowTasks: number;
+  /** Per workflow task: from the first event it answers to its completion; and scheduled -> started. */
+  reaction: number[];
+  wftQueue: number[];
+  wftRun: number[];
+  launchesPerTask: number[];
+}
+
+function parentFigures(history: History, runShortId: string): ParentFigures {
+  const events = history.events ?? [];
+  const prefix = `${workflowIds.planRun(runShortId)}:`;
+  const testOf = (workflowId: string | null | undefined) => (workflowId ?? '').slice(prefix.length);
+  const f: ParentFigures = { events: events.length, initiated: new Map(), childCompleted: new Map(), planLoaded: NaN, workflowTasks: 0, reaction: [], wftQueue: [], wftRun: [], launchesPerTask: [] };
+  const activityNames = new Map<string, string>();
+  let firstPending = NaN; // first event since the last completed workflow task that a new task answers to
+  let scheduledAt = NaN;
+  let startedAt = NaN;
+  for (const e of events) {
+    const at = eventMs(e);
+    if (e.workflowTaskScheduledEventAttributes) {
+      scheduledAt = at;
+      if (Number.isNaN(firstPending)) firstPending = at;
+    } else if (e.workflowTaskStartedEventAttributes) startedAt = at;
+    else if (e.workflowTaskCompletedEventAttributes) {
+      f.workflowTasks++;
+      f.reaction.push(at - firstPending);
+      f.wftQueue.push(startedAt - scheduledAt);
+      f.wftRun.push(at - startedAt);
+      firstPending = NaN;
+    } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
+      f.initiated.set(testOf(e.startChildWorkflowExecutionInitiatedEventAttributes.workflowId), at);
+      // Commands of one task follow its completion: count them against the task just completed.
+      while (f.launchesPerTask.length < f.workflowTasks) f.launchesPerTask.push(0);
+      f.launchesPerTask[f.workflowTasks - 1]! += 1;
+    } else {
+      if (e.childWorkflowExecutionCompletedEventAttributes) f.childCompleted.set(testOf(e.childWorkflowExecutionCompletedEventAttributes.workflowExecution?.workflowId), at);
+      if (e.activityTaskScheduledEventAttributes) activityNames.set(idOf(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
+      if (e.activityTaskCompletedEventAttributes && activityNames.get(idOf(e.activityTaskCompletedEventAttributes.scheduledEventId)) === 'loadRunPlan') f.planLoaded = at;
+      // Anything else the workflow reacts to (child started/completed, activity completed) wakes a task.
+      const isCommandEcho =
+        e.activityTaskScheduledEventAttributes || e.activityTaskStartedEventAttributes || e.markerRecordedEventAttributes || e.workflowExecutionCompletedEventAttributes;
+      if (!isCommandEcho && Number.isNaN(firstPending)) firstPending = at;
+    }
+  }
+  return f;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+// ---- CPU time per process group (this process, Temporal, PostgreSQL, Chromium)
+
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+function cpuByGroup(): Record<string, number> {
+  const groups: Record<string, number> = { node: 0, temporal: 0, postgres: 0, chromium: 0, other: 0 };
+  for (const pid of [process.pid, ...descendants(process.pid)]) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    // utime, stime, and (for children) cutime, cstime: reaped children's time lands in their parent's.
+    const own = fields[11]! + fields[12]!;
+    const reaped = pid === process.pid ? 0 : fields[13]! + fields[14]!;
+    const group = pid === process.pid ? 'node' : /^temporal/.test(comm) ? 'temporal' : /^(postgres|runuser)/.test(comm) ? 'postgres' : /chrom|headless/i.test(comm) ? 'chromium' : 'other';
+    groups[group]! += (own + reaped) / clockTicks;
+  }
+  return groups;
+}
+
+// ---- one run
+
+interface SizeFigures {
+  tests: number;
+  layers: number[];
+  waitForEdges: number;
+  resumeEdges: number;
+  passed: number;
+  status: string;
+  apiMs: number;
+  wallMs: number;
+  makespanMs: number;
+  idealMs: number;
+  criticalPathMs: number;
+  workBoundMs: number;
+  durations: number[];
+  replayMs: number[];
+  depGaps: number[];
+  freeSlotDepGaps: number[];
+  dispatch: number[];
+  launch: number[];
+  completion: number[];
+  stages: Record<string, number[]>;
+  parent: ParentFigures;
+  historyLength: number;
+  historyBytes: number;
+  cpu: Record<string, number>;
+  pageRequests: number;
+}
+
+interface Shared {
+  clusterUrl: string;
+  temporalAddress: string;
+  bundle: WorkflowBundleWithSourceMap;
+  pageUrl: string;
+  pageRequests: () => number;
+  blobDir: string;
+}
+
+async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
+  const dbUrl = await createDatabaseIn(shared.clusterUrl, `bench_${n}_${randomBytes(4).toString('hex')}`);
+  const db: DB = createDatabase({ kind: 'postgres', url: dbUrl, maxConnections: dbPoolSize });
+  const closeDb = () => db.destroy();
+  onCleanup(`database (${n})`, closeDb);
+  await migrateToLatest(db);
+
+  // The project: one web application whose environment is the bench's page, N recorded tests, one plan.
+  const tenant = await seedProject(db, { organization: 'Bench', project: `Plan run ${n}` });
+  const app = await createApplication(db, tenant.projectId, { name: 'Page', kind: 'web' });
+  const appId = (await db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+  await createEnvironment(db, { projectId: tenant.projectId, applicationId: appId, name: 'Local', url: `${shared.pageUrl}/start`, buildId: null, isProduction: false, makeDefault: true });
+  const dag = buildDag(n);
+  const ids = new Map<string, string>();
+  for (const t of dag) {
+    const id = await insertRecordedTestCase(db, {
+      projectId: tenant.projectId,
+      applicationId: appId,
+      name: t.name,
+      steps: stepsFor(t.name),
+      resumeFrom: t.resumeFrom && ids.get(t.resumeFrom),
+      waitFor: t.waitFor.map((d) => ids.get(d)!),
+    });
+    ids.set(t.name, id);
+  }
+  const nameOf = new Map([...ids].map(([name, id]) => [id, name]));
+  const planShortId = await createTestPlan(db, tenant.projectId, { name: `All ${n}`, isDefault: true, testCaseIds: [...ids.values()] });
+
+  // The worker, as `proctor worker` composes it: real bundle, real activities, one browser pool.
+  const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
+  const browsers: BrowserPool = createBrowserPool({
+    executablePath: loadTools().chromium,
+    concurrency,
+    queueTimeoutMs: 10 * 60_000,
+    networkGuard: createNetworkGuard({ allowPrivateNetworks: true }),
+  });
+  onCleanup(`browser pool (${n})`, () => browsers.close());
+  const deps: ActivityDeps = {
+    db,
+    blobs: createFsBlobStore({ dir: shared.blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' }),
+    logger: silentLogger,
+    browsers,
+    stepTimeoutMs: 10_000,
+    notify: { appUrl: 'https://app.proctor.test' },
+  };
+  const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
+    address: shared.temporalAddress,
+    namespace: 'default',
+    taskQueue,
+    deps,
+    workflowBundle: shared.bundle,
+    maxConcurrentActivityTaskExecutions: activitySlots,
+  });
+  const running = worker.run();
+  running.catch(() => undefined); // a worker that dies shows as a run that never ends; stopWorker rethrows
+  onCleanup(`worker (${n})`, async () => {
+    await stopWorker(worker, running);
+    await connection.close();
+  });
+  const temporal: TemporalClientProvider = createTemporalClientProvider({ address: shared.temporalAddress, namespace: 'default', taskQueue });
+  onCleanup(`temporal client (${n})`, () => temporal.close());
+  const client: Client = await temporal.get();
+
+  // Warm Chromium (the first launch is not the run's cost): one context, closed at once.
+  await browsers.withContext({}, async ({ page }) => void (await page.goto(`${shared.pageUrl}/start`)));
+
+  // What `POST /v1/run` does: write the run, start its workflow.
+  const requestsBefore = shared.pageRequests();
+  const cpuBefore = cpuByGroup();
+  const t0 = Date.now();
+  const run = await createPlanRun(db, tenant.projectId, { testPlanShortId: planShortId, meta: { trigger: 'API', actor: 'bench' } });
+  await startPlanRun(temporal, { runId: run.id, runShortId: run.shortId, projectId: tenant.projectId, concurrency, heal: true });
+  const apiMs = Date.now() - t0;
+  const handle = client.workflow.getHandle(workflowIds.planRun(run.shortId));
+  const result = (await handle.result()) as { status: string; counts: Record<string, number> };
+  const wallMs = Date.now() - t0;
+  const cpuAfter = cpuByGroup();
+
+  const runRow = await db.selectFrom('runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow();
+  const rows = await db.selectFrom('run_test_cases').selectAll().where('run_id', '=', run.id).execute();
+  const byName = new Map(rows.map((r) => [nameOf.get(r.test_case_id!)!, r]));
+  const start = (name: string) => byName.get(name)!.started_at?.getTime() ?? NaN;
+  const end = (name: string) => byName.get(name)!.finished_at?.getTime() ?? NaN;
+  const duration = new Map(dag.map((t) => [t.name, end(t.name) - start(t.name)]));
+  if ([...duration.values()].some((d) => !Number.isFinite(d))) throw new Error(`some tests have no start/finish time: ${JSON.stringify(result.counts)}`);
+  const makespanMs = runRow.finished_at!.getTime() - runRow.started_at!.getTime();
+
+  // Histories: the parent's (size, launches, reactions) and every child's (its stages).
+  const history = await handle.fetchHistory();
+  const description = await handle.describe();
+  const parent = parentFigures(history, run.shortId);
+  const children = new Map(
+    await mapLimit(dag, 8, async (t) => {
+      const h = await client.workflow.getHandle(workflowIds.testExecution(run.shortId, ids.get(t.name)!)).fetchHistory();
+      return [t.name, childTimeline(h)] as const;
+    }),
+  );
+  const initiated = (name: string) => parent.initiated.get(ids.get(name)!)!;
+  const seenDone = (name: string) => parent.childCompleted.get(ids.get(name)!)!;
+
+  // Gap between the last dependency finishing and the test's start (rows); and the same only for tests that,
+  // when their last dependency was seen done by the parent, had a free slot (no queueing, orchestration only).
+  const depGaps: number[] = [];
+  const freeSlotDepGaps: number[] = [];
+  for (const t of dag) {
+    const deps = depsOf(t);
+    if (deps.length === 0) continue;
+    const gap = start(t.name) - Math.max(...deps.map(end));
+    depGaps.push(gap);
+    const readyAt = Math.max(...deps.map(seenDone));
+    const busy = dag.filter((o) => o.name !== t.name && initiated(o.name) <= readyAt && seenDone(o.name) > readyAt).length;
+    if (busy < concurrency) freeSlotDepGaps.push(gap);
+  }
+
+  // The parent's dispatch latency: from the moment a test could start (dependencies seen done and a slot free,
+  // slots handed out first-freed first) to the parent initiating its child.
+  const slotEvents = [...Array.from({ length: concurrency }, () => parent.planLoaded)];
+  const dispatch: number[] = [];
+  const launchOrder = [...dag].sort((a, b) => initiated(a.name) - initiated(b.name));
+  const completions = dag.map((t) => seenDone(t.name)).sort((a, b) => a - b);
+  let c = 0;
+  for (const t of launchOrder) {
+    const at = initiated(t.name);
+    while (c < completions.length && completions[c]! <= at) slotEvents.push(completions[c++]!);
+    slotEvents.sort((a, b) => a - b);
+    const slot = slotEvents.shift() ?? at;
+    const readyAt = Math.max(parent.planLoaded, ...depsOf(t).map(seenDone));
+    dispatch.push(at - Math.max(slot, readyAt));
+  }
+
+  const stages: Record<string, number[]> = {
+    'child start (initiated -> child started)': [],
+    'child 1st task + markTestStarted queued': [],
+    'markTestStarted run': [],
+    'task + executeTest queued': [],
+    'executeTest run': [],
+    'task + recordTestResult queued': [],
+    'recordTestResult run': [],
+    'task + child completed': [],
+    'completion reaches parent': [],
+  };
+  for (const t of dag) {
+    const ch = children.get(t.name)!;
+    const [mark, exec, record] = ['markTestStarted', 'executeTest', 'recordTestResult'].map((a) => ch.activities.get(a));
+    if (!mark || !exec || !record) continue;
+    const push = (key: string, ms: number) => stages[key]!.push(ms);
+    push('child start (initiated -> child started)', ch.started - initiated(t.name));
+    push('child 1st task + markTestStarted queued', mark.started - ch.started);
+    push('markTestStarted run', mark.completed - mark.started);
+    push('task + executeTest queued', exec.started - mark.completed);
+    push('executeTest run', exec.completed - exec.started);
+    push('task + recordTestResult queued', record.started - exec.completed);
+    push('recordTestResult run', record.completed - record.started);
+    push('task + child completed', ch.completed - record.completed);
+    push('completion reaches parent', seenDone(t.name) - ch.completed);
+  }
+
+  if (process.env.BENCH_DUMP) {
+    const timeline = dag.map((t) => ({ name: t.name, deps: depsOf(t), initiated: initiated(t.name), rowStart: start(t.name), rowEnd: end(t.name), seenDone: seenDone(t.name), replayMs: byName.get(t.name)!.duration_ms }));
+    writeFileSync(`${process.env.BENCH_DUMP}.${n}.json`, JSON.stringify({ runStarted: runRow.started_at, runFinished: runRow.finished_at, planLoaded: parent.planLoaded, timeline }, null, 1));
+  }
+
+  const figures: SizeFigures = {
+    tests: n,
+    layers: Array.from({ length: depth }, (_, k) => dag.filter((t) => t.layer === k).length),
+    waitForEdges: dag.reduce((s, t) => s + t.waitFor.length, 0),
+    resumeEdges: dag.filter((t) => t.resumeFrom).length,
+    passed: rows.filter((r) => r.result === 'PASSED').length,
+    status: `${result.status} ${runRow.result ?? ''}`.trim(),
+    apiMs,
+    wallMs,
+    makespanMs,
+    idealMs: idealMakespan(dag, duration, concurrency),
+    criticalPathMs: criticalPath(dag, duration),
+    workBoundMs: [...duration.values()].reduce((a, b) => a + b, 0) / concurrency,
+    durations: [...duration.values()],
+    replayMs: rows.flatMap((r) => (r.duration_ms === null ? [] : [r.duration_ms])),
+    depGaps,
+    freeSlotDepGaps,
+    dispatch,
+    launch: dag.map((t) => start(t.name) - initiated(t.name)),
+    completion: dag.map((t) => seenDone(t.name) - end(t.name)),
+    stages,
+    parent,
+    historyLength: description.historyLength,
+    historyBytes: description.historySize ?? NaN,
+    cpu: Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, v - (cpuBefore[k] ?? 0)])),
+    pageRequests: shared.pageRequests() - requestsBefore,
+  };
+
+  // This size's pieces stop here; the servers are shared.
+  for (const name of [`temporal client (${n})`, `worker (${n})`, `browser pool (${n})`, `database (${n})`]) {
+    const i = closers.findIndex((x) => x.name === name);
+    if (i >= 0) await closers.splice(i, 1)[0]!.close();
+  }
+  return figures;
+}
+
+// ---- output
+
+const ms = (n: number) => fixed(n, 0);
+const sec = (n: number) => fixed(n / 1000, 1);
+const dist = (values: number[]) => [ms(median(values)), ms(percentile(values, 95)), ms(Math.max(...values)), values.length];
+
+function report(all: SizeFigures[]): void {
+  const out = (s: string) => process.stdout.write(s);
+  out(`\nplan run: DAG of depth ${depth}, concurrency ${concurrency}, browser pool ${concurrency}, ${activitySlots} activity slots, database pool ${dbPoolSize}, ${cpus().length} cores\n`);
+  for (const f of all) {
+    out(`  ${f.tests} tests: layers ${f.layers.join('/')}, ${f.waitForEdges} wait-for + ${f.resumeEdges} resume-from edges; ${f.status}, ${f.passed} passed; ${f.pageRequests} page requests\n`);
+  }
+
+  out('\nmakespan against the ideal schedule (same DAG, measured per-test durations, 20 machines)\n\n');
+  out(
+    table(
+      ['tests', 'API call ms', 'wall s', 'makespan s', 'ideal s', 'crit. path s', 'work/20 s', 'makespan/ideal', 'overhead ms/test', 'tests/s'],
+      all.map((f) => [
+        f.tests,
+        ms(f.apiMs),
+        sec(f.wallMs),
+        sec(f.makespanMs),
+        sec(f.idealMs),
+        sec(f.criticalPathMs),
+        sec(f.workBoundMs),
+        fixed(f.makespanMs / f.idealMs, 2),
+        ms(((f.makespanMs - f.idealMs) * concurrency) / f.tests),
+        fixed(f.tests / (f.makespanMs / 1000), 2),
+      ]),
+    ),
+  );
+  for (const f of all) {
+    const ratio = f.makespanMs / f.idealMs;
+    out(`  ${f.tests}: makespan/ideal ${ratio.toFixed(2)} (goal ≤ 1.2: ${ratio <= 1.2 ? 'met' : 'NOT met'})\n`);
+  }
+
+  out('\nper test (ms): median, p95, max, count\n\n');
+  const rowsOf = (label: string, pick: (f: SizeFigures) => number[]) => all.map((f) => [`${label} (${f.tests})`, ...dist(pick(f))]);
+  out(
+    table(
+      ['', 'median', 'p95', 'max', 'n'],
+      [
+        ...rowsOf('test row started -> finished', (f) => f.durations),
+        ...rowsOf('  replay alone (duration_ms)', (f) => f.replayMs),
+        ...rowsOf('deps finished -> test started', (f) => f.depGaps),
+        ...rowsOf('  the same, a slot was free', (f) => f.freeSlotDepGaps),
+        ...rowsOf('parent dispatch (ready+slot -> child initiated)', (f) => f.dispatch),
+        ...rowsOf('child initiated -> row started', (f) => f.launch),
+        ...rowsOf('row finished -> parent sees child done', (f) => f.completion),
+      ],
+    ),
+  );
+
+  out('\nwhere a test\'s time goes, from the child histories (ms): median, p95, max\n\n');
+  const keys = Object.keys(all[0]!.stages);
+  out(
+    table(
+      ['stage', ...all.flatMap((f) => [`med (${f.tests})`, `p95 (${f.tests})`, `max (${f.tests})`])],
+      keys.map((k) => [k, ...all.flatMap((f) => dist(f.stages[k]!).slice(0, 3))]),
+    ),
+  );
+
+  out('\nthe parent workflow (run:<shortId>)\n\n');
+  out(
+    table(
+      ['tests', 'history events', 'history bytes', 'events/test', 'bytes/test', '% of 50k events', '% of 50 MB', 'tests at 50k events', 'tests at 50 MB', 'workflow tasks', 'launches/task', 'reaction med ms', 'reaction p95 ms', 'task queued med ms', 'task run med ms'],
+      all.map((f) => {
+        const perTest = f.parent.events / f.tests;
+        const bytesPerTest = f.historyBytes / f.tests;
+        return [
+          f.tests,
+          f.parent.events,
+          f.historyBytes,
+          fixed(perTest, 1),
+          ms(bytesPerTest),
+          fixed((f.parent.events / 51_200) * 100, 1),
+          fixed((f.historyBytes / (50 * 1024 * 1024)) * 100, 2),
+          ms(51_200 / perTest),
+          ms((50 * 1024 * 1024) / bytesPerTest),
+          f.parent.workflowTasks,
+          fixed(median(f.parent.launchesPerTask.filter((x) => x > 0)), 1),
+          ms(median(f.parent.reaction)),
+          ms(percentile(f.parent.reaction, 95)),
+          ms(median(f.parent.wftQueue)),
+          ms(median(f.parent.wftRun)),
+        ];
+      }),
+    ),
+  );
+  for (const f of all) {
+    if (f.historyLength !== f.parent.events) out(`  note: describe() reports ${f.historyLength} events, fetchHistory ${f.parent.events}\n`);
+    const cap = Math.min(51_200 / (f.parent.events / f.tests), (50 * 1024 * 1024) / (f.historyBytes / f.tests));
+    out(
+      `  ${f.tests}: ${f.parent.events} events / ${(f.historyBytes / 1024).toFixed(0)} KiB; the hard limits are hit near ${ms(cap)} tests in one run ` +
+        `(warnings from 10,240 events / 10 MB, i.e. near ${ms(10_240 / (f.parent.events / f.tests))} tests): continue-as-new ${f.parent.events > 10_240 ? 'needed' : 'not needed at this size'}\n`,
+    );
+  }
+
+  out(`\nCPU seconds during the run (${cpus().length} cores; available = cores x wall)\n\n`);
+  const groups = ['node', 'temporal', 'postgres', 'chromium', 'other'];
+  out(
+    table(
+      ['tests', ...groups.map((g) => `${g} s`), 'total s', 'available s', 'busy %', 'CPU ms/test'],
+      all.map((f) => {
+        const total = groups.reduce((s, g) => s + (f.cpu[g] ?? 0), 0);
+        const available = (cpus().length * f.wallMs) / 1000;
+        return [f.tests, ...groups.map((g) => fixed(f.cpu[g] ?? 0, 1)), fixed(total, 1), fixed(available, 1), fixed((total / available) * 100, 0), ms((total * 1000) / f.tests)];
+      }),
+    ),
+  );
+  out('  node = this process: the worker (workflows, activities, Playwright client, egress proxies), the page server and the bench.\n');
+}
+
+// ---- main
+
+// Worker state changes are logged at INFO; only problems matter here. The bench owns SIGINT (see cleanup).
+Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+
+let exitCode = 0;
+try {
+  const tools = loadTools();
+  if (!tools.postgresBin) throw new Error('PostgreSQL is not installed: run `npm run setup:test`');
+  if (!tools.temporal) throw new Error('The Temporal CLI is not installed: run `npm run setup:test`');
+  if (!tools.chromium) throw new Error('Chromium not found: run `npm run setup`');
+
+  const page = await startPageServer();
+  onCleanup('page server', () => new Promise((resolve) => page.server.close(resolve)));
+  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-bench-blobs-'));
+  onCleanup('blob dir', async () => rmSync(blobDir, { recursive: true, force: true }));
+  const [postgres, temporal, bundle] = await Promise.allSettled([startPostgres(tools.postgresBin), startDevServer({ executable: tools.temporal }), bundleWorkflows()]);
+  if (postgres.status === 'fulfilled') onCleanup('postgres', () => (postgres.value as PostgresCluster).stop());
+  if (temporal.status === 'fulfilled') onCleanup('temporal dev server', () => (temporal.value as DevServer).stop());
+  for (const r of [postgres, temporal, bundle]) if (r.status === 'rejected') throw r.reason;
+  const shared: Shared = {
+    clusterUrl: (postgres as PromiseFulfilledResult<PostgresCluster>).value.url,
+    temporalAddress: (temporal as PromiseFulfilledResult<DevServer>).value.address,
+    bundle: (bundle as PromiseFulfilledResult<WorkflowBundleWithSourceMap>).value,
+    pageUrl: page.url,
+    pageRequests: page.requests,
+    blobDir,
+  };
+
+  const results: SizeFigures[] = [];
+  for (const n of sizes) {
+    const started = Date.now();
+    results.push(await runSize(shared, n));
+    process.stderr.write(`bench/plan-run: ${n} tests done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  }
+  report(results);
+} catch (err) {
+  process.stderr.write(`bench/plan-run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  exitCode = 1;
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);

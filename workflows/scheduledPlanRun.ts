@@ -1,0 +1,40 @@
+import { executeChild, log, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.js';
+import { dbActivity } from './activity-options.js';
+import { planRun } from './planRun.js';
+import { workflowIds, type PlanRunResult } from './shared.js';
+
+/** What a plan's Temporal Schedule passes to each workflow it starts. */
+export interface ScheduledPlanRunInput {
+  projectId: string;
+  testPlanId: string;
+  /** The Temporal Schedule id (`plan-schedule:<row id>`). */
+  scheduleId: string;
+  /** Tests of the run in parallel at most; 100 when absent. */
+  concurrency?: number;
+}
+
+export type ScheduledPlanRunResult = (PlanRunResult & { runShortId: string }) | null;
+
+type Activities = ReturnType<typeof createActivities>;
+const db = proxyActivities<Activities>(dbActivity);
+
+/**
+ * One tick of a plan's schedule: writes the run (trigger SCHEDULE) and runs it as the child `run:<shortId>`, the
+ * same workflow under the same id an API-started run has. A plan that is gone or has nothing to run ends the tick
+ * with null. The tick waits for its run, so the Schedule's overlap policy sees the run as running.
+ */
+export async function scheduledPlanRun(input: ScheduledPlanRunInput): Promise<ScheduledPlanRunResult> {
+  const run = await db.createScheduledRun(input);
+  if (!run) {
+    log.info('scheduled run skipped: nothing to run', { testPlanId: input.testPlanId, scheduleId: input.scheduleId });
+    return null;
+  }
+  const result = await executeChild(planRun, {
+    workflowId: workflowIds.planRun(run.runShortId),
+    // A run outlives its tick (e.g. one terminated by hand), so it still ends and records its result.
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    args: [{ runId: run.runId, runShortId: run.runShortId, projectId: input.projectId, concurrency: input.concurrency ?? 100, heal: true }],
+  });
+  return { runShortId: run.runShortId, ...result };
+}
