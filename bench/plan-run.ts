@@ -330,6 +330,7 @@ interface SizeFigures {
   depGaps: number[];
   freeSlotDepGaps: number[];
   dispatch: number[];
+  turnaround: number[];
   launch: number[];
   completion: number[];
   stages: Record<string, number[]>;
@@ -450,7 +451,9 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
   const seenDone = (name: string) => parent.childCompleted.get(ids.get(name)!)!;
 
   // Gap between the last dependency finishing and the test's start (rows); and the same only for tests that,
-  // when their last dependency was seen done by the parent, had a free slot (no queueing, orchestration only).
+  // when the parent saw their last dependency done, had a slot of their own: fewer than `concurrency` tests
+  // running or already waiting for a slot then (no queueing: orchestration only).
+  const readyAt = new Map(dag.map((t) => [t.name, Math.max(parent.planLoaded, ...depsOf(t).map(seenDone))]));
   const depGaps: number[] = [];
   const freeSlotDepGaps: number[] = [];
   for (const t of dag) {
@@ -458,25 +461,33 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
     if (deps.length === 0) continue;
     const gap = start(t.name) - Math.max(...deps.map(end));
     depGaps.push(gap);
-    const readyAt = Math.max(...deps.map(seenDone));
-    const busy = dag.filter((o) => o.name !== t.name && initiated(o.name) <= readyAt && seenDone(o.name) > readyAt).length;
-    if (busy < concurrency) freeSlotDepGaps.push(gap);
+    const at = readyAt.get(t.name)!;
+    const running = dag.filter((o) => initiated(o.name) <= at && seenDone(o.name) > at).length;
+    const waiting = dag.filter((o) => o.name !== t.name && readyAt.get(o.name)! < at && initiated(o.name) > at).length;
+    if (running + waiting < concurrency) freeSlotDepGaps.push(gap);
   }
 
   // The parent's dispatch latency: from the moment a test could start (dependencies seen done and a slot free,
   // slots handed out first-freed first) to the parent initiating its child.
-  const slotEvents = [...Array.from({ length: concurrency }, () => parent.planLoaded)];
+  // When the test was already waiting as the slot came free, the slot's turnaround: the previous test's row
+  // finished -> this test's row started, the browser slot idle in between (the cost per test when saturated).
+  const slots: { free: number; rowEnd: number }[] = Array.from({ length: concurrency }, () => ({ free: parent.planLoaded, rowEnd: NaN }));
   const dispatch: number[] = [];
+  const turnaround: number[] = [];
   const launchOrder = [...dag].sort((a, b) => initiated(a.name) - initiated(b.name));
-  const completions = dag.map((t) => seenDone(t.name)).sort((a, b) => a - b);
+  const completions = [...dag].sort((a, b) => seenDone(a.name) - seenDone(b.name));
   let c = 0;
   for (const t of launchOrder) {
     const at = initiated(t.name);
-    while (c < completions.length && completions[c]! <= at) slotEvents.push(completions[c++]!);
-    slotEvents.sort((a, b) => a - b);
-    const slot = slotEvents.shift() ?? at;
-    const readyAt = Math.max(parent.planLoaded, ...depsOf(t).map(seenDone));
-    dispatch.push(at - Math.max(slot, readyAt));
+    while (c < completions.length && seenDone(completions[c]!.name) <= at) {
+      const done = completions[c++]!.name;
+      slots.push({ free: seenDone(done), rowEnd: end(done) });
+    }
+    slots.sort((a, b) => a.free - b.free);
+    const slot = slots.shift() ?? { free: at, rowEnd: NaN };
+    const ready = readyAt.get(t.name)!;
+    dispatch.push(at - Math.max(slot.free, ready));
+    if (ready <= slot.free && Number.isFinite(slot.rowEnd)) turnaround.push(start(t.name) - slot.rowEnd);
   }
 
   const stages: Record<string, number[]> = {
@@ -529,6 +540,7 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
     depGaps,
     freeSlotDepGaps,
     dispatch,
+    turnaround,
     launch: dag.map((t) => start(t.name) - initiated(t.name)),
     completion: dag.map((t) => seenDone(t.name) - end(t.name)),
     stages,
@@ -592,7 +604,8 @@ function report(all: SizeFigures[]): void {
         ...rowsOf('test row started -> finished', (f) => f.durations),
         ...rowsOf('  replay alone (duration_ms)', (f) => f.replayMs),
         ...rowsOf('deps finished -> test started', (f) => f.depGaps),
-        ...rowsOf('  the same, a slot was free', (f) => f.freeSlotDepGaps),
+        ...rowsOf('  the same, a slot was free at once', (f) => f.freeSlotDepGaps),
+        ...rowsOf('slot turnaround (row finished -> next row started)', (f) => f.turnaround),
         ...rowsOf('parent dispatch (ready+slot -> child initiated)', (f) => f.dispatch),
         ...rowsOf('child initiated -> row started', (f) => f.launch),
         ...rowsOf('row finished -> parent sees child done', (f) => f.completion),

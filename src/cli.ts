@@ -1,6 +1,4 @@
 import { ConfigError } from './config.js';
-import { runAdmin } from './cli/admin.js';
-import { runApi, runDev, runMigrate, runWorker } from './cli/serve.js';
 
 const usage = `proctor <command>
 
@@ -14,16 +12,17 @@ const usage = `proctor <command>
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
+    // Loaded on demand: `proctor admin` should not pay for Playwright, Temporal's worker and the LLM client.
     case 'dev':
-      return runDev();
+      return (await import('./cli/serve.js')).runDev();
     case 'api':
-      return runApi();
+      return (await import('./cli/serve.js')).runApi();
     case 'worker':
-      return runWorker();
+      return (await import('./cli/serve.js')).runWorker();
     case 'migrate':
-      return runMigrate();
+      return (await import('./cli/serve.js')).runMigrate();
     case 'admin':
-      return runAdmin(rest);
+      return (await import('./cli/admin.js')).runAdmin(rest);
     case undefined:
     case '-h':
     case '--help':
