@@ -284,7 +284,7 @@ try {
   for (const path of ['/top', '/bottom']) {
     for (const navigated of [false, true]) figures.push(await measureLargePage(pool, served.url, path, navigated));
   }
-  process.stdout.write(`\nLarge page: ${listItems} list items with buttons, a ${tableRows}-row table, an iframe and a shadow-DOM widget; observe() with its default 8,000-char budget\n\n`);
+  process.stdout.write(`\nLarge page: ${listItems} list items with buttons, a ${tableRows}-row table, an iframe and a shadow-DOM widget; observe() with its default budget\n\n`);
   process.stdout.write(
     table(
       ['layout', 'raw chars', 'raw lines', 'compact chars', 'lines', 'omitted', 'est. tokens', 'prompt tokens', 'observe ms'],
