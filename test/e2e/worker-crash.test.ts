@@ -197,7 +197,8 @@ describe('a worker process killed mid-run', () => {
         // 2 = PENDING_ACTIVITY_STATE_STARTED: a worker took the attempt (it is not only scheduled).
         return (slowA.raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'executeTest' && a.state === 2);
       },
-      60_000,
+      // The worker process transpiles and bundles the workflows first: seconds, more on a busy machine.
+      90_000,
       'quick to complete and slow a to be in its browser activity',
     );
     lap('quick done, slow tests running');
@@ -285,5 +286,5 @@ describe('a worker process killed mid-run', () => {
     expect(await second.exited, second.output()).toBe(0);
     await waitFor(async () => stillAlive(secondTree).length === 0, 15_000, 'the second worker\'s processes to exit');
     lap('second worker stopped');
-  }, 180_000);
+  }, 210_000);
 });
