@@ -19,7 +19,7 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
     async loadRunPlan(input: { runId: string }): Promise<RunPlanTest[]> {
       const rows = await db
         .selectFrom('run_test_cases')
-        .select(['id', 'test_case_id', 'environment_url', 'device', 'resume_from_test_case_id', 'wait_for_test_case_ids', 'status'])
+        .select(['id', 'test_case_id', 'name', 'environment_url', 'device', 'resume_from_test_case_id', 'wait_for_test_case_ids', 'status'])
         .where('run_id', '=', input.runId)
         .where('test_case_id', 'is not', null)
         .orderBy('name')
@@ -28,6 +28,7 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
       return rows.map((r) => ({
         runTestCaseId: r.id,
         testCaseId: r.test_case_id!,
+        name: r.name,
         baseUrl: r.environment_url,
         device: (r.device as DeviceSettings | null) ?? null,
         // Dependencies outside the run cannot gate it (the run includes them all; this guards deleted ones).
@@ -71,6 +72,8 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
           finished_at: new Date(),
         })
         .where('id', '=', input.runTestCaseId)
+        // Only a test still in flight: a retried write after a crash, or a late one after a cancel, changes nothing.
+        .where('status', 'in', ['PENDING', 'RUNNING'])
         .execute();
     },
 

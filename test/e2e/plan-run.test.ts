@@ -108,7 +108,7 @@ describe('plan runs over the dependency graph', () => {
     expect(byName.broken).toMatchObject({ status: 'COMPLETED', result: 'FAILED', failedStepIndex: 1 });
     expect(byName.broken.screenshotUrl).toMatch(/^http/);
     expect(byName['after broken']).toMatchObject({ status: 'SKIPPED', result: 'SKIPPED' });
-    expect(byName['after broken'].evaluationThought).toMatch(/wait-for dependency .* ended FAILED/);
+    expect(byName['after broken'].evaluationThought).toMatch(/wait-for dependency "broken" ended FAILED/);
     expect(byName.login.inPlan).toBe(false);
 
     // Precedence: shop uses the plan's environment (server 2) over the project default (server 1);

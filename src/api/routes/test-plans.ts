@@ -12,6 +12,7 @@ import {
   type PlanApplication,
   type TestPlanWrite,
 } from '../../db/queries/test-plans.js';
+import { deletePlanSchedules } from '../../temporal/schedules.js';
 import { findEnvironment } from '../../db/queries/environments.js';
 import { findDevicePresetId, findIdByShortId } from '../../db/queries/lookups.js';
 import { shortIdPattern } from '../../domain/short-ids.js';
@@ -287,9 +288,15 @@ export function registerTestPlans(app: OpenApiApp): void {
   });
 
   app.openapi(routes.remove, async (c) => {
-    const { db } = c.get('deps');
+    const { db, temporal } = c.get('deps');
     const { projectId } = c.get('caller');
     const plan = await requireTestPlan(db, projectId, c.req.valid('param').testPlanShortId);
+    // Its Temporal Schedules first: the rows would cascade away, but the schedules would keep firing.
+    try {
+      await deletePlanSchedules(db, temporal, plan.id);
+    } catch (err) {
+      throw new ApiError(503, `could not delete the plan's schedules: ${err instanceof Error ? err.message : String(err)}`);
+    }
     await deleteTestPlan(db, { id: plan.id, projectId });
     return c.json({ deleted: true as const }, 200);
   });
