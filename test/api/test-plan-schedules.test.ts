@@ -149,9 +149,13 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
     await deletePlanSchedules(ctx.db, ctx.deps.temporal, plan.id);
     expect(await rowCount()).toBe(0);
   });
+});
 
-  // Once is enough: Temporal's absence is under test, not the database (each request waits out a connect timeout).
-  it.runIf(kind === 'pglite')('answers 503 and keeps nothing when Temporal is unreachable; the list then has no next run times', async () => {
+// Once is enough: Temporal's absence is under test, not the database (each request waits out a connect timeout).
+describe('test plan schedules without Temporal', () => {
+  const kind = 'pglite' as const;
+  const path = (plan: { shortId: string }) => `/v1/test-plans/${plan.shortId}/schedules`;
+  it('answers 503 and keeps nothing when Temporal is unreachable; the list then has no next run times', async () => {
     const down = await createApiContext(kind, { temporalAddress: `127.0.0.1:${await freePort()}` });
     try {
       const res = await down.call('POST', '/v1/test-plans', { name: 'Offline' });
