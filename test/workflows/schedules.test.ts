@@ -30,9 +30,10 @@ const providerOf = (client: Client, taskQueue: string): TemporalClientProvider =
   close: async () => {},
 });
 
-describe.skipIf(!testServer)('the time-skipping test server', () => {
+describe('the time-skipping test server', () => {
   it('does not implement Schedules (why the tests below use the dev server)', async () => {
-    const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServer! } } });
+    if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
+    const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServer } } });
     try {
       const creating = createPlanSchedule(providerOf(env.client, 'unused'), {
         scheduleId: 'plan-schedule:probe',
