@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { planTestCaseIds, RunRequestError } from '../src/db/queries/runs.js';
@@ -8,6 +9,12 @@ export interface ScheduledRun {
   runId: string;
   runShortId: string;
   testCount: number;
+}
+
+/** The tick's workflow id (unique per scheduled time), when running as an activity. */
+function tickKey(): string | undefined {
+  const workflowId = Context.current().info.workflowExecution?.workflowId;
+  return workflowId ? `schedule:${workflowId}` : undefined;
 }
 
 /** Runs started by a plan's Temporal Schedule. */
@@ -37,9 +44,10 @@ export function createScheduleActivities(deps: Pick<ActivityDeps, 'db' | 'logger
         return null;
       }
       try {
-        // A retry after a lost completion would write a second run: rare enough next to losing a tick without retries.
+        // Keyed by the tick's workflow id: a retry after a lost completion finds the run it already wrote.
         const run = await createPlanRun(db, input.projectId, {
           testPlanId: input.testPlanId,
+          idempotencyKey: tickKey(),
           meta: { trigger: 'SCHEDULE', actor: `schedule:${schedule.description ?? schedule.id}`.slice(0, 200) },
         });
         return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };

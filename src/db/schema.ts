@@ -187,6 +187,7 @@ export interface RunsTable {
   repository: string | null;
   notifications: ColumnType<unknown, string | null | undefined, string | null>;
   test_count: Generated<number>;
+  idempotency_key: string | null;
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

@@ -25,7 +25,7 @@ export interface CreatedRun {
 export async function createPlanRun(
   db: DB,
   projectId: string,
-  input: { testPlanShortId?: string; testPlanId?: string; applications?: EnvironmentOverride[]; meta: RunMetadata },
+  input: { testPlanShortId?: string; testPlanId?: string; applications?: EnvironmentOverride[]; meta: RunMetadata; idempotencyKey?: string },
 ): Promise<CreatedRun> {
   let planShortId = input.testPlanShortId;
   if (!planShortId) {
@@ -51,6 +51,7 @@ export async function createPlanRun(
     projectId,
     planId: plan.id,
     meta: input.meta,
+    idempotencyKey: input.idempotencyKey,
     tests: tests.map((t) => ({ testCase: t, inPlan: inPlan.has(t.id), environmentUrl: envs.get(t.application_id)!.url, device: envs.get(t.application_id)!.device })),
   });
   return { ...run, testCount: tests.length, plan: { id: plan.id, name: plan.name, shortId: plan.shortId } };

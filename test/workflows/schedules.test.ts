@@ -166,8 +166,8 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
     };
     const emptyHandle = await tick(empty.shortId);
     const doomedHandle = await tick(doomed.shortId);
-    // Deleting the plan cascades the schedule row but leaves the Temporal Schedule (see deletePlanSchedules).
-    expect((await stack.call('DELETE', `/v1/test-plans/${doomed.shortId}`)).status).toBe(200);
+    // A plan removed behind the API's back (the API deletes the Schedules too): its Schedule fires for nobody.
+    await stack.db.deleteFrom('test_plans').where('id', '=', doomed.id).execute();
 
     for (const handle of [emptyHandle, doomedHandle]) {
       await handle.trigger();
@@ -177,5 +177,11 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
     }
     expect(await planRuns(empty.id)).toEqual([]);
     expect(await planRuns(doomed.id)).toEqual([]);
+
+    // Deleting a plan through the API deletes its Temporal Schedules with it.
+    const gone = await createPlan('Gone', []);
+    const goneHandle = await tick(gone.shortId);
+    expect((await stack.call('DELETE', `/v1/test-plans/${gone.shortId}`)).status).toBe(200);
+    await expect(goneHandle.describe()).rejects.toThrow(/not found|already completed/i);
   }, 60_000);
 });

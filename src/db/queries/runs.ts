@@ -151,8 +151,12 @@ export interface NewRunTest {
 
 export async function insertRun(
   db: DB,
-  input: { projectId: string; planId: string | null; rerunOf?: string; meta: RunMetadata; tests: NewRunTest[] },
+  input: { projectId: string; planId: string | null; rerunOf?: string; meta: RunMetadata; tests: NewRunTest[]; idempotencyKey?: string },
 ): Promise<{ id: string; shortId: string }> {
+  if (input.idempotencyKey) {
+    const existing = await db.selectFrom('runs').select(['id', 'short_id']).where('idempotency_key', '=', input.idempotencyKey).executeTakeFirst();
+    if (existing) return { id: existing.id, shortId: existing.short_id };
+  }
   const id = newId();
   const shortId = newShortId('run');
   await db.transaction().execute(async (trx) => {
@@ -172,6 +176,7 @@ export async function insertRun(
         repository: input.meta.repository ?? null,
         notifications: input.meta.notifications ? JSON.stringify(input.meta.notifications) : null,
         test_count: input.tests.length,
+        idempotency_key: input.idempotencyKey ?? null,
       })
       .execute();
     for (let i = 0; i < input.tests.length; i += 500) {
