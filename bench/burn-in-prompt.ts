@@ -19,36 +19,13 @@ import { runAgent, type AgentResult } from '../src/llm/agent.js';
 import { agentTools } from '../src/llm/agent-tools.js';
 import { createLlm, type Llm } from '../src/llm/client.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from '../src/llm/prompts.js';
-import { createRouter, refOf, tool, type AgentMove } from '../test/support/agent-script.js';
+import { createRouter, type AgentMove } from '../test/support/agent-script.js';
+import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../test/support/shop-agent-script.js';
 import { startFixtureApps, shopCredentials, type FixtureApps } from '../test/support/fixture-apps.js';
 import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../test/support/scripted-llm.js';
 import { createBenchPool, fixed, mean, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
 
 watchdog(180, 'bench/burn-in-prompt');
-
-// The move lists of test/e2e/burn-in-replay.test.ts.
-const loginGoal = 'Sign in and add the coffee mug to the cart';
-const loginMoves: AgentMove[] = [
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
-  (r) => tool('assert_visible', { ref: refOf(r, 'link "Cart (1)"'), description: 'The cart shows one item' }),
-  () => tool('done', { summary: 'Signed in, mug in cart' }),
-];
-
-const checkoutGoal = 'Check out the cart with express shipping';
-const checkoutMoves: AgentMove[] = [
-  (r) => tool('click', { ref: refOf(r, 'link "Cart (1)"'), description: 'Open the cart' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Checkout"'), description: 'Go to checkout' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Full name"'), value: 'Ada Lovelace', description: 'Enter the name' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Address"'), value: '12 Analytical St', description: 'Enter the address' }),
-  (r) => tool('select', { ref: refOf(r, 'combobox "Shipping"'), option: 'Express', description: 'Choose express shipping' }),
-  (r) => tool('check', { ref: refOf(r, 'checkbox "I accept the terms"'), checked: true, description: 'Accept the terms' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Place order"'), description: 'Place the order' }),
-  (r) => tool('assert_visible', { ref: refOf(r, 'heading "Order confirmed"'), description: 'The order is confirmed' }),
-  () => tool('done', { summary: 'Order placed' }),
-];
 
 const task = (goal: string, expectedResult: string): AgentTask => ({ applicationName: 'Shop', goal, expectedResult, configNames: Object.keys(shopConfigs) });
 const estimateTokens = (chars: number): number => Math.ceil(chars / 4);

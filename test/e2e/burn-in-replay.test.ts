@@ -3,31 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
+import { createRouter, refOf, tool } from '../support/agent-script.js';
+import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
-
-const loginGoal = 'Sign in and add the coffee mug to the cart';
-const loginMoves: AgentMove[] = [
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
-  (r) => tool('assert_visible', { ref: refOf(r, 'link "Cart (1)"'), description: 'The cart shows one item' }),
-  () => tool('done', { summary: 'Signed in, mug in cart' }),
-];
-
-const checkoutGoal = 'Check out the cart with express shipping';
-const checkoutMoves: AgentMove[] = [
-  (r) => tool('click', { ref: refOf(r, 'link "Cart (1)"'), description: 'Open the cart' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Checkout"'), description: 'Go to checkout' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Full name"'), value: 'Ada Lovelace', description: 'Enter the name' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Address"'), value: '12 Analytical St', description: 'Enter the address' }),
-  (r) => tool('select', { ref: refOf(r, 'combobox "Shipping"'), option: 'Express', description: 'Choose express shipping' }),
-  (r) => tool('check', { ref: refOf(r, 'checkbox "I accept the terms"'), checked: true, description: 'Accept the terms' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Place order"'), description: 'Place the order' }),
-  (r) => tool('assert_visible', { ref: refOf(r, 'heading "Order confirmed"'), description: 'The order is confirmed' }),
-  () => tool('done', { summary: 'Order placed' }),
-];
 
 describe('burn-in and replay on the real stack', () => {
   let fixture: FixtureApps;
