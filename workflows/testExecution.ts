@@ -1,4 +1,4 @@
-import { isCancellation, proxyActivities } from '@temporalio/workflow';
+import { isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import type { BrowserState } from '../src/domain/steps.js';
@@ -6,7 +6,9 @@ import { browserActivity, dbActivity } from './activity-options.js';
 import type { TestExecutionInput, TestExecutionResult } from './shared.js';
 
 type Activities = ReturnType<typeof createActivities>;
-const db = proxyActivities<Activities>(dbActivity);
+// Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and
+// with three per test that bookkeeping was most of a run's orchestration overhead (bench/plan-run).
+const db = proxyLocalActivities<Activities>({ startToCloseTimeout: dbActivity.startToCloseTimeout, retry: dbActivity.retry });
 const browser = proxyActivities<Activities>(browserActivity);
 
 /** One test of a run: replay its recorded steps (no LLM unless healing) and record the result on its row. */
