@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import type { Config } from './config.js';
 import { createDatabase, type DB } from './db/database.js';
 import type { BlobStore } from './storage/blob-store.js';
-import { createBlobStore } from './storage/index.js';
+import { createFsBlobStore } from './storage/fs.js';
+import { createS3BlobStore } from './storage/s3.js';
 
 // Pieces the CLI's sub-commands share when they compose a process from its config.
 
@@ -29,11 +30,11 @@ export function persistentSecret(config: Config, name: string): string {
 }
 
 export function openBlobStore(config: Config): BlobStore {
-  return createBlobStore({
-    s3: config.s3,
-    blobDir: config.PROCTOR_BLOB_DIR ?? resolve(dataDir(config), 'blobs'),
-    blobSecret: config.PROCTOR_BLOB_SECRET ?? persistentSecret(config, 'blob-secret'),
+  // The data dir (and a generated secret) only for the filesystem store: an S3 deployment may run read-only.
+  if (config.s3) return createS3BlobStore(config.s3);
+  return createFsBlobStore({
+    dir: config.PROCTOR_BLOB_DIR ?? resolve(dataDir(config), 'blobs'),
+    secret: config.PROCTOR_BLOB_SECRET ?? persistentSecret(config, 'blob-secret'),
     publicUrl: config.publicUrl,
   });
 }
-

@@ -16,6 +16,9 @@ export type DatabaseTarget =
 export function createDatabase(target: DatabaseTarget): DB {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.maxConnections ?? 10 });
+    // An idle connection dropped by the server (restart, failover) is an 'error' event on the pool: without a
+    // listener it would crash the process; the pool replaces the connection on the next query.
+    pool.on('error', (err) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'idle database connection lost', err: err.message }) + '\n'));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
