@@ -4,7 +4,8 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import type { BrowserState } from '../domain/steps.js';
 import { loadTools } from '../tools.js';
 import { abortReason, createLimiter, type LimiterStats } from './limiter.js';
-import { installNetworkGuard, startEgressProxy, type BlockedListener, type EgressProxy, type NetworkGuard } from './network-guard.js';
+import { installNetworkGuard, type BlockedListener, type NetworkGuard } from './network-guard.js';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { contextStorageState, seedSessionStorage } from './state.js';
 
 /** The browser went away under a job: critical, the job's work is lost and the pool relaunches on the next job. */

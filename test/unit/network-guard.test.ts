@@ -9,10 +9,9 @@ import {
   addressRefusal,
   createNetworkGuard,
   installNetworkGuard,
-  startEgressProxy,
-  type EgressProxy,
   type NetworkGuard,
 } from '../../src/browser/network-guard.js';
+import { startEgressProxy, type EgressProxy } from '../../src/browser/egress-proxy.js';
 import { loadTools } from '../../src/tools.js';
 
 const metadata = '169.254.169.254';
