@@ -2,7 +2,7 @@
 // markup at request time so tests can record on one page and replay on another.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { freePort } from './net.js';
+import { listenOnFreePort } from './net.js';
 import { cartPage, checkoutPage, loginPage, productsPage, shopCredentials } from './fixtures/shop.js';
 import { escapeHtml, page, skinFor, type Variant } from './fixtures/skin.js';
 import { todoPage } from './fixtures/todo.js';
@@ -110,11 +110,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
       else res.destroy();
     });
   });
-  const port = await freePort();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
+  const port = await listenOnFreePort(server);
 
   return {
     url: `http://127.0.0.1:${port}`,

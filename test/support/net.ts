@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -19,4 +19,14 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Listens on a free loopback port; resolves with the port once the server accepts connections. */
+export async function listenOnFreePort(server: Pick<Server, 'once' | 'listen'>): Promise<number> {
+  const port = await freePort();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return port;
 }

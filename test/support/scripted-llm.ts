@@ -2,7 +2,7 @@
 // client over real HTTP (streaming and not) without a model. Nothing in src/ knows it is talking to this.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { freePort } from './net.js';
+import { listenOnFreePort } from './net.js';
 
 export type ChatRequest = ChatCompletionCreateParams;
 
@@ -194,11 +194,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       else res.destroy();
     });
   });
-  const port = await freePort();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
+  const port = await listenOnFreePort(server);
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './net.js';
+import { listenOnFreePort } from './net.js';
 
 /** A real SMTP server on loopback that keeps every message it receives. */
 export async function startSmtpSink(): Promise<{ url: string; messages: { to: string[]; raw: string }[]; stop(): Promise<void> }> {
@@ -18,8 +18,7 @@ export async function startSmtpSink(): Promise<{ url: string; messages: { to: st
       });
     },
   });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const port = await listenOnFreePort(server.server);
   return { url: `smtp://127.0.0.1:${port}`, messages, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
@@ -34,8 +33,7 @@ export async function startWebhookSink(): Promise<{ url: string; bodies: any[]; 
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
   });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const port = await listenOnFreePort(server);
   return {
     url: `http://127.0.0.1:${port}/hooks/T000/B000/secret`,
     bodies,

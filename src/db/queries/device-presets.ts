@@ -2,19 +2,6 @@ import type { DB } from '../database.js';
 import type { DevicePreset } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
 
-export interface DevicePresetView {
-  shortId: string;
-  name: string;
-  viewport: { width: number; height: number };
-  deviceScaleFactor: number;
-  isMobile: boolean;
-  hasTouch: boolean;
-  userAgent: string | null;
-  locale: string | null;
-  timezoneId: string | null;
-  createdAt: string;
-}
-
 export interface DevicePresetInput {
   name: string;
   viewport: { width: number; height: number };
@@ -24,6 +11,11 @@ export interface DevicePresetInput {
   userAgent: string | null;
   locale: string | null;
   timezoneId: string | null;
+}
+
+export interface DevicePresetView extends DevicePresetInput {
+  shortId: string;
+  createdAt: string;
 }
 
 export function toDevicePresetView(row: DevicePreset): DevicePresetView {
