@@ -1,6 +1,17 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, name, shortId, uuid } from '../schemas/common.js';
+import { Deleted } from '../schemas/common.js';
+import {
+  resumeFromField,
+  waitForField,
+  CreateTestCase,
+  UpdateTestCase,
+  TestCaseDetailSchema,
+  CreatedTestCase,
+  ListQuery,
+  TestCaseList,
+  Params,
+} from '../schemas/test-cases.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import {
   deleteTestCase,
@@ -19,167 +30,9 @@ import {
 } from '../../db/queries/test-cases.js';
 import { findIdByShortId } from '../../db/queries/lookups.js';
 import { findCycle } from '../../domain/dag.js';
-import { stepActions } from '../../domain/steps.js';
 import { newId } from '../../ids.js';
 import { startBurnIn } from '../../temporal/lifecycle.js';
 import type { DB } from '../../db/database.js';
-
-const resumeFromField = 'resumeFromDependencyProjectTestCaseId';
-const waitForField = 'waitForDependenciesProjectTestCaseIds';
-
-/** A list whose entries must be distinct (compared case-insensitively: short ids and UUIDs alike). */
-const distinctList = <T extends z.ZodString>(item: T, max: number, what: string) =>
-  z
-    .array(item)
-    .max(max)
-    .superRefine((entries, ctx) => {
-      const seen = new Set<string>();
-      entries.forEach((entry, i) => {
-        if (seen.has(entry.toLowerCase())) ctx.addIssue({ code: 'custom', path: [i], message: `${what} ${entry} is listed more than once` });
-        seen.add(entry.toLowerCase());
-      });
-    });
-
-const goal = z
-  .string()
-  .trim()
-  .min(1)
-  .max(4000)
-  .openapi({ example: 'Add the first product to the cart and pay with the saved card', description: 'What the test must achieve, in plain words' });
-
-const expectedResult = z
-  .string()
-  .trim()
-  .max(4000)
-  .openapi({ example: 'The order confirmation page shows an order number', description: 'How to tell the goal was reached; an empty string stores none' });
-
-const label = z
-  .string()
-  .trim()
-  .min(1)
-  .max(50)
-  .regex(/^[^,]+$/, 'must not contain a comma (the list filter separates labels with commas)')
-  .openapi({ example: 'smoke' });
-
-const labels = distinctList(label, 20, 'label').openapi({
-  description: 'Extension to the spec: free-form tags (case-sensitive, no commas) that `GET /v1/test-cases?labels=` filters on.',
-  example: ['smoke', 'checkout'],
-});
-
-const resumeFrom = uuid().openapi({
-  description:
-    'Id of a test case this one continues from: it runs after that test case and starts with its browser state (cookies, localStorage, ' +
-    'sessionStorage). Because browser state only carries over within one application, it must be a test case of the same application.',
-});
-
-const waitFor = distinctList(uuid(), 100, 'test case').openapi({
-  description: 'Ids of test cases that must all finish COMPLETED with result PASSED before this one runs, in a fresh browser session',
-});
-
-const CreateTestCase = z
-  .object({
-    name: name(80).openapi({ example: 'Checkout with a saved card' }),
-    goal,
-    applicationShortId: shortId('application').openapi({ description: 'The application the test case exercises; must belong to the project' }),
-    expectedResult: expectedResult.optional(),
-    configShortIds: distinctList(shortId('config'), 50, 'config').optional().openapi({ description: 'Configs (e.g. credentials) the test may use' }),
-    scenarioShortId: shortId('scenario').optional(),
-    [resumeFromField]: resumeFrom.optional(),
-    [waitForField]: waitFor.optional(),
-    labels: labels.optional(),
-  })
-  .openapi('CreateTestCase');
-
-const UpdateTestCase = z
-  .object({
-    name: name(80).optional(),
-    goal: goal.optional(),
-    expectedResult: expectedResult.nullable().optional().openapi({ description: 'null (or an empty string) clears it' }),
-    isEnabled: z.boolean().optional().openapi({ description: 'Whether test plans run it; only a test case whose generation COMPLETED can be enabled' }),
-    labels: labels.optional().openapi({ description: 'Replaces the whole list; [] removes every label' }),
-    [resumeFromField]: resumeFrom.nullable().optional().openapi({ description: 'null removes the resume-from dependency' }),
-    [waitForField]: waitFor.optional().openapi({ description: 'Replaces the whole list; [] removes every wait-for dependency' }),
-  })
-  .openapi('UpdateTestCase');
-
-const GenerationStatusSchema = z.enum(['GENERATING', 'COMPLETED', 'FAILED']).openapi({
-  description: '`GENERATING` from creation until burn-in has recorded the steps (`COMPLETED`); `FAILED` when burn-in or starting it failed (see `failureReason`)',
-});
-
-export const TestCaseSummarySchema = z
-  .object({
-    id: z.string().uuid().openapi({ description: 'Used in dependency fields and to rerun specific test cases' }),
-    name: z.string().openapi({ example: 'Checkout with a saved card' }),
-    isEnabled: z.boolean().openapi({ description: 'Whether test plans run it' }),
-    labels: z.array(z.string()),
-    classification: z.string().openapi({ example: 'functional' }),
-    applicationShortId: shortId('application'),
-    applicationName: z.string().openapi({ example: 'Shop' }),
-    goal: z.string().nullable(),
-    createdAt: z.string().datetime(),
-    generationStatus: GenerationStatusSchema,
-  })
-  .openapi('TestCase');
-
-const StepSchema = z
-  .object({
-    action: z.enum(stepActions),
-    locator: z.string().optional().openapi({ example: "getByRole('button', { name: 'Add to cart' })" }),
-    fallbacks: z.array(z.string()).optional(),
-    value: z.string().optional().openapi({ description: 'May reference configs as {{NAME}}, substituted only when the step runs' }),
-    description: z.string().openapi({ example: 'Add the first product to the cart' }),
-  })
-  .openapi('Step');
-
-export const TestCaseDetailSchema = TestCaseSummarySchema.extend({
-  expectedResult: z.string().nullable(),
-  failureReason: z.string().nullable(),
-  configShortIds: z.array(shortId('config')),
-  scenarioShortId: shortId('scenario').nullable(),
-  [resumeFromField]: z.string().uuid().nullable(),
-  [waitForField]: z.array(z.string().uuid()),
-  steps: z
-    .object({ version: z.number().int().openapi({ description: 'Increases each time the steps change' }), steps: z.array(StepSchema) })
-    .nullable()
-    .openapi({ description: 'The recorded steps; null until burn-in has recorded them' }),
-  updatedAt: z.string().datetime(),
-}).openapi('TestCaseDetail');
-
-const CreatedTestCase = z
-  .object({
-    success: z.boolean(),
-    testCase: z.object({
-      id: z.string().uuid(),
-      name: z.string(),
-      url: z.string().url().openapi({ description: 'Dashboard page of the test case', example: 'https://app.proctor.example/test-cases/3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b' }),
-    }),
-  })
-  .openapi('CreatedTestCase');
-
-const ListQuery = z.object({
-  applicationShortId: shortId('application').optional().openapi({ description: 'Only test cases of this application; an unknown application is a 404' }),
-  labels: z.string().optional().openapi({
-    description: 'Comma-separated labels; a test case matches only when it has ALL of them (case-sensitive; blank entries are ignored)',
-    example: 'smoke,checkout',
-  }),
-  isEnabled: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: 'Maximum results (default 50, at most 200)' }),
-  // The explicit type: coercion turns null into 0, which the document generator would otherwise call nullable.
-  offset: z.coerce.number().int().min(0).default(0).openapi({ type: 'integer', minimum: 0, default: 0, description: 'Results to skip (default 0)' }),
-});
-
-const TestCaseList = z
-  .object({
-    testCases: z.array(TestCaseSummarySchema).openapi({ description: 'Newest first' }),
-    total: z.number().int().openapi({ description: 'Number of all matching test cases' }),
-    limit: z.number().int(),
-    offset: z.number().int(),
-  })
-  .openapi('TestCaseList');
-
-const Params = z.object({
-  testCaseId: uuid().openapi({ param: { name: 'testCaseId', in: 'path' } }),
-});
 
 const tags = ['Test cases'];
 const base = '/v1/test-cases';
