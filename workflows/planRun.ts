@@ -39,6 +39,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
       running++;
       void executeChild(testExecution, {
         workflowId: workflowIds.testExecution(input.runShortId, testCaseId),
+        staticSummary: test.name,
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
         args: [
           {

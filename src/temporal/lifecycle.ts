@@ -4,12 +4,14 @@ import { workflowIds, workflowTypes, type BurnInInput, type PlanRunInput } from 
 import type { TemporalClientProvider } from './client.js';
 
 /** Starts the burn-in that records a test case's steps; a burn-in already running for it counts as started. */
-export async function startBurnIn(temporal: TemporalClientProvider, input: BurnInInput): Promise<void> {
+export async function startBurnIn(temporal: TemporalClientProvider, input: BurnInInput, summary?: string): Promise<void> {
   const client = await temporal.get();
   try {
     await client.workflow.start(workflowTypes.burnIn, {
       taskQueue: temporal.taskQueue,
       workflowId: workflowIds.burnIn(input.testCaseId),
+      // Shown in the Temporal UI's workflow list, so an operator sees which test this is without opening it.
+      staticSummary: summary,
       args: [input],
     });
   } catch (err) {
@@ -19,12 +21,13 @@ export async function startBurnIn(temporal: TemporalClientProvider, input: BurnI
 }
 
 /** Starts the run's orchestration (`run:<shortId>`); a second start of the same run is a no-op. */
-export async function startPlanRun(temporal: TemporalClientProvider, input: PlanRunInput): Promise<void> {
+export async function startPlanRun(temporal: TemporalClientProvider, input: PlanRunInput, summary?: string): Promise<void> {
   const client = await temporal.get();
   try {
     await client.workflow.start(workflowTypes.planRun, {
       taskQueue: temporal.taskQueue,
       workflowId: workflowIds.planRun(input.runShortId),
+      staticSummary: summary,
       args: [input],
     });
   } catch (err) {

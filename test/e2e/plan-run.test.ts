@@ -111,6 +111,13 @@ describe('plan runs over the dependency graph', () => {
     expect(byName['after broken'].evaluationThought).toMatch(/wait-for dependency "broken" ended FAILED/);
     expect(byName.login.inPlan).toBe(false);
 
+    // Operators recognise runs and tests in the Temporal UI by their summaries.
+    const client = await stack.temporal.get();
+    const parent = await client.workflow.getHandle(`run:${run.shortId}`).describe();
+    expect(await parent.staticSummary()).toBe(`Run ${run.shortId} (Everything): 9 test(s)`);
+    const child = await client.workflow.getHandle(`run:${run.shortId}:${byName.checkout.shortId}`).describe();
+    expect(await child.staticSummary()).toBe('checkout');
+
     // Precedence: shop uses the plan's environment (server 2) over the project default (server 1);
     // todo uses the run's override (server 3) over the plan's (server 2).
     expect(byName.login.environmentUrl).toBe(`${servers[1]!.url}/shop/login`);

@@ -124,9 +124,10 @@ const routes = {
 
 const terminal = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
 
-async function start(deps: AppDeps, projectId: string, run: { id: string; shortId: string }): Promise<void> {
+async function start(deps: AppDeps, projectId: string, run: { id: string; shortId: string; testCount: number }, planName: string | null): Promise<void> {
   try {
-    await startPlanRun(deps.temporal, { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.config.PROCTOR_RUN_CONCURRENCY, heal: true });
+    const summary = `Run ${run.shortId}${planName ? ` (${planName})` : ''}: ${run.testCount} test(s)`;
+    await startPlanRun(deps.temporal, { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.config.PROCTOR_RUN_CONCURRENCY, heal: true }, summary);
   } catch (err) {
     const message = `could not start the run: ${err instanceof Error ? err.message : String(err)}`;
     await markRunError(deps.db, run.id, message);
@@ -149,7 +150,7 @@ export function registerRuns(app: OpenApiApp): void {
         applications: body.applications as EnvironmentOverride[] | undefined,
         meta: body satisfies RunMetadata,
       });
-      await start(deps, projectId, run);
+      await start(deps, projectId, run, run.plan.name);
       return c.json(
         { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
         200,
@@ -246,7 +247,7 @@ export function registerRuns(app: OpenApiApp): void {
         device: (byTest.get(t.id)?.device as never) ?? null,
       })),
     });
-    await start(deps, projectId, run);
+    await start(deps, projectId, { ...run, testCount: tests.length }, `rerun of ${original.short_id}`);
     return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: tests.length } }, 200);
   });
 

@@ -192,7 +192,7 @@ export function registerTestCases(app: OpenApiApp): void {
 
     // Started only once the row is committed: the burn-in reads it. A failure here must not lose the request.
     try {
-      await startBurnIn(temporal, { projectId, testCaseId: id });
+      await startBurnIn(temporal, { projectId, testCaseId: id }, `Burn-in: ${body.name}`);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       c.get('logger').error('could not start burn-in', { testCaseId: id, err });
