@@ -17,6 +17,7 @@ import { registerTestPlanSchedules } from './routes/test-plan-schedules.js';
 import { registerTestCases } from './routes/test-cases.js';
 import { registerTestCaseExport } from './routes/test-case-export.js';
 import { registerRuns } from './routes/runs.js';
+import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
 import type { FsBlobStore } from '../storage/fs.js';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerTestPlanSchedules(app);
   registerTestCases(app);
   registerTestCaseExport(app);
+  registerRunList(app);
   registerRuns(app);
   registerBadge(app);
 

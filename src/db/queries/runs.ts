@@ -223,3 +223,30 @@ export async function runTestRows(db: DB, runId: string, onlyFailed: boolean) {
 export async function markRunError(db: DB, runId: string, error: string): Promise<void> {
   await db.updateTable('runs').set({ status: 'ERROR', error, finished_at: new Date() }).where('id', '=', runId).execute();
 }
+
+export interface RunFilter {
+  testPlanId?: string;
+  status?: string;
+  limit: number;
+  offset: number;
+}
+
+/** A project's runs, newest first, with the total that match. */
+export async function listRuns(db: DB, projectId: string, filter: RunFilter) {
+  let base = db.selectFrom('runs as r').where('r.project_id', '=', projectId);
+  if (filter.testPlanId) base = base.where('r.test_plan_id', '=', filter.testPlanId);
+  if (filter.status) base = base.where('r.status', '=', filter.status as never);
+  const [rows, count] = await Promise.all([
+    base
+      .leftJoin('test_plans as p', 'p.id', 'r.test_plan_id')
+      .selectAll('r')
+      .select(['p.name as plan_name', 'p.short_id as plan_short_id'])
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}

@@ -1,0 +1,86 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
+import { shortId } from '../schemas/common.js';
+import { notFound } from '../errors.js';
+import { listRuns } from '../../db/queries/runs.js';
+import { findIdByShortId } from '../../db/queries/lookups.js';
+
+const RunSummary = z
+  .object({
+    id: z.string().uuid(),
+    shortId: shortId('run'),
+    url: z.string().url(),
+    status: z.enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED']),
+    result: z.enum(['PASSED', 'FAILED', 'SKIPPED']).nullable(),
+    trigger: z.string(),
+    branch: z.string().nullable(),
+    commitHash: z.string().nullable(),
+    testCount: z.number().int(),
+    testPlan: z.object({ name: z.string(), shortId: z.string() }).nullable(),
+    createdAt: z.string().datetime(),
+    startedAt: z.string().datetime().nullable(),
+    finishedAt: z.string().datetime().nullable(),
+  })
+  .openapi('RunSummary');
+
+const maxLimit = 100;
+
+const route = createRoute({
+  method: 'get',
+  path: '/v1/run',
+  tags: ['Runs'],
+  summary: 'List runs, newest first',
+  description: `Filters: \`testPlanShortId\`, \`status\`. \`limit\` defaults to 20 (maximum ${maxLimit}).`,
+  security: bearerSecurity,
+  request: {
+    query: z.object({
+      testPlanShortId: shortId('testPlan').optional(),
+      status: z.enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED']).optional(),
+      limit: z.coerce.number().int().min(1).max(maxLimit).default(20).openapi({ type: 'integer', minimum: 1, maximum: maxLimit, default: 20 }),
+      offset: z.coerce.number().int().min(0).default(0).openapi({ type: 'integer', minimum: 0, default: 0 }),
+    }),
+  },
+  responses: {
+    200: json(z.object({ runs: z.array(RunSummary), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }), 'Runs'),
+    ...errorResponses,
+  },
+});
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function registerRunList(app: OpenApiApp): void {
+  app.openapi(route, async (c) => {
+    const { db, config } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const query = c.req.valid('query');
+    let testPlanId: string | undefined;
+    if (query.testPlanShortId) {
+      testPlanId = await findIdByShortId(db, 'test_plans', projectId, query.testPlanShortId);
+      if (!testPlanId) throw notFound('Test plan');
+    }
+    const { rows, total } = await listRuns(db, projectId, { testPlanId, status: query.status, limit: query.limit, offset: query.offset });
+    return c.json(
+      {
+        runs: rows.map((r) => ({
+          id: r.id,
+          shortId: r.short_id,
+          url: `${config.appUrl}/runs/${r.short_id}`,
+          status: r.status,
+          result: r.result,
+          trigger: r.trigger,
+          branch: r.branch,
+          commitHash: r.commit_hash,
+          testCount: r.test_count,
+          testPlan: r.plan_name && r.plan_short_id ? { name: r.plan_name, shortId: r.plan_short_id } : null,
+          createdAt: r.created_at.toISOString(),
+          startedAt: iso(r.started_at),
+          finishedAt: iso(r.finished_at),
+        })),
+        total,
+        limit: query.limit,
+        offset: query.offset,
+      },
+      200,
+    );
+  });
+}
