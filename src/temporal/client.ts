@@ -10,6 +10,8 @@ export interface TemporalClientProvider {
   get(): Promise<Client>;
   /** Resolves when the server answers a health check within the timeout. */
   ping(timeoutMs?: number): Promise<void>;
+  /** How many workers poll the task queue for workflow tasks now (0: runs would wait for a worker). */
+  workerPollers(timeoutMs?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,13 @@ export function createTemporalClientProvider(opts: { address: string; namespace:
     async ping(timeoutMs = 2_000) {
       const conn = await withTimeout(connection(), timeoutMs, 'Temporal connection');
       await conn.withDeadline(Date.now() + timeoutMs, () => conn.healthService.check({}));
+    },
+    async workerPollers(timeoutMs = 2_000) {
+      const conn = await withTimeout(connection(), timeoutMs, 'Temporal connection');
+      const response = await conn.withDeadline(Date.now() + timeoutMs, () =>
+        conn.workflowService.describeTaskQueue({ namespace: opts.namespace, taskQueue: { name: opts.taskQueue } }),
+      );
+      return response.pollers?.length ?? 0;
     },
     async close() {
       const pending = connecting;

@@ -71,7 +71,8 @@ describe('proctor dev', () => {
 
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ status: 'ok', database: { ok: true }, temporal: { ok: true } });
+      const body = await health.json();
+      expect(body).toMatchObject({ status: 'ok', database: { ok: true }, temporal: { ok: true }, workers: { taskQueue: 'proctor' } });
 
       const apps = await fetch(`${banner.apiUrl}/applications`, { headers: { authorization: `Bearer ${banner.token}` } });
       expect(await apps.json()).toEqual({ applications: [] });
@@ -88,6 +89,9 @@ describe('proctor dev', () => {
           workflowExecutionTimeout: '30 seconds',
         });
         expect(result).toMatchObject({ nonce: 'boot-test', databaseOk: true });
+        // The worker that just ran it is polling: /healthz says so.
+        const after = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json();
+        expect(after.workers.pollers).toBeGreaterThanOrEqual(1);
       } finally {
         await connection.close();
       }

@@ -27,6 +27,7 @@ const providerOf = (client: Client, taskQueue: string): TemporalClientProvider =
   taskQueue,
   get: async () => client,
   ping: async () => {},
+  workerPollers: async () => 0,
   close: async () => {},
 });
 

@@ -4,7 +4,14 @@ import type { OpenApiApp } from '../openapi.js';
 
 const Check = z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.string().optional() });
 const Health = z
-  .object({ status: z.enum(['ok', 'degraded']), database: Check, temporal: Check })
+  .object({
+    status: z.enum(['ok', 'degraded']).openapi({ description: 'ok when the database and Temporal answer' }),
+    database: Check,
+    temporal: Check,
+    workers: z
+      .object({ pollers: z.number().int().nullable(), taskQueue: z.string() })
+      .openapi({ description: 'Workers polling the task queue: informational (the API and the workers are deployed apart), 0 means runs wait for a worker' }),
+  })
   .openapi('Health');
 
 const route = createRoute({
@@ -33,6 +40,10 @@ export function registerHealth(app: OpenApiApp): void {
     const { db, temporal } = c.get('deps');
     const [database, temporalCheck] = await Promise.all([check(() => pingDatabase(db)), check(() => temporal.ping())]);
     const ok = database.ok && temporalCheck.ok;
-    return c.json({ status: ok ? ('ok' as const) : ('degraded' as const), database, temporal: temporalCheck }, ok ? 200 : 503);
+    const pollers = temporalCheck.ok ? await temporal.workerPollers().catch(() => null) : null;
+    return c.json(
+      { status: ok ? ('ok' as const) : ('degraded' as const), database, temporal: temporalCheck, workers: { pollers, taskQueue: temporal.taskQueue } },
+      ok ? 200 : 503,
+    );
   });
 }
