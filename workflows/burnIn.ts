@@ -2,6 +2,7 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import type { BurnInInput, BurnInResult } from './shared.js';
+import { innermostMessage } from './errors.js';
 
 type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
@@ -37,16 +38,9 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
   try {
     recorded = await browser.recordSteps(input);
   } catch (err) {
-    return fail(readableCause(err));
+    return fail(innermostMessage(err));
   }
   if (recorded.status === 'FAILED') return fail(recorded.failureReason ?? 'the agent did not reach the goal');
   await db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'COMPLETED', steps: recorded.steps });
   return { status: 'COMPLETED', stepCount: recorded.steps.length };
-}
-
-/** The innermost message of an activity failure: what the user reads as the failure reason. */
-function readableCause(err: unknown): string {
-  let current = err;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
 }

@@ -10,7 +10,8 @@ import {
 import type { createActivities } from '../activities/index.js';
 import { decide, runResult, type Outcome } from '../src/domain/run-plan.js';
 import { dbActivity } from './activity-options.js';
-import { innermostMessage, testExecution } from './testExecution.js';
+import { innermostMessage } from './errors.js';
+import { testExecution } from './testExecution.js';
 import { workflowIds, type PlanRunInput, type PlanRunResult } from './shared.js';
 
 type Activities = ReturnType<typeof createActivities>;

@@ -4,6 +4,7 @@ import type { DeviceSettings } from '../src/db/queries/execution.js';
 import type { BrowserState } from '../src/domain/steps.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import type { TestExecutionInput, TestExecutionResult } from './shared.js';
+import { innermostMessage } from './errors.js';
 
 type Activities = ReturnType<typeof createActivities>;
 // Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and
@@ -47,10 +48,4 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
     await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error });
     return { outcome: 'ERROR' };
   }
-}
-
-export function innermostMessage(err: unknown): string {
-  let current = err;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
 }

@@ -25,7 +25,3 @@ export const uuid = () => z.string().uuid().openapi({ example: '3f2b8c1e-7d4a-4b
 export const name = (max = 120) => z.string().trim().min(1).max(max);
 
 export const Deleted = z.object({ deleted: z.literal(true) }).openapi('Deleted');
-
-/** Path parameter with the spec's pattern, named as the route names it. */
-export const pathShortId = (param: string, kind: ShortIdKind) =>
-  z.object({ [param]: shortId(kind).openapi({ param: { name: param, in: 'path' } }) });
