@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { shortId } from '../schemas/common.js';
 import { notFound } from '../errors.js';
-import { listRuns } from '../../db/queries/runs.js';
+import { listRuns, toRunSummary } from '../../db/queries/runs.js';
 import { findIdByShortId } from '../../db/queries/lookups.js';
 
 const RunSummary = z
@@ -46,8 +46,6 @@ const route = createRoute({
   },
 });
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 export function registerRunList(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
     const { db, config } = c.get('deps');
@@ -61,21 +59,7 @@ export function registerRunList(app: OpenApiApp): void {
     const { rows, total } = await listRuns(db, projectId, { testPlanId, status: query.status, limit: query.limit, offset: query.offset });
     return c.json(
       {
-        runs: rows.map((r) => ({
-          id: r.id,
-          shortId: r.short_id,
-          url: `${config.appUrl}/runs/${r.short_id}`,
-          status: r.status,
-          result: r.result,
-          trigger: r.trigger,
-          branch: r.branch,
-          commitHash: r.commit_hash,
-          testCount: r.test_count,
-          testPlan: r.plan_name && r.plan_short_id ? { name: r.plan_name, shortId: r.plan_short_id } : null,
-          createdAt: r.created_at.toISOString(),
-          startedAt: iso(r.started_at),
-          finishedAt: iso(r.finished_at),
-        })),
+        runs: rows.map((r) => ({ ...toRunSummary(r, config.appUrl), branch: r.branch, commitHash: r.commit_hash })),
         total,
         limit: query.limit,
         offset: query.offset,

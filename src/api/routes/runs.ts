@@ -3,7 +3,17 @@ import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } fr
 import { shortId, uuid } from '../schemas/common.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
-import { collectRunTests, findRun, insertRun, markRunError, RunRequestError, runTestRows, type EnvironmentOverride, type RunMetadata } from '../../db/queries/runs.js';
+import {
+  collectRunTests,
+  findRun,
+  insertRun,
+  markRunError,
+  RunRequestError,
+  runTestRows,
+  toRunSummary,
+  type EnvironmentOverride,
+  type RunMetadata,
+} from '../../db/queries/runs.js';
 import { createPlanRun } from '../../runs/create-run.js';
 import { cancelPlanRun, startPlanRun } from '../../temporal/lifecycle.js';
 
@@ -166,24 +176,13 @@ export function registerRuns(app: OpenApiApp): void {
     const run = await findRun(deps.db, c.get('caller').projectId, c.req.valid('param').shortId);
     if (!run) throw notFound('Run');
     const which = c.req.valid('query').testCases;
-    const rerunOf = run.rerun_of_run_id ? await deps.db.selectFrom('runs').select('short_id').where('id', '=', run.rerun_of_run_id).executeTakeFirst() : undefined;
     const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
     const rows = which ? await runTestRows(deps.db, run.id, which === 'failed') : undefined;
     return c.json(
       {
-        id: run.id,
-        shortId: run.short_id,
-        url: `${deps.config.appUrl}/runs/${run.short_id}`,
-        status: run.status,
-        result: run.result,
+        ...toRunSummary(run, deps.config.appUrl),
         error: run.error,
-        trigger: run.trigger,
-        testCount: run.test_count,
-        testPlan: run.plan_name && run.plan_short_id ? { name: run.plan_name, shortId: run.plan_short_id } : null,
-        rerunOf: rerunOf?.short_id ?? null,
-        createdAt: run.created_at.toISOString(),
-        startedAt: iso(run.started_at),
-        finishedAt: iso(run.finished_at),
+        rerunOf: run.rerun_of_short_id,
         ...(rows && {
           runTestCases: await Promise.all(
             rows.map(async (r) => ({

@@ -203,15 +203,39 @@ export async function insertRun(
   return { id, shortId };
 }
 
-export async function findRun(db: DB, projectId: string, shortId: string) {
+/** Runs with what every view of a run shows: the plan's name and the short id of the run it reruns. */
+function selectRuns(db: DB) {
   return db
     .selectFrom('runs as r')
     .leftJoin('test_plans as p', 'p.id', 'r.test_plan_id')
+    .leftJoin('runs as o', 'o.id', 'r.rerun_of_run_id')
     .selectAll('r')
-    .select(['p.name as plan_name', 'p.short_id as plan_short_id'])
-    .where('r.project_id', '=', projectId)
-    .where('r.short_id', '=', shortId)
-    .executeTakeFirst();
+    .select(['p.name as plan_name', 'p.short_id as plan_short_id', 'o.short_id as rerun_of_short_id']);
+}
+
+export type RunRow = Awaited<ReturnType<ReturnType<typeof selectRuns>['executeTakeFirstOrThrow']>>;
+
+export async function findRun(db: DB, projectId: string, shortId: string): Promise<RunRow | undefined> {
+  return selectRuns(db).where('r.project_id', '=', projectId).where('r.short_id', '=', shortId).executeTakeFirst();
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The fields every API view of a run shares. */
+export function toRunSummary(run: RunRow, appUrl: string) {
+  return {
+    id: run.id,
+    shortId: run.short_id,
+    url: `${appUrl}/runs/${run.short_id}`,
+    status: run.status,
+    result: run.result,
+    trigger: run.trigger,
+    testCount: run.test_count,
+    testPlan: run.plan_name && run.plan_short_id ? { name: run.plan_name, shortId: run.plan_short_id } : null,
+    createdAt: run.created_at.toISOString(),
+    startedAt: iso(run.started_at),
+    finishedAt: iso(run.finished_at),
+  };
 }
 
 export async function runTestRows(db: DB, runId: string, onlyFailed: boolean) {
@@ -232,21 +256,20 @@ export interface RunFilter {
 }
 
 /** A project's runs, newest first, with the total that match. */
-export async function listRuns(db: DB, projectId: string, filter: RunFilter) {
-  let base = db.selectFrom('runs as r').where('r.project_id', '=', projectId);
-  if (filter.testPlanId) base = base.where('r.test_plan_id', '=', filter.testPlanId);
-  if (filter.status) base = base.where('r.status', '=', filter.status as never);
-  const [rows, count] = await Promise.all([
-    base
-      .leftJoin('test_plans as p', 'p.id', 'r.test_plan_id')
-      .selectAll('r')
-      .select(['p.name as plan_name', 'p.short_id as plan_short_id'])
-      .orderBy('r.created_at', 'desc')
-      .orderBy('r.id')
-      .limit(filter.limit)
-      .offset(filter.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+export async function listRuns(db: DB, projectId: string, filter: RunFilter): Promise<{ rows: RunRow[]; total: number }> {
+  let rows = selectRuns(db).where('r.project_id', '=', projectId);
+  let count = db.selectFrom('runs as r').select((eb) => eb.fn.countAll<string>().as('n')).where('r.project_id', '=', projectId);
+  if (filter.testPlanId) {
+    rows = rows.where('r.test_plan_id', '=', filter.testPlanId);
+    count = count.where('r.test_plan_id', '=', filter.testPlanId);
+  }
+  if (filter.status) {
+    rows = rows.where('r.status', '=', filter.status as never);
+    count = count.where('r.status', '=', filter.status as never);
+  }
+  const [page, total] = await Promise.all([
+    rows.orderBy('r.created_at', 'desc').orderBy('r.id').limit(filter.limit).offset(filter.offset).execute(),
+    count.executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows: page, total: Number(total.n) };
 }
