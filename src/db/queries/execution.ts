@@ -34,6 +34,31 @@ export interface ExecutionContext {
   scenario: string | null;
 }
 
+interface PresetColumns {
+  viewport_width: number | null;
+  viewport_height: number | null;
+  device_scale_factor: number | null;
+  is_mobile: boolean | null;
+  has_touch: boolean | null;
+  user_agent: string | null;
+  locale: string | null;
+  timezone_id: string | null;
+}
+
+/** A device preset row (or its left-joined columns) as browser-context settings; null without a preset. */
+export function toDeviceSettings(p: PresetColumns): DeviceSettings | null {
+  if (p.viewport_width === null || p.viewport_height === null) return null;
+  return {
+    viewport: { width: p.viewport_width, height: p.viewport_height },
+    deviceScaleFactor: p.device_scale_factor ?? 1,
+    isMobile: p.is_mobile ?? false,
+    hasTouch: p.has_touch ?? false,
+    userAgent: p.user_agent ?? undefined,
+    locale: p.locale ?? undefined,
+    timezoneId: p.timezone_id ?? undefined,
+  };
+}
+
 /** Everything burn-in or replay needs about one test case, in the caller's project. */
 export async function loadExecutionContext(db: DB, projectId: string, testCaseId: string): Promise<ExecutionContext | undefined> {
   const row = await db
@@ -71,18 +96,7 @@ export async function loadExecutionContext(db: DB, projectId: string, testCaseId
     },
     application: { id: row.application_id, name: row.application_name, shortId: row.application_short_id },
     environmentUrl: row.environment_url,
-    device:
-      row.viewport_width !== null && row.viewport_height !== null
-        ? {
-            viewport: { width: row.viewport_width, height: row.viewport_height },
-            deviceScaleFactor: row.device_scale_factor ?? 1,
-            isMobile: row.is_mobile ?? false,
-            hasTouch: row.has_touch ?? false,
-            userAgent: row.user_agent ?? undefined,
-            locale: row.locale ?? undefined,
-            timezoneId: row.timezone_id ?? undefined,
-          }
-        : null,
+    device: toDeviceSettings(row),
     configs: Object.fromEntries(configRows.map((c) => [c.name, c.value])),
     secretNames: configRows.filter((c) => c.is_secret).map((c) => c.name),
     scenario: row.scenario_instructions,

@@ -1,5 +1,6 @@
 import type { DB } from '../database.js';
-import type { DeviceSettings } from './execution.js';
+import { toDeviceSettings, type DeviceSettings } from './execution.js';
+import { findIdByShortId } from './lookups.js';
 import { newId, newShortId } from '../../ids.js';
 import { topologicalOrder } from '../../domain/dag.js';
 
@@ -77,9 +78,9 @@ export async function resolveEnvironments(
   for (const o of overrides) {
     if (seen.has(o.applicationShortId)) throw new RunRequestError(400, `applications: ${o.applicationShortId} is listed twice`);
     seen.add(o.applicationShortId);
-    const app = await db.selectFrom('applications').select('id').where('project_id', '=', projectId).where('short_id', '=', o.applicationShortId).executeTakeFirst();
-    if (!app) throw new RunRequestError(404, `Application not found: ${o.applicationShortId}`);
-    overrideByApp.set(app.id, o);
+    const appId = await findIdByShortId(db, 'applications', projectId, o.applicationShortId);
+    if (!appId) throw new RunRequestError(404, `Application not found: ${o.applicationShortId}`);
+    overrideByApp.set(appId, o);
   }
 
   const resolved = new Map<string, ResolvedEnvironment>();
@@ -106,9 +107,8 @@ export async function resolveEnvironments(
 
     let presetId: string | null = param?.device_preset_id ?? app.default_device_preset_id;
     if (override?.devicePresetShortId) {
-      const preset = await db.selectFrom('device_presets').select('id').where('project_id', '=', projectId).where('short_id', '=', override.devicePresetShortId).executeTakeFirst();
-      if (!preset) throw new RunRequestError(404, `Device preset not found: ${override.devicePresetShortId}`);
-      presetId = preset.id;
+      presetId = (await findIdByShortId(db, 'device_presets', projectId, override.devicePresetShortId)) ?? null;
+      if (!presetId) throw new RunRequestError(404, `Device preset not found: ${override.devicePresetShortId}`);
     }
     resolved.set(app.id, { url: url ?? null, device: presetId ? await deviceOf(db, presetId) : null });
   }
@@ -119,17 +119,8 @@ export async function resolveEnvironments(
 }
 
 async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null> {
-  const p = await db.selectFrom('device_presets').selectAll().where('id', '=', presetId).executeTakeFirst();
-  if (!p) return null;
-  return {
-    viewport: { width: p.viewport_width, height: p.viewport_height },
-    deviceScaleFactor: p.device_scale_factor,
-    isMobile: p.is_mobile,
-    hasTouch: p.has_touch,
-    userAgent: p.user_agent ?? undefined,
-    locale: p.locale ?? undefined,
-    timezoneId: p.timezone_id ?? undefined,
-  };
+  const preset = await db.selectFrom('device_presets').selectAll().where('id', '=', presetId).executeTakeFirst();
+  return preset ? toDeviceSettings(preset) : null;
 }
 
 export interface RunMetadata {
