@@ -47,8 +47,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.use('/v1/*', async (c, next) => {
     if (['POST', 'PUT', 'PATCH'].includes(c.req.method)) {
-      const text = hasBody(c) ? await c.req.raw.clone().text() : '';
-      if (text.trim() !== '') {
+      if (!(await isEmptyBody(c))) {
         const type = c.req.header('content-type') ?? '';
         if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) throw new ApiError(415, 'Content-Type must be application/json');
       } else if (c.req.header('content-type')) {
@@ -114,10 +113,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   return app;
 }
 
-function hasBody(c: Context): boolean {
+// Content-Length answers without touching the body (every request from a real client has it); only a
+// streamed body is read, from a clone, to see whether it is blank.
+async function isEmptyBody(c: Context): Promise<boolean> {
   const length = c.req.header('content-length');
-  if (length !== undefined) return Number(length) > 0;
-  return c.req.raw.body !== null;
+  if (length !== undefined) return Number(length) === 0;
+  if (c.req.raw.body === null) return true;
+  return (await c.req.raw.clone().text()).trim() === '';
 }
 
 const routePatterns = new WeakMap<object, { method: string; regex: RegExp }[]>();
