@@ -241,7 +241,8 @@ export function registerRuns(app: OpenApiApp): void {
       meta: { trigger: original.trigger, actor: original.actor ?? undefined, branch: original.branch ?? undefined, commitHash: original.commit_hash ?? undefined, repository: original.repository ?? undefined, notifications: original.notifications ?? undefined },
       tests: tests.map((t) => ({
         testCase: t,
-        inPlan: roots.includes(t.id),
+        // As in the original run: a dependency pulled in by the rerun is still a plan member if it was one.
+        inPlan: byTest.get(t.id)?.in_plan ?? false,
         environmentUrl: byTest.get(t.id)?.environment_url ?? null,
         device: (byTest.get(t.id)?.device as never) ?? null,
       })),
