@@ -3,18 +3,9 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import { brokenSteps, checkoutSteps, insertRecordedTestCase, loginSteps, slowSteps, todoSteps } from '../support/recorded.js';
 
-async function waitForRun(stack: Stack, shortId: string, until: (run: any) => boolean, timeoutMs = 90_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await stack.call('GET', `/v1/run/${shortId}?testCases=all`);
-    if (until(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`run ${shortId} never reached the expected state: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 /** `RECORD_HISTORIES=1` refreshes the recorded histories that test/workflows/replay.test.ts replays. */
 async function recordHistories(stack: Stack, run: any): Promise<void> {
   const client = await stack.temporal.get();
@@ -26,7 +17,6 @@ async function recordHistories(stack: Stack, run: any): Promise<void> {
   }
 }
 
-const terminal = (run: any) => ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
 
 describe('plan runs over the dependency graph', () => {
   // Three copies of the fixture apps stand for three environments, so the request logs show which one a test used.
@@ -96,7 +86,7 @@ describe('plan runs over the dependency graph', () => {
     expect(started.body.run).toMatchObject({ testCount: 9, testPlan: { name: 'Everything', shortId: planShortId } });
     expect(started.body.run.url).toBe(`https://app.proctor.test/runs/${started.body.run.shortId}`);
 
-    const run = await waitForRun(stack, started.body.run.shortId, terminal);
+    const run = await waitForRun(stack, started.body.run.shortId);
     firstRun = run;
     if (process.env.RECORD_HISTORIES) await recordHistories(stack, run);
     const byName = Object.fromEntries(run.runTestCases.map((t: any) => [t.name, t]));
@@ -139,7 +129,7 @@ describe('plan runs over the dependency graph', () => {
     const rerun = await stack.call('POST', `/v1/run/${firstRun.shortId}`, { failedOnly: true });
     expect(rerun.status).toBe(200);
     expect(rerun.body.run.testCount).toBe(2);
-    const run = await waitForRun(stack, rerun.body.run.shortId, terminal);
+    const run = await waitForRun(stack, rerun.body.run.shortId);
     expect(run.rerunOf).toBe(firstRun.shortId);
     expect(run.runTestCases.map((t: any) => t.name).sort()).toEqual(['after broken', 'broken']);
     expect(run.result).toBe('FAILED');
@@ -163,7 +153,7 @@ describe('plan runs over the dependency graph', () => {
     await waitForRun(stack, started.body.run.shortId, (r) => r.runTestCases.some((t: any) => t.name === 'slow' && t.status === 'RUNNING'));
     const cancel = await stack.call('POST', `/v1/run/${started.body.run.shortId}/cancel`);
     expect(cancel.status).toBe(202);
-    const run = await waitForRun(stack, started.body.run.shortId, terminal);
+    const run = await waitForRun(stack, started.body.run.shortId);
     expect(run.status).toBe('CANCELLED');
     expect(run.runTestCases.find((t: any) => t.name === 'slow').status).toBe('CANCELLED');
     expect(stack.browsers.stats().contexts).toBe(0);

@@ -1,26 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startSmtpSink, startWebhookSink } from '../support/sinks.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import { isTerminalRun, startStack, waitForRun, type Stack } from '../support/worker-context.js';
+import { waitFor } from '../support/net.js';
 import { brokenSteps, insertRecordedTestCase, todoSteps } from '../support/recorded.js';
 
-async function finished(stack: Stack, shortId: string): Promise<any> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const run = (await stack.call('GET', `/v1/run/${shortId}`)).body;
-    if (['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${shortId} did not finish`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const finished = (stack: Stack, shortId: string) => waitForRun(stack, shortId, isTerminalRun, 60_000);
+const until = (check: () => boolean, what: string) => waitFor(async () => check(), 30_000, what);
 
 describe('run notifications', () => {
   let fixture: FixtureApps;

@@ -21,6 +21,7 @@ import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
 import { bundleWorkflows } from '../../src/temporal/worker.js';
 import { databaseUrlOf, freshDatabase, type Tenant } from './app-context.js';
+import { waitFor } from './net.js';
 import type { ScriptedLlm } from './scripted-llm.js';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -131,13 +132,28 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
 }
 
-/** Polls the API until the test case leaves GENERATING. */
-export async function waitForGeneration(stack: Stack, id: string, timeoutMs = 60_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await stack.call('GET', `/v1/test-cases/${id}`);
-    if (res.body.generationStatus !== 'GENERATING') return res.body;
-    if (Date.now() > deadline) throw new Error(`test case ${id} still GENERATING after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** Polls `GET path` until `done(body)`; returns that body. */
+async function pollApi(stack: Stack, path: string, done: (body: any) => boolean, what: string, timeoutMs: number): Promise<any> {
+  let body: any;
+  await waitFor(
+    async () => {
+      body = (await stack.call('GET', path)).body;
+      return done(body);
+    },
+    timeoutMs,
+    what,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}; last answer: ${JSON.stringify(body)}`);
+  });
+  return body;
 }
+
+/** Polls the API until the test case leaves GENERATING. */
+export const waitForGeneration = (stack: Stack, id: string, timeoutMs = 60_000): Promise<any> =>
+  pollApi(stack, `/v1/test-cases/${id}`, (t) => t.generationStatus !== 'GENERATING', `test case ${id} to leave GENERATING`, timeoutMs);
+
+export const isTerminalRun = (run: any): boolean => ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
+
+/** Polls `GET /v1/run/{shortId}?testCases=all` until `until(run)` (by default: the run ended). */
+export const waitForRun = (stack: Stack, shortId: string, until: (run: any) => boolean = isTerminalRun, timeoutMs = 90_000): Promise<any> =>
+  pollApi(stack, `/v1/run/${shortId}?testCases=all`, until, `run ${shortId}`, timeoutMs);
