@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
-import { planTestCaseIds, RunRequestError } from '../src/db/queries/runs.js';
+import { RunRequestError } from '../src/db/queries/runs.js';
 import { createPlanRun } from '../src/runs/create-run.js';
 import type { ScheduledPlanRunInput } from '../workflows/scheduledPlanRun.js';
 
@@ -39,10 +39,6 @@ export function createScheduleActivities(deps: Pick<ActivityDeps, 'db' | 'logger
         logger.warn('scheduled run skipped: the schedule or its plan no longer exists', { ...input });
         return null;
       }
-      if ((await planTestCaseIds(db, input.testPlanId)).length === 0) {
-        logger.info('scheduled run skipped: the plan has no enabled test case', { ...input });
-        return null;
-      }
       try {
         // Keyed by the tick's workflow id: a retry after a lost completion finds the run it already wrote.
         const run = await createPlanRun(db, input.projectId, {
@@ -52,6 +48,10 @@ export function createScheduleActivities(deps: Pick<ActivityDeps, 'db' | 'logger
         });
         return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };
       } catch (err) {
+        if (err instanceof RunRequestError && err.nothingToRun) {
+          logger.info('scheduled run skipped: the plan has no enabled test case', { ...input });
+          return null;
+        }
         if (err instanceof RunRequestError) throw ApplicationFailure.create({ message: err.message, type: 'BadRunRequest', nonRetryable: true });
         throw err;
       }

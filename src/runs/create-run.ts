@@ -43,7 +43,7 @@ export async function createPlanRun(
   if (!plan) throw new RunRequestError(404, 'Test plan not found');
 
   const roots = await planTestCaseIds(db, plan.id);
-  if (roots.length === 0) throw new RunRequestError(400, `test plan "${plan.name}" has no enabled test cases`);
+  if (roots.length === 0) throw new RunRequestError(400, `test plan "${plan.name}" has no enabled test cases`, true);
   const tests = await collectRunTests(db, projectId, roots);
   const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], plan.id, input.applications ?? []);
   const inPlan = new Set(roots);

@@ -14,6 +14,8 @@ export class RunRequestError extends Error {
   constructor(
     readonly status: 400 | 404,
     message: string,
+    /** Set when the plan has nothing to run: a scheduled tick skips instead of failing. */
+    readonly nothingToRun = false,
   ) {
     super(message);
   }
