@@ -24,7 +24,9 @@ function executable(path) {
   }
 }
 const onPath = (name) => (process.env.PATH ?? '').split(delimiter).map((d) => join(d, name)).find((p) => executable(p));
-const has = (cmd) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
+// Not every tool answers `--version`: Go's command is `go version` (`go --version` exits 2).
+const versionArgs = { go: ['version'] };
+const has = (cmd) => spawnSync(cmd, versionArgs[cmd] ?? ['--version'], { stdio: 'ignore' }).status === 0;
 function run(cmd, args, opts = {}) {
   log(`$ ${cmd} ${args.join(' ')}`);
   const result = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], cwd: root, ...opts });
