@@ -10,6 +10,7 @@ import { captureBrowserState } from '../src/browser/state.js';
 import { loadExecutionContext, saveHealedSteps, type DeviceSettings } from '../src/db/queries/execution.js';
 import type { BrowserState } from '../src/domain/steps.js';
 import { createLlmHealer } from '../src/llm/heal.js';
+import { BlobNotFoundError } from '../src/storage/blob-store.js';
 
 export interface ExecuteTestInput {
   projectId: string;
@@ -19,12 +20,12 @@ export interface ExecuteTestInput {
   /** The environment URL for this run; the application's default environment when absent. */
   baseUrl?: string;
   device?: DeviceSettings | null;
-  /** Browser state of a resume-from dependency: the test starts where it ended. */
-  state?: BrowserState;
+  /** Blob key of a resume-from dependency's browser state: the test starts where that one ended. */
+  stateKey?: string;
   /** Let the LLM pick a moved element when a locator no longer matches (needs an LLM). */
   heal?: boolean;
-  /** Return the final browser state for dependents. */
-  captureState?: boolean;
+  /** After passing, store the final browser state for dependents under this blob key. */
+  captureStateKey?: string;
 }
 
 export interface ExecuteTestResult {
@@ -38,7 +39,20 @@ export interface ExecuteTestResult {
   traceKey?: string;
   durationMs: number;
   llmCalls: number;
-  state?: BrowserState;
+  /** The captureStateKey, when the final browser state was stored there. */
+  stateKey?: string;
+}
+
+/** The dependency passed and stored its state before this test was started, so a missing blob is permanent. */
+async function readBrowserState(deps: ActivityDeps, key: string): Promise<BrowserState> {
+  try {
+    return JSON.parse((await deps.blobs.get(key)).toString('utf8')) as BrowserState;
+  } catch (err) {
+    if (err instanceof BlobNotFoundError) {
+      throw ApplicationFailure.create({ message: `browser state of the resume-from dependency is gone (${key})`, type: failureTypes.notFound, nonRetryable: true });
+    }
+    throw err;
+  }
 }
 
 export function createTestExecutionActivities(deps: ActivityDeps) {
@@ -55,13 +69,14 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));
       let llmCalls = 0;
       const heal = input.heal && deps.llm ? createLlmHealer(deps.llm, secrets, () => llmCalls++) : undefined;
+      const state = input.stateKey ? await readBrowserState(deps, input.stateKey) : undefined;
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));
 
       try {
-        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state: input.state, signal: cancellationSignal() }, async ({ context, page }) => {
+        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, signal: cancellationSignal() }, async ({ context, page }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
           const result = await replaySteps(page, steps, {
-            startUrl: input.state?.url ?? baseUrl,
+            startUrl: state?.url ?? baseUrl,
             baseUrl,
             configs: ctx.configs,
             timeoutMs: deps.stepTimeoutMs ?? 10_000,
@@ -76,7 +91,13 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             if (png) await deps.blobs.put(screenshotKey, png, 'image/png');
             else screenshotKey = undefined;
           }
-          const state = input.captureState && result.status === 'PASSED' ? await captureBrowserState(context, page) : undefined;
+          let stateKey: string | undefined;
+          if (input.captureStateKey && result.status === 'PASSED') {
+            // By reference: megabytes of cookies and storage must not travel through workflow histories.
+            const captured = await captureBrowserState(context, page);
+            await deps.blobs.put(input.captureStateKey, Buffer.from(JSON.stringify(captured)), 'application/json');
+            stateKey = input.captureStateKey;
+          }
           const tracePath = join(traceDir, 'trace.zip');
           await context.tracing.stop({ path: tracePath });
           const traceKey = `${input.artifactPrefix}/trace.zip`;
@@ -98,7 +119,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             traceKey,
             durationMs: result.durationMs,
             llmCalls,
-            state,
+            stateKey,
           };
         }));
       } finally {

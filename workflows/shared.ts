@@ -14,6 +14,12 @@ export const workflowIds = {
   systemCheck: (id: string) => `system-check:${id}`,
 };
 
+/** Blob keys that workflows hand between activities (the data itself never enters a workflow history). */
+export const blobKeys = {
+  /** A resume-from dependency's final browser state (cookies, localStorage, sessionStorage), for its dependents. */
+  browserState: (runShortId: string, testCaseId: string) => `runs/${runShortId}/state/${testCaseId}.json`,
+};
+
 export interface SystemCheckInput {
   /** Echoed back, so a caller can tell its own run from another. */
   nonce: string;
@@ -53,12 +59,26 @@ export interface PlanRunInput {
   concurrency: number;
   /** Let the LLM heal moved elements during replay (when an LLM is configured). */
   heal: boolean;
+  /** Continue as new once this run's history has this many events (default 10,000; tests set it low). */
+  maxHistoryEvents?: number;
+  /** Set by planRun itself when it continues as new: where the previous run of the chain left off. */
+  carried?: PlanRunCarry;
+}
+
+/** The DAG state one run of a planRun chain hands to the next (kept small: no plan, no browser state). */
+export interface PlanRunCarry {
+  /** One letter per test in plan order, '-' for not finished yet (encodeOutcomes in src/domain/run-plan.ts). */
+  outcomes: string;
+  /** How many times the chain has continued as new so far. */
+  continuations: number;
 }
 
 export interface PlanRunResult {
   status: 'COMPLETED' | 'ERROR' | 'CANCELLED';
   result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
   counts: Record<string, number>;
+  /** Times the run continued as new to keep its history small (0 for runs of up to ~1,500 tests). */
+  continuations: number;
 }
 
 export interface TestExecutionInput {
@@ -69,14 +89,13 @@ export interface TestExecutionInput {
   testCaseId: string;
   baseUrl: string | null;
   device: unknown;
-  /** Browser state of the resume-from dependency. */
-  state?: unknown;
-  /** Dependents resume from this test: return its final browser state. */
-  captureState: boolean;
+  /** Blob key of the resume-from dependency's browser state: the test starts where that one ended. */
+  stateKey?: string;
+  /** Dependents resume from this test: after it passes, store its final browser state under this blob key. */
+  captureStateKey?: string;
   heal: boolean;
 }
 
 export interface TestExecutionResult {
   outcome: 'PASSED' | 'FAILED' | 'ERROR';
-  state?: unknown;
 }

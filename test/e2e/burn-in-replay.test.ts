@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserState } from '../../src/domain/steps.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
@@ -139,23 +140,28 @@ describe('burn-in and replay on the real stack', () => {
     expect(firstObservation[0]).toContain('Signed in as shopper@example.com');
     expect(firstObservation[0]).not.toContain('textbox "Password"');
 
-    // Replay as a plan run would: the dependency hands its browser state to the dependent.
-    const dependency = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t5/login', captureState: true });
-    expect(dependency.status).toBe('PASSED');
-    const tabToken = dependency.state!.origins.flatMap((o) => o.sessionStorage).find((i) => i.name === 'shop_tab_token');
+    // Replay as a plan run would: the dependency stores its browser state in the blob store, the dependent reads it
+    // by key (the state never travels through workflow inputs or results).
+    const blobs = stack.activityDeps.blobs;
+    const stateKey = 'runs/t5/state/login.json';
+    const dependency = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t5/login', captureStateKey: stateKey });
+    expect(dependency).toMatchObject({ status: 'PASSED', stateKey });
+    const state = JSON.parse((await blobs.get(stateKey)).toString('utf8')) as BrowserState;
+    const tabToken = state.origins.flatMap((o) => o.sessionStorage).find((i) => i.name === 'shop_tab_token');
     expect(tabToken?.value).toMatch(/^tab-/);
     const dependent = await stack.activities.executeTest({
       projectId: stack.tenant.projectId,
       testCaseId: created.body.testCase.id,
       artifactPrefix: 'runs/t5/checkout',
-      state: dependency.state,
+      stateKey,
     });
     expect(dependent.error).toBeUndefined();
     expect(dependent.status).toBe('PASSED');
 
     // Without the sessionStorage part of the state, checkout refuses: proof that it was carried.
-    const withoutSession = { ...dependency.state!, origins: dependency.state!.origins.map((o) => ({ ...o, sessionStorage: [] })) };
-    const refused = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: created.body.testCase.id, artifactPrefix: 'runs/t5/refused', state: withoutSession });
+    const withoutSession = { ...state, origins: state.origins.map((o) => ({ ...o, sessionStorage: [] })) };
+    await blobs.put('runs/t5/state/without-session.json', Buffer.from(JSON.stringify(withoutSession)), 'application/json');
+    const refused = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: created.body.testCase.id, artifactPrefix: 'runs/t5/refused', stateKey: 'runs/t5/state/without-session.json' });
     expect(refused.status).toBe('FAILED');
   });
 
