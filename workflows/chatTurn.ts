@@ -40,9 +40,9 @@ export async function chatTurn(input: ChatTurnInput): Promise<ChatTurnResult> {
       const reply = await llm.streamChatReply({ chatId: input.chatId, projectId: input.projectId, turn: input.turn, assistantMessageId: input.assistantMessageId, prefix: text, exchanges });
       text = reply.text;
       if (reply.toolCalls.length === 0) {
-        const result = await finish('COMPLETED', text);
+        // Titled before the reply completes: a client that stops polling at COMPLETED sees the title.
         if (input.turn === 1) await db.titleChat({ chatId: input.chatId });
-        return result;
+        return await finish('COMPLETED', text);
       }
       const results: ChatToolExchange['results'] = [];
       for (const call of reply.toolCalls) {

@@ -24,7 +24,13 @@ export const chatTools: OpenAI.ChatCompletionTool[] = [
   fn(
     'create_test_case',
     'Create a test case from a goal; waits until its burn-in has recorded the steps (or failed).',
-    { applicationShortId: str('app_… short id'), name: str('1-80 characters'), goal: str('what the test must achieve'), expectedResult: str('how to tell it worked') },
+    {
+      applicationShortId: str('app_… short id'),
+      name: str('1-80 characters'),
+      goal: str('what the test must achieve'),
+      expectedResult: str('how to tell it worked'),
+      resumeFromTestCaseId: str('id of a test case of the same application to continue from (e.g. a login test)'),
+    },
     ['applicationShortId', 'name', 'goal'],
   ),
   fn(

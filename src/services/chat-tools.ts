@@ -93,13 +93,20 @@ export async function createTestCaseTool(ctx: ChatToolContext, args: Args): Prom
   const name = text(args, 'name', { required: true, max: 80 })!;
   const goal = text(args, 'goal', { required: true, max: 4000 })!;
   const expectedResult = text(args, 'expectedResult', { max: 4000 }) ?? null;
+  const resumeFrom = text(args, 'resumeFromTestCaseId')?.toLowerCase() ?? null;
   if (!isShortId('application', appShortId)) throw new ChatToolError(`"${appShortId}" is not an application short id (app_…)`);
   const id = newId();
   await ctx.db.transaction().execute(async (trx) => {
     await lockProjectTestCases(trx, ctx.projectId);
     const applicationId = await findIdByShortId(trx, 'applications', ctx.projectId, appShortId);
     if (!applicationId) throw new ChatToolError(`application ${appShortId} not found`);
-    await insertTestCase(trx, { id, projectId: ctx.projectId, applicationId, name, goal, expectedResult, labels: [], configIds: [], scenarioId: null, resumeFromTestCaseId: null, waitForTestCaseIds: [] });
+    if (resumeFrom) {
+      // As the API checks it: browser state only carries over within one application.
+      const [dependency] = isUuid(resumeFrom) ? await findTestCaseRecords(trx, ctx.projectId, [resumeFrom]) : [];
+      if (!dependency) throw new ChatToolError(`test case ${resumeFrom} not found`);
+      if (dependency.applicationId !== applicationId) throw new ChatToolError(`test case ${resumeFrom} belongs to another application; resume-from must be of the same application`);
+    }
+    await insertTestCase(trx, { id, projectId: ctx.projectId, applicationId, name, goal, expectedResult, labels: [], configIds: [], scenarioId: null, resumeFromTestCaseId: resumeFrom, waitForTestCaseIds: [] });
   });
   return { testCaseId: id, name };
 }
