@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   CancellationScope,
   ParentClosePolicy,
   ChildWorkflowCancellationType,
@@ -55,8 +56,13 @@ export async function chatTurn(input: ChatTurnInput): Promise<ChatTurnResult> {
     return await finish('COMPLETED', `${text}\n\n(Stopped after ${maxRounds} tool rounds without a final answer.)`.trim());
   } catch (err) {
     if (isCancellation(err)) return CancellationScope.nonCancellable(() => finish('CANCELLED'));
-    return finish('FAILED', `The assistant could not answer: ${innermostMessage(err)}`);
+    return finish('FAILED', `The assistant could not answer: ${reasonOf(err)}`);
   }
+}
+
+/** The activity's own message ("the LLM endpoint failed after retries: 500 …"), not the wrapper's nor only the HTTP cause. */
+function reasonOf(err: unknown): string {
+  return err instanceof ActivityFailure && err.cause ? err.cause.message : innermostMessage(err);
 }
 
 /** Runs one tool; what goes back to the model is a short text, never secrets (the activities redact). */

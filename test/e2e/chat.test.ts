@@ -59,6 +59,92 @@ describe('chat conversations on the real stack', () => {
     expect(lastPrompt(llm.requests[0]!)).toBe('Tell me something long. Please.');
   });
 
+  it('cancel ends the streaming reply CANCELLED, keeping what was streamed; the next message works', async () => {
+    const reply = words(200);
+    llm.enqueue({ content: reply, fragmentDelayMs: 40 }, { content: 'Back again.' });
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Say a lot' })).body;
+    let cancelled = false;
+    const poll = await pollChat(stack, shortId, {
+      intervalMs: 50,
+      onAnswer: async (c) => {
+        if (!cancelled && c.messages[0].status === 'PARTIAL' && c.messages[0].text.length > 20) {
+          cancelled = true;
+          expect((await stack.call('POST', `/v1/chat/${shortId}/cancel`)).status).toBe(202);
+        }
+      },
+    });
+    const ended = poll.final.messages[0];
+    expect(ended).toMatchObject({ role: 'assistant', status: 'CANCELLED', isStreaming: false });
+    expect(ended.text.length).toBeGreaterThan(20);
+    expect(ended.text.length).toBeLessThan(reply.length);
+    expect(reply.startsWith(ended.text)).toBe(true);
+    // Nothing left to cancel.
+    expect((await stack.call('POST', `/v1/chat/${shortId}/cancel`)).status).toBe(409);
+
+    expect((await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Are you there?' })).status).toBe(202);
+    const next = await pollChat(stack, shortId);
+    expect(next.final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Back again.' });
+    // The model was not shown the cancelled reply as something it said.
+    expect(llm.requests[1]!.messages.filter((m) => m.role === 'assistant')).toEqual([]);
+  });
+
+  it('answers messages strictly in order, each seeing the replies before it', async () => {
+    llm.enqueue({ content: 'first answer, slowly streamed', fragmentDelayMs: 150 }, { content: 'second answer' });
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'one' })).body;
+    expect((await stack.call('POST', `/v1/chat/${shortId}`, { message: 'two' })).status).toBe(202);
+    await pollChat(stack, shortId);
+    const all = (await stack.call('GET', `/v1/chat/${shortId}`)).body.messages.reverse();
+    expect(all.map((m: any) => [m.role, m.status, m.text])).toEqual([
+      ['user', 'COMPLETED', 'one'],
+      ['assistant', 'COMPLETED', 'first answer, slowly streamed'],
+      ['user', 'COMPLETED', 'two'],
+      ['assistant', 'COMPLETED', 'second answer'],
+    ]);
+    expect(llm.requests[1]!.messages.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'one'],
+      ['assistant', 'first answer, slowly streamed'],
+      ['user', 'two'],
+    ]);
+  });
+
+  it('ends the turn FAILED with a readable reason when the LLM keeps failing, and the next message works', async () => {
+    // Every attempt of the activity (3) after the client's own retry (1 more request each).
+    llm.failNext(6, 500);
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'hello?' })).body;
+    const poll = await pollChat(stack, shortId, { timeoutMs: 60_000 });
+    expect(poll.final.messages[0].status).toBe('FAILED');
+    expect(poll.final.messages[0].text).toMatch(/^The assistant could not answer: the LLM endpoint failed after retries: 500 .*server had an error/);
+    expect(llm.requests).toHaveLength(6);
+
+    llm.enqueue({ content: 'All good now.' });
+    await stack.call('POST', `/v1/chat/${shortId}`, { message: 'and now?' });
+    expect((await pollChat(stack, shortId)).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'All good now.' });
+  });
+
+  it('lists applications and explores a page read-only; refuses results of runs it did not start', async () => {
+    // A run of the project that this conversation did not start.
+    const plan = (await stack.call('POST', '/v1/test-plans', { name: 'Login only', testCaseIds: [loginId] })).body;
+    const runShortId: string = (await stack.call('POST', '/v1/run', { testPlanShortId: plan.shortId })).body.run.shortId;
+    llm.enqueue(
+      {
+        toolCalls: [
+          { name: 'list_applications', arguments: {} },
+          { name: 'explore_page', arguments: { url: `${fixture.url}/shop/login` } },
+          { name: 'get_run_results', arguments: { runShortId } },
+        ],
+      },
+      (req) => ({ content: `Seen: ${req.messages.filter((m) => m.role === 'tool').map((m) => m.content).join(' | ')}` }),
+    );
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'What is on my shop login page?' })).body;
+    const text: string = (await pollChat(stack, shortId, { timeoutMs: 60_000 })).final.messages[0].text;
+    expect(text).toContain(`Shop (${appShortId}, web)`);
+    expect(text).toContain(`${fixture.url}/shop/login`);
+    expect(text).toMatch(/button "Sign in"/);
+    expect(text).toContain(`run ${runShortId} was not started in this conversation`);
+    // Read-only: the explorer never posted the login form.
+    expect(fixture.requests().some((r) => r.startsWith('POST /shop/api/login'))).toBe(false);
+  });
+
   it('creates a checkout test on the fixture shop, burns it in, runs it, and names the run and its result', async () => {
     let testCaseId = '';
     let runShortId = '';
