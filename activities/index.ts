@@ -4,6 +4,7 @@ import { createSystemActivities } from './system.js';
 import { createTestExecutionActivities } from './test-execution.js';
 import { createRunActivities } from './runs.js';
 import { createScheduleActivities } from './schedules.js';
+import { createChatActivities } from './chat.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
 export type { ActivityDeps } from './deps.js';
@@ -16,6 +17,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTestExecutionActivities(deps),
     ...createRunActivities(deps),
     ...createScheduleActivities(deps),
+    ...createChatActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   };
 }

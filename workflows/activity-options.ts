@@ -22,3 +22,14 @@ export const browserActivity: ActivityOptions = {
     nonRetryableErrorTypes: ['NotFound', 'LlmNotConfigured', 'LlmUnavailable', 'BadTestDefinition'],
   },
 };
+
+/**
+ * One streamed model call of a chat turn: heartbeats with every flush, so a dead worker is noticed within
+ * seconds and the retry rewrites the same assistant message; a cancelled reply waits until streaming stopped.
+ */
+export const chatLlmActivity: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '5 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['LlmNotConfigured'] },
+};

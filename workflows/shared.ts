@@ -1,4 +1,5 @@
 // Shared by the API, the worker and the workflows: no Node imports here (it is bundled into the sandbox).
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 export const taskQueues = {
   /** Default queue for orchestration and light activities; overridable by TEMPORAL_TASK_QUEUE. */
@@ -99,3 +100,41 @@ export interface TestExecutionInput {
 export interface TestExecutionResult {
   outcome: 'PASSED' | 'FAILED' | 'ERROR';
 }
+
+// ---- chatConversation: one entity workflow per conversation (`chat:<shortId>`), each turn a `chatTurn` child ----
+// (Kept in one block: the API signals it with these definitions without importing workflow code.)
+
+/** A user message the API has written (with its assistant placeholder), to be answered in turn order. */
+export interface ChatTurnRequest {
+  turn: number;
+  userMessageId: string;
+  assistantMessageId: string;
+}
+
+export interface ChatConversationInput {
+  chatId: string;
+  chatShortId: string;
+  projectId: string;
+  /** Turns accepted but not answered yet, carried over a continue-as-new. */
+  pending?: ChatTurnRequest[];
+}
+
+export interface ChatTurnInput extends ChatTurnRequest {
+  chatId: string;
+  chatShortId: string;
+  projectId: string;
+}
+
+export interface ChatTurnResult {
+  status: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  toolsUsed: string[];
+}
+
+export const chatMessageSignal = defineSignal<[ChatTurnRequest]>('chatMessage');
+/** Ends the reply of this assistant message as CANCELLED (streaming now, or still waiting its turn). */
+export const cancelChatReplySignal = defineSignal<[{ assistantMessageId: string }]>('cancelChatReply');
+/** Turn numbers answered so far and waiting, for operators and tests. */
+export const chatStateQuery = defineQuery<{ answered: number; pending: number[]; current: number | null }>('chatState');
+
+export const chatWorkflowTypes = { conversation: 'chatConversation', turn: 'chatTurn' } as const;
+export const chatTurnWorkflowId = (chatShortId: string, turn: number) => `chat:${chatShortId}:turn:${turn}`;

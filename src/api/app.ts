@@ -20,6 +20,7 @@ import { registerRuns } from './routes/runs.js';
 import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
+import { registerChat } from './routes/chat.js';
 import type { FsBlobStore } from '../storage/fs.js';
 
 export const apiInfo = {
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRunList(app);
   registerRuns(app);
   registerBadge(app);
+  registerChat(app);
 
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
@@ -94,6 +96,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     servers: [{ url: deps.config.publicUrl }],
     tags: [
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
+      { name: 'Chat', description: 'The AI assistant: conversations that list, create and run tests; replies stream, clients poll' },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },

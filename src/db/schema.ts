@@ -227,6 +227,42 @@ export interface TestPlanSchedulesTable {
   created_at: Timestamp;
 }
 
+export type ChatMessageStatus = 'INITIATED' | 'PARTIAL' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
+
+export interface ChatsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  title: string | null;
+  source: 'api' | 'ui' | 'github' | 'gitlab' | 'system';
+  application_overrides: ColumnType<unknown, string | undefined, string>;
+  turn_count: Generated<number>;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  seq: Generated<string>;
+  chat_id: string;
+  turn: number;
+  role: 'user' | 'assistant';
+  text: Generated<string>;
+  status: ChatMessageStatus | null;
+  is_streaming: Generated<boolean>;
+  tools_used: ColumnType<string[], string[] | undefined, string[]>;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ChatRunsTable {
+  chat_id: string;
+  run_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -245,6 +281,9 @@ export interface Database {
   runs: RunsTable;
   run_test_cases: RunTestCasesTable;
   test_plan_schedules: TestPlanSchedulesTable;
+  chats: ChatsTable;
+  chat_messages: ChatMessagesTable;
+  chat_runs: ChatRunsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;
