@@ -15,6 +15,7 @@ export interface ProjectsTable {
   organization_id: string;
   name: string;
   default_test_plan_id: string | null;
+  heal_policy: Generated<'auto' | 'review'>;
   created_at: Timestamp;
 }
 
@@ -227,6 +228,21 @@ export interface TestPlanSchedulesTable {
   created_at: Timestamp;
 }
 
+export type HealProposalStatus = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'SUPERSEDED';
+
+export interface HealProposalsTable {
+  id: string;
+  project_id: string;
+  test_case_id: string;
+  based_on_version: number;
+  version: number;
+  steps: ColumnType<unknown, string, string>;
+  healed: ColumnType<unknown, string, string>;
+  status: Generated<HealProposalStatus>;
+  created_at: Timestamp;
+  decided_at: NullableTimestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -245,6 +261,7 @@ export interface Database {
   runs: RunsTable;
   run_test_cases: RunTestCasesTable;
   test_plan_schedules: TestPlanSchedulesTable;
+  heal_proposals: HealProposalsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;
