@@ -18,10 +18,10 @@ const longText = 40;
 /**
  * Turns a snapshot ref into durable locator expressions: Playwright's `normalize()` (role + accessible name,
  * label, test id ...) made unique on the page, plus structural fallbacks (test id, `name`, a hand-written id)
- * that point at the same element today and survive a translation. What carries meaning across renders leads:
- * a test id always, a structural locator ahead of long visible text.
+ * that point at the same element today and survive a translation. For an action, what carries meaning across
+ * renders leads: a test id always, a structural locator ahead of long visible text.
  */
-export async function locatorForRef(page: Page, ref: string): Promise<RecordedElement> {
+export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'assert' = 'act'): Promise<RecordedElement> {
   const element = page.locator(`aria-ref=${ref}`);
   if ((await element.count().catch(() => 0)) === 0) {
     throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);
@@ -34,7 +34,8 @@ export async function locatorForRef(page: Page, ref: string): Promise<RecordedEl
   }
   const text = await unique(page, element, normalized);
   const textIsWeak = /^getByText\(/.test(normalized) || (target?.name?.length ?? 0) > longText;
-  const leadsStructurally = structural.length > 0 && (structural[0]!.startsWith('getByTestId(') || textIsWeak);
+  // An assertion's text is its expectation: it leads, and structural locators only help find the element.
+  const leadsStructurally = purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith('getByTestId(') || textIsWeak);
   const ordered = leadsStructurally ? [...structural.slice(0, 1), text, ...structural.slice(1)] : [text, ...structural];
   const [locator, ...fallbacks] = [...new Set(ordered)].slice(0, 4);
   return { locator: locator!, fallbacks, ...(target && { target }) };

@@ -3,6 +3,7 @@ import { withLocatorInFront, type Step } from '../domain/steps.js';
 import { ElementNotFoundError, firstLine, locatesElement, performAction, probeElement, stepLocators, type ActionOptions } from './actions.js';
 import { pageExcerpt } from './excerpt.js';
 import { resolveLocator } from './locators.js';
+import { elementTarget } from './record.js';
 
 /** A heal the healer stands behind: the new primary locator (more may follow) and why it is the same element. */
 export interface HealFix {
@@ -93,9 +94,15 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
  */
 async function findElement(page: Page, step: Step, index: number, opts: ReplayOptions, healed: HealedStep[], steps: Step[]): Promise<Locator> {
   const expressions = stepLocators(step);
-  const probeMs = opts.heal ? Math.min(opts.probeMs ?? defaultProbeMs, opts.timeoutMs) : opts.timeoutMs;
+  // An assert_text falls back to the whole page, so it never needs more than the probe either.
+  const short = opts.heal || step.action === 'assert_text';
+  const probeMs = short ? Math.min(opts.probeMs ?? defaultProbeMs, opts.timeoutMs) : opts.timeoutMs;
   let found = await probeElement(page, expressions, probeMs);
   let refusal: string | undefined;
+  if (found && !(await showsExpectation(step, found.locator, probeMs))) {
+    refusal = `the element ${found.expression} no longer shows "${step.target?.name}"`;
+    found = undefined;
+  }
   // An assert_text's expectation is its text, not its element: it is never healed (a heal could only point it
   // at other text), and when its scope is gone the text is looked for on the whole page instead.
   if (!found && opts.heal && step.action !== 'assert_text') {
@@ -109,6 +116,7 @@ async function findElement(page: Page, step: Step, index: number, opts: ReplayOp
     refusal = fix.refused;
     // The page may only have been slow: give the recorded locators the rest of the step's time.
     found = await probeElement(page, expressions, opts.timeoutMs - probeMs);
+    if (found && !(await showsExpectation(step, found.locator, opts.timeoutMs - probeMs))) found = undefined;
   }
   if (!found && step.action === 'assert_text') return page.locator('body');
   if (!found) {
@@ -120,4 +128,22 @@ async function findElement(page: Page, step: Step, index: number, opts: ReplayOp
     steps[index] = withLocatorInFront(step, found.expression);
   }
   return found.locator;
+}
+
+/**
+ * A visibility assertion's expectation is its named element: whichever recorded locator found it (an id
+ * fallback survives a translation, and a changed count too), the element must still show the recorded name.
+ */
+async function showsExpectation(step: Step, locator: Locator, waitMs: number): Promise<boolean> {
+  const expected = step.target?.name;
+  if (!expected || (step.action !== 'assert_visible' && step.action !== 'wait_for')) return true;
+  const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+  const element = locator.first();
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const shown = `${flat((await elementTarget(element))?.name ?? '')} ${flat(await element.innerText({ timeout: 1_000 }).catch(() => ''))}`;
+    if (shown.includes(flat(expected))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
