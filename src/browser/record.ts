@@ -26,14 +26,18 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
   if ((await element.count().catch(() => 0)) === 0) {
     throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);
   }
-  const target = await elementTarget(element);
-  const normalized = untruncated((await element.normalize()).toString(), target);
+  const normalized = (await element.normalize()).toString();
   const structural: string[] = [];
   for (const candidate of await attributeLocators(element)) {
     if (await pointsAt(page, candidate, element)) structural.push(candidate);
   }
-  const text = await unique(page, element, normalized);
-  const textIsWeak = /^getByText\(/.test(normalized) || (target?.name?.length ?? 0) > longText;
+  let text = await unique(page, element, normalized);
+  // Reading the aria snapshot of an element drops the page's refs: from here on the element is found by `text`.
+  const self = resolveLocator(page, text);
+  const target = await elementTarget(self);
+  const full = untruncated(normalized, target);
+  if (full !== normalized) text = await unique(page, self, full);
+  const textIsWeak = /^getByText\(/.test(text) || (target?.name?.length ?? 0) > longText;
   // An assertion's text is its expectation: it leads, and structural locators only help find the element.
   const leadsStructurally = purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith('getByTestId(') || textIsWeak);
   const ordered = leadsStructurally ? [...structural.slice(0, 1), text, ...structural.slice(1)] : [text, ...structural];

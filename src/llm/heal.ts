@@ -1,5 +1,5 @@
 import type { Healer } from '../browser/replay.js';
-import { elementTarget, locatorForRef } from '../browser/record.js';
+import { locatorForRef } from '../browser/record.js';
 import { observe, redact } from '../browser/snapshot.js';
 import { healTools } from './agent-tools.js';
 import { callTool, type Llm } from './client.js';
@@ -27,15 +27,14 @@ export function createLlmHealer(llm: Llm, secrets: Record<string, string>, onCal
     if (call.name !== 'select_element' || typeof call.args.ref !== 'string') {
       return { refused: `the model found no element for it${reason ? ` (${reason})` : ''}` };
     }
+    const text = await page.locator(`aria-ref=${call.args.ref}`).innerText({ timeout: 1_000 }).catch(() => '');
     let proposal;
     try {
       proposal = await locatorForRef(page, call.args.ref);
     } catch {
       return { refused: `the model named an element that is not on the page (${call.args.ref})` };
     }
-    const element = page.locator(`aria-ref=${call.args.ref}`);
-    const target = proposal.target ?? (await elementTarget(element)) ?? { role: 'generic' };
-    const text = await element.innerText({ timeout: 1_000 }).catch(() => '');
+    const target = proposal.target ?? { role: 'generic' };
     const refusal = refuseHeal(step, { role: target.role, name: target.name, text }, reason);
     if (refusal) return { refused: `refused the model's pick ${proposal.locator}: ${redact(refusal, secrets)}` };
     return { locator: proposal.locator, fallbacks: proposal.fallbacks, reason };
