@@ -52,9 +52,9 @@ export async function elementTarget(element: Locator): Promise<StepTarget | unde
 }
 
 export function parseTargetLine(line: string): StepTarget | undefined {
-  const m = /^- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?[^:]*(?::\s*(.+))?$/.exec(line.trim());
+  const m = /^- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?[^:]*(?::\s*(.*))?$/.exec(line.trim());
   if (!m) return undefined;
-  const name = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]?.trim();
+  const name = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]?.trim() || undefined;
   return { role: m[1]!, ...(name && { name }) };
 }
 

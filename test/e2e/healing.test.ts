@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startFixtureApps, shopCredentials, type FixtureApps, type Variant } from '../support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
@@ -140,7 +141,14 @@ describe('self-healing that can be trusted', () => {
     const germanAgain = await run(generated.id, 'de');
     expect(germanAgain.status).toBe('PASSED');
     expect(germanAgain.llmRequests).toBe(0);
-  });
+
+    // The spec exported after the German runs still passes on the English page: it carries every locator.
+    const res = await stack.app.request(`/v1/test-cases/${generated.id}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    const spec = await res.text();
+    expect(spec).toContain(".or(page.getByRole('button', { name: 'Sign in' }))");
+    const exported = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
+    expect(exported.output).toMatch(/1 passed/);
+  }, 120_000);
 
   it('review (the default): the heal becomes a proposal, the steps stay until someone accepts it', async () => {
     await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'review' });
