@@ -7,10 +7,11 @@ import { failureTypes, requireEnvironmentUrl } from './burn-in.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { replaySteps, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
-import { loadExecutionContext, saveHealedSteps, type DeviceSettings } from '../src/db/queries/execution.js';
+import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/execution.js';
 import type { BrowserState } from '../src/domain/steps.js';
 import { createLlmHealer } from '../src/llm/heal.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
+import { keepHealedSteps, type KeptHeal } from '../src/services/heal-proposals.js';
 
 export interface ExecuteTestInput {
   projectId: string;
@@ -33,8 +34,10 @@ export interface ExecuteTestResult {
   failedStepIndex?: number;
   error?: string;
   healed: HealedStep[];
-  /** The steps version stored after healing, if it healed. */
+  /** The steps version stored after healing (`auto` heal policy), else the version that ran. */
   stepsVersion: number;
+  /** What became of the healed steps: saved, proposed for review, or nothing (and why). */
+  keptHeal?: KeptHeal;
   screenshotKey?: string;
   traceKey?: string;
   durationMs: number;
@@ -81,6 +84,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             configs: ctx.configs,
             timeoutMs: deps.stepTimeoutMs ?? 10_000,
             heal,
+            secrets,
             onStep: (index, step) => progress({ step: index + 1, of: steps.length, action: step.action }),
           });
 
@@ -104,10 +108,12 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
           await deps.blobs.put(traceKey, await readFile(tracePath), 'application/zip');
 
           let stepsVersion = ctx.testCase.stepsVersion;
+          let keptHeal: KeptHeal | undefined;
+          // Only a passing run proves its healed locators; a failing one keeps nothing.
           if (result.healed.length > 0 && result.status === 'PASSED') {
-            // A healed run that passed proves the new locators: keep them as the next version of the steps.
-            stepsVersion = (await saveHealedSteps(deps.db, ctx.testCase.id, ctx.testCase.stepsVersion, result.steps)) ?? stepsVersion;
-            deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: result.healed, stepsVersion });
+            keptHeal = await keepHealedSteps(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, basedOnVersion: stepsVersion, steps: result.steps, healed: result.healed });
+            if (keptHeal.kept === 'saved') stepsVersion = keptHeal.version;
+            deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: result.healed, keptHeal });
           }
           return {
             status: result.status,
@@ -115,6 +121,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             error: result.error,
             healed: result.healed,
             stepsVersion,
+            keptHeal,
             screenshotKey,
             traceKey,
             durationMs: result.durationMs,

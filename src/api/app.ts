@@ -16,6 +16,8 @@ import { registerTestPlans } from './routes/test-plans.js';
 import { registerTestPlanSchedules } from './routes/test-plan-schedules.js';
 import { registerTestCases } from './routes/test-cases.js';
 import { registerTestCaseExport } from './routes/test-case-export.js';
+import { registerTestCaseSteps } from './routes/test-case-steps.js';
+import { registerProjectSettings } from './routes/project-settings.js';
 import { registerRuns } from './routes/runs.js';
 import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
@@ -85,6 +87,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerTestPlanSchedules(app);
   registerTestCases(app);
   registerTestCaseExport(app);
+  registerTestCaseSteps(app);
+  registerProjectSettings(app);
   registerRunList(app);
   registerRuns(app);
   registerBadge(app);

@@ -15,6 +15,7 @@ export interface ProjectsTable {
   organization_id: string;
   name: string;
   default_test_plan_id: string | null;
+  heal_policy: Generated<'auto' | 'review'>;
   created_at: Timestamp;
 }
 
@@ -261,6 +262,19 @@ export interface ChatRunsTable {
   chat_id: string;
   run_id: string;
   created_at: Timestamp;
+export type HealProposalStatus = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'SUPERSEDED';
+
+export interface HealProposalsTable {
+  id: string;
+  project_id: string;
+  test_case_id: string;
+  based_on_version: number;
+  version: number;
+  steps: ColumnType<unknown, string, string>;
+  healed: ColumnType<unknown, string, string>;
+  status: Generated<HealProposalStatus>;
+  created_at: Timestamp;
+  decided_at: NullableTimestamp;
 }
 
 export interface Database {
@@ -284,6 +298,7 @@ export interface Database {
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
   chat_runs: ChatRunsTable;
+  heal_proposals: HealProposalsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

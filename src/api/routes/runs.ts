@@ -64,9 +64,23 @@ const RunTestCaseSchema = z
     promptExamples: z.array(z.string()),
     inPlan: z.boolean().openapi({ description: 'false for a dependency included automatically' }),
     environmentUrl: z.string().nullable(),
-    failedStepIndex: z.number().int().nullable(),
-    error: z.string().nullable(),
-    healedSteps: z.array(z.object({ index: z.number(), from: z.string().nullable().optional(), to: z.string(), via: z.string() })),
+    failedStepIndex: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: '0-based index into the recorded steps (`error` says "step N" with N = failedStepIndex + 1); -1 when the start page did not open' }),
+    error: z.string().nullable().openapi({ description: 'For a failed assertion it ends with a short, redacted excerpt of what the page showed' }),
+    healedSteps: z
+      .array(
+        z.object({
+          index: z.number().openapi({ description: '0-based, like failedStepIndex' }),
+          from: z.string().nullable().optional(),
+          to: z.string(),
+          via: z.string().openapi({ description: '`fallback`: a recorded alternative locator matched; `llm`: the model re-found the element and the pick was checked' }),
+          reason: z.string().optional(),
+        }),
+      )
+      .openapi({ description: 'Steps this run found through another locator than their primary; non-empty means the run needed healing' }),
     screenshotUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the failing step screenshot' }),
     traceUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the Playwright trace (open with `npx playwright show-trace`)' }),
     durationMs: z.number().int().nullable(),
@@ -199,7 +213,7 @@ export function registerRuns(app: OpenApiApp): void {
               environmentUrl: r.environment_url,
               failedStepIndex: r.failed_step_index,
               error: r.error,
-              healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string }[] | null) ?? [],
+              healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ?? [],
               screenshotUrl: await link(r.screenshot_key),
               traceUrl: await link(r.trace_key),
               durationMs: r.duration_ms,

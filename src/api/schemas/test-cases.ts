@@ -105,7 +105,8 @@ export const StepSchema = z
   .object({
     action: z.enum(stepActions),
     locator: z.string().optional().openapi({ example: "getByRole('button', { name: 'Add to cart' })" }),
-    fallbacks: z.array(z.string()).optional(),
+    fallbacks: z.array(z.string()).optional().openapi({ description: 'Other locators of the same element, tried together with `locator`; a heal puts its locator in front of them' }),
+    target: z.object({ role: z.string(), name: z.string().optional() }).optional().openapi({ description: 'The element as recorded (role and accessible name): a heal must match its role' }),
     value: z.string().optional().openapi({ description: 'May reference configs as {{NAME}}, substituted only when the step runs' }),
     description: z.string().openapi({ example: 'Add the first product to the cart' }),
   })
