@@ -4,7 +4,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from '../api/app.js';
 import { loadConfig, type Config } from '../config.js';
 import { migrateToLatest, type DB } from '../db/database.js';
-import { findTokenOwner } from '../api/auth.js';
+import { findTokenOwner } from '../db/queries/api-tokens.js';
 import { seedProject } from '../db/queries/admin.js';
 import { createLogger, type Logger } from '../logger.js';
 import { dataDir, openBlobStore, openDatabase } from '../runtime.js';

@@ -6,12 +6,14 @@ import type { AppDeps } from '../context.js';
 import {
   collectRunTests,
   findRun,
+  findRunWithTests,
   insertRun,
   markRunError,
   RunRequestError,
   runTestRows,
   toRunSummary,
   type EnvironmentOverride,
+  type RunWithTests,
   type RunMetadata,
 } from '../../db/queries/runs.js';
 import { createPlanRun } from '../../runs/create-run.js';
@@ -104,7 +106,7 @@ const RunSchema = z
     createdAt: z.string().datetime(),
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),
-    runTestCases: z.array(RunTestCaseSchema).optional().openapi({ description: 'With ?testCases=failed|all' }),
+    runTestCases: z.array(RunTestCaseSchema).openapi({ description: 'The tests with ?testCases=all, those that did not pass with ?testCases=failed; always present, empty without the parameter' }),
   })
   .openapi('Run');
 
@@ -148,7 +150,8 @@ const routes = {
 
 const terminal = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
 
-async function start(deps: AppDeps, projectId: string, run: { id: string; shortId: string; testCount: number }, planName: string | null): Promise<void> {
+/** Starts a written run's workflow; if that fails the run is kept, marked ERROR, and the answer is a 503. */
+export async function startRunWorkflow(deps: AppDeps, projectId: string, run: { id: string; shortId: string; testCount: number }, planName: string | null): Promise<void> {
   try {
     const summary = `Run ${run.shortId}${planName ? ` (${planName})` : ''}: ${run.testCount} test(s)`;
     await startPlanRun(deps.temporal, { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.config.PROCTOR_RUN_CONCURRENCY, heal: true }, summary);
@@ -159,7 +162,40 @@ async function start(deps: AppDeps, projectId: string, run: { id: string; shortI
   }
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
+export async function runView(deps: AppDeps, run: RunWithTests) {
+  const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
+  // The tests come aggregated as JSON: timestamps are strings there, normalised to the API's ISO form.
+  const isoText = (d: string | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    ...toRunSummary(run, deps.config.appUrl),
+    error: run.error,
+    rerunOf: run.rerun_of_short_id,
+    runTestCases: await Promise.all(
+      run.tests.map(async (r) => ({
+        id: r.id,
+        shortId: r.test_case_id ?? r.id,
+        name: r.name,
+        status: r.status,
+        result: r.result,
+        resultTitle: r.result_title,
+        evaluationThought: r.error,
+        promptGoal: r.goal,
+        promptExamples: [] as string[],
+        inPlan: r.in_plan,
+        environmentUrl: r.environment_url,
+        failedStepIndex: r.failed_step_index,
+        error: r.error,
+        healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ?? [],
+        screenshotUrl: await link(r.screenshot_key),
+        traceUrl: await link(r.trace_key),
+        durationMs: r.duration_ms,
+        startedAt: isoText(r.started_at),
+        finishedAt: isoText(r.finished_at),
+      })),
+    ),
+  };
+}
 
 export function registerRuns(app: OpenApiApp): void {
   app.openapi(routes.start, async (c) => {
@@ -174,7 +210,7 @@ export function registerRuns(app: OpenApiApp): void {
         applications: body.applications as EnvironmentOverride[] | undefined,
         meta: body satisfies RunMetadata,
       });
-      await start(deps, projectId, run, run.plan.name);
+      await startRunWorkflow(deps, projectId, run, run.plan.name);
       return c.json(
         { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
         200,
@@ -187,44 +223,9 @@ export function registerRuns(app: OpenApiApp): void {
 
   app.openapi(routes.get, async (c) => {
     const deps = c.get('deps');
-    const run = await findRun(deps.db, c.get('caller').projectId, c.req.valid('param').shortId);
+    const run = await findRunWithTests(deps.db, c.get('caller').projectId, c.req.valid('param').shortId, c.req.valid('query').testCases);
     if (!run) throw notFound('Run');
-    const which = c.req.valid('query').testCases;
-    const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
-    const rows = which ? await runTestRows(deps.db, run.id, which === 'failed') : undefined;
-    return c.json(
-      {
-        ...toRunSummary(run, deps.config.appUrl),
-        error: run.error,
-        rerunOf: run.rerun_of_short_id,
-        ...(rows && {
-          runTestCases: await Promise.all(
-            rows.map(async (r) => ({
-              id: r.id,
-              shortId: r.test_case_id ?? r.id,
-              name: r.name,
-              status: r.status,
-              result: r.result,
-              resultTitle: r.result_title,
-              evaluationThought: r.error,
-              promptGoal: r.goal,
-              promptExamples: [],
-              inPlan: r.in_plan,
-              environmentUrl: r.environment_url,
-              failedStepIndex: r.failed_step_index,
-              error: r.error,
-              healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ?? [],
-              screenshotUrl: await link(r.screenshot_key),
-              traceUrl: await link(r.trace_key),
-              durationMs: r.duration_ms,
-              startedAt: iso(r.started_at),
-              finishedAt: iso(r.finished_at),
-            })),
-          ),
-        }),
-      },
-      200,
-    );
+    return c.json(await runView(deps, run), 200);
   });
 
   app.openapi(routes.rerun, async (c) => {
@@ -261,7 +262,7 @@ export function registerRuns(app: OpenApiApp): void {
         device: (byTest.get(t.id)?.device as never) ?? null,
       })),
     });
-    await start(deps, projectId, { ...run, testCount: tests.length }, `rerun of ${original.short_id}`);
+    await startRunWorkflow(deps, projectId, { ...run, testCount: tests.length }, `rerun of ${original.short_id}`);
     return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: tests.length } }, 200);
   });
 

@@ -207,23 +207,19 @@ export function registerTestCases(app: OpenApiApp): void {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
     const query = c.req.valid('query');
-    let applicationId: string | undefined;
-    if (query.applicationShortId !== undefined) {
-      applicationId = await findIdByShortId(db, 'applications', projectId, query.applicationShortId);
-      if (!applicationId) throw notFound('Application');
-    }
     const labelFilter = query.labels
       ?.split(',')
       .map((l) => l.trim())
       .filter((l) => l.length > 0);
     const page = { limit: query.limit, offset: query.offset };
-    const { testCases, total } = await listTestCases(
+    const found = await listTestCases(
       db,
       projectId,
-      { applicationId, labels: labelFilter, isEnabled: query.isEnabled === undefined ? undefined : query.isEnabled === 'true' },
+      { applicationShortId: query.applicationShortId, labels: labelFilter, isEnabled: query.isEnabled === undefined ? undefined : query.isEnabled === 'true' },
       page,
     );
-    return c.json({ testCases, total, ...page }, 200);
+    if (!found) throw notFound('Application');
+    return c.json({ ...found, ...page }, 200);
   });
 
   app.openapi(routes.get, async (c) => {

@@ -144,7 +144,7 @@ export const ListQuery = z.object({
     example: 'smoke,checkout',
   }),
   isEnabled: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: 'Maximum results (default 50, at most 200)' }),
+  limit: z.coerce.number().int().min(1).max(1000).default(50).openapi({ description: 'Maximum results (default 50, at most 1000, the CLI\'s range)' }),
   // The explicit type: coercion turns null into 0, which the document generator would otherwise call nullable.
   offset: z.coerce.number().int().min(0).default(0).openapi({ type: 'integer', minimum: 0, default: 0, description: 'Results to skip (default 0)' }),
 });

@@ -1,4 +1,7 @@
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../database.js';
+import type { Database } from '../schema.js';
 import { toDeviceSettings, type DeviceSettings } from './execution.js';
 import { findIdByShortId } from './lookups.js';
 import { newId, newShortId } from '../../ids.js';
@@ -231,10 +234,40 @@ export function toRunSummary(run: RunRow, appUrl: string) {
   };
 }
 
+/** A test of a run that did not pass: failed, or skipped, errored or cancelled before it could. */
+const didNotPass = (eb: ExpressionBuilder<Database, 'run_test_cases'>) =>
+  eb.or([eb('run_test_cases.result', '=', 'FAILED'), eb('run_test_cases.status', 'in', ['ERROR', 'CANCELLED', 'SKIPPED'])]);
+
 export async function runTestRows(db: DB, runId: string, onlyFailed: boolean) {
   let q = db.selectFrom('run_test_cases').selectAll().where('run_id', '=', runId);
-  if (onlyFailed) q = q.where((eb) => eb.or([eb('result', '=', 'FAILED'), eb('status', 'in', ['ERROR', 'CANCELLED', 'SKIPPED'])]));
+  if (onlyFailed) q = q.where(didNotPass);
   return q.orderBy('started_at').orderBy('name').execute();
+}
+
+export type RunTestSelection = 'failed' | 'all';
+export type RunWithTests = NonNullable<Awaited<ReturnType<typeof findRunWithTests>>>;
+
+/**
+ * A run with its tests (all of them, or those that did not pass) in one round trip, the tests aggregated
+ * as JSON: their timestamps arrive as strings. Without `tests`, the run alone.
+ */
+export async function findRunWithTests(db: DB, projectId: string, shortId: string, tests: RunTestSelection | undefined) {
+  return selectRuns(db)
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('run_test_cases')
+          .selectAll('run_test_cases')
+          .whereRef('run_test_cases.run_id', '=', 'r.id')
+          // A literal, so that without `tests` the planner drops the subquery instead of running it for nothing.
+          .where((inner) => (tests === 'failed' ? didNotPass(inner) : sql<boolean>`${sql.lit(tests === 'all')}`))
+          .orderBy('run_test_cases.started_at')
+          .orderBy('run_test_cases.name'),
+      ).as('tests'),
+    )
+    .where('r.project_id', '=', projectId)
+    .where('r.short_id', '=', shortId)
+    .executeTakeFirst();
 }
 
 export async function markRunError(db: DB, runId: string, error: string): Promise<void> {
