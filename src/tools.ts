@@ -11,6 +11,8 @@ export interface Tools {
   chromium?: string;
   postgresBin?: string;
   minio?: string;
+  /** The API fuzzer test/api/schemathesis.test.ts runs (pip package `schemathesis`). */
+  schemathesis?: string;
 }
 
 const envOverrides: Record<keyof Tools, string> = {
@@ -19,6 +21,7 @@ const envOverrides: Record<keyof Tools, string> = {
   chromium: 'PROCTOR_CHROMIUM_PATH',
   postgresBin: 'PROCTOR_POSTGRES_BIN',
   minio: 'PROCTOR_MINIO',
+  schemathesis: 'PROCTOR_SCHEMATHESIS',
 };
 
 const pathNames: Partial<Record<keyof Tools, string[]>> = {
@@ -26,6 +29,7 @@ const pathNames: Partial<Record<keyof Tools, string[]>> = {
   temporalTestServer: ['temporal-test-server'],
   chromium: ['chromium-headless-shell', 'chromium'],
   minio: ['minio'],
+  schemathesis: ['schemathesis'],
 };
 
 export function isExecutable(path: string): boolean {
