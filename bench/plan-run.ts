@@ -48,7 +48,7 @@ import { createTemporalClientProvider, type TemporalClientProvider } from '../sr
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
 import { startPlanRun } from '../src/temporal/lifecycle.js';
 import { bundleWorkflows, createWorker, stopWorker } from '../src/temporal/worker.js';
-import { loadTools } from '../src/tools.js';
+import { loadPrograms } from '../src/programs.js';
 import { workflowIds } from '../workflows/shared.js';
 import { freePort } from '../test/support/net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
@@ -395,7 +395,7 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
   // The worker, as `proctor worker` composes it: real bundle, real activities, one browser pool.
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
   const browsers: BrowserPool = createBrowserPool({
-    executablePath: loadTools().chromium,
+    executablePath: loadPrograms().chromium,
     concurrency,
     queueTimeoutMs: 10 * 60_000,
     networkGuard: createNetworkGuard({ allowPrivateNetworks: true }),
@@ -704,7 +704,7 @@ Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 
 let exitCode = 0;
 try {
-  const tools = loadTools();
+  const tools = loadPrograms();
   if (!tools.postgresBin) throw new Error('PostgreSQL is not installed: run `npm run setup:test`');
   if (!tools.temporal) throw new Error('The Temporal CLI is not installed: run `npm run setup:test`');
   if (!tools.chromium) throw new Error('Chromium not found: run `npm run setup`');

@@ -10,7 +10,7 @@ import {
   markRunError,
   RunRequestError,
   runTestRows,
-  toRunSummary,
+  toRunFields,
   type EnvironmentOverride,
   type RunMetadata,
 } from '../../db/queries/runs.js';
@@ -180,7 +180,7 @@ export function registerRuns(app: OpenApiApp): void {
     const rows = which ? await runTestRows(deps.db, run.id, which === 'failed') : undefined;
     return c.json(
       {
-        ...toRunSummary(run, deps.config.appUrl),
+        ...toRunFields(run, deps.config.appUrl),
         error: run.error,
         rerunOf: run.rerun_of_short_id,
         ...(rows && {

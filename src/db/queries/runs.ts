@@ -214,8 +214,8 @@ export async function findRun(db: DB, projectId: string, shortId: string): Promi
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The fields every API view of a run shares. */
-export function toRunSummary(run: RunRow, appUrl: string) {
+/** The fields every API view of a run shares (the run view and each item of the run list). */
+export function toRunFields(run: RunRow, appUrl: string) {
   return {
     id: run.id,
     shortId: run.short_id,
