@@ -42,7 +42,7 @@ import { createEnvironment } from '../src/db/queries/environments.js';
 import { createTestPlan } from '../src/db/queries/test-plans.js';
 import type { Step } from '../src/domain/steps.js';
 import { silentLogger } from '../src/logger.js';
-import { createPlanRun } from '../src/runs/create-run.js';
+import { createPlanRun } from '../src/services/runs.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../src/temporal/client.js';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
@@ -434,7 +434,7 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
   const requestsBefore = shared.pageRequests();
   const cpuBefore = cpuByGroup();
   const t0 = Date.now();
-  const run = await createPlanRun(db, tenant.projectId, { testPlanShortId: planShortId, meta: { trigger: 'API', actor: 'bench' } });
+  const run = await createPlanRun({ db }, { projectId: tenant.projectId, testPlanShortId: planShortId, meta: { trigger: 'API', actor: 'bench' } });
   await startPlanRun(temporal, { runId: run.id, runShortId: run.shortId, projectId: tenant.projectId, concurrency, heal: true });
   const apiMs = Date.now() - t0;
   const handle = client.workflow.getHandle(workflowIds.planRun(run.shortId));
