@@ -9,15 +9,7 @@ import { generationStatuses, loadExecutionContext, saveGenerationResult, type Ex
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
 import { LlmNotConfiguredError, LlmUnavailableError } from '../src/llm/client.js';
-import type { BurnInInput } from '../workflows/shared.js';
-
-export const failureTypes = {
-  notFound: 'NotFound',
-  llmNotConfigured: 'LlmNotConfigured',
-  llmUnavailable: 'LlmUnavailable',
-  unreachable: 'ApplicationUnreachable',
-  badDefinition: 'BadTestDefinition',
-} as const;
+import { failureTypes, type BurnInInput } from '../workflows/shared.js';
 
 export interface RecordStepsResult {
   status: 'COMPLETED' | 'FAILED';

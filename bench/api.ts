@@ -33,7 +33,7 @@ import { newId, newShortId } from '../src/ids.js';
 import { silentLogger } from '../src/logger.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider } from '../src/temporal/client.js';
-import { loadTools } from '../src/tools.js';
+import { loadPrograms } from '../src/programs.js';
 import { startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -72,7 +72,7 @@ async function openPostgres(): Promise<BenchDatabase> {
   let cluster: PostgresCluster | undefined;
   let url = process.env.DATABASE_URL;
   if (!url) {
-    const bin = loadTools().postgresBin;
+    const bin = loadPrograms().postgresBin;
     if (!bin) throw new Error('PostgreSQL is not installed: run `npm run setup:test`, or set DATABASE_URL');
     cluster = await startPostgres(bin);
     url = cluster.url;

@@ -52,14 +52,14 @@ import { createEnvironment } from '../src/db/queries/environments.js';
 import { createTestPlan } from '../src/db/queries/test-plans.js';
 import type { Step } from '../src/domain/steps.js';
 import { silentLogger } from '../src/logger.js';
-import { createPlanRun } from '../src/runs/create-run.js';
+import { createPlanRun } from '../src/services/runs.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../src/temporal/client.js';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
 import { startPlanRun } from '../src/temporal/lifecycle.js';
 import { bundleWorkflows, createWorker, stopWorker } from '../src/temporal/worker.js';
-import { loadTools } from '../src/tools.js';
+import { loadPrograms } from '../src/programs.js';
 import { workflowIds, type PlanRunResult } from '../workflows/shared.js';
 import { freePort } from '../test/support/net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
@@ -460,7 +460,7 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
   // The worker, as `proctor worker` composes it: real bundle, real activities, one browser pool.
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
   const browsers: BrowserPool = createBrowserPool({
-    executablePath: loadTools().chromium,
+    executablePath: loadPrograms().chromium,
     concurrency,
     queueTimeoutMs: 10 * 60_000,
     networkGuard: createNetworkGuard({ allowPrivateNetworks: true }),
@@ -502,7 +502,7 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
   const requestsBefore = shared.pageRequests();
   const cpuBefore = cpuByGroup();
   const t0 = Date.now();
-  const run = await createPlanRun(db, tenant.projectId, { testPlanShortId: planShortId, meta: { trigger: 'API', actor: 'bench' } });
+  const run = await createPlanRun({ db }, { projectId: tenant.projectId, testPlanShortId: planShortId, meta: { trigger: 'API', actor: 'bench' } });
   await startPlanRun(temporal, { runId: run.id, runShortId: run.shortId, projectId: tenant.projectId, concurrency, heal: true, maxHistoryEvents });
   const apiMs = Date.now() - t0;
   const handle = client.workflow.getHandle(workflowIds.planRun(run.shortId));
@@ -793,7 +793,7 @@ Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 
 let exitCode = 0;
 try {
-  const tools = loadTools();
+  const tools = loadPrograms();
   if (!tools.postgresBin) throw new Error('PostgreSQL is not installed: run `npm run setup:test`');
   if (!tools.temporal) throw new Error('The Temporal CLI is not installed: run `npm run setup:test`');
   if (!tools.chromium) throw new Error('Chromium not found: run `npm run setup`');

@@ -7,7 +7,7 @@ import { createNetworkGuard } from '../src/browser/network-guard.js';
 import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
 import { replaySteps, type ReplayResult } from '../src/browser/replay.js';
 import type { Step } from '../src/domain/steps.js';
-import { loadTools } from '../src/tools.js';
+import { loadPrograms } from '../src/programs.js';
 import { shopCredentials } from '../test/support/fixture-apps.js';
 
 /** Per-step timeout, as the worker uses by default (PROCTOR_STEP_TIMEOUT_MS). */
@@ -35,7 +35,7 @@ export const recordedSteps: Step[] = [
 
 /** A pool as the worker builds it (same flags, network guard, one context per job), allowing 127.0.0.1. */
 export function createBenchPool(concurrency: number): BrowserPool {
-  const executablePath = loadTools().chromium;
+  const executablePath = loadPrograms().chromium;
   if (!executablePath) throw new Error('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
   return createBrowserPool({ executablePath, concurrency, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
 }

@@ -1,4 +1,5 @@
 import { ActivityCancellationType, type ActivityOptions } from '@temporalio/workflow';
+import { permanentFailureTypes } from './shared.js';
 
 // Named presets instead of options repeated at each call (one place to tune retries and timeouts).
 
@@ -19,7 +20,7 @@ export const browserActivity: ActivityOptions = {
   retry: {
     initialInterval: '2 seconds',
     maximumAttempts: 3,
-    nonRetryableErrorTypes: ['NotFound', 'LlmNotConfigured', 'LlmUnavailable', 'BadTestDefinition'],
+    nonRetryableErrorTypes: permanentFailureTypes,
   },
 };
 

@@ -1,5 +1,8 @@
-// Shared by the API, the worker and the workflows: no Node imports here (it is bundled into the sandbox).
+// Every Temporal contract in one place, shared by the API, the worker and the workflows: task queues, workflow
+// ids and type names, inputs and results, failure types, signals, queries and updates. No Node imports here (it
+// is bundled into the workflow sandbox); the API signals a workflow with these definitions without importing it.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type * as workflows from './index.js';
 
 export const taskQueues = {
   /** Default queue for orchestration and light activities; overridable by TEMPORAL_TASK_QUEUE. */
@@ -20,6 +23,51 @@ export const blobKeys = {
   /** A resume-from dependency's final browser state (cookies, localStorage, sessionStorage), for its dependents. */
   browserState: (runShortId: string, testCaseId: string) => `runs/${runShortId}/state/${testCaseId}.json`,
 };
+/** The workflows the worker registers, by type name (the exports of workflows/index.ts). */
+export type Workflows = typeof workflows;
+export type WorkflowType = keyof Workflows;
+
+/**
+ * Type names for what cannot pass a workflow function (a Schedule's action, the lifecycle helpers): tsc checks
+ * every entry against workflows/index.ts, so a typo or a renamed workflow fails the build, not a run.
+ */
+export const workflowTypes = {
+  burnIn: 'burnIn',
+  planRun: 'planRun',
+  testExecution: 'testExecution',
+  systemCheck: 'systemCheck',
+  scheduledPlanRun: 'scheduledPlanRun',
+  chatConversation: 'chatConversation',
+  chatTurn: 'chatTurn',
+} as const satisfies { [K in WorkflowType]: K };
+
+/**
+ * `ApplicationFailure` types thrown by activities. The first group is permanent (never retried); `unreachable`
+ * is retried by the activity's policy (a deployment may be restarting).
+ */
+export const failureTypes = {
+  /** A domain error (src/services/errors.ts), mapped once in activities/failures.ts. */
+  notFound: 'NotFound',
+  invalid: 'Invalid',
+  nothingToRun: 'NothingToRun',
+  conflict: 'Conflict',
+  llmNotConfigured: 'LlmNotConfigured',
+  llmUnavailable: 'LlmUnavailable',
+  badDefinition: 'BadTestDefinition',
+  unreachable: 'ApplicationUnreachable',
+} as const;
+
+export const permanentFailureTypes: string[] = [
+  failureTypes.notFound,
+  failureTypes.invalid,
+  failureTypes.nothingToRun,
+  failureTypes.conflict,
+  failureTypes.llmNotConfigured,
+  failureTypes.llmUnavailable,
+  failureTypes.badDefinition,
+];
+
+// --- systemCheck -------------------------------------------------------------------------------------------------
 
 export interface SystemCheckInput {
   /** Echoed back, so a caller can tell its own run from another. */
@@ -32,14 +80,7 @@ export interface SystemCheckResult {
   workerIdentity: string;
 }
 
-/** Workflow type names, so the API starts workflows without importing workflow code. */
-export const workflowTypes = {
-  burnIn: 'burnIn',
-  planRun: 'planRun',
-  testExecution: 'testExecution',
-  systemCheck: 'systemCheck',
-  scheduledPlanRun: 'scheduledPlanRun',
-} as const;
+// --- burnIn ------------------------------------------------------------------------------------------------------
 
 export interface BurnInInput {
   projectId: string;
@@ -51,6 +92,28 @@ export interface BurnInResult {
   failureReason?: string;
   stepCount: number;
 }
+
+/** What a finished burn-in tells the burn-ins waiting for it. */
+export interface DependencyRecorded {
+  testCaseId: string;
+  status: 'COMPLETED' | 'FAILED';
+  /** Why it failed, for the dependent's own failure reason. */
+  failureReason?: string;
+}
+
+/** Sent to a dependent's burn-in (`burn-in:<id>`) when one of its dependencies has recorded its steps or failed. */
+export const dependencyRecordedSignal = defineSignal<[DependencyRecorded]>('dependencyRecorded');
+
+export interface BurnInProgress {
+  phase: 'waiting-for-dependencies' | 'recording' | 'done';
+  /** Dependencies not yet COMPLETED, while waiting. */
+  waitingFor: string[];
+}
+
+/** Where a burn-in is: an operator (or a test) sees what it waits for without reading its history. */
+export const burnInProgressQuery = defineQuery<BurnInProgress>('burnInProgress');
+
+// --- planRun / testExecution -------------------------------------------------------------------------------------
 
 export interface PlanRunInput {
   runId: string;
@@ -138,3 +201,16 @@ export const chatStateQuery = defineQuery<{ answered: number; pending: number[];
 
 export const chatWorkflowTypes = { conversation: 'chatConversation', turn: 'chatTurn' } as const;
 export const chatTurnWorkflowId = (chatShortId: string, turn: number) => `chat:${chatShortId}:turn:${turn}`;
+// --- scheduledPlanRun --------------------------------------------------------------------------------------------
+
+/** What a plan's Temporal Schedule passes to each workflow it starts. */
+export interface ScheduledPlanRunInput {
+  projectId: string;
+  testPlanId: string;
+  /** The Temporal Schedule id (`plan-schedule:<row id>`). */
+  scheduleId: string;
+  /** Tests of the run in parallel at most; 100 when absent. */
+  concurrency?: number;
+}
+
+export type ScheduledPlanRunResult = (PlanRunResult & { runShortId: string }) | null;

@@ -12,7 +12,7 @@ import { createWorkerDeps } from '../temporal/worker-deps.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { createWorker, installRuntimeWithoutSignalHandlers, stopWorker } from '../temporal/worker.js';
-import { loadTools } from '../tools.js';
+import { loadPrograms } from '../programs.js';
 import { freePortNear } from './ports.js';
 
 type Stop = () => Promise<void>;
@@ -129,7 +129,7 @@ export async function runDev(): Promise<number> {
   installRuntimeWithoutSignalHandlers();
   const logger = createLogger(config.LOG_LEVEL, { process: 'dev' });
   const dir = dataDir(config);
-  const tools = loadTools();
+  const tools = loadPrograms();
   const stops: Stop[] = [];
   try {
     const db = openDatabase(config);

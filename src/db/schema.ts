@@ -262,6 +262,8 @@ export interface ChatRunsTable {
   chat_id: string;
   run_id: string;
   created_at: Timestamp;
+}
+
 export type HealProposalStatus = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'SUPERSEDED';
 
 export interface HealProposalsTable {
@@ -306,7 +308,7 @@ export type NewApplication = Insertable<ApplicationsTable>;
 export type ApplicationUpdate = Updateable<ApplicationsTable>;
 export type Environment = Selectable<EnvironmentsTable>;
 export type DevicePreset = Selectable<DevicePresetsTable>;
-export type Config = Selectable<ConfigsTable>;
+export type ConfigRow = Selectable<ConfigsTable>;
 export type Scenario = Selectable<ScenariosTable>;
 export type TestPlan = Selectable<TestPlansTable>;
 export type TestCase = Selectable<TestCasesTable>;

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sy
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findOnPath } from '../../src/tools.js';
+import { findOnPath } from '../../src/programs.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const setupScript = join(root, 'scripts', 'setup.mjs');

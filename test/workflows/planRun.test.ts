@@ -8,7 +8,7 @@ import type { Activities } from '../../activities/index.js';
 import type { RunPlanTest } from '../../activities/runs.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { bundleWorkflows } from '../../src/temporal/worker.js';
-import { loadTools } from '../../src/tools.js';
+import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, workflowIds, type PlanRunInput, type PlanRunResult } from '../../workflows/shared.js';
 
 // The planRun workflow (and its real testExecution children) on the time-skipping test server, with typed mocks of
@@ -29,7 +29,7 @@ type Mocked = Pick<
 >;
 type Behaviour = (input: ExecuteTestInput, blobs: Map<string, Buffer>) => Promise<Partial<ExecuteTestResult>>;
 
-const testServer = loadTools().temporalTestServer;
+const testServer = loadPrograms().temporalTestServer;
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 

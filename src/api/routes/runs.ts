@@ -1,23 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { shortId, uuid } from '../schemas/common.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
-import {
-  collectRunTests,
-  findRun,
-  findRunWithTests,
-  insertRun,
-  markRunError,
-  RunRequestError,
-  runTestRows,
-  toRunSummary,
-  type EnvironmentOverride,
-  type RunWithTests,
-  type RunMetadata,
-} from '../../db/queries/runs.js';
-import { createPlanRun } from '../../runs/create-run.js';
-import { cancelPlanRun, startPlanRun } from '../../temporal/lifecycle.js';
+import { findRunWithTests, toRunFields, type RunMetadata, type RunWithTests } from '../../db/queries/runs.js';
+import { cancelRun, rerun, runTestPlan, type RunStartDeps } from '../../services/runs.js';
 
 const tags = ['Runs'];
 
@@ -148,19 +135,7 @@ const routes = {
   }),
 };
 
-const terminal = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
-
-/** Starts a written run's workflow; if that fails the run is kept, marked ERROR, and the answer is a 503. */
-export async function startRunWorkflow(deps: AppDeps, projectId: string, run: { id: string; shortId: string; testCount: number }, planName: string | null): Promise<void> {
-  try {
-    const summary = `Run ${run.shortId}${planName ? ` (${planName})` : ''}: ${run.testCount} test(s)`;
-    await startPlanRun(deps.temporal, { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.config.PROCTOR_RUN_CONCURRENCY, heal: true }, summary);
-  } catch (err) {
-    const message = `could not start the run: ${err instanceof Error ? err.message : String(err)}`;
-    await markRunError(deps.db, run.id, message);
-    throw new ApiError(503, `${message} (run ${run.shortId} is marked ERROR)`);
-  }
-}
+const runDeps = (deps: AppDeps): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
 
 /** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
 export async function runView(deps: AppDeps, run: RunWithTests) {
@@ -168,7 +143,7 @@ export async function runView(deps: AppDeps, run: RunWithTests) {
   // The tests come aggregated as JSON: timestamps are strings there, normalised to the API's ISO form.
   const isoText = (d: string | null) => (d ? new Date(d).toISOString() : null);
   return {
-    ...toRunSummary(run, deps.config.appUrl),
+    ...toRunFields(run, deps.config.appUrl),
     error: run.error,
     rerunOf: run.rerun_of_short_id,
     runTestCases: await Promise.all(
@@ -200,25 +175,18 @@ export async function runView(deps: AppDeps, run: RunWithTests) {
 export function registerRuns(app: OpenApiApp): void {
   app.openapi(routes.start, async (c) => {
     const deps = c.get('deps');
-    const { db } = deps;
-    const { projectId } = c.get('caller');
     // Validated by the route when present; an absent body means "the default plan, no overrides".
     const body = c.req.valid('json') ?? StartRun.parse({});
-    try {
-      const run = await createPlanRun(db, projectId, {
-        testPlanShortId: body.testPlanShortId,
-        applications: body.applications as EnvironmentOverride[] | undefined,
-        meta: body satisfies RunMetadata,
-      });
-      await startRunWorkflow(deps, projectId, run, run.plan.name);
-      return c.json(
-        { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
-        200,
-      );
-    } catch (err) {
-      if (err instanceof RunRequestError) throw new ApiError(err.status, err.message);
-      throw err;
-    }
+    const run = await runTestPlan(runDeps(deps), {
+      projectId: c.get('caller').projectId,
+      testPlanShortId: body.testPlanShortId,
+      applications: body.applications,
+      meta: body satisfies RunMetadata,
+    });
+    return c.json(
+      { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
+      200,
+    );
   });
 
   app.openapi(routes.get, async (c) => {
@@ -230,48 +198,15 @@ export function registerRuns(app: OpenApiApp): void {
 
   app.openapi(routes.rerun, async (c) => {
     const deps = c.get('deps');
-    const { db } = deps;
-    const { projectId } = c.get('caller');
-    const original = await findRun(db, projectId, c.req.valid('param').shortId);
-    if (!original) throw notFound('Run');
     const body = c.req.valid('json') ?? {};
-    if (body.failedOnly && !terminal.has(original.status)) throw new ApiError(409, 'the run has not ended yet: rerun its failed tests once it has');
-    const rows = await runTestRows(db, original.id, false);
-    let roots: string[];
-    if (body.failedOnly) roots = rows.filter((r) => r.result !== 'PASSED').map((r) => r.test_case_id!).filter(Boolean);
-    else if (body.projectTestCaseIds) {
-      const inRun = new Set(rows.map((r) => r.test_case_id));
-      const missing = body.projectTestCaseIds.map((id) => id.toLowerCase()).find((id) => !inRun.has(id));
-      if (missing) throw notFound(`Test case ${missing} in run ${original.short_id}`);
-      roots = body.projectTestCaseIds.map((id) => id.toLowerCase());
-    } else roots = rows.map((r) => r.test_case_id!).filter(Boolean);
-    if (roots.length === 0) throw badRequest('nothing to rerun: every test of the run passed');
-    const tests = await collectRunTests(db, projectId, roots);
-    // Same environments as the original run: a rerun answers "does it pass now", not "on another environment".
-    const byTest = new Map(rows.map((r) => [r.test_case_id, r]));
-    const run = await insertRun(db, {
-      projectId,
-      planId: original.test_plan_id,
-      rerunOf: original.id,
-      meta: { trigger: original.trigger, actor: original.actor ?? undefined, branch: original.branch ?? undefined, commitHash: original.commit_hash ?? undefined, repository: original.repository ?? undefined, notifications: original.notifications ?? undefined },
-      tests: tests.map((t) => ({
-        testCase: t,
-        // As in the original run: a dependency pulled in by the rerun is still a plan member if it was one.
-        inPlan: byTest.get(t.id)?.in_plan ?? false,
-        environmentUrl: byTest.get(t.id)?.environment_url ?? null,
-        device: (byTest.get(t.id)?.device as never) ?? null,
-      })),
-    });
-    await startRunWorkflow(deps, projectId, { ...run, testCount: tests.length }, `rerun of ${original.short_id}`);
-    return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: tests.length } }, 200);
+    const selection = body.failedOnly ? { failedOnly: true as const } : body.projectTestCaseIds ? { testCaseIds: body.projectTestCaseIds } : { all: true as const };
+    const run = await rerun(runDeps(deps), { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId, selection });
+    return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount } }, 200);
   });
 
   app.openapi(routes.cancel, async (c) => {
     const deps = c.get('deps');
-    const run = await findRun(deps.db, c.get('caller').projectId, c.req.valid('param').shortId);
-    if (!run) throw notFound('Run');
-    if (terminal.has(run.status)) throw new ApiError(409, `the run already ended (${run.status})`);
-    await cancelPlanRun(deps.temporal, run.short_id);
+    await cancelRun(deps, { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId });
     return c.json({ success: true as const, status: 'CANCELLING' }, 202);
   });
 }

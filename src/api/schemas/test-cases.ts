@@ -4,8 +4,9 @@ import { stepActions } from '../../domain/steps.js';
 
 // Request and response shapes of the test-case routes (src/api/routes/test-cases.ts).
 
-export const resumeFromField = 'resumeFromDependencyProjectTestCaseId';
-export const waitForField = 'waitForDependenciesProjectTestCaseIds';
+// The service's names, so its messages name the API's fields.
+import { resumeFromField, waitForField } from '../../services/test-cases.js';
+export { resumeFromField, waitForField };
 
 /** A list whose entries must be distinct (compared case-insensitively: short ids and UUIDs alike). */
 export const distinctList = <T extends z.ZodString>(item: T, max: number, what: string) =>
