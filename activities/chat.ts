@@ -18,6 +18,7 @@ import {
   type ChatToolContext,
 } from '../src/services/chat-tools.js';
 import { explorePage } from '../src/services/chat-explore.js';
+import { DomainError } from '../src/services/errors.js';
 
 /** The streamed text reaches the database at most this often (a poller sees it grow without a write per token). */
 export const chatFlushIntervalMs = 250;
@@ -47,7 +48,9 @@ async function answer<T>(work: () => Promise<T>): Promise<Outcome<T>> {
   try {
     return { ok: true, ...(await work()) };
   } catch (err) {
-    if (err instanceof ChatToolError) return { ok: false, message: `error: ${err.message}` };
+    // The model is told what was refused, in the service's words, so it can correct itself; an outage
+    // (UnavailableError) is not the model's to fix and fails the activity like any other error.
+    if (err instanceof ChatToolError || (err instanceof DomainError && err.kind !== 'Unavailable')) return { ok: false, message: `error: ${err.message}` };
     throw err;
   }
 }

@@ -2,6 +2,16 @@
 // defaults) < the test plan's parameters < the run's own overrides. Pure: the service resolves short ids to ids
 // before and URLs/devices after.
 
+/** What a run or a conversation names for one application's environment: a URL, an environment of it, or a mobile build. */
+export type EnvironmentOverride = { url: string; name?: string } | { shortId: string } | { applicationBuildShortId: string };
+
+/** A caller's override for one application, by short ids (the service resolves them). */
+export interface ApplicationOverride {
+  applicationShortId: string;
+  environment?: EnvironmentOverride;
+  devicePresetShortId?: string;
+}
+
 /** The project settings of one application. */
 export interface ApplicationDefaults {
   applicationId: string;

@@ -1,18 +1,18 @@
 // What the chat assistant's tools do, as plain functions over the same queries and run creation the API uses.
 // Each answers with a compact text for the model (ids, names, statuses); bad arguments are answered in words
-// (ChatToolError) so the model can correct itself, never thrown at the workflow as failures.
-// after H3 merge: create_test_case and run_tests call src/services/test-cases.ts and src/services/runs.ts.
+// (ChatToolError, or a service's domain error) so the model can correct itself, never thrown at the workflow
+// as failures. Creating test cases and runs goes through the same services as the API (same rules).
 import type { DB } from '../db/database.js';
 import { listApplications } from '../db/queries/applications.js';
 import { chatRunId, findChatById, linkRun } from '../db/queries/chats.js';
 import { listEnvironments } from '../db/queries/environments.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
-import { collectRunTests, findRun, insertRun, resolveEnvironments, RunRequestError, runTestRows, type EnvironmentOverride } from '../db/queries/runs.js';
+import { findRun, runTestRows } from '../db/queries/runs.js';
 import { listTestPlans } from '../db/queries/test-plans.js';
-import { findTestCaseRecords, getTestCase, insertTestCase, listTestCases, lockProjectTestCases } from '../db/queries/test-cases.js';
+import { getTestCase, listTestCases } from '../db/queries/test-cases.js';
 import { isShortId, uuidPattern } from '../domain/short-ids.js';
-import { newId } from '../ids.js';
-import { createPlanRun } from '../runs/create-run.js';
+import { createPlanRun, createTestCasesRun } from './runs.js';
+import { writeTestCase } from './test-cases.js';
 
 export class ChatToolError extends Error {
   override name = 'ChatToolError';
@@ -61,13 +61,10 @@ export async function listTestPlansTool(ctx: ChatToolContext): Promise<string> {
 }
 
 export async function listTestCasesTool(ctx: ChatToolContext, args: Args): Promise<string> {
-  const appShortId = text(args, 'applicationShortId');
-  let applicationId: string | undefined;
-  if (appShortId) {
-    applicationId = await findIdByShortId(ctx.db, 'applications', ctx.projectId, appShortId);
-    if (!applicationId) throw new ChatToolError(`application ${appShortId} not found`);
-  }
-  const { testCases, total } = await listTestCases(ctx.db, ctx.projectId, { applicationId }, { limit: 50, offset: 0 });
+  const applicationShortId = text(args, 'applicationShortId');
+  const page = await listTestCases(ctx.db, ctx.projectId, { applicationShortId }, { limit: 50, offset: 0 });
+  if (!page) throw new ChatToolError(`application ${applicationShortId} not found`);
+  const { testCases, total } = page;
   if (total === 0) return 'No test cases.';
   const lines = testCases.map((t) => `- ${t.name} (id ${t.id}, ${t.applicationName}, ${t.isEnabled ? 'enabled' : 'disabled'}, generation ${t.generationStatus})`);
   return `${total} test case(s)${total > testCases.length ? `, newest ${testCases.length} shown` : ''}:\n${lines.join('\n')}`;
@@ -87,92 +84,44 @@ export async function getTestCaseTool(ctx: ChatToolContext, args: Args): Promise
   ].join('\n');
 }
 
-/** A new test case as the API creates it (disabled, GENERATING); the caller starts its burn-in. */
+/** A new test case as the API creates it (disabled, GENERATING); the workflow runs its burn-in as a child. */
 export async function createTestCaseTool(ctx: ChatToolContext, args: Args): Promise<{ testCaseId: string; name: string }> {
-  const appShortId = text(args, 'applicationShortId', { required: true })!;
-  const name = text(args, 'name', { required: true, max: 80 })!;
-  const goal = text(args, 'goal', { required: true, max: 4000 })!;
-  const expectedResult = text(args, 'expectedResult', { max: 4000 }) ?? null;
+  const applicationShortId = text(args, 'applicationShortId', { required: true })!;
+  if (!isShortId('application', applicationShortId)) throw new ChatToolError(`"${applicationShortId}" is not an application short id (app_…)`);
   const resumeFrom = text(args, 'resumeFromTestCaseId')?.toLowerCase() ?? null;
-  if (!isShortId('application', appShortId)) throw new ChatToolError(`"${appShortId}" is not an application short id (app_…)`);
-  const id = newId();
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockProjectTestCases(trx, ctx.projectId);
-    const applicationId = await findIdByShortId(trx, 'applications', ctx.projectId, appShortId);
-    if (!applicationId) throw new ChatToolError(`application ${appShortId} not found`);
-    if (resumeFrom) {
-      // As the API checks it: browser state only carries over within one application.
-      const [dependency] = isUuid(resumeFrom) ? await findTestCaseRecords(trx, ctx.projectId, [resumeFrom]) : [];
-      if (!dependency) throw new ChatToolError(`test case ${resumeFrom} not found`);
-      if (dependency.applicationId !== applicationId) throw new ChatToolError(`test case ${resumeFrom} belongs to another application; resume-from must be of the same application`);
-    }
-    await insertTestCase(trx, { id, projectId: ctx.projectId, applicationId, name, goal, expectedResult, labels: [], configIds: [], scenarioId: null, resumeFromTestCaseId: resumeFrom, waitForTestCaseIds: [] });
+  if (resumeFrom && !isUuid(resumeFrom)) throw new ChatToolError(`test case ${resumeFrom} not found`);
+  const created = await writeTestCase(ctx, {
+    projectId: ctx.projectId,
+    applicationShortId,
+    name: text(args, 'name', { required: true, max: 80 })!,
+    goal: text(args, 'goal', { required: true, max: 4000 })!,
+    expectedResult: text(args, 'expectedResult', { max: 4000 }) ?? null,
+    resumeFromDependencyProjectTestCaseId: resumeFrom,
   });
-  return { testCaseId: id, name };
+  return { testCaseId: created.id, name: created.name };
 }
 
 /**
  * A run of a plan or of given test cases (plus their dependencies), on the conversation's environments; linked
- * to the conversation, which may read only the runs it started.
+ * to the conversation, which may read only the runs it started. Written here, started by the workflow.
  */
 export async function createRunTool(ctx: ChatToolContext, args: Args, idempotencyKey: string): Promise<{ runId: string; runShortId: string; testCount: number }> {
   const chat = await findChatById(ctx.db, ctx.chatId);
   if (!chat) throw new ChatToolError('the conversation no longer exists');
-  const planShortId = text(args, 'testPlanShortId');
-  const ids = Array.isArray(args.testCaseIds) ? args.testCaseIds.filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()) : [];
-  if (!planShortId && ids.length === 0) throw new ChatToolError('give testPlanShortId or testCaseIds');
-  if (planShortId && ids.length > 0) throw new ChatToolError('give testPlanShortId or testCaseIds, not both');
-  const meta = { trigger: 'CHAT', actor: `chat ${chat.shortId}` };
-  try {
-    let run: { id: string; shortId: string; testCount: number };
-    if (planShortId) {
-      run = await createPlanRun(ctx.db, ctx.projectId, { testPlanShortId: planShortId, applications: await overridesFor(ctx, chat.applicationOverrides, await planApplications(ctx, planShortId)), meta, idempotencyKey });
-    } else {
-      const found = await findTestCaseRecords(ctx.db, ctx.projectId, ids.filter(isUuid));
-      const missing = ids.find((id) => !found.some((f) => f.id === id));
-      if (missing) throw new ChatToolError(`test case ${missing} not found`);
-      const tests = await collectRunTests(ctx.db, ctx.projectId, ids);
-      const appIds = [...new Set(tests.map((t) => t.application_id))];
-      const envs = await resolveEnvironments(ctx.db, ctx.projectId, appIds, null, await overridesFor(ctx, chat.applicationOverrides, appIds));
-      const inserted = await insertRun(ctx.db, {
-        projectId: ctx.projectId,
-        planId: null,
-        meta,
-        idempotencyKey,
-        tests: tests.map((t) => ({ testCase: t, inPlan: ids.includes(t.id), environmentUrl: envs.get(t.application_id)!.url, device: envs.get(t.application_id)!.device })),
-      });
-      run = { ...inserted, testCount: tests.length };
-    }
-    await linkRun(ctx.db, ctx.chatId, run.id);
-    return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };
-  } catch (err) {
-    if (err instanceof RunRequestError) throw new ChatToolError(err.message);
-    throw err;
-  }
-}
-
-async function planApplications(ctx: ChatToolContext, planShortId: string): Promise<string[]> {
-  const rows = await ctx.db
-    .selectFrom('test_plans as p')
-    .innerJoin('test_plan_test_cases as ptc', 'ptc.test_plan_id', 'p.id')
-    .innerJoin('test_cases as t', 't.id', 'ptc.test_case_id')
-    .select('ptc.test_case_id')
-    .where('t.is_enabled', '=', true)
-    .where('p.project_id', '=', ctx.projectId)
-    .where('p.short_id', '=', planShortId)
-    .execute();
-  const tests = await collectRunTests(ctx.db, ctx.projectId, rows.map((r) => r.test_case_id));
-  return [...new Set(tests.map((t) => t.application_id))];
-}
-
-/** The conversation's overrides for the applications this run touches (an override of an unrelated application is not an error here). */
-async function overridesFor(ctx: ChatToolContext, overrides: EnvironmentOverride[], applicationIds: string[]): Promise<EnvironmentOverride[]> {
-  const out: EnvironmentOverride[] = [];
-  for (const o of overrides) {
-    const id = await findIdByShortId(ctx.db, 'applications', ctx.projectId, o.applicationShortId);
-    if (id && applicationIds.includes(id)) out.push(o);
-  }
-  return out;
+  const testPlanShortId = text(args, 'testPlanShortId');
+  const testCaseIds = Array.isArray(args.testCaseIds) ? args.testCaseIds.filter((v): v is string => typeof v === 'string') : [];
+  if (!testPlanShortId && testCaseIds.length === 0) throw new ChatToolError('give testPlanShortId or testCaseIds');
+  if (testPlanShortId && testCaseIds.length > 0) throw new ChatToolError('give testPlanShortId or testCaseIds, not both');
+  const common = {
+    projectId: ctx.projectId,
+    applications: chat.applicationOverrides,
+    dropUnrelatedOverrides: true,
+    meta: { trigger: 'CHAT', actor: `chat ${chat.shortId}` },
+    idempotencyKey,
+  };
+  const run = testPlanShortId ? await createPlanRun(ctx, { ...common, testPlanShortId }) : await createTestCasesRun(ctx, { ...common, testCaseIds });
+  await linkRun(ctx.db, ctx.chatId, run.id);
+  return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };
 }
 
 /** Status, result and per-test results of a run, if this conversation started it. */

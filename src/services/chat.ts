@@ -18,7 +18,7 @@ import {
   type ChatView,
 } from '../db/queries/chats.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
-import type { EnvironmentOverride } from '../db/queries/runs.js';
+import type { ApplicationOverride } from '../domain/precedence.js';
 import { newId, newShortId } from '../ids.js';
 import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
@@ -42,7 +42,7 @@ export interface ChatDeps {
 export const defaultMessageLimit = 20;
 
 /** Each override must name the project's application once, and an environment/preset/build of that application. */
-async function checkOverrides(db: DB, projectId: string, overrides: EnvironmentOverride[]): Promise<void> {
+async function checkOverrides(db: DB, projectId: string, overrides: ApplicationOverride[]): Promise<void> {
   const seen = new Set<string>();
   for (const [i, o] of overrides.entries()) {
     const at = `applicationOverrides.${i}`;
@@ -84,7 +84,7 @@ const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.
 /** POST /v1/chat: a new conversation with its first message; the overrides given here are the conversation's for good. */
 export async function createConversation(
   deps: ChatDeps,
-  input: { projectId: string; message: string; applicationOverrides?: EnvironmentOverride[]; idempotencyKey?: string },
+  input: { projectId: string; message: string; applicationOverrides?: ApplicationOverride[]; idempotencyKey?: string },
 ): Promise<ChatView> {
   const { db } = deps;
   if (input.idempotencyKey) {

@@ -5,19 +5,14 @@ import { toDeviceSettings, type DeviceSettings } from '../db/queries/execution.j
 import { findIdByShortId } from '../db/queries/lookups.js';
 import { collectRunTests, findRun, insertRun, markRunError, planTestCaseIds, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
 import { getTestPlan } from '../db/queries/test-plans.js';
-import { applicationSettings, overrideProblems, type RunOverride } from '../domain/precedence.js';
+import { applicationSettings, overrideProblems, type ApplicationOverride, type EnvironmentOverride, type RunOverride } from '../domain/precedence.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
 import { cancelPlanRun, startPlanRun } from '../temporal/lifecycle.js';
+import { findTestCaseRecords } from '../db/queries/test-cases.js';
+import { uuidPattern } from '../domain/short-ids.js';
 import { ConflictError, InvalidError, NotFoundError, NothingToRunError, UnavailableError } from './errors.js';
 
-/** What a run names for one application's environment: a URL, an environment of it, or a mobile build. */
-export type EnvironmentOverride = { url: string; name?: string } | { shortId: string } | { applicationBuildShortId: string };
-
-export interface ApplicationOverride {
-  applicationShortId: string;
-  environment?: EnvironmentOverride;
-  devicePresetShortId?: string;
-}
+export type { ApplicationOverride, EnvironmentOverride };
 
 export interface CreatedRun {
   id: string;
@@ -32,6 +27,8 @@ export interface CreatePlanRunInput {
   testPlanShortId?: string;
   testPlanId?: string;
   applications?: ApplicationOverride[];
+  /** As in CreateTestCasesRunInput. */
+  dropUnrelatedOverrides?: boolean;
   meta: RunMetadata;
   /** A second create with the same key returns the first run (a retried scheduled tick). */
   idempotencyKey?: string;
@@ -66,7 +63,7 @@ export async function createPlanRun(deps: { db: DB }, input: CreatePlanRunInput)
   const roots = await planTestCaseIds(db, plan.id);
   if (roots.length === 0) throw new NothingToRunError(`test plan "${plan.name}" has no enabled test cases`);
   const tests = await collectRunTests(db, projectId, roots);
-  const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], plan.id, input.applications ?? []);
+  const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], plan.id, input.applications ?? [], input.dropUnrelatedOverrides);
   const inPlan = new Set(roots);
   const run = await insertRun(db, {
     projectId,
@@ -78,18 +75,58 @@ export async function createPlanRun(deps: { db: DB }, input: CreatePlanRunInput)
   return { ...run, testCount: tests.length, plan: { id: plan.id, name: plan.name, shortId: plan.shortId } };
 }
 
+export interface CreateTestCasesRunInput {
+  projectId: string;
+  /** The chosen test cases by id; their dependencies join the run (not as chosen ones). */
+  testCaseIds: string[];
+  applications?: ApplicationOverride[];
+  /**
+   * Drop overrides of applications with no test case in this run instead of refusing them: a conversation's
+   * overrides cover every application it may touch, a run only some.
+   */
+  dropUnrelatedOverrides?: boolean;
+  meta: RunMetadata;
+  idempotencyKey?: string;
+}
+
+/** Writes a run of given test cases (no plan): the chat assistant's and a change review's runs. */
+export async function createTestCasesRun(deps: { db: DB }, input: CreateTestCasesRunInput): Promise<Omit<CreatedRun, 'plan'>> {
+  const { db } = deps;
+  const { projectId } = input;
+  const ids = [...new Set(input.testCaseIds.map((id) => id.toLowerCase()))];
+  if (ids.length === 0) throw new InvalidError('name at least one test case to run');
+  const uuid = new RegExp(uuidPattern);
+  const found = new Set((await findTestCaseRecords(db, projectId, ids.filter((id) => uuid.test(id)))).map((r) => r.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw new NotFoundError('Test case', missing);
+  const tests = await collectRunTests(db, projectId, ids);
+  const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], null, input.applications ?? [], input.dropUnrelatedOverrides);
+  const chosen = new Set(ids);
+  const run = await insertRun(db, {
+    projectId,
+    planId: null,
+    meta: input.meta,
+    idempotencyKey: input.idempotencyKey,
+    tests: tests.map((t) => ({ testCase: t, inPlan: chosen.has(t.id), environmentUrl: envs.get(t.application_id)!.url, device: envs.get(t.application_id)!.device })),
+  });
+  return { ...run, testCount: tests.length };
+}
+
 /** Environment URL and device per application of the run, by precedence (src/domain/precedence.ts). */
 async function resolveEnvironments(
   db: DB,
   projectId: string,
   applicationIds: string[],
-  planId: string,
-  overrides: ApplicationOverride[],
+  planId: string | null,
+  requested: ApplicationOverride[],
+  dropUnrelated = false,
 ): Promise<Map<string, ResolvedEnvironment>> {
   const apps = applicationIds.length
     ? await db.selectFrom('applications').select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id']).where('id', 'in', applicationIds).execute()
     : [];
-  const params = await db.selectFrom('test_plan_applications').selectAll().where('test_plan_id', '=', planId).execute();
+  const params = planId ? await db.selectFrom('test_plan_applications').selectAll().where('test_plan_id', '=', planId).execute() : [];
+  const inRun = new Set(apps.map((a) => a.short_id));
+  const overrides = dropUnrelated ? requested.filter((o) => inRun.has(o.applicationShortId)) : requested;
 
   const runOverrides: RunOverride<EnvironmentOverride>[] = [];
   const shortIdOf = new Map<string, string>();

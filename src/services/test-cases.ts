@@ -118,6 +118,24 @@ export async function createTestCase(
   deps: { db: DB; temporal: TemporalClientProvider; logger: Logger },
   input: CreateTestCaseInput,
 ): Promise<{ id: string; name: string }> {
+  const { id } = await writeTestCase(deps, input);
+  // Started only once the row is committed: the burn-in reads it. A failure here must not lose the request.
+  try {
+    await startBurnIn(deps.temporal, { projectId: input.projectId, testCaseId: id }, `Burn-in: ${input.name}`);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    deps.logger.error('could not start burn-in', { testCaseId: id, err });
+    await markGenerationFailed(deps.db, id, `could not start generation: ${reason}`);
+    throw new UnavailableError(`Test case ${id} was saved, but its generation could not start (${reason}); it is marked FAILED`);
+  }
+  return { id, name: input.name };
+}
+
+/**
+ * Validates and writes a new test case (disabled, GENERATING) without starting its burn-in: for a workflow that
+ * runs the burn-in as its own child (the chat assistant, a change review).
+ */
+export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput): Promise<{ id: string; name: string }> {
   const { db } = deps;
   const { projectId } = input;
   const id = newId();
@@ -156,16 +174,6 @@ export async function createTestCase(
       waitForTestCaseIds: dependencies.waitFor,
     });
   });
-
-  // Started only once the row is committed: the burn-in reads it. A failure here must not lose the request.
-  try {
-    await startBurnIn(deps.temporal, { projectId, testCaseId: id }, `Burn-in: ${input.name}`);
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    deps.logger.error('could not start burn-in', { testCaseId: id, err });
-    await markGenerationFailed(db, id, `could not start generation: ${reason}`);
-    throw new UnavailableError(`Test case ${id} was saved, but its generation could not start (${reason}); it is marked FAILED`);
-  }
   return { id, name: input.name };
 }
 

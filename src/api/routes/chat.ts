@@ -12,7 +12,7 @@ import {
 } from '../schemas/chat.js';
 import { ApiError } from '../errors.js';
 import type { AppDeps } from '../context.js';
-import type { EnvironmentOverride } from '../../db/queries/runs.js';
+import type { ApplicationOverride } from '../../domain/precedence.js';
 import { cancelReply, ChatError, createConversation, getConversation, listConversations, sendMessage, type ChatDeps } from '../../services/chat.js';
 
 const tags = ['Chat'];
@@ -79,7 +79,7 @@ export function registerChat(app: OpenApiApp): void {
       createConversation(chatDeps(c.get('deps')), {
         projectId: c.get('caller').projectId,
         message: body.message,
-        applicationOverrides: body.applicationOverrides as EnvironmentOverride[] | undefined,
+        applicationOverrides: body.applicationOverrides as ApplicationOverride[] | undefined,
         idempotencyKey: c.req.valid('header')['idempotency-key'],
       }),
     );

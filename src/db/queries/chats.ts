@@ -1,6 +1,6 @@
 import type { DB } from '../database.js';
 import type { ChatMessageStatus } from '../schema.js';
-import type { EnvironmentOverride } from './runs.js';
+import type { ApplicationOverride } from '../../domain/precedence.js';
 
 export interface ChatMessageView {
   id: string;
@@ -27,7 +27,7 @@ export interface ChatRecord {
   projectId: string;
   title: string | null;
   source: ChatView['source'];
-  applicationOverrides: EnvironmentOverride[];
+  applicationOverrides: ApplicationOverride[];
   turnCount: number;
   createdAt: Date;
   updatedAt: Date;
@@ -45,7 +45,7 @@ function toRecord(row: ChatRow): ChatRecord {
     projectId: row.project_id,
     title: row.title,
     source: row.source,
-    applicationOverrides: (row.application_overrides as EnvironmentOverride[] | null) ?? [],
+    applicationOverrides: (row.application_overrides as ApplicationOverride[] | null) ?? [],
     turnCount: row.turn_count,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -72,7 +72,7 @@ export async function findChatByIdempotencyKey(db: DB, projectId: string, key: s
 
 export async function insertChat(
   db: DB,
-  input: { id: string; shortId: string; projectId: string; source: ChatView['source']; applicationOverrides: EnvironmentOverride[]; idempotencyKey?: string },
+  input: { id: string; shortId: string; projectId: string; source: ChatView['source']; applicationOverrides: ApplicationOverride[]; idempotencyKey?: string },
 ): Promise<void> {
   await db
     .insertInto('chats')
