@@ -41,6 +41,11 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
   // An assertion's text is its expectation: it leads, and structural locators only help find the element.
   const leadsStructurally = purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith('getByTestId(') || textIsWeak);
   const ordered = leadsStructurally ? [...structural.slice(0, 1), text, ...structural.slice(1)] : [text, ...structural];
+  // Playwright names an element by its test id when it has one: keep its role and name too, for the day the id goes.
+  if (text.startsWith('getByTestId(') && target?.name) {
+    const named = `getByRole(${quote(target.role)}, { name: ${quote(target.name)} })`;
+    if (await pointsAt(page, named, self)) ordered.push(named);
+  }
   const [locator, ...fallbacks] = [...new Set(ordered)].slice(0, 4);
   return { locator: locator!, fallbacks, ...(target && { target }) };
 }

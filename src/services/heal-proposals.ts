@@ -66,8 +66,9 @@ export async function keepHealedSteps(
   }
   if (!input.healed.some((h) => h.via === 'llm')) return { kept: 'nothing', reason: 'only recorded fallbacks were used' };
   const version = input.basedOnVersion + 1;
-  // One pending proposal per version: a later run healing the same steps replaces it with its fresher pick.
-  await db
+  // One proposal per version: a later run healing the same steps replaces a pending one with its fresher pick,
+  // but never revives one a person already decided on.
+  const stored = await db
     .insertInto('heal_proposals')
     .values({
       id: randomUUID(),
@@ -85,7 +86,9 @@ export async function keepHealedSteps(
         .doUpdateSet((eb) => ({ steps: eb.ref('excluded.steps'), healed: eb.ref('excluded.healed'), created_at: eb.ref('excluded.created_at') }))
         .where('heal_proposals.status', '=', 'PENDING'),
     )
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  if (!stored) return { kept: 'nothing', reason: `the heal proposal for steps version ${version} was already decided` };
   return { kept: 'proposed', version };
 }
 

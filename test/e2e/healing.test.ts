@@ -213,6 +213,13 @@ describe('self-healing that can be trusted', () => {
     expect(rejected.body.status).toBe('REJECTED');
     expect((await steps(id)).version).toBe(before.version);
     expect((await stack.call('POST', `/v1/test-cases/${id}/steps/${version}/accept`)).status).toBe(409);
+    // The next run heals the same way; the rejected proposal is not revived behind the person's back.
+    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
+    const again = await run(id, 'renamed');
+    expect(again.status).toBe('PASSED');
+    expect(again.keptHeal).toEqual({ kept: 'nothing', reason: `the heal proposal for steps version ${version} was already decided` });
+    const proposals = (await stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
+    expect(proposals.map((p: { version: number; status: string }) => [p.version, p.status])).toEqual([[version, 'REJECTED']]);
 
     const bad = await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'always' });
     expect(bad.status).toBe(400);
