@@ -5,7 +5,7 @@ import { requireApiToken } from './auth.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { handleError } from './errors.js';
 import { jsonBodyGuard, paramGuard } from './request-guards.js';
-import { validationHook } from './openapi.js';
+import { requestRules, serveOpenApiDocument, validationHook } from './openapi.js';
 import { registerHealth } from './routes/health.js';
 import { registerApplications } from './routes/applications.js';
 import { registerEnvironments } from './routes/environments.js';
@@ -83,9 +83,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerBadge(app);
   registerChat(app);
 
-  app.doc31('/v1/openapi.json', {
+  serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
-    info: apiInfo,
+    info: { ...apiInfo, description: `${apiInfo.description}\n\n${requestRules}` },
     servers: [{ url: deps.config.publicUrl }],
     tags: [
       { name: 'Test cases', description: 'Create, list and export recorded tests' },

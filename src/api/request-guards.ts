@@ -21,8 +21,9 @@ export function jsonBodyGuard(maxBytes: number): MiddlewareHandler<AppEnv> {
     if (!bodyMethods.has(c.req.method)) return next();
     const text = await readBounded(c, maxBytes);
     if (text.trim() === '') {
-      // A PATCH of nothing is a client bug (a lost body), not a no-op to answer 200.
-      if (c.req.method === 'PATCH') throw new ApiError(400, 'Request body is required: a JSON object with the fields to change');
+      // A PATCH of nothing is a client bug (a lost body), not a no-op to answer 200. Where no PATCH route
+      // exists the request goes on to its 405.
+      if (c.req.method === 'PATCH' && routeFor(c)) throw new ApiError(400, 'Request body is required: a JSON object with the fields to change');
       // `curl -X POST -H 'Content-Type: application/json'` with no data means "no body", not malformed JSON.
       const headers = new Headers(c.req.raw.headers);
       headers.delete('content-type');
@@ -115,12 +116,12 @@ function decode(segment: string): string {
   }
 }
 
+/** The route (not middleware) that will answer this request, if one matches its method and path. */
+const routeFor = (c: Context<AppEnv>) => matchedRoutes(c).find((route) => route.method === c.req.method);
+
 // The route this request will reach names its parameters (`/v1/test-plans/:testPlanShortId`); a path no
 // route matches is named by position.
 function pathParamName(c: Context<AppEnv>, index: number): string {
-  for (const route of matchedRoutes(c)) {
-    const name = route.path.split('/')[index];
-    if (route.method === c.req.method && name?.startsWith(':')) return name.slice(1);
-  }
-  return `segment ${index}`;
+  const name = routeFor(c)?.path.split('/')[index];
+  return name?.startsWith(':') ? name.slice(1) : `segment ${index}`;
 }

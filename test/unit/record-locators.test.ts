@@ -2,7 +2,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locatorForRef } from '../../src/browser/record.js';
 import { resolveLocator } from '../../src/browser/locators.js';
-import { loadTools } from '../../src/tools.js';
+import { loadPrograms } from '../../src/programs.js';
 
 // What burn-in records for an element, in real Chromium: locators that survive a translation lead an action,
 // every action keeps the structural fallbacks the page offers, and text locators carry the whole text.
@@ -28,7 +28,7 @@ describe('recorded locators', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: loadTools().chromium, args: launchArgs });
+    browser = await chromium.launch({ executablePath: loadPrograms().chromium, args: launchArgs });
     page = await browser.newPage();
     await page.setContent(html);
   });

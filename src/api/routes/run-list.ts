@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
-import { shortId } from '../schemas/common.js';
+import { maxOffset, shortId } from '../schemas/common.js';
 import { notFound } from '../errors.js';
 import { listRuns, toRunFields } from '../../db/queries/runs.js';
 import { findIdByShortId } from '../../db/queries/lookups.js';
@@ -37,7 +37,7 @@ const route = createRoute({
       testPlanShortId: shortId('testPlan').optional(),
       status: z.enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED']).optional(),
       limit: z.coerce.number().int().min(1).max(maxLimit).default(20).openapi({ type: 'integer', minimum: 1, maximum: maxLimit, default: 20 }),
-      offset: z.coerce.number().int().min(0).default(0).openapi({ type: 'integer', minimum: 0, default: 0 }),
+      offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
     }),
   },
   responses: {

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
-import { shortId, uuid } from '../schemas/common.js';
+import { httpUrl, shortId, uuid } from '../schemas/common.js';
 import { notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
 import { findRunWithTests, toRunFields, type RunMetadata, type RunWithTests } from '../../db/queries/runs.js';
@@ -9,10 +9,14 @@ import { cancelRun, rerun, runTestPlan, type RunStartDeps } from '../../services
 const tags = ['Runs'];
 
 const EnvironmentOverrideSchema = z.union([
-  z.object({ url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'), name: z.string().optional() }).strict(),
+  z.object({ url: httpUrl(), name: z.string().optional() }).strict(),
   z.object({ shortId: shortId('environment') }).strict(),
   z.object({ applicationBuildShortId: shortId('build') }).strict(),
-]);
+]).openapi(
+  { description: 'Exactly one form: an ad-hoc `url` (and `name`), an environment `shortId`, or an `applicationBuildShortId`' },
+  // The strict forms exclude each other, so the document says `oneOf`, as the server means it.
+  { unionPreferredType: 'oneOf' },
+);
 
 const StartRun = z
   .object({
@@ -105,7 +109,10 @@ const Rerun = z
     projectTestCaseIds: z.array(uuid()).min(1).optional(),
   })
   .refine((b) => !(b.failedOnly && b.projectTestCaseIds), { message: 'failedOnly and projectTestCaseIds cannot be combined', path: ['failedOnly'] })
-  .openapi('Rerun');
+  .openapi('Rerun', {
+    description: 'At most one of `failedOnly` and `projectTestCaseIds`; neither reruns every test of the run',
+    not: { required: ['failedOnly', 'projectTestCaseIds'] },
+  });
 
 const routes = {
   start: createRoute({

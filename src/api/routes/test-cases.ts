@@ -12,7 +12,6 @@ import {
 } from '../schemas/test-cases.js';
 import { notFound } from '../errors.js';
 import { getTestCase, listTestCases } from '../../db/queries/test-cases.js';
-import { findIdByShortId } from '../../db/queries/lookups.js';
 import { createTestCase, deleteTestCase, updateTestCase } from '../../services/test-cases.js';
 
 const tags = ['Test cases'];

@@ -1,17 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, name, shortId, uuid } from '../schemas/common.js';
+import { Deleted, httpUrl, name, shortId, shortIdDocPattern, uuid } from '../schemas/common.js';
 import { ApiError } from '../errors.js';
 import { deleteTestPlan, listTestPlans } from '../../db/queries/test-plans.js';
 import { deletePlanSchedules } from '../../temporal/schedules.js';
 import { shortIdPattern } from '../../domain/short-ids.js';
 import { createTestPlan, requireTestPlan, updateTestPlan } from '../../services/test-plans.js';
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
-  .openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
+const webhookUrl = httpUrl().openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
 
 const NotifyOn = z.enum(['failure', 'always']).openapi({ description: '`failure`: only when the run does not pass; `always`: after every run' });
 
@@ -22,8 +18,8 @@ const owner = z.string().trim().min(1).max(120).openapi({ example: 'qa@shop.exam
 const environmentRequired = 'environment is required and cannot be cleared';
 const environmentShortId = z
   .string({ error: (issue) => (issue.input === undefined || issue.input === null ? environmentRequired : undefined) })
-  .regex(new RegExp(shortIdPattern('environment')), `must be an environment short id matching ${shortIdPattern('environment')}`)
-  .openapi({ pattern: shortIdPattern('environment'), example: 'env-staging_8d2kq0x1mzpa', description: 'Must be an environment of that application; required' });
+  .regex(new RegExp(shortIdDocPattern('environment')), `must be an environment short id matching ${shortIdPattern('environment')}`)
+  .openapi({ pattern: shortIdDocPattern('environment'), example: 'env-staging_8d2kq0x1mzpa', description: 'Must be an environment of that application; required' });
 
 const PlanApplicationInput = z
   .object({
@@ -45,7 +41,12 @@ const planApplications = z
       seen.add(entry.applicationShortId);
     });
   })
-  .openapi({ description: 'Per-application plan parameters (replaces the whole list); applications without an entry use the project settings' });
+  .openapi({
+    uniqueItems: true,
+    description:
+      'Per-application plan parameters (replaces the whole list); applications without an entry use the project settings. ' +
+      'Each application at most once.',
+  });
 
 const testCaseIds = z
   .array(uuid())
@@ -57,7 +58,7 @@ const testCaseIds = z
       seen.add(id.toLowerCase());
     });
   })
-  .openapi({ description: "Ids of the project's test cases, in run order (replaces the whole list)" });
+  .openapi({ uniqueItems: true, description: "Ids of the project's test cases, in run order (replaces the whole list); each at most once (compared case-insensitively)" });
 
 const NotificationSettings = z
   .object({
@@ -71,7 +72,7 @@ const NotificationSettings = z
       .openapi({ description: 'null removes email notifications; absent keeps them as they are' }),
     slack: z
       .object({
-        webhookUrl: httpUrl.openapi({ description: 'Incoming-webhook URL of Slack or a compatible chat tool' }),
+        webhookUrl: webhookUrl.openapi({ description: 'Incoming-webhook URL of Slack or a compatible chat tool' }),
         channel: z.string().trim().min(1).max(80).optional().openapi({ example: '#qa' }),
         notifyOn: NotifyOn.default('failure'),
       })
