@@ -20,6 +20,7 @@ import { registerRuns } from './routes/runs.js';
 import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
+import { registerQaTechCompat } from './compat/qatech.js';
 import type { FsBlobStore } from '../storage/fs.js';
 
 export const apiInfo = {
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRunList(app);
   registerRuns(app);
   registerBadge(app);
+  registerQaTechCompat(app);
 
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
