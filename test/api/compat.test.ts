@@ -169,6 +169,10 @@ describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (ki
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.message).toMatch(message);
     }
+    // A body that is not JSON is refused before anything runs.
+    const plain = await ctx.app.request(path, { method: 'POST', headers: { authorization: `Bearer ${ctx.tenant.token}`, 'content-type': 'text/plain' }, body: JSON.stringify(base) });
+    expect(plain.status).toBe(415);
+    expect(Object.keys((await plain.json()) as object)).toEqual(['message']);
     const unknownApp = await ctx.call('POST', path, { ...base, applications: { app_doesnotexist: { environment: { url: 'https://x.test' } } } });
     expect(unknownApp.status).toBe(404);
     expect(unknownApp.body).toEqual({ message: 'Application not found: app_doesnotexist' });
