@@ -15,14 +15,14 @@
 //   BENCH_DURATION=5  seconds of measurement per target (default 10), after a 2 s warm-up each.
 //   BENCH_DATABASES=postgres   only one of them (postgres, pglite; default both).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { sql, type KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import pg from 'pg';
 import { createApp } from '../src/api/app.js';
 import { createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
@@ -65,7 +65,42 @@ class QueryCounter implements KyselyPlugin {
 interface BenchDatabase {
   db: DB;
   label: string;
+  /** CPU seconds the database server has used so far, when it is a separate local process (else undefined). */
+  serverCpu?: () => number;
   dispose(): Promise<void>;
+}
+
+// Requests per second move with whatever else the shared machine runs; CPU time per request barely does. So each
+// target also reports the CPU one request costs: this process (the API, plus autocannon's worker thread, the same
+// for every target, which the bare row shows) and the Postgres server. bare CPU ÷ target CPU is then the req/s
+// ratio the target would reach if CPU were the only limit, as it is on a small machine running all of it.
+const clockTicks = 100; // USER_HZ: /proc reports CPU in 1/100 s on every Linux platform Node supports
+
+function procCpuSeconds(pid: number): { ppid: number; seconds: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may itself contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / clockTicks };
+  } catch {
+    return undefined; // the process ended between listing and reading
+  }
+}
+
+/** CPU seconds of a local Postgres server: its postmaster and every process it started, read from /proc. */
+async function postgresCpuReader(db: DB): Promise<(() => number) | undefined> {
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+  const postmaster = rows[0] && procCpuSeconds(rows[0].pid)?.ppid;
+  if (!postmaster || !procCpuSeconds(postmaster)) return undefined; // a remote server, or no /proc
+  return () => {
+    let total = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const proc = procCpuSeconds(Number(entry));
+      if (proc && (Number(entry) === postmaster || proc.ppid === postmaster)) total += proc.seconds;
+    }
+    return total;
+  };
 }
 
 async function openPostgres(): Promise<BenchDatabase> {
@@ -95,6 +130,7 @@ async function openPostgres(): Promise<BenchDatabase> {
   return {
     db,
     label: `Postgres (${cluster ? 'private cluster, fsync off' : benchUrl.host}, pool of 10)`,
+    serverCpu: await postgresCpuReader(db),
     async dispose() {
       await db.destroy();
       // No `with (force)`: the pool's sockets may still be closing, and a forced drop would kill them with
@@ -171,21 +207,37 @@ async function load(url: string, token: string, seconds: number): Promise<autoca
   });
 }
 
-async function measure(url: string, token: string): Promise<autocannon.Result> {
+interface Measured {
+  result: autocannon.Result;
+  /** CPU milliseconds per request: this process, and the database server when it is a local process. */
+  apiCpuMs: number;
+  dbCpuMs: number | undefined;
+}
+
+async function measure(url: string, token: string, serverCpu: (() => number) | undefined): Promise<Measured> {
   await load(url, token, warmup); // JIT, connection pools, token cache and prepared plans settle first
-  return load(url, token, duration);
+  const cpu = process.cpuUsage();
+  const db = serverCpu?.();
+  const result = await load(url, token, duration);
+  const used = process.cpuUsage(cpu);
+  const requests = Math.max(1, result.requests.total);
+  return {
+    result,
+    apiCpuMs: (used.user + used.system) / 1000 / requests,
+    dbCpuMs: db === undefined ? undefined : ((serverCpu!() - db) * 1000) / requests,
+  };
 }
 
 interface Row {
   database: string;
   target: string;
   queries: string;
-  result: autocannon.Result;
-  bare: autocannon.Result;
+  measured: Measured;
+  bare: Measured;
 }
 
 async function benchDatabase(open: () => Promise<BenchDatabase> | BenchDatabase): Promise<{ label: string; rows: Row[] }> {
-  const { db, label, dispose } = await open();
+  const { db, label, serverCpu, dispose } = await open();
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-bench-blobs-'));
   // Lazy: it connects on first use, and these routes never use Temporal, so the address is never dialled.
   const temporal = createTemporalClientProvider({ address: '127.0.0.1:1', namespace: 'default', taskQueue: 'bench' });
@@ -226,12 +278,12 @@ async function benchDatabase(open: () => Promise<BenchDatabase> | BenchDatabase)
     const bareServer = await listen(bare.fetch);
     servers.push(bareServer.server);
 
-    const bareResult = await measure(bareServer.url + '/bare', token);
+    const bareResult = await measure(bareServer.url + '/bare', token, serverCpu);
     const rows: Row[] = [];
     for (const path of paths) {
-      rows.push({ database: label, target: path, queries: queries.get(path)!, result: await measure(proctor.url + path, token), bare: bareResult });
+      rows.push({ database: label, target: path, queries: queries.get(path)!, measured: await measure(proctor.url + path, token, serverCpu), bare: bareResult });
     }
-    rows.push({ database: label, target: 'bare hono route', queries: '0', result: bareResult, bare: bareResult });
+    rows.push({ database: label, target: 'bare hono route', queries: '0', measured: bareResult, bare: bareResult });
     return { label, rows };
   } finally {
     await Promise.all(servers.map(close));
@@ -250,17 +302,20 @@ for (const kind of kinds) {
 }
 
 const ratio = (x: number, y: number) => (y > 0 ? (x / y).toFixed(2) : 'n/a');
-const header = ['database', 'target', 'queries/req', 'req/s', 'p50 ms', 'p99 ms', 'req/s ÷ bare', 'errors', 'non-2xx'];
+const header = ['database', 'target', 'queries/req', 'req/s', 'p50 ms', 'p99 ms', 'req/s ÷ bare', 'CPU ms/req api + db', 'CPU: bare ÷ target', 'errors', 'non-2xx'];
+const cpuMs = (m: Measured) => m.apiCpuMs + (m.dbCpuMs ?? 0);
 const lines = all.map((r) => [
   r.database.split(' ')[0]!,
   r.target.replace(/run_\w+/, '{shortId}'),
   r.queries,
-  String(Math.round(r.result.requests.average)),
-  String(r.result.latency.p50),
-  String(r.result.latency.p99),
-  ratio(r.result.requests.average, r.bare.requests.average),
-  String(r.result.errors),
-  String(r.result.non2xx),
+  String(Math.round(r.measured.result.requests.average)),
+  String(r.measured.result.latency.p50),
+  String(r.measured.result.latency.p99),
+  ratio(r.measured.result.requests.average, r.bare.result.requests.average),
+  `${r.measured.apiCpuMs.toFixed(2)} + ${r.measured.dbCpuMs === undefined ? '–' : r.measured.dbCpuMs.toFixed(2)}`,
+  ratio(cpuMs(r.bare), cpuMs(r.measured)),
+  String(r.measured.result.errors),
+  String(r.measured.result.non2xx),
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
 const format = (cells: string[]) => '| ' + cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |\n';

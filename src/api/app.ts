@@ -23,6 +23,7 @@ import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
 import { registerChat } from './routes/chat.js';
+import { registerQaTechCompat } from './compat/qatech.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
 
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRuns(app);
   registerBadge(app);
   registerChat(app);
+  registerQaTechCompat(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',

@@ -142,7 +142,8 @@ const routes = {
   }),
 };
 
-const runDeps = (deps: AppDeps): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
+/** What the run services need from the API's dependencies (the compatibility routes share it). */
+export const runDeps = (deps: AppDeps): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
 
 /** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
 export async function runView(deps: AppDeps, run: RunWithTests) {
