@@ -17,6 +17,12 @@ const lastToolResult = (req: ChatRequest) => {
   return typeof tool?.content === 'string' ? tool.content : '';
 };
 
+/** `RECORD_HISTORIES=1` refreshes the histories that test/workflows/replay.test.ts replays. */
+async function recordHistory(stack: Stack, workflowId: string, file: string): Promise<void> {
+  const history = await (await stack.temporal.get()).workflow.getHandle(workflowId).fetchHistory();
+  writeFileSync(join('test/workflows/histories', file), historyToJSON(history));
+}
+
 describe('chat conversations on the real stack', () => {
   let fixture: FixtureApps;
   let llm: ScriptedLlm;
@@ -86,6 +92,8 @@ describe('chat conversations on the real stack', () => {
     expect(next.final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Back again.' });
     // The model was not shown the cancelled reply as something it said.
     expect(llm.requests[1]!.messages.filter((m) => m.role === 'assistant')).toEqual([]);
+    // A conversation with a cancelled turn and a follow-up: the richer history to replay.
+    if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${shortId}`, 'chatConversation.json');
   });
 
   it('answers messages strictly in order, each seeing the replies before it', async () => {
@@ -200,11 +208,6 @@ describe('chat conversations on the real stack', () => {
     expect(await turn.staticSummary()).toBe(`Chat ${created.body.shortId}, turn 1`);
     expect(await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).result()).toEqual({ status: 'COMPLETED', toolsUsed: ['create_test_case', 'run_tests'] });
 
-    if (process.env.RECORD_HISTORIES) {
-      const history = await client.workflow.getHandle(`chat:${created.body.shortId}`).fetchHistory();
-      writeFileSync(join('test/workflows/histories', 'chatConversation.json'), historyToJSON(history));
-      const turnHistory = await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).fetchHistory();
-      writeFileSync(join('test/workflows/histories', 'chatTurn.json'), historyToJSON(turnHistory));
-    }
+    if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${created.body.shortId}:turn:1`, 'chatTurn.json');
   }, 240_000);
 });
