@@ -15,7 +15,8 @@
 // bare Hono route answering the same JSON, as bench/api.ts does for the applications list.
 //
 //   node --import tsx bench/chat.ts
-//   BENCH_TURNS=10 BENCH_FRAGMENTS=40 BENCH_FRAGMENT_MS=25 BENCH_POLL_MS=20 BENCH_DURATION=10
+//   BENCH_TURNS=10 BENCH_FRAGMENTS=40 BENCH_FRAGMENT_MS=25 BENCH_POLL_MS=20
+//   BENCH_DURATION=10 (seconds of load per target, split over BENCH_ROUNDS=2 alternating rounds)
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -46,6 +47,7 @@ const fragments = envInt('BENCH_FRAGMENTS', 40);
 const fragmentMs = envInt('BENCH_FRAGMENT_MS', 25);
 const pollMs = envInt('BENCH_POLL_MS', 20);
 const duration = envInt('BENCH_DURATION', 10);
+const rounds = envInt('BENCH_ROUNDS', 2);
 const warmup = 2;
 const connections = 50;
 const modelMs = fragments * fragmentMs;
@@ -222,20 +224,40 @@ try {
   const load = (url: string, seconds: number) =>
     autocannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` }, workers: 1 });
   // The cheapest authenticated read (bench/api.ts's route) too: on a machine shared with other work, absolute
-  // figures move a lot; the ratio to it says what the chat route itself adds.
+  // figures move a lot, so the targets take turns (rounds) and the ratio to that route says what the chat adds.
   const targets = [
     ['proctor GET /v1/chat/{id}', apiUrl + path],
     ['bare hono route', bareUrl + path],
     ['proctor GET /v1/applications', `${apiUrl}/v1/applications`],
   ] as const;
-  const results: [string, autocannon.Result][] = [];
-  for (const [name, url] of targets) {
-    await load(url, warmup);
-    results.push([name, await load(url, duration)]);
+  const runs = targets.map(() => [] as autocannon.Result[]);
+  for (const [, url] of targets) await load(url, warmup);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, [, url]] of targets.entries()) runs[i]!.push(await load(url, duration / rounds));
   }
-  out(`\nGET ${path}: 20 messages, ${JSON.stringify(sample.body).length} B body; ${connections} connections, ${duration} s after ${warmup} s warm-up\n`);
-  out(table(['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'], results.map(([name, r]) => [name, Math.round(r.requests.average), r.latency.p50, r.latency.p99, r.errors, r.non2xx])));
-  const [chat, bare, apps] = results.map(([, r]) => r.requests.average) as [number, number, number];
+  // One request at a time: the cost of a request without queueing behind 49 others.
+  const alone: number[][] = [];
+  for (const [, url] of targets) {
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer();
+      times.push(performance.now() - t0);
+    }
+    alone.push(times);
+  }
+  const avg = (rs: autocannon.Result[], pick: (r: autocannon.Result) => number) => rs.reduce((sum, r) => sum + pick(r), 0) / rs.length;
+  out(`\nGET ${path}: 20 messages, ${JSON.stringify(sample.body).length} B body; ${connections} connections, ${rounds} rounds of ${duration / rounds} s per target after ${warmup} s warm-up; then 200 requests one at a time\n`);
+  out(
+    table(
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'alone median ms'],
+      targets.map(([name], i) => {
+        const rs = runs[i]!;
+        return [name, Math.round(avg(rs, (r) => r.requests.average)), fixed(avg(rs, (r) => r.latency.p50), 0), fixed(avg(rs, (r) => r.latency.p99), 0), avg(rs, (r) => r.errors) * rs.length, avg(rs, (r) => r.non2xx) * rs.length, fixed(median(alone[i]!), 2)];
+      }),
+    ),
+  );
+  const [chat, bare, apps] = runs.map((rs) => avg(rs, (r) => r.requests.average)) as [number, number, number];
   out(`chat / bare req/s: ${fixed(chat / bare, 3)}; chat / applications req/s: ${fixed(chat / apps, 2)}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
 } catch (err) {
   process.stderr.write(`bench/chat: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
