@@ -153,6 +153,31 @@ describe('chat conversations on the real stack', () => {
     expect(fixture.requests().some((r) => r.startsWith('POST /shop/api/login'))).toBe(false);
   });
 
+  it("runs everything on the first message's environments, also in later turns whose own overrides are ignored", async () => {
+    const chosenUrl = `${fixture.url}/shop/login?via=first-message`;
+    let runShortId = '';
+    llm.enqueue(
+      { content: 'Noted, I will use that environment.' },
+      { toolCalls: [{ name: 'run_tests', arguments: { testCaseIds: [loginId] } }] },
+      (req) => {
+        runShortId = /^Run (run_\w+)/.exec(lastToolResult(req))?.[1] ?? 'none';
+        return { content: `Ran ${runShortId}.` };
+      },
+    );
+    const overrides = (url: string) => [{ applicationShortId: appShortId, environment: { url } }];
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Test my branch deployment.', applicationOverrides: overrides(chosenUrl) })).body;
+    await pollChat(stack, shortId);
+    const followUp = await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Run the login test.', applicationOverrides: overrides(`${fixture.url}/shop/login?via=follow-up`) });
+    expect(followUp.status).toBe(202);
+    expect((await pollChat(stack, shortId, { timeoutMs: 60_000 })).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: `Ran ${runShortId}.` });
+
+    const run = (await stack.call('GET', `/v1/run/${runShortId}?testCases=all`)).body;
+    expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', trigger: 'CHAT' });
+    expect(run.runTestCases.map((t: any) => t.environmentUrl)).toEqual([chosenUrl]);
+    expect(fixture.requests()).toContain('GET /shop/login?via=first-message');
+    expect(fixture.requests().some((r) => r.includes('via=follow-up'))).toBe(false);
+  }, 120_000);
+
   it('creates a checkout test on the fixture shop, burns it in, runs it, and names the run and its result', async () => {
     let testCaseId = '';
     let runShortId = '';
