@@ -6,6 +6,7 @@ import {
   executeChild,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
@@ -18,6 +19,10 @@ import type { ChatToolCall, ChatToolExchange } from '../src/domain/chat.js';
 
 type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
+// The turn's own bookkeeping (is the reply still wanted, title, final status) is short idempotent writes: as
+// local activities they run inside the workflow task, saving a task-queue round trip before the model is asked
+// and between the end of its stream and COMPLETED (bench/chat.ts).
+const bookkeeping = proxyLocalActivities<Activities>({ startToCloseTimeout: dbActivity.startToCloseTimeout, retry: dbActivity.retry });
 const llm = proxyActivities<Activities>(chatLlmActivity);
 
 /** Model calls per turn at most: each answers with text or asks for tools; a model that never stops is cut off. */
@@ -31,9 +36,9 @@ const maxRounds = 12;
 export async function chatTurn(input: ChatTurnInput): Promise<ChatTurnResult> {
   const toolsUsed: string[] = [];
   const finish = (status: ChatTurnResult['status'], text?: string) =>
-    db.finishChatReply({ assistantMessageId: input.assistantMessageId, status, text, toolsUsed }).then(() => ({ status, toolsUsed }));
+    bookkeeping.finishChatReply({ assistantMessageId: input.assistantMessageId, status, text, toolsUsed }).then(() => ({ status, toolsUsed }));
 
-  if (!(await db.beginChatTurn({ assistantMessageId: input.assistantMessageId }))) return { status: 'CANCELLED', toolsUsed };
+  if (!(await bookkeeping.beginChatTurn({ assistantMessageId: input.assistantMessageId }))) return { status: 'CANCELLED', toolsUsed };
   const exchanges: ChatToolExchange[] = [];
   let text = '';
   try {
@@ -42,7 +47,7 @@ export async function chatTurn(input: ChatTurnInput): Promise<ChatTurnResult> {
       text = reply.text;
       if (reply.toolCalls.length === 0) {
         // Titled before the reply completes: a client that stops polling at COMPLETED sees the title.
-        if (input.turn === 1) await db.titleChat({ chatId: input.chatId });
+        if (input.turn === 1) await bookkeeping.titleChat({ chatId: input.chatId });
         return await finish('COMPLETED', text);
       }
       const results: ChatToolExchange['results'] = [];

@@ -17,6 +17,12 @@ const lastToolResult = (req: ChatRequest) => {
   return typeof tool?.content === 'string' ? tool.content : '';
 };
 
+/** `RECORD_HISTORIES=1` refreshes the histories that test/workflows/replay.test.ts replays. */
+async function recordHistory(stack: Stack, workflowId: string, file: string): Promise<void> {
+  const history = await (await stack.temporal.get()).workflow.getHandle(workflowId).fetchHistory();
+  writeFileSync(join('test/workflows/histories', file), historyToJSON(history));
+}
+
 describe('chat conversations on the real stack', () => {
   let fixture: FixtureApps;
   let llm: ScriptedLlm;
@@ -86,6 +92,8 @@ describe('chat conversations on the real stack', () => {
     expect(next.final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Back again.' });
     // The model was not shown the cancelled reply as something it said.
     expect(llm.requests[1]!.messages.filter((m) => m.role === 'assistant')).toEqual([]);
+    // A conversation with a cancelled turn and a follow-up: the richer history to replay.
+    if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${shortId}`, 'chatConversation.json');
   });
 
   it('answers messages strictly in order, each seeing the replies before it', async () => {
@@ -145,6 +153,31 @@ describe('chat conversations on the real stack', () => {
     expect(fixture.requests().some((r) => r.startsWith('POST /shop/api/login'))).toBe(false);
   });
 
+  it("runs everything on the first message's environments, also in later turns whose own overrides are ignored", async () => {
+    const chosenUrl = `${fixture.url}/shop/login?via=first-message`;
+    let runShortId = '';
+    llm.enqueue(
+      { content: 'Noted, I will use that environment.' },
+      { toolCalls: [{ name: 'run_tests', arguments: { testCaseIds: [loginId] } }] },
+      (req) => {
+        runShortId = /^Run (run_\w+)/.exec(lastToolResult(req))?.[1] ?? 'none';
+        return { content: `Ran ${runShortId}.` };
+      },
+    );
+    const overrides = (url: string) => [{ applicationShortId: appShortId, environment: { url } }];
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Test my branch deployment.', applicationOverrides: overrides(chosenUrl) })).body;
+    await pollChat(stack, shortId);
+    const followUp = await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Run the login test.', applicationOverrides: overrides(`${fixture.url}/shop/login?via=follow-up`) });
+    expect(followUp.status).toBe(202);
+    expect((await pollChat(stack, shortId, { timeoutMs: 60_000 })).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: `Ran ${runShortId}.` });
+
+    const run = (await stack.call('GET', `/v1/run/${runShortId}?testCases=all`)).body;
+    expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', trigger: 'CHAT' });
+    expect(run.runTestCases.map((t: any) => t.environmentUrl)).toEqual([chosenUrl]);
+    expect(fixture.requests()).toContain('GET /shop/login?via=first-message');
+    expect(fixture.requests().some((r) => r.includes('via=follow-up'))).toBe(false);
+  }, 120_000);
+
   it('creates a checkout test on the fixture shop, burns it in, runs it, and names the run and its result', async () => {
     let testCaseId = '';
     let runShortId = '';
@@ -200,11 +233,6 @@ describe('chat conversations on the real stack', () => {
     expect(await turn.staticSummary()).toBe(`Chat ${created.body.shortId}, turn 1`);
     expect(await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).result()).toEqual({ status: 'COMPLETED', toolsUsed: ['create_test_case', 'run_tests'] });
 
-    if (process.env.RECORD_HISTORIES) {
-      const history = await client.workflow.getHandle(`chat:${created.body.shortId}`).fetchHistory();
-      writeFileSync(join('test/workflows/histories', 'chatConversation.json'), historyToJSON(history));
-      const turnHistory = await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).fetchHistory();
-      writeFileSync(join('test/workflows/histories', 'chatTurn.json'), historyToJSON(turnHistory));
-    }
+    if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${created.body.shortId}:turn:1`, 'chatTurn.json');
   }, 240_000);
 });

@@ -38,6 +38,8 @@ export interface StackOptions {
   smtpUrl?: string;
   /** false: no in-process worker (a test runs `proctor worker` as its own process instead). */
   worker?: boolean;
+  /** Another Temporal server than the suite's shared one (e.g. one started with small limits). */
+  temporalAddress?: string;
 }
 
 export interface Stack {
@@ -62,7 +64,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const publicUrl = 'http://127.0.0.1:3000';
   const blobs = createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl });
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
-  const address = inject('temporalAddress');
+  const address = opts.temporalAddress ?? inject('temporalAddress');
   const temporal = createTemporalClientProvider({ address, namespace: 'default', taskQueue });
   const browsers = createBrowserPool({ concurrency: opts.concurrency ?? 4, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
   const activityDeps: ActivityDeps = {
