@@ -31,10 +31,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils.js';
-import { DefaultLogger, Runtime, type NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { ActivityDeps } from '../activities/index.js';
-import { createNetworkGuard } from '../src/browser/network-guard.js';
-import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
+import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
 import { createApplication } from '../src/db/queries/applications.js';
@@ -47,13 +44,13 @@ import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../src/temporal/client.js';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
 import { startPlanRun } from '../src/temporal/lifecycle.js';
-import { bundleWorkflows, createWorker, stopWorker } from '../src/temporal/worker.js';
+import { bundleWorkflows, startWorker } from '../src/temporal/worker.js';
 import { loadPrograms } from '../src/programs.js';
 import { workflowIds } from '../workflows/shared.js';
 import { freePort } from '../test/support/net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
-import { descendants, envInt, fixed, median, percentile, table } from './support.js';
+import { benchWorkerSettings, descendants, envInt, fixed, median, percentile, table } from './support.js';
 
 const sizes = (process.env.BENCH_TESTS ?? '200,1000').split(',').map((s) => {
   const n = Number(s.trim());
@@ -394,35 +391,14 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
 
   // The worker, as `proctor worker` composes it: real bundle, real activities, one browser pool.
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
-  const browsers: BrowserPool = createBrowserPool({
-    executablePath: loadPrograms().chromium,
-    concurrency,
-    queueTimeoutMs: 10 * 60_000,
-    networkGuard: createNetworkGuard({ allowPrivateNetworks: true }),
-  });
-  onCleanup(`browser pool (${n})`, () => browsers.close());
-  const deps: ActivityDeps = {
-    db,
-    blobs: createFsBlobStore({ dir: shared.blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' }),
-    logger: silentLogger,
-    browsers,
-    stepTimeoutMs: 10_000,
-    notify: { appUrl: 'https://app.proctor.test' },
-  };
-  const { worker, connection }: { worker: Worker; connection: NativeConnection } = await createWorker({
-    address: shared.temporalAddress,
-    namespace: 'default',
-    taskQueue,
-    deps,
-    workflowBundle: shared.bundle,
-    maxConcurrentActivityTaskExecutions: activitySlots,
-  });
-  const running = worker.run();
-  running.catch(() => undefined); // a worker that dies shows as a run that never ends; stopWorker rethrows
-  onCleanup(`worker (${n})`, async () => {
-    await stopWorker(worker, running);
-    await connection.close();
-  });
+  const proctorWorker = await startWorker(
+    { address: shared.temporalAddress, namespace: 'default', taskQueue, workflowBundle: shared.bundle, maxConcurrentActivityTaskExecutions: activitySlots },
+    benchWorkerSettings(concurrency),
+    { db, blobs: createFsBlobStore({ dir: shared.blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' }), logger: silentLogger },
+  );
+  const { browsers } = proctorWorker.deps;
+  proctorWorker.running.catch(() => undefined); // a worker that dies shows as a run that never ends; stop() rethrows
+  onCleanup(`worker (${n})`, () => proctorWorker.stop());
   const temporal: TemporalClientProvider = createTemporalClientProvider({ address: shared.temporalAddress, namespace: 'default', taskQueue });
   onCleanup(`temporal client (${n})`, () => temporal.close());
   const client: Client = await temporal.get();
