@@ -65,8 +65,9 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
   };
 }
 
-export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+/** Bundles workflows/index.ts, or another entry (a workflow test's own stubs next to the real workflows). */
+export function bundleWorkflows(entry = workflowsPath): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: entry, logger: quietBundlerLogger });
 }
 
 // The bundler reports every module at info level; only problems matter here.
