@@ -85,3 +85,16 @@ export function recorder<A extends unknown[], R>(impl: (...args: A) => Promise<R
     { calls },
   );
 }
+
+/**
+ * Waits on the real clock until `check` holds; a check that throws counts as not yet (a query asked before the
+ * workflow's first task). Awaiting a `result()` instead lets the test server skip time, e.g. past a running
+ * activity's heartbeat timeout, so a test that must not skip polls with this.
+ */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await Promise.resolve().then(check).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -12,7 +12,7 @@ import {
   type DependencyRecorded,
 } from '../../workflows/shared.js';
 import { todoSteps } from '../support/recorded.js';
-import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 
 // burnIn on the time-skipping server: its one-hour wait for dependencies takes milliseconds, and every branch
 // (dependencies done, failed, missing, late, never) is driven by what the mocked activities answer and which
@@ -257,13 +257,4 @@ async function timersOf(handle: WorkflowHandle): Promise<{ seconds: number; fire
     const t = e.timerStartedEventAttributes;
     return t ? [{ seconds: Number(t.startToFireTimeout?.seconds ?? 0), fired: fired.has(t.timerId) }] : [];
   });
-}
-
-/** Polls a query (queries do not advance the test server's clock); one asked before the first workflow task may fail. */
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
