@@ -102,11 +102,6 @@ export interface ProctorWorker {
 /** Builds the activities' dependencies and a polling Worker: the one way a worker is assembled. */
 export async function startWorker(temporal: TemporalWorkerOptions, settings: WorkerSettings, resources: WorkerResources): Promise<ProctorWorker> {
   const deps = createActivityDeps(settings, resources);
-  return startWorkerWithDeps(temporal, deps);
-}
-
-/** A worker over dependencies already built (by `createActivityDeps`, or a benchmark's own pool size). */
-export async function startWorkerWithDeps(temporal: TemporalWorkerOptions, deps: ActivityDeps): Promise<ProctorWorker> {
   const activities = createActivities(deps);
   let connection: NativeConnection | undefined;
   try {
