@@ -27,16 +27,13 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { createApp } from '../src/api/app.js';
-import { createNetworkGuard } from '../src/browser/network-guard.js';
-import { createBrowserPool } from '../src/browser/pool.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
-import { createLlm } from '../src/llm/client.js';
 import { silentLogger } from '../src/logger.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider } from '../src/temporal/client.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
-import { bundleWorkflows, createWorker, stopWorker } from '../src/temporal/worker.js';
+import { bundleWorkflows, startWorker } from '../src/temporal/worker.js';
 import { loadPrograms } from '../src/programs.js';
 import { createDatabaseIn, startPostgres } from '../test/support/postgres.js';
 import { startScriptedLlm } from '../test/support/scripted-llm.js';
@@ -114,20 +111,16 @@ try {
 
   // The worker as `proctor worker` composes it (the browser pool starts Chromium only if a tool explores a page).
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
-  const browsers = createBrowserPool({ executablePath: tools.chromium, concurrency: 1, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
-  closers.push(() => browsers.close());
-  const { worker, connection } = await createWorker({
-    address: temporalServer.address,
-    namespace: 'default',
-    taskQueue,
-    workflowBundle: bundle,
-    deps: { db, blobs, logger: silentLogger, browsers, llm: createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' }), notify: { appUrl: publicUrl } },
-  });
-  const running = worker.run();
-  closers.push(async () => {
-    await stopWorker(worker, running);
-    await connection.close();
-  });
+  const proctorWorker = await startWorker(
+    { address: temporalServer.address, namespace: 'default', taskQueue, workflowBundle: bundle },
+    {
+      browser: { executablePath: tools.chromium, concurrency: 1, allowPrivateNetworks: true },
+      llm: { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' },
+      notify: { appUrl: publicUrl },
+    },
+    { db, blobs, logger: silentLogger },
+  );
+  closers.push(() => proctorWorker.stop());
   const temporal = createTemporalClientProvider({ address: temporalServer.address, namespace: 'default', taskQueue });
   closers.push(() => temporal.close());
   const app = createApp({ db, config: { appUrl: publicUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 }, temporal, blobs, logger: silentLogger });

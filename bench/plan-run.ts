@@ -41,10 +41,8 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils.js';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities, type Activities, type ActivityDeps } from '../activities/index.js';
-import { createNetworkGuard } from '../src/browser/network-guard.js';
-import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
+import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Activities } from '../activities/index.js';
 import { createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
 import { createApplication } from '../src/db/queries/applications.js';
@@ -58,13 +56,13 @@ import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../src/temporal/client.js';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
 import { startPlanRun } from '../src/temporal/lifecycle.js';
-import { bundleWorkflows, createWorker, stopWorker } from '../src/temporal/worker.js';
+import { bundleWorkflows, startWorker } from '../src/temporal/worker.js';
 import { loadPrograms } from '../src/programs.js';
 import { workflowIds, type PlanRunResult } from '../workflows/shared.js';
 import { freePort } from '../test/support/net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
-import { descendants, envInt, fixed, median, percentile, table } from './support.js';
+import { benchWorkerSettings, descendants, envInt, fixed, median, percentile, table } from './support.js';
 
 const sizes = (process.env.BENCH_TESTS ?? '200,1000').split(',').map((s) => {
   const n = Number(s.trim());
@@ -318,20 +316,6 @@ async function chainHistories(client: Client, workflowId: string): Promise<Chain
   return runs;
 }
 
-/** As createWorker builds it, with the stand-in test body in place of the replay. */
-async function createStandInWorker(shared: Shared, taskQueue: string, deps: ActivityDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: shared.temporalAddress });
-  const worker = await Worker.create({
-    connection,
-    namespace: 'default',
-    taskQueue,
-    workflowBundle: shared.bundle,
-    activities: { ...createActivities(deps), executeTest: standInExecuteTest(deps.blobs) },
-    maxConcurrentActivityTaskExecutions: activitySlots,
-  });
-  return { worker, connection };
-}
-
 /** The bench's fast test body (see the header): the real activity's contract, a sleep instead of the replay. */
 function standInExecuteTest(blobs: BlobStore): Activities['executeTest'] {
   return async (input) => {
@@ -459,38 +443,22 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
 
   // The worker, as `proctor worker` composes it: real bundle, real activities, one browser pool.
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
-  const browsers: BrowserPool = createBrowserPool({
-    executablePath: loadPrograms().chromium,
-    concurrency,
-    queueTimeoutMs: 10 * 60_000,
-    networkGuard: createNetworkGuard({ allowPrivateNetworks: true }),
-  });
-  onCleanup(`browser pool (${n})`, () => browsers.close());
-  const deps: ActivityDeps = {
-    db,
-    blobs: createFsBlobStore({ dir: shared.blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' }),
-    logger: silentLogger,
-    browsers,
-    stepTimeoutMs: 10_000,
-    notify: { appUrl: 'https://app.proctor.test' },
-  };
   const standIn = n >= standInFrom;
-  const { worker, connection }: { worker: Worker; connection: NativeConnection } = standIn
-    ? await createStandInWorker(shared, taskQueue, deps)
-    : await createWorker({
-        address: shared.temporalAddress,
-        namespace: 'default',
-        taskQueue,
-        deps,
-        workflowBundle: shared.bundle,
-        maxConcurrentActivityTaskExecutions: activitySlots,
-      });
-  const running = worker.run();
-  running.catch(() => undefined); // a worker that dies shows as a run that never ends; stopWorker rethrows
-  onCleanup(`worker (${n})`, async () => {
-    await stopWorker(worker, running);
-    await connection.close();
-  });
+  const proctorWorker = await startWorker(
+    {
+      address: shared.temporalAddress,
+      namespace: 'default',
+      taskQueue,
+      workflowBundle: shared.bundle,
+      maxConcurrentActivityTaskExecutions: activitySlots,
+      substitute: standIn ? (activities, deps) => ({ ...activities, executeTest: standInExecuteTest(deps.blobs) }) : undefined,
+    },
+    benchWorkerSettings(concurrency),
+    { db, blobs: createFsBlobStore({ dir: shared.blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' }), logger: silentLogger },
+  );
+  const { browsers } = proctorWorker.deps;
+  proctorWorker.running.catch(() => undefined); // a worker that dies shows as a run that never ends; stop() rethrows
+  onCleanup(`worker (${n})`, () => proctorWorker.stop());
   const temporal: TemporalClientProvider = createTemporalClientProvider({ address: shared.temporalAddress, namespace: 'default', taskQueue });
   onCleanup(`temporal client (${n})`, () => temporal.close());
   const client: Client = await temporal.get();

@@ -8,10 +8,9 @@ import { findTokenOwner } from '../db/queries/api-tokens.js';
 import { seedProject } from '../db/queries/admin.js';
 import { createLogger, type Logger } from '../logger.js';
 import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
-import { createWorkerDeps } from '../temporal/worker-deps.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { createWorker, installRuntimeWithoutSignalHandlers, stopWorker } from '../temporal/worker.js';
+import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from '../temporal/worker.js';
 import { loadPrograms } from '../programs.js';
 import { freePortNear } from './ports.js';
 
@@ -89,21 +88,13 @@ export async function runWorker(): Promise<number> {
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
-  const workerDeps = createWorkerDeps(config, { db, blobs, logger });
-  const { worker, connection } = await createWorker({
-    address: config.TEMPORAL_ADDRESS!,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: workerDeps,
-  });
-  const running = worker.run();
+  const worker = await startWorker(
+    { address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+    workerSettings(config),
+    { db, blobs, logger },
+  );
   logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
-  return untilSignal(logger, [
-    () => db.destroy(),
-    () => workerDeps.browsers.close(),
-    () => connection.close(),
-    () => stopWorker(worker, running),
-  ]);
+  return untilSignal(logger, [() => db.destroy(), () => worker.stop()]);
 }
 
 interface DevCredentials {
@@ -158,17 +149,12 @@ export async function runDev(): Promise<number> {
     const temporal = createTemporalClientProvider({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
     stops.push(() => temporal.close());
 
-    const workerDeps = createWorkerDeps(config, { db, blobs, logger });
-    stops.push(() => workerDeps.browsers.close());
-    const { worker, connection } = await createWorker({
-      address: temporalAddress,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: workerDeps,
-    });
-    stops.push(() => connection.close());
-    const running = worker.run();
-    stops.push(() => stopWorker(worker, running));
+    const worker = await startWorker(
+      { address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+      workerSettings(config),
+      { db, blobs, logger },
+    );
+    stops.push(() => worker.stop());
 
     const server = await listen(createApp({ db, config, temporal, blobs, logger }), config);
     stops.push(() => closeServer(server));

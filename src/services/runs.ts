@@ -6,8 +6,7 @@ import { findIdByShortId } from '../db/queries/lookups.js';
 import { collectRunTests, findRun, insertRun, markRunError, planTestCaseIds, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
 import { getTestPlan } from '../db/queries/test-plans.js';
 import { applicationSettings, overrideProblems, type ApplicationOverride, type EnvironmentOverride, type RunOverride } from '../domain/precedence.js';
-import type { TemporalClientProvider } from '../temporal/client.js';
-import { cancelPlanRun, startPlanRun } from '../temporal/lifecycle.js';
+import { cancelPlanRun, startPlanRun, type TemporalTarget } from '../temporal/lifecycle.js';
 import { findTestCaseRecords } from '../db/queries/test-cases.js';
 import { uuidPattern } from '../domain/short-ids.js';
 import { ConflictError, InvalidError, NotFoundError, NothingToRunError, UnavailableError } from './errors.js';
@@ -186,7 +185,7 @@ async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null
 
 export interface RunStartDeps {
   db: DB;
-  temporal: TemporalClientProvider;
+  temporal: TemporalTarget;
   /** Tests of a run in parallel at most (PROCTOR_RUN_CONCURRENCY). */
   runConcurrency: number;
 }
@@ -268,7 +267,7 @@ export async function rerun(deps: RunStartDeps, input: { projectId: string; runS
 }
 
 /** Asks a run that has not ended to stop. */
-export async function cancelRun(deps: { db: DB; temporal: TemporalClientProvider }, input: { projectId: string; runShortId: string }): Promise<void> {
+export async function cancelRun(deps: { db: DB; temporal: TemporalTarget }, input: { projectId: string; runShortId: string }): Promise<void> {
   const run = await findRun(deps.db, input.projectId, input.runShortId);
   if (!run) throw new NotFoundError('Run');
   if (terminal.has(run.status)) throw new ConflictError(`the run already ended (${run.status})`);

@@ -20,8 +20,7 @@ import {
 import { findCycle } from '../domain/dag.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
-import type { TemporalClientProvider } from '../temporal/client.js';
-import { startBurnIn } from '../temporal/lifecycle.js';
+import { startBurnIn, type TemporalTarget } from '../temporal/lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from './errors.js';
 
 export const resumeFromField = 'resumeFromDependencyProjectTestCaseId';
@@ -115,7 +114,7 @@ async function checkDependencies(
  * is kept as FAILED with the reason and UnavailableError says so: the request is not lost, nor silently stuck.
  */
 export async function createTestCase(
-  deps: { db: DB; temporal: TemporalClientProvider; logger: Logger },
+  deps: { db: DB; temporal: TemporalTarget; logger: Logger },
   input: CreateTestCaseInput,
 ): Promise<{ id: string; name: string }> {
   const { id } = await writeTestCase(deps, input);

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserState } from '../../src/domain/steps.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
@@ -6,7 +9,9 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { createRouter, refOf, tool } from '../support/agent-script.js';
 import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { dependencyRecordedSignal, workflowIds } from '../../workflows/shared.js';
 
+/** `RECORD_HISTORIES=1` also refreshes the burnIn history that test/workflows/replay.test.ts replays. */
 describe('burn-in and replay on the real stack', () => {
   let fixture: FixtureApps;
   let llm: ScriptedLlm;
@@ -178,6 +183,12 @@ describe('burn-in and replay on the real stack', () => {
     const lastOfFirst = router.order.lastIndexOf(first);
     const firstOfSecond = router.order.indexOf(second);
     expect(lastOfFirst).toBeLessThan(firstOfSecond);
+
+    // The dependent learnt of its dependency by signal (sent by the dependency's burn-in), not by polling.
+    const history = await (await stack.temporal.get()).workflow.getHandle(workflowIds.burnIn(b.body.testCase.id)).fetchHistory();
+    const signals = (history.events ?? []).flatMap((e) => (e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes.signalName] : []));
+    expect(signals).toEqual([dependencyRecordedSignal.name]);
+    if (process.env.RECORD_HISTORIES) writeFileSync('test/workflows/histories/burnIn-waits-for-dependency.json', historyToJSON(history));
   });
 
   it('exports a Playwright spec that runs green with @playwright/test', async () => {
