@@ -75,10 +75,10 @@ const routes = {
     method: 'patch', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
     summary: 'Enable or disable a test case, rename it, change its goal, labels or dependencies',
     description:
-      'Enabling a test case whose generation has not COMPLETED is a 400: it has no steps to run. Changing `goal` or `expectedResult` ' +
+      'Enabling a test case whose generation has not COMPLETED is a 409: it has no steps to run. Changing `goal` or `expectedResult` ' +
       `does not regenerate the steps. ${referenceNotes}`,
     request: { params: Params, body: jsonBody(UpdateTestCase) },
-    responses: { 200: json(TestCaseDetailSchema, 'Updated'), ...errorResponses },
+    responses: { 200: json(TestCaseDetailSchema, 'Updated'), 409: json(ErrorSchema, 'Enabling before the steps are recorded'), ...errorResponses },
   }),
   remove: createRoute({
     method: 'delete', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
@@ -243,7 +243,8 @@ export function registerTestCases(app: OpenApiApp): void {
       await lockProjectTestCases(trx, projectId);
       const record = await requireTestCase(trx, projectId, testCaseId);
       if (body.isEnabled === true && record.generationStatus !== 'COMPLETED') {
-        throw badRequest(`isEnabled: test case has no recorded steps yet (generation ${record.generationStatus}), so it could not run`);
+        // The request is well formed; the test case's state refuses it (as the export does while there are no steps).
+        throw new ApiError(409, `isEnabled: test case has no recorded steps yet (generation ${record.generationStatus}), so it could not run`);
       }
 
       const changed: Partial<Dependencies> = {
