@@ -58,20 +58,40 @@ export const requestRules =
   'JSON bodies up to `PROCTOR_MAX_BODY_BYTES` (1 MiB by default; 413 above it); a PATCH needs a body (400 without one).';
 
 const noNul = { pattern: '^[^\\u0000]*$' };
+const nulFreeJsonRef = { $ref: '#/components/schemas/NulFreeJson' };
+// Any JSON value with no NUL in a string or key at any depth. `pattern`, `propertyNames`, `items` and
+// `additionalProperties` each apply only to their own type, so one schema without a `type` says it.
+const nulFreeJson = {
+  description: 'Any JSON value without a NUL character (U+0000) in any string or key, at any depth',
+  ...noNul,
+  propertyNames: noNul,
+  items: nulFreeJsonRef,
+  additionalProperties: nulFreeJsonRef,
+};
 
 /**
  * Serves the OpenAPI 3.1 document, built once on first request (all routes are registered by then), with
- * every object schema's keys stated NUL-free: the guard refuses a NUL in any key, unknown keys included.
+ * what the guard enforces on every object stated: keys are NUL-free, and so is whatever an unknown field
+ * (ignored by the routes, but read by the guard) holds.
  */
 export function serveOpenApiDocument(app: OpenApiApp, path: string, config: Parameters<OpenApiApp['getOpenAPI31Document']>[0]): void {
   let document: unknown;
-  app.get(path, (c) => c.json((document ??= withNulFreeKeys(app.getOpenAPI31Document(config)))));
+  app.get(path, (c) => c.json((document ??= withNulFreeObjects(app.getOpenAPI31Document(config)))));
 }
 
-function withNulFreeKeys<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(withNulFreeKeys) as T;
+function withNulFreeObjects(document: ReturnType<OpenApiApp['getOpenAPI31Document']>) {
+  const copy = nulFreeKeys(document);
+  copy.components = { ...copy.components, schemas: { ...copy.components?.schemas, NulFreeJson: nulFreeJson } };
+  return copy;
+}
+
+function nulFreeKeys<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(nulFreeKeys) as T;
   if (!node || typeof node !== 'object') return node;
-  const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withNulFreeKeys(value)]));
-  if (copy.type === 'object' && copy.properties) copy.propertyNames = noNul;
+  const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, nulFreeKeys(value)]));
+  if (copy.type === 'object' && copy.properties) {
+    copy.propertyNames = noNul;
+    copy.additionalProperties ??= nulFreeJsonRef;
+  }
   return copy as T;
 }

@@ -184,7 +184,7 @@ export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInpu
     await lockProjectTestCases(trx, projectId);
     const record = await requireTestCase(trx, projectId, testCaseId);
     if (input.isEnabled === true && record.generationStatus !== 'COMPLETED') {
-      throw new InvalidError(`isEnabled: test case has no recorded steps yet (generation ${record.generationStatus}), so it could not run`);
+      throw new ConflictError(`isEnabled: test case has no recorded steps yet (generation ${record.generationStatus}), so it could not run`);
     }
 
     const changed: Partial<Dependencies> = {

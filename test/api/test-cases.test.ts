@@ -311,7 +311,7 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     const original = (await ctx.call('GET', path)).body;
 
     const refused = await ctx.call('PATCH', path, { isEnabled: true, name: 'Not applied' });
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(/test case has no recorded steps yet/);
     expect((await ctx.call('GET', path)).body).toEqual(original);
 

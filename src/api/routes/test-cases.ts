@@ -55,10 +55,10 @@ const routes = {
     method: 'patch', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
     summary: 'Enable or disable a test case, rename it, change its goal, labels or dependencies',
     description:
-      'Enabling a test case whose generation has not COMPLETED is a 400: it has no steps to run. Changing `goal` or `expectedResult` ' +
+      'Enabling a test case whose generation has not COMPLETED is a 409: it has no steps to run. Changing `goal` or `expectedResult` ' +
       `does not regenerate the steps. ${referenceNotes}`,
     request: { params: Params, body: jsonBody(UpdateTestCase) },
-    responses: { 200: json(TestCaseDetailSchema, 'Updated'), ...errorResponses },
+    responses: { 200: json(TestCaseDetailSchema, 'Updated'), 409: json(ErrorSchema, 'Enabling before the steps are recorded'), ...errorResponses },
   }),
   remove: createRoute({
     method: 'delete', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,

@@ -41,8 +41,8 @@ const planApplications = z
       seen.add(entry.applicationShortId);
     });
   })
+  // Not `uniqueItems`: that compares whole entries, while the rule is one entry per application.
   .openapi({
-    uniqueItems: true,
     description:
       'Per-application plan parameters (replaces the whole list); applications without an entry use the project settings. ' +
       'Each application at most once.',

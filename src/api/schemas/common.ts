@@ -31,12 +31,12 @@ export const shortId = (kind: ShortIdKind) =>
     .openapi({ pattern: shortIdDocPattern(kind), example: examples[kind] });
 
 // http(s), optional user:password@ (staging sites behind basic auth), a host a URL parser takes (a name whose
-// last label starts with a letter, or an IPv4 address), an optional port, then path, query and fragment in
-// RFC 3986 characters (anything else percent-encoded), so `format: uri` and the pattern agree. Letter cases
+// last label starts with a letter or `_`, with `_` allowed as URL parsers and preview hosts have it; or an IPv4
+// address), an optional port, then path, query and fragment in RFC 3986 characters (anything else percent-encoded), so `format: uri` and the pattern agree. Letter cases
 // are spelled out: JSON Schema patterns have no flags.
 const octet = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 const port = '([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
-const host = `(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|(${octet}\\.){3}${octet})`;
+const host = `(([A-Za-z0-9_-]+\\.)*[A-Za-z_][A-Za-z0-9_-]*|(${octet}\\.){3}${octet})`;
 const pctEncoded = '%[0-9A-Fa-f]{2}';
 const pchar = `([A-Za-z0-9._~!$&'()*+,;=:@-]|${pctEncoded})`;
 const userinfo = `([A-Za-z0-9._~!$&'()*+,;=:-]|${pctEncoded})+@`;
