@@ -20,6 +20,7 @@ import { registerRuns } from './routes/runs.js';
 import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
+import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import type { FsBlobStore } from '../storage/fs.js';
 
 export const apiInfo = {
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRunList(app);
   registerRuns(app);
   registerBadge(app);
+  registerRemoteTunnels(app);
 
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
@@ -95,6 +97,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     tags: [
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
+      { name: 'Tunnels', description: 'Remote tunnels that let the agents reach apps on your machine (`proctor tunnel`)' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],

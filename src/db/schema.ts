@@ -227,6 +227,32 @@ export interface TestPlanSchedulesTable {
   created_at: Timestamp;
 }
 
+export interface TunnelPort {
+  localPort: number;
+  protocol: 'http' | 'https';
+  subdomain: string;
+}
+
+export interface RemoteTunnelsTable {
+  id: string;
+  runner_id: string;
+  label: string;
+  project_id: string;
+  ports: ColumnType<TunnelPort[], string, string>;
+  public: boolean;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface RemoteTunnelConnectionsTable {
+  id: string;
+  tunnel_id: string;
+  edge_url: string;
+  connected_at: Timestamp;
+  heartbeat_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -245,6 +271,8 @@ export interface Database {
   runs: RunsTable;
   run_test_cases: RunTestCasesTable;
   test_plan_schedules: TestPlanSchedulesTable;
+  remote_tunnels: RemoteTunnelsTable;
+  remote_tunnel_connections: RemoteTunnelConnectionsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;
