@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { createApiServer } from '../api/server.js';
 import { createApp } from '../api/app.js';
 import { loadConfig, type Config } from '../config.js';
 import { migrateToLatest, type DB } from '../db/database.js';
@@ -45,15 +45,8 @@ async function stopAll(logger: Logger, stops: Stop[]): Promise<number> {
   return code;
 }
 
-/** The API's HTTP server; requests and upgrades for tunnel hostnames (and tunnel clients) go to the edge. */
 function listen(app: ReturnType<typeof createApp>, config: Config, edge: TunnelEdge): Promise<Server> {
-  const api = getRequestListener(app.fetch);
-  const server = createServer((req, res) => {
-    if (!edge.handleRequest(req, res)) void api(req, res);
-  });
-  server.on('upgrade', (req, socket, head: Buffer) => {
-    if (!edge.handleUpgrade(req, socket, head)) socket.destroy();
-  });
+  const server = createApiServer(app, edge);
   return new Promise((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolveListen(server));
