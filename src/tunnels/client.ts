@@ -54,7 +54,7 @@ interface LocalStream {
 export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
   const count = options.connections ?? 4;
   const minBackoff = options.minBackoffMs ?? 500;
-  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  const maxBackoff = options.maxBackoffMs ?? 10_000;
   const localHost = options.localHost ?? 'localhost';
   const url = new URL(tunnelConnectPath, options.apiUrl.replace(/^http/, 'ws'));
   const sockets: Array<WebSocket | undefined> = Array.from({ length: count }, () => undefined);
@@ -131,6 +131,11 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
     /** Feeds DATA/END of the edge into a local writable, pausing the WebSocket while it is full. */
     function sinkInto(target: ClientRequest | Duplex): LocalStream {
       let release: (() => void) | undefined;
+      // A destination that goes away while full never drains: its hold must not pause the connection for good.
+      target.once('close', () => {
+        release?.();
+        release = undefined;
+      });
       return {
         onData(data) {
           if (!target.write(data) && !release) {

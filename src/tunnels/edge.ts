@@ -75,10 +75,11 @@ interface EdgeConnection {
   streams: Map<number, StreamSink>;
   lastStream: number;
   pauser: ReturnType<typeof createPauser>;
-  alive: boolean;
+  lastSeen: number;
 }
 
 const tunnelCacheMs = 2_000;
+const silenceLimitMs = 30_000;
 
 export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
   const { db, logger, domain, edgeUrl, internalSecret } = options;
@@ -91,12 +92,12 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
 
   const heartbeat = setInterval(() => {
     for (const conn of all()) {
-      // A client that missed a whole round of pings is gone even if TCP has not noticed.
-      if (!conn.alive) {
+      // A client silent for this long is gone even if TCP has not noticed. A connection paused because a
+      // destination is full reads nothing, pongs included, and is not judged.
+      if (!conn.ws.isPaused && Date.now() - conn.lastSeen > silenceLimitMs) {
         conn.ws.terminate();
         continue;
       }
-      conn.alive = false;
       conn.ws.ping();
     }
     const conns = all();
@@ -322,7 +323,7 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn: EdgeConnection = { id: newId(), tunnel, ws, streams: new Map(), lastStream: 0, pauser: createPauser(ws), alive: true };
+      const conn: EdgeConnection = { id: newId(), tunnel, ws, streams: new Map(), lastStream: 0, pauser: createPauser(ws), lastSeen: Date.now() };
       const registered = insertConnection(db, { id: conn.id, tunnelId: tunnel.id, edgeUrl }).then(
         () => {
           if (ws.readyState !== ws.OPEN) return;
@@ -336,9 +337,9 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
           ws.close(CloseCode.deleted, 'tunnel deleted');
         },
       );
-      ws.on('pong', () => (conn.alive = true));
+      ws.on('pong', () => (conn.lastSeen = Date.now()));
       ws.on('message', (data: Buffer, isBinary) => {
-        conn.alive = true;
+        conn.lastSeen = Date.now();
         if (isBinary) onFrame(conn, data);
       });
       ws.on('error', () => ws.terminate());
