@@ -1,7 +1,7 @@
 // The tunnel client behind `proctor tunnel`: holds several WebSockets to the tunnel edge, reconnects with
 // backoff, and serves each stream the edge opens by talking to the local port (see protocol.ts).
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import {
@@ -63,6 +63,9 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
   let finish!: (reason: StopReason) => void;
   const done = new Promise<StopReason>((resolve) => (finish = resolve));
 
+  // Keep-alive towards the local app; an upgraded socket leaves the pool, so upgrades get their own.
+  const localAgents = { http: new Agent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true, rejectUnauthorized: false }) };
+
   const openCount = () => sockets.filter((ws) => ws?.readyState === WebSocket.OPEN).length;
 
   function stopWith(reason: StopReason): void {
@@ -70,6 +73,8 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
     stopped = reason;
     for (const timer of timers) clearTimeout(timer);
     for (const ws of sockets) ws?.close(1000, 'client stopping');
+    localAgents.http.destroy();
+    localAgents.https.destroy();
     options.onEvent?.({ type: 'stopped', reason });
     finish(reason);
   }
@@ -171,7 +176,7 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
         headers,
         // A dev server's certificate is usually self-signed; the tunnel is what the user trusts here.
         rejectUnauthorized: false,
-        agent: false,
+        agent: upgrade ? false : localAgents[protocol],
       });
       const sink = sinkInto(local);
       streams.set(stream, sink);
