@@ -31,11 +31,13 @@ export interface TunnelStack {
   close(): Promise<void>;
 }
 
-export async function startTunnelStack(options: { db?: DB; heartbeatMs?: number } = {}): Promise<TunnelStack> {
+export const testTunnelDomain = 'tunnel.proctor.test';
+
+export async function startTunnelStack(options: { db?: DB; heartbeatMs?: number; secret?: string } = {}): Promise<TunnelStack> {
   const db = options.db ?? (await freshDatabase('postgres'));
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
-  const secret = randomBytes(24).toString('hex');
-  const domain = 'tunnel.proctor.test';
+  const secret = options.secret ?? randomBytes(24).toString('hex');
+  const domain = testTunnelDomain;
   const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;
   const edge = createTunnelEdge({ db, logger: silentLogger, domain, edgeUrl: apiUrl, internalSecret: secret, heartbeatMs: options.heartbeatMs });

@@ -38,6 +38,8 @@ export interface StackOptions {
   smtpUrl?: string;
   /** false: no in-process worker (a test runs `proctor worker` as its own process instead). */
   worker?: boolean;
+  /** The worker's browser pool, built on the stack's database (e.g. with a tunnel router); default: private networks allowed. */
+  browsers?: (db: DB) => BrowserPool;
 }
 
 export interface Stack {
@@ -64,7 +66,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const address = inject('temporalAddress');
   const temporal = createTemporalClientProvider({ address, namespace: 'default', taskQueue });
-  const browsers = createBrowserPool({ concurrency: opts.concurrency ?? 4, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
+  const browsers = opts.browsers?.(db) ?? createBrowserPool({ concurrency: opts.concurrency ?? 4, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
   const activityDeps: ActivityDeps = {
     db,
     blobs,
