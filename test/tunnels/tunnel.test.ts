@@ -114,4 +114,21 @@ describe('proctor tunnel', () => {
     const list = await stack.call('GET', '/v1/remote-tunnels');
     expect(list.body.tunnels.map((t: { runnerId: string }) => t.runnerId)).not.toContain(runnerId);
   });
+
+  it('serves a public tunnel to anyone, and stops the client when the tunnel expires', async () => {
+    const open = await spawnTunnel(['--port', String(app.port), '--public', '--api-url', stack.apiUrl], { PROCTOR_TOKEN: stack.tenant.token });
+    const runnerId = open.runnerId();
+    await waitFor(async () => (await status(runnerId)).connections === 4, 20_000, 'four live connections');
+    const host = new URL(open.urlFor(app.port)).host;
+    const anonymous = await requestTunnel(stack.apiUrl, { host });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.toString()).toContain('Running on my machine');
+    await stack.db.updateTable('remote_tunnels').set({ expires_at: new Date(Date.now() - 1000) }).where('runner_id', '=', runnerId).execute();
+    expect(await open.exited).toBe(0);
+    expect(open.output()).toContain('the tunnel expired');
+    expect((await status(runnerId)).status).toBe('inactive');
+    const list = (await stack.call('GET', '/v1/remote-tunnels')).body.tunnels;
+    expect(list.find((t: { runnerId: string }) => t.runnerId === runnerId)).toMatchObject({ isExpired: true, status: 'inactive' });
+    await waitFor(async () => (await requestTunnel(stack.apiUrl, { host })).status === 410, 5_000, 'the expired tunnel to answer 410');
+  });
 });
