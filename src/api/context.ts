@@ -7,7 +7,8 @@ import type { TemporalClientProvider } from '../temporal/client.js';
 /** Everything a handler may use, built once at start-up by the composition root (cli / tests). */
 export interface AppDeps {
   db: DB;
-  config: Pick<Config, 'appUrl' | 'publicUrl' | 'PROCTOR_URL_TTL_SECONDS' | 'PROCTOR_RUN_CONCURRENCY'>;
+  /** PROCTOR_MAX_BODY_BYTES may be left out (tests, benches): the default limit applies. */
+  config: Pick<Config, 'appUrl' | 'publicUrl' | 'PROCTOR_URL_TTL_SECONDS' | 'PROCTOR_RUN_CONCURRENCY'> & Partial<Pick<Config, 'PROCTOR_MAX_BODY_BYTES'>>;
   temporal: TemporalClientProvider;
   blobs: BlobStore;
   logger: Logger;

@@ -3,9 +3,6 @@
 // The test case is burned in (scripted LLM) and replayed through the tunnel.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetworkGuard } from '../../src/browser/network-guard.js';
-import { createBrowserPool } from '../../src/browser/pool.js';
-import { createTunnelRouter } from '../../src/tunnels/agent-router.js';
 import { createRouter } from '../support/agent-script.js';
 import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
@@ -27,10 +24,9 @@ describe('burn-in and replay through a remote tunnel', () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({
       llm,
-      browsers: (db) => {
-        const tunnels = createTunnelRouter({ db, domain: testTunnelDomain, internalSecret: secret });
-        return createBrowserPool({ concurrency: 2, networkGuard: createNetworkGuard({ allowPrivateNetworks: false, isTunnelHost: tunnels.isTunnelHost }), tunnels });
-      },
+      concurrency: 2,
+      allowPrivateNetworks: false,
+      tunnels: { domain: testTunnelDomain, internalSecret: secret },
     });
     // The API process with the tunnel edge, on the same database as the worker.
     edge = await startTunnelStack({ db: stack.db, secret });
