@@ -1,10 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted } from '../schemas/common.js';
-import { badRequest, notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
 import { defaultTunnelDomain, subdomainPattern } from '../../domain/tunnels.js';
-import { createTunnel, getTunnelStatus, listTunnelViews, removeTunnel, TunnelInputError } from '../../tunnels/tunnels.js';
+import { createTunnel, getTunnelStatus, listTunnelViews, removeTunnel } from '../../services/remote-tunnels.js';
 
 const Hostname = z
   .object({
@@ -102,12 +101,7 @@ const domainOf = (deps: AppDeps): string => deps.tunnels?.domain ?? defaultTunne
 export function registerRemoteTunnels(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const deps = c.get('deps');
-    try {
-      return c.json(await createTunnel(deps.db, domainOf(deps), c.get('caller').projectId, c.req.valid('json')), 200);
-    } catch (err) {
-      if (err instanceof TunnelInputError) throw badRequest(err.message);
-      throw err;
-    }
+    return c.json(await createTunnel(deps.db, domainOf(deps), c.get('caller').projectId, c.req.valid('json')), 200);
   });
 
   app.openapi(routes.list, async (c) => {
@@ -117,15 +111,13 @@ export function registerRemoteTunnels(app: OpenApiApp): void {
 
   app.openapi(routes.status, async (c) => {
     const deps = c.get('deps');
-    const status = await getTunnelStatus(deps.db, domainOf(deps), c.get('caller').projectId, c.req.valid('param').runnerId);
-    if (!status) throw notFound('Remote tunnel');
-    return c.json(status, 200);
+    return c.json(await getTunnelStatus(deps.db, domainOf(deps), c.get('caller').projectId, c.req.valid('param').runnerId), 200);
   });
 
   app.openapi(routes.remove, async (c) => {
     const deps = c.get('deps');
     const { runnerId } = c.req.valid('param');
-    if (!(await removeTunnel(deps.db, c.get('caller').projectId, runnerId))) throw notFound('Remote tunnel');
+    await removeTunnel(deps.db, c.get('caller').projectId, runnerId);
     deps.tunnels?.edge?.disconnect(runnerId);
     return c.json({ deleted: true as const }, 200);
   });

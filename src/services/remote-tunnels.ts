@@ -1,4 +1,4 @@
-// Business operations on remote tunnels: routes (and the CLI through the API) go through these.
+// Remote tunnels as business operations: the routes (and `proctor tunnel`, through the API) go through these.
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.js';
 import type { TunnelPort } from '../db/schema.js';
@@ -13,10 +13,7 @@ import {
 } from '../db/queries/tunnels.js';
 import { tunnelLifetimeMs, tunnelStatus, tunnelUrl, type TunnelStatus } from '../domain/tunnels.js';
 import { hashToken, newId } from '../ids.js';
-
-export class TunnelInputError extends Error {
-  override name = 'TunnelInputError';
-}
+import { InvalidError, NotFoundError } from './errors.js';
 
 export interface TunnelHostname {
   localPort: number;
@@ -54,11 +51,11 @@ function newLabel(): string {
 }
 
 /** A tunnel client's secret (`ptt_…`); only its hash is stored. */
-export function newTunnelToken(): string {
+function newTunnelToken(): string {
   return `ptt_${randomBytes(30).toString('base64url')}`;
 }
 
-export const hostnamesOf = (tunnel: Pick<TunnelRow, 'ports' | 'label'>, domain: string): TunnelHostname[] =>
+const hostnamesOf = (tunnel: Pick<TunnelRow, 'ports' | 'label'>, domain: string): TunnelHostname[] =>
   tunnel.ports.map((p) => ({ localPort: p.localPort, url: tunnelUrl(p.subdomain, tunnel.label, domain) }));
 
 export async function createTunnel(db: DB, domain: string, projectId: string, input: CreateTunnelInput): Promise<CreatedTunnel> {
@@ -66,8 +63,8 @@ export async function createTunnel(db: DB, domain: string, projectId: string, in
   const seenPorts = new Set<number>();
   const seenSubdomains = new Set<string>();
   for (const p of ports) {
-    if (seenPorts.has(p.localPort)) throw new TunnelInputError(`ports: localPort ${p.localPort} is listed twice`);
-    if (seenSubdomains.has(p.subdomain)) throw new TunnelInputError(`ports: subdomain ${p.subdomain} is used twice`);
+    if (seenPorts.has(p.localPort)) throw new InvalidError(`ports: localPort ${p.localPort} is listed twice`);
+    if (seenSubdomains.has(p.subdomain)) throw new InvalidError(`ports: subdomain ${p.subdomain} is used twice`);
     seenPorts.add(p.localPort);
     seenSubdomains.add(p.subdomain);
   }
@@ -108,20 +105,20 @@ export async function listTunnelViews(db: DB, domain: string, projectId: string)
   });
 }
 
-/** The spec's status object, or undefined for a tunnel the project does not have. */
+/** The spec's status object; NotFoundError for a tunnel the project does not have. */
 export async function getTunnelStatus(
   db: DB,
   domain: string,
   projectId: string,
   runnerId: string,
-): Promise<{ status: TunnelStatus; connections: number; hostnames: TunnelHostname[] } | undefined> {
+): Promise<{ status: TunnelStatus; connections: number; hostnames: TunnelHostname[] }> {
   const tunnel = await findTunnel(db, projectId, runnerId);
-  if (!tunnel) return undefined;
+  if (!tunnel) throw new NotFoundError('Remote tunnel');
   const connections = await liveConnectionCount(db, tunnel.id);
   return { status: tunnelStatus(connections), connections, hostnames: hostnamesOf(tunnel, domain) };
 }
 
 /** Deletes the tunnel; edges close its connections (the one that served this at once, others on their next heartbeat). */
-export async function removeTunnel(db: DB, projectId: string, runnerId: string): Promise<boolean> {
-  return deleteTunnel(db, projectId, runnerId);
+export async function removeTunnel(db: DB, projectId: string, runnerId: string): Promise<void> {
+  if (!(await deleteTunnel(db, projectId, runnerId))) throw new NotFoundError('Remote tunnel');
 }
