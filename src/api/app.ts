@@ -24,6 +24,7 @@ import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
 import { registerChat } from './routes/chat.js';
 import { registerQaTechCompat } from './compat/qatech.js';
+import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
 
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerBadge(app);
   registerChat(app);
   registerQaTechCompat(app);
+  registerRemoteTunnels(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
@@ -93,6 +95,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
       { name: 'Chat', description: 'The AI assistant: conversations that list, create and run tests; replies stream, clients poll' },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
+      { name: 'Tunnels', description: 'Remote tunnels that let the agents reach apps on your machine (`proctor tunnel`)' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],
