@@ -20,6 +20,7 @@ import { registerRuns } from './routes/runs.js';
 import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
+import { registerBuilds } from './routes/builds.js';
 import type { FsBlobStore } from '../storage/fs.js';
 
 export const apiInfo = {
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   if (deps.blobs.kind === 'fs') registerBlobRoutes(app, deps.blobs as FsBlobStore);
   registerApplications(app);
   registerEnvironments(app);
+  registerBuilds(app);
   registerDevicePresets(app);
   registerConfigs(app);
   registerScenarios(app);
@@ -95,6 +97,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     tags: [
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
+      { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],
