@@ -1,10 +1,12 @@
 import type { ActivityDeps } from './deps.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import type { Outcome, RunNode } from '../src/domain/run-plan.js';
+import type { MobileBuildRef } from '../workflows/shared.js';
 
 export interface RunPlanTest extends RunNode {
   runTestCaseId: string;
   baseUrl: string | null;
+  build: MobileBuildRef | null;
   device: DeviceSettings | null;
 }
 
@@ -18,11 +20,13 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
 
     async loadRunPlan(input: { runId: string }): Promise<RunPlanTest[]> {
       const rows = await db
-        .selectFrom('run_test_cases')
-        .select(['id', 'test_case_id', 'name', 'environment_url', 'device', 'resume_from_test_case_id', 'wait_for_test_case_ids', 'status'])
-        .where('run_id', '=', input.runId)
-        .where('test_case_id', 'is not', null)
-        .orderBy('name')
+        .selectFrom('run_test_cases as r')
+        .leftJoin('application_builds as b', 'b.id', 'r.application_build_id')
+        .select(['r.id', 'r.test_case_id', 'r.name', 'r.environment_url', 'r.device', 'r.resume_from_test_case_id', 'r.wait_for_test_case_ids', 'r.status'])
+        .select(['b.short_id as build_short_id', 'b.platform as build_platform'])
+        .where('r.run_id', '=', input.runId)
+        .where('r.test_case_id', 'is not', null)
+        .orderBy('r.name')
         .execute();
       const inRun = new Set(rows.map((r) => r.test_case_id!));
       return rows.map((r) => ({
@@ -30,6 +34,7 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
         testCaseId: r.test_case_id!,
         name: r.name,
         baseUrl: r.environment_url,
+        build: r.build_short_id && r.build_platform ? { shortId: r.build_short_id, platform: r.build_platform } : null,
         device: (r.device as DeviceSettings | null) ?? null,
         // Dependencies outside the run cannot gate it (the run includes them all; this guards deleted ones).
         resumeFrom: r.resume_from_test_case_id && inRun.has(r.resume_from_test_case_id) ? r.resume_from_test_case_id : null,

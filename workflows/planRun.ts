@@ -50,6 +50,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
             runTestCaseId: test.runTestCaseId,
             testCaseId,
             baseUrl: test.baseUrl,
+            build: test.build,
             device: test.device,
             state: test.resumeFrom ? states.get(test.resumeFrom) : undefined,
             captureState: resumedFrom.has(testCaseId),

@@ -68,12 +68,19 @@ export interface TestExecutionInput {
   runTestCaseId: string;
   testCaseId: string;
   baseUrl: string | null;
+  /** A mobile build to install instead of opening a URL. */
+  build?: MobileBuildRef | null;
   device: unknown;
   /** Browser state of the resume-from dependency. */
   state?: unknown;
   /** Dependents resume from this test: return its final browser state. */
   captureState: boolean;
   heal: boolean;
+}
+
+export interface MobileBuildRef {
+  shortId: string;
+  platform: 'ios' | 'android';
 }
 
 export interface TestExecutionResult {

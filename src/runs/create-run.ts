@@ -52,7 +52,10 @@ export async function createPlanRun(
     planId: plan.id,
     meta: input.meta,
     idempotencyKey: input.idempotencyKey,
-    tests: tests.map((t) => ({ testCase: t, inPlan: inPlan.has(t.id), environmentUrl: envs.get(t.application_id)!.url, device: envs.get(t.application_id)!.device })),
+    tests: tests.map((t) => {
+      const env = envs.get(t.application_id)!;
+      return { testCase: t, inPlan: inPlan.has(t.id), environmentUrl: env.url, buildId: env.buildId, device: env.device };
+    }),
   });
   return { ...run, testCount: tests.length, plan: { id: plan.id, name: plan.name, shortId: plan.shortId } };
 }

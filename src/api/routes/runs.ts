@@ -244,6 +244,7 @@ export function registerRuns(app: OpenApiApp): void {
         // As in the original run: a dependency pulled in by the rerun is still a plan member if it was one.
         inPlan: byTest.get(t.id)?.in_plan ?? false,
         environmentUrl: byTest.get(t.id)?.environment_url ?? null,
+        buildId: byTest.get(t.id)?.application_build_id ?? null,
         device: (byTest.get(t.id)?.device as never) ?? null,
       })),
     });

@@ -1,6 +1,7 @@
 import type { DB } from '../database.js';
 import { toDeviceSettings, type DeviceSettings } from './execution.js';
 import { findIdByShortId } from './lookups.js';
+import { environmentForBuild } from './builds.js';
 import { newId, newShortId } from '../../ids.js';
 import { topologicalOrder } from '../../domain/dag.js';
 
@@ -57,6 +58,8 @@ export async function planTestCaseIds(db: DB, planId: string): Promise<string[]>
 
 interface ResolvedEnvironment {
   url: string | null;
+  /** The mobile build the environment holds (then url is null). */
+  buildId: string | null;
   device: DeviceSettings | null;
 }
 
@@ -90,21 +93,27 @@ export async function resolveEnvironments(
     const override = overrideByApp.get(app.id);
     const param = params.find((p) => p.application_id === app.id);
     let url: string | null | undefined;
+    let buildId: string | null = null;
     const env = override?.environment;
     if (env && 'url' in env) url = env.url;
     else if (env && 'shortId' in env) {
-      const row = await db.selectFrom('environments').select(['url', 'application_id']).where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
+      const row = await db.selectFrom('environments').select(['url', 'application_id', 'application_build_id']).where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
       if (!row || row.application_id !== app.id) throw new RunRequestError(404, `Environment not found: ${env.shortId}`);
       url = row.url;
+      buildId = row.application_build_id;
     } else if (env && 'applicationBuildShortId' in env) {
-      const build = await db.selectFrom('application_builds').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
+      const build = await db.selectFrom('application_builds').selectAll().where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
       if (!build || build.application_id !== app.id) throw new RunRequestError(404, `Application build not found: ${env.applicationBuildShortId}`);
+      // As the spec says: the run uses (and the project keeps) an environment holding that build.
+      await environmentForBuild(db, build);
       url = null;
+      buildId = build.id;
     } else {
       const envId = param?.environment_id ?? app.default_environment_id;
-      const row = envId ? await db.selectFrom('environments').select('url').where('id', '=', envId).executeTakeFirst() : undefined;
+      const row = envId ? await db.selectFrom('environments').select(['url', 'application_build_id']).where('id', '=', envId).executeTakeFirst() : undefined;
       if (!row) throw new RunRequestError(400, `application "${app.name}" (${app.short_id}) has no environment: create one or set it on the test plan`);
       url = row.url;
+      buildId = row.application_build_id;
     }
 
     let presetId: string | null = param?.device_preset_id ?? app.default_device_preset_id;
@@ -112,7 +121,7 @@ export async function resolveEnvironments(
       presetId = (await findIdByShortId(db, 'device_presets', projectId, override.devicePresetShortId)) ?? null;
       if (!presetId) throw new RunRequestError(404, `Device preset not found: ${override.devicePresetShortId}`);
     }
-    resolved.set(app.id, { url: url ?? null, device: presetId ? await deviceOf(db, presetId) : null });
+    resolved.set(app.id, { url: url ?? null, buildId, device: presetId ? await deviceOf(db, presetId) : null });
   }
   for (const appId of overrideByApp.keys()) {
     if (!resolved.has(appId)) throw new RunRequestError(400, `applications: ${overrideByApp.get(appId)!.applicationShortId} has no test case in this run`);
@@ -139,6 +148,7 @@ export interface NewRunTest {
   testCase: ProjectTestCase;
   inPlan: boolean;
   environmentUrl: string | null;
+  buildId?: string | null;
   device: DeviceSettings | null;
 }
 
@@ -184,6 +194,7 @@ export async function insertRun(
             goal: t.testCase.goal,
             application_id: t.testCase.application_id,
             environment_url: t.environmentUrl,
+            application_build_id: t.buildId ?? null,
             device: t.device ? JSON.stringify(t.device) : null,
             resume_from_test_case_id: t.testCase.resume_from_test_case_id,
             wait_for_test_case_ids: t.testCase.wait_for_test_case_ids,
