@@ -21,6 +21,7 @@ import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
 import { registerBuilds } from './routes/builds.js';
+import { registerMcp } from './routes/mcp.js';
 import type { FsBlobStore } from '../storage/fs.js';
 
 export const apiInfo = {
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRunList(app);
   registerRuns(app);
   registerBadge(app);
+  registerMcp(app);
 
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
@@ -97,6 +99,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     tags: [
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
+      { name: 'MCP', description: 'Model Context Protocol server over the same operations, for AI assistants' },
       { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },

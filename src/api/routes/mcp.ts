@@ -1,0 +1,46 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { createMcpServer, type Dispatch } from '../../mcp/server.js';
+
+const JsonRpcMessage = z
+  .object({ jsonrpc: z.literal('2.0'), method: z.string().optional(), id: z.union([z.string(), z.number()]).optional() })
+  .passthrough()
+  .openapi('McpJsonRpcMessage');
+
+const route = createRoute({
+  method: 'post',
+  path: '/v1/mcp',
+  tags: ['MCP'],
+  security: bearerSecurity,
+  summary: 'MCP server (streamable HTTP, stateless)',
+  description:
+    'JSON-RPC 2.0 over MCP streamable HTTP: `initialize`, `tools/list`, `tools/call`. Tools: list_applications, list_test_cases, ' +
+    'get_test_case, create_test_case, run_test_plan, get_run, rerun_run. Send `Accept: application/json, text/event-stream`. GET answers 405.',
+  request: { body: jsonBody(JsonRpcMessage) },
+  responses: { 200: json(JsonRpcMessage, 'The JSON-RPC response'), 202: { description: 'A notification was accepted' }, ...errorResponses },
+});
+
+/** `POST /v1/mcp`: a new server and transport per request, so nothing is kept between calls. */
+export function registerMcp(app: OpenApiApp): void {
+  app.openapi(route, async (c) => {
+    const authorization = c.req.header('authorization')!;
+    const dispatch: Dispatch = async (method, path, body) => {
+      const res = await app.request(path, {
+        method,
+        headers: { authorization, 'x-request-id': c.get('requestId'), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const server = createMcpServer(dispatch);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      // The route's validator already read the body; the transport takes it parsed.
+      return (await transport.handleRequest(c.req.raw, { parsedBody: c.req.valid('json') })) as never;
+    } finally {
+      await server.close();
+    }
+  });
+}
