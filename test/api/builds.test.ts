@@ -152,6 +152,15 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
     expect((await api.call('GET', `/v1/applications/${app}/builds`)).body.builds.map((b: any) => b.applicationBuildShortId)).toContain(res.body.applicationBuildShortId);
   });
 
+  it('makes a build an environment of its own application only', async () => {
+    const token = await upload(android, 'env.apk', await fixtures.apk());
+    const build = (await createBuild(android, 'android', token)).body.applicationBuildShortId;
+    const created = await api.call('POST', `/v1/applications/${android}/environments`, { name: 'Release candidate', applicationBuildShortId: build });
+    expect(created).toMatchObject({ status: 201, body: { url: null, applicationBuildShortId: build } });
+    expect((await api.call('POST', `/v1/applications/${ios}/environments`, { name: 'Wrong', applicationBuildShortId: build })).status).toBe(404);
+    expect((await api.call('GET', `/v1/applications/${ios}/builds/${build}`)).status).toBe(404);
+  });
+
   it('refuses unsupported names, web applications and unknown or foreign applications', async () => {
     expect(await uploadUrl(android, 'notes.txt')).toMatchObject({ status: 400, body: { message: expect.stringMatching(/unsupported build file type/) } });
     expect(await uploadUrl(android, '.apk')).toMatchObject({ status: 400 });
