@@ -28,33 +28,58 @@ export async function inspectBuild(blobs: BlobStore, key: string, size: number, 
   return `the uploaded file is not ${marker.describe}${typeof found === 'string' ? `: ${found}` : ''}`;
 }
 
-/** yauzl's view of an object in the blob store: every read is a ranged GET (S3) or a positioned read (fs). */
+/**
+ * yauzl's view of an object in the blob store. yauzl asks for each central-directory record (and its name)
+ * separately, so reads are served from a read-ahead window: one ranged GET per 1 MiB of directory instead
+ * of two per entry (20,000 requests for a 10,000-entry APK without it; see bench/build-inspect.ts).
+ */
 class BlobRangeReader extends yauzl.RandomAccessReader {
+  private window: Promise<{ start: number; bytes: Buffer }> | undefined;
+
   constructor(
     private readonly blobs: BlobStore,
     private readonly key: string,
+    private readonly size: number,
   ) {
     super();
   }
 
   override _readStreamForRange(start: number, end: number): Readable {
     const out = new PassThrough();
-    this.blobs.openRange(this.key, start, end).then(
-      (stream) => {
+    if (end - start > READ_AHEAD_BYTES) {
+      this.blobs.openRange(this.key, start, end).then((stream) => {
         stream.on('error', (err) => out.destroy(err));
         stream.pipe(out);
-      },
+      }, (err: Error) => out.destroy(err));
+      return out;
+    }
+    this.windowFor(start, end).then(
+      (w) => out.end(w.bytes.subarray(start - w.start, end - w.start)),
       (err: Error) => out.destroy(err),
     );
     return out;
   }
+
+  private async windowFor(start: number, end: number): Promise<{ start: number; bytes: Buffer }> {
+    const current = this.window && (await this.window.catch(() => undefined));
+    if (current && start >= current.start && end <= current.start + current.bytes.length) return current;
+    this.window = (async () => {
+      const stream = await this.blobs.openRange(this.key, start, Math.min(this.size, start + READ_AHEAD_BYTES));
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return { start, bytes: Buffer.concat(chunks) };
+    })();
+    return this.window;
+  }
 }
+
+const READ_AHEAD_BYTES = 1024 * 1024;
 
 // true when an entry matches; a string when the file is not a readable zip at all.
 async function zipHasEntry(blobs: BlobStore, key: string, size: number, pattern: RegExp): Promise<boolean | string> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.fromRandomAccessReaderPromise(new BlobRangeReader(blobs, key), size, { lazyEntries: true, autoClose: true });
+    zip = await yauzl.fromRandomAccessReaderPromise(new BlobRangeReader(blobs, key, size), size, { lazyEntries: true, autoClose: true });
   } catch (err) {
     return `not a zip archive (${err instanceof Error ? err.message : String(err)})`;
   }
