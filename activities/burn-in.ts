@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
@@ -9,15 +10,9 @@ import { generationStatuses, loadExecutionContext, saveGenerationResult, type Ex
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
 import { LlmNotConfiguredError, LlmUnavailableError } from '../src/llm/client.js';
-import type { BurnInInput } from '../workflows/shared.js';
-
-export const failureTypes = {
-  notFound: 'NotFound',
-  llmNotConfigured: 'LlmNotConfigured',
-  llmUnavailable: 'LlmUnavailable',
-  unreachable: 'ApplicationUnreachable',
-  badDefinition: 'BadTestDefinition',
-} as const;
+import { findDependents } from '../src/db/queries/test-cases.js';
+import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
+import { failureTypes, type BurnInInput, type DependencyRecorded } from '../workflows/shared.js';
 
 export interface RecordStepsResult {
   status: 'COMPLETED' | 'FAILED';
@@ -109,6 +104,21 @@ export function createBurnInActivities(deps: ActivityDeps) {
           throw err;
         }
       }));
+    },
+
+    /**
+     * Signals the burn-ins of the test cases that depend on this one, after its result is stored (a dependent not
+     * running yet reads that stored result when it starts). Returns how many were signalled.
+     */
+    async notifyDependents(input: DependencyRecorded & { projectId: string }): Promise<number> {
+      const dependents = await findDependents(deps.db, input.projectId, input.testCaseId);
+      if (dependents.length === 0) return 0;
+      const { client, info } = Context.current();
+      return signalDependencyRecorded(
+        { taskQueue: info.taskQueue, get: async () => client },
+        dependents.map((d) => d.id),
+        { testCaseId: input.testCaseId, status: input.status, failureReason: input.failureReason },
+      );
     },
 
     async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string }): Promise<void> {

@@ -5,21 +5,24 @@ import { createTestExecutionActivities } from './test-execution.js';
 import { createMobileActivities } from './mobile.js';
 import { createRunActivities } from './runs.js';
 import { createScheduleActivities } from './schedules.js';
+import { createChatActivities } from './chat.js';
+import { mapDomainErrors } from './failures.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
 export type { ActivityDeps } from './deps.js';
 
-/** Every activity the worker registers, built from injected dependencies (no globals). */
+/** Every activity the worker registers, built from injected dependencies (no globals); domain errors mapped once. */
 export function createActivities(deps: ActivityDeps) {
-  return {
+  return mapDomainErrors({
     ...createSystemActivities(deps),
     ...createBurnInActivities(deps),
     ...createTestExecutionActivities(deps),
     ...createMobileActivities(deps),
     ...createRunActivities(deps),
     ...createScheduleActivities(deps),
+    ...createChatActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
-  };
+  });
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
-import { failureTypes } from './burn-in.js';
+import { failureTypes } from '../workflows/shared.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { loadExecutionContext } from '../src/db/queries/execution.js';
 import type { BuildPlatform } from '../src/builds/file-types.js';
@@ -11,9 +11,6 @@ export interface ExecuteMobileTestInput {
   testCaseId: string;
   buildShortId: string;
 }
-
-/** Why a mobile test did not run; the workflow records it as the test's error. */
-export const noDeviceFarmType = 'NoDeviceFarm';
 
 export function createMobileActivities(deps: Pick<ActivityDeps, 'db' | 'blobs' | 'deviceFarm'>) {
   return {
@@ -30,7 +27,7 @@ export function createMobileActivities(deps: Pick<ActivityDeps, 'db' | 'blobs' |
       if (!farm) {
         throw ApplicationFailure.create({
           message: `no device farm is configured, so the ${describe(build.platform)} build "${build.file_name}" (${build.short_id}) could not be installed and this test did not run`,
-          type: noDeviceFarmType,
+          type: failureTypes.noDeviceFarm,
           nonRetryable: true,
         });
       }

@@ -11,15 +11,19 @@ export interface RunPlanTest extends RunNode {
 }
 
 /** Run bookkeeping: every write is an idempotent update of one row, so a retried activity records once. */
-export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
-  const { db } = deps;
+export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
+  const { db, blobs } = deps;
   return {
     async markRunStarted(input: { runId: string }): Promise<void> {
       await db.updateTable('runs').set({ status: 'RUNNING', started_at: new Date() }).where('id', '=', input.runId).where('status', '=', 'INITIATED').execute();
     },
 
-    async loadRunPlan(input: { runId: string }): Promise<RunPlanTest[]> {
-      const rows = await db
+    /**
+     * The run's tests in a stable order (name, then id), `limit` from `offset` when given: a run that continues
+     * as new loads the same order again and finds its carried outcomes by position.
+     */
+    async loadRunPlan(input: { runId: string; offset?: number; limit?: number }): Promise<RunPlanTest[]> {
+      let query = db
         .selectFrom('run_test_cases as r')
         .leftJoin('application_builds as b', 'b.id', 'r.application_build_id')
         .select(['r.id', 'r.test_case_id', 'r.name', 'r.environment_url', 'r.device', 'r.resume_from_test_case_id', 'r.wait_for_test_case_ids', 'r.status'])
@@ -27,8 +31,14 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
         .where('r.run_id', '=', input.runId)
         .where('r.test_case_id', 'is not', null)
         .orderBy('r.name')
-        .execute();
-      const inRun = new Set(rows.map((r) => r.test_case_id!));
+        .orderBy('r.id');
+      if (input.limit !== undefined) query = query.limit(input.limit).offset(input.offset ?? 0);
+      const rows = await query.execute();
+      const inRun = new Set(
+        input.limit === undefined
+          ? rows.map((r) => r.test_case_id!)
+          : (await db.selectFrom('run_test_cases').select('test_case_id').where('run_id', '=', input.runId).where('test_case_id', 'is not', null).execute()).map((r) => r.test_case_id!),
+      );
       return rows.map((r) => ({
         runTestCaseId: r.id,
         testCaseId: r.test_case_id!,
@@ -92,6 +102,11 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db'>) {
           .where('status', '=', 'PENDING')
           .execute();
       }
+    },
+
+    /** Resume-from browser states of a finished run (absent keys are fine: deleting is idempotent). */
+    async deleteBrowserStates(input: { keys: string[] }): Promise<void> {
+      for (const key of input.keys) await blobs.delete(key);
     },
 
     async finishRun(input: { runId: string; status: 'COMPLETED' | 'ERROR' | 'CANCELLED'; result: 'PASSED' | 'FAILED' | 'SKIPPED' | null; error?: string }): Promise<void> {

@@ -1,9 +1,8 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
-import { RunRequestError } from '../src/db/queries/runs.js';
-import { createPlanRun } from '../src/runs/create-run.js';
-import type { ScheduledPlanRunInput } from '../workflows/scheduledPlanRun.js';
+import { NothingToRunError } from '../src/services/errors.js';
+import { createPlanRun } from '../src/services/runs.js';
+import type { ScheduledPlanRunInput } from '../workflows/shared.js';
 
 export interface ScheduledRun {
   runId: string;
@@ -41,18 +40,18 @@ export function createScheduleActivities(deps: Pick<ActivityDeps, 'db' | 'logger
       }
       try {
         // Keyed by the tick's workflow id: a retry after a lost completion finds the run it already wrote.
-        const run = await createPlanRun(db, input.projectId, {
+        const run = await createPlanRun({ db }, {
+          projectId: input.projectId,
           testPlanId: input.testPlanId,
           idempotencyKey: tickKey(),
           meta: { trigger: 'SCHEDULE', actor: `schedule:${schedule.description ?? schedule.id}`.slice(0, 200) },
         });
         return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };
       } catch (err) {
-        if (err instanceof RunRequestError && err.nothingToRun) {
+        if (err instanceof NothingToRunError) {
           logger.info('scheduled run skipped: the plan has no enabled test case', { ...input });
           return null;
         }
-        if (err instanceof RunRequestError) throw ApplicationFailure.create({ message: err.message, type: 'BadRunRequest', nonRetryable: true });
         throw err;
       }
     },

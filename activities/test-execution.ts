@@ -3,13 +3,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActivityDeps } from './deps.js';
-import { failureTypes, requireEnvironmentUrl } from './burn-in.js';
+import { requireEnvironmentUrl } from './burn-in.js';
+import { failureTypes } from '../workflows/shared.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { replaySteps, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
-import { loadExecutionContext, saveHealedSteps, type DeviceSettings } from '../src/db/queries/execution.js';
+import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/execution.js';
 import type { BrowserState } from '../src/domain/steps.js';
 import { createLlmHealer } from '../src/llm/heal.js';
+import { BlobNotFoundError } from '../src/storage/blob-store.js';
+import { keepHealedSteps, type KeptHeal } from '../src/services/heal-proposals.js';
 
 export interface ExecuteTestInput {
   projectId: string;
@@ -19,12 +22,12 @@ export interface ExecuteTestInput {
   /** The environment URL for this run; the application's default environment when absent. */
   baseUrl?: string;
   device?: DeviceSettings | null;
-  /** Browser state of a resume-from dependency: the test starts where it ended. */
-  state?: BrowserState;
+  /** Blob key of a resume-from dependency's browser state: the test starts where that one ended. */
+  stateKey?: string;
   /** Let the LLM pick a moved element when a locator no longer matches (needs an LLM). */
   heal?: boolean;
-  /** Return the final browser state for dependents. */
-  captureState?: boolean;
+  /** After passing, store the final browser state for dependents under this blob key. */
+  captureStateKey?: string;
 }
 
 export interface ExecuteTestResult {
@@ -32,13 +35,28 @@ export interface ExecuteTestResult {
   failedStepIndex?: number;
   error?: string;
   healed: HealedStep[];
-  /** The steps version stored after healing, if it healed. */
+  /** The steps version stored after healing (`auto` heal policy), else the version that ran. */
   stepsVersion: number;
+  /** What became of the healed steps: saved, proposed for review, or nothing (and why). */
+  keptHeal?: KeptHeal;
   screenshotKey?: string;
   traceKey?: string;
   durationMs: number;
   llmCalls: number;
-  state?: BrowserState;
+  /** The captureStateKey, when the final browser state was stored there. */
+  stateKey?: string;
+}
+
+/** The dependency passed and stored its state before this test was started, so a missing blob is permanent. */
+async function readBrowserState(deps: ActivityDeps, key: string): Promise<BrowserState> {
+  try {
+    return JSON.parse((await deps.blobs.get(key)).toString('utf8')) as BrowserState;
+  } catch (err) {
+    if (err instanceof BlobNotFoundError) {
+      throw ApplicationFailure.create({ message: `browser state of the resume-from dependency is gone (${key})`, type: failureTypes.notFound, nonRetryable: true });
+    }
+    throw err;
+  }
 }
 
 export function createTestExecutionActivities(deps: ActivityDeps) {
@@ -55,17 +73,19 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));
       let llmCalls = 0;
       const heal = input.heal && deps.llm ? createLlmHealer(deps.llm, secrets, () => llmCalls++) : undefined;
+      const state = input.stateKey ? await readBrowserState(deps, input.stateKey) : undefined;
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));
 
       try {
-        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state: input.state, signal: cancellationSignal() }, async ({ context, page }) => {
+        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, signal: cancellationSignal() }, async ({ context, page }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
           const result = await replaySteps(page, steps, {
-            startUrl: input.state?.url ?? baseUrl,
+            startUrl: state?.url ?? baseUrl,
             baseUrl,
             configs: ctx.configs,
             timeoutMs: deps.stepTimeoutMs ?? 10_000,
             heal,
+            secrets,
             onStep: (index, step) => progress({ step: index + 1, of: steps.length, action: step.action }),
           });
 
@@ -76,17 +96,25 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             if (png) await deps.blobs.put(screenshotKey, png, 'image/png');
             else screenshotKey = undefined;
           }
-          const state = input.captureState && result.status === 'PASSED' ? await captureBrowserState(context, page) : undefined;
+          let stateKey: string | undefined;
+          if (input.captureStateKey && result.status === 'PASSED') {
+            // By reference: megabytes of cookies and storage must not travel through workflow histories.
+            const captured = await captureBrowserState(context, page);
+            await deps.blobs.put(input.captureStateKey, Buffer.from(JSON.stringify(captured)), 'application/json');
+            stateKey = input.captureStateKey;
+          }
           const tracePath = join(traceDir, 'trace.zip');
           await context.tracing.stop({ path: tracePath });
           const traceKey = `${input.artifactPrefix}/trace.zip`;
           await deps.blobs.put(traceKey, await readFile(tracePath), 'application/zip');
 
           let stepsVersion = ctx.testCase.stepsVersion;
+          let keptHeal: KeptHeal | undefined;
+          // Only a passing run proves its healed locators; a failing one keeps nothing.
           if (result.healed.length > 0 && result.status === 'PASSED') {
-            // A healed run that passed proves the new locators: keep them as the next version of the steps.
-            stepsVersion = (await saveHealedSteps(deps.db, ctx.testCase.id, ctx.testCase.stepsVersion, result.steps)) ?? stepsVersion;
-            deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: result.healed, stepsVersion });
+            keptHeal = await keepHealedSteps(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, basedOnVersion: stepsVersion, steps: result.steps, healed: result.healed });
+            if (keptHeal.kept === 'saved') stepsVersion = keptHeal.version;
+            deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: result.healed, keptHeal });
           }
           return {
             status: result.status,
@@ -94,11 +122,12 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             error: result.error,
             healed: result.healed,
             stepsVersion,
+            keptHeal,
             screenshotKey,
             traceKey,
             durationMs: result.durationMs,
             llmCalls,
-            state,
+            stateKey,
           };
         }));
       } finally {

@@ -17,7 +17,7 @@ import { inspectBuild } from '../src/builds/inspect.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createS3BlobStore } from '../src/storage/s3.js';
-import { loadTools } from '../src/tools.js';
+import { loadPrograms } from '../src/programs.js';
 import { startMinio } from '../test/support/minio.js';
 import { envInt, fixed, median, table, watchdog } from './support.js';
 
@@ -75,7 +75,7 @@ async function measure(name: string, store: BlobStore, key: string, size: number
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'proctor-bench-build-'));
-const minio = await startMinio(loadTools().minio!);
+const minio = await startMinio(loadPrograms().minio!);
 try {
   const apk = join(dir, 'big.apk');
   await writeApk(apk);

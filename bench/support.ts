@@ -7,7 +7,8 @@ import { createNetworkGuard } from '../src/browser/network-guard.js';
 import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
 import { replaySteps, type ReplayResult } from '../src/browser/replay.js';
 import type { Step } from '../src/domain/steps.js';
-import { loadTools } from '../src/tools.js';
+import { loadPrograms } from '../src/programs.js';
+import type { WorkerSettings } from '../src/temporal/worker.js';
 import { shopCredentials } from '../test/support/fixture-apps.js';
 
 /** Per-step timeout, as the worker uses by default (PROCTOR_STEP_TIMEOUT_MS). */
@@ -35,9 +36,18 @@ export const recordedSteps: Step[] = [
 
 /** A pool as the worker builds it (same flags, network guard, one context per job), allowing 127.0.0.1. */
 export function createBenchPool(concurrency: number): BrowserPool {
-  const executablePath = loadTools().chromium;
+  const executablePath = loadPrograms().chromium;
   if (!executablePath) throw new Error('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
   return createBrowserPool({ executablePath, concurrency, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
+}
+
+/** The worker settings of a benchmark: `concurrency` browser contexts, 127.0.0.1 allowed, no LLM, no email. */
+export function benchWorkerSettings(concurrency: number): WorkerSettings {
+  return {
+    browser: { executablePath: loadPrograms().chromium, concurrency, allowPrivateNetworks: true },
+    stepTimeoutMs,
+    notify: { appUrl: 'https://app.proctor.test' },
+  };
 }
 
 export function replayShop(page: Page, shopUrl: string): Promise<ReplayResult> {

@@ -1,4 +1,5 @@
 import { ActivityCancellationType, type ActivityOptions } from '@temporalio/workflow';
+import { permanentFailureTypes } from './shared.js';
 
 // Named presets instead of options repeated at each call (one place to tune retries and timeouts).
 
@@ -19,6 +20,17 @@ export const browserActivity: ActivityOptions = {
   retry: {
     initialInterval: '2 seconds',
     maximumAttempts: 3,
-    nonRetryableErrorTypes: ['NotFound', 'LlmNotConfigured', 'LlmUnavailable', 'BadTestDefinition'],
+    nonRetryableErrorTypes: permanentFailureTypes,
   },
+};
+
+/**
+ * One streamed model call of a chat turn: heartbeats with every flush, so a dead worker is noticed within
+ * seconds and the retry rewrites the same assistant message; a cancelled reply waits until streaming stopped.
+ */
+export const chatLlmActivity: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '5 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['LlmNotConfigured'] },
 };

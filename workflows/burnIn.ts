@@ -1,7 +1,14 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
-import type { BurnInInput, BurnInResult } from './shared.js';
+import {
+  burnInProgressQuery,
+  dependencyRecordedSignal,
+  type BurnInInput,
+  type BurnInProgress,
+  type BurnInResult,
+  type DependencyRecorded,
+} from './shared.js';
 import { innermostMessage } from './errors.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -9,38 +16,72 @@ const db = proxyActivities<Activities>(dbActivity);
 const browser = proxyActivities<Activities>(browserActivity);
 
 /** How long a dependent waits for its dependencies to record steps before giving up. */
-const dependencyWaitLimitMs = 60 * 60 * 1000;
-const dependencyPollMs = 3_000;
+export const dependencyWaitLimitMs = 60 * 60 * 1000;
 
 /**
  * Burn-in: waits until the test case's dependencies have recorded steps, lets the agent record its own steps
- * (GENERATING → COMPLETED), or stores a reason a user can read (→ FAILED).
+ * (GENERATING → COMPLETED), or stores a reason a user can read (→ FAILED). Either way it tells the burn-ins that
+ * wait for this one.
+ *
+ * The wait is race-free without polling: the signal handler is set before anything else, the stored statuses are
+ * read once (a dependency may be done already), and a dependency that finishes later signals this workflow after
+ * storing its status, so one of the two always sees it. A cancelled burn-in (from the Temporal UI) is stored as
+ * FAILED and tells its dependents, so none of them waits for it until the timeout.
  */
 export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
-  const fail = async (failureReason: string): Promise<BurnInResult> => {
-    await db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'FAILED', failureReason });
-    return { status: 'FAILED', failureReason, stepCount: 0 };
-  };
+  let phase: BurnInProgress['phase'] = 'waiting-for-dependencies';
+  /** Dependencies not COMPLETED when the burn-in read their stored status. */
+  const pending = new Set<string>();
+  const recorded = new Map<string, DependencyRecorded>();
+  const remaining = () => [...pending].filter((id) => recorded.get(id)?.status !== 'COMPLETED');
+  const failedDependency = () => [...recorded.values()].find((r) => pending.has(r.testCaseId) && r.status === 'FAILED');
+  setHandler(dependencyRecordedSignal, (signal) => void recorded.set(signal.testCaseId, signal));
+  setHandler(burnInProgressQuery, () => ({ phase, waitingFor: phase === 'waiting-for-dependencies' ? remaining() : [] }));
 
-  const started = Date.now();
-  for (;;) {
+  const finish = async (result: BurnInResult, save: () => Promise<void>): Promise<BurnInResult> => {
+    await save();
+    phase = 'done';
+    await db.notifyDependents({ projectId: input.projectId, testCaseId: input.testCaseId, status: result.status, failureReason: result.failureReason });
+    return result;
+  };
+  const fail = (failureReason: string) =>
+    finish({ status: 'FAILED', failureReason, stepCount: 0 }, () => db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'FAILED', failureReason }));
+
+  try {
+    return await waitAndRecord();
+  } catch (err) {
+    if (isCancellation(err)) await CancellationScope.nonCancellable(() => fail('the burn-in was cancelled'));
+    throw err;
+  }
+
+  async function waitAndRecord(): Promise<BurnInResult> {
     const { exists, statuses } = await db.burnInDependencies(input);
-    if (!exists) return { status: 'FAILED', failureReason: 'test case deleted', stepCount: 0 };
+    if (!exists) {
+      phase = 'done';
+      return { status: 'FAILED', failureReason: 'test case deleted', stepCount: 0 };
+    }
     const entries = Object.entries(statuses);
     const broken = entries.find(([, s]) => s === 'FAILED' || s === 'MISSING');
     if (broken) return fail(`dependency ${broken[0]} ${broken[1] === 'MISSING' ? 'no longer exists' : 'failed to generate its steps'}`);
-    if (entries.every(([, s]) => s === 'COMPLETED')) break;
-    if (Date.now() - started > dependencyWaitLimitMs) return fail('timed out waiting for dependencies to record their steps');
-    await sleep(dependencyPollMs);
-  }
 
-  let recorded;
-  try {
-    recorded = await browser.recordSteps(input);
-  } catch (err) {
-    return fail(innermostMessage(err));
+    for (const [id, status] of entries) if (status !== 'COMPLETED') pending.add(id);
+    if (pending.size > 0) {
+      const settled = await condition(() => remaining().length === 0 || failedDependency() !== undefined, dependencyWaitLimitMs);
+      if (!settled) return fail(`timed out waiting for dependencies to record their steps (still waiting for ${remaining().join(', ')})`);
+      const failed = failedDependency();
+      if (failed) return fail(`dependency ${failed.testCaseId} failed to generate its steps${failed.failureReason ? `: ${failed.failureReason}` : ''}`);
+    }
+
+    phase = 'recording';
+    let agent;
+    try {
+      agent = await browser.recordSteps(input);
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      return fail(innermostMessage(err));
+    }
+    if (agent.status === 'FAILED') return fail(agent.failureReason ?? 'the agent did not reach the goal');
+    const { steps } = agent;
+    return finish({ status: 'COMPLETED', stepCount: steps.length }, () => db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'COMPLETED', steps }));
   }
-  if (recorded.status === 'FAILED') return fail(recorded.failureReason ?? 'the agent did not reach the goal');
-  await db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'COMPLETED', steps: recorded.steps });
-  return { status: 'COMPLETED', stepCount: recorded.steps.length };
 }

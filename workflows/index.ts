@@ -4,3 +4,5 @@ export { burnIn } from './burnIn.js';
 export { planRun } from './planRun.js';
 export { testExecution } from './testExecution.js';
 export { scheduledPlanRun } from './scheduledPlanRun.js';
+export { chatConversation } from './chatConversation.js';
+export { chatTurn } from './chatTurn.js';

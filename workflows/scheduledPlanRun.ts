@@ -2,19 +2,7 @@ import { executeChild, log, ParentClosePolicy, proxyActivities } from '@temporal
 import type { createActivities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { planRun } from './planRun.js';
-import { workflowIds, type PlanRunResult } from './shared.js';
-
-/** What a plan's Temporal Schedule passes to each workflow it starts. */
-export interface ScheduledPlanRunInput {
-  projectId: string;
-  testPlanId: string;
-  /** The Temporal Schedule id (`plan-schedule:<row id>`). */
-  scheduleId: string;
-  /** Tests of the run in parallel at most; 100 when absent. */
-  concurrency?: number;
-}
-
-export type ScheduledPlanRunResult = (PlanRunResult & { runShortId: string }) | null;
+import { workflowIds, type ScheduledPlanRunInput, type ScheduledPlanRunResult } from './shared.js';
 
 type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);

@@ -1,4 +1,8 @@
-// Shared by the API, the worker and the workflows: no Node imports here (it is bundled into the sandbox).
+// Every Temporal contract in one place, shared by the API, the worker and the workflows: task queues, workflow
+// ids and type names, inputs and results, failure types, signals, queries and updates. No Node imports here (it
+// is bundled into the workflow sandbox); the API signals a workflow with these definitions without importing it.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type * as workflows from './index.js';
 
 export const taskQueues = {
   /** Default queue for orchestration and light activities; overridable by TEMPORAL_TASK_QUEUE. */
@@ -14,6 +18,60 @@ export const workflowIds = {
   systemCheck: (id: string) => `system-check:${id}`,
 };
 
+/** Blob keys that workflows hand between activities (the data itself never enters a workflow history). */
+export const blobKeys = {
+  /** A resume-from dependency's final browser state (cookies, localStorage, sessionStorage), for its dependents. */
+  browserState: (runShortId: string, testCaseId: string) => `runs/${runShortId}/state/${testCaseId}.json`,
+};
+/** The workflows the worker registers, by type name (the exports of workflows/index.ts). */
+export type Workflows = typeof workflows;
+export type WorkflowType = keyof Workflows;
+
+/**
+ * Type names for what cannot pass a workflow function (a Schedule's action, the lifecycle helpers): tsc checks
+ * every entry against workflows/index.ts, so a typo or a renamed workflow fails the build, not a run.
+ */
+export const workflowTypes = {
+  burnIn: 'burnIn',
+  planRun: 'planRun',
+  testExecution: 'testExecution',
+  systemCheck: 'systemCheck',
+  scheduledPlanRun: 'scheduledPlanRun',
+  chatConversation: 'chatConversation',
+  chatTurn: 'chatTurn',
+} as const satisfies { [K in WorkflowType]: K };
+
+/**
+ * `ApplicationFailure` types thrown by activities. The first group is permanent (never retried); `unreachable`
+ * is retried by the activity's policy (a deployment may be restarting).
+ */
+export const failureTypes = {
+  /** A domain error (src/services/errors.ts), mapped once in activities/failures.ts. */
+  notFound: 'NotFound',
+  invalid: 'Invalid',
+  nothingToRun: 'NothingToRun',
+  conflict: 'Conflict',
+  llmNotConfigured: 'LlmNotConfigured',
+  llmUnavailable: 'LlmUnavailable',
+  badDefinition: 'BadTestDefinition',
+  unreachable: 'ApplicationUnreachable',
+  /** A mobile test with no device farm configured: it cannot run, and says so as its ERROR. */
+  noDeviceFarm: 'NoDeviceFarm',
+} as const;
+
+export const permanentFailureTypes: string[] = [
+  failureTypes.notFound,
+  failureTypes.invalid,
+  failureTypes.nothingToRun,
+  failureTypes.conflict,
+  failureTypes.llmNotConfigured,
+  failureTypes.llmUnavailable,
+  failureTypes.badDefinition,
+  failureTypes.noDeviceFarm,
+];
+
+// --- systemCheck -------------------------------------------------------------------------------------------------
+
 export interface SystemCheckInput {
   /** Echoed back, so a caller can tell its own run from another. */
   nonce: string;
@@ -25,14 +83,7 @@ export interface SystemCheckResult {
   workerIdentity: string;
 }
 
-/** Workflow type names, so the API starts workflows without importing workflow code. */
-export const workflowTypes = {
-  burnIn: 'burnIn',
-  planRun: 'planRun',
-  testExecution: 'testExecution',
-  systemCheck: 'systemCheck',
-  scheduledPlanRun: 'scheduledPlanRun',
-} as const;
+// --- burnIn ------------------------------------------------------------------------------------------------------
 
 export interface BurnInInput {
   projectId: string;
@@ -45,6 +96,28 @@ export interface BurnInResult {
   stepCount: number;
 }
 
+/** What a finished burn-in tells the burn-ins waiting for it. */
+export interface DependencyRecorded {
+  testCaseId: string;
+  status: 'COMPLETED' | 'FAILED';
+  /** Why it failed, for the dependent's own failure reason. */
+  failureReason?: string;
+}
+
+/** Sent to a dependent's burn-in (`burn-in:<id>`) when one of its dependencies has recorded its steps or failed. */
+export const dependencyRecordedSignal = defineSignal<[DependencyRecorded]>('dependencyRecorded');
+
+export interface BurnInProgress {
+  phase: 'waiting-for-dependencies' | 'recording' | 'done';
+  /** Dependencies not yet COMPLETED, while waiting. */
+  waitingFor: string[];
+}
+
+/** Where a burn-in is: an operator (or a test) sees what it waits for without reading its history. */
+export const burnInProgressQuery = defineQuery<BurnInProgress>('burnInProgress');
+
+// --- planRun / testExecution -------------------------------------------------------------------------------------
+
 export interface PlanRunInput {
   runId: string;
   runShortId: string;
@@ -53,12 +126,26 @@ export interface PlanRunInput {
   concurrency: number;
   /** Let the LLM heal moved elements during replay (when an LLM is configured). */
   heal: boolean;
+  /** Continue as new once this run's history has this many events (default 10,000; tests set it low). */
+  maxHistoryEvents?: number;
+  /** Set by planRun itself when it continues as new: where the previous run of the chain left off. */
+  carried?: PlanRunCarry;
+}
+
+/** The DAG state one run of a planRun chain hands to the next (kept small: no plan, no browser state). */
+export interface PlanRunCarry {
+  /** One letter per test in plan order, '-' for not finished yet (encodeOutcomes in src/domain/run-plan.ts). */
+  outcomes: string;
+  /** How many times the chain has continued as new so far. */
+  continuations: number;
 }
 
 export interface PlanRunResult {
   status: 'COMPLETED' | 'ERROR' | 'CANCELLED';
   result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
   counts: Record<string, number>;
+  /** Times the run continued as new to keep its history small (0 for runs of up to ~1,500 tests). */
+  continuations: number;
 }
 
 export interface TestExecutionInput {
@@ -71,10 +158,10 @@ export interface TestExecutionInput {
   /** A mobile build to install instead of opening a URL. */
   build?: MobileBuildRef | null;
   device: unknown;
-  /** Browser state of the resume-from dependency. */
-  state?: unknown;
-  /** Dependents resume from this test: return its final browser state. */
-  captureState: boolean;
+  /** Blob key of the resume-from dependency's browser state: the test starts where that one ended. */
+  stateKey?: string;
+  /** Dependents resume from this test: after it passes, store its final browser state under this blob key. */
+  captureStateKey?: string;
   heal: boolean;
 }
 
@@ -85,5 +172,55 @@ export interface MobileBuildRef {
 
 export interface TestExecutionResult {
   outcome: 'PASSED' | 'FAILED' | 'ERROR';
-  state?: unknown;
 }
+
+// ---- chatConversation: one entity workflow per conversation (`chat:<shortId>`), each turn a `chatTurn` child ----
+// (Kept in one block: the API signals it with these definitions without importing workflow code.)
+
+/** A user message the API has written (with its assistant placeholder), to be answered in turn order. */
+export interface ChatTurnRequest {
+  turn: number;
+  userMessageId: string;
+  assistantMessageId: string;
+}
+
+export interface ChatConversationInput {
+  chatId: string;
+  chatShortId: string;
+  projectId: string;
+  /** Turns accepted but not answered yet, carried over a continue-as-new. */
+  pending?: ChatTurnRequest[];
+}
+
+export interface ChatTurnInput extends ChatTurnRequest {
+  chatId: string;
+  chatShortId: string;
+  projectId: string;
+}
+
+export interface ChatTurnResult {
+  status: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  toolsUsed: string[];
+}
+
+export const chatMessageSignal = defineSignal<[ChatTurnRequest]>('chatMessage');
+/** Ends the reply of this assistant message as CANCELLED (streaming now, or still waiting its turn). */
+export const cancelChatReplySignal = defineSignal<[{ assistantMessageId: string }]>('cancelChatReply');
+/** Turn numbers answered so far and waiting, for operators and tests. */
+export const chatStateQuery = defineQuery<{ answered: number; pending: number[]; current: number | null }>('chatState');
+
+export const chatWorkflowTypes = { conversation: 'chatConversation', turn: 'chatTurn' } as const;
+export const chatTurnWorkflowId = (chatShortId: string, turn: number) => `chat:${chatShortId}:turn:${turn}`;
+// --- scheduledPlanRun --------------------------------------------------------------------------------------------
+
+/** What a plan's Temporal Schedule passes to each workflow it starts. */
+export interface ScheduledPlanRunInput {
+  projectId: string;
+  testPlanId: string;
+  /** The Temporal Schedule id (`plan-schedule:<row id>`). */
+  scheduleId: string;
+  /** Tests of the run in parallel at most; 100 when absent. */
+  concurrency?: number;
+}
+
+export type ScheduledPlanRunResult = (PlanRunResult & { runShortId: string }) | null;

@@ -1,7 +1,6 @@
 import { isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
-import type { BrowserState } from '../src/domain/steps.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import type { MobileBuildRef, TestExecutionInput, TestExecutionResult } from './shared.js';
 import { innermostMessage } from './errors.js';
@@ -28,9 +27,9 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
       artifactPrefix: `runs/${input.runShortId}/${input.testCaseId}`,
       baseUrl: input.baseUrl,
       device: input.device as DeviceSettings | null,
-      state: input.state as BrowserState | undefined,
+      stateKey: input.stateKey,
       heal: input.heal,
-      captureState: input.captureState,
+      captureStateKey: input.captureStateKey,
     });
     await db.recordTestResult({
       runTestCaseId: input.runTestCaseId,
@@ -42,7 +41,7 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
       traceKey: result.traceKey,
       durationMs: result.durationMs,
     });
-    return { outcome: result.status, state: result.state };
+    return { outcome: result.status };
   } catch (err) {
     if (isCancellation(err)) throw err;
     const error = innermostMessage(err);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
-import type { Context } from 'hono';
 import { requireApiToken } from './auth.js';
 import type { AppDeps, AppEnv } from './context.js';
-import { ApiError, handleError } from './errors.js';
-import { validationHook } from './openapi.js';
+import { handleError } from './errors.js';
+import { jsonBodyGuard, paramGuard } from './request-guards.js';
+import { requestRules, serveOpenApiDocument, validationHook } from './openapi.js';
 import { registerHealth } from './routes/health.js';
 import { registerApplications } from './routes/applications.js';
 import { registerEnvironments } from './routes/environments.js';
@@ -16,13 +16,18 @@ import { registerTestPlans } from './routes/test-plans.js';
 import { registerTestPlanSchedules } from './routes/test-plan-schedules.js';
 import { registerTestCases } from './routes/test-cases.js';
 import { registerTestCaseExport } from './routes/test-case-export.js';
+import { registerTestCaseSteps } from './routes/test-case-steps.js';
+import { registerProjectSettings } from './routes/project-settings.js';
 import { registerRuns } from './routes/runs.js';
 import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
+import { registerChat } from './routes/chat.js';
+import { registerQaTechCompat } from './compat/qatech.js';
 import { registerBuilds } from './routes/builds.js';
 import { registerMcp } from './routes/mcp.js';
 import type { FsBlobStore } from '../storage/fs.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
 
 export const apiInfo = {
   title: 'Proctor API',
@@ -47,21 +52,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
   });
 
-  app.use('/v1/*', async (c, next) => {
-    if (['POST', 'PUT', 'PATCH'].includes(c.req.method)) {
-      if (!(await isEmptyBody(c))) {
-        const type = c.req.header('content-type') ?? '';
-        if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) throw new ApiError(415, 'Content-Type must be application/json');
-      } else if (c.req.header('content-type')) {
-        // `curl -X POST -H 'Content-Type: application/json'` with no data means "no body", not malformed JSON.
-        const headers = new Headers(c.req.raw.headers);
-        headers.delete('content-type');
-        headers.delete('content-length');
-        c.req.raw = new Request(c.req.raw.url, { method: c.req.method, headers });
-      }
-    }
-    await next();
-  });
+  // Before the token lookup and every query: a bad parameter or body never reaches Postgres.
+  app.use('/v1/*', paramGuard);
+  app.use('/v1/*', jsonBodyGuard(deps.config.PROCTOR_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES));
 
   app.use('/v1/*', async (c, next) => {
     if (publicPaths.has(c.req.path)) return next();
@@ -87,17 +80,22 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerTestPlanSchedules(app);
   registerTestCases(app);
   registerTestCaseExport(app);
+  registerTestCaseSteps(app);
+  registerProjectSettings(app);
   registerRunList(app);
   registerRuns(app);
   registerBadge(app);
+  registerChat(app);
+  registerQaTechCompat(app);
   registerMcp(app);
 
-  app.doc31('/v1/openapi.json', {
+  serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
-    info: apiInfo,
+    info: { ...apiInfo, description: `${apiInfo.description}\n\n${requestRules}` },
     servers: [{ url: deps.config.publicUrl }],
     tags: [
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
+      { name: 'Chat', description: 'The AI assistant: conversations that list, create and run tests; replies stream, clients poll' },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
       { name: 'MCP', description: 'Model Context Protocol server over the same operations, for AI assistants' },
       { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
@@ -117,15 +115,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.onError(handleError);
   return app;
-}
-
-// Content-Length answers without touching the body (every request from a real client has it); only a
-// streamed body is read, from a clone, to see whether it is blank.
-async function isEmptyBody(c: Context): Promise<boolean> {
-  const length = c.req.header('content-length');
-  if (length !== undefined) return Number(length) === 0;
-  if (c.req.raw.body === null) return true;
-  return (await c.req.raw.clone().text()).trim() === '';
 }
 
 const routePatterns = new WeakMap<object, { method: string; regex: RegExp }[]>();

@@ -1,39 +1,13 @@
 import { createMiddleware } from 'hono/factory';
-import { hashesEqual, hashToken, tokenPrefixes } from '../ids.js';
 import type { AppEnv } from './context.js';
 import { ApiError } from './errors.js';
-import type { DB } from '../db/database.js';
+import { findTokenOwner } from '../db/queries/api-tokens.js';
 
-export interface TokenOwner {
-  tokenId: string;
-  kind: 'api' | 'badge';
-  projectId: string;
-  organizationId: string;
-  suspended: boolean;
-}
-
-/** Looks a presented token up by its SHA-256; the stored hash is compared in constant time. */
-export async function findTokenOwner(db: DB, token: string): Promise<TokenOwner | undefined> {
-  if (!Object.values(tokenPrefixes).some((p) => token.startsWith(p)) || token.length > 200) return undefined;
-  const hash = hashToken(token);
-  const row = await db
-    .selectFrom('api_tokens as t')
-    .innerJoin('projects as p', 'p.id', 't.project_id')
-    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
-    .select(['t.id', 't.kind', 't.token_hash', 't.project_id', 'p.organization_id', 'o.suspended_at'])
-    .where('t.token_hash', '=', hash)
-    .where('t.revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (!row || !hashesEqual(row.token_hash, hash)) return undefined;
-  return {
-    tokenId: row.id,
-    kind: row.kind,
-    projectId: row.project_id,
-    organizationId: row.organization_id,
-    suspended: row.suspended_at !== null,
-  };
-}
-
+/**
+ * The caller's project from the Bearer token. Lookups are cached for TOKEN_CACHE_TTL_MS (30 s): a revocation
+ * or suspension made in this process applies to the next request, one made by another process (`proctor
+ * admin`, another replica) within 30 s.
+ */
 export const requireApiToken = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('authorization');
   if (!header) {

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { DomainError, type DomainErrorKind } from '../services/errors.js';
 import type { AppEnv } from './context.js';
 
 /** Thrown anywhere in a handler; mapped to `{ message }` with its status by `onError`. */
@@ -17,8 +18,12 @@ export class ApiError extends Error {
 export const notFound = (what: string): ApiError => new ApiError(404, `${what} not found`);
 export const badRequest = (message: string): ApiError => new ApiError(400, message);
 
+/** The one place a business rule's refusal becomes an HTTP status. */
+const domainStatus: Record<DomainErrorKind, ContentfulStatusCode> = { NotFound: 404, Invalid: 400, Conflict: 409, Unavailable: 503 };
+
 export function handleError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return c.json({ message: err.message }, err.status);
+  if (err instanceof DomainError) return c.json({ message: err.message }, domainStatus[err.kind]);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     const message = err.message || (status === 400 ? 'Bad request' : 'Request failed');

@@ -13,6 +13,7 @@ export const errorResponses = {
   401: error('Missing or invalid API token'),
   403: error('Token not valid for this operation, or organization suspended'),
   404: error('Not found (also for ids that belong to another project)'),
+  413: error('Request body larger than PROCTOR_MAX_BODY_BYTES (1 MiB by default)'),
   415: error('Content-Type is not application/json'),
   500: error('Server error; the message carries the request id'),
 } as const;
@@ -49,4 +50,48 @@ export function formatZodError(error: z.ZodError): string {
     .slice(0, 5)
     .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ');
+}
+
+/** What the request guards enforce on every /v1 request, stated once in the document's description. */
+export const requestRules =
+  'Every request: no NUL character (U+0000) in any string, object key, path or query parameter (400 naming the field); ' +
+  'JSON bodies up to `PROCTOR_MAX_BODY_BYTES` (1 MiB by default; 413 above it); a PATCH needs a body (400 without one).';
+
+const noNul = { pattern: '^[^\\u0000]*$' };
+const nulFreeJsonRef = { $ref: '#/components/schemas/NulFreeJson' };
+// Any JSON value with no NUL in a string or key at any depth. `pattern`, `propertyNames`, `items` and
+// `additionalProperties` each apply only to their own type, so one schema without a `type` says it.
+const nulFreeJson = {
+  description: 'Any JSON value without a NUL character (U+0000) in any string or key, at any depth',
+  ...noNul,
+  propertyNames: noNul,
+  items: nulFreeJsonRef,
+  additionalProperties: nulFreeJsonRef,
+};
+
+/**
+ * Serves the OpenAPI 3.1 document, built once on first request (all routes are registered by then), with
+ * what the guard enforces on every object stated: keys are NUL-free, and so is whatever an unknown field
+ * (ignored by the routes, but read by the guard) holds.
+ */
+export function serveOpenApiDocument(app: OpenApiApp, path: string, config: Parameters<OpenApiApp['getOpenAPI31Document']>[0]): void {
+  let document: unknown;
+  app.get(path, (c) => c.json((document ??= withNulFreeObjects(app.getOpenAPI31Document(config)))));
+}
+
+function withNulFreeObjects(document: ReturnType<OpenApiApp['getOpenAPI31Document']>) {
+  const copy = nulFreeKeys(document);
+  copy.components = { ...copy.components, schemas: { ...copy.components?.schemas, NulFreeJson: nulFreeJson } };
+  return copy;
+}
+
+function nulFreeKeys<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(nulFreeKeys) as T;
+  if (!node || typeof node !== 'object') return node;
+  const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, nulFreeKeys(value)]));
+  if (copy.type === 'object' && copy.properties) {
+    copy.propertyNames = noNul;
+    copy.additionalProperties ??= nulFreeJsonRef;
+  }
+  return copy as T;
 }

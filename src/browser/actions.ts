@@ -22,19 +22,35 @@ export interface ActionOptions {
 
 export const actionsWithElement = new Set<Step['action']>(['click', 'fill', 'select', 'hover', 'check', 'uncheck', 'upload', 'assert_visible']);
 
-/** Finds the step's element: its locator first (with auto-waiting), then each fallback briefly. */
-export async function locateElement(page: Page, step: Step, timeoutMs: number): Promise<{ locator: Locator; expression: string }> {
-  const candidates = [step.locator, ...(step.fallbacks ?? [])].filter((e): e is string => Boolean(e));
-  for (const [index, expression] of candidates.entries()) {
-    const locator = resolveLocator(page, expression);
-    try {
-      await locator.first().waitFor({ state: 'attached', timeout: index === 0 ? timeoutMs : Math.min(1_000, timeoutMs) });
-      return { locator, expression };
-    } catch {
-      // try the next candidate
-    }
+/** The actions whose step carries a locator that must find an element (press/wait_for/assert_text only may). */
+export function locatesElement(step: Step): boolean {
+  return Boolean(step.locator) && (actionsWithElement.has(step.action) || step.action === 'press' || step.action === 'wait_for' || step.action === 'assert_text');
+}
+
+/** Every locator of a step, primary first. */
+export function stepLocators(step: Step): string[] {
+  return [step.locator, ...(step.fallbacks ?? [])].filter((e): e is string => Boolean(e));
+}
+
+/**
+ * Waits up to `waitMs` for any of the expressions to match, all of them at once (`locator.or`), so a step whose
+ * primary is gone but whose fallback matches costs nothing extra, and a gone element costs one wait, not one per
+ * locator. The first expression (in the step's order) that matches wins; undefined when none did in time.
+ */
+export async function probeElement(page: Page, expressions: string[], waitMs: number): Promise<{ locator: Locator; expression: string } | undefined> {
+  if (expressions.length === 0) return undefined;
+  const locators = expressions.map((e) => resolveLocator(page, e));
+  const anyOf = locators.slice(1).reduce((all, l) => all.or(l), locators[0]!);
+  try {
+    await anyOf.first().waitFor({ state: 'attached', timeout: Math.max(1, waitMs) });
+  } catch {
+    return undefined;
   }
-  throw new ElementNotFoundError(`no element matches ${candidates.join(' or ')} (step: ${step.description})`);
+  for (const [i, locator] of locators.entries()) {
+    if ((await locator.count().catch(() => 0)) > 0) return { locator, expression: expressions[i]! };
+  }
+  // It matched and went away between the wait and the count (a re-render): a caller probes again or heals.
+  return undefined;
 }
 
 export function resolveUrl(value: string, baseUrl: string): string {

@@ -8,13 +8,21 @@ export interface ExportInput {
   /** The environment URL the test was recorded against (overridable with PROCTOR_BASE_URL). */
   baseUrl: string;
   steps: Step[];
+  /**
+   * The resume-from chain, root first and the direct dependency last. Their steps run first in the same page, as
+   * a plan run hands its browser state on (cookies, localStorage and sessionStorage, which a Playwright
+   * storage-state file would lose).
+   */
+  dependencies?: Array<{ name: string; steps: Step[] }>;
   /** Configs the steps reference: plain values are inlined, secrets are read from the environment. */
   configs: Record<string, { value: string; isSecret: boolean }>;
 }
 
 /** A runnable `@playwright/test` spec of the recorded steps. */
 export function exportPlaywrightSpec(input: ExportInput): string {
-  const used = [...new Set(input.steps.flatMap((s) => (s.value ? configReferences(s.value) : [])))];
+  const chain = input.dependencies ?? [];
+  const allSteps = [...chain.flatMap((d) => d.steps), ...input.steps];
+  const used = [...new Set(allSteps.flatMap((s) => (s.value ? configReferences(s.value) : [])))];
   const lines = [
     `import { test, expect } from '@playwright/test';`,
     '',
@@ -32,16 +40,35 @@ export function exportPlaywrightSpec(input: ExportInput): string {
     lines.push('};');
   }
   lines.push('', `test(${quote(input.name)}, async ({ page }) => {`, '  await page.goto(baseURL);');
-  for (const [i, step] of input.steps.entries()) {
-    lines.push(`  // ${i + 1}. ${oneLine(step.description)}`);
-    lines.push(`  ${statement(step)}`);
+  if (chain.length === 0) {
+    lines.push(...stepLines(input.steps, '  '));
+  } else {
+    // Self-contained: the tests this one resumes from run first, in the same page, so it passes on its own.
+    for (const dependency of chain) {
+      lines.push(`  await test.step(${quote(`Resume-from dependency: ${dependency.name}`)}, async () => {`, ...stepLines(dependency.steps, '    '), '  });');
+    }
+    lines.push(`  await test.step(${quote(input.name)}, async () => {`, ...stepLines(input.steps, '    '), '  });');
   }
   lines.push('});', '');
   return lines.join('\n');
 }
 
+function stepLines(steps: Step[], indent: string): string[] {
+  return steps.flatMap((step, i) => [`${indent}// ${i + 1}. ${oneLine(step.description)}`, `${indent}${statement(step)}`]);
+}
+
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The step's element with every locator it has (`a.or(b)`), as replay tries them: a spec exported after a heal
+ * still passes on the variant the test was recorded on.
+ */
+function elementExpression(step: Step): string | undefined {
+  if (!step.locator) return undefined;
+  const all = [step.locator, ...(step.fallbacks ?? [])];
+  return all.length === 1 ? `page.${step.locator}` : `${all.map((l) => `page.${l}`).join('.or(')}${')'.repeat(all.length - 1)}.first()`;
 }
 
 /** A JS expression for a step value: literal text joined with config lookups. */
@@ -52,7 +79,7 @@ function valueExpression(value: string): string {
 }
 
 function statement(step: Step): string {
-  const el = step.locator ? `page.${step.locator}` : undefined;
+  const el = elementExpression(step);
   const v = step.value !== undefined ? valueExpression(step.value) : "''";
   switch (step.action) {
     case 'navigate':

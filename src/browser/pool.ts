@@ -2,7 +2,7 @@
 // job, handed out through the limiter, guarded by the network guard, and always closed when the job ends.
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { BrowserState } from '../domain/steps.js';
-import { loadTools } from '../tools.js';
+import { loadPrograms } from '../programs.js';
 import { abortReason, createLimiter, type LimiterStats } from './limiter.js';
 import { installNetworkGuard, type BlockedListener, type NetworkGuard } from './network-guard.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
@@ -45,7 +45,7 @@ export const chromiumFlags = [
 ];
 
 export interface BrowserPoolOptions {
-  /** Defaults to `loadTools().chromium` (PROCTOR_CHROMIUM_PATH, .proctor/tools.json, PATH). */
+  /** Defaults to `loadPrograms().chromium` (PROCTOR_CHROMIUM_PATH, .proctor/tools.json, PATH). */
   executablePath?: string;
   concurrency: number;
   maxQueue?: number;
@@ -111,7 +111,7 @@ function interruption() {
 }
 
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
-  const executablePath = options.executablePath ?? loadTools().chromium;
+  const executablePath = options.executablePath ?? loadPrograms().chromium;
   if (!executablePath) throw new Error('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
   const { networkGuard, headless = true, launchTimeoutMs = 30_000 } = options;
   const limiter = createLimiter({ concurrency: options.concurrency, maxQueue: options.maxQueue, queueTimeoutMs: options.queueTimeoutMs });

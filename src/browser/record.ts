@@ -1,26 +1,78 @@
 import type { Locator, Page } from 'playwright-core';
+import type { StepTarget } from '../domain/steps.js';
 import { quote, resolveLocator } from './locators.js';
 
 export class UnknownRefError extends Error {
   override name = 'UnknownRefError';
 }
 
+export interface RecordedElement {
+  locator: string;
+  fallbacks: string[];
+  target?: StepTarget;
+}
+
+// Names longer than this read as visible prose, which changes with every locale and copy edit.
+const longText = 40;
+
 /**
  * Turns a snapshot ref into durable locator expressions: Playwright's `normalize()` (role + accessible name,
- * label, test id ...) made unique on the page, plus fallbacks that point at the same element today.
+ * label, test id ...) made unique on the page, plus structural fallbacks (test id, `name`, a hand-written id)
+ * that point at the same element today and survive a translation. For an action, what carries meaning across
+ * renders leads: a test id always, a structural locator ahead of long visible text.
  */
-export async function locatorForRef(page: Page, ref: string): Promise<{ locator: string; fallbacks: string[] }> {
+export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'assert' = 'act'): Promise<RecordedElement> {
   const element = page.locator(`aria-ref=${ref}`);
   if ((await element.count().catch(() => 0)) === 0) {
     throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);
   }
-  const primary = await unique(page, element, (await element.normalize()).toString());
-  const fallbacks: string[] = [];
+  const normalized = (await element.normalize()).toString();
+  const structural: string[] = [];
   for (const candidate of await attributeLocators(element)) {
-    if (candidate === primary || fallbacks.length >= 3) continue;
-    if (await pointsAt(page, candidate, element)) fallbacks.push(candidate);
+    if (await pointsAt(page, candidate, element)) structural.push(candidate);
   }
-  return { locator: primary, fallbacks };
+  let text = await unique(page, element, normalized);
+  // Reading the aria snapshot of an element drops the page's refs: from here on the element is found by `text`.
+  const self = resolveLocator(page, text);
+  const target = await elementTarget(self);
+  const full = untruncated(normalized, target);
+  if (full !== normalized) text = await unique(page, self, full);
+  const textIsWeak = /^getByText\(/.test(text) || (target?.name?.length ?? 0) > longText;
+  // An assertion's text is its expectation: it leads, and structural locators only help find the element.
+  const leadsStructurally = purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith('getByTestId(') || textIsWeak);
+  const ordered = leadsStructurally ? [...structural.slice(0, 1), text, ...structural.slice(1)] : [text, ...structural];
+  // Playwright names an element by its test id when it has one: keep its role and name too, for the day the id goes.
+  if (text.startsWith('getByTestId(') && target?.name) {
+    const named = `getByRole(${quote(target.role)}, { name: ${quote(target.name)} })`;
+    if (await pointsAt(page, named, self)) ordered.push(named);
+  }
+  const [locator, ...fallbacks] = [...new Set(ordered)].slice(0, 4);
+  return { locator: locator!, fallbacks, ...(target && { target }) };
+}
+
+/** Role and name (or the text of a text-only element) from the element's aria snapshot, e.g. `- button "Sign in"`. */
+export async function elementTarget(element: Locator): Promise<StepTarget | undefined> {
+  const snapshot = await element.ariaSnapshot({ timeout: 2_000 }).catch(() => '');
+  return parseTargetLine(snapshot.split('\n')[0] ?? '');
+}
+
+export function parseTargetLine(line: string): StepTarget | undefined {
+  const m = /^- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?[^:]*(?::\s*(.*))?$/.exec(line.trim());
+  if (!m) return undefined;
+  const name = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]?.trim() || undefined;
+  return { role: m[1]!, ...(name && { name }) };
+}
+
+// Playwright shortens long text in the locators it generates (`getByText('Gruppe „QA Team“ wurde')`): a prefix
+// that matches other messages and reads as a different one. Recorded locators carry the whole text.
+function untruncated(expression: string, target: StepTarget | undefined): string {
+  const full = target?.name;
+  if (!full) return expression;
+  const m = /^(getByText\(|getByRole\('[\w-]+', \{ name: )'((?:[^'\\]|\\.)*)'/.exec(expression);
+  if (!m) return expression;
+  const shown = m[2]!.replace(/\\(.)/g, '$1');
+  if (shown === full || !full.startsWith(shown)) return expression;
+  return `${m[1]}${quote(full)}${expression.slice(m[0].length)}`;
 }
 
 // A normalized locator may match several elements (two "Delete" buttons): pin the index of ours.
@@ -47,17 +99,24 @@ async function pointsAt(page: Page, expression: string, element: Locator): Promi
   }
 }
 
+// Generated ids (`:r1:`, `ember123`, hashed `r8k2x1q`) change between builds; ids a person wrote read as words.
+function handWrittenId(id: string): boolean {
+  return /^[A-Za-z][\w-]{0,39}$/.test(id) && (id.match(/\d/g)?.length ?? 0) < 3;
+}
+
+/** Locators that do not depend on visible text, strongest first. */
 async function attributeLocators(element: Locator): Promise<string[]> {
   const attrs = await element.evaluate((el) => ({
     testId: el.getAttribute('data-testid'),
     placeholder: el.getAttribute('placeholder'),
     name: el.getAttribute('name'),
+    id: el.id,
     tag: el.tagName.toLowerCase(),
   }));
   const out: string[] = [];
   if (attrs.testId) out.push(`getByTestId(${quote(attrs.testId)})`);
+  if (attrs.name && ['input', 'select', 'textarea', 'button'].includes(attrs.tag)) out.push(`locator(${quote(`${attrs.tag}[name="${attrs.name}"]`)})`);
+  if (attrs.id && handWrittenId(attrs.id)) out.push(`locator(${quote(`#${attrs.id}`)})`);
   if (attrs.placeholder) out.push(`getByPlaceholder(${quote(attrs.placeholder)})`);
-  // Ids and CSS are not fallbacks: they survive a rename, and a renamed control must surface as a change, not pass silently.
-  if (attrs.name && ['input', 'select', 'textarea'].includes(attrs.tag)) out.push(`locator(${quote(`${attrs.tag}[name="${attrs.name}"]`)})`);
   return out;
 }

@@ -4,15 +4,14 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from '../api/app.js';
 import { loadConfig, type Config } from '../config.js';
 import { migrateToLatest, type DB } from '../db/database.js';
-import { findTokenOwner } from '../api/auth.js';
+import { findTokenOwner } from '../db/queries/api-tokens.js';
 import { seedProject } from '../db/queries/admin.js';
 import { createLogger, type Logger } from '../logger.js';
 import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
-import { createWorkerDeps } from '../temporal/worker-deps.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { createWorker, installRuntimeWithoutSignalHandlers, stopWorker } from '../temporal/worker.js';
-import { loadTools } from '../tools.js';
+import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from '../temporal/worker.js';
+import { loadPrograms } from '../programs.js';
 import { freePortNear } from './ports.js';
 
 type Stop = () => Promise<void>;
@@ -89,21 +88,13 @@ export async function runWorker(): Promise<number> {
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
-  const workerDeps = createWorkerDeps(config, { db, blobs, logger });
-  const { worker, connection } = await createWorker({
-    address: config.TEMPORAL_ADDRESS!,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: workerDeps,
-  });
-  const running = worker.run();
+  const worker = await startWorker(
+    { address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+    workerSettings(config),
+    { db, blobs, logger },
+  );
   logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
-  return untilSignal(logger, [
-    () => db.destroy(),
-    () => workerDeps.browsers.close(),
-    () => connection.close(),
-    () => stopWorker(worker, running),
-  ]);
+  return untilSignal(logger, [() => db.destroy(), () => worker.stop()]);
 }
 
 interface DevCredentials {
@@ -129,7 +120,7 @@ export async function runDev(): Promise<number> {
   installRuntimeWithoutSignalHandlers();
   const logger = createLogger(config.LOG_LEVEL, { process: 'dev' });
   const dir = dataDir(config);
-  const tools = loadTools();
+  const tools = loadPrograms();
   const stops: Stop[] = [];
   try {
     const db = openDatabase(config);
@@ -158,17 +149,12 @@ export async function runDev(): Promise<number> {
     const temporal = createTemporalClientProvider({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
     stops.push(() => temporal.close());
 
-    const workerDeps = createWorkerDeps(config, { db, blobs, logger });
-    stops.push(() => workerDeps.browsers.close());
-    const { worker, connection } = await createWorker({
-      address: temporalAddress,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps: workerDeps,
-    });
-    stops.push(() => connection.close());
-    const running = worker.run();
-    stops.push(() => stopWorker(worker, running));
+    const worker = await startWorker(
+      { address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+      workerSettings(config),
+      { db, blobs, logger },
+    );
+    stops.push(() => worker.stop());
 
     const server = await listen(createApp({ db, config, temporal, blobs, logger }), config);
     stops.push(() => closeServer(server));

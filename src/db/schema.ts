@@ -15,6 +15,7 @@ export interface ProjectsTable {
   organization_id: string;
   name: string;
   default_test_plan_id: string | null;
+  heal_policy: Generated<'auto' | 'review'>;
   created_at: Timestamp;
 }
 
@@ -242,6 +243,57 @@ export interface TestPlanSchedulesTable {
   created_at: Timestamp;
 }
 
+export type ChatMessageStatus = 'INITIATED' | 'PARTIAL' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
+
+export interface ChatsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  title: string | null;
+  source: 'api' | 'ui' | 'github' | 'gitlab' | 'system';
+  application_overrides: ColumnType<unknown, string | undefined, string>;
+  turn_count: Generated<number>;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  seq: Generated<string>;
+  chat_id: string;
+  turn: number;
+  role: 'user' | 'assistant';
+  text: Generated<string>;
+  status: ChatMessageStatus | null;
+  is_streaming: Generated<boolean>;
+  tools_used: ColumnType<string[], string[] | undefined, string[]>;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ChatRunsTable {
+  chat_id: string;
+  run_id: string;
+  created_at: Timestamp;
+}
+
+export type HealProposalStatus = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'SUPERSEDED';
+
+export interface HealProposalsTable {
+  id: string;
+  project_id: string;
+  test_case_id: string;
+  based_on_version: number;
+  version: number;
+  steps: ColumnType<unknown, string, string>;
+  healed: ColumnType<unknown, string, string>;
+  status: Generated<HealProposalStatus>;
+  created_at: Timestamp;
+  decided_at: NullableTimestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -261,6 +313,10 @@ export interface Database {
   runs: RunsTable;
   run_test_cases: RunTestCasesTable;
   test_plan_schedules: TestPlanSchedulesTable;
+  chats: ChatsTable;
+  chat_messages: ChatMessagesTable;
+  chat_runs: ChatRunsTable;
+  heal_proposals: HealProposalsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;
@@ -268,7 +324,7 @@ export type NewApplication = Insertable<ApplicationsTable>;
 export type ApplicationUpdate = Updateable<ApplicationsTable>;
 export type Environment = Selectable<EnvironmentsTable>;
 export type DevicePreset = Selectable<DevicePresetsTable>;
-export type Config = Selectable<ConfigsTable>;
+export type ConfigRow = Selectable<ConfigsTable>;
 export type Scenario = Selectable<ScenariosTable>;
 export type TestPlan = Selectable<TestPlansTable>;
 export type TestCase = Selectable<TestCasesTable>;

@@ -45,3 +45,29 @@ export function runResult(outcomes: Iterable<Outcome>): 'PASSED' | 'FAILED' | 'S
   if (all.some((o) => o === 'PASSED')) return all.every((o) => o === 'PASSED') ? 'PASSED' : 'FAILED';
   return 'SKIPPED';
 }
+
+// A 10,000-test run hands its outcomes to the next run of its chain (continue-as-new) as one letter per test
+// in plan order: ~10 KB where a map keyed by test case id would be ~0.5 MB of workflow input.
+const outcomeLetters: Record<Outcome, string> = { PASSED: 'P', FAILED: 'F', SKIPPED: 'S', ERROR: 'E', CANCELLED: 'C' };
+const outcomeOfLetter = new Map(Object.entries(outcomeLetters).map(([outcome, letter]) => [letter, outcome as Outcome]));
+
+export function encodeOutcomes(nodes: readonly RunNode[], outcomes: ReadonlyMap<string, Outcome>): string {
+  return nodes.map((n) => {
+    const outcome = outcomes.get(n.testCaseId);
+    return outcome ? outcomeLetters[outcome] : '-';
+  }).join('');
+}
+
+/** The outcomes encodeOutcomes wrote for the same nodes in the same order; throws when they do not fit. */
+export function decodeOutcomes(nodes: readonly RunNode[], encoded: string): Map<string, Outcome> {
+  if (encoded.length !== nodes.length) throw new Error(`carried outcomes are for ${encoded.length} tests, the plan has ${nodes.length}`);
+  const outcomes = new Map<string, Outcome>();
+  nodes.forEach((n, i) => {
+    const letter = encoded[i]!;
+    if (letter === '-') return;
+    const outcome = outcomeOfLetter.get(letter);
+    if (!outcome) throw new Error(`unknown outcome letter ${JSON.stringify(letter)} in carried outcomes`);
+    outcomes.set(n.testCaseId, outcome);
+  });
+  return outcomes;
+}

@@ -24,8 +24,13 @@ export interface Step {
    * Parsed (never evaluated) at replay; written verbatim into exported specs.
    */
   locator?: string;
-  /** Other expressions for the same element, tried in order when `locator` finds nothing. */
+  /**
+   * Other expressions for the same element. Replay tries all of them together with `locator` (first match in
+   * this order wins); a heal puts its locator in front and keeps these, so a variant switch back needs no LLM.
+   */
   fallbacks?: string[];
+  /** What the element was when recorded: self-healing may only pick an element of the same role. */
+  target?: StepTarget;
   /**
    * The typed text, option, key, URL, expected text or URL pattern. May reference configs as `{{NAME}}`:
    * substituted only when the step runs, so a secret never sits in the steps, a prompt or a log.
@@ -34,6 +39,30 @@ export interface Step {
   /** The intent in plain words ("Add the first product to the cart"): what self-healing looks for. */
   description: string;
 }
+
+/** The element a step was recorded on, as the accessibility tree named it (`- button "Sign in"`). */
+export interface StepTarget {
+  role: string;
+  /** Accessible name, or the text of a text-only element (a status line, a paragraph). */
+  name?: string;
+}
+
+/** Most locators kept per step (the primary and its fallbacks), so heal after heal cannot grow a step without bound. */
+export const maxLocatorsPerStep = 6;
+
+/**
+ * The step with `expression` as its primary locator and every locator it had behind it (most recently
+ * successful first, bounded): a heal adds an alternative, it never replaces the recorded ones.
+ */
+export function withLocatorInFront(step: Step, expression: string, extra: string[] = []): Step {
+  const all = [expression, step.locator, ...(step.fallbacks ?? []), ...extra].filter((e): e is string => Boolean(e));
+  const [locator, ...fallbacks] = [...new Set(all)].slice(0, maxLocatorsPerStep);
+  return { ...step, locator, fallbacks };
+}
+
+/** Whether a project saves healed locators after a passing run (`auto`) or keeps them for a person to accept (`review`). */
+export const healPolicies = ['auto', 'review'] as const;
+export type HealPolicy = (typeof healPolicies)[number];
 
 export interface RecordedSteps {
   /** Increases each time the steps change (burn-in, then every self-heal). */

@@ -29,6 +29,6 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
 ];
 
 export const healTools: OpenAI.ChatCompletionTool[] = [
-  tool('select_element', 'The element on the current page that the step should act on', { ref, reason: { type: 'string', description: 'Why this element fulfills the step' } }, ['ref', 'reason']),
+  tool('select_element', 'The element on the current page that is the recorded element', { ref, reason: { type: 'string', description: 'What matches the recording: role, name, text, neighbours' } }, ['ref', 'reason']),
   tool('not_found', 'No element on the page fulfills the step', { reason: { type: 'string', description: 'What is missing' } }, ['reason']),
 ];

@@ -99,8 +99,9 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
     if (v === undefined || v === '') throw new Error(`${name} needs "${key}"`);
     return v;
   };
-  const element = async () => locatorForRef(page, need('ref'));
-  const optionalElement = async () => (str('ref') ? locatorForRef(page, need('ref')) : undefined);
+  const purpose = name.startsWith('assert_') || name === 'wait_for' ? 'assert' : 'act';
+  const element = async () => locatorForRef(page, need('ref'), purpose);
+  const optionalElement = async () => (str('ref') ? locatorForRef(page, need('ref'), purpose) : undefined);
 
   if (name in elementActions) {
     const value = name === 'fill' ? need('value') : name === 'select' ? need('option') : name === 'upload' ? str('fileName') : undefined;

@@ -1,11 +1,16 @@
 import type { Healer } from '../browser/replay.js';
 import { locatorForRef } from '../browser/record.js';
-import { observe } from '../browser/snapshot.js';
+import { observe, redact } from '../browser/snapshot.js';
 import { healTools } from './agent-tools.js';
 import { callTool, type Llm } from './client.js';
+import { refuseHeal } from './heal-rules.js';
 import { healMessage, healSystemPrompt } from './prompts.js';
 
-/** Self-healing: one LLM call picks the step's element from the current snapshot by the step's intent. */
+/**
+ * Self-healing: one LLM call picks the step's element from the current snapshot by the step's recorded intent and
+ * says why it is the same element; the code then checks the pick against the recording (heal-rules) and refuses
+ * any that would change what the step means.
+ */
 export function createLlmHealer(llm: Llm, secrets: Record<string, string>, onCall?: () => void): Healer {
   return async (page, step, error) => {
     const obs = await observe(page, { redact: secrets });
@@ -18,11 +23,20 @@ export function createLlmHealer(llm: Llm, secrets: Record<string, string>, onCal
       healTools,
     );
     onCall?.();
-    if (call.name !== 'select_element' || typeof call.args.ref !== 'string') return undefined;
-    try {
-      return await locatorForRef(page, call.args.ref);
-    } catch {
-      return undefined;
+    const reason = typeof call.args.reason === 'string' ? redact(call.args.reason, secrets) : '';
+    if (call.name !== 'select_element' || typeof call.args.ref !== 'string') {
+      return { refused: `the model found no element for it${reason ? ` (${reason})` : ''}` };
     }
+    const text = await page.locator(`aria-ref=${call.args.ref}`).innerText({ timeout: 1_000 }).catch(() => '');
+    let proposal;
+    try {
+      proposal = await locatorForRef(page, call.args.ref);
+    } catch {
+      return { refused: `the model named an element that is not on the page (${call.args.ref})` };
+    }
+    const target = proposal.target ?? { role: 'generic' };
+    const refusal = refuseHeal(step, { role: target.role, name: target.name, text }, reason);
+    if (refusal) return { refused: `refused the model's pick ${proposal.locator}: ${redact(refusal, secrets)}` };
+    return { locator: proposal.locator, fallbacks: proposal.fallbacks, reason };
   };
 }

@@ -39,15 +39,18 @@ export function observationMessage(obs: Observation, history: string[], remainin
   ].join('\n');
 }
 
-export const healSystemPrompt = `A recorded end-to-end test step no longer finds its element: the page changed.
-Pick the element on the current page that fulfills the step's intent (the same purpose, even if renamed or moved), or say it is not there.
+export const healSystemPrompt = `A recorded end-to-end test step no longer finds its element: the page changed (restyled, translated, renamed).
+Pick the element on the current page that IS the recorded element: the same role, the same purpose, the same place among its neighbours, even if its text is in another language.
+Never pick a different element because it is the only one left: an error message is not a success message, another button is not this button. An assertion's expected text cannot change.
+Say what matches the recording (role, name, text, neighbours) in "reason". If no element is the recorded one, call not_found.
 Answer with one tool call.`;
 
 export function healMessage(step: Step, error: string, obs: Observation): string {
   return [
     `Step intent: ${step.description}`,
     `Action: ${step.action}${step.value !== undefined ? ` (value: ${step.value})` : ''}`,
-    `Old locator: ${step.locator ?? '(none)'}`,
+    `Recorded element: ${step.target ? `${step.target.role}${step.target.name ? ` "${step.target.name}"` : ''}` : '(not recorded)'}`,
+    `Recorded locators: ${[step.locator, ...(step.fallbacks ?? [])].filter(Boolean).join(' | ') || '(none)'}`,
     `Error: ${error}`,
     `Page: ${obs.title} — ${obs.url}`,
     'Snapshot:',

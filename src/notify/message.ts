@@ -1,6 +1,6 @@
 // Pure rendering of a finished run into an email and a Slack-compatible chat message.
 
-export interface RunSummary {
+export interface RunReport {
   shortId: string;
   /** Dashboard address of the run. */
   url: string;
@@ -22,7 +22,7 @@ export interface SlackBlock {
   [key: string]: unknown;
 }
 
-export interface RenderedRunSummary {
+export interface RenderedRunReport {
   subject: string;
   text: string;
   html: string;
@@ -77,7 +77,7 @@ function escapeSlack(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export function renderRunSummary(run: RunSummary): RenderedRunSummary {
+export function renderRunReport(run: RunReport): RenderedRunReport {
   const verdict = verdictOf(run.status, run.result);
   const what = run.planName ? `Test plan "${oneLine(run.planName)}"` : 'Run';
   const headline = `${what} ${verdictWords[verdict]}`;

@@ -7,7 +7,7 @@ import type { NotifyOn, RunStatus, TestResult } from '../db/schema.js';
 import type { Logger } from '../logger.js';
 import { postChatWebhook } from './chat.js';
 import type { EmailSender } from './email.js';
-import { renderRunSummary, type RunSummary } from './message.js';
+import { renderRunReport, type RunReport } from './message.js';
 
 export type NotificationTarget =
   | { channel: 'email'; label: string; to: string }
@@ -149,7 +149,7 @@ export async function notificationTargets(db: DB, runId: string): Promise<Resolv
 }
 
 /** The message content of a run: counts and failures from its test cases. */
-export async function loadRunSummary(db: DB, run: ResolvedNotifications['run'], appUrl: string): Promise<RunSummary> {
+export async function loadRunReport(db: DB, run: ResolvedNotifications['run'], appUrl: string): Promise<RunReport> {
   const [row, tests] = await Promise.all([
     db.selectFrom('runs').select(['branch', 'commit_hash', 'test_count']).where('id', '=', run.id).executeTakeFirstOrThrow(),
     db
@@ -202,7 +202,7 @@ export async function sendRunNotifications(deps: NotifyDeps, runId: string): Pro
   for (const s of report.skipped) logger.info('run notification skipped', { target: s.target, reason: s.reason });
   if (targets.length === 0) return report;
 
-  const rendered = renderRunSummary(await loadRunSummary(deps.db, run, deps.appUrl));
+  const rendered = renderRunReport(await loadRunReport(deps.db, run, deps.appUrl));
   const email = deps.email;
   const deliver = async (target: NotificationTarget): Promise<void> => {
     if (target.channel === 'email') {

@@ -14,6 +14,8 @@ export interface DevServerOptions {
   namespace?: string;
   port?: number;
   uiPort?: number;
+  /** More `temporal server start-dev` flags (tests: `--dynamic-config-value` to make limits small). */
+  extraArgs?: string[];
 }
 
 /** Starts `temporal server start-dev` as a child process owned by this one (stopped on `stop()`). */
@@ -28,6 +30,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
       ui: opts.uiPort !== undefined,
       uiPort: opts.uiPort,
       log: { format: 'pretty', level: 'error' },
+      extraArgs: opts.extraArgs,
     },
   });
   return {

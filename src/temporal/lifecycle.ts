@@ -1,43 +1,123 @@
-// The API starts workflows only through these helpers, with business ids: starting twice is harmless.
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { workflowIds, workflowTypes, type BurnInInput, type PlanRunInput } from '../../workflows/shared.js';
-import type { TemporalClientProvider } from './client.js';
+// Callers start, signal and update workflows only through these helpers, with business ids: starting twice is
+// harmless. Each is typed by the workflow function (a type-only import through workflows/shared.ts), and type
+// names come from `workflowTypes`, which tsc checks against workflows/index.ts.
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
+import {
+  dependencyRecordedSignal,
+  workflowIds,
+  workflowTypes,
+  type BurnInInput,
+  type DependencyRecorded,
+  type PlanRunInput,
+  type Workflows,
+  type WorkflowType,
+} from '../../workflows/shared.js';
 
-/** Starts the burn-in that records a test case's steps; a burn-in already running for it counts as started. */
-export async function startBurnIn(temporal: TemporalClientProvider, input: BurnInInput, summary?: string): Promise<void> {
+/** Where a helper gets its client and task queue: the API's lazy provider, or an activity's own client. */
+export interface TemporalTarget {
+  readonly taskQueue: string;
+  get(): Promise<Client>;
+}
+
+export interface StartOptions<T extends WorkflowType> {
+  workflowId: string;
+  args: Parameters<Workflows[T]>;
+  /** Shown in the Temporal UI's workflow list, so an operator sees what this is without opening it. */
+  summary?: string;
+}
+
+/**
+ * Starts a workflow by type with arguments typed by its function. A workflow already running under the id counts
+ * as started (false is returned): the id is the business id, so a second start is the same request.
+ */
+export async function startWorkflow<T extends WorkflowType>(temporal: TemporalTarget, type: T, opts: StartOptions<T>): Promise<boolean> {
   const client = await temporal.get();
   try {
-    await client.workflow.start(workflowTypes.burnIn, {
+    await client.workflow.start<Workflows[T]>(workflowTypes[type], {
       taskQueue: temporal.taskQueue,
-      workflowId: workflowIds.burnIn(input.testCaseId),
-      // Shown in the Temporal UI's workflow list, so an operator sees which test this is without opening it.
-      staticSummary: summary,
-      args: [input],
-    });
+      workflowId: opts.workflowId,
+      staticSummary: opts.summary,
+      args: opts.args,
+    } as Parameters<typeof client.workflow.start<Workflows[T]>>[1]);
+    return true;
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw err;
   }
+}
+
+/**
+ * Signals the workflow under `workflowId`, starting it first when none runs (an entity workflow per conversation:
+ * each message is a signal, the first one also starts it).
+ */
+export async function signalWithStart<T extends WorkflowType, SignalArgs extends unknown[]>(
+  temporal: TemporalTarget,
+  type: T,
+  opts: StartOptions<T> & { signal: SignalDefinition<SignalArgs>; signalArgs: SignalArgs },
+): Promise<WorkflowHandle<Workflows[T]>> {
+  const client = await temporal.get();
+  return client.workflow.signalWithStart<Workflows[T], SignalArgs>(workflowTypes[type], {
+    taskQueue: temporal.taskQueue,
+    workflowId: opts.workflowId,
+    staticSummary: opts.summary,
+    args: opts.args,
+    signal: opts.signal,
+    signalArgs: opts.signalArgs,
+    // The SDK's conditional option types do not resolve for a generic workflow; the signature above is the check.
+  } as unknown as Parameters<typeof client.workflow.signalWithStart<Workflows[T], SignalArgs>>[1]);
+}
+
+/**
+ * Runs an update on the workflow under `workflowId`, starting it first when none runs, and returns the update's
+ * result (a chat turn answered by the conversation's workflow).
+ */
+export async function executeUpdateWithStart<T extends WorkflowType, Result, UpdateArgs extends unknown[]>(
+  temporal: TemporalTarget,
+  type: T,
+  opts: StartOptions<T> & { update: UpdateDefinition<Result, UpdateArgs>; updateArgs: UpdateArgs },
+): Promise<Result> {
+  const client = await temporal.get();
+  const startWorkflowOperation = new WithStartWorkflowOperation<Workflows[T]>(workflowTypes[type], {
+    taskQueue: temporal.taskQueue,
+    workflowId: opts.workflowId,
+    staticSummary: opts.summary,
+    args: opts.args,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  } as ConstructorParameters<typeof WithStartWorkflowOperation<Workflows[T]>>[1]);
+  return client.workflow.executeUpdateWithStart(opts.update, { args: opts.updateArgs, startWorkflowOperation });
+}
+
+/** Starts the burn-in that records a test case's steps; a burn-in already running for it counts as started. */
+export async function startBurnIn(temporal: TemporalTarget, input: BurnInInput, summary?: string): Promise<void> {
+  await startWorkflow(temporal, 'burnIn', { workflowId: workflowIds.burnIn(input.testCaseId), args: [input], summary });
 }
 
 /** Starts the run's orchestration (`run:<shortId>`); a second start of the same run is a no-op. */
-export async function startPlanRun(temporal: TemporalClientProvider, input: PlanRunInput, summary?: string): Promise<void> {
-  const client = await temporal.get();
-  try {
-    await client.workflow.start(workflowTypes.planRun, {
-      taskQueue: temporal.taskQueue,
-      workflowId: workflowIds.planRun(input.runShortId),
-      staticSummary: summary,
-      args: [input],
-    });
-  } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
-    throw err;
-  }
+export async function startPlanRun(temporal: TemporalTarget, input: PlanRunInput, summary?: string): Promise<void> {
+  await startWorkflow(temporal, 'planRun', { workflowId: workflowIds.planRun(input.runShortId), args: [input], summary });
 }
 
 /** Asks a run to stop: running tests are cancelled (their browser contexts closed), pending ones never start. */
-export async function cancelPlanRun(temporal: TemporalClientProvider, runShortId: string): Promise<void> {
+export async function cancelPlanRun(temporal: TemporalTarget, runShortId: string): Promise<void> {
   const client = await temporal.get();
   await client.workflow.getHandle(workflowIds.planRun(runShortId)).cancel();
+}
+
+/**
+ * Tells the burn-ins of `dependentIds` that a dependency has recorded its steps (or failed). A dependent whose
+ * burn-in is not running (finished, or not started yet) is skipped: it reads the stored status when it starts.
+ */
+export async function signalDependencyRecorded(temporal: TemporalTarget, dependentIds: string[], recorded: DependencyRecorded): Promise<number> {
+  const client = await temporal.get();
+  let delivered = 0;
+  for (const id of dependentIds) {
+    try {
+      await client.workflow.getHandle<Workflows['burnIn']>(workflowIds.burnIn(id)).signal(dependencyRecordedSignal, recorded);
+      delivered++;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
+  return delivered;
 }

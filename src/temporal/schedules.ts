@@ -1,7 +1,6 @@
 // Plan schedules are Temporal Schedules: Temporal keeps the clock, survives restarts and shows every action in its UI.
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
-import { workflowTypes } from '../../workflows/shared.js';
-import type { ScheduledPlanRunInput } from '../../workflows/scheduledPlanRun.js';
+import { workflowTypes, type ScheduledPlanRunInput } from '../../workflows/shared.js';
 import type { DB } from '../db/database.js';
 import type { TemporalClientProvider } from './client.js';
 

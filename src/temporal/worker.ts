@@ -1,21 +1,73 @@
+// The composition root of the worker side, used by `proctor worker`, `proctor dev`, the tests and the benchmarks:
+// activities get their dependencies here and nowhere else.
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../../activities/index.js';
+import { createActivities, type Activities, type ActivityDeps } from '../../activities/index.js';
+import { createNetworkGuard } from '../browser/network-guard.js';
+import { createBrowserPool } from '../browser/pool.js';
+import type { Config } from '../config.js';
+import type { DB } from '../db/database.js';
+import { createLlm } from '../llm/client.js';
+import type { Logger } from '../logger.js';
+import { createEmailSender } from '../notify/email.js';
+import type { BlobStore } from '../storage/blob-store.js';
 
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
-export interface WorkerOptions {
-  address: string;
-  namespace: string;
-  taskQueue: string;
-  deps: ActivityDeps;
-  /** A prebuilt bundle (tests build one per run); otherwise the workflows are bundled at start. */
-  workflowBundle?: WorkflowBundleWithSourceMap;
-  maxConcurrentActivityTaskExecutions?: number;
+/** What a worker process is configured with; `workerSettings(config)` reads it from the environment. */
+export interface WorkerSettings {
+  browser: {
+    /** Defaults to `loadPrograms().chromium`. */
+    executablePath?: string;
+    concurrency: number;
+    allowPrivateNetworks: boolean;
+  };
+  /** Absent: no LLM configured (AI features fail with a clear reason). */
+  llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number };
+  maxAgentSteps?: number;
+  stepTimeoutMs?: number;
+  /** Dashboard links in run notifications; `email` absent: no SMTP server, email notifications are skipped. */
+  notify: { appUrl: string; email?: { smtpUrl: string; from: string } };
 }
 
-export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+/** What the worker shares with the rest of its process (the API in `proctor dev`). */
+export interface WorkerResources {
+  db: DB;
+  blobs: BlobStore;
+  logger: Logger;
+}
+
+export function workerSettings(config: Config): WorkerSettings {
+  return {
+    browser: { executablePath: config.PROCTOR_CHROMIUM_PATH, concurrency: config.PROCTOR_BROWSER_CONCURRENCY, allowPrivateNetworks: config.allowPrivateNetworks },
+    llm: config.llm,
+    maxAgentSteps: config.PROCTOR_AGENT_MAX_STEPS,
+    stepTimeoutMs: config.PROCTOR_STEP_TIMEOUT_MS,
+    notify: { appUrl: config.appUrl, email: config.PROCTOR_SMTP_URL ? { smtpUrl: config.PROCTOR_SMTP_URL, from: config.PROCTOR_EMAIL_FROM } : undefined },
+  };
+}
+
+/** The activities' dependencies: one browser pool per process, the LLM when configured. */
+export function createActivityDeps(settings: WorkerSettings, resources: WorkerResources): ActivityDeps {
+  const networkGuard = createNetworkGuard({ allowPrivateNetworks: settings.browser.allowPrivateNetworks });
+  const { llm, notify } = settings;
+  return {
+    ...resources,
+    browsers: createBrowserPool({ executablePath: settings.browser.executablePath, concurrency: settings.browser.concurrency, queueTimeoutMs: 10 * 60_000, networkGuard }),
+    llm: llm && createLlm(llm, { maxRetries: llm.maxRetries }),
+    maxAgentSteps: settings.maxAgentSteps,
+    stepTimeoutMs: settings.stepTimeoutMs,
+    notify: {
+      appUrl: notify.appUrl,
+      email: notify.email && createEmailSender(notify.email),
+      networkGuard,
+    },
+  };
+}
+
+/** Bundles workflows/index.ts, or another entry (a workflow test's own stubs next to the real workflows). */
+export function bundleWorkflows(entry = workflowsPath): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: entry, logger: quietBundlerLogger });
 }
 
 // The bundler reports every module at info level; only problems matter here.
@@ -28,21 +80,67 @@ const quietBundlerLogger = {
   error: (message: string) => console.error(message),
 };
 
-/** The composition root of the worker side: activities get their dependencies here and nowhere else. */
-export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: opts.address });
-  const worker = await Worker.create({
-    connection,
-    namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    workflowBundle: opts.workflowBundle ?? (await bundleWorkflows()),
-    activities: createActivities(opts.deps),
-    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions ?? 50,
-    // Cancellation reaches an activity with its heartbeat response: keep that delay around a second.
-    maxHeartbeatThrottleInterval: '1 second',
-    defaultHeartbeatThrottleInterval: '1 second',
-  });
-  return { worker, connection };
+export interface TemporalWorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /** A prebuilt bundle (tests build one per file); otherwise the workflows are bundled at start. */
+  workflowBundle?: WorkflowBundleWithSourceMap;
+  maxConcurrentActivityTaskExecutions?: number;
+  /** Replaces activities by stand-ins (bench/plan-run's fast test body at 10,000 tests); production passes none. */
+  substitute?: (activities: Activities, deps: ActivityDeps) => Activities;
+}
+
+export interface ProctorWorker {
+  worker: Worker;
+  deps: ActivityDeps;
+  activities: Activities;
+  /** Polls until stopped; rejects when the worker fails. */
+  running: Promise<void>;
+  /** Drains the worker, then closes its connection and its browsers. */
+  stop(): Promise<void>;
+}
+
+/** Builds the activities' dependencies and a polling Worker: the one way a worker is assembled. */
+export async function startWorker(temporal: TemporalWorkerOptions, settings: WorkerSettings, resources: WorkerResources): Promise<ProctorWorker> {
+  const deps = createActivityDeps(settings, resources);
+  const activities = temporal.substitute ? temporal.substitute(createActivities(deps), deps) : createActivities(deps);
+  let connection: NativeConnection | undefined;
+  try {
+    connection = await NativeConnection.connect({ address: temporal.address });
+    const worker = await Worker.create({
+      connection,
+      namespace: temporal.namespace,
+      taskQueue: temporal.taskQueue,
+      workflowBundle: temporal.workflowBundle ?? (await bundleWorkflows()),
+      activities,
+      maxConcurrentActivityTaskExecutions: temporal.maxConcurrentActivityTaskExecutions ?? 50,
+      // Cancellation reaches an activity with its heartbeat response: keep that delay around a second.
+      maxHeartbeatThrottleInterval: '1 second',
+      defaultHeartbeatThrottleInterval: '1 second',
+    });
+    const running = worker.run();
+    const open = connection;
+    return {
+      worker,
+      deps,
+      activities,
+      running,
+      async stop() {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        try {
+          await running;
+        } finally {
+          await open.close();
+          await deps.browsers.close();
+        }
+      },
+    };
+  } catch (err) {
+    await connection?.close();
+    await deps.browsers.close();
+    throw err;
+  }
 }
 
 /**
@@ -51,9 +149,4 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
  */
 export function installRuntimeWithoutSignalHandlers(): void {
   Runtime.install({ shutdownSignals: [] });
-}
-
-export async function stopWorker(worker: Worker, running: Promise<void>): Promise<void> {
-  if (worker.getState() === 'RUNNING') worker.shutdown();
-  await running;
 }

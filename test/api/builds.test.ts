@@ -14,7 +14,7 @@ import type { BlobStore } from '../../src/storage/blob-store.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
-import { loadTools } from '../../src/tools.js';
+import { loadPrograms } from '../../src/programs.js';
 import { freshDatabase } from '../support/app-context.js';
 import { fixtures, zipOf } from '../support/build-fixtures.js';
 import { startMinio } from '../support/minio.js';
@@ -39,7 +39,7 @@ async function startBuildApi(store: 'fs' | 's3'): Promise<BuildApi> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
-  const minio = store === 's3' ? await startMinio(loadTools().minio!) : undefined;
+  const minio = store === 's3' ? await startMinio(loadPrograms().minio!) : undefined;
   const blobs: BlobStore = minio
     ? createS3BlobStore({ ...minio, bucket: 'proctor-builds', region: 'us-east-1' })
     : createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl: url });

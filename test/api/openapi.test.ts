@@ -1,5 +1,7 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shortIdDocPattern } from '../../src/api/schemas/common.js';
+import { shortIdPattern } from '../../src/domain/short-ids.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 
 // Served outside the /v1 contract on purpose: docs, the fs blob store's presigned URLs.
@@ -31,11 +33,44 @@ describe('OpenAPI document', () => {
     expect(served.filter((r) => !documented.has(r))).toEqual([]);
   });
 
-  it('carries the short-id patterns of the spec', () => {
+  it("carries the spec's short-id patterns, with `.` spelled as JavaScript reads it", () => {
     const text = JSON.stringify(doc);
-    for (const pattern of ['^app(-.+_.+|_.+)$', '^env(-.+_.+|_.+)$', '^preset(-.+_.+|_.+)$', '^build(-.+_.+|_.+)$']) {
-      expect(text).toContain(JSON.stringify(pattern).slice(1, -1));
+    for (const kind of ['application', 'environment', 'devicePreset', 'build'] as const) {
+      const documented = shortIdDocPattern(kind);
+      expect(text).toContain(JSON.stringify(documented).slice(1, -1));
+      // Same meaning as the spec's pattern here; only a client whose `.` also matches `\r` (Python) reads them differently.
+      const spec = new RegExp(shortIdPattern(kind));
+      const prefix = shortIdPattern(kind).slice(1).split('(')[0];
+      for (const id of [`${prefix}_x`, `${prefix}-shop_x1`, `${prefix}-_`, `${prefix}_`, `${prefix}_a\rb`, `${prefix}_a\nb`, `x${prefix}_a`]) {
+        expect(new RegExp(documented).test(id), JSON.stringify(id)).toBe(spec.test(id));
+      }
     }
+  });
+
+  it('states the rules the server enforces', () => {
+    const schemas = doc.components.schemas as Record<string, Record<string, any>>;
+    const text = JSON.stringify(doc);
+    // Lists of distinct entries, the exactly-one-of forms, the deepest page, http(s)-only URLs, IANA zones.
+    expect(schemas.CreateTestPlan!.properties.testCaseIds.uniqueItems).toBe(true);
+    expect(schemas.CreateTestCase!.properties.labels.uniqueItems).toBe(true);
+    expect(schemas.CreateEnvironment!.oneOf).toEqual([{ required: ['url'] }, { required: ['applicationBuildShortId'] }]);
+    expect(schemas.StartRun!.properties.applications.items.properties.environment.oneOf).toHaveLength(3);
+    expect(schemas.Rerun!.not).toEqual({ required: ['failedOnly', 'projectTestCaseIds'] });
+    const listParams = (doc.paths['/v1/test-cases']!.get as unknown as { parameters: { name: string; schema: { maximum?: number } }[] }).parameters;
+    expect(listParams.find((p) => p.name === 'offset')!.schema.maximum).toBeGreaterThan(0);
+    const urlPattern = new RegExp(schemas.CreateEnvironment!.properties.url.pattern);
+    expect(['https://shop.example.com/a?b=c', 'http://user:pw@10.0.0.1:8080/'].every((u) => urlPattern.test(u))).toBe(true);
+    expect(['file:///etc/passwd', 'javascript:alert(1)', 'ftp://x.example.com/'].some((u) => urlPattern.test(u))).toBe(false);
+    expect(new RegExp(schemas.IanaTimeZone!.pattern).test('Europe/Paris')).toBe(true);
+    expect(new RegExp(schemas.IanaTimeZone!.pattern).test('Mars/Olympus')).toBe(false);
+    // Every PATCH needs its body; every object's keys, and whatever unknown fields hold, are NUL-free.
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const patch = (ops as Record<string, { requestBody?: { required?: boolean } }>).patch;
+      if (patch) expect(patch.requestBody?.required, path).toBe(true);
+    }
+    expect(schemas.CreateApplication!.propertyNames).toEqual({ pattern: '^[^\\u0000]*$' });
+    expect(schemas.CreateApplication!.additionalProperties).toEqual({ $ref: '#/components/schemas/NulFreeJson' });
+    expect(text).toContain('PROCTOR_MAX_BODY_BYTES');
   });
 
   it('requires the bearer token on every /v1 operation and documents the error envelope', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
-import { requireTestPlan } from '../../src/api/routes/test-plans.js';
+import { requireTestPlan } from '../../src/services/test-plans.js';
+import { NotFoundError } from '../../src/services/errors.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 
@@ -312,14 +312,14 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     expect(await ctx.db.selectFrom('test_plan_applications').select('application_id').where('test_plan_id', '=', planId).execute()).toEqual([]);
   });
 
-  it('exports requireTestPlan for the run endpoints, scoped to the project', async () => {
+  it('requireTestPlan (used by the run and schedule endpoints) is scoped to the project', async () => {
     const plan = (await ctx.call('POST', '/v1/test-plans', { name: 'Required' })).body;
     const found = await requireTestPlan(ctx.db, ctx.tenant.projectId, plan.shortId);
     expect(found).toMatchObject({ shortId: plan.shortId, name: 'Required' });
     expect(found.id).toMatch(/^[0-9a-f-]{36}$/);
     const elsewhere = await requireTestPlan(ctx.db, ctx.other.projectId, plan.shortId).catch((err: unknown) => err);
-    expect(elsewhere).toBeInstanceOf(ApiError);
-    expect(elsewhere).toMatchObject({ status: 404, message: 'Test plan not found' });
+    expect(elsewhere).toBeInstanceOf(NotFoundError);
+    expect(elsewhere).toMatchObject({ message: 'Test plan not found' });
   });
 
   it("hides another project's plans (404 on every route) and lists only the caller's", async () => {

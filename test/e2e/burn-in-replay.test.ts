@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserState } from '../../src/domain/steps.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { createRouter, refOf, tool } from '../support/agent-script.js';
 import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { dependencyRecordedSignal, workflowIds } from '../../workflows/shared.js';
 
+/** `RECORD_HISTORIES=1` also refreshes the burnIn history that test/workflows/replay.test.ts replays. */
 describe('burn-in and replay on the real stack', () => {
   let fixture: FixtureApps;
   let llm: ScriptedLlm;
@@ -14,6 +19,7 @@ describe('burn-in and replay on the real stack', () => {
   let appShortId: string;
   let configShortIds: string[];
   let loginId: string;
+  let checkoutId: string;
   const router = createRouter();
 
   beforeAll(async () => {
@@ -80,35 +86,15 @@ describe('burn-in and replay on the real stack', () => {
     }
   });
 
-  it('fails at the renamed button without an LLM, and heals with one, storing a new step version', async () => {
+  it('finds the renamed button through its recorded id fallback without an LLM, and says so', async () => {
     fixture.setVariant('renamed');
     try {
-      const failed = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t3/login', heal: false });
-      expect(failed.status).toBe('FAILED');
-      expect(failed.failedStepIndex).toBe(3);
-      expect(failed.error).toMatch(/step 4 \(click\).*Add Coffee mug to cart/);
-      expect(failed.screenshotKey).toBeDefined();
-      expect((await stack.activityDeps.blobs.get(failed.screenshotKey!)).subarray(1, 4).toString()).toBe('PNG');
-
-      // Heal a copy, so the other tests keep the original recording.
-      const copyId = randomUUID();
-      const original = await stack.db.selectFrom('test_cases').selectAll().where('id', '=', loginId).executeTakeFirstOrThrow();
-      await stack.db
-        .insertInto('test_cases')
-        .values({ ...original, id: copyId, name: 'Login copy', steps: JSON.stringify(original.steps), created_at: new Date(), updated_at: new Date() })
-        .execute();
-      const before = await stack.call('GET', `/v1/test-cases/${copyId}`);
-      llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same purpose, renamed' }));
-      const healed = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: copyId, artifactPrefix: 'runs/t4/login', heal: true });
-      expect(healed.error).toBeUndefined();
-      expect(healed.status).toBe('PASSED');
-      expect(healed.llmCalls).toBe(1);
-      expect(healed.healed).toEqual([
-        { index: 3, from: "getByRole('button', { name: 'Add Coffee mug to cart' })", to: "getByRole('button', { name: 'Put Coffee mug in basket' })", via: 'llm' },
-      ]);
-      const after = await stack.call('GET', `/v1/test-cases/${copyId}`);
-      expect(after.body.steps.version).toBe(before.body.steps.version + 1);
-      expect(after.body.steps.steps[3].locator).toBe("getByRole('button', { name: 'Put Coffee mug in basket' })");
+      const before = llm.requests.length;
+      const replay = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t3/login', heal: false });
+      expect(replay.error).toBeUndefined();
+      expect(replay.status).toBe('PASSED');
+      expect(replay.healed).toEqual([{ index: 3, from: "getByRole('button', { name: 'Add Coffee mug to cart' })", to: "locator('#add-mug')", via: 'fallback' }]);
+      expect(llm.requests.length).toBe(before);
     } finally {
       fixture.setVariant('original');
     }
@@ -132,6 +118,7 @@ describe('burn-in and replay on the real stack', () => {
       configShortIds,
       resumeFromDependencyProjectTestCaseId: loginId,
     });
+    checkoutId = created.body.testCase.id;
     const generated = await waitForGeneration(stack, created.body.testCase.id);
     expect(generated.failureReason).toBeNull();
     expect(generated.generationStatus).toBe('COMPLETED');
@@ -139,23 +126,28 @@ describe('burn-in and replay on the real stack', () => {
     expect(firstObservation[0]).toContain('Signed in as shopper@example.com');
     expect(firstObservation[0]).not.toContain('textbox "Password"');
 
-    // Replay as a plan run would: the dependency hands its browser state to the dependent.
-    const dependency = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t5/login', captureState: true });
-    expect(dependency.status).toBe('PASSED');
-    const tabToken = dependency.state!.origins.flatMap((o) => o.sessionStorage).find((i) => i.name === 'shop_tab_token');
+    // Replay as a plan run would: the dependency stores its browser state in the blob store, the dependent reads it
+    // by key (the state never travels through workflow inputs or results).
+    const blobs = stack.activityDeps.blobs;
+    const stateKey = 'runs/t5/state/login.json';
+    const dependency = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t5/login', captureStateKey: stateKey });
+    expect(dependency).toMatchObject({ status: 'PASSED', stateKey });
+    const state = JSON.parse((await blobs.get(stateKey)).toString('utf8')) as BrowserState;
+    const tabToken = state.origins.flatMap((o) => o.sessionStorage).find((i) => i.name === 'shop_tab_token');
     expect(tabToken?.value).toMatch(/^tab-/);
     const dependent = await stack.activities.executeTest({
       projectId: stack.tenant.projectId,
       testCaseId: created.body.testCase.id,
       artifactPrefix: 'runs/t5/checkout',
-      state: dependency.state,
+      stateKey,
     });
     expect(dependent.error).toBeUndefined();
     expect(dependent.status).toBe('PASSED');
 
     // Without the sessionStorage part of the state, checkout refuses: proof that it was carried.
-    const withoutSession = { ...dependency.state!, origins: dependency.state!.origins.map((o) => ({ ...o, sessionStorage: [] })) };
-    const refused = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: created.body.testCase.id, artifactPrefix: 'runs/t5/refused', state: withoutSession });
+    const withoutSession = { ...state, origins: state.origins.map((o) => ({ ...o, sessionStorage: [] })) };
+    await blobs.put('runs/t5/state/without-session.json', Buffer.from(JSON.stringify(withoutSession)), 'application/json');
+    const refused = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: created.body.testCase.id, artifactPrefix: 'runs/t5/refused', stateKey: 'runs/t5/state/without-session.json' });
     expect(refused.status).toBe('FAILED');
   });
 
@@ -191,6 +183,12 @@ describe('burn-in and replay on the real stack', () => {
     const lastOfFirst = router.order.lastIndexOf(first);
     const firstOfSecond = router.order.indexOf(second);
     expect(lastOfFirst).toBeLessThan(firstOfSecond);
+
+    // The dependent learnt of its dependency by signal (sent by the dependency's burn-in), not by polling.
+    const history = await (await stack.temporal.get()).workflow.getHandle(workflowIds.burnIn(b.body.testCase.id)).fetchHistory();
+    const signals = (history.events ?? []).flatMap((e) => (e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes.signalName] : []));
+    expect(signals).toEqual([dependencyRecordedSignal.name]);
+    if (process.env.RECORD_HISTORIES) writeFileSync('test/workflows/histories/burnIn-waits-for-dependency.json', historyToJSON(history));
   });
 
   it('exports a Playwright spec that runs green with @playwright/test', async () => {
@@ -200,6 +198,18 @@ describe('burn-in and replay on the real stack', () => {
     expect(spec).toContain("import { test, expect } from '@playwright/test';");
     expect(spec).not.toContain(shopCredentials.password);
     expect(spec).toContain('process.env.SHOP_PASSWORD');
+    const result = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
+    expect(result.output).toMatch(/1 passed/);
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it('exports a resume-from test with its dependency chain, and the spec passes on its own', async () => {
+    const res = await stack.app.request(`/v1/test-cases/${checkoutId}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    expect(res.status).toBe(200);
+    const spec = await res.text();
+    expect(spec).toContain("await test.step('Resume-from dependency: Login and add mug', async () => {");
+    expect(spec).toContain("await test.step('Checkout', async () => {");
+    expect(spec).not.toContain(shopCredentials.password);
     const result = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
     expect(result.output).toMatch(/1 passed/);
     expect(result.code).toBe(0);

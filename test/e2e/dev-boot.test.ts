@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startWorkflow } from '../../src/temporal/lifecycle.js';
+import { taskQueues, workflowIds, type Workflows } from '../../workflows/shared.js';
 import { freePort } from '../support/net.js';
 
 interface Banner {
@@ -82,12 +84,9 @@ describe('proctor dev', () => {
       const connection = await Connection.connect({ address: banner.temporal });
       try {
         const client = new Client({ connection });
-        const result = await client.workflow.execute('systemCheck', {
-          taskQueue: 'proctor',
-          workflowId: `system-check:boot-${Date.now()}`,
-          args: [{ nonce: 'boot-test' }],
-          workflowExecutionTimeout: '30 seconds',
-        });
+        const workflowId = workflowIds.systemCheck(`boot-${Date.now()}`);
+        await startWorkflow({ taskQueue: taskQueues.main, get: async () => client }, 'systemCheck', { workflowId, args: [{ nonce: 'boot-test' }] });
+        const result = await client.workflow.getHandle<Workflows['systemCheck']>(workflowId).result();
         expect(result).toMatchObject({ nonce: 'boot-test', databaseOk: true });
         // The worker that just ran it is polling: /healthz says so.
         const after = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json();

@@ -4,6 +4,8 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
+import { BlobNotFoundError } from '../../src/storage/blob-store.js';
+import { blobKeys } from '../../workflows/shared.js';
 import { brokenSteps, checkoutSteps, insertRecordedTestCase, loginSteps, slowSteps, todoSteps } from '../support/recorded.js';
 
 /** `RECORD_HISTORIES=1` refreshes the recorded histories that test/workflows/replay.test.ts replays. */
@@ -17,6 +19,16 @@ async function recordHistories(stack: Stack, run: any): Promise<void> {
   }
 }
 
+/** Every payload of a history (inputs, results), decoded: what the workflow was handed, as text. */
+function payloadText(node: unknown): string {
+  if (Array.isArray(node)) return node.map(payloadText).join('\n');
+  if (!node || typeof node !== 'object') return '';
+  return Object.entries(node).map(([key, value]) =>
+    key === 'payloads' && Array.isArray(value)
+      ? value.map((p: { data?: Uint8Array | null }) => (p.data ? Buffer.from(p.data).toString('utf8') : '')).join('\n')
+      : payloadText(value),
+  ).join('\n');
+}
 
 describe('plan runs over the dependency graph', () => {
   // Three copies of the fixture apps stand for three environments, so the request logs show which one a test used.
@@ -107,6 +119,13 @@ describe('plan runs over the dependency graph', () => {
     expect(await parent.staticSummary()).toBe(`Run ${run.shortId} (Everything): 9 test(s)`);
     const child = await client.workflow.getHandle(`run:${run.shortId}:${byName.checkout.shortId}`).describe();
     expect(await child.staticSummary()).toBe('checkout');
+
+    // The login's browser state reached checkout by blob key, not through the histories, and is gone after the run.
+    const stateKey = blobKeys.browserState(run.shortId, ids.login!);
+    const checkoutHistory = payloadText(await client.workflow.getHandle(`run:${run.shortId}:${byName.checkout.shortId}`).fetchHistory());
+    expect(checkoutHistory).toContain(stateKey);
+    expect(checkoutHistory).not.toContain('shop_tab_token');
+    await expect(stack.activityDeps.blobs.get(stateKey)).rejects.toBeInstanceOf(BlobNotFoundError);
 
     // Precedence: shop uses the plan's environment (server 2) over the project default (server 1);
     // todo uses the run's override (server 3) over the plan's (server 2).

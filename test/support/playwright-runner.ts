@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromiumFlags } from '../../src/browser/pool.js';
-import { loadTools } from '../../src/tools.js';
+import { loadPrograms } from '../../src/programs.js';
 
 /** Runs one exported spec with the real `@playwright/test` runner and this machine's Chromium. */
 export async function runPlaywrightSpec(spec: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
@@ -13,7 +13,7 @@ export async function runPlaywrightSpec(spec: string, env: Record<string, string
     writeFileSync(join(dir, 'exported.spec.ts'), spec);
     writeFileSync(
       join(dir, 'playwright.config.mjs'),
-      `export default { testDir: ${JSON.stringify(dir)}, reporter: 'line', workers: 1, outputDir: ${JSON.stringify(join(dir, 'results'))}, use: { launchOptions: { executablePath: ${JSON.stringify(loadTools().chromium ?? '')}, args: ${JSON.stringify(chromiumFlags)} } } };\n`,
+      `export default { testDir: ${JSON.stringify(dir)}, reporter: 'line', workers: 1, outputDir: ${JSON.stringify(join(dir, 'results'))}, use: { launchOptions: { executablePath: ${JSON.stringify(loadPrograms().chromium ?? '')}, args: ${JSON.stringify(chromiumFlags)} } } };\n`,
     );
     const cli = resolve('node_modules/@playwright/test/cli.js');
     return await new Promise((done) => {

@@ -6,9 +6,13 @@ import { listenOnFreePort } from './net.js';
 
 export type ChatRequest = ChatCompletionCreateParams;
 
-export type ScriptedReply =
+export type ScriptedReply = (
   | { content: string }
-  | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>; content?: string };
+  | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>; content?: string }
+) & {
+  /** Streaming only: pause this long before each text fragment (a model producing tokens at a fixed rate). */
+  fragmentDelayMs?: number;
+};
 
 export type ScriptedStep = ScriptedReply | ((req: ChatRequest) => ScriptedReply);
 
@@ -21,6 +25,8 @@ export interface ScriptedLlm {
   enqueue(...replies: ScriptedStep[]): void;
   /** Every authorized chat-completions request received, parsed, including those answered with an error. */
   requests: ChatRequest[];
+  /** Default pause before each streamed text fragment (0: as fast as possible). */
+  setFragmentDelay(ms: number): void;
   /** Make the next `count` requests fail with this HTTP status (e.g. 500 / 429) before the script continues. */
   failNext(count: number, status: number): void;
   reset(): void;
@@ -73,8 +79,9 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   const requests: ChatRequest[] = [];
   const failures: number[] = [];
   let completionCount = 0;
+  let fragmentDelayMs = 0;
 
-  function answer(request: ChatRequest, reply: ScriptedReply, res: ServerResponse): void {
+  async function answer(request: ChatRequest, reply: ScriptedReply, res: ServerResponse): Promise<void> {
     completionCount += 1;
     const id = `chatcmpl-scripted-${completionCount}`;
     const created = Math.floor(Date.now() / 1000);
@@ -132,7 +139,13 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     // The way OpenAI streams: a role chunk, text fragments, then per tool call a chunk with its id and name
     // followed by chunks of argument text, an empty delta with the finish reason, usage on its own, [DONE].
     delta({ role: 'assistant', content: toolCalls.length && content === null ? null : '', refusal: null });
-    for (const fragment of textFragments(content ?? '')) delta({ content: fragment });
+    const pause = reply.fragmentDelayMs ?? fragmentDelayMs;
+    for (const fragment of textFragments(content ?? '')) {
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+      // The client went away (cancelled, or its worker was killed): stop like a real endpoint would.
+      if (res.destroyed || res.writableEnded) return;
+      delta({ content: fragment });
+    }
     toolCalls.forEach((call, index) => {
       delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
       for (const fragment of argumentFragments(call.function.arguments)) delta({ tool_calls: [{ index, function: { arguments: fragment } }] });
@@ -169,7 +182,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     } catch (err) {
       return sendError(res, 500, { message: `scripted LLM: the reply function threw: ${String(err)}`, type: 'server_error' }, noRetry);
     }
-    answer(request, reply, res);
+    await answer(request, reply, res);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -203,6 +216,9 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     enqueue(...replies) {
       queue.push(...replies);
     },
+    setFragmentDelay(ms) {
+      fragmentDelayMs = ms;
+    },
     failNext(count, status) {
       for (let i = 0; i < count; i++) failures.push(status);
     },
@@ -210,6 +226,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       queue.length = 0;
       requests.length = 0;
       failures.length = 0;
+      fragmentDelayMs = 0;
     },
     async stop() {
       server.closeAllConnections();

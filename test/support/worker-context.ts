@@ -2,24 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createActivities, type ActivityDeps } from '../../activities/index.js';
 import { createApp } from '../../src/api/app.js';
 import type { AppDeps } from '../../src/api/context.js';
-import { createNetworkGuard } from '../../src/browser/network-guard.js';
-import { createBrowserPool, type BrowserPool } from '../../src/browser/pool.js';
+import type { BrowserPool } from '../../src/browser/pool.js';
 import type { DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';
-import { createLlm } from '../../src/llm/client.js';
-import { createEmailSender } from '../../src/notify/email.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
 
 // TEST_LOG=1 shows what the API and activities log (errors with request ids) while debugging a test.
 const logger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
-import { bundleWorkflows } from '../../src/temporal/worker.js';
+import { bundleWorkflows, createActivityDeps, startWorker, type WorkerSettings } from '../../src/temporal/worker.js';
 import { databaseUrlOf, freshDatabase, type Tenant } from './app-context.js';
 import { waitFor } from './net.js';
 import type { ScriptedLlm } from './scripted-llm.js';
@@ -38,6 +35,8 @@ export interface StackOptions {
   smtpUrl?: string;
   /** false: no in-process worker (a test runs `proctor worker` as its own process instead). */
   worker?: boolean;
+  /** Another Temporal server than the suite's shared one (e.g. one started with small limits). */
+  temporalAddress?: string;
 }
 
 export interface Stack {
@@ -51,7 +50,7 @@ export interface Stack {
   taskQueue: string;
   databaseUrl?: string;
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** A second worker on the same queue with other dependencies (e.g. no LLM); stopped with the stack. */
+  /** Stops the worker (draining it), then closes the browsers, the Temporal client and the database. */
   close(): Promise<void>;
 }
 
@@ -62,33 +61,23 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const publicUrl = 'http://127.0.0.1:3000';
   const blobs = createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl });
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
-  const address = inject('temporalAddress');
+  const address = opts.temporalAddress ?? inject('temporalAddress');
   const temporal = createTemporalClientProvider({ address, namespace: 'default', taskQueue });
-  const browsers = createBrowserPool({ concurrency: opts.concurrency ?? 4, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
-  const activityDeps: ActivityDeps = {
-    db,
-    blobs,
-    logger,
-    browsers,
-    llm: opts.llm ? createLlm({ apiKey: opts.llm.apiKey, baseURL: opts.llm.baseURL, model: 'scripted' }, { maxRetries: 1 }) : undefined,
+  // The worker as `proctor worker` assembles it, with the test's settings (no worker: the same deps, unpolled).
+  const settings: WorkerSettings = {
+    browser: { concurrency: opts.concurrency ?? 4, allowPrivateNetworks: true },
+    llm: opts.llm && { apiKey: opts.llm.apiKey, baseURL: opts.llm.baseURL, model: 'scripted', maxRetries: 1 },
     maxAgentSteps: opts.maxAgentSteps,
     stepTimeoutMs: opts.stepTimeoutMs ?? 3_000,
-    notify: {
-      appUrl: 'https://app.proctor.test',
-      email: opts.smtpUrl ? createEmailSender({ smtpUrl: opts.smtpUrl, from: 'Proctor <proctor@test>' }) : undefined,
-    },
+    notify: { appUrl: 'https://app.proctor.test', email: opts.smtpUrl ? { smtpUrl: opts.smtpUrl, from: 'Proctor <proctor@test>' } : undefined },
   };
-  const activities = createActivities(activityDeps);
-  const connection = opts.worker === false ? undefined : await NativeConnection.connect({ address });
-  const worker = connection && await Worker.create({
-    connection,
-    taskQueue,
-    workflowBundle: await workflowBundle(),
-    activities,
-    maxHeartbeatThrottleInterval: '1 second',
-    defaultHeartbeatThrottleInterval: '1 second',
-  });
-  const running = worker?.run();
+  const resources = { db, blobs, logger };
+  const worker = opts.worker === false
+    ? undefined
+    : await startWorker({ address, namespace: 'default', taskQueue, workflowBundle: await workflowBundle() }, settings, resources);
+  const activityDeps = worker?.deps ?? createActivityDeps(settings, resources);
+  const activities = worker?.activities ?? createActivities(activityDeps);
+  const { browsers } = activityDeps;
 
   const appDeps: AppDeps = {
     db,
@@ -121,11 +110,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     databaseUrl: databaseUrlOf(db),
     call,
     async close() {
-      worker?.shutdown();
-      await running;
-      await connection?.close();
+      if (worker) await worker.stop();
+      else await browsers.close();
       await temporal.close();
-      await browsers.close();
       await db.destroy();
       rmSync(blobDir, { recursive: true, force: true });
     },

@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadTools } from '../../src/tools.js';
+import { loadPrograms } from '../../src/programs.js';
 import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 
 const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -11,7 +11,7 @@ describe('fixture apps', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [apps, browser] = await Promise.all([startFixtureApps(), chromium.launch({ executablePath: loadTools().chromium, args: launchArgs })]);
+    [apps, browser] = await Promise.all([startFixtureApps(), chromium.launch({ executablePath: loadPrograms().chromium, args: launchArgs })]);
   });
   afterAll(async () => {
     await browser?.close();

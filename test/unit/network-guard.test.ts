@@ -12,7 +12,7 @@ import {
   type NetworkGuard,
 } from '../../src/browser/network-guard.js';
 import { startEgressProxy, type EgressProxy } from '../../src/browser/egress-proxy.js';
-import { loadTools } from '../../src/tools.js';
+import { loadPrograms } from '../../src/programs.js';
 
 const metadata = '169.254.169.254';
 
@@ -184,7 +184,7 @@ describe('network guard in Chromium', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({ executablePath: loadTools().chromium, args: chromiumFlags });
+    browser = await chromium.launch({ executablePath: loadPrograms().chromium, args: chromiumFlags });
   });
 
   afterAll(async () => {

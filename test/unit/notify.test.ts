@@ -12,7 +12,7 @@ import { newShortId } from '../../src/ids.js';
 import { silentLogger } from '../../src/logger.js';
 import { postChatWebhook } from '../../src/notify/chat.js';
 import { createEmailSender } from '../../src/notify/email.js';
-import { renderRunSummary } from '../../src/notify/message.js';
+import { renderRunReport } from '../../src/notify/message.js';
 import { createNotifyActivities, notificationTargets, sendRunNotifications, type NotifyDeps } from '../../src/notify/run-notifications.js';
 import { freshDatabase } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
@@ -186,7 +186,7 @@ describe('run notifications', () => {
   }
 
   it('renders a summary with counts, failures and a link, escaped per medium', () => {
-    const rendered = renderRunSummary({
+    const rendered = renderRunReport({
       shortId: 'run_abc',
       url: 'https://app.proctor.test/runs/run_abc',
       status: 'COMPLETED',
@@ -222,10 +222,10 @@ describe('run notifications', () => {
       skipped: 0,
       failedTests: Array.from({ length: 40 }, (_, i) => ({ name: `Test ${i} ${'x'.repeat(200)}`, error: 'e'.repeat(1000) })),
     };
-    const many = renderRunSummary(manyInput);
+    const many = renderRunReport(manyInput);
     expect(many.text).toContain('and 30 more');
     for (const block of many.slack.blocks ?? []) expect(JSON.stringify(block).length).toBeLessThan(3100);
-    expect(renderRunSummary({ ...manyInput, status: 'CANCELLED', result: null, failedTests: [] }).subject).toBe('[Proctor] Run was cancelled (run_abc)');
+    expect(renderRunReport({ ...manyInput, status: 'CANCELLED', result: null, failedTests: [] }).subject).toBe('[Proctor] Run was cancelled (run_abc)');
   });
 
   it('a failed run mails each recipient and posts to the plan’s chat channel', async () => {

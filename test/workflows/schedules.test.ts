@@ -3,7 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TemporalClientProvider } from '../../src/temporal/client.js';
 import { createPlanSchedule, deletePlanSchedule } from '../../src/temporal/schedules.js';
-import { loadTools } from '../../src/tools.js';
+import { loadPrograms } from '../../src/programs.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
 import { startStack, type Stack } from '../support/worker-context.js';
@@ -18,7 +18,7 @@ import { startStack, type Stack } from '../support/worker-context.js';
 // it, and the same Schedule, its spec switched to every 2 seconds (cron cannot go below a minute), shows the ticks
 // becoming runs by themselves.
 
-const testServer = loadTools().temporalTestServer;
+const testServer = loadPrograms().temporalTestServer;
 
 /** A provider over a client someone else owns (the time-skipping environment's). */
 const providerOf = (client: Client, taskQueue: string): TemporalClientProvider => ({

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, name, shortId } from '../schemas/common.js';
+import { Deleted, name, shortId, httpUrl } from '../schemas/common.js';
 import { badRequest, notFound } from '../errors.js';
 import { requireApplication } from './applications.js';
 import {
@@ -13,11 +13,7 @@ import {
 } from '../../db/queries/environments.js';
 import { findBuild } from '../../db/queries/builds.js';
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
-  .openapi({ example: 'https://staging.shop.example.com' });
+const url = httpUrl().openapi({ example: 'https://staging.shop.example.com' });
 
 export const EnvironmentSchema = z
   .object({
@@ -41,7 +37,7 @@ const EnvParams = AppParams.extend({
 const CreateEnvironment = z
   .object({
     name: name(80).openapi({ example: 'Staging' }),
-    url: httpUrl.optional(),
+    url: url.optional(),
     applicationBuildShortId: shortId('build').optional(),
     isProduction: z.boolean().default(false),
     isDefault: z.boolean().default(false).openapi({ description: "Make it the application's default; an application's first environment always is" }),
@@ -50,10 +46,13 @@ const CreateEnvironment = z
     message: 'exactly one of url or applicationBuildShortId is required',
     path: ['url'],
   })
-  .openapi('CreateEnvironment');
+  .openapi('CreateEnvironment', {
+    description: 'Exactly one of `url` (a web environment) or `applicationBuildShortId` (a mobile build)',
+    oneOf: [{ required: ['url'] }, { required: ['applicationBuildShortId'] }],
+  });
 
 const UpdateEnvironment = z
-  .object({ name: name(80).optional(), url: httpUrl.optional(), isProduction: z.boolean().optional(), isDefault: z.literal(true).optional() })
+  .object({ name: name(80).optional(), url: url.optional(), isProduction: z.boolean().optional(), isDefault: z.literal(true).optional() })
   .openapi('UpdateEnvironment');
 
 const tags = ['Management'];

@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
-import { shortId } from '../schemas/common.js';
+import { maxOffset, shortId } from '../schemas/common.js';
 import { notFound } from '../errors.js';
-import { listRuns, toRunSummary } from '../../db/queries/runs.js';
+import { listRuns, toRunFields } from '../../db/queries/runs.js';
 import { findIdByShortId } from '../../db/queries/lookups.js';
 
-const RunSummary = z
+const RunListItem = z
   .object({
     id: z.string().uuid(),
     shortId: shortId('run'),
@@ -21,7 +21,7 @@ const RunSummary = z
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),
   })
-  .openapi('RunSummary');
+  .openapi('RunListItem');
 
 const maxLimit = 100;
 
@@ -37,11 +37,11 @@ const route = createRoute({
       testPlanShortId: shortId('testPlan').optional(),
       status: z.enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED']).optional(),
       limit: z.coerce.number().int().min(1).max(maxLimit).default(20).openapi({ type: 'integer', minimum: 1, maximum: maxLimit, default: 20 }),
-      offset: z.coerce.number().int().min(0).default(0).openapi({ type: 'integer', minimum: 0, default: 0 }),
+      offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
     }),
   },
   responses: {
-    200: json(z.object({ runs: z.array(RunSummary), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }), 'Runs'),
+    200: json(z.object({ runs: z.array(RunListItem), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }), 'Runs'),
     ...errorResponses,
   },
 });
@@ -59,7 +59,7 @@ export function registerRunList(app: OpenApiApp): void {
     const { rows, total } = await listRuns(db, projectId, { testPlanId, status: query.status, limit: query.limit, offset: query.offset });
     return c.json(
       {
-        runs: rows.map((r) => ({ ...toRunSummary(r, config.appUrl), branch: r.branch, commitHash: r.commit_hash })),
+        runs: rows.map((r) => ({ ...toRunFields(r, config.appUrl), branch: r.branch, commitHash: r.commit_hash })),
         total,
         limit: query.limit,
         offset: query.offset,

@@ -1,29 +1,22 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
-import { shortId, uuid } from '../schemas/common.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { httpUrl, shortId, uuid } from '../schemas/common.js';
+import { notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
-import {
-  collectRunTests,
-  findRun,
-  insertRun,
-  markRunError,
-  RunRequestError,
-  runTestRows,
-  toRunSummary,
-  type EnvironmentOverride,
-  type RunMetadata,
-} from '../../db/queries/runs.js';
-import { createPlanRun } from '../../runs/create-run.js';
-import { cancelPlanRun, startPlanRun } from '../../temporal/lifecycle.js';
+import { findRunWithTests, toRunFields, type RunMetadata, type RunWithTests } from '../../db/queries/runs.js';
+import { cancelRun, rerun, runTestPlan, type RunStartDeps } from '../../services/runs.js';
 
 const tags = ['Runs'];
 
 const EnvironmentOverrideSchema = z.union([
-  z.object({ url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'), name: z.string().optional() }).strict(),
+  z.object({ url: httpUrl(), name: z.string().optional() }).strict(),
   z.object({ shortId: shortId('environment') }).strict(),
   z.object({ applicationBuildShortId: shortId('build') }).strict(),
-]);
+]).openapi(
+  { description: 'Exactly one form: an ad-hoc `url` (and `name`), an environment `shortId`, or an `applicationBuildShortId`' },
+  // The strict forms exclude each other, so the document says `oneOf`, as the server means it.
+  { unionPreferredType: 'oneOf' },
+);
 
 export const StartRun = z
   .object({
@@ -64,9 +57,23 @@ const RunTestCaseSchema = z
     promptExamples: z.array(z.string()),
     inPlan: z.boolean().openapi({ description: 'false for a dependency included automatically' }),
     environmentUrl: z.string().nullable(),
-    failedStepIndex: z.number().int().nullable(),
-    error: z.string().nullable(),
-    healedSteps: z.array(z.object({ index: z.number(), from: z.string().nullable().optional(), to: z.string(), via: z.string() })),
+    failedStepIndex: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: '0-based index into the recorded steps (`error` says "step N" with N = failedStepIndex + 1); -1 when the start page did not open' }),
+    error: z.string().nullable().openapi({ description: 'For a failed assertion it ends with a short, redacted excerpt of what the page showed' }),
+    healedSteps: z
+      .array(
+        z.object({
+          index: z.number().openapi({ description: '0-based, like failedStepIndex' }),
+          from: z.string().nullable().optional(),
+          to: z.string(),
+          via: z.string().openapi({ description: '`fallback`: a recorded alternative locator matched; `llm`: the model re-found the element and the pick was checked' }),
+          reason: z.string().optional(),
+        }),
+      )
+      .openapi({ description: 'Steps this run found through another locator than their primary; non-empty means the run needed healing' }),
     screenshotUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the failing step screenshot' }),
     traceUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the Playwright trace (open with `npx playwright show-trace`)' }),
     durationMs: z.number().int().nullable(),
@@ -90,7 +97,7 @@ const RunSchema = z
     createdAt: z.string().datetime(),
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),
-    runTestCases: z.array(RunTestCaseSchema).optional().openapi({ description: 'With ?testCases=failed|all' }),
+    runTestCases: z.array(RunTestCaseSchema).openapi({ description: 'The tests with ?testCases=all, those that did not pass with ?testCases=failed; always present, empty without the parameter' }),
   })
   .openapi('Run');
 
@@ -102,7 +109,10 @@ export const Rerun = z
     projectTestCaseIds: z.array(uuid()).min(1).optional(),
   })
   .refine((b) => !(b.failedOnly && b.projectTestCaseIds), { message: 'failedOnly and projectTestCaseIds cannot be combined', path: ['failedOnly'] })
-  .openapi('Rerun');
+  .openapi('Rerun', {
+    description: 'At most one of `failedOnly` and `projectTestCaseIds`; neither reruns every test of the run',
+    not: { required: ['failedOnly', 'projectTestCaseIds'] },
+  });
 
 const routes = {
   start: createRoute({
@@ -132,132 +142,79 @@ const routes = {
   }),
 };
 
-const terminal = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
+/** What the run services need from the API's dependencies (the compatibility routes share it). */
+export const runDeps = (deps: AppDeps): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
 
-async function start(deps: AppDeps, projectId: string, run: { id: string; shortId: string; testCount: number }, planName: string | null): Promise<void> {
-  try {
-    const summary = `Run ${run.shortId}${planName ? ` (${planName})` : ''}: ${run.testCount} test(s)`;
-    await startPlanRun(deps.temporal, { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.config.PROCTOR_RUN_CONCURRENCY, heal: true }, summary);
-  } catch (err) {
-    const message = `could not start the run: ${err instanceof Error ? err.message : String(err)}`;
-    await markRunError(deps.db, run.id, message);
-    throw new ApiError(503, `${message} (run ${run.shortId} is marked ERROR)`);
-  }
+/** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
+export async function runView(deps: AppDeps, run: RunWithTests) {
+  const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
+  // The tests come aggregated as JSON: timestamps are strings there, normalised to the API's ISO form.
+  const isoText = (d: string | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    ...toRunFields(run, deps.config.appUrl),
+    error: run.error,
+    rerunOf: run.rerun_of_short_id,
+    runTestCases: await Promise.all(
+      run.tests.map(async (r) => ({
+        id: r.id,
+        shortId: r.test_case_id ?? r.id,
+        name: r.name,
+        status: r.status,
+        result: r.result,
+        resultTitle: r.result_title,
+        evaluationThought: r.error,
+        promptGoal: r.goal,
+        promptExamples: [] as string[],
+        inPlan: r.in_plan,
+        environmentUrl: r.environment_url,
+        failedStepIndex: r.failed_step_index,
+        error: r.error,
+        healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ?? [],
+        screenshotUrl: await link(r.screenshot_key),
+        traceUrl: await link(r.trace_key),
+        durationMs: r.duration_ms,
+        startedAt: isoText(r.started_at),
+        finishedAt: isoText(r.finished_at),
+      })),
+    ),
+  };
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function registerRuns(app: OpenApiApp): void {
   app.openapi(routes.start, async (c) => {
     const deps = c.get('deps');
-    const { db } = deps;
-    const { projectId } = c.get('caller');
     // Validated by the route when present; an absent body means "the default plan, no overrides".
     const body = c.req.valid('json') ?? StartRun.parse({});
-    try {
-      const run = await createPlanRun(db, projectId, {
-        testPlanShortId: body.testPlanShortId,
-        applications: body.applications as EnvironmentOverride[] | undefined,
-        meta: body satisfies RunMetadata,
-      });
-      await start(deps, projectId, run, run.plan.name);
-      return c.json(
-        { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
-        200,
-      );
-    } catch (err) {
-      if (err instanceof RunRequestError) throw new ApiError(err.status, err.message);
-      throw err;
-    }
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const deps = c.get('deps');
-    const run = await findRun(deps.db, c.get('caller').projectId, c.req.valid('param').shortId);
-    if (!run) throw notFound('Run');
-    const which = c.req.valid('query').testCases;
-    const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
-    const rows = which ? await runTestRows(deps.db, run.id, which === 'failed') : undefined;
+    const run = await runTestPlan(runDeps(deps), {
+      projectId: c.get('caller').projectId,
+      testPlanShortId: body.testPlanShortId,
+      applications: body.applications,
+      meta: body satisfies RunMetadata,
+    });
     return c.json(
-      {
-        ...toRunSummary(run, deps.config.appUrl),
-        error: run.error,
-        rerunOf: run.rerun_of_short_id,
-        ...(rows && {
-          runTestCases: await Promise.all(
-            rows.map(async (r) => ({
-              id: r.id,
-              shortId: r.test_case_id ?? r.id,
-              name: r.name,
-              status: r.status,
-              result: r.result,
-              resultTitle: r.result_title,
-              evaluationThought: r.error,
-              promptGoal: r.goal,
-              promptExamples: [],
-              inPlan: r.in_plan,
-              environmentUrl: r.environment_url,
-              failedStepIndex: r.failed_step_index,
-              error: r.error,
-              healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string }[] | null) ?? [],
-              screenshotUrl: await link(r.screenshot_key),
-              traceUrl: await link(r.trace_key),
-              durationMs: r.duration_ms,
-              startedAt: iso(r.started_at),
-              finishedAt: iso(r.finished_at),
-            })),
-          ),
-        }),
-      },
+      { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
       200,
     );
   });
 
+  app.openapi(routes.get, async (c) => {
+    const deps = c.get('deps');
+    const run = await findRunWithTests(deps.db, c.get('caller').projectId, c.req.valid('param').shortId, c.req.valid('query').testCases);
+    if (!run) throw notFound('Run');
+    return c.json(await runView(deps, run), 200);
+  });
+
   app.openapi(routes.rerun, async (c) => {
     const deps = c.get('deps');
-    const { db } = deps;
-    const { projectId } = c.get('caller');
-    const original = await findRun(db, projectId, c.req.valid('param').shortId);
-    if (!original) throw notFound('Run');
     const body = c.req.valid('json') ?? {};
-    if (body.failedOnly && !terminal.has(original.status)) throw new ApiError(409, 'the run has not ended yet: rerun its failed tests once it has');
-    const rows = await runTestRows(db, original.id, false);
-    let roots: string[];
-    if (body.failedOnly) roots = rows.filter((r) => r.result !== 'PASSED').map((r) => r.test_case_id!).filter(Boolean);
-    else if (body.projectTestCaseIds) {
-      const inRun = new Set(rows.map((r) => r.test_case_id));
-      const missing = body.projectTestCaseIds.map((id) => id.toLowerCase()).find((id) => !inRun.has(id));
-      if (missing) throw notFound(`Test case ${missing} in run ${original.short_id}`);
-      roots = body.projectTestCaseIds.map((id) => id.toLowerCase());
-    } else roots = rows.map((r) => r.test_case_id!).filter(Boolean);
-    if (roots.length === 0) throw badRequest('nothing to rerun: every test of the run passed');
-    const tests = await collectRunTests(db, projectId, roots);
-    // Same environments as the original run: a rerun answers "does it pass now", not "on another environment".
-    const byTest = new Map(rows.map((r) => [r.test_case_id, r]));
-    const run = await insertRun(db, {
-      projectId,
-      planId: original.test_plan_id,
-      rerunOf: original.id,
-      meta: { trigger: original.trigger, actor: original.actor ?? undefined, branch: original.branch ?? undefined, commitHash: original.commit_hash ?? undefined, repository: original.repository ?? undefined, notifications: original.notifications ?? undefined },
-      tests: tests.map((t) => ({
-        testCase: t,
-        // As in the original run: a dependency pulled in by the rerun is still a plan member if it was one.
-        inPlan: byTest.get(t.id)?.in_plan ?? false,
-        environmentUrl: byTest.get(t.id)?.environment_url ?? null,
-        buildId: byTest.get(t.id)?.application_build_id ?? null,
-        device: (byTest.get(t.id)?.device as never) ?? null,
-      })),
-    });
-    await start(deps, projectId, { ...run, testCount: tests.length }, `rerun of ${original.short_id}`);
-    return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: tests.length } }, 200);
+    const selection = body.failedOnly ? { failedOnly: true as const } : body.projectTestCaseIds ? { testCaseIds: body.projectTestCaseIds } : { all: true as const };
+    const run = await rerun(runDeps(deps), { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId, selection });
+    return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount } }, 200);
   });
 
   app.openapi(routes.cancel, async (c) => {
     const deps = c.get('deps');
-    const run = await findRun(deps.db, c.get('caller').projectId, c.req.valid('param').shortId);
-    if (!run) throw notFound('Run');
-    if (terminal.has(run.status)) throw new ApiError(409, `the run already ended (${run.status})`);
-    await cancelPlanRun(deps.temporal, run.short_id);
+    await cancelRun(deps, { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId });
     return c.json({ success: true as const, status: 'CANCELLING' }, 202);
   });
 }

@@ -3,7 +3,7 @@ import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenA
 import { Deleted, shortId, uuid } from '../schemas/common.js';
 import { ApiError, notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
-import { requireTestPlan } from './test-plans.js';
+import { requireTestPlan } from '../../services/test-plans.js';
 import type { TestPlanSchedulesTable } from '../../db/schema.js';
 import type { Selectable } from 'kysely';
 import { newId } from '../../ids.js';

@@ -1,28 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, name, shortId, uuid } from '../schemas/common.js';
-import { ApiError, notFound } from '../errors.js';
-import {
-  createTestPlan,
-  deleteTestPlan,
-  findProjectTestCases,
-  getTestPlan,
-  listTestPlans,
-  updateTestPlan,
-  type PlanApplication,
-  type TestPlanWrite,
-} from '../../db/queries/test-plans.js';
+import { Deleted, httpUrl, name, shortId, shortIdDocPattern, uuid } from '../schemas/common.js';
+import { ApiError } from '../errors.js';
+import { deleteTestPlan, listTestPlans } from '../../db/queries/test-plans.js';
 import { deletePlanSchedules } from '../../temporal/schedules.js';
-import { findEnvironment } from '../../db/queries/environments.js';
-import { findDevicePresetId, findIdByShortId } from '../../db/queries/lookups.js';
 import { shortIdPattern } from '../../domain/short-ids.js';
-import type { DB } from '../../db/database.js';
+import { createTestPlan, requireTestPlan, updateTestPlan } from '../../services/test-plans.js';
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
-  .openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
+const webhookUrl = httpUrl().openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
 
 const NotifyOn = z.enum(['failure', 'always']).openapi({ description: '`failure`: only when the run does not pass; `always`: after every run' });
 
@@ -33,8 +18,8 @@ const owner = z.string().trim().min(1).max(120).openapi({ example: 'qa@shop.exam
 const environmentRequired = 'environment is required and cannot be cleared';
 const environmentShortId = z
   .string({ error: (issue) => (issue.input === undefined || issue.input === null ? environmentRequired : undefined) })
-  .regex(new RegExp(shortIdPattern('environment')), `must be an environment short id matching ${shortIdPattern('environment')}`)
-  .openapi({ pattern: shortIdPattern('environment'), example: 'env-staging_8d2kq0x1mzpa', description: 'Must be an environment of that application; required' });
+  .regex(new RegExp(shortIdDocPattern('environment')), `must be an environment short id matching ${shortIdPattern('environment')}`)
+  .openapi({ pattern: shortIdDocPattern('environment'), example: 'env-staging_8d2kq0x1mzpa', description: 'Must be an environment of that application; required' });
 
 const PlanApplicationInput = z
   .object({
@@ -56,7 +41,12 @@ const planApplications = z
       seen.add(entry.applicationShortId);
     });
   })
-  .openapi({ description: 'Per-application plan parameters (replaces the whole list); applications without an entry use the project settings' });
+  // Not `uniqueItems`: that compares whole entries, while the rule is one entry per application.
+  .openapi({
+    description:
+      'Per-application plan parameters (replaces the whole list); applications without an entry use the project settings. ' +
+      'Each application at most once.',
+  });
 
 const testCaseIds = z
   .array(uuid())
@@ -68,7 +58,7 @@ const testCaseIds = z
       seen.add(id.toLowerCase());
     });
   })
-  .openapi({ description: "Ids of the project's test cases, in run order (replaces the whole list)" });
+  .openapi({ uniqueItems: true, description: "Ids of the project's test cases, in run order (replaces the whole list); each at most once (compared case-insensitively)" });
 
 const NotificationSettings = z
   .object({
@@ -82,7 +72,7 @@ const NotificationSettings = z
       .openapi({ description: 'null removes email notifications; absent keeps them as they are' }),
     slack: z
       .object({
-        webhookUrl: httpUrl.openapi({ description: 'Incoming-webhook URL of Slack or a compatible chat tool' }),
+        webhookUrl: webhookUrl.openapi({ description: 'Incoming-webhook URL of Slack or a compatible chat tool' }),
         channel: z.string().trim().min(1).max(80).optional().openapi({ example: '#qa' }),
         notifyOn: NotifyOn.default('failure'),
       })
@@ -200,60 +190,6 @@ const routes = {
   }),
 };
 
-/** The test plan of the caller's project, or a 404 (also when it belongs to another project). */
-export async function requireTestPlan(db: DB, projectId: string, testPlanShortId: string) {
-  const plan = await getTestPlan(db, projectId, testPlanShortId);
-  if (!plan) throw notFound('Test plan');
-  return plan;
-}
-
-type PlanBody = Partial<z.infer<typeof UpdateTestPlan>>;
-
-/** Checks every reference of the body against the caller's project (read only) and maps it to a write. */
-async function resolveWrite(db: DB, projectId: string, body: PlanBody): Promise<TestPlanWrite> {
-  const write: TestPlanWrite = { name: body.name, description: body.description, owner: body.owner, isDefault: body.isDefault };
-
-  if (body.testCaseIds !== undefined) {
-    const ids = body.testCaseIds.map((id) => id.toLowerCase());
-    const found = new Set((await findProjectTestCases(db, projectId, ids)).map((tc) => tc.id));
-    const missing = ids.find((id) => !found.has(id));
-    if (missing) throw new ApiError(404, `Test case not found: ${missing}`);
-    write.testCaseIds = ids;
-  }
-
-  if (body.applications !== undefined) {
-    const applications: PlanApplication[] = [];
-    for (const entry of body.applications) {
-      const applicationId = await findIdByShortId(db, 'applications', projectId, entry.applicationShortId);
-      if (!applicationId) throw notFound('Application');
-      const environment = await findEnvironment(db, projectId, entry.environmentShortId);
-      if (!environment || environment.application_id !== applicationId) throw notFound('Environment');
-      let devicePresetId: string | null = null;
-      if (entry.devicePresetShortId) {
-        devicePresetId = (await findDevicePresetId(db, projectId, entry.devicePresetShortId)) ?? null;
-        if (!devicePresetId) throw notFound('Device preset');
-      }
-      applications.push({ applicationId, environmentId: environment.id, devicePresetId });
-    }
-    write.applications = applications;
-  }
-
-  if (body.notifications !== undefined) {
-    const { email, slack } = body.notifications;
-    write.notifications = {
-      email: email && { recipients: dedupeRecipients(email.recipients), notifyOn: email.notifyOn },
-      slack: slack && { webhookUrl: slack.webhookUrl, channel: slack.channel ?? null, notifyOn: slack.notifyOn },
-    };
-  }
-  return write;
-}
-
-function dedupeRecipients(recipients: string[]): string[] {
-  const byAddress = new Map<string, string>();
-  for (const r of recipients) if (!byAddress.has(r.toLowerCase())) byAddress.set(r.toLowerCase(), r);
-  return [...byAddress.values()];
-}
-
 export function registerTestPlans(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const { db } = c.get('deps');
@@ -262,11 +198,7 @@ export function registerTestPlans(app: OpenApiApp): void {
 
   app.openapi(routes.create, async (c) => {
     const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const body = c.req.valid('json');
-    const write = await resolveWrite(db, projectId, { ...body, description: body.description || null });
-    const shortId = await createTestPlan(db, projectId, { ...write, name: body.name });
-    const { id: _id, ...view } = await requireTestPlan(db, projectId, shortId);
+    const { id: _id, ...view } = await createTestPlan({ db }, { ...c.req.valid('json'), projectId: c.get('caller').projectId });
     return c.json(view, 201);
   });
 
@@ -278,12 +210,7 @@ export function registerTestPlans(app: OpenApiApp): void {
 
   app.openapi(routes.update, async (c) => {
     const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const plan = await requireTestPlan(db, projectId, c.req.valid('param').testPlanShortId);
-    const body = c.req.valid('json');
-    const write = await resolveWrite(db, projectId, { ...body, ...(body.description !== undefined && { description: body.description || null }) });
-    await updateTestPlan(db, { id: plan.id, projectId }, write);
-    const { id: _id, ...view } = await requireTestPlan(db, projectId, plan.shortId);
+    const { id: _id, ...view } = await updateTestPlan({ db }, { ...c.req.valid('json'), projectId: c.get('caller').projectId, testPlanShortId: c.req.valid('param').testPlanShortId });
     return c.json(view, 200);
   });
 

@@ -13,14 +13,48 @@ const examples: Record<ShortIdKind, string> = {
   run: 'run_9q2m1k3xz0pa',
 };
 
+/**
+ * The spec's short-id pattern with `.` spelled out as "any character but a line terminator", which is what
+ * it means in JavaScript (and JSON Schema); Python's `.` also matches `\r`, so a client validating with the
+ * spec's spelling there would send ids this server refuses. NUL is excluded too, as everywhere in the API.
+ * The same string validates and documents.
+ */
+export function shortIdDocPattern(kind: ShortIdKind): string {
+  return shortIdPattern(kind).replaceAll('.', '[^\\u0000\\r\\n\\u2028\\u2029]');
+}
+
 /** A short id of the given kind, validated against the spec's pattern and documented with it. */
 export const shortId = (kind: ShortIdKind) =>
   z
     .string()
-    .regex(new RegExp(shortIdPattern(kind)), `must be a ${kind} short id matching ${shortIdPattern(kind)}`)
-    .openapi({ pattern: shortIdPattern(kind), example: examples[kind] });
+    .regex(new RegExp(shortIdDocPattern(kind)), `must be a ${kind} short id matching ${shortIdPattern(kind)}`)
+    .openapi({ pattern: shortIdDocPattern(kind), example: examples[kind] });
+
+// http(s), optional user:password@ (staging sites behind basic auth), a host a URL parser takes (a name whose
+// last label starts with a letter or `_`, with `_` allowed as URL parsers and preview hosts have it; or an IPv4
+// address), an optional port, then path, query and fragment in RFC 3986 characters (anything else percent-encoded), so `format: uri` and the pattern agree. Letter cases
+// are spelled out: JSON Schema patterns have no flags.
+const octet = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const port = '([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+const host = `(([A-Za-z0-9_-]+\\.)*[A-Za-z_][A-Za-z0-9_-]*|(${octet}\\.){3}${octet})`;
+const pctEncoded = '%[0-9A-Fa-f]{2}';
+const pchar = `([A-Za-z0-9._~!$&'()*+,;=:@-]|${pctEncoded})`;
+const userinfo = `([A-Za-z0-9._~!$&'()*+,;=:-]|${pctEncoded})+@`;
+const httpUrlPattern =
+  `^[Hh][Tt][Tt][Pp][Ss]?://(${userinfo})?${host}(:${port})?` + `(/${pchar}*)*` + `(\\?(${pchar}|[/?])*)?` + `(#(${pchar}|[/?])*)?$`;
+
+/** An absolute http(s) URL: other schemes (file:, javascript:, ftp:) and hostless URLs are refused, and the document says so. */
+export const httpUrl = () =>
+  z
+    .string()
+    .url()
+    .regex(new RegExp(httpUrlPattern), 'must be an http(s) URL')
+    .openapi({ pattern: httpUrlPattern, format: 'uri' });
 
 export const uuid = () => z.string().uuid().openapi({ example: '3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b' });
+
+/** Paging deeper than this is a client bug, and an OFFSET near 2^63 is not something to hand Postgres. */
+export const maxOffset = 1_000_000;
 
 export const name = (max = 120) => z.string().trim().min(1).max(max);
 

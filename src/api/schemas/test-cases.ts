@@ -1,24 +1,31 @@
 import { z } from '@hono/zod-openapi';
-import { name, shortId, uuid } from './common.js';
+import { maxOffset, name, shortId, uuid } from './common.js';
 import { stepActions } from '../../domain/steps.js';
 
 // Request and response shapes of the test-case routes (src/api/routes/test-cases.ts).
 
-export const resumeFromField = 'resumeFromDependencyProjectTestCaseId';
-export const waitForField = 'waitForDependenciesProjectTestCaseIds';
+// The service's names, so its messages name the API's fields.
+import { resumeFromField, waitForField } from '../../services/test-cases.js';
+export { resumeFromField, waitForField };
 
-/** A list whose entries must be distinct (compared case-insensitively: short ids and UUIDs alike). */
-export const distinctList = <T extends z.ZodString>(item: T, max: number, what: string) =>
-  z
+/**
+ * A list whose entries must be distinct, documented as `uniqueItems`. Ids (short ids, UUIDs) are compared
+ * case-insensitively; free text (labels) as written, which is what `uniqueItems` says.
+ */
+export const distinctList = <T extends z.ZodString>(item: T, max: number, what: string, compare: 'ids' | 'exact' = 'ids') => {
+  const key = compare === 'ids' ? (entry: string) => entry.toLowerCase() : (entry: string) => entry;
+  return z
     .array(item)
     .max(max)
     .superRefine((entries, ctx) => {
       const seen = new Set<string>();
       entries.forEach((entry, i) => {
-        if (seen.has(entry.toLowerCase())) ctx.addIssue({ code: 'custom', path: [i], message: `${what} ${entry} is listed more than once` });
-        seen.add(entry.toLowerCase());
+        if (seen.has(key(entry))) ctx.addIssue({ code: 'custom', path: [i], message: `${what} ${entry} is listed more than once` });
+        seen.add(key(entry));
       });
-    });
+    })
+    .openapi({ uniqueItems: true });
+};
 
 export const goal = z
   .string()
@@ -41,7 +48,7 @@ export const label = z
   .regex(/^[^,]+$/, 'must not contain a comma (the list filter separates labels with commas)')
   .openapi({ example: 'smoke' });
 
-export const labels = distinctList(label, 20, 'label').openapi({
+export const labels = distinctList(label, 20, 'label', 'exact').openapi({
   description: 'Extension to the spec: free-form tags (case-sensitive, no commas) that `GET /v1/test-cases?labels=` filters on.',
   example: ['smoke', 'checkout'],
 });
@@ -105,7 +112,8 @@ export const StepSchema = z
   .object({
     action: z.enum(stepActions),
     locator: z.string().optional().openapi({ example: "getByRole('button', { name: 'Add to cart' })" }),
-    fallbacks: z.array(z.string()).optional(),
+    fallbacks: z.array(z.string()).optional().openapi({ description: 'Other locators of the same element, tried together with `locator`; a heal puts its locator in front of them' }),
+    target: z.object({ role: z.string(), name: z.string().optional() }).optional().openapi({ description: 'The element as recorded (role and accessible name): a heal must match its role' }),
     value: z.string().optional().openapi({ description: 'May reference configs as {{NAME}}, substituted only when the step runs' }),
     description: z.string().openapi({ example: 'Add the first product to the cart' }),
   })
@@ -143,9 +151,9 @@ export const ListQuery = z.object({
     example: 'smoke,checkout',
   }),
   isEnabled: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: 'Maximum results (default 50, at most 200)' }),
+  limit: z.coerce.number().int().min(1).max(1000).default(50).openapi({ description: 'Maximum results (default 50, at most 1000, the CLI\'s range)' }),
   // The explicit type: coercion turns null into 0, which the document generator would otherwise call nullable.
-  offset: z.coerce.number().int().min(0).default(0).openapi({ type: 'integer', minimum: 0, default: 0, description: 'Results to skip (default 0)' }),
+  offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0, description: 'Results to skip (default 0)' }),
 });
 
 export const TestCaseList = z

@@ -2,12 +2,16 @@ import type { Migration } from 'kysely';
 import * as m0001 from './2026_11_21_0001_foundation.js';
 import * as m0002 from './2026_11_21_0002_runs.js';
 import * as m0003 from './2026_11_21_0003_run_idempotency.js';
-import * as m0004 from './2026_11_23_0004_build_uploads.js';
+import * as m0004 from './2026_11_23_0004_chats.js';
+import * as healProposals from './2026_11_23_0005_heal_proposals.js';
+import * as buildUploads from './2026_11_23_0007_build_uploads.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
   '2026_11_21_0002_runs': m0002,
   '2026_11_21_0003_run_idempotency': m0003,
-  '2026_11_23_0004_build_uploads': m0004,
+  '2026_11_23_0004_chats': m0004,
+  '2026_11_23_0005_heal_proposals': healProposals,
+  '2026_11_23_0007_build_uploads': buildUploads,
 };

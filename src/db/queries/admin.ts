@@ -1,6 +1,7 @@
 import type { DB } from '../database.js';
 import type { TokenKind } from '../schema.js';
 import { hashToken, newId, newToken } from '../../ids.js';
+import { forgetTokenOwners } from './api-tokens.js';
 
 export async function createOrganization(db: DB, name: string): Promise<{ id: string; name: string }> {
   const id = newId();
@@ -31,6 +32,7 @@ export async function createToken(db: DB, projectId: string, kind: TokenKind, na
 
 export async function revokeToken(db: DB, tokenId: string): Promise<boolean> {
   const result = await db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('id', '=', tokenId).where('revoked_at', 'is', null).executeTakeFirst();
+  forgetTokenOwners({ tokenId });
   return result.numUpdatedRows > 0n;
 }
 
@@ -40,6 +42,8 @@ export async function setOrganizationSuspended(db: DB, organizationId: string, s
     .set({ suspended_at: suspended ? new Date() : null })
     .where('id', '=', organizationId)
     .executeTakeFirst();
+  // Both ways: a suspension must bite at once, and so must lifting it.
+  forgetTokenOwners({ organizationId });
   return result.numUpdatedRows > 0n;
 }
 

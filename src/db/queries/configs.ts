@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../database.js';
-import type { Config } from '../schema.js';
+import type { ConfigRow } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
 
 export interface ConfigView {
@@ -15,7 +15,7 @@ export interface ConfigView {
 }
 
 /** The one place a config row becomes an API shape, so a secret's value cannot leak through another path. */
-export function toConfigView(row: Config): ConfigView {
+export function toConfigView(row: ConfigRow): ConfigView {
   return {
     shortId: row.short_id,
     name: row.name,

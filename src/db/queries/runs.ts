@@ -1,26 +1,10 @@
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../database.js';
-import { toDeviceSettings, type DeviceSettings } from './execution.js';
-import { findIdByShortId } from './lookups.js';
-import { environmentForBuild } from './builds.js';
+import type { Database } from '../schema.js';
+import type { DeviceSettings } from './execution.js';
 import { newId, newShortId } from '../../ids.js';
 import { topologicalOrder } from '../../domain/dag.js';
-
-export interface EnvironmentOverride {
-  applicationShortId: string;
-  environment?: { url: string; name?: string } | { shortId: string } | { applicationBuildShortId: string };
-  devicePresetShortId?: string;
-}
-
-export class RunRequestError extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-    /** Set when the plan has nothing to run: a scheduled tick skips instead of failing. */
-    readonly nothingToRun = false,
-  ) {
-    super(message);
-  }
-}
 
 interface ProjectTestCase {
   id: string;
@@ -54,84 +38,6 @@ export async function planTestCaseIds(db: DB, planId: string): Promise<string[]>
     .orderBy('p.position')
     .execute();
   return rows.map((r) => r.id);
-}
-
-interface ResolvedEnvironment {
-  url: string | null;
-  /** The mobile build the environment holds (then url is null). */
-  buildId: string | null;
-  device: DeviceSettings | null;
-}
-
-/**
- * Environment and device per application, by precedence: project settings (the application's defaults)
- * < the plan's parameters < the run's `applications` overrides.
- */
-export async function resolveEnvironments(
-  db: DB,
-  projectId: string,
-  applicationIds: string[],
-  planId: string | null,
-  overrides: EnvironmentOverride[],
-): Promise<Map<string, ResolvedEnvironment>> {
-  const apps = applicationIds.length
-    ? await db.selectFrom('applications').select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id']).where('id', 'in', applicationIds).execute()
-    : [];
-  const params = planId ? await db.selectFrom('test_plan_applications').selectAll().where('test_plan_id', '=', planId).execute() : [];
-  const seen = new Set<string>();
-  const overrideByApp = new Map<string, EnvironmentOverride>();
-  for (const o of overrides) {
-    if (seen.has(o.applicationShortId)) throw new RunRequestError(400, `applications: ${o.applicationShortId} is listed twice`);
-    seen.add(o.applicationShortId);
-    const appId = await findIdByShortId(db, 'applications', projectId, o.applicationShortId);
-    if (!appId) throw new RunRequestError(404, `Application not found: ${o.applicationShortId}`);
-    overrideByApp.set(appId, o);
-  }
-
-  const resolved = new Map<string, ResolvedEnvironment>();
-  for (const app of apps) {
-    const override = overrideByApp.get(app.id);
-    const param = params.find((p) => p.application_id === app.id);
-    let url: string | null | undefined;
-    let buildId: string | null = null;
-    const env = override?.environment;
-    if (env && 'url' in env) url = env.url;
-    else if (env && 'shortId' in env) {
-      const row = await db.selectFrom('environments').select(['url', 'application_id', 'application_build_id']).where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
-      if (!row || row.application_id !== app.id) throw new RunRequestError(404, `Environment not found: ${env.shortId}`);
-      url = row.url;
-      buildId = row.application_build_id;
-    } else if (env && 'applicationBuildShortId' in env) {
-      const build = await db.selectFrom('application_builds').selectAll().where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
-      if (!build || build.application_id !== app.id) throw new RunRequestError(404, `Application build not found: ${env.applicationBuildShortId}`);
-      // As the spec says: the run uses (and the project keeps) an environment holding that build.
-      await environmentForBuild(db, build);
-      url = null;
-      buildId = build.id;
-    } else {
-      const envId = param?.environment_id ?? app.default_environment_id;
-      const row = envId ? await db.selectFrom('environments').select(['url', 'application_build_id']).where('id', '=', envId).executeTakeFirst() : undefined;
-      if (!row) throw new RunRequestError(400, `application "${app.name}" (${app.short_id}) has no environment: create one or set it on the test plan`);
-      url = row.url;
-      buildId = row.application_build_id;
-    }
-
-    let presetId: string | null = param?.device_preset_id ?? app.default_device_preset_id;
-    if (override?.devicePresetShortId) {
-      presetId = (await findIdByShortId(db, 'device_presets', projectId, override.devicePresetShortId)) ?? null;
-      if (!presetId) throw new RunRequestError(404, `Device preset not found: ${override.devicePresetShortId}`);
-    }
-    resolved.set(app.id, { url: url ?? null, buildId, device: presetId ? await deviceOf(db, presetId) : null });
-  }
-  for (const appId of overrideByApp.keys()) {
-    if (!resolved.has(appId)) throw new RunRequestError(400, `applications: ${overrideByApp.get(appId)!.applicationShortId} has no test case in this run`);
-  }
-  return resolved;
-}
-
-async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null> {
-  const preset = await db.selectFrom('device_presets').selectAll().where('id', '=', presetId).executeTakeFirst();
-  return preset ? toDeviceSettings(preset) : null;
 }
 
 export interface RunMetadata {
@@ -225,8 +131,8 @@ export async function findRun(db: DB, projectId: string, shortId: string): Promi
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The fields every API view of a run shares. */
-export function toRunSummary(run: RunRow, appUrl: string) {
+/** The fields every API view of a run shares (the run view and each item of the run list). */
+export function toRunFields(run: RunRow, appUrl: string) {
   return {
     id: run.id,
     shortId: run.short_id,
@@ -242,10 +148,40 @@ export function toRunSummary(run: RunRow, appUrl: string) {
   };
 }
 
+/** A test of a run that did not pass: failed, or skipped, errored or cancelled before it could. */
+const didNotPass = (eb: ExpressionBuilder<Database, 'run_test_cases'>) =>
+  eb.or([eb('run_test_cases.result', '=', 'FAILED'), eb('run_test_cases.status', 'in', ['ERROR', 'CANCELLED', 'SKIPPED'])]);
+
 export async function runTestRows(db: DB, runId: string, onlyFailed: boolean) {
   let q = db.selectFrom('run_test_cases').selectAll().where('run_id', '=', runId);
-  if (onlyFailed) q = q.where((eb) => eb.or([eb('result', '=', 'FAILED'), eb('status', 'in', ['ERROR', 'CANCELLED', 'SKIPPED'])]));
+  if (onlyFailed) q = q.where(didNotPass);
   return q.orderBy('started_at').orderBy('name').execute();
+}
+
+export type RunTestSelection = 'failed' | 'all';
+export type RunWithTests = NonNullable<Awaited<ReturnType<typeof findRunWithTests>>>;
+
+/**
+ * A run with its tests (all of them, or those that did not pass) in one round trip, the tests aggregated
+ * as JSON: their timestamps arrive as strings. Without `tests`, the run alone.
+ */
+export async function findRunWithTests(db: DB, projectId: string, shortId: string, tests: RunTestSelection | undefined) {
+  return selectRuns(db)
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('run_test_cases')
+          .selectAll('run_test_cases')
+          .whereRef('run_test_cases.run_id', '=', 'r.id')
+          // A literal, so that without `tests` the planner drops the subquery instead of running it for nothing.
+          .where((inner) => (tests === 'failed' ? didNotPass(inner) : sql<boolean>`${sql.lit(tests === 'all')}`))
+          .orderBy('run_test_cases.started_at')
+          .orderBy('run_test_cases.name'),
+      ).as('tests'),
+    )
+    .where('r.project_id', '=', projectId)
+    .where('r.short_id', '=', shortId)
+    .executeTakeFirst();
 }
 
 export async function markRunError(db: DB, runId: string, error: string): Promise<void> {

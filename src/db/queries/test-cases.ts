@@ -28,7 +28,7 @@ export interface TestCaseView extends TestCaseSummary {
 }
 
 export interface TestCaseFilter {
-  applicationId?: string;
+  applicationShortId?: string;
   /** A test case matches when it carries every one of them. */
   labels?: string[];
   isEnabled?: boolean;
@@ -111,34 +111,76 @@ export function toTestCaseView(row: ViewRow): TestCaseView {
   };
 }
 
-/** The list fields of a view (section 2 of the spec, plus the generation status). */
-export function toTestCaseSummary(view: TestCaseView): TestCaseSummary {
-  const { id, name, isEnabled, labels, classification, applicationShortId, applicationName, goal, createdAt, generationStatus } = view;
-  return { id, name, isEnabled, labels, classification, applicationShortId, applicationName, goal, createdAt, generationStatus };
-}
-
 export async function getTestCase(db: DB, projectId: string, id: string): Promise<TestCaseView | undefined> {
   const row = await selectViews(db, projectId).where('tc.id', '=', id).executeTakeFirst();
   return row && toTestCaseView(row);
 }
 
-/** One page of the project's matching test cases, newest first, with the number of all matches. */
+/**
+ * One page of the project's matching test cases, newest first, with the number of all matches; undefined when
+ * `applicationShortId` names no application of the project. One round trip: the total comes from a window
+ * count over the same filter. Only an empty page needs a second look, to tell an unknown application from
+ * no matches and to count the matches an offset past the end skipped.
+ */
 export async function listTestCases(
   db: DB,
   projectId: string,
   filter: TestCaseFilter,
   page: { limit: number; offset: number },
-): Promise<{ testCases: TestCaseSummary[]; total: number }> {
-  let query = selectViews(db, projectId);
-  if (filter.applicationId !== undefined) query = query.where('tc.application_id', '=', filter.applicationId);
+): Promise<{ testCases: TestCaseSummary[]; total: number } | undefined> {
+  let query = db
+    .selectFrom('test_cases as tc')
+    .innerJoin('applications as a', 'a.id', 'tc.application_id')
+    .where('tc.project_id', '=', projectId);
+  if (filter.applicationShortId !== undefined) query = query.where('a.short_id', '=', filter.applicationShortId);
   if (filter.isEnabled !== undefined) query = query.where('tc.is_enabled', '=', filter.isEnabled);
   if (filter.labels !== undefined && filter.labels.length > 0) query = query.where(sql<boolean>`tc.labels @> ${filter.labels}::text[]`);
 
-  const [rows, count] = await Promise.all([
-    query.orderBy('tc.created_at', 'desc').orderBy('tc.id').limit(page.limit).offset(page.offset).execute(),
-    query.clearSelect().select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { testCases: rows.map((row) => toTestCaseSummary(toTestCaseView(row))), total: count.total };
+  const rows = await query
+    .select([
+      'tc.id',
+      'tc.name',
+      'tc.is_enabled',
+      'tc.labels',
+      'tc.classification',
+      'a.short_id as application_short_id',
+      'a.name as application_name',
+      'tc.goal',
+      'tc.created_at',
+      'tc.generation_status',
+      sql<string>`count(*) over ()`.as('total'),
+    ])
+    .orderBy('tc.created_at', 'desc')
+    .orderBy('tc.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const testCases = rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    isEnabled: row.is_enabled,
+    labels: row.labels,
+    classification: row.classification,
+    applicationShortId: row.application_short_id,
+    applicationName: row.application_name,
+    goal: row.goal,
+    createdAt: row.created_at.toISOString(),
+    generationStatus: row.generation_status,
+  }));
+  if (rows.length > 0) return { testCases, total: Number(rows[0]!.total) };
+
+  const counted = await db
+    .selectNoFrom((eb) => [
+      filter.applicationShortId === undefined
+        ? sql<boolean>`true`.as('application_found')
+        : eb
+            .exists(eb.selectFrom('applications').select('id').where('project_id', '=', projectId).where('short_id', '=', filter.applicationShortId))
+            .as('application_found'),
+      (page.offset > 0 ? query.select(sql<string>`count(*)`.as('n')) : eb.val('0')).as('total'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (!counted.application_found) return undefined;
+  return { testCases, total: Number(counted.total) };
 }
 
 export async function getTestCaseRecord(db: DB, projectId: string, id: string): Promise<TestCaseRecord | undefined> {

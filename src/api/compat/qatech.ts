@@ -1,0 +1,173 @@
+// QA.tech's published GitHub Action (QAdottech/run-action) works against Proctor with only `api_url` changed.
+// Its v2 line starts a run with POST {api_url}/api/projects/{project_id}/runs (applications as an object keyed
+// by application short id) and, when blocking, polls GET {api_url}/api/projects/{project_id}/runs/{shortId}
+// reading `status` and `result`; it prints `run.testPlan.short_id`. The v4 build starts runs on /v1 and polls
+// GET {base}/run/{shortId}: /v1/run/{shortId} serves an api_url ending in /v1, the alias below one without.
+// These routes only translate: the run is written and started by the same code as POST /v1/run, and read
+// through the same view as GET /v1/run/{shortId}. The token decides the project, as everywhere.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { requireApiToken } from '../auth.js';
+import type { AppEnv } from '../context.js';
+import { ApiError, notFound } from '../errors.js';
+import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { runDeps, runView } from '../routes/runs.js';
+import { shortId } from '../schemas/common.js';
+import { findRunWithTests } from '../../db/queries/runs.js';
+import type { ApplicationOverride } from '../../domain/precedence.js';
+import { runTestPlan } from '../../services/runs.js';
+
+const tags = ['QA.tech compatibility'];
+
+// Postgres cannot store U+0000 in text: refused here as bad input rather than failing in the database.
+const text = (max: number) => z.string().max(max).refine((s) => !s.includes('\u0000'), 'must not contain the NUL character');
+
+const ProjectParams = z.object({
+  projectId: text(200).openapi({ param: { name: 'projectId', in: 'path' }, description: 'The Proctor project id of the token (`proctor admin list-projects`)' }),
+});
+const RunParams = ProjectParams.extend({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
+
+const StartRunV2 = z
+  .object({
+    trigger: text(40).min(1).default('GITHUB'),
+    actor: text(200).optional(),
+    branch: text(300).optional().openapi({ description: 'A git ref; `refs/heads/` is dropped, so `refs/heads/main` is stored as `main`' }),
+    commitHash: text(100).optional(),
+    repository: text(300).optional(),
+    testPlanShortId: shortId('testPlan').optional().openapi({ description: "Absent: the project's default plan" }),
+    testPlanShortIds: z
+      .array(shortId('testPlan'))
+      .max(1, 'one test plan per run: start one run per plan')
+      .optional()
+      .openapi({ description: 'What the v1 line of the action sends; at most one plan' }),
+    applications: z
+      .record(
+        shortId('application'),
+        z.object({
+          environment: z.object({
+            url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+            name: text(200).optional(),
+          }),
+        }),
+      )
+      .optional()
+      .openapi({ description: "The action's `applications_config.applications`: environment URL per application short id" }),
+    integrationName: text(200).optional(),
+    exploratoryUrl: z.string().optional().openapi({ description: 'Exploratory runs are not supported: sending it is a 400' }),
+    exploratoryPrompt: z.string().optional().openapi({ description: 'Exploratory runs are not supported: sending it is a 400' }),
+  })
+  .refine((b) => b.exploratoryUrl === undefined && b.exploratoryPrompt === undefined, {
+    message: 'exploratory runs are not supported by Proctor: remove exploratory_url and exploratory_prompt',
+    path: ['exploratoryUrl'],
+  })
+  .refine((b) => !(b.testPlanShortId && b.testPlanShortIds?.length), { message: 'give testPlanShortId or testPlanShortIds, not both', path: ['testPlanShortIds'] })
+  .openapi('QaTechStartRun');
+
+const PlanRef = z.object({ name: z.string(), shortId: z.string(), short_id: z.string().openapi({ description: 'The same short id, under the name the action reads' }) });
+const StartedRun = z
+  .object({
+    success: z.literal(true),
+    run: z.object({ id: z.string().uuid(), shortId: shortId('run'), url: z.string().url(), testCount: z.number().int(), testPlan: PlanRef }),
+  })
+  .openapi('QaTechStartedRun');
+
+const RunStatus = z
+  .object({
+    id: z.string().uuid(),
+    shortId: shortId('run'),
+    short_id: shortId('run'),
+    url: z.string().url(),
+    status: z.enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED']),
+    result: z.enum(['PASSED', 'FAILED', 'SKIPPED']).nullable(),
+    error: z.string().nullable(),
+    testCount: z.number().int(),
+    testPlan: PlanRef.nullable(),
+  })
+  .openapi('QaTechRunStatus');
+
+const routes = {
+  start: createRoute({
+    method: 'post', path: '/api/projects/{projectId}/runs', tags, security: bearerSecurity,
+    summary: "Start a run as QA.tech's GitHub Action (v2) does",
+    description:
+      'The request of `QAdottech/run-action@v2`. `projectId` must be the project of the token (another or an unknown one is a 404). ' +
+      '`applications` maps application short ids to an environment URL, like `applications` of POST /v1/run.',
+    request: { params: ProjectParams, body: jsonBody(StartRunV2) },
+    responses: { 200: json(StartedRun, 'Started'), 503: json(ErrorSchema, 'The run could not be started'), ...errorResponses },
+  }),
+  status: createRoute({
+    method: 'get', path: '/api/projects/{projectId}/runs/{shortId}', tags, security: bearerSecurity,
+    summary: "Run status as QA.tech's GitHub Action (v2) polls it",
+    request: { params: RunParams },
+    responses: { 200: json(RunStatus, 'The run'), ...errorResponses },
+  }),
+  statusAlias: createRoute({
+    method: 'get', path: '/run/{shortId}', tags, security: bearerSecurity,
+    summary: "Run status as QA.tech's GitHub Action (v4) polls it when api_url has no /v1",
+    request: { params: RunParams.pick({ shortId: true }) },
+    responses: { 200: json(RunStatus, 'The run'), ...errorResponses },
+  }),
+};
+
+/** The project in the path must be the token's: any other id, real or not, is answered as not found. */
+function requireOwnProject(c: Context<AppEnv>, projectId: string): string {
+  const caller = c.get('caller');
+  if (projectId !== caller.projectId) {
+    throw new ApiError(404, `Project not found: ${projectId} (this token belongs to project ${caller.projectId}; use that as project_id)`);
+  }
+  return caller.projectId;
+}
+
+async function statusOf(c: Context<AppEnv>, projectId: string, runShortId: string) {
+  const deps = c.get('deps');
+  const run = await findRunWithTests(deps.db, projectId, runShortId, undefined);
+  if (!run) throw notFound('Run');
+  const view = await runView(deps, run);
+  return {
+    id: view.id,
+    shortId: view.shortId,
+    short_id: view.shortId,
+    url: view.url,
+    status: view.status,
+    result: view.result,
+    error: view.error,
+    testCount: view.testCount,
+    testPlan: view.testPlan && { ...view.testPlan, short_id: view.testPlan.shortId },
+  };
+}
+
+export function registerQaTechCompat(app: OpenApiApp): void {
+  app.use('/api/projects/*', requireApiToken);
+  app.use('/run/*', requireApiToken);
+
+  app.openapi(routes.start, async (c) => {
+    const deps = c.get('deps');
+    const projectId = requireOwnProject(c, c.req.valid('param').projectId);
+    const body = c.req.valid('json');
+    const applications: ApplicationOverride[] = Object.entries(body.applications ?? {}).map(([applicationShortId, { environment }]) => ({
+      applicationShortId,
+      environment: { url: environment.url, ...(environment.name !== undefined && { name: environment.name }) },
+    }));
+    const run = await runTestPlan(runDeps(deps), {
+      projectId,
+      testPlanShortId: body.testPlanShortId ?? body.testPlanShortIds?.[0],
+      applications,
+      meta: {
+        trigger: body.trigger,
+        actor: body.actor,
+        branch: body.branch?.replace(/^refs\/heads\//, ''),
+        commitHash: body.commitHash,
+        repository: body.repository,
+      },
+    });
+    const plan = { name: run.plan.name, shortId: run.plan.shortId, short_id: run.plan.shortId };
+    return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: plan } }, 200);
+  });
+
+  app.openapi(routes.status, async (c) => {
+    const { projectId, shortId: runShortId } = c.req.valid('param');
+    return c.json(await statusOf(c, requireOwnProject(c, projectId), runShortId), 200);
+  });
+
+  app.openapi(routes.statusAlias, async (c) => c.json(await statusOf(c, c.get('caller').projectId, c.req.valid('param').shortId), 200));
+}

@@ -1,0 +1,26 @@
+import type { Page } from 'playwright-core';
+import { redact } from './snapshot.js';
+
+const maxChars = 240;
+
+/**
+ * A short, redacted excerpt of what the page shows, for a failed assertion: alerts and status lines first (an
+ * error message in place of the expected one is the usual reason), then the main content. Never throws.
+ */
+export async function pageExcerpt(page: Page, secrets: Record<string, string> = {}): Promise<string> {
+  try {
+    const text = await page.evaluate(() => {
+      const visible = (el: Element) => (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed';
+      const notices = Array.from(document.querySelectorAll('[role=alert], [role=status], [aria-live]'))
+        .filter(visible)
+        .map((el) => (el as HTMLElement).innerText.trim())
+        .filter(Boolean);
+      const main = document.querySelector('main, [role=main]') ?? document.body;
+      return [...notices, (main as HTMLElement | null)?.innerText ?? ''].join(' | ');
+    });
+    const flat = redact(text.replace(/\s+/g, ' ').trim(), secrets);
+    return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
+  } catch {
+    return '';
+  }
+}

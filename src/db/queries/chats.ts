@@ -1,0 +1,218 @@
+import type { DB } from '../database.js';
+import type { ChatMessageStatus } from '../schema.js';
+import type { ApplicationOverride } from '../../domain/precedence.js';
+
+export interface ChatMessageView {
+  id: string;
+  role: 'user' | 'assistant';
+  createdAt: string;
+  text: string;
+  status: ChatMessageStatus;
+  isStreaming: boolean;
+}
+
+export interface ChatView {
+  shortId: string;
+  url: string;
+  title: string | null;
+  createdAt: string;
+  updatedAt: string;
+  source: 'api' | 'ui' | 'github' | 'gitlab' | 'system';
+  messages: ChatMessageView[];
+}
+
+export interface ChatRecord {
+  id: string;
+  shortId: string;
+  projectId: string;
+  title: string | null;
+  source: ChatView['source'];
+  applicationOverrides: ApplicationOverride[];
+  turnCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const chatColumns = ['id', 'short_id', 'project_id', 'title', 'source', 'application_overrides', 'turn_count', 'created_at', 'updated_at'] as const;
+
+type ChatRow = Awaited<ReturnType<ReturnType<typeof selectChats>['executeTakeFirstOrThrow']>>;
+const selectChats = (db: DB) => db.selectFrom('chats').select(chatColumns);
+
+function toRecord(row: ChatRow): ChatRecord {
+  return {
+    id: row.id,
+    shortId: row.short_id,
+    projectId: row.project_id,
+    title: row.title,
+    source: row.source,
+    applicationOverrides: (row.application_overrides as ApplicationOverride[] | null) ?? [],
+    turnCount: row.turn_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The project's conversation, or undefined (also when it belongs to another project). `lock` holds it for a new turn. */
+export async function findChat(db: DB, projectId: string, shortId: string, opts: { lock?: boolean } = {}): Promise<ChatRecord | undefined> {
+  let query = selectChats(db).where('project_id', '=', projectId).where('short_id', '=', shortId);
+  if (opts.lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function findChatById(db: DB, chatId: string): Promise<ChatRecord | undefined> {
+  const row = await selectChats(db).where('id', '=', chatId).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function findChatByIdempotencyKey(db: DB, projectId: string, key: string): Promise<ChatRecord | undefined> {
+  const row = await selectChats(db).where('project_id', '=', projectId).where('idempotency_key', '=', key).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function insertChat(
+  db: DB,
+  input: { id: string; shortId: string; projectId: string; source: ChatView['source']; applicationOverrides: ApplicationOverride[]; idempotencyKey?: string },
+): Promise<void> {
+  await db
+    .insertInto('chats')
+    .values({
+      id: input.id,
+      short_id: input.shortId,
+      project_id: input.projectId,
+      source: input.source,
+      application_overrides: JSON.stringify(input.applicationOverrides),
+      idempotency_key: input.idempotencyKey ?? null,
+    })
+    .execute();
+}
+
+/** A user message and its assistant placeholder (INITIATED), written together so an accepted message always has a reply row. */
+export async function insertTurn(
+  db: DB,
+  input: { chatId: string; turn: number; text: string; userMessageId: string; assistantMessageId: string; idempotencyKey?: string },
+): Promise<void> {
+  await db
+    .insertInto('chat_messages')
+    .values([
+      { id: input.userMessageId, chat_id: input.chatId, turn: input.turn, role: 'user', text: input.text, status: 'COMPLETED', idempotency_key: input.idempotencyKey ?? null },
+      { id: input.assistantMessageId, chat_id: input.chatId, turn: input.turn, role: 'assistant', text: '', status: 'INITIATED' },
+    ])
+    .execute();
+  await db.updateTable('chats').set({ turn_count: input.turn, updated_at: new Date() }).where('id', '=', input.chatId).execute();
+}
+
+export async function findTurnByIdempotencyKey(db: DB, chatId: string, key: string): Promise<{ turn: number } | undefined> {
+  return db.selectFrom('chat_messages').select('turn').where('chat_id', '=', chatId).where('idempotency_key', '=', key).executeTakeFirst();
+}
+
+export async function turnMessageIds(db: DB, chatId: string, turn: number): Promise<{ userMessageId: string; assistantMessageId: string } | undefined> {
+  const rows = await db.selectFrom('chat_messages').select(['id', 'role']).where('chat_id', '=', chatId).where('turn', '=', turn).execute();
+  const user = rows.find((r) => r.role === 'user');
+  const assistant = rows.find((r) => r.role === 'assistant');
+  return user && assistant ? { userMessageId: user.id, assistantMessageId: assistant.id } : undefined;
+}
+
+export async function recentMessages(db: DB, chatId: string, limit: number): Promise<ChatMessageView[]> {
+  const rows = await db
+    .selectFrom('chat_messages')
+    .select(['id', 'role', 'created_at', 'text', 'status', 'is_streaming'])
+    .where('chat_id', '=', chatId)
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, role: r.role, createdAt: r.created_at.toISOString(), text: r.text, status: r.status ?? 'COMPLETED', isStreaming: r.is_streaming }));
+}
+
+export async function latestAssistantMessage(db: DB, chatId: string): Promise<{ id: string; status: ChatMessageStatus; turn: number } | undefined> {
+  const row = await db
+    .selectFrom('chat_messages')
+    .select(['id', 'status', 'turn'])
+    .where('chat_id', '=', chatId)
+    .where('role', '=', 'assistant')
+    .orderBy('seq', 'desc')
+    .executeTakeFirst();
+  return row && { id: row.id, status: row.status ?? 'COMPLETED', turn: row.turn };
+}
+
+export async function listChats(db: DB, projectId: string, page: { limit: number; offset: number }): Promise<{ chats: ChatRecord[]; total: number }> {
+  const rows = await selectChats(db).where('project_id', '=', projectId).orderBy('updated_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute();
+  const { count } = await db.selectFrom('chats').select((eb) => eb.fn.countAll<string>().as('count')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+  return { chats: rows.map(toRecord), total: Number(count) };
+}
+
+export function toChatView(chat: ChatRecord, appUrl: string, messages: ChatMessageView[]): ChatView {
+  return {
+    shortId: chat.shortId,
+    url: `${appUrl}/chats/${chat.shortId}`,
+    title: chat.title,
+    createdAt: chat.createdAt.toISOString(),
+    updatedAt: chat.updatedAt.toISOString(),
+    source: chat.source,
+    messages,
+  };
+}
+
+// ---- the workflow's side: the reply's life cycle ----
+
+const open: ChatMessageStatus[] = ['INITIATED', 'PARTIAL'];
+
+/** The streamed text so far; only while the reply is still open, so a late flush never reopens a finished reply. */
+export async function writePartialReply(db: DB, messageId: string, text: string): Promise<boolean> {
+  const result = await db
+    .updateTable('chat_messages')
+    .set({ text, status: 'PARTIAL', is_streaming: true, updated_at: new Date() })
+    .where('id', '=', messageId)
+    .where('status', 'in', open)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function finishReply(db: DB, messageId: string, input: { status: 'COMPLETED' | 'FAILED' | 'CANCELLED'; text?: string; toolsUsed: string[] }): Promise<void> {
+  await db
+    .updateTable('chat_messages')
+    .set({ status: input.status, is_streaming: false, tools_used: input.toolsUsed, updated_at: new Date(), ...(input.text !== undefined && { text: input.text }) })
+    .where('id', '=', messageId)
+    .where('status', 'in', open)
+    .execute();
+}
+
+export async function replyStatus(db: DB, messageId: string): Promise<ChatMessageStatus | undefined> {
+  const row = await db.selectFrom('chat_messages').select('status').where('id', '=', messageId).executeTakeFirst();
+  return row ? (row.status ?? 'COMPLETED') : undefined;
+}
+
+/** The finished messages before this turn plus this turn's user message: what the model is told. */
+export async function conversationForTurn(db: DB, chatId: string, turn: number, maxMessages = 30): Promise<{ role: 'user' | 'assistant'; text: string }[]> {
+  const rows = await db
+    .selectFrom('chat_messages')
+    .select(['role', 'text', 'status', 'turn'])
+    .where('chat_id', '=', chatId)
+    .where('turn', '<=', turn)
+    .orderBy('seq', 'desc')
+    .limit(maxMessages)
+    .execute();
+  return rows
+    .reverse()
+    .filter((r) => r.role === 'user' ? true : r.turn < turn && r.status === 'COMPLETED' && r.text !== '')
+    .map((r) => ({ role: r.role, text: r.text }));
+}
+
+export async function setTitleIfMissing(db: DB, chatId: string, title: string): Promise<void> {
+  await db.updateTable('chats').set({ title }).where('id', '=', chatId).where('title', 'is', null).execute();
+}
+
+export async function linkRun(db: DB, chatId: string, runId: string): Promise<void> {
+  await db.insertInto('chat_runs').values({ chat_id: chatId, run_id: runId }).onConflict((oc) => oc.doNothing()).execute();
+}
+
+export async function chatRunId(db: DB, chatId: string, runShortId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('chat_runs as c')
+    .innerJoin('runs as r', 'r.id', 'c.run_id')
+    .select('r.id')
+    .where('c.chat_id', '=', chatId)
+    .where('r.short_id', '=', runShortId)
+    .executeTakeFirst();
+  return row?.id;
+}

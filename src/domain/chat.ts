@@ -1,0 +1,24 @@
+// Shapes of a chat turn that cross the workflow/activity boundary. Pure: the workflows import these types.
+
+/** A tool the model asked for, with its parsed arguments. */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** One model call that asked for tools, and what the tools answered (compact text, in call order). */
+export interface ChatToolExchange {
+  text: string;
+  toolCalls: ChatToolCall[];
+  results: { id: string; content: string }[];
+}
+
+/** A conversation's title from its first message: its first sentence, shortened on a word boundary. */
+export function titleFrom(message: string, max = 80): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(flat)?.[1] ?? flat;
+  if (sentence.length <= max) return sentence;
+  const cut = sentence.slice(0, max - 1);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : cut.length)}…`;
+}

@@ -1,0 +1,65 @@
+// The assistant's look at a page: read-only (GET navigations only, nothing clicked or typed), a bounded number
+// of same-origin pages, each described compactly from its aria snapshot.
+import type { Page } from 'playwright-core';
+import type { BrowserPool } from '../browser/pool.js';
+import { observe } from '../browser/snapshot.js';
+import { ChatToolError } from './chat-tools.js';
+
+export interface ExploreOptions {
+  browsers: BrowserPool;
+  /** Pages visited at most (the first one included). */
+  pageBudget: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onPage?: (url: string) => void;
+}
+
+const maxLinesPerPage = 40;
+
+export async function explorePage(args: Record<string, unknown>, opts: ExploreOptions): Promise<string> {
+  const raw = typeof args.url === 'string' ? args.url : '';
+  let start: URL;
+  try {
+    start = new URL(raw);
+  } catch {
+    throw new ChatToolError(`"${raw}" is not a URL`);
+  }
+  if (!/^https?:$/.test(start.protocol)) throw new ChatToolError('only http(s) URLs can be explored');
+
+  return opts.browsers.withContext({ signal: opts.signal, timeoutMs: opts.timeoutMs }, async ({ page }) => {
+    const queue = [start.toString()];
+    const visited = new Set<string>();
+    const reports: string[] = [];
+    while (queue.length > 0 && visited.size < opts.pageBudget) {
+      const url = queue.shift()!;
+      if (visited.has(url)) continue;
+      visited.add(url);
+      opts.onPage?.(url);
+      try {
+        await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 15_000 });
+      } catch (err) {
+        reports.push(`${url}: could not be opened (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+        continue;
+      }
+      reports.push(await describe(page));
+      for (const link of await sameOriginLinks(page, start.origin)) if (!visited.has(link)) queue.push(link);
+    }
+    return reports.join('\n\n');
+  });
+}
+
+async function describe(page: Page): Promise<string> {
+  const obs = await observe(page, { maxChars: 4_000 });
+  // Structure a reader cares about: headings, links, buttons, form fields; refs are useless outside the agent.
+  const lines = obs.snapshot
+    .split('\n')
+    .filter((l) => /- (heading|link|button|textbox|combobox|checkbox|radio|form)\b/.test(l))
+    .map((l) => l.replace(/ \[ref=[^\]]+\]/g, '').trimEnd());
+  const shown = lines.slice(0, maxLinesPerPage);
+  return [`Page "${obs.title}" at ${obs.url}:`, ...shown, ...(lines.length > shown.length ? [`  … ${lines.length - shown.length} more elements`] : [])].join('\n');
+}
+
+async function sameOriginLinks(page: Page, origin: string): Promise<string[]> {
+  const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+  return [...new Set(hrefs.filter((h) => h.startsWith(origin)).map((h) => h.split('#')[0]!))];
+}

@@ -1,0 +1,175 @@
+// The chat's business operations, shared by the routes (and later the dashboard/MCP): plain functions that
+// enforce the rules and throw ChatError; the HTTP layer maps those once.
+// after H3 merge: ChatError becomes the shared NotFound/Invalid/Conflict domain errors of src/services.
+import type { DB } from '../db/database.js';
+import {
+  findChat,
+  findChatByIdempotencyKey,
+  findTurnByIdempotencyKey,
+  finishReply,
+  insertChat,
+  insertTurn,
+  latestAssistantMessage,
+  listChats,
+  recentMessages,
+  toChatView,
+  turnMessageIds,
+  type ChatRecord,
+  type ChatView,
+} from '../db/queries/chats.js';
+import { findIdByShortId } from '../db/queries/lookups.js';
+import type { ApplicationOverride } from '../domain/precedence.js';
+import { newId, newShortId } from '../ids.js';
+import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
+import type { TemporalClientProvider } from '../temporal/client.js';
+
+export class ChatError extends Error {
+  constructor(
+    readonly kind: 'not-found' | 'invalid' | 'conflict' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ChatError';
+  }
+}
+
+export interface ChatDeps {
+  db: DB;
+  temporal: TemporalClientProvider;
+  appUrl: string;
+}
+
+export const defaultMessageLimit = 20;
+
+/** Each override must name the project's application once, and an environment/preset/build of that application. */
+async function checkOverrides(db: DB, projectId: string, overrides: ApplicationOverride[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const [i, o] of overrides.entries()) {
+    const at = `applicationOverrides.${i}`;
+    if (seen.has(o.applicationShortId)) throw new ChatError('invalid', `${at}.applicationShortId: ${o.applicationShortId} is listed twice`);
+    seen.add(o.applicationShortId);
+    const appId = await findIdByShortId(db, 'applications', projectId, o.applicationShortId);
+    if (!appId) throw new ChatError('not-found', `Application not found: ${o.applicationShortId}`);
+    const env = o.environment;
+    if (env && 'shortId' in env) {
+      const row = await db.selectFrom('environments').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
+      if (row?.application_id !== appId) throw new ChatError('not-found', `Environment not found: ${env.shortId} (of application ${o.applicationShortId})`);
+    } else if (env && 'applicationBuildShortId' in env) {
+      const row = await db.selectFrom('application_builds').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
+      if (row?.application_id !== appId) throw new ChatError('not-found', `Application build not found: ${env.applicationBuildShortId} (of application ${o.applicationShortId})`);
+    }
+    if (o.devicePresetShortId && !(await findIdByShortId(db, 'device_presets', projectId, o.devicePresetShortId))) {
+      throw new ChatError('not-found', `Device preset not found: ${o.devicePresetShortId}`);
+    }
+  }
+}
+
+/**
+ * Hands the turn to the workflow. The rows are already committed, so a failure here must not lose the message
+ * silently: its reply is marked FAILED with the reason and the caller gets a 503.
+ */
+async function dispatch(deps: ChatDeps, chat: ChatRecord, turn: number): Promise<void> {
+  const ids = (await turnMessageIds(deps.db, chat.id, turn))!;
+  try {
+    await sendChatTurn(deps.temporal, { chatId: chat.id, chatShortId: chat.shortId, projectId: chat.projectId }, { turn, ...ids });
+  } catch (err) {
+    const reason = `could not start processing the message: ${err instanceof Error ? err.message : String(err)}`;
+    await finishReply(deps.db, ids.assistantMessageId, { status: 'FAILED', text: reason, toolsUsed: [] });
+    throw new ChatError('unavailable', `${reason}; send it again`);
+  }
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
+
+/** POST /v1/chat: a new conversation with its first message; the overrides given here are the conversation's for good. */
+export async function createConversation(
+  deps: ChatDeps,
+  input: { projectId: string; message: string; applicationOverrides?: ApplicationOverride[]; idempotencyKey?: string },
+): Promise<ChatView> {
+  const { db } = deps;
+  if (input.idempotencyKey) {
+    const existing = await findChatByIdempotencyKey(db, input.projectId, input.idempotencyKey);
+    if (existing) return toChatView(existing, deps.appUrl, []);
+  }
+  const overrides = input.applicationOverrides ?? [];
+  await checkOverrides(db, input.projectId, overrides);
+  const id = newId();
+  const shortId = newShortId('chat');
+  try {
+    await db.transaction().execute(async (trx) => {
+      await insertChat(trx, { id, shortId, projectId: input.projectId, source: 'api', applicationOverrides: overrides, idempotencyKey: input.idempotencyKey });
+      await insertTurn(trx, { chatId: id, turn: 1, text: input.message, userMessageId: newId(), assistantMessageId: newId() });
+    });
+  } catch (err) {
+    // The same key sent twice at once: the loser answers with the winner's conversation.
+    if (input.idempotencyKey && isUniqueViolation(err)) {
+      const existing = await findChatByIdempotencyKey(db, input.projectId, input.idempotencyKey);
+      if (existing) return toChatView(existing, deps.appUrl, []);
+    }
+    throw err;
+  }
+  const record = (await findChat(db, input.projectId, shortId))!;
+  await dispatch(deps, record, 1);
+  return toChatView(record, deps.appUrl, []);
+}
+
+/**
+ * POST /v1/chat/{id}: the next message, answered after every earlier one. Overrides in a follow-up are ignored:
+ * a conversation keeps the environments of its first message.
+ */
+export async function sendMessage(
+  deps: ChatDeps,
+  input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string },
+): Promise<ChatView> {
+  const { db } = deps;
+  const result = await db.transaction().execute(async (trx) => {
+    const chat = await findChat(trx, input.projectId, input.chatShortId, { lock: true });
+    if (!chat) throw new ChatError('not-found', 'Conversation not found');
+    if (input.idempotencyKey) {
+      const earlier = await findTurnByIdempotencyKey(trx, chat.id, input.idempotencyKey);
+      if (earlier) return { chat, turn: earlier.turn, repeated: true };
+    }
+    const turn = chat.turnCount + 1;
+    await insertTurn(trx, { chatId: chat.id, turn, text: input.message, userMessageId: newId(), assistantMessageId: newId(), idempotencyKey: input.idempotencyKey });
+    return { chat, turn, repeated: false };
+  });
+  if (!result.repeated) await dispatch(deps, result.chat, result.turn);
+  const chat = (await findChat(db, input.projectId, input.chatShortId))!;
+  return toChatView(chat, deps.appUrl, await recentMessages(db, chat.id, defaultMessageLimit));
+}
+
+export async function getConversation(deps: Pick<ChatDeps, 'db' | 'appUrl'>, input: { projectId: string; chatShortId: string; limit?: number }): Promise<ChatView> {
+  const chat = await findChat(deps.db, input.projectId, input.chatShortId);
+  if (!chat) throw new ChatError('not-found', 'Conversation not found');
+  return toChatView(chat, deps.appUrl, await recentMessages(deps.db, chat.id, input.limit ?? defaultMessageLimit));
+}
+
+export async function listConversations(
+  deps: Pick<ChatDeps, 'db' | 'appUrl'>,
+  input: { projectId: string; limit: number; offset: number },
+): Promise<{ chats: Omit<ChatView, 'messages'>[]; total: number; limit: number; offset: number }> {
+  const { chats, total } = await listChats(deps.db, input.projectId, input);
+  return {
+    chats: chats.map((c) => {
+      const { messages: _messages, ...rest } = toChatView(c, deps.appUrl, []);
+      return rest;
+    }),
+    total,
+    limit: input.limit,
+    offset: input.offset,
+  };
+}
+
+/** Ends the newest reply as CANCELLED (the workflow does it, so a reply never ends twice); 409 when it has already ended. */
+export async function cancelReply(deps: ChatDeps, input: { projectId: string; chatShortId: string }): Promise<{ messageId: string }> {
+  const chat = await findChat(deps.db, input.projectId, input.chatShortId);
+  if (!chat) throw new ChatError('not-found', 'Conversation not found');
+  const reply = await latestAssistantMessage(deps.db, chat.id);
+  if (!reply || (reply.status !== 'INITIATED' && reply.status !== 'PARTIAL')) {
+    throw new ChatError('conflict', `the latest reply already ended${reply ? ` (${reply.status})` : ''}`);
+  }
+  const delivered = await cancelChatReply(deps.temporal, chat.shortId, reply.id);
+  // No workflow holds the reply (it could not be dispatched): nobody else will end it.
+  if (!delivered) await finishReply(deps.db, reply.id, { status: 'CANCELLED', toolsUsed: [] });
+  return { messageId: reply.id };
+}

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import type { DB } from '../db/database.js';
+import type { HealProposalStatus } from '../db/schema.js';
+import { saveHealedSteps } from '../db/queries/execution.js';
+import type { HealPolicy, Step } from '../domain/steps.js';
+
+/** The parts of a run's healing a proposal keeps (the replay's HealedStep). */
+export interface HealRecord {
+  index: number;
+  from?: string | null;
+  to: string;
+  via: string;
+  reason?: string;
+}
+
+export interface HealProposal {
+  testCaseId: string;
+  basedOnVersion: number;
+  /** The steps version accepting it creates; the `{version}` of the accept and reject routes. */
+  version: number;
+  status: HealProposalStatus;
+  steps: Step[];
+  healed: HealRecord[];
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
+export class HealProposalError extends Error {
+  constructor(
+    readonly kind: 'not_found' | 'conflict',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HealProposalError';
+  }
+}
+
+export async function getHealPolicy(db: DB, projectId: string): Promise<HealPolicy> {
+  const row = await db.selectFrom('projects').select('heal_policy').where('id', '=', projectId).executeTakeFirst();
+  return row?.heal_policy ?? 'review';
+}
+
+export async function setHealPolicy(db: DB, projectId: string, policy: HealPolicy): Promise<HealPolicy> {
+  await db.updateTable('projects').set({ heal_policy: policy }).where('id', '=', projectId).execute();
+  return policy;
+}
+
+export type KeptHeal = { kept: 'saved' | 'proposed'; version: number } | { kept: 'nothing'; reason: string };
+
+/**
+ * After a PASSED run that needed other locators: `auto` saves the steps as the next version; `review` keeps
+ * them as a proposal a person accepts. Under `review` a run that only used recorded fallbacks proposes nothing:
+ * the person already has those locators and a proposal would only reorder them.
+ */
+export async function keepHealedSteps(
+  db: DB,
+  input: { projectId: string; testCaseId: string; basedOnVersion: number; steps: Step[]; healed: HealRecord[] },
+): Promise<KeptHeal> {
+  if (input.healed.length === 0) return { kept: 'nothing', reason: 'nothing healed' };
+  const policy = await getHealPolicy(db, input.projectId);
+  if (policy === 'auto') {
+    const version = await saveHealedSteps(db, input.testCaseId, input.basedOnVersion, input.steps);
+    if (version === undefined) return { kept: 'nothing', reason: 'the steps changed since this run read them' };
+    await supersedeOlder(db, input.testCaseId, version);
+    return { kept: 'saved', version };
+  }
+  if (!input.healed.some((h) => h.via === 'llm')) return { kept: 'nothing', reason: 'only recorded fallbacks were used' };
+  const version = input.basedOnVersion + 1;
+  // One proposal per version: a later run healing the same steps replaces a pending one with its fresher pick,
+  // but never revives one a person already decided on.
+  const stored = await db
+    .insertInto('heal_proposals')
+    .values({
+      id: randomUUID(),
+      project_id: input.projectId,
+      test_case_id: input.testCaseId,
+      based_on_version: input.basedOnVersion,
+      version,
+      steps: JSON.stringify(input.steps),
+      healed: JSON.stringify(input.healed),
+      created_at: new Date(),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['test_case_id', 'version'])
+        .doUpdateSet((eb) => ({ steps: eb.ref('excluded.steps'), healed: eb.ref('excluded.healed'), created_at: eb.ref('excluded.created_at') }))
+        .where('heal_proposals.status', '=', 'PENDING'),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  if (!stored) return { kept: 'nothing', reason: `the heal proposal for steps version ${version} was already decided` };
+  return { kept: 'proposed', version };
+}
+
+export async function listHealProposals(db: DB, projectId: string, testCaseId: string): Promise<HealProposal[]> {
+  await requireTestCase(db, projectId, testCaseId);
+  const rows = await db
+    .selectFrom('heal_proposals')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('test_case_id', '=', testCaseId)
+    .orderBy('version', 'desc')
+    .limit(50)
+    .execute();
+  return rows.map(toProposal);
+}
+
+/** Applies a pending proposal as the test case's next steps version; 409 when the steps moved on meanwhile. */
+export async function acceptHealProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposal> {
+  return db.transaction().execute(async (trx) => {
+    const proposal = await pendingProposal(trx, projectId, testCaseId, version);
+    const updated = await trx
+      .updateTable('test_cases')
+      .set({ steps: JSON.stringify(proposal.steps), steps_version: proposal.version, updated_at: new Date() })
+      .where('id', '=', testCaseId)
+      .where('steps_version', '=', proposal.basedOnVersion)
+      .returning('steps_version')
+      .executeTakeFirst();
+    if (!updated) {
+      await decide(trx, testCaseId, version, 'SUPERSEDED');
+      throw new HealProposalError('conflict', `the steps changed since this proposal was made (it was based on version ${proposal.basedOnVersion})`);
+    }
+    await supersedeOlder(trx, testCaseId, version);
+    return { ...proposal, ...(await decide(trx, testCaseId, version, 'ACCEPTED')) };
+  });
+}
+
+export async function rejectHealProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposal> {
+  return db.transaction().execute(async (trx) => {
+    const proposal = await pendingProposal(trx, projectId, testCaseId, version);
+    return { ...proposal, ...(await decide(trx, testCaseId, version, 'REJECTED')) };
+  });
+}
+
+async function requireTestCase(db: DB, projectId: string, testCaseId: string): Promise<void> {
+  const found = await db.selectFrom('test_cases').select('id').where('project_id', '=', projectId).where('id', '=', testCaseId).executeTakeFirst();
+  if (!found) throw new HealProposalError('not_found', 'Test case not found');
+}
+
+async function pendingProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposal> {
+  await requireTestCase(db, projectId, testCaseId);
+  const row = await db
+    .selectFrom('heal_proposals')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('test_case_id', '=', testCaseId)
+    .where('version', '=', version)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new HealProposalError('not_found', `No heal proposal for steps version ${version}`);
+  if (row.status !== 'PENDING') throw new HealProposalError('conflict', `The heal proposal for version ${version} is already ${row.status.toLowerCase()}`);
+  return toProposal(row);
+}
+
+async function decide(db: DB, testCaseId: string, version: number, status: HealProposalStatus): Promise<{ status: HealProposalStatus; decidedAt: Date }> {
+  const decidedAt = new Date();
+  await db.updateTable('heal_proposals').set({ status, decided_at: decidedAt }).where('test_case_id', '=', testCaseId).where('version', '=', version).execute();
+  return { status, decidedAt };
+}
+
+// Proposals based on steps that are no longer current can never apply.
+async function supersedeOlder(db: DB, testCaseId: string, currentVersion: number): Promise<void> {
+  await db
+    .updateTable('heal_proposals')
+    .set({ status: 'SUPERSEDED', decided_at: new Date() })
+    .where('test_case_id', '=', testCaseId)
+    .where('status', '=', 'PENDING')
+    .where('based_on_version', '<', currentVersion)
+    .where('version', '!=', currentVersion)
+    .execute();
+}
+
+function toProposal(row: {
+  test_case_id: string;
+  based_on_version: number;
+  version: number;
+  status: HealProposalStatus;
+  steps: unknown;
+  healed: unknown;
+  created_at: Date;
+  decided_at: Date | null;
+}): HealProposal {
+  return {
+    testCaseId: row.test_case_id,
+    basedOnVersion: row.based_on_version,
+    version: row.version,
+    status: row.status,
+    steps: row.steps as Step[],
+    healed: row.healed as HealRecord[],
+    createdAt: row.created_at,
+    decidedAt: row.decided_at,
+  };
+}

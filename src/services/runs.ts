@@ -1,0 +1,286 @@
+// Runs as business operations: write a run of a plan (environments by precedence), start it, rerun part of one,
+// cancel one. Used by the API, the schedule activity and (next) the chat assistant's tools.
+import type { DB } from '../db/database.js';
+import { toDeviceSettings, type DeviceSettings } from '../db/queries/execution.js';
+import { findIdByShortId } from '../db/queries/lookups.js';
+import { environmentForBuild } from '../db/queries/builds.js';
+import { collectRunTests, findRun, insertRun, markRunError, planTestCaseIds, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
+import { getTestPlan } from '../db/queries/test-plans.js';
+import { applicationSettings, overrideProblems, type ApplicationOverride, type EnvironmentOverride, type RunOverride } from '../domain/precedence.js';
+import { cancelPlanRun, startPlanRun, type TemporalTarget } from '../temporal/lifecycle.js';
+import { findTestCaseRecords } from '../db/queries/test-cases.js';
+import { uuidPattern } from '../domain/short-ids.js';
+import { ConflictError, InvalidError, NotFoundError, NothingToRunError, UnavailableError } from './errors.js';
+
+export type { ApplicationOverride, EnvironmentOverride };
+
+export interface CreatedRun {
+  id: string;
+  shortId: string;
+  testCount: number;
+  plan: { id: string; name: string; shortId: string };
+}
+
+export interface CreatePlanRunInput {
+  projectId: string;
+  /** The plan by short id, or by id (schedules); neither: the project's default plan. */
+  testPlanShortId?: string;
+  testPlanId?: string;
+  applications?: ApplicationOverride[];
+  /** As in CreateTestCasesRunInput. */
+  dropUnrelatedOverrides?: boolean;
+  meta: RunMetadata;
+  /** A second create with the same key returns the first run (a retried scheduled tick). */
+  idempotencyKey?: string;
+}
+
+interface ResolvedEnvironment {
+  url: string | null;
+  /** The mobile build the environment holds (then url is null). */
+  buildId: string | null;
+  device: DeviceSettings | null;
+}
+
+/**
+ * Writes a run of a plan: the plan's enabled test cases plus their transitive dependencies, each with its
+ * application's environment by precedence. Throws NothingToRunError when the plan has no enabled test case.
+ */
+export async function createPlanRun(deps: { db: DB }, input: CreatePlanRunInput): Promise<CreatedRun> {
+  const { db } = deps;
+  const { projectId } = input;
+  let planShortId = input.testPlanShortId;
+  if (!planShortId) {
+    const planId =
+      input.testPlanId ?? (await db.selectFrom('projects').select('default_test_plan_id').where('id', '=', projectId).executeTakeFirstOrThrow()).default_test_plan_id;
+    const row = planId ? await db.selectFrom('test_plans').select('short_id').where('id', '=', planId).where('project_id', '=', projectId).executeTakeFirst() : undefined;
+    if (!row) {
+      if (input.testPlanId) throw new NotFoundError('Test plan');
+      throw new InvalidError('the project has no default test plan: pass testPlanShortId or make a plan the default');
+    }
+    planShortId = row.short_id;
+  }
+  const plan = await getTestPlan(db, projectId, planShortId);
+  if (!plan) throw new NotFoundError('Test plan');
+
+  const roots = await planTestCaseIds(db, plan.id);
+  if (roots.length === 0) throw new NothingToRunError(`test plan "${plan.name}" has no enabled test cases`);
+  const tests = await collectRunTests(db, projectId, roots);
+  const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], plan.id, input.applications ?? [], input.dropUnrelatedOverrides);
+  const inPlan = new Set(roots);
+  const run = await insertRun(db, {
+    projectId,
+    planId: plan.id,
+    meta: input.meta,
+    idempotencyKey: input.idempotencyKey,
+    tests: tests.map((t) => ({ testCase: t, inPlan: inPlan.has(t.id), ...runTestEnvironment(envs.get(t.application_id)!) })),
+  });
+  return { ...run, testCount: tests.length, plan: { id: plan.id, name: plan.name, shortId: plan.shortId } };
+}
+
+export interface CreateTestCasesRunInput {
+  projectId: string;
+  /** The chosen test cases by id; their dependencies join the run (not as chosen ones). */
+  testCaseIds: string[];
+  applications?: ApplicationOverride[];
+  /**
+   * Drop overrides of applications with no test case in this run instead of refusing them: a conversation's
+   * overrides cover every application it may touch, a run only some.
+   */
+  dropUnrelatedOverrides?: boolean;
+  meta: RunMetadata;
+  idempotencyKey?: string;
+}
+
+/** Writes a run of given test cases (no plan): the chat assistant's and a change review's runs. */
+export async function createTestCasesRun(deps: { db: DB }, input: CreateTestCasesRunInput): Promise<Omit<CreatedRun, 'plan'>> {
+  const { db } = deps;
+  const { projectId } = input;
+  const ids = [...new Set(input.testCaseIds.map((id) => id.toLowerCase()))];
+  if (ids.length === 0) throw new InvalidError('name at least one test case to run');
+  const uuid = new RegExp(uuidPattern);
+  const found = new Set((await findTestCaseRecords(db, projectId, ids.filter((id) => uuid.test(id)))).map((r) => r.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw new NotFoundError('Test case', missing);
+  const tests = await collectRunTests(db, projectId, ids);
+  const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], null, input.applications ?? [], input.dropUnrelatedOverrides);
+  const chosen = new Set(ids);
+  const run = await insertRun(db, {
+    projectId,
+    planId: null,
+    meta: input.meta,
+    idempotencyKey: input.idempotencyKey,
+    tests: tests.map((t) => ({ testCase: t, inPlan: chosen.has(t.id), ...runTestEnvironment(envs.get(t.application_id)!) })),
+  });
+  return { ...run, testCount: tests.length };
+}
+
+const runTestEnvironment = (env: ResolvedEnvironment) => ({ environmentUrl: env.url, buildId: env.buildId, device: env.device });
+
+/** Environment URL (or mobile build) and device per application of the run, by precedence (src/domain/precedence.ts). */
+async function resolveEnvironments(
+  db: DB,
+  projectId: string,
+  applicationIds: string[],
+  planId: string | null,
+  requested: ApplicationOverride[],
+  dropUnrelated = false,
+): Promise<Map<string, ResolvedEnvironment>> {
+  const apps = applicationIds.length
+    ? await db.selectFrom('applications').select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id']).where('id', 'in', applicationIds).execute()
+    : [];
+  const params = planId ? await db.selectFrom('test_plan_applications').selectAll().where('test_plan_id', '=', planId).execute() : [];
+  const inRun = new Set(apps.map((a) => a.short_id));
+  const overrides = dropUnrelated ? requested.filter((o) => inRun.has(o.applicationShortId)) : requested;
+
+  const runOverrides: RunOverride<EnvironmentOverride>[] = [];
+  const shortIdOf = new Map<string, string>();
+  for (const o of overrides) {
+    const applicationId = await findIdByShortId(db, 'applications', projectId, o.applicationShortId);
+    if (!applicationId) throw new NotFoundError('Application', o.applicationShortId);
+    shortIdOf.set(applicationId, o.applicationShortId);
+    let devicePresetId: string | undefined;
+    if (o.devicePresetShortId) {
+      devicePresetId = await findIdByShortId(db, 'device_presets', projectId, o.devicePresetShortId);
+      if (!devicePresetId) throw new NotFoundError('Device preset', o.devicePresetShortId);
+    }
+    runOverrides.push({ applicationId, environment: o.environment, devicePresetId });
+  }
+  const { twice, notInRun } = overrideProblems(runOverrides, applicationIds);
+  if (twice.length > 0) throw new InvalidError(`applications: ${shortIdOf.get(twice[0]!)} is listed twice`);
+  if (notInRun.length > 0) throw new InvalidError(`applications: ${shortIdOf.get(notInRun[0]!)} has no test case in this run`);
+
+  const settings = applicationSettings(
+    apps.map((a) => ({ applicationId: a.id, environmentId: a.default_environment_id, devicePresetId: a.default_device_preset_id })),
+    params.map((p) => ({ applicationId: p.application_id, environmentId: p.environment_id, devicePresetId: p.device_preset_id })),
+    runOverrides,
+  );
+  const resolved = new Map<string, ResolvedEnvironment>();
+  for (const app of apps) {
+    const { environment, devicePresetId } = settings.get(app.id)!;
+    let target: EnvironmentTarget;
+    if (environment.from === 'none') {
+      throw new InvalidError(`application "${app.name}" (${app.short_id}) has no environment: create one or set it on the test plan`);
+    } else if (environment.from !== 'run') {
+      const row = await db.selectFrom('environments').select(['url', 'application_build_id']).where('id', '=', environment.environmentId).executeTakeFirstOrThrow();
+      target = { url: row.url, buildId: row.application_build_id };
+    } else {
+      target = await overrideTarget(db, projectId, app.id, environment.environment);
+    }
+    resolved.set(app.id, { ...target, device: devicePresetId ? await deviceOf(db, devicePresetId) : null });
+  }
+  return resolved;
+}
+
+type EnvironmentTarget = Pick<ResolvedEnvironment, 'url' | 'buildId'>;
+
+/** What a run override names: a URL to browse, or a mobile build to install (which has no URL). */
+async function overrideTarget(db: DB, projectId: string, applicationId: string, env: EnvironmentOverride): Promise<EnvironmentTarget> {
+  if ('url' in env) return { url: env.url, buildId: null };
+  if ('shortId' in env) {
+    const row = await db.selectFrom('environments').select(['url', 'application_id', 'application_build_id']).where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
+    if (!row || row.application_id !== applicationId) throw new NotFoundError('Environment', env.shortId);
+    return { url: row.url, buildId: row.application_build_id };
+  }
+  const build = await db.selectFrom('application_builds').selectAll().where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
+  if (!build || build.application_id !== applicationId) throw new NotFoundError('Application build', env.applicationBuildShortId);
+  // As the spec says: the run uses (and the project keeps) an environment holding that build.
+  await environmentForBuild(db, build);
+  return { url: null, buildId: build.id };
+}
+
+async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null> {
+  const preset = await db.selectFrom('device_presets').selectAll().where('id', '=', presetId).executeTakeFirst();
+  return preset ? toDeviceSettings(preset) : null;
+}
+
+export interface RunStartDeps {
+  db: DB;
+  temporal: TemporalTarget;
+  /** Tests of a run in parallel at most (PROCTOR_RUN_CONCURRENCY). */
+  runConcurrency: number;
+}
+
+/** Starts a written run's workflow; when Temporal does not take it the run is marked ERROR, not left INITIATED. */
+async function startRun(deps: RunStartDeps, projectId: string, run: { id: string; shortId: string; testCount: number }, label: string | null): Promise<void> {
+  try {
+    const summary = `Run ${run.shortId}${label ? ` (${label})` : ''}: ${run.testCount} test(s)`;
+    await startPlanRun(deps.temporal, { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.runConcurrency, heal: true }, summary);
+  } catch (err) {
+    const message = `could not start the run: ${err instanceof Error ? err.message : String(err)}`;
+    await markRunError(deps.db, run.id, message);
+    throw new UnavailableError(`${message} (run ${run.shortId} is marked ERROR)`);
+  }
+}
+
+/** Writes a run of a plan and starts it: `POST /v1/run`, and the chat's "run these tests". */
+export async function runTestPlan(deps: RunStartDeps, input: CreatePlanRunInput): Promise<CreatedRun> {
+  const run = await createPlanRun(deps, input);
+  await startRun(deps, input.projectId, run, run.plan.name);
+  return run;
+}
+
+/** Which tests of a run to run again: its failed ones, named ones (each must be in the run), or all. */
+export type RerunSelection = { failedOnly: true } | { testCaseIds: string[] } | { all: true };
+
+const terminal = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
+
+/** The root test cases of a rerun (their dependencies are added when the run is written). */
+export function rerunRoots(original: Pick<RunRow, 'status' | 'short_id'>, rows: { test_case_id: string | null; result: string | null }[], selection: RerunSelection): string[] {
+  let roots: string[];
+  if ('failedOnly' in selection) {
+    if (!terminal.has(original.status)) throw new ConflictError('the run has not ended yet: rerun its failed tests once it has');
+    roots = rows.filter((r) => r.result !== 'PASSED').flatMap((r) => (r.test_case_id ? [r.test_case_id] : []));
+  } else if ('testCaseIds' in selection) {
+    const inRun = new Set(rows.map((r) => r.test_case_id));
+    roots = selection.testCaseIds.map((id) => id.toLowerCase());
+    const missing = roots.find((id) => !inRun.has(id));
+    if (missing) throw new NotFoundError(`Test case ${missing} in run ${original.short_id}`);
+  } else {
+    roots = rows.flatMap((r) => (r.test_case_id ? [r.test_case_id] : []));
+  }
+  if (roots.length === 0) throw new NothingToRunError('nothing to rerun: every test of the run passed');
+  return roots;
+}
+
+/** A new run of part of an old one, on the same environments and devices, started. */
+export async function rerun(deps: RunStartDeps, input: { projectId: string; runShortId: string; selection: RerunSelection }): Promise<{ id: string; shortId: string; testCount: number }> {
+  const { db } = deps;
+  const original = await findRun(db, input.projectId, input.runShortId);
+  if (!original) throw new NotFoundError('Run');
+  const rows = await runTestRows(db, original.id, false);
+  const tests = await collectRunTests(db, input.projectId, rerunRoots(original, rows, input.selection));
+  // Same environments as the original run: a rerun answers "does it pass now", not "on another environment".
+  const byTest = new Map(rows.map((r) => [r.test_case_id, r]));
+  const written = await insertRun(db, {
+    projectId: input.projectId,
+    planId: original.test_plan_id,
+    rerunOf: original.id,
+    meta: {
+      trigger: original.trigger,
+      actor: original.actor ?? undefined,
+      branch: original.branch ?? undefined,
+      commitHash: original.commit_hash ?? undefined,
+      repository: original.repository ?? undefined,
+      notifications: original.notifications ?? undefined,
+    },
+    tests: tests.map((t) => ({
+      testCase: t,
+      // As in the original run: a dependency pulled in by the rerun is still a plan member if it was one.
+      inPlan: byTest.get(t.id)?.in_plan ?? false,
+      environmentUrl: byTest.get(t.id)?.environment_url ?? null,
+      buildId: byTest.get(t.id)?.application_build_id ?? null,
+      device: (byTest.get(t.id)?.device as DeviceSettings | null | undefined) ?? null,
+    })),
+  });
+  const run = { ...written, testCount: tests.length };
+  await startRun(deps, input.projectId, run, `rerun of ${original.short_id}`);
+  return run;
+}
+
+/** Asks a run that has not ended to stop. */
+export async function cancelRun(deps: { db: DB; temporal: TemporalTarget }, input: { projectId: string; runShortId: string }): Promise<void> {
+  const run = await findRun(deps.db, input.projectId, input.runShortId);
+  if (!run) throw new NotFoundError('Run');
+  if (terminal.has(run.status)) throw new ConflictError(`the run already ended (${run.status})`);
+  await cancelPlanRun(deps.temporal, run.short_id);
+}

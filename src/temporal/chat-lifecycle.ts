@@ -1,0 +1,33 @@
+// The API reaches chat conversations only through these helpers, with business ids.
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { chatConversation } from '../../workflows/chatConversation.js';
+import { cancelChatReplySignal, chatMessageSignal, workflowIds, type ChatConversationInput, type ChatTurnRequest } from '../../workflows/shared.js';
+import type { TemporalClientProvider } from './client.js';
+
+/**
+ * Hands a written turn to the conversation's workflow, starting it if it is not running (a conversation that
+ * went idle ended; the next message starts a new run under the same id). The workflow ignores a turn it already has.
+ */
+export async function sendChatTurn(temporal: TemporalClientProvider, input: ChatConversationInput, turn: ChatTurnRequest): Promise<void> {
+  const client = await temporal.get();
+  await client.workflow.signalWithStart<typeof chatConversation, [ChatTurnRequest]>('chatConversation', {
+    taskQueue: temporal.taskQueue,
+    workflowId: workflowIds.chat(input.chatShortId),
+    staticSummary: `Chat ${input.chatShortId}`,
+    args: [input],
+    signal: chatMessageSignal,
+    signalArgs: [turn],
+  });
+}
+
+/** Asks the conversation to end this reply as CANCELLED; false when no workflow is running for it. */
+export async function cancelChatReply(temporal: TemporalClientProvider, chatShortId: string, assistantMessageId: string): Promise<boolean> {
+  const client = await temporal.get();
+  try {
+    await client.workflow.getHandle(workflowIds.chat(chatShortId)).signal(cancelChatReplySignal, { assistantMessageId });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,134 @@
+// Crash and restart safety of chat turns: a `proctor worker` process killed with SIGKILL while a reply streams
+// leaves one assistant message, finished by the next worker; an API restarted right after its 202 loses nothing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/api/app.js';
+import { silentLogger } from '../../src/logger.js';
+import { createFsBlobStore } from '../../src/storage/fs.js';
+import { createTemporalClientProvider } from '../../src/temporal/client.js';
+import { pollChat } from '../support/chat-polling.js';
+import { waitFor } from '../support/net.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { startStack, type Stack } from '../support/worker-context.js';
+
+interface WorkerProcess {
+  child: ChildProcess;
+  output: () => string;
+}
+
+// The worker is the leader of its own process group, so SIGKILL to the group takes everything it started.
+function startWorker(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+const isRunning = (w: WorkerProcess) => w.child.exitCode === null && w.child.signalCode === null;
+const killGroup = (w: WorkerProcess) => {
+  try {
+    process.kill(-w.child.pid!, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+};
+
+const reply = Array.from({ length: 120 }, (_, i) => `token${i + 1}`).join(' ');
+
+describe('chat turns survive a killed worker and a restarted API', () => {
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-chat-crash-'));
+  const workers: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm();
+    stack = await startStack({ worker: false });
+  }, 60_000);
+  afterAll(async () => {
+    for (const w of workers) if (isRunning(w)) killGroup(w);
+    await stack?.close();
+    await llm?.stop();
+    rmSync(blobDir, { recursive: true, force: true });
+  });
+
+  const workerEnv = (): Record<string, string> => ({
+    DATABASE_URL: stack.databaseUrl!,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: stack.taskQueue,
+    PROCTOR_DATA_DIR: blobDir,
+    PROCTOR_BLOB_DIR: blobDir,
+    PROCTOR_BLOB_SECRET: randomBytes(32).toString('hex'),
+    OPENAI_API_KEY: llm.apiKey,
+    OPENAI_BASE_URL: llm.baseURL,
+    PROCTOR_LLM_MODEL: 'scripted',
+    LOG_LEVEL: 'warn',
+  });
+
+  it('SIGKILL while a reply streams: the next worker finishes it, one assistant message', async () => {
+    const first = startWorker(workerEnv());
+    workers.push(first);
+    // The killed attempt consumes the first reply; the retry streams the second, from the start.
+    llm.enqueue({ content: reply, fragmentDelayMs: 50 }, { content: reply, fragmentDelayMs: 10 });
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Stream a long answer' })).body;
+
+    let partialAtKill = '';
+    await waitFor(
+      async () => {
+        if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
+        const newest = (await stack.call('GET', `/v1/chat/${shortId}`)).body.messages[0];
+        partialAtKill = newest.status === 'PARTIAL' ? newest.text : '';
+        return partialAtKill.length > 50;
+      },
+      90_000,
+      'the reply to stream on the first worker',
+    );
+    killGroup(first);
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    expect(reply.startsWith(partialAtKill)).toBe(true);
+    expect(partialAtKill.length).toBeLessThan(reply.length);
+
+    workers.push(startWorker(workerEnv()));
+    const poll = await pollChat(stack, shortId, { intervalMs: 250, timeoutMs: 120_000 });
+    expect(poll.final.messages[0]).toMatchObject({ role: 'assistant', status: 'COMPLETED', text: reply });
+    const rows = await stack.db.selectFrom('chat_messages as m').innerJoin('chats as c', 'c.id', 'm.chat_id').select(['m.role', 'm.status']).where('c.short_id', '=', shortId).execute();
+    expect(rows.filter((r) => r.role === 'assistant')).toEqual([{ role: 'assistant', status: 'COMPLETED' }]);
+    expect(llm.requests).toHaveLength(2);
+  }, 240_000);
+
+  it('an API restarted right after its 202 loses no message', async () => {
+    llm.reset();
+    llm.enqueue({ content: 'Still here.' });
+    const temporal = createTemporalClientProvider({ address: inject('temporalAddress'), namespace: 'default', taskQueue: stack.taskQueue });
+    const deps = {
+      db: stack.db,
+      config: { appUrl: 'https://app.proctor.test', publicUrl: 'http://127.0.0.1:3000', PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+      temporal,
+      blobs: createFsBlobStore({ dir: blobDir, secret: 'x'.repeat(64), publicUrl: 'http://127.0.0.1:3000' }),
+      logger: silentLogger,
+    };
+    const headers = { authorization: `Bearer ${stack.tenant.token}`, 'content-type': 'application/json' };
+    const accepted = await createApp(deps).request('/v1/chat', { method: 'POST', headers, body: JSON.stringify({ message: 'Are you still there?' }) });
+    expect(accepted.status).toBe(202);
+    const { shortId } = (await accepted.json()) as { shortId: string };
+    // The API goes away at once (its Temporal connection with it); a new one answers the polls.
+    await temporal.close();
+    const temporalAfter = createTemporalClientProvider({ address: inject('temporalAddress'), namespace: 'default', taskQueue: stack.taskQueue });
+    const restarted = createApp({ ...deps, temporal: temporalAfter });
+    const call = async (method: string, path: string) => {
+      const res = await restarted.request(path, { method, headers });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    try {
+      const poll = await pollChat({ call }, shortId, { timeoutMs: 60_000 });
+      expect(poll.final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Still here.' });
+    } finally {
+      await temporalAfter.close();
+    }
+  }, 120_000);
+});

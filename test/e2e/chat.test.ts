@@ -1,0 +1,238 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { lastPrompt } from '../support/agent-script.js';
+import { pollChat, partialTexts } from '../support/chat-polling.js';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { loginSteps, insertRecordedTestCase } from '../support/recorded.js';
+import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../support/scripted-llm.js';
+import { checkoutGoal, checkoutMoves } from '../support/shop-agent-script.js';
+import { startStack, type Stack } from '../support/worker-context.js';
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i + 1}`).join(' ');
+/** The text of the last tool result the model was given. */
+const lastToolResult = (req: ChatRequest) => {
+  const tool = [...req.messages].reverse().find((m) => m.role === 'tool');
+  return typeof tool?.content === 'string' ? tool.content : '';
+};
+
+/** `RECORD_HISTORIES=1` refreshes the histories that test/workflows/replay.test.ts replays. */
+async function recordHistory(stack: Stack, workflowId: string, file: string): Promise<void> {
+  const history = await (await stack.temporal.get()).workflow.getHandle(workflowId).fetchHistory();
+  writeFileSync(join('test/workflows/histories', file), historyToJSON(history));
+}
+
+describe('chat conversations on the real stack', () => {
+  let fixture: FixtureApps;
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  let appShortId: string;
+  let loginId: string;
+
+  beforeAll(async () => {
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ llm });
+    appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
+    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${fixture.url}/shop/login` });
+    const appId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
+    loginId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'login', steps: loginSteps });
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
+  });
+  beforeEach(() => llm.reset());
+
+  it('streams the reply: PARTIAL with growing text while the model streams, then COMPLETED; a title after the first turn', async () => {
+    // 60 fragments, 40 ms apart: about 2.4 s of streaming.
+    const reply = words(60);
+    llm.enqueue({ content: reply, fragmentDelayMs: 40 });
+    const created = await stack.call('POST', '/v1/chat', { message: 'Tell me something long. Please.' });
+    expect(created.status).toBe(202);
+
+    const poll = await pollChat(stack, created.body.shortId, { intervalMs: 50 });
+    expect(poll.final.messages[0]).toMatchObject({ role: 'assistant', status: 'COMPLETED', isStreaming: false, text: reply });
+    const partials = partialTexts(poll);
+    expect(partials.length).toBeGreaterThanOrEqual(3);
+    partials.forEach((text, i) => {
+      expect(reply.startsWith(text)).toBe(true);
+      if (i > 0) expect(text.length).toBeGreaterThan(partials[i - 1]!.length);
+    });
+    expect(poll.final.title).toBe('Tell me something long.');
+    // Only text is exposed, and the model saw the user's message.
+    expect(Object.keys(poll.final.messages[0]).sort()).toEqual(['createdAt', 'id', 'isStreaming', 'role', 'status', 'text']);
+    expect(lastPrompt(llm.requests[0]!)).toBe('Tell me something long. Please.');
+  });
+
+  it('cancel ends the streaming reply CANCELLED, keeping what was streamed; the next message works', async () => {
+    const reply = words(200);
+    llm.enqueue({ content: reply, fragmentDelayMs: 40 }, { content: 'Back again.' });
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Say a lot' })).body;
+    let cancelled = false;
+    const poll = await pollChat(stack, shortId, {
+      intervalMs: 50,
+      onAnswer: async (c) => {
+        if (!cancelled && c.messages[0].status === 'PARTIAL' && c.messages[0].text.length > 20) {
+          cancelled = true;
+          expect((await stack.call('POST', `/v1/chat/${shortId}/cancel`)).status).toBe(202);
+        }
+      },
+    });
+    const ended = poll.final.messages[0];
+    expect(ended).toMatchObject({ role: 'assistant', status: 'CANCELLED', isStreaming: false });
+    expect(ended.text.length).toBeGreaterThan(20);
+    expect(ended.text.length).toBeLessThan(reply.length);
+    expect(reply.startsWith(ended.text)).toBe(true);
+    // Nothing left to cancel.
+    expect((await stack.call('POST', `/v1/chat/${shortId}/cancel`)).status).toBe(409);
+
+    expect((await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Are you there?' })).status).toBe(202);
+    const next = await pollChat(stack, shortId);
+    expect(next.final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Back again.' });
+    // The model was not shown the cancelled reply as something it said.
+    expect(llm.requests[1]!.messages.filter((m) => m.role === 'assistant')).toEqual([]);
+    // A conversation with a cancelled turn and a follow-up: the richer history to replay.
+    if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${shortId}`, 'chatConversation.json');
+  });
+
+  it('answers messages strictly in order, each seeing the replies before it', async () => {
+    llm.enqueue({ content: 'first answer, slowly streamed', fragmentDelayMs: 150 }, { content: 'second answer' });
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'one' })).body;
+    expect((await stack.call('POST', `/v1/chat/${shortId}`, { message: 'two' })).status).toBe(202);
+    await pollChat(stack, shortId);
+    const all = (await stack.call('GET', `/v1/chat/${shortId}`)).body.messages.reverse();
+    expect(all.map((m: any) => [m.role, m.status, m.text])).toEqual([
+      ['user', 'COMPLETED', 'one'],
+      ['assistant', 'COMPLETED', 'first answer, slowly streamed'],
+      ['user', 'COMPLETED', 'two'],
+      ['assistant', 'COMPLETED', 'second answer'],
+    ]);
+    expect(llm.requests[1]!.messages.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'one'],
+      ['assistant', 'first answer, slowly streamed'],
+      ['user', 'two'],
+    ]);
+  });
+
+  it('ends the turn FAILED with a readable reason when the LLM keeps failing, and the next message works', async () => {
+    // Every attempt of the activity (3) after the client's own retry (1 more request each).
+    llm.failNext(6, 500);
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'hello?' })).body;
+    const poll = await pollChat(stack, shortId, { timeoutMs: 60_000 });
+    expect(poll.final.messages[0].status).toBe('FAILED');
+    expect(poll.final.messages[0].text).toMatch(/^The assistant could not answer: the LLM endpoint failed after retries: 500 .*server had an error/);
+    expect(llm.requests).toHaveLength(6);
+
+    llm.enqueue({ content: 'All good now.' });
+    await stack.call('POST', `/v1/chat/${shortId}`, { message: 'and now?' });
+    expect((await pollChat(stack, shortId)).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'All good now.' });
+  });
+
+  it('lists applications and explores a page read-only; refuses results of runs it did not start', async () => {
+    // A run of the project that this conversation did not start.
+    const plan = (await stack.call('POST', '/v1/test-plans', { name: 'Login only', testCaseIds: [loginId] })).body;
+    const runShortId: string = (await stack.call('POST', '/v1/run', { testPlanShortId: plan.shortId })).body.run.shortId;
+    llm.enqueue(
+      {
+        toolCalls: [
+          { name: 'list_applications', arguments: {} },
+          { name: 'explore_page', arguments: { url: `${fixture.url}/shop/login` } },
+          { name: 'get_run_results', arguments: { runShortId } },
+        ],
+      },
+      (req) => ({ content: `Seen: ${req.messages.filter((m) => m.role === 'tool').map((m) => m.content).join(' | ')}` }),
+    );
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'What is on my shop login page?' })).body;
+    const text: string = (await pollChat(stack, shortId, { timeoutMs: 60_000 })).final.messages[0].text;
+    expect(text).toContain(`Shop (${appShortId}, web)`);
+    expect(text).toContain(`${fixture.url}/shop/login`);
+    expect(text).toMatch(/button "Sign in"/);
+    expect(text).toContain(`run ${runShortId} was not started in this conversation`);
+    // Read-only: the explorer never posted the login form.
+    expect(fixture.requests().some((r) => r.startsWith('POST /shop/api/login'))).toBe(false);
+  });
+
+  it("runs everything on the first message's environments, also in later turns whose own overrides are ignored", async () => {
+    const chosenUrl = `${fixture.url}/shop/login?via=first-message`;
+    let runShortId = '';
+    llm.enqueue(
+      { content: 'Noted, I will use that environment.' },
+      { toolCalls: [{ name: 'run_tests', arguments: { testCaseIds: [loginId] } }] },
+      (req) => {
+        runShortId = /^Run (run_\w+)/.exec(lastToolResult(req))?.[1] ?? 'none';
+        return { content: `Ran ${runShortId}.` };
+      },
+    );
+    const overrides = (url: string) => [{ applicationShortId: appShortId, environment: { url } }];
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Test my branch deployment.', applicationOverrides: overrides(chosenUrl) })).body;
+    await pollChat(stack, shortId);
+    const followUp = await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Run the login test.', applicationOverrides: overrides(`${fixture.url}/shop/login?via=follow-up`) });
+    expect(followUp.status).toBe(202);
+    expect((await pollChat(stack, shortId, { timeoutMs: 60_000 })).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: `Ran ${runShortId}.` });
+
+    const run = (await stack.call('GET', `/v1/run/${runShortId}?testCases=all`)).body;
+    expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', trigger: 'CHAT' });
+    expect(run.runTestCases.map((t: any) => t.environmentUrl)).toEqual([chosenUrl]);
+    expect(fixture.requests()).toContain('GET /shop/login?via=first-message');
+    expect(fixture.requests().some((r) => r.includes('via=follow-up'))).toBe(false);
+  }, 120_000);
+
+  it('creates a checkout test on the fixture shop, burns it in, runs it, and names the run and its result', async () => {
+    let testCaseId = '';
+    let runShortId = '';
+    llm.enqueue(
+      (req) => {
+        expect(req.stream).toBe(true);
+        return {
+          content: 'I will create the checkout test.',
+          toolCalls: [
+            {
+              name: 'create_test_case',
+              arguments: { applicationShortId: appShortId, name: 'Checkout with express shipping', goal: checkoutGoal, expectedResult: 'The order is confirmed', resumeFromTestCaseId: loginId },
+            },
+          ],
+        };
+      },
+      // The burn-in agent (a child workflow) asks the same endpoint for its moves.
+      ...checkoutMoves,
+      (req) => {
+        testCaseId = /\(id ([0-9a-f-]{36})\); burn-in COMPLETED/.exec(lastToolResult(req))?.[1] ?? '';
+        return { toolCalls: [{ name: 'run_tests', arguments: { testCaseIds: [testCaseId] } }] };
+      },
+      (req) => {
+        const result = lastToolResult(req);
+        runShortId = /^Run (run_\w+): status (\w+), result (\w+)/.exec(result)?.[1] ?? 'none';
+        const [, , status, verdict] = /^Run (run_\w+): status (\w+), result (\w+)/.exec(result) ?? [];
+        return { content: `Run ${runShortId} ${status} with result ${verdict}.` };
+      },
+    );
+    const created = await stack.call('POST', '/v1/chat', {
+      message: "Create a test for the shop's checkout with express shipping, continuing from the login test, and run it.",
+    });
+    expect(created.status).toBe(202);
+    const poll = await pollChat(stack, created.body.shortId, { intervalMs: 250, timeoutMs: 180_000 });
+
+    const reply = poll.final.messages[0];
+    expect(reply.status, reply.text).toBe('COMPLETED');
+    expect(runShortId).toMatch(/^run_/);
+    expect(reply.text).toContain(`Run ${runShortId} COMPLETED with result PASSED.`);
+    expect(reply.text).toMatch(/^I will create the checkout test\./);
+
+    // What the user can check through the API: the test case exists, disabled, with recorded steps; the run passed.
+    const testCase = (await stack.call('GET', `/v1/test-cases/${testCaseId}`)).body;
+    expect(testCase).toMatchObject({ name: 'Checkout with express shipping', isEnabled: false, generationStatus: 'COMPLETED', resumeFromDependencyProjectTestCaseId: loginId });
+    expect(testCase.steps.steps.at(-1)).toMatchObject({ action: 'assert_visible' });
+    const run = (await stack.call('GET', `/v1/run/${runShortId}?testCases=all`)).body;
+    expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', trigger: 'CHAT' });
+    expect(run.runTestCases.map((t: any) => [t.name, t.result]).sort()).toEqual([['Checkout with express shipping', 'PASSED'], ['login', 'PASSED']]);
+
+    // Operators: the turn is its own workflow with a summary and the tools it used.
+    const client = await stack.temporal.get();
+    const turn = await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).describe();
+    expect(await turn.staticSummary()).toBe(`Chat ${created.body.shortId}, turn 1`);
+    expect(await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).result()).toEqual({ status: 'COMPLETED', toolsUsed: ['create_test_case', 'run_tests'] });
+
+    if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${created.body.shortId}:turn:1`, 'chatTurn.json');
+  }, 240_000);
+});

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { startFixtureApps, shopCredentials, type FixtureApps, type Variant } from '../support/fixture-apps.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
+import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+
+// Self-healing on the real stack (Temporal worker, Postgres, Chromium, the scripted model over HTTP): a heal
+// never turns a real failure into a pass, heals add to the recorded locators, and the project decides whether
+// they are saved at once or proposed for review.
+
+const signIn: AgentMove[] = [
+  (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
+  (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
+  (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
+  (r) => tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
+];
+const localeGoal = 'Sign in and put the mug in the cart';
+const localeMoves: AgentMove[] = [
+  ...signIn,
+  () => tool('assert_text', { text: shopCredentials.email, description: 'The shopper is signed in' }),
+  () => tool('done', { summary: 'ok' }),
+];
+const stockGoal = 'Add the mug and see the confirmation';
+const stockMoves: AgentMove[] = [
+  ...signIn,
+  (r) => tool('assert_visible', { ref: refOf(r, /status.*Added Coffee mug to cart/), description: 'The confirmation is shown' }),
+  () => tool('done', { summary: 'ok' }),
+];
+
+describe('self-healing that can be trusted', () => {
+  let fixture: FixtureApps;
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  let appShortId: string;
+  let configShortIds: string[];
+  const router = createRouter();
+
+  beforeAll(async () => {
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ llm });
+    appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
+    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${fixture.url}/shop/login` });
+    const email = (await stack.call('POST', '/v1/configs', { name: 'SHOP_EMAIL', value: shopCredentials.email })).body;
+    const password = (await stack.call('POST', '/v1/configs', { name: 'SHOP_PASSWORD', value: shopCredentials.password, isSecret: true })).body;
+    configShortIds = [email.shortId, password.shortId];
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
+  });
+
+  async function burnIn(name: string, goal: string, moves: AgentMove[]) {
+    router.add(goal, moves);
+    llm.enqueue(...moves.map(() => router.reply));
+    const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId: appShortId, configShortIds });
+    const generated = await waitForGeneration(stack, created.body.testCase.id);
+    expect(generated.failureReason).toBeNull();
+    return generated;
+  }
+
+  async function run(testCaseId: string, variant: Variant) {
+    fixture.setVariant(variant);
+    try {
+      const before = llm.requests.length;
+      const result = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${randomUUID()}/t`, heal: true });
+      return { ...result, llmRequests: llm.requests.length - before };
+    } finally {
+      fixture.setVariant('original');
+    }
+  }
+
+  async function copyOf(testCaseId: string): Promise<string> {
+    const id = randomUUID();
+    const original = await stack.db.selectFrom('test_cases').selectAll().where('id', '=', testCaseId).executeTakeFirstOrThrow();
+    await stack.db
+      .insertInto('test_cases')
+      .values({ ...original, id, name: `${original.name} copy`, steps: JSON.stringify(original.steps), created_at: new Date(), updated_at: new Date() })
+      .execute();
+    return id;
+  }
+
+  const steps = async (id: string) => (await stack.call('GET', `/v1/test-cases/${id}`)).body.steps;
+
+  it('fails at the assertion when the page shows an error instead, refusing the model’s pick of the error, and saves nothing', async () => {
+    await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
+    const generated = await burnIn('Mug confirmation', stockGoal, stockMoves);
+    const recorded = generated.steps;
+    expect(recorded.steps[4]).toMatchObject({ action: 'assert_visible', locator: "getByText('Added Coffee mug to cart')", target: { role: 'status', name: 'Added Coffee mug to cart' } });
+
+    // The model, asked to re-find the confirmation, proposes the error alert: the code refuses it.
+    llm.enqueue((r) => tool('select_element', { ref: refOf(r, /alert.*Could not add/), reason: 'The only message near the product list' }));
+    const result = await run(generated.id, 'outOfStock');
+    expect(result.status).toBe('FAILED');
+    expect(result.llmRequests).toBe(1);
+    expect(result.failedStepIndex).toBe(4);
+    expect(result.error).toMatch(/^step 5 \(assert_visible\)/);
+    expect(result.error).toContain('refused the model\'s pick');
+    expect(result.error).toContain('the proposed element is a alert');
+    // What the page showed instead, and a screenshot of it.
+    expect(result.error).toContain('the page showed: "Could not add Coffee mug to cart: out of stock');
+    expect((await stack.activityDeps.blobs.get(result.screenshotKey!)).subarray(1, 4).toString()).toBe('PNG');
+    expect(result.healed).toEqual([]);
+    expect(result.keptHeal).toBeUndefined();
+    expect(await steps(generated.id)).toEqual(recorded);
+    expect((await stack.call('GET', `/v1/test-cases/${generated.id}/steps/proposals`)).body.proposals).toEqual([]);
+  });
+
+  it('auto: a German run heals and saves in front of the recorded locators; English and German then run with no LLM call', async () => {
+    await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
+    const generated = await burnIn('Mug locale', localeGoal, localeMoves);
+    const recorded = generated.steps;
+    // Burn-in kept a structural fallback for every action the page offers one for (the Sign in button has none).
+    expect(recorded.steps[0].fallbacks).toEqual(['locator(\'input[name="email"]\')', "locator('#email')"]);
+    expect(recorded.steps[1].fallbacks).toEqual(['locator(\'input[name="password"]\')', "locator('#password')"]);
+    expect(recorded.steps[2].fallbacks).toEqual([]);
+    expect(recorded.steps[3].fallbacks).toEqual(["locator('#add-mug')"]);
+
+    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'The form\'s submit button, same role, German name' }));
+    const german = await run(generated.id, 'de');
+    expect(german.error).toBeUndefined();
+    expect(german.status).toBe('PASSED');
+    expect(german.llmRequests).toBe(1);
+    expect(german.healed.map((h) => [h.index, h.via, h.to])).toEqual([
+      [0, 'fallback', 'locator(\'input[name="email"]\')'],
+      [1, 'fallback', 'locator(\'input[name="password"]\')'],
+      [2, 'llm', "getByRole('button', { name: 'Anmelden' })"],
+      [3, 'fallback', "locator('#add-mug')"],
+    ]);
+    expect(german.keptHeal).toEqual({ kept: 'saved', version: recorded.version + 1 });
+    const saved = await steps(generated.id);
+    expect(saved.version).toBe(recorded.version + 1);
+    // Added in front, never replacing: the English locator is still there.
+    expect(saved.steps[2].locator).toBe("getByRole('button', { name: 'Anmelden' })");
+    expect(saved.steps[2].fallbacks).toEqual(["getByRole('button', { name: 'Sign in' })"]);
+
+    const english = await run(generated.id, 'original');
+    expect(english.status).toBe('PASSED');
+    expect(english.llmRequests).toBe(0);
+    const germanAgain = await run(generated.id, 'de');
+    expect(germanAgain.status).toBe('PASSED');
+    expect(germanAgain.llmRequests).toBe(0);
+
+    // The spec exported after the German runs still passes on the English page: it carries every locator.
+    const res = await stack.app.request(`/v1/test-cases/${generated.id}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    const spec = await res.text();
+    expect(spec).toContain(".or(page.getByRole('button', { name: 'Sign in' }))");
+    const exported = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
+    expect(exported.output).toMatch(/1 passed/);
+  }, 120_000);
+
+  it('review (the default): the heal becomes a proposal, the steps stay until someone accepts it', async () => {
+    await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'review' });
+    expect((await stack.call('GET', '/v1/project/settings')).body).toEqual({ healPolicy: 'review' });
+    const id = await copyOf((await stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug locale').executeTakeFirstOrThrow()).id);
+    // The copy starts from the English recording.
+    const recorded = (await stack.db.selectFrom('test_cases').select(['steps', 'steps_version']).where('id', '=', id).executeTakeFirstOrThrow());
+    await stack.db.updateTable('test_cases').set({ steps: JSON.stringify((recorded.steps as { locator?: string; fallbacks?: string[] }[]).map((s, i) => (i === 2 ? { ...s, locator: "getByRole('button', { name: 'Sign in' })", fallbacks: [] } : s))) }).where('id', '=', id).execute();
+    const before = await steps(id);
+
+    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'Submit button of the sign-in form' }));
+    const german = await run(id, 'de');
+    expect(german.status).toBe('PASSED');
+    expect(german.llmRequests).toBe(1);
+    expect(german.keptHeal).toEqual({ kept: 'proposed', version: before.version + 1 });
+    expect(await steps(id)).toEqual(before);
+    const listed = (await stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ version: before.version + 1, basedOnVersion: before.version, status: 'PENDING' });
+    expect(listed[0].steps[2].locator).toBe("getByRole('button', { name: 'Anmelden' })");
+    expect(listed[0].healed.find((h: { via: string }) => h.via === 'llm')).toMatchObject({ index: 2, reason: 'Submit button of the sign-in form' });
+
+    // Unknown version: 404; accepting applies it; accepting twice: 409.
+    expect((await stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 5}/accept`)).status).toBe(404);
+    const accepted = await stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 1}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.status).toBe('ACCEPTED');
+    const after = await steps(id);
+    expect(after.version).toBe(before.version + 1);
+    expect(after.steps[2].fallbacks).toEqual(["getByRole('button', { name: 'Sign in' })"]);
+    const again = await stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 1}/accept`);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/already accepted/);
+
+    const germanAgain = await run(id, 'de');
+    expect(germanAgain.status).toBe('PASSED');
+    expect(germanAgain.llmRequests).toBe(0);
+    const english = await run(id, 'original');
+    expect(english.status).toBe('PASSED');
+    expect(english.llmRequests).toBe(0);
+    // The English name is a recorded fallback now: review proposes nothing for a run that only used those.
+    expect(english.healed.map((h) => [h.index, h.via])).toEqual([[2, 'fallback']]);
+    expect(english.keptHeal).toEqual({ kept: 'nothing', reason: 'only recorded fallbacks were used' });
+  });
+
+  it('a rejected proposal leaves the steps as they were; bad settings are a 400 that changes nothing', async () => {
+    const id = await copyOf((await stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug confirmation').executeTakeFirstOrThrow()).id);
+    const before = await steps(id);
+    // A renamed product button with its id fallback removed: only the model can find it.
+    await stack.db
+      .updateTable('test_cases')
+      .set({ steps: JSON.stringify(before.steps.map((s: { fallbacks?: string[] }, i: number) => (i === 3 ? { ...s, fallbacks: [] } : s))) })
+      .where('id', '=', id)
+      .execute();
+    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
+    const renamed = await run(id, 'renamed');
+    expect(renamed.status).toBe('PASSED');
+    expect(renamed.keptHeal).toMatchObject({ kept: 'proposed' });
+    const version = before.version + 1;
+    const rejected = await stack.call('POST', `/v1/test-cases/${id}/steps/${version}/reject`);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.status).toBe('REJECTED');
+    expect((await steps(id)).version).toBe(before.version);
+    expect((await stack.call('POST', `/v1/test-cases/${id}/steps/${version}/accept`)).status).toBe(409);
+    // The next run heals the same way; the rejected proposal is not revived behind the person's back.
+    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
+    const again = await run(id, 'renamed');
+    expect(again.status).toBe('PASSED');
+    expect(again.keptHeal).toEqual({ kept: 'nothing', reason: `the heal proposal for steps version ${version} was already decided` });
+    const proposals = (await stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
+    expect(proposals.map((p: { version: number; status: string }) => [p.version, p.status])).toEqual([[version, 'REJECTED']]);
+
+    const bad = await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'always' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/healPolicy/);
+    expect((await stack.call('GET', '/v1/project/settings')).body).toEqual({ healPolicy: 'review' });
+  });
+});

@@ -1,0 +1,100 @@
+// Workflow tests without a database, browser or LLM: the real workflow code on the time-skipping test server, with
+// the activities it calls replaced by typed functions. Timers and timeouts of hours pass in milliseconds.
+import { randomBytes } from 'node:crypto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import type { Activities } from '../../activities/index.js';
+import { loadPrograms } from '../../src/programs.js';
+import { startWorkflow, type TemporalTarget } from '../../src/temporal/lifecycle.js';
+import { bundleWorkflows } from '../../src/temporal/worker.js';
+import type { Workflows, WorkflowType } from '../../workflows/shared.js';
+
+/** The activities a test provides: the ones its workflow calls, typed as the worker registers them. */
+export type MockActivities = Partial<Activities>;
+
+export interface WorkflowHarness {
+  env: TestWorkflowEnvironment;
+  client: Client;
+  /** An id no other test of the run uses (workflow ids, task queues). */
+  uniqueId(prefix: string): string;
+  /**
+   * Runs `body` while a worker on its own task queue serves the workflows with `activities`; the worker stops
+   * when `body` settles.
+   */
+  withWorker<R>(activities: MockActivities, body: (queue: WorkerQueue) => Promise<R>): Promise<R>;
+  teardown(): Promise<void>;
+}
+
+export interface WorkerQueue {
+  taskQueue: string;
+  /** The target the lifecycle helpers take, over the test server's client. */
+  target: TemporalTarget;
+  /** Starts a workflow through `startWorkflow` (as the API does) and returns its typed handle. */
+  start<T extends WorkflowType>(type: T, args: Parameters<Workflows[T]>, workflowId?: string): Promise<WorkflowHandle<Workflows[T]>>;
+}
+
+let installed = false;
+
+/**
+ * Starts the time-skipping test server (the one `npm run setup:test` installed, else the SDK downloads it) and
+ * bundles the workflows once for the file. `workflowsPath` bundles another entry (a test's own stub workflows).
+ */
+export async function createWorkflowHarness(opts: { workflowsPath?: string } = {}): Promise<WorkflowHarness> {
+  if (!installed) {
+    // Worker state changes are logged at INFO; a test only cares about problems.
+    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+    installed = true;
+  }
+  const testServer = loadPrograms().temporalTestServer;
+  const [env, workflowBundle] = await Promise.all([
+    TestWorkflowEnvironment.createTimeSkipping(testServer ? { server: { executable: { type: 'existing-path', path: testServer } } } : {}),
+    bundleWorkflows(opts.workflowsPath),
+  ]);
+  const uniqueId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
+  return {
+    env,
+    client: env.client,
+    uniqueId,
+    async withWorker(activities, body) {
+      const taskQueue = uniqueId('wf-test');
+      const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities });
+      const target: TemporalTarget = { taskQueue, get: async () => env.client };
+      const queue: WorkerQueue = {
+        taskQueue,
+        target,
+        async start(type, args, workflowId = uniqueId(type)) {
+          await startWorkflow(target, type, { workflowId, args });
+          return env.client.workflow.getHandle<Workflows[typeof type]>(workflowId);
+        },
+      };
+      return worker.runUntil(body(queue));
+    },
+    teardown: () => env.teardown(),
+  };
+}
+
+/** Records each call's arguments, so a test asserts what its workflow asked of an activity. */
+export function recorder<A extends unknown[], R>(impl: (...args: A) => Promise<R>): ((...args: A) => Promise<R>) & { calls: A[] } {
+  const calls: A[] = [];
+  return Object.assign(
+    (...args: A) => {
+      calls.push(args);
+      return impl(...args);
+    },
+    { calls },
+  );
+}
+
+/**
+ * Waits on the real clock until `check` holds; a check that throws counts as not yet (a query asked before the
+ * workflow's first task). Awaiting a `result()` instead lets the test server skip time, e.g. past a running
+ * activity's heartbeat timeout, so a test that must not skip polls with this.
+ */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await Promise.resolve().then(check).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

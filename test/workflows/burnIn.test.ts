@@ -1,0 +1,260 @@
+import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordStepsResult } from '../../activities/burn-in.js';
+import { signalDependencyRecorded, signalWithStart } from '../../src/temporal/lifecycle.js';
+import {
+  burnInProgressQuery,
+  dependencyRecordedSignal,
+  failureTypes,
+  workflowIds,
+  type BurnInInput,
+  type DependencyRecorded,
+} from '../../workflows/shared.js';
+import { todoSteps } from '../support/recorded.js';
+import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+
+// burnIn on the time-skipping server: its one-hour wait for dependencies takes milliseconds, and every branch
+// (dependencies done, failed, missing, late, never) is driven by what the mocked activities answer and which
+// signals arrive.
+
+let h: WorkflowHarness;
+beforeAll(async () => {
+  h = await createWorkflowHarness();
+});
+afterAll(() => h?.teardown());
+
+const steps = todoSteps('milk');
+
+/** The activities burnIn calls, answering "no dependencies, the agent records 4 steps" unless overridden. */
+function activities(opts: { statuses?: Record<string, string>; exists?: boolean; agent?: () => Promise<RecordStepsResult> } = {}) {
+  const recorded: RecordStepsResult = { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [100] };
+  const mocks = {
+    burnInDependencies: recorder(async (_input: BurnInInput) => ({ exists: opts.exists ?? true, statuses: opts.statuses ?? {} })),
+    recordSteps: recorder(async (_input: BurnInInput) => (opts.agent ? opts.agent() : recorded)),
+    saveBurnInResult: recorder(async (_input: Parameters<NonNullable<MockActivities['saveBurnInResult']>>[0]) => {}),
+    notifyDependents: recorder(async (_input: DependencyRecorded & { projectId: string }) => 0),
+  };
+  return mocks satisfies MockActivities;
+}
+
+const input = (testCaseId: string): BurnInInput => ({ projectId: 'project-1', testCaseId });
+
+describe('burnIn', () => {
+  it('without dependencies: records the agent steps, stores them and tells its dependents', async () => {
+    const mocks = activities();
+    const id = h.uniqueId('tc');
+    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)], workflowIds.burnIn(id))).result());
+
+    expect(result).toEqual({ status: 'COMPLETED', stepCount: 4 });
+    expect(mocks.recordSteps.calls).toEqual([[input(id)]]);
+    expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'COMPLETED', steps }]]);
+    expect(mocks.notifyDependents.calls).toEqual([[{ projectId: 'project-1', testCaseId: id, status: 'COMPLETED', failureReason: undefined }]]);
+  });
+
+  it('the agent does not reach the goal: FAILED with its reason, stored and told to dependents', async () => {
+    const mocks = activities({ agent: async () => ({ status: 'FAILED', steps: [], failureReason: 'no button named Checkout', llmCalls: 5, promptTokens: [] }) });
+    const id = h.uniqueId('tc');
+    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)])).result());
+
+    expect(result).toEqual({ status: 'FAILED', failureReason: 'no button named Checkout', stepCount: 0 });
+    expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'FAILED', failureReason: 'no button named Checkout' }]]);
+    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ status: 'FAILED', failureReason: 'no button named Checkout' });
+  });
+
+  it('the agent activity fails for good (no LLM configured): FAILED with the innermost message, not retried', async () => {
+    const mocks = activities({
+      agent: async () => {
+        throw ApplicationFailure.create({ message: 'no LLM configured: set OPENAI_API_KEY', type: failureTypes.llmNotConfigured, nonRetryable: true });
+      },
+    });
+    const id = h.uniqueId('tc');
+    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)])).result());
+
+    expect(result).toEqual({ status: 'FAILED', failureReason: 'no LLM configured: set OPENAI_API_KEY', stepCount: 0 });
+    expect(mocks.recordSteps.calls).toHaveLength(1);
+    expect(mocks.saveBurnInResult.calls[0]![0]).toMatchObject({ status: 'FAILED', failureReason: 'no LLM configured: set OPENAI_API_KEY' });
+  });
+
+  it('a test case deleted before its burn-in ran: FAILED, nothing stored, nobody told', async () => {
+    const mocks = activities({ exists: false });
+    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(h.uniqueId('tc'))])).result());
+
+    expect(result).toEqual({ status: 'FAILED', failureReason: 'test case deleted', stepCount: 0 });
+    expect(mocks.recordSteps.calls).toHaveLength(0);
+    expect(mocks.saveBurnInResult.calls).toHaveLength(0);
+    expect(mocks.notifyDependents.calls).toHaveLength(0);
+  });
+
+  it('dependencies already recorded when it starts: records at once, without waiting', async () => {
+    const mocks = activities({ statuses: { 'dep-a': 'COMPLETED', 'dep-b': 'COMPLETED' } });
+    const { result, timers } = await h.withWorker(mocks, async (q) => {
+      const handle = await q.start('burnIn', [input(h.uniqueId('tc'))]);
+      return { result: await handle.result(), timers: await timersOf(handle) };
+    });
+
+    expect(result.status).toBe('COMPLETED');
+    expect(timers).toEqual([]);
+    expect(mocks.recordSteps.calls).toHaveLength(1);
+  });
+
+  it('a dependency that already failed: FAILED naming it, the agent never runs', async () => {
+    const mocks = activities({ statuses: { 'dep-a': 'COMPLETED', 'dep-b': 'FAILED' } });
+    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(h.uniqueId('tc'))])).result());
+
+    expect(result).toEqual({ status: 'FAILED', failureReason: 'dependency dep-b failed to generate its steps', stepCount: 0 });
+    expect(mocks.recordSteps.calls).toHaveLength(0);
+    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ status: 'FAILED' });
+  });
+
+  it('a dependency that no longer exists: FAILED naming it', async () => {
+    const mocks = activities({ statuses: { 'dep-gone': 'MISSING' } });
+    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(h.uniqueId('tc'))])).result());
+
+    expect(result).toEqual({ status: 'FAILED', failureReason: 'dependency dep-gone no longer exists', stepCount: 0 });
+    expect(mocks.recordSteps.calls).toHaveLength(0);
+  });
+
+  it('waits for a dependency still generating until its signal arrives, then records (no polling meanwhile)', async () => {
+    const mocks = activities({ statuses: { 'dep-a': 'GENERATING', 'dep-b': 'COMPLETED' } });
+    const id = h.uniqueId('tc');
+    const result = await h.withWorker(mocks, async (q) => {
+      const handle = await q.start('burnIn', [input(id)], workflowIds.burnIn(id));
+      await until(async () => (await handle.query(burnInProgressQuery)).phase === 'waiting-for-dependencies');
+      expect(await handle.query(burnInProgressQuery)).toEqual({ phase: 'waiting-for-dependencies', waitingFor: ['dep-a'] });
+
+      await h.env.sleep('50 minutes');
+      expect((await handle.query(burnInProgressQuery)).phase).toBe('waiting-for-dependencies');
+      expect(mocks.burnInDependencies.calls).toHaveLength(1); // read once, then only signals
+      expect(mocks.recordSteps.calls).toHaveLength(0);
+
+      // As the dependency's own burn-in does once it has stored its steps.
+      expect(await signalDependencyRecorded(q.target, [id], { testCaseId: 'dep-a', status: 'COMPLETED' })).toBe(1);
+      return handle.result();
+    });
+
+    expect(result).toEqual({ status: 'COMPLETED', stepCount: 4 });
+    expect(mocks.recordSteps.calls).toHaveLength(1);
+    expect(mocks.burnInDependencies.calls).toHaveLength(1);
+  });
+
+  it('waits for every pending dependency, not just the first to signal', async () => {
+    const mocks = activities({ statuses: { 'dep-a': 'GENERATING', 'dep-b': 'GENERATING' } });
+    const id = h.uniqueId('tc');
+    const result = await h.withWorker(mocks, async (q) => {
+      const handle = await q.start('burnIn', [input(id)], workflowIds.burnIn(id));
+      await handle.signal(dependencyRecordedSignal, { testCaseId: 'dep-b', status: 'COMPLETED' });
+      await until(async () => (await handle.query(burnInProgressQuery)).waitingFor.join() === 'dep-a');
+      expect(mocks.recordSteps.calls).toHaveLength(0);
+      await handle.signal(dependencyRecordedSignal, { testCaseId: 'dep-a', status: 'COMPLETED' });
+      return handle.result();
+    });
+
+    expect(result.status).toBe('COMPLETED');
+  });
+
+  it('a signal that arrives before the stored statuses are read is not lost (the read was stale)', async () => {
+    const mocks = activities({ statuses: { 'dep-a': 'GENERATING' } });
+    const id = h.uniqueId('tc');
+    const { result, timers } = await h.withWorker(mocks, async (q) => {
+      // signal-with-start puts the signal in the workflow's first task, before its first activity answers.
+      const handle = await signalWithStart(q.target, 'burnIn', {
+        workflowId: workflowIds.burnIn(id),
+        args: [input(id)],
+        signal: dependencyRecordedSignal,
+        signalArgs: [{ testCaseId: 'dep-a', status: 'COMPLETED' }],
+      });
+      return { result: await handle.result(), timers: await timersOf(handle) };
+    });
+
+    expect(result).toEqual({ status: 'COMPLETED', stepCount: 4 });
+    expect(timers).toEqual([]);
+  });
+
+  it('a dependency that fails while it waits: FAILED with the dependency reason', async () => {
+    const mocks = activities({ statuses: { 'dep-a': 'GENERATING' } });
+    const id = h.uniqueId('tc');
+    const result = await h.withWorker(mocks, async (q) => {
+      const handle = await q.start('burnIn', [input(id)], workflowIds.burnIn(id));
+      await signalDependencyRecorded(q.target, [id], { testCaseId: 'dep-a', status: 'FAILED', failureReason: 'the login page answered 500' });
+      return handle.result();
+    });
+
+    expect(result).toEqual({ status: 'FAILED', failureReason: 'dependency dep-a failed to generate its steps: the login page answered 500', stepCount: 0 });
+    expect(mocks.recordSteps.calls).toHaveLength(0);
+    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ testCaseId: id, status: 'FAILED' });
+  });
+
+  it('no signal within the hour: FAILED naming what it still waits for', async () => {
+    const mocks = activities({ statuses: { 'dep-a': 'GENERATING', 'dep-b': 'COMPLETED' } });
+    const { result, timers } = await h.withWorker(mocks, async (q) => {
+      const handle = await q.start('burnIn', [input(h.uniqueId('tc'))]);
+      return { result: await handle.result(), timers: await timersOf(handle) };
+    });
+
+    expect(result).toEqual({ status: 'FAILED', failureReason: 'timed out waiting for dependencies to record their steps (still waiting for dep-a)', stepCount: 0 });
+    expect(timers).toEqual([{ seconds: 3600, fired: true }]);
+    expect(mocks.recordSteps.calls).toHaveLength(0);
+    expect(mocks.burnInDependencies.calls).toHaveLength(1);
+  });
+
+  it('cancelled while waiting: stored as FAILED and its dependents are told, so none waits the hour', async () => {
+    const mocks = activities({ statuses: { 'dep-a': 'GENERATING' } });
+    const id = h.uniqueId('tc');
+    const err = await h.withWorker(mocks, async (q) => {
+      const handle = await q.start('burnIn', [input(id)], workflowIds.burnIn(id));
+      await until(async () => (await handle.query(burnInProgressQuery)).phase === 'waiting-for-dependencies');
+      await handle.cancel();
+      return handle.result().then(() => undefined, (e: unknown) => e);
+    });
+
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'FAILED', failureReason: 'the burn-in was cancelled' }]]);
+    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ testCaseId: id, status: 'FAILED', failureReason: 'the burn-in was cancelled' });
+  });
+
+  it('a chain: the dependency burn-in signals its dependent through notifyDependents, which then records', async () => {
+    const dependencyId = h.uniqueId('login');
+    const dependentId = h.uniqueId('checkout');
+    const stored = new Map<string, string>();
+    let target: Parameters<typeof signalDependencyRecorded>[0] | undefined;
+    const mocks = {
+      ...activities(),
+      burnInDependencies: recorder(async (i: BurnInInput) => ({
+        exists: true,
+        statuses: i.testCaseId === dependentId ? { [dependencyId]: stored.get(dependencyId) ?? 'GENERATING' } : {},
+      })),
+      recordSteps: recorder(async (_i: BurnInInput): Promise<RecordStepsResult> => ({ status: 'COMPLETED', steps, llmCalls: 1, promptTokens: [] })),
+      saveBurnInResult: recorder(async (i: { testCaseId: string; status: 'COMPLETED' | 'FAILED' }) => void stored.set(i.testCaseId, i.status)),
+      notifyDependents: recorder(async (i: DependencyRecorded & { projectId: string }) =>
+        i.testCaseId === dependencyId ? signalDependencyRecorded(target!, [dependentId], { testCaseId: i.testCaseId, status: i.status }) : 0),
+    } satisfies MockActivities;
+
+    const [dependency, dependent] = await h.withWorker(mocks, async (q) => {
+      target = q.target;
+      const b = await q.start('burnIn', [input(dependentId)], workflowIds.burnIn(dependentId));
+      await until(async () => (await b.query(burnInProgressQuery)).phase === 'waiting-for-dependencies');
+      const a = await q.start('burnIn', [input(dependencyId)], workflowIds.burnIn(dependencyId));
+      // Awaiting a result lets the test server skip time, even past a running activity's heartbeat timeout:
+      // poll instead, on the real clock, until both are done.
+      await until(async () => (await a.describe()).status.name !== 'RUNNING' && (await b.describe()).status.name !== 'RUNNING');
+      return Promise.all([a.result(), b.result()]);
+    });
+
+    expect(dependency).toEqual({ status: 'COMPLETED', stepCount: 4 });
+    expect(dependent).toEqual({ status: 'COMPLETED', stepCount: 4 });
+    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ testCaseId: dependencyId, status: 'COMPLETED' });
+    expect(mocks.recordSteps.calls.map(([i]) => i.testCaseId)).toEqual([dependencyId, dependentId]);
+  });
+});
+
+/** The timers a workflow started (its dependency wait), and whether each fired. */
+async function timersOf(handle: WorkflowHandle): Promise<{ seconds: number; fired: boolean }[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const fired = new Set(events.flatMap((e) => (e.timerFiredEventAttributes ? [e.timerFiredEventAttributes.timerId] : [])));
+  return events.flatMap((e) => {
+    const t = e.timerStartedEventAttributes;
+    return t ? [{ seconds: Number(t.startToFireTimeout?.seconds ?? 0), fired: fired.has(t.timerId) }] : [];
+  });
+}

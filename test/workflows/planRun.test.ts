@@ -1,0 +1,325 @@
+import { randomBytes } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Activities } from '../../activities/index.js';
+import type { RunPlanTest } from '../../activities/runs.js';
+import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
+import { bundleWorkflows } from '../../src/temporal/worker.js';
+import { loadPrograms } from '../../src/programs.js';
+import { blobKeys, workflowIds, type PlanRunInput, type PlanRunResult } from '../../workflows/shared.js';
+
+// The planRun workflow (and its real testExecution children) on the time-skipping test server, with typed mocks of
+// every activity they call: the scheduling, skipping, cancellation and continue-as-new branches in seconds,
+// without Postgres or Chromium (test/e2e/plan-run.test.ts runs the same workflows on the real stack).
+
+type Mocked = Pick<
+  Activities,
+  | 'markRunStarted'
+  | 'loadRunPlan'
+  | 'skipTests'
+  | 'finishRun'
+  | 'sendRunNotifications'
+  | 'deleteBrowserStates'
+  | 'markTestStarted'
+  | 'recordTestResult'
+  | 'executeTest'
+>;
+type Behaviour = (input: ExecuteTestInput, blobs: Map<string, Buffer>) => Promise<Partial<ExecuteTestResult>>;
+
+const testServer = loadPrograms().temporalTestServer;
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+
+beforeAll(async () => {
+  if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
+  // Workers starting and stopping per test are not news; warnings (a failed test execution) still show.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServer } } });
+  bundle = await bundleWorkflows();
+}, 120_000);
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+/** A test of the plan; ids are the names, so assertions read like the DAG. */
+const node = (name: string, deps: { resumeFrom?: string; waitFor?: string[] } = {}): RunPlanTest => ({
+  runTestCaseId: `rtc-${name}`,
+  testCaseId: name,
+  name,
+  baseUrl: 'http://app.test/',
+  build: null,
+  device: null,
+  resumeFrom: deps.resumeFrom ?? null,
+  waitFor: deps.waitFor ?? [],
+});
+
+const pass: Behaviour = async () => ({ status: 'PASSED' });
+
+/** What the mocked activities saw; the blob store is a map, as the real activities' by-reference hand-over needs. */
+function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: { loadRunPlan?: Mocked['loadRunPlan'] } = {}) {
+  const blobs = new Map<string, Buffer>();
+  const seen = {
+    executed: [] as ExecuteTestInput[],
+    recorded: new Map<string, string>(),
+    skipped: new Map<string, string>(),
+    finished: [] as Parameters<Mocked['finishRun']>[0][],
+    runStarted: 0,
+    notified: 0,
+    deletedStates: [] as string[],
+    inFlight: 0,
+    maxInFlight: 0,
+  };
+  const byRunTestCase = new Map(plan.map((t) => [t.runTestCaseId, t.name]));
+  const activities: Mocked = {
+    async markRunStarted() {
+      seen.runStarted++;
+    },
+    loadRunPlan:
+      opts.loadRunPlan ??
+      (async ({ offset = 0, limit = plan.length }) => plan.slice(offset, offset + limit)),
+    async skipTests({ skips }) {
+      for (const s of skips) seen.skipped.set(s.testCaseId, s.reason);
+    },
+    async finishRun(input) {
+      seen.finished.push(input);
+    },
+    async sendRunNotifications() {
+      seen.notified++;
+      return { sent: [], failed: [], skipped: [] };
+    },
+    async deleteBrowserStates({ keys }) {
+      for (const key of keys) blobs.delete(key);
+      seen.deletedStates.push(...keys);
+    },
+    async markTestStarted() {},
+    async recordTestResult({ runTestCaseId, outcome }) {
+      seen.recorded.set(byRunTestCase.get(runTestCaseId)!, outcome);
+    },
+    async executeTest(input) {
+      seen.executed.push(input);
+      seen.maxInFlight = Math.max(seen.maxInFlight, ++seen.inFlight);
+      try {
+        const result = await behaviour(input, blobs);
+        return { status: 'PASSED', healed: [], stepsVersion: 1, durationMs: 5, llmCalls: 0, ...result } as ExecuteTestResult;
+      } finally {
+        seen.inFlight--;
+      }
+    },
+  };
+  return { activities, seen, blobs };
+}
+
+async function runPlan(
+  activities: Mocked,
+  options: Partial<PlanRunInput> & { whileRunning?: (workflowId: string) => Promise<void> } = {},
+): Promise<{ result: PlanRunResult; workflowId: string; firstRunId: string }> {
+  const { whileRunning, ...overrides } = options;
+  const taskQueue = `plan-run-${randomBytes(4).toString('hex')}`;
+  const runShortId = `run_${randomBytes(4).toString('hex')}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+    defaultHeartbeatThrottleInterval: '100 milliseconds',
+    maxHeartbeatThrottleInterval: '100 milliseconds',
+  });
+  const input: PlanRunInput = { runId: `id-${runShortId}`, runShortId, projectId: 'project', concurrency: 4, heal: false, ...overrides };
+  return worker.runUntil(async () => {
+    const handle = await env.client.workflow.start('planRun', { taskQueue, workflowId: workflowIds.planRun(runShortId), args: [input] });
+    if (whileRunning) await whileRunning(handle.workflowId);
+    const result = (await handle.result()) as PlanRunResult;
+    return { result, workflowId: handle.workflowId, firstRunId: handle.firstExecutionRunId };
+  });
+}
+
+const names = (inputs: ExecuteTestInput[]) => inputs.map((i) => i.testCaseId).sort();
+
+describe('planRun (time-skipping server, mocked activities)', () => {
+  it('runs every test once, dependents after their dependencies, and completes PASSED', async () => {
+    const plan = [node('a'), node('b'), node('c', { waitFor: ['a'] }), node('d', { waitFor: ['b', 'c'] })];
+    const finishedAt = new Map<string, number>();
+    const { activities, seen } = mockActivities(plan, async (input) => {
+      const dependencies = plan.find((t) => t.testCaseId === input.testCaseId)!.waitFor;
+      for (const d of dependencies) expect(finishedAt.has(d), `${input.testCaseId} started before ${d} finished`).toBe(true);
+      finishedAt.set(input.testCaseId, Date.now());
+      return { status: 'PASSED' };
+    });
+    const { result } = await runPlan(activities);
+    expect(result).toEqual({ status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 4 }, continuations: 0 });
+    expect(names(seen.executed)).toEqual(['a', 'b', 'c', 'd']);
+    expect(Object.fromEntries(seen.recorded)).toEqual({ a: 'PASSED', b: 'PASSED', c: 'PASSED', d: 'PASSED' });
+    expect(seen.runStarted).toBe(1);
+    expect(seen.finished).toEqual([{ runId: expect.any(String), status: 'COMPLETED', result: 'PASSED' }]);
+    expect(seen.notified).toBe(1);
+  }, 60_000);
+
+  it('skips the dependents of a failed test with the reason, transitively, and the run is FAILED', async () => {
+    const plan = [
+      node('login'),
+      node('checkout', { resumeFrom: 'login' }),
+      node('profile', { waitFor: ['login'] }),
+      node('invoice', { waitFor: ['checkout'] }),
+      node('search'),
+    ];
+    const { activities, seen } = mockActivities(plan, async (input) =>
+      input.testCaseId === 'login' ? { status: 'FAILED', error: 'no Sign in button', failedStepIndex: 2 } : { status: 'PASSED' },
+    );
+    const { result } = await runPlan(activities);
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED', counts: { FAILED: 1, SKIPPED: 3, PASSED: 1 } });
+    expect(names(seen.executed)).toEqual(['login', 'search']);
+    expect(Object.fromEntries(seen.skipped)).toEqual({
+      checkout: 'resume-from dependency "login" ended FAILED',
+      profile: 'wait-for dependency "login" ended FAILED',
+      invoice: 'wait-for dependency "checkout" ended SKIPPED',
+    });
+    expect(seen.finished.at(-1)).toMatchObject({ status: 'COMPLETED', result: 'FAILED' });
+  }, 60_000);
+
+  it('a test whose activity fails for good is ERROR, its dependents are skipped, the run still completes', async () => {
+    const plan = [node('broken'), node('after', { waitFor: ['broken'] }), node('fine')];
+    const { activities, seen } = mockActivities(plan, async (input) => {
+      if (input.testCaseId === 'broken') throw ApplicationFailure.create({ message: 'test case has no recorded steps', type: 'BadTestDefinition', nonRetryable: true });
+      return { status: 'PASSED' };
+    });
+    const { result } = await runPlan(activities);
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED', counts: { ERROR: 1, SKIPPED: 1, PASSED: 1 } });
+    expect(seen.recorded.get('broken')).toBe('ERROR');
+    expect(seen.skipped.get('after')).toBe('wait-for dependency "broken" ended ERROR');
+  }, 60_000);
+
+  it('hands resume-from browser state on by blob key, never by value, and deletes it when the run ends', async () => {
+    const plan = [node('login'), node('checkout', { resumeFrom: 'login' }), node('cart', { resumeFrom: 'login' }), node('other')];
+    // 3 MB of storage: over Temporal's 2 MB payload limit, so a run that carried it by value could not complete.
+    const bigState = JSON.stringify({ cookies: [], origins: [{ origin: 'http://app.test', localStorage: [{ name: 'blob', value: 'x'.repeat(3 * 1024 * 1024) }], sessionStorage: [] }], url: 'http://app.test/cart' });
+    const readByDependents: string[] = [];
+    const { activities, seen, blobs } = mockActivities(plan, async (input, store) => {
+      if (input.captureStateKey) store.set(input.captureStateKey, Buffer.from(bigState));
+      if (input.stateKey) {
+        const state = JSON.parse(store.get(input.stateKey)!.toString('utf8')) as { url: string };
+        readByDependents.push(`${input.testCaseId}:${state.url}`);
+      }
+      return { status: 'PASSED', stateKey: input.captureStateKey };
+    });
+    const { result, workflowId } = await runPlan(activities);
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
+
+    const runShortId = workflowId.replace(/^run:/, '');
+    const key = blobKeys.browserState(runShortId, 'login');
+    expect(key).toBe(`runs/${runShortId}/state/login.json`);
+    const inputOf = (name: string) => seen.executed.find((i) => i.testCaseId === name)!;
+    expect(inputOf('login')).toMatchObject({ captureStateKey: key });
+    expect(inputOf('login').stateKey).toBeUndefined();
+    for (const dependent of ['checkout', 'cart']) {
+      expect(inputOf(dependent)).toMatchObject({ stateKey: key });
+      expect(inputOf(dependent).captureStateKey).toBeUndefined();
+    }
+    expect(inputOf('other').stateKey).toBeUndefined();
+    expect(readByDependents.sort()).toEqual(['cart:http://app.test/cart', 'checkout:http://app.test/cart']);
+
+    // Nothing of the state is in the histories: the parent's and the dependents' stay small.
+    const parentHistory = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const childHistory = await env.client.workflow.getHandle(workflowIds.testExecution(runShortId, 'checkout')).fetchHistory();
+    for (const history of [parentHistory, childHistory]) {
+      const bytes = JSON.stringify(history).length;
+      expect(bytes).toBeLessThan(100_000);
+    }
+    expect(seen.deletedStates).toEqual([key]);
+    expect(blobs.size).toBe(0);
+  }, 60_000);
+
+  it('never runs more tests at once than the run allows', async () => {
+    const plan = Array.from({ length: 10 }, (_, i) => node(`t${i}`));
+    const { activities, seen } = mockActivities(plan, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return { status: 'PASSED' };
+    });
+    const { result } = await runPlan(activities, { concurrency: 3 });
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 10 } });
+    expect(seen.maxInFlight).toBe(3);
+  }, 60_000);
+
+  it('cancelling the run reaches the running tests within a second and ends CANCELLED', async () => {
+    const plan = [node('slow-1'), node('slow-2'), node('later', { waitFor: ['slow-1'] })];
+    const cancelledAfterMs: number[] = [];
+    let cancelAt = 0;
+    const { activities, seen } = mockActivities(plan, async () => {
+      const ctx = Context.current();
+      for (;;) {
+        ctx.heartbeat();
+        try {
+          await ctx.sleep(100);
+        } catch (err) {
+          cancelledAfterMs.push(Date.now() - cancelAt);
+          throw err;
+        }
+      }
+    });
+    const { result } = await runPlan(activities, {
+      concurrency: 2,
+      whileRunning: async (workflowId) => {
+        const deadline = Date.now() + 20_000;
+        while (seen.inFlight < 2) {
+          if (Date.now() > deadline) throw new Error('the two tests never ran');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        cancelAt = Date.now();
+        await env.client.workflow.getHandle(workflowId).cancel();
+      },
+    });
+    expect(result).toMatchObject({ status: 'CANCELLED', result: null, counts: { CANCELLED: 2 } });
+    expect(cancelledAfterMs).toHaveLength(2);
+    for (const ms of cancelledAfterMs) expect(ms).toBeLessThan(1_500);
+    expect(names(seen.executed)).toEqual(['slow-1', 'slow-2']);
+    expect(seen.finished).toEqual([{ runId: expect.any(String), status: 'CANCELLED', result: null }]);
+  }, 60_000);
+
+  it('continues as new when its history grows, carrying outcomes: every test once, skips and state keys intact', async () => {
+    // 18 tests in a chain of layers; with a budget of 30 events the run continues several times.
+    const plan = [
+      ...Array.from({ length: 6 }, (_, i) => node(`a${i}`)),
+      ...Array.from({ length: 6 }, (_, i) => node(`b${i}`, i % 2 ? { waitFor: [`a${i}`] } : { resumeFrom: `a${i}` })),
+      ...Array.from({ length: 6 }, (_, i) => node(`c${i}`, { waitFor: [`b${i}`] })),
+    ];
+    const { activities, seen, blobs } = mockActivities(plan, async (input, store) => {
+      if (input.stateKey && !store.has(input.stateKey)) throw new Error(`state ${input.stateKey} missing`);
+      if (input.captureStateKey) store.set(input.captureStateKey, Buffer.from('{}'));
+      return input.testCaseId === 'a1' ? { status: 'FAILED', error: 'broken' } : { status: 'PASSED' };
+    });
+    const { result, workflowId, firstRunId } = await runPlan(activities, { concurrency: 3, maxHistoryEvents: 30 });
+
+    expect(result.continuations).toBeGreaterThanOrEqual(2);
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED', counts: { PASSED: 15, FAILED: 1, SKIPPED: 2 } });
+    const executed = seen.executed.map((i) => i.testCaseId);
+    expect(executed).toHaveLength(new Set(executed).size);
+    expect(executed).toHaveLength(16);
+    expect(Object.fromEntries(seen.skipped)).toEqual({ b1: 'wait-for dependency "a1" ended FAILED', c1: 'wait-for dependency "b1" ended SKIPPED' });
+    expect(seen.runStarted).toBe(1);
+    expect(seen.finished).toHaveLength(1);
+    expect(seen.notified).toBe(1);
+    expect(blobs.size).toBe(0);
+
+    // The first run of the chain ended by continuing as new, below its budget plus one drain's worth of events.
+    const first = await env.client.workflow.getHandle(workflowId, firstRunId).fetchHistory();
+    const events = first.events ?? [];
+    expect(events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+    expect(events.length).toBeLessThan(30 + 3 * 10);
+  }, 60_000);
+
+  it('an activity of the run itself failing for good ends the run ERROR with the reason', async () => {
+    const { activities, seen } = mockActivities([], pass, {
+      loadRunPlan: async () => {
+        throw ApplicationFailure.create({ message: 'run id-x not found', type: 'NotFound', nonRetryable: true });
+      },
+    });
+    const { result } = await runPlan(activities);
+    expect(result).toEqual({ status: 'ERROR', result: null, counts: {}, continuations: 0 });
+    expect(seen.finished).toEqual([{ runId: expect.any(String), status: 'ERROR', result: null, error: 'run id-x not found' }]);
+    expect(seen.executed).toEqual([]);
+    expect(seen.notified).toBe(1);
+  }, 60_000);
+});
