@@ -6,6 +6,7 @@ import { buildFileType, isBuildFileType, platformOfType, supportedBuildExtension
 import { inspectBuild } from '../builds/inspect.js';
 import { hashToken, newId } from '../ids.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { InvalidError } from './errors.js';
 
 export interface BuildDeps {
   db: DB;
@@ -14,17 +15,6 @@ export interface BuildDeps {
   maxBytes: number;
   /** Lifetime of an upload URL; the spec only says "expires quickly". */
   urlTtlSeconds: number;
-}
-
-/** A caller's mistake in the build flow: the route answers it with this status and message. */
-export class BuildRequestError extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'BuildRequestError';
-  }
 }
 
 interface Application {
@@ -48,11 +38,11 @@ export async function createBuildUpload(
 ): Promise<{ uploadUrl: string; buildToken: string }> {
   const detected = buildFileType(input.fileName);
   if (!detected) {
-    throw new BuildRequestError(400, `fileName: unsupported build file type; use one of ${supportedBuildExtensions.join(', ')} (a simulator .app zipped as .zip or .tar.gz)`);
+    throw new InvalidError(`fileName: unsupported build file type; use one of ${supportedBuildExtensions.join(', ')} (a simulator .app zipped as .zip or .tar.gz)`);
   }
-  if (input.application.kind === 'web') throw new BuildRequestError(400, 'this is a web application: builds are for ios and android applications');
+  if (input.application.kind === 'web') throw new InvalidError('this is a web application: builds are for ios and android applications');
   if (input.application.kind !== detected.platform) {
-    throw new BuildRequestError(400, `fileName: a ${detected.platform} build cannot be uploaded to an ${input.application.kind} application`);
+    throw new InvalidError(`fileName: a ${detected.platform} build cannot be uploaded to an ${input.application.kind} application`);
   }
   const buildToken = `pbt_${randomBytes(32).toString('base64url')}`;
   const blobKey = `builds/${input.projectId}/${newId()}/build.${detected.type}`;
@@ -80,17 +70,17 @@ export async function registerBuild(
 ): Promise<BuildView> {
   const upload = await findBuildUpload(deps.db, input.projectId, input.application.id, hashToken(input.buildToken));
   if (!upload || upload.used_at !== null || !isBuildFileType(upload.file_type)) {
-    throw new BuildRequestError(400, 'buildToken: unknown, already used, or issued for another application; request a new upload URL');
+    throw new InvalidError('buildToken: unknown, already used, or issued for another application; request a new upload URL');
   }
-  if (upload.expires_at.getTime() < Date.now()) throw new BuildRequestError(400, 'buildToken: expired; request a new upload URL');
+  if (upload.expires_at.getTime() < Date.now()) throw new InvalidError('buildToken: expired; request a new upload URL');
   // Checked before the token is spent, so a client that calls too early can simply retry after its PUT.
   const object = await deps.blobs.stat(upload.blob_key);
-  if (!object) throw new BuildRequestError(400, 'no file has been uploaded for this buildToken: PUT it to the uploadUrl first');
-  if (!(await consumeBuildUpload(deps.db, upload.id))) throw new BuildRequestError(400, 'buildToken: already used');
+  if (!object) throw new InvalidError('no file has been uploaded for this buildToken: PUT it to the uploadUrl first');
+  if (!(await consumeBuildUpload(deps.db, upload.id))) throw new InvalidError('buildToken: already used');
 
   const reject = async (message: string): Promise<never> => {
     await deps.blobs.delete(upload.blob_key);
-    throw new BuildRequestError(400, message);
+    throw new InvalidError(message);
   };
   // An S3 presigned PUT cannot carry a size limit, so the cap is enforced here for that store.
   if (object.size > Number(upload.max_bytes)) await reject(`the uploaded file has ${object.size} bytes; the limit is ${upload.max_bytes}`);

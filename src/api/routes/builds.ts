@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { shortId } from '../schemas/common.js';
-import { ApiError, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
 import { requireApplication } from './applications.js';
 import { buildView, findBuild, listBuilds } from '../../db/queries/builds.js';
-import { BuildRequestError, createBuildUpload, registerBuild, type BuildDeps } from '../../services/builds.js';
+import { createBuildUpload, registerBuild, type BuildDeps } from '../../services/builds.js';
 import { supportedBuildExtensions } from '../../builds/file-types.js';
 
 const tags = ['Builds'];
@@ -89,21 +89,12 @@ function buildDeps(deps: AppDeps): BuildDeps {
   };
 }
 
-async function mapErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof BuildRequestError) throw new ApiError(err.status, err.message);
-    throw err;
-  }
-}
-
 export function registerBuilds(app: OpenApiApp): void {
   app.openapi(routes.uploadUrl, async (c) => {
     const deps = c.get('deps');
     const { projectId } = c.get('caller');
     const application = await requireApplication(deps.db, projectId, c.req.valid('param').applicationShortId);
-    const upload = await mapErrors(() => createBuildUpload(buildDeps(deps), { projectId, application, fileName: c.req.valid('json').fileName }));
+    const upload = await createBuildUpload(buildDeps(deps), { projectId, application, fileName: c.req.valid('json').fileName });
     return c.json(upload, 200);
   });
 
@@ -112,7 +103,7 @@ export function registerBuilds(app: OpenApiApp): void {
     const { projectId } = c.get('caller');
     const application = await requireApplication(deps.db, projectId, c.req.valid('param').applicationShortId);
     const body = c.req.valid('json');
-    const build = await mapErrors(() => registerBuild(buildDeps(deps), { projectId, application, platform: body.platform, buildToken: body.buildToken }));
+    const build = await registerBuild(buildDeps(deps), { projectId, application, platform: body.platform, buildToken: body.buildToken });
     return c.json(build, 200);
   });
 
