@@ -23,6 +23,8 @@ import { inject } from 'vitest';
 
 // Small enough that an "oversize" file is cheap to send, large enough for every fixture.
 const MAX_BYTES = 64 * 1024;
+// The JSON API's body limit, set below the build cap: a build's bytes never go through the JSON API.
+const MAX_JSON_BODY_BYTES = 16 * 1024;
 
 interface BuildApi {
   url: string;
@@ -57,6 +59,7 @@ async function startBuildApi(store: 'fs' | 's3'): Promise<BuildApi> {
       PROCTOR_RUN_CONCURRENCY: 10,
       PROCTOR_BUILD_MAX_BYTES: MAX_BYTES,
       PROCTOR_BUILD_UPLOAD_TTL_SECONDS: 600,
+      PROCTOR_MAX_BODY_BYTES: MAX_JSON_BODY_BYTES,
     },
   };
   const server = await new Promise<Server>((resolve) => {
@@ -150,6 +153,14 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
     const shown = await api.call('GET', `/v1/applications/${app}/builds/${res.body.applicationBuildShortId}`);
     expect(shown.body).toEqual(res.body);
     expect((await api.call('GET', `/v1/applications/${app}/builds`)).body.builds.map((b: any) => b.applicationBuildShortId)).toContain(res.body.applicationBuildShortId);
+  });
+
+  it('takes a build larger than the JSON body limit, which still holds for the JSON routes', async () => {
+    const bytes = await zipOf({ 'AndroidManifest.xml': Buffer.from([0x03, 0x00]), 'assets/filler.bin': randomBytes(2 * MAX_JSON_BODY_BYTES) });
+    const token = await upload(android, 'large.apk', bytes);
+    expect(await createBuild(android, 'android', token)).toMatchObject({ status: 200, body: { fileSizeBytes: bytes.length } });
+    const json = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: `${'x'.repeat(MAX_JSON_BODY_BYTES)}.apk` });
+    expect(json.status).toBe(413);
   });
 
   it('makes a build an environment of its own application only', async () => {
