@@ -66,6 +66,12 @@ describe('a run with a mobile build override (no device farm configured)', () =>
     const byEnvironment = await stack.call('POST', '/v1/run', { testPlanShortId: planShortId, applications: [{ applicationShortId: android, environment: { shortId: first } }] });
     const again = await waitForRun(stack, byEnvironment.body.run.shortId);
     expect(again.runTestCases[0].error).toMatch(/no device farm is configured/);
+
+    // A rerun runs on the original run's build, not on a URL it never had.
+    const rerun = await stack.call('POST', `/v1/run/${byEnvironment.body.run.shortId}`, { failedOnly: true });
+    expect(rerun.status).toBe(200);
+    const rerunResult = await waitForRun(stack, rerun.body.run.shortId);
+    expect(rerunResult.runTestCases[0]).toMatchObject({ status: 'ERROR', error: expect.stringMatching(/no device farm is configured/) });
   }, 120_000);
 
   it('refuses a build of another application or an unknown one, and starts nothing', async () => {
