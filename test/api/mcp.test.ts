@@ -101,4 +101,19 @@ describe('MCP server at POST /v1/mcp', () => {
     const get = await fetch(`${url}/v1/mcp`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
     expect(get.status).toBe(405);
   });
+
+  it('answers a plain JSON client in JSON, and refuses what is not a JSON-RPC request with a message', async () => {
+    const post = (body: unknown) =>
+      fetch(`${url}/v1/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${stack.tenant.token}` },
+        body: JSON.stringify(body),
+      });
+    const listed = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'get_run' })]) } });
+    const notRpc = await post({ jsonrpc: '2.0', id: 8 });
+    expect(notRpc.status).toBe(400);
+    expect(await notRpc.json()).toEqual({ message: expect.stringMatching(/method/) });
+  });
 });
