@@ -7,6 +7,7 @@ const usage = `proctor <command>
   worker    the Temporal worker: workflows and activities (needs DATABASE_URL, TEMPORAL_ADDRESS)
   migrate   apply database migrations (needs DATABASE_URL)
   admin     organizations, projects and tokens: proctor admin --help
+  tunnel    expose local ports to the browser agents: proctor tunnel --port 3000
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -23,6 +24,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cli/serve.js')).runMigrate();
     case 'admin':
       return (await import('./cli/admin.js')).runAdmin(rest);
+    case 'tunnel':
+      return (await import('./cli/tunnel.js')).runTunnel(rest);
     case undefined:
     case '-h':
     case '--help':

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { defaultTunnelDomain } from './domain/tunnels.js';
 
 export type Mode = 'dev' | 'api' | 'worker' | 'migrate' | 'admin';
 
@@ -47,6 +49,9 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: url.optional(),
   PROCTOR_LLM_MODEL: z.string().min(1).optional(),
+  PROCTOR_TUNNEL_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain, optionally with :port').optional(),
+  PROCTOR_INTERNAL_SECRET: z.string().min(16).optional(),
+  PROCTOR_EDGE_URL: url.optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 
@@ -59,6 +64,8 @@ export interface Config extends Env {
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   llm?: { apiKey: string; baseURL?: string; model: string };
   allowPrivateNetworks: boolean;
+  /** Remote tunnels: hostnames live under `domain`; `edgeUrl` is where workers reach this API process. */
+  tunnels: { domain: string; edgeUrl: string; internalSecret?: string };
 }
 
 export class ConfigError extends Error {
@@ -107,5 +114,11 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       : undefined,
     // Private ranges are reachable from a laptop's dev stack by default, never by default in production.
     allowPrivateNetworks: e.PROCTOR_ALLOW_PRIVATE_NETWORKS ?? mode === 'dev',
+    tunnels: {
+      domain: (e.PROCTOR_TUNNEL_DOMAIN ?? `${defaultTunnelDomain}:${e.PORT}`).toLowerCase(),
+      edgeUrl: (e.PROCTOR_EDGE_URL ?? publicUrl).replace(/\/$/, ''),
+      // The dev process is its own worker and edge, so a secret of its own is enough.
+      internalSecret: e.PROCTOR_INTERNAL_SECRET ?? (mode === 'dev' ? randomBytes(24).toString('hex') : undefined),
+    },
   };
 }

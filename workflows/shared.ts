@@ -209,7 +209,6 @@ export const cancelChatReplySignal = defineSignal<[{ assistantMessageId: string 
 /** Turn numbers answered so far and waiting, for operators and tests. */
 export const chatStateQuery = defineQuery<{ answered: number; pending: number[]; current: number | null }>('chatState');
 
-export const chatWorkflowTypes = { conversation: 'chatConversation', turn: 'chatTurn' } as const;
 export const chatTurnWorkflowId = (chatShortId: string, turn: number) => `chat:${chatShortId}:turn:${turn}`;
 // --- scheduledPlanRun --------------------------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
 import { registerChat } from './routes/chat.js';
 import { registerQaTechCompat } from './compat/qatech.js';
+import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import { registerBuilds } from './routes/builds.js';
 import { registerMcp } from './routes/mcp.js';
 import type { FsBlobStore } from '../storage/fs.js';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerBadge(app);
   registerChat(app);
   registerQaTechCompat(app);
+  registerRemoteTunnels(app);
   registerMcp(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
@@ -97,6 +99,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
       { name: 'Chat', description: 'The AI assistant: conversations that list, create and run tests; replies stream, clients poll' },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
+      { name: 'Tunnels', description: 'Remote tunnels that let the agents reach apps on your machine (`proctor tunnel`)' },
       { name: 'MCP', description: 'Model Context Protocol server over the same operations, for AI assistants' },
       { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },

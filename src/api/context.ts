@@ -13,6 +13,8 @@ export interface AppDeps {
   temporal: TemporalClientProvider;
   blobs: BlobStore;
   logger: Logger;
+  /** Remote tunnels: the domain their hostnames live under, and this process's tunnel edge if it runs one. */
+  tunnels?: { domain: string; edge?: { disconnect(runnerId: string): void } };
 }
 
 /** The authenticated caller: the project comes from the token, never from the request. */

@@ -4,6 +4,7 @@ import { createServer, request as httpRequest, Agent, type IncomingMessage, type
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { normalizeHost, type BlockedListener, type NetworkGuard } from './network-guard.js';
+import type { TunnelRouter } from '../tunnels/agent-router.js';
 
 export interface EgressProxy {
   /** For `browser.newContext({ proxy: { server, bypass: '<-loopback>' } })`. */
@@ -37,7 +38,7 @@ function splitAuthority(authority: string): { host: string; port: number } | und
  * A refused plain-HTTP request gets its connection closed (the page sees ERR_EMPTY_RESPONSE), a refused
  * CONNECT a 403 (ERR_TUNNEL_CONNECTION_FAILED); `onBlocked` hears about both.
  */
-export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedListener): Promise<EgressProxy> {
+export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedListener, tunnels?: TunnelRouter): Promise<EgressProxy> {
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex): void => {
     sockets.add(socket);
@@ -52,6 +53,11 @@ export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedL
       if (target.protocol !== 'http:') throw new Error('not http');
     } catch {
       res.writeHead(400).end('proxy requests only');
+      return;
+    }
+    // A remote tunnel's hostname is never resolved: the request goes to the tunnel edge holding its client.
+    if (tunnels?.isTunnelHost(target.hostname)) {
+      tunnels.handleRequest(req, res);
       return;
     }
     const verdict = await guard.check(target.href);
@@ -93,6 +99,11 @@ export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedL
     const authority = splitAuthority(req.url ?? '');
     if (!authority) {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      return;
+    }
+    if (tunnels?.isTunnelHost(authority.host)) {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      tunnels.handleConnect(client, head);
       return;
     }
     const shown = `${authority.port === 80 ? 'http' : 'https'}://${authority.host.includes(':') ? `[${authority.host}]` : authority.host}:${authority.port}/`;

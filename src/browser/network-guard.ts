@@ -39,6 +39,11 @@ export interface NetworkGuardOptions {
   resolve?: (host: string) => Promise<string[]>;
   /** How long a resolution is reused. */
   cacheTtlMs?: number;
+  /**
+   * Remote-tunnel hostnames: allowed by `check` because the egress proxy sends them to a tunnel edge
+   * instead of resolving them (`lookup` never allows them).
+   */
+  isTunnelHost?: (hostname: string) => boolean;
 }
 
 // Schemes a page may use without touching the network.
@@ -187,6 +192,7 @@ export function createNetworkGuard(options: NetworkGuardOptions): NetworkGuard {
         return aboutPages.has(parsed.href) ? { allowed: true } : { allowed: false, reason: `page ${parsed.href} is not allowed` };
       }
       if (!networkSchemes.has(parsed.protocol)) return { allowed: false, reason: `scheme ${parsed.protocol} is not allowed` };
+      if ((parsed.protocol === 'http:' || parsed.protocol === 'ws:') && options.isTunnelHost?.(parsed.hostname)) return { allowed: true };
       const verdict = await verifyHost(parsed.hostname);
       if ('addresses' in verdict) return { allowed: true };
       return verdict.unresolved ? { allowed: false, reason: verdict.refusal, unresolved: true } : { allowed: false, reason: verdict.refusal };

@@ -7,6 +7,7 @@ import { abortReason, createLimiter, type LimiterStats } from './limiter.js';
 import { installNetworkGuard, type BlockedListener, type NetworkGuard } from './network-guard.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { contextStorageState, seedSessionStorage } from './state.js';
+import type { TunnelRouter } from '../tunnels/agent-router.js';
 
 /** The browser went away under a job: critical, the job's work is lost and the pool relaunches on the next job. */
 export class BrowserCrashedError extends Error {
@@ -55,6 +56,8 @@ export interface BrowserPoolOptions {
   headless?: boolean;
   /** Extra Chromium switches, after `chromiumFlags`. */
   args?: string[];
+  /** Sends requests for remote-tunnel hostnames to the tunnel edge (the guard must allow those hosts). */
+  tunnels?: TunnelRouter;
 }
 
 export interface ContextOptions {
@@ -113,7 +116,7 @@ function interruption() {
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const executablePath = options.executablePath ?? loadPrograms().chromium;
   if (!executablePath) throw new Error('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
-  const { networkGuard, headless = true, launchTimeoutMs = 30_000 } = options;
+  const { networkGuard, tunnels, headless = true, launchTimeoutMs = 30_000 } = options;
   const limiter = createLimiter({ concurrency: options.concurrency, maxQueue: options.maxQueue, queueTimeoutMs: options.queueTimeoutMs });
   const args = [...chromiumFlags.filter((flag) => headless || flag !== '--headless'), ...(options.args ?? [])];
 
@@ -172,7 +175,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       launched = await interrupt.race(browser());
       launched.on('disconnected', onDisconnected);
       if (!launched.isConnected()) onDisconnected();
-      proxy = await startEgressProxy(networkGuard, options.onBlocked);
+      proxy = await startEgressProxy(networkGuard, options.onBlocked, tunnels);
       // `<-loopback>` drops Chromium's implicit proxy bypass, which would send loopback and link-local
       // (169.254.0.0/16: the metadata address) straight out, past the proxy.
       creating = launched.newContext({ ...contextOptions(options), proxy: { server: proxy.server, bypass: '<-loopback>' } });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { createApiServer } from '../api/server.js';
 import { createApp } from '../api/app.js';
 import { loadConfig, type Config } from '../config.js';
 import { migrateToLatest, type DB } from '../db/database.js';
@@ -12,6 +13,7 @@ import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from '../temporal/worker.js';
 import { loadPrograms } from '../programs.js';
+import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';
 
 type Stop = () => Promise<void>;
@@ -42,18 +44,24 @@ async function stopAll(logger: Logger, stops: Stop[]): Promise<number> {
   return code;
 }
 
-function listen(app: ReturnType<typeof createApp>, config: Config): Promise<ServerType> {
+function listen(app: ReturnType<typeof createApp>, config: Config, edge: TunnelEdge): Promise<Server> {
+  const server = createApiServer(app, edge);
   return new Promise((resolveListen, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolveListen(server));
     server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolveListen(server));
   });
 }
 
-const closeServer = (server: ServerType): Promise<void> =>
+function startEdge(config: Config, db: DB, logger: Logger): TunnelEdge {
+  if (!config.tunnels.internalSecret) logger.warn('PROCTOR_INTERNAL_SECRET is not set: agents cannot reach private remote tunnels');
+  return createTunnelEdge({ db, logger, domain: config.tunnels.domain, edgeUrl: config.tunnels.edgeUrl, internalSecret: config.tunnels.internalSecret });
+}
+
+const closeServer = (server: Server): Promise<void> =>
   new Promise((r) => {
     server.close(() => r());
     // Keep-alive sockets would hold close() open until they time out.
-    if ('closeAllConnections' in server) server.closeAllConnections();
+    server.closeAllConnections();
   });
 
 export async function runMigrate(): Promise<number> {
@@ -76,9 +84,10 @@ export async function runApi(): Promise<number> {
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
   const temporal = createTemporalClientProvider({ address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
-  const server = await listen(createApp({ db, config, temporal, blobs, logger }), config);
+  const edge = startEdge(config, db, logger);
+  const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
   logger.info('api listening', { url: config.publicUrl });
-  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), () => closeServer(server)]);
+  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), () => closeServer(server), () => edge.close()]);
 }
 
 export async function runWorker(): Promise<number> {
@@ -156,8 +165,10 @@ export async function runDev(): Promise<number> {
     );
     stops.push(() => worker.stop());
 
-    const server = await listen(createApp({ db, config, temporal, blobs, logger }), config);
-    stops.push(() => closeServer(server));
+    const edge = startEdge(config, db, logger);
+    const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
+    // Stopped in reverse: the edge lets go of its tunnel clients before the server waits for its sockets.
+    stops.push(() => closeServer(server), () => edge.close());
 
     process.stdout.write(
       [

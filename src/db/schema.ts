@@ -294,6 +294,32 @@ export interface HealProposalsTable {
   decided_at: NullableTimestamp;
 }
 
+export interface TunnelPort {
+  localPort: number;
+  protocol: 'http' | 'https';
+  subdomain: string;
+}
+
+export interface RemoteTunnelsTable {
+  id: string;
+  runner_id: string;
+  label: string;
+  project_id: string;
+  ports: ColumnType<TunnelPort[], string, string>;
+  public: boolean;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface RemoteTunnelConnectionsTable {
+  id: string;
+  tunnel_id: string;
+  edge_url: string;
+  connected_at: Timestamp;
+  heartbeat_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -317,6 +343,8 @@ export interface Database {
   chat_messages: ChatMessagesTable;
   chat_runs: ChatRunsTable;
   heal_proposals: HealProposalsTable;
+  remote_tunnels: RemoteTunnelsTable;
+  remote_tunnel_connections: RemoteTunnelConnectionsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

@@ -1,19 +1,16 @@
 // The API reaches chat conversations only through these helpers, with business ids.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { chatConversation } from '../../workflows/chatConversation.js';
 import { cancelChatReplySignal, chatMessageSignal, workflowIds, type ChatConversationInput, type ChatTurnRequest } from '../../workflows/shared.js';
-import type { TemporalClientProvider } from './client.js';
+import { signalWithStart, type TemporalTarget } from './lifecycle.js';
 
 /**
  * Hands a written turn to the conversation's workflow, starting it if it is not running (a conversation that
  * went idle ended; the next message starts a new run under the same id). The workflow ignores a turn it already has.
  */
-export async function sendChatTurn(temporal: TemporalClientProvider, input: ChatConversationInput, turn: ChatTurnRequest): Promise<void> {
-  const client = await temporal.get();
-  await client.workflow.signalWithStart<typeof chatConversation, [ChatTurnRequest]>('chatConversation', {
-    taskQueue: temporal.taskQueue,
+export async function sendChatTurn(temporal: TemporalTarget, input: ChatConversationInput, turn: ChatTurnRequest): Promise<void> {
+  await signalWithStart(temporal, 'chatConversation', {
     workflowId: workflowIds.chat(input.chatShortId),
-    staticSummary: `Chat ${input.chatShortId}`,
+    summary: `Chat ${input.chatShortId}`,
     args: [input],
     signal: chatMessageSignal,
     signalArgs: [turn],
@@ -21,7 +18,7 @@ export async function sendChatTurn(temporal: TemporalClientProvider, input: Chat
 }
 
 /** Asks the conversation to end this reply as CANCELLED; false when no workflow is running for it. */
-export async function cancelChatReply(temporal: TemporalClientProvider, chatShortId: string, assistantMessageId: string): Promise<boolean> {
+export async function cancelChatReply(temporal: TemporalTarget, chatShortId: string, assistantMessageId: string): Promise<boolean> {
   const client = await temporal.get();
   try {
     await client.workflow.getHandle(workflowIds.chat(chatShortId)).signal(cancelChatReplySignal, { assistantMessageId });

@@ -11,6 +11,7 @@ import { createLlm } from '../llm/client.js';
 import type { Logger } from '../logger.js';
 import { createEmailSender } from '../notify/email.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { createTunnelRouter } from '../tunnels/agent-router.js';
 
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -28,6 +29,12 @@ export interface WorkerSettings {
   stepTimeoutMs?: number;
   /** Dashboard links in run notifications; `email` absent: no SMTP server, email notifications are skipped. */
   notify: { appUrl: string; email?: { smtpUrl: string; from: string } };
+  /**
+   * Remote tunnels: the browsers' egress proxy sends hostnames under `domain` to an API process holding a live
+   * connection, marked with the internal secret. Absent: the edges would refuse the agents, so those hostnames
+   * stay unknown names.
+   */
+  tunnels?: { domain: string; internalSecret: string };
 }
 
 /** What the worker shares with the rest of its process (the API in `proctor dev`). */
@@ -44,16 +51,22 @@ export function workerSettings(config: Config): WorkerSettings {
     maxAgentSteps: config.PROCTOR_AGENT_MAX_STEPS,
     stepTimeoutMs: config.PROCTOR_STEP_TIMEOUT_MS,
     notify: { appUrl: config.appUrl, email: config.PROCTOR_SMTP_URL ? { smtpUrl: config.PROCTOR_SMTP_URL, from: config.PROCTOR_EMAIL_FROM } : undefined },
+    tunnels: config.tunnels.internalSecret ? { domain: config.tunnels.domain, internalSecret: config.tunnels.internalSecret } : undefined,
   };
 }
 
 /** The activities' dependencies: one browser pool per process, the LLM when configured. */
 export function createActivityDeps(settings: WorkerSettings, resources: WorkerResources): ActivityDeps {
-  const networkGuard = createNetworkGuard({ allowPrivateNetworks: settings.browser.allowPrivateNetworks });
+  const { allowPrivateNetworks } = settings.browser;
+  const networkGuard = createNetworkGuard({ allowPrivateNetworks });
+  const tunnels = settings.tunnels && createTunnelRouter({ db: resources.db, ...settings.tunnels });
+  // Only the browsers' egress proxy routes tunnel hostnames; webhooks keep the plain guard, which would otherwise
+  // let such a name through to the system resolver (`*.localhost` is loopback).
+  const browserGuard = tunnels ? createNetworkGuard({ allowPrivateNetworks, isTunnelHost: tunnels.isTunnelHost }) : networkGuard;
   const { llm, notify } = settings;
   return {
     ...resources,
-    browsers: createBrowserPool({ executablePath: settings.browser.executablePath, concurrency: settings.browser.concurrency, queueTimeoutMs: 10 * 60_000, networkGuard }),
+    browsers: createBrowserPool({ executablePath: settings.browser.executablePath, concurrency: settings.browser.concurrency, queueTimeoutMs: 10 * 60_000, networkGuard: browserGuard, tunnels }),
     llm: llm && createLlm(llm, { maxRetries: llm.maxRetries }),
     maxAgentSteps: settings.maxAgentSteps,
     stepTimeoutMs: settings.stepTimeoutMs,

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { createDatabase, type DB } from '../../src/db/database.js';
+import { TOKEN_CACHE_TTL_MS } from '../../src/db/queries/api-tokens.js';
 import { silentLogger } from '../../src/logger.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
@@ -18,6 +19,16 @@ describe('proctor admin', () => {
     return { code: result.status, out: result.stdout.trim(), err: result.stderr.trim() };
   };
   const get = (token: string) => app.request('/v1/applications', { headers: { authorization: `Bearer ${token}` } });
+  /** Polls until the answer has `status` or `ms` pass; returns the last status seen. */
+  const statusWithin = async (token: string, status: number, ms: number) => {
+    const deadline = Date.now() + ms;
+    let seen = (await get(token)).status;
+    while (seen !== status && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      seen = (await get(token)).status;
+    }
+    return seen;
+  };
 
   beforeAll(async () => {
     db = await freshDatabase('postgres');
@@ -47,10 +58,11 @@ describe('proctor admin', () => {
     expect((await get(token.out)).status).toBe(200);
     expect((await get(badge.out)).status).toBe(403);
 
+    // The CLI is another process: the API sees the change once its token cache entry expires (TOKEN_CACHE_TTL_MS).
     expect(admin('suspend-org', '--org', org.out).code).toBe(0);
-    expect((await get(token.out)).status).toBe(403);
+    expect(await statusWithin(token.out, 403, TOKEN_CACHE_TTL_MS + 5_000)).toBe(403);
     expect(admin('unsuspend-org', '--org', org.out).code).toBe(0);
-    expect((await get(token.out)).status).toBe(200);
+    expect(await statusWithin(token.out, 200, TOKEN_CACHE_TTL_MS + 5_000)).toBe(200);
 
     const projects = admin('list-projects');
     expect(projects.out).toContain(project.out);

@@ -37,6 +37,10 @@ export interface StackOptions {
   worker?: boolean;
   /** Another Temporal server than the suite's shared one (e.g. one started with small limits). */
   temporalAddress?: string;
+  /** Whether the browsers may reach private ranges (loopback included); default true. */
+  allowPrivateNetworks?: boolean;
+  /** Remote tunnels the worker's browsers route to a tunnel edge (`PROCTOR_TUNNEL_DOMAIN`, `PROCTOR_INTERNAL_SECRET`). */
+  tunnels?: WorkerSettings['tunnels'];
 }
 
 export interface Stack {
@@ -65,11 +69,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const temporal = createTemporalClientProvider({ address, namespace: 'default', taskQueue });
   // The worker as `proctor worker` assembles it, with the test's settings (no worker: the same deps, unpolled).
   const settings: WorkerSettings = {
-    browser: { concurrency: opts.concurrency ?? 4, allowPrivateNetworks: true },
+    browser: { concurrency: opts.concurrency ?? 4, allowPrivateNetworks: opts.allowPrivateNetworks ?? true },
     llm: opts.llm && { apiKey: opts.llm.apiKey, baseURL: opts.llm.baseURL, model: 'scripted', maxRetries: 1 },
     maxAgentSteps: opts.maxAgentSteps,
     stepTimeoutMs: opts.stepTimeoutMs ?? 3_000,
     notify: { appUrl: 'https://app.proctor.test', email: opts.smtpUrl ? { smtpUrl: opts.smtpUrl, from: 'Proctor <proctor@test>' } : undefined },
+    tunnels: opts.tunnels,
   };
   const resources = { db, blobs, logger };
   const worker = opts.worker === false

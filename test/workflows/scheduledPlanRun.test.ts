@@ -45,7 +45,7 @@ describe('scheduledPlanRun', () => {
       return { result: await handle.result(), children: await childOf(handle) };
     });
 
-    expect(result).toEqual({ runShortId: shortId, status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 3 } });
+    expect(result).toEqual({ runShortId: shortId, status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 3 }, continuations: 0 });
     expect(mocks.createScheduledRun.calls).toEqual([[tick]]);
     expect(children).toEqual([{
       workflowId: workflowIds.planRun(shortId),

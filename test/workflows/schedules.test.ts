@@ -152,7 +152,7 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
       expect(scheduledAt.getTime() % 2_000).toBe(0);
       expect(parentId).toBe(`plan-schedule:${scheduleId}-${scheduledAt.toISOString().replace('.000Z', 'Z')}`);
       expect(run.created_at.getTime()).toBeGreaterThanOrEqual(scheduledAt.getTime());
-      expect(await temporal.workflow.getHandle(parentId).result()).toEqual({ runShortId: run.short_id, status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 1 } });
+      expect(await temporal.workflow.getHandle(parentId).result()).toEqual({ runShortId: run.short_id, status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 1 }, continuations: 0 });
     }
   }, 180_000);
 

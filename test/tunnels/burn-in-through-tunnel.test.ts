@@ -1,0 +1,75 @@
+// A test of an app that only runs on the developer's machine: the fixture shop listens on loopback, the
+// worker's browser may not reach private ranges, and the environment URL is the `proctor tunnel` hostname.
+// The test case is burned in (scripted LLM) and replayed through the tunnel.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRouter } from '../support/agent-script.js';
+import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { waitFor } from '../support/net.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { loginGoal, loginMoves } from '../support/shop-agent-script.js';
+import { spawnTunnel, startTunnelStack, testTunnelDomain, type TunnelProcess, type TunnelStack } from '../support/tunnel-stack.js';
+import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+
+describe('burn-in and replay through a remote tunnel', () => {
+  const secret = randomBytes(24).toString('hex');
+  let fixture: FixtureApps;
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  let edge: TunnelStack;
+  let tunnel: TunnelProcess;
+  const router = createRouter();
+
+  beforeAll(async () => {
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({
+      llm,
+      concurrency: 2,
+      allowPrivateNetworks: false,
+      tunnels: { domain: testTunnelDomain, internalSecret: secret },
+    });
+    // The API process with the tunnel edge, on the same database as the worker.
+    edge = await startTunnelStack({ db: stack.db, secret });
+    tunnel = await spawnTunnel(['--port', `shop=${new URL(fixture.url).port}`, '--api-url', edge.apiUrl], { PROCTOR_TOKEN: edge.tenant.token });
+    await waitFor(async () => (await edge.call('GET', `/v1/remote-tunnels/${tunnel.runnerId()}/status`)).body.connections === 4, 20_000, 'four connections');
+  }, 120_000);
+
+  afterAll(async () => {
+    tunnel?.child.kill('SIGKILL');
+    await edge?.close();
+    await stack?.close();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
+  });
+
+  it('records the steps on the tunnel URL and replays them, while the app itself stays out of the browser’s reach', async () => {
+    const tunnelUrl = tunnel.urlFor(Number(new URL(fixture.url).port));
+    await stack.browsers.withContext({}, async ({ page }) => {
+      await expect(page.goto(`${fixture.url}/shop/login`)).rejects.toThrow(/ERR_/);
+    });
+
+    const app = (await stack.call('POST', '/v1/applications', { name: 'Shop on my laptop' })).body;
+    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Laptop', url: `${tunnelUrl}/shop/login` });
+    const email = (await stack.call('POST', '/v1/configs', { name: 'SHOP_EMAIL', value: shopCredentials.email })).body;
+    const password = (await stack.call('POST', '/v1/configs', { name: 'SHOP_PASSWORD', value: shopCredentials.password, isSecret: true })).body;
+
+    router.add(loginGoal, loginMoves);
+    llm.enqueue(...loginMoves.map(() => router.reply));
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name: 'Login and add mug',
+      goal: loginGoal,
+      expectedResult: 'The cart link shows one item',
+      applicationShortId: app.shortId,
+      configShortIds: [email.shortId, password.shortId],
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.testCase.id;
+    const generated = await waitForGeneration(stack, id);
+    expect(generated.failureReason).toBeNull();
+    expect(generated.generationStatus).toBe('COMPLETED');
+    expect(generated.steps.steps.map((s: { action: string }) => s.action)).toEqual(['fill', 'fill', 'click', 'click', 'assert_visible']);
+
+    const replay = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: id, artifactPrefix: 'runs/tunnel/login' });
+    expect(replay.error).toBeUndefined();
+    expect(replay.status).toBe('PASSED');
+  });
+});
