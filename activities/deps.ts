@@ -3,6 +3,7 @@ import type { DB } from '../src/db/database.js';
 import type { Llm } from '../src/llm/client.js';
 import type { Logger } from '../src/logger.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
+import type { DeviceFarm } from '../src/devices/device-farm.js';
 import type { NotifyDeps } from '../src/notify/run-notifications.js';
 
 /** What activities may use; built once by the worker (the composition root) and passed in. */
@@ -17,6 +18,8 @@ export interface ActivityDeps {
   maxAgentSteps?: number;
   /** Auto-wait bound per step, in ms. */
   stepTimeoutMs?: number;
+  /** Runs mobile builds; absent: a mobile test ends ERROR with the reason. */
+  deviceFarm?: DeviceFarm;
   /** Run notifications: dashboard links, SMTP sender, network guard for webhooks. */
   notify: Omit<NotifyDeps, 'db' | 'logger'>;
 }

@@ -2,6 +2,7 @@ import type { ActivityDeps } from './deps.js';
 import { createBurnInActivities } from './burn-in.js';
 import { createSystemActivities } from './system.js';
 import { createTestExecutionActivities } from './test-execution.js';
+import { createMobileActivities } from './mobile.js';
 import { createRunActivities } from './runs.js';
 import { createScheduleActivities } from './schedules.js';
 import { createChatActivities } from './chat.js';
@@ -16,6 +17,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSystemActivities(deps),
     ...createBurnInActivities(deps),
     ...createTestExecutionActivities(deps),
+    ...createMobileActivities(deps),
     ...createRunActivities(deps),
     ...createScheduleActivities(deps),
     ...createChatActivities(deps),

@@ -1,10 +1,12 @@
 import type { ActivityDeps } from './deps.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import type { Outcome, RunNode } from '../src/domain/run-plan.js';
+import type { MobileBuildRef } from '../workflows/shared.js';
 
 export interface RunPlanTest extends RunNode {
   runTestCaseId: string;
   baseUrl: string | null;
+  build: MobileBuildRef | null;
   device: DeviceSettings | null;
 }
 
@@ -22,12 +24,14 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
      */
     async loadRunPlan(input: { runId: string; offset?: number; limit?: number }): Promise<RunPlanTest[]> {
       let query = db
-        .selectFrom('run_test_cases')
-        .select(['id', 'test_case_id', 'name', 'environment_url', 'device', 'resume_from_test_case_id', 'wait_for_test_case_ids', 'status'])
-        .where('run_id', '=', input.runId)
-        .where('test_case_id', 'is not', null)
-        .orderBy('name')
-        .orderBy('id');
+        .selectFrom('run_test_cases as r')
+        .leftJoin('application_builds as b', 'b.id', 'r.application_build_id')
+        .select(['r.id', 'r.test_case_id', 'r.name', 'r.environment_url', 'r.device', 'r.resume_from_test_case_id', 'r.wait_for_test_case_ids', 'r.status'])
+        .select(['b.short_id as build_short_id', 'b.platform as build_platform'])
+        .where('r.run_id', '=', input.runId)
+        .where('r.test_case_id', 'is not', null)
+        .orderBy('r.name')
+        .orderBy('r.id');
       if (input.limit !== undefined) query = query.limit(input.limit).offset(input.offset ?? 0);
       const rows = await query.execute();
       const inRun = new Set(
@@ -40,6 +44,7 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
         testCaseId: r.test_case_id!,
         name: r.name,
         baseUrl: r.environment_url,
+        build: r.build_short_id && r.build_platform ? { shortId: r.build_short_id, platform: r.build_platform } : null,
         device: (r.device as DeviceSettings | null) ?? null,
         // Dependencies outside the run cannot gate it (the run includes them all; this guards deleted ones).
         resumeFrom: r.resume_from_test_case_id && inRun.has(r.resume_from_test_case_id) ? r.resume_from_test_case_id : null,

@@ -35,6 +35,8 @@ const schema = z.object({
   PROCTOR_BLOB_DIR: z.string().min(1).optional(),
   PROCTOR_BLOB_SECRET: z.string().min(16).optional(),
   PROCTOR_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(900),
+  PROCTOR_BUILD_MAX_BYTES: z.coerce.number().int().min(1).default(4 * 1024 ** 3),
+  PROCTOR_BUILD_UPLOAD_TTL_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(600),
   PROCTOR_CHROMIUM_PATH: z.string().min(1).optional(),
   PROCTOR_ALLOW_PRIVATE_NETWORKS: bool.optional(),
   PROCTOR_BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(4),

@@ -81,6 +81,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
             runTestCaseId: test.runTestCaseId,
             testCaseId,
             baseUrl: test.baseUrl,
+            build: test.build,
             device: test.device,
             // A dependent starts only after its resume-from dependency passed, which stored its state here.
             stateKey: test.resumeFrom ? blobKeys.browserState(input.runShortId, test.resumeFrom) : undefined,

@@ -55,6 +55,8 @@ export const failureTypes = {
   llmUnavailable: 'LlmUnavailable',
   badDefinition: 'BadTestDefinition',
   unreachable: 'ApplicationUnreachable',
+  /** A mobile test with no device farm configured: it cannot run, and says so as its ERROR. */
+  noDeviceFarm: 'NoDeviceFarm',
 } as const;
 
 export const permanentFailureTypes: string[] = [
@@ -65,6 +67,7 @@ export const permanentFailureTypes: string[] = [
   failureTypes.llmNotConfigured,
   failureTypes.llmUnavailable,
   failureTypes.badDefinition,
+  failureTypes.noDeviceFarm,
 ];
 
 // --- systemCheck -------------------------------------------------------------------------------------------------
@@ -152,12 +155,19 @@ export interface TestExecutionInput {
   runTestCaseId: string;
   testCaseId: string;
   baseUrl: string | null;
+  /** A mobile build to install instead of opening a URL. */
+  build?: MobileBuildRef | null;
   device: unknown;
   /** Blob key of the resume-from dependency's browser state: the test starts where that one ended. */
   stateKey?: string;
   /** Dependents resume from this test: after it passes, store its final browser state under this blob key. */
   captureStateKey?: string;
   heal: boolean;
+}
+
+export interface MobileBuildRef {
+  shortId: string;
+  platform: 'ios' | 'android';
 }
 
 export interface TestExecutionResult {

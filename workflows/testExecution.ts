@@ -2,7 +2,7 @@ import { isCancellation, proxyActivities, proxyLocalActivities } from '@temporal
 import type { createActivities } from '../activities/index.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import { browserActivity, dbActivity } from './activity-options.js';
-import type { TestExecutionInput, TestExecutionResult } from './shared.js';
+import type { MobileBuildRef, TestExecutionInput, TestExecutionResult } from './shared.js';
 import { innermostMessage } from './errors.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -14,6 +14,7 @@ const browser = proxyActivities<Activities>(browserActivity);
 /** One test of a run: replay its recorded steps (no LLM unless healing) and record the result on its row. */
 export async function testExecution(input: TestExecutionInput): Promise<TestExecutionResult> {
   await db.markTestStarted({ runTestCaseId: input.runTestCaseId });
+  if (input.build) return executeOnDevice(input, input.build);
   if (!input.baseUrl) {
     const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
     await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error });
@@ -45,6 +46,19 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
     if (isCancellation(err)) throw err;
     const error = innermostMessage(err);
     await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error });
+    return { outcome: 'ERROR' };
+  }
+}
+
+/** A test of a mobile application: the device farm installs the build; without a farm the test is an ERROR. */
+async function executeOnDevice(input: TestExecutionInput, build: MobileBuildRef): Promise<TestExecutionResult> {
+  try {
+    const result = await browser.executeMobileTest({ projectId: input.projectId, testCaseId: input.testCaseId, buildShortId: build.shortId });
+    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: result.status, error: result.error, durationMs: result.durationMs });
+    return { outcome: result.status };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error: innermostMessage(err) });
     return { outcome: 'ERROR' };
   }
 }

@@ -25,6 +25,8 @@ import { registerBadge } from './routes/badge.js';
 import { registerChat } from './routes/chat.js';
 import { registerQaTechCompat } from './compat/qatech.js';
 import { registerRemoteTunnels } from './routes/remote-tunnels.js';
+import { registerBuilds } from './routes/builds.js';
+import { registerMcp } from './routes/mcp.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
 
@@ -71,6 +73,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   if (deps.blobs.kind === 'fs') registerBlobRoutes(app, deps.blobs as FsBlobStore);
   registerApplications(app);
   registerEnvironments(app);
+  registerBuilds(app);
   registerDevicePresets(app);
   registerConfigs(app);
   registerScenarios(app);
@@ -86,6 +89,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerChat(app);
   registerQaTechCompat(app);
   registerRemoteTunnels(app);
+  registerMcp(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
@@ -96,6 +100,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'Chat', description: 'The AI assistant: conversations that list, create and run tests; replies stream, clients poll' },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
       { name: 'Tunnels', description: 'Remote tunnels that let the agents reach apps on your machine (`proctor tunnel`)' },
+      { name: 'MCP', description: 'Model Context Protocol server over the same operations, for AI assistants' },
+      { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],

@@ -58,6 +58,20 @@ export interface ApplicationBuildsTable {
   created_at: Timestamp;
 }
 
+export interface BuildUploadsTable {
+  id: string;
+  project_id: string;
+  application_id: string;
+  token_hash: string;
+  file_name: string;
+  file_type: string;
+  blob_key: string;
+  max_bytes: ColumnType<string, number | string, number | string>;
+  expires_at: Date;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
 export interface EnvironmentsTable {
   id: string;
   short_id: string;
@@ -202,6 +216,7 @@ export interface RunTestCasesTable {
   goal: string | null;
   application_id: string;
   environment_url: string | null;
+  application_build_id: ColumnType<string | null, string | null | undefined, string | null>;
   device: ColumnType<unknown, string | null | undefined, string | null>;
   resume_from_test_case_id: string | null;
   wait_for_test_case_ids: ColumnType<string[], string[] | undefined, string[]>;
@@ -311,6 +326,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   applications: ApplicationsTable;
   application_builds: ApplicationBuildsTable;
+  build_uploads: BuildUploadsTable;
   environments: EnvironmentsTable;
   device_presets: DevicePresetsTable;
   configs: ConfigsTable;

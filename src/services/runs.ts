@@ -3,6 +3,7 @@
 import type { DB } from '../db/database.js';
 import { toDeviceSettings, type DeviceSettings } from '../db/queries/execution.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
+import { environmentForBuild } from '../db/queries/builds.js';
 import { collectRunTests, findRun, insertRun, markRunError, planTestCaseIds, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
 import { getTestPlan } from '../db/queries/test-plans.js';
 import { applicationSettings, overrideProblems, type ApplicationOverride, type EnvironmentOverride, type RunOverride } from '../domain/precedence.js';
@@ -35,6 +36,8 @@ export interface CreatePlanRunInput {
 
 interface ResolvedEnvironment {
   url: string | null;
+  /** The mobile build the environment holds (then url is null). */
+  buildId: string | null;
   device: DeviceSettings | null;
 }
 
@@ -69,7 +72,7 @@ export async function createPlanRun(deps: { db: DB }, input: CreatePlanRunInput)
     planId: plan.id,
     meta: input.meta,
     idempotencyKey: input.idempotencyKey,
-    tests: tests.map((t) => ({ testCase: t, inPlan: inPlan.has(t.id), environmentUrl: envs.get(t.application_id)!.url, device: envs.get(t.application_id)!.device })),
+    tests: tests.map((t) => ({ testCase: t, inPlan: inPlan.has(t.id), ...runTestEnvironment(envs.get(t.application_id)!) })),
   });
   return { ...run, testCount: tests.length, plan: { id: plan.id, name: plan.name, shortId: plan.shortId } };
 }
@@ -106,12 +109,14 @@ export async function createTestCasesRun(deps: { db: DB }, input: CreateTestCase
     planId: null,
     meta: input.meta,
     idempotencyKey: input.idempotencyKey,
-    tests: tests.map((t) => ({ testCase: t, inPlan: chosen.has(t.id), environmentUrl: envs.get(t.application_id)!.url, device: envs.get(t.application_id)!.device })),
+    tests: tests.map((t) => ({ testCase: t, inPlan: chosen.has(t.id), ...runTestEnvironment(envs.get(t.application_id)!) })),
   });
   return { ...run, testCount: tests.length };
 }
 
-/** Environment URL and device per application of the run, by precedence (src/domain/precedence.ts). */
+const runTestEnvironment = (env: ResolvedEnvironment) => ({ environmentUrl: env.url, buildId: env.buildId, device: env.device });
+
+/** Environment URL (or mobile build) and device per application of the run, by precedence (src/domain/precedence.ts). */
 async function resolveEnvironments(
   db: DB,
   projectId: string,
@@ -152,30 +157,35 @@ async function resolveEnvironments(
   const resolved = new Map<string, ResolvedEnvironment>();
   for (const app of apps) {
     const { environment, devicePresetId } = settings.get(app.id)!;
-    let url: string | null;
+    let target: EnvironmentTarget;
     if (environment.from === 'none') {
       throw new InvalidError(`application "${app.name}" (${app.short_id}) has no environment: create one or set it on the test plan`);
     } else if (environment.from !== 'run') {
-      url = (await db.selectFrom('environments').select('url').where('id', '=', environment.environmentId).executeTakeFirstOrThrow()).url;
+      const row = await db.selectFrom('environments').select(['url', 'application_build_id']).where('id', '=', environment.environmentId).executeTakeFirstOrThrow();
+      target = { url: row.url, buildId: row.application_build_id };
     } else {
-      url = await overrideUrl(db, projectId, app.id, environment.environment);
+      target = await overrideTarget(db, projectId, app.id, environment.environment);
     }
-    resolved.set(app.id, { url, device: devicePresetId ? await deviceOf(db, devicePresetId) : null });
+    resolved.set(app.id, { ...target, device: devicePresetId ? await deviceOf(db, devicePresetId) : null });
   }
   return resolved;
 }
 
-/** The URL a run override names; a mobile build has none (it is installed, not browsed). */
-async function overrideUrl(db: DB, projectId: string, applicationId: string, env: EnvironmentOverride): Promise<string | null> {
-  if ('url' in env) return env.url;
+type EnvironmentTarget = Pick<ResolvedEnvironment, 'url' | 'buildId'>;
+
+/** What a run override names: a URL to browse, or a mobile build to install (which has no URL). */
+async function overrideTarget(db: DB, projectId: string, applicationId: string, env: EnvironmentOverride): Promise<EnvironmentTarget> {
+  if ('url' in env) return { url: env.url, buildId: null };
   if ('shortId' in env) {
-    const row = await db.selectFrom('environments').select(['url', 'application_id']).where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
+    const row = await db.selectFrom('environments').select(['url', 'application_id', 'application_build_id']).where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
     if (!row || row.application_id !== applicationId) throw new NotFoundError('Environment', env.shortId);
-    return row.url;
+    return { url: row.url, buildId: row.application_build_id };
   }
-  const build = await db.selectFrom('application_builds').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
+  const build = await db.selectFrom('application_builds').selectAll().where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
   if (!build || build.application_id !== applicationId) throw new NotFoundError('Application build', env.applicationBuildShortId);
-  return null;
+  // As the spec says: the run uses (and the project keeps) an environment holding that build.
+  await environmentForBuild(db, build);
+  return { url: null, buildId: build.id };
 }
 
 async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null> {
@@ -258,6 +268,7 @@ export async function rerun(deps: RunStartDeps, input: { projectId: string; runS
       // As in the original run: a dependency pulled in by the rerun is still a plan member if it was one.
       inPlan: byTest.get(t.id)?.in_plan ?? false,
       environmentUrl: byTest.get(t.id)?.environment_url ?? null,
+      buildId: byTest.get(t.id)?.application_build_id ?? null,
       device: (byTest.get(t.id)?.device as DeviceSettings | null | undefined) ?? null,
     })),
   });

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** Where artifacts and builds live: S3/MinIO in production, a directory for `proctor dev`. */
 export interface BlobStore {
   readonly kind: 's3' | 'fs';
@@ -7,9 +9,14 @@ export interface BlobStore {
   /** Throws BlobNotFoundError when absent. */
   get(key: string): Promise<Buffer>;
   stat(key: string): Promise<{ size: number } | null>;
+  /** Bytes [start, end) of an object as a stream, so an archive's index can be read without the rest. */
+  openRange(key: string, start: number, end: number): Promise<Readable>;
   delete(key: string): Promise<void>;
-  /** A URL that accepts one HTTP PUT of the object's bytes until it expires. */
-  presignPut(key: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * A URL that accepts one HTTP PUT of the object's bytes until it expires. `maxBytes` is enforced by the
+   * fs store's route; an S3 presigned PUT cannot bound a size it does not know, so callers check it after.
+   */
+  presignPut(key: string, expiresInSeconds: number, options?: { maxBytes?: number }): Promise<string>;
   /** A URL that serves the object by HTTP GET until it expires. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }

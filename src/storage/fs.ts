@@ -12,8 +12,8 @@ export type SignedMethod = 'GET' | 'PUT';
  */
 export interface FsBlobStore extends BlobStore {
   readonly kind: 'fs';
-  /** True only for an unexpired URL signed by this store for this method and key. */
-  verifySignedUrl(method: SignedMethod, key: string, expires: string | undefined, signature: string | undefined): boolean;
+  /** True only for an unexpired URL signed by this store for this method, key and (when signed) size cap. */
+  verifySignedUrl(method: SignedMethod, key: string, expires: string | undefined, signature: string | undefined, maxBytes?: string): boolean;
   /** Streams an upload to disk so a large build never sits in memory; returns the size written. */
   putStream(key: string, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<number>;
   /** The object as a stream with its size, or null when absent. */
@@ -48,14 +48,16 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
     return join(root, ...key.split('/'));
   };
 
-  const sign = (method: SignedMethod, key: string, expires: string): string =>
-    createHmac('sha256', secret).update(`${method}\n${key}\n${expires}`).digest('hex');
+  // The cap is part of the signed text, so a client cannot raise it by editing the query string.
+  const sign = (method: SignedMethod, key: string, expires: string, maxBytes?: string): string =>
+    createHmac('sha256', secret).update(`${method}\n${key}\n${expires}${maxBytes === undefined ? '' : `\n${maxBytes}`}`).digest('hex');
 
-  const presign = (method: SignedMethod, key: string, expiresInSeconds: number): string => {
+  const presign = (method: SignedMethod, key: string, expiresInSeconds: number, maxBytes?: number): string => {
     assertValidKey(key);
     const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(expiresInSeconds)));
     const path = key.split('/').map(encodeURIComponent).join('/');
-    return `${base}/blobs/${path}?expires=${expires}&signature=${sign(method, key, expires)}`;
+    const max = maxBytes === undefined ? undefined : String(Math.floor(maxBytes));
+    return `${base}/blobs/${path}?expires=${expires}${max === undefined ? '' : `&max=${max}`}&signature=${sign(method, key, expires, max)}`;
   };
 
   // Rename is atomic within one filesystem: a reader sees the old object or the new one, never half of it.
@@ -133,6 +135,17 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
       }
     },
 
+    async openRange(key, start, end) {
+      const file = await orNullIfMissing(open(pathOf(key), 'r'));
+      if (!file) throw new BlobNotFoundError(key);
+      if (end <= start) {
+        await file.close();
+        return Readable.from([]);
+      }
+      // createReadStream's `end` is inclusive.
+      return file.createReadStream({ start, end: end - 1 });
+    },
+
     async stat(key) {
       const info = await orNullIfMissing(stat(pathOf(key)));
       return info?.isFile() ? { size: info.size } : null;
@@ -142,23 +155,24 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
       await rm(pathOf(key), { force: true });
     },
 
-    async presignPut(key, expiresInSeconds) {
-      return presign('PUT', key, expiresInSeconds);
+    async presignPut(key, expiresInSeconds, options) {
+      return presign('PUT', key, expiresInSeconds, options?.maxBytes);
     },
 
     async presignGet(key, expiresInSeconds) {
       return presign('GET', key, expiresInSeconds);
     },
 
-    verifySignedUrl(method, key, expires, signature) {
+    verifySignedUrl(method, key, expires, signature, maxBytes) {
       if (!expires || !signature || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/i.test(signature)) return false;
+      if (maxBytes !== undefined && !/^\d{1,16}$/.test(maxBytes)) return false;
       try {
         assertValidKey(key);
       } catch {
         return false;
       }
       if (Number(expires) < Math.floor(Date.now() / 1000)) return false;
-      return timingSafeEqual(Buffer.from(sign(method, key, expires), 'hex'), Buffer.from(signature, 'hex'));
+      return timingSafeEqual(Buffer.from(sign(method, key, expires, maxBytes), 'hex'), Buffer.from(signature, 'hex'));
     },
   };
 }

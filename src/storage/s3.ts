@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Client, S3Error } from 'minio';
 import { assertValidKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
 
@@ -63,6 +64,17 @@ export function createS3BlobStore({ endpoint, accessKey, secretKey, bucket, regi
         return { size: info.size };
       } catch (err) {
         if (isMissing(err)) return null;
+        throw err;
+      }
+    },
+
+    async openRange(key, start, end) {
+      assertValidKey(key);
+      if (end <= start) return Readable.from([]);
+      try {
+        return await client.getPartialObject(bucket, key, start, end - start);
+      } catch (err) {
+        if (isMissing(err)) throw new BlobNotFoundError(key);
         throw err;
       }
     },

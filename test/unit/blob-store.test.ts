@@ -117,6 +117,21 @@ describe.each(['fs', 's3'] as const)('%s blob store', (kind) => {
     expect(await h.store.stat(k)).toEqual({ size: data.byteLength });
   });
 
+  it('reads a byte range of an object, and refuses one of a missing object', async () => {
+    const k = key('range.bin');
+    const data = bytes(10_000);
+    await h.store.put(k, data);
+    const read = async (start: number, end: number) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await h.store.openRange(k, start, end)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    };
+    expect((await read(9_000, 10_000)).equals(Buffer.from(data.subarray(9_000)))).toBe(true);
+    expect((await read(0, 1)).equals(Buffer.from(data.subarray(0, 1)))).toBe(true);
+    expect((await read(5, 5)).length).toBe(0);
+    await expect(h.store.openRange(key('absent.bin'), 0, 10)).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
   it('accepts an empty upload', async () => {
     const k = key('empty.txt');
     const put = await fetch(await h.store.presignPut(k, 60), { method: 'PUT', body: new Uint8Array() });
@@ -263,6 +278,20 @@ describe('fs blob store internals', () => {
     expect(h.store.verifySignedUrl('GET', k, expires, signature)).toBe(true);
     vi.setSystemTime(now + 61_000);
     expect(h.store.verifySignedUrl('GET', k, expires, signature)).toBe(false);
+  });
+
+  it('enforces the size cap signed into a PUT URL, which the client cannot raise', async () => {
+    const k = key('capped.bin');
+    const url = await h.store.presignPut(k, 60, { maxBytes: 1000 });
+    expect(new URL(url).searchParams.get('max')).toBe('1000');
+    expect((await fetch(url, { method: 'PUT', body: bytes(1001) })).status).toBe(413);
+    expect(await h.store.stat(k)).toBeNull();
+    expect((await fetch(withQuery(url, 'max', () => '100000'), { method: 'PUT', body: bytes(1001) })).status).toBe(403);
+    const dropped = new URL(url);
+    dropped.searchParams.delete('max');
+    expect((await fetch(dropped, { method: 'PUT', body: bytes(1001) })).status).toBe(403);
+    expect((await fetch(url, { method: 'PUT', body: bytes(1000) })).status).toBe(200);
+    expect(await h.store.stat(k)).toEqual({ size: 1000 });
   });
 
   it('does not trust URLs signed with another secret', async () => {

@@ -51,6 +51,7 @@ const node = (name: string, deps: { resumeFrom?: string; waitFor?: string[] } = 
   testCaseId: name,
   name,
   baseUrl: 'http://app.test/',
+  build: null,
   device: null,
   resumeFrom: deps.resumeFrom ?? null,
   waitFor: deps.waitFor ?? [],

@@ -28,18 +28,21 @@ export function registerBlobRoutes(app: OpenApiApp, store: FsBlobStore): void {
   app.put(`${PREFIX}*`, async (c) => {
     const key = authorisedKey(c, store, 'PUT');
     if (key instanceof Response) return key;
+    // A URL may carry a signed cap of its own (a 4 GiB build); otherwise the general one applies.
+    const signedMax = c.req.query('max');
+    const maxBytes = signedMax === undefined ? MAX_BLOB_BYTES : Number(signedMax);
     const declared = c.req.header('content-length');
-    if (declared !== undefined && Number(declared) > MAX_BLOB_BYTES) return tooLarge(c);
+    if (declared !== undefined && Number(declared) > maxBytes) return tooLarge(c, maxBytes);
     const body = c.req.raw.body;
     if (!body) {
       await store.put(key, new Uint8Array());
       return c.json({ key, size: 0 }, 200);
     }
     try {
-      const size = await store.putStream(key, body, MAX_BLOB_BYTES);
+      const size = await store.putStream(key, body, maxBytes);
       return c.json({ key, size }, 200);
     } catch (err) {
-      if (err instanceof BlobTooLargeError) return tooLarge(c);
+      if (err instanceof BlobTooLargeError) return tooLarge(c, maxBytes);
       throw err;
     }
   });
@@ -48,7 +51,7 @@ export function registerBlobRoutes(app: OpenApiApp, store: FsBlobStore): void {
 // The key is taken from the path as hono decoded it; the signature covers it, so any change is refused.
 function authorisedKey(c: Context<AppEnv>, store: FsBlobStore, method: SignedMethod): string | Response {
   const key = c.req.path.startsWith(PREFIX) ? c.req.path.slice(PREFIX.length) : '';
-  if (!store.verifySignedUrl(method, key, c.req.query('expires'), c.req.query('signature'))) {
+  if (!store.verifySignedUrl(method, key, c.req.query('expires'), c.req.query('signature'), c.req.query('max'))) {
     return c.json({ message: `This ${method} URL is invalid or has expired; request a new presigned URL from the API` }, 403);
   }
   return key;
@@ -60,6 +63,6 @@ function notFound(c: Context<AppEnv>, key: string): Response {
   return c.json({ message: `Object ${key} not found` }, 404);
 }
 
-function tooLarge(c: Context<AppEnv>): Response {
-  return c.json({ message: `Object exceeds the ${MAX_BLOB_BYTES / 1024 / 1024} MiB limit` }, 413);
+function tooLarge(c: Context<AppEnv>, maxBytes: number): Response {
+  return c.json({ message: `Object exceeds the limit of ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(1)} MiB)` }, 413);
 }

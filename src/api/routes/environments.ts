@@ -11,7 +11,7 @@ import {
   listEnvironments,
   updateEnvironment,
 } from '../../db/queries/environments.js';
-import { findIdByShortId } from '../../db/queries/lookups.js';
+import { findBuild } from '../../db/queries/builds.js';
 
 const url = httpUrl().openapi({ example: 'https://staging.shop.example.com' });
 
@@ -107,8 +107,10 @@ export function registerEnvironments(app: OpenApiApp): void {
     let buildId: string | null = null;
     if (body.applicationBuildShortId) {
       if (application.kind === 'web') throw badRequest('applicationBuildShortId: web applications use a url');
-      buildId = (await findIdByShortId(db, 'application_builds', projectId, body.applicationBuildShortId)) ?? null;
-      if (!buildId) throw notFound('Application build');
+      const build = await findBuild(db, projectId, body.applicationBuildShortId);
+      // A build of another application of the project is as unknown here as one of another project.
+      if (!build || build.application_id !== application.id) throw notFound('Application build');
+      buildId = build.id;
     }
     const shortId = await createEnvironment(db, {
       projectId,

@@ -18,7 +18,7 @@ const EnvironmentOverrideSchema = z.union([
   { unionPreferredType: 'oneOf' },
 );
 
-const StartRun = z
+export const StartRun = z
   .object({
     testPlanShortId: shortId('testPlan').optional().openapi({ description: "Absent: the project's default plan" }),
     applications: z
@@ -103,7 +103,7 @@ const RunSchema = z
 
 const RunParams = z.object({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
 
-const Rerun = z
+export const Rerun = z
   .object({
     failedOnly: z.literal(true).optional(),
     projectTestCaseIds: z.array(uuid()).min(1).optional(),

@@ -5,6 +5,7 @@ import * as m0003 from './2026_11_21_0003_run_idempotency.js';
 import * as m0004 from './2026_11_23_0004_chats.js';
 import * as healProposals from './2026_11_23_0005_heal_proposals.js';
 import * as remoteTunnels from './2026_11_23_0006_remote_tunnels.js';
+import * as buildUploads from './2026_11_23_0007_build_uploads.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0004_chats': m0004,
   '2026_11_23_0005_heal_proposals': healProposals,
   '2026_11_23_0006_remote_tunnels': remoteTunnels,
+  '2026_11_23_0007_build_uploads': buildUploads,
 };

@@ -54,6 +54,7 @@ export interface NewRunTest {
   testCase: ProjectTestCase;
   inPlan: boolean;
   environmentUrl: string | null;
+  buildId?: string | null;
   device: DeviceSettings | null;
 }
 
@@ -99,6 +100,7 @@ export async function insertRun(
             goal: t.testCase.goal,
             application_id: t.testCase.application_id,
             environment_url: t.environmentUrl,
+            application_build_id: t.buildId ?? null,
             device: t.device ? JSON.stringify(t.device) : null,
             resume_from_test_case_id: t.testCase.resume_from_test_case_id,
             wait_for_test_case_ids: t.testCase.wait_for_test_case_ids,

@@ -1,0 +1,126 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { shortId } from '../schemas/common.js';
+import { notFound } from '../errors.js';
+import type { AppDeps } from '../context.js';
+import { requireApplication } from './applications.js';
+import { buildView, findBuild, listBuilds } from '../../db/queries/builds.js';
+import { createBuildUpload, registerBuild, type BuildDeps } from '../../services/builds.js';
+import { supportedBuildExtensions } from '../../builds/file-types.js';
+
+const tags = ['Builds'];
+const base = '/v1/applications/{applicationShortId}/builds';
+
+export const BuildSchema = z
+  .object({
+    applicationBuildShortId: shortId('build'),
+    platform: z.enum(['ios', 'android']),
+    fileName: z.string().openapi({ example: 'shop-1.4.2.apk' }),
+    fileSizeBytes: z.number().int().openapi({ example: 48_213_504 }),
+    createdAt: z.string().datetime(),
+  })
+  .openapi('ApplicationBuild');
+
+const AppParams = z.object({
+  applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),
+});
+const BuildParams = AppParams.extend({
+  applicationBuildShortId: shortId('build').openapi({ param: { name: 'applicationBuildShortId', in: 'path' } }),
+});
+
+const UploadUrlRequest = z
+  .object({
+    fileName: z.string().trim().min(1).max(255).openapi({ example: 'shop-1.4.2.apk', description: `Shown in the dashboard and decides the file type: ${supportedBuildExtensions.join(', ')}` }),
+  })
+  .openapi('BuildUploadUrlRequest');
+
+const UploadUrlResponse = z
+  .object({
+    uploadUrl: z.string().url().openapi({ description: 'PUT the file here (Content-Type: application/octet-stream) right away: it expires quickly' }),
+    buildToken: z.string().openapi({ description: 'One-time: pass it to POST …/builds once the upload finished', example: 'pbt_q3Xn…' }),
+  })
+  .openapi('BuildUploadUrl');
+
+const CreateBuild = z
+  .object({ platform: z.enum(['ios', 'android']), buildToken: z.string().min(1).max(200) })
+  .openapi('CreateApplicationBuild');
+
+const routes = {
+  uploadUrl: createRoute({
+    method: 'post', path: `${base}/upload-url`, tags, security: bearerSecurity,
+    summary: 'Get a presigned URL to upload a mobile build',
+    description:
+      'Step 1 of 2. The type comes from `fileName` (.apk, .aab, .ipa, or a simulator .app zipped as .zip/.tar.gz); a web application, or a ' +
+      'file of the other platform, is a 400. The URL accepts one PUT of at most PROCTOR_BUILD_MAX_BYTES (default 4 GiB) until it expires ' +
+      '(PROCTOR_BUILD_UPLOAD_TTL_SECONDS, default 600).',
+    request: { params: AppParams, body: jsonBody(UploadUrlRequest) },
+    responses: { 200: json(UploadUrlResponse, 'Where to PUT the file, and the token that names the upload'), ...errorResponses },
+  }),
+  create: createRoute({
+    method: 'post', path: base, tags, security: bearerSecurity,
+    summary: 'Create the build record of an uploaded file',
+    description:
+      'Step 2 of 2. The token is one-time. The file must have been uploaded and must be what its name says (AndroidManifest.xml for .apk, ' +
+      'BundleConfig.pb for .aab, Payload/<name>.app/Info.plist for .ipa, <name>.app/Info.plist for a zipped simulator app); otherwise 400 ' +
+      'and the file is deleted. Use the build as `environment.applicationBuildShortId` in a run request.',
+    request: { params: AppParams, body: jsonBody(CreateBuild) },
+    responses: { 200: json(BuildSchema, 'The build'), ...errorResponses },
+  }),
+  list: createRoute({
+    method: 'get', path: base, tags, security: bearerSecurity,
+    summary: "List an application's builds, newest first",
+    request: { params: AppParams },
+    responses: { 200: json(z.object({ builds: z.array(BuildSchema) }), 'Builds'), ...errorResponses },
+  }),
+  get: createRoute({
+    method: 'get', path: `${base}/{applicationBuildShortId}`, tags, security: bearerSecurity,
+    summary: 'Get a build',
+    request: { params: BuildParams },
+    responses: { 200: json(BuildSchema, 'The build'), ...errorResponses },
+  }),
+};
+
+function buildDeps(deps: AppDeps): BuildDeps {
+  return {
+    db: deps.db,
+    blobs: deps.blobs,
+    maxBytes: deps.config.PROCTOR_BUILD_MAX_BYTES ?? 4 * 1024 ** 3,
+    urlTtlSeconds: deps.config.PROCTOR_BUILD_UPLOAD_TTL_SECONDS ?? 600,
+  };
+}
+
+export function registerBuilds(app: OpenApiApp): void {
+  app.openapi(routes.uploadUrl, async (c) => {
+    const deps = c.get('deps');
+    const { projectId } = c.get('caller');
+    const application = await requireApplication(deps.db, projectId, c.req.valid('param').applicationShortId);
+    const upload = await createBuildUpload(buildDeps(deps), { projectId, application, fileName: c.req.valid('json').fileName });
+    return c.json(upload, 200);
+  });
+
+  app.openapi(routes.create, async (c) => {
+    const deps = c.get('deps');
+    const { projectId } = c.get('caller');
+    const application = await requireApplication(deps.db, projectId, c.req.valid('param').applicationShortId);
+    const body = c.req.valid('json');
+    const build = await registerBuild(buildDeps(deps), { projectId, application, platform: body.platform, buildToken: body.buildToken });
+    return c.json(build, 200);
+  });
+
+  app.openapi(routes.list, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const application = await requireApplication(db, projectId, c.req.valid('param').applicationShortId);
+    return c.json({ builds: await listBuilds(db, projectId, application.id) }, 200);
+  });
+
+  app.openapi(routes.get, async (c) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('caller');
+    const params = c.req.valid('param');
+    const application = await requireApplication(db, projectId, params.applicationShortId);
+    const build = await findBuild(db, projectId, params.applicationBuildShortId);
+    if (!build || build.application_id !== application.id) throw notFound('Application build');
+    return c.json(buildView(build), 200);
+  });
+}

@@ -1,0 +1,66 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { createMcpServer, type Dispatch } from '../../mcp/server.js';
+
+// What a client sends in stateless mode: a request (with id) or a notification. It never answers a server request,
+// since the server cannot make one without a session. Anything else is refused here with `{ message }`.
+const JsonRpcMessage = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    method: z.string().min(1),
+    id: z.union([z.string(), z.number().int()]).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .openapi('McpJsonRpcMessage');
+
+const JsonRpcResponse = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number(), z.null()]),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
+  })
+  .openapi('McpJsonRpcResponse');
+
+const route = createRoute({
+  method: 'post',
+  path: '/v1/mcp',
+  tags: ['MCP'],
+  security: bearerSecurity,
+  summary: 'MCP server (streamable HTTP, stateless)',
+  description:
+    'JSON-RPC 2.0 over MCP streamable HTTP: `initialize`, `tools/list`, `tools/call`. Tools: list_applications, list_test_cases, ' +
+    'get_test_case, create_test_case, run_test_plan, get_run, rerun_run. Answers are JSON (never a stream). GET answers 405.',
+  request: { body: jsonBody(JsonRpcMessage) },
+  responses: { 200: json(JsonRpcResponse, 'The JSON-RPC response'), 202: { description: 'A notification was accepted' }, ...errorResponses },
+});
+
+/** `POST /v1/mcp`: a new server and transport per request, so nothing is kept between calls. */
+export function registerMcp(app: OpenApiApp): void {
+  app.openapi(route, async (c) => {
+    const authorization = c.req.header('authorization')!;
+    const dispatch: Dispatch = async (method, path, body) => {
+      const res = await app.request(path, {
+        method,
+        headers: { authorization, 'x-request-id': c.get('requestId'), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const server = createMcpServer(dispatch);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      // The route's validator already read the body; the transport takes it parsed. Answers are always JSON
+      // (enableJsonResponse), so the streamable-HTTP Accept rule (JSON and event stream) is met on the client's behalf.
+      const headers = new Headers(c.req.raw.headers);
+      headers.set('accept', 'application/json, text/event-stream');
+      const request = new Request(c.req.raw.url, { method: 'POST', headers });
+      return (await transport.handleRequest(request, { parsedBody: c.req.valid('json') })) as never;
+    } finally {
+      await server.close();
+    }
+  });
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import type { DB } from '../db/database.js';
+import type { ApplicationKind } from '../db/schema.js';
+import { consumeBuildUpload, findBuildUpload, insertBuild, insertBuildUpload, type BuildView } from '../db/queries/builds.js';
+import { buildFileType, isBuildFileType, platformOfType, supportedBuildExtensions, type BuildPlatform } from '../builds/file-types.js';
+import { inspectBuild } from '../builds/inspect.js';
+import { hashToken, newId } from '../ids.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { InvalidError } from './errors.js';
+
+export interface BuildDeps {
+  db: DB;
+  blobs: BlobStore;
+  /** Largest build accepted, in bytes (QA.tech: 4 GB). */
+  maxBytes: number;
+  /** Lifetime of an upload URL; the spec only says "expires quickly". */
+  urlTtlSeconds: number;
+}
+
+interface Application {
+  id: string;
+  kind: ApplicationKind;
+}
+
+// A token outlives its URL, so a 4 GiB upload that started in time can still be registered when it ends.
+const TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
+
+/**
+ * Step 1 of the two-step upload: where to PUT the file, and the token that later names the upload.
+ *
+ * The build token is random and only its SHA-256 is stored, like API tokens: it has to be one-time, which
+ * needs a row whose use is recorded anyway, so a signed self-contained value would buy nothing; and a
+ * leaked database copy cannot be replayed to register someone's upload.
+ */
+export async function createBuildUpload(
+  deps: BuildDeps,
+  input: { projectId: string; application: Application; fileName: string },
+): Promise<{ uploadUrl: string; buildToken: string }> {
+  const detected = buildFileType(input.fileName);
+  if (!detected) {
+    throw new InvalidError(`fileName: unsupported build file type; use one of ${supportedBuildExtensions.join(', ')} (a simulator .app zipped as .zip or .tar.gz)`);
+  }
+  if (input.application.kind === 'web') throw new InvalidError('this is a web application: builds are for ios and android applications');
+  if (input.application.kind !== detected.platform) {
+    throw new InvalidError(`fileName: a ${detected.platform} build cannot be uploaded to an ${input.application.kind} application`);
+  }
+  const buildToken = `pbt_${randomBytes(32).toString('base64url')}`;
+  const blobKey = `builds/${input.projectId}/${newId()}/build.${detected.type}`;
+  await insertBuildUpload(deps.db, {
+    projectId: input.projectId,
+    applicationId: input.application.id,
+    tokenHash: hashToken(buildToken),
+    fileName: input.fileName.trim(),
+    fileType: detected.type,
+    blobKey,
+    maxBytes: deps.maxBytes,
+    expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS),
+  });
+  const uploadUrl = await deps.blobs.presignPut(blobKey, deps.urlTtlSeconds, { maxBytes: deps.maxBytes });
+  return { uploadUrl, buildToken };
+}
+
+/**
+ * Step 2: turns an uploaded file into a build. The token is spent by the first attempt that finds the file;
+ * a file that is too large, of the other platform, or not the archive its name promised is deleted.
+ */
+export async function registerBuild(
+  deps: BuildDeps,
+  input: { projectId: string; application: Application; platform: BuildPlatform; buildToken: string },
+): Promise<BuildView> {
+  const upload = await findBuildUpload(deps.db, input.projectId, input.application.id, hashToken(input.buildToken));
+  if (!upload || upload.used_at !== null || !isBuildFileType(upload.file_type)) {
+    throw new InvalidError('buildToken: unknown, already used, or issued for another application; request a new upload URL');
+  }
+  if (upload.expires_at.getTime() < Date.now()) throw new InvalidError('buildToken: expired; request a new upload URL');
+  // Checked before the token is spent, so a client that calls too early can simply retry after its PUT.
+  const object = await deps.blobs.stat(upload.blob_key);
+  if (!object) throw new InvalidError('no file has been uploaded for this buildToken: PUT it to the uploadUrl first');
+  if (!(await consumeBuildUpload(deps.db, upload.id))) throw new InvalidError('buildToken: already used');
+
+  const reject = async (message: string): Promise<never> => {
+    await deps.blobs.delete(upload.blob_key);
+    throw new InvalidError(message);
+  };
+  // An S3 presigned PUT cannot carry a size limit, so the cap is enforced here for that store.
+  if (object.size > Number(upload.max_bytes)) await reject(`the uploaded file has ${object.size} bytes; the limit is ${upload.max_bytes}`);
+  const expected = platformOfType(upload.file_type);
+  if (input.platform !== expected) await reject(`platform: "${upload.file_name}" is an ${expected} build, not ${input.platform}`);
+  const failure = await inspectBuild(deps.blobs, upload.blob_key, object.size, upload.file_type);
+  if (failure) await reject(failure);
+
+  return insertBuild(deps.db, {
+    projectId: input.projectId,
+    applicationId: input.application.id,
+    platform: expected,
+    fileName: upload.file_name,
+    fileSizeBytes: object.size,
+    blobKey: upload.blob_key,
+  });
+}
