@@ -29,7 +29,7 @@ export const dependencyWaitLimitMs = 60 * 60 * 1000;
  * FAILED and tells its dependents, so none of them waits for it until the timeout.
  */
 export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
-  let phase: BurnInProgress['phase'] = 'waiting-for-dependencies';
+  let phase: BurnInProgress['phase'] = 'reading-dependencies';
   /** Dependencies not COMPLETED when the burn-in read their stored status. */
   const pending = new Set<string>();
   const recorded = new Map<string, DependencyRecorded>();
@@ -66,6 +66,7 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
 
     for (const [id, status] of entries) if (status !== 'COMPLETED') pending.add(id);
     if (pending.size > 0) {
+      phase = 'waiting-for-dependencies';
       const settled = await condition(() => remaining().length === 0 || failedDependency() !== undefined, dependencyWaitLimitMs);
       if (!settled) return fail(`timed out waiting for dependencies to record their steps (still waiting for ${remaining().join(', ')})`);
       const failed = failedDependency();

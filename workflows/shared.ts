@@ -108,7 +108,8 @@ export interface DependencyRecorded {
 export const dependencyRecordedSignal = defineSignal<[DependencyRecorded]>('dependencyRecorded');
 
 export interface BurnInProgress {
-  phase: 'waiting-for-dependencies' | 'recording' | 'done';
+  /** `reading-dependencies` until the stored statuses are read, so `waitingFor` is never empty by mistake. */
+  phase: 'reading-dependencies' | 'waiting-for-dependencies' | 'recording' | 'done';
   /** Dependencies not yet COMPLETED, while waiting. */
   waitingFor: string[];
 }

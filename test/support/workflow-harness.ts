@@ -60,15 +60,23 @@ export async function createWorkflowHarness(opts: { workflowsPath?: string } = {
       const taskQueue = uniqueId('wf-test');
       const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities });
       const target: TemporalTarget = { taskQueue, get: async () => env.client };
+      const started: string[] = [];
       const queue: WorkerQueue = {
         taskQueue,
         target,
         async start(type, args, workflowId = uniqueId(type)) {
           await startWorkflow(target, type, { workflowId, args });
+          started.push(workflowId);
           return env.client.workflow.getHandle<Workflows[typeof type]>(workflowId);
         },
       };
-      return worker.runUntil(body(queue));
+      try {
+        return await worker.runUntil(body(queue));
+      } finally {
+        // A test that failed midway leaves its workflows open with no worker; their next task would stop the
+        // server from skipping time and hang every later test of the file. Closed ones refuse, which is fine.
+        await Promise.all(started.map((id) => env.client.workflow.getHandle(id).terminate('test finished').catch(() => undefined)));
+      }
     },
     teardown: () => env.teardown(),
   };
