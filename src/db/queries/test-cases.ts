@@ -86,9 +86,10 @@ function selectViews(db: DB, projectId: string) {
 }
 
 type ViewRow = Awaited<ReturnType<ReturnType<typeof selectViews>['executeTakeFirstOrThrow']>>;
+type SummaryRow = Pick<ViewRow, 'id' | 'name' | 'is_enabled' | 'labels' | 'classification' | 'application_short_id' | 'application_name' | 'goal' | 'created_at' | 'generation_status'>;
 
-/** The one place a test case row becomes its API shape. */
-export function toTestCaseView(row: ViewRow): TestCaseView {
+/** The list shape of a test case; the full view adds to it. */
+function toTestCaseSummary(row: SummaryRow): TestCaseSummary {
   return {
     id: row.id,
     name: row.name,
@@ -100,6 +101,13 @@ export function toTestCaseView(row: ViewRow): TestCaseView {
     goal: row.goal,
     createdAt: row.created_at.toISOString(),
     generationStatus: row.generation_status,
+  };
+}
+
+/** The one place a test case row becomes its API shape. */
+export function toTestCaseView(row: ViewRow): TestCaseView {
+  return {
+    ...toTestCaseSummary(row),
     expectedResult: row.expected_result,
     failureReason: row.failure_reason,
     configShortIds: row.config_short_ids,
@@ -155,18 +163,7 @@ export async function listTestCases(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  const testCases = rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    isEnabled: row.is_enabled,
-    labels: row.labels,
-    classification: row.classification,
-    applicationShortId: row.application_short_id,
-    applicationName: row.application_name,
-    goal: row.goal,
-    createdAt: row.created_at.toISOString(),
-    generationStatus: row.generation_status,
-  }));
+  const testCases = rows.map(toTestCaseSummary);
   if (rows.length > 0) return { testCases, total: Number(rows[0]!.total) };
 
   const counted = await db
