@@ -2,6 +2,7 @@
 // ids and type names, inputs and results, failure types, signals, queries and updates. No Node imports here (it
 // is bundled into the workflow sandbox); the API signals a workflow with these definitions without importing it.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { GitProviderId, ReviewVerdict } from '../src/git/provider.js';
 import type * as workflows from './index.js';
 
 export const taskQueues = {
@@ -211,6 +212,42 @@ export const cancelChatReplySignal = defineSignal<[{ assistantMessageId: string 
 export const chatStateQuery = defineQuery<{ answered: number; pending: number[]; current: number | null }>('chatState');
 
 export const chatTurnWorkflowId = (chatShortId: string, turn: number) => `chat:${chatShortId}:turn:${turn}`;
+
+// ---- changeReview: a change review is a conversation of its own (`chat:<shortId>`) --------------------------------
+// Started by POST /v1/chat/change-review and, as a child, by mergeRequestReview. The diff and the request's details
+// live in the database (a diff may be megabytes); the workflow carries ids only.
+
+export interface ChangeReviewInput {
+  chatId: string;
+  chatShortId: string;
+  projectId: string;
+  /** The change_reviews row holding mode, source, context, overrides and (raw mode) the diff. */
+  changeReviewId: string;
+  /** The assistant message that shows progress (PARTIAL) and then the verdict (COMPLETED). */
+  assistantMessageId: string;
+}
+
+export interface ChangeReviewTestResult {
+  testCaseId: string;
+  name: string;
+  origin: 'new' | 'existing';
+  /** A new test whose burn-in failed never ran: NOT_RUN with the reason in `detail`. */
+  result: 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'NOT_RUN';
+  detail?: string;
+  url: string;
+}
+
+export interface ChangeReviewResult {
+  verdict: ReviewVerdict;
+  summary: string;
+  /** The assistant's reply (markdown): verdict, summary, results table, evaluation details. Also the MR note. */
+  body: string;
+  tests: ChangeReviewTestResult[];
+  runShortId?: string;
+  /** The conversation's dashboard URL. */
+  url: string;
+  source: 'api' | GitProviderId;
+}
 // --- scheduledPlanRun --------------------------------------------------------------------------------------------
 
 /** What a plan's Temporal Schedule passes to each workflow it starts. */

@@ -1,0 +1,61 @@
+// The boundary to a Git hosting service (GitHub, GitLab), as change reviews and merge-request reviews use it.
+// One interface, two implementations over @octokit/* and @gitbeaker/rest; a provider's base URL is configurable
+// (GitHub Enterprise, self-managed GitLab), which is also how tests point the real clients at local HTTP servers.
+// Types only: workflows/shared.ts imports them into the Temporal contracts.
+
+export type GitProviderId = 'github' | 'gitlab';
+
+/** A pull request (GitHub) or merge request (GitLab): `repository` is `owner/name` or the GitLab project path. */
+export interface MergeRequestRef {
+  provider: GitProviderId;
+  repository: string;
+  number: number;
+}
+
+export interface ChangedFile {
+  path: string;
+  /** The old path of a renamed file. */
+  previousPath?: string;
+  status: 'added' | 'modified' | 'removed' | 'renamed';
+  additions: number;
+  deletions: number;
+  /** Binary files are named in a review, never sent to the model. */
+  binary: boolean;
+  /** The file's unified diff hunks; absent for binary files and for files the provider would not diff. */
+  patch?: string;
+}
+
+export interface MergeRequestChange {
+  ref: MergeRequestRef;
+  /** The pull/merge request's web page. */
+  url: string;
+  title: string;
+  description: string;
+  author: string;
+  sourceBranch: string;
+  targetBranch: string;
+  headSha: string;
+  draft: boolean;
+  state: 'open' | 'closed' | 'merged';
+  files: ChangedFile[];
+}
+
+/** A change review's verdict, as QA.tech words it (and as GitHub's APPROVE / REQUEST_CHANGES / COMMENT map it). */
+export type ReviewVerdict = 'Approved' | 'Changes Requested' | 'Comment';
+
+export type CommitStatusState = 'pending' | 'success' | 'failure' | 'error';
+
+export interface GitProviderClient {
+  readonly provider: GitProviderId;
+  fetchMergeRequest(ref: MergeRequestRef): Promise<MergeRequestChange>;
+  /** A comment on the pull/merge request (GitHub issue comment, GitLab note). */
+  createComment(ref: MergeRequestRef, body: string): Promise<{ id: string }>;
+  /** Edits a comment this integration posted (a waiting comment is edited in place, not repeated). */
+  updateComment(ref: MergeRequestRef, commentId: string, body: string): Promise<void>;
+  /** GitHub: a native pull-request review on `headSha` (approve / request changes / comment). GitLab: a note. */
+  postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }>;
+  /** A commit status on `sha` under `context` (GitLab: a commit status of the MR's project). */
+  setCommitStatus(ref: MergeRequestRef, sha: string, status: { state: CommitStatusState; description: string; targetUrl?: string; context: string }): Promise<void>;
+  /** 👀 on the triggering comment, or on the pull/merge request itself when no comment is given. */
+  addEyesReaction(ref: MergeRequestRef, commentId?: string): Promise<void>;
+}
