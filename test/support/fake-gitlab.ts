@@ -242,11 +242,15 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       if (typeof state !== 'string' || !['pending', 'running', 'success', 'failed', 'canceled', 'skipped'].includes(state)) {
         return fail(400, '400 Bad request - state does not have a valid value');
       }
+      const statusName = typeof name === 'string' ? name : typeof context === 'string' ? context : 'default';
+      const previous = statuses.filter((s) => s.projectId === p.id && s.sha === req.params.sha && s.name === statusName).at(-1);
+      // GitLab's status is a state machine: posting the state it already has is refused.
+      if (previous?.state === state) return fail(400, `Cannot transition status via :${state} from :${state}`);
       const status: FakeGitLabStatus = {
         projectId: p.id,
         sha: req.params.sha!,
         state,
-        name: typeof name === 'string' ? name : typeof context === 'string' ? context : 'default',
+        name: statusName,
         description: typeof description === 'string' ? description : null,
         targetUrl: typeof targetUrl === 'string' ? targetUrl : null,
       };

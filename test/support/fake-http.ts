@@ -8,6 +8,8 @@ export interface RecordedRequest {
   method: string;
   /** The path as received, without the query string and without a mount prefix (`/api/v3`, `/api/v4`). */
   path: string;
+  /** The prefix the request came under (`/api/v3`, `/api/v4`), or '' at the root. */
+  mount: string;
   query: URLSearchParams;
   /** The route's name (`pulls.get`, `notes.create`…), or undefined when no route matched. */
   route?: string;
@@ -159,7 +161,7 @@ export async function startFakeHttpServer<Auth>(options: FakeServerOptions<Auth>
       base: `http://${req.headers.host ?? '127.0.0.1'}${mount}`,
     };
     const record = (reply: FakeReply, route?: string) => {
-      requests.push({ method: fakeReq.method, path, query: url.searchParams, route, headers: req.headers, body, status: reply.status });
+      requests.push({ method: fakeReq.method, path, mount, query: url.searchParams, route, headers: req.headers, body, status: reply.status });
       send(res, reply);
     };
 
