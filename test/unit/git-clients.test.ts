@@ -1,4 +1,6 @@
 // The real GitHub and GitLab clients (@octokit/app, @gitbeaker/rest) against the local fake providers over HTTP.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubClient } from '../../src/git/github.js';
 import { GitLabClient } from '../../src/git/gitlab.js';
@@ -6,6 +8,22 @@ import type { MergeRequestRef } from '../../src/git/provider.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../../src/services/errors.js';
 import { startFakeGitHub, type FakeGitHub, type FakePullFile } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab, type FakeMrFile } from '../support/fake-gitlab.js';
+import { listenOnFreePort } from '../support/net.js';
+
+/** A local endpoint that records webhook deliveries, as Proctor's webhook routes would receive them. */
+async function webhookReceiver() {
+  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(202).end('accepted');
+    });
+  });
+  const port = await listenOnFreePort(server);
+  return { url: `http://127.0.0.1:${port}/webhooks`, received, close: () => new Promise((r) => server.close(r)) };
+}
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -155,6 +173,23 @@ describe('GitHubClient against the fake GitHub', () => {
     const unreachable = new GitHubClient({ auth: { kind: 'token', token: 'x' }, baseUrl: 'http://127.0.0.1:9' });
     expect(await rejection(unreachable.createComment(ref, 'x'))).toBeInstanceOf(UnavailableError);
   });
+  it('delivers webhooks signed as GitHub signs them, repeating a delivery id on request', async () => {
+    const receiver = await webhookReceiver();
+    try {
+      const payload = { action: 'opened', number: 7, pull_request: { head: { sha: 'abc' } } };
+      const first = await gh.deliverWebhook(receiver.url, { event: 'pull_request', payload, secret: 'hook-secret' });
+      const again = await gh.deliverWebhook(receiver.url, { event: 'pull_request', payload, secret: 'hook-secret', deliveryId: first.deliveryId });
+      expect([first.status, again.status]).toEqual([202, 202]);
+      const [a, b] = receiver.received;
+      expect(a!.headers).toMatchObject({ 'x-github-event': 'pull_request', 'x-github-delivery': first.deliveryId });
+      expect(b!.headers['x-github-delivery']).toBe(first.deliveryId);
+      expect(JSON.parse(a!.body)).toEqual(payload);
+      expect(await verify('hook-secret', a!.body, String(a!.headers['x-hub-signature-256']))).toBe(true);
+      expect(await verify('another-secret', a!.body, String(a!.headers['x-hub-signature-256']))).toBe(false);
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 describe('GitLabClient against the fake GitLab', () => {
@@ -241,18 +276,37 @@ describe('GitLabClient against the fake GitLab', () => {
 
   it('creates the project webhook once and refreshes it in place', async () => {
     const c = client();
-    const first = await c.ensureProjectWebhook(repository, { url: 'https://proctor.example/webhooks/gitlab', secret: 'first-secret', events: ['merge_requests', 'notes', 'deployments'] });
-    const again = await c.ensureProjectWebhook(repository, { url: 'https://proctor.example/webhooks/gitlab', secret: 'second-secret', events: ['merge_requests', 'notes', 'deployments', 'pipelines'] });
+    const first = await c.ensureProjectWebhook(repository, { url: 'http://127.0.0.1:9/webhooks/gitlab', secret: 'first-secret', events: ['merge_requests', 'notes', 'deployments'] });
+    const again = await c.ensureProjectWebhook(repository, { url: 'http://127.0.0.1:9/webhooks/gitlab', secret: 'second-secret', events: ['merge_requests', 'notes', 'deployments', 'pipelines'] });
     expect(first.created).toBe(true);
     expect(again).toEqual({ id: first.id, created: false });
     const hooks = gl.hooks(repository);
     expect(hooks).toHaveLength(1);
     expect(hooks[0]).toMatchObject({
-      url: 'https://proctor.example/webhooks/gitlab',
+      url: 'http://127.0.0.1:9/webhooks/gitlab',
       token: 'second-secret',
       enableSslVerification: true,
       events: expect.objectContaining({ merge_requests_events: true, note_events: true, deployment_events: true, pipeline_events: true, push_events: false }),
     });
+    const receiver = await webhookReceiver();
+    try {
+      await c.ensureProjectWebhook(repository, { url: receiver.url, secret: 'receiver-secret', events: ['merge_requests', 'notes'] });
+      const delivered = await gl.deliverWebhook(repository, { event: 'merge_requests', payload: { object_kind: 'merge_request' } });
+      // The first hook subscribes too; only the receiver's answer matters here.
+      const mine = delivered.filter((d) => d.status === 202);
+      expect(mine).toHaveLength(1);
+      expect(receiver.received[0]!.headers).toMatchObject({
+        'x-gitlab-event': 'Merge Request Hook',
+        'x-gitlab-token': 'receiver-secret',
+        'x-gitlab-event-uuid': mine[0]!.uuid,
+        'idempotency-key': mine[0]!.uuid,
+      });
+      // A hook that does not subscribe to an event gets none of it.
+      expect(await gl.deliverWebhook(repository, { event: 'push', payload: { object_kind: 'push' } })).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+    expect(gl.hooks(repository)).toHaveLength(2);
   });
 
   it('maps 404 to NotFoundError, a bad token to InvalidError and 503 or no answer to a retryable UnavailableError', async () => {
