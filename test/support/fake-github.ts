@@ -25,6 +25,7 @@
 // pulls.listReviews, repos.createCommitStatus, repos.listCommitStatusesForRef,
 // reactions.createForIssueComment, reactions.createForIssue.
 import { createHmac, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { paginate, startFakeHttpServer, type FakeHttpServer, type FakeReply, type FakeRequest, type FakeRoute, type RecordedRequest } from './fake-http.js';
 
 export interface FakePullFile {
@@ -102,6 +103,8 @@ export interface FakeGitHub {
   addApp(options?: { appId?: number; slug?: string }): { appId: number; privateKey: string; slug: string };
   /** Installs the app on these repositories (`owner/name`); returns the installation id. */
   addInstallation(appId: number, repositories: string[]): number;
+  /** Uninstalls: the installation is gone and its tokens are revoked, as on GitHub. */
+  removeInstallation(installationId: number): void;
   /** A personal access token (or any static token) that may use these repositories, acting as `user`. */
   addToken(token: string, repositories: string[], user?: string): void;
   /** How long minted installation tokens live (GitHub: one hour). */
@@ -437,7 +440,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     mounts: ['/api/v3'],
     routes,
     authenticate,
-    failureBody: (status) => ({ message: status >= 500 ? 'Service Unavailable' : 'Injected failure' }),
+    failureBody: (status) => ({ message: STATUS_CODES[status] ?? 'Injected failure' }),
   });
 
   return {
@@ -458,6 +461,10 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const id = nextId++;
       installations.set(id, { appId, repositories: new Set(repositories.map((r) => r.toLowerCase())) });
       return id;
+    },
+    removeInstallation(installationId) {
+      installations.delete(installationId);
+      for (const [token, entry] of tokens) if (entry.installationId === installationId) tokens.delete(token);
     },
     addToken(token, repositories, user = 'proctor-bot') {
       tokens.set(token, { repositories: new Set(repositories.map((r) => r.toLowerCase())), login: user });

@@ -21,6 +21,7 @@
 // notes.create, notes.edit, statuses.create, statuses.list, awardEmoji.mergeRequest, awardEmoji.note,
 // hooks.list, hooks.create, hooks.edit.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { paginate, startFakeHttpServer, type FakeHttpServer, type FakeReply, type FakeRequest, type FakeRoute, type RecordedRequest } from './fake-http.js';
 
 export interface FakeMrFile {
@@ -362,7 +363,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     mounts: ['/api/v4'],
     routes,
     authenticate,
-    failureBody: (status) => ({ message: `${status} Service Unavailable` }),
+    failureBody: (status) => ({ message: `${status} ${STATUS_CODES[status] ?? 'Injected failure'}` }),
   });
 
   const projectOrThrow = (path: string): Project => {

@@ -1,7 +1,7 @@
 // The real GitHub and GitLab clients (@octokit/app, @gitbeaker/rest) against the local fake providers over HTTP.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { verify } from '@octokit/webhooks-methods';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GitHubClient } from '../../src/git/github.js';
 import { GitLabClient } from '../../src/git/gitlab.js';
 import type { MergeRequestRef } from '../../src/git/provider.js';
@@ -130,6 +130,36 @@ describe('GitHubClient against the fake GitHub', () => {
     expect(gh.comments('acme/busy', 1).map((c) => c.body).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
+  it('follows an App that was uninstalled and installed again (new installation id, old tokens revoked)', async () => {
+    const other = gh.addApp({ slug: 'reinstalled' });
+    const firstInstallation = gh.addInstallation(other.appId, ['acme/moved']);
+    gh.addPullRequest('acme/moved', { number: 2 });
+    const client = new GitHubClient({ auth: { kind: 'app', appId: String(other.appId), privateKey: other.privateKey }, baseUrl: gh.url });
+    const movedRef: MergeRequestRef = { provider: 'github', repository: 'acme/moved', number: 2 };
+    // @octokit/auth-app retries a 401 on a token younger than 5 s for seconds (GitHub's replication lag); an
+    // installation is not replaced that fast outside a test, so the clock moves on instead.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const later = () => vi.setSystemTime(Date.now() + 10_000);
+    try {
+      await client.createComment(movedRef, 'before');
+      gh.removeInstallation(firstInstallation);
+      const secondInstallation = gh.addInstallation(other.appId, ['acme/moved']);
+      later();
+      await client.createComment(movedRef, 'after');
+      expect(gh.comments('acme/moved', 2).map((c) => c.body)).toEqual(['before', 'after']);
+      expect(gh.tokenExchanges(secondInstallation)).toBe(1);
+
+      // Uninstalled for good: the refusal stands, as a NotFoundError naming the installation.
+      gh.removeInstallation(secondInstallation);
+      later();
+      const gone = await rejection(client.createComment(movedRef, 'never'));
+      expect(gone).toBeInstanceOf(NotFoundError);
+      expect(gone.message).toContain('GitHub App installation on acme/moved');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('works with a token against a GitHub Enterprise base URL', async () => {
     gh.addToken('ghp_enterprise_test', [repository], 'ci-bot');
     const client = new GitHubClient({ auth: { kind: 'token', token: 'ghp_enterprise_test' }, baseUrl: gh.enterpriseUrl });
@@ -238,6 +268,14 @@ describe('GitLabClient against the fake GitLab', () => {
     // Addressed by URL-encoded path, under /api/v4, with the token header.
     expect(gl.requests.find((r) => r.route === 'mergeRequests.show')).toMatchObject({ mount: '/api/v4', path: '/projects/acme%2Fweb%2Fshop/merge_requests/3' });
     expect(diffCalls[0]!.headers['private-token']).toBe('glpat-project');
+  });
+
+  it('reads the changes of an instance without the paged diffs endpoint (GitLab before 15.7)', async () => {
+    gl.failNext('mergeRequests.diffs', 1, 404);
+    const change = await client().fetchMergeRequest(ref);
+    expect(change.files).toHaveLength(123);
+    expect(change.files.find((f) => f.path === 'public/hero.jpg')).toMatchObject({ binary: true });
+    expect(gl.requests.at(-1)).toMatchObject({ route: 'mergeRequests.changes', status: 200 });
   });
 
   it('addresses a project by its numeric id too', async () => {
