@@ -165,10 +165,18 @@ export class GitHubClient implements GitProviderClient {
   }
 
   async postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }> {
-    const { data } = await this.onRepo(ref.repository, `Pull request ${ref.repository}#${ref.number}`, (octokit, r) =>
-      octokit.rest.pulls.createReview({ ...r, pull_number: ref.number, commit_id: review.headSha, body: review.body, event: reviewEvent[review.verdict] }),
-    );
-    return { id: String(data.id) };
+    const post = (event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT') =>
+      this.onRepo(ref.repository, `Pull request ${ref.repository}#${ref.number}`, (octokit, r) =>
+        octokit.rest.pulls.createReview({ ...r, pull_number: ref.number, commit_id: review.headSha, body: review.body, event }),
+      );
+    try {
+      return { id: String((await post(reviewEvent[review.verdict])).data.id) };
+    } catch (err) {
+      // GitHub lets no one approve or request changes on their own pull request (a token of the PR's author):
+      // the verdict still lands, as a comment review whose body states it.
+      if (!(err instanceof InvalidError) || !/your own pull request/i.test(err.message)) throw err;
+      return { id: String((await post('COMMENT')).data.id) };
+    }
   }
 
   async setCommitStatus(

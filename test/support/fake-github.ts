@@ -324,6 +324,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       if (event !== 'APPROVE' && event !== 'REQUEST_CHANGES' && event !== 'COMMENT') return fail(422, 'Validation Failed: event');
       if (event !== 'APPROVE' && (typeof body !== 'string' || body === '')) return fail(422, `Unprocessable Entity: body is required for ${event}`);
       if (commitId !== undefined && typeof commitId !== 'string') return fail(422, 'Validation Failed: commit_id');
+      const reviewer = (auth as Extract<Auth, { kind: 'token' }>).login;
+      if (reviewer === pull.author && event === 'APPROVE') return fail(422, 'Unprocessable Entity: ["Can not approve your own pull request"]');
+      if (reviewer === pull.author && event === 'REQUEST_CHANGES') return fail(422, 'Unprocessable Entity: ["Can not request changes on your own pull request"]');
       const review: FakeReview = {
         id: nextId++,
         repository: repoOf(req),

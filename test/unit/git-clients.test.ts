@@ -167,6 +167,12 @@ describe('GitHubClient against the fake GitHub', () => {
     await client.createComment(ref, 'from a token');
     expect(change.files).toHaveLength(132);
     expect(gh.comments(repository, 7).at(-1)).toMatchObject({ body: 'from a token', author: 'ci-bot' });
+    // A token of the pull request's author cannot approve it: the verdict lands as a comment review.
+    gh.addToken('ghp_author', [repository], 'dev1');
+    const asAuthor = new GitHubClient({ auth: { kind: 'token', token: 'ghp_author' }, baseUrl: gh.enterpriseUrl });
+    const sha = gh.pullRequest(repository, 7)!.headSha;
+    await asAuthor.postReview(ref, { verdict: 'Approved', body: '**Approved**: checkout works', headSha: sha });
+    expect(gh.reviews(repository, 7).at(-1)).toMatchObject({ event: 'COMMENT', body: '**Approved**: checkout works', author: 'dev1' });
     const tokenCalls = gh.requests.filter((r) => r.headers.authorization === 'token ghp_enterprise_test');
     expect(tokenCalls.length).toBeGreaterThanOrEqual(3);
     expect(tokenCalls.every((r) => r.mount === '/api/v3')).toBe(true);
