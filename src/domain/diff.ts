@@ -13,6 +13,7 @@ export function parseUnifiedDiff(diff: string): ChangedFile[] {
   const close = () => {
     if (!current) return;
     const { hunks, ...file } = current;
+    while (hunks.length > 0 && hunks.at(-1) === '') hunks.pop();
     files.push(file.binary || hunks.length === 0 ? file : { ...file, patch: hunks.join('\n') });
     current = undefined;
   };
