@@ -158,6 +158,8 @@ describe('change review on the real stack', () => {
     const followUpPrompt = llm.requests[2]!.messages.map((m) => m.content).join('\n');
     expect(followUpPrompt).toContain('Review these changes: Send express shipping with the order');
     expect(followUpPrompt).toContain('**Verdict: Approved**');
+    // A review that answered a queued follow-up after its verdict: the richer history to replay.
+    if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${shortId}`, 'changeReview-follow-up.json');
 
     // The review's workflow has ended; the next message starts the conversation's own workflow under the same id.
     await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Did it pass?' });
