@@ -349,6 +349,21 @@ export interface RemoteTunnelConnectionsTable {
   heartbeat_at: Timestamp;
 }
 
+export interface GitIntegrationsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  provider: 'github' | 'gitlab';
+  auth: 'app' | 'token';
+  app_id: string | null;
+  private_key: string | null;
+  token: string | null;
+  webhook_secret: string | null;
+  base_url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -375,6 +390,7 @@ export interface Database {
   heal_proposals: HealProposalsTable;
   remote_tunnels: RemoteTunnelsTable;
   remote_tunnel_connections: RemoteTunnelConnectionsTable;
+  git_integrations: GitIntegrationsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;
