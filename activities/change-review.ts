@@ -10,7 +10,9 @@ import { finishReply, linkRun, setTitleIfMissing, writePartialReply } from '../s
 import { listApplications } from '../src/db/queries/applications.js';
 import { runTestRows } from '../src/db/queries/runs.js';
 import { getTestCaseRecord, listTestCases } from '../src/db/queries/test-cases.js';
-import { dedupeGoals, normalizeGoal, parseMergeRequestUrl, type ReviewTableRow } from '../src/domain/change-review.js';
+import { dedupeGoals, normalizeGoal, type ReviewTableRow } from '../src/domain/change-review.js';
+import { parseMergeRequestUrl } from '../src/git/urls.js';
+import { gitClientFor } from '../src/services/git-integrations.js';
 import { titleFrom } from '../src/domain/chat.js';
 import { fitDiffToBudget, parseUnifiedDiff } from '../src/domain/diff.js';
 import { selectTests, writeVerdict, type CatalogueTest, type VerdictDraft } from '../src/llm/change-review.js';
@@ -65,10 +67,9 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
 
   /** The pull/merge request as the provider has it now, through the project's integration. */
   async function fetchPullRequest(review: ChangeReviewRecord): Promise<StoredChange> {
-    const ref = review.provider && review.prUrl ? parseMergeRequestUrl(review.prUrl, review.provider) : undefined;
-    if (!ref) throw new InvalidError(`not a pull/merge request address: ${review.prUrl}`);
-    if (!deps.gitClientFor) throw new InvalidError(`no ${ref.provider} integration is configured for this worker`);
-    const client = await deps.gitClientFor(review.projectId, ref.provider);
+    if (!review.provider || !review.prUrl) throw new InvalidError('the review names no pull/merge request');
+    const ref = parseMergeRequestUrl(review.provider, review.prUrl);
+    const client = await gitClientFor({ db, gitClients: deps.gitClients }, review.projectId, ref);
     const mr = await client.fetchMergeRequest(ref);
     return { title: mr.title, description: mr.description, url: mr.url, headSha: mr.headSha, sourceBranch: mr.sourceBranch, targetBranch: mr.targetBranch, files: mr.files };
   }

@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import { createEmailSender } from '../notify/email.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createTunnelRouter } from '../tunnels/agent-router.js';
+import { GitClients } from '../services/git-integrations.js';
 
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -70,6 +71,7 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
     llm: llm && createLlm(llm, { maxRetries: llm.maxRetries }),
     maxAgentSteps: settings.maxAgentSteps,
     stepTimeoutMs: settings.stepTimeoutMs,
+    gitClients: new GitClients(),
     notify: {
       appUrl: notify.appUrl,
       email: notify.email && createEmailSender(notify.email),
