@@ -11,6 +11,7 @@ import { listApplications } from '../src/db/queries/applications.js';
 import { runTestRows } from '../src/db/queries/runs.js';
 import { getTestCaseRecord, listTestCases } from '../src/db/queries/test-cases.js';
 import { dedupeGoals, normalizeGoal, type ReviewTableRow } from '../src/domain/change-review.js';
+import type { ApplicationOverride } from '../src/domain/precedence.js';
 import { parseMergeRequestUrl } from '../src/git/urls.js';
 import { gitClientFor } from '../src/services/git-integrations.js';
 import { titleFrom } from '../src/domain/chat.js';
@@ -137,12 +138,17 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       return { existing, newTests, reasoning: selection.reasoning };
     },
 
-    /** Writes a new test (disabled, labelled change-review) under its stable id; an existing row is the same test. */
-    async createReviewTestCase(input: { projectId: string; test: ReviewNewTest }): Promise<{ id: string; name: string }> {
+    /**
+     * Writes a new test (disabled, labelled change-review) under its stable id; an existing row is the same test.
+     * Returns where to burn it in: the review's preview of its application (a new feature exists only there).
+     */
+    async createReviewTestCase(input: { changeReviewId: string; projectId: string; test: ReviewNewTest }): Promise<{ id: string; name: string; environmentUrl?: string }> {
       const { test } = input;
+      const review = await requireReview(input.changeReviewId);
+      const environmentUrl = await previewUrl(review.projectId, review.applicationOverrides.find((o) => o.applicationShortId === test.applicationShortId));
       const earlier = await getTestCaseRecord(db, input.projectId, test.id);
-      if (earlier) return { id: test.id, name: test.name };
-      return writeTestCase(
+      if (earlier) return { id: test.id, name: test.name, environmentUrl };
+      const created = await writeTestCase(
         { db },
         {
           projectId: input.projectId,
@@ -155,6 +161,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
         },
         { id: test.id },
       );
+      return { ...created, environmentUrl };
     },
 
     /** The review's one run (keyed by the review: a retry finds it), on the review's overrides, linked to its conversation. */
@@ -216,6 +223,16 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       await finishReply(db, input.assistantMessageId, { status: input.state, text: input.reason && `The review could not finish: ${input.reason}`, toolsUsed: [] });
     },
   };
+
+  /** The URL an override points the application at (by URL or by environment); none for a build or no override. */
+  async function previewUrl(projectId: string, override: ApplicationOverride | undefined): Promise<string | undefined> {
+    const env = override?.environment;
+    if (!env) return undefined;
+    if ('url' in env) return env.url;
+    if (!('shortId' in env)) return undefined;
+    const row = await db.selectFrom('environments').select('url').where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
+    return row?.url ?? undefined;
+  }
 
   /** The description of each failing step, by `testCaseId:index`. */
   async function failingSteps(wanted: { testCaseId: string; index: number }[]): Promise<Map<string, string>> {
