@@ -23,6 +23,6 @@ export interface ActivityDeps {
   deviceFarm?: DeviceFarm;
   /** Run notifications: dashboard links, SMTP sender, network guard for webhooks. */
   notify: Omit<NotifyDeps, 'db' | 'logger'>;
-  /** Git provider clients per integration, kept for the process (GitHub App installation tokens are reused). */
-  gitClients?: GitClients;
+  /** GitHub/GitLab clients per integration, kept for the process so App installation tokens are reused: `gitClientFor(deps, …)`. */
+  gitClients: GitClients;
 }

@@ -71,12 +71,12 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
     llm: llm && createLlm(llm, { maxRetries: llm.maxRetries }),
     maxAgentSteps: settings.maxAgentSteps,
     stepTimeoutMs: settings.stepTimeoutMs,
-    gitClients: new GitClients(),
     notify: {
       appUrl: notify.appUrl,
       email: notify.email && createEmailSender(notify.email),
       networkGuard,
     },
+    gitClients: new GitClients(),
   };
 }
 
