@@ -168,6 +168,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     async createReviewRun(input: { changeReviewId: string; testCaseIds: string[] }): Promise<{ runId: string; runShortId: string; concurrency: number }> {
       const review = await requireReview(input.changeReviewId);
       const meta = review.metadata;
+      const chat = await db.selectFrom('chats').select('short_id').where('id', '=', review.chatId).executeTakeFirstOrThrow();
       const run = await createTestCasesRun(
         { db },
         {
@@ -175,7 +176,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
           testCaseIds: input.testCaseIds,
           applications: review.applicationOverrides,
           dropUnrelatedOverrides: true,
-          meta: { trigger: 'CHANGE_REVIEW', actor: meta.actor ?? `change review ${review.chatId}`, branch: meta.branch ?? review.change?.sourceBranch, commitHash: meta.commitHash ?? review.change?.headSha, commitMessage: meta.commitMessage, repository: meta.repository },
+          meta: { trigger: 'CHANGE_REVIEW', actor: meta.actor ?? `change review ${chat.short_id}`, branch: meta.branch ?? review.change?.sourceBranch, commitHash: meta.commitHash ?? review.change?.headSha, commitMessage: meta.commitMessage, repository: meta.repository },
           idempotencyKey: `change-review:${review.id}`,
         },
       );

@@ -3,9 +3,10 @@
 // next worker.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
@@ -132,5 +133,11 @@ describe('a change review survives a killed worker', () => {
     expect(replies).toEqual([{ role: 'assistant', status: 'COMPLETED' }]);
     expect(await stack.db.selectFrom('change_reviews').select(['state', 'verdict']).where('chat_id', '=', chatId).execute()).toEqual([{ state: 'COMPLETED', verdict: 'Approved' }]);
     expect(await stack.db.selectFrom('chat_runs').select('run_id').where('chat_id', '=', chatId).execute()).toHaveLength(1);
+
+    // A review that created, burned in and ran a new test across a worker crash: the history test/workflows/replay.test.ts replays.
+    if (process.env.RECORD_HISTORIES) {
+      const history = await (await stack.temporal.get()).workflow.getHandle(`chat:${shortId}`).fetchHistory();
+      writeFileSync(join('test/workflows/histories', 'changeReview-new-test.json'), historyToJSON(history));
+    }
   }, 300_000);
 });
