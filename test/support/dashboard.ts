@@ -27,6 +27,8 @@ export interface DashboardBrowser {
   blocked: string[];
   /** Signs in through the real form: /login, the token typed into "API token", "Sign in". */
   signIn(token: string): Promise<void>;
+  /** A second person: a page in a context of its own, signed in with `token` (another project's, say). */
+  signInElsewhere(token: string): Promise<Page>;
   /** Bytes of HTML and JavaScript one load of `path` transfers, measured in a new page of a cache-less context with the same session. */
   transferredBytes(path: string): Promise<{ html: number; js: number; total: number }>;
   close(): Promise<void>;
@@ -73,6 +75,14 @@ export async function openDashboard(app: { fetch: (request: Request) => Response
       await page.getByLabel('API token').fill(token);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+    },
+    async signInElsewhere(token) {
+      const elsewhere = await (await isolatedContext(browser, blocked)).newPage();
+      await elsewhere.goto(`${url}/login`);
+      await elsewhere.getByLabel('API token').fill(token);
+      await elsewhere.getByRole('button', { name: 'Sign in' }).click();
+      await elsewhere.waitForURL((u) => !u.pathname.endsWith('/login'));
+      return elsewhere;
     },
     async transferredBytes(path) {
       const fresh = await isolatedContext(browser, blocked, await context.storageState());
