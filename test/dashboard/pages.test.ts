@@ -209,7 +209,9 @@ describe('dashboard: runs and test cases', () => {
     const run = (await stack.db.selectFrom('runs').select('short_id').where('project_id', '=', stack.tenant.projectId).orderBy('created_at').executeTakeFirstOrThrow()).short_id;
     const sizes: Record<string, number> = {};
     for (const path of ['/login', '/runs', `/runs/${run}`, '/test-cases', `/test-cases/${ids.login}`]) {
-      sizes[path] = (await dash.transferredBytes(path)).total;
+      const measured = await dash.transferredBytes(path);
+      expect(measured.consoleErrors, path).toEqual([]);
+      sizes[path] = measured.total;
     }
     console.log('transferred HTML+JS bytes per page', sizes);
     for (const [path, bytes] of Object.entries(sizes)) {

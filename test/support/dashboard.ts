@@ -30,7 +30,7 @@ export interface DashboardBrowser {
   /** A second person: a page in a context of its own, signed in with `token` (another project's, say). */
   signInElsewhere(token: string): Promise<Page>;
   /** Bytes of HTML and JavaScript one load of `path` transfers, measured in a new page of a cache-less context with the same session. */
-  transferredBytes(path: string): Promise<{ html: number; js: number; total: number }>;
+  transferredBytes(path: string): Promise<{ html: number; js: number; total: number; consoleErrors: string[] }>;
   close(): Promise<void>;
 }
 
@@ -89,6 +89,9 @@ export async function openDashboard(app: { fetch: (request: Request) => Response
       try {
         const probe = await fresh.newPage();
         const responses: Promise<{ type: string; bytes: number }>[] = [];
+        // A script or style the Content-Security-Policy refused shows up here.
+        const consoleErrors: string[] = [];
+        probe.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
         probe.on('requestfinished', (request) => {
           responses.push(request.sizes().then((s) => ({ type: request.resourceType(), bytes: s.responseBodySize + s.responseHeadersSize })));
         });
@@ -98,7 +101,7 @@ export async function openDashboard(app: { fetch: (request: Request) => Response
         const sum = (types: string[]) => all.filter((r) => types.includes(r.type)).reduce((n, r) => n + r.bytes, 0);
         const html = sum(['document']);
         const js = sum(['script', 'fetch', 'xhr']);
-        return { html, js, total: html + js };
+        return { html, js, total: html + js, consoleErrors };
       } finally {
         await fresh.close();
       }
