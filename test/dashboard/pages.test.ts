@@ -175,6 +175,12 @@ describe('dashboard: runs and test cases', () => {
     });
     const { page } = dash;
     await page.goto(`${dash.url}/test-cases/${id}`);
+    // Nothing recorded yet: enabling is refused, in words, and nothing changes.
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Enable' }).click()]);
+    expect(refused.status()).toBe(409);
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('has no recorded steps yet');
+    expect((await stack.call('GET', `/v1/test-cases/${id}`)).body.isEnabled).toBe(false);
+    await page.goto(`${dash.url}/test-cases/${id}`);
     let navigations = 0;
     page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations++);
     await page.getByRole('heading', { name: 'Burn-in: GENERATING' }).waitFor();
