@@ -40,12 +40,14 @@ describe('dashboard: runs and test cases', () => {
     const add = async (name: string, applicationId: string, steps: typeof loginSteps) =>
       (ids[name] = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps }));
     await add('login', shopAppId, loginSteps);
+    // The button's recorded locator no longer matches; its recorded fallback does: the run heals the step.
+    await add('login moved', shopAppId, loginSteps.map((step, i) => (i === 3 ? { ...step, locator: "getByRole('button', { name: 'Log in' })", fallbacks: [step.locator!] } : step)));
     await add('broken', todoAppId, brokenSteps);
     await add('todo milk', todoAppId, todoSteps('milk'));
     await stack.db.updateTable('test_cases').set({ is_enabled: false }).where('id', '=', ids['todo milk']!).execute();
 
     const plan = async (name: string, testCaseIds: string[]) => (await stack.call('POST', '/v1/test-plans', { name, testCaseIds })).body.shortId as string;
-    smokePlan = await plan('Smoke', [ids.login!, ids.broken!]);
+    smokePlan = await plan('Smoke', [ids.login!, ids['login moved']!, ids.broken!]);
     todoPlan = await plan('Todo', [ids.broken!, ids['todo milk']!]);
     await dash.signIn(stack.tenant.token);
   }, 180_000);
@@ -78,6 +80,9 @@ describe('dashboard: runs and test cases', () => {
     await expect.poll(() => broken.textContent()).toContain("Failing step: step 2 — A button that does not exist (click getByRole('button', { name: 'Archive everything' }))");
     const screenshot = broken.getByRole('img', { name: 'Screenshot of broken where it stopped' });
     await expect.poll(() => screenshot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(100);
+    const moved = page.getByRole('region', { name: /^login moved/ });
+    await expect.poll(() => moved.textContent()).toContain("Healed stepsstep 4 via fallback: getByRole('button', { name: 'Sign in' }) (was getByRole('button', { name: 'Log in' }))");
+    expect(await page.getByRole('row', { name: /^login moved/ }).textContent()).toMatch(/COMPLETEDPASSED[\d.]+ m?s1$/);
     await expectAccessible(page);
 
     await broken.getByRole('link', { name: 'Open the trace of broken' }).click();
