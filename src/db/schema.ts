@@ -364,6 +364,21 @@ export interface GitIntegrationsTable {
   updated_at: Timestamp;
 }
 
+export interface DashboardSigningKeysTable {
+  id: Generated<number>;
+  secret: string;
+  created_at: Timestamp;
+}
+
+export interface DashboardSessionsTable {
+  id_hash: string;
+  token_id: string;
+  project_id: string;
+  csrf_secret: string;
+  created_at: Timestamp;
+  expires_at: Date;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -391,6 +406,8 @@ export interface Database {
   remote_tunnels: RemoteTunnelsTable;
   remote_tunnel_connections: RemoteTunnelConnectionsTable;
   git_integrations: GitIntegrationsTable;
+  dashboard_signing_keys: DashboardSigningKeysTable;
+  dashboard_sessions: DashboardSessionsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;
