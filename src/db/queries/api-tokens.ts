@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { DB } from '../database.js';
+import { changeFeedOf, type DB } from '../database.js';
+import type { ChangeEvent } from '../change-feed.js';
 import type { TokenKind } from '../schema.js';
 import { hashesEqual, hashToken, tokenPrefixes } from '../../ids.js';
 
@@ -12,10 +13,13 @@ export interface TokenOwner {
 }
 
 /**
- * How long this process trusts a token lookup. Revoking a token or suspending an organization through
- * `revokeToken` / `setOrganizationSuspended` forgets the entries at once in the process that called them;
- * any other process (the API while `proctor admin` revokes from a shell, or a second API replica) keeps
- * accepting the token, or ignoring the suspension, for at most this long.
+ * How long this process trusts a token lookup when it cannot hear about changes. On Postgres every API process
+ * listens to `proctor_token_changes`, which triggers notify when a token is revoked or deleted and when an
+ * organization is suspended or lifted (migration 0013), whoever wrote it: `proctor admin` from a shell,
+ * another replica, plain SQL. The entry is dropped when the notification arrives, milliseconds after the
+ * commit. `revokeToken` / `setOrganizationSuspended` also forget at once in the process that called them, so
+ * its next request never races the notification. The TTL remains the bound while the listening connection
+ * is down (it reconnects; everything cached is dropped when it listens again).
  */
 export const TOKEN_CACHE_TTL_MS = 30_000;
 
@@ -28,9 +32,38 @@ const owners = new LRUCache<string, TokenOwner>({ max: 10_000, ttl: TOKEN_CACHE_
 // pre-revocation row back into the cache.
 let generation = 0;
 
+const tokenChannel = 'proctor_token_changes';
+const watched = new WeakSet<DB>();
+
+/** Listens (once per database handle) for the changes the triggers announce. */
+function watch(db: DB): void {
+  if (watched.has(db)) return;
+  watched.add(db);
+  changeFeedOf(db)?.subscribe(tokenChannel, onTokenChange);
+}
+
+function onTokenChange(event: ChangeEvent): void {
+  if (event.kind === 'reset') return forgetAllTokenOwners();
+  let which: unknown;
+  try {
+    which = JSON.parse(event.payload);
+  } catch {
+    which = undefined;
+  }
+  if (which && typeof which === 'object') {
+    const { tokenId, organizationId, projectId } = which as Record<string, unknown>;
+    if (typeof tokenId === 'string') return forgetTokenOwners({ tokenId });
+    if (typeof organizationId === 'string') return forgetTokenOwners({ organizationId });
+    if (typeof projectId === 'string') return forgetTokenOwners({ projectId });
+  }
+  // A payload this version does not know: forgetting everything is always safe.
+  forgetAllTokenOwners();
+}
+
 /** The owner of a presented token, or undefined for an unknown, revoked or malformed one. */
 export async function findTokenOwner(db: DB, token: string): Promise<TokenOwner | undefined> {
   if (!Object.values(tokenPrefixes).some((p) => token.startsWith(p)) || token.length > 200) return undefined;
+  watch(db);
   const hash = hashToken(token);
   const cached = owners.get(hash);
   if (cached) return cached;
@@ -56,10 +89,17 @@ export async function findTokenOwner(db: DB, token: string): Promise<TokenOwner 
   return owner;
 }
 
-/** Drops the cached lookups of one token, or of every token of an organization, after a change to them. */
-export function forgetTokenOwners(which: { tokenId: string } | { organizationId: string }): void {
+/** Drops the cached lookups of one token, or of every token of an organization or project, after a change to them. */
+export function forgetTokenOwners(which: { tokenId: string } | { organizationId: string } | { projectId: string }): void {
   generation++;
+  const matches = (owner: TokenOwner) =>
+    'tokenId' in which ? owner.tokenId === which.tokenId : 'organizationId' in which ? owner.organizationId === which.organizationId : owner.projectId === which.projectId;
   for (const [hash, owner] of owners.entries()) {
-    if ('tokenId' in which ? owner.tokenId === which.tokenId : owner.organizationId === which.organizationId) owners.delete(hash);
+    if (matches(owner)) owners.delete(hash);
   }
+}
+
+function forgetAllTokenOwners(): void {
+  generation++;
+  owners.clear();
 }
