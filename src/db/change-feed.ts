@@ -1,3 +1,4 @@
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /**
@@ -43,9 +44,12 @@ export function createChangeFeed(url: string, warn: (msg: string) => void = () =
   const lost = (c: pg.Client, err?: Error) => {
     if (client !== c) return;
     client = undefined;
+    const wasListening = listening;
     listening = false;
     c.end().catch(() => {});
     if (closed) return;
+    // From now on changes go unheard: what was derived before must not outlive the outage either.
+    if (wasListening) resetAll();
     if (err) warn(`database change feed lost: ${err.message}`);
     const delay = retryDelaysMs[Math.min(attempt++, retryDelaysMs.length - 1)]!;
     retry = setTimeout(() => {
@@ -114,6 +118,47 @@ export function createChangeFeed(url: string, warn: (msg: string) => void = () =
       const c = client;
       client = undefined;
       await c?.end().catch(() => {});
+    },
+  };
+}
+
+/**
+ * The same feed on PGlite, in the process that owns it: its notifications are delivered when the writing
+ * statement returns, so even this process's own writes are heard before it reads again.
+ */
+export function createPgliteChangeFeed(pglite: PGlite): ChangeFeed {
+  const handlers = new Map<string, Set<ChangeHandler>>();
+  const ready = new Set<string>();
+  const pending: Promise<unknown>[] = [];
+  let closed = false;
+  return {
+    subscribe(channel, handler) {
+      if (closed) throw new Error('change feed is closed');
+      const known = handlers.get(channel);
+      if (known) known.add(handler);
+      else {
+        const set = new Set([handler]);
+        handlers.set(channel, set);
+        const listened = pglite
+          .listen(channel, (payload) => {
+            for (const h of set) h({ kind: 'notify', payload });
+          })
+          .then(() => {
+            ready.add(channel);
+            for (const h of set) h({ kind: 'reset' });
+          });
+        pending.push(listened.catch(() => {}));
+      }
+      return () => {
+        handlers.get(channel)?.delete(handler);
+      };
+    },
+    get listening() {
+      return handlers.size > 0 && ready.size === handlers.size;
+    },
+    async close() {
+      closed = true;
+      await Promise.all(pending);
     },
   };
 }

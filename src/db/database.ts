@@ -5,7 +5,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
-import { createChangeFeed, type ChangeFeed } from './change-feed.js';
+import { createChangeFeed, createPgliteChangeFeed, type ChangeFeed } from './change-feed.js';
 
 export type DB = Kysely<Database>;
 
@@ -28,8 +28,8 @@ class FeedPool extends pg.Pool {
 const feeds = new WeakMap<DB, ChangeFeed>();
 
 /**
- * The LISTEN/NOTIFY feed of a Postgres database made by `createDatabase` (it connects on the first
- * subscription). Undefined for PGlite, which one process alone can open, so its writes need no telling.
+ * The LISTEN/NOTIFY feed of a database made by `createDatabase` (on Postgres it connects on the first
+ * subscription). Undefined for a handle made otherwise (`db.withPlugin`, a transaction).
  */
 export const changeFeedOf = (db: DB): ChangeFeed | undefined => feeds.get(db);
 
@@ -47,7 +47,9 @@ export function createDatabase(target: DatabaseTarget, plugins: KyselyPlugin[] =
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
   const pglite = new PGlite(target.dataDir);
-  return new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
+  feeds.set(db, createPgliteChangeFeed(pglite));
+  return db;
 }
 
 export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {
