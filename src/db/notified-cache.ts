@@ -8,6 +8,8 @@ export interface NotifiedCacheOptions<V> {
   /** The channel the database triggers notify with a JSON object naming what changed (`{ "runId": … }`). */
   channel: string;
   max: number;
+  /** A bound on memory as well as entries: `maxSize` in the units `sizeOf` counts. */
+  size?: { maxSize: number; sizeOf: (value: V) => number };
   /** Whether an entry read from what `change` names is now stale. */
   stale: (change: Change, value: V) => boolean;
   /**
@@ -34,7 +36,11 @@ export class NotifiedCache<V extends object> {
 
   constructor(options: NotifiedCacheOptions<V>) {
     this.#options = options;
-    this.#entries = new LRUCache<string, V>({ max: options.max, ...(options.fallbackTtlMs !== undefined && { ttl: options.fallbackTtlMs }) });
+    this.#entries = new LRUCache<string, V>({
+      max: options.max,
+      ...(options.fallbackTtlMs !== undefined && { ttl: options.fallbackTtlMs }),
+      ...(options.size && { maxSize: options.size.maxSize, sizeCalculation: (value: V) => Math.max(1, options.size!.sizeOf(value)) }),
+    });
   }
 
   /** The cached value for `key`, else what `load` reads, kept when `keep` says it may be. */

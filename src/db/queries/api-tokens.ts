@@ -12,13 +12,13 @@ export interface TokenOwner {
 }
 
 /**
- * How long this process trusts a token lookup when it cannot hear about changes. On Postgres every API process
- * listens to `proctor_token_changes`, which triggers notify when a token is revoked or deleted and when an
- * organization is suspended or lifted (migration 0013), whoever wrote it: `proctor admin` from a shell,
- * another replica, plain SQL. The entry is dropped when the notification arrives, milliseconds after the
- * commit. `revokeToken` / `setOrganizationSuspended` also forget at once in the process that called them, so
- * its next request never races the notification. The TTL remains the bound while the listening connection
- * is down (it reconnects; everything cached is dropped when it listens again).
+ * How long this process trusts a token lookup when it cannot hear about changes. Every API process listens to
+ * `proctor_token_changes`, which triggers notify when a token is revoked or deleted and when an organization
+ * is suspended or lifted (migration 0013), whoever wrote it: `proctor admin` from a shell, another replica,
+ * plain SQL. The entry is dropped when the notification arrives, milliseconds after the commit on Postgres.
+ * `revokeToken` / `setOrganizationSuspended` also forget at once in the process that called them, so its next
+ * request never races the notification. The TTL remains the bound while the listening connection is down (it
+ * reconnects; everything cached is dropped when the connection drops and again when it listens).
  */
 export const TOKEN_CACHE_TTL_MS = 30_000;
 

@@ -180,6 +180,8 @@ const endedStatuses = new Set<string>(['COMPLETED', 'ERROR', 'CANCELLED']);
 const finishedRuns = new NotifiedCache<RunWithTests>({
   channel: 'proctor_run_changes',
   max: 2_000,
+  // Counted in tests: a run of 10,000 with `?testCases=all` is a large entry.
+  size: { maxSize: 50_000, sizeOf: (run) => 1 + run.tests.length },
   stale: (change, run) => change.runId === run.id || (change.planId !== undefined && change.planId === run.test_plan_id),
 });
 
