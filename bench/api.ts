@@ -13,7 +13,8 @@
 //       in which case a fresh database `bench_<random>` is created in that server (the role needs CREATEDB)
 //       and dropped at the end, so any existing data is left alone. PGlite: in memory.
 //   BENCH_DURATION=5  seconds of measurement per target (default 10), after a 2 s warm-up each.
-//   BENCH_DATABASES=postgres   only one of them (postgres, pglite; default both).
+//   BENCH_DATABASES=postgres   which ones, comma-separated (postgres, postgres-socket, pglite; default
+//       postgres,pglite). postgres-socket: the private cluster through its Unix socket instead of TCP.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +26,7 @@ import { Hono } from 'hono';
 import { sql, type KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import pg from 'pg';
 import { createApp } from '../src/api/app.js';
-import { createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
+import { changeFeedOf, createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
 import { createApplication } from '../src/db/queries/applications.js';
 import { insertRun } from '../src/db/queries/runs.js';
@@ -38,17 +39,19 @@ import { startPostgres, type PostgresCluster } from '../test/support/postgres.js
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 if (!Number.isFinite(duration) || duration <= 0) throw new Error('BENCH_DURATION must be a positive number of seconds');
+const known = ['postgres', 'postgres-socket', 'pglite'];
 const kinds = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',').map((k) => k.trim());
-if (kinds.length === 0 || kinds.some((k) => k !== 'postgres' && k !== 'pglite')) throw new Error('BENCH_DATABASES: postgres, pglite or both');
+if (kinds.length === 0 || kinds.some((k) => !known.includes(k))) throw new Error(`BENCH_DATABASES: one or more of ${known.join(', ')}`);
 const warmup = 2;
 const connections = 50;
-const targetsPerDatabase = 4;
+// Each of the 3 routes right after a measurement of the bare route.
+const targetsPerDatabase = 6;
 
 // Whatever goes wrong (a hung socket, a stuck pool), the process ends.
 setTimeout(() => {
   process.stderr.write('bench: timed out\n');
   process.exit(1);
-}, (kinds.length * targetsPerDatabase * (warmup + duration) + 120) * 1000).unref();
+}, (kinds.length * targetsPerDatabase * (warmup + duration) + 300) * 1000).unref();
 
 /** Counts the statements sent through the handle it is attached to: the round trips of a request. */
 class QueryCounter implements KyselyPlugin {
@@ -103,9 +106,10 @@ async function postgresCpuReader(db: DB): Promise<(() => number) | undefined> {
   };
 }
 
-async function openPostgres(): Promise<BenchDatabase> {
+async function openPostgres(plugins: KyselyPlugin[], overSocket: boolean): Promise<BenchDatabase> {
   let cluster: PostgresCluster | undefined;
   let url = process.env.DATABASE_URL;
+  if (overSocket && url) throw new Error('postgres-socket measures the private cluster: leave DATABASE_URL unset');
   if (!url) {
     const bin = loadPrograms().postgresBin;
     if (!bin) throw new Error('PostgreSQL is not installed: run `npm run setup:test`, or set DATABASE_URL');
@@ -125,11 +129,13 @@ async function openPostgres(): Promise<BenchDatabase> {
   await admin(`create database "${name}"`);
   const benchUrl = new URL(url);
   benchUrl.pathname = `/${name}`;
+  // The socket URL has no host for `URL` to hold: the database name goes in by text.
+  const appUrl = overSocket ? cluster!.socketUrl.replace('@/postgres?', `@/${name}?`) : benchUrl.toString();
   // The production default pool size (DATABASE_POOL_SIZE), so the figure is what `proctor api` would do.
-  const db = createDatabase({ kind: 'postgres', url: benchUrl.toString(), maxConnections: 10 });
+  const db = createDatabase({ kind: 'postgres', url: appUrl, maxConnections: 10 }, plugins);
   return {
     db,
-    label: `Postgres (${cluster ? 'private cluster, fsync off' : benchUrl.host}, pool of 10)`,
+    label: `Postgres (${cluster ? `private cluster, fsync off, ${overSocket ? 'Unix socket' : 'TCP'}` : benchUrl.host}, pool of 10)`,
     serverCpu: await postgresCpuReader(db),
     async dispose() {
       await db.destroy();
@@ -141,8 +147,8 @@ async function openPostgres(): Promise<BenchDatabase> {
   };
 }
 
-function openPglite(): BenchDatabase {
-  const db = createDatabase({ kind: 'pglite' });
+function openPglite(plugins: KyselyPlugin[]): BenchDatabase {
+  const db = createDatabase({ kind: 'pglite' }, plugins);
   return { db, label: 'PGlite (in memory)', dispose: () => db.destroy() };
 }
 
@@ -236,8 +242,10 @@ interface Row {
   bare: Measured;
 }
 
-async function benchDatabase(open: () => Promise<BenchDatabase> | BenchDatabase): Promise<{ label: string; rows: Row[] }> {
-  const { db, label, serverCpu, dispose } = await open();
+async function benchDatabase(open: (plugins: KyselyPlugin[]) => Promise<BenchDatabase> | BenchDatabase): Promise<{ label: string; rows: Row[] }> {
+  // On the app's own handle (a `withPlugin` copy would lack the change feed the caches listen to).
+  const counter = new QueryCounter();
+  const { db, label, serverCpu, dispose } = await open([counter]);
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-bench-blobs-'));
   // Lazy: it connects on first use, and these routes never use Temporal, so the address is never dialled.
   const temporal = createTemporalClientProvider({ address: '127.0.0.1:1', namespace: 'default', taskQueue: 'bench' });
@@ -245,10 +253,9 @@ async function benchDatabase(open: () => Promise<BenchDatabase> | BenchDatabase)
   try {
     await migrateToLatest(db);
     const { token, runShortId } = await seed(db);
-    const counter = new QueryCounter();
     const publicUrl = 'http://127.0.0.1:3000';
     const app = createApp({
-      db: db.withPlugin(counter),
+      db,
       config: { appUrl: publicUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
       temporal,
       blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
@@ -258,6 +265,10 @@ async function benchDatabase(open: () => Promise<BenchDatabase> | BenchDatabase)
     servers.push(proctor.server);
 
     const paths = [`/v1/run/${runShortId}`, '/v1/test-cases?limit=50', '/v1/applications'];
+    // The caches listen for changes once the first request has subscribed them; until the feed listens an
+    // ended run is read from the database every time, as right after a restart.
+    await fetch(proctor.url + paths[0], { headers: { authorization: `Bearer ${token}` } });
+    for (let waited = 0; changeFeedOf(db)?.listening === false && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     const queries = new Map<string, string>();
     let runBody: object | undefined;
     for (const path of paths) {
@@ -278,12 +289,17 @@ async function benchDatabase(open: () => Promise<BenchDatabase> | BenchDatabase)
     const bareServer = await listen(bare.fetch);
     servers.push(bareServer.server);
 
-    const bareResult = await measure(bareServer.url + '/bare', token, serverCpu);
+    // On a shared machine the load moves within seconds: each route is compared with the bare route measured
+    // just before it, and the bare row shows the median of those measurements.
     const rows: Row[] = [];
+    const bares: Measured[] = [];
     for (const path of paths) {
-      rows.push({ database: label, target: path, queries: queries.get(path)!, measured: await measure(proctor.url + path, token, serverCpu), bare: bareResult });
+      const bare = await measure(bareServer.url + '/bare', token, serverCpu);
+      bares.push(bare);
+      rows.push({ database: label, target: path, queries: queries.get(path)!, measured: await measure(proctor.url + path, token, serverCpu), bare });
     }
-    rows.push({ database: label, target: 'bare hono route', queries: '0', measured: bareResult, bare: bareResult });
+    const median = [...bares].sort((a, b) => a.result.requests.average - b.result.requests.average)[Math.floor(bares.length / 2)]!;
+    rows.push({ database: label, target: 'bare hono route (median)', queries: '0', measured: median, bare: median });
     return { label, rows };
   } finally {
     await Promise.all(servers.map(close));
@@ -296,21 +312,23 @@ async function benchDatabase(open: () => Promise<BenchDatabase> | BenchDatabase)
 process.stdout.write(`${connections} connections, ${duration} s per target after ${warmup} s warm-up; databases: ${kinds.join(', ')}\n\n`);
 const all: Row[] = [];
 for (const kind of kinds) {
-  const { label, rows } = await benchDatabase(kind === 'postgres' ? openPostgres : openPglite);
+  const open = kind === 'pglite' ? openPglite : (plugins: KyselyPlugin[]) => openPostgres(plugins, kind === 'postgres-socket');
+  const { label, rows } = await benchDatabase(open);
   process.stdout.write(`measured on ${label}\n`);
   all.push(...rows);
 }
 
 const ratio = (x: number, y: number) => (y > 0 ? (x / y).toFixed(2) : 'n/a');
-const header = ['database', 'target', 'queries/req', 'req/s', 'p50 ms', 'p99 ms', 'req/s ÷ bare', 'CPU ms/req api + db', 'CPU: bare ÷ target', 'errors', 'non-2xx'];
+const header = ['database', 'target', 'queries/req', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'req/s ÷ bare', 'CPU ms/req api + db', 'CPU: bare ÷ target', 'errors', 'non-2xx'];
 const cpuMs = (m: Measured) => m.apiCpuMs + (m.dbCpuMs ?? 0);
 const lines = all.map((r) => [
-  r.database.split(' ')[0]!,
+  r.database.includes('Unix socket') ? 'Postgres (socket)' : r.database.split(' ')[0]!,
   r.target.replace(/run_\w+/, '{shortId}'),
   r.queries,
   String(Math.round(r.measured.result.requests.average)),
   String(r.measured.result.latency.p50),
   String(r.measured.result.latency.p99),
+  String(Math.round(r.bare.result.requests.average)),
   ratio(r.measured.result.requests.average, r.bare.result.requests.average),
   `${r.measured.apiCpuMs.toFixed(2)} + ${r.measured.dbCpuMs === undefined ? '–' : r.measured.dbCpuMs.toFixed(2)}`,
   ratio(cpuMs(r.bare), cpuMs(r.measured)),

@@ -4,9 +4,9 @@ import { ApiError } from './errors.js';
 import { findTokenOwner } from '../db/queries/api-tokens.js';
 
 /**
- * The caller's project from the Bearer token. Lookups are cached for TOKEN_CACHE_TTL_MS (30 s): a revocation
- * or suspension made in this process applies to the next request, one made by another process (`proctor
- * admin`, another replica) within 30 s.
+ * The caller's project from the Bearer token. Lookups are cached; a revocation or suspension applies to the
+ * next request in the process that made it, and within milliseconds elsewhere (LISTEN/NOTIFY; see
+ * TOKEN_CACHE_TTL_MS for the fallback).
  */
 export const requireApiToken = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('authorization');

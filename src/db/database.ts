@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type KyselyPlugin, type MigrationResultSet } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { createChangeFeed, createPgliteChangeFeed, type ChangeFeed } from './change-feed.js';
 
 export type DB = Kysely<Database>;
 
@@ -13,17 +14,42 @@ export type DatabaseTarget =
   // dataDir undefined = in memory (tests); a path keeps data across restarts (proctor dev).
   | { kind: 'pglite'; dataDir?: string };
 
-export function createDatabase(target: DatabaseTarget): DB {
+const warn = (msg: string, err?: string) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, err }) + '\n');
+
+/** A pool that also closes the change feed when Kysely's `destroy()` ends it. */
+class FeedPool extends pg.Pool {
+  feed?: ChangeFeed;
+  override async end(): Promise<void> {
+    await this.feed?.close();
+    return super.end();
+  }
+}
+
+const feeds = new WeakMap<DB, ChangeFeed>();
+
+/**
+ * The LISTEN/NOTIFY feed of a database made by `createDatabase` (on Postgres it connects on the first
+ * subscription). Undefined for a handle made otherwise (`db.withPlugin`, a transaction).
+ */
+export const changeFeedOf = (db: DB): ChangeFeed | undefined => feeds.get(db);
+
+/** `plugins`: for the handle itself (a handle from `db.withPlugin` is another object, without the feed). */
+export function createDatabase(target: DatabaseTarget, plugins: KyselyPlugin[] = []): DB {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.maxConnections ?? 10 });
+    const pool = new FeedPool({ connectionString: target.url, max: target.maxConnections ?? 10 });
     // An idle connection dropped by the server (restart, failover) is an 'error' event on the pool: without a
     // listener it would crash the process; the pool replaces the connection on the next query.
-    pool.on('error', (err) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'idle database connection lost', err: err.message }) + '\n'));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pool.on('error', (err) => warn('idle database connection lost', err.message));
+    pool.feed = createChangeFeed(target.url, (msg) => warn(msg));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    feeds.set(db, pool.feed);
+    return db;
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
   const pglite = new PGlite(target.dataDir);
-  return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
+  feeds.set(db, createPgliteChangeFeed(pglite));
+  return db;
 }
 
 export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {

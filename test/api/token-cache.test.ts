@@ -1,6 +1,10 @@
+import { CompiledQuery } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeFeedOf } from '../../src/db/database.js';
 import { createToken, revokeToken, seedProject, setOrganizationSuspended } from '../../src/db/queries/admin.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { TOKEN_CACHE_TTL_MS } from '../../src/db/queries/api-tokens.js';
+import { createApiContext, databaseKinds, databaseUrlOf, type ApiContext } from '../support/app-context.js';
 
 describe.each(databaseKinds)('token lookups are cached, and revoke/suspend apply at once (%s)', (kind) => {
   let ctx: ApiContext;
@@ -35,14 +39,76 @@ describe.each(databaseKinds)('token lookups are cached, and revoke/suspend apply
     expect(await status(org.token)).toBe(200);
   });
 
-  it('a revocation written by another process is seen only after the cache entry expires', async () => {
-    // What `proctor admin revoke-token` does from its own process: the row changes, this process's cache does not.
+  /** Polls until the token's answer is `expected` or `ms` pass; returns the last status seen. */
+  const statusWithin = async (token: string, expected: number, ms: number) => {
+    const deadline = Date.now() + ms;
+    let seen = await status(token);
+    while (seen !== expected && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = await status(token);
+    }
+    return seen;
+  };
+
+  /**
+   * Plain SQL behind the cache's back. On Postgres on a connection of its own: what another process (`proctor
+   * admin`, a replica, psql) writes. PGlite has one process, so there it is this one's handle.
+   */
+  const elsewhere = async (query: string, values: unknown[]) => {
+    if (kind === 'pglite') {
+      await ctx.db.executeQuery(CompiledQuery.raw(query, values));
+      return;
+    }
+    const client = new pg.Client({ connectionString: databaseUrlOf(ctx.db)! });
+    await client.connect();
+    try {
+      await client.query(query, values);
+    } finally {
+      await client.end();
+    }
+  };
+  // Far below the cache TTL: only the notification can make the change visible this soon.
+  const soon = 3_000;
+
+  it('a revocation or suspension written elsewhere is seen within moments, not after the cache TTL', async () => {
+    expect(soon).toBeLessThan(TOKEN_CACHE_TTL_MS / 5);
     const { id, token } = await createToken(ctx.db, ctx.tenant.projectId, 'api', 'other process');
     expect(await status(token)).toBe(200);
-    await ctx.db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('id', '=', id).execute();
-    expect(await status(token)).toBe(200);
-    // The same call in this process forgets the entry (its update finds the token already revoked).
-    expect(await revokeToken(ctx.db, id)).toBe(false);
-    expect(await status(token)).toBe(401);
+    await elsewhere('update api_tokens set revoked_at = now() where id = $1', [id]);
+    expect(await statusWithin(token, 401, soon)).toBe(401);
+
+    const org = await seedProject(ctx.db, { organization: 'Umbrella', project: 'Labs' });
+    expect(await status(org.token)).toBe(200);
+    await elsewhere('update organizations set suspended_at = now() where id = $1', [org.organizationId]);
+    expect(await statusWithin(org.token, 403, soon)).toBe(403);
+    await elsewhere('update organizations set suspended_at = null where id = $1', [org.organizationId]);
+    expect(await statusWithin(org.token, 200, soon)).toBe(200);
+    // A deleted project takes its tokens with it.
+    await elsewhere('delete from projects where id = $1', [org.projectId]);
+    expect(await statusWithin(org.token, 401, soon)).toBe(401);
+    expect(await status(ctx.tenant.token)).toBe(200);
   });
+
+  // PGlite has no connection to lose.
+  if (kind === 'postgres') {
+    it('after the listening connection drops, it reconnects and nothing revoked meanwhile stays accepted', async () => {
+      const feed = changeFeedOf(ctx.db)!;
+      const { id, token } = await createToken(ctx.db, ctx.tenant.projectId, 'api', 'during an outage');
+      expect(await status(token)).toBe(200);
+      expect(feed.listening).toBe(true);
+      // The server ends the listening session (a restart or failover would), and the token is revoked before
+      // the feed is back: that notification is lost, so the feed must drop the cache when it listens again.
+      await elsewhere("select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and datname = current_database()", []);
+      await elsewhere('update api_tokens set revoked_at = now() where id = $1', [id]);
+      expect(await statusWithin(token, 401, soon)).toBe(401);
+      const deadline = Date.now() + soon;
+      while (!feed.listening && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(feed.listening).toBe(true);
+      // And it hears the next change as before.
+      const next = await createToken(ctx.db, ctx.tenant.projectId, 'api', 'after the outage');
+      expect(await status(next.token)).toBe(200);
+      await elsewhere('update api_tokens set revoked_at = now() where id = $1', [next.id]);
+      expect(await statusWithin(next.token, 401, soon)).toBe(401);
+    });
+  }
 });

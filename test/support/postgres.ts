@@ -7,6 +7,8 @@ import { freePort, waitFor } from './net.js';
 
 export interface PostgresCluster {
   url: string;
+  /** The same server through its Unix socket (no TCP/IP stack), for clients on this machine. */
+  socketUrl: string;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startPostgres(binDir: string): Promise<PostgresCluster> {
 
   return {
     url,
+    socketUrl: `postgres://postgres@/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -9,6 +9,7 @@ import * as buildUploads from './2026_11_23_0007_build_uploads.js';
 import * as gitIntegrations from './2026_11_23_0008_git_integrations.js';
 import * as changeReviews from './2026_11_23_0009_change_reviews.js';
 import * as dashboard from './2026_11_23_0011_dashboard.js';
+import * as changeNotifications from './2026_11_23_0013_change_notifications.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0008_git_integrations': gitIntegrations,
   '2026_11_23_0009_change_reviews': changeReviews,
   '2026_11_23_0011_dashboard': dashboard,
+  '2026_11_23_0013_change_notifications': changeNotifications,
 };

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { DB } from '../database.js';
+import { NotifiedCache } from '../notified-cache.js';
 import type { TokenKind } from '../schema.js';
 import { hashesEqual, hashToken, tokenPrefixes } from '../../ids.js';
 
@@ -12,29 +12,35 @@ export interface TokenOwner {
 }
 
 /**
- * How long this process trusts a token lookup. Revoking a token or suspending an organization through
- * `revokeToken` / `setOrganizationSuspended` forgets the entries at once in the process that called them;
- * any other process (the API while `proctor admin` revokes from a shell, or a second API replica) keeps
- * accepting the token, or ignoring the suspension, for at most this long.
+ * How long this process trusts a token lookup when it cannot hear about changes. Every API process listens to
+ * `proctor_token_changes`, which triggers notify when a token is revoked or deleted and when an organization
+ * is suspended or lifted (migration 0013), whoever wrote it: `proctor admin` from a shell, another replica,
+ * plain SQL. The entry is dropped when the notification arrives, milliseconds after the commit on Postgres.
+ * `revokeToken` / `setOrganizationSuspended` also forget at once in the process that called them, so its next
+ * request never races the notification. The TTL remains the bound while the listening connection is down (it
+ * reconnects; everything cached is dropped when the connection drops and again when it listens).
  */
 export const TOKEN_CACHE_TTL_MS = 30_000;
 
 // Keyed by the token's SHA-256, so no token is kept in clear. Only found tokens are cached: a miss costs a
 // query every time, but a token created a moment ago in another process works at once, and requests with
-// made-up tokens cannot evict the real ones. Hashes, token ids and organization ids are unique across
-// databases, so one cache serves every database of the process (the tests open many).
-const owners = new LRUCache<string, TokenOwner>({ max: 10_000, ttl: TOKEN_CACHE_TTL_MS });
-// Bumped by every forget: a lookup that was already reading when a token was revoked must not put the
-// pre-revocation row back into the cache.
-let generation = 0;
+// made-up tokens cannot evict the real ones. The triggers of migration 0013 name the token, organization or
+// project that changed.
+const owners = new NotifiedCache<TokenOwner>({
+  channel: 'proctor_token_changes',
+  max: 10_000,
+  fallbackTtlMs: TOKEN_CACHE_TTL_MS,
+  stale: (change, owner) => change.tokenId === owner.tokenId || change.organizationId === owner.organizationId || change.projectId === owner.projectId,
+});
 
 /** The owner of a presented token, or undefined for an unknown, revoked or malformed one. */
 export async function findTokenOwner(db: DB, token: string): Promise<TokenOwner | undefined> {
   if (!Object.values(tokenPrefixes).some((p) => token.startsWith(p)) || token.length > 200) return undefined;
   const hash = hashToken(token);
-  const cached = owners.get(hash);
-  if (cached) return cached;
-  const startedAt = generation;
+  return owners.read(db, hash, () => lookUp(db, hash));
+}
+
+async function lookUp(db: DB, hash: string): Promise<TokenOwner | undefined> {
   const row = await db
     .selectFrom('api_tokens as t')
     .innerJoin('projects as p', 'p.id', 't.project_id')
@@ -45,21 +51,10 @@ export async function findTokenOwner(db: DB, token: string): Promise<TokenOwner 
     .executeTakeFirst();
   // The index found the row by hash; the constant-time comparison keeps the final check free of timing hints.
   if (!row || !hashesEqual(row.token_hash, hash)) return undefined;
-  const owner: TokenOwner = {
-    tokenId: row.id,
-    kind: row.kind,
-    projectId: row.project_id,
-    organizationId: row.organization_id,
-    suspended: row.suspended_at !== null,
-  };
-  if (generation === startedAt) owners.set(hash, owner);
-  return owner;
+  return { tokenId: row.id, kind: row.kind, projectId: row.project_id, organizationId: row.organization_id, suspended: row.suspended_at !== null };
 }
 
-/** Drops the cached lookups of one token, or of every token of an organization, after a change to them. */
-export function forgetTokenOwners(which: { tokenId: string } | { organizationId: string }): void {
-  generation++;
-  for (const [hash, owner] of owners.entries()) {
-    if ('tokenId' in which ? owner.tokenId === which.tokenId : owner.organizationId === which.organizationId) owners.delete(hash);
-  }
+/** Drops the cached lookups of one token, or of every token of an organization or project, after a change to them. */
+export function forgetTokenOwners(which: { tokenId: string } | { organizationId: string } | { projectId: string }): void {
+  owners.forget(which);
 }

@@ -1,6 +1,7 @@
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../database.js';
+import { NotifiedCache } from '../notified-cache.js';
 import type { Database } from '../schema.js';
 import type { DeviceSettings } from './execution.js';
 import { newId, newShortId } from '../../ids.js';
@@ -159,13 +160,35 @@ export async function runTestRows(db: DB, runId: string, onlyFailed: boolean) {
 }
 
 export type RunTestSelection = 'failed' | 'all';
-export type RunWithTests = NonNullable<Awaited<ReturnType<typeof findRunWithTests>>>;
+export type RunWithTests = NonNullable<Awaited<ReturnType<typeof readRunWithTests>>>;
 
 /**
  * A run with its tests (all of them, or those that did not pass) in one round trip, the tests aggregated
  * as JSON: their timestamps arrive as strings. Without `tests`, the run alone.
  */
-export async function findRunWithTests(db: DB, projectId: string, shortId: string, tests: RunTestSelection | undefined) {
+export async function findRunWithTests(db: DB, projectId: string, shortId: string, tests: RunTestSelection | undefined): Promise<RunWithTests | undefined> {
+  return finishedRuns.read(db, `${projectId} ${shortId} ${tests ?? 'none'}`, () => readRunWithTests(db, projectId, shortId, tests), (run) => endedStatuses.has(run.status));
+}
+
+const endedStatuses = new Set<string>(['COMPLETED', 'ERROR', 'CANCELLED']);
+
+// What CI clients poll. A run that has ended is read from memory: what its view shows (its row, its tests,
+// its plan's name and short id, the short id of the run it reruns) is kept exact by the triggers of migration
+// 0013, which name the run or plan written (a finished run does still change: a late activity retry rewrites
+// `finished_at`, its plan can be renamed or deleted). Only while the feed listens: a run is never cached on a
+// change that might go unheard. Presigned links are made per request from the cached keys.
+const finishedRuns = new NotifiedCache<RunWithTests>({
+  channel: 'proctor_run_changes',
+  max: 2_000,
+  // Counted in tests: a run of 10,000 with `?testCases=all` is a large entry.
+  size: { maxSize: 50_000, sizeOf: (run) => 1 + run.tests.length },
+  stale: (change, run) => change.runId === run.id || (change.planId !== undefined && change.planId === run.test_plan_id),
+});
+
+/** Drops cached runs read from a plan this process just changed: its next read must not race the notification. */
+export const forgetRunsOfPlan = (planId: string): void => finishedRuns.forget({ planId });
+
+async function readRunWithTests(db: DB, projectId: string, shortId: string, tests: RunTestSelection | undefined) {
   return selectRuns(db)
     .select((eb) =>
       jsonArrayFrom(

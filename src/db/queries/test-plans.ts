@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../database.js';
 import type { Database, NotifyOn, TestPlan } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { forgetRunsOfPlan } from './runs.js';
 
 export interface EmailNotification {
   recipients: string[];
@@ -107,6 +108,7 @@ export async function updateTestPlan(db: DB, plan: { id: string; projectId: stri
     await writeChildren(trx, plan.id, patch);
     if (patch.isDefault !== undefined) await setDefault(trx, plan.projectId, plan.id, patch.isDefault);
   });
+  forgetRunsOfPlan(plan.id);
 }
 
 /** Deletes the plan (its lists go with it) and clears the project's default when it was this plan. */
@@ -115,6 +117,7 @@ export async function deleteTestPlan(db: DB, plan: { id: string; projectId: stri
     await setDefault(trx, plan.projectId, plan.id, false);
     await trx.deleteFrom('test_plans').where('id', '=', plan.id).execute();
   });
+  forgetRunsOfPlan(plan.id);
 }
 
 async function setDefault(trx: Trx, projectId: string, planId: string, isDefault: boolean): Promise<void> {
