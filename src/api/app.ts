@@ -29,6 +29,7 @@ import { registerBuilds } from './routes/builds.js';
 import { registerMcp } from './routes/mcp.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
+import { createDashboard, dashboardBasePath } from '../web/index.js';
 
 export const apiInfo = {
   title: 'Proctor API',
@@ -107,6 +108,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     ],
   });
   app.get('/docs', Scalar({ url: '/v1/openapi.json', pageTitle: 'Proctor API reference' }));
+  // The dashboard answers the `url` fields of API responses: it lives at the path of PROCTOR_APP_URL.
+  const dashboardBase = dashboardBasePath(deps.config.appUrl);
+  app.route(dashboardBase || '/', createDashboard(dashboardBase));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

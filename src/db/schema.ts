@@ -320,6 +320,21 @@ export interface RemoteTunnelConnectionsTable {
   heartbeat_at: Timestamp;
 }
 
+export interface DashboardSigningKeysTable {
+  id: Generated<number>;
+  secret: string;
+  created_at: Timestamp;
+}
+
+export interface DashboardSessionsTable {
+  id_hash: string;
+  token_id: string;
+  project_id: string;
+  csrf_secret: string;
+  created_at: Timestamp;
+  expires_at: Date;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -345,6 +360,8 @@ export interface Database {
   heal_proposals: HealProposalsTable;
   remote_tunnels: RemoteTunnelsTable;
   remote_tunnel_connections: RemoteTunnelConnectionsTable;
+  dashboard_signing_keys: DashboardSigningKeysTable;
+  dashboard_sessions: DashboardSessionsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

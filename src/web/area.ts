@@ -1,0 +1,32 @@
+import type { Hono, MiddlewareHandler } from 'hono';
+import { compress } from 'hono/compress';
+import { createMiddleware } from 'hono/factory';
+import type { WebEnv } from './context.js';
+import { requireSession, verifyCsrf } from './session.js';
+
+/**
+ * Middleware is attached per area (a path and what lies under it), never with `use('*')`: the dashboard is
+ * mounted at the root by default, where `*` would also catch `/v1` and `/docs`.
+ */
+function attach(web: Hono<WebEnv>, path: string, ...handlers: MiddlewareHandler<WebEnv>[]): void {
+  for (const pattern of path === '/' ? ['/'] : [path, `${path}/*`]) web.use(pattern, ...handlers);
+}
+
+const withBase = (base: string) =>
+  createMiddleware<WebEnv>(async (c, next) => {
+    c.set('base', base);
+    await next();
+  });
+
+/** Pages anyone may open (sign-in): the base path and compression. */
+export function publicArea(web: Hono<WebEnv>, base: string, path: string): void {
+  attach(web, path, withBase(base), compress());
+}
+
+/**
+ * Pages and actions of the signed-in project: a live session (else the sign-in form), a CSRF token on every
+ * form post, compressed answers. Each page module calls this once for its path before adding routes.
+ */
+export function protectedArea(web: Hono<WebEnv>, base: string, path: string): void {
+  attach(web, path, withBase(base), compress(), requireSession, verifyCsrf);
+}

@@ -1,0 +1,45 @@
+// Small pieces the pages share.
+
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A status or result word, coloured by the stylesheet; colour is never the only signal (the word is there). */
+export function Status(props: { value: string | null | undefined }) {
+  return props.value ? <span class={`status ${props.value}`}>{props.value}</span> : <span class="muted">–</span>;
+}
+
+export function When(props: { at: Date | string | null | undefined }) {
+  if (!props.at) return <span class="muted">–</span>;
+  const iso = new Date(props.at).toISOString();
+  return <time datetime={iso}>{iso.slice(0, 19).replace('T', ' ')} UTC</time>;
+}
+
+export function duration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '–';
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Previous/next links that keep the page's filters. */
+export function Pager(props: { path: string; query: Record<string, string | undefined>; page: number; pageSize: number; total: number }) {
+  const link = (page: number) => {
+    const params = new URLSearchParams(Object.entries({ ...props.query, page: String(page) }).filter((e): e is [string, string] => Boolean(e[1])));
+    return `${props.path}?${params.toString()}`;
+  };
+  const last = Math.max(1, Math.ceil(props.total / props.pageSize));
+  return (
+    <nav class="pager" aria-label="Pages">
+      {props.page > 1 && <a href={link(props.page - 1)} rel="prev">Previous page</a>}
+      <span>Page {props.page} of {last} ({props.total} in all)</span>
+      {props.page < last && <a href={link(props.page + 1)} rel="next">Next page</a>}
+    </nav>
+  );
+}
+
+/** A query parameter that must be one of `choices`; anything else means "no filter". */
+export function oneOf<T extends string>(value: string | undefined, choices: readonly T[]): T | undefined {
+  return choices.find((c) => c === value);
+}
+
+export const pageNumber = (value: string | undefined): number => {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+};

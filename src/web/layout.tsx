@@ -1,0 +1,97 @@
+import type { Context } from 'hono';
+import { html } from 'hono/html';
+import type { Child } from 'hono/jsx';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { assetPath } from './assets.js';
+import type { WebEnv } from './context.js';
+import { navItems, type NavKey } from './nav.js';
+
+export interface LayoutProps {
+  title: string;
+  /** The menu entry this page belongs to (marked as current). */
+  nav?: NavKey;
+  base: string;
+  /** Signed in: the project's name and the logout form's CSRF token. Absent on the sign-in page. */
+  signedIn?: { projectName: string; csrfToken: string };
+  children?: Child;
+}
+
+/** Every page's frame: skip link, header with the menu and the logout form, then `<main>`. */
+export function Layout(props: LayoutProps) {
+  const { base, signedIn } = props;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} · Proctor`}</title>
+        <link rel="stylesheet" href={`${base}${assetPath.css}`} />
+        <script src={`${base}${assetPath.htmx}`} defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <a class="brand" href={`${base}/runs`}>Proctor</a>
+          {signedIn && (
+            <nav class="main" aria-label="Main">
+              <ul>
+                {navItems.map((item) => (
+                  <li>
+                    <a href={`${base}${item.path}`} aria-current={item.key === props.nav ? 'page' : undefined}>{item.label}</a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          {signedIn && (
+            <div class="who">
+              <span>Project {signedIn.projectName}</span>
+              <form class="inline" method="post" action={`${base}/logout`}>
+                <CsrfField token={signedIn.csrfToken} />
+                <button type="submit">Sign out</button>
+              </form>
+            </div>
+          )}
+        </header>
+        <main id="main">{props.children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** The hidden field every POST form carries; `verifyCsrf` checks it. */
+export function CsrfField(props: { token: string }) {
+  return <input type="hidden" name="_csrf" value={props.token} />;
+}
+
+/** Renders a page of the signed-in project inside the layout. */
+export function renderPage(
+  c: Context<WebEnv>,
+  page: { title: string; nav?: NavKey },
+  content: Child,
+  status: ContentfulStatusCode = 200,
+) {
+  const session = c.get('session');
+  const signedIn = session ? { projectName: session.projectName, csrfToken: c.get('csrfToken') } : undefined;
+  return c.html(
+    html`<!doctype html>${(
+      <Layout title={page.title} nav={page.nav} base={c.get('base')} signedIn={signedIn}>
+        {content}
+      </Layout>
+    )}`,
+    status,
+  );
+}
+
+/** The page for an id that does not exist in the session's project, another project's included. */
+export function notFoundPage(c: Context<WebEnv>, what: string) {
+  return renderPage(
+    c,
+    { title: 'Not found' },
+    <>
+      <h1>Not found</h1>
+      <p>{what} does not exist in this project.</p>
+    </>,
+    404,
+  );
+}

@@ -1,0 +1,113 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
+import { findTokenOwner } from '../db/queries/api-tokens.js';
+import { deleteSession, findSession, insertSession, sessionSigningKey } from '../db/queries/dashboard-sessions.js';
+import type { WebEnv } from './context.js';
+
+export const SESSION_COOKIE = 'proctor_session';
+const LOGIN_CSRF_COOKIE = 'proctor_login_csrf';
+/** A dashboard session lasts a working day; signing in again is one paste of the token. */
+export const SESSION_TTL_SECONDS = 12 * 3600;
+
+const randomSecret = () => randomBytes(32).toString('base64url');
+
+const cookieOptions = (c: Context<WebEnv>) => ({
+  path: c.get('base') || '/',
+  httpOnly: true,
+  sameSite: 'Lax' as const,
+  // Behind a TLS-terminating proxy the request arrives as http; the proxy says what the browser used.
+  secure: new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https',
+});
+
+export const safeEqual = (a: string, b: string): boolean => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/**
+ * Exchanges a project API token for a session cookie. The token itself is never stored in the cookie, the
+ * page or a URL: only a random session id, signed, whose hash the database keeps.
+ */
+export async function signIn(c: Context<WebEnv>, token: string): Promise<'ok' | 'invalid' | 'suspended'> {
+  const { db } = c.get('deps');
+  const owner = await findTokenOwner(db, token.trim());
+  if (!owner || owner.kind !== 'api') return 'invalid';
+  if (owner.suspended) return 'suspended';
+  const sessionId = randomSecret();
+  await insertSession(db, {
+    sessionId,
+    tokenId: owner.tokenId,
+    projectId: owner.projectId,
+    csrfSecret: randomSecret(),
+    expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+  });
+  await setSignedCookie(c, SESSION_COOKIE, sessionId, await sessionSigningKey(db), { ...cookieOptions(c), maxAge: SESSION_TTL_SECONDS });
+  return 'ok';
+}
+
+async function sessionId(c: Context<WebEnv>): Promise<string | undefined> {
+  const value = await getSignedCookie(c, await sessionSigningKey(c.get('deps').db), SESSION_COOKIE);
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+export async function signOut(c: Context<WebEnv>): Promise<void> {
+  const id = await sessionId(c);
+  if (id) await deleteSession(c.get('deps').db, id);
+  deleteCookie(c, SESSION_COOKIE, cookieOptions(c));
+}
+
+/**
+ * Every dashboard page and action sits behind this: the session's project is the only one its handlers
+ * read. Without a live session a page goes to the sign-in form (and comes back after); an htmx request or a
+ * form post gets a 401 that tells htmx to load the sign-in page.
+ */
+export const requireSession = createMiddleware<WebEnv>(async (c, next) => {
+  const id = await sessionId(c);
+  const session = id ? await findSession(c.get('deps').db, id) : undefined;
+  if (!session) {
+    const login = `${c.get('base')}/login`;
+    if (c.req.method === 'GET' && !c.req.header('hx-request')) {
+      const path = new URL(c.req.url);
+      return c.redirect(`${login}?next=${encodeURIComponent(path.pathname + path.search)}`, 303);
+    }
+    c.header('HX-Redirect', login);
+    return c.text('Sign in first', 401);
+  }
+  c.set('session', session);
+  c.set('csrfToken', session.csrfSecret);
+  await next();
+});
+
+/**
+ * CSRF check of a form post: the synchronizer token of the session, sent as the `_csrf` field or (htmx) the
+ * `X-CSRF-Token` header. The cookie is SameSite=Lax already; the token also stops same-site attackers.
+ */
+export const verifyCsrf = createMiddleware<WebEnv>(async (c, next) => {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    const sent = c.req.header('x-csrf-token') ?? (await formField(c, '_csrf'));
+    if (!sent || !safeEqual(sent, c.get('csrfToken'))) return c.text('This form has expired or did not come from Proctor: reload the page and try again', 403);
+  }
+  await next();
+});
+
+async function formField(c: Context<WebEnv>, name: string): Promise<string | undefined> {
+  const type = c.req.header('content-type') ?? '';
+  if (!type.includes('application/x-www-form-urlencoded') && !type.includes('multipart/form-data')) return undefined;
+  const value = (await c.req.parseBody())[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The sign-in form has no session yet: its CSRF token is a cookie echoed in a hidden field (double submit). */
+export function issueLoginCsrf(c: Context<WebEnv>): string {
+  const token = getCookie(c, LOGIN_CSRF_COOKIE) ?? randomSecret();
+  setCookie(c, LOGIN_CSRF_COOKIE, token, { ...cookieOptions(c), maxAge: 3600 });
+  return token;
+}
+
+export function loginCsrfValid(c: Context<WebEnv>, sent: string | undefined): boolean {
+  const expected = getCookie(c, LOGIN_CSRF_COOKIE);
+  return Boolean(expected && sent && safeEqual(sent, expected));
+}
