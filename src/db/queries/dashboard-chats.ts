@@ -1,8 +1,8 @@
 // What the dashboard's conversation pages show, for the session's project only: the same conversation records the
 // chat API serves, in reading order, plus the runs the assistant started from it.
-import type { DB } from '../../db/database.js';
-import { findChat, recentMessages, type ChatMessageView, type ChatRecord } from '../../db/queries/chats.js';
-import type { RunStatus, TestResult } from '../../db/schema.js';
+import type { DB } from '../database.js';
+import { findChat, recentMessages, type ChatMessageView, type ChatRecord } from './chats.js';
+import type { RunStatus, TestResult } from '../schema.js';
 
 export interface ConversationPage {
   chat: ChatRecord;

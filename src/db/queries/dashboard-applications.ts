@@ -1,6 +1,6 @@
 // What the dashboard's applications page shows: every application of the project with its environments.
-import type { DB } from '../../db/database.js';
-import { listApplications, type ApplicationView } from '../../db/queries/applications.js';
+import type { DB } from '../database.js';
+import { listApplications, type ApplicationView } from './applications.js';
 
 export interface ApplicationWithEnvironments extends ApplicationView {
   environments: { shortId: string; name: string; url: string | null; buildShortId: string | null; isProduction: boolean; isDefault: boolean }[];
