@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertChat, insertTurn, writePartialReply } from '../../src/db/queries/chats.js';
 import { newId, newShortId } from '../../src/ids.js';
 import { deletePlanSchedules } from '../../src/temporal/schedules.js';
-import { loadApplications } from '../../src/web/data/applications.js';
-import { loadConversation, messageLimit } from '../../src/web/data/chats.js';
-import { loadPlan, loadPlanSummaries } from '../../src/web/data/test-plans.js';
+import { loadApplications } from '../../src/db/queries/dashboard-applications.js';
+import { loadConversation, messageLimit } from '../../src/db/queries/dashboard-chats.js';
+import { loadPlanSummaries } from '../../src/db/queries/dashboard-test-plans.js';
+import { loadPlan } from '../../src/web/pages/test-plans.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 
