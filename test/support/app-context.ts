@@ -52,7 +52,7 @@ export interface ApiContext {
   close(): Promise<void>;
 }
 
-export async function createApiContext(kind: DatabaseKind, opts: { temporalAddress?: string; logger?: Logger } = {}): Promise<ApiContext> {
+export async function createApiContext(kind: DatabaseKind, opts: { temporalAddress?: string; logger?: Logger; appUrl?: string } = {}): Promise<ApiContext> {
   const db = await freshDatabase(kind);
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
   const publicUrl = 'http://127.0.0.1:3000';
@@ -63,7 +63,7 @@ export async function createApiContext(kind: DatabaseKind, opts: { temporalAddre
   });
   const deps: AppDeps = {
     db,
-    config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+    config: { appUrl: opts.appUrl ?? 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
     temporal,
     blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
     logger: opts.logger ?? silentLogger,

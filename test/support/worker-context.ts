@@ -41,6 +41,8 @@ export interface StackOptions {
   allowPrivateNetworks?: boolean;
   /** Remote tunnels the worker's browsers route to a tunnel edge (`PROCTOR_TUNNEL_DOMAIN`, `PROCTOR_INTERNAL_SECRET`). */
   tunnels?: WorkerSettings['tunnels'];
+  /** PROCTOR_APP_URL: where the `url` fields of answers point (the dashboard tests serve the app there). */
+  appUrl?: string;
 }
 
 export interface Stack {
@@ -65,6 +67,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const publicUrl = 'http://127.0.0.1:3000';
   const blobs = createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl });
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const appUrl = opts.appUrl ?? 'https://app.proctor.test';
   const address = opts.temporalAddress ?? inject('temporalAddress');
   const temporal = createTemporalClientProvider({ address, namespace: 'default', taskQueue });
   // The worker as `proctor worker` assembles it, with the test's settings (no worker: the same deps, unpolled).
@@ -73,7 +76,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     llm: opts.llm && { apiKey: opts.llm.apiKey, baseURL: opts.llm.baseURL, model: 'scripted', maxRetries: 1 },
     maxAgentSteps: opts.maxAgentSteps,
     stepTimeoutMs: opts.stepTimeoutMs ?? 3_000,
-    notify: { appUrl: 'https://app.proctor.test', email: opts.smtpUrl ? { smtpUrl: opts.smtpUrl, from: 'Proctor <proctor@test>' } : undefined },
+    notify: { appUrl, email: opts.smtpUrl ? { smtpUrl: opts.smtpUrl, from: 'Proctor <proctor@test>' } : undefined },
     tunnels: opts.tunnels,
   };
   const resources = { db, blobs, logger };
@@ -86,7 +89,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   const appDeps: AppDeps = {
     db,
-    config: { appUrl: 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+    config: { appUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
     temporal,
     blobs,
     logger,
