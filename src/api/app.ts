@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { requireApiToken } from './auth.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { handleError } from './errors.js';
@@ -27,6 +26,7 @@ import { registerQaTechCompat } from './compat/qatech.js';
 import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import { registerBuilds } from './routes/builds.js';
 import { registerMcp } from './routes/mcp.js';
+import { registerDocs } from './routes/docs.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'System', description: 'Health and documentation' },
     ],
   });
-  app.get('/docs', Scalar({ url: '/v1/openapi.json', pageTitle: 'Proctor API reference' }));
+  registerDocs(app);
   // The dashboard answers the `url` fields of API responses: it lives at the path of PROCTOR_APP_URL.
   const dashboardBase = dashboardBasePath(deps.config.appUrl);
   app.route(dashboardBase || '/', createDashboard(dashboardBase));
