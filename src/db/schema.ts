@@ -331,7 +331,6 @@ export interface MergeRequestReviewSettingsTable {
   comment_on_open: Generated<boolean>;
   environment_mapping: ColumnType<Record<string, string>, string | undefined, string>;
   handle: Generated<string>;
-  webhook_secret: string | null;
   webhook_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;

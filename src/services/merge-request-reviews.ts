@@ -1,5 +1,4 @@
 // Merge-request review settings per project and repository, and what a review of a merge request is asked to test.
-import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.js';
 import type { MergeRequestReviewSettingsTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
@@ -38,8 +37,8 @@ export interface MergeRequestReviewSettingsView {
   updatedAt: string;
 }
 
-/** Creates or refreshes the provider's project webhook (GitLab); the git integration implements it. */
-export type EnsureProjectWebhook = (projectId: string, target: { provider: GitProviderId; repository: string }, hook: { url: string; secret: string; hookId: string | null }) => Promise<{ id: string }>;
+/** Creates or refreshes the GitLab project webhook (signed with the integration's webhook secret); returns its id. */
+export type EnsureProjectWebhook = (projectId: string, repository: string, url: string) => Promise<{ id: string }>;
 
 export interface MergeRequestSettingsDeps {
   db: DB;
@@ -79,7 +78,7 @@ async function checkMapping(db: DB, projectId: string, mapping: Record<string, s
 
 /**
  * Saves the settings of one repository (created, or the given fields changed). For GitLab, saving also creates or
- * refreshes the project webhook with a secret Proctor generates (kept across saves; never returned).
+ * refreshes the project webhook, whose secret token is the GitLab integration's webhook secret (never returned).
  */
 export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsDeps, projectId: string, input: MergeRequestReviewSettingsInput): Promise<MergeRequestReviewSettingsView> {
   const repository = input.repository.trim().replace(/^\/+|\/+$/g, '');
@@ -98,13 +97,13 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
   };
   let row = await deps.db
     .insertInto('merge_request_review_settings')
-    .values({ id: newId(), project_id: projectId, provider: input.provider, repository, ...fields, webhook_secret: input.provider === 'gitlab' ? randomBytes(32).toString('hex') : null })
+    .values({ id: newId(), project_id: projectId, provider: input.provider, repository, ...fields })
     .onConflict((oc) => oc.columns(['provider', 'repository']).doUpdateSet({ ...fields, updated_at: new Date() }))
     .returningAll()
     .executeTakeFirstOrThrow();
 
-  if (row.provider === 'gitlab' && row.webhook_secret) {
-    const hook = await deps.ensureProjectWebhook(projectId, { provider: row.provider, repository }, { url: webhookUrl(deps.publicUrl, row.provider), secret: row.webhook_secret, hookId: row.webhook_id });
+  if (row.provider === 'gitlab') {
+    const hook = await deps.ensureProjectWebhook(projectId, repository, webhookUrl(deps.publicUrl, row.provider));
     row = await deps.db.updateTable('merge_request_review_settings').set({ webhook_id: hook.id }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
   }
   return toView(row, deps.publicUrl);

@@ -22,8 +22,8 @@ export interface WebhookDeps {
   db: DB;
   temporal: TemporalTarget;
   logger: Logger;
-  /** The secrets a GitHub delivery for this project may be signed with (the GitHub App's webhook secret). */
-  githubWebhookSecrets(projectId: string): Promise<string[]>;
+  /** The project's webhook secret for the provider (its Git integration's): GitHub signs with it, GitLab sends it. */
+  webhookSecret(provider: GitProviderId, projectId: string): Promise<string | undefined>;
 }
 
 export interface Delivery {
@@ -47,14 +47,11 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-async function verified(deps: WebhookDeps, provider: GitProviderId, projectId: string, settingsSecret: string | null, delivery: Delivery): Promise<boolean> {
-  if (!delivery.signature) return false;
-  if (provider === 'gitlab') return settingsSecret !== null && sameSecret(delivery.signature, settingsSecret);
-  const secrets = await deps.githubWebhookSecrets(projectId);
-  for (const secret of secrets) {
-    if (await new Webhooks({ secret }).verify(delivery.body, delivery.signature).catch(() => false)) return true;
-  }
-  return false;
+async function verified(deps: WebhookDeps, provider: GitProviderId, projectId: string, delivery: Delivery): Promise<boolean> {
+  const secret = await deps.webhookSecret(provider, projectId);
+  if (!delivery.signature || !secret) return false;
+  if (provider === 'gitlab') return sameSecret(delivery.signature, secret);
+  return new Webhooks({ secret }).verify(delivery.body, delivery.signature).catch(() => false);
 }
 
 /**
@@ -77,7 +74,7 @@ export async function handleDelivery(deps: WebhookDeps, provider: GitProviderId,
   if (!repository) return { status: 400, message: 'The webhook payload names no repository' };
   const settings = await findSettingsByRepository(deps.db, provider, repository);
   if (!settings) return { status: 404, message: `No merge-request review is configured for ${provider} repository ${repository}` };
-  if (!(await verified(deps, provider, settings.project_id, settings.webhook_secret, delivery))) {
+  if (!(await verified(deps, provider, settings.project_id, delivery))) {
     return { status: 401, message: provider === 'github' ? 'X-Hub-Signature-256 does not match the payload' : 'X-Gitlab-Token does not match' };
   }
   if (!delivery.deliveryId) return { status: 400, message: `Missing the delivery id header (${provider === 'github' ? 'X-GitHub-Delivery' : 'Idempotency-Key or X-Gitlab-Event-UUID'})` };

@@ -55,7 +55,7 @@ export function registerWebhooks(app: OpenApiApp): void {
   app.use('/webhooks/*', bodyLimit({ maxSize: 25 * 1024 * 1024, onError: (c) => c.json({ message: 'Webhook body larger than 25 MiB' }, 413) }));
   const handle = async (provider: GitProviderId, deps: Parameters<typeof mergeRequestGitPorts>[0], delivery: Delivery) => {
     const ports = mergeRequestGitPorts(deps);
-    return handleDelivery({ db: deps.db, temporal: deps.temporal, logger: deps.logger, githubWebhookSecrets: ports.githubWebhookSecrets }, provider, delivery);
+    return handleDelivery({ db: deps.db, temporal: deps.temporal, logger: deps.logger, webhookSecret: ports.webhookSecret }, provider, delivery);
   };
   app.openapi(routes.github, async (c) => {
     const h = c.req.valid('header');

@@ -21,8 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Provider environment name -> application short id.
     .addColumn('environment_mapping', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('handle', 'text', (c) => c.notNull().defaultTo('@proctor'))
-    // GitLab: the project hook's secret token (GitHub Apps sign with the integration's secret).
-    .addColumn('webhook_secret', 'text')
+    // GitLab: the project hook created on save (its secret token is the Git integration's webhook secret).
     .addColumn('webhook_id', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
