@@ -6,15 +6,12 @@ import { createMobileActivities } from './mobile.js';
 import { createRunActivities } from './runs.js';
 import { createScheduleActivities } from './schedules.js';
 import { createChatActivities } from './chat.js';
-import { createMergeRequestActivities, type MergeRequestPorts } from './merge-requests.js';
+import { createChangeReviewActivities } from './change-review.js';
+import { createMergeRequestActivities } from './merge-requests.js';
 import { mapDomainErrors } from './failures.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
 export type { ActivityDeps } from './deps.js';
-
-// Joined with the Git integrations (r2-git) and change reviews (r2-review) when those branches are merged.
-const missing = (what: string) => () => Promise.reject(new Error(`${what} is not available in this build`));
-const mergeRequestPorts: MergeRequestPorts = { gitClient: missing('The Git integration'), recordChangeReview: missing('Change review') };
 
 /** Every activity the worker registers, built from injected dependencies (no globals); domain errors mapped once. */
 export function createActivities(deps: ActivityDeps) {
@@ -26,7 +23,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createRunActivities(deps),
     ...createScheduleActivities(deps),
     ...createChatActivities(deps),
-    ...createMergeRequestActivities(deps, mergeRequestPorts),
+    ...createChangeReviewActivities(deps),
+    ...createMergeRequestActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   });
 }

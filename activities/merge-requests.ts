@@ -5,34 +5,24 @@ import type { ActivityDeps } from './deps.js';
 import { deploymentsOf, postedComment, rememberComment } from '../src/db/queries/merge-requests.js';
 import { commitStatusContext, failedComment, startedComment, verdictBody, verdictStatus, waitingComment, waitingOverComment } from '../src/git/comments.js';
 import type { GitProviderClient, MergeRequestRef } from '../src/git/provider.js';
-import type { ApplicationOverride } from '../src/domain/precedence.js';
+import { recordChangeReview } from '../src/services/change-reviews.js';
+import { InvalidError } from '../src/services/errors.js';
 import { decisionSettings, reviewOverrides, type ReviewDecisionSettings } from '../src/services/merge-request-reviews.js';
 import type { ChangeReviewInput, ChangeReviewResult, MergeRequestHead, MergeRequestTrigger } from '../workflows/shared.js';
-
-/** A change review as a merge request asks for it (PR mode), recorded by the change-review service. */
-export interface MergeRequestChangeReviewRequest {
-  prUrl: string;
-  vcsProviderId: MergeRequestRef['provider'];
-  applicationOverrides: ApplicationOverride[];
-  context?: string;
-  branch: string;
-  commitHash: string;
-  repository: string;
-}
-
-/** What these activities need beyond the worker's usual dependencies (the Git integration and change reviews). */
-export interface MergeRequestPorts {
-  gitClient(projectId: string, ref: MergeRequestRef): Promise<GitProviderClient>;
-  recordChangeReview(projectId: string, request: MergeRequestChangeReviewRequest, opts: { source: MergeRequestRef['provider']; idempotencyKey: string }): Promise<{ review: ChangeReviewInput; url: string }>;
-}
 
 interface Target {
   projectId: string;
   ref: MergeRequestRef;
 }
 
-export function createMergeRequestActivities(deps: ActivityDeps, ports: MergeRequestPorts) {
+export function createMergeRequestActivities(deps: ActivityDeps) {
   const { db } = deps;
+  const ports = {
+    async gitClient(projectId: string, ref: MergeRequestRef): Promise<GitProviderClient> {
+      if (!deps.gitClientFor) throw new InvalidError(`no ${ref.provider} integration is configured for this worker`);
+      return deps.gitClientFor(projectId, ref.provider);
+    },
+  };
 
   /** Posts once per key: the remembered id is returned on every later call. */
   async function once(key: string, post: () => Promise<{ id: string }>): Promise<string> {
@@ -59,21 +49,22 @@ export function createMergeRequestActivities(deps: ActivityDeps, ports: MergeReq
     },
 
     /** Records the change review (a conversation of its own); the same key returns the same review. */
-    async beginMergeRequestReview(input: Target & { head: MergeRequestHead; trigger: MergeRequestTrigger; deployments: Record<string, string>; idempotencyKey: string }) {
+    async beginMergeRequestReview(input: Target & { head: MergeRequestHead; trigger: MergeRequestTrigger; deployments: Record<string, string>; idempotencyKey: string }): Promise<{ review: ChangeReviewInput; url: string }> {
       const { overrides, context } = await reviewOverrides(db, input.projectId, input.ref, input.deployments, input.trigger.url);
-      return ports.recordChangeReview(
+      const recorded = await recordChangeReview(
+        db,
         input.projectId,
         {
+          mode: 'pr',
           prUrl: input.head.url,
           vcsProviderId: input.ref.provider,
           applicationOverrides: overrides,
           ...(context ? { context } : {}),
-          branch: input.head.sourceBranch,
-          commitHash: input.head.sha,
-          repository: input.ref.repository,
+          metadata: { repository: input.ref.repository, branch: input.head.sourceBranch, commitHash: input.head.sha, trigger: input.trigger.event },
         },
-        { source: input.ref.provider, idempotencyKey: input.idempotencyKey },
+        { source: input.ref.provider, idempotencyKey: input.idempotencyKey, appUrl: deps.notify.appUrl },
       );
+      return { review: recorded.input, url: recorded.view.url };
     },
 
     /** One waiting comment per merge request: created the first time, edited in place for a newer head. */

@@ -15,13 +15,12 @@ import {
 import type { createActivities } from '../activities/index.js';
 import { missingDeployments } from '../src/domain/merge-requests.js';
 import { dbActivity, gitActivity } from './activity-options.js';
+import { changeReview } from './changeReview.js';
 import { innermostMessage } from './errors.js';
 import {
   mergeRequestEventSignal,
   mergeRequestReviewStateQuery,
   workflowIds,
-  type ChangeReviewInput,
-  type ChangeReviewResult,
   type MergeRequestEvent,
   type MergeRequestHead,
   type MergeRequestReviewCarry,
@@ -35,8 +34,6 @@ const db = proxyActivities<Activities>(dbActivity);
 // Calls to the Git provider: an outage delays a comment (retried for hours), it never loses one.
 const git = proxyActivities<Activities>(gitActivity);
 
-/** The child is started by type name: the change-review workflow is its own module, joined in workflows/index.ts. */
-type ChangeReviewWorkflow = (input: ChangeReviewInput) => Promise<ChangeReviewResult>;
 
 /** A merge request nobody touches for this long ends; the next event starts it again under the same id. */
 const idleTimeout = '30 days';
@@ -140,7 +137,7 @@ export async function mergeRequestReview(input: MergeRequestReviewInput): Promis
         show({ reviewChatShortId: begun.review.chatShortId });
         await git.announceMergeRequestReview({ projectId, ref, head: current, trigger, chatUrl: begun.url, key: `${key}:start`, waitingKey: waitingShown ? waitingKey : undefined });
         announced = true;
-        const result = await executeChild<ChangeReviewWorkflow>('changeReview', {
+        const result = await executeChild(changeReview, {
           workflowId: workflowIds.chat(begun.review.chatShortId),
           staticSummary: `Change review of ${ref.repository} #${ref.number} at ${current.sha.slice(0, 12)}`,
           cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,

@@ -40,6 +40,7 @@ export const workflowTypes = {
   scheduledPlanRun: 'scheduledPlanRun',
   chatConversation: 'chatConversation',
   chatTurn: 'chatTurn',
+  changeReview: 'changeReview',
   mergeRequestReview: 'mergeRequestReview',
 } as const satisfies { [K in WorkflowType]: K };
 
@@ -59,6 +60,8 @@ export const failureTypes = {
   unreachable: 'ApplicationUnreachable',
   /** A mobile test with no device farm configured: it cannot run, and says so as its ERROR. */
   noDeviceFarm: 'NoDeviceFarm',
+  /** A change review that ended without a verdict (FAILED or CANCELLED); its reply says why. */
+  changeReviewFailed: 'ChangeReviewFailed',
 } as const;
 
 export const permanentFailureTypes: string[] = [
@@ -249,6 +252,10 @@ export interface ChangeReviewResult {
   url: string;
   source: 'api' | GitProviderId;
 }
+
+/** Where a review is (`loading`, `selecting`, `creating-tests`, `running`, `verdict`, `done`) and the follow-up turns waiting for it. */
+export const changeReviewStateQuery = defineQuery<{ phase: string; followUps: number[] }>('changeReviewState');
+
 // ---- mergeRequestReview: one entity workflow per merge request (`mr:<provider>:<repo>:<number>`) ----------------
 // Every webhook delivery about the merge request is a signal (signal-with-start); the workflow decides when a
 // review runs (a `changeReview` child) and posts the comments through activities.

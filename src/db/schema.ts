@@ -279,6 +279,35 @@ export interface ChatRunsTable {
   created_at: Timestamp;
 }
 
+export type ChangeReviewState = 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+export interface ChangeReviewsTable {
+  id: string;
+  chat_id: string;
+  project_id: string;
+  assistant_message_id: string;
+  mode: 'pr' | 'rawChanges';
+  source: 'api' | 'github' | 'gitlab';
+  provider: 'github' | 'gitlab' | null;
+  pr_url: string | null;
+  change_description: string | null;
+  diff: string | null;
+  context: string | null;
+  application_overrides: ColumnType<unknown, string | undefined, string>;
+  metadata: ColumnType<unknown, string | undefined, string>;
+  change: ColumnType<unknown, string | null | undefined, string | null>;
+  state: Generated<ChangeReviewState>;
+  phase: string | null;
+  run_id: string | null;
+  verdict: 'Approved' | 'Changes Requested' | 'Comment' | null;
+  summary: string | null;
+  tests: ColumnType<unknown, string | undefined, string>;
+  failure_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
 export type HealProposalStatus = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'SUPERSEDED';
 
 export interface HealProposalsTable {
@@ -392,6 +421,7 @@ export interface Database {
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
   chat_runs: ChatRunsTable;
+  change_reviews: ChangeReviewsTable;
   heal_proposals: HealProposalsTable;
   remote_tunnels: RemoteTunnelsTable;
   remote_tunnel_connections: RemoteTunnelConnectionsTable;
