@@ -30,6 +30,7 @@ import { registerBuilds } from './routes/builds.js';
 import { registerMcp } from './routes/mcp.js';
 import { registerMergeRequestReviewSettings } from './routes/merge-request-review-settings.js';
 import { registerWebhooks } from './routes/webhooks.js';
+import { registerGitIntegrations } from './routes/git-integrations.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
 
@@ -96,6 +97,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerMcp(app);
   registerMergeRequestReviewSettings(app);
   registerWebhooks(app);
+  registerGitIntegrations(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
@@ -109,6 +111,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'MCP', description: 'Model Context Protocol server over the same operations, for AI assistants' },
       { name: 'Merge request review', description: 'Review pull/merge requests on GitHub and GitLab from their webhooks: settings per repository, the webhook endpoints' },
       { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
+      { name: 'Git integrations', description: 'Connections to GitHub (an App or a token) and GitLab (an access token) that pull/merge request reviews use; secrets are write-only' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],

@@ -365,6 +365,21 @@ export interface MergeRequestReviewSettingsTable {
   updated_at: Timestamp;
 }
 
+export interface GitIntegrationsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  provider: 'github' | 'gitlab';
+  auth: 'app' | 'token';
+  app_id: string | null;
+  private_key: string | null;
+  token: string | null;
+  webhook_secret: string | null;
+  base_url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WebhookDeliveriesTable {
   provider: string;
   delivery_id: string;
@@ -430,6 +445,7 @@ export interface Database {
   merge_requests: MergeRequestsTable;
   merge_request_deployments: MergeRequestDeploymentsTable;
   merge_request_comments: MergeRequestCommentsTable;
+  git_integrations: GitIntegrationsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

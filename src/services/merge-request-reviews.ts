@@ -7,6 +7,7 @@ import { normalizeHandle } from '../domain/merge-requests.js';
 import type { GitProviderId, MergeRequestRef } from '../git/provider.js';
 import { newId } from '../ids.js';
 import { ConflictError, InvalidError, NotFoundError } from './errors.js';
+import { ensureWebhookSecret, gitClientFor } from './git-integrations.js';
 
 export interface MergeRequestReviewSettingsInput {
   provider: GitProviderId;
@@ -37,14 +38,18 @@ export interface MergeRequestReviewSettingsView {
   updatedAt: string;
 }
 
-/** Creates or refreshes the GitLab project webhook (signed with the integration's webhook secret); returns its id. */
-export type EnsureProjectWebhook = (projectId: string, repository: string, url: string) => Promise<{ id: string }>;
-
 export interface MergeRequestSettingsDeps {
   db: DB;
   /** The API's public address: webhooks are delivered to `<publicUrl>/webhooks/<provider>`. */
   publicUrl: string;
-  ensureProjectWebhook: EnsureProjectWebhook;
+}
+
+/** The GitLab project hook, created or refreshed, with the integration's webhook secret as its token. */
+async function ensureGitLabHook(db: DB, projectId: string, repository: string, url: string): Promise<string> {
+  const client = await gitClientFor({ db }, projectId, { provider: 'gitlab', repository });
+  const secret = await ensureWebhookSecret(db, projectId, 'gitlab');
+  const hook = await client.ensureProjectWebhook(repository, { url, secret, events: ['merge_requests', 'notes', 'deployments', 'pipelines'] });
+  return String(hook.id);
 }
 
 type SettingsRow = Selectable<MergeRequestReviewSettingsTable>;
@@ -103,8 +108,8 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
     .executeTakeFirstOrThrow();
 
   if (row.provider === 'gitlab') {
-    const hook = await deps.ensureProjectWebhook(projectId, repository, webhookUrl(deps.publicUrl, row.provider));
-    row = await deps.db.updateTable('merge_request_review_settings').set({ webhook_id: hook.id }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    const hookId = await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, row.provider));
+    row = await deps.db.updateTable('merge_request_review_settings').set({ webhook_id: hookId }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
   }
   return toView(row, deps.publicUrl);
 }

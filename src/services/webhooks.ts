@@ -13,6 +13,7 @@ import {
 } from '../db/queries/merge-requests.js';
 import type { GitProviderId, MergeRequestRef } from '../git/provider.js';
 import { mentionEvent, parseGitHubDelivery, parseGitLabDelivery, repositoryOf, type MergeRequestEventBody, type ParsedDelivery } from '../git/webhook-events.js';
+import { webhookSecretFor } from './git-integrations.js';
 import { signalMergeRequestReview } from '../temporal/merge-request-lifecycle.js';
 import type { TemporalTarget } from '../temporal/lifecycle.js';
 import type { Logger } from '../logger.js';
@@ -22,8 +23,6 @@ export interface WebhookDeps {
   db: DB;
   temporal: TemporalTarget;
   logger: Logger;
-  /** The project's webhook secret for the provider (its Git integration's): GitHub signs with it, GitLab sends it. */
-  webhookSecret(provider: GitProviderId, projectId: string): Promise<string | undefined>;
 }
 
 export interface Delivery {
@@ -47,8 +46,9 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+/** Checked against the project's Git integration's webhook secret: GitHub signs the body with it, GitLab sends it. */
 async function verified(deps: WebhookDeps, provider: GitProviderId, projectId: string, delivery: Delivery): Promise<boolean> {
-  const secret = await deps.webhookSecret(provider, projectId);
+  const secret = await webhookSecretFor(deps.db, provider, projectId);
   if (!delivery.signature || !secret) return false;
   if (provider === 'gitlab') return sameSecret(delivery.signature, secret);
   return new Webhooks({ secret }).verify(delivery.body, delivery.signature).catch(() => false);

@@ -9,7 +9,6 @@ import {
   saveMergeRequestReviewSettings,
   type MergeRequestSettingsDeps,
 } from '../../services/merge-request-reviews.js';
-import { mergeRequestGitPorts } from './merge-request-git.js';
 
 const provider = z.enum(['github', 'gitlab']).openapi({ example: 'github' });
 
@@ -82,11 +81,7 @@ const routes = {
   }),
 };
 
-const settingsDeps = (deps: AppDeps): MergeRequestSettingsDeps => ({
-  db: deps.db,
-  publicUrl: deps.config.publicUrl,
-  ensureProjectWebhook: mergeRequestGitPorts(deps).ensureProjectWebhook,
-});
+const settingsDeps = (deps: AppDeps): MergeRequestSettingsDeps => ({ db: deps.db, publicUrl: deps.config.publicUrl });
 
 export function registerMergeRequestReviewSettings(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => c.json({ settings: await listMergeRequestReviewSettings(settingsDeps(c.get('deps')), c.get('caller').projectId) }, 200));

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ErrorSchema, json, type OpenApiApp } from '../openapi.js';
 import { handleDelivery, type Delivery } from '../../services/webhooks.js';
 import type { GitProviderId } from '../../git/provider.js';
-import { mergeRequestGitPorts } from './merge-request-git.js';
+import type { AppDeps } from '../context.js';
 
 // Outside /v1 and without a Bearer token: the provider authenticates each delivery by its signature or token.
 
@@ -53,10 +53,7 @@ const routes = {
 
 export function registerWebhooks(app: OpenApiApp): void {
   app.use('/webhooks/*', bodyLimit({ maxSize: 25 * 1024 * 1024, onError: (c) => c.json({ message: 'Webhook body larger than 25 MiB' }, 413) }));
-  const handle = async (provider: GitProviderId, deps: Parameters<typeof mergeRequestGitPorts>[0], delivery: Delivery) => {
-    const ports = mergeRequestGitPorts(deps);
-    return handleDelivery({ db: deps.db, temporal: deps.temporal, logger: deps.logger, webhookSecret: ports.webhookSecret }, provider, delivery);
-  };
+  const handle = (provider: GitProviderId, deps: AppDeps, delivery: Delivery) => handleDelivery({ db: deps.db, temporal: deps.temporal, logger: deps.logger }, provider, delivery);
   app.openapi(routes.github, async (c) => {
     const h = c.req.valid('header');
     const outcome = await handle('github', c.get('deps'), { deliveryId: h['x-github-delivery'], event: h['x-github-event'], signature: h['x-hub-signature-256'], body: await c.req.text() });
