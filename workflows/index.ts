@@ -6,3 +6,5 @@ export { testExecution } from './testExecution.js';
 export { scheduledPlanRun } from './scheduledPlanRun.js';
 export { chatConversation } from './chatConversation.js';
 export { chatTurn } from './chatTurn.js';
+export { changeReview } from './changeReview.js';
+export { mergeRequestReview } from './mergeRequestReview.js';

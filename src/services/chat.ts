@@ -32,7 +32,7 @@ export interface ChatDeps {
 export const defaultMessageLimit = 20;
 
 /** Each override must name the project's application once, and an environment/preset/build of that application. */
-async function checkOverrides(db: DB, projectId: string, overrides: ApplicationOverride[]): Promise<void> {
+export async function checkOverrides(db: DB, projectId: string, overrides: ApplicationOverride[]): Promise<void> {
   const seen = new Set<string>();
   for (const [i, o] of overrides.entries()) {
     const at = `applicationOverrides.${i}`;
@@ -69,7 +69,7 @@ async function dispatch(deps: ChatDeps, chat: ChatRecord, turn: number): Promise
   }
 }
 
-const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
+export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
 
 /**
  * POST /v1/chat (and the dashboard's new-conversation form, source 'ui'): a new conversation with its first message;

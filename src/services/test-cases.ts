@@ -132,12 +132,13 @@ export async function createTestCase(
 
 /**
  * Validates and writes a new test case (disabled, GENERATING) without starting its burn-in: for a workflow that
- * runs the burn-in as its own child (the chat assistant, a change review).
+ * runs the burn-in as its own child (the chat assistant, a change review). `opts.id` gives the new row a caller's
+ * stable id (a retried activity then finds the row instead of writing a second one).
  */
-export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput): Promise<{ id: string; name: string }> {
+export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput, opts: { id?: string } = {}): Promise<{ id: string; name: string }> {
   const { db } = deps;
   const { projectId } = input;
-  const id = newId();
+  const id = opts.id ?? newId();
 
   await db.transaction().execute(async (trx) => {
     await lockProjectTestCases(trx, projectId);

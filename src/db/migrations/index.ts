@@ -6,7 +6,9 @@ import * as m0004 from './2026_11_23_0004_chats.js';
 import * as healProposals from './2026_11_23_0005_heal_proposals.js';
 import * as remoteTunnels from './2026_11_23_0006_remote_tunnels.js';
 import * as buildUploads from './2026_11_23_0007_build_uploads.js';
+import * as gitIntegrations from './2026_11_23_0008_git_integrations.js';
 import * as changeReviews from './2026_11_23_0009_change_reviews.js';
+import * as mergeRequestReviews from './2026_11_23_0010_merge_request_reviews.js';
 import * as dashboard from './2026_11_23_0011_dashboard.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
@@ -18,6 +20,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0005_heal_proposals': healProposals,
   '2026_11_23_0006_remote_tunnels': remoteTunnels,
   '2026_11_23_0007_build_uploads': buildUploads,
+  '2026_11_23_0008_git_integrations': gitIntegrations,
   '2026_11_23_0009_change_reviews': changeReviews,
+  '2026_11_23_0010_merge_request_reviews': mergeRequestReviews,
   '2026_11_23_0011_dashboard': dashboard,
 };
