@@ -8,7 +8,6 @@ import type { WebhookDefinition } from '@octokit/webhooks-examples';
 // The package's main is a JSON file; its type declaration describes it.
 const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as WebhookDefinition[];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a payload is edited freely to fit the test
 export type Payload = Record<string, any>;
 
 /** A deep copy of a real example payload of `event` that `pick` accepts, for a test to point at its repository. */
