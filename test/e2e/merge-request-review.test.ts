@@ -15,7 +15,6 @@ import {
   gitlabDeploymentEvent,
   gitlabMergeRequestEvent,
   gitlabNoteEvent,
-  githubExample,
   poster,
   type GitLabMr,
 } from '../support/webhook-payloads.js';
