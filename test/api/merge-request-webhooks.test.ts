@@ -1,23 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhooks } from '@octokit/webhooks';
-import examples from '@octokit/webhooks-examples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countDeliveries } from '../../src/db/queries/merge-requests.js';
 import { workflowIds } from '../../workflows/shared.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
+import { githubExample } from '../support/webhook-payloads.js';
 
 // The webhook endpoints and the settings behind them, through the real app on Postgres and the test Temporal server
 // (no worker: a signalled review just waits, which is all these tests look at). GitHub payloads are the real ones
 // of @octokit/webhooks-examples, signed as GitHub signs; GitLab's are shaped as GitLab documents them.
-
-/** A real example payload of `event` (with `action`), deep-copied so a test may point it at its own repository. */
-export function githubExample(event: string, pick: (p: Record<string, any>) => boolean): Record<string, any> {
-  const found = examples.find((e) => e.name === event)?.examples.find((p) => pick(p as Record<string, any>));
-  if (!found) throw new Error(`no ${event} example`);
-  return structuredClone(found) as Record<string, any>;
-}
 
 describe('merge-request review webhooks and settings', () => {
   let ctx: ApiContext;
