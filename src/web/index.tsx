@@ -11,6 +11,7 @@ import { registerReviewPages } from './pages/reviews.js';
 import { registerTestPlanPages } from './pages/test-plans.js';
 import { registerSettingsPages } from './pages/settings.js';
 import { registerTunnelPages } from './pages/tunnels.js';
+import { registerGitPages } from './pages/git.js';
 import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
@@ -33,6 +34,7 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerTestPlanPages(web, base);
   registerSettingsPages(web, base);
   registerTunnelPages(web, base);
+  registerGitPages(web, base);
   web.get('/', (c) => c.redirect(`${base}/runs`, 303));
 
   // A refused action (a proposal already decided, a test without steps) is shown as a page, not JSON.

@@ -8,6 +8,7 @@ export const navItems = [
   { key: 'applications', label: 'Applications', path: '/applications' },
   { key: 'configs', label: 'Configs', path: '/configs' },
   { key: 'tunnels', label: 'Tunnels', path: '/tunnels' },
+  { key: 'git', label: 'Git', path: '/git' },
 ] as const satisfies readonly { key: string; label: string; path: string }[];
 
 export type NavKey = (typeof navItems)[number]['key'];

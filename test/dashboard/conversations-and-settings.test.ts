@@ -39,6 +39,8 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
       applications: [{ applicationShortId: app.shortId, environmentShortId: env.shortId }],
       notifications: { slack: { webhookUrl: `https://hooks.chat.test/services/${names.secret}`, channel: '#qa', notifyOn: 'failure' } },
     }, token);
+    await api('POST', '/v1/git-integrations', { provider: 'github', auth: 'token', token: `ghp_${names.secret}`, webhookSecret: `whsec_${names.secret}` }, token);
+    await api('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: `${names.app.toLowerCase()}/web`, environmentMapping: { Preview: app.shortId } }, token);
     return { app: app.shortId as string, env: env.shortId as string, plan: plan.shortId as string };
   }
 
@@ -230,8 +232,22 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     expect(dash.blocked).toEqual([]);
   });
 
+  it('shows the Git integration with its secrets only as stored, and the repositories whose merge requests are reviewed', async () => {
+    const { page } = dash;
+    await page.goto(`${dash.url}/git`);
+    const rows = await page.getByRole('table').getByRole('row').allTextContents();
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain('token stored, webhook secret stored');
+    expect(await page.getByRole('heading', { name: 'github: shop/web' }).count()).toBe(1);
+    expect(await page.getByText('Preview → ').count()).toBe(1);
+    expect(await page.getByText('http://127.0.0.1:3000/webhooks/github').count()).toBe(1);
+    const html = await page.content();
+    expect(html).not.toContain('hunter2-shop');
+    expect(html).not.toContain('globex');
+  });
+
   it('every page passes axe-core (no serious or critical violation) and loads in under 50 KB of HTML and JavaScript', async () => {
-    const paths = ['/chats', `/chats/${mine.chat}`, `/chats/${mine.review}`, '/reviews', '/test-plans', `/test-plans/${mine.plan}`, '/applications', '/configs', '/tunnels'];
+    const paths = ['/chats', `/chats/${mine.chat}`, `/chats/${mine.review}`, '/reviews', '/test-plans', `/test-plans/${mine.plan}`, '/applications', '/configs', '/tunnels', '/git'];
     const sizes: Record<string, number> = {};
     for (const path of paths) {
       await dash.page.goto(`${dash.url}${path}`);
