@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedProject } from '../../src/db/queries/admin.js';
-import { insertChat, insertTurn } from '../../src/db/queries/chats.js';
+import { completeReview, insertChangeReview, setReviewPhase, setReviewRun } from '../../src/db/queries/change-reviews.js';
+import { finishReply, insertChat, insertTurn, latestAssistantMessage } from '../../src/db/queries/chats.js';
 import { insertConnection } from '../../src/db/queries/tunnels.js';
 import { newId, newShortId } from '../../src/ids.js';
 import { deletePlanSchedules } from '../../src/temporal/schedules.js';
@@ -110,7 +111,7 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
       if (i > 0) expect(text.length).toBeGreaterThan(partial[i - 1]!.length);
     });
     // Once ended, the page stops polling and no longer offers to stop the reply.
-    await expect.poll(() => page.locator('#chat-live[hx-get]').count()).toBe(0);
+    await expect.poll(() => page.locator('#chat-live[hx-get]').count(), { timeout: 10_000 }).toBe(0);
     expect(await page.getByRole('button', { name: 'Stop the reply' }).count()).toBe(0);
 
     llm.enqueue({ content: 'Second answer.' });
@@ -159,28 +160,16 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     const chat = await chatOf(stack.tenant.projectId, 'Review of pull request 42');
     const run = { id: newId(), shortId: newShortId('run') };
     await stack.db.insertInto('runs').values({ id: run.id, short_id: run.shortId, project_id: stack.tenant.projectId, status: 'COMPLETED', result: 'FAILED' }).execute();
-    const testCaseId = newId();
-    await stack.db
-      .insertInto('change_reviews')
-      .values({
-        id: newId(),
-        chat_id: chat.id,
-        project_id: stack.tenant.projectId,
-        assistant_message_id: newId(),
-        mode: 'pr',
-        source: 'github',
-        provider: 'github',
-        pr_url: 'https://github.test/acme/shop/pull/42',
-        state: 'COMPLETED',
-        run_id: run.id,
-        verdict: 'Changes Requested',
-        summary: 'Checkout breaks when the cart is empty.',
-        tests: JSON.stringify([
-          { testCaseId, name: 'Empty cart checkout', origin: 'new', result: 'FAILED', url: 'x' },
-          { testCaseId: newId(), name: 'Login', origin: 'existing', result: 'PASSED', url: 'x' },
-        ]),
-      })
-      .execute();
+    // The rows as the review workflow's activities write them: recorded, running, then its verdict.
+    const reviewId = newId();
+    await insertChangeReview(stack.db, {
+      id: reviewId, chatId: chat.id, projectId: stack.tenant.projectId, assistantMessageId: newId(), mode: 'pr', source: 'github', provider: 'github',
+      prUrl: 'https://github.test/acme/shop/pull/42', changeDescription: null, diff: null, context: null, applicationOverrides: [], metadata: {},
+    });
+    await setReviewPhase(stack.db, reviewId, 'running tests');
+    // Its reply already ended: the page keeps updating because the review still runs.
+    await finishReply(stack.db, (await latestAssistantMessage(stack.db, chat.id))!.id, { status: 'COMPLETED', text: 'Reviewing the change.', toolsUsed: [] });
+    await setReviewRun(stack.db, reviewId, run.id);
     mine.review = chat.shortId;
     mine.run = run.shortId;
 
@@ -188,7 +177,18 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     await page.goto(`${dash.url}/reviews`);
     await page.getByRole('link', { name: 'Review of pull request 42' }).click();
     await page.waitForURL(`${dash.url}/chats/${chat.shortId}`);
-    expect(await page.getByRole('heading', { name: 'Change review: Changes Requested' }).count()).toBe(1);
+    expect(await page.getByText('(running tests)').count()).toBe(1);
+    // The verdict arrives while the page is open: it shows without a reload.
+    const testCaseId = newId();
+    await completeReview(stack.db, reviewId, {
+      verdict: 'Changes Requested',
+      summary: 'Checkout breaks when the cart is empty.',
+      tests: [
+        { testCaseId, name: 'Empty cart checkout', origin: 'new', result: 'FAILED', url: 'x' },
+        { testCaseId: newId(), name: 'Login', origin: 'existing', result: 'PASSED', url: 'x' },
+      ],
+    });
+    await expect.poll(() => page.getByRole('heading', { name: 'Change review: Changes Requested' }).count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByText('Checkout breaks when the cart is empty.').count()).toBe(1);
     expect(await page.getByRole('link', { name: run.shortId }).getAttribute('href')).toBe(`/runs/${run.shortId}`);
     expect(await page.getByRole('link', { name: 'https://github.test/acme/shop/pull/42' }).count()).toBe(1);

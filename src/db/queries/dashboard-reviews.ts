@@ -1,7 +1,7 @@
-// What the dashboard shows of change reviews (the review helper's `change_reviews` rows), for one project only.
+// The dashboard's list of change reviews, for one project only (one review's detail is the change-review service's
+// view, as GET /v1/chat/{shortId}/review gives it).
 import type { DB } from '../database.js';
 import type { ChangeReviewState } from '../schema.js';
-import type { ChangeReviewTestResult } from '../../../workflows/shared.js';
 import type { ReviewVerdict } from '../../git/provider.js';
 
 export interface ReviewSummary {
@@ -15,21 +15,10 @@ export interface ReviewSummary {
   createdAt: Date;
 }
 
-export interface ReviewDetail extends ReviewSummary {
-  phase: string | null;
-  summary: string | null;
-  failureReason: string | null;
-  changeDescription: string | null;
-  tests: ChangeReviewTestResult[];
-  runShortId: string | null;
-  completedAt: Date | null;
-}
-
 function selectReviews(db: DB, projectId: string) {
   return db
     .selectFrom('change_reviews as r')
     .innerJoin('chats as c', 'c.id', 'r.chat_id')
-    .leftJoin('runs as run', (join) => join.onRef('run.id', '=', 'r.run_id').on('run.project_id', '=', projectId))
     .select([
       'c.short_id as chat_short_id',
       'c.title',
@@ -39,13 +28,6 @@ function selectReviews(db: DB, projectId: string) {
       'r.state',
       'r.verdict',
       'r.created_at',
-      'r.phase',
-      'r.summary',
-      'r.failure_reason',
-      'r.change_description',
-      'r.tests',
-      'r.completed_at',
-      'run.short_id as run_short_id',
     ])
     .where('r.project_id', '=', projectId)
     .where('c.project_id', '=', projectId);
@@ -53,7 +35,7 @@ function selectReviews(db: DB, projectId: string) {
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectReviews>['executeTakeFirstOrThrow']>>;
 
-function toDetail(r: Row): ReviewDetail {
+function toSummary(r: Row): ReviewSummary {
   return {
     chatShortId: r.chat_short_id,
     title: r.title,
@@ -63,13 +45,6 @@ function toDetail(r: Row): ReviewDetail {
     state: r.state,
     verdict: r.verdict,
     createdAt: r.created_at,
-    phase: r.phase,
-    summary: r.summary,
-    failureReason: r.failure_reason,
-    changeDescription: r.change_description,
-    tests: (r.tests as ChangeReviewTestResult[] | null) ?? [],
-    runShortId: r.run_short_id,
-    completedAt: r.completed_at,
   };
 }
 
@@ -79,11 +54,5 @@ export async function listReviews(db: DB, projectId: string, page: { limit: numb
     selectReviews(db, projectId).orderBy('r.created_at', 'desc').orderBy('r.id').limit(page.limit).offset(page.offset).execute(),
     db.selectFrom('change_reviews').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow(),
   ]);
-  return { reviews: rows.map(toDetail), total: Number(count.n) };
-}
-
-/** The change review a conversation holds, if it is one. */
-export async function reviewOfChat(db: DB, projectId: string, chatShortId: string): Promise<ReviewDetail | undefined> {
-  const row = await selectReviews(db, projectId).where('c.short_id', '=', chatShortId).executeTakeFirst();
-  return row && toDetail(row);
+  return { reviews: rows.map(toSummary), total: Number(count.n) };
 }

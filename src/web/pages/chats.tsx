@@ -6,9 +6,9 @@ import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { ReviewSection } from './reviews.js';
 import { listChats, type ChatMessageView } from '../../db/queries/chats.js';
 import { loadConversation, type ConversationPage } from '../../db/queries/dashboard-chats.js';
-import { reviewOfChat, type ReviewDetail } from '../../db/queries/dashboard-reviews.js';
 import { cancelReply, createConversation, sendMessage, type ChatDeps } from '../../services/chat.js';
-import { InvalidError } from '../../services/errors.js';
+import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
+import { InvalidError, NotFoundError } from '../../services/errors.js';
 
 const pageSize = 25;
 // The API's limit for one message (SendMessage in src/api/schemas/chat.ts).
@@ -18,6 +18,17 @@ const chatDeps = (c: Context<WebEnv>): ChatDeps => {
   const deps = c.get('deps');
   return { db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl };
 };
+
+/** The conversation's change review, if it is one: the same view as GET /v1/chat/{shortId}/review. */
+async function reviewOf(c: Context<WebEnv>, chatShortId: string): Promise<ChangeReviewView | undefined> {
+  const deps = c.get('deps');
+  try {
+    return await getChangeReview({ db: deps.db, appUrl: deps.config.appUrl }, { projectId: c.get('session').projectId, chatShortId });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
 
 /** The message field of a posted form, or InvalidError (shown as a page by the dashboard's error handler). */
 async function postedMessage(c: Context<WebEnv>): Promise<string> {
@@ -87,7 +98,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
     const shortId = c.req.param('shortId');
     const { db } = c.get('deps');
     const { projectId } = c.get('session');
-    const [page, review] = await Promise.all([loadConversation(db, projectId, shortId), reviewOfChat(db, projectId, shortId)]);
+    const [page, review] = await Promise.all([loadConversation(db, projectId, shortId), reviewOf(c, shortId)]);
     if (!page) return notFoundPage(c, 'This conversation');
     const title = page.chat.title ?? `Conversation ${page.chat.shortId}`;
     return renderPage(
@@ -106,7 +117,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
     const { db } = c.get('deps');
     const { projectId } = c.get('session');
     const shortId = c.req.param('shortId');
-    const [page, review] = await Promise.all([loadConversation(db, projectId, shortId), reviewOfChat(db, projectId, shortId)]);
+    const [page, review] = await Promise.all([loadConversation(db, projectId, shortId), reviewOf(c, shortId)]);
     if (!page) return c.text('Conversation not found', 404);
     return c.html(<ConversationBody base={base} csrf={c.get('csrfToken')} page={page} review={review} />);
   });
@@ -140,7 +151,7 @@ function Message(props: { m: ChatMessageView }) {
   );
 }
 
-function ConversationBody(props: { base: string; csrf: string; page: ConversationPage; review: ReviewDetail | undefined }) {
+function ConversationBody(props: { base: string; csrf: string; page: ConversationPage; review: ChangeReviewView | undefined }) {
   const { base, page } = props;
   const path = `${base}/chats/${page.chat.shortId}`;
   // A review's verdict is written at its end: keep polling while the review still runs, even between replies.

@@ -3,7 +3,8 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { Pager, pageNumber, Status, When } from '../components.js';
 import { renderPage } from '../layout.js';
-import { listReviews, type ReviewDetail } from '../../db/queries/dashboard-reviews.js';
+import { listReviews } from '../../db/queries/dashboard-reviews.js';
+import type { ChangeReviewView } from '../../services/change-reviews.js';
 
 // A change review is a conversation of its own (its API `url` is the conversation's page): the list links there,
 // and the conversation page shows the review's verdict, tests and links above the messages.
@@ -50,14 +51,20 @@ export function registerReviewPages(web: Hono<WebEnv>, base: string): void {
 }
 
 /** The review's verdict, summary, tests and links, on its conversation's page. */
-export function ReviewSection(props: { base: string; review: ReviewDetail }) {
+export function ReviewSection(props: { base: string; review: ChangeReviewView }) {
   const { base, review: r } = props;
+  const changeUrl = r.change?.url ?? r.prUrl;
   return (
     <section class="card" aria-labelledby="review-heading">
       <h2 id="review-heading">Change review: {r.verdict ?? <Status value={r.state} />}</h2>
       <dl class="facts">
         <dt>State</dt><dd><Status value={r.state} />{r.phase && r.state === 'RUNNING' && <span class="muted"> ({r.phase})</span>}</dd>
-        <dt>Change</dt><dd>{r.prUrl ? <a href={r.prUrl} rel="noreferrer">{r.prUrl}</a> : modeLabel[r.mode]}</dd>
+        <dt>Change</dt>
+        <dd>
+          {r.change?.title && <>{r.change.title} </>}
+          {changeUrl ? <a href={changeUrl} rel="noreferrer">{changeUrl}</a> : modeLabel[r.mode]}
+          {r.change && <span class="muted"> ({r.change.fileCount} files{r.change.headSha && <>, at <code>{r.change.headSha.slice(0, 10)}</code></>})</span>}
+        </dd>
         {r.runShortId && <><dt>Run</dt><dd><a href={`${base}/runs/${r.runShortId}`}>{r.runShortId}</a></dd></>}
         <dt>Started</dt><dd><When at={r.createdAt} /></dd>
         {r.completedAt && <><dt>Finished</dt><dd><When at={r.completedAt} /></dd></>}
