@@ -135,6 +135,23 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     expect(dash.blocked).toEqual([]);
   });
 
+  it('stops a streaming reply with its button, keeping what was written', async () => {
+    const { page } = dash;
+    const reply = words(400);
+    llm.enqueue({ content: reply, fragmentDelayMs: 50 });
+    await page.goto(`${dash.url}/chats/${mine.chat}`);
+    await page.getByLabel('Your message').fill('Say a lot');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const last = page.locator('.msg.assistant').last();
+    await expect.poll(async () => ((await last.locator('.text').count()) > 0 ? (await last.locator('.text').textContent())!.length : 0), { timeout: 30_000 }).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Stop the reply' }).click();
+    await expect.poll(() => last.locator('.status').textContent(), { timeout: 15_000 }).toBe('CANCELLED');
+    const kept = (await last.locator('.text').textContent())!;
+    expect(kept.length).toBeGreaterThan(20);
+    expect(kept.length).toBeLessThan(reply.length);
+    expect(reply.startsWith(kept)).toBe(true);
+  });
+
   it("gives 404 for another project's conversation and plan, and refuses a message without the CSRF token", async () => {
     for (const path of [`/chats/${theirs.chat}`, `/test-plans/${theirs.plan}`, '/chats/chat_doesnotexist1']) {
       const res = await dash.page.goto(`${dash.url}${path}`);
