@@ -176,6 +176,7 @@ export async function runDev(): Promise<number> {
         'Proctor dev is running',
         `  API            ${config.publicUrl}/v1`,
         `  API docs       ${config.publicUrl}/docs`,
+        `  Dashboard      ${config.appUrl}/runs (sign in with the API token)`,
         `  Temporal UI    ${uiUrl ?? '(external Temporal: see your Temporal UI)'}`,
         `  Temporal       ${temporalAddress}`,
         `  Database       ${config.DATABASE_URL ? 'DATABASE_URL' : `PGlite in ${resolve(dir, 'pglite')}`}`,

@@ -12,15 +12,23 @@ function attach(web: Hono<WebEnv>, path: string, ...handlers: MiddlewareHandler<
   for (const pattern of path === '/' ? ['/'] : [path, `${path}/*`]) web.use(pattern, ...handlers);
 }
 
-const withBase = (base: string) =>
+// Pages load only their own scripts and styles, cannot be framed (a hidden "Enable" button under a decoy) and
+// post forms only to the dashboard.
+const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
+
+const pageDefaults = (base: string) =>
   createMiddleware<WebEnv>(async (c, next) => {
     c.set('base', base);
     await next();
+    c.header('Content-Security-Policy', contentSecurityPolicy);
+    c.header('X-Frame-Options', 'DENY');
+    c.header('Referrer-Policy', 'same-origin');
+    c.header('X-Content-Type-Options', 'nosniff');
   });
 
 /** Pages anyone may open (sign-in): the base path and compression. */
 export function publicArea(web: Hono<WebEnv>, base: string, path: string): void {
-  attach(web, path, withBase(base), compress());
+  attach(web, path, pageDefaults(base), compress());
 }
 
 /**
@@ -28,5 +36,5 @@ export function publicArea(web: Hono<WebEnv>, base: string, path: string): void 
  * form post, compressed answers. Each page module calls this once for its path before adding routes.
  */
 export function protectedArea(web: Hono<WebEnv>, base: string, path: string): void {
-  attach(web, path, withBase(base), compress(), requireSession, verifyCsrf);
+  attach(web, path, pageDefaults(base), compress(), requireSession, verifyCsrf);
 }

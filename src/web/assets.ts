@@ -22,7 +22,6 @@ export const assetPath = {
 export function registerAssets(web: Hono<WebEnv>): void {
   const serve = (body: Buffer, type: string) => () =>
     new Response(new Uint8Array(body), { headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' } });
-  // Compressed, htmx is about 16 KB instead of 51 KB: it is most of a page's 50 KB budget otherwise.
   web.get(assetPath.css, compress(), serve(css, 'text/css; charset=utf-8'));
   web.get(assetPath.htmx, compress(), serve(htmx, 'text/javascript; charset=utf-8'));
 }

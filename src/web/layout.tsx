@@ -24,6 +24,8 @@ export function Layout(props: LayoutProps) {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* htmx would add a <style> element for its indicators; the Content-Security-Policy allows only the stylesheet. */}
+        <meta name="htmx-config" content='{"includeIndicatorStyles":false}' />
         <title>{`${props.title} · Proctor`}</title>
         <link rel="stylesheet" href={`${base}${assetPath.css}`} />
         <script src={`${base}${assetPath.htmx}`} defer></script>

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import type { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import type { WebEnv } from './context.js';
 
 const require = createRequire(import.meta.url);
@@ -37,7 +38,7 @@ function viewerFiles(): Map<string, string> {
 /** `<base>/trace-viewer/index.html?trace=<url of a trace.zip>` opens a trace; the zip is fetched by the viewer's service worker. */
 export function registerTraceViewer(web: Hono<WebEnv>): void {
   const files = viewerFiles();
-  web.get('/trace-viewer/*', (c) => {
+  web.get('/trace-viewer/*', compress(), (c) => {
     const name = c.req.path.slice(c.req.path.indexOf('/trace-viewer/') + '/trace-viewer/'.length) || 'index.html';
     const path = files.get(name);
     if (!path) return c.text('Not found', 404);

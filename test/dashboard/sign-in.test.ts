@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
-import { createToken, revokeToken } from '../../src/db/queries/admin.js';
+import { createToken, revokeToken, setOrganizationSuspended } from '../../src/db/queries/admin.js';
 
 describe('dashboard sign-in', () => {
   let api: ApiContext;
@@ -68,5 +68,61 @@ describe('dashboard sign-in', () => {
     await revokeToken(api.db, extra.id);
     await dash.page.goto(`${dash.url}/runs`);
     expect(new URL(dash.page.url()).pathname).toBe('/login');
+  });
+
+  it('ends the sessions of a suspended organization at once, and signs none in until it is lifted', async () => {
+    await dash.signIn(api.tenant.token);
+    await setOrganizationSuspended(api.db, api.tenant.organizationId, true);
+    try {
+      await dash.page.goto(`${dash.url}/runs`);
+      expect(new URL(dash.page.url()).pathname).toBe('/login');
+      await dash.page.getByLabel('API token').fill(api.tenant.token);
+      await dash.page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => dash.page.getByRole('alert').textContent()).toContain('suspended');
+    } finally {
+      await setOrganizationSuspended(api.db, api.tenant.organizationId, false);
+    }
+    await dash.signIn(api.tenant.token);
+    expect(new URL(dash.page.url()).pathname).toBe('/runs');
+  });
+});
+
+describe('a dashboard under a path of PROCTOR_APP_URL', () => {
+  let api: ApiContext;
+  beforeAll(async () => {
+    api = await createApiContext('pglite', { appUrl: 'https://proctor.example.com/app' });
+  });
+  afterAll(() => api?.close());
+
+  it('lives at that path, with its links, its cookie and the API beside it', async () => {
+    const login = await api.app.request('/app/login');
+    expect(login.status).toBe(200);
+    const html = await login.text();
+    expect(html).toContain('action="/app/login"');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
+    const loginCookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const signedIn = await api.app.request('/app/login', {
+      method: 'POST',
+      headers: { cookie: loginCookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'https' },
+      body: new URLSearchParams({ _csrf: csrf, token: api.tenant.token, next: '/app/runs' }),
+    });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe('/app/runs');
+    const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('proctor_session='))!;
+    expect(session).toMatch(/; Path=\/app; HttpOnly; Secure; SameSite=Lax/);
+    const runs = await api.app.request('/app/runs', { headers: { cookie: session.split(';')[0]! } });
+    expect(runs.status).toBe(200);
+    expect(await runs.text()).toContain('href="/app/test-cases"');
+    expect(runs.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // Outside the path: the API's own answers.
+    expect((await api.app.request('/runs')).status).toBe(404);
+    expect((await api.call('GET', '/v1/test-cases')).status).toBe(200);
+  });
+
+  it('never sends a sign-in elsewhere than the dashboard', async () => {
+    const login = await api.app.request('/app/login?next=https://evil.example/x');
+    expect(await login.text()).toContain('name="next" value="/app/runs"');
+    const slashes = await api.app.request('/app/login?next=//evil.example/x');
+    expect(await slashes.text()).toContain('name="next" value="/app/runs"');
   });
 });

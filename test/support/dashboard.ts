@@ -27,8 +27,10 @@ export interface DashboardBrowser {
   blocked: string[];
   /** Signs in through the real form: /login, the token typed into "API token", "Sign in". */
   signIn(token: string): Promise<void>;
+  /** A second person: a page in a context of its own, signed in with `token` (another project's, say). */
+  signInElsewhere(token: string): Promise<Page>;
   /** Bytes of HTML and JavaScript one load of `path` transfers, measured in a new page of a cache-less context with the same session. */
-  transferredBytes(path: string): Promise<{ html: number; js: number; total: number }>;
+  transferredBytes(path: string): Promise<{ html: number; js: number; total: number; consoleErrors: string[] }>;
   close(): Promise<void>;
 }
 
@@ -74,11 +76,22 @@ export async function openDashboard(app: { fetch: (request: Request) => Response
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL((u) => !u.pathname.endsWith('/login'));
     },
+    async signInElsewhere(token) {
+      const elsewhere = await (await isolatedContext(browser, blocked)).newPage();
+      await elsewhere.goto(`${url}/login`);
+      await elsewhere.getByLabel('API token').fill(token);
+      await elsewhere.getByRole('button', { name: 'Sign in' }).click();
+      await elsewhere.waitForURL((u) => !u.pathname.endsWith('/login'));
+      return elsewhere;
+    },
     async transferredBytes(path) {
       const fresh = await isolatedContext(browser, blocked, await context.storageState());
       try {
         const probe = await fresh.newPage();
         const responses: Promise<{ type: string; bytes: number }>[] = [];
+        // A script or style the Content-Security-Policy refused shows up here.
+        const consoleErrors: string[] = [];
+        probe.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
         probe.on('requestfinished', (request) => {
           responses.push(request.sizes().then((s) => ({ type: request.resourceType(), bytes: s.responseBodySize + s.responseHeadersSize })));
         });
@@ -88,7 +101,7 @@ export async function openDashboard(app: { fetch: (request: Request) => Response
         const sum = (types: string[]) => all.filter((r) => types.includes(r.type)).reduce((n, r) => n + r.bytes, 0);
         const html = sum(['document']);
         const js = sum(['script', 'fetch', 'xhr']);
-        return { html, js, total: html + js };
+        return { html, js, total: html + js, consoleErrors };
       } finally {
         await fresh.close();
       }
