@@ -170,6 +170,10 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     const csrf = await dash.page.locator('input[name=_csrf]').first().getAttribute('value');
     const cross = await dash.context.request.post(`${dash.url}/chats/${theirs.chat}`, { form: { message: 'sneaky', _csrf: csrf! }, maxRedirects: 0 });
     expect(cross.status()).toBe(404);
+    // An empty message is refused with a page that says why.
+    const empty = await dash.context.request.post(`${dash.url}/chats`, { form: { message: '   ', _csrf: csrf! }, maxRedirects: 0 });
+    expect(empty.status()).toBe(400);
+    expect(await empty.text()).toContain('Write a message first.');
     expect(await chats()).toBe(before);
   });
 
