@@ -61,20 +61,21 @@ export async function signOut(c: Context<WebEnv>): Promise<void> {
 
 /**
  * Every dashboard page and action sits behind this: the session's project is the only one its handlers
- * read. Without a live session a page goes to the sign-in form (and comes back after); an htmx request or a
- * form post gets a 401 that tells htmx to load the sign-in page.
+ * read. Without a live session a page or a form post goes to the sign-in form (a page comes back after); an
+ * htmx request gets a 401 that tells htmx to load the sign-in page.
  */
 export const requireSession = createMiddleware<WebEnv>(async (c, next) => {
   const id = await sessionId(c);
   const session = id ? await findSession(c.get('deps').db, id) : undefined;
   if (!session) {
     const login = `${c.get('base')}/login`;
-    if (c.req.method === 'GET' && !c.req.header('hx-request')) {
-      const path = new URL(c.req.url);
-      return c.redirect(`${login}?next=${encodeURIComponent(path.pathname + path.search)}`, 303);
+    if (c.req.header('hx-request')) {
+      c.header('HX-Redirect', login);
+      return c.text('Sign in first', 401);
     }
-    c.header('HX-Redirect', login);
-    return c.text('Sign in first', 401);
+    // A form posted after the session ended is not replayed: the person signs in and does it again.
+    const path = new URL(c.req.url);
+    return c.redirect(c.req.method === 'GET' ? `${login}?next=${encodeURIComponent(path.pathname + path.search)}` : login, 303);
   }
   c.set('session', session);
   c.set('csrfToken', session.csrfSecret);

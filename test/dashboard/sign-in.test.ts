@@ -58,6 +58,15 @@ describe('dashboard sign-in', () => {
     const replay = await fetch(`${dash.url}/runs`, { headers: { cookie: `proctor_session=${before.value}` }, redirect: 'manual' });
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toMatch(/^\/login/);
+    const post = await fetch(`${dash.url}/test-cases/${crypto.randomUUID()}/enabled`, {
+      method: 'POST',
+      headers: { cookie: `proctor_session=${before.value}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'enabled=true',
+      redirect: 'manual',
+    });
+    expect([post.status, post.headers.get('location')]).toEqual([303, '/login']);
+    const poll = await fetch(`${dash.url}/runs/run_x/live`, { headers: { cookie: `proctor_session=${before.value}`, 'hx-request': 'true' } });
+    expect([poll.status, poll.headers.get('hx-redirect')]).toEqual([401, '/login']);
   });
 
   it('ends the session of a revoked token at once', async () => {
