@@ -7,6 +7,7 @@ import { createRunActivities } from './runs.js';
 import { createScheduleActivities } from './schedules.js';
 import { createChatActivities } from './chat.js';
 import { createChangeReviewActivities } from './change-review.js';
+import { createMergeRequestActivities } from './merge-requests.js';
 import { mapDomainErrors } from './failures.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createScheduleActivities(deps),
     ...createChatActivities(deps),
     ...createChangeReviewActivities(deps),
+    ...createMergeRequestActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   });
 }

@@ -34,3 +34,13 @@ export const chatLlmActivity: ActivityOptions = {
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['LlmNotConfigured'] },
 };
+
+/**
+ * A call to the Git provider (comment, review, commit status): a provider outage delays it, for up to a day, and
+ * loses nothing; each activity checks what it already posted, so a retry never posts twice.
+ */
+export const gitActivity: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: permanentFailureTypes },
+};

@@ -7,3 +7,4 @@ export { scheduledPlanRun } from './scheduledPlanRun.js';
 export { chatConversation } from './chatConversation.js';
 export { chatTurn } from './chatTurn.js';
 export { changeReview } from './changeReview.js';
+export { mergeRequestReview } from './mergeRequestReview.js';

@@ -27,6 +27,8 @@ import { registerQaTechCompat } from './compat/qatech.js';
 import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import { registerBuilds } from './routes/builds.js';
 import { registerMcp } from './routes/mcp.js';
+import { registerMergeRequestReviewSettings } from './routes/merge-request-review-settings.js';
+import { registerWebhooks } from './routes/webhooks.js';
 import { registerGitIntegrations } from './routes/git-integrations.js';
 import { registerDocs } from './routes/docs.js';
 import type { FsBlobStore } from '../storage/fs.js';
@@ -94,6 +96,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerQaTechCompat(app);
   registerRemoteTunnels(app);
   registerMcp(app);
+  registerMergeRequestReviewSettings(app);
+  registerWebhooks(app);
   registerGitIntegrations(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
@@ -106,6 +110,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
       { name: 'Tunnels', description: 'Remote tunnels that let the agents reach apps on your machine (`proctor tunnel`)' },
       { name: 'MCP', description: 'Model Context Protocol server over the same operations, for AI assistants' },
+      { name: 'Merge request review', description: 'Review pull/merge requests on GitHub and GitLab from their webhooks: settings per repository, the webhook endpoints' },
       { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
       { name: 'Git integrations', description: 'Connections to GitHub (an App or a token) and GitLab (an access token) that pull/merge request reviews use; secrets are write-only' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },

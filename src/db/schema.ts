@@ -349,6 +349,22 @@ export interface RemoteTunnelConnectionsTable {
   heartbeat_at: Timestamp;
 }
 
+export interface MergeRequestReviewSettingsTable {
+  id: string;
+  project_id: string;
+  provider: 'github' | 'gitlab';
+  repository: string;
+  review_context: ColumnType<string | null, string | null | undefined, string | null>;
+  auto_run: Generated<boolean>;
+  include_drafts: Generated<boolean>;
+  comment_on_open: Generated<boolean>;
+  environment_mapping: ColumnType<Record<string, string>, string | undefined, string>;
+  handle: Generated<string>;
+  webhook_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface GitIntegrationsTable {
   id: string;
   short_id: string;
@@ -362,6 +378,40 @@ export interface GitIntegrationsTable {
   base_url: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  provider: string;
+  delivery_id: string;
+  event: string;
+  project_id: string | null;
+  received_at: Timestamp;
+  processed_at: NullableTimestamp;
+}
+
+export interface MergeRequestsTable {
+  provider: string;
+  repository: string;
+  number: number;
+  project_id: string;
+  head_sha: string;
+  state: string;
+  updated_at: Timestamp;
+}
+
+export interface MergeRequestDeploymentsTable {
+  provider: string;
+  repository: string;
+  sha: string;
+  environment: string;
+  url: string;
+  created_at: Timestamp;
+}
+
+export interface MergeRequestCommentsTable {
+  key: string;
+  comment_id: string;
+  created_at: Timestamp;
 }
 
 export interface DashboardSigningKeysTable {
@@ -405,6 +455,11 @@ export interface Database {
   heal_proposals: HealProposalsTable;
   remote_tunnels: RemoteTunnelsTable;
   remote_tunnel_connections: RemoteTunnelConnectionsTable;
+  merge_request_review_settings: MergeRequestReviewSettingsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  merge_requests: MergeRequestsTable;
+  merge_request_deployments: MergeRequestDeploymentsTable;
+  merge_request_comments: MergeRequestCommentsTable;
   git_integrations: GitIntegrationsTable;
   dashboard_signing_keys: DashboardSigningKeysTable;
   dashboard_sessions: DashboardSessionsTable;

@@ -71,10 +71,13 @@ async function dispatch(deps: ChatDeps, chat: ChatRecord, turn: number): Promise
 
 export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
 
-/** POST /v1/chat: a new conversation with its first message; the overrides given here are the conversation's for good. */
+/**
+ * POST /v1/chat (and the dashboard's new-conversation form, source 'ui'): a new conversation with its first message;
+ * the overrides given here are the conversation's for good.
+ */
 export async function createConversation(
   deps: ChatDeps,
-  input: { projectId: string; message: string; applicationOverrides?: ApplicationOverride[]; idempotencyKey?: string },
+  input: { projectId: string; message: string; applicationOverrides?: ApplicationOverride[]; idempotencyKey?: string; source?: 'api' | 'ui' },
 ): Promise<ChatView> {
   const { db } = deps;
   if (input.idempotencyKey) {
@@ -87,7 +90,7 @@ export async function createConversation(
   const shortId = newShortId('chat');
   try {
     await db.transaction().execute(async (trx) => {
-      await insertChat(trx, { id, shortId, projectId: input.projectId, source: 'api', applicationOverrides: overrides, idempotencyKey: input.idempotencyKey });
+      await insertChat(trx, { id, shortId, projectId: input.projectId, source: input.source ?? 'api', applicationOverrides: overrides, idempotencyKey: input.idempotencyKey });
       await insertTurn(trx, { chatId: id, turn: 1, text: input.message, userMessageId: newId(), assistantMessageId: newId() });
     });
   } catch (err) {

@@ -6,6 +6,12 @@ import { renderPage } from './layout.js';
 import { registerAuthPages } from './pages/auth.js';
 import { registerRunPages } from './pages/runs.js';
 import { registerTestCasePages } from './pages/test-cases.js';
+import { registerChatPages } from './pages/chats.js';
+import { registerReviewPages } from './pages/reviews.js';
+import { registerTestPlanPages } from './pages/test-plans.js';
+import { registerSettingsPages } from './pages/settings.js';
+import { registerTunnelPages } from './pages/tunnels.js';
+import { registerGitPages } from './pages/git.js';
 import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
@@ -23,6 +29,12 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerAuthPages(web, base);
   registerRunPages(web, base);
   registerTestCasePages(web, base);
+  registerChatPages(web, base);
+  registerReviewPages(web, base);
+  registerTestPlanPages(web, base);
+  registerSettingsPages(web, base);
+  registerTunnelPages(web, base);
+  registerGitPages(web, base);
   web.get('/', (c) => c.redirect(`${base}/runs`, 303));
 
   // A refused action (a proposal already decided, a test without steps) is shown as a page, not JSON.

@@ -2,6 +2,13 @@
 export const navItems = [
   { key: 'runs', label: 'Runs', path: '/runs' },
   { key: 'test-cases', label: 'Test cases', path: '/test-cases' },
+  { key: 'chats', label: 'Conversations', path: '/chats' },
+  { key: 'reviews', label: 'Change reviews', path: '/reviews' },
+  { key: 'test-plans', label: 'Test plans', path: '/test-plans' },
+  { key: 'applications', label: 'Applications', path: '/applications' },
+  { key: 'configs', label: 'Configs', path: '/configs' },
+  { key: 'tunnels', label: 'Tunnels', path: '/tunnels' },
+  { key: 'git', label: 'Git', path: '/git' },
 ] as const satisfies readonly { key: string; label: string; path: string }[];
 
 export type NavKey = (typeof navItems)[number]['key'];

@@ -2,16 +2,13 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, shortId, uuid } from '../schemas/common.js';
 import { ApiError, notFound } from '../errors.js';
-import type { AppDeps } from '../context.js';
 import { requireTestPlan } from '../../services/test-plans.js';
-import type { TestPlanSchedulesTable } from '../../db/schema.js';
-import type { Selectable } from 'kysely';
+import { listPlanSchedules, nextRunTimes, toPlanScheduleView as toView } from '../../services/plan-schedules.js';
 import { newId } from '../../ids.js';
 import {
   createPlanSchedule,
   cronProblem,
   deletePlanSchedule,
-  describePlanSchedule,
   InvalidCronError,
   planScheduleId,
 } from '../../temporal/schedules.js';
@@ -84,44 +81,13 @@ const routes = {
   }),
 };
 
-type ScheduleRow = Selectable<TestPlanSchedulesTable>;
-
-// A list must not hang on Temporal: without an answer in time it shows the schedules without their next times.
-const describeTimeoutMs = 2_000;
-
-async function nextRunTimes(deps: AppDeps, temporalScheduleId: string): Promise<string[] | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, describeTimeoutMs, undefined)));
-  try {
-    const description = await Promise.race([describePlanSchedule(deps.temporal, temporalScheduleId), timeout]);
-    return description?.info.nextActionTimes.slice(0, 3).map((t) => t.toISOString());
-  } catch (err) {
-    deps.logger.warn('could not describe a plan schedule', { temporalScheduleId, err });
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function toView(row: ScheduleRow, times: string[] | undefined) {
-  return {
-    id: row.id,
-    cron: row.cron,
-    description: row.description,
-    ...(times && { nextRunTimes: times }),
-    createdAt: row.created_at.toISOString(),
-  };
-}
-
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export function registerTestPlanSchedules(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const deps = c.get('deps');
     const plan = await requireTestPlan(deps.db, c.get('caller').projectId, c.req.valid('param').testPlanShortId);
-    const rows = await deps.db.selectFrom('test_plan_schedules').selectAll().where('test_plan_id', '=', plan.id).orderBy('created_at').orderBy('id').execute();
-    const times = await Promise.all(rows.map((row) => nextRunTimes(deps, row.temporal_schedule_id)));
-    return c.json({ schedules: rows.map((row, i) => toView(row, times[i])) }, 200);
+    return c.json({ schedules: await listPlanSchedules(deps, plan.id) }, 200);
   });
 
   app.openapi(routes.create, async (c) => {

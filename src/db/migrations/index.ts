@@ -8,6 +8,7 @@ import * as remoteTunnels from './2026_11_23_0006_remote_tunnels.js';
 import * as buildUploads from './2026_11_23_0007_build_uploads.js';
 import * as gitIntegrations from './2026_11_23_0008_git_integrations.js';
 import * as changeReviews from './2026_11_23_0009_change_reviews.js';
+import * as mergeRequestReviews from './2026_11_23_0010_merge_request_reviews.js';
 import * as dashboard from './2026_11_23_0011_dashboard.js';
 import * as changeNotifications from './2026_11_23_0013_change_notifications.js';
 
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0007_build_uploads': buildUploads,
   '2026_11_23_0008_git_integrations': gitIntegrations,
   '2026_11_23_0009_change_reviews': changeReviews,
+  '2026_11_23_0010_merge_request_reviews': mergeRequestReviews,
   '2026_11_23_0011_dashboard': dashboard,
   '2026_11_23_0013_change_notifications': changeNotifications,
 };

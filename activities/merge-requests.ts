@@ -1,0 +1,110 @@
+// Activities of the mergeRequestReview workflow: read settings and deployments, record the change review, and post
+// on the merge request. Every post is keyed: the comment id is remembered under the key once posted, and a retry
+// (after a provider outage or a worker crash) finds it and does not post again.
+import type { ActivityDeps } from './deps.js';
+import { deploymentsOf, postedComment, rememberComment } from '../src/db/queries/merge-requests.js';
+import { commitStatusContext, failedComment, startedComment, verdictBody, verdictStatus, waitingComment, waitingOverComment } from '../src/git/comments.js';
+import type { GitProviderClient, MergeRequestRef } from '../src/git/provider.js';
+import { recordChangeReview } from '../src/services/change-reviews.js';
+import { gitClientFor } from '../src/services/git-integrations.js';
+import { decisionSettings, reviewOverrides, type ReviewDecisionSettings } from '../src/services/merge-request-reviews.js';
+import type { ChangeReviewInput, ChangeReviewResult, MergeRequestHead, MergeRequestTrigger } from '../workflows/shared.js';
+
+interface Target {
+  projectId: string;
+  ref: MergeRequestRef;
+}
+
+export function createMergeRequestActivities(deps: ActivityDeps) {
+  const { db } = deps;
+  const ports = {
+    gitClient: (projectId: string, ref: MergeRequestRef): Promise<GitProviderClient> => gitClientFor(deps, projectId, ref),
+  };
+
+  /** Posts once per key: the remembered id is returned on every later call. */
+  async function once(key: string, post: () => Promise<{ id: string }>): Promise<string> {
+    const existing = await postedComment(db, key);
+    if (existing) return existing;
+    const { id } = await post();
+    await rememberComment(db, key, id);
+    return id;
+  }
+
+  return {
+    async loadMergeRequestReviewSettings(input: Target): Promise<ReviewDecisionSettings | null> {
+      return decisionSettings(db, input.projectId, input.ref);
+    },
+
+    async deploymentsForCommit(input: { ref: MergeRequestRef; sha: string }): Promise<Record<string, string>> {
+      return deploymentsOf(db, input.ref, input.sha);
+    },
+
+    /** The head as the provider has it now (a comment event does not say which commit is the latest). */
+    async readMergeRequestHead(input: Target): Promise<MergeRequestHead> {
+      const change = await (await ports.gitClient(input.projectId, input.ref)).fetchMergeRequest(input.ref);
+      return { sha: change.headSha, url: change.url, draft: change.draft, sourceBranch: change.sourceBranch, title: change.title };
+    },
+
+    /** Records the change review (a conversation of its own); the same key returns the same review. */
+    async beginMergeRequestReview(input: Target & { head: MergeRequestHead; trigger: MergeRequestTrigger; deployments: Record<string, string>; idempotencyKey: string }): Promise<{ review: ChangeReviewInput; url: string }> {
+      const { overrides, context } = await reviewOverrides(db, input.projectId, input.ref, input.deployments, input.trigger.url);
+      const recorded = await recordChangeReview(
+        db,
+        input.projectId,
+        {
+          mode: 'pr',
+          prUrl: input.head.url,
+          vcsProviderId: input.ref.provider,
+          applicationOverrides: overrides,
+          ...(context ? { context } : {}),
+          metadata: { repository: input.ref.repository, branch: input.head.sourceBranch, commitHash: input.head.sha, trigger: input.trigger.event },
+        },
+        { source: input.ref.provider, idempotencyKey: input.idempotencyKey, appUrl: deps.notify.appUrl },
+      );
+      return { review: recorded.input, url: recorded.view.url };
+    },
+
+    /** One waiting comment per merge request: created the first time, edited in place for a newer head. */
+    async postWaitingComment(input: Target & { head: MergeRequestHead; waitingFor: string[]; handle: string; key: string }): Promise<void> {
+      const client = await ports.gitClient(input.projectId, input.ref);
+      const body = waitingComment(input);
+      const existing = await postedComment(db, input.key);
+      if (existing) await client.updateComment(input.ref, existing, body);
+      else await once(input.key, () => client.createComment(input.ref, body));
+    },
+
+    /** The start comment (once), the waiting comment edited, and on GitHub a pending status and 👀 on the trigger. */
+    async announceMergeRequestReview(input: Target & { head: MergeRequestHead; trigger: MergeRequestTrigger; chatUrl: string; key: string; waitingKey?: string }): Promise<void> {
+      const client = await ports.gitClient(input.projectId, input.ref);
+      const project = await db.selectFrom('projects').select('name').where('id', '=', input.projectId).executeTakeFirstOrThrow();
+      await once(input.key, () => client.createComment(input.ref, startedComment({ projectName: project.name, ref: input.ref, head: input.head, trigger: input.trigger, chatUrl: input.chatUrl })));
+      const waiting = input.waitingKey ? await postedComment(db, input.waitingKey) : undefined;
+      if (waiting) await client.updateComment(input.ref, waiting, waitingOverComment({ head: input.head, chatUrl: input.chatUrl }));
+      if (client.provider === 'github') {
+        // Both are idempotent on GitHub (a status replaces the previous one under its context; a reaction is one per user).
+        await client.setCommitStatus(input.ref, input.head.sha, { state: 'pending', description: 'Proctor is testing this change', targetUrl: input.chatUrl, context: commitStatusContext });
+        await client.addEyesReaction(input.ref, input.trigger.commentId);
+      }
+    },
+
+    /** The verdict: a native review on GitHub (a note on GitLab) and, on GitHub, the final commit status. */
+    async publishMergeRequestVerdict(input: Target & { headSha: string; result: ChangeReviewResult; key: string }): Promise<void> {
+      const client = await ports.gitClient(input.projectId, input.ref);
+      await once(input.key, () => client.postReview(input.ref, { verdict: input.result.verdict, body: verdictBody(input.result), headSha: input.headSha }));
+      if (client.provider === 'github') {
+        const status = verdictStatus[input.result.verdict];
+        await client.setCommitStatus(input.ref, input.headSha, { ...status, targetUrl: input.result.url, context: commitStatusContext });
+      }
+    },
+
+    /** A review that ended without a verdict: superseded by a newer head (status only) or failed (said once). */
+    async endMergeRequestReview(input: Target & { headSha: string; key: string; outcome: 'superseded' | 'failed'; reason?: string }): Promise<void> {
+      const client = await ports.gitClient(input.projectId, input.ref);
+      if (input.outcome === 'failed') await once(input.key, () => client.createComment(input.ref, failedComment({ headSha: input.headSha, reason: input.reason ?? 'unknown error' })));
+      if (client.provider === 'github') {
+        const description = input.outcome === 'superseded' ? 'Superseded by a newer commit' : 'Proctor could not finish the review';
+        await client.setCommitStatus(input.ref, input.headSha, { state: 'error', description, context: commitStatusContext });
+      }
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { ErrorSchema, json, type OpenApiApp } from '../openapi.js';
+import { handleDelivery, type Delivery } from '../../services/webhooks.js';
+import type { GitProviderId } from '../../git/provider.js';
+import type { AppDeps } from '../context.js';
+
+// Outside /v1 and without a Bearer token: the provider authenticates each delivery by its signature or token.
+
+const Message = z.object({ message: z.string() }).openapi('WebhookAnswer');
+const answers = {
+  200: json(Message, 'Acknowledged, nothing to do: a redelivery already processed, a ping, or an event Proctor does not act on'),
+  202: json(Message, 'Recorded, and the affected merge requests\' reviews signalled'),
+  400: json(ErrorSchema, 'Not JSON, or a required header is missing'),
+  401: json(ErrorSchema, 'The signature (GitHub) or token (GitLab) does not match; nothing is recorded'),
+  404: json(ErrorSchema, 'No merge-request review is configured for the repository'),
+  413: json(ErrorSchema, 'Body larger than 25 MiB'),
+  503: json(ErrorSchema, 'Recorded but not handed to the workflow engine: redeliver it (it is processed then, once)'),
+} as const;
+
+const githubHeaders = z.object({
+  'x-github-event': z.string().optional().openapi({ example: 'pull_request' }),
+  'x-github-delivery': z.string().max(200).optional().openapi({ example: '72d3162e-cc78-11e3-81ab-4c9367dc0958' }),
+  'x-hub-signature-256': z.string().optional().openapi({ example: 'sha256=…', description: 'HMAC-SHA256 of the body with the GitHub App\'s webhook secret' }),
+});
+const gitlabHeaders = z.object({
+  'x-gitlab-event': z.string().optional().openapi({ example: 'Merge Request Hook' }),
+  'x-gitlab-token': z.string().optional().openapi({ description: 'The secret token Proctor set on the project hook' }),
+  'idempotency-key': z.string().max(200).optional().openapi({ description: 'The same for every retry of a delivery (GitLab 17.4+)' }),
+  'x-gitlab-event-uuid': z.string().max(200).optional(),
+});
+
+const description = (what: string) =>
+  `${what} The body is the provider's JSON payload, verified byte for byte. Each delivery id is processed once; a redelivery is acknowledged. ` +
+  'The answer comes at once: reviews run in the merge request\'s `mergeRequestReview` workflow.';
+
+const routes = {
+  github: createRoute({
+    method: 'post', path: '/webhooks/github', tags: ['Merge request review'],
+    summary: 'GitHub App webhook',
+    description: description('Pull request, issue comment and deployment status events.'),
+    request: { headers: githubHeaders },
+    responses: answers,
+  }),
+  gitlab: createRoute({
+    method: 'post', path: '/webhooks/gitlab', tags: ['Merge request review'],
+    summary: 'GitLab project webhook',
+    description: description('Merge request, note, deployment and pipeline events of the hook Proctor created.'),
+    request: { headers: gitlabHeaders },
+    responses: answers,
+  }),
+};
+
+export function registerWebhooks(app: OpenApiApp): void {
+  app.use('/webhooks/*', bodyLimit({ maxSize: 25 * 1024 * 1024, onError: (c) => c.json({ message: 'Webhook body larger than 25 MiB' }, 413) }));
+  const handle = (provider: GitProviderId, deps: AppDeps, delivery: Delivery) => handleDelivery({ db: deps.db, temporal: deps.temporal, logger: deps.logger }, provider, delivery);
+  app.openapi(routes.github, async (c) => {
+    const h = c.req.valid('header');
+    const outcome = await handle('github', c.get('deps'), { deliveryId: h['x-github-delivery'], event: h['x-github-event'], signature: h['x-hub-signature-256'], body: await c.req.text() });
+    return c.json({ message: outcome.message }, outcome.status);
+  });
+  app.openapi(routes.gitlab, async (c) => {
+    const h = c.req.valid('header');
+    const deliveryId = h['idempotency-key'] ?? h['x-gitlab-event-uuid'];
+    const outcome = await handle('gitlab', c.get('deps'), { deliveryId, event: h['x-gitlab-event'], signature: h['x-gitlab-token'], body: await c.req.text() });
+    return c.json({ message: outcome.message }, outcome.status);
+  });
+}

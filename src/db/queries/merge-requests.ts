@@ -1,0 +1,99 @@
+// Rows of merge-request review: settings, webhook deliveries, merge requests' heads and deployments, posted comments.
+import { sql } from 'kysely';
+import type { DB } from '../database.js';
+import type { GitProviderId, MergeRequestRef } from '../../git/provider.js';
+
+export async function findSettingsByRepository(db: DB, provider: GitProviderId, repository: string) {
+  return db.selectFrom('merge_request_review_settings').selectAll().where('provider', '=', provider).where('repository', '=', repository).executeTakeFirst();
+}
+
+export async function findSettingsForProject(db: DB, projectId: string, provider: GitProviderId, repository: string) {
+  return db
+    .selectFrom('merge_request_review_settings')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('provider', '=', provider)
+    .where('repository', '=', repository)
+    .executeTakeFirst();
+}
+
+/**
+ * Records a delivery once. `fresh` is false for a delivery seen before; `processed` says whether its signals all
+ * reached Temporal (an unprocessed one is processed again when the provider redelivers it).
+ */
+export async function recordDelivery(db: DB, row: { provider: GitProviderId; deliveryId: string; event: string; projectId: string | null }): Promise<{ fresh: boolean; processed: boolean }> {
+  const inserted = await db
+    .insertInto('webhook_deliveries')
+    .values({ provider: row.provider, delivery_id: row.deliveryId, event: row.event, project_id: row.projectId })
+    .onConflict((oc) => oc.columns(['provider', 'delivery_id']).doNothing())
+    .returning('delivery_id')
+    .executeTakeFirst();
+  if (inserted) return { fresh: true, processed: false };
+  const existing = await db
+    .selectFrom('webhook_deliveries')
+    .select('processed_at')
+    .where('provider', '=', row.provider)
+    .where('delivery_id', '=', row.deliveryId)
+    .executeTakeFirstOrThrow();
+  return { fresh: false, processed: existing.processed_at !== null };
+}
+
+export async function markDeliveryProcessed(db: DB, provider: GitProviderId, deliveryId: string): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ processed_at: sql`now()` }).where('provider', '=', provider).where('delivery_id', '=', deliveryId).execute();
+}
+
+export async function countDeliveries(db: DB, provider: GitProviderId): Promise<number> {
+  const row = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<string>().as('n')).where('provider', '=', provider).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function upsertMergeRequestHead(db: DB, row: MergeRequestRef & { projectId: string; headSha: string; state: string }): Promise<void> {
+  await db
+    .insertInto('merge_requests')
+    .values({ provider: row.provider, repository: row.repository, number: row.number, project_id: row.projectId, head_sha: row.headSha, state: row.state })
+    .onConflict((oc) => oc.columns(['provider', 'repository', 'number']).doUpdateSet({ head_sha: row.headSha, state: row.state, project_id: row.projectId, updated_at: sql`now()` }))
+    .execute();
+}
+
+/** Open merge requests whose head is `sha` (GitLab's deployment events give a short sha: a prefix matches). */
+export async function mergeRequestsAtCommit(db: DB, provider: GitProviderId, repository: string, sha: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('merge_requests')
+    .select('number')
+    .where('provider', '=', provider)
+    .where('repository', '=', repository)
+    .where('state', '!=', 'closed')
+    .where(sha.length >= 40 ? sql<boolean>`head_sha = ${sha}` : sql<boolean>`starts_with(head_sha, ${sha})`)
+    .execute();
+  return rows.map((r) => r.number);
+}
+
+export async function recordDeployment(db: DB, row: { provider: GitProviderId; repository: string; sha: string; environment: string; url: string }): Promise<void> {
+  await db
+    .insertInto('merge_request_deployments')
+    .values(row)
+    .onConflict((oc) => oc.columns(['provider', 'repository', 'sha', 'environment']).doUpdateSet({ url: row.url }))
+    .execute();
+}
+
+/** Environment -> URL of the successful deployments of a commit (a short sha recorded by GitLab matches its prefix). */
+export async function deploymentsOf(db: DB, ref: Pick<MergeRequestRef, 'provider' | 'repository'>, sha: string): Promise<Record<string, string>> {
+  const rows = await db
+    .selectFrom('merge_request_deployments')
+    .select(['environment', 'url'])
+    .where('provider', '=', ref.provider)
+    .where('repository', '=', ref.repository)
+    .where(sql<boolean>`starts_with(${sha}, sha)`)
+    .orderBy('created_at')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.environment, r.url]));
+}
+
+export async function postedComment(db: DB, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('merge_request_comments').select('comment_id').where('key', '=', key).executeTakeFirst();
+  return row?.comment_id;
+}
+
+export async function rememberComment(db: DB, key: string, commentId: string): Promise<void> {
+  await db.insertInto('merge_request_comments').values({ key, comment_id: commentId }).onConflict((oc) => oc.column('key').doNothing()).execute();
+}

@@ -1,0 +1,187 @@
+// Merge-request review settings per project and repository, and what a review of a merge request is asked to test.
+import type { DB } from '../db/database.js';
+import type { MergeRequestReviewSettingsTable } from '../db/schema.js';
+import type { Selectable } from 'kysely';
+import type { ApplicationOverride } from '../domain/precedence.js';
+import { normalizeHandle } from '../domain/merge-requests.js';
+import type { GitProviderId, MergeRequestRef } from '../git/provider.js';
+import { newId } from '../ids.js';
+import { ConflictError, InvalidError, NotFoundError } from './errors.js';
+import { ensureWebhookSecret, gitClientFor } from './git-integrations.js';
+
+export interface MergeRequestReviewSettingsInput {
+  provider: GitProviderId;
+  repository: string;
+  reviewContext?: string | null;
+  autoRun?: boolean;
+  includeDrafts?: boolean;
+  commentOnOpen?: boolean;
+  /** Provider environment name -> application short id. */
+  environmentMapping?: Record<string, string>;
+  handle?: string;
+}
+
+export interface MergeRequestReviewSettingsView {
+  id: string;
+  provider: GitProviderId;
+  repository: string;
+  reviewContext: string | null;
+  autoRun: boolean;
+  includeDrafts: boolean;
+  commentOnOpen: boolean;
+  environmentMapping: Record<string, string>;
+  handle: string;
+  /** Where the provider delivers events: the project hook (GitLab) or the GitHub App's webhook URL. */
+  webhookUrl: string;
+  /** GitLab: the project hook Proctor created or refreshed when these settings were saved. */
+  webhookId: string | null;
+  updatedAt: string;
+}
+
+export interface MergeRequestSettingsDeps {
+  db: DB;
+  /** The API's public address: webhooks are delivered to `<publicUrl>/webhooks/<provider>`. */
+  publicUrl: string;
+}
+
+/** The GitLab project hook, created or refreshed, with the integration's webhook secret as its token. */
+async function ensureGitLabHook(db: DB, projectId: string, repository: string, url: string): Promise<string> {
+  const client = await gitClientFor({ db }, projectId, { provider: 'gitlab', repository });
+  const secret = await ensureWebhookSecret(db, projectId, 'gitlab');
+  const hook = await client.ensureProjectWebhook(repository, { url, secret, events: ['merge_requests', 'notes', 'deployments', 'pipelines'] });
+  return String(hook.id);
+}
+
+type SettingsRow = Selectable<MergeRequestReviewSettingsTable>;
+
+export const webhookUrl = (publicUrl: string, provider: GitProviderId) => `${publicUrl.replace(/\/$/, '')}/webhooks/${provider}`;
+
+function toView(row: SettingsRow, publicUrl: string): MergeRequestReviewSettingsView {
+  return {
+    id: row.id,
+    provider: row.provider,
+    repository: row.repository,
+    reviewContext: row.review_context,
+    autoRun: row.auto_run,
+    includeDrafts: row.include_drafts,
+    commentOnOpen: row.comment_on_open,
+    environmentMapping: row.environment_mapping,
+    handle: row.handle,
+    webhookUrl: webhookUrl(publicUrl, row.provider),
+    webhookId: row.webhook_id,
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+async function checkMapping(db: DB, projectId: string, mapping: Record<string, string>): Promise<void> {
+  const shortIds = [...new Set(Object.values(mapping))];
+  if (shortIds.length === 0) return;
+  const found = await db.selectFrom('applications').select('short_id').where('project_id', '=', projectId).where('short_id', 'in', shortIds).execute();
+  const missing = shortIds.filter((s) => !found.some((f) => f.short_id === s));
+  if (missing.length) throw new NotFoundError('Application', missing.join(', '));
+}
+
+/**
+ * Saves the settings of one repository (created, or the given fields changed). For GitLab, saving also creates or
+ * refreshes the project webhook, whose secret token is the GitLab integration's webhook secret (never returned).
+ */
+export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsDeps, projectId: string, input: MergeRequestReviewSettingsInput): Promise<MergeRequestReviewSettingsView> {
+  const repository = input.repository.trim().replace(/^\/+|\/+$/g, '');
+  if (!/^[^\s/]+(\/[^\s/]+)+$/.test(repository)) throw new InvalidError('repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)');
+  if (input.environmentMapping) await checkMapping(deps.db, projectId, input.environmentMapping);
+  const taken = await deps.db.selectFrom('merge_request_review_settings').select('project_id').where('provider', '=', input.provider).where('repository', '=', repository).executeTakeFirst();
+  if (taken && taken.project_id !== projectId) throw new ConflictError(`${input.provider} repository ${repository} is connected to another project`);
+
+  const fields = {
+    ...(input.reviewContext !== undefined ? { review_context: input.reviewContext } : {}),
+    ...(input.autoRun !== undefined ? { auto_run: input.autoRun } : {}),
+    ...(input.includeDrafts !== undefined ? { include_drafts: input.includeDrafts } : {}),
+    ...(input.commentOnOpen !== undefined ? { comment_on_open: input.commentOnOpen } : {}),
+    ...(input.environmentMapping !== undefined ? { environment_mapping: JSON.stringify(input.environmentMapping) } : {}),
+    ...(input.handle !== undefined ? { handle: normalizeHandle(input.handle) } : {}),
+  };
+  let row = await deps.db
+    .insertInto('merge_request_review_settings')
+    .values({ id: newId(), project_id: projectId, provider: input.provider, repository, ...fields })
+    .onConflict((oc) => oc.columns(['provider', 'repository']).doUpdateSet({ ...fields, updated_at: new Date() }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+  if (row.provider === 'gitlab') {
+    const hookId = await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, row.provider));
+    row = await deps.db.updateTable('merge_request_review_settings').set({ webhook_id: hookId }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+  }
+  return toView(row, deps.publicUrl);
+}
+
+export async function listMergeRequestReviewSettings(deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>, projectId: string): Promise<MergeRequestReviewSettingsView[]> {
+  const rows = await deps.db.selectFrom('merge_request_review_settings').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
+  return rows.map((r) => toView(r, deps.publicUrl));
+}
+
+export async function getMergeRequestReviewSettings(deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>, projectId: string, id: string): Promise<MergeRequestReviewSettingsView> {
+  const row = await deps.db.selectFrom('merge_request_review_settings').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFoundError('Merge request review settings', id);
+  return toView(row, deps.publicUrl);
+}
+
+/** Stops reviewing the repository: later deliveries for it are refused (404), running reviews finish. */
+export async function deleteMergeRequestReviewSettings(db: DB, projectId: string, id: string): Promise<void> {
+  const deleted = await db.deleteFrom('merge_request_review_settings').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  if (deleted.numDeletedRows === 0n) throw new NotFoundError('Merge request review settings', id);
+}
+
+/** What the workflow needs to decide (read on each decision, so a change of settings applies at once). */
+export interface ReviewDecisionSettings {
+  autoRun: boolean;
+  includeDrafts: boolean;
+  commentOnOpen: boolean;
+  /** Environments whose deployments must be ready; empty: any deployment of the commit. */
+  environments: string[];
+  handle: string;
+}
+
+export async function decisionSettings(db: DB, projectId: string, ref: MergeRequestRef): Promise<ReviewDecisionSettings | null> {
+  const row = await db
+    .selectFrom('merge_request_review_settings')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('provider', '=', ref.provider)
+    .where('repository', '=', ref.repository)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    autoRun: row.auto_run,
+    includeDrafts: row.include_drafts,
+    commentOnOpen: row.comment_on_open,
+    environments: Object.keys(row.environment_mapping),
+    handle: row.handle,
+  };
+}
+
+/**
+ * The environments a review tests: each mapped application at its environment's deployment URL; a manual trigger's
+ * URL for every mapped application (or, with no mapping, for every application of the project, as the default
+ * environment's deployment does).
+ */
+export async function reviewOverrides(db: DB, projectId: string, ref: MergeRequestRef, deployments: Record<string, string>, manualUrl?: string): Promise<{ overrides: ApplicationOverride[]; context: string | null }> {
+  const row = await db
+    .selectFrom('merge_request_review_settings')
+    .select(['environment_mapping', 'review_context'])
+    .where('project_id', '=', projectId)
+    .where('provider', '=', ref.provider)
+    .where('repository', '=', ref.repository)
+    .executeTakeFirst();
+  const mapping = row?.environment_mapping ?? {};
+  const overrides = new Map<string, ApplicationOverride>();
+  for (const [environment, applicationShortId] of Object.entries(mapping)) {
+    const url = manualUrl ?? deployments[environment];
+    if (url) overrides.set(applicationShortId, { applicationShortId, environment: { url, name: environment } });
+  }
+  if (Object.keys(mapping).length === 0) {
+    const url = manualUrl ?? Object.values(deployments)[0];
+    const apps = await db.selectFrom('applications').select('short_id').where('project_id', '=', projectId).where('kind', '=', 'web').orderBy('created_at').execute();
+    if (url) for (const app of apps) overrides.set(app.short_id, { applicationShortId: app.short_id, environment: { url } });
+  }
+  return { overrides: [...overrides.values()], context: row?.review_context ?? null };
+}

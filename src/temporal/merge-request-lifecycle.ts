@@ -1,0 +1,15 @@
+// The API reaches merge-request reviews only through this helper, with business ids.
+import { mergeRequestEventSignal, workflowIds, type MergeRequestEvent, type MergeRequestReviewInput } from '../../workflows/shared.js';
+import { signalWithStart, type TemporalTarget } from './lifecycle.js';
+
+/** Hands a webhook event to the merge request's review workflow, starting it when none runs. */
+export async function signalMergeRequestReview(temporal: TemporalTarget, input: MergeRequestReviewInput, event: MergeRequestEvent): Promise<void> {
+  const { provider, repository, number } = input.ref;
+  await signalWithStart(temporal, 'mergeRequestReview', {
+    workflowId: workflowIds.mergeRequestReview(provider, repository, number),
+    summary: `Review of ${provider} ${repository} #${number}`,
+    args: [input],
+    signal: mergeRequestEventSignal,
+    signalArgs: [event],
+  });
+}

@@ -1,0 +1,84 @@
+import type { Hono } from 'hono';
+import { protectedArea } from '../area.js';
+import type { WebEnv } from '../context.js';
+import { When } from '../components.js';
+import { renderPage } from '../layout.js';
+import { listGitIntegrations } from '../../services/git-integrations.js';
+import { listMergeRequestReviewSettings } from '../../services/merge-request-reviews.js';
+
+// The project's GitHub/GitLab connections and which repositories get their merge requests reviewed. The views
+// come from the services the API uses, which never carry a key, token or webhook secret: only whether one is stored.
+
+const stored = (has: boolean) => (has ? 'stored' : 'none');
+const yesNo = (value: boolean) => (value ? 'yes' : 'no');
+
+export function registerGitPages(web: Hono<WebEnv>, base: string): void {
+  protectedArea(web, base, '/git');
+
+  web.get('/git', async (c) => {
+    const deps = c.get('deps');
+    const { projectId } = c.get('session');
+    const [integrations, settings] = await Promise.all([
+      listGitIntegrations(deps.db, projectId),
+      listMergeRequestReviewSettings({ db: deps.db, publicUrl: deps.config.publicUrl }, projectId),
+    ]);
+    return renderPage(
+      c,
+      { title: 'Git integrations', nav: 'git' },
+      <>
+        <h1>Git integrations</h1>
+        {integrations.length === 0 ? (
+          <p>No GitHub or GitLab integration (<code>POST /v1/git-integrations</code>).</p>
+        ) : (
+          <table>
+            <thead>
+              <tr><th scope="col">Provider</th><th scope="col">Short id</th><th scope="col">Signs in with</th><th scope="col">Server</th><th scope="col">Secrets</th><th scope="col">Updated</th></tr>
+            </thead>
+            <tbody>
+              {integrations.map((i) => (
+                <tr>
+                  <td>{i.provider}</td>
+                  <td><code>{i.shortId}</code></td>
+                  <td>{i.auth === 'app' ? `App ${i.appId ?? ''}` : 'access token'}</td>
+                  <td>{i.baseUrl ?? <span class="muted">{i.provider === 'github' ? 'github.com' : 'gitlab.com'}</span>}</td>
+                  <td>
+                    {i.auth === 'app' ? `private key ${stored(i.hasPrivateKey)}` : `token ${stored(i.hasToken)}`}, webhook secret {stored(i.hasWebhookSecret)}
+                  </td>
+                  <td><When at={i.updatedAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+
+        <h2>Merge-request review settings</h2>
+        {settings.length === 0 ? (
+          <p>No repository is reviewed (<code>PUT /v1/merge-request-review-settings</code>).</p>
+        ) : (
+          settings.map((s) => (
+            <section class="card" aria-labelledby={`mr-${s.id}`}>
+              <h3 id={`mr-${s.id}`}>{s.provider}: {s.repository}</h3>
+              <dl class="facts">
+                <dt>Review automatically</dt><dd>{yesNo(s.autoRun)}</dd>
+                <dt>Drafts too</dt><dd>{yesNo(s.includeDrafts)}</dd>
+                <dt>Comment when opened</dt><dd>{yesNo(s.commentOnOpen)}</dd>
+                <dt>Mention handle</dt><dd><code>{s.handle}</code></dd>
+                <dt>Webhook URL</dt><dd><code>{s.webhookUrl}</code>{s.webhookId && <span class="muted"> (GitLab hook {s.webhookId})</span>}</dd>
+                <dt>Environments</dt>
+                <dd>
+                  {Object.keys(s.environmentMapping).length === 0 ? 'none mapped' : (
+                    <ul class="plain">
+                      {Object.entries(s.environmentMapping).map(([env, app]) => <li><code>{env}</code> → <code>{app}</code></li>)}
+                    </ul>
+                  )}
+                </dd>
+                {s.reviewContext && <><dt>Context for the reviewer</dt><dd>{s.reviewContext}</dd></>}
+                <dt>Updated</dt><dd><When at={s.updatedAt} /></dd>
+              </dl>
+            </section>
+          ))
+        )}
+      </>,
+    );
+  });
+}

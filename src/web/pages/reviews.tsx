@@ -1,0 +1,94 @@
+import type { Hono } from 'hono';
+import { protectedArea } from '../area.js';
+import type { WebEnv } from '../context.js';
+import { Pager, pageNumber, Status, When } from '../components.js';
+import { renderPage } from '../layout.js';
+import { listReviews } from '../../db/queries/dashboard-reviews.js';
+import type { ChangeReviewView } from '../../services/change-reviews.js';
+
+// A change review is a conversation of its own (its API `url` is the conversation's page): the list links there,
+// and the conversation page shows the review's verdict, tests and links above the messages.
+
+const pageSize = 25;
+const modeLabel = { pr: 'pull/merge request', rawChanges: 'diff' } as const;
+
+export function registerReviewPages(web: Hono<WebEnv>, base: string): void {
+  protectedArea(web, base, '/reviews');
+
+  web.get('/reviews', async (c) => {
+    const page = pageNumber(c.req.query('page'));
+    const { reviews, total } = await listReviews(c.get('deps').db, c.get('session').projectId, { limit: pageSize, offset: (page - 1) * pageSize });
+    return renderPage(
+      c,
+      { title: 'Change reviews', nav: 'reviews' },
+      <>
+        <h1>Change reviews</h1>
+        {reviews.length === 0 ? (
+          <p>No change reviews yet. Start one with <code>POST /v1/chat/change-review</code> or from a merge request.</p>
+        ) : (
+          <table>
+            <caption class="muted">Newest first</caption>
+            <thead>
+              <tr><th scope="col">Review</th><th scope="col">Of</th><th scope="col">State</th><th scope="col">Verdict</th><th scope="col">Started</th></tr>
+            </thead>
+            <tbody>
+              {reviews.map((r) => (
+                <tr>
+                  <td><a href={`${base}/chats/${r.chatShortId}`}>{r.title ?? r.chatShortId}</a></td>
+                  <td>{r.prUrl ? <a href={r.prUrl} rel="noreferrer">{r.prUrl}</a> : modeLabel[r.mode]}</td>
+                  <td><Status value={r.state} /></td>
+                  <td>{r.verdict ?? <span class="muted">not yet</span>}</td>
+                  <td><When at={r.createdAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <Pager path={`${base}/reviews`} query={{}} page={page} pageSize={pageSize} total={total} />
+      </>,
+    );
+  });
+}
+
+/** The review's verdict, summary, tests and links, on its conversation's page. */
+export function ReviewSection(props: { base: string; review: ChangeReviewView }) {
+  const { base, review: r } = props;
+  const changeUrl = r.change?.url ?? r.prUrl;
+  return (
+    <section class="card" aria-labelledby="review-heading">
+      <h2 id="review-heading">Change review: {r.verdict ?? <Status value={r.state} />}</h2>
+      <dl class="facts">
+        <dt>State</dt><dd><Status value={r.state} />{r.phase && r.state === 'RUNNING' && <span class="muted"> ({r.phase})</span>}</dd>
+        <dt>Change</dt>
+        <dd>
+          {r.change?.title && <>{r.change.title} </>}
+          {changeUrl ? <a href={changeUrl} rel="noreferrer">{changeUrl}</a> : modeLabel[r.mode]}
+          {r.change && <span class="muted"> ({r.change.fileCount} files{r.change.headSha && <>, at <code>{r.change.headSha.slice(0, 10)}</code></>})</span>}
+        </dd>
+        {r.runShortId && <><dt>Run</dt><dd><a href={`${base}/runs/${r.runShortId}`}>{r.runShortId}</a></dd></>}
+        <dt>Started</dt><dd><When at={r.createdAt} /></dd>
+        {r.completedAt && <><dt>Finished</dt><dd><When at={r.completedAt} /></dd></>}
+      </dl>
+      {r.summary && <p>{r.summary}</p>}
+      {r.failureReason && <p class="error" role="alert">{r.failureReason}</p>}
+      {r.tests.length > 0 && (
+        <table>
+          <caption class="muted">Tests of this review</caption>
+          <thead>
+            <tr><th scope="col">Test</th><th scope="col">New or existing</th><th scope="col">Result</th><th scope="col">Detail</th></tr>
+          </thead>
+          <tbody>
+            {r.tests.map((t) => (
+              <tr>
+                <td><a href={`${base}/test-cases/${t.testCaseId}`}>{t.name}</a></td>
+                <td>{t.origin}</td>
+                <td><Status value={t.result} /></td>
+                <td>{t.detail ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import type { Hono } from 'hono';
+import { protectedArea } from '../area.js';
+import type { WebEnv } from '../context.js';
+import { When } from '../components.js';
+import { renderPage } from '../layout.js';
+import { loadApplications } from '../../db/queries/dashboard-applications.js';
+import { listConfigs } from '../../db/queries/configs.js';
+
+// What the project is set up with: applications and the environments tests run against, and configs (the
+// values tests type as {{NAME}}). Changes go through the API (`/docs`); these pages show what is there.
+
+export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
+  protectedArea(web, base, '/applications');
+  protectedArea(web, base, '/configs');
+
+  web.get('/applications', async (c) => {
+    const apps = await loadApplications(c.get('deps').db, c.get('session').projectId);
+    return renderPage(
+      c,
+      { title: 'Applications', nav: 'applications' },
+      <>
+        <h1>Applications and environments</h1>
+        {apps.length === 0 && <p>No applications yet (<code>POST /v1/applications</code>).</p>}
+        {apps.map((app) => (
+          <section class="card" aria-labelledby={`app-${app.shortId}`}>
+            <h2 id={`app-${app.shortId}`}>{app.name}</h2>
+            <p class="muted"><code>{app.shortId}</code> · {app.kind} · created <When at={app.createdAt} /></p>
+            {app.environments.length === 0 ? (
+              <p>No environment: a run of its tests has nowhere to go until one is added.</p>
+            ) : (
+              <table>
+                <thead>
+                  <tr><th scope="col">Environment</th><th scope="col">Short id</th><th scope="col">Where</th><th scope="col">Default</th><th scope="col">Production</th></tr>
+                </thead>
+                <tbody>
+                  {app.environments.map((e) => (
+                    <tr>
+                      <td>{e.name}</td>
+                      <td><code>{e.shortId}</code></td>
+                      <td>{e.url ?? (e.buildShortId ? <>build <code>{e.buildShortId}</code></> : '')}</td>
+                      <td>{e.isDefault ? 'default' : ''}</td>
+                      <td>{e.isProduction ? 'production' : ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        ))}
+      </>,
+    );
+  });
+
+  web.get('/configs', async (c) => {
+    // toConfigView gives a secret's value as null: the page cannot show what it never receives.
+    const configs = await listConfigs(c.get('deps').db, c.get('session').projectId);
+    return renderPage(
+      c,
+      { title: 'Configs', nav: 'configs' },
+      <>
+        <h1>Configs</h1>
+        <p>Values the agent may type as <code>{'{{NAME}}'}</code>. A secret's value is write-only: it is never shown, logged or sent to the model.</p>
+        {configs.length === 0 ? (
+          <p>No configs yet (<code>POST /v1/configs</code>).</p>
+        ) : (
+          <table>
+            <thead>
+              <tr><th scope="col">Name</th><th scope="col">Value</th><th scope="col">Updated</th></tr>
+            </thead>
+            <tbody>
+              {configs.map((cfg) => (
+                <tr>
+                  <td><code>{cfg.name}</code></td>
+                  <td>{cfg.isSecret ? <span class="muted">secret{cfg.hasValue ? ' (set)' : ' (empty)'}: ••••••</span> : <code>{cfg.value}</code>}</td>
+                  <td><When at={cfg.updatedAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </>,
+    );
+  });
+}

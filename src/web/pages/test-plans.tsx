@@ -1,0 +1,154 @@
+import type { Hono } from 'hono';
+import { protectedArea } from '../area.js';
+import type { WebEnv } from '../context.js';
+import { When } from '../components.js';
+import { notFoundPage, renderPage } from '../layout.js';
+import type { DB } from '../../db/database.js';
+import { environmentNames, loadPlanSummaries } from '../../db/queries/dashboard-test-plans.js';
+import { getTestPlan, type TestPlanView } from '../../db/queries/test-plans.js';
+import type { NotifyOn } from '../../db/schema.js';
+import type { Logger } from '../../logger.js';
+import { listPlanSchedules, type PlanScheduleView } from '../../services/plan-schedules.js';
+import type { TemporalClientProvider } from '../../temporal/client.js';
+
+export interface PlanPage {
+  plan: Omit<TestPlanView, 'notifications' | 'applications'>;
+  applications: { applicationShortId: string; applicationName: string; environmentShortId: string; environmentName: string; environmentUrl: string | null }[];
+  schedules: PlanScheduleView[];
+  notifications: { email: { recipients: string[]; notifyOn: NotifyOn } | null; slack: { webhookHost: string; channel: string | null; notifyOn: NotifyOn } | null };
+}
+
+/** A Slack-compatible webhook URL is a credential (whoever has it can post to the channel): the page names its host only. */
+function webhookHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'a webhook';
+  }
+}
+
+/** The plan page's data; undefined when the project has no such plan. */
+export async function loadPlan(deps: { db: DB; temporal: TemporalClientProvider; logger: Logger }, projectId: string, planShortId: string): Promise<PlanPage | undefined> {
+  const plan = await getTestPlan(deps.db, projectId, planShortId);
+  if (!plan) return undefined;
+  const [environments, schedules] = await Promise.all([
+    environmentNames(deps.db, projectId, plan.applications.map((a) => a.environmentShortId)),
+    listPlanSchedules(deps, plan.id),
+  ]);
+  const { id: _id, notifications, applications, ...rest } = plan;
+  return {
+    plan: rest,
+    applications: applications.map((a) => {
+      const env = environments.get(a.environmentShortId);
+      return {
+        applicationShortId: a.applicationShortId,
+        applicationName: env?.applicationName ?? a.applicationShortId,
+        environmentShortId: a.environmentShortId,
+        environmentName: env?.name ?? a.environmentShortId,
+        environmentUrl: env?.url ?? null,
+      };
+    }),
+    schedules,
+    notifications: {
+      email: notifications.email,
+      slack: notifications.slack && { webhookHost: webhookHost(notifications.slack.webhookUrl), channel: notifications.slack.channel, notifyOn: notifications.slack.notifyOn },
+    },
+  };
+}
+
+const notifyOnLabel: Record<NotifyOn, string> = { failure: 'on failure', always: 'after every run' };
+
+export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
+  protectedArea(web, base, '/test-plans');
+
+  web.get('/test-plans', async (c) => {
+    const plans = await loadPlanSummaries(c.get('deps').db, c.get('session').projectId);
+    return renderPage(
+      c,
+      { title: 'Test plans', nav: 'test-plans' },
+      <>
+        <h1>Test plans</h1>
+        {plans.length === 0 ? (
+          <p>No test plans yet (<code>POST /v1/test-plans</code>).</p>
+        ) : (
+          <table>
+            <thead>
+              <tr><th scope="col">Plan</th><th scope="col">Test cases</th><th scope="col">Schedules</th><th scope="col">Description</th></tr>
+            </thead>
+            <tbody>
+              {plans.map((p) => (
+                <tr>
+                  <td><a href={`${base}/test-plans/${p.shortId}`}>{p.name}</a>{p.isDefault && <span class="muted"> (default)</span>}</td>
+                  <td>{p.testCaseCount}</td>
+                  <td>{p.scheduleCount}</td>
+                  <td>{p.description ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </>,
+    );
+  });
+
+  web.get('/test-plans/:shortId', async (c) => {
+    const page = await loadPlan(c.get('deps'), c.get('session').projectId, c.req.param('shortId'));
+    if (!page) return notFoundPage(c, 'This test plan');
+    const { plan, notifications } = page;
+    return renderPage(
+      c,
+      { title: plan.name, nav: 'test-plans' },
+      <>
+        <h1>{plan.name}</h1>
+        <dl class="facts">
+          <dt>Short id</dt><dd><code>{plan.shortId}</code>{plan.isDefault && <span class="muted"> (the project's default plan)</span>}</dd>
+          {plan.description && <><dt>Description</dt><dd>{plan.description}</dd></>}
+          {plan.owner && <><dt>Owner</dt><dd>{plan.owner}</dd></>}
+          <dt>Runs</dt><dd><a href={`${base}/runs?plan=${encodeURIComponent(plan.shortId)}`}>Runs of this plan</a></dd>
+          <dt>Updated</dt><dd><When at={plan.updatedAt} /></dd>
+        </dl>
+
+        <h2>Test cases</h2>
+        {plan.testCases.length === 0 ? <p>None: a run of this plan has nothing to do.</p> : (
+          <ol>
+            {plan.testCases.map((t) => <li><a href={`${base}/test-cases/${t.id}`}>{t.name}</a></li>)}
+          </ol>
+        )}
+
+        <h2>Environments</h2>
+        {page.applications.length === 0 ? <p>Each application runs against its default environment.</p> : (
+          <table>
+            <thead><tr><th scope="col">Application</th><th scope="col">Environment</th><th scope="col">URL</th></tr></thead>
+            <tbody>
+              {page.applications.map((a) => (
+                <tr><td>{a.applicationName}</td><td>{a.environmentName}</td><td>{a.environmentUrl ?? <span class="muted">a build</span>}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+
+        <h2>Schedules</h2>
+        {page.schedules.length === 0 ? <p>Not scheduled.</p> : (
+          <table>
+            <thead><tr><th scope="col">Cron</th><th scope="col">Description</th><th scope="col">Next runs</th></tr></thead>
+            <tbody>
+              {page.schedules.map((s) => (
+                <tr>
+                  <td><code>{s.cron}</code></td>
+                  <td>{s.description ?? ''}</td>
+                  <td>{s.nextRunTimes ? s.nextRunTimes.map((t, i) => <>{i > 0 && ', '}<When at={t} /></>) : <span class="muted">Temporal did not answer</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+
+        <h2>Notifications</h2>
+        <ul>
+          <li>E-mail: {notifications.email ? <>{notifications.email.recipients.join(', ')} ({notifyOnLabel[notifications.email.notifyOn]})</> : 'none'}</li>
+          <li>Chat webhook: {notifications.slack ? <>{notifications.slack.webhookHost}{notifications.slack.channel && ` ${notifications.slack.channel}`} ({notifyOnLabel[notifications.slack.notifyOn]})</> : 'none'}</li>
+        </ul>
+      </>,
+    );
+  });
+}

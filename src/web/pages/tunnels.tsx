@@ -1,0 +1,69 @@
+import type { Context, Hono } from 'hono';
+import { protectedArea } from '../area.js';
+import type { WebEnv } from '../context.js';
+import { When } from '../components.js';
+import { renderPage } from '../layout.js';
+import { defaultTunnelDomain } from '../../domain/tunnels.js';
+import { listTunnelViews, type TunnelView } from '../../services/remote-tunnels.js';
+
+// Remote tunnels (`proctor tunnel`) with their live status: the table re-reads the edges' connection heartbeats
+// every few seconds while any tunnel is still open.
+
+const liveEveryMs = 5_000;
+
+const tunnelsOf = (c: Context<WebEnv>) => {
+  const deps = c.get('deps');
+  return listTunnelViews(deps.db, deps.tunnels?.domain ?? defaultTunnelDomain, c.get('session').projectId);
+};
+
+export function registerTunnelPages(web: Hono<WebEnv>, base: string): void {
+  protectedArea(web, base, '/tunnels');
+
+  web.get('/tunnels', async (c) =>
+    renderPage(
+      c,
+      { title: 'Remote tunnels', nav: 'tunnels' },
+      <>
+        <h1>Remote tunnels</h1>
+        <p>Local ports exposed to the browser agents with <code>proctor tunnel --port N</code>. A tunnel is healthy with 4 connections, degraded with fewer, inactive with none.</p>
+        <TunnelTable base={base} tunnels={await tunnelsOf(c)} />
+      </>,
+    ),
+  );
+
+  web.get('/tunnels/live', async (c) => c.html(<TunnelTable base={base} tunnels={await tunnelsOf(c)} />));
+}
+
+function TunnelTable(props: { base: string; tunnels: TunnelView[] }) {
+  const open = props.tunnels.some((t) => !t.isExpired);
+  const live = open ? { 'hx-get': `${props.base}/tunnels/live`, 'hx-trigger': `every ${liveEveryMs / 1000}s`, 'hx-swap': 'outerHTML' } : {};
+  return (
+    <div id="tunnels-live" {...live}>
+      {props.tunnels.length === 0 ? (
+        <p>No tunnels.</p>
+      ) : (
+        <table>
+          <caption class="muted">{open ? 'Status updates live' : 'Every tunnel has expired'}</caption>
+          <thead>
+            <tr><th scope="col">Tunnel</th><th scope="col">Status</th><th scope="col">Connections</th><th scope="col">Ports</th><th scope="col">Expires</th></tr>
+          </thead>
+          <tbody>
+            {props.tunnels.map((t) => (
+              <tr>
+                <td><code>{t.runnerId}</code>{t.public && <span class="muted"> (public)</span>}</td>
+                <td><span class={`status tunnel-${t.status}`}>{t.isExpired ? 'expired' : t.status}</span></td>
+                <td>{t.connections}</td>
+                <td>
+                  <ul class="plain">
+                    {t.hostnames.map((h) => <li>{h.localPort} → <code>{h.url}</code></li>)}
+                  </ul>
+                </td>
+                <td><When at={t.expiresAt} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+// A project connected to the fake GitHub (as a GitHub App) and the fake GitLab (a project access token), with
+// merge-request review settings for one repository on each: what the merge-request e2e tests start from.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { FakeGitHub } from './fake-github.js';
+import type { FakeGitLab } from './fake-gitlab.js';
+import { githubExample, type GitLabMr, type Payload } from './webhook-payloads.js';
+
+type Caller = { call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> };
+
+export interface Providers {
+  appShortId: string;
+  github: {
+    repo: string;
+    secret: string;
+    openPullRequest(n: number, sha: string, draft?: boolean): void;
+    /** A real `pull_request` example payload, pointed at this repository, pull request and head. */
+    pullRequestEvent(action: string, n: number, sha: string, draft?: boolean): Payload;
+    /** A real successful `deployment_status` example payload for `sha`. */
+    deploymentStatus(sha: string, environment: string, url: string): Payload;
+  };
+  gitlab: {
+    repo: string;
+    /** The secret token of the project hook Proctor created on save. */
+    token(): string;
+    openMergeRequest(mr: GitLabMr): void;
+  };
+}
+
+const codeChange = { filename: 'src/cart/badge.ts', status: 'modified' as const, additions: 1, deletions: 1, patch: '@@ -1 +1 @@\n-export const max = 9;\n+export const max = 99;' };
+
+export async function connectGitProviders(api: Caller, gh: FakeGitHub, gl: FakeGitLab): Promise<Providers> {
+  const suffix = randomBytes(3).toString('hex');
+  const githubRepo = `acme-${suffix}/shop`;
+  const gitlabRepo = `group-${suffix}/shop`;
+  const secret = `whsec-${randomUUID()}`;
+  const app = gh.addApp({ slug: 'proctor' });
+  gh.addInstallation(app.appId, [githubRepo]);
+  gl.addProject(gitlabRepo);
+  gl.addToken(`glpat-${suffix}`, [gitlabRepo], 'proctor-bot');
+
+  const must = async (method: string, path: string, body: unknown) => {
+    const res = await api.call(method, path, body);
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  await must('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: String(app.appId), privateKey: app.privateKey, webhookSecret: secret, baseUrl: gh.url });
+  await must('POST', '/v1/git-integrations', { provider: 'gitlab', token: `glpat-${suffix}`, baseUrl: gl.url });
+  const appShortId = (await must('POST', '/v1/applications', { name: 'Shop' })).shortId as string;
+  const settings = { environmentMapping: { preview: appShortId }, commentOnOpen: true };
+  await must('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: githubRepo, ...settings });
+  await must('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo, ...settings });
+
+  return {
+    appShortId,
+    github: {
+      repo: githubRepo,
+      secret,
+      openPullRequest: (n, sha, draft = false) => void gh.addPullRequest(githubRepo, { number: n, title: 'Cart badge', body: 'Shows up to 99 items', headSha: sha, headRef: 'feature/cart', draft, files: [codeChange] }),
+      pullRequestEvent(action, n, sha, draft = false) {
+        const payload = githubExample('pull_request', (e) => e.action === action);
+        payload.number = n;
+        payload.repository.full_name = githubRepo;
+        Object.assign(payload.pull_request, { number: n, draft, title: 'Cart badge', html_url: `https://github.com/${githubRepo}/pull/${n}` });
+        Object.assign(payload.pull_request.head, { sha, ref: 'feature/cart' });
+        return payload;
+      },
+      deploymentStatus(sha, environment, url) {
+        const payload = githubExample('deployment_status', (e) => e.deployment_status.state === 'success');
+        payload.repository.full_name = githubRepo;
+        Object.assign(payload.deployment, { sha, environment });
+        Object.assign(payload.deployment_status, { environment, target_url: url, environment_url: url });
+        return payload;
+      },
+    },
+    gitlab: {
+      repo: gitlabRepo,
+      token: () => gl.hooks(gitlabRepo)[0]!.token!,
+      openMergeRequest: (mr) =>
+        void gl.addMergeRequest(gitlabRepo, {
+          iid: mr.iid,
+          title: 'Cart badge',
+          description: 'Shows up to 99 items',
+          sha: mr.sha,
+          sourceBranch: mr.branch ?? 'feature/cart',
+          draft: mr.draft ?? false,
+          files: [{ newPath: codeChange.filename, diff: codeChange.patch }],
+        }),
+    },
+  };
+}
