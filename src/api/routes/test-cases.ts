@@ -68,7 +68,7 @@ const routes = {
       'Enabling a test case whose generation has not COMPLETED is a 409: it has no steps to run. Changing `goal` or `expectedResult` ' +
       `does not regenerate the steps. ${referenceNotes}`,
     request: { params: Params, body: jsonBody(UpdateTestCase) },
-    responses: { 200: json(TestCaseDetailSchema, 'Updated'), 409: json(ErrorSchema, 'Enabling before the steps are recorded'), ...errorResponses },
+    responses: { 200: json(TestCaseWithProposalsSchema, 'Updated, shown as GET shows it'), 409: json(ErrorSchema, 'Enabling before the steps are recorded'), ...errorResponses },
   }),
   remove: createRoute({
     method: 'delete', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
@@ -101,8 +101,10 @@ export function registerTestCases(app: OpenApiApp): void {
 
   app.openapi(routes.update, async (c) => {
     const { db } = c.get('deps');
-    const view = await updateTestCase({ db }, { ...c.req.valid('json'), projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId });
-    return c.json(view, 200);
+    const { projectId } = c.get('caller');
+    const { testCaseId } = c.req.valid('param');
+    await updateTestCase({ db }, { ...c.req.valid('json'), projectId, testCaseId });
+    return c.json(testCaseWithProposalsView(await showTestCase({ db }, { projectId, testCaseId })), 200);
   });
 
   app.openapi(routes.remove, async (c) => {
