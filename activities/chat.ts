@@ -169,8 +169,9 @@ export function createChatActivities(deps: ActivityDeps) {
       return result.ok ? result.text : result.message;
     },
 
-    async createChatTestCase(input: { chatId: string; projectId: string; args: Record<string, unknown> }): Promise<Outcome<{ testCaseId: string; name: string }>> {
-      return answer(() => createTestCaseTool(ctx(input), input.args));
+    /** Idempotent per tool call: a retried activity answers with the test case it already wrote (its id comes from the key). */
+    async createChatTestCase(input: { chatId: string; projectId: string; args: Record<string, unknown>; key: string }): Promise<Outcome<{ testCaseId: string; name: string }>> {
+      return answer(() => createTestCaseTool(ctx(input), input.args, input.key));
     },
 
     /** Idempotent per workflow attempt: a retried activity finds the run it already wrote (key = activity id). */

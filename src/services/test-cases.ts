@@ -31,6 +31,8 @@ export const waitForField = 'waitForDependenciesProjectTestCaseIds';
 
 export interface CreateTestCaseInput {
   projectId: string;
+  /** The id to create it with (derived from a business key); a test case that already has it is answered as the created one. */
+  id?: string;
   applicationShortId: string;
   name: string;
   goal: string;
@@ -140,10 +142,14 @@ export async function createTestCase(
 export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput): Promise<{ id: string; name: string }> {
   const { db } = deps;
   const { projectId } = input;
-  const id = newId();
+  const id = input.id ?? newId();
 
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     await lockProjectTestCases(trx, projectId);
+    // A retried writer (an activity whose first attempt committed) finds what it wrote: under the lock, so two
+    // attempts at once cannot both insert.
+    const written = input.id ? await getTestCaseRecord(trx, projectId, id) : undefined;
+    if (written) return { id, name: written.name };
     const applicationId = await findIdByShortId(trx, 'applications', projectId, input.applicationShortId);
     if (!applicationId) throw new NotFoundError('Application');
     let scenarioId: string | null = null;
@@ -175,8 +181,8 @@ export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput
       resumeFromTestCaseId: dependencies.resumeFrom,
       waitForTestCaseIds: dependencies.waitFor,
     });
+    return { id, name: input.name };
   });
-  return { id, name: input.name };
 }
 
 /** Changes a test case; enabling needs recorded steps, new dependencies follow the same rules as on create. */

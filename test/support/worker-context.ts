@@ -16,7 +16,7 @@ import { createLogger, silentLogger } from '../../src/logger.js';
 const logger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
-import { bundleWorkflows, createActivityDeps, startWorker, type WorkerSettings } from '../../src/temporal/worker.js';
+import { bundleWorkflows, createActivityDeps, startWorker, type TemporalWorkerOptions, type WorkerSettings } from '../../src/temporal/worker.js';
 import { databaseUrlOf, freshDatabase, type Tenant } from './app-context.js';
 import { waitFor } from './net.js';
 import type { ScriptedLlm } from './scripted-llm.js';
@@ -41,6 +41,8 @@ export interface StackOptions {
   allowPrivateNetworks?: boolean;
   /** Remote tunnels the worker's browsers route to a tunnel edge (`PROCTOR_TUNNEL_DOMAIN`, `PROCTOR_INTERNAL_SECRET`). */
   tunnels?: WorkerSettings['tunnels'];
+  /** Wraps the worker's real activities (e.g. to lose an activity's completion and make Temporal retry it). */
+  substitute?: TemporalWorkerOptions['substitute'];
 }
 
 export interface Stack {
@@ -79,7 +81,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const resources = { db, blobs, logger };
   const worker = opts.worker === false
     ? undefined
-    : await startWorker({ address, namespace: 'default', taskQueue, workflowBundle: await workflowBundle() }, settings, resources);
+    : await startWorker({ address, namespace: 'default', taskQueue, workflowBundle: await workflowBundle(), substitute: opts.substitute }, settings, resources);
   const activityDeps = worker?.deps ?? createActivityDeps(settings, resources);
   const activities = worker?.activities ?? createActivities(activityDeps);
   const { browsers } = activityDeps;
