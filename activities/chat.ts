@@ -182,7 +182,7 @@ export function createChatActivities(deps: ActivityDeps) {
     async exploreChatPage(input: { chatId: string; projectId: string; args: Record<string, unknown> }): Promise<string> {
       const result = await answer(async () => ({
         text: await withHeartbeats((progress) =>
-          explorePage(input.args, { browsers: deps.browsers, pageBudget: 3, timeoutMs: 90_000, signal: cancellationSignal(), onPage: (url) => progress({ url }) }),
+          explorePage(input.args, { browsers: deps.browsers, projectId: input.projectId, pageBudget: 3, timeoutMs: 90_000, signal: cancellationSignal(), onPage: (url) => progress({ url }) }),
         ),
       }));
       return result.ok ? result.text : result.message;
