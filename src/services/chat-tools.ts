@@ -95,14 +95,13 @@ export async function createTestCaseTool(ctx: ChatToolContext, args: Args, key: 
   const resumeFrom = text(args, 'resumeFromTestCaseId')?.toLowerCase() ?? null;
   if (resumeFrom && !isUuid(resumeFrom)) throw new ChatToolError(`test case ${resumeFrom} not found`);
   const created = await writeTestCase(ctx, {
-    id: idFromKey(`chat-test-case:${key}`),
     projectId: ctx.projectId,
     applicationShortId,
     name: text(args, 'name', { required: true, max: 80 })!,
     goal: text(args, 'goal', { required: true, max: 4000 })!,
     expectedResult: text(args, 'expectedResult', { max: 4000 }) ?? null,
     resumeFromDependencyProjectTestCaseId: resumeFrom,
-  });
+  }, { id: idFromKey(`chat-test-case:${key}`) });
   return { testCaseId: created.id, name: created.name };
 }
 

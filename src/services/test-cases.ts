@@ -31,8 +31,6 @@ export const waitForField = 'waitForDependenciesProjectTestCaseIds';
 
 export interface CreateTestCaseInput {
   projectId: string;
-  /** The id to create it with (derived from a business key); a test case that already has it is answered as the created one. */
-  id?: string;
   applicationShortId: string;
   name: string;
   goal: string;
@@ -137,18 +135,19 @@ export async function createTestCase(
 
 /**
  * Validates and writes a new test case (disabled, GENERATING) without starting its burn-in: for a workflow that
- * runs the burn-in as its own child (the chat assistant, a change review).
+ * runs the burn-in as its own child (the chat assistant, a change review). `opts.id` gives the new row a caller's
+ * stable id: a retried activity then finds the row instead of writing a second one.
  */
-export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput): Promise<{ id: string; name: string }> {
+export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput, opts: { id?: string } = {}): Promise<{ id: string; name: string }> {
   const { db } = deps;
   const { projectId } = input;
-  const id = input.id ?? newId();
+  const id = opts.id ?? newId();
 
   return db.transaction().execute(async (trx) => {
     await lockProjectTestCases(trx, projectId);
     // A retried writer (an activity whose first attempt committed) finds what it wrote: under the lock, so two
     // attempts at once cannot both insert.
-    const written = input.id ? await getTestCaseRecord(trx, projectId, id) : undefined;
+    const written = opts.id ? await getTestCaseRecord(trx, projectId, id) : undefined;
     if (written) return { id, name: written.name };
     const applicationId = await findIdByShortId(trx, 'applications', projectId, input.applicationShortId);
     if (!applicationId) throw new NotFoundError('Application');
