@@ -236,6 +236,12 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
     expect(longer.status).toBe(403);
     if (store === 's3') expect(await longer.text()).toMatch(/SignatureDoesNotMatch/);
     expect((await put(res.body.uploadUrl, bytes.subarray(1))).status).toBe(403);
+    if (store === 'fs') {
+      // The size is signed: editing it in the URL breaks the signature.
+      const edited = res.body.uploadUrl.replace(`size=${bytes.length}`, `size=${bytes.length + 1}`);
+      expect(edited).not.toBe(res.body.uploadUrl);
+      expect((await put(edited, Buffer.concat([bytes, Buffer.from([0])]))).status).toBe(403);
+    }
     expect(await api.deps.blobs.stat(await blobKeyOf(res.body.buildToken))).toBeNull();
     // The declared length is taken, and becomes a build.
     expect((await put(res.body.uploadUrl, bytes)).status).toBe(200);
