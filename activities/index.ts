@@ -6,6 +6,7 @@ import { createMobileActivities } from './mobile.js';
 import { createRunActivities } from './runs.js';
 import { createScheduleActivities } from './schedules.js';
 import { createChatActivities } from './chat.js';
+import { createChangeReviewActivities } from './change-review.js';
 import { mapDomainErrors } from './failures.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRunActivities(deps),
     ...createScheduleActivities(deps),
     ...createChatActivities(deps),
+    ...createChangeReviewActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   });
 }

@@ -6,3 +6,4 @@ export { testExecution } from './testExecution.js';
 export { scheduledPlanRun } from './scheduledPlanRun.js';
 export { chatConversation } from './chatConversation.js';
 export { chatTurn } from './chatTurn.js';
+export { changeReview } from './changeReview.js';

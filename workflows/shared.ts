@@ -40,6 +40,7 @@ export const workflowTypes = {
   scheduledPlanRun: 'scheduledPlanRun',
   chatConversation: 'chatConversation',
   chatTurn: 'chatTurn',
+  changeReview: 'changeReview',
 } as const satisfies { [K in WorkflowType]: K };
 
 /**
@@ -58,6 +59,8 @@ export const failureTypes = {
   unreachable: 'ApplicationUnreachable',
   /** A mobile test with no device farm configured: it cannot run, and says so as its ERROR. */
   noDeviceFarm: 'NoDeviceFarm',
+  /** A change review that ended without a verdict (FAILED or CANCELLED); its reply says why. */
+  changeReviewFailed: 'ChangeReviewFailed',
 } as const;
 
 export const permanentFailureTypes: string[] = [
@@ -89,6 +92,8 @@ export interface SystemCheckResult {
 export interface BurnInInput {
   projectId: string;
   testCaseId: string;
+  /** Record on this URL instead of the application's environment: a change review burns new tests in on the preview. */
+  environmentUrl?: string;
 }
 
 export interface BurnInResult {
@@ -248,6 +253,9 @@ export interface ChangeReviewResult {
   url: string;
   source: 'api' | GitProviderId;
 }
+
+/** Where a review is (`loading`, `selecting`, `creating-tests`, `running`, `verdict`, `done`) and the follow-up turns waiting for it. */
+export const changeReviewStateQuery = defineQuery<{ phase: string; followUps: number[] }>('changeReviewState');
 // --- scheduledPlanRun --------------------------------------------------------------------------------------------
 
 /** What a plan's Temporal Schedule passes to each workflow it starts. */

@@ -23,10 +23,12 @@ import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
 import { registerChat } from './routes/chat.js';
+import { registerChangeReview } from './routes/change-review.js';
 import { registerQaTechCompat } from './compat/qatech.js';
 import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import { registerBuilds } from './routes/builds.js';
 import { registerMcp } from './routes/mcp.js';
+import { registerGitIntegrations } from './routes/git-integrations.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
 
@@ -86,10 +88,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRunList(app);
   registerRuns(app);
   registerBadge(app);
+  registerChangeReview(app);
   registerChat(app);
   registerQaTechCompat(app);
   registerRemoteTunnels(app);
   registerMcp(app);
+  registerGitIntegrations(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
@@ -102,6 +106,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'Tunnels', description: 'Remote tunnels that let the agents reach apps on your machine (`proctor tunnel`)' },
       { name: 'MCP', description: 'Model Context Protocol server over the same operations, for AI assistants' },
       { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
+      { name: 'Git integrations', description: 'Connections to GitHub (an App or a token) and GitLab (an access token) that pull/merge request reviews use; secrets are write-only' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],

@@ -279,6 +279,35 @@ export interface ChatRunsTable {
   created_at: Timestamp;
 }
 
+export type ChangeReviewState = 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+export interface ChangeReviewsTable {
+  id: string;
+  chat_id: string;
+  project_id: string;
+  assistant_message_id: string;
+  mode: 'pr' | 'rawChanges';
+  source: 'api' | 'github' | 'gitlab';
+  provider: 'github' | 'gitlab' | null;
+  pr_url: string | null;
+  change_description: string | null;
+  diff: string | null;
+  context: string | null;
+  application_overrides: ColumnType<unknown, string | undefined, string>;
+  metadata: ColumnType<unknown, string | undefined, string>;
+  change: ColumnType<unknown, string | null | undefined, string | null>;
+  state: Generated<ChangeReviewState>;
+  phase: string | null;
+  run_id: string | null;
+  verdict: 'Approved' | 'Changes Requested' | 'Comment' | null;
+  summary: string | null;
+  tests: ColumnType<unknown, string | undefined, string>;
+  failure_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
 export type HealProposalStatus = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'SUPERSEDED';
 
 export interface HealProposalsTable {
@@ -320,6 +349,21 @@ export interface RemoteTunnelConnectionsTable {
   heartbeat_at: Timestamp;
 }
 
+export interface GitIntegrationsTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  provider: 'github' | 'gitlab';
+  auth: 'app' | 'token';
+  app_id: string | null;
+  private_key: string | null;
+  token: string | null;
+  webhook_secret: string | null;
+  base_url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -342,9 +386,11 @@ export interface Database {
   chats: ChatsTable;
   chat_messages: ChatMessagesTable;
   chat_runs: ChatRunsTable;
+  change_reviews: ChangeReviewsTable;
   heal_proposals: HealProposalsTable;
   remote_tunnels: RemoteTunnelsTable;
   remote_tunnel_connections: RemoteTunnelConnectionsTable;
+  git_integrations: GitIntegrationsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

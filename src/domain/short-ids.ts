@@ -10,6 +10,7 @@ export const shortIdPrefixes = {
   config: 'cfg',
   scenario: 'scenario',
   run: 'run',
+  gitIntegration: 'git',
 } as const;
 
 export type ShortIdKind = keyof typeof shortIdPrefixes;

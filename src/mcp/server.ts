@@ -12,7 +12,7 @@ import { testCaseWithProposalsView } from '../api/routes/test-cases.js';
 import { listApplications } from '../db/queries/applications.js';
 import { findRunWithTests, type RunMetadata } from '../db/queries/runs.js';
 import type { Logger } from '../logger.js';
-import { ChatError, getConversation, type ChatDeps } from '../services/chat.js';
+import { getConversation, type ChatDeps } from '../services/chat.js';
 import { sendAndWait } from '../services/chat-wait.js';
 import { DomainError, NotFoundError } from '../services/errors.js';
 import { rerun, runTestCases, runTestPlan } from '../services/runs.js';
@@ -48,7 +48,7 @@ const Chat = SendMessage.extend({
 
 /** A refusal the caller can act on, in the REST API's words; anything else is a server fault. */
 function refusalOf(err: unknown): string | undefined {
-  if (err instanceof DomainError || err instanceof ChatError || err instanceof ApiError) return err.message;
+  if (err instanceof DomainError || err instanceof ApiError) return err.message;
   return undefined;
 }
 

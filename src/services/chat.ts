@@ -1,6 +1,5 @@
 // The chat's business operations, shared by the routes (and later the dashboard/MCP): plain functions that
-// enforce the rules and throw ChatError; the HTTP layer maps those once.
-// after H3 merge: ChatError becomes the shared NotFound/Invalid/Conflict domain errors of src/services.
+// enforce the rules and throw the shared domain errors (src/services/errors.ts); the HTTP layer maps those once.
 import type { DB } from '../db/database.js';
 import {
   findChat,
@@ -21,17 +20,8 @@ import { findIdByShortId } from '../db/queries/lookups.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { newId, newShortId } from '../ids.js';
 import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
+import { ConflictError, InvalidError, NotFoundError, UnavailableError } from './errors.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
-
-export class ChatError extends Error {
-  constructor(
-    readonly kind: 'not-found' | 'invalid' | 'conflict' | 'unavailable',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ChatError';
-  }
-}
 
 export interface ChatDeps {
   db: DB;
@@ -42,24 +32,24 @@ export interface ChatDeps {
 export const defaultMessageLimit = 20;
 
 /** Each override must name the project's application once, and an environment/preset/build of that application. */
-async function checkOverrides(db: DB, projectId: string, overrides: ApplicationOverride[]): Promise<void> {
+export async function checkOverrides(db: DB, projectId: string, overrides: ApplicationOverride[]): Promise<void> {
   const seen = new Set<string>();
   for (const [i, o] of overrides.entries()) {
     const at = `applicationOverrides.${i}`;
-    if (seen.has(o.applicationShortId)) throw new ChatError('invalid', `${at}.applicationShortId: ${o.applicationShortId} is listed twice`);
+    if (seen.has(o.applicationShortId)) throw new InvalidError(`${at}.applicationShortId: ${o.applicationShortId} is listed twice`);
     seen.add(o.applicationShortId);
     const appId = await findIdByShortId(db, 'applications', projectId, o.applicationShortId);
-    if (!appId) throw new ChatError('not-found', `Application not found: ${o.applicationShortId}`);
+    if (!appId) throw new NotFoundError('Application', o.applicationShortId);
     const env = o.environment;
     if (env && 'shortId' in env) {
       const row = await db.selectFrom('environments').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
-      if (row?.application_id !== appId) throw new ChatError('not-found', `Environment not found: ${env.shortId} (of application ${o.applicationShortId})`);
+      if (row?.application_id !== appId) throw new NotFoundError('Environment', `${env.shortId} (of application ${o.applicationShortId})`);
     } else if (env && 'applicationBuildShortId' in env) {
       const row = await db.selectFrom('application_builds').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
-      if (row?.application_id !== appId) throw new ChatError('not-found', `Application build not found: ${env.applicationBuildShortId} (of application ${o.applicationShortId})`);
+      if (row?.application_id !== appId) throw new NotFoundError('Application build', `${env.applicationBuildShortId} (of application ${o.applicationShortId})`);
     }
     if (o.devicePresetShortId && !(await findIdByShortId(db, 'device_presets', projectId, o.devicePresetShortId))) {
-      throw new ChatError('not-found', `Device preset not found: ${o.devicePresetShortId}`);
+      throw new NotFoundError('Device preset', o.devicePresetShortId);
     }
   }
 }
@@ -75,11 +65,11 @@ async function dispatch(deps: ChatDeps, chat: ChatRecord, turn: number): Promise
   } catch (err) {
     const reason = `could not start processing the message: ${err instanceof Error ? err.message : String(err)}`;
     await finishReply(deps.db, ids.assistantMessageId, { status: 'FAILED', text: reason, toolsUsed: [] });
-    throw new ChatError('unavailable', `${reason}; send it again`);
+    throw new UnavailableError(`${reason}; send it again`);
   }
 }
 
-const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
+export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
 
 /** POST /v1/chat: a new conversation with its first message; the overrides given here are the conversation's for good. */
 export async function createConversation(
@@ -117,7 +107,7 @@ export async function createConversation(
 export async function sendTurn(deps: ChatDeps, input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string }): Promise<{ chat: ChatRecord; turn: number }> {
   const result = await deps.db.transaction().execute(async (trx) => {
     const chat = await findChat(trx, input.projectId, input.chatShortId, { lock: true });
-    if (!chat) throw new ChatError('not-found', 'Conversation not found');
+    if (!chat) throw new NotFoundError('Conversation');
     if (input.idempotencyKey) {
       const earlier = await findTurnByIdempotencyKey(trx, chat.id, input.idempotencyKey);
       if (earlier) return { chat, turn: earlier.turn, repeated: true };
@@ -145,7 +135,7 @@ export async function sendMessage(
 
 export async function getConversation(deps: Pick<ChatDeps, 'db' | 'appUrl'>, input: { projectId: string; chatShortId: string; limit?: number }): Promise<ChatView> {
   const chat = await findChat(deps.db, input.projectId, input.chatShortId);
-  if (!chat) throw new ChatError('not-found', 'Conversation not found');
+  if (!chat) throw new NotFoundError('Conversation');
   return toChatView(chat, deps.appUrl, await recentMessages(deps.db, chat.id, input.limit ?? defaultMessageLimit));
 }
 
@@ -168,10 +158,10 @@ export async function listConversations(
 /** Ends the newest reply as CANCELLED (the workflow does it, so a reply never ends twice); 409 when it has already ended. */
 export async function cancelReply(deps: ChatDeps, input: { projectId: string; chatShortId: string }): Promise<{ messageId: string }> {
   const chat = await findChat(deps.db, input.projectId, input.chatShortId);
-  if (!chat) throw new ChatError('not-found', 'Conversation not found');
+  if (!chat) throw new NotFoundError('Conversation');
   const reply = await latestAssistantMessage(deps.db, chat.id);
   if (!reply || (reply.status !== 'INITIATED' && reply.status !== 'PARTIAL')) {
-    throw new ChatError('conflict', `the latest reply already ended${reply ? ` (${reply.status})` : ''}`);
+    throw new ConflictError(`the latest reply already ended${reply ? ` (${reply.status})` : ''}`);
   }
   const delivered = await cancelChatReply(deps.temporal, chat.shortId, reply.id);
   // No workflow holds the reply (it could not be dispatched): nobody else will end it.

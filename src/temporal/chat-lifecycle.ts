@@ -1,7 +1,7 @@
 // The API reaches chat conversations only through these helpers, with business ids.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { cancelChatReplySignal, chatMessageSignal, workflowIds, type ChatConversationInput, type ChatTurnRequest } from '../../workflows/shared.js';
-import { signalWithStart, type TemporalTarget } from './lifecycle.js';
+import { cancelChatReplySignal, chatMessageSignal, workflowIds, type ChangeReviewInput, type ChatConversationInput, type ChatTurnRequest } from '../../workflows/shared.js';
+import { signalWithStart, startWorkflow, type TemporalTarget } from './lifecycle.js';
 
 /**
  * Hands a written turn to the conversation's workflow, starting it if it is not running (a conversation that
@@ -27,4 +27,12 @@ export async function cancelChatReply(temporal: TemporalTarget, chatShortId: str
     if (err instanceof WorkflowNotFoundError) return false;
     throw err;
   }
+}
+
+/**
+ * Starts the review of a change as its conversation's workflow (`chat:<shortId>`); follow-up messages are signalled
+ * to the same id and wait for the verdict. Already running counts as started.
+ */
+export async function startChangeReview(temporal: TemporalTarget, input: ChangeReviewInput): Promise<void> {
+  await startWorkflow(temporal, 'changeReview', { workflowId: workflowIds.chat(input.chatShortId), summary: `Change review ${input.chatShortId}`, args: [input] });
 }

@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import { createEmailSender } from '../notify/email.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createTunnelRouter } from '../tunnels/agent-router.js';
+import { GitClients } from '../services/git-integrations.js';
 
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -75,6 +76,7 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
       email: notify.email && createEmailSender(notify.email),
       networkGuard,
     },
+    gitClients: new GitClients(),
   };
 }
 

@@ -78,6 +78,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
       case 'POST /shop/api/orders': {
         if (!signedIn(req)) return json(res, 401, { message: 'Not signed in' });
         await readJson(req);
+        if (variant === 'checkoutBroken') return json(res, 500, { message: 'Payment service unavailable' });
         orderNumber += 1;
         return json(res, 201, { id: `ORD-${orderNumber}` });
       }

@@ -10,10 +10,9 @@ import {
   IdempotencyHeader,
   SendMessage,
 } from '../schemas/chat.js';
-import { ApiError } from '../errors.js';
 import type { AppDeps } from '../context.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
-import { cancelReply, ChatError, createConversation, getConversation, listConversations, sendMessage, type ChatDeps } from '../../services/chat.js';
+import { cancelReply, createConversation, getConversation, listConversations, sendMessage, type ChatDeps } from '../../services/chat.js';
 
 const tags = ['Chat'];
 
@@ -58,31 +57,17 @@ const routes = {
   }),
 };
 
-const statusOf = { 'not-found': 404, invalid: 400, conflict: 409, unavailable: 503 } as const;
-
-/** ChatError → `{ message }` with its status, in one place. */
-async function mapped<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof ChatError) throw new ApiError(statusOf[err.kind], err.message);
-    throw err;
-  }
-}
-
 const chatDeps = (deps: AppDeps): ChatDeps => ({ db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl });
 
 export function registerChat(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const body = c.req.valid('json');
-    const view = await mapped(() =>
-      createConversation(chatDeps(c.get('deps')), {
-        projectId: c.get('caller').projectId,
-        message: body.message,
-        applicationOverrides: body.applicationOverrides as ApplicationOverride[] | undefined,
-        idempotencyKey: c.req.valid('header')['idempotency-key'],
-      }),
-    );
+    const view = await createConversation(chatDeps(c.get('deps')), {
+      projectId: c.get('caller').projectId,
+      message: body.message,
+      applicationOverrides: body.applicationOverrides as ApplicationOverride[] | undefined,
+      idempotencyKey: c.req.valid('header')['idempotency-key'],
+    });
     return c.json(view, 202);
   });
 
@@ -92,26 +77,22 @@ export function registerChat(app: OpenApiApp): void {
   });
 
   app.openapi(routes.send, async (c) => {
-    const view = await mapped(() =>
-      sendMessage(chatDeps(c.get('deps')), {
-        projectId: c.get('caller').projectId,
-        chatShortId: c.req.valid('param').chatConversationShortId,
-        message: c.req.valid('json').message,
-        idempotencyKey: c.req.valid('header')['idempotency-key'],
-      }),
-    );
+    const view = await sendMessage(chatDeps(c.get('deps')), {
+      projectId: c.get('caller').projectId,
+      chatShortId: c.req.valid('param').chatConversationShortId,
+      message: c.req.valid('json').message,
+      idempotencyKey: c.req.valid('header')['idempotency-key'],
+    });
     return c.json(view, 202);
   });
 
   app.openapi(routes.get, async (c) => {
-    const view = await mapped(() =>
-      getConversation(chatDeps(c.get('deps')), { projectId: c.get('caller').projectId, chatShortId: c.req.valid('param').chatConversationShortId, limit: c.req.valid('query').limit }),
-    );
+    const view = await getConversation(chatDeps(c.get('deps')), { projectId: c.get('caller').projectId, chatShortId: c.req.valid('param').chatConversationShortId, limit: c.req.valid('query').limit });
     return c.json(view, 200);
   });
 
   app.openapi(routes.cancel, async (c) => {
-    const { messageId } = await mapped(() => cancelReply(chatDeps(c.get('deps')), { projectId: c.get('caller').projectId, chatShortId: c.req.valid('param').chatConversationShortId }));
+    const { messageId } = await cancelReply(chatDeps(c.get('deps')), { projectId: c.get('caller').projectId, chatShortId: c.req.valid('param').chatConversationShortId });
     return c.json({ success: true as const, messageId, status: 'CANCELLING' as const }, 202);
   });
 }

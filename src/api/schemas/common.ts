@@ -11,6 +11,7 @@ const examples: Record<ShortIdKind, string> = {
   config: 'cfg_m1k3x9q2z0pa',
   scenario: 'scenario_k3x9q2m1z0pa',
   run: 'run_9q2m1k3xz0pa',
+  gitIntegration: 'git_k3x9q2m1z0pa',
 };
 
 /**

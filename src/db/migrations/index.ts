@@ -6,6 +6,8 @@ import * as m0004 from './2026_11_23_0004_chats.js';
 import * as healProposals from './2026_11_23_0005_heal_proposals.js';
 import * as remoteTunnels from './2026_11_23_0006_remote_tunnels.js';
 import * as buildUploads from './2026_11_23_0007_build_uploads.js';
+import * as gitIntegrations from './2026_11_23_0008_git_integrations.js';
+import * as changeReviews from './2026_11_23_0009_change_reviews.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0005_heal_proposals': healProposals,
   '2026_11_23_0006_remote_tunnels': remoteTunnels,
   '2026_11_23_0007_build_uploads': buildUploads,
+  '2026_11_23_0008_git_integrations': gitIntegrations,
+  '2026_11_23_0009_change_reviews': changeReviews,
 };

@@ -1,0 +1,252 @@
+// The change review's activities: read the change (fetched once and kept), show progress, let the model choose
+// tests, create new ones with stable ids, write the run, read its results, let the model word the verdict, and
+// end the review. Each is safe to retry: writes are keyed by the review.
+import { createHash } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ActivityDeps } from './deps.js';
+import { withHeartbeats } from './heartbeat.js';
+import { completeReview, endReview, findChangeReview, saveChange, setReviewPhase, setReviewRun, type ChangeReviewRecord, type StoredChange } from '../src/db/queries/change-reviews.js';
+import { finishReply, linkRun, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
+import { listApplications } from '../src/db/queries/applications.js';
+import { runTestRows } from '../src/db/queries/runs.js';
+import { getTestCaseRecord, listTestCases } from '../src/db/queries/test-cases.js';
+import { dedupeGoals, normalizeGoal, type ReviewTableRow } from '../src/domain/change-review.js';
+import type { ApplicationOverride } from '../src/domain/precedence.js';
+import { parseMergeRequestUrl } from '../src/git/urls.js';
+import { gitClientFor } from '../src/services/git-integrations.js';
+import { titleFrom } from '../src/domain/chat.js';
+import { fitDiffToBudget, parseUnifiedDiff } from '../src/domain/diff.js';
+import { selectTests, writeVerdict, type CatalogueTest, type VerdictDraft } from '../src/llm/change-review.js';
+import { LlmNotConfiguredError, type Llm } from '../src/llm/client.js';
+import { chatRunConcurrency } from '../src/services/chat-tools.js';
+import { InvalidError, NotFoundError } from '../src/services/errors.js';
+import { createTestCasesRun } from '../src/services/runs.js';
+import { writeTestCase } from '../src/services/test-cases.js';
+import { failureTypes, type ChangeReviewTestResult } from '../workflows/shared.js';
+
+/** The label of tests a review creates (they stay disabled until someone enables them for plans). */
+export const changeReviewLabel = 'change-review';
+/** Tokens of diff the selection prompt may carry; the rest of the change is named by file (src/domain/diff.ts). */
+export const reviewDiffBudgetTokens = 12_000;
+const maxNewTests = 5;
+
+export interface ReviewNewTest {
+  /** Stable per review and goal: a retried creation finds the test it wrote. */
+  id: string;
+  name: string;
+  goal: string;
+  applicationShortId: string;
+  expectedResult?: string;
+  resumeFromTestCaseId?: string;
+}
+
+export interface ReviewSelection {
+  existing: { id: string; name: string }[];
+  newTests: ReviewNewTest[];
+  reasoning: string;
+}
+
+/** A uuid-shaped id from the review and the goal's words: the same goal in the same review is the same test. */
+export function reviewTestCaseId(changeReviewId: string, goal: string): string {
+  const hex = createHash('sha256').update(`${changeReviewId}\n${normalizeGoal(goal)}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const llmOf = (llm: Llm | undefined): Llm => {
+  if (!llm) throw ApplicationFailure.create({ message: new LlmNotConfiguredError().message, type: failureTypes.llmNotConfigured, nonRetryable: true });
+  return llm;
+};
+
+export function createChangeReviewActivities(deps: ActivityDeps) {
+  const { db } = deps;
+  const appUrl = deps.notify.appUrl;
+  const requireReview = async (id: string): Promise<ChangeReviewRecord> => {
+    const review = await findChangeReview(db, id);
+    if (!review) throw new NotFoundError('Change review', id);
+    return review;
+  };
+
+  /** The pull/merge request as the provider has it now, through the project's integration. */
+  async function fetchPullRequest(review: ChangeReviewRecord): Promise<StoredChange> {
+    if (!review.provider || !review.prUrl) throw new InvalidError('the review names no pull/merge request');
+    const ref = parseMergeRequestUrl(review.provider, review.prUrl);
+    const client = await gitClientFor({ db, gitClients: deps.gitClients }, review.projectId, ref);
+    const mr = await client.fetchMergeRequest(ref);
+    return { title: mr.title, description: mr.description, url: mr.url, headSha: mr.headSha, sourceBranch: mr.sourceBranch, targetBranch: mr.targetBranch, files: mr.files };
+  }
+
+  async function storedChange(review: ChangeReviewRecord): Promise<StoredChange> {
+    if (review.change) return review.change;
+    const change: StoredChange =
+      review.mode === 'pr'
+        ? await fetchPullRequest(review)
+        : { title: titleFrom(review.changeDescription ?? 'Change'), description: review.changeDescription ?? '', files: parseUnifiedDiff(review.diff ?? '') };
+    // The first fetch wins: a retry after a crash reviews the change it began with, not a newer push.
+    return saveChange(db, review.id, change);
+  }
+
+  return {
+    /** Reads (PR mode: fetches once, then keeps) the change; the workflow classifies its paths. */
+    async loadReviewChange(input: { changeReviewId: string }): Promise<{ title: string; paths: string[]; headSha?: string; appUrl: string; chatUrl: string; source: ChangeReviewRecord['source'] }> {
+      const review = await requireReview(input.changeReviewId);
+      const change = await storedChange(review);
+      const chat = await db.selectFrom('chats').select('short_id').where('id', '=', review.chatId).executeTakeFirstOrThrow();
+      await setTitleIfMissing(db, review.chatId, titleFrom(`Review: ${change.title}`));
+      return { title: change.title, paths: change.files.map((f) => f.path), headSha: change.headSha, appUrl, chatUrl: `${appUrl}/chats/${chat.short_id}`, source: review.source };
+    },
+
+    /** Progress on the assistant message (PARTIAL, streaming) and the review's phase; false when the reply already ended. */
+    async reviewProgress(input: { changeReviewId: string; assistantMessageId: string; phase: string; text: string }): Promise<boolean> {
+      await setReviewPhase(db, input.changeReviewId, input.phase);
+      return writePartialReply(db, input.assistantMessageId, input.text);
+    },
+
+    /**
+     * One model call: affected enabled tests (ids checked against the catalogue, unknown ones dropped) and goals for
+     * new tests where coverage is missing (deduplicated, against each other and the catalogue; at most five).
+     */
+    async selectReviewTests(input: { changeReviewId: string }): Promise<ReviewSelection> {
+      const llm = llmOf(deps.llm);
+      const review = await requireReview(input.changeReviewId);
+      const change = await storedChange(review);
+      const page = await listTestCases(db, review.projectId, { isEnabled: true }, { limit: 2_000, offset: 0 });
+      const catalogue: CatalogueTest[] = (page?.testCases ?? []).map((t) => ({ id: t.id, name: t.name, goal: t.goal, applicationShortId: t.applicationShortId, applicationName: t.applicationName }));
+      const applications = (await listApplications(db, review.projectId)).map((a) => ({ shortId: a.shortId, name: a.name }));
+      const fitted = fitDiffToBudget(change.files, { budgetTokens: reviewDiffBudgetTokens, hints: `${change.title}\n${change.description}\n${review.context ?? ''}` });
+      const selection = await withHeartbeats(() =>
+        selectTests(llm, {
+          change: { title: change.title, description: change.description, context: review.context, diffText: fitted.text, fileCount: change.files.length },
+          catalogue,
+          applications,
+        }),
+      );
+      const byId = new Map(catalogue.map((t) => [t.id, t]));
+      const existing = [...new Set(selection.existingTestCaseIds.map((id) => id.toLowerCase()))].filter((id) => byId.has(id)).map((id) => ({ id, name: byId.get(id)!.name }));
+      const appIds = new Set(applications.map((a) => a.shortId));
+      const newTests = dedupeGoals(selection.newTests, catalogue.map((t) => t.goal ?? t.name))
+        .map((t) => ({ ...t, applicationShortId: appIds.has(t.applicationShortId) ? t.applicationShortId : applications.length === 1 ? applications[0]!.shortId : '' }))
+        .filter((t) => t.applicationShortId)
+        .slice(0, maxNewTests)
+        .map((t) => ({
+          id: reviewTestCaseId(review.id, t.goal),
+          name: (t.name || titleFrom(t.goal)).slice(0, 80),
+          goal: t.goal,
+          applicationShortId: t.applicationShortId,
+          ...(t.expectedResult && { expectedResult: t.expectedResult }),
+          ...(t.resumeFromTestCaseId && byId.has(t.resumeFromTestCaseId.toLowerCase()) && { resumeFromTestCaseId: t.resumeFromTestCaseId.toLowerCase() }),
+        }));
+      return { existing, newTests, reasoning: selection.reasoning };
+    },
+
+    /**
+     * Writes a new test (disabled, labelled change-review) under its stable id; an existing row is the same test.
+     * Returns where to burn it in: the review's preview of its application (a new feature exists only there).
+     */
+    async createReviewTestCase(input: { changeReviewId: string; projectId: string; test: ReviewNewTest }): Promise<{ id: string; name: string; environmentUrl?: string }> {
+      const { test } = input;
+      const review = await requireReview(input.changeReviewId);
+      const environmentUrl = await previewUrl(review.projectId, review.applicationOverrides.find((o) => o.applicationShortId === test.applicationShortId));
+      const earlier = await getTestCaseRecord(db, input.projectId, test.id);
+      if (earlier) return { id: test.id, name: test.name, environmentUrl };
+      const created = await writeTestCase(
+        { db },
+        {
+          projectId: input.projectId,
+          applicationShortId: test.applicationShortId,
+          name: test.name,
+          goal: test.goal,
+          expectedResult: test.expectedResult ?? null,
+          labels: [changeReviewLabel],
+          resumeFromDependencyProjectTestCaseId: test.resumeFromTestCaseId ?? null,
+        },
+        { id: test.id },
+      );
+      return { ...created, environmentUrl };
+    },
+
+    /** The review's one run (keyed by the review: a retry finds it), on the review's overrides, linked to its conversation. */
+    async createReviewRun(input: { changeReviewId: string; testCaseIds: string[] }): Promise<{ runId: string; runShortId: string; concurrency: number }> {
+      const review = await requireReview(input.changeReviewId);
+      const meta = review.metadata;
+      const chat = await db.selectFrom('chats').select('short_id').where('id', '=', review.chatId).executeTakeFirstOrThrow();
+      const run = await createTestCasesRun(
+        { db },
+        {
+          projectId: review.projectId,
+          testCaseIds: input.testCaseIds,
+          applications: review.applicationOverrides,
+          dropUnrelatedOverrides: true,
+          meta: { trigger: 'CHANGE_REVIEW', actor: meta.actor ?? `change review ${chat.short_id}`, branch: meta.branch ?? review.change?.sourceBranch, commitHash: meta.commitHash ?? review.change?.headSha, commitMessage: meta.commitMessage, repository: meta.repository },
+          idempotencyKey: `change-review:${review.id}`,
+        },
+      );
+      await linkRun(db, review.chatId, run.id);
+      await setReviewRun(db, review.id, run.id);
+      return { runId: run.id, runShortId: run.shortId, concurrency: chatRunConcurrency };
+    },
+
+    /** Per test of the run: its result and, for a failure, the failing step and reason; links to the run. */
+    async reviewRunResults(input: { projectId: string; runId: string; newTestIds: string[] }): Promise<ChangeReviewTestResult[]> {
+      const rows = await runTestRows(db, input.runId, false);
+      const run = await db.selectFrom('runs').select('short_id').where('id', '=', input.runId).executeTakeFirstOrThrow();
+      const url = `${appUrl}/runs/${run.short_id}`;
+      const isNew = new Set(input.newTestIds);
+      const steps = await failingSteps(rows.filter((r) => r.failed_step_index !== null && r.test_case_id).map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })));
+      return rows.map((r) => {
+        // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency.
+        const result: ChangeReviewTestResult['result'] = r.result ?? (r.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
+        const step = r.test_case_id && r.failed_step_index !== null ? steps.get(`${r.test_case_id}:${r.failed_step_index}`) : undefined;
+        const detail = result === 'PASSED' ? undefined : [step && `"${step}"`, r.error].filter(Boolean).join(' — ') || undefined;
+        return { testCaseId: r.test_case_id ?? r.id, name: r.name, origin: r.test_case_id && isNew.has(r.test_case_id) ? 'new' : 'existing', result, ...(detail && { detail }), url };
+      });
+    },
+
+    /** The model words the verdict from the results; undefined when it gave none (the workflow then decides by the results). */
+    async writeReviewVerdict(input: { changeReviewId: string; reasoning: string; rows: ReviewTableRow[] }): Promise<VerdictDraft | undefined> {
+      const llm = llmOf(deps.llm);
+      const review = await requireReview(input.changeReviewId);
+      const change = await storedChange(review);
+      const results = input.rows.map((r) => `- ${r.name} (${r.origin}): ${r.result}${r.detail ? ` — ${r.detail}` : ''}`).join('\n') || '(no tests ran)';
+      return withHeartbeats(() =>
+        writeVerdict(llm, { change: { title: change.title, description: change.description, context: review.context, fileCount: change.files.length }, selectionReasoning: input.reasoning, results }),
+      );
+    },
+
+    /** Stores the verdict and ends the reply COMPLETED with the full body, in that order (a poller that sees COMPLETED finds the data). */
+    async finishChangeReview(input: { changeReviewId: string; assistantMessageId: string; verdict: ChangeReviewRecord['verdict'] & string; summary: string; tests: ChangeReviewTestResult[]; body: string }): Promise<void> {
+      await completeReview(db, input.changeReviewId, { verdict: input.verdict, summary: input.summary, tests: input.tests });
+      await finishReply(db, input.assistantMessageId, { status: 'COMPLETED', text: input.body, toolsUsed: [] });
+    },
+
+    /** Ends a review that could not finish (FAILED with the reason as the reply's text) or was cancelled. */
+    async endChangeReview(input: { changeReviewId: string; assistantMessageId: string; state: 'FAILED' | 'CANCELLED'; reason?: string }): Promise<void> {
+      await endReview(db, input.changeReviewId, input.state, input.reason ?? null);
+      await finishReply(db, input.assistantMessageId, { status: input.state, text: input.reason && `The review could not finish: ${input.reason}`, toolsUsed: [] });
+    },
+  };
+
+  /** The URL an override points the application at (by URL or by environment); none for a build or no override. */
+  async function previewUrl(projectId: string, override: ApplicationOverride | undefined): Promise<string | undefined> {
+    const env = override?.environment;
+    if (!env) return undefined;
+    if ('url' in env) return env.url;
+    if (!('shortId' in env)) return undefined;
+    const row = await db.selectFrom('environments').select('url').where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
+    return row?.url ?? undefined;
+  }
+
+  /** The description of each failing step, by `testCaseId:index`. */
+  async function failingSteps(wanted: { testCaseId: string; index: number }[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (wanted.length === 0) return out;
+    const rows = await db.selectFrom('test_cases').select(['id', 'steps']).where('id', 'in', [...new Set(wanted.map((w) => w.testCaseId))]).execute();
+    type StoredStep = { description?: string; action: string };
+    const listOf = (steps: unknown): StoredStep[] => (Array.isArray(steps) ? steps : ((steps as { steps?: StoredStep[] } | null)?.steps ?? []));
+    const steps = new Map(rows.map((r) => [r.id, listOf(r.steps)]));
+    for (const w of wanted) {
+      const step = steps.get(w.testCaseId)?.[w.index];
+      if (step) out.set(`${w.testCaseId}:${w.index}`, step.description ?? step.action);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,80 @@
+import { z } from '@hono/zod-openapi';
+import { ApplicationOverride } from './chat.js';
+import { httpUrl, shortId } from './common.js';
+
+// Request and response shapes of the change-review routes (src/api/routes/change-review.ts), as in api-v1 §4.
+
+// What QA.tech's change-review action sends besides the spec's fields: accepted, stored with the review, shown.
+const actionFields = {
+  projectShortId: z.string().max(200).optional(),
+  actor: z.string().max(200).optional(),
+  branch: z.string().max(300).optional(),
+  commitHash: z.string().max(100).optional(),
+  commitMessage: z.string().max(5_000).optional(),
+  repository: z.string().max(300).optional(),
+};
+export const actionFieldNames = Object.keys(actionFields) as (keyof typeof actionFields)[];
+
+const common = {
+  applicationOverrides: z.array(ApplicationOverride).max(50).openapi({ description: 'Required: the preview deployments to test (empty: the project defaults)' }),
+  context: z.string().max(20_000).optional().openapi({ description: 'Instructions for the reviewer (what to focus on)' }),
+  ...actionFields,
+};
+
+export const ChangeReviewRequest = z
+  .discriminatedUnion('mode', [
+    z
+      .object({
+        mode: z.literal('pr'),
+        prUrl: httpUrl().openapi({ example: 'https://github.com/acme/shop/pull/42' }),
+        vcsProviderId: z.enum(['github', 'gitlab']),
+        ...common,
+      })
+      .openapi('ChangeReviewPrRequest'),
+    z
+      .object({
+        mode: z.literal('rawChanges'),
+        changes: z
+          .object({
+            changeDescription: z.string().min(1).max(20_000),
+            diff: z.string().min(1).openapi({ description: 'git diff output; binary files are named in the review, not sent to the model' }),
+          })
+          .openapi('ChangeReviewRawChanges'),
+        ...common,
+      })
+      .openapi('ChangeReviewRawRequest'),
+  ])
+  .openapi('ChangeReviewRequest');
+
+const TestResult = z
+  .object({
+    testCaseId: z.string(),
+    name: z.string(),
+    origin: z.enum(['new', 'existing']),
+    result: z.enum(['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'NOT_RUN']),
+    detail: z.string().optional().openapi({ description: 'For a test that did not pass: the failing step and the reason' }),
+    url: z.string().url(),
+  })
+  .openapi('ChangeReviewTestResult');
+
+export const ChangeReviewResponse = z
+  .object({
+    chatShortId: shortId('chat'),
+    url: z.string().url(),
+    mode: z.enum(['pr', 'rawChanges']),
+    source: z.enum(['api', 'github', 'gitlab']),
+    state: z.enum(['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+    phase: z.string().nullable().openapi({ description: 'While RUNNING: loading, selecting, creating-tests, running, verdict' }),
+    verdict: z.enum(['Approved', 'Changes Requested', 'Comment']).nullable(),
+    summary: z.string().nullable(),
+    tests: z.array(TestResult),
+    runShortId: shortId('run').nullable(),
+    runUrl: z.string().url().nullable(),
+    change: z.object({ title: z.string(), url: z.string().nullable(), headSha: z.string().nullable(), fileCount: z.number().int() }).nullable(),
+    prUrl: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()).openapi({ description: "QA.tech action fields sent with the request (actor, branch, commitHash, …)" }),
+    failureReason: z.string().nullable(),
+    createdAt: z.string().datetime(),
+    completedAt: z.string().datetime().nullable(),
+  })
+  .openapi('ChangeReview');

@@ -1,0 +1,208 @@
+// Change reviews as business operations: record a review (its conversation, the user's request as a readable
+// message, the assistant placeholder and the change_reviews row, in one transaction), start it, read its verdict.
+// `recordChangeReview` starts nothing: a merge-request review records it from an activity and runs `changeReview`
+// as its own child; the API route (and MCP) call `createChangeReview`, which also starts the workflow.
+import type { DB } from '../db/database.js';
+import { findChangeReviewByChat, insertChangeReview, endReview, type ChangeReviewRecord } from '../db/queries/change-reviews.js';
+import { findChat, findChatByIdempotencyKey, finishReply, insertChat, insertTurn, toChatView, type ChatRecord, type ChatView } from '../db/queries/chats.js';
+import { parseUnifiedDiff } from '../domain/diff.js';
+import type { ApplicationOverride } from '../domain/precedence.js';
+import type { GitProviderId } from '../git/provider.js';
+import { parseMergeRequestUrl } from '../git/urls.js';
+import { newId, newShortId } from '../ids.js';
+import { startChangeReview } from '../temporal/chat-lifecycle.js';
+import type { TemporalTarget } from '../temporal/lifecycle.js';
+import type { ChangeReviewInput, ChangeReviewTestResult } from '../../workflows/shared.js';
+import { checkOverrides, isUniqueViolation } from './chat.js';
+import { InvalidError, NotFoundError, UnavailableError } from './errors.js';
+
+/** What the caller asked for (api-v1 §4 POST /v1/chat/change-review), plus what QA.tech's action sends along. */
+export type ChangeReviewRequest = (
+  | { mode: 'pr'; prUrl: string; vcsProviderId: GitProviderId }
+  | { mode: 'rawChanges'; changes: { changeDescription: string; diff: string } }
+) & {
+  applicationOverrides: ApplicationOverride[];
+  context?: string;
+  /** The action's extra fields (projectShortId, actor, branch, commitHash, commitMessage, repository): stored, shown. */
+  metadata?: Record<string, string>;
+};
+
+export interface RecordOptions {
+  source: 'api' | GitProviderId;
+  idempotencyKey?: string;
+  /** The dashboard's address, for the conversation's URL. */
+  appUrl: string;
+}
+
+export interface RecordedChangeReview {
+  view: ChatView;
+  input: ChangeReviewInput;
+  /** false: the idempotency key named a review recorded earlier, returned as it is. */
+  created: boolean;
+  state: ChangeReviewRecord['state'];
+}
+
+const inputOf = (chat: ChatRecord, review: ChangeReviewRecord): ChangeReviewInput => ({
+  chatId: chat.id,
+  chatShortId: chat.shortId,
+  projectId: chat.projectId,
+  changeReviewId: review.id,
+  assistantMessageId: review.assistantMessageId,
+});
+
+/** The user's message of the conversation: the request in words (a diff may be megabytes: its files are listed). */
+export function describeRequest(request: ChangeReviewRequest): string {
+  const lines: string[] = [];
+  if (request.mode === 'pr') {
+    lines.push(`Review the ${request.vcsProviderId === 'github' ? 'pull' : 'merge'} request ${request.prUrl}`);
+  } else {
+    const files = parseUnifiedDiff(request.changes.diff);
+    const added = files.reduce((n, f) => n + f.additions, 0);
+    const removed = files.reduce((n, f) => n + f.deletions, 0);
+    lines.push(`Review these changes: ${request.changes.changeDescription.trim()}`);
+    const shown = files.slice(0, 20).map((f) => `- ${f.path} (${f.status}${f.binary ? ', binary' : `, +${f.additions} -${f.deletions}`})`);
+    lines.push(`Diff: ${files.length} file(s), +${added} -${removed}${shown.length ? `\n${shown.join('\n')}` : ''}${files.length > 20 ? `\n- … and ${files.length - 20} more` : ''}`);
+  }
+  const meta = Object.entries(request.metadata ?? {}).filter(([, v]) => v);
+  if (meta.length) lines.push(meta.map(([k, v]) => `${k}: ${v}`).join('\n'));
+  if (request.context?.trim()) lines.push(`Context: ${request.context.trim()}`);
+  lines.push(`Environments: ${request.applicationOverrides.map((o) => `${o.applicationShortId} → ${describeEnvironment(o.environment)}`).join(', ') || 'the project defaults'}`);
+  return lines.join('\n\n');
+}
+
+const describeEnvironment = (env: ApplicationOverride['environment']): string =>
+  !env ? 'default' : 'url' in env ? env.url : 'shortId' in env ? env.shortId : env.applicationBuildShortId;
+
+async function existingReview(db: DB, projectId: string, key: string, appUrl: string): Promise<RecordedChangeReview | undefined> {
+  const chat = await findChatByIdempotencyKey(db, projectId, key);
+  if (!chat) return undefined;
+  const review = await findChangeReviewByChat(db, chat.id);
+  if (!review) throw new InvalidError(`Idempotency-Key ${key} was used for a conversation that is not a change review`);
+  return { view: toChatView(chat, appUrl, []), input: inputOf(chat, review), created: false, state: review.state };
+}
+
+/**
+ * Writes the review's conversation (source `api`, `github` or `gitlab`), its first user message, the assistant
+ * placeholder that will show progress and the verdict, and the change_reviews row, all or nothing. Starts nothing.
+ * With an idempotency key that was used before, returns that review (`created: false`).
+ */
+export async function recordChangeReview(db: DB, projectId: string, request: ChangeReviewRequest, opts: RecordOptions): Promise<RecordedChangeReview> {
+  if (opts.idempotencyKey) {
+    const earlier = await existingReview(db, projectId, opts.idempotencyKey, opts.appUrl);
+    if (earlier) return earlier;
+  }
+  // Refused here (400), not when the workflow fetches it: a bad address never becomes a FAILED review.
+  if (request.mode === 'pr') parseMergeRequestUrl(request.vcsProviderId, request.prUrl);
+  await checkOverrides(db, projectId, request.applicationOverrides);
+  const chatId = newId();
+  const shortId = newShortId('chat');
+  const reviewId = newId();
+  const assistantMessageId = newId();
+  try {
+    await db.transaction().execute(async (trx) => {
+      await insertChat(trx, { id: chatId, shortId, projectId, source: opts.source, applicationOverrides: request.applicationOverrides, idempotencyKey: opts.idempotencyKey });
+      await insertTurn(trx, { chatId, turn: 1, text: describeRequest(request), userMessageId: newId(), assistantMessageId });
+      await insertChangeReview(trx, {
+        id: reviewId,
+        chatId,
+        projectId,
+        assistantMessageId,
+        mode: request.mode,
+        source: opts.source,
+        provider: request.mode === 'pr' ? request.vcsProviderId : null,
+        prUrl: request.mode === 'pr' ? request.prUrl : null,
+        changeDescription: request.mode === 'rawChanges' ? request.changes.changeDescription : null,
+        diff: request.mode === 'rawChanges' ? request.changes.diff : null,
+        context: request.context?.trim() || null,
+        applicationOverrides: request.applicationOverrides,
+        metadata: request.metadata ?? {},
+      });
+    });
+  } catch (err) {
+    // The same key sent twice at once: the loser answers with the winner's review.
+    if (opts.idempotencyKey && isUniqueViolation(err)) {
+      const earlier = await existingReview(db, projectId, opts.idempotencyKey, opts.appUrl);
+      if (earlier) return earlier;
+    }
+    throw err;
+  }
+  const chat = (await findChat(db, projectId, shortId))!;
+  return {
+    view: toChatView(chat, opts.appUrl, []),
+    input: { chatId, chatShortId: shortId, projectId, changeReviewId: reviewId, assistantMessageId },
+    created: true,
+    state: 'QUEUED',
+  };
+}
+
+export interface ChangeReviewDeps {
+  db: DB;
+  temporal: TemporalTarget;
+  appUrl: string;
+}
+
+/**
+ * POST /v1/chat/change-review: records the review and starts its workflow. A review not yet picked up is started
+ * again on a repeated request (the first start may have failed); one that began is never started twice. When
+ * Temporal does not take the start, the review and its reply end FAILED with the reason and the caller gets a 503.
+ */
+export async function createChangeReview(deps: ChangeReviewDeps, projectId: string, request: ChangeReviewRequest, opts: { idempotencyKey?: string }): Promise<ChatView> {
+  const recorded = await recordChangeReview(deps.db, projectId, request, { source: 'api', idempotencyKey: opts.idempotencyKey, appUrl: deps.appUrl });
+  if (recorded.state !== 'QUEUED') return recorded.view;
+  try {
+    await startChangeReview(deps.temporal, recorded.input);
+  } catch (err) {
+    const reason = `could not start the review: ${err instanceof Error ? err.message : String(err)}`;
+    await finishReply(deps.db, recorded.input.assistantMessageId, { status: 'FAILED', text: reason, toolsUsed: [] });
+    await endReview(deps.db, recorded.input.changeReviewId, 'FAILED', reason);
+    throw new UnavailableError(`${reason}; send it again with a new Idempotency-Key`);
+  }
+  return recorded.view;
+}
+
+export interface ChangeReviewView {
+  chatShortId: string;
+  url: string;
+  mode: ChangeReviewRecord['mode'];
+  source: ChangeReviewRecord['source'];
+  state: ChangeReviewRecord['state'];
+  phase: string | null;
+  verdict: ChangeReviewRecord['verdict'];
+  summary: string | null;
+  tests: ChangeReviewTestResult[];
+  runShortId: string | null;
+  runUrl: string | null;
+  change: { title: string; url: string | null; headSha: string | null; fileCount: number } | null;
+  prUrl: string | null;
+  metadata: Record<string, string>;
+  failureReason: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** GET /v1/chat/{shortId}/review: the verdict as data (or where the review is while it runs). */
+export async function getChangeReview(deps: { db: DB; appUrl: string }, input: { projectId: string; chatShortId: string }): Promise<ChangeReviewView> {
+  const chat = await findChat(deps.db, input.projectId, input.chatShortId);
+  if (!chat) throw new NotFoundError('Conversation');
+  const review = await findChangeReviewByChat(deps.db, chat.id);
+  if (!review) throw new NotFoundError('Change review', `conversation ${chat.shortId} is not a change review`);
+  return {
+    chatShortId: chat.shortId,
+    url: `${deps.appUrl}/chats/${chat.shortId}`,
+    mode: review.mode,
+    source: review.source,
+    state: review.state,
+    phase: review.phase,
+    verdict: review.verdict,
+    summary: review.summary,
+    tests: review.tests,
+    runShortId: review.runShortId,
+    runUrl: review.runShortId ? `${deps.appUrl}/runs/${review.runShortId}` : null,
+    change: review.change && { title: review.change.title, url: review.change.url ?? null, headSha: review.change.headSha ?? null, fileCount: review.change.files.length },
+    prUrl: review.prUrl,
+    metadata: review.metadata,
+    failureReason: review.failureReason,
+    createdAt: review.createdAt.toISOString(),
+    completedAt: review.completedAt?.toISOString() ?? null,
+  };
+}

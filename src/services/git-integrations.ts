@@ -1,0 +1,227 @@
+// Git provider integrations as business operations: a project's connection to GitHub (an App or a token) or
+// GitLab (a project or group access token). Secrets are stored like secret configs (in the project's database
+// rows, write-only through the API: views say `hasPrivateKey`, `hasToken`, `hasWebhookSecret`). One integration
+// per provider per project. Change and merge-request reviews get their client through `gitClientFor`.
+import { createPrivateKey, randomBytes } from 'node:crypto';
+import type { DB } from '../db/database.js';
+import {
+  deleteGitIntegration as deleteRow,
+  findGitIntegrationByProvider,
+  findGitIntegrationRow,
+  gitIntegrationsWithWebhookSecret,
+  insertGitIntegration,
+  setWebhookSecretIfMissing,
+  isGitIntegrationConflict,
+  listGitIntegrationRows,
+  toGitIntegrationView,
+  updateGitIntegration as updateRow,
+  type GitIntegrationRow,
+  type GitIntegrationValues,
+  type GitIntegrationView,
+} from '../db/queries/git-integrations.js';
+import { GitHubClient } from '../git/github.js';
+import { GitLabClient } from '../git/gitlab.js';
+import type { GitProviderClient, GitProviderId } from '../git/provider.js';
+import { newId, newShortId } from '../ids.js';
+import { ConflictError, InvalidError, NotFoundError } from './errors.js';
+
+export type { GitIntegrationView } from '../db/queries/git-integrations.js';
+
+export type CreateGitIntegrationInput =
+  | { provider: 'github'; auth: 'app'; appId: string; privateKey: string; webhookSecret?: string; baseUrl?: string }
+  | { provider: 'github'; auth: 'token'; token: string; webhookSecret?: string; baseUrl?: string }
+  | { provider: 'gitlab'; token: string; webhookSecret?: string; baseUrl?: string };
+
+/** A partial change; `null` removes the webhook secret or returns to the provider's public base URL. */
+export interface UpdateGitIntegrationInput {
+  auth?: 'app' | 'token';
+  appId?: string;
+  privateKey?: string;
+  token?: string;
+  webhookSecret?: string | null;
+  baseUrl?: string | null;
+}
+
+const providerName: Record<GitProviderId, string> = { github: 'GitHub', gitlab: 'GitLab' };
+const integrationNotFound = () => new NotFoundError('Git integration');
+
+/** "No GitHub integration in this project": what a review of a repository says when nothing connects to it. */
+class NoIntegrationError extends NotFoundError {
+  constructor(provider: GitProviderId) {
+    super(`${providerName[provider]} integration`);
+    this.message = `No ${providerName[provider]} integration in this project`;
+  }
+}
+
+/** A GitHub App key is an RSA private key in PEM (PKCS#1 as GitHub hands it out, or PKCS#8). */
+function checkPrivateKey(pem: string): void {
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(pem).asymmetricKeyType;
+  } catch {
+    throw new InvalidError('privateKey: not a PEM private key; paste the whole .pem file GitHub generated, BEGIN and END lines included');
+  }
+  if (type !== 'rsa') throw new InvalidError(`privateKey: a GitHub App key is an RSA key, this one is ${type ?? 'of an unknown type'}`);
+}
+
+function checkBaseUrl(baseUrl: string | null | undefined): void {
+  if (baseUrl === null || baseUrl === undefined) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw new InvalidError('baseUrl: must be an http(s) URL without query or fragment');
+  }
+}
+
+const normalizeBaseUrl = (baseUrl: string | null | undefined) => (baseUrl ? baseUrl.replace(/\/+$/, '') : null);
+
+/** The stored values a complete input describes, checked. */
+function valuesOf(input: CreateGitIntegrationInput): GitIntegrationValues {
+  checkBaseUrl(input.baseUrl);
+  const common = { webhook_secret: input.webhookSecret ?? null, base_url: normalizeBaseUrl(input.baseUrl) };
+  if (input.provider === 'github' && input.auth === 'app') {
+    checkPrivateKey(input.privateKey);
+    return { ...common, auth: 'app', app_id: input.appId, private_key: input.privateKey, token: null };
+  }
+  return { ...common, auth: 'token', app_id: null, private_key: null, token: input.token };
+}
+
+async function requireRow(db: DB, projectId: string, shortId: string): Promise<GitIntegrationRow> {
+  const row = await findGitIntegrationRow(db, projectId, shortId);
+  if (!row) throw integrationNotFound();
+  return row;
+}
+
+export async function listGitIntegrations(db: DB, projectId: string): Promise<GitIntegrationView[]> {
+  return (await listGitIntegrationRows(db, projectId)).map(toGitIntegrationView);
+}
+
+export async function getGitIntegration(db: DB, projectId: string, shortId: string): Promise<GitIntegrationView> {
+  return toGitIntegrationView(await requireRow(db, projectId, shortId));
+}
+
+export async function createGitIntegration(db: DB, projectId: string, input: CreateGitIntegrationInput): Promise<GitIntegrationView> {
+  const values = valuesOf(input);
+  const taken = () => new ConflictError(`provider: this project already has a ${providerName[input.provider]} integration; update or delete it`);
+  if (await findGitIntegrationByProvider(db, projectId, input.provider)) throw taken();
+  try {
+    const row = await insertGitIntegration(db, { id: newId(), shortId: newShortId('gitIntegration', input.provider), projectId, provider: input.provider, ...values });
+    return toGitIntegrationView(row);
+  } catch (err) {
+    if (isGitIntegrationConflict(err)) throw taken();
+    throw err;
+  }
+}
+
+export async function updateGitIntegration(db: DB, projectId: string, shortId: string, patch: UpdateGitIntegrationInput): Promise<GitIntegrationView> {
+  const row = await requireRow(db, projectId, shortId);
+  if (row.provider === 'gitlab') {
+    for (const field of ['auth', 'appId', 'privateKey'] as const) {
+      if (patch[field] !== undefined) throw new InvalidError(`${field}: a GitLab integration authenticates with a token only`);
+    }
+  }
+  const auth = patch.auth ?? row.auth;
+  const switching = auth !== row.auth;
+  const webhookSecret = patch.webhookSecret === undefined ? row.webhook_secret : patch.webhookSecret;
+  const baseUrl = patch.baseUrl === undefined ? row.base_url : patch.baseUrl;
+  let merged: CreateGitIntegrationInput;
+  if (auth === 'app') {
+    if (patch.token !== undefined) throw new InvalidError('token: a GitHub App integration has no token; send auth: "token" to switch');
+    // Switching from a token to an App needs the App's id and key in the same request.
+    const appId = patch.appId ?? (switching ? undefined : row.app_id);
+    const privateKey = patch.privateKey ?? (switching ? undefined : row.private_key);
+    if (!appId) throw new InvalidError('appId: required when switching to auth "app"');
+    if (!privateKey) throw new InvalidError('privateKey: required when switching to auth "app"');
+    merged = { provider: 'github', auth: 'app', appId, privateKey, ...(webhookSecret !== null && { webhookSecret }), ...(baseUrl !== null && { baseUrl }) };
+  } else {
+    if (patch.appId !== undefined || patch.privateKey !== undefined) {
+      throw new InvalidError(`${patch.appId !== undefined ? 'appId' : 'privateKey'}: a token integration has no App; send auth: "app" to switch`);
+    }
+    const token = patch.token ?? (switching ? undefined : row.token);
+    if (!token) throw new InvalidError('token: required when switching to auth "token"');
+    const rest = { token, ...(webhookSecret !== null && { webhookSecret }), ...(baseUrl !== null && { baseUrl }) };
+    merged = row.provider === 'gitlab' ? { provider: 'gitlab', ...rest } : { provider: 'github', auth: 'token', ...rest };
+  }
+  return toGitIntegrationView(await updateRow(db, row.id, valuesOf(merged)));
+}
+
+export async function deleteGitIntegration(db: DB, projectId: string, shortId: string): Promise<void> {
+  const row = await requireRow(db, projectId, shortId);
+  await deleteRow(db, row.id);
+}
+
+function clientFromRow(row: GitIntegrationRow): GitProviderClient {
+  const baseUrl = row.base_url ?? undefined;
+  if (row.provider === 'gitlab') return new GitLabClient({ token: row.token!, baseUrl });
+  const auth = row.auth === 'app' ? { kind: 'app' as const, appId: row.app_id!, privateKey: row.private_key! } : { kind: 'token' as const, token: row.token! };
+  return new GitHubClient({ auth, baseUrl });
+}
+
+/**
+ * Clients kept per integration for the life of a process (the worker's composition root makes one), so a
+ * GitHub App's installation tokens, minted on first use and cached in memory, are reused across activities.
+ * An integration edited since (new key, new token) gets a fresh client; its old tokens are dropped with it.
+ */
+export class GitClients {
+  private readonly clients = new Map<string, { version: string; client: GitProviderClient }>();
+
+  clientFor(row: GitIntegrationRow): GitProviderClient {
+    const version = row.updated_at.toISOString();
+    const cached = this.clients.get(row.id);
+    if (cached?.version === version) return cached.client;
+    const client = clientFromRow(row);
+    this.clients.set(row.id, { version, client });
+    return client;
+  }
+}
+
+export interface GitClientDeps {
+  db: DB;
+  /** Reuses clients (and GitHub installation tokens) across calls; without it every call builds a new client. */
+  gitClients?: GitClients;
+}
+
+/**
+ * The client for the project's integration with `provider`, acting on `repository` (`owner/name`, or the GitLab
+ * project path). NotFoundError "No GitHub integration in this project" when there is none. The GitLab client
+ * also offers `ensureProjectWebhook`.
+ */
+export async function gitClientFor(deps: GitClientDeps, projectId: string, target: { provider: 'gitlab'; repository: string }): Promise<GitLabClient>;
+export async function gitClientFor(deps: GitClientDeps, projectId: string, target: { provider: 'github'; repository: string }): Promise<GitHubClient>;
+export async function gitClientFor(deps: GitClientDeps, projectId: string, target: { provider: GitProviderId; repository: string }): Promise<GitProviderClient>;
+export async function gitClientFor(deps: GitClientDeps, projectId: string, target: { provider: GitProviderId; repository: string }): Promise<GitProviderClient> {
+  const row = await findGitIntegrationByProvider(deps.db, projectId, target.provider);
+  if (!row) throw new NoIntegrationError(target.provider);
+  return deps.gitClients ? deps.gitClients.clientFor(row) : clientFromRow(row);
+}
+
+/** The webhook secret of the project's integration with `provider`, if it has one. */
+export async function webhookSecretFor(db: DB, provider: GitProviderId, projectId: string): Promise<string | undefined> {
+  return (await findGitIntegrationByProvider(db, projectId, provider))?.webhook_secret ?? undefined;
+}
+
+/**
+ * Every stored webhook secret of `provider`, with its project. A delivery names no Proctor project (a GitHub App
+ * has one webhook URL for all its installations), so the webhook handler checks the signature (GitHub:
+ * `X-Hub-Signature-256`; GitLab: `X-Gitlab-Token`, in constant time) against each candidate; the projects whose
+ * secret matches are the ones the delivery is for. No match: 401.
+ */
+export async function webhookSecretCandidates(db: DB, provider: GitProviderId): Promise<Array<{ projectId: string; secret: string }>> {
+  return (await gitIntegrationsWithWebhookSecret(db, provider)).map((row) => ({ projectId: row.project_id, secret: row.webhook_secret! }));
+}
+
+/**
+ * The project's webhook secret for `provider`, created (32 random bytes, hex) and stored on the integration when
+ * it has none: what merge-request settings pass to `GitLabClient.ensureProjectWebhook` when they are saved.
+ */
+export async function ensureWebhookSecret(db: DB, projectId: string, provider: GitProviderId): Promise<string> {
+  const row = await findGitIntegrationByProvider(db, projectId, provider);
+  if (!row) throw new NoIntegrationError(provider);
+  if (row.webhook_secret) return row.webhook_secret;
+  // Two saves at once keep one secret: only the first write lands, both read it back.
+  return setWebhookSecretIfMissing(db, row.id, randomBytes(32).toString('hex'));
+}
