@@ -9,6 +9,8 @@ import { ChatParams, ChatQuery, SendMessage } from '../api/schemas/chat.js';
 import { shortId, uuid } from '../api/schemas/common.js';
 import { Rerun, rerunSelection, RunParams, RunQuery, runDeps, runRef, runView, StartRun } from '../api/routes/runs.js';
 import { testCaseWithProposalsView } from '../api/routes/test-cases.js';
+import { changeReviewRequestOf } from '../api/routes/change-review.js';
+import { ChangeReviewRequest } from '../api/schemas/change-review.js';
 import { listApplications } from '../db/queries/applications.js';
 import { findRunWithTests, type RunMetadata } from '../db/queries/runs.js';
 import type { Logger } from '../logger.js';
@@ -17,6 +19,7 @@ import { sendAndWait } from '../services/chat-wait.js';
 import { DomainError, NotFoundError } from '../services/errors.js';
 import { rerun, runTestCases, runTestPlan } from '../services/runs.js';
 import { createTestCase, findTestCases, showTestCase } from '../services/test-cases.js';
+import { createChangeReview, getChangeReview } from '../services/change-reviews.js';
 
 /** Who is calling and with what: one MCP request's worth, as the REST handlers have it. */
 export interface McpContext {
@@ -44,6 +47,16 @@ const Chat = SendMessage.extend({
     .max(maxChatWaitSeconds)
     .default(45)
     .describe(`How long to wait for the reply to end (at most ${maxChatWaitSeconds} s); an unfinished reply is answered as it stands, with finished false`),
+});
+
+// An MCP tool's input is one JSON object, so the route's two request forms (a pull request, a raw diff) are offered
+// as one object whose mode says which fields apply; the handler validates with the route's own union.
+const [PrReview, RawReview] = ChangeReviewRequest.options;
+const StartChangeReview = PrReview.extend({
+  mode: z.enum(['pr', 'rawChanges']).describe('pr: review prUrl (with vcsProviderId); rawChanges: review the given changes'),
+  prUrl: PrReview.shape.prUrl.optional(),
+  vcsProviderId: PrReview.shape.vcsProviderId.optional(),
+  changes: RawReview.shape.changes.optional(),
 });
 
 /** A refusal the caller can act on, in the REST API's words; anything else is a server fault. */
@@ -187,6 +200,28 @@ export function createMcpServer(ctx: McpContext): McpServer {
     'get_chat',
     { description: 'A conversation with its most recent messages, newest first (poll it for a reply that chat did not wait out)', inputSchema: ChatParams.extend(ChatQuery.shape), annotations: readOnly },
     (args) => answer('get_chat', () => getConversation(chatDeps, { projectId, chatShortId: args.chatConversationShortId, limit: args.limit })),
+  );
+
+  server.registerTool(
+    'start_change_review',
+    {
+      description:
+        'Review a change (a pull/merge request, or a raw diff) in a conversation of its own: the affected tests (and new ones where coverage is ' +
+        'missing) run on the given preview environments, and the review ends with a verdict (Approved, Changes Requested or Comment). ' +
+        'Read it with get_change_review.',
+      inputSchema: StartChangeReview,
+    },
+    (args) => {
+      const parsed = ChangeReviewRequest.safeParse(args);
+      if (!parsed.success) return refuse(formatZodError(parsed.error));
+      return answer('start_change_review', () => createChangeReview(chatDeps, projectId, changeReviewRequestOf(parsed.data), {}));
+    },
+  );
+
+  server.registerTool(
+    'get_change_review',
+    { description: "A change review's state, verdict, summary and per-test results", inputSchema: ChatParams, annotations: readOnly },
+    (args) => answer('get_change_review', () => getChangeReview(chatDeps, { projectId, chatShortId: args.chatConversationShortId })),
   );
 
   return server;

@@ -66,6 +66,7 @@ describe('MCP server at POST /v1/mcp', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       'chat',
       'create_test_case',
+      'get_change_review',
       'get_chat',
       'get_run',
       'get_test_case',
@@ -74,6 +75,7 @@ describe('MCP server at POST /v1/mcp', () => {
       'rerun_run',
       'run_test_cases',
       'run_test_plan',
+      'start_change_review',
     ]);
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
     expect(schema('create_test_case').required).toEqual(expect.arrayContaining(['name', 'goal', 'applicationShortId']));
@@ -82,6 +84,8 @@ describe('MCP server at POST /v1/mcp', () => {
     expect(Object.keys(schema('run_test_cases').properties ?? {})).toEqual(expect.arrayContaining(['applications', 'branch', 'commitHash']));
     expect(schema('chat').required).toEqual(['message']);
     expect(Object.keys(schema('chat').properties ?? {})).toEqual(expect.arrayContaining(['applicationOverrides', 'chatConversationShortId', 'waitSeconds']));
+    expect(schema('start_change_review').required).toEqual(expect.arrayContaining(['mode', 'applicationOverrides']));
+    expect(Object.keys(schema('start_change_review').properties ?? {})).toEqual(expect.arrayContaining(['prUrl', 'vcsProviderId', 'changes', 'context']));
   });
 
   it('runs a plan through the tools and reads its result', async () => {
@@ -187,6 +191,28 @@ describe('MCP server at POST /v1/mcp', () => {
     const tooLong = await call('chat', { message: 'Hello?', waitSeconds: 600 });
     expect(tooLong.isError).toBe(true);
   }, 60_000);
+
+  it('starts a change review and reads its verdict: a docs-only diff runs nothing and says so', async () => {
+    const diff = ['diff --git a/README.md b/README.md', '--- a/README.md', '+++ b/README.md', '@@ -1 +1 @@', '-Run npm start.', '+Run npm run dev.', ''].join('\n');
+    const applicationOverrides = [{ applicationShortId: appShortId, environment: { url: `${fixtures.url}/todo/` } }];
+    const runsBefore = (await stack.db.selectFrom('runs').select('id').execute()).length;
+    const started = await call('start_change_review', { mode: 'rawChanges', changes: { changeDescription: 'Reword the README', diff }, applicationOverrides, branch: 'docs/readme' });
+    expect(started.isError, started.content[0]?.text).toBeFalsy();
+    const chatConversationShortId = started.structuredContent.shortId;
+    expect(chatConversationShortId).toMatch(/^chat[-_]/);
+    let review: any;
+    await waitFor(async () => {
+      review = (await call('get_change_review', { chatConversationShortId })).structuredContent;
+      return ['COMPLETED', 'FAILED', 'CANCELLED'].includes(review.state);
+    }, 60_000, 'the review to end');
+    expect(review).toMatchObject({ state: 'COMPLETED', verdict: 'Comment', mode: 'rawChanges', tests: [], runShortId: null, metadata: { branch: 'docs/readme' } });
+    expect(review.summary).toMatch(/only touches documentation/);
+    expect((await stack.db.selectFrom('runs').select('id').execute()).length).toBe(runsBefore);
+
+    // The route's own rules: a pull-request review needs its address.
+    const missing = await call('start_change_review', { mode: 'pr', vcsProviderId: 'github', applicationOverrides });
+    expect(missing).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/prUrl/) }] });
+  }, 90_000);
 
   it('answers a bad call as a tool error, changing nothing', async () => {
     const before = (await stack.db.selectFrom('runs').select('id').execute()).length;

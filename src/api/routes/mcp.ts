@@ -33,7 +33,7 @@ const route = createRoute({
   description:
     'JSON-RPC 2.0 over MCP streamable HTTP: `initialize`, `tools/list`, `tools/call`. Tools: list_applications, list_test_cases, ' +
     'get_test_case, create_test_case, run_test_plan, run_test_cases, get_run, rerun_run, chat (send a message and wait for the reply, ' +
-    'at most 55 s), get_chat. Each tool calls the same operation as its REST route, with the same input schema, project scoping and ' +
+    'at most 55 s), get_chat, start_change_review, get_change_review. Each tool calls the same operation as its REST route, with the same input schema, project scoping and ' +
     'error messages (a refused call is a tool result with `isError` true). Answers are JSON (never a stream). GET answers 405.',
   request: { body: jsonBody(JsonRpcMessage) },
   responses: { 200: json(JsonRpcResponse, 'The JSON-RPC response'), 202: { description: 'A notification was accepted' }, ...errorResponses },
