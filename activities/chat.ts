@@ -170,7 +170,13 @@ export function createChatActivities(deps: ActivityDeps) {
     },
 
     /** Idempotent per tool call: a retried activity answers with the test case it already wrote (its id comes from the key). */
-    async createChatTestCase(input: { chatId: string; projectId: string; args: Record<string, unknown>; key: string }): Promise<Outcome<{ testCaseId: string; name: string }>> {
+    async createChatTestCase(input: {
+      chatId: string;
+      projectId: string;
+      args: Record<string, unknown>;
+      /** Absent in turns scheduled before keys were sent: those get a new id, as they always did. */
+      key?: string;
+    }): Promise<Outcome<{ testCaseId: string; name: string }>> {
       return answer(() => createTestCaseTool(ctx(input), input.args, input.key));
     },
 

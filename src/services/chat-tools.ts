@@ -89,7 +89,7 @@ export async function getTestCaseTool(ctx: ChatToolContext, args: Args): Promise
  * A new test case as the API creates it (disabled, GENERATING); the workflow runs its burn-in as a child. Its id
  * comes from `key` (the tool call's), so a retried activity answers with the test case its first attempt wrote.
  */
-export async function createTestCaseTool(ctx: ChatToolContext, args: Args, key: string): Promise<{ testCaseId: string; name: string }> {
+export async function createTestCaseTool(ctx: ChatToolContext, args: Args, key: string | undefined): Promise<{ testCaseId: string; name: string }> {
   const applicationShortId = text(args, 'applicationShortId', { required: true })!;
   if (!isShortId('application', applicationShortId)) throw new ChatToolError(`"${applicationShortId}" is not an application short id (app_…)`);
   const resumeFrom = text(args, 'resumeFromTestCaseId')?.toLowerCase() ?? null;
@@ -101,7 +101,7 @@ export async function createTestCaseTool(ctx: ChatToolContext, args: Args, key: 
     goal: text(args, 'goal', { required: true, max: 4000 })!,
     expectedResult: text(args, 'expectedResult', { max: 4000 }) ?? null,
     resumeFromDependencyProjectTestCaseId: resumeFrom,
-  }, { id: idFromKey(`chat-test-case:${key}`) });
+  }, { id: key === undefined ? undefined : idFromKey(`chat-test-case:${key}`) });
   return { testCaseId: created.id, name: created.name };
 }
 
