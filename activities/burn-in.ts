@@ -45,7 +45,7 @@ export async function dependencyState(deps: ActivityDeps, projectId: string, res
     chain.unshift(dep);
     id = dep.testCase.resumeFromId;
   }
-  return deps.browsers.withContext({ ...chain.at(-1)!.device, signal: cancellationSignal() }, async ({ context, page }) => {
+  return deps.browsers.withContext({ ...chain.at(-1)!.device, projectId, signal: cancellationSignal() }, async ({ context, page }) => {
     let startUrl = baseUrl;
     for (const dep of chain) {
       const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, configs: dep.configs, timeoutMs: deps.stepTimeoutMs ?? 10_000 });
@@ -76,7 +76,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
       const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));
 
-      return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
+      return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
         const startUrl = state?.url ?? baseUrl;
         try {
           await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });

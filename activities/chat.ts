@@ -169,8 +169,15 @@ export function createChatActivities(deps: ActivityDeps) {
       return result.ok ? result.text : result.message;
     },
 
-    async createChatTestCase(input: { chatId: string; projectId: string; args: Record<string, unknown> }): Promise<Outcome<{ testCaseId: string; name: string }>> {
-      return answer(() => createTestCaseTool(ctx(input), input.args));
+    /** Idempotent per tool call: a retried activity answers with the test case it already wrote (its id comes from the key). */
+    async createChatTestCase(input: {
+      chatId: string;
+      projectId: string;
+      args: Record<string, unknown>;
+      /** Absent in turns scheduled before keys were sent: those get a new id, as they always did. */
+      key?: string;
+    }): Promise<Outcome<{ testCaseId: string; name: string }>> {
+      return answer(() => createTestCaseTool(ctx(input), input.args, input.key));
     },
 
     /** Idempotent per workflow attempt: a retried activity finds the run it already wrote (key = activity id). */
@@ -181,7 +188,7 @@ export function createChatActivities(deps: ActivityDeps) {
     async exploreChatPage(input: { chatId: string; projectId: string; args: Record<string, unknown> }): Promise<string> {
       const result = await answer(async () => ({
         text: await withHeartbeats((progress) =>
-          explorePage(input.args, { browsers: deps.browsers, pageBudget: 3, timeoutMs: 90_000, signal: cancellationSignal(), onPage: (url) => progress({ url }) }),
+          explorePage(input.args, { browsers: deps.browsers, projectId: input.projectId, pageBudget: 3, timeoutMs: 90_000, signal: cancellationSignal(), onPage: (url) => progress({ url }) }),
         ),
       }));
       return result.ok ? result.text : result.message;

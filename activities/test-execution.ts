@@ -77,7 +77,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));
 
       try {
-        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, signal: cancellationSignal() }, async ({ context, page }) => {
+        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, projectId: input.projectId, signal: cancellationSignal() }, async ({ context, page }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
           const result = await replaySteps(page, steps, {
             startUrl: state?.url ?? baseUrl,

@@ -24,7 +24,7 @@ import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider } from '../src/temporal/client.js';
 import { createTunnelRouter } from '../src/tunnels/agent-router.js';
 import { createTunnelEdge } from '../src/tunnels/edge.js';
-import { agentSecretHeader } from '../src/tunnels/protocol.js';
+import { agentProjectHeader, agentSecretHeader } from '../src/tunnels/protocol.js';
 import { bigDigest, bigDownloadBytes, startLocalApp } from '../test/support/local-app.js';
 import { freePort, waitFor } from '../test/support/net.js';
 
@@ -133,12 +133,12 @@ async function main(): Promise<void> {
   const tunnelUrl = new URL(/-> (\S+)/.exec(out)![1]!);
 
   const router = createTunnelRouter({ db, domain, internalSecret: secret });
-  const proxy = await startEgressProxy(createNetworkGuard({ allowPrivateNetworks: false, isTunnelHost: router.isTunnelHost }), undefined, router);
+  const proxy = await startEgressProxy(createNetworkGuard({ allowPrivateNetworks: false, isTunnelHost: router.isTunnelHost }), undefined, router, tenant.projectId);
   const proxyPort = Number(new URL(proxy.server).port);
 
   const targets: Target[] = [
     { name: 'direct to the local app', port: local.port, target: (p) => p, headers: {} },
-    { name: 'tunnel edge (API → WebSocket → client)', port, target: (p) => p, headers: { host: tunnelUrl.host, [agentSecretHeader]: secret } },
+    { name: 'tunnel edge (API → WebSocket → client)', port, target: (p) => p, headers: { host: tunnelUrl.host, [agentSecretHeader]: secret, [agentProjectHeader]: tenant.projectId } },
     { name: 'agent path (egress proxy → edge → client)', port: proxyPort, target: (p) => `${tunnelUrl.origin}${p}`, headers: { host: tunnelUrl.host } },
   ];
 

@@ -24,6 +24,21 @@ export function newShortId(kind: ShortIdKind, name?: string): string {
 
 export const newId = (): string => randomUUID();
 
+// The UUIDv5 namespace of ids Proctor derives from a business key (fixed: changing it changes every derived id).
+const derivedIdNamespace = Buffer.from('6f1c3a52d8e74b0f9a1e5c7d2b4f8e30', 'hex');
+
+/**
+ * The same UUID for the same key, every time (RFC 9562 version 5): an id that a retried activity must find
+ * again, such as the test case a chat turn's tool call creates.
+ */
+export function idFromKey(key: string): string {
+  const bytes = createHash('sha1').update(derivedIdNamespace).update(key, 'utf8').digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export const tokenPrefixes = { api: 'prt_', badge: 'prb_' } as const;
 export type TokenKindName = keyof typeof tokenPrefixes;
 

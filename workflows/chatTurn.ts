@@ -74,9 +74,11 @@ function reasonOf(err: unknown): string {
 async function runTool(input: ChatTurnInput, call: ChatToolCall): Promise<string> {
   const ctx = { chatId: input.chatId, projectId: input.projectId };
   const summary = `chat ${input.chatShortId} turn ${input.turn}: ${call.name}`;
+  // The key makes a retried activity find what it already wrote (a test case, a run) instead of writing a second one.
+  const key = `${chatTurnWorkflowId(input.chatShortId, input.turn)}:${call.id}`;
   switch (call.name) {
     case 'create_test_case': {
-      const created = await db.createChatTestCase.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, args: call.args }]);
+      const created = await db.createChatTestCase.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, args: call.args, key }]);
       if (!created.ok) return created.message;
       // The burn-in outlives a cancelled reply: the test case exists and should finish generating.
       const burned = await executeChild(burnIn, {
@@ -91,8 +93,7 @@ async function runTool(input: ChatTurnInput, call: ChatToolCall): Promise<string
         : `Created test case "${created.name}" (id ${created.testCaseId}), but its burn-in FAILED: ${burned.failureReason ?? 'unknown reason'}.`;
     }
     case 'run_tests': {
-      // The key makes a retried activity find the run it already wrote instead of starting a second one.
-      const run = await db.createChatRun.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, args: call.args, key: `${chatTurnWorkflowId(input.chatShortId, input.turn)}:${call.id}` }]);
+      const run = await db.createChatRun.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, args: call.args, key }]);
       if (!run.ok) return run.message;
       await executeChild(planRun, {
         workflowId: workflowIds.planRun(run.runShortId),

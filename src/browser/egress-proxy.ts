@@ -35,10 +35,11 @@ function splitAuthority(authority: string): { host: string; port: number } | und
 
 /**
  * Starts the forward proxy one browser context sends all its traffic through (see the top of this file).
+ * `projectId` is the project the context works for: remote tunnels private to it are reachable, others' are not.
  * A refused plain-HTTP request gets its connection closed (the page sees ERR_EMPTY_RESPONSE), a refused
  * CONNECT a 403 (ERR_TUNNEL_CONNECTION_FAILED); `onBlocked` hears about both.
  */
-export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedListener, tunnels?: TunnelRouter): Promise<EgressProxy> {
+export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedListener, tunnels?: TunnelRouter, projectId?: string): Promise<EgressProxy> {
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex): void => {
     sockets.add(socket);
@@ -57,7 +58,7 @@ export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedL
     }
     // A remote tunnel's hostname is never resolved: the request goes to the tunnel edge holding its client.
     if (tunnels?.isTunnelHost(target.hostname)) {
-      tunnels.handleRequest(req, res);
+      tunnels.handleRequest(req, res, projectId);
       return;
     }
     const verdict = await guard.check(target.href);
@@ -103,7 +104,7 @@ export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedL
     }
     if (tunnels?.isTunnelHost(authority.host)) {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      tunnels.handleConnect(client, head);
+      tunnels.handleConnect(client, head, projectId);
       return;
     }
     const shown = `${authority.port === 80 ? 'http' : 'https'}://${authority.host.includes(':') ? `[${authority.host}]` : authority.host}:${authority.port}/`;

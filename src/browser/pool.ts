@@ -75,6 +75,8 @@ export interface ContextOptions {
   timeoutMs?: number;
   /** Hears about every request the network guard refused. */
   onBlocked?: BlockedListener;
+  /** The project the job works for: it may reach that project's private remote tunnels, and no other's. */
+  projectId?: string;
 }
 
 export interface BrowserPoolStats extends LimiterStats {
@@ -175,7 +177,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       launched = await interrupt.race(browser());
       launched.on('disconnected', onDisconnected);
       if (!launched.isConnected()) onDisconnected();
-      proxy = await startEgressProxy(networkGuard, options.onBlocked, tunnels);
+      proxy = await startEgressProxy(networkGuard, options.onBlocked, tunnels, options.projectId);
       // `<-loopback>` drops Chromium's implicit proxy bypass, which would send loopback and link-local
       // (169.254.0.0/16: the metadata address) straight out, past the proxy.
       creating = launched.newContext({ ...contextOptions(options), proxy: { server: proxy.server, bypass: '<-loopback>' } });

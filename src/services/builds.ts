@@ -34,7 +34,7 @@ const TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
  */
 export async function createBuildUpload(
   deps: BuildDeps,
-  input: { projectId: string; application: Application; fileName: string },
+  input: { projectId: string; application: Application; fileName: string; fileSize?: number },
 ): Promise<{ uploadUrl: string; buildToken: string }> {
   const detected = buildFileType(input.fileName);
   if (!detected) {
@@ -43,6 +43,9 @@ export async function createBuildUpload(
   if (input.application.kind === 'web') throw new InvalidError('this is a web application: builds are for ios and android applications');
   if (input.application.kind !== detected.platform) {
     throw new InvalidError(`fileName: a ${detected.platform} build cannot be uploaded to an ${input.application.kind} application`);
+  }
+  if (input.fileSize !== undefined && input.fileSize > deps.maxBytes) {
+    throw new InvalidError(`fileSize: ${input.fileSize} bytes is over the limit of ${deps.maxBytes} bytes for a build`);
   }
   const buildToken = `pbt_${randomBytes(32).toString('base64url')}`;
   const blobKey = `builds/${input.projectId}/${newId()}/build.${detected.type}`;
@@ -53,10 +56,11 @@ export async function createBuildUpload(
     fileName: input.fileName.trim(),
     fileType: detected.type,
     blobKey,
-    maxBytes: deps.maxBytes,
+    // A declared size is the upload's exact size: the store refuses any other, registration anything larger.
+    maxBytes: input.fileSize ?? deps.maxBytes,
     expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS),
   });
-  const uploadUrl = await deps.blobs.presignPut(blobKey, deps.urlTtlSeconds, { maxBytes: deps.maxBytes });
+  const uploadUrl = await deps.blobs.presignPut(blobKey, deps.urlTtlSeconds, { maxBytes: deps.maxBytes, size: input.fileSize });
   return { uploadUrl, buildToken };
 }
 
@@ -82,7 +86,7 @@ export async function registerBuild(
     await deps.blobs.delete(upload.blob_key);
     throw new InvalidError(message);
   };
-  // An S3 presigned PUT cannot carry a size limit, so the cap is enforced here for that store.
+  // An S3 URL signed without a size cannot bound the length, so the cap is enforced here for that store.
   if (object.size > Number(upload.max_bytes)) await reject(`the uploaded file has ${object.size} bytes; the limit is ${upload.max_bytes}`);
   const expected = platformOfType(upload.file_type);
   if (input.platform !== expected) await reject(`platform: "${upload.file_name}" is an ${expected} build, not ${input.platform}`);

@@ -12,6 +12,8 @@ export interface ExploreOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   onPage?: (url: string) => void;
+  /** The conversation's project: its private remote tunnels are explorable, others' are not. */
+  projectId: string;
 }
 
 const maxLinesPerPage = 40;
@@ -26,7 +28,7 @@ export async function explorePage(args: Record<string, unknown>, opts: ExploreOp
   }
   if (!/^https?:$/.test(start.protocol)) throw new ChatToolError('only http(s) URLs can be explored');
 
-  return opts.browsers.withContext({ signal: opts.signal, timeoutMs: opts.timeoutMs }, async ({ page }) => {
+  return opts.browsers.withContext({ signal: opts.signal, timeoutMs: opts.timeoutMs, projectId: opts.projectId }, async ({ page }) => {
     const queue = [start.toString()];
     const visited = new Set<string>();
     const reports: string[] = [];

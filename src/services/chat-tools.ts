@@ -11,6 +11,7 @@ import { findRun, runTestRows } from '../db/queries/runs.js';
 import { listTestPlans } from '../db/queries/test-plans.js';
 import { getTestCase, listTestCases } from '../db/queries/test-cases.js';
 import { isShortId, uuidPattern } from '../domain/short-ids.js';
+import { idFromKey } from '../ids.js';
 import { createPlanRun, createTestCasesRun } from './runs.js';
 import { writeTestCase } from './test-cases.js';
 
@@ -84,8 +85,11 @@ export async function getTestCaseTool(ctx: ChatToolContext, args: Args): Promise
   ].join('\n');
 }
 
-/** A new test case as the API creates it (disabled, GENERATING); the workflow runs its burn-in as a child. */
-export async function createTestCaseTool(ctx: ChatToolContext, args: Args): Promise<{ testCaseId: string; name: string }> {
+/**
+ * A new test case as the API creates it (disabled, GENERATING); the workflow runs its burn-in as a child. Its id
+ * comes from `key` (the tool call's), so a retried activity answers with the test case its first attempt wrote.
+ */
+export async function createTestCaseTool(ctx: ChatToolContext, args: Args, key: string | undefined): Promise<{ testCaseId: string; name: string }> {
   const applicationShortId = text(args, 'applicationShortId', { required: true })!;
   if (!isShortId('application', applicationShortId)) throw new ChatToolError(`"${applicationShortId}" is not an application short id (app_…)`);
   const resumeFrom = text(args, 'resumeFromTestCaseId')?.toLowerCase() ?? null;
@@ -97,7 +101,7 @@ export async function createTestCaseTool(ctx: ChatToolContext, args: Args): Prom
     goal: text(args, 'goal', { required: true, max: 4000 })!,
     expectedResult: text(args, 'expectedResult', { max: 4000 }) ?? null,
     resumeFromDependencyProjectTestCaseId: resumeFrom,
-  });
+  }, { id: key === undefined ? undefined : idFromKey(`chat-test-case:${key}`) });
   return { testCaseId: created.id, name: created.name };
 }
 

@@ -106,16 +106,9 @@ export async function createConversation(
   return toChatView(record, deps.appUrl, []);
 }
 
-/**
- * POST /v1/chat/{id}: the next message, answered after every earlier one. Overrides in a follow-up are ignored:
- * a conversation keeps the environments of its first message.
- */
-export async function sendMessage(
-  deps: ChatDeps,
-  input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string },
-): Promise<ChatView> {
-  const { db } = deps;
-  const result = await db.transaction().execute(async (trx) => {
+/** Stores the next message and hands it to the workflow; a repeated idempotency key answers with the earlier turn. */
+export async function sendTurn(deps: ChatDeps, input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string }): Promise<{ chat: ChatRecord; turn: number }> {
+  const result = await deps.db.transaction().execute(async (trx) => {
     const chat = await findChat(trx, input.projectId, input.chatShortId, { lock: true });
     if (!chat) throw new NotFoundError('Conversation');
     if (input.idempotencyKey) {
@@ -127,8 +120,20 @@ export async function sendMessage(
     return { chat, turn, repeated: false };
   });
   if (!result.repeated) await dispatch(deps, result.chat, result.turn);
-  const chat = (await findChat(db, input.projectId, input.chatShortId))!;
-  return toChatView(chat, deps.appUrl, await recentMessages(db, chat.id, defaultMessageLimit));
+  return result;
+}
+
+/**
+ * POST /v1/chat/{id}: the next message, answered after every earlier one. Overrides in a follow-up are ignored:
+ * a conversation keeps the environments of its first message.
+ */
+export async function sendMessage(
+  deps: ChatDeps,
+  input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string },
+): Promise<ChatView> {
+  await sendTurn(deps, input);
+  const chat = (await findChat(deps.db, input.projectId, input.chatShortId))!;
+  return toChatView(chat, deps.appUrl, await recentMessages(deps.db, chat.id, defaultMessageLimit));
 }
 
 export async function getConversation(deps: Pick<ChatDeps, 'db' | 'appUrl'>, input: { projectId: string; chatShortId: string; limit?: number }): Promise<ChatView> {

@@ -92,16 +92,11 @@ export async function keepHealedSteps(
   return { kept: 'proposed', version };
 }
 
-export async function listHealProposals(db: DB, projectId: string, testCaseId: string): Promise<HealProposal[]> {
+export async function listHealProposals(db: DB, projectId: string, testCaseId: string, opts: { pendingOnly?: boolean } = {}): Promise<HealProposal[]> {
   await requireTestCase(db, projectId, testCaseId);
-  const rows = await db
-    .selectFrom('heal_proposals')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('test_case_id', '=', testCaseId)
-    .orderBy('version', 'desc')
-    .limit(50)
-    .execute();
+  let query = db.selectFrom('heal_proposals').selectAll().where('project_id', '=', projectId).where('test_case_id', '=', testCaseId);
+  if (opts.pendingOnly) query = query.where('status', '=', 'PENDING');
+  const rows = await query.orderBy('version', 'desc').limit(50).execute();
   return rows.map(toProposal);
 }
 

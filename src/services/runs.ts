@@ -219,6 +219,13 @@ export async function runTestPlan(deps: RunStartDeps, input: CreatePlanRunInput)
   return run;
 }
 
+/** Writes a run of given test cases (plus their dependencies, no plan) and starts it: the MCP tool `run_test_cases`. */
+export async function runTestCases(deps: RunStartDeps, input: CreateTestCasesRunInput): Promise<Omit<CreatedRun, 'plan'>> {
+  const run = await createTestCasesRun(deps, input);
+  await startRun(deps, input.projectId, run, null);
+  return run;
+}
+
 /** Which tests of a run to run again: its failed ones, named ones (each must be in the run), or all. */
 export type RerunSelection = { failedOnly: true } | { testCaseIds: string[] } | { all: true };
 

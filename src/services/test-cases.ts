@@ -9,12 +9,14 @@ import {
   findTestCaseRecords,
   getTestCase,
   getTestCaseRecord,
+  listTestCases,
   insertTestCase,
   lockProjectTestCases,
   markGenerationFailed,
   projectDependencyGraph,
   updateTestCase as updateTestCaseRow,
   type TestCaseRecord,
+  type TestCaseSummary,
   type TestCaseView,
 } from '../db/queries/test-cases.js';
 import { findCycle } from '../domain/dag.js';
@@ -22,6 +24,7 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { startBurnIn, type TemporalTarget } from '../temporal/lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from './errors.js';
+import { listHealProposals, type HealProposal } from './heal-proposals.js';
 
 export const resumeFromField = 'resumeFromDependencyProjectTestCaseId';
 export const waitForField = 'waitForDependenciesProjectTestCaseIds';
@@ -133,15 +136,19 @@ export async function createTestCase(
 /**
  * Validates and writes a new test case (disabled, GENERATING) without starting its burn-in: for a workflow that
  * runs the burn-in as its own child (the chat assistant, a change review). `opts.id` gives the new row a caller's
- * stable id (a retried activity then finds the row instead of writing a second one).
+ * stable id: a retried activity then finds the row instead of writing a second one.
  */
 export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput, opts: { id?: string } = {}): Promise<{ id: string; name: string }> {
   const { db } = deps;
   const { projectId } = input;
   const id = opts.id ?? newId();
 
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     await lockProjectTestCases(trx, projectId);
+    // A retried writer (an activity whose first attempt committed) finds what it wrote: under the lock, so two
+    // attempts at once cannot both insert.
+    const written = opts.id ? await getTestCaseRecord(trx, projectId, id) : undefined;
+    if (written) return { id, name: written.name };
     const applicationId = await findIdByShortId(trx, 'applications', projectId, input.applicationShortId);
     if (!applicationId) throw new NotFoundError('Application');
     let scenarioId: string | null = null;
@@ -173,8 +180,8 @@ export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput
       resumeFromTestCaseId: dependencies.resumeFrom,
       waitForTestCaseIds: dependencies.waitFor,
     });
+    return { id, name: input.name };
   });
-  return { id, name: input.name };
 }
 
 /** Changes a test case; enabling needs recorded steps, new dependencies follow the same rules as on create. */
@@ -227,4 +234,38 @@ export async function deleteTestCase(deps: { db: DB }, input: { projectId: strin
     }
     await deleteTestCaseRow(trx, record.id);
   });
+}
+
+/** The filters of `GET /v1/test-cases` as the query string has them: `labels` comma-separated, all must match. */
+export interface FindTestCasesInput {
+  projectId: string;
+  applicationShortId?: string;
+  labels?: string;
+  isEnabled?: 'true' | 'false';
+  limit: number;
+  offset: number;
+}
+
+/** One page of matching test cases; NotFoundError for an application the project does not have. */
+export async function findTestCases(
+  deps: { db: DB },
+  input: FindTestCasesInput,
+): Promise<{ testCases: TestCaseSummary[]; total: number; limit: number; offset: number }> {
+  const labels = input.labels
+    ?.split(',')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+  const page = { limit: input.limit, offset: input.offset };
+  const isEnabled = input.isEnabled === undefined ? undefined : input.isEnabled === 'true';
+  const found = await listTestCases(deps.db, input.projectId, { applicationShortId: input.applicationShortId, labels, isEnabled }, page);
+  if (!found) throw new NotFoundError('Application');
+  return { ...found, ...page };
+}
+
+/** A test case with the heal proposals still waiting for a person's decision (newest first). */
+export async function showTestCase(deps: { db: DB }, input: { projectId: string; testCaseId: string }): Promise<TestCaseView & { healProposals: HealProposal[] }> {
+  const testCaseId = input.testCaseId.toLowerCase();
+  const view = await getTestCase(deps.db, input.projectId, testCaseId);
+  if (!view) throw new NotFoundError('Test case');
+  return { ...view, healProposals: await listHealProposals(deps.db, input.projectId, testCaseId, { pendingOnly: true }) };
 }

@@ -13,10 +13,11 @@ export interface BlobStore {
   openRange(key: string, start: number, end: number): Promise<Readable>;
   delete(key: string): Promise<void>;
   /**
-   * A URL that accepts one HTTP PUT of the object's bytes until it expires. `maxBytes` is enforced by the
-   * fs store's route; an S3 presigned PUT cannot bound a size it does not know, so callers check it after.
+   * A URL that accepts one HTTP PUT of the object's bytes until it expires. With `size`, the store itself
+   * refuses a PUT of any other Content-Length (S3/MinIO: the length is a signed header). `maxBytes` is
+   * enforced by the fs store's route; an S3 URL without `size` cannot bound the length, so callers check after.
    */
-  presignPut(key: string, expiresInSeconds: number, options?: { maxBytes?: number }): Promise<string>;
+  presignPut(key: string, expiresInSeconds: number, options?: { maxBytes?: number; size?: number }): Promise<string>;
   /** A URL that serves the object by HTTP GET until it expires. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }

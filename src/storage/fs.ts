@@ -6,14 +6,20 @@ import { assertValidKey, BlobNotFoundError, type BlobStore } from './blob-store.
 
 export type SignedMethod = 'GET' | 'PUT';
 
+/** The size rules a PUT URL carries in its query (`max`, `size`), as the query has them. */
+export interface SignedLimits {
+  maxBytes?: string;
+  size?: string;
+}
+
 /**
  * The `proctor dev` store: objects are files under one directory, and the API itself serves the
  * presigned URLs (see api/routes/blobs.ts), so a laptop needs no S3.
  */
 export interface FsBlobStore extends BlobStore {
   readonly kind: 'fs';
-  /** True only for an unexpired URL signed by this store for this method, key and (when signed) size cap. */
-  verifySignedUrl(method: SignedMethod, key: string, expires: string | undefined, signature: string | undefined, maxBytes?: string): boolean;
+  /** True only for an unexpired URL signed by this store for this method, key and (when signed) size cap and exact size. */
+  verifySignedUrl(method: SignedMethod, key: string, expires: string | undefined, signature: string | undefined, limits?: SignedLimits): boolean;
   /** Streams an upload to disk so a large build never sits in memory; returns the size written. */
   putStream(key: string, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<number>;
   /** The object as a stream with its size, or null when absent. */
@@ -48,16 +54,22 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
     return join(root, ...key.split('/'));
   };
 
-  // The cap is part of the signed text, so a client cannot raise it by editing the query string.
-  const sign = (method: SignedMethod, key: string, expires: string, maxBytes?: string): string =>
-    createHmac('sha256', secret).update(`${method}\n${key}\n${expires}${maxBytes === undefined ? '' : `\n${maxBytes}`}`).digest('hex');
+  // The cap and the exact size are part of the signed text, so a client cannot change them by editing the query string.
+  const sign = (method: SignedMethod, key: string, expires: string, limits: SignedLimits = {}): string =>
+    createHmac('sha256', secret)
+      .update(`${method}\n${key}\n${expires}${limits.maxBytes === undefined ? '' : `\n${limits.maxBytes}`}${limits.size === undefined ? '' : `\nsize ${limits.size}`}`)
+      .digest('hex');
 
-  const presign = (method: SignedMethod, key: string, expiresInSeconds: number, maxBytes?: number): string => {
+  const presign = (method: SignedMethod, key: string, expiresInSeconds: number, options: { maxBytes?: number; size?: number } = {}): string => {
     assertValidKey(key);
     const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(expiresInSeconds)));
     const path = key.split('/').map(encodeURIComponent).join('/');
-    const max = maxBytes === undefined ? undefined : String(Math.floor(maxBytes));
-    return `${base}/blobs/${path}?expires=${expires}${max === undefined ? '' : `&max=${max}`}&signature=${sign(method, key, expires, max)}`;
+    const limits: SignedLimits = {
+      maxBytes: options.maxBytes === undefined ? undefined : String(Math.floor(options.maxBytes)),
+      size: options.size === undefined ? undefined : String(Math.floor(options.size)),
+    };
+    const query = [`expires=${expires}`, ...(limits.maxBytes === undefined ? [] : [`max=${limits.maxBytes}`]), ...(limits.size === undefined ? [] : [`size=${limits.size}`])];
+    return `${base}/blobs/${path}?${query.join('&')}&signature=${sign(method, key, expires, limits)}`;
   };
 
   // Rename is atomic within one filesystem: a reader sees the old object or the new one, never half of it.
@@ -156,23 +168,23 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
     },
 
     async presignPut(key, expiresInSeconds, options) {
-      return presign('PUT', key, expiresInSeconds, options?.maxBytes);
+      return presign('PUT', key, expiresInSeconds, options);
     },
 
     async presignGet(key, expiresInSeconds) {
       return presign('GET', key, expiresInSeconds);
     },
 
-    verifySignedUrl(method, key, expires, signature, maxBytes) {
+    verifySignedUrl(method, key, expires, signature, limits = {}) {
       if (!expires || !signature || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/i.test(signature)) return false;
-      if (maxBytes !== undefined && !/^\d{1,16}$/.test(maxBytes)) return false;
+      if ([limits.maxBytes, limits.size].some((n) => n !== undefined && !/^\d{1,16}$/.test(n))) return false;
       try {
         assertValidKey(key);
       } catch {
         return false;
       }
       if (Number(expires) < Math.floor(Date.now() / 1000)) return false;
-      return timingSafeEqual(Buffer.from(sign(method, key, expires, maxBytes), 'hex'), Buffer.from(signature, 'hex'));
+      return timingSafeEqual(Buffer.from(sign(method, key, expires, limits), 'hex'), Buffer.from(signature, 'hex'));
     },
   };
 }

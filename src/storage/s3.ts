@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Client, S3Error } from 'minio';
 import { assertValidKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
+import { presignPutUrl } from './s3-presign.js';
 
 export interface S3BlobStoreOptions {
   /** e.g. `http://127.0.0.1:9000` or `https://s3.eu-west-1.amazonaws.com` */
@@ -84,9 +85,9 @@ export function createS3BlobStore({ endpoint, accessKey, secretKey, bucket, regi
       await client.removeObject(bucket, key);
     },
 
-    async presignPut(key, expiresInSeconds) {
+    async presignPut(key, expiresInSeconds, options) {
       assertValidKey(key);
-      return client.presignedPutObject(bucket, key, Math.max(1, Math.floor(expiresInSeconds)));
+      return presignPutUrl({ endpoint: url, region, accessKey, secretKey, bucket, key, expiresInSeconds, contentLength: options?.size });
     },
 
     async presignGet(key, expiresInSeconds) {

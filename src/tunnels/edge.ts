@@ -21,6 +21,7 @@ import { hashToken, newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { forwardRequestToEdge, forwardUpgradeToEdge } from './forward.js';
 import {
+  agentProjectHeader,
   agentSecretHeader,
   CloseCode,
   createPauser,
@@ -174,6 +175,10 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
     if (tunnel.expiresAt.getTime() <= Date.now()) return { kind: 'refuse', status: 410, message: 'This tunnel has expired' };
     const agent = isAgent(req);
     if (!tunnel.public && !agent) return { kind: 'refuse', status: 403, message: 'This tunnel is private: only Proctor’s agents can reach it' };
+    // The secret is shared by every worker: the project an agent works for decides which private tunnels it may use.
+    if (!tunnel.public && req.headers[agentProjectHeader] !== tunnel.projectId) {
+      return { kind: 'refuse', status: 403, message: 'This tunnel is private to another project: only its own project’s runs can reach it' };
+    }
     const conn = pickConnection(tunnel.id);
     if (conn) return { kind: 'local', conn, tunnel, port: port.localPort };
     // Another API process may hold the connections: relay once, as an agent, to one of them.
@@ -185,7 +190,7 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
   }
 
   const forwardedHeaders = (req: IncomingMessage, keepUpgrade: boolean): string[] => [
-    ...endToEndHeaders(req.rawHeaders, { keepUpgrade, drop: [agentSecretHeader, relayedHeader, 'x-forwarded-host', 'x-forwarded-proto'] }),
+    ...endToEndHeaders(req.rawHeaders, { keepUpgrade, drop: [agentSecretHeader, agentProjectHeader, relayedHeader, 'x-forwarded-host', 'x-forwarded-proto'] }),
     'X-Forwarded-Host',
     req.headers.host ?? '',
     'X-Forwarded-Proto',

@@ -51,6 +51,11 @@ export const CloseCode = { deleted: 4004, expired: 4010 } as const;
 
 /** Header an agent's request carries to the edge (from a worker's egress proxy), with the internal secret. */
 export const agentSecretHeader = 'x-proctor-tunnel-secret';
+/**
+ * The project whose job (run, burn-in, chat) sent an agent's request: a private tunnel serves only its own
+ * project's. Set by the worker's router, never by the page (the router overwrites it), and trusted only with the secret.
+ */
+export const agentProjectHeader = 'x-proctor-tunnel-project';
 /** Marks a request one edge relayed to another, so it is never relayed twice. */
 export const relayedHeader = 'x-proctor-tunnel-relayed';
 

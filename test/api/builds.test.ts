@@ -227,6 +227,36 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
     expect(await api.deps.blobs.stat(await blobKeyOf(res.body.buildToken))).toBeNull();
   });
 
+  it('with a declared fileSize, the store itself takes exactly that length and refuses any other', async () => {
+    const bytes = await fixtures.apk();
+    const res = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: 'sized.apk', fileSize: bytes.length });
+    expect(res.status).toBe(200);
+    // One byte more, one byte less: refused by the store (MinIO: the signed Content-Length no longer matches).
+    const longer = await put(res.body.uploadUrl, Buffer.concat([bytes, Buffer.from([0])]));
+    expect(longer.status).toBe(403);
+    if (store === 's3') expect(await longer.text()).toMatch(/SignatureDoesNotMatch/);
+    expect((await put(res.body.uploadUrl, bytes.subarray(1))).status).toBe(403);
+    if (store === 'fs') {
+      // The size is signed: editing it in the URL breaks the signature.
+      const edited = res.body.uploadUrl.replace(`size=${bytes.length}`, `size=${bytes.length + 1}`);
+      expect(edited).not.toBe(res.body.uploadUrl);
+      expect((await put(edited, Buffer.concat([bytes, Buffer.from([0])]))).status).toBe(403);
+    }
+    expect(await api.deps.blobs.stat(await blobKeyOf(res.body.buildToken))).toBeNull();
+    // The declared length is taken, and becomes a build.
+    expect((await put(res.body.uploadUrl, bytes)).status).toBe(200);
+    expect(await createBuild(android, 'android', res.body.buildToken)).toMatchObject({ status: 200, body: { fileName: 'sized.apk', fileSizeBytes: bytes.length } });
+  });
+
+  it('refuses a declared fileSize over the cap at once, issuing nothing', async () => {
+    const uploads = async () => (await api.deps.db.selectFrom('build_uploads').select('id').execute()).length;
+    const before = await uploads();
+    const res = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: 'huge.apk', fileSize: MAX_BYTES + 1 });
+    expect(res).toMatchObject({ status: 400, body: { message: `fileSize: ${MAX_BYTES + 1} bytes is over the limit of ${MAX_BYTES} bytes for a build` } });
+    expect((await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: 'zero.apk', fileSize: 0 })).status).toBe(400);
+    expect(await uploads()).toBe(before);
+  });
+
   it('refuses an oversize build: by its declared length (fs store), or before it becomes a build (S3)', async () => {
     const big = await zipOf({ 'AndroidManifest.xml': 'x', 'assets/filler.bin': randomBytes(MAX_BYTES) });
     const res = await uploadUrl(android, 'big.apk');
@@ -236,7 +266,7 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
       expect(await putDeclaring(res.body.uploadUrl, MAX_BYTES + 1)).toBe(413);
       expect((await put(res.body.uploadUrl, big)).status).toBe(413);
     } else {
-      // An S3 presigned PUT cannot carry a size range; MinIO stores the file and registration refuses it.
+      // Without a declared fileSize an S3 presigned PUT cannot bound the length; MinIO stores the file and registration refuses it.
       expect((await put(res.body.uploadUrl, big)).status).toBe(200);
       const created = await createBuild(android, 'android', res.body.buildToken);
       expect(created).toMatchObject({ status: 400, body: { message: expect.stringMatching(new RegExp(`limit is ${MAX_BYTES}`)) } });

@@ -6,16 +6,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { freePort, waitFor } from '../support/net.js';
 import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
+
+/** The text of the last tool result the model was given. */
+const lastToolResult = (req: ChatRequest) => {
+  const tool = [...req.messages].reverse().find((m) => m.role === 'tool');
+  return typeof tool?.content === 'string' ? tool.content : '';
+};
 
 describe('MCP server at POST /v1/mcp', () => {
   let stack: Stack;
   let fixtures: FixtureApps;
+  let llm: ScriptedLlm;
   let server: Server;
   let url: string;
   let client: Client;
   let planShortId: string;
   let appShortId: string;
+  let testCaseId: string;
 
   const connect = async (token: string) => {
     const c = new Client({ name: 'proctor-test', version: '1.0.0' });
@@ -24,7 +33,8 @@ describe('MCP server at POST /v1/mcp', () => {
   };
 
   beforeAll(async () => {
-    [stack, fixtures] = await Promise.all([startStack(), startFixtureApps()]);
+    [fixtures, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ llm });
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     server = await new Promise<Server>((resolve) => {
@@ -33,7 +43,7 @@ describe('MCP server at POST /v1/mcp', () => {
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body.shortId;
     await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${fixtures.url}/todo/` });
     const appId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
-    const testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'add milk', steps: todoSteps('milk') });
+    testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'add milk', steps: todoSteps('milk') });
     planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [testCaseId] })).body.shortId;
     client = await connect(stack.tenant.token);
   }, 120_000);
@@ -43,7 +53,7 @@ describe('MCP server at POST /v1/mcp', () => {
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
     await stack?.close();
-    await fixtures?.stop();
+    await Promise.all([fixtures?.stop(), llm?.stop()]);
   });
 
   const call = async (name: string, args: Record<string, unknown> = {}) => {
@@ -53,11 +63,29 @@ describe('MCP server at POST /v1/mcp', () => {
 
   it('lists its tools with the REST routes’ input schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['create_test_case', 'get_run', 'get_test_case', 'list_applications', 'list_test_cases', 'rerun_run', 'run_test_plan']);
-    const createTool = tools.find((t) => t.name === 'create_test_case')!;
-    expect(createTool.inputSchema.required).toEqual(expect.arrayContaining(['name', 'goal', 'applicationShortId']));
-    const runTool = tools.find((t) => t.name === 'run_test_plan')!;
-    expect(Object.keys(runTool.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['testPlanShortId', 'applications']));
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'chat',
+      'create_test_case',
+      'get_change_review',
+      'get_chat',
+      'get_run',
+      'get_test_case',
+      'list_applications',
+      'list_test_cases',
+      'rerun_run',
+      'run_test_cases',
+      'run_test_plan',
+      'start_change_review',
+    ]);
+    const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
+    expect(schema('create_test_case').required).toEqual(expect.arrayContaining(['name', 'goal', 'applicationShortId']));
+    expect(Object.keys(schema('run_test_plan').properties ?? {})).toEqual(expect.arrayContaining(['testPlanShortId', 'applications']));
+    expect(schema('run_test_cases').required).toEqual(['testCaseIds']);
+    expect(Object.keys(schema('run_test_cases').properties ?? {})).toEqual(expect.arrayContaining(['applications', 'branch', 'commitHash']));
+    expect(schema('chat').required).toEqual(['message']);
+    expect(Object.keys(schema('chat').properties ?? {})).toEqual(expect.arrayContaining(['applicationOverrides', 'chatConversationShortId', 'waitSeconds']));
+    expect(schema('start_change_review').required).toEqual(expect.arrayContaining(['mode', 'applicationOverrides']));
+    expect(Object.keys(schema('start_change_review').properties ?? {})).toEqual(expect.arrayContaining(['prUrl', 'vcsProviderId', 'changes', 'context']));
   });
 
   it('runs a plan through the tools and reads its result', async () => {
@@ -80,13 +108,117 @@ describe('MCP server at POST /v1/mcp', () => {
 
     const rerun = await call('rerun_run', { shortId: runShortId });
     expect(rerun.structuredContent).toMatchObject({ success: true, run: { testCount: 1 } });
+    // The same refusal as the REST route's: the rerun body's own schema applies.
+    const both = await call('rerun_run', { shortId: runShortId, failedOnly: true, projectTestCaseIds: [testCaseId] });
+    expect(both).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/failedOnly and projectTestCaseIds cannot be combined/) }] });
   }, 120_000);
+
+  it('runs given test cases through the tools, on an environment named in the call', async () => {
+    const shown = await call('get_test_case', { testCaseId });
+    expect(shown.structuredContent).toMatchObject({ id: testCaseId, name: 'add milk', healProposals: [] });
+    const before = fixtures.requests().length;
+    const started = await call('run_test_cases', {
+      testCaseIds: [testCaseId],
+      applications: [{ applicationShortId: appShortId, environment: { url: `${fixtures.url}/todo/?from=mcp` } }],
+      branch: 'feature/milk',
+    });
+    expect(started.isError).toBeFalsy();
+    expect(started.structuredContent).toMatchObject({ success: true, run: { testCount: 1, url: expect.stringMatching(/\/runs\/run_/) } });
+    const runShortId = started.structuredContent.run.shortId;
+    let run: any;
+    await waitFor(async () => {
+      run = (await call('get_run', { shortId: runShortId, testCases: 'all' })).structuredContent;
+      return ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
+    }, 90_000, `run ${runShortId}`);
+    expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', testPlan: null });
+    expect(run.runTestCases).toMatchObject([{ name: 'add milk', result: 'PASSED', environmentUrl: `${fixtures.url}/todo/?from=mcp` }]);
+    expect(fixtures.requests().slice(before).some((r) => r.startsWith('GET /todo/?from=mcp'))).toBe(true);
+    const row = await stack.db.selectFrom('runs').select(['branch', 'test_plan_id']).where('short_id', '=', runShortId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ branch: 'feature/milk', test_plan_id: null });
+
+    const unknown = await call('run_test_cases', { testCaseIds: ['3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b'] });
+    expect(unknown).toMatchObject({ isError: true, content: [{ text: 'Test case not found: 3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b' }] });
+  }, 120_000);
+
+  it('chats: sends a message and waits for the reply, which may use the assistant’s tools; a follow-up continues the conversation', async () => {
+    llm.enqueue({ toolCalls: [{ name: 'list_applications', arguments: {} }] }, (req) => ({ content: `You have: ${lastToolResult(req)}` }));
+    const first = await call('chat', { message: 'Which applications do I have?' });
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({
+      chatConversationShortId: expect.stringMatching(/^chat[-_]/),
+      url: expect.stringMatching(/^https:\/\/app\.proctor\.test\//),
+      finished: true,
+      reply: { status: 'COMPLETED', isStreaming: false, text: expect.stringContaining(`Todo (${appShortId}, web)`) },
+    });
+    const chatShortId = first.structuredContent.chatConversationShortId;
+
+    llm.enqueue({ content: 'Still just the one.' });
+    const second = await call('chat', { message: 'And now?', chatConversationShortId: chatShortId });
+    expect(second.structuredContent).toMatchObject({ chatConversationShortId: chatShortId, finished: true, reply: { status: 'COMPLETED', text: 'Still just the one.' } });
+    // The model saw the whole conversation, as a REST follow-up would.
+    const prompt = llm.requests.at(-1)!.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+    expect(prompt).toContain('Which applications do I have?');
+    expect(prompt).toContain('And now?');
+    const conversation = (await stack.call('GET', `/v1/chat/${chatShortId}`)).body;
+    expect(conversation.messages.map((m: any) => [m.role, m.status])).toEqual([
+      ['assistant', 'COMPLETED'],
+      ['user', 'COMPLETED'],
+      ['assistant', 'COMPLETED'],
+      ['user', 'COMPLETED'],
+    ]);
+  }, 60_000);
+
+  it('chat waits a bounded time: an unfinished reply comes back as it stands, and get_chat reads the rest', async () => {
+    const reply = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
+    llm.enqueue({ content: reply, fragmentDelayMs: 100 });
+    const startedAt = Date.now();
+    const sent = await call('chat', { message: 'Say a lot', waitSeconds: 1 });
+    expect(Date.now() - startedAt).toBeLessThan(3_000);
+    expect(sent.structuredContent).toMatchObject({ finished: false, reply: { status: expect.stringMatching(/^(INITIATED|PARTIAL)$/) } });
+    expect(reply.startsWith(sent.structuredContent.reply.text)).toBe(true);
+    const chatShortId = sent.structuredContent.chatConversationShortId;
+    let latest: any;
+    await waitFor(async () => {
+      const got = await call('get_chat', { chatConversationShortId: chatShortId, limit: 1 });
+      expect(got.isError, got.content[0]?.text).toBeFalsy();
+      latest = got.structuredContent;
+      return latest.messages[0].status === 'COMPLETED';
+    }, 30_000, 'the reply to end');
+    expect(latest.messages).toEqual([expect.objectContaining({ role: 'assistant', text: reply, isStreaming: false })]);
+
+    const missing = await call('chat', { message: 'Hello?', chatConversationShortId: 'chat_doesnotexist' });
+    expect(missing).toMatchObject({ isError: true, content: [{ text: 'Conversation not found' }] });
+    const tooLong = await call('chat', { message: 'Hello?', waitSeconds: 600 });
+    expect(tooLong.isError).toBe(true);
+  }, 60_000);
+
+  it('starts a change review and reads its verdict: a docs-only diff runs nothing and says so', async () => {
+    const diff = ['diff --git a/README.md b/README.md', '--- a/README.md', '+++ b/README.md', '@@ -1 +1 @@', '-Run npm start.', '+Run npm run dev.', ''].join('\n');
+    const applicationOverrides = [{ applicationShortId: appShortId, environment: { url: `${fixtures.url}/todo/` } }];
+    const runsBefore = (await stack.db.selectFrom('runs').select('id').execute()).length;
+    const started = await call('start_change_review', { mode: 'rawChanges', changes: { changeDescription: 'Reword the README', diff }, applicationOverrides, branch: 'docs/readme' });
+    expect(started.isError, started.content[0]?.text).toBeFalsy();
+    const chatConversationShortId = started.structuredContent.shortId;
+    expect(chatConversationShortId).toMatch(/^chat[-_]/);
+    let review: any;
+    await waitFor(async () => {
+      review = (await call('get_change_review', { chatConversationShortId })).structuredContent;
+      return ['COMPLETED', 'FAILED', 'CANCELLED'].includes(review.state);
+    }, 60_000, 'the review to end');
+    expect(review).toMatchObject({ state: 'COMPLETED', verdict: 'Comment', mode: 'rawChanges', tests: [], runShortId: null, metadata: { branch: 'docs/readme' } });
+    expect(review.summary).toMatch(/only touches documentation/);
+    expect((await stack.db.selectFrom('runs').select('id').execute()).length).toBe(runsBefore);
+
+    // The route's own rules: a pull-request review needs its address.
+    const missing = await call('start_change_review', { mode: 'pr', vcsProviderId: 'github', applicationOverrides });
+    expect(missing).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/prUrl/) }] });
+  }, 90_000);
 
   it('answers a bad call as a tool error, changing nothing', async () => {
     const before = (await stack.db.selectFrom('runs').select('id').execute()).length;
     const missing = await call('run_test_plan', { testPlanShortId: 'pln_doesnotexist' });
     expect(missing.isError).toBe(true);
-    expect(missing.content[0]!.text).toMatch(/HTTP 404.*Test plan not found/s);
+    expect(missing.content[0]!.text).toBe('Test plan not found');
     const invalid = await call('get_run', { shortId: 'not-a-run' });
     expect(invalid.isError).toBe(true);
     expect((await stack.db.selectFrom('runs').select('id').execute()).length).toBe(before);

@@ -116,6 +116,7 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
       waitForDependenciesProjectTestCaseIds: [search],
       steps: null,
       updatedAt: expect.any(String),
+      healProposals: [],
     });
     expect((await ctx.call('GET', `/v1/test-cases/${id.toUpperCase()}`)).body).toEqual(got.body);
 

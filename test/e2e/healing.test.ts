@@ -170,6 +170,9 @@ describe('self-healing that can be trusted', () => {
     expect(listed[0]).toMatchObject({ version: before.version + 1, basedOnVersion: before.version, status: 'PENDING' });
     expect(listed[0].steps[2].locator).toBe("getByRole('button', { name: 'Anmelden' })");
     expect(listed[0].healed.find((h: { via: string }) => h.via === 'llm')).toMatchObject({ index: 2, reason: 'Submit button of the sign-in form' });
+    // The test case itself shows the proposal waiting for a decision.
+    const shown = (await stack.call('GET', `/v1/test-cases/${id}`)).body;
+    expect(shown.healProposals).toEqual(listed);
 
     // Unknown version: 404; accepting applies it; accepting twice: 409.
     expect((await stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 5}/accept`)).status).toBe(404);
@@ -179,6 +182,7 @@ describe('self-healing that can be trusted', () => {
     const after = await steps(id);
     expect(after.version).toBe(before.version + 1);
     expect(after.steps[2].fallbacks).toEqual(["getByRole('button', { name: 'Sign in' })"]);
+    expect((await stack.call('GET', `/v1/test-cases/${id}`)).body.healProposals).toEqual([]);
     const again = await stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 1}/accept`);
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already accepted/);

@@ -16,7 +16,7 @@ import { createLogger, silentLogger } from '../../src/logger.js';
 const logger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
-import { bundleWorkflows, createActivityDeps, startWorker, type WorkerSettings } from '../../src/temporal/worker.js';
+import { bundleWorkflows, createActivityDeps, startWorker, type TemporalWorkerOptions, type WorkerSettings } from '../../src/temporal/worker.js';
 import { databaseUrlOf, freshDatabase, type Tenant } from './app-context.js';
 import { waitFor } from './net.js';
 import type { ScriptedLlm } from './scripted-llm.js';
@@ -43,6 +43,8 @@ export interface StackOptions {
   tunnels?: WorkerSettings['tunnels'];
   /** PROCTOR_APP_URL: where the `url` fields of answers point (the dashboard tests serve the app there). */
   appUrl?: string;
+  /** Wraps the worker's real activities (e.g. to lose an activity's completion and make Temporal retry it). */
+  substitute?: TemporalWorkerOptions['substitute'];
 }
 
 export interface Stack {
@@ -82,7 +84,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const resources = { db, blobs, logger };
   const worker = opts.worker === false
     ? undefined
-    : await startWorker({ address, namespace: 'default', taskQueue, workflowBundle: await workflowBundle() }, settings, resources);
+    : await startWorker({ address, namespace: 'default', taskQueue, workflowBundle: await workflowBundle(), substitute: opts.substitute }, settings, resources);
   const activityDeps = worker?.deps ?? createActivityDeps(settings, resources);
   const activities = worker?.activities ?? createActivities(activityDeps);
   const { browsers } = activityDeps;

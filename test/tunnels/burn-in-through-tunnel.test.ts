@@ -30,8 +30,9 @@ describe('burn-in and replay through a remote tunnel', () => {
     });
     // The API process with the tunnel edge, on the same database as the worker.
     edge = await startTunnelStack({ db: stack.db, secret });
-    tunnel = await spawnTunnel(['--port', `shop=${new URL(fixture.url).port}`, '--api-url', edge.apiUrl], { PROCTOR_TOKEN: edge.tenant.token });
-    await waitFor(async () => (await edge.call('GET', `/v1/remote-tunnels/${tunnel.runnerId()}/status`)).body.connections === 4, 20_000, 'four connections');
+    // The tunnel belongs to the project whose tests use it: a private tunnel serves no other project's agents.
+    tunnel = await spawnTunnel(['--port', `shop=${new URL(fixture.url).port}`, '--api-url', edge.apiUrl], { PROCTOR_TOKEN: stack.tenant.token });
+    await waitFor(async () => (await stack.call('GET', `/v1/remote-tunnels/${tunnel.runnerId()}/status`)).body.connections === 4, 20_000, 'four connections');
   }, 120_000);
 
   afterAll(async () => {

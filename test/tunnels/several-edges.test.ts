@@ -2,7 +2,7 @@
 // the same through any of them, and a request reaching another one is relayed to the edge that holds them.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentSecretHeader } from '../../src/tunnels/protocol.js';
+import { agentProjectHeader, agentSecretHeader } from '../../src/tunnels/protocol.js';
 import { freshDatabase } from '../support/app-context.js';
 import { waitFor } from '../support/net.js';
 import { requestTunnel, spawnTunnel, startLocalApp, startTunnelStack, type TunnelProcess, type TunnelStack } from '../support/tunnel-stack.js';
@@ -45,10 +45,11 @@ describe('tunnels behind several API processes', () => {
 
   it('relays a request that reaches the other API process to the one holding the connections', async () => {
     const host = new URL(tunnel.urlFor(app.port)).host;
-    const res = await requestTunnel(other.apiUrl, { host, headers: { [agentSecretHeader]: secret } });
+    const res = await requestTunnel(other.apiUrl, { host, headers: { [agentSecretHeader]: secret, [agentProjectHeader]: holder.tenant.projectId } });
     expect(res.status).toBe(200);
     expect(res.body.toString()).toContain('Running on my machine');
-    // The private tunnel stays closed on this path too.
+    // The private tunnel stays closed on this path too, also to the agents of another project.
     expect((await requestTunnel(other.apiUrl, { host })).status).toBe(403);
+    expect((await requestTunnel(other.apiUrl, { host, headers: { [agentSecretHeader]: secret, [agentProjectHeader]: other.tenant.projectId } })).status).toBe(403);
   });
 });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNetworkGuard } from '../../src/browser/network-guard.js';
 import { createBrowserPool, type BrowserPool } from '../../src/browser/pool.js';
 import { createTunnelRouter } from '../../src/tunnels/agent-router.js';
-import { agentSecretHeader } from '../../src/tunnels/protocol.js';
+import { seedProject } from '../../src/db/queries/admin.js';
+import { agentProjectHeader, agentSecretHeader } from '../../src/tunnels/protocol.js';
 import { waitFor } from '../support/net.js';
 import { bigDigest, bigDownloadBytes, spawnTunnel, startLocalApp, startRelay, startTunnelStack, requestTunnel, type TunnelProcess, type TunnelStack } from '../support/tunnel-stack.js';
 
@@ -16,6 +17,8 @@ let relay: Awaited<ReturnType<typeof startRelay>>;
 let browsers: BrowserPool;
 let tunnel: TunnelProcess;
 let url: string;
+/** What a worker's router adds to the requests of a job of the tunnel's own project. */
+let asAgent: Record<string, string>;
 
 const status = async (runnerId: string) => (await stack.call('GET', `/v1/remote-tunnels/${runnerId}/status`)).body as { status: string; connections: number };
 
@@ -28,6 +31,7 @@ beforeAll(async () => {
   browsers = createBrowserPool({ concurrency: 2, networkGuard: createNetworkGuard({ allowPrivateNetworks: false, isTunnelHost: router.isTunnelHost }), tunnels: router });
   tunnel = await spawnTunnel(['--port', `web=${app.port}`, '--api-url', `http://127.0.0.1:${relay.port}`], { PROCTOR_TOKEN: stack.tenant.token });
   url = tunnel.urlFor(app.port);
+  asAgent = { [agentSecretHeader]: stack.secret, [agentProjectHeader]: stack.tenant.projectId };
   await waitFor(async () => (await status(tunnel.runnerId())).connections === 4, 20_000, 'four live connections');
 });
 
@@ -46,7 +50,7 @@ describe('proctor tunnel', () => {
   });
 
   it('lets the browser reach the local app only through the tunnel, with server-sent events and a WebSocket echo', async () => {
-    await browsers.withContext({}, async ({ context, page }) => {
+    await browsers.withContext({ projectId: stack.tenant.projectId }, async ({ context, page }) => {
       const direct = await context.newPage();
       await expect(direct.goto(app.url)).rejects.toThrow(/ERR_/);
       await page.goto(`${url}/`);
@@ -57,25 +61,48 @@ describe('proctor tunnel', () => {
     });
   });
 
-  it('keeps a private tunnel closed to anyone but the agents', async () => {
+  it('keeps a private tunnel closed to anyone but the agents of its own project', async () => {
     const host = new URL(url).host;
     const anonymous = await requestTunnel(stack.apiUrl, { host });
     expect(anonymous.status).toBe(403);
-    const agent = await requestTunnel(stack.apiUrl, { host, headers: { [agentSecretHeader]: stack.secret } });
+    const agent = await requestTunnel(stack.apiUrl, { host, headers: asAgent });
     expect(agent.status).toBe(200);
     expect(agent.body.toString()).toContain('Running on my machine');
-    const wrong = await requestTunnel(stack.apiUrl, { host, headers: { [agentSecretHeader]: 'x'.repeat(stack.secret.length) } });
+    const wrong = await requestTunnel(stack.apiUrl, { host, headers: { ...asAgent, [agentSecretHeader]: 'x'.repeat(stack.secret.length) } });
     expect(wrong.status).toBe(403);
+    const other = await seedProject(stack.db, { organization: 'Globex', project: 'Other' });
+    const foreign = await requestTunnel(stack.apiUrl, { host, headers: { ...asAgent, [agentProjectHeader]: other.projectId } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.toString()).toMatch(/private to another project/);
+    expect((await requestTunnel(stack.apiUrl, { host, headers: { [agentSecretHeader]: stack.secret } })).status).toBe(403);
+  });
+
+  it('lets a browser working for another project (or for none) not reach the private tunnel, whatever header its page sends', async () => {
+    const other = await seedProject(stack.db, { organization: 'Initech', project: 'Elsewhere' });
+    for (const projectId of [other.projectId, undefined]) {
+      await browsers.withContext({ projectId }, async ({ page }) => {
+        // The page forging the project header changes nothing: the worker's router sets it.
+        await page.setExtraHTTPHeaders({ [agentProjectHeader]: stack.tenant.projectId });
+        const res = await page.goto(`${url}/`);
+        expect(res?.status()).toBe(403);
+        expect(await page.textContent('body')).toMatch(/private/);
+      });
+    }
+    // The same browser pool, working for the tunnel's project, gets through.
+    await browsers.withContext({ projectId: stack.tenant.projectId }, async ({ page }) => {
+      await page.goto(`${url}/`);
+      expect(await page.title()).toBe('Local app');
+    });
   });
 
   it('streams request and response bodies: a 1 MB upload echoed and a 10 MB download intact', async () => {
     const host = new URL(url).host;
     const upload = Buffer.alloc(1024 * 1024, 'abc');
-    const echoed = await requestTunnel(stack.apiUrl, { host, path: '/echo', method: 'POST', headers: { [agentSecretHeader]: stack.secret, 'content-type': 'text/plain' }, body: upload });
+    const echoed = await requestTunnel(stack.apiUrl, { host, path: '/echo', method: 'POST', headers: { ...asAgent, 'content-type': 'text/plain' }, body: upload });
     expect(echoed.status).toBe(200);
     expect(echoed.headers['x-seen-host']).toBe(`localhost:${app.port}`);
     expect(echoed.body.equals(upload)).toBe(true);
-    const big = await requestTunnel(stack.apiUrl, { host, path: '/big', headers: { [agentSecretHeader]: stack.secret } });
+    const big = await requestTunnel(stack.apiUrl, { host, path: '/big', headers: asAgent });
     expect(big.body.length).toBe(bigDownloadBytes);
     expect(createHash('sha256').update(big.body).digest('hex')).toBe(bigDigest);
   });
@@ -90,7 +117,7 @@ describe('proctor tunnel', () => {
     await waitFor(async () => (await status(runnerId)).connections === 0, 10_000, 'no connection');
     expect((await status(runnerId)).status).toBe('inactive');
     const host = new URL(url).host;
-    const unreachable = await requestTunnel(stack.apiUrl, { host, headers: { [agentSecretHeader]: stack.secret } });
+    const unreachable = await requestTunnel(stack.apiUrl, { host, headers: asAgent });
     expect(unreachable.status).toBe(502);
     relay.refuse(false);
     await waitFor(async () => (await status(runnerId)).connections === 4, 40_000, 'the client to reconnect');

@@ -28,10 +28,16 @@ export function registerBlobRoutes(app: OpenApiApp, store: FsBlobStore): void {
   app.put(`${PREFIX}*`, async (c) => {
     const key = authorisedKey(c, store, 'PUT');
     if (key instanceof Response) return key;
+    const declared = c.req.header('content-length');
+    // A URL signed for an exact size takes that many bytes and no other number, as an S3 URL with a signed
+    // Content-Length does: the length must be declared, and the body cannot outgrow it.
+    const signedSize = c.req.query('size');
+    if (signedSize !== undefined && declared !== signedSize) {
+      return c.json({ message: `This PUT URL is signed for exactly ${signedSize} bytes; the request declares ${declared ?? 'no'} Content-Length` }, 403);
+    }
     // A URL may carry a signed cap of its own (a 4 GiB build); otherwise the general one applies.
     const signedMax = c.req.query('max');
-    const maxBytes = signedMax === undefined ? MAX_BLOB_BYTES : Number(signedMax);
-    const declared = c.req.header('content-length');
+    const maxBytes = signedSize !== undefined ? Number(signedSize) : signedMax === undefined ? MAX_BLOB_BYTES : Number(signedMax);
     if (declared !== undefined && Number(declared) > maxBytes) return tooLarge(c, maxBytes);
     const body = c.req.raw.body;
     if (!body) {
@@ -51,7 +57,7 @@ export function registerBlobRoutes(app: OpenApiApp, store: FsBlobStore): void {
 // The key is taken from the path as hono decoded it; the signature covers it, so any change is refused.
 function authorisedKey(c: Context<AppEnv>, store: FsBlobStore, method: SignedMethod): string | Response {
   const key = c.req.path.startsWith(PREFIX) ? c.req.path.slice(PREFIX.length) : '';
-  if (!store.verifySignedUrl(method, key, c.req.query('expires'), c.req.query('signature'), c.req.query('max'))) {
+  if (!store.verifySignedUrl(method, key, c.req.query('expires'), c.req.query('signature'), { maxBytes: c.req.query('max'), size: c.req.query('size') })) {
     return c.json({ message: `This ${method} URL is invalid or has expired; request a new presigned URL from the API` }, 403);
   }
   return key;

@@ -31,6 +31,19 @@ const BuildParams = AppParams.extend({
 const UploadUrlRequest = z
   .object({
     fileName: z.string().trim().min(1).max(255).openapi({ example: 'shop-1.4.2.apk', description: `Shown in the dashboard and decides the file type: ${supportedBuildExtensions.join(', ')}` }),
+    fileSize: z
+      .number()
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .openapi({
+        example: 48_213_504,
+        description:
+          'Extension to the spec: the file\'s exact size in bytes. A size over PROCTOR_BUILD_MAX_BYTES is a 400 at once; otherwise the URL ' +
+          'accepts a PUT of exactly this Content-Length and the storage itself (S3/MinIO or the filesystem store) refuses any other with a 403. ' +
+          'Without it, S3/MinIO cannot bound the upload and an oversize file is refused when the build is created.',
+      }),
   })
   .openapi('BuildUploadUrlRequest');
 
@@ -52,7 +65,7 @@ const routes = {
     description:
       'Step 1 of 2. The type comes from `fileName` (.apk, .aab, .ipa, or a simulator .app zipped as .zip/.tar.gz); a web application, or a ' +
       'file of the other platform, is a 400. The URL accepts one PUT of at most PROCTOR_BUILD_MAX_BYTES (default 4 GiB) until it expires ' +
-      '(PROCTOR_BUILD_UPLOAD_TTL_SECONDS, default 600).',
+      '(PROCTOR_BUILD_UPLOAD_TTL_SECONDS, default 600); with `fileSize`, of exactly that many bytes.',
     request: { params: AppParams, body: jsonBody(UploadUrlRequest) },
     responses: { 200: json(UploadUrlResponse, 'Where to PUT the file, and the token that names the upload'), ...errorResponses },
   }),
@@ -94,7 +107,8 @@ export function registerBuilds(app: OpenApiApp): void {
     const deps = c.get('deps');
     const { projectId } = c.get('caller');
     const application = await requireApplication(deps.db, projectId, c.req.valid('param').applicationShortId);
-    const upload = await createBuildUpload(buildDeps(deps), { projectId, application, fileName: c.req.valid('json').fileName });
+    const { fileName, fileSize } = c.req.valid('json');
+    const upload = await createBuildUpload(buildDeps(deps), { projectId, application, fileName, fileSize });
     return c.json(upload, 200);
   });
 

@@ -1,4 +1,4 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, type z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { ChatConversationResponse, ChatParams, IdempotencyHeader } from '../schemas/chat.js';
 import { actionFieldNames, ChangeReviewRequest, ChangeReviewResponse } from '../schemas/change-review.js';
@@ -32,15 +32,18 @@ const routes = {
   }),
 };
 
+/** The service's request from a validated body (the MCP tool `start_change_review` shares it). */
+export function changeReviewRequestOf(body: z.infer<typeof ChangeReviewRequest>): ServiceRequest {
+  const metadata = Object.fromEntries(actionFieldNames.flatMap((k) => (body[k] ? [[k, body[k]]] : [])));
+  const common = { applicationOverrides: body.applicationOverrides as ApplicationOverride[], context: body.context, metadata };
+  return body.mode === 'pr' ? { mode: 'pr', prUrl: body.prUrl, vcsProviderId: body.vcsProviderId, ...common } : { mode: 'rawChanges', changes: body.changes, ...common };
+}
+
 /** Registered before the chat routes: `/v1/chat/change-review` is not a conversation id. */
 export function registerChangeReview(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
-    const body = c.req.valid('json');
     const deps = c.get('deps');
-    const metadata = Object.fromEntries(actionFieldNames.flatMap((k) => (body[k] ? [[k, body[k]]] : [])));
-    const common = { applicationOverrides: body.applicationOverrides as ApplicationOverride[], context: body.context, metadata };
-    const request: ServiceRequest =
-      body.mode === 'pr' ? { mode: 'pr', prUrl: body.prUrl, vcsProviderId: body.vcsProviderId, ...common } : { mode: 'rawChanges', changes: body.changes, ...common };
+    const request = changeReviewRequestOf(c.req.valid('json'));
     const view = await createChangeReview({ db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl }, c.get('caller').projectId, request, {
       idempotencyKey: c.req.valid('header')['idempotency-key'],
     });

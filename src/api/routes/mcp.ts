@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { createMcpServer, type Dispatch } from '../../mcp/server.js';
+import { createMcpServer } from '../../mcp/server.js';
 
 // What a client sends in stateless mode: a request (with id) or a notification. It never answers a server request,
 // since the server cannot make one without a session. Anything else is refused here with `{ message }`.
@@ -32,7 +32,9 @@ const route = createRoute({
   summary: 'MCP server (streamable HTTP, stateless)',
   description:
     'JSON-RPC 2.0 over MCP streamable HTTP: `initialize`, `tools/list`, `tools/call`. Tools: list_applications, list_test_cases, ' +
-    'get_test_case, create_test_case, run_test_plan, get_run, rerun_run. Answers are JSON (never a stream). GET answers 405.',
+    'get_test_case, create_test_case, run_test_plan, run_test_cases, get_run, rerun_run, chat (send a message and wait for the reply, ' +
+    'at most 55 s), get_chat, start_change_review, get_change_review. Each tool calls the same operation as its REST route, with the same input schema, project scoping and ' +
+    'error messages (a refused call is a tool result with `isError` true). Answers are JSON (never a stream). GET answers 405.',
   request: { body: jsonBody(JsonRpcMessage) },
   responses: { 200: json(JsonRpcResponse, 'The JSON-RPC response'), 202: { description: 'A notification was accepted' }, ...errorResponses },
 });
@@ -40,16 +42,7 @@ const route = createRoute({
 /** `POST /v1/mcp`: a new server and transport per request, so nothing is kept between calls. */
 export function registerMcp(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
-    const authorization = c.req.header('authorization')!;
-    const dispatch: Dispatch = async (method, path, body) => {
-      const res = await app.request(path, {
-        method,
-        headers: { authorization, 'x-request-id': c.get('requestId'), ...(body !== undefined && { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    };
-    const server = createMcpServer(dispatch);
+    const server = createMcpServer({ deps: c.get('deps'), caller: c.get('caller'), requestId: c.get('requestId'), logger: c.get('logger'), signal: c.req.raw.signal });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -4,7 +4,7 @@ import { httpUrl, shortId, uuid } from '../schemas/common.js';
 import { notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
 import { findRunWithTests, toRunFields, type RunMetadata, type RunWithTests } from '../../db/queries/runs.js';
-import { cancelRun, rerun, runTestPlan, type RunStartDeps } from '../../services/runs.js';
+import { cancelRun, rerun, runTestPlan, type RerunSelection, type RunStartDeps } from '../../services/runs.js';
 
 const tags = ['Runs'];
 
@@ -101,7 +101,8 @@ const RunSchema = z
   })
   .openapi('Run');
 
-const RunParams = z.object({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
+export const RunParams = z.object({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
+export const RunQuery = z.object({ testCases: z.enum(['failed', 'all']).optional() });
 
 export const Rerun = z
   .object({
@@ -114,6 +115,18 @@ export const Rerun = z
     not: { required: ['failedOnly', 'projectTestCaseIds'] },
   });
 
+/** A started run as the start and rerun routes answer it. */
+export const runRef = (appUrl: string, run: { id: string; shortId: string; testCount: number }) => ({
+  id: run.id,
+  shortId: run.shortId,
+  url: `${appUrl}/runs/${run.shortId}`,
+  testCount: run.testCount,
+});
+
+/** What a rerun body asks for (the schema has already refused both fields together). */
+export const rerunSelection = (body: z.infer<typeof Rerun>): RerunSelection =>
+  body.failedOnly ? { failedOnly: true } : body.projectTestCaseIds ? { testCaseIds: body.projectTestCaseIds } : { all: true };
+
 const routes = {
   start: createRoute({
     method: 'post', path: '/v1/run', tags, security: bearerSecurity,
@@ -125,7 +138,7 @@ const routes = {
   get: createRoute({
     method: 'get', path: '/v1/run/{shortId}', tags, security: bearerSecurity,
     summary: 'Run status (poll until COMPLETED, ERROR or CANCELLED)',
-    request: { params: RunParams, query: z.object({ testCases: z.enum(['failed', 'all']).optional() }) },
+    request: { params: RunParams, query: RunQuery },
     responses: { 200: json(RunSchema, 'The run'), ...errorResponses },
   }),
   rerun: createRoute({
@@ -192,7 +205,7 @@ export function registerRuns(app: OpenApiApp): void {
       meta: body satisfies RunMetadata,
     });
     return c.json(
-      { success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
+      { success: true as const, run: { ...runRef(deps.config.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
       200,
     );
   });
@@ -206,10 +219,9 @@ export function registerRuns(app: OpenApiApp): void {
 
   app.openapi(routes.rerun, async (c) => {
     const deps = c.get('deps');
-    const body = c.req.valid('json') ?? {};
-    const selection = body.failedOnly ? { failedOnly: true as const } : body.projectTestCaseIds ? { testCaseIds: body.projectTestCaseIds } : { all: true as const };
+    const selection = rerunSelection(c.req.valid('json') ?? {});
     const run = await rerun(runDeps(deps), { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId, selection });
-    return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount } }, 200);
+    return c.json({ success: true as const, run: runRef(deps.config.appUrl, run) }, 200);
   });
 
   app.openapi(routes.cancel, async (c) => {

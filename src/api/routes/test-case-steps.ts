@@ -2,34 +2,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { ApiError } from '../errors.js';
 import { uuid } from '../schemas/common.js';
-import { StepSchema } from '../schemas/test-cases.js';
-import { acceptHealProposal, HealProposalError, listHealProposals, rejectHealProposal, type HealProposal } from '../../services/heal-proposals.js';
+import { HealProposalSchema, healProposalView as view } from '../schemas/heal-proposals.js';
+import { acceptHealProposal, HealProposalError, listHealProposals, rejectHealProposal } from '../../services/heal-proposals.js';
 
-// Heal proposals: under the project's `review` heal policy a passing run that needed the LLM to re-find an
-// element keeps its healed steps here, and a person applies or drops them.
-
-const HealedStepSchema = z
-  .object({
-    index: z.number().int().openapi({ description: '0-based index into the steps (step N in messages is index N - 1)' }),
-    from: z.string().nullable().optional(),
-    to: z.string(),
-    via: z.enum(['fallback', 'llm']).openapi({ description: '`fallback`: a recorded alternative matched; `llm`: the model re-found the element and the pick was checked' }),
-    reason: z.string().optional().openapi({ description: "The model's justification (llm only)" }),
-  })
-  .openapi('HealedStep');
-
-const HealProposalSchema = z
-  .object({
-    testCaseId: z.string().uuid(),
-    basedOnVersion: z.number().int(),
-    version: z.number().int().openapi({ description: 'The steps version accepting this proposal creates' }),
-    status: z.enum(['PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED']).openapi({ description: 'SUPERSEDED: the steps changed before anyone decided' }),
-    steps: z.array(StepSchema).openapi({ description: 'The whole step list: healed locators in front of the recorded ones, which stay as fallbacks' }),
-    healed: z.array(HealedStepSchema),
-    createdAt: z.string().datetime(),
-    decidedAt: z.string().datetime().nullable(),
-  })
-  .openapi('HealProposal');
+// The heal proposal routes: list a test case's proposals, accept or reject one.
 
 const TestCaseParam = uuid().openapi({ param: { name: 'testCaseId', in: 'path' } });
 const VersionParams = z.object({
@@ -61,15 +37,6 @@ const routes = {
     responses: { 200: json(HealProposalSchema, 'Rejected'), 409: conflict, ...errorResponses },
   }),
 };
-
-function view(p: HealProposal) {
-  return {
-    ...p,
-    healed: p.healed.map((h) => ({ ...h, via: h.via === 'llm' ? ('llm' as const) : ('fallback' as const) })),
-    createdAt: p.createdAt.toISOString(),
-    decidedAt: p.decidedAt?.toISOString() ?? null,
-  };
-}
 
 async function mapped<T>(work: Promise<T>): Promise<T> {
   try {

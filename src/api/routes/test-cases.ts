@@ -1,4 +1,4 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted } from '../schemas/common.js';
 import {
@@ -10,11 +10,21 @@ import {
   TestCaseList,
   Params,
 } from '../schemas/test-cases.js';
-import { notFound } from '../errors.js';
-import { getTestCase, listTestCases } from '../../db/queries/test-cases.js';
-import { createTestCase, deleteTestCase, updateTestCase } from '../../services/test-cases.js';
+import { HealProposalSchema, healProposalView } from '../schemas/heal-proposals.js';
+import { createTestCase, deleteTestCase, findTestCases, showTestCase, updateTestCase } from '../../services/test-cases.js';
 
 const tags = ['Test cases'];
+
+export const TestCaseWithProposalsSchema = TestCaseDetailSchema.extend({
+  healProposals: z.array(HealProposalSchema).openapi({
+    description:
+      'Extension to the spec: heal proposals waiting for a decision, newest first (see `/v1/test-cases/{testCaseId}/steps/proposals` for decided ones ' +
+      'and to accept or reject one). Empty unless the `review` heal policy kept one.',
+  }),
+}).openapi('TestCaseWithHealProposals');
+
+/** A test case as `GET /v1/test-cases/{id}` shows it. */
+export const testCaseWithProposalsView = (found: Awaited<ReturnType<typeof showTestCase>>) => ({ ...found, healProposals: found.healProposals.map(healProposalView) });
 const base = '/v1/test-cases';
 
 const referenceNotes =
@@ -47,9 +57,9 @@ const routes = {
   }),
   get: createRoute({
     method: 'get', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
-    summary: 'Get a test case with its dependencies and recorded steps',
+    summary: 'Get a test case with its dependencies, recorded steps and pending heal proposals',
     request: { params: Params },
-    responses: { 200: json(TestCaseDetailSchema, 'The test case'), ...errorResponses },
+    responses: { 200: json(TestCaseWithProposalsSchema, 'The test case'), ...errorResponses },
   }),
   update: createRoute({
     method: 'patch', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
@@ -58,7 +68,7 @@ const routes = {
       'Enabling a test case whose generation has not COMPLETED is a 409: it has no steps to run. Changing `goal` or `expectedResult` ' +
       `does not regenerate the steps. ${referenceNotes}`,
     request: { params: Params, body: jsonBody(UpdateTestCase) },
-    responses: { 200: json(TestCaseDetailSchema, 'Updated'), 409: json(ErrorSchema, 'Enabling before the steps are recorded'), ...errorResponses },
+    responses: { 200: json(TestCaseWithProposalsSchema, 'Updated, shown as GET shows it'), 409: json(ErrorSchema, 'Enabling before the steps are recorded'), ...errorResponses },
   }),
   remove: createRoute({
     method: 'delete', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
@@ -80,34 +90,21 @@ export function registerTestCases(app: OpenApiApp): void {
 
   app.openapi(routes.list, async (c) => {
     const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const query = c.req.valid('query');
-    const labelFilter = query.labels
-      ?.split(',')
-      .map((l) => l.trim())
-      .filter((l) => l.length > 0);
-    const page = { limit: query.limit, offset: query.offset };
-    const found = await listTestCases(
-      db,
-      projectId,
-      { applicationShortId: query.applicationShortId, labels: labelFilter, isEnabled: query.isEnabled === undefined ? undefined : query.isEnabled === 'true' },
-      page,
-    );
-    if (!found) throw notFound('Application');
-    return c.json({ ...found, ...page }, 200);
+    return c.json(await findTestCases({ db }, { ...c.req.valid('query'), projectId: c.get('caller').projectId }), 200);
   });
 
   app.openapi(routes.get, async (c) => {
     const { db } = c.get('deps');
-    const view = await getTestCase(db, c.get('caller').projectId, c.req.valid('param').testCaseId.toLowerCase());
-    if (!view) throw notFound('Test case');
-    return c.json(view, 200);
+    const found = await showTestCase({ db }, { projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId });
+    return c.json(testCaseWithProposalsView(found), 200);
   });
 
   app.openapi(routes.update, async (c) => {
     const { db } = c.get('deps');
-    const view = await updateTestCase({ db }, { ...c.req.valid('json'), projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId });
-    return c.json(view, 200);
+    const { projectId } = c.get('caller');
+    const { testCaseId } = c.req.valid('param');
+    await updateTestCase({ db }, { ...c.req.valid('json'), projectId, testCaseId });
+    return c.json(testCaseWithProposalsView(await showTestCase({ db }, { projectId, testCaseId })), 200);
   });
 
   app.openapi(routes.remove, async (c) => {

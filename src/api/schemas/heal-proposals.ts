@@ -1,0 +1,40 @@
+import { z } from '@hono/zod-openapi';
+import { StepSchema } from './test-cases.js';
+import type { HealProposal } from '../../services/heal-proposals.js';
+
+// Heal proposals: under the project's `review` heal policy a passing run that needed the LLM to re-find an
+// element keeps its healed steps as a proposal, and a person applies or drops them. Shown by the proposal
+// routes (src/api/routes/test-case-steps.ts) and, while pending, on the test case itself.
+
+const HealedStepSchema = z
+  .object({
+    index: z.number().int().openapi({ description: '0-based index into the steps (step N in messages is index N - 1)' }),
+    from: z.string().nullable().optional(),
+    to: z.string(),
+    via: z.enum(['fallback', 'llm']).openapi({ description: '`fallback`: a recorded alternative matched; `llm`: the model re-found the element and the pick was checked' }),
+    reason: z.string().optional().openapi({ description: "The model's justification (llm only)" }),
+  })
+  .openapi('HealedStep');
+
+export const HealProposalSchema = z
+  .object({
+    testCaseId: z.string().uuid(),
+    basedOnVersion: z.number().int(),
+    version: z.number().int().openapi({ description: 'The steps version accepting this proposal creates' }),
+    status: z.enum(['PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED']).openapi({ description: 'SUPERSEDED: the steps changed before anyone decided' }),
+    steps: z.array(StepSchema).openapi({ description: 'The whole step list: healed locators in front of the recorded ones, which stay as fallbacks' }),
+    healed: z.array(HealedStepSchema),
+    createdAt: z.string().datetime(),
+    decidedAt: z.string().datetime().nullable(),
+  })
+  .openapi('HealProposal');
+
+/** A proposal in its API shape. */
+export function healProposalView(p: HealProposal) {
+  return {
+    ...p,
+    healed: p.healed.map((h) => ({ ...h, via: h.via === 'llm' ? ('llm' as const) : ('fallback' as const) })),
+    createdAt: p.createdAt.toISOString(),
+    decidedAt: p.decidedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,52 @@
+// "Send and wait" for clients that cannot poll comfortably (the MCP tool): send a message as the chat routes do,
+// then wait a bounded time for its reply to end. The reply is written by the conversation's workflow; waiting
+// reads its row, as a polling client would, and never holds anything the workflow needs.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DB } from '../db/database.js';
+import { findChat, toChatView, turnMessageIds } from '../db/queries/chats.js';
+import type { ChatMessageStatus } from '../db/schema.js';
+import type { ApplicationOverride } from '../domain/precedence.js';
+import { createConversation, sendTurn, type ChatDeps } from './chat.js';
+
+export interface SendAndWaitInput {
+  projectId: string;
+  message: string;
+  /** A follow-up in this conversation; absent: a new conversation. */
+  chatShortId?: string;
+  /** Only for a new conversation, as on POST /v1/chat. */
+  applicationOverrides?: ApplicationOverride[];
+  waitMs: number;
+  /** The caller went away: stop waiting (the message is kept and still answered). */
+  signal?: AbortSignal;
+}
+
+export interface SentReply {
+  chatShortId: string;
+  url: string;
+  /** false: the reply was still being written when the wait ended; poll the conversation for the rest. */
+  finished: boolean;
+  reply: { id: string; status: ChatMessageStatus; text: string; isStreaming: boolean };
+}
+
+const ended: ReadonlySet<ChatMessageStatus> = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
+const pollMs = 250;
+
+export async function sendAndWait(deps: ChatDeps, input: SendAndWaitInput): Promise<SentReply> {
+  const { shortId, turn } = input.chatShortId
+    ? await sendTurn(deps, { projectId: input.projectId, chatShortId: input.chatShortId, message: input.message }).then((sent) => ({ shortId: sent.chat.shortId, turn: sent.turn }))
+    : { shortId: (await createConversation(deps, { projectId: input.projectId, message: input.message, applicationOverrides: input.applicationOverrides })).shortId, turn: 1 };
+  const chat = (await findChat(deps.db, input.projectId, shortId))!;
+  const { assistantMessageId } = (await turnMessageIds(deps.db, chat.id, turn))!;
+  const deadline = Date.now() + input.waitMs;
+  let reply = await readReply(deps.db, assistantMessageId);
+  while (!ended.has(reply.status) && Date.now() < deadline && !input.signal?.aborted) {
+    await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())), undefined, { signal: input.signal }).catch(() => undefined);
+    reply = await readReply(deps.db, assistantMessageId);
+  }
+  return { chatShortId: chat.shortId, url: toChatView(chat, deps.appUrl, []).url, finished: ended.has(reply.status), reply };
+}
+
+async function readReply(db: DB, id: string): Promise<SentReply['reply']> {
+  const row = await db.selectFrom('chat_messages').select(['id', 'status', 'text', 'is_streaming']).where('id', '=', id).executeTakeFirstOrThrow();
+  return { id: row.id, status: row.status ?? 'COMPLETED', text: row.text, isStreaming: row.is_streaming };
+}
