@@ -100,6 +100,8 @@ describe('merge-request review end to end', () => {
     // A deployment of an unmapped environment does not make it ready.
     expect((await deliverGitLab(post(), p.gitlab.token(), 'Deployment Hook', gitlabDeploymentEvent(mr, 'storybook', 'https://sb.preview.test'))).status).toBe(202);
 
+    // GitLab is down for the next two notes: the start comment comes late, once.
+    gl.failNext('notes.create', 2);
     const mention = gitlabNoteEvent(mr, 'Hey @Proctor, the preview is up at https://mr-21.manual.test/shop please check', 5001);
     expect((await deliverGitLab(post(), p.gitlab.token(), 'Note Hook', mention)).status).toBe(202);
     await waitFor(async () => gl.notes(mr.project, mr.iid).length === 3, 90_000, 'the start and verdict notes');
@@ -109,6 +111,7 @@ describe('merge-request review end to end', () => {
     expect(notes[1]).toContain('| manual trigger (comment) |');
     expect(notes[1]).toContain('Deployment under test: https://mr-21.manual.test/shop');
     expect(notes[2]).toContain('Verdict: Comment');
+    expect(gl.requests.filter((r) => r.route === 'notes.create' && r.status === 503)).toHaveLength(2);
     const recorded = await stack.db.selectFrom('change_reviews').select(['application_overrides', 'source']).where('source', '=', 'gitlab').executeTakeFirstOrThrow();
     expect(recorded.application_overrides).toEqual([{ applicationShortId: p.appShortId, environment: { url: 'https://mr-21.manual.test/shop', name: 'preview' } }]);
   }, 180_000);
