@@ -35,7 +35,7 @@ const Settings = z
 const SaveSettings = z
   .object({
     provider,
-    repository: z.string().trim().min(3).max(300).openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
+    repository: z.string().min(3).max(300).regex(/^[^\s/]+(\/[^\s/]+)+$/, 'repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)').openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
     reviewContext: z.string().max(10_000).nullable().optional(),
     autoRun: z.boolean().optional().openapi({ description: 'Default true' }),
     includeDrafts: z.boolean().optional().openapi({ description: 'Default false' }),
