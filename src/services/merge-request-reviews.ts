@@ -99,18 +99,15 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
     ...(input.commentOnOpen !== undefined ? { comment_on_open: input.commentOnOpen } : {}),
     ...(input.environmentMapping !== undefined ? { environment_mapping: JSON.stringify(input.environmentMapping) } : {}),
     ...(input.handle !== undefined ? { handle: normalizeHandle(input.handle) } : {}),
+    // The hook first: without a GitLab integration, or with GitLab unreachable, nothing is saved.
+    ...(input.provider === 'gitlab' ? { webhook_id: await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, input.provider)) } : {}),
   };
-  let row = await deps.db
+  const row = await deps.db
     .insertInto('merge_request_review_settings')
     .values({ id: newId(), project_id: projectId, provider: input.provider, repository, ...fields })
     .onConflict((oc) => oc.columns(['provider', 'repository']).doUpdateSet({ ...fields, updated_at: new Date() }))
     .returningAll()
     .executeTakeFirstOrThrow();
-
-  if (row.provider === 'gitlab') {
-    const hookId = await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, row.provider));
-    row = await deps.db.updateTable('merge_request_review_settings').set({ webhook_id: hookId }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
-  }
   return toView(row, deps.publicUrl);
 }
 

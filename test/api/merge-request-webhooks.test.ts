@@ -89,6 +89,14 @@ describe('merge-request review webhooks and settings', () => {
     expect(JSON.stringify(saved.body)).not.toContain(hooks[0]!.token!);
     await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo, autoRun: false });
     expect(gl.hooks(gitlabRepo)).toHaveLength(1);
+
+    // No hook can be made: nothing is saved (no GitLab integration; GitLab not answering).
+    const none = await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: 'other-group/app' }, ctx.other.token);
+    expect(none).toMatchObject({ status: 404, body: { message: 'No GitLab integration in this project' } });
+    gl.failNext('hooks.list', 1, 503);
+    const down = await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo, includeDrafts: true });
+    expect(down.status).toBe(503);
+    expect((await ctx.call('GET', `/v1/merge-request-review-settings/${saved.body.id}`)).body.includeDrafts).toBe(false);
   });
 
   it('a bad signature is 401 and records nothing; the same delivery twice is processed once', async () => {

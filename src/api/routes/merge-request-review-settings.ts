@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, shortId, uuid } from '../schemas/common.js';
 import type { AppDeps } from '../context.js';
 import {
@@ -64,7 +64,12 @@ const routes = {
       'Saving for GitLab creates or refreshes the project webhook (merge request, note, deployment and pipeline events) with a secret token ' +
       'Proctor generates and never returns. For GitHub, the GitHub App\'s webhook delivers to `webhookUrl`.',
     request: { body: jsonBody(SaveSettings) },
-    responses: { 200: json(Settings, 'Settings after the save'), 409: json(z.object({ message: z.string() }), 'The repository is connected to another project'), ...errorResponses },
+    responses: {
+      200: json(Settings, 'Settings after the save'),
+      409: json(ErrorSchema, 'The repository is connected to another project'),
+      503: json(ErrorSchema, 'GitLab could not be reached to create the project hook; nothing was saved, save again'),
+      ...errorResponses,
+    },
   }),
   get: createRoute({
     method: 'get', path: `${base}/{id}`, tags, security: bearerSecurity,
