@@ -5,7 +5,7 @@ import type { Logger } from '../src/logger.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 import type { DeviceFarm } from '../src/devices/device-farm.js';
 import type { NotifyDeps } from '../src/notify/run-notifications.js';
-import type { GitProviderClient, GitProviderId } from '../src/git/provider.js';
+import type { GitClients } from '../src/services/git-integrations.js';
 
 /** What activities may use; built once by the worker (the composition root) and passed in. */
 export interface ActivityDeps {
@@ -23,6 +23,6 @@ export interface ActivityDeps {
   deviceFarm?: DeviceFarm;
   /** Run notifications: dashboard links, SMTP sender, network guard for webhooks. */
   notify: Omit<NotifyDeps, 'db' | 'logger'>;
-  /** The client of a project's Git integration (change reviews in PR mode); absent: such a review fails saying so. */
-  gitClientFor?: (projectId: string, provider: GitProviderId) => Promise<GitProviderClient>;
+  /** GitHub/GitLab clients per integration, kept for the process so App installation tokens are reused: `gitClientFor(deps, …)`. */
+  gitClients: GitClients;
 }

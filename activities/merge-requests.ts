@@ -6,7 +6,7 @@ import { deploymentsOf, postedComment, rememberComment } from '../src/db/queries
 import { commitStatusContext, failedComment, startedComment, verdictBody, verdictStatus, waitingComment, waitingOverComment } from '../src/git/comments.js';
 import type { GitProviderClient, MergeRequestRef } from '../src/git/provider.js';
 import { recordChangeReview } from '../src/services/change-reviews.js';
-import { InvalidError } from '../src/services/errors.js';
+import { gitClientFor } from '../src/services/git-integrations.js';
 import { decisionSettings, reviewOverrides, type ReviewDecisionSettings } from '../src/services/merge-request-reviews.js';
 import type { ChangeReviewInput, ChangeReviewResult, MergeRequestHead, MergeRequestTrigger } from '../workflows/shared.js';
 
@@ -18,10 +18,7 @@ interface Target {
 export function createMergeRequestActivities(deps: ActivityDeps) {
   const { db } = deps;
   const ports = {
-    async gitClient(projectId: string, ref: MergeRequestRef): Promise<GitProviderClient> {
-      if (!deps.gitClientFor) throw new InvalidError(`no ${ref.provider} integration is configured for this worker`);
-      return deps.gitClientFor(projectId, ref.provider);
-    },
+    gitClient: (projectId: string, ref: MergeRequestRef): Promise<GitProviderClient> => gitClientFor(deps, projectId, ref),
   };
 
   /** Posts once per key: the remembered id is returned on every later call. */

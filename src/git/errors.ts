@@ -4,6 +4,11 @@
 import { InvalidError, NotFoundError, UnavailableError } from '../services/errors.js';
 import type { GitProviderId } from './provider.js';
 
+/** The provider refused the integration's credentials (401): a wrong key or token, or a revoked one. */
+export class CredentialsRefusedError extends InvalidError {
+  override readonly name: string = 'CredentialsRefusedError';
+}
+
 const providerName: Record<GitProviderId, string> = { github: 'GitHub', gitlab: 'GitLab' };
 
 /** What a failed call saw: the HTTP status (undefined when no answer came), the provider's message, headers. */
@@ -31,7 +36,7 @@ export function providerError(provider: GitProviderId, what: string, call: Faile
     return new UnavailableError(`${name} ${answer} for ${what}${detail}; the call will be retried`);
   }
   if (call.status === 404) return new NotFoundError(what, `${name} answered 404${detail} (it does not exist, or the integration's credentials cannot see it)`);
-  if (call.status === 401) return new InvalidError(`${name} refused the integration's credentials (401) for ${what}${detail}: check the app id and private key, or the token`);
+  if (call.status === 401) return new CredentialsRefusedError(`${name} refused the integration's credentials (401) for ${what}${detail}: check the app id and private key, or the token`);
   if (call.status === 403) return new InvalidError(`${name} denied access (403) to ${what}${detail}: the integration lacks a permission or scope it needs`);
   return new InvalidError(`${name} rejected the request for ${what} (${call.status})${detail}`);
 }

@@ -4,8 +4,8 @@
 // Enterprise Server (`https://ghe.example.com/api/v3`) or, in tests, at a local fake.
 import { App } from '@octokit/app';
 import { Octokit } from '@octokit/rest';
-import { providerError } from './errors.js';
-import { InvalidError } from '../services/errors.js';
+import { CredentialsRefusedError, providerError } from './errors.js';
+import { InvalidError, NotFoundError } from '../services/errors.js';
 import type { ChangedFile, CommitStatusState, GitProviderClient, MergeRequestChange, MergeRequestRef, ReviewVerdict } from './provider.js';
 
 export const githubDefaultBaseUrl = 'https://api.github.com';
@@ -112,12 +112,30 @@ export class GitHubClient implements GitProviderClient {
     return octokit;
   }
 
+  /**
+   * Runs one call on `repository` and maps its failure. With an App, a 401 or 404 may mean the installation
+   * changed (uninstalled and installed again: a new installation id, the old tokens revoked), so the call is made
+   * once more with a fresh installation lookup and token before the failure stands.
+   */
+  private async onRepo<T>(repository: string, what: string, fn: (octokit: Octokit, repo: { owner: string; repo: string }) => Promise<T>): Promise<T> {
+    const target = splitRepository(repository);
+    const octokit = await this.octokitFor(repository);
+    try {
+      return await call(what, () => fn(octokit, target));
+    } catch (err) {
+      if (!this.app || !(err instanceof NotFoundError || err instanceof CredentialsRefusedError)) throw err;
+      this.installationOctokits.delete(repository.toLowerCase());
+      const fresh = await this.octokitFor(repository);
+      return call(what, () => fn(fresh, target));
+    }
+  }
+
   async fetchMergeRequest(ref: MergeRequestRef): Promise<MergeRequestChange> {
     const what = `Pull request ${ref.repository}#${ref.number}`;
-    const octokit = await this.octokitFor(ref.repository);
-    const { owner, repo } = splitRepository(ref.repository);
-    const { data: pull } = await call(what, () => octokit.rest.pulls.get({ owner, repo, pull_number: ref.number }));
-    const files = await call(`${what} files`, () => octokit.paginate(octokit.rest.pulls.listFiles, { owner, repo, pull_number: ref.number, per_page: 100 }));
+    const pull = await this.onRepo(ref.repository, what, async (octokit, r) => (await octokit.rest.pulls.get({ ...r, pull_number: ref.number })).data);
+    const files = await this.onRepo(ref.repository, `${what} files`, (octokit, r) =>
+      octokit.paginate(octokit.rest.pulls.listFiles, { ...r, pull_number: ref.number, per_page: 100 }),
+    );
     return {
       ref,
       url: pull.html_url,
@@ -134,25 +152,31 @@ export class GitHubClient implements GitProviderClient {
   }
 
   async createComment(ref: MergeRequestRef, body: string): Promise<{ id: string }> {
-    const octokit = await this.octokitFor(ref.repository);
-    const { owner, repo } = splitRepository(ref.repository);
-    const { data } = await call(`Pull request ${ref.repository}#${ref.number}`, () => octokit.rest.issues.createComment({ owner, repo, issue_number: ref.number, body }));
+    const { data } = await this.onRepo(ref.repository, `Pull request ${ref.repository}#${ref.number}`, (octokit, r) =>
+      octokit.rest.issues.createComment({ ...r, issue_number: ref.number, body }),
+    );
     return { id: String(data.id) };
   }
 
   async updateComment(ref: MergeRequestRef, commentId: string, body: string): Promise<void> {
-    const octokit = await this.octokitFor(ref.repository);
-    const { owner, repo } = splitRepository(ref.repository);
-    await call(`Comment ${commentId} on ${ref.repository}#${ref.number}`, () => octokit.rest.issues.updateComment({ owner, repo, comment_id: Number(commentId), body }));
+    await this.onRepo(ref.repository, `Comment ${commentId} on ${ref.repository}#${ref.number}`, (octokit, r) =>
+      octokit.rest.issues.updateComment({ ...r, comment_id: Number(commentId), body }),
+    );
   }
 
   async postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }> {
-    const octokit = await this.octokitFor(ref.repository);
-    const { owner, repo } = splitRepository(ref.repository);
-    const { data } = await call(`Pull request ${ref.repository}#${ref.number}`, () =>
-      octokit.rest.pulls.createReview({ owner, repo, pull_number: ref.number, commit_id: review.headSha, body: review.body, event: reviewEvent[review.verdict] }),
-    );
-    return { id: String(data.id) };
+    const post = (event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT') =>
+      this.onRepo(ref.repository, `Pull request ${ref.repository}#${ref.number}`, (octokit, r) =>
+        octokit.rest.pulls.createReview({ ...r, pull_number: ref.number, commit_id: review.headSha, body: review.body, event }),
+      );
+    try {
+      return { id: String((await post(reviewEvent[review.verdict])).data.id) };
+    } catch (err) {
+      // GitHub lets no one approve or request changes on their own pull request (a token of the PR's author):
+      // the verdict still lands, as a comment review whose body states it.
+      if (!(err instanceof InvalidError) || !/your own pull request/i.test(err.message)) throw err;
+      return { id: String((await post('COMMENT')).data.id) };
+    }
   }
 
   async setCommitStatus(
@@ -160,12 +184,9 @@ export class GitHubClient implements GitProviderClient {
     sha: string,
     status: { state: CommitStatusState; description: string; targetUrl?: string; context: string },
   ): Promise<void> {
-    const octokit = await this.octokitFor(ref.repository);
-    const { owner, repo } = splitRepository(ref.repository);
-    await call(`Commit ${sha} of ${ref.repository}`, () =>
+    await this.onRepo(ref.repository, `Commit ${sha} of ${ref.repository}`, (octokit, r) =>
       octokit.rest.repos.createCommitStatus({
-        owner,
-        repo,
+        ...r,
         sha,
         state: status.state,
         // GitHub refuses a description over 140 characters.
@@ -177,14 +198,14 @@ export class GitHubClient implements GitProviderClient {
   }
 
   async addEyesReaction(ref: MergeRequestRef, commentId?: string): Promise<void> {
-    const octokit = await this.octokitFor(ref.repository);
-    const { owner, repo } = splitRepository(ref.repository);
     if (commentId !== undefined) {
-      await call(`Comment ${commentId} on ${ref.repository}#${ref.number}`, () =>
-        octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: Number(commentId), content: 'eyes' }),
+      await this.onRepo(ref.repository, `Comment ${commentId} on ${ref.repository}#${ref.number}`, (octokit, r) =>
+        octokit.rest.reactions.createForIssueComment({ ...r, comment_id: Number(commentId), content: 'eyes' }),
       );
     } else {
-      await call(`Pull request ${ref.repository}#${ref.number}`, () => octokit.rest.reactions.createForIssue({ owner, repo, issue_number: ref.number, content: 'eyes' }));
+      await this.onRepo(ref.repository, `Pull request ${ref.repository}#${ref.number}`, (octokit, r) =>
+        octokit.rest.reactions.createForIssue({ ...r, issue_number: ref.number, content: 'eyes' }),
+      );
     }
   }
 }

@@ -4,6 +4,7 @@
 // times with backoff; every other failure surfaces at once, mapped by providerError.
 import { Gitlab, GitbeakerRequestError, GitbeakerRetryError, GitbeakerTimeoutError } from '@gitbeaker/rest';
 import { providerError } from './errors.js';
+import { NotFoundError } from '../services/errors.js';
 import type { ChangedFile, CommitStatusState, GitProviderClient, MergeRequestChange, MergeRequestRef, ReviewVerdict } from './provider.js';
 
 export const gitlabDefaultBaseUrl = 'https://gitlab.com';
@@ -90,7 +91,11 @@ export class GitLabClient implements GitProviderClient {
   async fetchMergeRequest(ref: MergeRequestRef): Promise<MergeRequestChange> {
     const what = `Merge request ${ref.repository}!${ref.number}`;
     const mr = await call(what, () => this.api.MergeRequests.show(ref.repository, ref.number));
-    const diffs = await call(`${what} diffs`, () => this.api.MergeRequests.allDiffs(ref.repository, ref.number, { perPage: 100 }));
+    const diffs = await call(`${what} diffs`, () => this.api.MergeRequests.allDiffs(ref.repository, ref.number, { perPage: 100 })).catch(async (err: unknown) => {
+      // GitLab before 15.7 has no paged `/diffs`; its `/changes` carries the same entries in one answer.
+      if (!(err instanceof NotFoundError)) throw err;
+      return (await call(`${what} changes`, () => this.api.MergeRequests.showChanges(ref.repository, ref.number))).changes;
+    });
     return {
       ref,
       url: mr.web_url,

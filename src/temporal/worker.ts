@@ -8,11 +8,11 @@ import { createBrowserPool } from '../browser/pool.js';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
 import { createLlm } from '../llm/client.js';
-import { GitClients, gitClientFor } from '../services/git-integrations.js';
 import type { Logger } from '../logger.js';
 import { createEmailSender } from '../notify/email.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createTunnelRouter } from '../tunnels/agent-router.js';
+import { GitClients } from '../services/git-integrations.js';
 
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -65,12 +65,8 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
   // let such a name through to the system resolver (`*.localhost` is loopback).
   const browserGuard = tunnels ? createNetworkGuard({ allowPrivateNetworks, isTunnelHost: tunnels.isTunnelHost }) : networkGuard;
   const { llm, notify } = settings;
-  // One client per integration for the process: a GitHub App's installation tokens are minted once and reused.
-  const gitClients = new GitClients();
   return {
     ...resources,
-    // An integration is per provider and project; the repository is named on each call of the client.
-    gitClientFor: (projectId, provider) => gitClientFor({ db: resources.db, gitClients }, projectId, { provider, repository: '' }),
     browsers: createBrowserPool({ executablePath: settings.browser.executablePath, concurrency: settings.browser.concurrency, queueTimeoutMs: 10 * 60_000, networkGuard: browserGuard, tunnels }),
     llm: llm && createLlm(llm, { maxRetries: llm.maxRetries }),
     maxAgentSteps: settings.maxAgentSteps,
@@ -80,6 +76,7 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
       email: notify.email && createEmailSender(notify.email),
       networkGuard,
     },
+    gitClients: new GitClients(),
   };
 }
 

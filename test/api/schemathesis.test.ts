@@ -59,6 +59,18 @@ include-path = "/v1/test-plans/{testPlanShortId}"
 include-method = "PATCH"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
 
+# A GitHub App's private key must parse as an RSA key in PEM, which no pattern can state; one integration per
+# provider per project makes a second create a 409; switching auth needs the new credentials in the same PATCH.
+[[operations]]
+include-path = "/v1/git-integrations"
+include-method = "POST"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
+
+[[operations]]
+include-path = "/v1/git-integrations/{integrationShortId}"
+include-method = "PATCH"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
+
 # Saving GitLab settings creates the project hook through GitLab. A GitLab integration the fuzzer creates points at
 # gitlab.com, which these machines cannot reach: the documented answer is then 503 (nothing saved).
 [[operations]]

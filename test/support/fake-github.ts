@@ -12,6 +12,7 @@
 //   gh.requests                                                // every request: method, path, route, body, status
 //   gh.failNext('issues.createComment', 2)                     // the next 2 calls of that route answer 503
 //   gh.tokenExchanges(installationId)                          // how many installation tokens were minted
+//   await gh.deliverWebhook(url, { event: 'pull_request', payload, secret })  // POST as GitHub does, signed
 //
 // Authentication as GitHub does it: `POST /app/installations/{id}/access_tokens` and
 // `GET /repos/{o}/{r}/installation` need the App's JWT (RS256, verified with the App's public key, `iss` = app
@@ -23,7 +24,8 @@
 // pulls.listFiles, issues.listComments, issues.createComment, issues.updateComment, pulls.createReview,
 // pulls.listReviews, repos.createCommitStatus, repos.listCommitStatusesForRef,
 // reactions.createForIssueComment, reactions.createForIssue.
-import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
+import { createHmac, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { paginate, startFakeHttpServer, type FakeHttpServer, type FakeReply, type FakeRequest, type FakeRoute, type RecordedRequest } from './fake-http.js';
 
 export interface FakePullFile {
@@ -101,6 +103,8 @@ export interface FakeGitHub {
   addApp(options?: { appId?: number; slug?: string }): { appId: number; privateKey: string; slug: string };
   /** Installs the app on these repositories (`owner/name`); returns the installation id. */
   addInstallation(appId: number, repositories: string[]): number;
+  /** Uninstalls: the installation is gone and its tokens are revoked, as on GitHub. */
+  removeInstallation(installationId: number): void;
   /** A personal access token (or any static token) that may use these repositories, acting as `user`. */
   addToken(token: string, repositories: string[], user?: string): void;
   /** How long minted installation tokens live (GitHub: one hour). */
@@ -113,7 +117,38 @@ export interface FakeGitHub {
   reactions(repository: string): FakeReaction[];
   /** Installation tokens minted so far for this installation. */
   tokenExchanges(installationId: number): number;
+  /**
+   * POSTs a webhook delivery to `url` as GitHub does: `X-GitHub-Event`, `X-GitHub-Delivery` (a new UUID unless
+   * given, so a redelivery can repeat one), `X-Hub-Signature-256` (HMAC-SHA256 of the exact body with `secret`).
+   */
+  deliverWebhook(url: string, delivery: WebhookDelivery): Promise<{ status: number; body: string; deliveryId: string }>;
   close(): Promise<void>;
+}
+
+export interface WebhookDelivery {
+  /** `pull_request`, `issue_comment`, `deployment_status`… */
+  event: string;
+  payload: unknown;
+  secret: string;
+  deliveryId?: string;
+}
+
+/** A webhook delivery as GitHub sends it: the body is signed byte for byte. */
+export async function deliverGitHubWebhook(url: string, delivery: WebhookDelivery): Promise<{ status: number; body: string; deliveryId: string }> {
+  const body = JSON.stringify(delivery.payload);
+  const deliveryId = delivery.deliveryId ?? randomUUID();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'GitHub-Hookshot/fake',
+      'x-github-event': delivery.event,
+      'x-github-delivery': deliveryId,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', delivery.secret).update(body).digest('hex')}`,
+    },
+    body,
+  });
+  return { status: res.status, body: await res.text(), deliveryId };
 }
 
 type Auth = { kind: 'app'; appId: number } | { kind: 'token'; repositories: Set<string>; login: string };
@@ -289,6 +324,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       if (event !== 'APPROVE' && event !== 'REQUEST_CHANGES' && event !== 'COMMENT') return fail(422, 'Validation Failed: event');
       if (event !== 'APPROVE' && (typeof body !== 'string' || body === '')) return fail(422, `Unprocessable Entity: body is required for ${event}`);
       if (commitId !== undefined && typeof commitId !== 'string') return fail(422, 'Validation Failed: commit_id');
+      const reviewer = (auth as Extract<Auth, { kind: 'token' }>).login;
+      if (reviewer === pull.author && event === 'APPROVE') return fail(422, 'Unprocessable Entity: ["Can not approve your own pull request"]');
+      if (reviewer === pull.author && event === 'REQUEST_CHANGES') return fail(422, 'Unprocessable Entity: ["Can not request changes on your own pull request"]');
       const review: FakeReview = {
         id: nextId++,
         repository: repoOf(req),
@@ -405,7 +443,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     mounts: ['/api/v3'],
     routes,
     authenticate,
-    failureBody: (status) => ({ message: status >= 500 ? 'Service Unavailable' : 'Injected failure' }),
+    failureBody: (status) => ({ message: STATUS_CODES[status] ?? 'Injected failure' }),
   });
 
   return {
@@ -426,6 +464,10 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const id = nextId++;
       installations.set(id, { appId, repositories: new Set(repositories.map((r) => r.toLowerCase())) });
       return id;
+    },
+    removeInstallation(installationId) {
+      installations.delete(installationId);
+      for (const [token, entry] of tokens) if (entry.installationId === installationId) tokens.delete(token);
     },
     addToken(token, repositories, user = 'proctor-bot') {
       tokens.set(token, { repositories: new Set(repositories.map((r) => r.toLowerCase())), login: user });
@@ -456,5 +498,6 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     statuses: (repository, sha) => statuses.filter((s) => s.repository.toLowerCase() === repository.toLowerCase() && s.sha === sha),
     reactions: (repository) => reactions.filter((r) => r.repository.toLowerCase() === repository.toLowerCase()),
     tokenExchanges: (installationId) => exchanges.get(installationId) ?? 0,
+    deliverWebhook: deliverGitHubWebhook,
   };
 }

@@ -10,6 +10,7 @@
 //   gl.notes('acme/web/shop', 3), gl.statuses('acme/web/shop', sha), gl.awardEmoji(…), gl.hooks('acme/web/shop')
 //   gl.requests                                                // every request: method, path, route, body, status
 //   gl.failNext('notes.create', 2)                             // the next 2 calls of that route answer 503
+//   await gl.deliverWebhook('acme/web/shop', { event: 'merge_requests', payload })  // to the project's hooks
 //
 // Authentication: every route needs `PRIVATE-TOKEN: <token>` (or `Authorization: Bearer <token>`) of a
 // registered token, else 401 `{"message":"401 Unauthorized"}`; a token that does not cover the project gets
@@ -19,7 +20,8 @@
 // Route names for failNext: mergeRequests.show, mergeRequests.diffs, mergeRequests.changes, notes.list,
 // notes.create, notes.edit, statuses.create, statuses.list, awardEmoji.mergeRequest, awardEmoji.note,
 // hooks.list, hooks.create, hooks.edit.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { paginate, startFakeHttpServer, type FakeHttpServer, type FakeReply, type FakeRequest, type FakeRoute, type RecordedRequest } from './fake-http.js';
 
 export interface FakeMrFile {
@@ -96,8 +98,25 @@ export interface FakeGitLab {
   statuses(project: string, sha: string): FakeGitLabStatus[];
   awardEmoji(project: string, mrIid: number): FakeAwardEmoji[];
   hooks(project: string): FakeHook[];
+  /**
+   * Delivers an event as GitLab does to every hook of the project that subscribes to it: `X-Gitlab-Event`
+   * (`Merge Request Hook`…), `X-Gitlab-Token` (the hook's secret, unless `token` overrides it),
+   * `X-Gitlab-Event-UUID` and `Idempotency-Key` (a new UUID unless `uuid` repeats one). One answer per hook
+   * (status 0 when the hook's URL did not answer).
+   */
+  deliverWebhook(project: string, delivery: { event: HookEvent; payload: unknown; uuid?: string; token?: string }): Promise<Array<{ hookId: number; status: number; body: string; uuid: string }>>;
   close(): Promise<void>;
 }
+
+export type HookEvent = 'merge_requests' | 'notes' | 'deployments' | 'pipelines' | 'push';
+
+const hookEventHeader: Record<HookEvent, { field: string; header: string }> = {
+  merge_requests: { field: 'merge_requests_events', header: 'Merge Request Hook' },
+  notes: { field: 'note_events', header: 'Note Hook' },
+  deployments: { field: 'deployment_events', header: 'Deployment Hook' },
+  pipelines: { field: 'pipeline_events', header: 'Pipeline Hook' },
+  push: { field: 'push_events', header: 'Push Hook' },
+};
 
 interface Project {
   id: number;
@@ -344,7 +363,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     mounts: ['/api/v4'],
     routes,
     authenticate,
-    failureBody: (status) => ({ message: `${status} Service Unavailable` }),
+    failureBody: (status) => ({ message: `${status} ${STATUS_CODES[status] ?? 'Injected failure'}` }),
   });
 
   const projectOrThrow = (path: string): Project => {
@@ -388,5 +407,33 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     statuses: (path, sha) => statuses.filter((s) => s.projectId === projectOrThrow(path).id && s.sha === sha),
     awardEmoji: (path, mrIid) => awards.filter((a) => a.projectId === projectOrThrow(path).id && a.mrIid === mrIid),
     hooks: (path) => hooks.filter((h) => h.projectId === projectOrThrow(path).id),
+    async deliverWebhook(path, delivery) {
+      const { field, header } = hookEventHeader[delivery.event];
+      const targets = hooks.filter((h) => h.projectId === projectOrThrow(path).id && h.events[field]);
+      const uuid = delivery.uuid ?? randomUUID();
+      const body = JSON.stringify(delivery.payload);
+      return Promise.all(
+        targets.map(async (hook) => {
+          const token = delivery.token ?? hook.token;
+          // GitLab logs a failed delivery on the hook and carries on: status 0 says nobody answered.
+          const res = await fetch(hook.url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'GitLab/fake',
+              'x-gitlab-event': header,
+              'x-gitlab-event-uuid': uuid,
+              'x-gitlab-webhook-uuid': `hook-${hook.id}`,
+              'x-gitlab-instance': server.url,
+              'idempotency-key': uuid,
+              ...(token !== undefined && { 'x-gitlab-token': token }),
+            },
+            body,
+          }).catch((err: unknown) => err as Error);
+          if (res instanceof Error) return { hookId: hook.id, status: 0, body: res.message, uuid };
+          return { hookId: hook.id, status: res.status, body: await res.text(), uuid };
+        }),
+      );
+    },
   };
 }

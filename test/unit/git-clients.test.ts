@@ -1,11 +1,29 @@
 // The real GitHub and GitLab clients (@octokit/app, @gitbeaker/rest) against the local fake providers over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { verify } from '@octokit/webhooks-methods';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GitHubClient } from '../../src/git/github.js';
 import { GitLabClient } from '../../src/git/gitlab.js';
 import type { MergeRequestRef } from '../../src/git/provider.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../../src/services/errors.js';
 import { startFakeGitHub, type FakeGitHub, type FakePullFile } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab, type FakeMrFile } from '../support/fake-gitlab.js';
+import { listenOnFreePort } from '../support/net.js';
+
+/** A local endpoint that records webhook deliveries, as Proctor's webhook routes would receive them. */
+async function webhookReceiver() {
+  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(202).end('accepted');
+    });
+  });
+  const port = await listenOnFreePort(server);
+  return { url: `http://127.0.0.1:${port}/webhooks`, received, close: () => new Promise((r) => server.close(r)) };
+}
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -112,6 +130,36 @@ describe('GitHubClient against the fake GitHub', () => {
     expect(gh.comments('acme/busy', 1).map((c) => c.body).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
+  it('follows an App that was uninstalled and installed again (new installation id, old tokens revoked)', async () => {
+    const other = gh.addApp({ slug: 'reinstalled' });
+    const firstInstallation = gh.addInstallation(other.appId, ['acme/moved']);
+    gh.addPullRequest('acme/moved', { number: 2 });
+    const client = new GitHubClient({ auth: { kind: 'app', appId: String(other.appId), privateKey: other.privateKey }, baseUrl: gh.url });
+    const movedRef: MergeRequestRef = { provider: 'github', repository: 'acme/moved', number: 2 };
+    // @octokit/auth-app retries a 401 on a token younger than 5 s for seconds (GitHub's replication lag); an
+    // installation is not replaced that fast outside a test, so the clock moves on instead.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const later = () => vi.setSystemTime(Date.now() + 10_000);
+    try {
+      await client.createComment(movedRef, 'before');
+      gh.removeInstallation(firstInstallation);
+      const secondInstallation = gh.addInstallation(other.appId, ['acme/moved']);
+      later();
+      await client.createComment(movedRef, 'after');
+      expect(gh.comments('acme/moved', 2).map((c) => c.body)).toEqual(['before', 'after']);
+      expect(gh.tokenExchanges(secondInstallation)).toBe(1);
+
+      // Uninstalled for good: the refusal stands, as a NotFoundError naming the installation.
+      gh.removeInstallation(secondInstallation);
+      later();
+      const gone = await rejection(client.createComment(movedRef, 'never'));
+      expect(gone).toBeInstanceOf(NotFoundError);
+      expect(gone.message).toContain('GitHub App installation on acme/moved');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('works with a token against a GitHub Enterprise base URL', async () => {
     gh.addToken('ghp_enterprise_test', [repository], 'ci-bot');
     const client = new GitHubClient({ auth: { kind: 'token', token: 'ghp_enterprise_test' }, baseUrl: gh.enterpriseUrl });
@@ -119,6 +167,12 @@ describe('GitHubClient against the fake GitHub', () => {
     await client.createComment(ref, 'from a token');
     expect(change.files).toHaveLength(132);
     expect(gh.comments(repository, 7).at(-1)).toMatchObject({ body: 'from a token', author: 'ci-bot' });
+    // A token of the pull request's author cannot approve it: the verdict lands as a comment review.
+    gh.addToken('ghp_author', [repository], 'dev1');
+    const asAuthor = new GitHubClient({ auth: { kind: 'token', token: 'ghp_author' }, baseUrl: gh.enterpriseUrl });
+    const sha = gh.pullRequest(repository, 7)!.headSha;
+    await asAuthor.postReview(ref, { verdict: 'Approved', body: '**Approved**: checkout works', headSha: sha });
+    expect(gh.reviews(repository, 7).at(-1)).toMatchObject({ event: 'COMMENT', body: '**Approved**: checkout works', author: 'dev1' });
     const tokenCalls = gh.requests.filter((r) => r.headers.authorization === 'token ghp_enterprise_test');
     expect(tokenCalls.length).toBeGreaterThanOrEqual(3);
     expect(tokenCalls.every((r) => r.mount === '/api/v3')).toBe(true);
@@ -154,6 +208,23 @@ describe('GitHubClient against the fake GitHub', () => {
 
     const unreachable = new GitHubClient({ auth: { kind: 'token', token: 'x' }, baseUrl: 'http://127.0.0.1:9' });
     expect(await rejection(unreachable.createComment(ref, 'x'))).toBeInstanceOf(UnavailableError);
+  });
+  it('delivers webhooks signed as GitHub signs them, repeating a delivery id on request', async () => {
+    const receiver = await webhookReceiver();
+    try {
+      const payload = { action: 'opened', number: 7, pull_request: { head: { sha: 'abc' } } };
+      const first = await gh.deliverWebhook(receiver.url, { event: 'pull_request', payload, secret: 'hook-secret' });
+      const again = await gh.deliverWebhook(receiver.url, { event: 'pull_request', payload, secret: 'hook-secret', deliveryId: first.deliveryId });
+      expect([first.status, again.status]).toEqual([202, 202]);
+      const [a, b] = receiver.received;
+      expect(a!.headers).toMatchObject({ 'x-github-event': 'pull_request', 'x-github-delivery': first.deliveryId });
+      expect(b!.headers['x-github-delivery']).toBe(first.deliveryId);
+      expect(JSON.parse(a!.body)).toEqual(payload);
+      expect(await verify('hook-secret', a!.body, String(a!.headers['x-hub-signature-256']))).toBe(true);
+      expect(await verify('another-secret', a!.body, String(a!.headers['x-hub-signature-256']))).toBe(false);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
@@ -205,6 +276,14 @@ describe('GitLabClient against the fake GitLab', () => {
     expect(diffCalls[0]!.headers['private-token']).toBe('glpat-project');
   });
 
+  it('reads the changes of an instance without the paged diffs endpoint (GitLab before 15.7)', async () => {
+    gl.failNext('mergeRequests.diffs', 1, 404);
+    const change = await client().fetchMergeRequest(ref);
+    expect(change.files).toHaveLength(123);
+    expect(change.files.find((f) => f.path === 'public/hero.jpg')).toMatchObject({ binary: true });
+    expect(gl.requests.at(-1)).toMatchObject({ route: 'mergeRequests.changes', status: 200 });
+  });
+
   it('addresses a project by its numeric id too', async () => {
     const change = await client().fetchMergeRequest({ ...ref, repository: String(projectId) });
     expect(change.title).toBe('Draft: Checkout redesign');
@@ -241,18 +320,37 @@ describe('GitLabClient against the fake GitLab', () => {
 
   it('creates the project webhook once and refreshes it in place', async () => {
     const c = client();
-    const first = await c.ensureProjectWebhook(repository, { url: 'https://proctor.example/webhooks/gitlab', secret: 'first-secret', events: ['merge_requests', 'notes', 'deployments'] });
-    const again = await c.ensureProjectWebhook(repository, { url: 'https://proctor.example/webhooks/gitlab', secret: 'second-secret', events: ['merge_requests', 'notes', 'deployments', 'pipelines'] });
+    const first = await c.ensureProjectWebhook(repository, { url: 'http://127.0.0.1:9/webhooks/gitlab', secret: 'first-secret', events: ['merge_requests', 'notes', 'deployments'] });
+    const again = await c.ensureProjectWebhook(repository, { url: 'http://127.0.0.1:9/webhooks/gitlab', secret: 'second-secret', events: ['merge_requests', 'notes', 'deployments', 'pipelines'] });
     expect(first.created).toBe(true);
     expect(again).toEqual({ id: first.id, created: false });
     const hooks = gl.hooks(repository);
     expect(hooks).toHaveLength(1);
     expect(hooks[0]).toMatchObject({
-      url: 'https://proctor.example/webhooks/gitlab',
+      url: 'http://127.0.0.1:9/webhooks/gitlab',
       token: 'second-secret',
       enableSslVerification: true,
       events: expect.objectContaining({ merge_requests_events: true, note_events: true, deployment_events: true, pipeline_events: true, push_events: false }),
     });
+    const receiver = await webhookReceiver();
+    try {
+      await c.ensureProjectWebhook(repository, { url: receiver.url, secret: 'receiver-secret', events: ['merge_requests', 'notes'] });
+      const delivered = await gl.deliverWebhook(repository, { event: 'merge_requests', payload: { object_kind: 'merge_request' } });
+      // The first hook subscribes too; only the receiver's answer matters here.
+      const mine = delivered.filter((d) => d.status === 202);
+      expect(mine).toHaveLength(1);
+      expect(receiver.received[0]!.headers).toMatchObject({
+        'x-gitlab-event': 'Merge Request Hook',
+        'x-gitlab-token': 'receiver-secret',
+        'x-gitlab-event-uuid': mine[0]!.uuid,
+        'idempotency-key': mine[0]!.uuid,
+      });
+      // A hook that does not subscribe to an event gets none of it.
+      expect(await gl.deliverWebhook(repository, { event: 'push', payload: { object_kind: 'push' } })).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+    expect(gl.hooks(repository)).toHaveLength(2);
   });
 
   it('maps 404 to NotFoundError, a bad token to InvalidError and 503 or no answer to a retryable UnavailableError', async () => {
