@@ -72,7 +72,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       if (!ctx) throw permanent(`test case ${input.testCaseId} not found`, failureTypes.notFound);
       if (!deps.llm) throw permanent(new LlmNotConfiguredError().message, failureTypes.llmNotConfigured);
       const llm = deps.llm;
-      const baseUrl = requireEnvironmentUrl(ctx);
+      const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
       const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));
 

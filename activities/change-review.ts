@@ -10,7 +10,10 @@ import { finishReply, linkRun, setTitleIfMissing, writePartialReply } from '../s
 import { listApplications } from '../src/db/queries/applications.js';
 import { runTestRows } from '../src/db/queries/runs.js';
 import { getTestCaseRecord, listTestCases } from '../src/db/queries/test-cases.js';
-import { dedupeGoals, normalizeGoal, parseMergeRequestUrl, type ReviewTableRow } from '../src/domain/change-review.js';
+import { dedupeGoals, normalizeGoal, type ReviewTableRow } from '../src/domain/change-review.js';
+import type { ApplicationOverride } from '../src/domain/precedence.js';
+import { parseMergeRequestUrl } from '../src/git/urls.js';
+import { gitClientFor } from '../src/services/git-integrations.js';
 import { titleFrom } from '../src/domain/chat.js';
 import { fitDiffToBudget, parseUnifiedDiff } from '../src/domain/diff.js';
 import { selectTests, writeVerdict, type CatalogueTest, type VerdictDraft } from '../src/llm/change-review.js';
@@ -65,10 +68,9 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
 
   /** The pull/merge request as the provider has it now, through the project's integration. */
   async function fetchPullRequest(review: ChangeReviewRecord): Promise<StoredChange> {
-    const ref = review.provider && review.prUrl ? parseMergeRequestUrl(review.prUrl, review.provider) : undefined;
-    if (!ref) throw new InvalidError(`not a pull/merge request address: ${review.prUrl}`);
-    if (!deps.gitClientFor) throw new InvalidError(`no ${ref.provider} integration is configured for this worker`);
-    const client = await deps.gitClientFor(review.projectId, ref.provider);
+    if (!review.provider || !review.prUrl) throw new InvalidError('the review names no pull/merge request');
+    const ref = parseMergeRequestUrl(review.provider, review.prUrl);
+    const client = await gitClientFor({ db, gitClients: deps.gitClients }, review.projectId, ref);
     const mr = await client.fetchMergeRequest(ref);
     return { title: mr.title, description: mr.description, url: mr.url, headSha: mr.headSha, sourceBranch: mr.sourceBranch, targetBranch: mr.targetBranch, files: mr.files };
   }
@@ -136,12 +138,17 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       return { existing, newTests, reasoning: selection.reasoning };
     },
 
-    /** Writes a new test (disabled, labelled change-review) under its stable id; an existing row is the same test. */
-    async createReviewTestCase(input: { projectId: string; test: ReviewNewTest }): Promise<{ id: string; name: string }> {
+    /**
+     * Writes a new test (disabled, labelled change-review) under its stable id; an existing row is the same test.
+     * Returns where to burn it in: the review's preview of its application (a new feature exists only there).
+     */
+    async createReviewTestCase(input: { changeReviewId: string; projectId: string; test: ReviewNewTest }): Promise<{ id: string; name: string; environmentUrl?: string }> {
       const { test } = input;
+      const review = await requireReview(input.changeReviewId);
+      const environmentUrl = await previewUrl(review.projectId, review.applicationOverrides.find((o) => o.applicationShortId === test.applicationShortId));
       const earlier = await getTestCaseRecord(db, input.projectId, test.id);
-      if (earlier) return { id: test.id, name: test.name };
-      return writeTestCase(
+      if (earlier) return { id: test.id, name: test.name, environmentUrl };
+      const created = await writeTestCase(
         { db },
         {
           projectId: input.projectId,
@@ -154,12 +161,14 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
         },
         { id: test.id },
       );
+      return { ...created, environmentUrl };
     },
 
     /** The review's one run (keyed by the review: a retry finds it), on the review's overrides, linked to its conversation. */
     async createReviewRun(input: { changeReviewId: string; testCaseIds: string[] }): Promise<{ runId: string; runShortId: string; concurrency: number }> {
       const review = await requireReview(input.changeReviewId);
       const meta = review.metadata;
+      const chat = await db.selectFrom('chats').select('short_id').where('id', '=', review.chatId).executeTakeFirstOrThrow();
       const run = await createTestCasesRun(
         { db },
         {
@@ -167,7 +176,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
           testCaseIds: input.testCaseIds,
           applications: review.applicationOverrides,
           dropUnrelatedOverrides: true,
-          meta: { trigger: 'CHANGE_REVIEW', actor: meta.actor ?? `change review ${review.chatId}`, branch: meta.branch ?? review.change?.sourceBranch, commitHash: meta.commitHash ?? review.change?.headSha, commitMessage: meta.commitMessage, repository: meta.repository },
+          meta: { trigger: 'CHANGE_REVIEW', actor: meta.actor ?? `change review ${chat.short_id}`, branch: meta.branch ?? review.change?.sourceBranch, commitHash: meta.commitHash ?? review.change?.headSha, commitMessage: meta.commitMessage, repository: meta.repository },
           idempotencyKey: `change-review:${review.id}`,
         },
       );
@@ -215,6 +224,16 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       await finishReply(db, input.assistantMessageId, { status: input.state, text: input.reason && `The review could not finish: ${input.reason}`, toolsUsed: [] });
     },
   };
+
+  /** The URL an override points the application at (by URL or by environment); none for a build or no override. */
+  async function previewUrl(projectId: string, override: ApplicationOverride | undefined): Promise<string | undefined> {
+    const env = override?.environment;
+    if (!env) return undefined;
+    if ('url' in env) return env.url;
+    if (!('shortId' in env)) return undefined;
+    const row = await db.selectFrom('environments').select('url').where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
+    return row?.url ?? undefined;
+  }
 
   /** The description of each failing step, by `testCaseId:index`. */
   async function failingSteps(wanted: { testCaseId: string; index: number }[]): Promise<Map<string, string>> {

@@ -160,7 +160,7 @@ async function review(input: ChangeReviewInput, setPhase: (phase: string) => voi
   const burnedIn: string[] = [];
   if (selection.newTests.length > 0) {
     await progress('creating-tests', `${chosen(selection)} Creating ${plural(selection.newTests.length, 'new test')} where coverage is missing: ${selection.newTests.map((t) => `"${t.name}"`).join(', ')}…`);
-    const outcomes = await Promise.all(selection.newTests.map((test) => createAndBurnIn(projectId, test)));
+    const outcomes = await Promise.all(selection.newTests.map((test) => createAndBurnIn(changeReviewId, projectId, test)));
     for (const { test, failureReason } of outcomes) {
       if (failureReason === undefined) burnedIn.push(test.id);
       else notRun.push({ testCaseId: test.id, name: test.name, origin: 'new', result: 'NOT_RUN', detail: `could not be generated on the preview: ${failureReason}`, url: `${change.appUrl}/test-cases/${test.id}` });
@@ -220,14 +220,17 @@ async function review(input: ChangeReviewInput, setPhase: (phase: string) => voi
 const chosen = (selection: ReviewSelection) =>
   selection.existing.length ? `Selected ${plural(selection.existing.length, 'existing test')}: ${selection.existing.map((t) => `"${t.name}"`).join(', ')}.` : 'No existing test covers the change.';
 
-/** Writes the new test (stable id) and burns it in as a child; a failed burn-in is a reason, not a failure of the review. */
-async function createAndBurnIn(projectId: string, test: ReviewNewTest): Promise<{ test: ReviewNewTest; failureReason?: string }> {
+/**
+ * Writes the new test (stable id) and burns it in as a child on the review's preview; a failed burn-in is a reason,
+ * not a failure of the review.
+ */
+async function createAndBurnIn(changeReviewId: string, projectId: string, test: ReviewNewTest): Promise<{ test: ReviewNewTest; failureReason?: string }> {
   try {
-    const created = await db.createReviewTestCase({ projectId, test });
+    const created = await db.createReviewTestCase({ changeReviewId, projectId, test });
     const burned = await executeChild(burnIn, {
       workflowId: workflowIds.burnIn(created.id),
       staticSummary: `Burn-in: ${created.name} (change review)`,
-      args: [{ projectId, testCaseId: created.id }],
+      args: [{ projectId, testCaseId: created.id, ...(created.environmentUrl && { environmentUrl: created.environmentUrl }) }],
     });
     return burned.status === 'COMPLETED' ? { test } : { test, failureReason: burned.failureReason ?? 'unknown reason' };
   } catch (err) {

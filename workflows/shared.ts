@@ -93,6 +93,8 @@ export interface SystemCheckResult {
 export interface BurnInInput {
   projectId: string;
   testCaseId: string;
+  /** Record on this URL instead of the application's environment: a change review burns new tests in on the preview. */
+  environmentUrl?: string;
 }
 
 export interface BurnInResult {

@@ -1,7 +1,7 @@
 // The rules of a change review that are decided by code, not by the model: what kind of change can be checked in
 // a browser, which goal is a duplicate of which, which verdict the results allow, and the reply's text (the
 // results table is built here from the run, never written by the model). Pure: the changeReview workflow uses them.
-import type { GitProviderId, MergeRequestRef, ReviewVerdict } from '../git/provider.js';
+import type { ReviewVerdict } from '../git/provider.js';
 
 export type ChangedPathKind = 'docs' | 'ci' | 'config' | 'code';
 
@@ -109,21 +109,4 @@ export function reviewBody(input: { verdict: ReviewVerdict; summary: string; row
 export function unverifiableBody(reason: string): { summary: string; body: string } {
   const summary = `Unable to verify this change in a browser: ${reason}. No tests were selected or run.`;
   return { summary, body: `**Verdict: Comment**\n\n${summary}` };
-}
-
-/**
- * The repository and number of a pull/merge request from its web address: GitHub (and GitHub Enterprise)
- * `…/<owner>/<repo>/pull/<n>`, GitLab (and self-managed) `…/<group>/<project>/-/merge_requests/<n>`, groups nested.
- * undefined when the address is not one of these.
- */
-export function parseMergeRequestUrl(url: string, provider: GitProviderId): MergeRequestRef | undefined {
-  let path: string;
-  try {
-    path = new URL(url).pathname.replace(/\/+$/, '');
-  } catch {
-    return undefined;
-  }
-  const match = provider === 'github' ? /^\/(?:api\/v3\/)?([^/]+\/[^/]+)\/pulls?\/(\d+)(?:\/.*)?$/.exec(path) : /^\/(.+?)\/-\/merge_requests\/(\d+)(?:\/.*)?$/.exec(path);
-  if (!match) return undefined;
-  return { provider, repository: decodeURIComponent(match[1]!), number: Number(match[2]) };
 }

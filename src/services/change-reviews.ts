@@ -5,10 +5,10 @@
 import type { DB } from '../db/database.js';
 import { findChangeReviewByChat, insertChangeReview, endReview, type ChangeReviewRecord } from '../db/queries/change-reviews.js';
 import { findChat, findChatByIdempotencyKey, finishReply, insertChat, insertTurn, toChatView, type ChatRecord, type ChatView } from '../db/queries/chats.js';
-import { parseMergeRequestUrl } from '../domain/change-review.js';
 import { parseUnifiedDiff } from '../domain/diff.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import type { GitProviderId } from '../git/provider.js';
+import { parseMergeRequestUrl } from '../git/urls.js';
 import { newId, newShortId } from '../ids.js';
 import { startChangeReview } from '../temporal/chat-lifecycle.js';
 import type { TemporalTarget } from '../temporal/lifecycle.js';
@@ -91,10 +91,8 @@ export async function recordChangeReview(db: DB, projectId: string, request: Cha
     const earlier = await existingReview(db, projectId, opts.idempotencyKey, opts.appUrl);
     if (earlier) return earlier;
   }
-  if (request.mode === 'pr' && !parseMergeRequestUrl(request.prUrl, request.vcsProviderId)) {
-    const form = request.vcsProviderId === 'github' ? 'https://<host>/<owner>/<repo>/pull/<number>' : 'https://<host>/<group>/<project>/-/merge_requests/<number>';
-    throw new InvalidError(`prUrl: not a ${request.vcsProviderId} ${request.vcsProviderId === 'github' ? 'pull' : 'merge'} request address (${form})`);
-  }
+  // Refused here (400), not when the workflow fetches it: a bad address never becomes a FAILED review.
+  if (request.mode === 'pr') parseMergeRequestUrl(request.vcsProviderId, request.prUrl);
   await checkOverrides(db, projectId, request.applicationOverrides);
   const chatId = newId();
   const shortId = newShortId('chat');

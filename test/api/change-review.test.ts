@@ -89,7 +89,7 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
 
     const before = await counts();
     const wrong = await ctx.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl: 'https://github.com/acme/shop/issues/42', vcsProviderId: 'github', applicationOverrides: overrides });
-    expect(wrong).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^prUrl: not a github pull request address/) } });
+    expect(wrong).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^prUrl: not a GitHub pull request URL/) } });
     const crossed = await ctx.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl: 'https://github.com/acme/shop/pull/42', vcsProviderId: 'gitlab', applicationOverrides: overrides });
     expect(crossed.status).toBe(400);
     expect(await counts()).toEqual(before);

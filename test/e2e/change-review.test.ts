@@ -3,14 +3,17 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pollChat } from '../support/chat-polling.js';
+import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
+import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { checkoutSteps, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 
-// Change reviews in raw mode on the real stack (Postgres, Temporal, Chromium, the fixture shop as the preview
-// deployment, the scripted model), driven the way QA.tech's change-review action drives them.
+// Change reviews on the real stack (Postgres, Temporal, Chromium, the fixture shop as the preview deployment, the
+// scripted model), driven the way QA.tech's change-review action drives them; in PR mode the real GitHub and GitLab
+// clients fetch the change from the local fake providers.
 
 const checkoutDiff = `diff --git a/src/checkout/Checkout.tsx b/src/checkout/Checkout.tsx
 index 3f1c2aa..9b0d7e1 100644
@@ -46,13 +49,15 @@ describe('change review on the real stack', () => {
   let preview: FixtureApps;
   let brokenPreview: FixtureApps;
   let llm: ScriptedLlm;
+  let github: FakeGitHub;
+  let gitlab: FakeGitLab;
   let stack: Stack;
   let appShortId: string;
   let loginId: string;
   let checkoutId: string;
 
   beforeAll(async () => {
-    [preview, brokenPreview, llm] = await Promise.all([startFixtureApps(), startFixtureApps(), startScriptedLlm()]);
+    [preview, brokenPreview, llm, github, gitlab] = await Promise.all([startFixtureApps(), startFixtureApps(), startScriptedLlm(), startFakeGitHub(), startFakeGitLab()]);
     brokenPreview.setVariant('checkoutBroken');
     stack = await startStack({ llm });
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
@@ -64,7 +69,7 @@ describe('change review on the real stack', () => {
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
-    await Promise.all([preview?.stop(), brokenPreview?.stop(), llm?.stop()]);
+    await Promise.all([preview?.stop(), brokenPreview?.stop(), llm?.stop(), github?.close(), gitlab?.close()]);
   });
   beforeEach(() => llm.reset());
 
@@ -165,4 +170,61 @@ describe('change review on the real stack', () => {
     await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Did it pass?' });
     expect((await pollChat(stack, shortId)).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Yes, it passed.' });
   }, 240_000);
+  const checkoutPatch = checkoutDiff.slice(checkoutDiff.indexOf('@@'));
+
+  it('PR mode without an integration for the provider: the review ends FAILED saying so, and the review data says why', async () => {
+    const { shortId } = (await stack.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl: 'https://github.com/acme/other/pull/1', vcsProviderId: 'github', applicationOverrides: [] })).body;
+    const poll = await pollChat(stack, shortId, { timeoutMs: 60_000 });
+    expect(poll.final.messages[0]).toMatchObject({ status: 'FAILED', text: 'The review could not finish: No GitHub integration in this project' });
+    expect((await stack.call('GET', `/v1/chat/${shortId}/review`)).body).toMatchObject({ state: 'FAILED', verdict: null, failureReason: 'No GitHub integration in this project' });
+  }, 60_000);
+
+  it('PR mode, GitHub App: the pull request is fetched with an installation token, the review runs on it and completes', async () => {
+    const app = github.addApp({ slug: 'proctor-review' });
+    const installationId = github.addInstallation(app.appId, ['acme/shop']);
+    const pull = github.addPullRequest('acme/shop', {
+      number: 42,
+      title: 'Express shipping at checkout',
+      body: 'Sends the express flag with the order.',
+      headRef: 'feature/express',
+      files: [{ filename: 'src/checkout/Checkout.tsx', additions: 2, deletions: 1, patch: checkoutPatch }, { filename: 'public/express.png', status: 'added' }],
+    });
+    expect((await stack.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: app.appId, privateKey: app.privateKey, baseUrl: github.url })).status).toBe(201);
+    llm.enqueue(checkoutModel(), checkoutModel());
+
+    const outcome = await changeReviewAction(stack, { mode: 'pr', prUrl: 'https://github.com/acme/shop/pull/42', vcsProviderId: 'github', applicationOverrides: onPreview(preview) });
+    expect(outcome.verdict).toBe('Approved');
+    // The model saw the pull request's title and patch, and the binary file only by name.
+    const selection = JSON.stringify(llm.requests[0]!.messages);
+    expect(selection).toContain('Change: Express shipping at checkout');
+    expect(selection).toContain('public/express.png [added, +0 -0, binary]');
+    expect(github.tokenExchanges(installationId)).toBeGreaterThanOrEqual(1);
+    const data = (await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body;
+    expect(data).toMatchObject({ mode: 'pr', state: 'COMPLETED', verdict: 'Approved', change: { title: 'Express shipping at checkout', headSha: pull.headSha, fileCount: 2 } });
+    expect(await stack.db.selectFrom('runs').select('branch').where('short_id', '=', data.runShortId).executeTakeFirstOrThrow()).toEqual({ branch: 'feature/express' });
+  }, 240_000);
+
+  it('PR mode, GitLab: the merge request is fetched with the access token and the review completes', async () => {
+    gitlab.addProject('acme/web/shop');
+    gitlab.addToken('glpat-review', ['acme/web/shop']);
+    gitlab.addMergeRequest('acme/web/shop', { iid: 7, title: 'Log the order id', description: 'Observability only.', files: [{ newPath: 'src/checkout/Checkout.tsx', diff: checkoutPatch }] });
+    expect((await stack.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-review', baseUrl: gitlab.url })).status).toBe(201);
+    llm.enqueue(
+      reviewResponder({
+        select: (prompt) => {
+          expect(prompt).toContain('Change: Log the order id');
+          expect(prompt).toContain("+    track('order_placed', { id: order.id });");
+          return { existingTestCaseIds: [], newTests: [], reasoning: 'Only tracking changed; nothing a user sees.' };
+        },
+        verdict: () => ({}),
+      }),
+    );
+
+    const outcome = await changeReviewAction(stack, { mode: 'pr', prUrl: 'https://gitlab.example/acme/web/shop/-/merge_requests/7', vcsProviderId: 'gitlab', applicationOverrides: [] });
+    expect(outcome.verdict).toBe('Comment');
+    expect(outcome.text).toContain('Only tracking changed; nothing a user sees.');
+    expect((await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body).toMatchObject({ state: 'COMPLETED', change: { title: 'Log the order id', fileCount: 1 } });
+    expect(gitlab.requests.map((r) => r.route)).toEqual(expect.arrayContaining(['mergeRequests.show']));
+  }, 120_000);
+
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyChange, dedupeGoals, enforceVerdict, parseMergeRequestUrl, resultsTable, reviewBody } from '../../src/domain/change-review.js';
+import { classifyChange, dedupeGoals, enforceVerdict, resultsTable, reviewBody } from '../../src/domain/change-review.js';
 import { estimateTokens, fitDiffToBudget, parseUnifiedDiff } from '../../src/domain/diff.js';
 import type { ChangedFile } from '../../src/git/provider.js';
 
@@ -133,16 +133,5 @@ describe('verdict rules', () => {
       '| Coupon | new | PASSED | [open](https://app.test/runs/run_1) |',
     ]);
     expect(reviewBody({ verdict: 'Approved', summary: 'All good.', rows: [], details: '' })).toMatch(/^\*\*Verdict: Approved\*\*\n\nAll good\.\n\n### Results\n\n_No tests were run\._/);
-  });
-});
-
-describe('parseMergeRequestUrl', () => {
-  it('reads GitHub pull requests and GitLab merge requests (nested groups, self-managed hosts)', () => {
-    expect(parseMergeRequestUrl('https://github.com/acme/shop/pull/42', 'github')).toEqual({ provider: 'github', repository: 'acme/shop', number: 42 });
-    expect(parseMergeRequestUrl('https://ghe.acme.test/acme/shop/pull/7/files', 'github')).toEqual({ provider: 'github', repository: 'acme/shop', number: 7 });
-    expect(parseMergeRequestUrl('https://gitlab.acme.test/group/sub/shop/-/merge_requests/9', 'gitlab')).toEqual({ provider: 'gitlab', repository: 'group/sub/shop', number: 9 });
-    expect(parseMergeRequestUrl('https://github.com/acme/shop/issues/42', 'github')).toBeUndefined();
-    expect(parseMergeRequestUrl('https://github.com/acme/shop/pull/42', 'gitlab')).toBeUndefined();
-    expect(parseMergeRequestUrl('not a url', 'github')).toBeUndefined();
   });
 });

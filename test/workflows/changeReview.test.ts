@@ -52,7 +52,7 @@ function activities(opts: Options = {}) {
       await opts.select?.();
       return opts.selection ?? { existing: [checkout], newTests: [], reasoning: 'The change touches checkout.' };
     }),
-    createReviewTestCase: recorder(async (input: { projectId: string; test: ReviewNewTest }) => ({ id: input.test.id, name: input.test.name })),
+    createReviewTestCase: recorder(async (input: { changeReviewId: string; projectId: string; test: ReviewNewTest }) => ({ id: input.test.id, name: input.test.name, environmentUrl: 'https://preview.shop.test' })),
     createReviewRun: recorder(async (_input: { changeReviewId: string; testCaseIds: string[] }) => ({ runId: 'run-uuid', runShortId: opts.runShortId ?? 'run_ok', concurrency: 100 })),
     reviewRunResults: recorder(async (_input: { projectId: string; runId: string; newTestIds: string[] }) => opts.results ?? [passed(checkout.id, checkout.name)]),
     writeReviewVerdict: recorder(async (_input: { changeReviewId: string; reasoning: string; rows: unknown[] }) =>

@@ -1,7 +1,8 @@
 // The workflow bundle of changeReview's test: the real review, with stand-ins for its children (burnIn, planRun,
-// chatTurn have their own tests) so the review's branches are checked by what its activities answer. A burn-in of
-// a test case whose id starts with `bad` fails; a run whose short id contains `broken` fails as a workflow; a
-// follow-up turn ends its reply through the same activity the real turn uses, so a test sees it was answered.
+// chatTurn have their own tests) so the review's branches are checked by what its activities answer. A burn-in not
+// on the preview URL the mocks give, or of a test case whose id starts with `bad`, fails; a run whose short id
+// contains `broken` fails as a workflow; a follow-up turn ends its reply through the same activity the real turn
+// uses, so a test sees it was answered.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../../../activities/index.js';
 import type { BurnInInput, BurnInResult, ChatTurnInput, ChatTurnResult, PlanRunInput, PlanRunResult } from '../../../workflows/shared.js';
@@ -11,6 +12,7 @@ export { changeReview } from '../../../workflows/changeReview.js';
 const db = proxyActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '10 seconds' });
 
 export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
+  if (input.environmentUrl !== 'https://preview.shop.test') return { status: 'FAILED', failureReason: `burned in on ${input.environmentUrl ?? 'the default environment'}, not the preview`, stepCount: 0 };
   if (input.testCaseId.startsWith('bad')) return { status: 'FAILED', failureReason: 'no button named "Apply coupon"', stepCount: 0 };
   return { status: 'COMPLETED', stepCount: 5 };
 }

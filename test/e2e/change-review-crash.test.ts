@@ -1,0 +1,143 @@
+// Crash safety of a change review: a `proctor worker` process killed with SIGKILL while the review burns in the test
+// it created leaves one review, one verdict, one assistant reply, one run and no duplicate test case, finished by the
+// next worker.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { waitFor } from '../support/net.js';
+import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { changeReviewAction, reviewResponder } from '../support/review-script.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { checkoutGoal, checkoutMoves } from '../support/shop-agent-script.js';
+import { startStack, type Stack } from '../support/worker-context.js';
+
+interface WorkerProcess {
+  child: ChildProcess;
+  output: () => string;
+}
+
+// The worker is the leader of its own process group, so SIGKILL to the group takes everything it started.
+function startWorker(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+const isRunning = (w: WorkerProcess) => w.child.exitCode === null && w.child.signalCode === null;
+const killGroup = (w: WorkerProcess) => {
+  try {
+    process.kill(-w.child.pid!, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+};
+
+const checkoutDiff = `diff --git a/src/checkout/Shipping.tsx b/src/checkout/Shipping.tsx
+new file mode 100644
+--- /dev/null
++++ b/src/checkout/Shipping.tsx
+@@ -0,0 +1,3 @@
++export function Shipping() {
++  return <select name="shipping"><option>Standard</option><option>Express</option></select>;
++}
+`;
+
+describe('a change review survives a killed worker', () => {
+  let fixture: FixtureApps;
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-review-crash-'));
+  const workers: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ worker: false });
+  }, 60_000);
+  afterAll(async () => {
+    for (const w of workers) if (isRunning(w)) killGroup(w);
+    await stack?.close();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
+    rmSync(blobDir, { recursive: true, force: true });
+  });
+
+  const workerEnv = (): Record<string, string> => ({
+    DATABASE_URL: stack.databaseUrl!,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: stack.taskQueue,
+    PROCTOR_DATA_DIR: blobDir,
+    PROCTOR_BLOB_DIR: blobDir,
+    PROCTOR_BLOB_SECRET: randomBytes(32).toString('hex'),
+    OPENAI_API_KEY: llm.apiKey,
+    OPENAI_BASE_URL: llm.baseURL,
+    PROCTOR_LLM_MODEL: 'scripted',
+    PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true',
+    LOG_LEVEL: 'warn',
+  });
+
+  it('SIGKILL while the new test burns in: the next worker finishes the review; one verdict, no duplicate test case', async () => {
+    const appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
+    const appId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
+    const loginId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'Sign in and add the mug', steps: loginSteps });
+    // Every request gets the same stateless answer, so the attempts after the crash are scripted too.
+    const model = reviewResponder({
+      select: () => ({
+        existingTestCaseIds: [],
+        newTests: [{ name: 'Checkout with express shipping', goal: checkoutGoal, applicationShortId: appShortId, expectedResult: 'The order is confirmed', resumeFromTestCaseId: loginId }],
+        reasoning: 'Express shipping is new and untested.',
+      }),
+      verdict: () => ({ verdict: 'Approved', summary: 'Express checkout works on the preview.', evaluationDetails: 'The new checkout test passed.' }),
+      moves: checkoutMoves,
+    });
+    llm.enqueue(...Array.from({ length: 60 }, () => model));
+    const reviewTestCases = () => stack.db.selectFrom('test_cases').select(['id', 'generation_status']).where((eb) => eb(eb.val('change-review'), '=', eb.fn.any('labels'))).execute();
+
+    const first = startWorker(workerEnv());
+    workers.push(first);
+    const request = { mode: 'rawChanges', changes: { changeDescription: 'Express shipping option at checkout', diff: checkoutDiff }, applicationOverrides: [{ applicationShortId: appShortId, environment: { url: `${fixture.url}/shop/login` } }] };
+    const outcome = changeReviewAction(stack, request, { timeoutMs: 240_000 });
+    // Kill it once the new test exists and its burn-in agent has taken a few steps.
+    await waitFor(
+      async () => {
+        if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
+        const agentCalls = llm.requests.filter((r) => !r.tools?.some((t) => t.type === 'function' && ['select_tests', 'write_verdict'].includes(t.function.name))).length;
+        return (await reviewTestCases()).length === 1 && agentCalls >= 3;
+      },
+      120_000,
+      'the new test to be burning in on the first worker',
+    ).catch(async (err: Error) => {
+      const reviews = await stack.db.selectFrom('change_reviews').select(['state', 'phase', 'failure_reason']).execute();
+      const messages = await stack.db.selectFrom('chat_messages').select(['role', 'status', 'text']).execute();
+      throw new Error(`${err.message}; reviews ${JSON.stringify(reviews)}; messages ${JSON.stringify(messages)}; ${llm.requests.length} model requests; worker:\n${first.output()}`);
+    });
+    killGroup(first);
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    workers.push(startWorker(workerEnv()));
+
+    const { shortId, verdict, text } = await outcome;
+    expect(verdict, text).toBe('Approved');
+    expect(text).toMatch(/\| Checkout with express shipping \| new \| PASSED \|/);
+    // One of everything: the test case (stable id), the review, its reply, its run.
+    const created = await reviewTestCases();
+    expect(created).toEqual([{ id: expect.any(String), generation_status: 'COMPLETED' }]);
+    const testCase = (await stack.call('GET', `/v1/test-cases/${created[0]!.id}`)).body;
+    expect(testCase).toMatchObject({ name: 'Checkout with express shipping', isEnabled: false, labels: ['change-review'], resumeFromDependencyProjectTestCaseId: loginId });
+    const chatId = (await stack.db.selectFrom('chats').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()).id;
+    const replies = await stack.db.selectFrom('chat_messages').select(['role', 'status']).where('chat_id', '=', chatId).where('role', '=', 'assistant').execute();
+    expect(replies).toEqual([{ role: 'assistant', status: 'COMPLETED' }]);
+    expect(await stack.db.selectFrom('change_reviews').select(['state', 'verdict']).where('chat_id', '=', chatId).execute()).toEqual([{ state: 'COMPLETED', verdict: 'Approved' }]);
+    expect(await stack.db.selectFrom('chat_runs').select('run_id').where('chat_id', '=', chatId).execute()).toHaveLength(1);
+
+    // A review that created, burned in and ran a new test across a worker crash: the history test/workflows/replay.test.ts replays.
+    if (process.env.RECORD_HISTORIES) {
+      const history = await (await stack.temporal.get()).workflow.getHandle(`chat:${shortId}`).fetchHistory();
+      writeFileSync(join('test/workflows/histories', 'changeReview-new-test.json'), historyToJSON(history));
+    }
+  }, 300_000);
+});
