@@ -90,13 +90,16 @@ describe('merge-request review webhooks and settings', () => {
     await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo, autoRun: false });
     expect(gl.hooks(gitlabRepo)).toHaveLength(1);
 
-    // No hook can be made: nothing is saved (no GitLab integration; GitLab not answering).
+    // No GitLab integration: nothing is saved. GitLab not answering: saved, and the answer says the hook is missing.
     const none = await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: 'other-group/app' }, ctx.other.token);
     expect(none).toMatchObject({ status: 404, body: { message: 'No GitLab integration in this project' } });
+    expect((await ctx.call('GET', '/v1/merge-request-review-settings', undefined, ctx.other.token)).body.settings).toEqual([]);
     gl.failNext('hooks.list', 1, 503);
     const down = await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo, includeDrafts: true });
-    expect(down.status).toBe(503);
-    expect((await ctx.call('GET', `/v1/merge-request-review-settings/${saved.body.id}`)).body.includeDrafts).toBe(false);
+    expect(down.status).toBe(200);
+    expect(down.body).toMatchObject({ includeDrafts: true, webhookId: saved.body.webhookId });
+    expect(down.body.webhookProblem).toMatch(/GitLab .*503.*save the settings again to create the project hook$/);
+    expect((await ctx.call('GET', `/v1/merge-request-review-settings/${saved.body.id}`)).body.webhookProblem).toBeUndefined();
   });
 
   it('a bad signature is 401 and records nothing; the same delivery twice is processed once', async () => {

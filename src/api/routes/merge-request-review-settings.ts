@@ -29,6 +29,7 @@ const Settings = z
     webhookUrl: z.string().openapi({ example: 'https://proctor.example.com/webhooks/gitlab', description: 'Where the provider delivers events' }),
     webhookId: z.string().nullable().openapi({ description: 'GitLab: the project hook created or refreshed on save' }),
     updatedAt: z.string().datetime(),
+    webhookProblem: z.string().optional().openapi({ description: 'Only when saving: GitLab could not be reached to create or refresh the hook; the settings are saved, save again' }),
   })
   .openapi('MergeRequestReviewSettings');
 
@@ -67,7 +68,6 @@ const routes = {
     responses: {
       200: json(Settings, 'Settings after the save'),
       409: json(ErrorSchema, 'The repository is connected to another project'),
-      503: json(ErrorSchema, 'GitLab could not be reached to create the project hook; nothing was saved, save again'),
       ...errorResponses,
     },
   }),
