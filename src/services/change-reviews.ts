@@ -4,6 +4,7 @@
 // as its own child; the API route (and MCP) call `createChangeReview`, which also starts the workflow.
 import type { DB } from '../db/database.js';
 import { findChangeReviewByChat, insertChangeReview, endReview, type ChangeReviewRecord } from '../db/queries/change-reviews.js';
+import { findGitIntegrationByProvider } from '../db/queries/git-integrations.js';
 import { findChat, findChatByIdempotencyKey, finishReply, insertChat, insertTurn, toChatView, type ChatRecord, type ChatView } from '../db/queries/chats.js';
 import { parseUnifiedDiff } from '../domain/diff.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
@@ -91,8 +92,14 @@ export async function recordChangeReview(db: DB, projectId: string, request: Cha
     const earlier = await existingReview(db, projectId, opts.idempotencyKey, opts.appUrl);
     if (earlier) return earlier;
   }
-  // Refused here (400), not when the workflow fetches it: a bad address never becomes a FAILED review.
-  if (request.mode === 'pr') parseMergeRequestUrl(request.vcsProviderId, request.prUrl);
+  // Refused here (400, 404), not when the workflow fetches it: a bad address or a missing integration never
+  // becomes a FAILED review. (One removed while the review runs still fails it, saying so.)
+  if (request.mode === 'pr') {
+    parseMergeRequestUrl(request.vcsProviderId, request.prUrl);
+    if (!(await findGitIntegrationByProvider(db, projectId, request.vcsProviderId))) {
+      throw new NotFoundError(`${request.vcsProviderId === 'github' ? 'GitHub' : 'GitLab'} integration`, 'connect one with POST /v1/git-integrations first');
+    }
+  }
   await checkOverrides(db, projectId, request.applicationOverrides);
   const chatId = newId();
   const shortId = newShortId('chat');

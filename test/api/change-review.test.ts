@@ -80,7 +80,11 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
     expect(described.type).toBe('changeReview');
   });
 
-  it('PR mode: takes a GitHub pull request or a GitLab merge request address; refuses other addresses, writing nothing', async () => {
+  it('PR mode: takes a GitHub pull request or a GitLab merge request address; refuses other addresses and a provider without integration, writing nothing', async () => {
+    const noIntegration = await ctx.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl: 'https://github.com/acme/shop/pull/42', vcsProviderId: 'github', applicationOverrides: overrides });
+    expect(noIntegration).toMatchObject({ status: 404, body: { message: 'GitHub integration not found: connect one with POST /v1/git-integrations first' } });
+    expect((await ctx.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'token', token: 'ghp_review' })).status).toBe(201);
+    expect((await ctx.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-review' })).status).toBe(201);
     const github = await ctx.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl: 'https://github.com/acme/shop/pull/42', vcsProviderId: 'github', applicationOverrides: overrides });
     expect(github.status).toBe(202);
     expect((await ctx.call('GET', `/v1/chat/${github.body.shortId}/review`)).body).toMatchObject({ mode: 'pr', prUrl: 'https://github.com/acme/shop/pull/42', state: 'QUEUED' });

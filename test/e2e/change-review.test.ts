@@ -172,11 +172,11 @@ describe('change review on the real stack', () => {
   }, 240_000);
   const checkoutPatch = checkoutDiff.slice(checkoutDiff.indexOf('@@'));
 
-  it('PR mode without an integration for the provider: the review ends FAILED saying so, and the review data says why', async () => {
-    const { shortId } = (await stack.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl: 'https://github.com/acme/other/pull/1', vcsProviderId: 'github', applicationOverrides: [] })).body;
-    const poll = await pollChat(stack, shortId, { timeoutMs: 60_000 });
-    expect(poll.final.messages[0]).toMatchObject({ status: 'FAILED', text: 'The review could not finish: No GitHub integration in this project' });
-    expect((await stack.call('GET', `/v1/chat/${shortId}/review`)).body).toMatchObject({ state: 'FAILED', verdict: null, failureReason: 'No GitHub integration in this project' });
+  it('PR mode without an integration for the provider: 404 saying so, nothing written', async () => {
+    const before = await stack.db.selectFrom('change_reviews').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const refused = await stack.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl: 'https://github.com/acme/other/pull/1', vcsProviderId: 'github', applicationOverrides: [] });
+    expect(refused).toMatchObject({ status: 404, body: { message: 'GitHub integration not found: connect one with POST /v1/git-integrations first' } });
+    expect(await stack.db.selectFrom('change_reviews').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).toEqual(before);
   }, 60_000);
 
   it('PR mode, GitHub App: the pull request is fetched with an installation token, the review runs on it and completes', async () => {
