@@ -6,7 +6,7 @@ import type { ApplicationOverride } from '../domain/precedence.js';
 import { normalizeHandle } from '../domain/merge-requests.js';
 import type { GitProviderId, MergeRequestRef } from '../git/provider.js';
 import { newId } from '../ids.js';
-import { ConflictError, InvalidError, NotFoundError } from './errors.js';
+import { ConflictError, InvalidError, NotFoundError, UnavailableError } from './errors.js';
 import { ensureWebhookSecret, gitClientFor } from './git-integrations.js';
 
 export interface MergeRequestReviewSettingsInput {
@@ -36,6 +36,8 @@ export interface MergeRequestReviewSettingsView {
   /** GitLab: the project hook Proctor created or refreshed when these settings were saved. */
   webhookId: string | null;
   updatedAt: string;
+  /** Only in a save's answer: GitLab could not be reached to create or refresh the hook (the settings were saved). */
+  webhookProblem?: string;
 }
 
 export interface MergeRequestSettingsDeps {
@@ -92,7 +94,7 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
   const taken = await deps.db.selectFrom('merge_request_review_settings').select('project_id').where('provider', '=', input.provider).where('repository', '=', repository).executeTakeFirst();
   if (taken && taken.project_id !== projectId) throw new ConflictError(`${input.provider} repository ${repository} is connected to another project`);
 
-  const fields = {
+  const fields: Record<string, unknown> & Partial<{ webhook_id: string }> = {
     ...(input.reviewContext !== undefined ? { review_context: input.reviewContext } : {}),
     ...(input.autoRun !== undefined ? { auto_run: input.autoRun } : {}),
     ...(input.includeDrafts !== undefined ? { include_drafts: input.includeDrafts } : {}),
@@ -100,18 +102,24 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
     ...(input.environmentMapping !== undefined ? { environment_mapping: JSON.stringify(input.environmentMapping) } : {}),
     ...(input.handle !== undefined ? { handle: normalizeHandle(input.handle) } : {}),
   };
-  let row = await deps.db
+  // The hook first: without a GitLab integration, or with credentials GitLab refuses, nothing is saved. GitLab not
+  // answering saves the settings and says so (`webhookProblem`): saving again creates the hook.
+  let webhookProblem: string | null = null;
+  if (input.provider === 'gitlab') {
+    try {
+      Object.assign(fields, { webhook_id: await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, input.provider)) });
+    } catch (err) {
+      if (!(err instanceof UnavailableError)) throw err;
+      webhookProblem = `${err.message}; save the settings again to create the project hook`;
+    }
+  }
+  const row = await deps.db
     .insertInto('merge_request_review_settings')
     .values({ id: newId(), project_id: projectId, provider: input.provider, repository, ...fields })
     .onConflict((oc) => oc.columns(['provider', 'repository']).doUpdateSet({ ...fields, updated_at: new Date() }))
     .returningAll()
     .executeTakeFirstOrThrow();
-
-  if (row.provider === 'gitlab') {
-    const hookId = await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, row.provider));
-    row = await deps.db.updateTable('merge_request_review_settings').set({ webhook_id: hookId }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
-  }
-  return toView(row, deps.publicUrl);
+  return { ...toView(row, deps.publicUrl), ...(webhookProblem && { webhookProblem }) };
 }
 
 export async function listMergeRequestReviewSettings(deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>, projectId: string): Promise<MergeRequestReviewSettingsView[]> {

@@ -25,6 +25,8 @@ export interface StartOptions<T extends WorkflowType> {
   args: Parameters<Workflows[T]>;
   /** Shown in the Temporal UI's workflow list, so an operator sees what this is without opening it. */
   summary?: string;
+  /** Markdown shown on the workflow's page in the Temporal UI (what it is for, where to look). */
+  details?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function signalWithStart<T extends WorkflowType, SignalArgs extends
     taskQueue: temporal.taskQueue,
     workflowId: opts.workflowId,
     staticSummary: opts.summary,
+    staticDetails: opts.details,
     args: opts.args,
     signal: opts.signal,
     signalArgs: opts.signalArgs,

@@ -8,6 +8,9 @@ export async function signalMergeRequestReview(temporal: TemporalTarget, input: 
   await signalWithStart(temporal, 'mergeRequestReview', {
     workflowId: workflowIds.mergeRequestReview(provider, repository, number),
     summary: `Review of ${provider} ${repository} #${number}`,
+    details:
+      `Merge-request review of **${repository}** #${number} on ${provider}, driven by its webhooks. ` +
+      'Query `mergeRequestReviewState` for the state, the head commit and what it waits for; each review is a `changeReview` child (`chat:<shortId>`).',
     args: [input],
     signal: mergeRequestEventSignal,
     signalArgs: [event],

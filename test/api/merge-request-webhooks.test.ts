@@ -6,7 +6,9 @@ import { workflowIds } from '../../workflows/shared.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
-import { githubExample } from '../support/webhook-payloads.js';
+import { deliverGitHub, githubExample, poster } from '../support/webhook-payloads.js';
+import { createApp } from '../../src/api/app.js';
+import { createTemporalClientProvider } from '../../src/temporal/client.js';
 
 // The webhook endpoints and the settings behind them, through the real app on Postgres and the test Temporal server
 // (no worker: a signalled review just waits, which is all these tests look at). GitHub payloads are the real ones
@@ -87,6 +89,17 @@ describe('merge-request review webhooks and settings', () => {
     expect(JSON.stringify(saved.body)).not.toContain(hooks[0]!.token!);
     await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo, autoRun: false });
     expect(gl.hooks(gitlabRepo)).toHaveLength(1);
+
+    // No GitLab integration: nothing is saved. GitLab not answering: saved, and the answer says the hook is missing.
+    const none = await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: 'other-group/app' }, ctx.other.token);
+    expect(none).toMatchObject({ status: 404, body: { message: 'No GitLab integration in this project' } });
+    expect((await ctx.call('GET', '/v1/merge-request-review-settings', undefined, ctx.other.token)).body.settings).toEqual([]);
+    gl.failNext('hooks.list', 1, 503);
+    const down = await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo, includeDrafts: true });
+    expect(down.status).toBe(200);
+    expect(down.body).toMatchObject({ includeDrafts: true, webhookId: saved.body.webhookId });
+    expect(down.body.webhookProblem).toMatch(/GitLab .*503.*save the settings again to create the project hook$/);
+    expect((await ctx.call('GET', `/v1/merge-request-review-settings/${saved.body.id}`)).body.webhookProblem).toBeUndefined();
   });
 
   it('a bad signature is 401 and records nothing; the same delivery twice is processed once', async () => {
@@ -174,6 +187,27 @@ describe('merge-request review webhooks and settings', () => {
     const ping = await post('/webhooks/github', JSON.stringify({ zen: 'Keep it logically awesome.' }), { 'x-github-event': 'ping', 'x-github-delivery': randomUUID() });
     expect(ping.status).toBe(200);
   });
+
+  it('Temporal unreachable: 503 and the delivery stays unprocessed; the redelivery is processed', async () => {
+    const unreachable = createTemporalClientProvider({ address: '127.0.0.1:1', namespace: 'default', taskQueue: 'nowhere' });
+    const down = createApp({ ...ctx.deps, temporal: unreachable });
+    const payload = githubExample('pull_request', (p) => p.action === 'reopened');
+    payload.repository.full_name = repo;
+    payload.number = 3;
+    payload.pull_request.number = 3;
+    const workflowId = workflowIds.mergeRequestReview('github', repo, 3);
+    started.push(workflowId);
+    const deliveryId = randomUUID();
+    const failed = await deliverGitHub(poster(down), githubSecret, 'pull_request', payload, deliveryId).finally(() => unreachable.close());
+    expect(failed).toEqual({ status: 503, body: { message: 'The delivery was recorded but could not be handed to the workflow engine; redeliver it' } });
+    const row = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow();
+    expect(row.processed_at).toBeNull();
+
+    const redelivered = await deliverGitHub(poster(ctx.app), githubSecret, 'pull_request', payload, deliveryId);
+    expect(redelivered.status).toBe(202);
+    expect(await signalsOf(workflowId)).toBe(1);
+    expect((await deliverGitHub(poster(ctx.app), githubSecret, 'pull_request', payload, deliveryId)).status).toBe(200);
+  }, 60_000);
 
   it('the webhook endpoints and the settings are in the OpenAPI document', async () => {
     const doc = (await ctx.call('GET', '/v1/openapi.json')).body;

@@ -2,6 +2,9 @@
 // real changeReview child (PR mode: the change is fetched from the fake provider), comments, reviews and statuses
 // posted to local fake GitHub and GitLab servers. GitHub payloads are real examples signed with the App's secret;
 // GitLab's are shaped as GitLab documents them and carry the hook's token.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIds, mergeRequestReviewStateQuery } from '../../workflows/shared.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
@@ -20,6 +23,17 @@ import {
 } from '../support/webhook-payloads.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 import { connectGitProviders, type Providers } from '../support/merge-request-stack.js';
+
+/**
+ * Closes the pull request (its workflow ends) and, with `RECORD_HISTORIES=1`, keeps the workflow's history for
+ * test/workflows/replay.test.ts.
+ */
+async function closeAndRecord(stack: Stack, p: Providers, n: number, sha: string, file: string): Promise<void> {
+  expect((await deliverGitHub(poster(stack.app), p.github.secret, 'pull_request', p.github.pullRequestEvent('closed', n, sha))).status).toBe(202);
+  const handle = (await stack.temporal.get()).workflow.getHandle(workflowIds.mergeRequestReview('github', p.github.repo, n));
+  await handle.result();
+  if (process.env.RECORD_HISTORIES) writeFileSync(join('test/workflows/histories', file), historyToJSON(await handle.fetchHistory()));
+}
 
 describe('merge-request review end to end', () => {
   let llm: ScriptedLlm;
@@ -75,6 +89,7 @@ describe('merge-request review end to end', () => {
     const handle = (await stack.temporal.get()).workflow.getHandle(workflowIds.mergeRequestReview('github', p.github.repo, n));
     await waitFor(async () => (await handle.query(mergeRequestReviewStateQuery)).state === 'reviewed', 30_000, 'the workflow to say reviewed');
     expect(await handle.query(mergeRequestReviewStateQuery)).toMatchObject({ state: 'reviewed', headSha: sha, lastVerdict: 'Comment', reviews: 1, waitingFor: [] });
+    await closeAndRecord(stack, p, n, sha, 'mergeRequestReview.json');
   }, 180_000);
 
   it('GitLab: not ready → one waiting note; a mention with a URL → the review tests that URL; one verdict note', async () => {
@@ -85,6 +100,8 @@ describe('merge-request review end to end', () => {
     // A deployment of an unmapped environment does not make it ready.
     expect((await deliverGitLab(post(), p.gitlab.token(), 'Deployment Hook', gitlabDeploymentEvent(mr, 'storybook', 'https://sb.preview.test'))).status).toBe(202);
 
+    // GitLab is down for the next two notes: the start comment comes late, once.
+    gl.failNext('notes.create', 2);
     const mention = gitlabNoteEvent(mr, 'Hey @Proctor, the preview is up at https://mr-21.manual.test/shop please check', 5001);
     expect((await deliverGitLab(post(), p.gitlab.token(), 'Note Hook', mention)).status).toBe(202);
     await waitFor(async () => gl.notes(mr.project, mr.iid).length === 3, 90_000, 'the start and verdict notes');
@@ -94,6 +111,7 @@ describe('merge-request review end to end', () => {
     expect(notes[1]).toContain('| manual trigger (comment) |');
     expect(notes[1]).toContain('Deployment under test: https://mr-21.manual.test/shop');
     expect(notes[2]).toContain('Verdict: Comment');
+    expect(gl.requests.filter((r) => r.route === 'notes.create' && r.status === 503)).toHaveLength(2);
     const recorded = await stack.db.selectFrom('change_reviews').select(['application_overrides', 'source']).where('source', '=', 'gitlab').executeTakeFirstOrThrow();
     expect(recorded.application_overrides).toEqual([{ applicationShortId: p.appShortId, environment: { url: 'https://mr-21.manual.test/shop', name: 'preview' } }]);
   }, 180_000);
@@ -135,7 +153,7 @@ describe('merge-request review end to end', () => {
     expect(gh.reviews(p.github.repo, n)[0]!.commitId).toBe(second);
     const cancelled = await stack.db.selectFrom('change_reviews').select('state').where('pr_url', '=', `https://github.com/${p.github.repo}/pull/${n}`).orderBy('created_at').execute();
     expect(cancelled.map((r) => r.state)).toEqual(['CANCELLED', 'COMPLETED']);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await closeAndRecord(stack, p, n, second, 'mergeRequestReview-superseded.json');
     expect(gh.reviews(p.github.repo, n)).toHaveLength(1);
   }, 240_000);
 });

@@ -70,7 +70,8 @@ async function send(q: WorkerQueue, input: MergeRequestReviewInput, event: Merge
 const state = (handle: WorkflowHandle) => handle.query(mergeRequestReviewStateQuery);
 async function untilState(handle: WorkflowHandle, check: (s: MergeRequestReviewState) => boolean): Promise<MergeRequestReviewState> {
   let last: MergeRequestReviewState | undefined;
-  await until(async () => check((last = await state(handle))));
+  // Generous: the first workflow task of a file waits for the worker to start, slow on a busy machine.
+  await until(async () => check((last = await state(handle))), 60_000);
   return last!;
 }
 
@@ -78,7 +79,7 @@ async function untilState(handle: WorkflowHandle, check: (s: MergeRequestReviewS
 async function finish(handle: WorkflowHandle, outcome: { verdict: ChangeReviewResult['verdict'] } | { error: string }): Promise<void> {
   const s = await untilState(handle, (x) => x.state === 'reviewing' && x.reviewChatShortId !== null);
   // The child starts right after the conversation is recorded: signal it once it exists.
-  await until(async () => (await h.client.workflow.getHandle(workflowIds.chat(s.reviewChatShortId!)).signal(finishStubReview, outcome), true));
+  await until(async () => (await h.client.workflow.getHandle(workflowIds.chat(s.reviewChatShortId!)).signal(finishStubReview, outcome), true), 60_000);
 }
 
 describe('mergeRequestReview', () => {
@@ -91,11 +92,10 @@ describe('mergeRequestReview', () => {
       const waiting = await untilState(handle, (s) => s.state === 'waiting');
       expect(waiting.waitingFor[0]).toBe('preview');
       expect(waiting.headSha).toBe(sha('aaa'));
-      // A deployment of another commit (or of an unmapped environment) does not make it ready.
+      // A deployment of another commit (or of an unmapped environment) does not make it ready: the one review
+      // below is started by the `preview` deployment's delivery (checked at the end).
       await send(q, mr.input, deployed('bbb'));
       await send(q, mr.input, deployed('aaa', 'storybook'));
-      await until(() => m.loadMergeRequestReviewSettings.calls.length >= 3);
-      expect((await state(handle)).state).toBe('waiting');
 
       const ready = deployed('aaa');
       await send(q, mr.input, ready);

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, shortId, uuid } from '../schemas/common.js';
 import type { AppDeps } from '../context.js';
 import {
@@ -29,13 +29,14 @@ const Settings = z
     webhookUrl: z.string().openapi({ example: 'https://proctor.example.com/webhooks/gitlab', description: 'Where the provider delivers events' }),
     webhookId: z.string().nullable().openapi({ description: 'GitLab: the project hook created or refreshed on save' }),
     updatedAt: z.string().datetime(),
+    webhookProblem: z.string().optional().openapi({ description: 'Only when saving: GitLab could not be reached to create or refresh the hook; the settings are saved, save again' }),
   })
   .openapi('MergeRequestReviewSettings');
 
 const SaveSettings = z
   .object({
     provider,
-    repository: z.string().trim().min(3).max(300).openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
+    repository: z.string().min(3).max(300).regex(/^[^\s/]+(\/[^\s/]+)+$/, 'repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)').openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
     reviewContext: z.string().max(10_000).nullable().optional(),
     autoRun: z.boolean().optional().openapi({ description: 'Default true' }),
     includeDrafts: z.boolean().optional().openapi({ description: 'Default false' }),
@@ -64,7 +65,11 @@ const routes = {
       'Saving for GitLab creates or refreshes the project webhook (merge request, note, deployment and pipeline events) with a secret token ' +
       'Proctor generates and never returns. For GitHub, the GitHub App\'s webhook delivers to `webhookUrl`.',
     request: { body: jsonBody(SaveSettings) },
-    responses: { 200: json(Settings, 'Settings after the save'), 409: json(z.object({ message: z.string() }), 'The repository is connected to another project'), ...errorResponses },
+    responses: {
+      200: json(Settings, 'Settings after the save'),
+      409: json(ErrorSchema, 'The repository is connected to another project'),
+      ...errorResponses,
+    },
   }),
   get: createRoute({
     method: 'get', path: `${base}/{id}`, tags, security: bearerSecurity,

@@ -21,7 +21,7 @@ const answers = {
 const githubHeaders = z.object({
   'x-github-event': z.string().optional().openapi({ example: 'pull_request' }),
   'x-github-delivery': z.string().max(200).optional().openapi({ example: '72d3162e-cc78-11e3-81ab-4c9367dc0958' }),
-  'x-hub-signature-256': z.string().optional().openapi({ example: 'sha256=…', description: 'HMAC-SHA256 of the body with the GitHub App\'s webhook secret' }),
+  'x-hub-signature-256': z.string().optional().openapi({ example: 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17', description: 'HMAC-SHA256 of the body with the GitHub App\'s webhook secret' }),
 });
 const gitlabHeaders = z.object({
   'x-gitlab-event': z.string().optional().openapi({ example: 'Merge Request Hook' }),
