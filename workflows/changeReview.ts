@@ -15,14 +15,13 @@ import type { createActivities } from '../activities/index.js';
 import type { ReviewNewTest, ReviewSelection } from '../activities/change-review.js';
 import { chatLlmActivity, dbActivity } from './activity-options.js';
 import { burnIn } from './burnIn.js';
-import { chatTurn } from './chatTurn.js';
+import { answerTurn } from './answer-turn.js';
 import { innermostMessage } from './errors.js';
 import { planRun } from './planRun.js';
 import {
   cancelChatReplySignal,
   changeReviewStateQuery,
   chatMessageSignal,
-  chatTurnWorkflowId,
   failureTypes,
   workflowIds,
   type ChangeReviewInput,
@@ -99,21 +98,7 @@ export async function changeReview(input: ChangeReviewInput): Promise<ChangeRevi
     const scope = new CancellationScope();
     current = { request, scope };
     try {
-      await scope.run(() =>
-        executeChild(chatTurn, {
-          workflowId: chatTurnWorkflowId(input.chatShortId, request.turn),
-          staticSummary: `Chat ${input.chatShortId}, turn ${request.turn}`,
-          cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-          args: [{ ...request, chatId: input.chatId, chatShortId: input.chatShortId, projectId: input.projectId }],
-        }),
-      );
-    } catch (err) {
-      await db.finishChatReply({
-        assistantMessageId: request.assistantMessageId,
-        status: isCancellation(err) ? 'CANCELLED' : 'FAILED',
-        text: isCancellation(err) ? undefined : `The assistant could not answer: ${innermostMessage(err)}`,
-        toolsUsed: [],
-      });
+      await answerTurn(input, request, scope);
     } finally {
       current = undefined;
     }

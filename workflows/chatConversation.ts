@@ -1,25 +1,19 @@
 import {
   CancellationScope,
-  ChildWorkflowCancellationType,
   allHandlersFinished,
   condition,
   continueAsNew,
-  executeChild,
-  isCancellation,
-  log,
   proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
-import { chatTurn } from './chatTurn.js';
-import { innermostMessage } from './errors.js';
+import { answerTurn } from './answer-turn.js';
 import {
   cancelChatReplySignal,
   chatMessageSignal,
   chatStateQuery,
-  chatTurnWorkflowId,
   type ChatConversationInput,
   type ChatTurnRequest,
 } from './shared.js';
@@ -72,23 +66,7 @@ export async function chatConversation(input: ChatConversationInput): Promise<vo
     const scope = new CancellationScope();
     current = { request, scope };
     try {
-      await scope.run(() =>
-        executeChild(chatTurn, {
-          workflowId: chatTurnWorkflowId(input.chatShortId, request.turn),
-          staticSummary: `Chat ${input.chatShortId}, turn ${request.turn}`,
-          cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-          args: [{ ...request, chatId: input.chatId, chatShortId: input.chatShortId, projectId: input.projectId }],
-        }),
-      );
-    } catch (err) {
-      // The turn ends its reply itself; this covers a turn that could not (e.g. it was terminated).
-      if (!isCancellation(err)) log.warn('chat turn failed', { turn: request.turn, error: innermostMessage(err) });
-      await db.finishChatReply({
-        assistantMessageId: request.assistantMessageId,
-        status: isCancellation(err) ? 'CANCELLED' : 'FAILED',
-        text: isCancellation(err) ? undefined : `The assistant could not answer: ${innermostMessage(err)}`,
-        toolsUsed: [],
-      });
+      await answerTurn(input, request, scope);
     } finally {
       current = undefined;
       answered++;

@@ -1,7 +1,6 @@
 // Crash safety of a change review: a `proctor worker` process killed with SIGKILL while the review burns in the test
 // it created leaves one review, one verdict, one assistant reply, one run and no duplicate test case, finished by the
 // next worker.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,29 +14,7 @@ import { changeReviewAction, reviewResponder } from '../support/review-script.js
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { checkoutGoal, checkoutMoves } from '../support/shop-agent-script.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-
-interface WorkerProcess {
-  child: ChildProcess;
-  output: () => string;
-}
-
-// The worker is the leader of its own process group, so SIGKILL to the group takes everything it started.
-function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return { child, output: () => out };
-}
-
-const isRunning = (w: WorkerProcess) => w.child.exitCode === null && w.child.signalCode === null;
-const killGroup = (w: WorkerProcess) => {
-  try {
-    process.kill(-w.child.pid!, 'SIGKILL');
-  } catch {
-    // gone already
-  }
-};
+import { isRunning, killWorker, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 const checkoutDiff = `diff --git a/src/checkout/Shipping.tsx b/src/checkout/Shipping.tsx
 new file mode 100644
@@ -61,7 +38,7 @@ describe('a change review survives a killed worker', () => {
     stack = await startStack({ worker: false });
   }, 60_000);
   afterAll(async () => {
-    for (const w of workers) if (isRunning(w)) killGroup(w);
+    for (const w of workers) if (isRunning(w)) await killWorker(w);
     await stack?.close();
     await Promise.all([fixture?.stop(), llm?.stop()]);
     rmSync(blobDir, { recursive: true, force: true });
@@ -98,7 +75,7 @@ describe('a change review survives a killed worker', () => {
     llm.enqueue(...Array.from({ length: 60 }, () => model));
     const reviewTestCases = () => stack.db.selectFrom('test_cases').select(['id', 'generation_status']).where((eb) => eb(eb.val('change-review'), '=', eb.fn.any('labels'))).execute();
 
-    const first = startWorker(workerEnv());
+    const first = startWorkerProcess(workerEnv());
     workers.push(first);
     const request = { mode: 'rawChanges', changes: { changeDescription: 'Express shipping option at checkout', diff: checkoutDiff }, applicationOverrides: [{ applicationShortId: appShortId, environment: { url: `${fixture.url}/shop/login` } }] };
     const outcome = changeReviewAction(stack, request, { timeoutMs: 240_000 });
@@ -116,9 +93,9 @@ describe('a change review survives a killed worker', () => {
       const messages = await stack.db.selectFrom('chat_messages').select(['role', 'status', 'text']).execute();
       throw new Error(`${err.message}; reviews ${JSON.stringify(reviews)}; messages ${JSON.stringify(messages)}; ${llm.requests.length} model requests; worker:\n${first.output()}`);
     });
-    killGroup(first);
+    await killWorker(first);
     await new Promise((resolve) => first.child.once('exit', resolve));
-    workers.push(startWorker(workerEnv()));
+    workers.push(startWorkerProcess(workerEnv()));
 
     const { shortId, verdict, text } = await outcome;
     expect(verdict, text).toBe('Approved');

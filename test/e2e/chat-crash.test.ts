@@ -1,6 +1,5 @@
 // Crash and restart safety of chat turns: a `proctor worker` process killed with SIGKILL while a reply streams
 // leaves one assistant message, finished by the next worker; an API restarted right after its 202 loses nothing.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,29 +13,7 @@ import { pollChat } from '../support/chat-polling.js';
 import { waitFor } from '../support/net.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-
-interface WorkerProcess {
-  child: ChildProcess;
-  output: () => string;
-}
-
-// The worker is the leader of its own process group, so SIGKILL to the group takes everything it started.
-function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return { child, output: () => out };
-}
-
-const isRunning = (w: WorkerProcess) => w.child.exitCode === null && w.child.signalCode === null;
-const killGroup = (w: WorkerProcess) => {
-  try {
-    process.kill(-w.child.pid!, 'SIGKILL');
-  } catch {
-    // gone already
-  }
-};
+import { isRunning, killWorker, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 const reply = Array.from({ length: 120 }, (_, i) => `token${i + 1}`).join(' ');
 
@@ -51,7 +28,7 @@ describe('chat turns survive a killed worker and a restarted API', () => {
     stack = await startStack({ worker: false });
   }, 60_000);
   afterAll(async () => {
-    for (const w of workers) if (isRunning(w)) killGroup(w);
+    for (const w of workers) if (isRunning(w)) await killWorker(w);
     await stack?.close();
     await llm?.stop();
     rmSync(blobDir, { recursive: true, force: true });
@@ -71,7 +48,7 @@ describe('chat turns survive a killed worker and a restarted API', () => {
   });
 
   it('SIGKILL while a reply streams: the next worker finishes it, one assistant message', async () => {
-    const first = startWorker(workerEnv());
+    const first = startWorkerProcess(workerEnv());
     workers.push(first);
     // The killed attempt consumes the first reply; the retry streams the second, from the start.
     llm.enqueue({ content: reply, fragmentDelayMs: 50 }, { content: reply, fragmentDelayMs: 10 });
@@ -88,12 +65,12 @@ describe('chat turns survive a killed worker and a restarted API', () => {
       90_000,
       'the reply to stream on the first worker',
     );
-    killGroup(first);
+    await killWorker(first);
     await new Promise((resolve) => first.child.once('exit', resolve));
     expect(reply.startsWith(partialAtKill)).toBe(true);
     expect(partialAtKill.length).toBeLessThan(reply.length);
 
-    workers.push(startWorker(workerEnv()));
+    workers.push(startWorkerProcess(workerEnv()));
     const poll = await pollChat(stack, shortId, { intervalMs: 250, timeoutMs: 120_000 });
     expect(poll.final.messages[0]).toMatchObject({ role: 'assistant', status: 'COMPLETED', text: reply });
     const rows = await stack.db.selectFrom('chat_messages as m').innerJoin('chats as c', 'c.id', 'm.chat_id').select(['m.role', 'm.status']).where('c.short_id', '=', shortId).execute();

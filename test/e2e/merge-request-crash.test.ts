@@ -1,6 +1,5 @@
 // Merge-request review survives a `proctor worker` process killed with SIGKILL while it waits for a deployment and
 // while it reviews: the next worker carries on, and the merge request gets exactly one start comment and one verdict.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,30 +14,7 @@ import { reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { deliverGitHub, poster } from '../support/webhook-payloads.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-
-interface WorkerProcess {
-  child: ChildProcess;
-  output: () => string;
-}
-
-// The worker leads its own process group, so SIGKILL to the group takes everything it started.
-function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return { child, output: () => out };
-}
-const isRunning = (w: WorkerProcess) => w.child.exitCode === null && w.child.signalCode === null;
-async function kill(w: WorkerProcess): Promise<void> {
-  const exited = new Promise((resolve) => w.child.once('exit', resolve));
-  try {
-    process.kill(-w.child.pid!, 'SIGKILL');
-  } catch {
-    return; // gone already
-  }
-  await exited;
-}
+import { isRunning, killWorker, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 describe('merge-request review across a killed worker', () => {
   let llm: ScriptedLlm;
@@ -56,14 +32,14 @@ describe('merge-request review across a killed worker', () => {
     llm.enqueue(...Array.from({ length: 40 }, () => reviewResponder({ select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }), verdict: () => ({}) })));
   }, 120_000);
   afterAll(async () => {
-    for (const w of workers) if (isRunning(w)) await kill(w);
+    for (const w of workers) if (isRunning(w)) await killWorker(w);
     await stack?.close();
     await Promise.all([llm?.stop(), gh?.close(), gl?.close()]);
     rmSync(blobDir, { recursive: true, force: true });
   });
 
   const worker = () => {
-    const w = startWorker({
+    const w = startWorkerProcess({
       DATABASE_URL: stack.databaseUrl!,
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: stack.taskQueue,
@@ -93,7 +69,7 @@ describe('merge-request review across a killed worker', () => {
       if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
       return (await state(n))?.state === 'waiting' && gh.comments(p.github.repo, n).length === 1;
     }, 90_000, 'the review to wait, with its waiting comment');
-    await kill(first);
+    await killWorker(first);
 
     // Accepted while no worker runs: the signal waits in Temporal.
     expect((await deliverGitHub(poster(stack.app), p.github.secret, 'deployment_status', p.github.deploymentStatus(sha, 'preview', 'https://pr-31.preview.test'))).status).toBe(202);
@@ -121,7 +97,7 @@ describe('merge-request review across a killed worker', () => {
       return starts(n).length === 1 && (await state(n))?.state === 'reviewing';
     }, 90_000, 'the review to start');
     expect(gh.reviews(p.github.repo, n)).toHaveLength(0);
-    await kill(current);
+    await killWorker(current);
 
     worker();
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 120_000, 'the verdict after the restart');

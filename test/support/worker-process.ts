@@ -1,0 +1,32 @@
+// A `proctor worker` in a process of its own, for the tests that SIGKILL a worker mid-work and check that nothing
+// is lost or done twice when another one takes over.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Everything it printed, for the message of a test that fails. */
+  output: () => string;
+}
+
+/** The worker leads its own process group, so SIGKILL to the group takes everything it started. */
+export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+export const isRunning = (w: WorkerProcess) => w.child.exitCode === null && w.child.signalCode === null;
+
+/** SIGKILL, as a crash would: no shutdown, no chance to finish what it holds. Resolves once it has exited. */
+export async function killWorker(w: WorkerProcess): Promise<void> {
+  if (!isRunning(w)) return;
+  const exited = new Promise((resolve) => w.child.once('exit', resolve));
+  try {
+    process.kill(-w.child.pid!, 'SIGKILL');
+  } catch {
+    return; // gone already
+  }
+  await exited;
+}
