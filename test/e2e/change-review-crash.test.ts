@@ -94,7 +94,6 @@ describe('a change review survives a killed worker', () => {
       throw new Error(`${err.message}; reviews ${JSON.stringify(reviews)}; messages ${JSON.stringify(messages)}; ${llm.requests.length} model requests; worker:\n${first.output()}`);
     });
     await killWorker(first);
-    await new Promise((resolve) => first.child.once('exit', resolve));
     workers.push(startWorkerProcess(workerEnv()));
 
     const { shortId, verdict, text } = await outcome;
