@@ -15,7 +15,7 @@ import type { createActivities } from '../activities/index.js';
 import type { ReviewNewTest, ReviewSelection } from '../activities/change-review.js';
 import { chatLlmActivity, dbActivity } from './activity-options.js';
 import { burnIn } from './burnIn.js';
-import { answerTurn } from './answer-turn.js';
+import { ConversationTurns } from './conversation-turns.js';
 import { innermostMessage } from './errors.js';
 import { planRun } from './planRun.js';
 import {
@@ -27,7 +27,6 @@ import {
   type ChangeReviewInput,
   type ChangeReviewResult,
   type ChangeReviewTestResult,
-  type ChatTurnRequest,
 } from './shared.js';
 import { classifyChange, enforceVerdict, reviewBody, unverifiableBody, verdictFromResults } from '../src/domain/change-review.js';
 
@@ -47,23 +46,15 @@ const llm = proxyActivities<Activities>(chatLlmActivity);
  * parent (merge-request review) gets it after the follow-ups queued during the review have been answered.
  */
 export async function changeReview(input: ChangeReviewInput): Promise<ChangeReviewResult> {
-  const followUps: ChatTurnRequest[] = [];
-  const seen = new Set([1]);
-  const cancelledReplies = new Set<string>();
+  const turns = new ConversationTurns([], [1]);
+  const followUps = turns.pending;
   const reviewScope = new CancellationScope();
-  let current: { request: ChatTurnRequest; scope: CancellationScope } | undefined;
   let phase = 'queued';
 
-  setHandler(chatMessageSignal, (request) => {
-    if (seen.has(request.turn)) return;
-    seen.add(request.turn);
-    followUps.push(request);
-    followUps.sort((a, b) => a.turn - b.turn);
-  });
+  setHandler(chatMessageSignal, (request) => turns.accept(request));
   setHandler(cancelChatReplySignal, ({ assistantMessageId }) => {
     if (assistantMessageId === input.assistantMessageId) reviewScope.cancel();
-    else if (current?.request.assistantMessageId === assistantMessageId) current.scope.cancel();
-    else cancelledReplies.add(assistantMessageId);
+    else turns.cancel(assistantMessageId);
   });
   setHandler(changeReviewStateQuery, () => ({ phase, followUps: followUps.map((t) => t.turn) }));
 
@@ -89,19 +80,7 @@ export async function changeReview(input: ChangeReviewInput): Promise<ChangeRevi
   // Follow-ups, strictly in turn order; a signal still being handled lands in the queue before the check.
   for (;;) {
     await condition(allHandlersFinished);
-    const request = followUps.shift();
-    if (!request) break;
-    if (cancelledReplies.delete(request.assistantMessageId)) {
-      await db.finishChatReply({ assistantMessageId: request.assistantMessageId, status: 'CANCELLED', toolsUsed: [] });
-      continue;
-    }
-    const scope = new CancellationScope();
-    current = { request, scope };
-    try {
-      await answerTurn(input, request, scope);
-    } finally {
-      current = undefined;
-    }
+    if ((await turns.answerNext(input)) === 'none') break;
   }
 
   if (!result) throw ApplicationFailure.create({ message: `change review ${input.chatShortId} ${ended}`, type: failureTypes.changeReviewFailed, nonRetryable: true });
