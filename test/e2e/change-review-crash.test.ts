@@ -1,12 +1,11 @@
 // Crash safety of a change review: a `proctor worker` process killed with SIGKILL while the review burns in the test
 // it created leaves one review, one verdict, one assistant reply, one run and no duplicate test case, finished by the
 // next worker.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
 import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
@@ -14,7 +13,7 @@ import { changeReviewAction, reviewResponder } from '../support/review-script.js
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { checkoutGoal, checkoutMoves } from '../support/shop-agent-script.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
 
 const checkoutDiff = `diff --git a/src/checkout/Shipping.tsx b/src/checkout/Shipping.tsx
 new file mode 100644
@@ -44,19 +43,7 @@ describe('a change review survives a killed worker', () => {
     rmSync(blobDir, { recursive: true, force: true });
   });
 
-  const workerEnv = (): Record<string, string> => ({
-    DATABASE_URL: stack.databaseUrl!,
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    TEMPORAL_TASK_QUEUE: stack.taskQueue,
-    PROCTOR_DATA_DIR: blobDir,
-    PROCTOR_BLOB_DIR: blobDir,
-    PROCTOR_BLOB_SECRET: randomBytes(32).toString('hex'),
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.baseURL,
-    PROCTOR_LLM_MODEL: 'scripted',
-    PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true',
-    LOG_LEVEL: 'warn',
-  });
+  const workerEnv = () => workerProcessEnv(stack, llm, blobDir, { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
 
   it('SIGKILL while the new test burns in: the next worker finishes the review; one verdict, no duplicate test case', async () => {
     const appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;

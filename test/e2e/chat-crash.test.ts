@@ -1,6 +1,5 @@
 // Crash and restart safety of chat turns: a `proctor worker` process killed with SIGKILL while a reply streams
 // leaves one assistant message, finished by the next worker; an API restarted right after its 202 loses nothing.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { pollChat } from '../support/chat-polling.js';
 import { waitFor } from '../support/net.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
 
 const reply = Array.from({ length: 120 }, (_, i) => `token${i + 1}`).join(' ');
 
@@ -34,18 +33,7 @@ describe('chat turns survive a killed worker and a restarted API', () => {
     rmSync(blobDir, { recursive: true, force: true });
   });
 
-  const workerEnv = (): Record<string, string> => ({
-    DATABASE_URL: stack.databaseUrl!,
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    TEMPORAL_TASK_QUEUE: stack.taskQueue,
-    PROCTOR_DATA_DIR: blobDir,
-    PROCTOR_BLOB_DIR: blobDir,
-    PROCTOR_BLOB_SECRET: randomBytes(32).toString('hex'),
-    OPENAI_API_KEY: llm.apiKey,
-    OPENAI_BASE_URL: llm.baseURL,
-    PROCTOR_LLM_MODEL: 'scripted',
-    LOG_LEVEL: 'warn',
-  });
+  const workerEnv = () => workerProcessEnv(stack, llm, blobDir);
 
   it('SIGKILL while a reply streams: the next worker finishes it, one assistant message', async () => {
     const first = startWorkerProcess(workerEnv());

@@ -1,10 +1,9 @@
 // Merge-request review survives a `proctor worker` process killed with SIGKILL while it waits for a deployment and
 // while it reviews: the next worker carries on, and the merge request gets exactly one start comment and one verdict.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeRequestReviewStateQuery, workflowIds } from '../../workflows/shared.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
@@ -14,7 +13,7 @@ import { reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { deliverGitHub, poster } from '../support/webhook-payloads.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
 
 describe('merge-request review across a killed worker', () => {
   let llm: ScriptedLlm;
@@ -39,19 +38,7 @@ describe('merge-request review across a killed worker', () => {
   });
 
   const worker = () => {
-    const w = startWorkerProcess({
-      DATABASE_URL: stack.databaseUrl!,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: stack.taskQueue,
-      PROCTOR_DATA_DIR: blobDir,
-      PROCTOR_BLOB_DIR: blobDir,
-      PROCTOR_BLOB_SECRET: randomBytes(32).toString('hex'),
-      PROCTOR_APP_URL: 'https://app.proctor.test',
-      OPENAI_API_KEY: llm.apiKey,
-      OPENAI_BASE_URL: llm.baseURL,
-      PROCTOR_LLM_MODEL: 'scripted',
-      LOG_LEVEL: 'warn',
-    });
+    const w = startWorkerProcess(workerProcessEnv(stack, llm, blobDir, { PROCTOR_APP_URL: 'https://app.proctor.test' }));
     workers.push(w);
     return w;
   };

@@ -1,6 +1,10 @@
 // A `proctor worker` in a process of its own, for the tests that SIGKILL a worker mid-work and check that nothing
 // is lost or done twice when another one takes over.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import type { ScriptedLlm } from './scripted-llm.js';
+import type { Stack } from './worker-context.js';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -29,4 +33,25 @@ export async function killWorker(w: WorkerProcess): Promise<void> {
     return; // gone already
   }
   await exited;
+}
+
+/**
+ * The environment of a `proctor worker` on the test's stack and scripted LLM: the same database, Temporal queue and
+ * blob directory as the API under test, so a second worker finishes what the killed one held. `extra` adds or
+ * overrides settings.
+ */
+export function workerProcessEnv(stack: Stack, llm: ScriptedLlm, blobDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: stack.databaseUrl!,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: stack.taskQueue,
+    PROCTOR_DATA_DIR: blobDir,
+    PROCTOR_BLOB_DIR: blobDir,
+    PROCTOR_BLOB_SECRET: randomBytes(32).toString('hex'),
+    OPENAI_API_KEY: llm.apiKey,
+    OPENAI_BASE_URL: llm.baseURL,
+    PROCTOR_LLM_MODEL: 'scripted',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
 }
