@@ -21,12 +21,17 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
   }
 }
 
-/** Listens on a free loopback port; resolves with the port once the server accepts connections. */
-export async function listenOnFreePort(server: Pick<Server, 'once' | 'listen'>): Promise<number> {
-  const port = await freePort();
+/**
+ * Listens on a free loopback port chosen by the OS (port 0); resolves with the port once the server accepts
+ * connections. Asking for a free port first and listening on it after races with every other process picking ports
+ * (a Temporal dev server starting in another test file took one that way: EADDRINUSE).
+ */
+export async function listenOnFreePort(server: Pick<Server, 'once' | 'listen' | 'address'>): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(0, '127.0.0.1', () => resolve());
   });
-  return port;
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('the server has no TCP address');
+  return address.port;
 }
