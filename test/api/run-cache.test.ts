@@ -1,10 +1,8 @@
-import { CompiledQuery } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { insertRun } from '../../src/db/queries/runs.js';
 import { newId } from '../../src/ids.js';
-import { createApiContext, databaseKinds, databaseUrlOf, type ApiContext } from '../support/app-context.js';
+import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
 
 // A run that has ended is answered from memory; these check that every way its answer can still change
 // shows in the next answers, whoever writes it.
@@ -30,20 +28,7 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
   });
   afterAll(() => ctx.close());
 
-  /** Plain SQL behind the API's back: on Postgres from a connection of its own, as another process writes. */
-  const elsewhere = async (query: string, values: unknown[]) => {
-    if (kind === 'pglite') {
-      await ctx.db.executeQuery(CompiledQuery.raw(query, values));
-      return;
-    }
-    const client = new pg.Client({ connectionString: databaseUrlOf(ctx.db)! });
-    await client.connect();
-    try {
-      await client.query(query, values);
-    } finally {
-      await client.end();
-    }
-  };
+  const elsewhere = (query: string, values: unknown[]) => writeFromElsewhere(ctx.db, query, values);
   const get = async (shortId: string, query = '') => {
     const res = await ctx.call('GET', `/v1/run/${shortId}${query}`);
     expect(res.status).toBe(200);

@@ -1,10 +1,8 @@
-import { CompiledQuery } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { createToken, revokeToken, seedProject, setOrganizationSuspended } from '../../src/db/queries/admin.js';
 import { TOKEN_CACHE_TTL_MS } from '../../src/db/queries/api-tokens.js';
-import { createApiContext, databaseKinds, databaseUrlOf, type ApiContext } from '../support/app-context.js';
+import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
 
 describe.each(databaseKinds)('token lookups are cached, and revoke/suspend apply at once (%s)', (kind) => {
   let ctx: ApiContext;
@@ -50,23 +48,7 @@ describe.each(databaseKinds)('token lookups are cached, and revoke/suspend apply
     return seen;
   };
 
-  /**
-   * Plain SQL behind the cache's back. On Postgres on a connection of its own: what another process (`proctor
-   * admin`, a replica, psql) writes. PGlite has one process, so there it is this one's handle.
-   */
-  const elsewhere = async (query: string, values: unknown[]) => {
-    if (kind === 'pglite') {
-      await ctx.db.executeQuery(CompiledQuery.raw(query, values));
-      return;
-    }
-    const client = new pg.Client({ connectionString: databaseUrlOf(ctx.db)! });
-    await client.connect();
-    try {
-      await client.query(query, values);
-    } finally {
-      await client.end();
-    }
-  };
+  const elsewhere = (query: string, values: unknown[]) => writeFromElsewhere(ctx.db, query, values);
   // Far below the cache TTL: only the notification can make the change visible this soon.
   const soon = 3_000;
 

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CompiledQuery } from 'kysely';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import type { AppDeps } from '../../src/api/context.js';
@@ -32,6 +34,25 @@ export async function freshDatabase(kind: DatabaseKind): Promise<DB> {
 const databaseUrls = new WeakMap<DB, string>();
 /** The connection string of a Postgres database from `freshDatabase`, for a process of its own. */
 export const databaseUrlOf = (db: DB): string | undefined => databaseUrls.get(db);
+
+/**
+ * Plain SQL behind the API's back, as another process (`proctor admin`, a replica, psql) writes it: on Postgres
+ * from a connection of its own, so only the change feed can tell the API. PGlite has one process: its own handle.
+ */
+export async function writeFromElsewhere(db: DB, query: string, values: unknown[]): Promise<void> {
+  const url = databaseUrlOf(db);
+  if (!url) {
+    await db.executeQuery(CompiledQuery.raw(query, values));
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(query, values);
+  } finally {
+    await client.end();
+  }
+}
 
 export interface Tenant {
   organizationId: string;
