@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { createChangeFeed, createPgliteChangeFeed, type ChangeFeed } from './change-feed.js';
+import { LocalWritePlugin, type LocalWriteHandler } from './local-writes.js';
 
 export type DB = Kysely<Database>;
 
@@ -26,6 +27,7 @@ class FeedPool extends pg.Pool {
 }
 
 const feeds = new WeakMap<DB, ChangeFeed>();
+const localWrites = new WeakMap<DB, LocalWritePlugin>();
 
 /**
  * The LISTEN/NOTIFY feed of a database made by `createDatabase` (on Postgres it connects on the first
@@ -33,23 +35,36 @@ const feeds = new WeakMap<DB, ChangeFeed>();
  */
 export const changeFeedOf = (db: DB): ChangeFeed | undefined => feeds.get(db);
 
+/**
+ * Calls `handler` with the table each insert, update or delete made through `db` or its transactions wrote, after
+ * the statement returns (see `LocalWritePlugin`). Returns the unsubscribe; a no-op for a handle made otherwise.
+ */
+export function onLocalWrite(db: DB, handler: LocalWriteHandler): () => void {
+  const plugin = localWrites.get(db);
+  plugin?.handlers.add(handler);
+  return () => plugin?.handlers.delete(handler);
+}
+
 /** `plugins`: for the handle itself (a handle from `db.withPlugin` is another object, without the feed). */
-export function createDatabase(target: DatabaseTarget, plugins: KyselyPlugin[] = []): DB {
+export function createDatabase(target: DatabaseTarget, extraPlugins: KyselyPlugin[] = []): DB {
+  const writes = new LocalWritePlugin();
+  const plugins = [...extraPlugins, writes];
+  const made = (db: DB, feed: ChangeFeed) => {
+    feeds.set(db, feed);
+    localWrites.set(db, writes);
+    return db;
+  };
   if (target.kind === 'postgres') {
     const pool = new FeedPool({ connectionString: target.url, max: target.maxConnections ?? 10 });
     // An idle connection dropped by the server (restart, failover) is an 'error' event on the pool: without a
     // listener it would crash the process; the pool replaces the connection on the next query.
     pool.on('error', (err) => warn('idle database connection lost', err.message));
     pool.feed = createChangeFeed(target.url, (msg) => warn(msg));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
-    feeds.set(db, pool.feed);
-    return db;
+    return made(new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), pool.feed);
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
   const pglite = new PGlite(target.dataDir);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
-  feeds.set(db, createPgliteChangeFeed(pglite));
-  return db;
+  return made(new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins }), createPgliteChangeFeed(pglite));
 }
 
 export async function migrateToLatest(db: DB): Promise<MigrationResultSet> {

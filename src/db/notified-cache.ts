@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ChangeEvent } from './change-feed.js';
-import { changeFeedOf, type DB } from './database.js';
+import { changeFeedOf, onLocalWrite, type DB } from './database.js';
 
 export type Change = Record<string, unknown>;
 
@@ -10,6 +10,12 @@ export interface NotifiedCacheOptions<V> {
   max: number;
   /** A bound on memory as well as entries: `maxSize` in the units `sizeOf` counts. */
   size?: { maxSize: number; sizeOf: (value: V) => number };
+  /**
+   * The tables entries are read from: an insert, update or delete of one of them through a watched handle drops
+   * every entry as soon as the statement returns, so this process reads its own writes at once (the notification
+   * follows the commit by milliseconds). Without it, only `forget` does that.
+   */
+  tables?: string[];
   /** Whether an entry read from what `change` names is now stale. */
   stale: (change: Change, value: V) => boolean;
   /**
@@ -74,6 +80,8 @@ export class NotifiedCache<V extends object> {
     if (feed && !this.#watched.has(db)) {
       this.#watched.add(db);
       feed.subscribe(this.#options.channel, (event) => this.#onChange(event));
+      const tables = this.#options.tables;
+      if (tables) onLocalWrite(db, (table) => tables.includes(table) && this.clear());
     }
     return feed;
   }
