@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { requireApiToken } from './auth.js';
-import type { AppDeps, AppEnv } from './context.js';
+import type { AppDeps, AppEnv, Caller } from './context.js';
+import { forgetProjectLists } from '../db/queries/project-lists.js';
 import { handleError } from './errors.js';
 import { jsonBodyGuard, paramGuard } from './request-guards.js';
 import { requestRules, serveOpenApiDocument, validationHook } from './openapi.js';
@@ -44,6 +45,7 @@ export const apiInfo = {
 };
 
 const publicPaths = new Set(['/v1/openapi.json', '/v1/badge.svg']);
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -65,6 +67,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('/v1/*', async (c, next) => {
     if (publicPaths.has(c.req.path)) return next();
     return requireApiToken(c, next);
+  });
+
+  // The project's cached lists (src/db/queries/project-lists.ts) are dropped by every write through this
+  // process as its statement returns; once more when a request that may have written ends, because a list read
+  // between a write in a transaction and its commit holds what was there before, and this caller's next
+  // read must not find it.
+  app.use('/v1/*', async (c, next) => {
+    await next();
+    const caller = c.get('caller') as Caller | undefined;
+    if (caller && !readMethods.has(c.req.method)) forgetProjectLists(caller.projectId);
   });
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

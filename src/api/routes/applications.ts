@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { bearerSecurity, sendJsonText, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, name, shortId } from '../schemas/common.js';
 import { notFound } from '../errors.js';
 import {
@@ -9,6 +9,7 @@ import {
   listApplications,
   updateApplication,
 } from '../../db/queries/applications.js';
+import { readProjectList } from '../../db/queries/project-lists.js';
 import { findEnvironment } from '../../db/queries/environments.js';
 import { findDevicePresetId } from '../../db/queries/lookups.js';
 import type { DB } from '../../db/database.js';
@@ -101,7 +102,9 @@ export async function requireApplication(db: DB, projectId: string, applicationS
 export function registerApplications(app: OpenApiApp): void {
   app.openapi(list, async (c) => {
     const { db } = c.get('deps');
-    return c.json({ applications: await listApplications(db, c.get('caller').projectId) }, 200);
+    const { projectId } = c.get('caller');
+    const list = await readProjectList(db, projectId, 'applications', async () => ({ applications: await listApplications(db, projectId) }), (found) => found.applications.length);
+    return sendJsonText(c, list);
   });
 
   app.openapi(create, async (c) => {

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { bearerSecurity, sendJsonText, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted } from '../schemas/common.js';
 import {
   CreateTestCase,
@@ -11,6 +11,7 @@ import {
   Params,
 } from '../schemas/test-cases.js';
 import { HealProposalSchema, healProposalView } from '../schemas/heal-proposals.js';
+import { readProjectList } from '../../db/queries/project-lists.js';
 import { createTestCase, deleteTestCase, findTestCases, showTestCase, updateTestCase } from '../../services/test-cases.js';
 
 const tags = ['Test cases'];
@@ -90,7 +91,11 @@ export function registerTestCases(app: OpenApiApp): void {
 
   app.openapi(routes.list, async (c) => {
     const { db } = c.get('deps');
-    return c.json(await findTestCases({ db }, { ...c.req.valid('query'), projectId: c.get('caller').projectId }), 200);
+    const { projectId } = c.get('caller');
+    const query = c.req.valid('query');
+    const key = `test-cases ${JSON.stringify([query.applicationShortId, query.labels, query.isEnabled, query.limit, query.offset])}`;
+    const list = await readProjectList(db, projectId, key, () => findTestCases({ db }, { ...query, projectId }), (found) => found.testCases.length);
+    return sendJsonText(c, list);
   });
 
   app.openapi(routes.get, async (c) => {

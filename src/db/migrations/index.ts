@@ -11,6 +11,7 @@ import * as changeReviews from './2026_11_23_0009_change_reviews.js';
 import * as mergeRequestReviews from './2026_11_23_0010_merge_request_reviews.js';
 import * as dashboard from './2026_11_23_0011_dashboard.js';
 import * as changeNotifications from './2026_11_23_0013_change_notifications.js';
+import * as catalogueChanges from './2026_11_23_0014_catalogue_changes.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0010_merge_request_reviews': mergeRequestReviews,
   '2026_11_23_0011_dashboard': dashboard,
   '2026_11_23_0013_change_notifications': changeNotifications,
+  '2026_11_23_0014_catalogue_changes': catalogueChanges,
 };
