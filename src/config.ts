@@ -10,6 +10,7 @@ const bool = z
 
 /** JSON request bodies above this are refused with 413 before they are parsed (blob uploads have their own cap). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_DIFF_BYTES = 16 * 1024 * 1024;
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
@@ -44,6 +45,7 @@ const schema = z.object({
   PROCTOR_STEP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   PROCTOR_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   PROCTOR_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+  PROCTOR_MAX_DIFF_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(DEFAULT_MAX_DIFF_BYTES),
   PROCTOR_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   PROCTOR_EMAIL_FROM: z.string().min(3).default('Proctor <proctor@localhost>'),
   OPENAI_API_KEY: z.string().min(1).optional(),

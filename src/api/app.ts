@@ -23,7 +23,7 @@ import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
 import { registerChat } from './routes/chat.js';
-import { registerChangeReview } from './routes/change-review.js';
+import { changeReviewPath, registerChangeReview } from './routes/change-review.js';
 import { registerQaTechCompat } from './compat/qatech.js';
 import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import { registerBuilds } from './routes/builds.js';
@@ -33,7 +33,7 @@ import { registerWebhooks } from './routes/webhooks.js';
 import { registerGitIntegrations } from './routes/git-integrations.js';
 import { registerDocs } from './routes/docs.js';
 import type { FsBlobStore } from '../storage/fs.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DIFF_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
 
 export const apiInfo = {
@@ -62,7 +62,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // Before the token lookup and every query: a bad parameter or body never reaches Postgres.
   app.use('/v1/*', paramGuard);
-  app.use('/v1/*', jsonBodyGuard(deps.config.PROCTOR_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES));
+  const bodyLimit = { bytes: deps.config.PROCTOR_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES, setting: 'PROCTOR_MAX_BODY_BYTES' };
+  // A raw diff is the one body that is large by nature (a lock file alone can be megabytes); the review sends
+  // the model only what fits its budget, UI code first and lock files last (src/domain/diff.ts).
+  const diffLimit = { bytes: Math.max(bodyLimit.bytes, deps.config.PROCTOR_MAX_DIFF_BYTES ?? DEFAULT_MAX_DIFF_BYTES), setting: 'PROCTOR_MAX_DIFF_BYTES' };
+  app.use('/v1/*', jsonBodyGuard((path) => (path === changeReviewPath ? diffLimit : bodyLimit)));
 
   app.use('/v1/*', async (c, next) => {
     if (publicPaths.has(c.req.path)) return next();

@@ -11,15 +11,21 @@ const nulMessage = (field: string) => `${field}: must not contain the NUL charac
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
+/** The largest body a path takes, and the setting that raises it (named in the 413). */
+export interface BodyLimit {
+  bytes: number;
+  setting: string;
+}
+
 /**
- * Reads a /v1 request body once, at most `maxBytes` of it (413 beyond, whether Content-Length says so or
+ * Reads a /v1 request body once, at most the path's limit of it (413 beyond, whether Content-Length says so or
  * a chunked stream runs over), requires JSON, parses it and refuses NUL characters anywhere in it. The
  * route's validator gets the parsed value: the body is read and parsed once.
  */
-export function jsonBodyGuard(maxBytes: number): MiddlewareHandler<AppEnv> {
+export function jsonBodyGuard(limitFor: (path: string) => BodyLimit): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!bodyMethods.has(c.req.method)) return next();
-    const text = await readBounded(c, maxBytes);
+    const text = await readBounded(c, limitFor(c.req.path));
     if (text.trim() === '') {
       // A PATCH of nothing is a client bug (a lost body), not a no-op to answer 200. Where no PATCH route
       // exists the request goes on to its 405.
@@ -65,12 +71,13 @@ export const paramGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   return next();
 };
 
-async function readBounded(c: Context<AppEnv>, maxBytes: number): Promise<string> {
+async function readBounded(c: Context<AppEnv>, limit: BodyLimit): Promise<string> {
   const request = c.req.raw;
+  const maxBytes = limit.bytes;
   // The rest of a refused body is never read: the connection cannot carry another request after it.
   const refuse = () => {
     c.header('Connection', 'close');
-    return new ApiError(413, `Request body exceeds the ${maxBytes} byte limit (PROCTOR_MAX_BODY_BYTES)`);
+    return new ApiError(413, `Request body exceeds the ${maxBytes} byte limit (${limit.setting})`);
   };
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw refuse();

@@ -135,6 +135,28 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
     expect(await counts()).toEqual(before.map((n, i) => n + [1, 2, 1][i]!));
   });
 
+  it('takes a raw diff far larger than the 1 MiB other bodies may be (a lock file), up to PROCTOR_MAX_DIFF_BYTES', async () => {
+    const MiB = 1024 * 1024;
+    // A dependency bump: the lock file's part of the diff is megabytes, the UI change a few lines.
+    const lockLines = Array.from({ length: 40_000 }, (_, i) => `+    "node_modules/package-${i}": { "version": "1.0.${i}", "integrity": "sha512-${'a'.repeat(40)}" },`);
+    const lockDiff = `diff --git a/package-lock.json b/package-lock.json\nindex 3333333..4444444 100644\n--- a/package-lock.json\n+++ b/package-lock.json\n@@ -1,1 +1,40001 @@\n {\n${lockLines.join('\n')}\n`;
+    const big = diff + lockDiff;
+    expect(big.length).toBeGreaterThan(4 * MiB);
+    const created = await ctx.call('POST', '/v1/chat/change-review', { mode: 'rawChanges', changes: { changeDescription: 'Bump dependencies', diff: big }, applicationOverrides: overrides });
+    expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(202);
+    const request: string = (await ctx.call('GET', `/v1/chat/${created.body.shortId}`)).body.messages[1].text;
+    expect(request).toContain('- package-lock.json (modified, +40000 -0)');
+    const stored = await ctx.db.selectFrom('change_reviews').select('diff').where('project_id', '=', ctx.tenant.projectId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    expect(stored.diff).toBe(big);
+    // The same size is still refused elsewhere, and past the diff limit here, naming the setting to raise.
+    const elsewhere = await ctx.call('POST', '/v1/applications', { name: 'Padded', padding: big });
+    expect(elsewhere).toMatchObject({ status: 413, body: { message: `Request body exceeds the ${MiB} byte limit (PROCTOR_MAX_BODY_BYTES)` } });
+    const before = await counts();
+    const huge = await ctx.call('POST', '/v1/chat/change-review', { mode: 'rawChanges', changes: { changeDescription: 'Vendored everything', diff: big.repeat(4) }, applicationOverrides: overrides });
+    expect(huge).toMatchObject({ status: 413, body: { message: `Request body exceeds the ${16 * MiB} byte limit (PROCTOR_MAX_DIFF_BYTES)` } });
+    expect(await counts()).toEqual(before);
+  });
+
   it('GET …/review is 404 for a plain conversation, an unknown one and one of another project', async () => {
     const plain = (await ctx.call('POST', '/v1/chat', { message: 'hi' })).body.shortId;
     expect((await ctx.call('GET', `/v1/chat/${plain}/review`)).body.message).toBe(`Change review not found: conversation ${plain} is not a change review`);

@@ -7,16 +7,21 @@ import { createChangeReview, getChangeReview, type ChangeReviewRequest as Servic
 
 const tags = ['Chat'];
 
+/** Its body may be larger than others: PROCTOR_MAX_DIFF_BYTES (src/api/app.ts). */
+export const changeReviewPath = '/v1/chat/change-review';
+
 const routes = {
   create: createRoute({
-    method: 'post', path: '/v1/chat/change-review', tags, security: bearerSecurity,
+    method: 'post', path: changeReviewPath, tags, security: bearerSecurity,
     summary: 'Start a change review (a pull/merge request or a raw diff) in a conversation of its own',
     description:
       'The review reads the change, chooses the affected enabled tests (and creates tests, disabled and labelled `change-review`, ' +
       'only where coverage is missing), runs them on the given environments and ends with a verdict: `Approved`, `Changes Requested` ' +
       'or `Comment`. Poll `GET /v1/chat/{chatConversationShortId}` until `messages[0]` is an assistant message with status COMPLETED ' +
       '(or FAILED / CANCELLED): it stays PARTIAL, with progress text, until the verdict is written. The verdict as data: ' +
-      '`GET /v1/chat/{chatConversationShortId}/review`. A docs-, CI- or config-only change runs nothing and says so.',
+      '`GET /v1/chat/{chatConversationShortId}/review`. A docs-, CI- or config-only change runs nothing and says so. ' +
+      'The body may be up to `PROCTOR_MAX_DIFF_BYTES` (16 MiB by default, 413 above it), not the 1 MiB of other routes: a ' +
+      'raw diff is sent whole, and the model reads what fits its budget, UI code first and lock files last.',
     request: { headers: IdempotencyHeader, body: jsonBody(ChangeReviewRequest) },
     responses: {
       202: json(ChatConversationResponse, 'Accepted; the review is running'),
