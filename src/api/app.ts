@@ -27,7 +27,7 @@ import { changeReviewPath, registerChangeReview } from './routes/change-review.j
 import { registerQaTechCompat } from './compat/qatech.js';
 import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import { registerBuilds } from './routes/builds.js';
-import { registerMcp } from './routes/mcp.js';
+import { mcpPath, registerMcp } from './routes/mcp.js';
 import { registerMergeRequestReviewSettings } from './routes/merge-request-review-settings.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import { registerGitIntegrations } from './routes/git-integrations.js';
@@ -64,9 +64,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('/v1/*', paramGuard);
   const bodyLimit = { bytes: deps.config.PROCTOR_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES, setting: 'PROCTOR_MAX_BODY_BYTES' };
   // A raw diff is the one body that is large by nature (a lock file alone can be megabytes); the review sends
-  // the model only what fits its budget, UI code first and lock files last (src/domain/diff.ts).
+  // the model only what fits its budget, UI code first and lock files last (src/domain/diff.ts). The MCP
+  // endpoint carries one too, in `start_change_review`.
   const diffLimit = { bytes: Math.max(bodyLimit.bytes, deps.config.PROCTOR_MAX_DIFF_BYTES ?? DEFAULT_MAX_DIFF_BYTES), setting: 'PROCTOR_MAX_DIFF_BYTES' };
-  app.use('/v1/*', jsonBodyGuard((path) => (path === changeReviewPath ? diffLimit : bodyLimit)));
+  const carriesDiff = new Set([changeReviewPath, mcpPath]);
+  app.use('/v1/*', jsonBodyGuard((path) => (carriesDiff.has(path) ? diffLimit : bodyLimit)));
 
   app.use('/v1/*', async (c, next) => {
     if (publicPaths.has(c.req.path)) return next();

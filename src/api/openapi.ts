@@ -61,7 +61,7 @@ export function formatZodError(error: z.ZodError): string {
 /** What the request guards enforce on every /v1 request, stated once in the document's description. */
 export const requestRules =
   'Every request: no NUL character (U+0000) in any string, object key, path or query parameter (400 naming the field); ' +
-  'JSON bodies up to `PROCTOR_MAX_BODY_BYTES` (1 MiB by default; 413 above it; `POST /v1/chat/change-review`, which carries a raw diff, ' +
+  'JSON bodies up to `PROCTOR_MAX_BODY_BYTES` (1 MiB by default; 413 above it; `POST /v1/chat/change-review` and `POST /v1/mcp`, which carry raw diffs, ' +
   'up to `PROCTOR_MAX_DIFF_BYTES`, 16 MiB by default); a PATCH needs a body (400 without one).';
 
 const noNul = { pattern: '^[^\\u0000]*$' };

@@ -248,4 +248,21 @@ describe('MCP server at POST /v1/mcp', () => {
     expect(notRpc.status).toBe(400);
     expect(await notRpc.json()).toEqual({ message: expect.stringMatching(/method/) });
   });
+
+  it('takes a body as large as a raw diff for start_change_review (PROCTOR_MAX_DIFF_BYTES), not only 1 MiB', async () => {
+    const MiB = 1024 * 1024;
+    // JSON may end in whitespace: the size alone is what is checked here, without starting a review.
+    const post = (padding: number) =>
+      fetch(`${url}/v1/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${stack.tenant.token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) + ' '.repeat(padding),
+      });
+    const large = await post(3 * MiB);
+    expect(large.status).toBe(200);
+    expect(await large.json()).toMatchObject({ id: 9, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'start_change_review' })]) } });
+    const tooLarge = await post(17 * MiB);
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toEqual({ message: `Request body exceeds the ${16 * MiB} byte limit (PROCTOR_MAX_DIFF_BYTES)` });
+  });
 });

@@ -24,9 +24,12 @@ const JsonRpcResponse = z
   })
   .openapi('McpJsonRpcResponse');
 
+/** Its body may be as large as a change review's: `start_change_review` carries a raw diff too (src/api/app.ts). */
+export const mcpPath = '/v1/mcp';
+
 const route = createRoute({
   method: 'post',
-  path: '/v1/mcp',
+  path: mcpPath,
   tags: ['MCP'],
   security: bearerSecurity,
   summary: 'MCP server (streamable HTTP, stateless)',
@@ -34,7 +37,8 @@ const route = createRoute({
     'JSON-RPC 2.0 over MCP streamable HTTP: `initialize`, `tools/list`, `tools/call`. Tools: list_applications, list_test_cases, ' +
     'get_test_case, create_test_case, run_test_plan, run_test_cases, get_run, rerun_run, chat (send a message and wait for the reply, ' +
     'at most 55 s), get_chat, start_change_review, get_change_review. Each tool calls the same operation as its REST route, with the same input schema, project scoping and ' +
-    'error messages (a refused call is a tool result with `isError` true). Answers are JSON (never a stream). GET answers 405.',
+    'error messages (a refused call is a tool result with `isError` true). Answers are JSON (never a stream). GET answers 405. ' +
+    'The body may be up to `PROCTOR_MAX_DIFF_BYTES` (16 MiB by default), as for `POST /v1/chat/change-review`.',
   request: { body: jsonBody(JsonRpcMessage) },
   responses: { 200: json(JsonRpcResponse, 'The JSON-RPC response'), 202: { description: 'A notification was accepted' }, ...errorResponses },
 });
