@@ -135,6 +135,36 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     expect(dash.blocked).toEqual([]);
   });
 
+  it("renders the assistant's Markdown, and nothing in it runs or loads", async () => {
+    const { page } = dash;
+    const reply = [
+      '**2 tests** cover checkout:',
+      '',
+      '- Checkout with a saved card',
+      '- Refund the mug',
+      '',
+      '<img src="/x" onerror="document.title = \'pwned\'">',
+      '',
+      '[open me](javascript:document.title=\'pwned\') ![pixel](https://tracker.test/p.png)',
+    ].join('\n');
+    llm.enqueue({ content: reply });
+    await page.goto(`${dash.url}/chats`);
+    await page.getByLabel('Ask the assistant').fill('Which tests cover **checkout**?');
+    await page.getByRole('button', { name: 'Start a conversation' }).click();
+    await page.waitForURL(/\/chats\/chat_[a-z0-9]+$/);
+    const answer = page.locator('.msg.assistant .text');
+    await expect.poll(() => answer.locator('li').allTextContents(), { timeout: 30_000 }).toEqual(['Checkout with a saved card', 'Refund the mug']);
+    expect(await answer.locator('strong').textContent()).toBe('2 tests');
+    // Raw HTML stays text, a javascript: link goes nowhere, and no image is loaded from anywhere.
+    expect(await answer.getByText('<img src="/x" onerror=').count()).toBe(1);
+    expect(await answer.getByRole('link', { name: 'open me' }).getAttribute('href')).toBe('');
+    expect(await page.locator('.msg img').count()).toBe(0);
+    expect(await page.title()).not.toBe('pwned');
+    // What the person typed is shown as typed.
+    expect(await page.locator('.msg.user .text').textContent()).toBe('Which tests cover **checkout**?');
+    expect(dash.blocked).toEqual([]);
+  });
+
   it('stops a streaming reply with its button, keeping what was written', async () => {
     const { page } = dash;
     const reply = words(400);

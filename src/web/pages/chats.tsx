@@ -9,6 +9,7 @@ import { loadConversation, type ConversationPage } from '../../db/queries/dashbo
 import { cancelReply, createConversation, sendMessage, type ChatDeps } from '../../services/chat.js';
 import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
 import { InvalidError, NotFoundError } from '../../services/errors.js';
+import { Markdown } from '../markdown.js';
 
 const pageSize = 25;
 // The API's limit for one message (SendMessage in src/api/schemas/chat.ts).
@@ -146,7 +147,14 @@ function Message(props: { m: ChatMessageView }) {
         <strong>{speaker[m.role]}</strong> <When at={m.createdAt} />
         {m.role === 'assistant' && m.status !== 'COMPLETED' && <> · <Status value={open ? 'writing…' : m.status} /></>}
       </p>
-      {m.text ? <div class={`text${m.status === 'FAILED' ? ' error' : ''}`}>{m.text}</div> : open && <p class="muted">Thinking…</p>}
+      {!m.text ? (
+        open && <p class="muted">Thinking…</p>
+      ) : m.role === 'assistant' && m.status !== 'FAILED' ? (
+        <Markdown class="text" text={m.text} />
+      ) : (
+        // What a person typed is shown as typed; a failure's reason is plain text.
+        <div class={`text${m.status === 'FAILED' ? ' error' : ''}`}>{m.text}</div>
+      )}
     </li>
   );
 }

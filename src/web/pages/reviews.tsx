@@ -5,6 +5,7 @@ import { Pager, pageNumber, Status, When } from '../components.js';
 import { renderPage } from '../layout.js';
 import { listReviews } from '../../db/queries/dashboard-reviews.js';
 import type { ChangeReviewView } from '../../services/change-reviews.js';
+import { Markdown } from '../markdown.js';
 
 // A change review is a conversation of its own (its API `url` is the conversation's page): the list links there,
 // and the conversation page shows the review's verdict, tests and links above the messages.
@@ -69,7 +70,7 @@ export function ReviewSection(props: { base: string; review: ChangeReviewView })
         <dt>Started</dt><dd><When at={r.createdAt} /></dd>
         {r.completedAt && <><dt>Finished</dt><dd><When at={r.completedAt} /></dd></>}
       </dl>
-      {r.summary && <p>{r.summary}</p>}
+      {r.summary && <Markdown text={r.summary} />}
       {r.failureReason && <p class="error" role="alert">{r.failureReason}</p>}
       {r.tests.length > 0 && (
         <table>
