@@ -5,7 +5,17 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeats } from './heartbeat.js';
-import { completeReview, endReview, findChangeReview, saveChange, setReviewPhase, setReviewRun, type ChangeReviewRecord, type StoredChange } from '../src/db/queries/change-reviews.js';
+import {
+  completeReview,
+  endReview,
+  findChangeReview,
+  saveChange,
+  setReviewPhase,
+  setReviewRun,
+  testsFromEarlierReviews,
+  type ChangeReviewRecord,
+  type StoredChange,
+} from '../src/db/queries/change-reviews.js';
 import { finishReply, linkRun, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
 import { listApplications } from '../src/db/queries/applications.js';
 import { runTestRows } from '../src/db/queries/runs.js';
@@ -110,13 +120,17 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       const review = await requireReview(input.changeReviewId);
       const change = await storedChange(review);
       const page = await listTestCases(db, review.projectId, { isEnabled: true }, { limit: 2_000, offset: 0 });
-      const catalogue: CatalogueTest[] = (page?.testCases ?? []).map((t) => ({ id: t.id, name: t.name, goal: t.goal, applicationShortId: t.applicationShortId, applicationName: t.applicationName }));
+      const enabled: CatalogueTest[] = (page?.testCases ?? []).map((t) => ({ id: t.id, name: t.name, goal: t.goal, applicationShortId: t.applicationShortId, applicationName: t.applicationName }));
+      const enabledIds = new Set(enabled.map((t) => t.id));
+      const fromEarlierReviews = (await testsFromEarlierReviews(db, review)).filter((t) => !enabledIds.has(t.id));
+      const catalogue = [...enabled, ...fromEarlierReviews];
       const applications = (await listApplications(db, review.projectId)).map((a) => ({ shortId: a.shortId, name: a.name }));
       const fitted = fitDiffToBudget(change.files, { budgetTokens: reviewDiffBudgetTokens, hints: `${change.title}\n${change.description}\n${review.context ?? ''}` });
       const selection = await withHeartbeats(() =>
         selectTests(llm, {
           change: { title: change.title, description: change.description, context: review.context, diffText: fitted.text, fileCount: change.files.length },
-          catalogue,
+          catalogue: enabled,
+          fromEarlierReviews,
           applications,
         }),
       );

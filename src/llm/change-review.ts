@@ -37,8 +37,10 @@ export interface TestSelection {
 }
 
 const selectionSystemPrompt = `You review a code change for a QA team that tests web applications end to end in a real browser.
-Choose the existing tests whose user flows the change could affect (by id, from the catalogue only). Propose new tests
-only for user-visible behaviour the change adds or alters that no listed test covers; usually none, at most five.
+Choose the existing tests whose user flows the change could affect (by id, from the catalogue only). Tests that earlier
+reviews of this same change created are listed too: choose one that still applies rather than proposing it again.
+Propose new tests only for user-visible behaviour the change adds or alters that no listed test covers; usually none,
+at most five.
 A new test that needs a signed-in session or a filled cart should resume from the existing test that reaches that state.
 Judge behaviour only; no opinions on code quality. Answer by calling select_tests once.`;
 
@@ -86,12 +88,18 @@ function changeMessage(change: ReviewedChange): string {
     .join('\n\n');
 }
 
-export async function selectTests(llm: Llm, input: { change: ReviewedChange; catalogue: CatalogueTest[]; applications: { shortId: string; name: string }[] }): Promise<TestSelection> {
-  const shown = input.catalogue.slice(0, maxCatalogue).map((t) => `- ${t.id} | ${t.name} | ${t.applicationName} (${t.applicationShortId}) | goal: ${(t.goal ?? t.name).slice(0, 200)}`);
+export async function selectTests(
+  llm: Llm,
+  input: { change: ReviewedChange; catalogue: CatalogueTest[]; fromEarlierReviews?: CatalogueTest[]; applications: { shortId: string; name: string }[] },
+): Promise<TestSelection> {
+  const line = (t: CatalogueTest) => `- ${t.id} | ${t.name} | ${t.applicationName} (${t.applicationShortId}) | goal: ${(t.goal ?? t.name).slice(0, 200)}`;
+  const shown = input.catalogue.slice(0, maxCatalogue).map(line);
+  const earlier = input.fromEarlierReviews ?? [];
   const catalogue = [
     `Applications: ${input.applications.map((a) => `${a.name} (${a.shortId})`).join(', ') || 'none'}`,
     `Enabled tests (${input.catalogue.length}${input.catalogue.length > maxCatalogue ? `, first ${maxCatalogue} shown` : ''}):`,
     ...(shown.length ? shown : ['(none)']),
+    ...(earlier.length ? [`Tests earlier reviews of this change created (${earlier.length}; recorded, not yet enabled for plans):`, ...earlier.map(line)] : []),
   ].join('\n');
   const { name, args } = await callTool(
     llm,

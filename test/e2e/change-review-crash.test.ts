@@ -44,28 +44,40 @@ describe('a change review survives a killed worker', () => {
   });
 
   const workerEnv = () => workerProcessEnv(stack, llm, blobDir, { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
+  const reviewTestCases = () => stack.db.selectFrom('test_cases').select(['id', 'generation_status']).where((eb) => eb(eb.val('change-review'), '=', eb.fn.any('labels'))).execute();
+  let appShortId: string;
+  let loginId: string;
+  /** The review as CI sends it for a branch: the repository and branch make later reviews of it the same change. */
+  const request = () => ({
+    mode: 'rawChanges',
+    changes: { changeDescription: 'Express shipping option at checkout', diff: checkoutDiff },
+    applicationOverrides: [{ applicationShortId: appShortId, environment: { url: `${fixture.url}/shop/login` } }],
+    repository: 'acme/shop',
+    branch: 'feature/express',
+  });
 
   it('SIGKILL while the new test burns in: the next worker finishes the review; one verdict, no duplicate test case', async () => {
-    const appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
+    appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
     const appId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
-    const loginId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'Sign in and add the mug', steps: loginSteps });
+    loginId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'Sign in and add the mug', steps: loginSteps });
     // Every request gets the same stateless answer, so the attempts after the crash are scripted too.
     const model = reviewResponder({
-      select: () => ({
+      select: (prompt) => {
+        expect(prompt).not.toContain('earlier reviews of this change created');
+        return {
         existingTestCaseIds: [],
         newTests: [{ name: 'Checkout with express shipping', goal: checkoutGoal, applicationShortId: appShortId, expectedResult: 'The order is confirmed', resumeFromTestCaseId: loginId }],
         reasoning: 'Express shipping is new and untested.',
-      }),
+        };
+      },
       verdict: () => ({ verdict: 'Approved', summary: 'Express checkout works on the preview.', evaluationDetails: 'The new checkout test passed.' }),
       moves: checkoutMoves,
     });
     llm.enqueue(...Array.from({ length: 60 }, () => model));
-    const reviewTestCases = () => stack.db.selectFrom('test_cases').select(['id', 'generation_status']).where((eb) => eb(eb.val('change-review'), '=', eb.fn.any('labels'))).execute();
 
     const first = startWorkerProcess(workerEnv());
     workers.push(first);
-    const request = { mode: 'rawChanges', changes: { changeDescription: 'Express shipping option at checkout', diff: checkoutDiff }, applicationOverrides: [{ applicationShortId: appShortId, environment: { url: `${fixture.url}/shop/login` } }] };
-    const outcome = changeReviewAction(stack, request, { timeoutMs: 240_000 });
+    const outcome = changeReviewAction(stack, request(), { timeoutMs: 240_000 });
     // Kill it once the new test exists and its burn-in agent has taken a few steps.
     await waitFor(
       async () => {
@@ -103,4 +115,32 @@ describe('a change review survives a killed worker', () => {
       writeFileSync(join('test/workflows/histories', 'changeReview-new-test.json'), historyToJSON(history));
     }
   }, 300_000);
+
+  it('the next review of the same branch runs the test the first one created instead of creating it again', async () => {
+    const [earlier] = await reviewTestCases();
+    expect(earlier).toMatchObject({ generation_status: 'COMPLETED' });
+    const prompts: string[] = [];
+    llm.reset();
+    // The model proposes the same new test again, and also picks the earlier one when it is offered.
+    const model = reviewResponder({
+      select: (prompt) => {
+        prompts.push(prompt);
+        return {
+          existingTestCaseIds: prompt.includes(earlier!.id) ? [earlier!.id] : [],
+          newTests: [{ name: 'Checkout with express shipping', goal: checkoutGoal, applicationShortId: appShortId, resumeFromTestCaseId: loginId }],
+          reasoning: 'Express shipping changed again.',
+        };
+      },
+      verdict: () => ({ verdict: 'Approved', summary: 'Express checkout still works.', evaluationDetails: 'The checkout test passed.' }),
+    });
+    llm.enqueue(...Array.from({ length: 10 }, () => model));
+    const { verdict, text } = await changeReviewAction(stack, request(), { timeoutMs: 180_000 });
+    expect(prompts[0]).toContain('Tests earlier reviews of this change created (1; recorded, not yet enabled for plans):');
+    expect(prompts[0]).toContain(`- ${earlier!.id} | Checkout with express shipping | Shop (${appShortId})`);
+    expect(verdict, text).toBe('Approved');
+    expect(text).toMatch(/\| Checkout with express shipping \| existing \| PASSED \|/);
+    // No burn-in this time (no agent steps asked of the model), and still one review-created test case.
+    expect(llm.requests.every((r) => r.tools?.some((t) => t.type === 'function' && ['select_tests', 'write_verdict'].includes(t.function.name)))).toBe(true);
+    expect(await reviewTestCases()).toEqual([earlier]);
+  }, 240_000);
 });

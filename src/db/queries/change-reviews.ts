@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { ChangeReviewState } from '../schema.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
@@ -148,4 +149,53 @@ export async function endReview(db: DB, id: string, state: 'FAILED' | 'CANCELLED
     .where('id', '=', id)
     .where('state', 'in', ['QUEUED', 'RUNNING'])
     .execute();
+}
+
+/** A test case an earlier review of the same change created, as the selection's catalogue lists it. */
+export interface EarlierReviewTest {
+  id: string;
+  name: string;
+  goal: string | null;
+  applicationShortId: string;
+  applicationName: string;
+}
+
+/**
+ * The tests earlier completed reviews of the same change created and that recorded their steps, newest review
+ * first: a pull/merge request is the same change by its address (every push to it is reviewed again); a raw diff
+ * by the repository and branch its CI sent. Disabled until someone enables them, they are not in the enabled
+ * catalogue, and without this every review of the change would create them again.
+ */
+export async function testsFromEarlierReviews(db: DB, review: Pick<ChangeReviewRecord, 'id' | 'projectId' | 'prUrl' | 'metadata'>, limit = 50): Promise<EarlierReviewTest[]> {
+  let query = db
+    .selectFrom('change_reviews')
+    .select('tests')
+    .where('project_id', '=', review.projectId)
+    .where('id', '!=', review.id)
+    .where('state', '=', 'COMPLETED');
+  const { repository, branch } = review.metadata;
+  if (review.prUrl) query = query.where('pr_url', '=', review.prUrl);
+  else if (repository && branch) {
+    query = query
+      .where('pr_url', 'is', null)
+      .where(sql<string>`metadata->>'repository'`, '=', repository)
+      .where(sql<string>`metadata->>'branch'`, '=', branch);
+  } else return [];
+  const reviews = await query.orderBy('created_at', 'desc').limit(20).execute();
+  const ids = [
+    ...new Set(reviews.flatMap((r) => ((r.tests as ChangeReviewTestResult[] | null) ?? []).filter((t) => t.origin === 'new').map((t) => t.testCaseId))),
+  ].slice(0, limit);
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('test_cases as tc')
+    .innerJoin('applications as a', 'a.id', 'tc.application_id')
+    .select(['tc.id', 'tc.name', 'tc.goal', 'a.short_id', 'a.name as application_name'])
+    .where('tc.project_id', '=', review.projectId)
+    .where('tc.id', 'in', ids)
+    .where('tc.generation_status', '=', 'COMPLETED')
+    .execute();
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return rows
+    .sort((a, b) => order.get(a.id)! - order.get(b.id)!)
+    .map((r) => ({ id: r.id, name: r.name, goal: r.goal, applicationShortId: r.short_id, applicationName: r.application_name }));
 }
