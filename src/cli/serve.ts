@@ -10,6 +10,7 @@ import { seedProject } from '../db/queries/admin.js';
 import { createLogger, type Logger } from '../logger.js';
 import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
+import { startDeliveryResender } from '../services/webhooks.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from '../temporal/worker.js';
 import { loadPrograms } from '../programs.js';
@@ -86,8 +87,9 @@ export async function runApi(): Promise<number> {
   const temporal = createTemporalClientProvider({ address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
   const edge = startEdge(config, db, logger);
   const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
+  const resender = startDeliveryResender({ db, temporal, logger });
   logger.info('api listening', { url: config.publicUrl });
-  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), () => closeServer(server), () => edge.close()]);
+  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), resender, () => closeServer(server), () => edge.close()]);
 }
 
 export async function runWorker(): Promise<number> {
@@ -168,7 +170,7 @@ export async function runDev(): Promise<number> {
     const edge = startEdge(config, db, logger);
     const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
     // Stopped in reverse: the edge lets go of its tunnel clients before the server waits for its sockets.
-    stops.push(() => closeServer(server), () => edge.close());
+    stops.push(() => closeServer(server), () => edge.close(), startDeliveryResender({ db, temporal, logger }));
 
     process.stdout.write(
       [

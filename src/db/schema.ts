@@ -387,6 +387,10 @@ export interface WebhookDeliveriesTable {
   project_id: string | null;
   received_at: Timestamp;
   processed_at: NullableTimestamp;
+  /** JSON: the signals the delivery is to send (`PendingSignal[]`); null until they are known. */
+  signals: ColumnType<unknown, string | null | undefined, string | null>;
+  attempts: Generated<number>;
+  last_error: string | null;
 }
 
 export interface MergeRequestsTable {

@@ -7,9 +7,13 @@ import {
   findSettingsByRepository,
   markDeliveryProcessed,
   mergeRequestsAtCommit,
+  noteDeliveryFailure,
+  pendingDeliveries,
   recordDelivery,
   recordDeployment,
+  saveDeliverySignals,
   upsertMergeRequestHead,
+  type PendingSignal,
 } from '../db/queries/merge-requests.js';
 import type { GitProviderId, MergeRequestRef } from '../git/provider.js';
 import { mentionEvent, parseGitHubDelivery, parseGitLabDelivery, repositoryOf, type MergeRequestEventBody, type ParsedDelivery } from '../git/webhook-events.js';
@@ -37,7 +41,7 @@ export interface Delivery {
 export type DeliveryOutcome =
   | { status: 202; message: string; signalled: number }
   | { status: 200; message: string }
-  | { status: 400 | 401 | 404 | 503; message: string };
+  | { status: 400 | 401 | 404; message: string };
 
 /** Equal strings in time independent of where they differ (digests first, so lengths never leak either). */
 function sameSecret(given: string, expected: string): boolean {
@@ -57,9 +61,10 @@ async function verified(deps: WebhookDeps, provider: GitProviderId, projectId: s
 /**
  * One delivery: 401 with nothing recorded when the signature is wrong; a delivery id seen and processed before is
  * acknowledged (200) and not processed again; otherwise the delivery is recorded, the merge request's head or the
- * deployment is stored, and each affected merge request's workflow is signalled (signal-with-start). If Temporal
- * does not take a signal the answer is 503 and the delivery stays unprocessed, so the provider's redelivery
- * processes it (the workflow drops an event it already has).
+ * deployment is stored, the signals for the affected merge requests' workflows are stored with the delivery, and
+ * then sent (signal-with-start). If Temporal does not take them the delivery is still accepted (202): neither
+ * provider redelivers by itself, and GitLab disables a hook that keeps failing. `resendPendingDeliveries` sends
+ * them once the engine is back, and so does a manual redelivery; the workflow drops an event it already has.
  */
 export async function handleDelivery(deps: WebhookDeps, provider: GitProviderId, delivery: Delivery): Promise<DeliveryOutcome> {
   let payload: unknown;
@@ -87,18 +92,60 @@ export async function handleDelivery(deps: WebhookDeps, provider: GitProviderId,
   if (seen.processed) return { status: 200, message: `Delivery ${delivery.deliveryId} was already processed` };
 
   const targets = await eventsFor(deps.db, provider, repository, projectId, parsed, settings.handle);
-  const logger = deps.logger.child({ provider, repository, deliveryId: delivery.deliveryId });
-  try {
-    for (const { number, event } of targets) {
-      const ref: MergeRequestRef = { provider, repository, number };
-      await signalMergeRequestReview(deps.temporal, { projectId, ref }, { ...event, deliveryId: delivery.deliveryId } as MergeRequestEvent);
-    }
-  } catch (err) {
-    logger.warn('webhook delivery not signalled; the provider will redeliver it', { err });
-    return { status: 503, message: 'The delivery was recorded but could not be handed to the workflow engine; redeliver it' };
+  const signals: PendingSignal[] = targets.map(({ number, event }) => ({
+    projectId,
+    ref: { provider, repository, number } satisfies MergeRequestRef,
+    event: { ...event, deliveryId: delivery.deliveryId } as MergeRequestEvent,
+  }));
+  await saveDeliverySignals(deps.db, provider, delivery.deliveryId, signals);
+  const sent = await sendSignals(deps, provider, delivery.deliveryId, signals);
+  if (!sent) {
+    return { status: 202, message: `Recorded; the workflow engine is unavailable, so ${signals.length} merge request review(s) will be signalled when it is back`, signalled: 0 };
   }
-  await markDeliveryProcessed(deps.db, provider, delivery.deliveryId);
   return { status: 202, message: targets.length ? `Signalled ${targets.length} merge request review(s)` : 'Recorded; no open merge request is affected', signalled: targets.length };
+}
+
+/** Sends a delivery's signals and marks it processed; false (noted on the delivery) when Temporal did not take them all. */
+async function sendSignals(deps: WebhookDeps, provider: GitProviderId, deliveryId: string, signals: PendingSignal[]): Promise<boolean> {
+  try {
+    for (const { projectId, ref, event } of signals) await signalMergeRequestReview(deps.temporal, { projectId, ref }, event);
+  } catch (err) {
+    deps.logger.warn('webhook delivery not signalled yet; it is sent again when the workflow engine is back', { provider, deliveryId, err });
+    await noteDeliveryFailure(deps.db, provider, deliveryId, err instanceof Error ? err.message : String(err));
+    return false;
+  }
+  await markDeliveryProcessed(deps.db, provider, deliveryId);
+  return true;
+}
+
+/**
+ * Sends the signals of accepted deliveries that did not reach Temporal (received at least `olderThanMs` ago, so a
+ * delivery still being handled is left to its request), oldest first; stops at the first failure, since the
+ * engine is then still away. Returns how many deliveries it completed.
+ */
+export async function resendPendingDeliveries(deps: WebhookDeps, opts: { olderThanMs?: number } = {}): Promise<number> {
+  let done = 0;
+  for (const pending of await pendingDeliveries(deps.db, opts.olderThanMs ?? 10_000)) {
+    if (!(await sendSignals(deps, pending.provider, pending.deliveryId, pending.signals))) break;
+    done++;
+  }
+  if (done > 0) deps.logger.info('webhook deliveries signalled after the workflow engine came back', { deliveries: done });
+  return done;
+}
+
+/** `resendPendingDeliveries` every `everyMs` in the API process; returns the stop. Runs never overlap. */
+export function startDeliveryResender(deps: WebhookDeps, everyMs = 30_000): () => Promise<void> {
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    running ??= resendPendingDeliveries(deps)
+      .catch((err: unknown) => deps.logger.warn('resending webhook deliveries failed', { err }))
+      .finally(() => (running = undefined));
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 /** Which merge requests an event concerns, storing what later events and workflows read (heads, deployments). */

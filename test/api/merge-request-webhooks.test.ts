@@ -9,6 +9,8 @@ import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { deliverGitHub, githubExample, poster } from '../support/webhook-payloads.js';
 import { createApp } from '../../src/api/app.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
+import { silentLogger } from '../../src/logger.js';
+import { resendPendingDeliveries } from '../../src/services/webhooks.js';
 
 // The webhook endpoints and the settings behind them, through the real app on Postgres and the test Temporal server
 // (no worker: a signalled review just waits, which is all these tests look at). GitHub payloads are the real ones
@@ -188,7 +190,7 @@ describe('merge-request review webhooks and settings', () => {
     expect(ping.status).toBe(200);
   });
 
-  it('Temporal unreachable: 503 and the delivery stays unprocessed; the redelivery is processed', async () => {
+  it('Temporal unreachable: the delivery is accepted with its signals kept, and sent once the engine is back; a redelivery is then acknowledged', async () => {
     const unreachable = createTemporalClientProvider({ address: '127.0.0.1:1', namespace: 'default', taskQueue: 'nowhere' });
     const down = createApp({ ...ctx.deps, temporal: unreachable });
     const payload = githubExample('pull_request', (p) => p.action === 'reopened');
@@ -198,15 +200,27 @@ describe('merge-request review webhooks and settings', () => {
     const workflowId = workflowIds.mergeRequestReview('github', repo, 3);
     started.push(workflowId);
     const deliveryId = randomUUID();
-    const failed = await deliverGitHub(poster(down), githubSecret, 'pull_request', payload, deliveryId).finally(() => unreachable.close());
-    expect(failed).toEqual({ status: 503, body: { message: 'The delivery was recorded but could not be handed to the workflow engine; redeliver it' } });
+    const accepted = await deliverGitHub(poster(down), githubSecret, 'pull_request', payload, deliveryId);
+    expect(accepted).toEqual({ status: 202, body: { message: 'Recorded; the workflow engine is unavailable, so 1 merge request review(s) will be signalled when it is back' } });
     const row = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow();
-    expect(row.processed_at).toBeNull();
+    expect(row).toMatchObject({ processed_at: null, attempts: 1, last_error: expect.any(String) });
+    expect(row.signals).toEqual([{ projectId: ctx.tenant.projectId, ref: { provider: 'github', repository: repo, number: 3 }, event: expect.objectContaining({ deliveryId }) }]);
 
-    const redelivered = await deliverGitHub(poster(ctx.app), githubSecret, 'pull_request', payload, deliveryId);
-    expect(redelivered.status).toBe(202);
+    // While the engine is still away, a resend changes nothing but the count of attempts.
+    const quiet = { db: ctx.db, logger: silentLogger };
+    expect(await resendPendingDeliveries({ ...quiet, temporal: unreachable }, { olderThanMs: 0 }).finally(() => unreachable.close())).toBe(0);
+    expect((await ctx.db.selectFrom('webhook_deliveries').select(['processed_at', 'attempts']).where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow())).toEqual({ processed_at: null, attempts: 2 });
+    // A delivery still being handled (received moments ago) is left to its request.
+    expect(await resendPendingDeliveries({ ...quiet, temporal: ctx.deps.temporal }, { olderThanMs: 60_000 })).toBe(0);
+    // The engine is back: the stored signal is sent once, and the delivery is done.
+    expect(await resendPendingDeliveries({ ...quiet, temporal: ctx.deps.temporal }, { olderThanMs: 0 })).toBe(1);
     expect(await signalsOf(workflowId)).toBe(1);
+    const done = await ctx.db.selectFrom('webhook_deliveries').select(['processed_at', 'last_error']).where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow();
+    expect(done).toEqual({ processed_at: expect.any(Date), last_error: null });
+    expect(await resendPendingDeliveries({ ...quiet, temporal: ctx.deps.temporal }, { olderThanMs: 0 })).toBe(0);
+    // GitHub's "Redeliver" button afterwards: acknowledged, not signalled again.
     expect((await deliverGitHub(poster(ctx.app), githubSecret, 'pull_request', payload, deliveryId)).status).toBe(200);
+    expect(await signalsOf(workflowId)).toBe(1);
   }, 60_000);
 
   it('the webhook endpoints and the settings are in the OpenAPI document', async () => {

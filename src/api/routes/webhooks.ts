@@ -10,12 +10,11 @@ import type { AppDeps } from '../context.js';
 const Message = z.object({ message: z.string() }).openapi('WebhookAnswer');
 const answers = {
   200: json(Message, 'Acknowledged, nothing to do: a redelivery already processed, a ping, or an event Proctor does not act on'),
-  202: json(Message, 'Recorded, and the affected merge requests\' reviews signalled'),
+  202: json(Message, 'Recorded, and the affected merge requests\' reviews signalled; or, when the workflow engine is unavailable, recorded with the signals it will be sent once the engine is back'),
   400: json(ErrorSchema, 'Not JSON, or a required header is missing'),
   401: json(ErrorSchema, 'The signature (GitHub) or token (GitLab) does not match; nothing is recorded'),
   404: json(ErrorSchema, 'No merge-request review is configured for the repository'),
   413: json(ErrorSchema, 'Body larger than 25 MiB'),
-  503: json(ErrorSchema, 'Recorded but not handed to the workflow engine: redeliver it (it is processed then, once)'),
 } as const;
 
 const githubHeaders = z.object({

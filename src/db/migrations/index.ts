@@ -12,6 +12,7 @@ import * as mergeRequestReviews from './2026_11_23_0010_merge_request_reviews.js
 import * as dashboard from './2026_11_23_0011_dashboard.js';
 import * as changeNotifications from './2026_11_23_0013_change_notifications.js';
 import * as catalogueChanges from './2026_11_23_0014_catalogue_changes.js';
+import * as webhookOutbox from './2026_11_23_0015_webhook_outbox.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0011_dashboard': dashboard,
   '2026_11_23_0013_change_notifications': changeNotifications,
   '2026_11_23_0014_catalogue_changes': catalogueChanges,
+  '2026_11_23_0015_webhook_outbox': webhookOutbox,
 };

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { GitProviderId, MergeRequestRef } from '../../git/provider.js';
+import type { MergeRequestEvent } from '../../../workflows/shared.js';
 
 export async function findSettingsByRepository(db: DB, provider: GitProviderId, repository: string) {
   return db.selectFrom('merge_request_review_settings').selectAll().where('provider', '=', provider).where('repository', '=', repository).executeTakeFirst();
@@ -39,7 +40,42 @@ export async function recordDelivery(db: DB, row: { provider: GitProviderId; del
 }
 
 export async function markDeliveryProcessed(db: DB, provider: GitProviderId, deliveryId: string): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ processed_at: sql`now()` }).where('provider', '=', provider).where('delivery_id', '=', deliveryId).execute();
+  await db.updateTable('webhook_deliveries').set({ processed_at: sql`now()`, last_error: null }).where('provider', '=', provider).where('delivery_id', '=', deliveryId).execute();
+}
+
+/** A signal a delivery is to send to one merge request's review workflow. */
+export interface PendingSignal {
+  projectId: string;
+  ref: MergeRequestRef;
+  event: MergeRequestEvent;
+}
+
+/** Stored before they are sent: a delivery whose signals did not all reach Temporal is sent again later. */
+export async function saveDeliverySignals(db: DB, provider: GitProviderId, deliveryId: string, signals: PendingSignal[]): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ signals: JSON.stringify(signals) }).where('provider', '=', provider).where('delivery_id', '=', deliveryId).execute();
+}
+
+export async function noteDeliveryFailure(db: DB, provider: GitProviderId, deliveryId: string, error: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: error.slice(0, 1_000) }))
+    .where('provider', '=', provider)
+    .where('delivery_id', '=', deliveryId)
+    .execute();
+}
+
+/** Accepted deliveries whose signals have not all been sent, oldest first, received at least `olderThanMs` ago. */
+export async function pendingDeliveries(db: DB, olderThanMs: number, limit = 50): Promise<{ provider: GitProviderId; deliveryId: string; signals: PendingSignal[] }[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(['provider', 'delivery_id', 'signals'])
+    .where('processed_at', 'is', null)
+    .where('signals', 'is not', null)
+    .where('received_at', '<', new Date(Date.now() - olderThanMs))
+    .orderBy('received_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ provider: r.provider as GitProviderId, deliveryId: r.delivery_id, signals: r.signals as PendingSignal[] }));
 }
 
 export async function countDeliveries(db: DB, provider: GitProviderId): Promise<number> {
