@@ -3,6 +3,7 @@
 // callers validate it (ids against the catalogue, the verdict against the results).
 import type OpenAI from 'openai';
 import { callTool, type Llm } from './client.js';
+import { mostRelevant } from '../domain/relevance.js';
 import type { ReviewVerdict } from '../git/provider.js';
 
 export interface CatalogueTest {
@@ -74,7 +75,7 @@ const selectTool: OpenAI.ChatCompletionTool = {
   },
 };
 
-/** At most this many catalogue tests are shown to the model (their goals cut short); the rest are counted. */
+/** At most this many catalogue tests are shown to the model (their goals cut short; the most relevant when there are more); the rest are counted. */
 const maxCatalogue = 300;
 
 function changeMessage(change: ReviewedChange): string {
@@ -93,11 +94,14 @@ export async function selectTests(
   input: { change: ReviewedChange; catalogue: CatalogueTest[]; fromEarlierReviews?: CatalogueTest[]; applications: { shortId: string; name: string }[] },
 ): Promise<TestSelection> {
   const line = (t: CatalogueTest) => `- ${t.id} | ${t.name} | ${t.applicationName} (${t.applicationShortId}) | goal: ${(t.goal ?? t.name).slice(0, 200)}`;
-  const shown = input.catalogue.slice(0, maxCatalogue).map(line);
+  // A large catalogue is cut to the tests that share the most words with the change, not to the newest.
+  const change = input.change;
+  const changeText = [change.title, change.description, change.context ?? '', change.diffText].join('\n');
+  const shown = mostRelevant(input.catalogue, (t) => `${t.name} ${t.goal ?? ''} ${t.applicationName}`, changeText, maxCatalogue).map(line);
   const earlier = input.fromEarlierReviews ?? [];
   const catalogue = [
     `Applications: ${input.applications.map((a) => `${a.name} (${a.shortId})`).join(', ') || 'none'}`,
-    `Enabled tests (${input.catalogue.length}${input.catalogue.length > maxCatalogue ? `, first ${maxCatalogue} shown` : ''}):`,
+    `Enabled tests (${input.catalogue.length}${input.catalogue.length > maxCatalogue ? `; the ${maxCatalogue} that share the most words with the change are shown` : ''}):`,
     ...(shown.length ? shown : ['(none)']),
     ...(earlier.length ? [`Tests earlier reviews of this change created (${earlier.length}; recorded, not yet enabled for plans):`, ...earlier.map(line)] : []),
   ].join('\n');
