@@ -103,7 +103,7 @@ export function registerApplications(app: OpenApiApp): void {
   app.openapi(list, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const list = await readProjectList(db, projectId, 'applications', async () => ({ applications: await listApplications(db, projectId) }), (found) => found.applications.length);
+    const list = await readProjectList(db, projectId, 'applications', async () => ({ applications: await listApplications(db, projectId) }));
     return sendJsonText(c, list);
   });
 

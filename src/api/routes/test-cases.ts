@@ -94,7 +94,7 @@ export function registerTestCases(app: OpenApiApp): void {
     const { projectId } = c.get('caller');
     const query = c.req.valid('query');
     const key = `test-cases ${JSON.stringify([query.applicationShortId, query.labels, query.isEnabled, query.limit, query.offset])}`;
-    const list = await readProjectList(db, projectId, key, () => findTestCases({ db }, { ...query, projectId }), (found) => found.testCases.length);
+    const list = await readProjectList(db, projectId, key, () => findTestCases({ db }, { ...query, projectId }));
     return sendJsonText(c, list);
   });
 

@@ -4,7 +4,6 @@ import { NotifiedCache } from '../notified-cache.js';
 interface Listed {
   projectId: string;
   json: string;
-  items: number;
 }
 
 /** A `T` as JSON text: a cached list is serialised once, not on every answer. */
@@ -21,8 +20,8 @@ const lists = new NotifiedCache<Listed>({
   channel: 'proctor_catalogue_changes',
   tables: ['test_cases', 'applications', 'environments', 'device_presets'],
   max: 5_000,
-  // Counted in listed items: a page of 1,000 test cases is a large entry.
-  size: { maxSize: 200_000, sizeOf: (listed) => listed.items },
+  // Counted in characters of JSON (a page of 1,000 test cases is ~350 kB): at most ~32 MB held.
+  size: { maxSize: 32 * 1024 * 1024, sizeOf: (listed) => listed.json.length },
   // A payload without a project (a version this one does not know) drops every list.
   stale: (change, listed) => typeof change.projectId !== 'string' || change.projectId === listed.projectId,
 });
@@ -31,11 +30,8 @@ const lists = new NotifiedCache<Listed>({
  * One of a project's lists, cached under `key` (which must name everything the list was filtered and paged
  * by). `load` may throw (an unknown application is a 404): nothing is cached then.
  */
-export async function readProjectList<T extends object>(db: DB, projectId: string, key: string, load: () => Promise<T>, items: (value: T) => number): Promise<JsonText<T>> {
-  const listed = await lists.read(db, `${projectId} ${key}`, async () => {
-    const value = await load();
-    return { projectId, json: JSON.stringify(value), items: 1 + items(value) };
-  });
+export async function readProjectList<T extends object>(db: DB, projectId: string, key: string, load: () => Promise<T>): Promise<JsonText<T>> {
+  const listed = await lists.read(db, `${projectId} ${key}`, async () => ({ projectId, json: JSON.stringify(await load()) }));
   return listed!.json;
 }
 
