@@ -3,12 +3,22 @@
 // (after a provider outage or a worker crash) finds it and does not post again.
 import type { ActivityDeps } from './deps.js';
 import { deploymentsOf, postedComment, rememberComment } from '../src/db/queries/merge-requests.js';
-import { commitStatusContext, failedComment, startedComment, verdictBody, verdictStatus, waitingComment, waitingOverComment } from '../src/git/comments.js';
+import { Context } from '@temporalio/activity';
+import { commitStatusContext, failedComment, postMarker, startedComment, verdictBody, verdictStatus, waitingComment, waitingOverComment, withMarker } from '../src/git/comments.js';
 import type { GitProviderClient, MergeRequestRef } from '../src/git/provider.js';
 import { recordChangeReview } from '../src/services/change-reviews.js';
 import { gitClientFor } from '../src/services/git-integrations.js';
 import { decisionSettings, reviewOverrides, type ReviewDecisionSettings } from '../src/services/merge-request-reviews.js';
 import type { ChangeReviewInput, ChangeReviewResult, MergeRequestHead, MergeRequestTrigger } from '../workflows/shared.js';
+
+/** This activity's attempt (1 outside an activity, as in a direct call). */
+function currentAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}
 
 interface Target {
   projectId: string;
@@ -21,11 +31,17 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
     gitClient: (projectId: string, ref: MergeRequestRef): Promise<GitProviderClient> => gitClientFor(deps, projectId, ref),
   };
 
-  /** Posts once per key: the remembered id is returned on every later call. */
-  async function once(key: string, post: () => Promise<{ id: string }>): Promise<string> {
+  /**
+   * Posts once per key: the remembered id is returned on every later call. The body carries the key's marker, and a
+   * retried attempt first looks for it on the merge request: an attempt that died after the provider took its
+   * post, before the id was stored, must not post it twice.
+   */
+  async function once(client: GitProviderClient, ref: MergeRequestRef, key: string, post: (body: (text: string) => string) => Promise<{ id: string }>): Promise<string> {
     const existing = await postedComment(db, key);
     if (existing) return existing;
-    const { id } = await post();
+    const marker = postMarker(key);
+    const earlier = currentAttempt() > 1 ? await client.findPosted(ref, marker) : undefined;
+    const id = earlier ?? (await post((text) => withMarker(text, marker))).id;
     await rememberComment(db, key, id);
     return id;
   }
@@ -70,14 +86,15 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
       const body = waitingComment(input);
       const existing = await postedComment(db, input.key);
       if (existing) await client.updateComment(input.ref, existing, body);
-      else await once(input.key, () => client.createComment(input.ref, body));
+      else await once(client, input.ref, input.key, (marked) => client.createComment(input.ref, marked(body)));
     },
 
     /** The start comment (once), the waiting comment edited, and on GitHub a pending status and 👀 on the trigger. */
     async announceMergeRequestReview(input: Target & { head: MergeRequestHead; trigger: MergeRequestTrigger; chatUrl: string; key: string; waitingKey?: string }): Promise<void> {
       const client = await ports.gitClient(input.projectId, input.ref);
       const project = await db.selectFrom('projects').select('name').where('id', '=', input.projectId).executeTakeFirstOrThrow();
-      await once(input.key, () => client.createComment(input.ref, startedComment({ projectName: project.name, ref: input.ref, head: input.head, trigger: input.trigger, chatUrl: input.chatUrl })));
+      const started = startedComment({ projectName: project.name, ref: input.ref, head: input.head, trigger: input.trigger, chatUrl: input.chatUrl });
+      await once(client, input.ref, input.key, (marked) => client.createComment(input.ref, marked(started)));
       const waiting = input.waitingKey ? await postedComment(db, input.waitingKey) : undefined;
       if (waiting) await client.updateComment(input.ref, waiting, waitingOverComment({ head: input.head, chatUrl: input.chatUrl }));
       if (client.provider === 'github') {
@@ -90,7 +107,7 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
     /** The verdict: a native review on GitHub (a note on GitLab) and, on GitHub, the final commit status. */
     async publishMergeRequestVerdict(input: Target & { headSha: string; result: ChangeReviewResult; key: string }): Promise<void> {
       const client = await ports.gitClient(input.projectId, input.ref);
-      await once(input.key, () => client.postReview(input.ref, { verdict: input.result.verdict, body: verdictBody(input.result), headSha: input.headSha }));
+      await once(client, input.ref, input.key, (marked) => client.postReview(input.ref, { verdict: input.result.verdict, body: marked(verdictBody(input.result)), headSha: input.headSha }));
       if (client.provider === 'github') {
         const status = verdictStatus[input.result.verdict];
         await client.setCommitStatus(input.ref, input.headSha, { ...status, targetUrl: input.result.url, context: commitStatusContext });
@@ -100,7 +117,10 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
     /** A review that ended without a verdict: superseded by a newer head (status only) or failed (said once). */
     async endMergeRequestReview(input: Target & { headSha: string; key: string; outcome: 'superseded' | 'failed'; reason?: string }): Promise<void> {
       const client = await ports.gitClient(input.projectId, input.ref);
-      if (input.outcome === 'failed') await once(input.key, () => client.createComment(input.ref, failedComment({ headSha: input.headSha, reason: input.reason ?? 'unknown error' })));
+      if (input.outcome === 'failed') {
+        const failed = failedComment({ headSha: input.headSha, reason: input.reason ?? 'unknown error' });
+        await once(client, input.ref, input.key, (marked) => client.createComment(input.ref, marked(failed)));
+      }
       if (client.provider === 'github') {
         const description = input.outcome === 'superseded' ? 'Superseded by a newer commit' : 'Proctor could not finish the review';
         await client.setCommitStatus(input.ref, input.headSha, { state: 'error', description, context: commitStatusContext });

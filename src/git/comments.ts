@@ -59,3 +59,11 @@ export const verdictStatus: Record<ChangeReviewResult['verdict'], { state: 'succ
   'Changes Requested': { state: 'failure', description: 'Proctor: Changes Requested' },
   Comment: { state: 'success', description: 'Proctor: Comment' },
 };
+
+/**
+ * Put at the end of everything Proctor posts, under the post's key: invisible in the rendered comment, it lets a
+ * retried post find the one a crashed attempt made (the provider took it; its id was never stored).
+ */
+export const postMarker = (key: string): string => `<!-- proctor:${key.replace(/-->/g, '')} -->`;
+
+export const withMarker = (body: string, marker: string): string => `${body}\n\n${marker}`;

@@ -164,6 +164,16 @@ export class GitHubClient implements GitProviderClient {
     );
   }
 
+  async findPosted(ref: MergeRequestRef, marker: string): Promise<string | undefined> {
+    const what = `Pull request ${ref.repository}#${ref.number}`;
+    const comments = await this.onRepo(ref.repository, what, (octokit, r) => octokit.paginate(octokit.rest.issues.listComments, { ...r, issue_number: ref.number, per_page: 100 }));
+    const comment = comments.find((c) => c.body?.includes(marker));
+    if (comment) return String(comment.id);
+    const reviews = await this.onRepo(ref.repository, what, (octokit, r) => octokit.paginate(octokit.rest.pulls.listReviews, { ...r, pull_number: ref.number, per_page: 100 }));
+    const review = reviews.find((rv) => rv.body?.includes(marker));
+    return review && String(review.id);
+  }
+
   async postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }> {
     const post = (event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT') =>
       this.onRepo(ref.repository, `Pull request ${ref.repository}#${ref.number}`, (octokit, r) =>

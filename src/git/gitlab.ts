@@ -120,6 +120,12 @@ export class GitLabClient implements GitProviderClient {
     await call(`Note ${commentId} on ${ref.repository}!${ref.number}`, () => this.api.MergeRequestNotes.edit(ref.repository, ref.number, Number(commentId), { body }));
   }
 
+  async findPosted(ref: MergeRequestRef, marker: string): Promise<string | undefined> {
+    const notes = await call(`Merge request ${ref.repository}!${ref.number}`, () => this.api.MergeRequestNotes.all(ref.repository, ref.number, { perPage: 100 }));
+    const note = notes.find((n) => typeof n.body === 'string' && n.body.includes(marker));
+    return note && String(note.id);
+  }
+
   /** GitLab has no review verdict to post: the review is a note, whose body carries the verdict. */
   async postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }> {
     return this.createComment(ref, review.body);

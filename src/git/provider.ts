@@ -58,4 +58,9 @@ export interface GitProviderClient {
   setCommitStatus(ref: MergeRequestRef, sha: string, status: { state: CommitStatusState; description: string; targetUrl?: string; context: string }): Promise<void>;
   /** 👀 on the triggering comment, or on the pull/merge request itself when no comment is given. */
   addEyesReaction(ref: MergeRequestRef, commentId?: string): Promise<void>;
+  /**
+   * The id of a comment or review on the pull/merge request whose body contains `marker` (a hidden HTML comment
+   * Proctor puts in what it posts), if there is one: what a retried post looks for before posting again.
+   */
+  findPosted(ref: MergeRequestRef, marker: string): Promise<string | undefined>;
 }
