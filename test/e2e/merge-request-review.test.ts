@@ -67,6 +67,8 @@ describe('merge-request review end to end', () => {
     const status = p.github.deploymentStatus(sha, 'preview', 'https://pr-11.preview.test');
     expect((await deliverGitHub(post(), p.github.secret, 'deployment_status', status)).status).toBe(202);
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 90_000, 'the review on GitHub');
+    // The final commit status follows the review in the same activity: a moment later, not at once.
+    await waitFor(async () => gh.statuses(p.github.repo, sha).length === 2, 30_000, 'the final commit status');
 
     const comments = gh.comments(p.github.repo, n);
     expect(comments).toHaveLength(2);
