@@ -172,6 +172,33 @@ describe('dashboard: runs and test cases', () => {
     expect(api.body.steps.steps[3].locator).toBe(healedLocator);
   });
 
+  it('rejects a heal proposal: the current steps stay as they were', async () => {
+    const current = (await stack.call('GET', `/v1/test-cases/${ids.login}`)).body.steps;
+    const rejectedLocator = "getByRole('button', { name: 'Continuer' })";
+    const steps = current.steps.map((s: (typeof loginSteps)[number], i: number) => (i === 3 ? { ...s, locator: rejectedLocator, fallbacks: [s.locator!] } : s));
+    const kept = await keepHealedSteps(stack.db, {
+      projectId: stack.tenant.projectId,
+      testCaseId: ids.login!,
+      basedOnVersion: current.version,
+      steps,
+      healed: [{ index: 3, from: current.steps[3].locator, to: rejectedLocator, via: 'llm', reason: 'a French label on the preview' }],
+    });
+    const proposed = current.version + 1;
+    expect(kept).toEqual({ kept: 'proposed', version: proposed });
+
+    const { page } = dash;
+    await page.goto(`${dash.url}/test-cases/${ids.login}`);
+    const proposal = page.getByRole('region', { name: new RegExp(`Version ${proposed} proposed by a heal`) });
+    await expect.poll(() => proposal.textContent()).toContain('PENDING');
+    await proposal.getByRole('button', { name: `Reject version ${proposed}` }).click();
+    await expect.poll(() => page.getByRole('region', { name: new RegExp(`Version ${proposed} proposed by a heal`) }).textContent()).toContain('REJECTED');
+    expect(await page.getByText(`Current version: ${current.version}.`).count()).toBe(1);
+    expect(await page.getByRole('button', { name: `Accept version ${proposed}` }).count()).toBe(0);
+    const api = await stack.call('GET', `/v1/test-cases/${ids.login}`);
+    expect(api.body.steps).toEqual(current);
+    expect(api.body.healProposals).toEqual([]);
+  });
+
   it('shows a burn-in live: GENERATING, then the recorded steps, without a reload', async () => {
     const id = crypto.randomUUID();
     await insertTestCase(stack.db, {
