@@ -3,6 +3,7 @@
 import type { DB } from '../db/database.js';
 import {
   findChat,
+  findChatWithMessages,
   findChatByIdempotencyKey,
   findTurnByIdempotencyKey,
   finishReply,
@@ -10,7 +11,6 @@ import {
   insertTurn,
   latestAssistantMessage,
   listChats,
-  recentMessages,
   toChatView,
   turnMessageIds,
   type ChatRecord,
@@ -132,14 +132,13 @@ export async function sendMessage(
   input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string },
 ): Promise<ChatView> {
   await sendTurn(deps, input);
-  const chat = (await findChat(deps.db, input.projectId, input.chatShortId))!;
-  return toChatView(chat, deps.appUrl, await recentMessages(deps.db, chat.id, defaultMessageLimit));
+  return getConversation(deps, input);
 }
 
 export async function getConversation(deps: Pick<ChatDeps, 'db' | 'appUrl'>, input: { projectId: string; chatShortId: string; limit?: number }): Promise<ChatView> {
-  const chat = await findChat(deps.db, input.projectId, input.chatShortId);
-  if (!chat) throw new NotFoundError('Conversation');
-  return toChatView(chat, deps.appUrl, await recentMessages(deps.db, chat.id, input.limit ?? defaultMessageLimit));
+  const found = await findChatWithMessages(deps.db, input.projectId, input.chatShortId, input.limit ?? defaultMessageLimit);
+  if (!found) throw new NotFoundError('Conversation');
+  return toChatView(found.chat, deps.appUrl, found.messages);
 }
 
 export async function listConversations(

@@ -1,3 +1,4 @@
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../database.js';
 import type { ChatMessageStatus } from '../schema.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
@@ -113,6 +114,34 @@ export async function turnMessageIds(db: DB, chatId: string, turn: number): Prom
   return user && assistant ? { userMessageId: user.id, assistantMessageId: assistant.id } : undefined;
 }
 
+/**
+ * The project's conversation with its newest `limit` messages (newest first), in one round trip: what clients
+ * poll every few seconds while a reply streams.
+ */
+export async function findChatWithMessages(db: DB, projectId: string, shortId: string, limit: number): Promise<{ chat: ChatRecord; messages: ChatMessageView[] } | undefined> {
+  const row = await selectChats(db)
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('chat_messages as m')
+          .select(['m.id', 'm.role', 'm.created_at', 'm.text', 'm.status', 'm.is_streaming'])
+          .whereRef('m.chat_id', '=', 'chats.id')
+          .orderBy('m.seq', 'desc')
+          .limit(limit),
+      ).as('messages'),
+    )
+    .where('project_id', '=', projectId)
+    .where('short_id', '=', shortId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  // Inside JSON a timestamp is text, not a Date.
+  const messages = row.messages.map((m) => toMessageView({ ...m, created_at: new Date(m.created_at as unknown as string) }));
+  return { chat: toRecord(row), messages };
+}
+
+type MessageRow = { id: string; role: ChatMessageView['role']; created_at: Date; text: string; status: ChatMessageStatus | null; is_streaming: boolean };
+const toMessageView = (r: MessageRow): ChatMessageView => ({ id: r.id, role: r.role, createdAt: r.created_at.toISOString(), text: r.text, status: r.status ?? 'COMPLETED', isStreaming: r.is_streaming });
+
 export async function recentMessages(db: DB, chatId: string, limit: number): Promise<ChatMessageView[]> {
   const rows = await db
     .selectFrom('chat_messages')
@@ -121,7 +150,7 @@ export async function recentMessages(db: DB, chatId: string, limit: number): Pro
     .orderBy('seq', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, role: r.role, createdAt: r.created_at.toISOString(), text: r.text, status: r.status ?? 'COMPLETED', isStreaming: r.is_streaming }));
+  return rows.map(toMessageView);
 }
 
 export async function latestAssistantMessage(db: DB, chatId: string): Promise<{ id: string; status: ChatMessageStatus; turn: number } | undefined> {
