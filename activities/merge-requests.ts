@@ -36,12 +36,12 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
    * retried attempt first looks for it on the merge request: an attempt that died after the provider took its
    * post, before the id was stored, must not post it twice.
    */
-  async function once(client: GitProviderClient, ref: MergeRequestRef, key: string, post: (body: (text: string) => string) => Promise<{ id: string }>): Promise<string> {
+  async function once(client: GitProviderClient, ref: MergeRequestRef, key: string, body: string, post: (markedBody: string) => Promise<{ id: string }>): Promise<string> {
     const existing = await postedComment(db, key);
     if (existing) return existing;
     const marker = postMarker(key);
     const earlier = currentAttempt() > 1 ? await client.findPosted(ref, marker) : undefined;
-    const id = earlier ?? (await post((text) => withMarker(text, marker))).id;
+    const id = earlier ?? (await post(withMarker(body, marker))).id;
     await rememberComment(db, key, id);
     return id;
   }
@@ -86,7 +86,7 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
       const body = waitingComment(input);
       const existing = await postedComment(db, input.key);
       if (existing) await client.updateComment(input.ref, existing, body);
-      else await once(client, input.ref, input.key, (marked) => client.createComment(input.ref, marked(body)));
+      else await once(client, input.ref, input.key, body, (marked) => client.createComment(input.ref, marked));
     },
 
     /** The start comment (once), the waiting comment edited, and on GitHub a pending status and 👀 on the trigger. */
@@ -94,7 +94,7 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
       const client = await ports.gitClient(input.projectId, input.ref);
       const project = await db.selectFrom('projects').select('name').where('id', '=', input.projectId).executeTakeFirstOrThrow();
       const started = startedComment({ projectName: project.name, ref: input.ref, head: input.head, trigger: input.trigger, chatUrl: input.chatUrl });
-      await once(client, input.ref, input.key, (marked) => client.createComment(input.ref, marked(started)));
+      await once(client, input.ref, input.key, started, (marked) => client.createComment(input.ref, marked));
       const waiting = input.waitingKey ? await postedComment(db, input.waitingKey) : undefined;
       if (waiting) await client.updateComment(input.ref, waiting, waitingOverComment({ head: input.head, chatUrl: input.chatUrl }));
       if (client.provider === 'github') {
@@ -107,7 +107,7 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
     /** The verdict: a native review on GitHub (a note on GitLab) and, on GitHub, the final commit status. */
     async publishMergeRequestVerdict(input: Target & { headSha: string; result: ChangeReviewResult; key: string }): Promise<void> {
       const client = await ports.gitClient(input.projectId, input.ref);
-      await once(client, input.ref, input.key, (marked) => client.postReview(input.ref, { verdict: input.result.verdict, body: marked(verdictBody(input.result)), headSha: input.headSha }));
+      await once(client, input.ref, input.key, verdictBody(input.result), (marked) => client.postReview(input.ref, { verdict: input.result.verdict, body: marked, headSha: input.headSha }));
       if (client.provider === 'github') {
         const status = verdictStatus[input.result.verdict];
         await client.setCommitStatus(input.ref, input.headSha, { ...status, targetUrl: input.result.url, context: commitStatusContext });
@@ -119,7 +119,7 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
       const client = await ports.gitClient(input.projectId, input.ref);
       if (input.outcome === 'failed') {
         const failed = failedComment({ headSha: input.headSha, reason: input.reason ?? 'unknown error' });
-        await once(client, input.ref, input.key, (marked) => client.createComment(input.ref, marked(failed)));
+        await once(client, input.ref, input.key, failed, (marked) => client.createComment(input.ref, marked));
       }
       if (client.provider === 'github') {
         const description = input.outcome === 'superseded' ? 'Superseded by a newer commit' : 'Proctor could not finish the review';
