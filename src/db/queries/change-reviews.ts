@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { ChangeReviewState } from '../schema.js';
+import type { TestCaseSummary } from './test-cases.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import type { ChangedFile, GitProviderId, ReviewVerdict } from '../../git/provider.js';
 import type { ChangeReviewTestResult } from '../../../workflows/shared.js';
@@ -151,22 +152,17 @@ export async function endReview(db: DB, id: string, state: 'FAILED' | 'CANCELLED
     .execute();
 }
 
-/** A test case an earlier review of the same change created, as the selection's catalogue lists it. */
-export interface EarlierReviewTest {
-  id: string;
-  name: string;
-  goal: string | null;
-  applicationShortId: string;
-  applicationName: string;
-}
-
 /**
  * The tests earlier completed reviews of the same change created and that recorded their steps, newest review
  * first: a pull/merge request is the same change by its address (every push to it is reviewed again); a raw diff
  * by the repository and branch its CI sent. Disabled until someone enables them, they are not in the enabled
  * catalogue, and without this every review of the change would create them again.
  */
-export async function testsFromEarlierReviews(db: DB, review: Pick<ChangeReviewRecord, 'id' | 'projectId' | 'prUrl' | 'metadata'>, limit = 50): Promise<EarlierReviewTest[]> {
+export async function testsFromEarlierReviews(
+  db: DB,
+  review: Pick<ChangeReviewRecord, 'id' | 'projectId' | 'prUrl' | 'metadata'>,
+  limit = 50,
+): Promise<Pick<TestCaseSummary, 'id' | 'name' | 'goal' | 'applicationShortId' | 'applicationName'>[]> {
   let query = db
     .selectFrom('change_reviews')
     .select('tests')
