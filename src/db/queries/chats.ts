@@ -114,6 +114,10 @@ export async function turnMessageIds(db: DB, chatId: string, turn: number): Prom
   return user && assistant ? { userMessageId: user.id, assistantMessageId: assistant.id } : undefined;
 }
 
+const messageColumns = ['id', 'role', 'created_at', 'text', 'status', 'is_streaming'] as const;
+type MessageRow = { id: string; role: ChatMessageView['role']; created_at: Date; text: string; status: ChatMessageStatus | null; is_streaming: boolean };
+const toMessageView = (r: MessageRow): ChatMessageView => ({ id: r.id, role: r.role, createdAt: r.created_at.toISOString(), text: r.text, status: r.status ?? 'COMPLETED', isStreaming: r.is_streaming });
+
 /**
  * The project's conversation with its newest `limit` messages (newest first), in one round trip: what clients
  * poll every few seconds while a reply streams.
@@ -123,10 +127,10 @@ export async function findChatWithMessages(db: DB, projectId: string, shortId: s
     .select((eb) =>
       jsonArrayFrom(
         eb
-          .selectFrom('chat_messages as m')
-          .select(['m.id', 'm.role', 'm.created_at', 'm.text', 'm.status', 'm.is_streaming'])
-          .whereRef('m.chat_id', '=', 'chats.id')
-          .orderBy('m.seq', 'desc')
+          .selectFrom('chat_messages')
+          .select(messageColumns)
+          .whereRef('chat_messages.chat_id', '=', 'chats.id')
+          .orderBy('seq', 'desc')
           .limit(limit),
       ).as('messages'),
     )
@@ -139,13 +143,10 @@ export async function findChatWithMessages(db: DB, projectId: string, shortId: s
   return { chat: toRecord(row), messages };
 }
 
-type MessageRow = { id: string; role: ChatMessageView['role']; created_at: Date; text: string; status: ChatMessageStatus | null; is_streaming: boolean };
-const toMessageView = (r: MessageRow): ChatMessageView => ({ id: r.id, role: r.role, createdAt: r.created_at.toISOString(), text: r.text, status: r.status ?? 'COMPLETED', isStreaming: r.is_streaming });
-
 export async function recentMessages(db: DB, chatId: string, limit: number): Promise<ChatMessageView[]> {
   const rows = await db
     .selectFrom('chat_messages')
-    .select(['id', 'role', 'created_at', 'text', 'status', 'is_streaming'])
+    .select(messageColumns)
     .where('chat_id', '=', chatId)
     .orderBy('seq', 'desc')
     .limit(limit)
