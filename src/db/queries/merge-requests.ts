@@ -71,7 +71,8 @@ export async function pendingDeliveries(db: DB, olderThanMs: number, limit = 50)
     .select(['provider', 'delivery_id', 'signals'])
     .where('processed_at', 'is', null)
     .where('signals', 'is not', null)
-    .where('received_at', '<', new Date(Date.now() - olderThanMs))
+    // The database's clock, which set `received_at`.
+    .where('received_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000})`)
     .orderBy('received_at')
     .limit(limit)
     .execute();
