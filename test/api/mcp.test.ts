@@ -61,6 +61,16 @@ describe('MCP server at POST /v1/mcp', () => {
     return res;
   };
 
+  /** get_run through the tools until the run has ended. */
+  const endedRun = async (runShortId: string) => {
+    let run: any;
+    await waitFor(async () => {
+      run = (await call('get_run', { shortId: runShortId, testCases: 'all' })).structuredContent;
+      return ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
+    }, 90_000, `run ${runShortId}`);
+    return run;
+  };
+
   it('lists its tools with the REST routes’ input schemas', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
@@ -97,11 +107,7 @@ describe('MCP server at POST /v1/mcp', () => {
     const started = await call('run_test_plan', { testPlanShortId: planShortId });
     expect(started.isError).toBeFalsy();
     const runShortId = started.structuredContent.run.shortId;
-    let run: any;
-    await waitFor(async () => {
-      run = (await call('get_run', { shortId: runShortId, testCases: 'all' })).structuredContent;
-      return ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
-    }, 90_000, `run ${runShortId}`);
+    const run = await endedRun(runShortId);
     expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
     expect(run.runTestCases[0]).toMatchObject({ name: 'add milk', result: 'PASSED' });
     expect(fixtures.requests().some((r) => r.startsWith('GET /todo/'))).toBe(true);
@@ -125,11 +131,7 @@ describe('MCP server at POST /v1/mcp', () => {
     expect(started.isError).toBeFalsy();
     expect(started.structuredContent).toMatchObject({ success: true, run: { testCount: 1, url: expect.stringMatching(/\/runs\/run_/) } });
     const runShortId = started.structuredContent.run.shortId;
-    let run: any;
-    await waitFor(async () => {
-      run = (await call('get_run', { shortId: runShortId, testCases: 'all' })).structuredContent;
-      return ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
-    }, 90_000, `run ${runShortId}`);
+    const run = await endedRun(runShortId);
     expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', testPlan: null });
     expect(run.runTestCases).toMatchObject([{ name: 'add milk', result: 'PASSED', environmentUrl: `${fixtures.url}/todo/?from=mcp` }]);
     expect(fixtures.requests().slice(before).some((r) => r.startsWith('GET /todo/?from=mcp'))).toBe(true);
