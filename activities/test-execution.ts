@@ -10,6 +10,7 @@ import { replaySteps, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/execution.js';
 import type { BrowserState } from '../src/domain/steps.js';
+import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
 import { createLlmHealer } from '../src/llm/heal.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
 import { keepHealedSteps, type KeptHeal } from '../src/services/heal-proposals.js';
@@ -45,6 +46,11 @@ export interface ExecuteTestResult {
   llmCalls: number;
   /** The captureStateKey, when the final browser state was stored there. */
   stateKey?: string;
+  /** How the elements the replay touched differ from the recorded ones (empty: all the same). */
+  changes: StepChange[];
+  /** Why it failed (FAILED only). */
+  failureKind?: FailureKind;
+  evidence?: FailureEvidence;
 }
 
 /** The dependency passed and stored its state before this test was started, so a missing blob is permanent. */
@@ -128,6 +134,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             durationMs: result.durationMs,
             llmCalls,
             stateKey,
+            changes: [],
           };
         }));
       } finally {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdicts.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -16,6 +17,11 @@ export interface ProjectsTable {
   name: string;
   default_test_plan_id: string | null;
   heal_policy: Generated<'auto' | 'review'>;
+  /** Automatic retries of a failed test in a run (0–3). */
+  test_retries: Generated<number>;
+  /** Quarantine rule: flake rate at or above this over at least `quarantine_min_runs` runs; null is off. */
+  quarantine_flake_rate: number | null;
+  quarantine_min_runs: Generated<number>;
   created_at: Timestamp;
 }
 
@@ -142,6 +148,10 @@ export interface TestCasesTable {
   wait_for_test_case_ids: ColumnType<string[], string[] | undefined, string[]>;
   steps: ColumnType<unknown, string | null | undefined, string | null>;
   steps_version: Generated<number>;
+  /** Set by hand: the test still runs and reports, but fails neither a run nor a review. */
+  quarantined: Generated<boolean>;
+  /** What the burn-in agent said it did not check (string[]): a review does not count it as tested. */
+  not_covered: ColumnType<string[] | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -230,6 +240,17 @@ export interface RunTestCasesTable {
   screenshot_key: string | null;
   trace_key: string | null;
   duration_ms: number | null;
+  /** StepChange[] (src/domain/verdicts.ts): how the elements the replay touched differ from the recorded ones. */
+  changes: ColumnType<StepChange[] | null, string | null | undefined, string | null>;
+  failure_kind: FailureKind | null;
+  /** FailureEvidence (src/domain/verdicts.ts). */
+  evidence: ColumnType<FailureEvidence | null, string | null | undefined, string | null>;
+  /** Executions of the test in this run: 1 plus the retries it needed. */
+  attempts: Generated<number>;
+  /** Passed on a retry after failing. */
+  flaky: Generated<boolean>;
+  /** Quarantined when it ran: reported apart, fails neither the run nor a review. */
+  quarantined: Generated<boolean>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
 }
