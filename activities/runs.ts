@@ -1,13 +1,21 @@
 import type { ActivityDeps } from './deps.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import type { Outcome, RunNode } from '../src/domain/run-plan.js';
+import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
 import type { MobileBuildRef } from '../workflows/shared.js';
+
+function passedTitle(healedSteps: number, attempts: number): string {
+  const notes = [...(healedSteps ? [`healing ${healedSteps} step(s)`] : []), ...(attempts > 1 ? [`${attempts} attempts (flaky)`] : [])];
+  return notes.length ? `Passed after ${notes.join(' and ')}` : 'Passed';
+}
 
 export interface RunPlanTest extends RunNode {
   runTestCaseId: string;
   baseUrl: string | null;
   build: MobileBuildRef | null;
   device: DeviceSettings | null;
+  /** The project's `retries` when the plan was loaded: how often a failed test runs again. */
+  retries: number;
 }
 
 /** Run bookkeeping: every write is an idempotent update of one row, so a retried activity records once. */
@@ -26,8 +34,10 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
       let query = db
         .selectFrom('run_test_cases as r')
         .leftJoin('application_builds as b', 'b.id', 'r.application_build_id')
-        .select(['r.id', 'r.test_case_id', 'r.name', 'r.environment_url', 'r.device', 'r.resume_from_test_case_id', 'r.wait_for_test_case_ids', 'r.status'])
-        .select(['b.short_id as build_short_id', 'b.platform as build_platform'])
+        .innerJoin('runs as run', 'run.id', 'r.run_id')
+        .innerJoin('projects as p', 'p.id', 'run.project_id')
+        .select(['r.id', 'r.test_case_id', 'r.name', 'r.environment_url', 'r.device', 'r.resume_from_test_case_id', 'r.wait_for_test_case_ids', 'r.status', 'r.quarantined'])
+        .select(['b.short_id as build_short_id', 'b.platform as build_platform', 'p.test_retries'])
         .where('r.run_id', '=', input.runId)
         .where('r.test_case_id', 'is not', null)
         .orderBy('r.name')
@@ -49,6 +59,9 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
         // Dependencies outside the run cannot gate it (the run includes them all; this guards deleted ones).
         resumeFrom: r.resume_from_test_case_id && inRun.has(r.resume_from_test_case_id) ? r.resume_from_test_case_id : null,
         waitFor: r.wait_for_test_case_ids.filter((id) => inRun.has(id)),
+        retries: r.test_retries,
+        // Decided when the run was written; only the flag that matters is sent, to keep the history small.
+        ...(r.quarantined && { quarantined: true }),
       }));
     },
 
@@ -70,20 +83,33 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
       screenshotKey?: string;
       traceKey?: string;
       durationMs?: number;
+      changes?: StepChange[];
+      failureKind?: FailureKind;
+      evidence?: FailureEvidence;
+      /** Executions of the test, retries included (1 when absent). */
+      attempts?: number;
+      /** PASSED on a retry. */
+      flaky?: boolean;
     }): Promise<void> {
       const passed = input.outcome === 'PASSED';
+      const attempts = input.attempts ?? 1;
       await db
         .updateTable('run_test_cases')
         .set({
           status: input.outcome === 'ERROR' ? 'ERROR' : 'COMPLETED',
           result: passed ? 'PASSED' : 'FAILED',
-          result_title: passed ? (input.healed?.length ? `Passed after healing ${input.healed.length} step(s)` : 'Passed') : (input.error?.slice(0, 200) ?? 'Failed'),
+          result_title: passed ? passedTitle(input.healed?.length ?? 0, input.flaky ? attempts : 1) : (input.error?.slice(0, 200) ?? 'Failed'),
           error: input.error ?? null,
           failed_step_index: input.failedStepIndex ?? null,
           healed: input.healed?.length ? JSON.stringify(input.healed) : null,
           screenshot_key: input.screenshotKey ?? null,
           trace_key: input.traceKey ?? null,
           duration_ms: input.durationMs ?? null,
+          changes: input.changes?.length ? JSON.stringify(input.changes) : null,
+          failure_kind: passed ? null : (input.failureKind ?? null),
+          evidence: !passed && input.evidence ? JSON.stringify(input.evidence) : null,
+          attempts,
+          flaky: passed && (input.flaky ?? false),
           finished_at: new Date(),
         })
         .where('id', '=', input.runTestCaseId)

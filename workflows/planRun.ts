@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import type { RunPlanTest } from '../activities/runs.js';
-import { decide, decodeOutcomes, encodeOutcomes, runResult, type Outcome } from '../src/domain/run-plan.js';
+import { decide, decodeOutcomes, encodeOutcomes, planRunResult, type Outcome } from '../src/domain/run-plan.js';
 import { dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
 import { testExecution } from './testExecution.js';
@@ -87,6 +87,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
             stateKey: test.resumeFrom ? blobKeys.browserState(input.runShortId, test.resumeFrom) : undefined,
             captureStateKey: resumedFrom.has(testCaseId) ? blobKeys.browserState(input.runShortId, testCaseId) : undefined,
             heal: input.heal,
+            retries: test.retries,
           },
         ],
       }).then(
@@ -121,7 +122,8 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
     }
 
     if (!carry) {
-      const result = runResult(outcomes.values());
+      // Quarantined tests run and report, but do not fail the run.
+      const result = planRunResult(tests, outcomes);
       await deleteStates(input.runShortId, tests);
       await db.finishRun({ runId: input.runId, status: 'COMPLETED', result });
       await sendNotifications(input.runId);

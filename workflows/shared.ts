@@ -171,6 +171,11 @@ export interface TestExecutionInput {
   /** Dependents resume from this test: after it passes, store its final browser state under this blob key. */
   captureStateKey?: string;
   heal: boolean;
+  /**
+   * Run a failed test again up to this many times (the project's `retries`, read with the run's plan); a pass on
+   * a retry is PASSED and flaky. Absent (a run started before retries existed): never.
+   */
+  retries?: number;
 }
 
 export interface MobileBuildRef {

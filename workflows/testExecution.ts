@@ -1,8 +1,10 @@
-import { isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import { browserActivity, dbActivity } from './activity-options.js';
-import type { MobileBuildRef, TestExecutionInput, TestExecutionResult } from './shared.js';
+import { worthRetrying } from '../src/domain/flakiness.js';
+import type { FailureKind } from '../src/domain/verdicts.js';
+import { failureTypes, type MobileBuildRef, type TestExecutionInput, type TestExecutionResult } from './shared.js';
 import { innermostMessage } from './errors.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -11,28 +13,50 @@ type Activities = ReturnType<typeof createActivities>;
 const db = proxyLocalActivities<Activities>({ startToCloseTimeout: dbActivity.startToCloseTimeout, retry: dbActivity.retry });
 const browser = proxyActivities<Activities>(browserActivity);
 
-/** One test of a run: replay its recorded steps (no LLM unless healing) and record the result on its row. */
+/** What one replay attempt came to, as `recordTestResult` stores it. */
+type Attempt = Omit<Parameters<Activities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & { outcome: 'PASSED' | 'FAILED' | 'ERROR' };
+
+/**
+ * One test of a run: replay its recorded steps (no LLM unless healing) and record the result on its row. A failed
+ * replay runs again, up to `input.retries` times, unless the test cannot run as defined; a pass on a retry is PASSED
+ * and flaky. Only the reported attempt's outcome and artifacts are recorded (each attempt writes under its own
+ * prefix, so a passing retry's trace never mixes with the failed attempt's screenshot).
+ */
 export async function testExecution(input: TestExecutionInput): Promise<TestExecutionResult> {
   await db.markTestStarted({ runTestCaseId: input.runTestCaseId });
   if (input.build) return executeOnDevice(input, input.build);
   if (!input.baseUrl) {
     const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
-    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error });
+    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error, failureKind: 'test-definition' });
     return { outcome: 'ERROR' };
   }
+  const retries = input.retries ?? 0;
+  for (let attempts = 1; ; attempts++) {
+    const attempt = await replay(input, input.baseUrl, attempts);
+    // `patched` last and only when a retry would happen: histories from before retries (no `retries` in their
+    // input) never reach it, and a retry in a new history is marked for any later change of this loop.
+    const again = attempts <= retries && worthRetrying(attempt.outcome, attempt.failureKind) && patched('test-retries');
+    if (again) continue;
+    const flaky = attempts > 1 && attempt.outcome === 'PASSED';
+    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt, ...(attempts > 1 && { attempts, flaky }) });
+    return { outcome: attempt.outcome };
+  }
+}
+
+async function replay(input: TestExecutionInput, baseUrl: string, attempt: number): Promise<Attempt> {
+  const prefix = `runs/${input.runShortId}/${input.testCaseId}`;
   try {
     const result = await browser.executeTest({
       projectId: input.projectId,
       testCaseId: input.testCaseId,
-      artifactPrefix: `runs/${input.runShortId}/${input.testCaseId}`,
-      baseUrl: input.baseUrl,
+      artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
+      baseUrl,
       device: input.device as DeviceSettings | null,
       stateKey: input.stateKey,
       heal: input.heal,
       captureStateKey: input.captureStateKey,
     });
-    await db.recordTestResult({
-      runTestCaseId: input.runTestCaseId,
+    return {
       outcome: result.status,
       error: result.error,
       failedStepIndex: result.failedStepIndex,
@@ -40,14 +64,25 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
       screenshotKey: result.screenshotKey,
       traceKey: result.traceKey,
       durationMs: result.durationMs,
-    });
-    return { outcome: result.status };
+      changes: result.changes,
+      failureKind: result.failureKind,
+      evidence: result.evidence,
+    };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    const error = innermostMessage(err);
-    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error });
-    return { outcome: 'ERROR' };
+    return { outcome: 'ERROR', error: innermostMessage(err), failureKind: failureKindOf(err) };
   }
+}
+
+/** What an error outside the replay says about the test: it cannot run as defined, the application is down, or Proctor failed. */
+function failureKindOf(err: unknown): FailureKind {
+  for (let current = err; current instanceof Error; current = current.cause) {
+    if (current instanceof ApplicationFailure) {
+      if (current.type === failureTypes.badDefinition || current.type === failureTypes.notFound) return 'test-definition';
+      if (current.type === failureTypes.unreachable) return 'environment';
+    }
+  }
+  return 'infrastructure';
 }
 
 /** A test of a mobile application: the device farm installs the build; without a farm the test is an ERROR. */
@@ -58,7 +93,7 @@ async function executeOnDevice(input: TestExecutionInput, build: MobileBuildRef)
     return { outcome: result.status };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error: innermostMessage(err) });
+    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error: innermostMessage(err), failureKind: failureKindOf(err) });
     return { outcome: 'ERROR' };
   }
 }

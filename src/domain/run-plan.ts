@@ -8,6 +8,8 @@ export interface RunNode {
   resumeFrom?: string | null;
   /** Runs only if every one of these passed. */
   waitFor: string[];
+  /** Runs and reports, but its failure fails neither the run nor a review (src/domain/flakiness.ts). */
+  quarantined?: boolean;
 }
 
 export type Outcome = 'PASSED' | 'FAILED' | 'SKIPPED' | 'ERROR' | 'CANCELLED';
@@ -44,6 +46,34 @@ export function runResult(outcomes: Iterable<Outcome>): 'PASSED' | 'FAILED' | 'S
   if (all.some((o) => o === 'FAILED' || o === 'ERROR' || o === 'CANCELLED')) return 'FAILED';
   if (all.some((o) => o === 'PASSED')) return all.every((o) => o === 'PASSED') ? 'PASSED' : 'FAILED';
   return 'SKIPPED';
+}
+
+/**
+ * The run's result when quarantined tests do not count against it: a quarantined test that did not pass is left
+ * out, and so is a test skipped only because such a test (or another test left out) did not pass. What is left
+ * decides as `runResult`; a run whose every test was left out is SKIPPED (nothing that counts was verified).
+ */
+export function planRunResult(nodes: readonly RunNode[], outcomes: ReadonlyMap<string, Outcome>): 'PASSED' | 'FAILED' | 'SKIPPED' {
+  const excused = excusedTests(nodes, outcomes);
+  return runResult(nodes.filter((n) => !excused.has(n.testCaseId) && outcomes.has(n.testCaseId)).map((n) => outcomes.get(n.testCaseId)!));
+}
+
+function excusedTests(nodes: readonly RunNode[], outcomes: ReadonlyMap<string, Outcome>): Set<string> {
+  const excused = new Set(nodes.filter((n) => n.quarantined && outcomes.has(n.testCaseId) && outcomes.get(n.testCaseId) !== 'PASSED').map((n) => n.testCaseId));
+  if (excused.size === 0) return excused;
+  // Skips follow dependencies, which may come in any order: repeat until nothing more is excused.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const node of nodes) {
+      if (excused.has(node.testCaseId) || outcomes.get(node.testCaseId) !== 'SKIPPED') continue;
+      const blocking = [...(node.resumeFrom ? [node.resumeFrom] : []), ...node.waitFor].filter((d) => outcomes.has(d) && outcomes.get(d) !== 'PASSED');
+      if (blocking.length > 0 && blocking.every((d) => excused.has(d))) {
+        excused.add(node.testCaseId);
+        grew = true;
+      }
+    }
+  }
+  return excused;
 }
 
 // A 10,000-test run hands its outcomes to the next run of its chain (continue-as-new) as one letter per test

@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 /** A test of the plan; ids are the names, so assertions read like the DAG. */
-const node = (name: string, deps: { resumeFrom?: string; waitFor?: string[] } = {}): RunPlanTest => ({
+const node = (name: string, deps: { resumeFrom?: string; waitFor?: string[]; quarantined?: boolean; retries?: number } = {}): RunPlanTest => ({
   runTestCaseId: `rtc-${name}`,
   testCaseId: name,
   name,
@@ -55,6 +55,8 @@ const node = (name: string, deps: { resumeFrom?: string; waitFor?: string[] } = 
   device: null,
   resumeFrom: deps.resumeFrom ?? null,
   waitFor: deps.waitFor ?? [],
+  retries: deps.retries ?? 0,
+  ...(deps.quarantined && { quarantined: true }),
 });
 
 const pass: Behaviour = async () => ({ status: 'PASSED' });
@@ -190,6 +192,28 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED', counts: { ERROR: 1, SKIPPED: 1, PASSED: 1 } });
     expect(seen.recorded.get('broken')).toBe('ERROR');
     expect(seen.skipped.get('after')).toBe('wait-for dependency "broken" ended ERROR');
+  }, 60_000);
+
+  it('a quarantined test that fails, and the dependents skipped because of it, do not fail the run; an unquarantined failure still does', async () => {
+    const plan = [node('flaky', { quarantined: true }), node('after', { waitFor: ['flaky'] }), node('fine')];
+    const failFlaky: Behaviour = async (input) => (input.testCaseId === 'flaky' ? { status: 'FAILED', error: 'timing' } : { status: 'PASSED' });
+    const { activities, seen } = mockActivities(plan, failFlaky);
+    const { result } = await runPlan(activities);
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'PASSED', counts: { FAILED: 1, SKIPPED: 1, PASSED: 1 } });
+    expect(seen.recorded.get('flaky')).toBe('FAILED');
+    expect(seen.finished.at(-1)).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
+
+    const unquarantined = mockActivities([node('flaky'), node('after', { waitFor: ['flaky'] }), node('fine')], failFlaky);
+    expect((await runPlan(unquarantined.activities)).result).toMatchObject({ result: 'FAILED' });
+  }, 60_000);
+
+  it("hands each test the plan's retries: a test that fails once and then passes makes the run PASSED", async () => {
+    const plan = [node('wobbly', { retries: 1 }), node('after', { waitFor: ['wobbly'], retries: 1 })];
+    let wobbly = 0;
+    const { activities, seen } = mockActivities(plan, async (input) => (input.testCaseId === 'wobbly' && ++wobbly === 1 ? { status: 'FAILED', error: 'late' } : { status: 'PASSED' }));
+    const { result } = await runPlan(activities);
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 2 } });
+    expect(seen.executed.map((i) => i.testCaseId)).toEqual(['wobbly', 'wobbly', 'after']);
   }, 60_000);
 
   it('hands resume-from browser state on by blob key, never by value, and deletes it when the run ends', async () => {

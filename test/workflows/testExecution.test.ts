@@ -18,7 +18,18 @@ afterAll(() => h?.teardown());
 type RecordTestResultInput = Parameters<NonNullable<MockActivities['recordTestResult']>>[0];
 
 const stateKey = 'runs/run_abc/state/tc-1.json';
-const passed: ExecuteTestResult = { status: 'PASSED', healed: [], stepsVersion: 1, traceKey: 'runs/r1/t1/trace.zip', durationMs: 1234, llmCalls: 0, stateKey };
+const passed: ExecuteTestResult = { status: 'PASSED', healed: [], stepsVersion: 1, traceKey: 'runs/r1/t1/trace.zip', durationMs: 1234, llmCalls: 0, stateKey, changes: [] };
+const failed: ExecuteTestResult = {
+  ...passed,
+  status: 'FAILED',
+  failedStepIndex: 1,
+  error: 'step 2: expected "Order placed"',
+  screenshotKey: 'runs/run_abc/tc-1/failure.png',
+  traceKey: 'runs/run_abc/tc-1/trace.zip',
+  stateKey: undefined,
+  failureKind: 'assertion',
+  evidence: { url: 'https://shop.test/cart', pageExcerpt: 'Payment declined' },
+};
 
 function activities(executeTest: (input: ExecuteTestInput) => Promise<ExecuteTestResult>) {
   return {
@@ -77,7 +88,78 @@ describe('testExecution', () => {
 
     expect(result).toEqual({ outcome: 'ERROR' });
     expect(mocks.executeTest.calls).toHaveLength(1);
-    expect(mocks.recordTestResult.calls).toEqual([[{ runTestCaseId: 'rtc-1', outcome: 'ERROR', error: 'test case "Checkout" has no recorded steps' }]]);
+    expect(mocks.recordTestResult.calls).toEqual([[{ runTestCaseId: 'rtc-1', outcome: 'ERROR', error: 'test case "Checkout" has no recorded steps', failureKind: 'test-definition' }]]);
+  });
+
+  it("records the replay's changes, failure kind and evidence", async () => {
+    const changes = [{ stepIndex: 0, field: 'name' as const, from: 'Select all', to: null, severity: 'regression' as const, summary: 'the checkbox "Select all" lost its accessible name' }];
+    const mocks = activities(async () => ({ ...failed, changes }));
+    await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input()])).result());
+
+    expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'FAILED', changes, failureKind: 'assertion', evidence: failed.evidence });
+  });
+
+  it('a test that fails and then passes on its retry is PASSED and flaky, with the passing attempt\'s artifacts and the attempts counted', async () => {
+    let calls = 0;
+    const mocks = activities(async (i) => (++calls === 1 ? failed : { ...passed, traceKey: `${i.artifactPrefix}/trace.zip` }));
+    const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input({ retries: 1 })])).result());
+
+    expect(result).toEqual({ outcome: 'PASSED' });
+    expect(mocks.executeTest.calls.map(([i]) => i.artifactPrefix)).toEqual(['runs/run_abc/tc-1', 'runs/run_abc/tc-1/attempt-2']);
+    expect(mocks.recordTestResult.calls).toHaveLength(1);
+    const recorded = mocks.recordTestResult.calls[0]![0];
+    expect(recorded).toMatchObject({ outcome: 'PASSED', attempts: 2, flaky: true, traceKey: 'runs/run_abc/tc-1/attempt-2/trace.zip' });
+    expect(recorded.screenshotKey).toBeUndefined();
+    expect(recorded.failureKind).toBeUndefined();
+  });
+
+  it('a test that fails on every attempt runs 1 + retries times and records the last failure, not flaky', async () => {
+    const mocks = activities(async (i) => ({ ...failed, screenshotKey: `${i.artifactPrefix}/failure.png` }));
+    const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input({ retries: 2 })])).result());
+
+    expect(result).toEqual({ outcome: 'FAILED' });
+    expect(mocks.executeTest.calls).toHaveLength(3);
+    expect(mocks.recordTestResult.calls).toEqual([[expect.objectContaining({ outcome: 'FAILED', attempts: 3, flaky: false, screenshotKey: 'runs/run_abc/tc-1/attempt-3/failure.png', failureKind: 'assertion' })]]);
+  });
+
+  it('an unreachable application is an environment ERROR and is retried; one that answers on the retry passes, flaky', async () => {
+    let calls = 0;
+    const mocks = activities(async () => {
+      if (++calls === 1) throw ApplicationFailure.create({ message: 'https://shop.test answered 503', type: failureTypes.unreachable, nonRetryable: true });
+      return passed;
+    });
+    const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input({ retries: 1 })])).result());
+
+    expect(result).toEqual({ outcome: 'PASSED' });
+    expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'PASSED', attempts: 2, flaky: true });
+
+    const down = activities(async () => {
+      throw ApplicationFailure.create({ message: 'https://shop.test answered 503', type: failureTypes.unreachable, nonRetryable: true });
+    });
+    await h.withWorker(down, async (q) => (await q.start('testExecution', [input({ retries: 1 })])).result());
+    expect(down.executeTest.calls).toHaveLength(2);
+    expect(down.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'ERROR', failureKind: 'environment', attempts: 2, flaky: false });
+  });
+
+  it('a test that cannot run as defined is not retried, and a crash is an infrastructure ERROR', async () => {
+    const bad = activities(async () => {
+      throw ApplicationFailure.create({ message: 'test case "Checkout" has no recorded steps', type: failureTypes.badDefinition, nonRetryable: true });
+    });
+    await h.withWorker(bad, async (q) => (await q.start('testExecution', [input({ retries: 3 })])).result());
+    expect(bad.executeTest.calls).toHaveLength(1);
+
+    const crash = activities(async () => {
+      throw ApplicationFailure.create({ message: 'browser has been closed', nonRetryable: true });
+    });
+    await h.withWorker(crash, async (q) => (await q.start('testExecution', [input()])).result());
+    expect(crash.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'ERROR', failureKind: 'infrastructure' });
+  });
+
+  it('without retries in its input (a run started before retries existed) a failed test is not run again', async () => {
+    const mocks = activities(async () => failed);
+    await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input()])).result());
+    expect(mocks.executeTest.calls).toHaveLength(1);
+    expect(mocks.recordTestResult.calls[0]![0]).not.toHaveProperty('attempts');
   });
 
   it('cancelled mid-replay (the run was cancelled): the browser activity is cancelled and no outcome is recorded', async () => {
