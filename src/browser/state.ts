@@ -2,11 +2,37 @@
 // sessionStorage per origin, and where the dependency ended.
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { BrowserState } from '../domain/steps.js';
+import { pageFunction } from './page-function.js';
 
 type StorageItem = { name: string; value: string };
 
 /** Set in a tab's sessionStorage once it has been seeded, so later documents of that tab keep what the app wrote. */
 const seededMarker = '__proctor_session_seeded__';
+
+// Both run in the page, so they are source text (see page-function.ts).
+
+/** The tab's origin and its sessionStorage items, without the seeding marker. */
+const readSessionStorage = pageFunction<(marker: string) => { origin: string; items: Array<[string, string]> }>(`(marker) => {
+  const items = [];
+  for (let i = 0; i < sessionStorage.length; i++) {
+    const name = sessionStorage.key(i);
+    if (name !== null && name !== marker) items.push([name, sessionStorage.getItem(name) ?? '']);
+  }
+  return { origin: location.origin, items };
+}`);
+
+/** At document start: seeds the origin's items once per tab (the marker keeps later documents from re-seeding). */
+const seedOnDocumentStart = pageFunction<(arg: { origins: Array<{ origin: string; items: StorageItem[] }>; marker: string }) => void>(`({ origins, marker }) => {
+  const seed = origins.find((o) => o.origin === location.origin);
+  if (!seed) return;
+  try {
+    if (sessionStorage.getItem(marker) !== null) return;
+    for (const { name, value } of seed.items) sessionStorage.setItem(name, value);
+    sessionStorage.setItem(marker, '1');
+  } catch {
+    // Storage can be disabled (sandboxed frames); the app will see it empty either way.
+  }
+}`);
 
 export async function captureBrowserState(context: BrowserContext, page: Page): Promise<BrowserState> {
   const storage = await context.storageState();
@@ -24,14 +50,7 @@ export async function captureBrowserState(context: BrowserContext, page: Page): 
     if (tab.isClosed()) continue;
     const read = await tab
       .mainFrame()
-      .evaluate((marker) => {
-        const items: Array<[string, string]> = [];
-        for (let i = 0; i < sessionStorage.length; i++) {
-          const name = sessionStorage.key(i);
-          if (name !== null && name !== marker) items.push([name, sessionStorage.getItem(name) ?? '']);
-        }
-        return { origin: location.origin, items };
-      }, seededMarker)
+      .evaluate(readSessionStorage, seededMarker)
       // A tab mid-navigation or on an opaque origin has nothing to hand on.
       .catch(() => undefined);
     if (!read || read.origin === 'null' || read.items.length === 0) continue;
@@ -80,17 +99,7 @@ export async function seedSessionStorage(context: BrowserContext, state: Browser
     .map(({ origin, sessionStorage }) => ({ origin, items: sessionStorage }));
   if (origins.length === 0) return;
   await context.addInitScript(
-    ({ origins, marker }) => {
-      const seed = origins.find((o) => o.origin === location.origin);
-      if (!seed) return;
-      try {
-        if (sessionStorage.getItem(marker) !== null) return;
-        for (const { name, value } of seed.items) sessionStorage.setItem(name, value);
-        sessionStorage.setItem(marker, '1');
-      } catch {
-        // Storage can be disabled (sandboxed frames); the app will see it empty either way.
-      }
-    },
+    seedOnDocumentStart,
     { origins, marker: seededMarker },
   );
 }

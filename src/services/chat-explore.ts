@@ -1,6 +1,7 @@
 // The assistant's look at a page: read-only (GET navigations only, nothing clicked or typed), a bounded number
 // of same-origin pages, each described compactly from its aria snapshot.
 import type { Page } from 'playwright-core';
+import { pageFunction } from '../browser/page-function.js';
 import type { BrowserPool } from '../browser/pool.js';
 import { observe } from '../browser/snapshot.js';
 import { ChatToolError } from './chat-tools.js';
@@ -17,6 +18,9 @@ export interface ExploreOptions {
 }
 
 const maxLinesPerPage = 40;
+
+/** Runs in the page (source text: see browser/page-function.ts): each link's resolved URL. */
+const linkHrefs = pageFunction<(links: Element[]) => string[]>(`(links) => links.map((a) => a.href)`);
 
 export async function explorePage(args: Record<string, unknown>, opts: ExploreOptions): Promise<string> {
   const raw = typeof args.url === 'string' ? args.url : '';
@@ -62,6 +66,6 @@ async function describe(page: Page): Promise<string> {
 }
 
 async function sameOriginLinks(page: Page, origin: string): Promise<string[]> {
-  const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+  const hrefs = await page.$$eval('a[href]', linkHrefs);
   return [...new Set(hrefs.filter((h) => h.startsWith(origin)).map((h) => h.split('#')[0]!))];
 }

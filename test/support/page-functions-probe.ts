@@ -1,0 +1,51 @@
+// Runs every function Proctor sends into a browser page, the way the service runs them: started with
+// `node --import tsx` (what `npm run dev` and the Docker image run), through the browser pool the worker uses,
+// on a small fixture page. Prints what each one returned as one JSON line; test/unit/page-functions.test.ts reads
+// it. Vitest's own transform never shows the defects this finds (tsx wraps named inner functions in `__name`).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pageExcerpt } from '../../src/browser/excerpt.js';
+import { createNetworkGuard } from '../../src/browser/network-guard.js';
+import { createBrowserPool } from '../../src/browser/pool.js';
+import { locatorForRef } from '../../src/browser/record.js';
+import { observe } from '../../src/browser/snapshot.js';
+import { captureBrowserState } from '../../src/browser/state.js';
+import { explorePage } from '../../src/services/chat-explore.js';
+
+const signIn = `<!doctype html><title>Sign in</title><main>
+<h1>Sign in</h1>
+<div role="alert">Wrong password for ada@example.com</div>
+<label for="all">Select all</label><input type="checkbox" id="all" name="all" data-testid="select-all">
+<p>Invoices 1 and 2</p><button>Delete</button><button>Delete</button>
+<a href="/orders">Orders</a>
+</main>`;
+const orders = `<!doctype html><title>Orders</title><main><h1>Orders</h1><a href="/">Back</a></main>`;
+
+const server = createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(req.url === '/orders' ? orders : signIn);
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const pool = createBrowserPool({ concurrency: 1, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
+
+try {
+  // A state with sessionStorage makes the pool seed it with an init script; capturing it reads it back in the page.
+  const state = { cookies: [], origins: [{ origin, localStorage: [], sessionStorage: [{ name: 'draft', value: 'kept' }] }], url: `${origin}/` };
+  const inPage = await pool.withContext({ state, projectId: 'probe' }, async ({ context, page }) => {
+    await page.goto(`${origin}/`);
+    const excerpt = await pageExcerpt(page, { PASSWORD: 'ada@example.com' });
+    // Recording reads an element's own aria snapshot, which drops the page's refs: observe again before each.
+    const refs = async (pattern: RegExp) => (await observe(page)).snapshot.split('\n').filter((l) => pattern.test(l)).map((l) => /\[ref=([^\]]+)\]/.exec(l)?.[1] ?? 'missing');
+    const checkbox = await locatorForRef(page, (await refs(/checkbox "Select all"/))[0] ?? 'missing');
+    // Two buttons of one name: recording pins the index of the second one in the page.
+    const secondDelete = await locatorForRef(page, (await refs(/button "Delete"/))[1] ?? 'missing');
+    const captured = await captureBrowserState(context, page);
+    return { excerpt, checkbox, secondDelete, sessionStorage: captured.origins.find((o) => o.origin === origin)?.sessionStorage ?? [] };
+  });
+  const explored = await explorePage({ url: `${origin}/` }, { browsers: pool, pageBudget: 2, timeoutMs: 30_000, projectId: 'probe' });
+  process.stdout.write(`${JSON.stringify({ ...inPage, explored })}\n`);
+} finally {
+  await pool.close();
+  server.close();
+}
