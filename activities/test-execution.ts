@@ -6,14 +6,14 @@ import type { ActivityDeps } from './deps.js';
 import { requireEnvironmentUrl } from './burn-in.js';
 import { failureTypes } from '../workflows/shared.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
-import { replaySteps, type HealedStep } from '../src/browser/replay.js';
+import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/execution.js';
-import type { BrowserState } from '../src/domain/steps.js';
+import { withLocatorInFront, type BrowserState, type Step } from '../src/domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
 import { createLlmHealer } from '../src/llm/heal.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
-import { keepHealedSteps, type KeptHeal } from '../src/services/heal-proposals.js';
+import { keepHealedSteps, type HealRecord, type KeptHeal } from '../src/services/heal-proposals.js';
 
 export interface ExecuteTestInput {
   projectId: string;
@@ -116,16 +116,19 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
 
           let stepsVersion = ctx.testCase.stepsVersion;
           let keptHeal: KeptHeal | undefined;
-          // Only a passing run proves its healed locators; a failing one keeps nothing.
-          if (result.healed.length > 0 && result.status === 'PASSED') {
-            keptHeal = await keepHealedSteps(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, basedOnVersion: stepsVersion, steps: result.steps, healed: result.healed });
+          // Only a passing run proves its healed locators; a failing one keeps nothing but the new text it saw,
+          // offered for a person to accept as the step's expectation.
+          const kept = result.status === 'PASSED' ? { steps: result.steps, healed: result.healed } : expectationChange(result.steps, result.proposals);
+          if (kept.healed.length > 0) {
+            keptHeal = await keepHealedSteps(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, basedOnVersion: stepsVersion, ...kept });
             if (keptHeal.kept === 'saved') stepsVersion = keptHeal.version;
-            deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: result.healed, keptHeal });
+            deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: kept.healed, keptHeal });
           }
+          const proposed = result.status === 'FAILED' && keptHeal?.kept === 'proposed' ? `; the new text is proposed as steps version ${keptHeal.version}` : '';
           return {
             status: result.status,
             failedStepIndex: result.failedStepIndex,
-            error: result.error,
+            error: result.error && `${result.error}${proposed}`,
             healed: result.healed,
             stepsVersion,
             keptHeal,
@@ -134,7 +137,9 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             durationMs: result.durationMs,
             llmCalls,
             stateKey,
-            changes: [],
+            changes: result.changes,
+            failureKind: result.failureKind,
+            evidence: result.evidence && { ...result.evidence, ...(screenshotKey && { screenshotKey }) },
           };
         }));
       } finally {
@@ -142,4 +147,16 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       }
     },
   };
+}
+
+/** The steps with each proposed expectation in place: the element as it is now, its old locators kept behind. */
+function expectationChange(steps: Step[], proposals: ExpectationProposal[]): { steps: Step[]; healed: HealRecord[] } {
+  const changed = steps.map((s) => ({ ...s }));
+  const healed: HealRecord[] = [];
+  for (const p of proposals) {
+    const step = changed[p.index]!;
+    changed[p.index] = { ...withLocatorInFront(step, p.locator, p.fallbacks), target: p.target };
+    healed.push({ index: p.index, from: step.locator ?? null, to: p.locator, via: 'expectation', reason: p.reason });
+  }
+  return { steps: changed, healed };
 }

@@ -339,7 +339,7 @@ function standInExecuteTest(blobs: BlobStore): Activities['executeTest'] {
       const state = { cookies: [], origins: [], url: input.baseUrl ?? '' };
       await blobs.put(input.captureStateKey, Buffer.from(JSON.stringify(state)), 'application/json');
     }
-    return { status: 'PASSED', healed: [], stepsVersion: 1, durationMs: standInMs, llmCalls: 0, stateKey: input.captureStateKey };
+    return { status: 'PASSED', healed: [], stepsVersion: 1, durationMs: standInMs, llmCalls: 0, stateKey: input.captureStateKey, changes: [] };
   };
 }
 

@@ -1,15 +1,24 @@
 import type { Frame, Locator, Page } from 'playwright-core';
-import { substituteConfigs, type Step } from '../domain/steps.js';
+import { configReferences, substituteConfigs, type Step } from '../domain/steps.js';
+import type { FailureKind } from '../domain/verdicts.js';
 import { resolveLocator } from './locators.js';
 
 /** A step that could not do what it says; the message is for the user reading the run. */
 export class StepFailedError extends Error {
   override name = 'StepFailedError';
+  /** Why, when the step knows better than its action kind says (replay classifies the rest). */
+  readonly kind?: FailureKind;
 }
 
 /** The step's element is not on the page (by its locator or any fallback): the case self-healing handles. */
 export class ElementNotFoundError extends StepFailedError {
   override name = 'ElementNotFoundError';
+}
+
+/** The step references a config the project does not have: the test, not the application, must change. */
+export class MissingConfigError extends StepFailedError {
+  override name = 'MissingConfigError';
+  override readonly kind = 'test-definition' as const;
 }
 
 export interface ActionOptions {
@@ -59,6 +68,8 @@ export function resolveUrl(value: string, baseUrl: string): string {
 
 /** Performs one step's action on an already located element (or the page, for page-level actions). */
 export async function performAction(page: Page, step: Step, locator: Locator | undefined, opts: ActionOptions): Promise<void> {
+  const missing = configReferences(step.value ?? '').filter((name) => !(name in opts.configs));
+  if (missing.length > 0) throw new MissingConfigError(`the step uses {{${missing.join('}}, {{')}}}, which this project has no config for (step: ${step.description})`);
   const value = step.value === undefined ? undefined : substituteConfigs(step.value, opts.configs);
   const timeout = opts.timeoutMs;
   const need = (): Locator => {

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { StepTarget } from '../domain/steps.js';
 import { quote, resolveLocator } from './locators.js';
+import { flat } from './target-check.js';
 
 export class UnknownRefError extends Error {
   override name = 'UnknownRefError';
@@ -36,7 +37,11 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
   const self = resolveLocator(page, text);
   const target = await elementTarget(self);
   const full = untruncated(normalized, target);
-  if (full !== normalized) text = await unique(page, self, full);
+  if (full !== normalized) {
+    // Only when the whole text still finds the element (a text split across children may not).
+    const whole = await unique(page, self, full);
+    if ((await resolveLocator(page, whole).count()) > 0) text = whole;
+  }
   const textIsWeak = /^getByText\(/.test(text) || (target?.name?.length ?? 0) > longText;
   // An assertion's text is its expectation: it leads, and structural locators only help find the element.
   const leadsStructurally = purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith('getByTestId(') || textIsWeak);
@@ -50,28 +55,54 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
   return { locator: locator!, fallbacks, ...(target && { target }) };
 }
 
-/** Role and name (or the text of a text-only element) from the element's aria snapshot, e.g. `- button "Sign in"`. */
+// Longer text is a container's, not an expectation: it is not kept.
+const maxTargetText = 300;
+
+/**
+ * Role and name (or the text of a text-only element) from the element's aria snapshot, e.g. `- button "Sign in"`,
+ * and its whole visible text when short: the expectation of an element with no name of its own (a list item).
+ */
 export async function elementTarget(element: Locator): Promise<StepTarget | undefined> {
-  const snapshot = await element.ariaSnapshot({ timeout: 2_000 }).catch(() => '');
-  return parseTargetLine(snapshot.split('\n')[0] ?? '');
+  const [snapshot, text] = await Promise.all([
+    element.ariaSnapshot({ timeout: 2_000 }).catch(() => ''),
+    element.innerText({ timeout: 2_000 }).catch(() => ''),
+  ]);
+  const target = parseTargetLine(snapshot.split('\n')[0] ?? '');
+  const shown = flat(text);
+  if (!target || !shown || shown.length > maxTargetText || shown === target.name) return target;
+  return { ...target, text: shown };
 }
 
 export function parseTargetLine(line: string): StepTarget | undefined {
   const m = /^- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?[^:]*(?::\s*(.*))?$/.exec(line.trim());
   if (!m) return undefined;
-  const name = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]?.trim() || undefined;
+  const name = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : yamlScalar(m[3]?.trim() ?? '') || undefined;
   return { role: m[1]!, ...(name && { name }) };
 }
 
+// The text after a role's colon is a YAML scalar: quoted when it holds a colon or a quote
+// (`- status: "Saved: ok"`). Kept quoted, it never equals the page's text, and never restores a shortened locator.
+function yamlScalar(value: string): string {
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+    try {
+      return JSON.parse(value) as string;
+    } catch {
+      return value.slice(1, -1).replace(/\\(.)/g, '$1');
+    }
+  }
+  if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replace(/''/g, "'");
+  return value;
+}
+
 // Playwright shortens long text in the locators it generates (`getByText('Gruppe „QA Team“ wurde')`): a prefix
-// that matches other messages and reads as a different one. Recorded locators carry the whole text.
+// that matches other messages and reads as a different one. Recorded locators carry the whole text: the name, or
+// for an element without one (a list item holding a button too) the start of its text that the prefix begins.
 function untruncated(expression: string, target: StepTarget | undefined): string {
-  const full = target?.name;
-  if (!full) return expression;
   const m = /^(getByText\(|getByRole\('[\w-]+', \{ name: )'((?:[^'\\]|\\.)*)'/.exec(expression);
   if (!m) return expression;
   const shown = m[2]!.replace(/\\(.)/g, '$1');
-  if (shown === full || !full.startsWith(shown)) return expression;
+  const full = [target?.name, target?.text].find((t): t is string => Boolean(t) && t!.startsWith(shown) && t !== shown);
+  if (!full) return expression;
   return `${m[1]}${quote(full)}${expression.slice(m[0].length)}`;
 }
 

@@ -45,6 +45,8 @@ export interface StepTarget {
   role: string;
   /** Accessible name, or the text of a text-only element (a status line, a paragraph). */
   name?: string;
+  /** The element's whole visible text when recorded (short elements only): the expectation of one without a name. */
+  text?: string;
 }
 
 /** Most locators kept per step (the primary and its fallbacks), so heal after heal cannot grow a step without bound. */

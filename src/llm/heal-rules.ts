@@ -1,5 +1,5 @@
-import type { Step, StepTarget } from '../domain/steps.js';
-import { parseLocator } from '../browser/locators.js';
+import type { Step } from '../domain/steps.js';
+import { assertsElement, expectationOf, recordedTarget, showsExpectation } from '../browser/target-check.js';
 
 /** What the healer found at the proposed element. */
 export interface ProposedElement {
@@ -9,42 +9,38 @@ export interface ProposedElement {
   text: string;
 }
 
-// Assertions whose element is their expectation: a heal may re-find that element, never swap it for another.
-const assertions = new Set<Step['action']>(['assert_visible', 'wait_for']);
-
 /** The recorded intent: the step's target, or what its locator says (steps recorded before targets were kept). */
 export function recordedIntent(step: Step): { role?: string; name?: string } {
-  if (step.target) return step.target;
-  try {
-    const [first] = parseLocator(step.locator ?? '');
-    const arg = first?.args[0];
-    const options = first?.args[1];
-    const name = typeof options === 'object' && options !== null && !(options instanceof RegExp) && typeof options.name === 'string' ? options.name : undefined;
-    if (first?.method === 'getByRole' && typeof arg === 'string') return { role: arg, ...(name && { name }) };
-    if (first?.method === 'getByText' && typeof arg === 'string') return { name: arg };
-  } catch {
-    // an unparsable locator carries no intent to check
-  }
-  return {};
+  const target = recordedTarget(step);
+  if (!target) return {};
+  return { ...(target.role && { role: target.role }), ...(target.name && { name: target.name }) };
 }
 
-const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** Why a heal is refused: `expectation` when the element is the step's (same role) but shows other text. */
+export interface HealRefusalReason {
+  reason: string;
+  expectation?: boolean;
+}
 
 /**
  * Why a proposed heal must be refused, or undefined when it may stand. The role must be the recorded one (a
- * button stays a button; a status line never becomes an alert), and for an assertion the recorded name or text
- * (its expectation) must be what the proposed element shows, unchanged.
+ * button stays a button; a status line never becomes an alert), and for an assertion the recorded expectation (its
+ * name, the text its locator names, or its recorded text when it has no name) must be what the element shows.
  */
 export function refuseHeal(step: Step, proposed: ProposedElement, justification: string): string | undefined {
-  if (!justification.trim()) return 'the proposal gives no reason why it is the same element';
-  const intent: StepTarget | { role?: string; name?: string } = recordedIntent(step);
+  return whyRefuse(step, proposed, justification)?.reason;
+}
+
+export function whyRefuse(step: Step, proposed: ProposedElement, justification: string): HealRefusalReason | undefined {
+  if (!justification.trim()) return { reason: 'the proposal gives no reason why it is the same element' };
+  const intent = recordedIntent(step);
   if (intent.role && proposed.role !== intent.role) {
-    return `the proposed element is a ${proposed.role}${proposed.name ? ` "${proposed.name}"` : ''}, but the step was recorded on a ${intent.role}${intent.name ? ` "${intent.name}"` : ''}`;
+    return {
+      reason: `the proposed element is a ${proposed.role}${proposed.name ? ` "${proposed.name}"` : ''}, but the step was recorded on a ${intent.role}${intent.name ? ` "${intent.name}"` : ''}`,
+    };
   }
-  if (assertions.has(step.action) && intent.name) {
-    const expected = flat(intent.name);
-    const shown = `${flat(proposed.name ?? '')} ${flat(proposed.text)}`;
-    if (!shown.includes(expected)) return `an assertion's expectation cannot change: the proposed element does not show "${expected}"`;
+  if (assertsElement(step) && !showsExpectation(step, proposed)) {
+    return { reason: `an assertion's expectation cannot change: the proposed element does not show "${expectationOf(step)}"`, expectation: true };
   }
   return undefined;
 }

@@ -3,7 +3,7 @@ import { locatorForRef } from '../browser/record.js';
 import { observe, redact } from '../browser/snapshot.js';
 import { healTools } from './agent-tools.js';
 import { callTool, type Llm } from './client.js';
-import { refuseHeal } from './heal-rules.js';
+import { whyRefuse } from './heal-rules.js';
 import { healMessage, healSystemPrompt } from './prompts.js';
 
 /**
@@ -35,8 +35,12 @@ export function createLlmHealer(llm: Llm, secrets: Record<string, string>, onCal
       return { refused: `the model named an element that is not on the page (${call.args.ref})` };
     }
     const target = proposal.target ?? { role: 'generic' };
-    const refusal = refuseHeal(step, { role: target.role, name: target.name, text }, reason);
-    if (refusal) return { refused: `refused the model's pick ${proposal.locator}: ${redact(refusal, secrets)}` };
+    const refusal = whyRefuse(step, { role: target.role, name: target.name, text }, reason);
+    if (refusal) {
+      const refused = `refused the model's pick ${proposal.locator}: ${redact(refusal.reason, secrets)}`;
+      // The step's own element under new text: offered to a person as the new expectation, never taken.
+      return refusal.expectation ? { refused, candidate: { locator: proposal.locator, fallbacks: proposal.fallbacks, target } } : { refused };
+    }
     return { locator: proposal.locator, fallbacks: proposal.fallbacks, reason };
   };
 }

@@ -57,14 +57,16 @@ export async function keepHealedSteps(
   input: { projectId: string; testCaseId: string; basedOnVersion: number; steps: Step[]; healed: HealRecord[] },
 ): Promise<KeptHeal> {
   if (input.healed.length === 0) return { kept: 'nothing', reason: 'nothing healed' };
-  const policy = await getHealPolicy(db, input.projectId);
+  // A new expectation (an assertion's text, a control's label) changes what the test checks: only a person may.
+  const changesExpectation = input.healed.some((h) => h.via === 'expectation');
+  const policy = changesExpectation ? 'review' : await getHealPolicy(db, input.projectId);
   if (policy === 'auto') {
     const version = await saveHealedSteps(db, input.testCaseId, input.basedOnVersion, input.steps);
     if (version === undefined) return { kept: 'nothing', reason: 'the steps changed since this run read them' };
     await supersedeOlder(db, input.testCaseId, version);
     return { kept: 'saved', version };
   }
-  if (!input.healed.some((h) => h.via === 'llm')) return { kept: 'nothing', reason: 'only recorded fallbacks were used' };
+  if (!input.healed.some((h) => h.via === 'llm' || h.via === 'expectation')) return { kept: 'nothing', reason: 'only recorded fallbacks were used' };
   const version = input.basedOnVersion + 1;
   // One proposal per version: a later run healing the same steps replaces a pending one with its fresher pick,
   // but never revives one a person already decided on.

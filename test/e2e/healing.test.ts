@@ -76,7 +76,7 @@ describe('self-healing that can be trusted', () => {
     const original = await stack.db.selectFrom('test_cases').selectAll().where('id', '=', testCaseId).executeTakeFirstOrThrow();
     await stack.db
       .insertInto('test_cases')
-      .values({ ...original, id, name: `${original.name} copy`, steps: JSON.stringify(original.steps), created_at: new Date(), updated_at: new Date() })
+      .values({ ...original, id, name: `${original.name} copy`, steps: JSON.stringify(original.steps), not_covered: original.not_covered && JSON.stringify(original.not_covered), created_at: new Date(), updated_at: new Date() })
       .execute();
     return id;
   }
