@@ -195,37 +195,55 @@ async function findElement(page: Page, step: Step, index: number, opts: ReplayOp
   // An assert_text falls back to the whole page, so it never needs more than the probe either.
   const short = opts.heal || step.action === 'assert_text';
   const probeMs = short ? Math.min(opts.probeMs ?? defaultProbeMs, opts.timeoutMs) : opts.timeoutMs;
-  let match = await probeElement(page, expressions, probeMs);
+  const recordedMatch = async (waitMs: number): Promise<Locator | Mismatch | undefined> => {
+    const match = await probeElement(page, expressions, waitMs);
+    if (!match) return undefined;
+    const verified = await verifyTarget(page, step, index, match, waitMs, found);
+    if (!(verified instanceof Mismatch) && match.expression !== step.locator && verified === match.locator) {
+      // A recorded alternative matched: report it and put it in front, since it is the one this page answers to.
+      found.healed.push({ index, from: step.locator, to: match.expression, via: 'fallback' });
+      steps[index] = withLocatorInFront(step, match.expression);
+    }
+    return verified;
+  };
+  let outcome = await recordedMatch(probeMs);
+  if (outcome && !(outcome instanceof Mismatch)) return outcome;
   let refusal: string | undefined;
   // An assert_text's expectation is its text, not its element: it is never healed (a heal could only point it
   // at other text), and when its scope is gone the text is looked for on the whole page instead.
-  if (!match && opts.heal && step.action !== 'assert_text') {
+  if (opts.heal && step.action !== 'assert_text') {
     const notFound = new ElementNotFoundError(`no element matches ${expressions.join(' or ')} (step: ${step.description})`);
     const fix = await opts.heal(page, step, notFound);
     if ('locator' in fix) {
-      const locator = resolveLocator(page, fix.locator);
-      const verified = await verifyTarget(page, step, index, { locator, expression: fix.locator }, opts.timeoutMs - probeMs, found);
+      const healed = await verifyTarget(page, step, index, { locator: resolveLocator(page, fix.locator), expression: fix.locator }, opts.timeoutMs - probeMs, found);
+      if (healed instanceof Mismatch) throw healed.error(found);
       found.healed.push({ index, from: step.locator, to: fix.locator, via: 'llm', reason: fix.reason });
       steps[index] = withLocatorInFront(step, fix.locator, fix.fallbacks);
-      return verified;
+      return healed;
     }
     refusal = fix.refused;
     if (fix.candidate) found.proposals.push(proposalFor(index, step, fix.candidate));
     // The page may only have been slow: give the recorded locators the rest of the step's time.
-    if (!fix.candidate) match = await probeElement(page, expressions, opts.timeoutMs - probeMs);
+    else outcome = (await recordedMatch(opts.timeoutMs - probeMs)) ?? outcome;
+    if (outcome && !(outcome instanceof Mismatch)) return outcome;
   }
-  if (!match && step.action === 'assert_text') return page.locator('body');
-  if (!match) {
-    const message = `no element matches ${expressions.join(' or ')} (step: ${step.description})${refusal ? `; self-healing: ${refusal}` : ''}`;
-    throw found.proposals.some((p) => p.index === index) ? new TargetChangedError(message, 'changed-ui') : new ElementNotFoundError(message);
+  if (outcome instanceof Mismatch) throw outcome.error(found, refusal);
+  if (step.action === 'assert_text') return page.locator('body');
+  const message = `no element matches ${expressions.join(' or ')} (step: ${step.description})${refusal ? `; self-healing: ${refusal}` : ''}`;
+  throw found.proposals.some((p) => p.index === index) ? new TargetChangedError(message, 'changed-ui') : new ElementNotFoundError(message);
+}
+
+/** An element that does not show the step's expectation: the failure, and the text it shows now as a proposal. */
+class Mismatch {
+  constructor(
+    readonly message: string,
+    readonly proposal: ExpectationProposal | undefined,
+  ) {}
+
+  error(found: Findings, refusal?: string): TargetChangedError {
+    if (this.proposal && !found.proposals.some((p) => p.index === this.proposal!.index)) found.proposals.push(this.proposal);
+    return new TargetChangedError(`${this.message}${refusal ? `; self-healing: ${refusal}` : ''}`, 'assertion');
   }
-  const locator = await verifyTarget(page, step, index, match, opts.timeoutMs - probeMs, found);
-  if (match.expression !== step.locator && locator === match.locator) {
-    // A recorded alternative matched: report it and put it in front, since it is the one this page answers to.
-    found.healed.push({ index, from: step.locator, to: match.expression, via: 'fallback' });
-    steps[index] = withLocatorInFront(step, match.expression);
-  }
-  return locator;
 }
 
 /** The element as the accessibility tree and the page show it now. */
@@ -241,7 +259,14 @@ async function seeElement(locator: Locator): Promise<SeenElement> {
  * When the locator found another element than the recorded one while the recorded one is on the page (swapped
  * neighbours, a test id moved), the step uses the recorded one and says so. Returns the element to act on.
  */
-async function verifyTarget(page: Page, step: Step, index: number, match: { locator: Locator; expression: string }, waitMs: number, found: Findings): Promise<Locator> {
+async function verifyTarget(
+  page: Page,
+  step: Step,
+  index: number,
+  match: { locator: Locator; expression: string },
+  waitMs: number,
+  found: Findings,
+): Promise<Locator | Mismatch> {
   if (step.action === 'assert_text') return match.locator;
   const deadline = Date.now() + Math.max(waitMs, 0);
   // An action's element settles fast; a short wait covers a label rendered after the control.
@@ -255,10 +280,12 @@ async function verifyTarget(page: Page, step: Step, index: number, match: { loca
     if (showsExpectation(step, seen)) return match.locator;
     const recorded = await recordedElementElsewhere(page, step, match.locator);
     if (recorded) return useRecorded(index, step, match, recorded, seen, found);
-    const expected = expectationOf(step)!;
-    const shown = flat(seen.name || seen.text).slice(0, 200);
-    found.proposals.push(proposalFor(index, step, { locator: match.expression, fallbacks: [], target: { role: seen.role, ...(seen.name && { name: seen.name }), ...(seen.text && { text: flat(seen.text).slice(0, 300) }) } }));
-    throw new TargetChangedError(`${match.expression} shows "${shown}", not the expected "${expected}" (${step.description})`, 'assertion');
+    const shown = flat(seen.name || seen.text);
+    const message = `${match.expression} shows ${shown ? `"${shown.slice(0, 200)}"` : 'no text'}, not the expected "${expectationOf(step)}" (${step.description})`;
+    // Only the same kind of element showing other text is a new expectation to offer; an emptied one is not.
+    const sameKind = !recordedTarget(step)?.role || recordedTarget(step)?.role === seen.role;
+    const target = { role: seen.role, ...(seen.name && { name: seen.name }), ...(seen.text && { text: flat(seen.text).slice(0, 300) }) };
+    return new Mismatch(message, shown && sameKind ? proposalFor(index, step, { locator: match.expression, fallbacks: [], target }) : undefined);
   }
   let changes = compareTarget(index, step, seen);
   while (changes.length > 0 && Date.now() < settleBy) {
