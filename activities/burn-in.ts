@@ -18,6 +18,8 @@ export interface RecordStepsResult {
   status: 'COMPLETED' | 'FAILED';
   steps: Step[];
   failureReason?: string;
+  /** What the agent said it could not verify (kept on the test case). */
+  notCovered?: string[];
   llmCalls: number;
   promptTokens: number[];
 }
@@ -98,7 +100,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
               onProgress: progress,
             },
           );
-          return { status: result.status, steps: result.steps, failureReason: result.failureReason, llmCalls: result.llmCalls, promptTokens: result.promptTokens };
+          return { status: result.status, steps: result.steps, failureReason: result.failureReason, notCovered: result.notCovered, llmCalls: result.llmCalls, promptTokens: result.promptTokens };
         } catch (err) {
           if (err instanceof LlmUnavailableError) throw permanent(err.message, failureTypes.llmUnavailable);
           throw err;
@@ -121,11 +123,13 @@ export function createBurnInActivities(deps: ActivityDeps) {
       );
     },
 
-    async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string }): Promise<void> {
+    async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string; notCovered?: string[] }): Promise<void> {
       await saveGenerationResult(
         deps.db,
         input.testCaseId,
-        input.status === 'COMPLETED' ? { status: 'COMPLETED', steps: input.steps ?? [] } : { status: 'FAILED', failureReason: input.failureReason ?? 'unknown failure' },
+        input.status === 'COMPLETED'
+          ? { status: 'COMPLETED', steps: input.steps ?? [], notCovered: input.notCovered ?? [] }
+          : { status: 'FAILED', failureReason: input.failureReason ?? 'unknown failure' },
       );
     },
   };

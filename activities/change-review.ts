@@ -56,6 +56,16 @@ export interface ReviewSelection {
   reasoning: string;
 }
 
+/** One test's result as the verdict model reads it: the facts the review's rules use, in words. */
+function resultLine(r: ReviewTableRow): string {
+  const facts = [
+    ...(r.detail ? [r.detail] : []),
+    ...(r.changes ?? []).map((c) => `${c.severity === 'regression' ? 'REGRESSION' : 'cosmetic change'}: ${c.summary}`),
+    ...(r.notCovered?.length ? [`not covered (its burn-in could not verify): ${r.notCovered.join('; ')}`] : []),
+  ];
+  return `- ${r.name} (${r.origin}${r.quarantined ? ', quarantined: does not count' : ''}): ${r.result}${facts.length ? ` — ${facts.join('; ')}` : ''}`;
+}
+
 /** A uuid-shaped id from the review and the goal's words: the same goal in the same review is the same test. */
 export function reviewTestCaseId(changeReviewId: string, goal: string): string {
   const hex = createHash('sha256').update(`${changeReviewId}\n${normalizeGoal(goal)}`).digest('hex');
@@ -199,19 +209,37 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       return { runId: run.id, runShortId: run.shortId, concurrency: chatRunConcurrency };
     },
 
-    /** Per test of the run: its result and, for a failure, the failing step and reason; links to the run. */
+    /**
+     * Per test of the run: its result and, for a failure, the failing step and reason; what its replay reported
+     * changed, whether it is quarantined, and what its burn-in did not cover; links to the run.
+     */
     async reviewRunResults(input: { projectId: string; runId: string; newTestIds: string[] }): Promise<ChangeReviewTestResult[]> {
       const rows = await runTestRows(db, input.runId, false);
       const run = await db.selectFrom('runs').select('short_id').where('id', '=', input.runId).executeTakeFirstOrThrow();
       const url = `${appUrl}/runs/${run.short_id}`;
       const isNew = new Set(input.newTestIds);
       const steps = await failingSteps(rows.filter((r) => r.failed_step_index !== null && r.test_case_id).map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })));
+      const testCaseIds = [...new Set(rows.flatMap((r) => (r.test_case_id ? [r.test_case_id] : [])))];
+      const reservations = new Map(
+        testCaseIds.length === 0 ? [] : (await db.selectFrom('test_cases').select(['id', 'not_covered']).where('id', 'in', testCaseIds).execute()).map((t) => [t.id, t.not_covered ?? []]),
+      );
       return rows.map((r) => {
         // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency.
         const result: ChangeReviewTestResult['result'] = r.result ?? (r.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
         const step = r.test_case_id && r.failed_step_index !== null ? steps.get(`${r.test_case_id}:${r.failed_step_index}`) : undefined;
         const detail = result === 'PASSED' ? undefined : [step && `"${step}"`, r.error].filter(Boolean).join(' — ') || undefined;
-        return { testCaseId: r.test_case_id ?? r.id, name: r.name, origin: r.test_case_id && isNew.has(r.test_case_id) ? 'new' : 'existing', result, ...(detail && { detail }), url };
+        const notCovered = r.test_case_id ? (reservations.get(r.test_case_id) ?? []) : [];
+        return {
+          testCaseId: r.test_case_id ?? r.id,
+          name: r.name,
+          origin: r.test_case_id && isNew.has(r.test_case_id) ? 'new' : 'existing',
+          result,
+          ...(detail && { detail }),
+          url,
+          ...(r.changes?.length && { changes: r.changes }),
+          ...(r.quarantined && { quarantined: true }),
+          ...(notCovered.length > 0 && { notCovered }),
+        };
       });
     },
 
@@ -220,7 +248,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       const llm = llmOf(deps.llm);
       const review = await requireReview(input.changeReviewId);
       const change = await storedChange(review);
-      const results = input.rows.map((r) => `- ${r.name} (${r.origin}): ${r.result}${r.detail ? ` — ${r.detail}` : ''}`).join('\n') || '(no tests ran)';
+      const results = input.rows.map(resultLine).join('\n') || '(no tests ran)';
       return withHeartbeats(() =>
         writeVerdict(llm, { change: { title: change.title, description: change.description, context: review.context, fileCount: change.files.length }, selectionReasoning: input.reasoning, results }),
       );

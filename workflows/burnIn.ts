@@ -82,7 +82,10 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
       return fail(innermostMessage(err));
     }
     if (agent.status === 'FAILED') return fail(agent.failureReason ?? 'the agent did not reach the goal');
-    const { steps } = agent;
-    return finish({ status: 'COMPLETED', stepCount: steps.length }, () => db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'COMPLETED', steps }));
+    // What the agent said it could not verify stays with the test: a reader (and a review) knows what it does not prove.
+    const { steps, notCovered = [] } = agent;
+    return finish({ status: 'COMPLETED', stepCount: steps.length, ...(notCovered.length > 0 && { notCovered }) }, () =>
+      db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'COMPLETED', steps, ...(notCovered.length > 0 && { notCovered }) }),
+    );
   }
 }

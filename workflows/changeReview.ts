@@ -28,7 +28,7 @@ import {
   type ChangeReviewResult,
   type ChangeReviewTestResult,
 } from './shared.js';
-import { classifyChange, enforceVerdict, reviewBody, unverifiableBody, verdictFromResults } from '../src/domain/change-review.js';
+import { classifyChange, enforceVerdict, overruledNote, reviewBody, summaryWithFacts, unverifiableBody, verdictFromResults } from '../src/domain/change-review.js';
 
 type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
@@ -154,7 +154,6 @@ async function review(input: ChangeReviewInput, setPhase: (phase: string) => voi
     tests = await db.reviewRunResults({ projectId, runId: run.runId, newTestIds: burnedIn });
   }
   tests = [...tests, ...notRun];
-  const results = tests.map((t) => t.result);
   const runUrl = runShortId && `${change.appUrl}/runs/${runShortId}`;
 
   if (tests.length === 0) {
@@ -171,12 +170,11 @@ async function review(input: ChangeReviewInput, setPhase: (phase: string) => voi
     if (isCancellation(err)) throw err;
     note = `The model could not write the verdict (${reasonOf(err)}); it was decided from the results.`;
   }
-  // The results decide what the verdict may be, whatever the model said.
-  const verdict = enforceVerdict(draft?.verdict ?? verdictFromResults(results), results);
-  if (draft && verdict !== draft.verdict) {
-    note = `The model proposed "${draft.verdict}"; ${results.includes('FAILED') ? 'a failed test means changes are requested' : 'too little was verified to approve'}.`;
-  }
-  const summary = draft?.summary.trim() || `${plural(results.filter((r) => r === 'PASSED').length, 'test')} passed of ${tests.length}.`;
+  // The results (with the regressions the replay reported, leaving quarantined tests out) decide what the verdict
+  // may be, whatever the model said; the summary says each regression and what no test covered, in plain words.
+  const verdict = enforceVerdict(draft?.verdict ?? verdictFromResults(tests), tests);
+  if (draft && verdict !== draft.verdict) note = overruledNote(draft.verdict, tests);
+  const summary = summaryWithFacts(draft?.summary.trim() || `${plural(tests.filter((t) => t.result === 'PASSED').length, 'test')} passed of ${tests.length}.`, tests);
   const body = reviewBody({ verdict, summary, rows: tests, details: draft?.evaluationDetails ?? selection.reasoning, runUrl, note });
   return finish({ verdict, summary, body, tests, runShortId });
 }

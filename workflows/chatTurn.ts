@@ -89,7 +89,7 @@ async function runTool(input: ChatTurnInput, call: ChatToolCall): Promise<string
         args: [{ projectId: input.projectId, testCaseId: created.testCaseId }],
       });
       return burned.status === 'COMPLETED'
-        ? `Created test case "${created.name}" (id ${created.testCaseId}); burn-in COMPLETED with ${burned.stepCount} recorded steps. It is disabled until enabled for test plans, but can be run by id now.`
+        ? `Created test case "${created.name}" (id ${created.testCaseId}); burn-in COMPLETED with ${burned.stepCount} recorded steps.${burned.notCovered?.length ? ` Not covered (the agent could not verify, so a pass does not prove it): ${burned.notCovered.join('; ')}.` : ''} It is disabled until enabled for test plans, but can be run by id now.`
         : `Created test case "${created.name}" (id ${created.testCaseId}), but its burn-in FAILED: ${burned.failureReason ?? 'unknown reason'}.`;
     }
     case 'run_tests': {

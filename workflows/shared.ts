@@ -3,6 +3,7 @@
 // is bundled into the workflow sandbox); the API signals a workflow with these definitions without importing it.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { GitProviderId, MergeRequestRef, ReviewVerdict } from '../src/git/provider.js';
+import type { StepChange } from '../src/domain/verdicts.js';
 import type * as workflows from './index.js';
 
 export const taskQueues = {
@@ -101,6 +102,8 @@ export interface BurnInResult {
   status: 'COMPLETED' | 'FAILED';
   failureReason?: string;
   stepCount: number;
+  /** COMPLETED: the parts of the goal the agent said it could not verify. */
+  notCovered?: string[];
 }
 
 /** What a finished burn-in tells the burn-ins waiting for it. */
@@ -246,6 +249,12 @@ export interface ChangeReviewTestResult {
   result: 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'NOT_RUN';
   detail?: string;
   url: string;
+  /** What its run reported changed on the elements its steps used; a regression forbids `Approved`. */
+  changes?: StepChange[];
+  /** Quarantined: it ran and reports, but fails nothing and verifies nothing. */
+  quarantined?: boolean;
+  /** Parts of its goal its burn-in could not verify: the review does not count them as tested. */
+  notCovered?: string[];
 }
 
 export interface ChangeReviewResult {

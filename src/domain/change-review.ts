@@ -2,6 +2,7 @@
 // a browser, which goal is a duplicate of which, which verdict the results allow, and the reply's text (the
 // results table is built here from the run, never written by the model). Pure: the changeReview workflow uses them.
 import type { ReviewVerdict } from '../git/provider.js';
+import { hasRegression, type StepChange } from './verdicts.js';
 
 export type ChangedPathKind = 'docs' | 'ci' | 'config' | 'code';
 
@@ -58,38 +59,115 @@ export function dedupeGoals<T extends { goal: string }>(goals: T[], existingGoal
 
 export type ReviewTestResult = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'NOT_RUN';
 
+/** What a review knows of one test: its result, and the facts the replay and the burn-in reported beside it. */
+export interface ReviewedTest {
+  result: ReviewTestResult;
+  /** How the elements its steps used differ from the recorded ones (run_test_cases.changes). */
+  changes?: StepChange[];
+  /** A quarantined test runs and reports, but fails nothing and verifies nothing. */
+  quarantined?: boolean;
+  /** Parts of its goal its burn-in said it could not verify: a pass does not prove them. */
+  notCovered?: string[];
+}
+
+const allVerdicts: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'];
+
 /**
- * The verdict the results allow, whatever the model proposed: a FAILED test always means `Changes Requested`;
- * `Approved` needs at least one PASSED test and nothing FAILED, ERROR or NOT_RUN (an error, a new test that could
- * not be generated on the preview, or nothing run at all verified too little: at most a `Comment`). Otherwise the
- * model's verdict stands.
+ * The verdicts the results allow, whatever the model proposes. Quarantined tests are left out. A FAILED test, or
+ * a test that reports a regression (a control lost its accessible name, changed its role: it may still have
+ * PASSED), allows only `Changes Requested`. `Approved` needs at least one PASSED test and nothing ERROR or NOT_RUN
+ * (an error, a new test that could not be generated on the preview, or nothing run at all verified too little).
  */
-export function enforceVerdict(proposed: ReviewVerdict, results: ReviewTestResult[]): ReviewVerdict {
-  if (results.includes('FAILED')) return 'Changes Requested';
-  if (proposed === 'Approved' && (!results.includes('PASSED') || results.includes('ERROR') || results.includes('NOT_RUN'))) return 'Comment';
-  return proposed;
+export function allowedVerdicts(tests: ReviewedTest[]): ReviewVerdict[] {
+  const counted = tests.filter((t) => !t.quarantined);
+  if (counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes))) return ['Changes Requested'];
+  const verified = counted.some((t) => t.result === 'PASSED') && !counted.some((t) => t.result === 'ERROR' || t.result === 'NOT_RUN');
+  return verified ? allVerdicts : allVerdicts.filter((v) => v !== 'Approved');
+}
+
+/** The model's verdict when the results allow it; otherwise the one they force, or at most a `Comment`. */
+export function enforceVerdict(proposed: ReviewVerdict, tests: ReviewedTest[]): ReviewVerdict {
+  const allowed = allowedVerdicts(tests);
+  if (allowed.includes(proposed)) return proposed;
+  return allowed.length === 1 ? allowed[0]! : 'Comment';
 }
 
 /** The verdict from the results alone: when the model could not write one. */
-export function verdictFromResults(results: ReviewTestResult[]): ReviewVerdict {
-  return enforceVerdict('Approved', results);
+export function verdictFromResults(tests: ReviewedTest[]): ReviewVerdict {
+  return enforceVerdict('Approved', tests);
 }
 
-export interface ReviewTableRow {
+/** Why the results overruled the model's verdict, for the reply. */
+export function overruledNote(proposed: ReviewVerdict, tests: ReviewedTest[]): string {
+  const counted = tests.filter((t) => !t.quarantined);
+  const why = counted.some((t) => t.result === 'FAILED')
+    ? 'a failed test means changes are requested'
+    : counted.some((t) => hasRegression(t.changes))
+      ? 'a regression means changes are requested'
+      : 'too little was verified to approve';
+  return `The model proposed "${proposed}"; ${why}.`;
+}
+
+const regressions = (t: ReviewedTest) => (t.changes ?? []).filter((c) => c.severity === 'regression').map((c) => c.summary);
+const cosmetic = (t: ReviewedTest) => (t.changes ?? []).filter((c) => c.severity === 'cosmetic').map((c) => c.summary);
+
+/**
+ * What the summary must say whatever the model wrote, in plain words: each regression a counted test reported, and
+ * each part of a goal no test verified. Empty when there is nothing to add.
+ */
+export function reviewFacts(tests: (ReviewedTest & { name: string })[]): string[] {
+  const counted = tests.filter((t) => !t.quarantined);
+  return [
+    ...counted.flatMap((t) => regressions(t).map((s) => `Regression in "${t.name}": ${s}.`)),
+    ...counted.filter((t) => t.notCovered?.length).map((t) => `Not covered by "${t.name}" (its burn-in could not verify it): ${t.notCovered!.join('; ')}.`),
+  ];
+}
+
+/** The model's summary with the facts it left out appended (a fact it already quotes is not repeated). */
+export function summaryWithFacts(summary: string, tests: (ReviewedTest & { name: string })[]): string {
+  const missing = reviewFacts(tests).filter((fact) => !summary.includes(fact));
+  return [summary.trim(), ...missing].filter(Boolean).join(' ');
+}
+
+export interface ReviewTableRow extends ReviewedTest {
   name: string;
   origin: 'new' | 'existing';
-  result: ReviewTestResult;
   detail?: string;
   url: string;
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
 
-/** The results table (markdown): test, new/existing, result, link; a failure's step and reason under the result. */
+/** What the result cell says after the result: a failure's step and reason, regressions, notes, what is not covered. */
+function resultNotes(r: ReviewTableRow): string[] {
+  return [
+    ...(r.detail ? [cell(r.detail).slice(0, 300)] : []),
+    ...regressions(r).map((s) => `regression: ${cell(s)}`),
+    ...cosmetic(r).map((s) => `note: ${cell(s)}`),
+    ...(r.notCovered?.length ? [`not covered: ${r.notCovered.map(cell).join('; ')}`] : []),
+  ];
+}
+
+function table(rows: ReviewTableRow[]): string {
+  const lines = rows.map((r) => {
+    const notes = resultNotes(r);
+    return `| ${cell(r.name)} | ${r.origin} | ${r.result}${notes.length ? `: ${notes.join('; ')}` : ''} | [open](${r.url}) |`;
+  });
+  return ['| Test | New / existing | Result | Link |', '| --- | --- | --- | --- |', ...lines].join('\n');
+}
+
+/**
+ * The results table (markdown): test, new/existing, result, link; under the result a failure's step and reason,
+ * regressions, cosmetic changes as notes, and what is not covered. Quarantined tests are shown apart.
+ */
 export function resultsTable(rows: ReviewTableRow[]): string {
   if (rows.length === 0) return '_No tests were run._';
-  const lines = rows.map((r) => `| ${cell(r.name)} | ${r.origin} | ${r.result}${r.detail ? `: ${cell(r.detail).slice(0, 300)}` : ''} | [open](${r.url}) |`);
-  return ['| Test | New / existing | Result | Link |', '| --- | --- | --- | --- |', ...lines].join('\n');
+  const counted = rows.filter((r) => !r.quarantined);
+  const quarantined = rows.filter((r) => r.quarantined);
+  return [
+    ...(counted.length ? [table(counted)] : ['_Every test run is quarantined._']),
+    ...(quarantined.length ? [`**Quarantined** (they ran, but fail nothing and verify nothing):\n\n${table(quarantined)}`] : []),
+  ].join('\n\n');
 }
 
 /** The reply a user (and a pull/merge request) reads: verdict, summary, results table, evaluation details. */

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 
-type Properties = Record<string, { type: string; description: string; enum?: string[] }>;
+type Properties = Record<string, { type: string; description: string; enum?: string[]; items?: { type: string } }>;
 
 function tool(name: string, description: string, properties: Properties, required: string[]): OpenAI.ChatCompletionTool {
   return { type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } };
@@ -24,7 +24,15 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
   tool('assert_visible', 'Assert an element is visible', { ref, description: intent }, ['ref', 'description']),
   tool('assert_text', 'Assert a text is shown', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref to look in' }, description: intent }, ['text', 'description']),
   tool('assert_url', 'Assert the URL contains', { contains: { type: 'string', description: 'URL part' }, description: intent }, ['contains', 'description']),
-  tool('done', 'Goal reached and asserted', { summary: { type: 'string', description: 'One sentence' } }, ['summary']),
+  tool(
+    'done',
+    'Goal reached and asserted',
+    {
+      summary: { type: 'string', description: 'One sentence' },
+      notCovered: { type: 'array', items: { type: 'string' }, description: 'Parts of the goal not verified, a few words each' },
+    },
+    ['summary'],
+  ),
   tool('fail', 'The goal cannot be reached', { reason: { type: 'string', description: 'What blocks it' } }, ['reason']),
 ];
 

@@ -22,6 +22,8 @@ export interface AgentResult {
   status: 'COMPLETED' | 'FAILED';
   steps: Step[];
   failureReason?: string;
+  /** COMPLETED: the parts of the goal the agent said it could not verify (empty: none). */
+  notCovered: string[];
   llmCalls: number;
   /** Prompt tokens of each call as the endpoint reported them (estimated by it). */
   promptTokens: number[];
@@ -46,7 +48,7 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
   const promptTokens: number[] = [];
   let llmCalls = 0;
   let asserted = false;
-  const result = (status: AgentResult['status'], failureReason?: string): AgentResult => ({ status, steps, failureReason, llmCalls, promptTokens });
+  const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
     const obs = await observe(page, { redact: opts.secrets });
@@ -69,7 +71,7 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
         history.push(`${history.length + 1}. (done refused: assert the expected result first)`);
         continue;
       }
-      return steps.length > 0 ? result('COMPLETED') : result('FAILED', 'the agent finished without recording any step');
+      return steps.length > 0 ? result('COMPLETED', undefined, reservations(args.notCovered, opts.secrets)) : result('FAILED', 'the agent finished without recording any step');
     }
     if (call.name === 'fail') return result('FAILED', `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.secrets)}`);
 
@@ -126,6 +128,18 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
     default:
       throw new Error(`unknown tool ${name || '(none)'}: use one of the tools offered`);
   }
+}
+
+const maxReservations = 10;
+const maxReservationChars = 200;
+
+/** What `done` says was not verified: short, distinct, redacted strings (anything else the model sent is dropped). */
+function reservations(value: unknown, secrets: Record<string, string>): string[] {
+  const items = (Array.isArray(value) ? value : [])
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => redact(v.replace(/\s+/g, ' ').trim(), secrets).slice(0, maxReservationChars))
+    .filter(Boolean);
+  return [...new Set(items)].slice(0, maxReservations);
 }
 
 /** Same-origin URLs are recorded as paths, so the steps run against any environment of the application. */

@@ -15,6 +15,7 @@ Each turn you see the page as an accessibility snapshot; elements have refs like
 Call exactly one tool per turn; every successful action becomes a step of the recorded test, so take only the actions the goal needs.
 Use refs from the latest snapshot only. To type a config value, write {{NAME}} (never guess secrets).
 When the goal is reached, prove the expected result with assert_visible / assert_text / assert_url, then call done.
+In done, list in notCovered each part of the goal you could not verify in the page (e.g. "the downloaded file's contents", "the email sent"); leave it out when you verified everything.
 If the goal cannot be reached, call fail with the reason.`;
 
 export function taskMessage(task: AgentTask): string {

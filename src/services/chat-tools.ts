@@ -82,6 +82,7 @@ export async function getTestCaseTool(ctx: ChatToolContext, args: Args): Promise
     `Expected result: ${view.expectedResult ?? '-'}`,
     `Resume from: ${view.resumeFromDependencyProjectTestCaseId ?? 'none'}; wait for: ${view.waitForDependenciesProjectTestCaseIds.join(', ') || 'none'}`,
     steps.length ? `Steps:\n${steps.join('\n')}` : 'No recorded steps.',
+    ...(view.notCovered.length ? [`Not covered (the agent could not verify): ${view.notCovered.join('; ')}`] : []),
   ].join('\n');
 }
 

@@ -115,6 +115,7 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
       resumeFromDependencyProjectTestCaseId: login,
       waitForDependenciesProjectTestCaseIds: [search],
       steps: null,
+      notCovered: [],
       updatedAt: expect.any(String),
       healProposals: [],
     });

@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { classifyChange, dedupeGoals, enforceVerdict, resultsTable, reviewBody } from '../../src/domain/change-review.js';
+import {
+  allowedVerdicts,
+  classifyChange,
+  dedupeGoals,
+  enforceVerdict,
+  overruledNote,
+  resultsTable,
+  reviewBody,
+  summaryWithFacts,
+  verdictFromResults,
+  type ReviewedTest,
+  type ReviewTableRow,
+  type ReviewTestResult,
+} from '../../src/domain/change-review.js';
+import type { StepChange } from '../../src/domain/verdicts.js';
+import type { ReviewVerdict } from '../../src/git/provider.js';
 import { estimateTokens, fitDiffToBudget, parseUnifiedDiff } from '../../src/domain/diff.js';
 import type { ChangedFile } from '../../src/git/provider.js';
 
@@ -103,17 +118,78 @@ describe('classifyChange', () => {
 });
 
 describe('verdict rules', () => {
-  it('a FAILED test never yields Approved, whatever the model proposed', () => {
-    expect(enforceVerdict('Approved', ['PASSED', 'FAILED'])).toBe('Changes Requested');
-    expect(enforceVerdict('Comment', ['FAILED'])).toBe('Changes Requested');
+  const results: ReviewTestResult[] = ['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'NOT_RUN'];
+  const regression: StepChange = { stepIndex: 2, field: 'name', from: 'Select all', to: null, severity: 'regression', summary: 'the checkbox "Select all" lost its accessible name' };
+  const cosmetic: StepChange = { stepIndex: 4, field: 'name', from: 'Save', to: 'Save changes', severity: 'cosmetic', summary: 'the button "Save" now reads "Save changes"' };
+  const changeSets: Record<string, StepChange[] | undefined> = { none: undefined, cosmetic: [cosmetic], regression: [regression], both: [cosmetic, regression] };
+  const verdicts: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'];
+  const any: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'];
+  const noApproval: ReviewVerdict[] = ['Changes Requested', 'Comment'];
+
+  /**
+   * The rule in words, cell by cell: a quarantined test counts for nothing; a counted FAILED test or a counted
+   * regression forces Changes Requested; Approved needs a counted PASSED test and no counted ERROR or NOT_RUN.
+   */
+  function expected(test: ReviewedTest, withPassingTest: boolean): ReviewVerdict[] {
+    const regressed = (test.changes ?? []).some((c) => c.severity === 'regression');
+    if (test.quarantined) return withPassingTest ? any : noApproval;
+    if (test.result === 'FAILED' || regressed) return ['Changes Requested'];
+    if (test.result === 'ERROR' || test.result === 'NOT_RUN') return noApproval;
+    return test.result === 'PASSED' || withPassingTest ? any : noApproval;
+  }
+
+  const matrix = results.flatMap((result) =>
+    Object.entries(changeSets).flatMap(([changeKind, changes]) =>
+      [false, true].flatMap((quarantined) =>
+        [false, true].map((withPassingTest) => ({ label: `${result} × ${changeKind} changes × ${quarantined ? 'quarantined' : 'counted'}${withPassingTest ? ' + a passing test' : ''}`, test: { name: 'Bulk delete', result, changes, quarantined }, withPassingTest })),
+      ),
+    ),
+  );
+
+  it('covers every result × change severity × quarantine, alone and beside a passing test (80 cells)', () => {
+    expect(matrix).toHaveLength(results.length * Object.keys(changeSets).length * 2 * 2);
   });
 
-  it('Approved needs a PASSED test and no ERROR or NOT_RUN; otherwise at most a Comment', () => {
-    expect(enforceVerdict('Approved', ['PASSED', 'PASSED'])).toBe('Approved');
-    expect(enforceVerdict('Approved', [])).toBe('Comment');
-    expect(enforceVerdict('Approved', ['PASSED', 'ERROR'])).toBe('Comment');
-    expect(enforceVerdict('Approved', ['PASSED', 'NOT_RUN'])).toBe('Comment');
-    expect(enforceVerdict('Changes Requested', ['PASSED'])).toBe('Changes Requested');
+  it.each(matrix)('$label: the verdicts allowed, and what enforcing each proposal yields', ({ test, withPassingTest }) => {
+    const tests: ReviewedTest[] = withPassingTest ? [test, { result: 'PASSED' }] : [test];
+    const allowed = expected(test, withPassingTest);
+    expect(allowedVerdicts(tests)).toEqual(allowed);
+    for (const proposed of verdicts) {
+      const verdict = enforceVerdict(proposed, tests);
+      expect(verdict).toBe(allowed.includes(proposed) ? proposed : allowed.length === 1 ? allowed[0] : 'Comment');
+      expect(allowed).toContain(verdict);
+    }
+    expect(allowed).toContain(verdictFromResults(tests));
+  });
+
+  it.each(matrix.filter((c) => !c.withPassingTest))('$label: the summary and the results table say each change in plain words', ({ test }) => {
+    const row: ReviewTableRow = { ...test, origin: 'existing', url: 'https://app.test/runs/run_1' };
+    const summary = summaryWithFacts('The model wrote this.', [row]);
+    const table = resultsTable([row]);
+    const regressed = (test.changes ?? []).some((c) => c.severity === 'regression');
+    const noted = (test.changes ?? []).some((c) => c.severity === 'cosmetic');
+    // A regression is named in the summary unless the test is quarantined; both are in the table either way.
+    expect(summary.includes(`Regression in "Bulk delete": ${regression.summary}.`)).toBe(regressed && !test.quarantined);
+    expect(summary.startsWith('The model wrote this.')).toBe(true);
+    expect(summary).not.toContain(cosmetic.summary);
+    expect(table.includes(`regression: ${regression.summary}`)).toBe(regressed);
+    expect(table.includes(`note: ${cosmetic.summary}`)).toBe(noted);
+    expect(table.includes('**Quarantined**')).toBe(test.quarantined);
+  });
+
+  it('a regression the model already quoted is not repeated; the note says why the verdict was overruled', () => {
+    const tests = [{ name: 'Bulk delete', result: 'PASSED' as const, changes: [regression] }];
+    const quoted = `Regression in "Bulk delete": ${regression.summary}.`;
+    expect(summaryWithFacts(`Found one. ${quoted}`, tests)).toBe(`Found one. ${quoted}`);
+    expect(overruledNote('Approved', tests)).toBe('The model proposed "Approved"; a regression means changes are requested.');
+    expect(overruledNote('Approved', [{ result: 'FAILED' }])).toBe('The model proposed "Approved"; a failed test means changes are requested.');
+    expect(overruledNote('Approved', [{ result: 'ERROR' }])).toBe('The model proposed "Approved"; too little was verified to approve.');
+  });
+
+  it('what a burn-in did not cover is named in the summary and the table, not counted as tested', () => {
+    const row: ReviewTableRow = { name: 'Download the invoice', origin: 'new', result: 'PASSED', notCovered: ["the downloaded file's contents"], url: 'https://app.test/runs/run_1' };
+    expect(summaryWithFacts('Downloads work.', [row])).toBe(`Downloads work. Not covered by "Download the invoice" (its burn-in could not verify it): the downloaded file's contents.`);
+    expect(resultsTable([row])).toContain(`| Download the invoice | new | PASSED: not covered: the downloaded file's contents | [open](https://app.test/runs/run_1) |`);
   });
 
   it('dedupes goals by their words, against each other and existing tests', () => {

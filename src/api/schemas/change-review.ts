@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApplicationOverride } from './chat.js';
 import { httpUrl, shortId } from './common.js';
+import { changeFields } from '../../domain/verdicts.js';
 
 // Request and response shapes of the change-review routes (src/api/routes/change-review.ts), as in api-v1 §4.
 
@@ -54,6 +55,21 @@ const TestResult = z
     result: z.enum(['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'NOT_RUN']),
     detail: z.string().optional().openapi({ description: 'For a test that did not pass: the failing step and the reason' }),
     url: z.string().url(),
+    changes: z
+      .array(
+        z.object({
+          stepIndex: z.number().int(),
+          field: z.enum(changeFields),
+          from: z.string().nullable(),
+          to: z.string().nullable(),
+          severity: z.enum(['regression', 'cosmetic']),
+          summary: z.string().openapi({ example: 'the checkbox "Select all" lost its accessible name' }),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'What its run reported changed on the elements its steps used (absent: nothing). A `regression` means the verdict is `Changes Requested`; a `cosmetic` change is a note' }),
+    quarantined: z.boolean().optional().openapi({ description: 'true: quarantined; it ran and reports, but fails nothing and verifies nothing' }),
+    notCovered: z.array(z.string()).optional().openapi({ description: 'Parts of its goal its burn-in could not verify: the review does not count them as tested' }),
   })
   .openapi('ChangeReviewTestResult');
 

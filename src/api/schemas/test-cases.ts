@@ -130,6 +130,10 @@ export const TestCaseDetailSchema = TestCaseSummarySchema.extend({
     .object({ version: z.number().int().openapi({ description: 'Increases each time the steps change' }), steps: z.array(StepSchema) })
     .nullable()
     .openapi({ description: 'The recorded steps; null until burn-in has recorded them' }),
+  notCovered: z.array(z.string()).openapi({
+    description: 'Parts of the goal the burn-in agent said it could not verify: a pass of this test does not prove them (empty when none)',
+    example: ["the downloaded file's contents"],
+  }),
   updatedAt: z.string().datetime(),
 }).openapi('TestCaseDetail');
 

@@ -113,13 +113,21 @@ export async function generationStatuses(db: DB, projectId: string, ids: string[
 export async function saveGenerationResult(
   db: DB,
   testCaseId: string,
-  result: { status: 'COMPLETED'; steps: Step[] } | { status: 'FAILED'; failureReason: string },
+  result: { status: 'COMPLETED'; steps: Step[]; notCovered?: string[] } | { status: 'FAILED'; failureReason: string },
 ): Promise<void> {
   await db
     .updateTable('test_cases')
     .set((eb) =>
       result.status === 'COMPLETED'
-        ? { generation_status: 'COMPLETED', steps: JSON.stringify(result.steps), steps_version: eb('steps_version', '+', 1), failure_reason: null, updated_at: new Date() }
+        ? {
+            generation_status: 'COMPLETED',
+            steps: JSON.stringify(result.steps),
+            steps_version: eb('steps_version', '+', 1),
+            failure_reason: null,
+            // New steps, new reservations: what an earlier burn-in did not check says nothing about these.
+            not_covered: result.notCovered?.length ? JSON.stringify(result.notCovered) : null,
+            updated_at: new Date(),
+          }
         : { generation_status: 'FAILED', failure_reason: result.failureReason, updated_at: new Date() },
     )
     .where('id', '=', testCaseId)

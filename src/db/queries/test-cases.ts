@@ -24,6 +24,8 @@ export interface TestCaseView extends TestCaseSummary {
   resumeFromDependencyProjectTestCaseId: string | null;
   waitForDependenciesProjectTestCaseIds: string[];
   steps: RecordedSteps | null;
+  /** What the burn-in agent said it could not verify (empty: nothing). */
+  notCovered: string[];
   updatedAt: string;
 }
 
@@ -115,6 +117,7 @@ export function toTestCaseView(row: ViewRow): TestCaseView {
     resumeFromDependencyProjectTestCaseId: row.resume_from_test_case_id,
     waitForDependenciesProjectTestCaseIds: row.wait_for_test_case_ids,
     steps: row.steps === null ? null : { version: row.steps_version, steps: row.steps as Step[] },
+    notCovered: row.not_covered ?? [],
     updatedAt: row.updated_at.toISOString(),
   };
 }

@@ -82,6 +82,12 @@ export function BurnIn(props: { base: string; data: TestCasePageData }) {
       <h2 id="burn-in-title">Burn-in: <Status value={t.generationStatus} /></h2>
       {live && <p class="muted">The agent is recording the steps; this updates by itself.</p>}
       {t.failureReason && <p class="error" role="alert">{t.failureReason}</p>}
+      {t.notCovered.length > 0 && (
+        <div class="card" id="not-covered">
+          <p><strong>Not covered:</strong> the agent said it could not verify these parts of the goal, so a pass of this test does not prove them.</p>
+          <ul>{t.notCovered.map((part) => <li>{part}</li>)}</ul>
+        </div>
+      )}
       {t.steps && t.steps.steps.length > 0 && (
         <>
           <p><a href={`${props.base}/test-cases/${t.id}/export`} download>Download as a Playwright spec</a></p>
