@@ -47,6 +47,15 @@ export interface QuarantineRule {
   minRuns: number;
 }
 
+/** The smallest flake rate a rule may name (1%). */
+export const minRuleFlakeRate = 0.01;
+
+/**
+ * A rule's rate as read back from its single-precision column: 0.3 is stored as 0.30000001…, and a test at exactly
+ * 30% must still reach a 30% rule. Four decimals are finer than any rate over 20 runs (steps of 5%).
+ */
+export const storedRuleRate = (rate: number): number => Math.round(rate * 10_000) / 10_000;
+
 /** Whether a test is quarantined: by its manual flag, or by the project's rule (null: no rule). */
 export function isQuarantined(manual: boolean, rule: QuarantineRule | null, stats: FlakeStats): boolean {
   if (manual) return true;

@@ -53,6 +53,7 @@ export interface UpdateTestCaseInput {
   labels?: string[];
   [resumeFromField]?: string | null;
   [waitForField]?: string[];
+  quarantined?: boolean;
 }
 
 interface Dependencies {
@@ -216,6 +217,7 @@ export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInpu
       labels: input.labels,
       resumeFromTestCaseId: changed.resumeFrom,
       waitForTestCaseIds: changed.waitFor,
+      quarantined: input.quarantined,
     });
     return (await getTestCase(trx, projectId, testCaseId))!;
   });

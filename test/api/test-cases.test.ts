@@ -116,6 +116,9 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
       waitForDependenciesProjectTestCaseIds: [search],
       steps: null,
       notCovered: [],
+      quarantined: false,
+      flakeRate: 0,
+      recentRuns: 0,
       updatedAt: expect.any(String),
       healProposals: [],
     });

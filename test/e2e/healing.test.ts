@@ -152,7 +152,7 @@ describe('self-healing that can be trusted', () => {
 
   it('review (the default): the heal becomes a proposal, the steps stay until someone accepts it', async () => {
     await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'review' });
-    expect((await stack.call('GET', '/v1/project/settings')).body).toEqual({ healPolicy: 'review' });
+    expect((await stack.call('GET', '/v1/project/settings')).body).toMatchObject({ healPolicy: 'review' });
     const id = await copyOf((await stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug locale').executeTakeFirstOrThrow()).id);
     // The copy starts from the English recording.
     const recorded = (await stack.db.selectFrom('test_cases').select(['steps', 'steps_version']).where('id', '=', id).executeTakeFirstOrThrow());
@@ -228,6 +228,6 @@ describe('self-healing that can be trusted', () => {
     const bad = await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'always' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/healPolicy/);
-    expect((await stack.call('GET', '/v1/project/settings')).body).toEqual({ healPolicy: 'review' });
+    expect((await stack.call('GET', '/v1/project/settings')).body).toMatchObject({ healPolicy: 'review' });
   });
 });

@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { healPolicies } from '../../domain/steps.js';
-import { getHealPolicy, setHealPolicy } from '../../services/heal-proposals.js';
+import { defaultTestRetries, flakeWindow, maxTestRetries, minRuleFlakeRate } from '../../domain/flakiness.js';
+import { getProjectSettings, updateProjectSettings } from '../../services/project-settings.js';
 
 const healPolicy = z.enum(healPolicies).openapi({
   description:
@@ -11,8 +12,31 @@ const healPolicy = z.enum(healPolicies).openapi({
   example: 'review',
 });
 
-const ProjectSettingsSchema = z.object({ healPolicy }).openapi('ProjectSettings');
-const UpdateProjectSettings = z.object({ healPolicy: healPolicy.optional() }).strict().openapi('UpdateProjectSettings');
+const retries = z.number().int().min(0).max(maxTestRetries).openapi({
+  description:
+    `How many times a failed test of a run is executed again before it is reported (default ${defaultTestRetries}). ` +
+    'A test that passes on a retry is PASSED with `flaky: true`; a test that cannot run as defined (`failureKind: test-definition`) is not retried.',
+  example: 1,
+});
+
+const quarantine = z
+  .object({
+    flakeRate: z.number().min(minRuleFlakeRate).max(1).openapi({ description: 'Quarantine at this flake rate or above (a fraction: 0.3 is 30%)', example: 0.3 }),
+    minRuns: z.number().int().min(1).max(flakeWindow).openapi({ description: `…over at least this many of the last ${flakeWindow} finished runs`, example: 10 }),
+  })
+  .strict()
+  .nullable()
+  .openapi({
+    description:
+      'The quarantine rule, checked when a run is written; null (default) is off. A quarantined test (by this rule or by its own ' +
+      '`quarantined` flag) still runs and reports, with `quarantined: true`, but its failure fails neither the run nor a change review.',
+  });
+
+const ProjectSettingsSchema = z.object({ healPolicy, retries, quarantine }).openapi('ProjectSettings');
+const UpdateProjectSettings = z
+  .object({ healPolicy: healPolicy.optional(), retries: retries.optional(), quarantine: quarantine.optional() })
+  .strict()
+  .openapi('UpdateProjectSettings');
 
 const tags = ['Management'];
 const routes = {
@@ -24,18 +48,13 @@ const routes = {
   update: createRoute({
     method: 'patch', path: '/v1/project/settings', tags, security: bearerSecurity,
     summary: "Change the caller's project settings",
+    description: 'Only the fields given change; an invalid field changes nothing.',
     request: { body: jsonBody(UpdateProjectSettings) },
     responses: { 200: json(ProjectSettingsSchema, 'Settings after the change'), ...errorResponses },
   }),
 };
 
 export function registerProjectSettings(app: OpenApiApp): void {
-  app.openapi(routes.get, async (c) => c.json({ healPolicy: await getHealPolicy(c.get('deps').db, c.get('caller').projectId) }, 200));
-  app.openapi(routes.update, async (c) => {
-    const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const body = c.req.valid('json');
-    const healPolicy = body.healPolicy ? await setHealPolicy(db, projectId, body.healPolicy) : await getHealPolicy(db, projectId);
-    return c.json({ healPolicy }, 200);
-  });
+  app.openapi(routes.get, async (c) => c.json(await getProjectSettings(c.get('deps').db, c.get('caller').projectId), 200));
+  app.openapi(routes.update, async (c) => c.json(await updateProjectSettings(c.get('deps').db, c.get('caller').projectId, c.req.valid('json')), 200));
 }

@@ -86,6 +86,7 @@ export const UpdateTestCase = z
     labels: labels.optional().openapi({ description: 'Replaces the whole list; [] removes every label' }),
     [resumeFromField]: resumeFrom.nullable().optional().openapi({ description: 'null removes the resume-from dependency' }),
     [waitForField]: waitFor.optional().openapi({ description: 'Replaces the whole list; [] removes every wait-for dependency' }),
+    quarantined: z.boolean().optional().openapi({ description: 'Quarantine by hand: the test still runs and reports, but its failure fails neither a run nor a change review' }),
   })
   .openapi('UpdateTestCase');
 
@@ -134,6 +135,12 @@ export const TestCaseDetailSchema = TestCaseSummarySchema.extend({
     description: 'Parts of the goal the burn-in agent said it could not verify: a pass of this test does not prove them (empty when none)',
     example: ["the downloaded file's contents"],
   }),
+  quarantined: z.boolean().openapi({ description: 'Quarantined by hand (see `PATCH`); the project rule in `/v1/project/settings` may quarantine it in a run as well' }),
+  flakeRate: z.number().min(0).max(1).openapi({
+    description: 'Runs that passed only on a retry, over its last finished runs (at most 20; a run that failed on every attempt counts as a run, not as flaky); 0 with none',
+    example: 0.15,
+  }),
+  recentRuns: z.number().int().min(0).openapi({ description: 'Finished runs the flake rate counts (at most 20)' }),
   updatedAt: z.string().datetime(),
 }).openapi('TestCaseDetail');
 

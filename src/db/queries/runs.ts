@@ -6,6 +6,7 @@ import type { Database } from '../schema.js';
 import type { DeviceSettings } from './execution.js';
 import { newId, newShortId } from '../../ids.js';
 import { topologicalOrder } from '../../domain/dag.js';
+import { quarantinedTestIds } from './flakiness.js';
 
 interface ProjectTestCase {
   id: string;
@@ -15,13 +16,15 @@ interface ProjectTestCase {
   is_enabled: boolean;
   resume_from_test_case_id: string | null;
   wait_for_test_case_ids: string[];
+  /** The manual flag (absent: not flagged). */
+  quarantined?: boolean;
 }
 
 /** The test cases a run executes: the roots plus every transitive dependency, in dependency order. */
 export async function collectRunTests(db: DB, projectId: string, rootIds: string[]): Promise<ProjectTestCase[]> {
   const all = await db
     .selectFrom('test_cases')
-    .select(['id', 'name', 'goal', 'application_id', 'is_enabled', 'resume_from_test_case_id', 'wait_for_test_case_ids'])
+    .select(['id', 'name', 'goal', 'application_id', 'is_enabled', 'resume_from_test_case_id', 'wait_for_test_case_ids', 'quarantined'])
     .where('project_id', '=', projectId)
     .execute();
   const byId = new Map(all.map((t) => [t.id, t]));
@@ -69,6 +72,8 @@ export async function insertRun(
   }
   const id = newId();
   const shortId = newShortId('run');
+  // Decided now, recorded on each row: the run's result and a review read it, whatever the rule says later.
+  const quarantined = await quarantinedTestIds(db, input.projectId, input.tests.map((t) => ({ id: t.testCase.id, quarantined: t.testCase.quarantined ?? false })));
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('runs')
@@ -106,6 +111,7 @@ export async function insertRun(
             resume_from_test_case_id: t.testCase.resume_from_test_case_id,
             wait_for_test_case_ids: t.testCase.wait_for_test_case_ids,
             in_plan: t.inPlan,
+            quarantined: quarantined.has(t.testCase.id),
           })),
         )
         .execute();

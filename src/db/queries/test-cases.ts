@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { GenerationStatus } from '../schema.js';
 import type { RecordedSteps, Step } from '../../domain/steps.js';
+import { flakeStatsOf, noRuns } from './flakiness.js';
+import type { FlakeStats } from '../../domain/flakiness.js';
 
 export interface TestCaseSummary {
   id: string;
@@ -26,6 +28,11 @@ export interface TestCaseView extends TestCaseSummary {
   steps: RecordedSteps | null;
   /** What the burn-in agent said it could not verify (empty: nothing). */
   notCovered: string[];
+  /** Flagged by hand: runs and reports, but fails neither a run nor a review. */
+  quarantined: boolean;
+  /** Flaky runs over its last finished runs (src/domain/flakiness.ts); `recentRuns` says how many were counted. */
+  flakeRate: number;
+  recentRuns: number;
   updatedAt: string;
 }
 
@@ -67,6 +74,7 @@ export interface TestCasePatch {
   labels?: string[];
   resumeFromTestCaseId?: string | null;
   waitForTestCaseIds?: string[];
+  quarantined?: boolean;
 }
 
 function selectViews(db: DB, projectId: string) {
@@ -107,7 +115,7 @@ function toTestCaseSummary(row: SummaryRow): TestCaseSummary {
 }
 
 /** The one place a test case row becomes its API shape. */
-export function toTestCaseView(row: ViewRow): TestCaseView {
+export function toTestCaseView(row: ViewRow, flakes: FlakeStats): TestCaseView {
   return {
     ...toTestCaseSummary(row),
     expectedResult: row.expected_result,
@@ -118,13 +126,16 @@ export function toTestCaseView(row: ViewRow): TestCaseView {
     waitForDependenciesProjectTestCaseIds: row.wait_for_test_case_ids,
     steps: row.steps === null ? null : { version: row.steps_version, steps: row.steps as Step[] },
     notCovered: row.not_covered ?? [],
+    quarantined: row.quarantined,
+    flakeRate: flakes.flakeRate,
+    recentRuns: flakes.recentRuns,
     updatedAt: row.updated_at.toISOString(),
   };
 }
 
 export async function getTestCase(db: DB, projectId: string, id: string): Promise<TestCaseView | undefined> {
   const row = await selectViews(db, projectId).where('tc.id', '=', id).executeTakeFirst();
-  return row && toTestCaseView(row);
+  return row && toTestCaseView(row, (await flakeStatsOf(db, [row.id])).get(row.id) ?? noRuns);
 }
 
 /**
@@ -282,6 +293,7 @@ export async function updateTestCase(db: DB, id: string, patch: TestCasePatch): 
     ...(patch.labels !== undefined && { labels: patch.labels }),
     ...(patch.resumeFromTestCaseId !== undefined && { resume_from_test_case_id: patch.resumeFromTestCaseId }),
     ...(patch.waitForTestCaseIds !== undefined && { wait_for_test_case_ids: patch.waitForTestCaseIds }),
+    ...(patch.quarantined !== undefined && { quarantined: patch.quarantined }),
   };
   if (Object.keys(values).length === 0) return;
   await db

@@ -1,0 +1,49 @@
+// A project's settings as one operation: how healed locators are kept, how often a failed test runs again, and
+// the rule that quarantines flaky tests. Routes and the MCP stay thin adapters over these.
+import type { DB } from '../db/database.js';
+import { defaultTestRetries, flakeWindow, maxTestRetries, minRuleFlakeRate, storedRuleRate, type QuarantineRule } from '../domain/flakiness.js';
+import type { HealPolicy } from '../domain/steps.js';
+import { InvalidError } from './errors.js';
+
+export interface ProjectSettings {
+  healPolicy: HealPolicy;
+  /** Times a failed test of a run is executed again (0–3). */
+  retries: number;
+  /** Quarantine a test whose flake rate reaches `flakeRate` over at least `minRuns` runs; null: no rule. */
+  quarantine: QuarantineRule | null;
+}
+
+export async function getProjectSettings(db: DB, projectId: string): Promise<ProjectSettings> {
+  const row = await db
+    .selectFrom('projects')
+    .select(['heal_policy', 'test_retries', 'quarantine_flake_rate', 'quarantine_min_runs'])
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+  if (!row) return { healPolicy: 'review', retries: defaultTestRetries, quarantine: null };
+  return {
+    healPolicy: row.heal_policy,
+    retries: row.test_retries,
+    quarantine: row.quarantine_flake_rate === null ? null : { flakeRate: storedRuleRate(row.quarantine_flake_rate), minRuns: row.quarantine_min_runs },
+  };
+}
+
+/** Changes what is given (checked first, all or nothing) and returns the settings after the change. */
+export async function updateProjectSettings(db: DB, projectId: string, change: Partial<ProjectSettings>): Promise<ProjectSettings> {
+  if (change.retries !== undefined && !(Number.isInteger(change.retries) && change.retries >= 0 && change.retries <= maxTestRetries)) {
+    throw new InvalidError(`retries: a whole number from 0 to ${maxTestRetries}`);
+  }
+  const rule = change.quarantine;
+  if (rule) {
+    if (!(rule.flakeRate >= minRuleFlakeRate && rule.flakeRate <= 1)) throw new InvalidError(`quarantine.flakeRate: a fraction from ${minRuleFlakeRate} to 1`);
+    if (!(Number.isInteger(rule.minRuns) && rule.minRuns >= 1 && rule.minRuns <= flakeWindow)) {
+      throw new InvalidError(`quarantine.minRuns: a whole number from 1 to ${flakeWindow} (the flake rate reads the last ${flakeWindow} runs)`);
+    }
+  }
+  const set = {
+    ...(change.healPolicy !== undefined && { heal_policy: change.healPolicy }),
+    ...(change.retries !== undefined && { test_retries: change.retries }),
+    ...(rule !== undefined && (rule === null ? { quarantine_flake_rate: null } : { quarantine_flake_rate: rule.flakeRate, quarantine_min_runs: rule.minRuns })),
+  };
+  if (Object.keys(set).length > 0) await db.updateTable('projects').set(set).where('id', '=', projectId).execute();
+  return getProjectSettings(db, projectId);
+}
