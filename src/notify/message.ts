@@ -13,6 +13,12 @@ export interface RunReport {
   failed: number;
   skipped: number;
   failedTests: { name: string; error: string | null }[];
+  /** Passed only on a retry. */
+  flaky?: number;
+  /** Quarantined tests that did not pass: reported apart, they did not fail the run (not in `failed`). */
+  quarantinedFailed?: number;
+  /** Regression-severity changes the replays found (a lost accessible name, another role), over all tests. */
+  regressions?: number;
   branch?: string | null;
   commitHash?: string | null;
 }
@@ -81,7 +87,14 @@ export function renderRunReport(run: RunReport): RenderedRunReport {
   const verdict = verdictOf(run.status, run.result);
   const what = run.planName ? `Test plan "${oneLine(run.planName)}"` : 'Run';
   const headline = `${what} ${verdictWords[verdict]}`;
-  const counts = `${run.testCount} ${run.testCount === 1 ? 'test' : 'tests'}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`;
+  const notes = [
+    run.flaky ? `${run.flaky} flaky (passed on a retry)` : null,
+    run.quarantinedFailed ? `${run.quarantinedFailed} quarantined failed (not counted)` : null,
+    run.regressions ? `${run.regressions} regression ${run.regressions === 1 ? 'change' : 'changes'}` : null,
+  ].filter((n): n is string => n !== null);
+  const counts =
+    `${run.testCount} ${run.testCount === 1 ? 'test' : 'tests'}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped` +
+    (notes.length ? `; ${notes.join(', ')}` : '');
   const source = [run.branch ? `branch ${oneLine(run.branch)}` : null, run.commitHash ? `commit ${oneLine(run.commitHash).slice(0, 12)}` : null]
     .filter((s): s is string => s !== null)
     .join(', ');

@@ -154,14 +154,16 @@ export async function loadRunReport(db: DB, run: ResolvedNotifications['run'], a
     db.selectFrom('runs').select(['branch', 'commit_hash', 'test_count']).where('id', '=', run.id).executeTakeFirstOrThrow(),
     db
       .selectFrom('run_test_cases')
-      .select(['name', 'status', 'result', 'error', 'result_title'])
+      .select(['name', 'status', 'result', 'error', 'result_title', 'flaky', 'quarantined', 'changes'])
       .where('run_id', '=', run.id)
       .orderBy('finished_at')
       .orderBy('name')
       .execute(),
   ]);
   const isFailure = (t: (typeof tests)[number]) => t.result === 'FAILED' || (t.result === null && t.status === 'ERROR');
-  const failedTests = tests.filter(isFailure).map((t) => ({ name: t.name, error: t.error ?? t.result_title }));
+  // A quarantined test's failure did not fail the run: counted apart, not listed among the failures.
+  const failedTests = tests.filter((t) => isFailure(t) && !t.quarantined).map((t) => ({ name: t.name, error: t.error ?? t.result_title }));
+  const quarantinedFailed = tests.filter((t) => isFailure(t) && t.quarantined).length;
   const passed = tests.filter((t) => t.result === 'PASSED').length;
   return {
     shortId: run.shortId,
@@ -173,8 +175,11 @@ export async function loadRunReport(db: DB, run: ResolvedNotifications['run'], a
     passed,
     failed: failedTests.length,
     // Skipped by a failed dependency, cancelled, or never started: did not run to a verdict.
-    skipped: tests.length - passed - failedTests.length,
+    skipped: tests.length - passed - failedTests.length - quarantinedFailed,
     failedTests,
+    flaky: tests.filter((t) => t.flaky).length,
+    quarantinedFailed,
+    regressions: tests.reduce((n, t) => n + (t.changes ?? []).filter((c) => c.severity === 'regression').length, 0),
     branch: row.branch,
     commitHash: row.commit_hash,
   };

@@ -228,6 +228,14 @@ describe('run notifications', () => {
     expect(renderRunReport({ ...manyInput, status: 'CANCELLED', result: null, failedTests: [] }).subject).toBe('[Proctor] Run was cancelled (run_abc)');
   });
 
+  it('says how many tests were flaky, quarantined failures and regression changes, and only when there are any', () => {
+    const base = { shortId: 'run_f', url: 'https://x.test/runs/run_f', status: 'COMPLETED', result: 'PASSED', planName: null, testCount: 4, passed: 3, failed: 0, skipped: 0, failedTests: [] };
+    const rendered = renderRunReport({ ...base, flaky: 2, quarantinedFailed: 1, regressions: 1 });
+    expect(rendered.text).toContain('4 tests: 3 passed, 0 failed, 0 skipped; 2 flaky (passed on a retry), 1 quarantined failed (not counted), 1 regression change');
+    expect(JSON.stringify(rendered.slack.blocks)).toContain('2 flaky (passed on a retry)');
+    expect(renderRunReport({ ...base, flaky: 0, quarantinedFailed: 0, regressions: 0 }).text).toContain('4 tests: 3 passed, 0 failed, 0 skipped\n');
+  });
+
   it('a failed run mails each recipient and posts to the plan’s chat channel', async () => {
     const planId = await standardPlan('Smoke');
     const { id, shortId } = await run(planId);

@@ -4,6 +4,7 @@ import { httpUrl, shortId, uuid } from '../schemas/common.js';
 import { notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
 import { findRunWithTests, toRunFields, type RunMetadata, type RunWithTests } from '../../db/queries/runs.js';
+import { changeFields, failureKinds, type FailureEvidence } from '../../domain/verdicts.js';
 import { cancelRun, rerun, runTestPlan, type RerunSelection, type RunStartDeps } from '../../services/runs.js';
 
 const tags = ['Runs'];
@@ -74,6 +75,29 @@ const RunTestCaseSchema = z
         }),
       )
       .openapi({ description: 'Steps this run found through another locator than their primary; non-empty means the run needed healing' }),
+    changes: z
+      .array(
+        z.object({
+          stepIndex: z.number().int().openapi({ description: '0-based, like failedStepIndex' }),
+          field: z.enum(changeFields),
+          from: z.string().nullable(),
+          to: z.string().nullable(),
+          severity: z.enum(['regression', 'cosmetic']).openapi({ description: '`regression`: something a user depends on broke (a lost accessible name, another role); `cosmetic`: worth a note' }),
+          summary: z.string().openapi({ example: 'the checkbox "Select all" lost its accessible name' }),
+        }),
+      )
+      .openapi({ description: 'How the elements the replay used differ from the recorded ones; empty when all are the same' }),
+    failureKind: z
+      .enum(failureKinds)
+      .nullable()
+      .openapi({ description: 'Why a failed or errored test failed: a real bug (`assertion`, `element-missing`, `changed-ui`), a down `environment`, a broken `test-definition` or an `infrastructure` fault; null when it passed or is unknown' }),
+    evidence: z
+      .object({ url: z.string().optional(), pageExcerpt: z.string().optional(), httpStatus: z.number().int().optional() })
+      .nullable()
+      .openapi({ description: 'What backs the failure kind: the page URL, a redacted excerpt of what it showed, the main document\'s HTTP status (the screenshot is `screenshotUrl`)' }),
+    flaky: z.boolean().openapi({ description: 'PASSED only on a retry (see `retries` in `/v1/project/settings`)' }),
+    attempts: z.number().int().openapi({ description: 'Executions of the test in this run, retries included; the result and artifacts are the last one\'s' }),
+    quarantined: z.boolean().openapi({ description: 'Quarantined when the run was written: it ran and reports, but its failure does not fail the run' }),
     screenshotUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the failing step screenshot' }),
     traceUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the Playwright trace (open with `npx playwright show-trace`)' }),
     durationMs: z.number().int().nullable(),
@@ -158,6 +182,13 @@ const routes = {
 /** What the run services need from the API's dependencies (the compatibility routes share it). */
 export const runDeps = (deps: AppDeps): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
 
+/** Evidence as the API shows it: the screenshot is linked as `screenshotUrl`, never by its storage key. */
+function publicEvidence(evidence: FailureEvidence | null) {
+  if (!evidence) return null;
+  const { screenshotKey: _key, ...shown } = evidence;
+  return shown;
+}
+
 /** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
 export async function runView(deps: AppDeps, run: RunWithTests) {
   const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
@@ -183,6 +214,12 @@ export async function runView(deps: AppDeps, run: RunWithTests) {
         failedStepIndex: r.failed_step_index,
         error: r.error,
         healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ?? [],
+        changes: r.changes ?? [],
+        failureKind: r.failure_kind,
+        evidence: publicEvidence(r.evidence),
+        flaky: r.flaky,
+        attempts: r.attempts,
+        quarantined: r.quarantined,
         screenshotUrl: await link(r.screenshot_key),
         traceUrl: await link(r.trace_key),
         durationMs: r.duration_ms,

@@ -154,27 +154,53 @@ function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<stri
       </dl>
       {run.error && <p class="error" role="alert">{run.error}</p>}
       <h2>Tests</h2>
-      <table>
-        <thead>
-          <tr><th scope="col">Test</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Duration</th><th scope="col">Healed steps</th></tr>
-        </thead>
-        <tbody>
-          {run.tests.map((t) => (
-            <tr>
-              <td>{t.test_case_id ? <a href={`${base}/test-cases/${t.test_case_id}`}>{t.name}</a> : t.name}{!t.in_plan && <span class="muted"> (dependency)</span>}</td>
-              <td><Status value={t.status} /></td>
-              <td><Status value={t.result} /></td>
-              <td>{duration(t.duration_ms)}</td>
-              <td>{((t.healed as Healed[] | null) ?? []).length}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {run.tests.filter((t) => t.error || t.screenshot_key || t.trace_key || ((t.healed as Healed[] | null) ?? []).length > 0).map((t) => (
+      <TestTable base={base} tests={run.tests.filter((t) => !t.quarantined)} />
+      {run.tests.some((t) => t.quarantined) && (
+        <>
+          <h2>Quarantined tests</h2>
+          <p class="muted">They ran and report here, but their failures do not fail the run.</p>
+          <TestTable base={base} tests={run.tests.filter((t) => t.quarantined)} />
+        </>
+      )}
+      {run.tests.filter((t) => t.error || t.screenshot_key || t.trace_key || ((t.healed as Healed[] | null) ?? []).length > 0 || (t.changes ?? []).length > 0).map((t) => (
         <TestDetail base={base} run={run} test={t} steps={t.test_case_id ? (props.steps.get(t.test_case_id) as Step[] | null | undefined) : undefined} />
       ))}
     </div>
   );
+}
+
+function TestTable(props: { base: string; tests: RunTest[] }) {
+  return (
+    <table>
+      <thead>
+        <tr><th scope="col">Test</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Duration</th><th scope="col">Healed steps</th><th scope="col">Notes</th></tr>
+      </thead>
+      <tbody>
+        {props.tests.map((t) => (
+          <tr>
+            <td>{t.test_case_id ? <a href={`${props.base}/test-cases/${t.test_case_id}`}>{t.name}</a> : t.name}{!t.in_plan && <span class="muted"> (dependency)</span>}</td>
+            <td><Status value={t.status} /></td>
+            <td><Status value={t.result} /></td>
+            <td>{duration(t.duration_ms)}</td>
+            <td>{((t.healed as Healed[] | null) ?? []).length}</td>
+            <td>{testNotes(t).join(' · ')}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** What a reader should know beside the result: flaky, retried, what changed, why it failed. */
+function testNotes(t: RunTest): string[] {
+  const changes = t.changes ?? [];
+  const regressions = changes.filter((c) => c.severity === 'regression').length;
+  return [
+    ...(t.flaky ? [`flaky: passed on attempt ${t.attempts}`] : t.attempts > 1 ? [`${t.attempts} attempts`] : []),
+    ...(regressions ? [`${regressions} regression(s)`] : []),
+    ...(changes.length > regressions ? [`${changes.length - regressions} cosmetic change(s)`] : []),
+    ...(t.failure_kind ? [t.failure_kind] : []),
+  ];
 }
 
 function TestDetail(props: { base: string; run: RunWithTests; test: RunTest; steps: Step[] | null | undefined }) {
@@ -192,7 +218,17 @@ function TestDetail(props: { base: string; run: RunWithTests; test: RunTest; ste
           {failing && <> — {failing.description} (<code>{failing.action}{failing.locator ? ` ${failing.locator}` : ''}</code>)</>}
         </p>
       )}
+      {t.failure_kind && <p><strong>Failure kind:</strong> {t.failure_kind}{t.evidence?.httpStatus !== undefined && <> (HTTP {t.evidence.httpStatus})</>}{t.evidence?.url && <> on <code>{t.evidence.url}</code></>}</p>}
       {t.error && <pre class="error">{t.error}</pre>}
+      {t.evidence?.pageExcerpt && <><h4>What the page showed</h4><pre>{t.evidence.pageExcerpt}</pre></>}
+      {(t.changes ?? []).length > 0 && (
+        <>
+          <h4>Changes since the recording</h4>
+          <ul>
+            {(t.changes ?? []).map((c) => <li>step {c.stepIndex + 1}: {c.summary} {c.severity === 'regression' ? <strong>(regression)</strong> : <span class="muted">(cosmetic)</span>}</li>)}
+          </ul>
+        </>
+      )}
       {healed.length > 0 && (
         <>
           <h4>Healed steps</h4>

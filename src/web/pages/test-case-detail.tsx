@@ -50,6 +50,9 @@ export function TestCaseDetail(props: { base: string; csrfToken: string; data: T
             <button type="submit">{t.isEnabled ? 'Disable' : 'Enable'}</button>
           </form>
         </dd>
+        <dt>Flake rate</dt>
+        <dd>{t.recentRuns > 0 ? `${Math.round(t.flakeRate * 100)}% of its last ${t.recentRuns} finished run(s) passed only on a retry` : <span class="muted">no finished runs yet</span>}</dd>
+        {t.quarantined && <><dt>Quarantined</dt><dd>Yes: it runs and reports, but its failures fail neither a run nor a review</dd></>}
         <dt>Created</dt><dd><When at={t.createdAt} /></dd>
       </dl>
 
