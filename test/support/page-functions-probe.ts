@@ -8,8 +8,10 @@ import { pageExcerpt } from '../../src/browser/excerpt.js';
 import { createNetworkGuard } from '../../src/browser/network-guard.js';
 import { createBrowserPool } from '../../src/browser/pool.js';
 import { locatorForRef } from '../../src/browser/record.js';
+import { replaySteps } from '../../src/browser/replay.js';
 import { observe } from '../../src/browser/snapshot.js';
 import { captureBrowserState } from '../../src/browser/state.js';
+import type { Step } from '../../src/domain/steps.js';
 import { explorePage } from '../../src/services/chat-explore.js';
 
 const signIn = `<!doctype html><title>Sign in</title><main>
@@ -20,10 +22,12 @@ const signIn = `<!doctype html><title>Sign in</title><main>
 <a href="/orders">Orders</a>
 </main>`;
 const orders = `<!doctype html><title>Orders</title><main><h1>Orders</h1><a href="/">Back</a></main>`;
+// The test id a step was recorded with now sits on another button; the recorded one is still there.
+const moved = `<!doctype html><title>Edit</title><main><button data-testid="save">Cancel</button> <button>Save</button></main>`;
 
 const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(req.url === '/orders' ? orders : signIn);
+  res.end(req.url === '/orders' ? orders : req.url === '/moved' ? moved : signIn);
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -43,8 +47,16 @@ try {
     const captured = await captureBrowserState(context, page);
     return { excerpt, checkbox, secondDelete, sessionStorage: captured.origins.find((o) => o.origin === origin)?.sessionStorage ?? [] };
   });
+  // Replay: a text the page does not show fails with an excerpt of what it shows; a moved test id is compared in the page.
+  const replay = (path: string, steps: Step[]) =>
+    pool.withContext({ projectId: 'probe' }, async ({ page }) => {
+      const { status, error, evidence, changes } = await replaySteps(page, steps, { startUrl: `${origin}${path}`, baseUrl: origin, configs: {}, timeoutMs: 3_000, probeMs: 1_000 });
+      return { status, error, evidence, changes };
+    });
+  const mismatch = await replay('/', [{ action: 'assert_text', value: 'Welcome back, Ada', description: 'Signed in' }]);
+  const movedTestId = await replay('/moved', [{ action: 'click', locator: "getByTestId('save')", target: { role: 'button', name: 'Save' }, description: 'Save' }]);
   const explored = await explorePage({ url: `${origin}/` }, { browsers: pool, pageBudget: 2, timeoutMs: 30_000, projectId: 'probe' });
-  process.stdout.write(`${JSON.stringify({ ...inPage, explored })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...inPage, mismatch, movedTestId, explored })}\n`);
 } finally {
   await pool.close();
   server.close();

@@ -10,6 +10,8 @@ interface ProbeOutput {
   checkbox: { locator: string; fallbacks: string[]; target?: { role: string; name?: string } };
   secondDelete: { locator: string; fallbacks: string[] };
   sessionStorage: { name: string; value: string }[];
+  mismatch: { status: string; error?: string; evidence?: { pageExcerpt?: string } };
+  movedTestId: { status: string; changes: { severity: string; summary: string }[] };
   explored: string;
 }
 
@@ -37,6 +39,13 @@ describe('page functions under tsx', () => {
     expect(probe.secondDelete.locator).toBe("getByRole('button', { name: 'Delete' }).nth(1)");
     // Browser state: the init script seeded sessionStorage, and capturing read it back from the page.
     expect(probe.sessionStorage).toEqual([{ name: 'draft', value: 'kept' }]);
+    // Replay: a text the page does not show fails quoting what it showed (the alert), in the error and the evidence.
+    expect(probe.mismatch.status).toBe('FAILED');
+    expect(probe.mismatch.error).toContain('the page showed: "Wrong password for ada@example.com | Sign in');
+    expect(probe.mismatch.evidence?.pageExcerpt).toMatch(/^Wrong password for ada@example.com \| Sign in/);
+    // Replay: the element a moved test id finds is compared in the page with the recorded one, which is used instead.
+    expect(probe.movedTestId.status).toBe('PASSED');
+    expect(probe.movedTestId.changes).toEqual([expect.objectContaining({ severity: 'cosmetic', summary: expect.stringContaining('the step used the recorded button "Save" instead') })]);
     // Exploring follows the same-origin links it read from the page.
     expect(probe.explored).toContain('Page "Orders" at http://127.0.0.1:');
   }, 90_000);
