@@ -138,19 +138,19 @@ export interface ReviewTableRow extends ReviewedTest {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
 
-/** What the result cell says after the result: a failure's step and reason, regressions, notes, what is not covered. */
-function resultNotes(r: ReviewTableRow): string[] {
+/** A test's facts beside its result, in words: its regressions, its cosmetic changes as notes, what it does not cover. */
+export function factNotes(t: ReviewedTest): string[] {
   return [
-    ...(r.detail ? [cell(r.detail).slice(0, 300)] : []),
-    ...regressions(r).map((s) => `regression: ${cell(s)}`),
-    ...cosmetic(r).map((s) => `note: ${cell(s)}`),
-    ...(r.notCovered?.length ? [`not covered: ${r.notCovered.map(cell).join('; ')}`] : []),
+    ...regressions(t).map((s) => `regression: ${s}`),
+    ...cosmetic(t).map((s) => `note: ${s}`),
+    ...(t.notCovered?.length ? [`not covered: ${t.notCovered.join('; ')}`] : []),
   ];
 }
 
 function table(rows: ReviewTableRow[]): string {
   const lines = rows.map((r) => {
-    const notes = resultNotes(r);
+    // A failure's step and reason first, then the facts.
+    const notes = [...(r.detail ? [cell(r.detail).slice(0, 300)] : []), ...factNotes(r).map(cell)];
     return `| ${cell(r.name)} | ${r.origin} | ${r.result}${notes.length ? `: ${notes.join('; ')}` : ''} | [open](${r.url}) |`;
   });
   return ['| Test | New / existing | Result | Link |', '| --- | --- | --- | --- |', ...lines].join('\n');

@@ -140,5 +140,11 @@ describe('a review reads the facts beside the results', () => {
       .where('r.short_id', '=', data.runShortId)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ result: 'PASSED', changes: test.changes });
+    // The review on its conversation's page says it too.
+    const { page } = dash;
+    await page.goto(`${dash.url}/chats/${outcome.shortId}`);
+    const shown = page.getByRole('table', { name: 'Tests of this review' }).getByRole('row', { name: /Delete all invoices/ });
+    await expect.poll(() => shown.textContent()).toContain(`regression: ${regression.summary}; not covered: ${reservation}`);
+    await expectAccessible(page);
   }, 180_000);
 });

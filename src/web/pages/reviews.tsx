@@ -6,6 +6,7 @@ import { renderPage } from '../layout.js';
 import { listReviews } from '../../db/queries/dashboard-reviews.js';
 import type { ChangeReviewView } from '../../services/change-reviews.js';
 import { Markdown } from '../markdown.js';
+import { factNotes } from '../../domain/change-review.js';
 
 // A change review is a conversation of its own (its API `url` is the conversation's page): the list links there,
 // and the conversation page shows the review's verdict, tests and links above the messages.
@@ -84,7 +85,7 @@ export function ReviewSection(props: { base: string; review: ChangeReviewView })
                 <td><a href={`${base}/test-cases/${t.testCaseId}`}>{t.name}</a></td>
                 <td>{t.origin}</td>
                 <td><Status value={t.result} /></td>
-                <td>{t.detail ?? ''}</td>
+                <td>{[...(t.quarantined ? ['quarantined: counts for nothing'] : []), ...(t.detail ? [t.detail] : []), ...factNotes(t)].join('; ')}</td>
               </tr>
             ))}
           </tbody>
