@@ -153,6 +153,10 @@ describe('retries, flaky tests and quarantine', () => {
     expect(once.result).toBe('FAILED');
     expect(once.byName['flaky page']).toMatchObject({ status: 'COMPLETED', result: 'FAILED', flaky: false, attempts: 1, quarantined: false });
     expect(once.byName['flaky page'].failedStepIndex).toBe(1);
+    // The replay says why: the heading it asserts is not there, and what the page showed instead.
+    expect(['element-missing', 'assertion']).toContain(once.byName['flaky page'].failureKind);
+    expect(once.byName['flaky page'].evidence).toMatchObject({ url: `${pages.url}/flaky` });
+    expect(JSON.stringify(once.byName['flaky page'].evidence)).not.toContain('screenshotKey');
     expect(pages.flakyOpens()).toBe(1);
     await stack.call('PATCH', '/v1/project/settings', { retries: 1 });
   }, 120_000);
