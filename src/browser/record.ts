@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { StepTarget } from '../domain/steps.js';
 import { quote, resolveLocator } from './locators.js';
+import { pageFunction } from './page-function.js';
 import { flat } from './target-check.js';
 
 export class UnknownRefError extends Error {
@@ -36,7 +37,8 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
   // Reading the aria snapshot of an element drops the page's refs: from here on the element is found by `text`.
   const self = resolveLocator(page, text);
   const target = await elementTarget(self);
-  const full = untruncated(normalized, target);
+  const own = flat(await self.first().evaluate(ownText).catch(() => ''));
+  const full = untruncated(normalized, target, own);
   if (full !== normalized) {
     // Only when the whole text still finds the element (a text split across children may not).
     const whole = await unique(page, self, full);
@@ -54,6 +56,11 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
   const [locator, ...fallbacks] = [...new Set(ordered)].slice(0, 4);
   return { locator: locator!, fallbacks, ...(target && { target }) };
 }
+
+// The element's own text, without its children's: a list item's message, not the Dismiss button inside it.
+const ownText = pageFunction<(el: Element) => string>(
+  "(el) => Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(' ')",
+);
 
 // Longer text is a container's, not an expectation: it is not kept.
 const maxTargetText = 300;
@@ -97,11 +104,11 @@ function yamlScalar(value: string): string {
 // Playwright shortens long text in the locators it generates (`getByText('Gruppe „QA Team“ wurde')`): a prefix
 // that matches other messages and reads as a different one. Recorded locators carry the whole text: the name, or
 // for an element without one (a list item holding a button too) the start of its text that the prefix begins.
-function untruncated(expression: string, target: StepTarget | undefined): string {
+function untruncated(expression: string, target: StepTarget | undefined, ownText: string): string {
   const m = /^(getByText\(|getByRole\('[\w-]+', \{ name: )'((?:[^'\\]|\\.)*)'/.exec(expression);
   if (!m) return expression;
   const shown = m[2]!.replace(/\\(.)/g, '$1');
-  const full = [target?.name, target?.text].find((t): t is string => Boolean(t) && t!.startsWith(shown) && t !== shown);
+  const full = [target?.name, ownText, target?.text].find((t): t is string => Boolean(t) && t!.startsWith(shown) && t !== shown);
   if (!full) return expression;
   return `${m[1]}${quote(full)}${expression.slice(m[0].length)}`;
 }

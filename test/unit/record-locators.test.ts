@@ -12,6 +12,11 @@ const longMessage = 'Die Gruppe „QA Team“ wurde erfolgreich hinzugefügt. Si
 // Playwright's own locator for this paragraph is the prefix getByText('Andere Gruppe wurde gelöscht').
 const otherMessage = 'Andere Gruppe wurde gelöscht und kann nicht wiederhergestellt werden.';
 
+// YAML quotes a snapshot's text when it holds a colon (`- status: "Download started: …"`).
+const downloadMessage = 'Download started: invoice-2026-001.pdf, 48 KB, from the billing archive';
+// A list item holding a button has no name of its own: its text is the expectation.
+const groupMessage = 'The group “QA Team” was added to the organisation';
+
 const html = `<main>
   <label for="username">Benutzername</label><input id="username" name="username">
   <input aria-label="Suche" id=":r1:">
@@ -21,6 +26,9 @@ const html = `<main>
   <ul><li>${longMessage}</li></ul>
   <p>${otherMessage}</p>
   <p>Andere Gruppe wurde gelöscht, aber erst gestern.</p>
+  <p role="status">${downloadMessage}</p>
+  <p>Download started: invoice-2026-000.pdf (yesterday)</p>
+  <ul><li>${groupMessage} <button>Dismiss</button></li></ul>
 </main>`;
 
 describe('recorded locators', () => {
@@ -85,4 +93,24 @@ describe('recorded locators', () => {
     expect(await resolveLocator(page, "getByText('Andere Gruppe wurde gelöscht')").count()).toBe(2);
     expect(await resolveLocator(page, other.locator).count()).toBe(1);
   });
+
+  it('keeps whole text that holds a colon (quoted in the snapshot), and the text of a list item with no name', async () => {
+    const download = await locatorForRef(page, await ref(/status/), 'assert');
+    expect(download.target).toEqual({ role: 'status', name: downloadMessage });
+    expect(download.locator).toBe(`getByText('${downloadMessage}')`);
+    const item = await locatorForRef(page, await refNear(groupMessage), 'assert');
+    expect(item.target).toEqual({ role: 'listitem', text: `${groupMessage} Dismiss` });
+    expect(item.locator).toBe(`getByText('${groupMessage}')`);
+  });
+
+  /** The ref of the element whose text line in the snapshot holds `text`. */
+  async function refNear(text: string): Promise<string> {
+    const lines = (await page.ariaSnapshot({ mode: 'ai' })).split('\n');
+    const at = lines.findIndex((l) => l.includes(text));
+    for (let i = at; i >= 0; i--) {
+      const found = /\[ref=([^\]]+)\]/.exec(lines[i]!)?.[1];
+      if (found) return found;
+    }
+    throw new Error(`no ${text} in the snapshot`);
+  }
 });
