@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
+import { pollChat } from '../support/chat-polling.js';
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
@@ -86,6 +87,25 @@ describe('a review reads the facts beside the results', () => {
 
     expect((await stack.call('PATCH', `/v1/test-cases/${testCaseId}`, { isEnabled: true })).status).toBe(200);
   }, 120_000);
+
+  it("the chat creates such a test: the create tool's reply tells the model what the burn-in did not cover", async () => {
+    labelled = true;
+    llm.reset();
+    let toolReply = '';
+    llm.enqueue(
+      () => ({ toolCalls: [{ name: 'create_test_case', arguments: { applicationShortId: appShortId, name: 'Delete all invoices, from the chat', goal } }] }),
+      ...moves,
+      (req) => {
+        const tool = [...req.messages].reverse().find((m) => m.role === 'tool');
+        toolReply = typeof tool?.content === 'string' ? tool.content : '';
+        return { content: 'Created; it does not check that the invoices stay deleted.' };
+      },
+    );
+    const created = await stack.call('POST', '/v1/chat', { message: 'Create a test that deletes all invoices.' });
+    expect(created.status).toBe(202);
+    expect((await pollChat(stack, created.body.shortId, { timeoutMs: 120_000 })).final.messages[0]).toMatchObject({ status: 'COMPLETED' });
+    expect(toolReply).toMatch(/burn-in COMPLETED with 3 recorded steps\. Not covered \(the agent could not verify, so a pass does not prove it\): the invoices stay deleted after a reload\./);
+  }, 180_000);
 
   const review = () => ({
     mode: 'rawChanges',
