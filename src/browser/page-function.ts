@@ -1,13 +1,13 @@
-// Every function Proctor sends into a browser page is written with `pageFunction`, as JavaScript in a string.
+// Write a function Proctor sends into a browser page with `pageFunction`, as JavaScript in a string.
 //
 // Why: Playwright sends a function to the page as its source text (Function.prototype.toString) and runs it there,
 // far from this module's scope. Whatever compiles our TypeScript may put references to its own helpers into that
 // text. tsx (what `npm run dev` and the Docker image run) wraps every named inner function in esbuild's
 // `__name(...)`, which the page does not have: the page throws `ReferenceError: __name is not defined`, and callers
-// that tolerate page errors hide it (a failure message then never says what the page showed). Vitest's transform
-// adds no such helper, so tests alone never see it; a coverage tool's counters would do the same. A string is
-// never transformed: the page runs exactly what is written. test/unit/page-functions.test.ts runs each page
-// function under tsx.
+// that tolerate page errors hide it (a failure message then never says what the page showed). A coverage tool's
+// counters would break it the same way. Vitest's transform adds no such helper, so tests under vitest never see it.
+// A string is never transformed: the page runs exactly what is written. test/unit/page-functions.test.ts runs the
+// page functions under tsx.
 
 /** A function built from `source` (a JavaScript function expression), typed as `F`; its text is `source`. */
 export function pageFunction<F extends (...args: never[]) => unknown>(source: string): F {
