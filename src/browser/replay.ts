@@ -150,7 +150,7 @@ class EnvironmentError extends StepFailedError {
   override readonly kind = 'environment' as const;
 }
 
-/** A step's element is there but no longer what was recorded: another role, or other text than expected. */
+/** A step that failed for a known reason: its element changed (another role, other text), or healing was down. */
 class TargetChangedError extends StepFailedError {
   override name = 'TargetChangedError';
   constructor(
@@ -213,7 +213,10 @@ async function findElement(page: Page, step: Step, index: number, opts: ReplayOp
   // at other text), and when its scope is gone the text is looked for on the whole page instead.
   if (opts.heal && step.action !== 'assert_text') {
     const notFound = new ElementNotFoundError(`no element matches ${expressions.join(' or ')} (step: ${step.description})`);
-    const fix = await opts.heal(page, step, notFound);
+    // A healer that cannot answer (the model is down) is Proctor's failure, not the application's.
+    const fix = await opts.heal(page, step, notFound).catch((err: unknown) => {
+      throw new TargetChangedError(firstLine(err), 'infrastructure');
+    });
     if ('locator' in fix) {
       const healed = await verifyTarget(page, step, index, { locator: resolveLocator(page, fix.locator), expression: fix.locator }, opts.timeoutMs - probeMs, found);
       if (healed instanceof Mismatch) throw healed.error(found);

@@ -3,7 +3,8 @@ import { StepSchema } from './test-cases.js';
 import type { HealProposal } from '../../services/heal-proposals.js';
 
 // Heal proposals: under the project's `review` heal policy a passing run that needed the LLM to re-find an
-// element keeps its healed steps as a proposal, and a person applies or drops them. Shown by the proposal
+// element keeps its healed steps as a proposal, and a person applies or drops them. Under either policy a run that
+// failed because an element now shows other text (a new locale, new copy) proposes that text as the expectation. Shown by the proposal
 // routes (src/api/routes/test-case-steps.ts) and, while pending, on the test case itself.
 
 const HealedStepSchema = z
@@ -11,8 +12,11 @@ const HealedStepSchema = z
     index: z.number().int().openapi({ description: '0-based index into the steps (step N in messages is index N - 1)' }),
     from: z.string().nullable().optional(),
     to: z.string(),
-    via: z.enum(['fallback', 'llm']).openapi({ description: '`fallback`: a recorded alternative matched; `llm`: the model re-found the element and the pick was checked' }),
-    reason: z.string().optional().openapi({ description: "The model's justification (llm only)" }),
+    via: z.enum(['fallback', 'llm', 'expectation']).openapi({
+      description:
+        '`fallback`: a recorded alternative matched; `llm`: the model re-found the element and the pick was checked; `expectation`: the step failed because its element now shows other text (a new locale or copy), offered as its new expectation and never applied without a person',
+    }),
+    reason: z.string().optional().openapi({ description: "The model's justification (llm), or the new text in plain words (expectation)" }),
   })
   .openapi('HealedStep');
 
@@ -33,7 +37,7 @@ export const HealProposalSchema = z
 export function healProposalView(p: HealProposal) {
   return {
     ...p,
-    healed: p.healed.map((h) => ({ ...h, via: h.via === 'llm' ? ('llm' as const) : ('fallback' as const) })),
+    healed: p.healed.map((h) => ({ ...h, via: h.via === 'llm' || h.via === 'expectation' ? (h.via as 'llm' | 'expectation') : ('fallback' as const) })),
     createdAt: p.createdAt.toISOString(),
     decidedAt: p.decidedAt?.toISOString() ?? null,
   };

@@ -114,7 +114,14 @@ export const StepSchema = z
     action: z.enum(stepActions),
     locator: z.string().optional().openapi({ example: "getByRole('button', { name: 'Add to cart' })" }),
     fallbacks: z.array(z.string()).optional().openapi({ description: 'Other locators of the same element, tried together with `locator`; a heal puts its locator in front of them' }),
-    target: z.object({ role: z.string(), name: z.string().optional() }).optional().openapi({ description: 'The element as recorded (role and accessible name): a heal must match its role' }),
+    target: z
+      .object({
+        role: z.string(),
+        name: z.string().optional(),
+        text: z.string().optional().openapi({ description: 'Its whole visible text when recorded (short elements only): the expectation of an element without a name' }),
+      })
+      .optional()
+      .openapi({ description: 'The element as recorded: every replay compares the element it uses with it (role, name, and for an assertion its expectation)' }),
     value: z.string().optional().openapi({ description: 'May reference configs as {{NAME}}, substituted only when the step runs' }),
     description: z.string().openapi({ example: 'Add the first product to the cart' }),
   })
