@@ -110,8 +110,10 @@ const describe = (role: string, name?: string) => (name ? `the ${role} "${name}"
  * control or a translation, which replay cannot tell apart, so it weighs as a regression until a person accepts it.
  */
 export function compareTarget(index: number, step: Step, seen: SeenElement): StepChange[] {
-  const recorded = recordedTarget(step);
-  if (!recorded) return [];
+  // Without a recorded target (steps from before targets were kept) its locators are alternatives, and the one that
+  // matched found the element by its own role and name: there is nothing else to compare it with.
+  if (!step.target) return [];
+  const recorded = recordedTarget(step)!;
   const changes: StepChange[] = [];
   if (recorded.role && seen.role !== recorded.role) {
     changes.push({
