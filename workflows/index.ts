@@ -1,10 +1,27 @@
 // The workflow bundle's entry: every workflow the worker can run.
-export { systemCheck } from './systemCheck.js';
-export { burnIn } from './burnIn.js';
-export { planRun } from './planRun.js';
-export { testExecution } from './testExecution.js';
-export { scheduledPlanRun } from './scheduledPlanRun.js';
-export { chatConversation } from './chatConversation.js';
-export { chatTurn } from './chatTurn.js';
-export { changeReview } from './changeReview.js';
-export { mergeRequestReview } from './mergeRequestReview.js';
+import type { Workflows } from './shared.js';
+import { systemCheck } from './systemCheck.js';
+import { burnIn } from './burnIn.js';
+import { planRun } from './planRun.js';
+import { testExecution } from './testExecution.js';
+import { scheduledPlanRun } from './scheduledPlanRun.js';
+import { chatConversation } from './chatConversation.js';
+import { chatTurn } from './chatTurn.js';
+import { changeReview } from './changeReview.js';
+import { mergeRequestReview } from './mergeRequestReview.js';
+
+export { systemCheck, burnIn, planRun, testExecution, scheduledPlanRun, chatConversation, chatTurn, changeReview, mergeRequestReview };
+
+// The contract check: tsc fails here when a workflow is missing, extra, or takes or returns other than its
+// declaration in shared.ts says (the API and the lifecycle helpers type their calls by that declaration).
+const _implementations = {
+  systemCheck,
+  burnIn,
+  planRun,
+  testExecution,
+  scheduledPlanRun,
+  chatConversation,
+  chatTurn,
+  changeReview,
+  mergeRequestReview,
+} satisfies Workflows;

@@ -2,9 +2,8 @@
 // ids and type names, inputs and results, failure types, signals, queries and updates. No Node imports here (it
 // is bundled into the workflow sandbox); the API signals a workflow with these definitions without importing it.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { GitProviderId, MergeRequestRef, ReviewVerdict } from '../src/git/provider.js';
+import type { GitProviderId, MergeRequestRef, ReviewVerdict } from '../src/domain/git.js';
 import type { StepChange } from '../src/domain/verdicts.js';
-import type * as workflows from './index.js';
 
 export const taskQueues = {
   /** Default queue for orchestration and light activities; overridable by TEMPORAL_TASK_QUEUE. */
@@ -25,13 +24,27 @@ export const blobKeys = {
   /** A resume-from dependency's final browser state (cookies, localStorage, sessionStorage), for its dependents. */
   browserState: (runShortId: string, testCaseId: string) => `runs/${runShortId}/state/${testCaseId}.json`,
 };
-/** The workflows the worker registers, by type name (the exports of workflows/index.ts). */
-export type Workflows = typeof workflows;
+/**
+ * The workflows the worker registers, by type name, and what each takes and returns. Declared here, not derived
+ * from the implementations, so this module stays a leaf: workflows/index.ts checks its exports against it.
+ */
+export interface Workflows {
+  systemCheck: (input: SystemCheckInput) => Promise<SystemCheckResult>;
+  burnIn: (input: BurnInInput) => Promise<BurnInResult>;
+  planRun: (input: PlanRunInput) => Promise<PlanRunResult>;
+  testExecution: (input: TestExecutionInput) => Promise<TestExecutionResult>;
+  scheduledPlanRun: (input: ScheduledPlanRunInput) => Promise<ScheduledPlanRunResult>;
+  chatConversation: (input: ChatConversationInput) => Promise<void>;
+  chatTurn: (input: ChatTurnInput) => Promise<ChatTurnResult>;
+  changeReview: (input: ChangeReviewInput) => Promise<ChangeReviewResult>;
+  mergeRequestReview: (input: MergeRequestReviewInput) => Promise<void>;
+}
 export type WorkflowType = keyof Workflows;
 
 /**
  * Type names for what cannot pass a workflow function (a Schedule's action, the lifecycle helpers): tsc checks
- * every entry against workflows/index.ts, so a typo or a renamed workflow fails the build, not a run.
+ * every entry against `Workflows`, which workflows/index.ts satisfies, so a typo or a renamed workflow fails the
+ * build, not a run.
  */
 export const workflowTypes = {
   burnIn: 'burnIn',

@@ -1,7 +1,7 @@
 // The rules of a change review that are decided by code, not by the model: what kind of change can be checked in
 // a browser, which goal is a duplicate of which, which verdict the results allow, and the reply's text (the
 // results table is built here from the run, never written by the model). Pure: the changeReview workflow uses them.
-import type { ReviewVerdict } from '../git/provider.js';
+import type { ReviewVerdict } from './git.js';
 import { hasRegression, type StepChange } from './verdicts.js';
 
 export type ChangedPathKind = 'docs' | 'ci' | 'config' | 'code';

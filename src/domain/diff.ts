@@ -1,6 +1,6 @@
 // A change's files, from a raw unified git diff, and the part of them that fits a model's token budget.
 // Pure functions: the workflow classifies with the file list, the selection activity sends the fitted text.
-import type { ChangedFile } from '../git/provider.js';
+import type { ChangedFile } from './git.js';
 
 /**
  * Splits `git diff` output into files. A file's header (`diff --git a/x b/y`, rename/new/deleted lines, the

@@ -2,7 +2,7 @@
 // retry (a missing pull request, refused credentials, a rejected body) is permanent; an outage, a rate limit or
 // a network failure is `UnavailableError`, which activities leave to their retry policy.
 import { InvalidError, NotFoundError, UnavailableError } from '../services/errors.js';
-import type { GitProviderId } from './provider.js';
+import type { GitProviderId } from '../domain/git.js';
 
 /** The provider refused the integration's credentials (401): a wrong key or token, or a revoked one. */
 export class CredentialsRefusedError extends InvalidError {

@@ -6,7 +6,8 @@ import { App } from '@octokit/app';
 import { Octokit } from '@octokit/rest';
 import { CredentialsRefusedError, providerError } from './errors.js';
 import { InvalidError, NotFoundError } from '../services/errors.js';
-import type { ChangedFile, CommitStatusState, GitProviderClient, MergeRequestChange, MergeRequestRef, ReviewVerdict } from './provider.js';
+import type { GitProviderClient } from './provider.js';
+import type { ChangedFile, CommitStatusState, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
 
 export const githubDefaultBaseUrl = 'https://api.github.com';
 

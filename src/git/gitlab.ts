@@ -5,7 +5,8 @@
 import { Gitlab, GitbeakerRequestError, GitbeakerRetryError, GitbeakerTimeoutError } from '@gitbeaker/rest';
 import { providerError } from './errors.js';
 import { NotFoundError } from '../services/errors.js';
-import type { ChangedFile, CommitStatusState, GitProviderClient, MergeRequestChange, MergeRequestRef, ReviewVerdict } from './provider.js';
+import type { GitProviderClient } from './provider.js';
+import type { ChangedFile, CommitStatusState, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
 
 export const gitlabDefaultBaseUrl = 'https://gitlab.com';
 

@@ -1,49 +1,8 @@
 // The boundary to a Git hosting service (GitHub, GitLab), as change reviews and merge-request reviews use it.
 // One interface, two implementations over @octokit/* and @gitbeaker/rest; a provider's base URL is configurable
 // (GitHub Enterprise, self-managed GitLab), which is also how tests point the real clients at local HTTP servers.
-// Types only: workflows/shared.ts imports them into the Temporal contracts.
-
-export type GitProviderId = 'github' | 'gitlab';
-
-/** A pull request (GitHub) or merge request (GitLab): `repository` is `owner/name` or the GitLab project path. */
-export interface MergeRequestRef {
-  provider: GitProviderId;
-  repository: string;
-  number: number;
-}
-
-export interface ChangedFile {
-  path: string;
-  /** The old path of a renamed file. */
-  previousPath?: string;
-  status: 'added' | 'modified' | 'removed' | 'renamed';
-  additions: number;
-  deletions: number;
-  /** Binary files are named in a review, never sent to the model. */
-  binary: boolean;
-  /** The file's unified diff hunks; absent for binary files and for files the provider would not diff. */
-  patch?: string;
-}
-
-export interface MergeRequestChange {
-  ref: MergeRequestRef;
-  /** The pull/merge request's web page. */
-  url: string;
-  title: string;
-  description: string;
-  author: string;
-  sourceBranch: string;
-  targetBranch: string;
-  headSha: string;
-  draft: boolean;
-  state: 'open' | 'closed' | 'merged';
-  files: ChangedFile[];
-}
-
-/** A change review's verdict, as QA.tech words it (and as GitHub's APPROVE / REQUEST_CHANGES / COMMENT map it). */
-export type ReviewVerdict = 'Approved' | 'Changes Requested' | 'Comment';
-
-export type CommitStatusState = 'pending' | 'success' | 'failure' | 'error';
+// The values it speaks in (a merge request's ref, its files, a verdict) are domain types: src/domain/git.ts.
+import type { CommitStatusState, GitProviderId, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
 
 export interface GitProviderClient {
   readonly provider: GitProviderId;

@@ -1,7 +1,7 @@
 // Pull/merge request web URLs → the reference the providers' APIs take. Pure. Any host is accepted, since GitHub
 // Enterprise and self-managed GitLab live on their own; which integration serves the host is the caller's choice.
 import { InvalidError } from '../services/errors.js';
-import type { GitProviderId, MergeRequestRef } from './provider.js';
+import type { GitProviderId, MergeRequestRef } from '../domain/git.js';
 
 const shapes: Record<GitProviderId, string> = {
   github: 'https://github.com/{owner}/{repo}/pull/{number}',

@@ -4,7 +4,7 @@
 import type OpenAI from 'openai';
 import { callTool, type Llm } from './client.js';
 import { mostRelevant } from '../domain/relevance.js';
-import type { ReviewVerdict } from '../git/provider.js';
+import type { ReviewVerdict } from '../domain/git.js';
 
 export interface CatalogueTest {
   id: string;

@@ -8,7 +8,7 @@ import { findGitIntegrationByProvider } from '../db/queries/git-integrations.js'
 import { findChat, findChatByIdempotencyKey, finishReply, insertChat, insertTurn, toChatView, type ChatRecord, type ChatView } from '../db/queries/chats.js';
 import { parseUnifiedDiff } from '../domain/diff.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
-import type { GitProviderId } from '../git/provider.js';
+import type { GitProviderId } from '../domain/git.js';
 import { parseMergeRequestUrl } from '../git/urls.js';
 import { newId, newShortId } from '../ids.js';
 import { startChangeReview } from '../temporal/chat-lifecycle.js';

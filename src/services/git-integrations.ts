@@ -21,7 +21,8 @@ import {
 } from '../db/queries/git-integrations.js';
 import { GitHubClient } from '../git/github.js';
 import { GitLabClient } from '../git/gitlab.js';
-import type { GitProviderClient, GitProviderId } from '../git/provider.js';
+import type { GitProviderClient } from '../git/provider.js';
+import type { GitProviderId } from '../domain/git.js';
 import { newId, newShortId } from '../ids.js';
 import { ConflictError, InvalidError, NotFoundError } from './errors.js';
 

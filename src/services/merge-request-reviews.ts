@@ -4,7 +4,7 @@ import type { MergeRequestReviewSettingsTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { normalizeHandle } from '../domain/merge-requests.js';
-import type { GitProviderId, MergeRequestRef } from '../git/provider.js';
+import type { GitProviderId, MergeRequestRef } from '../domain/git.js';
 import { newId } from '../ids.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from './errors.js';
 import { ensureWebhookSecret, gitClientFor } from './git-integrations.js';

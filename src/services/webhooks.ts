@@ -15,7 +15,7 @@ import {
   upsertMergeRequestHead,
   type PendingSignal,
 } from '../db/queries/merge-requests.js';
-import type { GitProviderId, MergeRequestRef } from '../git/provider.js';
+import type { GitProviderId, MergeRequestRef } from '../domain/git.js';
 import { mentionEvent, parseGitHubDelivery, parseGitLabDelivery, repositoryOf, type MergeRequestEventBody, type ParsedDelivery } from '../git/webhook-events.js';
 import { webhookSecretFor } from './git-integrations.js';
 import { signalMergeRequestReview } from '../temporal/merge-request-lifecycle.js';

@@ -1,6 +1,6 @@
 // Callers start, signal and update workflows only through these helpers, with business ids: starting twice is
-// harmless. Each is typed by the workflow function (a type-only import through workflows/shared.ts), and type
-// names come from `workflowTypes`, which tsc checks against workflows/index.ts.
+// harmless. Each is typed by the workflow's declared signature (`Workflows` in workflows/shared.ts, which
+// workflows/index.ts satisfies), and type names come from `workflowTypes`, which tsc checks against it.
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import {

@@ -3,7 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityDeps } from '../../activities/deps.js';
 import { createMergeRequestActivities } from '../../activities/merge-requests.js';
-import type { MergeRequestRef } from '../../src/git/provider.js';
+import type { MergeRequestRef } from '../../src/domain/git.js';
 import { GitClients } from '../../src/services/git-integrations.js';
 import type { ChangeReviewResult, MergeRequestHead } from '../../workflows/shared.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';

@@ -14,9 +14,8 @@ import {
   type ReviewTestResult,
 } from '../../src/domain/change-review.js';
 import type { StepChange } from '../../src/domain/verdicts.js';
-import type { ReviewVerdict } from '../../src/git/provider.js';
+import type { ChangedFile, ReviewVerdict } from '../../src/domain/git.js';
 import { estimateTokens, fitDiffToBudget, parseUnifiedDiff } from '../../src/domain/diff.js';
-import type { ChangedFile } from '../../src/git/provider.js';
 
 const gitDiff = `diff --git a/src/Checkout.tsx b/src/Checkout.tsx
 index 1..2 100644

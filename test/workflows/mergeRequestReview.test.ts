@@ -13,7 +13,7 @@ import {
   type MergeRequestReviewInput,
   type MergeRequestReviewState,
 } from '../../workflows/shared.js';
-import type { MergeRequestRef } from '../../src/git/provider.js';
+import type { MergeRequestRef } from '../../src/domain/git.js';
 import { finishStubReview } from './stubs/merge-request-review.js';
 import { createWorkflowHarness, recorder, until, type MockActivities, type WorkerQueue, type WorkflowHarness } from '../support/workflow-harness.js';
 

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { ErrorSchema, json, type OpenApiApp } from '../openapi.js';
 import { handleDelivery, type Delivery } from '../../services/webhooks.js';
-import type { GitProviderId } from '../../git/provider.js';
+import type { GitProviderId } from '../../domain/git.js';
 import type { AppDeps } from '../context.js';
 
 // Outside /v1 and without a Bearer token: the provider authenticates each delivery by its signature or token.

@@ -2,7 +2,7 @@
 // view, as GET /v1/chat/{shortId}/review gives it).
 import type { DB } from '../database.js';
 import type { ChangeReviewState } from '../schema.js';
-import type { ReviewVerdict } from '../../git/provider.js';
+import type { ReviewVerdict } from '../../domain/git.js';
 
 export interface ReviewSummary {
   chatShortId: string;

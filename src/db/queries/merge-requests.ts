@@ -1,7 +1,7 @@
 // Rows of merge-request review: settings, webhook deliveries, merge requests' heads and deployments, posted comments.
 import { sql } from 'kysely';
 import type { DB } from '../database.js';
-import type { GitProviderId, MergeRequestRef } from '../../git/provider.js';
+import type { GitProviderId, MergeRequestRef } from '../../domain/git.js';
 import type { MergeRequestEvent } from '../../../workflows/shared.js';
 
 export async function findSettingsByRepository(db: DB, provider: GitProviderId, repository: string) {
