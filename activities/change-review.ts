@@ -29,7 +29,7 @@ import { fitDiffToBudget, parseUnifiedDiff } from '../src/domain/diff.js';
 import { selectTests, writeVerdict, type CatalogueTest, type VerdictDraft } from '../src/llm/change-review.js';
 import { LlmNotConfiguredError, type Llm } from '../src/llm/client.js';
 import { chatRunConcurrency } from '../src/services/chat-tools.js';
-import { InvalidError, NotFoundError } from '../src/services/errors.js';
+import { InvalidError, NotFoundError } from '../src/domain/errors.js';
 import { createTestCasesRun } from '../src/services/runs.js';
 import { writeTestCase } from '../src/services/test-cases.js';
 import { failureTypes, type ChangeReviewTestResult } from '../workflows/shared.js';

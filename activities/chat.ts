@@ -18,7 +18,7 @@ import {
   type ChatToolContext,
 } from '../src/services/chat-tools.js';
 import { explorePage } from '../src/services/chat-explore.js';
-import { DomainError } from '../src/services/errors.js';
+import { DomainError } from '../src/domain/errors.js';
 
 /** The streamed text reaches the database at most this often (a poller sees it grow without a write per token). */
 export const chatFlushIntervalMs = 250;

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { DomainError, NothingToRunError, type DomainErrorKind } from '../src/services/errors.js';
+import { DomainError, NothingToRunError, type DomainErrorKind } from '../src/domain/errors.js';
 import { failureTypes } from '../workflows/shared.js';
 
 const typeOf: Record<DomainErrorKind, string> = {

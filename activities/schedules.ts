@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
-import { NothingToRunError } from '../src/services/errors.js';
+import { NothingToRunError } from '../src/domain/errors.js';
 import { createPlanRun } from '../src/services/runs.js';
 import type { ScheduledPlanRunInput } from '../workflows/shared.js';
 

@@ -63,7 +63,7 @@ export const workflowTypes = {
  * is retried by the activity's policy (a deployment may be restarting).
  */
 export const failureTypes = {
-  /** A domain error (src/services/errors.ts), mapped once in activities/failures.ts. */
+  /** A domain error (src/domain/errors.ts), mapped once in activities/failures.ts. */
   notFound: 'NotFound',
   invalid: 'Invalid',
   nothingToRun: 'NothingToRun',

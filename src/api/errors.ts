@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError, type DomainErrorKind } from '../services/errors.js';
+import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 import type { AppEnv } from './context.js';
 
 /** Thrown anywhere in a handler; mapped to `{ message }` with its status by `onError`. */

@@ -1,7 +1,7 @@
 // One mapping from a Git provider's failed call to a domain error, for both clients: what will not change on a
 // retry (a missing pull request, refused credentials, a rejected body) is permanent; an outage, a rate limit or
 // a network failure is `UnavailableError`, which activities leave to their retry policy.
-import { InvalidError, NotFoundError, UnavailableError } from '../services/errors.js';
+import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { GitProviderId } from '../domain/git.js';
 
 /** The provider refused the integration's credentials (401): a wrong key or token, or a revoked one. */

@@ -5,7 +5,7 @@
 import { App } from '@octokit/app';
 import { Octokit } from '@octokit/rest';
 import { CredentialsRefusedError, providerError } from './errors.js';
-import { InvalidError, NotFoundError } from '../services/errors.js';
+import { InvalidError, NotFoundError } from '../domain/errors.js';
 import type { GitProviderClient } from './provider.js';
 import type { ChangedFile, CommitStatusState, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
 

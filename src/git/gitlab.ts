@@ -4,7 +4,7 @@
 // times with backoff; every other failure surfaces at once, mapped by providerError.
 import { Gitlab, GitbeakerRequestError, GitbeakerRetryError, GitbeakerTimeoutError } from '@gitbeaker/rest';
 import { providerError } from './errors.js';
-import { NotFoundError } from '../services/errors.js';
+import { NotFoundError } from '../domain/errors.js';
 import type { GitProviderClient } from './provider.js';
 import type { ChangedFile, CommitStatusState, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
 

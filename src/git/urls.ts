@@ -1,6 +1,6 @@
 // Pull/merge request web URLs → the reference the providers' APIs take. Pure. Any host is accepted, since GitHub
 // Enterprise and self-managed GitLab live on their own; which integration serves the host is the caller's choice.
-import { InvalidError } from '../services/errors.js';
+import { InvalidError } from '../domain/errors.js';
 import type { GitProviderId, MergeRequestRef } from '../domain/git.js';
 
 const shapes: Record<GitProviderId, string> = {

@@ -16,7 +16,7 @@ import { findRunWithTests, type RunMetadata } from '../db/queries/runs.js';
 import type { Logger } from '../logger.js';
 import { getConversation, type ChatDeps } from '../services/chat.js';
 import { sendAndWait } from '../services/chat-wait.js';
-import { DomainError, NotFoundError } from '../services/errors.js';
+import { DomainError, NotFoundError } from '../domain/errors.js';
 import { rerun, runTestCases, runTestPlan } from '../services/runs.js';
 import { createTestCase, findTestCases, showTestCase } from '../services/test-cases.js';
 import { createChangeReview, getChangeReview } from '../services/change-reviews.js';

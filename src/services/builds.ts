@@ -6,7 +6,7 @@ import { buildFileType, isBuildFileType, platformOfType, supportedBuildExtension
 import { inspectBuild } from '../builds/inspect.js';
 import { hashToken, newId } from '../ids.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { InvalidError } from './errors.js';
+import { InvalidError } from '../domain/errors.js';
 
 export interface BuildDeps {
   db: DB;

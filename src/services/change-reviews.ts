@@ -15,7 +15,7 @@ import { startChangeReview } from '../temporal/chat-lifecycle.js';
 import type { TemporalTarget } from '../temporal/lifecycle.js';
 import type { ChangeReviewInput, ChangeReviewTestResult } from '../../workflows/shared.js';
 import { checkOverrides, isUniqueViolation } from './chat.js';
-import { InvalidError, NotFoundError, UnavailableError } from './errors.js';
+import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 
 /** What the caller asked for (api-v1 §4 POST /v1/chat/change-review), plus what QA.tech's action sends along. */
 export type ChangeReviewRequest = (

@@ -1,5 +1,5 @@
 // The chat's business operations, shared by the routes (and later the dashboard/MCP): plain functions that
-// enforce the rules and throw the shared domain errors (src/services/errors.ts); the HTTP layer maps those once.
+// enforce the rules and throw the shared domain errors (src/domain/errors.ts); the HTTP layer maps those once.
 import type { DB } from '../db/database.js';
 import {
   findChat,
@@ -20,7 +20,7 @@ import { findIdByShortId } from '../db/queries/lookups.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { newId, newShortId } from '../ids.js';
 import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
-import { ConflictError, InvalidError, NotFoundError, UnavailableError } from './errors.js';
+import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
 
 export interface ChatDeps {

@@ -24,7 +24,7 @@ import { GitLabClient } from '../git/gitlab.js';
 import type { GitProviderClient } from '../git/provider.js';
 import type { GitProviderId } from '../domain/git.js';
 import { newId, newShortId } from '../ids.js';
-import { ConflictError, InvalidError, NotFoundError } from './errors.js';
+import { ConflictError, InvalidError, NotFoundError } from '../domain/errors.js';
 
 export type { GitIntegrationView } from '../db/queries/git-integrations.js';
 

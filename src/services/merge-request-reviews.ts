@@ -6,7 +6,7 @@ import type { ApplicationOverride } from '../domain/precedence.js';
 import { normalizeHandle } from '../domain/merge-requests.js';
 import type { GitProviderId, MergeRequestRef } from '../domain/git.js';
 import { newId } from '../ids.js';
-import { ConflictError, InvalidError, NotFoundError, UnavailableError } from './errors.js';
+import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { ensureWebhookSecret, gitClientFor } from './git-integrations.js';
 
 export interface MergeRequestReviewSettingsInput {

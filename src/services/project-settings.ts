@@ -3,7 +3,7 @@
 import type { DB } from '../db/database.js';
 import { defaultTestRetries, flakeWindow, maxTestRetries, minRuleFlakeRate, storedRuleRate, type QuarantineRule } from '../domain/flakiness.js';
 import type { HealPolicy } from '../domain/steps.js';
-import { InvalidError } from './errors.js';
+import { InvalidError } from '../domain/errors.js';
 
 export interface ProjectSettings {
   healPolicy: HealPolicy;

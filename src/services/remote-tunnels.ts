@@ -13,7 +13,7 @@ import {
 } from '../db/queries/tunnels.js';
 import { tunnelLifetimeMs, tunnelStatus, tunnelUrl, type TunnelStatus } from '../domain/tunnels.js';
 import { hashToken, newId } from '../ids.js';
-import { InvalidError, NotFoundError } from './errors.js';
+import { InvalidError, NotFoundError } from '../domain/errors.js';
 
 export interface TunnelHostname {
   localPort: number;

@@ -10,7 +10,7 @@ import { applicationSettings, overrideProblems, type ApplicationOverride, type E
 import { cancelPlanRun, startPlanRun, type TemporalTarget } from '../temporal/lifecycle.js';
 import { findTestCaseRecords } from '../db/queries/test-cases.js';
 import { uuidPattern } from '../domain/short-ids.js';
-import { ConflictError, InvalidError, NotFoundError, NothingToRunError, UnavailableError } from './errors.js';
+import { ConflictError, InvalidError, NotFoundError, NothingToRunError, UnavailableError } from '../domain/errors.js';
 
 export type { ApplicationOverride, EnvironmentOverride };
 

@@ -1,7 +1,7 @@
 import { exportPlaywrightSpec } from '../browser/export.js';
 import type { DB } from '../db/database.js';
 import { loadExecutionContext, type ExecutionContext } from '../db/queries/execution.js';
-import { ConflictError, NotFoundError } from './errors.js';
+import { ConflictError, NotFoundError } from '../domain/errors.js';
 
 const maxChain = 20;
 

@@ -23,7 +23,7 @@ import { findCycle } from '../domain/dag.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { startBurnIn, type TemporalTarget } from '../temporal/lifecycle.js';
-import { ConflictError, InvalidError, NotFoundError, UnavailableError } from './errors.js';
+import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { listHealProposals, type HealProposal } from './heal-proposals.js';
 
 export const resumeFromField = 'resumeFromDependencyProjectTestCaseId';

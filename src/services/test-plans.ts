@@ -13,7 +13,7 @@ import {
   type TestPlanWrite,
 } from '../db/queries/test-plans.js';
 import type { NotifyOn } from '../db/schema.js';
-import { NotFoundError } from './errors.js';
+import { NotFoundError } from '../domain/errors.js';
 
 /** A plan write as a caller names things (short ids, test case ids); an absent field is left as it is. */
 export interface TestPlanInput {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { DomainError } from '../services/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { registerAssets } from './assets.js';
 import type { WebEnv } from './context.js';
 import { renderPage } from './layout.js';

@@ -7,7 +7,7 @@ import {
   webhookSecretCandidates,
   webhookSecretFor,
 } from '../../src/services/git-integrations.js';
-import { NotFoundError } from '../../src/services/errors.js';
+import { NotFoundError } from '../../src/domain/errors.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';

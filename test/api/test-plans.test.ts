@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTestPlan } from '../../src/services/test-plans.js';
-import { NotFoundError } from '../../src/services/errors.js';
+import { NotFoundError } from '../../src/domain/errors.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GitHubClient } from '../../src/git/github.js';
 import { GitLabClient } from '../../src/git/gitlab.js';
 import type { MergeRequestRef } from '../../src/domain/git.js';
-import { InvalidError, NotFoundError, UnavailableError } from '../../src/services/errors.js';
+import { InvalidError, NotFoundError, UnavailableError } from '../../src/domain/errors.js';
 import { startFakeGitHub, type FakeGitHub, type FakePullFile } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab, type FakeMrFile } from '../support/fake-gitlab.js';
 import { listenOnFreePort } from '../support/net.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMergeRequestUrl } from '../../src/git/urls.js';
-import { InvalidError } from '../../src/services/errors.js';
+import { InvalidError } from '../../src/domain/errors.js';
 
 describe('parseMergeRequestUrl', () => {
   it('reads GitHub pull request URLs on github.com and on an Enterprise host', () => {

@@ -8,7 +8,7 @@ import { listChats, type ChatMessageView } from '../../db/queries/chats.js';
 import { loadConversation, type ConversationPage } from '../../db/queries/dashboard-chats.js';
 import { cancelReply, createConversation, sendMessage, type ChatDeps } from '../../services/chat.js';
 import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
-import { InvalidError, NotFoundError } from '../../services/errors.js';
+import { InvalidError, NotFoundError } from '../../domain/errors.js';
 import { Markdown } from '../markdown.js';
 
 const pageSize = 25;
