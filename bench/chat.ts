@@ -33,7 +33,7 @@ import { silentLogger } from '../src/logger.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider } from '../src/temporal/client.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
-import { bundleWorkflows, startWorker } from '../src/temporal/worker.js';
+import { bundleWorkflows, startWorker } from '../src/worker/worker.js';
 import { loadPrograms } from '../src/programs.js';
 import { createDatabaseIn, startPostgres } from '../test/support/postgres.js';
 import { startScriptedLlm } from '../test/support/scripted-llm.js';

@@ -56,7 +56,7 @@ import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../src/temporal/client.js';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
 import { startPlanRun } from '../src/temporal/lifecycle.js';
-import { bundleWorkflows, startWorker } from '../src/temporal/worker.js';
+import { bundleWorkflows, startWorker } from '../src/worker/worker.js';
 import { loadPrograms } from '../src/programs.js';
 import { workflowIds, type PlanRunResult } from '../workflows/shared.js';
 import { freePort } from '../test/support/net.js';

@@ -8,7 +8,7 @@ import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
 import { replaySteps, type ReplayResult } from '../src/browser/replay.js';
 import type { Step } from '../src/domain/steps.js';
 import { loadPrograms } from '../src/programs.js';
-import type { WorkerSettings } from '../src/temporal/worker.js';
+import type { WorkerSettings } from '../src/worker/worker.js';
 import { shopCredentials } from '../test/support/fixture-apps.js';
 
 /** Per-step timeout, as the worker uses by default (PROCTOR_STEP_TIMEOUT_MS). */

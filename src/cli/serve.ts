@@ -12,7 +12,7 @@ import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDeliveryResender } from '../services/webhooks.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from '../temporal/worker.js';
+import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from '../worker/worker.js';
 import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';

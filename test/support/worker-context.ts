@@ -16,7 +16,7 @@ import { createLogger, silentLogger } from '../../src/logger.js';
 const logger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
-import { bundleWorkflows, createActivityDeps, startWorker, type TemporalWorkerOptions, type WorkerSettings } from '../../src/temporal/worker.js';
+import { bundleWorkflows, createActivityDeps, startWorker, type TemporalWorkerOptions, type WorkerSettings } from '../../src/worker/worker.js';
 import { databaseUrlOf, freshDatabase, type Tenant } from './app-context.js';
 import { waitFor } from './net.js';
 import type { ScriptedLlm } from './scripted-llm.js';

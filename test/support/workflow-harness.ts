@@ -7,7 +7,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startWorkflow, type TemporalTarget } from '../../src/temporal/lifecycle.js';
-import { bundleWorkflows } from '../../src/temporal/worker.js';
+import { bundleWorkflows } from '../../src/worker/worker.js';
 import type { Workflows, WorkflowType } from '../../workflows/shared.js';
 
 /** The activities a test provides: the ones its workflow calls, typed as the worker registers them. */

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import type { DB } from '../../src/db/database.js';
 import { silentLogger } from '../../src/logger.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
-import { createActivityDeps, workerSettings } from '../../src/temporal/worker.js';
+import { createActivityDeps, workerSettings } from '../../src/worker/worker.js';
 import { freshDatabase } from '../support/app-context.js';
 
 const production = { DATABASE_URL: 'postgres://u@db/p', TEMPORAL_ADDRESS: 'temporal:7233', PROCTOR_BLOB_SECRET: 'x'.repeat(32) };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.js';
 import type { RunPlanTest } from '../../activities/runs.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
-import { bundleWorkflows } from '../../src/temporal/worker.js';
+import { bundleWorkflows } from '../../src/worker/worker.js';
 import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, workflowIds, type PlanRunInput, type PlanRunResult } from '../../workflows/shared.js';
 
