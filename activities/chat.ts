@@ -5,20 +5,9 @@ import { conversationForTurn, findChatById, finishReply, replyStatus, setTitleIf
 import { titleFrom, type ChatToolCall, type ChatToolExchange } from '../src/domain/chat.js';
 import { chatMessages, streamChat } from '../src/llm/chat.js';
 import { LlmNotConfiguredError } from '../src/llm/client.js';
-import {
-  chatRunConcurrency,
-  ChatToolError,
-  createRunTool,
-  createTestCaseTool,
-  getTestCaseTool,
-  listApplicationsTool,
-  listTestCasesTool,
-  listTestPlansTool,
-  runResultsTool,
-  type ChatToolContext,
-} from '../src/services/chat-tools.js';
-import { explorePage } from '../src/services/chat-explore.js';
+import { chatRunConcurrency, runResultsTool } from '../src/services/chat-tools.js';
 import { DomainError } from '../src/domain/errors.js';
+import { chatToolSpecs, ChatToolError, findTool, parseToolArgs, type Tool, type ToolContext, type ToolRows, type ToolThatRuns } from '../src/services/tools/index.js';
 
 /** The streamed text reaches the database at most this often (a poller sees it grow without a write per token). */
 export const chatFlushIntervalMs = 250;
@@ -87,8 +76,40 @@ function throttledWriter(write: () => Promise<void>, ms: number) {
   };
 }
 
+/** The registry's tool of that name, if it runs the way the caller expects. */
+function toolOf<K extends Tool['runs']>(name: string, runs: readonly K[]): ToolThatRuns<K> {
+  const tool = findTool(name);
+  if (!tool) throw new ChatToolError(`unknown tool "${name}"`);
+  if (!(runs as readonly string[]).includes(tool.runs)) throw new ChatToolError(`tool "${name}" cannot run here`);
+  return tool as ToolThatRuns<K>;
+}
+
 export function createChatActivities(deps: ActivityDeps) {
-  const ctx = (input: { chatId: string; projectId: string }): ChatToolContext => ({ db: deps.db, chatId: input.chatId, projectId: input.projectId });
+  const ctx = (input: { chatId: string; projectId: string }): ToolContext => ({
+    db: deps.db,
+    chatId: input.chatId,
+    projectId: input.projectId,
+    appUrl: deps.notify.appUrl,
+    browsers: deps.browsers,
+  });
+
+  /** A tool that answers text (`activity` or `browser`): validated by its schema, run by its handler. */
+  const runTool = async (input: { chatId: string; projectId: string; name: string; args: Record<string, unknown> }): Promise<string> => {
+    const result = await answer(async () => {
+      const tool = toolOf(input.name, ['activity', 'browser']);
+      const args = parseToolArgs(tool, input.args);
+      if (tool.runs === 'activity') return { text: await tool.handler(ctx(input), args, undefined) };
+      return { text: await withHeartbeats((progress) => tool.handler({ ...ctx(input), signal: cancellationSignal(), progress }, args, undefined)) };
+    });
+    return result.ok ? result.text : result.message;
+  };
+
+  /** The rows of a tool that runs a child workflow (`burnIn`, `planRun`), written once per `key`. */
+  const writeRows = <K extends 'burnIn' | 'planRun'>(runs: K, input: { chatId: string; projectId: string; name: string; args: Record<string, unknown>; key?: string }) =>
+    answer(async () => {
+      const tool = toolOf(input.name, [runs]);
+      return (await tool.handler(ctx(input), parseToolArgs(tool, input.args), input.key)) as ToolRows[K];
+    });
 
   return {
     /** false when the reply already ended (cancelled while it waited): the turn is skipped. */
@@ -119,6 +140,7 @@ export function createChatActivities(deps: ActivityDeps) {
       try {
         const reply = await withHeartbeats(() =>
           streamChat(llm, chatMessages(history, input.exchanges), {
+            tools: chatToolSpecs,
             signal: abort.signal,
             onText: (delta) => {
               text += (first ? separator : '') + delta;
@@ -128,7 +150,8 @@ export function createChatActivities(deps: ActivityDeps) {
           }),
         );
         await writer.flush();
-        return { text, roundText: reply.text, toolCalls: reply.toolCalls };
+        // How each call runs travels with it, so the workflow routes by the registry without importing it.
+        return { text, roundText: reply.text, toolCalls: reply.toolCalls.map((call) => ({ ...call, runs: findTool(call.name)?.runs ?? 'activity' })) };
       } catch (err) {
         writer.cancel();
         if (abort.signal.aborted) throw new CancelledFailure('the reply was cancelled');
@@ -148,50 +171,43 @@ export function createChatActivities(deps: ActivityDeps) {
       if (first) await setTitleIfMissing(deps.db, input.chatId, titleFrom(first.text));
     },
 
-    async runChatTool(input: { chatId: string; projectId: string; name: string; args: Record<string, unknown> }): Promise<string> {
-      const c = ctx(input);
-      const result = await answer(async () => {
-        switch (input.name) {
-          case 'list_applications':
-            return { text: await listApplicationsTool(c) };
-          case 'list_test_plans':
-            return { text: await listTestPlansTool(c) };
-          case 'list_test_cases':
-            return { text: await listTestCasesTool(c, input.args) };
-          case 'get_test_case':
-            return { text: await getTestCaseTool(c, input.args) };
-          case 'get_run_results':
-            return { text: await runResultsTool(c, input.args, deps.notify.appUrl) };
-          default:
-            throw new ChatToolError(`unknown tool "${input.name}"`);
-        }
-      });
-      return result.ok ? result.text : result.message;
-    },
+    runChatTool: runTool,
 
     /** Idempotent per tool call: a retried activity answers with the test case it already wrote (its id comes from the key). */
     async createChatTestCase(input: {
       chatId: string;
       projectId: string;
+      /** Absent in turns scheduled before the tool registry: create_test_case was the only such tool. */
+      name?: string;
       args: Record<string, unknown>;
       /** Absent in turns scheduled before keys were sent: those get a new id, as they always did. */
       key?: string;
-    }): Promise<Outcome<{ testCaseId: string; name: string }>> {
-      return answer(() => createTestCaseTool(ctx(input), input.args, input.key));
+    }): Promise<Outcome<ToolRows['burnIn']>> {
+      return writeRows('burnIn', { ...input, name: input.name ?? 'create_test_case' });
     },
 
     /** Idempotent per workflow attempt: a retried activity finds the run it already wrote (key = activity id). */
-    async createChatRun(input: { chatId: string; projectId: string; args: Record<string, unknown>; key: string }): Promise<Outcome<{ runId: string; runShortId: string; testCount: number; concurrency: number }>> {
-      return answer(async () => ({ ...(await createRunTool(ctx(input), input.args, input.key)), concurrency: chatRunConcurrency }));
+    async createChatRun(input: {
+      chatId: string;
+      projectId: string;
+      /** Absent in turns scheduled before the tool registry: run_tests was the only such tool. */
+      name?: string;
+      args: Record<string, unknown>;
+      key: string;
+    }): Promise<Outcome<ToolRows['planRun'] & { concurrency: number }>> {
+      const rows = await writeRows('planRun', { ...input, name: input.name ?? 'run_tests' });
+      return rows.ok ? { ...rows, concurrency: chatRunConcurrency } : rows;
     },
 
-    async exploreChatPage(input: { chatId: string; projectId: string; args: Record<string, unknown> }): Promise<string> {
-      const result = await answer(async () => ({
-        text: await withHeartbeats((progress) =>
-          explorePage(input.args, { browsers: deps.browsers, projectId: input.projectId, pageBudget: 3, timeoutMs: 90_000, signal: cancellationSignal(), onPage: (url) => progress({ url }) }),
-        ),
-      }));
+    /** What the model is told when a run it started has ended. */
+    async chatRunResults(input: { chatId: string; projectId: string; runShortId: string }): Promise<string> {
+      const result = await answer(async () => ({ text: await runResultsTool(ctx(input), { runShortId: input.runShortId }) }));
       return result.ok ? result.text : result.message;
+    },
+
+    /** explore_page as turns scheduled it before the tool registry (before patch chat-tool-registry); now runChatTool. */
+    async exploreChatPage(input: { chatId: string; projectId: string; args: Record<string, unknown> }): Promise<string> {
+      return runTool({ ...input, name: 'explore_page' });
     },
   };
 }

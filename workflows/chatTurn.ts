@@ -1,10 +1,12 @@
 import {
   ActivityFailure,
+  type ActivityOptions,
   CancellationScope,
   ParentClosePolicy,
   ChildWorkflowCancellationType,
   executeChild,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -15,7 +17,7 @@ import { burnIn } from './burnIn.js';
 import { innermostMessage } from './errors.js';
 import { planRun } from './planRun.js';
 import { chatTurnWorkflowId, workflowIds, type ChatTurnInput, type ChatTurnResult } from './shared.js';
-import type { ChatToolCall, ChatToolExchange } from '../src/domain/chat.js';
+import type { ChatToolCall, ChatToolExchange, ChatToolRuns } from '../src/domain/chat.js';
 
 type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
@@ -70,15 +72,24 @@ function reasonOf(err: unknown): string {
   return err instanceof ActivityFailure && err.cause ? err.cause.message : innermostMessage(err);
 }
 
-/** Runs one tool; what goes back to the model is a short text, never secrets (the activities redact). */
+// Tool calls recorded before the tool registry said how each runs: the three that were not plain activities then.
+const runsBeforeRegistry: Readonly<Record<string, ChatToolRuns>> = { create_test_case: 'burnIn', run_tests: 'planRun', explore_page: 'browser' };
+// Turns that started before it ran browser tools through runChatTool and read a run's results with chatRunResults.
+const toolRegistryPatch = 'chat-tool-registry';
+
+/**
+ * Runs one tool the way the registry says (`call.runs`); what goes back to the model is a short text, never
+ * secrets (the activities redact).
+ */
 async function runTool(input: ChatTurnInput, call: ChatToolCall): Promise<string> {
   const ctx = { chatId: input.chatId, projectId: input.projectId };
   const summary = `chat ${input.chatShortId} turn ${input.turn}: ${call.name}`;
   // The key makes a retried activity find what it already wrote (a test case, a run) instead of writing a second one.
   const key = `${chatTurnWorkflowId(input.chatShortId, input.turn)}:${call.id}`;
-  switch (call.name) {
-    case 'create_test_case': {
-      const created = await db.createChatTestCase.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, args: call.args, key }]);
+  const tool = { ...ctx, name: call.name, args: call.args };
+  switch (call.runs ?? runsBeforeRegistry[call.name] ?? 'activity') {
+    case 'burnIn': {
+      const created = await db.createChatTestCase.executeWithOptions({ ...dbActivity, summary }, [{ ...tool, key }]);
       if (!created.ok) return created.message;
       // The burn-in outlives a cancelled reply: the test case exists and should finish generating.
       const burned = await executeChild(burnIn, {
@@ -92,8 +103,8 @@ async function runTool(input: ChatTurnInput, call: ChatToolCall): Promise<string
         ? `Created test case "${created.name}" (id ${created.testCaseId}); burn-in COMPLETED with ${burned.stepCount} recorded steps.${burned.notCovered?.length ? ` Not covered (the agent could not verify, so a pass does not prove it): ${burned.notCovered.join('; ')}.` : ''} It is disabled until enabled for test plans, but can be run by id now.`
         : `Created test case "${created.name}" (id ${created.testCaseId}), but its burn-in FAILED: ${burned.failureReason ?? 'unknown reason'}.`;
     }
-    case 'run_tests': {
-      const run = await db.createChatRun.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, args: call.args, key }]);
+    case 'planRun': {
+      const run = await db.createChatRun.executeWithOptions({ ...dbActivity, summary }, [{ ...tool, key }]);
       if (!run.ok) return run.message;
       await executeChild(planRun, {
         workflowId: workflowIds.planRun(run.runShortId),
@@ -101,11 +112,17 @@ async function runTool(input: ChatTurnInput, call: ChatToolCall): Promise<string
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
         args: [{ runId: run.runId, runShortId: run.runShortId, projectId: input.projectId, concurrency: run.concurrency, heal: true }],
       });
-      return db.runChatTool.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, name: 'get_run_results', args: { runShortId: run.runShortId } }]);
+      if (!patched(toolRegistryPatch)) {
+        return db.runChatTool.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, name: 'get_run_results', args: { runShortId: run.runShortId } }]);
+      }
+      return db.chatRunResults.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, runShortId: run.runShortId }]);
     }
-    case 'explore_page':
-      return db.exploreChatPage.executeWithOptions({ ...browserActivity, startToCloseTimeout: '5 minutes', summary }, [{ ...ctx, args: call.args }]);
-    default:
-      return db.runChatTool.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, name: call.name, args: call.args }]);
+    case 'browser': {
+      const options: ActivityOptions = { ...browserActivity, startToCloseTimeout: '5 minutes', summary };
+      if (!patched(toolRegistryPatch)) return db.exploreChatPage.executeWithOptions(options, [tool]);
+      return db.runChatTool.executeWithOptions(options, [tool]);
+    }
+    case 'activity':
+      return db.runChatTool.executeWithOptions({ ...dbActivity, summary }, [tool]);
   }
 }

@@ -1,10 +1,18 @@
 // Shapes of a chat turn that cross the workflow/activity boundary. Pure: the workflows import these types.
 
+/**
+ * How a tool runs, as the turn workflow routes it: an activity (database work), a browser activity, or a first
+ * activity that writes rows followed by a child workflow (a burn-in, a plan run).
+ */
+export type ChatToolRuns = 'activity' | 'browser' | 'burnIn' | 'planRun';
+
 /** A tool the model asked for, with its parsed arguments. */
 export interface ChatToolCall {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /** From the tool registry (src/services/tools); absent in calls recorded before the registry said. */
+  runs?: ChatToolRuns;
 }
 
 /** One model call that asked for tools, and what the tools answered (compact text, in call order). */

@@ -10,37 +10,14 @@ export const chatSystemPrompt = [
   'answer. Answer in plain text, briefly.',
 ].join(' ');
 
-const fn = (name: string, description: string, properties: Record<string, unknown>, required: string[] = []): OpenAI.ChatCompletionTool => ({
-  type: 'function',
-  function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } },
-});
-const str = (description: string) => ({ type: 'string', description });
+/** A tool as the model is offered it (the registry in src/services/tools builds these). */
+export interface ChatToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
 
-export const chatTools: OpenAI.ChatCompletionTool[] = [
-  fn('list_applications', 'Applications of the project with their environments (short ids, URLs).', {}),
-  fn('list_test_plans', 'Test plans of the project.', {}),
-  fn('list_test_cases', 'Test cases of the project, optionally of one application.', { applicationShortId: str('app_… short id') }),
-  fn('get_test_case', 'One test case: goal, expected result, recorded steps, dependencies.', { testCaseId: str('test case id (UUID)') }, ['testCaseId']),
-  fn(
-    'create_test_case',
-    'Create a test case from a goal; waits until its burn-in has recorded the steps (or failed).',
-    {
-      applicationShortId: str('app_… short id'),
-      name: str('1-80 characters'),
-      goal: str('what the test must achieve'),
-      expectedResult: str('how to tell it worked'),
-      resumeFromTestCaseId: str('id of a test case of the same application to continue from (e.g. a login test)'),
-    },
-    ['applicationShortId', 'name', 'goal'],
-  ),
-  fn(
-    'run_tests',
-    "Run a test plan or given test cases (with their dependencies) on the conversation's environments; waits for the result.",
-    { testPlanShortId: str('pln_… short id'), testCaseIds: { type: 'array', items: { type: 'string' }, description: 'test case ids (UUIDs)' } },
-  ),
-  fn('get_run_results', 'Status, result and per-test results of a run this conversation started.', { runShortId: str('run_… short id') }, ['runShortId']),
-  fn('explore_page', 'Open a URL in a browser (read-only) and describe the page: title, headings, links, forms.', { url: str('http(s) URL'), goal: str('what to look for') }, ['url']),
-];
+const openAiTool = (tool: ChatToolSpec): OpenAI.ChatCompletionTool => ({ type: 'function', function: tool });
 
 export interface StreamedReply {
   text: string;
@@ -68,13 +45,13 @@ export function chatMessages(history: { role: 'user' | 'assistant'; text: string
 export async function streamChat(
   llm: Llm,
   messages: OpenAI.ChatCompletionMessageParam[],
-  opts: { signal?: AbortSignal; onText: (delta: string) => void },
+  opts: { tools: readonly ChatToolSpec[]; signal?: AbortSignal; onText: (delta: string) => void },
 ): Promise<StreamedReply> {
   let text = '';
   const calls: { id: string; name: string; args: string }[] = [];
   try {
     const stream = await llm.client.chat.completions.create(
-      { model: llm.model, messages, tools: chatTools, stream: true, temperature: 0.2 },
+      { model: llm.model, messages, tools: opts.tools.map(openAiTool), stream: true, temperature: 0.2 },
       { signal: opts.signal },
     );
     for await (const chunk of stream) {

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { pageFunction } from '../browser/page-function.js';
 import type { BrowserPool } from '../browser/pool.js';
 import { observe } from '../browser/snapshot.js';
-import { ChatToolError } from './chat-tools.js';
+import { ChatToolError, type ToolContext } from './tools/tool.js';
 
 export interface ExploreOptions {
   browsers: BrowserPool;
@@ -22,8 +22,8 @@ const maxLinesPerPage = 40;
 /** Runs in the page (source text: see browser/page-function.ts): each link's resolved URL. */
 const linkHrefs = pageFunction<(links: Element[]) => string[]>(`(links) => links.map((a) => a.href)`);
 
-export async function explorePage(args: Record<string, unknown>, opts: ExploreOptions): Promise<string> {
-  const raw = typeof args.url === 'string' ? args.url : '';
+export async function explorePage(input: { url: string }, opts: ExploreOptions): Promise<string> {
+  const raw = input.url;
   let start: URL;
   try {
     start = new URL(raw);
@@ -68,4 +68,17 @@ async function describe(page: Page): Promise<string> {
 async function sameOriginLinks(page: Page, origin: string): Promise<string[]> {
   const hrefs = await page.$$eval('a[href]', linkHrefs);
   return [...new Set(hrefs.filter((h) => h.startsWith(origin)).map((h) => h.split('#')[0]!))];
+}
+
+/** The assistant's explore_page tool: three pages at most, within 90 s. */
+export async function exploreTool(ctx: ToolContext, input: { url: string }): Promise<string> {
+  if (!ctx.browsers) throw new Error('explore_page needs the worker’s browser pool');
+  return explorePage(input, {
+    browsers: ctx.browsers,
+    projectId: ctx.projectId,
+    pageBudget: 3,
+    timeoutMs: 90_000,
+    signal: ctx.signal,
+    onPage: (url) => ctx.progress?.({ url }),
+  });
 }

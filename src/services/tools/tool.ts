@@ -1,0 +1,89 @@
+// What a tool is: one entry per tool, from which the chat's model tool list, the activity dispatch, the turn
+// workflow's routing (through `runs`) and the MCP tools are derived. Arguments are validated with zod schemas
+// built from the REST API's, so a tool refuses what the matching route refuses.
+import { z } from 'zod';
+import type { BrowserPool } from '../../browser/pool.js';
+import type { DB } from '../../db/database.js';
+import type { ChatToolRuns } from '../../domain/chat.js';
+
+/** A refusal the model (or an MCP client) can act on: answered as text, never a failure of the activity. */
+export class ChatToolError extends Error {
+  override name = 'ChatToolError';
+}
+
+/** What a tool's service function gets besides its arguments. */
+export interface ToolContext {
+  db: DB;
+  projectId: string;
+  /** The dashboard's base URL, for links in answers. */
+  appUrl: string;
+  /** The conversation the tool runs in; absent over MCP. */
+  chatId?: string;
+  browsers?: BrowserPool;
+  signal?: AbortSignal;
+  /** Progress for the activity's heartbeat (a browser tool reports the page it is on). */
+  progress?: (details: Record<string, unknown>) => void;
+}
+
+/** The rows a tool that starts a child workflow writes first; the workflow starts the child from them. */
+export interface ToolRows {
+  burnIn: { testCaseId: string; name: string };
+  planRun: { runId: string; runShortId: string; testCount: number };
+}
+
+type Handler<I, R> = (ctx: ToolContext, input: I, key: string | undefined) => Promise<R>;
+
+interface ToolBase<S extends z.ZodObject> {
+  name: string;
+  description: string;
+  input: S;
+  /** Also served by the MCP server, as a tool of the same name answering the handler's text. */
+  mcp?: { readOnly?: boolean };
+}
+
+/**
+ * One tool. `runs` says how the turn workflow runs it: `activity` and `browser` answer text from the handler;
+ * `burnIn` and `planRun` write rows in an activity (idempotent per `key`, the tool call's) and then run that child.
+ */
+export type Tool<S extends z.ZodObject = z.ZodObject> = ToolBase<S> &
+  (
+    | { runs: 'activity' | 'browser'; handler: Handler<z.output<S>, string> }
+    | { runs: 'burnIn'; handler: Handler<z.output<S>, ToolRows['burnIn']> }
+    | { runs: 'planRun'; handler: Handler<z.output<S>, ToolRows['planRun']> }
+  );
+
+/** The tools that run one way. */
+export type ToolThatRuns<K extends ChatToolRuns> = Extract<Tool, { runs: K extends 'activity' | 'browser' ? 'activity' | 'browser' : K }>;
+
+/** Keeps the input schema's type attached to its handler. */
+export const defineTool = <S extends z.ZodObject>(tool: Tool<S>): Tool => tool as unknown as Tool;
+
+/** The model's tool list entry: name, description and the input as JSON Schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export function toolSpec(tool: Tool): ToolSpec {
+  const { $schema: _schema, ...parameters } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' });
+  return { name: tool.name, description: tool.description, parameters: { ...parameters, additionalProperties: false } };
+}
+
+/**
+ * The arguments as the tool's schema reads them. Models send null or '' for an optional field they leave out:
+ * both mean absent, as they always did here. A refusal names the fields as the REST API's 400s do.
+ */
+export function parseToolArgs(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  const given = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== ''));
+  const parsed = tool.input.safeParse(given);
+  if (parsed.success) return parsed.data;
+  throw new ChatToolError(
+    parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+      .join('; '),
+  );
+}
+
+export type { ChatToolRuns };
