@@ -1,0 +1,48 @@
+import type { Page, Response } from 'playwright-core';
+import type { Step } from '../domain/steps.js';
+import type { FailureKind } from '../domain/verdicts.js';
+import { ElementNotFoundError, StepFailedError } from './actions.js';
+import { LocatorSyntaxError } from './locators.js';
+
+// Why a replayed step failed: the kinds a reader needs to tell a real bug from a flaky test or a down environment.
+
+export class EnvironmentError extends StepFailedError {
+  override name = 'EnvironmentError';
+  override readonly kind = 'environment' as const;
+}
+
+/** A step that failed for a known reason: its element changed (another role, other text), or healing was down. */
+export class TargetChangedError extends StepFailedError {
+  override name = 'TargetChangedError';
+  constructor(
+    message: string,
+    override readonly kind: FailureKind,
+  ) {
+    super(message);
+  }
+}
+
+/** Why a step failed, from the error and what the application answered for the page. */
+export function classifyFailure(step: Step | undefined, err: unknown, httpStatus: number | undefined): FailureKind {
+  if (err instanceof StepFailedError && err.kind) return err.kind;
+  const message = err instanceof Error ? err.message : String(err);
+  if (/Target (page|context|browser|closed)|browser has been closed|crash/i.test(message)) return 'infrastructure';
+  if (httpStatus !== undefined && httpStatus >= 500) return 'environment';
+  if (err instanceof LocatorSyntaxError) return 'test-definition';
+  if (/net::ERR_/.test(message)) return 'environment';
+  if (err instanceof ElementNotFoundError) return 'element-missing';
+  if (!step || step.action === 'navigate') return 'environment';
+  if (step.action.startsWith('assert_') || step.action === 'wait_for') return 'assertion';
+  // The element was found and the action could not be done on it (disabled, covered, not a checkbox any more).
+  return 'changed-ui';
+}
+
+/** The status of the main document the page last loaded (a 5xx is an environment failure, not the test's). */
+export function watchDocument(page: Page): { status(): number | undefined; stop(): void } {
+  let status: number | undefined;
+  const onResponse = (response: Response) => {
+    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) status = response.status();
+  };
+  page.on('response', onResponse);
+  return { status: () => status, stop: () => page.off('response', onResponse) };
+}
