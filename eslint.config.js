@@ -38,4 +38,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Functions sent into a browser page are source text (src/browser/page-function.ts): whatever compiles our
+    // TypeScript (tsx wraps named inner functions in esbuild's __name) never changes what the page runs.
+    files: ['src/**/*.ts', 'activities/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(evaluate|evaluateAll|evaluateHandle|addInitScript|waitForFunction|\\$eval|\\$\\$eval|exposeFunction)$/] > :matches(ArrowFunctionExpression, FunctionExpression)',
+          message: 'Send a pageFunction (src/browser/page-function.ts) into the page, not an inline function: tsx may rewrite it.',
+        },
+      ],
+    },
+  },
 );

@@ -14,3 +14,9 @@ export function pageFunction<F extends (...args: never[]) => unknown>(source: st
   // Only ever a constant of this repository, never input.
   return new Function(`return (${source});`)() as F;
 }
+
+/** Whether a page element is `other` (passed as an element handle): the same node, not merely alike. */
+export const isElement = pageFunction<(el: Element, other: unknown) => boolean>('(el, other) => el === other');
+
+/** The index of `target` (an element handle) among the matched elements, -1 when it is not one of them. */
+export const indexOfElement = pageFunction<(els: Element[], target: unknown) => number>('(els, target) => els.indexOf(target)');

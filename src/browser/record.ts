@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { StepTarget } from '../domain/steps.js';
 import { quote, resolveLocator } from './locators.js';
-import { pageFunction } from './page-function.js';
+import { indexOfElement, isElement, pageFunction } from './page-function.js';
 import { flat } from './target-check.js';
 
 export class UnknownRefError extends Error {
@@ -119,7 +119,7 @@ async function unique(page: Page, element: Locator, expression: string): Promise
   const count = await matches.count();
   if (count <= 1) return expression;
   const handle = await element.elementHandle();
-  const index = await matches.evaluateAll((els, target) => els.indexOf(target as HTMLElement), handle);
+  const index = await matches.evaluateAll(indexOfElement, handle);
   await handle?.dispose();
   return index >= 0 ? `${expression}.nth(${index})` : `${expression}.first()`;
 }
@@ -129,7 +129,7 @@ async function pointsAt(page: Page, expression: string, element: Locator): Promi
     const candidate = resolveLocator(page, expression);
     if ((await candidate.count()) !== 1) return false;
     const handle = await element.elementHandle();
-    const same = await candidate.evaluate((el, target) => el === target, handle);
+    const same = await candidate.evaluate(isElement, handle);
     await handle?.dispose();
     return same;
   } catch {
@@ -142,15 +142,13 @@ function handWrittenId(id: string): boolean {
   return /^[A-Za-z][\w-]{0,39}$/.test(id) && (id.match(/\d/g)?.length ?? 0) < 3;
 }
 
+const structuralAttributes = pageFunction<(el: Element) => { testId: string | null; placeholder: string | null; name: string | null; id: string; tag: string }>(
+  "(el) => ({ testId: el.getAttribute('data-testid'), placeholder: el.getAttribute('placeholder'), name: el.getAttribute('name'), id: el.id, tag: el.tagName.toLowerCase() })",
+);
+
 /** Locators that do not depend on visible text, strongest first. */
 async function attributeLocators(element: Locator): Promise<string[]> {
-  const attrs = await element.evaluate((el) => ({
-    testId: el.getAttribute('data-testid'),
-    placeholder: el.getAttribute('placeholder'),
-    name: el.getAttribute('name'),
-    id: el.id,
-    tag: el.tagName.toLowerCase(),
-  }));
+  const attrs = await element.evaluate(structuralAttributes);
   const out: string[] = [];
   if (attrs.testId) out.push(`getByTestId(${quote(attrs.testId)})`);
   if (attrs.name && ['input', 'select', 'textarea', 'button'].includes(attrs.tag)) out.push(`locator(${quote(`${attrs.tag}[name="${attrs.name}"]`)})`);

@@ -3,6 +3,7 @@ import type { Step, StepTarget } from '../domain/steps.js';
 import type { StepChange } from '../domain/verdicts.js';
 import { TargetChangedError } from './replay-failures.js';
 import { quote, resolveLocator } from './locators.js';
+import { isElement } from './page-function.js';
 import { elementTarget } from './record.js';
 import { assertsElement, compareTarget, expectationOf, flat, recordedTarget, showsExpectation, type SeenElement } from './target-check.js';
 
@@ -122,7 +123,7 @@ async function recordedElementElsewhere(page: Page, step: Step, other: Locator):
   if ((await candidate.count().catch(() => 0)) !== 1) return undefined;
   const same = await other
     .first()
-    .evaluate((el, theirs) => el === theirs, await candidate.elementHandle({ timeout: 1_000 }))
+    .evaluate(isElement, await candidate.elementHandle({ timeout: 1_000 }))
     .catch(() => true);
   return same ? undefined : { locator: candidate, expression };
 }
