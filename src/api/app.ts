@@ -27,7 +27,7 @@ import { changeReviewPath, registerChangeReview } from './routes/change-review.j
 import { registerQaTechCompat } from './compat/qatech.js';
 import { registerRemoteTunnels } from './routes/remote-tunnels.js';
 import { registerBuilds } from './routes/builds.js';
-import { mcpPath, registerMcp } from './routes/mcp.js';
+import { mcpPath, registerMcp } from '../mcp/route.js';
 import { registerMergeRequestReviewSettings } from './routes/merge-request-review-settings.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import { registerGitIntegrations } from './routes/git-integrations.js';

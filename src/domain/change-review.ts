@@ -188,3 +188,37 @@ export function unverifiableBody(reason: string): { summary: string; body: strin
   const summary = `Unable to verify this change in a browser: ${reason}. No tests were selected or run.`;
   return { summary, body: `**Verdict: Comment**\n\n${summary}` };
 }
+
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The progress line that names the existing tests the model chose for the change. */
+export function chosenTestsLine(existing: { name: string }[]): string {
+  return existing.length ? `Selected ${plural(existing.length, 'existing test')}: ${existing.map((t) => `"${t.name}"`).join(', ')}.` : 'No existing test covers the change.';
+}
+
+/** The reply when nothing ran: no existing test covers the change and none was needed. */
+export function nothingRunReply(reasoning: string): { verdict: ReviewVerdict; summary: string; body: string } {
+  const summary = `No existing test covers this change and no new test was needed, so nothing was run.${reasoning ? ` ${reasoning}` : ''}`;
+  return { verdict: 'Comment', summary, body: reviewBody({ verdict: 'Comment', summary, rows: [], details: reasoning }) };
+}
+
+/**
+ * The verdict, summary and reply of a review that ran tests. The results (with the regressions the replay reported,
+ * leaving quarantined tests out) decide what the verdict may be, whatever the model said; the summary says each
+ * regression and what no test covered, in plain words. No draft: the model wrote none, or could not (`modelError`).
+ */
+export function reviewReply(input: {
+  tests: ReviewTableRow[];
+  draft: { verdict: ReviewVerdict; summary: string; evaluationDetails: string } | undefined;
+  modelError: string | undefined;
+  reasoning: string;
+  runUrl: string | undefined;
+}): { verdict: ReviewVerdict; summary: string; body: string } {
+  const { tests, draft } = input;
+  let note = input.modelError === undefined ? undefined : `The model could not write the verdict (${input.modelError}); it was decided from the results.`;
+  const verdict = enforceVerdict(draft?.verdict ?? verdictFromResults(tests), tests);
+  if (draft && verdict !== draft.verdict) note = overruledNote(draft.verdict, tests);
+  const summary = summaryWithFacts(draft?.summary.trim() || `${plural(tests.filter((t) => t.result === 'PASSED').length, 'test')} passed of ${tests.length}.`, tests);
+  const body = reviewBody({ verdict, summary, rows: tests, details: draft?.evaluationDetails ?? input.reasoning, runUrl: input.runUrl, note });
+  return { verdict, summary, body };
+}

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { createMcpServer } from '../../mcp/server.js';
+import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../api/openapi.js';
+import { createMcpServer } from './server.js';
 
 // What a client sends in stateless mode: a request (with id) or a notification. It never answers a server request,
 // since the server cannot make one without a session. Anything else is refused here with `{ message }`.

@@ -4,13 +4,12 @@ import { z } from '@hono/zod-openapi';
 import type { AppDeps, Caller } from '../api/context.js';
 import { ApiError } from '../api/errors.js';
 import { formatZodError } from '../api/openapi.js';
-import { CreateTestCase, ListQuery, Params as TestCaseParams } from '../api/schemas/test-cases.js';
-import { ChatParams, ChatQuery, SendMessage } from '../api/schemas/chat.js';
-import { shortId, uuid } from '../api/schemas/common.js';
-import { Rerun, rerunSelection, RunParams, RunQuery, runDeps, runRef, runView, StartRun } from '../api/routes/runs.js';
-import { testCaseWithProposalsView } from '../api/routes/test-cases.js';
-import { changeReviewRequestOf } from '../api/routes/change-review.js';
-import { ChangeReviewRequest } from '../api/schemas/change-review.js';
+import { CreateTestCase, ListQuery, Params as TestCaseParams } from '../schemas/test-cases.js';
+import { ChatParams, ChatQuery, SendMessage } from '../schemas/chat.js';
+import { shortId, uuid } from '../schemas/common.js';
+import { Rerun, RunParams, RunQuery, StartRun } from '../schemas/runs.js';
+import { rerunSelection, runDeps, runRef, runView } from '../services/run-views.js';
+import { ChangeReviewRequest } from '../schemas/change-review.js';
 import { listApplications } from '../db/queries/applications.js';
 import { findRunWithTests, type RunMetadata } from '../db/queries/runs.js';
 import type { Logger } from '../logger.js';
@@ -18,8 +17,8 @@ import { getConversation, type ChatDeps } from '../services/chat.js';
 import { sendAndWait } from '../services/chat-wait.js';
 import { DomainError, NotFoundError } from '../domain/errors.js';
 import { rerun, runTestCases, runTestPlan } from '../services/runs.js';
-import { createTestCase, findTestCases, showTestCase } from '../services/test-cases.js';
-import { createChangeReview, getChangeReview } from '../services/change-reviews.js';
+import { createTestCase, findTestCases, showTestCase, testCaseWithProposalsView } from '../services/test-cases.js';
+import { changeReviewRequestOf, createChangeReview, getChangeReview } from '../services/change-reviews.js';
 
 /** Who is calling and with what: one MCP request's worth, as the REST handlers have it. */
 export interface McpContext {

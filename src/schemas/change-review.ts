@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApplicationOverride } from './chat.js';
 import { httpUrl, shortId } from './common.js';
-import { changeFields } from '../../domain/verdicts.js';
+import { changeFields } from '../domain/verdicts.js';
 
 // Request and response shapes of the change-review routes (src/api/routes/change-review.ts), as in api-v1 §4.
 

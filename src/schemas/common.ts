@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { shortIdPattern, type ShortIdKind } from '../../domain/short-ids.js';
+import { shortIdPattern, type ShortIdKind } from '../domain/short-ids.js';
 
 const examples: Record<ShortIdKind, string> = {
   application: 'app-shop_k3x9q2m7p1za',

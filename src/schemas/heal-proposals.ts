@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
 import { StepSchema } from './test-cases.js';
-import type { HealProposal } from '../../services/heal-proposals.js';
 
 // Heal proposals: under the project's `review` heal policy a passing run that needed the LLM to re-find an
 // element keeps its healed steps as a proposal, and a person applies or drops them. Under either policy a run that
@@ -32,13 +31,3 @@ export const HealProposalSchema = z
     decidedAt: z.string().datetime().nullable(),
   })
   .openapi('HealProposal');
-
-/** A proposal in its API shape. */
-export function healProposalView(p: HealProposal) {
-  return {
-    ...p,
-    healed: p.healed.map((h) => ({ ...h, via: h.via === 'llm' || h.via === 'expectation' ? (h.via as 'llm' | 'expectation') : ('fallback' as const) })),
-    createdAt: p.createdAt.toISOString(),
-    decidedAt: p.decidedAt?.toISOString() ?? null,
-  };
-}

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { maxOffset, name, shortId, uuid } from './common.js';
-import { stepActions } from '../../domain/steps.js';
+import { stepActions } from '../domain/steps.js';
 
 // Request and response shapes of the test-case routes (src/api/routes/test-cases.ts).
 
-// The service's names, so its messages name the API's fields.
-import { resumeFromField, waitForField } from '../../services/test-cases.js';
-export { resumeFromField, waitForField };
+// The API's names of the dependency fields; the test-case service uses them too, so its messages name the fields.
+export const resumeFromField = 'resumeFromDependencyProjectTestCaseId';
+export const waitForField = 'waitForDependenciesProjectTestCaseIds';
 
 /**
  * A list whose entries must be distinct, documented as `uniqueItems`. Ids (short ids, UUIDs) are compared

@@ -2,12 +2,14 @@
 // message, the assistant placeholder and the change_reviews row, in one transaction), start it, read its verdict.
 // `recordChangeReview` starts nothing: a merge-request review records it from an activity and runs `changeReview`
 // as its own child; the API route (and MCP) call `createChangeReview`, which also starts the workflow.
+import type { z } from '@hono/zod-openapi';
 import type { DB } from '../db/database.js';
 import { findChangeReviewByChat, insertChangeReview, endReview, type ChangeReviewRecord } from '../db/queries/change-reviews.js';
 import { findGitIntegrationByProvider } from '../db/queries/git-integrations.js';
 import { findChat, findChatByIdempotencyKey, finishReply, insertChat, insertTurn, toChatView, type ChatRecord, type ChatView } from '../db/queries/chats.js';
 import { parseUnifiedDiff } from '../domain/diff.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
+import { actionFieldNames, type ChangeReviewRequest as ChangeReviewBody } from '../schemas/change-review.js';
 import type { GitProviderId } from '../domain/git.js';
 import { parseMergeRequestUrl } from '../git/urls.js';
 import { newId, newShortId } from '../ids.js';
@@ -27,6 +29,13 @@ export type ChangeReviewRequest = (
   /** The action's extra fields (projectShortId, actor, branch, commitHash, commitMessage, repository): stored, shown. */
   metadata?: Record<string, string>;
 };
+
+/** The request from a validated `POST /v1/chat/change-review` body (the MCP tool `start_change_review` takes the same). */
+export function changeReviewRequestOf(body: z.infer<typeof ChangeReviewBody>): ChangeReviewRequest {
+  const metadata = Object.fromEntries(actionFieldNames.flatMap((k) => (body[k] ? [[k, body[k]]] : [])));
+  const common = { applicationOverrides: body.applicationOverrides as ApplicationOverride[], context: body.context, metadata };
+  return body.mode === 'pr' ? { mode: 'pr', prUrl: body.prUrl, vcsProviderId: body.vcsProviderId, ...common } : { mode: 'rawChanges', changes: body.changes, ...common };
+}
 
 export interface RecordOptions {
   source: 'api' | GitProviderId;

@@ -188,3 +188,13 @@ function toProposal(row: {
     decidedAt: row.decided_at,
   };
 }
+
+/** A proposal in its API shape (HealProposalSchema in src/schemas/heal-proposals.ts), as REST and MCP answer it. */
+export function healProposalView(p: HealProposal) {
+  return {
+    ...p,
+    healed: p.healed.map((h) => ({ ...h, via: h.via === 'llm' || h.via === 'expectation' ? (h.via as 'llm' | 'expectation') : ('fallback' as const) })),
+    createdAt: p.createdAt.toISOString(),
+    decidedAt: p.decidedAt?.toISOString() ?? null,
+  };
+}

@@ -24,10 +24,8 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { startBurnIn, type TemporalTarget } from '../temporal/lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
-import { listHealProposals, type HealProposal } from './heal-proposals.js';
-
-export const resumeFromField = 'resumeFromDependencyProjectTestCaseId';
-export const waitForField = 'waitForDependenciesProjectTestCaseIds';
+import { healProposalView, listHealProposals, type HealProposal } from './heal-proposals.js';
+import { resumeFromField, waitForField } from '../schemas/test-cases.js';
 
 export interface CreateTestCaseInput {
   projectId: string;
@@ -271,3 +269,6 @@ export async function showTestCase(deps: { db: DB }, input: { projectId: string;
   if (!view) throw new NotFoundError('Test case');
   return { ...view, healProposals: await listHealProposals(deps.db, input.projectId, testCaseId, { pendingOnly: true }) };
 }
+
+/** A test case as `GET /v1/test-cases/{id}` and the MCP tool `get_test_case` show it. */
+export const testCaseWithProposalsView = (found: Awaited<ReturnType<typeof showTestCase>>) => ({ ...found, healProposals: found.healProposals.map(healProposalView) });

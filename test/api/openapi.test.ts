@@ -1,6 +1,6 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shortIdDocPattern } from '../../src/api/schemas/common.js';
+import { shortIdDocPattern } from '../../src/schemas/common.js';
 import { shortIdPattern } from '../../src/domain/short-ids.js';
 import { createDashboard } from '../../src/web/index.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';

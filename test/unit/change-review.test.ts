@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   allowedVerdicts,
+  chosenTestsLine,
   classifyChange,
   dedupeGoals,
   enforceVerdict,
+  nothingRunReply,
   overruledNote,
   resultsTable,
   reviewBody,
+  reviewReply,
   summaryWithFacts,
   verdictFromResults,
   type ReviewedTest,
@@ -208,5 +211,28 @@ describe('verdict rules', () => {
       '| Coupon | new | PASSED | [open](https://app.test/runs/run_1) |',
     ]);
     expect(reviewBody({ verdict: 'Approved', summary: 'All good.', rows: [], details: '' })).toMatch(/^\*\*Verdict: Approved\*\*\n\nAll good\.\n\n### Results\n\n_No tests were run\._/);
+  });
+
+  it('the reply of a review: the results bound the verdict the model drafts, a missing or failed draft is decided from them', () => {
+    const row = (result: ReviewedTest['result'], name: string) => ({ result, name, origin: 'existing' as const, url: `https://app.test/t/${name}` });
+    const passed = [row('PASSED', 'Cart'), row('PASSED', 'Login')];
+    const draft = { verdict: 'Approved' as const, summary: ' Looks good. ', evaluationDetails: 'Both flows work.' };
+    expect(reviewReply({ tests: passed, draft, modelError: undefined, reasoning: 'r', runUrl: 'https://app.test/runs/run_1' })).toMatchObject({ verdict: 'Approved', summary: 'Looks good.' });
+    const failed = [row('FAILED', 'Cart'), row('PASSED', 'Login')];
+    const overruled = reviewReply({ tests: failed, draft, modelError: undefined, reasoning: 'r', runUrl: undefined });
+    expect(overruled.verdict).toBe('Changes Requested');
+    expect(overruled.body).toContain(`_${overruledNote('Approved', failed)}_`);
+    const noModel = reviewReply({ tests: passed, draft: undefined, modelError: 'timed out', reasoning: 'chosen because', runUrl: undefined });
+    expect(noModel).toMatchObject({ verdict: verdictFromResults(passed), summary: '2 tests passed of 2.' });
+    expect(noModel.body).toContain('_The model could not write the verdict (timed out); it was decided from the results._');
+    expect(noModel.body).toContain('chosen because');
+    expect(reviewReply({ tests: [row('PASSED', 'Cart')], draft: undefined, modelError: undefined, reasoning: '', runUrl: undefined }).summary).toBe('1 test passed of 1.');
+  });
+
+  it('names the chosen tests, and says when nothing ran', () => {
+    expect(chosenTestsLine([{ name: 'Cart' }])).toBe('Selected 1 existing test: "Cart".');
+    expect(chosenTestsLine([{ name: 'Cart' }, { name: 'Login' }])).toBe('Selected 2 existing tests: "Cart", "Login".');
+    expect(chosenTestsLine([])).toBe('No existing test covers the change.');
+    expect(nothingRunReply('Only copy changed.')).toMatchObject({ verdict: 'Comment', summary: 'No existing test covers this change and no new test was needed, so nothing was run. Only copy changed.' });
   });
 });

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { makeBadge } from 'badge-maker';
 import { ErrorSchema, type OpenApiApp } from '../openapi.js';
-import { shortId } from '../schemas/common.js';
+import { shortId } from '../../schemas/common.js';
 import { findTokenOwner } from '../../db/queries/api-tokens.js';
 import { ApiError, notFound } from '../errors.js';
 import type { DB } from '../../db/database.js';

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { shortId } from '../schemas/common.js';
+import { shortId } from '../../schemas/common.js';
 import { notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
 import { requireApplication } from './applications.js';

@@ -1,9 +1,8 @@
-import { createRoute, type z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { ChatConversationResponse, ChatParams, IdempotencyHeader } from '../schemas/chat.js';
-import { actionFieldNames, ChangeReviewRequest, ChangeReviewResponse } from '../schemas/change-review.js';
-import type { ApplicationOverride } from '../../domain/precedence.js';
-import { createChangeReview, getChangeReview, type ChangeReviewRequest as ServiceRequest } from '../../services/change-reviews.js';
+import { ChatConversationResponse, ChatParams, IdempotencyHeader } from '../../schemas/chat.js';
+import { ChangeReviewRequest, ChangeReviewResponse } from '../../schemas/change-review.js';
+import { changeReviewRequestOf, createChangeReview, getChangeReview } from '../../services/change-reviews.js';
 
 const tags = ['Chat'];
 
@@ -36,13 +35,6 @@ const routes = {
     responses: { 200: json(ChangeReviewResponse, 'The review'), ...errorResponses },
   }),
 };
-
-/** The service's request from a validated body (the MCP tool `start_change_review` shares it). */
-export function changeReviewRequestOf(body: z.infer<typeof ChangeReviewRequest>): ServiceRequest {
-  const metadata = Object.fromEntries(actionFieldNames.flatMap((k) => (body[k] ? [[k, body[k]]] : [])));
-  const common = { applicationOverrides: body.applicationOverrides as ApplicationOverride[], context: body.context, metadata };
-  return body.mode === 'pr' ? { mode: 'pr', prUrl: body.prUrl, vcsProviderId: body.vcsProviderId, ...common } : { mode: 'rawChanges', changes: body.changes, ...common };
-}
 
 /** Registered before the chat routes: `/v1/chat/change-review` is not a conversation id. */
 export function registerChangeReview(app: OpenApiApp): void {

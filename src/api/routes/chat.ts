@@ -9,7 +9,7 @@ import {
   ChatQuery,
   IdempotencyHeader,
   SendMessage,
-} from '../schemas/chat.js';
+} from '../../schemas/chat.js';
 import type { AppDeps } from '../context.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import { cancelReply, createConversation, getConversation, listConversations, sendMessage, type ChatDeps } from '../../services/chat.js';

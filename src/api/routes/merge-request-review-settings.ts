@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, shortId, uuid } from '../schemas/common.js';
+import { Deleted, shortId, uuid } from '../../schemas/common.js';
 import type { AppDeps } from '../context.js';
 import {
   deleteMergeRequestReviewSettings,

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted } from '../schemas/common.js';
+import { Deleted } from '../../schemas/common.js';
 import type { AppDeps } from '../context.js';
 import { defaultTunnelDomain, subdomainPattern } from '../../domain/tunnels.js';
 import { createTunnel, getTunnelStatus, listTunnelViews, removeTunnel } from '../../services/remote-tunnels.js';

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
-import { maxOffset, shortId } from '../schemas/common.js';
+import { maxOffset, shortId } from '../../schemas/common.js';
 import { notFound } from '../errors.js';
 import { listRuns, toRunFields } from '../../db/queries/runs.js';
 import { findIdByShortId } from '../../db/queries/lookups.js';

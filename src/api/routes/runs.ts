@@ -1,44 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
-import { httpUrl, shortId, uuid } from '../schemas/common.js';
+import { shortId } from '../../schemas/common.js';
+import { Rerun, RunParams, RunQuery, StartRun } from '../../schemas/runs.js';
 import { notFound } from '../errors.js';
-import type { AppDeps } from '../context.js';
-import { findRunWithTests, toRunFields, type RunMetadata, type RunWithTests } from '../../db/queries/runs.js';
-import { changeFields, failureKinds, type FailureEvidence } from '../../domain/verdicts.js';
-import { cancelRun, rerun, runTestPlan, type RerunSelection, type RunStartDeps } from '../../services/runs.js';
+import { findRunWithTests, type RunMetadata } from '../../db/queries/runs.js';
+import { changeFields, failureKinds } from '../../domain/verdicts.js';
+import { cancelRun, rerun, runTestPlan } from '../../services/runs.js';
+import { rerunSelection, runDeps, runRef, runView } from '../../services/run-views.js';
 
 const tags = ['Runs'];
-
-const EnvironmentOverrideSchema = z.union([
-  z.object({ url: httpUrl(), name: z.string().optional() }).strict(),
-  z.object({ shortId: shortId('environment') }).strict(),
-  z.object({ applicationBuildShortId: shortId('build') }).strict(),
-]).openapi(
-  { description: 'Exactly one form: an ad-hoc `url` (and `name`), an environment `shortId`, or an `applicationBuildShortId`' },
-  // The strict forms exclude each other, so the document says `oneOf`, as the server means it.
-  { unionPreferredType: 'oneOf' },
-);
-
-export const StartRun = z
-  .object({
-    testPlanShortId: shortId('testPlan').optional().openapi({ description: "Absent: the project's default plan" }),
-    applications: z
-      .array(z.object({ applicationShortId: shortId('application'), environment: EnvironmentOverrideSchema.optional(), devicePresetShortId: shortId('devicePreset').optional() }))
-      .optional()
-      .openapi({ description: 'Per-application overrides; they beat plan parameters, which beat project settings' }),
-    trigger: z.string().min(1).max(40).default('API').openapi({ example: 'GITHUB' }),
-    actor: z.string().max(200).optional(),
-    branch: z.string().max(300).optional(),
-    commitHash: z.string().max(100).optional(),
-    commitMessage: z.string().max(5000).optional(),
-    repository: z.string().max(300).optional(),
-    notifications: z
-      .array(z.object({ type: z.literal('slack'), channel: z.string().min(1), notifyOn: z.enum(['failure', 'always']).optional() }))
-      .min(1)
-      .optional()
-      .openapi({ description: "Replaces the plan's chat-tool channel for this run only; an empty array is a 400" }),
-  })
-  .openapi('StartRun');
 
 const RunRef = z.object({ id: z.string().uuid(), shortId: shortId('run'), url: z.string().url(), testCount: z.number().int() });
 const StartRunResponse = z
@@ -125,32 +95,6 @@ const RunSchema = z
   })
   .openapi('Run');
 
-export const RunParams = z.object({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
-export const RunQuery = z.object({ testCases: z.enum(['failed', 'all']).optional() });
-
-export const Rerun = z
-  .object({
-    failedOnly: z.literal(true).optional(),
-    projectTestCaseIds: z.array(uuid()).min(1).optional(),
-  })
-  .refine((b) => !(b.failedOnly && b.projectTestCaseIds), { message: 'failedOnly and projectTestCaseIds cannot be combined', path: ['failedOnly'] })
-  .openapi('Rerun', {
-    description: 'At most one of `failedOnly` and `projectTestCaseIds`; neither reruns every test of the run',
-    not: { required: ['failedOnly', 'projectTestCaseIds'] },
-  });
-
-/** A started run as the start and rerun routes answer it. */
-export const runRef = (appUrl: string, run: { id: string; shortId: string; testCount: number }) => ({
-  id: run.id,
-  shortId: run.shortId,
-  url: `${appUrl}/runs/${run.shortId}`,
-  testCount: run.testCount,
-});
-
-/** What a rerun body asks for (the schema has already refused both fields together). */
-export const rerunSelection = (body: z.infer<typeof Rerun>): RerunSelection =>
-  body.failedOnly ? { failedOnly: true } : body.projectTestCaseIds ? { testCaseIds: body.projectTestCaseIds } : { all: true };
-
 const routes = {
   start: createRoute({
     method: 'post', path: '/v1/run', tags, security: bearerSecurity,
@@ -178,57 +122,6 @@ const routes = {
     responses: { 202: json(z.object({ success: z.literal(true), status: z.string() }), 'Cancellation requested'), 409: json(ErrorSchema, 'The run already ended'), ...errorResponses },
   }),
 };
-
-/** What the run services need from the API's dependencies (the compatibility routes share it). */
-export const runDeps = (deps: AppDeps): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
-
-/** Evidence as the API shows it: the screenshot is linked as `screenshotUrl`, never by its storage key. */
-function publicEvidence(evidence: FailureEvidence | null) {
-  if (!evidence) return null;
-  const { screenshotKey: _key, ...shown } = evidence;
-  return shown;
-}
-
-/** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
-export async function runView(deps: AppDeps, run: RunWithTests) {
-  const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
-  // The tests come aggregated as JSON: timestamps are strings there, normalised to the API's ISO form.
-  const isoText = (d: string | null) => (d ? new Date(d).toISOString() : null);
-  return {
-    ...toRunFields(run, deps.config.appUrl),
-    error: run.error,
-    rerunOf: run.rerun_of_short_id,
-    runTestCases: await Promise.all(
-      run.tests.map(async (r) => ({
-        id: r.id,
-        shortId: r.test_case_id ?? r.id,
-        name: r.name,
-        status: r.status,
-        result: r.result,
-        resultTitle: r.result_title,
-        evaluationThought: r.error,
-        promptGoal: r.goal,
-        promptExamples: [] as string[],
-        inPlan: r.in_plan,
-        environmentUrl: r.environment_url,
-        failedStepIndex: r.failed_step_index,
-        error: r.error,
-        healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ?? [],
-        changes: r.changes ?? [],
-        failureKind: r.failure_kind,
-        evidence: publicEvidence(r.evidence),
-        flaky: r.flaky,
-        attempts: r.attempts,
-        quarantined: r.quarantined,
-        screenshotUrl: await link(r.screenshot_key),
-        traceUrl: await link(r.trace_key),
-        durationMs: r.duration_ms,
-        startedAt: isoText(r.started_at),
-        finishedAt: isoText(r.finished_at),
-      })),
-    ),
-  };
-}
 
 export function registerRuns(app: OpenApiApp): void {
   app.openapi(routes.start, async (c) => {

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, name, shortId } from '../schemas/common.js';
+import { Deleted, name, shortId } from '../../schemas/common.js';
 import { notFound } from '../errors.js';
 import { createScenario, deleteScenario, getScenario, listScenarios, updateScenario } from '../../db/queries/scenarios.js';
 import type { DB } from '../../db/database.js';

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { exportTestCaseSpec } from '../../services/test-case-export.js';
-import { uuid } from '../schemas/common.js';
+import { uuid } from '../../schemas/common.js';
 
 const route = createRoute({
   method: 'get',

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { ApiError } from '../errors.js';
-import { uuid } from '../schemas/common.js';
-import { HealProposalSchema, healProposalView as view } from '../schemas/heal-proposals.js';
-import { acceptHealProposal, HealProposalError, listHealProposals, rejectHealProposal } from '../../services/heal-proposals.js';
+import { uuid } from '../../schemas/common.js';
+import { HealProposalSchema } from '../../schemas/heal-proposals.js';
+import { acceptHealProposal, HealProposalError, healProposalView as view, listHealProposals, rejectHealProposal } from '../../services/heal-proposals.js';
 
 // The heal proposal routes: list a test case's proposals, accept or reject one.
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, sendJsonText, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted } from '../schemas/common.js';
+import { Deleted } from '../../schemas/common.js';
 import {
   CreateTestCase,
   UpdateTestCase,
@@ -9,10 +9,10 @@ import {
   ListQuery,
   TestCaseList,
   Params,
-} from '../schemas/test-cases.js';
-import { HealProposalSchema, healProposalView } from '../schemas/heal-proposals.js';
+} from '../../schemas/test-cases.js';
+import { HealProposalSchema } from '../../schemas/heal-proposals.js';
 import { readProjectList } from '../../db/queries/project-lists.js';
-import { createTestCase, deleteTestCase, findTestCases, showTestCase, updateTestCase } from '../../services/test-cases.js';
+import { createTestCase, deleteTestCase, findTestCases, showTestCase, testCaseWithProposalsView, updateTestCase } from '../../services/test-cases.js';
 
 const tags = ['Test cases'];
 
@@ -24,8 +24,6 @@ export const TestCaseWithProposalsSchema = TestCaseDetailSchema.extend({
   }),
 }).openapi('TestCaseWithHealProposals');
 
-/** A test case as `GET /v1/test-cases/{id}` shows it. */
-export const testCaseWithProposalsView = (found: Awaited<ReturnType<typeof showTestCase>>) => ({ ...found, healProposals: found.healProposals.map(healProposalView) });
 const base = '/v1/test-cases';
 
 const referenceNotes =

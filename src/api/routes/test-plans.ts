@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, httpUrl, name, shortId, shortIdDocPattern, uuid } from '../schemas/common.js';
+import { Deleted, httpUrl, name, shortId, shortIdDocPattern, uuid } from '../../schemas/common.js';
 import { ApiError } from '../errors.js';
 import { deleteTestPlan, listTestPlans } from '../../db/queries/test-plans.js';
 import { deletePlanSchedules } from '../../temporal/schedules.js';

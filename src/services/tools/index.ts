@@ -1,9 +1,9 @@
 // The tool registry: every tool the chat assistant (and, where marked, MCP) offers, one entry each. The chat's model
 // tool list, the activities' dispatch, the turn workflow's routing and MCP's shared tools all read this list.
-// Input fields are the REST API's own schemas (src/api/schemas), described for the model.
+// Input fields are the REST API's own schemas (src/schemas), described for the model.
 import { z } from 'zod';
-import { shortId, uuid } from '../../api/schemas/common.js';
-import { CreateTestCase, ListQuery, Params as TestCaseParams, resumeFrom } from '../../api/schemas/test-cases.js';
+import { shortId, uuid } from '../../schemas/common.js';
+import { CreateTestCase, ListQuery, Params as TestCaseParams, resumeFrom } from '../../schemas/test-cases.js';
 import { exploreTool } from '../chat-explore.js';
 import { createRunTool, createTestCaseTool, getTestCaseTool, listApplicationsTool, listTestCasesTool, listTestPlansTool, runResultsTool } from '../chat-tools.js';
 import { defineTool, toolSpec, type Tool, type ToolSpec } from './tool.js';

@@ -12,7 +12,7 @@ import { InvalidError, NotFoundError } from '../../domain/errors.js';
 import { Markdown } from '../markdown.js';
 
 const pageSize = 25;
-// The API's limit for one message (SendMessage in src/api/schemas/chat.ts).
+// The API's limit for one message (SendMessage in src/schemas/chat.ts).
 const maxMessageLength = 20_000;
 
 const chatDeps = (c: Context<WebEnv>): ChatDeps => {

@@ -1,0 +1,77 @@
+// Runs in their API shape, as the run routes, the compatibility routes and the MCP run tools answer them.
+import type { z } from '@hono/zod-openapi';
+import type { Config } from '../config.js';
+import { toRunFields, type RunWithTests } from '../db/queries/runs.js';
+import type { FailureEvidence } from '../domain/verdicts.js';
+import type { Rerun } from '../schemas/runs.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { RerunSelection, RunStartDeps } from './runs.js';
+
+/** What a run view needs of the process's dependencies (the API's deps have it). */
+export interface RunViewDeps {
+  blobs: BlobStore;
+  config: Pick<Config, 'appUrl' | 'PROCTOR_URL_TTL_SECONDS'>;
+}
+
+/** A started run as the start and rerun routes answer it. */
+export const runRef = (appUrl: string, run: { id: string; shortId: string; testCount: number }) => ({
+  id: run.id,
+  shortId: run.shortId,
+  url: `${appUrl}/runs/${run.shortId}`,
+  testCount: run.testCount,
+});
+
+/** What a rerun body asks for (the schema has already refused both fields together). */
+export const rerunSelection = (body: z.infer<typeof Rerun>): RerunSelection =>
+  body.failedOnly ? { failedOnly: true } : body.projectTestCaseIds ? { testCaseIds: body.projectTestCaseIds } : { all: true };
+
+/** What the run services need from the API's dependencies (the compatibility routes share it). */
+export const runDeps = (deps: Pick<RunStartDeps, 'db' | 'temporal'> & { config: Pick<Config, 'PROCTOR_RUN_CONCURRENCY'> }): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
+
+/** Evidence as the API shows it: the screenshot is linked as `screenshotUrl`, never by its storage key. */
+function publicEvidence(evidence: FailureEvidence | null) {
+  if (!evidence) return null;
+  const { screenshotKey: _key, ...shown } = evidence;
+  return shown;
+}
+
+/** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
+export async function runView(deps: RunViewDeps, run: RunWithTests) {
+  const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
+  // The tests come aggregated as JSON: timestamps are strings there, normalised to the API's ISO form.
+  const isoText = (d: string | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    ...toRunFields(run, deps.config.appUrl),
+    error: run.error,
+    rerunOf: run.rerun_of_short_id,
+    runTestCases: await Promise.all(
+      run.tests.map(async (r) => ({
+        id: r.id,
+        shortId: r.test_case_id ?? r.id,
+        name: r.name,
+        status: r.status,
+        result: r.result,
+        resultTitle: r.result_title,
+        evaluationThought: r.error,
+        promptGoal: r.goal,
+        promptExamples: [] as string[],
+        inPlan: r.in_plan,
+        environmentUrl: r.environment_url,
+        failedStepIndex: r.failed_step_index,
+        error: r.error,
+        healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ?? [],
+        changes: r.changes ?? [],
+        failureKind: r.failure_kind,
+        evidence: publicEvidence(r.evidence),
+        flaky: r.flaky,
+        attempts: r.attempts,
+        quarantined: r.quarantined,
+        screenshotUrl: await link(r.screenshot_key),
+        traceUrl: await link(r.trace_key),
+        durationMs: r.duration_ms,
+        startedAt: isoText(r.started_at),
+        finishedAt: isoText(r.finished_at),
+      })),
+    ),
+  };
+}
