@@ -2,6 +2,7 @@ import type { Frame, Locator, Page } from 'playwright-core';
 import { configReferences, substituteConfigs, type Step } from '../domain/steps.js';
 import type { FailureKind } from '../domain/verdicts.js';
 import { resolveLocator } from './locators.js';
+import { showsText } from './target-check.js';
 
 /** A step that could not do what it says; the message is for the user reading the run. */
 export class StepFailedError extends Error {
@@ -118,7 +119,13 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
       }
       case 'wait_for':
         if (locator) await locator.first().waitFor({ state: 'visible', timeout });
-        else await page.getByText(needValue()).first().waitFor({ state: 'visible', timeout });
+        else {
+          // Not getByText, which matches any case and any part of a word: "Saved" is not shown by "Unsaved".
+          const expected = needValue();
+          await poll(timeout, async () => showsText(await page.locator('body').innerText(), expected)).catch(() => {
+            throw new StepFailedError(`expected the text "${expected}" to appear (${step.description})`);
+          });
+        }
         return;
       case 'assert_visible':
         await need()
@@ -131,7 +138,8 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
       case 'assert_text': {
         const expected = needValue();
         const scope = locator ?? page.locator('body');
-        await poll(timeout, async () => (await scope.first().innerText()).includes(expected)).catch(() => {
+        // Whole words, case and digits counting: "Total: 10" is not shown by "Total: 100".
+        await poll(timeout, async () => showsText(await scope.first().innerText(), expected)).catch(() => {
           throw new StepFailedError(`expected the text "${expected}" on the page (${step.description})`);
         });
         return;
