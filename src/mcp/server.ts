@@ -19,6 +19,7 @@ import { DomainError, NotFoundError } from '../domain/errors.js';
 import { rerun, runTestCases, runTestPlan } from '../services/runs.js';
 import { createTestCase, findTestCases, showTestCase, testCaseWithProposalsView } from '../services/test-cases.js';
 import { changeReviewRequestOf, createChangeReview, getChangeReview } from '../services/change-reviews.js';
+import { ChatToolError, mcpTools } from '../services/tools/index.js';
 
 /** Who is calling and with what: one MCP request's worth, as the REST handlers have it. */
 export interface McpContext {
@@ -60,7 +61,7 @@ const StartChangeReview = PrReview.extend({
 
 /** A refusal the caller can act on, in the REST API's words; anything else is a server fault. */
 function refusalOf(err: unknown): string | undefined {
-  if (err instanceof DomainError || err instanceof ApiError) return err.message;
+  if (err instanceof DomainError || err instanceof ApiError || err instanceof ChatToolError) return err.message;
   return undefined;
 }
 
@@ -75,9 +76,11 @@ export function createMcpServer(ctx: McpContext): McpServer {
   const server = new McpServer({ name: 'proctor', version: '1.0.0' });
   const chatDeps: ChatDeps = { db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl };
 
-  const answer = async (tool: string, work: () => Promise<object>): Promise<CallToolResult> => {
+  const answer = async (tool: string, work: () => Promise<object | string>): Promise<CallToolResult> => {
     try {
       const body = await work();
+      // A registry tool answers the text the chat model reads; the others answer their route's JSON.
+      if (typeof body === 'string') return { content: [{ type: 'text', text: body }] };
       return { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }], structuredContent: body as Record<string, unknown> };
     } catch (err) {
       const refusal = refusalOf(err);
@@ -222,6 +225,16 @@ export function createMcpServer(ctx: McpContext): McpServer {
     { description: "A change review's state, verdict, summary and per-test results", inputSchema: ChatParams, annotations: readOnly },
     (args) => answer('get_change_review', () => getChangeReview(chatDeps, { projectId, chatShortId: args.chatConversationShortId })),
   );
+
+  // The registry's tools marked for MCP (src/services/tools): same schema, same service function as in the chat.
+  const toolContext = { db: deps.db, projectId, appUrl: deps.config.appUrl };
+  for (const tool of mcpTools) {
+    server.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: tool.input, ...(tool.mcp?.readOnly && { annotations: readOnly }) },
+      (args: Record<string, unknown>) => answer(tool.name, () => tool.handler(toolContext, args, undefined)),
+    );
+  }
 
   return server;
 }

@@ -82,6 +82,7 @@ describe('MCP server at POST /v1/mcp', () => {
       'get_test_case',
       'list_applications',
       'list_test_cases',
+      'list_test_plans',
       'rerun_run',
       'run_test_cases',
       'run_test_plan',
@@ -103,6 +104,11 @@ describe('MCP server at POST /v1/mcp', () => {
     expect(apps.structuredContent.applications.map((a: any) => a.shortId)).toEqual([appShortId]);
     const tests = await call('list_test_cases', { applicationShortId: appShortId });
     expect(tests.structuredContent.testCases.map((t: any) => t.name)).toEqual(['add milk']);
+
+    // A tool of the chat's registry, served as it is: the same text the assistant reads.
+    const plans = await call('list_test_plans');
+    expect(plans).toMatchObject({ content: [{ type: 'text', text: expect.stringMatching(new RegExp(`^- Smoke \\(${planShortId}\\)( \\[default\\])?: 1 test case\\(s\\)$`)) }] });
+    expect(plans.isError).toBeFalsy();
 
     const started = await call('run_test_plan', { testPlanShortId: planShortId });
     expect(started.isError).toBeFalsy();

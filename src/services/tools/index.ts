@@ -6,7 +6,7 @@ import { shortId, uuid } from '../../schemas/common.js';
 import { CreateTestCase, ListQuery, Params as TestCaseParams, resumeFrom } from '../../schemas/test-cases.js';
 import { exploreTool } from '../chat-explore.js';
 import { createRunTool, createTestCaseTool, getTestCaseTool, listApplicationsTool, listTestCasesTool, listTestPlansTool, runResultsTool } from '../chat-tools.js';
-import { defineTool, toolSpec, type Tool, type ToolSpec } from './tool.js';
+import { defineTool, toolSpec, type Tool, type ToolSpec, type ToolThatRuns } from './tool.js';
 
 export const tools: readonly Tool[] = [
   defineTool({
@@ -22,6 +22,7 @@ export const tools: readonly Tool[] = [
     input: z.object({}),
     runs: 'activity',
     handler: listTestPlansTool,
+    mcp: { readOnly: true },
   }),
   defineTool({
     name: 'list_test_cases',
@@ -84,6 +85,6 @@ export const findTool = (name: string): Tool | undefined => byName.get(name);
 export const chatToolSpecs: readonly ToolSpec[] = tools.map(toolSpec);
 
 /** The tools MCP serves beside its own (src/mcp/server.ts). */
-export const mcpTools = (): Tool[] => tools.filter((t) => t.mcp);
+export const mcpTools: readonly ToolThatRuns<'activity'>[] = tools.filter((t): t is ToolThatRuns<'activity'> => t.runs === 'activity' && t.mcp !== undefined);
 
 export { ChatToolError, parseToolArgs, type Tool, type ToolContext, type ToolRows, type ToolSpec, type ToolThatRuns } from './tool.js';

@@ -37,8 +37,6 @@ interface ToolBase<S extends z.ZodObject> {
   name: string;
   description: string;
   input: S;
-  /** Also served by the MCP server, as a tool of the same name answering the handler's text. */
-  mcp?: { readOnly?: boolean };
 }
 
 /**
@@ -47,13 +45,19 @@ interface ToolBase<S extends z.ZodObject> {
  */
 export type Tool<S extends z.ZodObject = z.ZodObject> = ToolBase<S> &
   (
-    | { runs: 'activity' | 'browser'; handler: Handler<z.output<S>, string> }
+    | {
+        runs: 'activity';
+        handler: Handler<z.output<S>, string>;
+        /** Also an MCP tool of the same name, answering the handler's text (it runs in the API process, without a conversation). */
+        mcp?: { readOnly?: boolean };
+      }
+    | { runs: 'browser'; handler: Handler<z.output<S>, string> }
     | { runs: 'burnIn'; handler: Handler<z.output<S>, ToolRows['burnIn']> }
     | { runs: 'planRun'; handler: Handler<z.output<S>, ToolRows['planRun']> }
   );
 
 /** The tools that run one way. */
-export type ToolThatRuns<K extends ChatToolRuns> = Extract<Tool, { runs: K extends 'activity' | 'browser' ? 'activity' | 'browser' : K }>;
+export type ToolThatRuns<K extends ChatToolRuns> = K extends ChatToolRuns ? Extract<Tool, { runs: K }> : never;
 
 /** Keeps the input schema's type attached to its handler. */
 export const defineTool = <S extends z.ZodObject>(tool: Tool<S>): Tool => tool as unknown as Tool;
