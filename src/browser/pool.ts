@@ -32,7 +32,7 @@ export class BrowserPoolClosedError extends Error {
   }
 }
 
-/** Launch flags known to work on this project's machines (DESIGN.md §2). */
+/** Launch flags known to work in containers: headless, no sandbox (no user namespaces), no GPU, no background traffic. */
 export const chromiumFlags = [
   '--headless',
   '--no-sandbox',

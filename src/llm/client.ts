@@ -26,11 +26,6 @@ export function createLlm(config: Config['llm'], opts: { maxRetries?: number; ti
   };
 }
 
-export function requireLlm(llm: Llm | undefined): Llm {
-  if (!llm) throw new LlmNotConfiguredError();
-  return llm;
-}
-
 /** One chat completion that must answer with exactly one tool call. */
 export async function callTool(
   llm: Llm,

@@ -3,7 +3,7 @@ import { ApplicationOverride } from './chat.js';
 import { httpUrl, shortId } from './common.js';
 import { changeFields } from '../domain/verdicts.js';
 
-// Request and response shapes of the change-review routes (src/api/routes/change-review.ts), as in api-v1 §4.
+// Request and response shapes of the change-review routes (src/api/routes/change-review.ts).
 
 // What QA.tech's change-review action sends besides the spec's fields: accepted, stored with the review, shown.
 const actionFields = {

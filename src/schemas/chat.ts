@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { shortId } from './common.js';
 
-// Request and response shapes of the chat routes (src/api/routes/chat.ts), as in api-v1 §2 and §4.
+// Request and response shapes of the chat routes (src/api/routes/chat.ts).
 
 const EnvironmentOverride = z
   .union([

@@ -19,7 +19,7 @@ import type { ChangeReviewInput, ChangeReviewTestResult } from '../../workflows/
 import { checkOverrides, isUniqueViolation } from './chat.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 
-/** What the caller asked for (api-v1 §4 POST /v1/chat/change-review), plus what QA.tech's action sends along. */
+/** What the caller asked for (`POST /v1/chat/change-review`), plus what QA.tech's action sends along. */
 export type ChangeReviewRequest = (
   | { mode: 'pr'; prUrl: string; vcsProviderId: GitProviderId }
   | { mode: 'rawChanges'; changes: { changeDescription: string; diff: string } }

@@ -1,8 +1,8 @@
-// Callers start, signal and update workflows only through these helpers, with business ids: starting twice is
+// Callers start and signal workflows only through these helpers, with business ids: starting twice is
 // harmless. Each is typed by the workflow's declared signature (`Workflows` in workflows/shared.ts, which
 // workflows/index.ts satisfies), and type names come from `workflowTypes`, which tsc checks against it.
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { SignalDefinition } from '@temporalio/common';
 import {
   dependencyRecordedSignal,
   workflowIds,
@@ -69,26 +69,6 @@ export async function signalWithStart<T extends WorkflowType, SignalArgs extends
     signalArgs: opts.signalArgs,
     // The SDK's conditional option types do not resolve for a generic workflow; the signature above is the check.
   } as unknown as Parameters<typeof client.workflow.signalWithStart<Workflows[T], SignalArgs>>[1]);
-}
-
-/**
- * Runs an update on the workflow under `workflowId`, starting it first when none runs, and returns the update's
- * result (a chat turn answered by the conversation's workflow).
- */
-export async function executeUpdateWithStart<T extends WorkflowType, Result, UpdateArgs extends unknown[]>(
-  temporal: TemporalTarget,
-  type: T,
-  opts: StartOptions<T> & { update: UpdateDefinition<Result, UpdateArgs>; updateArgs: UpdateArgs },
-): Promise<Result> {
-  const client = await temporal.get();
-  const startWorkflowOperation = new WithStartWorkflowOperation<Workflows[T]>(workflowTypes[type], {
-    taskQueue: temporal.taskQueue,
-    workflowId: opts.workflowId,
-    staticSummary: opts.summary,
-    args: opts.args,
-    workflowIdConflictPolicy: 'USE_EXISTING',
-  } as ConstructorParameters<typeof WithStartWorkflowOperation<Workflows[T]>>[1]);
-  return client.workflow.executeUpdateWithStart(opts.update, { args: opts.updateArgs, startWorkflowOperation });
 }
 
 /** Starts the burn-in that records a test case's steps; a burn-in already running for it counts as started. */

@@ -8,16 +8,6 @@ export async function findSettingsByRepository(db: DB, provider: GitProviderId, 
   return db.selectFrom('merge_request_review_settings').selectAll().where('provider', '=', provider).where('repository', '=', repository).executeTakeFirst();
 }
 
-export async function findSettingsForProject(db: DB, projectId: string, provider: GitProviderId, repository: string) {
-  return db
-    .selectFrom('merge_request_review_settings')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('provider', '=', provider)
-    .where('repository', '=', repository)
-    .executeTakeFirst();
-}
-
 /**
  * Records a delivery once. `fresh` is false for a delivery seen before; `processed` says whether its signals all
  * reached Temporal (an unprocessed one is processed again when the provider redelivers it).
