@@ -70,14 +70,16 @@ const maxTargetText = 300;
  * and its whole visible text when short: the expectation of an element with no name of its own (a list item).
  */
 export async function elementTarget(element: Locator): Promise<StepTarget | undefined> {
-  const [snapshot, text] = await Promise.all([
-    element.ariaSnapshot({ timeout: 2_000 }).catch(() => ''),
-    element.innerText({ timeout: 2_000 }).catch(() => ''),
-  ]);
-  const target = parseTargetLine(snapshot.split('\n')[0] ?? '');
+  const [target, text] = await Promise.all([ariaTarget(element), element.innerText({ timeout: 2_000 }).catch(() => '')]);
   const shown = flat(text);
   if (!target || !shown || shown.length > maxTargetText || shown === target.name) return target;
   return { ...target, text: shown };
+}
+
+/** Role and name alone, from the element's aria snapshot: one round trip. */
+export async function ariaTarget(element: Locator): Promise<StepTarget | undefined> {
+  const snapshot = await element.ariaSnapshot({ timeout: 2_000 }).catch(() => '');
+  return parseTargetLine(snapshot.split('\n')[0] ?? '');
 }
 
 export function parseTargetLine(line: string): StepTarget | undefined {

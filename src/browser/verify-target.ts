@@ -4,7 +4,7 @@ import type { StepChange } from '../domain/verdicts.js';
 import { TargetChangedError } from './replay-failures.js';
 import { quote, resolveLocator } from './locators.js';
 import { isElement } from './page-function.js';
-import { elementTarget } from './record.js';
+import { ariaTarget } from './record.js';
 import { assertsElement, compareTarget, expectationOf, flat, recordedTarget, showsExpectation, type SeenElement } from './target-check.js';
 
 // The replay side of the target check: reads the element a step is about to use and applies the rules of
@@ -57,9 +57,10 @@ export class Mismatch {
 }
 
 /** The element as the accessibility tree and the page show it now. */
-async function seeElement(locator: Locator): Promise<SeenElement> {
+async function seeElement(locator: Locator, withText: boolean): Promise<SeenElement> {
   const element = locator.first();
-  const [target, text] = await Promise.all([elementTarget(element), element.innerText({ timeout: 1_000 }).catch(() => '')]);
+  // An action's element is compared by role and name only: its text costs another round trip, on every step.
+  const [target, text] = await Promise.all([ariaTarget(element), withText ? element.innerText({ timeout: 1_000 }).catch(() => '') : '']);
   return { role: target?.role ?? 'generic', ...(target?.name && { name: target.name }), text };
 }
 
@@ -77,15 +78,17 @@ export async function verifyTarget(
   waitMs: number,
   found: Findings,
 ): Promise<Locator | Mismatch> {
-  if (step.action === 'assert_text') return match.locator;
+  const asserts = assertsElement(step);
+  // An assert_text checks its text, and an action recorded without a target has nothing to be compared with.
+  if (step.action === 'assert_text' || (!asserts && !step.target)) return match.locator;
   const deadline = Date.now() + Math.max(waitMs, 0);
   // An action's element settles fast; a short wait covers a label rendered after the control.
   const settleBy = Date.now() + Math.min(Math.max(waitMs, 0), 1_000);
-  let seen = await seeElement(match.locator);
-  if (assertsElement(step)) {
+  let seen = await seeElement(match.locator, asserts);
+  if (asserts) {
     while (!showsExpectation(step, seen) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      seen = await seeElement(match.locator);
+      seen = await seeElement(match.locator, true);
     }
     if (showsExpectation(step, seen)) return match.locator;
     const recorded = await recordedElementElsewhere(page, step, match.locator);
@@ -100,7 +103,7 @@ export async function verifyTarget(
   let changes = compareTarget(index, step, seen);
   while (changes.length > 0 && Date.now() < settleBy) {
     await new Promise((r) => setTimeout(r, 100));
-    seen = await seeElement(match.locator);
+    seen = await seeElement(match.locator, false);
     changes = compareTarget(index, step, seen);
   }
   if (changes.length === 0) return match.locator;
