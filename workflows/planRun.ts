@@ -1,32 +1,14 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  ChildWorkflowCancellationType,
-  condition,
-  continueAsNew,
-  executeChild,
-  isCancellation,
-  log,
-  proxyActivities,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { CancellationScope, ChildWorkflowCancellationType, condition, continueAsNew, executeChild, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
-import type { RunPlanTest } from '../activities/runs.js';
-import { decide, decodeOutcomes, encodeOutcomes, planRunResult, type Outcome } from '../src/domain/run-plan.js';
 import { dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
+import { deleteStates, loadPlan, sendNotifications, skipTests } from './plan-run-calls.js';
+import { PlanRunState } from './plan-run-state.js';
 import { testExecution } from './testExecution.js';
-import { blobKeys, workflowIds, type PlanRunCarry, type PlanRunInput, type PlanRunResult } from './shared.js';
+import { workflowIds, type PlanRunCarry, type PlanRunInput, type PlanRunResult } from './shared.js';
 
 type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
-// Notifications and clean-up: retried a few times, then given up on (logged), never failing the run.
-const bestEffort = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5, initialInterval: '2 seconds' } });
-
-/** Tests per loadRunPlan call: ~330 KB of history each, well under Temporal's 2 MB payload limit. */
-const planPage = 1_000;
-/** Tests per skipTests / deleteBrowserStates call, for the same reason. */
-const writeBatch = 500;
 
 /**
  * A run of a test plan: every test a child `testExecution`, started as soon as its dependencies passed,
@@ -52,145 +34,69 @@ const writeBatch = 500;
 export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
   const continuations = input.carried?.continuations ?? 0;
   const eventBudget = input.maxHistoryEvents ?? 10_000;
-  let outcomes = new Map<string, Outcome>();
-  const started = new Set<string>();
-  let tests: RunPlanTest[] = [];
-  let running = 0;
+  const run = new PlanRunState();
   let carry: PlanRunCarry | undefined;
+
+  const launch = (testCaseId: string) => {
+    const { test, args } = run.launch(input, testCaseId);
+    void executeChild(testExecution, {
+      workflowId: workflowIds.testExecution(input.runShortId, testCaseId),
+      staticSummary: test.name,
+      cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+      args: [args],
+    }).then(
+      (result) => run.ended(testCaseId, result.outcome),
+      (err: unknown) => {
+        if (!isCancellation(err)) log.warn('test execution failed', { testCaseId, error: innermostMessage(err) });
+        run.ended(testCaseId, isCancellation(err) ? 'CANCELLED' : 'ERROR');
+      },
+    );
+  };
 
   try {
     if (!input.carried) await db.markRunStarted({ runId: input.runId });
-    tests = await loadPlan(input.runId);
-    if (input.carried) outcomes = restore(tests, input.carried);
-    const byId = new Map(tests.map((t) => [t.testCaseId, t]));
-    const resumedFrom = new Set(tests.map((t) => t.resumeFrom).filter((id): id is string => Boolean(id)));
-
-    const launch = (testCaseId: string) => {
-      const test = byId.get(testCaseId)!;
-      started.add(testCaseId);
-      running++;
-      void executeChild(testExecution, {
-        workflowId: workflowIds.testExecution(input.runShortId, testCaseId),
-        staticSummary: test.name,
-        cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-        args: [
-          {
-            runId: input.runId,
-            runShortId: input.runShortId,
-            projectId: input.projectId,
-            runTestCaseId: test.runTestCaseId,
-            testCaseId,
-            baseUrl: test.baseUrl,
-            build: test.build,
-            device: test.device,
-            // A dependent starts only after its resume-from dependency passed, which stored its state here.
-            stateKey: test.resumeFrom ? blobKeys.browserState(input.runShortId, test.resumeFrom) : undefined,
-            captureStateKey: resumedFrom.has(testCaseId) ? blobKeys.browserState(input.runShortId, testCaseId) : undefined,
-            heal: input.heal,
-            retries: test.retries,
-          },
-        ],
-      }).then(
-        (result) => {
-          outcomes.set(testCaseId, result.outcome);
-          running--;
-        },
-        (err: unknown) => {
-          outcomes.set(testCaseId, isCancellation(err) ? 'CANCELLED' : 'ERROR');
-          if (!isCancellation(err)) log.warn('test execution failed', { testCaseId, error: innermostMessage(err) });
-          running--;
-        },
-      );
-    };
+    run.load(await loadPlan(input.runId), input.carried);
 
     let draining = false;
-    while (outcomes.size < tests.length) {
-      const { ready, skip } = decide(tests, outcomes, started);
+    while (!run.allFinished) {
+      const { ready, skip } = run.next();
       if (skip.length > 0) {
-        for (let i = 0; i < skip.length; i += writeBatch) await db.skipTests({ runId: input.runId, skips: skip.slice(i, i + writeBatch) });
-        for (const s of skip) outcomes.set(s.testCaseId, 'SKIPPED');
+        await skipTests(input.runId, skip);
+        run.skipped(skip);
         continue;
       }
       draining ||= workflowInfo().historyLength >= eventBudget;
-      if (draining && running === 0) {
-        carry = { outcomes: encodeOutcomes(tests, outcomes), continuations: continuations + 1 };
+      if (draining && run.running === 0) {
+        carry = run.carry(continuations + 1);
         break;
       }
-      if (!draining) for (const id of ready.slice(0, Math.max(0, input.concurrency - running))) launch(id);
-      const finishedBefore = outcomes.size;
-      await condition(() => outcomes.size > finishedBefore);
+      if (!draining) for (const id of ready.slice(0, Math.max(0, input.concurrency - run.running))) launch(id);
+      const finishedBefore = run.finished;
+      await condition(() => run.finished > finishedBefore);
     }
 
     if (!carry) {
-      // Quarantined tests run and report, but do not fail the run.
-      const result = planRunResult(tests, outcomes);
-      await deleteStates(input.runShortId, tests);
+      const result = run.result();
+      await deleteStates(input.runShortId, run.tests);
       await db.finishRun({ runId: input.runId, status: 'COMPLETED', result });
       await sendNotifications(input.runId);
-      return { status: 'COMPLETED', result, counts: count(outcomes), continuations };
+      return { status: 'COMPLETED', result, counts: run.counts(), continuations };
     }
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(async () => {
-        await condition(() => running === 0);
-        await deleteStates(input.runShortId, tests);
+        await condition(() => run.running === 0);
+        await deleteStates(input.runShortId, run.tests);
         await db.finishRun({ runId: input.runId, status: 'CANCELLED', result: null });
       });
-      return { status: 'CANCELLED', result: null, counts: count(outcomes), continuations };
+      return { status: 'CANCELLED', result: null, counts: run.counts(), continuations };
     }
     const error = innermostMessage(err);
-    await deleteStates(input.runShortId, tests);
+    await deleteStates(input.runShortId, run.tests);
     await db.finishRun({ runId: input.runId, status: 'ERROR', result: null, error });
     await sendNotifications(input.runId);
-    return { status: 'ERROR', result: null, counts: count(outcomes), continuations };
+    return { status: 'ERROR', result: null, counts: run.counts(), continuations };
   }
-  log.info('run continues as new', { runId: input.runId, finished: outcomes.size, of: tests.length, continuations: carry.continuations });
+  log.info('run continues as new', { runId: input.runId, finished: run.finished, of: run.tests.length, continuations: carry.continuations });
   return continueAsNew<typeof planRun>({ ...input, carried: carry });
-}
-
-/** The whole plan, in pages so that no single activity result nears the payload limit. */
-async function loadPlan(runId: string): Promise<RunPlanTest[]> {
-  const tests: RunPlanTest[] = [];
-  for (;;) {
-    const page = await db.loadRunPlan({ runId, offset: tests.length, limit: planPage });
-    tests.push(...page);
-    if (page.length < planPage) return tests;
-  }
-}
-
-function restore(tests: RunPlanTest[], carried: PlanRunCarry): Map<string, Outcome> {
-  try {
-    return decodeOutcomes(tests, carried.outcomes);
-  } catch (err) {
-    // The run's tests are fixed when it is created; a mismatch is a bug, and retrying would not fix it.
-    throw ApplicationFailure.create({ message: innermostMessage(err), type: 'CarriedStateMismatch', nonRetryable: true });
-  }
-}
-
-/**
- * Every resume-from dependency's state blob, whatever its outcome (a test cancelled after storing its state
- * still left one). Cleaning up is best effort: a blob store that is down must not change the run's result.
- */
-async function deleteStates(runShortId: string, tests: RunPlanTest[]): Promise<void> {
-  const keys = [...new Set(tests.flatMap((t) => (t.resumeFrom ? [blobKeys.browserState(runShortId, t.resumeFrom)] : [])))];
-  try {
-    for (let i = 0; i < keys.length; i += writeBatch) await bestEffort.deleteBrowserStates({ keys: keys.slice(i, i + writeBatch) });
-  } catch (err) {
-    log.warn('browser state clean-up failed', { runShortId, error: innermostMessage(err) });
-  }
-}
-
-// A notification that cannot be delivered is logged, never a reason to fail the run.
-async function sendNotifications(runId: string): Promise<void> {
-  try {
-    await bestEffort.sendRunNotifications({ runId });
-  } catch (err) {
-    log.warn('run notifications failed', { runId, error: innermostMessage(err) });
-  }
-}
-
-function count(outcomes: Map<string, Outcome>): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const o of outcomes.values()) counts[o] = (counts[o] ?? 0) + 1;
-  return counts;
 }

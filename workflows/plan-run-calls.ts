@@ -1,0 +1,55 @@
+import { log, proxyActivities } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.js';
+import type { RunPlanTest } from '../activities/runs.js';
+import type { Decision } from '../src/domain/run-plan.js';
+import { dbActivity } from './activity-options.js';
+import { innermostMessage } from './errors.js';
+import { blobKeys } from './shared.js';
+
+// planRun's activity calls that go in pages or batches, and those that are best effort.
+
+type Activities = ReturnType<typeof createActivities>;
+const db = proxyActivities<Activities>(dbActivity);
+// Notifications and clean-up: retried a few times, then given up on (logged), never failing the run.
+const bestEffort = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5, initialInterval: '2 seconds' } });
+
+/** Tests per loadRunPlan call: ~330 KB of history each, well under Temporal's 2 MB payload limit. */
+const planPage = 1_000;
+/** Tests per skipTests / deleteBrowserStates call, for the same reason. */
+const writeBatch = 500;
+
+/** The whole plan, in pages so that no single activity result nears the payload limit. */
+export async function loadPlan(runId: string): Promise<RunPlanTest[]> {
+  const tests: RunPlanTest[] = [];
+  for (;;) {
+    const page = await db.loadRunPlan({ runId, offset: tests.length, limit: planPage });
+    tests.push(...page);
+    if (page.length < planPage) return tests;
+  }
+}
+
+export async function skipTests(runId: string, skip: Decision['skip']): Promise<void> {
+  for (let i = 0; i < skip.length; i += writeBatch) await db.skipTests({ runId, skips: skip.slice(i, i + writeBatch) });
+}
+
+/**
+ * Every resume-from dependency's state blob, whatever its outcome (a test cancelled after storing its state
+ * still left one). Cleaning up is best effort: a blob store that is down must not change the run's result.
+ */
+export async function deleteStates(runShortId: string, tests: RunPlanTest[]): Promise<void> {
+  const keys = [...new Set(tests.flatMap((t) => (t.resumeFrom ? [blobKeys.browserState(runShortId, t.resumeFrom)] : [])))];
+  try {
+    for (let i = 0; i < keys.length; i += writeBatch) await bestEffort.deleteBrowserStates({ keys: keys.slice(i, i + writeBatch) });
+  } catch (err) {
+    log.warn('browser state clean-up failed', { runShortId, error: innermostMessage(err) });
+  }
+}
+
+// A notification that cannot be delivered is logged, never a reason to fail the run.
+export async function sendNotifications(runId: string): Promise<void> {
+  try {
+    await bestEffort.sendRunNotifications({ runId });
+  } catch (err) {
+    log.warn('run notifications failed', { runId, error: innermostMessage(err) });
+  }
+}
