@@ -3,10 +3,10 @@
 // reads its row, as a polling client would, and never holds anything the workflow needs.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DB } from '../db/database.js';
-import { findChat, toChatView, turnMessageIds } from '../db/queries/chats.js';
+import { toChatView } from '../db/queries/chats.js';
 import type { ChatMessageStatus } from '../db/schema.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
-import { createConversation, sendTurn, type ChatDeps } from './chat.js';
+import { openConversation, sendTurn, type ChatDeps } from './chat.js';
 
 export interface SendAndWaitInput {
   projectId: string;
@@ -32,11 +32,10 @@ const ended: ReadonlySet<ChatMessageStatus> = new Set(['COMPLETED', 'FAILED', 'C
 const pollMs = 250;
 
 export async function sendAndWait(deps: ChatDeps, input: SendAndWaitInput): Promise<SentReply> {
-  const { shortId, turn } = input.chatShortId
-    ? await sendTurn(deps, { projectId: input.projectId, chatShortId: input.chatShortId, message: input.message }).then((sent) => ({ shortId: sent.chat.shortId, turn: sent.turn }))
-    : { shortId: (await createConversation(deps, { projectId: input.projectId, message: input.message, applicationOverrides: input.applicationOverrides })).shortId, turn: 1 };
-  const chat = (await findChat(deps.db, input.projectId, shortId))!;
-  const { assistantMessageId } = (await turnMessageIds(deps.db, chat.id, turn))!;
+  const { chat, request } = input.chatShortId
+    ? await sendTurn(deps, { projectId: input.projectId, chatShortId: input.chatShortId, message: input.message })
+    : await openConversation(deps, { projectId: input.projectId, message: input.message, applicationOverrides: input.applicationOverrides });
+  const { assistantMessageId } = request;
   const deadline = Date.now() + input.waitMs;
   let reply = await readReply(deps.db, assistantMessageId);
   while (!ended.has(reply.status) && Date.now() < deadline && !input.signal?.aborted) {

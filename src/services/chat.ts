@@ -22,6 +22,7 @@ import { newId, newShortId } from '../ids.js';
 import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
+import type { ChatTurnRequest } from '../../workflows/shared.js';
 
 export interface ChatDeps {
   db: DB;
@@ -58,18 +59,23 @@ export async function checkOverrides(db: DB, projectId: string, overrides: Appli
  * Hands the turn to the workflow. The rows are already committed, so a failure here must not lose the message
  * silently: its reply is marked FAILED with the reason and the caller gets a 503.
  */
-async function dispatch(deps: ChatDeps, chat: ChatRecord, turn: number): Promise<void> {
-  const ids = (await turnMessageIds(deps.db, chat.id, turn))!;
+async function dispatch(deps: ChatDeps, chat: ChatRecord, request: ChatTurnRequest): Promise<void> {
   try {
-    await sendChatTurn(deps.temporal, { chatId: chat.id, chatShortId: chat.shortId, projectId: chat.projectId }, { turn, ...ids });
+    await sendChatTurn(deps.temporal, { chatId: chat.id, chatShortId: chat.shortId, projectId: chat.projectId }, request);
   } catch (err) {
     const reason = `could not start processing the message: ${err instanceof Error ? err.message : String(err)}`;
-    await finishReply(deps.db, ids.assistantMessageId, { status: 'FAILED', text: reason, toolsUsed: [] });
+    await finishReply(deps.db, request.assistantMessageId, { status: 'FAILED', text: reason, toolsUsed: [] });
     throw new UnavailableError(`${reason}; send it again`);
   }
 }
 
 export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';
+
+/** A new turn's message ids, made here and handed on as they are (never read back). */
+const newTurn = (turn: number): ChatTurnRequest => ({ turn, userMessageId: newId(), assistantMessageId: newId() });
+
+/** The ids of a turn an earlier request wrote (an idempotent repeat). */
+const earlierTurn = async (db: DB, chatId: string, turn: number): Promise<ChatTurnRequest> => ({ turn, ...(await turnMessageIds(db, chatId, turn))! });
 
 /**
  * POST /v1/chat (and the dashboard's new-conversation form, source 'ui'): a new conversation with its first message;
@@ -79,48 +85,62 @@ export async function createConversation(
   deps: ChatDeps,
   input: { projectId: string; message: string; applicationOverrides?: ApplicationOverride[]; idempotencyKey?: string; source?: 'api' | 'ui' },
 ): Promise<ChatView> {
+  const { chat } = await openConversation(deps, input);
+  return toChatView(chat, deps.appUrl, []);
+}
+
+/** createConversation, answering the conversation and its first turn's message ids. */
+export async function openConversation(
+  deps: ChatDeps,
+  input: { projectId: string; message: string; applicationOverrides?: ApplicationOverride[]; idempotencyKey?: string; source?: 'api' | 'ui' },
+): Promise<{ chat: ChatRecord; request: ChatTurnRequest }> {
   const { db } = deps;
+  const repeated = async (existing: ChatRecord) => ({ chat: existing, request: await earlierTurn(db, existing.id, 1) });
   if (input.idempotencyKey) {
     const existing = await findChatByIdempotencyKey(db, input.projectId, input.idempotencyKey);
-    if (existing) return toChatView(existing, deps.appUrl, []);
+    if (existing) return repeated(existing);
   }
   const overrides = input.applicationOverrides ?? [];
   await checkOverrides(db, input.projectId, overrides);
   const id = newId();
   const shortId = newShortId('chat');
+  const request = newTurn(1);
   try {
     await db.transaction().execute(async (trx) => {
       await insertChat(trx, { id, shortId, projectId: input.projectId, source: input.source ?? 'api', applicationOverrides: overrides, idempotencyKey: input.idempotencyKey });
-      await insertTurn(trx, { chatId: id, turn: 1, text: input.message, userMessageId: newId(), assistantMessageId: newId() });
+      await insertTurn(trx, { chatId: id, text: input.message, ...request });
     });
   } catch (err) {
     // The same key sent twice at once: the loser answers with the winner's conversation.
     if (input.idempotencyKey && isUniqueViolation(err)) {
       const existing = await findChatByIdempotencyKey(db, input.projectId, input.idempotencyKey);
-      if (existing) return toChatView(existing, deps.appUrl, []);
+      if (existing) return repeated(existing);
     }
     throw err;
   }
-  const record = (await findChat(db, input.projectId, shortId))!;
-  await dispatch(deps, record, 1);
-  return toChatView(record, deps.appUrl, []);
+  const chat = (await findChat(db, input.projectId, shortId))!;
+  await dispatch(deps, chat, request);
+  return { chat, request };
 }
 
 /** Stores the next message and hands it to the workflow; a repeated idempotency key answers with the earlier turn. */
-export async function sendTurn(deps: ChatDeps, input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string }): Promise<{ chat: ChatRecord; turn: number }> {
+export async function sendTurn(
+  deps: ChatDeps,
+  input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string },
+): Promise<{ chat: ChatRecord; request: ChatTurnRequest }> {
   const result = await deps.db.transaction().execute(async (trx) => {
     const chat = await findChat(trx, input.projectId, input.chatShortId, { lock: true });
     if (!chat) throw new NotFoundError('Conversation');
     if (input.idempotencyKey) {
       const earlier = await findTurnByIdempotencyKey(trx, chat.id, input.idempotencyKey);
-      if (earlier) return { chat, turn: earlier.turn, repeated: true };
+      if (earlier) return { chat, request: await earlierTurn(trx, chat.id, earlier.turn), repeated: true };
     }
-    const turn = chat.turnCount + 1;
-    await insertTurn(trx, { chatId: chat.id, turn, text: input.message, userMessageId: newId(), assistantMessageId: newId(), idempotencyKey: input.idempotencyKey });
-    return { chat, turn, repeated: false };
+    const request = newTurn(chat.turnCount + 1);
+    await insertTurn(trx, { chatId: chat.id, text: input.message, idempotencyKey: input.idempotencyKey, ...request });
+    return { chat, request, repeated: false };
   });
-  if (!result.repeated) await dispatch(deps, result.chat, result.turn);
-  return result;
+  if (!result.repeated) await dispatch(deps, result.chat, result.request);
+  return { chat: result.chat, request: result.request };
 }
 
 /**
