@@ -18,16 +18,16 @@ const layers = [
     why: 'Temporal contracts (signatures, signals, queries, ids); bundled into the workflow sandbox, so a leaf',
   },
   {
-    name: 'adapters',
-    path: '^src/(db|git|llm|browser|storage|temporal|builds|devices|notify|tunnels)/',
-    mayImport: ['domain', 'support', 'contracts'],
-    why: 'the edges to Postgres, Git providers, the LLM, Chromium, blob storage, the Temporal client, email, tunnels',
-  },
-  {
     name: 'schemas',
     path: '^src/schemas/',
     mayImport: ['domain'],
     why: "the public API's request and response shapes (zod-openapi): REST validates with them, MCP and the chat tools too",
+  },
+  {
+    name: 'adapters',
+    path: '^src/(db|git|llm|browser|storage|temporal|builds|devices|notify|tunnels)/',
+    mayImport: ['domain', 'support', 'contracts'],
+    why: 'the edges to Postgres, Git providers, the LLM, Chromium, blob storage, the Temporal client, email, tunnels',
   },
   { name: 'services', path: '^src/services/', mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas'], why: 'business operations' },
   {
@@ -52,10 +52,12 @@ const layers = [
     mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services'],
     why: 'the request context, the error envelope and the zod-openapi helpers shared by the delivery surfaces',
   },
+  // The three surfaces still read src/db (and a few other adapters) directly: 52 imports today. Once services own
+  // every view (issue 20, item 3), drop 'adapters' from these three lists.
   {
     name: 'api',
     path: '^src/api/(?!((context|errors|openapi|app|server)\\.ts$))',
-    mayImport: ['domain', 'support', 'contracts', 'adapters', 'services', 'schemas', 'delivery-kit'],
+    mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services', 'delivery-kit'],
     why: 'REST routes',
   },
   {
