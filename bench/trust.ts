@@ -1,4 +1,4 @@
-// Verdicts you can trust (issue 19): the adversarial matrix of test/support/trust-matrix.ts, printed. Every step
+// Verdicts you can trust: the adversarial matrix of test/support/trust-matrix.ts, printed. Every step
 // kind × every way replay finds its element (role and name, test id, id, CSS position, text with and without an
 // accessible name, an LLM heal by an honest and by a lying model) × every way a bad build changes that element.
 // Each cell is recorded on its good build and replayed on both: the good build must pass clean, the bad one must

@@ -6,7 +6,7 @@ import { serveOverHttp, type ServedApp } from '../support/http-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 
-// Issue 19's first case and its dead end, on the real stack (Temporal worker, Postgres, Chromium, the scripted
+// A healed assertion that once passed on an error, and a changed text that once had no way forward, on the real stack (Temporal worker, Postgres, Chromium, the scripted
 // model over HTTP). A group admin page (as Django's) confirms a new group with a list item that has no accessible
 // name; on a rerun the group exists and the same list shows an error. A lying heal picking the error must not pass.
 // And when the page's copy really changed (a new locale), the run fails and offers the new text to accept.

@@ -4,7 +4,7 @@ import { loadPrograms } from '../../src/programs.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { cells, healerModel, matrixTable, runMatrix, serveMatrix, summary, type CellResult, type Matrix } from '../support/trust-matrix.js';
 
-// Issue 19's adversarial matrix, generated (test/support/trust-matrix.ts; bench/trust prints it): no bad build may
+// The adversarial matrix of verdicts, generated (test/support/trust-matrix.ts; bench/trust prints it): no bad build may
 // pass silently, whatever the step, however its element is found, however the build broke it; every good build
 // passes with nothing reported, so the failures are the bad builds' doing and not the matrix's.
 

@@ -1,4 +1,4 @@
-// The adversarial matrix of issue 19: every step kind, crossed with every way replay can find its element,
+// The adversarial matrix of verdicts: every step kind, crossed with every way replay can find its element,
 // crossed with every way a bad build can change that element. Each cell is a page served over HTTP, recorded on
 // its good build (the production recorder reads the target), then replayed by the production replay on the good
 // build (it must pass clean) and on the bad one (it must fail, or report a regression; never pass silently). The
