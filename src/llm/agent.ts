@@ -7,6 +7,7 @@ import { observe, redact } from '../browser/snapshot.js';
 import { agentTools } from './agent-tools.js';
 import { callTool, type Llm } from './client.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
+import { summaryReservations } from './reservations.js';
 
 export interface AgentOptions extends ActionOptions {
   llm: Llm;
@@ -71,7 +72,8 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
         history.push(`${history.length + 1}. (done refused: assert the expected result first)`);
         continue;
       }
-      return steps.length > 0 ? result('COMPLETED', undefined, reservations(args.notCovered, opts.secrets)) : result('FAILED', 'the agent finished without recording any step');
+      const notCovered = [...(Array.isArray(args.notCovered) ? args.notCovered : []), ...summaryReservations(str('summary'))];
+      return steps.length > 0 ? result('COMPLETED', undefined, reservations(notCovered, opts.secrets)) : result('FAILED', 'the agent finished without recording any step');
     }
     if (call.name === 'fail') return result('FAILED', `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.secrets)}`);
 
