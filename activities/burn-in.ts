@@ -1,5 +1,4 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
@@ -9,10 +8,11 @@ import { captureBrowserState } from '../src/browser/state.js';
 import { generationStatuses, loadExecutionContext, saveGenerationResult, type ExecutionContext } from '../src/db/queries/execution.js';
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
-import { LlmNotConfiguredError, LlmUnavailableError } from '../src/llm/client.js';
+import { LlmUnavailableError } from '../src/llm/client.js';
+import { ApplicationUnreachableError, BadTestDefinitionError, GoneError, LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
-import { failureTypes, type BurnInInput, type DependencyRecorded } from '../workflows/shared.js';
+import type { BurnInInput, DependencyRecorded } from '../workflows/shared.js';
 
 export interface RecordStepsResult {
   status: 'COMPLETED' | 'FAILED';
@@ -24,11 +24,9 @@ export interface RecordStepsResult {
   promptTokens: number[];
 }
 
-const permanent = (message: string, type: string) => ApplicationFailure.create({ message, type, nonRetryable: true });
-
 export function requireEnvironmentUrl(ctx: ExecutionContext): string {
   if (!ctx.environmentUrl) {
-    throw permanent(`application ${ctx.application.name} has no environment with a URL: create one (POST /v1/applications/${ctx.application.shortId}/environments)`, failureTypes.badDefinition);
+    throw new BadTestDefinitionError(`application ${ctx.application.name} has no environment with a URL: create one (POST /v1/applications/${ctx.application.shortId}/environments)`);
   }
   return ctx.environmentUrl;
 }
@@ -41,9 +39,9 @@ export async function dependencyState(deps: ActivityDeps, projectId: string, res
   const chain: ExecutionContext[] = [];
   for (let id: string | null = resumeFromId; id; ) {
     const dep = await loadExecutionContext(deps.db, projectId, id);
-    if (!dep) throw permanent(`resume-from dependency ${id} no longer exists`, failureTypes.notFound);
-    if (!dep.testCase.steps?.length) throw permanent(`resume-from dependency "${dep.testCase.name}" has no recorded steps`, failureTypes.badDefinition);
-    if (chain.some((c) => c.testCase.id === dep.testCase.id)) throw permanent('resume-from dependencies form a cycle', failureTypes.badDefinition);
+    if (!dep) throw new GoneError(`resume-from dependency ${id} no longer exists`);
+    if (!dep.testCase.steps?.length) throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" has no recorded steps`);
+    if (chain.some((c) => c.testCase.id === dep.testCase.id)) throw new BadTestDefinitionError('resume-from dependencies form a cycle');
     chain.unshift(dep);
     id = dep.testCase.resumeFromId;
   }
@@ -51,7 +49,7 @@ export async function dependencyState(deps: ActivityDeps, projectId: string, res
     let startUrl = baseUrl;
     for (const dep of chain) {
       const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, configs: dep.configs, timeoutMs: deps.stepTimeoutMs ?? 10_000 });
-      if (result.status === 'FAILED') throw permanent(`resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`, failureTypes.badDefinition);
+      if (result.status === 'FAILED') throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`);
       startUrl = page.url();
       heartbeat({ phase: 'dependency', testCase: dep.testCase.name });
     }
@@ -71,8 +69,8 @@ export function createBurnInActivities(deps: ActivityDeps) {
     /** The agent explores the application to reach the goal and records steps. One browser session. */
     async recordSteps(input: BurnInInput): Promise<RecordStepsResult> {
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
-      if (!ctx) throw permanent(`test case ${input.testCaseId} not found`, failureTypes.notFound);
-      if (!deps.llm) throw permanent(new LlmNotConfiguredError().message, failureTypes.llmNotConfigured);
+      if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
+      if (!deps.llm) throw new LlmNotConfiguredError();
       const llm = deps.llm;
       const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
@@ -84,7 +82,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
           await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
         } catch (err) {
           // Retried by the workflow's policy: a deployment may be restarting.
-          throw ApplicationFailure.create({ message: `application unreachable at ${startUrl}: ${firstLine(err)}`, type: failureTypes.unreachable });
+          throw new ApplicationUnreachableError(`application unreachable at ${startUrl}: ${firstLine(err)}`);
         }
         try {
           const result = await runAgent(
@@ -102,7 +100,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
           );
           return { status: result.status, steps: result.steps, failureReason: result.failureReason, notCovered: result.notCovered, llmCalls: result.llmCalls, promptTokens: result.promptTokens };
         } catch (err) {
-          if (err instanceof LlmUnavailableError) throw permanent(err.message, failureTypes.llmUnavailable);
+          if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);
           throw err;
         }
       }));

@@ -2,7 +2,6 @@
 // tests, create new ones with stable ids, write the run, read its results, let the model word the verdict, and
 // end the review. Each is safe to retry: writes are keyed by the review.
 import { createHash } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeats } from './heartbeat.js';
 import {
@@ -27,12 +26,12 @@ import { gitClientFor } from '../src/services/git-integrations.js';
 import { titleFrom } from '../src/domain/chat.js';
 import { fitDiffToBudget, parseUnifiedDiff } from '../src/domain/diff.js';
 import { selectTests, writeVerdict, type CatalogueTest, type VerdictDraft } from '../src/llm/change-review.js';
-import { LlmNotConfiguredError, type Llm } from '../src/llm/client.js';
+import type { Llm } from '../src/llm/client.js';
 import { chatRunConcurrency } from '../src/services/chat-tools.js';
-import { InvalidError, NotFoundError } from '../src/domain/errors.js';
+import { InvalidError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import { createTestCasesRun } from '../src/services/runs.js';
 import { writeTestCase } from '../src/services/test-cases.js';
-import { failureTypes, type ChangeReviewTestResult } from '../workflows/shared.js';
+import type { ChangeReviewTestResult } from '../workflows/shared.js';
 
 /** The label of tests a review creates (they stay disabled until someone enables them for plans). */
 export const changeReviewLabel = 'change-review';
@@ -73,7 +72,7 @@ export function reviewTestCaseId(changeReviewId: string, goal: string): string {
 }
 
 const llmOf = (llm: Llm | undefined): Llm => {
-  if (!llm) throw ApplicationFailure.create({ message: new LlmNotConfiguredError().message, type: failureTypes.llmNotConfigured, nonRetryable: true });
+  if (!llm) throw new LlmNotConfiguredError();
   return llm;
 };
 

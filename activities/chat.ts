@@ -1,12 +1,11 @@
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { CancelledFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { conversationForTurn, findChatById, finishReply, replyStatus, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
 import { titleFrom, type ChatToolCall, type ChatToolExchange } from '../src/domain/chat.js';
 import { chatMessages, streamChat } from '../src/llm/chat.js';
-import { LlmNotConfiguredError } from '../src/llm/client.js';
 import { chatRunConcurrency, runResultsTool } from '../src/services/chat-tools.js';
-import { DomainError } from '../src/domain/errors.js';
+import { DomainError, LlmNotConfiguredError } from '../src/domain/errors.js';
 import { chatToolSpecs, ChatToolError, findTool, parseToolArgs, type Tool, type ToolContext, type ToolRows, type ToolThatRuns } from '../src/services/tools/index.js';
 
 /** The streamed text reaches the database at most this often (a poller sees it grow without a write per token). */
@@ -123,7 +122,7 @@ export function createChatActivities(deps: ActivityDeps) {
      * A retry after a crash streams again from `prefix`, overwriting the same message: never a second one.
      */
     async streamChatReply(input: StreamChatReplyInput): Promise<StreamChatReplyResult> {
-      if (!deps.llm) throw ApplicationFailure.create({ message: new LlmNotConfiguredError().message, type: 'LlmNotConfigured', nonRetryable: true });
+      if (!deps.llm) throw new LlmNotConfiguredError();
       const llm = deps.llm;
       const history = await conversationForTurn(deps.db, input.chatId, input.turn);
       const signal = cancellationSignal();

@@ -1,5 +1,16 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { DomainError, NothingToRunError, type DomainErrorKind } from '../src/domain/errors.js';
+import {
+  ApplicationUnreachableError,
+  BadTestDefinitionError,
+  DomainError,
+  LlmGaveUpError,
+  LlmNotConfiguredError,
+  NoDeviceFarmError,
+  NothingToRunError,
+  RunNotFinishedError,
+  RunNotFoundError,
+  type DomainErrorKind,
+} from '../src/domain/errors.js';
 import { failureTypes } from '../workflows/shared.js';
 
 const typeOf: Record<DomainErrorKind, string> = {
@@ -9,15 +20,34 @@ const typeOf: Record<DomainErrorKind, string> = {
   Unavailable: '',
 };
 
+type DomainErrorClass = abstract new (...args: never[]) => DomainError;
+
 /**
- * The one place a service's domain error becomes a Temporal failure: a missing entity or a broken rule will not
- * change on retry, so it fails at once (non-retryable) with the service's message. `Unavailable` (Temporal did not
- * take a start) is transient and left to the retry policy, as is every other error.
+ * Errors the workflows (or an operator reading a history) tell apart from their kind, each with its own type;
+ * checked before the kind. Only an unreachable application is retried: a deployment may be restarting.
+ */
+const byClass: readonly { error: DomainErrorClass; type: string; retryable?: true }[] = [
+  { error: NothingToRunError, type: failureTypes.nothingToRun },
+  { error: BadTestDefinitionError, type: failureTypes.badDefinition },
+  { error: ApplicationUnreachableError, type: failureTypes.unreachable, retryable: true },
+  { error: LlmNotConfiguredError, type: failureTypes.llmNotConfigured },
+  { error: LlmGaveUpError, type: failureTypes.llmUnavailable },
+  { error: NoDeviceFarmError, type: failureTypes.noDeviceFarm },
+  { error: RunNotFoundError, type: failureTypes.runNotFound },
+  { error: RunNotFinishedError, type: failureTypes.runNotFinished },
+];
+
+/**
+ * The one place a domain error becomes a Temporal failure: a missing entity or a broken rule will not change on
+ * retry, so it fails at once (non-retryable) with the error's message. `Unavailable` (Temporal did not take a
+ * start) is transient and left to the retry policy, as is every other error.
  */
 export function toActivityFailure(err: unknown): unknown {
-  if (!(err instanceof DomainError) || err.kind === 'Unavailable') return err;
-  const type = err instanceof NothingToRunError ? failureTypes.nothingToRun : typeOf[err.kind];
-  return ApplicationFailure.create({ message: err.message, type, nonRetryable: true });
+  if (!(err instanceof DomainError)) return err;
+  const special = byClass.find((c) => err instanceof c.error);
+  if (special) return ApplicationFailure.create({ message: err.message, type: special.type, nonRetryable: !special.retryable });
+  if (err.kind === 'Unavailable') return err;
+  return ApplicationFailure.create({ message: err.message, type: typeOf[err.kind], nonRetryable: true });
 }
 
 type Activity = (...args: never[]) => Promise<unknown>;

@@ -1,6 +1,5 @@
-import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
-import { failureTypes } from '../workflows/shared.js';
+import { GoneError, NoDeviceFarmError, NotFoundError } from '../src/domain/errors.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { loadExecutionContext } from '../src/db/queries/execution.js';
 import type { BuildPlatform } from '../src/builds/file-types.js';
@@ -22,17 +21,15 @@ export function createMobileActivities(deps: Pick<ActivityDeps, 'db' | 'blobs' |
         .where('project_id', '=', input.projectId)
         .where('short_id', '=', input.buildShortId)
         .executeTakeFirst();
-      if (!build) throw ApplicationFailure.create({ message: `build ${input.buildShortId} no longer exists`, type: failureTypes.notFound, nonRetryable: true });
+      if (!build) throw new GoneError(`build ${input.buildShortId} no longer exists`);
       const farm = deps.deviceFarm;
       if (!farm) {
-        throw ApplicationFailure.create({
-          message: `no device farm is configured, so the ${describe(build.platform)} build "${build.file_name}" (${build.short_id}) could not be installed and this test did not run`,
-          type: failureTypes.noDeviceFarm,
-          nonRetryable: true,
-        });
+        throw new NoDeviceFarmError(
+          `no device farm is configured, so the ${describe(build.platform)} build "${build.file_name}" (${build.short_id}) could not be installed and this test did not run`,
+        );
       }
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
-      if (!ctx) throw ApplicationFailure.create({ message: `test case ${input.testCaseId} not found`, type: failureTypes.notFound, nonRetryable: true });
+      if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
       const downloadUrl = await deps.blobs.presignGet(build.blob_key, 3600);
       return withHeartbeats(() =>
         farm.runTest({

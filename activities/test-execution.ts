@@ -1,10 +1,9 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActivityDeps } from './deps.js';
 import { requireEnvironmentUrl } from './burn-in.js';
-import { failureTypes } from '../workflows/shared.js';
+import { BadTestDefinitionError, GoneError, NotFoundError } from '../src/domain/errors.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
@@ -59,7 +58,7 @@ async function readBrowserState(deps: ActivityDeps, key: string): Promise<Browse
     return JSON.parse((await deps.blobs.get(key)).toString('utf8')) as BrowserState;
   } catch (err) {
     if (err instanceof BlobNotFoundError) {
-      throw ApplicationFailure.create({ message: `browser state of the resume-from dependency is gone (${key})`, type: failureTypes.notFound, nonRetryable: true });
+      throw new GoneError(`browser state of the resume-from dependency is gone (${key})`);
     }
     throw err;
   }
@@ -70,10 +69,10 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
     /** Replays the recorded steps in a fresh context: no LLM unless a locator must be healed. */
     async executeTest(input: ExecuteTestInput): Promise<ExecuteTestResult> {
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
-      if (!ctx) throw ApplicationFailure.create({ message: `test case ${input.testCaseId} not found`, type: failureTypes.notFound, nonRetryable: true });
+      if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
       const steps = ctx.testCase.steps;
       if (!steps?.length) {
-        throw ApplicationFailure.create({ message: `test case "${ctx.testCase.name}" has no recorded steps`, type: failureTypes.badDefinition, nonRetryable: true });
+        throw new BadTestDefinitionError(`test case "${ctx.testCase.name}" has no recorded steps`);
       }
       const baseUrl = input.baseUrl ?? requireEnvironmentUrl(ctx);
       const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));

@@ -1,5 +1,5 @@
 import { ActivityCancellationType, type ActivityOptions } from '@temporalio/workflow';
-import { permanentFailureTypes } from './shared.js';
+import { failureTypes, permanentFailureTypes } from './shared.js';
 
 // Named presets instead of options repeated at each call (one place to tune retries and timeouts).
 
@@ -32,7 +32,7 @@ export const chatLlmActivity: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '5 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['LlmNotConfigured'] },
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3, nonRetryableErrorTypes: [failureTypes.llmNotConfigured] },
 };
 
 /**

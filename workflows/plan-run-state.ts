@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import type { RunPlanTest } from '../activities/runs.js';
 import { decide, decodeOutcomes, encodeOutcomes, planRunResult, type Decision, type Outcome } from '../src/domain/run-plan.js';
 import { innermostMessage } from './errors.js';
-import { blobKeys, type PlanRunCarry, type PlanRunInput, type TestExecutionInput } from './shared.js';
+import { blobKeys, failureTypes, type PlanRunCarry, type PlanRunInput, type TestExecutionInput } from './shared.js';
 
 /**
  * A plan run's scheduling state: its tests, the outcome of each finished one, which were started, how many run now.
@@ -90,6 +90,6 @@ function restore(tests: RunPlanTest[], carried: PlanRunCarry): Map<string, Outco
     return decodeOutcomes(tests, carried.outcomes);
   } catch (err) {
     // The run's tests are fixed when it is created; a mismatch is a bug, and retrying would not fix it.
-    throw ApplicationFailure.create({ message: innermostMessage(err), type: 'CarriedStateMismatch', nonRetryable: true });
+    throw ApplicationFailure.create({ message: innermostMessage(err), type: failureTypes.carriedStateMismatch, nonRetryable: true });
   }
 }

@@ -76,6 +76,11 @@ export const failureTypes = {
   noDeviceFarm: 'NoDeviceFarm',
   /** A change review that ended without a verdict (FAILED or CANCELLED); its reply says why. */
   changeReviewFailed: 'ChangeReviewFailed',
+  /** A run to notify about is missing, or has not finished: the notification is not sent. */
+  runNotFound: 'RunNotFound',
+  runNotFinished: 'RunNotFinished',
+  /** A continued plan run's carried outcomes do not match its tests (a bug: retrying would not fix it). */
+  carriedStateMismatch: 'CarriedStateMismatch',
 } as const;
 
 export const permanentFailureTypes: string[] = [

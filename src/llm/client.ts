@@ -6,13 +6,6 @@ export interface Llm {
   model: string;
 }
 
-export class LlmNotConfiguredError extends Error {
-  override name = 'LlmNotConfiguredError';
-  constructor() {
-    super('No LLM is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint, PROCTOR_LLM_MODEL for the model)');
-  }
-}
-
 /** The LLM endpoint failed after the client's own retries: the run is blocked on something outside us. */
 export class LlmUnavailableError extends Error {
   override name = 'LlmUnavailableError';

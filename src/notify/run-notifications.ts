@@ -1,10 +1,10 @@
 // Run-completion notifications: who hears about a finished run, and sending to each of them independently.
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { NetworkGuard } from '../browser/network-guard.js';
 import type { DB } from '../db/database.js';
 import type { NotifyOn, RunStatus, TestResult } from '../db/schema.js';
 import type { Logger } from '../logger.js';
+import { RunNotFinishedError, RunNotFoundError } from '../domain/errors.js';
 import { postChatWebhook } from './chat.js';
 import type { EmailSender } from './email.js';
 import { renderRunReport, type RunReport } from './message.js';
@@ -44,14 +44,6 @@ export interface NotifyDeps {
   fetchImpl?: typeof fetch;
   /** Refuses webhook URLs that point at cloud metadata or (by deployment policy) private networks. */
   networkGuard?: Pick<NetworkGuard, 'check'>;
-}
-
-export class RunNotFoundError extends Error {
-  override name = 'RunNotFoundError';
-}
-
-export class RunNotFinishedError extends Error {
-  override name = 'RunNotFinishedError';
 }
 
 const terminal: readonly RunStatus[] = ['COMPLETED', 'ERROR', 'CANCELLED'];
@@ -193,7 +185,7 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
  */
 export async function sendRunNotifications(deps: NotifyDeps, runId: string): Promise<RunNotificationReport> {
   const resolved = await notificationTargets(deps.db, runId);
-  if (!resolved) throw new RunNotFoundError(`run ${runId} not found`);
+  if (!resolved) throw new RunNotFoundError(runId);
   const { run } = resolved;
   if (!terminal.includes(run.status)) throw new RunNotFinishedError(`run ${run.shortId} has not finished (status ${run.status})`);
   const logger = deps.logger.child({ runId, runShortId: run.shortId });
@@ -244,19 +236,14 @@ export async function sendRunNotifications(deps: NotifyDeps, runId: string): Pro
   return report;
 }
 
-export const notifyFailureTypes = { notFound: 'RunNotFound', notFinished: 'RunNotFinished' } as const;
-
-/** The worker's notification activity; a missing or unfinished run is permanent, a delivery failure is retried. */
+/**
+ * The worker's notification activity. A missing or unfinished run is a domain error (permanent once mapped by
+ * activities/failures.ts); a delivery failure is a plain error, retried.
+ */
 export function createNotifyActivities(deps: NotifyDeps) {
   return {
     async sendRunNotifications(input: { runId: string }): Promise<RunNotificationReport> {
-      try {
-        return await sendRunNotifications(deps, input.runId);
-      } catch (err) {
-        if (err instanceof RunNotFoundError) throw ApplicationFailure.create({ message: err.message, type: notifyFailureTypes.notFound, nonRetryable: true });
-        if (err instanceof RunNotFinishedError) throw ApplicationFailure.create({ message: err.message, type: notifyFailureTypes.notFinished, nonRetryable: true });
-        throw err;
-      }
+      return sendRunNotifications(deps, input.runId);
     },
   };
 }

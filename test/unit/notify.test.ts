@@ -14,6 +14,7 @@ import { postChatWebhook } from '../../src/notify/chat.js';
 import { createEmailSender } from '../../src/notify/email.js';
 import { renderRunReport } from '../../src/notify/message.js';
 import { createNotifyActivities, notificationTargets, sendRunNotifications, type NotifyDeps } from '../../src/notify/run-notifications.js';
+import { mapDomainErrors } from '../../activities/failures.js';
 import { freshDatabase } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 
@@ -346,7 +347,7 @@ describe('run notifications', () => {
   });
 
   it('the activity fails permanently for a missing or unfinished run and retries delivery failures', async () => {
-    const activities = createNotifyActivities(deps());
+    const activities = mapDomainErrors(createNotifyActivities(deps()));
     const missing = await activities.sendRunNotifications({ runId: randomUUID() }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ApplicationFailure);
     expect((missing as ApplicationFailure).nonRetryable).toBe(true);
