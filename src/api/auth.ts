@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context.js';
 import { ApiError } from './errors.js';
-import { findTokenOwner } from '../db/queries/api-tokens.js';
+import { tokenOwner } from '../services/access.js';
 
 /**
  * The caller's project from the Bearer token. Lookups are cached; a revocation or suspension applies to the
@@ -15,7 +15,7 @@ export const requireApiToken = createMiddleware<AppEnv>(async (c, next) => {
     throw new ApiError(401, 'Missing API token: send "Authorization: Bearer <token>"');
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const owner = match ? await findTokenOwner(c.get('deps').db, match[1]!) : undefined;
+  const owner = match ? await tokenOwner(c.get('deps').db, match[1]!) : undefined;
   if (!owner) {
     c.header('WWW-Authenticate', 'Bearer error="invalid_token"');
     throw new ApiError(401, 'Invalid API token');

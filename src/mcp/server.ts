@@ -8,14 +8,13 @@ import { CreateTestCase, ListQuery, Params as TestCaseParams } from '../schemas/
 import { ChatParams, ChatQuery, SendMessage } from '../schemas/chat.js';
 import { shortId, uuid } from '../schemas/common.js';
 import { Rerun, RunParams, RunQuery, StartRun } from '../schemas/runs.js';
-import { rerunSelection, runDeps, runRef, runView } from '../services/run-views.js';
+import { getRunView, rerunSelection, runDeps, runRef, type RunMetadata } from '../services/run-views.js';
 import { ChangeReviewRequest } from '../schemas/change-review.js';
-import { listApplications } from '../db/queries/applications.js';
-import { findRunWithTests, type RunMetadata } from '../db/queries/runs.js';
+import { listApplications } from '../services/applications.js';
 import type { Logger } from '../logger.js';
 import { getConversation, type ChatDeps } from '../services/chat.js';
 import { sendAndWait } from '../services/chat-wait.js';
-import { DomainError, NotFoundError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { rerun, runTestCases, runTestPlan } from '../services/runs.js';
 import { createTestCase, findTestCases, showTestCase, testCaseWithProposalsView } from '../services/test-cases.js';
 import { changeReviewRequestOf, createChangeReview, getChangeReview } from '../services/change-reviews.js';
@@ -152,9 +151,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     { description: 'Status and result of a run; testCases "failed" or "all" adds the per-test results', inputSchema: RunParams.extend(RunQuery.shape), annotations: readOnly },
     (args) =>
       answer('get_run', async () => {
-        const run = await findRunWithTests(deps.db, projectId, args.shortId, args.testCases);
-        if (!run) throw new NotFoundError('Run');
-        return runView(deps, run);
+        return getRunView(deps, { projectId, runShortId: args.shortId, tests: args.testCases });
       }),
   );
 

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.js';
 import type { ApplicationKind } from '../db/schema.js';
-import { consumeBuildUpload, findBuildUpload, insertBuild, insertBuildUpload, type BuildView } from '../db/queries/builds.js';
+import { buildView, consumeBuildUpload, findBuild, findBuildUpload, insertBuild, insertBuildUpload, listBuilds, type BuildView } from '../db/queries/builds.js';
 import { buildFileType, isBuildFileType, platformOfType, supportedBuildExtensions, type BuildPlatform } from '../builds/file-types.js';
 import { inspectBuild } from '../builds/inspect.js';
 import { hashToken, newId } from '../ids.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { InvalidError } from '../domain/errors.js';
+import { InvalidError, NotFoundError } from '../domain/errors.js';
+
+/** The file name extensions a build may have (the upload route documents them). */
+export { supportedBuildExtensions };
 
 export interface BuildDeps {
   db: DB;
@@ -101,4 +104,14 @@ export async function registerBuild(
     fileSizeBytes: object.size,
     blobKey: upload.blob_key,
   });
+}
+
+/** The builds of an application of the project, newest first. */
+export const listApplicationBuilds = (db: DB, projectId: string, applicationId: string): Promise<BuildView[]> => listBuilds(db, projectId, applicationId);
+
+/** A build of the application, or NotFoundError (also when it belongs to another application or project). */
+export async function getApplicationBuild(db: DB, projectId: string, applicationId: string, buildShortId: string): Promise<BuildView> {
+  const build = await findBuild(db, projectId, buildShortId);
+  if (!build || build.application_id !== applicationId) throw new NotFoundError('Application build');
+  return buildView(build);
 }

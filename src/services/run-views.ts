@@ -1,11 +1,16 @@
 // Runs in their API shape, as the run routes, the compatibility routes and the MCP run tools answer them.
 import type { z } from '@hono/zod-openapi';
 import type { Config } from '../config.js';
-import { toRunFields, type RunWithTests } from '../db/queries/runs.js';
+import type { DB } from '../db/database.js';
+import { findIdByShortId } from '../db/queries/lookups.js';
+import { findRunWithTests, listRuns, toRunFields, type RunTestSelection, type RunWithTests } from '../db/queries/runs.js';
+import { NotFoundError } from '../domain/errors.js';
 import type { FailureEvidence } from '../domain/verdicts.js';
 import type { Rerun } from '../schemas/runs.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { RerunSelection, RunStartDeps } from './runs.js';
+
+export type { RunMetadata, RunWithTests } from '../db/queries/runs.js';
 
 /** What a run view needs of the process's dependencies (the API's deps have it). */
 export interface RunViewDeps {
@@ -74,4 +79,30 @@ export async function runView(deps: RunViewDeps, run: RunWithTests) {
       })),
     ),
   };
+}
+
+/** The run of the project with the tests asked for, or NotFoundError (also when it belongs to another project). */
+export async function requireRun(db: DB, projectId: string, runShortId: string, tests: RunTestSelection | undefined): Promise<RunWithTests> {
+  const run = await findRunWithTests(db, projectId, runShortId, tests);
+  if (!run) throw new NotFoundError('Run');
+  return run;
+}
+
+/** A run in its API shape, as `GET /runs/{shortId}` and the MCP `get_run` tool answer it. */
+export async function getRunView(deps: RunViewDeps & { db: DB }, input: { projectId: string; runShortId: string; tests: RunTestSelection | undefined }) {
+  return runView(deps, await requireRun(deps.db, input.projectId, input.runShortId, input.tests));
+}
+
+/** A page of the project's runs, newest first, as `GET /runs` answers it; a named plan must be the project's. */
+export async function listRunViews(
+  deps: { db: DB; config: Pick<Config, 'appUrl'> },
+  input: { projectId: string; testPlanShortId?: string; status?: string; limit: number; offset: number },
+) {
+  let testPlanId: string | undefined;
+  if (input.testPlanShortId) {
+    testPlanId = await findIdByShortId(deps.db, 'test_plans', input.projectId, input.testPlanShortId);
+    if (!testPlanId) throw new NotFoundError('Test plan');
+  }
+  const { rows, total } = await listRuns(deps.db, input.projectId, { testPlanId, status: input.status, limit: input.limit, offset: input.offset });
+  return { runs: rows.map((r) => ({ ...toRunFields(r, deps.config.appUrl), branch: r.branch, commitHash: r.commit_hash })), total };
 }

@@ -1,5 +1,6 @@
 // Test cases as business operations: create (and start its burn-in), change, delete, with the dependency rules.
 // Used by the API and (next) the chat assistant's tools; input field names are the API's, so messages name them.
+import { readProjectList, type JsonText } from '../db/queries/project-lists.js';
 import type { DB } from '../db/database.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import {
@@ -260,6 +261,12 @@ export async function findTestCases(
   const found = await listTestCases(deps.db, input.projectId, { applicationShortId: input.applicationShortId, labels, isEnabled }, page);
   if (!found) throw new NotFoundError('Application');
   return { ...found, ...page };
+}
+
+/** `findTestCases` as the list route sends it: JSON text, kept per query until a write forgets the project's lists. */
+export function testCaseListText(deps: { db: DB }, input: FindTestCasesInput): Promise<JsonText<Awaited<ReturnType<typeof findTestCases>>>> {
+  const key = `test-cases ${JSON.stringify([input.applicationShortId, input.labels, input.isEnabled, input.limit, input.offset])}`;
+  return readProjectList(deps.db, input.projectId, key, () => findTestCases(deps, input));
 }
 
 /** A test case with the heal proposals still waiting for a person's decision (newest first). */

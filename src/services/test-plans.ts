@@ -5,15 +5,19 @@ import { findEnvironment } from '../db/queries/environments.js';
 import { findDevicePresetId, findIdByShortId } from '../db/queries/lookups.js';
 import {
   createTestPlan as insertTestPlan,
+  deleteTestPlan as deleteTestPlanRows,
   findProjectTestCases,
   getTestPlan,
+  listTestPlans as selectTestPlans,
   updateTestPlan as updateTestPlanRows,
   type PlanApplication,
   type TestPlanView,
   type TestPlanWrite,
 } from '../db/queries/test-plans.js';
 import type { NotifyOn } from '../db/schema.js';
-import { NotFoundError } from '../domain/errors.js';
+import { NotFoundError, UnavailableError } from '../domain/errors.js';
+import { deletePlanSchedules } from '../temporal/schedules.js';
+import type { TemporalClientProvider } from '../temporal/client.js';
 
 /** A plan write as a caller names things (short ids, test case ids); an absent field is left as it is. */
 export interface TestPlanInput {
@@ -95,4 +99,21 @@ export async function updateTestPlan(deps: { db: DB }, input: TestPlanInput & { 
   const write = await resolvePlanReferences(deps.db, input.projectId, { ...input, ...(input.description !== undefined && { description: input.description || null }) });
   await updateTestPlanRows(deps.db, { id: plan.id, projectId: input.projectId }, write);
   return requireTestPlan(deps.db, input.projectId, plan.shortId);
+}
+
+/** The project's test plans, as `GET /test-plans` lists them. */
+export const listTestPlans = (db: DB, projectId: string) => selectTestPlans(db, projectId);
+
+/**
+ * Delete a plan of the project: its Temporal Schedules first (the rows would cascade away, but the schedules
+ * would keep firing); when they cannot be deleted, nothing is and the caller hears why.
+ */
+export async function deleteTestPlan(deps: { db: DB; temporal: TemporalClientProvider }, input: { projectId: string; testPlanShortId: string }): Promise<void> {
+  const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
+  try {
+    await deletePlanSchedules(deps.db, deps.temporal, plan.id);
+  } catch (err) {
+    throw new UnavailableError(`could not delete the plan's schedules: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  await deleteTestPlanRows(deps.db, { id: plan.id, projectId: input.projectId });
 }

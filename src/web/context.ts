@@ -1,5 +1,5 @@
 import type { AppDeps } from '../api/context.js';
-import type { DashboardSession } from '../db/queries/dashboard-sessions.js';
+import type { DashboardSession } from '../services/access.js';
 import type { Logger } from '../logger.js';
 
 /** What a dashboard handler may read: the API's deps and, behind `requireSession`, the signed-in project. */

@@ -2,8 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { findTokenOwner } from '../db/queries/api-tokens.js';
-import { deleteSession, findSession, insertSession, sessionSigningKey } from '../db/queries/dashboard-sessions.js';
+import { closeDashboardSession, findDashboardSession, openDashboardSession, sessionCookieKey } from '../services/access.js';
 import type { WebEnv } from './context.js';
 
 export const SESSION_COOKIE = 'proctor_session';
@@ -33,29 +32,20 @@ export const safeEqual = (a: string, b: string): boolean => {
  */
 export async function signIn(c: Context<WebEnv>, token: string): Promise<'ok' | 'invalid' | 'suspended'> {
   const { db } = c.get('deps');
-  const owner = await findTokenOwner(db, token.trim());
-  if (!owner || owner.kind !== 'api') return 'invalid';
-  if (owner.suspended) return 'suspended';
-  const sessionId = randomSecret();
-  await insertSession(db, {
-    sessionId,
-    tokenId: owner.tokenId,
-    projectId: owner.projectId,
-    csrfSecret: randomSecret(),
-    expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
-  });
-  await setSignedCookie(c, SESSION_COOKIE, sessionId, await sessionSigningKey(db), { ...cookieOptions(c), maxAge: SESSION_TTL_SECONDS });
+  const opened = await openDashboardSession(db, token.trim(), SESSION_TTL_SECONDS);
+  if (typeof opened === 'string') return opened;
+  await setSignedCookie(c, SESSION_COOKIE, opened.sessionId, await sessionCookieKey(db), { ...cookieOptions(c), maxAge: SESSION_TTL_SECONDS });
   return 'ok';
 }
 
 async function sessionId(c: Context<WebEnv>): Promise<string | undefined> {
-  const value = await getSignedCookie(c, await sessionSigningKey(c.get('deps').db), SESSION_COOKIE);
+  const value = await getSignedCookie(c, await sessionCookieKey(c.get('deps').db), SESSION_COOKIE);
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
 export async function signOut(c: Context<WebEnv>): Promise<void> {
   const id = await sessionId(c);
-  if (id) await deleteSession(c.get('deps').db, id);
+  if (id) await closeDashboardSession(c.get('deps').db, id);
   deleteCookie(c, SESSION_COOKIE, cookieOptions(c));
 }
 
@@ -66,7 +56,7 @@ export async function signOut(c: Context<WebEnv>): Promise<void> {
  */
 export const requireSession = createMiddleware<WebEnv>(async (c, next) => {
   const id = await sessionId(c);
-  const session = id ? await findSession(c.get('deps').db, id) : undefined;
+  const session = id ? await findDashboardSession(c.get('deps').db, id) : undefined;
   if (!session) {
     const login = `${c.get('base')}/login`;
     if (c.req.header('hx-request')) {

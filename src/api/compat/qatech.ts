@@ -9,11 +9,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { requireApiToken } from '../auth.js';
 import type { AppEnv } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { runDeps, runView } from '../../services/run-views.js';
+import { getRunView, runDeps } from '../../services/run-views.js';
 import { shortId } from '../../schemas/common.js';
-import { findRunWithTests } from '../../db/queries/runs.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import { runTestPlan } from '../../services/runs.js';
 
@@ -120,9 +119,7 @@ function requireOwnProject(c: Context<AppEnv>, projectId: string): string {
 
 async function statusOf(c: Context<AppEnv>, projectId: string, runShortId: string) {
   const deps = c.get('deps');
-  const run = await findRunWithTests(deps.db, projectId, runShortId, undefined);
-  if (!run) throw notFound('Run');
-  const view = await runView(deps, run);
+  const view = await getRunView(deps, { projectId, runShortId, tests: undefined });
   return {
     id: view.id,
     shortId: view.shortId,

@@ -1,18 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, sendJsonText, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, name, shortId } from '../../schemas/common.js';
-import { notFound } from '../errors.js';
-import {
-  createApplication,
-  deleteApplication,
-  getApplication,
-  listApplications,
-  updateApplication,
-} from '../../db/queries/applications.js';
-import { readProjectList } from '../../db/queries/project-lists.js';
-import { findEnvironment } from '../../db/queries/environments.js';
-import { findDevicePresetId } from '../../db/queries/lookups.js';
-import type { DB } from '../../db/database.js';
+import { applicationListText, createApplication, removeApplication, requireApplication, updateApplicationSettings } from '../../services/applications.js';
 
 export const ApplicationSchema = z
   .object({
@@ -92,19 +81,11 @@ const remove = createRoute({
   responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
 });
 
-/** The application of the caller's project, or a 404 (also when it belongs to another project). */
-export async function requireApplication(db: DB, projectId: string, applicationShortId: string) {
-  const application = await getApplication(db, projectId, applicationShortId);
-  if (!application) throw notFound('Application');
-  return application;
-}
-
 export function registerApplications(app: OpenApiApp): void {
   app.openapi(list, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const list = await readProjectList(db, projectId, 'applications', async () => ({ applications: await listApplications(db, projectId) }));
-    return sendJsonText(c, list);
+    return sendJsonText(c, await applicationListText(db, projectId));
   });
 
   app.openapi(create, async (c) => {
@@ -121,28 +102,13 @@ export function registerApplications(app: OpenApiApp): void {
   app.openapi(update, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const application = await requireApplication(db, projectId, c.req.valid('param').applicationShortId);
-    const body = c.req.valid('json');
-    let defaultEnvironmentId: string | undefined;
-    if (body.defaultEnvironmentShortId !== undefined) {
-      const environment = await findEnvironment(db, projectId, body.defaultEnvironmentShortId);
-      if (!environment || environment.application_id !== application.id) throw notFound('Environment');
-      defaultEnvironmentId = environment.id;
-    }
-    let defaultDevicePresetId: string | null | undefined;
-    if (body.defaultDevicePresetShortId !== undefined) {
-      defaultDevicePresetId = body.defaultDevicePresetShortId === null ? null : await findDevicePresetId(db, projectId, body.defaultDevicePresetShortId);
-      if (defaultDevicePresetId === undefined) throw notFound('Device preset');
-    }
-    await updateApplication(db, application.id, { name: body.name, defaultEnvironmentId, defaultDevicePresetId });
-    const { id: _id, ...view } = await requireApplication(db, projectId, application.shortId);
+    const { id: _id, ...view } = await updateApplicationSettings(db, projectId, c.req.valid('param').applicationShortId, c.req.valid('json'));
     return c.json(view, 200);
   });
 
   app.openapi(remove, async (c) => {
     const { db } = c.get('deps');
-    const application = await requireApplication(db, c.get('caller').projectId, c.req.valid('param').applicationShortId);
-    await deleteApplication(db, application.id);
+    await removeApplication(db, c.get('caller').projectId, c.req.valid('param').applicationShortId);
     return c.json({ deleted: true as const }, 200);
   });
 }

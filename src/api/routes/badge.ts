@@ -2,11 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { makeBadge } from 'badge-maker';
 import { ErrorSchema, type OpenApiApp } from '../openapi.js';
 import { shortId } from '../../schemas/common.js';
-import { findTokenOwner } from '../../db/queries/api-tokens.js';
-import { ApiError, notFound } from '../errors.js';
-import type { DB } from '../../db/database.js';
-import { findIdByShortId } from '../../db/queries/lookups.js';
-import type { RunStatus, TestResult } from '../../db/schema.js';
+import { ApiError } from '../errors.js';
+import { tokenOwner } from '../../services/access.js';
+import { projectBadgeState } from '../../services/badge.js';
 
 const BadgeQuery = z.object({
   token: z
@@ -46,33 +44,6 @@ const route = createRoute({
   },
 });
 
-type BadgeState = { message: string; color: string };
-
-export function badgeState(latest: { status: RunStatus; result: TestResult | null } | undefined): BadgeState {
-  if (!latest) return { message: 'no runs', color: 'lightgrey' };
-  switch (latest.status) {
-    case 'INITIATED':
-    case 'RUNNING':
-      return { message: 'running', color: 'blue' };
-    case 'CANCELLED':
-      return { message: 'cancelled', color: 'grey' };
-    case 'ERROR':
-      return { message: 'error', color: 'orange' };
-    case 'COMPLETED':
-      return latest.result === 'PASSED' ? { message: 'passing', color: 'brightgreen' } : { message: 'failing', color: 'red' };
-  }
-}
-
-/**
- * The newest run by creation: when it is still under way, a run newer than the last finished one is running;
- * otherwise it is the last finished one.
- */
-async function latestRun(db: DB, projectId: string, testPlanId: string | undefined) {
-  let query = db.selectFrom('runs').select(['status', 'result']).where('project_id', '=', projectId);
-  if (testPlanId) query = query.where('test_plan_id', '=', testPlanId);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-}
-
 export function registerBadge(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
     if (c.req.header('authorization') !== undefined) {
@@ -81,19 +52,14 @@ export function registerBadge(app: OpenApiApp): void {
     const { token, testPlanShortId, label } = c.req.valid('query');
     if (!token) throw new ApiError(401, 'Missing badge token: add ?token=prb_… to the badge URL');
     const { db } = c.get('deps');
-    const owner = await findTokenOwner(db, token);
+    const owner = await tokenOwner(db, token);
     if (!owner) throw new ApiError(401, 'Invalid badge token');
     if (owner.kind !== 'badge') {
       throw new ApiError(403, 'An API token must never appear in a badge URL; create a badge token (prb_…) with `proctor admin create-badge-token`');
     }
     if (owner.suspended) throw new ApiError(403, 'The organization of this project is suspended');
 
-    let testPlanId: string | undefined;
-    if (testPlanShortId) {
-      testPlanId = await findIdByShortId(db, 'test_plans', owner.projectId, testPlanShortId);
-      if (!testPlanId) throw notFound('Test plan');
-    }
-    const state = badgeState(await latestRun(db, owner.projectId, testPlanId));
+    const state = await projectBadgeState(db, owner.projectId, testPlanShortId);
     const svg = makeBadge({ label, message: state.message, color: state.color });
     return c.body(svg, 200, {
       'Content-Type': 'image/svg+xml; charset=utf-8',

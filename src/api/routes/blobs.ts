@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { OpenApiApp } from '../openapi.js';
-import { BlobTooLargeError, type FsBlobStore, type SignedMethod } from '../../storage/fs.js';
+import { isBlobTooLarge, type SignedBlobStore, type SignedMethod } from '../../services/blobs.js';
 
 /** Builds and recordings can be large, but not unbounded: a runaway upload must not fill the disk. */
 export const MAX_BLOB_BYTES = 512 * 1024 * 1024;
@@ -12,7 +12,7 @@ const PREFIX = '/blobs/';
  * The URLs the filesystem blob store presigns, standing in for S3 in `proctor dev`. The signature in
  * the query string is the authorisation, so these routes sit outside /v1 and its Bearer token.
  */
-export function registerBlobRoutes(app: OpenApiApp, store: FsBlobStore): void {
+export function registerBlobRoutes(app: OpenApiApp, store: SignedBlobStore): void {
   app.get(`${PREFIX}*`, async (c) => {
     const key = authorisedKey(c, store, 'GET');
     if (key instanceof Response) return key;
@@ -48,14 +48,14 @@ export function registerBlobRoutes(app: OpenApiApp, store: FsBlobStore): void {
       const size = await store.putStream(key, body, maxBytes);
       return c.json({ key, size }, 200);
     } catch (err) {
-      if (err instanceof BlobTooLargeError) return tooLarge(c, maxBytes);
+      if (isBlobTooLarge(err)) return tooLarge(c, maxBytes);
       throw err;
     }
   });
 }
 
 // The key is taken from the path as hono decoded it; the signature covers it, so any change is refused.
-function authorisedKey(c: Context<AppEnv>, store: FsBlobStore, method: SignedMethod): string | Response {
+function authorisedKey(c: Context<AppEnv>, store: SignedBlobStore, method: SignedMethod): string | Response {
   const key = c.req.path.startsWith(PREFIX) ? c.req.path.slice(PREFIX.length) : '';
   if (!store.verifySignedUrl(method, key, c.req.query('expires'), c.req.query('signature'), { maxBytes: c.req.query('max'), size: c.req.query('size') })) {
     return c.json({ message: `This ${method} URL is invalid or has expired; request a new presigned URL from the API` }, 403);

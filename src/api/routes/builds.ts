@@ -1,12 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { shortId } from '../../schemas/common.js';
-import { notFound } from '../errors.js';
 import type { AppDeps } from '../context.js';
-import { requireApplication } from './applications.js';
-import { buildView, findBuild, listBuilds } from '../../db/queries/builds.js';
-import { createBuildUpload, registerBuild, type BuildDeps } from '../../services/builds.js';
-import { supportedBuildExtensions } from '../../builds/file-types.js';
+import { requireApplication } from '../../services/applications.js';
+import { createBuildUpload, getApplicationBuild, listApplicationBuilds, registerBuild, supportedBuildExtensions, type BuildDeps } from '../../services/builds.js';
 
 const tags = ['Builds'];
 const base = '/v1/applications/{applicationShortId}/builds';
@@ -125,7 +122,7 @@ export function registerBuilds(app: OpenApiApp): void {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
     const application = await requireApplication(db, projectId, c.req.valid('param').applicationShortId);
-    return c.json({ builds: await listBuilds(db, projectId, application.id) }, 200);
+    return c.json({ builds: await listApplicationBuilds(db, projectId, application.id) }, 200);
   });
 
   app.openapi(routes.get, async (c) => {
@@ -133,8 +130,6 @@ export function registerBuilds(app: OpenApiApp): void {
     const { projectId } = c.get('caller');
     const params = c.req.valid('param');
     const application = await requireApplication(db, projectId, params.applicationShortId);
-    const build = await findBuild(db, projectId, params.applicationBuildShortId);
-    if (!build || build.application_id !== application.id) throw notFound('Application build');
-    return c.json(buildView(build), 200);
+    return c.json(await getApplicationBuild(db, projectId, application.id, params.applicationBuildShortId), 200);
   });
 }

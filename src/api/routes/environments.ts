@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, name, shortId, httpUrl } from '../../schemas/common.js';
 import { badRequest, notFound } from '../errors.js';
-import { requireApplication } from './applications.js';
+import { requireApplication } from '../../services/applications.js';
 import {
   createEnvironment,
   deleteEnvironment,

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { pingDatabase } from '../../db/database.js';
 import type { OpenApiApp } from '../openapi.js';
+import { checkHealth } from '../../services/health.js';
 
 const Check = z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.string().optional() });
 const Health = z
@@ -25,25 +25,9 @@ const route = createRoute({
   },
 });
 
-async function check(fn: () => Promise<unknown>): Promise<z.infer<typeof Check>> {
-  const started = performance.now();
-  try {
-    await fn();
-    return { ok: true, latencyMs: Math.round(performance.now() - started) };
-  } catch (err) {
-    return { ok: false, latencyMs: Math.round(performance.now() - started), error: err instanceof Error ? err.message : String(err) };
-  }
-}
-
 export function registerHealth(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
-    const { db, temporal } = c.get('deps');
-    const [database, temporalCheck] = await Promise.all([check(() => pingDatabase(db)), check(() => temporal.ping())]);
-    const ok = database.ok && temporalCheck.ok;
-    const pollers = temporalCheck.ok ? await temporal.workerPollers().catch(() => null) : null;
-    return c.json(
-      { status: ok ? ('ok' as const) : ('degraded' as const), database, temporal: temporalCheck, workers: { pollers, taskQueue: temporal.taskQueue } },
-      ok ? 200 : 503,
-    );
+    const { ok, ...checks } = await checkHealth(c.get('deps'));
+    return c.json({ status: ok ? ('ok' as const) : ('degraded' as const), ...checks }, ok ? 200 : 503);
   });
 }

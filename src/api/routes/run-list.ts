@@ -1,9 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { maxOffset, shortId } from '../../schemas/common.js';
-import { notFound } from '../errors.js';
-import { listRuns, toRunFields } from '../../db/queries/runs.js';
-import { findIdByShortId } from '../../db/queries/lookups.js';
+import { listRunViews } from '../../services/run-views.js';
 
 const RunListItem = z
   .object({
@@ -48,23 +46,8 @@ const route = createRoute({
 
 export function registerRunList(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
-    const { db, config } = c.get('deps');
-    const { projectId } = c.get('caller');
     const query = c.req.valid('query');
-    let testPlanId: string | undefined;
-    if (query.testPlanShortId) {
-      testPlanId = await findIdByShortId(db, 'test_plans', projectId, query.testPlanShortId);
-      if (!testPlanId) throw notFound('Test plan');
-    }
-    const { rows, total } = await listRuns(db, projectId, { testPlanId, status: query.status, limit: query.limit, offset: query.offset });
-    return c.json(
-      {
-        runs: rows.map((r) => ({ ...toRunFields(r, config.appUrl), branch: r.branch, commitHash: r.commit_hash })),
-        total,
-        limit: query.limit,
-        offset: query.offset,
-      },
-      200,
-    );
+    const { runs, total } = await listRunViews(c.get('deps'), { projectId: c.get('caller').projectId, ...query });
+    return c.json({ runs, total, limit: query.limit, offset: query.offset }, 200);
   });
 }

@@ -2,11 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { shortId } from '../../schemas/common.js';
 import { Rerun, RunParams, RunQuery, StartRun } from '../../schemas/runs.js';
-import { notFound } from '../errors.js';
-import { findRunWithTests, type RunMetadata } from '../../db/queries/runs.js';
 import { changeFields, failureKinds } from '../../domain/verdicts.js';
 import { cancelRun, rerun, runTestPlan } from '../../services/runs.js';
-import { rerunSelection, runDeps, runRef, runView } from '../../services/run-views.js';
+import { getRunView, rerunSelection, runDeps, runRef, type RunMetadata } from '../../services/run-views.js';
 
 const tags = ['Runs'];
 
@@ -142,9 +140,8 @@ export function registerRuns(app: OpenApiApp): void {
 
   app.openapi(routes.get, async (c) => {
     const deps = c.get('deps');
-    const run = await findRunWithTests(deps.db, c.get('caller').projectId, c.req.valid('param').shortId, c.req.valid('query').testCases);
-    if (!run) throw notFound('Run');
-    return c.json(await runView(deps, run), 200);
+    const view = await getRunView(deps, { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId, tests: c.req.valid('query').testCases });
+    return c.json(view, 200);
   });
 
   app.openapi(routes.rerun, async (c) => {

@@ -11,8 +11,7 @@ import {
   Params,
 } from '../../schemas/test-cases.js';
 import { HealProposalSchema } from '../../schemas/heal-proposals.js';
-import { readProjectList } from '../../db/queries/project-lists.js';
-import { createTestCase, deleteTestCase, findTestCases, showTestCase, testCaseWithProposalsView, updateTestCase } from '../../services/test-cases.js';
+import { createTestCase, deleteTestCase, showTestCase, testCaseListText, testCaseWithProposalsView, updateTestCase } from '../../services/test-cases.js';
 
 const tags = ['Test cases'];
 
@@ -91,9 +90,7 @@ export function registerTestCases(app: OpenApiApp): void {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
     const query = c.req.valid('query');
-    const key = `test-cases ${JSON.stringify([query.applicationShortId, query.labels, query.isEnabled, query.limit, query.offset])}`;
-    const list = await readProjectList(db, projectId, key, () => findTestCases({ db }, { ...query, projectId }));
-    return sendJsonText(c, list);
+    return sendJsonText(c, await testCaseListText({ db }, { ...query, projectId }));
   });
 
   app.openapi(routes.get, async (c) => {

@@ -1,11 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, httpUrl, name, shortId, shortIdDocPattern, uuid } from '../../schemas/common.js';
-import { ApiError } from '../errors.js';
-import { deleteTestPlan, listTestPlans } from '../../db/queries/test-plans.js';
-import { deletePlanSchedules } from '../../temporal/schedules.js';
 import { shortIdPattern } from '../../domain/short-ids.js';
-import { createTestPlan, requireTestPlan, updateTestPlan } from '../../services/test-plans.js';
+import { createTestPlan, deleteTestPlan, listTestPlans, requireTestPlan, updateTestPlan } from '../../services/test-plans.js';
 
 const webhookUrl = httpUrl().openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
 
@@ -215,16 +212,7 @@ export function registerTestPlans(app: OpenApiApp): void {
   });
 
   app.openapi(routes.remove, async (c) => {
-    const { db, temporal } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const plan = await requireTestPlan(db, projectId, c.req.valid('param').testPlanShortId);
-    // Its Temporal Schedules first: the rows would cascade away, but the schedules would keep firing.
-    try {
-      await deletePlanSchedules(db, temporal, plan.id);
-    } catch (err) {
-      throw new ApiError(503, `could not delete the plan's schedules: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    await deleteTestPlan(db, { id: plan.id, projectId });
+    await deleteTestPlan(c.get('deps'), { projectId: c.get('caller').projectId, testPlanShortId: c.req.valid('param').testPlanShortId });
     return c.json({ deleted: true as const }, 200);
   });
 }

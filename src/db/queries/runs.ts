@@ -242,3 +242,10 @@ export async function listRuns(db: DB, projectId: string, filter: RunFilter): Pr
   ]);
   return { rows: page, total: Number(total.n) };
 }
+
+/** The status and result of the project's newest run by creation (of one plan, when named). */
+export async function latestRunOutcome(db: DB, projectId: string, testPlanId: string | undefined) {
+  let query = db.selectFrom('runs').select(['status', 'result']).where('project_id', '=', projectId);
+  if (testPlanId) query = query.where('test_plan_id', '=', testPlanId);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
