@@ -2,7 +2,7 @@ import { CancelledFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { conversationForTurn, findChatById, finishReply, replyStatus, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
-import { titleFrom, type ChatToolCall, type ChatToolExchange } from '../src/domain/chat.js';
+import { isReplyOpen, titleFrom, type ChatToolCall, type ChatToolExchange } from '../src/domain/chat.js';
 import { chatMessages, streamChat } from '../src/llm/chat.js';
 import { chatRunConcurrency, runResultsTool } from '../src/services/chat-tools.js';
 import { DomainError, LlmNotConfiguredError } from '../src/domain/errors.js';
@@ -114,7 +114,7 @@ export function createChatActivities(deps: ActivityDeps) {
     /** false when the reply already ended (cancelled while it waited): the turn is skipped. */
     async beginChatTurn(input: { assistantMessageId: string }): Promise<boolean> {
       const status = await replyStatus(deps.db, input.assistantMessageId);
-      return status === 'INITIATED' || status === 'PARTIAL';
+      return isReplyOpen(status);
     },
 
     /**

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ChatMessageStatus } from '../domain/chat.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdicts.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -264,7 +265,7 @@ export interface TestPlanSchedulesTable {
   created_at: Timestamp;
 }
 
-export type ChatMessageStatus = 'INITIATED' | 'PARTIAL' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
+export type { ChatMessageStatus };
 
 export interface ChatsTable {
   id: string;

@@ -1,5 +1,14 @@
 // Shapes of a chat turn that cross the workflow/activity boundary. Pure: the workflows import these types.
 
+/** A reply's life: INITIATED, then PARTIAL while it streams, then ended once (COMPLETED, CANCELLED or FAILED). */
+export type ChatMessageStatus = 'INITIATED' | 'PARTIAL' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
+
+/** A reply still being written: it may still grow, and ending it (cancel, finish) is still allowed. */
+export const openReplyStatuses: readonly ChatMessageStatus[] = ['INITIATED', 'PARTIAL'];
+
+/** Whether a reply is still open (a missing reply, or a message without a status, is not). */
+export const isReplyOpen = (status: ChatMessageStatus | null | undefined): boolean => status != null && openReplyStatuses.includes(status);
+
 /**
  * How a tool runs, as the turn workflow routes it: an activity (database work), a browser activity, or a first
  * activity that writes rows followed by a child workflow (a burn-in, a plan run).

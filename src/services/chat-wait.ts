@@ -6,6 +6,7 @@ import type { DB } from '../db/database.js';
 import { toChatView } from '../db/queries/chats.js';
 import type { ChatMessageStatus } from '../db/schema.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
+import { isReplyOpen } from '../domain/chat.js';
 import { openConversation, sendTurn, type ChatDeps } from './chat.js';
 
 export interface SendAndWaitInput {
@@ -28,7 +29,6 @@ export interface SentReply {
   reply: { id: string; status: ChatMessageStatus; text: string; isStreaming: boolean };
 }
 
-const ended: ReadonlySet<ChatMessageStatus> = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 const pollMs = 250;
 
 export async function sendAndWait(deps: ChatDeps, input: SendAndWaitInput): Promise<SentReply> {
@@ -38,11 +38,11 @@ export async function sendAndWait(deps: ChatDeps, input: SendAndWaitInput): Prom
   const { assistantMessageId } = request;
   const deadline = Date.now() + input.waitMs;
   let reply = await readReply(deps.db, assistantMessageId);
-  while (!ended.has(reply.status) && Date.now() < deadline && !input.signal?.aborted) {
+  while (isReplyOpen(reply.status) && Date.now() < deadline && !input.signal?.aborted) {
     await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())), undefined, { signal: input.signal }).catch(() => undefined);
     reply = await readReply(deps.db, assistantMessageId);
   }
-  return { chatShortId: chat.shortId, url: toChatView(chat, deps.appUrl, []).url, finished: ended.has(reply.status), reply };
+  return { chatShortId: chat.shortId, url: toChatView(chat, deps.appUrl, []).url, finished: !isReplyOpen(reply.status), reply };
 }
 
 async function readReply(db: DB, id: string): Promise<SentReply['reply']> {

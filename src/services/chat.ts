@@ -18,6 +18,7 @@ import {
 } from '../db/queries/chats.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
+import { isReplyOpen } from '../domain/chat.js';
 import { newId, newShortId } from '../ids.js';
 import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
@@ -182,7 +183,7 @@ export async function cancelReply(deps: ChatDeps, input: { projectId: string; ch
   const chat = await findChat(deps.db, input.projectId, input.chatShortId);
   if (!chat) throw new NotFoundError('Conversation');
   const reply = await latestAssistantMessage(deps.db, chat.id);
-  if (!reply || (reply.status !== 'INITIATED' && reply.status !== 'PARTIAL')) {
+  if (!reply || !isReplyOpen(reply.status)) {
     throw new ConflictError(`the latest reply already ended${reply ? ` (${reply.status})` : ''}`);
   }
   const delivered = await cancelChatReply(deps.temporal, chat.shortId, reply.id);

@@ -1,6 +1,7 @@
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../database.js';
 import type { ChatMessageStatus } from '../schema.js';
+import { openReplyStatuses } from '../../domain/chat.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 
 export interface ChatMessageView {
@@ -185,15 +186,13 @@ export function toChatView(chat: ChatRecord, appUrl: string, messages: ChatMessa
 
 // ---- the workflow's side: the reply's life cycle ----
 
-const open: ChatMessageStatus[] = ['INITIATED', 'PARTIAL'];
-
 /** The streamed text so far; only while the reply is still open, so a late flush never reopens a finished reply. */
 export async function writePartialReply(db: DB, messageId: string, text: string): Promise<boolean> {
   const result = await db
     .updateTable('chat_messages')
     .set({ text, status: 'PARTIAL', is_streaming: true, updated_at: new Date() })
     .where('id', '=', messageId)
-    .where('status', 'in', open)
+    .where('status', 'in', [...openReplyStatuses])
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -203,7 +202,7 @@ export async function finishReply(db: DB, messageId: string, input: { status: 'C
     .updateTable('chat_messages')
     .set({ status: input.status, is_streaming: false, tools_used: input.toolsUsed, updated_at: new Date(), ...(input.text !== undefined && { text: input.text }) })
     .where('id', '=', messageId)
-    .where('status', 'in', open)
+    .where('status', 'in', [...openReplyStatuses])
     .execute();
 }
 

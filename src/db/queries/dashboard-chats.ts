@@ -3,6 +3,7 @@
 import type { DB } from '../database.js';
 import { findChat, recentMessages, type ChatMessageView, type ChatRecord } from './chats.js';
 import type { RunStatus, TestResult } from '../schema.js';
+import { isReplyOpen } from '../../domain/chat.js';
 
 export interface ConversationPage {
   chat: ChatRecord;
@@ -16,8 +17,6 @@ export interface ConversationPage {
 }
 
 export const messageLimit = 100;
-
-const isOpen = (m: ChatMessageView) => m.status === 'INITIATED' || m.status === 'PARTIAL';
 
 /** The conversation with its messages and runs; undefined when the project has no such conversation. */
 export async function loadConversation(db: DB, projectId: string, chatShortId: string): Promise<ConversationPage | undefined> {
@@ -39,7 +38,7 @@ export async function loadConversation(db: DB, projectId: string, chatShortId: s
     chat,
     messages,
     truncated: newestFirst.length > messageLimit,
-    replying: messages.some(isOpen),
+    replying: messages.some((m) => isReplyOpen(m.status)),
     runs: runs.map((r) => ({ shortId: r.short_id, status: r.status, result: r.result, createdAt: r.created_at })),
   };
 }
