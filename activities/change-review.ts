@@ -23,6 +23,7 @@ import { dedupeGoals, normalizeGoal, type ReviewTableRow } from '../src/domain/c
 import type { ApplicationOverride } from '../src/domain/precedence.js';
 import { parseMergeRequestUrl } from '../src/git/urls.js';
 import { gitClientFor } from '../src/services/git-integrations.js';
+import { findOverrideTarget } from '../src/services/application-overrides.js';
 import { titleFrom } from '../src/domain/chat.js';
 import { fitDiffToBudget, parseUnifiedDiff } from '../src/domain/diff.js';
 import { selectTests, writeVerdict, type CatalogueTest, type VerdictDraft } from '../src/llm/change-review.js';
@@ -270,10 +271,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
   async function previewUrl(projectId: string, override: ApplicationOverride | undefined): Promise<string | undefined> {
     const env = override?.environment;
     if (!env) return undefined;
-    if ('url' in env) return env.url;
-    if (!('shortId' in env)) return undefined;
-    const row = await db.selectFrom('environments').select('url').where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
-    return row?.url ?? undefined;
+    return (await findOverrideTarget(db, projectId, env))?.url ?? undefined;
   }
 
   /** The description of each failing step, by `testCaseId:index`. */

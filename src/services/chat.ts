@@ -19,6 +19,7 @@ import {
 import { findIdByShortId } from '../db/queries/lookups.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { isReplyOpen } from '../domain/chat.js';
+import { findOverrideTarget, missingTarget } from './application-overrides.js';
 import { newId, newShortId } from '../ids.js';
 import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
@@ -43,12 +44,9 @@ export async function checkOverrides(db: DB, projectId: string, overrides: Appli
     const appId = await findIdByShortId(db, 'applications', projectId, o.applicationShortId);
     if (!appId) throw new NotFoundError('Application', o.applicationShortId);
     const env = o.environment;
-    if (env && 'shortId' in env) {
-      const row = await db.selectFrom('environments').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
-      if (row?.application_id !== appId) throw new NotFoundError('Environment', `${env.shortId} (of application ${o.applicationShortId})`);
-    } else if (env && 'applicationBuildShortId' in env) {
-      const row = await db.selectFrom('application_builds').select('application_id').where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
-      if (row?.application_id !== appId) throw new NotFoundError('Application build', `${env.applicationBuildShortId} (of application ${o.applicationShortId})`);
+    if (env && !(await findOverrideTarget(db, projectId, env, appId))) {
+      const [what, shortId] = missingTarget(env);
+      throw new NotFoundError(what, `${shortId} (of application ${o.applicationShortId})`);
     }
     if (o.devicePresetShortId && !(await findIdByShortId(db, 'device_presets', projectId, o.devicePresetShortId))) {
       throw new NotFoundError('Device preset', o.devicePresetShortId);

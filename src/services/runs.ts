@@ -4,6 +4,7 @@ import type { DB } from '../db/database.js';
 import { toDeviceSettings, type DeviceSettings } from '../db/queries/execution.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import { environmentForBuild } from '../db/queries/builds.js';
+import { findOverrideTarget, missingTarget } from './application-overrides.js';
 import { collectRunTests, findRun, insertRun, markRunError, planTestCaseIds, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
 import { getTestPlan } from '../db/queries/test-plans.js';
 import { applicationSettings, overrideProblems, type ApplicationOverride, type EnvironmentOverride, type RunOverride } from '../domain/precedence.js';
@@ -175,17 +176,11 @@ type EnvironmentTarget = Pick<ResolvedEnvironment, 'url' | 'buildId'>;
 
 /** What a run override names: a URL to browse, or a mobile build to install (which has no URL). */
 async function overrideTarget(db: DB, projectId: string, applicationId: string, env: EnvironmentOverride): Promise<EnvironmentTarget> {
-  if ('url' in env) return { url: env.url, buildId: null };
-  if ('shortId' in env) {
-    const row = await db.selectFrom('environments').select(['url', 'application_id', 'application_build_id']).where('project_id', '=', projectId).where('short_id', '=', env.shortId).executeTakeFirst();
-    if (!row || row.application_id !== applicationId) throw new NotFoundError('Environment', env.shortId);
-    return { url: row.url, buildId: row.application_build_id };
-  }
-  const build = await db.selectFrom('application_builds').selectAll().where('project_id', '=', projectId).where('short_id', '=', env.applicationBuildShortId).executeTakeFirst();
-  if (!build || build.application_id !== applicationId) throw new NotFoundError('Application build', env.applicationBuildShortId);
+  const target = await findOverrideTarget(db, projectId, env, applicationId);
+  if (!target) throw new NotFoundError(...missingTarget(env));
   // As the spec says: the run uses (and the project keeps) an environment holding that build.
-  await environmentForBuild(db, build);
-  return { url: null, buildId: build.id };
+  if (target.build) await environmentForBuild(db, target.build);
+  return { url: target.url, buildId: target.buildId };
 }
 
 async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null> {
