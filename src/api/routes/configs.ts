@@ -1,17 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, shortId } from '../../schemas/common.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
-import {
-  configNameTaken,
-  createConfig,
-  deleteConfig,
-  getConfig,
-  isConfigNameConflict,
-  listConfigs,
-  updateConfig,
-} from '../../db/queries/configs.js';
-import type { DB } from '../../db/database.js';
+import { createConfig, deleteConfig, listConfigs, requireConfig, updateConfig } from '../../services/configs.js';
 
 // Steps reference a config as {{name}}, so the name must be an identifier.
 const configName = z
@@ -98,25 +88,6 @@ const routes = {
   }),
 };
 
-const nameConflict = (name: string) => new ApiError(409, `name: a config named ${name} already exists in this project`);
-
-/** The config of the caller's project, or a 404 (also when it belongs to another project). */
-export async function requireConfig(db: DB, projectId: string, configShortId: string) {
-  const config = await getConfig(db, projectId, configShortId);
-  if (!config) throw notFound('Config');
-  return config;
-}
-
-/** Runs a write that may hit the unique name constraint (two requests racing for one name) as a 409. */
-async function withNameConflict<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (name !== undefined && isConfigNameConflict(err)) throw nameConflict(name);
-    throw err;
-  }
-}
-
 export function registerConfigs(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const { db } = c.get('deps');
@@ -126,9 +97,7 @@ export function registerConfigs(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const body = c.req.valid('json');
-    if (await configNameTaken(db, projectId, body.name)) throw nameConflict(body.name);
-    return c.json(await withNameConflict(body.name, () => createConfig(db, projectId, body)), 201);
+    return c.json(await createConfig(db, projectId, c.req.valid('json')), 201);
   });
 
   app.openapi(routes.get, async (c) => {
@@ -140,22 +109,14 @@ export function registerConfigs(app: OpenApiApp): void {
   app.openapi(routes.update, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const config = await requireConfig(db, projectId, c.req.valid('param').configShortId);
-    const body = c.req.valid('json');
-    if (config.isSecret && body.isSecret === false && body.value === undefined) {
-      throw badRequest('value: required when turning a secret config into a plain one, so the secret value is never revealed');
-    }
-    if (body.name !== undefined && (await configNameTaken(db, projectId, body.name, config.id))) throw nameConflict(body.name);
-    await withNameConflict(body.name, () => updateConfig(db, config.id, body));
-    const { id: _id, ...view } = await requireConfig(db, projectId, config.shortId);
+    const { id: _id, ...view } = await updateConfig(db, projectId, c.req.valid('param').configShortId, c.req.valid('json'));
     return c.json(view, 200);
   });
 
   app.openapi(routes.remove, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const config = await requireConfig(db, projectId, c.req.valid('param').configShortId);
-    await deleteConfig(db, { id: config.id, projectId });
+    await deleteConfig(db, projectId, c.req.valid('param').configShortId);
     return c.json({ deleted: true as const }, 200);
   });
 }

@@ -1,15 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, name, shortId } from '../../schemas/common.js';
-import { notFound } from '../errors.js';
-import {
-  createDevicePreset,
-  deleteDevicePreset,
-  getDevicePreset,
-  listDevicePresets,
-  updateDevicePreset,
-} from '../../db/queries/device-presets.js';
-import type { DB } from '../../db/database.js';
+import { createDevicePreset, deleteDevicePreset, listDevicePresets, requireDevicePreset, updateDevicePreset } from '../../services/device-presets.js';
 
 const viewportSide = z.number().int().min(200).max(4000);
 
@@ -138,13 +130,6 @@ const routes = {
   }),
 };
 
-/** The device preset of the caller's project, or a 404 (also when it belongs to another project). */
-export async function requireDevicePreset(db: DB, projectId: string, devicePresetShortId: string) {
-  const preset = await getDevicePreset(db, projectId, devicePresetShortId);
-  if (!preset) throw notFound('Device preset');
-  return preset;
-}
-
 export function registerDevicePresets(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const { db } = c.get('deps');
@@ -153,13 +138,7 @@ export function registerDevicePresets(app: OpenApiApp): void {
 
   app.openapi(routes.create, async (c) => {
     const { db } = c.get('deps');
-    const body = c.req.valid('json');
-    const created = await createDevicePreset(db, c.get('caller').projectId, {
-      ...body,
-      userAgent: body.userAgent ?? null,
-      locale: body.locale ?? null,
-      timezoneId: body.timezoneId ?? null,
-    });
+    const created = await createDevicePreset(db, c.get('caller').projectId, c.req.valid('json'));
     return c.json(created, 201);
   });
 
@@ -172,17 +151,14 @@ export function registerDevicePresets(app: OpenApiApp): void {
   app.openapi(routes.update, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const preset = await requireDevicePreset(db, projectId, c.req.valid('param').devicePresetShortId);
-    await updateDevicePreset(db, preset.id, c.req.valid('json'));
-    const { id: _id, ...view } = await requireDevicePreset(db, projectId, preset.shortId);
+    const { id: _id, ...view } = await updateDevicePreset(db, projectId, c.req.valid('param').devicePresetShortId, c.req.valid('json'));
     return c.json(view, 200);
   });
 
   app.openapi(routes.remove, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const preset = await requireDevicePreset(db, projectId, c.req.valid('param').devicePresetShortId);
-    await deleteDevicePreset(db, { id: preset.id, projectId });
+    await deleteDevicePreset(db, projectId, c.req.valid('param').devicePresetShortId);
     return c.json({ deleted: true as const }, 200);
   });
 }

@@ -1,17 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, name, shortId, httpUrl } from '../../schemas/common.js';
-import { badRequest, notFound } from '../errors.js';
-import { requireApplication } from '../../services/applications.js';
-import {
-  createEnvironment,
-  deleteEnvironment,
-  findEnvironment,
-  getEnvironmentView,
-  listEnvironments,
-  updateEnvironment,
-} from '../../db/queries/environments.js';
-import { findBuild } from '../../db/queries/builds.js';
+import { createEnvironment, deleteEnvironment, getEnvironment, listApplicationEnvironments, updateEnvironment } from '../../services/environments.js';
 
 const url = httpUrl().openapi({ example: 'https://staging.shop.example.com' });
 
@@ -94,63 +84,28 @@ const routes = {
 export function registerEnvironments(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const application = await requireApplication(db, projectId, c.req.valid('param').applicationShortId);
-    return c.json({ environments: await listEnvironments(db, projectId, application.id) }, 200);
+    return c.json({ environments: await listApplicationEnvironments(db, c.get('caller').projectId, c.req.valid('param').applicationShortId) }, 200);
   });
 
   app.openapi(routes.create, async (c) => {
     const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const application = await requireApplication(db, projectId, c.req.valid('param').applicationShortId);
-    const body = c.req.valid('json');
-    let buildId: string | null = null;
-    if (body.applicationBuildShortId) {
-      if (application.kind === 'web') throw badRequest('applicationBuildShortId: web applications use a url');
-      const build = await findBuild(db, projectId, body.applicationBuildShortId);
-      // A build of another application of the project is as unknown here as one of another project.
-      if (!build || build.application_id !== application.id) throw notFound('Application build');
-      buildId = build.id;
-    }
-    const shortId = await createEnvironment(db, {
-      projectId,
-      applicationId: application.id,
-      name: body.name,
-      url: body.url ?? null,
-      buildId,
-      isProduction: body.isProduction,
-      makeDefault: body.isDefault,
-    });
-    return c.json((await getEnvironmentView(db, projectId, shortId))!, 201);
+    const created = await createEnvironment(db, { ...c.req.valid('json'), projectId: c.get('caller').projectId, applicationShortId: c.req.valid('param').applicationShortId });
+    return c.json(created, 201);
   });
-
-  const requireEnvironment = async (projectId: string, params: z.infer<typeof EnvParams>, db: Parameters<typeof findEnvironment>[0]) => {
-    const application = await requireApplication(db, projectId, params.applicationShortId);
-    const env = await findEnvironment(db, projectId, params.environmentShortId);
-    if (!env || env.application_id !== application.id) throw notFound('Environment');
-    return { id: env.id, applicationId: application.id, shortId: env.short_id };
-  };
 
   app.openapi(routes.get, async (c) => {
     const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const env = await requireEnvironment(projectId, c.req.valid('param'), db);
-    return c.json((await getEnvironmentView(db, projectId, env.shortId))!, 200);
+    return c.json(await getEnvironment(db, { ...c.req.valid('param'), projectId: c.get('caller').projectId }), 200);
   });
 
   app.openapi(routes.update, async (c) => {
     const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const env = await requireEnvironment(projectId, c.req.valid('param'), db);
-    const body = c.req.valid('json');
-    await updateEnvironment(db, env, { name: body.name, url: body.url, isProduction: body.isProduction, makeDefault: body.isDefault });
-    return c.json((await getEnvironmentView(db, projectId, env.shortId))!, 200);
+    return c.json(await updateEnvironment(db, { ...c.req.valid('param'), projectId: c.get('caller').projectId }, c.req.valid('json')), 200);
   });
 
   app.openapi(routes.remove, async (c) => {
     const { db } = c.get('deps');
-    const env = await requireEnvironment(c.get('caller').projectId, c.req.valid('param'), db);
-    await deleteEnvironment(db, env);
+    await deleteEnvironment(db, { ...c.req.valid('param'), projectId: c.get('caller').projectId });
     return c.json({ deleted: true as const }, 200);
   });
 }

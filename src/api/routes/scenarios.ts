@@ -1,9 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, name, shortId } from '../../schemas/common.js';
-import { notFound } from '../errors.js';
-import { createScenario, deleteScenario, getScenario, listScenarios, updateScenario } from '../../db/queries/scenarios.js';
-import type { DB } from '../../db/database.js';
+import { createScenario, deleteScenario, listScenarios, requireScenario, updateScenario } from '../../services/scenarios.js';
 
 const description = z.string().trim().max(2000).openapi({ example: 'A signed-in customer with one item in the cart' });
 const instructions = z
@@ -80,13 +78,6 @@ const routes = {
   }),
 };
 
-/** The scenario of the caller's project, or a 404 (also when it belongs to another project). */
-export async function requireScenario(db: DB, projectId: string, scenarioShortId: string) {
-  const scenario = await getScenario(db, projectId, scenarioShortId);
-  if (!scenario) throw notFound('Scenario');
-  return scenario;
-}
-
 export function registerScenarios(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const { db } = c.get('deps');
@@ -95,9 +86,7 @@ export function registerScenarios(app: OpenApiApp): void {
 
   app.openapi(routes.create, async (c) => {
     const { db } = c.get('deps');
-    const body = c.req.valid('json');
-    // An empty description is no description.
-    const created = await createScenario(db, c.get('caller').projectId, { ...body, description: body.description || null });
+    const created = await createScenario(db, c.get('caller').projectId, c.req.valid('json'));
     return c.json(created, 201);
   });
 
@@ -110,17 +99,13 @@ export function registerScenarios(app: OpenApiApp): void {
   app.openapi(routes.update, async (c) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
-    const scenario = await requireScenario(db, projectId, c.req.valid('param').scenarioShortId);
-    const body = c.req.valid('json');
-    await updateScenario(db, scenario.id, { ...body, ...(body.description !== undefined && { description: body.description || null }) });
-    const { id: _id, ...view } = await requireScenario(db, projectId, scenario.shortId);
+    const { id: _id, ...view } = await updateScenario(db, projectId, c.req.valid('param').scenarioShortId, c.req.valid('json'));
     return c.json(view, 200);
   });
 
   app.openapi(routes.remove, async (c) => {
     const { db } = c.get('deps');
-    const scenario = await requireScenario(db, c.get('caller').projectId, c.req.valid('param').scenarioShortId);
-    await deleteScenario(db, scenario.id);
+    await deleteScenario(db, c.get('caller').projectId, c.req.valid('param').scenarioShortId);
     return c.json({ deleted: true as const }, 200);
   });
 }

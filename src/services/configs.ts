@@ -1,0 +1,62 @@
+// Configs as business operations: names unique in a project (checked first, the unique constraint the backstop
+// when two requests race), and a secret's value never revealed, not even by turning it into a plain config.
+import type { DB } from '../db/database.js';
+import {
+  configNameTaken,
+  createConfig as insertConfig,
+  deleteConfig as deleteConfigRow,
+  getConfig,
+  isConfigNameConflict,
+  listConfigs as selectConfigs,
+  updateConfig as updateConfigRow,
+  type ConfigView,
+} from '../db/queries/configs.js';
+import { ConflictError, InvalidError, NotFoundError } from '../domain/errors.js';
+
+export type { ConfigView };
+
+const nameConflict = (name: string) => new ConflictError(`name: a config named ${name} already exists in this project`);
+
+export const listConfigs = (db: DB, projectId: string): Promise<ConfigView[]> => selectConfigs(db, projectId);
+
+/** The config of the caller's project, or NotFoundError (also when it belongs to another project). */
+export async function requireConfig(db: DB, projectId: string, configShortId: string): Promise<ConfigView & { id: string }> {
+  const config = await getConfig(db, projectId, configShortId);
+  if (!config) throw new NotFoundError('Config');
+  return config;
+}
+
+/** Runs a write that may hit the unique name constraint (two requests racing for one name) as a conflict. */
+async function withNameConflict<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (name !== undefined && isConfigNameConflict(err)) throw nameConflict(name);
+    throw err;
+  }
+}
+
+export async function createConfig(db: DB, projectId: string, input: { name: string; value: string; isSecret: boolean }): Promise<ConfigView> {
+  if (await configNameTaken(db, projectId, input.name)) throw nameConflict(input.name);
+  return withNameConflict(input.name, () => insertConfig(db, projectId, input));
+}
+
+export async function updateConfig(
+  db: DB,
+  projectId: string,
+  configShortId: string,
+  patch: { name?: string; value?: string; isSecret?: boolean },
+): Promise<ConfigView & { id: string }> {
+  const config = await requireConfig(db, projectId, configShortId);
+  if (config.isSecret && patch.isSecret === false && patch.value === undefined) {
+    throw new InvalidError('value: required when turning a secret config into a plain one, so the secret value is never revealed');
+  }
+  if (patch.name !== undefined && (await configNameTaken(db, projectId, patch.name, config.id))) throw nameConflict(patch.name);
+  await withNameConflict(patch.name, () => updateConfigRow(db, config.id, patch));
+  return requireConfig(db, projectId, config.shortId);
+}
+
+export async function deleteConfig(db: DB, projectId: string, configShortId: string): Promise<void> {
+  const config = await requireConfig(db, projectId, configShortId);
+  await deleteConfigRow(db, { id: config.id, projectId });
+}

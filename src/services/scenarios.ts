@@ -1,0 +1,44 @@
+// Scenarios as business operations: the project's scenarios, each found only in the caller's project; an empty
+// description is no description.
+import type { DB } from '../db/database.js';
+import {
+  createScenario as insertScenario,
+  deleteScenario as deleteScenarioRow,
+  getScenario,
+  listScenarios as selectScenarios,
+  updateScenario as updateScenarioRow,
+  type ScenarioView,
+} from '../db/queries/scenarios.js';
+import { NotFoundError } from '../domain/errors.js';
+
+export type { ScenarioView };
+
+export const listScenarios = (db: DB, projectId: string): Promise<ScenarioView[]> => selectScenarios(db, projectId);
+
+/** The scenario of the caller's project, or NotFoundError (also when it belongs to another project). */
+export async function requireScenario(db: DB, projectId: string, scenarioShortId: string): Promise<ScenarioView & { id: string }> {
+  const scenario = await getScenario(db, projectId, scenarioShortId);
+  if (!scenario) throw new NotFoundError('Scenario');
+  return scenario;
+}
+
+export function createScenario(db: DB, projectId: string, input: { name: string; description?: string | null; instructions: string }): Promise<ScenarioView> {
+  return insertScenario(db, projectId, { ...input, description: input.description || null });
+}
+
+export async function updateScenario(
+  db: DB,
+  projectId: string,
+  scenarioShortId: string,
+  patch: { name?: string; description?: string | null; instructions?: string },
+): Promise<ScenarioView & { id: string }> {
+  const scenario = await requireScenario(db, projectId, scenarioShortId);
+  await updateScenarioRow(db, scenario.id, { ...patch, ...(patch.description !== undefined && { description: patch.description || null }) });
+  return requireScenario(db, projectId, scenario.shortId);
+}
+
+/** Test cases that used it keep running without a scenario. */
+export async function deleteScenario(db: DB, projectId: string, scenarioShortId: string): Promise<void> {
+  const scenario = await requireScenario(db, projectId, scenarioShortId);
+  await deleteScenarioRow(db, scenario.id);
+}
