@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import { NothingToRunError } from '../src/domain/errors.js';
 import { createPlanRun } from '../src/services/runs.js';
+import { findTickSchedule } from '../src/db/queries/plan-schedules.js';
 import type { ScheduledPlanRunInput } from '../workflows/shared.js';
 
 export interface ScheduledRun {
@@ -26,14 +27,7 @@ export function createScheduleActivities(deps: Pick<ActivityDeps, 'db' | 'logger
      * cannot run as configured (e.g. an application without an environment) fails the tick, visibly, without retries.
      */
     async createScheduledRun(input: ScheduledPlanRunInput): Promise<ScheduledRun | null> {
-      const schedule = await db
-        .selectFrom('test_plan_schedules as s')
-        .innerJoin('test_plans as p', 'p.id', 's.test_plan_id')
-        .select(['s.id', 's.description'])
-        .where('s.temporal_schedule_id', '=', input.scheduleId)
-        .where('s.test_plan_id', '=', input.testPlanId)
-        .where('p.project_id', '=', input.projectId)
-        .executeTakeFirst();
+      const schedule = await findTickSchedule(db, input);
       if (!schedule) {
         logger.warn('scheduled run skipped: the schedule or its plan no longer exists', { ...input });
         return null;

@@ -1,17 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, shortId, uuid } from '../../schemas/common.js';
-import { ApiError, notFound } from '../errors.js';
 import { requireTestPlan } from '../../services/test-plans.js';
-import { listPlanSchedules, nextRunTimes, toPlanScheduleView as toView } from '../../services/plan-schedules.js';
-import { newId } from '../../ids.js';
-import {
-  createPlanSchedule,
-  cronProblem,
-  deletePlanSchedule,
-  InvalidCronError,
-  planScheduleId,
-} from '../../temporal/schedules.js';
+import { createSchedule, deleteSchedule, listPlanSchedules } from '../../services/plan-schedules.js';
+import { cronProblem } from '../../temporal/schedules.js';
 
 const cron = z
   .string()
@@ -81,8 +73,6 @@ const routes = {
   }),
 };
 
-const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 export function registerTestPlanSchedules(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const deps = c.get('deps');
@@ -92,60 +82,15 @@ export function registerTestPlanSchedules(app: OpenApiApp): void {
 
   app.openapi(routes.create, async (c) => {
     const deps = c.get('deps');
-    const { projectId } = c.get('caller');
-    const plan = await requireTestPlan(deps.db, projectId, c.req.valid('param').testPlanShortId);
-    const body = c.req.valid('json');
-    const id = newId();
-    // The row first: a tick finds it (for its description), and a failure below removes it again.
-    const row = await deps.db
-      .insertInto('test_plan_schedules')
-      .values({ id, test_plan_id: plan.id, cron: body.cron.trim(), description: body.description || null, temporal_schedule_id: planScheduleId(id) })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const removeRow = () => deps.db.deleteFrom('test_plan_schedules').where('id', '=', id).execute();
-    try {
-      await createPlanSchedule(deps.temporal, {
-        scheduleId: row.temporal_schedule_id,
-        cron: row.cron,
-        description: row.description,
-        projectId,
-        testPlanId: plan.id,
-        concurrency: deps.config.PROCTOR_RUN_CONCURRENCY,
-      });
-    } catch (err) {
-      await removeRow();
-      if (err instanceof InvalidCronError) throw new ApiError(400, err.message);
-      c.get('logger').warn('could not create a plan schedule', { testPlanId: plan.id, err });
-      throw new ApiError(503, `could not create the schedule in Temporal: ${reason(err)}`);
-    }
-    const times = await nextRunTimes(deps, row.temporal_schedule_id);
-    // Valid syntax that matches no future time (31 February, a past year) is a mistake, not a schedule.
-    if (times?.length === 0) {
-      await deletePlanSchedule(deps.temporal, row.temporal_schedule_id);
-      await removeRow();
-      throw new ApiError(400, `cron: "${row.cron}" never fires`);
-    }
-    return c.json(toView(row, times), 201);
+    const view = await createSchedule(
+      { db: deps.db, temporal: deps.temporal, logger: c.get('logger'), runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY },
+      { projectId: c.get('caller').projectId, testPlanShortId: c.req.valid('param').testPlanShortId, ...c.req.valid('json') },
+    );
+    return c.json(view, 201);
   });
 
   app.openapi(routes.remove, async (c) => {
-    const deps = c.get('deps');
-    const params = c.req.valid('param');
-    const plan = await requireTestPlan(deps.db, c.get('caller').projectId, params.testPlanShortId);
-    const row = await deps.db
-      .selectFrom('test_plan_schedules')
-      .select(['id', 'temporal_schedule_id'])
-      .where('id', '=', params.scheduleId.toLowerCase())
-      .where('test_plan_id', '=', plan.id)
-      .executeTakeFirst();
-    if (!row) throw notFound('Schedule');
-    // Temporal first: a row without its Schedule is harmless, a Schedule without its row would keep firing for nothing.
-    try {
-      await deletePlanSchedule(deps.temporal, row.temporal_schedule_id);
-    } catch (err) {
-      throw new ApiError(503, `could not delete the schedule in Temporal (it is kept): ${reason(err)}`);
-    }
-    await deps.db.deleteFrom('test_plan_schedules').where('id', '=', row.id).execute();
+    await deleteSchedule(c.get('deps'), { projectId: c.get('caller').projectId, ...c.req.valid('param') });
     return c.json({ deleted: true as const }, 200);
   });
 }
