@@ -5,7 +5,7 @@ import { deletePlanSchedules } from '../../src/temporal/schedules.js';
 import { loadApplications } from '../../src/db/queries/dashboard-applications.js';
 import { loadConversation, messageLimit } from '../../src/db/queries/dashboard-chats.js';
 import { loadPlanSummaries } from '../../src/db/queries/dashboard-test-plans.js';
-import { loadPlan } from '../../src/web/pages/test-plans.js';
+import { loadPlan } from '../../src/services/dashboard.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 

@@ -4,8 +4,7 @@ import type { WebEnv } from '../context.js';
 import { Pager, pageNumber, Status, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { ReviewSection } from './reviews.js';
-import { listChats, type ChatMessageView } from '../../db/queries/chats.js';
-import { loadConversation, type ConversationPage } from '../../db/queries/dashboard-chats.js';
+import { dashboardChats, dashboardConversation, type ChatMessageView, type ConversationPage } from '../../services/dashboard.js';
 import { cancelReply, createConversation, sendMessage, type ChatDeps } from '../../services/chat.js';
 import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
 import { InvalidError, NotFoundError } from '../../domain/errors.js';
@@ -58,7 +57,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/chats', async (c) => {
     const page = pageNumber(c.req.query('page'));
-    const { chats, total } = await listChats(c.get('deps').db, c.get('session').projectId, { limit: pageSize, offset: (page - 1) * pageSize });
+    const { chats, total } = await dashboardChats(c.get('deps').db, c.get('session').projectId, { limit: pageSize, offset: (page - 1) * pageSize });
     return renderPage(
       c,
       { title: 'Conversations', nav: 'chats' },
@@ -99,7 +98,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
     const shortId = c.req.param('shortId');
     const { db } = c.get('deps');
     const { projectId } = c.get('session');
-    const [page, review] = await Promise.all([loadConversation(db, projectId, shortId), reviewOf(c, shortId)]);
+    const [page, review] = await Promise.all([dashboardConversation(db, projectId, shortId), reviewOf(c, shortId)]);
     if (!page) return notFoundPage(c, 'This conversation');
     const title = page.chat.title ?? `Conversation ${page.chat.shortId}`;
     return renderPage(
@@ -118,7 +117,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
     const { db } = c.get('deps');
     const { projectId } = c.get('session');
     const shortId = c.req.param('shortId');
-    const [page, review] = await Promise.all([loadConversation(db, projectId, shortId), reviewOf(c, shortId)]);
+    const [page, review] = await Promise.all([dashboardConversation(db, projectId, shortId), reviewOf(c, shortId)]);
     if (!page) return c.text('Conversation not found', 404);
     return c.html(<ConversationBody base={base} csrf={c.get('csrfToken')} page={page} review={review} />);
   });

@@ -3,7 +3,7 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { Pager, pageNumber, Status, When } from '../components.js';
 import { renderPage } from '../layout.js';
-import { listReviews } from '../../db/queries/dashboard-reviews.js';
+import { dashboardReviews } from '../../services/dashboard.js';
 import type { ChangeReviewView } from '../../services/change-reviews.js';
 import { Markdown } from '../markdown.js';
 import { factNotes } from '../../domain/change-review.js';
@@ -19,7 +19,7 @@ export function registerReviewPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/reviews', async (c) => {
     const page = pageNumber(c.req.query('page'));
-    const { reviews, total } = await listReviews(c.get('deps').db, c.get('session').projectId, { limit: pageSize, offset: (page - 1) * pageSize });
+    const { reviews, total } = await dashboardReviews(c.get('deps').db, c.get('session').projectId, { limit: pageSize, offset: (page - 1) * pageSize });
     return renderPage(
       c,
       { title: 'Change reviews', nav: 'reviews' },

@@ -3,11 +3,8 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { duration, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
-import { listDashboardRuns, planChoices, runTestArtifacts, stepsOf } from '../../db/queries/dashboard-runs.js';
-import { findRunWithTests, type RunWithTests } from '../../db/queries/runs.js';
-import type { RunStatus } from '../../db/schema.js';
+import { dashboardRun, dashboardRuns, recordedSteps, runTestArtifact, type RunStatus, type RunWithTests } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
-import { BlobNotFoundError } from '../../storage/blob-store.js';
 
 const runStatuses = ['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED'] as const satisfies readonly RunStatus[];
 const pageSize = 25;
@@ -28,10 +25,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
       branch: c.req.query('branch')?.trim() || undefined,
     };
     const page = pageNumber(c.req.query('page'));
-    const [plans, { rows, total }] = await Promise.all([
-      planChoices(db, projectId),
-      listDashboardRuns(db, projectId, { planShortId: query.plan, status: query.status, branch: query.branch, limit: pageSize, offset: (page - 1) * pageSize }),
-    ]);
+    const { plans, rows, total } = await dashboardRuns(db, projectId, { planShortId: query.plan, status: query.status, branch: query.branch, limit: pageSize, offset: (page - 1) * pageSize });
     return renderPage(
       c,
       { title: 'Runs', nav: 'runs' },
@@ -111,28 +105,22 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
   web.get('/runs/:shortId/tests/:testId/trace.zip', (c) => artifact(c, 'trace_key', 'application/zip'));
 }
 
-const loadRun = (c: Context<WebEnv>) => findRunWithTests(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? '', 'all');
+const loadRun = (c: Context<WebEnv>) => dashboardRun(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? '');
 
 // The recorded steps of the tests that failed at a step, to say which step it was in words.
 async function failingSteps(c: Context<WebEnv>, run: RunWithTests): Promise<Map<string, unknown>> {
   const ids = run.tests.filter((t) => t.failed_step_index !== null && t.test_case_id).map((t) => t.test_case_id!);
-  return stepsOf(c.get('deps').db, c.get('session').projectId, [...new Set(ids)]);
+  return recordedSteps(c.get('deps').db, c.get('session').projectId, [...new Set(ids)]);
 }
 
 // Screenshots and traces are read through the dashboard (the session's project only), so the trace viewer
 // loads them from its own origin with no presigned URL to leak or expire.
 async function artifact(c: Context<WebEnv>, column: 'screenshot_key' | 'trace_key', type: string) {
   const testId = c.req.param('testId') ?? '';
-  const row = uuidPattern.test(testId) ? await runTestArtifacts(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? '', testId) : undefined;
-  const key = row?.[column];
-  if (!key) return c.text('Not found', 404);
-  try {
-    const body = await c.get('deps').blobs.get(key);
-    return c.body(new Uint8Array(body), 200, { 'content-type': type, 'cache-control': 'private, max-age=3600' });
-  } catch (err) {
-    if (err instanceof BlobNotFoundError) return c.text('Not found', 404);
-    throw err;
-  }
+  if (!uuidPattern.test(testId)) return c.text('Not found', 404);
+  const body = await runTestArtifact(c.get('deps'), { projectId: c.get('session').projectId, runShortId: c.req.param('shortId') ?? '', runTestId: testId, which: column });
+  if (!body) return c.text('Not found', 404);
+  return c.body(body, 200, { 'content-type': type, 'cache-control': 'private, max-age=3600' });
 }
 
 function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<string, unknown> }) {

@@ -3,8 +3,8 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
 import { renderPage } from '../layout.js';
-import { loadApplications } from '../../db/queries/dashboard-applications.js';
-import { listConfigs } from '../../db/queries/configs.js';
+import { dashboardApplications } from '../../services/dashboard.js';
+import { listConfigs } from '../../services/configs.js';
 
 // What the project is set up with: applications and the environments tests run against, and configs (the
 // values tests type as {{NAME}}). Changes go through the API (`/docs`); these pages show what is there.
@@ -14,7 +14,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/configs');
 
   web.get('/applications', async (c) => {
-    const apps = await loadApplications(c.get('deps').db, c.get('session').projectId);
+    const apps = await dashboardApplications(c.get('deps').db, c.get('session').projectId);
     return renderPage(
       c,
       { title: 'Applications', nav: 'applications' },

@@ -2,31 +2,16 @@ import type { Context } from 'hono';
 import type { WebEnv } from '../context.js';
 import { Status, When } from '../components.js';
 import { CsrfField } from '../layout.js';
-import { findDependents, findTestCaseRecords, getTestCase, type TestCaseView } from '../../db/queries/test-cases.js';
+import { loadTestCasePage as loadTestCasePageData, type TestCasePageData } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
-import { listHealProposals, type HealProposal } from '../../services/heal-proposals.js';
+import type { HealProposal } from '../../services/heal-proposals.js';
 
-export interface TestCasePageData {
-  testCase: TestCaseView;
-  names: Map<string, string>;
-  dependents: { id: string; name: string }[];
-  proposals: HealProposal[];
-}
+export type { TestCasePageData };
 
 /** Everything the test case page shows, from the session's project only (undefined: no such test case there). */
 export async function loadTestCasePage(c: Context<WebEnv>, id: string | undefined): Promise<TestCasePageData | undefined> {
   if (!id) return undefined;
-  const { db } = c.get('deps');
-  const { projectId } = c.get('session');
-  const testCase = await getTestCase(db, projectId, id);
-  if (!testCase) return undefined;
-  const dependencyIds = [...(testCase.resumeFromDependencyProjectTestCaseId ? [testCase.resumeFromDependencyProjectTestCaseId] : []), ...testCase.waitForDependenciesProjectTestCaseIds];
-  const [records, dependents, proposals] = await Promise.all([
-    findTestCaseRecords(db, projectId, dependencyIds),
-    findDependents(db, projectId, id),
-    listHealProposals(db, projectId, id),
-  ]);
-  return { testCase, names: new Map(records.map((r) => [r.id, r.name])), dependents, proposals };
+  return loadTestCasePageData(c.get('deps').db, c.get('session').projectId, id);
 }
 
 export function TestCaseDetail(props: { base: string; csrfToken: string; data: TestCasePageData }) {

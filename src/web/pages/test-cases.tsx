@@ -3,8 +3,8 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
-import { listApplications } from '../../db/queries/applications.js';
-import { listTestCases } from '../../db/queries/test-cases.js';
+import { listApplications } from '../../services/applications.js';
+import { dashboardTestCases } from '../../services/dashboard.js';
 import { acceptHealProposal, HealProposalError, rejectHealProposal } from '../../services/heal-proposals.js';
 import { exportTestCaseSpec } from '../../services/test-case-export.js';
 import { updateTestCase } from '../../services/test-cases.js';
@@ -25,13 +25,12 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
       label: c.req.query('label')?.trim() || undefined,
     };
     const page = pageNumber(c.req.query('page'));
-    const found = await listTestCases(
+    const { testCases, total } = await dashboardTestCases(
       db,
       projectId,
       { applicationShortId: query.application, isEnabled: query.enabled === undefined ? undefined : query.enabled === 'yes', labels: query.label ? [query.label] : undefined },
       { limit: pageSize, offset: (page - 1) * pageSize },
     );
-    const { testCases, total } = found ?? { testCases: [], total: 0 };
     return renderPage(
       c,
       { title: 'Test cases', nav: 'test-cases' },

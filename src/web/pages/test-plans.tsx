@@ -3,58 +3,7 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
-import type { DB } from '../../db/database.js';
-import { environmentNames, loadPlanSummaries } from '../../db/queries/dashboard-test-plans.js';
-import { getTestPlan, type TestPlanView } from '../../db/queries/test-plans.js';
-import type { NotifyOn } from '../../db/schema.js';
-import type { Logger } from '../../logger.js';
-import { listPlanSchedules, type PlanScheduleView } from '../../services/plan-schedules.js';
-import type { TemporalClientProvider } from '../../temporal/client.js';
-
-export interface PlanPage {
-  plan: Omit<TestPlanView, 'notifications' | 'applications'>;
-  applications: { applicationShortId: string; applicationName: string; environmentShortId: string; environmentName: string; environmentUrl: string | null }[];
-  schedules: PlanScheduleView[];
-  notifications: { email: { recipients: string[]; notifyOn: NotifyOn } | null; slack: { webhookHost: string; channel: string | null; notifyOn: NotifyOn } | null };
-}
-
-/** A Slack-compatible webhook URL is a credential (whoever has it can post to the channel): the page names its host only. */
-function webhookHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'a webhook';
-  }
-}
-
-/** The plan page's data; undefined when the project has no such plan. */
-export async function loadPlan(deps: { db: DB; temporal: TemporalClientProvider; logger: Logger }, projectId: string, planShortId: string): Promise<PlanPage | undefined> {
-  const plan = await getTestPlan(deps.db, projectId, planShortId);
-  if (!plan) return undefined;
-  const [environments, schedules] = await Promise.all([
-    environmentNames(deps.db, projectId, plan.applications.map((a) => a.environmentShortId)),
-    listPlanSchedules(deps, plan.id),
-  ]);
-  const { id: _id, notifications, applications, ...rest } = plan;
-  return {
-    plan: rest,
-    applications: applications.map((a) => {
-      const env = environments.get(a.environmentShortId);
-      return {
-        applicationShortId: a.applicationShortId,
-        applicationName: env?.applicationName ?? a.applicationShortId,
-        environmentShortId: a.environmentShortId,
-        environmentName: env?.name ?? a.environmentShortId,
-        environmentUrl: env?.url ?? null,
-      };
-    }),
-    schedules,
-    notifications: {
-      email: notifications.email,
-      slack: notifications.slack && { webhookHost: webhookHost(notifications.slack.webhookUrl), channel: notifications.slack.channel, notifyOn: notifications.slack.notifyOn },
-    },
-  };
-}
+import { dashboardPlans, loadPlan, type NotifyOn } from '../../services/dashboard.js';
 
 const notifyOnLabel: Record<NotifyOn, string> = { failure: 'on failure', always: 'after every run' };
 
@@ -62,7 +11,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/test-plans');
 
   web.get('/test-plans', async (c) => {
-    const plans = await loadPlanSummaries(c.get('deps').db, c.get('session').projectId);
+    const plans = await dashboardPlans(c.get('deps').db, c.get('session').projectId);
     return renderPage(
       c,
       { title: 'Test plans', nav: 'test-plans' },
