@@ -1,7 +1,6 @@
 // The change review's activities: read the change (fetched once and kept), show progress, let the model choose
 // tests, create new ones with stable ids, write the run, read its results, let the model word the verdict, and
 // end the review. Each is safe to retry: writes are keyed by the review.
-import { createHash } from 'node:crypto';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeats } from './heartbeat.js';
 import {
@@ -11,22 +10,21 @@ import {
   saveChange,
   setReviewPhase,
   setReviewRun,
-  testsFromEarlierReviews,
   type ChangeReviewRecord,
   type StoredChange,
 } from '../src/db/queries/change-reviews.js';
 import { finishReply, linkRun, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
-import { listApplications } from '../src/db/queries/applications.js';
 import { runTestRows } from '../src/db/queries/runs.js';
-import { getTestCaseRecord, listTestCases } from '../src/db/queries/test-cases.js';
-import { dedupeGoals, normalizeGoal, type ReviewTableRow } from '../src/domain/change-review.js';
+import { getTestCaseRecord } from '../src/db/queries/test-cases.js';
+import type { ReviewTableRow } from '../src/domain/change-review.js';
 import type { ApplicationOverride } from '../src/domain/precedence.js';
 import { parseMergeRequestUrl } from '../src/git/urls.js';
 import { gitClientFor } from '../src/services/git-integrations.js';
+import { changeReviewLabel, selectReviewTests, type ReviewNewTest, type ReviewSelection } from '../src/services/review-test-selection.js';
 import { findOverrideTarget } from '../src/services/application-overrides.js';
 import { titleFrom } from '../src/domain/chat.js';
-import { fitDiffToBudget, parseUnifiedDiff } from '../src/domain/diff.js';
-import { selectTests, writeVerdict, type CatalogueTest, type VerdictDraft } from '../src/llm/change-review.js';
+import { parseUnifiedDiff } from '../src/domain/diff.js';
+import { selectTests, writeVerdict, type VerdictDraft } from '../src/llm/change-review.js';
 import type { Llm } from '../src/llm/client.js';
 import { chatRunConcurrency } from '../src/services/chat-tools.js';
 import { InvalidError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
@@ -34,27 +32,7 @@ import { createTestCasesRun } from '../src/services/runs.js';
 import { writeTestCase } from '../src/services/test-cases.js';
 import type { ChangeReviewTestResult } from '../workflows/shared.js';
 
-/** The label of tests a review creates (they stay disabled until someone enables them for plans). */
-export const changeReviewLabel = 'change-review';
-/** Tokens of diff the selection prompt may carry; the rest of the change is named by file (src/domain/diff.ts). */
-export const reviewDiffBudgetTokens = 12_000;
-const maxNewTests = 5;
-
-export interface ReviewNewTest {
-  /** Stable per review and goal: a retried creation finds the test it wrote. */
-  id: string;
-  name: string;
-  goal: string;
-  applicationShortId: string;
-  expectedResult?: string;
-  resumeFromTestCaseId?: string;
-}
-
-export interface ReviewSelection {
-  existing: { id: string; name: string }[];
-  newTests: ReviewNewTest[];
-  reasoning: string;
-}
+export type { ReviewNewTest, ReviewSelection };
 
 /** One test's result as the verdict model reads it: the facts the review's rules use, in words. */
 function resultLine(r: ReviewTableRow): string {
@@ -64,12 +42,6 @@ function resultLine(r: ReviewTableRow): string {
     ...(r.notCovered?.length ? [`not covered (its burn-in could not verify): ${r.notCovered.join('; ')}`] : []),
   ];
   return `- ${r.name} (${r.origin}${r.quarantined ? ', quarantined: does not count' : ''}): ${r.result}${facts.length ? ` — ${facts.join('; ')}` : ''}`;
-}
-
-/** A uuid-shaped id from the review and the goal's words: the same goal in the same review is the same test. */
-export function reviewTestCaseId(changeReviewId: string, goal: string): string {
-  const hex = createHash('sha256').update(`${changeReviewId}\n${normalizeGoal(goal)}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 const llmOf = (llm: Llm | undefined): Llm => {
@@ -129,37 +101,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       const llm = llmOf(deps.llm);
       const review = await requireReview(input.changeReviewId);
       const change = await storedChange(review);
-      const page = await listTestCases(db, review.projectId, { isEnabled: true }, { limit: 2_000, offset: 0 });
-      const enabled: CatalogueTest[] = (page?.testCases ?? []).map((t) => ({ id: t.id, name: t.name, goal: t.goal, applicationShortId: t.applicationShortId, applicationName: t.applicationName }));
-      const enabledIds = new Set(enabled.map((t) => t.id));
-      const fromEarlierReviews = (await testsFromEarlierReviews(db, review)).filter((t) => !enabledIds.has(t.id));
-      const catalogue = [...enabled, ...fromEarlierReviews];
-      const applications = (await listApplications(db, review.projectId)).map((a) => ({ shortId: a.shortId, name: a.name }));
-      const fitted = fitDiffToBudget(change.files, { budgetTokens: reviewDiffBudgetTokens, hints: `${change.title}\n${change.description}\n${review.context ?? ''}` });
-      const selection = await withHeartbeats(() =>
-        selectTests(llm, {
-          change: { title: change.title, description: change.description, context: review.context, diffText: fitted.text, fileCount: change.files.length },
-          catalogue: enabled,
-          fromEarlierReviews,
-          applications,
-        }),
-      );
-      const byId = new Map(catalogue.map((t) => [t.id, t]));
-      const existing = [...new Set(selection.existingTestCaseIds.map((id) => id.toLowerCase()))].filter((id) => byId.has(id)).map((id) => ({ id, name: byId.get(id)!.name }));
-      const appIds = new Set(applications.map((a) => a.shortId));
-      const newTests = dedupeGoals(selection.newTests, catalogue.map((t) => t.goal ?? t.name))
-        .map((t) => ({ ...t, applicationShortId: appIds.has(t.applicationShortId) ? t.applicationShortId : applications.length === 1 ? applications[0]!.shortId : '' }))
-        .filter((t) => t.applicationShortId)
-        .slice(0, maxNewTests)
-        .map((t) => ({
-          id: reviewTestCaseId(review.id, t.goal),
-          name: (t.name || titleFrom(t.goal)).slice(0, 80),
-          goal: t.goal,
-          applicationShortId: t.applicationShortId,
-          ...(t.expectedResult && { expectedResult: t.expectedResult }),
-          ...(t.resumeFromTestCaseId && byId.has(t.resumeFromTestCaseId.toLowerCase()) && { resumeFromTestCaseId: t.resumeFromTestCaseId.toLowerCase() }),
-        }));
-      return { existing, newTests, reasoning: selection.reasoning };
+      return selectReviewTests({ db }, { review, change, choose: (request) => withHeartbeats(() => selectTests(llm, request)) });
     },
 
     /**
