@@ -52,24 +52,24 @@ const layers = [
     mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services'],
     why: 'the request context, the error envelope and the zod-openapi helpers shared by the delivery surfaces',
   },
-  // The three surfaces still read src/db (and a few other adapters) directly: 52 imports today. Once services own
-  // every view (issue 20, item 3), drop 'adapters' from these three lists.
+  // The three surfaces reach the adapters only through services (issue 20, item 3): no route, MCP tool or
+  // dashboard page imports src/db, src/storage, src/temporal or another adapter, type-only imports included.
   {
     name: 'api',
     path: '^src/api/(?!((context|errors|openapi|app|server)\\.ts$))',
-    mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services', 'delivery-kit'],
+    mayImport: ['domain', 'support', 'contracts', 'schemas', 'services', 'delivery-kit'],
     why: 'REST routes',
   },
   {
     name: 'mcp',
     path: '^src/mcp/',
-    mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services', 'delivery-kit'],
+    mayImport: ['domain', 'support', 'contracts', 'schemas', 'services', 'delivery-kit'],
     why: 'MCP tools',
   },
   {
     name: 'web',
     path: '^src/web/',
-    mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services', 'delivery-kit'],
+    mayImport: ['domain', 'support', 'contracts', 'schemas', 'services', 'delivery-kit'],
     why: 'the dashboard',
   },
   {

@@ -3,7 +3,7 @@ import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenA
 import { Deleted, shortId, uuid } from '../../schemas/common.js';
 import { requireTestPlan } from '../../services/test-plans.js';
 import { createSchedule, deleteSchedule, listPlanSchedules } from '../../services/plan-schedules.js';
-import { cronProblem } from '../../temporal/schedules.js';
+import { cronProblem } from '../../domain/cron.js';
 
 const cron = z
   .string()
