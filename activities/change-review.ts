@@ -10,10 +10,13 @@ import {
   saveChange,
   setReviewPhase,
   setReviewRun,
+  notCoveredByTestCase,
+  storedSteps,
   type ChangeReviewRecord,
   type StoredChange,
 } from '../src/db/queries/change-reviews.js';
-import { finishReply, linkRun, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
+import { chatShortIdById, finishReply, linkRun, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
+import { runShortIdById } from '../src/db/queries/run-progress.js';
 import { runTestRows } from '../src/db/queries/runs.js';
 import { getTestCaseRecord } from '../src/db/queries/test-cases.js';
 import type { ReviewTableRow } from '../src/domain/change-review.js';
@@ -82,9 +85,9 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     async loadReviewChange(input: { changeReviewId: string }): Promise<{ title: string; paths: string[]; headSha?: string; appUrl: string; chatUrl: string; source: ChangeReviewRecord['source'] }> {
       const review = await requireReview(input.changeReviewId);
       const change = await storedChange(review);
-      const chat = await db.selectFrom('chats').select('short_id').where('id', '=', review.chatId).executeTakeFirstOrThrow();
+      const chatShortId = await chatShortIdById(db, review.chatId);
       await setTitleIfMissing(db, review.chatId, titleFrom(`Review: ${change.title}`));
-      return { title: change.title, paths: change.files.map((f) => f.path), headSha: change.headSha, appUrl, chatUrl: `${appUrl}/chats/${chat.short_id}`, source: review.source };
+      return { title: change.title, paths: change.files.map((f) => f.path), headSha: change.headSha, appUrl, chatUrl: `${appUrl}/chats/${chatShortId}`, source: review.source };
     },
 
     /** Progress on the assistant message (PARTIAL, streaming) and the review's phase; false when the reply already ended. */
@@ -134,7 +137,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     async createReviewRun(input: { changeReviewId: string; testCaseIds: string[] }): Promise<{ runId: string; runShortId: string; concurrency: number }> {
       const review = await requireReview(input.changeReviewId);
       const meta = review.metadata;
-      const chat = await db.selectFrom('chats').select('short_id').where('id', '=', review.chatId).executeTakeFirstOrThrow();
+      const chatShortId = await chatShortIdById(db, review.chatId);
       const run = await createTestCasesRun(
         { db },
         {
@@ -142,7 +145,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
           testCaseIds: input.testCaseIds,
           applications: review.applicationOverrides,
           dropUnrelatedOverrides: true,
-          meta: { trigger: 'CHANGE_REVIEW', actor: meta.actor ?? `change review ${chat.short_id}`, branch: meta.branch ?? review.change?.sourceBranch, commitHash: meta.commitHash ?? review.change?.headSha, commitMessage: meta.commitMessage, repository: meta.repository },
+          meta: { trigger: 'CHANGE_REVIEW', actor: meta.actor ?? `change review ${chatShortId}`, branch: meta.branch ?? review.change?.sourceBranch, commitHash: meta.commitHash ?? review.change?.headSha, commitMessage: meta.commitMessage, repository: meta.repository },
           idempotencyKey: `change-review:${review.id}`,
         },
       );
@@ -157,14 +160,11 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
      */
     async reviewRunResults(input: { projectId: string; runId: string; newTestIds: string[] }): Promise<ChangeReviewTestResult[]> {
       const rows = await runTestRows(db, input.runId, false);
-      const run = await db.selectFrom('runs').select('short_id').where('id', '=', input.runId).executeTakeFirstOrThrow();
-      const url = `${appUrl}/runs/${run.short_id}`;
+      const url = `${appUrl}/runs/${await runShortIdById(db, input.runId)}`;
       const isNew = new Set(input.newTestIds);
       const steps = await failingSteps(rows.filter((r) => r.failed_step_index !== null && r.test_case_id).map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })));
       const testCaseIds = [...new Set(rows.flatMap((r) => (r.test_case_id ? [r.test_case_id] : [])))];
-      const reservations = new Map(
-        testCaseIds.length === 0 ? [] : (await db.selectFrom('test_cases').select(['id', 'not_covered']).where('id', 'in', testCaseIds).execute()).map((t) => [t.id, t.not_covered ?? []]),
-      );
+      const reservations = await notCoveredByTestCase(db, testCaseIds);
       return rows.map((r) => {
         // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency.
         const result: ChangeReviewTestResult['result'] = r.result ?? (r.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
@@ -220,7 +220,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
   async function failingSteps(wanted: { testCaseId: string; index: number }[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (wanted.length === 0) return out;
-    const rows = await db.selectFrom('test_cases').select(['id', 'steps']).where('id', 'in', [...new Set(wanted.map((w) => w.testCaseId))]).execute();
+    const rows = await storedSteps(db, [...new Set(wanted.map((w) => w.testCaseId))]);
     type StoredStep = { description?: string; action: string };
     const listOf = (steps: unknown): StoredStep[] => (Array.isArray(steps) ? steps : ((steps as { steps?: StoredStep[] } | null)?.steps ?? []));
     const steps = new Map(rows.map((r) => [r.id, listOf(r.steps)]));

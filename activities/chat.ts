@@ -1,7 +1,7 @@
 import { CancelledFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
-import { conversationForTurn, findChatById, finishReply, replyStatus, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
+import { conversationForTurn, findChatById, firstUserMessage, finishReply, replyStatus, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
 import { isReplyOpen, titleFrom, type ChatToolCall, type ChatToolExchange } from '../src/domain/chat.js';
 import { chatMessages, streamChat } from '../src/llm/chat.js';
 import { chatRunConcurrency, runResultsTool } from '../src/services/chat-tools.js';
@@ -166,8 +166,8 @@ export function createChatActivities(deps: ActivityDeps) {
     async titleChat(input: { chatId: string }): Promise<void> {
       const chat = await findChatById(deps.db, input.chatId);
       if (!chat || chat.title) return;
-      const first = await deps.db.selectFrom('chat_messages').select('text').where('chat_id', '=', input.chatId).where('role', '=', 'user').orderBy('seq').executeTakeFirst();
-      if (first) await setTitleIfMissing(deps.db, input.chatId, titleFrom(first.text));
+      const first = await firstUserMessage(deps.db, input.chatId);
+      if (first !== undefined) await setTitleIfMissing(deps.db, input.chatId, titleFrom(first));
     },
 
     runChatTool: runTool,

@@ -2,7 +2,7 @@
 // on the merge request. Every post is keyed: the comment id is remembered under the key once posted, and a retry
 // (after a provider outage or a worker crash) finds it and does not post again.
 import type { ActivityDeps } from './deps.js';
-import { deploymentsOf, postedComment, rememberComment } from '../src/db/queries/merge-requests.js';
+import { deploymentsOf, postedComment, projectName, rememberComment } from '../src/db/queries/merge-requests.js';
 import { Context } from '@temporalio/activity';
 import { commitStatusContext, failedComment, postMarker, startedComment, verdictBody, verdictStatus, waitingComment, waitingOverComment, withMarker } from '../src/git/comments.js';
 import type { GitProviderClient } from '../src/git/provider.js';
@@ -93,8 +93,7 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
     /** The start comment (once), the waiting comment edited, and on GitHub a pending status and 👀 on the trigger. */
     async announceMergeRequestReview(input: Target & { head: MergeRequestHead; trigger: MergeRequestTrigger; chatUrl: string; key: string; waitingKey?: string }): Promise<void> {
       const client = await ports.gitClient(input.projectId, input.ref);
-      const project = await db.selectFrom('projects').select('name').where('id', '=', input.projectId).executeTakeFirstOrThrow();
-      const started = startedComment({ projectName: project.name, ref: input.ref, head: input.head, trigger: input.trigger, chatUrl: input.chatUrl });
+      const started = startedComment({ projectName: await projectName(db, input.projectId), ref: input.ref, head: input.head, trigger: input.trigger, chatUrl: input.chatUrl });
       await once(client, input.ref, input.key, started, (marked) => client.createComment(input.ref, marked));
       const waiting = input.waitingKey ? await postedComment(db, input.waitingKey) : undefined;
       if (waiting) await client.updateComment(input.ref, waiting, waitingOverComment({ head: input.head, chatUrl: input.chatUrl }));

@@ -2,6 +2,7 @@ import type { ActivityDeps } from './deps.js';
 import { GoneError, NoDeviceFarmError, NotFoundError } from '../src/domain/errors.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { loadExecutionContext } from '../src/db/queries/execution.js';
+import { findBuild } from '../src/db/queries/builds.js';
 import type { BuildPlatform } from '../src/builds/file-types.js';
 import type { DeviceTestResult } from '../src/devices/device-farm.js';
 
@@ -15,12 +16,7 @@ export function createMobileActivities(deps: Pick<ActivityDeps, 'db' | 'blobs' |
   return {
     /** Installs the build on a device of the farm and runs the test there; ERROR when there is no farm. */
     async executeMobileTest(input: ExecuteMobileTestInput): Promise<DeviceTestResult> {
-      const build = await deps.db
-        .selectFrom('application_builds')
-        .select(['short_id', 'platform', 'file_name', 'blob_key'])
-        .where('project_id', '=', input.projectId)
-        .where('short_id', '=', input.buildShortId)
-        .executeTakeFirst();
+      const build = await findBuild(deps.db, input.projectId, input.buildShortId);
       if (!build) throw new GoneError(`build ${input.buildShortId} no longer exists`);
       const farm = deps.deviceFarm;
       if (!farm) {

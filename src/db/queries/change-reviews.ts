@@ -195,3 +195,15 @@ export async function testsFromEarlierReviews(
     .sort((a, b) => order.get(a.id)! - order.get(b.id)!)
     .map((r) => ({ id: r.id, name: r.name, goal: r.goal, applicationShortId: r.short_id, applicationName: r.application_name }));
 }
+
+/** What each test case's burn-in could not verify (its reservations), by id. */
+export async function notCoveredByTestCase(db: DB, testCaseIds: string[]): Promise<Map<string, string[]>> {
+  if (testCaseIds.length === 0) return new Map();
+  const rows = await db.selectFrom('test_cases').select(['id', 'not_covered']).where('id', 'in', testCaseIds).execute();
+  return new Map(rows.map((t) => [t.id, t.not_covered ?? []]));
+}
+
+/** The stored steps of test cases, by id, as stored (a list, or an object holding one). */
+export async function storedSteps(db: DB, testCaseIds: string[]): Promise<{ id: string; steps: unknown }[]> {
+  return db.selectFrom('test_cases').select(['id', 'steps']).where('id', 'in', testCaseIds).execute();
+}

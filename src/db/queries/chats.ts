@@ -245,3 +245,18 @@ export async function chatRunId(db: DB, chatId: string, runShortId: string): Pro
     .executeTakeFirst();
   return row?.id;
 }
+
+/** The conversation's first user message, if any (its title comes from it). */
+export async function firstUserMessage(db: DB, chatId: string): Promise<string | undefined> {
+  return (await db.selectFrom('chat_messages').select('text').where('chat_id', '=', chatId).where('role', '=', 'user').orderBy('seq').executeTakeFirst())?.text;
+}
+
+export async function chatShortIdById(db: DB, chatId: string): Promise<string> {
+  return (await db.selectFrom('chats').select('short_id').where('id', '=', chatId).executeTakeFirstOrThrow()).short_id;
+}
+
+/** A reply as a waiting caller reads it (an old row without a status is a finished one). */
+export async function readReply(db: DB, messageId: string): Promise<{ id: string; status: ChatMessageStatus; text: string; isStreaming: boolean }> {
+  const row = await db.selectFrom('chat_messages').select(['id', 'status', 'text', 'is_streaming']).where('id', '=', messageId).executeTakeFirstOrThrow();
+  return { id: row.id, status: row.status ?? 'COMPLETED', text: row.text, isStreaming: row.is_streaming };
+}

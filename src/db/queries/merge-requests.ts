@@ -124,3 +124,8 @@ export async function postedComment(db: DB, key: string): Promise<string | undef
 export async function rememberComment(db: DB, key: string, commentId: string): Promise<void> {
   await db.insertInto('merge_request_comments').values({ key, comment_id: commentId }).onConflict((oc) => oc.column('key').doNothing()).execute();
 }
+
+/** The project's name, as a review's comments show it. */
+export async function projectName(db: DB, projectId: string): Promise<string> {
+  return (await db.selectFrom('projects').select('name').where('id', '=', projectId).executeTakeFirstOrThrow()).name;
+}

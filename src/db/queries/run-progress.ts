@@ -1,0 +1,116 @@
+// A run as its workflow writes it: started, the tests it runs (in a stable order), each test's start and result,
+// skips, and the end. Every write is an idempotent update of one row's state, so a retried activity records once.
+import type { DB } from '../database.js';
+import type { FailureEvidence, FailureKind, StepChange } from '../../domain/verdicts.js';
+
+export async function markRunStarted(db: DB, runId: string): Promise<void> {
+  await db.updateTable('runs').set({ status: 'RUNNING', started_at: new Date() }).where('id', '=', runId).where('status', '=', 'INITIATED').execute();
+}
+
+/** The run's tests ordered by name, then id; `limit` from `offset` when given. */
+export async function runPlanRows(db: DB, runId: string, page?: { offset?: number; limit: number }) {
+  let query = db
+    .selectFrom('run_test_cases as r')
+    .leftJoin('application_builds as b', 'b.id', 'r.application_build_id')
+    .innerJoin('runs as run', 'run.id', 'r.run_id')
+    .innerJoin('projects as p', 'p.id', 'run.project_id')
+    .select(['r.id', 'r.test_case_id', 'r.name', 'r.environment_url', 'r.device', 'r.resume_from_test_case_id', 'r.wait_for_test_case_ids', 'r.status', 'r.quarantined'])
+    .select(['b.short_id as build_short_id', 'b.platform as build_platform', 'p.test_retries'])
+    .where('r.run_id', '=', runId)
+    .where('r.test_case_id', 'is not', null)
+    .orderBy('r.name')
+    .orderBy('r.id');
+  if (page) query = query.limit(page.limit).offset(page.offset ?? 0);
+  return query.execute();
+}
+
+/** The ids of every test case in the run. */
+export async function runTestCaseIds(db: DB, runId: string): Promise<string[]> {
+  return (await db.selectFrom('run_test_cases').select('test_case_id').where('run_id', '=', runId).where('test_case_id', 'is not', null).execute()).map((r) => r.test_case_id!);
+}
+
+export async function markTestStarted(db: DB, runTestCaseId: string): Promise<void> {
+  await db
+    .updateTable('run_test_cases')
+    .set({ status: 'RUNNING', started_at: new Date() })
+    .where('id', '=', runTestCaseId)
+    .where('status', 'in', ['PENDING', 'RUNNING'])
+    .execute();
+}
+
+export interface TestResultWrite {
+  outcome: 'PASSED' | 'FAILED' | 'ERROR';
+  resultTitle: string;
+  error?: string;
+  failedStepIndex?: number;
+  healed?: unknown[];
+  screenshotKey?: string;
+  traceKey?: string;
+  durationMs?: number;
+  changes?: StepChange[];
+  failureKind?: FailureKind;
+  evidence?: FailureEvidence;
+  attempts: number;
+  flaky: boolean;
+}
+
+/** A test's result; only while it is still in flight, so a retried write after a crash, or a late one after a cancel, changes nothing. */
+export async function recordTestResult(db: DB, runTestCaseId: string, input: TestResultWrite): Promise<void> {
+  const passed = input.outcome === 'PASSED';
+  await db
+    .updateTable('run_test_cases')
+    .set({
+      status: input.outcome === 'ERROR' ? 'ERROR' : 'COMPLETED',
+      result: passed ? 'PASSED' : 'FAILED',
+      result_title: input.resultTitle,
+      error: input.error ?? null,
+      failed_step_index: input.failedStepIndex ?? null,
+      healed: input.healed?.length ? JSON.stringify(input.healed) : null,
+      screenshot_key: input.screenshotKey ?? null,
+      trace_key: input.traceKey ?? null,
+      duration_ms: input.durationMs ?? null,
+      changes: input.changes?.length ? JSON.stringify(input.changes) : null,
+      failure_kind: passed ? null : (input.failureKind ?? null),
+      evidence: !passed && input.evidence ? JSON.stringify(input.evidence) : null,
+      attempts: input.attempts,
+      flaky: passed && input.flaky,
+      finished_at: new Date(),
+    })
+    .where('id', '=', runTestCaseId)
+    .where('status', 'in', ['PENDING', 'RUNNING'])
+    .execute();
+}
+
+/** A test of the run that has not started, skipped with the reason. */
+export async function skipTest(db: DB, runId: string, testCaseId: string, reason: string): Promise<void> {
+  await db
+    .updateTable('run_test_cases')
+    .set({ status: 'SKIPPED', result: 'SKIPPED', result_title: 'Skipped', error: reason, finished_at: new Date() })
+    .where('run_id', '=', runId)
+    .where('test_case_id', '=', testCaseId)
+    .where('status', '=', 'PENDING')
+    .execute();
+}
+
+/** The run's end; a run that did not complete ends its tests still in flight too (CANCELLED or ERROR). */
+export async function finishRun(db: DB, input: { runId: string; status: 'COMPLETED' | 'ERROR' | 'CANCELLED'; result: 'PASSED' | 'FAILED' | 'SKIPPED' | null; error?: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (input.status !== 'COMPLETED') {
+      await trx
+        .updateTable('run_test_cases')
+        .set({ status: input.status === 'CANCELLED' ? 'CANCELLED' : 'ERROR', finished_at: new Date(), error: input.status === 'CANCELLED' ? 'run cancelled' : (input.error ?? 'run failed') })
+        .where('run_id', '=', input.runId)
+        .where('status', 'in', ['PENDING', 'RUNNING'])
+        .execute();
+    }
+    await trx
+      .updateTable('runs')
+      .set({ status: input.status, result: input.result, error: input.error ?? null, finished_at: new Date() })
+      .where('id', '=', input.runId)
+      .execute();
+  });
+}
+
+export async function runShortIdById(db: DB, runId: string): Promise<string> {
+  return (await db.selectFrom('runs').select('short_id').where('id', '=', runId).executeTakeFirstOrThrow()).short_id;
+}
