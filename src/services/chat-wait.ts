@@ -2,8 +2,7 @@
 // then wait a bounded time for its reply to end. The reply is written by the conversation's workflow; waiting
 // reads its row, as a polling client would, and never holds anything the workflow needs.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DB } from '../db/database.js';
-import { toChatView } from '../db/queries/chats.js';
+import { readReply, toChatView } from '../db/queries/chats.js';
 import type { ChatMessageStatus } from '../db/schema.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { isReplyOpen } from '../domain/chat.js';
@@ -43,9 +42,4 @@ export async function sendAndWait(deps: ChatDeps, input: SendAndWaitInput): Prom
     reply = await readReply(deps.db, assistantMessageId);
   }
   return { chatShortId: chat.shortId, url: toChatView(chat, deps.appUrl, []).url, finished: !isReplyOpen(reply.status), reply };
-}
-
-async function readReply(db: DB, id: string): Promise<SentReply['reply']> {
-  const row = await db.selectFrom('chat_messages').select(['id', 'status', 'text', 'is_streaming']).where('id', '=', id).executeTakeFirstOrThrow();
-  return { id: row.id, status: row.status ?? 'COMPLETED', text: row.text, isStreaming: row.is_streaming };
 }

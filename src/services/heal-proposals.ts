@@ -1,7 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { DB } from '../db/database.js';
 import type { HealProposalStatus } from '../db/schema.js';
 import { saveHealedSteps } from '../db/queries/execution.js';
+import {
+  applyProposalSteps,
+  lockProposal,
+  selectProposals,
+  setProposalStatus,
+  supersedeOlderProposals,
+  testCaseExists,
+  upsertPendingProposal,
+} from '../db/queries/heal-proposals.js';
+import { findHealPolicy, updateProject } from '../db/queries/projects.js';
 import type { HealPolicy, Step } from '../domain/steps.js';
 
 /** The parts of a run's healing a proposal keeps (the replay's HealedStep). */
@@ -36,12 +45,11 @@ export class HealProposalError extends Error {
 }
 
 export async function getHealPolicy(db: DB, projectId: string): Promise<HealPolicy> {
-  const row = await db.selectFrom('projects').select('heal_policy').where('id', '=', projectId).executeTakeFirst();
-  return row?.heal_policy ?? 'review';
+  return (await findHealPolicy(db, projectId)) ?? 'review';
 }
 
 export async function setHealPolicy(db: DB, projectId: string, policy: HealPolicy): Promise<HealPolicy> {
-  await db.updateTable('projects').set({ heal_policy: policy }).where('id', '=', projectId).execute();
+  await updateProject(db, projectId, { heal_policy: policy });
   return policy;
 }
 
@@ -63,61 +71,33 @@ export async function keepHealedSteps(
   if (policy === 'auto') {
     const version = await saveHealedSteps(db, input.testCaseId, input.basedOnVersion, input.steps);
     if (version === undefined) return { kept: 'nothing', reason: 'the steps changed since this run read them' };
-    await supersedeOlder(db, input.testCaseId, version);
+    await supersedeOlderProposals(db, input.testCaseId, version);
     return { kept: 'saved', version };
   }
   if (!input.healed.some((h) => h.via === 'llm' || h.via === 'expectation')) return { kept: 'nothing', reason: 'only recorded fallbacks were used' };
   const version = input.basedOnVersion + 1;
   // One proposal per version: a later run healing the same steps replaces a pending one with its fresher pick,
   // but never revives one a person already decided on.
-  const stored = await db
-    .insertInto('heal_proposals')
-    .values({
-      id: randomUUID(),
-      project_id: input.projectId,
-      test_case_id: input.testCaseId,
-      based_on_version: input.basedOnVersion,
-      version,
-      steps: JSON.stringify(input.steps),
-      healed: JSON.stringify(input.healed),
-      created_at: new Date(),
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['test_case_id', 'version'])
-        .doUpdateSet((eb) => ({ steps: eb.ref('excluded.steps'), healed: eb.ref('excluded.healed'), created_at: eb.ref('excluded.created_at') }))
-        .where('heal_proposals.status', '=', 'PENDING'),
-    )
-    .returning('id')
-    .executeTakeFirst();
+  const stored = await upsertPendingProposal(db, { projectId: input.projectId, testCaseId: input.testCaseId, basedOnVersion: input.basedOnVersion, version, steps: input.steps, healed: input.healed });
   if (!stored) return { kept: 'nothing', reason: `the heal proposal for steps version ${version} was already decided` };
   return { kept: 'proposed', version };
 }
 
 export async function listHealProposals(db: DB, projectId: string, testCaseId: string, opts: { pendingOnly?: boolean } = {}): Promise<HealProposal[]> {
   await requireTestCase(db, projectId, testCaseId);
-  let query = db.selectFrom('heal_proposals').selectAll().where('project_id', '=', projectId).where('test_case_id', '=', testCaseId);
-  if (opts.pendingOnly) query = query.where('status', '=', 'PENDING');
-  const rows = await query.orderBy('version', 'desc').limit(50).execute();
-  return rows.map(toProposal);
+  return (await selectProposals(db, projectId, testCaseId, opts)).map(toProposal);
 }
 
 /** Applies a pending proposal as the test case's next steps version; 409 when the steps moved on meanwhile. */
 export async function acceptHealProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposal> {
   return db.transaction().execute(async (trx) => {
     const proposal = await pendingProposal(trx, projectId, testCaseId, version);
-    const updated = await trx
-      .updateTable('test_cases')
-      .set({ steps: JSON.stringify(proposal.steps), steps_version: proposal.version, updated_at: new Date() })
-      .where('id', '=', testCaseId)
-      .where('steps_version', '=', proposal.basedOnVersion)
-      .returning('steps_version')
-      .executeTakeFirst();
+    const updated = await applyProposalSteps(trx, testCaseId, proposal);
     if (!updated) {
       await decide(trx, testCaseId, version, 'SUPERSEDED');
       throw new HealProposalError('conflict', `the steps changed since this proposal was made (it was based on version ${proposal.basedOnVersion})`);
     }
-    await supersedeOlder(trx, testCaseId, version);
+    await supersedeOlderProposals(trx, testCaseId, version);
     return { ...proposal, ...(await decide(trx, testCaseId, version, 'ACCEPTED')) };
   });
 }
@@ -130,20 +110,12 @@ export async function rejectHealProposal(db: DB, projectId: string, testCaseId: 
 }
 
 async function requireTestCase(db: DB, projectId: string, testCaseId: string): Promise<void> {
-  const found = await db.selectFrom('test_cases').select('id').where('project_id', '=', projectId).where('id', '=', testCaseId).executeTakeFirst();
-  if (!found) throw new HealProposalError('not_found', 'Test case not found');
+  if (!(await testCaseExists(db, projectId, testCaseId))) throw new HealProposalError('not_found', 'Test case not found');
 }
 
 async function pendingProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposal> {
   await requireTestCase(db, projectId, testCaseId);
-  const row = await db
-    .selectFrom('heal_proposals')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('test_case_id', '=', testCaseId)
-    .where('version', '=', version)
-    .forUpdate()
-    .executeTakeFirst();
+  const row = await lockProposal(db, projectId, testCaseId, version);
   if (!row) throw new HealProposalError('not_found', `No heal proposal for steps version ${version}`);
   if (row.status !== 'PENDING') throw new HealProposalError('conflict', `The heal proposal for version ${version} is already ${row.status.toLowerCase()}`);
   return toProposal(row);
@@ -151,20 +123,8 @@ async function pendingProposal(db: DB, projectId: string, testCaseId: string, ve
 
 async function decide(db: DB, testCaseId: string, version: number, status: HealProposalStatus): Promise<{ status: HealProposalStatus; decidedAt: Date }> {
   const decidedAt = new Date();
-  await db.updateTable('heal_proposals').set({ status, decided_at: decidedAt }).where('test_case_id', '=', testCaseId).where('version', '=', version).execute();
+  await setProposalStatus(db, testCaseId, version, status, decidedAt);
   return { status, decidedAt };
-}
-
-// Proposals based on steps that are no longer current can never apply.
-async function supersedeOlder(db: DB, testCaseId: string, currentVersion: number): Promise<void> {
-  await db
-    .updateTable('heal_proposals')
-    .set({ status: 'SUPERSEDED', decided_at: new Date() })
-    .where('test_case_id', '=', testCaseId)
-    .where('status', '=', 'PENDING')
-    .where('based_on_version', '<', currentVersion)
-    .where('version', '!=', currentVersion)
-    .execute();
 }
 
 function toProposal(row: {

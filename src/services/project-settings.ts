@@ -1,6 +1,7 @@
 // A project's settings as one operation: how healed locators are kept, how often a failed test runs again, and
 // the rule that quarantines flaky tests. Routes and the MCP stay thin adapters over these.
 import type { DB } from '../db/database.js';
+import { findProjectSettings, updateProject } from '../db/queries/projects.js';
 import { defaultTestRetries, flakeWindow, maxTestRetries, minRuleFlakeRate, storedRuleRate, type QuarantineRule } from '../domain/flakiness.js';
 import type { HealPolicy } from '../domain/steps.js';
 import { InvalidError } from '../domain/errors.js';
@@ -14,11 +15,7 @@ export interface ProjectSettings {
 }
 
 export async function getProjectSettings(db: DB, projectId: string): Promise<ProjectSettings> {
-  const row = await db
-    .selectFrom('projects')
-    .select(['heal_policy', 'test_retries', 'quarantine_flake_rate', 'quarantine_min_runs'])
-    .where('id', '=', projectId)
-    .executeTakeFirst();
+  const row = await findProjectSettings(db, projectId);
   if (!row) return { healPolicy: 'review', retries: defaultTestRetries, quarantine: null };
   return {
     healPolicy: row.heal_policy,
@@ -44,6 +41,6 @@ export async function updateProjectSettings(db: DB, projectId: string, change: P
     ...(change.retries !== undefined && { test_retries: change.retries }),
     ...(rule !== undefined && (rule === null ? { quarantine_flake_rate: null } : { quarantine_flake_rate: rule.flakeRate, quarantine_min_runs: rule.minRuns })),
   };
-  if (Object.keys(set).length > 0) await db.updateTable('projects').set(set).where('id', '=', projectId).execute();
+  if (Object.keys(set).length > 0) await updateProject(db, projectId, set);
   return getProjectSettings(db, projectId);
 }

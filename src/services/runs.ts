@@ -6,7 +6,11 @@ import { findIdByShortId } from '../db/queries/lookups.js';
 import { environmentForBuild } from '../db/queries/builds.js';
 import { findOverrideTarget, missingTarget } from './application-overrides.js';
 import { collectRunTests, findRun, insertRun, markRunError, planTestCaseIds, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
-import { getTestPlan } from '../db/queries/test-plans.js';
+import { getTestPlan, planApplicationRows, testPlanShortIdOf } from '../db/queries/test-plans.js';
+import { applicationDefaults } from '../db/queries/applications.js';
+import { environmentTarget } from '../db/queries/environments.js';
+import { findDevicePresetRow } from '../db/queries/device-presets.js';
+import { defaultTestPlanId } from '../db/queries/projects.js';
 import { applicationSettings, overrideProblems, type ApplicationOverride, type EnvironmentOverride, type RunOverride } from '../domain/precedence.js';
 import { cancelPlanRun, startPlanRun, type TemporalTarget } from '../temporal/lifecycle.js';
 import { findTestCaseRecords } from '../db/queries/test-cases.js';
@@ -51,14 +55,13 @@ export async function createPlanRun(deps: { db: DB }, input: CreatePlanRunInput)
   const { projectId } = input;
   let planShortId = input.testPlanShortId;
   if (!planShortId) {
-    const planId =
-      input.testPlanId ?? (await db.selectFrom('projects').select('default_test_plan_id').where('id', '=', projectId).executeTakeFirstOrThrow()).default_test_plan_id;
-    const row = planId ? await db.selectFrom('test_plans').select('short_id').where('id', '=', planId).where('project_id', '=', projectId).executeTakeFirst() : undefined;
-    if (!row) {
+    const planId = input.testPlanId ?? (await defaultTestPlanId(db, projectId));
+    const shortId = planId ? await testPlanShortIdOf(db, projectId, planId) : undefined;
+    if (!shortId) {
       if (input.testPlanId) throw new NotFoundError('Test plan');
       throw new InvalidError('the project has no default test plan: pass testPlanShortId or make a plan the default');
     }
-    planShortId = row.short_id;
+    planShortId = shortId;
   }
   const plan = await getTestPlan(db, projectId, planShortId);
   if (!plan) throw new NotFoundError('Test plan');
@@ -126,10 +129,8 @@ async function resolveEnvironments(
   requested: ApplicationOverride[],
   dropUnrelated = false,
 ): Promise<Map<string, ResolvedEnvironment>> {
-  const apps = applicationIds.length
-    ? await db.selectFrom('applications').select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id']).where('id', 'in', applicationIds).execute()
-    : [];
-  const params = planId ? await db.selectFrom('test_plan_applications').selectAll().where('test_plan_id', '=', planId).execute() : [];
+  const apps = await applicationDefaults(db, applicationIds);
+  const params = planId ? await planApplicationRows(db, planId) : [];
   const inRun = new Set(apps.map((a) => a.short_id));
   const overrides = dropUnrelated ? requested.filter((o) => inRun.has(o.applicationShortId)) : requested;
 
@@ -162,8 +163,7 @@ async function resolveEnvironments(
     if (environment.from === 'none') {
       throw new InvalidError(`application "${app.name}" (${app.short_id}) has no environment: create one or set it on the test plan`);
     } else if (environment.from !== 'run') {
-      const row = await db.selectFrom('environments').select(['url', 'application_build_id']).where('id', '=', environment.environmentId).executeTakeFirstOrThrow();
-      target = { url: row.url, buildId: row.application_build_id };
+      target = await environmentTarget(db, environment.environmentId);
     } else {
       target = await overrideTarget(db, projectId, app.id, environment.environment);
     }
@@ -184,7 +184,7 @@ async function overrideTarget(db: DB, projectId: string, applicationId: string, 
 }
 
 async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null> {
-  const preset = await db.selectFrom('device_presets').selectAll().where('id', '=', presetId).executeTakeFirst();
+  const preset = await findDevicePresetRow(db, presetId);
   return preset ? toDeviceSettings(preset) : null;
 }
 

@@ -75,3 +75,9 @@ export async function updateApplication(
 export async function deleteApplication(db: DB, id: string): Promise<void> {
   await db.deleteFrom('applications').where('id', '=', id).execute();
 }
+
+/** The applications a run touches, with their defaults. */
+export async function applicationDefaults(db: DB, applicationIds: string[]) {
+  if (applicationIds.length === 0) return [];
+  return db.selectFrom('applications').select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id']).where('id', 'in', applicationIds).execute();
+}

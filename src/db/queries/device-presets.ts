@@ -97,3 +97,7 @@ export async function deleteDevicePreset(db: DB, preset: { id: string; projectId
     await trx.deleteFrom('device_presets').where('id', '=', preset.id).execute();
   });
 }
+
+export async function findDevicePresetRow(db: DB, id: string) {
+  return db.selectFrom('device_presets').selectAll().where('id', '=', id).executeTakeFirst();
+}

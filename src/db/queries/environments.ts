@@ -131,3 +131,9 @@ export async function deleteEnvironment(db: DB, env: { id: string; applicationId
       .execute();
   });
 }
+
+/** What an environment points a run at: its URL, or the build it installs. */
+export async function environmentTarget(db: DB, environmentId: string): Promise<{ url: string | null; buildId: string | null }> {
+  const row = await db.selectFrom('environments').select(['url', 'application_build_id']).where('id', '=', environmentId).executeTakeFirstOrThrow();
+  return { url: row.url, buildId: row.application_build_id };
+}

@@ -259,3 +259,14 @@ async function toViews(db: DB, rows: PlanRow[]): Promise<Map<string, TestPlanVie
   }
   return views;
 }
+
+/** The short id of a plan of the project; undefined when the project has no such plan. */
+export async function testPlanShortIdOf(db: DB, projectId: string, planId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('test_plans').select('short_id').where('id', '=', planId).where('project_id', '=', projectId).executeTakeFirst();
+  return row?.short_id;
+}
+
+/** The application settings (environment, device preset) a plan gives. */
+export async function planApplicationRows(db: DB, planId: string) {
+  return db.selectFrom('test_plan_applications').selectAll().where('test_plan_id', '=', planId).execute();
+}
