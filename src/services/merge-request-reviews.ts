@@ -5,7 +5,15 @@ import type { Selectable } from 'kysely';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { normalizeHandle } from '../domain/merge-requests.js';
 import type { GitProviderId, MergeRequestRef } from '../domain/git.js';
-import { newId } from '../ids.js';
+import { existingApplicationShortIds, webApplicationShortIds } from '../db/queries/applications.js';
+import {
+  deleteReviewSettings,
+  findRepositoryReviewSettings,
+  findReviewSettings,
+  listReviewSettings,
+  repositoryProjectId,
+  upsertReviewSettings,
+} from '../db/queries/merge-request-review-settings.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { ensureWebhookSecret, gitClientFor } from './git-integrations.js';
 
@@ -78,8 +86,8 @@ function toView(row: SettingsRow, publicUrl: string): MergeRequestReviewSettings
 async function checkMapping(db: DB, projectId: string, mapping: Record<string, string>): Promise<void> {
   const shortIds = [...new Set(Object.values(mapping))];
   if (shortIds.length === 0) return;
-  const found = await db.selectFrom('applications').select('short_id').where('project_id', '=', projectId).where('short_id', 'in', shortIds).execute();
-  const missing = shortIds.filter((s) => !found.some((f) => f.short_id === s));
+  const found = await existingApplicationShortIds(db, projectId, shortIds);
+  const missing = shortIds.filter((s) => !found.includes(s));
   if (missing.length) throw new NotFoundError('Application', missing.join(', '));
 }
 
@@ -91,8 +99,8 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
   const repository = input.repository.trim().replace(/^\/+|\/+$/g, '');
   if (!/^[^\s/]+(\/[^\s/]+)+$/.test(repository)) throw new InvalidError('repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)');
   if (input.environmentMapping) await checkMapping(deps.db, projectId, input.environmentMapping);
-  const taken = await deps.db.selectFrom('merge_request_review_settings').select('project_id').where('provider', '=', input.provider).where('repository', '=', repository).executeTakeFirst();
-  if (taken && taken.project_id !== projectId) throw new ConflictError(`${input.provider} repository ${repository} is connected to another project`);
+  const taken = await repositoryProjectId(deps.db, input.provider, repository);
+  if (taken !== undefined && taken !== projectId) throw new ConflictError(`${input.provider} repository ${repository} is connected to another project`);
 
   const fields: Record<string, unknown> & Partial<{ webhook_id: string }> = {
     ...(input.reviewContext !== undefined ? { review_context: input.reviewContext } : {}),
@@ -113,30 +121,24 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
       webhookProblem = `${err.message}; save the settings again to create the project hook`;
     }
   }
-  const row = await deps.db
-    .insertInto('merge_request_review_settings')
-    .values({ id: newId(), project_id: projectId, provider: input.provider, repository, ...fields })
-    .onConflict((oc) => oc.columns(['provider', 'repository']).doUpdateSet({ ...fields, updated_at: new Date() }))
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await upsertReviewSettings(deps.db, { projectId, provider: input.provider, repository, fields });
   return { ...toView(row, deps.publicUrl), ...(webhookProblem && { webhookProblem }) };
 }
 
 export async function listMergeRequestReviewSettings(deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>, projectId: string): Promise<MergeRequestReviewSettingsView[]> {
-  const rows = await deps.db.selectFrom('merge_request_review_settings').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
+  const rows = await listReviewSettings(deps.db, projectId);
   return rows.map((r) => toView(r, deps.publicUrl));
 }
 
 export async function getMergeRequestReviewSettings(deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>, projectId: string, id: string): Promise<MergeRequestReviewSettingsView> {
-  const row = await deps.db.selectFrom('merge_request_review_settings').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  const row = await findReviewSettings(deps.db, projectId, id);
   if (!row) throw new NotFoundError('Merge request review settings', id);
   return toView(row, deps.publicUrl);
 }
 
 /** Stops reviewing the repository: later deliveries for it are refused (404), running reviews finish. */
 export async function deleteMergeRequestReviewSettings(db: DB, projectId: string, id: string): Promise<void> {
-  const deleted = await db.deleteFrom('merge_request_review_settings').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
-  if (deleted.numDeletedRows === 0n) throw new NotFoundError('Merge request review settings', id);
+  if (!(await deleteReviewSettings(db, projectId, id))) throw new NotFoundError('Merge request review settings', id);
 }
 
 /** What the workflow needs to decide (read on each decision, so a change of settings applies at once). */
@@ -150,13 +152,7 @@ export interface ReviewDecisionSettings {
 }
 
 export async function decisionSettings(db: DB, projectId: string, ref: MergeRequestRef): Promise<ReviewDecisionSettings | null> {
-  const row = await db
-    .selectFrom('merge_request_review_settings')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('provider', '=', ref.provider)
-    .where('repository', '=', ref.repository)
-    .executeTakeFirst();
+  const row = await findRepositoryReviewSettings(db, projectId, ref);
   if (!row) return null;
   return {
     autoRun: row.auto_run,
@@ -173,13 +169,7 @@ export async function decisionSettings(db: DB, projectId: string, ref: MergeRequ
  * environment's deployment does).
  */
 export async function reviewOverrides(db: DB, projectId: string, ref: MergeRequestRef, deployments: Record<string, string>, manualUrl?: string): Promise<{ overrides: ApplicationOverride[]; context: string | null }> {
-  const row = await db
-    .selectFrom('merge_request_review_settings')
-    .select(['environment_mapping', 'review_context'])
-    .where('project_id', '=', projectId)
-    .where('provider', '=', ref.provider)
-    .where('repository', '=', ref.repository)
-    .executeTakeFirst();
+  const row = await findRepositoryReviewSettings(db, projectId, ref);
   const mapping = row?.environment_mapping ?? {};
   const overrides = new Map<string, ApplicationOverride>();
   for (const [environment, applicationShortId] of Object.entries(mapping)) {
@@ -188,8 +178,8 @@ export async function reviewOverrides(db: DB, projectId: string, ref: MergeReque
   }
   if (Object.keys(mapping).length === 0) {
     const url = manualUrl ?? Object.values(deployments)[0];
-    const apps = await db.selectFrom('applications').select('short_id').where('project_id', '=', projectId).where('kind', '=', 'web').orderBy('created_at').execute();
-    if (url) for (const app of apps) overrides.set(app.short_id, { applicationShortId: app.short_id, environment: { url } });
+    const apps = await webApplicationShortIds(db, projectId);
+    if (url) for (const shortId of apps) overrides.set(shortId, { applicationShortId: shortId, environment: { url } });
   }
   return { overrides: [...overrides.values()], context: row?.review_context ?? null };
 }

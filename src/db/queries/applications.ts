@@ -81,3 +81,15 @@ export async function applicationDefaults(db: DB, applicationIds: string[]) {
   if (applicationIds.length === 0) return [];
   return db.selectFrom('applications').select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id']).where('id', 'in', applicationIds).execute();
 }
+
+/** Which of these short ids name applications of the project. */
+export async function existingApplicationShortIds(db: DB, projectId: string, shortIds: string[]): Promise<string[]> {
+  const rows = await db.selectFrom('applications').select('short_id').where('project_id', '=', projectId).where('short_id', 'in', shortIds).execute();
+  return rows.map((r) => r.short_id);
+}
+
+/** The short ids of the project's web applications, oldest first. */
+export async function webApplicationShortIds(db: DB, projectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('applications').select('short_id').where('project_id', '=', projectId).where('kind', '=', 'web').orderBy('created_at').execute();
+  return rows.map((r) => r.short_id);
+}
