@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { NetworkGuard } from '../browser/network-guard.js';
 import type { DB } from '../db/database.js';
+import { findNotificationRun, planNotificationRows, runReportRow, runReportTests } from '../db/queries/run-notifications.js';
 import type { NotifyOn, RunStatus, TestResult } from '../db/schema.js';
 import type { Logger } from '../logger.js';
 import { RunNotFinishedError, RunNotFoundError } from '../domain/errors.js';
@@ -87,12 +88,7 @@ const slackLabel = (channel: string | null, webhookUrl: string): string => {
  * Undefined when the run does not exist.
  */
 export async function notificationTargets(db: DB, runId: string): Promise<ResolvedNotifications | undefined> {
-  const run = await db
-    .selectFrom('runs as r')
-    .leftJoin('test_plans as tp', 'tp.id', 'r.test_plan_id')
-    .select(['r.id', 'r.short_id', 'r.status', 'r.result', 'r.test_plan_id', 'r.notifications', 'tp.name as plan_name'])
-    .where('r.id', '=', runId)
-    .executeTakeFirst();
+  const run = await findNotificationRun(db, runId);
   if (!run) return undefined;
 
   const resolved: ResolvedNotifications = {
@@ -105,9 +101,7 @@ export async function notificationTargets(db: DB, runId: string): Promise<Resolv
     else resolved.skipped.push({ target: target.label, reason: `notifies on failure only and the run passed` });
   };
 
-  const planRows = run.test_plan_id
-    ? await db.selectFrom('test_plan_notifications').selectAll().where('test_plan_id', '=', run.test_plan_id).orderBy('channel').orderBy('target').execute()
-    : [];
+  const planRows = run.test_plan_id ? await planNotificationRows(db, run.test_plan_id) : [];
   for (const row of planRows.filter((r) => r.channel === 'email')) {
     consider({ channel: 'email', label: `email:${row.target}`, to: row.target }, row.notify_on);
   }
@@ -142,16 +136,7 @@ export async function notificationTargets(db: DB, runId: string): Promise<Resolv
 
 /** The message content of a run: counts and failures from its test cases. */
 export async function loadRunReport(db: DB, run: ResolvedNotifications['run'], appUrl: string): Promise<RunReport> {
-  const [row, tests] = await Promise.all([
-    db.selectFrom('runs').select(['branch', 'commit_hash', 'test_count']).where('id', '=', run.id).executeTakeFirstOrThrow(),
-    db
-      .selectFrom('run_test_cases')
-      .select(['name', 'status', 'result', 'error', 'result_title', 'flaky', 'quarantined', 'changes'])
-      .where('run_id', '=', run.id)
-      .orderBy('finished_at')
-      .orderBy('name')
-      .execute(),
-  ]);
+  const [row, tests] = await Promise.all([runReportRow(db, run.id), runReportTests(db, run.id)]);
   const isFailure = (t: (typeof tests)[number]) => t.result === 'FAILED' || (t.result === null && t.status === 'ERROR');
   // A quarantined test's failure did not fail the run: counted apart, not listed among the failures.
   const failedTests = tests.filter((t) => isFailure(t) && !t.quarantined).map((t) => ({ name: t.name, error: t.error ?? t.result_title }));

@@ -2,6 +2,7 @@
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import { workflowTypes, type ScheduledPlanRunInput } from '../../workflows/shared.js';
 import type { DB } from '../db/database.js';
+import { deletePlanScheduleRow, planScheduleIds } from '../db/queries/plan-schedules.js';
 import type { TemporalClientProvider } from './client.js';
 
 /** The Temporal Schedule id of a plan schedule row (the row's id, so either one finds the other). */
@@ -86,9 +87,9 @@ export async function describePlanSchedule(temporal: TemporalClientProvider, sch
  * workflow then ends without a run, but the Schedule never goes away).
  */
 export async function deletePlanSchedules(db: DB, temporal: TemporalClientProvider, testPlanId: string): Promise<void> {
-  const rows = await db.selectFrom('test_plan_schedules').select(['id', 'temporal_schedule_id']).where('test_plan_id', '=', testPlanId).execute();
+  const rows = await planScheduleIds(db, testPlanId);
   for (const row of rows) {
     await deletePlanSchedule(temporal, row.temporal_schedule_id);
-    await db.deleteFrom('test_plan_schedules').where('id', '=', row.id).execute();
+    await deletePlanScheduleRow(db, row.id);
   }
 }

@@ -44,3 +44,8 @@ export async function findTickSchedule(
     .where('p.project_id', '=', input.projectId)
     .executeTakeFirst();
 }
+
+/** Every schedule of the plan: its row id and its Temporal Schedule id. */
+export async function planScheduleIds(db: DB, testPlanId: string): Promise<{ id: string; temporal_schedule_id: string }[]> {
+  return db.selectFrom('test_plan_schedules').select(['id', 'temporal_schedule_id']).where('test_plan_id', '=', testPlanId).execute();
+}
