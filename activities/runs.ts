@@ -1,8 +1,7 @@
 import type { ActivityDeps } from './deps.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
-import { finishRun, markRunStarted, markTestStarted, recordTestResult, runPlanRows, runTestCaseIds, skipTest } from '../src/db/queries/run-progress.js';
-import type { Outcome, RunNode } from '../src/domain/run-plan.js';
-import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
+import { finishRun, markRunStarted, markTestStarted, recordTestResult, runPlanRows, runTestCaseIds, skipTest, type TestResultWrite } from '../src/db/queries/run-progress.js';
+import type { RunNode } from '../src/domain/run-plan.js';
 import type { MobileBuildRef } from '../workflows/shared.js';
 
 function passedTitle(healedSteps: number, attempts: number): string {
@@ -54,23 +53,8 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
       await markTestStarted(db, input.runTestCaseId);
     },
 
-    async recordTestResult(input: {
-      runTestCaseId: string;
-      outcome: Exclude<Outcome, 'SKIPPED' | 'CANCELLED'>;
-      error?: string;
-      failedStepIndex?: number;
-      healed?: unknown[];
-      screenshotKey?: string;
-      traceKey?: string;
-      durationMs?: number;
-      changes?: StepChange[];
-      failureKind?: FailureKind;
-      evidence?: FailureEvidence;
-      /** Executions of the test, retries included (1 when absent). */
-      attempts?: number;
-      /** PASSED on a retry. */
-      flaky?: boolean;
-    }): Promise<void> {
+    /** `attempts`: executions of the test, retries included (1 when absent); `flaky`: PASSED on a retry. */
+    async recordTestResult(input: { runTestCaseId: string } & Omit<TestResultWrite, 'resultTitle' | 'attempts' | 'flaky'> & Partial<Pick<TestResultWrite, 'attempts' | 'flaky'>>): Promise<void> {
       const { runTestCaseId, ...result } = input;
       const attempts = input.attempts ?? 1;
       const resultTitle = input.outcome === 'PASSED' ? passedTitle(input.healed?.length ?? 0, input.flaky ? attempts : 1) : (input.error?.slice(0, 200) ?? 'Failed');

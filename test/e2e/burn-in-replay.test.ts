@@ -6,7 +6,7 @@ import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { createRouter, refOf, tool } from '../support/agent-script.js';
-import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
+import { addShop, checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 import { dependencyRecordedSignal, workflowIds } from '../../workflows/shared.js';
 
@@ -24,12 +24,7 @@ describe('burn-in and replay on the real stack', () => {
   beforeAll(async () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
-    const app = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    appShortId = app.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${fixture.url}/shop/login` });
-    const email = (await stack.call('POST', '/v1/configs', { name: 'SHOP_EMAIL', value: shopCredentials.email })).body;
-    const password = (await stack.call('POST', '/v1/configs', { name: 'SHOP_PASSWORD', value: shopCredentials.password, isSecret: true })).body;
-    configShortIds = [email.shortId, password.shortId];
+    ({ appShortId, configShortIds } = await addShop(stack, `${fixture.url}/shop/login`));
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

@@ -4,6 +4,7 @@ import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startFixtureApps, shopCredentials, type FixtureApps, type Variant } from '../support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
+import { addShop } from '../support/shop-agent-script.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 
 // Self-healing on the real stack (Temporal worker, Postgres, Chromium, the scripted model over HTTP): a heal
@@ -40,11 +41,7 @@ describe('self-healing that can be trusted', () => {
   beforeAll(async () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
-    appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${fixture.url}/shop/login` });
-    const email = (await stack.call('POST', '/v1/configs', { name: 'SHOP_EMAIL', value: shopCredentials.email })).body;
-    const password = (await stack.call('POST', '/v1/configs', { name: 'SHOP_PASSWORD', value: shopCredentials.password, isSecret: true })).body;
-    configShortIds = [email.shortId, password.shortId];
+    ({ appShortId, configShortIds } = await addShop(stack, `${fixture.url}/shop/login`));
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

@@ -1,4 +1,6 @@
 import { refOf, tool, type AgentMove } from './agent-script.js';
+import { shopCredentials } from './fixture-apps.js';
+import type { Stack } from './worker-context.js';
 
 // The scripted agent's side of burning in the fixture shop: shared by the e2e tests and the prompt-size benchmark.
 
@@ -24,3 +26,15 @@ export const checkoutMoves: AgentMove[] = [
   (r) => tool('assert_visible', { ref: refOf(r, 'heading "Order confirmed"'), description: 'The order is confirmed' }),
   () => tool('done', { summary: 'Order placed' }),
 ];
+
+/**
+ * The Shop application with one environment on its login page, and the shopper's configs the agent types as
+ * `{{SHOP_EMAIL}}` and `{{SHOP_PASSWORD}}` (the password a secret): what each burn-in of the fixture shop starts from.
+ */
+export async function addShop(stack: Stack, loginUrl: string, names = { application: 'Shop', environment: 'Local' }): Promise<{ appShortId: string; configShortIds: string[] }> {
+  const appShortId = (await stack.call('POST', '/v1/applications', { name: names.application })).body.shortId as string;
+  await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: names.environment, url: loginUrl });
+  const email = (await stack.call('POST', '/v1/configs', { name: 'SHOP_EMAIL', value: shopCredentials.email })).body;
+  const password = (await stack.call('POST', '/v1/configs', { name: 'SHOP_PASSWORD', value: shopCredentials.password, isSecret: true })).body;
+  return { appShortId, configShortIds: [email.shortId, password.shortId] };
+}

@@ -4,10 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../support/agent-script.js';
-import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { loginGoal, loginMoves } from '../support/shop-agent-script.js';
+import { addShop, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { spawnTunnel, startTunnelStack, testTunnelDomain, type TunnelProcess, type TunnelStack } from '../support/tunnel-stack.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 
@@ -48,10 +48,7 @@ describe('burn-in and replay through a remote tunnel', () => {
       await expect(page.goto(`${fixture.url}/shop/login`)).rejects.toThrow(/ERR_/);
     });
 
-    const app = (await stack.call('POST', '/v1/applications', { name: 'Shop on my laptop' })).body;
-    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Laptop', url: `${tunnelUrl}/shop/login` });
-    const email = (await stack.call('POST', '/v1/configs', { name: 'SHOP_EMAIL', value: shopCredentials.email })).body;
-    const password = (await stack.call('POST', '/v1/configs', { name: 'SHOP_PASSWORD', value: shopCredentials.password, isSecret: true })).body;
+    const shop = await addShop(stack, `${tunnelUrl}/shop/login`, { application: 'Shop on my laptop', environment: 'Laptop' });
 
     router.add(loginGoal, loginMoves);
     llm.enqueue(...loginMoves.map(() => router.reply));
@@ -59,8 +56,8 @@ describe('burn-in and replay through a remote tunnel', () => {
       name: 'Login and add mug',
       goal: loginGoal,
       expectedResult: 'The cart link shows one item',
-      applicationShortId: app.shortId,
-      configShortIds: [email.shortId, password.shortId],
+      applicationShortId: shop.appShortId,
+      configShortIds: shop.configShortIds,
     });
     expect(created.status).toBe(200);
     const id = created.body.testCase.id;
