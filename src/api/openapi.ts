@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, TypedResponse } from 'hono';
 import type { AppEnv } from './context.js';
 import type { JsonText } from '../db/queries/project-lists.js';
+import { formatZodError } from '../schemas/common.js';
 
 export const ErrorSchema = z
   .object({ message: z.string().openapi({ example: 'name: Too small: expected string to have >=1 characters' }) })
@@ -51,12 +52,6 @@ export function validationHook(
   return c.json({ message: formatZodError(result.error) }, 400);
 }
 
-export function formatZodError(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
-}
 
 /** What the request guards enforce on every /v1 request, stated once in the document's description. */
 export const requestRules =

@@ -34,7 +34,7 @@ const route = createRoute({
   security: bearerSecurity,
   summary: 'MCP server (streamable HTTP, stateless)',
   description:
-    'JSON-RPC 2.0 over MCP streamable HTTP: `initialize`, `tools/list`, `tools/call`. Tools: list_applications, list_test_cases, ' +
+    'JSON-RPC 2.0 over MCP streamable HTTP: `initialize`, `tools/list`, `tools/call`. Tools (from the tool registry): list_applications, list_test_plans, list_test_cases, ' +
     'get_test_case, create_test_case, run_test_plan, run_test_cases, get_run, rerun_run, chat (send a message and wait for the reply, ' +
     'at most 55 s), get_chat, start_change_review, get_change_review. Each tool calls the same operation as its REST route, with the same input schema, project scoping and ' +
     'error messages (a refused call is a tool result with `isError` true). Answers are JSON (never a stream). GET answers 405. ' +

@@ -1,6 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { shortIdPattern, type ShortIdKind } from '../domain/short-ids.js';
 
+/** A refusal naming the fields, as every 400 of the API and every refused tool call words it. */
+export function formatZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
 const examples: Record<ShortIdKind, string> = {
   application: 'app-shop_k3x9q2m7p1za',
   environment: 'env-staging_8d2kq0x1mzpa',

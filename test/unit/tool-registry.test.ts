@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chatToolSpecs, ChatToolError, findTool, mcpTools, parseToolArgs, tools } from '../../src/services/tools/index.js';
+import { chatTools, chatToolSpecs, ChatToolError, findTool, mcpTools, parseToolArgs, tools } from '../../src/services/tools/index.js';
 
 // The registry's invariants, over every entry: what the model is offered, how arguments are read and refused.
 describe('tool registry', () => {
   it('names each tool once, and offers the model every tool as a closed JSON Schema object', () => {
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
-    expect(chatToolSpecs.map((s) => s.name)).toEqual(tools.map((t) => t.name));
+    expect(chatToolSpecs.map((s) => s.name)).toEqual(tools.filter((t) => t.runs !== 'mcp').map((t) => t.name));
+    expect(chatToolSpecs.map((s) => s.name)).toEqual(chatTools.map((t) => t.name));
     for (const spec of chatToolSpecs) {
       expect(spec.description.length, spec.name).toBeGreaterThan(0);
       expect(spec.parameters, spec.name).toMatchObject({ type: 'object', additionalProperties: false });
@@ -21,9 +22,29 @@ describe('tool registry', () => {
     }
   });
 
-  it('MCP serves only tools that answer in one activity, without a conversation', () => {
-    for (const tool of mcpTools) expect(tool.runs).toBe('activity');
-    expect(mcpTools.map((t) => t.name)).toEqual(['list_test_plans']);
+  it('MCP serves every tool with an MCP part; each answers without a conversation, and MCP-only tools stay out of the chat', () => {
+    for (const tool of mcpTools) {
+      // A tool that needs a conversation or a child workflow in the chat answers over MCP with its own answer.
+      if (tool.runs !== 'activity') expect(tool.mcp?.answer, tool.name).toBeTypeOf('function');
+    }
+    expect(mcpTools.map((t) => t.name).sort()).toEqual(
+      [
+        'chat',
+        'create_test_case',
+        'get_change_review',
+        'get_chat',
+        'get_run',
+        'get_test_case',
+        'list_applications',
+        'list_test_cases',
+        'list_test_plans',
+        'rerun_run',
+        'run_test_cases',
+        'run_test_plan',
+        'start_change_review',
+      ].sort(),
+    );
+    for (const tool of tools.filter((t) => t.runs === 'mcp')) expect(findTool(tool.name), tool.name).toBeUndefined();
   });
 
   it('reads null and empty strings as absent, as models send them for fields they leave out', () => {

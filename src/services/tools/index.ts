@@ -4,9 +4,11 @@
 import { z } from 'zod';
 import { shortId, uuid } from '../../schemas/common.js';
 import { CreateTestCase, ListQuery, Params as TestCaseParams, resumeFrom } from '../../schemas/test-cases.js';
+import { ChatParams } from '../../schemas/chat.js';
 import { exploreTool } from '../chat-explore.js';
 import { createRunTool, createTestCaseTool, getTestCaseTool, listApplicationsTool, listTestCasesTool, listTestPlansTool, runResultsTool } from '../chat-tools.js';
-import { defineTool, toolSpec, type Tool, type ToolSpec, type ToolThatRuns } from './tool.js';
+import * as mcp from './mcp-answers.js';
+import { defineTool, mcpForm, toolSpec, type ChatTool, type Tool, type ToolSpec } from './tool.js';
 
 export const tools: readonly Tool[] = [
   defineTool({
@@ -15,6 +17,7 @@ export const tools: readonly Tool[] = [
     input: z.object({}),
     runs: 'activity',
     handler: listApplicationsTool,
+    mcp: { readOnly: true, description: 'List the applications of the project (web, ios, android)', answer: mcp.listApplicationsAnswer },
   }),
   defineTool({
     name: 'list_test_plans',
@@ -30,6 +33,7 @@ export const tools: readonly Tool[] = [
     input: z.object({ applicationShortId: ListQuery.shape.applicationShortId.describe('app_… short id') }),
     runs: 'activity',
     handler: listTestCasesTool,
+    mcp: { readOnly: true, description: 'List test cases, filtered by application, labels (all must match) or enabled state', ...mcpForm(ListQuery, mcp.listTestCasesAnswer) },
   }),
   defineTool({
     name: 'get_test_case',
@@ -37,6 +41,11 @@ export const tools: readonly Tool[] = [
     input: z.object({ testCaseId: TestCaseParams.shape.testCaseId.describe('test case id (UUID)') }),
     runs: 'activity',
     handler: getTestCaseTool,
+    mcp: {
+      readOnly: true,
+      description: 'Show one test case: goal, expected result, recorded steps, generation status, dependencies, pending heal proposals',
+      answer: mcp.getTestCaseAnswer,
+    },
   }),
   defineTool({
     name: 'create_test_case',
@@ -50,6 +59,11 @@ export const tools: readonly Tool[] = [
     }),
     runs: 'burnIn',
     handler: createTestCaseTool,
+    // Over MCP it answers at once (generationStatus GENERATING): a client polls get_test_case.
+    mcp: {
+      description: 'Create a test case from a goal; the agent then records its steps (generationStatus GENERATING until done)',
+      ...mcpForm(CreateTestCase, mcp.createTestCaseAnswer),
+    },
   }),
   defineTool({
     name: 'run_tests',
@@ -75,16 +89,93 @@ export const tools: readonly Tool[] = [
     runs: 'browser',
     handler: exploreTool,
   }),
+  defineTool({
+    name: 'run_test_plan',
+    description: "Start a run of a test plan (the project's default plan when none is named), optionally with per-application environment overrides",
+    input: mcp.runTestPlanInput,
+    runs: 'mcp',
+    mcp: { answer: mcp.runTestPlanAnswer },
+  }),
+  defineTool({
+    name: 'run_test_cases',
+    description: 'Start a run of the given test cases (disabled ones too, once their steps are recorded) plus their dependencies, without a plan',
+    input: mcp.runTestCasesInput,
+    runs: 'mcp',
+    mcp: { answer: mcp.runTestCasesAnswer },
+  }),
+  defineTool({
+    name: 'get_run',
+    description: 'Status and result of a run; testCases "failed" or "all" adds the per-test results',
+    input: mcp.getRunInput,
+    runs: 'mcp',
+    mcp: { readOnly: true, answer: mcp.getRunAnswer },
+  }),
+  defineTool({
+    name: 'rerun_run',
+    description: 'Rerun a run as a new run: failedOnly, or specific projectTestCaseIds (with their dependencies), or everything',
+    input: mcp.rerunInput,
+    runs: 'mcp',
+    mcp: { answer: mcp.rerunAnswer },
+  }),
+  defineTool({
+    name: 'chat',
+    description:
+      'Send a message to the Proctor assistant (it lists, creates and runs tests) and wait for its reply. A new conversation unless ' +
+      'chatConversationShortId is given. When the reply has not ended within waitSeconds, the answer has finished false and the text so far: ' +
+      'call get_chat with the chatConversationShortId to read the rest.',
+    input: mcp.chatInput,
+    runs: 'mcp',
+    mcp: { answer: mcp.chatAnswer },
+  }),
+  defineTool({
+    name: 'get_chat',
+    description: 'A conversation with its most recent messages, newest first (poll it for a reply that chat did not wait out)',
+    input: mcp.getChatInput,
+    runs: 'mcp',
+    mcp: { readOnly: true, answer: mcp.getChatAnswer },
+  }),
+  defineTool({
+    name: 'start_change_review',
+    description:
+      'Review a change (a pull/merge request, or a raw diff) in a conversation of its own: the affected tests (and new ones where coverage is ' +
+      'missing) run on the given preview environments, and the review ends with a verdict (Approved, Changes Requested or Comment). ' +
+      'Read it with get_change_review.',
+    input: mcp.startChangeReviewInput,
+    runs: 'mcp',
+    mcp: { answer: mcp.startChangeReviewAnswer },
+  }),
+  defineTool({
+    name: 'get_change_review',
+    description: "A change review's state, verdict, summary and per-test results",
+    input: ChatParams,
+    runs: 'mcp',
+    mcp: { readOnly: true, answer: mcp.getChangeReviewAnswer },
+  }),
 ];
 
-const byName = new Map(tools.map((t) => [t.name, t]));
+/** The chat's tools: the model is offered these, the activities and the turn workflow run them. */
+export const chatTools: readonly ChatTool[] = tools.filter((t): t is ChatTool => t.runs !== 'mcp');
 
-export const findTool = (name: string): Tool | undefined => byName.get(name);
+const chatByName = new Map(chatTools.map((t) => [t.name, t]));
 
-/** What the chat model is offered: every tool, described with its JSON Schema. */
-export const chatToolSpecs: readonly ToolSpec[] = tools.map(toolSpec);
+/** A chat tool by name (an MCP-only tool is not one). */
+export const findTool = (name: string): ChatTool | undefined => chatByName.get(name);
 
-/** The tools MCP serves beside its own (src/mcp/server.ts). */
-export const mcpTools: readonly ToolThatRuns<'activity'>[] = tools.filter((t): t is ToolThatRuns<'activity'> => t.runs === 'activity' && t.mcp !== undefined);
+/** What the chat model is offered: every chat tool, described with its JSON Schema. */
+export const chatToolSpecs: readonly ToolSpec[] = chatTools.map(toolSpec);
 
-export { ChatToolError, parseToolArgs, type Tool, type ToolContext, type ToolRows, type ToolSpec, type ToolThatRuns } from './tool.js';
+/** What MCP serves (src/mcp/server.ts): every tool with an MCP part, in registry order. */
+export const mcpTools: readonly Tool[] = tools.filter((t) => t.mcp !== undefined);
+
+export {
+  ChatToolError,
+  parseToolArgs,
+  type ChatTool,
+  type McpServices,
+  type McpToolContext,
+  type Tool,
+  type ToolContext,
+  type ToolRows,
+  type ToolSpec,
+  type ToolThatRuns,
+} from './tool.js';

@@ -3,8 +3,13 @@
 // built from the REST API's, so a tool refuses what the matching route refuses.
 import { z } from 'zod';
 import type { BrowserPool } from '../../browser/pool.js';
+import type { Config } from '../../config.js';
 import type { DB } from '../../db/database.js';
 import type { ChatToolRuns } from '../../domain/chat.js';
+import type { Logger } from '../../logger.js';
+import { formatZodError } from '../../schemas/common.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import type { TemporalClientProvider } from '../../temporal/client.js';
 
 /** A refusal the model (or an MCP client) can act on: answered as text, never a failure of the activity. */
 export class ChatToolError extends Error {
@@ -33,10 +38,42 @@ export interface ToolRows {
 
 type Handler<I, R> = (ctx: ToolContext, input: I, key: string | undefined) => Promise<R>;
 
+/** What the API process hands an MCP tool (src/api/context.ts's AppDeps is one). */
+export interface McpServices {
+  db: DB;
+  temporal: TemporalClientProvider;
+  blobs: BlobStore;
+  logger: Logger;
+  config: Pick<Config, 'appUrl' | 'PROCTOR_URL_TTL_SECONDS' | 'PROCTOR_RUN_CONCURRENCY'>;
+}
+
+/** An MCP call's context: the caller's project, the API's services, and the call's abort signal. */
+export interface McpToolContext extends ToolContext {
+  services: McpServices;
+}
+
+/** An MCP answer: the route's JSON shape (a program reads it), or text. */
+export type McpHandler<I> = (ctx: McpToolContext, input: I) => Promise<object | string>;
+
+/**
+ * How MCP serves a tool. Without `answer` it answers the chat handler's text. An MCP client is a program that knows
+ * the REST API, so a tool may answer the route's JSON instead (`answer`), and take the route's whole input where the
+ * model gets a shorter form (`mcpForm`); `description` likewise, when the two audiences need other words.
+ */
+export type McpPart<I = never> = { readOnly?: boolean; description?: string } & (
+  | { input?: undefined; answer?: McpHandler<I> }
+  | { input: z.ZodObject; answer: McpHandler<never> }
+);
+
+/** An MCP input of its own with the answer that reads it: the pair stays type-checked. */
+export const mcpForm = <S extends z.ZodObject>(input: S, answer: McpHandler<z.output<S>>) => ({ input, answer: answer as McpHandler<never> });
+
 interface ToolBase<S extends z.ZodObject> {
   name: string;
   description: string;
   input: S;
+  /** Also served over MCP (src/mcp/server.ts), in the API process, without a conversation. */
+  mcp?: McpPart<z.output<S>>;
 }
 
 /**
@@ -48,16 +85,19 @@ export type Tool<S extends z.ZodObject = z.ZodObject> = ToolBase<S> &
     | {
         runs: 'activity';
         handler: Handler<z.output<S>, string>;
-        /** Also an MCP tool of the same name, answering the handler's text (it runs in the API process, without a conversation). */
-        mcp?: { readOnly?: boolean };
       }
     | { runs: 'browser'; handler: Handler<z.output<S>, string> }
     | { runs: 'burnIn'; handler: Handler<z.output<S>, ToolRows['burnIn']> }
     | { runs: 'planRun'; handler: Handler<z.output<S>, ToolRows['planRun']> }
+    // Served over MCP only (what needs a program waiting on it, or the REST shapes): the chat never sees it.
+    | { runs: 'mcp'; mcp: McpPart<z.output<S>> & { answer: McpHandler<z.output<S>> } }
   );
 
 /** The tools that run one way. */
-export type ToolThatRuns<K extends ChatToolRuns> = K extends ChatToolRuns ? Extract<Tool, { runs: K }> : never;
+export type ToolThatRuns<K extends ChatToolRuns | 'mcp'> = K extends ChatToolRuns | 'mcp' ? Extract<Tool, { runs: K }> : never;
+
+/** The tools the chat model is offered. */
+export type ChatTool = ToolThatRuns<ChatToolRuns>;
 
 /** Keeps the input schema's type attached to its handler. */
 export const defineTool = <S extends z.ZodObject>(tool: Tool<S>): Tool => tool as unknown as Tool;
@@ -82,12 +122,7 @@ export function parseToolArgs(tool: Tool, args: Record<string, unknown>): Record
   const given = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== ''));
   const parsed = tool.input.safeParse(given);
   if (parsed.success) return parsed.data;
-  throw new ChatToolError(
-    parsed.error.issues
-      .slice(0, 5)
-      .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-      .join('; '),
-  );
+  throw new ChatToolError(formatZodError(parsed.error));
 }
 
 export type { ChatToolRuns };
