@@ -5,6 +5,7 @@ import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
+import { RunValues } from '../src/browser/values.js';
 import { generationStatuses, loadExecutionContext, saveGenerationResult, type ExecutionContext } from '../src/db/queries/execution.js';
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
@@ -48,7 +49,7 @@ export async function dependencyState(deps: ActivityDeps, projectId: string, res
   return deps.browsers.withContext({ ...chain.at(-1)!.device, projectId, signal: cancellationSignal() }, async ({ context, page }) => {
     let startUrl = baseUrl;
     for (const dep of chain) {
-      const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, configs: dep.configs, timeoutMs: deps.stepTimeoutMs ?? 10_000 });
+      const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, values: new RunValues(dep), timeoutMs: deps.stepTimeoutMs ?? 10_000 });
       if (result.status === 'FAILED') throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`);
       startUrl = page.url();
       heartbeat({ phase: 'dependency', testCase: dep.testCase.name });
@@ -74,7 +75,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const llm = deps.llm;
       const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
-      const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));
+      const values = new RunValues(ctx);
 
       return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
         const startUrl = state?.url ?? baseUrl;
@@ -87,12 +88,11 @@ export function createBurnInActivities(deps: ActivityDeps) {
         try {
           const result = await runAgent(
             page,
-            { applicationName: ctx.application.name, goal: ctx.testCase.goal ?? ctx.testCase.name, expectedResult: ctx.testCase.expectedResult, scenario: ctx.scenario, configNames: Object.keys(ctx.configs) },
+            { applicationName: ctx.application.name, goal: ctx.testCase.goal ?? ctx.testCase.name, expectedResult: ctx.testCase.expectedResult, scenario: ctx.scenario, configNames: values.names() },
             {
               llm,
               baseUrl,
-              configs: ctx.configs,
-              secrets,
+              values,
               maxSteps: deps.maxAgentSteps ?? 30,
               timeoutMs: deps.stepTimeoutMs ?? 10_000,
               onProgress: progress,

@@ -7,6 +7,7 @@ import { BadTestDefinitionError, GoneError, NotFoundError } from '../src/domain/
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
+import { RunValues } from '../src/browser/values.js';
 import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/execution.js';
 import { withLocatorInFront, type BrowserState, type Step } from '../src/domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
@@ -75,9 +76,9 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
         throw new BadTestDefinitionError(`test case "${ctx.testCase.name}" has no recorded steps`);
       }
       const baseUrl = input.baseUrl ?? requireEnvironmentUrl(ctx);
-      const secrets = Object.fromEntries(ctx.secretNames.map((n) => [n, ctx.configs[n]!]));
+      const values = new RunValues(ctx);
       let llmCalls = 0;
-      const heal = input.heal && deps.llm ? createLlmHealer(deps.llm, secrets, () => llmCalls++) : undefined;
+      const heal = input.heal && deps.llm ? createLlmHealer(deps.llm, () => values.secrets(), () => llmCalls++) : undefined;
       const state = input.stateKey ? await readBrowserState(deps, input.stateKey) : undefined;
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));
 
@@ -87,10 +88,9 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
           const result = await replaySteps(page, steps, {
             startUrl: state?.url ?? baseUrl,
             baseUrl,
-            configs: ctx.configs,
+            values,
             timeoutMs: deps.stepTimeoutMs ?? 10_000,
             heal,
-            secrets,
             onStep: (index, step) => progress({ step: index + 1, of: steps.length, action: step.action }),
           });
 

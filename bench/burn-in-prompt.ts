@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserPool } from '../src/browser/pool.js';
 import { replaySteps } from '../src/browser/replay.js';
+import { RunValues } from '../src/browser/values.js';
 import { observe } from '../src/browser/snapshot.js';
 import type { Step } from '../src/domain/steps.js';
 import { runAgent, type AgentResult } from '../src/llm/agent.js';
@@ -21,7 +22,7 @@ import { createLlm, type Llm } from '../src/llm/client.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from '../src/llm/prompts.js';
 import { createRouter, type AgentMove } from '../test/support/agent-script.js';
 import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../test/support/shop-agent-script.js';
-import { startFixtureApps, shopCredentials, type FixtureApps } from '../test/support/fixture-apps.js';
+import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../test/support/scripted-llm.js';
 import { createBenchPool, fixed, mean, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
 
@@ -70,7 +71,7 @@ async function runScript(llm: ScriptedLlm, client: Llm, pool: BrowserPool, shopU
   const result = await pool.withContext({}, async ({ page }) => {
     if (before) {
       // Start signed in: replay the first recording in this very page (sessionStorage included).
-      const replayed = await replaySteps(page, before, { startUrl, baseUrl: startUrl, configs: shopConfigs, timeoutMs: stepTimeoutMs });
+      const replayed = await replaySteps(page, before, { startUrl, baseUrl: startUrl, values: new RunValues({ configs: shopConfigs }), timeoutMs: stepTimeoutMs });
       if (replayed.status !== 'PASSED') throw new Error(`replaying the sign-in failed: ${replayed.error}`);
     } else {
       await page.goto(startUrl, { waitUntil: 'domcontentloaded' });
@@ -78,8 +79,7 @@ async function runScript(llm: ScriptedLlm, client: Llm, pool: BrowserPool, shopU
     return runAgent(page, task(goal, expected), {
       llm: client,
       baseUrl: startUrl,
-      configs: shopConfigs,
-      secrets: { SHOP_PASSWORD: shopCredentials.password },
+      values: new RunValues({ configs: shopConfigs, secretNames: ['SHOP_PASSWORD'] }),
       maxSteps: 30,
       timeoutMs: stepTimeoutMs,
     });

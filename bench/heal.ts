@@ -9,6 +9,7 @@ import { createLlm } from '../src/llm/client.js';
 import { createLlmHealer } from '../src/llm/heal.js';
 import { recordedIntent } from '../src/llm/heal-rules.js';
 import { replaySteps, type Healer } from '../src/browser/replay.js';
+import { RunValues } from '../src/browser/values.js';
 import type { Step } from '../src/domain/steps.js';
 import { refOf, tool } from '../test/support/agent-script.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
@@ -67,7 +68,7 @@ async function measure(pool: BrowserPool, shopUrl: string, llm: ScriptedLlm, hea
     replaySteps(page, steps, {
       startUrl,
       baseUrl: startUrl,
-      configs: shopConfigs,
+      values: new RunValues({ configs: shopConfigs }),
       timeoutMs: stepTimeoutMs,
       heal: row.heal ? healer : undefined,
       onStep: (i) => void (stepStarts[i] = performance.now()),

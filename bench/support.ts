@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { createNetworkGuard } from '../src/browser/network-guard.js';
 import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
 import { replaySteps, type ReplayResult } from '../src/browser/replay.js';
+import { RunValues } from '../src/browser/values.js';
 import type { Step } from '../src/domain/steps.js';
 import { loadPrograms } from '../src/programs.js';
 import type { WorkerSettings } from '../src/worker/worker.js';
@@ -52,7 +53,7 @@ export function benchWorkerSettings(concurrency: number): WorkerSettings {
 
 export function replayShop(page: Page, shopUrl: string): Promise<ReplayResult> {
   const startUrl = `${shopUrl}/shop/login`;
-  return replaySteps(page, recordedSteps, { startUrl, baseUrl: startUrl, configs: shopConfigs, timeoutMs: stepTimeoutMs });
+  return replaySteps(page, recordedSteps, { startUrl, baseUrl: startUrl, values: new RunValues({ configs: shopConfigs }), timeoutMs: stepTimeoutMs });
 }
 
 /**

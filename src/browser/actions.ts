@@ -1,8 +1,10 @@
 import type { Frame, Locator, Page } from 'playwright-core';
-import { configReferences, substituteConfigs, type Step } from '../domain/steps.js';
+import type { Step } from '../domain/steps.js';
 import type { FailureKind } from '../domain/verdicts.js';
+import { interactionActions, interactionElementActions, performInteraction } from './interactions.js';
 import { resolveLocator } from './locators.js';
 import { showsText } from './target-check.js';
+import type { RunValues } from './values.js';
 
 /** A step that could not do what it says; the message is for the user reading the run. */
 export class StepFailedError extends Error {
@@ -25,8 +27,8 @@ export class MissingConfigError extends StepFailedError {
 export interface ActionOptions {
   /** Relative navigation targets resolve against it (the environment's URL). */
   baseUrl: string;
-  /** Config values by name for `{{NAME}}` references. */
-  configs: Record<string, string>;
+  /** What `{{NAME}}` references resolve to when the step runs: configs, TOTP codes, run variables. */
+  values: RunValues;
   timeoutMs: number;
 }
 
@@ -34,7 +36,7 @@ export const actionsWithElement = new Set<Step['action']>(['click', 'fill', 'sel
 
 /** The actions whose step carries a locator that must find an element (press/wait_for/assert_text only may). */
 export function locatesElement(step: Step): boolean {
-  return Boolean(step.locator) && (actionsWithElement.has(step.action) || step.action === 'press' || step.action === 'wait_for' || step.action === 'assert_text');
+  return Boolean(step.locator) && (actionsWithElement.has(step.action) || interactionElementActions.has(step.action) || step.action === 'press' || step.action === 'wait_for' || step.action === 'assert_text');
 }
 
 /** Every locator of a step, primary first. */
@@ -68,10 +70,10 @@ export function resolveUrl(value: string, baseUrl: string): string {
 }
 
 /** Performs one step's action on an already located element (or the page, for page-level actions). */
-export async function performAction(page: Page, step: Step, locator: Locator | undefined, opts: ActionOptions): Promise<void> {
-  const missing = configReferences(step.value ?? '').filter((name) => !(name in opts.configs));
+export async function performAction(page: Page, step: Step, locator: Locator | undefined, opts: ActionOptions, elements: { drop?: Locator } = {}): Promise<void> {
+  const missing = opts.values.missing(step.value ?? '');
   if (missing.length > 0) throw new MissingConfigError(`the step uses {{${missing.join('}}, {{')}}}, which this project has no config for (step: ${step.description})`);
-  const value = step.value === undefined ? undefined : substituteConfigs(step.value, opts.configs);
+  const value = step.value === undefined ? undefined : opts.values.resolve(step.value);
   const timeout = opts.timeoutMs;
   const need = (): Locator => {
     if (!locator) throw new StepFailedError(`${step.action} needs an element`);
@@ -151,6 +153,10 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
         });
         return;
       }
+      default:
+        if (interactionActions.has(step.action)) return await performInteraction(page, step, { locator, drop: elements.drop, value, timeoutMs: timeout });
+        // A step this version cannot perform must fail, never pass by doing nothing.
+        throw new StepFailedError(`${step.action} is not a step this version of Proctor can replay`);
     }
   } catch (err) {
     if (err instanceof StepFailedError) throw err;

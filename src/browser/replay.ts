@@ -37,8 +37,6 @@ export interface ReplayOptions extends ActionOptions {
    * healer the probe is the whole step timeout: there is nothing faster to fall back on.
    */
   probeMs?: number;
-  /** Secret values by name: redacted from the page excerpt of a failure. */
-  secrets?: Record<string, string>;
   /** `index` is 0-based. */
   onStep?: (index: number, step: Step) => void | Promise<void>;
 }
@@ -77,7 +75,7 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
     ...extra,
   });
   const failed = async (index: number, step: Step | undefined, err: unknown, message: string): Promise<ReplayResult> => {
-    const excerpt = await pageExcerpt(page, opts.secrets);
+    const excerpt = await pageExcerpt(page, opts.values.secrets());
     const httpStatus = document.status();
     const evidence: FailureEvidence = { url: page.url(), ...(excerpt && { pageExcerpt: excerpt }), ...(httpStatus !== undefined && { httpStatus }) };
     // What the page showed instead is what a reader of a failed assertion asks first.

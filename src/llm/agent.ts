@@ -13,8 +13,6 @@ export interface AgentOptions extends ActionOptions {
   llm: Llm;
   /** Most actions (successful or not) before the burn-in gives up. */
   maxSteps: number;
-  /** Secret config values by name: redacted from everything the model sees. */
-  secrets: Record<string, string>;
   /** Called after every action (the activity heartbeats here). */
   onProgress?: (progress: { step: number; action: string; ok: boolean }) => void;
 }
@@ -52,7 +50,7 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
   const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
-    const obs = await observe(page, { redact: opts.secrets });
+    const obs = await observe(page, { redact: opts.values.secrets() });
     const call = await callTool(
       opts.llm,
       [
@@ -73,9 +71,9 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
         continue;
       }
       const notCovered = [...(Array.isArray(args.notCovered) ? args.notCovered : []), ...summaryReservations(str('summary'))];
-      return steps.length > 0 ? result('COMPLETED', undefined, reservations(notCovered, opts.secrets)) : result('FAILED', 'the agent finished without recording any step');
+      return steps.length > 0 ? result('COMPLETED', undefined, reservations(notCovered, opts.values.secrets())) : result('FAILED', 'the agent finished without recording any step');
     }
-    if (call.name === 'fail') return result('FAILED', `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.secrets)}`);
+    if (call.name === 'fail') return result('FAILED', `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.values.secrets())}`);
 
     let step: Step | undefined;
     try {
@@ -89,7 +87,7 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
       history.push(`${history.length + 1}. ${summarize(step)} ✓`);
       opts.onProgress?.({ step: steps.length, action: step.action, ok: true });
     } catch (err) {
-      history.push(`${history.length + 1}. ${call.name} ${description} ✗ ${redact(firstLine(err), opts.secrets)}`);
+      history.push(`${history.length + 1}. ${call.name} ${description} ✗ ${redact(firstLine(err), opts.values.secrets())}`);
       opts.onProgress?.({ step: steps.length, action: call.name, ok: false });
     }
   }

@@ -11,8 +11,10 @@ import { healMessage, healSystemPrompt } from './prompts.js';
  * says why it is the same element; the code then checks the pick against the recording (heal-rules) and refuses
  * any that would change what the step means.
  */
-export function createLlmHealer(llm: Llm, secrets: Record<string, string>, onCall?: () => void): Healer {
+export function createLlmHealer(llm: Llm, secretsNow: Record<string, string> | (() => Record<string, string>), onCall?: () => void): Healer {
   return async (page, step, error) => {
+    // A function when the secrets change during the run (a TOTP code typed a step ago is on the page now).
+    const secrets = typeof secretsNow === 'function' ? secretsNow() : secretsNow;
     const obs = await observe(page, { redact: secrets });
     const call = await callTool(
       llm,

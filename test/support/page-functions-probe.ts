@@ -11,6 +11,7 @@ import { locatorForRef } from '../../src/browser/record.js';
 import { replaySteps } from '../../src/browser/replay.js';
 import { observe } from '../../src/browser/snapshot.js';
 import { captureBrowserState } from '../../src/browser/state.js';
+import { RunValues } from '../../src/browser/values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { explorePage } from '../../src/services/chat-explore.js';
 
@@ -50,7 +51,7 @@ try {
   // Replay: a text the page does not show fails with an excerpt of what it shows; a moved test id is compared in the page.
   const replay = (path: string, steps: Step[]) =>
     pool.withContext({ projectId: 'probe' }, async ({ page }) => {
-      const { status, error, evidence, changes } = await replaySteps(page, steps, { startUrl: `${origin}${path}`, baseUrl: origin, configs: {}, timeoutMs: 3_000, probeMs: 1_000 });
+      const { status, error, evidence, changes } = await replaySteps(page, steps, { startUrl: `${origin}${path}`, baseUrl: origin, values: new RunValues(), timeoutMs: 3_000, probeMs: 1_000 });
       return { status, error, evidence, changes };
     });
   const mismatch = await replay('/', [{ action: 'assert_text', value: 'Welcome back, Ada', description: 'Signed in' }]);

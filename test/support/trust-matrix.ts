@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { replaySteps, type ReplayResult } from '../../src/browser/replay.js';
 import { elementTarget } from '../../src/browser/record.js';
+import { RunValues } from '../../src/browser/values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { hasRegression } from '../../src/domain/verdicts.js';
 import { createLlm } from '../../src/llm/client.js';
@@ -254,7 +255,7 @@ async function replayOn(browser: Browser, steps: Step[], url: string, cell: Cell
     const heal = cell.locator.startsWith('heal')
       ? createLlmHealer(createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' }, { maxRetries: 0 })!, {})
       : undefined;
-    return await replaySteps(page, steps, { startUrl: url, baseUrl: url, configs: {}, timeoutMs: 1_200, probeMs: 400, heal });
+    return await replaySteps(page, steps, { startUrl: url, baseUrl: url, values: new RunValues(), timeoutMs: 1_200, probeMs: 400, heal });
   } finally {
     await context.close();
   }
