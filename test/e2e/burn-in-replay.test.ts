@@ -1,49 +1,34 @@
 import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserState } from '../../src/domain/steps.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
-import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { createRouter, refOf, tool } from '../support/agent-script.js';
-import { addShop, checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { shopCredentials } from '../support/fixture-apps.js';
+import { refOf, tool } from '../support/agent-script.js';
+import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
+import { useShopStack } from '../support/shop-stack.js';
+import { waitForGeneration } from '../support/worker-context.js';
 import { dependencyRecordedSignal, workflowIds } from '../../workflows/shared.js';
 
 /** `RECORD_HISTORIES=1` also refreshes the burnIn history that test/workflows/replay.test.ts replays. */
 describe('burn-in and replay on the real stack', () => {
-  let fixture: FixtureApps;
-  let llm: ScriptedLlm;
-  let stack: Stack;
-  let appShortId: string;
-  let configShortIds: string[];
   let loginId: string;
   let checkoutId: string;
-  const router = createRouter();
-
-  beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm });
-    ({ appShortId, configShortIds } = await addShop(stack, `${fixture.url}/shop/login`));
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
+  const shop = useShopStack();
 
   it('creates a test case, burns it in to recorded steps, and replays it without the LLM', async () => {
-    router.add(loginGoal, loginMoves);
-    llm.enqueue(...loginMoves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', {
+    shop.router.add(loginGoal, loginMoves);
+    shop.llm.enqueue(...loginMoves.map(() => shop.router.reply));
+    const created = await shop.stack.call('POST', '/v1/test-cases', {
       name: 'Login and add mug',
       goal: loginGoal,
       expectedResult: 'The cart link shows one item',
-      applicationShortId: appShortId,
-      configShortIds,
+      applicationShortId: shop.appShortId,
+      configShortIds: shop.configShortIds,
     });
     expect(created.status).toBe(200);
     loginId = created.body.testCase.id;
-    const generated = await waitForGeneration(stack, loginId);
+    const generated = await waitForGeneration(shop.stack, loginId);
     expect(generated.failureReason).toBeNull();
     expect(generated.generationStatus).toBe('COMPLETED');
     const steps = generated.steps.steps;
@@ -53,67 +38,67 @@ describe('burn-in and replay on the real stack', () => {
     // The secret is referenced by name in the steps and never reached the LLM.
     expect(steps[1].value).toBe('{{SHOP_PASSWORD}}');
     expect(JSON.stringify(generated)).not.toContain(shopCredentials.password);
-    expect(JSON.stringify(llm.requests)).not.toContain(shopCredentials.password);
+    expect(JSON.stringify(shop.llm.requests)).not.toContain(shopCredentials.password);
     // One LLM call per recorded step, plus the final `done`.
-    expect(llm.requests.length).toBe(steps.length + 1);
+    expect(shop.llm.requests.length).toBe(steps.length + 1);
 
-    const callsBefore = llm.requests.length;
-    const replay = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t1/login' });
+    const callsBefore = shop.llm.requests.length;
+    const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t1/login' });
     expect(replay.error).toBeUndefined();
     expect(replay.status).toBe('PASSED');
     expect(replay.traceKey).toBeDefined();
-    expect((await stack.activityDeps.blobs.stat(replay.traceKey!))?.size).toBeGreaterThan(1000);
-    expect(llm.requests.length).toBe(callsBefore);
+    expect((await shop.stack.activityDeps.blobs.stat(replay.traceKey!))?.size).toBeGreaterThan(1000);
+    expect(shop.llm.requests.length).toBe(callsBefore);
   });
 
   it('still passes without any LLM call when the DOM changes but roles and names stay', async () => {
-    fixture.setVariant('restyled');
+    shop.fixture.setVariant('restyled');
     try {
-      const before = llm.requests.length;
-      const replay = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t2/login', heal: true });
+      const before = shop.llm.requests.length;
+      const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t2/login', heal: true });
       expect(replay.error).toBeUndefined();
       expect(replay.status).toBe('PASSED');
       expect(replay.healed).toEqual([]);
-      expect(llm.requests.length).toBe(before);
+      expect(shop.llm.requests.length).toBe(before);
     } finally {
-      fixture.setVariant('original');
+      shop.fixture.setVariant('original');
     }
   });
 
   it('finds the renamed button through its recorded id fallback without an LLM, and says so', async () => {
-    fixture.setVariant('renamed');
+    shop.fixture.setVariant('renamed');
     try {
-      const before = llm.requests.length;
-      const replay = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t3/login', heal: false });
+      const before = shop.llm.requests.length;
+      const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t3/login', heal: false });
       expect(replay.error).toBeUndefined();
       expect(replay.status).toBe('PASSED');
       expect(replay.healed).toEqual([{ index: 3, from: "getByRole('button', { name: 'Add Coffee mug to cart' })", to: "locator('#add-mug')", via: 'fallback' }]);
-      expect(llm.requests.length).toBe(before);
+      expect(shop.llm.requests.length).toBe(before);
     } finally {
-      fixture.setVariant('original');
+      shop.fixture.setVariant('original');
     }
   });
 
   it('resume-from: the dependent starts signed in from its dependency, sessionStorage included', async () => {
-    router.add(checkoutGoal, checkoutMoves);
+    shop.router.add(checkoutGoal, checkoutMoves);
     const firstObservation: string[] = [];
-    llm.enqueue(
+    shop.llm.enqueue(
       (r) => {
         firstObservation.push(String(r.messages.at(-1)?.content));
-        return router.reply(r);
+        return shop.router.reply(r);
       },
-      ...checkoutMoves.slice(1).map(() => router.reply),
+      ...checkoutMoves.slice(1).map(() => shop.router.reply),
     );
-    const created = await stack.call('POST', '/v1/test-cases', {
+    const created = await shop.stack.call('POST', '/v1/test-cases', {
       name: 'Checkout',
       goal: checkoutGoal,
       expectedResult: 'The order is confirmed',
-      applicationShortId: appShortId,
-      configShortIds,
+      applicationShortId: shop.appShortId,
+      configShortIds: shop.configShortIds,
       resumeFromDependencyProjectTestCaseId: loginId,
     });
     checkoutId = created.body.testCase.id;
-    const generated = await waitForGeneration(stack, created.body.testCase.id);
+    const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
     expect(generated.failureReason).toBeNull();
     expect(generated.generationStatus).toBe('COMPLETED');
     // The agent's first look is the products page of a signed-in shopper, not the login form.
@@ -122,15 +107,15 @@ describe('burn-in and replay on the real stack', () => {
 
     // Replay as a plan run would: the dependency stores its browser state in the blob store, the dependent reads it
     // by key (the state never travels through workflow inputs or results).
-    const blobs = stack.activityDeps.blobs;
+    const blobs = shop.stack.activityDeps.blobs;
     const stateKey = 'runs/t5/state/login.json';
-    const dependency = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t5/login', captureStateKey: stateKey });
+    const dependency = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t5/login', captureStateKey: stateKey });
     expect(dependency).toMatchObject({ status: 'PASSED', stateKey });
     const state = JSON.parse((await blobs.get(stateKey)).toString('utf8')) as BrowserState;
     const tabToken = state.origins.flatMap((o) => o.sessionStorage).find((i) => i.name === 'shop_tab_token');
     expect(tabToken?.value).toMatch(/^tab-/);
-    const dependent = await stack.activities.executeTest({
-      projectId: stack.tenant.projectId,
+    const dependent = await shop.stack.activities.executeTest({
+      projectId: shop.stack.tenant.projectId,
       testCaseId: created.body.testCase.id,
       artifactPrefix: 'runs/t5/checkout',
       stateKey,
@@ -141,15 +126,15 @@ describe('burn-in and replay on the real stack', () => {
     // Without the sessionStorage part of the state, checkout refuses: proof that it was carried.
     const withoutSession = { ...state, origins: state.origins.map((o) => ({ ...o, sessionStorage: [] })) };
     await blobs.put('runs/t5/state/without-session.json', Buffer.from(JSON.stringify(withoutSession)), 'application/json');
-    const refused = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: created.body.testCase.id, artifactPrefix: 'runs/t5/refused', stateKey: 'runs/t5/state/without-session.json' });
+    const refused = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: created.body.testCase.id, artifactPrefix: 'runs/t5/refused', stateKey: 'runs/t5/state/without-session.json' });
     expect(refused.status).toBe('FAILED');
   });
 
   it('wait-for: a dependent burns in only after its dependency has recorded steps', async () => {
     const first = 'Add the tea pot to the cart';
     const second = 'Open the cart page';
-    router.order.length = 0;
-    router.add(first, [
+    shop.router.order.length = 0;
+    shop.router.add(first, [
       (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the email' }),
       (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
       (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
@@ -157,36 +142,36 @@ describe('burn-in and replay on the real stack', () => {
       () => tool('assert_text', { text: 'Added Tea pot to cart', description: 'Confirmation shown' }),
       () => tool('done', { summary: 'ok' }),
     ]);
-    router.add(second, [
-      () => tool('navigate', { url: `${fixture.url}/shop/login`, description: 'Open the login page' }),
+    shop.router.add(second, [
+      () => tool('navigate', { url: `${shop.fixture.url}/shop/login`, description: 'Open the login page' }),
       (r) => tool('assert_visible', { ref: refOf(r, 'button "Sign in"'), description: 'Login form shown' }),
       () => tool('done', { summary: 'ok' }),
     ]);
-    llm.enqueue(...Array.from({ length: 9 }, () => router.reply));
-    const a = await stack.call('POST', '/v1/test-cases', { name: 'Tea pot', goal: first, expectedResult: 'Confirmation', applicationShortId: appShortId, configShortIds });
-    const b = await stack.call('POST', '/v1/test-cases', {
+    shop.llm.enqueue(...Array.from({ length: 9 }, () => shop.router.reply));
+    const a = await shop.stack.call('POST', '/v1/test-cases', { name: 'Tea pot', goal: first, expectedResult: 'Confirmation', applicationShortId: shop.appShortId, configShortIds: shop.configShortIds });
+    const b = await shop.stack.call('POST', '/v1/test-cases', {
       name: 'Cart page',
       goal: second,
       expectedResult: 'Login form',
-      applicationShortId: appShortId,
+      applicationShortId: shop.appShortId,
       waitForDependenciesProjectTestCaseIds: [a.body.testCase.id],
     });
-    const [ra, rb] = await Promise.all([waitForGeneration(stack, a.body.testCase.id), waitForGeneration(stack, b.body.testCase.id)]);
+    const [ra, rb] = await Promise.all([waitForGeneration(shop.stack, a.body.testCase.id), waitForGeneration(shop.stack, b.body.testCase.id)]);
     expect([ra.generationStatus, rb.generationStatus]).toEqual(['COMPLETED', 'COMPLETED']);
     expect(rb.steps.steps[0]).toMatchObject({ action: 'navigate', value: '/shop/login' });
-    const lastOfFirst = router.order.lastIndexOf(first);
-    const firstOfSecond = router.order.indexOf(second);
+    const lastOfFirst = shop.router.order.lastIndexOf(first);
+    const firstOfSecond = shop.router.order.indexOf(second);
     expect(lastOfFirst).toBeLessThan(firstOfSecond);
 
     // The dependent learnt of its dependency by signal (sent by the dependency's burn-in), not by polling.
-    const history = await (await stack.temporal.get()).workflow.getHandle(workflowIds.burnIn(b.body.testCase.id)).fetchHistory();
+    const history = await (await shop.stack.temporal.get()).workflow.getHandle(workflowIds.burnIn(b.body.testCase.id)).fetchHistory();
     const signals = (history.events ?? []).flatMap((e) => (e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes.signalName] : []));
     expect(signals).toEqual([dependencyRecordedSignal.name]);
     if (process.env.RECORD_HISTORIES) writeFileSync('test/workflows/histories/burnIn-waits-for-dependency.json', historyToJSON(history));
   });
 
   it('exports a Playwright spec that runs green with @playwright/test', async () => {
-    const res = await stack.app.request(`/v1/test-cases/${loginId}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    const res = await shop.stack.app.request(`/v1/test-cases/${loginId}/playwright`, { headers: { authorization: `Bearer ${shop.stack.tenant.token}` } });
     expect(res.status).toBe(200);
     const spec = await res.text();
     expect(spec).toContain("import { test, expect } from '@playwright/test';");
@@ -198,7 +183,7 @@ describe('burn-in and replay on the real stack', () => {
   }, 120_000);
 
   it('exports a resume-from test with its dependency chain, and the spec passes on its own', async () => {
-    const res = await stack.app.request(`/v1/test-cases/${checkoutId}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    const res = await shop.stack.app.request(`/v1/test-cases/${checkoutId}/playwright`, { headers: { authorization: `Bearer ${shop.stack.tenant.token}` } });
     expect(res.status).toBe(200);
     const spec = await res.text();
     expect(spec).toContain("await test.step('Resume-from dependency: Login and add mug', async () => {");

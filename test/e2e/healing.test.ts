@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
-import { startFixtureApps, shopCredentials, type FixtureApps, type Variant } from '../support/fixture-apps.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
-import { addShop } from '../support/shop-agent-script.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { shopCredentials, type Variant } from '../support/fixture-apps.js';
+import { refOf, tool, type AgentMove } from '../support/agent-script.js';
+import { useShopStack } from '../support/shop-stack.js';
 
 // Self-healing on the real stack (Temporal worker, Postgres, Chromium, the scripted model over HTTP): a heal
 // never turns a real failure into a pass, heals add to the recorded locators, and the project decides whether
@@ -31,63 +29,40 @@ const stockMoves: AgentMove[] = [
 ];
 
 describe('self-healing that can be trusted', () => {
-  let fixture: FixtureApps;
-  let llm: ScriptedLlm;
-  let stack: Stack;
-  let appShortId: string;
-  let configShortIds: string[];
-  const router = createRouter();
-
-  beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm });
-    ({ appShortId, configShortIds } = await addShop(stack, `${fixture.url}/shop/login`));
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
-
-  async function burnIn(name: string, goal: string, moves: AgentMove[]) {
-    router.add(goal, moves);
-    llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId: appShortId, configShortIds });
-    const generated = await waitForGeneration(stack, created.body.testCase.id);
-    expect(generated.failureReason).toBeNull();
-    return generated;
-  }
+  const shop = useShopStack();
+  const burnIn = shop.burnIn;
 
   async function run(testCaseId: string, variant: Variant) {
-    fixture.setVariant(variant);
+    shop.fixture.setVariant(variant);
     try {
-      const before = llm.requests.length;
-      const result = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${randomUUID()}/t`, heal: true });
-      return { ...result, llmRequests: llm.requests.length - before };
+      const before = shop.llm.requests.length;
+      const result = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${randomUUID()}/t`, heal: true });
+      return { ...result, llmRequests: shop.llm.requests.length - before };
     } finally {
-      fixture.setVariant('original');
+      shop.fixture.setVariant('original');
     }
   }
 
   async function copyOf(testCaseId: string): Promise<string> {
     const id = randomUUID();
-    const original = await stack.db.selectFrom('test_cases').selectAll().where('id', '=', testCaseId).executeTakeFirstOrThrow();
-    await stack.db
+    const original = await shop.stack.db.selectFrom('test_cases').selectAll().where('id', '=', testCaseId).executeTakeFirstOrThrow();
+    await shop.stack.db
       .insertInto('test_cases')
       .values({ ...original, id, name: `${original.name} copy`, steps: JSON.stringify(original.steps), not_covered: original.not_covered && JSON.stringify(original.not_covered), created_at: new Date(), updated_at: new Date() })
       .execute();
     return id;
   }
 
-  const steps = async (id: string) => (await stack.call('GET', `/v1/test-cases/${id}`)).body.steps;
+  const steps = async (id: string) => (await shop.stack.call('GET', `/v1/test-cases/${id}`)).body.steps;
 
   it('fails at the assertion when the page shows an error instead, refusing the model’s pick of the error, and saves nothing', async () => {
-    await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
+    await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
     const generated = await burnIn('Mug confirmation', stockGoal, stockMoves);
     const recorded = generated.steps;
     expect(recorded.steps[4]).toMatchObject({ action: 'assert_visible', locator: "getByText('Added Coffee mug to cart')", target: { role: 'status', name: 'Added Coffee mug to cart' } });
 
     // The model, asked to re-find the confirmation, proposes the error alert: the code refuses it.
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, /alert.*Could not add/), reason: 'The only message near the product list' }));
+    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, /alert.*Could not add/), reason: 'The only message near the product list' }));
     const result = await run(generated.id, 'outOfStock');
     expect(result.status).toBe('FAILED');
     expect(result.llmRequests).toBe(1);
@@ -97,15 +72,15 @@ describe('self-healing that can be trusted', () => {
     expect(result.error).toContain('the proposed element is a alert');
     // What the page showed instead, and a screenshot of it.
     expect(result.error).toContain('the page showed: "Could not add Coffee mug to cart: out of stock');
-    expect((await stack.activityDeps.blobs.get(result.screenshotKey!)).subarray(1, 4).toString()).toBe('PNG');
+    expect((await shop.stack.activityDeps.blobs.get(result.screenshotKey!)).subarray(1, 4).toString()).toBe('PNG');
     expect(result.healed).toEqual([]);
     expect(result.keptHeal).toBeUndefined();
     expect(await steps(generated.id)).toEqual(recorded);
-    expect((await stack.call('GET', `/v1/test-cases/${generated.id}/steps/proposals`)).body.proposals).toEqual([]);
+    expect((await shop.stack.call('GET', `/v1/test-cases/${generated.id}/steps/proposals`)).body.proposals).toEqual([]);
   });
 
   it('auto: a German run heals and saves in front of the recorded locators; English and German then run with no LLM call', async () => {
-    await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
+    await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
     const generated = await burnIn('Mug locale', localeGoal, localeMoves);
     const recorded = generated.steps;
     // Burn-in kept a structural fallback for every action the page offers one for (the Sign in button has none).
@@ -114,7 +89,7 @@ describe('self-healing that can be trusted', () => {
     expect(recorded.steps[2].fallbacks).toEqual([]);
     expect(recorded.steps[3].fallbacks).toEqual(["locator('#add-mug')"]);
 
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'The form\'s submit button, same role, German name' }));
+    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'The form\'s submit button, same role, German name' }));
     const german = await run(generated.id, 'de');
     expect(german.error).toBeUndefined();
     expect(german.status).toBe('PASSED');
@@ -140,7 +115,7 @@ describe('self-healing that can be trusted', () => {
     expect(germanAgain.llmRequests).toBe(0);
 
     // The spec exported after the German runs still passes on the English page: it carries every locator.
-    const res = await stack.app.request(`/v1/test-cases/${generated.id}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    const res = await shop.stack.app.request(`/v1/test-cases/${generated.id}/playwright`, { headers: { authorization: `Bearer ${shop.stack.tenant.token}` } });
     const spec = await res.text();
     expect(spec).toContain(".or(page.getByRole('button', { name: 'Sign in' }))");
     const exported = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
@@ -148,39 +123,39 @@ describe('self-healing that can be trusted', () => {
   }, 120_000);
 
   it('review (the default): the heal becomes a proposal, the steps stay until someone accepts it', async () => {
-    await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'review' });
-    expect((await stack.call('GET', '/v1/project/settings')).body).toMatchObject({ healPolicy: 'review' });
-    const id = await copyOf((await stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug locale').executeTakeFirstOrThrow()).id);
+    await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'review' });
+    expect((await shop.stack.call('GET', '/v1/project/settings')).body).toMatchObject({ healPolicy: 'review' });
+    const id = await copyOf((await shop.stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug locale').executeTakeFirstOrThrow()).id);
     // The copy starts from the English recording.
-    const recorded = (await stack.db.selectFrom('test_cases').select(['steps', 'steps_version']).where('id', '=', id).executeTakeFirstOrThrow());
-    await stack.db.updateTable('test_cases').set({ steps: JSON.stringify((recorded.steps as { locator?: string; fallbacks?: string[] }[]).map((s, i) => (i === 2 ? { ...s, locator: "getByRole('button', { name: 'Sign in' })", fallbacks: [] } : s))) }).where('id', '=', id).execute();
+    const recorded = (await shop.stack.db.selectFrom('test_cases').select(['steps', 'steps_version']).where('id', '=', id).executeTakeFirstOrThrow());
+    await shop.stack.db.updateTable('test_cases').set({ steps: JSON.stringify((recorded.steps as { locator?: string; fallbacks?: string[] }[]).map((s, i) => (i === 2 ? { ...s, locator: "getByRole('button', { name: 'Sign in' })", fallbacks: [] } : s))) }).where('id', '=', id).execute();
     const before = await steps(id);
 
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'Submit button of the sign-in form' }));
+    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'Submit button of the sign-in form' }));
     const german = await run(id, 'de');
     expect(german.status).toBe('PASSED');
     expect(german.llmRequests).toBe(1);
     expect(german.keptHeal).toEqual({ kept: 'proposed', version: before.version + 1 });
     expect(await steps(id)).toEqual(before);
-    const listed = (await stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
+    const listed = (await shop.stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ version: before.version + 1, basedOnVersion: before.version, status: 'PENDING' });
     expect(listed[0].steps[2].locator).toBe("getByRole('button', { name: 'Anmelden' })");
     expect(listed[0].healed.find((h: { via: string }) => h.via === 'llm')).toMatchObject({ index: 2, reason: 'Submit button of the sign-in form' });
     // The test case itself shows the proposal waiting for a decision.
-    const shown = (await stack.call('GET', `/v1/test-cases/${id}`)).body;
+    const shown = (await shop.stack.call('GET', `/v1/test-cases/${id}`)).body;
     expect(shown.healProposals).toEqual(listed);
 
     // Unknown version: 404; accepting applies it; accepting twice: 409.
-    expect((await stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 5}/accept`)).status).toBe(404);
-    const accepted = await stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 1}/accept`);
+    expect((await shop.stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 5}/accept`)).status).toBe(404);
+    const accepted = await shop.stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 1}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.status).toBe('ACCEPTED');
     const after = await steps(id);
     expect(after.version).toBe(before.version + 1);
     expect(after.steps[2].fallbacks).toEqual(["getByRole('button', { name: 'Sign in' })"]);
-    expect((await stack.call('GET', `/v1/test-cases/${id}`)).body.healProposals).toEqual([]);
-    const again = await stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 1}/accept`);
+    expect((await shop.stack.call('GET', `/v1/test-cases/${id}`)).body.healProposals).toEqual([]);
+    const again = await shop.stack.call('POST', `/v1/test-cases/${id}/steps/${before.version + 1}/accept`);
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already accepted/);
 
@@ -196,35 +171,35 @@ describe('self-healing that can be trusted', () => {
   });
 
   it('a rejected proposal leaves the steps as they were; bad settings are a 400 that changes nothing', async () => {
-    const id = await copyOf((await stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug confirmation').executeTakeFirstOrThrow()).id);
+    const id = await copyOf((await shop.stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug confirmation').executeTakeFirstOrThrow()).id);
     const before = await steps(id);
     // A renamed product button with its id fallback removed: only the model can find it.
-    await stack.db
+    await shop.stack.db
       .updateTable('test_cases')
       .set({ steps: JSON.stringify(before.steps.map((s: { fallbacks?: string[] }, i: number) => (i === 3 ? { ...s, fallbacks: [] } : s))) })
       .where('id', '=', id)
       .execute();
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
+    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
     const renamed = await run(id, 'renamed');
     expect(renamed.status).toBe('PASSED');
     expect(renamed.keptHeal).toMatchObject({ kept: 'proposed' });
     const version = before.version + 1;
-    const rejected = await stack.call('POST', `/v1/test-cases/${id}/steps/${version}/reject`);
+    const rejected = await shop.stack.call('POST', `/v1/test-cases/${id}/steps/${version}/reject`);
     expect(rejected.status).toBe(200);
     expect(rejected.body.status).toBe('REJECTED');
     expect((await steps(id)).version).toBe(before.version);
-    expect((await stack.call('POST', `/v1/test-cases/${id}/steps/${version}/accept`)).status).toBe(409);
+    expect((await shop.stack.call('POST', `/v1/test-cases/${id}/steps/${version}/accept`)).status).toBe(409);
     // The next run heals the same way; the rejected proposal is not revived behind the person's back.
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
+    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
     const again = await run(id, 'renamed');
     expect(again.status).toBe('PASSED');
     expect(again.keptHeal).toEqual({ kept: 'nothing', reason: `the heal proposal for steps version ${version} was already decided` });
-    const proposals = (await stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
+    const proposals = (await shop.stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
     expect(proposals.map((p: { version: number; status: string }) => [p.version, p.status])).toEqual([[version, 'REJECTED']]);
 
-    const bad = await stack.call('PATCH', '/v1/project/settings', { healPolicy: 'always' });
+    const bad = await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'always' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/healPolicy/);
-    expect((await stack.call('GET', '/v1/project/settings')).body).toMatchObject({ healPolicy: 'review' });
+    expect((await shop.stack.call('GET', '/v1/project/settings')).body).toMatchObject({ healPolicy: 'review' });
   });
 });

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createRouter, type AgentMove } from './agent-script.js';
+import { startFixtureApps, type FixtureApps } from './fixture-apps.js';
+import { startScriptedLlm, type ScriptedLlm } from './scripted-llm.js';
+import { addShop } from './shop-agent-script.js';
+import { startStack, waitForGeneration, type Stack } from './worker-context.js';
+
+/** The real stack (Temporal worker, Postgres, Chromium) with the fixture apps, a scripted model and the shop set up. */
+export interface ShopStack {
+  fixture: FixtureApps;
+  llm: ScriptedLlm;
+  stack: Stack;
+  appShortId: string;
+  configShortIds: string[];
+  /** Routes each agent request to the moves of the goal it carries. */
+  router: ReturnType<typeof createRouter>;
+  /** Creates a test case through the API and waits for its burn-in to record the steps (it must succeed). */
+  burnIn(name: string, goal: string, moves: AgentMove[], extra?: Record<string, unknown>): Promise<any>;
+}
+
+/**
+ * Starts the shop stack before the file's tests and stops it after them. Its fields are set once `beforeAll` ran,
+ * so tests read them from the returned object.
+ */
+export function useShopStack(): ShopStack {
+  const shop = { router: createRouter() } as ShopStack;
+  shop.burnIn = async (name, goal, moves, extra = {}) => {
+    shop.router.add(goal, moves);
+    shop.llm.enqueue(...moves.map(() => shop.router.reply));
+    const created = await shop.stack.call('POST', '/v1/test-cases', {
+      name,
+      goal,
+      expectedResult: 'as scripted',
+      applicationShortId: shop.appShortId,
+      configShortIds: shop.configShortIds,
+      ...extra,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
+    expect(generated.failureReason).toBeNull();
+    return generated;
+  };
+  beforeAll(async () => {
+    [shop.fixture, shop.llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    shop.stack = await startStack({ llm: shop.llm });
+    Object.assign(shop, await addShop(shop.stack, `${shop.fixture.url}/shop/login`));
+  }, 120_000);
+  afterAll(async () => {
+    await shop.stack?.close();
+    await Promise.all([shop.fixture?.stop(), shop.llm?.stop()]);
+  });
+  return shop;
+}
