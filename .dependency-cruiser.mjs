@@ -7,9 +7,9 @@ const layers = [
   { name: 'domain', path: '^src/domain/', mayImport: [], why: 'pure values, rules and errors' },
   {
     name: 'support',
-    path: '^src/(config|logger|ids|programs)\\.ts$',
+    path: '^src/(config|logger|ids|programs|streams)\\.ts$',
     mayImport: ['domain'],
-    why: 'process-wide helpers every layer above may use: the config schema, the logger, id generation, where the external programs are',
+    why: 'process-wide helpers every layer above may use: the config schema, the logger, id generation, where the external programs are, bounded stream reading',
   },
   {
     name: 'contracts',
@@ -25,9 +25,9 @@ const layers = [
   },
   {
     name: 'adapters',
-    path: '^src/(db|git|llm|browser|storage|temporal|builds|devices|notify|tunnels)/',
+    path: '^src/(db|git|llm|browser|storage|temporal|builds|devices|notify|tunnels|inbox)/',
     mayImport: ['domain', 'support', 'contracts'],
-    why: 'the edges to Postgres, Git providers, the LLM, Chromium, blob storage, the Temporal client, email, tunnels',
+    why: 'the edges to Postgres, Git providers, the LLM, Chromium, blob storage, the Temporal client, email (sent and received), tunnels',
   },
   { name: 'services', path: '^src/services/', mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas'], why: 'business operations' },
   {

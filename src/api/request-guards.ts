@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from './context.js';
 import { ApiError } from './errors.js';
+import { readBounded as readStreamBounded } from '../streams.js';
 
 // Postgres refuses U+0000 in text with a 500-worthy error deep inside a query; catching it here names the field.
 const NUL = '\u0000';
@@ -82,19 +83,8 @@ async function readBounded(c: Context<AppEnv>, limit: BodyLimit): Promise<string
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw refuse();
   if (!request.body) return '';
-  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw refuse();
-    }
-    chunks.push(value);
-  }
+  await readStreamBounded(request.body, maxBytes, (chunk) => chunks.push(chunk), refuse);
   return Buffer.concat(chunks).toString('utf8');
 }
 

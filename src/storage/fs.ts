@@ -3,6 +3,7 @@ import { type FileHandle, mkdir, open, readFile, rename, rm, stat } from 'node:f
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { assertValidKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
+import { readBounded } from '../streams.js';
 
 export type SignedMethod = 'GET' | 'PUT';
 
@@ -106,17 +107,7 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
     async putStream(key, body, maxBytes) {
       let size = 0;
       await writeAtomically(key, async (file) => {
-        const reader = body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          size += value.byteLength;
-          if (size > maxBytes) {
-            await reader.cancel();
-            throw new BlobTooLargeError(maxBytes);
-          }
-          await file.write(value);
-        }
+        size = await readBounded(body, maxBytes, (chunk) => file.write(chunk), () => new BlobTooLargeError(maxBytes));
       });
       return size;
     },
