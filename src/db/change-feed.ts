@@ -84,10 +84,7 @@ export function createChangeFeed(url: string, warn: (msg: string) => void = () =
   return {
     subscribe(channel, handler) {
       if (closed) throw new Error('change feed is closed');
-      const known = handlers.get(channel);
-      if (known) known.add(handler);
-      else {
-        handlers.set(channel, new Set([handler]));
+      const unsubscribe = addHandler(handlers, channel, handler, () => {
         // A new channel on a live connection: listening to it may miss what happens until LISTEN returns.
         if (client && listening && !connecting) {
           listening = false;
@@ -101,11 +98,9 @@ export function createChangeFeed(url: string, warn: (msg: string) => void = () =
             (err: Error) => lost(c, err),
           );
         }
-      }
+      });
       if (!client && !retry) void connect();
-      return () => {
-        handlers.get(channel)?.delete(handler);
-      };
+      return unsubscribe;
     },
     get listening() {
       return listening;
@@ -134,11 +129,7 @@ export function createPgliteChangeFeed(pglite: PGlite): ChangeFeed {
   return {
     subscribe(channel, handler) {
       if (closed) throw new Error('change feed is closed');
-      const known = handlers.get(channel);
-      if (known) known.add(handler);
-      else {
-        const set = new Set([handler]);
-        handlers.set(channel, set);
+      return addHandler(handlers, channel, handler, (set) => {
         const listened = pglite
           .listen(channel, (payload) => {
             for (const h of set) h({ kind: 'notify', payload });
@@ -148,10 +139,7 @@ export function createPgliteChangeFeed(pglite: PGlite): ChangeFeed {
             for (const h of set) h({ kind: 'reset' });
           });
         pending.push(listened.catch(() => {}));
-      }
-      return () => {
-        handlers.get(channel)?.delete(handler);
-      };
+      });
     },
     get listening() {
       return handlers.size > 0 && ready.size === handlers.size;
@@ -160,5 +148,19 @@ export function createPgliteChangeFeed(pglite: PGlite): ChangeFeed {
       closed = true;
       await Promise.all(pending);
     },
+  };
+}
+
+/** Adds a handler to its channel; `firstOfChannel` runs when the channel had none yet (start listening to it). */
+function addHandler(handlers: Map<string, Set<ChangeHandler>>, channel: string, handler: ChangeHandler, firstOfChannel: (set: Set<ChangeHandler>) => void): () => void {
+  const known = handlers.get(channel);
+  if (known) known.add(handler);
+  else {
+    const set = new Set([handler]);
+    handlers.set(channel, set);
+    firstOfChannel(set);
+  }
+  return () => {
+    handlers.get(channel)?.delete(handler);
   };
 }
