@@ -6,6 +6,7 @@ import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
+import { adoptInbox, inboxFor, sameInbox, withInbox } from './inbox.js';
 import { generationStatuses, loadExecutionContext, saveGenerationResult, type ExecutionContext } from '../src/db/queries/execution.js';
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
@@ -48,13 +49,17 @@ export async function dependencyState(deps: ActivityDeps, projectId: string, res
   }
   return deps.browsers.withContext({ ...chain.at(-1)!.device, projectId, signal: cancellationSignal() }, async ({ context, page }) => {
     let startUrl = baseUrl;
+    const inbox = inboxFor(deps, projectId, cancellationSignal());
+    let values: RunValues | undefined;
     for (const dep of chain) {
-      const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, values: new RunValues(dep), timeoutMs: deps.stepTimeoutMs ?? 10_000 });
+      values = sameInbox(new RunValues(dep), values);
+      const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, values, inbox, timeoutMs: deps.stepTimeoutMs ?? 10_000 });
       if (result.status === 'FAILED') throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`);
       startUrl = page.url();
       heartbeat({ phase: 'dependency', testCase: dep.testCase.name });
     }
-    return captureBrowserState(context, page);
+    const state = await captureBrowserState(context, page);
+    return values ? withInbox(state, values) : state;
   });
 }
 
@@ -75,7 +80,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const llm = deps.llm;
       const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
-      const values = new RunValues(ctx);
+      const values = adoptInbox(new RunValues(ctx), state);
 
       return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
         const startUrl = state?.url ?? baseUrl;
@@ -93,6 +98,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
               llm,
               baseUrl,
               values,
+              inbox: inboxFor(deps, input.projectId, cancellationSignal()),
               maxSteps: deps.maxAgentSteps ?? 30,
               timeoutMs: deps.stepTimeoutMs ?? 10_000,
               onProgress: progress,

@@ -19,6 +19,8 @@ export interface ActivityDeps {
   maxAgentSteps?: number;
   /** Auto-wait bound per step, in ms. */
   stepTimeoutMs?: number;
+  /** The domain of Proctor's inbox (PROCTOR_INBOX_DOMAIN): `{{INBOX}}` addresses and the email steps need it. */
+  inboxDomain?: string;
   /** Runs mobile builds; absent: a mobile test ends ERROR with the reason. */
   deviceFarm?: DeviceFarm;
   /** Run notifications: dashboard links, SMTP sender, network guard for webhooks. */

@@ -8,6 +8,7 @@ import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
+import { adoptInbox, inboxFor, withInbox } from './inbox.js';
 import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/execution.js';
 import { withLocatorInFront, type BrowserState, type Step } from '../src/domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
@@ -80,6 +81,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       let llmCalls = 0;
       const heal = input.heal && deps.llm ? createLlmHealer(deps.llm, () => values.secrets(), () => llmCalls++) : undefined;
       const state = input.stateKey ? await readBrowserState(deps, input.stateKey) : undefined;
+      adoptInbox(values, state);
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));
 
       try {
@@ -89,6 +91,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             startUrl: state?.url ?? baseUrl,
             baseUrl,
             values,
+            inbox: inboxFor(deps, input.projectId, cancellationSignal()),
             timeoutMs: deps.stepTimeoutMs ?? 10_000,
             heal,
             onStep: (index, step) => progress({ step: index + 1, of: steps.length, action: step.action }),
@@ -104,7 +107,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
           let stateKey: string | undefined;
           if (input.captureStateKey && result.status === 'PASSED') {
             // By reference: megabytes of cookies and storage must not travel through workflow histories.
-            const captured = await captureBrowserState(context, page);
+            const captured = withInbox(await captureBrowserState(context, page), values);
             await deps.blobs.put(input.captureStateKey, Buffer.from(JSON.stringify(captured)), 'application/json');
             stateKey = input.captureStateKey;
           }

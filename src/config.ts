@@ -48,6 +48,10 @@ const schema = z.object({
   PROCTOR_MAX_DIFF_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(DEFAULT_MAX_DIFF_BYTES),
   PROCTOR_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   PROCTOR_EMAIL_FROM: z.string().min(3).default('Proctor <proctor@localhost>'),
+  // Proctor's own inbox: the API process receives mail for this domain over SMTP (`{{INBOX}}` in steps).
+  PROCTOR_INBOX_SMTP_PORT: port.default(2525),
+  PROCTOR_INBOX_DOMAIN: z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'must be a domain name').default('inbox.proctor.localhost'),
+  PROCTOR_INBOX_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: url.optional(),
   PROCTOR_LLM_MODEL: z.string().min(1).optional(),

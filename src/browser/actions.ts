@@ -3,6 +3,8 @@ import type { Step } from '../domain/steps.js';
 import type { FailureKind } from '../domain/verdicts.js';
 import { interactionActions, interactionElementActions, performInteraction } from './interactions.js';
 import { resolveLocator } from './locators.js';
+import { emailActions, performEmailStep, prepareInboxValues } from './email-steps.js';
+import type { InboxAccess } from '../domain/inbox.js';
 import { showsText } from './target-check.js';
 import type { RunValues } from './values.js';
 
@@ -30,6 +32,8 @@ export interface ActionOptions {
   /** What `{{NAME}}` references resolve to when the step runs: configs, TOTP codes, run variables. */
   values: RunValues;
   timeoutMs: number;
+  /** Proctor's inbox, for `{{INBOX}}` and the email steps (absent: no inbox domain configured). */
+  inbox?: InboxAccess;
 }
 
 export const actionsWithElement = new Set<Step['action']>(['click', 'fill', 'select', 'hover', 'check', 'uncheck', 'upload', 'assert_visible']);
@@ -71,6 +75,7 @@ export function resolveUrl(value: string, baseUrl: string): string {
 
 /** Performs one step's action on an already located element (or the page, for page-level actions). */
 export async function performAction(page: Page, step: Step, locator: Locator | undefined, opts: ActionOptions, elements: { drop?: Locator } = {}): Promise<void> {
+  await prepareInboxValues(step, opts);
   const missing = opts.values.missing(step.value ?? '');
   if (missing.length > 0) throw new MissingConfigError(`the step uses {{${missing.join('}}, {{')}}}, which this project has no config for (step: ${step.description})`);
   const value = step.value === undefined ? undefined : opts.values.resolve(step.value);
@@ -154,6 +159,7 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
         return;
       }
       default:
+        if (emailActions.has(step.action)) return await performEmailStep(page, step, value, opts);
         if (interactionActions.has(step.action)) return await performInteraction(page, step, { locator, drop: elements.drop, value, timeoutMs: timeout });
         // A step this version cannot perform must fail, never pass by doing nothing.
         throw new StepFailedError(`${step.action} is not a step this version of Proctor can replay`);

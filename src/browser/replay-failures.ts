@@ -32,7 +32,8 @@ export function classifyFailure(step: Step | undefined, err: unknown, httpStatus
   if (/net::ERR_/.test(message)) return 'environment';
   if (err instanceof ElementNotFoundError) return 'element-missing';
   if (!step || step.action === 'navigate') return 'environment';
-  if (step.action.startsWith('assert_') || step.action === 'wait_for') return 'assertion';
+  // A mail that never came is the application's failure to send it, like text that never showed.
+  if (step.action.startsWith('assert_') || step.action === 'wait_for' || step.action === 'wait_for_email') return 'assertion';
   // The element was found and the action could not be done on it (disabled, covered, not a checkbox any more).
   return 'changed-ui';
 }

@@ -16,6 +16,7 @@ import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from
 import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';
+import { startInboxHost } from './inbox.js';
 
 type Stop = () => Promise<void>;
 
@@ -88,8 +89,9 @@ export async function runApi(): Promise<number> {
   const edge = startEdge(config, db, logger);
   const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
   const resender = startDeliveryResender({ db, temporal, logger });
-  logger.info('api listening', { url: config.publicUrl });
-  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), resender, () => closeServer(server), () => edge.close()]);
+  const inbox = await startInboxHost(config, { db, blobs, logger }, config.PROCTOR_INBOX_SMTP_PORT);
+  logger.info('api listening', { url: config.publicUrl, inboxSmtpPort: inbox.port, inboxDomain: inbox.domain });
+  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), resender, () => closeServer(server), () => edge.close(), () => inbox.stop()]);
 }
 
 export async function runWorker(): Promise<number> {
@@ -171,6 +173,8 @@ export async function runDev(): Promise<number> {
     const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
     // Stopped in reverse: the edge lets go of its tunnel clients before the server waits for its sockets.
     stops.push(() => closeServer(server), () => edge.close(), startDeliveryResender({ db, temporal, logger }));
+    const inbox = await startInboxHost(config, { db, blobs, logger }, await freePortNear(config.PROCTOR_INBOX_SMTP_PORT));
+    stops.push(() => inbox.stop());
 
     process.stdout.write(
       [
@@ -183,6 +187,7 @@ export async function runDev(): Promise<number> {
         `  Temporal       ${temporalAddress}`,
         `  Database       ${config.DATABASE_URL ? 'DATABASE_URL' : `PGlite in ${resolve(dir, 'pglite')}`}`,
         `  Blob store     ${blobs.kind === 's3' ? config.S3_ENDPOINT : resolve(dir, 'blobs')}`,
+        `  Inbox (SMTP)   ${config.HOST}:${inbox.port} for *@${inbox.domain}`,
         `  API token      ${creds.token}`,
         '',
         `  curl -H "Authorization: Bearer ${creds.token}" ${config.publicUrl}/v1/applications`,

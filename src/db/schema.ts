@@ -455,6 +455,26 @@ export interface DashboardSessionsTable {
   expires_at: Date;
 }
 
+/** An address Proctor's SMTP server accepts mail for, and the project that reads it. */
+export interface InboxAddressesTable {
+  address: string;
+  project_id: string;
+  created_at: Timestamp;
+}
+
+/** A received mail's metadata; its bodies are a JSON blob at `blob_key`. */
+export interface InboxMessagesTable {
+  id: string;
+  project_id: string;
+  to_address: string;
+  from_address: string;
+  subject: string;
+  size_bytes: number;
+  blob_key: string;
+  received_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -489,6 +509,8 @@ export interface Database {
   git_integrations: GitIntegrationsTable;
   dashboard_signing_keys: DashboardSigningKeysTable;
   dashboard_sessions: DashboardSessionsTable;
+  inbox_addresses: InboxAddressesTable;
+  inbox_messages: InboxMessagesTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

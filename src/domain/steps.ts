@@ -1,4 +1,5 @@
 // Recorded steps: what burn-in writes and replay executes. Pure data, shared by workflows, activities and the API.
+import type { EmailStep } from './inbox.js';
 
 export const stepActions = [
   'navigate',
@@ -14,6 +15,8 @@ export const stepActions = [
   'assert_visible',
   'assert_text',
   'assert_url',
+  'wait_for_email',
+  'open_link',
 ] as const;
 export type StepAction = (typeof stepActions)[number];
 
@@ -38,6 +41,8 @@ export interface Step {
   value?: string;
   /** The intent in plain words ("Add the first product to the cart"): what self-healing looks for. */
   description: string;
+  /** `wait_for_email` (its `value` is the address, e.g. `{{INBOX}}`): which mail, how long, what it must hold. */
+  email?: EmailStep;
 }
 
 /** The element a step was recorded on, as the accessibility tree named it (`- button "Sign in"`). */
@@ -88,9 +93,12 @@ export interface BrowserState {
   origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }>; sessionStorage: Array<{ name: string; value: string }> }>;
   /** Where the dependency ended, so the dependent can continue from there. */
   url?: string;
+  /** The chain's `{{INBOX}}` address, so a dependent reads the mail its dependency made the application send. */
+  inbox?: string;
 }
 
-const configRef = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+// `{{INBOX:support}}` names a project's fixed inbox: a name with an argument, which no config name can be.
+const configRef = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?::[a-z0-9][a-z0-9-]*)?)\s*\}\}/g;
 
 /** Names of the configs a value references. */
 export function configReferences(value: string): string[] {

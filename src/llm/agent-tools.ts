@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { emailTools } from './agent-email.js';
 
 type Properties = Record<string, { type: string; description: string; enum?: string[]; items?: { type: string } }>;
 
@@ -24,6 +25,7 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
   tool('assert_visible', 'Assert an element is visible', { ref, description: intent }, ['ref', 'description']),
   tool('assert_text', 'Assert a text is shown', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref to look in' }, description: intent }, ['text', 'description']),
   tool('assert_url', 'Assert the URL contains', { contains: { type: 'string', description: 'URL part' }, description: intent }, ['contains', 'description']),
+  ...emailTools,
   tool(
     'done',
     'Goal reached and asserted',

@@ -5,6 +5,7 @@ import { resolveLocator } from '../browser/locators.js';
 import { locatorForRef } from '../browser/record.js';
 import { observe, redact } from '../browser/snapshot.js';
 import { agentTools } from './agent-tools.js';
+import { emailNote, emailStep } from './agent-email.js';
 import { callTool, type Llm } from './client.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
 import { summaryReservations } from './reservations.js';
@@ -84,7 +85,7 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
       await activity.settle();
       steps.push(step);
       if (step.action.startsWith('assert_')) asserted = true;
-      history.push(`${history.length + 1}. ${summarize(step)} ✓`);
+      history.push(`${history.length + 1}. ${summarize(step)} ✓${emailNote(step, opts.values)}`);
       opts.onProgress?.({ step: steps.length, action: step.action, ok: true });
     } catch (err) {
       history.push(`${history.length + 1}. ${call.name} ${description} ✗ ${redact(firstLine(err), opts.values.secrets())}`);
@@ -125,8 +126,11 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
       return { action: 'assert_text', ...(await optionalElement()), value: need('text'), description };
     case 'assert_url':
       return { action: 'assert_url', value: need('contains'), description };
-    default:
+    default: {
+      const email = emailStep(name, args, description);
+      if (email) return email;
       throw new Error(`unknown tool ${name || '(none)'}: use one of the tools offered`);
+    }
   }
 }
 

@@ -28,6 +28,8 @@ export interface WorkerSettings {
   llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number };
   maxAgentSteps?: number;
   stepTimeoutMs?: number;
+  /** PROCTOR_INBOX_DOMAIN: the addresses `{{INBOX}}` stands for (the API process receives their mail). */
+  inboxDomain?: string;
   /** Dashboard links in run notifications; `email` absent: no SMTP server, email notifications are skipped. */
   notify: { appUrl: string; email?: { smtpUrl: string; from: string } };
   /**
@@ -51,6 +53,7 @@ export function workerSettings(config: Config): WorkerSettings {
     llm: config.llm,
     maxAgentSteps: config.PROCTOR_AGENT_MAX_STEPS,
     stepTimeoutMs: config.PROCTOR_STEP_TIMEOUT_MS,
+    inboxDomain: config.PROCTOR_INBOX_DOMAIN,
     notify: { appUrl: config.appUrl, email: config.PROCTOR_SMTP_URL ? { smtpUrl: config.PROCTOR_SMTP_URL, from: config.PROCTOR_EMAIL_FROM } : undefined },
     tunnels: config.tunnels.internalSecret ? { domain: config.tunnels.domain, internalSecret: config.tunnels.internalSecret } : undefined,
   };
@@ -71,6 +74,7 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
     llm: llm && createLlm(llm, { maxRetries: llm.maxRetries }),
     maxAgentSteps: settings.maxAgentSteps,
     stepTimeoutMs: settings.stepTimeoutMs,
+    inboxDomain: settings.inboxDomain,
     notify: {
       appUrl: notify.appUrl,
       email: notify.email && createEmailSender(notify.email),

@@ -14,6 +14,7 @@ import * as changeNotifications from './2026_11_23_0013_change_notifications.js'
 import * as catalogueChanges from './2026_11_23_0014_catalogue_changes.js';
 import * as webhookOutbox from './2026_11_23_0015_webhook_outbox.js';
 import * as verdicts from './2026_11_25_0016_verdicts.js';
+import * as inbox from './2026_11_26_0020_inbox.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0014_catalogue_changes': catalogueChanges,
   '2026_11_23_0015_webhook_outbox': webhookOutbox,
   '2026_11_25_0016_verdicts': verdicts,
+  '2026_11_26_0020_inbox': inbox,
 };

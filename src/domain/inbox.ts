@@ -1,0 +1,121 @@
+// Proctor's own email inbox: the addresses tests type, which mail a step waits for, and what it takes from it (a
+// one-time code or a link). Pure: the SMTP host, the replay and the export all follow these rules.
+
+/** A run's inbox (`{{INBOX}}`): one per run and dependency chain, one per burn-in. */
+export const runInboxVariable = 'INBOX';
+/** Set by a `wait_for_email` step from the newest matching mail, for the steps after it. */
+export const emailCodeVariable = 'EMAIL_CODE';
+export const emailLinkVariable = 'EMAIL_LINK';
+
+/** How long received mail (rows and bodies) is kept. */
+export const mailRetentionMs = 7 * 24 * 3600 * 1000;
+
+/** `{{INBOX:support}}`: a project's fixed inbox named `support`. */
+export const namedInboxPattern = /^INBOX:([a-z0-9][a-z0-9-]{0,30})$/;
+
+/** The names a step references that are inboxes (`INBOX`, `INBOX:name`), so they can be made before it runs. */
+export function inboxReferences(names: string[]): string[] {
+  return names.filter((n) => n === runInboxVariable || namedInboxPattern.test(n));
+}
+
+/**
+ * A named inbox's local part: the name and a tag of the project (a hash of its id, so two projects' `support`
+ * inboxes differ and the address says nothing of the project's name).
+ */
+export function namedInboxLocalPart(name: string, projectTag: string): string {
+  return `${name}.${projectTag}`;
+}
+
+/** Lower-cased and trimmed: SMTP local parts are case-insensitive in practice, and addresses are compared as typed. */
+export function normalizeAddress(address: string): string {
+  return address.trim().toLowerCase();
+}
+
+/** Which mail a `wait_for_email` step waits for. `to` may reference `{{INBOX}}` / `{{INBOX:name}}`. */
+export interface MailMatch {
+  to: string;
+  /** Case-insensitive substring of the subject. */
+  subject?: string;
+  /** Case-insensitive substring of the From header (address or name). */
+  from?: string;
+}
+
+/** A `wait_for_email` step's settings (kept on the step; the address is the step's `value`). */
+export interface EmailStep extends Omit<MailMatch, 'to'> {
+  timeoutMs?: number;
+  /** `EMAIL_LINK` is the first link whose URL contains this (else the most likely action link). */
+  linkPattern?: string;
+  /** What the mail held at burn-in: replay fails when a later mail lacks it, rather than typing nothing. */
+  expects?: Array<'code' | 'link'>;
+}
+
+export const defaultEmailTimeoutMs = 30_000;
+
+export interface ReceivedMail {
+  id: string;
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  receivedAt: string;
+}
+
+/** What a step may read of the inbox; the worker passes one built over the database and blob store. */
+export interface InboxAccess {
+  /** A fresh address for a run (or a burn-in), registered so mail to it is accepted. */
+  newRunInbox(): Promise<string>;
+  /** The project's fixed inbox of that name, registered on first use. */
+  namedInbox(name: string): Promise<string>;
+  /** The newest mail to `match.to` (resolved) that matches, waiting up to `timeoutMs`; undefined if none came. */
+  waitForMail(match: MailMatch, timeoutMs: number): Promise<ReceivedMail | undefined>;
+}
+
+const codeWords = /\b(code|verification|verify|one[- ]time|otp|passcode|pin|token|confirm(?:ation)?|security)\b/i;
+
+/**
+ * The mail's likely one-time code: 4–8 digits (or a 6–8 character mix of capitals and digits), preferring the
+ * one nearest a word like "code" or "verification". Years, prices, phone numbers and times are not codes.
+ */
+export function extractCode(text: string): string | undefined {
+  const candidates: Array<{ code: string; index: number }> = [];
+  for (const m of text.matchAll(/(?<![\w$€£.,:/-])(\d{4,8}|(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,8})(?![\w%.,:/-]|\.\d)/g)) {
+    const code = m[1]!;
+    if (/^(19|20)\d{2}$/.test(code)) continue;
+    candidates.push({ code, index: m.index });
+  }
+  if (candidates.length === 0) return undefined;
+  const distance = (index: number): number => {
+    let best = Infinity;
+    for (const w of text.matchAll(new RegExp(codeWords.source, 'gi'))) best = Math.min(best, Math.abs(w.index - index));
+    return best;
+  };
+  return candidates.map((c) => ({ ...c, d: distance(c.index) })).sort((a, b) => a.d - b.d || a.index - b.index)[0]!.code;
+}
+
+const actionWords = /(verify|confirm|activate|sign[- ]?in|log[- ]?in|magic|reset|token|auth|invite|accept)/i;
+const unlikely = /(unsubscribe|privacy|terms|preferences|mailto:|\.(png|jpe?g|gif|svg|css)(\?|$))/i;
+
+/** The links of a mail, in order: `href`s of the HTML part, else URLs in the text. */
+export function mailLinks(mail: Pick<ReceivedMail, 'text' | 'html'>): string[] {
+  const fromHtml = [...mail.html.matchAll(/<a\b[^>]*\bhref\s*=\s*("([^"]*)"|'([^']*)')/gi)].map((m) => decodeEntities(m[2] ?? m[3] ?? ''));
+  const fromText = [...mail.text.matchAll(/https?:\/\/[^\s<>"')\]]+/g)].map((m) => m[0]);
+  return [...new Set([...fromHtml, ...fromText].filter((u) => /^https?:\/\//i.test(u)))];
+}
+
+/** The first link containing `pattern`, else the most likely action link (verify, sign in…), else the first one. */
+export function extractLink(mail: Pick<ReceivedMail, 'text' | 'html'>, pattern?: string): string | undefined {
+  const links = mailLinks(mail);
+  if (pattern) return links.find((l) => l.includes(pattern));
+  const candidates = links.filter((l) => !unlikely.test(l));
+  return candidates.find((l) => actionWords.test(l)) ?? candidates[0];
+}
+
+function decodeEntities(value: string): string {
+  return value.replace(/&amp;/g, '&').replace(/&#x2F;/gi, '/').replace(/&#47;/g, '/').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+}
+
+/** A mail matches a step when its subject and sender contain what the step names (any case). */
+export function matchesMail(mail: Pick<ReceivedMail, 'from' | 'subject'>, match: Pick<MailMatch, 'subject' | 'from'>): boolean {
+  const has = (value: string, part?: string) => !part || value.toLowerCase().includes(part.toLowerCase());
+  return has(mail.subject, match.subject) && has(mail.from, match.from);
+}
