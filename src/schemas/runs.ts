@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { httpUrl, shortId, uuid } from './common.js';
+import { httpUrl, maxOffset, shortId, uuid } from './common.js';
 
 // Request shapes of the run routes (src/api/routes/runs.ts), which the MCP run tools take too.
 
@@ -47,3 +47,15 @@ export const Rerun = z
     description: 'At most one of `failedOnly` and `projectTestCaseIds`; neither reruns every test of the run',
     not: { required: ['failedOnly', 'projectTestCaseIds'] },
   });
+
+export const runStatuses = ['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED'] as const;
+
+/** The most runs one page of `GET /v1/run` holds. */
+export const maxRunListLimit = 100;
+
+export const RunListQuery = z.object({
+  testPlanShortId: shortId('testPlan').optional(),
+  status: z.enum(runStatuses).optional(),
+  limit: z.coerce.number().int().min(1).max(maxRunListLimit).default(20).openapi({ type: 'integer', minimum: 1, maximum: maxRunListLimit, default: 20 }),
+  offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
+});

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
-import { maxOffset, shortId } from '../../schemas/common.js';
+import { shortId } from '../../schemas/common.js';
+import { maxRunListLimit, RunListQuery, runStatuses } from '../../schemas/runs.js';
 import { listRunViews } from '../../services/run-views.js';
 
 const RunListItem = z
@@ -8,7 +9,7 @@ const RunListItem = z
     id: z.string().uuid(),
     shortId: shortId('run'),
     url: z.string().url(),
-    status: z.enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED']),
+    status: z.enum(runStatuses),
     result: z.enum(['PASSED', 'FAILED', 'SKIPPED']).nullable(),
     trigger: z.string(),
     branch: z.string().nullable(),
@@ -21,22 +22,15 @@ const RunListItem = z
   })
   .openapi('RunListItem');
 
-const maxLimit = 100;
-
 const route = createRoute({
   method: 'get',
   path: '/v1/run',
   tags: ['Runs'],
   summary: 'List runs, newest first',
-  description: `Filters: \`testPlanShortId\`, \`status\`. \`limit\` defaults to 20 (maximum ${maxLimit}).`,
+  description: `Filters: \`testPlanShortId\`, \`status\`. \`limit\` defaults to 20 (maximum ${maxRunListLimit}).`,
   security: bearerSecurity,
   request: {
-    query: z.object({
-      testPlanShortId: shortId('testPlan').optional(),
-      status: z.enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED']).optional(),
-      limit: z.coerce.number().int().min(1).max(maxLimit).default(20).openapi({ type: 'integer', minimum: 1, maximum: maxLimit, default: 20 }),
-      offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
-    }),
+    query: RunListQuery,
   },
   responses: {
     200: json(z.object({ runs: z.array(RunListItem), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }), 'Runs'),
