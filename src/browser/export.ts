@@ -1,4 +1,5 @@
 import { configReferences, type Step } from '../domain/steps.js';
+import { interactionStatement } from './export-interactions.js';
 import { quote } from './locators.js';
 
 export interface ExportInput {
@@ -108,5 +109,8 @@ function statement(step: Step): string {
       return `await expect(${el ? `${el}.first()` : `page.locator('body')`}).toContainText(${v});`;
     case 'assert_url':
       return `await expect(page).toHaveURL(/${(step.value ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/);`;
+    default:
+      // An action the exporter does not know fails the spec where it stands rather than being skipped.
+      return interactionStatement(step, el, v, elementExpression) ?? `throw new Error(${quote(`${step.action} steps cannot be exported yet`)});`;
   }
 }

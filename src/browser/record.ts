@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { StepTarget } from '../domain/steps.js';
 import { quote, resolveLocator } from './locators.js';
 import { indexOfElement, isElement, pageFunction } from './page-function.js';
+import { framePrefix } from './frames.js';
 import { flat } from './target-check.js';
 
 export class UnknownRefError extends Error {
@@ -28,9 +29,16 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
   if ((await element.count().catch(() => 0)) === 0) {
     throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);
   }
+  return recordElement(page, element, purpose);
+}
+
+/** `locatorForRef` for an element already found (a drag's drop target, pinned before the refs were dropped). */
+export async function recordElement(page: Page, element: Locator, purpose: 'act' | 'assert' = 'act'): Promise<RecordedElement> {
   const normalized = (await element.normalize()).toString();
+  // An element inside an iframe: its structural locators are relative to the same frame chain.
+  const frame = framePrefix(normalized);
   const structural: string[] = [];
-  for (const candidate of await attributeLocators(element)) {
+  for (const candidate of (await attributeLocators(element)).map((c) => `${frame}${c}`)) {
     if (await pointsAt(page, candidate, element)) structural.push(candidate);
   }
   let text = await unique(page, element, normalized);
@@ -38,19 +46,19 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
   const self = resolveLocator(page, text);
   const target = await elementTarget(self);
   const own = flat(await self.first().evaluate(ownText).catch(() => ''));
-  const full = untruncated(normalized, target, own);
+  const full = frame + untruncated(normalized.slice(frame.length), target, own);
   if (full !== normalized) {
     // Only when the whole text still finds the element (a text split across children may not).
     const whole = await unique(page, self, full);
     if ((await resolveLocator(page, whole).count()) > 0) text = whole;
   }
-  const textIsWeak = /^getByText\(/.test(text) || (target?.name?.length ?? 0) > longText;
+  const textIsWeak = /^getByText\(/.test(text.slice(frame.length)) || (target?.name?.length ?? 0) > longText;
   // An assertion's text is its expectation: it leads, and structural locators only help find the element.
-  const leadsStructurally = purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith('getByTestId(') || textIsWeak);
+  const leadsStructurally = purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith(`${frame}getByTestId(`) || textIsWeak);
   const ordered = leadsStructurally ? [...structural.slice(0, 1), text, ...structural.slice(1)] : [text, ...structural];
   // Playwright names an element by its test id when it has one: keep its role and name too, for the day the id goes.
-  if (text.startsWith('getByTestId(') && target?.name) {
-    const named = `getByRole(${quote(target.role)}, { name: ${quote(target.name)} })`;
+  if (text.startsWith(`${frame}getByTestId(`) && target?.name) {
+    const named = `${frame}getByRole(${quote(target.role)}, { name: ${quote(target.name)} })`;
     if (await pointsAt(page, named, self)) ordered.push(named);
   }
   const [locator, ...fallbacks] = [...new Set(ordered)].slice(0, 4);

@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { withLocatorInFront, type Step, type StepTarget } from '../domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdicts.js';
 import { ElementNotFoundError, firstLine, locatesElement, performAction, probeElement, stepLocators, type ActionOptions } from './actions.js';
+import { findDropTarget } from './drop-target.js';
 import { pageExcerpt } from './excerpt.js';
 import { resolveLocator } from './locators.js';
 import { classifyFailure, EnvironmentError, TargetChangedError, watchDocument } from './replay-failures.js';
@@ -102,7 +103,8 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
       await opts.onStep?.(index, step);
       try {
         const locator = locatesElement(step) ? await findElement(page, step, index, opts, found, steps) : undefined;
-        await performAction(page, steps[index]!, locator, opts);
+        const drop = await findDropTarget(steps, index, (s, list) => findElement(page, s, index, opts, found, list));
+        await performAction(page, steps[index]!, locator, opts, { drop });
       } catch (err) {
         return await failed(index, step, err, `step ${index + 1} (${step.action}): ${firstLine(err)}`);
       }

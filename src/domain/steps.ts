@@ -17,6 +17,12 @@ export const stepActions = [
   'assert_url',
   'wait_for_email',
   'open_link',
+  'dblclick',
+  'drag',
+  'type',
+  'scroll',
+  'go_back',
+  'reload',
 ] as const;
 export type StepAction = (typeof stepActions)[number];
 
@@ -43,6 +49,28 @@ export interface Step {
   description: string;
   /** `wait_for_email` (its `value` is the address, e.g. `{{INBOX}}`): which mail, how long, what it must hold. */
   email?: EmailStep;
+  /** `drag`: the element the step's element is dropped on, recorded and verified like the step's own. */
+  dropTarget?: StepElement;
+  /** `scroll` inside a container (the step's element) rather than the element into view. */
+  scroll?: ScrollSpec;
+}
+
+/** An element other than the step's own (a drop target): its locators and what it was when recorded. */
+export interface StepElement {
+  locator: string;
+  fallbacks?: string[];
+  target?: StepTarget;
+}
+
+export const scrollDirections = ['up', 'down', 'left', 'right'] as const;
+
+/** How a container is scrolled: a distance, or step by step until a text shows inside it (a lazy list). */
+export interface ScrollSpec {
+  direction: (typeof scrollDirections)[number];
+  /** Per scroll; default the container's visible height (or width). */
+  pixels?: number;
+  /** Keep scrolling until this text is visible in the container; the step fails if it never is. */
+  untilText?: string;
 }
 
 /** The element a step was recorded on, as the accessibility tree named it (`- button "Sign in"`). */

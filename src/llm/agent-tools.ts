@@ -25,6 +25,17 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
   tool('assert_visible', 'Assert an element is visible', { ref, description: intent }, ['ref', 'description']),
   tool('assert_text', 'Assert a text is shown', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref to look in' }, description: intent }, ['text', 'description']),
   tool('assert_url', 'Assert the URL contains', { contains: { type: 'string', description: 'URL part' }, description: intent }, ['contains', 'description']),
+  tool('dblclick', 'Double-click an element', { ref, description: intent }, ['ref', 'description']),
+  tool('drag', 'Drag an element onto another', { ref, to: { ...ref, description: 'Ref to drop on' }, description: intent }, ['ref', 'to', 'description']),
+  tool('type', 'Type key by key (autocompletes)', { ref, text: { type: 'string', description: 'Text' }, description: intent }, ['ref', 'text', 'description']),
+  tool(
+    'scroll',
+    'Scroll ref into view; with direction, scroll inside ref',
+    { ref, direction: { type: 'string', description: 'Inside ref', enum: ['up', 'down', 'left', 'right'] }, untilText: { type: 'string', description: 'Until this text shows' }, description: intent },
+    ['ref', 'description'],
+  ),
+  tool('go_back', 'Browser Back', { description: intent }, ['description']),
+  tool('reload', 'Reload the page', { description: intent }, ['description']),
   ...emailTools,
   tool(
     'done',

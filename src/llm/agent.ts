@@ -5,6 +5,7 @@ import { resolveLocator } from '../browser/locators.js';
 import { locatorForRef } from '../browser/record.js';
 import { observe, redact } from '../browser/snapshot.js';
 import { agentTools } from './agent-tools.js';
+import { interactionStep } from './agent-interactions.js';
 import { emailNote, emailStep } from './agent-email.js';
 import { callTool, type Llm } from './client.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
@@ -129,6 +130,8 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
     default: {
       const email = emailStep(name, args, description);
       if (email) return email;
+      const interaction = await interactionStep(page, name, args, description);
+      if (interaction) return interaction;
       throw new Error(`unknown tool ${name || '(none)'}: use one of the tools offered`);
     }
   }

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { maxOffset, name, shortId, uuid } from './common.js';
-import { stepActions } from '../domain/steps.js';
+import { scrollDirections, stepActions } from '../domain/steps.js';
 
 // Request and response shapes of the test-case routes (src/api/routes/test-cases.ts).
 
@@ -124,6 +124,14 @@ export const StepSchema = z
       .openapi({ description: 'The element as recorded: every replay compares the element it uses with it (role, name, and for an assertion its expectation)' }),
     value: z.string().optional().openapi({ description: 'May reference configs as {{NAME}}, substituted only when the step runs' }),
     description: z.string().openapi({ example: 'Add the first product to the cart' }),
+    dropTarget: z
+      .object({ locator: z.string(), fallbacks: z.array(z.string()).optional(), target: z.object({ role: z.string(), name: z.string().optional(), text: z.string().optional() }).optional() })
+      .optional()
+      .openapi({ description: '`drag`: the element dropped on, found and compared with its recording like the step\'s own' }),
+    scroll: z
+      .object({ direction: z.enum(scrollDirections), pixels: z.number().int().positive().optional(), untilText: z.string().optional() })
+      .optional()
+      .openapi({ description: '`scroll` inside the element (a container) instead of scrolling it into view; `untilText` must appear' }),
   })
   .openapi('Step');
 

@@ -6,6 +6,7 @@ import { listenOnFreePort } from './net.js';
 import { cartPage, checkoutPage, loginPage, productsPage, shopCredentials } from './fixtures/shop.js';
 import { escapeHtml, page, skinFor, type Variant } from './fixtures/skin.js';
 import { todoPage } from './fixtures/todo.js';
+import { handleInteractions } from './fixtures/interactions/index.js';
 
 export type { Variant } from './fixtures/skin.js';
 export { products, shopCredentials } from './fixtures/shop.js';
@@ -100,6 +101,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
         return redirect(res, to);
       }
       default:
+        if (handleInteractions(req, res, url)) return;
         return html(res, page({ title: 'Not found', skin, main: `<h1>Not found</h1><p>${escapeHtml(url.pathname)}</p>` }), 404);
     }
   }

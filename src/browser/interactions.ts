@@ -1,0 +1,108 @@
+import type { Locator, Page } from 'playwright-core';
+import type { ScrollSpec, Step, StepElement } from '../domain/steps.js';
+import { resolveLocator } from './locators.js';
+import { pageFunction } from './page-function.js';
+
+// The actions a plain click/fill cannot stand in for: double-click, drag-and-drop, typing key by key, scrolling,
+// Back and reload. performAction dispatches here; errors are plain, and performAction words them for the run.
+
+export const interactionActions = new Set<Step['action']>(['dblclick', 'drag', 'type', 'scroll', 'go_back', 'reload']);
+
+/** Of these, the ones acting on the step's element (Back and reload act on the page). */
+export const interactionElementActions = new Set<Step['action']>(['dblclick', 'drag', 'type', 'scroll']);
+
+/** Pause between keys: long enough for a page's keystroke handlers (an autocomplete's debounce) to see each. */
+export const typeDelayMs = 50;
+
+/** Most scrolls of an `untilText` scroll: a lazy list that never shows the text fails instead of scrolling forever. */
+export const maxScrolls = 30;
+
+export interface InteractionContext {
+  /** The step's element (already verified at replay). */
+  locator: Locator | undefined;
+  /** `drag`: the verified drop target (replay); burn-in resolves the one it just recorded. */
+  drop?: Locator;
+  /** The step's value with its `{{NAME}}` references resolved. */
+  value: string | undefined;
+  timeoutMs: number;
+}
+
+export async function performInteraction(page: Page, step: Step, ctx: InteractionContext): Promise<void> {
+  const { timeoutMs: timeout } = ctx;
+  const element = (): Locator => {
+    if (!ctx.locator) throw new Error(`${step.action} needs an element`);
+    return ctx.locator;
+  };
+  switch (step.action) {
+    case 'dblclick':
+      await element().dblclick({ timeout });
+      return;
+    case 'drag': {
+      const drop = ctx.drop ?? dropLocator(page, step.dropTarget);
+      await element().dragTo(drop, { timeout });
+      return;
+    }
+    case 'type': {
+      if (ctx.value === undefined) throw new Error('type needs a value');
+      // Emptied first so the field holds exactly the typed text on every replay; then key by key, so handlers
+      // that listen to keystrokes (and not to `fill`'s single input event) react as they do for a person.
+      await element().fill('', { timeout });
+      await element().pressSequentially(ctx.value, { delay: typeDelayMs, timeout });
+      return;
+    }
+    case 'scroll':
+      if (step.scroll) await scrollContainer(element(), step.scroll, timeout);
+      else await element().scrollIntoViewIfNeeded({ timeout });
+      return;
+    case 'go_back': {
+      const before = page.url();
+      // null with the URL unchanged: there was no page to go back to, a broken test rather than a pass. (A
+      // single-page app's Back answers null too, but its URL changes.)
+      if ((await page.goBack({ waitUntil: 'domcontentloaded', timeout: Math.max(timeout, 15_000) })) === null && page.url() === before) {
+        throw new Error('there is no previous page to go back to');
+      }
+      return;
+    }
+    case 'reload':
+      await page.reload({ waitUntil: 'domcontentloaded', timeout: Math.max(timeout, 15_000) });
+      return;
+    default:
+      throw new Error(`${step.action} is not an interaction`);
+  }
+}
+
+function dropLocator(page: Page, drop: StepElement | undefined): Locator {
+  if (!drop) throw new Error('drag needs a drop target');
+  return resolveLocator(page, drop.locator);
+}
+
+const scrollBy = pageFunction<(el: Element, delta: { x: number; y: number; pixels: number | null }) => void>(
+  '(el, d) => { const step = d.pixels ?? (d.x !== 0 ? el.clientWidth : el.clientHeight) * 0.8; el.scrollBy(d.x * step, d.y * step); }',
+);
+
+const directions: Record<ScrollSpec['direction'], { x: number; y: number }> = { up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, left: { x: -1, y: 0 }, right: { x: 1, y: 0 } };
+
+/**
+ * Scrolls a container: once by the distance, or until `untilText` is visible inside it (lazy lists load rows as
+ * they scroll). The text must appear: a list that no longer loads it fails the step rather than passing it.
+ */
+async function scrollContainer(container: Locator, spec: ScrollSpec, timeout: number): Promise<void> {
+  const delta = { ...directions[spec.direction], pixels: spec.pixels ?? null };
+  const box = container.first();
+  if (!spec.untilText) {
+    await box.evaluate(scrollBy, delta, { timeout });
+    return;
+  }
+  const wanted = box.getByText(spec.untilText).first();
+  const deadline = Date.now() + Math.max(timeout, 5_000);
+  for (let i = 0; i <= maxScrolls && Date.now() < deadline; i++) {
+    if (await wanted.isVisible()) {
+      await wanted.scrollIntoViewIfNeeded({ timeout });
+      return;
+    }
+    await box.evaluate(scrollBy, delta, { timeout });
+    // Give a lazy list the moment it takes to load the next rows.
+    await wanted.waitFor({ state: 'visible', timeout: 250 }).catch(() => {});
+  }
+  throw new Error(`"${spec.untilText}" did not appear while scrolling ${spec.direction}`);
+}

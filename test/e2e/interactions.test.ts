@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRouter } from '../support/agent-script.js';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { interactionFlows } from '../support/interaction-flows.js';
+import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+
+// Issue 21, items 1 and 5: dblclick, drag, type, scroll, go_back and reload, and steps inside a cross-origin iframe
+// and an open shadow root, each burned in by the scripted model through the API, replayed with no LLM call,
+// exported to a spec that passes under @playwright/test, and failing on the page variant that breaks it.
+describe('interaction steps, frames and shadow DOM on the real stack', () => {
+  let fixture: FixtureApps;
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  const ids = new Map<string, string>();
+  const generated = new Map<string, any>();
+
+  beforeAll(async () => {
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ llm });
+    const router = createRouter();
+    for (const flow of interactionFlows) router.add(flow.goal, flow.moves);
+    llm.enqueue(...interactionFlows.flatMap((f) => f.moves).map(() => router.reply));
+    // Every flow burns in at once, each against its own application (its page is the environment's URL).
+    await Promise.all(
+      interactionFlows.map(async (flow) => {
+        const app = (await stack.call('POST', '/v1/applications', { name: flow.name })).body.shortId as string;
+        await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${fixture.url}${flow.path}` });
+        const created = await stack.call('POST', '/v1/test-cases', { name: flow.name, goal: flow.goal, expectedResult: flow.expectedResult, applicationShortId: app });
+        expect(created.status).toBe(200);
+        ids.set(flow.name, created.body.testCase.id);
+        generated.set(flow.name, await waitForGeneration(stack, created.body.testCase.id, 90_000));
+      }),
+    );
+  }, 150_000);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
+  });
+
+  const replay = (name: string, variant?: string) => {
+    const flow = interactionFlows.find((f) => f.name === name)!;
+    return stack.activities.executeTest({
+      projectId: stack.tenant.projectId,
+      testCaseId: ids.get(name)!,
+      artifactPrefix: `runs/interactions/${variant ?? 'original'}/${ids.get(name)}`,
+      ...(variant && { baseUrl: `${fixture.url}${flow.path}?variant=${variant}` }),
+      heal: false,
+    });
+  };
+
+  for (const flow of interactionFlows) {
+    it(`${flow.name}: recorded, replayed with no LLM call, exported spec passes`, async () => {
+      const testCase = generated.get(flow.name);
+      expect(testCase.failureReason).toBeNull();
+      expect(testCase.generationStatus).toBe('COMPLETED');
+      expect(testCase.steps.steps.map((s: { action: string }) => s.action)).toEqual(flow.actions);
+
+      const before = llm.requests.length;
+      const result = await replay(flow.name);
+      expect(result.error).toBeUndefined();
+      expect(result.status).toBe('PASSED');
+      expect(result.changes).toEqual([]);
+      expect(llm.requests.length).toBe(before);
+
+      const res = await stack.app.request(`/v1/test-cases/${ids.get(flow.name)}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+      expect(res.status).toBe(200);
+      const run = await runPlaywrightSpec(await res.text());
+      expect(run.output).toMatch(/1 passed/);
+      expect(run.code).toBe(0);
+    }, 90_000);
+
+    it(`${flow.name}: fails on the "${flow.broken.variant}" build at step ${flow.broken.failsAt + 1}`, async () => {
+      const before = llm.requests.length;
+      const result = await replay(flow.name, flow.broken.variant);
+      expect(result.status).toBe('FAILED');
+      expect(result.failedStepIndex).toBe(flow.broken.failsAt);
+      expect(llm.requests.length).toBe(before);
+    }, 60_000);
+  }
+});
