@@ -11,6 +11,7 @@ import { findRun, runTestRows } from '../db/queries/runs.js';
 import { listTestPlans } from '../db/queries/test-plans.js';
 import { getTestCase, listTestCases } from '../db/queries/test-cases.js';
 import { idFromKey } from '../ids.js';
+import { listRunViews } from './run-views.js';
 import { createPlanRun, createTestCasesRun } from './runs.js';
 import { writeTestCase } from './test-cases.js';
 import { ChatToolError, type ToolContext } from './tools/tool.js';
@@ -41,6 +42,13 @@ export async function listTestPlansTool(ctx: ToolContext): Promise<string> {
   const plans = await listTestPlans(ctx.db, ctx.projectId);
   if (plans.length === 0) return 'No test plans yet.';
   return plans.map((p) => `- ${p.name} (${p.shortId})${p.isDefault ? ' [default]' : ''}: ${p.testCases.length} test case(s)`).join('\n');
+}
+
+export async function listRunsTool(ctx: ToolContext, input: { testPlanShortId?: string; status?: string; limit: number }): Promise<string> {
+  const { runs, total } = await listRunViews({ db: ctx.db, config: { appUrl: ctx.appUrl } }, { projectId: ctx.projectId, ...input, offset: 0 });
+  if (total === 0) return 'No runs.';
+  const lines = runs.map((r) => `- ${r.shortId}: ${r.status}${r.result ? ` ${r.result}` : ''}, ${r.testCount} test(s)${r.testPlan ? `, plan ${r.testPlan.name}` : ''}, ${r.trigger}, ${r.createdAt}`);
+  return `${total} run(s)${total > runs.length ? `, newest ${runs.length} shown` : ''}:\n${lines.join('\n')}`;
 }
 
 export async function listTestCasesTool(ctx: ToolContext, { applicationShortId }: { applicationShortId?: string }): Promise<string> {

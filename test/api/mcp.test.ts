@@ -81,6 +81,7 @@ describe('MCP server at POST /v1/mcp', () => {
       'get_run',
       'get_test_case',
       'list_applications',
+      'list_runs',
       'list_test_cases',
       'list_test_plans',
       'rerun_run',
@@ -117,6 +118,11 @@ describe('MCP server at POST /v1/mcp', () => {
     expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
     expect(run.runTestCases[0]).toMatchObject({ name: 'add milk', result: 'PASSED' });
     expect(fixtures.requests().some((r) => r.startsWith('GET /todo/'))).toBe(true);
+
+    // A registry tool served as it is, with the model's input: the run just ended leads the list.
+    const runs = await call('list_runs', { testPlanShortId: planShortId, limit: 1 });
+    expect(runs.content[0]!.text).toMatch(new RegExp(`^1 run\\(s\\):\\n- ${runShortId}: COMPLETED PASSED, 1 test\\(s\\), plan Smoke, `));
+    expect((await call('list_runs', { status: 'SOMETIMES' })).isError).toBe(true);
 
     const rerun = await call('rerun_run', { shortId: runShortId });
     expect(rerun.structuredContent).toMatchObject({ success: true, run: { testCount: 1 } });

@@ -28,7 +28,7 @@ describe('tool registry', () => {
       if (tool.runs !== 'activity') expect(tool.mcp?.answer, tool.name).toBeTypeOf('function');
     }
     // The chat tools MCP serves too (test/api/mcp.test.ts checks the whole list a client sees).
-    expect(mcpTools.filter((t) => t.runs !== 'mcp').map((t) => t.name)).toEqual(['list_applications', 'list_test_plans', 'list_test_cases', 'get_test_case', 'create_test_case']);
+    expect(mcpTools.filter((t) => t.runs !== 'mcp').map((t) => t.name)).toEqual(['list_applications', 'list_test_plans', 'list_test_cases', 'get_test_case', 'create_test_case', 'list_runs']);
     for (const tool of tools.filter((t) => t.runs === 'mcp')) expect(findTool(tool.name), tool.name).toBeUndefined();
   });
 

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { shortId, uuid } from '../../schemas/common.js';
 import { CreateTestCase, ListQuery, Params as TestCaseParams, resumeFrom } from '../../schemas/test-cases.js';
 import { ChatParams } from '../../schemas/chat.js';
+import { RunListQuery } from '../../schemas/runs.js';
 import { exploreTool } from '../chat-explore.js';
+import { listRunsTool } from '../chat-tools.js';
 import { createRunTool, createTestCaseTool, getTestCaseTool, listApplicationsTool, listTestCasesTool, listTestPlansTool, runResultsTool } from '../chat-tools.js';
 import * as mcp from './mcp-answers.js';
 import { defineTool, mcpForm, toolSpec, type ChatTool, type Tool, type ToolSpec } from './tool.js';
@@ -81,6 +83,18 @@ export const tools: readonly Tool[] = [
     input: z.object({ runShortId: shortId('run').describe('run_… short id') }),
     runs: 'activity',
     handler: runResultsTool,
+  }),
+  defineTool({
+    name: 'list_runs',
+    description: 'Runs of the project, newest first: status, result, test count, plan, trigger.',
+    input: z.object({
+      testPlanShortId: RunListQuery.shape.testPlanShortId.describe('only runs of this plan (pln_… short id)'),
+      status: RunListQuery.shape.status.describe('only runs in this state'),
+      limit: z.number().int().min(1).max(50).default(10).describe('how many (1-50)'),
+    }),
+    runs: 'activity',
+    handler: listRunsTool,
+    mcp: { readOnly: true },
   }),
   defineTool({
     name: 'explore_page',
