@@ -58,7 +58,9 @@ export async function performInteraction(page: Page, step: Step, ctx: Interactio
       const before = page.url();
       // null with the URL unchanged: there was no page to go back to, a broken test rather than a pass. (A
       // single-page app's Back answers null too, but its URL changes.)
-      if ((await page.goBack({ waitUntil: 'domcontentloaded', timeout: Math.max(timeout, 15_000) })) === null && page.url() === before) {
+      const response = await page.goBack({ waitUntil: 'domcontentloaded', timeout: Math.max(timeout, 15_000) });
+      // The blank page a browser tab starts on is not a page of the application either.
+      if ((response === null && page.url() === before) || page.url() === 'about:blank') {
         throw new Error('there is no previous page to go back to');
       }
       return;

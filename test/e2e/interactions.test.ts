@@ -79,4 +79,23 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
       expect(llm.requests.length).toBe(before);
     }, 60_000);
   }
+
+  it('records steps inside the cross-origin iframe by their frame chain, structural fallbacks included', () => {
+    const [card] = generated.get('Pay in the cross-origin payment frame').steps.steps;
+    expect(card.locator).toBe("locator('iframe[title=\"Payment\"]').contentFrame().getByRole('textbox', { name: 'Card number' })");
+    expect(card.fallbacks).toContain("locator('iframe[title=\"Payment\"]').contentFrame().locator('input[name=\"cardnumber\"]')");
+  });
+
+  it('a dblclick on an item that lost its accessible name is reported as a regression', async () => {
+    const result = await replay('Edit a todo by double-click', 'unlabelled');
+    expect(result.changes).toContainEqual(expect.objectContaining({ stepIndex: 0, field: 'name', from: 'Buy milk', to: null, severity: 'regression' }));
+    expect(result.changes.find((c) => c.stepIndex === 0)?.summary).toMatch(/lost its accessible name/);
+  }, 60_000);
+
+  it('go_back fails when the page left no previous page to go back to', async () => {
+    const result = await replay('Edit a todo by double-click', 'replaceHelp');
+    expect(result.status).toBe('FAILED');
+    expect(result.failedStepIndex).toBe(8);
+    expect(result.error).toMatch(/no previous page/);
+  }, 60_000);
 });
