@@ -78,7 +78,8 @@ const codeWords = /\b(code|verification|verify|one[- ]time|otp|passcode|pin|toke
  */
 export function extractCode(text: string): string | undefined {
   const candidates: Array<{ code: string; index: number }> = [];
-  for (const m of text.matchAll(/(?<![\w$€£.,:/-])(\d{4,8}|(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,8})(?![\w%.,:/-]|\.\d)/g)) {
+  // Not part of a longer token, a price, a decimal or a time, nor one group of a spaced phone number.
+  for (const m of text.matchAll(/(?<![\w$€£.,:/-]|\d[ -])(\d{4,8}|(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,8})(?![\w%:/-]|[.,]\w|[ -]\d)/g)) {
     const code = m[1]!;
     if (/^(19|20)\d{2}$/.test(code)) continue;
     candidates.push({ code, index: m.index });

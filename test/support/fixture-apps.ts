@@ -6,7 +6,9 @@ import { listenOnFreePort } from './net.js';
 import { cartPage, checkoutPage, loginPage, productsPage, shopCredentials } from './fixtures/shop.js';
 import { escapeHtml, page, skinFor, type Variant } from './fixtures/skin.js';
 import { todoPage } from './fixtures/todo.js';
+import { createMailFlows, type MailFlows } from './fixtures/mail-flows.js';
 import { handleInteractions } from './fixtures/interactions/index.js';
+import { createFlowFixtures, type FlowFixtures } from './fixtures/flows.js';
 
 export type { Variant } from './fixtures/skin.js';
 export { products, shopCredentials } from './fixtures/shop.js';
@@ -18,6 +20,10 @@ export interface FixtureApps {
   stop(): Promise<void>;
   /** `METHOD /path?query` of every request so far, in arrival order. */
   requests: () => string[];
+  /** Sign-up with an emailed code and a magic-link sign-in under /mail/ (fixtures/mail-flows.ts). */
+  mail: Omit<MailFlows, 'handle'>;
+  /** Dialogs, tabs and files pages under /flows/ (fixtures/flows.ts), with their own variants. */
+  flows: Pick<FlowFixtures, 'setFlowVariant'>;
 }
 
 const slowDelayMs = 2_000;
@@ -28,6 +34,8 @@ export async function startFixtureApps(): Promise<FixtureApps> {
   const sessions = new Set<string>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   let orderNumber = 1000;
+  const mail = createMailFlows();
+  const flows = createFlowFixtures();
 
   function html(res: ServerResponse, body: string, status = 200): void {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -51,7 +59,9 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     const route = `${req.method} ${url.pathname}`;
     const skin = skinFor(variant);
     const shopPage = (render: typeof productsPage): void => (signedIn(req) ? html(res, render(skin)) : redirect(res, '/shop/login'));
+    if (flows.handle(route, res)) return;
 
+    if (url.pathname.startsWith('/mail/') && (await mail.handle(req, res, url))) return;
     switch (route) {
       case 'GET /':
         return html(res, indexPage(variant));
@@ -121,6 +131,8 @@ export async function startFixtureApps(): Promise<FixtureApps> {
       variant = next;
     },
     requests: () => [...log],
+    mail,
+    flows,
     async stop() {
       for (const timer of pendingTimers) clearTimeout(timer);
       pendingTimers.clear();

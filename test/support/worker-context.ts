@@ -20,6 +20,7 @@ import { bundleWorkflows, createActivityDeps, startWorker, type TemporalWorkerOp
 import { databaseUrlOf, freshDatabase, type Tenant } from './app-context.js';
 import { waitFor } from './net.js';
 import type { ScriptedLlm } from './scripted-llm.js';
+import { startInboxHost, type InboxHost } from '../../src/cli/inbox.js';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** The workflow bundle, built once per test file (bundling takes seconds). */
@@ -43,6 +44,8 @@ export interface StackOptions {
   tunnels?: WorkerSettings['tunnels'];
   /** PROCTOR_APP_URL: where the `url` fields of answers point (the dashboard tests serve the app there). */
   appUrl?: string;
+  /** Runs Proctor's inbox (its SMTP server on a free port, as `proctor api` does) and gives the worker its domain. */
+  inbox?: boolean;
   /** Wraps the worker's real activities (e.g. to lose an activity's completion and make Temporal retry it). */
   substitute?: TemporalWorkerOptions['substitute'];
 }
@@ -57,6 +60,8 @@ export interface Stack {
   browsers: BrowserPool;
   taskQueue: string;
   databaseUrl?: string;
+  /** With `inbox`: the SMTP server's port and domain (`smtp://127.0.0.1:<port>` reaches it). */
+  inbox?: InboxHost;
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Stops the worker (draining it), then closes the browsers, the Temporal client and the database. */
   close(): Promise<void>;
@@ -80,8 +85,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     stepTimeoutMs: opts.stepTimeoutMs ?? 3_000,
     notify: { appUrl, email: opts.smtpUrl ? { smtpUrl: opts.smtpUrl, from: 'Proctor <proctor@test>' } : undefined },
     tunnels: opts.tunnels,
+    inboxDomain: opts.inbox ? 'inbox.proctor.test' : undefined,
   };
   const resources = { db, blobs, logger };
+  const inbox = opts.inbox ? await startInboxHost({ HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: 'inbox.proctor.test', PROCTOR_INBOX_MAX_BYTES: 1024 * 1024 }, resources, 0) : undefined;
   const worker = opts.worker === false
     ? undefined
     : await startWorker({ address, namespace: 'default', taskQueue, workflowBundle: await workflowBundle(), substitute: opts.substitute }, settings, resources);
@@ -118,8 +125,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     browsers,
     taskQueue,
     databaseUrl: databaseUrlOf(db),
+    inbox,
     call,
     async close() {
+      await inbox?.stop();
       if (worker) await worker.stop();
       else await browsers.close();
       await temporal.close();
