@@ -46,7 +46,7 @@ export function jsonBodyGuard(limitFor: (path: string) => BodyLimit): Middleware
     } catch {
       throw new ApiError(400, 'Malformed JSON in request body');
     }
-    const field = nulIn(value, 'body');
+    const field = nulIn(value, 'body', 0);
     if (field) throw new ApiError(400, nulMessage(field));
     // hono's `req.json()` (what the zod-openapi validators call) re-parses its cached text on every call;
     // this request's answer is the value parsed above. The text stays cached for `req.text()` (hono stores
@@ -88,12 +88,19 @@ async function readBounded(c: Context<AppEnv>, limit: BodyLimit): Promise<string
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The first JSON path (`body.labels.2`, `body.<key>`) whose key or string value holds a NUL. */
-function nulIn(value: unknown, path: string): string | undefined {
+/** Deeper than any request the API takes (a step's target in a test case is about 5): a bound on the walk below too. */
+export const maxJsonDepth = 32;
+
+/**
+ * The first JSON path (`body.labels.2`, `body.<key>`) whose key or string value holds a NUL. A body nested
+ * deeper than `maxJsonDepth` is refused here, before the walk (or a validator) recurses into it without bound.
+ */
+function nulIn(value: unknown, path: string, depth: number): string | undefined {
   if (typeof value === 'string') return value.includes(NUL) ? path : undefined;
+  if (value && typeof value === 'object' && depth >= maxJsonDepth) throw new ApiError(400, `${path}: nested deeper than ${maxJsonDepth} levels`);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = nulIn(value[i], `${path}.${i}`);
+      const found = nulIn(value[i], `${path}.${i}`, depth + 1);
       if (found) return found;
     }
     return undefined;
@@ -101,7 +108,7 @@ function nulIn(value: unknown, path: string): string | undefined {
   if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       if (key.includes(NUL)) return `${path}.${key.replaceAll(NUL, '\\u0000')}`;
-      const found = nulIn(child, `${path}.${key}`);
+      const found = nulIn(child, `${path}.${key}`, depth + 1);
       if (found) return found;
     }
   }

@@ -9,7 +9,7 @@ const JsonRpcMessage = z
   .object({
     jsonrpc: z.literal('2.0'),
     method: z.string().min(1),
-    id: z.union([z.string(), z.number().int()]).optional(),
+    id: z.union([z.string().max(200), z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)]).optional(),
     params: z.record(z.string(), z.unknown()).optional(),
   })
   .strict()

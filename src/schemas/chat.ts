@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { shortId } from './common.js';
+import { maxOffset, shortId } from './common.js';
 
 // Request and response shapes of the chat routes (src/api/routes/chat.ts).
 
@@ -68,7 +68,7 @@ export const ChatQuery = z.object({
 
 export const ChatListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
 });
 
 export const IdempotencyHeader = z.object({

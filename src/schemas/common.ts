@@ -65,6 +65,9 @@ export const uuid = () => z.string().uuid().openapi({ example: '3f2b8c1e-7d4a-4b
 /** Paging deeper than this is a client bug, and an OFFSET near 2^63 is not something to hand Postgres. */
 export const maxOffset = 1_000_000;
 
+/** The largest value of a Postgres `integer` column (a steps version): beyond it a comparison fails in Postgres, not here. */
+export const maxIntColumn = 2_147_483_647;
+
 export const name = (max = 120) => z.string().trim().min(1).max(max);
 
 export const Deleted = z.object({ deleted: z.literal(true) }).openapi('Deleted');

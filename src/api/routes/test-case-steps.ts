@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { ApiError } from '../errors.js';
-import { uuid } from '../../schemas/common.js';
+import { maxIntColumn, uuid } from '../../schemas/common.js';
 import { HealProposalSchema } from '../../schemas/heal-proposals.js';
 import { acceptHealProposal, HealProposalError, healProposalView as view, listHealProposals, rejectHealProposal } from '../../services/heal-proposals.js';
 
@@ -10,7 +10,7 @@ import { acceptHealProposal, HealProposalError, healProposalView as view, listHe
 const TestCaseParam = uuid().openapi({ param: { name: 'testCaseId', in: 'path' } });
 const VersionParams = z.object({
   testCaseId: TestCaseParam,
-  version: z.coerce.number().int().min(1).openapi({ param: { name: 'version', in: 'path' }, example: 3 }),
+  version: z.coerce.number().int().min(1).max(maxIntColumn).openapi({ param: { name: 'version', in: 'path' }, example: 3 }),
 });
 
 const tags = ['Test cases'];
