@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
+import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
@@ -47,7 +48,8 @@ export async function dependencyState(deps: ActivityDeps, projectId: string, res
     chain.unshift(dep);
     id = dep.testCase.resumeFromId;
   }
-  return deps.browsers.withContext({ ...chain.at(-1)!.device, projectId, signal: cancellationSignal() }, async ({ context, page }) => {
+  const access = await environmentAccess(deps, chain.at(-1)!.application.id, baseUrl, new RunValues());
+  return deps.browsers.withContext({ ...chain.at(-1)!.device, access, projectId, signal: cancellationSignal() }, async ({ context, page }) => {
     let startUrl = baseUrl;
     const inbox = inboxFor(deps, projectId, cancellationSignal());
     let values: RunValues | undefined;
@@ -82,7 +84,8 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
       const values = adoptInbox(new RunValues(ctx), state);
 
-      return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
+      const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
+      return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
         const startUrl = state?.url ?? baseUrl;
         try {
           await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActivityDeps } from './deps.js';
+import { environmentAccess } from './environment-access.js';
 import { requireEnvironmentUrl } from './burn-in.js';
 import { BadTestDefinitionError, GoneError, NotFoundError } from '../src/domain/errors.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
@@ -85,7 +86,8 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));
 
       try {
-        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, projectId: input.projectId, signal: cancellationSignal() }, async ({ context, page }) => {
+        const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
+        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ context, page }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
           const result = await replaySteps(page, steps, {
             startUrl: state?.url ?? baseUrl,

@@ -7,6 +7,7 @@ import { emailActions, performEmailStep, prepareInboxValues } from './email-step
 import type { InboxAccess } from '../domain/inbox.js';
 import { showsText } from './target-check.js';
 import type { RunValues } from './values.js';
+import { httpStepTexts, performHttpStep } from './http-step.js';
 
 /** A step that could not do what it says; the message is for the user reading the run. */
 export class StepFailedError extends Error {
@@ -76,7 +77,7 @@ export function resolveUrl(value: string, baseUrl: string): string {
 /** Performs one step's action on an already located element (or the page, for page-level actions). */
 export async function performAction(page: Page, step: Step, locator: Locator | undefined, opts: ActionOptions, elements: { drop?: Locator } = {}): Promise<void> {
   await prepareInboxValues(step, opts);
-  const missing = opts.values.missing(step.value ?? '');
+  const missing = opts.values.missing([step.value ?? '', ...httpStepTexts(step)].join(' '));
   if (missing.length > 0) throw new MissingConfigError(`the step uses {{${missing.join('}}, {{')}}}, which this project has no config for (step: ${step.description})`);
   const value = step.value === undefined ? undefined : opts.values.resolve(step.value);
   const timeout = opts.timeoutMs;
@@ -89,6 +90,10 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
     return value;
   };
   try {
+    if (step.action === 'http_request') {
+      await performHttpStep(page, step, opts);
+      return;
+    }
     switch (step.action) {
       case 'navigate':
         await page.goto(resolveUrl(needValue(), opts.baseUrl), { waitUntil: 'domcontentloaded', timeout: Math.max(timeout, 15_000) });

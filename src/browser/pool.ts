@@ -7,6 +7,7 @@ import { abortReason, createLimiter, type LimiterStats } from './limiter.js';
 import { installNetworkGuard, type BlockedListener, type NetworkGuard } from './network-guard.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { contextStorageState, seedSessionStorage } from './state.js';
+import type { ContextAccess } from './access.js';
 import type { TunnelRouter } from '../tunnels/agent-router.js';
 
 /** The browser went away under a job: critical, the job's work is lost and the pool relaunches on the next job. */
@@ -77,6 +78,8 @@ export interface ContextOptions {
   onBlocked?: BlockedListener;
   /** The project the job works for: it may reach that project's private remote tunnels, and no other's. */
   projectId?: string;
+  /** The environment's basic auth, extra headers and preset cookies (src/browser/access.ts). */
+  access?: ContextAccess;
 }
 
 export interface BrowserPoolStats extends LimiterStats {
@@ -183,6 +186,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       creating = launched.newContext({ ...contextOptions(options), proxy: { server: proxy.server, bypass: '<-loopback>' } });
       const context = await interrupt.race(creating);
       await interrupt.race(installNetworkGuard(context, networkGuard, options.onBlocked));
+      if (options.access?.cookies) await interrupt.race(context.addCookies(options.access.cookies));
       if (state) await interrupt.race(seedSessionStorage(context, state));
       const page = await interrupt.race(context.newPage());
       return await interrupt.race(fn({ context, page }));
@@ -227,6 +231,8 @@ function contextOptions(options: ContextOptions): BrowserContextOptions {
     locale,
     timezoneId,
     storageState: state ? contextStorageState(state) : undefined,
+    httpCredentials: options.access?.httpCredentials,
+    extraHTTPHeaders: options.access?.extraHTTPHeaders,
   };
 }
 

@@ -15,6 +15,8 @@ export interface ConfigValues {
 export class RunValues {
   private readonly fixed = new Map<string, { value: string; secret: boolean }>();
   private readonly totp = new Map<string, TotpKey>();
+  /** Secrets no step may reference but nothing may show (an environment's basic-auth password, say). */
+  private readonly hidden: Record<string, string> = {};
   /** The last code each TOTP config produced: redacted like a secret, since the model sees `{{NAME}}` instead. */
   private readonly codes = new Map<string, string>();
 
@@ -31,6 +33,11 @@ export class RunValues {
   set(name: string, value: string, opts: { secret?: boolean } = {}): void {
     this.totp.delete(name);
     this.fixed.set(name, { value, secret: opts.secret ?? false });
+  }
+
+  /** Secret values to redact that steps cannot reference, by the name a redaction shows. */
+  redactAlso(secrets: Record<string, string>): void {
+    Object.assign(this.hidden, secrets);
   }
 
   has(name: string): boolean {
@@ -59,7 +66,7 @@ export class RunValues {
 
   /** Secret values by name as they stand now (TOTP: the last code typed), for `redact`. */
   secrets(): Record<string, string> {
-    const out: Record<string, string> = {};
+    const out: Record<string, string> = { ...this.hidden };
     for (const [name, entry] of this.fixed) if (entry.secret) out[name] = entry.value;
     for (const [name, code] of this.codes) out[name] = code;
     return out;

@@ -88,6 +88,8 @@ export interface EnvironmentsTable {
   url: string | null;
   application_build_id: string | null;
   is_production: Generated<boolean>;
+  /** Basic auth, extra headers and preset cookies for every browser context and http_request (EnvironmentAccess). */
+  access: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 
@@ -114,6 +116,8 @@ export interface ConfigsTable {
   name: string;
   value: string;
   is_secret: Generated<boolean>;
+  /** `totp`: an otpauth URI or base32 seed, always secret, typed as the current code. */
+  type: Generated<'plain' | 'totp'>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

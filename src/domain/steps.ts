@@ -1,5 +1,6 @@
 // Recorded steps: what burn-in writes and replay executes. Pure data, shared by workflows, activities and the API.
 import type { EmailStep } from './inbox.js';
+import type { HttpStep } from './http-step.js';
 
 export const stepActions = [
   'navigate',
@@ -23,6 +24,7 @@ export const stepActions = [
   'scroll',
   'go_back',
   'reload',
+  'http_request',
 ] as const;
 export type StepAction = (typeof stepActions)[number];
 
@@ -53,6 +55,8 @@ export interface Step {
   dropTarget?: StepElement;
   /** `scroll` inside a container (the step's element) rather than the element into view. */
   scroll?: ScrollSpec;
+  /** `http_request`: the API call, what it must answer and the run variables it saves. */
+  http?: HttpStep;
 }
 
 /** An element other than the step's own (a drop target): its locators and what it was when recorded. */

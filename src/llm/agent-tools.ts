@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { emailTools } from './agent-email.js';
+import { httpRequestTool } from './http-tool.js';
 
 type Properties = Record<string, { type: string; description: string; enum?: string[]; items?: { type: string } }>;
 
@@ -37,6 +38,7 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
   tool('go_back', 'Browser Back', { description: intent }, ['description']),
   tool('reload', 'Reload the page', { description: intent }, ['description']),
   ...emailTools,
+  httpRequestTool,
   tool(
     'done',
     'Goal reached and asserted',

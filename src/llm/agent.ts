@@ -10,6 +10,7 @@ import { emailNote, emailStep } from './agent-email.js';
 import { callTool, type Llm } from './client.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
 import { summaryReservations } from './reservations.js';
+import { httpStepFromArgs } from './http-tool.js';
 
 export interface AgentOptions extends ActionOptions {
   llm: Llm;
@@ -127,6 +128,8 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
       return { action: 'assert_text', ...(await optionalElement()), value: need('text'), description };
     case 'assert_url':
       return { action: 'assert_url', value: need('contains'), description };
+    case 'http_request':
+      return httpStepFromArgs(args, description, (url) => relativeTo(url, opts.baseUrl));
     default: {
       const email = emailStep(name, args, description);
       if (email) return email;

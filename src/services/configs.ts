@@ -12,6 +12,7 @@ import {
   type ConfigView,
 } from '../db/queries/configs.js';
 import { ConflictError, InvalidError, NotFoundError } from '../domain/errors.js';
+import { totpRules } from './config-types.js';
 
 export type { ConfigView };
 
@@ -36,7 +37,8 @@ async function withNameConflict<T>(name: string | undefined, write: () => Promis
   }
 }
 
-export async function createConfig(db: DB, projectId: string, input: { name: string; value: string; isSecret: boolean }): Promise<ConfigView> {
+export async function createConfig(db: DB, projectId: string, input: { name: string; value: string; isSecret: boolean; type?: 'plain' | 'totp' }): Promise<ConfigView> {
+  input = totpRules(input);
   if (await configNameTaken(db, projectId, input.name)) throw nameConflict(input.name);
   return withNameConflict(input.name, () => insertConfig(db, projectId, input));
 }
@@ -45,9 +47,10 @@ export async function updateConfig(
   db: DB,
   projectId: string,
   configShortId: string,
-  patch: { name?: string; value?: string; isSecret?: boolean },
+  patch: { name?: string; value?: string; isSecret?: boolean; type?: 'plain' | 'totp' },
 ): Promise<ConfigView & { id: string }> {
   const config = await requireConfig(db, projectId, configShortId);
+  patch = totpRules(patch, config);
   if (config.isSecret && patch.isSecret === false && patch.value === undefined) {
     throw new InvalidError('value: required when turning a secret config into a plain one, so the secret value is never revealed');
   }

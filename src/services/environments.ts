@@ -12,6 +12,8 @@ import {
   type EnvironmentView,
 } from '../db/queries/environments.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
+import type { EnvironmentAccessInput } from '../domain/environment-access.js';
+import { saveAccess } from './environment-access.js';
 import { requireApplication } from './applications.js';
 
 export type { EnvironmentView };
@@ -38,7 +40,7 @@ async function requireEnvironment(db: DB, ref: EnvironmentRef): Promise<{ id: st
 
 export async function createEnvironment(
   db: DB,
-  input: { projectId: string; applicationShortId: string; name: string; url?: string | null; applicationBuildShortId?: string; isProduction: boolean; isDefault: boolean },
+  input: { projectId: string; applicationShortId: string; name: string; url?: string | null; applicationBuildShortId?: string; isProduction: boolean; isDefault: boolean; access?: EnvironmentAccessInput },
 ): Promise<EnvironmentView> {
   const { projectId } = input;
   const application = await requireApplication(db, projectId, input.applicationShortId);
@@ -59,6 +61,7 @@ export async function createEnvironment(
     isProduction: input.isProduction,
     makeDefault: input.isDefault,
   });
+  if (input.access) await saveAccess(db, projectId, shortId, input.access);
   return (await getEnvironmentView(db, projectId, shortId))!;
 }
 
@@ -70,9 +73,10 @@ export async function getEnvironment(db: DB, ref: EnvironmentRef): Promise<Envir
 export async function updateEnvironment(
   db: DB,
   ref: EnvironmentRef,
-  patch: { name?: string; url?: string; isProduction?: boolean; isDefault?: boolean },
+  patch: { name?: string; url?: string; isProduction?: boolean; isDefault?: boolean; access?: EnvironmentAccessInput },
 ): Promise<EnvironmentView> {
   const env = await requireEnvironment(db, ref);
+  if (patch.access) await saveAccess(db, ref.projectId, env.shortId, patch.access);
   await updateEnvironmentRow(db, env, { name: patch.name, url: patch.url, isProduction: patch.isProduction, makeDefault: patch.isDefault });
   return (await getEnvironmentView(db, ref.projectId, env.shortId))!;
 }

@@ -16,7 +16,7 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     expect(created.status).toBe(201);
     expect(created.body.shortId).toMatch(/^cfg_.+$/);
     expect(created.body).toMatchObject({ name: 'LOGIN_EMAIL', value: 'qa@shop.test', isSecret: false, hasValue: true });
-    expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'hasValue', 'isSecret', 'name', 'shortId', 'updatedAt', 'value']);
+    expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'hasValue', 'isSecret', 'name', 'shortId', 'type', 'updatedAt', 'value']);
 
     expect((await ctx.call('GET', `/v1/configs/${created.body.shortId}`)).body).toEqual(created.body);
     expect((await list()).map((c) => c.name)).toContain('LOGIN_EMAIL');

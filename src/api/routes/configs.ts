@@ -11,6 +11,10 @@ const configName = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must start with a letter or underscore and contain only letters, digits and underscores')
   .openapi({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', example: 'LOGIN_PASSWORD', description: 'Unique in the project; steps reference it as {{name}}' });
 
+const configType = z.enum(['plain', 'totp']).openapi({
+  description: '`totp`: the value is an otpauth://totp/ URI or a base32 seed; always secret; {{name}} types the code current when the step runs',
+});
+
 const configValue = z.string().max(10_000).openapi({ example: 'correct-horse-battery-staple' });
 
 export const ConfigSchema = z
@@ -22,6 +26,7 @@ export const ConfigSchema = z
       example: null,
     }),
     isSecret: z.boolean(),
+    type: configType,
     hasValue: z.boolean().openapi({ description: 'Whether a non-empty value is stored (true for a secret that has one, although its value is hidden)' }),
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),
@@ -33,6 +38,7 @@ const CreateConfig = z
     name: configName,
     value: configValue,
     isSecret: z.boolean().default(false).openapi({ description: 'A secret value is never returned by the API and never shown to the model in clear' }),
+    type: configType.default('plain'),
   })
   .openapi('CreateConfig');
 
@@ -43,6 +49,7 @@ const UpdateConfig = z
     isSecret: z.boolean().optional().openapi({
       description: 'Turning a secret into a plain config requires a new `value` in the same request, so the old secret is never revealed',
     }),
+    type: configType.optional(),
   })
   .openapi('UpdateConfig');
 

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, name, shortId, httpUrl } from '../../schemas/common.js';
+import { EnvironmentAccessInputSchema, EnvironmentAccessSchema } from '../../schemas/environment-access.js';
 import { createEnvironment, deleteEnvironment, getEnvironment, listApplicationEnvironments, updateEnvironment } from '../../services/environments.js';
 
 const url = httpUrl().openapi({ example: 'https://staging.shop.example.com' });
@@ -13,6 +14,7 @@ export const EnvironmentSchema = z
     applicationBuildShortId: shortId('build').nullable(),
     isProduction: z.boolean(),
     isDefault: z.boolean().openapi({ description: "The application's default environment (project setting)" }),
+    access: EnvironmentAccessSchema,
     createdAt: z.string().datetime(),
   })
   .openapi('Environment');
@@ -31,6 +33,7 @@ const CreateEnvironment = z
     applicationBuildShortId: shortId('build').optional(),
     isProduction: z.boolean().default(false),
     isDefault: z.boolean().default(false).openapi({ description: "Make it the application's default; an application's first environment always is" }),
+    access: EnvironmentAccessInputSchema.optional(),
   })
   .refine((b) => (b.url === undefined) !== (b.applicationBuildShortId === undefined), {
     message: 'exactly one of url or applicationBuildShortId is required',
@@ -42,7 +45,7 @@ const CreateEnvironment = z
   });
 
 const UpdateEnvironment = z
-  .object({ name: name(80).optional(), url: url.optional(), isProduction: z.boolean().optional(), isDefault: z.literal(true).optional() })
+  .object({ name: name(80).optional(), url: url.optional(), isProduction: z.boolean().optional(), isDefault: z.literal(true).optional(), access: EnvironmentAccessInputSchema.optional() })
   .openapi('UpdateEnvironment');
 
 const tags = ['Management'];

@@ -9,6 +9,7 @@ export interface ConfigView {
   /** The value of a plain config; always null for a secret, whose value is write-only. */
   value: string | null;
   isSecret: boolean;
+  type: 'plain' | 'totp';
   hasValue: boolean;
   createdAt: string;
   updatedAt: string;
@@ -21,6 +22,7 @@ export function toConfigView(row: ConfigRow): ConfigView {
     name: row.name,
     value: row.is_secret ? null : row.value,
     isSecret: row.is_secret,
+    type: row.type,
     hasValue: row.value.length > 0,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -49,21 +51,22 @@ export function isConfigNameConflict(err: unknown): boolean {
   return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'configs_project_name');
 }
 
-export async function createConfig(db: DB, projectId: string, input: { name: string; value: string; isSecret: boolean }): Promise<ConfigView> {
+export async function createConfig(db: DB, projectId: string, input: { name: string; value: string; isSecret: boolean; type?: 'plain' | 'totp' }): Promise<ConfigView> {
   const shortId = newShortId('config');
   await db
     .insertInto('configs')
-    .values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, value: input.value, is_secret: input.isSecret })
+    .values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, value: input.value, is_secret: input.isSecret, type: input.type ?? 'plain' })
     .execute();
   const { id: _id, ...view } = (await getConfig(db, projectId, shortId))!;
   return view;
 }
 
-export async function updateConfig(db: DB, id: string, patch: { name?: string; value?: string; isSecret?: boolean }): Promise<void> {
+export async function updateConfig(db: DB, id: string, patch: { name?: string; value?: string; isSecret?: boolean; type?: 'plain' | 'totp' }): Promise<void> {
   const values = {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.value !== undefined && { value: patch.value }),
     ...(patch.isSecret !== undefined && { is_secret: patch.isSecret }),
+    ...(patch.type !== undefined && { type: patch.type }),
   };
   if (Object.keys(values).length === 0) return;
   await db

@@ -1,5 +1,6 @@
 import type { DB } from '../database.js';
 import { newId, newShortId } from '../../ids.js';
+import { accessView, type EnvironmentAccess, type EnvironmentAccessView } from '../../domain/environment-access.js';
 
 export interface EnvironmentView {
   shortId: string;
@@ -8,6 +9,8 @@ export interface EnvironmentView {
   applicationBuildShortId: string | null;
   isProduction: boolean;
   isDefault: boolean;
+  /** Basic auth, extra headers and cookies applied to every page of the environment; secrets come back null. */
+  access: EnvironmentAccessView;
   createdAt: string;
 }
 
@@ -26,6 +29,7 @@ function selectEnvironments(db: DB, projectId: string) {
       'e.application_id',
       'b.short_id as build_short_id',
       'a.default_environment_id',
+      'e.access',
     ])
     .where('e.project_id', '=', projectId);
 }
@@ -40,6 +44,7 @@ function toView(row: Row): EnvironmentView {
     applicationBuildShortId: row.build_short_id,
     isProduction: row.is_production,
     isDefault: row.default_environment_id === row.id,
+    access: accessView(row.access as EnvironmentAccess | null),
     createdAt: row.created_at.toISOString(),
   };
 }

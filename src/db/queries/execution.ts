@@ -31,6 +31,8 @@ export interface ExecutionContext {
   /** Config values by name, and which names are secret. */
   configs: Record<string, string>;
   secretNames: string[];
+  /** Configs of type `totp` (their value is the seed): steps type the current code. */
+  totpNames: string[];
   scenario: string | null;
 }
 
@@ -80,7 +82,7 @@ export async function loadExecutionContext(db: DB, projectId: string, testCaseId
     .executeTakeFirst();
   if (!row) return undefined;
   const configRows = row.config_ids.length
-    ? await db.selectFrom('configs').select(['name', 'value', 'is_secret']).where('project_id', '=', projectId).where('id', 'in', row.config_ids).execute()
+    ? await db.selectFrom('configs').select(['name', 'value', 'is_secret', 'type']).where('project_id', '=', projectId).where('id', 'in', row.config_ids).execute()
     : [];
   return {
     testCase: {
@@ -99,6 +101,7 @@ export async function loadExecutionContext(db: DB, projectId: string, testCaseId
     device: toDeviceSettings(row),
     configs: Object.fromEntries(configRows.map((c) => [c.name, c.value])),
     secretNames: configRows.filter((c) => c.is_secret).map((c) => c.name),
+    totpNames: configRows.filter((c) => c.type === 'totp').map((c) => c.name),
     scenario: row.scenario_instructions,
   };
 }

@@ -1,0 +1,55 @@
+// The burn-in agent's `http_request` tool: an API call to seed or check data, recorded as a step that replays
+// with no model. The arguments become an HttpStep as the model gave them, `{{NAME}}` references kept.
+import type OpenAI from 'openai';
+import { httpMethods, httpStepProblem, type HttpStep } from '../domain/http-step.js';
+import type { Step } from '../domain/steps.js';
+
+const pathItem = (extra: Record<string, unknown>, required: string[]) => ({
+  type: 'array',
+  items: { type: 'object', properties: { path: { type: 'string', description: 'JSON path, e.g. $.items[0].id' }, ...extra }, required: ['path', ...required], additionalProperties: false },
+});
+
+export const httpRequestTool: OpenAI.ChatCompletionTool = {
+  type: 'function',
+  function: {
+    name: 'http_request',
+    description: 'Call the app\'s HTTP API (seed or check data); {{NAME}} types a config or saved variable',
+    parameters: {
+      type: 'object',
+      properties: {
+        method: { type: 'string', enum: [...httpMethods] },
+        url: { type: 'string', description: 'Path relative to the app, e.g. /api/notes' },
+        headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra request headers' },
+        body: { type: 'string', description: 'Request body (JSON text)' },
+        expectStatus: { type: 'integer', description: 'Expected status (default any 2xx)' },
+        expectJson: { ...pathItem({ equals: { type: 'string', description: 'Expected value' } }, ['equals']), description: 'JSON values to assert' },
+        save: { ...pathItem({ name: { type: 'string', description: 'Variable name, later {{NAME}}' } }, ['name']), description: 'Save values as variables' },
+        description: { type: 'string', description: 'The step in plain words' },
+      },
+      required: ['method', 'url', 'description'],
+      additionalProperties: false,
+    },
+  },
+};
+
+/** The step the tool call records, or an Error the agent reads in its history. */
+export function httpStepFromArgs(args: Record<string, unknown>, description: string, relative: (url: string) => string): Step {
+  const pairs = (value: unknown, key: 'equals' | 'name') =>
+    (Array.isArray(value) ? value : [])
+      .filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && typeof v.path === 'string' && v[key] !== undefined)
+      .map((v) => ({ path: v.path as string, [key]: typeof v[key] === 'string' ? (v[key] as string) : JSON.stringify(v[key]) }));
+  const headers = typeof args.headers === 'object' && args.headers !== null ? Object.fromEntries(Object.entries(args.headers).map(([k, v]) => [k, String(v)])) : undefined;
+  const http: HttpStep = {
+    method: String(args.method ?? 'GET').toUpperCase() as HttpStep['method'],
+    url: relative(typeof args.url === 'string' ? args.url : ''),
+    ...(headers && Object.keys(headers).length > 0 && { headers }),
+    ...(typeof args.body === 'string' && { body: args.body }),
+    ...(typeof args.body === 'object' && args.body !== null && { body: JSON.stringify(args.body) }),
+    ...(typeof args.expectStatus === 'number' && { status: args.expectStatus }),
+    ...(Array.isArray(args.expectJson) && { json: pairs(args.expectJson, 'equals') as HttpStep['json'] }),
+    ...(Array.isArray(args.save) && { save: pairs(args.save, 'name') as HttpStep['save'] }),
+  };
+  const problem = httpStepProblem(http);
+  if (problem) throw new Error(`http_request: ${problem}`);
+  return { action: 'http_request', http, description };
+}
