@@ -53,8 +53,9 @@ export function compactSnapshot(snapshot: string, maxChars: number): { text: str
   const size = (ls: string[]) => ls.reduce((n, l) => n + l.length + 1, 0);
   // Fewer repeated siblings first: a page's long lists and tables shrink, and what follows them
   // (an iframe, a shadow-DOM widget, the footer's controls) stays in view.
+  // A page that fits is shown whole: a list scrolled to its 35th entry must show that entry.
   let lines = cleaned;
-  for (const keep of SIBLINGS_KEPT) {
+  for (const keep of size(cleaned) > maxChars ? SIBLINGS_KEPT : []) {
     lines = collapseSiblings(cleaned, keep);
     if (size(lines) <= maxChars) break;
   }

@@ -44,6 +44,14 @@ describe('snapshot compaction', () => {
     expect(omitted).toBe(0);
   });
 
+  it('shows a page that fits whole, however many similar siblings it has', () => {
+    const items = Array.from({ length: 40 }, (_, i) => `  - listitem [ref=e${i + 10}]: Entry ${i + 1}`);
+    const { text, omitted } = compactSnapshot(['- list [ref=e2]:', ...items].join('\n'), 6_000);
+    expect(text).toContain('Entry 40');
+    expect(text).not.toMatch(/more listitem items/);
+    expect(omitted).toBe(0);
+  });
+
   it('says how much it cut when a page is still too large', () => {
     const lines = Array.from({ length: 300 }, (_, i) => `- heading "Section ${i} with a long title for padding" [level=2] [ref=e${i}]`).join('\n');
     const { text, omitted } = compactSnapshot(lines.replace(/heading/g, (m, o: number) => (o % 2 ? 'heading' : 'paragraph')), 2_000);
