@@ -32,6 +32,7 @@ import { registerMergeRequestReviewSettings } from './routes/merge-request-revie
 import { registerWebhooks } from './routes/webhooks.js';
 import { registerGitIntegrations } from './routes/git-integrations.js';
 import { registerDocs } from './routes/docs.js';
+import { registerInbox } from './routes/inbox.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DIFF_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerMergeRequestReviewSettings(app);
   registerWebhooks(app);
   registerGitIntegrations(app);
+  registerInbox(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
@@ -131,6 +133,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'Merge request review', description: 'Review pull/merge requests on GitHub and GitLab from their webhooks: settings per repository, the webhook endpoints' },
       { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
       { name: 'Git integrations', description: 'Connections to GitHub (an App or a token) and GitLab (an access token) that pull/merge request reviews use; secrets are write-only' },
+      { name: 'Inbox', description: "Mail Proctor's own inbox received ({{INBOX}} addresses in steps), kept 7 days" },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],

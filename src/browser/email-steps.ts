@@ -3,7 +3,7 @@ import {
   defaultEmailTimeoutMs,
   emailCodeVariable,
   emailLinkVariable,
-  extractCode,
+  mailCode,
   extractLink,
   inboxReferences,
   namedInboxPattern,
@@ -60,7 +60,7 @@ export async function performEmailStep(page: Page, step: Step, value: string | u
     const matching = [email.subject && `subject containing "${email.subject}"`, email.from && `from "${email.from}"`].filter(Boolean).join(' and ');
     throw new Error(`no email to ${value}${matching ? ` with ${matching}` : ''} arrived within ${Math.round(timeoutMs / 1000)} s`);
   }
-  const code = extractCode(mail.text || mail.html.replace(/<[^>]+>/g, ' '));
+  const code = mailCode(mail);
   const link = extractLink(mail, email.linkPattern);
   // Burn-in notes what the mail held; a replay whose mail lacks it fails here, not by typing an empty code later.
   const expects = email.expects ?? (step.email ? (step.email.expects = [...(code ? ['code' as const] : []), ...(link ? ['link' as const] : [])]) : []);

@@ -96,6 +96,11 @@ export function extractCode(text: string): string | undefined {
 const actionWords = /(verify|confirm|activate|sign[- ]?in|log[- ]?in|magic|reset|token|auth|invite|accept)/i;
 const unlikely = /(unsubscribe|privacy|terms|preferences|mailto:|\.(png|jpe?g|gif|svg|css)(\?|$))/i;
 
+/** The code of a mail: from its text part, else from its HTML with the tags taken out. */
+export function mailCode(mail: Pick<ReceivedMail, 'text' | 'html'>): string | undefined {
+  return extractCode(mail.text || mail.html.replace(/<[^>]+>/g, ' '));
+}
+
 /** The links of a mail, in order: `href`s of the HTML part, else URLs in the text. */
 export function mailLinks(mail: Pick<ReceivedMail, 'text' | 'html'>): string[] {
   const fromHtml = [...mail.html.matchAll(/<a\b[^>]*\bhref\s*=\s*("([^"]*)"|'([^']*)')/gi)].map((m) => decodeEntities(m[2] ?? m[3] ?? ''));

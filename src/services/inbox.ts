@@ -16,7 +16,7 @@ import {
   type InboxMessageRow,
 } from '../db/queries/inbox.js';
 import { NotFoundError } from '../domain/errors.js';
-import { mailRetentionMs, matchesMail, namedInboxLocalPart, normalizeAddress, type InboxAccess, type MailMatch, type ReceivedMail } from '../domain/inbox.js';
+import { extractLink, mailCode, mailRetentionMs, matchesMail, namedInboxLocalPart, normalizeAddress, type InboxAccess, type MailMatch, type ReceivedMail } from '../domain/inbox.js';
 import { newId } from '../ids.js';
 import { parseMail } from '../inbox/parse.js';
 import type { Logger } from '../logger.js';
@@ -89,11 +89,15 @@ export async function listMessages(db: DB, projectId: string, filter: { to?: str
   return rows.map(toView);
 }
 
-/** One message of the project with its bodies; NotFoundError for another project's or an expired one. */
-export async function getMessage(deps: InboxDeps, projectId: string, id: string): Promise<InboxMessageView & StoredBodies> {
+/**
+ * One message of the project with its bodies and the code and link a `wait_for_email` step takes from it (an
+ * exported spec reads them here); NotFoundError for another project's or an expired one.
+ */
+export async function getMessage(deps: InboxDeps, projectId: string, id: string, linkPattern?: string): Promise<InboxMessageView & StoredBodies & { code: string | null; link: string | null }> {
   const row = await getInboxMessage(deps.db, projectId, id);
   if (!row) throw new NotFoundError('Message');
-  return { ...toView(row), ...(await readBodies(deps.blobs, row.blobKey)) };
+  const bodies = await readBodies(deps.blobs, row.blobKey);
+  return { ...toView(row), ...bodies, code: mailCode(bodies) ?? null, link: extractLink(bodies, linkPattern) ?? null };
 }
 
 async function readBodies(blobs: BlobStore, key: string): Promise<StoredBodies> {

@@ -1,0 +1,34 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
+import { InboxListQuery, InboxMessageParams, InboxMessageQuery, InboxMessageSchema, InboxMessageWithBodiesSchema } from '../../schemas/inbox.js';
+import { getMessage, listMessages } from '../../services/inbox.js';
+
+// Proctor's inbox, read through the API: what the steps of a run waited for, and what an exported spec polls.
+const tags = ['Inbox'];
+
+const routes = {
+  list: createRoute({
+    method: 'get', path: '/v1/inbox/messages', tags, security: bearerSecurity,
+    summary: "List the mail Proctor's inbox received for the project, newest first (kept 7 days)",
+    request: { query: InboxListQuery },
+    responses: { 200: json(z.object({ messages: z.array(InboxMessageSchema) }), 'Messages, newest first'), ...errorResponses },
+  }),
+  get: createRoute({
+    method: 'get', path: '/v1/inbox/messages/{messageId}', tags, security: bearerSecurity,
+    summary: 'One received mail with its text and HTML bodies, and the code and link a step would take from it',
+    request: { params: InboxMessageParams, query: InboxMessageQuery },
+    responses: { 200: json(InboxMessageWithBodiesSchema, 'The message'), ...errorResponses },
+  }),
+};
+
+export function registerInbox(app: OpenApiApp): void {
+  app.openapi(routes.list, async (c) => {
+    const { db } = c.get('deps');
+    return c.json({ messages: await listMessages(db, c.get('caller').projectId, c.req.valid('query')) }, 200);
+  });
+  app.openapi(routes.get, async (c) => {
+    const { db, blobs } = c.get('deps');
+    const message = await getMessage({ db, blobs }, c.get('caller').projectId, c.req.valid('param').messageId, c.req.valid('query').linkPattern);
+    return c.json(message, 200);
+  });
+}

@@ -1,0 +1,32 @@
+import { z } from '@hono/zod-openapi';
+
+export const InboxMessageSchema = z
+  .object({
+    id: z.string().uuid(),
+    to: z.string().openapi({ example: 'run-3f9a0c1d2b4e5f60@inbox.proctor.localhost' }),
+    from: z.string().openapi({ example: 'Acme <no-reply@acme.example>' }),
+    subject: z.string().openapi({ example: 'Verify your Acme account' }),
+    sizeBytes: z.number().int(),
+    receivedAt: z.string().datetime(),
+  })
+  .openapi('InboxMessage');
+
+export const InboxMessageWithBodiesSchema = InboxMessageSchema.extend({
+  text: z.string().openapi({ description: 'The plain-text body (empty when the mail had none)' }),
+  html: z.string().openapi({ description: 'The HTML body as sent (empty when the mail had none); not sanitised' }),
+  code: z.string().nullable().openapi({ description: 'The likely one-time code, as a wait_for_email step takes it', example: '482913' }),
+  link: z.string().nullable().openapi({ description: 'The link a wait_for_email step takes (`linkPattern` narrows it)' }),
+}).openapi('InboxMessageWithBodies');
+
+export const InboxListQuery = z.object({
+  to: z.string().min(3).max(320).optional().openapi({ description: 'Only mail to this address', example: 'run-3f9a0c1d2b4e5f60@inbox.proctor.localhost' }),
+  limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ example: 50 }),
+});
+
+export const InboxMessageParams = z.object({
+  messageId: z.string().uuid().openapi({ param: { name: 'messageId', in: 'path' }, example: '0f8c2a3e-6b1d-4e5f-9a7c-2d3e4f5a6b7c' }),
+});
+
+export const InboxMessageQuery = z.object({
+  linkPattern: z.string().min(1).max(500).optional().openapi({ description: 'Take the first link containing this' }),
+});
