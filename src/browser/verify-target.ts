@@ -3,6 +3,7 @@ import type { Step, StepTarget } from '../domain/steps.js';
 import type { StepChange } from '../domain/verdicts.js';
 import { TargetChangedError } from './replay-failures.js';
 import { quote, resolveLocator } from './locators.js';
+import { framePrefix } from './frames.js';
 import { isElement } from './page-function.js';
 import { ariaTarget } from './record.js';
 import { assertsElement, compareTarget, expectationOf, flat, recordedTarget, showsExpectation, type SeenElement } from './target-check.js';
@@ -91,7 +92,7 @@ export async function verifyTarget(
       seen = await seeElement(match.locator, true);
     }
     if (showsExpectation(step, seen)) return match.locator;
-    const recorded = await recordedElementElsewhere(page, step, match.locator);
+    const recorded = await recordedElementElsewhere(page, step, match);
     if (recorded) return useRecorded(index, step, match, recorded, seen, found);
     const shown = flat(seen.name || seen.text);
     const message = `${match.expression} shows ${shown ? `"${shown.slice(0, 200)}"` : 'no text'}, not the expected "${expectationOf(step)}" (${step.description})`;
@@ -107,21 +108,24 @@ export async function verifyTarget(
     changes = compareTarget(index, step, seen);
   }
   if (changes.length === 0) return match.locator;
-  const recorded = await recordedElementElsewhere(page, step, match.locator);
+  const recorded = await recordedElementElsewhere(page, step, match);
   if (recorded) return useRecorded(index, step, match, recorded, seen, found);
   found.changes.push(...changes);
   return match.locator;
 }
 
 /** The element that has the recorded role and name (or text), when it is on the page once and is not `other`. */
-async function recordedElementElsewhere(page: Page, step: Step, other: Locator): Promise<{ locator: Locator; expression: string } | undefined> {
+async function recordedElementElsewhere(page: Page, step: Step, match: { locator: Locator; expression: string }): Promise<{ locator: Locator; expression: string } | undefined> {
+  const other = match.locator;
   const target = recordedTarget(step);
   const expected = target?.name || expectationOf(step);
   if (!expected) return undefined;
+  // Looked for in the frame the step's element is in (the locator's frame chain), not on the top page.
   const expression =
-    target?.role && target.name && target.role !== 'generic' && target.role !== 'text'
+    framePrefix(match.expression) +
+    (target?.role && target.name && target.role !== 'generic' && target.role !== 'text'
       ? `getByRole(${quote(target.role)}, { name: ${quote(target.name)}, exact: true })`
-      : `getByText(${quote(expected)}, { exact: true })`;
+      : `getByText(${quote(expected)}, { exact: true })`);
   const candidate = resolveLocator(page, expression);
   if ((await candidate.count().catch(() => 0)) !== 1) return undefined;
   const same = await other

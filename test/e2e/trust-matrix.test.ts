@@ -65,6 +65,14 @@ describe('verdicts you can trust: the adversarial matrix', () => {
     expect(removed.failureKind).toBe('element-missing');
   });
 
+  it('judges elements inside an iframe as on the page: a swapped neighbour in the frame is switched back to the recorded one', () => {
+    const framed = results.filter((r) => r.framed);
+    expect(framed.length).toBeGreaterThanOrEqual(60);
+    const swapped = framed.find((r) => r.step === 'assert_visible' && r.locator === 'test id' && r.mutation === 'swapped')!;
+    expect(swapped.outcome, swapped.detail).toBe('right element');
+    for (const r of framed.filter((x) => x.mutation === 'removed')) expect(r.outcome, `${r.step} × ${r.locator} in iframe`).toBe('failed');
+  });
+
   it('refuses a lying heal of a message into the error beside it (a list item with no accessible name)', () => {
     const lying = results.find((r) => r.step === 'assert_visible' && r.locator === 'heal: lying' && r.mutation === 'error text')!;
     expect(lying.outcome).toBe('failed');

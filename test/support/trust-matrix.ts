@@ -29,6 +29,8 @@ export interface Cell {
   step: StepKind;
   locator: LocatorKind;
   mutation: Mutation;
+  /** The controls sit in an iframe: the step's locator carries the frame chain. */
+  framed: boolean;
 }
 
 /**
@@ -49,13 +51,25 @@ export interface CellResult extends Cell {
 const actions = new Set<StepKind>(['click', 'fill', 'check', 'select']);
 const applicable = (step: StepKind, locator: LocatorKind) => !(locator.startsWith('text') && actions.has(step) && step !== 'click');
 
-/** Every applicable cell, in a stable order. */
+// Framed twins: the kinds whose element is checked after it is found (structural locators, a heal), in an iframe.
+const framedSteps = new Set<StepKind>(['click', 'fill', 'assert_visible']);
+const framedLocators = new Set<LocatorKind>(['role+name', 'test id', 'css position', 'heal: honest']);
+
+/** Every applicable cell, in a stable order; then the framed twins. */
 export function cells(): Cell[] {
   const out: Cell[] = [];
-  for (const step of stepKinds)
-    for (const locator of locatorKinds) if (applicable(step, locator)) for (const mutation of mutations) out.push({ id: out.length, step, locator, mutation });
+  for (const framed of [false, true])
+    for (const step of stepKinds)
+      for (const locator of locatorKinds) {
+        if (!applicable(step, locator) || (framed && !(framedSteps.has(step) && framedLocators.has(locator)))) continue;
+        for (const mutation of mutations) out.push({ id: out.length, step, locator, mutation, framed });
+      }
   return out;
 }
+
+const frameTitle = 'Settings frame';
+/** The chain a framed cell's locators start with. */
+const inFrame = (cell: Cell) => (cell.framed ? `locator('iframe[title="${frameTitle}"]').contentFrame().` : '');
 
 // --- the pages ---------------------------------------------------------------------------------------------------
 
@@ -120,7 +134,11 @@ function control(step: StepKind, locator: LocatorKind, slot: Slot, n: number): s
   }
 }
 
-export function page(cell: Cell, build: 'good' | 'bad'): string {
+/** The cell's page: its controls, or (framed) a page holding them in an iframe served from `innerUrl`. */
+export function page(cell: Cell, build: 'good' | 'bad', part: 'page' | 'inner' = 'page'): string {
+  if (cell.framed && part === 'page') {
+    return `<!doctype html><html lang="en"><head><title>Cell ${cell.id}</title></head><body><main><h1>Account</h1><iframe title="${frameTitle}" src="/cell/${cell.id}/${build}/inner" width="600" height="300"></iframe></main></body></html>`;
+  }
   const l = labels[cell.step];
   const targetAttrs = 'data-testid="target" id="target-id"';
   const neighbourAttrs = 'data-testid="neighbour" id="neighbour-id"';
@@ -145,6 +163,10 @@ export function page(cell: Cell, build: 'good' | 'bad'): string {
 
 /** How the cell's step finds its element. */
 function locatorFor(cell: Cell): string {
+  return inFrame(cell) + locatorInPage(cell);
+}
+
+function locatorInPage(cell: Cell): string {
   const l = labels[cell.step];
   const role = { click: 'button', fill: 'textbox', check: 'checkbox', select: 'combobox' }[cell.step as 'click'] ?? 'heading';
   const assertion = !actions.has(cell.step);
@@ -174,7 +196,7 @@ async function record(browser: Browser, cell: Cell, url: string): Promise<Step[]
     const p = await context.newPage();
     await p.goto(url);
     const l = labels[cell.step];
-    const on = p.locator('[data-testid="target"]');
+    const on = cell.framed ? p.locator(`iframe[title="${frameTitle}"]`).contentFrame().locator('[data-testid="target"]') : p.locator('[data-testid="target"]');
     await on.waitFor();
     const target = await elementTarget(on);
     const description = `cell ${cell.id} ${cell.locator === 'heal: lying' ? 'lying' : 'honest'}: ${cell.step} ${l.target}`;
@@ -183,7 +205,7 @@ async function record(browser: Browser, cell: Cell, url: string): Promise<Step[]
     if (cell.step === 'select') step.value = chosen;
     if (cell.step === 'assert_text') step.value = l.target;
     if (!actions.has(cell.step)) return [step];
-    return [step, { action: 'assert_text', locator: "locator('#log')", value: effect(cell.step, l.target), description: 'The action took effect' }];
+    return [step, { action: 'assert_text', locator: `${inFrame(cell)}locator('#log')`, value: effect(cell.step, l.target), description: 'The action took effect' }];
   } finally {
     await context.close();
   }
@@ -236,13 +258,13 @@ export interface Matrix {
 
 export async function serveMatrix(all: Cell[]): Promise<Matrix> {
   const server: Server = createServer((req, res) => {
-    const m = /^\/cell\/(\d+)\/(good|bad)$/.exec(req.url ?? '');
+    const m = /^\/cell\/(\d+)\/(good|bad)(\/inner)?$/.exec(req.url ?? '');
     const cell = m ? all[Number(m[1])] : undefined;
     if (!cell) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(cell, m![2] as 'good' | 'bad'));
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(cell, m![2] as 'good' | 'bad', m![3] ? 'inner' : 'page'));
   });
   const port = await listenOnFreePort(server);
   return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => server.close(() => r())) };
@@ -270,7 +292,7 @@ function judge(cell: Cell, bad: ReplayResult): Pick<CellResult, 'outcome' | 'fai
   // that it switched to the recorded element.
   if (cell.mutation === 'swapped') {
     const byContent = ['role+name', 'text (named)', 'text (no name)', 'heal: honest'].includes(cell.locator);
-    const switched = bad.healed.some((h) => h.index === 0 && /^getBy(Role|Text)\(/.test(h.to));
+    const switched = bad.healed.some((h) => h.index === 0 && /^(.*\.contentFrame\(\)\.)?getBy(Role|Text)\(/.test(h.to));
     if (actions.has(cell.step) || cell.step === 'assert_text' || byContent || switched) {
       return { outcome: 'right element', detail: bad.changes.map((c) => c.summary).join('; ') || 'found by its recorded role and name' };
     }
@@ -303,7 +325,8 @@ const letter: Record<Outcome, string> = { failed: 'F', regression: 'R', 'right e
 /** The matrix as a table: a row per step kind and locator kind, a column per bad build. */
 export function matrixTable(results: CellResult[]): string {
   const rows = new Map<string, CellResult[]>();
-  for (const r of results) rows.set(`${r.step} × ${r.locator}`, [...(rows.get(`${r.step} × ${r.locator}`) ?? []), r]);
+  const key = (r: CellResult) => `${r.step} × ${r.locator}${r.framed ? ' (in iframe)' : ''}`;
+  for (const r of results) rows.set(key(r), [...(rows.get(key(r)) ?? []), r]);
   const header = ['step × found by', ...mutations, 'good build'];
   const body = [...rows].map(([key, rs]) => [key, ...mutations.map((m) => letter[rs.find((r) => r.mutation === m)!.outcome]), rs[0]!.control ?? 'n/a (lying)']);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)));
