@@ -15,6 +15,7 @@ import { withLocatorInFront, type BrowserState, type Step } from '../src/domain/
 import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
 import { createLlmHealer } from '../src/llm/heal.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
+import { keepDownload, type KeptDownload } from '../src/services/run-downloads.js';
 import { keepHealedSteps, type HealRecord, type KeptHeal } from '../src/services/heal-proposals.js';
 
 export interface ExecuteTestInput {
@@ -53,6 +54,8 @@ export interface ExecuteTestResult {
   /** Why it failed (FAILED only). */
   failureKind?: FailureKind;
   evidence?: FailureEvidence;
+  /** Files the steps downloaded (checked as recorded), kept in the blob store. */
+  downloads?: KeptDownload[];
 }
 
 /** The dependency passed and stored its state before this test was started, so a missing blob is permanent. */
@@ -89,6 +92,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
         const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
         return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ context, page }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
+          const downloads: KeptDownload[] = [];
           const result = await replaySteps(page, steps, {
             startUrl: state?.url ?? baseUrl,
             baseUrl,
@@ -96,6 +100,10 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             inbox: inboxFor(deps, input.projectId, cancellationSignal()),
             timeoutMs: deps.stepTimeoutMs ?? 10_000,
             heal,
+            onDownload: async (index, file) => {
+              const kept = await keepDownload(deps.blobs, input.artifactPrefix, index, file);
+              if (kept) downloads.push(kept);
+            },
             onStep: (index, step) => progress({ step: index + 1, of: steps.length, action: step.action }),
           });
 
@@ -144,6 +152,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             changes: result.changes,
             failureKind: result.failureKind,
             evidence: result.evidence && { ...result.evidence, ...(screenshotKey && { screenshotKey }) },
+            ...(downloads.length > 0 && { downloads }),
           };
         }));
       } finally {

@@ -67,6 +67,7 @@ async function replay(input: TestExecutionInput, baseUrl: string, attempt: numbe
       changes: result.changes,
       failureKind: result.failureKind,
       evidence: result.evidence,
+      downloads: result.downloads,
     };
   } catch (err) {
     if (isCancellation(err)) throw err;

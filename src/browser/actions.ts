@@ -5,6 +5,7 @@ import { interactionActions, interactionElementActions, performInteraction } fro
 import { resolveLocator } from './locators.js';
 import { emailActions, performEmailStep, prepareInboxValues } from './email-steps.js';
 import type { InboxAccess } from '../domain/inbox.js';
+import { generatedFile } from './files.js';
 import { showsText } from './target-check.js';
 import type { RunValues } from './values.js';
 import { httpStepTexts, performHttpStep } from './http-step.js';
@@ -125,8 +126,8 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
         await need().uncheck({ timeout });
         return;
       case 'upload': {
-        const name = value ?? 'upload.txt';
-        await need().setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(`Proctor test upload: ${name}\n`) }, { timeout });
+        // A valid file of the recorded name's type (a PNG that decodes, a PDF a reader opens), not text in disguise.
+        await need().setInputFiles(generatedFile(value ?? 'upload.txt'), { timeout });
         return;
       }
       case 'wait_for':

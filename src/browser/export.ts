@@ -1,6 +1,7 @@
 import { configReferences, type Step } from '../domain/steps.js';
 import { interactionStatement } from './export-interactions.js';
 import { quote } from './locators.js';
+import { eventHelpers, eventStatement, usesTabs, withEvents } from './export-events.js';
 
 export interface ExportInput {
   name: string;
@@ -40,7 +41,10 @@ export function exportPlaywrightSpec(input: ExportInput): string {
     }
     lines.push('};');
   }
-  lines.push('', `test(${quote(input.name)}, async ({ page }) => {`, '  await page.goto(baseURL);');
+  lines.push(...eventHelpers(allSteps));
+  // Steps over several tabs reassign `page` as replay switches tabs; `pages` holds them in the order they opened.
+  const tabs = usesTabs(allSteps);
+  lines.push('', `test(${quote(input.name)}, async ({ page${tabs ? ', context' : ''} }) => {`, ...(tabs ? ['  const pages = [page];'] : []), '  await page.goto(baseURL);');
   if (chain.length === 0) {
     lines.push(...stepLines(input.steps, '  '));
   } else {
@@ -55,7 +59,7 @@ export function exportPlaywrightSpec(input: ExportInput): string {
 }
 
 function stepLines(steps: Step[], indent: string): string[] {
-  return steps.flatMap((step, i) => [`${indent}// ${i + 1}. ${oneLine(step.description)}`, `${indent}${statement(step)}`]);
+  return steps.flatMap((step, i) => [`${indent}// ${i + 1}. ${oneLine(step.description)}`, ...withEvents(step, i, statement(step), steps[i - 1]).map((l) => `${indent}${l}`)]);
 }
 
 function oneLine(text: string): string {
@@ -100,7 +104,9 @@ function statement(step: Step): string {
     case 'uncheck':
       return `await ${el}.uncheck();`;
     case 'upload':
-      return `await ${el}.setInputFiles({ name: ${v}, mimeType: 'text/plain', buffer: Buffer.from('Proctor test upload') });`;
+    case 'switch_tab':
+    case 'close_tab':
+      return eventStatement(step, el)!;
     case 'wait_for':
       return el ? `await ${el}.first().waitFor();` : `await page.getByText(${v}).first().waitFor();`;
     case 'assert_visible':

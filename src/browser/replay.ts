@@ -4,6 +4,7 @@ import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdict
 import { ElementNotFoundError, firstLine, locatesElement, performAction, probeElement, stepLocators, type ActionOptions } from './actions.js';
 import { findDropTarget } from './drop-target.js';
 import { pageExcerpt } from './excerpt.js';
+import { BrowserSession, type DownloadedFile } from './session.js';
 import { resolveLocator } from './locators.js';
 import { classifyFailure, EnvironmentError, TargetChangedError, watchDocument } from './replay-failures.js';
 import { Mismatch, proposalFor, verifyTarget, type ExpectationProposal, type Findings, type HealedStep } from './verify-target.js';
@@ -38,6 +39,8 @@ export interface ReplayOptions extends ActionOptions {
    * healer the probe is the whole step timeout: there is nothing faster to fall back on.
    */
   probeMs?: number;
+  /** A file a step downloaded and checked, while it is still on disk (`index` is 0-based): kept as a run artifact. */
+  onDownload?: (index: number, file: DownloadedFile) => Promise<void>;
   /** `index` is 0-based. */
   onStep?: (index: number, step: Step) => void | Promise<void>;
 }
@@ -68,6 +71,7 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
   const steps = recorded.map((s) => ({ ...s }));
   const found: Findings = { healed: [], changes: [], proposals: [] };
   const document = watchDocument(page);
+  const session = new BrowserSession(page);
   const done = (extra: Partial<ReplayResult>): ReplayResult => ({
     status: 'PASSED',
     ...found,
@@ -76,9 +80,9 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
     ...extra,
   });
   const failed = async (index: number, step: Step | undefined, err: unknown, message: string): Promise<ReplayResult> => {
-    const excerpt = await pageExcerpt(page, opts.values.secrets());
+    const excerpt = await pageExcerpt(session.page(), opts.values.secrets());
     const httpStatus = document.status();
-    const evidence: FailureEvidence = { url: page.url(), ...(excerpt && { pageExcerpt: excerpt }), ...(httpStatus !== undefined && { httpStatus }) };
+    const evidence: FailureEvidence = { url: session.page().url(), ...(excerpt && { pageExcerpt: excerpt }), ...(httpStatus !== undefined && { httpStatus }) };
     // What the page showed instead is what a reader of a failed assertion asks first.
     const quoteExcerpt = excerpt && step && (step.action.startsWith('assert_') || step.action === 'wait_for');
     return done({
@@ -102,15 +106,19 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
     for (const [index, step] of steps.entries()) {
       await opts.onStep?.(index, step);
       try {
-        const locator = locatesElement(step) ? await findElement(page, step, index, opts, found, steps) : undefined;
-        const drop = await findDropTarget(steps, index, (s, list) => findElement(page, s, index, opts, found, list));
-        await performAction(page, steps[index]!, locator, opts, { drop });
+        // The step's own tab (a popup, a new tab): its dialogs, new tab and download are checked by the session.
+        const current = session.pageFor(step);
+        const locator = locatesElement(step) ? await findElement(current, step, index, opts, found, steps) : undefined;
+        const drop = await findDropTarget(steps, index, (s, list) => findElement(current, s, index, opts, found, list));
+        const onDownload = opts.onDownload && ((file: DownloadedFile) => opts.onDownload!(index, file));
+        await session.replay(step, opts.timeoutMs, (tab) => performAction(tab, steps[index]!, locator, opts, { drop }), onDownload);
       } catch (err) {
         return await failed(index, step, err, `step ${index + 1} (${step.action}): ${firstLine(err)}`);
       }
     }
     return done({});
   } finally {
+    session.dispose();
     document.stop();
   }
 }

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ChatMessageStatus } from '../domain/chat.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdicts.js';
+import type { RunDownload } from '../domain/step-events.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -256,6 +257,8 @@ export interface RunTestCasesTable {
   flaky: Generated<boolean>;
   /** Quarantined when it ran: reported apart, fails neither the run nor a review. */
   quarantined: Generated<boolean>;
+  /** RunDownload[] (src/domain/step-events.ts): the files its steps downloaded, kept in the blob store. */
+  downloads: ColumnType<RunDownload[] | null, string | null | undefined, string | null>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
 }

@@ -1,4 +1,5 @@
 // Recorded steps: what burn-in writes and replay executes. Pure data, shared by workflows, activities and the API.
+import type { StepDialog, StepDownload } from './step-events.js';
 import type { EmailStep } from './inbox.js';
 import type { HttpStep } from './http-step.js';
 
@@ -24,6 +25,8 @@ export const stepActions = [
   'scroll',
   'go_back',
   'reload',
+  'switch_tab',
+  'close_tab',
   'http_request',
 ] as const;
 export type StepAction = (typeof stepActions)[number];
@@ -55,6 +58,14 @@ export interface Step {
   dropTarget?: StepElement;
   /** `scroll` inside a container (the step's element) rather than the element into view. */
   scroll?: ScrollSpec;
+  /** The tab the step acts on: 0 (or absent) the first page, then pages in the order they opened. */
+  page?: number;
+  /** The step opens a new tab or popup; replay fails when none opens. */
+  opensPage?: boolean;
+  /** Dialogs the step opens, with their recorded answers (see step-events.ts). */
+  dialogs?: StepDialog[];
+  /** The file the step downloads and what it must be. */
+  download?: StepDownload;
   /** `http_request`: the API call, what it must answer and the run variables it saves. */
   http?: HttpStep;
 }

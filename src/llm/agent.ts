@@ -3,6 +3,9 @@ import type { Step, StepAction } from '../domain/steps.js';
 import { firstLine, performAction, watchActivity, type ActionOptions } from '../browser/actions.js';
 import { resolveLocator } from '../browser/locators.js';
 import { locatorForRef } from '../browser/record.js';
+import { uploadNameFor } from '../browser/files.js';
+import { BrowserSession } from '../browser/session.js';
+import type { DialogAnswer } from '../domain/step-events.js';
 import { observe, redact } from '../browser/snapshot.js';
 import { agentTools } from './agent-tools.js';
 import { interactionStep } from './agent-interactions.js';
@@ -44,7 +47,10 @@ const elementActions: Record<string, StepAction> = {
  * The burn-in agent: observe, ask the model for one action, perform it through the same code replay uses,
  * record it. One LLM call per step; the prompt carries the task, a one-line history and the latest snapshot only.
  */
-export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions): Promise<AgentResult> {
+export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOptions): Promise<AgentResult> {
+  // Tabs, dialogs and downloads: the step acts on the current tab, and records the ones it causes.
+  const session = new BrowserSession(firstPage);
+  let dialogAnswer: DialogAnswer | undefined;
   const steps: Step[] = [];
   const history: string[] = [];
   const promptTokens: number[] = [];
@@ -53,7 +59,9 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
   const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
+    const page = session.page();
     const obs = await observe(page, { redact: opts.values.secrets() });
+    obs.snapshot = [redact(await session.tabs.describe(), opts.values.secrets()), obs.snapshot].filter(Boolean).join('\n');
     const call = await callTool(
       opts.llm,
       [
@@ -78,16 +86,34 @@ export async function runAgent(page: Page, task: AgentTask, opts: AgentOptions):
     }
     if (call.name === 'fail') return result('FAILED', `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.values.secrets())}`);
 
+    if (call.name === 'handle_dialog') {
+      dialogAnswer = { accept: args.accept !== false, ...(str('promptText') !== undefined && { promptText: str('promptText') }) };
+      history.push(`${history.length + 1}. handle_dialog: the next dialog will be ${dialogAnswer.accept ? 'accepted' : 'dismissed'} ✓`);
+      continue;
+    }
+
     let step: Step | undefined;
     try {
       step = await toStep(page, call.name, args, description, opts);
       const locator = step.locator ? resolveLocator(page, step.locator) : undefined;
-      const activity = watchActivity(page);
-      await performAction(page, step, locator, opts);
-      await activity.settle();
+      // What the input accepts decides the file's type, once: replay and export send the recorded name's type.
+      if (step.action === 'upload' && locator) step.value = uploadNameFor(await locator.getAttribute('accept', { timeout: opts.timeoutMs }), step.value);
+      const answer = dialogAnswer;
+      dialogAnswer = undefined;
+      const acted = step;
+      const recorded = await session.record(
+        acted,
+        async (tab) => {
+          const activity = watchActivity(tab);
+          await performAction(tab, acted, locator, opts);
+          await activity.settle();
+        },
+        answer,
+      );
+      step = recorded.step;
       steps.push(step);
       if (step.action.startsWith('assert_')) asserted = true;
-      history.push(`${history.length + 1}. ${summarize(step)} ✓${emailNote(step, opts.values)}`);
+      history.push(`${history.length + 1}. ${summarize(step)} ✓${recorded.notes.length ? ` (${redact(recorded.notes.join('; '), opts.values.secrets())})` : ''}${emailNote(step, opts.values)}`);
       opts.onProgress?.({ step: steps.length, action: step.action, ok: true });
     } catch (err) {
       history.push(`${history.length + 1}. ${call.name} ${description} ✗ ${redact(firstLine(err), opts.values.secrets())}`);
@@ -128,6 +154,10 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
       return { action: 'assert_text', ...(await optionalElement()), value: need('text'), description };
     case 'assert_url':
       return { action: 'assert_url', value: need('contains'), description };
+    case 'switch_tab':
+      return { action: 'switch_tab', value: need('tab'), description };
+    case 'close_tab':
+      return { action: 'close_tab', description };
     case 'http_request':
       return httpStepFromArgs(args, description, (url) => relativeTo(url, opts.baseUrl));
     default: {

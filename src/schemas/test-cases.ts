@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { maxOffset, name, shortId, uuid } from './common.js';
 import { scrollDirections, stepActions } from '../domain/steps.js';
+import { stepEventFields } from './step-events.js';
 
 // Request and response shapes of the test-case routes (src/api/routes/test-cases.ts).
 
@@ -132,6 +133,7 @@ export const StepSchema = z
       .object({ direction: z.enum(scrollDirections), pixels: z.number().int().positive().optional(), untilText: z.string().optional() })
       .optional()
       .openapi({ description: '`scroll` inside the element (a container) instead of scrolling it into view; `untilText` must appear' }),
+    ...stepEventFields,
   })
   .openapi('Step');
 

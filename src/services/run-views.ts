@@ -73,6 +73,7 @@ export async function runView(deps: RunViewDeps, run: RunWithTests) {
         quarantined: r.quarantined,
         screenshotUrl: await link(r.screenshot_key),
         traceUrl: await link(r.trace_key),
+        downloads: await Promise.all((r.downloads ?? []).map(async ({ key, ...file }) => ({ ...file, url: (await link(key))! }))),
         durationMs: r.duration_ms,
         startedAt: isoText(r.started_at),
         finishedAt: isoText(r.finished_at),

@@ -68,6 +68,9 @@ const RunTestCaseSchema = z
     quarantined: z.boolean().openapi({ description: 'Quarantined when the run was written: it ran and reports, but its failure does not fail the run' }),
     screenshotUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the failing step screenshot' }),
     traceUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the Playwright trace (open with `npx playwright show-trace`)' }),
+    downloads: z
+      .array(z.object({ stepIndex: z.number().int(), fileName: z.string(), size: z.number().int(), type: z.string(), url: z.string() }))
+      .openapi({ description: 'Files the steps downloaded, checked against what was recorded (name pattern, size, type), with presigned, expiring links' }),
     durationMs: z.number().int().nullable(),
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),

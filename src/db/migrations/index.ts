@@ -16,6 +16,7 @@ import * as webhookOutbox from './2026_11_23_0015_webhook_outbox.js';
 import * as verdicts from './2026_11_25_0016_verdicts.js';
 import * as inbox from './2026_11_26_0020_inbox.js';
 import * as authToolkit from './2026_11_26_0021_auth_toolkit.js';
+import * as runDownloads from './2026_11_26_0025_run_downloads.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0016_verdicts': verdicts,
   '2026_11_26_0020_inbox': inbox,
   '2026_11_26_0021_auth_toolkit': authToolkit,
+  '2026_11_26_0025_run_downloads': runDownloads,
 };

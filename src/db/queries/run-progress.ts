@@ -2,6 +2,7 @@
 // skips, and the end. Every write is an idempotent update of one row's state, so a retried activity records once.
 import type { DB } from '../database.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../../domain/verdicts.js';
+import type { RunDownload } from '../../domain/step-events.js';
 
 export async function markRunStarted(db: DB, runId: string): Promise<void> {
   await db.updateTable('runs').set({ status: 'RUNNING', started_at: new Date() }).where('id', '=', runId).where('status', '=', 'INITIATED').execute();
@@ -50,6 +51,7 @@ export interface TestResultWrite {
   changes?: StepChange[];
   failureKind?: FailureKind;
   evidence?: FailureEvidence;
+  downloads?: RunDownload[];
   attempts: number;
   flaky: boolean;
 }
@@ -72,6 +74,7 @@ export async function recordTestResult(db: DB, runTestCaseId: string, input: Tes
       changes: input.changes?.length ? JSON.stringify(input.changes) : null,
       failure_kind: passed ? null : (input.failureKind ?? null),
       evidence: !passed && input.evidence ? JSON.stringify(input.evidence) : null,
+      downloads: input.downloads?.length ? JSON.stringify(input.downloads) : null,
       attempts: input.attempts,
       flaky: passed && input.flaky,
       finished_at: new Date(),
