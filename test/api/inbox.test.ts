@@ -56,7 +56,7 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
   });
 
   it('deletes mail past its seven days, bodies included', async () => {
-    const [{ id, blob_key: blobKey }] = await ctx.db.selectFrom('inbox_messages').select(['id', 'blob_key']).where('to_address', '=', address).execute();
+    const { id, blob_key: blobKey } = await ctx.db.selectFrom('inbox_messages').select(['id', 'blob_key']).where('to_address', '=', address).executeTakeFirstOrThrow();
     expect(await ctx.deps.blobs.stat(blobKey)).not.toBeNull();
     expect(await deleteExpiredMail({ db: ctx.db, blobs: ctx.deps.blobs }, new Date(Date.now() + 6 * 24 * 3600_000))).toMatchObject({ messages: 0 });
     expect(await deleteExpiredMail({ db: ctx.db, blobs: ctx.deps.blobs }, new Date(Date.now() + 8 * 24 * 3600_000))).toMatchObject({ messages: 1 });
