@@ -1,10 +1,7 @@
 // Webhook deliveries from GitHub and GitLab: verify, record once, signal the merge request's review workflow.
 // Nothing slow happens here (no provider call, no review work): the provider gets its answer within a second.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { Webhooks } from '@octokit/webhooks';
 import type { DB } from '../db/database.js';
 import {
-  findSettingsByRepository,
   markDeliveryProcessed,
   mergeRequestsAtCommit,
   noteDeliveryFailure,
@@ -16,8 +13,8 @@ import {
   type PendingSignal,
 } from '../db/queries/merge-requests.js';
 import type { GitProviderId, MergeRequestRef } from '../domain/git.js';
-import { mentionEvent, parseGitHubDelivery, parseGitLabDelivery, repositoryOf, type MergeRequestEventBody, type ParsedDelivery } from '../git/webhook-events.js';
-import { webhookSecretFor } from './git-integrations.js';
+import { mentionEvent, parseGitHubDelivery, parseGitLabDelivery, type MergeRequestEventBody, type ParsedDelivery } from '../git/webhook-events.js';
+import { readClaims, unauthorizedMessage, verifySender } from './webhook-verification.js';
 import { signalMergeRequestReview } from '../temporal/merge-request-lifecycle.js';
 import type { TemporalTarget } from '../temporal/lifecycle.js';
 import type { Logger } from '../logger.js';
@@ -32,66 +29,56 @@ export interface WebhookDeps {
 export interface Delivery {
   deliveryId: string | undefined;
   event: string | undefined;
-  /** The raw body, exactly as received: the signature is over these bytes. */
-  body: string;
+  /** The raw body, exactly as received: GitHub's signature is over these bytes. */
+  body: Uint8Array;
   /** GitHub: `X-Hub-Signature-256`; GitLab: `X-Gitlab-Token`. */
   signature: string | undefined;
+  /** GitHub: `X-GitHub-Hook-Installation-Target-ID` when the target type is `integration` (an App's id). */
+  appId?: string;
 }
 
 export type DeliveryOutcome =
   | { status: 202; message: string; signalled: number }
   | { status: 200; message: string }
-  | { status: 400 | 401 | 404; message: string };
+  | { status: 400 | 401; message: string };
 
-/** Equal strings in time independent of where they differ (digests first, so lengths never leak either). */
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
-
-/** Checked against the project's Git integration's webhook secret: GitHub signs the body with it, GitLab sends it. */
-async function verified(deps: WebhookDeps, provider: GitProviderId, projectId: string, delivery: Delivery): Promise<boolean> {
-  const secret = await webhookSecretFor(deps.db, provider, projectId);
-  if (!delivery.signature || !secret) return false;
-  if (provider === 'gitlab') return sameSecret(delivery.signature, secret);
-  return new Webhooks({ secret }).verify(delivery.body, delivery.signature).catch(() => false);
-}
+const maxDeliveryIdLength = 200;
 
 /**
- * One delivery: 401 with nothing recorded when the signature is wrong; a delivery id seen and processed before is
- * acknowledged (200) and not processed again; otherwise the delivery is recorded, the merge request's head or the
- * deployment is stored, the signals for the affected merge requests' workflows are stored with the delivery, and
- * then sent (signal-with-start). If Temporal does not take them the delivery is still accepted (202): neither
- * provider redelivers by itself, and GitLab disables a hook that keeps failing. `resendPendingDeliveries` sends
- * them once the engine is back, and so does a manual redelivery; the workflow drops an event it already has.
+ * One delivery. First who sent it (`verifySender`): a bad or missing signature, and a repository no project
+ * reviews, are the same 401 with nothing recorded, logged or signalled, `ping` included. Then a delivery id seen
+ * and processed before is acknowledged (200) and not processed again; otherwise the delivery is recorded, the
+ * merge request's head or the deployment is stored, the signals for the affected merge requests' workflows are
+ * stored with the delivery, and then sent (signal-with-start). If Temporal does not take them the delivery is
+ * still accepted (202): neither provider redelivers by itself, and GitLab disables a hook that keeps failing.
+ * `resendPendingDeliveries` sends them once the engine is back, and so does a manual redelivery; the workflow
+ * drops an event it already has.
  */
 export async function handleDelivery(deps: WebhookDeps, provider: GitProviderId, delivery: Delivery): Promise<DeliveryOutcome> {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(delivery.body);
-  } catch {
-    return { status: 400, message: 'The webhook body is not JSON' };
-  }
+  const claims = readClaims(provider, new TextDecoder().decode(delivery.body), delivery.appId);
+  const sender = await verifySender(deps.db, provider, claims, delivery.body, delivery.signature);
+  if (!sender) return { status: 401, message: unauthorizedMessage[provider] };
+
+  // Authenticated from here on: the sender holds the secret, so telling it what is wrong reveals nothing.
+  const { payload, repository } = claims;
+  if (payload === undefined) return { status: 400, message: 'The webhook body is not JSON' };
   if (!delivery.event) return { status: 400, message: `Missing the ${provider === 'github' ? 'X-GitHub-Event' : 'X-Gitlab-Event'} header` };
   if (provider === 'github' && delivery.event === 'ping') return { status: 200, message: 'pong' };
-  const repository = repositoryOf(provider, payload);
-  if (!repository) return { status: 400, message: 'The webhook payload names no repository' };
-  const settings = await findSettingsByRepository(deps.db, provider, repository);
-  if (!settings) return { status: 404, message: `No merge-request review is configured for ${provider} repository ${repository}` };
-  if (!(await verified(deps, provider, settings.project_id, delivery))) {
-    return { status: 401, message: provider === 'github' ? 'X-Hub-Signature-256 does not match the payload' : 'X-Gitlab-Token does not match' };
+  // An App-level match for a repository no project of that App reviews (or an event naming none): nothing to do.
+  if (sender.reviewHandle === null || !repository) return { status: 200, message: 'Ignored: no merge-request review is configured for this repository' };
+  if (!delivery.deliveryId || delivery.deliveryId.length > maxDeliveryIdLength) {
+    const header = provider === 'github' ? 'X-GitHub-Delivery' : 'Idempotency-Key or X-Gitlab-Event-UUID';
+    return { status: 400, message: `Missing the delivery id header (${header}), or longer than ${maxDeliveryIdLength} characters` };
   }
-  if (!delivery.deliveryId) return { status: 400, message: `Missing the delivery id header (${provider === 'github' ? 'X-GitHub-Delivery' : 'Idempotency-Key or X-Gitlab-Event-UUID'})` };
 
   const parsed = provider === 'github' ? parseGitHubDelivery(delivery.event, payload) : parseGitLabDelivery(delivery.event, payload);
   if (parsed.kind === 'ignored') return { status: 200, message: `Ignored: ${parsed.reason}` };
 
-  const projectId = settings.project_id;
+  const projectId = sender.projectId;
   const seen = await recordDelivery(deps.db, { provider, deliveryId: delivery.deliveryId, event: delivery.event, projectId });
   if (seen.processed) return { status: 200, message: `Delivery ${delivery.deliveryId} was already processed` };
 
-  const targets = await eventsFor(deps.db, provider, repository, projectId, parsed, settings.handle);
+  const targets = await eventsFor(deps.db, provider, repository, projectId, parsed, sender.reviewHandle);
   const signals: PendingSignal[] = targets.map(({ number, event }) => ({
     projectId,
     ref: { provider, repository, number } satisfies MergeRequestRef,

@@ -5,28 +5,33 @@ import { handleDelivery, type Delivery } from '../../services/webhooks.js';
 import type { GitProviderId } from '../../domain/git.js';
 import type { AppDeps } from '../context.js';
 
-// Outside /v1 and without a Bearer token: the provider authenticates each delivery by its signature or token.
+// Outside /v1 and without a Bearer token: the provider authenticates each delivery by its signature or token,
+// checked before anything else is answered (src/services/webhook-verification.ts). Headers are therefore not
+// validated here: a 400 for a malformed header would answer a stranger before the signature is checked.
 
+// GitHub caps a delivery at 25 MB; GitLab's are smaller.
+const maxWebhookBytes = 25 * 1024 * 1024;
 const Message = z.object({ message: z.string() }).openapi('WebhookAnswer');
 const answers = {
-  200: json(Message, 'Acknowledged, nothing to do: a redelivery already processed, a ping, or an event Proctor does not act on'),
+  200: json(Message, 'Acknowledged, nothing to do: a redelivery already processed, a ping, an event Proctor does not act on, or (GitHub App) a repository no project reviews'),
   202: json(Message, 'Recorded, and the affected merge requests\' reviews signalled; or, when the workflow engine is unavailable, recorded with the signals it will be sent once the engine is back'),
-  400: json(ErrorSchema, 'Not JSON, or a required header is missing'),
-  401: json(ErrorSchema, 'The signature (GitHub) or token (GitLab) does not match; nothing is recorded'),
-  404: json(ErrorSchema, 'No merge-request review is configured for the repository'),
-  413: json(ErrorSchema, 'Body larger than 25 MiB'),
+  400: json(ErrorSchema, 'Authenticated, but not JSON, or a required header is missing'),
+  401: json(ErrorSchema, 'The signature (GitHub) or token (GitLab) is missing or does not match, or no merge-request review is configured for the repository: one answer for all three, and nothing is recorded'),
+  413: json(ErrorSchema, `Body larger than ${maxWebhookBytes / 1024 / 1024} MiB`),
 } as const;
 
 const githubHeaders = z.object({
   'x-github-event': z.string().optional().openapi({ example: 'pull_request' }),
-  'x-github-delivery': z.string().max(200).optional().openapi({ example: '72d3162e-cc78-11e3-81ab-4c9367dc0958' }),
+  'x-github-delivery': z.string().optional().openapi({ example: '72d3162e-cc78-11e3-81ab-4c9367dc0958' }),
   'x-hub-signature-256': z.string().optional().openapi({ example: 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17', description: 'HMAC-SHA256 of the body with the GitHub App\'s webhook secret' }),
+  'x-github-hook-installation-target-type': z.string().optional().openapi({ example: 'integration' }),
+  'x-github-hook-installation-target-id': z.string().optional().openapi({ example: '29310', description: 'The GitHub App\'s id when the target type is `integration`' }),
 });
 const gitlabHeaders = z.object({
   'x-gitlab-event': z.string().optional().openapi({ example: 'Merge Request Hook' }),
   'x-gitlab-token': z.string().optional().openapi({ description: 'The secret token Proctor set on the project hook' }),
-  'idempotency-key': z.string().max(200).optional().openapi({ description: 'The same for every retry of a delivery (GitLab 17.4+)' }),
-  'x-gitlab-event-uuid': z.string().max(200).optional(),
+  'idempotency-key': z.string().optional().openapi({ description: 'The same for every retry of a delivery (GitLab 17.4+)' }),
+  'x-gitlab-event-uuid': z.string().optional(),
 });
 
 const description = (what: string) =>
@@ -51,17 +56,20 @@ const routes = {
 };
 
 export function registerWebhooks(app: OpenApiApp): void {
-  app.use('/webhooks/*', bodyLimit({ maxSize: 25 * 1024 * 1024, onError: (c) => c.json({ message: 'Webhook body larger than 25 MiB' }, 413) }));
+  app.use('/webhooks/*', bodyLimit({ maxSize: maxWebhookBytes, onError: (c) => c.json({ message: `Webhook body larger than ${maxWebhookBytes / 1024 / 1024} MiB` }, 413) }));
   const handle = (provider: GitProviderId, deps: AppDeps, delivery: Delivery) => handleDelivery({ db: deps.db, temporal: deps.temporal, logger: deps.logger }, provider, delivery);
   app.openapi(routes.github, async (c) => {
     const h = c.req.valid('header');
-    const outcome = await handle('github', c.get('deps'), { deliveryId: h['x-github-delivery'], event: h['x-github-event'], signature: h['x-hub-signature-256'], body: await c.req.text() });
+    const appId = h['x-github-hook-installation-target-type'] === 'integration' ? h['x-github-hook-installation-target-id'] : undefined;
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const outcome = await handle('github', c.get('deps'), { deliveryId: h['x-github-delivery'], event: h['x-github-event'], signature: h['x-hub-signature-256'], appId, body });
     return c.json({ message: outcome.message }, outcome.status);
   });
   app.openapi(routes.gitlab, async (c) => {
     const h = c.req.valid('header');
     const deliveryId = h['idempotency-key'] ?? h['x-gitlab-event-uuid'];
-    const outcome = await handle('gitlab', c.get('deps'), { deliveryId, event: h['x-gitlab-event'], signature: h['x-gitlab-token'], body: await c.req.text() });
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const outcome = await handle('gitlab', c.get('deps'), { deliveryId, event: h['x-gitlab-event'], signature: h['x-gitlab-token'], body });
     return c.json({ message: outcome.message }, outcome.status);
   });
 }
