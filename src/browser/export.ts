@@ -2,6 +2,9 @@ import { configReferences, type Step } from '../domain/steps.js';
 import { interactionStatement } from './export-interactions.js';
 import { quote } from './locators.js';
 import { eventHelpers, eventStatement, usesTabs, withEvents } from './export-events.js';
+import { accessLines, authHelpers, authImports, configLine, httpRequestStatement, type ExportConfig } from './export-auth.js';
+import { httpStepTexts } from './http-step.js';
+import type { EnvironmentAccess } from '../domain/environment-access.js';
 
 export interface ExportInput {
   name: string;
@@ -17,16 +20,19 @@ export interface ExportInput {
    */
   dependencies?: Array<{ name: string; steps: Step[] }>;
   /** Configs the steps reference: plain values are inlined, secrets are read from the environment. */
-  configs: Record<string, { value: string; isSecret: boolean }>;
+  configs: Record<string, ExportConfig>;
+  /** The environment's basic auth, headers and cookies (secret values blank: the spec reads them from the environment). */
+  access?: EnvironmentAccess;
 }
 
 /** A runnable `@playwright/test` spec of the recorded steps. */
 export function exportPlaywrightSpec(input: ExportInput): string {
   const chain = input.dependencies ?? [];
   const allSteps = [...chain.flatMap((d) => d.steps), ...input.steps];
-  const used = [...new Set(allSteps.flatMap((s) => (s.value ? configReferences(s.value) : [])))];
+  const used = [...new Set(allSteps.flatMap((s) => [...configReferences([s.value ?? '', ...httpStepTexts(s)].join(' ')), ...(s.http?.save ?? []).map((v) => v.name)]))];
   const lines = [
     `import { test, expect } from '@playwright/test';`,
+    ...authImports(input.configs, used),
     '',
     `// Exported from Proctor. Goal: ${oneLine(input.goal ?? input.name)}`,
     ...(input.expectedResult ? [`// Expected result: ${oneLine(input.expectedResult)}`] : []),
@@ -34,13 +40,10 @@ export function exportPlaywrightSpec(input: ExportInput): string {
   ];
   if (used.length > 0) {
     lines.push('const config: Record<string, string> = {');
-    for (const name of used) {
-      const config = input.configs[name];
-      const value = !config ? `process.env.${name} ?? ''` : config.isSecret ? `process.env.${name} ?? ''` : quote(config.value);
-      lines.push(`  ${name}: ${value},${config?.isSecret ? ' // secret: set it in the environment' : ''}`);
-    }
+    for (const name of used) lines.push(configLine(name, input.configs[name]));
     lines.push('};');
   }
+  lines.push(...authHelpers(allSteps, input.configs, used), ...accessLines(input.access));
   lines.push(...eventHelpers(allSteps));
   // Steps over several tabs reassign `page` as replay switches tabs; `pages` holds them in the order they opened.
   const tabs = usesTabs(allSteps);
@@ -107,6 +110,8 @@ function statement(step: Step): string {
     case 'switch_tab':
     case 'close_tab':
       return eventStatement(step, el)!;
+    case 'http_request':
+      return httpRequestStatement(step, valueExpression);
     case 'wait_for':
       return el ? `await ${el}.first().waitFor();` : `await page.getByText(${v}).first().waitFor();`;
     case 'assert_visible':

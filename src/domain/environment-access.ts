@@ -86,3 +86,12 @@ export function accessSecrets(access: EnvironmentAccess | null): Record<string, 
   for (const c of access.cookies) if (c.isSecret) out[`COOKIE_${c.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = c.value;
   return out;
 }
+
+/** The access with every secret value blank: what may leave the server (an exported spec reads them from its environment). */
+export function blankSecrets(access: EnvironmentAccess): EnvironmentAccess {
+  return {
+    ...(access.httpCredentials && { httpCredentials: { username: access.httpCredentials.username, password: '' } }),
+    headers: access.headers.map((h) => (h.isSecret ? { ...h, value: '' } : h)),
+    cookies: access.cookies.map((c) => (c.isSecret ? { ...c, value: '' } : c)),
+  };
+}

@@ -13,7 +13,7 @@ import { emailNote, emailStep } from './agent-email.js';
 import { callTool, type Llm } from './client.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
 import { summaryReservations } from './reservations.js';
-import { httpStepFromArgs } from './http-tool.js';
+import { httpStepFromArgs, httpSummary } from './http-tool.js';
 
 export interface AgentOptions extends ActionOptions {
   llm: Llm;
@@ -159,7 +159,7 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
     case 'close_tab':
       return { action: 'close_tab', description };
     case 'http_request':
-      return httpStepFromArgs(args, description, (url) => relativeTo(url, opts.baseUrl));
+      return httpStepFromArgs(args, description, opts.baseUrl);
     default: {
       const email = emailStep(name, args, description);
       if (email) return email;
@@ -194,5 +194,5 @@ export function relativeTo(url: string, baseUrl: string): string {
 }
 
 function summarize(step: Step): string {
-  return `${step.action}${step.locator ? ` ${step.locator}` : ''}${step.value !== undefined ? ` "${step.value}"` : ''}`;
+  return `${step.action}${step.locator ? ` ${step.locator}` : ''}${step.value !== undefined ? ` "${step.value}"` : ''}${httpSummary(step)}`;
 }

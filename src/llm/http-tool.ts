@@ -33,7 +33,7 @@ export const httpRequestTool: OpenAI.ChatCompletionTool = {
 };
 
 /** The step the tool call records, or an Error the agent reads in its history. */
-export function httpStepFromArgs(args: Record<string, unknown>, description: string, relative: (url: string) => string): Step {
+export function httpStepFromArgs(args: Record<string, unknown>, description: string, baseUrl: string): Step {
   const pairs = (value: unknown, key: 'equals' | 'name') =>
     (Array.isArray(value) ? value : [])
       .filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && typeof v.path === 'string' && v[key] !== undefined)
@@ -41,7 +41,7 @@ export function httpStepFromArgs(args: Record<string, unknown>, description: str
   const headers = typeof args.headers === 'object' && args.headers !== null ? Object.fromEntries(Object.entries(args.headers).map(([k, v]) => [k, String(v)])) : undefined;
   const http: HttpStep = {
     method: String(args.method ?? 'GET').toUpperCase() as HttpStep['method'],
-    url: relative(typeof args.url === 'string' ? args.url : ''),
+    url: relativeUrl(typeof args.url === 'string' ? args.url : '', baseUrl),
     ...(headers && Object.keys(headers).length > 0 && { headers }),
     ...(typeof args.body === 'string' && { body: args.body }),
     ...(typeof args.body === 'object' && args.body !== null && { body: JSON.stringify(args.body) }),
@@ -52,4 +52,21 @@ export function httpStepFromArgs(args: Record<string, unknown>, description: str
   const problem = httpStepProblem(http);
   if (problem) throw new Error(`http_request: ${problem}`);
   return { action: 'http_request', http, description };
+}
+
+/**
+ * The environment's own URLs as paths, so the step runs against any environment; by text, since URL parsing
+ * would percent-encode the `{{NAME}}` references that are resolved only when the step runs.
+ */
+function relativeUrl(url: string, baseUrl: string): string {
+  const origin = URL.canParse(baseUrl) ? new URL(baseUrl).origin : undefined;
+  return origin && url.startsWith(`${origin}/`) ? url.slice(origin.length) : url;
+}
+
+/** What the agent's history says of a recorded http_request: the call and the variables it saved. */
+export function httpSummary(step: Step): string {
+  const h = step.http;
+  if (!h) return '';
+  const saved = (h.save ?? []).map((s) => `{{${s.name}}}`);
+  return ` ${h.method} ${h.url}${saved.length ? ` (saved ${saved.join(', ')})` : ''}`;
 }

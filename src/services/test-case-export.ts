@@ -2,6 +2,8 @@ import { exportPlaywrightSpec } from '../browser/export.js';
 import type { DB } from '../db/database.js';
 import { loadExecutionContext, type ExecutionContext } from '../db/queries/execution.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
+import { accessForTarget } from '../db/queries/environment-access.js';
+import { blankSecrets } from '../domain/environment-access.js';
 
 const maxChain = 20;
 
@@ -34,6 +36,8 @@ export async function exportTestCaseSpec(db: DB, input: { projectId: string; tes
   const chain = await resumeFromChain(db, input.projectId, ctx);
   const secret = new Set(chain.flatMap((d) => d.secretNames).concat(ctx.secretNames));
   const configs = Object.assign({}, ...chain.map((d) => d.configs), ctx.configs) as Record<string, string>;
+  const totp = new Set(chain.flatMap((d) => d.totpNames).concat(ctx.totpNames));
+  const access = ctx.environmentUrl ? await accessForTarget(db, ctx.application.id, ctx.environmentUrl) : null;
   const spec = exportPlaywrightSpec({
     name: ctx.testCase.name,
     goal: ctx.testCase.goal,
@@ -41,7 +45,8 @@ export async function exportTestCaseSpec(db: DB, input: { projectId: string; tes
     baseUrl: ctx.environmentUrl ?? 'http://localhost:3000',
     steps: ctx.testCase.steps,
     dependencies: chain.map((d) => ({ name: d.testCase.name, steps: d.testCase.steps! })),
-    configs: Object.fromEntries(Object.entries(configs).map(([name, value]) => [name, { value: secret.has(name) ? '' : value, isSecret: secret.has(name) }])),
+    configs: Object.fromEntries(Object.entries(configs).map(([name, value]) => [name, { value: secret.has(name) ? '' : value, isSecret: secret.has(name), isTotp: totp.has(name) }])),
+    ...(access && { access: blankSecrets(access) }),
   });
   const fileName = `${ctx.testCase.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'test'}.spec.ts`;
   return { fileName, spec };

@@ -9,6 +9,7 @@ import { todoPage } from './fixtures/todo.js';
 import { createMailFlows, type MailFlows } from './fixtures/mail-flows.js';
 import { handleInteractions } from './fixtures/interactions/index.js';
 import { createFlowFixtures, type FlowFixtures } from './fixtures/flows.js';
+import { createAuthFixtures } from './fixtures/auth-toolkit.js';
 
 export type { Variant } from './fixtures/skin.js';
 export { products, shopCredentials } from './fixtures/shop.js';
@@ -24,6 +25,8 @@ export interface FixtureApps {
   mail: Omit<MailFlows, 'handle'>;
   /** Dialogs, tabs and files pages under /flows/ (fixtures/flows.ts), with their own variants. */
   flows: Pick<FlowFixtures, 'setFlowVariant'>;
+  /** TOTP sign-in under /auth/, protected preview with a notes API under /preview/ (fixtures/auth-toolkit.ts). */
+  auth: Omit<ReturnType<typeof createAuthFixtures>, 'handle'>;
 }
 
 const slowDelayMs = 2_000;
@@ -36,6 +39,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
   let orderNumber = 1000;
   const mail = createMailFlows();
   const flows = createFlowFixtures();
+  const auth = createAuthFixtures();
 
   function html(res: ServerResponse, body: string, status = 200): void {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -60,6 +64,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     const skin = skinFor(variant);
     const shopPage = (render: typeof productsPage): void => (signedIn(req) ? html(res, render(skin)) : redirect(res, '/shop/login'));
     if (flows.handle(route, res)) return;
+    if (await auth.handle(req, res, url)) return;
 
     if (url.pathname.startsWith('/mail/') && (await mail.handle(req, res, url))) return;
     switch (route) {
@@ -133,6 +138,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     requests: () => [...log],
     mail,
     flows,
+    auth,
     async stop() {
       for (const timer of pendingTimers) clearTimeout(timer);
       pendingTimers.clear();

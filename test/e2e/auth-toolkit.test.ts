@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Step } from '../../src/domain/steps.js';
+import { createRouter, lastPrompt, refOf, tool, type AgentMove } from '../support/agent-script.js';
+import { previewAccess, totpAccount } from '../support/fixtures/auth-toolkit.js';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+
+// Items 7-9 of issue 21 on the real stack: a TOTP 2FA sign-in, an environment behind basic auth + a bypass header +
+// a consent cookie, and API-call steps that seed data the UI then shows. Burned in through the API with the
+// scripted model, replayed with no LLM call, exported and run under @playwright/test, and failed when wrong.
+
+const totpGoal = 'Sign in with the password and the authenticator code';
+const totpMoves: AgentMove[] = [
+  (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{AUTH_EMAIL}}', description: 'Type the email' }),
+  (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{AUTH_PASSWORD}}', description: 'Type the password' }),
+  (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
+  (r) => tool('fill', { ref: refOf(r, 'textbox "Authentication code"'), value: '{{AUTH_TOTP}}', description: 'Type the current authenticator code' }),
+  (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify the code' }),
+  () => tool('assert_text', { text: 'Signed in with two-factor authentication', description: 'Signed in' }),
+  () => tool('done', { summary: 'Signed in with 2FA' }),
+];
+
+const notesGoal = 'Seed a note through the API and see it in the notes list';
+const notesMoves: AgentMove[] = [
+  () =>
+    tool('http_request', {
+      method: 'POST', url: '/preview/api/notes', body: '{"title":"Buy oat milk"}', expectStatus: 201,
+      expectJson: [{ path: '$.note.title', equals: 'Buy oat milk' }], save: [{ name: 'NOTE_ID', path: '$.note.id' }], description: 'Create a note over the API',
+    }),
+  () => tool('http_request', { method: 'GET', url: '/preview/api/notes/{{NOTE_ID}}', expectJson: [{ path: '$.note.id', equals: '{{NOTE_ID}}' }], description: 'Read the note back' }),
+  (r) => tool('click', { ref: refOf(r, 'link "Notes"'), description: 'Open the notes' }),
+  (r) => tool('assert_visible', { ref: refOf(r, 'listitem'), description: 'The seeded note is listed' }),
+  () => tool('assert_text', { text: 'Buy oat milk', description: 'The note shows its title' }),
+  () => tool('done', { summary: 'Seeded and shown' }),
+];
+
+/** Waits for the next TOTP window, so the code of the next run differs from the last one the fixture accepted. */
+const nextWindow = () => new Promise((r) => setTimeout(r, totpAccount.periodMs - (Date.now() % totpAccount.periodMs) + 100));
+
+describe('auth toolkit: TOTP, environment access, API-call steps', () => {
+  let fixture: FixtureApps;
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  const router = createRouter();
+  let totpId: string;
+  let notesId: string;
+  let previewApp: string;
+  let previewEnv: string;
+
+  beforeAll(async () => {
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ llm });
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
+  });
+
+  async function burnIn(name: string, goal: string, moves: AgentMove[], applicationShortId: string, configShortIds: string[]) {
+    router.add(goal, moves);
+    llm.enqueue(...moves.map(() => router.reply));
+    const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId, configShortIds });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const generated = await waitForGeneration(stack, created.body.testCase.id);
+    expect(generated.failureReason).toBeNull();
+    expect(generated.generationStatus).toBe('COMPLETED');
+    return generated;
+  }
+  const replay = (testCaseId: string, tag: string) => stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${tag}/${testCaseId}` });
+  const setSteps = (id: string, steps: Step[]) => stack.db.updateTable('test_cases').set({ steps: JSON.stringify(steps) }).where('id', '=', id).execute();
+  const exportSpec = async (id: string) => {
+    const res = await stack.app.request(`/v1/test-cases/${id}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it('burns in a TOTP 2FA sign-in; the model sees {{AUTH_TOTP}}, never the seed or a code', async () => {
+    const app = (await stack.call('POST', '/v1/applications', { name: 'Auth app' })).body.shortId;
+    await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${fixture.url}/auth/login` });
+    const configs = [
+      await stack.call('POST', '/v1/configs', { name: 'AUTH_EMAIL', value: totpAccount.email }),
+      await stack.call('POST', '/v1/configs', { name: 'AUTH_PASSWORD', value: totpAccount.password, isSecret: true }),
+      await stack.call('POST', '/v1/configs', { name: 'AUTH_TOTP', value: totpAccount.uri, type: 'totp' }),
+    ];
+    expect(configs[2]!.body).toMatchObject({ type: 'totp', isSecret: true, value: null });
+    const generated = await burnIn('2FA sign-in', totpGoal, totpMoves, app, configs.map((c) => c.body.shortId));
+    totpId = generated.id;
+    expect(generated.steps.steps[3]).toMatchObject({ action: 'fill', value: '{{AUTH_TOTP}}' });
+    const [code] = fixture.auth.acceptedCodes();
+    expect(code).toMatch(/^\d{6}$/);
+    const seen = JSON.stringify(llm.requests);
+    for (const secret of [totpAccount.seed, totpAccount.password, code!]) expect(seen).not.toContain(secret);
+    // The code field was filled when the model looked next: it saw the reference in its place.
+    expect(llm.requests.some((r) => /textbox "Authentication code"[^\n]*\{\{AUTH_TOTP\}\}/.test(lastPrompt(r)))).toBe(true);
+  }, 90_000);
+
+  it('replays twice with no LLM call, typing a fresh code each time (the fixture refuses a reused one)', async () => {
+    const calls = llm.requests.length;
+    for (const tag of ['totp-1', 'totp-2']) {
+      await nextWindow();
+      const result = await replay(totpId, tag);
+      expect(result.error).toBeUndefined();
+      expect(result.status).toBe('PASSED');
+    }
+    expect(llm.requests.length).toBe(calls);
+    const accepted = fixture.auth.acceptedCodes();
+    expect(accepted).toHaveLength(3);
+    expect(new Set(accepted).size).toBe(3);
+  }, 60_000);
+
+  it('fails the replay when the seed is wrong: the code typed is not the account\'s', async () => {
+    const config = (await stack.call('GET', '/v1/configs')).body.configs.find((c: { name: string }) => c.name === 'AUTH_TOTP');
+    await stack.call('PATCH', `/v1/configs/${config.shortId}`, { value: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' });
+    try {
+      const result = await replay(totpId, 'totp-wrong');
+      expect(result.status).toBe('FAILED');
+      expect(result.failedStepIndex).toBe(5);
+      expect(result.error).toContain('Signed in with two-factor authentication');
+      expect(fixture.auth.rejectedCodes().length).toBeGreaterThan(0);
+    } finally {
+      await stack.call('PATCH', `/v1/configs/${config.shortId}`, { value: totpAccount.uri });
+    }
+  }, 60_000);
+
+  it('exports a spec that computes the code from the seed in its environment and passes', async () => {
+    const spec = await exportSpec(totpId);
+    expect(spec).toContain("get AUTH_TOTP() { return totp(process.env.AUTH_TOTP ?? ''); }");
+    expect(spec).not.toContain(totpAccount.seed);
+    await nextWindow();
+    const result = await runPlaywrightSpec(spec, { AUTH_TOTP: totpAccount.uri, AUTH_PASSWORD: totpAccount.password });
+    expect(result.output).toMatch(/1 passed/);
+    expect(result.code).toBe(0);
+    expect(fixture.auth.acceptedCodes()).toHaveLength(4);
+  }, 120_000);
+
+  it('burns in API-call steps on an environment behind basic auth, a bypass header and a consent cookie', async () => {
+    previewApp = (await stack.call('POST', '/v1/applications', { name: 'Preview app' })).body.shortId;
+    const env = await stack.call('POST', `/v1/applications/${previewApp}/environments`, {
+      name: 'Preview',
+      url: `${fixture.url}/preview/`,
+      access: {
+        httpCredentials: { username: previewAccess.username, password: previewAccess.password },
+        headers: [{ name: previewAccess.header, value: previewAccess.token, isSecret: true }],
+        cookies: [{ name: previewAccess.cookie, value: previewAccess.cookieValue }],
+      },
+    });
+    expect(env.status).toBe(201);
+    previewEnv = env.body.shortId;
+    const generated = await burnIn('Seed a note', notesGoal, notesMoves, previewApp, []);
+    notesId = generated.id;
+    const steps = generated.steps.steps;
+    expect(steps.map((s: Step) => s.action)).toEqual(['http_request', 'http_request', 'click', 'assert_visible', 'assert_text']);
+    expect(steps[0].http).toEqual({
+      method: 'POST', url: '/preview/api/notes', body: '{"title":"Buy oat milk"}', status: 201,
+      json: [{ path: '$.note.title', equals: 'Buy oat milk' }], save: [{ name: 'NOTE_ID', path: '$.note.id' }],
+    });
+    expect(steps[1].http.url).toBe('/preview/api/notes/{{NOTE_ID}}');
+    expect(lastPrompt(llm.requests.at(-1)!)).toContain('1. http_request POST /preview/api/notes (saved {{NOTE_ID}}) ✓');
+    // The first page the model saw was the protected one, and none of the access secrets reached it.
+    expect(lastPrompt(llm.requests.at(-6)!)).toContain('Preview deployment');
+    const seen = JSON.stringify(llm.requests);
+    for (const secret of [previewAccess.password, previewAccess.token]) expect(seen).not.toContain(secret);
+    expect(fixture.auth.notes()).toHaveLength(1);
+  }, 90_000);
+
+  it('replays the API-call steps with no LLM call, and exports a spec that passes', async () => {
+    const calls = llm.requests.length;
+    const result = await replay(notesId, 'notes-1');
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe('PASSED');
+    expect(llm.requests.length).toBe(calls);
+    expect(fixture.auth.notes()).toHaveLength(2);
+
+    const spec = await exportSpec(notesId);
+    expect(spec).toContain('page.request.fetch');
+    expect(spec).toContain("httpCredentials: { username: 'qa', password: process.env.HTTP_PASSWORD ?? '' }");
+    for (const secret of [previewAccess.password, previewAccess.token]) expect(spec).not.toContain(secret);
+    const run = await runPlaywrightSpec(spec, { HTTP_PASSWORD: previewAccess.password, HEADER_X_PREVIEW_BYPASS: previewAccess.token });
+    expect(run.output).toMatch(/1 passed/);
+    expect(run.code).toBe(0);
+    expect(fixture.auth.notes()).toHaveLength(3);
+  }, 120_000);
+
+  // The metadata address answers 403 from the egress proxy's SSRF guard: the step's request took the browser's path.
+  it('fails an API-call step on a wrong status, a wrong JSON value, and a blocked address', async () => {
+    const recorded = (await stack.call('GET', `/v1/test-cases/${notesId}`)).body.steps.steps as Step[];
+    const variants: Array<[string, Step[], RegExp]> = [
+      ['status', [{ ...recorded[0]!, http: { ...recorded[0]!.http!, status: 200 } }], /answered 201, expected 200/],
+      ['json', [{ ...recorded[0]!, http: { ...recorded[0]!.http!, json: [{ path: '$.note.title', equals: 'Buy soy milk' }] } }], /\$\.note\.title is "Buy oat milk", expected "Buy soy milk"/],
+      ['missing path', [{ ...recorded[0]!, http: { ...recorded[0]!.http!, json: [{ path: '$.note.owner', equals: 'ada' }] } }], /has no \$\.note\.owner/],
+      ['ssrf', [{ action: 'http_request', http: { method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' }, description: 'Read cloud metadata' }], /GET \/latest\/meta-data\/ answered 403/],
+    ];
+    try {
+      for (const [what, steps, message] of variants) {
+        await setSteps(notesId, steps);
+        const result = await replay(notesId, `notes-${what.replace(' ', '-')}`);
+        expect(result.status, what).toBe('FAILED');
+        expect(result.failedStepIndex, what).toBe(0);
+        expect(result.error, what).toMatch(message);
+      }
+    } finally {
+      await setSteps(notesId, recorded);
+    }
+  }, 90_000);
+
+  it('fails the replay when the environment loses its bypass header (the preview answers 403)', async () => {
+    const path = `/v1/applications/${previewApp}/environments/${previewEnv}`;
+    expect((await stack.call('PATCH', path, { access: { headers: [] } })).status).toBe(200);
+    try {
+      const result = await replay(notesId, 'notes-no-header');
+      expect(result.status).toBe('FAILED');
+      expect(result.error).toMatch(/403/);
+    } finally {
+      await stack.call('PATCH', path, { access: { headers: [{ name: previewAccess.header, value: previewAccess.token, isSecret: true }] } });
+    }
+  }, 60_000);
+});
