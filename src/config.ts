@@ -11,6 +11,7 @@ const bool = z
 /** JSON request bodies above this are refused with 413 before they are parsed (blob uploads have their own cap). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_DIFF_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_INBOX_DOMAIN = 'inbox.proctor.localhost';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
@@ -50,7 +51,7 @@ const schema = z.object({
   PROCTOR_EMAIL_FROM: z.string().min(3).default('Proctor <proctor@localhost>'),
   // Proctor's own inbox: the API process receives mail for this domain over SMTP (`{{INBOX}}` in steps).
   PROCTOR_INBOX_SMTP_PORT: port.default(2525),
-  PROCTOR_INBOX_DOMAIN: z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'must be a domain name').default('inbox.proctor.localhost'),
+  PROCTOR_INBOX_DOMAIN: z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'must be a domain name').default(DEFAULT_INBOX_DOMAIN),
   PROCTOR_INBOX_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: url.optional(),

@@ -30,3 +30,20 @@ export const InboxMessageParams = z.object({
 export const InboxMessageQuery = z.object({
   linkPattern: z.string().min(1).max(500).optional().openapi({ description: 'Take the first link containing this' }),
 });
+
+export const InboxAddressBody = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'must be 1-31 lower-case letters, digits or dashes, starting with a letter or digit')
+      .optional()
+      .openapi({ description: "`{{INBOX:name}}`: the project's fixed inbox of that name. Without it, a fresh address, as `{{INBOX}}` is in a run", example: 'support' }),
+  })
+  .strict();
+
+export const InboxAddressSchema = z
+  .object({
+    address: z.string().openapi({ example: 'run-3f9a0c1d2b4e5f60@inbox.proctor.localhost' }),
+    since: z.string().datetime().openapi({ description: 'The server time the address was handed out: mail received before it is not this caller\'s (a named inbox keeps older mail)' }),
+  })
+  .openapi('InboxAddress');

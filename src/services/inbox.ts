@@ -142,21 +142,32 @@ function projectTag(projectId: string): string {
   return createHash('sha256').update(`proctor-inbox:${projectId}`).digest('hex').slice(0, 8);
 }
 
+/** Registers (or finds) `{{INBOX:name}}`'s address for the project, or a fresh run address without a name. */
+async function registerAddress(db: DB, projectId: string, domain: string, name?: string): Promise<string> {
+  const local = name ? namedInboxLocalPart(name, projectTag(projectId)) : `${runPrefix}${randomBytes(8).toString('hex')}`;
+  const address = `${local}@${domain.toLowerCase()}`;
+  await registerInboxAddress(db, projectId, address);
+  return address;
+}
+
+/**
+ * An address for a caller outside a run (an exported spec): `{{INBOX}}` fresh, `{{INBOX:name}}` the project's. A
+ * named inbox keeps older mail, so `since` (this server's clock) tells the caller which mail is its own.
+ */
+export async function createInboxAddress(db: DB, projectId: string, domain: string, name?: string): Promise<{ address: string; since: string }> {
+  const since = new Date().toISOString();
+  return { address: await registerAddress(db, projectId, domain, name), since };
+}
+
 /**
  * What a run's steps may do with the inbox: make addresses, wait for mail to them. A named inbox outlives runs, so
  * its mail counts only from when this access was made (a run's start); a run's inbox is the run's alone.
  */
 export function createInboxAccess(deps: InboxDeps & { domain: string; pollMs?: number }, projectId: string, signal?: AbortSignal): InboxAccess {
-  const domain = deps.domain.toLowerCase();
   const since = new Date();
-  const register = async (local: string): Promise<string> => {
-    const address = `${local}@${domain}`;
-    await registerInboxAddress(deps.db, projectId, address);
-    return address;
-  };
   return {
-    newRunInbox: () => register(`${runPrefix}${randomBytes(8).toString('hex')}`),
-    namedInbox: (name) => register(namedInboxLocalPart(name, projectTag(projectId))),
+    newRunInbox: () => registerAddress(deps.db, projectId, deps.domain),
+    namedInbox: (name) => registerAddress(deps.db, projectId, deps.domain, name),
     async waitForMail(match: MailMatch, timeoutMs: number): Promise<ReceivedMail | undefined> {
       const to = normalizeAddress(match.to);
       const deadline = Date.now() + timeoutMs;
