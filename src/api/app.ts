@@ -33,6 +33,7 @@ import { registerWebhooks } from './routes/webhooks.js';
 import { registerGitIntegrations } from './routes/git-integrations.js';
 import { registerDocs } from './routes/docs.js';
 import { registerInbox } from './routes/inbox.js';
+import { registerAuditLog } from './routes/audit-log.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DIFF_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
@@ -119,6 +120,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerWebhooks(app);
   registerGitIntegrations(app);
   registerInbox(app);
+  registerAuditLog(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',

@@ -1,16 +1,16 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { migrateToLatest } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
 import {
   createOrganization,
   createProject,
-  createToken,
   listOrganizations,
   listProjects,
-  revokeToken,
   setOrganizationSuspended,
 } from '../db/queries/admin.js';
 import { openDatabase } from '../runtime.js';
+import { rotateMasterKey } from './rotate-master-key.js';
+import { createProjectToken, revokeProjectToken } from '../services/api-tokens.js';
 
 const usage = `proctor admin <command> [options]       (uses DATABASE_URL, else the dev PGlite in PROCTOR_DATA_DIR)
 
@@ -23,6 +23,7 @@ const usage = `proctor admin <command> [options]       (uses DATABASE_URL, else 
   unsuspend-org --org ORG_ID
   list-orgs
   list-projects
+  rotate-master-key                          re-wraps the secrets' data keys under PROCTOR_NEW_MASTER_KEY (or a new key)
 `;
 
 export async function runAdmin(argv: string[]): Promise<number> {
@@ -45,7 +46,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
   const db = openDatabase(loadConfig('admin'));
   const out = (line: string) => process.stdout.write(line + '\n');
   try {
-    await migrateToLatest(db);
+    await migrate(db);
     switch (command) {
       case 'create-org':
         out((await createOrganization(db, need('name'))).id);
@@ -54,19 +55,22 @@ export async function runAdmin(argv: string[]): Promise<number> {
         out((await createProject(db, need('org'), need('name'))).id);
         return 0;
       case 'create-token':
-        out((await createToken(db, need('project'), 'api', values.name ?? 'api token')).token);
+        out((await createProjectToken(db, { projectId: need('project'), kind: 'api', name: values.name ?? 'api token' })).token);
         return 0;
       case 'create-badge-token':
-        out((await createToken(db, need('project'), 'badge', values.name ?? 'badge token')).token);
+        out((await createProjectToken(db, { projectId: need('project'), kind: 'badge', name: values.name ?? 'badge token' })).token);
         return 0;
       case 'revoke-token':
-        return report(await revokeToken(db, need('token-id')), 'token revoked', 'no such active token');
+        return report(await revokeProjectToken(db, need('token-id')), 'token revoked', 'no such active token');
       case 'suspend-org':
         return report(await setOrganizationSuspended(db, need('org'), true), 'organization suspended', 'no such organization');
       case 'unsuspend-org':
         return report(await setOrganizationSuspended(db, need('org'), false), 'organization active', 'no such organization');
       case 'list-orgs':
         for (const o of await listOrganizations(db)) out(`${o.id}\t${o.suspended_at ? 'suspended' : 'active'}\t${o.name}`);
+        return 0;
+      case 'rotate-master-key':
+        await rotateMasterKey(db, out);
         return 0;
       case 'list-projects':
         for (const p of await listProjects(db)) out(`${p.id}\t${p.name}\torg ${p.organization_id} (${p.organization_name}${p.suspended_at ? ', suspended' : ''})`);

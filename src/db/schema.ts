@@ -482,6 +482,19 @@ export interface InboxMessagesTable {
   expires_at: Timestamp;
 }
 
+export interface AuditEventsTable {
+  id: string;
+  /** Null for a failed sign-in with a token nobody issued. */
+  project_id: string | null;
+  kind: string;
+  actor_type: string;
+  actor_id: string | null;
+  subject: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  client_address: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -518,6 +531,7 @@ export interface Database {
   dashboard_sessions: DashboardSessionsTable;
   inbox_addresses: InboxAddressesTable;
   inbox_messages: InboxMessagesTable;
+  audit_events: AuditEventsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

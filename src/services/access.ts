@@ -16,7 +16,7 @@ const randomSecret = () => randomBytes(32).toString('base64url');
  * A new dashboard session for a project API token: only an API token of an organization that is not suspended
  * opens one. The session id goes into the signed cookie; the database keeps its hash.
  */
-export async function openDashboardSession(db: DB, token: string, ttlSeconds: number): Promise<{ sessionId: string } | 'invalid' | 'suspended'> {
+export async function openDashboardSession(db: DB, token: string, ttlSeconds: number): Promise<{ sessionId: string; tokenId: string; projectId: string } | 'invalid' | 'suspended'> {
   const owner = await findTokenOwner(db, token);
   if (!owner || owner.kind !== 'api') return 'invalid';
   if (owner.suspended) return 'suspended';
@@ -28,7 +28,7 @@ export async function openDashboardSession(db: DB, token: string, ttlSeconds: nu
     csrfSecret: randomSecret(),
     expiresAt: new Date(Date.now() + ttlSeconds * 1000),
   });
-  return { sessionId };
+  return { sessionId, tokenId: owner.tokenId, projectId: owner.projectId };
 }
 
 /** A live session (not expired, its token not revoked, its organization not suspended), read uncached. */

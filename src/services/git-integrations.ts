@@ -25,6 +25,8 @@ import type { GitProviderClient } from '../git/provider.js';
 import type { GitProviderId } from '../domain/git.js';
 import { newId, newShortId } from '../ids.js';
 import { ConflictError, InvalidError, NotFoundError } from '../domain/errors.js';
+import { systemActor, type AuditActor } from '../domain/audit.js';
+import { recordAudit } from './audit-log.js';
 
 export type { GitIntegrationView } from '../db/queries/git-integrations.js';
 
@@ -105,12 +107,13 @@ export async function getGitIntegration(db: DB, projectId: string, shortId: stri
   return toGitIntegrationView(await requireRow(db, projectId, shortId));
 }
 
-export async function createGitIntegration(db: DB, projectId: string, input: CreateGitIntegrationInput): Promise<GitIntegrationView> {
+export async function createGitIntegration(db: DB, projectId: string, input: CreateGitIntegrationInput, actor: AuditActor = systemActor): Promise<GitIntegrationView> {
   const values = valuesOf(input);
   const taken = () => new ConflictError(`provider: this project already has a ${providerName[input.provider]} integration; update or delete it`);
   if (await findGitIntegrationByProvider(db, projectId, input.provider)) throw taken();
   try {
     const row = await insertGitIntegration(db, { id: newId(), shortId: newShortId('gitIntegration', input.provider), projectId, provider: input.provider, ...values });
+    await recordAudit(db, { projectId, kind: 'git_integration.created', actor, subject: row.short_id, details: { provider: input.provider, fields: Object.keys(input) } });
     return toGitIntegrationView(row);
   } catch (err) {
     if (isGitIntegrationConflict(err)) throw taken();
@@ -118,7 +121,7 @@ export async function createGitIntegration(db: DB, projectId: string, input: Cre
   }
 }
 
-export async function updateGitIntegration(db: DB, projectId: string, shortId: string, patch: UpdateGitIntegrationInput): Promise<GitIntegrationView> {
+export async function updateGitIntegration(db: DB, projectId: string, shortId: string, patch: UpdateGitIntegrationInput, actor: AuditActor = systemActor): Promise<GitIntegrationView> {
   const row = await requireRow(db, projectId, shortId);
   if (row.provider === 'gitlab') {
     for (const field of ['auth', 'appId', 'privateKey'] as const) {
@@ -147,12 +150,16 @@ export async function updateGitIntegration(db: DB, projectId: string, shortId: s
     const rest = { token, ...(webhookSecret !== null && { webhookSecret }), ...(baseUrl !== null && { baseUrl }) };
     merged = row.provider === 'gitlab' ? { provider: 'gitlab', ...rest } : { provider: 'github', auth: 'token', ...rest };
   }
-  return toGitIntegrationView(await updateRow(db, row.id, valuesOf(merged)));
+  const updated = await updateRow(db, row.id, valuesOf(merged));
+  // The names of the fields sent, never their values: a token or a key is a secret.
+  await recordAudit(db, { projectId, kind: 'git_integration.updated', actor, subject: row.short_id, details: { provider: row.provider, fields: Object.keys(patch) } });
+  return toGitIntegrationView(updated);
 }
 
-export async function deleteGitIntegration(db: DB, projectId: string, shortId: string): Promise<void> {
+export async function deleteGitIntegration(db: DB, projectId: string, shortId: string, actor: AuditActor = systemActor): Promise<void> {
   const row = await requireRow(db, projectId, shortId);
   await deleteRow(db, row.id);
+  await recordAudit(db, { projectId, kind: 'git_integration.deleted', actor, subject: row.short_id, details: { provider: row.provider } });
 }
 
 function clientFromRow(row: GitIntegrationRow): GitProviderClient {

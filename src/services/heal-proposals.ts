@@ -12,6 +12,8 @@ import {
 } from '../db/queries/heal-proposals.js';
 import { findHealPolicy, updateProject } from '../db/queries/projects.js';
 import type { HealPolicy, Step } from '../domain/steps.js';
+import { systemActor, type AuditActor } from '../domain/audit.js';
+import { recordAudit } from './audit-log.js';
 
 /** The parts of a run's healing a proposal keeps (the replay's HealedStep). */
 export interface HealRecord {
@@ -89,7 +91,7 @@ export async function listHealProposals(db: DB, projectId: string, testCaseId: s
 }
 
 /** Applies a pending proposal as the test case's next steps version; 409 when the steps moved on meanwhile. */
-export async function acceptHealProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposal> {
+export async function acceptHealProposal(db: DB, projectId: string, testCaseId: string, version: number, actor: AuditActor = systemActor): Promise<HealProposal> {
   return db.transaction().execute(async (trx) => {
     const proposal = await pendingProposal(trx, projectId, testCaseId, version);
     const updated = await applyProposalSteps(trx, testCaseId, proposal);
@@ -98,13 +100,15 @@ export async function acceptHealProposal(db: DB, projectId: string, testCaseId: 
       throw new HealProposalError('conflict', `the steps changed since this proposal was made (it was based on version ${proposal.basedOnVersion})`);
     }
     await supersedeOlderProposals(trx, testCaseId, version);
+    await recordAudit(trx, { projectId, kind: 'heal_proposal.accepted', actor, subject: testCaseId, details: { version } });
     return { ...proposal, ...(await decide(trx, testCaseId, version, 'ACCEPTED')) };
   });
 }
 
-export async function rejectHealProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposal> {
+export async function rejectHealProposal(db: DB, projectId: string, testCaseId: string, version: number, actor: AuditActor = systemActor): Promise<HealProposal> {
   return db.transaction().execute(async (trx) => {
     const proposal = await pendingProposal(trx, projectId, testCaseId, version);
+    await recordAudit(trx, { projectId, kind: 'heal_proposal.rejected', actor, subject: testCaseId, details: { version } });
     return { ...proposal, ...(await decide(trx, testCaseId, version, 'REJECTED')) };
   });
 }

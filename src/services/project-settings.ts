@@ -5,6 +5,8 @@ import { findProjectSettings, updateProject } from '../db/queries/projects.js';
 import { defaultTestRetries, flakeWindow, maxTestRetries, minRuleFlakeRate, storedRuleRate, type QuarantineRule } from '../domain/flakiness.js';
 import type { HealPolicy } from '../domain/steps.js';
 import { InvalidError } from '../domain/errors.js';
+import { systemActor, type AuditActor } from '../domain/audit.js';
+import { recordAudit } from './audit-log.js';
 
 export interface ProjectSettings {
   healPolicy: HealPolicy;
@@ -25,7 +27,7 @@ export async function getProjectSettings(db: DB, projectId: string): Promise<Pro
 }
 
 /** Changes what is given (checked first, all or nothing) and returns the settings after the change. */
-export async function updateProjectSettings(db: DB, projectId: string, change: Partial<ProjectSettings>): Promise<ProjectSettings> {
+export async function updateProjectSettings(db: DB, projectId: string, change: Partial<ProjectSettings>, actor: AuditActor = systemActor): Promise<ProjectSettings> {
   if (change.retries !== undefined && !(Number.isInteger(change.retries) && change.retries >= 0 && change.retries <= maxTestRetries)) {
     throw new InvalidError(`retries: a whole number from 0 to ${maxTestRetries}`);
   }
@@ -41,6 +43,10 @@ export async function updateProjectSettings(db: DB, projectId: string, change: P
     ...(change.retries !== undefined && { test_retries: change.retries }),
     ...(rule !== undefined && (rule === null ? { quarantine_flake_rate: null } : { quarantine_flake_rate: rule.flakeRate, quarantine_min_runs: rule.minRuns })),
   };
-  if (Object.keys(set).length > 0) await updateProject(db, projectId, set);
+  if (Object.keys(set).length > 0) {
+    await updateProject(db, projectId, set);
+    // A change of the quarantine rule is a quarantine decision too: the details say what the rule became.
+    await recordAudit(db, { projectId, kind: 'project_settings.updated', actor, details: { ...change } });
+  }
   return getProjectSettings(db, projectId);
 }

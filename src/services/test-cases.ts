@@ -27,6 +27,8 @@ import { startBurnIn, type TemporalTarget } from '../temporal/lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { healProposalView, listHealProposals, type HealProposal } from './heal-proposals.js';
 import { resumeFromField, waitForField } from '../schemas/test-cases.js';
+import { recordAudit } from './audit-log.js';
+import { systemActor, type AuditActor } from '../domain/audit.js';
 
 export interface CreateTestCaseInput {
   projectId: string;
@@ -53,6 +55,8 @@ export interface UpdateTestCaseInput {
   [resumeFromField]?: string | null;
   [waitForField]?: string[];
   quarantined?: boolean;
+  /** Who changes it, for the audit log (a quarantine decision is recorded). */
+  actor?: AuditActor;
 }
 
 interface Dependencies {
@@ -208,6 +212,7 @@ export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInpu
       await checkDependencies(trx, projectId, { id: testCaseId, applicationId: record.applicationId, isNew: false }, changed, next);
     }
 
+    const wasQuarantined = input.quarantined === undefined ? undefined : (await getTestCase(trx, projectId, testCaseId))!.quarantined;
     await updateTestCaseRow(trx, testCaseId, {
       name: input.name,
       goal: input.goal,
@@ -218,6 +223,10 @@ export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInpu
       waitForTestCaseIds: changed.waitFor,
       quarantined: input.quarantined,
     });
+    if (wasQuarantined !== undefined && wasQuarantined !== input.quarantined) {
+      const kind = input.quarantined ? 'test_case.quarantined' : 'test_case.released';
+      await recordAudit(trx, { projectId, kind, actor: input.actor ?? systemActor, subject: testCaseId, details: { name: record.name } });
+    }
     return (await getTestCase(trx, projectId, testCaseId))!;
   });
 }

@@ -2,7 +2,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { closeDashboardSession, findDashboardSession, openDashboardSession, sessionCookieKey } from '../services/access.js';
+import { closeDashboardSession, findDashboardSession, sessionCookieKey } from '../services/access.js';
+import { signInToDashboard, type DashboardSignIn } from '../services/dashboard-sign-in.js';
+import { clientAddress } from './client-address.js';
 import type { WebEnv } from './context.js';
 
 export const SESSION_COOKIE = 'proctor_session';
@@ -30,12 +32,12 @@ export const safeEqual = (a: string, b: string): boolean => {
  * Exchanges a project API token for a session cookie. The token itself is never stored in the cookie, the
  * page or a URL: only a random session id, signed, whose hash the database keeps.
  */
-export async function signIn(c: Context<WebEnv>, token: string): Promise<'ok' | 'invalid' | 'suspended'> {
+export async function signIn(c: Context<WebEnv>, token: string): Promise<Exclude<DashboardSignIn, { outcome: 'ok' }> | { outcome: 'ok' }> {
   const { db } = c.get('deps');
-  const opened = await openDashboardSession(db, token.trim(), SESSION_TTL_SECONDS);
-  if (typeof opened === 'string') return opened;
+  const opened = await signInToDashboard(db, { token, clientAddress: clientAddress(c), ttlSeconds: SESSION_TTL_SECONDS });
+  if (opened.outcome !== 'ok') return opened;
   await setSignedCookie(c, SESSION_COOKIE, opened.sessionId, await sessionCookieKey(db), { ...cookieOptions(c), maxAge: SESSION_TTL_SECONDS });
-  return 'ok';
+  return { outcome: 'ok' };
 }
 
 async function sessionId(c: Context<WebEnv>): Promise<string | undefined> {

@@ -9,6 +9,7 @@ import {
   updateGitIntegration,
   type CreateGitIntegrationInput,
 } from '../../services/git-integrations.js';
+import { tokenActor } from '../../services/audit-log.js';
 
 // Secrets are write-only: they go in here and never come out of any endpoint.
 const privateKey = z.string().min(1).max(20_000).openapi({
@@ -142,7 +143,7 @@ export function registerGitIntegrations(app: OpenApiApp): void {
     const { db } = c.get('deps');
     const body = c.req.valid('json');
     const input: CreateGitIntegrationInput = 'appId' in body ? { ...body, appId: String(body.appId) } : body;
-    return c.json(await createGitIntegration(db, c.get('caller').projectId, input), 201);
+    return c.json(await createGitIntegration(db, c.get('caller').projectId, input, tokenActor(c.get('caller').tokenId)), 201);
   });
 
   app.openapi(routes.get, async (c) => {
@@ -156,13 +157,13 @@ export function registerGitIntegrations(app: OpenApiApp): void {
     const view = await updateGitIntegration(db, c.get('caller').projectId, c.req.valid('param').integrationShortId, {
       ...patch,
       ...(patchAppId !== undefined && { appId: String(patchAppId) }),
-    });
+    }, tokenActor(c.get('caller').tokenId));
     return c.json(view, 200);
   });
 
   app.openapi(routes.remove, async (c) => {
     const { db } = c.get('deps');
-    await deleteGitIntegration(db, c.get('caller').projectId, c.req.valid('param').integrationShortId);
+    await deleteGitIntegration(db, c.get('caller').projectId, c.req.valid('param').integrationShortId, tokenActor(c.get('caller').tokenId));
     return c.json({ deleted: true as const }, 200);
   });
 }

@@ -3,6 +3,7 @@ import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from 
 import { healPolicies } from '../../domain/steps.js';
 import { defaultTestRetries, flakeWindow, maxTestRetries, minRuleFlakeRate } from '../../domain/flakiness.js';
 import { getProjectSettings, updateProjectSettings } from '../../services/project-settings.js';
+import { tokenActor } from '../../services/audit-log.js';
 
 const healPolicy = z.enum(healPolicies).openapi({
   description:
@@ -56,5 +57,5 @@ const routes = {
 
 export function registerProjectSettings(app: OpenApiApp): void {
   app.openapi(routes.get, async (c) => c.json(await getProjectSettings(c.get('deps').db, c.get('caller').projectId), 200));
-  app.openapi(routes.update, async (c) => c.json(await updateProjectSettings(c.get('deps').db, c.get('caller').projectId, c.req.valid('json')), 200));
+  app.openapi(routes.update, async (c) => c.json(await updateProjectSettings(c.get('deps').db, c.get('caller').projectId, c.req.valid('json'), tokenActor(c.get('caller').tokenId)), 200));
 }

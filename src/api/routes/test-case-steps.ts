@@ -3,6 +3,7 @@ import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } fr
 import { ApiError } from '../errors.js';
 import { maxIntColumn, uuid } from '../../schemas/common.js';
 import { HealProposalSchema } from '../../schemas/heal-proposals.js';
+import { tokenActor } from '../../services/audit-log.js';
 import { acceptHealProposal, HealProposalError, healProposalView as view, listHealProposals, rejectHealProposal } from '../../services/heal-proposals.js';
 
 // The heal proposal routes: list a test case's proposals, accept or reject one.
@@ -55,10 +56,10 @@ export function registerTestCaseSteps(app: OpenApiApp): void {
   });
   app.openapi(routes.accept, async (c) => {
     const { testCaseId, version } = c.req.valid('param');
-    return c.json(view(await mapped(acceptHealProposal(c.get('deps').db, c.get('caller').projectId, testCaseId.toLowerCase(), version))), 200);
+    return c.json(view(await mapped(acceptHealProposal(c.get('deps').db, c.get('caller').projectId, testCaseId.toLowerCase(), version, tokenActor(c.get('caller').tokenId)))), 200);
   });
   app.openapi(routes.reject, async (c) => {
     const { testCaseId, version } = c.req.valid('param');
-    return c.json(view(await mapped(rejectHealProposal(c.get('deps').db, c.get('caller').projectId, testCaseId.toLowerCase(), version))), 200);
+    return c.json(view(await mapped(rejectHealProposal(c.get('deps').db, c.get('caller').projectId, testCaseId.toLowerCase(), version, tokenActor(c.get('caller').tokenId)))), 200);
   });
 }

@@ -11,6 +11,7 @@ import {
   Params,
 } from '../../schemas/test-cases.js';
 import { HealProposalSchema } from '../../schemas/heal-proposals.js';
+import { tokenActor } from '../../services/audit-log.js';
 import { createTestCase, deleteTestCase, showTestCase, testCaseListText, testCaseWithProposalsView, updateTestCase } from '../../services/test-cases.js';
 
 const tags = ['Test cases'];
@@ -103,7 +104,7 @@ export function registerTestCases(app: OpenApiApp): void {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
     const { testCaseId } = c.req.valid('param');
-    await updateTestCase({ db }, { ...c.req.valid('json'), projectId, testCaseId });
+    await updateTestCase({ db }, { ...c.req.valid('json'), projectId, testCaseId, actor: tokenActor(c.get('caller').tokenId) });
     return c.json(testCaseWithProposalsView(await showTestCase({ db }, { projectId, testCaseId })), 200);
   });
 

@@ -10,6 +10,14 @@ function safeNext(base: string, next: string | undefined): string {
   return next && next.startsWith(`${base}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next) ? next : `${base}/runs`;
 }
 
+// Says which limit was hit and when to come back; nothing about whether the token was right (it was not checked).
+function throttledMessage(by: 'address' | 'prefix', retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait = minutes <= 1 ? 'a minute' : `${minutes} minutes`;
+  const who = by === 'address' ? 'from your network address' : 'with tokens starting like this one';
+  return `Too many failed sign-ins ${who}. Try again in ${wait}.`;
+}
+
 function LoginForm(props: { base: string; csrf: string; next: string; problem?: string }) {
   return (
     <Layout title="Sign in" base={props.base}>
@@ -44,14 +52,18 @@ export function registerAuthPages(web: Hono<WebEnv>, base: string): void {
     const form = await c.req.parseBody();
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
     const next = safeNext(base, field('next'));
-    const again = (problem: string, status: 400 | 401 | 403) =>
+    const again = (problem: string, status: 400 | 401 | 403 | 429) =>
       c.html(html`<!doctype html>${<LoginForm base={base} csrf={issueLoginCsrf(c)} next={next} problem={problem} />}`, status);
     if (!loginCsrfValid(c, field('_csrf'))) return again('The sign-in form expired; please try again.', 403);
     const token = field('token');
     if (!token) return again('Enter an API token.', 400);
-    const outcome = await signIn(c, token);
-    if (outcome === 'invalid') return again('That token is not a valid project API token.', 401);
-    if (outcome === 'suspended') return again('The organization of this project is suspended.', 403);
+    const result = await signIn(c, token);
+    if (result.outcome === 'throttled') {
+      c.header('Retry-After', String(result.retryAfterSeconds));
+      return again(throttledMessage(result.by, result.retryAfterSeconds), 429);
+    }
+    if (result.outcome === 'invalid') return again('That token is not a valid project API token.', 401);
+    if (result.outcome === 'suspended') return again('The organization of this project is suspended.', 403);
     return c.redirect(next, 303);
   });
 

@@ -8,6 +8,7 @@ import { dashboardTestCases } from '../../services/dashboard.js';
 import { acceptHealProposal, HealProposalError, rejectHealProposal } from '../../services/heal-proposals.js';
 import { exportTestCaseSpec } from '../../services/test-case-export.js';
 import { updateTestCase } from '../../services/test-cases.js';
+import { sessionActor } from '../../services/audit-log.js';
 import { BurnIn, loadTestCasePage, TestCaseDetail } from './test-case-detail.js';
 
 const pageSize = 25;
@@ -101,7 +102,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     const id = testCaseId(c);
     if (!id) return notFoundPage(c, 'This test case');
     const form = await c.req.parseBody();
-    await updateTestCase(c.get('deps'), { projectId: c.get('session').projectId, testCaseId: id, isEnabled: form.enabled === 'true' });
+    await updateTestCase(c.get('deps'), { projectId: c.get('session').projectId, testCaseId: id, isEnabled: form.enabled === 'true', actor: sessionActor(c.get('session').tokenId) });
     return c.redirect(`${base}/test-cases/${id}`, 303);
   });
 
@@ -111,7 +112,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     if (!id || !Number.isInteger(version) || version < 1) return notFoundPage(c, 'This heal proposal');
     const decide = c.req.param('decision') === 'accept' ? acceptHealProposal : rejectHealProposal;
     try {
-      await decide(c.get('deps').db, c.get('session').projectId, id, version);
+      await decide(c.get('deps').db, c.get('session').projectId, id, version, sessionActor(c.get('session').tokenId));
     } catch (err) {
       if (!(err instanceof HealProposalError)) throw err;
       if (err.kind === 'not_found') return notFoundPage(c, 'This heal proposal');

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiContext, type ApiContext } from '../support/app-context.js';
+import { reserveAppUrl } from '../support/dashboard.js';
+import { serveForSignIn, type SignInServer } from '../support/sign-in-http.js';
+import { signInLimits, SignInThrottle } from '../../src/services/sign-in-throttle.js';
+
+const madeUp = () => `prt_${randomBytes(30).toString('base64url').slice(0, 40)}`;
+
+describe('dashboard sign-in throttle', () => {
+  let api: ApiContext;
+  let web: SignInServer;
+
+  beforeAll(async () => {
+    const appUrl = await reserveAppUrl();
+    api = await createApiContext('pglite', { appUrl });
+    web = await serveForSignIn(api.app, appUrl);
+  });
+  afterAll(async () => {
+    await web?.close();
+    await api?.close();
+  });
+
+  it('refuses an address after 10 failures with 429, Retry-After and a readable message; other addresses sign in, and their success clears nothing', async () => {
+    for (let i = 0; i < signInLimits.perAddress; i++) expect((await web.signIn(madeUp(), '127.0.0.2')).status).toBe(401);
+    // Even the right token is refused now, unchecked: the answer says nothing about it.
+    const blocked = await web.signIn(api.tenant.token, '127.0.0.2');
+    expect(blocked.status).toBe(429);
+    const retryAfter = Number(blocked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(blocked.body).toMatch(/role="alert"[^>]*>Too many failed sign-ins from your network address\. Try again in 15 minutes\./);
+    expect(blocked.body).toContain('name="token"'); // the form is still there to try later
+
+    const elsewhere = await web.signIn(api.tenant.token, '127.0.0.3');
+    expect([elsewhere.status, elsewhere.headers.location]).toEqual([303, '/runs']);
+    expect((await web.signIn(madeUp(), '127.0.0.2')).status).toBe(429);
+
+    // Throttled attempts are not in the audit log: only the 10 failures and the one success are.
+    const log = await api.call('GET', '/v1/audit-log?kind=sign_in.succeeded');
+    expect(log.body.events).toHaveLength(1);
+    const failures = await api.db.selectFrom('audit_events').select('client_address').where('kind', '=', 'sign_in.failed').execute();
+    expect(failures.map((f) => f.client_address)).toEqual(Array(signInLimits.perAddress).fill('127.0.0.2'));
+  });
+
+  it('refuses a token prefix tried from many addresses, and not other prefixes', async () => {
+    const prefix = 'prt_Zq9x';
+    for (let i = 0; i < signInLimits.perPrefix; i++) {
+      expect((await web.signIn(`${prefix}${madeUp().slice(8)}`, `127.0.1.${i + 1}`)).status).toBe(401);
+    }
+    const blocked = await web.signIn(`${prefix}${madeUp().slice(8)}`, '127.0.2.1');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(blocked.body).toContain('Too many failed sign-ins with tokens starting like this one');
+    expect((await web.signIn(madeUp(), '127.0.2.1')).status).toBe(401);
+    expect((await web.signIn(api.tenant.token, '127.0.2.1')).status).toBe(303);
+  });
+});
+
+describe('SignInThrottle', () => {
+  it('lets an address try again once the window has slid past its failures', () => {
+    let now = 0;
+    const throttle = new SignInThrottle({ perAddress: 3, perPrefix: 100, windowMs: 60_000, maxKeys: 100 }, () => now);
+    for (let i = 0; i < 3; i++) {
+      now += 1000;
+      throttle.failed('a', madeUp());
+    }
+    expect(throttle.check('a', madeUp())).toEqual({ allowed: false, by: 'address', retryAfterSeconds: 58 });
+    now = 61_001; // the first failure (at 1 s) has left the window
+    expect(throttle.check('a', madeUp())).toEqual({ allowed: true });
+  });
+
+  it('holds at most maxKeys addresses and prefixes however many clients fail', () => {
+    const throttle = new SignInThrottle({ perAddress: 3, perPrefix: 3, windowMs: 60_000, maxKeys: 50 });
+    for (let i = 0; i < 5000; i++) throttle.failed(`10.0.${i >> 8}.${i & 255}`, madeUp());
+    expect(throttle.keys).toEqual({ addresses: 50, prefixes: 50 });
+  });
+});
