@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../api/openapi.js';
 import { createMcpServer } from './server.js';
+import { invalidParamsAnswer } from './request-params.js';
 
 // What a client sends in stateless mode: a request (with id) or a notification. It never answers a server request,
 // since the server cannot make one without a session. Anything else is refused here with `{ message }`.
@@ -46,6 +47,8 @@ const route = createRoute({
 /** `POST /v1/mcp`: a new server and transport per request, so nothing is kept between calls. */
 export function registerMcp(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
+    const refusal = invalidParamsAnswer(c.req.valid('json'));
+    if (refusal) return c.json(refusal, 200);
     const server = createMcpServer({ deps: c.get('deps'), caller: c.get('caller'), requestId: c.get('requestId'), logger: c.get('logger'), signal: c.req.raw.signal });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
