@@ -13,7 +13,7 @@ import {
 } from '../db/queries/environments.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import type { EnvironmentAccessInput } from '../domain/environment-access.js';
-import { saveAccess } from './environment-access.js';
+import { checkAccess, saveAccess } from './environment-access.js';
 import { requireApplication } from './applications.js';
 
 export type { EnvironmentView };
@@ -44,6 +44,7 @@ export async function createEnvironment(
 ): Promise<EnvironmentView> {
   const { projectId } = input;
   const application = await requireApplication(db, projectId, input.applicationShortId);
+  if (input.access) checkAccess(input.access, Boolean(input.url));
   let buildId: string | null = null;
   if (input.applicationBuildShortId) {
     if (application.kind === 'web') throw new InvalidError('applicationBuildShortId: web applications use a url');

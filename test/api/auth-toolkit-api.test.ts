@@ -62,5 +62,11 @@ describe.each(databaseKinds)('TOTP configs and environment access (%s)', (kind) 
     expect((await ctx.call('PATCH', path, { access: { headers: [{ name: 'Host', value: 'evil' }] } })).status).toBe(400);
     expect((await ctx.call('PATCH', path, { access: { headers: [{ name: 'bad header', value: 'x' }] } })).status).toBe(400);
     expect((await ctx.call('PATCH', path, { access: { httpCredentials: null } })).body.access.httpCredentials).toBeNull();
+    // Refused before anything is written: no environment is left behind by a 400.
+    const before = (await ctx.call('GET', `/v1/applications/${app}/environments`)).body.environments.length;
+    const refused = await ctx.call('POST', `/v1/applications/${app}/environments`, { name: 'Bad', url: 'https://bad.shop.test', access: { headers: [{ name: 'Content-Length', value: '1' }] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/"Content-Length" cannot be set/);
+    expect((await ctx.call('GET', `/v1/applications/${app}/environments`)).body.environments).toHaveLength(before);
   });
 });
