@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import { createApiServer } from '../api/server.js';
 import { createApp } from '../api/app.js';
 import { loadConfig, type Config } from '../config.js';
-import { migrateToLatest, type DB } from '../db/database.js';
+import type { DB } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
 import { findTokenOwner } from '../db/queries/api-tokens.js';
 import { seedProject } from '../db/queries/admin.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -70,9 +71,11 @@ export async function runMigrate(): Promise<number> {
   const config = loadConfig('migrate');
   const db = openDatabase(config);
   try {
-    const { results } = await migrateToLatest(db);
+    const { results, sealed } = await migrate(db);
     for (const r of results ?? []) process.stdout.write(`${r.status}: ${r.migrationName}\n`);
     if (!results?.length) process.stdout.write('database is up to date\n');
+    const count = sealed.configs + sealed.gitIntegrations + sealed.environments;
+    if (count > 0) process.stdout.write(`sealed secrets stored in clear: ${sealed.configs} config(s), ${sealed.gitIntegrations} Git integration(s), ${sealed.environments} environment(s)\n`);
     return 0;
   } finally {
     await db.destroy();
@@ -138,7 +141,7 @@ export async function runDev(): Promise<number> {
   try {
     const db = openDatabase(config);
     stops.push(() => db.destroy());
-    await migrateToLatest(db);
+    await migrate(db);
     const creds = await devCredentials(db, resolve(dir, 'dev-project.json'));
 
     let temporalAddress = config.TEMPORAL_ADDRESS;

@@ -447,6 +447,14 @@ export interface MergeRequestCommentsTable {
   created_at: Timestamp;
 }
 
+/** A data key of the secrets' envelope encryption, wrapped by the master key named by `master_key_id`. */
+export interface DataKeysTable {
+  id: string;
+  wrapped: string;
+  master_key_id: string;
+  created_at: Generated<Date>;
+}
+
 export interface DashboardSigningKeysTable {
   id: Generated<number>;
   secret: string;
@@ -499,6 +507,7 @@ export interface Database {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
   api_tokens: ApiTokensTable;
+  data_keys: DataKeysTable;
   applications: ApplicationsTable;
   application_builds: ApplicationBuildsTable;
   build_uploads: BuildUploadsTable;

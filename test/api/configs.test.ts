@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { openSecret } from '../../src/db/secrets.js';
 
 describe.each(databaseKinds)('configs (%s)', (kind) => {
   let ctx: ApiContext;
@@ -65,7 +66,9 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
 
     // The value is stored, just never shown.
     const row = await ctx.db.selectFrom('configs').select('value').where('short_id', '=', created.body.shortId).executeTakeFirstOrThrow();
-    expect(row.value).toBe(rotated);
+    // Sealed at rest (test/api/secrets-at-rest.test.ts); opened, it is the new value.
+    expect(row.value).not.toContain(rotated);
+    expect(await openSecret(ctx.db, row.value)).toBe(rotated);
     expect((await call('DELETE', path)).body).toEqual({ deleted: true });
     expect(texts.join('\n')).not.toContain(rotated);
   });

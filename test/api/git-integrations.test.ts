@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSecret } from '../../src/db/secrets.js';
 import {
   ensureWebhookSecret,
   gitClientFor,
@@ -76,7 +77,9 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     const switched = await call('PATCH', path, { auth: 'token', token: secret('ghp') });
     expect(switched.body).toMatchObject({ auth: 'token', appId: null, hasPrivateKey: false, hasToken: true });
     const row = await ctx.db.selectFrom('git_integrations').selectAll().where('short_id', '=', created.body.shortId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ app_id: null, private_key: null, token: secrets.at(-1) });
+    expect(row).toMatchObject({ app_id: null, private_key: null });
+    // Sealed at rest; opened, it is the token sent.
+    expect(await openSecret(ctx.db, row.token!)).toBe(secrets.at(-1));
 
     expect((await call('DELETE', path)).body).toEqual({ deleted: true });
     expect((await call('GET', path)).status).toBe(404);
@@ -134,7 +137,7 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     }
     expect(await list()).toEqual([]);
     const row = await ctx.db.selectFrom('git_integrations').select('token').where('short_id', '=', theirs.body.shortId).executeTakeFirstOrThrow();
-    expect(row.token).toBe(secrets.at(-1));
+    expect(await openSecret(ctx.db, row.token!)).toBe(secrets.at(-1));
   });
 
   it('gives reviews a working client per provider, reusing the GitHub installation token, and finds webhook secrets', async () => {

@@ -18,6 +18,7 @@ import * as inbox from './2026_11_26_0020_inbox.js';
 import * as authToolkit from './2026_11_26_0021_auth_toolkit.js';
 import * as runDownloads from './2026_11_26_0025_run_downloads.js';
 import * as auditLog from './2026_11_27_0030_audit_log.js';
+import * as dataKeys from './2026_11_27_0040_data_keys.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0021_auth_toolkit': authToolkit,
   '2026_11_26_0025_run_downloads': runDownloads,
   '2026_11_27_0030_audit_log': auditLog,
+  '2026_11_27_0040_data_keys': dataKeys,
 };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { ConfigRow } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { openSecret, sealSecret } from '../secrets.js';
 
 export interface ConfigView {
   shortId: string;
@@ -55,11 +56,22 @@ export async function createConfig(db: DB, projectId: string, input: { name: str
   const shortId = newShortId('config');
   await db
     .insertInto('configs')
-    .values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, value: input.value, is_secret: input.isSecret, type: input.type ?? 'plain' })
+    .values({
+      id: newId(),
+      short_id: shortId,
+      project_id: projectId,
+      name: input.name,
+      value: isSecretConfig(input.isSecret, input.type) ? await sealSecret(db, input.value) : input.value,
+      is_secret: input.isSecret,
+      type: input.type ?? 'plain',
+    })
     .execute();
   const { id: _id, ...view } = (await getConfig(db, projectId, shortId))!;
   return view;
 }
+
+/** A secret config (and a TOTP seed, always secret) is sealed at rest; a plain one is stored as it is. */
+const isSecretConfig = (isSecret: boolean, type: 'plain' | 'totp' | undefined) => isSecret || type === 'totp';
 
 export async function updateConfig(db: DB, id: string, patch: { name?: string; value?: string; isSecret?: boolean; type?: 'plain' | 'totp' }): Promise<void> {
   const values = {
@@ -68,6 +80,12 @@ export async function updateConfig(db: DB, id: string, patch: { name?: string; v
     ...(patch.isSecret !== undefined && { is_secret: patch.isSecret }),
     ...(patch.type !== undefined && { type: patch.type }),
   };
+  if (patch.value !== undefined || patch.isSecret !== undefined || patch.type !== undefined) {
+    // The stored form follows what the config is after the change: a value made secret is sealed, one made plain opened.
+    const row = await db.selectFrom('configs').select(['value', 'is_secret', 'type']).where('id', '=', id).executeTakeFirstOrThrow();
+    const plain = patch.value ?? (await openSecret(db, row.value));
+    values.value = isSecretConfig(patch.isSecret ?? row.is_secret, patch.type ?? row.type) ? await sealSecret(db, plain) : plain;
+  }
   if (Object.keys(values).length === 0) return;
   await db
     .updateTable('configs')

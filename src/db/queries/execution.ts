@@ -1,4 +1,5 @@
 import type { DB } from '../database.js';
+import { openSecret } from '../secrets.js';
 import type { Step } from '../../domain/steps.js';
 import type { GenerationStatus } from '../schema.js';
 
@@ -99,7 +100,7 @@ export async function loadExecutionContext(db: DB, projectId: string, testCaseId
     application: { id: row.application_id, name: row.application_name, shortId: row.application_short_id },
     environmentUrl: row.environment_url,
     device: toDeviceSettings(row),
-    configs: Object.fromEntries(configRows.map((c) => [c.name, c.value])),
+    configs: Object.fromEntries(await Promise.all(configRows.map(async (c) => [c.name, await openSecret(db, c.value)] as const))),
     secretNames: configRows.filter((c) => c.is_secret).map((c) => c.name),
     totpNames: configRows.filter((c) => c.type === 'totp').map((c) => c.name),
     scenario: row.scenario_instructions,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { GitIntegrationsTable } from '../schema.js';
 import type { Selectable } from 'kysely';
+import { openNullable, sealNullable } from '../secrets.js';
 
 export type GitIntegrationRow = Selectable<GitIntegrationsTable>;
 
@@ -37,21 +38,38 @@ export function toGitIntegrationView(row: GitIntegrationRow): GitIntegrationView
 
 export type GitIntegrationValues = Pick<GitIntegrationRow, 'auth' | 'app_id' | 'private_key' | 'token' | 'webhook_secret' | 'base_url'>;
 
+// The token, the App's private key and the webhook secret are sealed at rest (src/db/secrets.ts): rows leave this
+// module opened and enter it sealed, so nothing above sees the stored form.
+async function opened(db: DB, row: GitIntegrationRow): Promise<GitIntegrationRow>;
+async function opened(db: DB, row: GitIntegrationRow | undefined): Promise<GitIntegrationRow | undefined>;
+async function opened(db: DB, row: GitIntegrationRow | undefined): Promise<GitIntegrationRow | undefined> {
+  if (!row) return undefined;
+  const [private_key, token, webhook_secret] = await Promise.all([openNullable(db, row.private_key), openNullable(db, row.token), openNullable(db, row.webhook_secret)]);
+  return { ...row, private_key, token, webhook_secret };
+}
+
+async function sealed<V extends GitIntegrationValues>(db: DB, values: V): Promise<V> {
+  const [private_key, token, webhook_secret] = await Promise.all([sealNullable(db, values.private_key), sealNullable(db, values.token), sealNullable(db, values.webhook_secret)]);
+  return { ...values, private_key, token, webhook_secret };
+}
+
 export async function listGitIntegrationRows(db: DB, projectId: string): Promise<GitIntegrationRow[]> {
-  return db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).orderBy('provider').execute();
+  const rows = await db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).orderBy('provider').execute();
+  return Promise.all(rows.map((r) => opened(db, r)));
 }
 
 export async function findGitIntegrationRow(db: DB, projectId: string, shortId: string): Promise<GitIntegrationRow | undefined> {
-  return db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+  return opened(db, await db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst());
 }
 
 export async function findGitIntegrationByProvider(db: DB, projectId: string, provider: GitIntegrationRow['provider']): Promise<GitIntegrationRow | undefined> {
-  return db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).where('provider', '=', provider).executeTakeFirst();
+  return opened(db, await db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).where('provider', '=', provider).executeTakeFirst());
 }
 
 /** Every integration of a provider that has a webhook secret, across projects (webhook deliveries name no project). */
 export async function gitIntegrationsWithWebhookSecret(db: DB, provider: GitIntegrationRow['provider']): Promise<GitIntegrationRow[]> {
-  return db.selectFrom('git_integrations').selectAll().where('provider', '=', provider).where('webhook_secret', 'is not', null).orderBy('created_at').execute();
+  const rows = await db.selectFrom('git_integrations').selectAll().where('provider', '=', provider).where('webhook_secret', 'is not', null).orderBy('created_at').execute();
+  return Promise.all(rows.map((r) => opened(db, r)));
 }
 
 /** True for the unique (project, provider) violation, the backstop when two requests race to create one. */
@@ -65,20 +83,22 @@ export async function insertGitIntegration(
   row: { id: string; shortId: string; projectId: string; provider: GitIntegrationRow['provider'] } & GitIntegrationValues,
 ): Promise<GitIntegrationRow> {
   const { id, shortId, projectId, provider, ...values } = row;
-  return db
+  const inserted = await db
     .insertInto('git_integrations')
-    .values({ id, short_id: shortId, project_id: projectId, provider, ...values })
+    .values({ id, short_id: shortId, project_id: projectId, provider, ...(await sealed(db, values)) })
     .returningAll()
     .executeTakeFirstOrThrow();
+  return opened(db, inserted);
 }
 
 export async function updateGitIntegration(db: DB, id: string, values: GitIntegrationValues): Promise<GitIntegrationRow> {
-  return db
+  const updated = await db
     .updateTable('git_integrations')
-    .set({ ...values, updated_at: sql<Date>`now()` })
+    .set({ ...(await sealed(db, values)), updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  return opened(db, updated);
 }
 
 export async function deleteGitIntegration(db: DB, id: string): Promise<void> {
@@ -89,10 +109,10 @@ export async function deleteGitIntegration(db: DB, id: string): Promise<void> {
 export async function setWebhookSecretIfMissing(db: DB, id: string, secret: string): Promise<string> {
   await db
     .updateTable('git_integrations')
-    .set({ webhook_secret: secret, updated_at: sql<Date>`now()` })
+    .set({ webhook_secret: await sealNullable(db, secret), updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .where('webhook_secret', 'is', null)
     .execute();
   const row = await db.selectFrom('git_integrations').select('webhook_secret').where('id', '=', id).executeTakeFirstOrThrow();
-  return row.webhook_secret!;
+  return (await openNullable(db, row.webhook_secret))!;
 }

@@ -1,6 +1,7 @@
 // The secrets an incoming webhook delivery may be signed with, found from what the delivery claims about itself
 // (its repository; for a GitHub App, its App id) before anything about it is trusted.
 import type { DB } from '../database.js';
+import { openNullable } from '../secrets.js';
 import type { GitProviderId } from '../../domain/git.js';
 
 export interface WebhookSecretRow {
@@ -34,5 +35,5 @@ export async function webhookSecretRows(
     .orderBy('i.created_at')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ projectId: r.project_id, secret: r.webhook_secret!, reviewHandle: r.handle ?? null }));
+  return Promise.all(rows.map(async (r) => ({ projectId: r.project_id, secret: (await openNullable(db, r.webhook_secret))!, reviewHandle: r.handle ?? null })));
 }
