@@ -3,6 +3,7 @@ import { interactionStatement } from './export-interactions.js';
 import { quote } from './locators.js';
 import { eventHelpers, eventStatement, usesTabs, withEvents } from './export-events.js';
 import { accessLines, authHelpers, authImports, configLine, httpRequestStatement, type ExportConfig } from './export-auth.js';
+import { emailStatement, inboxConfigLine, inboxHelpers, inboxSetupLines } from './export-email.js';
 import { httpStepTexts } from './http-step.js';
 import type { EnvironmentAccess } from '../domain/environment-access.js';
 
@@ -40,14 +41,16 @@ export function exportPlaywrightSpec(input: ExportInput): string {
   ];
   if (used.length > 0) {
     lines.push('const config: Record<string, string> = {');
-    for (const name of used) lines.push(configLine(name, input.configs[name]));
+    for (const name of used) lines.push(inboxConfigLine(name) ?? configLine(name, input.configs[name]));
     lines.push('};');
   }
   lines.push(...authHelpers(allSteps, input.configs, used), ...accessLines(input.access));
   lines.push(...eventHelpers(allSteps));
+  lines.push(...inboxHelpers(allSteps, used));
   // Steps over several tabs reassign `page` as replay switches tabs; `pages` holds them in the order they opened.
   const tabs = usesTabs(allSteps);
   lines.push('', `test(${quote(input.name)}, async ({ page${tabs ? ', context' : ''} }) => {`, ...(tabs ? ['  const pages = [page];'] : []), '  await page.goto(baseURL);');
+  lines.push(...inboxSetupLines(used));
   if (chain.length === 0) {
     lines.push(...stepLines(input.steps, '  '));
   } else {
@@ -81,9 +84,11 @@ function elementExpression(step: Step): string | undefined {
 
 /** A JS expression for a step value: literal text joined with config lookups. */
 function valueExpression(value: string): string {
-  const parts = value.split(/(\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\})/).filter((p) => p !== '');
+  const parts = value.split(/(\{\{\s*[A-Za-z_][A-Za-z0-9_]*(?::[a-z0-9][a-z0-9-]*)?\s*\}\})/).filter((p) => p !== '');
   if (parts.length === 0) return "''";
-  return parts.map((p) => (/^\{\{/.test(p) ? `config.${configReferences(p)[0]}` : quote(p))).join(' + ');
+  // `{{INBOX:name}}` is no identifier: it is looked up by key.
+  const lookup = (name: string) => (/^[A-Za-z_]\w*$/.test(name) ? `config.${name}` : `config[${quote(name)}]`);
+  return parts.map((p) => (/^\{\{/.test(p) ? lookup(configReferences(p)[0]!) : quote(p))).join(' + ');
 }
 
 function statement(step: Step): string {
@@ -112,6 +117,9 @@ function statement(step: Step): string {
       return eventStatement(step, el)!;
     case 'http_request':
       return httpRequestStatement(step, valueExpression);
+    case 'wait_for_email':
+    case 'open_link':
+      return emailStatement(step, v)!;
     case 'wait_for':
       return el ? `await ${el}.first().waitFor();` : `await page.getByText(${v}).first().waitFor();`;
     case 'assert_visible':

@@ -98,7 +98,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   const appDeps: AppDeps = {
     db,
-    config: { appUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+    config: { appUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100, ...(inbox && { PROCTOR_INBOX_DOMAIN: inbox.domain }) },
     temporal,
     blobs,
     logger,
