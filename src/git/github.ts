@@ -1,10 +1,11 @@
 // GitProviderClient over GitHub's REST API, as a GitHub App (@octokit/app: the installation is looked up per
-// repository, installation tokens are minted on demand and cached in memory by @octokit/auth-app until shortly
-// before they expire, never stored) or with a token (a PAT or fine-grained token). `baseUrl` points it at GitHub
+// repository, installation tokens are minted on demand and cached in memory until shortly before the expiry
+// GitHub gave them, never stored) or with a token (a PAT or fine-grained token). `baseUrl` points it at GitHub
 // Enterprise Server (`https://ghe.example.com/api/v3`) or, in tests, at a local fake.
 import { App } from '@octokit/app';
 import { Octokit } from '@octokit/rest';
 import { CredentialsRefusedError, providerError } from './errors.js';
+import { InstallationTokenCache } from './installation-token-cache.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import type { GitProviderClient } from './provider.js';
 import type { ChangedFile, CommitStatusState, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
@@ -84,10 +85,15 @@ export class GitHubClient implements GitProviderClient {
   constructor(options: GitHubClientOptions) {
     const OctokitWithBase = Octokit.defaults({ baseUrl: (options.baseUrl ?? githubDefaultBaseUrl).replace(/\/+$/, ''), userAgent });
     if (options.auth.kind === 'app') {
+      // Installation tokens live in a cache that honours the expiry GitHub gave them (installation-token-cache.ts).
+      const cache = new InstallationTokenCache();
+      const AppOctokit = OctokitWithBase.defaults((o: ConstructorParameters<typeof Octokit>[0] = {}) =>
+        o.auth && typeof o.auth === 'object' && !('cache' in o.auth) ? { ...o, auth: { ...o.auth, cache } } : o,
+      );
       this.app = new App({
         appId: options.auth.appId,
         privateKey: options.auth.privateKey,
-        Octokit: OctokitWithBase,
+        Octokit: AppOctokit,
         log: silent,
       });
     } else {

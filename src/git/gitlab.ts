@@ -1,9 +1,10 @@
 // GitProviderClient over GitLab's REST API (@gitbeaker/rest) with a project or group access token. `baseUrl` is
 // the instance (`https://gitlab.com`, a self-managed host, or a local fake in tests); projects are addressed by
-// their path (`group/sub/project`), which gitbeaker URL-encodes. gitbeaker itself retries 429 and 502 a few
-// times with backoff; every other failure surfaces at once, mapped by providerError.
+// their path (`group/sub/project`), which gitbeaker URL-encodes. Each request is made once (gitlab-requester.ts):
+// a failure surfaces at once, mapped by providerError, and the activity's retry policy decides on another try.
 import { Gitlab, GitbeakerRequestError, GitbeakerRetryError, GitbeakerTimeoutError } from '@gitbeaker/rest';
 import { providerError } from './errors.js';
+import { singleAttemptRequester } from './gitlab-requester.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { GitProviderClient } from './provider.js';
 import type { ChangedFile, CommitStatusState, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
@@ -86,7 +87,7 @@ export class GitLabClient implements GitProviderClient {
   private readonly api: InstanceType<typeof Gitlab<false>>;
 
   constructor(options: GitLabClientOptions) {
-    this.api = new Gitlab({ host: (options.baseUrl ?? gitlabDefaultBaseUrl).replace(/\/+$/, ''), token: options.token, queryTimeout: 30_000 });
+    this.api = new Gitlab({ host: (options.baseUrl ?? gitlabDefaultBaseUrl).replace(/\/+$/, ''), token: options.token, queryTimeout: 30_000, requesterFn: singleAttemptRequester });
   }
 
   async fetchMergeRequest(ref: MergeRequestRef): Promise<MergeRequestChange> {
