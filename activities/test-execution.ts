@@ -6,6 +6,7 @@ import { environmentAccess } from './environment-access.js';
 import { requireEnvironmentUrl } from './burn-in.js';
 import { BadTestDefinitionError, GoneError, NotFoundError } from '../src/domain/errors.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
+import { redactTrace } from '../src/browser/trace-redaction.js';
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
@@ -124,7 +125,8 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
           const tracePath = join(traceDir, 'trace.zip');
           await context.tracing.stop({ path: tracePath });
           const traceKey = `${input.artifactPrefix}/trace.zip`;
-          await deps.blobs.put(traceKey, await readFile(tracePath), 'application/zip');
+          // Redacted first: the trace records typed values and request headers, secrets included.
+          await deps.blobs.put(traceKey, Buffer.from(redactTrace(await readFile(tracePath), Object.values(values.secrets()))), 'application/zip');
 
           let stepsVersion = ctx.testCase.stepsVersion;
           let keptHeal: KeptHeal | undefined;

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { describe, expect, it } from 'vitest';
 import type { BrowserState } from '../../src/domain/steps.js';
@@ -48,6 +49,12 @@ describe('burn-in and replay on the real stack', () => {
     expect(replay.status).toBe('PASSED');
     expect(replay.traceKey).toBeDefined();
     expect((await shop.stack.activityDeps.blobs.stat(replay.traceKey!))?.size).toBeGreaterThan(1000);
+    // The trace recorded the typed password, and holds it masked: no entry of the archive has it in any spelling.
+    const trace = unzipSync(await shop.stack.activityDeps.blobs.get(replay.traceKey!));
+    const traceText = Object.entries(trace).filter(([name]) => !/\.(jpe?g|png)$/.test(name)).map(([, bytes]) => strFromU8(bytes)).join('\n');
+    expect(traceText).toContain('***');
+    expect(traceText).not.toContain(shopCredentials.password);
+    expect(traceText).not.toContain(encodeURIComponent(shopCredentials.password));
     expect(shop.llm.requests.length).toBe(callsBefore);
   });
 

@@ -1,0 +1,40 @@
+// A Playwright trace records what each action typed and every request's headers: a secret config filled into a
+// password field, an environment's basic-auth header. Before a trace is stored, every secret in its text entries is
+// replaced, so a trace that anyone with the run's link can open holds none.
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+
+const mask = '***';
+// Headers that carry credentials whatever their value: the basic-auth header is base64, not the password.
+const credentialHeader = /("name":\s*"(?:authorization|proxy-authorization)",\s*"value":\s*")((?:[^"\\]|\\.)*)(")/gi;
+
+const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The forms a value takes in a trace: as is, JSON-escaped, URL-encoded, HTML-escaped (DOM snapshots), and combined. */
+function spellings(secret: string): string[] {
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  return [...new Set([secret, json(secret), encodeURIComponent(secret), html(secret), json(html(secret))])];
+}
+
+/** `text` with every secret (of 3 characters or more, as redact() in snapshot.ts) and every credential header masked. */
+export function redactText(text: string, secrets: string[]): string {
+  let out = text.replace(credentialHeader, `$1${mask}$3`);
+  for (const secret of secrets.filter((s) => s.length >= 3).sort((a, b) => b.length - a.length)) {
+    for (const spelling of spellings(secret)) out = out.split(spelling).join(mask);
+  }
+  return out;
+}
+
+// Screenshots and fonts are binary; everything else in a trace (events, network log, DOM snapshots, sources) is text.
+const binary = /\.(jpe?g|png|webp|gif|woff2?|ttf|ico|zip|wasm)$/i;
+
+/** The trace archive with its text entries redacted; entries without a secret are kept byte for byte. */
+export function redactTrace(zip: Uint8Array, secrets: string[]): Uint8Array {
+  const entries = unzipSync(zip);
+  for (const [name, bytes] of Object.entries(entries)) {
+    if (binary.test(name)) continue;
+    const text = strFromU8(bytes);
+    const redacted = redactText(text, secrets);
+    if (redacted !== text) entries[name] = strToU8(redacted);
+  }
+  return zipSync(entries, { level: 6 });
+}
