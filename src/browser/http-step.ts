@@ -68,7 +68,7 @@ export async function performHttpStep(page: Page, step: Step, opts: { baseUrl: s
   for (const save of h.save ?? []) {
     const found = readJsonPath(doc, save.path);
     if (!found.found) throw new HttpCheckError(`${where}: the response has no ${save.path} to save as {{${save.name}}}; the body was: "${shown()}"`);
-    opts.values.set(save.name, jsonText(found.value));
+    opts.values.set(save.name, jsonText(found.value), { secret: save.secret ?? false });
   }
   return { status, saved: (h.save ?? []).map((s) => s.name) };
 }

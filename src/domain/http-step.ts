@@ -16,8 +16,11 @@ export interface HttpStep {
   status?: number;
   /** JSON values the response must hold, e.g. `{ path: '$.items[0].name', equals: 'Milk' }`. */
   json?: Array<{ path: string; equals: string }>;
-  /** Run variables set from the response, e.g. `{ name: 'NOTE_ID', path: '$.id' }`, used later as `{{NOTE_ID}}`. */
-  save?: Array<{ name: string; path: string }>;
+  /**
+   * Run variables set from the response, e.g. `{ name: 'NOTE_ID', path: '$.id' }`, used later as `{{NOTE_ID}}`;
+   * a `secret` one (an API token) is redacted like a secret config.
+   */
+  save?: Array<{ name: string; path: string; secret?: boolean }>;
 }
 
 type Segment = string | number;

@@ -23,7 +23,7 @@ export const httpRequestTool: OpenAI.ChatCompletionTool = {
         body: { type: 'string', description: 'Request body (JSON text)' },
         expectStatus: { type: 'integer', description: 'Expected status (default any 2xx)' },
         expectJson: { ...pathItem({ equals: { type: 'string', description: 'Expected value' } }, ['equals']), description: 'JSON values to assert' },
-        save: { ...pathItem({ name: { type: 'string', description: 'Variable name, later {{NAME}}' } }, ['name']), description: 'Save values as variables' },
+        save: { ...pathItem({ name: { type: 'string', description: 'Variable name, later {{NAME}}' }, secret: { type: 'boolean', description: 'A token: hide it' } }, ['name']), description: 'Save values as variables' },
         description: { type: 'string', description: 'The step in plain words' },
       },
       required: ['method', 'url', 'description'],
@@ -47,7 +47,7 @@ export function httpStepFromArgs(args: Record<string, unknown>, description: str
     ...(typeof args.body === 'object' && args.body !== null && { body: JSON.stringify(args.body) }),
     ...(typeof args.expectStatus === 'number' && { status: args.expectStatus }),
     ...(Array.isArray(args.expectJson) && { json: pairs(args.expectJson, 'equals') as HttpStep['json'] }),
-    ...(Array.isArray(args.save) && { save: pairs(args.save, 'name') as HttpStep['save'] }),
+    ...(Array.isArray(args.save) && { save: saves(args.save) }),
   };
   const problem = httpStepProblem(http);
   if (problem) throw new Error(`http_request: ${problem}`);
@@ -69,4 +69,11 @@ export function httpSummary(step: Step): string {
   if (!h) return '';
   const saved = (h.save ?? []).map((s) => `{{${s.name}}}`);
   return ` ${h.method} ${h.url}${saved.length ? ` (saved ${saved.join(', ')})` : ''}`;
+}
+
+function saves(raw: unknown[]): NonNullable<HttpStep['save']> {
+  return raw
+    .filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null)
+    .filter((v) => typeof v.path === 'string' && typeof v.name === 'string')
+    .map((v) => ({ name: v.name as string, path: v.path as string, ...(v.secret === true && { secret: true }) }));
 }

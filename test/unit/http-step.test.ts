@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accessView, mergeAccess, type EnvironmentAccess } from '../../src/domain/environment-access.js';
 import { httpStepProblem, jsonText, parseJsonPath, readJsonPath } from '../../src/domain/http-step.js';
+import { httpStepFromArgs } from '../../src/llm/http-tool.js';
 
 describe('http_request JSON paths', () => {
   const doc = { note: { id: 'N-1', tags: ['a', 'b'], 'with space': 3, nested: [{ ok: true }] }, total: 0, empty: null };
@@ -62,5 +63,23 @@ describe('environment access writes', () => {
   it('never shows a secret value in the view', () => {
     expect(JSON.stringify(accessView(stored))).not.toMatch(/"pw"|"tok"/);
     expect(accessView(null)).toEqual({ httpCredentials: null, headers: [], cookies: [] });
+  });
+});
+
+describe('the http_request tool call as a step', () => {
+  it('keeps {{NAME}} in an absolute URL of the environment as a path, and a save marked secret', () => {
+    const step = httpStepFromArgs(
+      { method: 'post', url: 'https://shop.test/api/orders/{{ORDER_ID}}', body: { qty: 1 }, save: [{ name: 'TOKEN', path: '$.token', secret: true }, { name: 'ID', path: '$.id' }], expectJson: [{ path: '$.qty', equals: 1 }] },
+      'Order',
+      'https://shop.test/login',
+    );
+    expect(step.http).toEqual({
+      method: 'POST', url: '/api/orders/{{ORDER_ID}}', body: '{"qty":1}', json: [{ path: '$.qty', equals: '1' }],
+      save: [{ name: 'TOKEN', path: '$.token', secret: true }, { name: 'ID', path: '$.id' }],
+    });
+  });
+
+  it('refuses a call the step could not run', () => {
+    expect(() => httpStepFromArgs({ method: 'GET', url: '/x', save: [{ name: 'A', path: 'id' }] }, 'x', 'https://shop.test/')).toThrow(/simple JSON path/);
   });
 });
