@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { migrateToLatest } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
 import {
   createOrganization,
   createProject,
@@ -9,6 +9,7 @@ import {
   setOrganizationSuspended,
 } from '../db/queries/admin.js';
 import { openDatabase } from '../runtime.js';
+import { rotateMasterKey } from './rotate-master-key.js';
 import { createProjectToken, revokeProjectToken } from '../services/api-tokens.js';
 
 const usage = `proctor admin <command> [options]       (uses DATABASE_URL, else the dev PGlite in PROCTOR_DATA_DIR)
@@ -22,6 +23,7 @@ const usage = `proctor admin <command> [options]       (uses DATABASE_URL, else 
   unsuspend-org --org ORG_ID
   list-orgs
   list-projects
+  rotate-master-key                          re-wraps the secrets' data keys under PROCTOR_NEW_MASTER_KEY (or a new key)
 `;
 
 export async function runAdmin(argv: string[]): Promise<number> {
@@ -44,7 +46,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
   const db = openDatabase(loadConfig('admin'));
   const out = (line: string) => process.stdout.write(line + '\n');
   try {
-    await migrateToLatest(db);
+    await migrate(db);
     switch (command) {
       case 'create-org':
         out((await createOrganization(db, need('name'))).id);
@@ -66,6 +68,9 @@ export async function runAdmin(argv: string[]): Promise<number> {
         return report(await setOrganizationSuspended(db, need('org'), false), 'organization active', 'no such organization');
       case 'list-orgs':
         for (const o of await listOrganizations(db)) out(`${o.id}\t${o.suspended_at ? 'suspended' : 'active'}\t${o.name}`);
+        return 0;
+      case 'rotate-master-key':
+        await rotateMasterKey(db, out);
         return 0;
       case 'list-projects':
         for (const p of await listProjects(db)) out(`${p.id}\t${p.name}\torg ${p.organization_id} (${p.organization_name}${p.suspended_at ? ', suspended' : ''})`);
