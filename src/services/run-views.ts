@@ -59,7 +59,8 @@ export async function runView(deps: RunViewDeps, run: RunWithTests) {
         resultTitle: r.result_title,
         evaluationThought: r.error,
         promptGoal: r.goal,
-        promptExamples: [] as string[],
+        // QA.tech documents a string or null; Proctor keeps no prompt examples, so null (an array broke typed clients).
+        promptExamples: null as string | null,
         inPlan: r.in_plan,
         environmentUrl: r.environment_url,
         failedStepIndex: r.failed_step_index,

@@ -123,7 +123,9 @@ describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (ki
     expect(plain.body.runTestCases).toEqual([]);
     const failed = await ctx.call('GET', `/v1/run/${started.body.run.shortId}?testCases=failed`);
     expect(failed.body.runTestCases).toHaveLength(1);
-    expect(failed.body.runTestCases[0]).toMatchObject({ name: 'Checkout', result: 'FAILED', evaluationThought: 'no button "Pay"', failedStepIndex: 3, healedSteps: [], promptExamples: [] });
+    expect(failed.body.runTestCases[0]).toMatchObject({ name: 'Checkout', result: 'FAILED', evaluationThought: 'no button "Pay"', failedStepIndex: 3, healedSteps: [], promptExamples: null });
+    // QA.tech's contract for an ended run: promptGoal and promptExamples are each a string or null, never a list.
+    for (const t of failed.body.runTestCases) for (const field of ['promptGoal', 'promptExamples']) expect(t[field] === null || typeof t[field] === 'string', field).toBe(true);
     const all = await ctx.call('GET', `/v1/run/${started.body.run.shortId}?testCases=all`);
     const signIn = all.body.runTestCases.find((t: { name: string }) => t.name === 'Sign in');
     expect(signIn).toMatchObject({ status: 'COMPLETED', result: 'PASSED', durationMs: 900, startedAt: '2026-11-23T10:00:00.000Z', finishedAt: '2026-11-23T10:00:00.000Z', inPlan: true });

@@ -23,7 +23,7 @@ const RunTestCaseSchema = z
     resultTitle: z.string().nullable(),
     evaluationThought: z.string().nullable().openapi({ description: 'Why it failed or was skipped' }),
     promptGoal: z.string().nullable(),
-    promptExamples: z.array(z.string()),
+    promptExamples: z.string().nullable().openapi({ description: 'QA.tech\'s prompt examples of the test, as text; Proctor records none, so null' }),
     inPlan: z.boolean().openapi({ description: 'false for a dependency included automatically' }),
     environmentUrl: z.string().nullable(),
     failedStepIndex: z
