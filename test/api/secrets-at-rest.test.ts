@@ -1,4 +1,7 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../../src/cli/rotate-master-key.js';
@@ -149,5 +152,25 @@ describe.each(databaseKinds)('secrets at rest (%s)', (kind) => {
     await expect(readBack()).rejects.toThrow(/is wrapped by master key [0-9a-f]{16}, but PROCTOR_MASTER_KEY is [0-9a-f]{16}/);
     process.env.PROCTOR_MASTER_KEY = newKey;
     resetKeyring();
+  });
+
+  it('rotates a dev key file in place: the new key replaces it (mode 0600) once the data keys are re-wrapped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proctor-keys-'));
+    try {
+      const file = join(dir, 'master.key');
+      writeFileSync(file, `${process.env.PROCTOR_MASTER_KEY}\n`, { mode: 0o600 });
+      const lines: string[] = [];
+      await rotateMasterKey(ctx.db, (l) => lines.push(l), { PROCTOR_DATA_DIR: dir });
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`^re-wrapped [1-9]\\d* data key\\(s\\); the new master key is in ${file}$`))]);
+      expect(readdirSync(dir)).toEqual(['master.key']);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const rotated = readFileSync(file, 'utf8').trim();
+      expect(rotated).not.toBe(process.env.PROCTOR_MASTER_KEY);
+      process.env.PROCTOR_MASTER_KEY = rotated;
+      resetKeyring();
+      expect(await readBack()).toEqual(expected());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
