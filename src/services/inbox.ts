@@ -3,6 +3,7 @@
 // seven days. The SMTP server (src/inbox) only speaks the protocol and calls in here.
 import { createHash, randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.js';
+import { dashboardInboxPage } from '../db/queries/dashboard-inbox.js';
 import {
   deleteInboxMessages,
   deleteStaleInboxAddresses,
@@ -98,6 +99,21 @@ export async function getMessage(deps: InboxDeps, projectId: string, id: string,
   if (!row) throw new NotFoundError('Message');
   const bodies = await readBodies(deps.blobs, row.blobKey);
   return { ...toView(row), ...bodies, code: mailCode(bodies) ?? null, link: extractLink(bodies, linkPattern) ?? null };
+}
+
+/**
+ * A page of the project's mail for the dashboard, newest first, each with the code and link a step would take
+ * (what a person checks when a mail step failed). A body already cleaned up shows neither.
+ */
+export async function inboxPage(deps: InboxDeps, projectId: string, query: { to?: string; page: number; pageSize: number }): Promise<{ messages: Array<InboxMessageView & { code: string | null; link: string | null }>; total: number }> {
+  const { rows, total } = await dashboardInboxPage(deps.db, projectId, { to: query.to && normalizeAddress(query.to), limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
+  const messages = await Promise.all(
+    rows.map(async (row) => {
+      const bodies = await readBodies(deps.blobs, row.blobKey).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+      return { ...toView(row), code: (bodies && mailCode(bodies)) ?? null, link: (bodies && extractLink(bodies)) ?? null };
+    }),
+  );
+  return { messages, total };
 }
 
 async function readBodies(blobs: BlobStore, key: string): Promise<StoredBodies> {

@@ -12,6 +12,7 @@ import { registerTestPlanPages } from './pages/test-plans.js';
 import { registerSettingsPages } from './pages/settings.js';
 import { registerTunnelPages } from './pages/tunnels.js';
 import { registerGitPages } from './pages/git.js';
+import { registerInboxPages } from './pages/inbox.js';
 import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
@@ -35,6 +36,7 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerSettingsPages(web, base);
   registerTunnelPages(web, base);
   registerGitPages(web, base);
+  registerInboxPages(web, base);
   web.get('/', (c) => c.redirect(`${base}/runs`, 303));
 
   // A refused action (a proposal already decided, a test without steps) is shown as a page, not JSON.

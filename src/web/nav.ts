@@ -7,6 +7,7 @@ export const navItems = [
   { key: 'test-plans', label: 'Test plans', path: '/test-plans' },
   { key: 'applications', label: 'Applications', path: '/applications' },
   { key: 'configs', label: 'Configs', path: '/configs' },
+  { key: 'inbox', label: 'Inbox', path: '/inbox' },
   { key: 'tunnels', label: 'Tunnels', path: '/tunnels' },
   { key: 'git', label: 'Git', path: '/git' },
 ] as const satisfies readonly { key: string; label: string; path: string }[];

@@ -49,10 +49,10 @@ export async function insertInboxMessage(
 }
 
 /** A project's mail, newest first, optionally to one address. */
-export async function listInboxMessages(db: DB, projectId: string, filter: { to?: string; limit: number }): Promise<InboxMessageRow[]> {
+export async function listInboxMessages(db: DB, projectId: string, filter: { to?: string; limit: number; offset?: number }): Promise<InboxMessageRow[]> {
   let query = db.selectFrom('inbox_messages').select(columns).where('project_id', '=', projectId);
   if (filter.to) query = query.where('to_address', '=', filter.to);
-  const rows = await query.orderBy('received_at', 'desc').orderBy('id').limit(filter.limit).execute();
+  const rows = await query.orderBy('received_at', 'desc').orderBy('id').limit(filter.limit).offset(filter.offset ?? 0).execute();
   return rows.map(toRow);
 }
 
