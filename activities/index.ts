@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps.js';
 import { createBurnInActivities } from './burn-in.js';
+import { createBurnInDependencyActivities } from './burn-in-dependencies.js';
 import { createSystemActivities } from './system.js';
 import { createTestExecutionActivities } from './test-execution.js';
 import { createMobileActivities } from './mobile.js';
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
   return mapDomainErrors({
     ...createSystemActivities(deps),
     ...createBurnInActivities(deps),
+    ...createBurnInDependencyActivities(deps),
     ...createTestExecutionActivities(deps),
     ...createMobileActivities(deps),
     ...createRunActivities(deps),

@@ -1,4 +1,4 @@
-import { CancellationScope, condition, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import {
@@ -10,6 +10,7 @@ import {
   type DependencyRecorded,
 } from './shared.js';
 import { innermostMessage } from './errors.js';
+import { endedDependencyReason, waitForDependencies } from './burn-in-wait.js';
 
 type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
@@ -26,7 +27,8 @@ export const dependencyWaitLimitMs = 60 * 60 * 1000;
  * The wait is race-free without polling: the signal handler is set before anything else, the stored statuses are
  * read once (a dependency may be done already), and a dependency that finishes later signals this workflow after
  * storing its status, so one of the two always sees it. A cancelled burn-in (from the Temporal UI) is stored as
- * FAILED and tells its dependents, so none of them waits for it until the timeout.
+ * FAILED and tells its dependents, so none of them waits for it until the timeout. A terminated one cannot tell
+ * anyone: the wait also watches the dependencies' workflows (burn-in-wait.ts) and fails naming the one that ended.
  */
 export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
   let phase: BurnInProgress['phase'] = 'reading-dependencies';
@@ -67,8 +69,15 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
     for (const [id, status] of entries) if (status !== 'COMPLETED') pending.add(id);
     if (pending.size > 0) {
       phase = 'waiting-for-dependencies';
-      const settled = await condition(() => remaining().length === 0 || failedDependency() !== undefined, dependencyWaitLimitMs);
-      if (!settled) return fail(`timed out waiting for dependencies to record their steps (still waiting for ${remaining().join(', ')})`);
+      const outcome = await waitForDependencies({
+        projectId: input.projectId,
+        done: () => remaining().length === 0 || failedDependency() !== undefined,
+        pending: remaining,
+        recordedMeanwhile: (id) => void recorded.set(id, { testCaseId: id, status: 'COMPLETED' }),
+        limitMs: dependencyWaitLimitMs,
+      });
+      if (typeof outcome === 'object') return fail(endedDependencyReason(outcome));
+      if (outcome === 'timed-out') return fail(`timed out waiting for dependencies to record their steps (still waiting for ${remaining().join(', ')})`);
       const failed = failedDependency();
       if (failed) return fail(`dependency ${failed.testCaseId} failed to generate its steps${failed.failureReason ? `: ${failed.failureReason}` : ''}`);
     }

@@ -2,6 +2,7 @@ import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@tem
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordStepsResult } from '../../activities/burn-in.js';
+import { burnInWatchActivities } from '../../activities/burn-in-dependencies.js';
 import { signalDependencyRecorded, signalWithStart } from '../../src/temporal/lifecycle.js';
 import {
   burnInProgressQuery,
@@ -34,6 +35,8 @@ function activities(opts: { statuses?: Record<string, string>; exists?: boolean;
     recordSteps: recorder(async (_input: BurnInInput) => (opts.agent ? opts.agent() : recorded)),
     saveBurnInResult: recorder(async (_input: Parameters<NonNullable<MockActivities['saveBurnInResult']>>[0]) => {}),
     notifyDependents: recorder(async (_input: DependencyRecorded & { projectId: string }) => 0),
+    // The real watch: it describes the dependencies' workflows on the test server; stored statuses from `statuses`.
+    endedDependencyBurnIns: recorder(burnInWatchActivities(async (_projectId, ids) => Object.fromEntries(ids.map((d) => [d, opts.statuses?.[d] ?? 'MISSING']))).endedDependencyBurnIns),
   };
   return mocks satisfies MockActivities;
 }
@@ -115,7 +118,7 @@ describe('burnIn', () => {
     expect(mocks.recordSteps.calls).toHaveLength(0);
   });
 
-  it('waits for a dependency still generating until its signal arrives, then records (no polling meanwhile)', async () => {
+  it('waits for a dependency still generating until its signal arrives, then records (stored statuses read once; only its workflow is watched meanwhile)', async () => {
     const mocks = activities({ statuses: { 'dep-a': 'GENERATING', 'dep-b': 'COMPLETED' } });
     const id = h.uniqueId('tc');
     const result = await h.withWorker(mocks, async (q) => {
@@ -126,6 +129,9 @@ describe('burnIn', () => {
       await h.env.sleep('50 minutes');
       expect((await handle.query(burnInProgressQuery)).phase).toBe('waiting-for-dependencies');
       expect(mocks.burnInDependencies.calls).toHaveLength(1); // read once, then only signals
+      // Once a minute it asks whether dep-a's burn-in has ended without a word (it has not started: keep waiting).
+      expect(mocks.endedDependencyBurnIns.calls.length).toBeGreaterThanOrEqual(49);
+      expect(mocks.endedDependencyBurnIns.calls[0]).toEqual([{ projectId: 'project-1', testCaseIds: ['dep-a'] }]);
       expect(mocks.recordSteps.calls).toHaveLength(0);
 
       // As the dependency's own burn-in does once it has stored its steps.
@@ -193,7 +199,11 @@ describe('burnIn', () => {
     });
 
     expect(result).toEqual({ status: 'FAILED', failureReason: 'timed out waiting for dependencies to record their steps (still waiting for dep-a)', stepCount: 0 });
-    expect(timers).toEqual([{ seconds: 3600, fired: true }]);
+    // The hour, in one-minute watches of the dependency's workflow (the last one what is left of the hour).
+    expect(timers.length).toBeGreaterThanOrEqual(60);
+    expect(timers.length).toBeLessThanOrEqual(61);
+    expect(timers.every((t) => t.seconds <= 60 && t.fired)).toBe(true);
+    expect(timers.reduce((sum, t) => sum + t.seconds, 0)).toBeGreaterThan(3500);
     expect(mocks.recordSteps.calls).toHaveLength(0);
     expect(mocks.burnInDependencies.calls).toHaveLength(1);
   });
@@ -212,6 +222,55 @@ describe('burnIn', () => {
     expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
     expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'FAILED', failureReason: 'the burn-in was cancelled' }]]);
     expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ testCaseId: id, status: 'FAILED', failureReason: 'the burn-in was cancelled' });
+  });
+
+  describe('a dependency whose burn-in is terminated (it cannot signal)', () => {
+    /** The dependency waits on a root that never comes; the dependent waits on it. Stored statuses are `stored`. */
+    function chainOfTwo() {
+      const dependencyId = h.uniqueId('login');
+      const dependentId = h.uniqueId('checkout');
+      const stored: Record<string, string> = { [dependencyId]: 'GENERATING', root: 'GENERATING' };
+      const waitsFor: Record<string, string[]> = { [dependencyId]: ['root'], [dependentId]: [dependencyId] };
+      const mocks = {
+        ...activities(),
+        burnInDependencies: recorder(async (i: BurnInInput) => ({ exists: true, statuses: Object.fromEntries((waitsFor[i.testCaseId] ?? []).map((d) => [d, stored[d]!])) })),
+        endedDependencyBurnIns: recorder(burnInWatchActivities(async (_p, ids) => Object.fromEntries(ids.map((d) => [d, stored[d] ?? 'MISSING']))).endedDependencyBurnIns),
+      } satisfies MockActivities;
+      /** Starts both, terminates the dependency once the dependent waits, and returns how the dependent ended. */
+      const run = (beforeTerminate: () => void = () => {}) =>
+        h.withWorker(mocks, async (q) => {
+          const a = await q.start('burnIn', [input(dependencyId)], workflowIds.burnIn(dependencyId));
+          const b = await q.start('burnIn', [input(dependentId)], workflowIds.burnIn(dependentId));
+          await until(async () => (await b.query(burnInProgressQuery)).phase === 'waiting-for-dependencies');
+          beforeTerminate();
+          await a.terminate('an operator stopped it');
+          const result = await b.result();
+          const { startTime, closeTime } = await b.describe();
+          return { result, waitedMs: closeTime!.getTime() - startTime.getTime() };
+        });
+      return { dependencyId, dependentId, stored, mocks, run };
+    }
+
+    it('the dependent fails within about a minute, naming the dependency and how its burn-in ended', async () => {
+      const { dependencyId, dependentId, mocks, run } = chainOfTwo();
+      const { result, waitedMs } = await run();
+
+      const failureReason = `dependency ${dependencyId} did not record its steps: its burn-in was terminated`;
+      expect(result).toEqual({ status: 'FAILED', failureReason, stepCount: 0 });
+      expect(waitedMs).toBeLessThan(3 * 60_000); // not the hour
+      expect(mocks.recordSteps.calls).toHaveLength(0);
+      expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: dependentId, status: 'FAILED', failureReason }]]);
+      // Its own dependents hear of it, so the failure travels down the chain.
+      expect(mocks.notifyDependents.calls).toEqual([[{ projectId: 'project-1', testCaseId: dependentId, status: 'FAILED', failureReason }]]);
+    });
+
+    it('terminated after it stored its steps but before it signalled: the dependent records, it does not fail', async () => {
+      const { dependencyId, dependentId, stored, mocks, run } = chainOfTwo();
+      const { result } = await run(() => void (stored[dependencyId] = 'COMPLETED'));
+
+      expect(result).toEqual({ status: 'COMPLETED', stepCount: 4 });
+      expect(mocks.recordSteps.calls.map(([i]) => i.testCaseId)).toEqual([dependentId]);
+    });
   });
 
   it('a chain: the dependency burn-in signals its dependent through notifyDependents, which then records', async () => {
