@@ -15,6 +15,7 @@ import { LlmUnavailableError } from '../src/llm/client.js';
 import { ApplicationUnreachableError, BadTestDefinitionError, GoneError, LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
+import { loadProjectFile, projectFileNames } from '../src/services/project-files.js';
 import type { BurnInInput, DependencyRecorded } from '../workflows/shared.js';
 
 export interface RecordStepsResult {
@@ -55,7 +56,7 @@ export async function dependencyState(deps: ActivityDeps, projectId: string, res
     let values: RunValues | undefined;
     for (const dep of chain) {
       values = sameInbox(new RunValues(dep), values);
-      const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, values, inbox, timeoutMs: deps.stepTimeoutMs ?? 10_000 });
+      const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, values, inbox, projectFiles: (name) => loadProjectFile(deps, projectId, name), timeoutMs: deps.stepTimeoutMs ?? 10_000 });
       if (result.status === 'FAILED') throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`);
       startUrl = page.url();
       heartbeat({ phase: 'dependency', testCase: dep.testCase.name });
@@ -96,12 +97,13 @@ export function createBurnInActivities(deps: ActivityDeps) {
         try {
           const result = await runAgent(
             page,
-            { applicationName: ctx.application.name, goal: ctx.testCase.goal ?? ctx.testCase.name, expectedResult: ctx.testCase.expectedResult, scenario: ctx.scenario, configNames: values.names() },
+            { applicationName: ctx.application.name, goal: ctx.testCase.goal ?? ctx.testCase.name, expectedResult: ctx.testCase.expectedResult, scenario: ctx.scenario, configNames: values.names(), projectFiles: await projectFileNames(deps.db, input.projectId) },
             {
               llm,
               baseUrl,
               values,
               inbox: inboxFor(deps, input.projectId, cancellationSignal()),
+              projectFiles: (name) => loadProjectFile(deps, input.projectId, name),
               maxSteps: deps.maxAgentSteps ?? 30,
               timeoutMs: deps.stepTimeoutMs ?? 10_000,
               onProgress: progress,

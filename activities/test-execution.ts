@@ -17,6 +17,7 @@ import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/ver
 import { createLlmHealer } from '../src/llm/heal.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
 import { keepDownload, type KeptDownload } from '../src/services/run-downloads.js';
+import { loadProjectFile } from '../src/services/project-files.js';
 import { keepHealedSteps, type HealRecord, type KeptHeal } from '../src/services/heal-proposals.js';
 
 export interface ExecuteTestInput {
@@ -99,6 +100,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             baseUrl,
             values,
             inbox: inboxFor(deps, input.projectId, cancellationSignal()),
+            projectFiles: (name) => loadProjectFile(deps, input.projectId, name),
             timeoutMs: deps.stepTimeoutMs ?? 10_000,
             heal,
             onDownload: async (index, file) => {

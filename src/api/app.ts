@@ -11,6 +11,7 @@ import { registerApplications } from './routes/applications.js';
 import { registerEnvironments } from './routes/environments.js';
 import { registerDevicePresets } from './routes/device-presets.js';
 import { registerConfigs } from './routes/configs.js';
+import { registerProjectFiles } from './routes/project-files.js';
 import { registerScenarios } from './routes/scenarios.js';
 import { registerTestPlans } from './routes/test-plans.js';
 import { registerTestPlanSchedules } from './routes/test-plan-schedules.js';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerBuilds(app);
   registerDevicePresets(app);
   registerConfigs(app);
+  registerProjectFiles(app);
   registerScenarios(app);
   registerTestPlans(app);
   registerTestPlanSchedules(app);

@@ -36,6 +36,8 @@ export interface ActionOptions {
   timeoutMs: number;
   /** Proctor's inbox, for `{{INBOX}}` and the email steps (absent: no inbox domain configured). */
   inbox?: InboxAccess;
+  /** The project's uploaded files by name, for `upload` steps with `projectFile` (undefined: no such file). */
+  projectFiles?: (name: string) => Promise<{ name: string; mimeType: string; buffer: Buffer } | undefined>;
 }
 
 export const actionsWithElement = new Set<Step['action']>(['click', 'fill', 'select', 'hover', 'check', 'uncheck', 'upload', 'assert_visible']);
@@ -127,7 +129,9 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
         return;
       case 'upload': {
         // A valid file of the recorded name's type (a PNG that decodes, a PDF a reader opens), not text in disguise.
-        await need().setInputFiles(generatedFile(value ?? 'upload.txt'), { timeout });
+        const file = step.projectFile ? await opts.projectFiles?.(needValue()) : generatedFile(value ?? 'upload.txt');
+        if (!file) throw new MissingConfigError(`the step uploads the project file "${value}", which this project does not have (POST /v1/files)`);
+        await need().setInputFiles(file, { timeout });
         return;
       }
       case 'wait_for':

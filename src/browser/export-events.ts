@@ -69,6 +69,8 @@ export function eventStatement(step: Step, element: string | undefined): string 
     case 'close_tab':
       return 'await page.close();';
     case 'upload': {
+      // A project file is read from PROCTOR_FILES_DIR (the files as GET /v1/files lists them), not inlined.
+      if (step.projectFile) return `await ${element}.setInputFiles((process.env.PROCTOR_FILES_DIR ?? 'proctor-files') + '/' + ${quote(step.value ?? '')});`;
       const file = generatedFile(step.value ?? 'upload.txt');
       return `await ${element}.setInputFiles({ name: ${quote(file.name)}, mimeType: ${quote(file.mimeType)}, buffer: Buffer.from(${quote(file.buffer.toString('base64'))}, 'base64') });`;
     }

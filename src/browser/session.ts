@@ -4,7 +4,7 @@ import type { DialogAnswer } from '../domain/step-events.js';
 import { StepFailedError } from './actions.js';
 import { DialogWatch } from './dialogs.js';
 import { checkDownload, downloadExpectation, DownloadWatch, type DownloadedFile } from './downloads.js';
-import { Tabs } from './tabs.js';
+import { Tabs, watchWindowOpen } from './tabs.js';
 
 export type { DownloadedFile } from './downloads.js';
 
@@ -36,6 +36,24 @@ export class BrowserSession {
   }
 
   page(): Page {
+    return this.tabs.current();
+  }
+
+  // Burn-in: the last recorded step and how many tabs there were after it, to catch a tab it opened late.
+  private lastRecorded?: { step: Step; tabs: number };
+
+  /**
+   * Burn-in: the tab the next step acts on. A tab that opened after the last step had settled (a slow
+   * target=_blank) is that step's: the step is marked as opening it, and the agent follows it.
+   */
+  async currentPage(): Promise<Page> {
+    const last = this.lastRecorded;
+    if (last && this.tabs.count > last.tabs) {
+      const opened = await this.tabs.waitForNew(last.tabs, 5_000);
+      last.step.opensPage = true;
+      this.lastRecorded = { step: last.step, tabs: this.tabs.count };
+      return this.tabs.use(opened!);
+    }
     return this.tabs.current();
   }
 
@@ -91,6 +109,7 @@ export class BrowserSession {
     const notes: string[] = [];
     this.dialogs.begin({ kind: 'record', answer });
     this.downloads.begin();
+    const windowOpen = await watchWindowOpen(page);
     try {
       await perform(page);
     } catch (err) {
@@ -98,6 +117,8 @@ export class BrowserSession {
         this.dialogs.finishRecord();
         throw err;
       }
+    } finally {
+      await windowOpen.stop();
     }
     if (answer && this.dialogs.unusedAnswer()) notes.push('no dialog opened: the handle_dialog answer was dropped');
     const dialogs = this.dialogs.finishRecord();
@@ -105,9 +126,10 @@ export class BrowserSession {
       recorded.dialogs = dialogs;
       notes.push(...dialogs.map((d) => `${d.accept ? 'accepted' : 'dismissed'} ${d.type} "${d.message}"`));
     }
-    if (this.tabs.count > before) {
-      const opened = await this.tabs.waitForNew(before, 5_000);
-      this.tabs.use(opened!);
+    // The page asked for a window: wait for it, however slow, so the agent looks at it next.
+    const opened = this.tabs.count > before || windowOpen.opened() ? await this.tabs.waitForNew(before, 10_000) : undefined;
+    if (opened !== undefined) {
+      this.tabs.use(opened);
       recorded.opensPage = true;
       notes.push(`opened tab ${opened}`);
     }
@@ -117,6 +139,7 @@ export class BrowserSession {
       notes.push(`downloaded ${file.fileName} (${file.type}, ${file.size} bytes)`);
     }
     if (page.isClosed()) notes.push(`tab ${index} closed`);
+    this.lastRecorded = { step: recorded, tabs: this.tabs.count };
     return { step: recorded, notes };
   }
 

@@ -2,6 +2,25 @@ import type { Page } from 'playwright-core';
 import { StepFailedError } from './actions.js';
 
 /**
+ * Whether the page asked for a new window (window.open, a target=_blank link, a form) since the call: Chromium
+ * says so while the click is handled, long before Playwright has the new page under load.
+ */
+export async function watchWindowOpen(page: Page): Promise<{ opened(): boolean; stop(): Promise<void> }> {
+  let opened = false;
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    cdp.on('Page.windowOpen', () => {
+      opened = true;
+    });
+    await cdp.send('Page.enable');
+    return { opened: () => opened, stop: () => cdp.detach().catch(() => {}) };
+  } catch {
+    // Not Chromium, or the page is going away: the tab count alone decides.
+    return { opened: () => false, stop: async () => {} };
+  }
+}
+
+/**
  * The pages of one browser context in the order they opened (closed ones keep their place), so a step can say
  * "tab 1" and mean the same popup at burn-in and at replay. The current tab is the one the next step acts on.
  */
@@ -62,7 +81,12 @@ export class Tabs {
     while (this.pages.length <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     if (this.pages.length <= before) return undefined;
     const index = this.pages.length - 1;
-    await this.pages[index]!.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => {});
+    const page = this.pages[index]!;
+    // window.open starts at about:blank and navigates after: wait for the page it opens, not the blank one
+    // (a popup its opener writes itself stays blank: bounded).
+    const left = () => Math.max(1, Math.min(5_000, deadline - Date.now()));
+    if (page.url() === 'about:blank') await page.waitForURL((url) => url.href !== 'about:blank', { timeout: left(), waitUntil: 'commit' }).catch(() => {});
+    await page.waitForLoadState('domcontentloaded', { timeout: left() }).catch(() => {});
     return index;
   }
 

@@ -477,6 +477,18 @@ export interface InboxAddressesTable {
   created_at: Timestamp;
 }
 
+/** A file a project uploaded for its tests' file inputs; the bytes are the blob at `blob_key`. */
+export interface ProjectFilesTable {
+  project_id: string;
+  name: string;
+  size_bytes: number;
+  /** Read from the bytes (`pdf`, `png`...), as downloads are checked. */
+  type: string;
+  mime_type: string;
+  blob_key: string;
+  created_at: Timestamp;
+}
+
 /** A received mail's metadata; its bodies are a JSON blob at `blob_key`. */
 export interface InboxMessagesTable {
   id: string;
@@ -539,6 +551,7 @@ export interface Database {
   dashboard_signing_keys: DashboardSigningKeysTable;
   dashboard_sessions: DashboardSessionsTable;
   inbox_addresses: InboxAddressesTable;
+  project_files: ProjectFilesTable;
   inbox_messages: InboxMessagesTable;
   audit_events: AuditEventsTable;
 }

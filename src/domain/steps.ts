@@ -66,6 +66,8 @@ export interface Step {
   dialogs?: StepDialog[];
   /** The file the step downloads and what it must be. */
   download?: StepDownload;
+  /** `upload`: send the project file named by `value` (uploaded through POST /v1/files), not a generated one. */
+  projectFile?: boolean;
   /** `http_request`: the API call, what it must answer and the run variables it saves. */
   http?: HttpStep;
 }

@@ -21,7 +21,12 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
   tool('press', 'Press a key, e.g. Enter', { key: { type: 'string', description: 'Key' }, ref: { ...ref, description: 'Optional ref' }, description: intent }, ['key', 'description']),
   tool('hover', 'Hover an element', { ref, description: intent }, ['ref', 'description']),
   tool('check', 'Set a checkbox/radio/switch', { ref, checked: { type: 'boolean', description: 'Checked' }, description: intent }, ['ref', 'checked', 'description']),
-  tool('upload', 'Upload a small valid file of a type the input accepts', { ref, fileName: { type: 'string', description: 'File name' }, description: intent }, ['ref', 'fileName', 'description']),
+  tool(
+    'upload',
+    'Upload a small valid file of a type the input accepts, or a project file',
+    { ref, fileName: { type: 'string', description: 'File name' }, projectFile: { type: 'string', description: 'Project file name' }, description: intent },
+    ['ref', 'description'],
+  ),
   tool('wait_for', 'Wait for a text or element', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref' }, description: intent }, ['description']),
   tool('assert_visible', 'Assert an element is visible', { ref, description: intent }, ['ref', 'description']),
   tool('assert_text', 'Assert a text is shown', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref to look in' }, description: intent }, ['text', 'description']),

@@ -59,7 +59,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
-    const page = session.page();
+    const page = await session.currentPage();
     const obs = await observe(page, { redact: opts.values.secrets() });
     obs.snapshot = [redact(await session.tabs.describe(), opts.values.secrets()), obs.snapshot].filter(Boolean).join('\n');
     const call = await callTool(
@@ -97,7 +97,10 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       step = await toStep(page, call.name, args, description, opts);
       const locator = step.locator ? resolveLocator(page, step.locator) : undefined;
       // What the input accepts decides the file's type, once: replay and export send the recorded name's type.
-      if (step.action === 'upload' && locator) step.value = uploadNameFor(await locator.getAttribute('accept', { timeout: opts.timeoutMs }), step.value);
+      // A project file is sent as uploaded (POST /v1/files), whatever its type.
+      const projectFile = step.action === 'upload' && typeof args.projectFile === 'string' && args.projectFile ? args.projectFile : undefined;
+      if (projectFile) step = { ...step, value: projectFile, projectFile: true };
+      else if (step.action === 'upload' && locator) step.value = uploadNameFor(await locator.getAttribute('accept', { timeout: opts.timeoutMs }), step.value);
       const answer = dialogAnswer;
       dialogAnswer = undefined;
       const acted = step;

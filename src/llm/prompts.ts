@@ -8,6 +8,8 @@ export interface AgentTask {
   scenario?: string | null;
   /** Config names the agent may type as {{NAME}}; values never reach the model. */
   configNames: string[];
+  /** Names of the project's uploaded files the agent may send with `upload` (`projectFile`). */
+  projectFiles?: string[];
 }
 
 export const agentSystemPrompt = `You are a QA engineer recording an end-to-end test in a real browser.
@@ -25,6 +27,7 @@ export function taskMessage(task: AgentTask): string {
     task.expectedResult ? `Expected result: ${task.expectedResult}` : 'Expected result: (none given: assert what shows the goal was reached)',
     task.scenario ? `Scenario instructions: ${task.scenario}` : '',
     task.configNames.length ? `Configs you can type: ${task.configNames.map((n) => `{{${n}}}`).join(', ')}` : '',
+    task.projectFiles?.length ? `Project files you can upload: ${task.projectFiles.join(', ')}` : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -14,4 +14,5 @@ export const stepEventFields = {
     .object({ fileNamePattern: z.string(), minBytes: z.number().int(), maxBytes: z.number().int(), type: z.string().openapi({ example: 'pdf' }) })
     .optional()
     .openapi({ description: 'The file the step downloads: its name must match the pattern, its size the bounds and its bytes the type (an empty file fails)' }),
+  projectFile: z.boolean().optional().openapi({ description: '`upload`: `value` names a project file (POST /v1/files) to send instead of a generated file' }),
 };

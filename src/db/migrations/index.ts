@@ -17,6 +17,7 @@ import * as verdicts from './2026_11_25_0016_verdicts.js';
 import * as inbox from './2026_11_26_0020_inbox.js';
 import * as authToolkit from './2026_11_26_0021_auth_toolkit.js';
 import * as runDownloads from './2026_11_26_0025_run_downloads.js';
+import * as projectFiles from './2026_11_26_0026_project_files.js';
 import * as auditLog from './2026_11_27_0030_audit_log.js';
 import * as dataKeys from './2026_11_27_0040_data_keys.js';
 
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0020_inbox': inbox,
   '2026_11_26_0021_auth_toolkit': authToolkit,
   '2026_11_26_0025_run_downloads': runDownloads,
+  '2026_11_26_0026_project_files': projectFiles,
   '2026_11_27_0030_audit_log': auditLog,
   '2026_11_27_0040_data_keys': dataKeys,
 };
