@@ -289,11 +289,12 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
     await pump(conn, stream, socket);
   }
 
-  function onFrame(conn: EdgeConnection, data: Buffer): void {
+  /** False for bytes that are no frame at all; a frame for a stream already gone is a late one, dropped. */
+  function onFrame(conn: EdgeConnection, data: Buffer): boolean {
     const frame = decodeFrame(data);
-    if (!frame) return;
+    if (!frame) return false;
     const sink = conn.streams.get(frame.stream);
-    if (!sink) return;
+    if (!sink) return true;
     switch (frame.type) {
       case FrameType.RESPONSE: {
         const head = parseHead<ResponseHead>(frame.payload, 'response');
@@ -313,6 +314,7 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
       default:
         break;
     }
+    return true;
   }
 
   async function acceptClient(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -345,7 +347,9 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
       ws.on('pong', () => (conn.lastSeen = Date.now()));
       ws.on('message', (data: Buffer, isBinary) => {
         conn.lastSeen = Date.now();
-        if (isBinary) onFrame(conn, data);
+        // Every message of the protocol is one binary frame: anything else is a broken or hostile client, and
+        // its connection is closed (1002, protocol error) rather than left holding a place in the rotation.
+        if (!isBinary || !onFrame(conn, data)) ws.close(1002, 'malformed frame');
       });
       ws.on('error', () => ws.terminate());
       ws.on('close', () => {
