@@ -17,6 +17,8 @@ import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
 import { loadProjectFile, projectFileNames } from '../src/services/project-files.js';
 import type { BurnInInput, DependencyRecorded } from '../workflows/shared.js';
+import { SignalCollector } from '../src/browser/signals.js';
+import { recordBurnInSignals, signalIgnoreUrls } from '../src/services/issue-ingest.js';
 
 export interface RecordStepsResult {
   status: 'COMPLETED' | 'FAILED';
@@ -88,6 +90,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
       return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
         const startUrl = state?.url ?? baseUrl;
+        const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId) });
         try {
           await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
         } catch (err) {
@@ -106,9 +109,15 @@ export function createBurnInActivities(deps: ActivityDeps) {
               projectFiles: (name) => loadProjectFile(deps, input.projectId, name),
               maxSteps: deps.maxAgentSteps ?? 30,
               timeoutMs: deps.stepTimeoutMs ?? 10_000,
-              onProgress: progress,
+              onProgress: (p) => {
+                progress(p);
+                collector.afterStep(p.step - 1);
+              },
             },
           );
+          const signals = await collector.finish();
+          // On a preview (a change review's burn-in) the signals are not the application's issues.
+          if (!input.environmentUrl) await recordBurnInSignals(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, signals });
           return { status: result.status, steps: result.steps, failureReason: result.failureReason, notCovered: result.notCovered, llmCalls: result.llmCalls, promptTokens: result.promptTokens };
         } catch (err) {
           if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);

@@ -2,6 +2,8 @@ import type { ActivityDeps } from './deps.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import { finishRun, markRunStarted, markTestStarted, recordTestResult, runPlanRows, runTestCaseIds, skipTest, type TestResultWrite } from '../src/db/queries/run-progress.js';
 import type { RunNode } from '../src/domain/run-plan.js';
+import type { QualitySignal } from '../src/domain/quality.js';
+import { recordRunSignals } from '../src/services/issue-ingest.js';
 import type { MobileBuildRef } from '../workflows/shared.js';
 
 function passedTitle(healedSteps: number, attempts: number): string {
@@ -54,11 +56,13 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
     },
 
     /** `attempts`: executions of the test, retries included (1 when absent); `flaky`: PASSED on a retry. */
-    async recordTestResult(input: { runTestCaseId: string } & Omit<TestResultWrite, 'resultTitle' | 'attempts' | 'flaky'> & Partial<Pick<TestResultWrite, 'attempts' | 'flaky'>>): Promise<void> {
-      const { runTestCaseId, ...result } = input;
+    async recordTestResult(input: { runTestCaseId: string; signals?: QualitySignal[] } & Omit<TestResultWrite, 'resultTitle' | 'attempts' | 'flaky'> & Partial<Pick<TestResultWrite, 'attempts' | 'flaky'>>): Promise<void> {
+      const { runTestCaseId, signals, ...result } = input;
       const attempts = input.attempts ?? 1;
       const resultTitle = input.outcome === 'PASSED' ? passedTitle(input.healed?.length ?? 0, input.flaky ? attempts : 1) : (input.error?.slice(0, 200) ?? 'Failed');
       await recordTestResult(db, runTestCaseId, { ...result, resultTitle, attempts, flaky: input.flaky ?? false });
+      // After the result: whether the test passed decides whether this run counts towards resolving issues.
+      if (signals) await recordRunSignals(db, { runTestCaseId, signals });
     },
 
     async skipTests(input: { runId: string; skips: { testCaseId: string; reason: string }[] }): Promise<void> {

@@ -19,6 +19,9 @@ import { BlobNotFoundError } from '../src/storage/blob-store.js';
 import { keepDownload, type KeptDownload } from '../src/services/run-downloads.js';
 import { loadProjectFile } from '../src/services/project-files.js';
 import { keepHealedSteps, type HealRecord, type KeptHeal } from '../src/services/heal-proposals.js';
+import { SignalCollector } from '../src/browser/signals.js';
+import type { QualitySignal } from '../src/domain/quality.js';
+import { signalIgnoreUrls } from '../src/services/issue-ingest.js';
 
 export interface ExecuteTestInput {
   projectId: string;
@@ -58,6 +61,8 @@ export interface ExecuteTestResult {
   evidence?: FailureEvidence;
   /** Files the steps downloaded (checked as recorded), kept in the blob store. */
   downloads?: KeptDownload[];
+  /** Console errors, exceptions, failed requests and a11y violations the replay saw (distinct, bounded). */
+  signals?: QualitySignal[];
 }
 
 /** The dependency passed and stored its state before this test was started, so a missing blob is permanent. */
@@ -94,6 +99,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
         const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
         return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ context, page }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
+          const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId) });
           const downloads: KeptDownload[] = [];
           const result = await replaySteps(page, steps, {
             startUrl: state?.url ?? baseUrl,
@@ -107,8 +113,12 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
               const kept = await keepDownload(deps.blobs, input.artifactPrefix, index, file);
               if (kept) downloads.push(kept);
             },
-            onStep: (index, step) => progress({ step: index + 1, of: steps.length, action: step.action }),
+            onStep: async (index, step) => {
+              await collector.beforeStep(index);
+              progress({ step: index + 1, of: steps.length, action: step.action });
+            },
           });
+          const signals = await collector.finish();
 
           let screenshotKey: string | undefined;
           if (result.status === 'FAILED') {
@@ -157,6 +167,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             failureKind: result.failureKind,
             evidence: result.evidence && { ...result.evidence, ...(screenshotKey && { screenshotKey }) },
             ...(downloads.length > 0 && { downloads }),
+            signals,
           };
         }));
       } finally {

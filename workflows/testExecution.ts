@@ -68,6 +68,7 @@ async function replay(input: TestExecutionInput, baseUrl: string, attempt: numbe
       failureKind: result.failureKind,
       evidence: result.evidence,
       downloads: result.downloads,
+      signals: result.signals,
     };
   } catch (err) {
     if (isCancellation(err)) throw err;

@@ -35,6 +35,7 @@ import { registerGitIntegrations } from './routes/git-integrations.js';
 import { registerDocs } from './routes/docs.js';
 import { registerInbox } from './routes/inbox.js';
 import { registerAuditLog } from './routes/audit-log.js';
+import { registerIssues } from './routes/issues.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DIFF_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
@@ -123,6 +124,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerGitIntegrations(app);
   registerInbox(app);
   registerAuditLog(app);
+  registerIssues(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
@@ -138,6 +140,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
       { name: 'Git integrations', description: 'Connections to GitHub (an App or a token) and GitLab (an access token) that pull/merge request reviews use; secrets are write-only' },
       { name: 'Inbox', description: "Mail Proctor's own inbox received ({{INBOX}} addresses in steps), kept 7 days" },
+      { name: 'Issues', description: 'Quality issues (console errors, uncaught exceptions, failed requests, accessibility) seen by burn-ins and runs, deduplicated; filed in GitHub or GitLab' },
       { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
       { name: 'System', description: 'Health and documentation' },
     ],

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { ChatMessageStatus } from '../domain/chat.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdicts.js';
 import type { RunDownload } from '../domain/step-events.js';
+import type { IssueStatus, Severity, SignalCounts, SignalKind } from '../domain/quality.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -24,6 +25,10 @@ export interface ProjectsTable {
   /** Quarantine rule: flake rate at or above this over at least `quarantine_min_runs` runs; null is off. */
   quarantine_flake_rate: number | null;
   quarantine_min_runs: Generated<number>;
+  /** Clean runs of the tests that saw an issue after which it resolves itself. */
+  issue_resolve_after_runs: Generated<number>;
+  /** Request URL patterns whose failures are not quality signals. */
+  signal_ignore_urls: ColumnType<string[], string | undefined, string>;
   created_at: Timestamp;
 }
 
@@ -259,6 +264,8 @@ export interface RunTestCasesTable {
   quarantined: Generated<boolean>;
   /** RunDownload[] (src/domain/step-events.ts): the files its steps downloaded, kept in the blob store. */
   downloads: ColumnType<RunDownload[] | null, string | null | undefined, string | null>;
+  /** SignalCounts (src/domain/quality.ts): the quality signals the test's replay saw, per kind. */
+  signal_counts: ColumnType<SignalCounts | null, string | null | undefined, string | null>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
 }
@@ -515,7 +522,51 @@ export interface AuditEventsTable {
   created_at: Timestamp;
 }
 
+/** A quality signal one test saw (src/domain/quality.ts), with the run test case or (burn-in) the test case. */
+export interface QualitySignalsTable {
+  id: string;
+  project_id: string;
+  run_test_case_id: string | null;
+  test_case_id: string | null;
+  fingerprint: string;
+  kind: SignalKind;
+  severity: Severity;
+  message: string;
+  rule: string | null;
+  target: string | null;
+  url: string;
+  page: string;
+  step_index: number;
+  created_at: Timestamp;
+}
+
+/** A project issue: the signals of one fingerprint, deduplicated across runs. */
+export interface IssuesTable {
+  id: string;
+  project_id: string;
+  fingerprint: string;
+  kind: SignalKind;
+  severity: Severity;
+  title: string;
+  rule: string | null;
+  page: string;
+  sample_url: string;
+  status: Generated<IssueStatus>;
+  occurrences: Generated<number>;
+  /** Passing runs of the tests that saw it, without it, since it was last seen. */
+  clean_runs: Generated<number>;
+  pages: ColumnType<string[], string | undefined, string>;
+  test_case_ids: ColumnType<string[], string | undefined, string>;
+  /** Where it was filed: `{ provider, url }`. */
+  exported: ColumnType<{ provider: string; url: string } | null, string | null | undefined, string | null>;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  resolved_at: NullableTimestamp;
+}
+
 export interface Database {
+  quality_signals: QualitySignalsTable;
+  issues: IssuesTable;
   organizations: OrganizationsTable;
   projects: ProjectsTable;
   api_tokens: ApiTokensTable;

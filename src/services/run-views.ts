@@ -75,6 +75,8 @@ export async function runView(deps: RunViewDeps, run: RunWithTests) {
         screenshotUrl: await link(r.screenshot_key),
         traceUrl: await link(r.trace_key),
         downloads: await Promise.all((r.downloads ?? []).map(async ({ key, ...file }) => ({ ...file, url: (await link(key))! }))),
+        // Null when none were collected (a mobile test, a test from before quality signals).
+        signalCounts: r.signal_counts ?? null,
         durationMs: r.duration_ms,
         startedAt: isoText(r.started_at),
         finishedAt: isoText(r.finished_at),

@@ -112,7 +112,7 @@ describe('retries, flaky tests and quarantine', () => {
   }
 
   it('settings: retries default to 1 and quarantine to off; bad values are a 400 with a message and change nothing', async () => {
-    expect(await settings()).toEqual({ healPolicy: 'review', retries: 1, quarantine: null });
+    expect(await settings()).toEqual({ healPolicy: 'review', retries: 1, quarantine: null, issueResolveAfterRuns: 3, signalIgnoreUrls: [] });
 
     for (const body of [
       { retries: 4 },
@@ -129,16 +129,16 @@ describe('retries, flaky tests and quarantine', () => {
       const res = await stack.call('PATCH', '/v1/project/settings', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toEqual({ message: expect.any(String) });
-      expect(await settings()).toEqual({ healPolicy: 'review', retries: 1, quarantine: null });
+      expect(await settings()).toEqual({ healPolicy: 'review', retries: 1, quarantine: null, issueResolveAfterRuns: 3, signalIgnoreUrls: [] });
     }
     expect((await stack.call('PATCH', '/v1/project/settings', { retries: 4 })).body.message).toMatch(/retries/);
 
     // 0.3 has no exact single-precision form: it still reads back as 0.3.
     const changed = await stack.call('PATCH', '/v1/project/settings', { retries: 3, quarantine: { flakeRate: 0.3, minRuns: 5 } });
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ healPolicy: 'review', retries: 3, quarantine: { flakeRate: 0.3, minRuns: 5 } });
+    expect(changed.body).toEqual({ healPolicy: 'review', retries: 3, quarantine: { flakeRate: 0.3, minRuns: 5 }, issueResolveAfterRuns: 3, signalIgnoreUrls: [] });
     expect(await settings()).toEqual(changed.body);
-    expect((await stack.call('PATCH', '/v1/project/settings', { retries: 1, quarantine: null })).body).toEqual({ healPolicy: 'review', retries: 1, quarantine: null });
+    expect((await stack.call('PATCH', '/v1/project/settings', { retries: 1, quarantine: null })).body).toEqual({ healPolicy: 'review', retries: 1, quarantine: null, issueResolveAfterRuns: 3, signalIgnoreUrls: [] });
   });
 
   it('a page that fails every other time: with the default 1 retry the run PASSES and the test is flaky after 2 attempts; with 0 retries the run FAILS', async () => {

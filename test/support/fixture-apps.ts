@@ -10,6 +10,7 @@ import { createMailFlows, type MailFlows } from './fixtures/mail-flows.js';
 import { handleInteractions } from './fixtures/interactions/index.js';
 import { createFlowFixtures, type FlowFixtures } from './fixtures/flows.js';
 import { createAuthFixtures } from './fixtures/auth-toolkit.js';
+import { createQualityFixtures, type QualityFixtures } from './fixtures/quality.js';
 
 export type { Variant } from './fixtures/skin.js';
 export { products, shopCredentials } from './fixtures/shop.js';
@@ -27,6 +28,8 @@ export interface FixtureApps {
   flows: Pick<FlowFixtures, 'setFlowVariant'>;
   /** TOTP sign-in under /auth/, protected preview with a notes API under /preview/ (fixtures/auth-toolkit.ts). */
   auth: Omit<ReturnType<typeof createAuthFixtures>, 'handle'>;
+  /** A profile page under /quality/ with switchable quality problems (fixtures/quality.ts). */
+  quality: Pick<QualityFixtures, 'setQualityProblems'>;
 }
 
 const slowDelayMs = 2_000;
@@ -40,6 +43,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
   const mail = createMailFlows();
   const flows = createFlowFixtures();
   const auth = createAuthFixtures();
+  const quality = createQualityFixtures();
 
   function html(res: ServerResponse, body: string, status = 200): void {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -64,6 +68,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     const skin = skinFor(variant);
     const shopPage = (render: typeof productsPage): void => (signedIn(req) ? html(res, render(skin)) : redirect(res, '/shop/login'));
     if (flows.handle(route, res)) return;
+    if (quality.handle(route, res)) return;
     if (await auth.handle(req, res, url)) return;
 
     if (url.pathname.startsWith('/mail/') && (await mail.handle(req, res, url))) return;
@@ -139,6 +144,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     mail,
     flows,
     auth,
+    quality,
     async stop() {
       for (const timer of pendingTimers) clearTimeout(timer);
       pendingTimers.clear();

@@ -4,6 +4,7 @@ import { healPolicies } from '../../domain/steps.js';
 import { defaultTestRetries, flakeWindow, maxTestRetries, minRuleFlakeRate } from '../../domain/flakiness.js';
 import { getProjectSettings, updateProjectSettings } from '../../services/project-settings.js';
 import { tokenActor } from '../../services/audit-log.js';
+import { defaultIssueResolveAfterRuns, maxIssueResolveAfterRuns } from '../../domain/quality.js';
 
 const healPolicy = z.enum(healPolicies).openapi({
   description:
@@ -33,9 +34,18 @@ const quarantine = z
       '`quarantined` flag) still runs and reports, with `quarantined: true`, but its failure fails neither the run nor a change review.',
   });
 
-const ProjectSettingsSchema = z.object({ healPolicy, retries, quarantine }).openapi('ProjectSettings');
+const issueResolveAfterRuns = z.number().int().min(1).max(maxIssueResolveAfterRuns).openapi({
+  description: `An open issue (\`GET /v1/issues\`) resolves itself after this many passing runs, without it, of the tests that saw it (default ${defaultIssueResolveAfterRuns}).`,
+  example: 3,
+});
+const signalIgnoreUrls = z.array(z.string().min(1).max(500)).max(50).openapi({
+  description: 'Request URLs whose failures are not quality signals: `*` matches any characters, a pattern without `*` any URL containing it.',
+  example: ['*/analytics/*', 'https://status.example.com'],
+});
+
+const ProjectSettingsSchema = z.object({ healPolicy, retries, quarantine, issueResolveAfterRuns, signalIgnoreUrls }).openapi('ProjectSettings');
 const UpdateProjectSettings = z
-  .object({ healPolicy: healPolicy.optional(), retries: retries.optional(), quarantine: quarantine.optional() })
+  .object({ healPolicy: healPolicy.optional(), retries: retries.optional(), quarantine: quarantine.optional(), issueResolveAfterRuns: issueResolveAfterRuns.optional(), signalIgnoreUrls: signalIgnoreUrls.optional() })
   .strict()
   .openapi('UpdateProjectSettings');
 

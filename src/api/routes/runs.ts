@@ -71,6 +71,10 @@ const RunTestCaseSchema = z
     downloads: z
       .array(z.object({ stepIndex: z.number().int(), fileName: z.string(), size: z.number().int(), type: z.string(), url: z.string() }))
       .openapi({ description: 'Files the steps downloaded, checked against what was recorded (name pattern, size, type), with presigned, expiring links' }),
+    signalCounts: z
+      .object({ console: z.number().int(), exception: z.number().int(), network: z.number().int(), a11y: z.number().int() })
+      .nullable()
+      .openapi({ description: 'Distinct quality signals the replay saw, per kind (they make the project\'s issues, `GET /v1/issues`); null when none were collected' }),
     durationMs: z.number().int().nullable(),
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),

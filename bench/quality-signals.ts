@@ -1,0 +1,85 @@
+// What collecting quality signals adds to a replay: the 10-step shop test (bench/support.ts) through `replaySteps`
+// with a SignalCollector (console, exceptions, failed requests, axe-core scans after each navigation and at the
+// end), against the same replay without one. Two ways with: `cold`, the scan cache emptied before each run (every
+// page scanned, as the first test of a worker sees it), and `warm`, the cache kept (as the later tests of a run that
+// visit the same pages see it). One browser of one pool, a fresh context per run, variants in rotating order after
+// warm-ups; a run is timed from asking for the context to the collector's last scan.
+// First, the signals of the fixture profile page with all four problems are printed (the collector works).
+//
+//   node --import tsx bench/quality-signals.ts
+//   BENCH_ITERATIONS=30   measured runs of each (default 20), after 3 warm-ups of each.
+import type { Page } from 'playwright-core';
+import { replaySteps } from '../src/browser/replay.js';
+import { SignalCollector } from '../src/browser/signals.js';
+import { clearScanCache } from '../src/browser/axe-scan.js';
+import { RunValues } from '../src/browser/values.js';
+import type { QualitySignal } from '../src/domain/quality.js';
+import type { BrowserPool } from '../src/browser/pool.js';
+import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
+import { allQualityProblems, profileSteps } from '../test/support/fixtures/quality.js';
+import { createBenchPool, envInt, fixed, median, percentile, recordedSteps, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
+
+const iterations = envInt('BENCH_ITERATIONS', 20);
+const warmups = 3;
+watchdog(90 + (iterations + warmups) * 2 * 15, 'bench/quality-signals');
+
+async function replay(page: Page, startUrl: string, steps: typeof recordedSteps, collect: boolean): Promise<QualitySignal[]> {
+  const collector = collect ? new SignalCollector(page) : undefined;
+  const result = await replaySteps(page, steps, {
+    startUrl,
+    baseUrl: startUrl,
+    values: new RunValues({ configs: shopConfigs }),
+    timeoutMs: stepTimeoutMs,
+    onStep: (index) => collector?.beforeStep(index),
+  });
+  const signals = (await collector?.finish()) ?? [];
+  if (result.status !== 'PASSED') throw new Error(`replay failed: ${result.error}`);
+  return signals;
+}
+
+async function timed(pool: BrowserPool, shopUrl: string, collect: boolean): Promise<number> {
+  const started = performance.now();
+  return pool.withContext({}, async ({ page }) => {
+    await replay(page, `${shopUrl}/shop/login`, recordedSteps, collect);
+    return performance.now() - started;
+  });
+}
+
+let fixture: FixtureApps | undefined;
+let pool: BrowserPool | undefined;
+try {
+  fixture = await startFixtureApps();
+  pool = createBenchPool(1);
+  const url = fixture.url;
+
+  fixture.quality.setQualityProblems(allQualityProblems);
+  const found = await pool.withContext({}, ({ page }) => replay(page, `${url}/quality/`, profileSteps, true));
+  process.stdout.write(`Profile page with ${allQualityProblems.join(', ')}: ${found.length} signals\n`);
+  for (const s of found) process.stdout.write(`  ${s.kind} ${s.severity} step ${s.stepIndex} ${s.rule ?? ''} ${s.message.slice(0, 90)} ${s.target?.slice(0, 60) ?? ''}\n`);
+
+  const variants = ['without', 'cold', 'warm'] as const;
+  const runs: Record<(typeof variants)[number], number[]> = { without: [], cold: [], warm: [] };
+  for (let i = 0; i < warmups + iterations; i++) {
+    for (let j = 0; j < variants.length; j++) {
+      const which = variants[(i + j) % variants.length]!;
+      if (which === 'cold') clearScanCache();
+      const ms = await timed(pool, url, which !== 'without');
+      if (i >= warmups) runs[which].push(ms);
+    }
+  }
+  const overhead = (k: 'cold' | 'warm') => median(runs[k]) / median(runs.without) - 1;
+  process.stdout.write(`\n${recordedSteps.length}-step shop test (5 documents), one Chromium, fresh context per run; ${iterations} runs each after ${warmups} warm-ups, rotating\n\n`);
+  process.stdout.write(
+    table(
+      ['variant', 'median ms', 'p90 ms', 'min ms', 'max ms'],
+      variants.map((k) => [k === 'without' ? 'replay without signals' : `replay with signals, ${k} scan cache`, fixed(median(runs[k])), fixed(percentile(runs[k], 90)), fixed(Math.min(...runs[k])), fixed(Math.max(...runs[k]))]),
+    ),
+  );
+  for (const k of ['cold', 'warm'] as const) {
+    process.stdout.write(`\ncollection overhead, ${k} cache: median ${(overhead(k) * 100).toFixed(1)}% (goal ≤ 15%: ${overhead(k) <= 0.15 ? 'met' : 'NOT met'})`);
+  }
+  process.stdout.write('\n');
+} finally {
+  await pool?.close();
+  await fixture?.stop();
+}

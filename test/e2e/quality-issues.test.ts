@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { allQualityProblems, profileSteps } from '../support/fixtures/quality.js';
+import { insertRecordedTestCase } from '../support/recorded.js';
+import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
+
+// Quality signals on the real stack (Postgres, Temporal, Chromium, the fixture profile page): a replay collects an
+// uncaught exception, a failing XHR, an unlabeled input and low-contrast text; runs fold them into project issues,
+// one per problem, and clean runs resolve them.
+
+describe('quality signals become project issues', () => {
+  let fixture: FixtureApps;
+  let stack: Stack;
+  let planShortId: string;
+  let testCaseId: string;
+
+  beforeAll(async () => {
+    fixture = await startFixtureApps();
+    stack = await startStack();
+    const app = (await stack.call('POST', '/v1/applications', { name: 'Profile' })).body;
+    expect((await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Production', url: `${fixture.url}/quality/` })).status).toBe(201);
+    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'Save the profile', steps: profileSteps });
+    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Profile', testCaseIds: [testCaseId] })).body.shortId;
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+    await fixture?.stop();
+  });
+
+  /** One run of the plan to its end; its only test's row. */
+  const run = async () => {
+    const started = await stack.call('POST', '/v1/run', { testPlanShortId: planShortId });
+    expect(started.status).toBe(200);
+    const done = await waitForRun(stack, started.body.run.shortId);
+    expect(done).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
+    return done.runTestCases[0];
+  };
+  const issues = async (query = '') => (await stack.call('GET', `/v1/issues${query}`)).body;
+
+  it('three runs of a page with four problems: exactly four issues, three occurrences each, counts on each run test case', async () => {
+    fixture.quality.setQualityProblems(allQualityProblems);
+    for (let i = 0; i < 3; i++) {
+      // The test passes: the problems do not stop a user from saving, they are reported beside the result.
+      expect((await run()).signalCounts).toEqual({ console: 0, exception: 1, network: 1, a11y: 2 });
+    }
+
+    const all = await issues();
+    expect(all.total).toBe(4);
+    const byKind = (kind: string, rule?: string) => all.issues.find((i: any) => i.kind === kind && (rule === undefined || i.rule === rule));
+    expect(byKind('exception')).toMatchObject({ severity: 'serious', title: "TypeError: Cannot read properties of null (reading 'name')", page: '/quality/' });
+    expect(byKind('network')).toMatchObject({ severity: 'serious', rule: '500', title: expect.stringContaining('/quality/api/users/4821/stats answered HTTP 500') });
+    expect(byKind('a11y', 'label')).toMatchObject({ severity: 'critical', title: expect.stringContaining('#email') });
+    expect(byKind('a11y', 'color-contrast')).toMatchObject({ severity: 'serious' });
+    for (const issue of all.issues) expect(issue).toMatchObject({ status: 'open', occurrences: 3, pages: ['/quality/'], testCaseIds: [testCaseId], cleanRuns: 0 });
+
+    expect((await issues('?kind=a11y')).total).toBe(2);
+    expect((await issues('?severity=critical')).issues.map((i: any) => i.rule)).toEqual(['label']);
+    expect((await issues('?limit=1&offset=1')).issues).toHaveLength(1);
+    expect(await stack.call('GET', '/v1/issues?kind=visual')).toMatchObject({ status: 400, body: { message: expect.any(String) } });
+    const one = await stack.call('GET', `/v1/issues/${byKind('a11y', 'label').id}`);
+    expect(one.body).toEqual(byKind('a11y', 'label'));
+    expect((await stack.call('GET', '/v1/issues/3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b')).status).toBe(404);
+    expect((await stack.call('GET', '/v1/issues/not-a-uuid')).status).toBe(400);
+    // The signals themselves are kept with the run test case, with the step they followed (-1: the start page).
+    const signals = await stack.db.selectFrom('quality_signals').select(['kind', 'step_index', 'page']).where('test_case_id', '=', testCaseId).execute();
+    expect(signals).toHaveLength(12);
+    expect(new Set(signals.map((s) => `${s.step_index} ${s.page}`))).toEqual(new Set(['-1 /quality/']));
+  }, 180_000);
+
+  it('after the page is fixed, the issues resolve after the project setting\'s number of clean runs; a new sighting reopens one, an ignored one stays ignored', async () => {
+    expect((await stack.call('PATCH', '/v1/project/settings', { issueResolveAfterRuns: 2 })).body).toMatchObject({ issueResolveAfterRuns: 2 });
+    expect((await stack.call('PATCH', '/v1/project/settings', { issueResolveAfterRuns: 0 })).status).toBe(400);
+    fixture.quality.setQualityProblems([]);
+
+    expect((await run()).signalCounts).toEqual({ console: 0, exception: 0, network: 0, a11y: 0 });
+    expect((await issues('?status=open')).issues.map((i: any) => i.cleanRuns)).toEqual([1, 1, 1, 1]);
+    await run();
+    const resolved = await issues('?status=resolved');
+    expect(resolved.total).toBe(4);
+    expect(resolved.issues.every((i: any) => i.resolvedAt !== null)).toBe(true);
+
+    const contrast = resolved.issues.find((i: any) => i.rule === 'color-contrast');
+    expect((await stack.call('PATCH', `/v1/issues/${contrast.id}`, { status: 'ignored' })).body).toMatchObject({ status: 'ignored' });
+    expect((await stack.call('PATCH', `/v1/issues/${contrast.id}`, { status: 'gone' })).status).toBe(400);
+    fixture.quality.setQualityProblems(['exception', 'contrast']);
+    await run();
+    const now = await issues();
+    expect(now.total).toBe(4);
+    expect(now.issues.find((i: any) => i.kind === 'exception')).toMatchObject({ status: 'open', occurrences: 4, resolvedAt: null });
+    expect(now.issues.find((i: any) => i.rule === 'color-contrast')).toMatchObject({ status: 'ignored', occurrences: 4 });
+    expect(now.issues.find((i: any) => i.rule === 'label')).toMatchObject({ status: 'resolved', occurrences: 3 });
+  }, 180_000);
+});
