@@ -1,6 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, sendJsonText, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, name, shortId } from '../../schemas/common.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
+import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
+import { name, shortId } from '../../schemas/common.js';
 import { applicationListText, createApplication, removeApplication, requireApplication, updateApplicationSettings } from '../../services/applications.js';
 
 export const ApplicationSchema = z
@@ -30,85 +31,20 @@ const UpdateApplication = z
   })
   .openapi('UpdateApplication');
 
-const tags = ['Management'];
-
-const list = createRoute({
-  method: 'get',
-  path: '/v1/applications',
-  tags,
-  summary: 'List applications',
-  security: bearerSecurity,
-  responses: { 200: json(z.object({ applications: z.array(ApplicationSchema) }), 'Applications of the project'), ...errorResponses },
-});
-
-const create = createRoute({
-  method: 'post',
-  path: '/v1/applications',
-  tags,
-  summary: 'Create an application',
-  security: bearerSecurity,
-  request: { body: jsonBody(CreateApplication) },
-  responses: { 201: json(ApplicationSchema, 'Created'), ...errorResponses },
-});
-
-const get = createRoute({
-  method: 'get',
-  path: '/v1/applications/{applicationShortId}',
-  tags,
-  summary: 'Get an application',
-  security: bearerSecurity,
-  request: { params: ApplicationParams },
-  responses: { 200: json(ApplicationSchema, 'The application'), ...errorResponses },
-});
-
-const update = createRoute({
-  method: 'patch',
-  path: '/v1/applications/{applicationShortId}',
-  tags,
-  summary: 'Rename an application or change its default environment / device preset',
-  security: bearerSecurity,
-  request: { params: ApplicationParams, body: jsonBody(UpdateApplication) },
-  responses: { 200: json(ApplicationSchema, 'Updated'), ...errorResponses },
-});
-
-const remove = createRoute({
-  method: 'delete',
-  path: '/v1/applications/{applicationShortId}',
-  tags,
-  summary: 'Delete an application with its environments and test cases',
-  security: bearerSecurity,
-  request: { params: ApplicationParams },
-  responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
+const routes = resourceRoutes({
+  path: '/v1/applications/{applicationShortId}', tags: ['Management'], noun: ['an application', 'applications'], schema: ApplicationSchema, params: ApplicationParams,
+  listKey: 'applications',
+  create: { body: CreateApplication, summary: 'Create an application' },
+  update: { body: UpdateApplication, summary: 'Rename an application or change its default environment / device preset' },
+  remove: { summary: 'Delete an application with its environments and test cases' },
 });
 
 export function registerApplications(app: OpenApiApp): void {
-  app.openapi(list, async (c) => {
-    const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    return sendJsonText(c, await applicationListText(db, projectId));
-  });
-
-  app.openapi(create, async (c) => {
-    const { db } = c.get('deps');
-    return c.json(await createApplication(db, c.get('caller').projectId, c.req.valid('json')), 201);
-  });
-
-  app.openapi(get, async (c) => {
-    const { db } = c.get('deps');
-    const { id: _id, ...view } = await requireApplication(db, c.get('caller').projectId, c.req.valid('param').applicationShortId);
-    return c.json(view, 200);
-  });
-
-  app.openapi(update, async (c) => {
-    const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const { id: _id, ...view } = await updateApplicationSettings(db, projectId, c.req.valid('param').applicationShortId, c.req.valid('json'));
-    return c.json(view, 200);
-  });
-
-  app.openapi(remove, async (c) => {
-    const { db } = c.get('deps');
-    await removeApplication(db, c.get('caller').projectId, c.req.valid('param').applicationShortId);
-    return c.json({ deleted: true as const }, 200);
+  serveResource(app, routes, {
+    list: ({ deps, projectId }) => applicationListText(deps.db, projectId),
+    create: ({ deps, projectId, body }) => createApplication(deps.db, projectId, body),
+    get: async ({ deps, projectId, param }) => withoutId(await requireApplication(deps.db, projectId, param.applicationShortId)),
+    update: async ({ deps, projectId, param, body }) => withoutId(await updateApplicationSettings(deps.db, projectId, param.applicationShortId, body)),
+    remove: async ({ deps, projectId, param }) => deleted(await removeApplication(deps.db, projectId, param.applicationShortId)),
   });
 }

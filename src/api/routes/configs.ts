@@ -1,6 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, shortId } from '../../schemas/common.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
+import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
+import { shortId } from '../../schemas/common.js';
 import { createConfig, deleteConfig, listConfigs, requireConfig, updateConfig } from '../../services/configs.js';
 
 // Steps reference a config as {{name}}, so the name must be an identifier.
@@ -57,73 +58,23 @@ const Params = z.object({
   configShortId: shortId('config').openapi({ param: { name: 'configShortId', in: 'path' } }),
 });
 
-const conflict = json(ErrorSchema, 'A config with this name already exists in the project');
+const conflict = 'A config with this name already exists in the project';
 
-const tags = ['Management'];
-const base = '/v1/configs';
-
-const routes = {
-  list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
-    summary: 'List configs (secret values hidden)',
-    responses: { 200: json(z.object({ configs: z.array(ConfigSchema) }), 'Configs of the project, by name'), ...errorResponses },
-  }),
-  create: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
-    summary: 'Create a named value that tests use, e.g. login credentials',
-    request: { body: jsonBody(CreateConfig) },
-    responses: { 201: json(ConfigSchema, 'Created'), 409: conflict, ...errorResponses },
-  }),
-  get: createRoute({
-    method: 'get', path: `${base}/{configShortId}`, tags, security: bearerSecurity,
-    summary: 'Get a config (a secret value is hidden)',
-    request: { params: Params },
-    responses: { 200: json(ConfigSchema, 'The config'), ...errorResponses },
-  }),
-  update: createRoute({
-    method: 'patch', path: `${base}/{configShortId}`, tags, security: bearerSecurity,
-    summary: 'Rename a config, replace its value or change whether it is secret',
-    request: { params: Params, body: jsonBody(UpdateConfig) },
-    responses: { 200: json(ConfigSchema, 'Updated'), 409: conflict, ...errorResponses },
-  }),
-  remove: createRoute({
-    method: 'delete', path: `${base}/{configShortId}`, tags, security: bearerSecurity,
-    summary: 'Delete a config',
-    description: 'Test cases that listed it no longer do; steps that reference {{name}} will fail until a config of that name exists again.',
-    request: { params: Params },
-    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
-  }),
-};
+const routes = resourceRoutes({
+  path: '/v1/configs/{configShortId}', tags: ['Management'], noun: ['a config', 'configs'], schema: ConfigSchema, params: Params, listKey: 'configs',
+  list: { summary: 'List configs (secret values hidden)', returns: 'Configs of the project, by name' },
+  create: { body: CreateConfig, summary: 'Create a named value that tests use, e.g. login credentials', conflict },
+  get: { summary: 'Get a config (a secret value is hidden)' },
+  update: { body: UpdateConfig, summary: 'Rename a config, replace its value or change whether it is secret', conflict },
+  remove: { description: 'Test cases that listed it no longer do; steps that reference {{name}} will fail until a config of that name exists again.' },
+});
 
 export function registerConfigs(app: OpenApiApp): void {
-  app.openapi(routes.list, async (c) => {
-    const { db } = c.get('deps');
-    return c.json({ configs: await listConfigs(db, c.get('caller').projectId) }, 200);
-  });
-
-  app.openapi(routes.create, async (c) => {
-    const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    return c.json(await createConfig(db, projectId, c.req.valid('json')), 201);
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const { db } = c.get('deps');
-    const { id: _id, ...view } = await requireConfig(db, c.get('caller').projectId, c.req.valid('param').configShortId);
-    return c.json(view, 200);
-  });
-
-  app.openapi(routes.update, async (c) => {
-    const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const { id: _id, ...view } = await updateConfig(db, projectId, c.req.valid('param').configShortId, c.req.valid('json'));
-    return c.json(view, 200);
-  });
-
-  app.openapi(routes.remove, async (c) => {
-    const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    await deleteConfig(db, projectId, c.req.valid('param').configShortId);
-    return c.json({ deleted: true as const }, 200);
+  serveResource(app, routes, {
+    list: async ({ deps, projectId }) => ({ configs: await listConfigs(deps.db, projectId) }),
+    create: ({ deps, projectId, body }) => createConfig(deps.db, projectId, body),
+    get: async ({ deps, projectId, param }) => withoutId(await requireConfig(deps.db, projectId, param.configShortId)),
+    update: async ({ deps, projectId, param, body }) => withoutId(await updateConfig(deps.db, projectId, param.configShortId, body)),
+    remove: async ({ deps, projectId, param }) => deleted(await deleteConfig(deps.db, projectId, param.configShortId)),
   });
 }

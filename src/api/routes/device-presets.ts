@@ -1,6 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, name, shortId } from '../../schemas/common.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
+import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
+import { name, shortId } from '../../schemas/common.js';
 import { createDevicePreset, deleteDevicePreset, listDevicePresets, requireDevicePreset, updateDevicePreset } from '../../services/device-presets.js';
 
 const viewportSide = z.number().int().min(200).max(4000);
@@ -92,73 +93,24 @@ const Params = z.object({
   devicePresetShortId: shortId('devicePreset').openapi({ param: { name: 'devicePresetShortId', in: 'path' } }),
 });
 
-const tags = ['Management'];
-const base = '/v1/device-presets';
-
-const routes = {
-  list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
-    summary: 'List device presets',
-    responses: { 200: json(z.object({ devicePresets: z.array(DevicePresetSchema) }), 'Device presets of the project'), ...errorResponses },
-  }),
-  create: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
-    summary: 'Create a device preset (viewport, scale, touch, user agent, locale, time zone)',
-    request: { body: jsonBody(CreateDevicePreset) },
-    responses: { 201: json(DevicePresetSchema, 'Created'), ...errorResponses },
-  }),
-  get: createRoute({
-    method: 'get', path: `${base}/{devicePresetShortId}`, tags, security: bearerSecurity,
-    summary: 'Get a device preset',
-    request: { params: Params },
-    responses: { 200: json(DevicePresetSchema, 'The device preset'), ...errorResponses },
-  }),
-  update: createRoute({
-    method: 'patch', path: `${base}/{devicePresetShortId}`, tags, security: bearerSecurity,
-    summary: 'Update a device preset',
-    request: { params: Params, body: jsonBody(UpdateDevicePreset) },
-    responses: { 200: json(DevicePresetSchema, 'Updated'), ...errorResponses },
-  }),
-  remove: createRoute({
-    method: 'delete', path: `${base}/{devicePresetShortId}`, tags, security: bearerSecurity,
-    summary: 'Delete a device preset',
+const routes = resourceRoutes({
+  path: '/v1/device-presets/{devicePresetShortId}', tags: ['Management'], noun: ['a device preset', 'device presets'], schema: DevicePresetSchema, params: Params,
+  listKey: 'devicePresets',
+  create: { body: CreateDevicePreset, summary: 'Create a device preset (viewport, scale, touch, user agent, locale, time zone)' },
+  update: { body: UpdateDevicePreset },
+  remove: {
     description:
       'Applications that used it as their default device preset fall back to none (the built-in desktop viewport); ' +
       'test plans that named it fall back to the application default.',
-    request: { params: Params },
-    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
-  }),
-};
+  },
+});
 
 export function registerDevicePresets(app: OpenApiApp): void {
-  app.openapi(routes.list, async (c) => {
-    const { db } = c.get('deps');
-    return c.json({ devicePresets: await listDevicePresets(db, c.get('caller').projectId) }, 200);
-  });
-
-  app.openapi(routes.create, async (c) => {
-    const { db } = c.get('deps');
-    const created = await createDevicePreset(db, c.get('caller').projectId, c.req.valid('json'));
-    return c.json(created, 201);
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const { db } = c.get('deps');
-    const { id: _id, ...view } = await requireDevicePreset(db, c.get('caller').projectId, c.req.valid('param').devicePresetShortId);
-    return c.json(view, 200);
-  });
-
-  app.openapi(routes.update, async (c) => {
-    const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    const { id: _id, ...view } = await updateDevicePreset(db, projectId, c.req.valid('param').devicePresetShortId, c.req.valid('json'));
-    return c.json(view, 200);
-  });
-
-  app.openapi(routes.remove, async (c) => {
-    const { db } = c.get('deps');
-    const { projectId } = c.get('caller');
-    await deleteDevicePreset(db, projectId, c.req.valid('param').devicePresetShortId);
-    return c.json({ deleted: true as const }, 200);
+  serveResource(app, routes, {
+    list: async ({ deps, projectId }) => ({ devicePresets: await listDevicePresets(deps.db, projectId) }),
+    create: ({ deps, projectId, body }) => createDevicePreset(deps.db, projectId, body),
+    get: async ({ deps, projectId, param }) => withoutId(await requireDevicePreset(deps.db, projectId, param.devicePresetShortId)),
+    update: async ({ deps, projectId, param, body }) => withoutId(await updateDevicePreset(deps.db, projectId, param.devicePresetShortId, body)),
+    remove: async ({ deps, projectId, param }) => deleted(await deleteDevicePreset(deps.db, projectId, param.devicePresetShortId)),
   });
 }

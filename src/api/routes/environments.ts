@@ -1,6 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, name, shortId, httpUrl } from '../../schemas/common.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
+import { deleted, resourceRoutes, serveResource } from '../resource-routes.js';
+import { name, shortId, httpUrl } from '../../schemas/common.js';
 import { EnvironmentAccessInputSchema, EnvironmentAccessSchema } from '../../schemas/environment-access.js';
 import { createEnvironment, deleteEnvironment, getEnvironment, listApplicationEnvironments, updateEnvironment } from '../../services/environments.js';
 
@@ -48,67 +49,21 @@ const UpdateEnvironment = z
   .object({ name: name(80).optional(), url: url.optional(), isProduction: z.boolean().optional(), isDefault: z.literal(true).optional(), access: EnvironmentAccessInputSchema.optional() })
   .openapi('UpdateEnvironment');
 
-const tags = ['Management'];
-const base = '/v1/applications/{applicationShortId}/environments';
-
-const routes = {
-  list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
-    summary: "List an application's environments",
-    request: { params: AppParams },
-    responses: { 200: json(z.object({ environments: z.array(EnvironmentSchema) }), 'Environments'), ...errorResponses },
-  }),
-  create: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
-    summary: 'Create an environment (a URL for web, a build for mobile)',
-    request: { params: AppParams, body: jsonBody(CreateEnvironment) },
-    responses: { 201: json(EnvironmentSchema, 'Created'), ...errorResponses },
-  }),
-  get: createRoute({
-    method: 'get', path: `${base}/{environmentShortId}`, tags, security: bearerSecurity,
-    summary: 'Get an environment',
-    request: { params: EnvParams },
-    responses: { 200: json(EnvironmentSchema, 'The environment'), ...errorResponses },
-  }),
-  update: createRoute({
-    method: 'patch', path: `${base}/{environmentShortId}`, tags, security: bearerSecurity,
-    summary: 'Update an environment or make it the default',
-    request: { params: EnvParams, body: jsonBody(UpdateEnvironment) },
-    responses: { 200: json(EnvironmentSchema, 'Updated'), ...errorResponses },
-  }),
-  remove: createRoute({
-    method: 'delete', path: `${base}/{environmentShortId}`, tags, security: bearerSecurity,
-    summary: 'Delete an environment (409 while a test plan uses it)',
-    request: { params: EnvParams },
-    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses, 409: json(ErrorSchema, 'A test plan still uses this environment') },
-  }),
-};
+const routes = resourceRoutes({
+  path: '/v1/applications/{applicationShortId}/environments/{environmentShortId}', tags: ['Management'], noun: ['an environment', 'environments'],
+  schema: EnvironmentSchema, parentParams: AppParams, params: EnvParams, listKey: 'environments',
+  list: { summary: "List an application's environments", returns: 'Environments' },
+  create: { body: CreateEnvironment, summary: 'Create an environment (a URL for web, a build for mobile)' },
+  update: { body: UpdateEnvironment, summary: 'Update an environment or make it the default' },
+  remove: { summary: 'Delete an environment (409 while a test plan uses it)', conflict: 'A test plan still uses this environment' },
+});
 
 export function registerEnvironments(app: OpenApiApp): void {
-  app.openapi(routes.list, async (c) => {
-    const { db } = c.get('deps');
-    return c.json({ environments: await listApplicationEnvironments(db, c.get('caller').projectId, c.req.valid('param').applicationShortId) }, 200);
-  });
-
-  app.openapi(routes.create, async (c) => {
-    const { db } = c.get('deps');
-    const created = await createEnvironment(db, { ...c.req.valid('json'), projectId: c.get('caller').projectId, applicationShortId: c.req.valid('param').applicationShortId });
-    return c.json(created, 201);
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const { db } = c.get('deps');
-    return c.json(await getEnvironment(db, { ...c.req.valid('param'), projectId: c.get('caller').projectId }), 200);
-  });
-
-  app.openapi(routes.update, async (c) => {
-    const { db } = c.get('deps');
-    return c.json(await updateEnvironment(db, { ...c.req.valid('param'), projectId: c.get('caller').projectId }, c.req.valid('json')), 200);
-  });
-
-  app.openapi(routes.remove, async (c) => {
-    const { db } = c.get('deps');
-    await deleteEnvironment(db, { ...c.req.valid('param'), projectId: c.get('caller').projectId });
-    return c.json({ deleted: true as const }, 200);
+  serveResource(app, routes, {
+    list: async ({ deps, projectId, param }) => ({ environments: await listApplicationEnvironments(deps.db, projectId, param.applicationShortId) }),
+    create: ({ deps, projectId, param, body }) => createEnvironment(deps.db, { ...body, projectId, applicationShortId: param.applicationShortId }),
+    get: ({ deps, projectId, param }) => getEnvironment(deps.db, { ...param, projectId }),
+    update: ({ deps, projectId, param, body }) => updateEnvironment(deps.db, { ...param, projectId }, body),
+    remove: async ({ deps, projectId, param }) => deleted(await deleteEnvironment(deps.db, { ...param, projectId })),
   });
 }

@@ -1,6 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, httpUrl, shortId } from '../../schemas/common.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
+import { deleted, resourceRoutes, serveResource } from '../resource-routes.js';
+import { httpUrl, shortId } from '../../schemas/common.js';
 import {
   createGitIntegration,
   deleteGitIntegration,
@@ -97,73 +98,31 @@ const Params = z.object({
   integrationShortId: shortId('gitIntegration').openapi({ param: { name: 'integrationShortId', in: 'path' } }),
 });
 
-const tags = ['Git integrations'];
-const base = '/v1/git-integrations';
-
-const routes = {
-  list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
-    summary: "List the project's Git provider integrations (secrets hidden)",
-    responses: { 200: json(z.object({ integrations: z.array(GitIntegrationSchema) }), 'Integrations of the project'), ...errorResponses },
-  }),
-  create: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
+const routes = resourceRoutes({
+  path: '/v1/git-integrations/{integrationShortId}', tags: ['Git integrations'], noun: ['an integration', 'integrations'], schema: GitIntegrationSchema, params: Params,
+  listKey: 'integrations',
+  list: { summary: "List the project's Git provider integrations (secrets hidden)" },
+  create: {
+    body: CreateGitIntegration,
     summary: 'Connect the project to GitHub (an App or a token) or GitLab (an access token)',
     description: 'Pull/merge request reviews read changes and post comments through it. Credentials are checked for shape (a PEM key, an http(s) base URL), not against the provider.',
-    request: { body: jsonBody(CreateGitIntegration) },
-    responses: { 201: json(GitIntegrationSchema, 'Created'), 409: json(ErrorSchema, 'The project already has an integration with this provider'), ...errorResponses },
-  }),
-  get: createRoute({
-    method: 'get', path: `${base}/{integrationShortId}`, tags, security: bearerSecurity,
-    summary: 'Get an integration (secrets hidden)',
-    request: { params: Params },
-    responses: { 200: json(GitIntegrationSchema, 'The integration'), ...errorResponses },
-  }),
-  update: createRoute({
-    method: 'patch', path: `${base}/{integrationShortId}`, tags, security: bearerSecurity,
-    summary: 'Replace credentials, the webhook secret or the base URL',
-    request: { params: Params, body: jsonBody(UpdateGitIntegration) },
-    responses: { 200: json(GitIntegrationSchema, 'Updated'), ...errorResponses },
-  }),
-  remove: createRoute({
-    method: 'delete', path: `${base}/{integrationShortId}`, tags, security: bearerSecurity,
-    summary: 'Delete an integration and its stored secrets',
-    request: { params: Params },
-    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
-  }),
-};
+    conflict: 'The project already has an integration with this provider',
+  },
+  get: { summary: 'Get an integration (secrets hidden)' },
+  update: { body: UpdateGitIntegration, summary: 'Replace credentials, the webhook secret or the base URL' },
+  remove: { summary: 'Delete an integration and its stored secrets' },
+});
 
 export function registerGitIntegrations(app: OpenApiApp): void {
-  app.openapi(routes.list, async (c) => {
-    const { db } = c.get('deps');
-    return c.json({ integrations: await listGitIntegrations(db, c.get('caller').projectId) }, 200);
-  });
-
-  app.openapi(routes.create, async (c) => {
-    const { db } = c.get('deps');
-    const body = c.req.valid('json');
-    const input: CreateGitIntegrationInput = 'appId' in body ? { ...body, appId: String(body.appId) } : body;
-    return c.json(await createGitIntegration(db, c.get('caller').projectId, input, tokenActor(c.get('caller').tokenId)), 201);
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const { db } = c.get('deps');
-    return c.json(await getGitIntegration(db, c.get('caller').projectId, c.req.valid('param').integrationShortId), 200);
-  });
-
-  app.openapi(routes.update, async (c) => {
-    const { db } = c.get('deps');
-    const { appId: patchAppId, ...patch } = c.req.valid('json');
-    const view = await updateGitIntegration(db, c.get('caller').projectId, c.req.valid('param').integrationShortId, {
-      ...patch,
-      ...(patchAppId !== undefined && { appId: String(patchAppId) }),
-    }, tokenActor(c.get('caller').tokenId));
-    return c.json(view, 200);
-  });
-
-  app.openapi(routes.remove, async (c) => {
-    const { db } = c.get('deps');
-    await deleteGitIntegration(db, c.get('caller').projectId, c.req.valid('param').integrationShortId, tokenActor(c.get('caller').tokenId));
-    return c.json({ deleted: true as const }, 200);
+  serveResource(app, routes, {
+    list: async ({ deps, projectId }) => ({ integrations: await listGitIntegrations(deps.db, projectId) }),
+    create: ({ deps, caller, body }) => {
+      const input: CreateGitIntegrationInput = 'appId' in body ? { ...body, appId: String(body.appId) } : body;
+      return createGitIntegration(deps.db, caller.projectId, input, tokenActor(caller.tokenId));
+    },
+    get: ({ deps, projectId, param }) => getGitIntegration(deps.db, projectId, param.integrationShortId),
+    update: ({ deps, caller, param, body: { appId, ...patch } }) =>
+      updateGitIntegration(deps.db, caller.projectId, param.integrationShortId, { ...patch, ...(appId !== undefined && { appId: String(appId) }) }, tokenActor(caller.tokenId)),
+    remove: async ({ deps, caller, param }) => deleted(await deleteGitIntegration(deps.db, caller.projectId, param.integrationShortId, tokenActor(caller.tokenId))),
   });
 }

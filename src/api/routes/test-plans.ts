@@ -1,6 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, httpUrl, name, shortId, shortIdDocPattern, uuid } from '../../schemas/common.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
+import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
+import { httpUrl, name, shortId, shortIdDocPattern, uuid } from '../../schemas/common.js';
 import { shortIdPattern } from '../../domain/short-ids.js';
 import { createTestPlan, deleteTestPlan, listTestPlans, requireTestPlan, updateTestPlan } from '../../services/test-plans.js';
 
@@ -145,74 +146,27 @@ const Params = z.object({
   testPlanShortId: shortId('testPlan').openapi({ param: { name: 'testPlanShortId', in: 'path' } }),
 });
 
-const tags = ['Management'];
-const base = '/v1/test-plans';
-
 const writeNotes =
   'All writes of a request happen in one transaction: a rejected request changes nothing. ' +
   'Email notifications are stored one row per recipient. Unknown or other-project references are 404s: ' +
   '`Test case not found: <id>`, `Application not found`, `Environment not found` (also when the environment is not one of that application), `Device preset not found`.';
 
-const routes = {
-  list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
-    summary: 'List test plans',
-    responses: { 200: json(z.object({ testPlans: z.array(TestPlanSchema) }), 'Test plans of the project'), ...errorResponses },
-  }),
-  create: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
-    summary: 'Create a test plan with its test cases, per-application parameters and notifications',
-    description: writeNotes,
-    request: { body: jsonBody(CreateTestPlan) },
-    responses: { 201: json(TestPlanSchema, 'Created'), ...errorResponses },
-  }),
-  get: createRoute({
-    method: 'get', path: `${base}/{testPlanShortId}`, tags, security: bearerSecurity,
-    summary: 'Get a test plan',
-    request: { params: Params },
-    responses: { 200: json(TestPlanSchema, 'The test plan'), ...errorResponses },
-  }),
-  update: createRoute({
-    method: 'patch', path: `${base}/{testPlanShortId}`, tags, security: bearerSecurity,
-    summary: 'Update a test plan',
+const routes = resourceRoutes({
+  path: '/v1/test-plans/{testPlanShortId}', tags: ['Management'], noun: ['a test plan', 'test plans'], schema: TestPlanSchema, params: Params, listKey: 'testPlans',
+  create: { body: CreateTestPlan, summary: 'Create a test plan with its test cases, per-application parameters and notifications', description: writeNotes },
+  update: {
+    body: UpdateTestPlan,
     description: `\`testCaseIds\` and \`applications\` replace their whole list; in \`notifications\` each channel given is replaced (null removes it). ${writeNotes}`,
-    request: { params: Params, body: jsonBody(UpdateTestPlan) },
-    responses: { 200: json(TestPlanSchema, 'Updated'), ...errorResponses },
-  }),
-  remove: createRoute({
-    method: 'delete', path: `${base}/{testPlanShortId}`, tags, security: bearerSecurity,
-    summary: 'Delete a test plan (the project has no default plan afterwards if it was the default)',
-    request: { params: Params },
-    responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
-  }),
-};
+  },
+  remove: { summary: 'Delete a test plan (the project has no default plan afterwards if it was the default)' },
+});
 
 export function registerTestPlans(app: OpenApiApp): void {
-  app.openapi(routes.list, async (c) => {
-    const { db } = c.get('deps');
-    return c.json({ testPlans: await listTestPlans(db, c.get('caller').projectId) }, 200);
-  });
-
-  app.openapi(routes.create, async (c) => {
-    const { db } = c.get('deps');
-    const { id: _id, ...view } = await createTestPlan({ db }, { ...c.req.valid('json'), projectId: c.get('caller').projectId });
-    return c.json(view, 201);
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const { db } = c.get('deps');
-    const { id: _id, ...view } = await requireTestPlan(db, c.get('caller').projectId, c.req.valid('param').testPlanShortId);
-    return c.json(view, 200);
-  });
-
-  app.openapi(routes.update, async (c) => {
-    const { db } = c.get('deps');
-    const { id: _id, ...view } = await updateTestPlan({ db }, { ...c.req.valid('json'), projectId: c.get('caller').projectId, testPlanShortId: c.req.valid('param').testPlanShortId });
-    return c.json(view, 200);
-  });
-
-  app.openapi(routes.remove, async (c) => {
-    await deleteTestPlan(c.get('deps'), { projectId: c.get('caller').projectId, testPlanShortId: c.req.valid('param').testPlanShortId });
-    return c.json({ deleted: true as const }, 200);
+  serveResource(app, routes, {
+    list: async ({ deps, projectId }) => ({ testPlans: await listTestPlans(deps.db, projectId) }),
+    create: async ({ deps, projectId, body }) => withoutId(await createTestPlan({ db: deps.db }, { ...body, projectId })),
+    get: async ({ deps, projectId, param }) => withoutId(await requireTestPlan(deps.db, projectId, param.testPlanShortId)),
+    update: async ({ deps, projectId, param, body }) => withoutId(await updateTestPlan({ db: deps.db }, { ...body, projectId, testPlanShortId: param.testPlanShortId })),
+    remove: async ({ deps, projectId, param }) => deleted(await deleteTestPlan(deps, { projectId, testPlanShortId: param.testPlanShortId })),
   });
 }
