@@ -18,6 +18,7 @@ import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';
 import { startInboxHost } from './inbox.js';
+import { startStateSweep } from './state-sweep.js';
 
 type Stop = () => Promise<void>;
 
@@ -93,8 +94,9 @@ export async function runApi(): Promise<number> {
   const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
   const resender = startDeliveryResender({ db, temporal, logger });
   const inbox = await startInboxHost(config, { db, blobs, logger }, config.PROCTOR_INBOX_SMTP_PORT);
+  const stateSweep = startStateSweep({ db, blobs, logger, temporal });
   logger.info('api listening', { url: config.publicUrl, inboxSmtpPort: inbox.port, inboxDomain: inbox.domain });
-  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), resender, () => closeServer(server), () => edge.close(), () => inbox.stop()]);
+  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), resender, () => closeServer(server), () => edge.close(), () => inbox.stop(), stateSweep]);
 }
 
 export async function runWorker(): Promise<number> {
@@ -177,7 +179,7 @@ export async function runDev(): Promise<number> {
     // Stopped in reverse: the edge lets go of its tunnel clients before the server waits for its sockets.
     stops.push(() => closeServer(server), () => edge.close(), startDeliveryResender({ db, temporal, logger }));
     const inbox = await startInboxHost(config, { db, blobs, logger }, await freePortNear(config.PROCTOR_INBOX_SMTP_PORT));
-    stops.push(() => inbox.stop());
+    stops.push(() => inbox.stop(), startStateSweep({ db, blobs, logger, temporal }));
 
     process.stdout.write(
       [

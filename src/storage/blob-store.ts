@@ -12,6 +12,8 @@ export interface BlobStore {
   /** Bytes [start, end) of an object as a stream, so an archive's index can be read without the rest. */
   openRange(key: string, start: number, end: number): Promise<Readable>;
   delete(key: string): Promise<void>;
+  /** Every object under a folder (`prefix` ends with `/`), in no set order, for sweeps of what nothing deletes otherwise. */
+  list(prefix: string): AsyncIterable<ListedBlob>;
   /**
    * A URL that accepts one HTTP PUT of the object's bytes until it expires. With `size`, the store itself
    * refuses a PUT of any other Content-Length (S3/MinIO: the length is a signed header). `maxBytes` is
@@ -20,6 +22,17 @@ export interface BlobStore {
   presignPut(key: string, expiresInSeconds: number, options?: { maxBytes?: number; size?: number }): Promise<string>;
   /** A URL that serves the object by HTTP GET until it expires. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
+}
+
+export interface ListedBlob {
+  key: string;
+  lastModified: Date;
+}
+
+/** A listing prefix is a folder: a valid key followed by `/`. */
+export function assertValidPrefix(prefix: string): void {
+  if (!prefix.endsWith('/')) throw new Error(`invalid blob prefix (must end with /): ${JSON.stringify(prefix)}`);
+  assertValidKey(prefix.slice(0, -1));
 }
 
 export class BlobNotFoundError extends Error {

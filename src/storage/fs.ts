@@ -2,7 +2,8 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { assertValidKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore } from './blob-store.js';
+import { listFiles } from './fs-list.js';
 import { readBounded } from '../streams.js';
 
 export type SignedMethod = 'GET' | 'PUT';
@@ -156,6 +157,11 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
 
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+
+    list(prefix) {
+      assertValidPrefix(prefix);
+      return listFiles(root, prefix);
     },
 
     async presignPut(key, expiresInSeconds, options) {

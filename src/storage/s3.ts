@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { Client, S3Error } from 'minio';
-import { assertValidKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
+import { Client, S3Error, type BucketItem } from 'minio';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStore } from './blob-store.js';
 import { presignPutUrl } from './s3-presign.js';
 
 export interface S3BlobStoreOptions {
@@ -83,6 +83,16 @@ export function createS3BlobStore({ endpoint, accessKey, secretKey, bucket, regi
     async delete(key) {
       assertValidKey(key);
       await client.removeObject(bucket, key);
+    },
+
+    // Not a generator itself: a bad prefix throws at the call, as on the fs store, not at the first read.
+    list(prefix) {
+      assertValidPrefix(prefix);
+      return (async function* () {
+        for await (const item of client.listObjectsV2(bucket, prefix, true) as AsyncIterable<BucketItem>) {
+          if (item.name) yield { key: item.name, lastModified: item.lastModified };
+        }
+      })();
     },
 
     async presignPut(key, expiresInSeconds, options) {

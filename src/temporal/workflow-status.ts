@@ -1,19 +1,27 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
-/**
- * The status name (TERMINATED, TIMED_OUT, FAILED, CANCELLED, COMPLETED, …) of each of these workflows that has
- * closed. A workflow that is running, or that does not exist (not started yet), is left out: the caller keeps
- * waiting for it.
- */
-export async function closedWorkflows(client: Client, workflowIds: string[]): Promise<Map<string, string>> {
-  const closed = new Map<string, string>();
+/** Each workflow's status name (RUNNING, TERMINATED, TIMED_OUT, FAILED, CANCELLED, COMPLETED, …); absent: no such workflow. */
+async function statuses(client: Client, workflowIds: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
   for (const id of workflowIds) {
     try {
-      const { status } = await client.workflow.getHandle(id).describe();
-      if (status.name !== 'RUNNING') closed.set(id, status.name);
+      found.set(id, (await client.workflow.getHandle(id).describe()).status.name);
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
   }
-  return closed;
+  return found;
+}
+
+/**
+ * The status name of each of these workflows that has closed. A workflow that is running, or that does not exist
+ * (not started yet), is left out: the caller keeps waiting for it.
+ */
+export async function closedWorkflows(client: Client, workflowIds: string[]): Promise<Map<string, string>> {
+  return new Map([...(await statuses(client, workflowIds))].filter(([, status]) => status !== 'RUNNING'));
+}
+
+/** Those of these workflows that are running now. */
+export async function runningWorkflows(client: Client, workflowIds: string[]): Promise<Set<string>> {
+  return new Set([...(await statuses(client, workflowIds))].flatMap(([id, status]) => (status === 'RUNNING' ? [id] : [])));
 }

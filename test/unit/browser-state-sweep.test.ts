@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/db/database.js';
+import { seedProject } from '../../src/db/queries/admin.js';
+import { insertRun } from '../../src/db/queries/runs.js';
+import type { RunStatus } from '../../src/db/schema.js';
+import { loadPrograms } from '../../src/programs.js';
+import { stateGraceMs, sweepBrowserStates } from '../../src/services/browser-states.js';
+import type { BlobStore } from '../../src/storage/blob-store.js';
+import { createFsBlobStore } from '../../src/storage/fs.js';
+import { createS3BlobStore } from '../../src/storage/s3.js';
+import { blobKeys } from '../../workflows/shared.js';
+import { freshDatabase } from '../support/app-context.js';
+import { startMinio } from '../support/minio.js';
+
+// The sweep of resume-from browser states that no plan run will delete, against the stores Proctor runs on: a
+// directory (`proctor dev`) and MinIO (S3), with a real database for the runs' statuses.
+
+async function fsStore(): Promise<{ store: BlobStore; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'proctor-sweep-'));
+  const store = createFsBlobStore({ dir, secret: randomBytes(16).toString('hex'), publicUrl: 'http://127.0.0.1:1' });
+  return { store, stop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function s3Store(): Promise<{ store: BlobStore; stop: () => Promise<void> }> {
+  const binary = loadPrograms().minio;
+  if (!binary) throw new Error('minio not installed: run npm run setup:test');
+  const minio = await startMinio(binary);
+  const store = createS3BlobStore({ ...minio, bucket: 'proctor-sweep', region: 'us-east-1' });
+  return { store, stop: () => minio.stop() };
+}
+
+describe.each([
+  ['fs', fsStore],
+  ['MinIO', s3Store],
+] as const)('browser-state sweep on the %s store', (_name, open) => {
+  let db: DB;
+  let projectId: string;
+  let store: BlobStore;
+  let stop: () => Promise<void>;
+  beforeAll(async () => {
+    [db, { store, stop }] = await Promise.all([freshDatabase('pglite'), open()]);
+    await store.ensureReady();
+    ({ projectId } = await seedProject(db, { organization: 'Acme', project: 'Shop' }));
+  }, 60_000);
+  afterAll(async () => {
+    await stop?.();
+    await db?.destroy();
+  });
+
+  const run = async (status: RunStatus) => {
+    const { id, shortId } = await insertRun(db, { projectId, planId: null, meta: { trigger: 'API' }, tests: [] });
+    await db.updateTable('runs').set({ status }).where('id', '=', id).execute();
+    return { id, shortId };
+  };
+  const json = Buffer.from('{"cookies":[]}');
+  const exists = async (key: string) => (await store.stat(key)) !== null;
+
+  it('lists every object under a folder, nested ones too, and nothing for a folder that does not exist', async () => {
+    const base = `runs/list-${randomBytes(4).toString('hex')}`;
+    await Promise.all([`${base}/a.json`, `${base}/tc/trace.zip`, `${base}/tc/deep/shot.png`].map((k) => store.put(k, json)));
+    const listed = [];
+    for await (const blob of store.list(`${base}/`)) listed.push(blob);
+
+    expect(listed.map((b) => b.key).sort()).toEqual([`${base}/a.json`, `${base}/tc/deep/shot.png`, `${base}/tc/trace.zip`]);
+    expect(listed.every((b) => Math.abs(b.lastModified.getTime() - Date.now()) < 60_000)).toBe(true);
+    for await (const blob of store.list('runs/no-such-run/')) throw new Error(`listed ${blob.key}`);
+    expect(() => store.list('runs/../etc/')).toThrow(/invalid blob/);
+  });
+
+  it('deletes the states of ended, deleted and workflow-less runs after the grace period; keeps the rest and every other artifact', async () => {
+    const ended = await run('COMPLETED');
+    const cancelled = await run('CANCELLED');
+    const terminated = await run('RUNNING'); // its workflow was terminated: the database never heard
+    const running = await run('RUNNING');
+    const deletedRun = { shortId: `run_gone${randomBytes(4).toString('hex')}` };
+    const states = Object.fromEntries(
+      Object.entries({ ended, cancelled, terminated, running, deletedRun }).map(([name, r]) => [name, blobKeys.browserState(r.shortId, 'tc-login')]),
+    );
+    const artifact = `runs/${ended.shortId}/tc-login/screenshot-1.png`;
+    await Promise.all([...Object.values(states), artifact].map((k) => store.put(k, json, 'application/json')));
+    const asked: string[][] = [];
+    const deps = {
+      db,
+      blobs: store,
+      workflowsGone: async (runs: string[]) => (asked.push([...runs].sort()), new Set(runs.filter((r) => r === terminated.shortId))),
+    };
+
+    // Within the grace period the plan run's own clean-up may still come: nothing is touched.
+    const early = await sweepBrowserStates(deps);
+    expect(early.deleted).toBe(0);
+    for (const key of Object.values(states)) expect(await exists(key)).toBe(true);
+
+    const later = await sweepBrowserStates(deps, new Date(Date.now() + stateGraceMs + 60_000));
+    expect(await exists(states.ended!)).toBe(false);
+    expect(await exists(states.cancelled!)).toBe(false);
+    expect(await exists(states.terminated!)).toBe(false);
+    expect(await exists(states.deletedRun!)).toBe(false);
+    expect(await exists(states.running!)).toBe(true); // its dependents may still read it
+    expect(await exists(artifact)).toBe(true); // screenshots and traces are not states
+    expect(later.deleted).toBeGreaterThanOrEqual(4);
+    // Temporal is asked only about runs the database still calls open.
+    expect(asked.at(-1)).toEqual([terminated.shortId, running.shortId].sort());
+
+    // A sweep after that finds nothing more of these runs to delete.
+    const again = await sweepBrowserStates(deps, new Date(Date.now() + stateGraceMs + 60_000));
+    expect(again.deleted).toBe(0);
+  });
+});
