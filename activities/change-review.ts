@@ -25,6 +25,7 @@ import { parseMergeRequestUrl } from '../src/git/urls.js';
 import { gitClientFor } from '../src/services/git-integrations.js';
 import { changeReviewLabel, selectReviewTests, type ReviewNewTest, type ReviewSelection } from '../src/services/review-test-selection.js';
 import { findOverrideTarget } from '../src/services/application-overrides.js';
+import { reviewQuality } from '../src/services/quality-review.js';
 import { titleFrom } from '../src/domain/chat.js';
 import { parseUnifiedDiff } from '../src/domain/diff.js';
 import { selectTests, writeVerdict, type VerdictDraft } from '../src/llm/change-review.js';
@@ -165,6 +166,8 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       const steps = await failingSteps(rows.filter((r) => r.failed_step_index !== null && r.test_case_id).map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })));
       const testCaseIds = [...new Set(rows.flatMap((r) => (r.test_case_id ? [r.test_case_id] : [])))];
       const reservations = await notCoveredByTestCase(db, testCaseIds);
+      // Only tests whose signals were collected on the preview are compared (an errored test has none).
+      const quality = await reviewQuality(db, input.projectId, rows.filter((r) => r.signal_counts !== null));
       return rows.map((r) => {
         // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency.
         const result: ChangeReviewTestResult['result'] = r.result ?? (r.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
@@ -181,6 +184,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
           ...(r.changes?.length && { changes: r.changes }),
           ...(r.quarantined && { quarantined: true }),
           ...(notCovered.length > 0 && { notCovered }),
+          ...(r.test_case_id && quality.has(r.test_case_id) && { quality: quality.get(r.test_case_id) }),
         };
       });
     },

@@ -2,6 +2,7 @@
 // ids and type names, inputs and results, failure types, signals, queries and updates. No Node imports here (it
 // is bundled into the workflow sandbox); the API signals a workflow with these definitions without importing it.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { QualityDelta } from '../src/domain/quality.js';
 import type { GitProviderId, MergeRequestRef, ReviewVerdict } from '../src/domain/git.js';
 import type { StepChange } from '../src/domain/verdicts.js';
 
@@ -273,6 +274,8 @@ export interface ChangeReviewTestResult {
   quarantined?: boolean;
   /** Parts of its goal its burn-in could not verify: the review does not count them as tested. */
   notCovered?: string[];
+  /** Its quality signals on the preview against its latest run on the base environment (absent: no baseline). */
+  quality?: QualityDelta & { newCount: number; fixedCount: number };
 }
 
 export interface ChangeReviewResult {

@@ -3,6 +3,7 @@
 // results table is built here from the run, never written by the model). Pure: the changeReview workflow uses them.
 import type { ReviewVerdict } from './git.js';
 import { hasRegression, type StepChange } from './verdicts.js';
+import { isBlocking, type QualityDelta, type QualityFinding } from './quality.js';
 
 export type ChangedPathKind = 'docs' | 'ci' | 'config' | 'code';
 
@@ -68,7 +69,13 @@ export interface ReviewedTest {
   quarantined?: boolean;
   /** Parts of its goal its burn-in said it could not verify: a pass does not prove them. */
   notCovered?: string[];
+  /** Its quality signals against the baseline (its latest run on the base environment); absent without one. */
+  quality?: QualityDelta & { newCount: number; fixedCount: number };
 }
+
+/** A new uncaught exception or serious/critical a11y violation: as much a regression as a changed control. */
+const blocksChange = (t: ReviewedTest) => (t.quality?.new ?? []).some(isBlocking);
+const findingText = (f: QualityFinding) => `${f.kind} (${f.severity}) on ${f.page}: ${f.title}`;
 
 const allVerdicts: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'];
 
@@ -80,7 +87,7 @@ const allVerdicts: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'
  */
 export function allowedVerdicts(tests: ReviewedTest[]): ReviewVerdict[] {
   const counted = tests.filter((t) => !t.quarantined);
-  if (counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes))) return ['Changes Requested'];
+  if (counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes) || blocksChange(t))) return ['Changes Requested'];
   const verified = counted.some((t) => t.result === 'PASSED') && !counted.some((t) => t.result === 'ERROR' || t.result === 'NOT_RUN');
   return verified ? allVerdicts : allVerdicts.filter((v) => v !== 'Approved');
 }
@@ -104,7 +111,9 @@ export function overruledNote(proposed: ReviewVerdict, tests: ReviewedTest[]): s
     ? 'a failed test means changes are requested'
     : counted.some((t) => hasRegression(t.changes))
       ? 'a regression means changes are requested'
-      : 'too little was verified to approve';
+      : counted.some(blocksChange)
+        ? 'a new uncaught exception or serious accessibility violation means changes are requested'
+        : 'too little was verified to approve';
   return `The model proposed "${proposed}"; ${why}.`;
 }
 
@@ -120,7 +129,18 @@ export function reviewFacts(tests: (ReviewedTest & { name: string })[]): string[
   return [
     ...counted.flatMap((t) => regressions(t).map((s) => `Regression in "${t.name}": ${s}.`)),
     ...counted.filter((t) => t.notCovered?.length).map((t) => `Not covered by "${t.name}" (its burn-in could not verify it): ${t.notCovered!.join('; ')}.`),
+    ...counted.flatMap((t) => (t.quality?.new ?? []).map((f) => `New issue in "${t.name}": ${findingText(f)}.`)),
+    ...counted.flatMap((t) => (t.quality?.fixed ?? []).map((f) => `Fixed in "${t.name}": ${findingText(f)}.`)),
+    ...healthLine(counted),
   ];
+}
+
+/** The health counts over the tests compared with a baseline: new, fixed and unchanged quality issues. */
+function healthLine(tests: ReviewedTest[]): string[] {
+  const compared = tests.filter((t) => t.quality);
+  if (compared.length === 0) return [];
+  const sum = (f: (q: NonNullable<ReviewedTest['quality']>) => number) => compared.reduce((n, t) => n + f(t.quality!), 0);
+  return [`Health against the base environment: ${sum((q) => q.newCount)} new, ${sum((q) => q.fixedCount)} fixed, ${sum((q) => q.unchanged)} unchanged quality issues.`];
 }
 
 /** The model's summary with the facts it left out appended (a fact it already quotes is not repeated). */
@@ -144,6 +164,8 @@ export function factNotes(t: ReviewedTest): string[] {
     ...regressions(t).map((s) => `regression: ${s}`),
     ...cosmetic(t).map((s) => `note: ${s}`),
     ...(t.notCovered?.length ? [`not covered: ${t.notCovered.join('; ')}`] : []),
+    ...(t.quality?.new ?? []).map((f) => `new issue: ${findingText(f)}`),
+    ...(t.quality?.fixed ?? []).map((f) => `fixed: ${findingText(f)}`),
   ];
 }
 

@@ -99,3 +99,39 @@ export function ignoredUrl(url: string, patterns: string[]): boolean {
     return re.test(url);
   });
 }
+
+/** A problem as a change review names it: what, where, how bad. */
+export interface QualityFinding {
+  kind: SignalKind;
+  severity: Severity;
+  /** For a11y the axe rule and the element (`label: Form elements must have labels (#email <input …>)`). */
+  title: string;
+  page: string;
+}
+
+/** One test's signals on a preview against its latest run on the base environment (the baseline). */
+export interface QualityDelta {
+  new: QualityFinding[];
+  fixed: QualityFinding[];
+  unchanged: number;
+}
+
+/** Most findings of each list a review carries per test (the counts stay exact through `newCount`/`fixedCount`). */
+export const maxDeltaFindings = 10;
+
+/** Compares two tests' signals by fingerprint; each side's findings once per fingerprint. */
+export function compareSignals<T extends QualityFinding & { fingerprint: string }>(preview: T[], baseline: T[]): QualityDelta & { newCount: number; fixedCount: number } {
+  const distinct = (list: T[]) => [...new Map(list.map((s) => [s.fingerprint, s])).values()];
+  const before = new Set(baseline.map((s) => s.fingerprint));
+  const after = new Set(preview.map((s) => s.fingerprint));
+  const strip = ({ kind, severity, title, page }: T): QualityFinding => ({ kind, severity, title, page });
+  const added = distinct(preview).filter((s) => !before.has(s.fingerprint)).sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+  const fixed = distinct(baseline).filter((s) => !after.has(s.fingerprint));
+  return {
+    new: added.slice(0, maxDeltaFindings).map(strip),
+    fixed: fixed.slice(0, maxDeltaFindings).map(strip),
+    unchanged: distinct(preview).length - added.length,
+    newCount: added.length,
+    fixedCount: fixed.length,
+  };
+}
