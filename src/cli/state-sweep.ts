@@ -14,7 +14,7 @@ export function startStateSweep(resources: { db: DB; blobs: BlobStore; logger: L
 }
 
 /** Runs whose plan-run workflow is not running: closed (terminated, failed, …) or gone from Temporal. */
-async function planRunsGone(temporal: TemporalClientProvider, runShortIds: string[]): Promise<Set<string>> {
+export async function planRunsGone(temporal: Pick<TemporalClientProvider, 'get'>, runShortIds: string[]): Promise<Set<string>> {
   const running = await runningWorkflows(await temporal.get(), runShortIds.map((run) => workflowIds.planRun(run)));
   return new Set(runShortIds.filter((run) => !running.has(workflowIds.planRun(run))));
 }
