@@ -34,6 +34,10 @@ allow-x00 = false
 # Keep hypothesis' example database out of the working tree.
 database = "none"
 
+[phases.stateful.inference]
+# Links between operations are inferred from the responses' ids (a created test case's id feeds its steps routes).
+algorithms = ["location-headers", "dependency-analysis"]
+
 [phases.coverage.generation]
 # The coverage phase makes every boundary case the schema defines, whatever --max-examples says: with negative
 # cases too it was ~2,000 requests and most of the run time. Its positive cases (every documented boundary
@@ -73,6 +77,17 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403",
 `;
 
 /**
+ * Real ids for the path parameters that name rows, so the fuzzing phases reach past the 404 of a random id into
+ * what the route does with its other inputs (a steps version beyond an integer column once answered 500 there).
+ */
+function realIds(ids: Record<string, string>): string {
+  const table = (values: Record<string, string>) => Object.entries(values).map(([name, value]) => `${name} = ${JSON.stringify(value)}`).join('\n');
+  // A DELETE on them would take the rows from every later request: deletes get ids of rows that never existed.
+  const gone = Object.fromEntries(Object.entries(ids).map(([name, value]) => [name, name === 'testCaseId' ? '00000000-0000-4000-8000-000000000000' : `${value.split('_')[0]}_gone00000000`]));
+  return `\n[[operations]]\ninclude-method = "DELETE"\n[operations.parameters]\n${table(gone)}\n\n[parameters]\n${table(ids)}\n`;
+}
+
+/**
  * Property-based fuzzing of the served OpenAPI document against the real API (Postgres, a real token, the
  * Temporal dev server of the test stack, so routes that start workflows start them; no worker runs them,
  * and no check needs one). Every check is on: a 5xx, a response outside its declared schema, an undeclared
@@ -82,6 +97,7 @@ describe('schemathesis over /v1/openapi.json (postgres)', () => {
   let ctx: ApiContext;
   let served: ServedApp;
   let workDir: string;
+  let ids: Record<string, string>;
   beforeAll(async () => {
     ctx = await createApiContext('postgres');
     served = await serveOverHttp(ctx.app);
@@ -94,7 +110,9 @@ describe('schemathesis over /v1/openapi.json (postgres)', () => {
     const testCase = await ctx.call('POST', '/v1/test-cases', { applicationShortId: app.body.shortId, name: 'Checkout', goal: 'Buy a cup' });
     expect(testCase.status).toBe(200);
     await ctx.db.updateTable('test_cases').set({ is_enabled: true }).where('id', '=', testCase.body.testCase.id).execute();
-    expect((await ctx.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [testCase.body.testCase.id], isDefault: true })).status).toBe(201);
+    const plan = await ctx.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [testCase.body.testCase.id], isDefault: true });
+    expect(plan.status).toBe(201);
+    ids = { applicationShortId: app.body.shortId, environmentShortId: env.body.shortId, testCaseId: testCase.body.testCase.id, testPlanShortId: plan.body.shortId };
     // Schemathesis keeps its example database in the working directory: not in the repository.
     workDir = mkdtempSync(join(tmpdir(), 'proctor-schemathesis-'));
   });
@@ -108,7 +126,7 @@ describe('schemathesis over /v1/openapi.json (postgres)', () => {
     const executable = loadPrograms().schemathesis;
     if (!executable) throw new Error('schemathesis is not installed: run `npm run setup:test` (pip install schemathesis)');
     const configFile = join(workDir, 'schemathesis.toml');
-    writeFileSync(configFile, schemathesisConfig);
+    writeFileSync(configFile, schemathesisConfig + realIds(ids));
     const args = [
       '--config-file', configFile,
       'run',
@@ -117,6 +135,8 @@ describe('schemathesis over /v1/openapi.json (postgres)', () => {
       '--header', `Authorization: Bearer ${ctx.tenant.token}`,
       '--checks', 'all',
       '--seed', String(SEED),
+      // Every phase, the stateful one included: it chains calls through the links it infers from the responses.
+      '--phases', 'examples,coverage,fuzzing,stateful',
       '--max-examples', String(MAX_EXAMPLES),
       '--workers', '1',
       '--request-timeout', '20',
