@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppDeps, AppEnv, Caller } from './context.js';
+import type { DB } from '../db/database.js';
 import type { JsonText } from '../db/queries/project-lists.js';
 import type { Logger } from '../logger.js';
 import { Deleted } from '../schemas/common.js';
@@ -176,6 +177,32 @@ export function serveResource<Routes extends Record<string, Route>>(app: OpenApi
     };
     app.openapi(route, handler as never);
   }
+}
+
+/**
+ * The operations of a resource whose services all take `(db, projectId, shortId?, body?)`: the list answered under
+ * `listKey`, get and update shown without the database id, delete answered `{ deleted: true }`.
+ */
+export function projectCrud<const Key extends string, const Id extends string, View, Create, Update>(
+  listKey: Key,
+  idParam: Id,
+  services: {
+    list(db: DB, projectId: string): Promise<View[]>;
+    create(db: DB, projectId: string, body: Create): Promise<View>;
+    get(db: DB, projectId: string, shortId: string): Promise<View & { id: string }>;
+    update(db: DB, projectId: string, shortId: string, body: Update): Promise<View & { id: string }>;
+    remove(db: DB, projectId: string, shortId: string): Promise<void>;
+  },
+) {
+  type Call<Param, Body> = ResourceCall<Param, Body>;
+  type ById = Record<Id, string>;
+  return {
+    list: async ({ deps, projectId }: Call<unknown, unknown>) => ({ [listKey]: await services.list(deps.db, projectId) }) as Record<Key, View[]>,
+    create: ({ deps, projectId, body }: Call<unknown, Create>) => services.create(deps.db, projectId, body),
+    get: async ({ deps, projectId, param }: Call<ById, unknown>) => withoutId(await services.get(deps.db, projectId, param[idParam])),
+    update: async ({ deps, projectId, param, body }: Call<ById, Update>) => withoutId(await services.update(deps.db, projectId, param[idParam], body)),
+    remove: async ({ deps, projectId, param }: Call<ById, unknown>) => deleted(await services.remove(deps.db, projectId, param[idParam])),
+  };
 }
 
 /** A record without its database id, as the API shows it. */

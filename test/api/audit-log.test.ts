@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { reserveAppUrl } from '../support/dashboard.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiContext } from '../support/app-context.js';
+import { serveAppForTests } from '../support/served-app.js';
 import { serveForSignIn, type SignInServer } from '../support/sign-in-http.js';
 import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 import { keepHealedSteps } from '../../src/services/heal-proposals.js';
@@ -10,23 +10,18 @@ import { auditKinds } from '../../src/domain/audit.js';
 // Every kind of audited decision, made the way a person makes it (the dashboard's form over HTTP, the API, the
 // CLI's token operations), then read back through GET /v1/audit-log.
 describe('audit log', () => {
+  const served = serveAppForTests('postgres', serveForSignIn);
   let api: ApiContext;
   let web: SignInServer;
   let testCaseId: string;
   let callerTokenId: string;
 
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    api = await createApiContext('postgres', { appUrl });
-    web = await serveForSignIn(api.app, appUrl);
+    ({ api, front: web } = served);
     callerTokenId = (await api.db.selectFrom('api_tokens').select('id').where('project_id', '=', api.tenant.projectId).executeTakeFirstOrThrow()).id;
     const app = await api.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });
     const appId = (await api.db.selectFrom('applications').select('id').where('short_id', '=', app.body.shortId).executeTakeFirstOrThrow()).id;
     testCaseId = await insertRecordedTestCase(api.db, { projectId: api.tenant.projectId, applicationId: appId, name: 'login', steps: loginSteps });
-  });
-  afterAll(async () => {
-    await web?.close();
-    await api?.close();
   });
 
   const events = async (query = '', token?: string) => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 import { openSecret } from '../../src/db/secrets.js';
 
 describe.each(databaseKinds)('configs (%s)', (kind) => {
@@ -134,17 +135,9 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
   });
 
   it('answers 404 for unknown ids and 400 for malformed ones', async () => {
-    for (const res of [
-      await ctx.call('GET', '/v1/configs/cfg_doesnotexist'),
-      await ctx.call('PATCH', '/v1/configs/cfg_doesnotexist', { value: 'x' }),
-      await ctx.call('DELETE', '/v1/configs/cfg_doesnotexist'),
-    ]) {
-      expect(res.status).toBe(404);
-      expect(res.body.message).toBe('Config not found');
-    }
-    const malformed = await ctx.call('GET', '/v1/configs/config_x');
-    expect(malformed.status).toBe(400);
-    expect(malformed.body.message).toMatch(/configShortId/);
+    await expectUnknownAndMalformedIds(ctx, {
+      path: '/v1/configs', unknown: ['cfg_doesnotexist'], malformed: 'config_x', message: 'Config not found', param: 'configShortId', patch: { value: 'x' },
+    });
   });
 
   it('removes a deleted config from the test cases that listed it', async () => {

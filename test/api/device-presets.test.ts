@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 
 const iphone = {
   name: 'iPhone 13',
@@ -109,18 +110,9 @@ describe.each(databaseKinds)('device presets (%s)', (kind) => {
   });
 
   it('answers 404 for unknown ids and 400 for malformed ones', async () => {
-    const unknown = 'preset_doesnotexist0';
-    for (const res of [
-      await ctx.call('GET', `/v1/device-presets/${unknown}`),
-      await ctx.call('PATCH', `/v1/device-presets/${unknown}`, { name: 'X' }),
-      await ctx.call('DELETE', `/v1/device-presets/${unknown}`),
-    ]) {
-      expect(res.status).toBe(404);
-      expect(res.body.message).toBe('Device preset not found');
-    }
-    const malformed = await ctx.call('GET', '/v1/device-presets/app_notapreset');
-    expect(malformed.status).toBe(400);
-    expect(malformed.body.message).toMatch(/devicePresetShortId/);
+    await expectUnknownAndMalformedIds(ctx, {
+      path: '/v1/device-presets', unknown: ['preset_doesnotexist0'], malformed: 'app_notapreset', message: 'Device preset not found', param: 'devicePresetShortId', patch: { name: 'X' },
+    });
   });
 
   it("resets an application's default device preset when the preset is deleted", async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 
 describe.each(databaseKinds)('scenarios (%s)', (kind) => {
   let ctx: ApiContext;
@@ -66,17 +67,9 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
   });
 
   it('answers 404 for unknown ids and 400 for malformed ones', async () => {
-    for (const res of [
-      await ctx.call('GET', '/v1/scenarios/scenario_doesnotexist'),
-      await ctx.call('PATCH', '/v1/scenarios/scenario_doesnotexist', { name: 'X' }),
-      await ctx.call('DELETE', '/v1/scenarios/scenario_doesnotexist'),
-    ]) {
-      expect(res.status).toBe(404);
-      expect(res.body.message).toBe('Scenario not found');
-    }
-    const malformed = await ctx.call('DELETE', '/v1/scenarios/cfg_x');
-    expect(malformed.status).toBe(400);
-    expect(malformed.body.message).toMatch(/scenarioShortId/);
+    await expectUnknownAndMalformedIds(ctx, {
+      path: '/v1/scenarios', unknown: ['scenario_doesnotexist'], malformed: 'cfg_x', message: 'Scenario not found', param: 'scenarioShortId', patch: { name: 'X' },
+    });
   });
 
   it('leaves test cases without a scenario when it is deleted', async () => {

@@ -4,6 +4,7 @@ import { requireTestPlan } from '../../src/services/test-plans.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 
 describe.each(databaseKinds)('test plans (%s)', (kind) => {
   let ctx: ApiContext;
@@ -266,17 +267,9 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
   });
 
   it('answers 404 for unknown plan ids and 400 for malformed ones', async () => {
-    for (const res of [
-      await ctx.call('GET', '/v1/test-plans/pln_doesnotexist'),
-      await ctx.call('PATCH', '/v1/test-plans/pln-smoke_doesnotexist', { name: 'X' }),
-      await ctx.call('DELETE', '/v1/test-plans/pln_doesnotexist'),
-    ]) {
-      expect(res.status).toBe(404);
-      expect(res.body.message).toBe('Test plan not found');
-    }
-    const malformed = await ctx.call('GET', '/v1/test-plans/plan_x');
-    expect(malformed.status).toBe(400);
-    expect(malformed.body.message).toMatch(/testPlanShortId/);
+    await expectUnknownAndMalformedIds(ctx, {
+      path: '/v1/test-plans', unknown: ['pln_doesnotexist', 'pln-smoke_doesnotexist'], malformed: 'plan_x', message: 'Test plan not found', param: 'testPlanShortId', patch: { name: 'X' },
+    });
   });
 
   it('follows what happens to the things it references', async () => {

@@ -1,30 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { reserveAppUrl } from '../support/dashboard.js';
-import { serveForSignIn, type SignInServer } from '../support/sign-in-http.js';
+import { describe, expect, it } from 'vitest';
+import { serveAppForTests } from '../support/served-app.js';
+import { serveForSignIn } from '../support/sign-in-http.js';
 import { signInLimits, SignInThrottle } from '../../src/services/sign-in-throttle.js';
 
 const madeUp = () => `prt_${randomBytes(30).toString('base64url').slice(0, 40)}`;
 
 describe('dashboard sign-in throttle', () => {
-  let api: ApiContext;
-  let web: SignInServer;
-
-  beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    api = await createApiContext('pglite', { appUrl });
-    web = await serveForSignIn(api.app, appUrl);
-  });
-  afterAll(async () => {
-    await web?.close();
-    await api?.close();
-  });
+  const served = serveAppForTests('pglite', serveForSignIn);
 
   it('refuses an address after 10 failures with 429, Retry-After and a readable message; other addresses sign in, and their success clears nothing', async () => {
-    for (let i = 0; i < signInLimits.perAddress; i++) expect((await web.signIn(madeUp(), '127.0.0.2')).status).toBe(401);
+    for (let i = 0; i < signInLimits.perAddress; i++) expect((await served.front.signIn(madeUp(), '127.0.0.2')).status).toBe(401);
     // Even the right token is refused now, unchecked: the answer says nothing about it.
-    const blocked = await web.signIn(api.tenant.token, '127.0.0.2');
+    const blocked = await served.front.signIn(served.api.tenant.token, '127.0.0.2');
     expect(blocked.status).toBe(429);
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(14 * 60);
@@ -32,28 +20,28 @@ describe('dashboard sign-in throttle', () => {
     expect(blocked.body).toMatch(/role="alert"[^>]*>Too many failed sign-ins from your network address\. Try again in 15 minutes\./);
     expect(blocked.body).toContain('name="token"'); // the form is still there to try later
 
-    const elsewhere = await web.signIn(api.tenant.token, '127.0.0.3');
+    const elsewhere = await served.front.signIn(served.api.tenant.token, '127.0.0.3');
     expect([elsewhere.status, elsewhere.headers.location]).toEqual([303, '/runs']);
-    expect((await web.signIn(madeUp(), '127.0.0.2')).status).toBe(429);
+    expect((await served.front.signIn(madeUp(), '127.0.0.2')).status).toBe(429);
 
     // Throttled attempts are not in the audit log: only the 10 failures and the one success are.
-    const log = await api.call('GET', '/v1/audit-log?kind=sign_in.succeeded');
+    const log = await served.api.call('GET', '/v1/audit-log?kind=sign_in.succeeded');
     expect(log.body.events).toHaveLength(1);
-    const failures = await api.db.selectFrom('audit_events').select('client_address').where('kind', '=', 'sign_in.failed').execute();
+    const failures = await served.api.db.selectFrom('audit_events').select('client_address').where('kind', '=', 'sign_in.failed').execute();
     expect(failures.map((f) => f.client_address)).toEqual(Array(signInLimits.perAddress).fill('127.0.0.2'));
   });
 
   it('refuses a token prefix tried from many addresses, and not other prefixes', async () => {
     const prefix = 'prt_Zq9x';
     for (let i = 0; i < signInLimits.perPrefix; i++) {
-      expect((await web.signIn(`${prefix}${madeUp().slice(8)}`, `127.0.1.${i + 1}`)).status).toBe(401);
+      expect((await served.front.signIn(`${prefix}${madeUp().slice(8)}`, `127.0.1.${i + 1}`)).status).toBe(401);
     }
-    const blocked = await web.signIn(`${prefix}${madeUp().slice(8)}`, '127.0.2.1');
+    const blocked = await served.front.signIn(`${prefix}${madeUp().slice(8)}`, '127.0.2.1');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.body).toContain('Too many failed sign-ins with tokens starting like this one');
-    expect((await web.signIn(madeUp(), '127.0.2.1')).status).toBe(401);
-    expect((await web.signIn(api.tenant.token, '127.0.2.1')).status).toBe(303);
+    expect((await served.front.signIn(madeUp(), '127.0.2.1')).status).toBe(401);
+    expect((await served.front.signIn(served.api.tenant.token, '127.0.2.1')).status).toBe(303);
   });
 });
 

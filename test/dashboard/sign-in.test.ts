@@ -1,98 +1,88 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { expectAccessible, openDashboard } from '../support/dashboard.js';
+import { serveAppForTests } from '../support/served-app.js';
 import { createToken, revokeToken, setOrganizationSuspended } from '../../src/db/queries/admin.js';
 
 describe('dashboard sign-in', () => {
-  let api: ApiContext;
-  let dash: DashboardBrowser;
-
-  beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    api = await createApiContext('postgres', { appUrl });
-    dash = await openDashboard(api.app, appUrl);
-  });
-  afterAll(async () => {
-    await dash?.close();
-    await api?.close();
-  });
+  const served = serveAppForTests('postgres', openDashboard);
 
   it('sends a visitor to the sign-in form and back to the page asked for, with a session cookie the page cannot read', async () => {
-    const { page } = dash;
-    await page.goto(`${dash.url}/runs?status=RUNNING`);
+    const { page } = served.front;
+    await page.goto(`${served.front.url}/runs?status=RUNNING`);
     expect(new URL(page.url()).pathname).toBe('/login');
     await expectAccessible(page);
     await page.getByLabel('API token').fill('prt_not-a-real-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('not a valid project API token');
 
-    await page.getByLabel('API token').fill(api.tenant.token);
+    await page.getByLabel('API token').fill(served.api.tenant.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${dash.url}/runs?status=RUNNING`);
+    await page.waitForURL(`${served.front.url}/runs?status=RUNNING`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Runs');
     expect(await page.getByText('Project Shop').count()).toBe(1);
 
-    const [cookie] = (await dash.context.cookies()).filter((c) => c.name === 'proctor_session');
+    const [cookie] = (await served.front.context.cookies()).filter((c) => c.name === 'proctor_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
-    expect(cookie!.value).not.toContain(api.tenant.token);
+    expect(cookie!.value).not.toContain(served.api.tenant.token);
     expect(await page.evaluate(() => document.cookie)).not.toContain('proctor_session');
-    expect(await page.content()).not.toContain(api.tenant.token);
-    expect(dash.blocked).toEqual([]);
+    expect(await page.content()).not.toContain(served.api.tenant.token);
+    expect(served.front.blocked).toEqual([]);
   });
 
   it('refuses a form post without the CSRF token and changes nothing', async () => {
-    await dash.signIn(api.tenant.token);
-    const res = await dash.context.request.post(`${dash.url}/logout`, { form: { _csrf: 'forged' }, maxRedirects: 0 });
+    await served.front.signIn(served.api.tenant.token);
+    const res = await served.front.context.request.post(`${served.front.url}/logout`, { form: { _csrf: 'forged' }, maxRedirects: 0 });
     expect(res.status()).toBe(403);
-    const without = await dash.context.request.post(`${dash.url}/logout`, { form: {}, maxRedirects: 0 });
+    const without = await served.front.context.request.post(`${served.front.url}/logout`, { form: {}, maxRedirects: 0 });
     expect(without.status()).toBe(403);
-    await dash.page.goto(`${dash.url}/runs`);
-    expect(new URL(dash.page.url()).pathname).toBe('/runs');
+    await served.front.page.goto(`${served.front.url}/runs`);
+    expect(new URL(served.front.page.url()).pathname).toBe('/runs');
   });
 
   it('signs out with the button, and the old cookie no longer opens a page', async () => {
-    await dash.signIn(api.tenant.token);
-    const before = (await dash.context.cookies()).find((c) => c.name === 'proctor_session')!;
-    await dash.page.getByRole('button', { name: 'Sign out' }).click();
-    await dash.page.waitForURL(`${dash.url}/login`);
-    const replay = await fetch(`${dash.url}/runs`, { headers: { cookie: `proctor_session=${before.value}` }, redirect: 'manual' });
+    await served.front.signIn(served.api.tenant.token);
+    const before = (await served.front.context.cookies()).find((c) => c.name === 'proctor_session')!;
+    await served.front.page.getByRole('button', { name: 'Sign out' }).click();
+    await served.front.page.waitForURL(`${served.front.url}/login`);
+    const replay = await fetch(`${served.front.url}/runs`, { headers: { cookie: `proctor_session=${before.value}` }, redirect: 'manual' });
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toMatch(/^\/login/);
-    const post = await fetch(`${dash.url}/test-cases/${crypto.randomUUID()}/enabled`, {
+    const post = await fetch(`${served.front.url}/test-cases/${crypto.randomUUID()}/enabled`, {
       method: 'POST',
       headers: { cookie: `proctor_session=${before.value}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'enabled=true',
       redirect: 'manual',
     });
     expect([post.status, post.headers.get('location')]).toEqual([303, '/login']);
-    const poll = await fetch(`${dash.url}/runs/run_x/live`, { headers: { cookie: `proctor_session=${before.value}`, 'hx-request': 'true' } });
+    const poll = await fetch(`${served.front.url}/runs/run_x/live`, { headers: { cookie: `proctor_session=${before.value}`, 'hx-request': 'true' } });
     expect([poll.status, poll.headers.get('hx-redirect')]).toEqual([401, '/login']);
   });
 
   it('ends the session of a revoked token at once', async () => {
-    const extra = await createToken(api.db, api.tenant.projectId, 'api', 'for the dashboard');
-    await dash.signIn(extra.token);
-    await dash.page.goto(`${dash.url}/runs`);
-    expect(new URL(dash.page.url()).pathname).toBe('/runs');
-    await revokeToken(api.db, extra.id);
-    await dash.page.goto(`${dash.url}/runs`);
-    expect(new URL(dash.page.url()).pathname).toBe('/login');
+    const extra = await createToken(served.api.db, served.api.tenant.projectId, 'api', 'for the dashboard');
+    await served.front.signIn(extra.token);
+    await served.front.page.goto(`${served.front.url}/runs`);
+    expect(new URL(served.front.page.url()).pathname).toBe('/runs');
+    await revokeToken(served.api.db, extra.id);
+    await served.front.page.goto(`${served.front.url}/runs`);
+    expect(new URL(served.front.page.url()).pathname).toBe('/login');
   });
 
   it('ends the sessions of a suspended organization at once, and signs none in until it is lifted', async () => {
-    await dash.signIn(api.tenant.token);
-    await setOrganizationSuspended(api.db, api.tenant.organizationId, true);
+    await served.front.signIn(served.api.tenant.token);
+    await setOrganizationSuspended(served.api.db, served.api.tenant.organizationId, true);
     try {
-      await dash.page.goto(`${dash.url}/runs`);
-      expect(new URL(dash.page.url()).pathname).toBe('/login');
-      await dash.page.getByLabel('API token').fill(api.tenant.token);
-      await dash.page.getByRole('button', { name: 'Sign in' }).click();
-      await expect.poll(() => dash.page.getByRole('alert').textContent()).toContain('suspended');
+      await served.front.page.goto(`${served.front.url}/runs`);
+      expect(new URL(served.front.page.url()).pathname).toBe('/login');
+      await served.front.page.getByLabel('API token').fill(served.api.tenant.token);
+      await served.front.page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => served.front.page.getByRole('alert').textContent()).toContain('suspended');
     } finally {
-      await setOrganizationSuspended(api.db, api.tenant.organizationId, false);
+      await setOrganizationSuspended(served.api.db, served.api.tenant.organizationId, false);
     }
-    await dash.signIn(api.tenant.token);
-    expect(new URL(dash.page.url()).pathname).toBe('/runs');
+    await served.front.signIn(served.api.tenant.token);
+    expect(new URL(served.front.page.url()).pathname).toBe('/runs');
   });
 });
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
+import { projectCrud, resourceRoutes, serveResource } from '../resource-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { createConfig, deleteConfig, listConfigs, requireConfig, updateConfig } from '../../services/configs.js';
 
@@ -70,11 +70,5 @@ const routes = resourceRoutes({
 });
 
 export function registerConfigs(app: OpenApiApp): void {
-  serveResource(app, routes, {
-    list: async ({ deps, projectId }) => ({ configs: await listConfigs(deps.db, projectId) }),
-    create: ({ deps, projectId, body }) => createConfig(deps.db, projectId, body),
-    get: async ({ deps, projectId, param }) => withoutId(await requireConfig(deps.db, projectId, param.configShortId)),
-    update: async ({ deps, projectId, param, body }) => withoutId(await updateConfig(deps.db, projectId, param.configShortId, body)),
-    remove: async ({ deps, projectId, param }) => deleted(await deleteConfig(deps.db, projectId, param.configShortId)),
-  });
+  serveResource(app, routes, projectCrud('configs', 'configShortId', { list: listConfigs, create: createConfig, get: requireConfig, update: updateConfig, remove: deleteConfig }));
 }

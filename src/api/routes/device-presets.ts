@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
+import { projectCrud, resourceRoutes, serveResource } from '../resource-routes.js';
 import { name, shortId } from '../../schemas/common.js';
 import { createDevicePreset, deleteDevicePreset, listDevicePresets, requireDevicePreset, updateDevicePreset } from '../../services/device-presets.js';
 
@@ -106,11 +106,5 @@ const routes = resourceRoutes({
 });
 
 export function registerDevicePresets(app: OpenApiApp): void {
-  serveResource(app, routes, {
-    list: async ({ deps, projectId }) => ({ devicePresets: await listDevicePresets(deps.db, projectId) }),
-    create: ({ deps, projectId, body }) => createDevicePreset(deps.db, projectId, body),
-    get: async ({ deps, projectId, param }) => withoutId(await requireDevicePreset(deps.db, projectId, param.devicePresetShortId)),
-    update: async ({ deps, projectId, param, body }) => withoutId(await updateDevicePreset(deps.db, projectId, param.devicePresetShortId, body)),
-    remove: async ({ deps, projectId, param }) => deleted(await deleteDevicePreset(deps.db, projectId, param.devicePresetShortId)),
-  });
+  serveResource(app, routes, projectCrud('devicePresets', 'devicePresetShortId', { list: listDevicePresets, create: createDevicePreset, get: requireDevicePreset, update: updateDevicePreset, remove: deleteDevicePreset }));
 }

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
+import { projectCrud, resourceRoutes, serveResource } from '../resource-routes.js';
 import { name, shortId } from '../../schemas/common.js';
 import { createScenario, deleteScenario, listScenarios, requireScenario, updateScenario } from '../../services/scenarios.js';
 
@@ -51,11 +51,5 @@ const routes = resourceRoutes({
 });
 
 export function registerScenarios(app: OpenApiApp): void {
-  serveResource(app, routes, {
-    list: async ({ deps, projectId }) => ({ scenarios: await listScenarios(deps.db, projectId) }),
-    create: ({ deps, projectId, body }) => createScenario(deps.db, projectId, body),
-    get: async ({ deps, projectId, param }) => withoutId(await requireScenario(deps.db, projectId, param.scenarioShortId)),
-    update: async ({ deps, projectId, param, body }) => withoutId(await updateScenario(deps.db, projectId, param.scenarioShortId, body)),
-    remove: async ({ deps, projectId, param }) => deleted(await deleteScenario(deps.db, projectId, param.scenarioShortId)),
-  });
+  serveResource(app, routes, projectCrud('scenarios', 'scenarioShortId', { list: listScenarios, create: createScenario, get: requireScenario, update: updateScenario, remove: deleteScenario }));
 }
