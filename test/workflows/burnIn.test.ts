@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordStepsResult } from '../../activities/burn-in.js';
@@ -225,6 +228,7 @@ describe('burnIn', () => {
   });
 
   describe('a dependency whose burn-in is terminated (it cannot signal)', () => {
+    const noop = () => {};
     /** The dependency waits on a root that never comes; the dependent waits on it. Stored statuses are `stored`. */
     function chainOfTwo() {
       const dependencyId = h.uniqueId('login');
@@ -237,7 +241,7 @@ describe('burnIn', () => {
         endedDependencyBurnIns: recorder(burnInWatchActivities(async (_p, ids) => Object.fromEntries(ids.map((d) => [d, stored[d] ?? 'MISSING']))).endedDependencyBurnIns),
       } satisfies MockActivities;
       /** Starts both, terminates the dependency once the dependent waits, and returns how the dependent ended. */
-      const run = (beforeTerminate: () => void = () => {}) =>
+      const run = (beforeTerminate: () => void = noop) =>
         h.withWorker(mocks, async (q) => {
           const a = await q.start('burnIn', [input(dependencyId)], workflowIds.burnIn(dependencyId));
           const b = await q.start('burnIn', [input(dependentId)], workflowIds.burnIn(dependentId));
@@ -246,6 +250,8 @@ describe('burnIn', () => {
           await a.terminate('an operator stopped it');
           const result = await b.result();
           const { startTime, closeTime } = await b.describe();
+          // `RECORD_HISTORIES=1` keeps the watching wait's history for test/workflows/replay.test.ts.
+          if (process.env.RECORD_HISTORIES && beforeTerminate === noop) writeFileSync(join(import.meta.dirname, 'histories', 'burnIn-dependency-terminated.json'), historyToJSON(await b.fetchHistory()));
           return { result, waitedMs: closeTime!.getTime() - startTime.getTime() };
         });
       return { dependencyId, dependentId, stored, mocks, run };
