@@ -277,7 +277,9 @@ async function replayOn(browser: Browser, steps: Step[], url: string, cell: Cell
     const heal = cell.locator.startsWith('heal')
       ? createLlmHealer(createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' }, { maxRetries: 0 })!, {})
       : undefined;
-    return await replaySteps(page, steps, { startUrl: url, baseUrl: url, values: new RunValues(), timeoutMs: 1_200, probeMs: 400, heal });
+    // A framed cell's controls arrive with their iframe, a document later: on a busy machine that needs longer.
+    const timeoutMs = cell.framed ? 3_000 : 1_200;
+    return await replaySteps(page, steps, { startUrl: url, baseUrl: url, values: new RunValues(), timeoutMs, probeMs: 400, heal });
   } finally {
     await context.close();
   }

@@ -81,6 +81,8 @@ describe('chatConversation', () => {
         ['assistant-2', 'COMPLETED', 'answer 2'],
         ['assistant-3', 'COMPLETED', 'answer 3'],
       ]);
+      // The last reply's activity has finished; the workflow records it when it next runs.
+      await until(async () => (await handle.query(chatStateQuery)).answered === 3);
       expect(await handle.query(chatStateQuery)).toEqual({ answered: 3, pending: [], current: null });
       // Only the first turn titles the conversation.
       expect(mocks.titleChat.calls).toEqual([[{ chatId: conversation.chatId }]]);
