@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { ScriptedLlm } from './scripted-llm.js';
 import type { Stack } from './worker-context.js';
+import { loadMasterKey } from '../../src/db/secrets.js';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -46,6 +47,8 @@ export function workerProcessEnv(stack: Stack, llm: ScriptedLlm, blobDir: string
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: stack.taskQueue,
     PROCTOR_DATA_DIR: blobDir,
+    // The secrets this test's process sealed (a Git App's key, say) open only with the same master key.
+    PROCTOR_MASTER_KEY: loadMasterKey().toString('base64'),
     PROCTOR_BLOB_DIR: blobDir,
     PROCTOR_BLOB_SECRET: randomBytes(32).toString('hex'),
     OPENAI_API_KEY: llm.apiKey,
