@@ -181,6 +181,17 @@ export class GitHubClient implements GitProviderClient {
     return review && String(review.id);
   }
 
+  async findIssue(repository: string, marker: string): Promise<string | undefined> {
+    // Pull requests are issues too on GitHub: only real issues count.
+    const issues = await this.onRepo(repository, `Repository ${repository}`, (octokit, r) => octokit.paginate(octokit.rest.issues.listForRepo, { ...r, state: 'all', per_page: 100 }));
+    return issues.find((i) => !i.pull_request && i.body?.includes(marker))?.html_url;
+  }
+
+  async createIssue(repository: string, issue: { title: string; body: string }): Promise<{ url: string }> {
+    const { data } = await this.onRepo(repository, `Repository ${repository}`, (octokit, r) => octokit.rest.issues.create({ ...r, title: issue.title, body: issue.body }));
+    return { url: data.html_url };
+  }
+
   async postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }> {
     const post = (event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT') =>
       this.onRepo(ref.repository, `Pull request ${ref.repository}#${ref.number}`, (octokit, r) =>

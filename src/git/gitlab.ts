@@ -128,6 +128,17 @@ export class GitLabClient implements GitProviderClient {
     return note && String(note.id);
   }
 
+  async findIssue(repository: string, marker: string): Promise<string | undefined> {
+    const issues = await call(`Project ${repository}`, () => this.api.Issues.all({ projectId: repository, search: marker, in: 'description', perPage: 100, maxPages: 5 }));
+    const found = issues.find((i) => typeof i.description === 'string' && i.description.includes(marker));
+    return found && String(found.web_url);
+  }
+
+  async createIssue(repository: string, issue: { title: string; body: string }): Promise<{ url: string }> {
+    const created = await call(`Project ${repository}`, () => this.api.Issues.create(repository, issue.title, { description: issue.body }));
+    return { url: String(created.web_url) };
+  }
+
   /** GitLab has no review verdict to post: the review is a note, whose body carries the verdict. */
   async postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }> {
     return this.createComment(ref, review.body);

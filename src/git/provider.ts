@@ -22,4 +22,8 @@ export interface GitProviderClient {
    * Proctor puts in what it posts), if there is one: what a retried post looks for before posting again.
    */
   findPosted(ref: MergeRequestRef, marker: string): Promise<string | undefined>;
+  /** The web URL of an issue of `repository` (open or closed) whose body contains `marker`: one filed before. */
+  findIssue(repository: string, marker: string): Promise<string | undefined>;
+  /** Files an issue in `repository`; its web URL. */
+  createIssue(repository: string, issue: { title: string; body: string }): Promise<{ url: string }>;
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGitHub } from '../support/fake-github.js';
+import { startFakeGitLab } from '../support/fake-gitlab.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { allQualityProblems, profileSteps } from '../support/fixtures/quality.js';
 import { insertRecordedTestCase } from '../support/recorded.js';
@@ -91,4 +93,37 @@ describe('quality signals become project issues', () => {
     expect(now.issues.find((i: any) => i.rule === 'color-contrast')).toMatchObject({ status: 'ignored', occurrences: 4 });
     expect(now.issues.find((i: any) => i.rule === 'label')).toMatchObject({ status: 'resolved', occurrences: 3 });
   }, 180_000);
+
+  it('an issue is filed in GitHub and in GitLab once each: exporting again finds it by its hidden fingerprint marker', async () => {
+    const exception = (await issues('?kind=exception')).issues[0];
+    const exportIt = (body: unknown) => stack.call('POST', `/v1/issues/${exception.id}/export`, body);
+    expect(await exportIt({ repository: 'acme/profile' })).toMatchObject({ status: 404, body: { message: 'Git integration not found: connect one with POST /v1/git-integrations first' } });
+    expect((await exportIt({ repository: 'not a repository' })).status).toBe(400);
+    expect((await stack.call('POST', '/v1/issues/3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b/export', { repository: 'acme/profile' })).status).toBe(404);
+
+    const [github, gitlab] = await Promise.all([startFakeGitHub(), startFakeGitLab()]);
+    try {
+      github.addToken('ghp_issues', ['acme/profile']);
+      expect((await stack.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'token', token: 'ghp_issues', baseUrl: github.url })).status).toBe(201);
+      const first = await exportIt({ repository: 'acme/profile' });
+      expect(first).toMatchObject({ status: 200, body: { created: true, url: 'https://github.example/acme/profile/issues/1' } });
+      expect(await exportIt({ repository: 'acme/profile' })).toMatchObject({ status: 200, body: { created: false, url: first.body.url } });
+      const filed = github.issues('acme/profile');
+      expect(filed).toHaveLength(1);
+      expect(filed[0]!.title).toBe("[Proctor] TypeError: Cannot read properties of null (reading 'name')");
+      expect(filed[0]!.body).toMatch(/<!-- proctor-issue:[0-9a-f]{32} -->$/);
+      expect((await stack.call('GET', `/v1/issues/${exception.id}`)).body.exported).toEqual({ provider: 'github', url: first.body.url });
+
+      gitlab.addProject('acme/web/profile');
+      gitlab.addToken('glpat-issues', ['acme/web/profile']);
+      expect((await stack.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-issues', baseUrl: gitlab.url })).status).toBe(201);
+      const onGitLab = await exportIt({ repository: 'acme/web/profile', provider: 'gitlab' });
+      expect(onGitLab).toMatchObject({ status: 200, body: { created: true, url: 'https://gitlab.example/acme/web/profile/-/issues/1' } });
+      expect(await exportIt({ repository: 'acme/web/profile', provider: 'gitlab' })).toMatchObject({ body: { created: false, url: onGitLab.body.url } });
+      expect(gitlab.issues('acme/web/profile')).toHaveLength(1);
+      expect(gitlab.issues('acme/web/profile')[0]!.description).toContain(filed[0]!.body.slice(-60));
+    } finally {
+      await Promise.all([github.close(), gitlab.close()]);
+    }
+  }, 120_000);
 });

@@ -112,6 +112,8 @@ export interface FakeGitHub {
   addPullRequest(repository: string, pull: Partial<FakePullRequest> & { number: number }): FakePullRequest;
   pullRequest(repository: string, number: number): FakePullRequest | undefined;
   comments(repository: string, issueNumber: number): FakeComment[];
+  /** Issues filed in the repository (`POST /repos/:owner/:repo/issues`). */
+  issues(repository: string): { number: number; title: string; body: string; html_url: string }[];
   reviews(repository: string, pullNumber: number): FakeReview[];
   statuses(repository: string, sha: string): FakeStatus[];
   reactions(repository: string): FakeReaction[];
@@ -179,6 +181,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
   const exchanges = new Map<number, number>();
   const pulls = new Map<string, FakePullRequest>();
   const comments: FakeComment[] = [];
+  const filed: { repository: string; number: number; title: string; body: string; html_url: string }[] = [];
   const reviews: FakeReview[] = [];
   const statuses: FakeStatus[] = [];
   const reactions: FakeReaction[] = [];
@@ -280,6 +283,24 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       }));
       const { slice, headers } = paginate(files, req, `/repos/${repoOf(req)}/pulls/${pull.number}/files`, 30);
       return { status: 200, body: slice, headers };
+    }),
+    route('issues.listForRepo', 'GET', '/repos/:owner/:repo/issues', (req, auth) => {
+      const denied = canSee(auth, req);
+      if (denied) return denied;
+      const list = filed.filter((i) => i.repository.toLowerCase() === repoOf(req).toLowerCase()).map(({ repository: _, ...i }) => ({ ...i, state: 'open' }));
+      const { slice, headers } = paginate(list, req, `/repos/${repoOf(req)}/issues`, 30);
+      return { status: 200, body: slice, headers };
+    }),
+    route('issues.create', 'POST', '/repos/:owner/:repo/issues', (req, auth) => {
+      const denied = canSee(auth, req);
+      if (denied) return denied;
+      const { title, body } = bodyOf(req);
+      if (typeof title !== 'string' || title === '') return fail(422, 'Validation Failed: title is missing');
+      const number = filed.filter((i) => i.repository.toLowerCase() === repoOf(req).toLowerCase()).length + 1;
+      const issue = { repository: repoOf(req), number, title, body: typeof body === 'string' ? body : '', html_url: `${webBase}/${repoOf(req)}/issues/${number}` };
+      filed.push(issue);
+      const { repository: _, ...json } = issue;
+      return { status: 201, body: { ...json, state: 'open' } };
     }),
     route('issues.listComments', 'GET', '/repos/:owner/:repo/issues/:number/comments', (req, auth) => {
       const denied = canSee(auth, req);
@@ -493,6 +514,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       return full;
     },
     pullRequest: (repository, number) => pulls.get(pullKey(repository, number)),
+    issues: (repository) => filed.filter((i) => i.repository.toLowerCase() === repository.toLowerCase()).map(({ repository: _, ...i }) => i),
     comments: (repository, issueNumber) => comments.filter((c) => c.repository.toLowerCase() === repository.toLowerCase() && c.issueNumber === issueNumber),
     reviews: (repository, pullNumber) => reviews.filter((r) => pullKey(r.repository, r.pullNumber) === pullKey(repository, pullNumber)),
     statuses: (repository, sha) => statuses.filter((s) => s.repository.toLowerCase() === repository.toLowerCase() && s.sha === sha),

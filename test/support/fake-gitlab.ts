@@ -95,6 +95,8 @@ export interface FakeGitLab {
   addMergeRequest(project: string, mr: Partial<FakeMergeRequest> & { iid: number }): FakeMergeRequest;
   mergeRequest(project: string, iid: number): FakeMergeRequest | undefined;
   notes(project: string, mrIid: number): FakeNote[];
+  /** Issues filed in the project (`POST /projects/:id/issues`). */
+  issues(project: string): { iid: number; title: string; description: string; web_url: string }[];
   statuses(project: string, sha: string): FakeGitLabStatus[];
   awardEmoji(project: string, mrIid: number): FakeAwardEmoji[];
   hooks(project: string): FakeHook[];
@@ -147,6 +149,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
   const tokens = new Map<string, Auth>();
   const mrs = new Map<string, FakeMergeRequest>();
   const notes: FakeNote[] = [];
+  const filed: { projectId: number; iid: number; title: string; description: string; web_url: string }[] = [];
   const statuses: FakeGitLabStatus[] = [];
   const awards: FakeAwardEmoji[] = [];
   const hooks: FakeHook[] = [];
@@ -253,6 +256,24 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       note.body = body;
       note.updatedCount += 1;
       return { status: 200, body: noteJson(note) };
+    }),
+    route('issues.list', 'GET', '/projects/:project/issues', (req, auth) => {
+      const p = project(req, auth);
+      if ('status' in p) return p;
+      const list = filed.filter((i) => i.projectId === p.id).map(({ projectId: _, ...i }) => i);
+      const { slice, headers } = paginate(list, req, `/projects/${p.id}/issues`, 20);
+      return { status: 200, body: slice, headers };
+    }),
+    route('issues.create', 'POST', '/projects/:project/issues', (req, auth) => {
+      const p = project(req, auth);
+      if ('status' in p) return p;
+      const { title, description } = bodyOf(req);
+      if (typeof title !== 'string' || title === '') return fail(400, '400 Bad request - title is missing');
+      const iid = filed.filter((i) => i.projectId === p.id).length + 1;
+      const issue = { projectId: p.id, iid, title, description: typeof description === 'string' ? description : '', web_url: `${webBase}/${p.path}/-/issues/${iid}` };
+      filed.push(issue);
+      const { projectId: _, ...json } = issue;
+      return { status: 201, body: json };
     }),
     route('statuses.create', 'POST', '/projects/:project/statuses/:sha', (req, auth) => {
       const p = project(req, auth);
@@ -403,6 +424,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       return full;
     },
     mergeRequest: (path, iid) => mrs.get(mrKey(projectOrThrow(path).id, iid)),
+    issues: (path) => filed.filter((i) => i.projectId === projectOrThrow(path).id).map(({ projectId: _, ...i }) => i),
     notes: (path, mrIid) => notes.filter((n) => n.projectId === projectOrThrow(path).id && n.mrIid === mrIid),
     statuses: (path, sha) => statuses.filter((s) => s.projectId === projectOrThrow(path).id && s.sha === sha),
     awardEmoji: (path, mrIid) => awards.filter((a) => a.projectId === projectOrThrow(path).id && a.mrIid === mrIid),

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { IssueIdParams, IssueSchema, IssuesPage, IssuesQuery, UpdateIssue, maxIssuesLimit } from '../../schemas/issues.js';
+import { ExportIssue, ExportedIssue, IssueIdParams, IssueSchema, IssuesPage, IssuesQuery, UpdateIssue, maxIssuesLimit } from '../../schemas/issues.js';
+import { exportIssue } from '../../services/issue-export.js';
 import { getIssue, listProjectIssues, setIssueStatus } from '../../services/issues.js';
 
 const tags = ['Issues'];
@@ -29,6 +30,15 @@ const routes = {
     request: { params: IssueIdParams, body: jsonBody(UpdateIssue) },
     responses: { 200: json(IssueSchema, 'The issue after the change'), ...errorResponses },
   }),
+  export: createRoute({
+    method: 'post', path: '/v1/issues/{id}/export', tags, security: bearerSecurity,
+    summary: "File the issue in the project's GitHub or GitLab",
+    description:
+      'Through the Git integration (`/v1/git-integrations`). The filed issue carries a hidden marker with the fingerprint: exporting again ' +
+      'finds it (`created: false`) instead of filing a duplicate.',
+    request: { params: IssueIdParams, body: jsonBody(ExportIssue) },
+    responses: { 200: json(ExportedIssue, 'Where it is filed'), ...errorResponses },
+  }),
 };
 
 export function registerIssues(app: OpenApiApp): void {
@@ -38,5 +48,9 @@ export function registerIssues(app: OpenApiApp): void {
     return c.json({ issues, total, limit: q.limit, offset: q.offset }, 200);
   });
   app.openapi(routes.get, async (c) => c.json(await getIssue(c.get('deps').db, c.get('caller').projectId, c.req.valid('param').id), 200));
+  app.openapi(routes.export, async (c) => {
+    const deps = c.get('deps');
+    return c.json(await exportIssue({ db: deps.db, appUrl: deps.config.appUrl }, c.get('caller').projectId, c.req.valid('param').id, c.req.valid('json')), 200);
+  });
   app.openapi(routes.update, async (c) => c.json(await setIssueStatus(c.get('deps').db, c.get('caller').projectId, c.req.valid('param').id, c.req.valid('json').status), 200));
 }
