@@ -2,7 +2,7 @@
 // hidden marker carrying the fingerprint, so a second export finds the one filed before instead of filing again.
 import { findGitIntegrationByProvider } from '../db/queries/git-integrations.js';
 import { findIssue, updateIssue, type IssueRow } from '../db/queries/issues.js';
-import { NotFoundError } from '../domain/errors.js';
+import { InvalidError, NotFoundError } from '../domain/errors.js';
 import type { GitProviderId } from '../domain/git.js';
 import { gitClientFor, type GitClientDeps } from './git-integrations.js';
 
@@ -36,6 +36,7 @@ export async function exportIssue(
   id: string,
   target: { repository: string; provider?: GitProviderId },
 ): Promise<{ url: string; created: boolean }> {
+  if (!/^[\w.-]+(\/[\w.-]+)+$/.test(target.repository)) throw new InvalidError('repository: owner/repo (GitHub) or the project path (GitLab)');
   const row = await findIssue(deps.db, projectId, id);
   if (!row) throw new NotFoundError('Issue');
   const provider = await providerFor(deps, projectId, target.provider);

@@ -13,6 +13,7 @@ import { registerSettingsPages } from './pages/settings.js';
 import { registerTunnelPages } from './pages/tunnels.js';
 import { registerGitPages } from './pages/git.js';
 import { registerInboxPages } from './pages/inbox.js';
+import { registerIssuePages } from './pages/issues.js';
 import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
@@ -37,6 +38,7 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerTunnelPages(web, base);
   registerGitPages(web, base);
   registerInboxPages(web, base);
+  registerIssuePages(web, base);
   web.get('/', (c) => c.redirect(`${base}/runs`, 303));
 
   // A refused action (a proposal already decided, a test without steps) is shown as a page, not JSON.

@@ -4,6 +4,7 @@ export const navItems = [
   { key: 'test-cases', label: 'Test cases', path: '/test-cases' },
   { key: 'chats', label: 'Conversations', path: '/chats' },
   { key: 'reviews', label: 'Change reviews', path: '/reviews' },
+  { key: 'issues', label: 'Issues', path: '/issues' },
   { key: 'test-plans', label: 'Test plans', path: '/test-plans' },
   { key: 'applications', label: 'Applications', path: '/applications' },
   { key: 'configs', label: 'Configs', path: '/configs' },

@@ -1,0 +1,135 @@
+import type { Context, Hono } from 'hono';
+import { protectedArea } from '../area.js';
+import type { WebEnv } from '../context.js';
+import { oneOf, Pager, pageNumber, uuidPattern, When } from '../components.js';
+import { CsrfField, notFoundPage, renderPage } from '../layout.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { issueStatuses, severities, signalKinds } from '../../domain/quality.js';
+import { exportIssue } from '../../services/issue-export.js';
+import { getIssue, listProjectIssues, setIssueStatus } from '../../services/issues.js';
+
+// The project's quality issues (console errors, uncaught exceptions, failed requests, accessibility violations),
+// deduplicated across runs: filter, open one, change its status, file it in GitHub or GitLab.
+
+const pageSize = 25;
+
+const form = async (c: Context<WebEnv>) => (await c.req.parseBody()) as Record<string, string | undefined>;
+
+export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
+  protectedArea(web, base, '/issues');
+
+  web.get('/issues', async (c) => {
+    const filter = { status: oneOf(c.req.query('status'), issueStatuses), kind: oneOf(c.req.query('kind'), signalKinds), severity: oneOf(c.req.query('severity'), severities) };
+    const page = pageNumber(c.req.query('page'));
+    const { issues, total } = await listProjectIssues(c.get('deps').db, c.get('session').projectId, { ...filter, limit: pageSize, offset: (page - 1) * pageSize });
+    const select = (name: string, label: string, choices: readonly string[], value: string | undefined) => (
+      <label>
+        {label}
+        <select name={name}>
+          <option value="">any</option>
+          {choices.map((v) => <option value={v} selected={v === value}>{v}</option>)}
+        </select>
+      </label>
+    );
+    return renderPage(
+      c,
+      { title: 'Issues', nav: 'issues' },
+      <>
+        <h1>Issues</h1>
+        <p>Console errors, uncaught exceptions, failed requests and accessibility violations seen by burn-ins and runs, one per problem.</p>
+        <form class="filters" method="get" action={`${base}/issues`} role="search" aria-label="Filter issues">
+          {select('status', 'Status', issueStatuses, filter.status)}
+          {select('kind', 'Kind', signalKinds, filter.kind)}
+          {select('severity', 'Severity', severities, filter.severity)}
+          <button type="submit">Filter</button>
+        </form>
+        {issues.length === 0 ? (
+          <p>No issues{filter.status || filter.kind || filter.severity ? ' match' : ' yet'}.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr><th scope="col">Issue</th><th scope="col">Kind</th><th scope="col">Severity</th><th scope="col">Status</th><th scope="col">Seen</th><th scope="col">Last seen</th></tr>
+            </thead>
+            <tbody>
+              {issues.map((i) => (
+                <tr>
+                  <td><a href={`${base}/issues/${i.id}`}>{i.title}</a></td>
+                  <td>{i.kind}</td>
+                  <td>{i.severity}</td>
+                  <td>{i.status}</td>
+                  <td>{i.occurrences}</td>
+                  <td><When at={i.lastSeenAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <Pager path={`${base}/issues`} query={filter} page={page} pageSize={pageSize} total={total} />
+      </>,
+    );
+  });
+
+  web.get('/issues/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!uuidPattern.test(id)) return notFoundPage(c, 'This issue');
+    const issue = await getIssue(c.get('deps').db, c.get('session').projectId, id.toLowerCase()).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+    if (!issue) return notFoundPage(c, 'This issue');
+    const csrf = c.get('csrfToken');
+    return renderPage(
+      c,
+      { title: `Issue: ${issue.title}`, nav: 'issues' },
+      <>
+        <h1>{issue.title}</h1>
+        <dl class="facts">
+          <dt>Kind</dt><dd>{issue.kind}{issue.rule ? ` (${issue.rule})` : ''}</dd>
+          <dt>Severity</dt><dd>{issue.severity}</dd>
+          <dt>Status</dt><dd>{issue.status}</dd>
+          <dt>Occurrences</dt><dd>{issue.occurrences}</dd>
+          <dt>First seen</dt><dd><When at={issue.firstSeenAt} /></dd>
+          <dt>Last seen</dt><dd><When at={issue.lastSeenAt} /></dd>
+          <dt>Pages</dt><dd>{issue.pages.join(', ')}</dd>
+          <dt>Example</dt><dd><code class="wrap">{issue.sampleUrl}</code></dd>
+          <dt>Tests</dt><dd>{issue.testCaseIds.map((t) => <a href={`${base}/test-cases/${t}`}>{t} </a>)}</dd>
+          <dt>Filed</dt><dd>{issue.exported ? <a href={issue.exported.url}>{issue.exported.url}</a> : <span class="muted">not yet</span>}</dd>
+        </dl>
+        <form method="post" action={`${base}/issues/${issue.id}/status`}>
+          <CsrfField token={csrf} />
+          <label>
+            Status
+            <select name="status">{issueStatuses.map((s) => <option value={s} selected={s === issue.status}>{s}</option>)}</select>
+          </label>
+          <button type="submit">Change status</button>
+        </form>
+        <h2>File it</h2>
+        <form method="post" action={`${base}/issues/${issue.id}/export`}>
+          <CsrfField token={csrf} />
+          <label>
+            Repository
+            <input name="repository" type="text" required placeholder="owner/repo" />
+          </label>
+          <label>
+            Provider
+            <select name="provider"><option value="">the project's integration</option><option value="github">GitHub</option><option value="gitlab">GitLab</option></select>
+          </label>
+          <button type="submit">File in GitHub or GitLab</button>
+        </form>
+      </>,
+    );
+  });
+
+  web.post('/issues/:id/status', async (c) => {
+    const status = oneOf((await form(c)).status, issueStatuses);
+    if (!status || !uuidPattern.test(c.req.param('id'))) return notFoundPage(c, 'This issue');
+    await setIssueStatus(c.get('deps').db, c.get('session').projectId, c.req.param('id').toLowerCase(), status);
+    return c.redirect(`${base}/issues/${c.req.param('id')}`, 303);
+  });
+
+  web.post('/issues/:id/export', async (c) => {
+    const body = await form(c);
+    if (!uuidPattern.test(c.req.param('id'))) return notFoundPage(c, 'This issue');
+    const deps = c.get('deps');
+    const repository = (body.repository ?? '').trim().slice(0, 200);
+    await exportIssue({ db: deps.db, appUrl: deps.config.appUrl }, c.get('session').projectId, c.req.param('id').toLowerCase(), { repository, provider: oneOf(body.provider, ['github', 'gitlab'] as const) });
+    return c.redirect(`${base}/issues/${c.req.param('id')}`, 303);
+  });
+}
