@@ -131,9 +131,10 @@ export interface VerdictDraft {
 
 const verdictSystemPrompt = `You write the verdict of an end-to-end review of a code change, from the results of the browser tests run on its preview.
 Verdict: "Approved" when the tests that exercise the change passed, "Changes Requested" when a test failed because of the change
-or reports a REGRESSION (a control lost its accessible name or changed its role: a user depends on it even though the test passed),
+or reports a REGRESSION (a control lost its accessible name or changed its role: a user depends on it even though the test passed)
+or a NEW ISSUE that is an uncaught exception or a serious or critical accessibility violation (against the base environment),
 "Comment" when nothing conclusive was tested. Quarantined tests do not count. What a result lists as not covered was not tested.
-Summary: two or three sentences on what was tested and what was found; name each regression in plain words.
+Summary: two or three sentences on what was tested and what was found; name each regression and each new issue in plain words.
 Evaluation details: per failing or notable test, what happened (name the failing step). No opinions on code quality.
 Answer by calling write_verdict once.`;
 
