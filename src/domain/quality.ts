@@ -58,8 +58,10 @@ export function normaliseMessage(message: string): string {
   return message
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'")]+/gi, (u) => pageTemplate(u))
     .replace(uuid, ':id')
+    // Decimals first: the fraction of "657.7180662596369" is no hash; then hashes (an all-digit one too), then numbers.
+    .replace(/\d+\.\d+/g, 'N')
     .replace(hash, ':id')
-    .replace(/\d+(\.\d+)?/g, 'N')
+    .replace(/\d+/g, 'N')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 300);
