@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { startMailStack, type MailStack } from '../support/mail-stack.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
+import { waitForGeneration, type Stack } from '../support/worker-context.js';
 
 // Exported specs that read Proctor's inbox: the fixture apps mail over real SMTP to the stack's inbox, and the spec,
 // run by @playwright/test in another process, gets its addresses from and reads the mail through Proctor's API
@@ -17,20 +18,17 @@ describe('exported specs with email steps', () => {
   const router = createRouter();
   const apps: Record<string, string> = {};
 
+  let mail: MailStack | undefined;
+
   beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm, inbox: true });
+    mail = await startMailStack();
+    ({ fixture, llm, stack } = mail);
+    Object.assign(apps, mail.apps);
     api = await serveOverHttp(stack.app);
-    fixture.mail.setSmtpUrl(`smtp://127.0.0.1:${stack.inbox!.port}`);
-    for (const [name, path] of [['signup', '/mail/signup'], ['magic', '/mail/magic']] as const) {
-      apps[name] = (await stack.call('POST', '/v1/applications', { name })).body.shortId;
-      await stack.call('POST', `/v1/applications/${apps[name]}/environments`, { name: 'Local', url: `${fixture.url}${path}` });
-    }
   }, 120_000);
   afterAll(async () => {
     await api?.close();
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
+    await mail?.close();
   });
 
   async function burnInAndExport(name: string, app: string, goal: string, moves: AgentMove[]): Promise<string> {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, waitForGeneration, waitForRun, type Stack } from '../support/worker-context.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { startMailStack, type MailStack } from '../support/mail-stack.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
+import { waitForGeneration, waitForRun, type Stack } from '../support/worker-context.js';
 
 // Proctor's own inbox end to end: the fixture apps mail a code or a sign-in link over real SMTP (nodemailer) to the
 // inbox's SMTP server, a burn-in records wait_for_email + {{EMAIL_CODE}} / open_link, and every replay reads the
@@ -15,18 +16,15 @@ describe('email inbox: sign-up codes and magic links', () => {
   const apps: Record<string, string> = {};
   const ids: Record<string, string> = {};
 
+  let mail: MailStack | undefined;
+
   beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm, inbox: true });
-    fixture.mail.setSmtpUrl(`smtp://127.0.0.1:${stack.inbox!.port}`);
-    for (const [name, path] of [['signup', '/mail/signup'], ['magic', '/mail/magic']] as const) {
-      apps[name] = (await stack.call('POST', '/v1/applications', { name })).body.shortId;
-      await stack.call('POST', `/v1/applications/${apps[name]}/environments`, { name: 'Local', url: `${fixture.url}${path}` });
-    }
+    mail = await startMailStack();
+    ({ fixture, llm, stack } = mail);
+    Object.assign(apps, mail.apps);
   }, 120_000);
   afterAll(async () => {
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
+    await mail?.close();
   });
 
   async function burnIn(name: string, app: string, goal: string, moves: AgentMove[], extra: Record<string, unknown> = {}): Promise<any> {
