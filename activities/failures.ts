@@ -11,7 +11,11 @@ import {
   RunNotFoundError,
   type DomainErrorKind,
 } from '../src/domain/errors.js';
+import { SecretUnreadableError } from '../src/db/envelope.js';
 import { failureTypes } from '../workflows/shared.js';
+
+/** A secret that does not open: the master key is wrong or missing, which no retry changes. */
+export const secretUnreadableType = 'SecretUnreadable';
 
 const typeOf: Record<DomainErrorKind, string> = {
   NotFound: failureTypes.notFound,
@@ -43,6 +47,7 @@ const byClass: readonly { error: DomainErrorClass; type: string; retryable?: tru
  * start) is transient and left to the retry policy, as is every other error.
  */
 export function toActivityFailure(err: unknown): unknown {
+  if (err instanceof SecretUnreadableError) return ApplicationFailure.create({ message: err.explanation, type: secretUnreadableType, nonRetryable: true });
   if (!(err instanceof DomainError)) return err;
   const special = byClass.find((c) => err instanceof c.error);
   if (special) return ApplicationFailure.create({ message: err.message, type: special.type, nonRetryable: !special.retryable });

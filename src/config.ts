@@ -60,6 +60,8 @@ const schema = z.object({
   PROCTOR_INTERNAL_SECRET: z.string().min(16).optional(),
   PROCTOR_EDGE_URL: url.optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // The key wrapping the data keys of secrets at rest (src/db/secrets.ts); its format is checked below.
+  PROCTOR_MASTER_KEY: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -104,6 +106,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
   if (e && !e.S3_ENDPOINT && mode !== 'dev' && mode !== 'migrate' && mode !== 'admin' && !e.PROCTOR_BLOB_SECRET) {
     problems.push('PROCTOR_BLOB_SECRET: required by the filesystem blob store outside `proctor dev` (or set S3_ENDPOINT)');
   }
+  problems.push(...masterKeyProblems(mode, e?.PROCTOR_MASTER_KEY));
   if (problems.length > 0 || !e) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
@@ -128,4 +131,18 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       internalSecret: e.PROCTOR_INTERNAL_SECRET ?? (mode === 'dev' ? randomBytes(24).toString('hex') : undefined),
     },
   };
+}
+
+// Only `proctor dev` may fall back to a key generated into its data directory: a production process that made its
+// own key would seal secrets no other process can read (and lose them with its container).
+const masterKeyModes: Mode[] = ['api', 'worker', 'migrate'];
+const masterKeyHelp = '32 bytes as base64 or 64 hex digits, e.g. `openssl rand -base64 32`, the same on every process';
+
+function masterKeyProblems(mode: Mode, key: string | undefined): string[] {
+  if (key === undefined) {
+    return masterKeyModes.includes(mode) ? [`PROCTOR_MASTER_KEY: required by \`proctor ${mode}\` to read and write secrets at rest (${masterKeyHelp}); only \`proctor dev\` generates one`] : [];
+  }
+  const t = key.trim();
+  const bytes = /^[0-9a-f]{64}$/i.test(t) ? 32 : /^[A-Za-z0-9+/]+={0,2}$/.test(t) ? Buffer.from(t, 'base64').length : 0;
+  return bytes === 32 ? [] : [`PROCTOR_MASTER_KEY: must be ${masterKeyHelp}`];
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { SecretUnreadableError } from '../db/envelope.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 import type { AppEnv } from './context.js';
 
@@ -32,6 +33,11 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
   const fk = foreignKeyViolation(err);
   if (fk) return c.json({ message: fk }, 409);
   const requestId = c.get('requestId');
+  if (err instanceof SecretUnreadableError) {
+    // An operator's problem, not a crash: the answer names it (no stack, no secret), the log keeps the detail.
+    c.get('logger').error('stored secrets unreadable', { requestId, method: c.req.method, path: c.req.path, message: err.message });
+    return c.json({ message: `${err.explanation} (request id ${requestId})` }, 500);
+  }
   c.get('logger').error('unhandled error', { requestId, method: c.req.method, path: c.req.path, err });
   return c.json({ message: `Internal server error (request id ${requestId})` }, 500);
 }

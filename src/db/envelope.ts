@@ -7,8 +7,17 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 const sealedPattern = /^enc:v1:([\w-]{1,64}):([A-Za-z0-9+/]+={0,2})$/;
 const prefix = 'enc:v1:';
 
+/**
+ * A stored secret that cannot be opened: the master key is missing, wrong, or the stored value was altered. Nothing a
+ * retry can fix, so activities fail non-retryable and the API answers a 500 that names the cause (`explanation`).
+ */
 export class SecretUnreadableError extends Error {
   override name = 'SecretUnreadableError';
+
+  /** What an operator reads: the cause first, then what to check. */
+  get explanation(): string {
+    return `Stored secrets cannot be read (${this.message}): PROCTOR_MASTER_KEY is missing or is not the master key they were stored with`;
+  }
 }
 
 export const isSealed = (stored: string): boolean => stored.startsWith(prefix);

@@ -11,6 +11,7 @@ import { waitFor } from '../support/net.js';
 import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 import type { Step } from '../../src/domain/steps.js';
+import { loadMasterKey } from '../../src/db/secrets.js';
 
 // ---- processes, from /proc: a pid alone can be reused, so a process is its pid and its start time ----
 
@@ -153,6 +154,7 @@ describe('a worker process killed mid-run', () => {
     PROCTOR_DATA_DIR: blobDir,
     PROCTOR_BLOB_DIR: blobDir,
     PROCTOR_BLOB_SECRET: blobSecret,
+    PROCTOR_MASTER_KEY: loadMasterKey().toString('base64'),
     PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true',
     PROCTOR_BROWSER_CONCURRENCY: '4',
     LOG_LEVEL: 'warn',

@@ -13,7 +13,7 @@ import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createActivityDeps, workerSettings } from '../../src/worker/worker.js';
 import { freshDatabase } from '../support/app-context.js';
 
-const production = { DATABASE_URL: 'postgres://u@db/p', TEMPORAL_ADDRESS: 'temporal:7233', PROCTOR_BLOB_SECRET: 'x'.repeat(32) };
+const production = { DATABASE_URL: 'postgres://u@db/p', TEMPORAL_ADDRESS: 'temporal:7233', PROCTOR_BLOB_SECRET: 'x'.repeat(32), PROCTOR_MASTER_KEY: 'k'.repeat(43) + '=' };
 const secret = randomBytes(24).toString('hex');
 
 describe('worker settings for remote tunnels', () => {

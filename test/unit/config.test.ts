@@ -27,7 +27,7 @@ describe('configuration', () => {
   });
 
   it('refuses private networks by default outside dev and builds dashboard URLs from PROCTOR_APP_URL', () => {
-    const config = loadConfig('worker', { DATABASE_URL: 'postgres://u@db/p', TEMPORAL_ADDRESS: 'temporal:7233', PROCTOR_BLOB_SECRET: 'x'.repeat(32), PROCTOR_APP_URL: 'https://proctor.example.com/' });
+    const config = loadConfig('worker', { DATABASE_URL: 'postgres://u@db/p', TEMPORAL_ADDRESS: 'temporal:7233', PROCTOR_BLOB_SECRET: 'x'.repeat(32), PROCTOR_MASTER_KEY: 'a'.repeat(64), PROCTOR_APP_URL: 'https://proctor.example.com/' });
     expect(config.allowPrivateNetworks).toBe(false);
     expect(config.appUrl).toBe('https://proctor.example.com');
   });
