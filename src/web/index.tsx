@@ -14,6 +14,8 @@ import { registerTunnelPages } from './pages/tunnels.js';
 import { registerGitPages } from './pages/git.js';
 import { registerInboxPages } from './pages/inbox.js';
 import { registerIssuePages } from './pages/issues.js';
+import { registerStepEditorPages } from './pages/step-editor.js';
+import { registerComparePages } from './pages/compare.js';
 import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
@@ -39,6 +41,8 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerGitPages(web, base);
   registerInboxPages(web, base);
   registerIssuePages(web, base);
+  registerStepEditorPages(web, base);
+  registerComparePages(web, base);
   web.get('/', (c) => c.redirect(`${base}/runs`, 303));
 
   // A refused action (a proposal already decided, a test without steps) is shown as a page, not JSON.

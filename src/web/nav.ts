@@ -1,6 +1,7 @@
 /** The dashboard's sections, in menu order. A new area adds its entry here (`key` is what a page passes as `nav`). */
 export const navItems = [
   { key: 'runs', label: 'Runs', path: '/runs' },
+  { key: 'compare', label: 'Compare runs', path: '/compare' },
   { key: 'test-cases', label: 'Test cases', path: '/test-cases' },
   { key: 'chats', label: 'Conversations', path: '/chats' },
   { key: 'reviews', label: 'Change reviews', path: '/reviews' },

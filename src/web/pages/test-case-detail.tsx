@@ -78,7 +78,7 @@ export function BurnIn(props: { base: string; data: TestCasePageData }) {
       )}
       {t.steps && t.steps.steps.length > 0 && (
         <>
-          <p><a href={`${props.base}/test-cases/${t.id}/export`} download>Download as a Playwright spec</a></p>
+          <p><a href={`${props.base}/test-cases/${t.id}/steps`}>Edit the steps</a> · <a href={`${props.base}/test-cases/${t.id}/export`} download>Download as a Playwright spec</a></p>
           <Steps steps={t.steps.steps} caption={`Recorded steps, version ${t.steps.version}`} />
         </>
       )}

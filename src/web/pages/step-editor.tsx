@@ -1,0 +1,113 @@
+import type { Context, Hono } from 'hono';
+import type { WebEnv } from '../context.js';
+import { Status, uuidPattern } from '../components.js';
+import { CsrfField, notFoundPage, renderPage } from '../layout.js';
+import { applyOp, readDraft, readOp, type DraftStep } from '../step-editor-form.js';
+import { StepBlock } from '../step-editor-block.js';
+import { loadStepEditor, saveEditedSteps, type StepEditorData } from '../../services/step-edits.js';
+import { runTestCases } from '../../services/runs.js';
+import { runDeps } from '../../services/run-views.js';
+import { StepEditError, type StepEditProblem } from '../../domain/step-edits.js';
+
+// The step editor of a test case's current steps version. The routes sit under /test-cases, whose area
+// (session, CSRF, compression) pages/test-cases.tsx declares. The whole draft is in the form: moving or deleting
+// a step re-renders it unsaved, and only "Save" writes a new version (then redirects back: POST-redirect-GET).
+// With htmx the form posts in place and only the editor is swapped.
+
+export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
+  web.get('/test-cases/:id/steps', async (c) => {
+    const data = await load(c);
+    if (!data) return notFoundPage(c, 'This test case');
+    const saved = Number(c.req.query('saved'));
+    return editorPage(c, data, data.steps.map((step, from) => ({ from, step })), [], Number.isInteger(saved) && saved === data.version ? saved : undefined);
+  });
+
+  web.post('/test-cases/:id/steps', async (c) => {
+    const data = await load(c);
+    if (!data) return notFoundPage(c, 'This test case');
+    const body = await c.req.parseBody();
+    const basedOn = Number(body.version);
+    const draft = basedOn === data.version ? readDraft(body, data.steps) : undefined;
+    const op = readOp(body);
+    // A draft of another version (or a malformed one) cannot be applied to these steps: start again from them.
+    if (!draft || !op) return editorPage(c, data, data.steps.map((step, from) => ({ from, step })), [{ index: -1, field: 'steps', message: `The steps changed since you opened them (now version ${data.version}): your edits were not saved; here are the current steps.` }], undefined, 409);
+    if (op.kind !== 'save') return editorPage(c, data, applyOp(draft, op), []);
+    try {
+      const { version } = await saveEditedSteps(c.get('deps').db, { projectId: c.get('session').projectId, testCaseId: data.testCase.id, basedOnVersion: basedOn, steps: draft.map((d) => d.step) });
+      return c.redirect(`${base}/test-cases/${data.testCase.id}/steps?saved=${version}`, 303);
+    } catch (err) {
+      if (!(err instanceof StepEditError)) throw err;
+      return editorPage(c, data, draft, err.problems, undefined, 400);
+    }
+  });
+
+  // "Verify": one run of this test (with its dependencies), as the API's run of chosen test cases.
+  web.post('/test-cases/:id/verify', async (c) => {
+    const id = testCaseId(c);
+    if (!id) return notFoundPage(c, 'This test case');
+    const run = await runTestCases(runDeps(c.get('deps')), { projectId: c.get('session').projectId, testCaseIds: [id], meta: { trigger: 'dashboard' } });
+    return c.redirect(`${base}/runs/${run.shortId}`, 303);
+  });
+}
+
+const testCaseId = (c: Context<WebEnv>) => {
+  const id = c.req.param('id')?.toLowerCase();
+  return id && uuidPattern.test(id) ? id : undefined;
+};
+
+async function load(c: Context<WebEnv>): Promise<StepEditorData | undefined> {
+  const id = testCaseId(c);
+  return id ? loadStepEditor(c.get('deps').db, c.get('session').projectId, id) : undefined;
+}
+
+function editorPage(c: Context<WebEnv>, data: StepEditorData, draft: DraftStep[], problems: StepEditProblem[], saved?: number, status: 200 | 400 | 409 = 200) {
+  const content = <StepEditor base={c.get('base')} csrfToken={c.get('csrfToken')} data={data} draft={draft} problems={problems} saved={saved} />;
+  // htmx swaps only 2xx answers: it gets the refusal as 200, a plain form post the real status.
+  if (c.req.header('hx-request')) return c.html(content, 200);
+  return renderPage(c, { title: `Steps of ${data.testCase.name}`, nav: 'test-cases' }, content, status);
+}
+
+function StepEditor(props: { base: string; csrfToken: string; data: StepEditorData; draft: DraftStep[]; problems: StepEditProblem[]; saved?: number }) {
+  const { base, data, draft, problems } = props;
+  const t = data.testCase;
+  const action = `${base}/test-cases/${t.id}/steps`;
+  const general = problems.filter((p) => p.index < 0);
+  const unsaved = draft.length !== data.steps.length || draft.some((d, k) => d.from !== k || JSON.stringify(d.step) !== JSON.stringify(data.steps[d.from]));
+  return (
+    <div id="step-editor">
+      <h1>Steps of {t.name}</h1>
+      <p><a href={`${base}/test-cases/${t.id}`}>Back to the test case</a> · Burn-in: <Status value={t.generationStatus} /></p>
+      {props.saved !== undefined && <p class="notice" role="status">Saved as version {props.saved}. The next run uses it.</p>}
+      {general.map((p) => <p class="error" role="alert">{p.message}</p>)}
+      {problems.length > general.length && <p class="error" role="alert">Not saved: {problems.length - general.length} problem(s) below.</p>}
+      {data.steps.length === 0 ? (
+        <p>No steps recorded yet: the editor opens once the burn-in has recorded them.</p>
+      ) : (
+        <>
+          <form class="inline" method="post" action={`${base}/test-cases/${t.id}/verify`}>
+            <CsrfField token={props.csrfToken} />
+            <button type="submit">Verify: run version {data.version} once</button>
+          </form>
+          <form method="post" action={action} hx-post={action} hx-target="#step-editor" hx-swap="outerHTML">
+            <CsrfField token={props.csrfToken} />
+            <input type="hidden" name="version" value={String(data.version)} />
+            <input type="hidden" name="count" value={String(draft.length)} />
+            <p>
+              Editing version {data.version}{unsaved ? ': unsaved changes' : ''}. Saving makes version {data.version + 1}; moving or
+              deleting a step changes only this draft until then.
+            </p>
+            {/* First in the form, so Enter in a field saves (the browser submits with the first button). */}
+            <p><button class="primary" type="submit" name="op" value="save">Save as version {data.version + 1}</button></p>
+            {draft.map((d, k) => (
+              <StepBlock base={base} k={k} count={draft.length} draft={d} shot={data.screenshots.get(d.from)} problems={problems.filter((p) => p.index === k)} />
+            ))}
+            <p>
+              <button class="primary" type="submit" name="op" value="save">Save as version {data.version + 1}</button>{' '}
+              <a href={action}>Discard changes</a>
+            </p>
+          </form>
+        </>
+      )}
+    </div>
+  );
+}

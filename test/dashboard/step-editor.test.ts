@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { insertRecordedTestCase } from '../support/recorded.js';
+import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
+import { seedProject } from '../../src/db/queries/admin.js';
+import type { Step } from '../../src/domain/steps.js';
+
+// The step editor and the run comparison, driven in Chromium on the real stack: the runs the editor's "Verify"
+// starts are replayed by the in-process Temporal worker in another Chromium against the fixture todo app.
+
+const pageBudgetBytes = 50 * 1024;
+
+const todoWithText: Step[] = [
+  { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
+  { action: 'fill', locator: "getByRole('textbox', { name: 'New todo' })", value: 'milk', description: 'Type a todo' },
+  { action: 'press', locator: "getByRole('textbox', { name: 'New todo' })", value: 'Enter', description: 'Add it' },
+  { action: 'assert_text', value: 'milk', description: 'The todo is shown' },
+];
+
+// Recorded in a muddled order, with a step that can never pass: Enter before the text, a missing button.
+const muddled: Step[] = [
+  { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
+  { action: 'click', locator: "getByRole('button', { name: 'Archive everything' })", description: 'A button that does not exist' },
+  { action: 'press', locator: "getByRole('textbox', { name: 'New todo' })", value: 'Enter', description: 'Add it' },
+  { action: 'fill', locator: "getByRole('textbox', { name: 'New todo' })", value: 'eggs', description: 'Type a todo' },
+  { action: 'assert_visible', locator: "getByRole('checkbox', { name: 'eggs' })", target: { role: 'checkbox', name: 'eggs' }, description: 'The todo is listed' },
+];
+
+/** The image's source is a PNG the dashboard serves to this session. */
+async function expectPng(page: Page, img: Locator): Promise<void> {
+  const answer = await page.request.get(new URL((await img.getAttribute('src'))!, page.url()).href);
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['content-type']).toBe('image/png');
+  expect((await answer.body()).subarray(1, 4).toString()).toBe('PNG');
+}
+
+describe('dashboard: step editor and run comparison', () => {
+  let fixture: FixtureApps;
+  let stack: Stack;
+  let dash: DashboardBrowser;
+  let other: Awaited<ReturnType<typeof seedProject>>;
+  const ids: Record<string, string> = {};
+  const runs: string[] = [];
+
+  const stored = async (id: string) =>
+    stack.db.selectFrom('test_cases').select(['steps', 'steps_version']).where('id', '=', id).executeTakeFirstOrThrow() as Promise<{ steps: Step[]; steps_version: number }>;
+
+  /** Presses "Verify" on the editor and follows the run it starts to its end. */
+  const verify = async (page: Page) => {
+    await page.getByRole('button', { name: /^Verify: run version/ }).click();
+    await page.waitForURL(/\/runs\/[^/]+$/);
+    const shortId = new URL(page.url()).pathname.split('/').pop()!;
+    runs.push(shortId);
+    return waitForRun(stack, shortId);
+  };
+
+  beforeAll(async () => {
+    const appUrl = await reserveAppUrl();
+    fixture = await startFixtureApps();
+    stack = await startStack({ appUrl, stepTimeoutMs: 3_000 });
+    dash = await openDashboard(stack.app, appUrl);
+    other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
+    const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
+    await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, { name: 'Local', url: `${fixture.url}/todo/` });
+    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', todo.shortId).executeTakeFirstOrThrow()).id;
+    const add = async (name: string, steps: Step[]) => (ids[name] = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps }));
+    await add('todo text', todoWithText);
+    await add('todo muddled', muddled);
+    await dash.signIn(stack.tenant.token);
+  }, 180_000);
+
+  afterAll(async () => {
+    await dash?.close();
+    await stack?.close();
+    await fixture?.stop();
+  });
+
+  it("edits an assertion's expected text: a new version, which the next run replays (FAILED, then PASSED once corrected)", async () => {
+    const { page } = dash;
+    await page.goto(`${dash.url}/test-cases/${ids['todo text']}`);
+    await page.getByRole('link', { name: 'Edit the steps' }).click();
+    await page.getByRole('heading', { name: 'Steps of todo text' }).waitFor();
+    await expectAccessible(page);
+
+    const expected = page.getByLabel('Expected value of step 4');
+    expect(await expected.inputValue()).toBe('milk');
+    await expected.fill('bread');
+    await page.getByRole('button', { name: 'Save as version 2' }).first().click();
+    await page.getByText('Saved as version 2. The next run uses it.').waitFor();
+    const v2 = await stored(ids['todo text']!);
+    expect(v2.steps_version).toBe(2);
+    expect(v2.steps).toEqual(todoWithText.map((s, i) => (i === 3 ? { ...s, value: 'bread' } : s)));
+
+    const failed = await verify(page);
+    expect(failed.result).toBe('FAILED');
+    expect(failed.runTestCases[0].error).toContain('expected the text "bread"');
+    await expect.poll(() => page.getByRole('region', { name: /^todo text/ }).textContent(), { timeout: 30_000 }).toContain('Failing step: step 4 — The todo is shown');
+
+    await page.goto(`${dash.url}/test-cases/${ids['todo text']}/steps`);
+    // The run stopped at step 4: its screenshot is shown with that step.
+    const shot = page.getByRole('img', { name: `Where run ${runs[0]} stopped at step 4` });
+    await shot.waitFor();
+    await expectPng(page, shot);
+    await page.getByLabel('Expected value of step 4').fill('milk');
+    await page.getByRole('button', { name: 'Save as version 3' }).first().click();
+    await page.getByText('Saved as version 3. The next run uses it.').waitFor();
+    expect((await stored(ids['todo text']!)).steps).toEqual(todoWithText);
+    const passed = await verify(page);
+    expect(passed.result).toBe('PASSED');
+  }, 90_000);
+
+  it('deletes and reorders steps with plain forms (JavaScript off), saved as one new version that passes', async () => {
+    const noScript = await dash.browser.newContext({ javaScriptEnabled: false, storageState: await dash.context.storageState() });
+    try {
+      const page = await noScript.newPage();
+      await page.goto(`${dash.url}/test-cases/${ids['todo muddled']}/steps`);
+      await page.getByRole('button', { name: 'Delete step 2' }).click();
+      // Only the draft changed: the steps are still version 1 until "Save".
+      await page.getByText('Editing version 1: unsaved changes').waitFor();
+      expect((await stored(ids['todo muddled']!)).steps_version).toBe(1);
+      expect(await page.getByLabel('Intent of step 2').inputValue()).toBe('Add it');
+      await page.getByRole('button', { name: 'Move step 3 up' }).click();
+      expect(await page.getByLabel('Intent of step 2').inputValue()).toBe('Type a todo');
+      expect(await page.getByRole('group', { name: /Step 2: fill \(was step 4\)/ }).count()).toBe(1);
+      await page.getByRole('button', { name: 'Save as version 2' }).first().click();
+      await page.waitForURL(/\/steps\?saved=2$/);
+      await page.getByText('Saved as version 2.').waitFor();
+      const saved = await stored(ids['todo muddled']!);
+      expect(saved.steps_version).toBe(2);
+      expect(saved.steps).toEqual([muddled[0], muddled[3], muddled[2], muddled[4]]);
+      const run = await verify(page);
+      expect(run.result).toBe('PASSED');
+    } finally {
+      await noScript.close();
+    }
+  }, 60_000);
+
+  it('refuses a locator replay could not parse, beside its field, and changes nothing', async () => {
+    const { page } = dash;
+    const before = await stored(ids['todo muddled']!);
+    await page.goto(`${dash.url}/test-cases/${ids['todo muddled']}/steps`);
+    const locator = page.getByLabel('Locator of step 2');
+    await locator.fill("getByRole('textbox', { name: 'New todo' }");
+    await page.getByLabel('Intent of step 2').fill('Type the todo');
+    await page.getByRole('button', { name: `Save as version ${before.steps_version + 1}` }).first().click();
+    await page.getByText('Not saved: 1 problem(s) below.').waitFor();
+    expect(await locator.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await locator.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toContain('not a locator Proctor can replay');
+    // The person's draft is kept for correcting, and nothing was written.
+    expect(await locator.inputValue()).toBe("getByRole('textbox', { name: 'New todo' }");
+    expect(await page.getByLabel('Intent of step 2').inputValue()).toBe('Type the todo');
+    await expectAccessible(page);
+    expect(await stored(ids['todo muddled']!)).toEqual(before);
+
+    // Emptying an assertion's expectation would make it pass always: refused as well.
+    await page.goto(`${dash.url}/test-cases/${ids['todo text']}/steps`);
+    await page.getByLabel('Expected value of step 4').fill('');
+    await page.getByRole('button', { name: /^Save as version/ }).first().click();
+    await page.getByText('this assert_text step needs a value').waitFor();
+    expect((await stored(ids['todo text']!)).steps).toEqual(todoWithText);
+  }, 30_000);
+
+  it('compares two runs test by test: result, failing step, screenshot, signals', async () => {
+    const { page } = dash;
+    const [failedRun, passedRun] = runs;
+    await page.goto(`${dash.url}/runs`);
+    await page.getByRole('link', { name: 'Compare runs' }).click();
+    await page.getByLabel('First run').selectOption(failedRun!);
+    await page.getByLabel('Second run').selectOption(passedRun!);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.waitForURL(new RegExp(`/compare\\?a=${failedRun}&b=${passedRun}$`));
+    await page.getByText('1 of 1 test(s) differ').waitFor();
+    const section = page.getByRole('region', { name: 'todo text (differs)' });
+    const cells = async (row: string) => section.getByRole('row', { name: new RegExp(`^${row}`) }).getByRole('cell').allTextContents();
+    expect(await cells('Result')).toEqual(['FAILED', 'PASSED']);
+    expect((await cells('Failing step'))[0]).toContain('step 4 — The todo is shown');
+    expect((await cells('Failing step'))[1]).toBe('none');
+    expect(await cells('Signals')).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ console, \d+ exception, \d+ network, \d+ a11y$/)]));
+    const shot = section.getByRole('img', { name: `todo text in run ${failedRun} where it stopped` });
+    await expectPng(page, shot);
+    expect((await cells('Screenshot'))[1]).toBe('none');
+    await expectAccessible(page);
+
+    // The same run twice: nothing differs.
+    await page.goto(`${dash.url}/compare?a=${passedRun}&b=${passedRun}`);
+    await page.getByText('0 of 1 test(s) differ').waitFor();
+    expect(await page.getByRole('region', { name: 'todo text (same)' }).count()).toBe(1);
+    expect((await page.goto(`${dash.url}/compare?a=${passedRun}&b=run_madeup`))?.status()).toBe(404);
+  }, 30_000);
+
+  it("keeps to the size budget, and another project's session sees none of it", async () => {
+    for (const path of [`/test-cases/${ids['todo text']}/steps`, `/compare?a=${runs[0]}&b=${runs[1]}`]) {
+      const measured = await dash.transferredBytes(path);
+      expect(measured.consoleErrors, path).toEqual([]);
+      expect(measured.total, path).toBeLessThan(pageBudgetBytes);
+    }
+    const page = await dash.signInElsewhere(other.token);
+    try {
+      expect((await page.goto(`${dash.url}/test-cases/${ids['todo text']}/steps`))?.status()).toBe(404);
+      expect((await page.goto(`${dash.url}/compare?a=${runs[0]}&b=${runs[1]}`))?.status()).toBe(404);
+      // A post with the other session's own valid CSRF token still finds no such test case.
+      await page.goto(`${dash.url}/runs`);
+      const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+      const posted = await page.request.post(`${dash.url}/test-cases/${ids['todo text']}/verify`, { form: { _csrf: csrf }, maxRedirects: 0 });
+      expect(posted.status()).toBe(404);
+    } finally {
+      await page.context().close();
+    }
+    expect(dash.blocked).toEqual([]);
+  }, 60_000);
+});
