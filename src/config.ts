@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { defaultTunnelDomain } from './domain/tunnels.js';
+import { parseTrustedProxies } from './domain/trusted-proxies.js';
 
 export type Mode = 'dev' | 'api' | 'worker' | 'migrate' | 'admin';
 
@@ -62,6 +63,14 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   // The key wrapping the data keys of secrets at rest (src/db/secrets.ts); its format is checked below.
   PROCTOR_MASTER_KEY: z.string().min(1).optional(),
+  // Proxies whose X-Forwarded-For names the client (`loopback`, addresses, CIDRs); default: none is believed.
+  PROCTOR_TRUSTED_PROXIES: z.string().optional().superRefine((text, ctx) => {
+    try {
+      parseTrustedProxies(text);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  }),
 });
 
 export type Env = z.infer<typeof schema>;

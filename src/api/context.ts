@@ -7,9 +7,9 @@ import type { TemporalClientProvider } from '../temporal/client.js';
 /** Everything a handler may use, built once at start-up by the composition root (cli / tests). */
 export interface AppDeps {
   db: DB;
-  /** PROCTOR_MAX_BODY_BYTES, PROCTOR_MAX_DIFF_BYTES, PROCTOR_INBOX_DOMAIN and the build settings may be left out (tests, benches): the config defaults apply. */
+  /** PROCTOR_MAX_BODY_BYTES, PROCTOR_MAX_DIFF_BYTES, PROCTOR_INBOX_DOMAIN, PROCTOR_TRUSTED_PROXIES and the build settings may be left out (tests, benches): the config defaults apply. */
   config: Pick<Config, 'appUrl' | 'publicUrl' | 'PROCTOR_URL_TTL_SECONDS' | 'PROCTOR_RUN_CONCURRENCY'> &
-    Partial<Pick<Config, 'PROCTOR_MAX_BODY_BYTES' | 'PROCTOR_MAX_DIFF_BYTES' | 'PROCTOR_BUILD_MAX_BYTES' | 'PROCTOR_BUILD_UPLOAD_TTL_SECONDS' | 'PROCTOR_INBOX_DOMAIN'>>;
+    Partial<Pick<Config, 'PROCTOR_MAX_BODY_BYTES' | 'PROCTOR_MAX_DIFF_BYTES' | 'PROCTOR_BUILD_MAX_BYTES' | 'PROCTOR_BUILD_UPLOAD_TTL_SECONDS' | 'PROCTOR_INBOX_DOMAIN' | 'PROCTOR_TRUSTED_PROXIES'>>;
   temporal: TemporalClientProvider;
   blobs: BlobStore;
   logger: Logger;

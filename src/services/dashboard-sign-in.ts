@@ -13,11 +13,11 @@ export type DashboardSignIn =
 
 export async function signInToDashboard(db: DB, input: { token: string; clientAddress: string; ttlSeconds: number }): Promise<DashboardSignIn> {
   const throttle = signInThrottle(db);
-  const verdict = throttle.check(input.clientAddress, input.token);
+  const verdict = await throttle.check(input.clientAddress, input.token);
   if (!verdict.allowed) return { outcome: 'throttled', by: verdict.by, retryAfterSeconds: verdict.retryAfterSeconds };
   const opened = await openDashboardSession(db, input.token.trim(), input.ttlSeconds);
   if (typeof opened === 'string') {
-    throttle.failed(input.clientAddress, input.token);
+    await throttle.failed(input.clientAddress, input.token);
     await recordSignIn(db, input.token, { outcome: opened }, input.clientAddress);
     return { outcome: opened };
   }

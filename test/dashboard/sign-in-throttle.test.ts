@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/db/database.js';
+import { countFailureRows } from '../../src/db/queries/sign-in-failures.js';
+import { freshDatabase } from '../support/app-context.js';
 import { serveAppForTests } from '../support/served-app.js';
 import { serveForSignIn } from '../support/sign-in-http.js';
 import { signInLimits, SignInThrottle } from '../../src/services/sign-in-throttle.js';
@@ -46,21 +49,32 @@ describe('dashboard sign-in throttle', () => {
 });
 
 describe('SignInThrottle', () => {
-  it('lets an address try again once the window has slid past its failures', () => {
-    let now = 0;
-    const throttle = new SignInThrottle({ perAddress: 3, perPrefix: 100, windowMs: 60_000, maxKeys: 100 }, () => now);
+  let db: DB;
+  beforeAll(async () => {
+    db = await freshDatabase('pglite');
+  });
+  afterAll(() => db?.destroy());
+
+  it('lets an address try again once the window has slid past its failures', async () => {
+    let now = Date.parse('2026-11-28T10:00:00Z');
+    const start = now;
+    const throttle = new SignInThrottle(db, { perAddress: 3, perPrefix: 100, windowMs: 60_000 }, () => now);
     for (let i = 0; i < 3; i++) {
       now += 1000;
-      throttle.failed('a', madeUp());
+      await throttle.failed('a', madeUp());
     }
-    expect(throttle.check('a', madeUp())).toEqual({ allowed: false, by: 'address', retryAfterSeconds: 58 });
-    now = 61_001; // the first failure (at 1 s) has left the window
-    expect(throttle.check('a', madeUp())).toEqual({ allowed: true });
+    expect(await throttle.check('a', madeUp())).toEqual({ allowed: false, by: 'address', retryAfterSeconds: 58 });
+    now = start + 61_001; // the first failure (at 1 s) has left the window
+    expect(await throttle.check('a', madeUp())).toEqual({ allowed: true });
   });
 
-  it('holds at most maxKeys addresses and prefixes however many clients fail', () => {
-    const throttle = new SignInThrottle({ perAddress: 3, perPrefix: 3, windowMs: 60_000, maxKeys: 50 });
-    for (let i = 0; i < 5000; i++) throttle.failed(`10.0.${i >> 8}.${i & 255}`, madeUp());
-    expect(throttle.keys).toEqual({ addresses: 50, prefixes: 50 });
+  it('keeps only the failures of the last window, however many clients fail', async () => {
+    let now = Date.parse('2026-11-29T10:00:00Z'); // a day after the test above: its failures go with the first insert
+    const throttle = new SignInThrottle(db, { perAddress: 3, perPrefix: 3, windowMs: 60_000 }, () => now);
+    for (let i = 0; i < 300; i++) await throttle.failed(`10.0.${i >> 8}.${i & 255}`, madeUp());
+    expect(await countFailureRows(db)).toEqual({ address: 300, prefix: 300 });
+    now += 60_001;
+    await throttle.failed('10.1.0.1', madeUp());
+    expect(await countFailureRows(db)).toEqual({ address: 1, prefix: 1 });
   });
 });

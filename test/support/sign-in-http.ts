@@ -8,7 +8,7 @@ import { freePort } from './net.js';
 export interface SignInServer {
   url: string;
   /** Loads /login (its CSRF cookie and field), then posts `token`; answers status, headers and the page. */
-  signIn(token: string, from?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
+  signIn(token: string, from?: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
   close(): Promise<void>;
 }
 
@@ -32,12 +32,12 @@ export async function serveForSignIn(app: { fetch: (request: Request) => Respons
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
-    async signIn(token, from = '127.0.0.1') {
-      const form = await send(`${url}/login`, { method: 'GET', from });
+    async signIn(token, from = '127.0.0.1', headers = {}) {
+      const form = await send(`${url}/login`, { method: 'GET', from, headers });
       const cookie = String(form.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
       const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
       const body = new URLSearchParams({ _csrf: csrf, next: '/runs', token }).toString();
-      return send(`${url}/login`, { method: 'POST', from, body, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } });
+      return send(`${url}/login`, { method: 'POST', from, body, headers: { ...headers, cookie, 'content-type': 'application/x-www-form-urlencoded' } });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
