@@ -87,8 +87,14 @@ describe('dashboard: step editor and run comparison', () => {
     const expected = page.getByLabel('Expected value of step 4');
     expect(await expected.inputValue()).toBe('milk');
     await expected.fill('bread');
+    // With JavaScript the form posts through htmx and only the editor is swapped: the page stays loaded.
+    let navigations = 0;
+    const count = (frame: { parentFrame(): unknown }) => frame.parentFrame() === null && navigations++;
+    page.on('framenavigated', count);
     await page.getByRole('button', { name: 'Save as version 2' }).first().click();
     await page.getByText('Saved as version 2. The next run uses it.').waitFor();
+    page.off('framenavigated', count);
+    expect(navigations).toBe(0);
     const v2 = await stored(ids['todo text']!);
     expect(v2.steps_version).toBe(2);
     expect(v2.steps).toEqual(todoWithText.map((s, i) => (i === 3 ? { ...s, value: 'bread' } : s)));
@@ -141,6 +147,12 @@ describe('dashboard: step editor and run comparison', () => {
     const { page } = dash;
     const before = await stored(ids['todo muddled']!);
     await page.goto(`${dash.url}/test-cases/${ids['todo muddled']}/steps`);
+    // Moving in place (htmx): the draft changes, the steps do not.
+    await page.getByRole('button', { name: 'Move step 2 down' }).click();
+    await page.getByText(`Editing version ${before.steps_version}: unsaved changes`).waitFor();
+    expect(await page.getByLabel('Intent of step 3').inputValue()).toBe('Type a todo');
+    await page.getByRole('link', { name: 'Discard changes' }).click();
+    await page.getByText(`Editing version ${before.steps_version}. Saving`).waitFor();
     const locator = page.getByLabel('Locator of step 2');
     await locator.fill("getByRole('textbox', { name: 'New todo' }");
     await page.getByLabel('Intent of step 2').fill('Type the todo');
@@ -166,9 +178,9 @@ describe('dashboard: step editor and run comparison', () => {
   it('compares two runs test by test: result, failing step, screenshot, signals', async () => {
     const { page } = dash;
     const [failedRun, passedRun] = runs;
-    await page.goto(`${dash.url}/runs`);
-    await page.getByRole('link', { name: 'Compare runs' }).click();
-    await page.getByLabel('First run').selectOption(failedRun!);
+    await page.goto(`${dash.url}/runs/${failedRun}`);
+    await page.getByRole('link', { name: 'Compare with another run' }).click();
+    expect(await page.getByLabel('First run').inputValue()).toBe(failedRun);
     await page.getByLabel('Second run').selectOption(passedRun!);
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.waitForURL(new RegExp(`/compare\\?a=${failedRun}&b=${passedRun}$`));

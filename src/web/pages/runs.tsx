@@ -139,6 +139,7 @@ function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<stri
         {run.rerun_of_short_id && <><dt>Rerun of</dt><dd><a href={`${base}/runs/${run.rerun_of_short_id}`}>{run.rerun_of_short_id}</a></dd></>}
         <dt>Started</dt><dd><When at={run.started_at} /></dd>
         <dt>Finished</dt><dd><When at={run.finished_at} /></dd>
+        <dt>Compare</dt><dd><a href={`${base}/compare?a=${run.short_id}`}>Compare with another run</a></dd>
       </dl>
       {run.error && <p class="error" role="alert">{run.error}</p>}
       <h2>Tests</h2>
