@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
@@ -18,6 +19,7 @@ import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
 import { loadProjectFile, projectFileNames } from '../src/services/project-files.js';
 import type { BurnInInput, DependencyRecorded } from '../workflows/shared.js';
 import { SignalCollector } from '../src/browser/signals.js';
+import { projectScanCache } from '../src/services/a11y-scans.js';
 import { recordBurnInSignals, signalIgnoreUrls } from '../src/services/issue-ingest.js';
 
 export interface RecordStepsResult {
@@ -28,6 +30,17 @@ export interface RecordStepsResult {
   notCovered?: string[];
   llmCalls: number;
   promptTokens: number[];
+}
+
+/** This burn-in's execution, the same for every attempt of its activity (a fresh id when called outside Temporal). */
+function burnInExecution(): string {
+  let execution: { workflowId: string; runId: string } | undefined;
+  try {
+    execution = Context.current().info.workflowExecution;
+  } catch {
+    // not in an activity
+  }
+  return execution ? `${execution.workflowId}/${execution.runId}` : `direct/${randomUUID()}`;
 }
 
 export function requireEnvironmentUrl(ctx: ExecutionContext): string {
@@ -90,7 +103,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
       return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
         const startUrl = state?.url ?? baseUrl;
-        const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId) });
+        const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
         try {
           await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
         } catch (err) {
@@ -117,7 +130,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
           );
           const signals = await collector.finish();
           // On a preview (a change review's burn-in) the signals are not the application's issues.
-          if (!input.environmentUrl) await recordBurnInSignals(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, signals });
+          if (!input.environmentUrl) await recordBurnInSignals(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, burnIn: burnInExecution(), signals });
           return { status: result.status, steps: result.steps, failureReason: result.failureReason, notCovered: result.notCovered, llmCalls: result.llmCalls, promptTokens: result.promptTokens };
         } catch (err) {
           if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);

@@ -20,6 +20,7 @@ import { keepDownload, type KeptDownload } from '../src/services/run-downloads.j
 import { loadProjectFile } from '../src/services/project-files.js';
 import { keepHealedSteps, type HealRecord, type KeptHeal } from '../src/services/heal-proposals.js';
 import { SignalCollector } from '../src/browser/signals.js';
+import { projectScanCache } from '../src/services/a11y-scans.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import { signalIgnoreUrls } from '../src/services/issue-ingest.js';
 
@@ -99,7 +100,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
         const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
         return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ context, page }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
-          const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId) });
+          const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
           const downloads: KeptDownload[] = [];
           const result = await replaySteps(page, steps, {
             startUrl: state?.url ?? baseUrl,

@@ -3,7 +3,7 @@
 // a scan that fails or times out is left out, it never fails the test.
 import type { ConsoleMessage, Page, Request, Response } from 'playwright-core';
 import { fingerprintKey, ignoredUrl, type QualitySignal, type Severity } from '../domain/quality.js';
-import { pageDigest, scanPage } from './axe-scan.js';
+import { pageDigest, scanPage, type ScanCache } from './axe-scan.js';
 
 export interface SignalOptions {
   /** Request URLs whose failures are not signals (project setting: `*` wildcards, else a substring). */
@@ -15,6 +15,8 @@ export interface SignalOptions {
   maxSignals?: number;
   /** false: no axe scans (the bench's baseline, and a project that opts out). */
   a11y?: boolean;
+  /** The project's scans of documents met before (a document met again is not scanned again). */
+  scanCache?: ScanCache;
 }
 
 const checkedTypes = new Set(['document', 'xhr', 'fetch']);
@@ -30,7 +32,7 @@ export class SignalCollector {
   private current: Page;
   private lastKey: string | undefined;
   private queue: Promise<void> = Promise.resolve();
-  private readonly opts: Required<SignalOptions>;
+  private readonly opts: Required<Omit<SignalOptions, 'scanCache'>> & Pick<SignalOptions, 'scanCache'>;
   dropped = 0;
   failedScans = 0;
 
@@ -121,7 +123,7 @@ export class SignalCollector {
       // The same document as the last scan (the end of a test that did not change the page): nothing new to find.
       if (key === this.lastKey) return;
       this.lastKey = key;
-      for (const f of await scanPage(page, this.opts.scanTimeoutMs, key)) {
+      for (const f of await scanPage(page, this.opts.scanTimeoutMs, key, this.opts.scanCache)) {
         this.add({ kind: 'a11y', severity: f.impact, rule: f.rule, message: f.help, target: f.target, url });
       }
     } catch {

@@ -537,7 +537,17 @@ export interface QualitySignalsTable {
   url: string;
   page: string;
   step_index: number;
+  /** The burn-in execution (workflow and run id) whose signal this is; null for a replay's. */
+  burn_in: string | null;
   created_at: Timestamp;
+}
+
+/** The axe-core findings of a document a project's tests visited, by its digest (reused instead of a new scan). */
+export interface A11yScansTable {
+  project_id: string;
+  digest: string;
+  findings: ColumnType<unknown, string, string>;
+  scanned_at: Timestamp;
 }
 
 /** A project issue: the signals of one fingerprint, deduplicated across runs. */
@@ -565,6 +575,7 @@ export interface IssuesTable {
 }
 
 export interface Database {
+  a11y_scans: A11yScansTable;
   quality_signals: QualitySignalsTable;
   issues: IssuesTable;
   organizations: OrganizationsTable;

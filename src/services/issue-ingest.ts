@@ -3,7 +3,7 @@
 // towards that issue resolving itself after the project's number of clean runs.
 import { createHash } from 'node:crypto';
 import type { DB } from '../db/database.js';
-import { claimSignalCounts, findQualitySettings, findRunTestCaseForSignals, insertSignals, lockIssue, lockOpenIssuesOfTest, updateIssue, type NewSignalRow } from '../db/queries/issues.js';
+import { burnInSignalsStored, claimSignalCounts, findQualitySettings, findRunTestCaseForSignals, insertSignals, lockIssue, lockOpenIssuesOfTest, updateIssue, type NewSignalRow } from '../db/queries/issues.js';
 import { countSignals, defaultIssueResolveAfterRuns, fingerprintKey, issueTitle, pageTemplate, worse, type QualitySignal } from '../domain/quality.js';
 import { newId } from '../ids.js';
 
@@ -31,11 +31,15 @@ export async function recordRunSignals(db: DB, input: { runTestCaseId: string; s
   });
 }
 
-/** A burn-in's signals (on the application's own environment): kept with the test case, folded into issues. */
-export async function recordBurnInSignals(db: DB, input: { projectId: string; testCaseId: string; signals: QualitySignal[] }): Promise<void> {
+/**
+ * A burn-in's signals (on the application's own environment): kept with the test case, folded into issues. `burnIn`
+ * names the execution (workflow and run id): an activity retried after storing them stores nothing the second time.
+ */
+export async function recordBurnInSignals(db: DB, input: { projectId: string; testCaseId: string; burnIn: string; signals: QualitySignal[] }): Promise<void> {
   if (input.signals.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    await insertSignals(trx, input.signals.map((s) => signalRow(s, input.projectId, input.testCaseId, null)));
+    if (await burnInSignalsStored(trx, input.burnIn)) return;
+    await insertSignals(trx, input.signals.map((s) => ({ ...signalRow(s, input.projectId, input.testCaseId, null), burn_in: input.burnIn })));
     // A burn-in is exploration, not a clean run of a recorded test: it never counts towards resolving.
     await foldIntoIssues(trx, input.projectId, input.testCaseId, input.signals, false);
   });
@@ -56,6 +60,7 @@ function signalRow(s: QualitySignal, projectId: string, testCaseId: string | nul
     url: s.url,
     page: pageTemplate(s.url),
     step_index: s.stepIndex,
+    burn_in: null,
   };
 }
 

@@ -4,7 +4,9 @@ import { startFakeGitLab } from '../support/fake-gitlab.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { allQualityProblems, profileSteps } from '../support/fixtures/quality.js';
 import { insertRecordedTestCase } from '../support/recorded.js';
-import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
+import { startStack, waitForGeneration, waitForRun, type Stack } from '../support/worker-context.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { refOf, tool } from '../support/agent-script.js';
 
 // Quality signals on the real stack (Postgres, Temporal, Chromium, the fixture profile page): a replay collects an
 // uncaught exception, a failing XHR, an unlabeled input and low-contrast text; runs fold them into project issues,
@@ -13,13 +15,16 @@ import { startStack, waitForRun, type Stack } from '../support/worker-context.js
 describe('quality signals become project issues', () => {
   let fixture: FixtureApps;
   let stack: Stack;
+  let llm: ScriptedLlm;
+  let appShortId: string;
   let planShortId: string;
   let testCaseId: string;
 
   beforeAll(async () => {
-    fixture = await startFixtureApps();
-    stack = await startStack();
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ llm });
     const app = (await stack.call('POST', '/v1/applications', { name: 'Profile' })).body;
+    appShortId = app.shortId;
     expect((await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Production', url: `${fixture.url}/quality/` })).status).toBe(201);
     const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
     testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'Save the profile', steps: profileSteps });
@@ -27,7 +32,7 @@ describe('quality signals become project issues', () => {
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
-    await fixture?.stop();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
   });
 
   /** One run of the plan to its end; its only test's row. */
@@ -125,5 +130,34 @@ describe('quality signals become project issues', () => {
     } finally {
       await Promise.all([github.close(), gitlab.close()]);
     }
+  }, 120_000);
+
+  it('a burn-in\'s signals become issues too: the problems it meets reopen theirs and name the new test', async () => {
+    fixture.quality.setQualityProblems(['xhr', 'label']);
+    const before = await issues();
+    const goal = 'Save the profile with an email';
+    llm.enqueue(
+      (r) => tool('fill', { ref: refOf(r, /textbox/), value: 'ada@example.com', description: 'Type the email' }),
+      (r) => tool('click', { ref: refOf(r, 'button "Save"'), description: 'Save' }),
+      () => tool('done', { summary: 'Profile saved' }),
+    );
+    const created = await stack.call('POST', '/v1/test-cases', { name: 'Save the profile (burn-in)', goal, applicationShortId: appShortId });
+    expect(created.status).toBe(200);
+    const burnedIn = created.body.testCase.id;
+    expect(await waitForGeneration(stack, burnedIn)).toMatchObject({ generationStatus: 'COMPLETED' });
+
+    const after = await issues();
+    expect(after.total).toBe(before.total);
+    const find = (list: any, kind: string) => list.issues.find((i: any) => i.kind === kind);
+    for (const kind of ['network', 'a11y'] as const) {
+      const was = kind === 'a11y' ? before.issues.find((i: any) => i.rule === 'label') : find(before, kind);
+      const now = after.issues.find((i: any) => i.id === was.id);
+      expect(now).toMatchObject({ status: 'open', occurrences: was.occurrences + 1, testCaseIds: [testCaseId, burnedIn] });
+    }
+    // What the burn-in did not meet is untouched: a burn-in is exploration, never a clean run.
+    expect(find(after, 'exception')).toEqual(find(before, 'exception'));
+    const kept = await stack.db.selectFrom('quality_signals').select(['kind', 'burn_in', 'run_test_case_id']).where('test_case_id', '=', burnedIn).execute();
+    expect(kept.map((k) => k.kind).sort()).toEqual(['a11y', 'network']);
+    expect(kept.every((k) => k.run_test_case_id === null && k.burn_in?.includes('/'))).toBe(true);
   }, 120_000);
 });

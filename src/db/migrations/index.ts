@@ -21,6 +21,7 @@ import * as projectFiles from './2026_11_26_0026_project_files.js';
 import * as auditLog from './2026_11_27_0030_audit_log.js';
 import * as dataKeys from './2026_11_27_0040_data_keys.js';
 import * as qualityIssues from './2026_11_27_0050_quality_issues.js';
+import * as a11yScans from './2026_11_28_0060_a11y_scans.js';
 import * as signInThrottle from './2026_11_28_0065_sign_in_throttle.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0030_audit_log': auditLog,
   '2026_11_27_0040_data_keys': dataKeys,
   '2026_11_27_0050_quality_issues': qualityIssues,
+  '2026_11_28_0060_a11y_scans': a11yScans,
   '2026_11_28_0065_sign_in_throttle': signInThrottle,
 };

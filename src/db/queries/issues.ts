@@ -33,6 +33,11 @@ export async function insertSignals(db: DB, rows: NewSignalRow[]): Promise<void>
   if (rows.length > 0) await db.insertInto('quality_signals').values(rows).execute();
 }
 
+/** Whether the burn-in execution's signals are stored already (its activity was retried after storing them). */
+export async function burnInSignalsStored(db: DB, burnIn: string): Promise<boolean> {
+  return (await db.selectFrom('quality_signals').select('id').where('burn_in', '=', burnIn).limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function findQualitySettings(db: DB, projectId: string) {
   return db.selectFrom('projects').select(['issue_resolve_after_runs', 'signal_ignore_urls']).where('id', '=', projectId).executeTakeFirst();
 }
