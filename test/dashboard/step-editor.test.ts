@@ -6,6 +6,7 @@ import { insertRecordedTestCase } from '../support/recorded.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import type { Step } from '../../src/domain/steps.js';
+import { saveEditedSteps } from '../../src/services/step-edits.js';
 
 // The step editor and the run comparison, driven in Chromium on the real stack: the runs the editor's "Verify"
 // starts are replayed by the in-process Temporal worker in another Chromium against the fixture todo app.
@@ -173,6 +174,30 @@ describe('dashboard: step editor and run comparison', () => {
     await page.getByRole('button', { name: /^Save as version/ }).first().click();
     await page.getByText('this assert_text step needs a value').waitFor();
     expect((await stored(ids['todo text']!)).steps).toEqual(todoWithText);
+  }, 30_000);
+
+  it('never overwrites steps that changed since the page was loaded, and shows recorded text as text', async () => {
+    const payload = '<img src=x onerror="document.title=1">';
+    const id = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId: (await stack.db.selectFrom('test_cases').select('application_id').where('id', '=', ids['todo text']!).executeTakeFirstOrThrow()).application_id,
+      name: 'todo payload',
+      steps: todoWithText.map((s, i) => (i === 1 ? { ...s, description: payload, value: `"><script>document.title=2</script>` } : s)),
+    });
+    const { page } = dash;
+    await page.goto(`${dash.url}/test-cases/${id}/steps`);
+    expect(await page.getByLabel('Intent of step 2').inputValue()).toBe(payload);
+    expect(await page.locator('img[src="x"], main script').count()).toBe(0);
+    await page.getByLabel('Intent of step 4').fill('Mine');
+
+    // Someone else saves first (another tab, say): this page's draft is of version 1, which is gone.
+    const theirs = todoWithText.map((s, i) => (i === 3 ? { ...s, description: 'Theirs' } : s));
+    expect(await saveEditedSteps(stack.db, { projectId: stack.tenant.projectId, testCaseId: id, basedOnVersion: 1, steps: theirs })).toEqual({ version: 2 });
+    await page.getByRole('button', { name: 'Save as version 2' }).first().click();
+    await page.getByText('The steps changed since you opened them (now version 2)').waitFor();
+    expect(await page.getByLabel('Intent of step 4').inputValue()).toBe('Theirs');
+    expect(await stored(id)).toEqual({ steps: theirs, steps_version: 2 });
+    expect(await page.title()).toBe('Steps of todo payload · Proctor');
   }, 30_000);
 
   it('compares two runs test by test: result, failing step, screenshot, signals', async () => {

@@ -8,6 +8,7 @@ import { loadStepEditor, saveEditedSteps, type StepEditorData } from '../../serv
 import { runTestCases } from '../../services/runs.js';
 import { runDeps } from '../../services/run-views.js';
 import { StepEditError, type StepEditProblem } from '../../domain/step-edits.js';
+import { ConflictError } from '../../domain/errors.js';
 
 // The step editor of a test case's current steps version. The routes sit under /test-cases, whose area
 // (session, CSRF, compression) pages/test-cases.tsx declares. The whole draft is in the form: moving or deleting
@@ -30,14 +31,19 @@ export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
     const draft = basedOn === data.version ? readDraft(body, data.steps) : undefined;
     const op = readOp(body);
     // A draft of another version (or a malformed one) cannot be applied to these steps: start again from them.
-    if (!draft || !op) return editorPage(c, data, data.steps.map((step, from) => ({ from, step })), [{ index: -1, field: 'steps', message: `The steps changed since you opened them (now version ${data.version}): your edits were not saved; here are the current steps.` }], undefined, 409);
+    if (!draft || !op) return stale(c, data);
     if (op.kind !== 'save') return editorPage(c, data, applyOp(draft, op), []);
     try {
       const { version } = await saveEditedSteps(c.get('deps').db, { projectId: c.get('session').projectId, testCaseId: data.testCase.id, basedOnVersion: basedOn, steps: draft.map((d) => d.step) });
       return c.redirect(`${base}/test-cases/${data.testCase.id}/steps?saved=${version}`, 303);
     } catch (err) {
-      if (!(err instanceof StepEditError)) throw err;
-      return editorPage(c, data, draft, err.problems, undefined, 400);
+      if (err instanceof StepEditError) return editorPage(c, data, draft, err.problems, undefined, 400);
+      // A heal or another person saved between this page's read and its write.
+      if (err instanceof ConflictError) {
+        const fresh = await load(c);
+        if (fresh) return stale(c, fresh);
+      }
+      throw err;
     }
   });
 
@@ -58,6 +64,12 @@ const testCaseId = (c: Context<WebEnv>) => {
 async function load(c: Context<WebEnv>): Promise<StepEditorData | undefined> {
   const id = testCaseId(c);
   return id ? loadStepEditor(c.get('deps').db, c.get('session').projectId, id) : undefined;
+}
+
+/** The current steps again, with word that the person's draft was of an older version and was not saved. */
+function stale(c: Context<WebEnv>, data: StepEditorData) {
+  const message = `The steps changed since you opened them (now version ${data.version}): your edits were not saved; here are the current steps.`;
+  return editorPage(c, data, data.steps.map((step, from) => ({ from, step })), [{ index: -1, field: 'steps', message }], undefined, 409);
 }
 
 function editorPage(c: Context<WebEnv>, data: StepEditorData, draft: DraftStep[], problems: StepEditProblem[], saved?: number, status: 200 | 400 | 409 = 200) {
