@@ -7,6 +7,7 @@ import { requireEnvironmentUrl } from './burn-in.js';
 import { BadTestDefinitionError, GoneError, NotFoundError } from '../src/domain/errors.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { redactTrace } from '../src/browser/trace-redaction.js';
+import { maskedScreenshot } from '../src/browser/secret-mask.js';
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
@@ -124,7 +125,8 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
           let screenshotKey: string | undefined;
           if (result.status === 'FAILED') {
             screenshotKey = `${input.artifactPrefix}/failure.png`;
-            const png = await page.screenshot({ fullPage: true, timeout: 10_000 }).catch(() => undefined);
+            // Fields a secret was typed into (and text echoing one) are painted over, password inputs or not.
+            const png = await maskedScreenshot(page, Object.values(values.secrets()), { fullPage: true, timeout: 10_000 }).catch(() => undefined);
             if (png) await deps.blobs.put(screenshotKey, png, 'image/png');
             else screenshotKey = undefined;
           }
