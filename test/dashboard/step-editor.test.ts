@@ -25,7 +25,7 @@ const muddled: Step[] = [
   { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
   { action: 'click', locator: "getByRole('button', { name: 'Archive everything' })", description: 'A button that does not exist' },
   { action: 'press', locator: "getByRole('textbox', { name: 'New todo' })", value: 'Enter', description: 'Add it' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'New todo' })", value: 'eggs', description: 'Type a todo' },
+  { action: 'fill', locator: "getByRole('textbox', { name: 'New todo' })", fallbacks: ["getByPlaceholder('What needs to be done?')"], value: 'eggs', description: 'Type a todo' },
   { action: 'assert_visible', locator: "getByRole('checkbox', { name: 'eggs' })", target: { role: 'checkbox', name: 'eggs' }, description: 'The todo is listed' },
 ];
 
@@ -139,10 +139,22 @@ describe('dashboard: step editor and run comparison', () => {
       expect(saved.steps).toEqual([muddled[0], muddled[3], muddled[2], muddled[4]]);
       const run = await verify(page);
       expect(run.result).toBe('PASSED');
+
+      // The element assertion's expectation is the recorded target's name: expecting another one fails the replay.
+      await page.goto(`${dash.url}/test-cases/${ids['todo muddled']}/steps`);
+      expect(await page.getByLabel('Fallback locators of step 2 (one per line)').inputValue()).toBe("getByPlaceholder('What needs to be done?')");
+      expect(await page.getByRole('group', { name: /^Step 4: assert_visible/ }).textContent()).toContain('Target as recorded: checkbox named “eggs”');
+      await page.getByLabel('Expected text of step 4').fill('ham');
+      await page.getByRole('button', { name: 'Save as version 3' }).first().click();
+      await page.getByText('Saved as version 3.').waitFor();
+      expect((await stored(ids['todo muddled']!)).steps[3]!.target).toEqual({ role: 'checkbox', name: 'ham' });
+      const failed = await verify(page);
+      expect(failed.result).toBe('FAILED');
+      expect(failed.runTestCases[0].failedStepIndex).toBe(3);
     } finally {
       await noScript.close();
     }
-  }, 60_000);
+  }, 75_000);
 
   it('refuses a locator replay could not parse, beside its field, and changes nothing', async () => {
     const { page } = dash;
