@@ -1,7 +1,7 @@
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import type { RunPlanTest } from '../activities/runs.js';
-import type { Decision } from '../src/domain/run-plan.js';
+import type { Skip } from '../src/domain/run-scheduler.js';
 import { dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
 import { blobKeys } from './shared.js';
@@ -28,7 +28,7 @@ export async function loadPlan(runId: string): Promise<RunPlanTest[]> {
   }
 }
 
-export async function skipTests(runId: string, skip: Decision['skip']): Promise<void> {
+export async function skipTests(runId: string, skip: Skip[]): Promise<void> {
   for (let i = 0; i < skip.length; i += writeBatch) await db.skipTests({ runId, skips: skip.slice(i, i + writeBatch) });
 }
 

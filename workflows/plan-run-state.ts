@@ -1,17 +1,17 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { RunPlanTest } from '../activities/runs.js';
-import { decide, decodeOutcomes, encodeOutcomes, planRunResult, type Decision, type Outcome } from '../src/domain/run-plan.js';
+import { decodeOutcomes, encodeOutcomes, planRunResult, type Outcome } from '../src/domain/run-plan.js';
+import { RunScheduler, type Skip } from '../src/domain/run-scheduler.js';
 import { innermostMessage } from './errors.js';
 import { blobKeys, failureTypes, type PlanRunCarry, type PlanRunInput, type TestExecutionInput } from './shared.js';
 
 /**
  * A plan run's scheduling state: its tests, the outcome of each finished one, which were started, how many run now.
- * The workflow launches and awaits the children; every decision on what runs next is `decide`'s (src/domain).
+ * The workflow launches and awaits the children; every decision on what runs next is the scheduler's (src/domain).
  */
 export class PlanRunState {
   tests: RunPlanTest[] = [];
-  private outcomes = new Map<string, Outcome>();
-  private readonly started = new Set<string>();
+  private scheduler = new RunScheduler([]);
   private byId = new Map<string, RunPlanTest>();
   /** Tests a dependent resumes from: each stores its browser state for them. */
   private resumedFrom = new Set<string>();
@@ -20,31 +20,36 @@ export class PlanRunState {
   /** The run's tests, and the outcomes a continued run carried over. */
   load(tests: RunPlanTest[], carried: PlanRunCarry | undefined): void {
     this.tests = tests;
-    if (carried) this.outcomes = restore(tests, carried);
+    this.scheduler = new RunScheduler(tests, carried ? restore(tests, carried) : undefined);
     this.byId = new Map(tests.map((t) => [t.testCaseId, t]));
     this.resumedFrom = new Set(tests.map((t) => t.resumeFrom).filter((id): id is string => Boolean(id)));
   }
 
   get finished(): number {
-    return this.outcomes.size;
+    return this.scheduler.finishedCount;
   }
 
   get allFinished(): boolean {
-    return this.outcomes.size >= this.tests.length;
+    return this.finished >= this.tests.length;
   }
 
-  next(): Decision {
-    return decide(this.tests, this.outcomes, this.started);
+  /** The tests that can never run now (a dependency did not pass), with the reason. */
+  toSkip(): Skip[] {
+    return this.scheduler.toSkip();
   }
 
-  skipped(skips: Decision['skip']): void {
-    for (const s of skips) this.outcomes.set(s.testCaseId, 'SKIPPED');
+  skipped(skips: Skip[]): void {
+    for (const s of skips) this.scheduler.ended(s.testCaseId, 'SKIPPED');
   }
 
-  /** Marks the test started; returns it with its child's input. */
+  /** Up to `limit` tests whose dependencies all passed, first in plan order, marked started. */
+  takeReady(limit: number): string[] {
+    return this.scheduler.take(limit);
+  }
+
+  /** Returns the test (marked started by `takeReady`) with its child's input. */
   launch(input: PlanRunInput, testCaseId: string): { test: RunPlanTest; args: TestExecutionInput } {
     const test = this.byId.get(testCaseId)!;
-    this.started.add(testCaseId);
     this.running++;
     const args: TestExecutionInput = {
       runId: input.runId,
@@ -65,23 +70,23 @@ export class PlanRunState {
   }
 
   ended(testCaseId: string, outcome: Outcome): void {
-    this.outcomes.set(testCaseId, outcome);
+    this.scheduler.ended(testCaseId, outcome);
     this.running--;
   }
 
   /** The run's result; quarantined tests run and report, but do not fail the run. */
   result(): ReturnType<typeof planRunResult> {
-    return planRunResult(this.tests, this.outcomes);
+    return planRunResult(this.tests, this.scheduler.outcomes);
   }
 
   counts(): Record<string, number> {
     const counts: Record<string, number> = {};
-    for (const o of this.outcomes.values()) counts[o] = (counts[o] ?? 0) + 1;
+    for (const o of this.scheduler.outcomes.values()) counts[o] = (counts[o] ?? 0) + 1;
     return counts;
   }
 
   carry(continuations: number): PlanRunCarry {
-    return { outcomes: encodeOutcomes(this.tests, this.outcomes), continuations };
+    return { outcomes: encodeOutcomes(this.tests, this.scheduler.outcomes), continuations };
   }
 }
 

@@ -59,7 +59,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
 
     let draining = false;
     while (!run.allFinished) {
-      const { ready, skip } = run.next();
+      const skip = run.toSkip();
       if (skip.length > 0) {
         await skipTests(input.runId, skip);
         run.skipped(skip);
@@ -70,7 +70,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
         carry = run.carry(continuations + 1);
         break;
       }
-      if (!draining) for (const id of ready.slice(0, Math.max(0, input.concurrency - run.running))) launch(id);
+      if (!draining) for (const id of run.takeReady(input.concurrency - run.running)) launch(id);
       const finishedBefore = run.finished;
       await condition(() => run.finished > finishedBefore);
     }

@@ -1,4 +1,4 @@
-// Pure scheduling of a plan run over the dependency graph; the planRun workflow drives it.
+// A plan run's graph, its result and its carried outcomes; what runs next is src/domain/run-scheduler.ts's.
 
 export interface RunNode {
   testCaseId: string;
@@ -13,32 +13,6 @@ export interface RunNode {
 }
 
 export type Outcome = 'PASSED' | 'FAILED' | 'SKIPPED' | 'ERROR' | 'CANCELLED';
-
-export interface Decision {
-  /** Every dependency passed: may start now. */
-  ready: string[];
-  /** A dependency ended without passing: will never run. */
-  skip: { testCaseId: string; reason: string }[];
-}
-
-/** Which waiting tests can start and which must be skipped, given what has finished and what is running. */
-export function decide(nodes: RunNode[], outcomes: ReadonlyMap<string, Outcome>, started: ReadonlySet<string>): Decision {
-  const decision: Decision = { ready: [], skip: [] };
-  const names = new Map(nodes.map((n) => [n.testCaseId, n.name]));
-  const label = (id: string) => (names.get(id) ? `"${names.get(id)}"` : id);
-  for (const node of nodes) {
-    if (started.has(node.testCaseId) || outcomes.has(node.testCaseId)) continue;
-    const deps = [...(node.resumeFrom ? [node.resumeFrom] : []), ...node.waitFor];
-    const failed = deps.find((d) => outcomes.has(d) && outcomes.get(d) !== 'PASSED');
-    if (failed) {
-      const kind = failed === node.resumeFrom ? 'resume-from' : 'wait-for';
-      decision.skip.push({ testCaseId: node.testCaseId, reason: `${kind} dependency ${label(failed)} ended ${outcomes.get(failed)}` });
-    } else if (deps.every((d) => outcomes.get(d) === 'PASSED')) {
-      decision.ready.push(node.testCaseId);
-    }
-  }
-  return decision;
-}
 
 /** PASSED only if every executed test passed; a run whose tests were all skipped is SKIPPED. */
 export function runResult(outcomes: Iterable<Outcome>): 'PASSED' | 'FAILED' | 'SKIPPED' {

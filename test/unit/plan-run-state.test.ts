@@ -24,26 +24,29 @@ describe('PlanRunState', () => {
   it('starts what is ready; a dependent resumes from the state its dependency captures', () => {
     const run = new PlanRunState();
     run.load(plan(), undefined);
-    expect(run.next()).toEqual({ ready: ['login'], skip: [] });
+    expect(run.toSkip()).toEqual([]);
+    expect(run.takeReady(2)).toEqual(['login']);
     const login = run.launch(input, 'login');
     expect(login.test.name).toBe('Test login');
     expect(login.args).toMatchObject({ runTestCaseId: 'rtc-login', stateKey: undefined, captureStateKey: expect.stringContaining('login'), heal: true, retries: 1 });
     expect(run.running).toBe(1);
-    expect(run.next().ready).toEqual([]);
+    expect(run.takeReady(2)).toEqual([]);
     run.ended('login', 'PASSED');
     expect(run.running).toBe(0);
+    expect(run.takeReady(2)).toEqual(['cart']);
     expect(run.launch(input, 'cart').args).toMatchObject({ stateKey: login.args.captureStateKey, captureStateKey: undefined });
   });
 
   it('skips the dependents of a failure, counts outcomes and finishes with the result', () => {
     const run = new PlanRunState();
     run.load(plan(), undefined);
-    run.launch(input, 'login');
+    run.launch(input, run.takeReady(1)[0]!);
     run.ended('login', 'FAILED');
-    const { skip } = run.next();
-    expect(skip.map((s) => s.testCaseId)).toEqual(['cart']);
+    const skip = run.toSkip();
+    expect(skip).toEqual([{ testCaseId: 'cart', reason: 'resume-from dependency "Test login" ended FAILED' }]);
     run.skipped(skip);
-    run.skipped(run.next().skip);
+    expect(run.toSkip()).toEqual([{ testCaseId: 'checkout', reason: 'wait-for dependency "Test cart" ended SKIPPED' }]);
+    run.skipped(run.toSkip());
     expect(run.allFinished).toBe(true);
     expect(run.counts()).toEqual({ FAILED: 1, SKIPPED: 2 });
     expect(run.result()).toBe('FAILED');
@@ -52,14 +55,14 @@ describe('PlanRunState', () => {
   it('carries its outcomes over a continue-as-new; a carry that does not fit the plan fails for good', () => {
     const run = new PlanRunState();
     run.load(plan(), undefined);
-    run.launch(input, 'login');
+    run.launch(input, run.takeReady(1)[0]!);
     run.ended('login', 'PASSED');
     const carried = run.carry(1);
     expect(carried.continuations).toBe(1);
     const next = new PlanRunState();
     next.load(plan(), carried);
     expect(next.finished).toBe(1);
-    expect(next.next().ready).toEqual(['cart']);
+    expect(next.takeReady(5)).toEqual(['cart']);
     const broken = new PlanRunState();
     expect(() => broken.load([test('login')], carried)).toThrow(expect.objectContaining({ type: 'CarriedStateMismatch', nonRetryable: true }));
     // The ERROR path still cleans up the state blobs of the tests it loaded.
