@@ -13,6 +13,7 @@ import { generationStatuses, loadExecutionContext, saveGenerationResult, type Ex
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
 import { LlmUnavailableError } from '../src/llm/client.js';
+import { llmFor } from './llm-usage.js';
 import { ApplicationUnreachableError, BadTestDefinitionError, GoneError, LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
@@ -95,7 +96,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
       if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
       if (!deps.llm) throw new LlmNotConfiguredError();
-      const llm = deps.llm;
+      const llm = llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'burn_in', testCaseId: ctx.testCase.id });
       const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
       const values = adoptInbox(new RunValues(ctx), state);

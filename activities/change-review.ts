@@ -30,6 +30,7 @@ import { titleFrom } from '../src/domain/chat.js';
 import { parseUnifiedDiff } from '../src/domain/diff.js';
 import { selectTests, writeVerdict, type VerdictDraft } from '../src/llm/change-review.js';
 import type { Llm } from '../src/llm/client.js';
+import { llmFor } from './llm-usage.js';
 import { chatRunConcurrency } from '../src/services/chat-tools.js';
 import { InvalidError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import { createTestCasesRun } from '../src/services/runs.js';
@@ -102,8 +103,8 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
      * new tests where coverage is missing (deduplicated, against each other and the catalogue; at most five).
      */
     async selectReviewTests(input: { changeReviewId: string }): Promise<ReviewSelection> {
-      const llm = llmOf(deps.llm);
       const review = await requireReview(input.changeReviewId);
+      const llm = llmFor(deps, llmOf(deps.llm), { projectId: review.projectId, purpose: 'review', changeReviewId: review.id });
       const change = await storedChange(review);
       return selectReviewTests({ db }, { review, change, choose: (request) => withHeartbeats(() => selectTests(llm, request)) });
     },
@@ -191,8 +192,8 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
 
     /** The model words the verdict from the results; undefined when it gave none (the workflow then decides by the results). */
     async writeReviewVerdict(input: { changeReviewId: string; reasoning: string; rows: ReviewTableRow[] }): Promise<VerdictDraft | undefined> {
-      const llm = llmOf(deps.llm);
       const review = await requireReview(input.changeReviewId);
+      const llm = llmFor(deps, llmOf(deps.llm), { projectId: review.projectId, purpose: 'review', changeReviewId: review.id });
       const change = await storedChange(review);
       const results = input.rows.map(resultLine).join('\n') || '(no tests ran)';
       return withHeartbeats(() =>

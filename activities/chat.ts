@@ -6,6 +6,7 @@ import { isReplyOpen, titleFrom, type ChatToolCall, type ChatToolExchange } from
 import { chatMessages, streamChat } from '../src/llm/chat.js';
 import { chatRunConcurrency, runResultsTool } from '../src/services/chat-tools.js';
 import { DomainError, LlmNotConfiguredError } from '../src/domain/errors.js';
+import { llmFor } from './llm-usage.js';
 import { chatToolSpecs, ChatToolError, findTool, parseToolArgs, type Tool, type ToolContext, type ToolRows, type ToolThatRuns } from '../src/services/tools/index.js';
 
 /** The streamed text reaches the database at most this often (a poller sees it grow without a write per token). */
@@ -123,7 +124,7 @@ export function createChatActivities(deps: ActivityDeps) {
      */
     async streamChatReply(input: StreamChatReplyInput): Promise<StreamChatReplyResult> {
       if (!deps.llm) throw new LlmNotConfiguredError();
-      const llm = deps.llm;
+      const llm = llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'chat', chatId: input.chatId, chatMessageId: input.assistantMessageId });
       const history = await conversationForTurn(deps.db, input.chatId, input.turn);
       const signal = cancellationSignal();
       const abort = new AbortController();

@@ -6,6 +6,7 @@ import type { BlobStore } from '../src/storage/blob-store.js';
 import type { DeviceFarm } from '../src/devices/device-farm.js';
 import type { NotifyDeps } from '../src/notify/run-notifications.js';
 import type { GitClients } from '../src/services/git-integrations.js';
+import type { UsageRecorder } from '../src/services/llm-usage.js';
 
 /** What activities may use; built once by the worker (the composition root) and passed in. */
 export interface ActivityDeps {
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   browsers: BrowserPool;
   /** Absent when no LLM is configured: AI features then fail with a clear reason. */
   llm?: Llm;
+  /** Where LLM calls are counted and the project's budget is asked (activities/llm-usage.ts `llmFor`); absent: not counted. */
+  usage?: UsageRecorder;
   /** Most agent actions per burn-in. */
   maxAgentSteps?: number;
   /** Auto-wait bound per step, in ms. */

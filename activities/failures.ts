@@ -22,6 +22,7 @@ const typeOf: Record<DomainErrorKind, string> = {
   Invalid: failureTypes.invalid,
   Conflict: failureTypes.conflict,
   Unavailable: '',
+  Exhausted: failureTypes.llmBudgetExceeded,
 };
 
 type DomainErrorClass = abstract new (...args: never[]) => DomainError;

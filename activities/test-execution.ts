@@ -16,6 +16,7 @@ import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/exe
 import { withLocatorInFront, type BrowserState, type Step } from '../src/domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
 import { createLlmHealer } from '../src/llm/heal.js';
+import { llmFor } from './llm-usage.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
 import { keepDownload, type KeptDownload } from '../src/services/run-downloads.js';
 import { loadProjectFile } from '../src/services/project-files.js';
@@ -39,6 +40,9 @@ export interface ExecuteTestInput {
   heal?: boolean;
   /** After passing, store the final browser state for dependents under this blob key. */
   captureStateKey?: string;
+  /** The run and its row this replay serves: a heal's LLM calls are counted to them. */
+  runId?: string;
+  runTestCaseId?: string;
 }
 
 export interface ExecuteTestResult {
@@ -92,7 +96,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       const baseUrl = input.baseUrl ?? requireEnvironmentUrl(ctx);
       const values = new RunValues(ctx);
       let llmCalls = 0;
-      const heal = input.heal && deps.llm ? createLlmHealer(deps.llm, () => values.secrets(), () => llmCalls++) : undefined;
+      const heal = input.heal && deps.llm ? createLlmHealer(llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'heal', testCaseId: ctx.testCase.id, runId: input.runId, runTestCaseId: input.runTestCaseId }), () => values.secrets(), () => llmCalls++) : undefined;
       const state = input.stateKey ? await readBrowserState(deps, input.stateKey) : undefined;
       adoptInbox(values, state);
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));

@@ -16,6 +16,18 @@ export const DEFAULT_INBOX_DOMAIN = 'inbox.proctor.localhost';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
+const usdPerMTok = z.number().min(0);
+const llmPrices = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON, e.g. {"gpt-4.1-mini": {"prompt": 0.4, "completion": 1.6, "cached": 0.1}}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string(), z.object({ prompt: usdPerMTok, completion: usdPerMTok, cached: usdPerMTok.optional() }).strict()));
 
 const schema = z.object({
   PORT: port.default(3000),
@@ -57,6 +69,8 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: url.optional(),
   PROCTOR_LLM_MODEL: z.string().min(1).optional(),
+  // {"<model>": {"prompt": 0.4, "completion": 1.6, "cached": 0.1}}: US dollars per million tokens (usage costs).
+  PROCTOR_LLM_PRICES: llmPrices.optional(),
   PROCTOR_TUNNEL_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain, optionally with :port').optional(),
   PROCTOR_INTERNAL_SECRET: z.string().min(16).optional(),
   PROCTOR_EDGE_URL: url.optional(),
@@ -80,7 +94,7 @@ export interface Config extends Env {
   publicUrl: string;
   appUrl: string;
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
-  llm?: { apiKey: string; baseURL?: string; model: string };
+  llm?: { apiKey: string; baseURL?: string; model: string; prices?: Record<string, { prompt: number; completion: number; cached?: number }> };
   allowPrivateNetworks: boolean;
   /** Remote tunnels: hostnames live under `domain`; `edgeUrl` is where workers reach this API process. */
   tunnels: { domain: string; edgeUrl: string; internalSecret?: string };
@@ -129,7 +143,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET, region: e.S3_REGION }
       : undefined,
     llm: e.OPENAI_API_KEY
-      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini' }
+      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini', prices: e.PROCTOR_LLM_PRICES }
       : undefined,
     // Private ranges are reachable from a laptop's dev stack by default, never by default in production.
     allowPrivateNetworks: e.PROCTOR_ALLOW_PRIVATE_NETWORKS ?? mode === 'dev',

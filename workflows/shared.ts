@@ -82,6 +82,8 @@ export const failureTypes = {
   runNotFinished: 'RunNotFinished',
   /** A continued plan run's carried outcomes do not match its tests (a bug: retrying would not fix it). */
   carriedStateMismatch: 'CarriedStateMismatch',
+  /** The project's daily LLM budget is spent: new LLM work is refused until it is raised or the day ends. */
+  llmBudgetExceeded: 'LlmBudgetExceeded',
 } as const;
 
 export const permanentFailureTypes: string[] = [
@@ -93,6 +95,7 @@ export const permanentFailureTypes: string[] = [
   failureTypes.llmUnavailable,
   failureTypes.badDefinition,
   failureTypes.noDeviceFarm,
+  failureTypes.llmBudgetExceeded,
 ];
 
 // --- systemCheck -------------------------------------------------------------------------------------------------

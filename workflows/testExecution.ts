@@ -55,6 +55,8 @@ async function replay(input: TestExecutionInput, baseUrl: string, attempt: numbe
       stateKey: input.stateKey,
       heal: input.heal,
       captureStateKey: input.captureStateKey,
+      runId: input.runId,
+      runTestCaseId: input.runTestCaseId,
     });
     return {
       outcome: result.status,

@@ -36,6 +36,7 @@ import { registerDocs } from './routes/docs.js';
 import { registerInbox } from './routes/inbox.js';
 import { registerAuditLog } from './routes/audit-log.js';
 import { registerIssues } from './routes/issues.js';
+import { registerUsage } from './routes/usage.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DIFF_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
@@ -125,6 +126,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerInbox(app);
   registerAuditLog(app);
   registerIssues(app);
+  registerUsage(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',

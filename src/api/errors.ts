@@ -20,7 +20,7 @@ export const notFound = (what: string): ApiError => new ApiError(404, `${what} n
 export const badRequest = (message: string): ApiError => new ApiError(400, message);
 
 /** The one place a business rule's refusal becomes an HTTP status. */
-const domainStatus: Record<DomainErrorKind, ContentfulStatusCode> = { NotFound: 404, Invalid: 400, Conflict: 409, Unavailable: 503 };
+const domainStatus: Record<DomainErrorKind, ContentfulStatusCode> = { NotFound: 404, Invalid: 400, Conflict: 409, Unavailable: 503, Exhausted: 429 };
 
 export function handleError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return c.json({ message: err.message }, err.status);

@@ -574,6 +574,33 @@ export interface IssuesTable {
   resolved_at: NullableTimestamp;
 }
 
+/** One LLM call (src/domain/llm-usage.ts): its tokens and the work it served. */
+export interface LlmUsageTable {
+  id: string;
+  project_id: string;
+  purpose: 'burn_in' | 'heal' | 'chat' | 'review';
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  estimated: boolean;
+  cost_usd: number | null;
+  test_case_id: string | null;
+  run_id: string | null;
+  run_test_case_id: string | null;
+  chat_id: string | null;
+  chat_message_id: string | null;
+  change_review_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface LlmBudgetsTable {
+  project_id: string;
+  daily_tokens: ColumnType<string | number | null, number | null, number | null>;
+  daily_usd: number | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   a11y_scans: A11yScansTable;
   quality_signals: QualitySignalsTable;
@@ -616,6 +643,8 @@ export interface Database {
   project_files: ProjectFilesTable;
   inbox_messages: InboxMessagesTable;
   audit_events: AuditEventsTable;
+  llm_usage: LlmUsageTable;
+  llm_budgets: LlmBudgetsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

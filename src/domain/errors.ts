@@ -2,7 +2,8 @@
 // Temporal; the API maps them to a status once (src/api/errors.ts) and activities to a non-retryable failure once
 // (activities/failures.ts).
 
-export type DomainErrorKind = 'NotFound' | 'Invalid' | 'Conflict' | 'Unavailable';
+export type DomainErrorKind = 'NotFound' | 'Invalid' | 'Conflict' | 'Unavailable' | 'Exhausted';
+// Exhausted: a quota of the project is spent for now (the daily LLM budget, src/domain/llm-usage.ts).
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatToolCall, ChatToolExchange } from '../domain/chat.js';
 import { LlmUnavailableError, type Llm } from './client.js';
+import { callUsage } from './usage.js';
 
 export const chatSystemPrompt = [
   'You are Proctor, the assistant of an AI end-to-end testing service. You help the user list, inspect, create and run',
@@ -49,12 +50,17 @@ export async function streamChat(
 ): Promise<StreamedReply> {
   let text = '';
   const calls: { id: string; name: string; args: string }[] = [];
+  const tools = opts.tools.map(openAiTool);
+  // The usage comes in a last chunk of its own, and only when asked for (servers that ignore it are estimated).
+  let usage: OpenAI.CompletionUsage | null | undefined;
+  await llm.meter?.beforeCall();
   try {
     const stream = await llm.client.chat.completions.create(
-      { model: llm.model, messages, tools: opts.tools.map(openAiTool), stream: true, temperature: 0.2 },
+      { model: llm.model, messages, tools, stream: true, stream_options: { include_usage: true }, temperature: 0.2 },
       { signal: opts.signal },
     );
     for await (const chunk of stream) {
+      if (chunk.usage) usage = chunk.usage;
       const delta = chunk.choices[0]?.delta;
       if (!delta) continue;
       if (delta.content) {
@@ -75,6 +81,7 @@ export async function streamChat(
     }
     throw err;
   }
+  await llm.meter?.record(callUsage(llm.model, usage, { messages, tools }, () => `${text}${calls.map((c) => c.name + c.args).join('')}`));
   return {
     text,
     toolCalls: calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, args: parseArgs(c.args) })),

@@ -1,9 +1,18 @@
 import OpenAI from 'openai';
 import type { Config } from '../config.js';
+import type { UsageMeter } from '../domain/llm-usage.js';
+import { callUsage } from './usage.js';
 
 export interface Llm {
   client: OpenAI;
   model: string;
+  /** Where each call's tokens are reported, and the budget asked before it (absent: not counted). */
+  meter?: UsageMeter;
+}
+
+/** The same endpoint and model, with its calls reported to `meter` (one per piece of work: a burn-in, a chat turn…). */
+export function metered(llm: Llm, meter: UsageMeter): Llm {
+  return { ...llm, meter };
 }
 
 /** The LLM endpoint failed after the client's own retries: the run is blocked on something outside us. */
@@ -26,6 +35,7 @@ export async function callTool(
   tools: OpenAI.ChatCompletionTool[],
 ): Promise<{ name: string; args: Record<string, unknown>; usage?: OpenAI.CompletionUsage }> {
   let completion: OpenAI.ChatCompletion;
+  await llm.meter?.beforeCall();
   try {
     completion = await llm.client.chat.completions.create({
       model: llm.model,
@@ -41,6 +51,8 @@ export async function callTool(
     }
     throw err;
   }
+  const message = completion.choices[0]?.message;
+  await llm.meter?.record(callUsage(llm.model, completion.usage, { messages, tools }, () => `${message?.content ?? ''}${JSON.stringify(message?.tool_calls ?? [])}`));
   const call = completion.choices[0]?.message.tool_calls?.find((c) => c.type === 'function');
   if (!call || call.type !== 'function') return { name: '', args: {}, usage: completion.usage };
   let args: Record<string, unknown> = {};

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApplicationOverride } from './chat.js';
 import { httpUrl, shortId } from './common.js';
 import { changeFields } from '../domain/verdicts.js';
+import { UsageSchema } from './usage.js';
 
 // Request and response shapes of the change-review routes (src/api/routes/change-review.ts).
 
@@ -92,5 +93,6 @@ export const ChangeReviewResponse = z
     failureReason: z.string().nullable(),
     createdAt: z.string().datetime(),
     completedAt: z.string().datetime().nullable(),
+    usage: UsageSchema.openapi({ description: "Extension to the spec: the review's own LLM calls (choosing tests, wording the verdict); its new tests' burn-ins are on the test cases" }),
   })
   .openapi('ChangeReview');

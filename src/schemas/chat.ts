@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { maxOffset, shortId } from './common.js';
+import { UsageSchema } from './usage.js';
 
 // Request and response shapes of the chat routes (src/api/routes/chat.ts).
 
@@ -38,6 +39,7 @@ export const ChatMessageItem = z
     text: z.string().openapi({ description: 'Plain text only: tool calls and reasoning are not exposed. For a FAILED reply, the reason.' }),
     status: z.enum(['INITIATED', 'PARTIAL', 'COMPLETED', 'CANCELLED', 'FAILED']),
     isStreaming: z.boolean().openapi({ description: 'true while the assistant still streams tokens into this message' }),
+    usage: UsageSchema.optional().openapi({ description: "Extension to the spec, assistant messages only: the LLM calls and tokens of the turn's reply" }),
   })
   .openapi('ChatMessageItem');
 

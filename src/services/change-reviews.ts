@@ -18,6 +18,8 @@ import type { TemporalTarget } from '../temporal/lifecycle.js';
 import type { ChangeReviewInput, ChangeReviewTestResult } from '../../workflows/shared.js';
 import { checkOverrides, isUniqueViolation } from './chat.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
+import { assertLlmBudget, usageTotals } from './llm-usage.js';
+import type { UsageTotals } from '../domain/llm-usage.js';
 
 /** What the caller asked for (`POST /v1/chat/change-review`), plus what QA.tech's action sends along. */
 export type ChangeReviewRequest = (
@@ -163,6 +165,8 @@ export interface ChangeReviewDeps {
  * Temporal does not take the start, the review and its reply end FAILED with the reason and the caller gets a 503.
  */
 export async function createChangeReview(deps: ChangeReviewDeps, projectId: string, request: ChangeReviewRequest, opts: { idempotencyKey?: string }): Promise<ChatView> {
+  // A review is LLM work: refused (429) once the project's daily budget is spent, before anything is written.
+  await assertLlmBudget(deps.db, projectId);
   const recorded = await recordChangeReview(deps.db, projectId, request, { source: 'api', idempotencyKey: opts.idempotencyKey, appUrl: deps.appUrl });
   if (recorded.state !== 'QUEUED') return recorded.view;
   try {
@@ -194,6 +198,8 @@ export interface ChangeReviewView {
   failureReason: string | null;
   createdAt: string;
   completedAt: string | null;
+  /** What the review's own LLM calls (choosing tests, wording the verdict) came to: an extension to the spec. */
+  usage: UsageTotals;
 }
 
 /** GET /v1/chat/{shortId}/review: the verdict as data (or where the review is while it runs). */
@@ -220,5 +226,6 @@ export async function getChangeReview(deps: { db: DB; appUrl: string }, input: {
     failureReason: review.failureReason,
     createdAt: review.createdAt.toISOString(),
     completedAt: review.completedAt?.toISOString() ?? null,
+    usage: await usageTotals(deps.db, input.projectId, { changeReviewId: review.id }),
   };
 }

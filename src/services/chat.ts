@@ -25,6 +25,7 @@ import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
 import type { ChatTurnRequest } from '../../workflows/shared.js';
+import { assertLlmBudget, chatTurnUsage, withTurnUsage } from './llm-usage.js';
 
 export interface ChatDeps {
   db: DB;
@@ -101,6 +102,8 @@ export async function openConversation(
   }
   const overrides = input.applicationOverrides ?? [];
   await checkOverrides(db, input.projectId, overrides);
+  // Each turn is LLM work: refused (429) once the project's daily budget is spent, before anything is written.
+  await assertLlmBudget(db, input.projectId);
   const id = newId();
   const shortId = newShortId('chat');
   const request = newTurn(1);
@@ -134,6 +137,8 @@ export async function sendTurn(
       const earlier = await findTurnByIdempotencyKey(trx, chat.id, input.idempotencyKey);
       if (earlier) return { chat, request: await earlierTurn(trx, chat.id, earlier.turn), repeated: true };
     }
+    // On the transaction: a second connection while it holds the chat's lock could wait for a pool slot forever.
+    await assertLlmBudget(trx, input.projectId);
     const request = newTurn(chat.turnCount + 1);
     await insertTurn(trx, { chatId: chat.id, text: input.message, idempotencyKey: input.idempotencyKey, ...request });
     return { chat, request, repeated: false };
@@ -157,7 +162,7 @@ export async function sendMessage(
 export async function getConversation(deps: Pick<ChatDeps, 'db' | 'appUrl'>, input: { projectId: string; chatShortId: string; limit?: number }): Promise<ChatView> {
   const found = await findChatWithMessages(deps.db, input.projectId, input.chatShortId, input.limit ?? defaultMessageLimit);
   if (!found) throw new NotFoundError('Conversation');
-  return toChatView(found.chat, deps.appUrl, found.messages);
+  return withTurnUsage(toChatView(found.chat, deps.appUrl, found.messages), await chatTurnUsage(deps.db, input.projectId, found.chat.id));
 }
 
 export async function listConversations(

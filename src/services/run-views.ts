@@ -9,6 +9,7 @@ import type { FailureEvidence } from '../domain/verdicts.js';
 import type { Rerun } from '../schemas/runs.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { RerunSelection, RunStartDeps } from './runs.js';
+import { usageTotals } from './llm-usage.js';
 
 export type { RunMetadata, RunWithTests } from '../db/queries/runs.js';
 
@@ -94,7 +95,9 @@ export async function requireRun(db: DB, projectId: string, runShortId: string, 
 
 /** A run in its API shape, as `GET /runs/{shortId}` and the MCP `get_run` tool answer it. */
 export async function getRunView(deps: RunViewDeps & { db: DB }, input: { projectId: string; runShortId: string; tests: RunTestSelection | undefined }) {
-  return runView(deps, await requireRun(deps.db, input.projectId, input.runShortId, input.tests));
+  const run = await requireRun(deps.db, input.projectId, input.runShortId, input.tests);
+  // What its heals' LLM calls came to (an extension to the spec; replays need no model).
+  return { ...(await runView(deps, run)), usage: await usageTotals(deps.db, input.projectId, { runId: run.id }) };
 }
 
 /** A page of the project's runs, newest first, as `GET /runs` answers it; a named plan must be the project's. */

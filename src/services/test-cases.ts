@@ -29,6 +29,8 @@ import { healProposalView, listHealProposals, type HealProposal } from './heal-p
 import { resumeFromField, waitForField } from '../schemas/test-cases.js';
 import { recordAudit } from './audit-log.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
+import { assertLlmBudget, usageTotals } from './llm-usage.js';
+import type { UsageTotals } from '../domain/llm-usage.js';
 
 export interface CreateTestCaseInput {
   projectId: string;
@@ -124,6 +126,8 @@ export async function createTestCase(
   deps: { db: DB; temporal: TemporalTarget; logger: Logger },
   input: CreateTestCaseInput,
 ): Promise<{ id: string; name: string }> {
+  // A burn-in is LLM work: refused (429) before anything is written once the project's daily budget is spent.
+  await assertLlmBudget(deps.db, input.projectId);
   const { id } = await writeTestCase(deps, input);
   // Started only once the row is committed: the burn-in reads it. A failure here must not lose the request.
   try {
@@ -279,11 +283,16 @@ export function testCaseListText(deps: { db: DB }, input: FindTestCasesInput): P
 }
 
 /** A test case with the heal proposals still waiting for a person's decision (newest first). */
-export async function showTestCase(deps: { db: DB }, input: { projectId: string; testCaseId: string }): Promise<TestCaseView & { healProposals: HealProposal[] }> {
+export async function showTestCase(deps: { db: DB }, input: { projectId: string; testCaseId: string }): Promise<TestCaseView & { healProposals: HealProposal[]; usage: UsageTotals }> {
   const testCaseId = input.testCaseId.toLowerCase();
   const view = await getTestCase(deps.db, input.projectId, testCaseId);
   if (!view) throw new NotFoundError('Test case');
-  return { ...view, healProposals: await listHealProposals(deps.db, input.projectId, testCaseId, { pendingOnly: true }) };
+  return {
+    ...view,
+    healProposals: await listHealProposals(deps.db, input.projectId, testCaseId, { pendingOnly: true }),
+    // What its burn-ins' LLM calls came to (an extension to the spec).
+    usage: await usageTotals(deps.db, input.projectId, { testCaseId: view.id, purpose: 'burn_in' }),
+  };
 }
 
 /** A test case as `GET /v1/test-cases/{id}` and the MCP tool `get_test_case` show it. */

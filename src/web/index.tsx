@@ -20,7 +20,7 @@ import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
 
-const domainStatus = { NotFound: 404, Invalid: 400, Conflict: 409, Unavailable: 503 } as const;
+const domainStatus = { NotFound: 404, Invalid: 400, Conflict: 409, Unavailable: 503, Exhausted: 429 } as const;
 
 /**
  * The dashboard: server-rendered pages (hono/jsx) behind the URLs the API returns, mounted by `createApp`

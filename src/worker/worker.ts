@@ -13,6 +13,8 @@ import { createEmailSender } from '../notify/email.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createTunnelRouter } from '../tunnels/agent-router.js';
 import { GitClients } from '../services/git-integrations.js';
+import { createUsageRecorder } from '../services/llm-usage.js';
+import type { PriceTable } from '../domain/llm-usage.js';
 
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -25,7 +27,7 @@ export interface WorkerSettings {
     allowPrivateNetworks: boolean;
   };
   /** Absent: no LLM configured (AI features fail with a clear reason). */
-  llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number };
+  llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number; prices?: PriceTable };
   maxAgentSteps?: number;
   stepTimeoutMs?: number;
   /** PROCTOR_INBOX_DOMAIN: the addresses `{{INBOX}}` stands for (the API process receives their mail). */
@@ -72,6 +74,7 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
     ...resources,
     browsers: createBrowserPool({ executablePath: settings.browser.executablePath, concurrency: settings.browser.concurrency, queueTimeoutMs: 10 * 60_000, networkGuard: browserGuard, tunnels }),
     llm: llm && createLlm(llm, { maxRetries: llm.maxRetries }),
+    usage: createUsageRecorder({ db: resources.db, prices: llm?.prices }),
     maxAgentSteps: settings.maxAgentSteps,
     stepTimeoutMs: settings.stepTimeoutMs,
     inboxDomain: settings.inboxDomain,

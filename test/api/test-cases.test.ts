@@ -121,6 +121,8 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
       recentRuns: 0,
       updatedAt: expect.any(String),
       healProposals: [],
+      // No burn-in call has been made yet (the worker is not polled here).
+      usage: { calls: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, estimated: false },
     });
     expect((await ctx.call('GET', `/v1/test-cases/${id.toUpperCase()}`)).body).toEqual(got.body);
 

@@ -60,8 +60,8 @@ describe('chat conversations on the real stack', () => {
       if (i > 0) expect(text.length).toBeGreaterThan(partials[i - 1]!.length);
     });
     expect(poll.final.title).toBe('Tell me something long.');
-    // Only text is exposed, and the model saw the user's message.
-    expect(Object.keys(poll.final.messages[0]).sort()).toEqual(['createdAt', 'id', 'isStreaming', 'role', 'status', 'text']);
+    // Only text (and the turn's token usage) is exposed, and the model saw the user's message.
+    expect(Object.keys(poll.final.messages[0]).sort()).toEqual(['createdAt', 'id', 'isStreaming', 'role', 'status', 'text', 'usage']);
     expect(lastPrompt(llm.requests[0]!)).toBe('Tell me something long. Please.');
   });
 

@@ -29,8 +29,23 @@ export interface ScriptedLlm {
   setFragmentDelay(ms: number): void;
   /** Make the next `count` requests fail with this HTTP status (e.g. 500 / 429) before the script continues. */
   failNext(count: number, status: number): void;
+  /**
+   * `reported` (default): answers carry `usage` (streams when asked with `stream_options.include_usage`), the system
+   * message counted as cached prompt tokens, as a server with prompt caching reports them; `none`: no `usage` at all,
+   * as some OpenAI-compatible servers answer.
+   */
+  setUsageMode(mode: 'reported' | 'none'): void;
+  /** The `usage` of every answer that carried one, in order: what the server says it spent. */
+  usageSent: ScriptedUsage[];
   reset(): void;
   stop(): Promise<void>;
+}
+
+export interface ScriptedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
 }
 
 interface ToolCall {
@@ -80,6 +95,8 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   const failures: number[] = [];
   let completionCount = 0;
   let fragmentDelayMs = 0;
+  let usageMode: 'reported' | 'none' = 'reported';
+  const usageSent: ScriptedUsage[] = [];
 
   async function answer(request: ChatRequest, reply: ScriptedReply, res: ServerResponse): Promise<void> {
     completionCount += 1;
@@ -94,7 +111,11 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     const finishReason = toolCalls.length ? 'tool_calls' : 'stop';
     const promptTokens = estimateTokens(JSON.stringify(request.messages) + (request.tools ? JSON.stringify(request.tools) : ''));
     const completionTokens = estimateTokens((content ?? '') + (toolCalls.length ? JSON.stringify(toolCalls) : ''));
-    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+    // The system message is the stable prefix a caching server would have seen before.
+    const system = request.messages[0]?.role === 'system' ? estimateTokens(JSON.stringify(request.messages[0].content)) : 0;
+    const usage: ScriptedUsage | undefined = usageMode === 'none'
+      ? undefined
+      : { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: Math.min(system, promptTokens) } };
 
     if (!request.stream) {
       const completion: ChatCompletion = {
@@ -111,14 +132,15 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
             finish_reason: finishReason,
           },
         ],
-        usage,
+        ...(usage && { usage }),
       };
+      if (usage) usageSent.push(usage);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(completion));
       return;
     }
 
-    const includeUsage = request.stream_options?.include_usage === true;
+    const includeUsage = usage !== undefined && request.stream_options?.include_usage === true;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const send = (choices: ChatCompletionChunk['choices'], extra: Partial<ChatCompletionChunk> = {}): void => {
       const chunk: ChatCompletionChunk = {
@@ -151,7 +173,10 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       for (const fragment of argumentFragments(call.function.arguments)) delta({ tool_calls: [{ index, function: { arguments: fragment } }] });
     });
     delta({}, finishReason);
-    if (includeUsage) send([], { usage });
+    if (includeUsage && usage) {
+      usageSent.push(usage);
+      send([], { usage });
+    }
     res.end('data: [DONE]\n\n');
   }
 
@@ -213,6 +238,10 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     baseURL: `http://127.0.0.1:${port}/v1`,
     apiKey,
     requests,
+    usageSent,
+    setUsageMode(mode) {
+      usageMode = mode;
+    },
     enqueue(...replies) {
       queue.push(...replies);
     },
@@ -227,6 +256,8 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       requests.length = 0;
       failures.length = 0;
       fragmentDelayMs = 0;
+      usageMode = 'reported';
+      usageSent.length = 0;
     },
     async stop() {
       server.closeAllConnections();

@@ -32,7 +32,7 @@ describe('scripted LLM server', () => {
     expect(completion.choices[0]).toMatchObject({ finish_reason: 'stop', message: { role: 'assistant', content: 'Hello from the script.' } });
     expect(completion.choices[0]!.message.tool_calls).toBeUndefined();
     const promptChars = JSON.stringify([{ role: 'user', content: 'Hi' }]).length;
-    expect(completion.usage).toEqual({ prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: 6, total_tokens: Math.ceil(promptChars / 4) + 6 });
+    expect(completion.usage).toEqual({ prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: 6, total_tokens: Math.ceil(promptChars / 4) + 6, prompt_tokens_details: { cached_tokens: 0 } });
   });
 
   it('answers a non-streaming request with a tool call', async () => {

@@ -5,6 +5,7 @@ import { Rerun, RunParams, RunQuery, StartRun } from '../../schemas/runs.js';
 import { changeFields, failureKinds } from '../../domain/verdicts.js';
 import { cancelRun, rerun, runTestPlan } from '../../services/runs.js';
 import { getRunView, rerunSelection, runDeps, runRef, type RunMetadata } from '../../services/run-views.js';
+import { UsageSchema } from '../../schemas/usage.js';
 
 const tags = ['Runs'];
 
@@ -97,6 +98,7 @@ const RunSchema = z
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),
     runTestCases: z.array(RunTestCaseSchema).openapi({ description: 'The tests with ?testCases=all, those that did not pass with ?testCases=failed; always present, empty without the parameter' }),
+    usage: UsageSchema.openapi({ description: "Extension to the spec: what the run's heals cost in LLM calls and tokens (replays need no model)" }),
   })
   .openapi('Run');
 

@@ -13,6 +13,7 @@ import {
 import { HealProposalSchema } from '../../schemas/heal-proposals.js';
 import { tokenActor } from '../../services/audit-log.js';
 import { createTestCase, deleteTestCase, showTestCase, testCaseListText, testCaseWithProposalsView, updateTestCase } from '../../services/test-cases.js';
+import { UsageSchema } from '../../schemas/usage.js';
 
 const tags = ['Test cases'];
 
@@ -22,6 +23,7 @@ export const TestCaseWithProposalsSchema = TestCaseDetailSchema.extend({
       'Extension to the spec: heal proposals waiting for a decision, newest first (see `/v1/test-cases/{testCaseId}/steps/proposals` for decided ones ' +
       'and to accept or reject one). Empty unless the `review` heal policy kept one.',
   }),
+  usage: UsageSchema.openapi({ description: "Extension to the spec: what the test's burn-ins cost in LLM calls and tokens" }),
 }).openapi('TestCaseWithHealProposals');
 
 const base = '/v1/test-cases';

@@ -23,6 +23,7 @@ import * as dataKeys from './2026_11_27_0040_data_keys.js';
 import * as qualityIssues from './2026_11_27_0050_quality_issues.js';
 import * as a11yScans from './2026_11_28_0060_a11y_scans.js';
 import * as signInThrottle from './2026_11_28_0065_sign_in_throttle.js';
+import * as llmUsage from './2026_11_28_0070_llm_usage.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0050_quality_issues': qualityIssues,
   '2026_11_28_0060_a11y_scans': a11yScans,
   '2026_11_28_0065_sign_in_throttle': signInThrottle,
+  '2026_11_28_0070_llm_usage': llmUsage,
 };
