@@ -10,10 +10,11 @@ import type { AppDeps } from '../../src/api/context.js';
 import type { BrowserPool } from '../../src/browser/pool.js';
 import type { DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';
-import { createLogger, silentLogger } from '../../src/logger.js';
+import { createLogger, silentLogger, type Logger } from '../../src/logger.js';
+import type { BlobStore } from '../../src/storage/blob-store.js';
 
 // TEST_LOG=1 shows what the API and activities log (errors with request ids) while debugging a test.
-const logger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
+const defaultLogger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
 import { bundleWorkflows, createActivityDeps, startWorker, type TemporalWorkerOptions, type WorkerSettings } from '../../src/worker/worker.js';
@@ -48,6 +49,10 @@ export interface StackOptions {
   inbox?: boolean;
   /** Wraps the worker's real activities (e.g. to lose an activity's completion and make Temporal retry it). */
   substitute?: TemporalWorkerOptions['substitute'];
+  /** What the API and the worker log to (e.g. one that keeps every line for a test to read); default silent (TEST_LOG=1: stderr). */
+  logger?: Logger;
+  /** The blob store of the API and the worker (e.g. S3 on a test MinIO); default a temporary directory. */
+  blobs?: BlobStore;
 }
 
 export interface Stack {
@@ -72,7 +77,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const db = await freshDatabase('postgres');
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
   const publicUrl = 'http://127.0.0.1:3000';
-  const blobs = createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl });
+  const blobs = opts.blobs ?? createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl });
+  const logger = opts.logger ?? defaultLogger;
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const appUrl = opts.appUrl ?? 'https://app.proctor.test';
   const address = opts.temporalAddress ?? inject('temporalAddress');
