@@ -40,6 +40,8 @@ const schema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('proctor'),
+  /** How this worker appears in Temporal (pollers, ActivityTaskStarted.identity); default `<pid>@<hostname>`. */
+  TEMPORAL_WORKER_IDENTITY: z.string().min(1).optional(),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_UI_URL: url.optional(),
   S3_ENDPOINT: url.optional(),

@@ -40,6 +40,8 @@ export interface WorkerSettings {
    * stay unknown names.
    */
   tunnels?: { domain: string; internalSecret: string };
+  /** TEMPORAL_WORKER_IDENTITY: tells workers apart in histories when several share a task queue. */
+  identity?: string;
 }
 
 /** What the worker shares with the rest of its process (the API in `proctor dev`). */
@@ -58,6 +60,7 @@ export function workerSettings(config: Config): WorkerSettings {
     inboxDomain: config.PROCTOR_INBOX_DOMAIN,
     notify: { appUrl: config.appUrl, email: config.PROCTOR_SMTP_URL ? { smtpUrl: config.PROCTOR_SMTP_URL, from: config.PROCTOR_EMAIL_FROM } : undefined },
     tunnels: config.tunnels.internalSecret ? { domain: config.tunnels.domain, internalSecret: config.tunnels.internalSecret } : undefined,
+    identity: config.TEMPORAL_WORKER_IDENTITY,
   };
 }
 
@@ -134,6 +137,7 @@ export async function startWorker(temporal: TemporalWorkerOptions, settings: Wor
       connection,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
+      identity: settings.identity,
       workflowBundle: temporal.workflowBundle ?? (await bundleWorkflows()),
       activities,
       maxConcurrentActivityTaskExecutions: temporal.maxConcurrentActivityTaskExecutions ?? 50,
