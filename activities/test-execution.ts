@@ -7,7 +7,7 @@ import { requireEnvironmentUrl } from './burn-in.js';
 import { BadTestDefinitionError, GoneError, NotFoundError } from '../src/domain/errors.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { redactTrace } from '../src/browser/trace-redaction.js';
-import { maskedScreenshot } from '../src/browser/secret-mask.js';
+import { maskedScreenshot, stepsUseSecret } from '../src/browser/secret-mask.js';
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
@@ -145,7 +145,9 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
           await context.tracing.stop({ path: tracePath });
           const traceKey = `${input.artifactPrefix}/trace.zip`;
           // Redacted first: the trace records typed values and request headers, secrets included.
-          await deps.blobs.put(traceKey, Buffer.from(redactTrace(await readFile(tracePath), Object.values(values.secrets()))), 'application/zip');
+          const secrets = values.secrets();
+          const dropScreencast = stepsUseSecret(steps, Object.keys(secrets));
+          await deps.blobs.put(traceKey, Buffer.from(redactTrace(await readFile(tracePath), Object.values(secrets), { dropScreencast })), 'application/zip');
 
           let stepsVersion = ctx.testCase.stepsVersion;
           let keptHeal: KeptHeal | undefined;

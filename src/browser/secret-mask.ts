@@ -3,6 +3,7 @@
 // is taken, every field whose value holds a secret and every element whose own text holds one is marked, and
 // Playwright paints the marked elements over (`mask`), in every frame. The marks are removed afterwards.
 import type { Frame, Page } from 'playwright-core';
+import { configReferences, type Step } from '../domain/steps.js';
 import { pageFunction } from './page-function.js';
 
 const attribute = 'data-proctor-secret-mask';
@@ -42,3 +43,7 @@ export async function maskedScreenshot(page: Page, secrets: string[], options: {
     await inFrames(page, (frame) => frame.evaluate(unmarkSecrets, attribute));
   }
 }
+
+/** Whether a step types or sends a secret (by `{{NAME}}`): then the page may show it, and its screencast must go. */
+export const stepsUseSecret = (steps: Step[], secretNames: string[]): boolean =>
+  steps.some((step) => step.value !== undefined && configReferences(step.value).some((name) => secretNames.includes(name)));

@@ -27,13 +27,26 @@ export function redactText(text: string, secrets: string[]): string {
 // Screenshots and fonts are binary; everything else in a trace (events, network log, DOM snapshots, sources) is text.
 const binary = /\.(jpe?g|png|webp|gif|woff2?|ttf|ico|zip|wasm)$/i;
 
-/** The trace archive with its text entries redacted; entries without a secret are kept byte for byte. */
-export function redactTrace(zip: Uint8Array, secrets: string[]): Uint8Array {
+// The screencast (a JPEG of the page every few frames) shows a secret typed into a text field as pixels, which no
+// text replacement reaches; its frames and the events naming them go when a secret was typed.
+const screencastFrame = /^screencast\//;
+const screencastEvent = /^\{"type":"screencast-frame"/;
+
+/**
+ * The trace archive with its text entries redacted (entries without a secret are kept byte for byte) and, with
+ * `dropScreencast`, without its screencast: the viewer still shows every step from its DOM snapshots (redacted).
+ */
+export function redactTrace(zip: Uint8Array, secrets: string[], opts: { dropScreencast?: boolean } = {}): Uint8Array {
   const entries = unzipSync(zip);
   for (const [name, bytes] of Object.entries(entries)) {
+    if (opts.dropScreencast && screencastFrame.test(name)) {
+      delete entries[name];
+      continue;
+    }
     if (binary.test(name)) continue;
     const text = strFromU8(bytes);
-    const redacted = redactText(text, secrets);
+    let redacted = redactText(text, secrets);
+    if (opts.dropScreencast && name.endsWith('.trace')) redacted = redacted.split('\n').filter((line) => !screencastEvent.test(line)).join('\n');
     if (redacted !== text) entries[name] = strToU8(redacted);
   }
   return zipSync(entries, { level: 6 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
@@ -66,7 +67,7 @@ const compareRegion = pageFunction<(args: { a: string; b: string; box: Box }) =>
   return { distinct: [colours(pa), colours(pb)], differing, pixels: pa.length / 4, firstColor: [pa[0], pa[1], pa[2]] };
 }`);
 
-describe('failure screenshots mask what a secret was typed into', () => {
+describe('failure screenshots and traces show no secret typed into a field', () => {
   let ctx: ApiContext;
   let site: ServedApp;
   let deps: ReturnType<typeof createActivityDeps>;
@@ -103,6 +104,19 @@ describe('failure screenshots mask what a secret was typed into', () => {
     expect(result.status).toBe('FAILED');
     expect(result.failedStepIndex).toBe(3);
     const masked = (await deps.blobs.get(result.screenshotKey!)).toString('base64');
+
+    // The trace's screencast would show the typed secret as pixels: it is dropped, the DOM snapshots stay.
+    const trace = unzipSync(await deps.blobs.get(result.traceKey!));
+    expect(Object.keys(trace).filter((name) => name.startsWith('screencast/'))).toEqual([]);
+    expect(strFromU8(trace['trace.trace']!)).not.toContain('"screencast-frame"');
+    expect(strFromU8(trace['trace.trace']!)).toContain('frame-snapshot');
+    // A test that types no secret keeps its screencast.
+    const plainId = await insertRecordedTestCase(ctx.db, { projectId: ctx.tenant.projectId, applicationId, name: 'Type a name', steps: [steps[0]!, steps[2]!] });
+    await ctx.db.updateTable('test_cases').set({ config_ids: configIds }).where('id', '=', plainId).execute();
+    const plainRun = await createActivities(deps).executeTest({ projectId: ctx.tenant.projectId, testCaseId: plainId, artifactPrefix: 'runs/r1/t2', baseUrl: site.url });
+    expect(plainRun.status).toBe('PASSED');
+    const plainTrace = unzipSync(await deps.blobs.get(plainRun.traceKey!));
+    expect(Object.keys(plainTrace).filter((name) => name.startsWith('screencast/')).length).toBeGreaterThan(0);
 
     // The same page, the same values typed, screenshot without masks: what the failure screenshot would have shown.
     await deps.browsers.withContext({}, async ({ page: p }) => {
