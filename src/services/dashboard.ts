@@ -16,6 +16,8 @@ import { BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
 import { listHealProposals, type HealProposal } from './heal-proposals.js';
 import { listPlanSchedules, type PlanScheduleView } from './plan-schedules.js';
+import { chatTurnUsage, usageTotals, withTurnUsage } from './llm-usage.js';
+import type { UsageTotals } from '../domain/llm-usage.js';
 
 export type { ApplicationWithEnvironments, ChatMessageView, ConversationPage, NotifyOn, RunStatus, RunWithTests, TestCaseView };
 
@@ -26,7 +28,10 @@ export const dashboardApplications = (db: DB, projectId: string) => loadApplicat
 export const dashboardChats = (db: DB, projectId: string, page: { limit: number; offset: number }) => listChats(db, projectId, page);
 
 /** One conversation with its latest messages; undefined when the project has no such chat. */
-export const dashboardConversation = (db: DB, projectId: string, chatShortId: string) => loadConversation(db, projectId, chatShortId);
+export async function dashboardConversation(db: DB, projectId: string, chatShortId: string) {
+  const page = await loadConversation(db, projectId, chatShortId);
+  return page && withTurnUsage(page, await chatTurnUsage(db, projectId, page.chat.id));
+}
 
 /** A page of the project's merge request reviews, newest first. */
 export const dashboardReviews = (db: DB, projectId: string, page: { limit: number; offset: number }) => listReviews(db, projectId, page);
@@ -39,6 +44,9 @@ export async function dashboardRuns(db: DB, projectId: string, filter: Dashboard
 
 /** A run with all its tests; undefined when the project has no such run. */
 export const dashboardRun = (db: DB, projectId: string, runShortId: string): Promise<RunWithTests | undefined> => findRunWithTests(db, projectId, runShortId, 'all');
+
+/** What a run's heals cost in LLM calls and tokens (replays need no model). */
+export const dashboardRunUsage = (db: DB, projectId: string, runId: string): Promise<UsageTotals> => usageTotals(db, projectId, { runId });
 
 /** The recorded steps of these test cases of the project, by test case id, to name the step a test failed at. */
 export const recordedSteps = (db: DB, projectId: string, testCaseIds: string[]): Promise<Map<string, unknown>> => stepsOf(db, projectId, testCaseIds);
@@ -120,6 +128,8 @@ export interface TestCasePageData {
   names: Map<string, string>;
   dependents: { id: string; name: string }[];
   proposals: HealProposal[];
+  /** What its burn-ins' LLM calls came to. */
+  usage: UsageTotals;
 }
 
 /** Everything the test case page shows, from the project only (undefined: no such test case there). */
@@ -127,10 +137,11 @@ export async function loadTestCasePage(db: DB, projectId: string, id: string): P
   const testCase = await getTestCase(db, projectId, id);
   if (!testCase) return undefined;
   const dependencyIds = [...(testCase.resumeFromDependencyProjectTestCaseId ? [testCase.resumeFromDependencyProjectTestCaseId] : []), ...testCase.waitForDependenciesProjectTestCaseIds];
-  const [records, dependents, proposals] = await Promise.all([
+  const [records, dependents, proposals, usage] = await Promise.all([
     findTestCaseRecords(db, projectId, dependencyIds),
     findDependents(db, projectId, id),
     listHealProposals(db, projectId, id),
+    usageTotals(db, projectId, { testCaseId: testCase.id, purpose: 'burn_in' }),
   ]);
-  return { testCase, names: new Map(records.map((r) => [r.id, r.name])), dependents, proposals };
+  return { testCase, names: new Map(records.map((r) => [r.id, r.name])), dependents, proposals, usage };
 }

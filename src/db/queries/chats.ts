@@ -3,6 +3,7 @@ import type { DB } from '../database.js';
 import type { ChatMessageStatus } from '../schema.js';
 import { openReplyStatuses } from '../../domain/chat.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
+import type { UsageTotals } from '../../domain/llm-usage.js';
 
 export interface ChatMessageView {
   id: string;
@@ -11,6 +12,8 @@ export interface ChatMessageView {
   text: string;
   status: ChatMessageStatus;
   isStreaming: boolean;
+  /** Assistant messages: the turn's LLM calls and tokens (src/services/llm-usage.ts `withTurnUsage`). */
+  usage?: UsageTotals;
 }
 
 export interface ChatView {

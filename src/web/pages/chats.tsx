@@ -9,6 +9,7 @@ import { cancelReply, createConversation, sendMessage, type ChatDeps } from '../
 import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
 import { InvalidError, NotFoundError } from '../../domain/errors.js';
 import { Markdown } from '../markdown.js';
+import { UsageText } from '../usage.js';
 
 const pageSize = 25;
 // The API's limit for one message (SendMessage in src/schemas/chat.ts).
@@ -145,6 +146,7 @@ function Message(props: { m: ChatMessageView }) {
       <p class="who">
         <strong>{speaker[m.role]}</strong> <When at={m.createdAt} />
         {m.role === 'assistant' && m.status !== 'COMPLETED' && <> · <Status value={open ? 'writing…' : m.status} /></>}
+        {m.role === 'assistant' && !open && <> · <UsageText usage={m.usage} /></>}
       </p>
       {!m.text ? (
         open && <p class="muted">Thinking…</p>

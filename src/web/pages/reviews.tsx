@@ -7,6 +7,7 @@ import { dashboardReviews } from '../../services/dashboard.js';
 import type { ChangeReviewView } from '../../services/change-reviews.js';
 import { Markdown } from '../markdown.js';
 import { factNotes } from '../../domain/change-review.js';
+import { UsageText } from '../usage.js';
 
 // A change review is a conversation of its own (its API `url` is the conversation's page): the list links there,
 // and the conversation page shows the review's verdict, tests and links above the messages.
@@ -70,6 +71,7 @@ export function ReviewSection(props: { base: string; review: ChangeReviewView })
         {r.runShortId && <><dt>Run</dt><dd><a href={`${base}/runs/${r.runShortId}`}>{r.runShortId}</a></dd></>}
         <dt>Started</dt><dd><When at={r.createdAt} /></dd>
         {r.completedAt && <><dt>Finished</dt><dd><When at={r.completedAt} /></dd></>}
+        <dt>LLM usage</dt><dd><UsageText usage={r.usage} /></dd>
       </dl>
       {r.summary && <Markdown text={r.summary} />}
       {r.failureReason && <p class="error" role="alert">{r.failureReason}</p>}

@@ -3,8 +3,10 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { duration, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
-import { dashboardRun, dashboardRuns, recordedSteps, runTestArtifact, type RunStatus, type RunWithTests } from '../../services/dashboard.js';
+import { dashboardRun, dashboardRunUsage, dashboardRuns, recordedSteps, runTestArtifact, type RunStatus, type RunWithTests } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
+import { UsageText } from '../usage.js';
+import type { UsageTotals } from '../../domain/llm-usage.js';
 
 const runStatuses = ['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED'] as const satisfies readonly RunStatus[];
 const pageSize = 25;
@@ -89,7 +91,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
       { title: `Run ${run.short_id}`, nav: 'runs' },
       <>
         <h1>Run {run.short_id}</h1>
-        <RunBody c={c} run={run} steps={await failingSteps(c, run)} />
+        <RunBody c={c} run={run} steps={await failingSteps(c, run)} usage={await runUsage(c, run)} />
       </>,
     );
   });
@@ -98,7 +100,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
   web.get('/runs/:shortId/live', async (c) => {
     const run = await loadRun(c);
     if (!run) return c.text('Run not found', 404);
-    return c.html(<RunBody c={c} run={run} steps={await failingSteps(c, run)} />);
+    return c.html(<RunBody c={c} run={run} steps={await failingSteps(c, run)} usage={await runUsage(c, run)} />);
   });
 
   web.get('/runs/:shortId/tests/:testId/screenshot.png', (c) => artifact(c, 'screenshot_key', 'image/png'));
@@ -123,7 +125,9 @@ async function artifact(c: Context<WebEnv>, column: 'screenshot_key' | 'trace_ke
   return c.body(body, 200, { 'content-type': type, 'cache-control': 'private, max-age=3600' });
 }
 
-function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<string, unknown> }) {
+const runUsage = (c: Context<WebEnv>, run: RunWithTests) => dashboardRunUsage(c.get('deps').db, c.get('session').projectId, run.id);
+
+function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<string, unknown>; usage: UsageTotals }) {
   const { run, c } = props;
   const base = c.get('base');
   const live = isLive(run.status);
@@ -139,6 +143,7 @@ function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<stri
         {run.rerun_of_short_id && <><dt>Rerun of</dt><dd><a href={`${base}/runs/${run.rerun_of_short_id}`}>{run.rerun_of_short_id}</a></dd></>}
         <dt>Started</dt><dd><When at={run.started_at} /></dd>
         <dt>Finished</dt><dd><When at={run.finished_at} /></dd>
+        <dt>LLM usage</dt><dd><UsageText usage={props.usage} /> <span class="muted">(heals; replays need no model)</span></dd>
         <dt>Compare</dt><dd><a href={`${base}/compare?a=${run.short_id}`}>Compare with another run</a></dd>
       </dl>
       {run.error && <p class="error" role="alert">{run.error}</p>}

@@ -5,6 +5,7 @@ import { CsrfField } from '../layout.js';
 import { loadTestCasePage as loadTestCasePageData, type TestCasePageData } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
 import type { HealProposal } from '../../services/heal-proposals.js';
+import { UsageText } from '../usage.js';
 
 export type { TestCasePageData };
 
@@ -69,6 +70,7 @@ export function BurnIn(props: { base: string; data: TestCasePageData }) {
     <section id="burn-in" aria-labelledby="burn-in-title" aria-live="polite" {...(live ? { 'hx-get': `${props.base}/test-cases/${t.id}/burn-in`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' } : {})}>
       <h2 id="burn-in-title">Burn-in: <Status value={t.generationStatus} /></h2>
       {live && <p class="muted">The agent is recording the steps; this updates by itself.</p>}
+      <p>LLM usage: <UsageText usage={props.data.usage} /></p>
       {t.failureReason && <p class="error" role="alert">{t.failureReason}</p>}
       {t.notCovered.length > 0 && (
         <div class="card" id="not-covered">
