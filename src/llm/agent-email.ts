@@ -7,22 +7,22 @@ import type { Step } from '../domain/steps.js';
 // The agent's side of the inbox: `wait_for_email` and `open_link` become steps that replay reads this run's mail
 // with. The model learns the code and the link a mail held, never the mail itself.
 
-const intent = { type: 'string', description: 'The step in plain words' };
+const intent = { type: 'string' };
 
-function tool(name: string, description: string, properties: Record<string, { type: string; description: string }>, required: string[]): OpenAI.ChatCompletionTool {
+function tool(name: string, description: string, properties: Record<string, { type: string; description?: string }>, required: string[]): OpenAI.ChatCompletionTool {
   return { type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } };
 }
 
 export const emailTools: OpenAI.ChatCompletionTool[] = [
   tool(
     'wait_for_email',
-    `Wait for a mail to {{${runInboxVariable}}} (this run's address: type it in forms) or {{INBOX:name}}; then fill {{${emailCodeVariable}}} or open_link`,
+    `Wait for a mail to {{${runInboxVariable}}} (this run's address: type it in forms) or {{INBOX:name}}; then fill {{${emailCodeVariable}}} or open_link. subject, from, linkPattern: parts of them`,
     {
-      to: { type: 'string', description: `{{${runInboxVariable}}} or {{INBOX:name}}` },
-      subject: { type: 'string', description: 'Part of the subject' },
-      from: { type: 'string', description: 'Part of the sender' },
-      linkPattern: { type: 'string', description: 'Part of the link URL to take' },
-      timeoutSeconds: { type: 'number', description: 'Default 30' },
+      to: { type: 'string' },
+      subject: { type: 'string' },
+      from: { type: 'string' },
+      linkPattern: { type: 'string' },
+      timeoutSeconds: { type: 'number', description: 'default 30' },
       description: intent,
     },
     ['to', 'description'],

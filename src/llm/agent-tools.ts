@@ -2,64 +2,91 @@ import type OpenAI from 'openai';
 import { emailTools } from './agent-email.js';
 import { httpRequestTool } from './http-tool.js';
 
-type Properties = Record<string, { type: string; description: string; enum?: string[]; items?: { type: string } }>;
+type Property = { type: string; description?: string; enum?: string[]; items?: { type: string } };
+type Properties = Record<string, Property>;
 
 function tool(name: string, description: string, properties: Properties, required: string[]): OpenAI.ChatCompletionTool {
   return { type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } };
 }
 
-const ref = { type: 'string', description: 'Element ref, e.g. e12' };
-// Short descriptions: the tool list is sent with every step and is most of a small page's prompt.
-const intent = { type: 'string', description: 'The step in plain words' };
+// The tool list goes with every step and is most of a step's prompt (1,321 tokens as the model reads it, before
+// this), so a parameter whose name says it has no description: `ref` and `description` are explained once, in the
+// system prompt (src/llm/prompts.ts), instead of in each of two dozen tools. Names and types are unchanged.
+const ref: Property = { type: 'string' };
+const optionalRef: Property = { type: 'string', description: 'optional' };
+const intent: Property = { type: 'string' };
+const text: Property = { type: 'string' };
 
-/** The browser agent's tools: each successful call becomes one recorded step (done/fail end the session). */
+/** The browser agent's tools offered at every step: each successful call becomes one recorded step. */
 export const agentTools: OpenAI.ChatCompletionTool[] = [
-  tool('navigate', 'Open a URL or app path', { url: { type: 'string', description: 'URL or path' }, description: intent }, ['url', 'description']),
-  tool('click', 'Click an element', { ref, description: intent }, ['ref', 'description']),
-  tool('fill', 'Replace a field\'s text; {{NAME}} types a config', { ref, value: { type: 'string', description: 'Text' }, description: intent }, ['ref', 'value', 'description']),
-  tool('select', 'Choose a select option', { ref, option: { type: 'string', description: 'Option label' }, description: intent }, ['ref', 'option', 'description']),
-  tool('press', 'Press a key, e.g. Enter', { key: { type: 'string', description: 'Key' }, ref: { ...ref, description: 'Optional ref' }, description: intent }, ['key', 'description']),
-  tool('hover', 'Hover an element', { ref, description: intent }, ['ref', 'description']),
-  tool('check', 'Set a checkbox/radio/switch', { ref, checked: { type: 'boolean', description: 'Checked' }, description: intent }, ['ref', 'checked', 'description']),
-  tool(
-    'upload',
-    'Upload a small valid file of a type the input accepts, or a project file',
-    { ref, fileName: { type: 'string', description: 'File name' }, projectFile: { type: 'string', description: 'Project file name' }, description: intent },
-    ['ref', 'description'],
-  ),
-  tool('wait_for', 'Wait for a text or element', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref' }, description: intent }, ['description']),
+  tool('navigate', 'Open a URL or app path', { url: text, description: intent }, ['url', 'description']),
+  tool('click', 'Click', { ref, description: intent }, ['ref', 'description']),
+  tool('fill', 'Replace a field\'s text', { ref, value: text, description: intent }, ['ref', 'value', 'description']),
+  tool('select', 'Choose a select option by label', { ref, option: text, description: intent }, ['ref', 'option', 'description']),
+  tool('press', 'Press a key, e.g. Enter', { key: text, ref: optionalRef, description: intent }, ['key', 'description']),
+  tool('hover', 'Hover', { ref, description: intent }, ['ref', 'description']),
+  tool('check', 'Set a checkbox/radio/switch', { ref, checked: { type: 'boolean' }, description: intent }, ['ref', 'checked', 'description']),
+  tool('upload', 'Upload a file named fileName, or a project file', { ref, fileName: text, projectFile: text, description: intent }, ['ref', 'description']),
+  tool('wait_for', 'Wait for a text or element', { text, ref: optionalRef, description: intent }, ['description']),
   tool('assert_visible', 'Assert an element is visible', { ref, description: intent }, ['ref', 'description']),
-  tool('assert_text', 'Assert a text is shown', { text: { type: 'string', description: 'Text' }, ref: { ...ref, description: 'Optional ref to look in' }, description: intent }, ['text', 'description']),
-  tool('assert_url', 'Assert the URL contains', { contains: { type: 'string', description: 'URL part' }, description: intent }, ['contains', 'description']),
-  tool('dblclick', 'Double-click an element', { ref, description: intent }, ['ref', 'description']),
-  tool('drag', 'Drag an element onto another', { ref, to: { ...ref, description: 'Ref to drop on' }, description: intent }, ['ref', 'to', 'description']),
-  tool('type', 'Type key by key (autocompletes)', { ref, text: { type: 'string', description: 'Text' }, description: intent }, ['ref', 'text', 'description']),
+  tool('assert_text', 'Assert a text is shown (in ref)', { text, ref: optionalRef, description: intent }, ['text', 'description']),
+  tool('assert_url', 'Assert the URL contains', { contains: text, description: intent }, ['contains', 'description']),
+  tool('dblclick', 'Double-click', { ref, description: intent }, ['ref', 'description']),
+  tool('drag', 'Drag ref onto to', { ref, to: ref, description: intent }, ['ref', 'to', 'description']),
+  tool('type', 'Type key by key (autocompletes)', { ref, text, description: intent }, ['ref', 'text', 'description']),
   tool(
     'scroll',
-    'Scroll ref into view; with direction, scroll inside ref',
-    { ref, direction: { type: 'string', description: 'Inside ref', enum: ['up', 'down', 'left', 'right'] }, untilText: { type: 'string', description: 'Until this text shows' }, description: intent },
+    'Scroll ref into view, or inside it',
+    { ref, direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, untilText: text, description: intent },
     ['ref', 'description'],
   ),
   tool('go_back', 'Browser Back', { description: intent }, ['description']),
-  tool('reload', 'Reload the page', { description: intent }, ['description']),
-  tool('handle_dialog', 'Answer the next alert/confirm/prompt', { accept: { type: 'boolean', description: 'OK (true) or Cancel' }, promptText: { type: 'string', description: 'Prompt answer' } }, ['accept']),
-  tool('switch_tab', 'Switch to an open tab', { tab: { type: 'string', description: 'Part of its URL or title' }, description: intent }, ['tab', 'description']),
+  tool('reload', 'Reload', { description: intent }, ['description']),
+  tool('handle_dialog', 'Answer the next alert/confirm/prompt', { accept: { type: 'boolean' }, promptText: text }, ['accept']),
+  tool('switch_tab', 'Switch to the tab whose URL or title contains tab', { tab: text, description: intent }, ['tab', 'description']),
   tool('close_tab', 'Close the current tab', { description: intent }, ['description']),
-  ...emailTools,
-  httpRequestTool,
-  tool(
-    'done',
-    'Goal reached and asserted',
-    {
-      summary: { type: 'string', description: 'One sentence' },
-      notCovered: { type: 'array', items: { type: 'string' }, description: 'Parts of the goal not verified, a few words each' },
-    },
-    ['summary'],
-  ),
-  tool('fail', 'The goal cannot be reached', { reason: { type: 'string', description: 'What blocks it' } }, ['reason']),
 ];
 
+/** The two that end the session, last in the list. */
+const endTools: OpenAI.ChatCompletionTool[] = [
+  tool('done', 'Goal reached and asserted', { summary: text, notCovered: { type: 'array', items: { type: 'string' } } }, ['summary']),
+  tool('fail', 'The goal cannot be reached', { reason: text }, ['reason']),
+];
+
+/**
+ * Tools a goal seldom needs, offered from the start only when its words suggest them (~300 tokens a step saved
+ * otherwise); `more_tools` adds a group at any point, for the rest of the burn-in. Either way the list stays the
+ * same from one step to the next, so the prompt's prefix (system prompt and tools) is cached by providers that do.
+ */
+export type ToolGroup = 'email' | 'http';
+const toolGroups: Record<ToolGroup, { tools: OpenAI.ChatCompletionTool[]; words: RegExp; what: string }> = {
+  email: {
+    tools: emailTools,
+    words: /\b(e-?mails?|mail(box)?|inbox|otp|one[- ]time|codes?|verif\w*|confirm\w*|magic|invit\w*|sign[- ]?up|regist\w*|reset|forgot\w*|newsletter|subscri\w*|notif\w*)\b/i,
+    what: 'email (a mail\'s code or link)',
+  },
+  http: { tools: [httpRequestTool], words: /\b(api|https?|endpoints?|requests?|webhooks?|rest|json|seed\w*|graphql|backend)\b/i, what: "http (call the app's API)" },
+};
+const groupNames = Object.keys(toolGroups) as ToolGroup[];
+
+/** The groups a task's words call for. */
+export function toolGroupsFor(text: string): Set<ToolGroup> {
+  return new Set(groupNames.filter((g) => toolGroups[g].words.test(text)));
+}
+
+/** The agent's tools with these groups, and `more_tools` while a group is left out. */
+export function agentToolsWith(groups: ReadonlySet<ToolGroup>): OpenAI.ChatCompletionTool[] {
+  const missing = groupNames.filter((g) => !groups.has(g));
+  const extra = groupNames.filter((g) => groups.has(g)).flatMap((g) => toolGroups[g].tools);
+  const more = missing.length
+    ? [tool('more_tools', `Add tools: ${missing.map((g) => toolGroups[g].what).join('; ')}`, { group: { type: 'string', enum: missing } }, ['group'])]
+    : [];
+  return [...agentTools, ...extra, ...more, ...endTools];
+}
+
+export const isToolGroup = (value: unknown): value is ToolGroup => typeof value === 'string' && (groupNames as string[]).includes(value);
+
 export const healTools: OpenAI.ChatCompletionTool[] = [
-  tool('select_element', 'The element on the current page that is the recorded element', { ref, reason: { type: 'string', description: 'What matches the recording: role, name, text, neighbours' } }, ['ref', 'reason']),
+  tool('select_element', 'The element on the current page that is the recorded element', { ref: { type: 'string', description: 'Element ref, e.g. e12' }, reason: { type: 'string', description: 'What matches the recording: role, name, text, neighbours' } }, ['ref', 'reason']),
   tool('not_found', 'No element on the page fulfills the step', { reason: { type: 'string', description: 'What is missing' } }, ['reason']),
 ];

@@ -7,7 +7,7 @@ import { uploadNameFor } from '../browser/files.js';
 import { BrowserSession } from '../browser/session.js';
 import type { DialogAnswer } from '../domain/step-events.js';
 import { observe, redact } from '../browser/snapshot.js';
-import { agentTools } from './agent-tools.js';
+import { agentToolsWith, isToolGroup, toolGroupsFor } from './agent-tools.js';
 import { interactionStep } from './agent-interactions.js';
 import { emailNote, emailStep } from './agent-email.js';
 import { callTool, type Llm } from './client.js';
@@ -56,6 +56,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   const promptTokens: number[] = [];
   let llmCalls = 0;
   let asserted = false;
+  const groups = toolGroupsFor([task.goal, task.expectedResult, task.scenario].filter(Boolean).join('\n'));
   const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
@@ -68,7 +69,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
         { role: 'system', content: agentSystemPrompt },
         { role: 'user', content: `${taskMessage(task)}\n\n${observationMessage(obs, history, opts.maxSteps - turn)}` },
       ],
-      agentTools,
+      agentToolsWith(groups),
     );
     llmCalls++;
     if (call.usage) promptTokens.push(call.usage.prompt_tokens);
@@ -85,6 +86,13 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       return steps.length > 0 ? result('COMPLETED', undefined, reservations(notCovered, opts.values.secrets())) : result('FAILED', 'the agent finished without recording any step');
     }
     if (call.name === 'fail') return result('FAILED', `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.values.secrets())}`);
+
+    if (call.name === 'more_tools') {
+      const group = args.group;
+      if (isToolGroup(group)) groups.add(group);
+      history.push(`${history.length + 1}. more_tools: ${isToolGroup(group) ? `the ${group} tools are offered now` : `no group "${String(group)}"`}`);
+      continue;
+    }
 
     if (call.name === 'handle_dialog') {
       dialogAnswer = { accept: args.accept !== false, ...(str('promptText') !== undefined && { promptText: str('promptText') }) };

@@ -6,25 +6,25 @@ import type { Step } from '../domain/steps.js';
 
 const pathItem = (extra: Record<string, unknown>, required: string[]) => ({
   type: 'array',
-  items: { type: 'object', properties: { path: { type: 'string', description: 'JSON path, e.g. $.items[0].id' }, ...extra }, required: ['path', ...required], additionalProperties: false },
+  items: { type: 'object', properties: { path: { type: 'string', description: 'e.g. $.items[0].id' }, ...extra }, required: ['path', ...required], additionalProperties: false },
 });
 
 export const httpRequestTool: OpenAI.ChatCompletionTool = {
   type: 'function',
   function: {
     name: 'http_request',
-    description: 'Call the app\'s HTTP API (seed or check data); {{NAME}} types a config or saved variable',
+    description: 'Call the app\'s HTTP API (seed or check data); {{NAME}} types a config or saved variable. expectStatus: default any 2xx',
     parameters: {
       type: 'object',
       properties: {
         method: { type: 'string', enum: [...httpMethods] },
-        url: { type: 'string', description: 'Path relative to the app, e.g. /api/notes' },
-        headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra request headers' },
-        body: { type: 'string', description: 'Request body (JSON text)' },
-        expectStatus: { type: 'integer', description: 'Expected status (default any 2xx)' },
-        expectJson: { ...pathItem({ equals: { type: 'string', description: 'Expected value' } }, ['equals']), description: 'JSON values to assert' },
-        save: { ...pathItem({ name: { type: 'string', description: 'Variable name, later {{NAME}}' }, secret: { type: 'boolean', description: 'A token: hide it' } }, ['name']), description: 'Save values as variables' },
-        description: { type: 'string', description: 'The step in plain words' },
+        url: { type: 'string', description: 'path, e.g. /api/notes' },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        body: { type: 'string', description: 'JSON text' },
+        expectStatus: { type: 'integer' },
+        expectJson: { ...pathItem({ equals: { type: 'string' } }, ['equals']), description: 'values to assert' },
+        save: { ...pathItem({ name: { type: 'string', description: 'later {{NAME}}' }, secret: { type: 'boolean', description: 'a token: hide it' } }, ['name']), description: 'values to keep as variables' },
+        description: { type: 'string' },
       },
       required: ['method', 'url', 'description'],
       additionalProperties: false,
