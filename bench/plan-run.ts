@@ -20,12 +20,17 @@
 //
 //   node --import tsx bench/plan-run.ts
 //   BENCH_TESTS=200          sizes, comma-separated (default 200,1000)
-//   BENCH_CONCURRENCY=20     PlanRunInput.concurrency and the browser pool's concurrency (default 20)
+//   BENCH_CONCURRENCY=20     the browser pool's concurrency per worker and PlanRunInput.concurrency per worker (default 20)
 //   BENCH_TIMEOUT_S=900      watchdog for the whole script (default 15 min)
 //   BENCH_DUMP=/tmp/plan     also write every test's timeline (ms since epoch) to /tmp/plan.<size>.json
 //   BENCH_STANDIN_FROM=5000  sizes from this many tests use a fast stand-in test body (default 5000)
 //   BENCH_STANDIN_MS=300     how long the stand-in body takes (default 300 ms)
 //   BENCH_MAX_HISTORY_EVENTS PlanRunInput.maxHistoryEvents (default: the workflow's own, 10,000)
+//   BENCH_WORKERS=1,2        worker counts, comma-separated: each size runs once per count with that many worker
+//                            PROCESSES (bench/plan-run-worker.ts) on the run's task queue; the run's concurrency
+//                            is then count x BENCH_CONCURRENCY (each process brings its browser pool's slots), and
+//                            the ideal is computed on that many machines. Unset: one worker in this process, as
+//                            before (the figures of earlier rounds compare with that).
 //
 // The stand-in: for the largest sizes the worker's executeTest activity is replaced, here in the bench only, by a
 // sleep that still reads its resume-from dependency's state blob and writes its own (as the real one does), so
@@ -38,11 +43,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils.js';
 import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { Activities } from '../activities/index.js';
 import { createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
 import { createApplication } from '../src/db/queries/applications.js';
@@ -51,7 +54,6 @@ import { createTestPlan } from '../src/db/queries/test-plans.js';
 import type { Step } from '../src/domain/steps.js';
 import { silentLogger } from '../src/logger.js';
 import { createPlanRun } from '../src/services/runs.js';
-import type { BlobStore } from '../src/storage/blob-store.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../src/temporal/client.js';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
@@ -63,20 +65,31 @@ import { freePort } from '../test/support/net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
 import { benchWorkerSettings, descendants, envInt, fixed, median, percentile, table } from './support.js';
+import { startBenchWorkers, type BenchWorkers } from './plan-run-processes.js';
+import { standInExecuteTest } from './plan-run-standin.js';
 
 const sizes = (process.env.BENCH_TESTS ?? '200,1000').split(',').map((s) => {
   const n = Number(s.trim());
   if (!Number.isInteger(n) || n < 5) throw new Error(`BENCH_TESTS must be integers >= 5, got ${s}`);
   return n;
 });
-const concurrency = envInt('BENCH_CONCURRENCY', 20);
+/** Per worker: its browser pool; the run's concurrency is this times the worker processes. */
+const perWorkerConcurrency = envInt('BENCH_CONCURRENCY', 20);
 const depth = 5;
 const standInFrom = envInt('BENCH_STANDIN_FROM', 5000);
 const standInMs = envInt('BENCH_STANDIN_MS', 300);
 const maxHistoryEvents = process.env.BENCH_MAX_HISTORY_EVENTS ? envInt('BENCH_MAX_HISTORY_EVENTS', 10_000) : undefined;
 const timeoutS = envInt('BENCH_TIMEOUT_S', 15 * 60);
+/** 0: the worker in this process; N: N worker processes. */
+const workerCounts = process.env.BENCH_WORKERS
+  ? process.env.BENCH_WORKERS.split(',').map((s) => {
+      const n = Number(s.trim());
+      if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_WORKERS must be integers >= 1, got ${s}`);
+      return n;
+    })
+  : [0];
 /** The worker's activity slots: ≥ 2 per browser slot (executeTest holds one for the whole replay). */
-const activitySlots = Math.max(50, 2 * concurrency);
+const activitySlots = Math.max(50, 2 * perWorkerConcurrency);
 /** As the worker's DATABASE_POOL_SIZE defaults. */
 const dbPoolSize = 10;
 
@@ -330,19 +343,6 @@ async function chainHistories(client: Client, workflowId: string): Promise<Chain
   return runs;
 }
 
-/** The bench's fast test body (see the header): the real activity's contract, a sleep instead of the replay. */
-function standInExecuteTest(blobs: BlobStore): Activities['executeTest'] {
-  return async (input) => {
-    if (input.stateKey) await blobs.get(input.stateKey);
-    await delay(standInMs);
-    if (input.captureStateKey) {
-      const state = { cookies: [], origins: [], url: input.baseUrl ?? '' };
-      await blobs.put(input.captureStateKey, Buffer.from(JSON.stringify(state)), 'application/json');
-    }
-    return { status: 'PASSED', healed: [], stepsVersion: 1, durationMs: standInMs, llmCalls: 0, stateKey: input.captureStateKey, changes: [] };
-  };
-}
-
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
@@ -361,8 +361,11 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 
 const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-function cpuByGroup(): Record<string, number> {
-  const groups: Record<string, number> = { node: 0, temporal: 0, postgres: 0, chromium: 0, other: 0 };
+/** `workers`: identity -> pid of each worker process; their node (and esbuild) time is theirs, per identity too. */
+function cpuByGroup(workers = new Map<string, number>()): Record<string, number> {
+  const groups: Record<string, number> = { node: 0, workers: 0, temporal: 0, postgres: 0, chromium: 0, other: 0 };
+  const workerOf = new Map<number, string>();
+  for (const [identity, root] of workers) for (const pid of [root, ...descendants(root)]) workerOf.set(pid, identity);
   for (const pid of [process.pid, ...descendants(process.pid)]) {
     let stat: string;
     try {
@@ -375,8 +378,11 @@ function cpuByGroup(): Record<string, number> {
     // utime, stime, and (for children) cutime, cstime: reaped children's time lands in their parent's.
     const own = fields[11]! + fields[12]!;
     const reaped = pid === process.pid ? 0 : fields[13]! + fields[14]!;
-    const group = pid === process.pid ? 'node' : /^temporal/.test(comm) ? 'temporal' : /^(postgres|runuser)/.test(comm) ? 'postgres' : /chrom|headless/i.test(comm) ? 'chromium' : 'other';
+    const identity = workerOf.get(pid);
+    const chromium = /chrom|headless/i.test(comm);
+    const group = pid === process.pid ? 'node' : identity && !chromium ? 'workers' : /^temporal/.test(comm) ? 'temporal' : /^(postgres|runuser)/.test(comm) ? 'postgres' : chromium ? 'chromium' : 'other';
     groups[group]! += (own + reaped) / clockTicks;
+    if (identity && !chromium) groups[identity] = (groups[identity] ?? 0) + (own + reaped) / clockTicks;
   }
   return groups;
 }
@@ -385,6 +391,12 @@ function cpuByGroup(): Record<string, number> {
 
 interface SizeFigures {
   tests: number;
+  /** 0: the worker in this process; else that many worker processes. */
+  workers: number;
+  /** The run's concurrency (and the ideal's machines). */
+  slots: number;
+  /** Per worker process: how many executeTest calls it ran. */
+  executedBy: Map<string, number>;
   layers: number[];
   waitForEdges: number;
   resumeEdges: number;
@@ -427,11 +439,13 @@ interface Shared {
   blobDir: string;
 }
 
-async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
+async function runSize(shared: Shared, n: number, workers: number): Promise<SizeFigures> {
+  const key = `${n} x ${workers}`;
+  const concurrency = Math.max(1, workers) * perWorkerConcurrency;
   const dbUrl = await createDatabaseIn(shared.clusterUrl, `bench_${n}_${randomBytes(4).toString('hex')}`);
   const db: DB = createDatabase({ kind: 'postgres', url: dbUrl, maxConnections: dbPoolSize });
   const closeDb = () => db.destroy();
-  onCleanup(`database (${n})`, closeDb);
+  onCleanup(`database (${key})`, closeDb);
   await migrateToLatest(db);
 
   // The project: one web application whose environment is the bench's page, N recorded tests, one plan.
@@ -455,34 +469,50 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
   const nameOf = new Map([...ids].map(([name, id]) => [id, name]));
   const planShortId = await createTestPlan(db, tenant.projectId, { name: `All ${n}`, isDefault: true, testCaseIds: [...ids.values()] });
 
-  // The worker, as `proctor worker` composes it: real bundle, real activities, one browser pool.
+  // The worker, as `proctor worker` composes it: real bundle, real activities, one browser pool; in this process, or
+  // `workers` processes of their own.
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
   const standIn = n >= standInFrom;
-  const proctorWorker = await startWorker(
-    {
-      address: shared.temporalAddress,
-      namespace: 'default',
+  let processes: BenchWorkers | undefined;
+  if (workers === 0) {
+    const proctorWorker = await startWorker(
+      {
+        address: shared.temporalAddress,
+        namespace: 'default',
+        taskQueue,
+        workflowBundle: shared.bundle,
+        maxConcurrentActivityTaskExecutions: activitySlots,
+        substitute: standIn ? (activities, deps) => ({ ...activities, executeTest: standInExecuteTest(deps.blobs, standInMs) }) : undefined,
+      },
+      benchWorkerSettings(perWorkerConcurrency),
+      { db, blobs: createFsBlobStore({ dir: shared.blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' }), logger: silentLogger },
+    );
+    proctorWorker.running.catch(() => undefined); // a worker that dies shows as a run that never ends; stop() rethrows
+    onCleanup(`worker (${key})`, () => proctorWorker.stop());
+    // Warm Chromium (the first launch is not the run's cost): one context, closed at once.
+    if (!standIn) await proctorWorker.deps.browsers.withContext({}, async ({ page }) => void (await page.goto(`${shared.pageUrl}/start`)));
+  } else {
+    const started = startBenchWorkers(workers, {
+      databaseUrl: dbUrl,
+      temporalAddress: shared.temporalAddress,
       taskQueue,
-      workflowBundle: shared.bundle,
-      maxConcurrentActivityTaskExecutions: activitySlots,
-      substitute: standIn ? (activities, deps) => ({ ...activities, executeTest: standInExecuteTest(deps.blobs) }) : undefined,
-    },
-    benchWorkerSettings(concurrency),
-    { db, blobs: createFsBlobStore({ dir: shared.blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' }), logger: silentLogger },
-  );
-  const { browsers } = proctorWorker.deps;
-  proctorWorker.running.catch(() => undefined); // a worker that dies shows as a run that never ends; stop() rethrows
-  onCleanup(`worker (${n})`, () => proctorWorker.stop());
+      blobDir: shared.blobDir,
+      concurrency: perWorkerConcurrency,
+      activitySlots,
+      dbPoolSize,
+      standInMs: standIn ? standInMs : undefined,
+      warmUrl: standIn ? undefined : `${shared.pageUrl}/start`,
+    });
+    onCleanup(`worker (${key})`, async () => (await started).stop());
+    processes = await started;
+  }
   const temporal: TemporalClientProvider = createTemporalClientProvider({ address: shared.temporalAddress, namespace: 'default', taskQueue });
-  onCleanup(`temporal client (${n})`, () => temporal.close());
+  onCleanup(`temporal client (${key})`, () => temporal.close());
   const client: Client = await temporal.get();
-
-  // Warm Chromium (the first launch is not the run's cost): one context, closed at once.
-  if (!standIn) await browsers.withContext({}, async ({ page }) => void (await page.goto(`${shared.pageUrl}/start`)));
 
   // What `POST /v1/run` does: write the run, start its workflow.
   const requestsBefore = shared.pageRequests();
-  const cpuBefore = cpuByGroup();
+  const cpuBefore = cpuByGroup(processes?.pids);
   const t0 = Date.now();
   const run = await createPlanRun({ db }, { projectId: tenant.projectId, testPlanShortId: planShortId, meta: { trigger: 'API', actor: 'bench' } });
   await startPlanRun(temporal, { runId: run.id, runShortId: run.shortId, projectId: tenant.projectId, concurrency, heal: true, maxHistoryEvents });
@@ -490,7 +520,9 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
   const handle = client.workflow.getHandle(workflowIds.planRun(run.shortId));
   const result = (await handle.result()) as PlanRunResult;
   const wallMs = Date.now() - t0;
-  const cpuAfter = cpuByGroup();
+  const cpuAfter = cpuByGroup(processes?.pids);
+  // The processes are done: their counts of executeTest calls say how the run was shared.
+  const executedBy = processes ? await processes.stop() : new Map<string, number>();
 
   const runRow = await db.selectFrom('runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow();
   const rows = await db.selectFrom('run_test_cases').selectAll().where('run_id', '=', run.id).execute();
@@ -590,6 +622,9 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
 
   const figures: SizeFigures = {
     tests: n,
+    workers,
+    slots: concurrency,
+    executedBy,
     layers: Array.from({ length: depth }, (_, k) => dag.filter((t) => t.layer === k).length),
     waitForEdges: dag.reduce((s, t) => s + t.waitFor.length, 0),
     resumeEdges: dag.filter((t) => t.resumeFrom).length,
@@ -629,7 +664,7 @@ async function runSize(shared: Shared, n: number): Promise<SizeFigures> {
   };
 
   // This size's pieces stop here; the servers are shared.
-  for (const name of [`temporal client (${n})`, `worker (${n})`, `browser pool (${n})`, `database (${n})`]) {
+  for (const name of [`temporal client (${key})`, `worker (${key})`, `database (${key})`]) {
     const i = closers.findIndex((x) => x.name === name);
     if (i >= 0) await closers.splice(i, 1)[0]!.close();
   }
@@ -642,20 +677,24 @@ const ms = (n: number) => fixed(n, 0);
 const sec = (n: number) => fixed(n / 1000, 1);
 const dist = (values: number[]) => [ms(median(values)), ms(percentile(values, 95)), ms(Math.max(...values)), values.length];
 
+const label = (f: SizeFigures) => (f.workers ? `${f.tests}/${f.workers}w` : String(f.tests));
+
 function report(all: SizeFigures[]): void {
   const out = (s: string) => process.stdout.write(s);
-  out(`\nplan run: DAG of depth ${depth}, concurrency ${concurrency}, browser pool ${concurrency}, ${activitySlots} activity slots, database pool ${dbPoolSize}, ${cpus().length} cores\n`);
+  out(`\nplan run: DAG of depth ${depth}, per worker: browser pool ${perWorkerConcurrency}, ${activitySlots} activity slots, database pool ${dbPoolSize}; run concurrency = pool x workers; ${cpus().length} cores\n`);
+  out('  rows are labelled tests/workers: "1000/2w" = 1,000 tests on 2 worker processes; "1000" = the worker in the bench\'s process\n');
   for (const f of all) {
     const body = f.standIn ? `STAND-IN test body (${standInMs} ms sleep, no browser)` : 'real replays in Chromium';
-    out(`  ${f.tests} tests: layers ${f.layers.join('/')}, ${f.waitForEdges} wait-for + ${f.resumeEdges} resume-from edges; ${body}; ${f.status}, ${f.passed} passed; ${f.pageRequests} page requests\n`);
+    out(`  ${label(f)}: ${f.tests} tests, concurrency ${f.slots}; layers ${f.layers.join('/')}, ${f.waitForEdges} wait-for + ${f.resumeEdges} resume-from edges; ${body}; ${f.status}, ${f.passed} passed; ${f.pageRequests} page requests\n`);
   }
 
-  out('\nmakespan against the ideal schedule (same DAG, measured per-test durations, 20 machines)\n\n');
+  out('\nmakespan against the ideal schedule (same DAG, measured per-test durations, as many machines as the run\'s concurrency)\n\n');
   out(
     table(
-      ['tests', 'API call ms', 'wall s', 'makespan s', 'ideal s', 'crit. path s', 'work/20 s', 'makespan/ideal', 'overhead ms/test', 'tests/s', 'ideal (executeTest) s', 'makespan/that'],
+      ['tests', 'machines', 'API call ms', 'wall s', 'makespan s', 'ideal s', 'crit. path s', 'work/machines s', 'makespan/ideal', 'overhead ms/test', 'tests/s', 'ideal (executeTest) s', 'makespan/that'],
       all.map((f) => [
-        f.tests,
+        label(f),
+        f.slots,
         ms(f.apiMs),
         sec(f.wallMs),
         sec(f.makespanMs),
@@ -663,7 +702,7 @@ function report(all: SizeFigures[]): void {
         sec(f.criticalPathMs),
         sec(f.workBoundMs),
         fixed(f.makespanMs / f.idealMs, 2),
-        ms(((f.makespanMs - f.idealMs) * concurrency) / f.tests),
+        ms(((f.makespanMs - f.idealMs) * f.slots) / f.tests),
         fixed(f.tests / (f.makespanMs / 1000), 2),
         sec(f.idealExecMs),
         fixed(f.makespanMs / f.idealExecMs, 2),
@@ -672,11 +711,11 @@ function report(all: SizeFigures[]): void {
   );
   for (const f of all) {
     const ratio = f.makespanMs / f.idealMs;
-    out(`  ${f.tests}: makespan/ideal ${ratio.toFixed(2)} (goal ≤ 1.2: ${ratio <= 1.2 ? 'met' : 'NOT met'})\n`);
+    out(`  ${label(f)}: makespan/ideal ${ratio.toFixed(2)} (goal ≤ 1.2: ${ratio <= 1.2 ? 'met' : 'NOT met'})\n`);
   }
 
   out('\nper test (ms): median, p95, max, count\n\n');
-  const rowsOf = (label: string, pick: (f: SizeFigures) => number[]) => all.map((f) => [`${label} (${f.tests})`, ...dist(pick(f))]);
+  const rowsOf = (what: string, pick: (f: SizeFigures) => number[]) => all.map((f) => [`${what} (${label(f)})`, ...dist(pick(f))]);
   out(
     table(
       ['', 'median', 'p95', 'max', 'n'],
@@ -697,7 +736,7 @@ function report(all: SizeFigures[]): void {
   const keys = Object.keys(all[0]!.stages);
   out(
     table(
-      ['stage', ...all.flatMap((f) => [`med (${f.tests})`, `p95 (${f.tests})`, `max (${f.tests})`])],
+      ['stage', ...all.flatMap((f) => [`med (${label(f)})`, `p95 (${label(f)})`, `max (${label(f)})`])],
       keys.map((k) => [k, ...all.flatMap((f) => dist(f.stages[k]!).slice(0, 3))]),
     ),
   );
@@ -710,7 +749,7 @@ function report(all: SizeFigures[]): void {
         const perTest = f.parent.events / f.tests;
         const bytesPerTest = f.historyBytes / f.tests;
         return [
-          f.tests,
+          label(f),
           f.parent.events,
           f.historyBytes,
           fixed(perTest, 1),
@@ -737,7 +776,7 @@ function report(all: SizeFigures[]): void {
         const events = Math.max(...f.chain.map((r) => r.events));
         const bytes = Math.max(...f.chain.map((r) => r.bytes));
         return [
-          f.tests,
+          label(f),
           f.standIn ? `stand-in ${standInMs} ms` : 'replay',
           f.chain.length,
           f.continuations,
@@ -754,18 +793,52 @@ function report(all: SizeFigures[]): void {
   );
 
   out(`\nCPU seconds during the run (${cpus().length} cores; available = cores x wall)\n\n`);
-  const groups = ['node', 'temporal', 'postgres', 'chromium', 'other'];
+  const groups = ['node', 'workers', 'temporal', 'postgres', 'chromium', 'other'];
   out(
     table(
       ['tests', ...groups.map((g) => `${g} s`), 'total s', 'available s', 'busy %', 'CPU ms/test'],
       all.map((f) => {
         const total = groups.reduce((s, g) => s + (f.cpu[g] ?? 0), 0);
         const available = (cpus().length * f.wallMs) / 1000;
-        return [f.tests, ...groups.map((g) => fixed(f.cpu[g] ?? 0, 1)), fixed(total, 1), fixed(available, 1), fixed((total / available) * 100, 0), ms((total * 1000) / f.tests)];
+        return [label(f), ...groups.map((g) => fixed(f.cpu[g] ?? 0, 1)), fixed(total, 1), fixed(available, 1), fixed((total / available) * 100, 0), ms((total * 1000) / f.tests)];
       }),
     ),
   );
-  out('  node = this process: the worker (workflows, activities, Playwright client, egress proxies), the page server and the bench.\n');
+  out('  node = this process: the page server and the bench, and with no worker processes the worker (workflows, activities, Playwright client, egress proxies).\n');
+  out('  workers = the worker processes (node and its esbuild), Chromium apart.\n');
+  if (all.some((f) => f.workers > 0)) throughput(all, groups);
+}
+
+/** Per size, one row per worker count: throughput, its scaling against the first count, how the run was shared. */
+function throughput(all: SizeFigures[], groups: string[]): void {
+  const out = (s: string) => process.stdout.write(s);
+  out('\nthroughput per worker count (run concurrency = workers x browser pool; speedup against the first count of the same size)\n\n');
+  out(
+    table(
+      ['tests', 'workers', 'concurrency', 'makespan s', 'ideal s', 'makespan/ideal', 'tests/s', 'speedup', 'executeTest per worker', 'CPU s per worker', ...groups.map((g) => `${g} s`), 'busy %'],
+      all.map((f) => {
+        const first = all.find((o) => o.tests === f.tests)!;
+        const rate = f.tests / (f.makespanMs / 1000);
+        const firstRate = first.tests / (first.makespanMs / 1000);
+        const identities = [...f.executedBy.keys()].sort();
+        const total = groups.reduce((s, g) => s + (f.cpu[g] ?? 0), 0);
+        return [
+          f.tests,
+          f.workers || 'in-process',
+          f.slots,
+          sec(f.makespanMs),
+          sec(f.idealMs),
+          fixed(f.makespanMs / f.idealMs, 2),
+          fixed(rate, 2),
+          fixed(rate / firstRate, 2),
+          identities.map((id) => f.executedBy.get(id)).join(' / ') || '-',
+          identities.map((id) => fixed(f.cpu[id] ?? 0, 1)).join(' / ') || '-',
+          ...groups.map((g) => fixed(f.cpu[g] ?? 0, 1)),
+          fixed((total / ((cpus().length * f.wallMs) / 1000)) * 100, 0),
+        ];
+      }),
+    ),
+  );
 }
 
 // ---- main
@@ -799,9 +872,11 @@ try {
 
   const results: SizeFigures[] = [];
   for (const n of sizes) {
-    const started = Date.now();
-    results.push(await runSize(shared, n));
-    process.stderr.write(`bench/plan-run: ${n} tests done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    for (const workers of workerCounts) {
+      const started = Date.now();
+      results.push(await runSize(shared, n, workers));
+      process.stderr.write(`bench/plan-run: ${n} tests on ${workers || 'the in-process'} worker(s) done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    }
   }
   report(results);
 } catch (err) {
