@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { shopCredentials } from '../support/fixture-apps.js';
 import { pollChat } from '../support/chat-polling.js';
+import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import type { ScriptedUsage } from '../support/scripted-llm.js';
 import { useShopStack } from '../support/shop-stack.js';
-import { waitForRun } from '../support/worker-context.js';
+import { serveForSignIn } from '../support/sign-in-http.js';
+import { waitForGeneration, waitForRun } from '../support/worker-context.js';
 
 // Usage accounting on the real stack (Temporal worker, Postgres, Chromium, the scripted model over HTTP): every
 // figure the API shows is the sum of what the server reported for the calls of that piece of work, or an estimate
@@ -35,6 +37,9 @@ describe('usage accounting and the daily budget', () => {
   const shop = useShopStack();
   let testCaseId: string;
   let planShortId: string;
+  let healedRunShortId: string;
+  let chatShortId: string;
+  let reviewShortId: string;
   const reported: ScriptedUsage[] = [];
 
   async function runPlan(variant: 'original' | 'de') {
@@ -73,6 +78,7 @@ describe('usage accounting and the daily budget', () => {
     const from = shop.llm.usageSent.length;
     shop.llm.enqueue(healSignIn);
     const healed = await runPlan('de');
+    healedRunShortId = healed.run.shortId;
     expect(healed.run.runTestCases[0].error).toBeNull();
     expect(healed.run.result).toBe('PASSED');
     expect(healed.llmRequests).toBe(1);
@@ -86,6 +92,7 @@ describe('usage accounting and the daily budget', () => {
     shop.llm.enqueue({ content: 'Your project has one test case.' });
     const created = await shop.stack.call('POST', '/v1/chat', { message: 'How many tests do I have?' });
     expect(created.status).toBe(202);
+    chatShortId = created.body.shortId;
     const reply = (await pollChat(shop.stack, created.body.shortId)).final.messages[0];
     expect(reply).toMatchObject({ role: 'assistant', status: 'COMPLETED' });
     const sent = shop.llm.usageSent.slice(from);
@@ -93,6 +100,45 @@ describe('usage accounting and the daily budget', () => {
     expect(sent).toHaveLength(1);
     expect(shop.llm.requests.at(-1)!.stream_options).toEqual({ include_usage: true });
     expect(reply.usage).toEqual(sum(sent));
+  });
+
+  it("a change review's usage is its own calls: choosing the tests and wording the verdict", async () => {
+    const from = shop.llm.usageSent.length;
+    const model = reviewResponder({
+      select: () => ({ existingTestCaseIds: [testCaseId], newTests: [], reasoning: 'The diff touches sign-in.' }),
+      verdict: () => ({ verdict: 'Approved', summary: 'Sign-in works on the preview.', evaluationDetails: 'It ran.' }),
+    });
+    shop.llm.enqueue(model, model);
+    const outcome = await changeReviewAction(shop.stack, {
+      mode: 'rawChanges',
+      changes: { changeDescription: 'Rename the sign-in button', diff: 'diff --git a/src/Login.tsx b/src/Login.tsx\n--- a/src/Login.tsx\n+++ b/src/Login.tsx\n@@ -1 +1 @@\n-<button>Sign in</button>\n+<button>Sign in now</button>\n' },
+      applicationOverrides: [{ applicationShortId: shop.appShortId, environment: { url: `${shop.fixture.url}/shop/login` } }],
+    });
+    expect(outcome.verdict).toBe('Approved');
+    const sent = shop.llm.usageSent.slice(from);
+    reported.push(...sent);
+    expect(sent).toHaveLength(2);
+    reviewShortId = outcome.shortId;
+    expect((await shop.stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body.usage).toEqual(sum(sent));
+  });
+
+  it('the dashboard shows the same figures on the test case, run and conversation pages', async () => {
+    const web = await serveForSignIn(shop.stack.app);
+    try {
+      const signedIn = await web.signIn(shop.stack.tenant.token);
+      const cookie = [signedIn.headers['set-cookie']].flat().map((c) => String(c).split(';')[0]).join('; ');
+      const page = async (path: string) => (await fetch(`${web.url}${path}`, { headers: { cookie } })).text();
+      const line = (u: { calls: number; promptTokens: number; cachedTokens: number; completionTokens: number }) =>
+        `${u.calls.toLocaleString('en-US')} LLM call${u.calls === 1 ? '' : 's'}, ${u.promptTokens.toLocaleString('en-US')} prompt tokens (${u.cachedTokens.toLocaleString('en-US')} cached), ${u.completionTokens.toLocaleString('en-US')} completion tokens`;
+      const testCase = (await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body;
+      expect(await page(`/test-cases/${testCaseId}`)).toContain(line(testCase.usage));
+      expect(await page(`/runs/${healedRunShortId}`)).toContain(line((await shop.stack.call('GET', `/v1/run/${healedRunShortId}`)).body.usage));
+      const chat = (await shop.stack.call('GET', `/v1/chat/${chatShortId}`)).body;
+      expect(await page(`/chats/${chatShortId}`)).toContain(line(chat.messages[0].usage));
+      expect(await page(`/chats/${reviewShortId}`)).toContain(line((await shop.stack.call('GET', `/v1/chat/${reviewShortId}/review`)).body.usage));
+    } finally {
+      await web.close();
+    }
   });
 
   it('GET /v1/usage: today holds every call the server reported; bad dates are a 400 with a message', async () => {
@@ -147,6 +193,13 @@ describe('usage accounting and the daily budget', () => {
     const chat = await shop.stack.call('POST', '/v1/chat', { message: 'Hello?' });
     expect(chat.status).toBe(429);
     expect(chat.body.message).toContain('daily LLM budget is spent');
+    const review = await shop.stack.call('POST', '/v1/chat/change-review', {
+      mode: 'rawChanges',
+      changes: { changeDescription: 'Anything', diff: 'diff --git a/x b/x\n' },
+      applicationOverrides: [{ applicationShortId: shop.appShortId, environment: { url: `${shop.fixture.url}/shop/login` } }],
+    });
+    expect(review.status).toBe(429);
+    expect(review.body.message).toContain('daily LLM budget is spent');
     expect((await shop.stack.call('GET', '/v1/usage')).body.budget.exceeded).toBe(true);
 
     // A replay needs no model: it runs and passes.
@@ -164,5 +217,26 @@ describe('usage accounting and the daily budget', () => {
     const again = await shop.stack.call('POST', '/v1/chat', { message: 'Hello again?' });
     expect(again.status).toBe(202);
     expect((await pollChat(shop.stack, again.body.shortId)).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Back.' });
+  });
+
+  it('a burn-in that spends the budget fails at its next LLM call with the reason, not retried', async () => {
+    const spent = (await shop.stack.call('GET', '/v1/usage')).body.budget.spentToday;
+    // One token left: the first call is made (and spends far more), the second is refused.
+    await shop.stack.call('PUT', '/v1/usage/budget', { dailyTokens: spent.promptTokens + spent.completionTokens + 1, dailyUsd: null });
+    try {
+      const requests = shop.llm.requests.length;
+      shop.router.add('Spend the budget', moves);
+      shop.llm.enqueue(...moves.map(() => shop.router.reply));
+      const created = await shop.stack.call('POST', '/v1/test-cases', { name: 'Over budget', goal: 'Spend the budget', applicationShortId: shop.appShortId, configShortIds: shop.configShortIds });
+      expect(created.status).toBe(200);
+      const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
+      expect(generated.generationStatus).toBe('FAILED');
+      expect(generated.failureReason).toContain("the project's daily LLM budget is spent");
+      expect(shop.llm.requests.length - requests).toBe(1);
+      expect(generated.usage).toMatchObject({ calls: 1, estimated: false });
+    } finally {
+      await shop.stack.call('PUT', '/v1/usage/budget', { dailyTokens: null, dailyUsd: null });
+      shop.llm.reset();
+    }
   });
 });
