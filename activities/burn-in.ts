@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import type { BrowserContext, Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
+import { liveView, type LiveJob } from './live-view.js';
 import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
@@ -102,7 +102,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const values = adoptInbox(new RunValues(ctx), state);
 
       const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
-      return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }: { context: BrowserContext; page: Page }) => {
+      return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, liveView(deps, { projectId: input.projectId, kind: 'burn_in', subjectId: ctx.testCase.id, secrets: () => Object.values(values.secrets()) }, async ({ page, live }: LiveJob) => {
         const startUrl = state?.url ?? baseUrl;
         const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
         try {
@@ -126,6 +126,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
               onProgress: (p) => {
                 progress(p);
                 collector.afterStep(p.step - 1);
+                live.step(p);
               },
             },
           );
@@ -137,7 +138,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
           if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);
           throw err;
         }
-      }));
+      })));
     },
 
     /**

@@ -6,6 +6,7 @@ import { environmentAccess } from './environment-access.js';
 import { requireEnvironmentUrl } from './burn-in.js';
 import { BadTestDefinitionError, GoneError, NotFoundError } from '../src/domain/errors.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
+import { liveView } from './live-view.js';
 import { redactTrace } from '../src/browser/trace-redaction.js';
 import { maskedScreenshot, stepsUseSecret } from '../src/browser/secret-mask.js';
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
@@ -103,7 +104,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
 
       try {
         const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
-        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ context, page }) => {
+        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, access, projectId: input.projectId, signal: cancellationSignal() }, liveView(deps, { projectId: input.projectId, kind: 'run_test', subjectId: input.runTestCaseId, secrets: () => Object.values(values.secrets()) }, async ({ context, page, live }) => {
           await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
           const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
           const downloads: KeptDownload[] = [];
@@ -122,6 +123,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             onStep: async (index, step) => {
               await collector.beforeStep(index);
               progress({ step: index + 1, of: steps.length, action: step.action });
+              live.step({ step: index + 1, action: step.action, description: step.description, ok: true });
             },
           });
           const signals = await collector.finish();
@@ -178,7 +180,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             ...(downloads.length > 0 && { downloads }),
             signals,
           };
-        }));
+        })));
       } finally {
         await rm(traceDir, { recursive: true, force: true });
       }

@@ -575,6 +575,22 @@ export interface IssuesTable {
 }
 
 /** One LLM call (src/domain/llm-usage.ts): its tokens and the work it served. */
+/** The live view of a burn-in or a running test: its latest screencast frame and steps so far (deleted at the end). */
+export interface LiveFramesTable {
+  kind: 'burn_in' | 'run_test';
+  /** The test case (burn_in) or the run's test (run_test). */
+  subject_id: string;
+  project_id: string;
+  frame: Buffer | null;
+  frame_url: string | null;
+  frame_seq: Generated<number>;
+  /** LiveStep[] (src/services/live-view.ts). */
+  steps: ColumnType<unknown, string | undefined, string>;
+  watched_at: NullableTimestamp;
+  started_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface LlmUsageTable {
   id: string;
   project_id: string;
@@ -644,6 +660,7 @@ export interface Database {
   inbox_messages: InboxMessagesTable;
   audit_events: AuditEventsTable;
   llm_usage: LlmUsageTable;
+  live_frames: LiveFramesTable;
   llm_budgets: LlmBudgetsTable;
 }
 

@@ -20,7 +20,7 @@ export interface AgentOptions extends ActionOptions {
   /** Most actions (successful or not) before the burn-in gives up. */
   maxSteps: number;
   /** Called after every action (the activity heartbeats here). */
-  onProgress?: (progress: { step: number; action: string; ok: boolean }) => void;
+  onProgress?: (progress: { step: number; action: string; ok: boolean; description: string }) => void;
 }
 
 export interface AgentResult {
@@ -125,10 +125,10 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       steps.push(step);
       if (step.action.startsWith('assert_')) asserted = true;
       history.push(`${history.length + 1}. ${summarize(step)} ✓${recorded.notes.length ? ` (${redact(recorded.notes.join('; '), opts.values.secrets())})` : ''}${emailNote(step, opts.values)}`);
-      opts.onProgress?.({ step: steps.length, action: step.action, ok: true });
+      opts.onProgress?.({ step: steps.length, action: step.action, ok: true, description: step.description });
     } catch (err) {
       history.push(`${history.length + 1}. ${call.name} ${description} ✗ ${redact(firstLine(err), opts.values.secrets())}`);
-      opts.onProgress?.({ step: steps.length, action: call.name, ok: false });
+      opts.onProgress?.({ step: steps.length, action: call.name, ok: false, description });
     }
   }
   return result('FAILED', `goal not reached within ${opts.maxSteps} steps`);

@@ -82,6 +82,12 @@ export async function startPlanRun(temporal: TemporalTarget, input: PlanRunInput
 }
 
 /** Asks a run to stop: running tests are cancelled (their browser contexts closed), pending ones never start. */
+/** Asks a burn-in to stop: its workflow stores the test case as FAILED ("the burn-in was cancelled"). */
+export async function cancelBurnIn(temporal: TemporalTarget, testCaseId: string): Promise<void> {
+  const client = await temporal.get();
+  await client.workflow.getHandle(workflowIds.burnIn(testCaseId)).cancel();
+}
+
 export async function cancelPlanRun(temporal: TemporalTarget, runShortId: string): Promise<void> {
   const client = await temporal.get();
   await client.workflow.getHandle(workflowIds.planRun(runShortId)).cancel();

@@ -173,7 +173,7 @@ function TestTable(props: { base: string; tests: RunTest[] }) {
         {props.tests.map((t) => (
           <tr>
             <td>{t.test_case_id ? <a href={`${props.base}/test-cases/${t.test_case_id}`}>{t.name}</a> : t.name}{!t.in_plan && <span class="muted"> (dependency)</span>}</td>
-            <td><Status value={t.status} /></td>
+            <td><Status value={t.status} />{t.status === 'RUNNING' && <> <a href={`${props.base}/live/run-test/${t.id}`} aria-label={`Watch ${t.name} live`}>Watch live</a></>}</td>
             <td><Status value={t.result} /></td>
             <td>{duration(t.duration_ms)}</td>
             <td>{((t.healed as Healed[] | null) ?? []).length}</td>

@@ -69,7 +69,7 @@ export function BurnIn(props: { base: string; data: TestCasePageData }) {
   return (
     <section id="burn-in" aria-labelledby="burn-in-title" aria-live="polite" {...(live ? { 'hx-get': `${props.base}/test-cases/${t.id}/burn-in`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' } : {})}>
       <h2 id="burn-in-title">Burn-in: <Status value={t.generationStatus} /></h2>
-      {live && <p class="muted">The agent is recording the steps; this updates by itself.</p>}
+      {live && <p class="muted">The agent is recording the steps; this updates by itself. <a href={`${props.base}/live/burn-in/${t.id}`}>Watch the agent live</a></p>}
       <p>LLM usage: <UsageText usage={props.data.usage} /></p>
       {t.failureReason && <p class="error" role="alert">{t.failureReason}</p>}
       {t.notCovered.length > 0 && (
