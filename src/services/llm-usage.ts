@@ -5,6 +5,8 @@ import { findLlmBudget, insertLlmUsage, sumUsage, sumUsageByChatMessage, sumUsag
 import { InvalidError } from '../domain/errors.js';
 import { budgetRefusal, costOf, LlmBudgetExceededError, noUsage, type LlmBudget, type PriceTable, type UsageMeter, type UsageSubject, type UsageTotals } from '../domain/llm-usage.js';
 import { newId } from '../ids.js';
+import { systemActor, type AuditActor } from '../domain/audit.js';
+import { recordAudit } from './audit-log.js';
 
 /** Hands out a meter per piece of work; the worker builds one with the price table (PROCTOR_LLM_PRICES). */
 export interface UsageRecorder {
@@ -87,10 +89,12 @@ export async function getLlmBudget(db: DB, projectId: string): Promise<LlmBudget
   return { dailyTokens: row?.daily_tokens == null ? null : Number(row.daily_tokens), dailyUsd: row?.daily_usd ?? null };
 }
 
-export async function setLlmBudget(db: DB, projectId: string, budget: LlmBudget): Promise<LlmBudget> {
+/** A project setting like the others: its change is in the audit log as `project_settings.updated`. */
+export async function setLlmBudget(db: DB, projectId: string, budget: LlmBudget, actor: AuditActor = systemActor): Promise<LlmBudget> {
   if (budget.dailyTokens !== null && !(Number.isInteger(budget.dailyTokens) && budget.dailyTokens >= 0)) throw new InvalidError('dailyTokens: a whole number of tokens, 0 or more, or null');
   if (budget.dailyUsd !== null && !(Number.isFinite(budget.dailyUsd) && budget.dailyUsd >= 0)) throw new InvalidError('dailyUsd: an amount of US dollars, 0 or more, or null');
   await upsertLlmBudget(db, projectId, { daily_tokens: budget.dailyTokens, daily_usd: budget.dailyUsd });
+  await recordAudit(db, { projectId, kind: 'project_settings.updated', actor, details: { llmBudget: budget } });
   return getLlmBudget(db, projectId);
 }
 

@@ -185,6 +185,9 @@ describe('usage accounting and the daily budget', () => {
     expect((await shop.stack.call('PUT', '/v1/usage/budget', { dailyTokens: -1, dailyUsd: null })).status).toBe(400);
     const set = await shop.stack.call('PUT', '/v1/usage/budget', { dailyTokens: spent.promptTokens + spent.completionTokens, dailyUsd: null });
     expect(set.body).toEqual({ dailyTokens: spent.promptTokens + spent.completionTokens, dailyUsd: null });
+    // A project setting: its change is audited with the token that made it.
+    const audited = (await shop.stack.call('GET', '/v1/audit-log?kind=project_settings.updated')).body.events[0];
+    expect(audited).toMatchObject({ actor: { type: 'token' }, details: { llmBudget: set.body } });
     const requests = shop.llm.requests.length;
 
     const burnIn = await shop.stack.call('POST', '/v1/test-cases', { name: 'Refused', goal, applicationShortId: shop.appShortId });

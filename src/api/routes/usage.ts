@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { BudgetSchema, UsageDaysSchema, UsageQuery } from '../../schemas/usage.js';
 import { getLlmBudget, setLlmBudget, usageByDay } from '../../services/llm-usage.js';
+import { tokenActor } from '../../services/audit-log.js';
 
 const tags = ['Usage'];
 const routes = {
@@ -36,5 +37,5 @@ const routes = {
 export function registerUsage(app: OpenApiApp): void {
   app.openapi(routes.usage, async (c) => c.json(await usageByDay(c.get('deps').db, c.get('caller').projectId, c.req.valid('query')), 200));
   app.openapi(routes.getBudget, async (c) => c.json(await getLlmBudget(c.get('deps').db, c.get('caller').projectId), 200));
-  app.openapi(routes.putBudget, async (c) => c.json(await setLlmBudget(c.get('deps').db, c.get('caller').projectId, c.req.valid('json')), 200));
+  app.openapi(routes.putBudget, async (c) => c.json(await setLlmBudget(c.get('deps').db, c.get('caller').projectId, c.req.valid('json'), tokenActor(c.get('caller').tokenId)), 200));
 }
