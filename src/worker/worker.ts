@@ -137,7 +137,8 @@ export async function startWorker(temporal: TemporalWorkerOptions, settings: Wor
       connection,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
-      identity: settings.identity,
+      // Spread, not `identity: undefined`: the SDK merges options over its defaults, so undefined would clear its own.
+      ...(settings.identity && { identity: settings.identity }),
       workflowBundle: temporal.workflowBundle ?? (await bundleWorkflows()),
       activities,
       maxConcurrentActivityTaskExecutions: temporal.maxConcurrentActivityTaskExecutions ?? 50,
