@@ -33,7 +33,7 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
   web.get('/live/:kind/:id', async (c) => {
     const subject = await subjectOf(c);
     if (!subject) return notFoundPage(c, 'This live view');
-    const state = await readLiveState(c.get('deps').db, c.get('session').projectId, subject, Number.MAX_SAFE_INTEGER);
+    const state = await readLiveState(c.get('deps').db, c.get('session').projectId, subject, 2 ** 31 - 1); // the steps only: no frame is newer than the largest integer
     const live = subject.running || state !== undefined;
     const path = `${base}/live/${c.req.param('kind')}/${subject.id}`;
     return renderPage(
