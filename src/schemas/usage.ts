@@ -30,7 +30,16 @@ export const UsageDaysSchema = z
   .object({
     from: z.string(),
     to: z.string(),
-    days: z.array(UsageSchema.extend({ date: z.string().openapi({ example: '2026-11-28' }) })).openapi({ description: 'Days with calls, oldest first' }),
+    days: z
+      .array(
+        UsageSchema.extend({
+          date: z.string().openapi({ example: '2026-11-28' }),
+          byPurpose: z
+            .object({ burnIn: UsageSchema.optional(), heal: UsageSchema.optional(), chat: UsageSchema.optional(), review: UsageSchema.optional() })
+            .openapi({ description: 'The day by what the calls served: burn-ins, heals in runs, chat turns, change reviews (those with calls only)' }),
+        }),
+      )
+      .openapi({ description: 'Days with calls, oldest first' }),
     total: UsageSchema,
     budget: BudgetSchema.extend({
       spentToday: UsageSchema.openapi({ description: "Today's usage (UTC), `costUsd` summed over the priced calls" }),

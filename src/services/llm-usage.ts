@@ -1,7 +1,7 @@
 // Usage accounting: what each piece of LLM work cost, per project per day, and the daily budget that refuses new
 // LLM work once it is spent. Activities get a `UsageRecorder` (built once by the worker); the API reads totals here.
 import type { DB } from '../db/database.js';
-import { findLlmBudget, insertLlmUsage, sumUsage, sumUsageByChatMessage, sumUsageByDay, upsertLlmBudget, type UsageOf, type UsageSums } from '../db/queries/llm-usage.js';
+import { findLlmBudget, insertLlmUsage, sumUsage, sumUsageByChatMessage, sumUsageByDay, sumUsageByDayAndPurpose, upsertLlmBudget, type UsageOf, type UsageSums } from '../db/queries/llm-usage.js';
 import { InvalidError } from '../domain/errors.js';
 import { budgetRefusal, costOf, LlmBudgetExceededError, noUsage, type LlmBudget, type PriceTable, type UsageMeter, type UsageSubject, type UsageTotals } from '../domain/llm-usage.js';
 import { newId } from '../ids.js';
@@ -107,8 +107,13 @@ function parseDay(name: string, value: string): Date {
   return date;
 }
 
+/** What the calls served, as the API names it. */
+const purposeNames = { burn_in: 'burnIn', heal: 'heal', chat: 'chat', review: 'review' } as const;
+
 export interface UsageDay extends UsageTotals {
   date: string;
+  /** The day's totals by what the calls served: burn-ins, heals in runs, chat turns, change reviews (only those with calls). */
+  byPurpose: Partial<Record<(typeof purposeNames)[keyof typeof purposeNames], UsageTotals>>;
 }
 
 /**
@@ -120,8 +125,11 @@ export async function usageByDay(db: DB, projectId: string, input: { from?: stri
   const from = input.from ? parseDay('from', input.from) : new Date(to.getTime() - 29 * 86_400_000);
   if (from > to) throw new InvalidError('from: must not be after to');
   if ((to.getTime() - from.getTime()) / 86_400_000 + 1 > maxDays) throw new InvalidError(`from, to: at most ${maxDays} days at a time`);
-  const rows = await sumUsageByDay(db, projectId, from, new Date(to.getTime() + 86_400_000));
-  const days: UsageDay[] = rows.map((r) => ({ date: r.day, ...toTotals(r) }));
+  const end = new Date(to.getTime() + 86_400_000);
+  const [rows, parts] = await Promise.all([sumUsageByDay(db, projectId, from, end), sumUsageByDayAndPurpose(db, projectId, from, end)]);
+  const byPurpose = (day: string): UsageDay['byPurpose'] =>
+    Object.fromEntries(parts.filter((p) => p.day === day).map((p) => [purposeNames[p.purpose as keyof typeof purposeNames] ?? p.purpose, toTotals(p)]));
+  const days: UsageDay[] = rows.map((r) => ({ date: r.day, ...toTotals(r), byPurpose: byPurpose(r.day) }));
   const total = toTotals(rows.reduce<UsageSums>(
     (sum, r) => ({
       calls: sum.calls + r.calls,

@@ -41,6 +41,7 @@ describe('usage accounting and the daily budget', () => {
   let chatShortId: string;
   let reviewShortId: string;
   const reported: ScriptedUsage[] = [];
+  const byPurpose: Record<string, ScriptedUsage[]> = { burnIn: [], heal: [], chat: [], review: [] };
 
   async function runPlan(variant: 'original' | 'de') {
     shop.fixture.setVariant(variant);
@@ -61,6 +62,7 @@ describe('usage accounting and the daily budget', () => {
     testCaseId = generated.id;
     const sent = shop.llm.usageSent.slice(from);
     reported.push(...sent);
+    byPurpose.burnIn!.push(...sent);
     expect(sent).toHaveLength(moves.length);
     expect(sent.every((u) => u.prompt_tokens_details.cached_tokens > 0)).toBe(true);
     const shown = (await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.usage;
@@ -84,6 +86,7 @@ describe('usage accounting and the daily budget', () => {
     expect(healed.llmRequests).toBe(1);
     const sent = shop.llm.usageSent.slice(from);
     reported.push(...sent);
+    byPurpose.heal!.push(...sent);
     expect((await shop.stack.call('GET', `/v1/run/${healed.run.shortId}`)).body.usage).toEqual(sum(sent));
   });
 
@@ -97,6 +100,7 @@ describe('usage accounting and the daily budget', () => {
     expect(reply).toMatchObject({ role: 'assistant', status: 'COMPLETED' });
     const sent = shop.llm.usageSent.slice(from);
     reported.push(...sent);
+    byPurpose.chat!.push(...sent);
     expect(sent).toHaveLength(1);
     expect(shop.llm.requests.at(-1)!.stream_options).toEqual({ include_usage: true });
     expect(reply.usage).toEqual(sum(sent));
@@ -117,6 +121,7 @@ describe('usage accounting and the daily budget', () => {
     expect(outcome.verdict).toBe('Approved');
     const sent = shop.llm.usageSent.slice(from);
     reported.push(...sent);
+    byPurpose.review!.push(...sent);
     expect(sent).toHaveLength(2);
     reviewShortId = outcome.shortId;
     expect((await shop.stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body.usage).toEqual(sum(sent));
@@ -144,10 +149,11 @@ describe('usage accounting and the daily budget', () => {
   it('GET /v1/usage: today holds every call the server reported; bad dates are a 400 with a message', async () => {
     const usage = await shop.stack.call('GET', `/v1/usage?from=${today()}&to=${today()}`);
     expect(usage.status).toBe(200);
-    expect(usage.body.days).toEqual([{ date: today(), ...sum(reported) }]);
+    const perPurpose = Object.fromEntries(Object.entries(byPurpose).map(([purpose, sent]) => [purpose, sum(sent)]));
+    expect(usage.body.days).toEqual([{ date: today(), ...sum(reported), byPurpose: perPurpose }]);
     expect(usage.body.total).toEqual(sum(reported));
     expect(usage.body.budget).toMatchObject({ dailyTokens: null, dailyUsd: null, exceeded: false });
-    expect((await shop.stack.call('GET', '/v1/usage')).body.days.at(-1)).toEqual({ date: today(), ...sum(reported) });
+    expect((await shop.stack.call('GET', '/v1/usage')).body.days.at(-1)).toEqual({ date: today(), ...sum(reported), byPurpose: perPurpose });
     expect((await shop.stack.call('GET', '/v1/usage?from=2026-01-01&to=2026-01-31')).body.days).toEqual([]);
 
     for (const query of ['from=yesterday', 'to=2026-02-30', 'from=2026-03-02&to=2026-03-01', 'from=2024-01-01&to=2026-01-01']) {

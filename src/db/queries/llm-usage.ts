@@ -69,6 +69,20 @@ export async function sumUsageByDay(db: DB, projectId: string, from: Date, to: D
     .execute();
 }
 
+/** Sums per UTC day and purpose of `[from, to)` (what the days' calls served). */
+export async function sumUsageByDayAndPurpose(db: DB, projectId: string, from: Date, to: Date): Promise<(UsageSums & { day: string; purpose: string })[]> {
+  const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
+  return db
+    .selectFrom('llm_usage')
+    .select([day.as('day'), 'purpose', sums.calls, sums.prompt_tokens, sums.completion_tokens, sums.cached_tokens, sums.estimated, sums.cost_usd, sums.priced])
+    .where('project_id', '=', projectId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .groupBy([day, 'purpose'])
+    .orderBy(day)
+    .execute();
+}
+
 export async function findLlmBudget(db: DB, projectId: string) {
   return db.selectFrom('llm_budgets').select(['daily_tokens', 'daily_usd']).where('project_id', '=', projectId).executeTakeFirst();
 }
