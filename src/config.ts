@@ -73,6 +73,8 @@ const schema = z.object({
   PROCTOR_LLM_MODEL: z.string().min(1).optional(),
   // {"<model>": {"prompt": 0.4, "completion": 1.6, "cached": 0.1}}: US dollars per million tokens (usage costs).
   PROCTOR_LLM_PRICES: llmPrices.optional(),
+  // How the agent asks for tool calls: probed at startup (auto), or set for an endpoint whose probe cannot be trusted.
+  PROCTOR_LLM_TOOL_MODE: z.enum(['auto', 'native', 'native-plain', 'text']).default('auto'),
   PROCTOR_TUNNEL_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain, optionally with :port').optional(),
   PROCTOR_INTERNAL_SECRET: z.string().min(16).optional(),
   PROCTOR_EDGE_URL: url.optional(),
@@ -96,7 +98,7 @@ export interface Config extends Env {
   publicUrl: string;
   appUrl: string;
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
-  llm?: { apiKey: string; baseURL?: string; model: string; prices?: Record<string, { prompt: number; completion: number; cached?: number }> };
+  llm?: { apiKey: string; baseURL?: string; model: string; prices?: Record<string, { prompt: number; completion: number; cached?: number }>; toolMode?: 'auto' | 'native' | 'native-plain' | 'text' };
   allowPrivateNetworks: boolean;
   /** Remote tunnels: hostnames live under `domain`; `edgeUrl` is where workers reach this API process. */
   tunnels: { domain: string; edgeUrl: string; internalSecret?: string };
@@ -145,7 +147,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET, region: e.S3_REGION }
       : undefined,
     llm: e.OPENAI_API_KEY
-      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini', prices: e.PROCTOR_LLM_PRICES }
+      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini', prices: e.PROCTOR_LLM_PRICES, toolMode: e.PROCTOR_LLM_TOOL_MODE }
       : undefined,
     // Private ranges are reachable from a laptop's dev stack by default, never by default in production.
     allowPrivateNetworks: e.PROCTOR_ALLOW_PRIVATE_NETWORKS ?? mode === 'dev',

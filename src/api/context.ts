@@ -3,6 +3,7 @@ import type { DB } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
+import type { LlmStatus } from '../domain/llm-status.js';
 
 /** Everything a handler may use, built once at start-up by the composition root (cli / tests). */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   temporal: TemporalClientProvider;
   blobs: BlobStore;
   logger: Logger;
+  /** What is known of the LLM endpoint (the startup probe), for /healthz; absent: not reported. */
+  llm?: () => LlmStatus;
   /** Remote tunnels: the domain their hostnames live under, and this process's tunnel edge if it runs one. */
   tunnels?: { domain: string; edge?: { disconnect(runnerId: string): void } };
 }

@@ -19,6 +19,9 @@ import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';
 import { startInboxHost } from './inbox.js';
 import { startStateSweep } from './state-sweep.js';
+import { createLlm } from '../llm/client.js';
+import { watchCapabilities } from '../llm/capabilities.js';
+import type { LlmStatus } from '../domain/llm-status.js';
 
 type Stop = () => Promise<void>;
 
@@ -91,7 +94,8 @@ export async function runApi(): Promise<number> {
   await blobs.ensureReady();
   const temporal = createTemporalClientProvider({ address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
   const edge = startEdge(config, db, logger);
-  const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
+  const llm = llmStatus(config, logger);
+  const server = await listen(createApp({ db, config, temporal, blobs, logger, llm, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
   const resender = startDeliveryResender({ db, temporal, logger });
   const inbox = await startInboxHost(config, { db, blobs, logger }, config.PROCTOR_INBOX_SMTP_PORT);
   const stateSweep = startStateSweep({ db, blobs, logger, temporal });
@@ -175,7 +179,7 @@ export async function runDev(): Promise<number> {
     stops.push(() => worker.stop());
 
     const edge = startEdge(config, db, logger);
-    const server = await listen(createApp({ db, config, temporal, blobs, logger, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
+    const server = await listen(createApp({ db, config, temporal, blobs, logger, llm: llmStatus(config, logger), tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
     // Stopped in reverse: the edge lets go of its tunnel clients before the server waits for its sockets.
     stops.push(() => closeServer(server), () => edge.close(), startDeliveryResender({ db, temporal, logger }));
     const inbox = await startInboxHost(config, { db, blobs, logger }, await freePortNear(config.PROCTOR_INBOX_SMTP_PORT));
@@ -206,4 +210,11 @@ export async function runDev(): Promise<number> {
     throw err;
   }
   return untilSignal(logger, stops);
+}
+
+/** The LLM endpoint's capabilities for /healthz: probed once per process (shared with an in-process worker). */
+function llmStatus(config: Config, logger: Logger): () => LlmStatus {
+  const mode = config.llm?.toolMode;
+  const llm = config.llm && createLlm(config.llm, { maxRetries: 0, toolMode: mode === 'auto' || mode === undefined ? undefined : mode });
+  return watchCapabilities(llm, (c) => logger.info('llm capabilities', { ...c }));
 }

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import type { ChatToolCall, ChatToolExchange } from '../domain/chat.js';
-import { LlmUnavailableError, type Llm } from './client.js';
+import { fallbackMode, LlmUnavailableError, withSystemText, type Llm, type ToolMode } from './client.js';
 import { callUsage } from './usage.js';
+import { mayBeTextToolCall, textToolInstructions, toolCallFromText } from './text-tool-calls.js';
 
 export const chatSystemPrompt = [
   'You are Proctor, the assistant of an AI end-to-end testing service. You help the user list, inspect, create and run',
@@ -48,44 +49,103 @@ export async function streamChat(
   messages: OpenAI.ChatCompletionMessageParam[],
   opts: { tools: readonly ChatToolSpec[]; signal?: AbortSignal; onText: (delta: string) => void },
 ): Promise<StreamedReply> {
-  let text = '';
-  const calls: { id: string; name: string; args: string }[] = [];
   const tools = opts.tools.map(openAiTool);
+  let mode = llm.compat.toolMode;
+  await llm.meter?.beforeCall();
+  for (;;) {
+    try {
+      return await streamOnce(llm, mode, messages, tools, opts);
+    } catch (err) {
+      const next = llm.compat.fixed ? undefined : fallbackMode(mode, err);
+      if (next) {
+        mode = llm.compat.toolMode = next;
+        continue;
+      }
+      if (err instanceof OpenAI.APIUserAbortError) throw err;
+      if (err instanceof OpenAI.APIError || err instanceof OpenAI.APIConnectionError) {
+        throw new LlmUnavailableError(`the LLM endpoint failed after retries: ${err.message}`, { cause: err });
+      }
+      throw err;
+    }
+  }
+}
+
+async function streamOnce(
+  llm: Llm,
+  mode: ToolMode,
+  messages: OpenAI.ChatCompletionMessageParam[],
+  tools: OpenAI.ChatCompletionTool[],
+  opts: { signal?: AbortSignal; onText: (delta: string) => void },
+): Promise<StreamedReply> {
+  let text = '';
+  // Text that may be a tool call written out (a model without native tools) is held back until the answer ends.
+  let held = false;
+  let shown = 0;
+  const calls: { id: string; name: string; args: string }[] = [];
   // The usage comes in a last chunk of its own, and only when asked for (servers that ignore it are estimated).
   let usage: OpenAI.CompletionUsage | null | undefined;
-  await llm.meter?.beforeCall();
-  try {
-    const stream = await llm.client.chat.completions.create(
-      { model: llm.model, messages, tools, stream: true, stream_options: { include_usage: true }, temperature: 0.2 },
-      { signal: opts.signal },
-    );
-    for await (const chunk of stream) {
-      if (chunk.usage) usage = chunk.usage;
-      const delta = chunk.choices[0]?.delta;
-      if (!delta) continue;
-      if (delta.content) {
-        text += delta.content;
-        opts.onText(delta.content);
-      }
-      for (const part of delta.tool_calls ?? []) {
-        const call = (calls[part.index] ??= { id: '', name: '', args: '' });
-        if (part.id) call.id = part.id;
-        if (part.function?.name) call.name += part.function.name;
-        if (part.function?.arguments) call.args += part.function.arguments;
+  const request = mode === 'text'
+    ? { messages: withSystemText(asTextExchanges(messages), textToolInstructions(tools, { required: false })) }
+    : { messages, tools };
+  const stream = await llm.client.chat.completions.create(
+    { model: llm.model, ...request, stream: true, stream_options: { include_usage: true }, temperature: 0.2 },
+    { signal: opts.signal },
+  );
+  for await (const chunk of stream) {
+    if (chunk.usage) usage = chunk.usage;
+    const delta = chunk.choices[0]?.delta;
+    if (!delta) continue;
+    if (delta.content) {
+      text += delta.content;
+      held ||= shown === 0 && mayBeTextToolCall(text);
+      if (!held && text.trim()) {
+        opts.onText(text.slice(shown));
+        shown = text.length;
       }
     }
-  } catch (err) {
-    if (err instanceof OpenAI.APIUserAbortError) throw err;
-    if (err instanceof OpenAI.APIError || err instanceof OpenAI.APIConnectionError) {
-      throw new LlmUnavailableError(`the LLM endpoint failed after retries: ${err.message}`, { cause: err });
-    }
-    throw err;
+    for (const part of delta.tool_calls ?? []) addFragment(calls, part);
   }
   await llm.meter?.record(callUsage(llm.model, usage, { messages, tools }, () => `${text}${calls.map((c) => c.name + c.args).join('')}`));
+  const written = calls.length === 0 ? toolCallFromText(text, tools) : undefined;
+  if (written) return { text: '', toolCalls: [{ id: 'call_text_0', name: written.name, args: written.args }] };
+  if (shown < text.length) opts.onText(text.slice(shown));
   return {
     text,
     toolCalls: calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, args: parseArgs(c.args) })),
   };
+}
+
+/**
+ * One streamed fragment of a tool call, assembled by its index. Servers differ: some leave the index out (the
+ * fragment then belongs to the call its id names, else to the last one), and some send the arguments as an object.
+ */
+function addFragment(calls: { id: string; name: string; args: string }[], part: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall): void {
+  let index: number = typeof part.index === 'number' ? part.index : -1;
+  if (index < 0) {
+    const byId = part.id ? calls.findIndex((c) => c?.id === part.id) : -1;
+    index = byId >= 0 ? byId : part.id && calls.length > 0 && calls[calls.length - 1]!.id ? calls.length : Math.max(0, calls.length - 1);
+  }
+  const call = (calls[index] ??= { id: '', name: '', args: '' });
+  if (part.id) call.id = part.id;
+  if (part.function?.name) call.name += part.function.name;
+  const args: unknown = part.function?.arguments;
+  if (typeof args === 'string') call.args += args;
+  else if (args && typeof args === 'object') call.args = JSON.stringify(args);
+}
+
+/**
+ * The conversation for a model without native tools: each earlier call as the JSON it would have written, each
+ * result as a user message, since such servers refuse tool_calls and the tool role.
+ */
+function asTextExchanges(messages: OpenAI.ChatCompletionMessageParam[]): OpenAI.ChatCompletionMessageParam[] {
+  return messages.map((m): OpenAI.ChatCompletionMessageParam => {
+    if (m.role === 'assistant' && m.tool_calls?.length) {
+      const written = m.tool_calls.flatMap((c) => (c.type === 'function' ? [JSON.stringify({ name: c.function.name, arguments: JSON.parse(c.function.arguments || '{}') as unknown })] : []));
+      return { role: 'assistant', content: [m.content, ...written].filter(Boolean).join('\n') };
+    }
+    if (m.role === 'tool') return { role: 'user', content: `Tool result (${m.tool_call_id}):\n${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}` };
+    return m;
+  });
 }
 
 function parseArgs(raw: string): Record<string, unknown> {

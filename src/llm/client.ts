@@ -1,13 +1,25 @@
 import OpenAI from 'openai';
 import type { Config } from '../config.js';
 import type { UsageMeter } from '../domain/llm-usage.js';
+import type { ToolMode } from '../domain/llm-status.js';
 import { callUsage } from './usage.js';
+import { textToolInstructions, toolCallFromText } from './text-tool-calls.js';
+
+export type { ToolMode };
+
+/** Shared by every copy of an Llm (metered ones too), so a mode learnt on one call holds for the next. */
+export interface LlmCompat {
+  toolMode: ToolMode;
+  /** Set by PROCTOR_LLM_TOOL_MODE: never changed by what a call finds. */
+  fixed: boolean;
+}
 
 export interface Llm {
   client: OpenAI;
   model: string;
   /** Where each call's tokens are reported, and the budget asked before it (absent: not counted). */
   meter?: UsageMeter;
+  compat: LlmCompat;
 }
 
 /** The same endpoint and model, with its calls reported to `meter` (one per piece of work: a burn-in, a chat turn…). */
@@ -20,12 +32,39 @@ export class LlmUnavailableError extends Error {
   override name = 'LlmUnavailableError';
 }
 
-export function createLlm(config: Config['llm'], opts: { maxRetries?: number; timeoutMs?: number } = {}): Llm | undefined {
+export function createLlm(config: Config['llm'], opts: { maxRetries?: number; timeoutMs?: number; toolMode?: ToolMode } = {}): Llm | undefined {
   if (!config) return undefined;
   return {
     client: new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: opts.maxRetries ?? 3, timeout: opts.timeoutMs ?? 120_000 }),
     model: config.model,
+    compat: { toolMode: opts.toolMode ?? 'native', fixed: opts.toolMode !== undefined },
   };
+}
+
+/**
+ * The mode to fall back to when the endpoint refused a request of `mode` (a 400 naming what it does not take), or
+ * undefined when the refusal is about something else.
+ */
+export function fallbackMode(mode: ToolMode, err: unknown): ToolMode | undefined {
+  if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422 && err.status !== 501)) return undefined;
+  const said = err.message.toLowerCase();
+  if (mode === 'native' && /parallel_tool_calls|tool_choice|parallel/.test(said)) return 'native-plain';
+  if (mode !== 'text' && /tool|function/.test(said)) return 'text';
+  return undefined;
+}
+
+function toolRequest(llm: Llm, mode: ToolMode, messages: OpenAI.ChatCompletionMessageParam[], tools: OpenAI.ChatCompletionTool[]): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  const base = { model: llm.model, temperature: 0 };
+  if (mode === 'native') return { ...base, messages, tools, tool_choice: 'required', parallel_tool_calls: false };
+  if (mode === 'native-plain') return { ...base, messages, tools };
+  return { ...base, messages: withSystemText(messages, textToolInstructions(tools, { required: true })) };
+}
+
+/** The messages with `text` added to the system prompt (one is made if there is none). */
+export function withSystemText(messages: OpenAI.ChatCompletionMessageParam[], text: string): OpenAI.ChatCompletionMessageParam[] {
+  const [first, ...rest] = messages;
+  if (first?.role === 'system' && typeof first.content === 'string') return [{ role: 'system', content: `${first.content}\n\n${text}` }, ...rest];
+  return [{ role: 'system', content: text }, ...messages];
 }
 
 /** One chat completion that must answer with exactly one tool call. */
@@ -35,31 +74,40 @@ export async function callTool(
   tools: OpenAI.ChatCompletionTool[],
 ): Promise<{ name: string; args: Record<string, unknown>; usage?: OpenAI.CompletionUsage }> {
   let completion: OpenAI.ChatCompletion;
+  let mode = llm.compat.toolMode;
   await llm.meter?.beforeCall();
-  try {
-    completion = await llm.client.chat.completions.create({
-      model: llm.model,
-      messages,
-      tools,
-      tool_choice: 'required',
-      parallel_tool_calls: false,
-      temperature: 0,
-    });
-  } catch (err) {
-    if (err instanceof OpenAI.APIError || err instanceof OpenAI.APIConnectionError) {
-      throw new LlmUnavailableError(`the LLM endpoint failed after retries: ${err.message}`, { cause: err });
+  for (;;) {
+    try {
+      completion = await llm.client.chat.completions.create(toolRequest(llm, mode, messages, tools));
+      break;
+    } catch (err) {
+      const next = llm.compat.fixed ? undefined : fallbackMode(mode, err);
+      if (next) {
+        // Learnt once for this endpoint: every later call asks the way it takes.
+        mode = llm.compat.toolMode = next;
+        continue;
+      }
+      if (err instanceof OpenAI.APIError || err instanceof OpenAI.APIConnectionError) {
+        throw new LlmUnavailableError(`the LLM endpoint failed after retries: ${err.message}`, { cause: err });
+      }
+      throw err;
     }
-    throw err;
   }
   const message = completion.choices[0]?.message;
   await llm.meter?.record(callUsage(llm.model, completion.usage, { messages, tools }, () => `${message?.content ?? ''}${JSON.stringify(message?.tool_calls ?? [])}`));
-  const call = completion.choices[0]?.message.tool_calls?.find((c) => c.type === 'function');
-  if (!call || call.type !== 'function') return { name: '', args: {}, usage: completion.usage };
+  const call = message?.tool_calls?.find((c) => c.type === 'function');
+  if (!call || call.type !== 'function') {
+    // No native call: a model that wrote it as text (in any mode) is still understood.
+    const written = toolCallFromText(message?.content, tools);
+    return written ? { ...written, usage: completion.usage } : { name: '', args: {}, usage: completion.usage };
+  }
   let args: Record<string, unknown> = {};
   try {
-    args = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>;
+    const parsed: unknown = JSON.parse(call.function.arguments || '{}');
+    // Some servers send the arguments as an object rather than JSON text.
+    args = (typeof parsed === 'string' ? JSON.parse(parsed) : parsed) as Record<string, unknown>;
   } catch {
-    args = { __invalid: call.function.arguments };
+    args = typeof call.function.arguments === 'object' && call.function.arguments !== null ? (call.function.arguments as Record<string, unknown>) : { __invalid: call.function.arguments };
   }
   return { name: call.function.name, args, usage: completion.usage };
 }

@@ -1,6 +1,7 @@
 // Reachability of what the API depends on, as `GET /healthz` reports it.
 import { pingDatabase, type DB } from '../db/database.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
+import type { LlmStatus } from '../domain/llm-status.js';
 
 export interface HealthCheck {
   ok: boolean;
@@ -18,10 +19,13 @@ async function check(fn: () => Promise<unknown>): Promise<HealthCheck> {
   }
 }
 
-/** The database and Temporal, checked together; the worker pollers only when Temporal answered (null when unknown). */
-export async function checkHealth(deps: { db: DB; temporal: TemporalClientProvider }): Promise<{ ok: boolean; database: HealthCheck; temporal: HealthCheck; workers: { pollers: number | null; taskQueue: string } }> {
+/**
+ * The database and Temporal, checked together; the worker pollers only when Temporal answered (null when unknown);
+ * the LLM as the startup probe found it (informational: replays need no model).
+ */
+export async function checkHealth(deps: { db: DB; temporal: TemporalClientProvider; llm?: () => LlmStatus }): Promise<{ ok: boolean; database: HealthCheck; temporal: HealthCheck; workers: { pollers: number | null; taskQueue: string }; llm?: LlmStatus }> {
   const { db, temporal } = deps;
   const [database, temporalCheck] = await Promise.all([check(() => pingDatabase(db)), check(() => temporal.ping())]);
   const pollers = temporalCheck.ok ? await temporal.workerPollers().catch(() => null) : null;
-  return { ok: database.ok && temporalCheck.ok, database, temporal: temporalCheck, workers: { pollers, taskQueue: temporal.taskQueue } };
+  return { ok: database.ok && temporalCheck.ok, database, temporal: temporalCheck, workers: { pollers, taskQueue: temporal.taskQueue }, ...(deps.llm && { llm: deps.llm() }) };
 }

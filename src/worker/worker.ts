@@ -7,7 +7,8 @@ import { createNetworkGuard } from '../browser/network-guard.js';
 import { createBrowserPool } from '../browser/pool.js';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
-import { createLlm } from '../llm/client.js';
+import { createLlm, type ToolMode } from '../llm/client.js';
+import { watchCapabilities } from '../llm/capabilities.js';
 import type { Logger } from '../logger.js';
 import { createEmailSender } from '../notify/email.js';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -27,7 +28,7 @@ export interface WorkerSettings {
     allowPrivateNetworks: boolean;
   };
   /** Absent: no LLM configured (AI features fail with a clear reason). */
-  llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number; prices?: PriceTable };
+  llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number; prices?: PriceTable; toolMode?: ToolMode | 'auto' };
   maxAgentSteps?: number;
   stepTimeoutMs?: number;
   /** PROCTOR_INBOX_DOMAIN: the addresses `{{INBOX}}` stands for (the API process receives their mail). */
@@ -73,10 +74,13 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
   // let such a name through to the system resolver (`*.localhost` is loopback).
   const browserGuard = tunnels ? createNetworkGuard({ allowPrivateNetworks, isTunnelHost: tunnels.isTunnelHost }) : networkGuard;
   const { llm, notify } = settings;
+  const client = llm && createLlm(llm, { maxRetries: llm.maxRetries, toolMode: llm.toolMode === 'auto' ? undefined : (llm.toolMode ?? 'native') });
+  // The endpoint is probed in the background; calls before it answers use native tools and fall back on refusal.
+  watchCapabilities(client, (c) => resources.logger.info('llm capabilities', { ...c }));
   return {
     ...resources,
     browsers: createBrowserPool({ executablePath: settings.browser.executablePath, concurrency: settings.browser.concurrency, queueTimeoutMs: 10 * 60_000, networkGuard: browserGuard, tunnels }),
-    llm: llm && createLlm(llm, { maxRetries: llm.maxRetries }),
+    llm: client,
     usage: createUsageRecorder({ db: resources.db, prices: llm?.prices }),
     maxAgentSteps: settings.maxAgentSteps,
     stepTimeoutMs: settings.stepTimeoutMs,

@@ -37,9 +37,22 @@ export interface ScriptedLlm {
   setUsageMode(mode: 'reported' | 'none'): void;
   /** The `usage` of every answer that carried one, in order: what the server says it spent. */
   usageSent: ScriptedUsage[];
+  /**
+   * How the server departs from OpenAI, as OpenAI-compatible servers documentedly do (default `openai`):
+   * - `no-native-tools`: refuses `tools` (400, as llama.cpp without a tool template or an Ollama model without the
+   *   tools capability) and images; a scripted tool call is written as JSON text in a ```json fence;
+   * - `text-tool-calls`: takes `tools` but writes the call in the content in <tool_call> tags (Hermes-style);
+   * - `no-parallel-param`: refuses `parallel_tool_calls` and `tool_choice` (400, unrecognized argument);
+   * - `odd-stream`: streamed tool calls without `index`, the name in two pieces, arguments 3 characters at a time.
+   */
+  setDialect(dialect: ScriptedDialect): void;
+  /** Extra fields of the model's entry in GET /v1/models (e.g. vLLM's `max_model_len`). */
+  setModelInfo(info: Record<string, unknown>): void;
   reset(): void;
   stop(): Promise<void>;
 }
+
+export type ScriptedDialect = 'openai' | 'no-native-tools' | 'text-tool-calls' | 'no-parallel-param' | 'odd-stream';
 
 export interface ScriptedUsage {
   prompt_tokens: number;
@@ -97,6 +110,27 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   let fragmentDelayMs = 0;
   let usageMode: 'reported' | 'none' = 'reported';
   const usageSent: ScriptedUsage[] = [];
+  let dialect: ScriptedDialect = 'openai';
+  let modelInfo: Record<string, unknown> = {};
+
+  /** What a server of the dialect refuses outright, before any reply is taken from the script. */
+  function refusal(request: ChatRequest): string | undefined {
+    if (dialect === 'no-native-tools' && request.tools?.length) return `scripted LLM: model ${request.model} does not support tools`;
+    if (dialect === 'no-native-tools' && JSON.stringify(request.messages).includes('"image_url"')) return `scripted LLM: model ${request.model} does not support images`;
+    if (dialect === 'no-parallel-param' && (request.parallel_tool_calls !== undefined || request.tool_choice !== undefined)) {
+      return `scripted LLM: Unrecognized request argument supplied: ${request.parallel_tool_calls !== undefined ? 'parallel_tool_calls' : 'tool_choice'}`;
+    }
+    return undefined;
+  }
+
+  /** A scripted reply as a server of the dialect gives it. */
+  function inDialect(reply: ScriptedReply): ScriptedReply {
+    if (!('toolCalls' in reply) || !reply.toolCalls.length) return reply;
+    const written = reply.toolCalls.map((c) => JSON.stringify({ name: c.name, arguments: c.arguments }));
+    if (dialect === 'no-native-tools') return { ...reply, toolCalls: [], content: `\`\`\`json\n${written[0]}\n\`\`\`` };
+    if (dialect === 'text-tool-calls') return { ...reply, toolCalls: [], content: written.map((w) => `<tool_call>\n${w}\n</tool_call>`).join('\n') };
+    return reply;
+  }
 
   async function answer(request: ChatRequest, reply: ScriptedReply, res: ServerResponse): Promise<void> {
     completionCount += 1;
@@ -169,6 +203,15 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       delta({ content: fragment });
     }
     toolCalls.forEach((call, index) => {
+      if (dialect === 'odd-stream') {
+        // No index anywhere; the id only on the first fragment; the name in two pieces.
+        const half = Math.ceil(call.function.name.length / 2);
+        const noIndex = (part: object) => part as ChatCompletionChunk.Choice.Delta.ToolCall;
+        delta({ tool_calls: [noIndex({ id: call.id, type: 'function', function: { name: call.function.name.slice(0, half) } })] });
+        delta({ tool_calls: [noIndex({ function: { name: call.function.name.slice(half) } })] });
+        for (const fragment of argumentFragments(call.function.arguments, 3)) delta({ tool_calls: [noIndex({ function: { arguments: fragment } })] });
+        return;
+      }
       delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
       for (const fragment of argumentFragments(call.function.arguments)) delta({ tool_calls: [{ index, function: { arguments: fragment } }] });
     });
@@ -197,9 +240,11 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       // A short retry-after keeps the client's retries fast without changing whether it retries.
       return sendError(res, failStatus, failureFor(failStatus), { 'retry-after-ms': '20' });
     }
-    const step = queue.shift();
     // An unexpected call must fail the test at once, not after the client's retries.
     const noRetry = { 'x-should-retry': 'false' };
+    const refused = refusal(request);
+    if (refused) return sendError(res, 400, { message: refused, type: 'invalid_request_error' }, noRetry);
+    const step = queue.shift();
     if (step === undefined) return sendError(res, 500, { message: 'scripted LLM: no reply queued', type: 'server_error' }, noRetry);
     let reply: ScriptedReply;
     try {
@@ -207,7 +252,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     } catch (err) {
       return sendError(res, 500, { message: `scripted LLM: the reply function threw: ${String(err)}`, type: 'server_error' }, noRetry);
     }
-    await answer(request, reply, res);
+    await answer(request, inDialect(reply), res);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -219,7 +264,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     if (req.method === 'POST' && path === '/v1/chat/completions') return chatCompletion(req, res);
     if (req.method === 'GET' && path === '/v1/models') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: modelId, object: 'model', created: 0, owned_by: 'proctor-tests' }] }));
+      res.end(JSON.stringify({ object: 'list', data: [{ id: modelId, object: 'model', created: 0, owned_by: 'proctor-tests', ...modelInfo }] }));
       return;
     }
     await readBody(req);
@@ -242,6 +287,12 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     setUsageMode(mode) {
       usageMode = mode;
     },
+    setDialect(next) {
+      dialect = next;
+    },
+    setModelInfo(info) {
+      modelInfo = info;
+    },
     enqueue(...replies) {
       queue.push(...replies);
     },
@@ -258,6 +309,8 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       fragmentDelayMs = 0;
       usageMode = 'reported';
       usageSent.length = 0;
+      dialect = 'openai';
+      modelInfo = {};
     },
     async stop() {
       server.closeAllConnections();

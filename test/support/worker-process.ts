@@ -54,6 +54,8 @@ export function workerProcessEnv(stack: Stack, llm: ScriptedLlm, blobDir: string
     OPENAI_API_KEY: llm.apiKey,
     OPENAI_BASE_URL: llm.baseURL,
     PROCTOR_LLM_MODEL: 'scripted',
+    // No startup probe: its requests would take the script's replies.
+    PROCTOR_LLM_TOOL_MODE: 'native',
     LOG_LEVEL: 'warn',
     ...extra,
   };

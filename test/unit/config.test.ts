@@ -34,6 +34,8 @@ describe('configuration', () => {
 
   it('configures the LLM only with a key', () => {
     const config = loadConfig('dev', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', PROCTOR_LLM_MODEL: 'local' });
-    expect(config.llm).toEqual({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1', model: 'local' });
+    expect(config.llm).toEqual({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1', model: 'local', toolMode: 'auto' });
+    expect(loadConfig('dev', { OPENAI_API_KEY: 'sk-test', PROCTOR_LLM_TOOL_MODE: 'text' }).llm?.toolMode).toBe('text');
+    expect(() => loadConfig('dev', { OPENAI_API_KEY: 'sk-test', PROCTOR_LLM_TOOL_MODE: 'json' })).toThrow(/PROCTOR_LLM_TOOL_MODE/);
   });
 });

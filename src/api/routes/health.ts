@@ -11,6 +11,33 @@ const Health = z
     workers: z
       .object({ pollers: z.number().int().nullable(), taskQueue: z.string() })
       .openapi({ description: 'Workers polling the task queue: informational (the API and the workers are deployed apart), 0 means runs wait for a worker' }),
+    llm: z
+      .union([
+        z.object({ configured: z.literal(false) }),
+        z.object({
+          configured: z.literal(true),
+          model: z.string(),
+          toolMode: z.enum(['native', 'native-plain', 'text']),
+          probing: z.boolean(),
+          fixedMode: z.boolean().openapi({ description: 'PROCTOR_LLM_TOOL_MODE set the mode: no probe' }),
+          capabilities: z
+            .object({
+              model: z.string(),
+              tools: z.boolean(),
+              streamingTools: z.boolean(),
+              parallelToolCallsParam: z.boolean().nullable(),
+              jsonSchema: z.boolean(),
+              images: z.boolean(),
+              contextTokens: z.number().int().nullable(),
+              toolMode: z.enum(['native', 'native-plain', 'text']),
+              probedAt: z.string(),
+              notes: z.record(z.string(), z.string()),
+            })
+            .nullable(),
+        }),
+      ])
+      .optional()
+      .openapi({ description: 'The LLM endpoint as the startup probe found it: how tool calls are asked for, and what it supports (informational)' }),
   })
   .openapi('Health');
 
