@@ -8,6 +8,8 @@ import { listenOnFreePort } from '../support/net.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 import { seedProject } from '../../src/db/queries/admin.js';
+import type { Step } from '../../src/domain/steps.js';
+import { insertRecordedTestCase } from '../support/recorded.js';
 import { liveView } from '../../activities/live-view.js';
 
 // The live view of a burn-in, watched in Chromium on the real stack: the worker's Chromium records the todo app
@@ -16,8 +18,10 @@ import { liveView } from '../../activities/live-view.js';
 const pageBudgetBytes = 50 * 1024;
 // How long the scripted model takes to answer each request: the burn-in lasts a few seconds.
 const modelDelayMs = 700;
-// The done-when: the first frame within 1 s of the burn-in's start.
-const firstFrameBudgetMs = 1_000;
+// The done-when is the first frame within 1 s of the burn-in's start: bench/live-view.ts asserts that (p90 323 ms,
+// median 283 ms on the shared 2-core machine). Here, beside three other engineers' test runs, it took 533 and 870 ms:
+// the test keeps a looser bound so load does not make it flaky, and still fails a view that waits for a step.
+const firstFrameBudgetMs = 2_000;
 
 /** An OpenAI-compatible endpoint in front of `llm` that answers each request `delayMs` late. */
 async function slowedModel(llm: ScriptedLlm, delayMs: number): Promise<{ baseURL: string; server: Server }> {
@@ -81,7 +85,8 @@ describe('dashboard: live view of a burn-in', () => {
     fixture = await startFixtureApps();
     llm = await startScriptedLlm();
     slow = await slowedModel(llm, modelDelayMs);
-    stack = await startStack({ appUrl, llm: { ...llm, baseURL: slow.baseURL }, stepTimeoutMs: 3_000 });
+    // A step that cannot pass waits this long: the run's test below lasts long enough to be watched.
+    stack = await startStack({ appUrl, llm: { ...llm, baseURL: slow.baseURL }, stepTimeoutMs: 8_000 });
     dash = await openDashboard(stack.app, appUrl);
     const other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
     const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
@@ -182,6 +187,30 @@ describe('dashboard: live view of a burn-in', () => {
     await expect.poll(() => page.locator('#live-status').textContent()).toContain('This burn-in is not running.');
     expect(await page.getByRole('button', { name: 'Stop the burn-in' }).count()).toBe(0);
   }, 90_000);
+  it("a run's test is watched from the run page: frames once someone watches, its steps as replayed, gone at the end", async () => {
+    const { page } = dash;
+    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', applicationShortId).executeTakeFirstOrThrow()).id;
+    const steps: Step[] = [
+      { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
+      { action: 'fill', locator: "getByRole('textbox', { name: 'New todo' })", value: 'tea', description: 'Type a todo' },
+      // Never shown: the replay waits the step timeout (8 s) before it fails, time enough to watch.
+      { action: 'assert_text', value: 'coffee', description: 'Coffee is listed' },
+    ];
+    const id = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'Todo tea', steps });
+    await page.goto(`${dash.url}/test-cases/${id}/steps`);
+    await page.getByRole('button', { name: /^Verify: run version/ }).click();
+    await page.waitForURL(/\/runs\/[^/]+$/);
+    await page.getByRole('link', { name: 'Watch Todo tea live' }).click({ timeout: 20_000 });
+    await firstFrame(page);
+    await page.getByText('Step 3: assert_text — Coffee is listed').waitFor({ timeout: 10_000 });
+    expect(await page.locator('#live-steps li').allTextContents()).toEqual(['Step 1: navigate — Open the todo app', 'Step 2: fill — Type a todo', 'Step 3: assert_text — Coffee is listed']);
+    await expectAccessible(page);
+    await page.getByText('The test ended.').waitFor({ timeout: 30_000 });
+    const runTest = await stack.db.selectFrom('run_test_cases').select(['id', 'result']).where('test_case_id', '=', id).executeTakeFirstOrThrow();
+    expect(runTest.result).toBe('FAILED');
+    expect(await liveRows(runTest.id)).toBe(0);
+  }, 90_000);
+
   it('a frame taken while the page shows a secret is not shown; frames of the same page without it are', async () => {
     const secret = 'hunter2-live-secret';
     const subjectId = '7d0f8e4a-1c2b-4d3e-8f90-0a1b2c3d4e5f';
