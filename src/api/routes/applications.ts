@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
-import { name, shortId } from '../../schemas/common.js';
+import { shortId } from '../../schemas/common.js';
+import { CreateApplication, UpdateApplication } from '../../schemas/applications.js';
 import { applicationListText, createApplication, removeApplication, requireApplication, updateApplicationSettings } from '../../services/applications.js';
 
 export const ApplicationSchema = z
@@ -19,17 +20,6 @@ const ApplicationParams = z.object({
   applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),
 });
 
-const CreateApplication = z
-  .object({ name: name(80).openapi({ example: 'Shop' }), kind: z.enum(['web', 'ios', 'android']).default('web') })
-  .openapi('CreateApplication');
-
-const UpdateApplication = z
-  .object({
-    name: name(80).optional(),
-    defaultEnvironmentShortId: shortId('environment').optional(),
-    defaultDevicePresetShortId: shortId('devicePreset').nullable().optional().openapi({ description: 'null falls back to the built-in desktop viewport' }),
-  })
-  .openapi('UpdateApplication');
 
 const routes = resourceRoutes({
   path: '/v1/applications/{applicationShortId}', tags: ['Management'], noun: ['an application', 'applications'], schema: ApplicationSchema, params: ApplicationParams,

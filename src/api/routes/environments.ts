@@ -1,11 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes, serveResource } from '../resource-routes.js';
-import { name, shortId, httpUrl } from '../../schemas/common.js';
-import { EnvironmentAccessInputSchema, EnvironmentAccessSchema } from '../../schemas/environment-access.js';
+import { shortId } from '../../schemas/common.js';
+import { EnvironmentAccessSchema } from '../../schemas/environment-access.js';
+import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments.js';
 import { createEnvironment, deleteEnvironment, getEnvironment, listApplicationEnvironments, updateEnvironment } from '../../services/environments.js';
-
-const url = httpUrl().openapi({ example: 'https://staging.shop.example.com' });
 
 export const EnvironmentSchema = z
   .object({
@@ -27,27 +26,6 @@ const EnvParams = AppParams.extend({
   environmentShortId: shortId('environment').openapi({ param: { name: 'environmentShortId', in: 'path' } }),
 });
 
-const CreateEnvironment = z
-  .object({
-    name: name(80).openapi({ example: 'Staging' }),
-    url: url.optional(),
-    applicationBuildShortId: shortId('build').optional(),
-    isProduction: z.boolean().default(false),
-    isDefault: z.boolean().default(false).openapi({ description: "Make it the application's default; an application's first environment always is" }),
-    access: EnvironmentAccessInputSchema.optional(),
-  })
-  .refine((b) => (b.url === undefined) !== (b.applicationBuildShortId === undefined), {
-    message: 'exactly one of url or applicationBuildShortId is required',
-    path: ['url'],
-  })
-  .openapi('CreateEnvironment', {
-    description: 'Exactly one of `url` (a web environment) or `applicationBuildShortId` (a mobile build)',
-    oneOf: [{ required: ['url'] }, { required: ['applicationBuildShortId'] }],
-  });
-
-const UpdateEnvironment = z
-  .object({ name: name(80).optional(), url: url.optional(), isProduction: z.boolean().optional(), isDefault: z.literal(true).optional(), access: EnvironmentAccessInputSchema.optional() })
-  .openapi('UpdateEnvironment');
 
 const routes = resourceRoutes({
   path: '/v1/applications/{applicationShortId}/environments/{environmentShortId}', tags: ['Management'], noun: ['an environment', 'environments'],
