@@ -130,6 +130,8 @@ describe('one plan run shared by two worker processes', () => {
     for (const t of run.runTestCases) expect(t, t.name).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
     const rows = await stack.db.selectFrom('run_test_cases as r').innerJoin('runs', 'runs.id', 'r.run_id').select('r.test_case_id').where('runs.short_id', '=', runShortId).execute();
     expect(rows).toHaveLength(names.length);
+    // Replays need no model (and the workers' tool mode is set, so no startup probe asks it either).
+    expect(llm.requests).toHaveLength(0);
   }
 
   it('spreads the tests over both workers; a test resumed on the other worker gets its dependency\'s state', async () => {
