@@ -21,8 +21,8 @@ export const UsageQuery = z.object({
 
 export const BudgetSchema = z
   .object({
-    dailyTokens: z.number().int().min(0).nullable().openapi({ description: 'Prompt + completion tokens a UTC day; null: no limit', example: 2_000_000 }),
-    dailyUsd: z.number().min(0).nullable().openapi({ description: 'US dollars a UTC day (priced calls, PROCTOR_LLM_PRICES); null: no limit', example: 5 }),
+    dailyTokens: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().openapi({ description: 'Prompt + completion tokens a UTC day; null: no limit', example: 2_000_000 }),
+    dailyUsd: z.number().min(0).max(1e12).nullable().openapi({ description: 'US dollars a UTC day (priced calls, PROCTOR_LLM_PRICES); null: no limit', example: 5 }),
   })
   .openapi('LlmBudget');
 

@@ -91,8 +91,8 @@ export async function getLlmBudget(db: DB, projectId: string): Promise<LlmBudget
 
 /** A project setting like the others: its change is in the audit log as `project_settings.updated`. */
 export async function setLlmBudget(db: DB, projectId: string, budget: LlmBudget, actor: AuditActor = systemActor): Promise<LlmBudget> {
-  if (budget.dailyTokens !== null && !(Number.isInteger(budget.dailyTokens) && budget.dailyTokens >= 0)) throw new InvalidError('dailyTokens: a whole number of tokens, 0 or more, or null');
-  if (budget.dailyUsd !== null && !(Number.isFinite(budget.dailyUsd) && budget.dailyUsd >= 0)) throw new InvalidError('dailyUsd: an amount of US dollars, 0 or more, or null');
+  if (budget.dailyTokens !== null && !(Number.isSafeInteger(budget.dailyTokens) && budget.dailyTokens >= 0)) throw new InvalidError('dailyTokens: a whole number of tokens, 0 or more, or null');
+  if (budget.dailyUsd !== null && !(Number.isFinite(budget.dailyUsd) && budget.dailyUsd >= 0 && budget.dailyUsd <= 1e12)) throw new InvalidError('dailyUsd: an amount of US dollars, 0 or more, or null');
   await upsertLlmBudget(db, projectId, { daily_tokens: budget.dailyTokens, daily_usd: budget.dailyUsd });
   await recordAudit(db, { projectId, kind: 'project_settings.updated', actor, details: { llmBudget: budget } });
   return getLlmBudget(db, projectId);
@@ -103,7 +103,10 @@ const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 
 function parseDay(name: string, value: string): Date {
   const date = new Date(`${value}T00:00:00.000Z`);
-  if (!dayPattern.test(value) || Number.isNaN(date.getTime()) || utcDay(date) !== value) throw new InvalidError(`${name}: a date as YYYY-MM-DD (UTC)`);
+  // Years before 1970 hold no calls, and year 0 is not a year to every database.
+  if (!dayPattern.test(value) || Number.isNaN(date.getTime()) || utcDay(date) !== value || date.getUTCFullYear() < 1970) {
+    throw new InvalidError(`${name}: a date as YYYY-MM-DD (UTC), from 1970 on`);
+  }
   return date;
 }
 

@@ -74,6 +74,13 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403",
 include-path = "/v1/git-integrations/{integrationShortId}"
 include-method = "PATCH"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
+
+# A day must exist in the calendar (2026-02-30 matches the pattern), from 1970 on, not after "to", and the range at
+# most 366 days: rules between two parameters and of the calendar, which no pattern states.
+[[operations]]
+include-path = "/v1/usage"
+include-method = "GET"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
 `;
 
 /**

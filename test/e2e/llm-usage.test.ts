@@ -156,7 +156,7 @@ describe('usage accounting and the daily budget', () => {
     expect((await shop.stack.call('GET', '/v1/usage')).body.days.at(-1)).toEqual({ date: today(), ...sum(reported), byPurpose: perPurpose });
     expect((await shop.stack.call('GET', '/v1/usage?from=2026-01-01&to=2026-01-31')).body.days).toEqual([]);
 
-    for (const query of ['from=yesterday', 'to=2026-02-30', 'from=2026-03-02&to=2026-03-01', 'from=2024-01-01&to=2026-01-01']) {
+    for (const query of ['from=yesterday', 'to=2026-02-30', 'from=0000-01-01&to=0000-01-02', 'from=2026-03-02&to=2026-03-01', 'from=2024-01-01&to=2026-01-01']) {
       const bad = await shop.stack.call('GET', `/v1/usage?${query}`);
       expect(bad.status, query).toBe(400);
       expect(bad.body.message, query).toMatch(/from|to/);
