@@ -16,6 +16,7 @@ import { registerInboxPages } from './pages/inbox.js';
 import { registerIssuePages } from './pages/issues.js';
 import { registerStepEditorPages } from './pages/step-editor.js';
 import { registerComparePages } from './pages/compare.js';
+import { registerFormPages } from './pages/forms.js';
 import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
@@ -43,6 +44,7 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerIssuePages(web, base);
   registerStepEditorPages(web, base);
   registerComparePages(web, base);
+  registerFormPages(web, base);
   web.get('/', (c) => c.redirect(`${base}/runs`, 303));
 
   // A refused action (a proposal already decided, a test without steps) is shown as a page, not JSON.

@@ -1,5 +1,6 @@
 /** The dashboard's sections, in menu order. A new area adds its entry here (`key` is what a page passes as `nav`). */
 export const navItems = [
+  { key: 'start', label: 'Get started', path: '/start' },
   { key: 'runs', label: 'Runs', path: '/runs' },
   { key: 'compare', label: 'Compare runs', path: '/compare' },
   { key: 'test-cases', label: 'Test cases', path: '/test-cases' },
@@ -12,6 +13,7 @@ export const navItems = [
   { key: 'inbox', label: 'Inbox', path: '/inbox' },
   { key: 'tunnels', label: 'Tunnels', path: '/tunnels' },
   { key: 'git', label: 'Git', path: '/git' },
+  { key: 'project', label: 'Settings', path: '/project' },
 ] as const satisfies readonly { key: string; label: string; path: string }[];
 
 export type NavKey = (typeof navItems)[number]['key'];

@@ -5,9 +5,11 @@ import { When } from '../components.js';
 import { renderPage } from '../layout.js';
 import { dashboardApplications } from '../../services/dashboard.js';
 import { listConfigs } from '../../services/configs.js';
+import { ApplicationActions, EnvironmentActions } from './application-forms.js';
+import { ConfigActions } from './config-forms.js';
 
 // What the project is set up with: applications and the environments tests run against, and configs (the
-// values tests type as {{NAME}}). Changes go through the API (`/docs`); these pages show what is there.
+// values tests type as {{NAME}}). The forms that change them are in application-forms.tsx and config-forms.tsx.
 
 export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/applications');
@@ -20,17 +22,18 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
       { title: 'Applications', nav: 'applications' },
       <>
         <h1>Applications and environments</h1>
-        {apps.length === 0 && <p>No applications yet (<code>POST /v1/applications</code>).</p>}
+        <p>{apps.length === 0 && 'No applications yet. '}<a href={`${base}/new/application`}>Add an application</a></p>
         {apps.map((app) => (
           <section class="card" aria-labelledby={`app-${app.shortId}`}>
             <h2 id={`app-${app.shortId}`}>{app.name}</h2>
             <p class="muted"><code>{app.shortId}</code> · {app.kind} · created <When at={app.createdAt} /></p>
+            <ApplicationActions base={base} csrf={c.get('csrfToken')} app={app} />
             {app.environments.length === 0 ? (
               <p>No environment: a run of its tests has nowhere to go until one is added.</p>
             ) : (
               <table>
                 <thead>
-                  <tr><th scope="col">Environment</th><th scope="col">Short id</th><th scope="col">Where</th><th scope="col">Default</th><th scope="col">Production</th></tr>
+                  <tr><th scope="col">Environment</th><th scope="col">Short id</th><th scope="col">Where</th><th scope="col">Default</th><th scope="col">Production</th><th scope="col">Change</th></tr>
                 </thead>
                 <tbody>
                   {app.environments.map((e) => (
@@ -40,6 +43,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
                       <td>{e.url ?? (e.buildShortId ? <>build <code>{e.buildShortId}</code></> : '')}</td>
                       <td>{e.isDefault ? 'default' : ''}</td>
                       <td>{e.isProduction ? 'production' : ''}</td>
+                      <td><EnvironmentActions base={base} csrf={c.get('csrfToken')} appShortId={app.shortId} env={e} /></td>
                     </tr>
                   ))}
                 </tbody>
@@ -60,12 +64,13 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>Configs</h1>
         <p>Values the agent may type as <code>{'{{NAME}}'}</code>. A secret's value is write-only: it is never shown, logged or sent to the model.</p>
+        <p><a href={`${base}/new/config`}>Add a config</a></p>
         {configs.length === 0 ? (
-          <p>No configs yet (<code>POST /v1/configs</code>).</p>
+          <p>No configs yet.</p>
         ) : (
           <table>
             <thead>
-              <tr><th scope="col">Name</th><th scope="col">Value</th><th scope="col">Updated</th></tr>
+              <tr><th scope="col">Name</th><th scope="col">Value</th><th scope="col">Updated</th><th scope="col">Change</th></tr>
             </thead>
             <tbody>
               {configs.map((cfg) => (
@@ -73,6 +78,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
                   <td><code>{cfg.name}</code></td>
                   <td>{cfg.isSecret ? <span class="muted">secret{cfg.hasValue ? ' (set)' : ' (empty)'}: ••••••</span> : <code>{cfg.value}</code>}</td>
                   <td><When at={cfg.updatedAt} /></td>
+                  <td><ConfigActions base={base} csrf={c.get('csrfToken')} config={cfg} /></td>
                 </tr>
               ))}
             </tbody>

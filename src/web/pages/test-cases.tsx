@@ -37,6 +37,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
       { title: 'Test cases', nav: 'test-cases' },
       <>
         <h1>Test cases</h1>
+        <p><a href={`${base}/new/test-case`}>Write a test from a goal</a></p>
         <form class="filters" method="get" action={`${base}/test-cases`} role="search" aria-label="Filter test cases">
           <label>
             Application

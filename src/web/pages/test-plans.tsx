@@ -4,6 +4,7 @@ import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { dashboardPlans, loadPlan, type NotifyOn } from '../../services/dashboard.js';
+import { RunPlanButton } from './plan-forms.js';
 
 const notifyOnLabel: Record<NotifyOn, string> = { failure: 'on failure', always: 'after every run' };
 
@@ -17,8 +18,9 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
       { title: 'Test plans', nav: 'test-plans' },
       <>
         <h1>Test plans</h1>
+        <p><a href={`${base}/new/test-plan`}>Create a test plan</a></p>
         {plans.length === 0 ? (
-          <p>No test plans yet (<code>POST /v1/test-plans</code>).</p>
+          <p>No test plans yet.</p>
         ) : (
           <table>
             <thead>
@@ -49,6 +51,8 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
       { title: plan.name, nav: 'test-plans' },
       <>
         <h1>{plan.name}</h1>
+        <RunPlanButton base={base} csrf={c.get('csrfToken')} shortId={plan.shortId} />
+        <p><img src={`${base}/start/badge.svg?plan=${encodeURIComponent(plan.shortId)}`} alt="Status of this plan's latest run" /></p>
         <dl class="facts">
           <dt>Short id</dt><dd><code>{plan.shortId}</code>{plan.isDefault && <span class="muted"> (the project's default plan)</span>}</dd>
           {plan.description && <><dt>Description</dt><dd>{plan.description}</dd></>}

@@ -1,0 +1,127 @@
+import type { Context, Hono } from 'hono';
+import type { WebEnv } from '../context.js';
+import { Status } from '../components.js';
+import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { CsrfField } from '../layout.js';
+import { CreateTestPlan } from '../../schemas/test-plans.js';
+import { dashboardApplications, dashboardTestCases } from '../../services/dashboard.js';
+import { createTestPlan } from '../../services/test-plans.js';
+import { runTestPlan } from '../../services/runs.js';
+import { runDeps } from '../../services/run-views.js';
+
+// Test plans: create one with its tests, the environment each application runs against and e-mail notifications
+// (the API's CreateTestPlan schema and service), and run a plan (the API's `POST /v1/run`).
+
+/** The form's field names: one checkbox per test case, one environment choice per application. */
+const testField = (id: string) => `test.${id}`;
+const environmentField = (appShortId: string) => `environment.${appShortId}`;
+
+type Apps = Awaited<ReturnType<typeof dashboardApplications>>;
+type Tests = Awaited<ReturnType<typeof dashboardTestCases>>['testCases'];
+
+function PlanForm(props: { base: string; csrf: string; apps: Apps; tests: Tests; form: FormBody; errors: FieldErrors }) {
+  const { form, errors } = props;
+  const action = `${props.base}/new/test-plan`;
+  const apps = props.apps.filter((a) => a.environments.length > 0);
+  return (
+    <div id="plan-form">
+      <h1>Create a test plan</h1>
+      <p>A plan runs its <strong>enabled</strong> tests (and what they depend on), each against its application's environment.</p>
+      <FormProblems errors={errors} />
+      <form method="post" action={action} hx-post={action} hx-target="#plan-form" hx-swap="outerHTML">
+        <CsrfField token={props.csrf} />
+        <TextField label="Name" name="name" value={form.name} errors={errors} required />
+        <fieldset {...invalidAttrs('testCaseIds', errors)}>
+          <legend>Test cases</legend>
+          {props.tests.length === 0 && <p>No test cases yet: <a href={`${props.base}/new/test-case`}>write one from a goal</a>.</p>}
+          {props.tests.map((t) => (
+            <label class="field">
+              <span><input type="checkbox" name={testField(t.id)} checked={form[testField(t.id)] === 'on'} /> {t.name} <span class="muted">({t.applicationName}; {t.isEnabled ? 'enabled' : 'disabled: a run leaves it out'}; burn-in <Status value={t.generationStatus} />)</span></span>
+            </label>
+          ))}
+          <FieldError name="testCaseIds" errors={errors} />
+        </fieldset>
+        {apps.length > 0 && (
+          <fieldset>
+            <legend>Environment per application</legend>
+            {apps.map((a) => {
+              const name = environmentField(a.shortId);
+              return (
+                <div class="field">
+                  <label for={`f-${a.shortId}`}>{a.name}</label>
+                  <select id={`f-${a.shortId}`} name={name} {...invalidAttrs(name, errors)}>
+                    <option value="">Its default environment</option>
+                    {a.environments.map((e) => <option value={e.shortId} selected={form[name] === e.shortId}>{e.name}{e.url ? ` (${e.url})` : ''}</option>)}
+                  </select>
+                  <FieldError name={name} errors={errors} />
+                </div>
+              );
+            })}
+          </fieldset>
+        )}
+        <TextField label="E-mail the result to" name="emailRecipients" type="text" value={form.emailRecipients} errors={errors} hint="Optional: addresses separated by commas, sent when a run fails" />
+        <p><button class="primary" type="submit">Create the plan</button></p>
+      </form>
+    </div>
+  );
+}
+
+/** The API's body from the form, and which form field each of its paths is. */
+function planBody(form: FormBody, apps: Apps) {
+  const testCaseIds = Object.keys(form).filter((k) => k.startsWith('test.') && form[k] === 'on').map((k) => k.slice('test.'.length));
+  const chosen = apps.filter((a) => form[environmentField(a.shortId)]);
+  const applications = chosen.map((a) => ({ applicationShortId: a.shortId, environmentShortId: form[environmentField(a.shortId)]! }));
+  const recipients = (form.emailRecipients ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  const body = { name: form.name, testCaseIds, applications, notifications: recipients.length > 0 ? { email: { recipients, notifyOn: 'failure' } } : undefined };
+  const fieldOf = (path: string) => {
+    if (path.startsWith('testCaseIds')) return 'testCaseIds';
+    if (path.startsWith('notifications')) return 'emailRecipients';
+    const app = /^applications\.(\d+)/.exec(path);
+    return app ? environmentField(chosen[Number(app[1])]?.shortId ?? '') : path;
+  };
+  return { body, fieldOf };
+}
+
+export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
+  const choices = async (c: Context<WebEnv>) => {
+    const { db } = c.get('deps');
+    const { projectId } = c.get('session');
+    const [apps, tests] = await Promise.all([dashboardApplications(db, projectId), dashboardTestCases(db, projectId, {}, { limit: 500, offset: 0 })]);
+    return { apps, tests: tests.testCases };
+  };
+  const show = (c: Context<WebEnv>, data: { apps: Apps; tests: Tests }, form: FormBody, errors: FieldErrors) =>
+    formPage(c, { title: 'Create a test plan', nav: 'test-plans' }, <PlanForm base={base} csrf={c.get('csrfToken')} {...data} form={form} errors={errors} />, Object.keys(errors).length > 0);
+
+  web.get('/new/test-plan', async (c) => {
+    const data = await choices(c);
+    // Coming from a test case ("put it in a plan"), that test is ticked.
+    const test = c.req.query('test');
+    return show(c, data, test ? { [testField(test)]: 'on' } : {}, {});
+  });
+
+  web.post('/new/test-plan', async (c) => {
+    const data = await choices(c);
+    const form = await readForm(c);
+    const { body, fieldOf } = planBody(form, data.apps);
+    const input = check(CreateTestPlan, body, fieldOf);
+    if (!input.ok) return show(c, data, form, input.errors);
+    const written = await refusedAt('', () => createTestPlan({ db: c.get('deps').db }, { ...input.data, projectId: c.get('session').projectId }));
+    return written.ok ? afterSave(c, form, `${base}/test-plans/${written.data.shortId}`) : show(c, data, form, written.errors);
+  });
+
+  // "Run this plan": the API's run of a plan, then the run's page, which follows it to its verdict.
+  web.post('/test-plans/:shortId/run', async (c) => {
+    const run = await runTestPlan(runDeps(c.get('deps')), { projectId: c.get('session').projectId, testPlanShortId: c.req.param('shortId'), meta: { trigger: 'dashboard' } });
+    return c.redirect(`${base}/runs/${run.shortId}`, 303);
+  });
+}
+
+/** The button on a plan's page. */
+export function RunPlanButton(props: { base: string; csrf: string; shortId: string }) {
+  return (
+    <form method="post" action={`${props.base}/test-plans/${props.shortId}/run`}>
+      <CsrfField token={props.csrf} />
+      <button class="primary" type="submit">Run this plan</button>
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+import type { Context, Hono } from 'hono';
+import { protectedArea } from '../area.js';
+import type { WebEnv } from '../context.js';
+import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, readForm, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { CsrfField } from '../layout.js';
+import { UpdateProjectSettings } from '../../schemas/project-settings.js';
+import { sessionActor } from '../../services/audit-log.js';
+import { getProjectSettings, updateProjectSettings, type ProjectSettings } from '../../services/project-settings.js';
+
+// The project's settings: heal policy, retries and the quarantine rule, validated by the API's
+// UpdateProjectSettings and written (and audited) by its service.
+
+/** A number box as the schema wants it: empty or not a number stays text, for the schema to refuse by name. */
+const numberOf = (value: string | undefined): number | string => (value !== undefined && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : (value ?? ''));
+
+function formOf(settings: ProjectSettings): FormBody {
+  return {
+    healPolicy: settings.healPolicy,
+    retries: String(settings.retries),
+    quarantine: settings.quarantine ? 'on' : '',
+    flakeRate: settings.quarantine ? String(Math.round(settings.quarantine.flakeRate * 100)) : '30',
+    minRuns: settings.quarantine ? String(settings.quarantine.minRuns) : '10',
+  };
+}
+
+function SettingsForm(props: { base: string; csrf: string; form: FormBody; errors: FieldErrors; saved: boolean }) {
+  const { form, errors } = props;
+  const action = `${props.base}/project`;
+  return (
+    <div id="settings-form">
+      <h1>Project settings</h1>
+      {props.saved && <p class="notice" role="status">Saved.</p>}
+      <FormProblems errors={errors} />
+      <form method="post" action={action} hx-post={action} hx-target="#settings-form" hx-swap="outerHTML">
+        <CsrfField token={props.csrf} />
+        <fieldset {...invalidAttrs('healPolicy', errors)}>
+          <legend>When a passing run had to heal a locator</legend>
+          <label><input type="radio" name="healPolicy" value="review" checked={form.healPolicy !== 'auto'} /> Propose the healed steps for review</label>
+          <label><input type="radio" name="healPolicy" value="auto" checked={form.healPolicy === 'auto'} /> Save them as the next steps version at once</label>
+          <FieldError name="healPolicy" errors={errors} />
+        </fieldset>
+        <TextField label="Retries of a failed test (0 to 3)" name="retries" value={form.retries} errors={errors} required />
+        <fieldset>
+          <legend>Quarantine rule</legend>
+          <label><input type="checkbox" name="quarantine" checked={form.quarantine === 'on'} /> Quarantine flaky tests automatically</label>
+          <TextField label="At a flake rate of (percent)" name="flakeRate" value={form.flakeRate} errors={errors} />
+          <TextField label="Over at least this many of the last finished runs" name="minRuns" value={form.minRuns} errors={errors} />
+        </fieldset>
+        <p><button class="primary" type="submit">Save the settings</button></p>
+      </form>
+    </div>
+  );
+}
+
+export function registerProjectSettingsForm(web: Hono<WebEnv>, base: string): void {
+  protectedArea(web, base, '/project');
+  const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, saved = false) =>
+    formPage(c, { title: 'Project settings', nav: 'project' }, <SettingsForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} saved={saved} />, Object.keys(errors).length > 0);
+
+  web.get('/project', async (c) => show(c, formOf(await getProjectSettings(c.get('deps').db, c.get('session').projectId)), {}, c.req.query('saved') === '1'));
+
+  web.post('/project', async (c) => {
+    const form = await readForm(c);
+    const rate = numberOf(form.flakeRate);
+    const body = {
+      healPolicy: form.healPolicy,
+      retries: numberOf(form.retries),
+      quarantine: form.quarantine === 'on' ? { flakeRate: typeof rate === 'number' ? rate / 100 : rate, minRuns: numberOf(form.minRuns) } : null,
+    };
+    const input = check(UpdateProjectSettings, body, (path) => (path.startsWith('quarantine.') ? path.slice('quarantine.'.length) : path));
+    if (!input.ok) return show(c, form, input.errors);
+    await updateProjectSettings(c.get('deps').db, c.get('session').projectId, input.data, sessionActor(c.get('session').tokenId));
+    return afterSave(c, form, `${base}/project?saved=1`);
+  });
+}
