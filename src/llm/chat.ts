@@ -91,19 +91,25 @@ async function streamOnce(
     { model: llm.model, ...request, stream: true, stream_options: { include_usage: true }, temperature: 0.2 },
     { signal: opts.signal },
   );
-  for await (const chunk of stream) {
-    if (chunk.usage) usage = chunk.usage;
-    const delta = chunk.choices[0]?.delta;
-    if (!delta) continue;
-    if (delta.content) {
-      text += delta.content;
-      held ||= shown === 0 && mayBeTextToolCall(text);
-      if (!held && text.trim()) {
-        opts.onText(text.slice(shown));
-        shown = text.length;
+  try {
+    for await (const chunk of stream) {
+      if (chunk.usage) usage = chunk.usage;
+      const delta = chunk.choices[0]?.delta;
+      if (!delta) continue;
+      if (delta.content) {
+        text += delta.content;
+        held ||= shown === 0 && mayBeTextToolCall(text);
+        if (!held && text.trim()) {
+          opts.onText(text.slice(shown));
+          shown = text.length;
+        }
       }
+      for (const part of delta.tool_calls ?? []) addFragment(calls, part);
     }
-    for (const part of delta.tool_calls ?? []) addFragment(calls, part);
+  } catch (err) {
+    // A reply stopped midway (cancelled) still cost its prompt and what it streamed: counted, as an estimate.
+    if (err instanceof OpenAI.APIUserAbortError) await llm.meter?.record(callUsage(llm.model, undefined, { messages, tools }, () => text));
+    throw err;
   }
   await llm.meter?.record(callUsage(llm.model, usage, { messages, tools }, () => `${text}${calls.map((c) => c.name + c.args).join('')}`));
   const written = calls.length === 0 ? toolCallFromText(text, tools) : undefined;

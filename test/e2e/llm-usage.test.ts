@@ -186,6 +186,34 @@ describe('usage accounting and the daily budget', () => {
     }
   });
 
+  it('a reply cancelled midway still counts its prompt and what streamed, as an estimate', async () => {
+    const reply = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+    shop.llm.enqueue({ content: reply, fragmentDelayMs: 40 });
+    const { shortId } = (await shop.stack.call('POST', '/v1/chat', { message: 'Say a lot' })).body;
+    let cancelled = false;
+    const ended = (
+      await pollChat(shop.stack, shortId, {
+        intervalMs: 50,
+        onAnswer: async (c) => {
+          if (!cancelled && c.messages[0].status === 'PARTIAL' && c.messages[0].text.length > 20) {
+            cancelled = true;
+            expect((await shop.stack.call('POST', `/v1/chat/${shortId}/cancel`)).status).toBe(202);
+          }
+        },
+      })
+    ).final.messages[0];
+    expect(ended.status).toBe('CANCELLED');
+    const request = shop.llm.requests.at(-1)!;
+    expect(ended.usage).toMatchObject({
+      calls: 1,
+      promptTokens: Math.ceil((JSON.stringify(request.messages).length + JSON.stringify(request.tools).length) / 4),
+      cachedTokens: 0,
+      estimated: true,
+    });
+    expect(ended.usage.completionTokens).toBeGreaterThanOrEqual(Math.ceil(ended.text.length / 4));
+    expect(ended.usage.completionTokens).toBeLessThan(Math.ceil(reply.length / 4));
+  });
+
   it('a spent budget refuses burn-ins and chat turns with 429, fails heals, and still runs replays', async () => {
     const spent = (await shop.stack.call('GET', '/v1/usage')).body.budget.spentToday;
     expect((await shop.stack.call('PUT', '/v1/usage/budget', { dailyTokens: -1, dailyUsd: null })).status).toBe(400);
