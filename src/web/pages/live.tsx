@@ -49,7 +49,8 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
           {live && (
             <form id="live-stop" method="post" action={`${path}/stop`}>
               <CsrfField token={c.get('csrfToken')} />
-              <button type="submit">Stop the {what(subject)}</button>
+              {/* A run's test stops with its run: there is no stopping one test of a run. */}
+              <button type="submit">{subject.kind === 'burn_in' ? 'Stop the burn-in' : 'Stop the whole run'}</button>
             </form>
           )}
           <figure class="live-frame">
