@@ -21,7 +21,7 @@ const modelDelayMs = 700;
 // The done-when is the first frame within 1 s of the burn-in's start: bench/live-view.ts asserts that (p90 323 ms,
 // median 283 ms on the shared 2-core machine, first burn-in of its worker left out). Here it is the worker's first
 // burn-in, beside three other engineers' test runs: 533, 870 and 1114 ms were measured. The test keeps a looser bound
-// so load does not make it flaky; it still fails a view that waits for the first step (700 ms of model, at least).
+// so load does not make it flaky.
 const firstFrameBudgetMs = 2_000;
 
 /** An OpenAI-compatible endpoint in front of `llm` that answers each request `delayMs` late. */
