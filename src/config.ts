@@ -75,6 +75,11 @@ const schema = z.object({
   PROCTOR_LLM_PRICES: llmPrices.optional(),
   // How the agent asks for tool calls: probed at startup (auto), or set for an endpoint whose probe cannot be trusted.
   PROCTOR_LLM_TOOL_MODE: z.enum(['auto', 'native', 'native-plain', 'text']).default('auto'),
+  // A model per role on the same endpoint (a small fast one for heals, a strong one for reviews); unset: PROCTOR_LLM_MODEL.
+  PROCTOR_LLM_MODEL_AGENT: z.string().min(1).optional(),
+  PROCTOR_LLM_MODEL_HEAL: z.string().min(1).optional(),
+  PROCTOR_LLM_MODEL_REVIEW: z.string().min(1).optional(),
+  PROCTOR_LLM_MODEL_CHAT: z.string().min(1).optional(),
   PROCTOR_TUNNEL_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain, optionally with :port').optional(),
   PROCTOR_INTERNAL_SECRET: z.string().min(16).optional(),
   PROCTOR_EDGE_URL: url.optional(),
@@ -98,7 +103,7 @@ export interface Config extends Env {
   publicUrl: string;
   appUrl: string;
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
-  llm?: { apiKey: string; baseURL?: string; model: string; prices?: Record<string, { prompt: number; completion: number; cached?: number }>; toolMode?: 'auto' | 'native' | 'native-plain' | 'text' };
+  llm?: { apiKey: string; baseURL?: string; model: string; prices?: Record<string, { prompt: number; completion: number; cached?: number }>; toolMode?: 'auto' | 'native' | 'native-plain' | 'text'; models?: Partial<Record<'agent' | 'heal' | 'review' | 'chat', string>> };
   allowPrivateNetworks: boolean;
   /** Remote tunnels: hostnames live under `domain`; `edgeUrl` is where workers reach this API process. */
   tunnels: { domain: string; edgeUrl: string; internalSecret?: string };
@@ -147,7 +152,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET, region: e.S3_REGION }
       : undefined,
     llm: e.OPENAI_API_KEY
-      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini', prices: e.PROCTOR_LLM_PRICES, toolMode: e.PROCTOR_LLM_TOOL_MODE }
+      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini', prices: e.PROCTOR_LLM_PRICES, toolMode: e.PROCTOR_LLM_TOOL_MODE, models: roleModels(e) }
       : undefined,
     // Private ranges are reachable from a laptop's dev stack by default, never by default in production.
     allowPrivateNetworks: e.PROCTOR_ALLOW_PRIVATE_NETWORKS ?? mode === 'dev',
@@ -172,4 +177,10 @@ function masterKeyProblems(mode: Mode, key: string | undefined): string[] {
   const t = key.trim();
   const bytes = /^[0-9a-f]{64}$/i.test(t) ? 32 : /^[A-Za-z0-9+/]+={0,2}$/.test(t) ? Buffer.from(t, 'base64').length : 0;
   return bytes === 32 ? [] : [`PROCTOR_MASTER_KEY: must be ${masterKeyHelp}`];
+}
+
+function roleModels(e: { PROCTOR_LLM_MODEL_AGENT?: string; PROCTOR_LLM_MODEL_HEAL?: string; PROCTOR_LLM_MODEL_REVIEW?: string; PROCTOR_LLM_MODEL_CHAT?: string }): Partial<Record<'agent' | 'heal' | 'review' | 'chat', string>> | undefined {
+  const models = { agent: e.PROCTOR_LLM_MODEL_AGENT, heal: e.PROCTOR_LLM_MODEL_HEAL, review: e.PROCTOR_LLM_MODEL_REVIEW, chat: e.PROCTOR_LLM_MODEL_CHAT };
+  const set = Object.fromEntries(Object.entries(models).filter(([, m]) => m !== undefined));
+  return Object.keys(set).length ? set : undefined;
 }

@@ -14,9 +14,14 @@ export interface LlmCompat {
   fixed: boolean;
 }
 
+/** What a call is for: each may go to a model of its own on the same endpoint (PROCTOR_LLM_MODEL_<ROLE>). */
+export type LlmRole = 'agent' | 'heal' | 'review' | 'chat';
+
 export interface Llm {
   client: OpenAI;
   model: string;
+  /** Models per role, and the tool mode learnt for each model (shared by every copy). */
+  roles?: { models: Partial<Record<LlmRole, string>>; compat: Map<string, LlmCompat> };
   /** Where each call's tokens are reported, and the budget asked before it (absent: not counted). */
   meter?: UsageMeter;
   compat: LlmCompat;
@@ -38,7 +43,20 @@ export function createLlm(config: Config['llm'], opts: { maxRetries?: number; ti
     client: new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: opts.maxRetries ?? 3, timeout: opts.timeoutMs ?? 120_000 }),
     model: config.model,
     compat: { toolMode: opts.toolMode ?? 'native', fixed: opts.toolMode !== undefined },
+    ...(config.models && { roles: { models: config.models, compat: new Map() } }),
   };
+}
+
+/**
+ * The endpoint as a role uses it: the role's model if one is set. Another model may take tools differently, so it
+ * keeps a tool mode of its own (learnt from refusals, or the one set by hand); the startup probe sees the default model.
+ */
+export function forRole(llm: Llm, role: LlmRole): Llm {
+  const model = llm.roles?.models[role];
+  if (!model || model === llm.model || !llm.roles) return llm;
+  let compat = llm.roles.compat.get(model);
+  if (!compat) llm.roles.compat.set(model, (compat = { toolMode: llm.compat.fixed ? llm.compat.toolMode : 'native', fixed: llm.compat.fixed }));
+  return { ...llm, model, compat };
 }
 
 /**
@@ -46,8 +64,12 @@ export function createLlm(config: Config['llm'], opts: { maxRetries?: number; ti
  * undefined when the refusal is about something else.
  */
 export function fallbackMode(mode: ToolMode, err: unknown): ToolMode | undefined {
-  if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422 && err.status !== 501)) return undefined;
+  if (!(err instanceof OpenAI.APIError)) return undefined;
   const said = err.message.toLowerCase();
+  // llama.cpp answers 500 for a request it cannot template ("tools param requires --jinja flag", "Unsupported param:
+  // tools"); any other 500 is the server's trouble, not a mode to change.
+  const refused = err.status === 400 || err.status === 422 || err.status === 501 || (err.status === 500 && /requires --jinja|unsupported param/.test(said));
+  if (!refused) return undefined;
   if (mode === 'native' && /parallel_tool_calls|tool_choice|parallel/.test(said)) return 'native-plain';
   if (mode !== 'text' && /tool|function/.test(said)) return 'text';
   return undefined;

@@ -7,7 +7,7 @@ import { createNetworkGuard } from '../browser/network-guard.js';
 import { createBrowserPool } from '../browser/pool.js';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
-import { createLlm, type ToolMode } from '../llm/client.js';
+import { createLlm, type LlmRole, type ToolMode } from '../llm/client.js';
 import { watchCapabilities } from '../llm/capabilities.js';
 import type { Logger } from '../logger.js';
 import { createEmailSender } from '../notify/email.js';
@@ -28,7 +28,7 @@ export interface WorkerSettings {
     allowPrivateNetworks: boolean;
   };
   /** Absent: no LLM configured (AI features fail with a clear reason). */
-  llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number; prices?: PriceTable; toolMode?: ToolMode | 'auto' };
+  llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number; prices?: PriceTable; toolMode?: ToolMode | 'auto'; models?: Partial<Record<LlmRole, string>> };
   maxAgentSteps?: number;
   stepTimeoutMs?: number;
   /** PROCTOR_INBOX_DOMAIN: the addresses `{{INBOX}}` stands for (the API process receives their mail). */

@@ -39,11 +39,16 @@ export interface ScriptedLlm {
   usageSent: ScriptedUsage[];
   /**
    * How the server departs from OpenAI, as OpenAI-compatible servers documentedly do (default `openai`):
-   * - `no-native-tools`: refuses `tools` (400, as llama.cpp without a tool template or an Ollama model without the
-   *   tools capability) and images; a scripted tool call is written as JSON text in a ```json fence;
-   * - `text-tool-calls`: takes `tools` but writes the call in the content in <tool_call> tags (Hermes-style);
-   * - `no-parallel-param`: refuses `parallel_tool_calls` and `tool_choice` (400, unrecognized argument);
-   * - `odd-stream`: streamed tool calls without `index`, the name in two pieces, arguments 3 characters at a time.
+   * - `no-native-tools`: Ollama with a model whose template has no tools: 400 "<model> does not support tools"
+   *   (github.com/ollama/ollama/issues/6027), images refused too; a scripted call is written as JSON in a fence;
+   * - `llamacpp-no-jinja`: llama.cpp's server started without --jinja: 500 "tools param requires --jinja flag"
+   *   (github.com/containers/ramalama/issues/988; "Unsupported param: tools" in ggml-org/llama.cpp#10920);
+   * - `text-tool-calls`: vLLM serving a Hermes-style model without --tool-call-parser: `tools` taken, the call left
+   *   in the content in <tool_call> tags (docs.vllm.ai tool_calling, hermes parser; anomalyco/opencode#1122);
+   * - `no-parallel-param`: a server that refuses `parallel_tool_calls`/`tool_choice` (vLLM before 0.8.3 had no
+   *   tool_choice "required": docs.vllm.ai/en/v0.8.4/features/tool_calling.html), 400 unrecognized argument;
+   * - `odd-stream`: streamed tool calls without `index`, the name in two pieces, arguments 3 characters at a time
+   *   (what OpenAI's spec leaves to the server; a shape guarded against, not one server's).
    */
   setDialect(dialect: ScriptedDialect): void;
   /** Extra fields of the model's entry in GET /v1/models (e.g. vLLM's `max_model_len`). */
@@ -52,7 +57,7 @@ export interface ScriptedLlm {
   stop(): Promise<void>;
 }
 
-export type ScriptedDialect = 'openai' | 'no-native-tools' | 'text-tool-calls' | 'no-parallel-param' | 'odd-stream';
+export type ScriptedDialect = 'openai' | 'no-native-tools' | 'llamacpp-no-jinja' | 'text-tool-calls' | 'no-parallel-param' | 'odd-stream';
 
 export interface ScriptedUsage {
   prompt_tokens: number;
@@ -114,11 +119,13 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   let modelInfo: Record<string, unknown> = {};
 
   /** What a server of the dialect refuses outright, before any reply is taken from the script. */
-  function refusal(request: ChatRequest): string | undefined {
-    if (dialect === 'no-native-tools' && request.tools?.length) return `scripted LLM: model ${request.model} does not support tools`;
-    if (dialect === 'no-native-tools' && JSON.stringify(request.messages).includes('"image_url"')) return `scripted LLM: model ${request.model} does not support images`;
+  function refusal(request: ChatRequest): { status: number; message: string } | undefined {
+    const noTools = dialect === 'no-native-tools' || dialect === 'llamacpp-no-jinja';
+    if (dialect === 'no-native-tools' && request.tools?.length) return { status: 400, message: `registry.ollama.ai/library/${request.model} does not support tools` };
+    if (dialect === 'llamacpp-no-jinja' && request.tools?.length) return { status: 500, message: 'tools param requires --jinja flag' };
+    if (noTools && JSON.stringify(request.messages).includes('"image_url"')) return { status: 400, message: `scripted LLM: model ${request.model} does not support images` };
     if (dialect === 'no-parallel-param' && (request.parallel_tool_calls !== undefined || request.tool_choice !== undefined)) {
-      return `scripted LLM: Unrecognized request argument supplied: ${request.parallel_tool_calls !== undefined ? 'parallel_tool_calls' : 'tool_choice'}`;
+      return { status: 400, message: `scripted LLM: Unrecognized request argument supplied: ${request.parallel_tool_calls !== undefined ? 'parallel_tool_calls' : 'tool_choice'}` };
     }
     return undefined;
   }
@@ -127,7 +134,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   function inDialect(reply: ScriptedReply): ScriptedReply {
     if (!('toolCalls' in reply) || !reply.toolCalls.length) return reply;
     const written = reply.toolCalls.map((c) => JSON.stringify({ name: c.name, arguments: c.arguments }));
-    if (dialect === 'no-native-tools') return { ...reply, toolCalls: [], content: `\`\`\`json\n${written[0]}\n\`\`\`` };
+    if (dialect === 'no-native-tools' || dialect === 'llamacpp-no-jinja') return { ...reply, toolCalls: [], content: `\`\`\`json\n${written[0]}\n\`\`\`` };
     if (dialect === 'text-tool-calls') return { ...reply, toolCalls: [], content: written.map((w) => `<tool_call>\n${w}\n</tool_call>`).join('\n') };
     return reply;
   }
@@ -243,7 +250,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     // An unexpected call must fail the test at once, not after the client's retries.
     const noRetry = { 'x-should-retry': 'false' };
     const refused = refusal(request);
-    if (refused) return sendError(res, 400, { message: refused, type: 'invalid_request_error' }, noRetry);
+    if (refused) return sendError(res, refused.status, { message: refused.message, type: refused.status === 500 ? 'server_error' : 'invalid_request_error' }, noRetry);
     const step = queue.shift();
     if (step === undefined) return sendError(res, 500, { message: 'scripted LLM: no reply queued', type: 'server_error' }, noRetry);
     let reply: ScriptedReply;

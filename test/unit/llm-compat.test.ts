@@ -9,6 +9,8 @@ import { streamChat } from '../../src/llm/chat.js';
 import { callTool, createLlm, type Llm } from '../../src/llm/client.js';
 import { toolCallFromText } from '../../src/llm/text-tool-calls.js';
 import { createBenchPool } from '../../bench/support.js';
+import { llmFor } from '../../activities/llm-usage.js';
+import { loadConfig } from '../../src/config.js';
 import { refOf, tool } from '../support/agent-script.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { startScriptedLlm, type ChatRequest, type ScriptedDialect, type ScriptedLlm } from '../support/scripted-llm.js';
@@ -65,6 +67,7 @@ describe('each dialect of OpenAI-compatible server', () => {
     ['openai', 'native', 1],
     ['no-parallel-param', 'native-plain', 2],
     ['no-native-tools', 'text', 2],
+    ['llamacpp-no-jinja', 'text', 2],
     ['text-tool-calls', 'native', 1],
     ['odd-stream', 'native', 1],
   ] as [ScriptedDialect, string, number][])('%s: the agent\'s call is understood (mode %s, %i request(s) the first time, 1 after)', async (dialect, mode, firstRequests) => {
@@ -84,12 +87,30 @@ describe('each dialect of OpenAI-compatible server', () => {
     } else expect(last.tools).toHaveLength(2);
   });
 
+  it('a model per role (PROCTOR_LLM_MODEL_<ROLE>): each piece of work asks its own model; another model learns its own tool mode', async () => {
+    const config = loadConfig('dev', { OPENAI_API_KEY: llm.apiKey, OPENAI_BASE_URL: llm.baseURL, PROCTOR_LLM_MODEL: 'main', PROCTOR_LLM_MODEL_HEAL: 'small', PROCTOR_LLM_MODEL_REVIEW: 'strong' });
+    expect(config.llm?.models).toEqual({ heal: 'small', review: 'strong' });
+    const endpoint = createLlm(config.llm, { maxRetries: 0 })!;
+    const purposes = ['burn_in', 'heal', 'review', 'chat'] as const;
+    for (const purpose of purposes) {
+      llm.enqueue(save);
+      await callTool(llmFor({}, endpoint, { projectId: 'p', purpose }), [{ role: 'user', content: 'Note milk.' }], tools);
+    }
+    expect(llm.requests.map((r) => r.model)).toEqual(['main', 'small', 'strong', 'main']);
+    // The small model's server refuses parallel_tool_calls: its mode changes, the main model's does not.
+    llm.setDialect('no-parallel-param');
+    llm.enqueue(save, save);
+    await callTool(llmFor({}, endpoint, { projectId: 'p', purpose: 'heal' }), [{ role: 'user', content: 'Note milk.' }], tools);
+    expect(llmFor({}, endpoint, { projectId: 'p', purpose: 'heal' }).compat.toolMode).toBe('native-plain');
+    expect(endpoint.compat.toolMode).toBe('native');
+  });
+
   it('a server that ignores parallel_tool_calls and sends two calls: the agent takes the first', async () => {
     llm.enqueue({ toolCalls: [{ name: 'save_note', arguments: { text: 'first' } }, { name: 'save_note', arguments: { text: 'second' } }] });
     expect(await callTool(client(), [{ role: 'user', content: 'Note it.' }], tools)).toMatchObject({ args: { text: 'first' } });
   });
 
-  it.each(['odd-stream', 'no-native-tools', 'text-tool-calls'] as ScriptedDialect[])('%s: a streamed chat turn gets the tool call and never shows its JSON as text; plain text still streams', async (dialect) => {
+  it.each(['odd-stream', 'no-native-tools', 'llamacpp-no-jinja', 'text-tool-calls'] as ScriptedDialect[])('%s: a streamed chat turn gets the tool call and never shows its JSON as text; plain text still streams', async (dialect) => {
     llm.setDialect(dialect);
     const chat = client();
     const shown: string[] = [];
@@ -105,7 +126,7 @@ describe('each dialect of OpenAI-compatible server', () => {
     const second = await streamChat(chat, exchange, { tools: tools.map((t) => (t.type === 'function' ? t.function : t)) as never, onText: (d) => shown.push(d) });
     expect(second).toEqual({ text: 'Saved your note about milk.', toolCalls: [] });
     expect(shown.join('')).toBe('Saved your note about milk.');
-    if (dialect === 'no-native-tools') {
+    if (dialect === 'no-native-tools' || dialect === 'llamacpp-no-jinja') {
       // Such a server refuses the tool role: the exchange went as text.
       expect(JSON.stringify(llm.requests.at(-1)!.messages)).not.toContain('"role":"tool"');
       expect(JSON.stringify(llm.requests.at(-1)!.messages)).toContain('Tool result');
@@ -124,6 +145,13 @@ describe('each dialect of OpenAI-compatible server', () => {
     const found = await probeCapabilities(client(), { timeoutMs: 10_000 });
     expect(found).toMatchObject({ model: 'scripted', ...expected });
     if (dialect === 'no-native-tools') expect(found.notes.tools).toMatch(/does not support tools/);
+  });
+
+  it('any other server error is not taken for a refusal of tools: it fails the call, the mode stays', async () => {
+    llm.failNext(1, 500);
+    const agent = client();
+    await expect(callTool(agent, [{ role: 'user', content: 'Note milk.' }], tools)).rejects.toThrow(/LLM endpoint failed/);
+    expect(agent.compat.toolMode).toBe('native');
   });
 
   it('a whole burn-in records its steps on a server without native tools', async () => {
