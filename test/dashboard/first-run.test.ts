@@ -200,6 +200,31 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     expect((await env()).access.httpCredentials).toBeNull();
   }, 120_000);
 
+  it("schedules the plan: a cron that never fires or does not parse is refused at the field; a good one is listed and deleted", async () => {
+    const page = dash.page;
+    await page.getByRole('link', { name: 'Test plans' }).click();
+    await page.getByRole('link', { name: 'Smoke' }).click();
+    const planUrl = page.url();
+    const schedules = async () => Number((await stack.db.selectFrom('test_plan_schedules').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    for (const [cron, message] of [['61 * * * *', /minute|61|range/i], ['0 0 31 2 *', /never fires/]] as const) {
+      await page.getByLabel('Cron (UTC)').fill(cron);
+      await page.getByRole('button', { name: 'Add the schedule' }).click();
+      await expect.poll(() => page.locator('#cron-error').textContent()).toMatch(message);
+      expect(await schedules()).toBe(0);
+    }
+    await checkPage(page);
+    await page.getByLabel('Cron (UTC)').fill('0 6 * * 1-5');
+    await page.getByLabel('Schedule description').fill('Weekday mornings');
+    await page.getByRole('button', { name: 'Add the schedule' }).click();
+    await page.getByRole('button', { name: 'Delete schedule 0 6 * * 1-5' }).waitFor();
+    expect(page.url()).toBe(planUrl);
+    expect(await schedules()).toBe(1);
+    expect(await page.getByRole('cell', { name: 'Weekday mornings' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete schedule 0 6 * * 1-5' }).click();
+    await page.getByText('Not scheduled.').waitFor();
+    expect(await schedules()).toBe(0);
+  }, 120_000);
+
   it('keeps every new page within the size budget', async () => {
     for (const path of newPages) {
       const bytes = await dash.transferredBytes(path);
@@ -220,12 +245,13 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     }
     await elsewhere.goto(`${dash.url}/start`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
-    const before = { runs: await count('runs'), applications: await count('applications'), configs: await count('configs') };
-    for (const path of [`/test-plans/${plan.short_id}/run`, `/applications/${app.short_id}/delete`, `/configs/${config.short_id}/delete`, `/configs/${config.short_id}`]) {
-      const answer = await elsewhere.request.post(`${dash.url}${path}`, { form: { _csrf: csrf, name: 'STOLEN', value: 'x' } });
+    const schedules = async () => Number((await stack.db.selectFrom('test_plan_schedules').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = { runs: await count('runs'), applications: await count('applications'), configs: await count('configs'), schedules: await schedules() };
+    for (const path of [`/test-plans/${plan.short_id}/run`, `/test-plans/${plan.short_id}/schedules`, `/applications/${app.short_id}/delete`, `/configs/${config.short_id}/delete`, `/configs/${config.short_id}`]) {
+      const answer = await elsewhere.request.post(`${dash.url}${path}`, { form: { _csrf: csrf, name: 'STOLEN', value: 'x', cron: '@daily' } });
       expect(answer.status(), path).toBe(404);
     }
-    expect({ runs: await count('runs'), applications: await count('applications'), configs: await count('configs') }).toEqual(before);
+    expect({ runs: await count('runs'), applications: await count('applications'), configs: await count('configs'), schedules: await schedules() }).toEqual(before);
     await elsewhere.context().close();
   });
 

@@ -3,22 +3,7 @@ import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenA
 import { Deleted, shortId, uuid } from '../../schemas/common.js';
 import { requireTestPlan } from '../../services/test-plans.js';
 import { createSchedule, deleteSchedule, listPlanSchedules } from '../../services/plan-schedules.js';
-import { cronProblem } from '../../domain/cron.js';
-
-const cron = z
-  .string()
-  .max(200)
-  .superRefine((value, ctx) => {
-    const problem = cronProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .openapi({
-    example: '0 6 * * 1-5',
-    description:
-      'Standard 5-field cron (`minute hour day-of-month month day-of-week`, UTC unless prefixed with `CRON_TZ=<IANA zone>`); ' +
-      "also Temporal's forms: `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`, `@every <duration>` (at least 1m), " +
-      'a 6th field for the year, or 7 fields with a leading second. At most one run a minute; `#` is not supported.',
-  });
+import { CreatePlanSchedule } from '../../schemas/plan-schedules.js';
 
 const PlanScheduleSchema = z
   .object({
@@ -32,13 +17,6 @@ const PlanScheduleSchema = z
     createdAt: z.string().datetime(),
   })
   .openapi('TestPlanSchedule');
-
-const CreatePlanSchedule = z
-  .object({
-    cron,
-    description: z.string().trim().max(500).optional().openapi({ example: 'Weekday mornings', description: "Shown as the runs' actor: `schedule:<description>`" }),
-  })
-  .openapi('CreateTestPlanSchedule');
 
 const PlanParams = z.object({
   testPlanShortId: shortId('testPlan').openapi({ param: { name: 'testPlanShortId', in: 'path' } }),

@@ -6,6 +6,7 @@ import { registerConfigForms } from './config-forms.js';
 import { registerFirstRunPages } from './first-run.js';
 import { registerPlanForms } from './plan-forms.js';
 import { registerProjectSettingsForm } from './project-settings-form.js';
+import { registerScheduleForms } from './schedule-forms.js';
 import { registerTestCaseForms } from './test-case-forms.js';
 
 /**
@@ -21,4 +22,5 @@ export function registerFormPages(web: Hono<WebEnv>, base: string): void {
   registerTestCaseForms(web, base);
   registerPlanForms(web, base);
   registerProjectSettingsForm(web, base);
+  registerScheduleForms(web, base);
 }

@@ -5,6 +5,7 @@ import { When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { dashboardPlans, loadPlan, type NotifyOn } from '../../services/dashboard.js';
 import { RunPlanButton } from './plan-forms.js';
+import { DeleteScheduleButton, ScheduleForm } from './schedule-forms.js';
 
 const notifyOnLabel: Record<NotifyOn, string> = { failure: 'on failure', always: 'after every run' };
 
@@ -83,18 +84,21 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
         <h2>Schedules</h2>
         {page.schedules.length === 0 ? <p>Not scheduled.</p> : (
           <table>
-            <thead><tr><th scope="col">Cron</th><th scope="col">Description</th><th scope="col">Next runs</th></tr></thead>
+            <thead><tr><th scope="col">Cron</th><th scope="col">Description</th><th scope="col">Next runs</th><th scope="col">Change</th></tr></thead>
             <tbody>
               {page.schedules.map((s) => (
                 <tr>
                   <td><code>{s.cron}</code></td>
                   <td>{s.description ?? ''}</td>
                   <td>{s.nextRunTimes ? s.nextRunTimes.map((t, i) => <>{i > 0 && ', '}<When at={t} /></>) : <span class="muted">Temporal did not answer</span>}</td>
+                  <td><DeleteScheduleButton base={base} csrf={c.get('csrfToken')} planShortId={plan.shortId} schedule={s} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
+
+        <ScheduleForm base={base} csrf={c.get('csrfToken')} planShortId={plan.shortId} form={{}} errors={{}} />
 
         <h2>Notifications</h2>
         <ul>
