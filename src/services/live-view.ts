@@ -38,6 +38,10 @@ export interface LiveOptions {
 const watchWindowMs = 5_000;
 // Unwatched, the publisher asks this often whether someone started watching.
 const watchCheckMs = 1_000;
+// A row nothing wrote to for this long was left by a worker that died; the next session to open deletes it.
+const staleAfterMs = 60 * 60_000;
+// Viewers poll every 250 ms: steps written just before the end stay this long, so the last one reaches them.
+const lastStepsLingerMs = 600;
 
 /**
  * Opens the live session of a burn-in or a run's test. Writing never fails the work it shows: a failed write is
@@ -45,13 +49,14 @@ const watchCheckMs = 1_000;
  */
 export async function openLiveView(db: DB, key: LiveRowKey, logger: Logger, opts: LiveOptions = {}): Promise<LivePublisher> {
   const interval = opts.frameIntervalMs ?? 250;
-  await openLiveRow(db, key);
+  await openLiveRow(db, key, staleAfterMs);
   let watched = !opts.onlyWhenWatched;
   let lastCheck = Date.now();
   let pendingFrame: { jpeg: Buffer; url: string } | undefined;
   const steps: LiveStep[] = [];
   let stepsDirty = false;
   let lastFrameAt = 0;
+  let stepsWrittenAt = 0;
   let writing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -67,6 +72,7 @@ export async function openLiveView(db: DB, key: LiveRowKey, logger: Logger, opts
     if (!frame && !stepsDirty && !checkWatch) return;
     pendingFrame = frame ? undefined : pendingFrame;
     const update = { ...(frame && { frame }), ...(stepsDirty && { steps: [...steps] }) };
+    if (stepsDirty) stepsWrittenAt = now;
     stepsDirty = false;
     if (frame) lastFrameAt = now;
     try {
@@ -107,6 +113,9 @@ export async function openLiveView(db: DB, key: LiveRowKey, logger: Logger, opts
       closed = true;
       clearTimeout(timer);
       await writing;
+      if (stepsDirty) await write();
+      const linger = stepsWrittenAt + lastStepsLingerMs - Date.now();
+      if (watched && linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
       await deleteLiveRow(db, key).catch((err: unknown) => logger.warn('live view: delete failed', { kind: key.kind, subjectId: key.subjectId, error: String(err) }));
     },
   };

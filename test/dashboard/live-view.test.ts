@@ -147,7 +147,7 @@ describe('dashboard: live view of a burn-in', () => {
       'Step 5: assert_text — Eggs are listed',
     ]);
     expect((await waitForGeneration(stack, id)).generationStatus).toBe('COMPLETED');
-    expect(await liveRows(id)).toBe(0);
+    await expect.poll(() => liveRows(id), { timeout: 5_000 }).toBe(0);
     await page.getByRole('link', { name: 'See the result' }).click();
     await page.getByRole('heading', { name: goal }).waitFor();
 
@@ -175,7 +175,7 @@ describe('dashboard: live view of a burn-in', () => {
     const stopped = await waitForGeneration(stack, id);
     expect(stopped.generationStatus).toBe('FAILED');
     expect(stopped.failureReason).toBe('the burn-in was cancelled');
-    expect(await liveRows(id)).toBe(0);
+    await expect.poll(() => liveRows(id), { timeout: 5_000 }).toBe(0);
     // A request already on its way through the slowed model may still land; after that, nothing more.
     await new Promise((r) => setTimeout(r, 2 * modelDelayMs));
     const asked = llm.requests.length;
@@ -211,7 +211,7 @@ describe('dashboard: live view of a burn-in', () => {
     await page.getByText('The test ended.').waitFor({ timeout: 30_000 });
     const runTest = await stack.db.selectFrom('run_test_cases').select(['id', 'result']).where('test_case_id', '=', id).executeTakeFirstOrThrow();
     expect(runTest.result).toBe('FAILED');
-    expect(await liveRows(runTest.id)).toBe(0);
+    await expect.poll(() => liveRows(runTest.id), { timeout: 5_000 }).toBe(0);
   }, 90_000);
 
   it('a frame taken while the page shows a secret is not shown; frames of the same page without it are', async () => {

@@ -7,8 +7,12 @@ export interface LiveRowKey { projectId: string; kind: LiveKind; subjectId: stri
 
 const byKey = (key: LiveRowKey) => ({ kind: key.kind, subject_id: key.subjectId, project_id: key.projectId });
 
-/** Starts (or restarts, on a retried activity) the live session: no frame, no steps. */
-export async function openLiveRow(db: DB, key: LiveRowKey): Promise<void> {
+/**
+ * Starts (or restarts, on a retried activity) the live session: no frame, no steps. Rows left by a worker that died
+ * mid-session (nothing written for `staleAfterMs`) go first: frames are not kept.
+ */
+export async function openLiveRow(db: DB, key: LiveRowKey, staleAfterMs: number): Promise<void> {
+  await db.deleteFrom('live_frames').where('updated_at', '<', new Date(Date.now() - staleAfterMs)).execute();
   await db
     .insertInto('live_frames')
     .values({ ...byKey(key), steps: '[]' })

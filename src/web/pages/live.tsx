@@ -34,7 +34,8 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
     const subject = await subjectOf(c);
     if (!subject) return notFoundPage(c, 'This live view');
     const state = await readLiveState(c.get('deps').db, c.get('session').projectId, subject, 2 ** 31 - 1); // the steps only: no frame is newer than the largest integer
-    const live = subject.running || state !== undefined;
+    // A row of a subject that is over is one its worker could not delete (it died): nothing is live.
+    const live = subject.running;
     const path = `${base}/live/${c.req.param('kind')}/${subject.id}`;
     return renderPage(
       c,
@@ -118,8 +119,10 @@ async function pushLive(stream: SSEStreamingApi, ctx: { db: Parameters<typeof re
         seq = state.frameSeq;
         await stream.writeSSE({ event: 'frame', data: JSON.stringify({ seq, url: state.frameUrl, jpeg: state.frame.toString('base64') }) });
       }
-    } else if (Date.now() - checkedAt >= subjectCheckMs) {
-      // No row: not started yet, between a retry's attempts, or over. Only the subject's status tells which.
+    }
+    if (Date.now() - checkedAt >= subjectCheckMs) {
+      // No row: not started yet, between a retry's attempts, or over; a row of a dead worker stays. Only the
+      // subject's status tells.
       checkedAt = Date.now();
       const now = await findLiveSubject(db, projectId, subject.kind, subject.id);
       if (!now?.running) {
