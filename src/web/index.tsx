@@ -17,6 +17,7 @@ import { registerIssuePages } from './pages/issues.js';
 import { registerStepEditorPages } from './pages/step-editor.js';
 import { registerComparePages } from './pages/compare.js';
 import { registerFormPages } from './pages/forms.js';
+import { registerLivePages } from './pages/live.js';
 import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
@@ -45,6 +46,7 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerStepEditorPages(web, base);
   registerComparePages(web, base);
   registerFormPages(web, base);
+  registerLivePages(web, base);
   web.get('/', (c) => c.redirect(`${base}/runs`, 303));
 
   // A refused action (a proposal already decided, a test without steps) is shown as a page, not JSON.
