@@ -136,6 +136,10 @@ describe('dashboard: live view of a burn-in', () => {
     // Another project's person: the same 404 as a made-up id, for the page and its stream.
     expect((await elsewhere.goto(`${dash.url}/live/burn-in/${id}`))?.status()).toBe(404);
     expect((await elsewhere.request.get(`${dash.url}/live/burn-in/${id}/events`)).status()).toBe(404);
+    // Nor can it stop the burn-in, with its own valid CSRF token (the sign-out form's).
+    await elsewhere.goto(`${dash.url}/runs`);
+    const csrf = (await elsewhere.locator('input[name="_csrf"]').first().getAttribute('value'))!;
+    expect((await elsewhere.request.post(`${dash.url}/live/burn-in/${id}/stop`, { form: { _csrf: csrf } })).status()).toBe(404);
     expect((await page.request.get(`${dash.url}/live/burn-in/00000000-0000-4000-8000-000000000000/events`)).status()).toBe(404);
 
     await page.getByText('The burn-in ended.').waitFor({ timeout: 30_000 });
