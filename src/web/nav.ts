@@ -10,6 +10,7 @@ export const navItems = [
   { key: 'test-plans', label: 'Test plans', path: '/test-plans' },
   { key: 'applications', label: 'Applications', path: '/applications' },
   { key: 'configs', label: 'Configs', path: '/configs' },
+  { key: 'device-presets', label: 'Devices', path: '/device-presets' },
   { key: 'inbox', label: 'Inbox', path: '/inbox' },
   { key: 'tunnels', label: 'Tunnels', path: '/tunnels' },
   { key: 'git', label: 'Git', path: '/git' },

@@ -225,6 +225,31 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     expect(await schedules()).toBe(0);
   }, 120_000);
 
+  it('adds a device preset: a viewport or locale the API refuses is shown at its field and nothing is stored; deletes it', async () => {
+    const page = dash.page;
+    const presets = async () => Number((await stack.db.selectFrom('device_presets').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow()).n);
+    await page.getByRole('link', { name: 'Devices' }).click();
+    await checkPage(page);
+    await page.getByLabel('Preset name').fill('Phone');
+    await page.getByLabel('Viewport width (CSS pixels)').fill('100');
+    await page.getByLabel('Locale').fill('not a locale');
+    await page.getByRole('button', { name: 'Add the device preset' }).click();
+    await expect.poll(() => page.locator('#width-error').textContent()).toMatch(/200/);
+    expect(await page.locator('#locale-error').textContent()).toMatch(/BCP 47/);
+    expect(await presets()).toBe(0);
+    await checkPage(page);
+    await page.getByLabel('Viewport width (CSS pixels)').fill('390');
+    await page.getByLabel('Locale').fill('de-DE');
+    await page.getByLabel('Mobile').check();
+    await page.getByRole('button', { name: 'Add the device preset' }).click();
+    await page.getByRole('button', { name: 'Delete Phone' }).waitFor();
+    expect(await presets()).toBe(1);
+    expect(await page.getByRole('cell', { name: '390 × 844' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete Phone' }).click();
+    await page.getByText('No device presets').waitFor();
+    expect(await presets()).toBe(0);
+  }, 120_000);
+
   it('keeps every new page within the size budget', async () => {
     for (const path of newPages) {
       const bytes = await dash.transferredBytes(path);

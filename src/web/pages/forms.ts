@@ -3,6 +3,7 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { registerApplicationForms } from './application-forms.js';
 import { registerConfigForms } from './config-forms.js';
+import { registerDevicePresetForms } from './device-preset-forms.js';
 import { registerFirstRunPages } from './first-run.js';
 import { registerPlanForms } from './plan-forms.js';
 import { registerProjectSettingsForm } from './project-settings-form.js';
@@ -19,6 +20,7 @@ export function registerFormPages(web: Hono<WebEnv>, base: string): void {
   registerFirstRunPages(web, base);
   registerApplicationForms(web, base);
   registerConfigForms(web, base);
+  registerDevicePresetForms(web, base);
   registerTestCaseForms(web, base);
   registerPlanForms(web, base);
   registerProjectSettingsForm(web, base);
