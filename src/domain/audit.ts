@@ -11,6 +11,7 @@ export const auditKinds = [
   'git_integration.deleted',
   'heal_proposal.accepted',
   'heal_proposal.rejected',
+  'test_case.steps_edited',
   'test_case.quarantined',
   'test_case.released',
   'project_settings.updated',

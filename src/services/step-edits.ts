@@ -12,6 +12,8 @@ import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { StepEditError, type StepEditField, type StepEditProblem } from '../domain/step-edits.js';
 import type { Step } from '../domain/steps.js';
 import { StepSchema } from '../schemas/test-cases.js';
+import type { AuditActor } from '../domain/audit.js';
+import { recordAudit } from './audit-log.js';
 
 /** Actions whose `value` is what they do or check: an empty one would do nothing, or (an assertion) pass always. */
 const valueActions = new Set<Step['action']>(['navigate', 'fill', 'select', 'press', 'type', 'assert_text', 'assert_url', 'upload']);
@@ -59,7 +61,7 @@ function fieldOf(path: readonly PropertyKey[]): StepEditField {
  */
 export async function saveEditedSteps(
   db: DB,
-  input: { projectId: string; testCaseId: string; basedOnVersion: number; steps: Step[] },
+  input: { projectId: string; testCaseId: string; basedOnVersion: number; steps: Step[]; actor?: AuditActor },
 ): Promise<{ version: number }> {
   const current = await getTestCase(db, input.projectId, input.testCaseId);
   if (!current) throw new NotFoundError('Test case');
@@ -70,6 +72,7 @@ export async function saveEditedSteps(
     const version = await saveHealedSteps(trx, input.testCaseId, input.basedOnVersion, input.steps);
     if (version === undefined) throw new ConflictError(`the steps changed since you opened them (you edited version ${input.basedOnVersion}): reload and edit again`);
     await supersedeOlderProposals(trx, input.testCaseId, version);
+    if (input.actor) await recordAudit(trx, { projectId: input.projectId, kind: 'test_case.steps_edited', actor: input.actor, subject: input.testCaseId, details: { version, basedOnVersion: input.basedOnVersion, steps: input.steps.length } });
     return { version };
   });
 }

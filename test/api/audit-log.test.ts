@@ -53,6 +53,8 @@ describe('audit log', () => {
     expect((await api.call('POST', `/v1/test-cases/${testCaseId}/steps/2/accept`)).status).toBe(200);
     expect(await propose(2, 'Continuer')).toEqual({ kept: 'proposed', version: 3 });
     expect((await api.call('POST', `/v1/test-cases/${testCaseId}/steps/3/reject`)).status).toBe(200);
+    const edited = loginSteps.map((s, i) => (i === 0 ? { ...s, description: 'Open the shop\'s sign-in page' } : s));
+    expect(await api.call('PUT', `/v1/test-cases/${testCaseId}/steps`, { basedOnVersion: 2, steps: edited })).toMatchObject({ status: 200, body: { version: 3 } });
 
     expect((await api.call('PATCH', `/v1/test-cases/${testCaseId}`, { quarantined: true })).status).toBe(200);
     expect((await api.call('PATCH', `/v1/test-cases/${testCaseId}`, { quarantined: true })).status).toBe(200); // no change, no event
@@ -67,6 +69,7 @@ describe('audit log', () => {
       'project_settings.updated',
       'test_case.released',
       'test_case.quarantined',
+      'test_case.steps_edited',
       'heal_proposal.rejected',
       'heal_proposal.accepted',
       'git_integration.deleted',

@@ -5,8 +5,11 @@ import { maxIntColumn, uuid } from '../../schemas/common.js';
 import { HealProposalSchema } from '../../schemas/heal-proposals.js';
 import { tokenActor } from '../../services/audit-log.js';
 import { acceptHealProposal, HealProposalError, healProposalView as view, listHealProposals, rejectHealProposal } from '../../services/heal-proposals.js';
+import { StepSchema } from '../../schemas/test-cases.js';
+import { saveEditedSteps } from '../../services/step-edits.js';
 
-// The heal proposal routes: list a test case's proposals, accept or reject one.
+// A test case's steps as people correct them: edit them into a new version (the dashboard's step editor does the
+// same through the same service), and the heal proposals: list them, accept or reject one.
 
 const TestCaseParam = uuid().openapi({ param: { name: 'testCaseId', in: 'path' } });
 const VersionParams = z.object({
@@ -17,7 +20,23 @@ const VersionParams = z.object({
 const tags = ['Test cases'];
 const conflict = json(ErrorSchema, 'Already decided, or the steps changed since the proposal was made');
 
+const EditSteps = z
+  .object({
+    basedOnVersion: z.number().int().min(1).max(maxIntColumn).openapi({ description: 'The steps version these edits start from (GET /v1/test-cases/{id} `steps.version`): saved only if it is still the current one', example: 3 }),
+    steps: z.array(StepSchema).min(1).max(500).openapi({ description: 'The whole list, edited: changed values, locators or expectations, steps deleted or reordered' }),
+  })
+  .openapi('EditSteps');
+
 const routes = {
+  edit: createRoute({
+    method: 'put', path: '/v1/test-cases/{testCaseId}/steps', tags, security: bearerSecurity,
+    summary: 'Save edited steps as the next steps version',
+    description:
+      'Every locator is parsed as replay parses it, and every step that acts on or checks an element needs one; an action or assertion needs its value. ' +
+      'Refused edits answer 400 naming the step and field, and change nothing. Pending heal proposals of older versions are superseded.',
+    request: { params: z.object({ testCaseId: TestCaseParam }), body: { content: { 'application/json': { schema: EditSteps } }, required: true } },
+    responses: { 200: json(z.object({ version: z.number().int() }), 'Saved: the new steps version'), 409: json(ErrorSchema, 'The steps changed since `basedOnVersion`, or none are recorded yet'), ...errorResponses },
+  }),
   list: createRoute({
     method: 'get', path: '/v1/test-cases/{testCaseId}/steps/proposals', tags, security: bearerSecurity,
     summary: 'Heal proposals of a test case, newest first',
@@ -49,6 +68,12 @@ async function mapped<T>(work: Promise<T>): Promise<T> {
 }
 
 export function registerTestCaseSteps(app: OpenApiApp): void {
+  app.openapi(routes.edit, async (c) => {
+    const { testCaseId } = c.req.valid('param');
+    const { basedOnVersion, steps } = c.req.valid('json');
+    const caller = c.get('caller');
+    return c.json(await saveEditedSteps(c.get('deps').db, { projectId: caller.projectId, testCaseId: testCaseId.toLowerCase(), basedOnVersion, steps, actor: tokenActor(caller.tokenId) }), 200);
+  });
   app.openapi(routes.list, async (c) => {
     const { testCaseId } = c.req.valid('param');
     const proposals = await mapped(listHealProposals(c.get('deps').db, c.get('caller').projectId, testCaseId.toLowerCase()));

@@ -5,6 +5,7 @@ import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { applyOp, readDraft, readOp, type DraftStep } from '../step-editor-form.js';
 import { StepBlock } from '../step-editor-block.js';
 import { loadStepEditor, saveEditedSteps, type StepEditorData } from '../../services/step-edits.js';
+import { sessionActor } from '../../services/audit-log.js';
 import { runTestCases } from '../../services/runs.js';
 import { runDeps } from '../../services/run-views.js';
 import { StepEditError, type StepEditProblem } from '../../domain/step-edits.js';
@@ -34,7 +35,7 @@ export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
     if (!draft || !op) return stale(c, data);
     if (op.kind !== 'save') return editorPage(c, data, applyOp(draft, op), []);
     try {
-      const { version } = await saveEditedSteps(c.get('deps').db, { projectId: c.get('session').projectId, testCaseId: data.testCase.id, basedOnVersion: basedOn, steps: draft.map((d) => d.step) });
+      const { version } = await saveEditedSteps(c.get('deps').db, { projectId: c.get('session').projectId, testCaseId: data.testCase.id, basedOnVersion: basedOn, steps: draft.map((d) => d.step), actor: sessionActor(c.get('session').tokenId) });
       return c.redirect(`${base}/test-cases/${data.testCase.id}/steps?saved=${version}`, 303);
     } catch (err) {
       if (err instanceof StepEditError) return editorPage(c, data, draft, err.problems, undefined, 400);
