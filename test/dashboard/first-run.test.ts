@@ -58,7 +58,8 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
   it('guides a newcomer from nothing to a PASSED plan run and a passing badge, through the dashboard only', async () => {
     const page = dash.page;
     await dash.signIn(stack.tenant.token);
-    await page.getByRole('link', { name: 'Get started' }).click();
+    // Signed in, an empty project's runs page points the way.
+    await page.getByRole('link', { name: 'Set up a first test' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Get started');
     await checkPage(page);
 
@@ -264,6 +265,7 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     const env = await stack.db.selectFrom('environments').select('short_id').where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow();
     const config = await stack.db.selectFrom('configs').select('short_id').where('project_id', '=', stack.tenant.projectId).where('name', '=', 'SHOP_PASSWORD').executeTakeFirstOrThrow();
     const plan = await stack.db.selectFrom('test_plans').select('short_id').where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow();
+    const preset = (await stack.call('POST', '/v1/device-presets', { name: 'Tablet', viewport: { width: 800, height: 1200 } })).body;
     const elsewhere = await dash.signInElsewhere(other.token);
     for (const path of [`/applications/${app.short_id}/environments/new`, `/applications/${app.short_id}/environments/${env.short_id}/edit`, `/configs/${config.short_id}/edit`]) {
       expect((await elsewhere.goto(`${dash.url}${path}`))!.status(), path).toBe(404);
@@ -271,12 +273,14 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await elsewhere.goto(`${dash.url}/start`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
     const schedules = async () => Number((await stack.db.selectFrom('test_plan_schedules').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-    const before = { runs: await count('runs'), applications: await count('applications'), configs: await count('configs'), schedules: await schedules() };
-    for (const path of [`/test-plans/${plan.short_id}/run`, `/test-plans/${plan.short_id}/schedules`, `/applications/${app.short_id}/delete`, `/configs/${config.short_id}/delete`, `/configs/${config.short_id}`]) {
+    const presetCount = async () => Number((await stack.db.selectFrom('device_presets').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = { runs: await count('runs'), applications: await count('applications'), configs: await count('configs'), schedules: await schedules(), presets: await presetCount() };
+    for (const path of [`/test-plans/${plan.short_id}/run`, `/test-plans/${plan.short_id}/schedules`, `/applications/${app.short_id}/delete`, `/configs/${config.short_id}/delete`, `/configs/${config.short_id}`, `/device-presets/${preset.shortId}/delete`]) {
       const answer = await elsewhere.request.post(`${dash.url}${path}`, { form: { _csrf: csrf, name: 'STOLEN', value: 'x', cron: '@daily' } });
       expect(answer.status(), path).toBe(404);
     }
-    expect({ runs: await count('runs'), applications: await count('applications'), configs: await count('configs'), schedules: await schedules() }).toEqual(before);
+    expect({ runs: await count('runs'), applications: await count('applications'), configs: await count('configs'), schedules: await schedules(), presets: await presetCount() }).toEqual(before);
+    expect(await presetCount()).toBe(1);
     await elsewhere.context().close();
   });
 

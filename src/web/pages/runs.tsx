@@ -55,7 +55,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
           <button type="submit">Filter</button>
         </form>
         {rows.length === 0 ? (
-          <p>No runs match.</p>
+          <p>No runs match. New here? <a href={`${base}/start`}>Set up a first test</a>: from your application's URL to a green run.</p>
         ) : (
           <table>
             <caption class="muted">Newest first</caption>
