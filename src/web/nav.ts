@@ -11,6 +11,7 @@ export const navItems = [
   { key: 'applications', label: 'Applications', path: '/applications' },
   { key: 'configs', label: 'Configs', path: '/configs' },
   { key: 'device-presets', label: 'Devices', path: '/device-presets' },
+  { key: 'scenarios', label: 'Scenarios', path: '/scenarios' },
   { key: 'inbox', label: 'Inbox', path: '/inbox' },
   { key: 'tunnels', label: 'Tunnels', path: '/tunnels' },
   { key: 'git', label: 'Git', path: '/git' },

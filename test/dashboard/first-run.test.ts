@@ -251,6 +251,26 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     expect(await presets()).toBe(0);
   }, 120_000);
 
+  it('adds a scenario: blank instructions are refused at the field and nothing is stored; deletes it', async () => {
+    const page = dash.page;
+    const scenarios = async () => Number((await stack.db.selectFrom('scenarios').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow()).n);
+    await page.getByRole('link', { name: 'Scenarios' }).click();
+    await checkPage(page);
+    await page.getByLabel('Scenario name').fill('Full cart');
+    await page.getByLabel('Instructions').fill('   ');
+    await page.getByRole('button', { name: 'Add the scenario' }).click();
+    await expect.poll(() => page.locator('#instructions-error').textContent()).toBeTruthy();
+    expect(await scenarios()).toBe(0);
+    await checkPage(page);
+    await page.getByLabel('Instructions').fill('Sign in as {{SHOP_EMAIL}} and add the mug to the cart');
+    await page.getByRole('button', { name: 'Add the scenario' }).click();
+    await page.getByRole('button', { name: 'Delete Full cart' }).waitFor();
+    expect(await scenarios()).toBe(1);
+    await page.getByRole('button', { name: 'Delete Full cart' }).click();
+    await page.getByText('No scenarios yet.').waitFor();
+    expect(await scenarios()).toBe(0);
+  }, 120_000);
+
   it('keeps every new page within the size budget', async () => {
     for (const path of newPages) {
       const bytes = await dash.transferredBytes(path);

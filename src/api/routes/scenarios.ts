@@ -1,16 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes, serveResource } from '../resource-routes.js';
-import { name, shortId } from '../../schemas/common.js';
+import { shortId } from '../../schemas/common.js';
+import { CreateScenario, UpdateScenario } from '../../schemas/scenarios.js';
 import { createScenario, deleteScenario, listScenarios, requireScenario, updateScenario } from '../../services/scenarios.js';
-
-const description = z.string().trim().max(2000).openapi({ example: 'A signed-in customer with one item in the cart' });
-const instructions = z
-  .string()
-  .trim()
-  .min(1)
-  .max(20_000)
-  .openapi({ example: 'Sign in as {{LOGIN_EMAIL}} with {{LOGIN_PASSWORD}}, then add any product to the cart.' });
 
 export const ScenarioSchema = z
   .object({
@@ -22,22 +15,6 @@ export const ScenarioSchema = z
     updatedAt: z.string().datetime(),
   })
   .openapi('Scenario');
-
-const CreateScenario = z
-  .object({
-    name: name(80).openapi({ example: 'Customer with a full cart' }),
-    description: description.optional(),
-    instructions,
-  })
-  .openapi('CreateScenario');
-
-const UpdateScenario = z
-  .object({
-    name: name(80).optional(),
-    description: description.nullable().optional().openapi({ description: 'null clears it' }),
-    instructions: instructions.optional(),
-  })
-  .openapi('UpdateScenario');
 
 const Params = z.object({
   scenarioShortId: shortId('scenario').openapi({ param: { name: 'scenarioShortId', in: 'path' } }),

@@ -7,6 +7,7 @@ import { registerDevicePresetForms } from './device-preset-forms.js';
 import { registerFirstRunPages } from './first-run.js';
 import { registerPlanForms } from './plan-forms.js';
 import { registerProjectSettingsForm } from './project-settings-form.js';
+import { registerScenarioForms } from './scenario-forms.js';
 import { registerScheduleForms } from './schedule-forms.js';
 import { registerTestCaseForms } from './test-case-forms.js';
 
@@ -25,4 +26,5 @@ export function registerFormPages(web: Hono<WebEnv>, base: string): void {
   registerPlanForms(web, base);
   registerProjectSettingsForm(web, base);
   registerScheduleForms(web, base);
+  registerScenarioForms(web, base);
 }
