@@ -130,7 +130,7 @@ export const StepSchema = z
       .optional()
       .openapi({ description: '`drag`: the element dropped on, found and compared with its recording like the step\'s own' }),
     scroll: z
-      .object({ direction: z.enum(scrollDirections), pixels: z.number().int().positive().optional(), untilText: z.string().optional() })
+      .object({ direction: z.enum(scrollDirections), pixels: z.number().int().positive().max(100_000).optional(), untilText: z.string().optional() })
       .optional()
       .openapi({ description: '`scroll` inside the element (a container) instead of scrolling it into view; `untilText` must appear' }),
     ...stepEventFields,

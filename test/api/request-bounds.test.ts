@@ -10,6 +10,8 @@ const wider = new Map([
   ['post /v1/git-integrations body.appId', 'stored as text'],
   ['patch /v1/git-integrations/{integrationShortId} body.appId', 'stored as text'],
   ['post /v1/mcp body.id', 'a JSON-RPC id, echoed back'],
+  ['put /v1/usage/budget body.dailyTokens', 'a bigint column'],
+  ['put /v1/usage/budget body.dailyUsd', 'a double precision column'],
 ]);
 
 type Schema = Record<string, unknown>;
