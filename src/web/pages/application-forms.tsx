@@ -197,10 +197,11 @@ export function EnvironmentActions(props: { base: string; csrf: string; appShort
   const root = `${props.base}/applications/${props.appShortId}/environments/${props.env.shortId}`;
   return (
     <>
-      <a href={`${root}/edit`}>Edit {props.env.name}</a>{' '}
+      {/* Plain words: the row names the environment, and a cell holding its name again would read it twice. */}
+      <a href={`${root}/edit`}>Edit</a>{' '}
       <form class="inline" method="post" action={`${root}/delete`}>
         <CsrfField token={props.csrf} />
-        <button type="submit">Delete {props.env.name}</button>
+        <button type="submit">Delete</button>
       </form>
     </>
   );

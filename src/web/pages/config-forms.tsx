@@ -87,10 +87,10 @@ export function ConfigActions(props: { base: string; csrf: string; config: { sho
   const root = `${props.base}/configs/${props.config.shortId}`;
   return (
     <>
-      <a href={`${root}/edit`}>Change {props.config.name}</a>{' '}
+      <a href={`${root}/edit`}>Change</a>{' '}
       <form class="inline" method="post" action={`${root}/delete`}>
         <CsrfField token={props.csrf} />
-        <button type="submit">Delete {props.config.name}</button>
+        <button type="submit">Delete</button>
       </form>
     </>
   );

@@ -34,7 +34,7 @@ function PresetPage(props: { base: string; csrf: string; presets: DevicePresetVi
                 <td>
                   <form class="inline" method="post" action={`${action}/${p.shortId}/delete`}>
                     <CsrfField token={props.csrf} />
-                    <button type="submit">Delete {p.name}</button>
+                    <button type="submit">Delete</button>
                   </form>
                 </td>
               </tr>

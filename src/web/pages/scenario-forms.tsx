@@ -28,7 +28,7 @@ function ScenarioPage(props: { base: string; csrf: string; scenarios: ScenarioVi
                 <td>
                   <form class="inline" method="post" action={`${action}/${s.shortId}/delete`}>
                     <CsrfField token={props.csrf} />
-                    <button type="submit">Delete {s.name}</button>
+                    <button type="submit">Delete</button>
                   </form>
                 </td>
               </tr>

@@ -31,7 +31,7 @@ export function DeleteScheduleButton(props: { base: string; csrf: string; planSh
   return (
     <form class="inline" method="post" action={`${props.base}/test-plans/${props.planShortId}/schedules/${props.schedule.id}/delete`}>
       <CsrfField token={props.csrf} />
-      <button type="submit">Delete schedule {props.schedule.cron}</button>
+      <button type="submit">Delete</button>
     </form>
   );
 }
