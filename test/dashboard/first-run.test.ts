@@ -271,6 +271,31 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     expect(await scenarios()).toBe(0);
   }, 120_000);
 
+  it("edits the plan: its environment per application and e-mail; a bad address is refused at the field and changes nothing", async () => {
+    const page = dash.page;
+    await page.getByRole('link', { name: 'Test plans' }).click();
+    await page.getByRole('link', { name: 'Smoke' }).click();
+    const shortId = new URL(page.url()).pathname.split('/').pop()!;
+    const plan = async () => (await stack.call('GET', `/v1/test-plans/${shortId}`)).body;
+    const before = await plan();
+    await page.getByRole('link', { name: 'Edit the plan' }).click();
+    await checkPage(page);
+    expect(await page.getByRole('checkbox', { name: /Mug in the cart/ }).isChecked()).toBe(true);
+    await page.getByLabel('Shop', { exact: true }).selectOption({ label: `Staging (${fixture.url}/shop/login)` });
+    await page.getByLabel('E-mail the result to').fill('qa@');
+    await page.getByRole('button', { name: 'Save the plan' }).click();
+    await expect.poll(() => page.locator('#emailRecipients-error').textContent()).toBeTruthy();
+    expect(await plan()).toEqual(before);
+    await page.getByLabel('E-mail the result to').fill('qa@shop.example.com');
+    await page.getByRole('button', { name: 'Save the plan' }).click();
+    await page.waitForURL(new RegExp(`/test-plans/${shortId}$`));
+    const after = await plan();
+    expect(after.notifications.email).toEqual({ recipients: ['qa@shop.example.com'], notifyOn: 'failure' });
+    expect(after.applications).toEqual([{ applicationShortId: appShortId(), environmentShortId: expect.stringMatching(/^env/), devicePresetShortId: null }]);
+    expect(after.testCases).toEqual(before.testCases);
+    expect(await page.getByText('qa@shop.example.com (on failure)').count()).toBe(1);
+  }, 120_000);
+
   it('keeps every new page within the size budget', async () => {
     for (const path of newPages) {
       const bytes = await dash.transferredBytes(path);

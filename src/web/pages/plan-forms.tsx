@@ -2,10 +2,11 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import { Status } from '../components.js';
 import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
-import { CsrfField } from '../layout.js';
-import { CreateTestPlan } from '../../schemas/test-plans.js';
+import { CsrfField, notFoundPage } from '../layout.js';
+import { CreateTestPlan, UpdateTestPlan } from '../../schemas/test-plans.js';
 import { dashboardApplications, dashboardTestCases } from '../../services/dashboard.js';
-import { createTestPlan } from '../../services/test-plans.js';
+import { createTestPlan, requireTestPlan, updateTestPlan, type TestPlan } from '../../services/test-plans.js';
+import { notFoundAsUndefined } from './application-forms.js';
 import { runTestPlan } from '../../services/runs.js';
 import { runDeps } from '../../services/run-views.js';
 
@@ -19,13 +20,13 @@ const environmentField = (appShortId: string) => `environment.${appShortId}`;
 type Apps = Awaited<ReturnType<typeof dashboardApplications>>;
 type Tests = Awaited<ReturnType<typeof dashboardTestCases>>['testCases'];
 
-function PlanForm(props: { base: string; csrf: string; apps: Apps; tests: Tests; form: FormBody; errors: FieldErrors }) {
-  const { form, errors } = props;
-  const action = `${props.base}/new/test-plan`;
+function PlanForm(props: { base: string; csrf: string; apps: Apps; tests: Tests; form: FormBody; errors: FieldErrors; editing?: { shortId: string; name: string } }) {
+  const { form, errors, editing } = props;
+  const action = editing ? `${props.base}/test-plans/${editing.shortId}/edit` : `${props.base}/new/test-plan`;
   const apps = props.apps.filter((a) => a.environments.length > 0);
   return (
     <div id="plan-form">
-      <h1>Create a test plan</h1>
+      <h1>{editing ? `Edit ${editing.name}` : 'Create a test plan'}</h1>
       <p>A plan runs its <strong>enabled</strong> tests (and what they depend on), each against its application's environment.</p>
       <FormProblems errors={errors} />
       <form method="post" action={action} hx-post={action} hx-target="#plan-form" hx-swap="outerHTML">
@@ -60,19 +61,19 @@ function PlanForm(props: { base: string; csrf: string; apps: Apps; tests: Tests;
           </fieldset>
         )}
         <TextField label="E-mail the result to" name="emailRecipients" type="text" value={form.emailRecipients} errors={errors} hint="Optional: addresses separated by commas, sent when a run fails" />
-        <p><button class="primary" type="submit">Create the plan</button></p>
+        <p><button class="primary" type="submit">{editing ? 'Save the plan' : 'Create the plan'}</button></p>
       </form>
     </div>
   );
 }
 
 /** The API's body from the form, and which form field each of its paths is. */
-function planBody(form: FormBody, apps: Apps) {
+function planBody(form: FormBody, apps: Apps, editing = false) {
   const testCaseIds = Object.keys(form).filter((k) => k.startsWith('test.') && form[k] === 'on').map((k) => k.slice('test.'.length));
   const chosen = apps.filter((a) => form[environmentField(a.shortId)]);
   const applications = chosen.map((a) => ({ applicationShortId: a.shortId, environmentShortId: form[environmentField(a.shortId)]! }));
   const recipients = (form.emailRecipients ?? '').split(',').map((r) => r.trim()).filter(Boolean);
-  const body = { name: form.name, testCaseIds, applications, notifications: recipients.length > 0 ? { email: { recipients, notifyOn: 'failure' } } : undefined };
+  const body = { name: form.name, testCaseIds, applications, notifications: recipients.length > 0 ? { email: { recipients, notifyOn: 'failure' } } : editing ? { email: null } : undefined };
   const fieldOf = (path: string) => {
     if (path.startsWith('testCaseIds')) return 'testCaseIds';
     if (path.startsWith('notifications')) return 'emailRecipients';
@@ -107,6 +108,31 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     if (!input.ok) return show(c, data, form, input.errors);
     const written = await refusedAt('', () => createTestPlan({ db: c.get('deps').db }, { ...input.data, projectId: c.get('session').projectId }));
     return written.ok ? afterSave(c, form, `${base}/test-plans/${written.data.shortId}`) : show(c, data, form, written.errors);
+  });
+
+  const load = (c: Context<WebEnv>) => notFoundAsUndefined(() => requireTestPlan(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? ''));
+  const showEdit = (c: Context<WebEnv>, plan: TestPlan, data: { apps: Apps; tests: Tests }, form: FormBody, errors: FieldErrors) =>
+    formPage(c, { title: `Edit ${plan.name}`, nav: 'test-plans' }, <PlanForm base={base} csrf={c.get('csrfToken')} {...data} form={form} errors={errors} editing={plan} />, Object.keys(errors).length > 0);
+
+  web.get('/test-plans/:shortId/edit', async (c) => {
+    const plan = await load(c);
+    if (!plan) return notFoundPage(c, 'This test plan');
+    const form: FormBody = { name: plan.name, emailRecipients: plan.notifications.email?.recipients.join(', ') ?? '' };
+    for (const t of plan.testCases) form[testField(t.id)] = 'on';
+    for (const a of plan.applications) form[environmentField(a.applicationShortId)] = a.environmentShortId;
+    return showEdit(c, plan, await choices(c), form, {});
+  });
+
+  web.post('/test-plans/:shortId/edit', async (c) => {
+    const plan = await load(c);
+    if (!plan) return notFoundPage(c, 'This test plan');
+    const data = await choices(c);
+    const form = await readForm(c);
+    const { body, fieldOf } = planBody(form, data.apps, true);
+    const input = check(UpdateTestPlan, body, fieldOf);
+    if (!input.ok) return showEdit(c, plan, data, form, input.errors);
+    const written = await refusedAt('', () => updateTestPlan({ db: c.get('deps').db }, { ...input.data, projectId: c.get('session').projectId, testPlanShortId: plan.shortId }));
+    return written.ok ? afterSave(c, form, `${base}/test-plans/${plan.shortId}`) : showEdit(c, plan, data, form, written.errors);
   });
 
   // "Run this plan": the API's run of a plan, then the run's page, which follows it to its verdict.

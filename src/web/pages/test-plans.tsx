@@ -53,6 +53,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>{plan.name}</h1>
         <RunPlanButton base={base} csrf={c.get('csrfToken')} shortId={plan.shortId} />
+        <p><a href={`${base}/test-plans/${plan.shortId}/edit`}>Edit the plan</a></p>
         <p><img src={`${base}/start/badge.svg?plan=${encodeURIComponent(plan.shortId)}`} alt="Status of this plan's latest run" /></p>
         <dl class="facts">
           <dt>Short id</dt><dd><code>{plan.shortId}</code>{plan.isDefault && <span class="muted"> (the project's default plan)</span>}</dd>
