@@ -17,6 +17,14 @@ export default tseslint.config(
     },
   },
   {
+    // Scripts the dashboard serves to browsers as they are (src/web/assets): plain JavaScript outside the TypeScript
+    // project, so linted without type information; the browser's globals are the browser's.
+    files: ['src/web/assets/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { parserOptions: { projectService: false }, sourceType: 'script' },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-undef': 'off' },
+  },
+  {
     // Tests read JSON response bodies the way a client would: loosely.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
