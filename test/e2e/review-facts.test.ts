@@ -76,7 +76,7 @@ describe('a review reads the facts beside the results', () => {
     // The agent was offered the argument and told what it is for.
     const offered = llm.requests[0]!.tools!.find((t) => t.type === 'function' && t.function.name === 'done');
     expect(JSON.stringify(offered)).toContain('notCovered');
-    expect(JSON.stringify(llm.requests[0]!.messages)).toContain('notCovered each part of the goal you could not verify');
+    expect(JSON.stringify(llm.requests[0]!.messages)).toContain('notCovered lists each part of the goal you could not verify');
     // The check was recorded as in the issue: the test id leads, the role and name are its recorded target.
     expect(generated.steps.steps[0]).toMatchObject({ action: 'check', locator: "getByTestId('select-all')", target: { role: 'checkbox', name: 'Select all' } });
 
