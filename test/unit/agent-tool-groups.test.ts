@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
-import type { BrowserPool } from '../../src/browser/pool.js';
 import { RunValues } from '../../src/browser/values.js';
 import { runAgent } from '../../src/llm/agent.js';
 import { agentTools, agentToolsWith, toolGroupsFor, type ToolGroup } from '../../src/llm/agent-tools.js';
 import { createLlm } from '../../src/llm/client.js';
 import { agentSystemPrompt } from '../../src/llm/prompts.js';
 import { countTokens, promptTokens, renderTools } from '../../src/llm/token-count.js';
-import { createBenchPool } from '../../bench/support.js';
 import { refOf, tool } from '../support/agent-script.js';
-import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../support/scripted-llm.js';
+import type { ChatRequest } from '../support/scripted-llm.js';
+import { useAgentRig } from '../support/agent-rig.js';
 
 // The burn-in's tool list is most of each step's prompt. Tools a goal seldom needs (email, HTTP) are offered when
 // the goal's words call for them, and `more_tools` adds them at any step; nothing the agent could do before is out
@@ -64,18 +63,10 @@ describe('tool groups', () => {
 });
 
 describe('more_tools in a burn-in', () => {
-  let llm: ScriptedLlm;
-  let pool: BrowserPool;
-  beforeAll(async () => {
-    llm = await startScriptedLlm();
-    pool = createBenchPool(1);
-  });
-  afterAll(async () => {
-    await pool?.close();
-    await llm?.stop();
-  });
+  const rig = useAgentRig();
 
   it('adds the group for the rest of the burn-in, records no step for it, and the prompt prefix stays the same otherwise', async () => {
+    const { llm, pool } = rig;
     const offered: string[][] = [];
     const seen = (req: ChatRequest) => offered.push(names((req.tools ?? []) as OpenAI.ChatCompletionTool[]));
     llm.enqueue(

@@ -8,7 +8,7 @@ import { probeCapabilities, watchCapabilities } from '../../src/llm/capabilities
 import { streamChat } from '../../src/llm/chat.js';
 import { callTool, createLlm, type Llm } from '../../src/llm/client.js';
 import { toolCallFromText } from '../../src/llm/text-tool-calls.js';
-import { createBenchPool } from '../../bench/support.js';
+import { useAgentRig } from '../support/agent-rig.js';
 import { llmFor } from '../../activities/llm-usage.js';
 import { loadConfig } from '../../src/config.js';
 import { refOf, tool } from '../support/agent-script.js';
@@ -48,18 +48,14 @@ describe('tool calls written as text', () => {
 });
 
 describe('each dialect of OpenAI-compatible server', () => {
+  const rig = useAgentRig();
   let llm: ScriptedLlm;
   let pool: BrowserPool;
   const client = (): Llm => createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' }, { maxRetries: 0 })!;
-  beforeAll(async () => {
-    llm = await startScriptedLlm();
-    pool = createBenchPool(1);
+  beforeEach(() => {
+    ({ llm, pool } = rig);
+    llm.reset();
   });
-  afterAll(async () => {
-    await pool?.close();
-    await llm?.stop();
-  });
-  beforeEach(() => llm.reset());
 
   const save = tool('save_note', { text: 'milk' });
 
