@@ -1,19 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { makeBadge } from 'badge-maker';
 import { ErrorSchema, type OpenApiApp } from '../openapi.js';
-import { shortId } from '../../schemas/common.js';
+import { BadgeQuery } from '../../schemas/badge.js';
 import { ApiError } from '../errors.js';
 import { tokenOwner } from '../../services/access.js';
 import { projectBadgeState } from '../../services/badge.js';
-
-const BadgeQuery = z.object({
-  token: z
-    .string()
-    .optional()
-    .openapi({ description: 'A badge token (`prb_…`) of the project. Required; an API token (`prt_…`) is refused with 403.', example: 'prb_0123456789abcdefghijklmnopqrstuvwxyzABCD' }),
-  testPlanShortId: shortId('testPlan').optional().openapi({ description: 'Show this plan’s latest run instead of the project’s' }),
-  label: z.string().max(64).default('proctor').openapi({ description: 'Left-hand text of the badge', example: 'e2e' }),
-});
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
 

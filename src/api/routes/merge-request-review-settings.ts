@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { Deleted, shortId, uuid } from '../../schemas/common.js';
+import { Deleted, uuid } from '../../schemas/common.js';
 import type { AppDeps } from '../context.js';
+import { SaveMergeRequestReviewSettings } from '../../schemas/merge-request-review-settings.js';
 import {
   deleteMergeRequestReviewSettings,
   getMergeRequestReviewSettings,
@@ -33,20 +34,6 @@ const Settings = z
   })
   .openapi('MergeRequestReviewSettings');
 
-const SaveSettings = z
-  .object({
-    provider,
-    repository: z.string().min(3).max(300).regex(/^[^\s/]+(\/[^\s/]+)+$/, 'repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)').openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
-    reviewContext: z.string().max(10_000).nullable().optional(),
-    autoRun: z.boolean().optional().openapi({ description: 'Default true' }),
-    includeDrafts: z.boolean().optional().openapi({ description: 'Default false' }),
-    commentOnOpen: z.boolean().optional().openapi({ description: 'Default false' }),
-    environmentMapping: z.record(z.string().min(1).max(200), shortId('application')).optional(),
-    handle: z.string().trim().regex(/^@?[\w.-]{1,100}$/, 'a handle is letters, digits, `.`, `_` or `-`').optional().openapi({ example: '@proctor', description: 'Default `@proctor`' }),
-  })
-  .strict()
-  .openapi('SaveMergeRequestReviewSettings');
-
 const IdParams = z.object({ id: uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 
 const tags = ['Merge request review'];
@@ -64,7 +51,7 @@ const routes = {
       'Keyed by provider and repository: a second save changes the fields it names. A repository belongs to one project (409 otherwise). ' +
       'Saving for GitLab creates or refreshes the project webhook (merge request, note, deployment and pipeline events) with a secret token ' +
       'Proctor generates and never returns. For GitHub, the GitHub App\'s webhook delivers to `webhookUrl`.',
-    request: { body: jsonBody(SaveSettings) },
+    request: { body: jsonBody(SaveMergeRequestReviewSettings) },
     responses: {
       200: json(Settings, 'Settings after the save'),
       409: json(ErrorSchema, 'The repository is connected to another project'),

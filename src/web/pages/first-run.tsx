@@ -83,7 +83,7 @@ export function registerFirstRunPages(web: Hono<WebEnv>, base: string): void {
         </ol>
         <h2>Status badge</h2>
         <p><img src={`${base}/start/badge.svg`} alt={`Test status: ${(await projectBadgeState(db, projectId, undefined)).message}`} /></p>
-        <p class="muted">The latest run of the project. For a README, a badge token (<code>proctor admin create-badge-token</code>) serves the same badge at <code>/v1/badge.svg?token=prb_…</code>.</p>
+        <p class="muted">The latest run of the project. <a href={`${base}/project/badge`}>Make a badge URL for a README</a>.</p>
       </>,
     );
   });

@@ -2,9 +2,12 @@ import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { registerApplicationForms } from './application-forms.js';
+import { registerBadgePages } from './badge.js';
 import { registerConfigForms } from './config-forms.js';
 import { registerDevicePresetForms } from './device-preset-forms.js';
 import { registerFirstRunPages } from './first-run.js';
+import { registerGitIntegrationForms } from './git-integration-forms.js';
+import { registerMergeRequestReviewForms } from './merge-request-review-forms.js';
 import { registerPlanForms } from './plan-forms.js';
 import { registerProjectSettingsForm } from './project-settings-form.js';
 import { registerScenarioForms } from './scenario-forms.js';
@@ -25,6 +28,9 @@ export function registerFormPages(web: Hono<WebEnv>, base: string): void {
   registerTestCaseForms(web, base);
   registerPlanForms(web, base);
   registerProjectSettingsForm(web, base);
+  registerBadgePages(web, base);
   registerScheduleForms(web, base);
   registerScenarioForms(web, base);
+  registerGitIntegrationForms(web, base);
+  registerMergeRequestReviewForms(web, base);
 }

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
-import { renderPage } from '../layout.js';
+import { CsrfField, renderPage } from '../layout.js';
 import { listGitIntegrations } from '../../services/git-integrations.js';
 import { listMergeRequestReviewSettings } from '../../services/merge-request-reviews.js';
 
@@ -11,6 +11,19 @@ import { listMergeRequestReviewSettings } from '../../services/merge-request-rev
 
 const stored = (has: boolean) => (has ? 'stored' : 'none');
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
+
+/** Edit and delete of one row; the labels name it, since every row has the same two. */
+function Actions(props: { base: string; csrf: string; what: string }) {
+  return (
+    <>
+      <a href={`${props.base}/edit`} aria-label={`Edit ${props.what}`}>Edit</a>{' '}
+      <form class="inline" method="post" action={`${props.base}/delete`}>
+        <CsrfField token={props.csrf} />
+        <button type="submit" aria-label={`Delete ${props.what}`}>Delete</button>
+      </form>
+    </>
+  );
+}
 
 export function registerGitPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/git');
@@ -28,11 +41,11 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>Git integrations</h1>
         {integrations.length === 0 ? (
-          <p>No GitHub or GitLab integration (<code>POST /v1/git-integrations</code>).</p>
+          <p>No GitHub or GitLab integration yet.</p>
         ) : (
           <table>
             <thead>
-              <tr><th scope="col">Provider</th><th scope="col">Short id</th><th scope="col">Signs in with</th><th scope="col">Server</th><th scope="col">Secrets</th><th scope="col">Updated</th></tr>
+              <tr><th scope="col">Provider</th><th scope="col">Short id</th><th scope="col">Signs in with</th><th scope="col">Server</th><th scope="col">Secrets</th><th scope="col">Updated</th><th scope="col">Change</th></tr>
             </thead>
             <tbody>
               {integrations.map((i) => (
@@ -45,15 +58,18 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
                     {i.auth === 'app' ? `private key ${stored(i.hasPrivateKey)}` : `token ${stored(i.hasToken)}`}, webhook secret {stored(i.hasWebhookSecret)}
                   </td>
                   <td><When at={i.updatedAt} /></td>
+                  <td><Actions base={`${base}/git/integrations/${i.shortId}`} csrf={c.get('csrfToken')} what={`the ${i.provider} integration`} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
 
+        <p><a href={`${base}/new/git-integration`}>Connect GitHub or GitLab</a></p>
+
         <h2>Merge-request review settings</h2>
         {settings.length === 0 ? (
-          <p>No repository is reviewed (<code>PUT /v1/merge-request-review-settings</code>).</p>
+          <p>No repository is reviewed.</p>
         ) : (
           settings.map((s) => (
             <section class="card" aria-labelledby={`mr-${s.id}`}>
@@ -75,9 +91,11 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
                 {s.reviewContext && <><dt>Context for the reviewer</dt><dd>{s.reviewContext}</dd></>}
                 <dt>Updated</dt><dd><When at={s.updatedAt} /></dd>
               </dl>
+              <Actions base={`${base}/git/reviews/${s.id}`} csrf={c.get('csrfToken')} what={`the reviews of ${s.repository}`} />
             </section>
           ))
         )}
+        <p><a href={`${base}/new/merge-request-review`}>Review a repository's merge requests</a></p>
       </>,
     );
   });

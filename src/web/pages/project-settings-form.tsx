@@ -4,6 +4,7 @@ import type { WebEnv } from '../context.js';
 import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, readForm, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { CsrfField } from '../layout.js';
 import { UpdateProjectSettings } from '../../schemas/project-settings.js';
+import { minRuleFlakeRate } from '../../domain/flakiness.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { getProjectSettings, updateProjectSettings, type ProjectSettings } from '../../services/project-settings.js';
 
@@ -12,6 +13,15 @@ import { getProjectSettings, updateProjectSettings, type ProjectSettings } from 
 
 /** A number box as the schema wants it: empty or not a number stays text, for the schema to refuse by name. */
 const numberOf = (value: string | undefined): number | string => (value !== undefined && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : (value ?? ''));
+
+/**
+ * The schema words the flake rate as the API takes it, a fraction (0.01 to 1); the box is in percent, so its refusal
+ * is said in percent. Only the wording changes: the schema still decides.
+ */
+function inPercent(errors: FieldErrors): FieldErrors {
+  if (!errors.flakeRate) return errors;
+  return { ...errors, flakeRate: `must be a percentage from ${minRuleFlakeRate * 100} to 100` };
+}
 
 function formOf(settings: ProjectSettings): FormBody {
   return {
@@ -48,6 +58,7 @@ function SettingsForm(props: { base: string; csrf: string; form: FormBody; error
         </fieldset>
         <p><button class="primary" type="submit">Save the settings</button></p>
       </form>
+      <p><a href={`${props.base}/project/badge`}>Status badge for a README</a></p>
     </div>
   );
 }
@@ -68,7 +79,7 @@ export function registerProjectSettingsForm(web: Hono<WebEnv>, base: string): vo
       quarantine: form.quarantine === 'on' ? { flakeRate: typeof rate === 'number' ? rate / 100 : rate, minRuns: numberOf(form.minRuns) } : null,
     };
     const input = check(UpdateProjectSettings, body, (path) => (path.startsWith('quarantine.') ? path.slice('quarantine.'.length) : path));
-    if (!input.ok) return show(c, form, input.errors);
+    if (!input.ok) return show(c, form, inPercent(input.errors));
     await updateProjectSettings(c.get('deps').db, c.get('session').projectId, input.data, sessionActor(c.get('session').tokenId));
     return afterSave(c, form, `${base}/project?saved=1`);
   });

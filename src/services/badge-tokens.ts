@@ -1,0 +1,45 @@
+// Badge tokens from the dashboard: a person makes a README badge URL (a new badge token, shown once, with the
+// Markdown around it), sees which badge tokens exist and revokes one. Each change is audited like `proctor admin`'s.
+import type { DB } from '../db/database.js';
+import { isActiveBadgeToken, listActiveBadgeTokens, type BadgeTokenRow } from '../db/queries/badge-tokens.js';
+import { findIdByShortId } from '../db/queries/lookups.js';
+import type { AuditActor } from '../domain/audit.js';
+import { NotFoundError } from '../domain/errors.js';
+import { createProjectToken, revokeProjectToken } from './api-tokens.js';
+
+export type { BadgeTokenRow };
+
+export interface BadgeLink {
+  /** The badge's URL with its token: the only time the token is visible. */
+  url: string;
+  markdown: string;
+}
+
+export const listBadgeTokens = (db: DB, projectId: string): Promise<BadgeTokenRow[]> => listActiveBadgeTokens(db, projectId);
+
+/**
+ * A new badge token and the URL that shows the project's (or one plan's) badge with it. `publicUrl` is where the
+ * API is reached from outside: the URL goes into READMEs.
+ */
+export async function createBadgeLink(
+  db: DB,
+  input: { projectId: string; publicUrl: string; name: string; testPlanShortId?: string; label: string; actor: AuditActor },
+): Promise<BadgeLink> {
+  if (input.testPlanShortId && !(await findIdByShortId(db, 'test_plans', input.projectId, input.testPlanShortId))) {
+    throw new NotFoundError('testPlanShortId: Test plan');
+  }
+  const { token } = await createProjectToken(db, { projectId: input.projectId, kind: 'badge', name: input.name, actor: input.actor });
+  const query = new URLSearchParams({ token });
+  if (input.testPlanShortId) query.set('testPlanShortId', input.testPlanShortId);
+  if (input.label !== 'proctor') query.set('label', input.label);
+  const url = `${input.publicUrl.replace(/\/$/, '')}/v1/badge.svg?${query}`;
+  // Markdown's alt text is plain: brackets would end it early.
+  return { url, markdown: `![${input.label.replace(/[[\]]/g, '')}](${url})` };
+}
+
+/** Revokes one of the project's badge tokens; NotFoundError for an API token or another project's. */
+export async function revokeBadgeToken(db: DB, projectId: string, tokenId: string, actor: AuditActor): Promise<void> {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  if (!uuid.test(tokenId) || !(await isActiveBadgeToken(db, projectId, tokenId))) throw new NotFoundError('Badge token');
+  await revokeProjectToken(db, tokenId, actor);
+}

@@ -1,0 +1,119 @@
+import type { Context, Hono } from 'hono';
+import type { WebEnv } from '../context.js';
+import { check, FieldError, FormProblems, formPage, invalidAttrs, optional, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { CsrfField, notFoundPage } from '../layout.js';
+import { When } from '../components.js';
+import { CreateBadgeLink } from '../../schemas/badge.js';
+import { sessionActor } from '../../services/audit-log.js';
+import { createBadgeLink, listBadgeTokens, revokeBadgeToken, type BadgeLink, type BadgeTokenRow } from '../../services/badge-tokens.js';
+import { listTestPlans } from '../../services/test-plans.js';
+import { notFoundAsUndefined } from './application-forms.js';
+
+// The status badge for a README, made without a terminal: a new badge token (prb_…, which only ever shows a
+// badge) in the badge URL and its Markdown, shown once on the answer to the post, as `proctor admin
+// create-badge-token` prints it once. The list names the badge tokens that work, never a token, and revokes them.
+
+interface BadgePageProps {
+  base: string;
+  csrf: string;
+  plans: { shortId: string; name: string }[];
+  tokens: BadgeTokenRow[];
+  form: FormBody;
+  errors: FieldErrors;
+  link?: BadgeLink;
+}
+
+function NewLink(props: { link: BadgeLink }) {
+  return (
+    <section class="card" aria-labelledby="new-badge">
+      <h2 id="new-badge">Your badge URL</h2>
+      <p role="status">Copy it now: its token is not shown again. Anyone with the URL sees the badge, nothing else.</p>
+      <div class="field">
+        <label for="badge-markdown">Markdown for a README</label>
+        <textarea id="badge-markdown" rows={3} readonly>{props.link.markdown}</textarea>
+      </div>
+      <div class="field">
+        <label for="badge-url">Badge URL</label>
+        <input id="badge-url" type="text" readonly value={props.link.url} />
+      </div>
+    </section>
+  );
+}
+
+function BadgePage(props: BadgePageProps) {
+  const { form, errors } = props;
+  const action = `${props.base}/project/badge`;
+  return (
+    <>
+      <h1>Status badge</h1>
+      <p><img src={`${props.base}/start/badge.svg`} alt="Status of the project's latest run" /></p>
+      {props.link && <NewLink link={props.link} />}
+      <h2>Make a badge URL</h2>
+      <FormProblems errors={errors} />
+      <form method="post" action={action}>
+        <CsrfField token={props.csrf} />
+        <TextField label="Token name" name="name" value={form.name ?? 'README badge'} errors={errors} required hint="Says where the badge is used, so it can be revoked later" />
+        <div class="field">
+          <label for="f-testPlanShortId">Runs shown</label>
+          <select id="f-testPlanShortId" name="testPlanShortId" {...invalidAttrs('testPlanShortId', errors)}>
+            <option value="" selected={!form.testPlanShortId}>The project's latest run</option>
+            {props.plans.map((p) => <option value={p.shortId} selected={form.testPlanShortId === p.shortId}>Plan {p.name}</option>)}
+          </select>
+          <FieldError name="testPlanShortId" errors={errors} />
+        </div>
+        <TextField label="Badge label" name="label" value={form.label ?? 'proctor'} errors={errors} hint="The badge's left-hand text, up to 64 characters" />
+        <p><button class="primary" type="submit">Make the badge URL</button></p>
+      </form>
+      <h2>Badge tokens</h2>
+      {props.tokens.length === 0 ? <p>No badge token yet.</p> : (
+        <table>
+          <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Change</th></tr></thead>
+          <tbody>
+            {props.tokens.map((t) => (
+              <tr>
+                <td>{t.name}</td>
+                <td><code>{t.prefix}…</code></td>
+                <td><When at={t.createdAt.toISOString()} /></td>
+                <td>
+                  <form class="inline" method="post" action={`${action}/tokens/${t.id}/revoke`}>
+                    <CsrfField token={props.csrf} />
+                    <button type="submit" aria-label={`Revoke ${t.name}`}>Revoke</button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
+  const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
+  const show = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, link?: BadgeLink) => {
+    const db = c.get('deps').db;
+    const [plans, tokens] = await Promise.all([listTestPlans(db, projectId(c)), listBadgeTokens(db, projectId(c))]);
+    // The answer that carries a new token is kept out of every cache.
+    if (link) c.header('Cache-Control', 'no-store');
+    return formPage(c, { title: 'Status badge', nav: 'project' }, <BadgePage base={base} csrf={c.get('csrfToken')} plans={plans} tokens={tokens} form={form} errors={errors} link={link} />, Object.keys(errors).length > 0);
+  };
+
+  web.get('/project/badge', (c) => show(c, {}, {}));
+
+  web.post('/project/badge', async (c) => {
+    const form = await readForm(c);
+    const input = check(CreateBadgeLink, { name: form.name ?? '', testPlanShortId: optional(form.testPlanShortId), label: form.label?.trim() ? form.label : undefined });
+    if (!input.ok) return show(c, form, input.errors);
+    const { deps, session } = { deps: c.get('deps'), session: c.get('session') };
+    const made = await refusedAt('name', () => createBadgeLink(deps.db, { ...input.data, projectId: session.projectId, publicUrl: deps.config.publicUrl, actor: sessionActor(session.tokenId) }), ['testPlanShortId']);
+    // Not a redirect: the token exists only in this answer.
+    return made.ok ? show(c, {}, {}, made.data) : show(c, form, made.errors);
+  });
+
+  web.post('/project/badge/tokens/:token/revoke', async (c) => {
+    const revoked = await notFoundAsUndefined(() => revokeBadgeToken(c.get('deps').db, projectId(c), c.req.param('token'), sessionActor(c.get('session').tokenId)).then(() => true));
+    if (!revoked) return notFoundPage(c, 'This badge token');
+    return c.redirect(`${base}/project/badge`, 303);
+  });
+}

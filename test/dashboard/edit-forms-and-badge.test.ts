@@ -1,0 +1,185 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { startStack, type Stack } from '../support/worker-context.js';
+import { seedProject } from '../../src/db/queries/admin.js';
+
+// Issue 24: editing device presets and scenarios, the status badge's URL made from the dashboard (no terminal), and
+// the quarantine rule's refusal said in the field's unit. Chromium drives the real app on Postgres; what is checked
+// is what a person sees and what the API then answers.
+
+const pageBudgetBytes = 50 * 1024;
+
+describe('dashboard: editing presets and scenarios, the badge URL, the quarantine rule in percent', () => {
+  let stack: Stack;
+  let dash: DashboardBrowser;
+  let other: Awaited<ReturnType<typeof seedProject>>;
+  const newPages = new Set<string>();
+
+  /** The page passes axe; a page opened by a link (not a refused post's answer) is measured against the budget at the end. */
+  const checkPage = async (page: Page, opened = true) => {
+    await expectAccessible(page);
+    if (opened) newPages.add(new URL(page.url()).pathname);
+  };
+
+  beforeAll(async () => {
+    const appUrl = await reserveAppUrl();
+    stack = await startStack({ appUrl, worker: false });
+    dash = await openDashboard(stack.app, appUrl);
+    other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
+    await dash.signIn(stack.tenant.token);
+  }, 120_000);
+
+  afterAll(async () => {
+    await dash?.close();
+    await stack?.close();
+  });
+
+  it('edits a device preset: a viewport the API refuses is shown at its field and changes nothing; a good edit is what the API answers', async () => {
+    const page = dash.page;
+    const created = (await stack.call('POST', '/v1/device-presets', { name: 'Phone', viewport: { width: 390, height: 844 }, locale: 'de-DE', isMobile: true })).body;
+    const preset = async () => (await stack.call('GET', `/v1/device-presets/${created.shortId}`)).body;
+    const before = await preset();
+    await page.getByRole('link', { name: 'Devices' }).click();
+    await page.getByRole('link', { name: 'Edit Phone' }).click();
+    await checkPage(page);
+    expect(await page.getByLabel('Viewport width (CSS pixels)').inputValue()).toBe('390');
+    expect(await page.getByLabel('Locale').inputValue()).toBe('de-DE');
+    expect(await page.getByLabel('Mobile').isChecked()).toBe(true);
+    await page.getByLabel('Viewport height (CSS pixels)').fill('9000');
+    await page.getByLabel('Preset name').fill('Big phone');
+    await page.getByRole('button', { name: 'Save the device preset' }).click();
+    await expect.poll(() => page.locator('#height-error').textContent()).toMatch(/4000/);
+    expect(await page.getByLabel('Preset name').inputValue()).toBe('Big phone');
+    expect(await preset()).toEqual(before);
+    await checkPage(page, false);
+
+    await page.getByLabel('Viewport height (CSS pixels)').fill('915');
+    await page.getByLabel('Locale').fill('');
+    await page.getByLabel('Touch').check();
+    await page.getByRole('button', { name: 'Save the device preset' }).click();
+    await page.waitForURL(/\/device-presets$/);
+    expect(await preset()).toMatchObject({ name: 'Big phone', viewport: { width: 390, height: 915 }, locale: null, isMobile: true, hasTouch: true });
+    expect(await page.getByRole('row', { name: /Big phone/ }).getByRole('cell', { name: '390 × 915' }).count()).toBe(1);
+  }, 60_000);
+
+  it('edits a scenario: blank instructions are refused and change nothing; emptying the description clears it', async () => {
+    const page = dash.page;
+    const created = (await stack.call('POST', '/v1/scenarios', { name: 'Full cart', description: 'One mug in the cart', instructions: 'Add the mug to the cart' })).body;
+    const scenario = async () => (await stack.call('GET', `/v1/scenarios/${created.shortId}`)).body;
+    const before = await scenario();
+    await page.getByRole('link', { name: 'Scenarios' }).click();
+    await page.getByRole('link', { name: 'Edit Full cart' }).click();
+    await checkPage(page);
+    await page.getByLabel('Instructions').fill('   ');
+    await page.getByRole('button', { name: 'Save the scenario' }).click();
+    await expect.poll(() => page.locator('#instructions-error').textContent()).toBeTruthy();
+    expect(await scenario()).toEqual(before);
+    await page.getByLabel('Instructions').fill('Sign in as {{SHOP_EMAIL}}, then add two mugs to the cart');
+    await page.getByLabel('Description').fill('');
+    await page.getByRole('button', { name: 'Save the scenario' }).click();
+    await page.waitForURL(/\/scenarios$/);
+    expect(await scenario()).toMatchObject({ name: 'Full cart', description: null, instructions: 'Sign in as {{SHOP_EMAIL}}, then add two mugs to the cart' });
+    expect(await page.getByRole('cell', { name: /two mugs/ }).count()).toBe(1);
+  }, 60_000);
+
+  it('says a refused flake rate in percent, the unit of its box, and stores nothing', async () => {
+    const page = dash.page;
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Quarantine flaky tests automatically').check();
+    for (const rate of ['0.5', '150']) {
+      await page.getByLabel('At a flake rate of (percent)').fill(rate);
+      // The form posts in place (htmx): wait for this answer, not the message the last one left.
+      await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save the settings' }).click()]);
+      await expect.poll(() => page.locator('#flakeRate-error').textContent()).toBe('must be a percentage from 1 to 100');
+      expect((await stack.call('GET', '/v1/project/settings')).body.quarantine).toBeNull();
+    }
+    await page.getByLabel('At a flake rate of (percent)').fill('25');
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await stack.call('GET', '/v1/project/settings')).body.quarantine).toEqual({ flakeRate: 0.25, minRuns: 10 });
+  }, 60_000);
+
+  it('makes a badge URL: shown once with its Markdown, it serves the badge; a bad label is refused; revoking it stops it', async () => {
+    const page = dash.page;
+    const plan = (await stack.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [] })).body;
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Status badge for a README' }).click();
+    await checkPage(page);
+    const tokens = async () => Number((await stack.db.selectFrom('api_tokens').select((eb) => eb.fn.countAll<string>().as('n')).where('kind', '=', 'badge').executeTakeFirstOrThrow()).n);
+    await page.getByLabel('Badge label').fill('x'.repeat(65));
+    await page.getByRole('button', { name: 'Make the badge URL' }).click();
+    await expect.poll(() => page.locator('#label-error').textContent()).toMatch(/64/);
+    expect(await tokens()).toBe(0);
+
+    await page.getByLabel('Token name').fill('Shop README');
+    await page.getByLabel('Runs shown').selectOption({ label: 'Plan Smoke' });
+    await page.getByLabel('Badge label').fill('e2e');
+    await page.getByRole('button', { name: 'Make the badge URL' }).click();
+    await page.getByRole('heading', { name: 'Your badge URL' }).waitFor();
+    await checkPage(page);
+    const url = await page.getByLabel('Badge URL', { exact: true }).inputValue();
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/badge\\.svg\\?token=prb_[^&]+&testPlanShortId=${plan.shortId}&label=e2e$`));
+    expect(await page.getByLabel('Markdown for a README').inputValue()).toBe(`![e2e](${url})`);
+    expect(await tokens()).toBe(1);
+    // The URL works as a README would fetch it: no session, only its token.
+    const badge = await stack.app.request(url.replace('http://127.0.0.1:3000', ''));
+    expect(badge.status).toBe(200);
+    const svg = await badge.text();
+    expect(svg).toContain('e2e');
+    expect(svg).toContain('no runs');
+    // Listed without the token; a reload no longer shows it.
+    const token = new URL(url).searchParams.get('token')!;
+    await page.goto(`${dash.url}/project/badge`);
+    expect(await page.getByRole('row', { name: /Shop README/ }).textContent()).toContain(token.slice(0, 8));
+    expect(await page.content()).not.toContain(token);
+
+    await page.getByRole('button', { name: 'Revoke Shop README' }).click();
+    await page.getByText('No badge token yet.').waitFor();
+    expect((await stack.app.request(url.replace('http://127.0.0.1:3000', ''))).status).toBe(401);
+  }, 60_000);
+
+  it("answers another project's session with 404 for the edit pages and the revoke, and changes nothing", async () => {
+    const preset = (await stack.call('GET', '/v1/device-presets')).body.devicePresets[0];
+    const scenario = (await stack.call('GET', '/v1/scenarios')).body.scenarios[0];
+    await dash.page.goto(`${dash.url}/project/badge`);
+    await dash.page.getByRole('button', { name: 'Make the badge URL' }).click();
+    await dash.page.getByRole('heading', { name: 'Your badge URL' }).waitFor();
+    const badgeToken = await stack.db.selectFrom('api_tokens').select('id').where('kind', '=', 'badge').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    const elsewhere = await dash.signInElsewhere(other.token);
+    for (const path of [`/device-presets/${preset.shortId}/edit`, `/scenarios/${scenario.shortId}/edit`]) {
+      expect((await elsewhere.goto(`${dash.url}${path}`))!.status(), path).toBe(404);
+    }
+    await elsewhere.goto(`${dash.url}/project/badge`);
+    const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
+    const form = { _csrf: csrf, name: 'Stolen', instructions: 'x', width: '400', height: '400' };
+    for (const path of [`/device-presets/${preset.shortId}`, `/scenarios/${scenario.shortId}`, `/project/badge/tokens/${badgeToken.id}/revoke`, `/project/badge/tokens/${other.tokenId}/revoke`]) {
+      expect((await elsewhere.request.post(`${dash.url}${path}`, { form })).status(), path).toBe(404);
+    }
+    // Not even one's own API token is revoked through the badge form.
+    const own = await elsewhere.request.post(`${dash.url}/project/badge/tokens/${other.tokenId}/revoke`, { form });
+    expect(own.status()).toBe(404);
+    expect((await stack.call('GET', `/v1/device-presets/${preset.shortId}`)).body).toEqual(preset);
+    expect((await stack.call('GET', `/v1/scenarios/${scenario.shortId}`)).body).toEqual(scenario);
+    expect((await stack.db.selectFrom('api_tokens').select('revoked_at').where('id', '=', badgeToken.id).executeTakeFirstOrThrow()).revoked_at).toBeNull();
+    await elsewhere.context().close();
+  });
+
+  it('makes a badge URL without JavaScript, and keeps every new page within the size budget', async () => {
+    const context = await dash.browser.newContext({ javaScriptEnabled: false, storageState: await dash.context.storageState() });
+    const page = await context.newPage();
+    await page.goto(`${dash.url}/project/badge`);
+    const [made] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Make the badge URL' }).click()]);
+    expect(made.status()).toBe(200);
+    expect(made.headers()['cache-control']).toBe('no-store');
+    expect(await page.getByLabel('Badge URL', { exact: true }).inputValue()).toMatch(/\/v1\/badge\.svg\?token=prb_/);
+    await context.close();
+
+    for (const path of newPages) {
+      const bytes = await dash.transferredBytes(path);
+      expect(bytes.total, path).toBeLessThan(pageBudgetBytes);
+      expect(bytes.consoleErrors, path).toEqual([]);
+    }
+    expect(newPages.size).toBeGreaterThanOrEqual(3);
+  });
+});
