@@ -5,6 +5,7 @@ import { createSystemActivities } from './system.js';
 import { createTestExecutionActivities } from './test-execution.js';
 import { createMobileActivities } from './mobile.js';
 import { createRunActivities } from './runs.js';
+import { createPlanTestActivities } from './plan-test.js';
 import { createScheduleActivities } from './schedules.js';
 import { createChatActivities } from './chat.js';
 import { createChangeReviewActivities } from './change-review.js';
@@ -16,6 +17,10 @@ export type { ActivityDeps } from './deps.js';
 
 /** Every activity the worker registers, built from injected dependencies (no globals); domain errors mapped once. */
 export function createActivities(deps: ActivityDeps) {
+  return withComposites(createParts(deps));
+}
+
+function createParts(deps: ActivityDeps) {
   return mapDomainErrors({
     ...createSystemActivities(deps),
     ...createBurnInActivities(deps),
@@ -29,6 +34,15 @@ export function createActivities(deps: ActivityDeps) {
     ...createMergeRequestActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   });
+}
+
+/**
+ * Activities made of other activities (a plan run's test: mark started, replay, record), built over the registered
+ * parts. A worker that swaps a part (bench/plan-run's stand-in replay) composes again after the swap, so the
+ * composite calls the swapped part.
+ */
+export function withComposites<P extends ReturnType<typeof createParts>>(parts: P) {
+  return { ...parts, ...createPlanTestActivities(parts) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

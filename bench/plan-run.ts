@@ -1,4 +1,4 @@
-// A whole plan run through the real stack: the planRun workflow (real bundle) launching one testExecution child
+// A whole plan run through the real stack: the planRun workflow (real bundle) launching one runPlanTest activity
 // per test over a dependency graph, the real activities (replay in Chromium, database writes, trace upload) on
 // one worker, PostgreSQL, a Temporal dev server. N recorded tests in a DAG of depth 5 (layers of N/5; every test
 // of a layer after the first waits for 1-2 tests of the layer before, every 4th of them resumes from one), each
@@ -9,13 +9,13 @@
 //   startPlanRun) to the workflow's result, against the IDEAL: the same DAG list-scheduled on 20 machines with
 //   the measured per-test durations (run_test_cases.started_at -> finished_at), earliest start first, ties in
 //   topological order; plus the lower bounds (critical path, total work / 20). Orchestration overhead per test
-//   = (makespan - ideal) x 20 / tests. A row's duration already holds some orchestration (the child's workflow
-//   tasks and activity dispatches around the replay), so the same ideal is also computed from the executeTest
-//   activity's own run time (started -> completed in the child's history).
+//   = (makespan - ideal) x 20 / tests. A row's duration already holds some orchestration (marking the row started
+//   and writing the result around the replay), so the same ideal is also computed from the replay's own measured
+//   duration (the row's duration_ms).
 // - the gap between a test's dependencies finishing and its own start (rows); in a saturated run that is mostly
 //   queueing, so also the slot turnaround (a test's row finished -> the next waiting test's row started in the
-//   freed slot) and where that time goes, from the histories: the parent's reaction to a child's completion,
-//   the child's start, its three activities (schedule-to-start and run), the parent seeing the child complete.
+//   freed slot) and where that time goes, from the run's history: the run's reaction to an activity's completion,
+//   the next activity queued and started, the row marked started, the completion reaching the history.
 // - the parent workflow's history (events, bytes) against Temporal's limits, and CPU seconds per process group.
 //
 //   node --import tsx bench/plan-run.ts
@@ -34,9 +34,8 @@
 //
 // The stand-in: for the largest sizes the worker's executeTest activity is replaced, here in the bench only, by a
 // sleep that still reads its resume-from dependency's state blob and writes its own (as the real one does), so
-// the orchestration (planRun, continue-as-new, the testExecution children and their database writes) is the
-// real one while the run fits in minutes on two cores. Child histories are not analysed for those sizes (one
-// fetch per test), so their stage table is empty.
+// the orchestration (planRun, continue-as-new, the runPlanTest activities and their database writes) is the
+// real one while the run fits in minutes on two cores.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -229,51 +228,12 @@ function eventMs(e: HistoryEvent): number {
 
 const idOf = (id: unknown): string => String(id);
 
-interface ChildTimeline {
-  started: number;
-  /** Activity name -> scheduled, started, completed. */
-  activities: Map<string, { scheduled: number; started: number; completed: number }>;
-  completed: number;
-}
-
-function childTimeline(history: History): ChildTimeline {
-  const events = history.events ?? [];
-  const scheduled = new Map<string, { name: string; at: number }>();
-  const startedAt = new Map<string, number>();
-  const timeline: ChildTimeline = { started: NaN, activities: new Map(), completed: NaN };
-  let taskStarted = NaN;
-  for (const e of events) {
-    if (e.workflowExecutionStartedEventAttributes) timeline.started = eventMs(e);
-    else if (e.workflowExecutionCompletedEventAttributes) timeline.completed = eventMs(e);
-    else if (e.activityTaskScheduledEventAttributes) scheduled.set(idOf(e.eventId), { name: e.activityTaskScheduledEventAttributes.activityType?.name ?? '?', at: eventMs(e) });
-    else if (e.activityTaskStartedEventAttributes) startedAt.set(idOf(e.activityTaskStartedEventAttributes.scheduledEventId), eventMs(e));
-    else if (e.activityTaskCompletedEventAttributes) {
-      const id = idOf(e.activityTaskCompletedEventAttributes.scheduledEventId);
-      const s = scheduled.get(id);
-      if (s) timeline.activities.set(s.name, { scheduled: s.at, started: startedAt.get(id) ?? NaN, completed: eventMs(e) });
-    } else if (e.workflowTaskStartedEventAttributes) taskStarted = eventMs(e);
-    else if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') {
-      // A local activity (markTestStarted, recordTestResult) runs inside a workflow task and is recorded as a
-      // marker after it: it started with that task, its data holds its type and when it completed.
-      const local = localActivity(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data);
-      if (local) timeline.activities.set(local.name, { scheduled: taskStarted, started: taskStarted, completed: local.completed });
-    }
-  }
-  return timeline;
-}
-
-function localActivity(data: Uint8Array | null | undefined): { name: string; completed: number } | undefined {
-  if (!data) return undefined;
-  const marker = JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string; complete_time?: { seconds: number; nanos: number } | null };
-  const completed = marker.complete_time ? marker.complete_time.seconds * 1000 + marker.complete_time.nanos / 1e6 : NaN;
-  return marker.activity_type ? { name: marker.activity_type, completed } : undefined;
-}
-
 interface ParentFigures {
   events: number;
-  /** Per test (by test case id): the start of its child initiated, and the child's completion seen. */
+  /** Per test (by test case id): its runPlanTest activity scheduled, started by a worker, and its completion written. */
   initiated: Map<string, number>;
-  childCompleted: Map<string, number>;
+  activityStarted: Map<string, number>;
+  activityCompleted: Map<string, number>;
   /** When loadRunPlan's result reached the workflow (the first launches can happen from then on). */
   planLoaded: number;
   workflowTasks: number;
@@ -284,11 +244,10 @@ interface ParentFigures {
   launchesPerTask: number[];
 }
 
-function parentFigures(history: History, runShortId: string): ParentFigures {
+function parentFigures(history: History): ParentFigures {
   const events = history.events ?? [];
-  const prefix = `${workflowIds.planRun(runShortId)}:`;
-  const testOf = (workflowId: string | null | undefined) => (workflowId ?? '').slice(prefix.length);
-  const f: ParentFigures = { events: events.length, initiated: new Map(), childCompleted: new Map(), planLoaded: NaN, workflowTasks: 0, reaction: [], wftQueue: [], wftRun: [], launchesPerTask: [] };
+  const testOfEvent = new Map<string, string>(); // runPlanTest's scheduled event id -> its test
+  const f: ParentFigures = { events: events.length, initiated: new Map(), activityStarted: new Map(), activityCompleted: new Map(), planLoaded: NaN, workflowTasks: 0, reaction: [], wftQueue: [], wftRun: [], launchesPerTask: [] };
   const activityNames = new Map<string, string>();
   let firstPending = NaN; // first event since the last completed workflow task that a new task answers to
   let scheduledAt = NaN;
@@ -305,17 +264,22 @@ function parentFigures(history: History, runShortId: string): ParentFigures {
       f.wftQueue.push(startedAt - scheduledAt);
       f.wftRun.push(at - startedAt);
       firstPending = NaN;
-    } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
-      f.initiated.set(testOf(e.startChildWorkflowExecutionInitiatedEventAttributes.workflowId), at);
+    } else if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPlanTest') {
+      const input = JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes.input?.payloads?.[0]?.data ?? []).toString('utf8')) as { testCaseId: string };
+      testOfEvent.set(idOf(e.eventId), input.testCaseId);
+      f.initiated.set(input.testCaseId, at);
       // Commands of one task follow its completion: count them against the task just completed.
       while (f.launchesPerTask.length < f.workflowTasks) f.launchesPerTask.push(0);
       f.launchesPerTask[f.workflowTasks - 1]! += 1;
     } else {
-      if (e.childWorkflowExecutionCompletedEventAttributes) f.childCompleted.set(testOf(e.childWorkflowExecutionCompletedEventAttributes.workflowExecution?.workflowId), at);
+      const startedTest = testOfEvent.get(idOf(e.activityTaskStartedEventAttributes?.scheduledEventId));
+      if (startedTest) f.activityStarted.set(startedTest, at);
+      const completedTest = testOfEvent.get(idOf(e.activityTaskCompletedEventAttributes?.scheduledEventId));
+      if (completedTest) f.activityCompleted.set(completedTest, at);
       if (e.activityTaskScheduledEventAttributes) activityNames.set(idOf(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
-      // The first run's last plan page (a continued run loads the plan again, with children already done).
+      // The first run's last plan page (a continued run loads the plan again, with tests already done).
       if (e.activityTaskCompletedEventAttributes && f.initiated.size === 0 && activityNames.get(idOf(e.activityTaskCompletedEventAttributes.scheduledEventId)) === 'loadRunPlan') f.planLoaded = at;
-      // Anything else the workflow reacts to (child started/completed, activity completed) wakes a task.
+      // Anything else the workflow reacts to (an activity completed) wakes a task.
       const isCommandEcho =
         e.activityTaskScheduledEventAttributes || e.activityTaskStartedEventAttributes || e.markerRecordedEventAttributes || e.workflowExecutionCompletedEventAttributes;
       if (!isCommandEcho && Number.isNaN(firstPending)) firstPending = at;
@@ -341,20 +305,6 @@ async function chainHistories(client: Client, workflowId: string): Promise<Chain
     runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }
   return runs;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return out;
 }
 
 // ---- CPU time per process group (this process, Temporal, PostgreSQL, Chromium)
@@ -406,7 +356,7 @@ interface SizeFigures {
   wallMs: number;
   makespanMs: number;
   idealMs: number;
-  /** The ideal again, with the executeTest activity's run time as each test's duration. */
+  /** The ideal again, with the replay's own measured duration (the row's duration_ms) as each test's duration. */
   idealExecMs: number;
   criticalPathMs: number;
   workBoundMs: number;
@@ -533,19 +483,11 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   if ([...duration.values()].some((d) => !Number.isFinite(d))) throw new Error(`some tests have no start/finish time: ${JSON.stringify(result.counts)}`);
   const makespanMs = runRow.finished_at!.getTime() - runRow.started_at!.getTime();
 
-  // Histories: the parent's runs (size, launches, reactions) and, for real replays, every child's (its stages).
+  // Histories: the run chain's (size, launches, reactions, each test's activity).
   const chain = await chainHistories(client, handle.workflowId);
-  const parent = parentFigures({ events: chain.flatMap((r) => r.history.events ?? []) }, run.shortId);
-  const children = new Map(
-    standIn
-      ? []
-      : await mapLimit(dag, 8, async (t) => {
-          const h = await client.workflow.getHandle(workflowIds.testExecution(run.shortId, ids.get(t.name)!)).fetchHistory();
-          return [t.name, childTimeline(h)] as const;
-        }),
-  );
+  const parent = parentFigures({ events: chain.flatMap((r) => r.history.events ?? []) });
   const initiated = (name: string) => parent.initiated.get(ids.get(name)!)!;
-  const seenDone = (name: string) => parent.childCompleted.get(ids.get(name)!)!;
+  const seenDone = (name: string) => parent.activityCompleted.get(ids.get(name)!)!;
 
   // Gap between the last dependency finishing and the test's start (rows); and the same only for tests that,
   // when the parent saw their last dependency done, had a slot of their own: fewer than `concurrency` tests
@@ -565,7 +507,7 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   }
 
   // The parent's dispatch latency: from the moment a test could start (dependencies seen done and a slot free,
-  // slots handed out first-freed first) to the parent initiating its child.
+  // slots handed out first-freed first) to the run scheduling its activity.
   // When the test was already waiting as the slot came free, the slot's turnaround: the previous test's row
   // finished -> this test's row started, the browser slot idle in between (the cost per test when saturated).
   const slots: { free: number; rowEnd: number }[] = Array.from({ length: concurrency }, () => ({ free: parent.planLoaded, rowEnd: NaN }));
@@ -587,32 +529,23 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
     if (ready <= slot.free && Number.isFinite(slot.rowEnd)) turnaround.push(start(t.name) - slot.rowEnd);
   }
 
+  // Where a test's time goes, from the run's history and its row: the activity waiting for a worker, the worker
+  // marking the row started, the replay and the result written, the completion reaching the history.
   const stages: Record<string, number[]> = {
-    'child start (initiated -> child started)': [],
-    'child started -> its 1st task started': [],
-    'markTestStarted (local) run': [],
-    'task + executeTest queued': [],
-    'executeTest run': [],
-    'executeTest done -> task started': [],
-    'recordTestResult (local) run': [],
-    'task + child completed': [],
-    'completion reaches parent': [],
+    'runPlanTest queued (scheduled -> started)': [],
+    'started -> row started (markTestStarted)': [],
+    'row started -> finished (replay, record)': [],
+    'row finished -> activity completed': [],
   };
   for (const t of dag) {
-    const ch = children.get(t.name);
-    if (!ch) continue;
-    const [mark, exec, record] = ['markTestStarted', 'executeTest', 'recordTestResult'].map((a) => ch.activities.get(a));
-    if (!mark || !exec || !record) continue;
+    const id = ids.get(t.name)!;
+    const activityStarted = parent.activityStarted.get(id);
+    if (activityStarted === undefined) continue;
     const push = (key: string, ms: number) => stages[key]!.push(ms);
-    push('child start (initiated -> child started)', ch.started - initiated(t.name));
-    push('child started -> its 1st task started', mark.started - ch.started);
-    push('markTestStarted (local) run', mark.completed - mark.started);
-    push('task + executeTest queued', exec.started - mark.completed);
-    push('executeTest run', exec.completed - exec.started);
-    push('executeTest done -> task started', record.started - exec.completed);
-    push('recordTestResult (local) run', record.completed - record.started);
-    push('task + child completed', ch.completed - record.completed);
-    push('completion reaches parent', seenDone(t.name) - ch.completed);
+    push('runPlanTest queued (scheduled -> started)', activityStarted - initiated(t.name));
+    push('started -> row started (markTestStarted)', start(t.name) - activityStarted);
+    push('row started -> finished (replay, record)', end(t.name) - start(t.name));
+    push('row finished -> activity completed', seenDone(t.name) - end(t.name));
   }
 
   if (process.env.BENCH_DUMP) {
@@ -637,8 +570,8 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
     idealExecMs: idealMakespan(
       dag,
       new Map(dag.map((t) => {
-        const exec = children.get(t.name)?.activities.get('executeTest');
-        return [t.name, exec ? exec.completed - exec.started : duration.get(t.name)!];
+        const replay = byName.get(t.name)!.duration_ms;
+        return [t.name, replay ?? duration.get(t.name)!];
       })),
       concurrency,
     ),
@@ -725,14 +658,14 @@ function report(all: SizeFigures[]): void {
         ...rowsOf('deps finished -> test started', (f) => f.depGaps),
         ...rowsOf('  the same, a slot was free at once', (f) => f.freeSlotDepGaps),
         ...rowsOf('slot turnaround (row finished -> next row started)', (f) => f.turnaround),
-        ...rowsOf('parent dispatch (ready+slot -> child initiated)', (f) => f.dispatch),
-        ...rowsOf('child initiated -> row started', (f) => f.launch),
-        ...rowsOf('row finished -> parent sees child done', (f) => f.completion),
+        ...rowsOf('run dispatch (ready+slot -> activity scheduled)', (f) => f.dispatch),
+        ...rowsOf('activity scheduled -> row started', (f) => f.launch),
+        ...rowsOf('row finished -> run sees activity done', (f) => f.completion),
       ],
     ),
   );
 
-  out('\nwhere a test\'s time goes, from the child histories (ms): median, p95, max\n\n');
+  out('\nwhere a test\'s time goes, from the run\'s history and rows (ms): median, p95, max\n\n');
   const keys = Object.keys(all[0]!.stages);
   out(
     table(

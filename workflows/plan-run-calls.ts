@@ -1,10 +1,11 @@
-import { log, proxyActivities } from '@temporalio/workflow';
+import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import type { RunPlanTest } from '../activities/runs.js';
 import type { Skip } from '../src/domain/run-scheduler.js';
-import { dbActivity } from './activity-options.js';
+import type { Outcome } from '../src/domain/run-plan.js';
+import { browserActivity, dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
-import { blobKeys } from './shared.js';
+import { blobKeys, failureKindOf, type TestExecutionInput } from './shared.js';
 
 // planRun's activity calls that go in pages or batches, and those that are best effort.
 
@@ -12,6 +13,18 @@ type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 // Notifications and clean-up: retried a few times, then given up on (logged), never failing the run.
 const bestEffort = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5, initialInterval: '2 seconds' } });
+
+/**
+ * A test's whole execution: each of its attempts is a replay, up to four with retries; the heartbeat (10 s), not this
+ * bound, is what notices a dead worker.
+ */
+const planTestActivity = {
+  ...browserActivity,
+  startToCloseTimeout: '90 minutes',
+  // Never eagerly to the worker that ran the run's workflow task (servers with eager activities enabled would send
+  // them all there): through the task queue, any worker with a free slot takes the test (horizontal workers).
+  allowEagerDispatch: false,
+} as const;
 
 /** Tests per loadRunPlan call: ~330 KB of history each, well under Temporal's 2 MB payload limit. */
 const planPage = 1_000;
@@ -51,5 +64,23 @@ export async function sendNotifications(runId: string): Promise<void> {
     await bestEffort.sendRunNotifications({ runId });
   } catch (err) {
     log.warn('run notifications failed', { runId, error: innermostMessage(err) });
+  }
+}
+
+/**
+ * One test of the run as one activity (activities/plan-test.ts), named in the Temporal UI by the test's name. An
+ * activity that failed for good (the worker died on every try, the database was down) is the test's ERROR, recorded
+ * here because the activity could not record it; a cancellation goes up to the run.
+ */
+export async function runPlanTest(args: TestExecutionInput, name: string): Promise<Outcome> {
+  try {
+    const { outcome } = await db.runPlanTest.executeWithOptions({ ...planTestActivity, summary: name }, [args]);
+    return outcome;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const error = innermostMessage(err);
+    log.warn('test execution failed', { testCaseId: args.testCaseId, error });
+    await db.recordTestResult({ runTestCaseId: args.runTestCaseId, outcome: 'ERROR', error, failureKind: failureKindOf(err) });
+    return 'ERROR';
   }
 }

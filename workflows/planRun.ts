@@ -1,8 +1,8 @@
-import { CancellationScope, ChildWorkflowCancellationType, condition, continueAsNew, executeChild, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, ChildWorkflowCancellationType, condition, continueAsNew, executeChild, isCancellation, log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
-import { deleteStates, loadPlan, sendNotifications, skipTests } from './plan-run-calls.js';
+import { deleteStates, loadPlan, runPlanTest, sendNotifications, skipTests } from './plan-run-calls.js';
 import { PlanRunState } from './plan-run-state.js';
 import { testExecution } from './testExecution.js';
 import { workflowIds, type PlanRunCarry, type PlanRunInput, type PlanRunResult } from './shared.js';
@@ -11,15 +11,16 @@ type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /**
- * A run of a test plan: every test a child `testExecution`, started as soon as its dependencies passed,
- * at most `concurrency` at once; a test whose dependency did not pass is SKIPPED with the reason.
+ * A run of a test plan: every test one `runPlanTest` activity (runs started before that: a child `testExecution`),
+ * started as soon as its dependencies passed, at most `concurrency` at once; a test whose dependency did not pass is
+ * SKIPPED with the reason.
  *
- * Long runs: each test costs the history ~6 events (the child's initiated/started/completed and about one workflow
- * task), so a run of ~8,000 tests would reach Temporal's 51,200-event limit. Past `maxHistoryEvents` the run
+ * Long runs: each test costs the history ~4–6 events (the activity's scheduled/started/completed and a share of the
+ * workflow tasks), so a run of ~10,000 tests would reach Temporal's 51,200-event limit. Past `maxHistoryEvents` the run
  * continues as new, carrying the DAG state (one outcome letter per test). Why this and not a child workflow per
  * batch of tests: dependencies cross any batching, so batches would have to wait on each other's outcomes; one
- * scheduler with the whole graph keeps the semantics in one place. Children run under the default
- * ParentClosePolicy.TERMINATE, and a new run could not await the previous run's children anyway, so before
+ * scheduler with the whole graph keeps the semantics in one place. A closed run's activities
+ * (and, before, its children under the default ParentClosePolicy.TERMINATE) cannot report to the new run, so before
  * continuing the run stops launching and drains: the slots idle for at most one test's duration per continuation
  * (~7 continuations at 10,000 tests). Why not `continueAsNewSuggested`: the server suggests it at 4K events or
  * 4 MB by default, so the drain would come every ~650 tests, and a 10,000-test plan (~3 MB of loadRunPlan
@@ -37,8 +38,18 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
   const run = new PlanRunState();
   let carry: PlanRunCarry | undefined;
 
+  // Asked once, before the first command: a history from before tests were activities replays with children to its end.
+  const testsAsActivities = patched('plan-tests-as-activities');
+
   const launch = (testCaseId: string) => {
     const { test, args } = run.launch(input, testCaseId);
+    if (testsAsActivities) {
+      void runPlanTest(args, test.name ?? testCaseId).then(
+        (outcome) => run.ended(testCaseId, outcome),
+        () => run.ended(testCaseId, 'CANCELLED'),
+      );
+      return;
+    }
     void executeChild(testExecution, {
       workflowId: workflowIds.testExecution(input.runShortId, testCaseId),
       staticSummary: test.name,

@@ -1,10 +1,10 @@
 // Every Temporal contract in one place, shared by the API, the worker and the workflows: task queues, workflow
 // ids and type names, inputs and results, failure types, signals, queries and updates. No Node imports here (it
 // is bundled into the workflow sandbox); the API signals a workflow with these definitions without importing it.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { ApplicationFailure, defineQuery, defineSignal } from '@temporalio/workflow';
 import type { QualityDelta } from '../src/domain/quality.js';
 import type { GitProviderId, MergeRequestRef, ReviewVerdict } from '../src/domain/git.js';
-import type { StepChange } from '../src/domain/verdicts.js';
+import type { FailureKind, StepChange } from '../src/domain/verdicts.js';
 
 export const taskQueues = {
   /** Default queue for orchestration and light activities; overridable by TEMPORAL_TASK_QUEUE. */
@@ -97,6 +97,20 @@ export const permanentFailureTypes: string[] = [
   failureTypes.noDeviceFarm,
   failureTypes.llmBudgetExceeded,
 ];
+
+/**
+ * What an error outside the replay says about a test: it cannot run as defined, the application is down, or
+ * Proctor failed. Shared by the testExecution workflow and the runPlanTest activity, which see the same failures.
+ */
+export function failureKindOf(err: unknown): FailureKind {
+  for (let current = err; current instanceof Error; current = current.cause) {
+    if (current instanceof ApplicationFailure) {
+      if (current.type === failureTypes.badDefinition || current.type === failureTypes.notFound) return 'test-definition';
+      if (current.type === failureTypes.unreachable) return 'environment';
+    }
+  }
+  return 'infrastructure';
+}
 
 // --- systemCheck -------------------------------------------------------------------------------------------------
 

@@ -1,10 +1,9 @@
-import { ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { worthRetrying } from '../src/domain/flakiness.js';
-import type { FailureKind } from '../src/domain/verdicts.js';
-import { failureTypes, type MobileBuildRef, type TestExecutionInput, type TestExecutionResult } from './shared.js';
+import { failureKindOf, type MobileBuildRef, type TestExecutionInput, type TestExecutionResult } from './shared.js';
 import { innermostMessage } from './errors.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -76,17 +75,6 @@ async function replay(input: TestExecutionInput, baseUrl: string, attempt: numbe
     if (isCancellation(err)) throw err;
     return { outcome: 'ERROR', error: innermostMessage(err), failureKind: failureKindOf(err) };
   }
-}
-
-/** What an error outside the replay says about the test: it cannot run as defined, the application is down, or Proctor failed. */
-function failureKindOf(err: unknown): FailureKind {
-  for (let current = err; current instanceof Error; current = current.cause) {
-    if (current instanceof ApplicationFailure) {
-      if (current.type === failureTypes.badDefinition || current.type === failureTypes.notFound) return 'test-definition';
-      if (current.type === failureTypes.unreachable) return 'environment';
-    }
-  }
-  return 'infrastructure';
 }
 
 /** A test of a mobile application: the device farm installs the build; without a farm the test is an ERROR. */

@@ -2,7 +2,7 @@
 // activities get their dependencies here and nowhere else.
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities, type Activities, type ActivityDeps } from '../../activities/index.js';
+import { createActivities, withComposites, type Activities, type ActivityDeps } from '../../activities/index.js';
 import { createNetworkGuard } from '../browser/network-guard.js';
 import { createBrowserPool } from '../browser/pool.js';
 import type { Config } from '../config.js';
@@ -133,7 +133,7 @@ export interface ProctorWorker {
 /** Builds the activities' dependencies and a polling Worker: the one way a worker is assembled. */
 export async function startWorker(temporal: TemporalWorkerOptions, settings: WorkerSettings, resources: WorkerResources): Promise<ProctorWorker> {
   const deps = createActivityDeps(settings, resources);
-  const activities = temporal.substitute ? temporal.substitute(createActivities(deps), deps) : createActivities(deps);
+  const activities = temporal.substitute ? withComposites(temporal.substitute(createActivities(deps), deps)) : createActivities(deps);
   let connection: NativeConnection | undefined;
   try {
     connection = await NativeConnection.connect({ address: temporal.address });

@@ -1,7 +1,4 @@
-import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertRun } from '../../src/db/queries/runs.js';
 import type { Step } from '../../src/domain/steps.js';
@@ -149,12 +146,6 @@ describe('retries, flaky tests and quarantine', () => {
     expect(retried.byName['flaky page'].resultTitle).toMatch(/2 attempts \(flaky\)/);
     expect(retried.byName['fine page']).toMatchObject({ result: 'PASSED', flaky: false, attempts: 1 });
     expect(pages.flakyOpens()).toBe(2);
-    // `RECORD_HISTORIES=1` keeps this retried test's history for test/workflows/replay.test.ts (the retry's patch).
-    if (process.env.RECORD_HISTORIES) {
-      const history = await (await stack.temporal.get()).workflow.getHandle(`run:${retried.shortId}:${retried.byName['flaky page'].shortId}`).fetchHistory();
-      writeFileSync(join('test/workflows/histories', 'testExecution-retry.json'), historyToJSON(history));
-    }
-
     expect((await stack.call('PATCH', '/v1/project/settings', { retries: 0 })).status).toBe(200);
     pages.reset();
     const once = await runPlan(flakyPlan);

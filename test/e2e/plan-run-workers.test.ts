@@ -17,6 +17,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
 import type { Step } from '../../src/domain/steps.js';
+import { pendingPlanTests, planTestActivities } from '../support/plan-test-activities.js';
 
 const identities = ['worker-a', 'worker-b'] as const;
 const cartSteps: Step[] = [{ action: 'assert_visible', locator: "getByRole('link', { name: 'Cart (1)' })", description: 'The cart kept the mug' }];
@@ -106,20 +107,10 @@ describe('one plan run shared by two worker processes', () => {
     rmSync(blobDir, { recursive: true, force: true });
   });
 
-  /** Who ran a test's executeTest, each attempt that started (a retry shows as one started event, attempt > 1). */
+  /** Who ran a test's activity: each attempt that finished it (a retry shows as one started event, attempt > 1). */
   async function executeTestRuns(runShortId: string, testName: string): Promise<{ started: ExecuteTestAttempt[]; completed: number }> {
-    const history = await (await stack.temporal.get()).workflow.getHandle(`run:${runShortId}:${ids[testName]}`).fetchHistory();
-    const executeTest = new Set<string>();
-    const started: ExecuteTestAttempt[] = [];
-    let completed = 0;
-    for (const e of history.events ?? []) {
-      if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTest') executeTest.add(String(e.eventId));
-      const s = e.activityTaskStartedEventAttributes;
-      if (s && executeTest.has(String(s.scheduledEventId))) started.push({ identity: s.identity ?? '', attempt: s.attempt ?? 0 });
-      const c = e.activityTaskCompletedEventAttributes;
-      if (c && executeTest.has(String(c.scheduledEventId))) completed++;
-    }
-    return { started, completed };
+    const activity = (await planTestActivities(await stack.temporal.get(), runShortId)).get(ids[testName]!);
+    return { started: (activity?.started ?? []).map(({ identity, attempt }) => ({ identity, attempt })), completed: activity?.completed ?? 0 };
   }
 
   /** The run PASSED with one row per test, each run once to PASSED. */
@@ -168,10 +159,9 @@ describe('one plan run shared by two worker processes', () => {
       async () => {
         failIfExited();
         const running = await stack.db.selectFrom('run_test_cases as r').innerJoin('runs', 'runs.id', 'r.run_id').select('r.name').where('runs.short_id', '=', shortId).where('r.status', '=', 'RUNNING').execute();
+        const pending = await pendingPlanTests(client, shortId);
         for (const { name } of running) {
-          const pending = (await client.workflow.getHandle(`run:${shortId}:${ids[name]}`).describe()).raw.pendingActivities ?? [];
-          // 2 = PENDING_ACTIVITY_STATE_STARTED
-          if (pending.some((a) => a.activityType?.name === 'executeTest' && a.state === 2 && a.lastWorkerIdentity === 'worker-b')) held = name;
+          if (pending.some((t) => t.testCaseId === ids[name] && t.started && t.worker === 'worker-b')) held = name;
         }
         return held !== '';
       },

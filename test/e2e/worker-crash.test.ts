@@ -12,6 +12,7 @@ import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 import type { Step } from '../../src/domain/steps.js';
 import { loadMasterKey } from '../../src/db/secrets.js';
+import { pendingPlanTests, planTestActivities } from '../support/plan-test-activities.js';
 
 // ---- processes, from /proc: a pid alone can be reused, so a process is its pid and its start time ----
 
@@ -184,20 +185,17 @@ describe('a worker process killed mid-run', () => {
     const shortId: string = start.body.run.shortId;
     runId = start.body.run.id;
     const client = await stack.temporal.get();
-    const testWorkflow = (name: string) => client.workflow.getHandle(`run:${shortId}:${ids[name]}`);
+    const testActivity = async (name: string) => (await planTestActivities(client, shortId)).get(ids[name]!);
 
-    // Kill once `quick` is over for good (its workflow closed, so nothing of it can run again) while the slow tests
-    // are inside their browser activity on this worker.
+    // Kill once `quick` is over for good (its activity completed, so nothing of it can run again) while the slow tests
+    // are inside their activity on this worker.
     await waitFor(
       async () => {
         failIfExited(first);
         const byName = new Map((await rows()).map((r) => [r.name, r]));
         if (byName.get('quick')?.status !== 'COMPLETED' || byName.get('slow a')?.status !== 'RUNNING') return false;
-        const quick = await testWorkflow('quick').describe().catch(() => undefined);
-        if (quick?.status.name !== 'COMPLETED') return false;
-        const slowA = await testWorkflow('slow a').describe();
-        // 2 = PENDING_ACTIVITY_STATE_STARTED: a worker took the attempt (it is not only scheduled).
-        return (slowA.raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'executeTest' && a.state === 2);
+        if ((await testActivity('quick'))?.completed !== 1) return false;
+        return (await pendingPlanTests(client, shortId)).some((t) => t.testCaseId === ids['slow a'] && t.started);
       },
       // The worker process transpiles and bundles the workflows first: seconds, more on a busy machine.
       90_000,
@@ -261,22 +259,10 @@ describe('a worker process killed mid-run', () => {
     // The wait-for dependency held across the crash.
     expect(byName.get('after slow a')!.started_at!.getTime()).toBeGreaterThanOrEqual(byName.get('slow a')!.finished_at!.getTime());
 
-    // Temporal's view: the browser activity of a test that was running at the kill was retried after its heartbeat
-    // timed out; the one of `quick` ran once.
-    const startedAttempts = async (name: string) => {
-      const history = await testWorkflow(name).fetchHistory();
-      const scheduled = new Map<string, string>();
-      const attempts: { activity: string; attempt: number; lastFailure?: string }[] = [];
-      for (const e of history.events ?? []) {
-        const s = e.activityTaskScheduledEventAttributes;
-        if (s) scheduled.set(String(e.eventId), s.activityType?.name ?? '');
-        const st = e.activityTaskStartedEventAttributes;
-        if (st) attempts.push({ activity: scheduled.get(String(st.scheduledEventId)) ?? '', attempt: st.attempt ?? 0, lastFailure: st.lastFailure?.message ?? undefined });
-      }
-      return attempts.filter((a) => a.activity === 'executeTest');
-    };
-    expect(await startedAttempts('quick')).toEqual([{ activity: 'executeTest', attempt: 1 }]);
-    const slowA = await startedAttempts('slow a');
+    // Temporal's view: the activity of a test that was running at the kill was retried after its heartbeat timed
+    // out; the one of `quick` ran once.
+    expect((await testActivity('quick'))!.started).toEqual([{ identity: expect.any(String), attempt: 1 }]);
+    const slowA = (await testActivity('slow a'))!.started;
     expect(slowA).toHaveLength(1);
     expect(slowA[0]!.attempt).toBeGreaterThan(1);
     expect(slowA[0]!.lastFailure).toMatch(/heartbeat/i);

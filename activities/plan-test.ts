@@ -1,0 +1,122 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { worthRetrying } from '../src/domain/flakiness.js';
+import type { FailureKind } from '../src/domain/verdicts.js';
+import { failureKindOf, permanentFailureTypes, type TestExecutionInput, type TestExecutionResult } from '../workflows/shared.js';
+import type { createMobileActivities } from './mobile.js';
+import type { createRunActivities } from './runs.js';
+import type { ExecuteTestResult, createTestExecutionActivities } from './test-execution.js';
+
+type RunActivities = ReturnType<typeof createRunActivities>;
+
+/** The activities one test of a plan run is made of, as the worker registered them (a bench may swap one). */
+export interface PlanTestParts {
+  markTestStarted: RunActivities['markTestStarted'];
+  recordTestResult: RunActivities['recordTestResult'];
+  executeTest: ReturnType<typeof createTestExecutionActivities>['executeTest'];
+  executeMobileTest: ReturnType<typeof createMobileActivities>['executeMobileTest'];
+}
+
+/** What one replay attempt came to, as `recordTestResult` stores it. */
+type Attempt = Omit<Parameters<RunActivities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & { outcome: 'PASSED' | 'FAILED' | 'ERROR' };
+
+/**
+ * One test of a plan run as a single activity: mark it started, replay it (again on a failure, up to its retries),
+ * record the result. This is the testExecution child workflow's work without the child: a child and its three
+ * activities cost the Temporal server ~20 history events and a new execution per test, which was most of a large
+ * run's orchestration overhead (bench/plan-run); an activity costs three events in the plan run's history. What is
+ * given up: each attempt is no longer a durable step, so a worker that dies mid-test replays the test from its first
+ * attempt (Temporal retries this activity after the heartbeat timeout). Every step is idempotent per row.
+ */
+export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDelaysMs?: readonly number[] } = {}) {
+  const attemptOn = (execute: () => Promise<Attempt>) => attemptWithTries(execute, opts.retryDelaysMs ?? browserRetryDelaysMs);
+  return {
+    async runPlanTest(input: TestExecutionInput): Promise<TestExecutionResult> {
+      await parts.markTestStarted({ runTestCaseId: input.runTestCaseId });
+      if (input.build) {
+        const build = input.build;
+        const attempt = await attemptOn(async () => {
+          const result = await parts.executeMobileTest({ projectId: input.projectId, testCaseId: input.testCaseId, buildShortId: build.shortId });
+          return { outcome: result.status, error: result.error, durationMs: result.durationMs };
+        });
+        await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt });
+        return { outcome: attempt.outcome };
+      }
+      if (!input.baseUrl) {
+        const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
+        await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error, failureKind: 'test-definition' });
+        return { outcome: 'ERROR' };
+      }
+      const retries = input.retries ?? 0;
+      for (let attempts = 1; ; attempts++) {
+        const attempt = await attemptOn(() => replay(parts, input, input.baseUrl!, attempts));
+        if (attempts <= retries && worthRetrying(attempt.outcome, attempt.failureKind)) continue;
+        const flaky = attempts > 1 && attempt.outcome === 'PASSED';
+        await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt, ...(attempts > 1 && { attempts, flaky }) });
+        return { outcome: attempt.outcome };
+      }
+    },
+  };
+}
+
+/**
+ * As the child's browser activity was retried by Temporal (activity-options.ts `browserActivity`: 3 tries, 2 s then
+ * 4 s apart), an attempt's replay that throws a passing trouble (a crashed browser) is tried again before it counts.
+ */
+const browserRetryDelaysMs = [2_000, 4_000];
+
+/**
+ * An attempt whose replay threw for good is the attempt's ERROR, with what the error says about the test (as the
+ * child workflow recorded it); a cancellation (the run was cancelled) is not an outcome and goes up.
+ */
+async function attemptWithTries(execute: () => Promise<Attempt>, retryDelaysMs: readonly number[]): Promise<Attempt> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await execute();
+    } catch (err) {
+      if (err instanceof CancelledFailure) throw err;
+      if (tries < retryDelaysMs.length && !permanent(err)) {
+        await delay(retryDelaysMs[tries]);
+        continue;
+      }
+      const failureKind: FailureKind = failureKindOf(err);
+      return { outcome: 'ERROR', error: err instanceof Error ? err.message : String(err), failureKind };
+    }
+  }
+}
+
+/** An error Temporal would not have retried: a domain error (mapped once in failures.ts) or one marked so. */
+function permanent(err: unknown): boolean {
+  return err instanceof ApplicationFailure && (err.nonRetryable || permanentFailureTypes.includes(err.type ?? ''));
+}
+
+async function replay(parts: PlanTestParts, input: TestExecutionInput, baseUrl: string, attempt: number): Promise<Attempt> {
+  // Each attempt writes under its own prefix, so a passing retry's trace never mixes with the failed one's screenshot.
+  const prefix = `runs/${input.runShortId}/${input.testCaseId}`;
+  const result: ExecuteTestResult = await parts.executeTest({
+    projectId: input.projectId,
+    testCaseId: input.testCaseId,
+    artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
+    baseUrl,
+    device: (input.device ?? null) as Parameters<PlanTestParts['executeTest']>[0]['device'],
+    stateKey: input.stateKey,
+    heal: input.heal,
+    captureStateKey: input.captureStateKey,
+    runId: input.runId,
+    runTestCaseId: input.runTestCaseId,
+  });
+  return {
+    outcome: result.status,
+    error: result.error,
+    failedStepIndex: result.failedStepIndex,
+    healed: result.healed,
+    screenshotKey: result.screenshotKey,
+    traceKey: result.traceKey,
+    durationMs: result.durationMs,
+    changes: result.changes,
+    failureKind: result.failureKind,
+    evidence: result.evidence,
+    downloads: result.downloads,
+    signals: result.signals,
+  };
+}

@@ -1,0 +1,96 @@
+import { ApplicationFailure } from '@temporalio/common';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPlanTestActivities } from '../../activities/plan-test.js';
+import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
+import { failureTypes, type TestExecutionInput } from '../../workflows/shared.js';
+import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+
+// A plan run's test used to be a testExecution child workflow and is now one runPlanTest activity (the child stays for
+// runs started before). The child is the oracle: for any sequence of what the replay does (pass, fail, throw a
+// permanent or a passing error) and any number of retries, both must make the same replays with the same inputs and
+// record the same result, or a run's verdict would depend on which path ran it.
+
+let h: WorkflowHarness;
+beforeAll(async () => {
+  h = await createWorkflowHarness();
+});
+afterAll(() => h?.teardown());
+
+type Behaviour = 'pass' | 'fail' | 'definition' | 'unreachable' | 'crash' | 'flaky-infra';
+
+const passed: ExecuteTestResult = { status: 'PASSED', healed: [], stepsVersion: 1, durationMs: 120, llmCalls: 0, changes: [] };
+
+/** The replay's answer to its n-th call; after the script, it passes. Artifacts name the attempt's prefix. */
+function scripted(script: Behaviour[]) {
+  let call = 0;
+  return async (input: ExecuteTestInput): Promise<ExecuteTestResult> => {
+    const behaviour = script[call++] ?? 'pass';
+    switch (behaviour) {
+      case 'pass':
+        return { ...passed, traceKey: `${input.artifactPrefix}/trace.zip` };
+      case 'fail':
+        return { ...passed, status: 'FAILED', failedStepIndex: 1, error: 'expected "Order placed"', failureKind: 'assertion', screenshotKey: `${input.artifactPrefix}/failure.png` };
+      case 'definition':
+        throw ApplicationFailure.create({ message: 'test case has no recorded steps', type: failureTypes.badDefinition, nonRetryable: true });
+      case 'unreachable':
+        throw ApplicationFailure.create({ message: 'https://shop.test answered 503', type: failureTypes.unreachable, nonRetryable: true });
+      case 'crash':
+        throw ApplicationFailure.create({ message: 'browser has been closed', type: 'BrowserClosed', nonRetryable: true });
+      case 'flaky-infra':
+        // Retryable: the child's Temporal retry policy tried the replay again; the activity does the same.
+        throw new Error('Target page, context or browser has been closed');
+    }
+  };
+}
+
+const input = (retries: number): TestExecutionInput => ({
+  runId: 'run-uuid',
+  runShortId: 'run_abc',
+  projectId: 'project-1',
+  runTestCaseId: 'rtc-1',
+  testCaseId: 'tc-1',
+  baseUrl: 'https://shop.test',
+  device: null,
+  heal: false,
+  retries,
+});
+
+function parts(script: Behaviour[]) {
+  return {
+    markTestStarted: recorder(async (_i: { runTestCaseId: string }) => {}),
+    recordTestResult: recorder(async (_i: Parameters<NonNullable<MockActivities['recordTestResult']>>[0]) => {}),
+    executeTest: recorder(scripted(script)),
+  };
+}
+
+const behaviour = fc.constantFrom<Behaviour>('pass', 'fail', 'fail', 'definition', 'unreachable', 'crash', 'flaky-infra');
+
+describe('runPlanTest (activity) against testExecution (child workflow)', () => {
+  it('makes the same replays and records the same result for any replay script and retries', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(behaviour, { maxLength: 5 }), fc.integer({ min: 0, max: 3 }), async (script, retries) => {
+        const child = parts(script);
+        const childResult = await h.withWorker(child, async (q) => (await q.start('testExecution', [input(retries)])).result());
+
+        const direct = parts(script);
+        const activity = createPlanTestActivities({ ...direct, executeMobileTest: async () => Promise.reject(new Error('no device tests')) }, { retryDelaysMs: [0, 0] });
+        const activityResult = await activity.runPlanTest(input(retries));
+
+        expect(activityResult).toEqual(childResult);
+        expect(direct.executeTest.calls).toEqual(child.executeTest.calls);
+        expect(direct.recordTestResult.calls).toEqual(child.recordTestResult.calls);
+        expect(direct.markTestStarted.calls.length).toBeGreaterThanOrEqual(1);
+      }),
+      { numRuns: 40 },
+    );
+  }, 240_000);
+
+  it('a test without an environment URL is an ERROR of its definition, and nothing is replayed', async () => {
+    const direct = parts([]);
+    const activity = createPlanTestActivities({ ...direct, executeMobileTest: async () => Promise.reject(new Error('no device tests')) });
+    expect(await activity.runPlanTest({ ...input(2), baseUrl: null })).toEqual({ outcome: 'ERROR' });
+    expect(direct.executeTest.calls).toEqual([]);
+    expect(direct.recordTestResult.calls).toEqual([[expect.objectContaining({ outcome: 'ERROR', failureKind: 'test-definition' })]]);
+  });
+});
