@@ -10,6 +10,8 @@ const require = createRequire(import.meta.url);
 // Read once at start-up: the stylesheet next to this file, htmx from its npm package (never a CDN).
 const css = readFileSync(new URL('./assets/app.css', import.meta.url));
 const htmx = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
+// The badge page's Copy buttons; only that page loads it.
+const copy = readFileSync(new URL('./assets/copy.js', import.meta.url));
 
 // The content hash in the name lets browsers keep the files for good and still see a new version at once.
 const version = (body: Buffer) => createHash('sha256').update(body).digest('hex').slice(0, 12);
@@ -17,6 +19,7 @@ const version = (body: Buffer) => createHash('sha256').update(body).digest('hex'
 export const assetPath = {
   css: `/assets/app.${version(css)}.css`,
   htmx: `/assets/htmx.${version(htmx)}.min.js`,
+  copy: `/assets/copy.${version(copy)}.js`,
 };
 
 export function registerAssets(web: Hono<WebEnv>): void {
@@ -24,4 +27,5 @@ export function registerAssets(web: Hono<WebEnv>): void {
     new Response(new Uint8Array(body), { headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' } });
   web.get(assetPath.css, compress(), serve(css, 'text/css; charset=utf-8'));
   web.get(assetPath.htmx, compress(), serve(htmx, 'text/javascript; charset=utf-8'));
+  web.get(assetPath.copy, compress(), serve(copy, 'text/javascript; charset=utf-8'));
 }

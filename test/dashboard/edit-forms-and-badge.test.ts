@@ -121,6 +121,13 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     const url = await page.getByLabel('Badge URL', { exact: true }).inputValue();
     expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/badge\\.svg\\?token=prb_[^&]+&testPlanShortId=${plan.shortId}&label=e2e$`));
     expect(await page.getByLabel('Markdown for a README').inputValue()).toBe(`![e2e](${url})`);
+    // "Copy the Markdown" puts it on the clipboard: pasted into a box, it is the Markdown.
+    await dash.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dash.url });
+    await page.getByRole('button', { name: 'Copy the Markdown' }).click();
+    await page.getByText('Copied.').waitFor();
+    await page.getByLabel('Token name').fill('');
+    await page.getByLabel('Token name').press('Control+V');
+    expect(await page.getByLabel('Token name').inputValue()).toBe(`![e2e](${url})`);
     expect(await tokens()).toBe(1);
     // The URL works as a README would fetch it: no session, only its token.
     const badge = await stack.app.request(url.replace('http://127.0.0.1:3000', ''));
@@ -173,6 +180,8 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     expect(made.status()).toBe(200);
     expect(made.headers()['cache-control']).toBe('no-store');
     expect(await page.getByLabel('Badge URL', { exact: true }).inputValue()).toMatch(/\/v1\/badge\.svg\?token=prb_/);
+    // Without a script there is nothing to click that would not work: the Copy buttons stay hidden.
+    expect(await page.getByRole('button', { name: 'Copy the Markdown' }).count()).toBe(0);
     await context.close();
 
     for (const path of newPages) {

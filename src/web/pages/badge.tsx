@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import { check, FieldError, FormProblems, formPage, invalidAttrs, optional, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
+import { assetPath } from '../assets.js';
 import { When } from '../components.js';
 import { CreateBadgeLink } from '../../schemas/badge.js';
 import { sessionActor } from '../../services/audit-log.js';
@@ -23,19 +24,25 @@ interface BadgePageProps {
   link?: BadgeLink;
 }
 
-function NewLink(props: { link: BadgeLink }) {
+/** A read-only box and its Copy button, which copy.js shows only where the clipboard can be written. */
+function CopyBox(props: { id: string; label: string; value: string; copy: string; multiline?: boolean }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.multiline ? <textarea id={props.id} rows={3} readonly>{props.value}</textarea> : <input id={props.id} type="text" readonly value={props.value} />}
+      <span><button type="button" data-copy={props.id} hidden>{props.copy}</button> <span id={`${props.id}-copied`} role="status"></span></span>
+    </div>
+  );
+}
+
+function NewLink(props: { base: string; link: BadgeLink }) {
   return (
     <section class="card" aria-labelledby="new-badge">
       <h2 id="new-badge">Your badge URL</h2>
-      <p role="status">Copy it now: its token is not shown again. Anyone with the URL sees the badge, nothing else.</p>
-      <div class="field">
-        <label for="badge-markdown">Markdown for a README</label>
-        <textarea id="badge-markdown" rows={3} readonly>{props.link.markdown}</textarea>
-      </div>
-      <div class="field">
-        <label for="badge-url">Badge URL</label>
-        <input id="badge-url" type="text" readonly value={props.link.url} />
-      </div>
+      <p>Copy it now: its token is not shown again. Anyone with the URL sees the badge, nothing else.</p>
+      <CopyBox id="badge-markdown" label="Markdown for a README" copy="Copy the Markdown" value={props.link.markdown} multiline />
+      <CopyBox id="badge-url" label="Badge URL" copy="Copy the URL" value={props.link.url} />
+      <script src={`${props.base}${assetPath.copy}`} defer></script>
     </section>
   );
 }
@@ -47,7 +54,7 @@ function BadgePage(props: BadgePageProps) {
     <>
       <h1>Status badge</h1>
       <p><img src={`${props.base}/start/badge.svg`} alt="Status of the project's latest run" /></p>
-      {props.link && <NewLink link={props.link} />}
+      {props.link && <NewLink base={props.base} link={props.link} />}
       <h2>Make a badge URL</h2>
       <FormProblems errors={errors} />
       <form method="post" action={action}>
