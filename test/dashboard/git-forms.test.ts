@@ -185,9 +185,14 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await expect.poll(() => page.locator('#handle-error').textContent()).toMatch(/letters, digits/);
     expect((await reviewSettings())[0]).toMatchObject({ includeDrafts: false, handle: '@qa-bot' });
     await page.getByLabel('Mention handle').fill('@qa-bot');
+    // GitLab not answering: the settings are saved, and the page says the hook is missing and to save again.
+    gl.failNext('hooks.list', 1, 503);
+    await page.getByRole('button', { name: 'Save the review settings' }).click();
+    await page.getByText('Saved, but GitLab could not be reached to create the project hook: save again.').waitFor();
+    expect((await reviewSettings())[0]).toMatchObject({ includeDrafts: true, autoRun: false, handle: '@qa-bot' });
     await page.getByRole('button', { name: 'Save the review settings' }).click();
     await page.waitForURL(/\/git$/);
-    expect((await reviewSettings())[0]).toMatchObject({ includeDrafts: true, autoRun: false, handle: '@qa-bot' });
+    expect(gl.hooks('acme/web')).toHaveLength(1);
   }, 60_000);
 
   it("answers another project's session with 404 for the integration and the review settings, and changes nothing", async () => {
@@ -205,6 +210,16 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     }
     expect(await integrations()).toEqual([integration]);
     expect(await reviewSettings()).toEqual([settings]);
+    // That project has no GitLab integration: its form says so at the provider, and nothing is saved anywhere.
+    await elsewhere.goto(`${dash.url}/new/merge-request-review`);
+    await elsewhere.getByLabel('Provider').selectOption('gitlab');
+    await elsewhere.getByLabel('Repository').fill('globex/app');
+    await elsewhere.getByRole('button', { name: 'Start reviewing' }).click();
+    await expect.poll(() => elsewhere.locator('#provider-error').textContent()).toBe('No GitLab integration in this project');
+    expect(await stack.db.selectFrom('merge_request_review_settings').select('repository').execute()).toEqual([{ repository: 'acme/web' }]);
+    // A post without the session's CSRF token is refused before anything is read.
+    const forged = await elsewhere.request.post(`${dash.url}/new/git-integration`, { form: { kind: 'gitlab', token: 'glpat-forged' } });
+    expect(forged.status()).toBe(403);
     await elsewhere.context().close();
   });
 
