@@ -10,6 +10,7 @@ import { createScheduleActivities } from './schedules.js';
 import { createChatActivities } from './chat.js';
 import { createChangeReviewActivities } from './change-review.js';
 import { createMergeRequestActivities } from './merge-requests.js';
+import { createInsertStepActivities } from './insert-step.js';
 import { mapDomainErrors } from './failures.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
@@ -32,6 +33,7 @@ function createParts(deps: ActivityDeps) {
     ...createChatActivities(deps),
     ...createChangeReviewActivities(deps),
     ...createMergeRequestActivities(deps),
+    ...createInsertStepActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   });
 }

@@ -18,6 +18,7 @@ export const workflowIds = {
   chat: (chatShortId: string) => `chat:${chatShortId}`,
   mergeRequestReview: (provider: string, repo: string, number: number) => `mr:${provider}:${repo}:${number}`,
   systemCheck: (id: string) => `system-check:${id}`,
+  insertStep: (insertionId: string) => `insert-step:${insertionId}`,
 };
 
 /** Blob keys that workflows hand between activities (the data itself never enters a workflow history). */
@@ -39,6 +40,7 @@ export interface Workflows {
   chatTurn: (input: ChatTurnInput) => Promise<ChatTurnResult>;
   changeReview: (input: ChangeReviewInput) => Promise<ChangeReviewResult>;
   mergeRequestReview: (input: MergeRequestReviewInput) => Promise<void>;
+  insertStep: (input: InsertStepInput) => Promise<InsertStepResult>;
 }
 export type WorkflowType = keyof Workflows;
 
@@ -57,6 +59,7 @@ export const workflowTypes = {
   chatTurn: 'chatTurn',
   changeReview: 'changeReview',
   mergeRequestReview: 'mergeRequestReview',
+  insertStep: 'insertStep',
 } as const satisfies { [K in WorkflowType]: K };
 
 /**
@@ -396,3 +399,20 @@ export interface ScheduledPlanRunInput {
 }
 
 export type ScheduledPlanRunResult = (PlanRunResult & { runShortId: string }) | null;
+
+// --- insertStep: "insert a step here" (`insert-step:<insertionId>`) -------------------------------------------------
+// The request (position, description, the version it was asked of) is a step_insertions row; the workflow carries ids.
+
+export interface InsertStepInput {
+  projectId: string;
+  testCaseId: string;
+  insertionId: string;
+}
+
+export interface InsertStepResult {
+  status: 'COMPLETED' | 'FAILED';
+  /** COMPLETED: the new steps version and how many steps were recorded for the description. */
+  version?: number;
+  insertedSteps?: number;
+  failureReason?: string;
+}

@@ -18,6 +18,7 @@ import { registerTestPlanSchedules } from './routes/test-plan-schedules.js';
 import { registerTestCases } from './routes/test-cases.js';
 import { registerTestCaseExport } from './routes/test-case-export.js';
 import { registerTestCaseSteps } from './routes/test-case-steps.js';
+import { registerTestCaseStepInsert } from './routes/test-case-step-insert.js';
 import { registerProjectSettings } from './routes/project-settings.js';
 import { registerRuns } from './routes/runs.js';
 import { registerRunList } from './routes/run-list.js';
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerTestCases(app);
   registerTestCaseExport(app);
   registerTestCaseSteps(app);
+  registerTestCaseStepInsert(app);
   registerProjectSettings(app);
   registerRunList(app);
   registerRuns(app);

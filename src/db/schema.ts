@@ -617,6 +617,26 @@ export interface LlmBudgetsTable {
   updated_at: Timestamp;
 }
 
+/** A person's "insert a step here" request and where it is (migration 2026_11_29_0090). */
+export interface StepInsertionsTable {
+  id: string;
+  project_id: string;
+  test_case_id: string;
+  /** 0-based: the recorded steps go before the step now at this index (the length: at the end). */
+  position: number;
+  description: string;
+  based_on_version: number;
+  status: Generated<'RUNNING' | 'COMPLETED' | 'FAILED'>;
+  failure_reason: string | null;
+  /** COMPLETED: the steps version the insertion was saved as. */
+  version: number | null;
+  inserted_steps: number | null;
+  /** AuditActor (src/domain/audit.ts): who asked, for the steps-edited audit entry. */
+  actor: ColumnType<unknown, string, string>;
+  created_at: Generated<Date>;
+  finished_at: Date | null;
+}
+
 export interface Database {
   a11y_scans: A11yScansTable;
   quality_signals: QualitySignalsTable;
@@ -662,6 +682,7 @@ export interface Database {
   llm_usage: LlmUsageTable;
   live_frames: LiveFramesTable;
   llm_budgets: LlmBudgetsTable;
+  step_insertions: StepInsertionsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

@@ -61,7 +61,17 @@ function fieldOf(path: readonly PropertyKey[]): StepEditField {
  */
 export async function saveEditedSteps(
   db: DB,
-  input: { projectId: string; testCaseId: string; basedOnVersion: number; steps: Step[]; actor?: AuditActor },
+  input: {
+    projectId: string;
+    testCaseId: string;
+    basedOnVersion: number;
+    steps: Step[];
+    actor?: AuditActor;
+    /** More facts for the audit entry (an insertion says where and what it recorded). */
+    auditDetails?: Record<string, unknown>;
+    /** Written in the same transaction as the version (an insertion request marks itself done: both or neither). */
+    onSaved?: (trx: DB, version: number) => Promise<void>;
+  },
 ): Promise<{ version: number }> {
   const current = await getTestCase(db, input.projectId, input.testCaseId);
   if (!current) throw new NotFoundError('Test case');
@@ -72,7 +82,8 @@ export async function saveEditedSteps(
     const version = await saveHealedSteps(trx, input.testCaseId, input.basedOnVersion, input.steps);
     if (version === undefined) throw new ConflictError(`the steps changed since you opened them (you edited version ${input.basedOnVersion}): reload and edit again`);
     await supersedeOlderProposals(trx, input.testCaseId, version);
-    if (input.actor) await recordAudit(trx, { projectId: input.projectId, kind: 'test_case.steps_edited', actor: input.actor, subject: input.testCaseId, details: { version, basedOnVersion: input.basedOnVersion, steps: input.steps.length } });
+    if (input.actor) await recordAudit(trx, { projectId: input.projectId, kind: 'test_case.steps_edited', actor: input.actor, subject: input.testCaseId, details: { version, basedOnVersion: input.basedOnVersion, steps: input.steps.length, ...input.auditDetails } });
+    await input.onSaved?.(trx, version);
     return { version };
   });
 }

@@ -9,6 +9,7 @@ import {
   workflowTypes,
   type BurnInInput,
   type DependencyRecorded,
+  type InsertStepInput,
   type PlanRunInput,
   type Workflows,
   type WorkflowType,
@@ -81,11 +82,32 @@ export async function startPlanRun(temporal: TemporalTarget, input: PlanRunInput
   await startWorkflow(temporal, 'planRun', { workflowId: workflowIds.planRun(input.runShortId), args: [input], summary });
 }
 
+/** Starts the recording of a step a person described ("insert a step here"), under the insertion's id. */
+export async function startInsertStep(temporal: TemporalTarget, input: InsertStepInput, summary?: string): Promise<void> {
+  await startWorkflow(temporal, 'insertStep', { workflowId: workflowIds.insertStep(input.insertionId), args: [input], summary });
+}
+
 /** Asks a run to stop: running tests are cancelled (their browser contexts closed), pending ones never start. */
 /** Asks a burn-in to stop: its workflow stores the test case as FAILED ("the burn-in was cancelled"). */
 export async function cancelBurnIn(temporal: TemporalTarget, testCaseId: string): Promise<void> {
   const client = await temporal.get();
   await client.workflow.getHandle(workflowIds.burnIn(testCaseId)).cancel();
+}
+
+/**
+ * As `cancelBurnIn`, answering false when no burn-in workflow runs for the test case (its start was lost, or it was
+ * terminated): a cancel request to a closed workflow is accepted by the server and changes nothing.
+ */
+export async function cancelRunningBurnIn(temporal: TemporalTarget, testCaseId: string): Promise<boolean> {
+  const handle = (await temporal.get()).workflow.getHandle(workflowIds.burnIn(testCaseId));
+  try {
+    if ((await handle.describe()).status.name !== 'RUNNING') return false;
+    await handle.cancel();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
 }
 
 export async function cancelPlanRun(temporal: TemporalTarget, runShortId: string): Promise<void> {

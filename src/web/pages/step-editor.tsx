@@ -4,6 +4,8 @@ import { Status, uuidPattern } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { applyOp, readDraft, readOp, type DraftStep } from '../step-editor-form.js';
 import { StepBlock } from '../step-editor-block.js';
+import { StepInsertForm } from '../step-insert-form.js';
+import { registerStepInsertPages } from './step-insert.js';
 import { loadStepEditor, saveEditedSteps, type StepEditorData } from '../../services/step-edits.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { runTestCases } from '../../services/runs.js';
@@ -55,6 +57,8 @@ export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
     const run = await runTestCases(runDeps(c.get('deps')), { projectId: c.get('session').projectId, testCaseIds: [id], meta: { trigger: 'dashboard' } });
     return c.redirect(`${base}/runs/${run.shortId}`, 303);
   });
+
+  registerStepInsertPages(web, base);
 }
 
 const testCaseId = (c: Context<WebEnv>) => {
@@ -119,6 +123,7 @@ function StepEditor(props: { base: string; csrfToken: string; data: StepEditorDa
               <a href={action}>Discard changes</a>
             </p>
           </form>
+          <StepInsertForm base={base} csrfToken={props.csrfToken} testCaseId={t.id} version={data.version} steps={data.steps} />
         </>
       )}
     </div>

@@ -1,0 +1,98 @@
+import type { ActivityDeps } from './deps.js';
+import { dependencyState, requireEnvironmentUrl } from './burn-in.js';
+import { environmentAccess } from './environment-access.js';
+import { cancellationSignal, withHeartbeats } from './heartbeat.js';
+import { adoptInbox, inboxFor } from './inbox.js';
+import { llmFor } from './llm-usage.js';
+import { firstLine } from '../src/browser/actions.js';
+import { replaySteps } from '../src/browser/replay.js';
+import { RunValues } from '../src/browser/values.js';
+import { loadExecutionContext } from '../src/db/queries/execution.js';
+import { getStepInsertion } from '../src/db/queries/step-insertions.js';
+import { ApplicationUnreachableError, LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
+import type { Step } from '../src/domain/steps.js';
+import { runAgent } from '../src/llm/agent.js';
+import { LlmUnavailableError } from '../src/llm/client.js';
+import { loadProjectFile, projectFileNames } from '../src/services/project-files.js';
+import { failStepInsertion, saveStepInsertion } from '../src/services/step-insert.js';
+import { insertionInstructions } from '../src/services/step-insert-task.js';
+import type { InsertStepInput } from '../workflows/shared.js';
+
+export type RecordInsertedStepsResult = { status: 'RECORDED'; steps: Step[] } | { status: 'FAILED'; failureReason: string };
+
+/** An inserted step is one thing a person described: a few actions at most, not a burn-in's budget. */
+const maxInsertActions = 15;
+
+export function createInsertStepActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * One browser session: the state the test starts from (its resume-from dependency's end), the test's steps
+     * before the position replayed in that page, then the agent recording the described step from where they left it.
+     */
+    async recordInsertedSteps(input: InsertStepInput): Promise<RecordInsertedStepsResult> {
+      const insertion = await getStepInsertion(deps.db, input.insertionId);
+      if (!insertion) throw new NotFoundError(`step insertion ${input.insertionId}`);
+      const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
+      if (!ctx?.testCase.steps) throw new NotFoundError(`test case ${input.testCaseId}`);
+      if (ctx.testCase.stepsVersion !== insertion.based_on_version) {
+        return { status: 'FAILED', failureReason: `the steps changed before recording started (asked of version ${insertion.based_on_version}, now ${ctx.testCase.stepsVersion}): insert again` };
+      }
+      if (!deps.llm) throw new LlmNotConfiguredError();
+      const llm = llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'burn_in', testCaseId: ctx.testCase.id });
+      const baseUrl = requireEnvironmentUrl(ctx);
+      const before = ctx.testCase.steps.slice(0, insertion.position);
+      const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
+      const values = adoptInbox(new RunValues(ctx), state);
+      const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
+      const inbox = inboxFor(deps, input.projectId, cancellationSignal());
+      const projectFiles = (name: string) => loadProjectFile(deps, input.projectId, name);
+      const timeoutMs = deps.stepTimeoutMs ?? 10_000;
+
+      return withHeartbeats((progress) =>
+        deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }) => {
+          const startUrl = state?.url ?? baseUrl;
+          if (before.length > 0) {
+            // replaySteps opens the start page itself; a step before the position that fails ends it here.
+            const replayed = await replaySteps(page, before, { startUrl, baseUrl, values, inbox, projectFiles, timeoutMs, onStep: (index) => progress({ phase: 'replaying', step: index + 1 }) });
+            if (replayed.status === 'FAILED') {
+              return { status: 'FAILED', failureReason: `the steps before position ${insertion.position + 1} did not replay, so nothing was recorded: ${replayed.error}` } as const;
+            }
+          } else {
+            try {
+              await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
+            } catch (err) {
+              throw new ApplicationUnreachableError(`application unreachable at ${startUrl}: ${firstLine(err)}`);
+            }
+          }
+          try {
+            const result = await runAgent(
+              page,
+              {
+                applicationName: ctx.application.name,
+                goal: insertion.description,
+                expectedResult: null,
+                scenario: insertionInstructions(ctx.scenario, ctx.testCase.steps!, insertion.position),
+                configNames: values.names(),
+                projectFiles: await projectFileNames(deps.db, input.projectId),
+              },
+              { llm, baseUrl, values, inbox, projectFiles, timeoutMs, maxSteps: Math.min(deps.maxAgentSteps ?? 30, maxInsertActions), onProgress: (p) => progress({ phase: 'recording', ...p }) },
+            );
+            if (result.status === 'FAILED') return { status: 'FAILED', failureReason: result.failureReason ?? 'the agent could not record the step' } as const;
+            return { status: 'RECORDED', steps: result.steps } as const;
+          } catch (err) {
+            if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);
+            throw err;
+          }
+        }),
+      );
+    },
+
+    async saveStepInsertion(input: { insertionId: string; steps: Step[] }) {
+      return saveStepInsertion(deps.db, input);
+    },
+
+    async failStepInsertion(input: { insertionId: string; failureReason: string }) {
+      return failStepInsertion(deps.db, input);
+    },
+  };
+}
