@@ -4,29 +4,28 @@
 // Sizes come from the requests the scripted server received: characters of JSON(messages) + JSON(tools),
 // tokens estimated as chars/4, which is what the scripted server reports as usage.
 //
-// Then a large page served by this script (1,500 list items with buttons, a 300-row table, an iframe and a
-// shadow-DOM widget, once at the top of the page and once at the bottom): the raw aria snapshot against what
-// `observe` hands the model, and whether the iframe's and shadow root's refs survive compaction.
+// Then the large page of the fixture apps (1,500 list items with buttons, a 300-row table, an iframe and a
+// shadow-DOM widget, once at the top of the page and once at the bottom): the agent's first prompt there and where
+// its tokens go, whether the iframe's and shadow root's refs survive compaction, and a scripted burn-in that buys
+// the 1,200th item (collapsed out of the snapshot) through `find` (bench/burn-in-prompt-large.ts).
 //
 //   node --import tsx bench/burn-in-prompt.ts
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BrowserPool } from '../src/browser/pool.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { RunValues } from '../src/browser/values.js';
-import { observe } from '../src/browser/snapshot.js';
 import type { Step } from '../src/domain/steps.js';
 import { runAgent, type AgentResult } from '../src/llm/agent.js';
-import { agentToolsWith, toolGroupsFor } from '../src/llm/agent-tools.js';
 import type OpenAI from 'openai';
 import { createLlm, type Llm } from '../src/llm/client.js';
-import { promptTokens } from '../src/llm/token-count.js';
-import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from '../src/llm/prompts.js';
+import type { AgentTask } from '../src/llm/prompts.js';
 import { createRouter, type AgentMove } from '../test/support/agent-script.js';
 import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../test/support/shop-agent-script.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../test/support/scripted-llm.js';
 import { createBenchPool, fixed, mean, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
+import { burnInLargePage, measureLargePage, type LargePageFigures } from './burn-in-prompt-large.js';
+import { partsHeader, partsRow, promptParts, type PromptParts } from './burn-in-prompt-parts.js';
+import { largePageSize } from '../test/support/fixtures/large-page.js';
 
 watchdog(180, 'bench/burn-in-prompt');
 
@@ -41,9 +40,8 @@ interface RequestSize {
   tools: number;
   total: number;
   tokens: number;
-  /** o200k_base tokens of the prompt as the model reads it (src/llm/token-count.ts): all, and the tools' part. */
-  o200k: number;
-  o200kTools: number;
+  /** o200k_base tokens of the prompt as the model reads it (src/llm/token-count.ts), by part. */
+  parts: PromptParts;
 }
 
 /** The request as the scripted server sized it: JSON(messages) + JSON(tools), split by part. */
@@ -51,8 +49,8 @@ function sizeOf(script: string, answer: string, req: ChatRequest): RequestSize {
   const messages = JSON.stringify(req.messages).length;
   const tools = req.tools ? JSON.stringify(req.tools).length : 0;
   const system = req.messages.filter((m) => m.role === 'system').reduce((n, m) => n + JSON.stringify(m).length, 0);
-  const counted = promptTokens(req.messages as OpenAI.ChatCompletionMessageParam[], (req.tools ?? []) as OpenAI.ChatCompletionTool[]);
-  return { script, answer, system, user: messages - system, tools, total: messages + tools, tokens: estimateTokens(messages + tools), o200k: counted.total, o200kTools: counted.tools };
+  const parts = promptParts(req.messages as OpenAI.ChatCompletionMessageParam[], (req.tools ?? []) as OpenAI.ChatCompletionTool[]);
+  return { script, answer, system, user: messages - system, tools, total: messages + tools, tokens: estimateTokens(messages + tools), parts };
 }
 
 interface ScriptRun {
@@ -98,138 +96,24 @@ async function runScript(llm: ScriptedLlm, client: Llm, pool: BrowserPool, shopU
   return { name, result, sizes };
 }
 
-function summaryRow(label: string, sizes: RequestSize[], steps: number): (string | number)[] {
-  const tokens = sizes.map((s) => s.o200k);
-  const toolsShare = sizes.reduce((n, s) => n + s.o200kTools, 0) / sizes.reduce((n, s) => n + s.o200k, 0);
+function summaryRow(label: string, all: PromptParts[], answers: string[], steps: number): (string | number)[] {
+  const tokens = all.map((p) => p.total);
+  const toolsShare = all.reduce((n, p) => n + p.tools, 0) / all.reduce((n, p) => n + p.total, 0);
   return [
     label,
-    sizes.length,
+    all.length,
     steps,
-    fixed(sizes.length / steps, 2),
-    fixed(sizes.filter((s) => s.answer !== 'done').length / steps, 2),
+    fixed(all.length / steps, 2),
+    fixed(answers.filter((a) => a !== 'done').length / steps, 2),
     Math.round(mean(tokens)),
     Math.max(...tokens),
     `${fixed(toolsShare * 100)}%`,
   ];
 }
 
-// ---- the large page
-
-const listItems = 1_500;
-const tableRows = 300;
-
-function largePage(widgetsFirst: boolean): string {
-  const list = `<h2>Catalogue</h2><ul aria-label="Catalogue">${Array.from(
-    { length: listItems },
-    (_, i) => `<li>Item ${i + 1}, a product with a short description <button type="button">Buy item ${i + 1}</button></li>`,
-  ).join('')}</ul>`;
-  const rows = Array.from(
-    { length: tableRows },
-    (_, i) => `<tr><td>Order ${10_000 + i}</td><td>Customer ${i + 1}</td><td>${(i * 3.7).toFixed(2)}</td><td><button type="button">Edit order ${10_000 + i}</button></td></tr>`,
-  ).join('');
-  const grid = `<h2>Orders</h2><table aria-label="Orders"><thead><tr><th>Order</th><th>Customer</th><th>Amount</th><th>Action</th></tr></thead><tbody>${rows}</tbody></table>`;
-  const widgets = `<h2>Widgets</h2>
-<iframe title="Payment frame" src="/frame" width="400" height="150"></iframe>
-<shadow-widget></shadow-widget>`;
-  const shadow = `<script>
-customElements.define('shadow-widget', class extends HTMLElement {
-  connectedCallback() {
-    const root = this.attachShadow({ mode: 'open' });
-    root.innerHTML = '<label>Coupon code <input type="text"></label> <button type="button">Apply shadow coupon</button>';
-  }
-});
-</script>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Large page</title></head><body><main><h1>Large page</h1>
-${widgetsFirst ? widgets + list + grid : list + grid + widgets}</main>${shadow}</body></html>`;
-}
-
-const framePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment</title></head><body>
-<label>Card number <input type="text"></label> <button type="button">Pay inside iframe</button></body></html>`;
-
-async function serveLargePages(): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://bench.invalid').pathname;
-    const pages: Record<string, () => string> = {
-      '/start': () => '<!doctype html><html lang="en"><head><title>Start</title></head><body><h1>Start</h1></body></html>',
-      '/frame': () => framePage,
-      '/top': () => largePage(true),
-      '/bottom': () => largePage(false),
-    };
-    const body = pages[path]?.();
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** Whether the line naming `name` carries a ref in `snapshot`. */
-const hasRef = (snapshot: string, name: string): boolean => snapshot.split('\n').some((l) => l.includes(name) && /\[ref=/.test(l));
-
-interface LargePageFigures {
-  layout: string;
-  rawChars: number;
-  rawLines: number;
-  compactChars: number;
-  compactLines: number;
-  omitted: number;
-  promptTokens: number;
-  o200k: number;
-  observeMs: number;
-  iframeRaw: boolean;
-  iframe: boolean;
-  shadowRaw: boolean;
-  shadow: boolean;
-}
-
-/**
- * `navigated`: the page is reached from another page of the tab, as the agent usually reaches it. Refs of a later
- * document carry a prefix (`f1e12` instead of `e12`), which makes every line of the snapshot a little longer.
- */
-async function measureLargePage(pool: BrowserPool, base: string, path: string, navigated: boolean): Promise<LargePageFigures> {
-  const layout = `${path === '/top' ? 'widgets at the top' : 'widgets at the bottom'}, ${navigated ? 'after a navigation' : 'first page'}`;
-  return pool.withContext({}, async ({ page }) => {
-    if (navigated) await page.goto(`${base}/start`, { waitUntil: 'load' });
-    await page.goto(base + path, { waitUntil: 'load' });
-    await page.frameLocator('iframe').getByRole('button', { name: 'Pay inside iframe' }).waitFor();
-    await page.getByRole('button', { name: 'Apply shadow coupon' }).waitFor();
-    const raw = await page.ariaSnapshot({ mode: 'ai' });
-    const started = performance.now();
-    const obs = await observe(page);
-    const observeMs = performance.now() - started;
-    // The whole first request the agent would send on this page.
-    const messages = [
-      { role: 'system', content: agentSystemPrompt },
-      { role: 'user', content: `${taskMessage(task('Buy item 1200', 'The item is bought'))}\n\n${observationMessage(obs, [], 30)}` },
-    ];
-    const tools = agentToolsWith(toolGroupsFor('Buy item 1200'));
-    const promptChars = JSON.stringify(messages).length + JSON.stringify(tools).length;
-    const counted = promptTokens(messages as OpenAI.ChatCompletionMessageParam[], tools).total;
-    return {
-      layout,
-      rawChars: raw.length,
-      rawLines: raw.split('\n').length,
-      compactChars: obs.snapshot.length,
-      compactLines: obs.snapshot.split('\n').length,
-      omitted: obs.omittedLines,
-      promptTokens: estimateTokens(promptChars),
-      o200k: counted,
-      observeMs,
-      iframeRaw: hasRef(raw, 'Pay inside iframe'),
-      iframe: hasRef(obs.snapshot, 'Pay inside iframe'),
-      shadowRaw: hasRef(raw, 'Apply shadow coupon'),
-      shadow: hasRef(obs.snapshot, 'Apply shadow coupon'),
-    };
-  });
-}
-
 let fixture: FixtureApps | undefined;
 let llm: ScriptedLlm | undefined;
 let pool: BrowserPool | undefined;
-let large: Server | undefined;
 try {
   [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
   pool = createBenchPool(1);
@@ -240,42 +124,32 @@ try {
   const runs = [login, checkout];
   const all = runs.flatMap((r) => r.sizes);
 
-  process.stdout.write('Burn-in prompts, per LLM request (chars of the request JSON, chars/4, and o200k_base tokens of the prompt as the model reads it)\n\n');
+  process.stdout.write('Fixture shop: burn-in prompts per LLM request (chars of the request JSON and chars/4, the usage the scripted server reports; o200k_base tokens of the prompt as the model reads it, by part)\n\n');
   process.stdout.write(
     table(
-      ['script', '#', 'answer', 'system', 'user', 'tools', 'total chars', 'chars/4', 'o200k tokens', 'o200k tools'],
-      all.map((s, i) => [s.script, i + 1 - (s.script === 'checkout' ? login.sizes.length : 0), s.answer, s.system, s.user, s.tools, s.total, s.tokens, s.o200k, s.o200kTools]),
+      ['script', '#', 'answer', 'total chars', 'chars/4', ...partsHeader],
+      all.map((s, i) => [s.script, i + 1 - (s.script === 'checkout' ? login.sizes.length : 0), s.answer, s.total, s.tokens, ...partsRow(s.parts)]),
     ),
   );
-  process.stdout.write('\n');
-  process.stdout.write(
-    table(
-      ['script', 'LLM calls', 'steps', 'calls/step', 'excl. done', 'avg o200k tokens', 'max o200k tokens', 'tools share'],
-      [
-        ...runs.map((r) => summaryRow(r.name, r.sizes, r.result.steps.length)),
-        summaryRow(
-          'all',
-          all,
-          runs.reduce((n, r) => n + r.result.steps.length, 0),
-        ),
-      ],
-    ),
-  );
-  const avg = mean(all.map((s) => s.o200k));
-  const max = Math.max(...all.map((s) => s.o200k));
-  process.stdout.write(`\ngoal ≤ 1,500 prompt tokens per step, tools included (o200k): average ${Math.round(avg)}, max ${max} (${max <= 1_500 ? 'met' : 'NOT met'})\n`);
 
-  const served = await serveLargePages();
-  large = served.server;
+  const served = fixture.url;
   const figures: LargePageFigures[] = [];
-  for (const path of ['/top', '/bottom']) {
-    for (const navigated of [false, true]) figures.push(await measureLargePage(pool, served.url, path, navigated));
+  for (const path of ['/large/top', '/large/bottom'] as const) {
+    for (const navigated of [false, true]) figures.push(await measureLargePage(pool, served, path, navigated));
   }
-  process.stdout.write(`\nLarge page: ${listItems} list items with buttons, a ${tableRows}-row table, an iframe and a shadow-DOM widget; observe() with its default budget\n\n`);
+  const large = await burnInLargePage(llm, client, pool, served);
+
+  const summaryHeader = ['script', 'LLM calls', 'steps', 'calls/step', 'excl. done', 'avg o200k tokens', 'max o200k tokens', 'tools share'];
+  const largeSteps = large.steps.length;
+  process.stdout.write(`\nLarge page (${largePageSize.listItems} list items with buttons, a ${largePageSize.tableRows}-row table, an iframe and a shadow-DOM widget): the burn-in that buys item 1200 through find\n\n`);
+  process.stdout.write(table(['#', 'answer', ...partsHeader], large.parts.map((p, i) => [i + 1, large.answers[i] ?? '?', ...partsRow(p)])));
+  process.stdout.write(`recorded: ${large.steps.join(' | ')}\n`);
+
+  process.stdout.write(`\nLarge page, the agent's first prompt there (stepPrompt, as the agent builds it)\n\n`);
   process.stdout.write(
     table(
-      ['layout', 'raw chars', 'raw lines', 'compact chars', 'lines', 'omitted', 'snapshot chars/4', 'prompt chars/4', 'prompt o200k', 'observe ms'],
-      figures.map((f) => [f.layout, f.rawChars, f.rawLines, f.compactChars, f.compactLines, f.omitted, estimateTokens(f.compactChars), f.promptTokens, f.o200k, fixed(f.observeMs, 0)]),
+      ['layout', 'raw chars', 'raw lines', 'compact chars', 'lines', 'omitted', ...partsHeader, 'prompt ms'],
+      figures.map((f) => [f.layout, f.rawChars, f.rawLines, f.compactChars, f.compactLines, f.omitted, ...partsRow(f.parts), fixed(f.promptMs, 0)]),
     ),
   );
   process.stdout.write('\n');
@@ -283,11 +157,27 @@ try {
   process.stdout.write(
     table(
       ['layout', 'iframe ref (raw)', 'iframe ref (compact)', 'shadow ref (raw)', 'shadow ref (compact)'],
-      figures.map((f) => [f.layout, yes(f.iframeRaw), yes(f.iframe), yes(f.shadowRaw), yes(f.shadow)]),
+      figures.map((f) => [f.layout, yes(f.iframe[0]), yes(f.iframe[1]), yes(f.shadow[0]), yes(f.shadow[1])]),
     ),
+  );
+
+  process.stdout.write('\n');
+  const shopSteps = runs.reduce((n, r) => n + r.result.steps.length, 0);
+  process.stdout.write(
+    table(summaryHeader, [
+      ...runs.map((r) => summaryRow(r.name, r.sizes.map((s) => s.parts), r.sizes.map((s) => s.answer), r.result.steps.length)),
+      summaryRow('shop (all)', all.map((s) => s.parts), all.map((s) => s.answer), shopSteps),
+      summaryRow('large page', large.parts, large.answers, largeSteps),
+    ]),
+  );
+  const every = [...all.map((s) => s.parts.total), ...large.parts.map((p) => p.total), ...figures.map((f) => f.parts.total)];
+  const max = Math.max(...every);
+  const refsKept = figures.every((f) => f.iframe[1] && f.shadow[1]);
+  process.stdout.write(
+    `\ngoal ≤ 1,500 prompt tokens per step, tools included (o200k): shop max ${Math.max(...all.map((s) => s.parts.total))}, large page max ${Math.max(...large.parts.map((p) => p.total), ...figures.map((f) => f.parts.total))} (${max <= 1_500 ? 'met' : 'NOT met'}); iframe and shadow refs kept: ${refsKept ? 'yes' : 'NO'}\n`,
   );
 } finally {
   await pool?.close();
-  await Promise.all([fixture?.stop(), llm?.stop(), large && new Promise<void>((resolve) => large!.close(() => resolve()))]);
+  await Promise.all([fixture?.stop(), llm?.stop()]);
 }
 process.exit(0);

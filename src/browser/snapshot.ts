@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { RefAliases } from './snapshot-refs.js';
+import { collapseSiblings, findInSnapshot } from './snapshot-tree.js';
 
 export interface Observation {
   url: string;
@@ -7,25 +9,53 @@ export interface Observation {
   snapshot: string;
   /** Lines dropped by compaction, so the model knows the page is larger than what it sees. */
   omittedLines: number;
+  /** With `find`: the page's nodes matching it, whole items with their refs, whether compaction hid them or not. */
+  found?: string;
+  /** With `shortRefs`: the aliases the snapshot and `found` use, mapped back to Playwright's refs. */
+  refs?: RefAliases;
 }
 
 export interface ObserveOptions {
-  /** Upper bound of the snapshot text; about 4 characters a token. */
+  /** Upper bound of the snapshot (and `found`) as `measure` counts; about 4 characters a token by default. */
   maxChars?: number;
+  /** How `maxChars` is counted, e.g. in the model's tokens (the agent's prompt budget). Default: characters. */
+  measure?: (text: string) => number;
   /** Values that must never leave the worker (secret configs): replaced by `{{NAME}}`. */
   redact?: Record<string, string>;
+  /** Text the agent asked for (its `find` tool): matching nodes are listed from the whole snapshot. */
+  find?: string;
+  /** Renumber refs densely for the model (see snapshot-refs.ts); answers are resolved through `refs`. */
+  shortRefs?: boolean;
 }
+
+const maxFound = 8;
 
 /** What the agent sees of the page: Playwright's AI-mode aria snapshot (iframes and shadow DOM included). */
 export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Observation> {
   const raw = await page.ariaSnapshot({ mode: 'ai' });
-  const { text, omitted } = compactSnapshot(raw, opts.maxChars ?? 6_000);
+  const alias = (text: string, aliases = new RefAliases()) => (opts.shortRefs ? aliases.apply(text) : text);
+  const measure = (text: string) => (opts.measure ?? ((t: string) => t.length))(alias(text));
+  const found = opts.find !== undefined ? foundText(cleanLines(raw), opts.find) : undefined;
+  const budget = (opts.maxChars ?? 6_000) - (found ? measure(found) : 0);
+  const { text, omitted } = compactSnapshot(raw, budget, measure);
+  const aliases = new RefAliases();
+  // The snapshot first, so its refs are numbered in reading order; `found` reuses them and adds its own.
+  const snapshot = alias(text, aliases);
   return {
     url: redact(page.url(), opts.redact),
     title: redact(await page.title(), opts.redact),
-    snapshot: redact(text, opts.redact),
+    snapshot: redact(snapshot, opts.redact),
     omittedLines: omitted,
+    ...(found !== undefined && { found: redact(alias(found, aliases), opts.redact) }),
+    ...(opts.shortRefs && { refs: aliases }),
   };
+}
+
+function foundText(lines: string[], query: string): string {
+  const { lines: found, matches, shown } = findInSnapshot(lines, query, maxFound);
+  if (matches === 0) return `Nothing on the page contains "${query}".`;
+  const count = matches > shown ? `first ${shown} of ${matches} matches; a longer text narrows them` : `${matches} match${matches > 1 ? 'es' : ''}`;
+  return [`Found "${query}" (${count}):`, ...found].join('\n');
 }
 
 export function redact(text: string, secrets: Record<string, string> = {}): string {
@@ -37,20 +67,32 @@ export function redact(text: string, secrets: Record<string, string> = {}): stri
 }
 
 const MAX_TEXT = 100;
-const SIBLINGS_KEPT = [25, 10, 5, 3];
+const SIBLINGS_KEPT = [25, 10, 5, 3, 2, 1];
+// Wrappers nobody acts on or asserts: an unnamed div, a table's row group, a row or cell that only holds others.
+// Their refs cost tokens on every line of a large page; what they hold keeps its refs. A clickable one
+// ([cursor=pointer]) keeps its ref.
+const bareWrapper = /^(\s*- (?:generic|rowgroup|row|cell)) \[ref=[^\]]+\]:$/;
+
+/** Pointer/url noise dropped, long text truncated, wrappers' refs dropped. */
+function cleanLines(snapshot: string): string[] {
+  return snapshot
+    .split('\n')
+    .map((line) => line.replace(/ \[active\]/g, ''))
+    .map((line) => (line.includes(' [cursor=pointer]') ? line.replace(/ \[cursor=pointer\]/g, '') : line.replace(bareWrapper, '$1:')))
+    .filter((line) => !/^\s*- \/url: /.test(line) || line.length < 80)
+    .map((line) => (line.length > MAX_TEXT + 40 ? line.slice(0, MAX_TEXT + 40) + '…' : line));
+}
 
 /**
  * Shrinks a snapshot while keeping every actionable ref reachable: drops pointer/url noise, truncates long
  * text, collapses long runs of similar siblings, and as a last resort cuts plain text before elements.
+ * `measure` counts the budget (characters unless given, e.g. the model's tokens).
  */
-export function compactSnapshot(snapshot: string, maxChars: number): { text: string; omitted: number } {
-  const cleaned = snapshot
-    .split('\n')
-    .map((line) => line.replace(/ \[cursor=pointer\]/g, '').replace(/ \[active\]/g, ''))
-    .filter((line) => !/^\s*- \/url: /.test(line) || line.length < 80)
-    .map((line) => (line.length > MAX_TEXT + 40 ? line.slice(0, MAX_TEXT + 40) + '…' : line));
-
-  const size = (ls: string[]) => ls.reduce((n, l) => n + l.length + 1, 0);
+export function compactSnapshot(snapshot: string, maxChars: number, measure: (text: string) => number = (t) => t.length): { text: string; omitted: number } {
+  const cleaned = cleanLines(snapshot);
+  // Every line costs at least one character or token: a page with more lines than the budget is too large
+  // without being measured (a large page's raw snapshot is 250 kB, slow to count in tokens).
+  const size = (ls: string[]) => (ls.length > maxChars ? Infinity : measure(ls.join('\n')));
   // Fewer repeated siblings first: a page's long lists and tables shrink, and what follows them
   // (an iframe, a shadow-DOM widget, the footer's controls) stays in view.
   // A page that fits is shown whole: a list scrolled to its 35th entry must show that entry.
@@ -66,64 +108,20 @@ export function compactSnapshot(snapshot: string, maxChars: number): { text: str
     lines = lines.filter((l) => /\[ref=/.test(l) || !/^\s*- text: /.test(l));
     omitted += before - lines.length;
   }
-  const note = (n: number) => `# ${n} more lines not shown (scroll or narrow down with wait_for/navigate)`;
+  const note = (n: number) => `# ${n} more lines not shown (find shows them by text; or scroll)`;
   if (size(lines) > maxChars) {
-    const budget = maxChars - note(lines.length).length - 1;
+    const budget = maxChars - measure(note(lines.length)) - 1;
     let total = 0;
     const kept: string[] = [];
     for (const line of lines) {
-      if (total + line.length + 1 > budget) break;
+      const cost = measure(line) + 1;
+      if (total + cost > budget) break;
       kept.push(line);
-      total += line.length + 1;
+      total += cost;
     }
     omitted += lines.length - kept.length;
     lines = kept;
   }
   if (omitted > 0) lines.push(note(omitted));
   return { text: lines.join('\n'), omitted };
-}
-
-interface Node {
-  line: string;
-  children: Node[];
-}
-
-function toTree(lines: string[]): Node[] {
-  const root: Node = { line: '', children: [] };
-  const stack: { node: Node; indent: number }[] = [{ node: root, indent: -1 }];
-  for (const line of lines) {
-    const indent = line.length - line.trimStart().length;
-    while (stack.length > 1 && stack.at(-1)!.indent >= indent) stack.pop();
-    const node: Node = { line, children: [] };
-    stack.at(-1)!.node.children.push(node);
-    stack.push({ node, indent });
-  }
-  return root.children;
-}
-
-// Long lists (search results, tables) repeat one shape: keep the first items and say how many follow.
-function collapseSiblings(lines: string[], maxSiblings: number): string[] {
-  const out: string[] = [];
-  const kindOf = (l: string) => /^\s*- (\w+)/.exec(l)?.[1] ?? '';
-  const render = (nodes: Node[]) => {
-    let i = 0;
-    while (i < nodes.length) {
-      const kind = kindOf(nodes[i]!.line);
-      let j = i;
-      while (j < nodes.length && kind !== '' && kindOf(nodes[j]!.line) === kind) j++;
-      if (j === i) j = i + 1;
-      const run = nodes.slice(i, j);
-      for (const node of run.slice(0, maxSiblings)) {
-        out.push(node.line);
-        render(node.children);
-      }
-      if (run.length > maxSiblings) {
-        const indent = nodes[i]!.line.length - nodes[i]!.line.trimStart().length;
-        out.push(`${' '.repeat(indent)}- # ${run.length - maxSiblings} more ${kind} items`);
-      }
-      i = j;
-    }
-  };
-  render(toTree(lines));
-  return out;
 }

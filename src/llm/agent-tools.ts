@@ -45,6 +45,8 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
   tool('handle_dialog', 'Answer the next alert/confirm/prompt', { accept: { type: 'boolean' }, promptText: text }, ['accept']),
   tool('switch_tab', 'Switch to the tab whose URL or title contains tab', { tab: text, description: intent }, ['tab', 'description']),
   tool('close_tab', 'Close the current tab', { description: intent }, ['description']),
+  // Not a step: the next snapshot lists the matching elements, found in the parts compaction collapsed or cut.
+  tool('find', 'List elements containing text, with refs (for parts not shown)', { text }, ['text']),
 ];
 
 /** The two that end the session, last in the list. */
@@ -62,7 +64,7 @@ export type ToolGroup = 'email' | 'http';
 const toolGroups: Record<ToolGroup, { tools: OpenAI.ChatCompletionTool[]; words: RegExp; what: string }> = {
   email: {
     tools: emailTools,
-    words: /\b(e-?mails?|mail(box)?|inbox|otp|one[- ]time|codes?|verif\w*|confirm\w*|magic|invit\w*|sign[- ]?up|regist\w*|reset|forgot\w*|newsletter|subscri\w*|notif\w*)\b/i,
+    words: /\b(e-?mails?|mail(box)?|inbox|otp|one[- ]time|codes?|verif\w*|magic|invit\w*|sign[- ]?up|regist\w*|reset|forgot\w*|newsletter|subscri\w*|notif\w*)\b/i,
     what: 'email (a mail\'s code or link)',
   },
   http: { tools: [httpRequestTool], words: /\b(api|https?|endpoints?|requests?|webhooks?|rest|json|seed\w*|graphql|backend)\b/i, what: "http (call the app's API)" },

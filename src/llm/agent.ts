@@ -6,12 +6,13 @@ import { locatorForRef } from '../browser/record.js';
 import { uploadNameFor } from '../browser/files.js';
 import { BrowserSession } from '../browser/session.js';
 import type { DialogAnswer } from '../domain/step-events.js';
-import { observe, redact } from '../browser/snapshot.js';
+import { redact } from '../browser/snapshot.js';
 import { agentToolsWith, isToolGroup, toolGroupsFor } from './agent-tools.js';
+import { stepPrompt, withRealRefs } from './agent-prompt.js';
 import { interactionStep } from './agent-interactions.js';
 import { emailNote, emailStep } from './agent-email.js';
 import { callTool, type Llm } from './client.js';
-import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
+import type { AgentTask } from './prompts.js';
 import { summaryReservations } from './reservations.js';
 import { httpStepFromArgs, httpSummary } from './http-tool.js';
 
@@ -56,21 +57,16 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   const promptTokens: number[] = [];
   let llmCalls = 0;
   let asserted = false;
+  let find: string | undefined;
   const groups = toolGroupsFor([task.goal, task.expectedResult, task.scenario].filter(Boolean).join('\n'));
   const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
     const page = await session.currentPage();
-    const obs = await observe(page, { redact: opts.values.secrets() });
-    obs.snapshot = [redact(await session.tabs.describe(), opts.values.secrets()), obs.snapshot].filter(Boolean).join('\n');
-    const call = await callTool(
-      opts.llm,
-      [
-        { role: 'system', content: agentSystemPrompt },
-        { role: 'user', content: `${taskMessage(task)}\n\n${observationMessage(obs, history, opts.maxSteps - turn)}` },
-      ],
-      agentToolsWith(groups),
-    );
+    const tools = agentToolsWith(groups);
+    const prompt = await stepPrompt({ page, task, history, remaining: opts.maxSteps - turn, tools, secrets: opts.values.secrets(), tabs: await session.tabs.describe(), find });
+    find = undefined;
+    const call = await callTool(opts.llm, prompt.messages, tools);
     llmCalls++;
     if (call.usage) promptTokens.push(call.usage.prompt_tokens);
     const args = call.args;
@@ -94,6 +90,13 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       continue;
     }
 
+    if (call.name === 'find') {
+      // Answered by the next snapshot; not a step.
+      find = str('text') ?? '';
+      history.push(`${history.length + 1}. find "${find}": the matches follow the next snapshot`);
+      continue;
+    }
+
     if (call.name === 'handle_dialog') {
       dialogAnswer = { accept: args.accept !== false, ...(str('promptText') !== undefined && { promptText: str('promptText') }) };
       history.push(`${history.length + 1}. handle_dialog: the next dialog will be ${dialogAnswer.accept ? 'accepted' : 'dismissed'} ✓`);
@@ -102,7 +105,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
 
     let step: Step | undefined;
     try {
-      step = await toStep(page, call.name, args, description, opts);
+      step = await toStep(page, call.name, withRealRefs(args, prompt.refs), description, opts);
       const locator = step.locator ? resolveLocator(page, step.locator) : undefined;
       // What the input accepts decides the file's type, once: replay and export send the recorded name's type.
       // A project file is sent as uploaded (POST /v1/files), whatever its type.

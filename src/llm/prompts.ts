@@ -41,6 +41,7 @@ export function observationMessage(obs: Observation, history: string[], remainin
     `Page: ${obs.title} — ${obs.url}`,
     'Snapshot:',
     obs.snapshot,
+    ...(obs.found ? [obs.found] : []),
   ].join('\n');
 }
 

@@ -11,6 +11,7 @@ import { handleInteractions } from './fixtures/interactions/index.js';
 import { createFlowFixtures, type FlowFixtures } from './fixtures/flows.js';
 import { createAuthFixtures } from './fixtures/auth-toolkit.js';
 import { createQualityFixtures, type QualityFixtures } from './fixtures/quality.js';
+import { handleLargePage } from './fixtures/large-page.js';
 
 export type { Variant } from './fixtures/skin.js';
 export { products, shopCredentials } from './fixtures/shop.js';
@@ -69,6 +70,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     const shopPage = (render: typeof productsPage): void => (signedIn(req) ? html(res, render(skin)) : redirect(res, '/shop/login'));
     if (flows.handle(route, res)) return;
     if (quality.handle(route, res)) return;
+    if (handleLargePage(route, res, variant)) return;
     if (await auth.handle(req, res, url)) return;
 
     if (url.pathname.startsWith('/mail/') && (await mail.handle(req, res, url))) return;

@@ -1,0 +1,66 @@
+import type OpenAI from 'openai';
+import type { Page } from 'playwright-core';
+import { observe, redact, type Observation } from '../browser/snapshot.js';
+import type { RefAliases } from '../browser/snapshot-refs.js';
+import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
+import { countTokens, promptTokens } from './token-count.js';
+
+// One burn-in step's prompt within a token budget (issue 25: ≤ 1.5k prompt tokens a step, tools included). The
+// system prompt and the tools come first and do not change between steps, so providers cache them; the snapshot
+// gets what the rest of the prompt leaves, and compaction (src/browser/snapshot.ts) fits it there. The page's
+// title is not known before observing, so the budget keeps a margin for it.
+
+export const stepTokenBudget = 1_500;
+const titleMargin = 40;
+/** However long the history grows, the page keeps at least this much of the prompt. */
+const minSnapshotTokens = 400;
+
+export interface StepPromptInput {
+  page: Page;
+  task: AgentTask;
+  history: string[];
+  remaining: number;
+  tools: OpenAI.ChatCompletionTool[];
+  secrets: Record<string, string>;
+  /** The open tabs, when there are several (BrowserSession.tabs.describe()). */
+  tabs: string;
+  /** The text of the agent's last `find`, answered in this prompt. */
+  find?: string;
+}
+
+export interface StepPrompt {
+  messages: OpenAI.ChatCompletionMessageParam[];
+  obs: Observation;
+  refs?: RefAliases;
+}
+
+const userMessage = (task: AgentTask, obs: Observation, history: string[], remaining: number) => `${taskMessage(task)}\n\n${observationMessage(obs, history, remaining)}`;
+
+export async function stepPrompt(input: StepPromptInput): Promise<StepPrompt> {
+  const { page, task, history, remaining, tools, secrets } = input;
+  const tabs = redact(input.tabs, secrets);
+  const empty: Observation = { url: redact(page.url(), secrets), title: '', snapshot: tabs, omittedLines: 0 };
+  const fixed = promptTokens([{ role: 'system', content: agentSystemPrompt }, { role: 'user', content: userMessage(task, empty, history, remaining) }], tools).total;
+  const budget = Math.max(minSnapshotTokens, stepTokenBudget - fixed - titleMargin);
+  const obs = await observe(page, { redact: secrets, maxChars: budget, measure: countTokens, shortRefs: true, ...(input.find !== undefined && { find: input.find }) });
+  obs.snapshot = [tabs, obs.snapshot].filter(Boolean).join('\n');
+  return {
+    messages: [
+      { role: 'system', content: agentSystemPrompt },
+      { role: 'user', content: userMessage(task, obs, history, remaining) },
+    ],
+    obs,
+    refs: obs.refs,
+  };
+}
+
+/** The tool call's arguments with the model's ref aliases (`ref`, `to`) mapped back to Playwright's refs. */
+export function withRealRefs(args: Record<string, unknown>, refs: RefAliases | undefined): Record<string, unknown> {
+  if (!refs) return args;
+  const out = { ...args };
+  for (const key of ['ref', 'to']) {
+    const value = out[key];
+    if (typeof value === 'string' && value.trim() !== '') out[key] = refs.resolve(value);
+  }
+  return out;
+}
