@@ -100,6 +100,26 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     expect((await stack.call('GET', '/v1/project/settings')).body.quarantine).toEqual({ flakeRate: 0.25, minRuns: 10 });
   }, 60_000);
 
+  it('sets when issues resolve and which failing URLs are no signal: an out-of-range count is refused at its box', async () => {
+    const page = dash.page;
+    await page.goto(`${dash.url}/project`);
+    await checkPage(page);
+    const settings = async () => (await stack.call('GET', '/v1/project/settings')).body;
+    const before = await settings();
+    const resolveAfter = page.getByLabel(/An open issue resolves itself after this many clean runs/);
+    expect(await resolveAfter.inputValue()).toBe('3');
+    await resolveAfter.fill('0');
+    await page.getByLabel('Request URLs whose failures are not signals').fill('*/analytics/*\nhttps://status.example.com');
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save the settings' }).click()]);
+    await expect.poll(() => page.locator('#issueResolveAfterRuns-error').textContent()).toMatch(/1/);
+    expect(await page.getByLabel('Request URLs whose failures are not signals').inputValue()).toBe('*/analytics/*\nhttps://status.example.com');
+    expect(await settings()).toEqual(before);
+    await resolveAfter.fill('5');
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect(await settings()).toMatchObject({ issueResolveAfterRuns: 5, signalIgnoreUrls: ['*/analytics/*', 'https://status.example.com'], quarantine: before.quarantine });
+  }, 60_000);
+
   it('makes a badge URL: shown once with its Markdown, it serves the badge; a bad label is refused; revoking it stops it', async () => {
     const page = dash.page;
     const plan = (await stack.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [] })).body;

@@ -5,10 +5,12 @@ import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, rea
 import { CsrfField } from '../layout.js';
 import { UpdateProjectSettings } from '../../schemas/project-settings.js';
 import { minRuleFlakeRate } from '../../domain/flakiness.js';
+import { maxIssueResolveAfterRuns } from '../../domain/quality.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { getProjectSettings, updateProjectSettings, type ProjectSettings } from '../../services/project-settings.js';
 
-// The project's settings: heal policy, retries and the quarantine rule, validated by the API's
+// The project's settings: heal policy, retries, the quarantine rule, when issues resolve and which failing
+// requests are no signal, validated by the API's
 // UpdateProjectSettings and written (and audited) by its service.
 
 /** A number box as the schema wants it: empty or not a number stays text, for the schema to refuse by name. */
@@ -30,6 +32,8 @@ function formOf(settings: ProjectSettings): FormBody {
     quarantine: settings.quarantine ? 'on' : '',
     flakeRate: settings.quarantine ? String(Math.round(settings.quarantine.flakeRate * 100)) : '30',
     minRuns: settings.quarantine ? String(settings.quarantine.minRuns) : '10',
+    issueResolveAfterRuns: String(settings.issueResolveAfterRuns),
+    signalIgnoreUrls: settings.signalIgnoreUrls.join('\n'),
   };
 }
 
@@ -56,6 +60,11 @@ function SettingsForm(props: { base: string; csrf: string; form: FormBody; error
           <TextField label="At a flake rate of (percent)" name="flakeRate" value={form.flakeRate} errors={errors} />
           <TextField label="Over at least this many of the last finished runs" name="minRuns" value={form.minRuns} errors={errors} />
         </fieldset>
+        <fieldset>
+          <legend>Issues and quality signals</legend>
+          <TextField label={`An open issue resolves itself after this many clean runs (1 to ${maxIssueResolveAfterRuns})`} name="issueResolveAfterRuns" value={form.issueResolveAfterRuns} errors={errors} />
+          <TextField label="Request URLs whose failures are not signals" name="signalIgnoreUrls" value={form.signalIgnoreUrls} errors={errors} multiline hint="One pattern per line: * matches any characters, a pattern without * any URL containing it" />
+        </fieldset>
         <p><button class="primary" type="submit">Save the settings</button></p>
       </form>
       <p><a href={`${props.base}/project/badge`}>Status badge for a README</a></p>
@@ -77,8 +86,11 @@ export function registerProjectSettingsForm(web: Hono<WebEnv>, base: string): vo
       healPolicy: form.healPolicy,
       retries: numberOf(form.retries),
       quarantine: form.quarantine === 'on' ? { flakeRate: typeof rate === 'number' ? rate / 100 : rate, minRuns: numberOf(form.minRuns) } : null,
+      issueResolveAfterRuns: numberOf(form.issueResolveAfterRuns),
+      signalIgnoreUrls: (form.signalIgnoreUrls ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean),
     };
-    const input = check(UpdateProjectSettings, body, (path) => (path.startsWith('quarantine.') ? path.slice('quarantine.'.length) : path));
+    // A nested issue is shown at its box: `quarantine.minRuns` at minRuns, `signalIgnoreUrls.2` at the list.
+    const input = check(UpdateProjectSettings, body, (path) => (path.startsWith('quarantine.') ? path.slice('quarantine.'.length) : path.split('.')[0]!));
     if (!input.ok) return show(c, form, inPercent(input.errors));
     await updateProjectSettings(c.get('deps').db, c.get('session').projectId, input.data, sessionActor(c.get('session').tokenId));
     return afterSave(c, form, `${base}/project?saved=1`);
