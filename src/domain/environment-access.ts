@@ -49,6 +49,12 @@ export function accessView(access: EnvironmentAccess | null): EnvironmentAccessV
 }
 
 /**
+ * A kept value keeps its secrecy: an entry that leaves out the value (or `isSecret`) of a stored secret must not
+ * turn it into plain text that every read then returns. Only a new value may be written as not secret.
+ */
+const stillSecret = (given: boolean | undefined, kept: { isSecret: boolean } | undefined): boolean => (kept?.isSecret ? true : (given ?? false));
+
+/**
  * The access after a write: each list given replaces the stored one; an entry without a value takes the stored
  * value of the same name (so a client can edit one header without knowing the secret of another). Returns the
  * problem as text when an entry has no value to keep.
@@ -64,15 +70,17 @@ export function mergeAccess(stored: EnvironmentAccess | null, input: Environment
   }
   const headers: AccessHeader[] = [];
   for (const h of input.headers ?? old.headers) {
-    const value = h.value ?? old.headers.find((o) => o.name.toLowerCase() === h.name.toLowerCase())?.value;
+    const kept = h.value === undefined ? old.headers.find((o) => o.name.toLowerCase() === h.name.toLowerCase()) : undefined;
+    const value = h.value ?? kept?.value;
     if (value === undefined) return `headers: "${h.name}" needs a value`;
-    headers.push({ name: h.name, value, isSecret: h.isSecret ?? false });
+    headers.push({ name: h.name, value, isSecret: stillSecret(h.isSecret, kept) });
   }
   const cookies: AccessCookie[] = [];
   for (const c of input.cookies ?? old.cookies) {
-    const value = c.value ?? old.cookies.find((o) => o.name === c.name)?.value;
+    const kept = c.value === undefined ? old.cookies.find((o) => o.name === c.name) : undefined;
+    const value = c.value ?? kept?.value;
     if (value === undefined) return `cookies: "${c.name}" needs a value`;
-    cookies.push({ name: c.name, value, ...(c.path && { path: c.path }), isSecret: c.isSecret ?? false });
+    cookies.push({ name: c.name, value, ...(c.path && { path: c.path }), isSecret: stillSecret(c.isSecret, kept) });
   }
   return { ...(httpCredentials && { httpCredentials }), headers, cookies };
 }

@@ -54,6 +54,15 @@ describe('environment access writes', () => {
     expect(mergeAccess(stored, { httpCredentials: { username: 'dev' } })).toMatchObject({ httpCredentials: { username: 'dev', password: 'pw' } });
   });
 
+  it('keeps a stored secret secret when an entry keeps its value, whatever isSecret says; a new value may be plain', () => {
+    for (const isSecret of [false, undefined]) {
+      const merged = mergeAccess(stored, { headers: [{ name: 'x-bypass', isSecret }] }) as EnvironmentAccess;
+      expect(merged.headers).toEqual([{ name: 'x-bypass', value: 'tok', isSecret: true }]);
+      expect(JSON.stringify(accessView(merged))).not.toContain('"tok"');
+    }
+    expect((mergeAccess(stored, { headers: [{ name: 'x-bypass', value: 'public', isSecret: false }] }) as EnvironmentAccess).headers).toEqual([{ name: 'x-bypass', value: 'public', isSecret: false }]);
+  });
+
   it('refuses a new entry without a value, and removes credentials on null', () => {
     expect(mergeAccess(stored, { cookies: [{ name: 'other' }] })).toMatch(/"other" needs a value/);
     expect(mergeAccess(null, { httpCredentials: { username: 'qa' } })).toMatch(/password: required/);
