@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
-import { showsSecret, startScreencast } from '../src/browser/screencast.js';
+import { followScreencast, showsSecret } from '../src/browser/screencast.js';
 import { openLiveView, type LiveKey, type LiveStep } from '../src/services/live-view.js';
 
 export interface LiveJob {
@@ -23,17 +23,19 @@ export function liveView<T>(deps: ActivityDeps, key: Omit<LiveKey, 'subjectId'> 
     const { secrets, ...row } = key;
     // A frame taken while the page shows a secret (typed into a field that is not a password input, or echoed) is
     // not shown: configs' secrets are write-only on the dashboard.
-    const hideFrame = () => showsSecret(page, secrets());
+    let shown = () => page;
+    const hideFrame = () => showsSecret(shown(), secrets());
     const publisher = await openLiveView(deps.db, { ...row, subjectId: key.subjectId }, deps.logger, { onlyWhenWatched: key.kind === 'run_test', hideFrame }).catch((err: unknown) => {
       deps.logger.warn('live view: not started', { kind: key.kind, subjectId: key.subjectId, error: String(err) });
       return undefined;
     });
     if (!publisher) return work({ context, page, live: offAir });
-    const stopScreencast = await startScreencast(page, (jpeg) => publisher.frame(jpeg, page.url())).catch(() => async () => {});
+    const screencast = await followScreencast(context, page, (jpeg, tab) => publisher.frame(jpeg, tab.url())).catch(() => undefined);
+    if (screencast) shown = screencast.current;
     try {
       return await work({ context, page, live: publisher });
     } finally {
-      await stopScreencast();
+      await screencast?.stop();
       await publisher.close();
     }
   };

@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { pageFunction } from './page-function.js';
 
 export interface ScreencastOptions {
@@ -30,6 +30,52 @@ export async function startScreencast(page: Page, onFrame: (jpeg: Buffer) => voi
   return async () => {
     await session.send('Page.stopScreencast').catch(() => {});
     await session.detach().catch(() => {});
+  };
+}
+
+/**
+ * The screencast of the tab the work is on: a flow that opens a tab (a link with target=_blank, a popup, an OAuth
+ * window) goes on there, so the live view follows the newest open tab and, when it closes, goes back to the one
+ * before. `current()` is the tab shown (whose text decides whether a frame may show a secret). Switching is
+ * serialised: a tab opened while the previous switch is still attaching is not lost.
+ */
+export async function followScreencast(
+  context: BrowserContext,
+  first: Page,
+  onFrame: (jpeg: Buffer, page: Page) => void,
+  opts: ScreencastOptions = {},
+): Promise<{ current: () => Page; stop: () => Promise<void> }> {
+  const open: Page[] = [first];
+  let current = first;
+  let stopCurrent = await startScreencast(first, (jpeg) => onFrame(jpeg, first), opts);
+  let switching = Promise.resolve();
+  let stopped = false;
+  const show = (page: Page) => {
+    switching = switching.then(async () => {
+      if (stopped || page === current) return;
+      await stopCurrent();
+      current = page;
+      stopCurrent = await startScreencast(page, (jpeg) => onFrame(jpeg, page), opts);
+    });
+  };
+  const onPage = (page: Page) => {
+    open.push(page);
+    page.once('close', () => {
+      open.splice(open.indexOf(page), 1);
+      const back = open.at(-1);
+      if (page === current && back) show(back);
+    });
+    show(page);
+  };
+  context.on('page', onPage);
+  return {
+    current: () => current,
+    stop: async () => {
+      context.off('page', onPage);
+      await switching;
+      stopped = true;
+      await stopCurrent();
+    },
   };
 }
 

@@ -218,6 +218,23 @@ describe('dashboard: live view of a burn-in', () => {
     await expect.poll(() => liveRows(runTest.id), { timeout: 5_000 }).toBe(0);
   }, 90_000);
 
+  it('follows the tab the flow is on: a tab it opens is shown, and when that tab closes the one before is shown again', async () => {
+    const subjectId = '5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    const shownUrl = async () => (await stack.db.selectFrom('live_frames').select('frame_url').where('subject_id', '=', subjectId).executeTakeFirst())?.frame_url;
+    await stack.browsers.withContext({ projectId: stack.tenant.projectId }, liveView(stack.activityDeps, { projectId: stack.tenant.projectId, kind: 'burn_in', subjectId, secrets: () => [] }, async ({ context, page }) => {
+      await page.goto(`${fixture.url}/todo/`);
+      await expect.poll(shownUrl, { timeout: 10_000 }).toBe(`${fixture.url}/todo/`);
+      const popup = await context.newPage();
+      await popup.goto(`${fixture.url}/shop/`);
+      await expect.poll(shownUrl, { timeout: 10_000 }).toMatch(new RegExp(`^${fixture.url}/shop/`));
+      await popup.close();
+      // A repaint of the first tab: its frames are the ones shown again.
+      await page.getByLabel('New todo').fill('back on the first tab');
+      await expect.poll(shownUrl, { timeout: 10_000 }).toBe(`${fixture.url}/todo/`);
+    }));
+    expect(await shownUrl()).toBeUndefined();
+  }, 60_000);
+
   it('a frame taken while the page shows a secret is not shown; frames of the same page without it are', async () => {
     const secret = 'hunter2-live-secret';
     const subjectId = '7d0f8e4a-1c2b-4d3e-8f90-0a1b2c3d4e5f';
