@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, lastPrompt, refOf, tool } from '../support/agent-script.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { waitFor } from '../support/net.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { addShop, loginGoal, loginMoves } from '../support/shop-agent-script.js';
@@ -154,6 +155,16 @@ describe('insert a step described in words', () => {
     expect(llm.requests.length).toBe(requestsBefore);
   }, 120_000);
 
+  it('the new version exports as a Playwright spec that runs green, the inserted check included', async () => {
+    const res = await stack.app.request(`/v1/test-cases/${teaId}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    expect(res.status).toBe(200);
+    const spec = await res.text();
+    expect(spec).toContain('Tea pot — 1');
+    const result = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
+    expect(result.output).toMatch(/1 passed/);
+    expect(result.code).toBe(0);
+  }, 120_000);
+
   it('the steps before the position do not replay: no new version, no model call, and the person reads why', async () => {
     const requestsBefore = llm.requests.length;
     fixture.setVariant('outOfStock');
@@ -178,6 +189,17 @@ describe('insert a step described in words', () => {
       fixture.setVariant('original');
     }
   }, 120_000);
+
+  it('the agent cannot do the described step: FAILED with its reason, the steps untouched', async () => {
+    const impossible = 'Apply the discount code SAVE10';
+    router.add(impossible, [() => tool('fail', { reason: 'the page has no discount code field' })]);
+    llm.enqueue(router.reply);
+    const asked = await api('POST', `/v1/test-cases/${teaId}/steps/insert`, { at: 1, description: impossible });
+    expect(asked.status).toBe(202);
+    const ended = await finished(teaId, asked.body.id);
+    expect(ended).toMatchObject({ status: 'FAILED', version: null, failureReason: 'the agent could not reach the goal: the page has no discount code field' });
+    expect((await api('GET', `/v1/test-cases/${teaId}`)).body.steps.version).toBe(2);
+  }, 60_000);
 
   it('refuses bad requests with a 4xx and a message, starting nothing', async () => {
     const other = '00000000-0000-4000-8000-000000000000';
