@@ -8,17 +8,20 @@ import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments
 import { createApplication, removeApplication, requireApplication } from '../../services/applications.js';
 import { createEnvironment, deleteEnvironment, getEnvironment, updateEnvironment, type EnvironmentView } from '../../services/environments.js';
 import { NotFoundError } from '../../domain/errors.js';
+import { AccessLists, accessListField, accessListsBody, atAccessList } from '../environment-access-fields.js';
 
 // Applications and their environments: create (an application with its first environment in one form), add,
 // edit and delete. Validation is the API's (schemas/applications.ts, schemas/environments.ts) and the writes are
 // its services'. A basic-auth password is write-only: the edit form never shows it, and an empty box keeps it.
+// Extra headers and cookies are rows of the environment form (environment-access-fields.tsx).
 
 /** The form's environment fields as the API's body: `name`, `url`, `access.httpCredentials` (one form field each). */
 function environmentBody(form: FormBody) {
   const username = optional(form.username);
   const password = optional(form.password);
   const httpCredentials = username ? { username, password } : form.removeCredentials === 'on' ? null : undefined;
-  return { name: form.environmentName, url: optional(form.environmentUrl), access: httpCredentials === undefined ? undefined : { httpCredentials } };
+  const access = { ...(httpCredentials !== undefined && { httpCredentials }), ...accessListsBody(form) };
+  return { name: form.environmentName, url: optional(form.environmentUrl), access: Object.keys(access).length > 0 ? access : undefined };
 }
 
 const environmentField: Record<string, string> = {
@@ -27,7 +30,7 @@ const environmentField: Record<string, string> = {
   'access.httpCredentials.username': 'username',
   'access.httpCredentials.password': 'password',
 };
-const toEnvironmentField = (path: string) => environmentField[path] ?? (path.startsWith('access') ? 'username' : path || '');
+const toEnvironmentField = (path: string) => environmentField[path] ?? accessListField(path) ?? (path.startsWith('access') ? 'username' : path || '');
 
 function EnvironmentFields(props: { form: FormBody; errors: FieldErrors; editing?: EnvironmentView }) {
   const { form, errors } = props;
@@ -76,6 +79,7 @@ function EnvironmentForm(props: { base: string; csrf: string; app: { shortId: st
       <form method="post" action={action} hx-post={action} hx-target="#environment-form" hx-swap="outerHTML">
         <CsrfField token={props.csrf} />
         <EnvironmentFields form={props.form} errors={props.errors} editing={props.editing} />
+        <AccessLists form={props.form} errors={props.errors} stored={props.editing?.access} />
         {!props.editing?.isDefault && <label><input type="checkbox" name="isDefault" checked={props.form.isDefault === 'on'} /> Make it the default environment</label>}
         <p><button class="primary" type="submit">{props.editing ? 'Save the environment' : 'Add the environment'}</button> <a href={`${props.base}/applications`}>Cancel</a></p>
       </form>
@@ -120,7 +124,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     const env = check(CreateEnvironment, { ...environmentBody(form), isDefault: form.isDefault === 'on' }, toEnvironmentField);
     if (!env.ok) return again(env.errors);
     const written = await refusedAt('environmentUrl', () => createEnvironment(db(c), { ...env.data, projectId: projectId(c), applicationShortId: app.shortId }));
-    return written.ok ? afterSave(c, form, `${base}/applications`) : again(written.errors);
+    return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 
   web.get('/applications/:app/environments/:env/edit', async (c) => {
@@ -139,7 +143,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     if (!env.ok) return again(env.errors);
     const ref = { projectId: projectId(c), applicationShortId: found.app.shortId, environmentShortId: found.env.shortId };
     const written = await refusedAt('environmentUrl', () => updateEnvironment(db(c), ref, env.data));
-    return written.ok ? afterSave(c, form, `${base}/applications`) : again(written.errors);
+    return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 
   web.post('/applications/:app/environments/:env/delete', async (c) => {
