@@ -134,26 +134,26 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
 
     await page.getByLabel('Token name').fill('Shop README');
     await page.getByLabel('Runs shown').selectOption({ label: 'Plan Smoke' });
-    await page.getByLabel('Badge label').fill('e2e');
+    await page.getByLabel('Badge label').fill('e2e (shop)');
     await page.getByRole('button', { name: 'Make the badge URL' }).click();
     await page.getByRole('heading', { name: 'Your badge URL' }).waitFor();
     await checkPage(page);
     const url = await page.getByLabel('Badge URL', { exact: true }).inputValue();
-    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/badge\\.svg\\?token=prb_[^&]+&testPlanShortId=${plan.shortId}&label=e2e$`));
-    expect(await page.getByLabel('Markdown for a README').inputValue()).toBe(`![e2e](${url})`);
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/badge\\.svg\\?token=prb_[^&]+&testPlanShortId=${plan.shortId}&label=e2e\\+%28shop%29$`));
+    expect(await page.getByLabel('Markdown for a README').inputValue()).toBe(`![e2e (shop)](${url})`);
     // "Copy the Markdown" puts it on the clipboard: pasted into a box, it is the Markdown.
     await dash.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dash.url });
     await page.getByRole('button', { name: 'Copy the Markdown' }).click();
     await page.getByText('Copied.').waitFor();
     await page.getByLabel('Token name').fill('');
     await page.getByLabel('Token name').press('Control+V');
-    expect(await page.getByLabel('Token name').inputValue()).toBe(`![e2e](${url})`);
+    expect(await page.getByLabel('Token name').inputValue()).toBe(`![e2e (shop)](${url})`);
     expect(await tokens()).toBe(1);
     // The URL works as a README would fetch it: no session, only its token.
     const badge = await stack.app.request(url.replace('http://127.0.0.1:3000', ''));
     expect(badge.status).toBe(200);
     const svg = await badge.text();
-    expect(svg).toContain('e2e');
+    expect(svg).toContain('e2e (shop)');
     expect(svg).toContain('no runs');
     // Listed without the token; a reload no longer shows it.
     const token = new URL(url).searchParams.get('token')!;
