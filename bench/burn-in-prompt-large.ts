@@ -37,8 +37,10 @@ export interface LargePageFigures {
  * The first prompt the agent sends on the page, built by the agent's own code (`stepPrompt`). `navigated`: the page
  * is reached from another page of the tab, as the agent usually reaches it (Playwright's refs then carry a prefix).
  */
-export async function measureLargePage(pool: BrowserPool, base: string, path: '/large/top' | '/large/bottom', navigated: boolean): Promise<LargePageFigures> {
-  const layout = `${path === '/large/top' ? 'widgets at the top' : 'widgets at the bottom'}, ${navigated ? 'after a navigation' : 'first page'}`;
+export async function measureLargePage(pool: BrowserPool, base: string, path: '/large/top' | '/large/bottom', navigated: boolean, pastSteps = 0): Promise<LargePageFigures> {
+  const layout = `${path === '/large/top' ? 'widgets at the top' : 'widgets at the bottom'}, ${navigated ? 'after a navigation' : 'first page'}${pastSteps ? `, ${pastSteps} steps done` : ''}`;
+  // A long burn-in's history, as the agent writes it: its oldest lines fold before the page shrinks.
+  const history = Array.from({ length: pastSteps }, (_, i) => `${i + 1}. click getByRole('button', { name: 'Edit order ${10_000 + i}' }) ✓`);
   return pool.withContext({}, async ({ page }) => {
     if (navigated) await page.goto(`${base}/large/start`, { waitUntil: 'load' });
     await page.goto(base + path, { waitUntil: 'load' });
@@ -47,7 +49,7 @@ export async function measureLargePage(pool: BrowserPool, base: string, path: '/
     const raw = await page.ariaSnapshot({ mode: 'ai' });
     const tools = agentToolsWith(toolGroupsFor(`${task.goal}\n${task.expectedResult}`));
     const started = performance.now();
-    const { messages, obs } = await stepPrompt({ page, task, history: [], remaining: 30, tools, secrets: {}, tabs: '' });
+    const { messages, obs } = await stepPrompt({ page, task, history, remaining: 30 - pastSteps, tools, secrets: {}, tabs: '' });
     const promptMs = performance.now() - started;
     return {
       layout,

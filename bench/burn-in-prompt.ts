@@ -137,6 +137,7 @@ try {
   for (const path of ['/large/top', '/large/bottom'] as const) {
     for (const navigated of [false, true]) figures.push(await measureLargePage(pool, served, path, navigated));
   }
+  figures.push(await measureLargePage(pool, served, '/large/bottom', true, 25));
   const large = await burnInLargePage(llm, client, pool, served);
 
   const summaryHeader = ['script', 'LLM calls', 'steps', 'calls/step', 'excl. done', 'avg o200k tokens', 'max o200k tokens', 'tools share'];

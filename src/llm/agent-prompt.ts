@@ -40,18 +40,44 @@ export async function stepPrompt(input: StepPromptInput): Promise<StepPrompt> {
   const { page, task, history, remaining, tools, secrets } = input;
   const tabs = redact(input.tabs, secrets);
   const empty: Observation = { url: redact(page.url(), secrets), title: '', snapshot: tabs, omittedLines: 0 };
-  const fixed = promptTokens([{ role: 'system', content: agentSystemPrompt }, { role: 'user', content: userMessage(task, empty, history, remaining) }], tools).total;
-  const budget = Math.max(minSnapshotTokens, stepTokenBudget - fixed - titleMargin);
+  const fixedWith = (lines: string[]) => promptTokens([{ role: 'system', content: agentSystemPrompt }, { role: 'user', content: userMessage(task, empty, lines, remaining) }], tools).total;
+  const budget = Math.max(minSnapshotTokens, stepTokenBudget - fixedWith(history) - titleMargin);
   const obs = await observe(page, { redact: secrets, maxChars: budget, measure: countTokens, shortRefs: true, ...(input.find !== undefined && { find: input.find }) });
   obs.snapshot = [tabs, obs.snapshot].filter(Boolean).join('\n');
+  // A long burn-in's history would crowd the page out: when the page, at its least, does not fit beside it, the
+  // history's oldest lines fold into one.
+  const pageTokens = countTokens(obs.snapshot) + (obs.found ? countTokens(obs.found) : 0);
+  const shown = foldHistory(history, (lines) => fixedWith(lines) + pageTokens + titleMargin <= stepTokenBudget);
   return {
     messages: [
       { role: 'system', content: agentSystemPrompt },
-      { role: 'user', content: userMessage(task, obs, history, remaining) },
+      { role: 'user', content: userMessage(task, obs, shown, remaining) },
     ],
     obs,
     refs: obs.refs,
   };
+}
+
+const keptHistory = 5;
+
+/**
+ * The history as shown: whole while it `fits`, else its oldest lines folded into one that counts them by action
+ * ("1–12. earlier: fill ×4, click ×7, find ×1"), the last few always whole, since they say what just happened.
+ */
+export function foldHistory(history: string[], fits: (lines: string[]) => boolean): string[] {
+  if (fits(history)) return history;
+  let folded = history;
+  for (let n = 2; n <= history.length - keptHistory; n++) {
+    const counts = new Map<string, number>();
+    for (const line of history.slice(0, n)) {
+      const action = /^\d+\. (\w+)/.exec(line)?.[1] ?? 'other';
+      counts.set(action, (counts.get(action) ?? 0) + 1);
+    }
+    const summary = `1–${n}. earlier: ${[...counts].map(([action, count]) => `${action} ×${count}`).join(', ')}`;
+    folded = [summary, ...history.slice(n)];
+    if (fits(folded)) break;
+  }
+  return folded;
 }
 
 /** The tool call's arguments with the model's ref aliases (`ref`, `to`) mapped back to Playwright's refs. */

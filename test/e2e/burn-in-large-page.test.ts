@@ -47,6 +47,8 @@ describe('burn-in on a large page', () => {
       expect(refOf(req, 'button "Pay inside iframe"')).toMatch(/^f1e\d+$/);
       expect(refOf(req, 'button "Apply shadow coupon"')).toMatch(/^e\d+$/);
     }
+    // System prompt and tools are one prefix, the same at every step, for providers' prompt caching.
+    for (const req of requests) expect([req.messages[0], req.tools]).toEqual([requests[0]!.messages[0], requests[0]!.tools]);
     const tokens = requests.map(tokensOf);
     expect(Math.max(...tokens), `prompt tokens per request: ${tokens.join(', ')}`).toBeLessThanOrEqual(1_500);
 
