@@ -32,3 +32,12 @@ export function StepInsertForm(props: { base: string; csrfToken: string; testCas
     </form>
   );
 }
+
+/**
+ * "Insert a step here" between the editor's steps: opens the insert form at that position. Shown only while the
+ * draft is the saved version, whose positions the insertion uses.
+ */
+export function InsertHereLink(props: { base: string; testCaseId: string; at: number }) {
+  const label = props.at === 0 ? 'Insert a step before step 1' : `Insert a step after step ${props.at}`;
+  return <p class="muted"><a href={`${props.base}/test-cases/${props.testCaseId}/steps/insert?at=${props.at}`}>{label}</a></p>;
+}

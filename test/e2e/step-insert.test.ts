@@ -93,7 +93,10 @@ describe('insert a step described in words', () => {
     const requestsBefore = llm.requests.length;
 
     await noScript.goto(`${dash.url}/test-cases/${teaId}/steps`);
-    await noScript.getByLabel('Where').selectOption({ label: 'Before step 3: The cart page is shown' });
+    // "Insert a step here" between the editor's steps opens the form at that position.
+    await noScript.getByRole('link', { name: 'Insert a step after step 2' }).click();
+    await expect(noScript.getByLabel('Where').inputValue()).resolves.toBe('2');
+    expect(await noScript.getByLabel('Where').locator('option:checked').innerText()).toBe('Before step 3: The cart page is shown');
     await noScript.getByLabel('The step, in words').fill(described);
     await noScript.getByRole('button', { name: 'Record and insert the step' }).click();
     await noScript.waitForURL(/\/steps\/insertions\/[0-9a-f-]{36}$/);
@@ -134,8 +137,11 @@ describe('insert a step described in words', () => {
     await expectAccessible(dash.page);
     const size = await dash.transferredBytes(progressPath);
     expect(size.total).toBeLessThan(50 * 1024);
-    await dash.page.goto(`${dash.url}/test-cases/${teaId}/steps`);
-    await expectAccessible(dash.page);
+    for (const path of [`/test-cases/${teaId}/steps`, `/test-cases/${teaId}/steps/insert?at=1`]) {
+      await dash.page.goto(`${dash.url}${path}`);
+      await expectAccessible(dash.page);
+      expect((await dash.transferredBytes(path)).total).toBeLessThan(50 * 1024);
+    }
 
     if (process.env.RECORD_HISTORIES) {
       const history = await (await stack.temporal.get()).workflow.getHandle(workflowIds.insertStep(insertionId)).fetchHistory();

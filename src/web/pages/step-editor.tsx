@@ -4,7 +4,7 @@ import { Status, uuidPattern } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { applyOp, readDraft, readOp, type DraftStep } from '../step-editor-form.js';
 import { StepBlock } from '../step-editor-block.js';
-import { StepInsertForm } from '../step-insert-form.js';
+import { InsertHereLink, StepInsertForm } from '../step-insert-form.js';
 import { registerStepInsertPages } from './step-insert.js';
 import { loadStepEditor, saveEditedSteps, type StepEditorData } from '../../services/step-edits.js';
 import { sessionActor } from '../../services/audit-log.js';
@@ -115,8 +115,12 @@ function StepEditor(props: { base: string; csrfToken: string; data: StepEditorDa
             </p>
             {/* First in the form, so Enter in a field saves (the browser submits with the first button). */}
             <p><button class="primary" type="submit" name="op" value="save">Save as version {data.version + 1}</button></p>
+            {!unsaved && <InsertHereLink base={base} testCaseId={t.id} at={0} />}
             {draft.map((d, k) => (
-              <StepBlock base={base} k={k} count={draft.length} draft={d} shot={data.screenshots.get(d.from)} problems={problems.filter((p) => p.index === k)} />
+              <>
+                <StepBlock base={base} k={k} count={draft.length} draft={d} shot={data.screenshots.get(d.from)} problems={problems.filter((p) => p.index === k)} />
+                {!unsaved && <InsertHereLink base={base} testCaseId={t.id} at={k + 1} />}
+              </>
             ))}
             <p>
               <button class="primary" type="submit" name="op" value="save">Save as version {data.version + 1}</button>{' '}

@@ -33,6 +33,14 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     }
   });
 
+  // The form alone, at a position chosen in the editor ("Insert a step after step 2").
+  web.get('/test-cases/:id/steps/insert', async (c) => {
+    const data = await load(c);
+    if (!data) return notFoundPage(c, 'This test case');
+    const at = Number(c.req.query('at'));
+    return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <FormPage c={c} data={data} typed={{ at: Number.isInteger(at) ? at : -1, description: '' }} />);
+  });
+
   web.get('/test-cases/:id/steps/insertions/:insertionId', async (c) => {
     const data = await load(c);
     const insertionId = c.req.param('insertionId')?.toLowerCase() ?? '';
@@ -54,17 +62,23 @@ async function load(c: Context<WebEnv>): Promise<StepEditorData | undefined> {
 }
 
 function refusedPage(c: Context<WebEnv>, data: StepEditorData, message: string, typed: { at: number; description: string }, status: 400 | 409) {
+  return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <FormPage c={c} data={data} typed={typed} refusal={message} />, status);
+}
+
+function FormPage(props: { c: Context<WebEnv>; data: StepEditorData; typed: { at: number; description: string }; refusal?: string }) {
+  const { c, data, typed } = props;
   const base = c.get('base');
-  return renderPage(
-    c,
-    { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' },
+  return (
     <>
       <h1>Insert a step into {data.testCase.name}</h1>
-      <p class="error" role="alert">Not started: {message}</p>
-      {data.steps.length > 0 && <StepInsertForm base={base} csrfToken={c.get('csrfToken')} testCaseId={data.testCase.id} version={data.version} steps={data.steps} at={typed.at >= 0 && typed.at <= data.steps.length ? typed.at : undefined} description={typed.description} />}
+      {props.refusal && <p class="error" role="alert">Not started: {props.refusal}</p>}
+      {data.steps.length > 0 ? (
+        <StepInsertForm base={base} csrfToken={c.get('csrfToken')} testCaseId={data.testCase.id} version={data.version} steps={data.steps} at={typed.at >= 0 && typed.at <= data.steps.length ? typed.at : undefined} description={typed.description} />
+      ) : (
+        <p>No steps recorded yet: a step can be inserted once the burn-in has recorded them.</p>
+      )}
       <p><a href={`${base}/test-cases/${data.testCase.id}/steps`}>Back to the step editor</a></p>
-    </>,
-    status,
+    </>
   );
 }
 
