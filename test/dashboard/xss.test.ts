@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeReview, insertChangeReview } from '../../src/db/queries/change-reviews.js';
 import { finishReply, insertChat, insertTurn } from '../../src/db/queries/chats.js';
 import { newId, newShortId } from '../../src/ids.js';
+import { createToken } from '../../src/db/queries/admin.js';
 import { pageFunction } from '../../src/browser/page-function.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
@@ -85,7 +86,15 @@ describe('dashboard: XSS payloads in every written field', () => {
     for (const [i, p] of payloads.entries()) {
       const app = await ctx.call('POST', '/v1/applications', { name: p });
       expect(app.status, `application ${p}`).toBe(201);
-      expect((await ctx.call('POST', `/v1/applications/${app.body.shortId}/environments`, { name: p, url: `https://staging-${i}.shop.test/` })).status).toBe(201);
+      // Its extra header and cookie values are rendered back into the environment form's boxes.
+      const env = await ctx.call('POST', `/v1/applications/${app.body.shortId}/environments`, { name: p, url: `https://staging-${i}.shop.test/`, access: { headers: [{ name: 'x-xss', value: p }], cookies: [{ name: 'xss', value: p }] } });
+      expect(env.status).toBe(201);
+      const scenario = await ctx.call('POST', '/v1/scenarios', { name: p, description: p, instructions: p });
+      expect(scenario.status, `scenario ${p}`).toBe(201);
+      expect((await ctx.call('POST', '/v1/device-presets', { name: p, viewport: { width: 390, height: 844 } })).status, `device preset ${p}`).toBe(201);
+      await createToken(db, projectId, 'badge', p);
+      const review = await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: `acme/shop-${i}`, reviewContext: p });
+      expect(review.status, `review settings ${p}`).toBe(200);
       const applicationId = (await db.selectFrom('applications').select('id').where('short_id', '=', app.body.shortId).executeTakeFirstOrThrow()).id;
       // A test case as burn-in leaves it: the model wrote its step descriptions and, for a failed one, the reason.
       const testCaseId = newId();
@@ -116,9 +125,12 @@ describe('dashboard: XSS payloads in every written field', () => {
         { path: `/test-plans/${plan.body.shortId}`, markers: [i] },
         { path: `/runs/${run.shortId}`, markers: [i] },
         { path: `/chats/${chat.shortId}`, markers: [i] },
+        { path: `/applications/${app.body.shortId}/environments/${env.body.shortId}/edit`, markers: [i] },
+        { path: `/scenarios/${scenario.body.shortId}/edit`, markers: [i] },
       );
     }
     const all = payloads.map((_, i) => i);
+    for (const list of ['/device-presets', '/scenarios', '/project/badge', '/git']) pages.push({ path: list, markers: all });
     for (const list of ['/applications', '/test-plans', '/runs', '/runs?page=2', '/test-cases', '/test-cases?page=2', '/chats', '/chats?page=2', '/reviews', '/reviews?page=2']) {
       pages.push({ path: list, markers: list.includes('page=2') ? [] : list === '/applications' || list === '/test-plans' ? all : [] });
     }
@@ -148,7 +160,7 @@ describe('dashboard: XSS payloads in every written field', () => {
     return page.evaluate(inspect);
   };
 
-  it(`renders ${payloads.length} payloads in names, goals, steps, failure reasons, runs, chat messages, replies and review summaries: nothing runs, the layout holds`, async () => {
+  it(`renders ${payloads.length} payloads in names, goals, steps, failure reasons, runs, chat messages, replies, review summaries, scenarios, environment headers and cookies, badge token names and review context: nothing runs, the layout holds`, async () => {
     let checked = 0;
     for (const { path, markers } of pages) {
       const probe = await visit(dash.page, path);
@@ -161,7 +173,7 @@ describe('dashboard: XSS payloads in every written field', () => {
     }
     expect(dialogs).toEqual([]);
     expect(violations).toEqual([]);
-    expect(checked).toBe(payloads.length * 4 + 10);
+    expect(checked).toBe(payloads.length * 6 + 14);
   }, 180_000);
 
   it('control: the probes see an injected payload and a CSP violation when there is one', async () => {
