@@ -123,12 +123,14 @@ export async function saveStepInsertion(db: DB, input: { insertionId: string; st
       actor: row.actor as AuditActor,
       auditDetails: { inserted: { at: row.position, steps: input.steps.length, description: row.description } },
       onSaved: async (trx, saved) => {
-        await finishStepInsertion(trx, row.id, { status: 'COMPLETED', version: saved, insertedSteps: input.steps.length });
+        // Ended meanwhile (cancelled): the version is rolled back with it, and the insertion keeps how it ended.
+        if (!(await finishStepInsertion(trx, row.id, { status: 'COMPLETED', version: saved, insertedSteps: input.steps.length }))) throw new ConflictError('the insertion ended while it was being saved');
       },
     });
     return { status: 'COMPLETED', version, insertedSteps: input.steps.length };
   } catch (err) {
     if (err instanceof StepEditError) return failStepInsertion(db, { insertionId: row.id, failureReason: `the recorded step cannot be saved: ${err.message}` });
+    // A conflict: another version was saved meanwhile, or the insertion ended (then it keeps its own outcome).
     if (err instanceof ConflictError) return failStepInsertion(db, { insertionId: row.id, failureReason: changedSince(row) });
     throw err;
   }

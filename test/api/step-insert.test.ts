@@ -78,4 +78,13 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
     const row = (await api.call('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${second}`)).body;
     expect(row).toMatchObject({ status: 'FAILED', version: null, failureReason: outcome.status === 'FAILED' ? outcome.failureReason : '' });
   });
+
+  it('an insertion that ended before its save (cancelled) saves nothing and keeps its reason', async () => {
+    const before = await steps();
+    const id = crypto.randomUUID();
+    await insertStepInsertion(api.db, { id, projectId: api.tenant.projectId, testCaseId, position: 0, description: 'Check the welcome text', basedOnVersion: before.version, actor: { type: 'system' } });
+    await api.db.updateTable('step_insertions').set({ status: 'FAILED', failure_reason: 'the insertion was cancelled: nothing was saved' }).where('id', '=', id).execute();
+    expect(await saveStepInsertion(api.db, { insertionId: id, steps: [recordedStep] })).toEqual({ status: 'FAILED', failureReason: 'the insertion was cancelled: nothing was saved' });
+    expect(await steps()).toEqual(before);
+  });
 });
