@@ -166,6 +166,28 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     expect((await stack.app.request(url.replace('http://127.0.0.1:3000', ''))).status).toBe(401);
   }, 60_000);
 
+  it("deletes a remote tunnel from the tunnels page; another project's session gets 404 and the tunnel stays", async () => {
+    const page = dash.page;
+    const tunnels = async () => (await stack.call('GET', '/v1/remote-tunnels')).body.tunnels.map((t: { runnerId: string }) => t.runnerId);
+    const kept = (await stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 5173 }] })).body.runnerId as string;
+    const gone = (await stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 4000 }] })).body.runnerId as string;
+    const elsewhere = await dash.signInElsewhere(other.token);
+    await elsewhere.goto(`${dash.url}/tunnels`);
+    expect(await elsewhere.getByText('No tunnels.').count()).toBe(1);
+    const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
+    expect((await elsewhere.request.post(`${dash.url}/tunnels/${gone}/delete`, { form: { _csrf: csrf } })).status()).toBe(404);
+    await elsewhere.context().close();
+    expect((await tunnels()).sort()).toEqual([kept, gone].sort());
+
+    await page.getByRole('link', { name: 'Tunnels' }).click();
+    await checkPage(page);
+    await page.getByRole('button', { name: `Delete ${gone}` }).click();
+    await page.waitForURL(/\/tunnels$/);
+    expect(await tunnels()).toEqual([kept]);
+    expect(await page.getByRole('row', { name: new RegExp(gone) }).count()).toBe(0);
+    expect(await page.getByRole('row', { name: new RegExp(kept) }).count()).toBe(1);
+  }, 60_000);
+
   it("answers another project's session with 404 for the edit pages and the revoke, and changes nothing", async () => {
     const preset = (await stack.call('GET', '/v1/device-presets')).body.devicePresets[0];
     const scenario = (await stack.call('GET', '/v1/scenarios')).body.scenarios[0];

@@ -2,12 +2,13 @@ import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
-import { renderPage } from '../layout.js';
+import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { defaultTunnelDomain } from '../../domain/tunnels.js';
-import { listTunnelViews, type TunnelView } from '../../services/remote-tunnels.js';
+import { listTunnelViews, removeTunnel, type TunnelView } from '../../services/remote-tunnels.js';
+import { notFoundAsUndefined } from './application-forms.js';
 
 // Remote tunnels (`proctor tunnel`) with their live status: the table re-reads the edges' connection heartbeats
-// every few seconds while any tunnel is still open.
+// every few seconds while any tunnel is still open. Deleting one disconnects its client, as the API's DELETE does.
 
 const liveEveryMs = 5_000;
 
@@ -26,15 +27,25 @@ export function registerTunnelPages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>Remote tunnels</h1>
         <p>Local ports exposed to the browser agents with <code>proctor tunnel --port N</code>. A tunnel is healthy with 4 connections, degraded with fewer, inactive with none.</p>
-        <TunnelTable base={base} tunnels={await tunnelsOf(c)} />
+        <TunnelTable base={base} csrf={c.get('csrfToken')} tunnels={await tunnelsOf(c)} />
       </>,
     ),
   );
 
-  web.get('/tunnels/live', async (c) => c.html(<TunnelTable base={base} tunnels={await tunnelsOf(c)} />));
+  web.get('/tunnels/live', async (c) => c.html(<TunnelTable base={base} csrf={c.get('csrfToken')} tunnels={await tunnelsOf(c)} />));
+
+  // As the API's DELETE: the row goes, and this process's edge drops the client, which then stops.
+  web.post('/tunnels/:runner/delete', async (c) => {
+    const deps = c.get('deps');
+    const runnerId = c.req.param('runner');
+    const removed = await notFoundAsUndefined(() => removeTunnel(deps.db, c.get('session').projectId, runnerId).then(() => true));
+    if (!removed) return notFoundPage(c, 'This tunnel');
+    deps.tunnels?.edge?.disconnect(runnerId);
+    return c.redirect(`${base}/tunnels`, 303);
+  });
 }
 
-function TunnelTable(props: { base: string; tunnels: TunnelView[] }) {
+function TunnelTable(props: { base: string; csrf: string; tunnels: TunnelView[] }) {
   const open = props.tunnels.some((t) => !t.isExpired);
   const live = open ? { 'hx-get': `${props.base}/tunnels/live`, 'hx-trigger': `every ${liveEveryMs / 1000}s`, 'hx-swap': 'outerHTML' } : {};
   return (
@@ -45,7 +56,7 @@ function TunnelTable(props: { base: string; tunnels: TunnelView[] }) {
         <table>
           <caption class="muted">{open ? 'Status updates live' : 'Every tunnel has expired'}</caption>
           <thead>
-            <tr><th scope="col">Tunnel</th><th scope="col">Status</th><th scope="col">Connections</th><th scope="col">Ports</th><th scope="col">Expires</th></tr>
+            <tr><th scope="col">Tunnel</th><th scope="col">Status</th><th scope="col">Connections</th><th scope="col">Ports</th><th scope="col">Expires</th><th scope="col">Change</th></tr>
           </thead>
           <tbody>
             {props.tunnels.map((t) => (
@@ -59,6 +70,12 @@ function TunnelTable(props: { base: string; tunnels: TunnelView[] }) {
                   </ul>
                 </td>
                 <td><When at={t.expiresAt} /></td>
+                <td>
+                  <form class="inline" method="post" action={`${props.base}/tunnels/${t.runnerId}/delete`}>
+                    <CsrfField token={props.csrf} />
+                    <button type="submit" aria-label={`Delete ${t.runnerId}`}>Delete</button>
+                  </form>
+                </td>
               </tr>
             ))}
           </tbody>
