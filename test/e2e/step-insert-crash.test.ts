@@ -1,0 +1,87 @@
+// Crash safety of "insert a step here": a `proctor worker` killed with SIGKILL while the agent records the described
+// step (one step recorded, the next under way) loses nothing and saves nothing twice: the next worker replays the
+// steps before the position again, records the step from there, and exactly one new version holds it once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRouter, refOf, tool } from '../support/agent-script.js';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { waitFor } from '../support/net.js';
+import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { startStack, type Stack } from '../support/worker-context.js';
+import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
+
+const described = 'Add the tea pot and check the cart shows two items';
+
+describe('an insertion survives a killed worker', () => {
+  let fixture: FixtureApps;
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  let testCaseId: string;
+  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-insert-crash-'));
+  const workers: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ worker: false });
+    const app = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
+    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Local', url: `${fixture.url}/shop/login` });
+    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'Login and add mug', steps: loginSteps });
+  }, 120_000);
+  afterAll(async () => {
+    for (const w of workers) if (isRunning(w)) await killWorker(w);
+    await stack?.close();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
+    rmSync(blobDir, { recursive: true, force: true });
+  });
+
+  const workerEnv = () => workerProcessEnv(stack, llm, blobDir, { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
+
+  it('SIGKILL mid-recording: the next worker records the step again from the replayed state, saved once', async () => {
+    const router = createRouter();
+    router.add(described, [
+      // The killed attempt: records the click, then waits (10 s step timeout) for text that never comes.
+      (r) => tool('click', { ref: refOf(r, 'button "Add Tea pot to cart"'), description: 'Add the tea pot' }),
+      () => tool('wait_for', { text: 'A banner that never comes', description: 'Wait for a banner' }),
+      // The retry, from a freshly replayed page.
+      (r) => tool('click', { ref: refOf(r, 'button "Add Tea pot to cart"'), description: 'Add the tea pot' }),
+      (r) => tool('assert_visible', { ref: refOf(r, 'link "Cart (2)"'), description: 'The cart shows two items' }),
+      () => tool('done', { summary: 'ok' }),
+    ]);
+    llm.enqueue(...Array.from({ length: 5 }, () => router.reply));
+    const first = startWorkerProcess(workerEnv());
+    workers.push(first);
+
+    const asked = await stack.call('POST', `/v1/test-cases/${testCaseId}/steps/insert`, { at: loginSteps.length, description: described });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    await waitFor(
+      async () => {
+        if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
+        return llm.requests.length >= 2;
+      },
+      120_000,
+      'the agent to record a step on the first worker and go on',
+    );
+    await killWorker(first);
+    expect((await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${asked.body.id}`)).body.status).toBe('RUNNING');
+
+    workers.push(startWorkerProcess(workerEnv()));
+    let ended: any;
+    await waitFor(async () => (ended = (await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${asked.body.id}`)).body).status !== 'RUNNING', 150_000, 'the insertion to end');
+    expect(ended).toMatchObject({ status: 'COMPLETED', basedOnVersion: 1, version: 2, insertedSteps: 2 });
+    expect(llm.requests).toHaveLength(5);
+
+    const testCase = (await stack.call('GET', `/v1/test-cases/${testCaseId}`)).body;
+    expect(testCase.steps.version).toBe(2);
+    expect(testCase.steps.steps.map((s: { description: string }) => s.description)).toEqual([...loginSteps.map((s) => s.description), 'Add the tea pot', 'The cart shows two items']);
+    const edits = (await stack.call('GET', '/v1/audit-log?kind=test_case.steps_edited')).body.events;
+    expect(edits).toHaveLength(1);
+
+    const replay = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId, artifactPrefix: 'runs/insert-crash/replay' });
+    expect(replay.error).toBeUndefined();
+    expect(replay.status).toBe('PASSED');
+  }, 300_000);
+});
