@@ -12,6 +12,7 @@ export const navItems = [
   { key: 'configs', label: 'Configs', path: '/configs' },
   { key: 'device-presets', label: 'Devices', path: '/device-presets' },
   { key: 'scenarios', label: 'Scenarios', path: '/scenarios' },
+  { key: 'files', label: 'Files', path: '/files' },
   { key: 'inbox', label: 'Inbox', path: '/inbox' },
   { key: 'tunnels', label: 'Tunnels', path: '/tunnels' },
   { key: 'git', label: 'Git', path: '/git' },

@@ -9,6 +9,7 @@ import { registerFirstRunPages } from './first-run.js';
 import { registerGitIntegrationForms } from './git-integration-forms.js';
 import { registerMergeRequestReviewForms } from './merge-request-review-forms.js';
 import { registerPlanForms } from './plan-forms.js';
+import { registerProjectFileForms } from './project-file-forms.js';
 import { registerProjectSettingsForm } from './project-settings-form.js';
 import { registerScenarioForms } from './scenario-forms.js';
 import { registerScheduleForms } from './schedule-forms.js';
@@ -33,4 +34,5 @@ export function registerFormPages(web: Hono<WebEnv>, base: string): void {
   registerScenarioForms(web, base);
   registerGitIntegrationForms(web, base);
   registerMergeRequestReviewForms(web, base);
+  registerProjectFileForms(web, base);
 }
