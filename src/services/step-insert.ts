@@ -12,7 +12,7 @@ import { StepEditError } from '../domain/step-edits.js';
 import type { Step } from '../domain/steps.js';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
-import { startInsertStep, type TemporalTarget } from '../temporal/lifecycle.js';
+import { cancelInsertStep, startInsertStep, type TemporalTarget } from '../temporal/lifecycle.js';
 import { assertLlmBudget } from './llm-usage.js';
 import { saveEditedSteps } from './step-edits.js';
 
@@ -92,6 +92,21 @@ export async function getStepInsertionView(db: DB, projectId: string, testCaseId
   const row = await findStepInsertion(db, projectId, testCaseId, id);
   if (!row) throw new NotFoundError('Step insertion');
   return stepInsertionView(row);
+}
+
+export const cancelledInsertionReason = 'the insertion was cancelled: nothing was saved';
+
+/**
+ * Stops a RUNNING insertion: its workflow is cancelled (the browser closes, the row becomes FAILED with
+ * `cancelledInsertionReason`). One whose workflow no longer runs is marked FAILED here, so it never stays RUNNING.
+ */
+export async function cancelStepInsertion(deps: { db: DB; temporal: TemporalTarget }, input: { projectId: string; testCaseId: string; insertionId: string }): Promise<{ status: 'CANCELLING' | 'FAILED' }> {
+  const row = await findStepInsertion(deps.db, input.projectId, input.testCaseId, input.insertionId);
+  if (!row) throw new NotFoundError('Step insertion');
+  if (row.status !== 'RUNNING') throw new ConflictError(`the insertion already ended (${row.status})`);
+  if (await cancelInsertStep(deps.temporal, row.id)) return { status: 'CANCELLING' };
+  await finishStepInsertion(deps.db, row.id, { status: 'FAILED', failureReason: cancelledInsertionReason });
+  return { status: 'FAILED' };
 }
 
 export type InsertionOutcome = { status: 'COMPLETED'; version: number; insertedSteps: number } | { status: 'FAILED'; failureReason: string };

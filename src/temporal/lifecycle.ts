@@ -110,6 +110,19 @@ export async function cancelRunningBurnIn(temporal: TemporalTarget, testCaseId: 
   }
 }
 
+/** Asks an insertion's workflow to stop; false when none runs under its id (it ended, or its start was lost). */
+export async function cancelInsertStep(temporal: TemporalTarget, insertionId: string): Promise<boolean> {
+  const handle = (await temporal.get()).workflow.getHandle(workflowIds.insertStep(insertionId));
+  try {
+    if ((await handle.describe()).status.name !== 'RUNNING') return false;
+    await handle.cancel();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
 export async function cancelPlanRun(temporal: TemporalTarget, runShortId: string): Promise<void> {
   const client = await temporal.get();
   await client.workflow.getHandle(workflowIds.planRun(runShortId)).cancel();

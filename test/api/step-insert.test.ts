@@ -31,6 +31,7 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
     const path = `/v1/test-cases/${testCaseId}/steps/insertions/${accepted.body.id}`;
     expect((await api.call('GET', path)).body).toEqual(accepted.body);
     expect((await api.call('GET', path, undefined, api.other.token)).status).toBe(404);
+    expect((await api.call('POST', `${path}/cancel`, undefined, api.other.token)).status).toBe(404);
     expect((await insert({ at: 1, description: 'Check the welcome text' }, api.other.token)).status).toBe(404);
 
     const second = await insert({ at: 0, description: 'Open the cart' });

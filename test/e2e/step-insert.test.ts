@@ -207,6 +207,25 @@ describe('insert a step described in words', () => {
     expect((await api('GET', `/v1/test-cases/${teaId}`)).body.steps.version).toBe(2);
   }, 60_000);
 
+  it('stopped while it records (the page\'s Stop, without JavaScript): FAILED, nothing saved, a second stop refused', async () => {
+    const slow = 'Wait until the tea pot is on offer';
+    router.add(slow, Array.from({ length: 10 }, () => () => tool('wait_for', { text: 'Tea pot on offer', description: 'Wait for the offer' })));
+    llm.enqueue(...Array.from({ length: 10 }, () => router.reply));
+    const asked = await api('POST', `/v1/test-cases/${teaId}/steps/insert`, { at: 0, description: slow });
+    expect(asked.status).toBe(202);
+    await waitFor(async () => router.order.includes(slow), 60_000, 'the agent to start recording');
+
+    const page = `${dash.url}/test-cases/${teaId}/steps/insertions/${asked.body.id}`;
+    await noScript.goto(page);
+    await noScript.getByRole('button', { name: 'Stop recording' }).click();
+    await noScript.getByRole('alert').filter({ hasText: 'Nothing was saved: the insertion was cancelled: nothing was saved' }).waitFor({ timeout: 30_000 });
+    expect(await noScript.getByRole('button', { name: 'Stop recording' }).count()).toBe(0);
+    expect((await insertion(teaId, asked.body.id)).body).toMatchObject({ status: 'FAILED', version: null });
+    expect((await api('GET', `/v1/test-cases/${teaId}`)).body.steps.version).toBe(2);
+    const again = await api('POST', `/v1/test-cases/${teaId}/steps/insertions/${asked.body.id}/cancel`);
+    expect(again).toMatchObject({ status: 409, body: { message: 'the insertion already ended (FAILED)' } });
+  }, 90_000);
+
   it('refuses bad requests with a 4xx and a message, starting nothing', async () => {
     const other = '00000000-0000-4000-8000-000000000000';
     const cases: [string, unknown, number, RegExp][] = [

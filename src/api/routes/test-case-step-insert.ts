@@ -3,7 +3,7 @@ import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenA
 import { uuid } from '../../schemas/common.js';
 import { tokenActor } from '../../services/audit-log.js';
 import { stopBurnIn } from '../../services/burn-in-stop.js';
-import { getStepInsertionView, maxInsertDescription, requestStepInsertion } from '../../services/step-insert.js';
+import { cancelStepInsertion, getStepInsertionView, maxInsertDescription, requestStepInsertion } from '../../services/step-insert.js';
 
 // "Insert a step here" over REST (the dashboard's step editor offers the same through the same service), and
 // stopping a running burn-in (the live view's stop button).
@@ -56,6 +56,13 @@ const routes = {
     request: { params: InsertionParams },
     responses: { 200: json(StepInsertionSchema, 'The insertion'), ...errorResponses },
   }),
+  cancel: createRoute({
+    method: 'post', path: '/v1/test-cases/{testCaseId}/steps/insertions/{insertionId}/cancel', tags, security: bearerSecurity,
+    summary: 'Stop an insertion while it records',
+    description: 'The browser closes and the insertion ends FAILED ("the insertion was cancelled: nothing was saved"); the steps are untouched. 409 when it already ended.',
+    request: { params: InsertionParams },
+    responses: { 202: json(z.object({ success: z.literal(true), status: z.enum(['CANCELLING', 'FAILED']) }), 'Cancellation requested (FAILED: its workflow was gone, marked at once)'), 409: json(ErrorSchema, 'Already ended'), ...errorResponses },
+  }),
   cancelBurnIn: createRoute({
     method: 'post', path: '/v1/test-cases/{testCaseId}/burn-in/cancel', tags, security: bearerSecurity,
     summary: 'Stop a running burn-in',
@@ -79,6 +86,11 @@ export function registerTestCaseStepInsert(app: OpenApiApp): void {
   app.openapi(routes.get, async (c) => {
     const { testCaseId, insertionId } = c.req.valid('param');
     return c.json(await getStepInsertionView(c.get('deps').db, c.get('caller').projectId, testCaseId.toLowerCase(), insertionId.toLowerCase()), 200);
+  });
+  app.openapi(routes.cancel, async (c) => {
+    const { testCaseId, insertionId } = c.req.valid('param');
+    const { status } = await cancelStepInsertion(c.get('deps'), { projectId: c.get('caller').projectId, testCaseId: testCaseId.toLowerCase(), insertionId: insertionId.toLowerCase() });
+    return c.json({ success: true as const, status }, 202);
   });
   app.openapi(routes.cancelBurnIn, async (c) => {
     const { testCaseId } = c.req.valid('param');

@@ -1,11 +1,11 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import { Status, uuidPattern } from '../components.js';
-import { notFoundPage, renderPage } from '../layout.js';
+import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { StepInsertForm } from '../step-insert-form.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { loadStepEditor, type StepEditorData } from '../../services/step-edits.js';
-import { getStepInsertionView, requestStepInsertion, type StepInsertionView } from '../../services/step-insert.js';
+import { cancelStepInsertion, getStepInsertionView, requestStepInsertion, type StepInsertionView } from '../../services/step-insert.js';
 import { ConflictError, InvalidError } from '../../domain/errors.js';
 
 // "Insert a step here" in the dashboard: the step editor's insert form posts here; an accepted insertion redirects
@@ -41,6 +41,18 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <FormPage c={c} data={data} typed={{ at: Number.isInteger(at) ? at : -1, description: '' }} />);
   });
 
+  // "Stop": cancels the recording; back to the insertion's page, which shows it end.
+  web.post('/test-cases/:id/steps/insertions/:insertionId/cancel', async (c) => {
+    const data = await load(c);
+    const insertionId = c.req.param('insertionId')?.toLowerCase() ?? '';
+    if (!data || !uuidPattern.test(insertionId)) return notFoundPage(c, 'This insertion');
+    // An insertion that ended meanwhile is simply shown as it ended.
+    await cancelStepInsertion(c.get('deps'), { projectId: c.get('session').projectId, testCaseId: data.testCase.id, insertionId }).catch((err: unknown) => {
+      if (!(err instanceof ConflictError)) throw err;
+    });
+    return c.redirect(`${base}/test-cases/${data.testCase.id}/steps/insertions/${insertionId}`, 303);
+  });
+
   web.get('/test-cases/:id/steps/insertions/:insertionId', async (c) => {
     const data = await load(c);
     const insertionId = c.req.param('insertionId')?.toLowerCase() ?? '';
@@ -52,7 +64,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
       return notFoundPage(c, 'This insertion');
     }
     if (insertion.status === 'RUNNING') c.header('Refresh', String(refreshSeconds));
-    return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <InsertionPage base={base} data={data} insertion={insertion} />);
+    return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <InsertionPage base={base} csrfToken={c.get('csrfToken')} data={data} insertion={insertion} />);
   });
 }
 
@@ -82,7 +94,7 @@ function FormPage(props: { c: Context<WebEnv>; data: StepEditorData; typed: { at
   );
 }
 
-function InsertionPage(props: { base: string; data: StepEditorData; insertion: StepInsertionView }) {
+function InsertionPage(props: { base: string; csrfToken: string; data: StepEditorData; insertion: StepInsertionView }) {
   const { base, data, insertion: ins } = props;
   const editor = `${base}/test-cases/${data.testCase.id}/steps`;
   const where = ins.at === 0 ? 'before the first step' : `after step ${ins.at}`;
@@ -101,6 +113,12 @@ function InsertionPage(props: { base: string; data: StepEditorData; insertion: S
           Recording: the steps before it replay, then the agent records the step. This page reloads every {refreshSeconds} seconds until it is done
           (<a href="">reload now</a>).
         </p>
+      )}
+      {ins.status === 'RUNNING' && (
+        <form method="post" action={`${base}/test-cases/${data.testCase.id}/steps/insertions/${ins.id}/cancel`}>
+          <CsrfField token={props.csrfToken} />
+          <button type="submit">Stop recording</button>
+        </form>
       )}
       {ins.status === 'FAILED' && <p class="error" role="alert">Nothing was saved: {ins.failureReason}</p>}
       {ins.status === 'COMPLETED' && (
