@@ -91,6 +91,7 @@ describe('insert a step described in words', () => {
     ]);
     llm.enqueue(router.reply, router.reply);
     const requestsBefore = llm.requests.length;
+    const usageBefore = (await api('GET', `/v1/test-cases/${teaId}`)).body.usage;
 
     await noScript.goto(`${dash.url}/test-cases/${teaId}/steps`);
     // "Insert a step here" between the editor's steps opens the form at that position.
@@ -122,6 +123,9 @@ describe('insert a step described in words', () => {
     expect(done).toMatchObject({ status: 'COMPLETED', at: 2, basedOnVersion: 1, version: 2, insertedSteps: 1, failureReason: null, description: described });
     const testCase = (await api('GET', `/v1/test-cases/${teaId}`)).body;
     expect(testCase.steps.version).toBe(2);
+    // LLM work, counted as the test's burn-in usage (what the daily budget is checked against).
+    expect(testCase.usage.calls - usageBefore.calls).toBe(2);
+    expect(testCase.usage.promptTokens).toBeGreaterThan(usageBefore.promptTokens);
     expect(testCase.steps.steps.map((s: { action: string; value?: string }) => [s.action, s.value ?? null])).toEqual([
       ['click', null],
       ['click', null],
