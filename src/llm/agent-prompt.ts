@@ -80,11 +80,14 @@ export function foldHistory(history: string[], fits: (lines: string[]) => boolea
   return folded;
 }
 
-/** The tool call's arguments with the model's ref aliases (`ref`, `to`) mapped back to Playwright's refs. */
-export function withRealRefs(args: Record<string, unknown>, refs: RefAliases | undefined): Record<string, unknown> {
+// Argument names that hold refs, by tool: `ref` everywhere, `to` only for drag (wait_for_email's `to` is an address).
+const refKeys = (tool: string): string[] => (tool === 'drag' ? ['ref', 'to'] : ['ref']);
+
+/** The tool call's arguments with the model's ref aliases mapped back to Playwright's refs. */
+export function withRealRefs(tool: string, args: Record<string, unknown>, refs: RefAliases | undefined): Record<string, unknown> {
   if (!refs) return args;
   const out = { ...args };
-  for (const key of ['ref', 'to']) {
+  for (const key of refKeys(tool)) {
     const value = out[key];
     if (typeof value === 'string' && value.trim() !== '') out[key] = refs.resolve(value);
   }

@@ -105,7 +105,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
 
     let step: Step | undefined;
     try {
-      step = await toStep(page, call.name, withRealRefs(args, prompt.refs), description, opts);
+      step = await toStep(page, call.name, withRealRefs(call.name, args, prompt.refs), description, opts);
       const locator = step.locator ? resolveLocator(page, step.locator) : undefined;
       // What the input accepts decides the file's type, once: replay and export send the recorded name's type.
       // A project file is sent as uploaded (POST /v1/files), whatever its type.
