@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { z } from '@hono/zod-openapi';
 import type { WebEnv } from './context.js';
-import { renderPage } from './layout.js';
+import { CsrfField, renderPage } from './layout.js';
 import type { NavKey } from './nav.js';
 import { DomainError } from '../domain/errors.js';
 
@@ -132,4 +132,17 @@ export function afterSave(c: Context<WebEnv>, form: FormBody, fallback: string) 
 /** Keeps "came from the first-run guide" across a refused post. */
 export function FromField(props: { form: FormBody }) {
   return props.form.from === 'start' ? <input type="hidden" name="from" value="start" /> : <></>;
+}
+
+/**
+ * A form of one button (Delete, Revoke) posting to `action` with the CSRF token. `label` names what it acts on, as
+ * a table has one such button per row.
+ */
+export function PostButton(props: { action: string; csrf: string; text: string; label?: string }) {
+  return (
+    <form class="inline" method="post" action={props.action}>
+      <CsrfField token={props.csrf} />
+      <button type="submit" aria-label={props.label}>{props.text}</button>
+    </form>
+  );
 }

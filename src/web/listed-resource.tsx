@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { Child } from 'hono/jsx';
 import { protectedArea } from './area.js';
 import type { WebEnv } from './context.js';
-import { afterSave, FormProblems, formPage, readForm, type FieldErrors, type FormBody } from './form-kit.js';
+import { afterSave, FormProblems, formPage, PostButton, readForm, type FieldErrors, type FormBody } from './form-kit.js';
 import { CsrfField, notFoundPage } from './layout.js';
 import type { NavKey } from './nav.js';
 import { DomainError } from '../domain/errors.js';
@@ -48,10 +48,7 @@ function ListPage<V extends { shortId: string; name: string }>(props: { r: Liste
                 {r.cells(row).map((cell) => <td>{cell}</td>)}
                 <td>
                   <a href={`${action}/${row.shortId}/edit`} aria-label={`Edit ${row.name}`}>Edit</a>{' '}
-                  <form class="inline" method="post" action={`${action}/${row.shortId}/delete`}>
-                    <CsrfField token={csrf} />
-                    <button type="submit" aria-label={`Delete ${row.name}`}>Delete</button>
-                  </form>
+                  <PostButton action={`${action}/${row.shortId}/delete`} csrf={csrf} text="Delete" label={`Delete ${row.name}`} />
                 </td>
               </tr>
             ))}

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
-import { startStack, type Stack } from '../support/worker-context.js';
-import { seedProject } from '../../src/db/queries/admin.js';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/dashboard.js';
+import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 
 // Issue 24: editing device presets and scenarios, the status badge's URL made from the dashboard (no terminal), and
 // the quarantine rule's refusal said in the field's unit. Chromium drives the real app on Postgres; what is checked
@@ -11,9 +10,7 @@ import { seedProject } from '../../src/db/queries/admin.js';
 const pageBudgetBytes = 50 * 1024;
 
 describe('dashboard: editing presets and scenarios, the badge URL, the quarantine rule in percent', () => {
-  let stack: Stack;
-  let dash: DashboardBrowser;
-  let other: Awaited<ReturnType<typeof seedProject>>;
+  const rig = useSignedInDashboard();
   const newPages = new Set<string>();
 
   /** The page passes axe; a page opened by a link (not a refused post's answer) is measured against the budget at the end. */
@@ -22,23 +19,10 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     if (opened) newPages.add(new URL(page.url()).pathname);
   };
 
-  beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    stack = await startStack({ appUrl, worker: false });
-    dash = await openDashboard(stack.app, appUrl);
-    other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
-    await dash.signIn(stack.tenant.token);
-  }, 120_000);
-
-  afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
-  });
-
   it('edits a device preset: a viewport the API refuses is shown at its field and changes nothing; a good edit is what the API answers', async () => {
-    const page = dash.page;
-    const created = (await stack.call('POST', '/v1/device-presets', { name: 'Phone', viewport: { width: 390, height: 844 }, locale: 'de-DE', isMobile: true })).body;
-    const preset = async () => (await stack.call('GET', `/v1/device-presets/${created.shortId}`)).body;
+    const page = rig.dash.page;
+    const created = (await rig.stack.call('POST', '/v1/device-presets', { name: 'Phone', viewport: { width: 390, height: 844 }, locale: 'de-DE', isMobile: true })).body;
+    const preset = async () => (await rig.stack.call('GET', `/v1/device-presets/${created.shortId}`)).body;
     const before = await preset();
     await page.getByRole('link', { name: 'Devices' }).click();
     await page.getByRole('link', { name: 'Edit Phone' }).click();
@@ -64,9 +48,9 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
   }, 60_000);
 
   it('edits a scenario: blank instructions are refused and change nothing; emptying the description clears it', async () => {
-    const page = dash.page;
-    const created = (await stack.call('POST', '/v1/scenarios', { name: 'Full cart', description: 'One mug in the cart', instructions: 'Add the mug to the cart' })).body;
-    const scenario = async () => (await stack.call('GET', `/v1/scenarios/${created.shortId}`)).body;
+    const page = rig.dash.page;
+    const created = (await rig.stack.call('POST', '/v1/scenarios', { name: 'Full cart', description: 'One mug in the cart', instructions: 'Add the mug to the cart' })).body;
+    const scenario = async () => (await rig.stack.call('GET', `/v1/scenarios/${created.shortId}`)).body;
     const before = await scenario();
     await page.getByRole('link', { name: 'Scenarios' }).click();
     await page.getByRole('link', { name: 'Edit Full cart' }).click();
@@ -84,7 +68,7 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
   }, 60_000);
 
   it('says a refused flake rate in percent, the unit of its box, and stores nothing', async () => {
-    const page = dash.page;
+    const page = rig.dash.page;
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Quarantine flaky tests automatically').check();
     for (const rate of ['0.5', '150']) {
@@ -92,19 +76,19 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
       // The form posts in place (htmx): wait for this answer, not the message the last one left.
       await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save the settings' }).click()]);
       await expect.poll(() => page.locator('#flakeRate-error').textContent()).toBe('must be a percentage from 1 to 100');
-      expect((await stack.call('GET', '/v1/project/settings')).body.quarantine).toBeNull();
+      expect((await rig.stack.call('GET', '/v1/project/settings')).body.quarantine).toBeNull();
     }
     await page.getByLabel('At a flake rate of (percent)').fill('25');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await page.getByText('Saved.').waitFor();
-    expect((await stack.call('GET', '/v1/project/settings')).body.quarantine).toEqual({ flakeRate: 0.25, minRuns: 10 });
+    expect((await rig.stack.call('GET', '/v1/project/settings')).body.quarantine).toEqual({ flakeRate: 0.25, minRuns: 10 });
   }, 60_000);
 
   it('sets when issues resolve and which failing URLs are no signal: an out-of-range count is refused at its box', async () => {
-    const page = dash.page;
-    await page.goto(`${dash.url}/project`);
+    const page = rig.dash.page;
+    await page.goto(`${rig.dash.url}/project`);
     await checkPage(page);
-    const settings = async () => (await stack.call('GET', '/v1/project/settings')).body;
+    const settings = async () => (await rig.stack.call('GET', '/v1/project/settings')).body;
     const before = await settings();
     const resolveAfter = page.getByLabel(/An open issue resolves itself after this many clean runs/);
     expect(await resolveAfter.inputValue()).toBe('3');
@@ -121,12 +105,12 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
   }, 60_000);
 
   it('makes a badge URL: shown once with its Markdown, it serves the badge; a bad label is refused; revoking it stops it', async () => {
-    const page = dash.page;
-    const plan = (await stack.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [] })).body;
+    const page = rig.dash.page;
+    const plan = (await rig.stack.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [] })).body;
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('link', { name: 'Status badge for a README' }).click();
     await checkPage(page);
-    const tokens = async () => Number((await stack.db.selectFrom('api_tokens').select((eb) => eb.fn.countAll<string>().as('n')).where('kind', '=', 'badge').executeTakeFirstOrThrow()).n);
+    const tokens = async () => Number((await rig.stack.db.selectFrom('api_tokens').select((eb) => eb.fn.countAll<string>().as('n')).where('kind', '=', 'badge').executeTakeFirstOrThrow()).n);
     await page.getByLabel('Badge label').fill('x'.repeat(65));
     await page.getByRole('button', { name: 'Make the badge URL' }).click();
     await expect.poll(() => page.locator('#label-error').textContent()).toMatch(/64/);
@@ -142,7 +126,7 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/badge\\.svg\\?token=prb_[^&]+&testPlanShortId=${plan.shortId}&label=e2e\\+%28shop%29$`));
     expect(await page.getByLabel('Markdown for a README').inputValue()).toBe(`![e2e (shop)](${url})`);
     // "Copy the Markdown" puts it on the clipboard: pasted into a box, it is the Markdown.
-    await dash.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: dash.url });
+    await rig.dash.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: rig.dash.url });
     await page.getByRole('button', { name: 'Copy the Markdown' }).click();
     await page.getByText('Copied.').waitFor();
     await page.getByLabel('Token name').fill('');
@@ -150,32 +134,32 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     expect(await page.getByLabel('Token name').inputValue()).toBe(`![e2e (shop)](${url})`);
     expect(await tokens()).toBe(1);
     // The URL works as a README would fetch it: no session, only its token.
-    const badge = await stack.app.request(url.replace('http://127.0.0.1:3000', ''));
+    const badge = await rig.stack.app.request(url.replace('http://127.0.0.1:3000', ''));
     expect(badge.status).toBe(200);
     const svg = await badge.text();
     expect(svg).toContain('e2e (shop)');
     expect(svg).toContain('no runs');
     // Listed without the token; a reload no longer shows it.
     const token = new URL(url).searchParams.get('token')!;
-    await page.goto(`${dash.url}/project/badge`);
+    await page.goto(`${rig.dash.url}/project/badge`);
     expect(await page.getByRole('row', { name: /Shop README/ }).textContent()).toContain(token.slice(0, 8));
     expect(await page.content()).not.toContain(token);
 
     await page.getByRole('button', { name: 'Revoke Shop README' }).click();
     await page.getByText('No badge token yet.').waitFor();
-    expect((await stack.app.request(url.replace('http://127.0.0.1:3000', ''))).status).toBe(401);
+    expect((await rig.stack.app.request(url.replace('http://127.0.0.1:3000', ''))).status).toBe(401);
   }, 60_000);
 
   it("deletes a remote tunnel from the tunnels page; another project's session gets 404 and the tunnel stays", async () => {
-    const page = dash.page;
-    const tunnels = async () => (await stack.call('GET', '/v1/remote-tunnels')).body.tunnels.map((t: { runnerId: string }) => t.runnerId);
-    const kept = (await stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 5173 }] })).body.runnerId as string;
-    const gone = (await stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 4000 }] })).body.runnerId as string;
-    const elsewhere = await dash.signInElsewhere(other.token);
-    await elsewhere.goto(`${dash.url}/tunnels`);
+    const page = rig.dash.page;
+    const tunnels = async () => (await rig.stack.call('GET', '/v1/remote-tunnels')).body.tunnels.map((t: { runnerId: string }) => t.runnerId);
+    const kept = (await rig.stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 5173 }] })).body.runnerId as string;
+    const gone = (await rig.stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 4000 }] })).body.runnerId as string;
+    const elsewhere = await rig.dash.signInElsewhere(rig.other.token);
+    await elsewhere.goto(`${rig.dash.url}/tunnels`);
     expect(await elsewhere.getByText('No tunnels.').count()).toBe(1);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
-    expect((await elsewhere.request.post(`${dash.url}/tunnels/${gone}/delete`, { form: { _csrf: csrf } })).status()).toBe(404);
+    expect((await elsewhere.request.post(`${rig.dash.url}/tunnels/${gone}/delete`, { form: { _csrf: csrf } })).status()).toBe(404);
     await elsewhere.context().close();
     expect((await tunnels()).sort()).toEqual([kept, gone].sort());
 
@@ -189,35 +173,35 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
   }, 60_000);
 
   it("answers another project's session with 404 for the edit pages and the revoke, and changes nothing", async () => {
-    const preset = (await stack.call('GET', '/v1/device-presets')).body.devicePresets[0];
-    const scenario = (await stack.call('GET', '/v1/scenarios')).body.scenarios[0];
-    await dash.page.goto(`${dash.url}/project/badge`);
-    await dash.page.getByRole('button', { name: 'Make the badge URL' }).click();
-    await dash.page.getByRole('heading', { name: 'Your badge URL' }).waitFor();
-    const badgeToken = await stack.db.selectFrom('api_tokens').select('id').where('kind', '=', 'badge').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-    const elsewhere = await dash.signInElsewhere(other.token);
+    const preset = (await rig.stack.call('GET', '/v1/device-presets')).body.devicePresets[0];
+    const scenario = (await rig.stack.call('GET', '/v1/scenarios')).body.scenarios[0];
+    await rig.dash.page.goto(`${rig.dash.url}/project/badge`);
+    await rig.dash.page.getByRole('button', { name: 'Make the badge URL' }).click();
+    await rig.dash.page.getByRole('heading', { name: 'Your badge URL' }).waitFor();
+    const badgeToken = await rig.stack.db.selectFrom('api_tokens').select('id').where('kind', '=', 'badge').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    const elsewhere = await rig.dash.signInElsewhere(rig.other.token);
     for (const path of [`/device-presets/${preset.shortId}/edit`, `/scenarios/${scenario.shortId}/edit`]) {
-      expect((await elsewhere.goto(`${dash.url}${path}`))!.status(), path).toBe(404);
+      expect((await elsewhere.goto(`${rig.dash.url}${path}`))!.status(), path).toBe(404);
     }
-    await elsewhere.goto(`${dash.url}/project/badge`);
+    await elsewhere.goto(`${rig.dash.url}/project/badge`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
     const form = { _csrf: csrf, name: 'Stolen', instructions: 'x', width: '400', height: '400' };
-    for (const path of [`/device-presets/${preset.shortId}`, `/scenarios/${scenario.shortId}`, `/project/badge/tokens/${badgeToken.id}/revoke`, `/project/badge/tokens/${other.tokenId}/revoke`]) {
-      expect((await elsewhere.request.post(`${dash.url}${path}`, { form })).status(), path).toBe(404);
+    for (const path of [`/device-presets/${preset.shortId}`, `/scenarios/${scenario.shortId}`, `/project/badge/tokens/${badgeToken.id}/revoke`, `/project/badge/tokens/${rig.other.tokenId}/revoke`]) {
+      expect((await elsewhere.request.post(`${rig.dash.url}${path}`, { form })).status(), path).toBe(404);
     }
     // Not even one's own API token is revoked through the badge form.
-    const own = await elsewhere.request.post(`${dash.url}/project/badge/tokens/${other.tokenId}/revoke`, { form });
+    const own = await elsewhere.request.post(`${rig.dash.url}/project/badge/tokens/${rig.other.tokenId}/revoke`, { form });
     expect(own.status()).toBe(404);
-    expect((await stack.call('GET', `/v1/device-presets/${preset.shortId}`)).body).toEqual(preset);
-    expect((await stack.call('GET', `/v1/scenarios/${scenario.shortId}`)).body).toEqual(scenario);
-    expect((await stack.db.selectFrom('api_tokens').select('revoked_at').where('id', '=', badgeToken.id).executeTakeFirstOrThrow()).revoked_at).toBeNull();
+    expect((await rig.stack.call('GET', `/v1/device-presets/${preset.shortId}`)).body).toEqual(preset);
+    expect((await rig.stack.call('GET', `/v1/scenarios/${scenario.shortId}`)).body).toEqual(scenario);
+    expect((await rig.stack.db.selectFrom('api_tokens').select('revoked_at').where('id', '=', badgeToken.id).executeTakeFirstOrThrow()).revoked_at).toBeNull();
     await elsewhere.context().close();
   });
 
   it('makes a badge URL without JavaScript, and keeps every new page within the size budget', async () => {
-    const context = await dash.browser.newContext({ javaScriptEnabled: false, storageState: await dash.context.storageState() });
+    const context = await rig.dash.browser.newContext({ javaScriptEnabled: false, storageState: await rig.dash.context.storageState() });
     const page = await context.newPage();
-    await page.goto(`${dash.url}/project/badge`);
+    await page.goto(`${rig.dash.url}/project/badge`);
     const [made] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Make the badge URL' }).click()]);
     expect(made.status()).toBe(200);
     expect(made.headers()['cache-control']).toBe('no-store');
@@ -227,7 +211,7 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     await context.close();
 
     for (const path of newPages) {
-      const bytes = await dash.transferredBytes(path);
+      const bytes = await rig.dash.transferredBytes(path);
       expect(bytes.total, path).toBeLessThan(pageBudgetBytes);
       expect(bytes.consoleErrors, path).toEqual([]);
     }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/dashboard.js';
+import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 
 // Issue 24: an environment's extra headers and cookies (the auth toolkit's access) set in the dashboard, in Chromium
 // against the real app and Postgres. A secret header is typed once and never comes back; a refused row changes
@@ -11,15 +11,18 @@ const pageBudgetBytes = 50 * 1024;
 const bypass = 'bypass-secret-5f7e21';
 
 describe('dashboard: environment headers and cookies', () => {
-  let stack: Stack;
-  let dash: DashboardBrowser;
   let app = '';
   let env = '';
-  const answers: Promise<string>[] = [];
+  const rig = useSignedInDashboard({
+    async beforeSignIn({ stack }) {
+      app = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
+      env = (await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Staging', url: 'https://staging.shop.example/login' })).body.shortId;
+    },
+  });
 
-  const access = async () => (await stack.call('GET', `/v1/applications/${app}/environments/${env}`)).body.access;
+  const access = async () => (await rig.stack.call('GET', `/v1/applications/${app}/environments/${env}`)).body.access;
   const editPage = async (page: Page) => {
-    await page.goto(`${dash.url}/applications`);
+    await page.goto(`${rig.dash.url}/applications`);
     await page.getByRole('row', { name: /Staging/ }).getByRole('link', { name: 'Edit' }).click();
     await page.getByRole('heading', { level: 1, name: /Environment Staging/ }).waitFor();
   };
@@ -28,25 +31,8 @@ describe('dashboard: environment headers and cookies', () => {
     return answer;
   };
 
-  beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    stack = await startStack({ appUrl, worker: false });
-    dash = await openDashboard(stack.app, appUrl);
-    app = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    env = (await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Staging', url: 'https://staging.shop.example/login' })).body.shortId;
-    dash.page.on('response', (r) => {
-      if (['document', 'fetch', 'xhr'].includes(r.request().resourceType())) answers.push(r.text().catch(() => ''));
-    });
-    await dash.signIn(stack.tenant.token);
-  }, 120_000);
-
-  afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
-  });
-
   it('adds a secret header, a plain header and a cookie; the secret is not shown again', async () => {
-    const page = dash.page;
+    const page = rig.dash.page;
     await editPage(page);
     await expectAccessible(page);
     await page.getByLabel('Header 1 name').fill('x-vercel-protection-bypass');
@@ -73,7 +59,7 @@ describe('dashboard: environment headers and cookies', () => {
   }, 60_000);
 
   it('refuses a header Chromium owns, a malformed name and a new header without a value, at the list, changing nothing', async () => {
-    const page = dash.page;
+    const page = rig.dash.page;
     const before = await access();
     for (const [name, value, field, message] of [
       ['Host', 'evil.example', '#headers-error', /cannot be set per environment/],
@@ -86,7 +72,7 @@ describe('dashboard: environment headers and cookies', () => {
       await page.getByLabel('Header 3 value').fill(value);
       const refused = await save(page);
       expect(await refused.text()).not.toContain(bypass);
-      await expect.poll(() => page.locator(field).textContent(), name).toMatch(message);
+      await expect.poll(() => page.locator(field).textContent(), { message: name }).toMatch(message);
       expect(await page.getByLabel('Header 3 name').inputValue()).toBe(name);
       expect(await page.getByLabel('Header 1 value').inputValue()).toBe('');
       expect(await access()).toEqual(before);
@@ -95,7 +81,7 @@ describe('dashboard: environment headers and cookies', () => {
   }, 60_000);
 
   it('keeps a secret header secret when its box is left empty and its box unticked; an emptied name removes a header', async () => {
-    const page = dash.page;
+    const page = rig.dash.page;
     await editPage(page);
     await page.getByLabel('Header 1 is secret (write-only)').uncheck();
     await page.getByLabel('Header 2 name').fill('');
@@ -109,12 +95,12 @@ describe('dashboard: environment headers and cookies', () => {
   }, 60_000);
 
   it('never sent the secret back; the environment page stays within the size budget', async () => {
-    const texts = await Promise.all(answers);
+    const texts = await Promise.all(rig.answers);
     expect(texts.length).toBeGreaterThan(8);
     expect(texts.filter((t) => t.includes(bypass))).toEqual([]);
-    const bytes = await dash.transferredBytes(`/applications/${app}/environments/${env}/edit`);
+    const bytes = await rig.dash.transferredBytes(`/applications/${app}/environments/${env}/edit`);
     expect(bytes.total).toBeLessThan(pageBudgetBytes);
     expect(bytes.consoleErrors).toEqual([]);
-    expect(dash.blocked).toEqual([]);
+    expect(rig.dash.blocked).toEqual([]);
   });
 });

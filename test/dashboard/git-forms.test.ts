@@ -1,10 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { expectAccessible } from '../support/dashboard.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
-import { startStack, type Stack } from '../support/worker-context.js';
-import { seedProject } from '../../src/db/queries/admin.js';
+import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 
 // Issue 24: the Git integrations and merge-request review settings are set up in the dashboard, in Chromium against
 // the real app and Postgres, with a local GitLab (the real GitLab client talks to it over HTTP) receiving the
@@ -18,41 +17,29 @@ const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKe
 const keyBody = privateKey.split('\n')[1]!;
 
 describe('dashboard: Git integrations and merge-request review settings', () => {
-  let stack: Stack;
-  let dash: DashboardBrowser;
+  const rig = useSignedInDashboard();
   let gl: FakeGitLab;
-  let other: Awaited<ReturnType<typeof seedProject>>;
-  const answers: Promise<string>[] = [];
   const newPages = new Set<string>();
 
-  const integrations = async () => (await stack.call('GET', '/v1/git-integrations')).body.integrations as Array<Record<string, unknown>>;
-  const reviewSettings = async () => (await stack.call('GET', '/v1/merge-request-review-settings')).body.settings as Array<Record<string, unknown>>;
+  const integrations = async () => (await rig.stack.call('GET', '/v1/git-integrations')).body.integrations as Array<Record<string, unknown>>;
+  const reviewSettings = async () => (await rig.stack.call('GET', '/v1/merge-request-review-settings')).body.settings as Array<Record<string, unknown>>;
   const checkPage = async (page: Page) => {
     await expectAccessible(page);
     newPages.add(new URL(page.url()).pathname);
   };
 
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    [stack, gl] = await Promise.all([startStack({ appUrl, worker: false }), startFakeGitLab()]);
+    gl = await startFakeGitLab();
     gl.addProject('acme/web');
     gl.addToken(gitlabToken, ['acme/web']);
-    dash = await openDashboard(stack.app, appUrl);
-    other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
-    dash.page.on('response', (r) => {
-      if (['document', 'fetch', 'xhr'].includes(r.request().resourceType())) answers.push(r.text().catch(() => ''));
-    });
-    await dash.signIn(stack.tenant.token);
-  }, 120_000);
+  });
 
   afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
     await gl?.close();
   });
 
   it('connects GitLab: a bad server URL is refused at its field, nothing is stored and no secret is filled back in', async () => {
-    const page = dash.page;
+    const page = rig.dash.page;
     await page.getByRole('link', { name: 'Git', exact: true }).click();
     await checkPage(page);
     await page.getByRole('link', { name: 'Connect GitHub or GitLab' }).click();
@@ -87,8 +74,8 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
   }, 90_000);
 
   it('edits the GitLab integration: an empty token box keeps the token; the webhook secret can be removed', async () => {
-    const page = dash.page;
-    await page.goto(`${dash.url}/git`);
+    const page = rig.dash.page;
+    await page.goto(`${rig.dash.url}/git`);
     await page.getByRole('link', { name: 'Edit the gitlab integration' }).click();
     await checkPage(page);
     expect(await page.content()).not.toContain(gitlabToken);
@@ -98,13 +85,13 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await page.waitForURL(/\/git$/);
     expect(await integrations()).toEqual([expect.objectContaining({ provider: 'gitlab', hasToken: true, hasWebhookSecret: false, baseUrl: gl.url })]);
     // The audit log names the fields a person changed, never a value.
-    const audit = (await stack.call('GET', '/v1/audit-log?kind=git_integration.updated')).body;
+    const audit = (await rig.stack.call('GET', '/v1/audit-log?kind=git_integration.updated')).body;
     expect(JSON.stringify(audit)).not.toContain(gitlabToken);
   }, 60_000);
 
   it('connects GitHub as an App: a key that is not PEM is refused at its field; a real key is stored and never shown; deletes it', async () => {
-    const page = dash.page;
-    await page.goto(`${dash.url}/new/git-integration`);
+    const page = rig.dash.page;
+    await page.goto(`${rig.dash.url}/new/git-integration`);
     await page.getByLabel('Provider').selectOption({ label: 'GitHub, as a GitHub App' });
     await page.getByLabel('GitHub App ID').fill('12345');
     await page.getByLabel('GitHub App private key').fill('not a key at all');
@@ -132,18 +119,18 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await expect.poll(() => page.locator('#token-error').textContent()).toMatch(/required/);
     expect((await integrations()).find((i) => i.provider === 'github')).toMatchObject({ auth: 'app', hasPrivateKey: true });
 
-    await page.goto(`${dash.url}/git`);
+    await page.goto(`${rig.dash.url}/git`);
     await page.getByRole('button', { name: 'Delete the github integration' }).click();
     await page.waitForURL(/\/git$/);
     expect((await integrations()).map((i) => i.provider)).toEqual(['gitlab']);
   }, 60_000);
 
   it('reviews a GitLab repository: a bad path or an unknown application is refused at its field; saving creates the hook', async () => {
-    const page = dash.page;
-    const app = (await stack.call('POST', '/v1/applications', { name: 'Web' })).body;
-    const elsewhere = (await stack.call('POST', '/v1/applications', { name: 'Other' })).body;
-    await stack.call('DELETE', `/v1/applications/${elsewhere.shortId}`);
-    await page.goto(`${dash.url}/git`);
+    const page = rig.dash.page;
+    const app = (await rig.stack.call('POST', '/v1/applications', { name: 'Web' })).body;
+    const elsewhere = (await rig.stack.call('POST', '/v1/applications', { name: 'Other' })).body;
+    await rig.stack.call('DELETE', `/v1/applications/${elsewhere.shortId}`);
+    await page.goto(`${rig.dash.url}/git`);
     await page.getByRole('link', { name: "Review a repository's merge requests" }).click();
     await checkPage(page);
     await page.getByLabel('Provider').selectOption('gitlab');
@@ -198,34 +185,34 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
   it("answers another project's session with 404 for the integration and the review settings, and changes nothing", async () => {
     const [integration] = await integrations();
     const [settings] = await reviewSettings();
-    const elsewhere = await dash.signInElsewhere(other.token);
+    const elsewhere = await rig.dash.signInElsewhere(rig.other.token);
     for (const path of [`/git/integrations/${integration!.shortId}/edit`, `/git/reviews/${settings!.id}/edit`, '/git/reviews/not-a-uuid/edit', '/git/integrations/nope/edit']) {
-      expect((await elsewhere.goto(`${dash.url}${path}`))!.status(), path).toBe(404);
+      expect((await elsewhere.goto(`${rig.dash.url}${path}`))!.status(), path).toBe(404);
     }
-    await elsewhere.goto(`${dash.url}/git`);
+    await elsewhere.goto(`${rig.dash.url}/git`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
     for (const path of [`/git/integrations/${integration!.shortId}`, `/git/integrations/${integration!.shortId}/delete`, `/git/reviews/${settings!.id}`, `/git/reviews/${settings!.id}/delete`]) {
-      const answer = await elsewhere.request.post(`${dash.url}${path}`, { form: { _csrf: csrf, token: 'glpat-stolen', baseUrl: 'https://evil.example', handle: '@evil' } });
+      const answer = await elsewhere.request.post(`${rig.dash.url}${path}`, { form: { _csrf: csrf, token: 'glpat-stolen', baseUrl: 'https://evil.example', handle: '@evil' } });
       expect(answer.status(), path).toBe(404);
     }
     expect(await integrations()).toEqual([integration]);
     expect(await reviewSettings()).toEqual([settings]);
     // That project has no GitLab integration: its form says so at the provider, and nothing is saved anywhere.
-    await elsewhere.goto(`${dash.url}/new/merge-request-review`);
+    await elsewhere.goto(`${rig.dash.url}/new/merge-request-review`);
     await elsewhere.getByLabel('Provider').selectOption('gitlab');
     await elsewhere.getByLabel('Repository').fill('globex/app');
     await elsewhere.getByRole('button', { name: 'Start reviewing' }).click();
     await expect.poll(() => elsewhere.locator('#provider-error').textContent()).toBe('No GitLab integration in this project');
-    expect(await stack.db.selectFrom('merge_request_review_settings').select('repository').execute()).toEqual([{ repository: 'acme/web' }]);
+    expect(await rig.stack.db.selectFrom('merge_request_review_settings').select('repository').execute()).toEqual([{ repository: 'acme/web' }]);
     // A post without the session's CSRF token is refused before anything is read.
-    const forged = await elsewhere.request.post(`${dash.url}/new/git-integration`, { form: { kind: 'gitlab', token: 'glpat-forged' } });
+    const forged = await elsewhere.request.post(`${rig.dash.url}/new/git-integration`, { form: { kind: 'gitlab', token: 'glpat-forged' } });
     expect(forged.status()).toBe(403);
     await elsewhere.context().close();
   });
 
   it('keeps every new page within the size budget', async () => {
     for (const path of newPages) {
-      const bytes = await dash.transferredBytes(path);
+      const bytes = await rig.dash.transferredBytes(path);
       expect(bytes.total, path).toBeLessThan(pageBudgetBytes);
       expect(bytes.consoleErrors, path).toEqual([]);
     }
@@ -233,9 +220,9 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
   });
 
   it('works without JavaScript: a refusal is the form again (400) without the secret; a save redirects to the Git page; deletes the settings', async () => {
-    const context = await dash.browser.newContext({ javaScriptEnabled: false, storageState: await dash.context.storageState() });
+    const context = await rig.dash.browser.newContext({ javaScriptEnabled: false, storageState: await rig.dash.context.storageState() });
     const page = await context.newPage();
-    await page.goto(`${dash.url}/new/git-integration`);
+    await page.goto(`${rig.dash.url}/new/git-integration`);
     await page.getByLabel('Provider').selectOption({ label: 'GitHub, with an access token' });
     await page.getByLabel('Access token').fill('github_pat_nojs_secret_1');
     await page.getByLabel('Server URL').fill('https://github.example/api/v3?x=1');
@@ -258,9 +245,9 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
   });
 
   it('never sent a token, key or webhook secret back to the browser', async () => {
-    const texts = await Promise.all(answers);
+    const texts = await Promise.all(rig.answers);
     expect(texts.length).toBeGreaterThan(15);
     for (const secret of [gitlabToken, webhookSecret, keyBody]) expect(texts.filter((t) => t.includes(secret)), secret).toEqual([]);
-    expect(dash.blocked).toEqual([]);
+    expect(rig.dash.blocked).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
-import { startStack, type Stack } from '../support/worker-context.js';
-import { seedProject } from '../../src/db/queries/admin.js';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible } from '../support/dashboard.js';
+import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 import { loadProjectFile, maxProjectFileBytes } from '../../src/services/project-files.js';
 
 // Issue 24: the project's files for tests' file inputs, uploaded from the dashboard in Chromium (a plain multipart
@@ -11,27 +10,11 @@ const pageBudgetBytes = 50 * 1024;
 const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 describe('dashboard: project files', () => {
-  let stack: Stack;
-  let dash: DashboardBrowser;
-  let other: Awaited<ReturnType<typeof seedProject>>;
-
-  const files = async () => (await stack.call('GET', '/v1/files')).body.files as Array<{ name: string; size: number; type: string }>;
-
-  beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    stack = await startStack({ appUrl, worker: false });
-    dash = await openDashboard(stack.app, appUrl);
-    other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
-    await dash.signIn(stack.tenant.token);
-  }, 120_000);
-
-  afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
-  });
+  const rig = useSignedInDashboard();
+  const files = async () => (await rig.stack.call('GET', '/v1/files')).body.files as Array<{ name: string; size: number; type: string }>;
 
   it('uploads a file under its own name or a given one; a name steps cannot use and a file over the limit are refused and store nothing', async () => {
-    const page = dash.page;
+    const page = rig.dash.page;
     await page.getByRole('link', { name: 'Files' }).click();
     await expectAccessible(page);
     expect(await page.getByText('No files yet.').count()).toBe(1);
@@ -59,33 +42,33 @@ describe('dashboard: project files', () => {
     const byName = (await files()).sort((a, b) => a.name.localeCompare(b.name));
     expect(byName).toEqual([expect.objectContaining({ name: 'notes.txt', type: 'text', size: 25 }), expect.objectContaining({ name: 'receipt.pdf', type: 'pdf', size: pdf.length })]);
     // What a step's upload will send is the chosen file's bytes.
-    const stored = await loadProjectFile(stack.activityDeps, stack.tenant.projectId, 'receipt.pdf');
+    const stored = await loadProjectFile(rig.stack.activityDeps, rig.stack.tenant.projectId, 'receipt.pdf');
     expect(stored?.buffer.equals(pdf)).toBe(true);
     await expectAccessible(page);
   }, 60_000);
 
   it("deletes a file; another project's session gets 404 and the file stays", async () => {
-    const elsewhere = await dash.signInElsewhere(other.token);
-    await elsewhere.goto(`${dash.url}/files`);
+    const elsewhere = await rig.dash.signInElsewhere(rig.other.token);
+    await elsewhere.goto(`${rig.dash.url}/files`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
-    expect((await elsewhere.request.post(`${dash.url}/files/receipt.pdf/delete`, { form: { _csrf: csrf } })).status()).toBe(404);
+    expect((await elsewhere.request.post(`${rig.dash.url}/files/receipt.pdf/delete`, { form: { _csrf: csrf } })).status()).toBe(404);
     await elsewhere.context().close();
     expect((await files()).map((f) => f.name)).toContain('receipt.pdf');
 
-    const page = dash.page;
+    const page = rig.dash.page;
     await page.getByRole('button', { name: 'Delete receipt.pdf' }).click();
     await page.waitForURL(/\/files$/);
     expect((await files()).map((f) => f.name)).toEqual(['notes.txt']);
-    expect(await loadProjectFile(stack.activityDeps, stack.tenant.projectId, 'receipt.pdf')).toBeUndefined();
+    expect(await loadProjectFile(rig.stack.activityDeps, rig.stack.tenant.projectId, 'receipt.pdf')).toBeUndefined();
   });
 
   it('refuses a body over the limit by its length, before reading it; the page stays within the size budget', async () => {
-    const page = dash.page;
+    const page = rig.dash.page;
     const csrf = (await page.locator('input[name=_csrf]').first().getAttribute('value'))!;
-    const huge = await page.request.post(`${dash.url}/files`, { multipart: { _csrf: csrf, file: { name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(4 * 1024 * 1024) } } });
+    const huge = await page.request.post(`${rig.dash.url}/files`, { multipart: { _csrf: csrf, file: { name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(4 * 1024 * 1024) } } });
     expect(huge.status()).toBe(413);
     expect((await files()).map((f) => f.name)).toEqual(['notes.txt']);
-    const bytes = await dash.transferredBytes('/files');
+    const bytes = await rig.dash.transferredBytes('/files');
     expect(bytes.total).toBeLessThan(pageBudgetBytes);
     expect(bytes.consoleErrors).toEqual([]);
   });

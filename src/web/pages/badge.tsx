@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { check, FieldError, FormProblems, formPage, invalidAttrs, optional, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { check, FieldError, FormProblems, formPage, invalidAttrs, optional, PostButton, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { assetPath } from '../assets.js';
 import { When } from '../components.js';
@@ -82,10 +82,7 @@ function BadgePage(props: BadgePageProps) {
                 <td><code>{t.prefix}…</code></td>
                 <td><When at={t.createdAt.toISOString()} /></td>
                 <td>
-                  <form class="inline" method="post" action={`${action}/tokens/${t.id}/revoke`}>
-                    <CsrfField token={props.csrf} />
-                    <button type="submit" aria-label={`Revoke ${t.name}`}>Revoke</button>
-                  </form>
+                  <PostButton action={`${action}/tokens/${t.id}/revoke`} csrf={props.csrf} text="Revoke" label={`Revoke ${t.name}`} />
                 </td>
               </tr>
             ))}

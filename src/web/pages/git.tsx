@@ -2,7 +2,8 @@ import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
-import { CsrfField, renderPage } from '../layout.js';
+import { renderPage } from '../layout.js';
+import { PostButton } from '../form-kit.js';
 import { listGitIntegrations } from '../../services/git-integrations.js';
 import { listMergeRequestReviewSettings } from '../../services/merge-request-reviews.js';
 
@@ -17,10 +18,7 @@ function Actions(props: { base: string; csrf: string; what: string }) {
   return (
     <>
       <a href={`${props.base}/edit`} aria-label={`Edit ${props.what}`}>Edit</a>{' '}
-      <form class="inline" method="post" action={`${props.base}/delete`}>
-        <CsrfField token={props.csrf} />
-        <button type="submit" aria-label={`Delete ${props.what}`}>Delete</button>
-      </form>
+      <PostButton action={`${props.base}/delete`} csrf={props.csrf} text="Delete" label={`Delete ${props.what}`} />
     </>
   );
 }

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
-import { check, FieldError, FormProblems, formPage, invalidAttrs, optional, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { check, FieldError, FormProblems, formPage, invalidAttrs, optional, PostButton, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { UploadProjectFile } from '../../schemas/project-files.js';
@@ -33,10 +33,7 @@ function FilesPage(props: { base: string; csrf: string; files: ProjectFileView[]
                 <td>{kib(f.size)}</td>
                 <td><When at={f.createdAt} /></td>
                 <td>
-                  <form class="inline" method="post" action={`${action}/${encodeURIComponent(f.name)}/delete`}>
-                    <CsrfField token={props.csrf} />
-                    <button type="submit" aria-label={`Delete ${f.name}`}>Delete</button>
-                  </form>
+                  <PostButton action={`${action}/${encodeURIComponent(f.name)}/delete`} csrf={props.csrf} text="Delete" label={`Delete ${f.name}`} />
                 </td>
               </tr>
             ))}

@@ -2,7 +2,8 @@ import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
-import { CsrfField, notFoundPage, renderPage } from '../layout.js';
+import { notFoundPage, renderPage } from '../layout.js';
+import { PostButton } from '../form-kit.js';
 import { defaultTunnelDomain } from '../../domain/tunnels.js';
 import { listTunnelViews, removeTunnel, type TunnelView } from '../../services/remote-tunnels.js';
 import { notFoundAsUndefined } from './application-forms.js';
@@ -71,10 +72,7 @@ function TunnelTable(props: { base: string; csrf: string; tunnels: TunnelView[] 
                 </td>
                 <td><When at={t.expiresAt} /></td>
                 <td>
-                  <form class="inline" method="post" action={`${props.base}/tunnels/${t.runnerId}/delete`}>
-                    <CsrfField token={props.csrf} />
-                    <button type="submit" aria-label={`Delete ${t.runnerId}`}>Delete</button>
-                  </form>
+                  <PostButton action={`${props.base}/tunnels/${t.runnerId}/delete`} csrf={props.csrf} text="Delete" label={`Delete ${t.runnerId}`} />
                 </td>
               </tr>
             ))}
