@@ -1,6 +1,8 @@
 import type { Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { createMiddleware } from 'hono/factory';
+import { DEFAULT_MAX_BODY_BYTES } from '../config.js';
 import type { WebEnv } from './context.js';
 import { requireSession, verifyCsrf } from './session.js';
 
@@ -26,15 +28,25 @@ const pageDefaults = (base: string) =>
     c.header('X-Content-Type-Options', 'nosniff');
   });
 
-/** Pages anyone may open (sign-in): the base path and compression. */
+/**
+ * A form post is read whole (the CSRF check parses it) before anything else looks at it, so its size is bounded first:
+ * a signed-in session, or anyone at the sign-in form, must not make the server buffer gigabytes. The API's default
+ * body limit; a page that takes files sets its own, larger bound on its route before its area.
+ */
+const formBodyLimit = bodyLimit({
+  maxSize: DEFAULT_MAX_BODY_BYTES,
+  onError: (c) => c.text(`A form post is at most ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB`, 413),
+});
+
+/** Pages anyone may open (sign-in): the base path, bounded posts and compression. */
 export function publicArea(web: Hono<WebEnv>, base: string, path: string): void {
-  attach(web, path, pageDefaults(base), compress());
+  attach(web, path, pageDefaults(base), formBodyLimit, compress());
 }
 
 /**
- * Pages and actions of the signed-in project: a live session (else the sign-in form), a CSRF token on every
- * form post, compressed answers. Each page module calls this once for its path before adding routes.
+ * Pages and actions of the signed-in project: bounded posts, a live session (else the sign-in form), a CSRF token on
+ * every form post, compressed answers. Each page module calls this once for its path before adding routes.
  */
 export function protectedArea(web: Hono<WebEnv>, base: string, path: string): void {
-  attach(web, path, pageDefaults(base), compress(), requireSession, verifyCsrf);
+  attach(web, path, pageDefaults(base), formBodyLimit, compress(), requireSession, verifyCsrf);
 }

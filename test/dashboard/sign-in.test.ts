@@ -1,8 +1,25 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { expectAccessible, openDashboard } from '../support/dashboard.js';
 import { serveAppForTests } from '../support/served-app.js';
 import { createToken, revokeToken, setOrganizationSuspended } from '../../src/db/queries/admin.js';
+
+/**
+ * The status of a form post. The server may answer (413) and close before the whole body is sent, which `fetch`
+ * reports as a failed request: the answer is what counts, so it is read from the socket as it comes (a socket of
+ * its own: the server closes the one it refused).
+ */
+function postStatus(url: string, cookie: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', agent: false, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', (err) => setTimeout(() => reject(err), 1_000));
+    req.end(body);
+  });
+}
 
 describe('dashboard sign-in', () => {
   const served = serveAppForTests('postgres', openDashboard);
@@ -38,6 +55,23 @@ describe('dashboard sign-in', () => {
     expect(without.status()).toBe(403);
     await served.front.page.goto(`${served.front.url}/runs`);
     expect(new URL(served.front.page.url()).pathname).toBe('/runs');
+  });
+
+  it('bounds every form post before reading it: over 1 MiB is 413 at the sign-in form and in every area of the project, signed in or not', async () => {
+    await served.front.signIn(served.api.tenant.token);
+    const session = (await served.front.context.cookies()).find((c) => c.name === 'proctor_session')!;
+    const oversized = `_csrf=x&name=${'a'.repeat(1024 * 1024)}`;
+    const areas = ['/login', '/logout', '/start', '/new/application', '/applications/app_x', '/configs', '/project/settings', '/git', '/test-cases/tc/enabled', '/test-plans', '/runs/run_x/cancel', '/chats', '/live/burn-in/x/stop', '/tunnels/t/delete', '/inbox', '/issues', '/reviews', '/compare', '/files/x/delete'];
+    for (const cookie of [`proctor_session=${session.value}`, '']) {
+      for (const path of areas) {
+        expect([path, cookie !== '', await postStatus(`${served.front.url}${path}`, cookie, oversized)]).toEqual([path, cookie !== '', 413]);
+      }
+    }
+    // The session still works, and a post of ordinary size is not refused for its size.
+    await served.front.page.goto(`${served.front.url}/runs`);
+    expect(new URL(served.front.page.url()).pathname).toBe('/runs');
+    const ordinary = await fetch(`${served.front.url}/logout`, { method: 'POST', headers: { cookie: `proctor_session=${session.value}`, 'content-type': 'application/x-www-form-urlencoded' }, body: '_csrf=forged', redirect: 'manual' });
+    expect(ordinary.status).toBe(403);
   });
 
   it('signs out with the button, and the old cookie no longer opens a page', async () => {
