@@ -28,15 +28,18 @@ export interface ObserveOptions {
   shortRefs?: boolean;
 }
 
-const maxFound = 8;
+/** Fewer matches shown until the answer `fits`: 8, then 4, 2, 1 (the count of all matches is always said). */
+const maxFound = [8, 4, 2, 1];
 
 /** What the agent sees of the page: Playwright's AI-mode aria snapshot (iframes and shadow DOM included). */
 export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Observation> {
   const raw = await page.ariaSnapshot({ mode: 'ai' });
   const alias = (text: string, aliases = new RefAliases()) => (opts.shortRefs ? aliases.apply(text) : text);
   const measure = (text: string) => (opts.measure ?? ((t: string) => t.length))(alias(text));
-  const found = opts.find !== undefined ? foundText(cleanLines(raw), opts.find) : undefined;
-  const budget = (opts.maxChars ?? 6_000) - (found ? measure(found) : 0);
+  const maxChars = opts.maxChars ?? 6_000;
+  // find's answer takes at most half of the budget: the page around it must still show.
+  const found = opts.find !== undefined ? foundText(cleanLines(raw), opts.find, (text) => measure(text) <= maxChars / 2) : undefined;
+  const budget = maxChars - (found ? measure(found) : 0);
   const { text, omitted } = compactSnapshot(raw, budget, measure);
   const aliases = new RefAliases();
   // The snapshot first, so its refs are numbered in reading order; `found` reuses them and adds its own.
@@ -51,11 +54,16 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
   };
 }
 
-function foundText(lines: string[], query: string): string {
-  const { lines: found, matches, shown } = findInSnapshot(lines, query, maxFound);
-  if (matches === 0) return `Nothing on the page contains "${query}".`;
-  const count = matches > shown ? `first ${shown} of ${matches} matches; a longer text narrows them` : `${matches} match${matches > 1 ? 'es' : ''}`;
-  return [`Found "${query}" (${count}):`, ...found].join('\n');
+export function foundText(lines: string[], query: string, fits: (text: string) => boolean = () => true): string {
+  let text = '';
+  for (const max of maxFound) {
+    const { lines: found, matches, shown } = findInSnapshot(lines, query, max);
+    if (matches === 0) return `Nothing on the page contains "${query}".`;
+    const count = matches > shown ? `first ${shown} of ${matches} matches; a longer text narrows them` : `${matches} match${matches > 1 ? 'es' : ''}`;
+    text = [`Found "${query}" (${count}):`, ...found].join('\n');
+    if (fits(text)) break;
+  }
+  return text;
 }
 
 export function redact(text: string, secrets: Record<string, string> = {}): string {

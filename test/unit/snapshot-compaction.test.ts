@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactSnapshot } from '../../src/browser/snapshot.js';
+import { compactSnapshot, foundText } from '../../src/browser/snapshot.js';
 import { RefAliases, UnknownAliasError } from '../../src/browser/snapshot-refs.js';
 import { findInSnapshot } from '../../src/browser/snapshot-tree.js';
 import { countTokens } from '../../src/llm/token-count.js';
@@ -77,6 +77,21 @@ describe('find', () => {
     expect(found.shown).toBe(8);
     expect(findInSnapshot(lines, 'Buy item 9999', 8).matches).toBe(0);
     expect(findInSnapshot(lines, '  ', 8).matches).toBe(0);
+  });
+});
+
+describe("find's answer", () => {
+  const lines = largePage.split('\n');
+
+  it('says how many matched and shows fewer items when they would not fit its share of the budget', () => {
+    const all = foundText(lines, 'Buy item 12');
+    expect(all.split('\n')[0]).toBe('Found "Buy item 12" (first 8 of 111 matches; a longer text narrows them):');
+    expect(all).toContain('button "Buy item 12" [ref=');
+    const small = foundText(lines, 'Buy item 12', (text) => tokens(text) <= 100);
+    expect(tokens(small)).toBeLessThanOrEqual(100);
+    expect(small.split('\n')[0]).toMatch(/^Found "Buy item 12" \(first 2 of 111 matches/);
+    expect(foundText(lines, 'Buy item 1200')).toMatch(/^Found "Buy item 1200" \(1 match\):\n- listitem \[ref=f1e2410\]:/);
+    expect(foundText(lines, 'no such thing')).toBe('Nothing on the page contains "no such thing".');
   });
 });
 
