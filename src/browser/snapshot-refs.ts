@@ -33,6 +33,11 @@ export class RefAliases {
     return alias;
   }
 
+  /** `text` (an error message) with the refs this observation showed written as the model saw them; others stay. */
+  known(text: string): string {
+    return text.replace(refPattern, (whole, real: string) => (this.toAlias.has(real) ? `[ref=${this.toAlias.get(real)}]` : whole));
+  }
+
   /** Playwright's ref for an alias the model sent; a ref that was never shown is refused, not guessed. */
   resolve(alias: string): string {
     const real = this.toReal.get(alias.trim().replace(/^\[?(ref=)?|\]$/g, ''));

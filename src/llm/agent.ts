@@ -130,7 +130,9 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       history.push(`${history.length + 1}. ${summarize(step)} ✓${recorded.notes.length ? ` (${redact(recorded.notes.join('; '), opts.values.secrets())})` : ''}${emailNote(step, opts.values)}`);
       opts.onProgress?.({ step: steps.length, action: step.action, ok: true, description: step.description });
     } catch (err) {
-      history.push(`${history.length + 1}. ${call.name} ${description} ✗ ${redact(firstLine(err), opts.values.secrets())}`);
+      // An error naming a ref names it as the model saw it.
+      const why = prompt.refs ? prompt.refs.known(firstLine(err)) : firstLine(err);
+      history.push(`${history.length + 1}. ${call.name} ${description} ✗ ${redact(why, opts.values.secrets())}`);
       opts.onProgress?.({ step: steps.length, action: call.name, ok: false, description });
     }
   }

@@ -106,6 +106,13 @@ describe('ref aliases', () => {
     expect(aliases.resolve('[ref=e4]')).toBe('f3e9');
   });
 
+  it('writes the refs it showed back as aliases in an error message, and leaves any other alone', () => {
+    const aliases = new RefAliases();
+    aliases.apply('- button "A" [ref=f3e7]');
+    expect(aliases.known('there is no element [ref=f3e7] on the page now')).toBe('there is no element [ref=e1] on the page now');
+    expect(aliases.known('there is no element [ref=e9] in the latest snapshot')).toBe('there is no element [ref=e9] in the latest snapshot');
+  });
+
   it('refuses a ref the model was not shown instead of guessing one', () => {
     const aliases = new RefAliases();
     aliases.apply('- button "A" [ref=e5]');
