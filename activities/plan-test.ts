@@ -12,6 +12,7 @@ type RunActivities = ReturnType<typeof createRunActivities>;
 /** The activities one test of a plan run is made of, as the worker registered them (a bench may swap one). */
 export interface PlanTestParts {
   markTestStarted: RunActivities['markTestStarted'];
+  recordedTestOutcome: RunActivities['recordedTestOutcome'];
   recordTestResult: RunActivities['recordTestResult'];
   executeTest: ReturnType<typeof createTestExecutionActivities>['executeTest'];
   executeMobileTest: ReturnType<typeof createMobileActivities>['executeMobileTest'];
@@ -21,42 +22,78 @@ export interface PlanTestParts {
 type Attempt = Omit<Parameters<RunActivities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & { outcome: 'PASSED' | 'FAILED' | 'ERROR' };
 
 /**
- * One test of a plan run as a single activity: mark it started, replay it (again on a failure, up to its retries),
- * record the result. This is the testExecution child workflow's work without the child: a child and its three
- * activities cost the Temporal server ~20 history events and a new execution per test, which was most of a large
- * run's orchestration overhead (bench/plan-run); an activity costs three events in the plan run's history. What is
- * given up: each attempt is no longer a durable step, so a worker that dies mid-test replays the test from its first
- * attempt (Temporal retries this activity after the heartbeat timeout). Every step is idempotent per row.
+ * The tests of a plan run as activities: each test is marked started, replayed (again on a failure, up to its
+ * retries) and recorded, as the testExecution child workflow did, and a batch of ready tests runs back to back in one
+ * activity. A child and its three activities cost the Temporal server ~20 history events and a new execution per
+ * test, which was most of a large run's orchestration overhead (bench/plan-run); an activity costs three events in
+ * the run's history, for up to 8 tests. What is given up: an attempt is no longer a durable step, so a worker that
+ * dies mid-batch runs the batch again (Temporal retries the activity after the heartbeat timeout), where the tests it
+ * recorded keep their result and only the others run. Every write is idempotent per row.
  */
 export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDelaysMs?: readonly number[] } = {}) {
   const attemptOn = (execute: () => Promise<Attempt>) => attemptWithTries(execute, opts.retryDelaysMs ?? browserRetryDelaysMs);
+  const runPlanTest = async (input: TestExecutionInput): Promise<PlanTestOutcome> => {
+    await parts.markTestStarted({ runTestCaseId: input.runTestCaseId });
+    // Run again after a worker died past the recording: the row's outcome stands, the test is not replayed.
+    const recorded = await parts.recordedTestOutcome({ runTestCaseId: input.runTestCaseId });
+    if (recorded) return { outcome: recorded };
+    if (input.build) {
+      const build = input.build;
+      const attempt = await attemptOn(async () => {
+        const result = await parts.executeMobileTest({ projectId: input.projectId, testCaseId: input.testCaseId, buildShortId: build.shortId });
+        return { outcome: result.status, error: result.error, durationMs: result.durationMs };
+      });
+      await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt });
+      return { outcome: attempt.outcome };
+    }
+    if (!input.baseUrl) {
+      const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
+      await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error, failureKind: 'test-definition' });
+      return { outcome: 'ERROR' };
+    }
+    const retries = input.retries ?? 0;
+    for (let attempts = 1; ; attempts++) {
+      const attempt = await attemptOn(() => replay(parts, input, input.baseUrl!, attempts));
+      if (attempts <= retries && worthRetrying(attempt.outcome, attempt.failureKind)) continue;
+      const flaky = attempts > 1 && attempt.outcome === 'PASSED';
+      await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt, ...(attempts > 1 && { attempts, flaky }) });
+      return { outcome: attempt.outcome };
+    }
+  };
   return {
-    async runPlanTest(input: TestExecutionInput): Promise<TestExecutionResult> {
-      await parts.markTestStarted({ runTestCaseId: input.runTestCaseId });
-      if (input.build) {
-        const build = input.build;
-        const attempt = await attemptOn(async () => {
-          const result = await parts.executeMobileTest({ projectId: input.projectId, testCaseId: input.testCaseId, buildShortId: build.shortId });
-          return { outcome: result.status, error: result.error, durationMs: result.durationMs };
-        });
-        await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt });
-        return { outcome: attempt.outcome };
+    /**
+     * Ready tests of a run, one after the other in one activity (src/domain/run-batches.ts says how many): each is
+     * marked, replayed and recorded as on its own, so a batch changes when a test runs, never what it records.
+     */
+    async runPlanTests(input: { tests: TestExecutionInput[] }): Promise<{ outcomes: PlanTestOutcome['outcome'][] }> {
+      const outcomes: PlanTestOutcome['outcome'][] = [];
+      for (const test of input.tests) outcomes.push((await runPlanTest(test)).outcome);
+      return { outcomes };
+    },
+
+    /**
+     * A batch whose activity failed for good (the worker died on every try, the database was down): each test keeps
+     * the outcome it recorded, the others are the ERROR with `error`, so the run and the rows agree.
+     */
+    async settlePlanTests(input: { runTestCaseIds: string[]; error: string; failureKind: FailureKind }): Promise<{ outcomes: PlanTestOutcome['outcome'][] }> {
+      const outcomes: PlanTestOutcome['outcome'][] = [];
+      for (const runTestCaseId of input.runTestCaseIds) {
+        const recorded = await parts.recordedTestOutcome({ runTestCaseId });
+        if (recorded) {
+          outcomes.push(recorded);
+          continue;
+        }
+        await parts.recordTestResult({ runTestCaseId, outcome: 'ERROR', error: input.error, failureKind: input.failureKind });
+        outcomes.push('ERROR');
       }
-      if (!input.baseUrl) {
-        const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
-        await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error, failureKind: 'test-definition' });
-        return { outcome: 'ERROR' };
-      }
-      const retries = input.retries ?? 0;
-      for (let attempts = 1; ; attempts++) {
-        const attempt = await attemptOn(() => replay(parts, input, input.baseUrl!, attempts));
-        if (attempts <= retries && worthRetrying(attempt.outcome, attempt.failureKind)) continue;
-        const flaky = attempts > 1 && attempt.outcome === 'PASSED';
-        await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt, ...(attempts > 1 && { attempts, flaky }) });
-        return { outcome: attempt.outcome };
-      }
+      return { outcomes };
     },
   };
+}
+
+/** A test's outcome as its row holds it (a row cancelled meanwhile says so). */
+interface PlanTestOutcome {
+  outcome: TestExecutionResult['outcome'] | 'SKIPPED' | 'CANCELLED';
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ActivityDeps } from './deps.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
-import { finishRun, markRunStarted, markTestStarted, recordTestResult, runPlanRows, runTestCaseIds, skipTest, type TestResultWrite } from '../src/db/queries/run-progress.js';
+import { finishRun, markRunStarted, markTestStarted, recordedTestOutcome, recordTestResult, runPlanRows, runTestCaseIds, skipTest, type TestResultWrite } from '../src/db/queries/run-progress.js';
 import type { RunNode } from '../src/domain/run-plan.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import { recordRunSignals } from '../src/services/issue-ingest.js';
@@ -53,6 +53,10 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
 
     async markTestStarted(input: { runTestCaseId: string }): Promise<void> {
       await markTestStarted(db, input.runTestCaseId);
+    },
+
+    async recordedTestOutcome(input: { runTestCaseId: string }): Promise<Awaited<ReturnType<typeof recordedTestOutcome>>> {
+      return recordedTestOutcome(db, input.runTestCaseId);
     },
 
     /** `attempts`: executions of the test, retries included (1 when absent); `flaky`: PASSED on a retry. */

@@ -230,8 +230,11 @@ const idOf = (id: unknown): string => String(id);
 
 interface ParentFigures {
   events: number;
-  /** Per test (by test case id): its runPlanTest activity scheduled, started by a worker, and its completion written. */
+  /** Per test (by test case id): its runPlanTests activity (its batch's) scheduled, started by a worker, and its completion written. */
   initiated: Map<string, number>;
+  /** Tests per runPlanTests activity, in order; the first test of each. */
+  batchSizes: number[];
+  firstInBatch: Set<string>;
   activityStarted: Map<string, number>;
   activityCompleted: Map<string, number>;
   /** When loadRunPlan's result reached the workflow (the first launches can happen from then on). */
@@ -246,8 +249,8 @@ interface ParentFigures {
 
 function parentFigures(history: History): ParentFigures {
   const events = history.events ?? [];
-  const testOfEvent = new Map<string, string>(); // runPlanTest's scheduled event id -> its test
-  const f: ParentFigures = { events: events.length, initiated: new Map(), activityStarted: new Map(), activityCompleted: new Map(), planLoaded: NaN, workflowTasks: 0, reaction: [], wftQueue: [], wftRun: [], launchesPerTask: [] };
+  const testsOfEvent = new Map<string, string[]>(); // runPlanTests' scheduled event id -> its tests
+  const f: ParentFigures = { events: events.length, initiated: new Map(), activityStarted: new Map(), activityCompleted: new Map(), batchSizes: [], firstInBatch: new Set(), planLoaded: NaN, workflowTasks: 0, reaction: [], wftQueue: [], wftRun: [], launchesPerTask: [] };
   const activityNames = new Map<string, string>();
   let firstPending = NaN; // first event since the last completed workflow task that a new task answers to
   let scheduledAt = NaN;
@@ -264,18 +267,19 @@ function parentFigures(history: History): ParentFigures {
       f.wftQueue.push(startedAt - scheduledAt);
       f.wftRun.push(at - startedAt);
       firstPending = NaN;
-    } else if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPlanTest') {
-      const input = JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes.input?.payloads?.[0]?.data ?? []).toString('utf8')) as { testCaseId: string };
-      testOfEvent.set(idOf(e.eventId), input.testCaseId);
-      f.initiated.set(input.testCaseId, at);
+    } else if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPlanTests') {
+      const input = JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes.input?.payloads?.[0]?.data ?? []).toString('utf8')) as { tests: { testCaseId: string }[] };
+      const batch = input.tests.map((t) => t.testCaseId);
+      testsOfEvent.set(idOf(e.eventId), batch);
+      f.batchSizes.push(batch.length);
+      f.firstInBatch.add(batch[0]!);
+      for (const id of batch) f.initiated.set(id, at);
       // Commands of one task follow its completion: count them against the task just completed.
       while (f.launchesPerTask.length < f.workflowTasks) f.launchesPerTask.push(0);
       f.launchesPerTask[f.workflowTasks - 1]! += 1;
     } else {
-      const startedTest = testOfEvent.get(idOf(e.activityTaskStartedEventAttributes?.scheduledEventId));
-      if (startedTest) f.activityStarted.set(startedTest, at);
-      const completedTest = testOfEvent.get(idOf(e.activityTaskCompletedEventAttributes?.scheduledEventId));
-      if (completedTest) f.activityCompleted.set(completedTest, at);
+      for (const id of testsOfEvent.get(idOf(e.activityTaskStartedEventAttributes?.scheduledEventId)) ?? []) f.activityStarted.set(id, at);
+      for (const id of testsOfEvent.get(idOf(e.activityTaskCompletedEventAttributes?.scheduledEventId)) ?? []) f.activityCompleted.set(id, at);
       if (e.activityTaskScheduledEventAttributes) activityNames.set(idOf(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
       // The first run's last plan page (a continued run loads the plan again, with tests already done).
       if (e.activityTaskCompletedEventAttributes && f.initiated.size === 0 && activityNames.get(idOf(e.activityTaskCompletedEventAttributes.scheduledEventId)) === 'loadRunPlan') f.planLoaded = at;
@@ -530,9 +534,10 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   }
 
   // Where a test's time goes, from the run's history and its row: the activity waiting for a worker, the worker
-  // marking the row started, the replay and the result written, the completion reaching the history.
+  // marking the row started, the replay and the result written, the completion reaching the history. For a test in
+  // a batch the activity's times are the batch's: only the first test of a batch is counted in the hops around it.
   const stages: Record<string, number[]> = {
-    'runPlanTest queued (scheduled -> started)': [],
+    'runPlanTests queued (scheduled -> started)': [],
     'started -> row started (markTestStarted)': [],
     'row started -> finished (replay, record)': [],
     'row finished -> activity completed': [],
@@ -540,9 +545,9 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   for (const t of dag) {
     const id = ids.get(t.name)!;
     const activityStarted = parent.activityStarted.get(id);
-    if (activityStarted === undefined) continue;
+    if (activityStarted === undefined || !parent.firstInBatch.has(id)) continue;
     const push = (key: string, ms: number) => stages[key]!.push(ms);
-    push('runPlanTest queued (scheduled -> started)', activityStarted - initiated(t.name));
+    push('runPlanTests queued (scheduled -> started)', activityStarted - initiated(t.name));
     push('started -> row started (markTestStarted)', start(t.name) - activityStarted);
     push('row started -> finished (replay, record)', end(t.name) - start(t.name));
     push('row finished -> activity completed', seenDone(t.name) - end(t.name));
@@ -677,7 +682,7 @@ function report(all: SizeFigures[]): void {
   out('\nthe parent workflow (run:<shortId>), all runs of its chain together\n\n');
   out(
     table(
-      ['tests', 'history events', 'history bytes', 'events/test', 'bytes/test', 'workflow tasks', 'launches/task', 'reaction med ms', 'reaction p95 ms', 'task queued med ms', 'task run med ms'],
+      ['tests', 'history events', 'history bytes', 'events/test', 'bytes/test', 'workflow tasks', 'activities', 'tests/activity mean', 'max', 'launches/task', 'reaction med ms', 'reaction p95 ms', 'task queued med ms', 'task run med ms'],
       all.map((f) => {
         const perTest = f.parent.events / f.tests;
         const bytesPerTest = f.historyBytes / f.tests;
@@ -688,6 +693,9 @@ function report(all: SizeFigures[]): void {
           fixed(perTest, 1),
           ms(bytesPerTest),
           f.parent.workflowTasks,
+          f.parent.batchSizes.length,
+          fixed(f.tests / Math.max(1, f.parent.batchSizes.length), 2),
+          Math.max(0, ...f.parent.batchSizes),
           fixed(median(f.parent.launchesPerTask.filter((x) => x > 0)), 1),
           ms(median(f.parent.reaction)),
           ms(percentile(f.parent.reaction, 95)),

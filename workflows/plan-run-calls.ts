@@ -15,12 +15,12 @@ const db = proxyActivities<Activities>(dbActivity);
 const bestEffort = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5, initialInterval: '2 seconds' } });
 
 /**
- * A test's whole execution: each of its attempts is a replay, up to four with retries; the heartbeat (10 s), not this
- * bound, is what notices a dead worker.
+ * A batch of tests' whole execution: each attempt of each is a replay (up to 8 tests, up to four attempts each); the
+ * heartbeat (10 s), not this bound, is what notices a dead worker.
  */
 const planTestActivity = {
   ...browserActivity,
-  startToCloseTimeout: '90 minutes',
+  startToCloseTimeout: '6 hours',
   // Never eagerly to the worker that ran the run's workflow task (servers with eager activities enabled would send
   // them all there): through the task queue, any worker with a free slot takes the test (horizontal workers).
   allowEagerDispatch: false,
@@ -68,19 +68,20 @@ export async function sendNotifications(runId: string): Promise<void> {
 }
 
 /**
- * One test of the run as one activity (activities/plan-test.ts), named in the Temporal UI by the test's name. An
- * activity that failed for good (the worker died on every try, the database was down) is the test's ERROR, recorded
- * here because the activity could not record it; a cancellation goes up to the run.
+ * Ready tests of the run as one activity (activities/plan-test.ts), named in the Temporal UI by their names. A batch
+ * whose activity failed for good (the worker died on every try, the database was down) settles here: the tests it
+ * recorded keep their outcome, the others are ERROR with the reason. A cancellation goes up to the run.
  */
-export async function runPlanTest(args: TestExecutionInput, name: string): Promise<Outcome> {
+export async function runPlanTests(tests: { args: TestExecutionInput; name: string }[]): Promise<Outcome[]> {
+  const summary = tests.length === 1 ? tests[0]!.name : `${tests.length} tests: ${tests.map((t) => t.name).join(', ')}`;
   try {
-    const { outcome } = await db.runPlanTest.executeWithOptions({ ...planTestActivity, summary: name }, [args]);
-    return outcome;
+    const { outcomes } = await db.runPlanTests.executeWithOptions({ ...planTestActivity, summary: summary.slice(0, 400) }, [{ tests: tests.map((t) => t.args) }]);
+    return outcomes;
   } catch (err) {
     if (isCancellation(err)) throw err;
     const error = innermostMessage(err);
-    log.warn('test execution failed', { testCaseId: args.testCaseId, error });
-    await db.recordTestResult({ runTestCaseId: args.runTestCaseId, outcome: 'ERROR', error, failureKind: failureKindOf(err) });
-    return 'ERROR';
+    log.warn('test execution failed', { testCaseIds: tests.map((t) => t.args.testCaseId), error });
+    const { outcomes } = await db.settlePlanTests({ runTestCaseIds: tests.map((t) => t.args.runTestCaseId), error, failureKind: failureKindOf(err) });
+    return outcomes;
   }
 }

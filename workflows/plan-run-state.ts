@@ -42,6 +42,10 @@ export class PlanRunState {
     for (const s of skips) this.scheduler.ended(s.testCaseId, 'SKIPPED');
   }
 
+  get readyCount(): number {
+    return this.scheduler.readyCount;
+  }
+
   /** Up to `limit` tests whose dependencies all passed, first in plan order, marked started. */
   takeReady(limit: number): string[] {
     return this.scheduler.take(limit);

@@ -2,7 +2,8 @@ import { CancellationScope, ChildWorkflowCancellationType, condition, continueAs
 import type { createActivities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
-import { deleteStates, loadPlan, runPlanTest, sendNotifications, skipTests } from './plan-run-calls.js';
+import { batchSize, inBatches } from '../src/domain/run-batches.js';
+import { deleteStates, loadPlan, runPlanTests, sendNotifications, skipTests } from './plan-run-calls.js';
 import { PlanRunState } from './plan-run-state.js';
 import { testExecution } from './testExecution.js';
 import { workflowIds, type PlanRunCarry, type PlanRunInput, type PlanRunResult } from './shared.js';
@@ -11,12 +12,14 @@ type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /**
- * A run of a test plan: every test one `runPlanTest` activity (runs started before that: a child `testExecution`),
- * started as soon as its dependencies passed, at most `concurrency` at once; a test whose dependency did not pass is
- * SKIPPED with the reason.
+ * A run of a test plan: every test is started as soon as its dependencies passed, at most `concurrency` at once, in a
+ * `runPlanTests` activity (runs started before that: a child `testExecution` each); while many more tests are ready
+ * than there are slots, an activity takes several and runs them back to back (src/domain/run-batches.ts). A test
+ * whose dependency did not pass is SKIPPED with the reason.
  *
- * Long runs: each test costs the history ~4–6 events (the activity's scheduled/started/completed and a share of the
- * workflow tasks), so a run of ~10,000 tests would reach Temporal's 51,200-event limit. Past `maxHistoryEvents` the run
+ * Long runs: an activity costs the history ~4 events (scheduled/started/completed and a share of the workflow tasks),
+ * for 1-8 tests (bench/plan-run: 0.6 events per test at 10,000); the children of older runs cost ~6 per test, so a
+ * run of ~8,000 tests would reach Temporal's 51,200-event limit. Past `maxHistoryEvents` the run
  * continues as new, carrying the DAG state (one outcome letter per test). Why this and not a child workflow per
  * batch of tests: dependencies cross any batching, so batches would have to wait on each other's outcomes; one
  * scheduler with the whole graph keeps the semantics in one place. A closed run's activities
@@ -41,15 +44,19 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
   // Asked once, before the first command: a history from before tests were activities replays with children to its end.
   const testsAsActivities = patched('plan-tests-as-activities');
 
+  // Slots in use: activities, each running its batch of ready tests one after the other.
+  let busy = 0;
+  const launchBatch = (testCaseIds: string[]) => {
+    const tests = testCaseIds.map((id) => run.launch(input, id)).map(({ test, args }) => ({ args, name: test.name ?? test.testCaseId }));
+    busy++;
+    void runPlanTests(tests).then(
+      (outcomes) => testCaseIds.forEach((id, i) => run.ended(id, outcomes[i] ?? 'ERROR')),
+      () => testCaseIds.forEach((id) => run.ended(id, 'CANCELLED')),
+    ).finally(() => busy--);
+  };
+
   const launch = (testCaseId: string) => {
     const { test, args } = run.launch(input, testCaseId);
-    if (testsAsActivities) {
-      void runPlanTest(args, test.name ?? testCaseId).then(
-        (outcome) => run.ended(testCaseId, outcome),
-        () => run.ended(testCaseId, 'CANCELLED'),
-      );
-      return;
-    }
     void executeChild(testExecution, {
       workflowId: workflowIds.testExecution(input.runShortId, testCaseId),
       staticSummary: test.name,
@@ -81,7 +88,10 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
         carry = run.carry(continuations + 1);
         break;
       }
-      if (!draining) for (const id of run.takeReady(input.concurrency - run.running)) launch(id);
+      if (!draining && testsAsActivities) {
+        const size = batchSize(run.readyCount, input.concurrency);
+        for (const batch of inBatches(run.takeReady((input.concurrency - busy) * size), size)) launchBatch(batch);
+      } else if (!draining) for (const id of run.takeReady(input.concurrency - run.running)) launch(id);
       const finishedBefore = run.finished;
       await condition(() => run.finished > finishedBefore);
     }

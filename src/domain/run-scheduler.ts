@@ -52,6 +52,11 @@ export class RunScheduler {
     return this.outcomes.size;
   }
 
+  /** Tests whose dependencies all passed and that were not taken yet. */
+  get readyCount(): number {
+    return this.ready.size;
+  }
+
   /** The tests that can never run now, in plan order, each with the first dependency (in its order) that did not pass. */
   toSkip(): Skip[] {
     return [...this.blocked].sort((a, b) => a - b).map((i) => {

@@ -6,7 +6,7 @@ import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-
 import { failureTypes, type TestExecutionInput } from '../../workflows/shared.js';
 import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 
-// A plan run's test used to be a testExecution child workflow and is now one runPlanTest activity (the child stays for
+// A plan run's test used to be a testExecution child workflow and now runs inside a runPlanTests activity (the child stays for
 // runs started before). The child is the oracle: for any sequence of what the replay does (pass, fail, throw a
 // permanent or a passing error) and any number of retries, both must make the same replays with the same inputs and
 // record the same result, or a run's verdict would depend on which path ran it.
@@ -59,6 +59,7 @@ const input = (retries: number): TestExecutionInput => ({
 function parts(script: Behaviour[]) {
   return {
     markTestStarted: recorder(async (_i: { runTestCaseId: string }) => {}),
+    recordedTestOutcome: async () => null,
     recordTestResult: recorder(async (_i: Parameters<NonNullable<MockActivities['recordTestResult']>>[0]) => {}),
     executeTest: recorder(scripted(script)),
   };
@@ -66,7 +67,7 @@ function parts(script: Behaviour[]) {
 
 const behaviour = fc.constantFrom<Behaviour>('pass', 'fail', 'fail', 'definition', 'unreachable', 'crash', 'flaky-infra');
 
-describe('runPlanTest (activity) against testExecution (child workflow)', () => {
+describe('a test in runPlanTests (activity) against testExecution (child workflow)', () => {
   it('makes the same replays and records the same result for any replay script and retries', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(behaviour, { maxLength: 5 }), fc.integer({ min: 0, max: 3 }), async (script, retries) => {
@@ -75,9 +76,9 @@ describe('runPlanTest (activity) against testExecution (child workflow)', () => 
 
         const direct = parts(script);
         const activity = createPlanTestActivities({ ...direct, executeMobileTest: async () => Promise.reject(new Error('no device tests')) }, { retryDelaysMs: [0, 0] });
-        const activityResult = await activity.runPlanTest(input(retries));
+        const { outcomes } = await activity.runPlanTests({ tests: [input(retries)] });
 
-        expect(activityResult).toEqual(childResult);
+        expect({ outcome: outcomes[0] }).toEqual(childResult);
         expect(direct.executeTest.calls).toEqual(child.executeTest.calls);
         expect(direct.recordTestResult.calls).toEqual(child.recordTestResult.calls);
         expect(direct.markTestStarted.calls.length).toBeGreaterThanOrEqual(1);
@@ -89,7 +90,7 @@ describe('runPlanTest (activity) against testExecution (child workflow)', () => 
   it('a test without an environment URL is an ERROR of its definition, and nothing is replayed', async () => {
     const direct = parts([]);
     const activity = createPlanTestActivities({ ...direct, executeMobileTest: async () => Promise.reject(new Error('no device tests')) });
-    expect(await activity.runPlanTest({ ...input(2), baseUrl: null })).toEqual({ outcome: 'ERROR' });
+    expect(await activity.runPlanTests({ tests: [{ ...input(2), baseUrl: null }] })).toEqual({ outcomes: ['ERROR'] });
     expect(direct.executeTest.calls).toEqual([]);
     expect(direct.recordTestResult.calls).toEqual([[expect.objectContaining({ outcome: 'ERROR', failureKind: 'test-definition' })]]);
   });

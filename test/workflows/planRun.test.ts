@@ -13,7 +13,7 @@ import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, workflowIds, type PlanRunInput, type PlanRunResult } from '../../workflows/shared.js';
 
 // The planRun workflow on the time-skipping test server, with typed mocks of every activity it calls (its runPlanTest
-// activity is the real one, composed over the mocked replay and row writes): the scheduling, skipping, cancellation and continue-as-new branches in seconds,
+// activities are the real ones, composed over the mocked replay and row writes): the scheduling, skipping, cancellation and continue-as-new branches in seconds,
 // without Postgres or Chromium (test/e2e/plan-run.test.ts runs the same workflows on the real stack).
 
 type Mocked = Pick<
@@ -25,6 +25,7 @@ type Mocked = Pick<
   | 'sendRunNotifications'
   | 'deleteBrowserStates'
   | 'markTestStarted'
+  | 'recordedTestOutcome'
   | 'recordTestResult'
   | 'executeTest'
 >;
@@ -99,6 +100,9 @@ function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: 
       seen.deletedStates.push(...keys);
     },
     async markTestStarted() {},
+    async recordedTestOutcome({ runTestCaseId }) {
+      return (seen.recorded.get(byRunTestCase.get(runTestCaseId)!) as 'PASSED' | 'FAILED' | 'ERROR' | undefined) ?? null;
+    },
     async recordTestResult({ runTestCaseId, outcome }) {
       seen.recorded.set(byRunTestCase.get(runTestCaseId)!, outcome);
     },
@@ -255,10 +259,58 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
     expect(JSON.stringify(history).length).toBeLessThan(100_000);
     const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
-    expect(scheduled.filter((name) => name === 'runPlanTest')).toHaveLength(4);
+    expect(scheduled.filter((name) => name === 'runPlanTests')).toHaveLength(4);
     expect((history.events ?? []).some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toBe(false);
     expect(seen.deletedStates).toEqual([key]);
     expect(blobs.size).toBe(0);
+  }, 60_000);
+
+  it('runs a deep ready queue in batches (back to back in one activity), still never more at once than allowed, every test once', async () => {
+    const plan = [...Array.from({ length: 40 }, (_, i) => node(`t${i}`)), node('after', { waitFor: ['t0', 't39'] })];
+    const { activities, seen } = mockActivities(plan, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { status: 'PASSED' };
+    });
+    const { result, workflowId } = await runPlan(activities, { concurrency: 4 });
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 41 } });
+    expect(names(seen.executed)).toEqual(plan.map((t) => t.testCaseId).sort());
+    expect(seen.maxInFlight).toBeLessThanOrEqual(4);
+    const after = seen.executed.findIndex((i) => i.testCaseId === 'after');
+    expect(after).toBe(seen.executed.length - 1);
+
+    // 41 tests in fewer activities, the first ones 8 long (40 ready over 4 slots), each named by its tests.
+    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const batches = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPlanTests' ? [e] : []));
+    const sizes = batches.map((e) => (JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!.data!).toString('utf8')) as { tests: unknown[] }).tests.length);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(41);
+    expect(sizes.slice(0, 4)).toEqual([8, 8, 8, 8]);
+    expect(sizes.at(-1)).toBe(1);
+    const summary = JSON.parse(Buffer.from(batches[0]!.userMetadata!.summary!.data!).toString('utf8')) as string;
+    expect(summary).toBe('8 tests: t0, t1, t2, t3, t4, t5, t6, t7');
+  }, 60_000);
+
+  it('a batch whose activity fails for good: its tests keep what they recorded, the others are ERROR with the reason', async () => {
+    const plan = Array.from({ length: 8 }, (_, i) => node(`t${i}`));
+    const { activities, seen } = mockActivities(plan);
+    const record = activities.recordTestResult;
+    let refused = false;
+    activities.recordTestResult = async (input) => {
+      // The database refuses the third test's result once, for good: the batch's activity fails after two recorded.
+      if (input.runTestCaseId === 'rtc-t2' && !refused) {
+        refused = true;
+        throw ApplicationFailure.create({ message: 'database is read-only', type: 'ReadOnly', nonRetryable: true });
+      }
+      return record(input);
+    };
+    const { result } = await runPlan(activities, { concurrency: 1 });
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED' });
+    expect(seen.recorded.get('t0')).toBe('PASSED');
+    expect(seen.recorded.get('t1')).toBe('PASSED');
+    expect(seen.recorded.get('t2')).toBe('ERROR');
+    // The batch's tests that never ran are ERROR too (the run does not start them again behind the user's back).
+    const batchOf8 = [...seen.recorded.entries()].filter(([, outcome]) => outcome === 'ERROR').map(([name]) => name).sort();
+    expect(batchOf8).toEqual(['t2', 't3', 't4', 't5', 't6', 't7']);
+    expect(names(seen.executed)).toEqual(['t0', 't1', 't2']);
   }, 60_000);
 
   it('never runs more tests at once than the run allows', async () => {

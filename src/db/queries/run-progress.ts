@@ -39,6 +39,17 @@ export async function markTestStarted(db: DB, runTestCaseId: string): Promise<vo
     .execute();
 }
 
+/**
+ * The outcome already recorded on a run's test row, or null while it has none: a test's activity that runs again
+ * (its worker died after recording) returns the recorded outcome instead of replaying and maybe disagreeing with it.
+ */
+export async function recordedTestOutcome(db: DB, runTestCaseId: string): Promise<'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'CANCELLED' | null> {
+  const row = await db.selectFrom('run_test_cases').select(['status', 'result']).where('id', '=', runTestCaseId).executeTakeFirst();
+  if (!row || row.status === 'PENDING' || row.status === 'RUNNING') return null;
+  if (row.status === 'COMPLETED') return row.result === 'PASSED' ? 'PASSED' : 'FAILED';
+  return row.status;
+}
+
 export interface TestResultWrite {
   outcome: 'PASSED' | 'FAILED' | 'ERROR';
   resultTitle: string;
