@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
+import type { Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
@@ -105,12 +106,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, liveView(deps, { projectId: input.projectId, kind: 'burn_in', subjectId: ctx.testCase.id, secrets: () => Object.values(values.secrets()) }, async ({ page, live }: LiveJob) => {
         const startUrl = state?.url ?? baseUrl;
         const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
-        try {
-          await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
-        } catch (err) {
-          // Retried by the workflow's policy: a deployment may be restarting.
-          throw new ApplicationUnreachableError(`application unreachable at ${startUrl}: ${firstLine(err)}`);
-        }
+        await openStartPage(page, startUrl);
         try {
           const result = await runAgent(
             page,
@@ -166,4 +162,13 @@ export function createBurnInActivities(deps: ActivityDeps) {
       );
     },
   };
+}
+
+/** Opens where the recording starts; an application that does not answer is retried by the workflow's policy (a deployment may be restarting). */
+export async function openStartPage(page: Page, startUrl: string): Promise<void> {
+  try {
+    await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
+  } catch (err) {
+    throw new ApplicationUnreachableError(`application unreachable at ${startUrl}: ${firstLine(err)}`);
+  }
 }

@@ -1,15 +1,14 @@
 import type { ActivityDeps } from './deps.js';
-import { dependencyState, requireEnvironmentUrl } from './burn-in.js';
+import { dependencyState, openStartPage, requireEnvironmentUrl } from './burn-in.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { adoptInbox, inboxFor } from './inbox.js';
 import { llmFor } from './llm-usage.js';
-import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { RunValues } from '../src/browser/values.js';
 import { loadExecutionContext } from '../src/db/queries/execution.js';
 import { getStepInsertion } from '../src/db/queries/step-insertions.js';
-import { ApplicationUnreachableError, LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
+import { LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import type { Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
 import { LlmUnavailableError } from '../src/llm/client.js';
@@ -58,11 +57,7 @@ export function createInsertStepActivities(deps: ActivityDeps) {
               return { status: 'FAILED', failureReason: `the steps before position ${insertion.position + 1} did not replay, so nothing was recorded: ${replayed.error}` } as const;
             }
           } else {
-            try {
-              await page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: 30_000 });
-            } catch (err) {
-              throw new ApplicationUnreachableError(`application unreachable at ${startUrl}: ${firstLine(err)}`);
-            }
+            await openStartPage(page, startUrl);
           }
           try {
             const result = await runAgent(

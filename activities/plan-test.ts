@@ -36,7 +36,7 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
     await parts.markTestStarted({ runTestCaseId: input.runTestCaseId });
     // Run again after a worker died past the recording: the row's outcome stands, the test is not replayed.
     const recorded = await parts.recordedTestOutcome({ runTestCaseId: input.runTestCaseId });
-    if (recorded) return { outcome: recorded };
+    if (recorded) return recorded;
     if (input.build) {
       const build = input.build;
       const attempt = await attemptOn(async () => {
@@ -44,12 +44,12 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
         return { outcome: result.status, error: result.error, durationMs: result.durationMs };
       });
       await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt });
-      return { outcome: attempt.outcome };
+      return attempt.outcome;
     }
     if (!input.baseUrl) {
       const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
       await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error, failureKind: 'test-definition' });
-      return { outcome: 'ERROR' };
+      return 'ERROR';
     }
     const retries = input.retries ?? 0;
     for (let attempts = 1; ; attempts++) {
@@ -57,7 +57,7 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
       if (attempts <= retries && worthRetrying(attempt.outcome, attempt.failureKind)) continue;
       const flaky = attempts > 1 && attempt.outcome === 'PASSED';
       await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt, ...(attempts > 1 && { attempts, flaky }) });
-      return { outcome: attempt.outcome };
+      return attempt.outcome;
     }
   };
   return {
@@ -65,9 +65,9 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
      * Ready tests of a run, one after the other in one activity (src/domain/run-batches.ts says how many): each is
      * marked, replayed and recorded as on its own, so a batch changes when a test runs, never what it records.
      */
-    async runPlanTests(input: { tests: TestExecutionInput[] }): Promise<{ outcomes: PlanTestOutcome['outcome'][] }> {
-      const outcomes: PlanTestOutcome['outcome'][] = [];
-      for (const test of input.tests) outcomes.push((await runPlanTest(test)).outcome);
+    async runPlanTests(input: { tests: TestExecutionInput[] }): Promise<{ outcomes: PlanTestOutcome[] }> {
+      const outcomes: PlanTestOutcome[] = [];
+      for (const test of input.tests) outcomes.push(await runPlanTest(test));
       return { outcomes };
     },
 
@@ -75,8 +75,8 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
      * A batch whose activity failed for good (the worker died on every try, the database was down): each test keeps
      * the outcome it recorded, the others are the ERROR with `error`, so the run and the rows agree.
      */
-    async settlePlanTests(input: { runTestCaseIds: string[]; error: string; failureKind: FailureKind }): Promise<{ outcomes: PlanTestOutcome['outcome'][] }> {
-      const outcomes: PlanTestOutcome['outcome'][] = [];
+    async settlePlanTests(input: { runTestCaseIds: string[]; error: string; failureKind: FailureKind }): Promise<{ outcomes: PlanTestOutcome[] }> {
+      const outcomes: PlanTestOutcome[] = [];
       for (const runTestCaseId of input.runTestCaseIds) {
         const recorded = await parts.recordedTestOutcome({ runTestCaseId });
         if (recorded) {
@@ -92,9 +92,7 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
 }
 
 /** A test's outcome as its row holds it (a row cancelled meanwhile says so). */
-interface PlanTestOutcome {
-  outcome: TestExecutionResult['outcome'] | 'SKIPPED' | 'CANCELLED';
-}
+type PlanTestOutcome = TestExecutionResult['outcome'] | 'SKIPPED' | 'CANCELLED';
 
 /**
  * As the child's browser activity was retried by Temporal (activity-options.ts `browserActivity`: 3 tries, 2 s then

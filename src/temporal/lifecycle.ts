@@ -87,7 +87,6 @@ export async function startInsertStep(temporal: TemporalTarget, input: InsertSte
   await startWorkflow(temporal, 'insertStep', { workflowId: workflowIds.insertStep(input.insertionId), args: [input], summary });
 }
 
-/** Asks a run to stop: running tests are cancelled (their browser contexts closed), pending ones never start. */
 /** Asks a burn-in to stop: its workflow stores the test case as FAILED ("the burn-in was cancelled"). */
 export async function cancelBurnIn(temporal: TemporalTarget, testCaseId: string): Promise<void> {
   const client = await temporal.get();
@@ -95,11 +94,11 @@ export async function cancelBurnIn(temporal: TemporalTarget, testCaseId: string)
 }
 
 /**
- * As `cancelBurnIn`, answering false when no burn-in workflow runs for the test case (its start was lost, or it was
+ * Cancels the workflow under `workflowId` if it runs; false when none does (it ended, its start was lost, or it was
  * terminated): a cancel request to a closed workflow is accepted by the server and changes nothing.
  */
-export async function cancelRunningBurnIn(temporal: TemporalTarget, testCaseId: string): Promise<boolean> {
-  const handle = (await temporal.get()).workflow.getHandle(workflowIds.burnIn(testCaseId));
+async function cancelIfRunning(temporal: TemporalTarget, workflowId: string): Promise<boolean> {
+  const handle = (await temporal.get()).workflow.getHandle(workflowId);
   try {
     if ((await handle.describe()).status.name !== 'RUNNING') return false;
     await handle.cancel();
@@ -110,19 +109,17 @@ export async function cancelRunningBurnIn(temporal: TemporalTarget, testCaseId: 
   }
 }
 
-/** Asks an insertion's workflow to stop; false when none runs under its id (it ended, or its start was lost). */
-export async function cancelInsertStep(temporal: TemporalTarget, insertionId: string): Promise<boolean> {
-  const handle = (await temporal.get()).workflow.getHandle(workflowIds.insertStep(insertionId));
-  try {
-    if ((await handle.describe()).status.name !== 'RUNNING') return false;
-    await handle.cancel();
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
+/** As `cancelBurnIn`, answering false when no burn-in workflow runs for the test case. */
+export function cancelRunningBurnIn(temporal: TemporalTarget, testCaseId: string): Promise<boolean> {
+  return cancelIfRunning(temporal, workflowIds.burnIn(testCaseId));
 }
 
+/** Asks an insertion's workflow to stop; false when none runs under its id. */
+export function cancelInsertStep(temporal: TemporalTarget, insertionId: string): Promise<boolean> {
+  return cancelIfRunning(temporal, workflowIds.insertStep(insertionId));
+}
+
+/** Asks a run to stop: running tests are cancelled (their browser contexts closed), pending ones never start. */
 export async function cancelPlanRun(temporal: TemporalTarget, runShortId: string): Promise<void> {
   const client = await temporal.get();
   await client.workflow.getHandle(workflowIds.planRun(runShortId)).cancel();
