@@ -24,6 +24,7 @@ import { registerRuns } from './routes/runs.js';
 import { registerRunList } from './routes/run-list.js';
 import { registerBlobRoutes } from './routes/blobs.js';
 import { registerBadge } from './routes/badge.js';
+import { registerBadgeTokens } from './routes/badge-tokens.js';
 import { registerChat } from './routes/chat.js';
 import { changeReviewPath, registerChangeReview } from './routes/change-review.js';
 import { registerQaTechCompat } from './compat/qatech.js';
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRunList(app);
   registerRuns(app);
   registerBadge(app);
+  registerBadgeTokens(app);
   registerChangeReview(app);
   registerChat(app);
   registerQaTechCompat(app);

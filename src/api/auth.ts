@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context.js';
 import { ApiError } from './errors.js';
 import { tokenOwner } from '../services/access.js';
+import { recordTokenUse } from '../services/token-use.js';
 
 /**
  * The caller's project from the Bearer token. Lookups are cached; a revocation or suspension applies to the
@@ -23,5 +24,6 @@ export const requireApiToken = createMiddleware<AppEnv>(async (c, next) => {
   if (owner.kind !== 'api') throw new ApiError(403, 'A badge token is only valid for GET /v1/badge.svg');
   if (owner.suspended) throw new ApiError(403, 'The organization of this project is suspended');
   c.set('caller', { projectId: owner.projectId, organizationId: owner.organizationId, tokenId: owner.tokenId });
+  await recordTokenUse(c.get('deps'), owner.tokenId, c.get('logger'));
   await next();
 });

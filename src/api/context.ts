@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
 import type { LlmStatus } from '../domain/llm-status.js';
+import type { TokenUseRecorder } from '../services/token-use.js';
 
 /** Everything a handler may use, built once at start-up by the composition root (cli / tests). */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   llm?: () => LlmStatus;
   /** Remote tunnels: the domain their hostnames live under, and this process's tunnel edge if it runs one. */
   tunnels?: { domain: string; edge?: { disconnect(runnerId: string): void } };
+  /** Writes tokens' `last_used_at`; absent: one per database with the real clock (tests inject their own clock). */
+  tokenUse?: TokenUseRecorder;
 }
 
 /** The authenticated caller: the project comes from the token, never from the request. */

@@ -7,7 +7,7 @@ import { recordSignIn } from './audit-log.js';
 import { signInThrottle } from './sign-in-throttle.js';
 
 export type DashboardSignIn =
-  | { outcome: 'ok'; sessionId: string }
+  | { outcome: 'ok'; sessionId: string; tokenId: string }
   | { outcome: 'invalid' | 'suspended' }
   | { outcome: 'throttled'; by: 'address' | 'prefix'; retryAfterSeconds: number };
 
@@ -22,5 +22,5 @@ export async function signInToDashboard(db: DB, input: { token: string; clientAd
     return { outcome: opened };
   }
   await recordSignIn(db, input.token, { outcome: 'ok', tokenId: opened.tokenId, projectId: opened.projectId }, input.clientAddress);
-  return { outcome: 'ok', sessionId: opened.sessionId };
+  return { outcome: 'ok', sessionId: opened.sessionId, tokenId: opened.tokenId };
 }

@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } 
 import { createMiddleware } from 'hono/factory';
 import { closeDashboardSession, findDashboardSession, sessionCookieKey } from '../services/access.js';
 import { signInToDashboard, type DashboardSignIn } from '../services/dashboard-sign-in.js';
+import { recordTokenUse } from '../services/token-use.js';
 import { clientAddress } from './client-address.js';
 import type { WebEnv } from './context.js';
 
@@ -36,6 +37,7 @@ export async function signIn(c: Context<WebEnv>, token: string): Promise<Exclude
   const { db } = c.get('deps');
   const opened = await signInToDashboard(db, { token, clientAddress: clientAddress(c), ttlSeconds: SESSION_TTL_SECONDS });
   if (opened.outcome !== 'ok') return opened;
+  await recordTokenUse(c.get('deps'), opened.tokenId);
   await setSignedCookie(c, SESSION_COOKIE, opened.sessionId, await sessionCookieKey(db), { ...cookieOptions(c), maxAge: SESSION_TTL_SECONDS });
   return { outcome: 'ok' };
 }

@@ -5,6 +5,7 @@ import { BadgeQuery } from '../../schemas/badge.js';
 import { ApiError } from '../errors.js';
 import { tokenOwner } from '../../services/access.js';
 import { projectBadgeState } from '../../services/badge.js';
+import { recordTokenUse } from '../../services/token-use.js';
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
 
@@ -49,6 +50,7 @@ export function registerBadge(app: OpenApiApp): void {
       throw new ApiError(403, 'An API token must never appear in a badge URL; create a badge token (prb_…) with `proctor admin create-badge-token`');
     }
     if (owner.suspended) throw new ApiError(403, 'The organization of this project is suspended');
+    await recordTokenUse(c.get('deps'), owner.tokenId, c.get('logger'));
 
     const state = await projectBadgeState(db, owner.projectId, testPlanShortId);
     const svg = makeBadge({ label, message: state.message, color: state.color });

@@ -58,3 +58,18 @@ async function lookUp(db: DB, hash: string): Promise<TokenOwner | undefined> {
 export function forgetTokenOwners(which: { tokenId: string } | { organizationId: string } | { projectId: string }): void {
   owners.forget(which);
 }
+
+/**
+ * Notes that a token authenticated at `at`. The row is written only when its last use is older than `minGapMs`
+ * (or unknown), so several API processes together still write at most once per token per gap. `last_used_at` is
+ * not among the columns whose change notifies `proctor_token_changes` (migration 0013): cached lookups stay.
+ */
+export async function touchTokenLastUsed(db: DB, tokenId: string, at: Date, minGapMs: number): Promise<boolean> {
+  const result = await db
+    .updateTable('api_tokens')
+    .set({ last_used_at: at })
+    .where('id', '=', tokenId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', new Date(at.getTime() - minGapMs))]))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -74,13 +74,14 @@ function BadgePage(props: BadgePageProps) {
       <h2>Badge tokens</h2>
       {props.tokens.length === 0 ? <p>No badge token yet.</p> : (
         <table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Change</th></tr></thead>
+          <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Change</th></tr></thead>
           <tbody>
             {props.tokens.map((t) => (
               <tr>
                 <td>{t.name}</td>
                 <td><code>{t.prefix}…</code></td>
                 <td><When at={t.createdAt.toISOString()} /></td>
+                <td>{t.lastUsedAt ? <When at={t.lastUsedAt.toISOString()} /> : 'Never'}</td>
                 <td>
                   <PostButton action={`${action}/tokens/${t.id}/revoke`} csrf={props.csrf} text="Revoke" label={`Revoke ${t.name}`} />
                 </td>
