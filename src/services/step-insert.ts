@@ -5,7 +5,7 @@
 // versioning, proposals and the audit log are the same). A request is a row to poll: RUNNING → COMPLETED | FAILED.
 import type { DB } from '../db/database.js';
 import { getTestCase } from '../db/queries/test-cases.js';
-import { finishStepInsertion, findStepInsertion, getStepInsertion, insertStepInsertion, runningStepInsertion, type StepInsertionRow } from '../db/queries/step-insertions.js';
+import { finishStepInsertion, findStepInsertion, getStepInsertion, insertStepInsertion, type StepInsertionRow } from '../db/queries/step-insertions.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { AuditActor } from '../domain/audit.js';
 import { StepEditError } from '../domain/step-edits.js';
@@ -15,6 +15,7 @@ import { newId } from '../ids.js';
 import { cancelInsertStep, startInsertStep, type TemporalTarget } from '../temporal/lifecycle.js';
 import { assertLlmBudget } from './llm-usage.js';
 import { saveEditedSteps } from './step-edits.js';
+import { insertionRefusal } from './step-insert-checks.js';
 
 export const maxInsertDescription = 2_000;
 
@@ -64,13 +65,13 @@ export async function requestStepInsertion(
   if (description.length > maxInsertDescription) throw new InvalidError(`description: at most ${maxInsertDescription} characters`);
   const testCase = await getTestCase(deps.db, input.projectId, input.testCaseId);
   if (!testCase) throw new NotFoundError('Test case');
-  if (testCase.generationStatus === 'GENERATING') throw new ConflictError('the test case is still burning in: wait for its steps, then insert');
-  if (!testCase.steps?.steps.length) throw new ConflictError('the test case has no recorded steps to insert into');
+  // Every reason known before starting is refused here, never accepted to fail in the worker (step-insert-checks.ts).
+  const refusal = await insertionRefusal(deps.db, input.projectId, input.testCaseId);
+  if (refusal || !testCase.steps) throw refusal ?? new ConflictError('the test case has no recorded steps to insert into');
   const count = testCase.steps.steps.length;
   if (!Number.isInteger(input.at) || input.at < 0 || input.at > count) {
     throw new InvalidError(`at: a position from 0 (before the first step) to ${count} (after the last), not ${input.at}`);
   }
-  if (await runningStepInsertion(deps.db, input.testCaseId)) throw new ConflictError('a step is being inserted into this test case already: wait for it to finish');
   // Recording is LLM work: refused (429) before anything is written once the project's daily budget is spent.
   await assertLlmBudget(deps.db, input.projectId);
 

@@ -15,6 +15,8 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
   beforeAll(async () => {
     api = await createApiContext(kind);
     const app = await api.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });
+    // Steps are replayed against the application's environment: without one the insertion is refused up front.
+    await api.call('POST', `/v1/applications/${app.body.shortId}/environments`, { name: 'Staging', url: 'http://127.0.0.1:9/shop' });
     const applicationId = (await api.db.selectFrom('applications').select('id').where('short_id', '=', app.body.shortId).executeTakeFirstOrThrow()).id;
     testCaseId = await insertRecordedTestCase(api.db, { projectId: api.tenant.projectId, applicationId, name: 'login', steps: loginSteps });
   }, 60_000);

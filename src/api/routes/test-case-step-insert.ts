@@ -45,10 +45,12 @@ const routes = {
       'and saved as the next steps version, as `PUT /v1/test-cases/{id}/steps` saves (same checks, older heal proposals superseded, audited as ' +
       '`test_case.steps_edited`). Answers 202 with the insertion: poll `GET /v1/test-cases/{testCaseId}/steps/insertions/{insertionId}` until ' +
       '`status` is COMPLETED (`version`) or FAILED (`failureReason`; nothing saved). It is LLM work: counted as the test case\'s burn-in usage and ' +
-      'refused (429) once the daily budget is spent. Refused: `at` outside 0..number of steps or an empty description (400); a test case still ' +
-      'burning in, without steps, or with an insertion running (409).',
+      'refused (429) once the daily budget is spent. Everything known to make it fail is refused before anything starts (no insertion, no ' +
+      'workflow): `at` outside 0..number of steps or an empty description (400); a test of an ios or android application (the agent records ' +
+      'in a browser), an application without an environment URL, a test case still burning in or without steps, a resume-from dependency ' +
+      'without steps (or a cycle of them), or an insertion running (409, the reason in `message`).',
     request: { params: z.object({ testCaseId: TestCaseParam }), body: jsonBody(InsertStep) },
-    responses: { 202: json(StepInsertionSchema, 'Accepted: recording'), 409: json(ErrorSchema, 'Burning in, no steps, or an insertion running'), 429: json(ErrorSchema, 'The LLM budget is spent'), ...errorResponses },
+    responses: { 202: json(StepInsertionSchema, 'Accepted: recording'), 409: json(ErrorSchema, 'Cannot start: a mobile test, no environment URL, burning in, no steps, a dependency without steps, or an insertion running'), 429: json(ErrorSchema, 'The LLM budget is spent'), ...errorResponses },
   }),
   get: createRoute({
     method: 'get', path: '/v1/test-cases/{testCaseId}/steps/insertions/{insertionId}', tags, security: bearerSecurity,

@@ -10,6 +10,7 @@ import { loadStepEditor, saveEditedSteps, type StepEditorData } from '../../serv
 import { sessionActor } from '../../services/audit-log.js';
 import { runTestCases } from '../../services/runs.js';
 import { runDeps } from '../../services/run-views.js';
+import { insertionRefusal } from '../../services/step-insert-checks.js';
 import { StepEditError, type StepEditProblem } from '../../domain/step-edits.js';
 import { ConflictError } from '../../domain/errors.js';
 
@@ -77,19 +78,22 @@ function stale(c: Context<WebEnv>, data: StepEditorData) {
   return editorPage(c, data, data.steps.map((step, from) => ({ from, step })), [{ index: -1, field: 'steps', message }], undefined, 409);
 }
 
-function editorPage(c: Context<WebEnv>, data: StepEditorData, draft: DraftStep[], problems: StepEditProblem[], saved?: number, status: 200 | 400 | 409 = 200) {
-  const content = <StepEditor base={c.get('base')} csrfToken={c.get('csrfToken')} data={data} draft={draft} problems={problems} saved={saved} />;
+async function editorPage(c: Context<WebEnv>, data: StepEditorData, draft: DraftStep[], problems: StepEditProblem[], saved?: number, status: 200 | 400 | 409 = 200) {
+  // A test that cannot take an inserted step is offered none, and told why (services/step-insert-checks.ts).
+  const noInsert = data.steps.length > 0 ? (await insertionRefusal(c.get('deps').db, c.get('session').projectId, data.testCase.id))?.message : undefined;
+  const content = <StepEditor base={c.get('base')} csrfToken={c.get('csrfToken')} data={data} draft={draft} problems={problems} saved={saved} noInsert={noInsert} />;
   // htmx swaps only 2xx answers: it gets the refusal as 200, a plain form post the real status.
   if (c.req.header('hx-request')) return c.html(content, 200);
   return renderPage(c, { title: `Steps of ${data.testCase.name}`, nav: 'test-cases' }, content, status);
 }
 
-function StepEditor(props: { base: string; csrfToken: string; data: StepEditorData; draft: DraftStep[]; problems: StepEditProblem[]; saved?: number }) {
+function StepEditor(props: { base: string; csrfToken: string; data: StepEditorData; draft: DraftStep[]; problems: StepEditProblem[]; saved?: number; noInsert?: string }) {
   const { base, data, draft, problems } = props;
   const t = data.testCase;
   const action = `${base}/test-cases/${t.id}/steps`;
   const general = problems.filter((p) => p.index < 0);
   const unsaved = draft.length !== data.steps.length || draft.some((d, k) => d.from !== k || JSON.stringify(d.step) !== JSON.stringify(data.steps[d.from]));
+  const insertHere = !unsaved && !props.noInsert;
   return (
     <div id="step-editor">
       <h1>Steps of {t.name}</h1>
@@ -115,11 +119,11 @@ function StepEditor(props: { base: string; csrfToken: string; data: StepEditorDa
             </p>
             {/* First in the form, so Enter in a field saves (the browser submits with the first button). */}
             <p><button class="primary" type="submit" name="op" value="save">Save as version {data.version + 1}</button></p>
-            {!unsaved && <InsertHereLink base={base} testCaseId={t.id} at={0} />}
+            {insertHere && <InsertHereLink base={base} testCaseId={t.id} at={0} />}
             {draft.map((d, k) => (
               <>
                 <StepBlock base={base} k={k} count={draft.length} draft={d} shot={data.screenshots.get(d.from)} problems={problems.filter((p) => p.index === k)} />
-                {!unsaved && <InsertHereLink base={base} testCaseId={t.id} at={k + 1} />}
+                {insertHere && <InsertHereLink base={base} testCaseId={t.id} at={k + 1} />}
               </>
             ))}
             <p>
@@ -127,7 +131,11 @@ function StepEditor(props: { base: string; csrfToken: string; data: StepEditorDa
               <a href={action}>Discard changes</a>
             </p>
           </form>
-          <StepInsertForm base={base} csrfToken={props.csrfToken} testCaseId={t.id} version={data.version} steps={data.steps} />
+          {props.noInsert ? (
+            <p class="muted" id="no-insert">A step cannot be inserted here: {props.noInsert}.</p>
+          ) : (
+            <StepInsertForm base={base} csrfToken={props.csrfToken} testCaseId={t.id} version={data.version} steps={data.steps} />
+          )}
         </>
       )}
     </div>

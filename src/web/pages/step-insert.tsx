@@ -5,6 +5,7 @@ import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { StepInsertForm } from '../step-insert-form.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { loadStepEditor, type StepEditorData } from '../../services/step-edits.js';
+import { insertionRefusal } from '../../services/step-insert-checks.js';
 import { cancelStepInsertion, getStepInsertionView, requestStepInsertion, type StepInsertionView } from '../../services/step-insert.js';
 import { ConflictError, InvalidError } from '../../domain/errors.js';
 
@@ -38,7 +39,9 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     const data = await load(c);
     if (!data) return notFoundPage(c, 'This test case');
     const at = Number(c.req.query('at'));
-    return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <FormPage c={c} data={data} typed={{ at: Number.isInteger(at) ? at : -1, description: '' }} />);
+    // Refused up front (a mobile test, no environment URL, …): said at once rather than after the person typed the step.
+    const refusal = await insertionRefusal(c.get('deps').db, c.get('session').projectId, data.testCase.id);
+    return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <FormPage c={c} data={data} typed={{ at: Number.isInteger(at) ? at : -1, description: '' }} refusal={refusal?.message} blocked />, refusal ? 409 : 200);
   });
 
   // "Stop": cancels the recording; back to the insertion's page, which shows it end.
@@ -74,17 +77,18 @@ async function load(c: Context<WebEnv>): Promise<StepEditorData | undefined> {
 }
 
 function refusedPage(c: Context<WebEnv>, data: StepEditorData, message: string, typed: { at: number; description: string }, status: 400 | 409) {
-  return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <FormPage c={c} data={data} typed={typed} refusal={message} />, status);
+  // A conflict is the test case's state (step-insert-checks.ts): no position or wording would help, so no form.
+  return renderPage(c, { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' }, <FormPage c={c} data={data} typed={typed} refusal={message} blocked={status === 409} />, status);
 }
 
-function FormPage(props: { c: Context<WebEnv>; data: StepEditorData; typed: { at: number; description: string }; refusal?: string }) {
+function FormPage(props: { c: Context<WebEnv>; data: StepEditorData; typed: { at: number; description: string }; refusal?: string; blocked?: boolean }) {
   const { c, data, typed } = props;
   const base = c.get('base');
   return (
     <>
       <h1>Insert a step into {data.testCase.name}</h1>
-      {props.refusal && <p class="error" role="alert">Not started: {props.refusal}</p>}
-      {data.steps.length > 0 ? (
+      {props.refusal && <p class="error" role="alert">{props.blocked ? 'A step cannot be inserted here' : 'Not started'}: {props.refusal}</p>}
+      {props.blocked && props.refusal ? null : data.steps.length > 0 ? (
         <StepInsertForm base={base} csrfToken={c.get('csrfToken')} testCaseId={data.testCase.id} version={data.version} steps={data.steps} at={typed.at >= 0 && typed.at <= data.steps.length ? typed.at : undefined} description={typed.description} />
       ) : (
         <p>No steps recorded yet: a step can be inserted once the burn-in has recorded them.</p>
