@@ -51,7 +51,8 @@ function runsOf(nodes: SnapshotNode[]): [number, number][] {
 export const longRun = 8;
 
 /** The hint on a collapsed run: the agent's `find` tool lists the hidden items by their text. */
-export const collapsedNote = (indent: number, hidden: number, kind: string): string => `${' '.repeat(indent)}- # ${hidden} more ${kind} items (find shows them by text)`;
+export const collapsedNote = (indent: number, hidden: number, kind: string, all = false): string =>
+  `${' '.repeat(indent)}- # ${hidden} ${all ? '' : 'more '}${kind} items (find shows them by text)`;
 
 /** Long lists (search results, tables) repeat one shape: keep the first items and say how many follow. */
 export function collapseSiblings(lines: string[], maxSiblings: number): string[] {
@@ -63,7 +64,7 @@ export function collapseSiblings(lines: string[], maxSiblings: number): string[]
         out.push(node.line);
         render(node.children);
       }
-      if (run.length > maxSiblings && run.length >= longRun) out.push(collapsedNote(indentOf(nodes[i]!.line), run.length - maxSiblings, kindOf(nodes[i]!.line)));
+      if (run.length > maxSiblings && run.length >= longRun) out.push(collapsedNote(indentOf(nodes[i]!.line), run.length - maxSiblings, kindOf(nodes[i]!.line), maxSiblings === 0));
     }
   };
   render(toTree(lines));

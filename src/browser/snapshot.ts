@@ -75,7 +75,8 @@ export function redact(text: string, secrets: Record<string, string> = {}): stri
 }
 
 const MAX_TEXT = 100;
-const SIBLINGS_KEPT = [25, 10, 5, 3, 2, 1];
+// Last, a long run shows only its note: a page offered many tools still shows what follows its lists.
+const SIBLINGS_KEPT = [25, 10, 5, 3, 2, 1, 0];
 // Wrappers nobody acts on or asserts: an unnamed div, a table's row group, a row or cell that only holds others.
 // Their refs cost tokens on every line of a large page; what they hold keeps its refs. A clickable one
 // ([cursor=pointer]) keeps its ref.

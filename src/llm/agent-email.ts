@@ -16,18 +16,18 @@ function tool(name: string, description: string, properties: Record<string, { ty
 export const emailTools: OpenAI.ChatCompletionTool[] = [
   tool(
     'wait_for_email',
-    `Wait for a mail to {{${runInboxVariable}}} (this run's address: type it in forms) or {{INBOX:name}}; then fill {{${emailCodeVariable}}} or open_link. subject, from, linkPattern: parts of them`,
+    `Wait for a mail to {{${runInboxVariable}}} (this run's address: type it in forms) or {{INBOX:name}}, matching parts of subject, from, link if given; then fill {{${emailCodeVariable}}} or open_link`,
     {
       to: { type: 'string' },
       subject: { type: 'string' },
       from: { type: 'string' },
       linkPattern: { type: 'string' },
-      timeoutSeconds: { type: 'number', description: 'default 30' },
+      timeoutSeconds: { type: 'number' },
       description: intent,
     },
     ['to', 'description'],
   ),
-  tool('open_link', `Open {{${emailLinkVariable}}}, the link of the last mail`, { description: intent }, ['description']),
+  tool('open_link', `Open {{${emailLinkVariable}}}, the last mail's link`, { description: intent }, ['description']),
 ];
 
 /** The step for an email tool call, or undefined when `name` is not one. */

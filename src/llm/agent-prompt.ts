@@ -1,19 +1,24 @@
 import type OpenAI from 'openai';
 import type { Page } from 'playwright-core';
-import { observe, redact, type Observation } from '../browser/snapshot.js';
+import { redact, type Observation } from '../browser/snapshot.js';
 import type { RefAliases } from '../browser/snapshot-refs.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
+import { observeWithin, stepTokenBudget } from './page-view.js';
 import { countTokens, promptTokens } from './token-count.js';
 
 // One burn-in step's prompt within a token budget (issue 25: ≤ 1.5k prompt tokens a step, tools included). The
 // system prompt and the tools come first and do not change between steps, so providers cache them; the snapshot
-// gets what the rest of the prompt leaves, and compaction (src/browser/snapshot.ts) fits it there. The page's
-// title is not known before observing, so the budget keeps a margin for it.
+// gets what the rest of the prompt leaves (src/llm/page-view.ts), and compaction (src/browser/snapshot.ts) fits it
+// there. The more tools a goal is offered (the email and HTTP groups), the less the page gets: the page keeps up to
+// `minSnapshotTokens` only as far as folding the history makes room for it, so every step stays within the budget.
 
-export const stepTokenBudget = 1_500;
-const titleMargin = 40;
-/** However long the history grows, the page keeps at least this much of the prompt. */
+export { stepTokenBudget };
+/** However long the history grows, the page keeps up to this much of the prompt (the history folds for it). */
 const minSnapshotTokens = 400;
+/** The page's least share when the tools and task leave less than that: its main controls still show. */
+const leastSnapshotTokens = 150;
+/** Texts counted apart may tokenize a little differently once joined. */
+const joinSlack = 4;
 
 export interface StepPromptInput {
   page: Page;
@@ -39,15 +44,21 @@ const userMessage = (task: AgentTask, obs: Observation, history: string[], remai
 export async function stepPrompt(input: StepPromptInput): Promise<StepPrompt> {
   const { page, task, history, remaining, tools, secrets } = input;
   const tabs = redact(input.tabs, secrets);
-  const empty: Observation = { url: redact(page.url(), secrets), title: '', snapshot: tabs, omittedLines: 0 };
-  const fixedWith = (lines: string[]) => promptTokens([{ role: 'system', content: agentSystemPrompt }, { role: 'user', content: userMessage(task, empty, lines, remaining) }], tools).total;
-  const budget = Math.max(minSnapshotTokens, stepTokenBudget - fixedWith(history) - titleMargin);
-  const obs = await observe(page, { redact: secrets, maxChars: budget, measure: countTokens, shortRefs: true, ...(input.find !== undefined && { find: input.find }) });
+  const fixedWith = (lines: string[], empty: Observation) =>
+    promptTokens([{ role: 'system', content: agentSystemPrompt }, { role: 'user', content: userMessage(task, { ...empty, snapshot: tabs }, lines, remaining) }], tools).total;
+  // The history at its most folded: what the page can have at the least, whatever the tools offered.
+  const mostFolded = foldHistory(history, () => false);
+  const snapshotBudget = (empty: Observation) => {
+    const beside = stepTokenBudget - fixedWith(history, empty);
+    if (beside >= minSnapshotTokens) return beside;
+    return Math.max(leastSnapshotTokens, Math.min(minSnapshotTokens, stepTokenBudget - fixedWith(mostFolded, empty)));
+  };
+  const obs = await observeWithin({ page, secrets, budget: snapshotBudget, ...(input.find !== undefined && { find: input.find }) });
   obs.snapshot = [tabs, obs.snapshot].filter(Boolean).join('\n');
-  // A long burn-in's history would crowd the page out: when the page, at its least, does not fit beside it, the
-  // history's oldest lines fold into one.
+  // A long burn-in's history would crowd the page out: when the page does not fit beside it, the history's oldest
+  // lines fold into one.
   const pageTokens = countTokens(obs.snapshot) + (obs.found ? countTokens(obs.found) : 0);
-  const shown = foldHistory(history, (lines) => fixedWith(lines) + pageTokens + titleMargin <= stepTokenBudget);
+  const shown = foldHistory(history, (lines) => fixedWith(lines, { ...obs, snapshot: '' }) + pageTokens <= stepTokenBudget - joinSlack);
   return {
     messages: [
       { role: 'system', content: agentSystemPrompt },

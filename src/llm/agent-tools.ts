@@ -13,7 +13,8 @@ function tool(name: string, description: string, properties: Properties, require
 // this), so a parameter whose name says it has no description: `ref` and `description` are explained once, in the
 // system prompt (src/llm/prompts.ts), instead of in each of two dozen tools. Names and types are unchanged.
 const ref: Property = { type: 'string' };
-const optionalRef: Property = { type: 'string', description: 'optional' };
+// `ref?:` already says it is optional.
+const optionalRef: Property = { type: 'string' };
 const intent: Property = { type: 'string' };
 const text: Property = { type: 'string' };
 

@@ -6,24 +6,26 @@ import type { Step } from '../domain/steps.js';
 
 const pathItem = (extra: Record<string, unknown>, required: string[]) => ({
   type: 'array',
-  items: { type: 'object', properties: { path: { type: 'string', description: 'e.g. $.items[0].id' }, ...extra }, required: ['path', ...required], additionalProperties: false },
+  items: { type: 'object', properties: { path: { type: 'string' }, ...extra }, required: ['path', ...required], additionalProperties: false },
 });
 
 export const httpRequestTool: OpenAI.ChatCompletionTool = {
   type: 'function',
   function: {
     name: 'http_request',
-    description: 'Call the app\'s HTTP API (seed or check data); {{NAME}} types a config or saved variable. expectStatus: default any 2xx',
+    // Said once here rather than as a comment per parameter (each costs its own line in every step's prompt).
+    description:
+      "Call the app's HTTP API to seed or check data. url: a path, e.g. /api/notes; body: JSON text; expectStatus: default any 2xx; expectJson asserts and save keeps (as {{name}}; secret: hide it) values at JSON paths like $.items[0].id. {{NAME}} types a config or saved variable",
     parameters: {
       type: 'object',
       properties: {
         method: { type: 'string', enum: [...httpMethods] },
-        url: { type: 'string', description: 'path, e.g. /api/notes' },
+        url: { type: 'string' },
         headers: { type: 'object', additionalProperties: { type: 'string' } },
-        body: { type: 'string', description: 'JSON text' },
+        body: { type: 'string' },
         expectStatus: { type: 'integer' },
-        expectJson: { ...pathItem({ equals: { type: 'string' } }, ['equals']), description: 'values to assert' },
-        save: { ...pathItem({ name: { type: 'string', description: 'later {{NAME}}' }, secret: { type: 'boolean', description: 'a token: hide it' } }, ['name']), description: 'values to keep as variables' },
+        expectJson: pathItem({ equals: { type: 'string' } }, ['equals']),
+        save: pathItem({ name: { type: 'string' }, secret: { type: 'boolean' } }, ['name']),
         description: { type: 'string' },
       },
       required: ['method', 'url', 'description'],

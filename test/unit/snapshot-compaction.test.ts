@@ -49,6 +49,17 @@ describe('snapshot compaction in tokens', () => {
     expect(text).toContain('- listitem [ref=f1e12]:');
   });
 
+  it('on a budget too small for one item a run, shows each long run as its note alone, and what follows still shows', () => {
+    const { text, omitted } = compactSnapshot(largePage, 150, tokens);
+    expect(tokens(text)).toBeLessThanOrEqual(150);
+    expect(omitted).toBe(0);
+    expect(text).toMatch(/- # 1500 listitem items \(find shows them by text\)/);
+    expect(text).toMatch(/- # 300 row items \(find shows them by text\)/);
+    expect(text).not.toContain('Buy item 1"');
+    expect(text).toContain('button "Pay inside iframe" [ref=f2e4]');
+    expect(text).toContain('- generic [ref=f1e9000]:');
+  });
+
   it('never collapses a short run: a form of seven fields stays whole while the paragraphs after it collapse', () => {
     const form = ['- form [ref=e1]:', ...Array.from({ length: 7 }, (_, i) => `  - textbox "Field ${i + 1}" [ref=e${i + 2}]`), ...Array.from({ length: 40 }, (_, i) => `  - paragraph [ref=e${i + 20}]: Note ${i}`)].join('\n');
     const { text, omitted } = compactSnapshot(form, 160, tokens);
