@@ -1,10 +1,18 @@
+import type OpenAI from 'openai';
 import type { Healer } from '../browser/replay.js';
 import { locatorForRef } from '../browser/record.js';
-import { observe, redact } from '../browser/snapshot.js';
+import { redact, type Observation } from '../browser/snapshot.js';
+import { UnknownAliasError } from '../browser/snapshot-refs.js';
+import type { Step } from '../domain/steps.js';
 import { healTools } from './agent-tools.js';
 import { callTool, type Llm } from './client.js';
 import { whyRefuse } from './heal-rules.js';
+import { observeWithin, stepTokenBudget } from './page-view.js';
 import { healMessage, healSystemPrompt } from './prompts.js';
+import { promptTokens } from './token-count.js';
+
+/** The page keeps at least this much of a heal's prompt, however long the step's error. */
+const minSnapshotTokens = 400;
 
 /**
  * Self-healing: one LLM call picks the step's element from the current snapshot by the step's recorded intent and
@@ -15,24 +23,25 @@ export function createLlmHealer(llm: Llm, secretsNow: Record<string, string> | (
   return async (page, step, error) => {
     // A function when the secrets change during the run (a TOTP code typed a step ago is on the page now).
     const secrets = typeof secretsNow === 'function' ? secretsNow() : secretsNow;
-    const obs = await observe(page, { redact: secrets });
-    const call = await callTool(
-      llm,
-      [
-        { role: 'system', content: healSystemPrompt },
-        { role: 'user', content: healMessage(step, error.message, obs) },
-      ],
-      healTools,
-    );
+    // The page as the burn-in's steps see it: short refs, within what the heal's prompt leaves of the budget.
+    const obs = await observeWithin({ page, secrets, budget: (empty) => Math.max(minSnapshotTokens, stepTokenBudget - healPromptTokens(step, error.message, empty)) });
+    const call = await callTool(llm, healPrompt(step, error.message, obs), healTools);
     onCall?.();
     const reason = typeof call.args.reason === 'string' ? redact(call.args.reason, secrets) : '';
     if (call.name !== 'select_element' || typeof call.args.ref !== 'string') {
       return { refused: `the model found no element for it${reason ? ` (${reason})` : ''}` };
     }
-    const text = await page.locator(`aria-ref=${call.args.ref}`).innerText({ timeout: 1_000 }).catch(() => '');
+    let ref: string;
+    try {
+      ref = obs.refs!.resolve(call.args.ref);
+    } catch (err) {
+      if (!(err instanceof UnknownAliasError)) throw err;
+      return { refused: `the model named an element it was not shown (${call.args.ref})` };
+    }
+    const text = await page.locator(`aria-ref=${ref}`).innerText({ timeout: 1_000 }).catch(() => '');
     let proposal;
     try {
-      proposal = await locatorForRef(page, call.args.ref);
+      proposal = await locatorForRef(page, ref);
     } catch {
       return { refused: `the model named an element that is not on the page (${call.args.ref})` };
     }
@@ -46,3 +55,13 @@ export function createLlmHealer(llm: Llm, secretsNow: Record<string, string> | (
     return { locator: proposal.locator, fallbacks: proposal.fallbacks, reason };
   };
 }
+
+/** The heal's request: the system prompt, then the step, its error and the page. */
+export function healPrompt(step: Step, error: string, obs: Observation): OpenAI.ChatCompletionMessageParam[] {
+  return [
+    { role: 'system', content: healSystemPrompt },
+    { role: 'user', content: healMessage(step, error, obs) },
+  ];
+}
+
+const healPromptTokens = (step: Step, error: string, empty: Observation): number => promptTokens(healPrompt(step, error, empty), healTools).total;

@@ -3,7 +3,8 @@
 import type { Page } from 'playwright-core';
 import { pageFunction } from '../browser/page-function.js';
 import type { BrowserPool } from '../browser/pool.js';
-import { observe } from '../browser/snapshot.js';
+import type { Observation } from '../browser/snapshot.js';
+import { observeWithin } from '../llm/page-view.js';
 import { ChatToolError, type ToolContext } from './tools/tool.js';
 
 export interface ExploreOptions {
@@ -18,6 +19,8 @@ export interface ExploreOptions {
 }
 
 const maxLinesPerPage = 40;
+/** A page's snapshot before its structure is picked out, in the model's tokens (it was 4,000 characters). */
+export const exploreSnapshotTokens = 1_000;
 
 /** Runs in the page (source text: see browser/page-function.ts): each link's resolved URL. */
 const linkHrefs = pageFunction<(links: Element[]) => string[]>(`(links) => links.map((a) => a.href)`);
@@ -55,7 +58,13 @@ export async function explorePage(input: { url: string }, opts: ExploreOptions):
 }
 
 async function describe(page: Page): Promise<string> {
-  const obs = await observe(page, { maxChars: 4_000 });
+  // The compaction every model call uses (short refs, counted in tokens), though no ref reaches the assistant.
+  const obs = await observeWithin({ page, secrets: {}, budget: () => exploreSnapshotTokens });
+  return describeObservation(obs);
+}
+
+/** A page's report for the assistant: its title, URL and structure, without refs. */
+export function describeObservation(obs: Observation): string {
   // Structure a reader cares about: headings, links, buttons, form fields; refs are useless outside the agent.
   const lines = obs.snapshot
     .split('\n')

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { promptTokens } from '../../src/llm/token-count.js';
+import { lastPrompt, refOf, tool, type AgentMove } from '../support/agent-script.js';
+import type { ChatRequest } from '../support/scripted-llm.js';
+import { useShopStack } from '../support/shop-stack.js';
+
+// Issue 25, item 4: a heal reads the page as a burn-in step does, through short ref aliases within the 1,500-token
+// budget (src/llm/page-view.ts). On the large page (1,500 list items, a 300-row table, an iframe, a shadow-DOM
+// widget) whose buttons were renamed from "Buy item N" to "Purchase item N", the model's alias maps back to the
+// very element it named (the wrong item would buy the wrong thing and fail the assertion), the healed run passes,
+// and the saved heal replays with no model call. An alias the heal never showed is refused, never guessed.
+
+const goal = 'Buy the second item of the catalogue';
+const tokensOf = (req: ChatRequest) => promptTokens(req.messages as OpenAI.ChatCompletionMessageParam[], (req.tools ?? []) as OpenAI.ChatCompletionTool[]).total;
+
+describe('a heal on the large page', () => {
+  const shop = useShopStack();
+  let testCaseId: string;
+
+  async function run(variant: 'original' | 'renamed') {
+    shop.fixture.setVariant(variant);
+    try {
+      const before = shop.llm.requests.length;
+      const result = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${randomUUID()}/t`, heal: true });
+      return { ...result, requests: shop.llm.requests.slice(before) };
+    } finally {
+      shop.fixture.setVariant('original');
+    }
+  }
+
+  it('burns in a purchase on the large page', async () => {
+    const moves: AgentMove[] = [
+      () => tool('navigate', { url: `${shop.fixture.url}/large/bottom`, description: 'Open the catalogue' }),
+      (r) => tool('click', { ref: refOf(r, 'button "Buy item 2"'), description: 'Buy item 2' }),
+      (r) => tool('assert_visible', { ref: refOf(r, /status .*Bought item 2$/), description: 'The purchase is confirmed' }),
+      () => tool('done', { summary: 'Item 2 bought' }),
+    ];
+    const generated = await shop.burnIn('Buy item 2', goal, moves, { expectedResult: 'The page says Bought item 2' });
+    testCaseId = generated.id;
+    expect(generated.steps.steps.map((s: { action: string; locator?: string }) => [s.action, s.locator ?? ''])).toEqual([
+      ['navigate', ''],
+      ['click', "getByRole('button', { name: 'Buy item 2', exact: true })"],
+      ['assert_visible', "getByText('Bought item 2')"],
+    ]);
+    await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
+  }, 120_000);
+
+  it('refuses an alias the heal prompt never showed: the run fails and nothing is saved', async () => {
+    shop.llm.enqueue(() => tool('select_element', { ref: 'e9999', reason: 'A guessed purchase button' }));
+    const result = await run('renamed');
+    expect(result.status).toBe('FAILED');
+    expect(result.requests).toHaveLength(1);
+    expect(result.error).toContain('the model named an element it was not shown (e9999)');
+    expect(result.healed).toEqual([]);
+    expect((await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.steps.version).toBe(1);
+  }, 120_000);
+
+  it('picks the renamed button through its alias within 1,500 tokens; the healed run buys that item and the saved heal replays without the model', async () => {
+    let picked = '';
+    shop.llm.enqueue((r) => tool('select_element', { ref: (picked = refOf(r, 'button "Purchase item 2"')), reason: 'The second item\'s buy button, renamed' }));
+    const healed = await run('renamed');
+    expect(healed.error).toBeUndefined();
+    expect(healed.status).toBe('PASSED');
+    expect(healed.healed.map((h) => [h.index, h.via, h.to])).toEqual([[1, 'llm', "getByRole('button', { name: 'Purchase item 2', exact: true })"]]);
+
+    // The heal's prompt: short aliases (the iframe's with its frame prefix), the long list collapsed, within budget.
+    const [request] = healed.requests;
+    const prompt = lastPrompt(request!);
+    expect(picked).toMatch(/^e\d{1,3}$/);
+    expect(refOf(request!, 'button "Pay inside iframe"')).toMatch(/^f1e\d{1,2}$/);
+    expect(prompt).toMatch(/# \d+ more listitem items \(find shows them by text\)/);
+    expect(prompt).not.toMatch(/\[ref=f\d+e\d{3,}\]/);
+    expect(tokensOf(request!), prompt).toBeLessThanOrEqual(1_500);
+
+    const saved = (await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.steps;
+    expect(saved.steps[1].locator).toBe("getByRole('button', { name: 'Purchase item 2', exact: true })");
+    const again = await run('renamed');
+    expect(again.status).toBe('PASSED');
+    expect(again.requests).toHaveLength(0);
+    const original = await run('original');
+    expect(original.status).toBe('PASSED');
+    expect(original.requests).toHaveLength(0);
+  }, 180_000);
+});
