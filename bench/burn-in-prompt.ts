@@ -179,13 +179,16 @@ try {
   process.stdout.write('\nEvery combination of tool groups (o200k tokens of the prompt as the agent builds it; the worst page of each, no history and 25 steps done)\n\n');
   process.stdout.write(
     table(
-      ['tools', 'history', 'worst page', ...partsHeader, 'large page widgets shown'],
+      ['tools', 'history', 'worst page', ...partsHeader, 'least of a page shown', 'large page widgets shown'],
       groupCombinations.flatMap((groups) =>
         [0, 25].map((history) => {
           const rows = matrix.filter((r) => r.groups === (groups.join('+') || 'none') && r.history === history);
           const worst = worstOf(rows);
           const widgets = rows.filter((r) => r.widgets !== undefined);
-          return [worst.groups, history, worst.page, ...partsRow(worst.parts), `${widgets.filter((r) => r.widgets).length}/${widgets.length}`];
+          // How much of each page's snapshot is left, against the same page with no groups and no history.
+          const shown = (r: (typeof rows)[number]) => r.parts.snapshot / matrix.find((m) => m.page === r.page && m.groups === 'none' && m.history === 0)!.parts.snapshot;
+          const least = rows.reduce((x, y) => (shown(y) < shown(x) ? y : x));
+          return [worst.groups, history, worst.page, ...partsRow(worst.parts), `${fixed(shown(least) * 100)}% (${least.page})`, `${widgets.filter((r) => r.widgets).length}/${widgets.length}`];
         }),
       ),
     ),
