@@ -12,6 +12,8 @@ const css = readFileSync(new URL('./assets/app.css', import.meta.url));
 const htmx = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
 // The badge page's Copy buttons; only that page loads it.
 const copy = readFileSync(new URL('./assets/copy.js', import.meta.url));
+// The Git integration form's boxes per kind; only that form loads it.
+const gitKind = readFileSync(new URL('./assets/git-kind.js', import.meta.url));
 
 // The content hash in the name lets browsers keep the files for good and still see a new version at once.
 const version = (body: Buffer) => createHash('sha256').update(body).digest('hex').slice(0, 12);
@@ -20,6 +22,7 @@ export const assetPath = {
   css: `/assets/app.${version(css)}.css`,
   htmx: `/assets/htmx.${version(htmx)}.min.js`,
   copy: `/assets/copy.${version(copy)}.js`,
+  gitKind: `/assets/git-kind.${version(gitKind)}.js`,
 };
 
 export function registerAssets(web: Hono<WebEnv>): void {
@@ -28,4 +31,5 @@ export function registerAssets(web: Hono<WebEnv>): void {
   web.get(assetPath.css, compress(), serve(css, 'text/css; charset=utf-8'));
   web.get(assetPath.htmx, compress(), serve(htmx, 'text/javascript; charset=utf-8'));
   web.get(assetPath.copy, compress(), serve(copy, 'text/javascript; charset=utf-8'));
+  web.get(assetPath.gitKind, compress(), serve(gitKind, 'text/javascript; charset=utf-8'));
 }

@@ -3,6 +3,8 @@ import type { WebEnv } from '../context.js';
 import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, optional, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
+import { assetPath } from '../assets.js';
+import { fieldKinds, inapplicableFields, isIntegrationKind, type IntegrationKind } from '../git-integration-kind.js';
 import { CreateGitIntegration, UpdateGitIntegration } from '../../schemas/git-integrations.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { createGitIntegration, deleteGitIntegration, getGitIntegration, updateGitIntegration, type GitIntegrationView } from '../../services/git-integrations.js';
@@ -44,6 +46,19 @@ function updateBody(form: FormBody, editing: GitIntegrationView) {
 const fieldOf = (path: string) => (path === 'provider' || path === 'auth' ? 'kind' : path);
 const refusable = ['appId', 'privateKey', 'token', 'webhookSecret', 'baseUrl'];
 
+/** The kind the form asks for: the provider select when connecting, the sign-in radios (or GitLab) when editing. */
+function kindOf(form: FormBody, editing?: GitIntegrationView): IntegrationKind | undefined {
+  if (!editing) return isIntegrationKind(form.kind) ? form.kind : undefined;
+  if (editing.provider === 'gitlab') return 'gitlab';
+  return (form.auth ?? editing.auth) === 'app' ? 'github-app' : 'github-token';
+}
+
+/** A refusal at each box holding a value the chosen kind does not use (git-integration-kind.ts); the stored App ID the edit form shows is not one. */
+function misplaced(form: FormBody, editing?: GitIntegrationView): FieldErrors {
+  const kind = kindOf(form, editing);
+  return kind ? inapplicableFields(form, kind, { appId: editing?.appId ?? undefined }) : {};
+}
+
 function IntegrationForm(props: { base: string; csrf: string; form: FormBody; errors: FieldErrors; editing?: GitIntegrationView }) {
   const { form, errors, editing } = props;
   const action = editing ? `${props.base}/git/integrations/${editing.shortId}` : `${props.base}/new/git-integration`;
@@ -54,7 +69,7 @@ function IntegrationForm(props: { base: string; csrf: string; form: FormBody; er
       <h1>{editing ? `${editing.provider === 'github' ? 'GitHub' : 'GitLab'} integration` : 'Connect GitHub or GitLab'}</h1>
       <p>Merge-request reviews read changes and post comments through it. Keys, tokens and secrets are write-only: they are never shown again.</p>
       <FormProblems errors={errors} />
-      <form method="post" action={action}>
+      <form method="post" action={action} data-git-kind={kindOf(form, editing) ?? 'github-app'}>
         <CsrfField token={props.csrf} />
         {editing ? (
           editing.provider === 'github' && (
@@ -74,14 +89,15 @@ function IntegrationForm(props: { base: string; csrf: string; form: FormBody; er
             <FieldError name="kind" errors={errors} />
           </div>
         )}
-        {github && <TextField label="GitHub App ID" name="appId" value={form.appId ?? editing?.appId ?? undefined} errors={errors} hint="GitHub App only: the numeric App ID or the Client ID (Iv…)" />}
-        {github && <TextField label="GitHub App private key" name="privateKey" type="password" multiline errors={errors} hint={keep('key', editing?.hasPrivateKey ?? false) ?? 'GitHub App only: the whole .pem file'} />}
-        <TextField label="Access token" name="token" type="password" errors={errors} hint={keep('token', editing?.hasToken ?? false) ?? (github ? 'Token sign-in and GitLab' : undefined)} />
+        {github && <div data-kinds={fieldKinds.appId.join(' ')}><TextField label="GitHub App ID" name="appId" value={form.appId ?? editing?.appId ?? undefined} errors={errors} hint="GitHub App only: the numeric App ID or the Client ID (Iv…)" /></div>}
+        {github && <div data-kinds={fieldKinds.privateKey.join(' ')}><TextField label="GitHub App private key" name="privateKey" type="password" multiline errors={errors} hint={keep('key', editing?.hasPrivateKey ?? false) ?? 'GitHub App only: the whole .pem file'} /></div>}
+        <div data-kinds={fieldKinds.token.join(' ')}><TextField label="Access token" name="token" type="password" errors={errors} hint={keep('token', editing?.hasToken ?? false) ?? (github ? 'Token sign-in and GitLab' : undefined)} /></div>
         <TextField label="Webhook secret" name="webhookSecret" type="password" errors={errors} hint={keep('secret', editing?.hasWebhookSecret ?? false) ?? 'Optional'} />
         {editing?.hasWebhookSecret && <label><input type="checkbox" name="removeWebhookSecret" checked={form.removeWebhookSecret === 'on'} /> Remove the webhook secret</label>}
         <TextField label="Server URL" name="baseUrl" type="url" value={form.baseUrl ?? editing?.baseUrl ?? undefined} errors={errors} hint="Empty: github.com or gitlab.com. GitHub Enterprise: https://HOST/api/v3" />
         <p><button class="primary" type="submit">{editing ? 'Save the integration' : 'Connect'}</button> <a href={`${props.base}/git`}>Cancel</a></p>
       </form>
+      <script src={`${props.base}${assetPath.gitKind}`} defer></script>
     </>
   );
 }
@@ -97,6 +113,8 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
 
   web.post('/new/git-integration', async (c) => {
     const form = await readForm(c);
+    const wrong = misplaced(form);
+    if (Object.keys(wrong).length > 0) return show(c, form, wrong);
     const input = check(CreateGitIntegration, createBody(form), fieldOf);
     if (!input.ok) return show(c, form, input.errors);
     const body = input.data;
@@ -113,6 +131,8 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
     const integration = await load(c);
     if (!integration) return notFoundPage(c, 'This Git integration');
     const form = await readForm(c);
+    const wrong = misplaced(form, integration);
+    if (Object.keys(wrong).length > 0) return show(c, form, wrong, integration);
     const input = check(UpdateGitIntegration, updateBody(form, integration), fieldOf);
     if (!input.ok) return show(c, form, input.errors, integration);
     const { appId, ...patch } = input.data;
