@@ -10,6 +10,8 @@ import { insertionSubject, resumeDependency, type InsertionSubject } from '../db
 import { runningStepInsertion } from '../db/queries/step-insertions.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 
+export const runningRefusal = 'a step is being inserted into this test case already: wait for it to finish';
+
 /** How far a resume-from chain is followed; a longer one is refused as the replay would refuse a cycle. */
 const maxChain = 50;
 
@@ -19,7 +21,7 @@ export async function insertionRefusal(db: DB, projectId: string, testCaseId: st
   if (!subject) throw new NotFoundError('Test case');
   const reason = subjectRefusal(subject) ?? (await dependencyRefusal(db, projectId, testCaseId, subject.resumeFromId));
   if (reason) return new ConflictError(reason);
-  if (await runningStepInsertion(db, testCaseId)) return new ConflictError('a step is being inserted into this test case already: wait for it to finish');
+  if (await runningStepInsertion(db, testCaseId)) return new ConflictError(runningRefusal);
   return null;
 }
 

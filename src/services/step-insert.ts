@@ -15,7 +15,7 @@ import { newId } from '../ids.js';
 import { cancelInsertStep, startInsertStep, type TemporalTarget } from '../temporal/lifecycle.js';
 import { assertLlmBudget } from './llm-usage.js';
 import { saveEditedSteps } from './step-edits.js';
-import { insertionRefusal } from './step-insert-checks.js';
+import { insertionRefusal, runningRefusal } from './step-insert-checks.js';
 
 export const maxInsertDescription = 2_000;
 
@@ -76,7 +76,13 @@ export async function requestStepInsertion(
   await assertLlmBudget(deps.db, input.projectId);
 
   const id = newId();
-  await insertStepInsertion(deps.db, { id, projectId: input.projectId, testCaseId: input.testCaseId, position: input.at, description, basedOnVersion: testCase.steps.version, actor: input.actor });
+  try {
+    await insertStepInsertion(deps.db, { id, projectId: input.projectId, testCaseId: input.testCaseId, position: input.at, description, basedOnVersion: testCase.steps.version, actor: input.actor });
+  } catch (err) {
+    // Another request won the race past the check above: one RUNNING insertion per test case (migration 0101).
+    if ((err as { code?: unknown } | null)?.code === '23505') throw new ConflictError(runningRefusal);
+    throw err;
+  }
   try {
     await startInsertStep(deps.temporal, { projectId: input.projectId, testCaseId: input.testCaseId, insertionId: id }, `Insert a step into ${testCase.name}`);
   } catch (err) {

@@ -8,7 +8,8 @@ import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 // Every reason an insertion is known to fail before it starts is refused at once with a 4xx {message}, and
 // changes nothing: no step_insertions row, no insertStep workflow. Before this, a mobile test (and a web test
 // without an environment URL) was accepted and failed in the worker like a browser burn-in. The matrix covers
-// each reason; the last case is accepted, which shows the workflow check sees a started insertion.
+// each reason; the last case is accepted, which shows the workflow check sees a started insertion. Requests at the
+// same moment are refused too (a unique index behind the check), rather than accepted to fail while saving.
 
 interface Case {
   name: string;
@@ -127,5 +128,16 @@ describe.each(databaseKinds)('step insertions refused up front (%s)', (kind) => 
     expect(await startedWorkflows()).toEqual([workflowIds.insertStep(ok.body.id)]);
     const client = await api.deps.temporal.get();
     await client.workflow.getHandle(workflowIds.insertStep(ok.body.id)).terminate('test over');
+  }, 60_000);
+
+  it('accepts one of several insertions asked at the same moment; the others are refused, not failed later', async () => {
+    const id = await recorded(web);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, k) => api.call('POST', `/v1/test-cases/${id}/steps/insert`, { at: k % 3, description: `Check ${k}` })));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409, 409, 409, 409]);
+    for (const a of answers.filter((x) => x.status === 409)) expect(a.body.message).toBe('a step is being inserted into this test case already: wait for it to finish');
+    const rows = await api.db.selectFrom('step_insertions').select(['id', 'status']).where('test_case_id', '=', id).execute();
+    expect(rows).toEqual([{ id: answers.find((a) => a.status === 202)!.body.id, status: 'RUNNING' }]);
+    const client = await api.deps.temporal.get();
+    await client.workflow.getHandle(workflowIds.insertStep(rows[0]!.id)).terminate('test over');
   }, 60_000);
 });
