@@ -10,7 +10,8 @@ import { useShopStack } from '../support/shop-stack.js';
 // budget (src/llm/page-view.ts). On the large page (1,500 list items, a 300-row table, an iframe, a shadow-DOM
 // widget) whose buttons were renamed from "Buy item N" to "Purchase item N", the model's alias maps back to the
 // very element it named (the wrong item would buy the wrong thing and fail the assertion), the healed run passes,
-// and the saved heal replays with no model call. An alias the heal never showed is refused, never guessed.
+// and the saved heal replays with no model call. An alias the heal never showed is refused, never guessed; a pick of
+// another item is acted on as that item, and the assertion after it fails the run.
 
 const goal = 'Buy the second item of the catalogue';
 const tokensOf = (req: ChatRequest) => promptTokens(req.messages as OpenAI.ChatCompletionMessageParam[], (req.tools ?? []) as OpenAI.ChatCompletionTool[]).total;
@@ -54,6 +55,21 @@ describe('a heal on the large page', () => {
     expect(result.requests).toHaveLength(1);
     expect(result.error).toContain('the model named an element it was not shown (e9999)');
     expect(result.healed).toEqual([]);
+    expect((await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.steps.version).toBe(1);
+  }, 120_000);
+
+  it('a pick of another item maps back to that item: it buys the wrong thing, the assertion fails, nothing is saved', async () => {
+    shop.llm.enqueue(
+      (r) => tool('select_element', { ref: refOf(r, 'button "Purchase item 3"'), reason: 'A purchase button of the catalogue' }),
+      // The assertion's own heal: its expected text cannot change.
+      () => tool('not_found', { reason: 'Bought item 2 is not shown' }),
+    );
+    const result = await run('renamed');
+    expect(result.status).toBe('FAILED');
+    expect(result.requests).toHaveLength(2);
+    expect(result.failedStepIndex).toBe(2);
+    expect(result.error).toMatch(/^step 3 \(assert_visible\)/);
+    expect(result.error).toContain('the page showed: "Bought item 3');
     expect((await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.steps.version).toBe(1);
   }, 120_000);
 
