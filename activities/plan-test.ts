@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { worthRetrying } from '../src/domain/flakiness.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
-import { failureKindOf, permanentFailureTypes, type TestExecutionInput, type TestExecutionResult } from '../workflows/shared.js';
+import { failureKindOf, isPlanTestRef, permanentFailureTypes, type PlanTestRef, type TestExecutionInput, type TestExecutionResult } from '../workflows/shared.js';
 import type { createMobileActivities } from './mobile.js';
 import type { createRunActivities } from './runs.js';
 import type { ExecuteTestResult, createTestExecutionActivities } from './test-execution.js';
@@ -11,6 +11,7 @@ type RunActivities = ReturnType<typeof createRunActivities>;
 
 /** The activities one test of a plan run is made of, as the worker registered them (a bench may swap one). */
 export interface PlanTestParts {
+  planTestSettings: RunActivities['planTestSettings'];
   markTestStarted: RunActivities['markTestStarted'];
   recordedTestOutcome: RunActivities['recordedTestOutcome'];
   recordTestResult: RunActivities['recordTestResult'];
@@ -65,9 +66,9 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
      * Ready tests of a run, one after the other in one activity (src/domain/run-batches.ts says how many): each is
      * marked, replayed and recorded as on its own, so a batch changes when a test runs, never what it records.
      */
-    async runPlanTests(input: { tests: TestExecutionInput[] }): Promise<{ outcomes: PlanTestOutcome[] }> {
+    async runPlanTests(input: { tests: (TestExecutionInput | PlanTestRef)[] }): Promise<{ outcomes: PlanTestOutcome[] }> {
       const outcomes: PlanTestOutcome[] = [];
-      for (const test of input.tests) outcomes.push(await runPlanTest(test));
+      for (const test of await withSettings(parts, input.tests)) outcomes.push(await runPlanTest(test));
       return { outcomes };
     },
 
@@ -89,6 +90,14 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
       return { outcomes };
     },
   };
+}
+
+/** Each reference completed with its row's URL, build and device (an entry that has them already is kept). */
+async function withSettings(parts: PlanTestParts, tests: (TestExecutionInput | PlanTestRef)[]): Promise<TestExecutionInput[]> {
+  const refs = tests.filter(isPlanTestRef);
+  if (refs.length === 0) return tests as TestExecutionInput[];
+  const settings = new Map((await parts.planTestSettings({ runTestCaseIds: refs.map((r) => r.runTestCaseId) })).map((s) => [s.runTestCaseId, s]));
+  return tests.map((t) => (isPlanTestRef(t) ? { ...t, ...settings.get(t.runTestCaseId)! } : t));
 }
 
 /** A test's outcome as its row holds it (a row cancelled meanwhile says so). */

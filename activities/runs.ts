@@ -1,54 +1,71 @@
 import type { ActivityDeps } from './deps.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
-import { finishRun, markRunStarted, markTestStarted, recordedTestOutcome, recordTestResult, runPlanRows, runTestCaseIds, skipTest, type TestResultWrite } from '../src/db/queries/run-progress.js';
-import type { RunNode } from '../src/domain/run-plan.js';
+import { finishRun, markRunStarted, markTestStarted, planTestSettingRows, recordedTestOutcome, recordTestResult, runPlanRows, runTestCaseIds, skipTest, type TestResultWrite } from '../src/db/queries/run-progress.js';
+import type { GraphNode } from '../src/domain/run-graph.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import { recordRunSignals } from '../src/services/issue-ingest.js';
-import type { MobileBuildRef } from '../workflows/shared.js';
+import type { MobileBuildRef, PlanTestSettings } from '../workflows/shared.js';
+import { createRunGraphActivities } from './run-graph.js';
 
 function passedTitle(healedSteps: number, attempts: number): string {
   const notes = [...(healedSteps ? [`healing ${healedSteps} step(s)`] : []), ...(attempts > 1 ? [`${attempts} attempts (flaky)`] : [])];
   return notes.length ? `Passed after ${notes.join(' and ')}` : 'Passed';
 }
 
-export interface RunPlanTest extends RunNode {
-  runTestCaseId: string;
+export interface RunPlanTest extends GraphNode {
   baseUrl: string | null;
   build: MobileBuildRef | null;
   device: DeviceSettings | null;
-  /** The project's `retries` when the plan was loaded: how often a failed test runs again. */
-  retries: number;
+}
+
+/** A row's URL, build and device, as a test of the run needs them. */
+function settingsOf(r: { environment_url: string | null; device: unknown; build_short_id: string | null; build_platform: string | null }) {
+  return {
+    baseUrl: r.environment_url,
+    build: r.build_short_id && r.build_platform ? ({ shortId: r.build_short_id, platform: r.build_platform } as MobileBuildRef) : null,
+    device: (r.device as DeviceSettings | null) ?? null,
+  };
 }
 
 /** Run bookkeeping (src/db/queries/run-progress.ts): every write is idempotent, so a retried activity records once. */
 export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
   const { db, blobs } = deps;
+  /**
+   * The run's tests in a stable order (name, then id), `limit` from `offset` when given: a run that continues
+   * as new loads the same order again and finds its carried outcomes by position.
+   */
+  const loadRunPlan = async (input: { runId: string; offset?: number; limit?: number }): Promise<RunPlanTest[]> => {
+    const rows = await runPlanRows(db, input.runId, input.limit === undefined ? undefined : { offset: input.offset, limit: input.limit });
+    const inRun = new Set(input.limit === undefined ? rows.map((r) => r.test_case_id!) : await runTestCaseIds(db, input.runId));
+    return rows.map((r) => ({
+      runTestCaseId: r.id,
+      testCaseId: r.test_case_id!,
+      name: r.name,
+      ...settingsOf(r),
+      // Dependencies outside the run cannot gate it (the run includes them all; this guards deleted ones).
+      resumeFrom: r.resume_from_test_case_id && inRun.has(r.resume_from_test_case_id) ? r.resume_from_test_case_id : null,
+      waitFor: r.wait_for_test_case_ids.filter((id) => inRun.has(id)),
+      retries: r.test_retries,
+      // Decided when the run was written; only the flag that matters is sent, to keep the history small.
+      ...(r.quarantined && { quarantined: true }),
+    }));
+  };
   return {
-    async markRunStarted(input: { runId: string }): Promise<void> {
-      await markRunStarted(db, input.runId);
+    loadRunPlan,
+    ...createRunGraphActivities({ loadRunPlan, blobs }),
+
+    /** The URL, build and device of each of these tests of a run, in the order asked (a test that runs reads them). */
+    async planTestSettings(input: { runTestCaseIds: string[] }): Promise<PlanTestSettings[]> {
+      const rows = new Map((await planTestSettingRows(db, input.runTestCaseIds)).map((r) => [r.id, r]));
+      return input.runTestCaseIds.map((id) => {
+        const row = rows.get(id);
+        if (!row) throw new Error(`run test ${id} not found`);
+        return { runTestCaseId: id, ...settingsOf(row) };
+      });
     },
 
-    /**
-     * The run's tests in a stable order (name, then id), `limit` from `offset` when given: a run that continues
-     * as new loads the same order again and finds its carried outcomes by position.
-     */
-    async loadRunPlan(input: { runId: string; offset?: number; limit?: number }): Promise<RunPlanTest[]> {
-      const rows = await runPlanRows(db, input.runId, input.limit === undefined ? undefined : { offset: input.offset, limit: input.limit });
-      const inRun = new Set(input.limit === undefined ? rows.map((r) => r.test_case_id!) : await runTestCaseIds(db, input.runId));
-      return rows.map((r) => ({
-        runTestCaseId: r.id,
-        testCaseId: r.test_case_id!,
-        name: r.name,
-        baseUrl: r.environment_url,
-        build: r.build_short_id && r.build_platform ? { shortId: r.build_short_id, platform: r.build_platform } : null,
-        device: (r.device as DeviceSettings | null) ?? null,
-        // Dependencies outside the run cannot gate it (the run includes them all; this guards deleted ones).
-        resumeFrom: r.resume_from_test_case_id && inRun.has(r.resume_from_test_case_id) ? r.resume_from_test_case_id : null,
-        waitFor: r.wait_for_test_case_ids.filter((id) => inRun.has(id)),
-        retries: r.test_retries,
-        // Decided when the run was written; only the flag that matters is sent, to keep the history small.
-        ...(r.quarantined && { quarantined: true }),
-      }));
+    async markRunStarted(input: { runId: string }): Promise<void> {
+      await markRunStarted(db, input.runId);
     },
 
     async markTestStarted(input: { runTestCaseId: string }): Promise<void> {

@@ -237,7 +237,7 @@ interface ParentFigures {
   firstInBatch: Set<string>;
   activityStarted: Map<string, number>;
   activityCompleted: Map<string, number>;
-  /** When loadRunPlan's result reached the workflow (the first launches can happen from then on). */
+  /** When the run's graph (loadRunGraph's last page) reached the workflow (the first launches can happen from then on). */
   planLoaded: number;
   workflowTasks: number;
   /** Per workflow task: from the first event it answers to its completion; and scheduled -> started. */
@@ -281,8 +281,8 @@ function parentFigures(history: History): ParentFigures {
       for (const id of testsOfEvent.get(idOf(e.activityTaskStartedEventAttributes?.scheduledEventId)) ?? []) f.activityStarted.set(id, at);
       for (const id of testsOfEvent.get(idOf(e.activityTaskCompletedEventAttributes?.scheduledEventId)) ?? []) f.activityCompleted.set(id, at);
       if (e.activityTaskScheduledEventAttributes) activityNames.set(idOf(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
-      // The first run's last plan page (a continued run loads the plan again, with tests already done).
-      if (e.activityTaskCompletedEventAttributes && f.initiated.size === 0 && activityNames.get(idOf(e.activityTaskCompletedEventAttributes.scheduledEventId)) === 'loadRunPlan') f.planLoaded = at;
+      // The first run's last graph page (a continued run reads the graph again, with tests already done).
+      if (e.activityTaskCompletedEventAttributes && f.initiated.size === 0 && activityNames.get(idOf(e.activityTaskCompletedEventAttributes.scheduledEventId)) === 'loadRunGraph') f.planLoaded = at;
       // Anything else the workflow reacts to (an activity completed) wakes a task.
       const isCommandEcho =
         e.activityTaskScheduledEventAttributes || e.activityTaskStartedEventAttributes || e.markerRecordedEventAttributes || e.workflowExecutionCompletedEventAttributes;
@@ -296,6 +296,22 @@ interface ChainRun {
   history: History;
   events: number;
   bytes: number;
+  /** Bytes of the plan this run read into its history: loadRunGraph's pages (loadRunPlan's, before the graph). */
+  planBytes: number;
+}
+
+/** What a run of the chain read of the plan: the results of its graph (or, before, plan) activities. */
+function planBytesOf(history: History): number {
+  const names = new Map<string, string>();
+  let bytes = 0;
+  for (const e of history.events ?? []) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled) names.set(idOf(e.eventId), scheduled.activityType?.name ?? '?');
+    const completed = e.activityTaskCompletedEventAttributes;
+    const name = completed && names.get(idOf(completed.scheduledEventId));
+    if (name === 'loadRunGraph' || name === 'loadRunPlan') bytes += (completed!.result?.payloads ?? []).reduce((sum, p) => sum + (p.data?.length ?? 0), 0);
+  }
+  return bytes;
 }
 
 /** Every run of a workflow's continue-as-new chain, first to last (each started event names its predecessor). */
@@ -305,7 +321,7 @@ async function chainHistories(client: Client, workflowId: string): Promise<Chain
   while (runId) {
     const handle: WorkflowHandle = client.workflow.getHandle(workflowId, runId);
     const [history, description]: [History, WorkflowExecutionDescription] = await Promise.all([handle.fetchHistory(), handle.describe()]);
-    runs.unshift({ history, events: history.events?.length ?? 0, bytes: description.historySize ?? NaN });
+    runs.unshift({ history, events: history.events?.length ?? 0, bytes: description.historySize ?? NaN, planBytes: planBytesOf(history) });
     runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }
   return runs;
@@ -377,8 +393,8 @@ interface SizeFigures {
   historyLength: number;
   historyBytes: number;
   standIn: boolean;
-  /** The parent's runs (continue-as-new chain): events and bytes of each. */
-  chain: { events: number; bytes: number }[];
+  /** The parent's runs (continue-as-new chain): events and bytes of each, and the plan's bytes in it. */
+  chain: { events: number; bytes: number; planBytes: number }[];
   continuations: number;
   cpu: Record<string, number>;
   pageRequests: number;
@@ -595,7 +611,7 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
     historyLength: chain.reduce((sum, r) => sum + r.events, 0),
     historyBytes: chain.reduce((sum, r) => sum + r.bytes, 0),
     standIn,
-    chain: chain.map(({ events, bytes }) => ({ events, bytes })),
+    chain: chain.map(({ events, bytes, planBytes }) => ({ events, bytes, planBytes })),
     continuations: result.continuations,
     cpu: Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, v - (cpuBefore[k] ?? 0)])),
     pageRequests: shared.pageRequests() - requestsBefore,
@@ -712,7 +728,7 @@ function report(all: SizeFigures[]): void {
   out('\nthe parent\'s continue-as-new chain: the largest single history against Temporal\'s limits (51,200 events, 50 MB)\n\n');
   out(
     table(
-      ['tests', 'test body', 'runs', 'continue-as-new', 'largest run events', 'largest run bytes', '% of 51,200 events', '% of 50 MB', 'events per run', 'total events', 'total bytes'],
+      ['tests', 'test body', 'runs', 'continue-as-new', 'largest run events', 'largest run bytes', '% of 51,200 events', '% of 50 MB', 'events per run', 'total events', 'total bytes', 'plan bytes per run', 'plan bytes/test'],
       all.map((f) => {
         const events = Math.max(...f.chain.map((r) => r.events));
         const bytes = Math.max(...f.chain.map((r) => r.bytes));
@@ -728,6 +744,8 @@ function report(all: SizeFigures[]): void {
           f.chain.map((r) => r.events).join(' / '),
           f.historyLength,
           f.historyBytes,
+          f.chain.map((r) => r.planBytes).join(' / '),
+          fixed(f.chain.reduce((sum, r) => sum + r.planBytes, 0) / f.chain.length / f.tests, 1),
         ];
       }),
     ),

@@ -1,11 +1,12 @@
 import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import type { RunPlanTest } from '../activities/runs.js';
+import { graphNodes, type GraphNode, type RunGraph } from '../src/domain/run-graph.js';
 import type { Skip } from '../src/domain/run-scheduler.js';
 import type { Outcome } from '../src/domain/run-plan.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
-import { blobKeys, failureKindOf, type TestExecutionInput } from './shared.js';
+import { blobKeys, failureKindOf, type PlanTestRef, type TestExecutionInput } from './shared.js';
 
 // planRun's activity calls that go in pages or batches, and those that are best effort.
 
@@ -41,6 +42,19 @@ export async function loadPlan(runId: string): Promise<RunPlanTest[]> {
   }
 }
 
+/** Tests per loadRunGraph call: ~100 bytes each in the history (names are most of it), well under the 2 MB payload limit. */
+const graphPageSize = 5_000;
+
+/** The run's graph, read by reference (built and stored by the first call of its chain: activities/run-graph.ts). */
+export async function loadGraph(runId: string, runShortId: string): Promise<GraphNode[]> {
+  const pages: RunGraph[] = [];
+  for (let offset = 0; ; offset += graphPageSize) {
+    const page = await db.loadRunGraph({ runId, runShortId, offset, limit: graphPageSize });
+    pages.push(page);
+    if (offset + graphPageSize >= page.total) return graphNodes(pages);
+  }
+}
+
 export async function skipTests(runId: string, skip: Skip[]): Promise<void> {
   for (let i = 0; i < skip.length; i += writeBatch) await db.skipTests({ runId, skips: skip.slice(i, i + writeBatch) });
 }
@@ -49,8 +63,10 @@ export async function skipTests(runId: string, skip: Skip[]): Promise<void> {
  * Every resume-from dependency's state blob, whatever its outcome (a test cancelled after storing its state
  * still left one). Cleaning up is best effort: a blob store that is down must not change the run's result.
  */
-export async function deleteStates(runShortId: string, tests: RunPlanTest[]): Promise<void> {
-  const keys = [...new Set(tests.flatMap((t) => (t.resumeFrom ? [blobKeys.browserState(runShortId, t.resumeFrom)] : [])))];
+export async function deleteStates(runShortId: string, tests: GraphNode[], opts: { graph: boolean }): Promise<void> {
+  const states = [...new Set(tests.flatMap((t) => (t.resumeFrom ? [blobKeys.browserState(runShortId, t.resumeFrom)] : [])))];
+  // The graph goes with them: the chain has ended, nothing reads it again.
+  const keys = opts.graph ? [...states, blobKeys.runGraph(runShortId)] : states;
   try {
     for (let i = 0; i < keys.length; i += writeBatch) await bestEffort.deleteBrowserStates({ keys: keys.slice(i, i + writeBatch) });
   } catch (err) {
@@ -72,7 +88,7 @@ export async function sendNotifications(runId: string): Promise<void> {
  * whose activity failed for good (the worker died on every try, the database was down) settles here: the tests it
  * recorded keep their outcome, the others are ERROR with the reason. A cancellation goes up to the run.
  */
-export async function runPlanTests(tests: { args: TestExecutionInput; name: string }[]): Promise<Outcome[]> {
+export async function runPlanTests(tests: { args: TestExecutionInput | PlanTestRef; name: string }[]): Promise<Outcome[]> {
   const summary = tests.length === 1 ? tests[0]!.name : `${tests.length} tests: ${tests.map((t) => t.name).join(', ')}`;
   try {
     const { outcomes } = await db.runPlanTests.executeWithOptions({ ...planTestActivity, summary: summary.slice(0, 400) }, [{ tests: tests.map((t) => t.args) }]);

@@ -1,24 +1,35 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { RunPlanTest } from '../activities/runs.js';
+import type { GraphNode } from '../src/domain/run-graph.js';
 import { decodeOutcomes, encodeOutcomes, planRunResult, type Outcome } from '../src/domain/run-plan.js';
 import { RunScheduler, type Skip } from '../src/domain/run-scheduler.js';
 import { innermostMessage } from './errors.js';
-import { blobKeys, failureTypes, type PlanRunCarry, type PlanRunInput, type TestExecutionInput } from './shared.js';
+import { blobKeys, failureTypes, type PlanRunCarry, type PlanRunInput, type PlanTestRef, type TestExecutionInput } from './shared.js';
 
 /**
  * A plan run's scheduling state: its tests, the outcome of each finished one, which were started, how many run now.
  * The workflow launches and awaits the children; every decision on what runs next is the scheduler's (src/domain).
  */
 export class PlanRunState {
-  tests: RunPlanTest[] = [];
+  tests: GraphNode[] = [];
   private scheduler = new RunScheduler([]);
-  private byId = new Map<string, RunPlanTest>();
+  private byId = new Map<string, GraphNode>();
+  /** Runs started before the graph went by reference: the whole plan, settings included, per test. */
+  private settings = new Map<string, RunPlanTest>();
   /** Tests a dependent resumes from: each stores its browser state for them. */
   private resumedFrom = new Set<string>();
   running = 0;
+  /** Tests this run of the chain started (a continued run starts at 0). */
+  startedHere = 0;
 
-  /** The run's tests, and the outcomes a continued run carried over. */
+  /** The run's tests with their settings (runs started before the graph went by reference), and carried outcomes. */
   load(tests: RunPlanTest[], carried: PlanRunCarry | undefined): void {
+    this.loadGraph(tests, carried);
+    this.settings = new Map(tests.map((t) => [t.testCaseId, t]));
+  }
+
+  /** The run's graph, and the outcomes a continued run carried over. */
+  loadGraph(tests: GraphNode[], carried: PlanRunCarry | undefined): void {
     this.tests = tests;
     this.scheduler = new RunScheduler(tests, carried ? restore(tests, carried) : undefined);
     this.byId = new Map(tests.map((t) => [t.testCaseId, t]));
@@ -51,26 +62,31 @@ export class PlanRunState {
     return this.scheduler.take(limit);
   }
 
-  /** Returns the test (marked started by `takeReady`) with its child's input. */
-  launch(input: PlanRunInput, testCaseId: string): { test: RunPlanTest; args: TestExecutionInput } {
+  /** The test (marked started by `takeReady`) and its activity's reference: its row, retries and state keys. */
+  launchRef(input: PlanRunInput, testCaseId: string): { test: GraphNode; ref: PlanTestRef } {
     const test = this.byId.get(testCaseId)!;
     this.running++;
-    const args: TestExecutionInput = {
+    this.startedHere++;
+    const ref: PlanTestRef = {
       runId: input.runId,
       runShortId: input.runShortId,
       projectId: input.projectId,
       runTestCaseId: test.runTestCaseId,
       testCaseId,
-      baseUrl: test.baseUrl,
-      build: test.build,
-      device: test.device,
       // A dependent starts only after its resume-from dependency passed, which stored its state here.
       stateKey: test.resumeFrom ? blobKeys.browserState(input.runShortId, test.resumeFrom) : undefined,
       captureStateKey: this.resumedFrom.has(testCaseId) ? blobKeys.browserState(input.runShortId, testCaseId) : undefined,
       heal: input.heal,
       retries: test.retries,
     };
-    return { test, args };
+    return { test, ref };
+  }
+
+  /** As `launchRef`, with the settings the plan was loaded with (runs started before the graph went by reference). */
+  launch(input: PlanRunInput, testCaseId: string): { test: GraphNode; args: TestExecutionInput } {
+    const { test, ref } = this.launchRef(input, testCaseId);
+    const { baseUrl, build, device } = this.settings.get(testCaseId)!;
+    return { test, args: { ...ref, baseUrl, build, device } };
   }
 
   ended(testCaseId: string, outcome: Outcome): void {
@@ -94,7 +110,7 @@ export class PlanRunState {
   }
 }
 
-function restore(tests: RunPlanTest[], carried: PlanRunCarry): Map<string, Outcome> {
+function restore(tests: GraphNode[], carried: PlanRunCarry): Map<string, Outcome> {
   try {
     return decodeOutcomes(tests, carried.outcomes);
   } catch (err) {

@@ -3,7 +3,7 @@ import type { createActivities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
 import { batchSize, inBatches } from '../src/domain/run-batches.js';
-import { deleteStates, loadPlan, runPlanTests, sendNotifications, skipTests } from './plan-run-calls.js';
+import { deleteStates, loadGraph, loadPlan, runPlanTests, sendNotifications, skipTests } from './plan-run-calls.js';
 import { PlanRunState } from './plan-run-state.js';
 import { testExecution } from './testExecution.js';
 import { workflowIds, type PlanRunCarry, type PlanRunInput, type PlanRunResult } from './shared.js';
@@ -25,10 +25,15 @@ const db = proxyActivities<Activities>(dbActivity);
  * scheduler with the whole graph keeps the semantics in one place. A closed run's activities
  * (and, before, its children under the default ParentClosePolicy.TERMINATE) cannot report to the new run, so before
  * continuing the run stops launching and drains: the slots idle for at most one test's duration per continuation
- * (~7 continuations at 10,000 tests). Why not `continueAsNewSuggested`: the server suggests it at 4K events or
- * 4 MB by default, so the drain would come every ~650 tests, and a 10,000-test plan (~3 MB of loadRunPlan
- * results) would be near the byte mark right after loading. At ~1.6 KB per test the event budget binds long
- * before the 50 MB size limit.
+ * (a narrow DAG, whose batches stay at one test: ~4 events a test, so past ~2,500 tests). Why not
+ * `continueAsNewSuggested`: the server suggests it at 4K events or 4 MB by default, so the drain would come every
+ * ~650 tests. At ~1.6 KB per test the event budget binds long before the 50 MB size limit.
+ *
+ * The plan goes by reference (src/domain/run-graph.ts): the chain's first run builds the graph from the database and
+ * stores it in the blob store under the run's id; every run of the chain reads the graph from there (~100 bytes a
+ * test: ids, names, dependencies by position, retries), and each test's activity reads its own settings (URL,
+ * device, build) from its row. Before, every run of a chain loaded the whole plan (~330 bytes a test, 3.3 MB at
+ * 10,000) into its history.
  *
  * Resume-from browser state travels by reference: a dependency stores it in the blob store under
  * `blobKeys.browserState(run, test)`, its dependents read it from there, so megabytes of cookies and storage never
@@ -41,13 +46,16 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
   const run = new PlanRunState();
   let carry: PlanRunCarry | undefined;
 
-  // Asked once, before the first command: a history from before tests were activities replays with children to its end.
+  // Asked once, before the first command: a history from before tests were activities replays with children to its
+  // end, one from before the graph went by reference loads the whole plan.
   const testsAsActivities = patched('plan-tests-as-activities');
+  const graphByReference = testsAsActivities && patched('plan-graph-by-reference');
 
   // Slots in use: activities, each running its batch of ready tests one after the other.
   let busy = 0;
   const launchBatch = (testCaseIds: string[]) => {
-    const tests = testCaseIds.map((id) => run.launch(input, id)).map(({ test, args }) => ({ args, name: test.name ?? test.testCaseId }));
+    const launched = testCaseIds.map((id) => (graphByReference ? run.launchRef(input, id) : run.launch(input, id)));
+    const tests = launched.map((l) => ({ args: 'ref' in l ? l.ref : l.args, name: l.test.name ?? l.test.testCaseId }));
     busy++;
     void runPlanTests(tests).then(
       (outcomes) => testCaseIds.forEach((id, i) => run.ended(id, outcomes[i] ?? 'ERROR')),
@@ -73,7 +81,8 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
 
   try {
     if (!input.carried) await db.markRunStarted({ runId: input.runId });
-    run.load(await loadPlan(input.runId), input.carried);
+    if (graphByReference) run.loadGraph(await loadGraph(input.runId, input.runShortId), input.carried);
+    else run.load(await loadPlan(input.runId), input.carried);
 
     let draining = false;
     while (!run.allFinished) {
@@ -83,7 +92,9 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
         run.skipped(skip);
         continue;
       }
-      draining ||= workflowInfo().historyLength >= eventBudget;
+      // Not before this run started a test: a budget smaller than what loading costs would otherwise continue as new
+      // forever without running anything. A run that could not start one (nothing ready) has nothing to drain either.
+      draining ||= workflowInfo().historyLength >= eventBudget && run.startedHere > 0;
       if (draining && run.running === 0) {
         carry = run.carry(continuations + 1);
         break;
@@ -98,7 +109,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
 
     if (!carry) {
       const result = run.result();
-      await deleteStates(input.runShortId, run.tests);
+      await deleteStates(input.runShortId, run.tests, { graph: graphByReference });
       await db.finishRun({ runId: input.runId, status: 'COMPLETED', result });
       await sendNotifications(input.runId);
       return { status: 'COMPLETED', result, counts: run.counts(), continuations };
@@ -107,13 +118,13 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(async () => {
         await condition(() => run.running === 0);
-        await deleteStates(input.runShortId, run.tests);
+        await deleteStates(input.runShortId, run.tests, { graph: graphByReference });
         await db.finishRun({ runId: input.runId, status: 'CANCELLED', result: null });
       });
       return { status: 'CANCELLED', result: null, counts: run.counts(), continuations };
     }
     const error = innermostMessage(err);
-    await deleteStates(input.runShortId, run.tests);
+    await deleteStates(input.runShortId, run.tests, { graph: graphByReference });
     await db.finishRun({ runId: input.runId, status: 'ERROR', result: null, error });
     await sendNotifications(input.runId);
     return { status: 'ERROR', result: null, counts: run.counts(), continuations };

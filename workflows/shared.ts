@@ -25,6 +25,8 @@ export const workflowIds = {
 export const blobKeys = {
   /** A resume-from dependency's final browser state (cookies, localStorage, sessionStorage), for its dependents. */
   browserState: (runShortId: string, testCaseId: string) => `runs/${runShortId}/state/${testCaseId}.json`,
+  /** A plan run's graph (src/domain/run-graph.ts), built by its first run and read by the runs its chain continues in. */
+  runGraph: (runShortId: string) => `runs/${runShortId}/graph.json`,
 };
 /**
  * The workflows the worker registers, by type name, and what each takes and returns. Declared here, not derived
@@ -218,6 +220,20 @@ export interface TestExecutionInput {
    * a retry is PASSED and flaky. Absent (a run started before retries existed): never.
    */
   retries?: number;
+}
+
+/**
+ * A plan run's test as the run hands it to its `runPlanTests` activity: what the run's graph knows. The activity
+ * reads the rest (URL, build, device) from the test's row, so a batch's input carries no settings.
+ */
+export type PlanTestRef = Omit<TestExecutionInput, 'baseUrl' | 'build' | 'device'>;
+
+/** What the test's row adds to its reference (src/db/queries/run-progress.ts `planTestSettings`). */
+export type PlanTestSettings = Pick<TestExecutionInput, 'runTestCaseId' | 'baseUrl' | 'build' | 'device'>;
+
+/** A `runPlanTests` input entry is a reference when it has no `baseUrl` (runs from before references carry settings). */
+export function isPlanTestRef(test: TestExecutionInput | PlanTestRef): test is PlanTestRef {
+  return !('baseUrl' in test);
 }
 
 export interface MobileBuildRef {

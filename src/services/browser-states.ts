@@ -6,9 +6,10 @@ import type { BlobStore } from '../storage/blob-store.js';
 // A resume-from dependency's browser state (cookies, storage: often a signed-in session) is stored at
 // `runs/<run>/state/<test case>.json` for its dependents and deleted by the plan run when it ends. A run whose
 // workflow was terminated, or whose worker lost the blob store at that moment, never gets there: this sweep deletes
-// the states of runs that have ended, were deleted, or whose workflow is gone.
+// the states of runs that have ended, were deleted, or whose workflow is gone. A run's graph (`runs/<run>/graph.json`,
+// workflows/shared.ts `blobKeys.runGraph`) has the same life and goes the same way.
 
-const stateKey = /^runs\/([^/]+)\/state\/[^/]+\.json$/;
+const stateKey = /^runs\/([^/]+)\/(?:state\/[^/]+|graph)\.json$/;
 const endedStatuses = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
 
 /** How old a state must be before the sweep looks at it: its run's own clean-up goes first. */

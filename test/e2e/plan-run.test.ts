@@ -6,7 +6,9 @@ import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import { planTestActivities } from '../support/plan-test-activities.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
-import { blobKeys } from '../../workflows/shared.js';
+import { createPlanRun } from '../../src/services/runs.js';
+import { startPlanRun } from '../../src/temporal/lifecycle.js';
+import { blobKeys, type PlanRunResult } from '../../workflows/shared.js';
 import { brokenSteps, checkoutSteps, insertRecordedTestCase, loginSteps, slowSteps, todoSteps } from '../support/recorded.js';
 
 /** `RECORD_HISTORIES=1` refreshes the recorded histories that test/workflows/replay.test.ts replays. */
@@ -145,6 +147,42 @@ describe('plan runs over the dependency graph', () => {
     const overlapping = windows.some((a: any, i: number) => windows.some((b: any, j: number) => i !== j && a.start < b.end && b.start < a.end));
     expect(overlapping).toBe(true);
   }, 120_000);
+
+  it('a run that continues as new: every run of its chain reads the graph by reference, no test settings in any history', async () => {
+    // What POST /v1/run does, with a history budget small enough that the 9-test run continues as new several times.
+    const run = await createPlanRun({ db: stack.db }, { projectId: stack.tenant.projectId, testPlanShortId: planShortId, meta: { trigger: 'API' } });
+    await startPlanRun(stack.temporal, { runId: run.id, runShortId: run.shortId, projectId: stack.tenant.projectId, concurrency: 2, heal: false, maxHistoryEvents: 8 });
+    const client = await stack.temporal.get();
+    const result = (await client.workflow.getHandle(`run:${run.shortId}`).result()) as PlanRunResult;
+    // Two waves of ready tests (batches of two), one run of the chain each.
+    expect(result.continuations).toBeGreaterThanOrEqual(1);
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED', counts: { PASSED: 7, FAILED: 1, SKIPPED: 1 } });
+
+    // Same verdicts as the run that did not continue; each test read its URL from its row (the plan's environments:
+    // server 2, this run has no override).
+    const rows = (await waitForRun(stack, run.shortId)).runTestCases;
+    const verdicts = (runTests: any[]) => Object.fromEntries(runTests.map((t: any) => [t.name, `${t.status} ${t.result}`]));
+    expect(verdicts(rows)).toEqual(verdicts(firstRun.runTestCases));
+    for (const t of rows.filter((t: any) => t.status !== 'SKIPPED')) expect(t.environmentUrl, t.name).toMatch(new RegExp(`^${servers[1]!.url}/(shop|todo)/`));
+
+    // Every run of the chain read the graph (loadRunGraph), none the plan; no environment URL entered a history.
+    const histories = [];
+    for (let runId: string | undefined = (await client.workflow.getHandle(`run:${run.shortId}`).describe()).runId; runId; ) {
+      const history = await client.workflow.getHandle(`run:${run.shortId}`, runId).fetchHistory();
+      histories.unshift(history);
+      runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+    }
+    expect(histories).toHaveLength(result.continuations + 1);
+    for (const history of histories) {
+      const activities = (history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(activities).toContain('loadRunGraph');
+      expect(activities).not.toContain('loadRunPlan');
+      const text = payloadText(history);
+      for (const server of servers) expect(text).not.toContain(server.url);
+    }
+    // The graph is gone with the chain.
+    await expect(stack.activityDeps.blobs.get(blobKeys.runGraph(run.shortId))).rejects.toBeInstanceOf(BlobNotFoundError);
+  }, 180_000);
 
   it('reruns the failed tests only, as a new run linked to the original', async () => {
     const rerun = await stack.call('POST', `/v1/run/${firstRun.shortId}`, { failedOnly: true });

@@ -71,7 +71,7 @@ describe.each([
     expect(() => store.list('runs/../etc/')).toThrow(/invalid blob/);
   });
 
-  it('deletes the states of ended, deleted and workflow-less runs after the grace period; keeps the rest and every other artifact', async () => {
+  it('deletes the states and graphs of ended, deleted and workflow-less runs after the grace period; keeps the rest and every other artifact', async () => {
     const ended = await run('COMPLETED');
     const cancelled = await run('CANCELLED');
     const terminated = await run('RUNNING'); // its workflow was terminated: the database never heard
@@ -80,8 +80,10 @@ describe.each([
     const states = Object.fromEntries(
       Object.entries({ ended, cancelled, terminated, running, deletedRun }).map(([name, r]) => [name, blobKeys.browserState(r.shortId, 'tc-login')]),
     );
+    // A run's graph (read by the runs of its chain) has the same life as its states.
+    const graphs = Object.fromEntries(Object.entries({ ended, cancelled, terminated, running, deletedRun }).map(([name, r]) => [name, blobKeys.runGraph(r.shortId)]));
     const artifact = `runs/${ended.shortId}/tc-login/screenshot-1.png`;
-    await Promise.all([...Object.values(states), artifact].map((k) => store.put(k, json, 'application/json')));
+    await Promise.all([...Object.values(states), ...Object.values(graphs), artifact].map((k) => store.put(k, json, 'application/json')));
     const asked: string[][] = [];
     const deps = {
       db,
@@ -100,8 +102,10 @@ describe.each([
     expect(await exists(states.terminated!)).toBe(false);
     expect(await exists(states.deletedRun!)).toBe(false);
     expect(await exists(states.running!)).toBe(true); // its dependents may still read it
+    for (const name of ['ended', 'cancelled', 'terminated', 'deletedRun']) expect(await exists(graphs[name]!), `${name}'s graph`).toBe(false);
+    expect(await exists(graphs.running!)).toBe(true); // the run's next continuation reads it
     expect(await exists(artifact)).toBe(true); // screenshots and traces are not states
-    expect(later.deleted).toBeGreaterThanOrEqual(4);
+    expect(later.deleted).toBeGreaterThanOrEqual(8);
     // Temporal is asked only about runs the database still calls open.
     expect(asked.at(-1)).toEqual([terminated.shortId, running.shortId].sort());
 

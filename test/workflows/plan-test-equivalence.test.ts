@@ -58,6 +58,8 @@ const input = (retries: number): TestExecutionInput => ({
 
 function parts(script: Behaviour[]) {
   return {
+    // A test handed by reference (no URL, build, device) reads them from its row: here, what `input` has.
+    planTestSettings: async ({ runTestCaseIds }: { runTestCaseIds: string[] }) => runTestCaseIds.map((runTestCaseId) => ({ runTestCaseId, baseUrl: input(0).baseUrl, build: null, device: null })),
     markTestStarted: recorder(async (_i: { runTestCaseId: string }) => {}),
     recordedTestOutcome: async () => null,
     recordTestResult: recorder(async (_i: Parameters<NonNullable<MockActivities['recordTestResult']>>[0]) => {}),
@@ -68,15 +70,17 @@ function parts(script: Behaviour[]) {
 const behaviour = fc.constantFrom<Behaviour>('pass', 'fail', 'fail', 'definition', 'unreachable', 'crash', 'flaky-infra');
 
 describe('a test in runPlanTests (activity) against testExecution (child workflow)', () => {
-  it('makes the same replays and records the same result for any replay script and retries', async () => {
+  it('makes the same replays and records the same result for any replay script and retries, handed on whole or by reference', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(behaviour, { maxLength: 5 }), fc.integer({ min: 0, max: 3 }), async (script, retries) => {
+      fc.asyncProperty(fc.array(behaviour, { maxLength: 5 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), async (script, retries, byReference) => {
         const child = parts(script);
         const childResult = await h.withWorker(child, async (q) => (await q.start('testExecution', [input(retries)])).result());
 
         const direct = parts(script);
         const activity = createPlanTestActivities({ ...direct, executeMobileTest: async () => Promise.reject(new Error('no device tests')) }, { retryDelaysMs: [0, 0] });
-        const { outcomes } = await activity.runPlanTests({ tests: [input(retries)] });
+        // The run hands the test on by reference (planRun since plan-graph-by-reference) or whole (before).
+        const { baseUrl: _url, build: _build, device: _device, ...ref } = input(retries);
+        const { outcomes } = await activity.runPlanTests({ tests: [byReference ? ref : input(retries)] });
 
         expect({ outcome: outcomes[0] }).toEqual(childResult);
         expect(direct.executeTest.calls).toEqual(child.executeTest.calls);

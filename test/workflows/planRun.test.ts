@@ -6,9 +6,11 @@ import { DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.js';
 import { createPlanTestActivities } from '../../activities/plan-test.js';
+import { createRunGraphActivities } from '../../activities/run-graph.js';
 import type { RunPlanTest } from '../../activities/runs.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { bundleWorkflows } from '../../src/worker/worker.js';
+import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, workflowIds, type PlanRunInput, type PlanRunResult } from '../../workflows/shared.js';
 
@@ -24,6 +26,7 @@ type Mocked = Pick<
   | 'finishRun'
   | 'sendRunNotifications'
   | 'deleteBrowserStates'
+  | 'planTestSettings'
   | 'markTestStarted'
   | 'recordedTestOutcome'
   | 'recordTestResult'
@@ -76,6 +79,8 @@ function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: 
     deletedStates: [] as string[],
     inFlight: 0,
     maxInFlight: 0,
+    /** Rows whose settings a test's activity read (tests go to their activity by reference). */
+    settingsRead: [] as string[],
   };
   const byRunTestCase = new Map(plan.map((t) => [t.runTestCaseId, t.name]));
   const activities: Mocked = {
@@ -99,6 +104,13 @@ function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: 
       for (const key of keys) blobs.delete(key);
       seen.deletedStates.push(...keys);
     },
+    async planTestSettings({ runTestCaseIds }) {
+      seen.settingsRead.push(...runTestCaseIds);
+      return runTestCaseIds.map((id) => {
+        const { runTestCaseId, baseUrl, build, device } = plan.find((t) => t.runTestCaseId === id)!;
+        return { runTestCaseId, baseUrl, build, device };
+      });
+    },
     async markTestStarted() {},
     async recordedTestOutcome({ runTestCaseId }) {
       return (seen.recorded.get(byRunTestCase.get(runTestCaseId)!) as 'PASSED' | 'FAILED' | 'ERROR' | undefined) ?? null;
@@ -117,7 +129,18 @@ function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: 
       }
     },
   };
-  return { activities, seen, blobs };
+  // The real by-reference graph over the mocked plan and the map as blob store.
+  const blobStore = {
+    async get(key: string) {
+      const body = blobs.get(key);
+      if (!body) throw new BlobNotFoundError(key);
+      return body;
+    },
+    async put(key: string, body: Uint8Array) {
+      blobs.set(key, Buffer.from(body));
+    },
+  };
+  return { activities: { ...activities, ...createRunGraphActivities({ loadRunPlan: activities.loadRunPlan, blobs: blobStore }) }, seen, blobs };
 }
 
 async function runPlan(
@@ -147,6 +170,17 @@ async function runPlan(
 
 async function noDeviceTests(): Promise<never> {
   throw new Error('this plan has no mobile tests');
+}
+
+/** Every run of a chain's history, first to last, following continue-as-new. */
+async function chainHistories(workflowId: string, firstRunId: string) {
+  const histories = [];
+  for (let runId: string | undefined = firstRunId; runId; ) {
+    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+    histories.push(history);
+    runId = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+  }
+  return histories;
 }
 
 const names = (inputs: ExecuteTestInput[]) => inputs.map((i) => i.testCaseId).sort();
@@ -261,7 +295,8 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
     expect(scheduled.filter((name) => name === 'runPlanTests')).toHaveLength(4);
     expect((history.events ?? []).some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toBe(false);
-    expect(seen.deletedStates).toEqual([key]);
+    // The state, and the graph the run read by reference: nothing reads either again.
+    expect(seen.deletedStates).toEqual([key, blobKeys.runGraph(runShortId)]);
     expect(blobs.size).toBe(0);
   }, 60_000);
 
@@ -366,11 +401,16 @@ describe('planRun (time-skipping server, mocked activities)', () => {
       ...Array.from({ length: 6 }, (_, i) => node(`b${i}`, i % 2 ? { waitFor: [`a${i}`] } : { resumeFrom: `a${i}` })),
       ...Array.from({ length: 6 }, (_, i) => node(`c${i}`, { waitFor: [`b${i}`] })),
     ];
+    // The plan as the database has it: read once per chain. Later reads see a test added meanwhile (the chain's
+    // graph must not change under it: its carried outcomes are by position).
+    let planLoads = 0;
+    const loadRunPlan: Mocked['loadRunPlan'] = async () => (++planLoads === 1 ? plan : [...plan, node('added-later')]);
     const { activities, seen, blobs } = mockActivities(plan, async (input, store) => {
       if (input.stateKey && !store.has(input.stateKey)) throw new Error(`state ${input.stateKey} missing`);
       if (input.captureStateKey) store.set(input.captureStateKey, Buffer.from('{}'));
+      expect(input.baseUrl, 'settings read from the row').toBe('http://app.test/');
       return input.testCaseId === 'a1' ? { status: 'FAILED', error: 'broken' } : { status: 'PASSED' };
-    });
+    }, { loadRunPlan });
     const { result, workflowId, firstRunId } = await runPlan(activities, { concurrency: 3, maxHistoryEvents: 30 });
 
     expect(result.continuations).toBeGreaterThanOrEqual(2);
@@ -382,13 +422,43 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     expect(seen.runStarted).toBe(1);
     expect(seen.finished).toHaveLength(1);
     expect(seen.notified).toBe(1);
+    // The graph and the states were deleted when the chain ended.
     expect(blobs.size).toBe(0);
+
+    // The plan was loaded once for the whole chain; every run of it read the graph by reference, and no test's
+    // settings (its URL) entered any history: the tests' activities read them from their rows.
+    expect(planLoads).toBe(1);
+    expect(new Set(seen.settingsRead)).toEqual(new Set(executed.map((id) => `rtc-${id}`)));
+    const runs = await chainHistories(workflowId, firstRunId);
+    expect(runs.length).toBe(result.continuations + 1);
+    for (const history of runs) {
+      const activityTypes = (history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(activityTypes).toContain('loadRunGraph');
+      expect(activityTypes).not.toContain('loadRunPlan');
+      const payloads = (history.events ?? []).flatMap((e) => [
+        ...(e.activityTaskScheduledEventAttributes?.input?.payloads ?? []),
+        ...(e.activityTaskCompletedEventAttributes?.result?.payloads ?? []),
+        ...(e.workflowExecutionStartedEventAttributes?.input?.payloads ?? []),
+      ]);
+      expect(payloads.length).toBeGreaterThan(0);
+      for (const p of payloads) expect(Buffer.from(p.data ?? []).toString('utf8')).not.toContain('http://app.test/');
+    }
 
     // The first run of the chain ended by continuing as new, below its budget plus one drain's worth of events.
     const first = await env.client.workflow.getHandle(workflowId, firstRunId).fetchHistory();
     const events = first.events ?? [];
     expect(events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
     expect(events.length).toBeLessThan(30 + 3 * 10);
+  }, 60_000);
+
+  it('makes progress in every run of its chain, even with a history budget smaller than loading costs', async () => {
+    const plan = Array.from({ length: 5 }, (_, i) => node(`t${i}`, i ? { waitFor: [`t${i - 1}`] } : {}));
+    const { activities, seen } = mockActivities(plan);
+    const { result } = await runPlan(activities, { maxHistoryEvents: 1 });
+    expect(result).toMatchObject({ status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 5 } });
+    // A chain of five: each run starts the one test that is ready, then continues as new.
+    expect(result.continuations).toBe(4);
+    expect(names(seen.executed)).toEqual(['t0', 't1', 't2', 't3', 't4']);
   }, 60_000);
 
   it('an activity of the run itself failing for good ends the run ERROR with the reason', async () => {

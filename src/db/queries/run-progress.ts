@@ -25,6 +25,17 @@ export async function runPlanRows(db: DB, runId: string, page?: { offset?: numbe
   return query.execute();
 }
 
+/** What a run's tests need when they run (their URL, build, device), by row: read by the activity that runs them. */
+export async function planTestSettingRows(db: DB, runTestCaseIds: string[]) {
+  if (runTestCaseIds.length === 0) return [];
+  return db
+    .selectFrom('run_test_cases as r')
+    .leftJoin('application_builds as b', 'b.id', 'r.application_build_id')
+    .select(['r.id', 'r.environment_url', 'r.device', 'b.short_id as build_short_id', 'b.platform as build_platform'])
+    .where('r.id', 'in', runTestCaseIds)
+    .execute();
+}
+
 /** The ids of every test case in the run. */
 export async function runTestCaseIds(db: DB, runId: string): Promise<string[]> {
   return (await db.selectFrom('run_test_cases').select('test_case_id').where('run_id', '=', runId).where('test_case_id', 'is not', null).execute()).map((r) => r.test_case_id!);
