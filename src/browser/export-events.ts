@@ -16,7 +16,7 @@ export function usesTabs(steps: Step[]): boolean {
  * on when the tab went away, so the spec tolerates it too. A check cut short by its tab closing still fails.
  */
 function mayCloseItsTab(step: Step): boolean {
-  return (step.page ?? 0) > 0 && !step.action.startsWith('assert_') && step.action !== 'wait_for' && step.action !== 'switch_tab' && step.action !== 'close_tab';
+  return Boolean(step.locator) && (step.page ?? 0) > 0 && !step.action.startsWith('assert_') && step.action !== 'wait_for' && step.action !== 'switch_tab' && step.action !== 'close_tab';
 }
 
 const magic: Record<string, string> = { png: '89504e470d0a1a0a', jpeg: 'ffd8ff', pdf: '255044462d', gif: '47494638', zip: '504b0304' };
@@ -59,7 +59,9 @@ export function eventHelpers(steps: Step[]): string[] {
     out.push(
       '',
       '// A step that makes its own tab close (a popup\'s "Allow") did its job; Playwright may report the closing as an error.',
-      "async function mayCloseTab(page: import('@playwright/test').Page, step: () => Promise<unknown>) {",
+      '// Its element must be there first: a tab that closes before it ever showed the element fails the step.',
+      "async function mayCloseTab(page: import('@playwright/test').Page, element: import('@playwright/test').Locator, step: () => Promise<unknown>) {",
+      "  await element.first().waitFor({ state: 'attached' });",
       '  try {',
       '    await step();',
       '  } catch (err) {',
@@ -101,8 +103,11 @@ export function eventStatement(step: Step, element: string | undefined): string 
   }
 }
 
-/** The step's statement with its tab, dialogs, new tab and download around it. `previous`: the step before it. */
-export function withEvents(step: Step, index: number, statement: string, previous: Step | undefined): string[] {
+/**
+ * The step's statement with its tab, dialogs, new tab and download around it. `previous`: the step before it;
+ * `element`: the step's element expression, if it has one.
+ */
+export function withEvents(step: Step, index: number, statement: string, previous: Step | undefined, element?: string): string[] {
   const lines: string[] = [];
   const tab = step.page ?? 0;
   const tabChanged = previous ? (previous.page ?? 0) !== tab || previous.opensPage || previous.action === 'switch_tab' || previous.action === 'close_tab' : tab !== 0;
@@ -111,7 +116,7 @@ export function withEvents(step: Step, index: number, statement: string, previou
   if (step.dialogs?.length) lines.push(`const dialogs${n} = answerDialogs(page, ${JSON.stringify(step.dialogs)});`);
   if (step.opensPage) lines.push(`const opened${n} = context.waitForEvent('page');`);
   if (step.download) lines.push(`const download${n} = page.waitForEvent('download');`);
-  lines.push(mayCloseItsTab(step) ? `await mayCloseTab(page, async () => { ${statement} });` : statement);
+  lines.push(mayCloseItsTab(step) && element ? `await mayCloseTab(page, ${element}, async () => { ${statement} });` : statement);
   if (step.dialogs?.length) {
     const expected = step.dialogs.map((d) => ({ type: d.type, message: d.message }));
     lines.push(`await expect.poll(() => dialogs${n}).toEqual(${JSON.stringify(expected)});`);

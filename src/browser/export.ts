@@ -65,7 +65,7 @@ export function exportPlaywrightSpec(input: ExportInput): string {
 }
 
 function stepLines(steps: Step[], indent: string): string[] {
-  return steps.flatMap((step, i) => [`${indent}// ${i + 1}. ${oneLine(step.description)}`, ...withEvents(step, i, statement(step), steps[i - 1]).map((l) => `${indent}${l}`)]);
+  return steps.flatMap((step, i) => [`${indent}// ${i + 1}. ${oneLine(step.description)}`, ...withEvents(step, i, statement(step), steps[i - 1], elementExpression(step)).map((l) => `${indent}${l}`)]);
 }
 
 function oneLine(text: string): string {

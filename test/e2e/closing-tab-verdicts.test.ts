@@ -76,21 +76,35 @@ describe('a tab closing under a step', () => {
     expect(result.status).toBe('PASSED');
   }, 30_000);
 
-  it('the exported spec does as replay: the popup closing under its own Allow passes, under a check fails', async () => {
+  it('the exported spec does as replay: the popup closing under its own Allow passes, under a check or before its element showed fails', async () => {
     const allow: Step = { action: 'click', locator: "getByRole('button', { name: 'Allow' })", page: 1, description: 'Allow' };
     const back: Step = { action: 'assert_visible', locator: "getByRole('heading', { name: 'App' })", description: 'back in the app' };
     const spec = (query: string, steps: Step[]) => exportPlaywrightSpec({ name: 'popup', baseUrl: `${base}/?${query}`, steps, configs: {} });
     const allowed = spec('stays', [open, allow, back]);
-    expect(allowed).toContain('await mayCloseTab(page, async () => {');
+    expect(allowed).toContain("await mayCloseTab(page, page.getByRole('button', { name: 'Allow' }), async () => {");
     const passed = await runPlaywrightSpec(allowed);
     expect(passed.output).toMatch(/1 passed/);
 
     const cutShort = spec('closes', [open, checks[0]!]);
-    expect(cutShort).not.toContain('mayCloseTab');
+    expect(cutShort).not.toContain('mayCloseTab(page,');
     const failed = await runPlaywrightSpec(cutShort);
     expect(failed.code).not.toBe(0);
     expect(failed.output).toMatch(/1 failed/);
+
+    // An action on an element the popup never had, cut short by it closing: the spec fails, as replay does.
+    const neverThere = spec('closes', [open, { action: 'click', locator: "getByRole('button', { name: 'Deny' })", page: 1, description: 'Deny' }]);
+    expect(neverThere).toContain('await mayCloseTab(page,');
+    const missing = await runPlaywrightSpec(neverThere);
+    expect(missing.code).not.toBe(0);
+    expect(missing.output).toMatch(/1 failed/);
   }, 90_000);
+
+  it.each(['click', 'fill', 'check', 'hover'] as const)('%s on an element the popup never had, cut short by it closing, FAILS', async (action) => {
+    const missing: Step = { action, locator: "getByRole('button', { name: 'Deny' })", ...(action === 'fill' && { value: 'x' }), page: 1, description: `${action} Deny` };
+    const result = await replay('closes', [open, missing]);
+    expect(result.status).toBe('FAILED');
+    expect(result.failedStepIndex).toBe(1);
+  }, 30_000);
 
   it('the same checks pass on a popup that shows what they look for (control)', async () => {
     const shown: Step = { action: 'assert_text', value: 'Waiting for you to allow', page: 1, description: 'asks' };
