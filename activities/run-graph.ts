@@ -15,8 +15,17 @@ export interface RunGraphParts {
  * the plan's settings never enter a history: a test's activity reads its own row.
  */
 export function createRunGraphActivities(parts: RunGraphParts) {
-  const stored = async (runId: string, runShortId: string): Promise<RunGraph> => {
+  // A run reads its graph in pages, one after the other: the last graph read serves the next page without reading
+  // and parsing the whole blob again. A graph never changes once stored, so it cannot be stale.
+  let last: { key: string; graph: RunGraph } | undefined;
+  const read = async (runId: string, runShortId: string): Promise<RunGraph> => {
     const key = blobKeys.runGraph(runShortId);
+    if (last?.key === key) return last.graph;
+    const graph = await stored(runId, key);
+    last = { key, graph };
+    return graph;
+  };
+  const stored = async (runId: string, key: string): Promise<RunGraph> => {
     try {
       return JSON.parse((await parts.blobs.get(key)).toString('utf8')) as RunGraph;
     } catch (err) {
@@ -30,7 +39,7 @@ export function createRunGraphActivities(parts: RunGraphParts) {
   return {
     /** Tests `offset` to `offset + limit` of the run's graph, building and storing the graph on the first call. */
     async loadRunGraph(input: { runId: string; runShortId: string; offset: number; limit: number }): Promise<RunGraph & { total: number }> {
-      return graphPage(await stored(input.runId, input.runShortId), input.offset, input.limit);
+      return graphPage(await read(input.runId, input.runShortId), input.offset, input.limit);
     },
   };
 }
