@@ -1,6 +1,7 @@
-import type { Step } from '../domain/steps.js';
+import { isPageCheck, type Step } from '../domain/steps.js';
 import { generatedFile } from './files.js';
 import { quote } from './locators.js';
+import { tabActions } from './session.js';
 
 // The spec code for what a step does besides its action: which tab it acts on, the dialogs it answers, the tab it
 // opens and the file it downloads. Same checks as replay, in @playwright/test terms.
@@ -16,7 +17,7 @@ export function usesTabs(steps: Step[]): boolean {
  * on when the tab went away, so the spec tolerates it too. A check cut short by its tab closing still fails.
  */
 function mayCloseItsTab(step: Step): boolean {
-  return Boolean(step.locator) && (step.page ?? 0) > 0 && !step.action.startsWith('assert_') && step.action !== 'wait_for' && step.action !== 'switch_tab' && step.action !== 'close_tab';
+  return Boolean(step.locator) && (step.page ?? 0) > 0 && !isPageCheck(step.action) && !tabActions.has(step.action);
 }
 
 const magic: Record<string, string> = { png: '89504e470d0a1a0a', jpeg: 'ffd8ff', pdf: '255044462d', gif: '47494638', zip: '504b0304' };

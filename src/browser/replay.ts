@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { withLocatorInFront, type Step, type StepTarget } from '../domain/steps.js';
+import { isPageCheck, withLocatorInFront, type Step, type StepTarget } from '../domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdicts.js';
 import { ElementNotFoundError, firstLine, locatesElement, performAction, probeElement, stepLocators, type ActionOptions } from './actions.js';
 import { findDropTarget } from './drop-target.js';
@@ -84,7 +84,7 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
     const httpStatus = document.status();
     const evidence: FailureEvidence = { url: session.page().url(), ...(excerpt && { pageExcerpt: excerpt }), ...(httpStatus !== undefined && { httpStatus }) };
     // What the page showed instead is what a reader of a failed assertion asks first.
-    const quoteExcerpt = excerpt && step && (step.action.startsWith('assert_') || step.action === 'wait_for');
+    const quoteExcerpt = excerpt && step && isPageCheck(step.action);
     return done({
       status: 'FAILED',
       failedStepIndex: index,

@@ -99,6 +99,11 @@ export interface StepTarget {
   text?: string;
 }
 
+/** A step that checks the page (an assertion, a wait) rather than acting on it. */
+export function isPageCheck(action: string): boolean {
+  return action.startsWith('assert_') || action === 'wait_for';
+}
+
 /** Most locators kept per step (the primary and its fallbacks), so heal after heal cannot grow a step without bound. */
 export const maxLocatorsPerStep = 6;
 

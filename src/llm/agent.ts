@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { Step, StepAction } from '../domain/steps.js';
+import { isPageCheck, type Step, type StepAction } from '../domain/steps.js';
 import { firstLine, performAction, watchActivity, type ActionOptions } from '../browser/actions.js';
 import { resolveLocator } from '../browser/locators.js';
 import { locatorForRef } from '../browser/record.js';
@@ -146,7 +146,7 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
     if (v === undefined || v === '') throw new Error(`${name} needs "${key}"`);
     return v;
   };
-  const purpose = name.startsWith('assert_') || name === 'wait_for' ? 'assert' : 'act';
+  const purpose = isPageCheck(name) ? 'assert' : 'act';
   const element = async () => locatorForRef(page, need('ref'), purpose);
   const optionalElement = async () => (str('ref') ? locatorForRef(page, need('ref'), purpose) : undefined);
 
