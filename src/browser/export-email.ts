@@ -1,7 +1,8 @@
 // Proctor's inbox in an exported spec. The spec cannot reach Proctor's database, so it asks Proctor's API as a CI
 // script would: an address per `{{INBOX}}` / `{{INBOX:name}}` when the test starts (POST /v1/inbox/addresses), then
 // `wait_for_email` polls the project's mail (GET /v1/inbox/messages?to=…) for the newest match and reads the code
-// and link Proctor takes from it (GET /v1/inbox/messages/{id}), as replay does.
+// and link Proctor takes from it (GET /v1/inbox/messages/{id}, with the code shape the burn-in recorded), as replay
+// does.
 import { defaultEmailTimeoutMs, emailCodeVariable, emailLinkVariable, inboxReferences, namedInboxPattern } from '../domain/inbox.js';
 import type { Step } from '../domain/steps.js';
 import { quote } from './locators.js';
@@ -38,6 +39,7 @@ export function emailStatement(step: Step, value: string): string | undefined {
     ...(email.subject && { subject: email.subject }),
     ...(email.from && { from: email.from }),
     ...(email.linkPattern && { linkPattern: email.linkPattern }),
+    ...(email.codeShape && { codeShape: email.codeShape }),
     timeoutMs: email.timeoutMs ?? defaultEmailTimeoutMs,
     expects: email.expects ?? [],
   };
@@ -79,15 +81,18 @@ export function inboxHelpers(steps: Step[], used: string[]): string[] {
     '}',
     '',
     '// The newest mail to `to` whose subject and sender contain the given parts (any case), waiting up to the timeout.',
-    "async function waitForEmail(to: string, match: { subject?: string; from?: string; linkPattern?: string; timeoutMs: number; expects: Array<'code' | 'link'> }): Promise<{ code: string | null; link: string | null }> {",
+    "async function waitForEmail(to: string, match: { subject?: string; from?: string; linkPattern?: string; codeShape?: string; timeoutMs: number; expects: Array<'code' | 'link'> }): Promise<{ code: string | null; link: string | null }> {",
     '  const has = (value: string, part?: string) => !part || value.toLowerCase().includes(part.toLowerCase());',
     '  const deadline = Date.now() + match.timeoutMs;',
     '  for (;;) {',
     '    const { messages } = await proctorApi(`/v1/inbox/messages?to=${encodeURIComponent(to)}&limit=20`);',
     "    const found = messages.find((m: any) => m.receivedAt >= (inboxSince[to.toLowerCase()] ?? '') && has(m.subject, match.subject) && has(m.from, match.from));",
     '    if (found) {',
-    "      const mail = await proctorApi(`/v1/inbox/messages/${found.id}${match.linkPattern ? `?linkPattern=${encodeURIComponent(match.linkPattern)}` : ''}`);",
-    '      if (match.expects.includes(\'code\') && !mail.code) throw new Error(`the email "${mail.subject}" to ${to} holds no one-time code`);',
+    '      // Proctor takes the code and the link as replay does: a code of the shape the burn-in saw, the link matching.',
+    '      const take = new URLSearchParams({ ...(match.linkPattern && { linkPattern: match.linkPattern }), ...(match.codeShape && { codeShape: match.codeShape }) }).toString();',
+    "      const mail = await proctorApi(`/v1/inbox/messages/${found.id}${take ? `?${take}` : ''}`);",
+    "      const shaped = match.codeShape ? ` shaped ${match.codeShape}, as at burn-in` : '';",
+    '      if (match.expects.includes(\'code\') && !mail.code) throw new Error(`the email "${mail.subject}" to ${to} holds no one-time code${shaped}`);',
     '      if (match.expects.includes(\'link\') && !mail.link) throw new Error(`the email "${mail.subject}" to ${to} holds no link`);',
     '      return mail;',
     '    }',

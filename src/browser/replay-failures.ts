@@ -2,6 +2,7 @@ import type { Page, Response } from 'playwright-core';
 import type { Step } from '../domain/steps.js';
 import type { FailureKind } from '../domain/verdicts.js';
 import { ElementNotFoundError, StepFailedError } from './actions.js';
+import { MailStepError } from './email-steps.js';
 import { LocatorSyntaxError } from './locators.js';
 
 // Why a replayed step failed: the kinds a reader needs to tell a real bug from a flaky test or a down environment.
@@ -25,15 +26,20 @@ export class TargetChangedError extends StepFailedError {
 /** Why a step failed, from the error and what the application answered for the page. */
 export function classifyFailure(step: Step | undefined, err: unknown, httpStatus: number | undefined): FailureKind {
   if (err instanceof StepFailedError && err.kind) return err.kind;
+  // A mail step knows why it failed (performAction wraps its error; the cause keeps the kind).
+  const mailFailure = err instanceof MailStepError ? err : err instanceof Error && err.cause instanceof MailStepError ? err.cause : undefined;
+  if (mailFailure) return mailFailure.kind;
   const message = err instanceof Error ? err.message : String(err);
   if (/Target (page|context|browser|closed)|browser has been closed|crash/i.test(message)) return 'infrastructure';
   if (httpStatus !== undefined && httpStatus >= 500) return 'environment';
   if (err instanceof LocatorSyntaxError) return 'test-definition';
   if (/net::ERR_/.test(message)) return 'environment';
   if (err instanceof ElementNotFoundError) return 'element-missing';
-  if (!step || step.action === 'navigate') return 'environment';
-  // A mail that never came is the application's failure to send it, like text that never showed.
-  if (step.action.startsWith('assert_') || step.action === 'wait_for' || step.action === 'wait_for_email') return 'assertion';
+  // open_link is a navigation to where the application's mail pointed.
+  if (!step || step.action === 'navigate' || step.action === 'open_link') return 'environment';
+  // A mail step's own failures carry their kind (above); anything else is reading Proctor's inbox failing.
+  if (step.action === 'wait_for_email') return 'infrastructure';
+  if (step.action.startsWith('assert_') || step.action === 'wait_for') return 'assertion';
   // The element was found and the action could not be done on it (disabled, covered, not a checkbox any more).
   return 'changed-ui';
 }

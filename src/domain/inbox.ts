@@ -1,5 +1,8 @@
 // Proctor's own email inbox: the addresses tests type, which mail a step waits for, and what it takes from it (a
 // one-time code or a link). Pure: the SMTP host, the replay and the export all follow these rules.
+import { extractCode, htmlToText } from './mail-code.js';
+
+export { codeShape, codeShapePattern, extractCode } from './mail-code.js';
 
 /** A run's inbox (`{{INBOX}}`): one per run and dependency chain, one per burn-in. */
 export const runInboxVariable = 'INBOX';
@@ -47,6 +50,11 @@ export interface EmailStep extends Omit<MailMatch, 'to'> {
   linkPattern?: string;
   /** What the mail held at burn-in: replay fails when a later mail lacks it, rather than typing nothing. */
   expects?: Array<'code' | 'link'>;
+  /**
+   * The shape of the code the mail held at burn-in (`AAAA-AAAA`, `999999`, `999 999`: letters A, digits 9): replay
+   * and the exported spec take a code of this shape, and fail when the mail has none. Older steps have none.
+   */
+  codeShape?: string;
 }
 
 export const defaultEmailTimeoutMs = 30_000;
@@ -70,35 +78,15 @@ export interface InboxAccess {
   waitForMail(match: MailMatch, timeoutMs: number): Promise<ReceivedMail | undefined>;
 }
 
-const codeWords = /\b(code|verification|verify|one[- ]time|otp|passcode|pin|token|confirm(?:ation)?|security)\b/i;
-
-/**
- * The mail's likely one-time code: 4–8 digits (or a 6–8 character mix of capitals and digits), preferring the
- * one nearest a word like "code" or "verification". Years, prices, phone numbers and times are not codes.
- */
-export function extractCode(text: string): string | undefined {
-  const candidates: Array<{ code: string; index: number }> = [];
-  // Not part of a longer token, a price, a decimal or a time, nor one group of a spaced phone number.
-  for (const m of text.matchAll(/(?<![\w$€£.,:/-]|\d[ -])(\d{4,8}|(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,8})(?![\w%:/-]|[.,]\w|[ -]\d)/g)) {
-    const code = m[1]!;
-    if (/^(19|20)\d{2}$/.test(code)) continue;
-    candidates.push({ code, index: m.index });
-  }
-  if (candidates.length === 0) return undefined;
-  const distance = (index: number): number => {
-    let best = Infinity;
-    for (const w of text.matchAll(new RegExp(codeWords.source, 'gi'))) best = Math.min(best, Math.abs(w.index - index));
-    return best;
-  };
-  return candidates.map((c) => ({ ...c, d: distance(c.index) })).sort((a, b) => a.d - b.d || a.index - b.index)[0]!.code;
-}
-
 const actionWords = /(verify|confirm|activate|sign[- ]?in|log[- ]?in|magic|reset|token|auth|invite|accept)/i;
 const unlikely = /(unsubscribe|privacy|terms|preferences|mailto:|\.(png|jpe?g|gif|svg|css)(\?|$))/i;
 
-/** The code of a mail: from its text part, else from its HTML with the tags taken out. */
-export function mailCode(mail: Pick<ReceivedMail, 'text' | 'html'>): string | undefined {
-  return extractCode(mail.text || mail.html.replace(/<[^>]+>/g, ' '));
+/**
+ * The code of a mail (of `shape` when given, see `EmailStep.codeShape`): from its text part, else from its HTML read
+ * as lines (a mail whose text part is a stub still carries its code in the HTML).
+ */
+export function mailCode(mail: Pick<ReceivedMail, 'text' | 'html'>, shape?: string): string | undefined {
+  return extractCode(mail.text, shape) ?? extractCode(htmlToText(mail.html), shape);
 }
 
 /** The links of a mail, in order: `href`s of the HTML part, else URLs in the text. */

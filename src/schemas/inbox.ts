@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { codeShapePattern } from '../domain/inbox.js';
 
 export const InboxMessageSchema = z
   .object({
@@ -14,7 +15,7 @@ export const InboxMessageSchema = z
 export const InboxMessageWithBodiesSchema = InboxMessageSchema.extend({
   text: z.string().openapi({ description: 'The plain-text body (empty when the mail had none)' }),
   html: z.string().openapi({ description: 'The HTML body as sent (empty when the mail had none); not sanitised' }),
-  code: z.string().nullable().openapi({ description: 'The likely one-time code, as a wait_for_email step takes it', example: '482913' }),
+  code: z.string().nullable().openapi({ description: 'The likely one-time code, as a wait_for_email step takes it (of `codeShape` when given)', example: '482913' }),
   link: z.string().nullable().openapi({ description: 'The link a wait_for_email step takes (`linkPattern` narrows it)' }),
 }).openapi('InboxMessageWithBodies');
 
@@ -29,6 +30,14 @@ export const InboxMessageParams = z.object({
 
 export const InboxMessageQuery = z.object({
   linkPattern: z.string().min(1).max(500).optional().openapi({ description: 'Take the first link containing this' }),
+  codeShape: z
+    .string()
+    .regex(codeShapePattern, 'must be a code shape: A for a letter, 9 for a digit, groups joined by one dash or space (e.g. AAAA-AAAA, 999999, 999 999)')
+    .optional()
+    .openapi({
+      description: "Take only a code of this shape (A a letter, 9 a digit, separators kept), as a recorded wait_for_email step does: `code` is null when the mail holds none",
+      example: 'AAAA-AAAA',
+    }),
 });
 
 export const InboxAddressBody = z

@@ -92,13 +92,19 @@ export async function listMessages(db: DB, projectId: string, filter: { to?: str
 
 /**
  * One message of the project with its bodies and the code and link a `wait_for_email` step takes from it (an
- * exported spec reads them here); NotFoundError for another project's or an expired one.
+ * exported spec reads them here, with the step's recorded code shape); NotFoundError for another project's or an
+ * expired one.
  */
-export async function getMessage(deps: InboxDeps, projectId: string, id: string, linkPattern?: string): Promise<InboxMessageView & StoredBodies & { code: string | null; link: string | null }> {
+export async function getMessage(
+  deps: InboxDeps,
+  projectId: string,
+  id: string,
+  take: { linkPattern?: string; codeShape?: string } = {},
+): Promise<InboxMessageView & StoredBodies & { code: string | null; link: string | null }> {
   const row = await getInboxMessage(deps.db, projectId, id);
   if (!row) throw new NotFoundError('Message');
   const bodies = await readBodies(deps.blobs, row.blobKey);
-  return { ...toView(row), ...bodies, code: mailCode(bodies) ?? null, link: extractLink(bodies, linkPattern) ?? null };
+  return { ...toView(row), ...bodies, code: mailCode(bodies, take.codeShape) ?? null, link: extractLink(bodies, take.linkPattern) ?? null };
 }
 
 /**

@@ -41,6 +41,13 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ text: 'Your verification code is 482913.', code: '482913', link: 'https://acme.test/verify?t=1' });
     expect(one.body.html).toContain('<b>482913</b>');
+    // A recorded code shape narrows the code, as replay does: another shape is none; a malformed shape is a 400.
+    const shaped = (shape: string) => ctx.call('GET', `/v1/inbox/messages/${list.body.messages[0].id}?codeShape=${encodeURIComponent(shape)}`);
+    expect((await shaped('999999')).body.code).toBe('482913');
+    expect((await shaped('AAAA-AAAA')).body).toMatchObject({ code: null, link: 'https://acme.test/verify?t=1' });
+    const malformed = await shaped('XXXX-XXXX');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.message).toMatch(/codeShape/);
     // Another project sees none of it; a malformed id is a 400.
     expect((await ctx.call('GET', `/v1/inbox/messages/${list.body.messages[0].id}`, undefined, ctx.other.token)).status).toBe(404);
     expect((await ctx.call('GET', '/v1/inbox/messages', undefined, ctx.other.token)).body.messages).toEqual([]);

@@ -40,7 +40,8 @@ export function registerInbox(app: OpenApiApp): void {
   });
   app.openapi(routes.get, async (c) => {
     const { db, blobs } = c.get('deps');
-    const message = await getMessage({ db, blobs }, c.get('caller').projectId, c.req.valid('param').messageId, c.req.valid('query').linkPattern);
+    const { linkPattern, codeShape } = c.req.valid('query');
+    const message = await getMessage({ db, blobs }, c.get('caller').projectId, c.req.valid('param').messageId, { linkPattern, codeShape });
     return c.json(message, 200);
   });
 }
