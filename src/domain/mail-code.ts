@@ -17,6 +17,18 @@ export function codeShape(code: string): string {
   return code.replace(/[A-Za-z]/g, 'A').replace(/\d/g, '9');
 }
 
+/**
+ * Whether a code is of a recorded shape: the same groups and separators; a shape of digits takes digits only, a
+ * shape with letters takes letters or digits anywhere (the alphabets of letter codes hold digits too: allauth mails
+ * `CNSV-HCXK` one day and `K7PX-3MQR` the next, both `AAAA-AAAA` in kind).
+ */
+export function matchesShape(code: string, shape: string): boolean {
+  const actual = codeShape(code);
+  if (actual.length !== shape.length) return false;
+  const digitsOnly = !shape.includes('A');
+  return [...shape].every((c, i) => (/[A9]/.test(c) && !digitsOnly ? /[A9]/.test(actual[i]!) : actual[i] === c));
+}
+
 /** A shape as `codeShape` writes one: 1–12 A/9 per group, at most four groups joined by one dash or space. */
 export const codeShapePattern = /^[A9]{1,12}(?:[- ][A9]{1,12}){0,3}$/;
 
@@ -81,7 +93,7 @@ export function extractCode(raw: string, shape?: string): string | undefined {
   for (const m of tokens) {
     const code = m[1]!;
     const kind = codeLike(code);
-    if (!kind || (shape && codeShape(code) !== shape)) continue;
+    if (!kind || (shape && !matchesShape(code, shape))) continue;
     const index = m.index;
     const end = index + code.length;
     const lineStart = text.lastIndexOf('\n', index - 1) + 1;

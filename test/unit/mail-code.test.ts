@@ -107,6 +107,21 @@ describe('generated codes and prose', () => {
     );
   });
 
+  it("takes a random code of a letter alphabet by the shape of another: same groups, letters or digits anywhere", () => {
+    const allauthCode = groups(allauthAlphabet, 4, 2, '-').filter((c) => /[A-Z]/.test(c));
+    fc.assert(
+      fc.property(allauthCode, allauthCode, (burnIn, later) => {
+        expect(extractCode(`Your sign-in code is listed below.\n\n${later}\n`, codeShape(burnIn))).toBe(later);
+      }),
+      { numRuns: 400 },
+    );
+    // A shape of digits stays digits, and the groups must agree.
+    expect(extractCode('Your code is AB12CD.', '999999')).toBeUndefined();
+    expect(extractCode('Your code is 1234-5678.', 'AAAA-AAAA')).toBe('1234-5678');
+    expect(extractCode('Your code is ABCD-EFGH.', 'AAA-AAA')).toBeUndefined();
+    expect(extractCode('Your code is 123 456.', '999-999')).toBeUndefined();
+  });
+
   it('never takes a word, a year, a price, a time, a phone or an order number of plain prose', () => {
     fc.assert(
       fc.property(prose, (text) => {
