@@ -6,6 +6,7 @@ import { listenOnFreePort } from './net.js';
 import { cartPage, checkoutPage, loginPage, productsPage, shopCredentials } from './fixtures/shop.js';
 import { escapeHtml, page, skinFor, type Variant } from './fixtures/skin.js';
 import { todoPage } from './fixtures/todo.js';
+import { createCodeAuth, type CodeAuth } from './fixtures/code-auth.js';
 import { createMailFlows, type MailFlows } from './fixtures/mail-flows.js';
 import { handleInteractions } from './fixtures/interactions/index.js';
 import { createFlowFixtures, type FlowFixtures } from './fixtures/flows.js';
@@ -25,6 +26,8 @@ export interface FixtureApps {
   requests: () => string[];
   /** Sign-up with an emailed code and a magic-link sign-in under /mail/ (fixtures/mail-flows.ts). */
   mail: Omit<MailFlows, 'handle'>;
+  /** Passwordless sign-up and sign-in by emailed code under /codes/<style>/ (fixtures/code-auth.ts). */
+  codes: Omit<CodeAuth, 'handle'>;
   /** Dialogs, tabs and files pages under /flows/ (fixtures/flows.ts), with their own variants. */
   flows: Pick<FlowFixtures, 'setFlowVariant'>;
   /** TOTP sign-in under /auth/, protected preview with a notes API under /preview/ (fixtures/auth-toolkit.ts). */
@@ -42,6 +45,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
   const pendingTimers = new Set<NodeJS.Timeout>();
   let orderNumber = 1000;
   const mail = createMailFlows();
+  const codes = createCodeAuth();
   const flows = createFlowFixtures();
   const auth = createAuthFixtures();
   const quality = createQualityFixtures();
@@ -74,6 +78,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     if (await auth.handle(req, res, url)) return;
 
     if (url.pathname.startsWith('/mail/') && (await mail.handle(req, res, url))) return;
+    if (url.pathname.startsWith('/codes/') && (await codes.handle(req, res, url))) return;
     switch (route) {
       case 'GET /':
         return html(res, indexPage(variant));
@@ -144,6 +149,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     },
     requests: () => [...log],
     mail,
+    codes,
     flows,
     auth,
     quality,
