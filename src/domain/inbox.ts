@@ -86,7 +86,8 @@ const unlikely = /(unsubscribe|privacy|terms|preferences|mailto:|\.(png|jpe?g|gi
  * as lines (a mail whose text part is a stub still carries its code in the HTML).
  */
 export function mailCode(mail: Pick<ReceivedMail, 'text' | 'html'>, shape?: string): string | undefined {
-  return extractCode(mail.text, shape) ?? extractCode(htmlToText(mail.html), shape);
+  // Only the HTML's first megabyte: its code is near the top, and the text read of it stops at 200,000 characters.
+  return extractCode(mail.text, shape) ?? extractCode(htmlToText(mail.html.slice(0, 1_000_000)), shape);
 }
 
 /** The links of a mail, in order: `href`s of the HTML part, else URLs in the text. */

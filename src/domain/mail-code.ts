@@ -82,7 +82,8 @@ interface Candidate {
  * that shape. Among several, the one nearest a code word, then the first.
  */
 export function extractCode(raw: string, shape?: string): string | undefined {
-  const text = readableText(raw);
+  // An auth mail's code is near its top; a long newsletter is not read to its end (nor made to cost much).
+  const text = readableText(raw.slice(0, maxReadChars));
   const words = [...wordsAt(text, strongWords, 0), ...wordsAt(text, weakWords, 60)];
   const candidates: Candidate[] = [];
   // A maximal token: not glued to a word, a price, a time, a decimal, an id (#, @, /) or a further group of digits.
@@ -90,34 +91,48 @@ export function extractCode(raw: string, shape?: string): string | undefined {
     ...text.matchAll(/(?<![\w$€£¥#@+/\\]|\w-|\d[.:,]|\d )([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?![\w@/\\]|-\w|[.,:]\d| \d)/g),
     ...text.matchAll(/(?<![\w$€£¥#@+/\\]|\w-|\d[.:,]|\d )(\d{3,4}(?: \d{3,4}){1,2})(?![\w@/\\]|-\w|[.,:]\d| \d)/g),
   ];
+  let weighed = 0;
   for (const m of tokens) {
     const code = m[1]!;
     const kind = codeLike(code);
     if (!kind || (shape && !matchesShape(code, shape))) continue;
+    if (++weighed > maxCandidates) break;
     const index = m.index;
     const end = index + code.length;
     const lineStart = text.lastIndexOf('\n', index - 1) + 1;
     const lineEnd = text.indexOf('\n', end) === -1 ? text.length : text.indexOf('\n', end);
-    const before = text.slice(lineStart, index);
-    if (labelBefore.test(before) || quantityAfter.test(text.slice(end, lineEnd))) continue;
-    const standsAlone = /^[\s*_>"'`]*$/.test(before) && /^[\s*_"'`.]*$/.test(text.slice(end, lineEnd));
+    const before = text.slice(Math.max(lineStart, index - 60), index);
+    const after = text.slice(end, Math.min(lineEnd, end + 60));
+    if (labelBefore.test(before) || quantityAfter.test(after)) continue;
+    const standsAlone = /^[\s*_>"'`]*$/.test(text.slice(lineStart, index)) && /^[\s*_"'`.]*$/.test(text.slice(end, lineEnd));
     // Near: a code word ends up to 80 characters before it, or starts up to 40 after it, within its paragraph.
     const near = (w: WordAt) =>
       (w.end <= index && index - w.end <= 80 && !/\n\s*\n/.test(text.slice(w.end, index))) ||
       (w.start >= end && w.start - end <= 40 && !text.slice(end, w.start).includes('\n'));
     const introduced = words.some(near);
     // A year (or a span of them) is a code only right after its word ("Your PIN is 2019"), not near one ("Verification (est. 2019)").
-    if (/^(?:19|20)\d{2}(?:[- ](?:19|20)\d{2})*$/.test(code) && !words.some((w) => !w.weak && w.end <= index && /^\s*(?:is|was)?\s*:?\s*$/i.test(text.slice(w.end, index)))) continue;
+    if (/^(?:19|20)\d{2}(?:[- ](?:19|20)\d{2})*$/.test(code) && !words.some((w) => !w.weak && w.end <= index && index - w.end <= 12 && /^\s*(?:is|was)?\s*:?\s*$/i.test(text.slice(w.end, index)))) continue;
     // Upper-case words stand alone too (a heading, a signature): one group of letters on its own line counts only
     // under a line that announces it ("Your code:").
-    const announced = standsAlone && /(?:codes?|passcodes?|otp|pin)\b[^\n]*:\s*$/i.test(text.slice(0, lineStart).replace(/\s+$/, ''));
+    const announced = standsAlone && /(?:codes?|passcodes?|otp|pin)\b[^\n]*:$/i.test(previousLine(text, lineStart));
     const accepted = kind === 'letters' && !code.includes('-') ? introduced || announced : introduced || standsAlone;
     if (!accepted) continue;
-    const distance = Math.min(...words.map((w) => (w.end <= index ? index - w.end : Math.max(0, w.start - end)) + w.penalty));
+    let distance = Infinity;
+    for (const w of words) distance = Math.min(distance, (w.end <= index ? index - w.end : Math.max(0, w.start - end)) + w.penalty);
     candidates.push({ code, index, distance });
   }
   candidates.sort((a, b) => a.distance - b.distance || a.index - b.index);
   return candidates[0]?.code;
+}
+
+const maxReadChars = 200_000;
+const maxCandidates = 200;
+
+/** The last non-blank line before `lineStart`, trimmed at its end. */
+function previousLine(text: string, lineStart: number): string {
+  let last = lineStart - 1;
+  while (last >= 0 && /\s/.test(text[last]!)) last--;
+  return text.slice(text.lastIndexOf('\n', last) + 1, last + 1);
 }
 
 interface WordAt {
