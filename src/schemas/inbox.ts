@@ -35,7 +35,8 @@ export const InboxMessageQuery = z.object({
     .regex(codeShapePattern, 'must be a code shape: A for a letter, 9 for a digit, groups joined by one dash or space (e.g. AAAA-AAAA, 999999, 999 999)')
     .optional()
     .openapi({
-      description: "Take only a code of this shape (A a letter, 9 a digit, separators kept), as a recorded wait_for_email step does: `code` is null when the mail holds none",
+      description:
+        'Take only a code of this shape (A a letter, 9 a digit, separators kept), as a recorded wait_for_email step does: the same groups and separators; a shape of digits takes digits, one with letters takes letters or digits anywhere. `code` is null when the mail holds none',
       example: 'AAAA-AAAA',
     }),
 });

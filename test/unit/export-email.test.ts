@@ -37,6 +37,16 @@ describe('export of mail steps', () => {
     expect(spec).toMatch(/PROCTOR_API_URL .*\n.*PROCTOR_API_TOKEN/);
   });
 
+  it('hands the code shape burn-in recorded to Proctor, so the spec takes the code replay takes', () => {
+    const steps = verify('{{INBOX}}');
+    steps[0]!.email = { ...steps[0]!.email, codeShape: 'AAAA-AAAA', linkPattern: '/verify' };
+    const spec = exportPlaywrightSpec({ name: 'Shaped', baseUrl: 'http://app.test', configs: {}, steps: [...signUp, ...steps] });
+    expect(syntaxErrors(spec)).toEqual([]);
+    expect(spec).toContain('waitForEmail(config.INBOX, {"subject":"Verify","from":"acme","linkPattern":"/verify","codeShape":"AAAA-AAAA","timeoutMs":5000,"expects":["code"]})');
+    expect(spec).toContain('...(match.codeShape && { codeShape: match.codeShape })');
+    expect(spec).toContain('holds no one-time code${shaped}');
+  });
+
   it('looks {{INBOX:name}} up by key and asks for the named address', () => {
     const spec = exportPlaywrightSpec({ name: 'Named', baseUrl: 'http://app.test', configs: {}, steps: [{ ...signUp[0]!, value: '{{INBOX:qa-team}}' }, ...verify('{{INBOX:qa-team}}')] });
     expect(syntaxErrors(spec)).toEqual([]);
