@@ -57,3 +57,22 @@ export const InboxAddressSchema = z
     since: z.string().datetime().openapi({ description: 'The server time the address was handed out: mail received before it is not this caller\'s (a named inbox keeps older mail)' }),
   })
   .openapi('InboxAddress');
+
+/** A `wait_for_email` step's settings as the API shows and takes them (`EmailStep` in src/domain/inbox.ts). */
+export const EmailStepSchema = z
+  .object({
+    subject: z.string().max(1000).optional().openapi({ description: 'Part of the subject (any case)' }),
+    from: z.string().max(500).optional().openapi({ description: 'Part of the From header (any case)' }),
+    timeoutMs: z.number().int().min(1).max(300_000).optional().openapi({ description: 'How long to wait for the mail', example: 30_000 }),
+    linkPattern: z.string().min(1).max(500).optional().openapi({ description: '{{EMAIL_LINK}} is the first link containing this' }),
+    expects: z
+      .array(z.enum(['code', 'link']))
+      .optional()
+      .openapi({ description: 'What the mail held at burn-in: replay fails when a later mail lacks it' }),
+    codeShape: z
+      .string()
+      .regex(codeShapePattern, 'must be a code shape: A for a letter, 9 for a digit, groups joined by one dash or space')
+      .optional()
+      .openapi({ description: "The shape of the burn-in mail's code (A a letter, 9 a digit): replay and the exported spec take a code of this kind", example: 'AAAA-AAAA' }),
+  })
+  .openapi('EmailStep');

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { maxOffset, name, shortId, uuid } from './common.js';
 import { scrollDirections, stepActions } from '../domain/steps.js';
+import { EmailStepSchema } from './inbox.js';
 import { stepEventFields } from './step-events.js';
 
 // Request and response shapes of the test-case routes (src/api/routes/test-cases.ts).
@@ -133,6 +134,9 @@ export const StepSchema = z
       .object({ direction: z.enum(scrollDirections), pixels: z.number().int().positive().max(100_000).optional(), untilText: z.string().optional() })
       .optional()
       .openapi({ description: '`scroll` inside the element (a container) instead of scrolling it into view; `untilText` must appear' }),
+    // Without it here an edit of the steps (PUT /v1/test-cases/{id}/steps) dropped a mail step's subject, timeout,
+    // expectations and code shape.
+    email: EmailStepSchema.optional().openapi({ description: '`wait_for_email` (its `value` is the address, e.g. `{{INBOX}}`): which mail, how long, what it must hold' }),
     ...stepEventFields,
   })
   .openapi('Step');

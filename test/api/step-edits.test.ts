@@ -44,6 +44,22 @@ describe('editing steps through the API', () => {
     expect(await steps()).toEqual(before);
   });
 
+  it("keeps a mail step's settings (subject, timeout, what it expects, its code shape) through an edit; refuses a malformed shape", async () => {
+    const before = await steps();
+    const mailSteps: Step[] = [
+      ...before.steps,
+      { action: 'wait_for_email', value: '{{INBOX}}', email: { subject: 'Sign-In Code', from: 'acme', timeoutMs: 5000, linkPattern: '/confirm', expects: ['code', 'link'], codeShape: 'AAAA-AAAA' }, description: 'Wait for the code' },
+    ];
+    expect((await edit({ basedOnVersion: before.version, steps: mailSteps })).status).toBe(200);
+    const saved = await steps();
+    expect(saved.steps.at(-1)).toEqual(mailSteps.at(-1));
+    const malformed = saved.steps.map((x) => (x.action === 'wait_for_email' ? { ...x, email: { ...x.email, codeShape: 'CNSV-HCXK' } } : x));
+    const res = await edit({ basedOnVersion: saved.version, steps: malformed });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/code shape/);
+    expect(await steps()).toEqual(saved);
+  });
+
   it('a stale version is a 409 and keeps the newer steps; unknown, malformed and other projects\' ids are refused', async () => {
     const before = await steps();
     const res = await edit({ basedOnVersion: before.version - 1, steps: before.steps });
