@@ -52,7 +52,8 @@ export interface EmailStep extends Omit<MailMatch, 'to'> {
   expects?: Array<'code' | 'link'>;
   /**
    * The shape of the code the mail held at burn-in (`AAAA-AAAA`, `999999`, `999 999`: letters A, digits 9): replay
-   * and the exported spec take a code of this shape, and fail when the mail has none. Older steps have none.
+   * and the exported spec take a code of this kind (`matchesShape`), and fail when the mail has none. Older steps
+   * have none and take the likeliest code.
    */
   codeShape?: string;
 }

@@ -4,11 +4,12 @@
 // the API and the exported spec (through the API) all read codes with these rules.
 
 /** Words that introduce a code. Weak ones ("sign in", "verify") also head mails that carry only a link. */
-const strongWords = /\b(?:codes?|passcodes?|one[- ]?time|otp|pin|verification|security|2fa|two[- ]factor|mfa|authenticat\w*)\b/gi;
+// `\w*code` also reads compounds ("Bestätigungscode", "Zugangscode"); Spanish and Italian name theirs otherwise.
+const strongWords = /\b(?:\w*codes?|c[oó]digo|codice|one[- ]?time|otp|pin|verification|security|2fa|two[- ]factor|mfa|authenticat\w*)\b/gi;
 const weakWords = /\b(?:verify|confirm|token|sign[- ]?in|log[- ]?in|login)\b/gi;
 /** A number after one of these labels is that thing's number, not a code ("Order 48213", "call 555 1234"). */
 const labelBefore =
-  /\b(?:order|invoice|receipt|ticket|case|request|ref|reference|booking|reservation|confirmation|account|acct|customer|member|membership|tracking|phone|tel|telephone|mobile|fax|call|room|suite|unit|box|zip|postal|flight|id|version)\s*(?:no\.?|number|nr\.?|#|id)?\s*[:#.]?\s*$/i;
+  /\b(?:order|invoice|receipt|ticket|case|request|ref|reference|booking|reservation|confirmation|account|acct|customer|member|membership|tracking|phone|tel|telephone|mobile|fax|call|room|suite|unit|box|zip|zipcode|postal|postcode|barcode|flight|id|version)\s*(?:no\.?|number|nr\.?|#|id)?\s*[:#.]?\s*$/i;
 /** A currency, a percentage or a unit after it makes a number a quantity. */
 const quantityAfter = /^\s?(?:%|€|£|\$|¥|usd|eur|gbp|dollars?|euros?|kb|mb|gb|px|km|kg|ms|min(?:ute)?s?|h(?:ours?)?|days?)\b/i;
 

@@ -36,6 +36,15 @@ describe('codes and links as auth systems mail them', () => {
     expect(extractCode(`Your code is ${code}.`)).toBe(code);
   });
 
+  it.each([
+    ['Ihr Bestätigungscode lautet: 482913. Er ist 10 Minuten gültig.', '482913'],
+    ['Votre code de vérification : 551 204', '551 204'],
+    ['Tu código de acceso es 7731', '7731'],
+    ['Ship to: 1 Main St, Postcode 94105. Barcode 88812345.', undefined],
+  ])('reads codes of other languages too: %j -> %s', (text, code) => {
+    expect(extractCode(text)).toBe(code);
+  });
+
   it('takes one group of capitals on its own line only under a line that announces a code', () => {
     expect(extractCode('Your login code:\n\nQWRTPX\n\nThanks,\nACME')).toBe('QWRTPX');
     expect(extractCode('Your code expires soon.\n\nQWRTPX')).toBeUndefined();
