@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { maxOffset, name, shortId, uuid } from './common.js';
 import { scrollDirections, stepActions } from '../domain/steps.js';
+import { HttpStepSchema } from './http-step.js';
 import { EmailStepSchema } from './inbox.js';
 import { stepEventFields } from './step-events.js';
 
@@ -137,6 +138,7 @@ export const StepSchema = z
     // Without it here an edit of the steps (PUT /v1/test-cases/{id}/steps) dropped a mail step's subject, timeout,
     // expectations and code shape.
     email: EmailStepSchema.optional().openapi({ description: '`wait_for_email` (its `value` is the address, e.g. `{{INBOX}}`): which mail, how long, what it must hold' }),
+    http: HttpStepSchema.optional().openapi({ description: '`http_request`: the API call, what it must answer and the run variables it saves' }),
     ...stepEventFields,
   })
   .openapi('Step');
