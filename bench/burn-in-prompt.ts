@@ -30,8 +30,9 @@ import { burnInLargePage, measureLargePage, type LargePageFigures } from './burn
 import { partsHeader, partsRow, promptParts, type PromptParts } from './burn-in-prompt-parts.js';
 import { largePageSize } from '../test/support/fixtures/large-page.js';
 import { groupCombinations, groupMatrix, worstOf } from './burn-in-prompt-groups.js';
+import { benchPages, burnInPage, pagesHeader, pagesRow } from './burn-in-prompt-pages.js';
 
-watchdog(180, 'bench/burn-in-prompt');
+watchdog(300, 'bench/burn-in-prompt');
 
 const task = (goal: string, expectedResult: string): AgentTask => ({ applicationName: 'Shop', goal, expectedResult, configNames: Object.keys(shopConfigs) });
 const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
@@ -201,6 +202,13 @@ try {
   process.stdout.write(
     `\ngoal ≤ 1,500 prompt tokens per step, tools included (o200k): shop max ${Math.max(...all.map((s) => s.parts.total))}, large page max ${Math.max(...large.parts.map((p) => p.total), ...figures.map((f) => f.parts.total))}, every tool-group combination max ${worst.parts.total} (${max <= 1_500 ? 'met' : 'NOT met'}); iframe and shadow refs kept: ${refsKept ? 'yes' : 'NO'}\n`,
   );
+
+  // Last: each page's burn-in resets the scripted server (its cache starts empty, as a first burn-in's would).
+  const pages = [];
+  for (const entry of benchPages) pages.push(await burnInPage(llm, client, pool, served, entry));
+  process.stdout.write('\nPer page: a careful scripted model (acts only on refs it is shown, asks find for the rest), prompt tokens as the scripted server reports them (chars/4, cached by OpenAI\'s prefix rule)\n\n');
+  process.stdout.write(table(pagesHeader, pages.map(pagesRow)));
+  for (const p of pages) process.stdout.write(`${p.name}: prompt per call ${p.prompt.join(', ')}; cached ${p.cached.join(', ')}\n`);
 } finally {
   await pool?.close();
   await Promise.all([fixture?.stop(), llm?.stop()]);
