@@ -30,6 +30,7 @@ import { burnInLargePage, measureLargePage, type LargePageFigures } from './burn
 import { partsHeader, partsRow, promptParts, type PromptParts } from './burn-in-prompt-parts.js';
 import { largePageSize } from '../test/support/fixtures/large-page.js';
 import { groupCombinations, groupMatrix, worstOf } from './burn-in-prompt-groups.js';
+import { defaultPageTokens } from '../src/llm/page-view.js';
 import { benchPages, burnInPage, pagesHeader, pagesRow } from './burn-in-prompt-pages.js';
 
 watchdog(300, 'bench/burn-in-prompt');
@@ -195,13 +196,11 @@ try {
     ),
   );
   const worst = worstOf(matrix);
-  process.stdout.write(`worst combination: tools ${worst.groups} on ${worst.page}, ${worst.history} steps done: ${worst.parts.total} tokens (${worst.parts.total <= 1_500 ? 'within' : 'OVER'} 1,500)\n`);
-  const every = [...all.map((s) => s.parts.total), ...large.parts.map((p) => p.total), ...figures.map((f) => f.parts.total), ...matrix.map((r) => r.parts.total)];
-  const max = Math.max(...every);
+  process.stdout.write(`worst combination: tools ${worst.groups} on ${worst.page}, ${worst.history} steps done: ${worst.parts.total} tokens, the page ${worst.parts.snapshot}\n`);
+  // Issue 32: the page has its own budget; the system prompt and tools are the cached prefix, not counted against it.
+  const pageMax = Math.max(...all.map((s) => s.parts.snapshot + s.parts.found), ...large.parts.map((p) => p.snapshot + p.found), ...figures.map((f) => f.parts.snapshot), ...matrix.map((r) => r.parts.snapshot));
   const refsKept = figures.every((f) => f.iframe[1] && f.shadow[1]);
-  process.stdout.write(
-    `\ngoal ≤ 1,500 prompt tokens per step, tools included (o200k): shop max ${Math.max(...all.map((s) => s.parts.total))}, large page max ${Math.max(...large.parts.map((p) => p.total), ...figures.map((f) => f.parts.total))}, every tool-group combination max ${worst.parts.total} (${max <= 1_500 ? 'met' : 'NOT met'}); iframe and shadow refs kept: ${refsKept ? 'yes' : 'NO'}\n`,
-  );
+  process.stdout.write(`\ngoal: the page within ${defaultPageTokens} tokens (o200k), whatever the tools: max ${pageMax} (${pageMax <= defaultPageTokens ? 'met' : 'NOT met'}); iframe and shadow refs kept: ${refsKept ? 'yes' : 'NO'}\n`);
 
   // Last: each page's burn-in resets the scripted server (its cache starts empty, as a first burn-in's would).
   const pages = [];
