@@ -27,9 +27,11 @@ export interface ObserveOptions {
   redact?: Record<string, string>;
   /**
    * Texts the agent asked for (its `find` tool), oldest first: matching elements are listed from the whole
-   * snapshot. The last is the one just asked, answered even with nothing; older ones show only while they match.
+   * snapshot. A single string is a find just asked, answered even with nothing; a list holds earlier finds too,
+   * shown only while they match, and `findAsked` (if any) is the one just asked.
    */
   find?: string | string[];
+  findAsked?: string;
   /** Renumber refs densely for the model (see snapshot-refs.ts); answers are resolved through `refs`. */
   shortRefs?: boolean;
 }
@@ -43,9 +45,10 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
   const alias = (text: string, aliases = new RefAliases()) => (opts.shortRefs ? aliases.apply(text) : text);
   const measure = (text: string) => (opts.measure ?? ((t: string) => t.length))(alias(text));
   const maxChars = opts.maxChars ?? 6_000;
-  const queries = opts.find === undefined ? [] : Array.isArray(opts.find) ? opts.find : [opts.find];
+  const asked = typeof opts.find === 'string' ? opts.find : opts.findAsked;
+  const queries = [...(Array.isArray(opts.find) ? opts.find : []).filter((q) => q !== asked), ...(asked !== undefined ? [asked] : [])];
   // find's answers take at most half of the budget: the page around them must still show.
-  const answer = queries.length ? foundAnswers(cleanLines(raw), queries, (text) => measure(text) <= maxChars / 2) : undefined;
+  const answer = queries.length ? foundAnswers(cleanLines(raw), queries, asked, (text) => measure(text) <= maxChars / 2) : undefined;
   const found = answer?.text;
   const budget = maxChars - (found ? measure(found) : 0);
   const { text, omitted } = compactSnapshot(raw, budget, measure);
@@ -62,14 +65,13 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
   };
 }
 
-/** Every query's answer, the newest last; an older query that matches nothing any more is left out. */
-function foundAnswers(lines: string[], queries: string[], fits: (text: string) => boolean): { text: string; stillFound: string[] } {
-  const newest = queries.length - 1;
+/** Every query's answer, oldest first; an earlier query that matches nothing any more is left out, unsaid. */
+function foundAnswers(lines: string[], queries: string[], asked: string | undefined, fits: (text: string) => boolean): { text: string; stillFound: string[] } {
   let answers: { query: string; text?: string }[] = [];
   for (const max of maxFound) {
-    answers = queries.map((query, i) => {
+    answers = queries.map((query) => {
       const text = foundText(lines, query, () => true, [max]);
-      return { query, ...((i === newest || !text.startsWith('Nothing on the page')) && { text }) };
+      return { query, ...((query === asked || !text.startsWith('Nothing on the page')) && { text }) };
     });
     if (fits(answers.map((a) => a.text ?? '').filter(Boolean).join('\n'))) break;
   }

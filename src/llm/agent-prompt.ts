@@ -23,8 +23,10 @@ export interface StepPromptInput {
   secrets: Record<string, string>;
   /** The open tabs, when there are several (BrowserSession.tabs.describe()). */
   tabs: string;
-  /** The agent's recent `find`s, oldest first; the last one was just asked. Answered in this prompt. */
+  /** The agent's recent `find`s, oldest first, shown while they match. Answered in this prompt. */
   find?: string[];
+  /** The `find` just asked, answered even when nothing matches. */
+  findAsked?: string;
   /** The page's token budget (default `defaultPageTokens`). */
   pageTokens?: number;
 }
@@ -42,7 +44,7 @@ export async function stepPrompt(input: StepPromptInput): Promise<StepPrompt> {
   const tabs = redact(input.tabs, secrets);
   const pageTokens = input.pageTokens ?? defaultPageTokens;
   // The open tabs' line is part of the page.
-  const obs = await observeWithin({ page, secrets, budget: () => pageTokens - (tabs ? countTokens(tabs) + 1 : 0), ...(input.find?.length && { find: input.find }) });
+  const obs = await observeWithin({ page, secrets, budget: () => pageTokens - (tabs ? countTokens(tabs) + 1 : 0), ...(input.find?.length && { find: input.find }), ...(input.findAsked !== undefined && { findAsked: input.findAsked }) });
   obs.snapshot = [tabs, obs.snapshot].filter(Boolean).join('\n');
   // A long burn-in's history would grow every step's uncached part: past its share, the oldest lines fold into one.
   const shown = foldHistory(history, (lines) => countTokens(lines.join('\n')) <= historyTokens);

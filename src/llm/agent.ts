@@ -64,14 +64,16 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   let llmCalls = 0;
   let asserted = false;
   let finds: string[] = [];
+  let findAsked: string | undefined;
   const groups = toolGroupsFor([task.goal, task.expectedResult, task.scenario].filter(Boolean).join('\n'));
   const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens, cachedTokens });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
     const page = await session.currentPage();
     const tools = agentToolsWith(groups);
-    const prompt = await stepPrompt({ page, task, history, remaining: opts.maxSteps - turn, tools, secrets: opts.values.secrets(), tabs: await session.tabs.describe(), find: finds, ...(opts.llm.pageTokens && { pageTokens: opts.llm.pageTokens }) });
+    const prompt = await stepPrompt({ page, task, history, remaining: opts.maxSteps - turn, tools, secrets: opts.values.secrets(), tabs: await session.tabs.describe(), find: finds, findAsked, ...(opts.llm.pageTokens && { pageTokens: opts.llm.pageTokens }) });
     finds = prompt.obs.stillFound ?? [];
+    findAsked = undefined;
     const call = await callTool(opts.llm, prompt.messages, tools);
     llmCalls++;
     if (call.usage) {
@@ -103,6 +105,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       // Answered by the next snapshots while its matches are on the page; not a step.
       const text = str('text') ?? '';
       finds = [...finds.filter((f) => f !== text), text].slice(-findsKept);
+      findAsked = text;
       history.push(`${history.length + 1}. find "${text}": the matches follow the next snapshot`);
       continue;
     }

@@ -22,6 +22,8 @@ export interface PageViewInput {
   secrets: Record<string, string>;
   /** The agent's `find`s, oldest first: matches from the whole page follow the snapshot, within half its budget. */
   find?: string | string[];
+  /** Of `find`, the one just asked: answered even when nothing matches. */
+  findAsked?: string;
   /** The snapshot's token budget (with `find`'s answers), given the page with an empty snapshot. */
   budget: (empty: Observation) => number;
 }
@@ -35,6 +37,6 @@ export async function emptyView(page: Page, secrets: Record<string, string>): Pr
 export async function observeWithin(input: PageViewInput): Promise<Observation & { budget: number }> {
   const { page, secrets } = input;
   const budget = Math.max(1, Math.floor(input.budget(await emptyView(page, secrets)) - titleMargin));
-  const obs = await observe(page, { redact: secrets, maxChars: budget, measure: countTokens, shortRefs: true, ...(input.find !== undefined && { find: input.find }) });
+  const obs = await observe(page, { redact: secrets, maxChars: budget, measure: countTokens, shortRefs: true, ...(input.find !== undefined && { find: input.find }), ...(input.findAsked !== undefined && { findAsked: input.findAsked }) });
   return { ...obs, budget };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastPrompt } from '../support/agent-script.js';
+import { lastPrompt, refOf, refOfElement, tool, type AgentMove } from '../support/agent-script.js';
 import { adminCreateExpected, adminCreateGoal, adminCreateMoves, adminSearchExpected, adminSearchGoal, adminSearchMoves } from '../support/admin-script.js';
 import { adminSidebarLinks } from '../support/fixtures/admin.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
@@ -61,6 +61,36 @@ describe('burn-in on an admin application', () => {
     expect(steps.map((s) => s.action)).toEqual(['navigate', 'fill', 'click', 'assert_visible']);
     expect(shop.llm.requests.length - first).toBe(steps.length + 1);
     expect(steps[3]!.locator).toContain('Reviewers');
+  }, 120_000);
+
+  it("keeps a find's matches in the next snapshots while they are on the page, and drops them once they are gone", async () => {
+    const goal = 'Add the group Ops Team, find its success message, then delete the group';
+    const prompts: string[] = [];
+    const seen = (move: AgentMove): AgentMove => (r) => (prompts.push(lastPrompt(r)), move(r));
+    const moves: AgentMove[] = [
+      () => tool('navigate', { url: `${shop.fixture.url}/admin/auth/group/add/`, description: 'Open the add-group form' }),
+      (r) => tool('fill', { ref: refOf(r, 'textbox "Name:"'), value: 'Ops Team', description: 'Name the group' }),
+      (r) => tool('click', { ref: refOf(r, 'button "Save"'), description: 'Save the group' }),
+      seen(() => tool('find', { text: 'Ops Team” was added' })),
+      // The answer: the list item, its whole text on its line, with its ref.
+      seen((r) => tool('assert_visible', { ref: refOfElement(r, 'listitem', 'Ops Team” was added'), description: 'The group was added' })),
+      seen((r) => tool('click', { ref: refOf(r, 'link "Ops Team"'), description: 'Open the new group' })),
+      seen((r) => tool('click', { ref: refOf(r, 'link "Delete"'), description: 'Delete the group' })),
+      (r) => tool('click', { ref: refOf(r, 'button "Yes, I’m sure"'), description: 'Confirm the deletion' }),
+      (r) => tool('assert_visible', { ref: refOfElement(r, 'listitem', 'was deleted successfully'), description: 'The group was deleted' }),
+      () => tool('done', { summary: 'Ops Team added and deleted' }),
+    ];
+    const generated = await shop.burnIn('Find a message', goal, moves, { expectedResult: 'The admin says Ops Team was added' });
+    expect(generated.generationStatus).toBe('COMPLETED');
+    const [beforeFind, answered, kept, gone] = prompts.map((p) => ({ messages: [{ role: 'user', content: p }] }) as unknown as ChatRequest);
+    expect(snapshotOf(beforeFind!)).not.toContain('Found "');
+    expect(snapshotOf(answered!)).toMatch(/Found "Ops Team” was added" \(1 match\):\n- listitem \[ref=e\d+\]: "The group “Ops Team” was added successfully\."/);
+    // After the assertion the message is still on the page: the answer is still there.
+    expect(snapshotOf(kept!)).toContain('Found "Ops Team” was added" (1 match):');
+    // On the group's change page the message is gone, and so is the answer (not "Nothing on the page contains").
+    expect(snapshotOf(gone!)).not.toContain('Found "');
+    expect(snapshotOf(gone!)).not.toContain('Nothing on the page contains');
+    expect(shop.fixture.admin.groupNames()).not.toContain('Ops Team');
   }, 120_000);
 
   it('replays both recordings twice without the model, the group created and deleted each time', async () => {
