@@ -19,7 +19,6 @@ export interface StepPromptInput {
   task: AgentTask;
   history: string[];
   remaining: number;
-  tools: OpenAI.ChatCompletionTool[];
   secrets: Record<string, string>;
   /** The open tabs, when there are several (BrowserSession.tabs.describe()). */
   tabs: string;

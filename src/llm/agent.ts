@@ -71,7 +71,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   for (let turn = 0; turn < opts.maxSteps; turn++) {
     const page = await session.currentPage();
     const tools = agentToolsWith(groups);
-    const prompt = await stepPrompt({ page, task, history, remaining: opts.maxSteps - turn, tools, secrets: opts.values.secrets(), tabs: await session.tabs.describe(), find: finds, findAsked, ...(opts.llm.pageTokens && { pageTokens: opts.llm.pageTokens }) });
+    const prompt = await stepPrompt({ page, task, history, remaining: opts.maxSteps - turn, secrets: opts.values.secrets(), tabs: await session.tabs.describe(), find: finds, findAsked, ...(opts.llm.pageTokens && { pageTokens: opts.llm.pageTokens }) });
     finds = prompt.obs.stillFound ?? [];
     findAsked = undefined;
     const call = await callTool(opts.llm, prompt.messages, tools);
