@@ -86,7 +86,7 @@ export async function groupMatrix(pool: BrowserPool, base: string): Promise<Grou
       for (const groups of groupCombinations) {
         const tools = agentToolsWith(new Set(groups));
         for (const n of historyLengths) {
-          const { messages, obs } = await stepPrompt({ page, task, history: history(n), remaining: 30 - n, tools, secrets: {}, tabs: '' });
+          const { messages, obs } = await stepPrompt({ page, task, history: history(n), remaining: 30 - n, secrets: {}, tabs: '' });
           rows.push({
             page: p.name,
             groups: groups.join('+') || 'none',

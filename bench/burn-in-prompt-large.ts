@@ -49,7 +49,7 @@ export async function measureLargePage(pool: BrowserPool, base: string, path: '/
     const raw = await page.ariaSnapshot({ mode: 'ai' });
     const tools = agentToolsWith(toolGroupsFor(`${task.goal}\n${task.expectedResult}`));
     const started = performance.now();
-    const { messages, obs } = await stepPrompt({ page, task, history, remaining: 30 - pastSteps, tools, secrets: {}, tabs: '' });
+    const { messages, obs } = await stepPrompt({ page, task, history, remaining: 30 - pastSteps, secrets: {}, tabs: '' });
     const promptMs = performance.now() - started;
     return {
       layout,

@@ -30,8 +30,10 @@ import { burnInLargePage, measureLargePage, type LargePageFigures } from './burn
 import { partsHeader, partsRow, promptParts, type PromptParts } from './burn-in-prompt-parts.js';
 import { largePageSize } from '../test/support/fixtures/large-page.js';
 import { groupCombinations, groupMatrix, worstOf } from './burn-in-prompt-groups.js';
+import { defaultPageTokens } from '../src/llm/page-view.js';
+import { benchPages, burnInPage, pagesHeader, pagesRow } from './burn-in-prompt-pages.js';
 
-watchdog(180, 'bench/burn-in-prompt');
+watchdog(300, 'bench/burn-in-prompt');
 
 const task = (goal: string, expectedResult: string): AgentTask => ({ applicationName: 'Shop', goal, expectedResult, configNames: Object.keys(shopConfigs) });
 const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
@@ -194,13 +196,18 @@ try {
     ),
   );
   const worst = worstOf(matrix);
-  process.stdout.write(`worst combination: tools ${worst.groups} on ${worst.page}, ${worst.history} steps done: ${worst.parts.total} tokens (${worst.parts.total <= 1_500 ? 'within' : 'OVER'} 1,500)\n`);
-  const every = [...all.map((s) => s.parts.total), ...large.parts.map((p) => p.total), ...figures.map((f) => f.parts.total), ...matrix.map((r) => r.parts.total)];
-  const max = Math.max(...every);
+  process.stdout.write(`worst combination: tools ${worst.groups} on ${worst.page}, ${worst.history} steps done: ${worst.parts.total} tokens, the page ${worst.parts.snapshot}\n`);
+  // Issue 32: the page has its own budget; the system prompt and tools are the cached prefix, not counted against it.
+  const pageMax = Math.max(...all.map((s) => s.parts.snapshot + s.parts.found), ...large.parts.map((p) => p.snapshot + p.found), ...figures.map((f) => f.parts.snapshot), ...matrix.map((r) => r.parts.snapshot));
   const refsKept = figures.every((f) => f.iframe[1] && f.shadow[1]);
-  process.stdout.write(
-    `\ngoal ≤ 1,500 prompt tokens per step, tools included (o200k): shop max ${Math.max(...all.map((s) => s.parts.total))}, large page max ${Math.max(...large.parts.map((p) => p.total), ...figures.map((f) => f.parts.total))}, every tool-group combination max ${worst.parts.total} (${max <= 1_500 ? 'met' : 'NOT met'}); iframe and shadow refs kept: ${refsKept ? 'yes' : 'NO'}\n`,
-  );
+  process.stdout.write(`\ngoal: the page within ${defaultPageTokens} tokens (o200k), whatever the tools: max ${pageMax} (${pageMax <= defaultPageTokens ? 'met' : 'NOT met'}); iframe and shadow refs kept: ${refsKept ? 'yes' : 'NO'}\n`);
+
+  // Last: each page's burn-in resets the scripted server (its cache starts empty, as a first burn-in's would).
+  const pages = [];
+  for (const entry of benchPages) pages.push(await burnInPage(llm, client, pool, served, entry));
+  process.stdout.write('\nPer page: a careful scripted model (acts only on refs it is shown, asks find for the rest), prompt tokens as the scripted server reports them (chars/4, cached by OpenAI\'s prefix rule)\n\n');
+  process.stdout.write(table(pagesHeader, pages.map(pagesRow)));
+  for (const p of pages) process.stdout.write(`${p.name}: prompt per call ${p.prompt.join(', ')}; cached ${p.cached.join(', ')}\n`);
 } finally {
   await pool?.close();
   await Promise.all([fixture?.stop(), llm?.stop()]);

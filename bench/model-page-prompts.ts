@@ -13,7 +13,7 @@ import type { Step } from '../src/domain/steps.js';
 import { healTools } from '../src/llm/agent-tools.js';
 import { createLlm } from '../src/llm/client.js';
 import { createLlmHealer, healPrompt } from '../src/llm/heal.js';
-import { observeWithin } from '../src/llm/page-view.js';
+import { defaultPageTokens, observeWithin } from '../src/llm/page-view.js';
 import { countTokens, promptTokens } from '../src/llm/token-count.js';
 import { describeObservation, exploreSnapshotTokens } from '../src/services/chat-explore.js';
 import { refOf, tool } from '../test/support/agent-script.js';
@@ -100,5 +100,6 @@ try {
 }
 process.stdout.write('Heal and explore_page prompts, o200k tokens: before (observe defaults, Playwright refs) and after (page-view: aliases, token budget)\n\n');
 process.stdout.write(table(['page', 'old snapshot', 'heal before', 'heal after', 'heal picked right', 'explore before', 'explore after'], rows));
-process.stdout.write(`\nheal within 1,500 tokens: ${rows.every((r) => (r[3] as number) <= 1_500) ? 'yes' : 'NO'}\n`);
+// Issue 32: a heal's page has the burn-in's page budget (defaultPageTokens); the prompt around it is a few hundred.
+process.stdout.write(`\nheal prompts at most ${Math.max(...rows.map((r) => r[3] as number))} tokens (the page within ${defaultPageTokens})\n`);
 process.exit(0);

@@ -80,6 +80,8 @@ const schema = z.object({
   PROCTOR_LLM_MODEL_HEAL: z.string().min(1).optional(),
   PROCTOR_LLM_MODEL_REVIEW: z.string().min(1).optional(),
   PROCTOR_LLM_MODEL_CHAT: z.string().min(1).optional(),
+  // A page's tokens in each model call (burn-in steps, heals): its main content whole first (issue 32).
+  PROCTOR_LLM_PAGE_TOKENS: z.coerce.number().int().min(500).max(100_000).optional(),
   PROCTOR_TUNNEL_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain, optionally with :port').optional(),
   PROCTOR_INTERNAL_SECRET: z.string().min(16).optional(),
   PROCTOR_EDGE_URL: url.optional(),
@@ -103,7 +105,7 @@ export interface Config extends Env {
   publicUrl: string;
   appUrl: string;
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
-  llm?: { apiKey: string; baseURL?: string; model: string; prices?: Record<string, { prompt: number; completion: number; cached?: number }>; toolMode?: 'auto' | 'native' | 'native-plain' | 'text'; models?: Partial<Record<'agent' | 'heal' | 'review' | 'chat', string>> };
+  llm?: { apiKey: string; baseURL?: string; model: string; prices?: Record<string, { prompt: number; completion: number; cached?: number }>; toolMode?: 'auto' | 'native' | 'native-plain' | 'text'; models?: Partial<Record<'agent' | 'heal' | 'review' | 'chat', string>>; pageTokens?: number };
   allowPrivateNetworks: boolean;
   /** Remote tunnels: hostnames live under `domain`; `edgeUrl` is where workers reach this API process. */
   tunnels: { domain: string; edgeUrl: string; internalSecret?: string };
@@ -152,7 +154,7 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
       ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET, region: e.S3_REGION }
       : undefined,
     llm: e.OPENAI_API_KEY
-      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini', prices: e.PROCTOR_LLM_PRICES, toolMode: e.PROCTOR_LLM_TOOL_MODE, models: roleModels(e) }
+      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini', prices: e.PROCTOR_LLM_PRICES, toolMode: e.PROCTOR_LLM_TOOL_MODE, models: roleModels(e), pageTokens: e.PROCTOR_LLM_PAGE_TOKENS }
       : undefined,
     // Private ranges are reachable from a laptop's dev stack by default, never by default in production.
     allowPrivateNetworks: e.PROCTOR_ALLOW_PRIVATE_NETWORKS ?? mode === 'dev',

@@ -83,33 +83,96 @@ export interface FindResult {
   shown: number;
 }
 
-/**
- * The nodes whose line contains `query` (case-insensitive), each shown as the list item, row or card it sits in,
- * so a match on an order number brings that row's buttons with it. Indentation is made relative to each item.
- */
-export function findInSnapshot(lines: string[], query: string, maxMatches: number): FindResult {
-  const needle = query.trim().toLowerCase();
-  if (!needle) return { lines: [], matches: 0, shown: 0 };
-  const roots = toTree(lines);
-  const items: SnapshotNode[] = [];
+// What a test acts on or asserts: a text match is answered with the innermost of these that holds it.
+const elementKinds = new Set([
+  'listitem', 'row', 'cell', 'gridcell', 'rowheader', 'columnheader', 'option', 'alert', 'alertdialog', 'status', 'dialog', 'heading',
+  'link', 'button', 'checkbox', 'radio', 'textbox', 'searchbox', 'combobox', 'menuitem', 'tab', 'paragraph',
+]);
+
+// What runs inside a line of text: a node holding only these is one text block (a message with a link in it).
+const inlineKinds = new Set(['', 'text', 'link', 'strong', 'emphasis', 'code', 'mark', 'img', 'superscript', 'subscript', 'time', 'deletion', 'insertion']);
+const isTextBlock = (node: SnapshotNode): boolean => node.children.every((c) => inlineKinds.has(kindOf(c.line)));
+
+/** The innermost node whose joined text holds `query`, climbed to the element a test would act on or assert. */
+function matchesOf(roots: SnapshotNode[], query: string): SnapshotNode[] {
+  const found: SnapshotNode[] = [];
   const visit = (nodes: SnapshotNode[]) => {
     for (const node of nodes) {
-      if (node.line.toLowerCase().includes(needle)) {
-        let item: SnapshotNode | undefined;
-        for (let n: SnapshotNode | undefined = node; n && !item; n = n.parent) if (isRunItem(n, n.parent?.children ?? roots)) item = n;
-        const shown = item ?? node;
-        if (!items.includes(shown)) items.push(shown);
+      if (!textHas(joinedText(node), query)) continue;
+      const inner = node.children.filter((c) => textHas(joinedText(c), query));
+      // A text split across children (a message with a link in it) matches here and in none of them.
+      if (inner.length > 0 && !namedByContent(node.line)) {
+        visit(inner);
+        continue;
       }
-      visit(node.children);
+      // Text that runs from one block into another (a message into the heading after it) is no element's text.
+      if (!elementKinds.has(kindOf(node.line)) && !isTextBlock(node) && !textHas(ownText(node.line), query)) continue;
+      let element: SnapshotNode | undefined;
+      for (let n: SnapshotNode | undefined = node; n && !element; n = n.parent) if (elementKinds.has(kindOf(n.line)) && /\[ref=/.test(n.line)) element = n;
+      if (!element) for (let n: SnapshotNode | undefined = node; n && !element; n = n.parent) if (/\[ref=/.test(n.line)) element = n;
+      const shown = element ?? node;
+      if (!found.includes(shown)) found.push(shown);
     }
   };
   visit(roots);
-  const out = items.slice(0, maxMatches).flatMap((item) => {
+  return found;
+}
+
+/**
+ * The elements whose text holds `query` (case and spaces ignored, text split by inline links joined), each the
+ * innermost element a test would act on or assert, with its ref, its role and its whole text; one inside a long
+ * run (a row among hundreds) comes with that row, so a match on an order number brings the row's buttons.
+ * Indentation is made relative to each item.
+ */
+export function findInSnapshot(lines: string[], query: string, maxMatches: number): FindResult {
+  if (!query.trim()) return { lines: [], matches: 0, shown: 0 };
+  const roots = toTree(lines);
+  const items = matchesOf(roots, query).map((element) => {
+    for (let n: SnapshotNode | undefined = element; n; n = n.parent) if (isRunItem(n, n.parent?.children ?? roots) && subtreeLines(n).length <= 12) return n;
+    return element;
+  });
+  const unique = [...new Set(items)];
+  const out = unique.slice(0, maxMatches).flatMap((item) => {
     const base = indentOf(item.line);
     // A match high in the page (the main region) would bring the whole page: its own line and direct children only.
     const body = subtreeLines(item);
     const lines = body.length > 12 ? [item.line, ...item.children.map((c) => c.line)].slice(0, 12) : body;
-    return lines.map((l) => l.slice(base));
+    // An element with no name of its own says its whole text on its line: the text an assertion will expect.
+    const text = joinedText(item);
+    const head = namedByContent(item.line) || item.children.length === 0 || !text ? item.line : `${item.line.replace(/:$/, '')}: ${JSON.stringify(text)}`;
+    return [head, ...lines.slice(1)].map((l) => l.slice(base));
   });
-  return { lines: out, matches: items.length, shown: Math.min(items.length, maxMatches) };
+  return { lines: out, matches: unique.length, shown: Math.min(unique.length, maxMatches) };
+}
+
+// Roles whose name is their content (a link's text, a cell's): their children say it again. A container's name
+// (a list's label, a dialog's title) is not its content.
+const contentNamed = new Set(['link', 'button', 'heading', 'cell', 'gridcell', 'rowheader', 'columnheader', 'option', 'menuitem', 'tab', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'img', 'code', 'strong', 'emphasis']);
+const namedByContent = (line: string): boolean => /^\s*- [\w-]+ "/.test(line) && contentNamed.has(kindOf(line));
+
+/** A line's own text: its accessible name (`- link "QA Team"`) or its inline text (`- text: was added`). */
+export function ownText(line: string): string {
+  const m = /^\s*- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?[^:]*(?::\s*(.*))?$/.exec(line);
+  if (!m || m[1] === 'url' || /^\s*- \//.test(line)) return '';
+  if (m[2] !== undefined) return m[2].replace(/\\(.)/g, '$1');
+  const inline = (m[3] ?? '').trim();
+  return /^".*"$/.test(inline) ? inline.slice(1, -1).replace(/\\(.)/g, '$1') : inline;
+}
+
+/**
+ * What a person reads of a node: its name when it has one (a name computed from the content repeats it), else its
+ * own and its children's text in order, as one string: `The group “QA Team” was added successfully.` across a link.
+ */
+export function joinedText(node: SnapshotNode): string {
+  const own = ownText(node.line);
+  if (namedByContent(node.line) || node.children.length === 0) return own;
+  const parts = [own, ...node.children.map(joinedText)].filter(Boolean);
+  return parts.join(' ').replace(/([“‘«„([]) /g, '$1').replace(/ ([”’»)\].,;:!?])/g, '$1');
+}
+
+/** Whether `text` contains `query`, ignoring case and whitespace (a text split by a link joins without its spaces). */
+export function textHas(text: string, query: string): boolean {
+  const squash = (t: string) => t.toLowerCase().replace(/\s+/g, '');
+  const needle = squash(query);
+  return needle !== '' && squash(text).includes(needle);
 }

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { RefAliases } from './snapshot-refs.js';
 import { collapseSiblings, findInSnapshot } from './snapshot-tree.js';
+import { pageSections } from './snapshot-landmarks.js';
 
 export interface Observation {
   url: string;
@@ -9,8 +10,10 @@ export interface Observation {
   snapshot: string;
   /** Lines dropped by compaction, so the model knows the page is larger than what it sees. */
   omittedLines: number;
-  /** With `find`: the page's nodes matching it, whole items with their refs, whether compaction hid them or not. */
+  /** With `find`: the page's elements matching each query, with their refs, whether compaction hid them or not. */
   found?: string;
+  /** With `find`: the queries that still match something on the page (the ones worth showing again). */
+  stillFound?: string[];
   /** With `shortRefs`: the aliases the snapshot and `found` use, mapped back to Playwright's refs. */
   refs?: RefAliases;
 }
@@ -22,8 +25,13 @@ export interface ObserveOptions {
   measure?: (text: string) => number;
   /** Values that must never leave the worker (secret configs): replaced by `{{NAME}}`. */
   redact?: Record<string, string>;
-  /** Text the agent asked for (its `find` tool): matching nodes are listed from the whole snapshot. */
-  find?: string;
+  /**
+   * Texts the agent asked for (its `find` tool), oldest first: matching elements are listed from the whole
+   * snapshot. A single string is a find just asked, answered even with nothing; a list holds earlier finds too,
+   * shown only while they match, and `findAsked` (if any) is the one just asked.
+   */
+  find?: string | string[];
+  findAsked?: string;
   /** Renumber refs densely for the model (see snapshot-refs.ts); answers are resolved through `refs`. */
   shortRefs?: boolean;
 }
@@ -37,8 +45,11 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
   const alias = (text: string, aliases = new RefAliases()) => (opts.shortRefs ? aliases.apply(text) : text);
   const measure = (text: string) => (opts.measure ?? ((t: string) => t.length))(alias(text));
   const maxChars = opts.maxChars ?? 6_000;
-  // find's answer takes at most half of the budget: the page around it must still show.
-  const found = opts.find !== undefined ? foundText(cleanLines(raw), opts.find, (text) => measure(text) <= maxChars / 2) : undefined;
+  const asked = typeof opts.find === 'string' ? opts.find : opts.findAsked;
+  const queries = [...(Array.isArray(opts.find) ? opts.find : []).filter((q) => q !== asked), ...(asked !== undefined ? [asked] : [])];
+  // find's answers take at most half of the budget: the page around them must still show.
+  const answer = queries.length ? foundAnswers(cleanLines(raw), queries, asked, (text) => measure(text) <= maxChars / 2) : undefined;
+  const found = answer?.text;
   const budget = maxChars - (found ? measure(found) : 0);
   const { text, omitted } = compactSnapshot(raw, budget, measure);
   const aliases = new RefAliases();
@@ -49,14 +60,28 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
     title: redact(await page.title(), opts.redact),
     snapshot: redact(snapshot, opts.redact),
     omittedLines: omitted,
-    ...(found !== undefined && { found: redact(alias(found, aliases), opts.redact) }),
+    ...(found !== undefined && { found: redact(alias(found, aliases), opts.redact), stillFound: answer!.stillFound }),
     ...(opts.shortRefs && { refs: aliases }),
   };
 }
 
-export function foundText(lines: string[], query: string, fits: (text: string) => boolean = () => true): string {
-  let text = '';
+/** Every query's answer, oldest first; an earlier query that matches nothing any more is left out, unsaid. */
+function foundAnswers(lines: string[], queries: string[], asked: string | undefined, fits: (text: string) => boolean): { text: string; stillFound: string[] } {
+  let answers: { query: string; text?: string }[] = [];
   for (const max of maxFound) {
+    answers = queries.map((query) => {
+      const text = foundText(lines, query, () => true, [max]);
+      return { query, ...((query === asked || !text.startsWith('Nothing on the page')) && { text }) };
+    });
+    if (fits(answers.map((a) => a.text ?? '').filter(Boolean).join('\n'))) break;
+  }
+  return { text: answers.map((a) => a.text ?? '').filter(Boolean).join('\n'), stillFound: answers.filter((a) => a.text !== undefined && !a.text.startsWith('Nothing on the page')).map((a) => a.query) };
+}
+
+/** One query's answer: its matching elements, as many of them as `fits`. */
+export function foundText(lines: string[], query: string, fits: (text: string) => boolean = () => true, sizes = maxFound): string {
+  let text = '';
+  for (const max of sizes) {
     const { lines: found, matches, shown } = findInSnapshot(lines, query, max);
     if (matches === 0) return `Nothing on the page contains "${query}".`;
     const count = matches > shown ? `first ${shown} of ${matches} matches; a longer text narrows them` : `${matches} match${matches > 1 ? 'es' : ''}`;
@@ -93,44 +118,62 @@ function cleanLines(snapshot: string): string[] {
 }
 
 /**
- * Shrinks a snapshot while keeping every actionable ref reachable: drops pointer/url noise, truncates long
- * text, collapses long runs of similar siblings, and as a last resort cuts plain text before elements.
- * `measure` counts the budget (characters unless given, e.g. the model's tokens).
+ * Shrinks a snapshot while keeping every actionable ref reachable. A page that fits is shown whole, in document
+ * order. A larger one is shown by landmarks (snapshot-landmarks.ts): dialogs and alerts, then `main`, then the rest.
+ * It degrades in this order, stopping as soon as it fits: long runs of same-shaped siblings collapse to 25 (a list
+ * scrolled to its 35th entry still shows it); banner, navigation, sidebars and footers shrink to one line each;
+ * runs collapse further (10, 5, … 0); then the rest loses its plain text and its last lines; only then `main` (and
+ * last the dialogs) lose theirs. `measure` counts the budget (characters unless given, e.g. the model's tokens).
  */
 export function compactSnapshot(snapshot: string, maxChars: number, measure: (text: string) => number = (t) => t.length): { text: string; omitted: number } {
   const cleaned = cleanLines(snapshot);
   // Every line costs at least one character or token: a page with more lines than the budget is too large
   // without being measured (a large page's raw snapshot is 250 kB, slow to count in tokens).
   const size = (ls: string[]) => (ls.length > maxChars ? Infinity : measure(ls.join('\n')));
-  // Fewer repeated siblings first: a page's long lists and tables shrink, and what follows them
-  // (an iframe, a shadow-DOM widget, the footer's controls) stays in view.
-  // A page that fits is shown whole: a list scrolled to its 35th entry must show that entry.
-  let lines = cleaned;
-  for (const keep of size(cleaned) > maxChars ? SIBLINGS_KEPT : []) {
-    lines = collapseSiblings(cleaned, keep);
-    if (size(lines) <= maxChars) break;
+  if (size(cleaned) <= maxChars) return { text: cleaned.join('\n'), omitted: 0 };
+  const sections = pageSections(cleaned);
+  const compose = (summarized: boolean, keep: number) => ({
+    first: collapseSiblings([...sections.urgent, ...sections.main], keep),
+    rest: collapseSiblings(sections.rest(summarized), keep),
+  });
+  let parts = compose(false, SIBLINGS_KEPT[0]!);
+  const fits = () => size([...parts.first, ...parts.rest]) <= maxChars;
+  for (const keep of fits() ? [] : SIBLINGS_KEPT) {
+    parts = compose(sections.hasPeripherals, keep);
+    if (fits()) break;
   }
   let omitted = 0;
-  if (size(lines) > maxChars) {
-    // Text without a ref cannot be acted on; it goes next.
-    const before = lines.length;
-    lines = lines.filter((l) => /\[ref=/.test(l) || !/^\s*- text: /.test(l));
-    omitted += before - lines.length;
+  // Text without a ref cannot be acted on: it goes first, from the rest before main.
+  const dropText = (lines: string[]) => lines.filter((l) => /\[ref=/.test(l) || !/^\s*- text: /.test(l));
+  for (const part of ['rest', 'first'] as const) {
+    if (fits()) break;
+    const before = parts[part].length;
+    parts[part] = dropText(parts[part]);
+    omitted += before - parts[part].length;
   }
   const note = (n: number) => `# ${n} more lines not shown (find shows them by text; or scroll)`;
-  if (size(lines) > maxChars) {
-    const budget = maxChars - measure(note(lines.length)) - 1;
-    let total = 0;
-    const kept: string[] = [];
-    for (const line of lines) {
-      const cost = measure(line) + 1;
-      if (total + cost > budget) break;
-      kept.push(line);
-      total += cost;
-    }
-    omitted += lines.length - kept.length;
-    lines = kept;
+  // Last, lines are cut from the end: of the rest first, then of main.
+  for (const part of ['rest', 'first'] as const) {
+    if (fits()) break;
+    const other = part === 'rest' ? parts.first : parts.rest;
+    const budget = maxChars - (other.length ? measure(other.join('\n')) + 1 : 0) - measure(note(parts[part].length)) - 1;
+    const kept = cutTail(parts[part], budget, measure);
+    const cut = parts[part].length - kept.length;
+    omitted += cut;
+    parts[part] = cut > 0 ? [...kept, note(cut)] : kept;
   }
-  if (omitted > 0) lines.push(note(omitted));
-  return { text: lines.join('\n'), omitted };
+  return { text: [...parts.first, ...parts.rest].join('\n'), omitted };
+}
+
+/** The first lines that fit `budget`. */
+function cutTail(lines: string[], budget: number, measure: (text: string) => number): string[] {
+  let total = 0;
+  const kept: string[] = [];
+  for (const line of lines) {
+    const cost = measure(line) + 1;
+    if (total + cost > budget) break;
+    kept.push(line);
+    total += cost;
+  }
+  return kept;
 }

@@ -3,34 +3,31 @@ import type { Page } from 'playwright-core';
 import { redact, type Observation } from '../browser/snapshot.js';
 import type { RefAliases } from '../browser/snapshot-refs.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
-import { observeWithin, stepTokenBudget } from './page-view.js';
-import { countTokens, promptTokens } from './token-count.js';
+import { defaultPageTokens, observeWithin } from './page-view.js';
+import { countTokens } from './token-count.js';
 
-// One burn-in step's prompt within a token budget (issue 25: ≤ 1.5k prompt tokens a step, tools included). The
-// system prompt and the tools come first and do not change between steps, so providers cache them; the snapshot
-// gets what the rest of the prompt leaves (src/llm/page-view.ts), and compaction (src/browser/snapshot.ts) fits it
-// there. The more tools a goal is offered (the email and HTTP groups), the less the page gets: the page keeps up to
-// `minSnapshotTokens` only as far as folding the history makes room for it, so every step stays within the budget.
+// One burn-in step's prompt. The system prompt and the tools come first and do not change between steps, so
+// providers cache them (issue 32: they are not counted against the page); the page gets a budget of its own
+// (src/llm/page-view.ts, about 4,000 tokens) and compaction by landmarks (src/browser/snapshot.ts) fits it there,
+// `main` before the sidebar. The history is bounded on its own: its oldest lines fold once it passes `historyTokens`.
 
-export { stepTokenBudget };
-/** However long the history grows, the page keeps up to this much of the prompt (the history folds for it). */
-const minSnapshotTokens = 400;
-/** The page's least share when the tools and task leave less than that: its main controls still show. */
-const leastSnapshotTokens = 150;
-/** Texts counted apart may tokenize a little differently once joined. */
-const joinSlack = 4;
+/** The history's share of a step, past which its oldest lines fold into one. */
+export const historyTokens = 600;
 
 export interface StepPromptInput {
   page: Page;
   task: AgentTask;
   history: string[];
   remaining: number;
-  tools: OpenAI.ChatCompletionTool[];
   secrets: Record<string, string>;
   /** The open tabs, when there are several (BrowserSession.tabs.describe()). */
   tabs: string;
-  /** The text of the agent's last `find`, answered in this prompt. */
-  find?: string;
+  /** The agent's recent `find`s, oldest first, shown while they match. Answered in this prompt. */
+  find?: string[];
+  /** The `find` just asked, answered even when nothing matches. */
+  findAsked?: string;
+  /** The page's token budget (default `defaultPageTokens`). */
+  pageTokens?: number;
 }
 
 export interface StepPrompt {
@@ -42,23 +39,14 @@ export interface StepPrompt {
 const userMessage = (task: AgentTask, obs: Observation, history: string[], remaining: number) => `${taskMessage(task)}\n\n${observationMessage(obs, history, remaining)}`;
 
 export async function stepPrompt(input: StepPromptInput): Promise<StepPrompt> {
-  const { page, task, history, remaining, tools, secrets } = input;
+  const { page, task, history, remaining, secrets } = input;
   const tabs = redact(input.tabs, secrets);
-  const fixedWith = (lines: string[], empty: Observation) =>
-    promptTokens([{ role: 'system', content: agentSystemPrompt }, { role: 'user', content: userMessage(task, { ...empty, snapshot: tabs }, lines, remaining) }], tools).total;
-  // The history at its most folded: what the page can have at the least, whatever the tools offered.
-  const mostFolded = foldHistory(history, () => false);
-  const snapshotBudget = (empty: Observation) => {
-    const beside = stepTokenBudget - fixedWith(history, empty);
-    if (beside >= minSnapshotTokens) return beside;
-    return Math.max(leastSnapshotTokens, Math.min(minSnapshotTokens, stepTokenBudget - fixedWith(mostFolded, empty)));
-  };
-  const obs = await observeWithin({ page, secrets, budget: snapshotBudget, ...(input.find !== undefined && { find: input.find }) });
+  const pageTokens = input.pageTokens ?? defaultPageTokens;
+  // The open tabs' line is part of the page.
+  const obs = await observeWithin({ page, secrets, budget: () => pageTokens - (tabs ? countTokens(tabs) + 1 : 0), ...(input.find?.length && { find: input.find }), ...(input.findAsked !== undefined && { findAsked: input.findAsked }) });
   obs.snapshot = [tabs, obs.snapshot].filter(Boolean).join('\n');
-  // A long burn-in's history would crowd the page out: when the page does not fit beside it, the history's oldest
-  // lines fold into one.
-  const pageTokens = countTokens(obs.snapshot) + (obs.found ? countTokens(obs.found) : 0);
-  const shown = foldHistory(history, (lines) => fixedWith(lines, { ...obs, snapshot: '' }) + pageTokens <= stepTokenBudget - joinSlack);
+  // A long burn-in's history would grow every step's uncached part: past its share, the oldest lines fold into one.
+  const shown = foldHistory(history, (lines) => countTokens(lines.join('\n')) <= historyTokens);
   return {
     messages: [
       { role: 'system', content: agentSystemPrompt },

@@ -33,7 +33,12 @@ export interface AgentResult {
   llmCalls: number;
   /** Prompt tokens of each call as the endpoint reported them (estimated by it). */
   promptTokens: number[];
+  /** Of those, the ones the endpoint served from its prompt cache, call by call (uncached: the difference). */
+  cachedTokens: number[];
 }
+
+/** A find keeps showing its matches in the next snapshots, while they are on the page: the last few finds. */
+const findsKept = 3;
 
 const elementActions: Record<string, StepAction> = {
   click: 'click',
@@ -55,20 +60,26 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   const steps: Step[] = [];
   const history: string[] = [];
   const promptTokens: number[] = [];
+  const cachedTokens: number[] = [];
   let llmCalls = 0;
   let asserted = false;
-  let find: string | undefined;
+  let finds: string[] = [];
+  let findAsked: string | undefined;
   const groups = toolGroupsFor([task.goal, task.expectedResult, task.scenario].filter(Boolean).join('\n'));
-  const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens });
+  const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens, cachedTokens });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
     const page = await session.currentPage();
     const tools = agentToolsWith(groups);
-    const prompt = await stepPrompt({ page, task, history, remaining: opts.maxSteps - turn, tools, secrets: opts.values.secrets(), tabs: await session.tabs.describe(), find });
-    find = undefined;
+    const prompt = await stepPrompt({ page, task, history, remaining: opts.maxSteps - turn, secrets: opts.values.secrets(), tabs: await session.tabs.describe(), find: finds, findAsked, ...(opts.llm.pageTokens && { pageTokens: opts.llm.pageTokens }) });
+    finds = prompt.obs.stillFound ?? [];
+    findAsked = undefined;
     const call = await callTool(opts.llm, prompt.messages, tools);
     llmCalls++;
-    if (call.usage) promptTokens.push(call.usage.prompt_tokens);
+    if (call.usage) {
+      promptTokens.push(call.usage.prompt_tokens);
+      cachedTokens.push(call.usage.prompt_tokens_details?.cached_tokens ?? 0);
+    }
     const args = call.args;
     const str = (key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
     const description = str('description') ?? call.name;
@@ -91,9 +102,11 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
     }
 
     if (call.name === 'find') {
-      // Answered by the next snapshot; not a step.
-      find = str('text') ?? '';
-      history.push(`${history.length + 1}. find "${find}": the matches follow the next snapshot`);
+      // Answered by the next snapshots while its matches are on the page; not a step.
+      const text = str('text') ?? '';
+      finds = [...finds.filter((f) => f !== text), text].slice(-findsKept);
+      findAsked = text;
+      history.push(`${history.length + 1}. find "${text}": the matches follow the next snapshot`);
       continue;
     }
 

@@ -25,6 +25,8 @@ export interface Llm {
   /** Where each call's tokens are reported, and the budget asked before it (absent: not counted). */
   meter?: UsageMeter;
   compat: LlmCompat;
+  /** A page's tokens in a model call (PROCTOR_LLM_PAGE_TOKENS; unset: src/llm/page-view.ts `defaultPageTokens`). */
+  pageTokens?: number;
 }
 
 /** The same endpoint and model, with its calls reported to `meter` (one per piece of work: a burn-in, a chat turn…). */
@@ -44,6 +46,7 @@ export function createLlm(config: Config['llm'], opts: { maxRetries?: number; ti
     model: config.model,
     compat: { toolMode: opts.toolMode ?? 'native', fixed: opts.toolMode !== undefined },
     ...(config.models && { roles: { models: config.models, compat: new Map() } }),
+    ...(config.pageTokens && { pageTokens: config.pageTokens }),
   };
 }
 

@@ -7,12 +7,9 @@ import type { Step } from '../domain/steps.js';
 import { healTools } from './agent-tools.js';
 import { callTool, type Llm } from './client.js';
 import { whyRefuse } from './heal-rules.js';
-import { observeWithin, stepTokenBudget } from './page-view.js';
+import { defaultPageTokens, observeWithin } from './page-view.js';
 import { healMessage, healSystemPrompt } from './prompts.js';
-import { promptTokens } from './token-count.js';
 
-/** The page keeps at least this much of a heal's prompt, however long the step's error. */
-const minSnapshotTokens = 400;
 
 /**
  * Self-healing: one LLM call picks the step's element from the current snapshot by the step's recorded intent and
@@ -23,8 +20,8 @@ export function createLlmHealer(llm: Llm, secretsNow: Record<string, string> | (
   return async (page, step, error) => {
     // A function when the secrets change during the run (a TOTP code typed a step ago is on the page now).
     const secrets = typeof secretsNow === 'function' ? secretsNow() : secretsNow;
-    // The page as the burn-in's steps see it: short refs, within what the heal's prompt leaves of the budget.
-    const obs = await observeWithin({ page, secrets, budget: (empty) => Math.max(minSnapshotTokens, stepTokenBudget - healPromptTokens(step, error.message, empty)) });
+    // The page as the burn-in's steps see it: short refs, main content first, within the same page budget.
+    const obs = await observeWithin({ page, secrets, budget: () => llm.pageTokens ?? defaultPageTokens });
     const call = await callTool(llm, healPrompt(step, error.message, obs), healTools);
     onCall?.();
     const reason = typeof call.args.reason === 'string' ? redact(call.args.reason, secrets) : '';
@@ -64,4 +61,3 @@ export function healPrompt(step: Step, error: string, obs: Observation): OpenAI.
   ];
 }
 
-const healPromptTokens = (step: Step, error: string, empty: Observation): number => promptTokens(healPrompt(step, error, empty), healTools).total;

@@ -19,7 +19,11 @@ export interface ExploreOptions {
 }
 
 const maxLinesPerPage = 40;
-/** A page's snapshot before its structure is picked out, in the model's tokens (it was 4,000 characters). */
+/**
+ * A page's snapshot before its structure is picked out, in the model's tokens (it was 4,000 characters). Smaller
+ * than a burn-in step's page budget on purpose: explore reports several pages in one tool result and keeps 40 lines
+ * of each, and the landmark view (issue 32) puts `main` first, so those lines are the page's content, not its sidebar.
+ */
 export const exploreSnapshotTokens = 1_000;
 
 /** Runs in the page (source text: see browser/page-function.ts): each link's resolved URL. */

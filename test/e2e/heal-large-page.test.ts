@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { promptTokens } from '../../src/llm/token-count.js';
+import { defaultPageTokens } from '../../src/llm/page-view.js';
+import { countTokens } from '../../src/llm/token-count.js';
 import { lastPrompt, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import type { ChatRequest } from '../support/scripted-llm.js';
 import { useShopStack } from '../support/shop-stack.js';
 
-// Issue 25, item 4: a heal reads the page as a burn-in step does, through short ref aliases within the 1,500-token
-// budget (src/llm/page-view.ts). On the large page (1,500 list items, a 300-row table, an iframe, a shadow-DOM
+// Issues 25 and 32: a heal reads the page as a burn-in step does, through short ref aliases within the page's own
+// budget (src/llm/page-view.ts `defaultPageTokens`). On the large page (1,500 list items, a 300-row table, an iframe, a shadow-DOM
 // widget) whose buttons were renamed from "Buy item N" to "Purchase item N", the model's alias maps back to the
 // very element it named (the wrong item would buy the wrong thing and fail the assertion), the healed run passes,
 // and the saved heal replays with no model call. An alias the heal never showed is refused, never guessed; a pick of
 // another item is acted on as that item, and the assertion after it fails the run.
 
 const goal = 'Buy the second item of the catalogue';
-const tokensOf = (req: ChatRequest) => promptTokens(req.messages as OpenAI.ChatCompletionMessageParam[], (req.tools ?? []) as OpenAI.ChatCompletionTool[]).total;
+// The page's part of the heal's request, after `Snapshot:`.
+const pageTokensOf = (req: ChatRequest) => countTokens(lastPrompt(req).slice(lastPrompt(req).indexOf('\nSnapshot:\n') + '\nSnapshot:\n'.length));
 
 describe('a heal on the large page', () => {
   const shop = useShopStack();
@@ -73,7 +74,7 @@ describe('a heal on the large page', () => {
     expect((await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.steps.version).toBe(1);
   }, 120_000);
 
-  it('picks the renamed button through its alias within 1,500 tokens; the healed run buys that item and the saved heal replays without the model', async () => {
+  it('picks the renamed button through its alias, the page within its budget; the healed run buys that item and the saved heal replays without the model', async () => {
     let picked = '';
     shop.llm.enqueue((r) => tool('select_element', { ref: (picked = refOf(r, 'button "Purchase item 2"')), reason: 'The second item\'s buy button, renamed' }));
     const healed = await run('renamed');
@@ -88,7 +89,7 @@ describe('a heal on the large page', () => {
     expect(refOf(request!, 'button "Pay inside iframe"')).toMatch(/^f1e\d{1,2}$/);
     expect(prompt).toMatch(/# \d+ more listitem items \(find shows them by text\)/);
     expect(prompt).not.toMatch(/\[ref=f\d+e\d{3,}\]/);
-    expect(tokensOf(request!), prompt).toBeLessThanOrEqual(1_500);
+    expect(pageTokensOf(request!), prompt).toBeLessThanOrEqual(defaultPageTokens);
 
     const saved = (await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.steps;
     expect(saved.steps[1].locator).toBe("getByRole('button', { name: 'Purchase item 2', exact: true })");

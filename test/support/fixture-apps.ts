@@ -13,6 +13,7 @@ import { createFlowFixtures, type FlowFixtures } from './fixtures/flows.js';
 import { createAuthFixtures } from './fixtures/auth-toolkit.js';
 import { createQualityFixtures, type QualityFixtures } from './fixtures/quality.js';
 import { handleLargePage } from './fixtures/large-page.js';
+import { createAdminFixture } from './fixtures/admin.js';
 
 export type { Variant } from './fixtures/skin.js';
 export { products, shopCredentials } from './fixtures/shop.js';
@@ -34,6 +35,8 @@ export interface FixtureApps {
   auth: Omit<ReturnType<typeof createAuthFixtures>, 'handle'>;
   /** A profile page under /quality/ with switchable quality problems (fixtures/quality.ts). */
   quality: Pick<QualityFixtures, 'setQualityProblems'>;
+  /** A Django-like admin under /admin/ (fixtures/admin.ts): its groups, as stored now. */
+  admin: { groupNames(): string[] };
 }
 
 const slowDelayMs = 2_000;
@@ -49,6 +52,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
   const flows = createFlowFixtures();
   const auth = createAuthFixtures();
   const quality = createQualityFixtures();
+  const admin = createAdminFixture();
 
   function html(res: ServerResponse, body: string, status = 200): void {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -76,6 +80,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     if (quality.handle(route, res)) return;
     if (handleLargePage(route, res, variant)) return;
     if (await auth.handle(req, res, url)) return;
+    if (await admin.handle(req, res, url)) return;
 
     if (url.pathname.startsWith('/mail/') && (await mail.handle(req, res, url))) return;
     if (url.pathname.startsWith('/codes/') && (await codes.handle(req, res, url))) return;
@@ -153,6 +158,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     flows,
     auth,
     quality,
+    admin: { groupNames: admin.groupNames },
     async stop() {
       for (const timer of pendingTimers) clearTimeout(timer);
       pendingTimers.clear();

@@ -30,8 +30,8 @@ export interface ScriptedLlm {
   /** Make the next `count` requests fail with this HTTP status (e.g. 500 / 429) before the script continues. */
   failNext(count: number, status: number): void;
   /**
-   * `reported` (default): answers carry `usage` (streams when asked with `stream_options.include_usage`), the system
-   * message counted as cached prompt tokens, as a server with prompt caching reports them; `none`: no `usage` at all,
+   * `reported` (default): answers carry `usage` (streams when asked with `stream_options.include_usage`), with cached
+   * prompt tokens as OpenAI's automatic prompt caching counts them (see `promptCache`); `none`: no `usage` at all,
    * as some OpenAI-compatible servers answer.
    */
   setUsageMode(mode: 'reported' | 'none'): void;
@@ -79,6 +79,38 @@ function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+// OpenAI's automatic prompt caching (platform.openai.com/docs/guides/prompt-caching): a request reuses the longest
+// prefix it shares with an earlier request, counted in 128-token blocks, and nothing below 1,024 tokens. The prompt
+// is read as OpenAI lays it out, the tools first, then the messages; tokens are chars/4, as `prompt_tokens` here.
+const cacheMinTokens = 1_024;
+const cacheBlockTokens = 128;
+/** Earlier prompts kept for prefix matching (the tests' conversations are far shorter). */
+const cacheEntries = 2_000;
+
+function promptCache() {
+  const seen: string[] = [];
+  const commonPrefix = (a: string, b: string): number => {
+    const n = Math.min(a.length, b.length);
+    let i = 0;
+    while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    return i;
+  };
+  return {
+    /** The cached prompt tokens of this request, and the request remembered for the next ones. */
+    cachedTokens(request: ChatRequest): number {
+      const text = (request.tools ? JSON.stringify(request.tools) : '') + JSON.stringify(request.messages);
+      const shared = seen.reduce((best, earlier) => Math.max(best, commonPrefix(text, earlier)), 0);
+      seen.push(text);
+      if (seen.length > cacheEntries) seen.shift();
+      const tokens = Math.floor(shared / 4);
+      return tokens < cacheMinTokens ? 0 : Math.floor(tokens / cacheBlockTokens) * cacheBlockTokens;
+    },
+    clear() {
+      seen.length = 0;
+    },
+  };
+}
+
 // The fragments a real stream would carry: roughly a token (a word and its trailing space) of text,
 // a few characters of tool arguments.
 function textFragments(text: string): string[] {
@@ -117,6 +149,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   const usageSent: ScriptedUsage[] = [];
   let dialect: ScriptedDialect = 'openai';
   let modelInfo: Record<string, unknown> = {};
+  const cache = promptCache();
 
   /** What a server of the dialect refuses outright, before any reply is taken from the script. */
   function refusal(request: ChatRequest): { status: number; message: string } | undefined {
@@ -152,11 +185,10 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     const finishReason = toolCalls.length ? 'tool_calls' : 'stop';
     const promptTokens = estimateTokens(JSON.stringify(request.messages) + (request.tools ? JSON.stringify(request.tools) : ''));
     const completionTokens = estimateTokens((content ?? '') + (toolCalls.length ? JSON.stringify(toolCalls) : ''));
-    // The system message is the stable prefix a caching server would have seen before.
-    const system = request.messages[0]?.role === 'system' ? estimateTokens(JSON.stringify(request.messages[0].content)) : 0;
+    const cachedTokens = Math.min(cache.cachedTokens(request), promptTokens);
     const usage: ScriptedUsage | undefined = usageMode === 'none'
       ? undefined
-      : { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: Math.min(system, promptTokens) } };
+      : { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cachedTokens } };
 
     if (!request.stream) {
       const completion: ChatCompletion = {
@@ -318,6 +350,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       usageSent.length = 0;
       dialect = 'openai';
       modelInfo = {};
+      cache.clear();
     },
     async stop() {
       server.closeAllConnections();

@@ -49,7 +49,9 @@ describe('tool groups', () => {
     expect(all).not.toContain('more_tools');
   });
 
-  it('a step\'s tools as the model reads them fit the budget: under 750 tokens without the groups, 950 with both', () => {
+  // The tools are most of the prompt's cached prefix (issue 32: no longer counted against the page), sent with every
+  // step: they stay small, and a first call or a provider without caching pays for them in full.
+  it('a step\'s tools as the model reads them stay small: under 750 tokens without the groups, 950 with both', () => {
     const without = countTokens(renderTools(agentToolsWith(new Set())));
     const withBoth = countTokens(renderTools(agentToolsWith(new Set(['email', 'http']))));
     expect(without).toBeLessThan(750);

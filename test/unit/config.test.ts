@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { createLlm } from '../../src/llm/client.js';
 
 describe('configuration', () => {
   it('lets `proctor dev` start with nothing set', () => {
@@ -37,5 +38,13 @@ describe('configuration', () => {
     expect(config.llm).toEqual({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1', model: 'local', toolMode: 'auto' });
     expect(loadConfig('dev', { OPENAI_API_KEY: 'sk-test', PROCTOR_LLM_TOOL_MODE: 'text' }).llm?.toolMode).toBe('text');
     expect(() => loadConfig('dev', { OPENAI_API_KEY: 'sk-test', PROCTOR_LLM_TOOL_MODE: 'json' })).toThrow(/PROCTOR_LLM_TOOL_MODE/);
+  });
+
+  it("sets a page's tokens per model call, or leaves the default (4,000) to the page view", () => {
+    const llm = loadConfig('dev', { OPENAI_API_KEY: 'sk-test', PROCTOR_LLM_PAGE_TOKENS: '6000' }).llm;
+    expect(llm?.pageTokens).toBe(6_000);
+    expect(createLlm(llm)?.pageTokens).toBe(6_000);
+    expect(createLlm(loadConfig('dev', { OPENAI_API_KEY: 'sk-test' }).llm)?.pageTokens).toBeUndefined();
+    expect(() => loadConfig('dev', { OPENAI_API_KEY: 'sk-test', PROCTOR_LLM_PAGE_TOKENS: '100' })).toThrow(/PROCTOR_LLM_PAGE_TOKENS/);
   });
 });

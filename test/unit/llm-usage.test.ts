@@ -15,7 +15,8 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 const prices = { priced: { prompt: 2, completion: 8, cached: 0.5 } };
 const tools = [{ type: 'function' as const, function: { name: 'done', parameters: { type: 'object', properties: {} } } }];
 const messages = [
-  { role: 'system' as const, content: 'You are a careful tester. '.repeat(20) },
+  // Over 1,024 tokens, so the second call's prefix is cached as OpenAI counts it (the first has nothing to reuse).
+  { role: 'system' as const, content: 'You are a careful tester. '.repeat(200) },
   { role: 'user' as const, content: 'Finish.' },
 ];
 
@@ -46,9 +47,10 @@ describe('LLM prices and the money budget', () => {
       (usd, u) => usd + ((u.prompt_tokens - u.prompt_tokens_details.cached_tokens) * 2 + u.prompt_tokens_details.cached_tokens * 0.5 + u.completion_tokens * 8) / 1e6,
       0,
     );
-    expect(a!.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
+    expect(a!.prompt_tokens_details.cached_tokens).toBe(0);
+    expect(b!.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
     const totals = await usageTotals(db, projectId, { changeReviewId });
-    expect(totals).toMatchObject({ calls: 2, promptTokens: a!.prompt_tokens + b!.prompt_tokens, cachedTokens: a!.prompt_tokens_details.cached_tokens * 2, estimated: false });
+    expect(totals).toMatchObject({ calls: 2, promptTokens: a!.prompt_tokens + b!.prompt_tokens, cachedTokens: b!.prompt_tokens_details.cached_tokens, estimated: false });
     expect(totals.costUsd).toBeCloseTo(cost, 6);
   });
 

@@ -35,6 +35,21 @@ describe('scripted LLM server', () => {
     expect(completion.usage).toEqual({ prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: 6, total_tokens: Math.ceil(promptChars / 4) + 6, prompt_tokens_details: { cached_tokens: 0 } });
   });
 
+  it("reports cached prompt tokens as OpenAI's prefix caching counts them: the longest prefix seen before, in 128-token blocks, none below 1,024", async () => {
+    const system = (n: number) => ({ role: 'system' as const, content: 'x'.repeat(n) });
+    const ask = async (messages: { role: 'system' | 'user'; content: string }[]) => {
+      llm.enqueue({ content: 'ok' });
+      return (await client.chat.completions.create({ model: 'test-model', messages })).usage!.prompt_tokens_details!.cached_tokens;
+    };
+    expect(await ask([system(6_000), { role: 'user', content: 'first' }])).toBe(0);
+    // Shared: `[{"role":"system","content":"` and 6,000 x's, then the user message differs: 6,029 chars, 1,507 tokens.
+    expect(await ask([system(6_000), { role: 'user', content: 'second' }])).toBe(1_408);
+    // A shared prefix under 1,024 tokens is not cached.
+    expect(await ask([system(3_000), { role: 'user', content: 'short' }])).toBe(0);
+    llm.reset();
+    expect(await ask([system(6_000), { role: 'user', content: 'second' }])).toBe(0);
+  });
+
   it('answers a non-streaming request with a tool call', async () => {
     llm.enqueue({ toolCalls: [{ name: 'click', arguments: { ref: 'e14', description: 'Add the mug' } }] });
     const completion = await client.chat.completions.create({

@@ -4,9 +4,9 @@ import { RefAliases, UnknownAliasError } from '../../src/browser/snapshot-refs.j
 import { findInSnapshot } from '../../src/browser/snapshot-tree.js';
 import { countTokens } from '../../src/llm/token-count.js';
 
-// Issue 25, item 4: the snapshot fits a budget in the model's tokens without hiding what the agent needs: long runs
+// Issues 25 and 32: the snapshot fits a budget in the model's tokens without hiding what the agent needs: long runs
 // collapse with a note that `find` reaches them, a table row's cells stay together, wrappers lose only their refs,
-// and refs are short aliases mapped back exactly.
+// and refs are short aliases mapped back exactly. find answers with elements (an item's line says its whole text).
 
 const listItem = (i: number) => [`    - listitem [ref=f1e${2 * i + 10}]:`, `      - text: Item ${i}, a product`, `      - button "Buy item ${i}" [ref=f1e${2 * i + 11}] [cursor=pointer]`];
 const row = (i: number) => [
@@ -75,11 +75,13 @@ describe('find', () => {
   it('brings a collapsed list item whole, with the refs of its button', () => {
     const found = findInSnapshot(lines, 'buy item 1200', 8);
     expect(found).toMatchObject({ matches: 1, shown: 1 });
-    expect(found.lines).toEqual(['- listitem [ref=f1e2410]:', '  - text: Item 1200, a product', '  - button "Buy item 1200" [ref=f1e2411] [cursor=pointer]']);
+    // The item's line says its whole text: what an assertion on the item would expect.
+    expect(found.lines).toEqual(['- listitem [ref=f1e2410]: "Item 1200, a product Buy item 1200"', '  - text: Item 1200, a product', '  - button "Buy item 1200" [ref=f1e2411] [cursor=pointer]']);
   });
 
   it('brings the row of a matching cell, so its buttons come with it', () => {
-    expect(findInSnapshot(lines, 'Order 10250', 8).lines).toEqual(row(250).map((l) => l.slice(6)));
+    const [head, ...cells] = row(250).map((l) => l.slice(6));
+    expect(findInSnapshot(lines, 'Order 10250', 8).lines).toEqual([`${head!.replace(/:$/, '')}: "Order 10250 Customer 250 Edit order 10250"`, ...cells]);
   });
 
   it('caps the matches and says how many there were', () => {
@@ -100,8 +102,8 @@ describe("find's answer", () => {
     expect(all).toContain('button "Buy item 12" [ref=');
     const small = foundText(lines, 'Buy item 12', (text) => tokens(text) <= 100);
     expect(tokens(small)).toBeLessThanOrEqual(100);
-    expect(small.split('\n')[0]).toMatch(/^Found "Buy item 12" \(first 2 of 111 matches/);
-    expect(foundText(lines, 'Buy item 1200')).toMatch(/^Found "Buy item 1200" \(1 match\):\n- listitem \[ref=f1e2410\]:/);
+    expect(small.split('\n')[0]).toMatch(/^Found "Buy item 12" \(first [124] of 111 matches/);
+    expect(foundText(lines, 'Buy item 1200')).toMatch(/^Found "Buy item 1200" \(1 match\):\n- listitem \[ref=f1e2410\]: "Item 1200, a product Buy item 1200"\n/);
     expect(foundText(lines, 'no such thing')).toBe('Nothing on the page contains "no such thing".');
   });
 });
