@@ -19,7 +19,8 @@ import { ApplicationUnreachableError, BadTestDefinitionError, GoneError, LlmGave
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
 import { loadProjectFile, projectFileNames } from '../src/services/project-files.js';
-import type { BurnInInput, DependencyRecorded } from '../workflows/shared.js';
+import type { BurnInInput, DependencyRecorded, RecordStepsInput } from '../workflows/shared.js';
+import { notReplayingReason, replayFailureNote, type RecordingCheck } from '../src/domain/recording-check.js';
 import { SignalCollector } from '../src/browser/signals.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';
 import { recordBurnInSignals, signalIgnoreUrls } from '../src/services/issue-ingest.js';
@@ -93,7 +94,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
     },
 
     /** The agent explores the application to reach the goal and records steps. One browser session. */
-    async recordSteps(input: BurnInInput): Promise<RecordStepsResult> {
+    async recordSteps(input: RecordStepsInput): Promise<RecordStepsResult> {
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
       if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
       if (!deps.llm) throw new LlmNotConfiguredError();
@@ -106,7 +107,16 @@ export function createBurnInActivities(deps: ActivityDeps) {
       return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, liveView(deps, { projectId: input.projectId, kind: 'burn_in', subjectId: ctx.testCase.id, secrets: () => Object.values(values.secrets()) }, async ({ page, live }: LiveJob) => {
         const startUrl = state?.url ?? baseUrl;
         const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
-        await openStartPage(page, startUrl);
+        const inbox = inboxFor(deps, input.projectId, cancellationSignal());
+        const resume = input.resume;
+        if (resume && resume.steps.length > 0) {
+          // Recording again after a verifying replay failed: the steps before its failing step replay here first
+          // (replaySteps opens the start page), so the agent goes on from where they really end.
+          const replayed = await replaySteps(page, resume.steps, { startUrl, baseUrl, values, inbox, projectFiles: (name) => loadProjectFile(deps, input.projectId, name), timeoutMs: deps.stepTimeoutMs ?? 10_000 });
+          if (replayed.status === 'FAILED') return { status: 'FAILED', steps: [], failureReason: notReplayingReason({ failedStepIndex: replayed.failedStepIndex ?? -1, error: replayed.error ?? 'unknown error' }), llmCalls: 0, promptTokens: [] };
+        } else {
+          await openStartPage(page, startUrl);
+        }
         try {
           const result = await runAgent(
             page,
@@ -115,9 +125,10 @@ export function createBurnInActivities(deps: ActivityDeps) {
               llm,
               baseUrl,
               values,
-              inbox: inboxFor(deps, input.projectId, cancellationSignal()),
+              inbox,
               projectFiles: (name) => loadProjectFile(deps, input.projectId, name),
               maxSteps: deps.maxAgentSteps ?? 30,
+              ...(resume && { resume: { steps: resume.steps, note: replayFailureNote(resume.failure) } }),
               timeoutMs: deps.stepTimeoutMs ?? 10_000,
               onProgress: (p) => {
                 progress(p);
@@ -152,13 +163,14 @@ export function createBurnInActivities(deps: ActivityDeps) {
       );
     },
 
-    async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string; notCovered?: string[] }): Promise<void> {
+    async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string; notCovered?: string[]; recordingCheck?: RecordingCheck }): Promise<void> {
+      const check = input.recordingCheck && { recordingCheck: input.recordingCheck };
       await saveGenerationResult(
         deps.db,
         input.testCaseId,
         input.status === 'COMPLETED'
-          ? { status: 'COMPLETED', steps: input.steps ?? [], notCovered: input.notCovered ?? [] }
-          : { status: 'FAILED', failureReason: input.failureReason ?? 'unknown failure' },
+          ? { status: 'COMPLETED', steps: input.steps ?? [], notCovered: input.notCovered ?? [], ...check }
+          : { status: 'FAILED', failureReason: input.failureReason ?? 'unknown failure', ...check },
       );
     },
   };
