@@ -81,10 +81,14 @@ function dropLocator(page: Page, drop: StepElement | undefined): Locator {
   return resolveLocator(page, drop.locator);
 }
 
-/** Scrolls once; answers whether the container moved (false: it is at its end in that direction). */
-const scrollBy = pageFunction<(el: Element, delta: { x: number; y: number; pixels: number | null }) => boolean>(
-  "(el, d) => { const step = d.pixels ?? (d.x !== 0 ? el.clientWidth : el.clientHeight) * 0.8; const x = el.scrollLeft, y = el.scrollTop; el.scrollBy({ left: d.x * step, top: d.y * step, behavior: 'instant' }); return el.scrollLeft !== x || el.scrollTop !== y; }",
-);
+/**
+ * Scrolls once and lets the page render a frame (a virtualized list draws its rows on the scroll event, before the
+ * next frame; scrolling on before it has would skip past them). Answers whether the container moved (false: it is
+ * at its end in that direction).
+ */
+export const scrollOnceSource =
+  "async (el, d) => { const step = d.pixels ?? (d.x !== 0 ? el.clientWidth : el.clientHeight) * 0.8; const x = el.scrollLeft, y = el.scrollTop; el.scrollBy({ left: d.x * step, top: d.y * step, behavior: 'instant' }); await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 100); }); return el.scrollLeft !== x || el.scrollTop !== y; }";
+const scrollBy = pageFunction<(el: Element, delta: { x: number; y: number; pixels: number | null }) => Promise<boolean>>(scrollOnceSource);
 
 const directions: Record<ScrollSpec['direction'], { x: number; y: number }> = { up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, left: { x: -1, y: 0 }, right: { x: 1, y: 0 } };
 

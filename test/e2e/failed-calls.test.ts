@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRouter } from '../support/agent-script.js';
+import { failedCallFlows } from '../support/failed-call-flows.js';
+import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+
+// Issue 32, item 3: a matrix of agent calls that fail yet change the page (a scroll that stopped short, an
+// autocomplete typed into but not chosen, a click that opened a menu and failed), each followed by a call that
+// succeeds on the state it left. Each burn-in ends COMPLETED with steps that replay (the verifying replay caught
+// the problem and the agent recorded again), or FAILED with the reason; no COMPLETED test fails its first replay
+// through the normal run path. And the 300-row list box records, replays and exports from the top.
+describe('failed calls that change the page, on the real stack', () => {
+  let fixture: FixtureApps;
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  const ids = new Map<string, string>();
+  const generated = new Map<string, any>();
+
+  beforeAll(async () => {
+    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
+    stack = await startStack({ llm, concurrency: 2 });
+    const router = createRouter();
+    for (const flow of failedCallFlows) router.add(flow.goal, flow.moves);
+    llm.enqueue(...failedCallFlows.flatMap((f) => f.moves).map(() => router.reply));
+    await Promise.all(
+      failedCallFlows.map(async (flow) => {
+        const app = (await stack.call('POST', '/v1/applications', { name: flow.name })).body.shortId as string;
+        await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${fixture.url}${flow.path}` });
+        const created = await stack.call('POST', '/v1/test-cases', { name: flow.name, goal: flow.goal, expectedResult: flow.expectedResult, applicationShortId: app });
+        expect(created.status).toBe(200);
+        ids.set(flow.name, created.body.testCase.id);
+        generated.set(flow.name, await waitForGeneration(stack, created.body.testCase.id, 240_000));
+      }),
+    );
+  }, 300_000);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([fixture?.stop(), llm?.stop()]);
+  });
+
+  for (const flow of failedCallFlows) {
+    const { outcome } = flow;
+    if (outcome.status === 'COMPLETED') {
+      it(`${flow.name}: COMPLETED after ${outcome.attempts} verifying replay(s), and its first run passes`, async () => {
+        const testCase = generated.get(flow.name);
+        expect(testCase.failureReason).toBeNull();
+        expect(testCase.generationStatus).toBe('COMPLETED');
+        expect(testCase.steps.steps.map((s: { action: string }) => s.action)).toEqual(outcome.actions);
+        // The verifying replay is stored with the test case: a reader sees the steps replayed before they were saved.
+        expect(testCase.recordingCheck).toMatchObject({ status: 'PASSED', attempts: outcome.attempts, stepsVersion: testCase.steps.version });
+        expect(testCase.recordingCheck.rerecordedAfter).toHaveLength(outcome.attempts - 1);
+
+        const before = llm.requests.length;
+        const result = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: ids.get(flow.name)!, artifactPrefix: `runs/failed-calls/${ids.get(flow.name)}`, heal: false });
+        expect(result.error).toBeUndefined();
+        expect(result.status).toBe('PASSED');
+        expect(llm.requests.length).toBe(before);
+      }, 60_000);
+    } else {
+      it(`${flow.name}: FAILED, saying the recorded steps do not replay`, () => {
+        const testCase = generated.get(flow.name);
+        expect(testCase.generationStatus).toBe('FAILED');
+        expect(testCase.failureReason).toMatch(outcome.reason);
+        expect(testCase.steps).toBeNull();
+        expect(testCase.recordingCheck).toMatchObject({ status: 'FAILED', attempts: 3, failedStepIndex: 0 });
+        expect(testCase.recordingCheck.rerecordedAfter).toHaveLength(2);
+      });
+    }
+  }
+
+  it('the 300-row list box: recorded as one scroll to row 250 from the top, and its exported spec passes', async () => {
+    const name = 'Row 250 of a 300-row list box';
+    const [scroll] = generated.get(name).steps.steps;
+    expect(scroll).toMatchObject({ action: 'scroll', scroll: { direction: 'down', untilText: 'Row 250' } });
+    const res = await stack.app.request(`/v1/test-cases/${ids.get(name)}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    expect(res.status).toBe(200);
+    const run = await runPlaywrightSpec(await res.text());
+    expect(run.output).toMatch(/1 passed/);
+    expect(run.code).toBe(0);
+  }, 90_000);
+});
