@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter } from '../support/agent-script.js';
+import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { failedCallFlows } from '../support/failed-call-flows.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { waitFor } from '../support/net.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
@@ -10,18 +11,19 @@ import { startStack, waitForGeneration, type Stack } from '../support/worker-con
 // autocomplete typed into but not chosen, a click that opened a menu and failed), each followed by a call that
 // succeeds on the state it left. Each burn-in ends COMPLETED with steps that replay (the verifying replay caught
 // the problem and the agent recorded again), or FAILED with the reason; no COMPLETED test fails its first replay
-// through the normal run path. And the 300-row list box records, replays and exports from the top.
+// through the normal run path. A step inserted into a test is verified the same way. And the 300-row list box
+// records, replays and exports from the top.
 describe('failed calls that change the page, on the real stack', () => {
   let fixture: FixtureApps;
   let llm: ScriptedLlm;
   let stack: Stack;
   const ids = new Map<string, string>();
   const generated = new Map<string, any>();
+  const router = createRouter();
 
   beforeAll(async () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm, concurrency: 2 });
-    const router = createRouter();
     for (const flow of failedCallFlows) router.add(flow.goal, flow.moves);
     llm.enqueue(...failedCallFlows.flatMap((f) => f.moves).map(() => router.reply));
     await Promise.all(
@@ -69,6 +71,37 @@ describe('failed calls that change the page, on the real stack', () => {
       });
     }
   }
+
+  describe('a step inserted into a test is verified the same way', () => {
+    const feedTest = 'A scroll that stopped short, then caught by the replay';
+    const insert = async (at: number, description: string, moves: AgentMove[]) => {
+      router.add(description, moves);
+      llm.enqueue(...moves.map(() => router.reply));
+      const asked = await stack.call('POST', `/v1/test-cases/${ids.get(feedTest)}/steps/insert`, { at, description });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+      let ended: any;
+      await waitFor(async () => (ended = (await stack.call('GET', `/v1/test-cases/${ids.get(feedTest)}/steps/insertions/${asked.body.id}`)).body).status !== 'RUNNING', 90_000, 'the insertion to finish');
+      return ended;
+    };
+
+    it('a step recorded on what a failed scroll loaded does not replay: FAILED, nothing saved', async () => {
+      const ended = await insert(0, 'Open Entry 58 first', [
+        (r) => tool('scroll', { ref: refOf(r, 'region "Activity feed"'), direction: 'down', untilText: 'Entry 99', description: 'Scroll the feed to Entry 99' }),
+        () => tool('find', { text: 'Entry 58' }),
+        (r) => tool('click', { ref: refOf(r, 'button "Entry 58"'), description: 'Open Entry 58' }),
+        () => tool('done', { summary: 'Opened' }),
+      ]);
+      expect(ended).toMatchObject({ status: 'FAILED', version: null });
+      expect(ended.failureReason).toMatch(/^the recorded step does not replay, so nothing was saved: step 1 \(click\)/);
+      expect((await stack.call('GET', `/v1/test-cases/${ids.get(feedTest)}`)).body.steps.steps).toHaveLength(3);
+    }, 120_000);
+
+    it('a step that replays is saved as a new version', async () => {
+      const ended = await insert(3, 'Check that Entry 55 is still open', [() => tool('assert_text', { text: 'Opened Entry 55', description: 'Entry 55 is still open' }), () => tool('done', { summary: 'Checked' })]);
+      expect(ended).toMatchObject({ status: 'COMPLETED', version: 2 });
+      expect((await stack.call('GET', `/v1/test-cases/${ids.get(feedTest)}`)).body.steps.steps.map((s: { action: string }) => s.action)).toEqual(['scroll', 'click', 'assert_text', 'assert_text']);
+    }, 120_000);
+  });
 
   it('the 300-row list box: recorded as one scroll to row 250 from the top, and its exported spec passes', async () => {
     const name = 'Row 250 of a 300-row list box';
