@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
+import { openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { failedCallFlows } from '../support/failed-call-flows.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
@@ -17,13 +18,16 @@ describe('failed calls that change the page, on the real stack', () => {
   let fixture: FixtureApps;
   let llm: ScriptedLlm;
   let stack: Stack;
+  let dash: DashboardBrowser;
   const ids = new Map<string, string>();
   const generated = new Map<string, any>();
   const router = createRouter();
 
   beforeAll(async () => {
+    const appUrl = await reserveAppUrl();
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm, concurrency: 2 });
+    stack = await startStack({ llm, concurrency: 2, appUrl });
+    dash = await openDashboard(stack.app, appUrl);
     for (const flow of failedCallFlows) router.add(flow.goal, flow.moves);
     llm.enqueue(...failedCallFlows.flatMap((f) => f.moves).map(() => router.reply));
     await Promise.all(
@@ -38,6 +42,7 @@ describe('failed calls that change the page, on the real stack', () => {
     );
   }, 300_000);
   afterAll(async () => {
+    await dash?.close();
     await stack?.close();
     await Promise.all([fixture?.stop(), llm?.stop()]);
   });
@@ -71,6 +76,16 @@ describe('failed calls that change the page, on the real stack', () => {
       });
     }
   }
+
+  it('the test case page says the steps were verified, and after which failed replay the agent recorded again', async () => {
+    await dash.signIn(stack.tenant.token);
+    await dash.page.goto(`${dash.url}/test-cases/${ids.get('A scroll that stopped short, then caught by the replay')}`);
+    const note = await dash.page.locator('#recording-check').innerText();
+    expect(note).toMatch(/^Verified before saving: version 1 replayed in a fresh browser, with no model call, in \d+\.\d s\./);
+    expect(note).toContain('The agent recorded again after: step 1 failed (step 1 (click)');
+    await dash.page.goto(`${dash.url}/test-cases/${ids.get('A scroll that stopped short, every time')}`);
+    await expect(dash.page.locator('#recording-check').innerText()).resolves.toMatch(/^The recorded steps did not replay in a fresh browser \(3 attempts\)\. The agent recorded again after: step 1 failed/);
+  }, 60_000);
 
   describe('a step inserted into a test is verified the same way', () => {
     const feedTest = 'A scroll that stopped short, then caught by the replay';
