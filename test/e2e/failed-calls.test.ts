@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workflowIds } from '../../workflows/shared.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { failedCallFlows } from '../support/failed-call-flows.js';
@@ -76,6 +79,15 @@ describe('failed calls that change the page, on the real stack', () => {
       });
     }
   }
+
+  it('each verifying replay and each re-recording is an activity of the burn-in workflow (the Temporal UI shows them)', async () => {
+    const id = ids.get('A scroll that stopped short, then caught by the replay')!;
+    const history = await (await stack.temporal.get()).workflow.getHandle(workflowIds.burnIn(id)).fetchHistory();
+    const activities = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+    expect(activities).toEqual(['burnInDependencies', 'recordSteps', 'verifyRecording', 'recordSteps', 'verifyRecording', 'saveBurnInResult', 'notifyDependents']);
+    // `RECORD_HISTORIES=1` refreshes the history test/workflows/replay.test.ts replays for this path.
+    if (process.env.RECORD_HISTORIES) writeFileSync('test/workflows/histories/burnIn-verified-recording.json', historyToJSON(history));
+  });
 
   it('the test case page says the steps were verified, and after which failed replay the agent recorded again', async () => {
     await dash.signIn(stack.tenant.token);
