@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActivityDeps } from './deps.js';
 import { dependencyState, requireEnvironmentUrl } from './burn-in.js';
 import { environmentAccess } from './environment-access.js';
@@ -5,8 +6,11 @@ import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { adoptInbox, inboxFor } from './inbox.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { RunValues } from '../src/browser/values.js';
-import { loadExecutionContext } from '../src/db/queries/execution.js';
+import { loadExecutionContext, type ExecutionContext } from '../src/db/queries/execution.js';
+import type { Step } from '../src/domain/steps.js';
 import { NotFoundError } from '../src/domain/errors.js';
+import { msUntilFreshTotp } from '../src/domain/recording-check.js';
+import { parseTotp } from '../src/domain/totp.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
 import { loadProjectFile } from '../src/services/project-files.js';
 import type { VerifyRecordingInput } from '../workflows/shared.js';
@@ -20,6 +24,16 @@ export interface VerifyRecordingResult {
 }
 
 /**
+ * Right after a recording (or a replay) typed a TOTP code, waits until a new one is current: a site refuses a code
+ * used twice. A resume-from chain may sign in with a TOTP code as well: then every TOTP config of the test counts.
+ */
+export async function waitForFreshTotp(ctx: ExecutionContext, steps: Step[]): Promise<void> {
+  const periods = Object.fromEntries(ctx.totpNames.flatMap((name) => (ctx.configs[name] ? [[name, parseTotp(ctx.configs[name]).period] as const] : [])));
+  const wait = msUntilFreshTotp(steps, periods, Date.now(), ctx.testCase.resumeFromId ? ctx.totpNames : []);
+  if (wait > 0) await withHeartbeats((progress) => (progress({ phase: 'waiting for a fresh TOTP code', ms: wait }), sleep(wait, undefined, { signal: cancellationSignal() })));
+}
+
+/**
  * The verifying replay of a recording (issue 32): the steps replayed as a scheduled run replays them, in a fresh
  * browser context (same device, same start state, same environment access) with fresh run values and inbox (one-time
  * values are new), no model call and no healing. The recording's own context must be closed by then: a pool of one
@@ -29,6 +43,7 @@ export async function replayInFreshContext(deps: ActivityDeps, input: VerifyReco
   const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
   if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
   const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
+  await waitForFreshTotp(ctx, input.steps);
   const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
   const values = adoptInbox(new RunValues(ctx), state);
   const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);

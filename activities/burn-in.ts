@@ -5,6 +5,7 @@ import type { ActivityDeps } from './deps.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { liveView, type LiveJob } from './live-view.js';
+import { waitForFreshTotp } from './burn-in-verify.js';
 import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
@@ -100,6 +101,8 @@ export function createBurnInActivities(deps: ActivityDeps) {
       if (!deps.llm) throw new LlmNotConfiguredError();
       const llm = llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'burn_in', testCaseId: ctx.testCase.id });
       const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
+      // Recording again after a verifying replay: the kept steps must not type the TOTP code that replay typed.
+      if (input.resume) await waitForFreshTotp(ctx, input.resume.steps);
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
       const values = adoptInbox(new RunValues(ctx), state);
 

@@ -1,3 +1,4 @@
+import { configReferences, type Step } from './steps.js';
 import type { FailureKind } from './verdicts.js';
 
 // The verifying replay of a burn-in (issue 32): before a recording is saved as COMPLETED, its steps are replayed in
@@ -35,10 +36,27 @@ export interface RecordingCheck {
 /** What the agent is told when the replay failed: it records again from the failing step, the steps before it kept. */
 export function replayFailureNote(failure: FailedReplay): string {
   const step = failure.failedStepIndex + 1;
-  return `the recorded steps were replayed in a fresh browser and failed at step ${step}: ${failure.error}. Steps 1-${step - 1} replayed and are kept (this page is where they ended); record the rest again from here, so that a replay starting from the beginning reaches the goal`;
+  const kept = step > 1 ? `Steps 1-${step - 1} replayed and are kept (this page is where they ended)` : 'No step before it is kept (this is the start page)';
+  return `the recorded steps were replayed in a fresh browser and failed at step ${step}: ${failure.error}. ${kept}; record the rest again from here, so that a replay starting from the beginning reaches the goal`;
 }
 
 /** The burn-in's failure reason when the steps still do not replay. */
 export function notReplayingReason(failure: FailedReplay): string {
   return `the recorded steps do not replay: ${failure.error}`;
 }
+
+/**
+ * How long a replay right after a recording waits before it may type a TOTP code: the code the recording typed
+ * stays current until its period ends, and a site refuses a code used twice (RFC 6238 section 5.2), as the auth
+ * fixture does. 0 when no step types one. `periods`: seconds per TOTP config name that the replay may type.
+ */
+export function msUntilFreshTotp(steps: Step[], periods: Record<string, number>, nowMs: number, always: string[] = []): number {
+  const typed = new Set([...configReferences(JSON.stringify(steps)), ...always]);
+  const waits = Object.entries(periods)
+    .filter(([name]) => typed.has(name))
+    .map(([, period]) => period * 1000 - (nowMs % (period * 1000)) + totpMarginMs);
+  return Math.max(0, ...waits);
+}
+
+/** After the period's end, so that the new code is current on the site's clock too. */
+const totpMarginMs = 250;
