@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActivityDeps } from './deps.js';
 import { dependencyState, requireEnvironmentUrl } from './burn-in.js';
 import { environmentAccess } from './environment-access.js';
@@ -6,11 +5,9 @@ import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { adoptInbox, inboxFor } from './inbox.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { RunValues } from '../src/browser/values.js';
-import { loadExecutionContext, type ExecutionContext } from '../src/db/queries/execution.js';
-import type { Step } from '../src/domain/steps.js';
+import { loadExecutionContext } from '../src/db/queries/execution.js';
+import { waitForFreshTotp } from './fresh-totp.js';
 import { NotFoundError } from '../src/domain/errors.js';
-import { msUntilFreshTotp } from '../src/domain/recording-check.js';
-import { parseTotp } from '../src/domain/totp.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
 import { loadProjectFile } from '../src/services/project-files.js';
 import type { VerifyRecordingInput } from '../workflows/shared.js';
@@ -21,16 +18,6 @@ export interface VerifyRecordingResult {
   error?: string;
   failureKind?: FailureKind;
   durationMs: number;
-}
-
-/**
- * Right after a recording (or a replay) typed a TOTP code, waits until a new one is current: a site refuses a code
- * used twice. A resume-from chain may sign in with a TOTP code as well: then every TOTP config of the test counts.
- */
-export async function waitForFreshTotp(ctx: ExecutionContext, steps: Step[]): Promise<void> {
-  const periods = Object.fromEntries(ctx.totpNames.flatMap((name) => (ctx.configs[name] ? [[name, parseTotp(ctx.configs[name]).period] as const] : [])));
-  const wait = msUntilFreshTotp(steps, periods, Date.now(), ctx.testCase.resumeFromId ? ctx.totpNames : []);
-  if (wait > 0) await withHeartbeats((progress) => (progress({ phase: 'waiting for a fresh TOTP code', ms: wait }), sleep(wait, undefined, { signal: cancellationSignal() })));
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ActivityDeps } from './deps.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { liveView, type LiveJob } from './live-view.js';
-import { waitForFreshTotp } from './burn-in-verify.js';
+import { waitForFreshTotp } from './fresh-totp.js';
 import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
