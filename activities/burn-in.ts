@@ -5,6 +5,7 @@ import type { ActivityDeps } from './deps.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { liveView, type LiveJob } from './live-view.js';
+import { waitForFreshTotp } from './fresh-totp.js';
 import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
@@ -19,7 +20,8 @@ import { ApplicationUnreachableError, BadTestDefinitionError, GoneError, LlmGave
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
 import { loadProjectFile, projectFileNames } from '../src/services/project-files.js';
-import type { BurnInInput, DependencyRecorded } from '../workflows/shared.js';
+import type { BurnInInput, DependencyRecorded, RecordStepsInput } from '../workflows/shared.js';
+import { notReplayingReason, replayFailureNote, type RecordingCheck } from '../src/domain/recording-check.js';
 import { SignalCollector } from '../src/browser/signals.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';
 import { recordBurnInSignals, signalIgnoreUrls } from '../src/services/issue-ingest.js';
@@ -32,6 +34,8 @@ export interface RecordStepsResult {
   notCovered?: string[];
   llmCalls: number;
   promptTokens: number[];
+  /** Of each call's prompt tokens, those the endpoint read from its prompt cache (absent in older histories). */
+  cachedTokens?: number[];
 }
 
 /** This burn-in's execution, the same for every attempt of its activity (a fresh id when called outside Temporal). */
@@ -93,12 +97,14 @@ export function createBurnInActivities(deps: ActivityDeps) {
     },
 
     /** The agent explores the application to reach the goal and records steps. One browser session. */
-    async recordSteps(input: BurnInInput): Promise<RecordStepsResult> {
+    async recordSteps(input: RecordStepsInput): Promise<RecordStepsResult> {
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
       if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
       if (!deps.llm) throw new LlmNotConfiguredError();
       const llm = llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'burn_in', testCaseId: ctx.testCase.id });
       const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
+      // Recording again after a verifying replay: the kept steps must not type the TOTP code that replay typed.
+      if (input.resume) await waitForFreshTotp(ctx, input.resume.steps);
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
       const values = adoptInbox(new RunValues(ctx), state);
 
@@ -106,7 +112,16 @@ export function createBurnInActivities(deps: ActivityDeps) {
       return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, liveView(deps, { projectId: input.projectId, kind: 'burn_in', subjectId: ctx.testCase.id, secrets: () => Object.values(values.secrets()) }, async ({ page, live }: LiveJob) => {
         const startUrl = state?.url ?? baseUrl;
         const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
-        await openStartPage(page, startUrl);
+        const inbox = inboxFor(deps, input.projectId, cancellationSignal());
+        const resume = input.resume;
+        if (resume && resume.steps.length > 0) {
+          // Recording again after a verifying replay failed: the steps before its failing step replay here first
+          // (replaySteps opens the start page), so the agent goes on from where they really end.
+          const replayed = await replaySteps(page, resume.steps, { startUrl, baseUrl, values, inbox, projectFiles: (name) => loadProjectFile(deps, input.projectId, name), timeoutMs: deps.stepTimeoutMs ?? 10_000 });
+          if (replayed.status === 'FAILED') return { status: 'FAILED', steps: [], failureReason: notReplayingReason({ failedStepIndex: replayed.failedStepIndex ?? -1, error: replayed.error ?? 'unknown error' }), llmCalls: 0, promptTokens: [] };
+        } else {
+          await openStartPage(page, startUrl);
+        }
         try {
           const result = await runAgent(
             page,
@@ -115,9 +130,10 @@ export function createBurnInActivities(deps: ActivityDeps) {
               llm,
               baseUrl,
               values,
-              inbox: inboxFor(deps, input.projectId, cancellationSignal()),
+              inbox,
               projectFiles: (name) => loadProjectFile(deps, input.projectId, name),
               maxSteps: deps.maxAgentSteps ?? 30,
+              ...(resume && { resume: { steps: resume.steps, note: replayFailureNote(resume.failure) } }),
               timeoutMs: deps.stepTimeoutMs ?? 10_000,
               onProgress: (p) => {
                 progress(p);
@@ -129,7 +145,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
           const signals = await collector.finish();
           // On a preview (a change review's burn-in) the signals are not the application's issues.
           if (!input.environmentUrl) await recordBurnInSignals(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, burnIn: burnInExecution(), signals });
-          return { status: result.status, steps: result.steps, failureReason: result.failureReason, notCovered: result.notCovered, llmCalls: result.llmCalls, promptTokens: result.promptTokens };
+          return { status: result.status, steps: result.steps, failureReason: result.failureReason, notCovered: result.notCovered, llmCalls: result.llmCalls, promptTokens: result.promptTokens, cachedTokens: result.cachedTokens };
         } catch (err) {
           if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);
           throw err;
@@ -152,13 +168,14 @@ export function createBurnInActivities(deps: ActivityDeps) {
       );
     },
 
-    async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string; notCovered?: string[] }): Promise<void> {
+    async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string; notCovered?: string[]; recordingCheck?: RecordingCheck }): Promise<void> {
+      const check = input.recordingCheck && { recordingCheck: input.recordingCheck };
       await saveGenerationResult(
         deps.db,
         input.testCaseId,
         input.status === 'COMPLETED'
-          ? { status: 'COMPLETED', steps: input.steps ?? [], notCovered: input.notCovered ?? [] }
-          : { status: 'FAILED', failureReason: input.failureReason ?? 'unknown failure' },
+          ? { status: 'COMPLETED', steps: input.steps ?? [], notCovered: input.notCovered ?? [], ...check }
+          : { status: 'FAILED', failureReason: input.failureReason ?? 'unknown failure', ...check },
       );
     },
   };

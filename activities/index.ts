@@ -1,6 +1,7 @@
 import type { ActivityDeps } from './deps.js';
 import { createBurnInActivities } from './burn-in.js';
 import { createBurnInDependencyActivities } from './burn-in-dependencies.js';
+import { createBurnInVerifyActivities } from './burn-in-verify.js';
 import { createSystemActivities } from './system.js';
 import { createTestExecutionActivities } from './test-execution.js';
 import { createMobileActivities } from './mobile.js';
@@ -26,6 +27,7 @@ function createParts(deps: ActivityDeps) {
     ...createSystemActivities(deps),
     ...createBurnInActivities(deps),
     ...createBurnInDependencyActivities(deps),
+    ...createBurnInVerifyActivities(deps),
     ...createTestExecutionActivities(deps),
     ...createMobileActivities(deps),
     ...createRunActivities(deps),

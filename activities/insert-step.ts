@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps.js';
 import { dependencyState, openStartPage, requireEnvironmentUrl } from './burn-in.js';
+import { replayInFreshContext } from './burn-in-verify.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { adoptInbox, inboxFor } from './inbox.js';
@@ -47,7 +48,7 @@ export function createInsertStepActivities(deps: ActivityDeps) {
       const projectFiles = (name: string) => loadProjectFile(deps, input.projectId, name);
       const timeoutMs = deps.stepTimeoutMs ?? 10_000;
 
-      return withHeartbeats((progress) =>
+      const recorded = await withHeartbeats((progress) =>
         deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }) => {
           const startUrl = state?.url ?? baseUrl;
           if (before.length > 0) {
@@ -80,6 +81,12 @@ export function createInsertStepActivities(deps: ActivityDeps) {
           }
         }),
       );
+      if (recorded.status === 'FAILED') return recorded;
+      // As a burn-in's recording (issue 32): the steps through the inserted ones must replay in a fresh browser,
+      // after the recording's context closed, before they are saved. The steps after them are the test's own.
+      const check = await replayInFreshContext(deps, { projectId: input.projectId, testCaseId: input.testCaseId, steps: [...before, ...recorded.steps] });
+      if (check.status === 'FAILED') return { status: 'FAILED', failureReason: `the recorded step does not replay, so nothing was saved: ${check.error}` };
+      return recorded;
     },
 
     async saveStepInsertion(input: { insertionId: string; steps: Step[] }) {

@@ -1,5 +1,6 @@
-import { CancellationScope, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
+import type { RecordStepsResult } from '../activities/burn-in.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import {
   burnInProgressQuery,
@@ -11,6 +12,8 @@ import {
 } from './shared.js';
 import { innermostMessage } from './errors.js';
 import { endedDependencyReason, waitForDependencies } from './burn-in-wait.js';
+import { verifiedRecording } from './burn-in-verify.js';
+import type { RecordingCheck } from '../src/domain/recording-check.js';
 
 type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
@@ -46,8 +49,10 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
     await db.notifyDependents({ projectId: input.projectId, testCaseId: input.testCaseId, status: result.status, failureReason: result.failureReason });
     return result;
   };
-  const fail = (failureReason: string) =>
-    finish({ status: 'FAILED', failureReason, stepCount: 0 }, () => db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'FAILED', failureReason }));
+  const fail = (failureReason: string, recordingCheck?: RecordingCheck) =>
+    finish({ status: 'FAILED', failureReason, stepCount: 0 }, () =>
+      db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'FAILED', failureReason, ...(recordingCheck && { recordingCheck }) }),
+    );
 
   try {
     return await waitAndRecord();
@@ -83,7 +88,7 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
     }
 
     phase = 'recording';
-    let agent;
+    let agent: RecordStepsResult;
     try {
       agent = await browser.recordSteps(input);
     } catch (err) {
@@ -91,10 +96,18 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
       return fail(innermostMessage(err));
     }
     if (agent.status === 'FAILED') return fail(agent.failureReason ?? 'the agent did not reach the goal');
+    let recordingCheck: RecordingCheck | undefined;
+    // Histories recorded before the verifying replay existed saved the recording at once.
+    if (patched('verify-recording')) {
+      phase = 'verifying';
+      const verified = await verifiedRecording(input, agent, browser);
+      if (verified.status === 'FAILED') return fail(verified.failureReason, verified.check);
+      ({ agent, check: recordingCheck } = verified);
+    }
     // What the agent said it could not verify stays with the test: a reader (and a review) knows what it does not prove.
     const { steps, notCovered = [] } = agent;
     return finish({ status: 'COMPLETED', stepCount: steps.length, ...(notCovered.length > 0 && { notCovered }) }, () =>
-      db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'COMPLETED', steps, ...(notCovered.length > 0 && { notCovered }) }),
+      db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'COMPLETED', steps, ...(notCovered.length > 0 && { notCovered }), ...(recordingCheck && { recordingCheck }) }),
     );
   }
 }

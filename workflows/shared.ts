@@ -5,6 +5,8 @@ import { ApplicationFailure, defineQuery, defineSignal } from '@temporalio/workf
 import type { QualityDelta } from '../src/domain/quality.js';
 import type { GitProviderId, MergeRequestRef, ReviewVerdict } from '../src/domain/git.js';
 import type { FailureKind, StepChange } from '../src/domain/verdicts.js';
+import type { FailedReplay } from '../src/domain/recording-check.js';
+import type { Step } from '../src/domain/steps.js';
 
 export const taskQueues = {
   /** Default queue for orchestration and light activities; overridable by TEMPORAL_TASK_QUEUE. */
@@ -139,6 +141,16 @@ export interface BurnInInput {
   environmentUrl?: string;
 }
 
+/** recordSteps: `resume` records again after a verifying replay failed, from its failing step on (issue 32). */
+export interface RecordStepsInput extends BurnInInput {
+  resume?: { steps: Step[]; failure: FailedReplay };
+}
+
+/** verifyRecording: the steps the agent recorded, replayed in a fresh browser before they are saved. */
+export interface VerifyRecordingInput extends BurnInInput {
+  steps: Step[];
+}
+
 export interface BurnInResult {
   status: 'COMPLETED' | 'FAILED';
   failureReason?: string;
@@ -160,7 +172,7 @@ export const dependencyRecordedSignal = defineSignal<[DependencyRecorded]>('depe
 
 export interface BurnInProgress {
   /** `reading-dependencies` until the stored statuses are read, so `waitingFor` is never empty by mistake. */
-  phase: 'reading-dependencies' | 'waiting-for-dependencies' | 'recording' | 'done';
+  phase: 'reading-dependencies' | 'waiting-for-dependencies' | 'recording' | 'verifying' | 'done';
   /** Dependencies not yet COMPLETED, while waiting. */
   waitingFor: string[];
 }

@@ -9,6 +9,10 @@ import { generatedFile } from './files.js';
 import { showsText } from './target-check.js';
 import type { RunValues } from './values.js';
 import { httpStepTexts, performHttpStep } from './http-step.js';
+import { pageFunction } from './page-function.js';
+
+/** The labels and values of a select's options. */
+const selectOptions = pageFunction<(el: Element) => string[]>("(el) => Array.from(el.options ?? [], (o) => [o.label, o.value]).flat()");
 
 /** A step that could not do what it says; the message is for the user reading the run. */
 export class StepFailedError extends Error {
@@ -111,7 +115,13 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
         const option = needValue();
         await need()
           .selectOption({ label: option }, { timeout })
-          .catch(() => need().selectOption(option, { timeout }));
+          .catch(() => need().selectOption(option, { timeout }))
+          .catch(async (err: unknown) => {
+            // Playwright only says it timed out: say whether the option is there at all (its absence is the failure).
+            const offered = await need().evaluate(selectOptions).catch(() => undefined);
+            if (offered && !offered.includes(option)) throw new StepFailedError(`the option "${option}" is not offered (${offered.slice(0, 10).join(', ') || 'no options'}) (step: ${step.description})`);
+            throw err;
+          });
         return;
       }
       case 'press':

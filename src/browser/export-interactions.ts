@@ -1,6 +1,6 @@
 import type { Step } from '../domain/steps.js';
 import { quote } from './locators.js';
-import { interactionActions, typeDelayMs } from './interactions.js';
+import { interactionActions, scrollEndWaitMs, scrollOnceSource, typeDelayMs } from './interactions.js';
 
 // The Playwright statements of the interaction steps (interactions.ts), doing in a spec what replay does.
 
@@ -26,11 +26,13 @@ export function interactionStatement(step: Step, el: string | undefined, value: 
       const [x, y] = scrollDeltas[step.scroll.direction];
       const size = x !== 0 ? 'e.clientWidth' : 'e.clientHeight';
       const distance = step.scroll.pixels ?? `${size} * 0.8`;
-      const scroll = `await ${el}.evaluate((e) => e.scrollBy(${x} * ${distance}, ${y} * ${distance}));`;
-      if (!step.scroll.untilText) return scroll;
+      if (!step.scroll.untilText) return `await ${el}.evaluate((e) => e.scrollBy(${x} * ${distance}, ${y} * ${distance}));`;
+      // As replay does (interactions.ts scrollContainer): scroll until the text shows; at the container's end give
+      // a lazy list scrollEndWaitMs to load more, and fail if it then cannot move. No fixed number of scrolls.
+      const moved = `${el}.evaluate(${scrollOnceSource}, { x: ${x}, y: ${y}, pixels: ${step.scroll.pixels ?? null} })`;
       const wanted = `${el}.getByText(${quote(step.scroll.untilText)}).first()`;
-      // Scrolls until the text shows, as replay does: a lazy list loads its rows as it scrolls.
-      return `await expect(async () => { if (!(await ${wanted}.isVisible())) ${scroll} await expect(${wanted}).toBeVisible({ timeout: 250 }); }).toPass({ timeout: 15_000 });`;
+      const missing = quote(`"${step.scroll.untilText}" did not appear while scrolling ${step.scroll.direction}`);
+      return `for (const end = Date.now() + 15_000; !(await ${wanted}.isVisible()); ) { if (Date.now() > end) throw new Error(${missing}); if (await ${moved}) continue; await ${wanted}.waitFor({ timeout: ${scrollEndWaitMs} }).catch(() => {}); if (!(await ${wanted}.isVisible()) && !(await ${moved})) throw new Error(${missing}); } await ${wanted}.scrollIntoViewIfNeeded();`;
     }
     case 'go_back':
       return 'await page.goBack();';

@@ -14,8 +14,11 @@ export const interactionElementActions = new Set<Step['action']>(['dblclick', 'd
 /** Pause between keys: long enough for a page's keystroke handlers (an autocomplete's debounce) to see each. */
 export const typeDelayMs = 50;
 
-/** Most scrolls of an `untilText` scroll: a lazy list that never shows the text fails instead of scrolling forever. */
-export const maxScrolls = 30;
+/**
+ * How long an `untilText` scroll waits at the container's end for a lazy list to load more (or the text to show)
+ * before it fails: the end is where the text could not be, not a number of scrolls.
+ */
+export const scrollEndWaitMs = 1_000;
 
 export interface InteractionContext {
   /** The step's element (already verified at replay). */
@@ -78,15 +81,22 @@ function dropLocator(page: Page, drop: StepElement | undefined): Locator {
   return resolveLocator(page, drop.locator);
 }
 
-const scrollBy = pageFunction<(el: Element, delta: { x: number; y: number; pixels: number | null }) => void>(
-  '(el, d) => { const step = d.pixels ?? (d.x !== 0 ? el.clientWidth : el.clientHeight) * 0.8; el.scrollBy(d.x * step, d.y * step); }',
-);
+/**
+ * Scrolls once and lets the page render a frame (a virtualized list draws its rows on the scroll event, before the
+ * next frame; scrolling on before it has would skip past them). Answers whether the container moved (false: it is
+ * at its end in that direction).
+ */
+export const scrollOnceSource =
+  "async (el, d) => { const step = d.pixels ?? (d.x !== 0 ? el.clientWidth : el.clientHeight) * 0.8; const x = el.scrollLeft, y = el.scrollTop; el.scrollBy({ left: d.x * step, top: d.y * step, behavior: 'instant' }); await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 100); }); return el.scrollLeft !== x || el.scrollTop !== y; }";
+const scrollBy = pageFunction<(el: Element, delta: { x: number; y: number; pixels: number | null }) => Promise<boolean>>(scrollOnceSource);
 
 const directions: Record<ScrollSpec['direction'], { x: number; y: number }> = { up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, left: { x: -1, y: 0 }, right: { x: 1, y: 0 } };
 
 /**
  * Scrolls a container: once by the distance, or until `untilText` is visible inside it (lazy lists load rows as
- * they scroll). The text must appear: a list that no longer loads it fails the step rather than passing it.
+ * they scroll). It ends on what it finds: the text showing, or the container's end (it stops moving and nothing
+ * loads within scrollEndWaitMs), or the step's time; never after a fixed count, which stopped a 300-row list box
+ * short of row 250 (issue 32). The text must appear: a list that no longer has it fails the step.
  */
 async function scrollContainer(container: Locator, spec: ScrollSpec, timeout: number): Promise<void> {
   const delta = { ...directions[spec.direction], pixels: spec.pixels ?? null };
@@ -97,14 +107,16 @@ async function scrollContainer(container: Locator, spec: ScrollSpec, timeout: nu
   }
   const wanted = box.getByText(spec.untilText).first();
   const deadline = Date.now() + Math.max(timeout, 5_000);
-  for (let i = 0; i <= maxScrolls && Date.now() < deadline; i++) {
+  for (;;) {
     if (await wanted.isVisible()) {
       await wanted.scrollIntoViewIfNeeded({ timeout });
       return;
     }
-    await box.evaluate(scrollBy, delta, { timeout });
-    // Give a lazy list the moment it takes to load the next rows.
-    await wanted.waitFor({ state: 'visible', timeout: 250 }).catch(() => {});
+    if (Date.now() >= deadline) throw new Error(`"${spec.untilText}" did not appear while scrolling ${spec.direction} for ${Math.max(timeout, 5_000)} ms`);
+    if (await box.evaluate(scrollBy, delta, { timeout })) continue;
+    // At the end: a lazy list loads its next rows now (the text may show, or the container can move again).
+    const wait = Math.max(0, Math.min(scrollEndWaitMs, deadline - Date.now()));
+    if (await wanted.waitFor({ state: 'visible', timeout: wait }).then(() => true, () => false)) continue;
+    if (!(await box.evaluate(scrollBy, delta, { timeout }))) throw new Error(`"${spec.untilText}" did not appear: scrolled ${spec.direction} to the end of the container`);
   }
-  throw new Error(`"${spec.untilText}" did not appear while scrolling ${spec.direction}`);
 }

@@ -40,8 +40,19 @@ export function classifyFailure(step: Step | undefined, err: unknown, httpStatus
   // A mail step's own failures carry their kind (above); anything else is reading Proctor's inbox failing.
   if (step.action === 'wait_for_email') return 'infrastructure';
   if (step.action.startsWith('assert_') || step.action === 'wait_for') return 'assertion';
-  // The element was found and the action could not be done on it (disabled, covered, not a checkbox any more).
-  return 'changed-ui';
+  // Here the element was found and matches its recording (a changed one failed above as a TargetChangedError), so
+  // the UI did not change: what failed is what the page showed at that moment.
+  return actionFailureKind(message);
+}
+
+/**
+ * An action on an element that matches its recording: text or an option that never showed (a scroll that reached
+ * the container's end, an option not offered) or an element hidden at that moment is missing; one that could not
+ * be used (disabled, covered, no previous page to go back to) is the page not doing what the step expects.
+ */
+export function actionFailureKind(message: string): FailureKind {
+  if (/did not appear|is not offered|not visible|not attached|detached|waiting for .*to be visible/i.test(message)) return 'element-missing';
+  return 'assertion';
 }
 
 /** The status of the main document the page last loaded (a 5xx is an environment failure, not the test's). */

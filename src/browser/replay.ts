@@ -113,6 +113,10 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
         const onDownload = opts.onDownload && ((file: DownloadedFile) => opts.onDownload!(index, file));
         await session.replay(step, opts.timeoutMs, (tab) => performAction(tab, steps[index]!, locator, opts, { drop }), onDownload);
       } catch (err) {
+        // A heal is only what a passing step proves: the step that failed is reported as failed, never as healed
+        // (an assert_text's fallback may find its element, whose text is then wrong), and keeps its recorded locators.
+        found.healed = found.healed.filter((h) => h.index !== index);
+        steps[index] = step;
         return await failed(index, step, err, `step ${index + 1} (${step.action}): ${firstLine(err)}`);
       }
     }

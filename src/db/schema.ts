@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { ChatMessageStatus } from '../domain/chat.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdicts.js';
 import type { RunDownload } from '../domain/step-events.js';
+import type { RecordingCheck } from '../domain/recording-check.js';
 import type { IssueStatus, Severity, SignalCounts, SignalKind } from '../domain/quality.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -163,6 +164,8 @@ export interface TestCasesTable {
   quarantined: Generated<boolean>;
   /** What the burn-in agent said it did not check (string[]): a review does not count it as tested. */
   not_covered: ColumnType<string[] | null, string | null | undefined, string | null>;
+  /** The verifying replay of its burn-in (RecordingCheck, src/domain/recording-check.ts); null before it existed. */
+  recording_check: ColumnType<RecordingCheck | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

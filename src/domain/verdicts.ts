@@ -3,7 +3,10 @@
 
 /** Why a failed or errored test failed, so a reader can tell a real bug from a flaky test or a down environment. */
 export const failureKinds = [
-  /** The element was there, but the page showed something else than the recorded expectation. */
+  /**
+   * The element was there, but the page showed something else than the recorded expectation, or did not let the
+   * step do what it recorded (a control disabled or covered at that moment).
+   */
   'assertion',
   /** No element matches the step (by any recorded locator, nor a heal). */
   'element-missing',

@@ -22,6 +22,11 @@ export interface AgentOptions extends ActionOptions {
   maxSteps: number;
   /** Called after every action (the activity heartbeats here). */
   onProgress?: (progress: { step: number; action: string; ok: boolean; description: string }) => void;
+  /**
+   * Record on after these steps, already replayed on the page, telling the model `note` first: a verifying replay
+   * that failed at the step after them (issue 32). The result's steps start with them.
+   */
+  resume?: { steps: Step[]; note: string };
 }
 
 export interface AgentResult {
@@ -57,12 +62,13 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   // Tabs, dialogs and downloads: the step acts on the current tab, and records the ones it causes.
   const session = new BrowserSession(firstPage);
   let dialogAnswer: DialogAnswer | undefined;
-  const steps: Step[] = [];
-  const history: string[] = [];
+  const steps: Step[] = [...(opts.resume?.steps ?? [])];
+  const history: string[] = steps.map((step, i) => `${i + 1}. ${summarize(step)} ✓`);
+  if (opts.resume) history.push(`${history.length + 1}. ${redact(opts.resume.note, opts.values.secrets())}`);
   const promptTokens: number[] = [];
   const cachedTokens: number[] = [];
   let llmCalls = 0;
-  let asserted = false;
+  let asserted = steps.some((step) => step.action.startsWith('assert_'));
   let finds: string[] = [];
   let findAsked: string | undefined;
   const groups = toolGroupsFor([task.goal, task.expectedResult, task.scenario].filter(Boolean).join('\n'));

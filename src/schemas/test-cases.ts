@@ -4,6 +4,7 @@ import { scrollDirections, stepActions } from '../domain/steps.js';
 import { HttpStepSchema } from './http-step.js';
 import { EmailStepSchema } from './inbox.js';
 import { stepEventFields } from './step-events.js';
+import { failureKinds } from '../domain/verdicts.js';
 
 // Request and response shapes of the test-case routes (src/api/routes/test-cases.ts).
 
@@ -143,6 +144,25 @@ export const StepSchema = z
   })
   .openapi('Step');
 
+const FailedReplaySchema = z.object({
+  failedStepIndex: z.number().int().openapi({ description: '0-based index of the failing step; -1 when the start page did not open' }),
+  error: z.string(),
+  failureKind: z.enum(failureKinds).optional(),
+});
+
+export const RecordingCheckSchema = z
+  .object({
+    status: z.enum(['PASSED', 'FAILED']),
+    attempts: z.number().int().min(1).openapi({ description: 'Replays done: 1 when the first recording replayed, one more each time the agent recorded again from a failing step (at most 3)' }),
+    durationMs: z.number().int().min(0).openapi({ description: 'How long the last replay took' }),
+    failedStepIndex: z.number().int().optional().openapi({ description: 'FAILED: 0-based index of the failing step' }),
+    error: z.string().optional().openapi({ example: 'step 2 (scroll): "Select row 250" did not appear while scrolling down for 10000 ms' }),
+    failureKind: z.enum(failureKinds).optional(),
+    rerecordedAfter: z.array(FailedReplaySchema).openapi({ description: 'Earlier replays that failed, after which the agent recorded again from the failing step, oldest first' }),
+    stepsVersion: z.number().int().optional().openapi({ description: 'The steps version it replayed' }),
+  })
+  .openapi('RecordingCheck');
+
 export const TestCaseDetailSchema = TestCaseSummarySchema.extend({
   expectedResult: z.string().nullable(),
   failureReason: z.string().nullable(),
@@ -157,6 +177,9 @@ export const TestCaseDetailSchema = TestCaseSummarySchema.extend({
   notCovered: z.array(z.string()).openapi({
     description: 'Parts of the goal the burn-in agent said it could not verify: a pass of this test does not prove them (empty when none)',
     example: ["the downloaded file's contents"],
+  }),
+  recordingCheck: RecordingCheckSchema.nullable().openapi({
+    description: 'The verifying replay of its burn-in: before the steps were saved they were replayed in a fresh browser with no model call, as every run replays them (null for a test case recorded before this check existed)',
   }),
   quarantined: z.boolean().openapi({ description: 'Quarantined by hand (see `PATCH`); the project rule in `/v1/project/settings` may quarantine it in a run as well' }),
   flakeRate: z.number().min(0).max(1).openapi({

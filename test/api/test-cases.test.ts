@@ -116,6 +116,8 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
       waitForDependenciesProjectTestCaseIds: [search],
       steps: null,
       notCovered: [],
+      // Not burned in yet: no verifying replay.
+      recordingCheck: null,
       quarantined: false,
       flakeRate: 0,
       recentRuns: 0,

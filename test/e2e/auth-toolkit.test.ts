@@ -63,7 +63,8 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     llm.enqueue(...moves.map(() => router.reply));
     const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId, configShortIds });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const generated = await waitForGeneration(stack, created.body.testCase.id);
+    // The verifying replay of a TOTP sign-in first waits (up to a period, 30 s) for a code the burn-in did not type.
+    const generated = await waitForGeneration(stack, created.body.testCase.id, 100_000);
     expect(generated.failureReason).toBeNull();
     expect(generated.generationStatus).toBe('COMPLETED');
     return generated;
@@ -88,13 +89,17 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     const generated = await burnIn('2FA sign-in', totpGoal, totpMoves, app, configs.map((c) => c.body.shortId));
     totpId = generated.id;
     expect(generated.steps.steps[3]).toMatchObject({ action: 'fill', value: '{{AUTH_TOTP}}' });
-    const [code] = fixture.auth.acceptedCodes();
+    // The burn-in's code, then the verifying replay's: the next one, since the fixture refuses a code used twice.
+    const [code, verifying] = fixture.auth.acceptedCodes();
     expect(code).toMatch(/^\d{6}$/);
+    expect(verifying).toMatch(/^\d{6}$/);
+    expect(verifying).not.toBe(code);
+    expect(generated.recordingCheck).toMatchObject({ status: 'PASSED', attempts: 1 });
     const seen = JSON.stringify(llm.requests);
     for (const secret of [totpAccount.seed, totpAccount.password, code!]) expect(seen).not.toContain(secret);
     // The code field was filled when the model looked next: it saw the reference in its place.
     expect(llm.requests.some((r) => /textbox "Authentication code"[^\n]*\{\{AUTH_TOTP\}\}/.test(lastPrompt(r)))).toBe(true);
-  }, 90_000);
+  }, 130_000);
 
   it('replays twice with no LLM call, typing a fresh code each time (the fixture refuses a reused one)', async () => {
     const calls = llm.requests.length;
@@ -105,9 +110,10 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
       expect(result.status).toBe('PASSED');
     }
     expect(llm.requests.length).toBe(calls);
+    // The burn-in's, its verifying replay's and these two.
     const accepted = fixture.auth.acceptedCodes();
-    expect(accepted).toHaveLength(3);
-    expect(new Set(accepted).size).toBe(3);
+    expect(accepted).toHaveLength(4);
+    expect(new Set(accepted).size).toBe(4);
   }, 60_000);
 
   it('fails the replay when the seed is wrong: the code typed is not the account\'s', async () => {
@@ -132,7 +138,7 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     const result = await runPlaywrightSpec(spec, { AUTH_TOTP: totpAccount.uri, AUTH_PASSWORD: totpAccount.password });
     expect(result.output).toMatch(/1 passed/);
     expect(result.code).toBe(0);
-    expect(fixture.auth.acceptedCodes()).toHaveLength(4);
+    expect(fixture.auth.acceptedCodes()).toHaveLength(5);
   }, 120_000);
 
   it('burns in API-call steps on an environment behind basic auth, a bypass header and a consent cookie', async () => {
@@ -162,7 +168,8 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     expect(lastPrompt(llm.requests.at(-6)!)).toContain('Preview deployment');
     const seen = JSON.stringify(llm.requests);
     for (const secret of [previewAccess.password, previewAccess.token]) expect(seen).not.toContain(secret);
-    expect(fixture.auth.notes()).toHaveLength(1);
+    // One note from the burn-in and one from its verifying replay, which runs the steps as every run does.
+    expect(fixture.auth.notes()).toHaveLength(2);
   }, 90_000);
 
   it('replays the API-call steps with no LLM call, and exports a spec that passes', async () => {
@@ -171,7 +178,7 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('PASSED');
     expect(llm.requests.length).toBe(calls);
-    expect(fixture.auth.notes()).toHaveLength(2);
+    expect(fixture.auth.notes()).toHaveLength(3);
 
     const spec = await exportSpec(notesId);
     expect(spec).toContain('page.request.fetch');
@@ -180,7 +187,7 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     const run = await runPlaywrightSpec(spec, { HTTP_PASSWORD: previewAccess.password, HEADER_X_PREVIEW_BYPASS: previewAccess.token });
     expect(run.output).toMatch(/1 passed/);
     expect(run.code).toBe(0);
-    expect(fixture.auth.notes()).toHaveLength(3);
+    expect(fixture.auth.notes()).toHaveLength(4);
   }, 120_000);
 
   // The metadata address answers 403 from the egress proxy's SSRF guard: the step's request took the browser's path.

@@ -48,7 +48,7 @@ describe('self-healing that can be trusted', () => {
     const original = await shop.stack.db.selectFrom('test_cases').selectAll().where('id', '=', testCaseId).executeTakeFirstOrThrow();
     await shop.stack.db
       .insertInto('test_cases')
-      .values({ ...original, id, name: `${original.name} copy`, steps: JSON.stringify(original.steps), not_covered: original.not_covered && JSON.stringify(original.not_covered), created_at: new Date(), updated_at: new Date() })
+      .values({ ...original, id, name: `${original.name} copy`, steps: JSON.stringify(original.steps), not_covered: original.not_covered && JSON.stringify(original.not_covered), recording_check: original.recording_check && JSON.stringify(original.recording_check), created_at: new Date(), updated_at: new Date() })
       .execute();
     return id;
   }

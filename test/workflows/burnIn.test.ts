@@ -14,7 +14,10 @@ import {
   workflowIds,
   type BurnInInput,
   type DependencyRecorded,
+  type RecordStepsInput,
+  type VerifyRecordingInput,
 } from '../../workflows/shared.js';
+import type { VerifyRecordingResult } from '../../activities/burn-in-verify.js';
 import { todoSteps } from '../support/recorded.js';
 import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 
@@ -31,11 +34,12 @@ afterAll(() => h?.teardown());
 const steps = todoSteps('milk');
 
 /** The activities burnIn calls, answering "no dependencies, the agent records 4 steps" unless overridden. */
-function activities(opts: { statuses?: Record<string, string>; exists?: boolean; agent?: () => Promise<RecordStepsResult> } = {}) {
+function activities(opts: { statuses?: Record<string, string>; exists?: boolean; agent?: (input: RecordStepsInput) => Promise<RecordStepsResult>; replay?: (input: VerifyRecordingInput) => Promise<VerifyRecordingResult> } = {}) {
   const recorded: RecordStepsResult = { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [100] };
   const mocks = {
     burnInDependencies: recorder(async (_input: BurnInInput) => ({ exists: opts.exists ?? true, statuses: opts.statuses ?? {} })),
-    recordSteps: recorder(async (_input: BurnInInput) => (opts.agent ? opts.agent() : recorded)),
+    recordSteps: recorder(async (input: RecordStepsInput) => (opts.agent ? opts.agent(input) : recorded)),
+    verifyRecording: recorder(async (input: VerifyRecordingInput): Promise<VerifyRecordingResult> => (opts.replay ? opts.replay(input) : { status: 'PASSED', durationMs: 1200 })),
     saveBurnInResult: recorder(async (_input: Parameters<NonNullable<MockActivities['saveBurnInResult']>>[0]) => {}),
     notifyDependents: recorder(async (_input: DependencyRecorded & { projectId: string }) => 0),
     // The real watch: it describes the dependencies' workflows on the test server; stored statuses from `statuses`.
@@ -54,8 +58,60 @@ describe('burnIn', () => {
 
     expect(result).toEqual({ status: 'COMPLETED', stepCount: 4 });
     expect(mocks.recordSteps.calls).toEqual([[input(id)]]);
-    expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'COMPLETED', steps }]]);
+    // Saved only after the steps replayed in a fresh browser, with that replay.
+    expect(mocks.verifyRecording.calls).toEqual([[{ ...input(id), steps }]]);
+    expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'COMPLETED', steps, recordingCheck: { status: 'PASSED', attempts: 1, durationMs: 1200, rerecordedAfter: [] } }]]);
     expect(mocks.notifyDependents.calls).toEqual([[{ projectId: 'project-1', testCaseId: id, status: 'COMPLETED', failureReason: undefined }]]);
+  });
+
+  describe('the verifying replay (issue 32)', () => {
+    const replayFails = (at: number, error: string): VerifyRecordingResult => ({ status: 'FAILED', failedStepIndex: at, error, failureKind: 'element-missing', durationMs: 900 });
+    const rerecorded = [...steps.slice(0, 1), { action: 'assert_text' as const, value: 'again', description: 'recorded again' }];
+
+    it('a recording that does not replay is recorded again from its failing step, then replayed again: COMPLETED with the new steps', async () => {
+      const replays = [replayFails(1, 'step 2 (scroll): "Select row 250" did not appear'), { status: 'PASSED' as const, durationMs: 800 }];
+      const mocks = activities({
+        agent: async (i) => (i.resume ? { status: 'COMPLETED', steps: rerecorded, llmCalls: 2, promptTokens: [] } : { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [] }),
+        replay: async () => replays.shift()!,
+      });
+      const id = h.uniqueId('tc');
+      const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)])).result());
+
+      expect(result).toEqual({ status: 'COMPLETED', stepCount: 2 });
+      const failure = { failedStepIndex: 1, error: 'step 2 (scroll): "Select row 250" did not appear', failureKind: 'element-missing' };
+      // The agent goes on from the failing step, the steps before it kept, told why.
+      expect(mocks.recordSteps.calls).toEqual([[input(id)], [{ ...input(id), resume: { steps: steps.slice(0, 1), failure } }]]);
+      expect(mocks.verifyRecording.calls.map(([i]) => i.steps)).toEqual([steps, rerecorded]);
+      expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'COMPLETED', steps: rerecorded, recordingCheck: { status: 'PASSED', attempts: 2, durationMs: 800, rerecordedAfter: [failure] } }]]);
+    });
+
+    it('steps that still do not replay after two re-recordings: FAILED with the reason, the replay stored, nothing saved as steps', async () => {
+      const mocks = activities({ replay: async () => replayFails(1, 'step 2 (click): click failed') });
+      const id = h.uniqueId('tc');
+      const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)])).result());
+
+      const failureReason = 'the recorded steps do not replay: step 2 (click): click failed';
+      expect(result).toEqual({ status: 'FAILED', failureReason, stepCount: 0 });
+      expect(mocks.recordSteps.calls).toHaveLength(3);
+      expect(mocks.verifyRecording.calls).toHaveLength(3);
+      const failure = { failedStepIndex: 1, error: 'step 2 (click): click failed', failureKind: 'element-missing' };
+      expect(mocks.saveBurnInResult.calls).toEqual([
+        [{ testCaseId: id, status: 'FAILED', failureReason, recordingCheck: { status: 'FAILED', attempts: 3, durationMs: 900, ...failure, rerecordedAfter: [failure, failure] } }],
+      ]);
+      expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ status: 'FAILED', failureReason });
+    });
+
+    it('the agent gives up while recording again: FAILED with its reason and the replay that sent it back', async () => {
+      const mocks = activities({
+        agent: async (i) => (i.resume ? { status: 'FAILED', steps: [], failureReason: 'the agent could not reach the goal: no row 250', llmCalls: 1, promptTokens: [] } : { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [] }),
+        replay: async () => replayFails(0, 'step 1 (click): click failed'),
+      });
+      const id = h.uniqueId('tc');
+      const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)])).result());
+
+      expect(result).toEqual({ status: 'FAILED', failureReason: 'the agent could not reach the goal: no row 250', stepCount: 0 });
+      expect(mocks.saveBurnInResult.calls[0]![0]).toMatchObject({ status: 'FAILED', recordingCheck: { status: 'FAILED', attempts: 1, failedStepIndex: 0 } });
+    });
   });
 
   it('the agent does not reach the goal: FAILED with its reason, stored and told to dependents', async () => {
@@ -290,7 +346,7 @@ describe('burnIn', () => {
         exists: true,
         statuses: i.testCaseId === dependentId ? { [dependencyId]: stored.get(dependencyId) ?? 'GENERATING' } : {},
       })),
-      recordSteps: recorder(async (_i: BurnInInput): Promise<RecordStepsResult> => ({ status: 'COMPLETED', steps, llmCalls: 1, promptTokens: [] })),
+      recordSteps: recorder(async (_i: RecordStepsInput): Promise<RecordStepsResult> => ({ status: 'COMPLETED', steps, llmCalls: 1, promptTokens: [] })),
       saveBurnInResult: recorder(async (i: { testCaseId: string; status: 'COMPLETED' | 'FAILED' }) => void stored.set(i.testCaseId, i.status)),
       notifyDependents: recorder(async (i: DependencyRecorded & { projectId: string }) =>
         i.testCaseId === dependencyId ? signalDependencyRecorded(target!, [dependentId], { testCaseId: i.testCaseId, status: i.status }) : 0),

@@ -1,6 +1,8 @@
 import type { DB } from '../database.js';
 import { openSecret } from '../secrets.js';
+import { sql, type Expression } from 'kysely';
 import type { Step } from '../../domain/steps.js';
+import type { RecordingCheck } from '../../domain/recording-check.js';
 import type { GenerationStatus } from '../schema.js';
 
 export interface DeviceSettings {
@@ -117,8 +119,11 @@ export async function generationStatuses(db: DB, projectId: string, ids: string[
 export async function saveGenerationResult(
   db: DB,
   testCaseId: string,
-  result: { status: 'COMPLETED'; steps: Step[]; notCovered?: string[] } | { status: 'FAILED'; failureReason: string },
+  result: ({ status: 'COMPLETED'; steps: Step[]; notCovered?: string[] } | { status: 'FAILED'; failureReason: string }) & { recordingCheck?: RecordingCheck },
 ): Promise<void> {
+  // The check names the steps version it replayed: the one these steps get (COMPLETED), the stored one (FAILED).
+  const check = (version: Expression<number>) =>
+    result.recordingCheck ? sql<string>`jsonb_set(${JSON.stringify(result.recordingCheck)}::jsonb, '{stepsVersion}', to_jsonb(${version}))` : undefined;
   await db
     .updateTable('test_cases')
     .set((eb) =>
@@ -130,9 +135,10 @@ export async function saveGenerationResult(
             failure_reason: null,
             // New steps, new reservations: what an earlier burn-in did not check says nothing about these.
             not_covered: result.notCovered?.length ? JSON.stringify(result.notCovered) : null,
+            recording_check: check(eb('steps_version', '+', 1)) ?? null,
             updated_at: new Date(),
           }
-        : { generation_status: 'FAILED', failure_reason: result.failureReason, updated_at: new Date() },
+        : { generation_status: 'FAILED', failure_reason: result.failureReason, ...(result.recordingCheck && { recording_check: check(eb.ref('steps_version')) }), updated_at: new Date() },
     )
     .where('id', '=', testCaseId)
     .execute();

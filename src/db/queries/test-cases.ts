@@ -4,6 +4,7 @@ import type { GenerationStatus } from '../schema.js';
 import type { RecordedSteps, Step } from '../../domain/steps.js';
 import { flakeStatsOf, noRuns } from './flakiness.js';
 import type { FlakeStats } from '../../domain/flakiness.js';
+import type { RecordingCheck } from '../../domain/recording-check.js';
 
 export interface TestCaseSummary {
   id: string;
@@ -28,6 +29,8 @@ export interface TestCaseView extends TestCaseSummary {
   steps: RecordedSteps | null;
   /** What the burn-in agent said it could not verify (empty: nothing). */
   notCovered: string[];
+  /** The verifying replay of its last burn-in: its steps replayed in a fresh browser before they were saved. */
+  recordingCheck: RecordingCheck | null;
   /** Flagged by hand: runs and reports, but fails neither a run nor a review. */
   quarantined: boolean;
   /** Flaky runs over its last finished runs (src/domain/flakiness.ts); `recentRuns` says how many were counted. */
@@ -126,6 +129,7 @@ export function toTestCaseView(row: ViewRow, flakes: FlakeStats): TestCaseView {
     waitForDependenciesProjectTestCaseIds: row.wait_for_test_case_ids,
     steps: row.steps === null ? null : { version: row.steps_version, steps: row.steps as Step[] },
     notCovered: row.not_covered ?? [],
+    recordingCheck: row.recording_check ?? null,
     quarantined: row.quarantined,
     flakeRate: flakes.flakeRate,
     recentRuns: flakes.recentRuns,

@@ -6,6 +6,7 @@ import { loadTestCasePage as loadTestCasePageData, type TestCasePageData } from 
 import type { Step } from '../../domain/steps.js';
 import type { HealProposal } from '../../services/heal-proposals.js';
 import { UsageText } from '../usage.js';
+import type { RecordingCheck } from '../../domain/recording-check.js';
 
 export type { TestCasePageData };
 
@@ -72,6 +73,7 @@ export function BurnIn(props: { base: string; data: TestCasePageData }) {
       {live && <p class="muted">The agent is recording the steps; this updates by itself. <a href={`${props.base}/live/burn-in/${t.id}`}>Watch the agent live</a></p>}
       <p>LLM usage: <UsageText usage={props.data.usage} /></p>
       {t.failureReason && <p class="error" role="alert">{t.failureReason}</p>}
+      {t.recordingCheck && <RecordingCheckNote check={t.recordingCheck} />}
       {t.notCovered.length > 0 && (
         <div class="card" id="not-covered">
           <p><strong>Not covered:</strong> the agent said it could not verify these parts of the goal, so a pass of this test does not prove them.</p>
@@ -135,5 +137,18 @@ function Proposal(props: { base: string; csrfToken: string; testCaseId: string; 
         <Steps steps={p.steps} caption={`Proposed steps, version ${p.version}`} changed={new Set(p.healed.map((h) => h.index))} />
       </details>
     </section>
+  );
+}
+
+/** The burn-in's verifying replay (issue 32): whether the steps replayed in a fresh browser before they were saved. */
+function RecordingCheckNote({ check }: { check: RecordingCheck }) {
+  const again = check.rerecordedAfter.map((f) => `step ${f.failedStepIndex + 1} failed (${f.error})`);
+  return (
+    <p id="recording-check" class={check.status === 'PASSED' ? 'muted' : 'error'}>
+      {check.status === 'PASSED'
+        ? `Verified before saving: version ${check.stepsVersion ?? '?'} replayed in a fresh browser, with no model call, in ${(check.durationMs / 1000).toFixed(1)} s.`
+        : `The recorded steps did not replay in a fresh browser (${check.attempts} attempts).`}
+      {again.length > 0 && ` The agent recorded again after: ${again.join('; ')}.`}
+    </p>
   );
 }
