@@ -67,6 +67,7 @@ describe('sign-up and sign-in by emailed code, in every code style', () => {
     const moves = flows[purpose];
     router.add(goal, moves);
     llm.enqueue(...moves.map(() => router.reply));
+    const sentBefore = fixture.codes.sent.length;
     const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId: app });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     ids[name] = created.body.testCase.id;
@@ -75,9 +76,11 @@ describe('sign-up and sign-in by emailed code, in every code style', () => {
     const wait = generated.steps.steps.find((s: any) => s.action === 'wait_for_email');
     expect(wait.email.expects).toContain('code');
     expect(wait.email.codeShape).toMatch(shapes[style]);
-    const burnIn = fixture.codes.sent.at(-1)!;
+    // The burn-in's mail, then the verifying replay's (a burn-in is COMPLETED only once its steps replay).
+    const [burnIn, verifying] = fixture.codes.sent.slice(sentBefore);
+    expect(fixture.codes.sent.length - sentBefore).toBe(2);
     // The model was told the code of its own mail, never the mail.
-    expect(JSON.stringify(llm.requests)).toContain(`{{EMAIL_CODE}} = ${burnIn.secret}`);
+    expect(JSON.stringify(llm.requests)).toContain(`{{EMAIL_CODE}} = ${burnIn!.secret}`);
 
     const calls = llm.requests.length;
     for (const run of ['r1', 'r2']) {
@@ -92,13 +95,15 @@ describe('sign-up and sign-in by emailed code, in every code style', () => {
     expect(result.code).toBe(0);
     expect(llm.requests.length).toBe(calls);
 
-    // Burn-in, two replays, one spec run: four addresses, four mails, four codes of the style, each typed once.
-    const mails = fixture.codes.sent.slice(-4);
-    expect(mails[0]).toBe(burnIn);
-    expect(new Set(mails.map((m) => m.to)).size).toBe(4);
-    expect(new Set(mails.map((m) => m.secret)).size).toBe(4);
+    // Burn-in, its verifying replay, two replays, one spec run: five addresses, five mails, five codes of the style,
+    // each typed once.
+    const mails = fixture.codes.sent.slice(sentBefore);
+    expect(mails.slice(0, 2)).toEqual([burnIn, verifying]);
+    expect(mails).toHaveLength(5);
+    expect(new Set(mails.map((m) => m.to)).size).toBe(5);
+    expect(new Set(mails.map((m) => m.secret)).size).toBe(5);
     // An earlier code does not work any more: the fixture takes the latest code of an address, once.
-    const stale = await fetch(`${fixture.url}/codes/${style}/confirm`, { method: 'POST', body: new URLSearchParams({ email: burnIn.to, code: burnIn.secret }) });
+    const stale = await fetch(`${fixture.url}/codes/${style}/confirm`, { method: 'POST', body: new URLSearchParams({ email: burnIn!.to, code: burnIn!.secret }) });
     expect(stale.status).toBe(400);
   }, 240_000);
 
