@@ -2,14 +2,14 @@ import type { ActivityDeps } from './deps.js';
 import { dependencyState, requireEnvironmentUrl } from './burn-in.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
-import { adoptInbox, inboxFor } from './inbox.js';
+import { adoptInbox } from './inbox.js';
+import { projectStepOptions } from './step-options.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { RunValues } from '../src/browser/values.js';
 import { loadExecutionContext } from '../src/db/queries/execution.js';
 import { waitForFreshTotp } from './fresh-totp.js';
 import { NotFoundError } from '../src/domain/errors.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
-import { loadProjectFile } from '../src/services/project-files.js';
 import type { VerifyRecordingInput } from '../workflows/shared.js';
 
 export interface VerifyRecordingResult {
@@ -40,9 +40,7 @@ export async function replayInFreshContext(deps: ActivityDeps, input: VerifyReco
         startUrl: state?.url ?? baseUrl,
         baseUrl,
         values,
-        inbox: inboxFor(deps, input.projectId, cancellationSignal()),
-        projectFiles: (name) => loadProjectFile(deps, input.projectId, name),
-        timeoutMs: deps.stepTimeoutMs ?? 10_000,
+        ...projectStepOptions(deps, input.projectId),
         onStep: (index, step) => progress({ phase: 'verifying', step: index + 1, of: input.steps.length, action: step.action }),
       });
       return {

@@ -10,7 +10,8 @@ import { firstLine } from '../src/browser/actions.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
-import { adoptInbox, inboxFor, sameInbox, withInbox } from './inbox.js';
+import { adoptInbox, sameInbox, withInbox } from './inbox.js';
+import { projectStepOptions } from './step-options.js';
 import { generationStatuses, loadExecutionContext, saveGenerationResult, type ExecutionContext } from '../src/db/queries/execution.js';
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
@@ -19,7 +20,7 @@ import { llmFor } from './llm-usage.js';
 import { ApplicationUnreachableError, BadTestDefinitionError, GoneError, LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
-import { loadProjectFile, projectFileNames } from '../src/services/project-files.js';
+import { projectFileNames } from '../src/services/project-files.js';
 import type { BurnInInput, DependencyRecorded, RecordStepsInput } from '../workflows/shared.js';
 import { notReplayingReason, replayFailureNote, type RecordingCheck } from '../src/domain/recording-check.js';
 import { SignalCollector } from '../src/browser/signals.js';
@@ -73,11 +74,11 @@ export async function dependencyState(deps: ActivityDeps, projectId: string, res
   const access = await environmentAccess(deps, chain.at(-1)!.application.id, baseUrl, new RunValues());
   return deps.browsers.withContext({ ...chain.at(-1)!.device, access, projectId, signal: cancellationSignal() }, async ({ context, page }) => {
     let startUrl = baseUrl;
-    const inbox = inboxFor(deps, projectId, cancellationSignal());
+    const options = projectStepOptions(deps, projectId);
     let values: RunValues | undefined;
     for (const dep of chain) {
       values = sameInbox(new RunValues(dep), values);
-      const result = await replaySteps(page, dep.testCase.steps!, { startUrl, baseUrl, values, inbox, projectFiles: (name) => loadProjectFile(deps, projectId, name), timeoutMs: deps.stepTimeoutMs ?? 10_000 });
+      const result = await replaySteps(page, dep.testCase.steps!, { ...options, startUrl, baseUrl, values });
       if (result.status === 'FAILED') throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`);
       startUrl = page.url();
       heartbeat({ phase: 'dependency', testCase: dep.testCase.name });
@@ -112,12 +113,12 @@ export function createBurnInActivities(deps: ActivityDeps) {
       return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, liveView(deps, { projectId: input.projectId, kind: 'burn_in', subjectId: ctx.testCase.id, secrets: () => Object.values(values.secrets()) }, async ({ page, live }: LiveJob) => {
         const startUrl = state?.url ?? baseUrl;
         const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
-        const inbox = inboxFor(deps, input.projectId, cancellationSignal());
+        const options = projectStepOptions(deps, input.projectId);
         const resume = input.resume;
         if (resume && resume.steps.length > 0) {
           // Recording again after a verifying replay failed: the steps before its failing step replay here first
           // (replaySteps opens the start page), so the agent goes on from where they really end.
-          const replayed = await replaySteps(page, resume.steps, { startUrl, baseUrl, values, inbox, projectFiles: (name) => loadProjectFile(deps, input.projectId, name), timeoutMs: deps.stepTimeoutMs ?? 10_000 });
+          const replayed = await replaySteps(page, resume.steps, { ...options, startUrl, baseUrl, values });
           if (replayed.status === 'FAILED') return { status: 'FAILED', steps: [], failureReason: notReplayingReason({ failedStepIndex: replayed.failedStepIndex ?? -1, error: replayed.error ?? 'unknown error' }), llmCalls: 0, promptTokens: [] };
         } else {
           await openStartPage(page, startUrl);
@@ -127,14 +128,12 @@ export function createBurnInActivities(deps: ActivityDeps) {
             page,
             { applicationName: ctx.application.name, goal: ctx.testCase.goal ?? ctx.testCase.name, expectedResult: ctx.testCase.expectedResult, scenario: ctx.scenario, configNames: values.names(), projectFiles: await projectFileNames(deps.db, input.projectId) },
             {
+              ...options,
               llm,
               baseUrl,
               values,
-              inbox,
-              projectFiles: (name) => loadProjectFile(deps, input.projectId, name),
               maxSteps: deps.maxAgentSteps ?? 30,
               ...(resume && { resume: { steps: resume.steps, note: replayFailureNote(resume.failure) } }),
-              timeoutMs: deps.stepTimeoutMs ?? 10_000,
               onProgress: (p) => {
                 progress(p);
                 collector.afterStep(p.step - 1);

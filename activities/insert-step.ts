@@ -3,7 +3,8 @@ import { dependencyState, openStartPage, requireEnvironmentUrl } from './burn-in
 import { replayInFreshContext } from './burn-in-verify.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
-import { adoptInbox, inboxFor } from './inbox.js';
+import { adoptInbox } from './inbox.js';
+import { projectStepOptions } from './step-options.js';
 import { llmFor } from './llm-usage.js';
 import { replaySteps } from '../src/browser/replay.js';
 import { RunValues } from '../src/browser/values.js';
@@ -13,7 +14,7 @@ import { LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/dom
 import type { Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
 import { LlmUnavailableError } from '../src/llm/client.js';
-import { loadProjectFile, projectFileNames } from '../src/services/project-files.js';
+import { projectFileNames } from '../src/services/project-files.js';
 import { failStepInsertion, saveStepInsertion } from '../src/services/step-insert.js';
 import { insertionInstructions } from '../src/services/step-insert-task.js';
 import type { InsertStepInput } from '../workflows/shared.js';
@@ -44,9 +45,7 @@ export function createInsertStepActivities(deps: ActivityDeps) {
       const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
       const values = adoptInbox(new RunValues(ctx), state);
       const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
-      const inbox = inboxFor(deps, input.projectId, cancellationSignal());
-      const projectFiles = (name: string) => loadProjectFile(deps, input.projectId, name);
-      const timeoutMs = deps.stepTimeoutMs ?? 10_000;
+      const { inbox, projectFiles, timeoutMs } = projectStepOptions(deps, input.projectId);
 
       const recorded = await withHeartbeats((progress) =>
         deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }) => {

@@ -12,7 +12,8 @@ import { maskedScreenshot, stepsUseSecret } from '../src/browser/secret-mask.js'
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay.js';
 import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
-import { adoptInbox, inboxFor, withInbox } from './inbox.js';
+import { adoptInbox, withInbox } from './inbox.js';
+import { projectStepOptions } from './step-options.js';
 import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/execution.js';
 import { withLocatorInFront, type BrowserState, type Step } from '../src/domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
@@ -20,7 +21,6 @@ import { createLlmHealer } from '../src/llm/heal.js';
 import { llmFor } from './llm-usage.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
 import { keepDownload, type KeptDownload } from '../src/services/run-downloads.js';
-import { loadProjectFile } from '../src/services/project-files.js';
 import { keepHealedSteps, type HealRecord, type KeptHeal } from '../src/services/heal-proposals.js';
 import { SignalCollector } from '../src/browser/signals.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';
@@ -112,9 +112,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
             startUrl: state?.url ?? baseUrl,
             baseUrl,
             values,
-            inbox: inboxFor(deps, input.projectId, cancellationSignal()),
-            projectFiles: (name) => loadProjectFile(deps, input.projectId, name),
-            timeoutMs: deps.stepTimeoutMs ?? 10_000,
+            ...projectStepOptions(deps, input.projectId),
             heal,
             onDownload: async (index, file) => {
               const kept = await keepDownload(deps.blobs, input.artifactPrefix, index, file);
