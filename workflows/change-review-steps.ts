@@ -1,5 +1,5 @@
 import { ChildWorkflowCancellationType, executeChild, isCancellation, log, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import type { ReviewNewTest } from '../activities/change-review.js';
 import { chosenTestsLine, classifyChange, nothingRunReply, plural, reviewReply, unverifiableBody } from '../src/domain/change-review.js';
 import { chatLlmActivity, dbActivity } from './activity-options.js';
@@ -8,7 +8,6 @@ import { innermostMessage, reasonOf } from './errors.js';
 import { planRun } from './planRun.js';
 import { workflowIds, type ChangeReviewInput, type ChangeReviewResult, type ChangeReviewTestResult } from './shared.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 const llm = proxyActivities<Activities>(chatLlmActivity);
 

@@ -8,7 +8,7 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { reviewChange } from './change-review-steps.js';
 import { ConversationTurns } from './conversation-turns.js';
@@ -22,7 +22,6 @@ import {
   type ChangeReviewResult,
 } from './shared.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /**

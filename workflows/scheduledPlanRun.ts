@@ -1,10 +1,9 @@
 import { executeChild, log, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { planRun } from './planRun.js';
 import { workflowIds, type ScheduledPlanRunInput, type ScheduledPlanRunResult } from './shared.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /**

@@ -1,12 +1,11 @@
 import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import type { DeviceSettings } from '../src/db/queries/execution.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { worthRetrying } from '../src/domain/flakiness.js';
 import { failureKindOf, type MobileBuildRef, type TestExecutionInput, type TestExecutionResult } from './shared.js';
 import { innermostMessage } from './errors.js';
 
-type Activities = ReturnType<typeof createActivities>;
 // Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and
 // with three per test that bookkeeping was most of a run's orchestration overhead (bench/plan-run).
 const db = proxyLocalActivities<Activities>({ startToCloseTimeout: dbActivity.startToCloseTimeout, retry: dbActivity.retry });
