@@ -142,7 +142,7 @@ async function replay(parts: PlanTestParts, input: TestExecutionInput, baseUrl: 
     testCaseId: input.testCaseId,
     artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
     baseUrl,
-    device: (input.device ?? null) as Parameters<PlanTestParts['executeTest']>[0]['device'],
+    device: input.device ?? null,
     stateKey: input.stateKey,
     heal: input.heal,
     captureStateKey: input.captureStateKey,

@@ -13,7 +13,8 @@ import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/b
 import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
 import { adoptInbox, inboxFor, withInbox } from './inbox.js';
-import { loadExecutionContext, type DeviceSettings } from '../src/db/queries/execution.js';
+import { loadExecutionContext } from '../src/db/queries/execution.js';
+import type { DeviceSettings } from '../src/domain/device.js';
 import { withLocatorInFront, type BrowserState, type Step } from '../src/domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../src/domain/verdicts.js';
 import { createLlmHealer } from '../src/llm/heal.js';

@@ -7,6 +7,7 @@ import type { GitProviderId, MergeRequestRef, ReviewVerdict } from '../src/domai
 import type { FailureKind, StepChange } from '../src/domain/verdicts.js';
 import type { FailedReplay } from '../src/domain/recording-check.js';
 import type { Step } from '../src/domain/steps.js';
+import type { DeviceSettings } from '../src/domain/device.js';
 
 export const taskQueues = {
   /** Default queue for orchestration and light activities; overridable by TEMPORAL_TASK_QUEUE. */
@@ -221,7 +222,8 @@ export interface TestExecutionInput {
   baseUrl: string | null;
   /** A mobile build to install instead of opening a URL. */
   build?: MobileBuildRef | null;
-  device: unknown;
+  /** The test's device preset as browser-context settings; null: the application's default. */
+  device: DeviceSettings | null;
   /** Blob key of the resume-from dependency's browser state: the test starts where that one ended. */
   stateKey?: string;
   /** Dependents resume from this test: after it passes, store its final browser state under this blob key. */

@@ -1,6 +1,5 @@
 import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { DeviceSettings } from '../src/db/queries/execution.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { worthRetrying } from '../src/domain/flakiness.js';
 import { failureKindOf, type MobileBuildRef, type TestExecutionInput, type TestExecutionResult } from './shared.js';
@@ -49,7 +48,7 @@ async function replay(input: TestExecutionInput, baseUrl: string, attempt: numbe
       testCaseId: input.testCaseId,
       artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
       baseUrl,
-      device: input.device as DeviceSettings | null,
+      device: input.device,
       stateKey: input.stateKey,
       heal: input.heal,
       captureStateKey: input.captureStateKey,
