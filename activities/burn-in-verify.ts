@@ -10,7 +10,7 @@ import { waitForFreshTotp } from './fresh-totp.js';
 import { NotFoundError } from '../src/domain/errors.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
 import { loadProjectFile } from '../src/services/project-files.js';
-import type { VerifyRecordingInput } from '../workflows/shared.js';
+import type { VerifyRecordingInput } from '../workflows/burn-in-contract.js';
 
 export interface VerifyRecordingResult {
   status: 'PASSED' | 'FAILED';

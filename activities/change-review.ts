@@ -35,7 +35,7 @@ import { chatRunConcurrency } from '../src/services/chat-tools.js';
 import { InvalidError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import { createTestCasesRun } from '../src/services/runs.js';
 import { writeTestCase } from '../src/services/test-cases.js';
-import type { ChangeReviewTestResult } from '../workflows/shared.js';
+import type { ChangeReviewTestResult } from '../workflows/change-review-contract.js';
 
 export type { ReviewNewTest, ReviewSelection };
 

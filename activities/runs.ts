@@ -4,7 +4,7 @@ import { finishRun, markRunStarted, markTestStarted, planTestSettingRows, record
 import type { GraphNode } from '../src/domain/run-graph.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import { recordRunSignals } from '../src/services/issue-ingest.js';
-import type { MobileBuildRef, PlanTestSettings } from '../workflows/shared.js';
+import type { MobileBuildRef, PlanTestSettings } from '../workflows/test-execution-contract.js';
 import { createRunGraphActivities } from './run-graph.js';
 
 function passedTitle(healedSteps: number, attempts: number): string {

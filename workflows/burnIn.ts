@@ -9,7 +9,7 @@ import {
   type BurnInProgress,
   type BurnInResult,
   type DependencyRecorded,
-} from './shared.js';
+} from './burn-in-contract.js';
 import { innermostMessage } from './errors.js';
 import { endedDependencyReason, waitForDependencies } from './burn-in-wait.js';
 import { verifiedRecording } from './burn-in-verify.js';

@@ -6,7 +6,8 @@ import { chatLlmActivity, dbActivity } from './activity-options.js';
 import { burnIn } from './burnIn.js';
 import { innermostMessage, reasonOf } from './errors.js';
 import { planRun } from './planRun.js';
-import { workflowIds, type ChangeReviewInput, type ChangeReviewResult, type ChangeReviewTestResult } from './shared.js';
+import { workflowIds } from './shared.js';
+import type { ChangeReviewInput, ChangeReviewResult, ChangeReviewTestResult } from './change-review-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
 const llm = proxyActivities<Activities>(chatLlmActivity);

@@ -13,14 +13,9 @@ import { dbActivity } from './activity-options.js';
 import { reviewChange } from './change-review-steps.js';
 import { ConversationTurns } from './conversation-turns.js';
 import { reasonOf } from './errors.js';
-import {
-  cancelChatReplySignal,
-  changeReviewStateQuery,
-  chatMessageSignal,
-  failureTypes,
-  type ChangeReviewInput,
-  type ChangeReviewResult,
-} from './shared.js';
+import { cancelChatReplySignal, chatMessageSignal } from './chat-contract.js';
+import { changeReviewStateQuery, type ChangeReviewInput, type ChangeReviewResult } from './change-review-contract.js';
+import { failureTypes } from './shared.js';
 
 const db = proxyActivities<Activities>(dbActivity);
 

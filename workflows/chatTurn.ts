@@ -16,7 +16,8 @@ import { browserActivity, chatLlmActivity, dbActivity } from './activity-options
 import { burnIn } from './burnIn.js';
 import { innermostMessage } from './errors.js';
 import { planRun } from './planRun.js';
-import { chatTurnWorkflowId, workflowIds, type ChatTurnInput, type ChatTurnResult } from './shared.js';
+import { chatTurnWorkflowId, type ChatTurnInput, type ChatTurnResult } from './chat-contract.js';
+import { workflowIds } from './shared.js';
 import type { ChatToolCall, ChatToolExchange, ChatToolRuns } from '../src/domain/chat.js';
 
 const db = proxyActivities<Activities>(dbActivity);

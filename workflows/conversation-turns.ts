@@ -3,7 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { chatTurn } from './chatTurn.js';
 import { innermostMessage } from './errors.js';
-import { chatTurnWorkflowId, type ChatTurnRequest } from './shared.js';
+import { chatTurnWorkflowId, type ChatTurnRequest } from './chat-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
 

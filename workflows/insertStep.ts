@@ -1,7 +1,7 @@
 import { CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
-import type { InsertStepInput, InsertStepResult } from './shared.js';
+import type { InsertStepInput, InsertStepResult } from './insert-step-contract.js';
 import { innermostMessage } from './errors.js';
 
 const db = proxyActivities<Activities>(dbActivity);

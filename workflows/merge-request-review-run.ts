@@ -4,7 +4,12 @@ import type { MergeRequestRef } from '../src/domain/git.js';
 import { dbActivity, gitActivity } from './activity-options.js';
 import { changeReview } from './changeReview.js';
 import { innermostMessage } from './errors.js';
-import { workflowIds, type MergeRequestHead, type MergeRequestReviewState, type MergeRequestTrigger } from './shared.js';
+import { workflowIds } from './shared.js';
+import type {
+  MergeRequestHead,
+  MergeRequestReviewState,
+  MergeRequestTrigger,
+} from './merge-request-review-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
 // Calls to the Git provider: an outage delays a comment (retried for hours), it never loses one.

@@ -11,7 +11,7 @@ import {
   type MergeRequestReviewInput,
   type MergeRequestReviewState,
   type MergeRequestTrigger,
-} from './shared.js';
+} from './merge-request-review-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
 // Calls to the Git provider: an outage delays a comment (retried for hours), it never loses one.

@@ -6,7 +6,9 @@ import type { Skip } from '../src/domain/run-scheduler.js';
 import type { Outcome } from '../src/domain/run-plan.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
-import { blobKeys, failureKindOf, type PlanTestRef, type TestExecutionInput } from './shared.js';
+import { blobKeys } from './plan-run-contract.js';
+import { failureKindOf } from './shared.js';
+import type { PlanTestRef, TestExecutionInput } from './test-execution-contract.js';
 
 // planRun's activity calls that go in pages or batches, and those that are best effort.
 

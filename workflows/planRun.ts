@@ -6,7 +6,8 @@ import { batchSize, inBatches } from '../src/domain/run-batches.js';
 import { deleteStates, loadGraph, loadPlan, runPlanTests, sendNotifications, skipTests } from './plan-run-calls.js';
 import { PlanRunState } from './plan-run-state.js';
 import { testExecution } from './testExecution.js';
-import { workflowIds, type PlanRunCarry, type PlanRunInput, type PlanRunResult } from './shared.js';
+import { workflowIds } from './shared.js';
+import type { PlanRunCarry, PlanRunInput, PlanRunResult } from './plan-run-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
 

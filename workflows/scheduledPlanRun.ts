@@ -2,7 +2,8 @@ import { executeChild, log, ParentClosePolicy, proxyActivities } from '@temporal
 import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { planRun } from './planRun.js';
-import { workflowIds, type ScheduledPlanRunInput, type ScheduledPlanRunResult } from './shared.js';
+import { workflowIds } from './shared.js';
+import type { ScheduledPlanRunInput, ScheduledPlanRunResult } from './scheduled-plan-run-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
 

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { SystemCheckInput, SystemCheckResult } from './shared.js';
+import type { SystemCheckInput, SystemCheckResult } from './system-check-contract.js';
 
 const { checkDatabase } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',

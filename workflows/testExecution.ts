@@ -2,7 +2,8 @@ import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '
 import type { Activities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { worthRetrying } from '../src/domain/flakiness.js';
-import { failureKindOf, type MobileBuildRef, type TestExecutionInput, type TestExecutionResult } from './shared.js';
+import { failureKindOf } from './shared.js';
+import type { MobileBuildRef, TestExecutionInput, TestExecutionResult } from './test-execution-contract.js';
 import { innermostMessage } from './errors.js';
 
 // Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and

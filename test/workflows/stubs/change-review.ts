@@ -5,7 +5,9 @@
 // uses, so a test sees it was answered.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../../activities/index.js';
-import type { BurnInInput, BurnInResult, ChatTurnInput, ChatTurnResult, PlanRunInput, PlanRunResult } from '../../../workflows/shared.js';
+import type { BurnInInput, BurnInResult } from '../../../workflows/burn-in-contract.js';
+import type { ChatTurnInput, ChatTurnResult } from '../../../workflows/chat-contract.js';
+import type { PlanRunInput, PlanRunResult } from '../../../workflows/plan-run-contract.js';
 
 export { changeReview } from '../../../workflows/changeReview.js';
 
