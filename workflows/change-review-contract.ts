@@ -5,6 +5,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import type { QualityDelta } from '../src/domain/quality.js';
 import type { GitProviderId, ReviewVerdict } from '../src/domain/git.js';
+import type { ChangeReviewPhase } from '../src/domain/change-review.js';
 import type { StepChange } from '../src/domain/verdicts.js';
 
 export interface ChangeReviewInput {
@@ -47,5 +48,10 @@ export interface ChangeReviewResult {
   source: 'api' | GitProviderId;
 }
 
-/** Where a review is (`loading`, `selecting`, `creating-tests`, `running`, `verdict`, `done`) and the follow-up turns waiting for it. */
-export const changeReviewStateQuery = defineQuery<{ phase: string; followUps: number[] }>('changeReviewState');
+/** Where a review is and the follow-up turns waiting for it. */
+export interface ChangeReviewState {
+  phase: ChangeReviewPhase;
+  followUps: number[];
+}
+
+export const changeReviewStateQuery = defineQuery<ChangeReviewState>('changeReviewState');

@@ -9,6 +9,7 @@ import {
   setHandler,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { ChangeReviewPhase } from '../src/domain/change-review.js';
 import { dbActivity } from './activity-options.js';
 import { reviewChange } from './change-review-steps.js';
 import { ConversationTurns } from './conversation-turns.js';
@@ -33,7 +34,7 @@ export async function changeReview(input: ChangeReviewInput): Promise<ChangeRevi
   const turns = new ConversationTurns([], [1]);
   const followUps = turns.pending;
   const reviewScope = new CancellationScope();
-  let phase = 'queued';
+  let phase: ChangeReviewPhase = 'queued';
 
   setHandler(chatMessageSignal, (request) => turns.accept(request));
   setHandler(cancelChatReplySignal, ({ assistantMessageId }) => {
