@@ -13,9 +13,10 @@ const layers = [
   },
   {
     name: 'contracts',
-    path: '^workflows/shared\\.ts$',
+    // workflows/shared.ts (what they share) and each workflow's workflows/<name>-contract.ts beside it.
+    path: '^workflows/(shared|[a-z-]+-contract)\\.ts$',
     mayImport: ['domain'],
-    why: 'Temporal contracts (signatures, signals, queries, ids); bundled into the workflow sandbox, so a leaf',
+    why: 'Temporal contracts (signatures, signals, queries, ids); bundled into the workflow sandbox, so leaves',
   },
   {
     name: 'schemas',
@@ -39,7 +40,7 @@ const layers = [
   {
     name: 'workflows',
     // eslint.config.js narrows this further: value imports from src/domain only, activities as types only.
-    path: '^workflows/(?!shared\\.ts$)',
+    path: '^workflows/(?!(shared|[a-z-]+-contract)\\.ts$)',
     mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services', 'activities'],
     why: 'deterministic orchestration',
   },

@@ -10,7 +10,7 @@ import { loadExecutionContext } from '../src/db/queries/execution.js';
 import { waitForFreshTotp } from './fresh-totp.js';
 import { NotFoundError } from '../src/domain/errors.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
-import type { VerifyRecordingInput } from '../workflows/shared.js';
+import type { VerifyRecordingInput } from '../workflows/burn-in-contract.js';
 
 export interface VerifyRecordingResult {
   status: 'PASSED' | 'FAILED';

@@ -21,7 +21,7 @@ import { ApplicationUnreachableError, BadTestDefinitionError, GoneError, LlmGave
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
 import { projectFileNames } from '../src/services/project-files.js';
-import type { BurnInInput, DependencyRecorded, RecordStepsInput } from '../workflows/shared.js';
+import type { BurnInInput, DependencyRecorded, RecordStepsInput } from '../workflows/burn-in-contract.js';
 import { notReplayingReason, replayFailureNote, type RecordingCheck } from '../src/domain/recording-check.js';
 import { SignalCollector } from '../src/browser/signals.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';

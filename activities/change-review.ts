@@ -19,7 +19,7 @@ import { chatShortIdById, finishReply, linkRun, setTitleIfMissing, writePartialR
 import { runShortIdById } from '../src/db/queries/run-progress.js';
 import { runTestRows } from '../src/db/queries/runs.js';
 import { getTestCaseRecord } from '../src/db/queries/test-cases.js';
-import type { ReviewTableRow } from '../src/domain/change-review.js';
+import type { ChangeReviewPhase, ReviewTableRow } from '../src/domain/change-review.js';
 import type { ApplicationOverride } from '../src/domain/precedence.js';
 import { parseMergeRequestUrl } from '../src/git/urls.js';
 import { gitClientFor } from '../src/services/git-integrations.js';
@@ -35,7 +35,7 @@ import { chatRunConcurrency } from '../src/services/chat-tools.js';
 import { InvalidError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
 import { createTestCasesRun } from '../src/services/runs.js';
 import { writeTestCase } from '../src/services/test-cases.js';
-import type { ChangeReviewTestResult } from '../workflows/shared.js';
+import type { ChangeReviewTestResult } from '../workflows/change-review-contract.js';
 
 export type { ReviewNewTest, ReviewSelection };
 
@@ -93,7 +93,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     },
 
     /** Progress on the assistant message (PARTIAL, streaming) and the review's phase; false when the reply already ended. */
-    async reviewProgress(input: { changeReviewId: string; assistantMessageId: string; phase: string; text: string }): Promise<boolean> {
+    async reviewProgress(input: { changeReviewId: string; assistantMessageId: string; phase: ChangeReviewPhase; text: string }): Promise<boolean> {
       await setReviewPhase(db, input.changeReviewId, input.phase);
       return writePartialReply(db, input.assistantMessageId, input.text);
     },

@@ -49,4 +49,5 @@ export function withComposites<P extends ReturnType<typeof createParts>>(parts: 
   return { ...parts, ...createPlanTestActivities(parts) };
 }
 
+/** What workflows proxy: each imports this one type (as a type only) instead of deriving it again. */
 export type Activities = ReturnType<typeof createActivities>;

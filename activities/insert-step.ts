@@ -17,7 +17,7 @@ import { LlmUnavailableError } from '../src/llm/client.js';
 import { projectFileNames } from '../src/services/project-files.js';
 import { failStepInsertion, saveStepInsertion } from '../src/services/step-insert.js';
 import { insertionInstructions } from '../src/services/step-insert-task.js';
-import type { InsertStepInput } from '../workflows/shared.js';
+import type { InsertStepInput } from '../workflows/insert-step-contract.js';
 
 export type RecordInsertedStepsResult = { status: 'RECORDED'; steps: Step[] } | { status: 'FAILED'; failureReason: string };
 

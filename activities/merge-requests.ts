@@ -10,7 +10,8 @@ import type { MergeRequestRef } from '../src/domain/git.js';
 import { recordChangeReview } from '../src/services/change-reviews.js';
 import { gitClientFor } from '../src/services/git-integrations.js';
 import { decisionSettings, reviewOverrides, type ReviewDecisionSettings } from '../src/services/merge-request-reviews.js';
-import type { ChangeReviewInput, ChangeReviewResult, MergeRequestHead, MergeRequestTrigger } from '../workflows/shared.js';
+import type { ChangeReviewInput, ChangeReviewResult } from '../workflows/change-review-contract.js';
+import type { MergeRequestHead, MergeRequestTrigger } from '../workflows/merge-request-review-contract.js';
 
 /** This activity's attempt (1 outside an activity, as in a direct call). */
 function currentAttempt(): number {

@@ -2,7 +2,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { worthRetrying } from '../src/domain/flakiness.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
-import { failureKindOf, isPlanTestRef, permanentFailureTypes, type PlanTestRef, type TestExecutionInput, type TestExecutionResult } from '../workflows/shared.js';
+import { failureKindOf, permanentFailureTypes } from '../workflows/shared.js';
+import {
+  isPlanTestRef,
+  type PlanTestRef,
+  type TestExecutionInput,
+  type TestExecutionResult,
+} from '../workflows/test-execution-contract.js';
 import type { createMobileActivities } from './mobile.js';
 import type { createRunActivities } from './runs.js';
 import type { ExecuteTestResult, createTestExecutionActivities } from './test-execution.js';
@@ -142,7 +148,7 @@ async function replay(parts: PlanTestParts, input: TestExecutionInput, baseUrl: 
     testCaseId: input.testCaseId,
     artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
     baseUrl,
-    device: (input.device ?? null) as Parameters<PlanTestParts['executeTest']>[0]['device'],
+    device: input.device ?? null,
     stateKey: input.stateKey,
     heal: input.heal,
     captureStateKey: input.captureStateKey,

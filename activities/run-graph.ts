@@ -1,6 +1,6 @@
 import { BlobNotFoundError, type BlobStore } from '../src/storage/blob-store.js';
 import { graphPage, toRunGraph, type GraphNode, type RunGraph } from '../src/domain/run-graph.js';
-import { blobKeys } from '../workflows/shared.js';
+import { blobKeys } from '../workflows/plan-run-contract.js';
 
 export interface RunGraphParts {
   /** The run's whole plan from the database, in plan order (activities/runs.ts). */

@@ -1,10 +1,10 @@
 import type { ActivityDeps } from './deps.js';
-import type { DeviceSettings } from '../src/db/queries/execution.js';
+import type { DeviceSettings } from '../src/domain/device.js';
 import { finishRun, markRunStarted, markTestStarted, planTestSettingRows, recordedTestOutcome, recordTestResult, runPlanRows, runTestCaseIds, skipTest, type TestResultWrite } from '../src/db/queries/run-progress.js';
 import type { GraphNode } from '../src/domain/run-graph.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import { recordRunSignals } from '../src/services/issue-ingest.js';
-import type { MobileBuildRef, PlanTestSettings } from '../workflows/shared.js';
+import type { MobileBuildRef, PlanTestSettings } from '../workflows/test-execution-contract.js';
 import { createRunGraphActivities } from './run-graph.js';
 
 function passedTitle(healedSteps: number, attempts: number): string {

@@ -3,7 +3,7 @@ import type { ActivityDeps } from './deps.js';
 import { NothingToRunError } from '../src/domain/errors.js';
 import { createPlanRun } from '../src/services/runs.js';
 import { findTickSchedule } from '../src/db/queries/plan-schedules.js';
-import type { ScheduledPlanRunInput } from '../workflows/shared.js';
+import type { ScheduledPlanRunInput } from '../workflows/scheduled-plan-run-contract.js';
 
 export interface ScheduledRun {
   runId: string;

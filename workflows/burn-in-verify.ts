@@ -3,7 +3,7 @@ import type { RecordStepsResult } from '../activities/burn-in.js';
 import type { VerifyRecordingResult } from '../activities/burn-in-verify.js';
 import { maxRerecordings, notReplayingReason, type FailedReplay, type RecordingCheck } from '../src/domain/recording-check.js';
 import { innermostMessage } from './errors.js';
-import type { RecordStepsInput, VerifyRecordingInput } from './shared.js';
+import type { RecordStepsInput, VerifyRecordingInput } from './burn-in-contract.js';
 
 /** The two browser activities the check calls (proxies in the workflow, so the Temporal UI shows each replay). */
 export interface VerifyCalls {

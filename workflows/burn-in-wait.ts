@@ -1,9 +1,8 @@
 import { condition, patched, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import type { EndedBurnIn } from '../activities/burn-in-dependencies.js';
 import { dbActivity } from './activity-options.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /** Histories from before this patch waited on one timer; newer runs also watch the dependencies' workflows. */

@@ -1,5 +1,5 @@
 import { CancellationScope, isCancellation, patched, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import type { RecordStepsResult } from '../activities/burn-in.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import {
@@ -9,13 +9,12 @@ import {
   type BurnInProgress,
   type BurnInResult,
   type DependencyRecorded,
-} from './shared.js';
+} from './burn-in-contract.js';
 import { innermostMessage } from './errors.js';
 import { endedDependencyReason, waitForDependencies } from './burn-in-wait.js';
 import { verifiedRecording } from './burn-in-verify.js';
 import type { RecordingCheck } from '../src/domain/recording-check.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 const browser = proxyActivities<Activities>(browserActivity);
 

@@ -1,14 +1,22 @@
 import { ChildWorkflowCancellationType, executeChild, isCancellation, log, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import type { ReviewNewTest } from '../activities/change-review.js';
-import { chosenTestsLine, classifyChange, nothingRunReply, plural, reviewReply, unverifiableBody } from '../src/domain/change-review.js';
+import {
+  chosenTestsLine,
+  classifyChange,
+  nothingRunReply,
+  plural,
+  reviewReply,
+  unverifiableBody,
+  type ChangeReviewPhase,
+} from '../src/domain/change-review.js';
 import { chatLlmActivity, dbActivity } from './activity-options.js';
 import { burnIn } from './burnIn.js';
 import { innermostMessage, reasonOf } from './errors.js';
 import { planRun } from './planRun.js';
-import { workflowIds, type ChangeReviewInput, type ChangeReviewResult, type ChangeReviewTestResult } from './shared.js';
+import { workflowIds } from './shared.js';
+import type { ChangeReviewInput, ChangeReviewResult, ChangeReviewTestResult } from './change-review-contract.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 const llm = proxyActivities<Activities>(chatLlmActivity);
 
@@ -17,11 +25,11 @@ const llm = proxyActivities<Activities>(chatLlmActivity);
  * choose affected tests and goals for missing ones, burn in the new tests (children), run them with the chosen ones
  * in one `planRun` child on the review's environments, and write the verdict from the results.
  */
-export async function reviewChange(input: ChangeReviewInput, setPhase: (phase: string) => void): Promise<ChangeReviewResult> {
+export async function reviewChange(input: ChangeReviewInput, setPhase: (phase: ChangeReviewPhase) => void): Promise<ChangeReviewResult> {
   const { changeReviewId, assistantMessageId, projectId } = input;
   const lines: string[] = [];
   // Progress grows line by line on the PARTIAL reply: a poller sees where the review is.
-  const progress = async (phase: string, line: string) => {
+  const progress = async (phase: ChangeReviewPhase, line: string) => {
     setPhase(phase);
     lines.push(line);
     await db.reviewProgress({ changeReviewId, assistantMessageId, phase, text: lines.join('\n') });

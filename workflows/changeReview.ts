@@ -8,21 +8,16 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
+import type { ChangeReviewPhase } from '../src/domain/change-review.js';
 import { dbActivity } from './activity-options.js';
 import { reviewChange } from './change-review-steps.js';
 import { ConversationTurns } from './conversation-turns.js';
 import { reasonOf } from './errors.js';
-import {
-  cancelChatReplySignal,
-  changeReviewStateQuery,
-  chatMessageSignal,
-  failureTypes,
-  type ChangeReviewInput,
-  type ChangeReviewResult,
-} from './shared.js';
+import { cancelChatReplySignal, chatMessageSignal } from './chat-contract.js';
+import { changeReviewStateQuery, type ChangeReviewInput, type ChangeReviewResult } from './change-review-contract.js';
+import { failureTypes } from './shared.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /**
@@ -39,7 +34,7 @@ export async function changeReview(input: ChangeReviewInput): Promise<ChangeRevi
   const turns = new ConversationTurns([], [1]);
   const followUps = turns.pending;
   const reviewScope = new CancellationScope();
-  let phase = 'queued';
+  let phase: ChangeReviewPhase = 'queued';
 
   setHandler(chatMessageSignal, (request) => turns.accept(request));
   setHandler(cancelChatReplySignal, ({ assistantMessageId }) => {

@@ -1,6 +1,11 @@
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { ConversationTurns } from './conversation-turns.js';
-import { cancelChatReplySignal, chatMessageSignal, chatStateQuery, type ChatConversationInput } from './shared.js';
+import {
+  cancelChatReplySignal,
+  chatMessageSignal,
+  chatStateQuery,
+  type ChatConversationInput,
+} from './chat-contract.js';
 
 /** A conversation nobody writes to for this long ends; the next message starts it again under the same id. */
 const idleTimeout = '1 hour';

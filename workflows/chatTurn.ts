@@ -11,15 +11,15 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import { browserActivity, chatLlmActivity, dbActivity } from './activity-options.js';
 import { burnIn } from './burnIn.js';
 import { innermostMessage } from './errors.js';
 import { planRun } from './planRun.js';
-import { chatTurnWorkflowId, workflowIds, type ChatTurnInput, type ChatTurnResult } from './shared.js';
+import { chatTurnWorkflowId, type ChatTurnInput, type ChatTurnResult } from './chat-contract.js';
+import { workflowIds } from './shared.js';
 import type { ChatToolCall, ChatToolExchange, ChatToolRuns } from '../src/domain/chat.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 // The turn's own bookkeeping (is the reply still wanted, title, final status) is short idempotent writes: as
 // local activities they run inside the workflow task, saving a task-queue round trip before the model is asked

@@ -1,11 +1,10 @@
 import { CancellationScope, ChildWorkflowCancellationType, executeChild, isCancellation, log, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { chatTurn } from './chatTurn.js';
 import { innermostMessage } from './errors.js';
-import { chatTurnWorkflowId, type ChatTurnRequest } from './shared.js';
+import { chatTurnWorkflowId, type ChatTurnRequest } from './chat-contract.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /**

@@ -1,10 +1,9 @@
 import { CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
-import type { InsertStepInput, InsertStepResult } from './shared.js';
+import type { InsertStepInput, InsertStepResult } from './insert-step-contract.js';
 import { innermostMessage } from './errors.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 const browser = proxyActivities<Activities>(browserActivity);
 

@@ -1,12 +1,16 @@
 import { CancellationScope, ChildWorkflowCancellationType, executeChild, isCancellation, log, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import type { MergeRequestRef } from '../src/domain/git.js';
 import { dbActivity, gitActivity } from './activity-options.js';
 import { changeReview } from './changeReview.js';
 import { innermostMessage } from './errors.js';
-import { workflowIds, type MergeRequestHead, type MergeRequestReviewState, type MergeRequestTrigger } from './shared.js';
+import { workflowIds } from './shared.js';
+import type {
+  MergeRequestHead,
+  MergeRequestReviewState,
+  MergeRequestTrigger,
+} from './merge-request-review-contract.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 // Calls to the Git provider: an outage delays a comment (retried for hours), it never loses one.
 const git = proxyActivities<Activities>(gitActivity);

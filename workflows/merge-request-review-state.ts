@@ -1,13 +1,19 @@
 import type { CancellationScope } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import type { MergeRequestRef } from '../src/domain/git.js';
 import { missingDeployments } from '../src/domain/merge-requests.js';
-import type { MergeRequestEvent, MergeRequestHead, MergeRequestReviewCarry, MergeRequestReviewState, MergeRequestTrigger } from './shared.js';
+import type {
+  MergeRequestEvent,
+  MergeRequestHead,
+  MergeRequestReviewCarry,
+  MergeRequestReviewState,
+  MergeRequestTrigger,
+} from './merge-request-review-contract.js';
 
 /** Delivery ids remembered to drop a redelivered signal (the API dedupes too; this covers a resent signal). */
 const rememberedDeliveries = 200;
 
-type ReviewSettings = NonNullable<Awaited<ReturnType<ReturnType<typeof createActivities>['loadMergeRequestReviewSettings']>>>;
+type ReviewSettings = NonNullable<Awaited<ReturnType<Activities['loadMergeRequestReviewSettings']>>>;
 type ViewPatch = Partial<MergeRequestReviewState>;
 
 export interface RunningReview {

@@ -1,5 +1,5 @@
 import { CancellationScope, allHandlersFinished, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import { dbActivity, gitActivity } from './activity-options.js';
 import { reviewHead } from './merge-request-review-run.js';
 import { TrackedMergeRequest } from './merge-request-review-state.js';
@@ -11,9 +11,8 @@ import {
   type MergeRequestReviewInput,
   type MergeRequestReviewState,
   type MergeRequestTrigger,
-} from './shared.js';
+} from './merge-request-review-contract.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 // Calls to the Git provider: an outage delays a comment (retried for hours), it never loses one.
 const git = proxyActivities<Activities>(gitActivity);

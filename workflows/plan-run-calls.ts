@@ -1,16 +1,17 @@
 import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import type { RunPlanTest } from '../activities/runs.js';
 import { graphNodes, type GraphNode, type RunGraph } from '../src/domain/run-graph.js';
 import type { Skip } from '../src/domain/run-scheduler.js';
 import type { Outcome } from '../src/domain/run-plan.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
-import { blobKeys, failureKindOf, type PlanTestRef, type TestExecutionInput } from './shared.js';
+import { blobKeys } from './plan-run-contract.js';
+import { failureKindOf } from './shared.js';
+import type { PlanTestRef, TestExecutionInput } from './test-execution-contract.js';
 
 // planRun's activity calls that go in pages or batches, and those that are best effort.
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 // Notifications and clean-up: retried a few times, then given up on (logged), never failing the run.
 const bestEffort = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5, initialInterval: '2 seconds' } });

@@ -4,7 +4,9 @@ import type { GraphNode } from '../src/domain/run-graph.js';
 import { decodeOutcomes, encodeOutcomes, planRunResult, type Outcome } from '../src/domain/run-plan.js';
 import { RunScheduler, type Skip } from '../src/domain/run-scheduler.js';
 import { innermostMessage } from './errors.js';
-import { blobKeys, failureTypes, type PlanRunCarry, type PlanRunInput, type PlanTestRef, type TestExecutionInput } from './shared.js';
+import { blobKeys, type PlanRunCarry, type PlanRunInput } from './plan-run-contract.js';
+import { failureTypes } from './shared.js';
+import type { PlanTestRef, TestExecutionInput } from './test-execution-contract.js';
 
 /**
  * A plan run's scheduling state: its tests, the outcome of each finished one, which were started, how many run now.

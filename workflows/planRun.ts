@@ -1,14 +1,14 @@
 import { CancellationScope, ChildWorkflowCancellationType, condition, continueAsNew, executeChild, isCancellation, log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
 import { batchSize, inBatches } from '../src/domain/run-batches.js';
 import { deleteStates, loadGraph, loadPlan, runPlanTests, sendNotifications, skipTests } from './plan-run-calls.js';
 import { PlanRunState } from './plan-run-state.js';
 import { testExecution } from './testExecution.js';
-import { workflowIds, type PlanRunCarry, type PlanRunInput, type PlanRunResult } from './shared.js';
+import { workflowIds } from './shared.js';
+import type { PlanRunCarry, PlanRunInput, PlanRunResult } from './plan-run-contract.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /**

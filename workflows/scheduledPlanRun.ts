@@ -1,10 +1,10 @@
 import { executeChild, log, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
+import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { planRun } from './planRun.js';
-import { workflowIds, type ScheduledPlanRunInput, type ScheduledPlanRunResult } from './shared.js';
+import { workflowIds } from './shared.js';
+import type { ScheduledPlanRunInput, ScheduledPlanRunResult } from './scheduled-plan-run-contract.js';
 
-type Activities = ReturnType<typeof createActivities>;
 const db = proxyActivities<Activities>(dbActivity);
 
 /**

@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
-import type { SystemCheckInput, SystemCheckResult } from './shared.js';
+import type { Activities } from '../activities/index.js';
+import type { SystemCheckInput, SystemCheckResult } from './system-check-contract.js';
 
-const { checkDatabase } = proxyActivities<ReturnType<typeof createActivities>>({
+const { checkDatabase } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 3 },
 });

@@ -1,12 +1,11 @@
 import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
-import type { DeviceSettings } from '../src/db/queries/execution.js';
+import type { Activities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { worthRetrying } from '../src/domain/flakiness.js';
-import { failureKindOf, type MobileBuildRef, type TestExecutionInput, type TestExecutionResult } from './shared.js';
+import { failureKindOf } from './shared.js';
+import type { MobileBuildRef, TestExecutionInput, TestExecutionResult } from './test-execution-contract.js';
 import { innermostMessage } from './errors.js';
 
-type Activities = ReturnType<typeof createActivities>;
 // Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and
 // with three per test that bookkeeping was most of a run's orchestration overhead (bench/plan-run).
 const db = proxyLocalActivities<Activities>({ startToCloseTimeout: dbActivity.startToCloseTimeout, retry: dbActivity.retry });
@@ -50,7 +49,7 @@ async function replay(input: TestExecutionInput, baseUrl: string, attempt: numbe
       testCaseId: input.testCaseId,
       artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
       baseUrl,
-      device: input.device as DeviceSettings | null,
+      device: input.device,
       stateKey: input.stateKey,
       heal: input.heal,
       captureStateKey: input.captureStateKey,

@@ -5,6 +5,12 @@ import type { ReviewVerdict } from './git.js';
 import { hasRegression, type StepChange } from './verdicts.js';
 import { isBlocking, type QualityDelta, type QualityFinding } from './quality.js';
 
+/**
+ * Where a change review is, in order: `queued` until the workflow starts it, then the steps of reviewChange
+ * (workflows/change-review-steps.ts) and `done` once the verdict is written (or the review ended without one).
+ */
+export type ChangeReviewPhase = 'queued' | 'loading' | 'selecting' | 'creating-tests' | 'running' | 'verdict' | 'done';
+
 export type ChangedPathKind = 'docs' | 'ci' | 'config' | 'code';
 
 /** What a path is: documentation, CI definition, tooling configuration, or code that may change the application. */

@@ -1,5 +1,6 @@
 // What Proctor writes on a merge request, in one place (markdown: GitHub and GitLab render the same).
-import type { ChangeReviewResult, MergeRequestHead, MergeRequestTrigger } from '../../workflows/shared.js';
+import type { ChangeReviewResult } from '../../workflows/change-review-contract.js';
+import type { MergeRequestHead, MergeRequestTrigger } from '../../workflows/merge-request-review-contract.js';
 import type { MergeRequestRef } from '../domain/git.js';
 
 /** The commit status context Proctor reports under (pending while reviewing, then the verdict). */

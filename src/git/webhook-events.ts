@@ -2,7 +2,7 @@
 // checked (zod, loosely): providers add fields all the time, and an event Proctor does not act on is ignored.
 import { z } from 'zod';
 import { parseMention } from '../domain/merge-requests.js';
-import type { MergeRequestEvent, MergeRequestHead } from '../../workflows/shared.js';
+import type { MergeRequestEvent, MergeRequestHead } from '../../workflows/merge-request-review-contract.js';
 
 /** An event without its delivery id, addressed to one merge request; the API adds the delivery id. */
 export type MergeRequestEventBody = MergeRequestEvent extends infer E ? (E extends MergeRequestEvent ? Omit<E, 'deliveryId'> : never) : never;

@@ -15,7 +15,7 @@ import { parseMergeRequestUrl } from '../git/urls.js';
 import { newId, newShortId } from '../ids.js';
 import { startChangeReview } from '../temporal/chat-lifecycle.js';
 import type { TemporalTarget } from '../temporal/lifecycle.js';
-import type { ChangeReviewInput, ChangeReviewTestResult } from '../../workflows/shared.js';
+import type { ChangeReviewInput, ChangeReviewTestResult } from '../../workflows/change-review-contract.js';
 import { checkOverrides, isUniqueViolation } from './chat.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { assertLlmBudget, usageTotals } from './llm-usage.js';

@@ -24,7 +24,7 @@ import { newId, newShortId } from '../ids.js';
 import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
-import type { ChatTurnRequest } from '../../workflows/shared.js';
+import type { ChatTurnRequest } from '../../workflows/chat-contract.js';
 import { assertLlmBudget, chatTurnUsage, withTurnUsage } from './llm-usage.js';
 
 export interface ChatDeps {

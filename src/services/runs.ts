@@ -1,7 +1,8 @@
 // Runs as business operations: write a run of a plan (environments by precedence), start it, rerun part of one,
 // cancel one. Used by the API, the schedule activity and (next) the chat assistant's tools.
 import type { DB } from '../db/database.js';
-import { toDeviceSettings, type DeviceSettings } from '../db/queries/execution.js';
+import { toDeviceSettings } from '../db/queries/execution.js';
+import type { DeviceSettings } from '../domain/device.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import { environmentForBuild } from '../db/queries/builds.js';
 import { findOverrideTarget, missingTarget } from './application-overrides.js';

@@ -18,7 +18,7 @@ import { readClaims, unauthorizedMessage, verifySender } from './webhook-verific
 import { signalMergeRequestReview } from '../temporal/merge-request-lifecycle.js';
 import type { TemporalTarget } from '../temporal/lifecycle.js';
 import type { Logger } from '../logger.js';
-import type { MergeRequestEvent } from '../../workflows/shared.js';
+import type { MergeRequestEvent } from '../../workflows/merge-request-review-contract.js';
 
 export interface WebhookDeps {
   db: DB;

@@ -1,6 +1,13 @@
 // The API reaches chat conversations only through these helpers, with business ids.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { cancelChatReplySignal, chatMessageSignal, workflowIds, type ChangeReviewInput, type ChatConversationInput, type ChatTurnRequest } from '../../workflows/shared.js';
+import {
+  cancelChatReplySignal,
+  chatMessageSignal,
+  type ChatConversationInput,
+  type ChatTurnRequest,
+} from '../../workflows/chat-contract.js';
+import { workflowIds } from '../../workflows/shared.js';
+import type { ChangeReviewInput } from '../../workflows/change-review-contract.js';
 import { signalWithStart, startWorkflow, type TemporalTarget } from './lifecycle.js';
 
 /**

@@ -5,15 +5,12 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import type { SignalDefinition } from '@temporalio/common';
 import {
   dependencyRecordedSignal,
-  workflowIds,
-  workflowTypes,
   type BurnInInput,
   type DependencyRecorded,
-  type InsertStepInput,
-  type PlanRunInput,
-  type Workflows,
-  type WorkflowType,
-} from '../../workflows/shared.js';
+} from '../../workflows/burn-in-contract.js';
+import { workflowIds, workflowTypes, type Workflows, type WorkflowType } from '../../workflows/shared.js';
+import type { InsertStepInput } from '../../workflows/insert-step-contract.js';
+import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
 
 /** Where a helper gets its client and task queue: the API's lazy provider, or an activity's own client. */
 export interface TemporalTarget {

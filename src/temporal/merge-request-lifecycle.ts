@@ -1,5 +1,10 @@
 // The API reaches merge-request reviews only through this helper, with business ids.
-import { mergeRequestEventSignal, workflowIds, type MergeRequestEvent, type MergeRequestReviewInput } from '../../workflows/shared.js';
+import {
+  mergeRequestEventSignal,
+  type MergeRequestEvent,
+  type MergeRequestReviewInput,
+} from '../../workflows/merge-request-review-contract.js';
+import { workflowIds } from '../../workflows/shared.js';
 import { signalWithStart, type TemporalTarget } from './lifecycle.js';
 
 /** Hands a webhook event to the merge request's review workflow, starting it when none runs. */

@@ -1,6 +1,7 @@
 // Plan schedules are Temporal Schedules: Temporal keeps the clock, survives restarts and shows every action in its UI.
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
-import { workflowTypes, type ScheduledPlanRunInput } from '../../workflows/shared.js';
+import { workflowTypes } from '../../workflows/shared.js';
+import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-contract.js';
 import type { DB } from '../db/database.js';
 import { deletePlanScheduleRow, planScheduleIds } from '../db/queries/plan-schedules.js';
 import type { TemporalClientProvider } from './client.js';

@@ -9,7 +9,8 @@ import { refOf, tool } from '../support/agent-script.js';
 import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { useShopStack } from '../support/shop-stack.js';
 import { waitForGeneration } from '../support/worker-context.js';
-import { dependencyRecordedSignal, workflowIds } from '../../workflows/shared.js';
+import { dependencyRecordedSignal } from '../../workflows/burn-in-contract.js';
+import { workflowIds } from '../../workflows/shared.js';
 
 /** `RECORD_HISTORIES=1` also refreshes the burnIn history that test/workflows/replay.test.ts replays. */
 describe('burn-in and replay on the real stack', () => {

@@ -8,7 +8,7 @@ import { planTestActivities } from '../support/plan-test-activities.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { createPlanRun } from '../../src/services/runs.js';
 import { startPlanRun } from '../../src/temporal/lifecycle.js';
-import { blobKeys, type PlanRunResult } from '../../workflows/shared.js';
+import { blobKeys, type PlanRunResult } from '../../workflows/plan-run-contract.js';
 import { brokenSteps, checkoutSteps, insertRecordedTestCase, loginSteps, slowSteps, todoSteps } from '../support/recorded.js';
 
 /** `RECORD_HISTORIES=1` refreshes the recorded histories that test/workflows/replay.test.ts replays. */

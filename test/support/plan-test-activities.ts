@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { TestExecutionInput } from '../../workflows/shared.js';
+import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
 
 // A plan run's tests as Temporal shows them: `runPlanTests` activities in the run's history (workflows/planRun.ts), each
 // running one test or a batch of ready tests, named by their names. What the end-to-end tests check about attempts,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { createActivities, type ActivityDeps } from '../../activities/index.js';
+import { createActivities, type Activities, type ActivityDeps } from '../../activities/index.js';
 import { createApp } from '../../src/api/app.js';
 import type { AppDeps } from '../../src/api/context.js';
 import type { BrowserPool } from '../../src/browser/pool.js';
@@ -60,7 +60,7 @@ export interface Stack {
   app: ReturnType<typeof createApp>;
   tenant: Tenant;
   temporal: TemporalClientProvider;
-  activities: ReturnType<typeof createActivities>;
+  activities: Activities;
   activityDeps: ActivityDeps;
   browsers: BrowserPool;
   taskQueue: string;

@@ -12,7 +12,7 @@ import { stateGraceMs, sweepBrowserStates } from '../../src/services/browser-sta
 import type { BlobStore } from '../../src/storage/blob-store.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
-import { blobKeys } from '../../workflows/shared.js';
+import { blobKeys } from '../../workflows/plan-run-contract.js';
 import { freshDatabase } from '../support/app-context.js';
 import { startMinio } from '../support/minio.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MergeRequestRef } from '../../src/domain/git.js';
 import { TrackedMergeRequest } from '../../workflows/merge-request-review-state.js';
-import type { MergeRequestEvent, MergeRequestHead } from '../../workflows/shared.js';
+import type { MergeRequestEvent, MergeRequestHead } from '../../workflows/merge-request-review-contract.js';
 
 // The mergeRequestReview workflow's state and decisions, outside a workflow: the harness test drives the same
 // paths through signals; this covers the decision table and the continue-as-new carry directly.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunPlanTest } from '../../activities/runs.js';
 import { PlanRunState } from '../../workflows/plan-run-state.js';
-import type { PlanRunInput } from '../../workflows/shared.js';
+import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
 
 // The planRun workflow's scheduling state outside a workflow: the harness test drives it with real children; this
 // covers the child input, the bookkeeping and the continue-as-new carry directly.

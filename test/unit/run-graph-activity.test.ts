@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRunGraphActivities } from '../../activities/run-graph.js';
 import type { GraphNode } from '../../src/domain/run-graph.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
-import { blobKeys } from '../../workflows/shared.js';
+import { blobKeys } from '../../workflows/plan-run-contract.js';
 
 // The run graph activity as two worker processes run it over one blob store: the first builds the graph from the
 // plan and stores it; any other reads it from the store, never the plan; pages come from one read per worker.

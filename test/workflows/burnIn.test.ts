@@ -10,13 +10,12 @@ import { signalDependencyRecorded, signalWithStart } from '../../src/temporal/li
 import {
   burnInProgressQuery,
   dependencyRecordedSignal,
-  failureTypes,
-  workflowIds,
   type BurnInInput,
   type DependencyRecorded,
   type RecordStepsInput,
   type VerifyRecordingInput,
-} from '../../workflows/shared.js';
+} from '../../workflows/burn-in-contract.js';
+import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { VerifyRecordingResult } from '../../activities/burn-in-verify.js';
 import { todoSteps } from '../support/recorded.js';
 import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';

@@ -5,15 +5,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewNewTest, ReviewSelection } from '../../activities/change-review.js';
 import type { VerdictDraft } from '../../src/llm/change-review.js';
+import { cancelChatReplySignal, chatMessageSignal } from '../../workflows/chat-contract.js';
 import {
-  cancelChatReplySignal,
   changeReviewStateQuery,
-  chatMessageSignal,
-  failureTypes,
-  workflowIds,
   type ChangeReviewInput,
   type ChangeReviewTestResult,
-} from '../../workflows/shared.js';
+} from '../../workflows/change-review-contract.js';
+import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 
 // changeReview on the time-skipping server with its activities mocked and its children stood in for

@@ -4,7 +4,13 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamChatReplyInput, StreamChatReplyResult } from '../../activities/chat.js';
 import { cancelChatReply, sendChatTurn } from '../../src/temporal/chat-lifecycle.js';
-import { chatMessageSignal, chatStateQuery, workflowIds, type ChatConversationInput, type ChatTurnRequest } from '../../workflows/shared.js';
+import {
+  chatMessageSignal,
+  chatStateQuery,
+  type ChatConversationInput,
+  type ChatTurnRequest,
+} from '../../workflows/chat-contract.js';
+import { workflowIds } from '../../workflows/shared.js';
 import { createWorkflowHarness, recorder, until, type MockActivities, type WorkerQueue, type WorkflowHarness } from '../support/workflow-harness.js';
 
 // chatConversation on the time-skipping server, with the real chatTurn children (test/workflows/stubs/chat.ts) over

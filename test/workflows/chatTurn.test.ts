@@ -3,7 +3,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamChatReplyInput, StreamChatReplyResult } from '../../activities/chat.js';
 import type { ChatToolCall } from '../../src/domain/chat.js';
-import { chatTurnWorkflowId, failureTypes, type ChatTurnInput } from '../../workflows/shared.js';
+import { chatTurnWorkflowId, type ChatTurnInput } from '../../workflows/chat-contract.js';
+import { failureTypes } from '../../workflows/shared.js';
 import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 
 // chatTurn on the time-skipping server with typed mocks of its activities and stand-in children

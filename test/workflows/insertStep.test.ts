@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordInsertedStepsResult } from '../../activities/insert-step.js';
 import type { InsertionOutcome } from '../../src/services/step-insert.js';
 import type { Step } from '../../src/domain/steps.js';
-import { failureTypes, workflowIds, type InsertStepInput } from '../../workflows/shared.js';
+import { failureTypes, workflowIds } from '../../workflows/shared.js';
+import type { InsertStepInput } from '../../workflows/insert-step-contract.js';
 import { todoSteps } from '../support/recorded.js';
 import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 

@@ -5,14 +5,13 @@ import type { ReviewDecisionSettings } from '../../src/services/merge-request-re
 import { signalMergeRequestReview } from '../../src/temporal/merge-request-lifecycle.js';
 import {
   mergeRequestReviewStateQuery,
-  workflowIds,
-  type ChangeReviewInput,
-  type ChangeReviewResult,
   type MergeRequestEvent,
   type MergeRequestHead,
   type MergeRequestReviewInput,
   type MergeRequestReviewState,
-} from '../../workflows/shared.js';
+} from '../../workflows/merge-request-review-contract.js';
+import { workflowIds } from '../../workflows/shared.js';
+import type { ChangeReviewInput, ChangeReviewResult } from '../../workflows/change-review-contract.js';
 import type { MergeRequestRef } from '../../src/domain/git.js';
 import { finishStubReview } from './stubs/merge-request-review.js';
 import { createWorkflowHarness, recorder, until, type MockActivities, type WorkerQueue, type WorkflowHarness } from '../support/workflow-harness.js';

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlanTestActivities } from '../../activities/plan-test.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
-import { failureTypes, type TestExecutionInput } from '../../workflows/shared.js';
+import { failureTypes } from '../../workflows/shared.js';
+import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
 import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 
 // A plan run's test used to be a testExecution child workflow and now runs inside a runPlanTests activity (the child stays for

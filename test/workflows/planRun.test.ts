@@ -12,7 +12,8 @@ import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-
 import { bundleWorkflows } from '../../src/worker/worker.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { loadPrograms } from '../../src/programs.js';
-import { blobKeys, workflowIds, type PlanRunInput, type PlanRunResult } from '../../workflows/shared.js';
+import { blobKeys, type PlanRunInput, type PlanRunResult } from '../../workflows/plan-run-contract.js';
+import { workflowIds } from '../../workflows/shared.js';
 
 // The planRun workflow on the time-skipping test server, with typed mocks of every activity it calls (its runPlanTest
 // activities are the real ones, composed over the mocked replay and row writes): the scheduling, skipping, cancellation and continue-as-new branches in seconds,

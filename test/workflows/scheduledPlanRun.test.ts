@@ -3,7 +3,9 @@ import { ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScheduledRun } from '../../activities/schedules.js';
-import { failureTypes, workflowIds, type PlanRunInput, type ScheduledPlanRunInput } from '../../workflows/shared.js';
+import { failureTypes, workflowIds } from '../../workflows/shared.js';
+import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
+import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-contract.js';
 import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 
 // One tick of a plan's Temporal Schedule: writes the run, then runs it as the child `run:<shortId>` and waits for

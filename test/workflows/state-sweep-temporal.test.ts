@@ -9,7 +9,8 @@ import { seedProject } from '../../src/db/queries/admin.js';
 import { insertRun } from '../../src/db/queries/runs.js';
 import { stateGraceMs, sweepBrowserStates } from '../../src/services/browser-states.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
-import { blobKeys, workflowIds } from '../../workflows/shared.js';
+import { blobKeys } from '../../workflows/plan-run-contract.js';
+import { workflowIds } from '../../workflows/shared.js';
 import { freshDatabase } from '../support/app-context.js';
 import { createWorkflowHarness, recorder, type WorkflowHarness } from '../support/workflow-harness.js';
 

@@ -3,7 +3,8 @@ import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
-import { failureTypes, type TestExecutionInput } from '../../workflows/shared.js';
+import { failureTypes } from '../../workflows/shared.js';
+import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
 import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
 
 // testExecution replays one test of a run and writes its outcome on the run's row; these tests drive its branches

@@ -4,7 +4,7 @@ import type { ChangeReviewState } from '../schema.js';
 import type { TestCaseSummary } from './test-cases.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import type { ChangedFile, GitProviderId, ReviewVerdict } from '../../domain/git.js';
-import type { ChangeReviewTestResult } from '../../../workflows/shared.js';
+import type { ChangeReviewTestResult } from '../../../workflows/change-review-contract.js';
 
 /** What a review looked at, stored once: a retried or replayed step reads this, never a newer head of the branch. */
 export interface StoredChange {

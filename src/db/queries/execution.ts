@@ -4,16 +4,7 @@ import { sql, type Expression } from 'kysely';
 import type { Step } from '../../domain/steps.js';
 import type { RecordingCheck } from '../../domain/recording-check.js';
 import type { GenerationStatus } from '../schema.js';
-
-export interface DeviceSettings {
-  viewport: { width: number; height: number };
-  deviceScaleFactor: number;
-  isMobile: boolean;
-  hasTouch: boolean;
-  userAgent?: string;
-  locale?: string;
-  timezoneId?: string;
-}
+import type { DeviceSettings } from '../../domain/device.js';
 
 export interface ExecutionContext {
   testCase: {

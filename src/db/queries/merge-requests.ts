@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { GitProviderId, MergeRequestRef } from '../../domain/git.js';
-import type { MergeRequestEvent } from '../../../workflows/shared.js';
+import type { MergeRequestEvent } from '../../../workflows/merge-request-review-contract.js';
 
 export async function findSettingsByRepository(db: DB, provider: GitProviderId, repository: string) {
   return db.selectFrom('merge_request_review_settings').selectAll().where('provider', '=', provider).where('repository', '=', repository).executeTakeFirst();

@@ -3,7 +3,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../database.js';
 import { NotifiedCache } from '../notified-cache.js';
 import type { Database } from '../schema.js';
-import type { DeviceSettings } from './execution.js';
+import type { DeviceSettings } from '../../domain/device.js';
 import { newId, newShortId } from '../../ids.js';
 import { topologicalOrder } from '../../domain/dag.js';
 import { quarantinedTestIds } from './flakiness.js';

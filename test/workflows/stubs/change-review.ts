@@ -4,12 +4,14 @@
 // contains `broken` fails as a workflow; a follow-up turn ends its reply through the same activity the real turn
 // uses, so a test sees it was answered.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../../../activities/index.js';
-import type { BurnInInput, BurnInResult, ChatTurnInput, ChatTurnResult, PlanRunInput, PlanRunResult } from '../../../workflows/shared.js';
+import type { Activities } from '../../../activities/index.js';
+import type { BurnInInput, BurnInResult } from '../../../workflows/burn-in-contract.js';
+import type { ChatTurnInput, ChatTurnResult } from '../../../workflows/chat-contract.js';
+import type { PlanRunInput, PlanRunResult } from '../../../workflows/plan-run-contract.js';
 
 export { changeReview } from '../../../workflows/changeReview.js';
 
-const db = proxyActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '10 seconds' });
+const db = proxyActivities<Activities>({ startToCloseTimeout: '10 seconds' });
 
 export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
   if (input.environmentUrl !== 'https://preview.shop.test') return { status: 'FAILED', failureReason: `burned in on ${input.environmentUrl ?? 'the default environment'}, not the preview`, stepCount: 0 };

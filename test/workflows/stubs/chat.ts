@@ -1,6 +1,7 @@
 // The workflow bundle of the chat workflows' tests: the real conversation and turn, with stand-ins for the turn's
 // children (burnIn and planRun have their own tests). A burn-in of a test case whose id starts with `bad` fails.
-import type { BurnInInput, BurnInResult, PlanRunInput, PlanRunResult } from '../../../workflows/shared.js';
+import type { BurnInInput, BurnInResult } from '../../../workflows/burn-in-contract.js';
+import type { PlanRunInput, PlanRunResult } from '../../../workflows/plan-run-contract.js';
 
 export { chatConversation } from '../../../workflows/chatConversation.js';
 export { chatTurn } from '../../../workflows/chatTurn.js';

@@ -2,7 +2,7 @@
 // (which has its own tests). The stand-in waits until the test tells it the verdict (or to fail), so a test can push
 // a new head while a review runs.
 import { ApplicationFailure, condition, defineSignal, setHandler } from '@temporalio/workflow';
-import type { ChangeReviewInput, ChangeReviewResult } from '../../../workflows/shared.js';
+import type { ChangeReviewInput, ChangeReviewResult } from '../../../workflows/change-review-contract.js';
 
 export { mergeRequestReview } from '../../../workflows/mergeRequestReview.js';
 

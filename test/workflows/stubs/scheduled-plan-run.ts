@@ -2,7 +2,7 @@
 // its own tests) so the tick's branches are checked without a run's activities. The stand-in ends a run whose short
 // id says so as a failure, any other as a passed run.
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { PlanRunInput, PlanRunResult } from '../../../workflows/shared.js';
+import type { PlanRunInput, PlanRunResult } from '../../../workflows/plan-run-contract.js';
 
 export { scheduledPlanRun } from '../../../workflows/scheduledPlanRun.js';
 
