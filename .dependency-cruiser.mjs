@@ -30,7 +30,12 @@ const layers = [
     mayImport: ['domain', 'support', 'contracts'],
     why: 'the edges to Postgres, Git providers, the LLM, Chromium, blob storage, the Temporal client, email (sent and received), tunnels',
   },
-  { name: 'services', path: '^src/services/', mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas'], why: 'business operations' },
+  {
+    name: 'services',
+    path: '^src/services/',
+    mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas'],
+    why: 'business operations',
+  },
   {
     name: 'activities',
     path: '^activities/',
@@ -78,7 +83,20 @@ const layers = [
     // src/api/app.ts (createApp) and src/api/server.ts assemble the HTTP process: they mount the REST routes, the MCP
     // endpoint and the dashboard on one Hono app. They stay beside the routes because every API test builds them.
     path: '^(src/cli\\.ts$|src/cli/|src/runtime\\.ts$|src/worker/|src/api/(app|server)\\.ts$)',
-    mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services', 'activities', 'workflows', 'delivery-kit', 'api', 'mcp', 'web'],
+    mayImport: [
+      'domain',
+      'support',
+      'contracts',
+      'adapters',
+      'schemas',
+      'services',
+      'activities',
+      'workflows',
+      'delivery-kit',
+      'api',
+      'mcp',
+      'web',
+    ],
     why: 'composition roots: the CLI, the worker assembly and the HTTP app assembly; nothing imports them',
   },
 ];
@@ -99,7 +117,8 @@ const layerRules = layers.flatMap((layer) => {
   ];
 });
 
-for (const layer of layers) for (const name of layer.mayImport) if (!byName.has(name)) throw new Error(`unknown layer ${name}`);
+for (const layer of layers)
+  for (const name of layer.mayImport) if (!byName.has(name)) throw new Error(`unknown layer ${name}`);
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {

@@ -5,7 +5,18 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.proctor', 'dist', 'coverage', 'scripts/*.mjs', 'bin/*.mjs', 'eslint.config.js', '.dependency-cruiser.mjs'] },
+  {
+    ignores: [
+      'node_modules',
+      '.proctor',
+      'dist',
+      'coverage',
+      'scripts/*.mjs',
+      'bin/*.mjs',
+      'eslint.config.js',
+      '.dependency-cruiser.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -38,9 +49,20 @@ export default tseslint.config(
         {
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: no Node built-ins.' })),
           patterns: [
-            { group: ['pg', 'kysely', 'minio', 'openai', 'playwright-core', '@electric-sql/*', 'hono', '@hono/*'], message: 'Workflows do no I/O: call an activity.' },
-            { group: ['../src/*', '!../src/domain', '../src/!(domain)/**'], message: 'Workflows may import only src/domain.', allowTypeImports: true },
-            { group: ['../activities', '../activities/*'], message: 'Import activities as types only.', allowTypeImports: true },
+            {
+              group: ['pg', 'kysely', 'minio', 'openai', 'playwright-core', '@electric-sql/*', 'hono', '@hono/*'],
+              message: 'Workflows do no I/O: call an activity.',
+            },
+            {
+              group: ['../src/*', '!../src/domain', '../src/!(domain)/**'],
+              message: 'Workflows may import only src/domain.',
+              allowTypeImports: true,
+            },
+            {
+              group: ['../activities', '../activities/*'],
+              message: 'Import activities as types only.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],
@@ -56,7 +78,8 @@ export default tseslint.config(
         {
           selector:
             'CallExpression[callee.property.name=/^(evaluate|evaluateAll|evaluateHandle|addInitScript|waitForFunction|\\$eval|\\$\\$eval|exposeFunction)$/] > :matches(ArrowFunctionExpression, FunctionExpression)',
-          message: 'Send a pageFunction (src/browser/page-function.ts) into the page, not an inline function: tsx may rewrite it.',
+          message:
+            'Send a pageFunction (src/browser/page-function.ts) into the page, not an inline function: tsx may rewrite it.',
         },
       ],
     },

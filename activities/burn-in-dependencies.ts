@@ -27,11 +27,18 @@ export function burnInWatchActivities(storedStatuses: StoredStatuses) {
      * signal, so its waiting dependents ask this now and then rather than wait the full hour.
      */
     async endedDependencyBurnIns(input: { projectId: string; testCaseIds: string[] }): Promise<EndedBurnIn[]> {
-      const closed = await closedWorkflows(Context.current().client, input.testCaseIds.map((id) => workflowIds.burnIn(id)));
+      const closed = await closedWorkflows(
+        Context.current().client,
+        input.testCaseIds.map((id) => workflowIds.burnIn(id)),
+      );
       const ended = input.testCaseIds.filter((id) => closed.has(workflowIds.burnIn(id)));
       if (ended.length === 0) return [];
       const stored = await storedStatuses(input.projectId, ended);
-      return ended.map((id) => ({ testCaseId: id, workflowStatus: closed.get(workflowIds.burnIn(id))!, stored: stored[id] ?? 'MISSING' }));
+      return ended.map((id) => ({
+        testCaseId: id,
+        workflowStatus: closed.get(workflowIds.burnIn(id))!,
+        stored: stored[id] ?? 'MISSING',
+      }));
     },
   };
 }

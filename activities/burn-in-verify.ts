@@ -26,29 +26,42 @@ export interface VerifyRecordingResult {
  * values are new), no model call and no healing. The recording's own context must be closed by then: a pool of one
  * context serves both in turn.
  */
-export async function replayInFreshContext(deps: ActivityDeps, input: VerifyRecordingInput): Promise<VerifyRecordingResult> {
+export async function replayInFreshContext(
+  deps: ActivityDeps,
+  input: VerifyRecordingInput,
+): Promise<VerifyRecordingResult> {
   const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
   if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
   const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
   await waitForFreshTotp(ctx, input.steps);
-  const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
+  const state = ctx.testCase.resumeFromId
+    ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl)
+    : undefined;
   const values = adoptInbox(new RunValues(ctx), state);
   const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
   return withHeartbeats((progress) =>
-    deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }) => {
-      const result = await replaySteps(page, input.steps, {
-        startUrl: state?.url ?? baseUrl,
-        baseUrl,
-        values,
-        ...projectStepOptions(deps, input.projectId),
-        onStep: (index, step) => progress({ phase: 'verifying', step: index + 1, of: input.steps.length, action: step.action }),
-      });
-      return {
-        status: result.status,
-        ...(result.status === 'FAILED' && { failedStepIndex: result.failedStepIndex ?? -1, error: result.error ?? 'unknown error', failureKind: result.failureKind }),
-        durationMs: result.durationMs,
-      };
-    }),
+    deps.browsers.withContext(
+      { ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() },
+      async ({ page }) => {
+        const result = await replaySteps(page, input.steps, {
+          startUrl: state?.url ?? baseUrl,
+          baseUrl,
+          values,
+          ...projectStepOptions(deps, input.projectId),
+          onStep: (index, step) =>
+            progress({ phase: 'verifying', step: index + 1, of: input.steps.length, action: step.action }),
+        });
+        return {
+          status: result.status,
+          ...(result.status === 'FAILED' && {
+            failedStepIndex: result.failedStepIndex ?? -1,
+            error: result.error ?? 'unknown error',
+            failureKind: result.failureKind,
+          }),
+          durationMs: result.durationMs,
+        };
+      },
+    ),
   );
 }
 

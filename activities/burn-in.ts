@@ -12,12 +12,24 @@ import { captureBrowserState } from '../src/browser/state.js';
 import { RunValues } from '../src/browser/values.js';
 import { adoptInbox, sameInbox, withInbox } from './inbox.js';
 import { projectStepOptions } from './step-options.js';
-import { generationStatuses, loadExecutionContext, saveGenerationResult, type ExecutionContext } from '../src/db/queries/execution.js';
+import {
+  generationStatuses,
+  loadExecutionContext,
+  saveGenerationResult,
+  type ExecutionContext,
+} from '../src/db/queries/execution.js';
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
 import { LlmUnavailableError } from '../src/llm/client.js';
 import { llmFor } from './llm-usage.js';
-import { ApplicationUnreachableError, BadTestDefinitionError, GoneError, LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
+import {
+  ApplicationUnreachableError,
+  BadTestDefinitionError,
+  GoneError,
+  LlmGaveUpError,
+  LlmNotConfiguredError,
+  NotFoundError,
+} from '../src/domain/errors.js';
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
 import { projectFileNames } from '../src/services/project-files.js';
@@ -52,7 +64,9 @@ function burnInExecution(): string {
 
 export function requireEnvironmentUrl(ctx: ExecutionContext): string {
   if (!ctx.environmentUrl) {
-    throw new BadTestDefinitionError(`application ${ctx.application.name} has no environment with a URL: create one (POST /v1/applications/${ctx.application.shortId}/environments)`);
+    throw new BadTestDefinitionError(
+      `application ${ctx.application.name} has no environment with a URL: create one (POST /v1/applications/${ctx.application.shortId}/environments)`,
+    );
   }
   return ctx.environmentUrl;
 }
@@ -61,31 +75,44 @@ export function requireEnvironmentUrl(ctx: ExecutionContext): string {
  * Replays the resume-from chain (root first) in one context and returns where it ended, with cookies,
  * localStorage and sessionStorage: the state a dependent starts from.
  */
-export async function dependencyState(deps: ActivityDeps, projectId: string, resumeFromId: string, baseUrl: string): Promise<BrowserState> {
+export async function dependencyState(
+  deps: ActivityDeps,
+  projectId: string,
+  resumeFromId: string,
+  baseUrl: string,
+): Promise<BrowserState> {
   const chain: ExecutionContext[] = [];
-  for (let id: string | null = resumeFromId; id; ) {
+  for (let id: string | null = resumeFromId; id;) {
     const dep = await loadExecutionContext(deps.db, projectId, id);
     if (!dep) throw new GoneError(`resume-from dependency ${id} no longer exists`);
-    if (!dep.testCase.steps?.length) throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" has no recorded steps`);
-    if (chain.some((c) => c.testCase.id === dep.testCase.id)) throw new BadTestDefinitionError('resume-from dependencies form a cycle');
+    if (!dep.testCase.steps?.length)
+      throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" has no recorded steps`);
+    if (chain.some((c) => c.testCase.id === dep.testCase.id))
+      throw new BadTestDefinitionError('resume-from dependencies form a cycle');
     chain.unshift(dep);
     id = dep.testCase.resumeFromId;
   }
   const access = await environmentAccess(deps, chain.at(-1)!.application.id, baseUrl, new RunValues());
-  return deps.browsers.withContext({ ...chain.at(-1)!.device, access, projectId, signal: cancellationSignal() }, async ({ context, page }) => {
-    let startUrl = baseUrl;
-    const options = projectStepOptions(deps, projectId);
-    let values: RunValues | undefined;
-    for (const dep of chain) {
-      values = sameInbox(new RunValues(dep), values);
-      const result = await replaySteps(page, dep.testCase.steps!, { ...options, startUrl, baseUrl, values });
-      if (result.status === 'FAILED') throw new BadTestDefinitionError(`resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`);
-      startUrl = page.url();
-      heartbeat({ phase: 'dependency', testCase: dep.testCase.name });
-    }
-    const state = await captureBrowserState(context, page);
-    return values ? withInbox(state, values) : state;
-  });
+  return deps.browsers.withContext(
+    { ...chain.at(-1)!.device, access, projectId, signal: cancellationSignal() },
+    async ({ context, page }) => {
+      let startUrl = baseUrl;
+      const options = projectStepOptions(deps, projectId);
+      let values: RunValues | undefined;
+      for (const dep of chain) {
+        values = sameInbox(new RunValues(dep), values);
+        const result = await replaySteps(page, dep.testCase.steps!, { ...options, startUrl, baseUrl, values });
+        if (result.status === 'FAILED')
+          throw new BadTestDefinitionError(
+            `resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`,
+          );
+        startUrl = page.url();
+        heartbeat({ phase: 'dependency', testCase: dep.testCase.name });
+      }
+      const state = await captureBrowserState(context, page);
+      return values ? withInbox(state, values) : state;
+    },
+  );
 }
 
 export function createBurnInActivities(deps: ActivityDeps) {
@@ -93,7 +120,9 @@ export function createBurnInActivities(deps: ActivityDeps) {
     async burnInDependencies(input: BurnInInput): Promise<{ exists: boolean; statuses: Record<string, string> }> {
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
       if (!ctx) return { exists: false, statuses: {} };
-      const ids = [...new Set([...(ctx.testCase.resumeFromId ? [ctx.testCase.resumeFromId] : []), ...ctx.testCase.waitForIds])];
+      const ids = [
+        ...new Set([...(ctx.testCase.resumeFromId ? [ctx.testCase.resumeFromId] : []), ...ctx.testCase.waitForIds]),
+      ];
       return { exists: true, statuses: await generationStatuses(deps.db, input.projectId, ids) };
     },
 
@@ -102,54 +131,108 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
       if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
       if (!deps.llm) throw new LlmNotConfiguredError();
-      const llm = llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'burn_in', testCaseId: ctx.testCase.id });
+      const llm = llmFor(deps, deps.llm, {
+        projectId: input.projectId,
+        purpose: 'burn_in',
+        testCaseId: ctx.testCase.id,
+      });
       const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
       // Recording again after a verifying replay: the kept steps must not type the TOTP code that replay typed.
       if (input.resume) await waitForFreshTotp(ctx, input.resume.steps);
-      const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
+      const state = ctx.testCase.resumeFromId
+        ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl)
+        : undefined;
       const values = adoptInbox(new RunValues(ctx), state);
 
       const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
-      return withHeartbeats((progress) => deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, liveView(deps, { projectId: input.projectId, kind: 'burn_in', subjectId: ctx.testCase.id, secrets: () => Object.values(values.secrets()) }, async ({ page, live }: LiveJob) => {
-        const startUrl = state?.url ?? baseUrl;
-        const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
-        const options = projectStepOptions(deps, input.projectId);
-        const resume = input.resume;
-        if (resume && resume.steps.length > 0) {
-          // Recording again after a verifying replay failed: the steps before its failing step replay here first
-          // (replaySteps opens the start page), so the agent goes on from where they really end.
-          const replayed = await replaySteps(page, resume.steps, { ...options, startUrl, baseUrl, values });
-          if (replayed.status === 'FAILED') return { status: 'FAILED', steps: [], failureReason: notReplayingReason({ failedStepIndex: replayed.failedStepIndex ?? -1, error: replayed.error ?? 'unknown error' }), llmCalls: 0, promptTokens: [] };
-        } else {
-          await openStartPage(page, startUrl);
-        }
-        try {
-          const result = await runAgent(
-            page,
-            { applicationName: ctx.application.name, goal: ctx.testCase.goal ?? ctx.testCase.name, expectedResult: ctx.testCase.expectedResult, scenario: ctx.scenario, configNames: values.names(), projectFiles: await projectFileNames(deps.db, input.projectId) },
+      return withHeartbeats((progress) =>
+        deps.browsers.withContext(
+          { ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() },
+          liveView(
+            deps,
             {
-              ...options,
-              llm,
-              baseUrl,
-              values,
-              maxSteps: deps.maxAgentSteps ?? 30,
-              ...(resume && { resume: { steps: resume.steps, note: replayFailureNote(resume.failure) } }),
-              onProgress: (p) => {
-                progress(p);
-                collector.afterStep(p.step - 1);
-                live.step(p);
-              },
+              projectId: input.projectId,
+              kind: 'burn_in',
+              subjectId: ctx.testCase.id,
+              secrets: () => Object.values(values.secrets()),
             },
-          );
-          const signals = await collector.finish();
-          // On a preview (a change review's burn-in) the signals are not the application's issues.
-          if (!input.environmentUrl) await recordBurnInSignals(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, burnIn: burnInExecution(), signals });
-          return { status: result.status, steps: result.steps, failureReason: result.failureReason, notCovered: result.notCovered, llmCalls: result.llmCalls, promptTokens: result.promptTokens, cachedTokens: result.cachedTokens };
-        } catch (err) {
-          if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);
-          throw err;
-        }
-      })));
+            async ({ page, live }: LiveJob) => {
+              const startUrl = state?.url ?? baseUrl;
+              const collector = new SignalCollector(page, {
+                ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId),
+                scanCache: projectScanCache(deps.db, input.projectId),
+              });
+              const options = projectStepOptions(deps, input.projectId);
+              const resume = input.resume;
+              if (resume && resume.steps.length > 0) {
+                // Recording again after a verifying replay failed: the steps before its failing step replay here first
+                // (replaySteps opens the start page), so the agent goes on from where they really end.
+                const replayed = await replaySteps(page, resume.steps, { ...options, startUrl, baseUrl, values });
+                if (replayed.status === 'FAILED')
+                  return {
+                    status: 'FAILED',
+                    steps: [],
+                    failureReason: notReplayingReason({
+                      failedStepIndex: replayed.failedStepIndex ?? -1,
+                      error: replayed.error ?? 'unknown error',
+                    }),
+                    llmCalls: 0,
+                    promptTokens: [],
+                  };
+              } else {
+                await openStartPage(page, startUrl);
+              }
+              try {
+                const result = await runAgent(
+                  page,
+                  {
+                    applicationName: ctx.application.name,
+                    goal: ctx.testCase.goal ?? ctx.testCase.name,
+                    expectedResult: ctx.testCase.expectedResult,
+                    scenario: ctx.scenario,
+                    configNames: values.names(),
+                    projectFiles: await projectFileNames(deps.db, input.projectId),
+                  },
+                  {
+                    ...options,
+                    llm,
+                    baseUrl,
+                    values,
+                    maxSteps: deps.maxAgentSteps ?? 30,
+                    ...(resume && { resume: { steps: resume.steps, note: replayFailureNote(resume.failure) } }),
+                    onProgress: (p) => {
+                      progress(p);
+                      collector.afterStep(p.step - 1);
+                      live.step(p);
+                    },
+                  },
+                );
+                const signals = await collector.finish();
+                // On a preview (a change review's burn-in) the signals are not the application's issues.
+                if (!input.environmentUrl)
+                  await recordBurnInSignals(deps.db, {
+                    projectId: input.projectId,
+                    testCaseId: ctx.testCase.id,
+                    burnIn: burnInExecution(),
+                    signals,
+                  });
+                return {
+                  status: result.status,
+                  steps: result.steps,
+                  failureReason: result.failureReason,
+                  notCovered: result.notCovered,
+                  llmCalls: result.llmCalls,
+                  promptTokens: result.promptTokens,
+                  cachedTokens: result.cachedTokens,
+                };
+              } catch (err) {
+                if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);
+                throw err;
+              }
+            },
+          ),
+        ),
+      );
     },
 
     /**
@@ -167,7 +250,14 @@ export function createBurnInActivities(deps: ActivityDeps) {
       );
     },
 
-    async saveBurnInResult(input: { testCaseId: string; status: 'COMPLETED' | 'FAILED'; steps?: Step[]; failureReason?: string; notCovered?: string[]; recordingCheck?: RecordingCheck }): Promise<void> {
+    async saveBurnInResult(input: {
+      testCaseId: string;
+      status: 'COMPLETED' | 'FAILED';
+      steps?: Step[];
+      failureReason?: string;
+      notCovered?: string[];
+      recordingCheck?: RecordingCheck;
+    }): Promise<void> {
       const check = input.recordingCheck && { recordingCheck: input.recordingCheck };
       await saveGenerationResult(
         deps.db,

@@ -15,7 +15,13 @@ import {
   type ChangeReviewRecord,
   type StoredChange,
 } from '../src/db/queries/change-reviews.js';
-import { chatShortIdById, finishReply, linkRun, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
+import {
+  chatShortIdById,
+  finishReply,
+  linkRun,
+  setTitleIfMissing,
+  writePartialReply,
+} from '../src/db/queries/chats.js';
 import { runShortIdById } from '../src/db/queries/run-progress.js';
 import { runTestRows } from '../src/db/queries/runs.js';
 import { getTestCaseRecord } from '../src/db/queries/test-cases.js';
@@ -23,7 +29,12 @@ import type { ChangeReviewPhase, ReviewTableRow } from '../src/domain/change-rev
 import type { ApplicationOverride } from '../src/domain/precedence.js';
 import { parseMergeRequestUrl } from '../src/git/urls.js';
 import { gitClientFor } from '../src/services/git-integrations.js';
-import { changeReviewLabel, selectReviewTests, type ReviewNewTest, type ReviewSelection } from '../src/services/review-test-selection.js';
+import {
+  changeReviewLabel,
+  selectReviewTests,
+  type ReviewNewTest,
+  type ReviewSelection,
+} from '../src/services/review-test-selection.js';
 import { findOverrideTarget } from '../src/services/application-overrides.js';
 import { reviewQuality } from '../src/services/quality-review.js';
 import { titleFrom } from '../src/domain/chat.js';
@@ -69,7 +80,15 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     const ref = parseMergeRequestUrl(review.provider, review.prUrl);
     const client = await gitClientFor({ db, gitClients: deps.gitClients }, review.projectId, ref);
     const mr = await client.fetchMergeRequest(ref);
-    return { title: mr.title, description: mr.description, url: mr.url, headSha: mr.headSha, sourceBranch: mr.sourceBranch, targetBranch: mr.targetBranch, files: mr.files };
+    return {
+      title: mr.title,
+      description: mr.description,
+      url: mr.url,
+      headSha: mr.headSha,
+      sourceBranch: mr.sourceBranch,
+      targetBranch: mr.targetBranch,
+      files: mr.files,
+    };
   }
 
   async function storedChange(review: ChangeReviewRecord): Promise<StoredChange> {
@@ -77,23 +96,46 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     const change: StoredChange =
       review.mode === 'pr'
         ? await fetchPullRequest(review)
-        : { title: titleFrom(review.changeDescription ?? 'Change'), description: review.changeDescription ?? '', files: parseUnifiedDiff(review.diff ?? '') };
+        : {
+            title: titleFrom(review.changeDescription ?? 'Change'),
+            description: review.changeDescription ?? '',
+            files: parseUnifiedDiff(review.diff ?? ''),
+          };
     // The first fetch wins: a retry after a crash reviews the change it began with, not a newer push.
     return saveChange(db, review.id, change);
   }
 
   return {
     /** Reads (PR mode: fetches once, then keeps) the change; the workflow classifies its paths. */
-    async loadReviewChange(input: { changeReviewId: string }): Promise<{ title: string; paths: string[]; headSha?: string; appUrl: string; chatUrl: string; source: ChangeReviewRecord['source'] }> {
+    async loadReviewChange(input: { changeReviewId: string }): Promise<{
+      title: string;
+      paths: string[];
+      headSha?: string;
+      appUrl: string;
+      chatUrl: string;
+      source: ChangeReviewRecord['source'];
+    }> {
       const review = await requireReview(input.changeReviewId);
       const change = await storedChange(review);
       const chatShortId = await chatShortIdById(db, review.chatId);
       await setTitleIfMissing(db, review.chatId, titleFrom(`Review: ${change.title}`));
-      return { title: change.title, paths: change.files.map((f) => f.path), headSha: change.headSha, appUrl, chatUrl: `${appUrl}/chats/${chatShortId}`, source: review.source };
+      return {
+        title: change.title,
+        paths: change.files.map((f) => f.path),
+        headSha: change.headSha,
+        appUrl,
+        chatUrl: `${appUrl}/chats/${chatShortId}`,
+        source: review.source,
+      };
     },
 
     /** Progress on the assistant message (PARTIAL, streaming) and the review's phase; false when the reply already ended. */
-    async reviewProgress(input: { changeReviewId: string; assistantMessageId: string; phase: ChangeReviewPhase; text: string }): Promise<boolean> {
+    async reviewProgress(input: {
+      changeReviewId: string;
+      assistantMessageId: string;
+      phase: ChangeReviewPhase;
+      text: string;
+    }): Promise<boolean> {
       await setReviewPhase(db, input.changeReviewId, input.phase);
       return writePartialReply(db, input.assistantMessageId, input.text);
     },
@@ -104,19 +146,33 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
      */
     async selectReviewTests(input: { changeReviewId: string }): Promise<ReviewSelection> {
       const review = await requireReview(input.changeReviewId);
-      const llm = llmFor(deps, llmOf(deps.llm), { projectId: review.projectId, purpose: 'review', changeReviewId: review.id });
+      const llm = llmFor(deps, llmOf(deps.llm), {
+        projectId: review.projectId,
+        purpose: 'review',
+        changeReviewId: review.id,
+      });
       const change = await storedChange(review);
-      return selectReviewTests({ db }, { review, change, choose: (request) => withHeartbeats(() => selectTests(llm, request)) });
+      return selectReviewTests(
+        { db },
+        { review, change, choose: (request) => withHeartbeats(() => selectTests(llm, request)) },
+      );
     },
 
     /**
      * Writes a new test (disabled, labelled change-review) under its stable id; an existing row is the same test.
      * Returns where to burn it in: the review's preview of its application (a new feature exists only there).
      */
-    async createReviewTestCase(input: { changeReviewId: string; projectId: string; test: ReviewNewTest }): Promise<{ id: string; name: string; environmentUrl?: string }> {
+    async createReviewTestCase(input: {
+      changeReviewId: string;
+      projectId: string;
+      test: ReviewNewTest;
+    }): Promise<{ id: string; name: string; environmentUrl?: string }> {
       const { test } = input;
       const review = await requireReview(input.changeReviewId);
-      const environmentUrl = await previewUrl(review.projectId, review.applicationOverrides.find((o) => o.applicationShortId === test.applicationShortId));
+      const environmentUrl = await previewUrl(
+        review.projectId,
+        review.applicationOverrides.find((o) => o.applicationShortId === test.applicationShortId),
+      );
       const earlier = await getTestCaseRecord(db, input.projectId, test.id);
       if (earlier) return { id: test.id, name: test.name, environmentUrl };
       const created = await writeTestCase(
@@ -136,7 +192,10 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     },
 
     /** The review's one run (keyed by the review: a retry finds it), on the review's overrides, linked to its conversation. */
-    async createReviewRun(input: { changeReviewId: string; testCaseIds: string[] }): Promise<{ runId: string; runShortId: string; concurrency: number }> {
+    async createReviewRun(input: {
+      changeReviewId: string;
+      testCaseIds: string[];
+    }): Promise<{ runId: string; runShortId: string; concurrency: number }> {
       const review = await requireReview(input.changeReviewId);
       const meta = review.metadata;
       const chatShortId = await chatShortIdById(db, review.chatId);
@@ -147,7 +206,14 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
           testCaseIds: input.testCaseIds,
           applications: review.applicationOverrides,
           dropUnrelatedOverrides: true,
-          meta: { trigger: 'CHANGE_REVIEW', actor: meta.actor ?? `change review ${chatShortId}`, branch: meta.branch ?? review.change?.sourceBranch, commitHash: meta.commitHash ?? review.change?.headSha, commitMessage: meta.commitMessage, repository: meta.repository },
+          meta: {
+            trigger: 'CHANGE_REVIEW',
+            actor: meta.actor ?? `change review ${chatShortId}`,
+            branch: meta.branch ?? review.change?.sourceBranch,
+            commitHash: meta.commitHash ?? review.change?.headSha,
+            commitMessage: meta.commitMessage,
+            repository: meta.repository,
+          },
           idempotencyKey: `change-review:${review.id}`,
         },
       );
@@ -160,20 +226,36 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
      * Per test of the run: its result and, for a failure, the failing step and reason; what its replay reported
      * changed, whether it is quarantined, and what its burn-in did not cover; links to the run.
      */
-    async reviewRunResults(input: { projectId: string; runId: string; newTestIds: string[] }): Promise<ChangeReviewTestResult[]> {
+    async reviewRunResults(input: {
+      projectId: string;
+      runId: string;
+      newTestIds: string[];
+    }): Promise<ChangeReviewTestResult[]> {
       const rows = await runTestRows(db, input.runId, false);
       const url = `${appUrl}/runs/${await runShortIdById(db, input.runId)}`;
       const isNew = new Set(input.newTestIds);
-      const steps = await failingSteps(rows.filter((r) => r.failed_step_index !== null && r.test_case_id).map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })));
+      const steps = await failingSteps(
+        rows
+          .filter((r) => r.failed_step_index !== null && r.test_case_id)
+          .map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })),
+      );
       const testCaseIds = [...new Set(rows.flatMap((r) => (r.test_case_id ? [r.test_case_id] : [])))];
       const reservations = await notCoveredByTestCase(db, testCaseIds);
       // Only tests whose signals were collected on the preview are compared (an errored test has none).
-      const quality = await reviewQuality(db, input.projectId, rows.filter((r) => r.signal_counts !== null));
+      const quality = await reviewQuality(
+        db,
+        input.projectId,
+        rows.filter((r) => r.signal_counts !== null),
+      );
       return rows.map((r) => {
         // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency.
         const result: ChangeReviewTestResult['result'] = r.result ?? (r.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
-        const step = r.test_case_id && r.failed_step_index !== null ? steps.get(`${r.test_case_id}:${r.failed_step_index}`) : undefined;
-        const detail = result === 'PASSED' ? undefined : [step && `"${step}"`, r.error].filter(Boolean).join(' — ') || undefined;
+        const step =
+          r.test_case_id && r.failed_step_index !== null
+            ? steps.get(`${r.test_case_id}:${r.failed_step_index}`)
+            : undefined;
+        const detail =
+          result === 'PASSED' ? undefined : [step && `"${step}"`, r.error].filter(Boolean).join(' — ') || undefined;
         const notCovered = r.test_case_id ? (reservations.get(r.test_case_id) ?? []) : [];
         return {
           testCaseId: r.test_case_id ?? r.id,
@@ -191,26 +273,63 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     },
 
     /** The model words the verdict from the results; undefined when it gave none (the workflow then decides by the results). */
-    async writeReviewVerdict(input: { changeReviewId: string; reasoning: string; rows: ReviewTableRow[] }): Promise<VerdictDraft | undefined> {
+    async writeReviewVerdict(input: {
+      changeReviewId: string;
+      reasoning: string;
+      rows: ReviewTableRow[];
+    }): Promise<VerdictDraft | undefined> {
       const review = await requireReview(input.changeReviewId);
-      const llm = llmFor(deps, llmOf(deps.llm), { projectId: review.projectId, purpose: 'review', changeReviewId: review.id });
+      const llm = llmFor(deps, llmOf(deps.llm), {
+        projectId: review.projectId,
+        purpose: 'review',
+        changeReviewId: review.id,
+      });
       const change = await storedChange(review);
       const results = input.rows.map(resultLine).join('\n') || '(no tests ran)';
       return withHeartbeats(() =>
-        writeVerdict(llm, { change: { title: change.title, description: change.description, context: review.context, fileCount: change.files.length }, selectionReasoning: input.reasoning, results }),
+        writeVerdict(llm, {
+          change: {
+            title: change.title,
+            description: change.description,
+            context: review.context,
+            fileCount: change.files.length,
+          },
+          selectionReasoning: input.reasoning,
+          results,
+        }),
       );
     },
 
     /** Stores the verdict and ends the reply COMPLETED with the full body, in that order (a poller that sees COMPLETED finds the data). */
-    async finishChangeReview(input: { changeReviewId: string; assistantMessageId: string; verdict: ChangeReviewRecord['verdict'] & string; summary: string; tests: ChangeReviewTestResult[]; body: string }): Promise<void> {
-      await completeReview(db, input.changeReviewId, { verdict: input.verdict, summary: input.summary, tests: input.tests });
+    async finishChangeReview(input: {
+      changeReviewId: string;
+      assistantMessageId: string;
+      verdict: ChangeReviewRecord['verdict'] & string;
+      summary: string;
+      tests: ChangeReviewTestResult[];
+      body: string;
+    }): Promise<void> {
+      await completeReview(db, input.changeReviewId, {
+        verdict: input.verdict,
+        summary: input.summary,
+        tests: input.tests,
+      });
       await finishReply(db, input.assistantMessageId, { status: 'COMPLETED', text: input.body, toolsUsed: [] });
     },
 
     /** Ends a review that could not finish (FAILED with the reason as the reply's text) or was cancelled. */
-    async endChangeReview(input: { changeReviewId: string; assistantMessageId: string; state: 'FAILED' | 'CANCELLED'; reason?: string }): Promise<void> {
+    async endChangeReview(input: {
+      changeReviewId: string;
+      assistantMessageId: string;
+      state: 'FAILED' | 'CANCELLED';
+      reason?: string;
+    }): Promise<void> {
       await endReview(db, input.changeReviewId, input.state, input.reason ?? null);
-      await finishReply(db, input.assistantMessageId, { status: input.state, text: input.reason && `The review could not finish: ${input.reason}`, toolsUsed: [] });
+      await finishReply(db, input.assistantMessageId, {
+        status: input.state,
+        text: input.reason && `The review could not finish: ${input.reason}`,
+        toolsUsed: [],
+      });
     },
   };
 
@@ -227,7 +346,8 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     if (wanted.length === 0) return out;
     const rows = await storedSteps(db, [...new Set(wanted.map((w) => w.testCaseId))]);
     type StoredStep = { description?: string; action: string };
-    const listOf = (steps: unknown): StoredStep[] => (Array.isArray(steps) ? steps : ((steps as { steps?: StoredStep[] } | null)?.steps ?? []));
+    const listOf = (steps: unknown): StoredStep[] =>
+      Array.isArray(steps) ? steps : ((steps as { steps?: StoredStep[] } | null)?.steps ?? []);
     const steps = new Map(rows.map((r) => [r.id, listOf(r.steps)]));
     for (const w of wanted) {
       const step = steps.get(w.testCaseId)?.[w.index];

@@ -1,13 +1,30 @@
 import { CancelledFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
-import { conversationForTurn, findChatById, firstUserMessage, finishReply, replyStatus, setTitleIfMissing, writePartialReply } from '../src/db/queries/chats.js';
+import {
+  conversationForTurn,
+  findChatById,
+  firstUserMessage,
+  finishReply,
+  replyStatus,
+  setTitleIfMissing,
+  writePartialReply,
+} from '../src/db/queries/chats.js';
 import { isReplyOpen, titleFrom, type ChatToolCall, type ChatToolExchange } from '../src/domain/chat.js';
 import { chatMessages, streamChat } from '../src/llm/chat.js';
 import { chatRunConcurrency, runResultsTool } from '../src/services/chat-tools.js';
 import { DomainError, LlmNotConfiguredError } from '../src/domain/errors.js';
 import { llmFor } from './llm-usage.js';
-import { chatToolSpecs, ChatToolError, findTool, parseToolArgs, type Tool, type ToolContext, type ToolRows, type ToolThatRuns } from '../src/services/tools/index.js';
+import {
+  chatToolSpecs,
+  ChatToolError,
+  findTool,
+  parseToolArgs,
+  type Tool,
+  type ToolContext,
+  type ToolRows,
+  type ToolThatRuns,
+} from '../src/services/tools/index.js';
 
 /** The streamed text reaches the database at most this often (a poller sees it grow without a write per token). */
 export const chatFlushIntervalMs = 250;
@@ -39,7 +56,8 @@ async function answer<T>(work: () => Promise<T>): Promise<Outcome<T>> {
   } catch (err) {
     // The model is told what was refused, in the service's words, so it can correct itself; an outage
     // (UnavailableError) is not the model's to fix and fails the activity like any other error.
-    if (err instanceof ChatToolError || (err instanceof DomainError && err.kind !== 'Unavailable')) return { ok: false, message: `error: ${err.message}` };
+    if (err instanceof ChatToolError || (err instanceof DomainError && err.kind !== 'Unavailable'))
+      return { ok: false, message: `error: ${err.message}` };
     throw err;
   }
 }
@@ -94,18 +112,30 @@ export function createChatActivities(deps: ActivityDeps) {
   });
 
   /** A tool that answers text (`activity` or `browser`): validated by its schema, run by its handler. */
-  const runTool = async (input: { chatId: string; projectId: string; name: string; args: Record<string, unknown> }): Promise<string> => {
+  const runTool = async (input: {
+    chatId: string;
+    projectId: string;
+    name: string;
+    args: Record<string, unknown>;
+  }): Promise<string> => {
     const result = await answer(async () => {
       const tool = toolOf(input.name, ['activity', 'browser']);
       const args = parseToolArgs(tool, input.args);
       if (tool.runs === 'activity') return { text: await tool.handler(ctx(input), args, undefined) };
-      return { text: await withHeartbeats((progress) => tool.handler({ ...ctx(input), signal: cancellationSignal(), progress }, args, undefined)) };
+      return {
+        text: await withHeartbeats((progress) =>
+          tool.handler({ ...ctx(input), signal: cancellationSignal(), progress }, args, undefined),
+        ),
+      };
     });
     return result.ok ? result.text : result.message;
   };
 
   /** The rows of a tool that runs a child workflow (`burnIn`, `planRun`), written once per `key`. */
-  const writeRows = <K extends 'burnIn' | 'planRun'>(runs: K, input: { chatId: string; projectId: string; name: string; args: Record<string, unknown>; key?: string }) =>
+  const writeRows = <K extends 'burnIn' | 'planRun'>(
+    runs: K,
+    input: { chatId: string; projectId: string; name: string; args: Record<string, unknown>; key?: string },
+  ) =>
     answer(async () => {
       const tool = toolOf(input.name, [runs]);
       return (await tool.handler(ctx(input), parseToolArgs(tool, input.args), input.key)) as ToolRows[K];
@@ -124,7 +154,12 @@ export function createChatActivities(deps: ActivityDeps) {
      */
     async streamChatReply(input: StreamChatReplyInput): Promise<StreamChatReplyResult> {
       if (!deps.llm) throw new LlmNotConfiguredError();
-      const llm = llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'chat', chatId: input.chatId, chatMessageId: input.assistantMessageId });
+      const llm = llmFor(deps, deps.llm, {
+        projectId: input.projectId,
+        purpose: 'chat',
+        chatId: input.chatId,
+        chatMessageId: input.assistantMessageId,
+      });
       const history = await conversationForTurn(deps.db, input.chatId, input.turn);
       const signal = cancellationSignal();
       const abort = new AbortController();
@@ -151,7 +186,11 @@ export function createChatActivities(deps: ActivityDeps) {
         );
         await writer.flush();
         // How each call runs travels with it, so the workflow routes by the registry without importing it.
-        return { text, roundText: reply.text, toolCalls: reply.toolCalls.map((call) => ({ ...call, runs: findTool(call.name)?.runs ?? 'activity' })) };
+        return {
+          text,
+          roundText: reply.text,
+          toolCalls: reply.toolCalls.map((call) => ({ ...call, runs: findTool(call.name)?.runs ?? 'activity' })),
+        };
       } catch (err) {
         writer.cancel();
         if (abort.signal.aborted) throw new CancelledFailure('the reply was cancelled');
@@ -159,7 +198,12 @@ export function createChatActivities(deps: ActivityDeps) {
       }
     },
 
-    async finishChatReply(input: { assistantMessageId: string; status: 'COMPLETED' | 'FAILED' | 'CANCELLED'; text?: string; toolsUsed: string[] }): Promise<void> {
+    async finishChatReply(input: {
+      assistantMessageId: string;
+      status: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+      text?: string;
+      toolsUsed: string[];
+    }): Promise<void> {
       await finishReply(deps.db, input.assistantMessageId, input);
     },
 
@@ -201,12 +245,18 @@ export function createChatActivities(deps: ActivityDeps) {
 
     /** What the model is told when a run it started has ended. */
     async chatRunResults(input: { chatId: string; projectId: string; runShortId: string }): Promise<string> {
-      const result = await answer(async () => ({ text: await runResultsTool(ctx(input), { runShortId: input.runShortId }) }));
+      const result = await answer(async () => ({
+        text: await runResultsTool(ctx(input), { runShortId: input.runShortId }),
+      }));
       return result.ok ? result.text : result.message;
     },
 
     /** explore_page as turns scheduled it before the tool registry (before patch chat-tool-registry); now runChatTool. */
-    async exploreChatPage(input: { chatId: string; projectId: string; args: Record<string, unknown> }): Promise<string> {
+    async exploreChatPage(input: {
+      chatId: string;
+      projectId: string;
+      args: Record<string, unknown>;
+    }): Promise<string> {
       return runTool({ ...input, name: 'explore_page' });
     },
   };

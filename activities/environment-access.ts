@@ -8,7 +8,12 @@ import { accessSecrets } from '../src/domain/environment-access.js';
  * The basic auth, headers and cookies of the application's environment at `baseUrl`, as browser-context settings;
  * their secrets join the run's redactions, so a page echoing a bypass token never shows it to the model.
  */
-export async function environmentAccess(deps: ActivityDeps, applicationId: string, baseUrl: string, values: RunValues): Promise<ContextAccess | undefined> {
+export async function environmentAccess(
+  deps: ActivityDeps,
+  applicationId: string,
+  baseUrl: string,
+  values: RunValues,
+): Promise<ContextAccess | undefined> {
   const access = await accessForTarget(deps.db, applicationId, baseUrl);
   values.redactAlso(accessSecrets(access));
   return contextAccess(access, baseUrl);

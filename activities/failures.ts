@@ -48,10 +48,12 @@ const byClass: readonly { error: DomainErrorClass; type: string; retryable?: tru
  * start) is transient and left to the retry policy, as is every other error.
  */
 export function toActivityFailure(err: unknown): unknown {
-  if (err instanceof SecretUnreadableError) return ApplicationFailure.create({ message: err.explanation, type: secretUnreadableType, nonRetryable: true });
+  if (err instanceof SecretUnreadableError)
+    return ApplicationFailure.create({ message: err.explanation, type: secretUnreadableType, nonRetryable: true });
   if (!(err instanceof DomainError)) return err;
   const special = byClass.find((c) => err instanceof c.error);
-  if (special) return ApplicationFailure.create({ message: err.message, type: special.type, nonRetryable: !special.retryable });
+  if (special)
+    return ApplicationFailure.create({ message: err.message, type: special.type, nonRetryable: !special.retryable });
   if (err.kind === 'Unavailable') return err;
   return ApplicationFailure.create({ message: err.message, type: typeOf[err.kind], nonRetryable: true });
 }

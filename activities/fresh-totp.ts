@@ -10,7 +10,15 @@ import { parseTotp } from '../src/domain/totp.js';
  * used twice. A resume-from chain may sign in with a TOTP code as well: then every TOTP config of the test counts.
  */
 export async function waitForFreshTotp(ctx: ExecutionContext, steps: Step[]): Promise<void> {
-  const periods = Object.fromEntries(ctx.totpNames.flatMap((name) => (ctx.configs[name] ? [[name, parseTotp(ctx.configs[name]).period] as const] : [])));
+  const periods = Object.fromEntries(
+    ctx.totpNames.flatMap((name) => (ctx.configs[name] ? [[name, parseTotp(ctx.configs[name]).period] as const] : [])),
+  );
   const wait = msUntilFreshTotp(steps, periods, Date.now(), ctx.testCase.resumeFromId ? ctx.totpNames : []);
-  if (wait > 0) await withHeartbeats((progress) => (progress({ phase: 'waiting for a fresh TOTP code', ms: wait }), sleep(wait, undefined, { signal: cancellationSignal() })));
+  if (wait > 0)
+    await withHeartbeats(
+      (progress) => (
+        progress({ phase: 'waiting for a fresh TOTP code', ms: wait }),
+        sleep(wait, undefined, { signal: cancellationSignal() })
+      ),
+    );
 }

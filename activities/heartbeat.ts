@@ -22,7 +22,10 @@ export function cancellationSignal(): AbortSignal | undefined {
  * Heartbeats every `intervalMs` while `work` runs, with the latest progress: a long step (a slow page) must
  * not look like a dead worker, and cancellation is only delivered to an activity when it heartbeats.
  */
-export async function withHeartbeats<T>(work: (progress: (details: unknown) => void) => Promise<T>, intervalMs = 1_000): Promise<T> {
+export async function withHeartbeats<T>(
+  work: (progress: (details: unknown) => void) => Promise<T>,
+  intervalMs = 1_000,
+): Promise<T> {
   let latest: unknown;
   const timer = setInterval(() => heartbeat(latest), intervalMs);
   try {

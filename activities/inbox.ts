@@ -10,7 +10,9 @@ import { createInboxAccess } from '../src/services/inbox.js';
 
 /** The inbox a run's steps use (none when the worker has no inbox domain). */
 export function inboxFor(deps: ActivityDeps, projectId: string, signal?: AbortSignal): InboxAccess | undefined {
-  return deps.inboxDomain ? createInboxAccess({ db: deps.db, blobs: deps.blobs, domain: deps.inboxDomain }, projectId, signal) : undefined;
+  return deps.inboxDomain
+    ? createInboxAccess({ db: deps.db, blobs: deps.blobs, domain: deps.inboxDomain }, projectId, signal)
+    : undefined;
 }
 
 /** Takes over the chain's inbox from a dependency's state, if it had one; returns the values for chaining. */

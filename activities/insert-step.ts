@@ -19,7 +19,8 @@ import { failStepInsertion, saveStepInsertion } from '../src/services/step-inser
 import { insertionInstructions } from '../src/services/step-insert-task.js';
 import type { InsertStepInput } from '../workflows/insert-step-contract.js';
 
-export type RecordInsertedStepsResult = { status: 'RECORDED'; steps: Step[] } | { status: 'FAILED'; failureReason: string };
+export type RecordInsertedStepsResult =
+  { status: 'RECORDED'; steps: Step[] } | { status: 'FAILED'; failureReason: string };
 
 /** An inserted step is one thing a person described: a few actions at most, not a burn-in's budget. */
 const maxInsertActions = 15;
@@ -36,55 +37,99 @@ export function createInsertStepActivities(deps: ActivityDeps) {
       const ctx = await loadExecutionContext(deps.db, input.projectId, input.testCaseId);
       if (!ctx?.testCase.steps) throw new NotFoundError(`test case ${input.testCaseId}`);
       if (ctx.testCase.stepsVersion !== insertion.based_on_version) {
-        return { status: 'FAILED', failureReason: `the steps changed before recording started (asked of version ${insertion.based_on_version}, now ${ctx.testCase.stepsVersion}): insert again` };
+        return {
+          status: 'FAILED',
+          failureReason: `the steps changed before recording started (asked of version ${insertion.based_on_version}, now ${ctx.testCase.stepsVersion}): insert again`,
+        };
       }
       if (!deps.llm) throw new LlmNotConfiguredError();
-      const llm = llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'burn_in', testCaseId: ctx.testCase.id });
+      const llm = llmFor(deps, deps.llm, {
+        projectId: input.projectId,
+        purpose: 'burn_in',
+        testCaseId: ctx.testCase.id,
+      });
       const baseUrl = requireEnvironmentUrl(ctx);
       const before = ctx.testCase.steps.slice(0, insertion.position);
-      const state = ctx.testCase.resumeFromId ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl) : undefined;
+      const state = ctx.testCase.resumeFromId
+        ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl)
+        : undefined;
       const values = adoptInbox(new RunValues(ctx), state);
       const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
       const { inbox, projectFiles, timeoutMs } = projectStepOptions(deps, input.projectId);
 
       const recorded = await withHeartbeats((progress) =>
-        deps.browsers.withContext({ ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() }, async ({ page }) => {
-          const startUrl = state?.url ?? baseUrl;
-          if (before.length > 0) {
-            // replaySteps opens the start page itself; a step before the position that fails ends it here.
-            const replayed = await replaySteps(page, before, { startUrl, baseUrl, values, inbox, projectFiles, timeoutMs, onStep: (index) => progress({ phase: 'replaying', step: index + 1 }) });
-            if (replayed.status === 'FAILED') {
-              return { status: 'FAILED', failureReason: `the steps before position ${insertion.position + 1} did not replay, so nothing was recorded: ${replayed.error}` } as const;
+        deps.browsers.withContext(
+          { ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() },
+          async ({ page }) => {
+            const startUrl = state?.url ?? baseUrl;
+            if (before.length > 0) {
+              // replaySteps opens the start page itself; a step before the position that fails ends it here.
+              const replayed = await replaySteps(page, before, {
+                startUrl,
+                baseUrl,
+                values,
+                inbox,
+                projectFiles,
+                timeoutMs,
+                onStep: (index) => progress({ phase: 'replaying', step: index + 1 }),
+              });
+              if (replayed.status === 'FAILED') {
+                return {
+                  status: 'FAILED',
+                  failureReason: `the steps before position ${insertion.position + 1} did not replay, so nothing was recorded: ${replayed.error}`,
+                } as const;
+              }
+            } else {
+              await openStartPage(page, startUrl);
             }
-          } else {
-            await openStartPage(page, startUrl);
-          }
-          try {
-            const result = await runAgent(
-              page,
-              {
-                applicationName: ctx.application.name,
-                goal: insertion.description,
-                expectedResult: null,
-                scenario: insertionInstructions(ctx.scenario, ctx.testCase.steps!, insertion.position),
-                configNames: values.names(),
-                projectFiles: await projectFileNames(deps.db, input.projectId),
-              },
-              { llm, baseUrl, values, inbox, projectFiles, timeoutMs, maxSteps: Math.min(deps.maxAgentSteps ?? 30, maxInsertActions), onProgress: (p) => progress({ phase: 'recording', ...p }) },
-            );
-            if (result.status === 'FAILED') return { status: 'FAILED', failureReason: result.failureReason ?? 'the agent could not record the step' } as const;
-            return { status: 'RECORDED', steps: result.steps } as const;
-          } catch (err) {
-            if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);
-            throw err;
-          }
-        }),
+            try {
+              const result = await runAgent(
+                page,
+                {
+                  applicationName: ctx.application.name,
+                  goal: insertion.description,
+                  expectedResult: null,
+                  scenario: insertionInstructions(ctx.scenario, ctx.testCase.steps!, insertion.position),
+                  configNames: values.names(),
+                  projectFiles: await projectFileNames(deps.db, input.projectId),
+                },
+                {
+                  llm,
+                  baseUrl,
+                  values,
+                  inbox,
+                  projectFiles,
+                  timeoutMs,
+                  maxSteps: Math.min(deps.maxAgentSteps ?? 30, maxInsertActions),
+                  onProgress: (p) => progress({ phase: 'recording', ...p }),
+                },
+              );
+              if (result.status === 'FAILED')
+                return {
+                  status: 'FAILED',
+                  failureReason: result.failureReason ?? 'the agent could not record the step',
+                } as const;
+              return { status: 'RECORDED', steps: result.steps } as const;
+            } catch (err) {
+              if (err instanceof LlmUnavailableError) throw new LlmGaveUpError(err.message);
+              throw err;
+            }
+          },
+        ),
       );
       if (recorded.status === 'FAILED') return recorded;
       // As a burn-in's recording (issue 32): the steps through the inserted ones must replay in a fresh browser,
       // after the recording's context closed, before they are saved. The steps after them are the test's own.
-      const check = await replayInFreshContext(deps, { projectId: input.projectId, testCaseId: input.testCaseId, steps: [...before, ...recorded.steps] });
-      if (check.status === 'FAILED') return { status: 'FAILED', failureReason: `the recorded step does not replay, so nothing was saved: ${check.error}` };
+      const check = await replayInFreshContext(deps, {
+        projectId: input.projectId,
+        testCaseId: input.testCaseId,
+        steps: [...before, ...recorded.steps],
+      });
+      if (check.status === 'FAILED')
+        return {
+          status: 'FAILED',
+          failureReason: `the recorded step does not replay, so nothing was saved: ${check.error}`,
+        };
       return recorded;
     },
 

@@ -17,7 +17,11 @@ const offAir: LiveJob['live'] = { step() {} };
  * `work` runs, and the row is deleted when it ends, however it ends. Without a subject (a replay outside a run)
  * nothing is shown. A live view that cannot start does not stop the work.
  */
-export function liveView<T>(deps: ActivityDeps, key: Omit<LiveKey, 'subjectId'> & { subjectId?: string; secrets: () => string[] }, work: (job: LiveJob) => Promise<T>) {
+export function liveView<T>(
+  deps: ActivityDeps,
+  key: Omit<LiveKey, 'subjectId'> & { subjectId?: string; secrets: () => string[] },
+  work: (job: LiveJob) => Promise<T>,
+) {
   return async ({ context, page }: { context: BrowserContext; page: Page }): Promise<T> => {
     if (!key.subjectId) return work({ context, page, live: offAir });
     const { secrets, ...row } = key;
@@ -25,12 +29,17 @@ export function liveView<T>(deps: ActivityDeps, key: Omit<LiveKey, 'subjectId'> 
     // not shown: configs' secrets are write-only on the dashboard.
     let shown = () => page;
     const hideFrame = () => showsSecret(shown(), secrets());
-    const publisher = await openLiveView(deps.db, { ...row, subjectId: key.subjectId }, deps.logger, { onlyWhenWatched: key.kind === 'run_test', hideFrame }).catch((err: unknown) => {
+    const publisher = await openLiveView(deps.db, { ...row, subjectId: key.subjectId }, deps.logger, {
+      onlyWhenWatched: key.kind === 'run_test',
+      hideFrame,
+    }).catch((err: unknown) => {
       deps.logger.warn('live view: not started', { kind: key.kind, subjectId: key.subjectId, error: String(err) });
       return undefined;
     });
     if (!publisher) return work({ context, page, live: offAir });
-    const screencast = await followScreencast(context, page, (jpeg, tab) => publisher.frame(jpeg, tab.url())).catch(() => undefined);
+    const screencast = await followScreencast(context, page, (jpeg, tab) => publisher.frame(jpeg, tab.url())).catch(
+      () => undefined,
+    );
     if (screencast) shown = screencast.current;
     try {
       return await work({ context, page, live: publisher });

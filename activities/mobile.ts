@@ -30,7 +30,13 @@ export function createMobileActivities(deps: Pick<ActivityDeps, 'db' | 'blobs' |
       return withHeartbeats(() =>
         farm.runTest({
           build: { shortId: build.short_id, platform: build.platform, fileName: build.file_name, downloadUrl },
-          testCase: { id: ctx.testCase.id, name: ctx.testCase.name, goal: ctx.testCase.goal, expectedResult: ctx.testCase.expectedResult, steps: ctx.testCase.steps },
+          testCase: {
+            id: ctx.testCase.id,
+            name: ctx.testCase.name,
+            goal: ctx.testCase.goal,
+            expectedResult: ctx.testCase.expectedResult,
+            steps: ctx.testCase.steps,
+          },
           signal: cancellationSignal(),
         }),
       );

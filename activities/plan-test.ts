@@ -26,7 +26,9 @@ export interface PlanTestParts {
 }
 
 /** What one replay attempt came to, as `recordTestResult` stores it. */
-type Attempt = Omit<Parameters<RunActivities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & { outcome: 'PASSED' | 'FAILED' | 'ERROR' };
+type Attempt = Omit<Parameters<RunActivities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & {
+  outcome: 'PASSED' | 'FAILED' | 'ERROR';
+};
 
 /**
  * The tests of a plan run as activities: each test is marked started, replayed (again on a failure, up to its
@@ -38,7 +40,8 @@ type Attempt = Omit<Parameters<RunActivities['recordTestResult']>[0], 'runTestCa
  * recorded keep their result and only the others run. Every write is idempotent per row.
  */
 export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDelaysMs?: readonly number[] } = {}) {
-  const attemptOn = (execute: () => Promise<Attempt>) => attemptWithTries(execute, opts.retryDelaysMs ?? browserRetryDelaysMs);
+  const attemptOn = (execute: () => Promise<Attempt>) =>
+    attemptWithTries(execute, opts.retryDelaysMs ?? browserRetryDelaysMs);
   const runPlanTest = async (input: TestExecutionInput): Promise<PlanTestOutcome> => {
     await parts.markTestStarted({ runTestCaseId: input.runTestCaseId });
     // Run again after a worker died past the recording: the row's outcome stands, the test is not replayed.
@@ -47,7 +50,11 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
     if (input.build) {
       const build = input.build;
       const attempt = await attemptOn(async () => {
-        const result = await parts.executeMobileTest({ projectId: input.projectId, testCaseId: input.testCaseId, buildShortId: build.shortId });
+        const result = await parts.executeMobileTest({
+          projectId: input.projectId,
+          testCaseId: input.testCaseId,
+          buildShortId: build.shortId,
+        });
         return { outcome: result.status, error: result.error, durationMs: result.durationMs };
       });
       await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt });
@@ -55,7 +62,12 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
     }
     if (!input.baseUrl) {
       const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
-      await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error, failureKind: 'test-definition' });
+      await parts.recordTestResult({
+        runTestCaseId: input.runTestCaseId,
+        outcome: 'ERROR',
+        error,
+        failureKind: 'test-definition',
+      });
       return 'ERROR';
     }
     const retries = input.retries ?? 0;
@@ -63,7 +75,11 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
       const attempt = await attemptOn(() => replay(parts, input, input.baseUrl!, attempts));
       if (attempts <= retries && worthRetrying(attempt.outcome, attempt.failureKind)) continue;
       const flaky = attempts > 1 && attempt.outcome === 'PASSED';
-      await parts.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt, ...(attempts > 1 && { attempts, flaky }) });
+      await parts.recordTestResult({
+        runTestCaseId: input.runTestCaseId,
+        ...attempt,
+        ...(attempts > 1 && { attempts, flaky }),
+      });
       return attempt.outcome;
     }
   };
@@ -72,7 +88,9 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
      * Ready tests of a run, one after the other in one activity (src/domain/run-batches.ts says how many): each is
      * marked, replayed and recorded as on its own, so a batch changes when a test runs, never what it records.
      */
-    async runPlanTests(input: { tests: (TestExecutionInput | PlanTestRef)[] }): Promise<{ outcomes: PlanTestOutcome[] }> {
+    async runPlanTests(input: {
+      tests: (TestExecutionInput | PlanTestRef)[];
+    }): Promise<{ outcomes: PlanTestOutcome[] }> {
       const outcomes: PlanTestOutcome[] = [];
       for (const test of await withSettings(parts, input.tests)) outcomes.push(await runPlanTest(test));
       return { outcomes };
@@ -82,7 +100,11 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
      * A batch whose activity failed for good (the worker died on every try, the database was down): each test keeps
      * the outcome it recorded, the others are the ERROR with `error`, so the run and the rows agree.
      */
-    async settlePlanTests(input: { runTestCaseIds: string[]; error: string; failureKind: FailureKind }): Promise<{ outcomes: PlanTestOutcome[] }> {
+    async settlePlanTests(input: {
+      runTestCaseIds: string[];
+      error: string;
+      failureKind: FailureKind;
+    }): Promise<{ outcomes: PlanTestOutcome[] }> {
       const outcomes: PlanTestOutcome[] = [];
       for (const runTestCaseId of input.runTestCaseIds) {
         const recorded = await parts.recordedTestOutcome({ runTestCaseId });
@@ -90,7 +112,12 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
           outcomes.push(recorded);
           continue;
         }
-        await parts.recordTestResult({ runTestCaseId, outcome: 'ERROR', error: input.error, failureKind: input.failureKind });
+        await parts.recordTestResult({
+          runTestCaseId,
+          outcome: 'ERROR',
+          error: input.error,
+          failureKind: input.failureKind,
+        });
         outcomes.push('ERROR');
       }
       return { outcomes };
@@ -99,10 +126,18 @@ export function createPlanTestActivities(parts: PlanTestParts, opts: { retryDela
 }
 
 /** Each reference completed with its row's URL, build and device (an entry that has them already is kept). */
-async function withSettings(parts: PlanTestParts, tests: (TestExecutionInput | PlanTestRef)[]): Promise<TestExecutionInput[]> {
+async function withSettings(
+  parts: PlanTestParts,
+  tests: (TestExecutionInput | PlanTestRef)[],
+): Promise<TestExecutionInput[]> {
   const refs = tests.filter(isPlanTestRef);
   if (refs.length === 0) return tests as TestExecutionInput[];
-  const settings = new Map((await parts.planTestSettings({ runTestCaseIds: refs.map((r) => r.runTestCaseId) })).map((s) => [s.runTestCaseId, s]));
+  const settings = new Map(
+    (await parts.planTestSettings({ runTestCaseIds: refs.map((r) => r.runTestCaseId) })).map((s) => [
+      s.runTestCaseId,
+      s,
+    ]),
+  );
   return tests.map((t) => (isPlanTestRef(t) ? { ...t, ...settings.get(t.runTestCaseId)! } : t));
 }
 
@@ -140,7 +175,12 @@ function permanent(err: unknown): boolean {
   return err instanceof ApplicationFailure && (err.nonRetryable || permanentFailureTypes.includes(err.type ?? ''));
 }
 
-async function replay(parts: PlanTestParts, input: TestExecutionInput, baseUrl: string, attempt: number): Promise<Attempt> {
+async function replay(
+  parts: PlanTestParts,
+  input: TestExecutionInput,
+  baseUrl: string,
+  attempt: number,
+): Promise<Attempt> {
   // Each attempt writes under its own prefix, so a passing retry's trace never mixes with the failed one's screenshot.
   const prefix = `runs/${input.runShortId}/${input.testCaseId}`;
   const result: ExecuteTestResult = await parts.executeTest({

@@ -38,7 +38,12 @@ export function createRunGraphActivities(parts: RunGraphParts) {
   };
   return {
     /** Tests `offset` to `offset + limit` of the run's graph, building and storing the graph on the first call. */
-    async loadRunGraph(input: { runId: string; runShortId: string; offset: number; limit: number }): Promise<RunGraph & { total: number }> {
+    async loadRunGraph(input: {
+      runId: string;
+      runShortId: string;
+      offset: number;
+      limit: number;
+    }): Promise<RunGraph & { total: number }> {
       return graphPage(await read(input.runId, input.runShortId), input.offset, input.limit);
     },
   };

@@ -1,6 +1,17 @@
 import type { ActivityDeps } from './deps.js';
 import type { DeviceSettings } from '../src/domain/device.js';
-import { finishRun, markRunStarted, markTestStarted, planTestSettingRows, recordedTestOutcome, recordTestResult, runPlanRows, runTestCaseIds, skipTest, type TestResultWrite } from '../src/db/queries/run-progress.js';
+import {
+  finishRun,
+  markRunStarted,
+  markTestStarted,
+  planTestSettingRows,
+  recordedTestOutcome,
+  recordTestResult,
+  runPlanRows,
+  runTestCaseIds,
+  skipTest,
+  type TestResultWrite,
+} from '../src/db/queries/run-progress.js';
 import type { GraphNode } from '../src/domain/run-graph.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import { recordRunSignals } from '../src/services/issue-ingest.js';
@@ -8,7 +19,10 @@ import type { MobileBuildRef, PlanTestSettings } from '../workflows/test-executi
 import { createRunGraphActivities } from './run-graph.js';
 
 function passedTitle(healedSteps: number, attempts: number): string {
-  const notes = [...(healedSteps ? [`healing ${healedSteps} step(s)`] : []), ...(attempts > 1 ? [`${attempts} attempts (flaky)`] : [])];
+  const notes = [
+    ...(healedSteps ? [`healing ${healedSteps} step(s)`] : []),
+    ...(attempts > 1 ? [`${attempts} attempts (flaky)`] : []),
+  ];
   return notes.length ? `Passed after ${notes.join(' and ')}` : 'Passed';
 }
 
@@ -19,10 +33,18 @@ export interface RunPlanTest extends GraphNode {
 }
 
 /** A row's URL, build and device, as a test of the run needs them. */
-function settingsOf(r: { environment_url: string | null; device: unknown; build_short_id: string | null; build_platform: string | null }) {
+function settingsOf(r: {
+  environment_url: string | null;
+  device: unknown;
+  build_short_id: string | null;
+  build_platform: string | null;
+}) {
   return {
     baseUrl: r.environment_url,
-    build: r.build_short_id && r.build_platform ? ({ shortId: r.build_short_id, platform: r.build_platform } as MobileBuildRef) : null,
+    build:
+      r.build_short_id && r.build_platform
+        ? ({ shortId: r.build_short_id, platform: r.build_platform } as MobileBuildRef)
+        : null,
     device: (r.device as DeviceSettings | null) ?? null,
   };
 }
@@ -35,15 +57,22 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
    * as new loads the same order again and finds its carried outcomes by position.
    */
   const loadRunPlan = async (input: { runId: string; offset?: number; limit?: number }): Promise<RunPlanTest[]> => {
-    const rows = await runPlanRows(db, input.runId, input.limit === undefined ? undefined : { offset: input.offset, limit: input.limit });
-    const inRun = new Set(input.limit === undefined ? rows.map((r) => r.test_case_id!) : await runTestCaseIds(db, input.runId));
+    const rows = await runPlanRows(
+      db,
+      input.runId,
+      input.limit === undefined ? undefined : { offset: input.offset, limit: input.limit },
+    );
+    const inRun = new Set(
+      input.limit === undefined ? rows.map((r) => r.test_case_id!) : await runTestCaseIds(db, input.runId),
+    );
     return rows.map((r) => ({
       runTestCaseId: r.id,
       testCaseId: r.test_case_id!,
       name: r.name,
       ...settingsOf(r),
       // Dependencies outside the run cannot gate it (the run includes them all; this guards deleted ones).
-      resumeFrom: r.resume_from_test_case_id && inRun.has(r.resume_from_test_case_id) ? r.resume_from_test_case_id : null,
+      resumeFrom:
+        r.resume_from_test_case_id && inRun.has(r.resume_from_test_case_id) ? r.resume_from_test_case_id : null,
       waitFor: r.wait_for_test_case_ids.filter((id) => inRun.has(id)),
       retries: r.test_retries,
       // Decided when the run was written; only the flag that matters is sent, to keep the history small.
@@ -72,15 +101,26 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
       await markTestStarted(db, input.runTestCaseId);
     },
 
-    async recordedTestOutcome(input: { runTestCaseId: string }): Promise<Awaited<ReturnType<typeof recordedTestOutcome>>> {
+    async recordedTestOutcome(input: {
+      runTestCaseId: string;
+    }): Promise<Awaited<ReturnType<typeof recordedTestOutcome>>> {
       return recordedTestOutcome(db, input.runTestCaseId);
     },
 
     /** `attempts`: executions of the test, retries included (1 when absent); `flaky`: PASSED on a retry. */
-    async recordTestResult(input: { runTestCaseId: string; signals?: QualitySignal[] } & Omit<TestResultWrite, 'resultTitle' | 'attempts' | 'flaky'> & Partial<Pick<TestResultWrite, 'attempts' | 'flaky'>>): Promise<void> {
+    async recordTestResult(
+      input: { runTestCaseId: string; signals?: QualitySignal[] } & Omit<
+        TestResultWrite,
+        'resultTitle' | 'attempts' | 'flaky'
+      > &
+        Partial<Pick<TestResultWrite, 'attempts' | 'flaky'>>,
+    ): Promise<void> {
       const { runTestCaseId, signals, ...result } = input;
       const attempts = input.attempts ?? 1;
-      const resultTitle = input.outcome === 'PASSED' ? passedTitle(input.healed?.length ?? 0, input.flaky ? attempts : 1) : (input.error?.slice(0, 200) ?? 'Failed');
+      const resultTitle =
+        input.outcome === 'PASSED'
+          ? passedTitle(input.healed?.length ?? 0, input.flaky ? attempts : 1)
+          : (input.error?.slice(0, 200) ?? 'Failed');
       await recordTestResult(db, runTestCaseId, { ...result, resultTitle, attempts, flaky: input.flaky ?? false });
       // After the result: whether the test passed decides whether this run counts towards resolving issues.
       if (signals) await recordRunSignals(db, { runTestCaseId, signals });
@@ -95,7 +135,12 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
       for (const key of input.keys) await blobs.delete(key);
     },
 
-    async finishRun(input: { runId: string; status: 'COMPLETED' | 'ERROR' | 'CANCELLED'; result: 'PASSED' | 'FAILED' | 'SKIPPED' | null; error?: string }): Promise<void> {
+    async finishRun(input: {
+      runId: string;
+      status: 'COMPLETED' | 'ERROR' | 'CANCELLED';
+      result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
+      error?: string;
+    }): Promise<void> {
       await finishRun(db, input);
     },
   };

@@ -98,88 +98,146 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
       const baseUrl = input.baseUrl ?? requireEnvironmentUrl(ctx);
       const values = new RunValues(ctx);
       let llmCalls = 0;
-      const heal = input.heal && deps.llm ? createLlmHealer(llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'heal', testCaseId: ctx.testCase.id, runId: input.runId, runTestCaseId: input.runTestCaseId }), () => values.secrets(), () => llmCalls++) : undefined;
+      const heal =
+        input.heal && deps.llm
+          ? createLlmHealer(
+              llmFor(deps, deps.llm, {
+                projectId: input.projectId,
+                purpose: 'heal',
+                testCaseId: ctx.testCase.id,
+                runId: input.runId,
+                runTestCaseId: input.runTestCaseId,
+              }),
+              () => values.secrets(),
+              () => llmCalls++,
+            )
+          : undefined;
       const state = input.stateKey ? await readBrowserState(deps, input.stateKey) : undefined;
       adoptInbox(values, state);
       const traceDir = await mkdtemp(join(tmpdir(), 'proctor-trace-'));
 
       try {
         const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
-        return await withHeartbeats((progress) => deps.browsers.withContext({ ...(input.device ?? ctx.device), state, access, projectId: input.projectId, signal: cancellationSignal() }, liveView(deps, { projectId: input.projectId, kind: 'run_test', subjectId: input.runTestCaseId, secrets: () => Object.values(values.secrets()) }, async ({ context, page, live }) => {
-          await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
-          const collector = new SignalCollector(page, { ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId), scanCache: projectScanCache(deps.db, input.projectId) });
-          const downloads: KeptDownload[] = [];
-          const result = await replaySteps(page, steps, {
-            startUrl: state?.url ?? baseUrl,
-            baseUrl,
-            values,
-            ...projectStepOptions(deps, input.projectId),
-            heal,
-            onDownload: async (index, file) => {
-              const kept = await keepDownload(deps.blobs, input.artifactPrefix, index, file);
-              if (kept) downloads.push(kept);
+        return await withHeartbeats((progress) =>
+          deps.browsers.withContext(
+            {
+              ...(input.device ?? ctx.device),
+              state,
+              access,
+              projectId: input.projectId,
+              signal: cancellationSignal(),
             },
-            onStep: async (index, step) => {
-              await collector.beforeStep(index);
-              progress({ step: index + 1, of: steps.length, action: step.action });
-              live.step({ step: index + 1, action: step.action, description: step.description, ok: true });
-            },
-          });
-          const signals = await collector.finish();
+            liveView(
+              deps,
+              {
+                projectId: input.projectId,
+                kind: 'run_test',
+                subjectId: input.runTestCaseId,
+                secrets: () => Object.values(values.secrets()),
+              },
+              async ({ context, page, live }) => {
+                await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
+                const collector = new SignalCollector(page, {
+                  ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId),
+                  scanCache: projectScanCache(deps.db, input.projectId),
+                });
+                const downloads: KeptDownload[] = [];
+                const result = await replaySteps(page, steps, {
+                  startUrl: state?.url ?? baseUrl,
+                  baseUrl,
+                  values,
+                  ...projectStepOptions(deps, input.projectId),
+                  heal,
+                  onDownload: async (index, file) => {
+                    const kept = await keepDownload(deps.blobs, input.artifactPrefix, index, file);
+                    if (kept) downloads.push(kept);
+                  },
+                  onStep: async (index, step) => {
+                    await collector.beforeStep(index);
+                    progress({ step: index + 1, of: steps.length, action: step.action });
+                    live.step({ step: index + 1, action: step.action, description: step.description, ok: true });
+                  },
+                });
+                const signals = await collector.finish();
 
-          let screenshotKey: string | undefined;
-          if (result.status === 'FAILED') {
-            screenshotKey = `${input.artifactPrefix}/failure.png`;
-            // Fields a secret was typed into (and text echoing one) are painted over, password inputs or not.
-            const png = await maskedScreenshot(page, Object.values(values.secrets()), { fullPage: true, timeout: 10_000 }).catch(() => undefined);
-            if (png) await deps.blobs.put(screenshotKey, png, 'image/png');
-            else screenshotKey = undefined;
-          }
-          let stateKey: string | undefined;
-          if (input.captureStateKey && result.status === 'PASSED') {
-            // By reference: megabytes of cookies and storage must not travel through workflow histories.
-            const captured = withInbox(await captureBrowserState(context, page), values);
-            await deps.blobs.put(input.captureStateKey, Buffer.from(JSON.stringify(captured)), 'application/json');
-            stateKey = input.captureStateKey;
-          }
-          const tracePath = join(traceDir, 'trace.zip');
-          await context.tracing.stop({ path: tracePath });
-          const traceKey = `${input.artifactPrefix}/trace.zip`;
-          // Redacted first: the trace records typed values and request headers, secrets included.
-          const secrets = values.secrets();
-          const dropScreencast = stepsUseSecret(steps, Object.keys(secrets));
-          await deps.blobs.put(traceKey, Buffer.from(redactTrace(await readFile(tracePath), Object.values(secrets), { dropScreencast })), 'application/zip');
+                let screenshotKey: string | undefined;
+                if (result.status === 'FAILED') {
+                  screenshotKey = `${input.artifactPrefix}/failure.png`;
+                  // Fields a secret was typed into (and text echoing one) are painted over, password inputs or not.
+                  const png = await maskedScreenshot(page, Object.values(values.secrets()), {
+                    fullPage: true,
+                    timeout: 10_000,
+                  }).catch(() => undefined);
+                  if (png) await deps.blobs.put(screenshotKey, png, 'image/png');
+                  else screenshotKey = undefined;
+                }
+                let stateKey: string | undefined;
+                if (input.captureStateKey && result.status === 'PASSED') {
+                  // By reference: megabytes of cookies and storage must not travel through workflow histories.
+                  const captured = withInbox(await captureBrowserState(context, page), values);
+                  await deps.blobs.put(
+                    input.captureStateKey,
+                    Buffer.from(JSON.stringify(captured)),
+                    'application/json',
+                  );
+                  stateKey = input.captureStateKey;
+                }
+                const tracePath = join(traceDir, 'trace.zip');
+                await context.tracing.stop({ path: tracePath });
+                const traceKey = `${input.artifactPrefix}/trace.zip`;
+                // Redacted first: the trace records typed values and request headers, secrets included.
+                const secrets = values.secrets();
+                const dropScreencast = stepsUseSecret(steps, Object.keys(secrets));
+                await deps.blobs.put(
+                  traceKey,
+                  Buffer.from(redactTrace(await readFile(tracePath), Object.values(secrets), { dropScreencast })),
+                  'application/zip',
+                );
 
-          let stepsVersion = ctx.testCase.stepsVersion;
-          let keptHeal: KeptHeal | undefined;
-          // Only a passing run proves its healed locators; a failing one keeps nothing but the new text it saw,
-          // offered for a person to accept as the step's expectation.
-          const kept = result.status === 'PASSED' ? { steps: result.steps, healed: result.healed } : expectationChange(result.steps, result.proposals);
-          if (kept.healed.length > 0) {
-            keptHeal = await keepHealedSteps(deps.db, { projectId: input.projectId, testCaseId: ctx.testCase.id, basedOnVersion: stepsVersion, ...kept });
-            if (keptHeal.kept === 'saved') stepsVersion = keptHeal.version;
-            deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: kept.healed, keptHeal });
-          }
-          const proposed = result.status === 'FAILED' && keptHeal?.kept === 'proposed' ? `; the new text is proposed as steps version ${keptHeal.version}` : '';
-          return {
-            status: result.status,
-            failedStepIndex: result.failedStepIndex,
-            error: result.error && `${result.error}${proposed}`,
-            healed: result.healed,
-            stepsVersion,
-            keptHeal,
-            screenshotKey,
-            traceKey,
-            durationMs: result.durationMs,
-            llmCalls,
-            stateKey,
-            changes: result.changes,
-            failureKind: result.failureKind,
-            evidence: result.evidence && { ...result.evidence, ...(screenshotKey && { screenshotKey }) },
-            ...(downloads.length > 0 && { downloads }),
-            signals,
-          };
-        })));
+                let stepsVersion = ctx.testCase.stepsVersion;
+                let keptHeal: KeptHeal | undefined;
+                // Only a passing run proves its healed locators; a failing one keeps nothing but the new text it saw,
+                // offered for a person to accept as the step's expectation.
+                const kept =
+                  result.status === 'PASSED'
+                    ? { steps: result.steps, healed: result.healed }
+                    : expectationChange(result.steps, result.proposals);
+                if (kept.healed.length > 0) {
+                  keptHeal = await keepHealedSteps(deps.db, {
+                    projectId: input.projectId,
+                    testCaseId: ctx.testCase.id,
+                    basedOnVersion: stepsVersion,
+                    ...kept,
+                  });
+                  if (keptHeal.kept === 'saved') stepsVersion = keptHeal.version;
+                  deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: kept.healed, keptHeal });
+                }
+                const proposed =
+                  result.status === 'FAILED' && keptHeal?.kept === 'proposed'
+                    ? `; the new text is proposed as steps version ${keptHeal.version}`
+                    : '';
+                return {
+                  status: result.status,
+                  failedStepIndex: result.failedStepIndex,
+                  error: result.error && `${result.error}${proposed}`,
+                  healed: result.healed,
+                  stepsVersion,
+                  keptHeal,
+                  screenshotKey,
+                  traceKey,
+                  durationMs: result.durationMs,
+                  llmCalls,
+                  stateKey,
+                  changes: result.changes,
+                  failureKind: result.failureKind,
+                  evidence: result.evidence && { ...result.evidence, ...(screenshotKey && { screenshotKey }) },
+                  ...(downloads.length > 0 && { downloads }),
+                  signals,
+                };
+              },
+            ),
+          ),
+        );
       } finally {
         await rm(traceDir, { recursive: true, force: true });
       }

@@ -23,7 +23,15 @@ import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
-import { sql, type KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import {
+  sql,
+  type KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import pg from 'pg';
 import { createApp } from '../src/api/app.js';
 import { changeFeedOf, createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
@@ -41,17 +49,21 @@ const duration = Number(process.env.BENCH_DURATION ?? 10);
 if (!Number.isFinite(duration) || duration <= 0) throw new Error('BENCH_DURATION must be a positive number of seconds');
 const known = ['postgres', 'postgres-socket', 'pglite'];
 const kinds = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',').map((k) => k.trim());
-if (kinds.length === 0 || kinds.some((k) => !known.includes(k))) throw new Error(`BENCH_DATABASES: one or more of ${known.join(', ')}`);
+if (kinds.length === 0 || kinds.some((k) => !known.includes(k)))
+  throw new Error(`BENCH_DATABASES: one or more of ${known.join(', ')}`);
 const warmup = 2;
 const connections = 50;
 // Each of the 3 routes right after a measurement of the bare route.
 const targetsPerDatabase = 6;
 
 // Whatever goes wrong (a hung socket, a stuck pool), the process ends.
-setTimeout(() => {
-  process.stderr.write('bench: timed out\n');
-  process.exit(1);
-}, (kinds.length * targetsPerDatabase * (warmup + duration) + 300) * 1000).unref();
+setTimeout(
+  () => {
+    process.stderr.write('bench: timed out\n');
+    process.exit(1);
+  },
+  (kinds.length * targetsPerDatabase * (warmup + duration) + 300) * 1000,
+).unref();
 
 /** Counts the statements sent through the handle it is attached to: the round trips of a request. */
 class QueryCounter implements KyselyPlugin {
@@ -169,7 +181,10 @@ async function seed(db: DB): Promise<{ token: string; runShortId: string }> {
   }));
   await db.insertInto('test_cases').values(tests).execute();
   const planId = newId();
-  await db.insertInto('test_plans').values({ id: planId, short_id: newShortId('testPlan', 'Nightly'), project_id: projectId, name: 'Nightly' }).execute();
+  await db
+    .insertInto('test_plans')
+    .values({ id: planId, short_id: newShortId('testPlan', 'Nightly'), project_id: projectId, name: 'Nightly' })
+    .execute();
   const run = await insertRun(db, {
     projectId,
     planId,
@@ -182,15 +197,25 @@ async function seed(db: DB): Promise<{ token: string; runShortId: string }> {
     })),
   });
   const done = new Date();
-  await db.updateTable('runs').set({ status: 'COMPLETED', result: 'PASSED', started_at: done, finished_at: done }).where('id', '=', run.id).execute();
-  await db.updateTable('run_test_cases').set({ status: 'COMPLETED', result: 'PASSED', duration_ms: 1200, started_at: done, finished_at: done }).where('run_id', '=', run.id).execute();
+  await db
+    .updateTable('runs')
+    .set({ status: 'COMPLETED', result: 'PASSED', started_at: done, finished_at: done })
+    .where('id', '=', run.id)
+    .execute();
+  await db
+    .updateTable('run_test_cases')
+    .set({ status: 'COMPLETED', result: 'PASSED', duration_ms: 1200, started_at: done, finished_at: done })
+    .where('run_id', '=', run.id)
+    .execute();
   return { token, runShortId: run.shortId };
 }
 
 function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<{ server: ServerType; url: string }> {
   return new Promise((resolve, reject) => {
     // Port 0: the OS picks a free one, read back from the bound address.
-    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => resolve({ server, url: `http://127.0.0.1:${info.port}` }));
+    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+      resolve({ server, url: `http://127.0.0.1:${info.port}` }),
+    );
     server.once('error', reject);
   });
 }
@@ -242,7 +267,9 @@ interface Row {
   bare: Measured;
 }
 
-async function benchDatabase(open: (plugins: KyselyPlugin[]) => Promise<BenchDatabase> | BenchDatabase): Promise<{ label: string; rows: Row[] }> {
+async function benchDatabase(
+  open: (plugins: KyselyPlugin[]) => Promise<BenchDatabase> | BenchDatabase,
+): Promise<{ label: string; rows: Row[] }> {
   // On the app's own handle (a `withPlugin` copy would lack the change feed the caches listen to).
   const counter = new QueryCounter();
   const { db, label, serverCpu, dispose } = await open([counter]);
@@ -269,8 +296,12 @@ async function benchDatabase(open: (plugins: KyselyPlugin[]) => Promise<BenchDat
     let runBody: object | undefined;
     // Each cache starts listening for its changes on its first read; until the feed listens they read the
     // database every time, as right after a restart.
-    for (const path of paths) await fetch(proctor.url + path, { headers: { authorization: `Bearer ${token}` } }).then((res) => res.arrayBuffer());
-    for (let waited = 0; changeFeedOf(db)?.listening === false && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    for (const path of paths)
+      await fetch(proctor.url + path, { headers: { authorization: `Bearer ${token}` } }).then((res) =>
+        res.arrayBuffer(),
+      );
+    for (let waited = 0; changeFeedOf(db)?.listening === false && waited < 5_000; waited += 20)
+      await new Promise((r) => setTimeout(r, 20));
     for (const path of paths) {
       // The second request is the steady state: the first also reads what the caches keep from then on (the
       // token, for the first path).
@@ -297,9 +328,17 @@ async function benchDatabase(open: (plugins: KyselyPlugin[]) => Promise<BenchDat
     for (const path of paths) {
       const bare = await measure(bareServer.url + '/bare', token, serverCpu);
       bares.push(bare);
-      rows.push({ database: label, target: path, queries: queries.get(path)!, measured: await measure(proctor.url + path, token, serverCpu), bare });
+      rows.push({
+        database: label,
+        target: path,
+        queries: queries.get(path)!,
+        measured: await measure(proctor.url + path, token, serverCpu),
+        bare,
+      });
     }
-    const median = [...bares].sort((a, b) => a.result.requests.average - b.result.requests.average)[Math.floor(bares.length / 2)]!;
+    const median = [...bares].sort((a, b) => a.result.requests.average - b.result.requests.average)[
+      Math.floor(bares.length / 2)
+    ]!;
     rows.push({ database: label, target: 'bare hono route (median)', queries: '0', measured: median, bare: median });
     return { label, rows };
   } finally {
@@ -310,17 +349,33 @@ async function benchDatabase(open: (plugins: KyselyPlugin[]) => Promise<BenchDat
   }
 }
 
-process.stdout.write(`${connections} connections, ${duration} s per target after ${warmup} s warm-up; databases: ${kinds.join(', ')}\n\n`);
+process.stdout.write(
+  `${connections} connections, ${duration} s per target after ${warmup} s warm-up; databases: ${kinds.join(', ')}\n\n`,
+);
 const all: Row[] = [];
 for (const kind of kinds) {
-  const open = kind === 'pglite' ? openPglite : (plugins: KyselyPlugin[]) => openPostgres(plugins, kind === 'postgres-socket');
+  const open =
+    kind === 'pglite' ? openPglite : (plugins: KyselyPlugin[]) => openPostgres(plugins, kind === 'postgres-socket');
   const { label, rows } = await benchDatabase(open);
   process.stdout.write(`measured on ${label}\n`);
   all.push(...rows);
 }
 
 const ratio = (x: number, y: number) => (y > 0 ? (x / y).toFixed(2) : 'n/a');
-const header = ['database', 'target', 'queries/req', 'req/s', 'p50 ms', 'p99 ms', 'bare req/s', 'req/s ÷ bare', 'CPU ms/req api + db', 'CPU: bare ÷ target', 'errors', 'non-2xx'];
+const header = [
+  'database',
+  'target',
+  'queries/req',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'bare req/s',
+  'req/s ÷ bare',
+  'CPU ms/req api + db',
+  'CPU: bare ÷ target',
+  'errors',
+  'non-2xx',
+];
 const cpuMs = (m: Measured) => m.apiCpuMs + (m.dbCpuMs ?? 0);
 const lines = all.map((r) => [
   r.database.includes('Unix socket') ? 'Postgres (socket)' : r.database.split(' ')[0]!,
@@ -337,8 +392,11 @@ const lines = all.map((r) => [
   String(r.measured.result.non2xx),
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-const format = (cells: string[]) => '| ' + cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |\n';
+const format = (cells: string[]) =>
+  '| ' + cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |\n';
 process.stdout.write('\n' + format(header));
-process.stdout.write('|' + widths.map((w, i) => (i < 3 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|\n');
+process.stdout.write(
+  '|' + widths.map((w, i) => (i < 3 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|\n',
+);
 for (const line of lines) process.stdout.write(format(line));
 process.exit(0);

@@ -28,7 +28,8 @@ watchdog(600, 'bench/build-inspect');
 
 async function writeApk(path: string): Promise<void> {
   const zip = new yazl.ZipFile();
-  for (let i = 0; i < smallEntries; i++) zip.addBuffer(Buffer.from(`asset ${i}`), `res/raw/asset_${i}.txt`, { compress: false });
+  for (let i = 0; i < smallEntries; i++)
+    zip.addBuffer(Buffer.from(`asset ${i}`), `res/raw/asset_${i}.txt`, { compress: false });
   // Random bytes stored uncompressed: the archive really is this large on disk.
   const filler = Readable.from(
     (function* () {
@@ -71,7 +72,14 @@ async function measure(name: string, store: BlobStore, key: string, size: number
     if (failure) throw new Error(`${name}: ${failure}`);
     last = stats;
   }
-  return [name, fixed(size / 1024 / 1024), fixed(last.bytes / 1024, 0), last.requests, fixed(median(times)), fixed(heapGrowth / 1024 / 1024)];
+  return [
+    name,
+    fixed(size / 1024 / 1024),
+    fixed(last.bytes / 1024, 0),
+    last.requests,
+    fixed(median(times)),
+    fixed(heapGrowth / 1024 / 1024),
+  ];
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'proctor-bench-build-'));
@@ -82,7 +90,11 @@ try {
   const size = statSync(apk).size;
   const key = 'builds/bench/big.apk';
 
-  const fs = createFsBlobStore({ dir: join(dir, 'blobs'), secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:1' });
+  const fs = createFsBlobStore({
+    dir: join(dir, 'blobs'),
+    secret: randomBytes(32).toString('hex'),
+    publicUrl: 'http://127.0.0.1:1',
+  });
   await fs.ensureReady();
   await fs.putStream(key, ReadableStreamFrom(apk), size);
   const s3 = createS3BlobStore({ ...minio, bucket: 'bench', region: 'us-east-1' });
@@ -90,16 +102,22 @@ try {
   const presigned = await s3.presignPut(key, 600);
   // S3 wants a Content-Length on a PUT (chunked uploads get 411), as curl -T sends it.
   const status = await new Promise<number>((resolve, reject) => {
-    const req = httpRequest(presigned, { method: 'PUT', headers: { 'content-length': String(size), 'content-type': 'application/octet-stream' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = httpRequest(
+      presigned,
+      { method: 'PUT', headers: { 'content-length': String(size), 'content-type': 'application/octet-stream' } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     createReadStream(apk).pipe(req);
   });
   if (status !== 200) throw new Error(`MinIO PUT: ${status}`);
 
-  console.log(`inspectBuild of an APK with ${smallEntries} small entries and one ${bigMb} MiB entry, median of ${rounds}\n`);
+  console.log(
+    `inspectBuild of an APK with ${smallEntries} small entries and one ${bigMb} MiB entry, median of ${rounds}\n`,
+  );
   console.log(
     table(
       ['store', 'archive MiB', 'read KiB', 'ranged reads', 'median ms', 'max heap growth MiB'],

@@ -31,8 +31,10 @@ export interface GroupRow {
   widgets?: boolean;
 }
 
-const history = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}. click getByRole('button', { name: 'Edit order ${10_000 + i}' }) ✓`);
-const hasRef = (snapshot: string, name: string) => snapshot.split('\n').some((l) => l.includes(name) && /\[ref=/.test(l));
+const history = (n: number) =>
+  Array.from({ length: n }, (_, i) => `${i + 1}. click getByRole('button', { name: 'Edit order ${10_000 + i}' }) ✓`);
+const hasRef = (snapshot: string, name: string) =>
+  snapshot.split('\n').some((l) => l.includes(name) && /\[ref=/.test(l));
 
 /** The pages, each opened in `page` by its own steps, in the order a shopper reaches them. */
 function pages(base: string): { name: string; large: boolean; open: (page: Page) => Promise<void> }[] {
@@ -43,7 +45,11 @@ function pages(base: string): { name: string; large: boolean; open: (page: Page)
     await page.getByRole('button', { name: 'Apply shadow coupon' }).waitFor();
   };
   return [
-    { name: 'shop login', large: false, open: async (page) => void (await page.goto(`${base}/shop/login`, { waitUntil: 'load' })) },
+    {
+      name: 'shop login',
+      large: false,
+      open: async (page) => void (await page.goto(`${base}/shop/login`, { waitUntil: 'load' })),
+    },
     {
       name: 'shop products',
       large: false,
@@ -86,13 +92,22 @@ export async function groupMatrix(pool: BrowserPool, base: string): Promise<Grou
       for (const groups of groupCombinations) {
         const tools = agentToolsWith(new Set(groups));
         for (const n of historyLengths) {
-          const { messages, obs } = await stepPrompt({ page, task, history: history(n), remaining: 30 - n, secrets: {}, tabs: '' });
+          const { messages, obs } = await stepPrompt({
+            page,
+            task,
+            history: history(n),
+            remaining: 30 - n,
+            secrets: {},
+            tabs: '',
+          });
           rows.push({
             page: p.name,
             groups: groups.join('+') || 'none',
             history: n,
             parts: promptParts(messages, tools),
-            ...(p.large && { widgets: hasRef(obs.snapshot, 'Pay inside iframe') && hasRef(obs.snapshot, 'Apply shadow coupon') }),
+            ...(p.large && {
+              widgets: hasRef(obs.snapshot, 'Pay inside iframe') && hasRef(obs.snapshot, 'Apply shadow coupon'),
+            }),
           });
         }
       }

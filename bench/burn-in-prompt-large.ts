@@ -15,10 +15,16 @@ import type { ChatRequest, ScriptedLlm } from '../test/support/scripted-llm.js';
 import { promptParts, type PromptParts } from './burn-in-prompt-parts.js';
 import { stepTimeoutMs } from './support.js';
 
-const task: AgentTask = { applicationName: 'Catalogue', goal: largePageGoal, expectedResult: largePageExpected, configNames: [] };
+const task: AgentTask = {
+  applicationName: 'Catalogue',
+  goal: largePageGoal,
+  expectedResult: largePageExpected,
+  configNames: [],
+};
 
 /** Whether the line naming `name` carries a ref in `snapshot`. */
-const hasRef = (snapshot: string, name: string): boolean => snapshot.split('\n').some((l) => l.includes(name) && /\[ref=/.test(l));
+const hasRef = (snapshot: string, name: string): boolean =>
+  snapshot.split('\n').some((l) => l.includes(name) && /\[ref=/.test(l));
 
 export interface LargePageFigures {
   layout: string;
@@ -37,10 +43,19 @@ export interface LargePageFigures {
  * The first prompt the agent sends on the page, built by the agent's own code (`stepPrompt`). `navigated`: the page
  * is reached from another page of the tab, as the agent usually reaches it (Playwright's refs then carry a prefix).
  */
-export async function measureLargePage(pool: BrowserPool, base: string, path: '/large/top' | '/large/bottom', navigated: boolean, pastSteps = 0): Promise<LargePageFigures> {
+export async function measureLargePage(
+  pool: BrowserPool,
+  base: string,
+  path: '/large/top' | '/large/bottom',
+  navigated: boolean,
+  pastSteps = 0,
+): Promise<LargePageFigures> {
   const layout = `${path === '/large/top' ? 'widgets at the top' : 'widgets at the bottom'}, ${navigated ? 'after a navigation' : 'first page'}${pastSteps ? `, ${pastSteps} steps done` : ''}`;
   // A long burn-in's history, as the agent writes it: its oldest lines fold before the page shrinks.
-  const history = Array.from({ length: pastSteps }, (_, i) => `${i + 1}. click getByRole('button', { name: 'Edit order ${10_000 + i}' }) ✓`);
+  const history = Array.from(
+    { length: pastSteps },
+    (_, i) => `${i + 1}. click getByRole('button', { name: 'Edit order ${10_000 + i}' }) ✓`,
+  );
   return pool.withContext({}, async ({ page }) => {
     if (navigated) await page.goto(`${base}/large/start`, { waitUntil: 'load' });
     await page.goto(base + path, { waitUntil: 'load' });
@@ -49,7 +64,14 @@ export async function measureLargePage(pool: BrowserPool, base: string, path: '/
     const raw = await page.ariaSnapshot({ mode: 'ai' });
     const tools = agentToolsWith(toolGroupsFor(`${task.goal}\n${task.expectedResult}`));
     const started = performance.now();
-    const { messages, obs } = await stepPrompt({ page, task, history, remaining: 30 - pastSteps, secrets: {}, tabs: '' });
+    const { messages, obs } = await stepPrompt({
+      page,
+      task,
+      history,
+      remaining: 30 - pastSteps,
+      secrets: {},
+      tabs: '',
+    });
     const promptMs = performance.now() - started;
     return {
       layout,
@@ -73,7 +95,12 @@ export interface LargeBurnIn {
 }
 
 /** The scripted burn-in: navigate, find item 1200, click it, assert the status; every request's prompt in parts. */
-export async function burnInLargePage(llm: ScriptedLlm, client: Llm, pool: BrowserPool, base: string): Promise<LargeBurnIn> {
+export async function burnInLargePage(
+  llm: ScriptedLlm,
+  client: Llm,
+  pool: BrowserPool,
+  base: string,
+): Promise<LargeBurnIn> {
   const router = createRouter();
   const moves = largePageMoves(base);
   router.add(largePageGoal, moves);
@@ -88,9 +115,22 @@ export async function burnInLargePage(llm: ScriptedLlm, client: Llm, pool: Brows
   const first = llm.requests.length;
   const result = await pool.withContext({}, async ({ page }) => {
     await page.goto(`${base}/large/start`, { waitUntil: 'load' });
-    return runAgent(page, task, { llm: client, baseUrl: `${base}/large/start`, values: new RunValues({ configs: {} }), maxSteps: 10, timeoutMs: stepTimeoutMs });
+    return runAgent(page, task, {
+      llm: client,
+      baseUrl: `${base}/large/start`,
+      values: new RunValues({ configs: {} }),
+      maxSteps: 10,
+      timeoutMs: stepTimeoutMs,
+    });
   });
   if (result.status !== 'COMPLETED') throw new Error(`large page: the agent did not complete: ${result.failureReason}`);
-  const parts = llm.requests.slice(first).map((req) => promptParts(req.messages as OpenAI.ChatCompletionMessageParam[], (req.tools ?? []) as OpenAI.ChatCompletionTool[]));
+  const parts = llm.requests
+    .slice(first)
+    .map((req) =>
+      promptParts(
+        req.messages as OpenAI.ChatCompletionMessageParam[],
+        (req.tools ?? []) as OpenAI.ChatCompletionTool[],
+      ),
+    );
   return { answers, parts, steps: result.steps.map((s) => `${s.action} ${s.locator ?? s.value ?? ''}`) };
 }

@@ -9,7 +9,14 @@ import { runAgent } from '../src/llm/agent.js';
 import type { Llm } from '../src/llm/client.js';
 import type { AgentTask } from '../src/llm/prompts.js';
 import { carefully, type AgentMove } from '../test/support/agent-script.js';
-import { adminCreateExpected, adminCreateGoal, adminCreateMoves, adminSearchExpected, adminSearchGoal, adminSearchMoves } from '../test/support/admin-script.js';
+import {
+  adminCreateExpected,
+  adminCreateGoal,
+  adminCreateMoves,
+  adminSearchExpected,
+  adminSearchGoal,
+  adminSearchMoves,
+} from '../test/support/admin-script.js';
 import { largePageExpected, largePageGoal, largePageMoves } from '../test/support/large-page-script.js';
 import { loginGoal, loginMoves } from '../test/support/shop-agent-script.js';
 import type { ScriptedLlm } from '../test/support/scripted-llm.js';
@@ -25,15 +32,40 @@ export interface BenchPage {
   secretNames?: string[];
 }
 
-const plain = (applicationName: string, goal: string, expectedResult: string): AgentTask => ({ applicationName, goal, expectedResult, configNames: [] });
+const plain = (applicationName: string, goal: string, expectedResult: string): AgentTask => ({
+  applicationName,
+  goal,
+  expectedResult,
+  configNames: [],
+});
 
 export const benchPages: BenchPage[] = [
-  { name: 'admin: create a group', task: plain('Admin', adminCreateGoal, adminCreateExpected), start: '/admin/auth/group/', moves: adminCreateMoves },
-  { name: 'admin: search', task: plain('Admin', adminSearchGoal, adminSearchExpected), start: '/admin/auth/group/', moves: adminSearchMoves },
-  { name: 'large page', task: plain('Catalogue', largePageGoal, largePageExpected), start: '/large/start', moves: (base) => largePageMoves(base) },
+  {
+    name: 'admin: create a group',
+    task: plain('Admin', adminCreateGoal, adminCreateExpected),
+    start: '/admin/auth/group/',
+    moves: adminCreateMoves,
+  },
+  {
+    name: 'admin: search',
+    task: plain('Admin', adminSearchGoal, adminSearchExpected),
+    start: '/admin/auth/group/',
+    moves: adminSearchMoves,
+  },
+  {
+    name: 'large page',
+    task: plain('Catalogue', largePageGoal, largePageExpected),
+    start: '/large/start',
+    moves: (base) => largePageMoves(base),
+  },
   {
     name: 'shop sign-in',
-    task: { applicationName: 'Shop', goal: loginGoal, expectedResult: 'The cart link shows one item', configNames: Object.keys(shopConfigs) },
+    task: {
+      applicationName: 'Shop',
+      goal: loginGoal,
+      expectedResult: 'The cart link shows one item',
+      configNames: Object.keys(shopConfigs),
+    },
     start: '/shop/login',
     moves: () => loginMoves,
     configs: shopConfigs,
@@ -53,7 +85,13 @@ export interface PageFigures {
 }
 
 /** One careful burn-in of `page`; the scripted server's cache starts empty, as for a first burn-in. */
-export async function burnInPage(llm: ScriptedLlm, client: Llm, pool: BrowserPool, base: string, page: BenchPage): Promise<PageFigures> {
+export async function burnInPage(
+  llm: ScriptedLlm,
+  client: Llm,
+  pool: BrowserPool,
+  base: string,
+  page: BenchPage,
+): Promise<PageFigures> {
   llm.reset();
   const model = carefully(page.moves(base));
   const next = (req: Parameters<AgentMove>[0]) => {
@@ -65,9 +103,16 @@ export async function burnInPage(llm: ScriptedLlm, client: Llm, pool: BrowserPoo
   const result = await pool.withContext({}, async ({ page: tab }) => {
     await tab.goto(base + page.start, { waitUntil: 'load' });
     const values = new RunValues({ configs: page.configs ?? {}, secretNames: page.secretNames ?? [] });
-    return runAgent(tab, page.task, { llm: client, baseUrl: base + page.start, values, maxSteps: 30, timeoutMs: stepTimeoutMs });
+    return runAgent(tab, page.task, {
+      llm: client,
+      baseUrl: base + page.start,
+      values,
+      maxSteps: 30,
+      timeoutMs: stepTimeoutMs,
+    });
   });
-  if (result.status !== 'COMPLETED') throw new Error(`${page.name}: the agent did not complete: ${result.failureReason}`);
+  if (result.status !== 'COMPLETED')
+    throw new Error(`${page.name}: the agent did not complete: ${result.failureReason}`);
   const usage = llm.usageSent;
   return {
     name: page.name,
@@ -83,8 +128,28 @@ export async function burnInPage(llm: ScriptedLlm, client: Llm, pool: BrowserPoo
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
-export const pagesHeader = ['page', 'LLM calls', 'steps', 'finds', 'calls/step', 'prompt/step', 'cached/step', 'uncached/step', 'max prompt/call'];
+export const pagesHeader = [
+  'page',
+  'LLM calls',
+  'steps',
+  'finds',
+  'calls/step',
+  'prompt/step',
+  'cached/step',
+  'uncached/step',
+  'max prompt/call',
+];
 export function pagesRow(f: PageFigures): (string | number)[] {
   const per = (n: number) => Math.round(n / f.steps);
-  return [f.name, f.calls, f.steps, f.finds, fixed(f.calls / f.steps, 2), per(sum(f.prompt)), per(sum(f.cached)), per(sum(f.prompt) - sum(f.cached)), Math.max(...f.prompt)];
+  return [
+    f.name,
+    f.calls,
+    f.steps,
+    f.finds,
+    fixed(f.calls / f.steps, 2),
+    per(sum(f.prompt)),
+    per(sum(f.cached)),
+    per(sum(f.prompt) - sum(f.cached)),
+    Math.max(...f.prompt),
+  ];
 }

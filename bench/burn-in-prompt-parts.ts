@@ -13,9 +13,13 @@ export interface PromptParts {
   found: number;
 }
 
-const text = (m: OpenAI.ChatCompletionMessageParam | undefined): string => (typeof m?.content === 'string' ? m.content : '');
+const text = (m: OpenAI.ChatCompletionMessageParam | undefined): string =>
+  typeof m?.content === 'string' ? m.content : '';
 
-export function promptParts(messages: readonly OpenAI.ChatCompletionMessageParam[], tools: readonly OpenAI.ChatCompletionTool[]): PromptParts {
+export function promptParts(
+  messages: readonly OpenAI.ChatCompletionMessageParam[],
+  tools: readonly OpenAI.ChatCompletionTool[],
+): PromptParts {
   const user = text(messages.find((m) => m.role === 'user'));
   const at = user.indexOf('\nSnapshot:\n');
   const page = at >= 0 ? user.slice(at + '\nSnapshot:\n'.length) : '';

@@ -60,7 +60,9 @@ Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 const closers: (() => Promise<unknown>)[] = [];
 const listen = (fetch: (req: Request) => Response | Promise<Response>): Promise<string> =>
   new Promise((resolve, reject) => {
-    const server: ServerType = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+    const server: ServerType = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    );
     server.once('error', reject);
     closers.push(
       () =>
@@ -90,17 +92,30 @@ interface Turn {
 let exitCode = 0;
 try {
   const tools = loadPrograms();
-  process.stdout.write(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-  if (!tools.postgresBin || !tools.temporal) throw new Error('PostgreSQL or the Temporal CLI is missing: run `npm run setup:test`');
+  process.stdout.write(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
+  if (!tools.postgresBin || !tools.temporal)
+    throw new Error('PostgreSQL or the Temporal CLI is missing: run `npm run setup:test`');
   const [postgres, temporalServer, bundle, llm] = await Promise.all([
     startPostgres(tools.postgresBin),
     startDevServer({ executable: tools.temporal }),
     bundleWorkflows(),
     startScriptedLlm(),
   ]);
-  closers.push(() => postgres.stop(), () => temporalServer.stop(), () => llm.stop());
+  closers.push(
+    () => postgres.stop(),
+    () => temporalServer.stop(),
+    () => llm.stop(),
+  );
 
-  const db = createDatabase({ kind: 'postgres', url: await createDatabaseIn(postgres.url, `bench_chat_${randomBytes(4).toString('hex')}`), maxConnections: 10 });
+  const db = createDatabase({
+    kind: 'postgres',
+    url: await createDatabaseIn(postgres.url, `bench_chat_${randomBytes(4).toString('hex')}`),
+    maxConnections: 10,
+  });
   closers.push(() => db.destroy());
   await migrateToLatest(db);
   const { token } = await seedProject(db, { organization: 'Bench', project: 'Chat' });
@@ -123,7 +138,13 @@ try {
   closers.push(() => proctorWorker.stop());
   const temporal = createTemporalClientProvider({ address: temporalServer.address, namespace: 'default', taskQueue });
   closers.push(() => temporal.close());
-  const app = createApp({ db, config: { appUrl: publicUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 }, temporal, blobs, logger: silentLogger });
+  const app = createApp({
+    db,
+    config: { appUrl: publicUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+    temporal,
+    blobs,
+    logger: silentLogger,
+  });
   const apiUrl = await listen(app.fetch);
 
   const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer }> => {
@@ -136,12 +157,16 @@ try {
   };
 
   const waitCompleted = async (shortId: string) => {
-    while ((await call('GET', `/v1/chat/${shortId}`)).body.messages[0]?.status !== 'COMPLETED') await new Promise((r) => setTimeout(r, pollMs));
+    while ((await call('GET', `/v1/chat/${shortId}`)).body.messages[0]?.status !== 'COMPLETED')
+      await new Promise((r) => setTimeout(r, pollMs));
   };
 
   const reply = Array.from({ length: fragments }, (_, i) => `word${i + 1}`).join(' ');
   /** One turn: POST, then poll until COMPLETED, checking the reply streamed in growing PARTIAL states. */
-  async function timeTurn(kind: Turn['kind'], post: () => Promise<{ status: number; body: Answer }>): Promise<Turn & { shortId: string }> {
+  async function timeTurn(
+    kind: Turn['kind'],
+    post: () => Promise<{ status: number; body: Answer }>,
+  ): Promise<Turn & { shortId: string }> {
     let llmRequestAt = NaN;
     llm.enqueue(() => {
       llmRequestAt = performance.now();
@@ -164,10 +189,20 @@ try {
       }
       if (newest?.role === 'assistant' && newest.status === 'COMPLETED') {
         if (newest.text !== reply) throw new Error(`the reply ended with other text: ${newest.text}`);
-        if (!partials.every((p, i) => reply.startsWith(p) && (i === 0 || p.length > partials[i - 1]!.length))) throw new Error('PARTIAL texts did not grow');
-        return { kind, shortId, acceptedMs, llmRequestMs: llmRequestAt - t0, firstPartialMs, completedMs: at, partialStates: partials.length };
+        if (!partials.every((p, i) => reply.startsWith(p) && (i === 0 || p.length > partials[i - 1]!.length)))
+          throw new Error('PARTIAL texts did not grow');
+        return {
+          kind,
+          shortId,
+          acceptedMs,
+          llmRequestMs: llmRequestAt - t0,
+          firstPartialMs,
+          completedMs: at,
+          partialStates: partials.length,
+        };
       }
-      if (newest?.role === 'assistant' && ['FAILED', 'CANCELLED'].includes(newest.status)) throw new Error(`the reply ended ${newest.status}: ${newest.text}`);
+      if (newest?.role === 'assistant' && ['FAILED', 'CANCELLED'].includes(newest.status))
+        throw new Error(`the reply ended ${newest.status}: ${newest.text}`);
       if (at > 60_000) throw new Error(`chat ${shortId} did not complete: ${JSON.stringify(newest)}`);
       await new Promise((r) => setTimeout(r, pollMs));
     }
@@ -177,7 +212,8 @@ try {
   // follow-ups all go to one conversation, which then holds the 20+ messages the GET load reads.
   const longId = (await timeTurn('first message', () => call('POST', '/v1/chat', { message: 'warm-up' }))).shortId;
   const measured: Turn[] = [];
-  const followUp = (i: number) => timeTurn('follow-up', () => call('POST', `/v1/chat/${longId}`, { message: `follow-up ${i}` }));
+  const followUp = (i: number) =>
+    timeTurn('follow-up', () => call('POST', `/v1/chat/${longId}`, { message: `follow-up ${i}` }));
   await followUp(0);
   for (let i = 1; i <= turns; i++) {
     measured.push(await timeTurn('first message', () => call('POST', '/v1/chat', { message: `question ${i}` })));
@@ -185,7 +221,9 @@ try {
   }
 
   const out = (s: string) => process.stdout.write(s);
-  out(`model: ${fragments} fragments, one every ${fragmentMs} ms (${modelMs} ms from its request); polling every ${pollMs} ms; ${turns} turns of each kind\n\n`);
+  out(
+    `model: ${fragments} fragments, one every ${fragmentMs} ms (${modelMs} ms from its request); polling every ${pollMs} ms; ${turns} turns of each kind\n\n`,
+  );
   const rows: (string | number)[][] = [];
   for (const kind of ['first message', 'follow-up'] as const) {
     const of = (pick: (t: Turn) => number) => measured.filter((t) => t.kind === kind).map(pick);
@@ -202,7 +240,9 @@ try {
     ]);
   }
   out('median / p90 ms from the POST\n');
-  out(table(['turn', '202', 'LLM request', 'first PARTIAL', 'overhead', 'COMPLETED', 'overhead', 'PARTIAL states'], rows));
+  out(
+    table(['turn', '202', 'LLM request', 'first PARTIAL', 'overhead', 'COMPLETED', 'overhead', 'PARTIAL states'], rows),
+  );
 
   // GET /v1/chat/{id} under load against a bare route serving the same body: a full page of 20 messages.
   for (let i = 0; (await call('GET', `/v1/chat/${longId}`)).body.messages.length < 20; i++) {
@@ -212,7 +252,8 @@ try {
   }
   const path = `/v1/chat/${longId}`;
   const sample = await call('GET', path);
-  if (sample.status !== 200 || sample.body.messages.length !== 20) throw new Error(`GET ${path}: ${sample.status}, ${sample.body.messages?.length} messages`);
+  if (sample.status !== 200 || sample.body.messages.length !== 20)
+    throw new Error(`GET ${path}: ${sample.status}, ${sample.body.messages?.length} messages`);
   const bareUrl = await listen(new Hono().get(path, (c) => c.json(sample.body)).fetch);
   const load = (url: string, seconds: number) =>
     autocannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` }, workers: 1 });
@@ -239,23 +280,45 @@ try {
     }
     alone.push(times);
   }
-  const avg = (rs: autocannon.Result[], pick: (r: autocannon.Result) => number) => rs.reduce((sum, r) => sum + pick(r), 0) / rs.length;
-  out(`\nGET ${path}: 20 messages, ${JSON.stringify(sample.body).length} B body; ${connections} connections, ${rounds} rounds of ${duration / rounds} s per target after ${warmup} s warm-up; then 200 requests one at a time\n`);
+  const avg = (rs: autocannon.Result[], pick: (r: autocannon.Result) => number) =>
+    rs.reduce((sum, r) => sum + pick(r), 0) / rs.length;
+  out(
+    `\nGET ${path}: 20 messages, ${JSON.stringify(sample.body).length} B body; ${connections} connections, ${rounds} rounds of ${duration / rounds} s per target after ${warmup} s warm-up; then 200 requests one at a time\n`,
+  );
   out(
     table(
       ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'alone median ms'],
       targets.map(([name], i) => {
         const rs = runs[i]!;
-        return [name, Math.round(avg(rs, (r) => r.requests.average)), fixed(avg(rs, (r) => r.latency.p50), 0), fixed(avg(rs, (r) => r.latency.p99), 0), avg(rs, (r) => r.errors) * rs.length, avg(rs, (r) => r.non2xx) * rs.length, fixed(median(alone[i]!), 2)];
+        return [
+          name,
+          Math.round(avg(rs, (r) => r.requests.average)),
+          fixed(
+            avg(rs, (r) => r.latency.p50),
+            0,
+          ),
+          fixed(
+            avg(rs, (r) => r.latency.p99),
+            0,
+          ),
+          avg(rs, (r) => r.errors) * rs.length,
+          avg(rs, (r) => r.non2xx) * rs.length,
+          fixed(median(alone[i]!), 2),
+        ];
       }),
     ),
   );
   const [chat, bare, apps] = runs.map((rs) => avg(rs, (r) => r.requests.average)) as [number, number, number];
-  out(`chat / bare req/s: ${fixed(chat / bare, 3)}; chat / applications req/s: ${fixed(chat / apps, 2)}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  out(
+    `chat / bare req/s: ${fixed(chat / bare, 3)}; chat / applications req/s: ${fixed(chat / apps, 2)}; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
 } catch (err) {
   process.stderr.write(`bench/chat: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   exitCode = 1;
 } finally {
-  for (const close of closers.reverse()) await close().catch((err: unknown) => process.stderr.write(`cleanup: ${String(err)}\n`));
+  for (const close of closers.reverse())
+    await close().catch((err: unknown) => process.stderr.write(`cleanup: ${String(err)}\n`));
 }
 process.exit(exitCode);

@@ -12,7 +12,19 @@
 //   BENCH_LEVELS=1,5,10,20,40   other levels (default 1,5,10,20)
 import type { BrowserPool } from '../src/browser/pool.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
-import { createBenchPool, fixed, median, mib, percentile, recordedSteps, sampleMemory, startMemorySampler, table, timedReplay, watchdog } from './support.js';
+import {
+  createBenchPool,
+  fixed,
+  median,
+  mib,
+  percentile,
+  recordedSteps,
+  sampleMemory,
+  startMemorySampler,
+  table,
+  timedReplay,
+  watchdog,
+} from './support.js';
 
 const levels = (process.env.BENCH_LEVELS ?? '1,5,10,20').split(',').map((s) => {
   const n = Number(s.trim());
@@ -44,7 +56,9 @@ async function runLevel(shopUrl: string, level: number): Promise<LevelFigures> {
     const wallMs = performance.now() - started;
     const { peak, peakPss } = await sampler.stop();
     const durations = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
-    const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason instanceof Error ? o.reason.message : String(o.reason)] : []));
+    const failures = outcomes.flatMap((o) =>
+      o.status === 'rejected' ? [o.reason instanceof Error ? o.reason.message : String(o.reason)] : [],
+    );
     return {
       level,
       wallMs,
@@ -67,10 +81,26 @@ try {
   const results: LevelFigures[] = [];
   for (const level of levels) results.push(await runLevel(fixture.url, level));
 
-  process.stdout.write(`${recordedSteps.length}-step shop replay, N at once through one pool (concurrency N, one Chromium, a context each)\n\n`);
+  process.stdout.write(
+    `${recordedSteps.length}-step shop replay, N at once through one pool (concurrency N, one Chromium, a context each)\n\n`,
+  );
   process.stdout.write(
     table(
-      ['N', 'wall ms', 'replays/s', 'median ms', 'p90 ms', 'max ms', 'idle MiB', 'peak MiB', 'node MiB', 'chromium MiB', 'PSS MiB', 'procs', 'failures'],
+      [
+        'N',
+        'wall ms',
+        'replays/s',
+        'median ms',
+        'p90 ms',
+        'max ms',
+        'idle MiB',
+        'peak MiB',
+        'node MiB',
+        'chromium MiB',
+        'PSS MiB',
+        'procs',
+        'failures',
+      ],
       results.map((r) => [
         r.level,
         fixed(r.wallMs, 0),
@@ -95,7 +125,10 @@ try {
   const failed = results.flatMap((r) => r.failures.map((f) => `  N=${r.level}: ${f}`));
   if (failed.length > 0) process.stdout.write(`\nfailures:\n${failed.join('\n')}\n`);
   const top = results.find((r) => r.level === 20);
-  if (top) process.stdout.write(`\ngoal: 20 concurrent replays with none failing: ${top.failures.length === 0 ? 'met' : `NOT met (${top.failures.length} failed)`}\n`);
+  if (top)
+    process.stdout.write(
+      `\ngoal: 20 concurrent replays with none failing: ${top.failures.length === 0 ? 'met' : `NOT met (${top.failures.length} failed)`}\n`,
+    );
 } finally {
   await fixture?.stop();
 }

@@ -15,7 +15,17 @@ import { refOf, tool } from '../test/support/agent-script.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm.js';
 import type { BrowserPool } from '../src/browser/pool.js';
-import { createBenchPool, envInt, fixed, median, recordedSteps, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
+import {
+  createBenchPool,
+  envInt,
+  fixed,
+  median,
+  recordedSteps,
+  shopConfigs,
+  stepTimeoutMs,
+  table,
+  watchdog,
+} from './support.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 5);
 // Action steps (never the assert_text, which is never healed): email, sign in, add mug, open cart, checkout.
@@ -45,7 +55,12 @@ function breakSteps(count: number, mode: Mode): Step[] {
     if (!breakable.slice(0, count).includes(index)) return step;
     const intent = recordedIntent(step);
     const gone = `getByRole('${intent.role}', { name: '${intent.name} (gone)' })`;
-    return { ...step, locator: gone, fallbacks: mode === 'fallback' ? [step.locator!] : [], target: { role: intent.role!, name: intent.name } };
+    return {
+      ...step,
+      locator: gone,
+      fallbacks: mode === 'fallback' ? [step.locator!] : [],
+      target: { role: intent.role!, name: intent.name },
+    };
   });
 }
 
@@ -53,7 +68,12 @@ function breakSteps(count: number, mode: Mode): Step[] {
 function queueHeals(llm: ScriptedLlm, steps: Step[], count: number): void {
   for (const index of breakable.slice(0, count)) {
     const intent = recordedIntent(steps[index]!);
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, `${intent.role} "${intent.name}"`), reason: `same ${intent.role}, same name` }));
+    llm.enqueue((r) =>
+      tool('select_element', {
+        ref: refOf(r, `${intent.role} "${intent.name}"`),
+        reason: `same ${intent.role}, same name`,
+      }),
+    );
   }
 }
 
@@ -78,7 +98,12 @@ async function measure(pool: BrowserPool, shopUrl: string, llm: ScriptedLlm, hea
   if (result.status !== 'PASSED') throw new Error(`${row.broken} broken (${row.mode}) did not pass: ${result.error}`);
   const ends = [...stepStarts.slice(1), started + wallMs];
   const brokenMs = breakable.slice(0, row.broken).map((i) => ends[i]! - stepStarts[i]!);
-  return { wallMs, llmCalls: llm.requests.length - calls, slowestBrokenMs: brokenMs.length ? Math.max(...brokenMs) : 0, healed: result.healed.length };
+  return {
+    wallMs,
+    llmCalls: llm.requests.length - calls,
+    slowestBrokenMs: brokenMs.length ? Math.max(...brokenMs) : 0,
+    healed: result.healed.length,
+  };
 }
 
 let fixture: FixtureApps | undefined;
@@ -108,7 +133,9 @@ try {
   process.stdout.write(
     `${recordedSteps.length}-step shop test, one Chromium, fresh context per run, step timeout ${stepTimeoutMs} ms, probe 2000 ms; median of ${iterations} runs per row after a warm-up\n\n`,
   );
-  process.stdout.write(table(['broken', 'found through', 'healer', 'wall ms', 'LLM calls', 'slowest broken step ms', 'steps healed'], out));
+  process.stdout.write(
+    table(['broken', 'found through', 'healer', 'wall ms', 'LLM calls', 'slowest broken step ms', 'steps healed'], out),
+  );
 } finally {
   await pool?.close();
   await Promise.all([fixture?.stop(), llm?.stop()]);

@@ -38,22 +38,47 @@ Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 const closers: (() => Promise<unknown>)[] = [];
 const listen = (fetch: (req: Request) => Response | Promise<Response>, port = 0): Promise<string> =>
   new Promise((resolve, reject) => {
-    const server: ServerType = serve({ fetch, hostname: '127.0.0.1', port }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+    const server: ServerType = serve({ fetch, hostname: '127.0.0.1', port }, (info: AddressInfo) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    );
     server.once('error', reject);
-    closers.push(() => new Promise<void>((done) => {
-      server.close(() => done());
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    }));
+    closers.push(
+      () =>
+        new Promise<void>((done) => {
+          server.close(() => done());
+          if ('closeAllConnections' in server) server.closeAllConnections();
+        }),
+    );
   });
 
 let exitCode = 0;
 try {
   const tools = loadPrograms();
-  process.stdout.write(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-  if (!tools.postgresBin || !tools.temporal) throw new Error('PostgreSQL or the Temporal CLI is missing: run `npm run setup:test`');
-  const [postgres, temporalServer, bundle, llm, fixture] = await Promise.all([startPostgres(tools.postgresBin), startDevServer({ executable: tools.temporal }), bundleWorkflows(), startScriptedLlm(), startFixtureApps()]);
-  closers.push(() => postgres.stop(), () => temporalServer.stop(), () => llm.stop(), () => fixture.stop());
-  const db = createDatabase({ kind: 'postgres', url: await createDatabaseIn(postgres.url, `bench_live_${randomBytes(4).toString('hex')}`), maxConnections: 10 });
+  process.stdout.write(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
+  if (!tools.postgresBin || !tools.temporal)
+    throw new Error('PostgreSQL or the Temporal CLI is missing: run `npm run setup:test`');
+  const [postgres, temporalServer, bundle, llm, fixture] = await Promise.all([
+    startPostgres(tools.postgresBin),
+    startDevServer({ executable: tools.temporal }),
+    bundleWorkflows(),
+    startScriptedLlm(),
+    startFixtureApps(),
+  ]);
+  closers.push(
+    () => postgres.stop(),
+    () => temporalServer.stop(),
+    () => llm.stop(),
+    () => fixture.stop(),
+  );
+  const db = createDatabase({
+    kind: 'postgres',
+    url: await createDatabaseIn(postgres.url, `bench_live_${randomBytes(4).toString('hex')}`),
+    maxConnections: 10,
+  });
   closers.push(() => db.destroy());
   await migrateToLatest(db);
   const { token } = await seedProject(db, { organization: 'Bench', project: 'Live' });
@@ -61,10 +86,20 @@ try {
   closers.push(async () => rmSync(blobDir, { recursive: true, force: true }));
 
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
-  const blobs = createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' });
+  const blobs = createFsBlobStore({
+    dir: blobDir,
+    secret: randomBytes(32).toString('hex'),
+    publicUrl: 'http://127.0.0.1:3000',
+  });
   const worker = await startWorker(
     { address: temporalServer.address, namespace: 'default', taskQueue, workflowBundle: bundle },
-    { browser: { executablePath: tools.chromium, concurrency: 2, allowPrivateNetworks: true }, llm: { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' }, stepTimeoutMs: 3_000, notify: { appUrl: 'http://127.0.0.1:3000' }, identity: 'bench-live-view' },
+    {
+      browser: { executablePath: tools.chromium, concurrency: 2, allowPrivateNetworks: true },
+      llm: { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' },
+      stepTimeoutMs: 3_000,
+      notify: { appUrl: 'http://127.0.0.1:3000' },
+      identity: 'bench-live-view',
+    },
     { db, blobs, logger: silentLogger },
   );
   closers.push(() => worker.stop());
@@ -72,19 +107,38 @@ try {
   closers.push(() => temporal.close());
   // The dashboard at the root of its own origin (PROCTOR_APP_URL), as `proctor api` serves it.
   const port = await new Promise<number>((resolve) => {
-    const probe = serve({ fetch: () => new Response(), hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => probe.close(() => resolve(info.port)));
+    const probe = serve({ fetch: () => new Response(), hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+      probe.close(() => resolve(info.port)),
+    );
   });
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = createApp({ db, config: { appUrl, publicUrl: appUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 }, temporal, blobs, logger: silentLogger });
+  const app = createApp({
+    db,
+    config: { appUrl, publicUrl: appUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+    temporal,
+    blobs,
+    logger: silentLogger,
+  });
   await listen(app.fetch, port);
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(appUrl + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(appUrl + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return (await res.json()) as Record<string, { shortId: string; id: string }>;
   };
   const application = await call('POST', '/v1/applications', { name: 'Todo' });
-  await call('POST', `/v1/applications/${application.shortId}/environments`, { name: 'Local', url: `${fixture.url}/todo/` });
+  await call('POST', `/v1/applications/${application.shortId}/environments`, {
+    name: 'Local',
+    url: `${fixture.url}/todo/`,
+  });
 
-  const browser = await chromium.launch({ executablePath: tools.chromium, args: chromiumFlags, chromiumSandbox: false });
+  const browser = await chromium.launch({
+    executablePath: tools.chromium,
+    args: chromiumFlags,
+    chromiumSandbox: false,
+  });
   closers.push(() => browser.close());
   const page = await browser.newPage();
   await page.goto(`${appUrl}/login`);
@@ -99,16 +153,23 @@ try {
   // The first burn-in also launches the worker's Chromium: measured apart, as a cold start.
   for (let i = 0; i <= iterations; i++) {
     const goal = `Add todo ${i}`;
-    router.add(goal, [(r) => tool('fill', { ref: refOf(r, 'textbox "New todo"'), value: `todo ${i}`, description: 'Type it' }), () => tool('done', { summary: 'typed' })]);
+    router.add(goal, [
+      (r) => tool('fill', { ref: refOf(r, 'textbox "New todo"'), value: `todo ${i}`, description: 'Type it' }),
+      () => tool('done', { summary: 'typed' }),
+    ]);
     llm.enqueue(router.reply, router.reply);
     const asked = Date.now();
     const created = await call('POST', '/v1/test-cases', { name: goal, goal, applicationShortId: application.shortId });
     const id = created.testCase!.id;
     await page.goto(`${appUrl}/live/burn-in/${id}`);
-    await page.waitForFunction(() => {
-      const img = document.getElementById('live-frame') as HTMLImageElement | null;
-      return !!img && !img.hidden && img.complete && img.naturalWidth > 0;
-    }, undefined, { polling: 'raf', timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const img = document.getElementById('live-frame') as HTMLImageElement | null;
+        return !!img && !img.hidden && img.complete && img.naturalWidth > 0;
+      },
+      undefined,
+      { polling: 'raf', timeout: 30_000 },
+    );
     const shown = Date.now();
     const started = (await client.workflow.getHandle(`burn-in:${id}`).describe()).startTime.getTime();
     await page.getByText('The burn-in ended.').waitFor({ timeout: 30_000 });
@@ -120,11 +181,30 @@ try {
     fromRequest.push(shown - asked);
   }
   const p90 = percentile(fromWorkflow, 90);
-  process.stdout.write(table(['first frame shown, ms after', 'median', 'p90', 'max'], [
-    ['the burn-in workflow started', fixed(median(fromWorkflow), 0), fixed(p90, 0), fixed(Math.max(...fromWorkflow), 0)],
-    ['the API was asked', fixed(median(fromRequest), 0), fixed(percentile(fromRequest, 90), 0), fixed(Math.max(...fromRequest), 0)],
-  ]));
-  process.stdout.write(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(
+    table(
+      ['first frame shown, ms after', 'median', 'p90', 'max'],
+      [
+        [
+          'the burn-in workflow started',
+          fixed(median(fromWorkflow), 0),
+          fixed(p90, 0),
+          fixed(Math.max(...fromWorkflow), 0),
+        ],
+        [
+          'the API was asked',
+          fixed(median(fromRequest), 0),
+          fixed(percentile(fromRequest, 90), 0),
+          fixed(Math.max(...fromRequest), 0),
+        ],
+      ],
+    ),
+  );
+  process.stdout.write(
+    `load average at end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
   if (p90 > budgetMs) {
     process.stdout.write(`NOT MET: p90 ${p90} ms > ${budgetMs} ms\n`);
     exitCode = 1;

@@ -29,10 +29,18 @@ const oneLongLine = repeat('CODE ABCDEFGH ');
 const everyLineAlone = repeat('123456\n');
 const htmlOnly = { text: '', html: repeat('<p>code 482913</p>') };
 const rows: Array<[string, number]> = [
-  [`auth mails of the unit matrix (${authMails.length}), per mail`, measure(() => authMails.forEach((m) => mailCode(m)), authMails.length)],
+  [
+    `auth mails of the unit matrix (${authMails.length}), per mail`,
+    measure(() => authMails.forEach((m) => mailCode(m)), authMails.length),
+  ],
   ['10 MiB text: "code 123456 " over and over', measure(() => extractCode(everyTokenACode))],
   ['10 MiB text: one line of "CODE ABCDEFGH "', measure(() => extractCode(oneLongLine))],
   ['10 MiB text: "123456" alone on every line', measure(() => extractCode(everyLineAlone))],
   ['10 MiB HTML only: <p>code 482913</p> over and over', measure(() => mailCode(htmlOnly))],
 ];
-console.log(table(['mail', 'median ms'], rows.map(([name, ms]) => [name, ms.toFixed(3)])));
+console.log(
+  table(
+    ['mail', 'median ms'],
+    rows.map(([name, ms]) => [name, ms.toFixed(3)]),
+  ),
+);

@@ -38,7 +38,12 @@ const cases: Case[] = [
     page: 'shop sign-in (German)',
     variant: 'de',
     open: async (page, base) => void (await page.goto(`${base}/shop/login`, { waitUntil: 'load' })),
-    step: { action: 'click', locator: "getByRole('button', { name: 'Sign in' })", target: { role: 'button', name: 'Sign in' }, description: 'Sign in' },
+    step: {
+      action: 'click',
+      locator: "getByRole('button', { name: 'Sign in' })",
+      target: { role: 'button', name: 'Sign in' },
+      description: 'Sign in',
+    },
     pick: 'button "Anmelden"',
     healed: "getByRole('button', { name: 'Anmelden' })",
   },
@@ -50,7 +55,12 @@ const cases: Case[] = [
       await page.goto(`${base}/large/start`, { waitUntil: 'load' });
       await page.goto(`${base}/shop/login`, { waitUntil: 'load' });
     },
-    step: { action: 'click', locator: "getByRole('button', { name: 'Sign in' })", target: { role: 'button', name: 'Sign in' }, description: 'Sign in' },
+    step: {
+      action: 'click',
+      locator: "getByRole('button', { name: 'Sign in' })",
+      target: { role: 'button', name: 'Sign in' },
+      description: 'Sign in',
+    },
     pick: 'button "Anmelden"',
     healed: "getByRole('button', { name: 'Anmelden' })",
   },
@@ -62,7 +72,12 @@ const cases: Case[] = [
       await page.goto(`${base}/large/bottom`, { waitUntil: 'load' });
       await page.frameLocator('iframe').getByRole('button', { name: 'Pay inside iframe' }).waitFor();
     },
-    step: { action: 'click', locator: "getByRole('button', { name: 'Buy item 2', exact: true })", target: { role: 'button', name: 'Buy item 2' }, description: 'Buy item 2' },
+    step: {
+      action: 'click',
+      locator: "getByRole('button', { name: 'Buy item 2', exact: true })",
+      target: { role: 'button', name: 'Buy item 2' },
+      description: 'Buy item 2',
+    },
     pick: 'button "Purchase item 2"',
     healed: "getByRole('button', { name: 'Purchase item 2', exact: true })",
   },
@@ -70,7 +85,10 @@ const cases: Case[] = [
 
 const [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
 const pool = createBenchPool(1);
-const client = createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' }, { maxRetries: 0, timeoutMs: 30_000 })!;
+const client = createLlm(
+  { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' },
+  { maxRetries: 0, timeoutMs: 30_000 },
+)!;
 const rows: (string | number)[][] = [];
 try {
   for (const c of cases) {
@@ -87,10 +105,23 @@ try {
       llm.enqueue((r) => tool('select_element', { ref: refOf(r, c.pick), reason: 'same role and place, renamed' }));
       const heal = await createLlmHealer(client, {})(page, c.step, error);
       const request = llm.requests[first]!;
-      const healAfter = promptTokens(request.messages as OpenAI.ChatCompletionMessageParam[], (request.tools ?? []) as OpenAI.ChatCompletionTool[]).total;
-      const exploreAfter = countTokens(describeObservation(await observeWithin({ page, secrets: {}, budget: () => exploreSnapshotTokens })));
+      const healAfter = promptTokens(
+        request.messages as OpenAI.ChatCompletionMessageParam[],
+        (request.tools ?? []) as OpenAI.ChatCompletionTool[],
+      ).total;
+      const exploreAfter = countTokens(
+        describeObservation(await observeWithin({ page, secrets: {}, budget: () => exploreSnapshotTokens })),
+      );
       const right = 'locator' in heal && heal.locator === c.healed;
-      rows.push([c.page, countTokens(old.snapshot), healBefore, healAfter, right ? 'yes' : `NO (${JSON.stringify(heal)})`, exploreBefore, exploreAfter]);
+      rows.push([
+        c.page,
+        countTokens(old.snapshot),
+        healBefore,
+        healAfter,
+        right ? 'yes' : `NO (${JSON.stringify(heal)})`,
+        exploreBefore,
+        exploreAfter,
+      ]);
     });
   }
 } finally {
@@ -98,8 +129,17 @@ try {
   await pool.close();
   await Promise.all([fixture.stop(), llm.stop()]);
 }
-process.stdout.write('Heal and explore_page prompts, o200k tokens: before (observe defaults, Playwright refs) and after (page-view: aliases, token budget)\n\n');
-process.stdout.write(table(['page', 'old snapshot', 'heal before', 'heal after', 'heal picked right', 'explore before', 'explore after'], rows));
+process.stdout.write(
+  'Heal and explore_page prompts, o200k tokens: before (observe defaults, Playwright refs) and after (page-view: aliases, token budget)\n\n',
+);
+process.stdout.write(
+  table(
+    ['page', 'old snapshot', 'heal before', 'heal after', 'heal picked right', 'explore before', 'explore after'],
+    rows,
+  ),
+);
 // Issue 32: a heal's page has the burn-in's page budget (defaultPageTokens); the prompt around it is a few hundred.
-process.stdout.write(`\nheal prompts at most ${Math.max(...rows.map((r) => r[3] as number))} tokens (the page within ${defaultPageTokens})\n`);
+process.stdout.write(
+  `\nheal prompts at most ${Math.max(...rows.map((r) => r[3] as number))} tokens (the page within ${defaultPageTokens})\n`,
+);
 process.exit(0);

@@ -51,7 +51,9 @@ function startOne(identity: string, opts: BenchWorkerOptions): One {
   let out = '';
   let markReady: () => void = () => {};
   let markExecuted: (n: number) => void = () => {};
-  const exited = new Promise<never>((_, reject) => child.once('close', (code, signal) => reject(new Error(`${identity} exited (${code ?? signal})`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('close', (code, signal) => reject(new Error(`${identity} exited (${code ?? signal})`))),
+  );
   const ready = Promise.race([new Promise<void>((resolve) => (markReady = resolve)), exited]);
   const executed = Promise.race([new Promise<number>((resolve) => (markExecuted = resolve)), exited]);
   // Both are awaited later (or never, when a worker fails to start): no unhandled rejection meanwhile.

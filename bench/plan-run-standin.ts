@@ -16,7 +16,15 @@ export function standInExecuteTest(blobs: BlobStore, ms: number): Activities['ex
       const state = { cookies: [], origins: [], url: input.baseUrl ?? '' };
       await blobs.put(input.captureStateKey, Buffer.from(JSON.stringify(state)), 'application/json');
     }
-    return { status: 'PASSED', healed: [], stepsVersion: 1, durationMs: ms, llmCalls: 0, stateKey: input.captureStateKey, changes: [] };
+    return {
+      status: 'PASSED',
+      healed: [],
+      stepsVersion: 1,
+      durationMs: ms,
+      llmCalls: 0,
+      stateKey: input.captureStateKey,
+      changes: [],
+    };
   };
 }
 

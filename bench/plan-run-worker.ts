@@ -22,8 +22,16 @@ const need = (name: string): string => {
 Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 
 const standInMs = process.env.BENCH_WORKER_STANDIN_MS ? envInt('BENCH_WORKER_STANDIN_MS', 300) : undefined;
-const db = createDatabase({ kind: 'postgres', url: need('BENCH_WORKER_DATABASE_URL'), maxConnections: envInt('BENCH_WORKER_DB_POOL', 10) });
-const blobs = createFsBlobStore({ dir: need('BENCH_WORKER_BLOB_DIR'), secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' });
+const db = createDatabase({
+  kind: 'postgres',
+  url: need('BENCH_WORKER_DATABASE_URL'),
+  maxConnections: envInt('BENCH_WORKER_DB_POOL', 10),
+});
+const blobs = createFsBlobStore({
+  dir: need('BENCH_WORKER_BLOB_DIR'),
+  secret: randomBytes(32).toString('hex'),
+  publicUrl: 'http://127.0.0.1:3000',
+});
 const executed = { n: 0 };
 const worker = await startWorker(
   {
@@ -31,7 +39,13 @@ const worker = await startWorker(
     namespace: 'default',
     taskQueue: need('BENCH_WORKER_TASK_QUEUE'),
     maxConcurrentActivityTaskExecutions: envInt('BENCH_WORKER_ACTIVITY_SLOTS', 50),
-    substitute: (activities, deps) => ({ ...activities, executeTest: counted(standInMs === undefined ? activities.executeTest : standInExecuteTest(deps.blobs, standInMs), executed) }),
+    substitute: (activities, deps) => ({
+      ...activities,
+      executeTest: counted(
+        standInMs === undefined ? activities.executeTest : standInExecuteTest(deps.blobs, standInMs),
+        executed,
+      ),
+    }),
   },
   { ...benchWorkerSettings(envInt('BENCH_WORKER_CONCURRENCY', 20)), identity: need('BENCH_WORKER_IDENTITY') },
   { db, blobs, logger: silentLogger },
@@ -47,13 +61,16 @@ process.on('SIGTERM', () => {
   void worker
     .stop()
     .then(() => db.destroy())
-    .then(() => {
-      process.stdout.write(`executed ${executed.n}\n`);
-      process.exit(0);
-    }, (err: unknown) => {
-      process.stderr.write(`plan-run-worker: ${String(err)}\n`);
-      process.exit(1);
-    });
+    .then(
+      () => {
+        process.stdout.write(`executed ${executed.n}\n`);
+        process.exit(0);
+      },
+      (err: unknown) => {
+        process.stderr.write(`plan-run-worker: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
 });
 worker.running.catch((err: unknown) => {
   process.stderr.write(`plan-run-worker: the worker failed: ${String(err)}\n`);

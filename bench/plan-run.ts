@@ -103,8 +103,17 @@ function cleanup(): Promise<void> {
     while (closers.length > 0) {
       const { name, close } = closers.pop()!;
       let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise((resolve) => (timer = setTimeout(() => resolve(process.stderr.write(`cleanup: ${name} did not stop within 30 s\n`)), 30_000)));
-      await Promise.race([close().catch((err: unknown) => process.stderr.write(`cleanup: ${name}: ${String(err)}\n`)), bound]);
+      const bound = new Promise(
+        (resolve) =>
+          (timer = setTimeout(
+            () => resolve(process.stderr.write(`cleanup: ${name} did not stop within 30 s\n`)),
+            30_000,
+          )),
+      );
+      await Promise.race([
+        close().catch((err: unknown) => process.stderr.write(`cleanup: ${name}: ${String(err)}\n`)),
+        bound,
+      ]);
       clearTimeout(timer);
     }
   })();
@@ -118,7 +127,8 @@ process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 // Closing the browser under running replays can make Playwright throw from its own callbacks: while cleaning up
 // that is expected and must not end the process before the servers are stopped; otherwise it is a failure.
 const onStray = (err: unknown) => {
-  if (cleaning) return void process.stderr.write(`during cleanup: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (cleaning)
+    return void process.stderr.write(`during cleanup: ${err instanceof Error ? err.message : String(err)}\n`);
   process.stderr.write(`bench/plan-run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   void cleanup().finally(() => process.exit(1));
 };
@@ -133,7 +143,8 @@ async function startPageServer(): Promise<{ url: string; requests: () => number;
   const server = createServer((req, res) => {
     requests++;
     const path = new URL(req.url ?? '/', 'http://bench.invalid').pathname;
-    const body = path === '/start' ? '<h1>Start</h1>' : path === '/page' ? '<h1>Ready</h1><p>A tiny page.</p>' : undefined;
+    const body =
+      path === '/start' ? '<h1>Start</h1>' : path === '/page' ? '<h1>Ready</h1><p>A tiny page.</p>' : undefined;
     res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     res.end(body ? `<!doctype html><html><head><title>Bench</title></head><body>${body}</body></html>` : 'not found');
   });
@@ -159,7 +170,7 @@ interface BenchTest {
 /** Deterministic: the same sizes give the same graph on every run. */
 function buildDag(n: number): BenchTest[] {
   let seed = 20261121;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const layers: BenchTest[][] = [];
   for (let k = 0; k < depth; k++) {
     const size = Math.floor(n / depth) + (k < n % depth ? 1 : 0);
@@ -169,10 +180,13 @@ function buildDag(n: number): BenchTest[] {
         if (k === 0) return { name, layer: k, waitFor: [] };
         const previous = layers[k - 1]!;
         const picks = new Set([previous[Math.floor(random() * previous.length)]!.name]);
-        if (random() < 0.5 && previous.length > 1) while (picks.size < 2) picks.add(previous[Math.floor(random() * previous.length)]!.name);
+        if (random() < 0.5 && previous.length > 1)
+          while (picks.size < 2) picks.add(previous[Math.floor(random() * previous.length)]!.name);
         const [first, ...rest] = [...picks];
         // Every 4th test of a layer resumes from its first dependency (which then captures its browser state).
-        return i % 4 === 0 ? { name, layer: k, resumeFrom: first!, waitFor: rest } : { name, layer: k, waitFor: [first!, ...rest] };
+        return i % 4 === 0
+          ? { name, layer: k, resumeFrom: first!, waitFor: rest }
+          : { name, layer: k, waitFor: [first!, ...rest] };
       }),
     );
   }
@@ -211,7 +225,8 @@ function idealMakespan(tests: BenchTest[], duration: Map<string, number>, machin
 
 function criticalPath(tests: BenchTest[], duration: Map<string, number>): number {
   const longest = new Map<string, number>();
-  for (const t of tests) longest.set(t.name, Math.max(0, ...depsOf(t).map((d) => longest.get(d)!)) + duration.get(t.name)!);
+  for (const t of tests)
+    longest.set(t.name, Math.max(0, ...depsOf(t).map((d) => longest.get(d)!)) + duration.get(t.name)!);
   return Math.max(...longest.values());
 }
 
@@ -251,7 +266,20 @@ interface ParentFigures {
 function parentFigures(history: History): ParentFigures {
   const events = history.events ?? [];
   const testsOfEvent = new Map<string, string[]>(); // runPlanTests' scheduled event id -> its tests
-  const f: ParentFigures = { events: events.length, initiated: new Map(), activityStarted: new Map(), activityCompleted: new Map(), batchSizes: [], firstInBatch: new Set(), planLoaded: NaN, workflowTasks: 0, reaction: [], wftQueue: [], wftRun: [], launchesPerTask: [] };
+  const f: ParentFigures = {
+    events: events.length,
+    initiated: new Map(),
+    activityStarted: new Map(),
+    activityCompleted: new Map(),
+    batchSizes: [],
+    firstInBatch: new Set(),
+    planLoaded: NaN,
+    workflowTasks: 0,
+    reaction: [],
+    wftQueue: [],
+    wftRun: [],
+    launchesPerTask: [],
+  };
   const activityNames = new Map<string, string>();
   let firstPending = NaN; // first event since the last completed workflow task that a new task answers to
   let scheduledAt = NaN;
@@ -269,7 +297,9 @@ function parentFigures(history: History): ParentFigures {
       f.wftRun.push(at - startedAt);
       firstPending = NaN;
     } else if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPlanTests') {
-      const input = JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes.input?.payloads?.[0]?.data ?? []).toString('utf8')) as { tests: { testCaseId: string }[] };
+      const input = JSON.parse(
+        Buffer.from(e.activityTaskScheduledEventAttributes.input?.payloads?.[0]?.data ?? []).toString('utf8'),
+      ) as { tests: { testCaseId: string }[] };
       const batch = input.tests.map((t) => t.testCaseId);
       testsOfEvent.set(idOf(e.eventId), batch);
       f.batchSizes.push(batch.length);
@@ -279,14 +309,25 @@ function parentFigures(history: History): ParentFigures {
       while (f.launchesPerTask.length < f.workflowTasks) f.launchesPerTask.push(0);
       f.launchesPerTask[f.workflowTasks - 1]! += 1;
     } else {
-      for (const id of testsOfEvent.get(idOf(e.activityTaskStartedEventAttributes?.scheduledEventId)) ?? []) f.activityStarted.set(id, at);
-      for (const id of testsOfEvent.get(idOf(e.activityTaskCompletedEventAttributes?.scheduledEventId)) ?? []) f.activityCompleted.set(id, at);
-      if (e.activityTaskScheduledEventAttributes) activityNames.set(idOf(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
+      for (const id of testsOfEvent.get(idOf(e.activityTaskStartedEventAttributes?.scheduledEventId)) ?? [])
+        f.activityStarted.set(id, at);
+      for (const id of testsOfEvent.get(idOf(e.activityTaskCompletedEventAttributes?.scheduledEventId)) ?? [])
+        f.activityCompleted.set(id, at);
+      if (e.activityTaskScheduledEventAttributes)
+        activityNames.set(idOf(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
       // The first run's last graph page (a continued run reads the graph again, with tests already done).
-      if (e.activityTaskCompletedEventAttributes && f.initiated.size === 0 && activityNames.get(idOf(e.activityTaskCompletedEventAttributes.scheduledEventId)) === 'loadRunGraph') f.planLoaded = at;
+      if (
+        e.activityTaskCompletedEventAttributes &&
+        f.initiated.size === 0 &&
+        activityNames.get(idOf(e.activityTaskCompletedEventAttributes.scheduledEventId)) === 'loadRunGraph'
+      )
+        f.planLoaded = at;
       // Anything else the workflow reacts to (an activity completed) wakes a task.
       const isCommandEcho =
-        e.activityTaskScheduledEventAttributes || e.activityTaskStartedEventAttributes || e.markerRecordedEventAttributes || e.workflowExecutionCompletedEventAttributes;
+        e.activityTaskScheduledEventAttributes ||
+        e.activityTaskStartedEventAttributes ||
+        e.markerRecordedEventAttributes ||
+        e.workflowExecutionCompletedEventAttributes;
       if (!isCommandEcho && Number.isNaN(firstPending)) firstPending = at;
     }
   }
@@ -310,7 +351,8 @@ function planBytesOf(history: History): number {
     if (scheduled) names.set(idOf(e.eventId), scheduled.activityType?.name ?? '?');
     const completed = e.activityTaskCompletedEventAttributes;
     const name = completed && names.get(idOf(completed.scheduledEventId));
-    if (name === 'loadRunGraph' || name === 'loadRunPlan') bytes += (completed!.result?.payloads ?? []).reduce((sum, p) => sum + (p.data?.length ?? 0), 0);
+    if (name === 'loadRunGraph' || name === 'loadRunPlan')
+      bytes += (completed!.result?.payloads ?? []).reduce((sum, p) => sum + (p.data?.length ?? 0), 0);
   }
   return bytes;
 }
@@ -321,8 +363,16 @@ async function chainHistories(client: Client, workflowId: string): Promise<Chain
   let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId;
   while (runId) {
     const handle: WorkflowHandle = client.workflow.getHandle(workflowId, runId);
-    const [history, description]: [History, WorkflowExecutionDescription] = await Promise.all([handle.fetchHistory(), handle.describe()]);
-    runs.unshift({ history, events: history.events?.length ?? 0, bytes: description.historySize ?? NaN, planBytes: planBytesOf(history) });
+    const [history, description]: [History, WorkflowExecutionDescription] = await Promise.all([
+      handle.fetchHistory(),
+      handle.describe(),
+    ]);
+    runs.unshift({
+      history,
+      events: history.events?.length ?? 0,
+      bytes: description.historySize ?? NaN,
+      planBytes: planBytesOf(history),
+    });
     runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }
   return runs;
@@ -345,13 +395,27 @@ function cpuByGroup(workers = new Map<string, number>()): Record<string, number>
       continue;
     }
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     // utime, stime, and (for children) cutime, cstime: reaped children's time lands in their parent's.
     const own = fields[11]! + fields[12]!;
     const reaped = pid === process.pid ? 0 : fields[13]! + fields[14]!;
     const identity = workerOf.get(pid);
     const chromium = /chrom|headless/i.test(comm);
-    const group = pid === process.pid ? 'node' : identity && !chromium ? 'workers' : /^temporal/.test(comm) ? 'temporal' : /^(postgres|runuser)/.test(comm) ? 'postgres' : chromium ? 'chromium' : 'other';
+    const group =
+      pid === process.pid
+        ? 'node'
+        : identity && !chromium
+          ? 'workers'
+          : /^temporal/.test(comm)
+            ? 'temporal'
+            : /^(postgres|runuser)/.test(comm)
+              ? 'postgres'
+              : chromium
+                ? 'chromium'
+                : 'other';
     groups[group]! += (own + reaped) / clockTicks;
     if (identity && !chromium) groups[identity] = (groups[identity] ?? 0) + (own + reaped) / clockTicks;
   }
@@ -422,8 +486,18 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   // The project: one web application whose environment is the bench's page, N recorded tests, one plan.
   const tenant = await seedProject(db, { organization: 'Bench', project: `Plan run ${n}` });
   const app = await createApplication(db, tenant.projectId, { name: 'Page', kind: 'web' });
-  const appId = (await db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
-  await createEnvironment(db, { projectId: tenant.projectId, applicationId: appId, name: 'Local', url: `${shared.pageUrl}/start`, buildId: null, isProduction: false, makeDefault: true });
+  const appId = (
+    await db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
+  ).id;
+  await createEnvironment(db, {
+    projectId: tenant.projectId,
+    applicationId: appId,
+    name: 'Local',
+    url: `${shared.pageUrl}/start`,
+    buildId: null,
+    isProduction: false,
+    makeDefault: true,
+  });
   const dag = buildDag(n);
   const ids = new Map<string, string>();
   for (const t of dag) {
@@ -438,7 +512,11 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
     ids.set(t.name, id);
   }
   const nameOf = new Map([...ids].map(([name, id]) => [id, name]));
-  const planShortId = await createTestPlan(db, tenant.projectId, { name: `All ${n}`, isDefault: true, testCaseIds: [...ids.values()] });
+  const planShortId = await createTestPlan(db, tenant.projectId, {
+    name: `All ${n}`,
+    isDefault: true,
+    testCaseIds: [...ids.values()],
+  });
 
   // The worker, as `proctor worker` composes it: real bundle, real activities, one browser pool; in this process, or
   // `workers` processes of their own.
@@ -453,15 +531,29 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
         taskQueue,
         workflowBundle: shared.bundle,
         maxConcurrentActivityTaskExecutions: activitySlots,
-        substitute: standIn ? (activities, deps) => ({ ...activities, executeTest: standInExecuteTest(deps.blobs, standInMs) }) : undefined,
+        substitute: standIn
+          ? (activities, deps) => ({ ...activities, executeTest: standInExecuteTest(deps.blobs, standInMs) })
+          : undefined,
       },
       benchWorkerSettings(perWorkerConcurrency),
-      { db, blobs: createFsBlobStore({ dir: shared.blobDir, secret: randomBytes(32).toString('hex'), publicUrl: 'http://127.0.0.1:3000' }), logger: silentLogger },
+      {
+        db,
+        blobs: createFsBlobStore({
+          dir: shared.blobDir,
+          secret: randomBytes(32).toString('hex'),
+          publicUrl: 'http://127.0.0.1:3000',
+        }),
+        logger: silentLogger,
+      },
     );
     proctorWorker.running.catch(() => undefined); // a worker that dies shows as a run that never ends; stop() rethrows
     onCleanup(`worker (${key})`, () => proctorWorker.stop());
     // Warm Chromium (the first launch is not the run's cost): one context, closed at once.
-    if (!standIn) await proctorWorker.deps.browsers.withContext({}, async ({ page }) => void (await page.goto(`${shared.pageUrl}/start`)));
+    if (!standIn)
+      await proctorWorker.deps.browsers.withContext(
+        {},
+        async ({ page }) => void (await page.goto(`${shared.pageUrl}/start`)),
+      );
   } else {
     const started = startBenchWorkers(workers, {
       databaseUrl: dbUrl,
@@ -477,7 +569,11 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
     onCleanup(`worker (${key})`, async () => (await started).stop());
     processes = await started;
   }
-  const temporal: TemporalClientProvider = createTemporalClientProvider({ address: shared.temporalAddress, namespace: 'default', taskQueue });
+  const temporal: TemporalClientProvider = createTemporalClientProvider({
+    address: shared.temporalAddress,
+    namespace: 'default',
+    taskQueue,
+  });
   onCleanup(`temporal client (${key})`, () => temporal.close());
   const client: Client = await temporal.get();
 
@@ -485,8 +581,18 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   const requestsBefore = shared.pageRequests();
   const cpuBefore = cpuByGroup(processes?.pids);
   const t0 = Date.now();
-  const run = await createPlanRun({ db }, { projectId: tenant.projectId, testPlanShortId: planShortId, meta: { trigger: 'API', actor: 'bench' } });
-  await startPlanRun(temporal, { runId: run.id, runShortId: run.shortId, projectId: tenant.projectId, concurrency, heal: true, maxHistoryEvents });
+  const run = await createPlanRun(
+    { db },
+    { projectId: tenant.projectId, testPlanShortId: planShortId, meta: { trigger: 'API', actor: 'bench' } },
+  );
+  await startPlanRun(temporal, {
+    runId: run.id,
+    runShortId: run.shortId,
+    projectId: tenant.projectId,
+    concurrency,
+    heal: true,
+    maxHistoryEvents,
+  });
   const apiMs = Date.now() - t0;
   const handle = client.workflow.getHandle(workflowIds.planRun(run.shortId));
   const result = (await handle.result()) as PlanRunResult;
@@ -501,7 +607,8 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   const start = (name: string) => byName.get(name)!.started_at?.getTime() ?? NaN;
   const end = (name: string) => byName.get(name)!.finished_at?.getTime() ?? NaN;
   const duration = new Map(dag.map((t) => [t.name, end(t.name) - start(t.name)]));
-  if ([...duration.values()].some((d) => !Number.isFinite(d))) throw new Error(`some tests have no start/finish time: ${JSON.stringify(result.counts)}`);
+  if ([...duration.values()].some((d) => !Number.isFinite(d)))
+    throw new Error(`some tests have no start/finish time: ${JSON.stringify(result.counts)}`);
   const makespanMs = runRow.finished_at!.getTime() - runRow.started_at!.getTime();
 
   // Histories: the run chain's (size, launches, reactions, each test's activity).
@@ -531,7 +638,10 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   // slots handed out first-freed first) to the run scheduling its activity.
   // When the test was already waiting as the slot came free, the slot's turnaround: the previous test's row
   // finished -> this test's row started, the browser slot idle in between (the cost per test when saturated).
-  const slots: { free: number; rowEnd: number }[] = Array.from({ length: concurrency }, () => ({ free: parent.planLoaded, rowEnd: NaN }));
+  const slots: { free: number; rowEnd: number }[] = Array.from({ length: concurrency }, () => ({
+    free: parent.planLoaded,
+    rowEnd: NaN,
+  }));
   const dispatch: number[] = [];
   const turnaround: number[] = [];
   const launchOrder = [...dag].sort((a, b) => initiated(a.name) - initiated(b.name));
@@ -571,8 +681,23 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   }
 
   if (process.env.BENCH_DUMP) {
-    const timeline = dag.map((t) => ({ name: t.name, deps: depsOf(t), initiated: initiated(t.name), rowStart: start(t.name), rowEnd: end(t.name), seenDone: seenDone(t.name), replayMs: byName.get(t.name)!.duration_ms }));
-    writeFileSync(`${process.env.BENCH_DUMP}.${n}.json`, JSON.stringify({ runStarted: runRow.started_at, runFinished: runRow.finished_at, planLoaded: parent.planLoaded, timeline }, null, 1));
+    const timeline = dag.map((t) => ({
+      name: t.name,
+      deps: depsOf(t),
+      initiated: initiated(t.name),
+      rowStart: start(t.name),
+      rowEnd: end(t.name),
+      seenDone: seenDone(t.name),
+      replayMs: byName.get(t.name)!.duration_ms,
+    }));
+    writeFileSync(
+      `${process.env.BENCH_DUMP}.${n}.json`,
+      JSON.stringify(
+        { runStarted: runRow.started_at, runFinished: runRow.finished_at, planLoaded: parent.planLoaded, timeline },
+        null,
+        1,
+      ),
+    );
   }
 
   const figures: SizeFigures = {
@@ -591,10 +716,12 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
     idealMs: idealMakespan(dag, duration, concurrency),
     idealExecMs: idealMakespan(
       dag,
-      new Map(dag.map((t) => {
-        const replay = byName.get(t.name)!.duration_ms;
-        return [t.name, replay ?? duration.get(t.name)!];
-      })),
+      new Map(
+        dag.map((t) => {
+          const replay = byName.get(t.name)!.duration_ms;
+          return [t.name, replay ?? duration.get(t.name)!];
+        }),
+      ),
       concurrency,
     ),
     criticalPathMs: criticalPath(dag, duration),
@@ -630,23 +757,50 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
 
 const ms = (n: number) => fixed(n, 0);
 const sec = (n: number) => fixed(n / 1000, 1);
-const dist = (values: number[]) => [ms(median(values)), ms(percentile(values, 95)), ms(Math.max(...values)), values.length];
+const dist = (values: number[]) => [
+  ms(median(values)),
+  ms(percentile(values, 95)),
+  ms(Math.max(...values)),
+  values.length,
+];
 
 const label = (f: SizeFigures) => (f.workers ? `${f.tests}/${f.workers}w` : String(f.tests));
 
 function report(all: SizeFigures[]): void {
   const out = (s: string) => process.stdout.write(s);
-  out(`\nplan run: DAG of depth ${depth}, per worker: browser pool ${perWorkerConcurrency}, ${activitySlots} activity slots, database pool ${dbPoolSize}; run concurrency = pool x workers; ${cpus().length} cores\n`);
-  out('  rows are labelled tests/workers: "1000/2w" = 1,000 tests on 2 worker processes; "1000" = the worker in the bench\'s process\n');
+  out(
+    `\nplan run: DAG of depth ${depth}, per worker: browser pool ${perWorkerConcurrency}, ${activitySlots} activity slots, database pool ${dbPoolSize}; run concurrency = pool x workers; ${cpus().length} cores\n`,
+  );
+  out(
+    '  rows are labelled tests/workers: "1000/2w" = 1,000 tests on 2 worker processes; "1000" = the worker in the bench\'s process\n',
+  );
   for (const f of all) {
     const body = f.standIn ? `STAND-IN test body (${standInMs} ms sleep, no browser)` : 'real replays in Chromium';
-    out(`  ${label(f)}: ${f.tests} tests, concurrency ${f.slots}; layers ${f.layers.join('/')}, ${f.waitForEdges} wait-for + ${f.resumeEdges} resume-from edges; ${body}; ${f.status}, ${f.passed} passed; ${f.pageRequests} page requests\n`);
+    out(
+      `  ${label(f)}: ${f.tests} tests, concurrency ${f.slots}; layers ${f.layers.join('/')}, ${f.waitForEdges} wait-for + ${f.resumeEdges} resume-from edges; ${body}; ${f.status}, ${f.passed} passed; ${f.pageRequests} page requests\n`,
+    );
   }
 
-  out('\nmakespan against the ideal schedule (same DAG, measured per-test durations, as many machines as the run\'s concurrency)\n\n');
+  out(
+    "\nmakespan against the ideal schedule (same DAG, measured per-test durations, as many machines as the run's concurrency)\n\n",
+  );
   out(
     table(
-      ['tests', 'machines', 'API call ms', 'wall s', 'makespan s', 'ideal s', 'crit. path s', 'work/machines s', 'makespan/ideal', 'overhead ms/test', 'tests/s', 'ideal (executeTest) s', 'makespan/that'],
+      [
+        'tests',
+        'machines',
+        'API call ms',
+        'wall s',
+        'makespan s',
+        'ideal s',
+        'crit. path s',
+        'work/machines s',
+        'makespan/ideal',
+        'overhead ms/test',
+        'tests/s',
+        'ideal (executeTest) s',
+        'makespan/that',
+      ],
       all.map((f) => [
         label(f),
         f.slots,
@@ -670,7 +824,8 @@ function report(all: SizeFigures[]): void {
   }
 
   out('\nper test (ms): median, p95, max, count\n\n');
-  const rowsOf = (what: string, pick: (f: SizeFigures) => number[]) => all.map((f) => [`${what} (${label(f)})`, ...dist(pick(f))]);
+  const rowsOf = (what: string, pick: (f: SizeFigures) => number[]) =>
+    all.map((f) => [`${what} (${label(f)})`, ...dist(pick(f))]);
   out(
     table(
       ['', 'median', 'p95', 'max', 'n'],
@@ -687,7 +842,7 @@ function report(all: SizeFigures[]): void {
     ),
   );
 
-  out('\nwhere a test\'s time goes, from the run\'s history and rows (ms): median, p95, max\n\n');
+  out("\nwhere a test's time goes, from the run's history and rows (ms): median, p95, max\n\n");
   const keys = Object.keys(all[0]!.stages);
   out(
     table(
@@ -699,7 +854,22 @@ function report(all: SizeFigures[]): void {
   out('\nthe parent workflow (run:<shortId>), all runs of its chain together\n\n');
   out(
     table(
-      ['tests', 'history events', 'history bytes', 'events/test', 'bytes/test', 'workflow tasks', 'activities', 'tests/activity mean', 'max', 'launches/task', 'reaction med ms', 'reaction p95 ms', 'task queued med ms', 'task run med ms'],
+      [
+        'tests',
+        'history events',
+        'history bytes',
+        'events/test',
+        'bytes/test',
+        'workflow tasks',
+        'activities',
+        'tests/activity mean',
+        'max',
+        'launches/task',
+        'reaction med ms',
+        'reaction p95 ms',
+        'task queued med ms',
+        'task run med ms',
+      ],
       all.map((f) => {
         const perTest = f.parent.events / f.tests;
         const bytesPerTest = f.historyBytes / f.tests;
@@ -723,13 +893,30 @@ function report(all: SizeFigures[]): void {
     ),
   );
   for (const f of all) {
-    if (f.historyLength !== f.parent.events) out(`  note: the runs' histories hold ${f.historyLength} events, fetchHistory ${f.parent.events}\n`);
+    if (f.historyLength !== f.parent.events)
+      out(`  note: the runs' histories hold ${f.historyLength} events, fetchHistory ${f.parent.events}\n`);
   }
 
-  out('\nthe parent\'s continue-as-new chain: the largest single history against Temporal\'s limits (51,200 events, 50 MB)\n\n');
+  out(
+    "\nthe parent's continue-as-new chain: the largest single history against Temporal's limits (51,200 events, 50 MB)\n\n",
+  );
   out(
     table(
-      ['tests', 'test body', 'runs', 'continue-as-new', 'largest run events', 'largest run bytes', '% of 51,200 events', '% of 50 MB', 'events per run', 'total events', 'total bytes', 'plan bytes per run', 'plan bytes/test'],
+      [
+        'tests',
+        'test body',
+        'runs',
+        'continue-as-new',
+        'largest run events',
+        'largest run bytes',
+        '% of 51,200 events',
+        '% of 50 MB',
+        'events per run',
+        'total events',
+        'total bytes',
+        'plan bytes per run',
+        'plan bytes/test',
+      ],
       all.map((f) => {
         const events = Math.max(...f.chain.map((r) => r.events));
         const bytes = Math.max(...f.chain.map((r) => r.bytes));
@@ -760,11 +947,20 @@ function report(all: SizeFigures[]): void {
       all.map((f) => {
         const total = groups.reduce((s, g) => s + (f.cpu[g] ?? 0), 0);
         const available = (cpus().length * f.wallMs) / 1000;
-        return [label(f), ...groups.map((g) => fixed(f.cpu[g] ?? 0, 1)), fixed(total, 1), fixed(available, 1), fixed((total / available) * 100, 0), ms((total * 1000) / f.tests)];
+        return [
+          label(f),
+          ...groups.map((g) => fixed(f.cpu[g] ?? 0, 1)),
+          fixed(total, 1),
+          fixed(available, 1),
+          fixed((total / available) * 100, 0),
+          ms((total * 1000) / f.tests),
+        ];
       }),
     ),
   );
-  out('  node = this process: the page server and the bench, and with no worker processes the worker (workflows, activities, Playwright client, egress proxies).\n');
+  out(
+    '  node = this process: the page server and the bench, and with no worker processes the worker (workflows, activities, Playwright client, egress proxies).\n',
+  );
   out('  workers = the worker processes (node and its esbuild), Chromium apart.\n');
   if (all.some((f) => f.workers > 0)) throughput(all, groups);
 }
@@ -772,10 +968,25 @@ function report(all: SizeFigures[]): void {
 /** Per size, one row per worker count: throughput, its scaling against the first count, how the run was shared. */
 function throughput(all: SizeFigures[], groups: string[]): void {
   const out = (s: string) => process.stdout.write(s);
-  out('\nthroughput per worker count (run concurrency = workers x browser pool; speedup against the first count of the same size)\n\n');
+  out(
+    '\nthroughput per worker count (run concurrency = workers x browser pool; speedup against the first count of the same size)\n\n',
+  );
   out(
     table(
-      ['tests', 'workers', 'concurrency', 'makespan s', 'ideal s', 'makespan/ideal', 'tests/s', 'speedup', 'executeTest per worker', 'CPU s per worker', ...groups.map((g) => `${g} s`), 'busy %'],
+      [
+        'tests',
+        'workers',
+        'concurrency',
+        'makespan s',
+        'ideal s',
+        'makespan/ideal',
+        'tests/s',
+        'speedup',
+        'executeTest per worker',
+        'CPU s per worker',
+        ...groups.map((g) => `${g} s`),
+        'busy %',
+      ],
       all.map((f) => {
         const first = all.find((o) => o.tests === f.tests)!;
         const rate = f.tests / (f.makespanMs / 1000);
@@ -817,7 +1028,11 @@ try {
   onCleanup('page server', () => new Promise((resolve) => page.server.close(resolve)));
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-bench-blobs-'));
   onCleanup('blob dir', async () => rmSync(blobDir, { recursive: true, force: true }));
-  const [postgres, temporal, bundle] = await Promise.allSettled([startPostgres(tools.postgresBin), startDevServer({ executable: tools.temporal }), bundleWorkflows()]);
+  const [postgres, temporal, bundle] = await Promise.allSettled([
+    startPostgres(tools.postgresBin),
+    startDevServer({ executable: tools.temporal }),
+    bundleWorkflows(),
+  ]);
   if (postgres.status === 'fulfilled') onCleanup('postgres', () => (postgres.value as PostgresCluster).stop());
   if (temporal.status === 'fulfilled') onCleanup('temporal dev server', () => (temporal.value as DevServer).stop());
   for (const r of [postgres, temporal, bundle]) if (r.status === 'rejected') throw r.reason;
@@ -835,7 +1050,9 @@ try {
     for (const workers of workerCounts) {
       const started = Date.now();
       results.push(await runSize(shared, n, workers));
-      process.stderr.write(`bench/plan-run: ${n} tests on ${workers || 'the in-process'} worker(s) done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+      process.stderr.write(
+        `bench/plan-run: ${n} tests on ${workers || 'the in-process'} worker(s) done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+      );
     }
   }
   report(results);

@@ -21,13 +21,30 @@ import type { QualitySignal } from '../src/domain/quality.js';
 import type { BrowserPool } from '../src/browser/pool.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import { allQualityProblems, profileSteps } from '../test/support/fixtures/quality.js';
-import { createBenchPool, envInt, fixed, median, percentile, recordedSteps, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
+import {
+  createBenchPool,
+  envInt,
+  fixed,
+  median,
+  percentile,
+  recordedSteps,
+  shopConfigs,
+  stepTimeoutMs,
+  table,
+  watchdog,
+} from './support.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 20);
 const warmups = 3;
 watchdog(90 + (iterations + warmups) * 4 * 15, 'bench/quality-signals');
 
-async function replay(page: Page, startUrl: string, steps: typeof recordedSteps, collect: boolean, scanCache?: ScanCache): Promise<QualitySignal[]> {
+async function replay(
+  page: Page,
+  startUrl: string,
+  steps: typeof recordedSteps,
+  collect: boolean,
+  scanCache?: ScanCache,
+): Promise<QualitySignal[]> {
   const collector = collect ? new SignalCollector(page, { scanCache }) : undefined;
   const result = await replaySteps(page, steps, {
     startUrl,
@@ -49,7 +66,11 @@ async function timed(pool: BrowserPool, shopUrl: string, collect: boolean, scanC
   });
 }
 
-const label = { cold: 'every document new', project: 'documents in the project store', warm: 'documents in the worker memory' } as const;
+const label = {
+  cold: 'every document new',
+  project: 'documents in the project store',
+  warm: 'documents in the worker memory',
+} as const;
 
 let fixture: FixtureApps | undefined;
 let pool: BrowserPool | undefined;
@@ -61,7 +82,10 @@ try {
   fixture.quality.setQualityProblems(allQualityProblems);
   const found = await pool.withContext({}, ({ page }) => replay(page, `${url}/quality/`, profileSteps, true));
   process.stdout.write(`Profile page with ${allQualityProblems.join(', ')}: ${found.length} signals\n`);
-  for (const s of found) process.stdout.write(`  ${s.kind} ${s.severity} step ${s.stepIndex} ${s.rule ?? ''} ${s.message.slice(0, 90)} ${s.target?.slice(0, 60) ?? ''}\n`);
+  for (const s of found)
+    process.stdout.write(
+      `  ${s.kind} ${s.severity} step ${s.stepIndex} ${s.rule ?? ''} ${s.message.slice(0, 90)} ${s.target?.slice(0, 60) ?? ''}\n`,
+    );
 
   const db = createDatabase({ kind: 'pglite' });
   await migrateToLatest(db);
@@ -79,15 +103,25 @@ try {
   }
   await db.destroy();
   const overhead = (k: Exclude<Variant, 'without'>) => median(runs[k]) / median(runs.without) - 1;
-  process.stdout.write(`\n${recordedSteps.length}-step shop test (5 documents), one Chromium, fresh context per run; ${iterations} runs each after ${warmups} warm-ups, rotating\n\n`);
+  process.stdout.write(
+    `\n${recordedSteps.length}-step shop test (5 documents), one Chromium, fresh context per run; ${iterations} runs each after ${warmups} warm-ups, rotating\n\n`,
+  );
   process.stdout.write(
     table(
       ['variant', 'median ms', 'p90 ms', 'min ms', 'max ms'],
-      variants.map((k) => [k === 'without' ? 'replay without signals' : `replay with signals, ${label[k]}`, fixed(median(runs[k])), fixed(percentile(runs[k], 90)), fixed(Math.min(...runs[k])), fixed(Math.max(...runs[k]))]),
+      variants.map((k) => [
+        k === 'without' ? 'replay without signals' : `replay with signals, ${label[k]}`,
+        fixed(median(runs[k])),
+        fixed(percentile(runs[k], 90)),
+        fixed(Math.min(...runs[k])),
+        fixed(Math.max(...runs[k])),
+      ]),
     ),
   );
   for (const k of ['cold', 'project', 'warm'] as const) {
-    process.stdout.write(`\ncollection overhead, ${label[k]}: median ${(overhead(k) * 100).toFixed(1)}% (goal ≤ 15%: ${overhead(k) <= 0.15 ? 'met' : 'NOT met'})`);
+    process.stdout.write(
+      `\ncollection overhead, ${label[k]}: median ${(overhead(k) * 100).toFixed(1)}% (goal ≤ 15%: ${overhead(k) <= 0.15 ? 'met' : 'NOT met'})`,
+    );
   }
   process.stdout.write('\n');
 } finally {

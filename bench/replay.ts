@@ -8,7 +8,19 @@
 import type { Page } from 'playwright-core';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import type { BrowserPool } from '../src/browser/pool.js';
-import { createBenchPool, envInt, fixed, median, percentile, recordedSteps, replayShop, shopConfigs, table, timedReplay, watchdog } from './support.js';
+import {
+  createBenchPool,
+  envInt,
+  fixed,
+  median,
+  percentile,
+  recordedSteps,
+  replayShop,
+  shopConfigs,
+  table,
+  timedReplay,
+  watchdog,
+} from './support.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 20);
 const warmups = 3;
@@ -66,8 +78,20 @@ try {
     table(
       ['variant', 'median ms', 'p90 ms', 'min ms', 'max ms'],
       [
-        ['replaySteps (recorded)', fixed(median(runs.replay)), fixed(percentile(runs.replay, 90)), fixed(Math.min(...runs.replay)), fixed(Math.max(...runs.replay))],
-        ['hand-written Playwright', fixed(median(runs.hand)), fixed(percentile(runs.hand, 90)), fixed(Math.min(...runs.hand)), fixed(Math.max(...runs.hand))],
+        [
+          'replaySteps (recorded)',
+          fixed(median(runs.replay)),
+          fixed(percentile(runs.replay, 90)),
+          fixed(Math.min(...runs.replay)),
+          fixed(Math.max(...runs.replay)),
+        ],
+        [
+          'hand-written Playwright',
+          fixed(median(runs.hand)),
+          fixed(percentile(runs.hand, 90)),
+          fixed(Math.min(...runs.hand)),
+          fixed(Math.max(...runs.hand)),
+        ],
       ],
     ),
   );

@@ -15,7 +15,10 @@ import { shopCredentials } from '../test/support/fixture-apps.js';
 /** Per-step timeout, as the worker uses by default (PROCTOR_STEP_TIMEOUT_MS). */
 export const stepTimeoutMs = 10_000;
 
-export const shopConfigs: Record<string, string> = { SHOP_EMAIL: shopCredentials.email, SHOP_PASSWORD: shopCredentials.password };
+export const shopConfigs: Record<string, string> = {
+  SHOP_EMAIL: shopCredentials.email,
+  SHOP_PASSWORD: shopCredentials.password,
+};
 
 /**
  * The 10-step shop test exactly as burn-in records it (locators from `locatorForRef`, fallbacks and targets included): sign
@@ -23,23 +26,89 @@ export const shopConfigs: Record<string, string> = { SHOP_EMAIL: shopCredentials
  * `runAgent` on the fixture shop with a scripted LLM picking these elements.
  */
 export const recordedSteps: Step[] = [
-  { action: 'fill', locator: "getByRole('textbox', { name: 'Email' })", fallbacks: ['locator(\'input[name="email"]\')'], value: '{{SHOP_EMAIL}}', target: { role: 'textbox', name: 'Email' }, description: 'Type the shopper email' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'Password' })", fallbacks: ['locator(\'input[name="password"]\')'], value: '{{SHOP_PASSWORD}}', target: { role: 'textbox', name: 'Password' }, description: 'Type the password' },
-  { action: 'click', locator: "getByRole('button', { name: 'Sign in' })", fallbacks: [], target: { role: 'button', name: 'Sign in' }, description: 'Sign in' },
-  { action: 'click', locator: "getByRole('button', { name: 'Add Coffee mug to cart' })", fallbacks: [], target: { role: 'button', name: 'Add Coffee mug to cart' }, description: 'Add the coffee mug to the cart' },
-  { action: 'click', locator: "getByRole('button', { name: 'Add Tea pot to cart' })", fallbacks: [], target: { role: 'button', name: 'Add Tea pot to cart' }, description: 'Add the tea pot to the cart' },
-  { action: 'click', locator: "getByRole('button', { name: 'Add Water bottle to cart' })", fallbacks: [], target: { role: 'button', name: 'Add Water bottle to cart' }, description: 'Add the water bottle to the cart' },
-  { action: 'click', locator: "getByRole('link', { name: 'Cart (3)' })", fallbacks: [], target: { role: 'link', name: 'Cart (3)' }, description: 'Open the cart' },
-  { action: 'assert_text', locator: "getByText('Total:')", fallbacks: [], value: 'Total: 60.50', description: 'The cart total is 60.50' },
-  { action: 'click', locator: "getByRole('button', { name: 'Checkout' })", fallbacks: [], target: { role: 'button', name: 'Checkout' }, description: 'Go to checkout' },
-  { action: 'assert_visible', locator: "getByRole('heading', { name: 'Checkout' })", fallbacks: [], target: { role: 'heading', name: 'Checkout' }, description: 'The checkout page is shown' },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'Email' })",
+    fallbacks: ['locator(\'input[name="email"]\')'],
+    value: '{{SHOP_EMAIL}}',
+    target: { role: 'textbox', name: 'Email' },
+    description: 'Type the shopper email',
+  },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'Password' })",
+    fallbacks: ['locator(\'input[name="password"]\')'],
+    value: '{{SHOP_PASSWORD}}',
+    target: { role: 'textbox', name: 'Password' },
+    description: 'Type the password',
+  },
+  {
+    action: 'click',
+    locator: "getByRole('button', { name: 'Sign in' })",
+    fallbacks: [],
+    target: { role: 'button', name: 'Sign in' },
+    description: 'Sign in',
+  },
+  {
+    action: 'click',
+    locator: "getByRole('button', { name: 'Add Coffee mug to cart' })",
+    fallbacks: [],
+    target: { role: 'button', name: 'Add Coffee mug to cart' },
+    description: 'Add the coffee mug to the cart',
+  },
+  {
+    action: 'click',
+    locator: "getByRole('button', { name: 'Add Tea pot to cart' })",
+    fallbacks: [],
+    target: { role: 'button', name: 'Add Tea pot to cart' },
+    description: 'Add the tea pot to the cart',
+  },
+  {
+    action: 'click',
+    locator: "getByRole('button', { name: 'Add Water bottle to cart' })",
+    fallbacks: [],
+    target: { role: 'button', name: 'Add Water bottle to cart' },
+    description: 'Add the water bottle to the cart',
+  },
+  {
+    action: 'click',
+    locator: "getByRole('link', { name: 'Cart (3)' })",
+    fallbacks: [],
+    target: { role: 'link', name: 'Cart (3)' },
+    description: 'Open the cart',
+  },
+  {
+    action: 'assert_text',
+    locator: "getByText('Total:')",
+    fallbacks: [],
+    value: 'Total: 60.50',
+    description: 'The cart total is 60.50',
+  },
+  {
+    action: 'click',
+    locator: "getByRole('button', { name: 'Checkout' })",
+    fallbacks: [],
+    target: { role: 'button', name: 'Checkout' },
+    description: 'Go to checkout',
+  },
+  {
+    action: 'assert_visible',
+    locator: "getByRole('heading', { name: 'Checkout' })",
+    fallbacks: [],
+    target: { role: 'heading', name: 'Checkout' },
+    description: 'The checkout page is shown',
+  },
 ];
 
 /** A pool as the worker builds it (same flags, network guard, one context per job), allowing 127.0.0.1. */
 export function createBenchPool(concurrency: number): BrowserPool {
   const executablePath = loadPrograms().chromium;
   if (!executablePath) throw new Error('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
-  return createBrowserPool({ executablePath, concurrency, networkGuard: createNetworkGuard({ allowPrivateNetworks: true }) });
+  return createBrowserPool({
+    executablePath,
+    concurrency,
+    networkGuard: createNetworkGuard({ allowPrivateNetworks: true }),
+  });
 }
 
 /** The worker settings of a benchmark: `concurrency` browser contexts, 127.0.0.1 allowed, no LLM, no email. */
@@ -53,7 +122,12 @@ export function benchWorkerSettings(concurrency: number): WorkerSettings {
 
 export function replayShop(page: Page, shopUrl: string): Promise<ReplayResult> {
   const startUrl = `${shopUrl}/shop/login`;
-  return replaySteps(page, recordedSteps, { startUrl, baseUrl: startUrl, values: new RunValues({ configs: shopConfigs }), timeoutMs: stepTimeoutMs });
+  return replaySteps(page, recordedSteps, {
+    startUrl,
+    baseUrl: startUrl,
+    values: new RunValues({ configs: shopConfigs }),
+    timeoutMs: stepTimeoutMs,
+  });
 }
 
 /**
@@ -108,7 +182,11 @@ export const mean = (values: number[]): number => values.reduce((a, b) => a + b,
 export function table(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n';
 }
 

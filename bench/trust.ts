@@ -15,7 +15,16 @@ import { watchdog } from './support.js';
 watchdog(900, 'bench/trust');
 const executablePath = loadPrograms().chromium;
 if (!executablePath) throw new Error('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const browser = await chromium.launch({
+  executablePath,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
 const llm = await startScriptedLlm();
 const all = cells();
 const matrix = await serveMatrix(all);
@@ -25,12 +34,23 @@ try {
   const results = await runMatrix(browser, llm, all, matrix);
   console.log(matrixTable(results));
   console.log();
-  console.log(`F failed · R passed, reporting a regression change · = passed on the recorded element after a swap · SILENT passed with the feature broken`);
-  console.log(JSON.stringify({ ...summary(results), llmCalls: llm.requests.length, seconds: Math.round((performance.now() - started) / 1000) }));
+  console.log(
+    `F failed · R passed, reporting a regression change · = passed on the recorded element after a swap · SILENT passed with the feature broken`,
+  );
+  console.log(
+    JSON.stringify({
+      ...summary(results),
+      llmCalls: llm.requests.length,
+      seconds: Math.round((performance.now() - started) / 1000),
+    }),
+  );
   const kinds: Record<string, number> = {};
   for (const r of results) if (r.failureKind) kinds[r.failureKind] = (kinds[r.failureKind] ?? 0) + 1;
   console.log('failure kinds of the failed cells:', JSON.stringify(kinds));
-  for (const r of results.filter((x) => x.outcome === 'SILENT PASS' || x.control === 'NOT CLEAN')) console.log(`  cell ${r.id} ${r.step} × ${r.locator} × ${r.mutation}: ${r.outcome} ${r.control ?? ''} — ${r.detail}`);
+  for (const r of results.filter((x) => x.outcome === 'SILENT PASS' || x.control === 'NOT CLEAN'))
+    console.log(
+      `  cell ${r.id} ${r.step} × ${r.locator} × ${r.mutation}: ${r.outcome} ${r.control ?? ''} — ${r.detail}`,
+    );
 } finally {
   await matrix.stop();
   await llm.stop();

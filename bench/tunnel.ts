@@ -33,10 +33,13 @@ const samples = Number(process.env.BENCH_SAMPLES ?? 500);
 const downloads = 5;
 const connections = 10;
 
-setTimeout(() => {
-  process.stderr.write('bench: timed out\n');
-  process.exit(1);
-}, (3 * (duration + 2) + 180) * 1000).unref();
+setTimeout(
+  () => {
+    process.stderr.write('bench: timed out\n');
+    process.exit(1);
+  },
+  (3 * (duration + 2) + 180) * 1000,
+).unref();
 
 interface Target {
   name: string;
@@ -50,18 +53,24 @@ const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 
 function get(t: Target, path: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: t.port, path: t.target(path), headers: t.headers, agent: keepAlive }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port: t.port, path: t.target(path), headers: t.headers, agent: keepAlive },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function latency(t: Target): Promise<{ median: number; p90: number }> {
   for (let i = 0; i < 50; i += 1) await get(t, '/small');
@@ -79,10 +88,16 @@ async function latency(t: Target): Promise<{ median: number; p90: number }> {
 async function throughput(t: Target): Promise<number> {
   const run = (seconds: number) =>
     // The request target goes into the request line as given: a path, or an absolute URL for the proxy.
-    autocannon({ url: `http://127.0.0.1:${t.port}`, requests: [{ method: 'GET', path: t.target('/small'), headers: t.headers }], connections, duration: seconds });
+    autocannon({
+      url: `http://127.0.0.1:${t.port}`,
+      requests: [{ method: 'GET', path: t.target('/small'), headers: t.headers }],
+      connections,
+      duration: seconds,
+    });
   await run(2);
   const result = await run(duration);
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${t.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${t.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -92,7 +107,8 @@ async function download(t: Target): Promise<{ median: number; mbPerSecond: numbe
     const started = performance.now();
     const res = await get(t, '/big');
     const ms = performance.now() - started;
-    if (res.body.length !== bigDownloadBytes || createHash('sha256').update(res.body).digest('hex') !== bigDigest) throw new Error(`${t.name}: the 10 MB body arrived damaged`);
+    if (res.body.length !== bigDownloadBytes || createHash('sha256').update(res.body).digest('hex') !== bigDigest)
+      throw new Error(`${t.name}: the 10 MB body arrived damaged`);
     if (i > 0) times.push(ms);
   }
   times.sort((a, b) => a - b);
@@ -123,23 +139,42 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   const local = await startLocalApp();
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'tunnel', '--port', `web=${local.port}`, '--api-url', apiUrl], {
-    env: { ...process.env, PROCTOR_TOKEN: tenant.token },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli.ts', 'tunnel', '--port', `web=${local.port}`, '--api-url', apiUrl],
+    {
+      env: { ...process.env, PROCTOR_TOKEN: tenant.token },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   await waitFor(async () => /connections 4\/4/.test(out), 30_000, 'proctor tunnel to hold 4 connections');
   const tunnelUrl = new URL(/-> (\S+)/.exec(out)![1]!);
 
   const router = createTunnelRouter({ db, domain, internalSecret: secret });
-  const proxy = await startEgressProxy(createNetworkGuard({ allowPrivateNetworks: false, isTunnelHost: router.isTunnelHost }), undefined, router, tenant.projectId);
+  const proxy = await startEgressProxy(
+    createNetworkGuard({ allowPrivateNetworks: false, isTunnelHost: router.isTunnelHost }),
+    undefined,
+    router,
+    tenant.projectId,
+  );
   const proxyPort = Number(new URL(proxy.server).port);
 
   const targets: Target[] = [
     { name: 'direct to the local app', port: local.port, target: (p) => p, headers: {} },
-    { name: 'tunnel edge (API → WebSocket → client)', port, target: (p) => p, headers: { host: tunnelUrl.host, [agentSecretHeader]: secret, [agentProjectHeader]: tenant.projectId } },
-    { name: 'agent path (egress proxy → edge → client)', port: proxyPort, target: (p) => `${tunnelUrl.origin}${p}`, headers: { host: tunnelUrl.host } },
+    {
+      name: 'tunnel edge (API → WebSocket → client)',
+      port,
+      target: (p) => p,
+      headers: { host: tunnelUrl.host, [agentSecretHeader]: secret, [agentProjectHeader]: tenant.projectId },
+    },
+    {
+      name: 'agent path (egress proxy → edge → client)',
+      port: proxyPort,
+      target: (p) => `${tunnelUrl.origin}${p}`,
+      headers: { host: tunnelUrl.host },
+    },
   ];
 
   const rows: string[][] = [];
@@ -147,13 +182,21 @@ async function main(): Promise<void> {
     const lat = await latency(t);
     const rps = await throughput(t);
     const dl = await download(t);
-    rows.push([t.name, rps.toFixed(0), lat.median.toFixed(2), lat.p90.toFixed(2), dl.median.toFixed(0), dl.mbPerSecond.toFixed(0)]);
+    rows.push([
+      t.name,
+      rps.toFixed(0),
+      lat.median.toFixed(2),
+      lat.p90.toFixed(2),
+      dl.median.toFixed(0),
+      dl.mbPerSecond.toFixed(0),
+    ]);
   }
   const directMedian = Number(rows[0]![2]);
   const header = ['path', 'small req/s', 'median ms', 'p90 ms', '10 MB ms', 'MB/s', 'added ms (median)'];
   const table = rows.map((r) => [...r, (Number(r[2]) - directMedian).toFixed(2)]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   process.stdout.write(
     [
       `small page: ${samples} sequential requests (keep-alive) for latency, autocannon ${connections} connections × ${duration} s for req/s;`,

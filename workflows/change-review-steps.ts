@@ -1,4 +1,10 @@
-import { ChildWorkflowCancellationType, executeChild, isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import {
+  ChildWorkflowCancellationType,
+  executeChild,
+  isCancellation,
+  log,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { ReviewNewTest } from '../activities/change-review.js';
 import {
@@ -25,7 +31,10 @@ const llm = proxyActivities<Activities>(chatLlmActivity);
  * choose affected tests and goals for missing ones, burn in the new tests (children), run them with the chosen ones
  * in one `planRun` child on the review's environments, and write the verdict from the results.
  */
-export async function reviewChange(input: ChangeReviewInput, setPhase: (phase: ChangeReviewPhase) => void): Promise<ChangeReviewResult> {
+export async function reviewChange(
+  input: ChangeReviewInput,
+  setPhase: (phase: ChangeReviewPhase) => void,
+): Promise<ChangeReviewResult> {
   const { changeReviewId, assistantMessageId, projectId } = input;
   const lines: string[] = [];
   // Progress grows line by line on the PARTIAL reply: a poller sees where the review is.
@@ -39,7 +48,14 @@ export async function reviewChange(input: ChangeReviewInput, setPhase: (phase: C
   const change = await db.loadReviewChange({ changeReviewId });
   const base = { url: change.chatUrl, source: change.source };
   const finish = async (result: Omit<ChangeReviewResult, 'url' | 'source'>): Promise<ChangeReviewResult> => {
-    await db.finishChangeReview({ changeReviewId, assistantMessageId, verdict: result.verdict, summary: result.summary, tests: result.tests, body: result.body });
+    await db.finishChangeReview({
+      changeReviewId,
+      assistantMessageId,
+      verdict: result.verdict,
+      summary: result.summary,
+      tests: result.tests,
+      body: result.body,
+    });
     return { ...result, ...base };
   };
 
@@ -49,17 +65,33 @@ export async function reviewChange(input: ChangeReviewInput, setPhase: (phase: C
     return finish({ verdict: 'Comment', summary, body, tests: [] });
   }
 
-  await progress('selecting', `Reviewing "${change.title}" (${plural(change.paths.length, 'file')}): choosing the tests it affects…`);
+  await progress(
+    'selecting',
+    `Reviewing "${change.title}" (${plural(change.paths.length, 'file')}): choosing the tests it affects…`,
+  );
   const selection = await llm.selectReviewTests({ changeReviewId });
   const chosen = chosenTestsLine(selection.existing);
   const notRun: ChangeReviewTestResult[] = [];
   const burnedIn: string[] = [];
   if (selection.newTests.length > 0) {
-    await progress('creating-tests', `${chosen} Creating ${plural(selection.newTests.length, 'new test')} where coverage is missing: ${selection.newTests.map((t) => `"${t.name}"`).join(', ')}…`);
-    const outcomes = await Promise.all(selection.newTests.map((test) => createAndBurnIn(changeReviewId, projectId, test)));
+    await progress(
+      'creating-tests',
+      `${chosen} Creating ${plural(selection.newTests.length, 'new test')} where coverage is missing: ${selection.newTests.map((t) => `"${t.name}"`).join(', ')}…`,
+    );
+    const outcomes = await Promise.all(
+      selection.newTests.map((test) => createAndBurnIn(changeReviewId, projectId, test)),
+    );
     for (const { test, failureReason } of outcomes) {
       if (failureReason === undefined) burnedIn.push(test.id);
-      else notRun.push({ testCaseId: test.id, name: test.name, origin: 'new', result: 'NOT_RUN', detail: `could not be generated on the preview: ${failureReason}`, url: `${change.appUrl}/test-cases/${test.id}` });
+      else
+        notRun.push({
+          testCaseId: test.id,
+          name: test.name,
+          origin: 'new',
+          result: 'NOT_RUN',
+          detail: `could not be generated on the preview: ${failureReason}`,
+          url: `${change.appUrl}/test-cases/${test.id}`,
+        });
     }
   }
 
@@ -67,7 +99,10 @@ export async function reviewChange(input: ChangeReviewInput, setPhase: (phase: C
   let tests: ChangeReviewTestResult[] = [];
   let runShortId: string | undefined;
   if (runnable.length > 0) {
-    await progress('running', `${selection.newTests.length ? '' : `${chosen} `}Running ${plural(runnable.length, 'test')} on the preview…`);
+    await progress(
+      'running',
+      `${selection.newTests.length ? '' : `${chosen} `}Running ${plural(runnable.length, 'test')} on the preview…`,
+    );
     const run = await db.createReviewRun({ changeReviewId, testCaseIds: runnable });
     runShortId = run.runShortId;
     try {
@@ -99,20 +134,34 @@ export async function reviewChange(input: ChangeReviewInput, setPhase: (phase: C
     modelError = reasonOf(err);
   }
   const runUrl = runShortId && `${change.appUrl}/runs/${runShortId}`;
-  return finish({ ...reviewReply({ tests, draft, modelError, reasoning: selection.reasoning, runUrl }), tests, runShortId });
+  return finish({
+    ...reviewReply({ tests, draft, modelError, reasoning: selection.reasoning, runUrl }),
+    tests,
+    runShortId,
+  });
 }
 
 /**
  * Writes the new test (stable id) and burns it in as a child on the review's preview; a failed burn-in is a reason,
  * not a failure of the review.
  */
-async function createAndBurnIn(changeReviewId: string, projectId: string, test: ReviewNewTest): Promise<{ test: ReviewNewTest; failureReason?: string }> {
+async function createAndBurnIn(
+  changeReviewId: string,
+  projectId: string,
+  test: ReviewNewTest,
+): Promise<{ test: ReviewNewTest; failureReason?: string }> {
   try {
     const created = await db.createReviewTestCase({ changeReviewId, projectId, test });
     const burned = await executeChild(burnIn, {
       workflowId: workflowIds.burnIn(created.id),
       staticSummary: `Burn-in: ${created.name} (change review)`,
-      args: [{ projectId, testCaseId: created.id, ...(created.environmentUrl && { environmentUrl: created.environmentUrl }) }],
+      args: [
+        {
+          projectId,
+          testCaseId: created.id,
+          ...(created.environmentUrl && { environmentUrl: created.environmentUrl }),
+        },
+      ],
     });
     return burned.status === 'COMPLETED' ? { test } : { test, failureReason: burned.failureReason ?? 'unknown reason' };
   } catch (err) {

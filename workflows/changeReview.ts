@@ -52,11 +52,22 @@ export async function changeReview(input: ChangeReviewInput): Promise<ChangeRevi
     ended = cancelled ? 'was cancelled' : `failed: ${reasonOf(err)}`;
     if (!cancelled) log.warn('change review failed', { chat: input.chatShortId, error: reasonOf(err) });
     await CancellationScope.nonCancellable(() =>
-      db.endChangeReview({ changeReviewId: input.changeReviewId, assistantMessageId: input.assistantMessageId, state: cancelled ? 'CANCELLED' : 'FAILED', reason: cancelled ? undefined : reasonOf(err) }),
+      db.endChangeReview({
+        changeReviewId: input.changeReviewId,
+        assistantMessageId: input.assistantMessageId,
+        state: cancelled ? 'CANCELLED' : 'FAILED',
+        reason: cancelled ? undefined : reasonOf(err),
+      }),
     );
     // The whole workflow was cancelled (not only the review's reply): nothing more runs; waiting replies end too.
     if (cancelled && CancellationScope.current().consideredCancelled) {
-      await CancellationScope.nonCancellable(() => Promise.all(followUps.map((t) => db.finishChatReply({ assistantMessageId: t.assistantMessageId, status: 'CANCELLED', toolsUsed: [] }))));
+      await CancellationScope.nonCancellable(() =>
+        Promise.all(
+          followUps.map((t) =>
+            db.finishChatReply({ assistantMessageId: t.assistantMessageId, status: 'CANCELLED', toolsUsed: [] }),
+          ),
+        ),
+      );
       throw err;
     }
   }
@@ -68,6 +79,11 @@ export async function changeReview(input: ChangeReviewInput): Promise<ChangeRevi
     if ((await turns.answerNext(input)) === 'none') break;
   }
 
-  if (!result) throw ApplicationFailure.create({ message: `change review ${input.chatShortId} ${ended}`, type: failureTypes.changeReviewFailed, nonRetryable: true });
+  if (!result)
+    throw ApplicationFailure.create({
+      message: `change review ${input.chatShortId} ${ended}`,
+      type: failureTypes.changeReviewFailed,
+      nonRetryable: true,
+    });
   return result;
 }

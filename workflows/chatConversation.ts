@@ -22,7 +22,11 @@ export async function chatConversation(input: ChatConversationInput): Promise<vo
 
   setHandler(chatMessageSignal, (request) => turns.accept(request));
   setHandler(cancelChatReplySignal, ({ assistantMessageId }) => turns.cancel(assistantMessageId));
-  setHandler(chatStateQuery, () => ({ answered, pending: pending.map((p) => p.turn), current: turns.current?.request.turn ?? null }));
+  setHandler(chatStateQuery, () => ({
+    answered,
+    pending: pending.map((p) => p.turn),
+    current: turns.current?.request.turn ?? null,
+  }));
 
   for (;;) {
     const woken = await condition(() => pending.length > 0 || workflowInfo().continueAsNewSuggested, idleTimeout);

@@ -24,7 +24,10 @@ const db = proxyActivities<Activities>(dbActivity);
 // The turn's own bookkeeping (is the reply still wanted, title, final status) is short idempotent writes: as
 // local activities they run inside the workflow task, saving a task-queue round trip before the model is asked
 // and between the end of its stream and COMPLETED (bench/chat.ts).
-const bookkeeping = proxyLocalActivities<Activities>({ startToCloseTimeout: dbActivity.startToCloseTimeout, retry: dbActivity.retry });
+const bookkeeping = proxyLocalActivities<Activities>({
+  startToCloseTimeout: dbActivity.startToCloseTimeout,
+  retry: dbActivity.retry,
+});
 const llm = proxyActivities<Activities>(chatLlmActivity);
 
 /** Model calls per turn at most: each answers with text or asks for tools; a model that never stops is cut off. */
@@ -38,14 +41,24 @@ const maxRounds = 12;
 export async function chatTurn(input: ChatTurnInput): Promise<ChatTurnResult> {
   const toolsUsed: string[] = [];
   const finish = (status: ChatTurnResult['status'], text?: string) =>
-    bookkeeping.finishChatReply({ assistantMessageId: input.assistantMessageId, status, text, toolsUsed }).then(() => ({ status, toolsUsed }));
+    bookkeeping
+      .finishChatReply({ assistantMessageId: input.assistantMessageId, status, text, toolsUsed })
+      .then(() => ({ status, toolsUsed }));
 
-  if (!(await bookkeeping.beginChatTurn({ assistantMessageId: input.assistantMessageId }))) return { status: 'CANCELLED', toolsUsed };
+  if (!(await bookkeeping.beginChatTurn({ assistantMessageId: input.assistantMessageId })))
+    return { status: 'CANCELLED', toolsUsed };
   const exchanges: ChatToolExchange[] = [];
   let text = '';
   try {
     for (let round = 0; round < maxRounds; round++) {
-      const reply = await llm.streamChatReply({ chatId: input.chatId, projectId: input.projectId, turn: input.turn, assistantMessageId: input.assistantMessageId, prefix: text, exchanges });
+      const reply = await llm.streamChatReply({
+        chatId: input.chatId,
+        projectId: input.projectId,
+        turn: input.turn,
+        assistantMessageId: input.assistantMessageId,
+        prefix: text,
+        exchanges,
+      });
       text = reply.text;
       if (reply.toolCalls.length === 0) {
         // Titled before the reply completes: a client that stops polling at COMPLETED sees the title.
@@ -60,7 +73,10 @@ export async function chatTurn(input: ChatTurnInput): Promise<ChatTurnResult> {
       }
       exchanges.push({ text: reply.roundText, toolCalls: reply.toolCalls, results });
     }
-    return await finish('COMPLETED', `${text}\n\n(Stopped after ${maxRounds} tool rounds without a final answer.)`.trim());
+    return await finish(
+      'COMPLETED',
+      `${text}\n\n(Stopped after ${maxRounds} tool rounds without a final answer.)`.trim(),
+    );
   } catch (err) {
     if (isCancellation(err)) return CancellationScope.nonCancellable(() => finish('CANCELLED'));
     return finish('FAILED', `The assistant could not answer: ${reasonOf(err)}`);
@@ -73,7 +89,11 @@ function reasonOf(err: unknown): string {
 }
 
 // Tool calls recorded before the tool registry said how each runs: the three that were not plain activities then.
-const runsBeforeRegistry: Readonly<Record<string, ChatToolRuns>> = { create_test_case: 'burnIn', run_tests: 'planRun', explore_page: 'browser' };
+const runsBeforeRegistry: Readonly<Record<string, ChatToolRuns>> = {
+  create_test_case: 'burnIn',
+  run_tests: 'planRun',
+  explore_page: 'browser',
+};
 // Turns that started before it ran browser tools through runChatTool and read a run's results with chatRunResults.
 const toolRegistryPatch = 'chat-tool-registry';
 
@@ -110,10 +130,20 @@ async function runTool(input: ChatTurnInput, call: ChatToolCall): Promise<string
         workflowId: workflowIds.planRun(run.runShortId),
         staticSummary: `Run ${run.runShortId} (chat ${input.chatShortId}): ${run.testCount} test(s)`,
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-        args: [{ runId: run.runId, runShortId: run.runShortId, projectId: input.projectId, concurrency: run.concurrency, heal: true }],
+        args: [
+          {
+            runId: run.runId,
+            runShortId: run.runShortId,
+            projectId: input.projectId,
+            concurrency: run.concurrency,
+            heal: true,
+          },
+        ],
       });
       if (!patched(toolRegistryPatch)) {
-        return db.runChatTool.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, name: 'get_run_results', args: { runShortId: run.runShortId } }]);
+        return db.runChatTool.executeWithOptions({ ...dbActivity, summary }, [
+          { ...ctx, name: 'get_run_results', args: { runShortId: run.runShortId } },
+        ]);
       }
       return db.chatRunResults.executeWithOptions({ ...dbActivity, summary }, [{ ...ctx, runShortId: run.runShortId }]);
     }

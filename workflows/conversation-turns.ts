@@ -1,4 +1,11 @@
-import { CancellationScope, ChildWorkflowCancellationType, executeChild, isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  executeChild,
+  isCancellation,
+  log,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { chatTurn } from './chatTurn.js';
@@ -39,7 +46,11 @@ export class ConversationTurns {
   }
 
   /** Answers the next waiting turn: `none` when nothing waits, `cancelled` when its reply was cancelled before. */
-  async answerNext(conversation: { chatId: string; chatShortId: string; projectId: string }): Promise<'answered' | 'cancelled' | 'none'> {
+  async answerNext(conversation: {
+    chatId: string;
+    chatShortId: string;
+    projectId: string;
+  }): Promise<'answered' | 'cancelled' | 'none'> {
     const request = this.pending.shift();
     if (!request) return 'none';
     if (this.cancelled.delete(request.assistantMessageId)) {
@@ -62,7 +73,11 @@ export class ConversationTurns {
  * workflow that owns a conversation (`chatConversation`, and `changeReview` for follow-ups after its verdict).
  * The turn ends its reply itself; this covers a turn that could not (cancelled, terminated, failed for good).
  */
-async function answerTurn(conversation: { chatId: string; chatShortId: string; projectId: string }, request: ChatTurnRequest, scope: CancellationScope): Promise<void> {
+async function answerTurn(
+  conversation: { chatId: string; chatShortId: string; projectId: string },
+  request: ChatTurnRequest,
+  scope: CancellationScope,
+): Promise<void> {
   const { chatId, chatShortId, projectId } = conversation;
   try {
     await scope.run(() =>

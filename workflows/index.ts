@@ -11,7 +11,18 @@ import { changeReview } from './changeReview.js';
 import { mergeRequestReview } from './mergeRequestReview.js';
 import { insertStep } from './insertStep.js';
 
-export { systemCheck, burnIn, planRun, testExecution, scheduledPlanRun, chatConversation, chatTurn, changeReview, mergeRequestReview, insertStep };
+export {
+  systemCheck,
+  burnIn,
+  planRun,
+  testExecution,
+  scheduledPlanRun,
+  chatConversation,
+  chatTurn,
+  changeReview,
+  mergeRequestReview,
+  insertStep,
+};
 
 // The contract check: tsc fails here when a workflow is missing, extra, or takes or returns other than its
 // declaration in shared.ts says (the API and the lifecycle helpers type their calls by that declaration).

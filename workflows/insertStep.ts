@@ -27,7 +27,8 @@ export async function insertStep(input: InsertStepInput): Promise<InsertStepResu
     if (recorded.status === 'FAILED') return await fail(recorded.failureReason);
     return await db.saveStepInsertion({ insertionId: input.insertionId, steps: recorded.steps });
   } catch (err) {
-    if (isCancellation(err)) await CancellationScope.nonCancellable(() => fail('the insertion was cancelled: nothing was saved'));
+    if (isCancellation(err))
+      await CancellationScope.nonCancellable(() => fail('the insertion was cancelled: nothing was saved'));
     throw err;
   }
 }

@@ -1,4 +1,11 @@
-import { CancellationScope, ChildWorkflowCancellationType, executeChild, isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  executeChild,
+  isCancellation,
+  log,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { MergeRequestRef } from '../src/domain/git.js';
 import { dbActivity, gitActivity } from './activity-options.js';
@@ -31,14 +38,33 @@ export interface HeadReview {
  * One review of one head commit in `scope`: the review's row and start comment, a `changeReview` child, the verdict.
  * Cancelling the scope (a newer head, closing) stops it; the start comment's status is then ended as superseded.
  */
-export function reviewHead(scope: CancellationScope, r: HeadReview, show: (patch: Partial<MergeRequestReviewState>) => void): Promise<void> {
+export function reviewHead(
+  scope: CancellationScope,
+  r: HeadReview,
+  show: (patch: Partial<MergeRequestReviewState>) => void,
+): Promise<void> {
   const { projectId, ref, head, trigger, key } = r;
   let announced = false;
   return scope
     .run(async () => {
-      const begun = await db.beginMergeRequestReview({ projectId, ref, head, trigger, deployments: r.deployments, idempotencyKey: key });
+      const begun = await db.beginMergeRequestReview({
+        projectId,
+        ref,
+        head,
+        trigger,
+        deployments: r.deployments,
+        idempotencyKey: key,
+      });
       show({ reviewChatShortId: begun.review.chatShortId });
-      await git.announceMergeRequestReview({ projectId, ref, head, trigger, chatUrl: begun.url, key: `${key}:start`, waitingKey: r.waitingKey });
+      await git.announceMergeRequestReview({
+        projectId,
+        ref,
+        head,
+        trigger,
+        chatUrl: begun.url,
+        key: `${key}:start`,
+        waitingKey: r.waitingKey,
+      });
       announced = true;
       const result = await executeChild(changeReview, {
         workflowId: workflowIds.chat(begun.review.chatShortId),
@@ -55,7 +81,14 @@ export function reviewHead(scope: CancellationScope, r: HeadReview, show: (patch
       // A pending commit status would hang forever on the old head; the outcome is said once, even when cancelled.
       if (announced || !superseded) {
         await CancellationScope.nonCancellable(() =>
-          git.endMergeRequestReview({ projectId, ref, headSha: head.sha, key: `${key}:end`, outcome: superseded ? 'superseded' : 'failed', reason: superseded ? undefined : innermostMessage(err) }),
+          git.endMergeRequestReview({
+            projectId,
+            ref,
+            headSha: head.sha,
+            key: `${key}:end`,
+            outcome: superseded ? 'superseded' : 'failed',
+            reason: superseded ? undefined : innermostMessage(err),
+          }),
         );
       }
     });

@@ -22,7 +22,8 @@ export interface RunningReview {
 }
 
 /** What the merge request needs once its settings are read: a review on this trigger, or a state to show (and a waiting comment to post). */
-export type ReviewStep = { start: MergeRequestTrigger } | { show: ViewPatch; waitingComment?: { waitingFor: string[]; handle: string } };
+export type ReviewStep =
+  { start: MergeRequestTrigger } | { show: ViewPatch; waitingComment?: { waitingFor: string[]; handle: string } };
 
 /**
  * One merge request as its `mergeRequestReview` workflow knows it: the head commit, its deployments, what triggered
@@ -83,7 +84,10 @@ export class TrackedMergeRequest {
   /** Updates what the state query answers; returns the line the Temporal UI shows as the workflow's details. */
   show(patch: ViewPatch): string {
     const view = Object.assign(this.view, patch, { headSha: this.head?.sha ?? null, reviews: this.reviews });
-    return `**${view.state}** · ${view.repository} #${view.number} · head ${view.headSha?.slice(0, 12) ?? 'unknown'}` + (view.waitingFor.length ? ` · waiting for ${view.waitingFor.join(', ')}` : '');
+    return (
+      `**${view.state}** · ${view.repository} #${view.number} · head ${view.headSha?.slice(0, 12) ?? 'unknown'}` +
+      (view.waitingFor.length ? ` · waiting for ${view.waitingFor.join(', ')}` : '')
+    );
   }
 
   /** Whether the loop has something to do: events, a review that ended, or (idle) closing or continuing as new. */
@@ -101,7 +105,8 @@ export class TrackedMergeRequest {
 
   deployed(event: Extract<MergeRequestEvent, { type: 'deployment' }>): void {
     // GitLab names the deployed commit by its short sha.
-    if (this.head?.sha.startsWith(event.sha)) this.deployments = { ...this.deployments, [event.environment]: event.url };
+    if (this.head?.sha.startsWith(event.sha))
+      this.deployments = { ...this.deployments, [event.environment]: event.url };
   }
 
   /** The running review is for an older head, or the merge request closed: it must stop. */
@@ -112,14 +117,22 @@ export class TrackedMergeRequest {
   /** With the repository's settings (null: none), for the head when no review runs and the merge request is open. */
   decide(head: MergeRequestHead, settings: ReviewSettings | null): ReviewStep {
     if (!settings) return { show: { state: 'idle', waitingFor: ['review settings for this repository'] } };
-    if (head.draft && !settings.includeDrafts) return { show: { state: 'skipped-draft', waitingFor: ['ready for review'] } };
+    if (head.draft && !settings.includeDrafts)
+      return { show: { state: 'skipped-draft', waitingFor: ['ready for review'] } };
     const missing = missingDeployments(settings.environments, this.deployments);
-    const trigger = this.manual ?? (settings.autoRun && missing.length === 0 && this.reviewedSha !== head.sha ? this.lastDelivery : null);
+    const trigger =
+      this.manual ??
+      (settings.autoRun && missing.length === 0 && this.reviewedSha !== head.sha ? this.lastDelivery : null);
     if (trigger) return { start: trigger };
     if (this.reviewedSha === head.sha) return { show: { state: 'reviewed', waitingFor: [] } };
-    const waitingFor = settings.autoRun ? [...missing, `or a comment mentioning ${settings.handle} with a URL`] : [`a comment mentioning ${settings.handle} with a URL`];
+    const waitingFor = settings.autoRun
+      ? [...missing, `or a comment mentioning ${settings.handle} with a URL`]
+      : [`a comment mentioning ${settings.handle} with a URL`];
     const comment = settings.commentOnOpen && this.waitingShownFor !== head.sha;
-    return { show: { state: 'waiting', waitingFor }, ...(comment && { waitingComment: { waitingFor, handle: settings.handle } }) };
+    return {
+      show: { state: 'waiting', waitingFor },
+      ...(comment && { waitingComment: { waitingFor, handle: settings.handle } }),
+    };
   }
 
   reviewStarted(run: RunningReview): void {
@@ -137,6 +150,16 @@ export class TrackedMergeRequest {
 
   carry(): MergeRequestReviewCarry {
     const { head, closed, deployments, manual, reviewedSha, waitingShownFor, pending, reviews } = this;
-    return { head, closed, deployments, manual, reviewedSha, waitingShownFor, pending, recentDeliveries: this.recent, reviews };
+    return {
+      head,
+      closed,
+      deployments,
+      manual,
+      reviewedSha,
+      waitingShownFor,
+      pending,
+      recentDeliveries: this.recent,
+      reviews,
+    };
   }
 }

@@ -1,4 +1,13 @@
-import { CancellationScope, allHandlersFinished, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { dbActivity, gitActivity } from './activity-options.js';
 import { reviewHead } from './merge-request-review-run.js';
@@ -64,7 +73,15 @@ export async function mergeRequestReview(input: MergeRequestReviewInput): Promis
     const run = { sha: head.sha, scope: new CancellationScope() };
     mr.reviewStarted(run);
     show({ state: 'reviewing', waitingFor: [] });
-    const review = { projectId, ref, head, trigger, deployments: mr.deployments, key: `${wfId}:${trigger.deliveryId}`, waitingKey: waitingShown ? waitingKey : undefined };
+    const review = {
+      projectId,
+      ref,
+      head,
+      trigger,
+      deployments: mr.deployments,
+      key: `${wfId}:${trigger.deliveryId}`,
+      waitingKey: waitingShown ? waitingKey : undefined,
+    };
     void reviewHead(run.scope, review, show).finally(() => mr.reviewFinished(run));
   }
 
@@ -95,7 +112,8 @@ export async function mergeRequestReview(input: MergeRequestReviewInput): Promis
       // Let a signal being handled land in `pending` before ending or carrying on.
       await condition(allHandlersFinished);
       if (mr.pending.length === 0 && (mr.closed || !woken)) return;
-      if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof mergeRequestReview>({ projectId, ref, carried: mr.carry() });
+      if (workflowInfo().continueAsNewSuggested)
+        return continueAsNew<typeof mergeRequestReview>({ projectId, ref, carried: mr.carry() });
     }
     while (mr.pending.length > 0) await apply(mr.pending.shift()!);
     await decide();

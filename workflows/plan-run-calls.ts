@@ -14,7 +14,10 @@ import type { PlanTestRef, TestExecutionInput } from './test-execution-contract.
 
 const db = proxyActivities<Activities>(dbActivity);
 // Notifications and clean-up: retried a few times, then given up on (logged), never failing the run.
-const bestEffort = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5, initialInterval: '2 seconds' } });
+const bestEffort = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
+});
 
 /**
  * A batch of tests' whole execution: each attempt of each is a replay (up to 8 tests, up to four attempts each); the
@@ -65,11 +68,14 @@ export async function skipTests(runId: string, skip: Skip[]): Promise<void> {
  * still left one). Cleaning up is best effort: a blob store that is down must not change the run's result.
  */
 export async function deleteStates(runShortId: string, tests: GraphNode[], opts: { graph: boolean }): Promise<void> {
-  const states = [...new Set(tests.flatMap((t) => (t.resumeFrom ? [blobKeys.browserState(runShortId, t.resumeFrom)] : [])))];
+  const states = [
+    ...new Set(tests.flatMap((t) => (t.resumeFrom ? [blobKeys.browserState(runShortId, t.resumeFrom)] : []))),
+  ];
   // The graph goes with them: the chain has ended, nothing reads it again.
   const keys = opts.graph ? [...states, blobKeys.runGraph(runShortId)] : states;
   try {
-    for (let i = 0; i < keys.length; i += writeBatch) await bestEffort.deleteBrowserStates({ keys: keys.slice(i, i + writeBatch) });
+    for (let i = 0; i < keys.length; i += writeBatch)
+      await bestEffort.deleteBrowserStates({ keys: keys.slice(i, i + writeBatch) });
   } catch (err) {
     log.warn('browser state clean-up failed', { runShortId, error: innermostMessage(err) });
   }
@@ -89,16 +95,25 @@ export async function sendNotifications(runId: string): Promise<void> {
  * whose activity failed for good (the worker died on every try, the database was down) settles here: the tests it
  * recorded keep their outcome, the others are ERROR with the reason. A cancellation goes up to the run.
  */
-export async function runPlanTests(tests: { args: TestExecutionInput | PlanTestRef; name: string }[]): Promise<Outcome[]> {
+export async function runPlanTests(
+  tests: { args: TestExecutionInput | PlanTestRef; name: string }[],
+): Promise<Outcome[]> {
   const summary = tests.length === 1 ? tests[0]!.name : `${tests.length} tests: ${tests.map((t) => t.name).join(', ')}`;
   try {
-    const { outcomes } = await db.runPlanTests.executeWithOptions({ ...planTestActivity, summary: summary.slice(0, 400) }, [{ tests: tests.map((t) => t.args) }]);
+    const { outcomes } = await db.runPlanTests.executeWithOptions(
+      { ...planTestActivity, summary: summary.slice(0, 400) },
+      [{ tests: tests.map((t) => t.args) }],
+    );
     return outcomes;
   } catch (err) {
     if (isCancellation(err)) throw err;
     const error = innermostMessage(err);
     log.warn('test execution failed', { testCaseIds: tests.map((t) => t.args.testCaseId), error });
-    const { outcomes } = await db.settlePlanTests({ runTestCaseIds: tests.map((t) => t.args.runTestCaseId), error, failureKind: failureKindOf(err) });
+    const { outcomes } = await db.settlePlanTests({
+      runTestCaseIds: tests.map((t) => t.args.runTestCaseId),
+      error,
+      failureKind: failureKindOf(err),
+    });
     return outcomes;
   }
 }

@@ -77,7 +77,9 @@ export class PlanRunState {
       testCaseId,
       // A dependent starts only after its resume-from dependency passed, which stored its state here.
       stateKey: test.resumeFrom ? blobKeys.browserState(input.runShortId, test.resumeFrom) : undefined,
-      captureStateKey: this.resumedFrom.has(testCaseId) ? blobKeys.browserState(input.runShortId, testCaseId) : undefined,
+      captureStateKey: this.resumedFrom.has(testCaseId)
+        ? blobKeys.browserState(input.runShortId, testCaseId)
+        : undefined,
       heal: input.heal,
       retries: test.retries,
     };
@@ -117,6 +119,10 @@ function restore(tests: GraphNode[], carried: PlanRunCarry): Map<string, Outcome
     return decodeOutcomes(tests, carried.outcomes);
   } catch (err) {
     // The run's tests are fixed when it is created; a mismatch is a bug, and retrying would not fix it.
-    throw ApplicationFailure.create({ message: innermostMessage(err), type: failureTypes.carriedStateMismatch, nonRetryable: true });
+    throw ApplicationFailure.create({
+      message: innermostMessage(err),
+      type: failureTypes.carriedStateMismatch,
+      nonRetryable: true,
+    });
   }
 }

@@ -1,4 +1,15 @@
-import { CancellationScope, ChildWorkflowCancellationType, condition, continueAsNew, executeChild, isCancellation, log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  condition,
+  continueAsNew,
+  executeChild,
+  isCancellation,
+  log,
+  patched,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
@@ -57,10 +68,12 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
     const launched = testCaseIds.map((id) => (graphByReference ? run.launchRef(input, id) : run.launch(input, id)));
     const tests = launched.map((l) => ({ args: 'ref' in l ? l.ref : l.args, name: l.test.name ?? l.test.testCaseId }));
     busy++;
-    void runPlanTests(tests).then(
-      (outcomes) => testCaseIds.forEach((id, i) => run.ended(id, outcomes[i] ?? 'ERROR')),
-      () => testCaseIds.forEach((id) => run.ended(id, 'CANCELLED')),
-    ).finally(() => busy--);
+    void runPlanTests(tests)
+      .then(
+        (outcomes) => testCaseIds.forEach((id, i) => run.ended(id, outcomes[i] ?? 'ERROR')),
+        () => testCaseIds.forEach((id) => run.ended(id, 'CANCELLED')),
+      )
+      .finally(() => busy--);
   };
 
   const launch = (testCaseId: string) => {
@@ -129,6 +142,11 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
     await sendNotifications(input.runId);
     return { status: 'ERROR', result: null, counts: run.counts(), continuations };
   }
-  log.info('run continues as new', { runId: input.runId, finished: run.finished, of: run.tests.length, continuations: carry.continuations });
+  log.info('run continues as new', {
+    runId: input.runId,
+    finished: run.finished,
+    of: run.tests.length,
+    continuations: carry.continuations,
+  });
   return continueAsNew<typeof planRun>({ ...input, carried: carry });
 }

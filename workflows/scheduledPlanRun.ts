@@ -22,7 +22,15 @@ export async function scheduledPlanRun(input: ScheduledPlanRunInput): Promise<Sc
     workflowId: workflowIds.planRun(run.runShortId),
     // A run outlives its tick (e.g. one terminated by hand), so it still ends and records its result.
     parentClosePolicy: ParentClosePolicy.ABANDON,
-    args: [{ runId: run.runId, runShortId: run.runShortId, projectId: input.projectId, concurrency: input.concurrency ?? 100, heal: true }],
+    args: [
+      {
+        runId: run.runId,
+        runShortId: run.runShortId,
+        projectId: input.projectId,
+        concurrency: input.concurrency ?? 100,
+        heal: true,
+      },
+    ],
   });
   return { runShortId: run.runShortId, ...result };
 }

@@ -112,7 +112,8 @@ export const permanentFailureTypes: string[] = [
 export function failureKindOf(err: unknown): FailureKind {
   for (let current = err; current instanceof Error; current = current.cause) {
     if (current instanceof ApplicationFailure) {
-      if (current.type === failureTypes.badDefinition || current.type === failureTypes.notFound) return 'test-definition';
+      if (current.type === failureTypes.badDefinition || current.type === failureTypes.notFound)
+        return 'test-definition';
       if (current.type === failureTypes.unreachable) return 'environment';
     }
   }

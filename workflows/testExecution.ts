@@ -8,11 +8,16 @@ import { innermostMessage } from './errors.js';
 
 // Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and
 // with three per test that bookkeeping was most of a run's orchestration overhead (bench/plan-run).
-const db = proxyLocalActivities<Activities>({ startToCloseTimeout: dbActivity.startToCloseTimeout, retry: dbActivity.retry });
+const db = proxyLocalActivities<Activities>({
+  startToCloseTimeout: dbActivity.startToCloseTimeout,
+  retry: dbActivity.retry,
+});
 const browser = proxyActivities<Activities>(browserActivity);
 
 /** What one replay attempt came to, as `recordTestResult` stores it. */
-type Attempt = Omit<Parameters<Activities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & { outcome: 'PASSED' | 'FAILED' | 'ERROR' };
+type Attempt = Omit<Parameters<Activities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & {
+  outcome: 'PASSED' | 'FAILED' | 'ERROR';
+};
 
 /**
  * One test of a run: replay its recorded steps (no LLM unless healing) and record the result on its row. A failed
@@ -25,7 +30,12 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
   if (input.build) return executeOnDevice(input, input.build);
   if (!input.baseUrl) {
     const error = 'no environment URL for this application (mobile builds cannot be replayed in a browser)';
-    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error, failureKind: 'test-definition' });
+    await db.recordTestResult({
+      runTestCaseId: input.runTestCaseId,
+      outcome: 'ERROR',
+      error,
+      failureKind: 'test-definition',
+    });
     return { outcome: 'ERROR' };
   }
   const retries = input.retries ?? 0;
@@ -36,7 +46,11 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
     const again = attempts <= retries && worthRetrying(attempt.outcome, attempt.failureKind) && patched('test-retries');
     if (again) continue;
     const flaky = attempts > 1 && attempt.outcome === 'PASSED';
-    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, ...attempt, ...(attempts > 1 && { attempts, flaky }) });
+    await db.recordTestResult({
+      runTestCaseId: input.runTestCaseId,
+      ...attempt,
+      ...(attempts > 1 && { attempts, flaky }),
+    });
     return { outcome: attempt.outcome };
   }
 }
@@ -79,12 +93,26 @@ async function replay(input: TestExecutionInput, baseUrl: string, attempt: numbe
 /** A test of a mobile application: the device farm installs the build; without a farm the test is an ERROR. */
 async function executeOnDevice(input: TestExecutionInput, build: MobileBuildRef): Promise<TestExecutionResult> {
   try {
-    const result = await browser.executeMobileTest({ projectId: input.projectId, testCaseId: input.testCaseId, buildShortId: build.shortId });
-    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: result.status, error: result.error, durationMs: result.durationMs });
+    const result = await browser.executeMobileTest({
+      projectId: input.projectId,
+      testCaseId: input.testCaseId,
+      buildShortId: build.shortId,
+    });
+    await db.recordTestResult({
+      runTestCaseId: input.runTestCaseId,
+      outcome: result.status,
+      error: result.error,
+      durationMs: result.durationMs,
+    });
     return { outcome: result.status };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    await db.recordTestResult({ runTestCaseId: input.runTestCaseId, outcome: 'ERROR', error: innermostMessage(err), failureKind: failureKindOf(err) });
+    await db.recordTestResult({
+      runTestCaseId: input.runTestCaseId,
+      outcome: 'ERROR',
+      error: innermostMessage(err),
+      failureKind: failureKindOf(err),
+    });
     return { outcome: 'ERROR' };
   }
 }

@@ -69,13 +69,22 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // Before the token lookup and every query: a bad parameter or body never reaches Postgres.
   app.use('/v1/*', paramGuard);
-  const bodyLimit = { bytes: deps.config.PROCTOR_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES, setting: 'PROCTOR_MAX_BODY_BYTES' };
+  const bodyLimit = {
+    bytes: deps.config.PROCTOR_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
+    setting: 'PROCTOR_MAX_BODY_BYTES',
+  };
   // A raw diff is the one body that is large by nature (a lock file alone can be megabytes); the review sends
   // the model only what fits its budget, UI code first and lock files last (src/domain/diff.ts). The MCP
   // endpoint carries one too, in `start_change_review`.
-  const diffLimit = { bytes: Math.max(bodyLimit.bytes, deps.config.PROCTOR_MAX_DIFF_BYTES ?? DEFAULT_MAX_DIFF_BYTES), setting: 'PROCTOR_MAX_DIFF_BYTES' };
+  const diffLimit = {
+    bytes: Math.max(bodyLimit.bytes, deps.config.PROCTOR_MAX_DIFF_BYTES ?? DEFAULT_MAX_DIFF_BYTES),
+    setting: 'PROCTOR_MAX_DIFF_BYTES',
+  };
   const carriesDiff = new Set([changeReviewPath, mcpPath]);
-  app.use('/v1/*', jsonBodyGuard((path) => (carriesDiff.has(path) ? diffLimit : bodyLimit)));
+  app.use(
+    '/v1/*',
+    jsonBodyGuard((path) => (carriesDiff.has(path) ? diffLimit : bodyLimit)),
+  );
 
   app.use('/v1/*', async (c, next) => {
     if (publicPaths.has(c.req.path)) return next();
@@ -138,16 +147,40 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     servers: [{ url: deps.config.publicUrl }],
     tags: [
       { name: 'Test cases', description: 'Create, list and export recorded tests' },
-      { name: 'Chat', description: 'The AI assistant: conversations that list, create and run tests; replies stream, clients poll' },
+      {
+        name: 'Chat',
+        description: 'The AI assistant: conversations that list, create and run tests; replies stream, clients poll',
+      },
       { name: 'Runs', description: 'Start, watch, rerun and cancel test plan runs; status badge' },
-      { name: 'Tunnels', description: 'Remote tunnels that let the agents reach apps on your machine (`proctor tunnel`)' },
+      {
+        name: 'Tunnels',
+        description: 'Remote tunnels that let the agents reach apps on your machine (`proctor tunnel`)',
+      },
       { name: 'MCP', description: 'Model Context Protocol server over the same operations, for AI assistants' },
-      { name: 'Merge request review', description: 'Review pull/merge requests on GitHub and GitLab from their webhooks: settings per repository, the webhook endpoints' },
-      { name: 'Builds', description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)' },
-      { name: 'Git integrations', description: 'Connections to GitHub (an App or a token) and GitLab (an access token) that pull/merge request reviews use; secrets are write-only' },
+      {
+        name: 'Merge request review',
+        description:
+          'Review pull/merge requests on GitHub and GitLab from their webhooks: settings per repository, the webhook endpoints',
+      },
+      {
+        name: 'Builds',
+        description: 'Two-step upload of mobile builds (Android .apk/.aab, iOS .ipa or zipped simulator .app)',
+      },
+      {
+        name: 'Git integrations',
+        description:
+          'Connections to GitHub (an App or a token) and GitLab (an access token) that pull/merge request reviews use; secrets are write-only',
+      },
       { name: 'Inbox', description: "Mail Proctor's own inbox received ({{INBOX}} addresses in steps), kept 7 days" },
-      { name: 'Issues', description: 'Quality issues (console errors, uncaught exceptions, failed requests, accessibility) seen by burn-ins and runs, deduplicated; filed in GitHub or GitLab' },
-      { name: 'Management', description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans' },
+      {
+        name: 'Issues',
+        description:
+          'Quality issues (console errors, uncaught exceptions, failed requests, accessibility) seen by burn-ins and runs, deduplicated; filed in GitHub or GitLab',
+      },
+      {
+        name: 'Management',
+        description: 'What a dashboard would configure: applications, environments, presets, configs, scenarios, plans',
+      },
       { name: 'System', description: 'Health and documentation' },
     ],
   });
@@ -160,7 +193,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length > 0 && !allowed.includes(c.req.method)) {
       c.header('Allow', allowed.join(', '));
-      return c.json({ message: `Method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}` }, 405);
+      return c.json(
+        { message: `Method ${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}` },
+        405,
+      );
     }
     return c.json({ message: `No route for ${c.req.method} ${c.req.path}` }, 404);
   });
@@ -182,7 +218,9 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
           '^' +
             r.path
               .split('/')
-              .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+              .map((seg) =>
+                seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+              )
               .join('/') +
             '$',
         ),

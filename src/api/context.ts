@@ -11,7 +11,17 @@ export interface AppDeps {
   db: DB;
   /** PROCTOR_MAX_BODY_BYTES, PROCTOR_MAX_DIFF_BYTES, PROCTOR_INBOX_DOMAIN, PROCTOR_TRUSTED_PROXIES and the build settings may be left out (tests, benches): the config defaults apply. */
   config: Pick<Config, 'appUrl' | 'publicUrl' | 'PROCTOR_URL_TTL_SECONDS' | 'PROCTOR_RUN_CONCURRENCY'> &
-    Partial<Pick<Config, 'PROCTOR_MAX_BODY_BYTES' | 'PROCTOR_MAX_DIFF_BYTES' | 'PROCTOR_BUILD_MAX_BYTES' | 'PROCTOR_BUILD_UPLOAD_TTL_SECONDS' | 'PROCTOR_INBOX_DOMAIN' | 'PROCTOR_TRUSTED_PROXIES'>>;
+    Partial<
+      Pick<
+        Config,
+        | 'PROCTOR_MAX_BODY_BYTES'
+        | 'PROCTOR_MAX_DIFF_BYTES'
+        | 'PROCTOR_BUILD_MAX_BYTES'
+        | 'PROCTOR_BUILD_UPLOAD_TTL_SECONDS'
+        | 'PROCTOR_INBOX_DOMAIN'
+        | 'PROCTOR_TRUSTED_PROXIES'
+      >
+    >;
   temporal: TemporalClientProvider;
   blobs: BlobStore;
   logger: Logger;

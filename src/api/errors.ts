@@ -20,7 +20,13 @@ export const notFound = (what: string): ApiError => new ApiError(404, `${what} n
 export const badRequest = (message: string): ApiError => new ApiError(400, message);
 
 /** The one place a business rule's refusal becomes an HTTP status. */
-const domainStatus: Record<DomainErrorKind, ContentfulStatusCode> = { NotFound: 404, Invalid: 400, Conflict: 409, Unavailable: 503, Exhausted: 429 };
+const domainStatus: Record<DomainErrorKind, ContentfulStatusCode> = {
+  NotFound: 404,
+  Invalid: 400,
+  Conflict: 409,
+  Unavailable: 503,
+  Exhausted: 429,
+};
 
 export function handleError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return c.json({ message: err.message }, err.status);
@@ -35,7 +41,12 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
   const requestId = c.get('requestId');
   if (err instanceof SecretUnreadableError) {
     // An operator's problem, not a crash: the answer names it (no stack, no secret), the log keeps the detail.
-    c.get('logger').error('stored secrets unreadable', { requestId, method: c.req.method, path: c.req.path, message: err.message });
+    c.get('logger').error('stored secrets unreadable', {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      message: err.message,
+    });
     return c.json({ message: `${err.explanation} (request id ${requestId})` }, 500);
   }
   c.get('logger').error('unhandled error', { requestId, method: c.req.method, path: c.req.path, err });

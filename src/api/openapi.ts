@@ -52,7 +52,6 @@ export function validationHook(
   return c.json({ message: formatZodError(result.error) }, 400);
 }
 
-
 /** What the request guards enforce on every /v1 request, stated once in the document's description. */
 export const requestRules =
   'Every request: no NUL character (U+0000) in any string, object key, path or query parameter (400 naming the field); ' +
@@ -76,7 +75,11 @@ const nulFreeJson = {
  * what the guard enforces on every object stated: keys are NUL-free, and so is whatever an unknown field
  * (ignored by the routes, but read by the guard) holds.
  */
-export function serveOpenApiDocument(app: OpenApiApp, path: string, config: Parameters<OpenApiApp['getOpenAPI31Document']>[0]): void {
+export function serveOpenApiDocument(
+  app: OpenApiApp,
+  path: string,
+  config: Parameters<OpenApiApp['getOpenAPI31Document']>[0],
+): void {
   let document: unknown;
   app.get(path, (c) => c.json((document ??= withNulFreeObjects(app.getOpenAPI31Document(config)))));
 }

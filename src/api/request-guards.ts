@@ -30,7 +30,8 @@ export function jsonBodyGuard(limitFor: (path: string) => BodyLimit): Middleware
     if (text.trim() === '') {
       // A PATCH of nothing is a client bug (a lost body), not a no-op to answer 200. Where no PATCH route
       // exists the request goes on to its 405.
-      if (c.req.method === 'PATCH' && routeFor(c)) throw new ApiError(400, 'Request body is required: a JSON object with the fields to change');
+      if (c.req.method === 'PATCH' && routeFor(c))
+        throw new ApiError(400, 'Request body is required: a JSON object with the fields to change');
       // `curl -X POST -H 'Content-Type: application/json'` with no data means "no body", not malformed JSON.
       const headers = new Headers(c.req.raw.headers);
       headers.delete('content-type');
@@ -67,7 +68,8 @@ export const paramGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bad = segments.findIndex((segment) => decode(segment).includes(NUL));
   if (bad !== -1) throw new ApiError(400, nulMessage(`path.${pathParamName(c, bad)}`));
   for (const [key, value] of url.searchParams) {
-    if (key.includes(NUL) || value.includes(NUL)) throw new ApiError(400, nulMessage(`query.${key.replaceAll(NUL, '\\u0000')}`));
+    if (key.includes(NUL) || value.includes(NUL))
+      throw new ApiError(400, nulMessage(`query.${key.replaceAll(NUL, '\\u0000')}`));
   }
   return next();
 };
@@ -97,7 +99,8 @@ export const maxJsonDepth = 32;
  */
 function nulIn(value: unknown, path: string, depth: number): string | undefined {
   if (typeof value === 'string') return value.includes(NUL) ? path : undefined;
-  if (value && typeof value === 'object' && depth >= maxJsonDepth) throw new ApiError(400, `${path}: nested deeper than ${maxJsonDepth} levels`);
+  if (value && typeof value === 'object' && depth >= maxJsonDepth)
+    throw new ApiError(400, `${path}: nested deeper than ${maxJsonDepth} levels`);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = nulIn(value[i], `${path}.${i}`, depth + 1);

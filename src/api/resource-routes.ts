@@ -5,7 +5,15 @@ import type { DB } from '../db/database.js';
 import type { JsonText } from '../db/queries/project-lists.js';
 import type { Logger } from '../logger.js';
 import { Deleted } from '../schemas/common.js';
-import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, sendJsonText, type OpenApiApp } from './openapi.js';
+import {
+  bearerSecurity,
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  sendJsonText,
+  type OpenApiApp,
+} from './openapi.js';
 
 /**
  * The REST shape of a resource a project keeps: list and create on the collection, get, update and delete on an
@@ -41,7 +49,9 @@ const withoutArticle = (noun: string) => noun.replace(/^(a|an) /, '');
 const collectionPath = (itemPath: string) => itemPath.slice(0, itemPath.lastIndexOf('/'));
 
 const collectionRequest = <Parent extends z.ZodObject | undefined>(parent: Parent | undefined) =>
-  (parent ? { params: parent } : {}) as [Parent] extends [undefined] ? Record<never, never> : { params: NonNullable<Parent> };
+  (parent ? { params: parent } : {}) as [Parent] extends [undefined]
+    ? Record<never, never>
+    : { params: NonNullable<Parent> };
 
 type ErrorJson = ReturnType<typeof json<typeof ErrorSchema>>;
 
@@ -49,13 +59,19 @@ function operation(doc: OperationDoc, summary: string) {
   const extra: { 409?: ErrorJson; 503?: ErrorJson } = {};
   if (doc.conflict) extra[409] = json(ErrorSchema, doc.conflict);
   if (doc.unavailable) extra[503] = json(ErrorSchema, doc.unavailable);
-  return { summary: doc.summary ?? summary, ...(doc.description !== undefined && { description: doc.description }), extra };
+  return {
+    summary: doc.summary ?? summary,
+    ...(doc.description !== undefined && { description: doc.description }),
+    extra,
+  };
 }
 
 /** One route builder per standard operation, for a resource that has only some of them. */
-export function resource<Item extends z.ZodType, Params extends z.ZodObject, Parent extends z.ZodObject | undefined = undefined>(
-  spec: Resource<Item, Params, Parent>,
-) {
+export function resource<
+  Item extends z.ZodType,
+  Params extends z.ZodObject,
+  Parent extends z.ZodObject | undefined = undefined,
+>(spec: Resource<Item, Params, Parent>) {
   const [one, many] = spec.noun;
   const base = { tags: spec.tags, security: bearerSecurity };
   const collection = { ...base, path: collectionPath(spec.path) };
@@ -65,15 +81,23 @@ export function resource<Item extends z.ZodType, Params extends z.ZodObject, Par
       const { extra, ...words } = operation(doc, `List ${many}`);
       const listed = z.object({ [key]: z.array(spec.schema) } as Record<Key, z.ZodArray<Item>>);
       return createRoute({
-        method: 'get', ...collection, ...words,
+        method: 'get',
+        ...collection,
+        ...words,
         request: collectionRequest(spec.parentParams),
-        responses: { 200: json(listed, doc.returns ?? `${capitalize(many)} of the project`), ...extra, ...errorResponses },
+        responses: {
+          200: json(listed, doc.returns ?? `${capitalize(many)} of the project`),
+          ...extra,
+          ...errorResponses,
+        },
       });
     },
     create<Body extends z.ZodType>(body: Body, doc: OperationDoc & { summary: string }) {
       const { extra, ...words } = operation(doc, doc.summary);
       return createRoute({
-        method: 'post', ...collection, ...words,
+        method: 'post',
+        ...collection,
+        ...words,
         request: { ...collectionRequest(spec.parentParams), body: jsonBody(body) },
         responses: { 201: json(spec.schema, 'Created'), ...extra, ...errorResponses },
       });
@@ -81,7 +105,9 @@ export function resource<Item extends z.ZodType, Params extends z.ZodObject, Par
     get(doc: OperationDoc = {}) {
       const { extra, ...words } = operation(doc, `Get ${one}`);
       return createRoute({
-        method: 'get', ...item, ...words,
+        method: 'get',
+        ...item,
+        ...words,
         request: { params: spec.params },
         responses: { 200: json(spec.schema, `The ${withoutArticle(one)}`), ...extra, ...errorResponses },
       });
@@ -89,7 +115,9 @@ export function resource<Item extends z.ZodType, Params extends z.ZodObject, Par
     update<Body extends z.ZodType>(body: Body, doc: OperationDoc = {}) {
       const { extra, ...words } = operation(doc, `Update ${one}`);
       return createRoute({
-        method: 'patch', ...item, ...words,
+        method: 'patch',
+        ...item,
+        ...words,
         request: { params: spec.params, body: jsonBody(body) },
         responses: { 200: json(spec.schema, 'Updated'), ...extra, ...errorResponses },
       });
@@ -97,7 +125,9 @@ export function resource<Item extends z.ZodType, Params extends z.ZodObject, Par
     remove(doc: OperationDoc = {}) {
       const { extra, ...words } = operation(doc, `Delete ${one}`);
       return createRoute({
-        method: 'delete', ...item, ...words,
+        method: 'delete',
+        ...item,
+        ...words,
         request: { params: spec.params },
         responses: { 200: json(Deleted, 'Deleted'), ...extra, ...errorResponses },
       });
@@ -134,8 +164,14 @@ export function resourceRoutes<
 }
 
 type Route = ReturnType<typeof createRoute>;
-type JsonSchemaOf<R> = R extends { content: { 'application/json': { schema: infer S extends z.ZodType } } } ? z.output<S> : never;
-type Answer<R extends Route> = R['responses'] extends { 201: infer C } ? JsonSchemaOf<C> : R['responses'] extends { 200: infer C } ? JsonSchemaOf<C> : never;
+type JsonSchemaOf<R> = R extends { content: { 'application/json': { schema: infer S extends z.ZodType } } }
+  ? z.output<S>
+  : never;
+type Answer<R extends Route> = R['responses'] extends { 201: infer C }
+  ? JsonSchemaOf<C>
+  : R['responses'] extends { 200: infer C }
+    ? JsonSchemaOf<C>
+    : never;
 type ParamOf<R extends Route> = R['request'] extends { params: infer P extends z.ZodType } ? z.output<P> : undefined;
 type BodyOf<R extends Route> = R['request'] extends { body: infer B } ? JsonSchemaOf<B> : undefined;
 
@@ -151,15 +187,24 @@ export interface ResourceCall<Param, Body> {
 
 /** Each operation answers its success body (or that body serialised earlier); errors are thrown as everywhere. */
 export type ResourceOperations<Routes extends Record<string, Route>> = {
-  [Op in keyof Routes]?: (call: ResourceCall<ParamOf<Routes[Op]>, BodyOf<Routes[Op]>>) => Promise<Answer<Routes[Op]> | JsonText<Answer<Routes[Op]>>>;
+  [Op in keyof Routes]?: (
+    call: ResourceCall<ParamOf<Routes[Op]>, BodyOf<Routes[Op]>>,
+  ) => Promise<Answer<Routes[Op]> | JsonText<Answer<Routes[Op]>>>;
 };
 
 /**
  * Registers the given operations of a resource, in the order given (which is the order of the document), each
  * answering 201 where its route declares a 201 and 200 otherwise.
  */
-export function serveResource<Routes extends Record<string, Route>>(app: OpenApiApp, routes: Routes, operations: ResourceOperations<Routes>): void {
-  for (const [op, run] of Object.entries(operations) as [keyof Routes & string, (call: ResourceCall<unknown, unknown>) => Promise<unknown>][]) {
+export function serveResource<Routes extends Record<string, Route>>(
+  app: OpenApiApp,
+  routes: Routes,
+  operations: ResourceOperations<Routes>,
+): void {
+  for (const [op, run] of Object.entries(operations) as [
+    keyof Routes & string,
+    (call: ResourceCall<unknown, unknown>) => Promise<unknown>,
+  ][]) {
     const route = routes[op] as Route;
     const status = 201 in route.responses ? 201 : 200;
     const handler = async (c: Context<AppEnv>) => {
@@ -173,7 +218,9 @@ export function serveResource<Routes extends Record<string, Route>>(app: OpenApi
         param: route.request?.params ? request.valid('param') : undefined,
         body: route.request?.body ? request.valid('json') : undefined,
       });
-      return typeof answer === 'string' ? sendJsonText(c, answer as JsonText<unknown>) : c.json(answer as object, status);
+      return typeof answer === 'string'
+        ? sendJsonText(c, answer as JsonText<unknown>)
+        : c.json(answer as object, status);
     };
     app.openapi(route, handler as never);
   }
@@ -197,11 +244,15 @@ export function projectCrud<const Key extends string, const Id extends string, V
   type Call<Param, Body> = ResourceCall<Param, Body>;
   type ById = Record<Id, string>;
   return {
-    list: async ({ deps, projectId }: Call<unknown, unknown>) => ({ [listKey]: await services.list(deps.db, projectId) }) as Record<Key, View[]>,
+    list: async ({ deps, projectId }: Call<unknown, unknown>) =>
+      ({ [listKey]: await services.list(deps.db, projectId) }) as Record<Key, View[]>,
     create: ({ deps, projectId, body }: Call<unknown, Create>) => services.create(deps.db, projectId, body),
-    get: async ({ deps, projectId, param }: Call<ById, unknown>) => withoutId(await services.get(deps.db, projectId, param[idParam])),
-    update: async ({ deps, projectId, param, body }: Call<ById, Update>) => withoutId(await services.update(deps.db, projectId, param[idParam], body)),
-    remove: async ({ deps, projectId, param }: Call<ById, unknown>) => deleted(await services.remove(deps.db, projectId, param[idParam])),
+    get: async ({ deps, projectId, param }: Call<ById, unknown>) =>
+      withoutId(await services.get(deps.db, projectId, param[idParam])),
+    update: async ({ deps, projectId, param, body }: Call<ById, Update>) =>
+      withoutId(await services.update(deps.db, projectId, param[idParam], body)),
+    remove: async ({ deps, projectId, param }: Call<ById, unknown>) =>
+      deleted(await services.remove(deps.db, projectId, param[idParam])),
   };
 }
 

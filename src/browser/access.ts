@@ -14,9 +14,16 @@ export function contextAccess(access: EnvironmentAccess | null, baseUrl: string)
   const url = new URL(baseUrl);
   const out: ContextAccess = {};
   if (access.httpCredentials) out.httpCredentials = { ...access.httpCredentials, origin: url.origin };
-  if (access.headers.length > 0) out.extraHTTPHeaders = Object.fromEntries(access.headers.map((h) => [h.name, h.value]));
+  if (access.headers.length > 0)
+    out.extraHTTPHeaders = Object.fromEntries(access.headers.map((h) => [h.name, h.value]));
   if (access.cookies.length > 0) {
-    out.cookies = access.cookies.map((c) => ({ name: c.name, value: c.value, domain: url.hostname, path: c.path ?? '/', secure: url.protocol === 'https:' }));
+    out.cookies = access.cookies.map((c) => ({
+      name: c.name,
+      value: c.value,
+      domain: url.hostname,
+      path: c.path ?? '/',
+      secure: url.protocol === 'https:',
+    }));
   }
   return out;
 }

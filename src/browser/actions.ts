@@ -12,7 +12,9 @@ import { httpStepTexts, performHttpStep } from './http-step.js';
 import { pageFunction } from './page-function.js';
 
 /** The labels and values of a select's options. */
-const selectOptions = pageFunction<(el: Element) => string[]>("(el) => Array.from(el.options ?? [], (o) => [o.label, o.value]).flat()");
+const selectOptions = pageFunction<(el: Element) => string[]>(
+  '(el) => Array.from(el.options ?? [], (o) => [o.label, o.value]).flat()',
+);
 
 /** A step that could not do what it says; the message is for the user reading the run. */
 export class StepFailedError extends Error {
@@ -44,11 +46,27 @@ export interface ActionOptions {
   projectFiles?: (name: string) => Promise<{ name: string; mimeType: string; buffer: Buffer } | undefined>;
 }
 
-export const actionsWithElement = new Set<Step['action']>(['click', 'fill', 'select', 'hover', 'check', 'uncheck', 'upload', 'assert_visible']);
+export const actionsWithElement = new Set<Step['action']>([
+  'click',
+  'fill',
+  'select',
+  'hover',
+  'check',
+  'uncheck',
+  'upload',
+  'assert_visible',
+]);
 
 /** The actions whose step carries a locator that must find an element (press/wait_for/assert_text only may). */
 export function locatesElement(step: Step): boolean {
-  return Boolean(step.locator) && (actionsWithElement.has(step.action) || interactionElementActions.has(step.action) || step.action === 'press' || step.action === 'wait_for' || step.action === 'assert_text');
+  return (
+    Boolean(step.locator) &&
+    (actionsWithElement.has(step.action) ||
+      interactionElementActions.has(step.action) ||
+      step.action === 'press' ||
+      step.action === 'wait_for' ||
+      step.action === 'assert_text')
+  );
 }
 
 /** Every locator of a step, primary first. */
@@ -61,7 +79,11 @@ export function stepLocators(step: Step): string[] {
  * primary is gone but whose fallback matches costs nothing extra, and a gone element costs one wait, not one per
  * locator. The first expression (in the step's order) that matches wins; undefined when none did in time.
  */
-export async function probeElement(page: Page, expressions: string[], waitMs: number): Promise<{ locator: Locator; expression: string } | undefined> {
+export async function probeElement(
+  page: Page,
+  expressions: string[],
+  waitMs: number,
+): Promise<{ locator: Locator; expression: string } | undefined> {
   if (expressions.length === 0) return undefined;
   const locators = expressions.map((e) => resolveLocator(page, e));
   const anyOf = locators.slice(1).reduce((all, l) => all.or(l), locators[0]!);
@@ -82,10 +104,19 @@ export function resolveUrl(value: string, baseUrl: string): string {
 }
 
 /** Performs one step's action on an already located element (or the page, for page-level actions). */
-export async function performAction(page: Page, step: Step, locator: Locator | undefined, opts: ActionOptions, elements: { drop?: Locator } = {}): Promise<void> {
+export async function performAction(
+  page: Page,
+  step: Step,
+  locator: Locator | undefined,
+  opts: ActionOptions,
+  elements: { drop?: Locator } = {},
+): Promise<void> {
   await prepareInboxValues(step, opts);
   const missing = opts.values.missing([step.value ?? '', ...httpStepTexts(step)].join(' '));
-  if (missing.length > 0) throw new MissingConfigError(`the step uses {{${missing.join('}}, {{')}}}, which this project has no config for (step: ${step.description})`);
+  if (missing.length > 0)
+    throw new MissingConfigError(
+      `the step uses {{${missing.join('}}, {{')}}}, which this project has no config for (step: ${step.description})`,
+    );
   const value = step.value === undefined ? undefined : opts.values.resolve(step.value);
   const timeout = opts.timeoutMs;
   const need = (): Locator => {
@@ -103,7 +134,10 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
     }
     switch (step.action) {
       case 'navigate':
-        await page.goto(resolveUrl(needValue(), opts.baseUrl), { waitUntil: 'domcontentloaded', timeout: Math.max(timeout, 15_000) });
+        await page.goto(resolveUrl(needValue(), opts.baseUrl), {
+          waitUntil: 'domcontentloaded',
+          timeout: Math.max(timeout, 15_000),
+        });
         return;
       case 'click':
         await need().click({ timeout });
@@ -118,8 +152,13 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
           .catch(() => need().selectOption(option, { timeout }))
           .catch(async (err: unknown) => {
             // Playwright only says it timed out: say whether the option is there at all (its absence is the failure).
-            const offered = await need().evaluate(selectOptions).catch(() => undefined);
-            if (offered && !offered.includes(option)) throw new StepFailedError(`the option "${option}" is not offered (${offered.slice(0, 10).join(', ') || 'no options'}) (step: ${step.description})`);
+            const offered = await need()
+              .evaluate(selectOptions)
+              .catch(() => undefined);
+            if (offered && !offered.includes(option))
+              throw new StepFailedError(
+                `the option "${option}" is not offered (${offered.slice(0, 10).join(', ') || 'no options'}) (step: ${step.description})`,
+              );
             throw err;
           });
         return;
@@ -140,7 +179,10 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
       case 'upload': {
         // A valid file of the recorded name's type (a PNG that decodes, a PDF a reader opens), not text in disguise.
         const file = step.projectFile ? await opts.projectFiles?.(needValue()) : generatedFile(value ?? 'upload.txt');
-        if (!file) throw new MissingConfigError(`the step uploads the project file "${value}", which this project does not have (POST /v1/files)`);
+        if (!file)
+          throw new MissingConfigError(
+            `the step uploads the project file "${value}", which this project does not have (POST /v1/files)`,
+          );
         await need().setInputFiles(file, { timeout });
         return;
       }
@@ -180,7 +222,8 @@ export async function performAction(page: Page, step: Step, locator: Locator | u
       }
       default:
         if (emailActions.has(step.action)) return await performEmailStep(page, step, value, opts);
-        if (interactionActions.has(step.action)) return await performInteraction(page, step, { locator, drop: elements.drop, value, timeoutMs: timeout });
+        if (interactionActions.has(step.action))
+          return await performInteraction(page, step, { locator, drop: elements.drop, value, timeoutMs: timeout });
         // A step this version cannot perform must fail, never pass by doing nothing.
         throw new StepFailedError(`${step.action} is not a step this version of Proctor can replay`);
     }
@@ -233,7 +276,9 @@ export function watchActivity(page: Page): { settle(maxMs?: number, quietMs?: nu
         while (Date.now() < deadline && (pending > 0 || Date.now() - lastChange < quietMs)) {
           await new Promise((r) => setTimeout(r, 25));
         }
-        await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => {});
+        await page
+          .waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) })
+          .catch(() => {});
       } finally {
         page.off('request', started);
         page.off('requestfinished', finished);

@@ -28,7 +28,9 @@ const hasAxe = pageFunction<() => boolean>('() => typeof window.axe === "object"
 // Frames of other origins answer axe's frame messages too: a third-party form in an iframe is the page's form.
 // Appended to the script, so a document takes it in one round trip.
 const configure = ';window.axe.configure({ allowedOrigins: ["<unsafe_all_origins>"] });';
-const run = pageFunction<(arg: { tags: string[]; maxNodes: number }) => Promise<AxeFinding[]>>(`async ({ tags, maxNodes }) => {
+const run = pageFunction<
+  (arg: { tags: string[]; maxNodes: number }) => Promise<AxeFinding[]>
+>(`async ({ tags, maxNodes }) => {
   const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'], iframes: true });
   return result.violations.flatMap((v) => v.nodes.slice(0, maxNodes).map((n) => ({
     rule: v.id,
@@ -114,7 +116,12 @@ export const pageDigest = (page: Page): Promise<string> => page.evaluate(digest)
  * the same digest was scanned before, else scanned (and remembered in both). Throws when the page went away or the
  * scan took longer than `timeoutMs`; a store that fails is passed over, never the scan.
  */
-export async function scanPage(page: Page, timeoutMs: number, pageKey?: string, store?: ScanCache): Promise<AxeFinding[]> {
+export async function scanPage(
+  page: Page,
+  timeoutMs: number,
+  pageKey?: string,
+  store?: ScanCache,
+): Promise<AxeFinding[]> {
   const digestKey = pageKey ?? (await pageDigest(page));
   const cacheable = !digestKey.startsWith('unread:');
   const key = `${scanVersion}:${digestKey}`;

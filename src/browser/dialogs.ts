@@ -37,11 +37,13 @@ export class DialogWatch {
   async finishReplay(waitMs: number): Promise<void> {
     const expected = this.mode.kind === 'replay' ? this.mode.expected : [];
     const deadline = Date.now() + waitMs;
-    while (!this.problem && this.seen.length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!this.problem && this.seen.length < expected.length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     this.mode = { kind: 'idle' };
     if (this.problem) throw new DialogMismatchError(this.problem);
     const missing = expected[this.seen.length];
-    if (missing) throw new DialogMismatchError(`expected a ${missing.type} dialog saying "${missing.message}", but none opened`);
+    if (missing)
+      throw new DialogMismatchError(`expected a ${missing.type} dialog saying "${missing.message}", but none opened`);
   }
 
   /** Burn-in: the dialogs the step opened, as they were answered; throws when one needed an answer the agent had not given. */
@@ -71,7 +73,13 @@ export class DialogWatch {
     if (mode.kind === 'replay') {
       const expected = mode.expected[this.seen.length];
       if (expected && expected.type === type && same(expected.message, message)) {
-        return { answer: { accept: expected.accept, ...(expected.promptText !== undefined && { promptText: expected.promptText }) }, recorded: true };
+        return {
+          answer: {
+            accept: expected.accept,
+            ...(expected.promptText !== undefined && { promptText: expected.promptText }),
+          },
+          recorded: true,
+        };
       }
       if (!expected && type === 'alert') return { answer: { accept: true }, recorded: false };
       this.problem ??= expected
@@ -83,9 +91,16 @@ export class DialogWatch {
     if (mode.kind === 'record' && mode.answer) {
       const given = mode.answer;
       mode.answer = undefined;
-      return { answer: { accept: given.accept, ...(given.accept && type === 'prompt' && { promptText: given.promptText ?? '' }) }, recorded: true };
+      return {
+        answer: {
+          accept: given.accept,
+          ...(given.accept && type === 'prompt' && { promptText: given.promptText ?? '' }),
+        },
+        recorded: true,
+      };
     }
-    if (mode.kind === 'record') this.problem ??= `a ${type} dialog opened saying "${message}" and was dismissed: call handle_dialog to answer it, then repeat this action`;
+    if (mode.kind === 'record')
+      this.problem ??= `a ${type} dialog opened saying "${message}" and was dismissed: call handle_dialog to answer it, then repeat this action`;
     return dismiss;
   }
 

@@ -37,9 +37,17 @@ export class DownloadWatch {
     const download = this.pending.shift();
     if (!download) return undefined;
     const path = await download.path().catch(() => null);
-    if (!path) throw new DownloadMismatchError(`the download "${download.suggestedFilename()}" failed: ${(await download.failure()) ?? 'no file'}`);
+    if (!path)
+      throw new DownloadMismatchError(
+        `the download "${download.suggestedFilename()}" failed: ${(await download.failure()) ?? 'no file'}`,
+      );
     const size = (await stat(path)).size;
-    return { fileName: download.suggestedFilename(), path, size, type: fileTypeOf(await head(path), download.suggestedFilename()) };
+    return {
+      fileName: download.suggestedFilename(),
+      path,
+      size,
+      type: fileTypeOf(await head(path), download.suggestedFilename()),
+    };
   }
 }
 
@@ -64,16 +72,23 @@ export function downloadExpectation(file: DownloadedFile): StepDownload {
     .split(/\d+/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
     .join('\\d+');
-  return { fileNamePattern: `^${pattern}$`, minBytes: Math.max(1, Math.floor(file.size / 4)), maxBytes: file.size * 4 + 4096, type: file.type };
+  return {
+    fileNamePattern: `^${pattern}$`,
+    minBytes: Math.max(1, Math.floor(file.size / 4)),
+    maxBytes: file.size * 4 + 4096,
+    type: file.type,
+  };
 }
 
 /** Throws when the file is not what the step recorded. */
 export function checkDownload(file: DownloadedFile, expected: StepDownload): void {
   const problems: string[] = [];
-  if (!new RegExp(expected.fileNamePattern).test(file.fileName)) problems.push(`its name does not match ${expected.fileNamePattern}`);
+  if (!new RegExp(expected.fileNamePattern).test(file.fileName))
+    problems.push(`its name does not match ${expected.fileNamePattern}`);
   if (file.size === 0) problems.push('it is empty');
   else if (file.size < expected.minBytes) problems.push(`it has ${file.size} bytes, fewer than ${expected.minBytes}`);
   if (file.size > expected.maxBytes) problems.push(`it has ${file.size} bytes, more than ${expected.maxBytes}`);
   if (file.size > 0 && file.type !== expected.type) problems.push(`it is ${file.type}, not ${expected.type}`);
-  if (problems.length > 0) throw new DownloadMismatchError(`the download "${file.fileName}" is not as recorded: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new DownloadMismatchError(`the download "${file.fileName}" is not as recorded: ${problems.join('; ')}`);
 }

@@ -18,7 +18,14 @@ export async function findDropTarget(steps: Step[], index: number, find: FindEle
   const locator = await find(asStep, scratch);
   const after = scratch[index]!;
   if (after !== asStep && after.locator) {
-    steps[index] = { ...steps[index]!, dropTarget: { locator: after.locator, ...(after.fallbacks && { fallbacks: after.fallbacks }), ...(drop.target && { target: drop.target }) } };
+    steps[index] = {
+      ...steps[index]!,
+      dropTarget: {
+        locator: after.locator,
+        ...(after.fallbacks && { fallbacks: after.fallbacks }),
+        ...(drop.target && { target: drop.target }),
+      },
+    };
   }
   return locator;
 }

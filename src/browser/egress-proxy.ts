@@ -13,12 +13,23 @@ export interface EgressProxy {
 }
 
 // Headers that describe one connection, not the message: never forwarded.
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 function endToEnd(raw: string[]): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection') raw[i + 1]!.split(',').forEach((name) => named.add(name.trim().toLowerCase()));
+    if (raw[i]!.toLowerCase() === 'connection')
+      raw[i + 1]!.split(',').forEach((name) => named.add(name.trim().toLowerCase()));
   }
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -39,7 +50,12 @@ function splitAuthority(authority: string): { host: string; port: number } | und
  * A refused plain-HTTP request gets its connection closed (the page sees ERR_EMPTY_RESPONSE), a refused
  * CONNECT a 403 (ERR_TUNNEL_CONNECTION_FAILED); `onBlocked` hears about both.
  */
-export async function startEgressProxy(guard: NetworkGuard, onBlocked?: BlockedListener, tunnels?: TunnelRouter, projectId?: string): Promise<EgressProxy> {
+export async function startEgressProxy(
+  guard: NetworkGuard,
+  onBlocked?: BlockedListener,
+  tunnels?: TunnelRouter,
+  projectId?: string,
+): Promise<EgressProxy> {
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex): void => {
     sockets.add(socket);

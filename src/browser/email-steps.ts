@@ -52,7 +52,11 @@ export interface EmailContext {
 export async function prepareInboxValues(step: Step, ctx: Pick<EmailContext, 'values' | 'inbox'>): Promise<void> {
   const wanted = inboxReferences(configReferences(step.value ?? '')).filter((name) => !ctx.values.has(name));
   if (wanted.length === 0) return;
-  if (!ctx.inbox) throw new MailStepError(`{{${wanted[0]}}} needs Proctor's inbox, which this worker has no domain for (PROCTOR_INBOX_DOMAIN)`, 'infrastructure');
+  if (!ctx.inbox)
+    throw new MailStepError(
+      `{{${wanted[0]}}} needs Proctor's inbox, which this worker has no domain for (PROCTOR_INBOX_DOMAIN)`,
+      'infrastructure',
+    );
   for (const name of wanted) {
     const named = namedInboxPattern.exec(name)?.[1];
     ctx.values.set(name, named ? await ctx.inbox.namedInbox(named) : await ctx.inbox.newRunInbox());
@@ -64,30 +68,51 @@ export function carriedInbox(values: RunValues): string | undefined {
   return values.has(runInboxVariable) ? values.resolve(`{{${runInboxVariable}}}`) : undefined;
 }
 
-export async function performEmailStep(page: Page, step: Step, value: string | undefined, ctx: EmailContext): Promise<void> {
+export async function performEmailStep(
+  page: Page,
+  step: Step,
+  value: string | undefined,
+  ctx: EmailContext,
+): Promise<void> {
   if (step.action === 'open_link') {
     if (!value) throw new MailStepError('open_link needs a link: wait for an email first', 'test-definition');
     await page.goto(value, { waitUntil: 'domcontentloaded', timeout: Math.max(ctx.timeoutMs, 15_000) });
     return;
   }
-  if (!ctx.inbox) throw new MailStepError("wait_for_email needs Proctor's inbox (PROCTOR_INBOX_DOMAIN)", 'infrastructure');
+  if (!ctx.inbox)
+    throw new MailStepError("wait_for_email needs Proctor's inbox (PROCTOR_INBOX_DOMAIN)", 'infrastructure');
   if (!value) throw new MailStepError('wait_for_email needs the address to wait at, e.g. {{INBOX}}', 'test-definition');
   const email: EmailStep = step.email ?? {};
   const timeoutMs = email.timeoutMs ?? defaultEmailTimeoutMs;
   const mail = await ctx.inbox.waitForMail({ to: value, subject: email.subject, from: email.from }, timeoutMs);
   if (!mail) {
-    const matching = [email.subject && `subject containing "${email.subject}"`, email.from && `from "${email.from}"`].filter(Boolean).join(' and ');
-    throw new MailStepError(`no email to ${value}${matching ? ` with ${matching}` : ''} arrived within ${Math.round(timeoutMs / 1000)} s`, 'environment');
+    const matching = [email.subject && `subject containing "${email.subject}"`, email.from && `from "${email.from}"`]
+      .filter(Boolean)
+      .join(' and ');
+    throw new MailStepError(
+      `no email to ${value}${matching ? ` with ${matching}` : ''} arrived within ${Math.round(timeoutMs / 1000)} s`,
+      'environment',
+    );
   }
   const code = mailCode(mail, email.codeShape);
   const link = extractLink(mail, email.linkPattern);
   // Burn-in notes what the mail held, and the shape of its code; a replay whose mail lacks it (or has only a code of
   // another kind) fails here, not by typing an empty or a wrong code later.
   const recording = step.email !== undefined && email.expects === undefined;
-  const expects = email.expects ?? (step.email ? (step.email.expects = [...(code ? ['code' as const] : []), ...(link ? ['link' as const] : [])]) : []);
+  const expects =
+    email.expects ??
+    (step.email ? (step.email.expects = [...(code ? ['code' as const] : []), ...(link ? ['link' as const] : [])]) : []);
   if (recording && code) step.email!.codeShape = codeShape(code);
-  if (expects.includes('code') && !code) throw new MailStepError(`the email "${mail.subject}" to ${value} holds no one-time code${shapeNote(mail, email.codeShape)}`, 'assertion');
-  if (expects.includes('link') && !link) throw new MailStepError(`the email "${mail.subject}" to ${value} holds no link${email.linkPattern ? ` containing "${email.linkPattern}"` : ''}`, 'assertion');
+  if (expects.includes('code') && !code)
+    throw new MailStepError(
+      `the email "${mail.subject}" to ${value} holds no one-time code${shapeNote(mail, email.codeShape)}`,
+      'assertion',
+    );
+  if (expects.includes('link') && !link)
+    throw new MailStepError(
+      `the email "${mail.subject}" to ${value} holds no link${email.linkPattern ? ` containing "${email.linkPattern}"` : ''}`,
+      'assertion',
+    );
   if (code) ctx.values.set(emailCodeVariable, code);
   if (link) ctx.values.set(emailLinkVariable, link);
 }
@@ -101,6 +126,8 @@ function shapeNote(mail: Pick<ReceivedMail, 'text' | 'html'>, shape: string | un
 
 /** What the model is told a `wait_for_email` found: the code and the link only, never the mail. */
 export function emailFindings(values: RunValues): string {
-  const found = [emailCodeVariable, emailLinkVariable].filter((n) => values.has(n)).map((n) => `{{${n}}} = ${values.resolve(`{{${n}}}`)}`);
+  const found = [emailCodeVariable, emailLinkVariable]
+    .filter((n) => values.has(n))
+    .map((n) => `{{${n}}} = ${values.resolve(`{{${n}}}`)}`);
   return found.length > 0 ? ` (${found.join(', ')})` : ' (no code or link found)';
 }

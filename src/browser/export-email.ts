@@ -3,7 +3,13 @@
 // `wait_for_email` polls the project's mail (GET /v1/inbox/messages?to=…) for the newest match and reads the code
 // and link Proctor takes from it (GET /v1/inbox/messages/{id}, with the code shape the burn-in recorded), as replay
 // does.
-import { defaultEmailTimeoutMs, emailCodeVariable, emailLinkVariable, inboxReferences, namedInboxPattern } from '../domain/inbox.js';
+import {
+  defaultEmailTimeoutMs,
+  emailCodeVariable,
+  emailLinkVariable,
+  inboxReferences,
+  namedInboxPattern,
+} from '../domain/inbox.js';
 import type { Step } from '../domain/steps.js';
 import { quote } from './locators.js';
 
@@ -11,7 +17,8 @@ const setByMail = new Set([emailCodeVariable, emailLinkVariable]);
 
 /** The `config` entry of an inbox or mail variable (filled while the test runs), or undefined for any other name. */
 export function inboxConfigLine(name: string): string | undefined {
-  if (inboxReferences([name]).length > 0) return `  ${quote(name)}: '', // an address of Proctor's inbox, made when the test starts`;
+  if (inboxReferences([name]).length > 0)
+    return `  ${quote(name)}: '', // an address of Proctor's inbox, made when the test starts`;
   if (setByMail.has(name)) return `  ${name}: '', // set by the wait_for_email step before it`;
   return undefined;
 }
@@ -57,7 +64,7 @@ export function inboxHelpers(steps: Step[], used: string[]): string[] {
     '',
     "// Proctor's inbox: this test types addresses of Proctor's inbox ({{INBOX}} fresh for each run, {{INBOX:name}} the",
     "// project's fixed one) and reads the mail the application sends there through Proctor's API. Set",
-    '//   PROCTOR_API_URL    Proctor\'s API, e.g. https://proctor.example.com (the API process runs the inbox\'s SMTP server)',
+    "//   PROCTOR_API_URL    Proctor's API, e.g. https://proctor.example.com (the API process runs the inbox's SMTP server)",
     '//   PROCTOR_API_TOKEN  a project API token (prt_…) of the project the test belongs to',
     '// The application under test must be able to send mail to the inbox domain (its MX, or SMTP straight to Proctor).',
     'async function proctorApi(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {',
@@ -96,7 +103,7 @@ export function inboxHelpers(steps: Step[], used: string[]): string[] {
     '      if (match.expects.includes(\'link\') && !mail.link) throw new Error(`the email "${mail.subject}" to ${to} holds no link`);',
     '      return mail;',
     '    }',
-    "    const wanted = [match.subject && `subject containing \"${match.subject}\"`, match.from && `from \"${match.from}\"`].filter(Boolean).join(' and ');",
+    '    const wanted = [match.subject && `subject containing "${match.subject}"`, match.from && `from "${match.from}"`].filter(Boolean).join(\' and \');',
     "    if (Date.now() >= deadline) throw new Error(`no email to ${to}${wanted ? ` with ${wanted}` : ''} arrived within ${Math.round(match.timeoutMs / 1000)} s`);",
     '    await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(1, deadline - Date.now()))));',
     '  }',

@@ -8,7 +8,9 @@ import { tabActions } from './session.js';
 
 /** Whether the spec needs `context` and a `pages` list (a step uses more than one tab). */
 export function usesTabs(steps: Step[]): boolean {
-  return steps.some((s) => s.opensPage || s.page !== undefined || s.action === 'switch_tab' || s.action === 'close_tab');
+  return steps.some(
+    (s) => s.opensPage || s.page !== undefined || s.action === 'switch_tab' || s.action === 'close_tab',
+  );
 }
 
 /**
@@ -20,7 +22,13 @@ function mayCloseItsTab(step: Step): boolean {
   return Boolean(step.locator) && (step.page ?? 0) > 0 && !isPageCheck(step.action) && !tabActions.has(step.action);
 }
 
-const magic: Record<string, string> = { png: '89504e470d0a1a0a', jpeg: 'ffd8ff', pdf: '255044462d', gif: '47494638', zip: '504b0304' };
+const magic: Record<string, string> = {
+  png: '89504e470d0a1a0a',
+  jpeg: 'ffd8ff',
+  pdf: '255044462d',
+  gif: '47494638',
+  zip: '504b0304',
+};
 
 /** Helper functions the spec's steps call, declared once above the test. */
 export function eventHelpers(steps: Step[]): string[] {
@@ -95,7 +103,8 @@ export function eventStatement(step: Step, element: string | undefined): string 
       return 'await page.close();';
     case 'upload': {
       // A project file is read from PROCTOR_FILES_DIR (the files as GET /v1/files lists them), not inlined.
-      if (step.projectFile) return `await ${element}.setInputFiles((process.env.PROCTOR_FILES_DIR ?? 'proctor-files') + '/' + ${quote(step.value ?? '')});`;
+      if (step.projectFile)
+        return `await ${element}.setInputFiles((process.env.PROCTOR_FILES_DIR ?? 'proctor-files') + '/' + ${quote(step.value ?? '')});`;
       const file = generatedFile(step.value ?? 'upload.txt');
       return `await ${element}.setInputFiles({ name: ${quote(file.name)}, mimeType: ${quote(file.mimeType)}, buffer: Buffer.from(${quote(file.buffer.toString('base64'))}, 'base64') });`;
     }
@@ -108,25 +117,41 @@ export function eventStatement(step: Step, element: string | undefined): string 
  * The step's statement with its tab, dialogs, new tab and download around it. `previous`: the step before it;
  * `element`: the step's element expression, if it has one.
  */
-export function withEvents(step: Step, index: number, statement: string, previous: Step | undefined, element?: string): string[] {
+export function withEvents(
+  step: Step,
+  index: number,
+  statement: string,
+  previous: Step | undefined,
+  element?: string,
+): string[] {
   const lines: string[] = [];
   const tab = step.page ?? 0;
-  const tabChanged = previous ? (previous.page ?? 0) !== tab || previous.opensPage || previous.action === 'switch_tab' || previous.action === 'close_tab' : tab !== 0;
+  const tabChanged = previous
+    ? (previous.page ?? 0) !== tab ||
+      previous.opensPage ||
+      previous.action === 'switch_tab' ||
+      previous.action === 'close_tab'
+    : tab !== 0;
   if (tabChanged && step.action !== 'switch_tab') lines.push(`page = pages[${tab}]!;`);
   const n = index + 1;
   if (step.dialogs?.length) lines.push(`const dialogs${n} = answerDialogs(page, ${JSON.stringify(step.dialogs)});`);
   if (step.opensPage) lines.push(`const opened${n} = context.waitForEvent('page');`);
   if (step.download) lines.push(`const download${n} = page.waitForEvent('download');`);
-  lines.push(mayCloseItsTab(step) && element ? `await mayCloseTab(page, ${element}, async () => { ${statement} });` : statement);
+  lines.push(
+    mayCloseItsTab(step) && element ? `await mayCloseTab(page, ${element}, async () => { ${statement} });` : statement,
+  );
   if (step.dialogs?.length) {
     const expected = step.dialogs.map((d) => ({ type: d.type, message: d.message }));
     lines.push(`await expect.poll(() => dialogs${n}).toEqual(${JSON.stringify(expected)});`);
   }
-  if (step.opensPage) lines.push(`pages.push(await opened${n});`, `page = pages.at(-1)!;`, `await page.waitForLoadState();`);
+  if (step.opensPage)
+    lines.push(`pages.push(await opened${n});`, `page = pages.at(-1)!;`, `await page.waitForLoadState();`);
   if (step.download) {
     const d = step.download;
     const m = magic[d.type];
-    lines.push(`await checkDownload(await download${n}, { name: new RegExp(${quote(d.fileNamePattern)}), minBytes: ${d.minBytes}, maxBytes: ${d.maxBytes}${m ? `, magic: '${m}'` : ''} });`);
+    lines.push(
+      `await checkDownload(await download${n}, { name: new RegExp(${quote(d.fileNamePattern)}), minBytes: ${d.minBytes}, maxBytes: ${d.maxBytes}${m ? `, magic: '${m}'` : ''} });`,
+    );
   }
   return lines;
 }

@@ -10,7 +10,12 @@ const scrollDeltas = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }
  * One statement (or a few on one line) for an interaction step; undefined for other actions. `el` is the step's
  * element expression with its fallbacks, `elementOf` builds the same for another element (a drop target).
  */
-export function interactionStatement(step: Step, el: string | undefined, value: string, elementOf: (s: Step) => string | undefined): string | undefined {
+export function interactionStatement(
+  step: Step,
+  el: string | undefined,
+  value: string,
+  elementOf: (s: Step) => string | undefined,
+): string | undefined {
   if (!interactionActions.has(step.action)) return undefined;
   switch (step.action) {
     case 'dblclick':
@@ -26,7 +31,8 @@ export function interactionStatement(step: Step, el: string | undefined, value: 
       const [x, y] = scrollDeltas[step.scroll.direction];
       const size = x !== 0 ? 'e.clientWidth' : 'e.clientHeight';
       const distance = step.scroll.pixels ?? `${size} * 0.8`;
-      if (!step.scroll.untilText) return `await ${el}.evaluate((e) => e.scrollBy(${x} * ${distance}, ${y} * ${distance}));`;
+      if (!step.scroll.untilText)
+        return `await ${el}.evaluate((e) => e.scrollBy(${x} * ${distance}, ${y} * ${distance}));`;
       // As replay does (interactions.ts scrollContainer): scroll until the text shows; at the container's end give
       // a lazy list scrollEndWaitMs to load more, and fail if it then cannot move. No fixed number of scrolls.
       const moved = `${el}.evaluate(${scrollOnceSource}, { x: ${x}, y: ${y}, pixels: ${step.scroll.pixels ?? null} })`;

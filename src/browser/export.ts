@@ -2,7 +2,14 @@ import { configReferences, type Step } from '../domain/steps.js';
 import { interactionStatement } from './export-interactions.js';
 import { quote } from './locators.js';
 import { eventHelpers, eventStatement, usesTabs, withEvents } from './export-events.js';
-import { accessLines, authHelpers, authImports, configLine, httpRequestStatement, type ExportConfig } from './export-auth.js';
+import {
+  accessLines,
+  authHelpers,
+  authImports,
+  configLine,
+  httpRequestStatement,
+  type ExportConfig,
+} from './export-auth.js';
 import { emailStatement, inboxConfigLine, inboxHelpers, inboxSetupLines } from './export-email.js';
 import { httpStepTexts } from './http-step.js';
 import type { EnvironmentAccess } from '../domain/environment-access.js';
@@ -30,7 +37,14 @@ export interface ExportInput {
 export function exportPlaywrightSpec(input: ExportInput): string {
   const chain = input.dependencies ?? [];
   const allSteps = [...chain.flatMap((d) => d.steps), ...input.steps];
-  const used = [...new Set(allSteps.flatMap((s) => [...configReferences([s.value ?? '', ...httpStepTexts(s)].join(' ')), ...(s.http?.save ?? []).map((v) => v.name)]))];
+  const used = [
+    ...new Set(
+      allSteps.flatMap((s) => [
+        ...configReferences([s.value ?? '', ...httpStepTexts(s)].join(' ')),
+        ...(s.http?.save ?? []).map((v) => v.name),
+      ]),
+    ),
+  ];
   const lines = [
     `import { test, expect } from '@playwright/test';`,
     ...authImports(input.configs, used),
@@ -49,14 +63,23 @@ export function exportPlaywrightSpec(input: ExportInput): string {
   lines.push(...inboxHelpers(allSteps, used));
   // Steps over several tabs reassign `page` as replay switches tabs; `pages` holds them in the order they opened.
   const tabs = usesTabs(allSteps);
-  lines.push('', `test(${quote(input.name)}, async ({ page${tabs ? ', context' : ''} }) => {`, ...(tabs ? ['  const pages = [page];'] : []), '  await page.goto(baseURL);');
+  lines.push(
+    '',
+    `test(${quote(input.name)}, async ({ page${tabs ? ', context' : ''} }) => {`,
+    ...(tabs ? ['  const pages = [page];'] : []),
+    '  await page.goto(baseURL);',
+  );
   lines.push(...inboxSetupLines(used));
   if (chain.length === 0) {
     lines.push(...stepLines(input.steps, '  '));
   } else {
     // Self-contained: the tests this one resumes from run first, in the same page, so it passes on its own.
     for (const dependency of chain) {
-      lines.push(`  await test.step(${quote(`Resume-from dependency: ${dependency.name}`)}, async () => {`, ...stepLines(dependency.steps, '    '), '  });');
+      lines.push(
+        `  await test.step(${quote(`Resume-from dependency: ${dependency.name}`)}, async () => {`,
+        ...stepLines(dependency.steps, '    '),
+        '  });',
+      );
     }
     lines.push(`  await test.step(${quote(input.name)}, async () => {`, ...stepLines(input.steps, '    '), '  });');
   }
@@ -65,7 +88,10 @@ export function exportPlaywrightSpec(input: ExportInput): string {
 }
 
 function stepLines(steps: Step[], indent: string): string[] {
-  return steps.flatMap((step, i) => [`${indent}// ${i + 1}. ${oneLine(step.description)}`, ...withEvents(step, i, statement(step), steps[i - 1], elementExpression(step)).map((l) => `${indent}${l}`)]);
+  return steps.flatMap((step, i) => [
+    `${indent}// ${i + 1}. ${oneLine(step.description)}`,
+    ...withEvents(step, i, statement(step), steps[i - 1], elementExpression(step)).map((l) => `${indent}${l}`),
+  ]);
 }
 
 function oneLine(text: string): string {
@@ -79,7 +105,9 @@ function oneLine(text: string): string {
 function elementExpression(step: Step): string | undefined {
   if (!step.locator) return undefined;
   const all = [step.locator, ...(step.fallbacks ?? [])];
-  return all.length === 1 ? `page.${step.locator}` : `${all.map((l) => `page.${l}`).join('.or(')}${')'.repeat(all.length - 1)}.first()`;
+  return all.length === 1
+    ? `page.${step.locator}`
+    : `${all.map((l) => `page.${l}`).join('.or(')}${')'.repeat(all.length - 1)}.first()`;
 }
 
 /** A JS expression for a step value: literal text joined with config lookups. */
@@ -130,6 +158,9 @@ function statement(step: Step): string {
       return `await expect(page).toHaveURL(/${(step.value ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/);`;
     default:
       // An action the exporter does not know fails the spec where it stands rather than being skipped.
-      return interactionStatement(step, el, v, elementExpression) ?? `throw new Error(${quote(`${step.action} steps cannot be exported yet`)});`;
+      return (
+        interactionStatement(step, el, v, elementExpression) ??
+        `throw new Error(${quote(`${step.action} steps cannot be exported yet`)});`
+      );
   }
 }

@@ -60,7 +60,10 @@ function accepts(token: string, kind: FileKind): boolean {
  * input takes anything), else the requested name with the first accepted type we can generate.
  */
 export function uploadNameFor(accept: string | null, requested?: string): string {
-  const tokens = (accept ?? '').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const tokens = (accept ?? '')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
   const base = requested?.trim() || 'upload.txt';
   const asked = kindOfName(base);
   if (tokens.length === 0 || (asked && tokens.some((t) => accepts(t, asked)))) return asked ? base : `${base}.txt`;

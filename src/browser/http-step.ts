@@ -28,13 +28,22 @@ export interface HttpStepResult {
 
 const maxBodyChars = 200;
 
-export async function performHttpStep(page: Page, step: Step, opts: { baseUrl: string; values: RunValues; timeoutMs: number }): Promise<HttpStepResult> {
+export async function performHttpStep(
+  page: Page,
+  step: Step,
+  opts: { baseUrl: string; values: RunValues; timeoutMs: number },
+): Promise<HttpStepResult> {
   const h: HttpStep | undefined = step.http;
   if (!h) throw new HttpCheckError('http_request needs its request (method and url)');
   const url = new URL(opts.values.resolve(h.url), opts.baseUrl).toString();
   const headers = Object.fromEntries(Object.entries(h.headers ?? {}).map(([k, v]) => [k, opts.values.resolve(v)]));
   const body = h.body === undefined ? undefined : opts.values.resolve(h.body);
-  if (body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type') && looksLikeJson(body)) headers['content-type'] = 'application/json';
+  if (
+    body !== undefined &&
+    !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type') &&
+    looksLikeJson(body)
+  )
+    headers['content-type'] = 'application/json';
   const response = await page.context().request.fetch(url, {
     method: h.method,
     headers,
@@ -47,7 +56,9 @@ export async function performHttpStep(page: Page, step: Step, opts: { baseUrl: s
   const shown = () => redact(text.replace(/\s+/g, ' ').slice(0, maxBodyChars), opts.values.secrets());
   const where = `${h.method} ${new URL(url).pathname}`;
   if (h.status !== undefined ? status !== h.status : status < 200 || status > 299) {
-    throw new HttpCheckError(`${where} answered ${status}, expected ${h.status ?? 'a 2xx status'}; the body was: "${shown()}"`);
+    throw new HttpCheckError(
+      `${where} answered ${status}, expected ${h.status ?? 'a 2xx status'}; the body was: "${shown()}"`,
+    );
   }
   const checks = [...(h.json ?? []), ...(h.save ?? [])];
   let doc: unknown;
@@ -61,13 +72,20 @@ export async function performHttpStep(page: Page, step: Step, opts: { baseUrl: s
   for (const check of h.json ?? []) {
     const expected = opts.values.resolve(check.equals);
     const found = readJsonPath(doc, check.path);
-    if (!found.found) throw new HttpCheckError(`${where}: the response has no ${check.path}; the body was: "${shown()}"`);
+    if (!found.found)
+      throw new HttpCheckError(`${where}: the response has no ${check.path}; the body was: "${shown()}"`);
     const actual = jsonText(found.value);
-    if (actual !== expected) throw new HttpCheckError(`${where}: ${check.path} is "${redact(actual, opts.values.secrets())}", expected "${check.equals}"`);
+    if (actual !== expected)
+      throw new HttpCheckError(
+        `${where}: ${check.path} is "${redact(actual, opts.values.secrets())}", expected "${check.equals}"`,
+      );
   }
   for (const save of h.save ?? []) {
     const found = readJsonPath(doc, save.path);
-    if (!found.found) throw new HttpCheckError(`${where}: the response has no ${save.path} to save as {{${save.name}}}; the body was: "${shown()}"`);
+    if (!found.found)
+      throw new HttpCheckError(
+        `${where}: the response has no ${save.path} to save as {{${save.name}}}; the body was: "${shown()}"`,
+      );
     opts.values.set(save.name, jsonText(found.value), { secret: save.secret ?? false });
   }
   return { status, saved: (h.save ?? []).map((s) => s.name) };

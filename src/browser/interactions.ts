@@ -88,9 +88,17 @@ function dropLocator(page: Page, drop: StepElement | undefined): Locator {
  */
 export const scrollOnceSource =
   "async (el, d) => { const step = d.pixels ?? (d.x !== 0 ? el.clientWidth : el.clientHeight) * 0.8; const x = el.scrollLeft, y = el.scrollTop; el.scrollBy({ left: d.x * step, top: d.y * step, behavior: 'instant' }); await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 100); }); return el.scrollLeft !== x || el.scrollTop !== y; }";
-const scrollBy = pageFunction<(el: Element, delta: { x: number; y: number; pixels: number | null }) => Promise<boolean>>(scrollOnceSource);
+const scrollBy =
+  pageFunction<(el: Element, delta: { x: number; y: number; pixels: number | null }) => Promise<boolean>>(
+    scrollOnceSource,
+  );
 
-const directions: Record<ScrollSpec['direction'], { x: number; y: number }> = { up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, left: { x: -1, y: 0 }, right: { x: 1, y: 0 } };
+const directions: Record<ScrollSpec['direction'], { x: number; y: number }> = {
+  up: { x: 0, y: -1 },
+  down: { x: 0, y: 1 },
+  left: { x: -1, y: 0 },
+  right: { x: 1, y: 0 },
+};
 
 /**
  * Scrolls a container: once by the distance, or until `untilText` is visible inside it (lazy lists load rows as
@@ -112,11 +120,21 @@ async function scrollContainer(container: Locator, spec: ScrollSpec, timeout: nu
       await wanted.scrollIntoViewIfNeeded({ timeout });
       return;
     }
-    if (Date.now() >= deadline) throw new Error(`"${spec.untilText}" did not appear while scrolling ${spec.direction} for ${Math.max(timeout, 5_000)} ms`);
+    if (Date.now() >= deadline)
+      throw new Error(
+        `"${spec.untilText}" did not appear while scrolling ${spec.direction} for ${Math.max(timeout, 5_000)} ms`,
+      );
     if (await box.evaluate(scrollBy, delta, { timeout })) continue;
     // At the end: a lazy list loads its next rows now (the text may show, or the container can move again).
     const wait = Math.max(0, Math.min(scrollEndWaitMs, deadline - Date.now()));
-    if (await wanted.waitFor({ state: 'visible', timeout: wait }).then(() => true, () => false)) continue;
-    if (!(await box.evaluate(scrollBy, delta, { timeout }))) throw new Error(`"${spec.untilText}" did not appear: scrolled ${spec.direction} to the end of the container`);
+    if (
+      await wanted.waitFor({ state: 'visible', timeout: wait }).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
+    if (!(await box.evaluate(scrollBy, delta, { timeout })))
+      throw new Error(`"${spec.untilText}" did not appear: scrolled ${spec.direction} to the end of the container`);
   }
 }

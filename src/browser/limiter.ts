@@ -41,7 +41,8 @@ interface Waiter {
 
 export function createLimiter(options: LimiterOptions): Limiter {
   const { concurrency, maxQueue = Infinity, queueTimeoutMs } = options;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
 
   const queue: Waiter[] = [];
   let active = 0;
@@ -93,7 +94,8 @@ export function createLimiter(options: LimiterOptions): Limiter {
       };
       queue.push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (queueTimeoutMs !== undefined) timer = setTimeout(() => leave(new QueueTimeoutError(Date.now() - startedAt)), queueTimeoutMs);
+      if (queueTimeoutMs !== undefined)
+        timer = setTimeout(() => leave(new QueueTimeoutError(Date.now() - startedAt)), queueTimeoutMs);
     });
   }
 

@@ -10,8 +10,20 @@ export interface LocatorCall {
 }
 
 const allowed = new Set([
-  'getByRole', 'getByText', 'getByLabel', 'getByPlaceholder', 'getByTestId', 'getByAltText', 'getByTitle',
-  'locator', 'contentFrame', 'frameLocator', 'first', 'last', 'nth', 'filter',
+  'getByRole',
+  'getByText',
+  'getByLabel',
+  'getByPlaceholder',
+  'getByTestId',
+  'getByAltText',
+  'getByTitle',
+  'locator',
+  'contentFrame',
+  'frameLocator',
+  'first',
+  'last',
+  'nth',
+  'filter',
 ]);
 
 export class LocatorSyntaxError extends Error {
@@ -139,8 +151,11 @@ export function resolveLocator(page: Page, expression: string): Locator {
   let target: Target = page;
   for (const { method, args } of parseLocator(expression)) {
     // The parser only lets through the methods above; each exists on the target kinds it is chained on.
-    const fn: ((...a: unknown[]) => Target) | undefined = (target as unknown as Record<string, (...a: unknown[]) => Target>)[method];
-    if (typeof fn !== 'function') throw new LocatorSyntaxError(`${method} cannot follow the previous call in ${expression}`);
+    const fn: ((...a: unknown[]) => Target) | undefined = (
+      target as unknown as Record<string, (...a: unknown[]) => Target>
+    )[method];
+    if (typeof fn !== 'function')
+      throw new LocatorSyntaxError(`${method} cannot follow the previous call in ${expression}`);
     target = fn.apply(target, args);
   }
   if (!('click' in target)) throw new LocatorSyntaxError(`${expression} does not end at an element`);

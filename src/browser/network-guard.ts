@@ -51,7 +51,14 @@ const localSchemes = new Set(['data:', 'blob:']);
 const networkSchemes = new Set(['http:', 'https:', 'ws:', 'wss:']);
 const aboutPages = new Set(['about:blank', 'about:srcdoc']);
 
-const metadataHosts = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'metadata.azure.com', 'instance-data', 'instance-data.ec2.internal']);
+const metadataHosts = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata.azure.com',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 interface Cidr {
   family: 4 | 6;
@@ -66,7 +73,9 @@ function cidr(spec: string): Cidr {
 }
 
 // AWS (IPv4, ECS task metadata, IPv6), Alibaba, Azure's WireServer.
-const metadataAddresses = ['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200', '168.63.129.16'].map(cidr);
+const metadataAddresses = ['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200', '168.63.129.16'].map(
+  cidr,
+);
 const linkLocal = ['169.254.0.0/16', 'fe80::/10'].map(cidr);
 const reserved = ['224.0.0.0/4', '240.0.0.0/4', 'ff00::/8'].map(cidr);
 const privateRanges: Array<[Cidr, string]> = (
@@ -97,7 +106,10 @@ function toBigInt(address: string, family: 4 | 6): bigint {
   const [head, tail] = text.split('::') as [string, string | undefined];
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
+  const groups =
+    tail === undefined
+      ? headGroups
+      : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
   return groups.reduce((n, group) => (n << 16n) | BigInt(parseInt(group, 16)), 0n);
 }
 
@@ -124,19 +136,25 @@ export function addressRefusal(address: string, allowPrivateNetworks: boolean): 
   if (linkLocal.some(matches)) return `link-local address ${address}`;
   if (reserved.some(matches)) return `reserved address ${address}`;
   const privateRange = privateRanges.find(([range]) => matches(range));
-  if (privateRange && !allowPrivateNetworks) return `${privateRange[1]} address ${address} (private networks are not allowed)`;
+  if (privateRange && !allowPrivateNetworks)
+    return `${privateRange[1]} address ${address} (private networks are not allowed)`;
   return undefined;
 }
 
 type HostVerdict = { addresses: string[] } | { refusal: string; unresolved?: boolean };
 
 export function normalizeHost(host: string): string {
-  return host.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  return host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
 }
 
 export function createNetworkGuard(options: NetworkGuardOptions): NetworkGuard {
   const { allowPrivateNetworks, cacheTtlMs = 30_000 } = options;
-  const resolve = options.resolve ?? (async (host: string) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address));
+  const resolve =
+    options.resolve ??
+    (async (host: string) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address));
   const cache = new Map<string, { expires: number; addresses: Promise<string[]> }>();
 
   function resolveCached(host: string): Promise<string[]> {
@@ -167,7 +185,10 @@ export function createNetworkGuard(options: NetworkGuardOptions): NetworkGuard {
     try {
       addresses = await resolveCached(host);
     } catch (err) {
-      return { refusal: `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, unresolved: true };
+      return {
+        refusal: `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+        unresolved: true,
+      };
     }
     if (addresses.length === 0) return { refusal: `cannot resolve ${host}: no addresses`, unresolved: true };
     // Every address counts: the connection may use any of them.
@@ -189,13 +210,19 @@ export function createNetworkGuard(options: NetworkGuardOptions): NetworkGuard {
       }
       if (localSchemes.has(parsed.protocol)) return { allowed: true };
       if (parsed.protocol === 'about:') {
-        return aboutPages.has(parsed.href) ? { allowed: true } : { allowed: false, reason: `page ${parsed.href} is not allowed` };
+        return aboutPages.has(parsed.href)
+          ? { allowed: true }
+          : { allowed: false, reason: `page ${parsed.href} is not allowed` };
       }
-      if (!networkSchemes.has(parsed.protocol)) return { allowed: false, reason: `scheme ${parsed.protocol} is not allowed` };
-      if ((parsed.protocol === 'http:' || parsed.protocol === 'ws:') && options.isTunnelHost?.(parsed.hostname)) return { allowed: true };
+      if (!networkSchemes.has(parsed.protocol))
+        return { allowed: false, reason: `scheme ${parsed.protocol} is not allowed` };
+      if ((parsed.protocol === 'http:' || parsed.protocol === 'ws:') && options.isTunnelHost?.(parsed.hostname))
+        return { allowed: true };
       const verdict = await verifyHost(parsed.hostname);
       if ('addresses' in verdict) return { allowed: true };
-      return verdict.unresolved ? { allowed: false, reason: verdict.refusal, unresolved: true } : { allowed: false, reason: verdict.refusal };
+      return verdict.unresolved
+        ? { allowed: false, reason: verdict.refusal, unresolved: true }
+        : { allowed: false, reason: verdict.refusal };
     },
     lookup(hostname, options, callback) {
       verifyHost(hostname).then(
@@ -209,7 +236,11 @@ export function createNetworkGuard(options: NetworkGuardOptions): NetworkGuard {
           const found = verdict.addresses
             .map((address) => ({ address, family: isIP(address) }))
             .filter((a) => wanted === 0 || a.family === wanted);
-          if (found.length === 0) callback(Object.assign(new Error(`no IPv${wanted} address for ${hostname}`), { code: 'ENOTFOUND', hostname }), []);
+          if (found.length === 0)
+            callback(
+              Object.assign(new Error(`no IPv${wanted} address for ${hostname}`), { code: 'ENOTFOUND', hostname }),
+              [],
+            );
           else if (options.all) callback(null, found);
           else callback(null, found[0]!.address, found[0]!.family);
         },
@@ -223,7 +254,11 @@ export function createNetworkGuard(options: NetworkGuardOptions): NetworkGuard {
  * Aborts refused requests of `context` before they leave the browser, with ERR_BLOCKED_BY_CLIENT. Covers every
  * scheme Chromium routes (file: included) but only the first hop of a request; `startEgressProxy` covers the rest.
  */
-export async function installNetworkGuard(context: BrowserContext, guard: NetworkGuard, onBlocked?: BlockedListener): Promise<void> {
+export async function installNetworkGuard(
+  context: BrowserContext,
+  guard: NetworkGuard,
+  onBlocked?: BlockedListener,
+): Promise<void> {
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     const verdict = await guard.check(url);

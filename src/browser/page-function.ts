@@ -19,4 +19,6 @@ export function pageFunction<F extends (...args: never[]) => unknown>(source: st
 export const isElement = pageFunction<(el: Element, other: unknown) => boolean>('(el, other) => el === other');
 
 /** The index of `target` (an element handle) among the matched elements, -1 when it is not one of them. */
-export const indexOfElement = pageFunction<(els: Element[], target: unknown) => number>('(els, target) => els.indexOf(target)');
+export const indexOfElement = pageFunction<(els: Element[], target: unknown) => number>(
+  '(els, target) => els.indexOf(target)',
+);

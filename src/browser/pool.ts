@@ -122,7 +122,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const executablePath = options.executablePath ?? loadPrograms().chromium;
   if (!executablePath) throw new Error('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
   const { networkGuard, tunnels, headless = true, launchTimeoutMs = 30_000 } = options;
-  const limiter = createLimiter({ concurrency: options.concurrency, maxQueue: options.maxQueue, queueTimeoutMs: options.queueTimeoutMs });
+  const limiter = createLimiter({
+    concurrency: options.concurrency,
+    maxQueue: options.maxQueue,
+    queueTimeoutMs: options.queueTimeoutMs,
+  });
   const args = [...chromiumFlags.filter((flag) => headless || flag !== '--headless'), ...(options.args ?? [])];
 
   let current: Browser | undefined;
@@ -155,7 +159,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
           return launched;
         },
         (err: unknown) => {
-          throw new Error(`Chromium failed to launch from ${executablePath}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+          throw new Error(
+            `Chromium failed to launch from ${executablePath}: ${err instanceof Error ? err.message : String(err)}`,
+            { cause: err },
+          );
         },
       )
       .finally(() => {
@@ -164,13 +171,19 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     return launching;
   }
 
-  async function runJob<T>(options: ContextOptions, fn: (job: { context: BrowserContext; page: Page }) => Promise<T>): Promise<T> {
+  async function runJob<T>(
+    options: ContextOptions,
+    fn: (job: { context: BrowserContext; page: Page }) => Promise<T>,
+  ): Promise<T> {
     const { signal, timeoutMs, state } = options;
     const interrupt = interruption();
     const onAbort = () => interrupt.fire(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => interrupt.fire(new BrowserJobTimeoutError(timeoutMs)), timeoutMs);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => interrupt.fire(new BrowserJobTimeoutError(timeoutMs)), timeoutMs);
     const onDisconnected = () => interrupt.fire(closed ? new BrowserPoolClosedError() : new BrowserCrashedError());
 
     let launched: Browser | undefined;
@@ -183,7 +196,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       proxy = await startEgressProxy(networkGuard, options.onBlocked, tunnels, options.projectId);
       // `<-loopback>` drops Chromium's implicit proxy bypass, which would send loopback and link-local
       // (169.254.0.0/16: the metadata address) straight out, past the proxy.
-      creating = launched.newContext({ ...contextOptions(options), proxy: { server: proxy.server, bypass: '<-loopback>' } });
+      creating = launched.newContext({
+        ...contextOptions(options),
+        proxy: { server: proxy.server, bypass: '<-loopback>' },
+      });
       const context = await interrupt.race(creating);
       await interrupt.race(installNetworkGuard(context, networkGuard, options.onBlocked));
       if (options.access?.cookies) await interrupt.race(context.addCookies(options.access.cookies));
@@ -193,7 +209,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     } catch (err) {
       const reason = interrupt.reason();
       if (reason) throw reason;
-      if (launched && !launched.isConnected()) throw closed ? new BrowserPoolClosedError() : new BrowserCrashedError(err);
+      if (launched && !launched.isConnected())
+        throw closed ? new BrowserPoolClosedError() : new BrowserCrashedError(err);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -210,7 +227,12 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       return limiter.run(() => runJob(options, fn), options.signal);
     },
     stats() {
-      return { ...limiter.stats(), contexts: current?.contexts().length ?? 0, connected: current?.isConnected() ?? false, launches };
+      return {
+        ...limiter.stats(),
+        contexts: current?.contexts().length ?? 0,
+        connected: current?.isConnected() ?? false,
+        launches,
+      };
     },
     async close() {
       closed = true;

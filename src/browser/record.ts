@@ -24,7 +24,11 @@ const longText = 40;
  * that point at the same element today and survive a translation. For an action, what carries meaning across
  * renders leads: a test id always, a structural locator ahead of long visible text.
  */
-export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'assert' = 'act'): Promise<RecordedElement> {
+export async function locatorForRef(
+  page: Page,
+  ref: string,
+  purpose: 'act' | 'assert' = 'act',
+): Promise<RecordedElement> {
   const element = page.locator(`aria-ref=${ref}`);
   if ((await element.count().catch(() => 0)) === 0) {
     throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);
@@ -33,7 +37,11 @@ export async function locatorForRef(page: Page, ref: string, purpose: 'act' | 'a
 }
 
 /** `locatorForRef` for an element already found (a drag's drop target, pinned before the refs were dropped). */
-export async function recordElement(page: Page, element: Locator, purpose: 'act' | 'assert' = 'act'): Promise<RecordedElement> {
+export async function recordElement(
+  page: Page,
+  element: Locator,
+  purpose: 'act' | 'assert' = 'act',
+): Promise<RecordedElement> {
   const normalized = (await element.normalize()).toString();
   // An element inside an iframe: its structural locators are relative to the same frame chain.
   const frame = framePrefix(normalized);
@@ -45,7 +53,12 @@ export async function recordElement(page: Page, element: Locator, purpose: 'act'
   // Reading the aria snapshot of an element drops the page's refs: from here on the element is found by `text`.
   const self = resolveLocator(page, text);
   const target = await elementTarget(self);
-  const own = flat(await self.first().evaluate(ownText).catch(() => ''));
+  const own = flat(
+    await self
+      .first()
+      .evaluate(ownText)
+      .catch(() => ''),
+  );
   const full = frame + untruncated(normalized.slice(frame.length), target, own);
   if (full !== normalized) {
     // Only when the whole text still finds the element (a text split across children may not).
@@ -54,7 +67,8 @@ export async function recordElement(page: Page, element: Locator, purpose: 'act'
   }
   const textIsWeak = /^getByText\(/.test(text.slice(frame.length)) || (target?.name?.length ?? 0) > longText;
   // An assertion's text is its expectation: it leads, and structural locators only help find the element.
-  const leadsStructurally = purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith(`${frame}getByTestId(`) || textIsWeak);
+  const leadsStructurally =
+    purpose === 'act' && structural.length > 0 && (structural[0]!.startsWith(`${frame}getByTestId(`) || textIsWeak);
   const ordered = leadsStructurally ? [...structural.slice(0, 1), text, ...structural.slice(1)] : [text, ...structural];
   // Playwright names an element by its test id when it has one: keep its role and name too, for the day the id goes.
   if (text.startsWith(`${frame}getByTestId(`) && target?.name) {
@@ -78,7 +92,10 @@ const maxTargetText = 300;
  * and its whole visible text when short: the expectation of an element with no name of its own (a list item).
  */
 export async function elementTarget(element: Locator): Promise<StepTarget | undefined> {
-  const [target, text] = await Promise.all([ariaTarget(element), element.innerText({ timeout: 2_000 }).catch(() => '')]);
+  const [target, text] = await Promise.all([
+    ariaTarget(element),
+    element.innerText({ timeout: 2_000 }).catch(() => ''),
+  ]);
   const shown = flat(text);
   if (!target || !shown || shown.length > maxTargetText || shown === target.name) return target;
   return { ...target, text: shown };
@@ -118,7 +135,9 @@ function untruncated(expression: string, target: StepTarget | undefined, ownText
   const m = /^(getByText\(|getByRole\('[\w-]+', \{ name: )'((?:[^'\\]|\\.)*)'/.exec(expression);
   if (!m) return expression;
   const shown = m[2]!.replace(/\\(.)/g, '$1');
-  const full = [target?.name, ownText, target?.text].find((t): t is string => Boolean(t) && t!.startsWith(shown) && t !== shown);
+  const full = [target?.name, ownText, target?.text].find(
+    (t): t is string => Boolean(t) && t!.startsWith(shown) && t !== shown,
+  );
   if (!full) return expression;
   return `${m[1]}${quote(full)}${expression.slice(m[0].length)}`;
 }
@@ -152,7 +171,9 @@ function handWrittenId(id: string): boolean {
   return /^[A-Za-z][\w-]{0,39}$/.test(id) && (id.match(/\d/g)?.length ?? 0) < 3;
 }
 
-const structuralAttributes = pageFunction<(el: Element) => { testId: string | null; placeholder: string | null; name: string | null; id: string; tag: string }>(
+const structuralAttributes = pageFunction<
+  (el: Element) => { testId: string | null; placeholder: string | null; name: string | null; id: string; tag: string }
+>(
   "(el) => ({ testId: el.getAttribute('data-testid'), placeholder: el.getAttribute('placeholder'), name: el.getAttribute('name'), id: el.id, tag: el.tagName.toLowerCase() })",
 );
 
@@ -161,7 +182,8 @@ async function attributeLocators(element: Locator): Promise<string[]> {
   const attrs = await element.evaluate(structuralAttributes);
   const out: string[] = [];
   if (attrs.testId) out.push(`getByTestId(${quote(attrs.testId)})`);
-  if (attrs.name && ['input', 'select', 'textarea', 'button'].includes(attrs.tag)) out.push(`locator(${quote(`${attrs.tag}[name="${attrs.name}"]`)})`);
+  if (attrs.name && ['input', 'select', 'textarea', 'button'].includes(attrs.tag))
+    out.push(`locator(${quote(`${attrs.tag}[name="${attrs.name}"]`)})`);
   if (attrs.id && handWrittenId(attrs.id)) out.push(`locator(${quote(`#${attrs.id}`)})`);
   if (attrs.placeholder) out.push(`getByPlaceholder(${quote(attrs.placeholder)})`);
   return out;

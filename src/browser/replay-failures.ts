@@ -27,7 +27,12 @@ export class TargetChangedError extends StepFailedError {
 export function classifyFailure(step: Step | undefined, err: unknown, httpStatus: number | undefined): FailureKind {
   if (err instanceof StepFailedError && err.kind) return err.kind;
   // A mail step knows why it failed (performAction wraps its error; the cause keeps the kind).
-  const mailFailure = err instanceof MailStepError ? err : err instanceof Error && err.cause instanceof MailStepError ? err.cause : undefined;
+  const mailFailure =
+    err instanceof MailStepError
+      ? err
+      : err instanceof Error && err.cause instanceof MailStepError
+        ? err.cause
+        : undefined;
   if (mailFailure) return mailFailure.kind;
   const message = err instanceof Error ? err.message : String(err);
   if (/Target (page|context|browser|closed)|browser has been closed|crash/i.test(message)) return 'infrastructure';
@@ -51,7 +56,8 @@ export function classifyFailure(step: Step | undefined, err: unknown, httpStatus
  * be used (disabled, covered, no previous page to go back to) is the page not doing what the step expects.
  */
 export function actionFailureKind(message: string): FailureKind {
-  if (/did not appear|is not offered|not visible|not attached|detached|waiting for .*to be visible/i.test(message)) return 'element-missing';
+  if (/did not appear|is not offered|not visible|not attached|detached|waiting for .*to be visible/i.test(message))
+    return 'element-missing';
   return 'assertion';
 }
 

@@ -1,13 +1,28 @@
 import type { Locator, Page } from 'playwright-core';
 import { isPageCheck, withLocatorInFront, type Step, type StepTarget } from '../domain/steps.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdicts.js';
-import { ElementNotFoundError, firstLine, locatesElement, performAction, probeElement, stepLocators, type ActionOptions } from './actions.js';
+import {
+  ElementNotFoundError,
+  firstLine,
+  locatesElement,
+  performAction,
+  probeElement,
+  stepLocators,
+  type ActionOptions,
+} from './actions.js';
 import { findDropTarget } from './drop-target.js';
 import { pageExcerpt } from './excerpt.js';
 import { BrowserSession, type DownloadedFile } from './session.js';
 import { resolveLocator } from './locators.js';
 import { classifyFailure, EnvironmentError, TargetChangedError, watchDocument } from './replay-failures.js';
-import { Mismatch, proposalFor, verifyTarget, type ExpectationProposal, type Findings, type HealedStep } from './verify-target.js';
+import {
+  Mismatch,
+  proposalFor,
+  verifyTarget,
+  type ExpectationProposal,
+  type Findings,
+  type HealedStep,
+} from './verify-target.js';
 
 export type { ExpectationProposal, HealedStep } from './verify-target.js';
 
@@ -45,7 +60,6 @@ export interface ReplayOptions extends ActionOptions {
   onStep?: (index: number, step: Step) => void | Promise<void>;
 }
 
-
 export interface ReplayResult {
   status: 'PASSED' | 'FAILED';
   /** 0-based index of the failing step; -1 when the start page did not open. The error text says "step N", 1-based. */
@@ -79,10 +93,19 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
     durationMs: Math.round(performance.now() - started),
     ...extra,
   });
-  const failed = async (index: number, step: Step | undefined, err: unknown, message: string): Promise<ReplayResult> => {
+  const failed = async (
+    index: number,
+    step: Step | undefined,
+    err: unknown,
+    message: string,
+  ): Promise<ReplayResult> => {
     const excerpt = await pageExcerpt(session.page(), opts.values.secrets());
     const httpStatus = document.status();
-    const evidence: FailureEvidence = { url: session.page().url(), ...(excerpt && { pageExcerpt: excerpt }), ...(httpStatus !== undefined && { httpStatus }) };
+    const evidence: FailureEvidence = {
+      url: session.page().url(),
+      ...(excerpt && { pageExcerpt: excerpt }),
+      ...(httpStatus !== undefined && { httpStatus }),
+    };
     // What the page showed instead is what a reader of a failed assertion asks first.
     const quoteExcerpt = excerpt && step && isPageCheck(step.action);
     return done({
@@ -96,9 +119,13 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
 
   try {
     try {
-      const response = await page.goto(opts.startUrl, { waitUntil: 'domcontentloaded', timeout: Math.max(opts.timeoutMs, 15_000) });
+      const response = await page.goto(opts.startUrl, {
+        waitUntil: 'domcontentloaded',
+        timeout: Math.max(opts.timeoutMs, 15_000),
+      });
       const status = response?.status() ?? 0;
-      if (status >= 500) return await failed(-1, undefined, new EnvironmentError(), `${opts.startUrl} answered HTTP ${status}`);
+      if (status >= 500)
+        return await failed(-1, undefined, new EnvironmentError(), `${opts.startUrl} answered HTTP ${status}`);
     } catch (err) {
       return await failed(-1, undefined, new EnvironmentError(), `could not open ${opts.startUrl}: ${firstLine(err)}`);
     }
@@ -111,7 +138,12 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
         const locator = locatesElement(step) ? await findElement(current, step, index, opts, found, steps) : undefined;
         const drop = await findDropTarget(steps, index, (s, list) => findElement(current, s, index, opts, found, list));
         const onDownload = opts.onDownload && ((file: DownloadedFile) => opts.onDownload!(index, file));
-        await session.replay(step, opts.timeoutMs, (tab) => performAction(tab, steps[index]!, locator, opts, { drop }), onDownload);
+        await session.replay(
+          step,
+          opts.timeoutMs,
+          (tab) => performAction(tab, steps[index]!, locator, opts, { drop }),
+          onDownload,
+        );
       } catch (err) {
         // A heal is only what a passing step proves: the step that failed is reported as failed, never as healed
         // (an assert_text's fallback may find its element, whose text is then wrong), and keeps its recorded locators.
@@ -131,7 +163,14 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
  * The step's element: all its locators probed together, then (after the probe, not after the full timeout) the
  * healer. However the element was found, it is compared with the recorded one before the step acts on it.
  */
-async function findElement(page: Page, step: Step, index: number, opts: ReplayOptions, found: Findings, steps: Step[]): Promise<Locator> {
+async function findElement(
+  page: Page,
+  step: Step,
+  index: number,
+  opts: ReplayOptions,
+  found: Findings,
+  steps: Step[],
+): Promise<Locator> {
   const expressions = stepLocators(step);
   // An assert_text falls back to the whole page, so it never needs more than the probe either.
   const short = opts.heal || step.action === 'assert_text';
@@ -153,13 +192,22 @@ async function findElement(page: Page, step: Step, index: number, opts: ReplayOp
   // An assert_text's expectation is its text, not its element: it is never healed (a heal could only point it
   // at other text), and when its scope is gone the text is looked for on the whole page instead.
   if (opts.heal && step.action !== 'assert_text') {
-    const notFound = new ElementNotFoundError(`no element matches ${expressions.join(' or ')} (step: ${step.description})`);
+    const notFound = new ElementNotFoundError(
+      `no element matches ${expressions.join(' or ')} (step: ${step.description})`,
+    );
     // A healer that cannot answer (the model is down) is Proctor's failure, not the application's.
     const fix = await opts.heal(page, step, notFound).catch((err: unknown) => {
       throw new TargetChangedError(firstLine(err), 'infrastructure');
     });
     if ('locator' in fix) {
-      const healed = await verifyTarget(page, step, index, { locator: resolveLocator(page, fix.locator), expression: fix.locator }, opts.timeoutMs - probeMs, found);
+      const healed = await verifyTarget(
+        page,
+        step,
+        index,
+        { locator: resolveLocator(page, fix.locator), expression: fix.locator },
+        opts.timeoutMs - probeMs,
+        found,
+      );
       if (healed instanceof Mismatch) throw healed.error(found);
       found.healed.push({ index, from: step.locator, to: fix.locator, via: 'llm', reason: fix.reason });
       steps[index] = withLocatorInFront(step, fix.locator, fix.fallbacks);
@@ -174,6 +222,7 @@ async function findElement(page: Page, step: Step, index: number, opts: ReplayOp
   if (outcome instanceof Mismatch) throw outcome.error(found, refusal);
   if (step.action === 'assert_text') return page.locator('body');
   const message = `no element matches ${expressions.join(' or ')} (step: ${step.description})${refusal ? `; self-healing: ${refusal}` : ''}`;
-  throw found.proposals.some((p) => p.index === index) ? new TargetChangedError(message, 'changed-ui') : new ElementNotFoundError(message);
+  throw found.proposals.some((p) => p.index === index)
+    ? new TargetChangedError(message, 'changed-ui')
+    : new ElementNotFoundError(message);
 }
-

@@ -14,7 +14,11 @@ export interface ScreencastOptions {
  * browser sends; throttling is the receiver's, which keeps only the newest. Each frame is acknowledged at once,
  * else Chromium stops sending. Returns the stop; a page or browser that is already gone stops quietly.
  */
-export async function startScreencast(page: Page, onFrame: (jpeg: Buffer) => void, opts: ScreencastOptions = {}): Promise<() => Promise<void>> {
+export async function startScreencast(
+  page: Page,
+  onFrame: (jpeg: Buffer) => void,
+  opts: ScreencastOptions = {},
+): Promise<() => Promise<void>> {
   let session: CDPSession;
   try {
     session = await page.context().newCDPSession(page);
@@ -26,7 +30,12 @@ export async function startScreencast(page: Page, onFrame: (jpeg: Buffer) => voi
     session.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
     onFrame(Buffer.from(event.data, 'base64'));
   });
-  await session.send('Page.startScreencast', { format: 'jpeg', quality: opts.quality ?? 50, maxWidth: opts.maxWidth ?? 800, maxHeight: opts.maxHeight ?? 600 });
+  await session.send('Page.startScreencast', {
+    format: 'jpeg',
+    quality: opts.quality ?? 50,
+    maxWidth: opts.maxWidth ?? 800,
+    maxHeight: opts.maxHeight ?? 600,
+  });
   return async () => {
     await session.send('Page.stopScreencast').catch(() => {});
     await session.detach().catch(() => {});
@@ -95,6 +104,8 @@ const holdsSecret = pageFunction<(secrets: string[]) => boolean>(`(secrets) => {
 export async function showsSecret(page: Page, secrets: string[]): Promise<boolean> {
   const shown = secrets.filter((s) => s.length >= minSecretLength);
   if (shown.length === 0) return false;
-  const found = await Promise.all(page.frames().map((frame) => frame.evaluate(holdsSecret, shown).catch(() => !frame.isDetached())));
+  const found = await Promise.all(
+    page.frames().map((frame) => frame.evaluate(holdsSecret, shown).catch(() => !frame.isDetached())),
+  );
   return found.some(Boolean);
 }

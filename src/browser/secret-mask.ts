@@ -11,7 +11,9 @@ const attribute = 'data-proctor-secret-mask';
 const minSecretLength = 3;
 
 /** Marks the elements showing a secret; returns how many. Text nodes mark their parent; fields match on value. */
-const markSecrets = pageFunction<(args: { secrets: string[]; attribute: string }) => number>(`({ secrets, attribute }) => {
+const markSecrets = pageFunction<
+  (args: { secrets: string[]; attribute: string }) => number
+>(`({ secrets, attribute }) => {
   const holds = (text) => typeof text === 'string' && secrets.some((s) => text.includes(s));
   let marked = 0;
   const mark = (el) => {
@@ -31,10 +33,15 @@ const unmarkSecrets = pageFunction<(attribute: string) => void>(`(attribute) => 
 }`);
 
 /** A frame that went away or navigated mid-way shows nothing to mask. */
-const inFrames = <T>(page: Page, each: (frame: Frame) => Promise<T>) => Promise.all(page.frames().map((frame) => each(frame).catch(() => undefined)));
+const inFrames = <T>(page: Page, each: (frame: Frame) => Promise<T>) =>
+  Promise.all(page.frames().map((frame) => each(frame).catch(() => undefined)));
 
 /** `page.screenshot` with every element showing one of `secrets` (and every password field) painted over. */
-export async function maskedScreenshot(page: Page, secrets: string[], options: { fullPage?: boolean; timeout?: number } = {}): Promise<Buffer> {
+export async function maskedScreenshot(
+  page: Page,
+  secrets: string[],
+  options: { fullPage?: boolean; timeout?: number } = {},
+): Promise<Buffer> {
   const shown = secrets.filter((s) => s.length >= minSecretLength);
   await inFrames(page, (frame) => frame.evaluate(markSecrets, { secrets: shown, attribute }));
   try {
@@ -46,4 +53,6 @@ export async function maskedScreenshot(page: Page, secrets: string[], options: {
 
 /** Whether a step types or sends a secret (by `{{NAME}}`): then the page may show it, and its screencast must go. */
 export const stepsUseSecret = (steps: Step[], secretNames: string[]): boolean =>
-  steps.some((step) => step.value !== undefined && configReferences(step.value).some((name) => secretNames.includes(name)));
+  steps.some(
+    (step) => step.value !== undefined && configReferences(step.value).some((name) => secretNames.includes(name)),
+  );

@@ -64,7 +64,12 @@ export class BrowserSession {
   }
 
   /** Replay: performs the step on its tab and fails it when its dialogs, new tab or download are not as recorded. */
-  async replay(step: Step, timeoutMs: number, perform: (page: Page) => Promise<void>, onDownload?: (file: DownloadedFile) => Promise<void>): Promise<void> {
+  async replay(
+    step: Step,
+    timeoutMs: number,
+    perform: (page: Page) => Promise<void>,
+    onDownload?: (file: DownloadedFile) => Promise<void>,
+  ): Promise<void> {
     // A switch may leave a tab that has closed since: it does not need the step's own tab.
     if (step.action === 'switch_tab') return this.switchTab(step.value ?? '');
     const page = this.pageFor(step);
@@ -81,12 +86,18 @@ export class BrowserSession {
     }
     if (step.opensPage) {
       const opened = await this.tabs.waitForNew(before, timeoutMs);
-      if (opened === undefined) throw new StepFailedError(`expected the step to open a new tab or popup, but none opened (${step.description})`);
+      if (opened === undefined)
+        throw new StepFailedError(
+          `expected the step to open a new tab or popup, but none opened (${step.description})`,
+        );
       this.tabs.use(opened);
     }
     if (step.download) {
       const file = await this.downloads.take(timeoutMs);
-      if (!file) throw new StepFailedError(`expected the step to download a file matching ${step.download.fileNamePattern}, but nothing was downloaded`);
+      if (!file)
+        throw new StepFailedError(
+          `expected the step to download a file matching ${step.download.fileNamePattern}, but nothing was downloaded`,
+        );
       checkDownload(file, step.download);
       await onDownload?.(file);
     }
@@ -96,7 +107,11 @@ export class BrowserSession {
    * Burn-in: performs the step on the current tab and returns it with what it did (the tab it acted on, the
    * dialogs it answered, the tab it opened, the file it downloaded) and notes for the agent's history.
    */
-  async record(step: Step, perform: (page: Page) => Promise<void>, answer?: DialogAnswer): Promise<{ step: Step; notes: string[] }> {
+  async record(
+    step: Step,
+    perform: (page: Page) => Promise<void>,
+    answer?: DialogAnswer,
+  ): Promise<{ step: Step; notes: string[] }> {
     if (step.action === 'switch_tab') {
       await this.switchTab(step.value ?? '');
       return { step, notes: [`now on tab ${this.tabs.currentIndex()}`] };
@@ -127,7 +142,8 @@ export class BrowserSession {
       notes.push(...dialogs.map((d) => `${d.accept ? 'accepted' : 'dismissed'} ${d.type} "${d.message}"`));
     }
     // The page asked for a window: wait for it, however slow, so the agent looks at it next.
-    const opened = this.tabs.count > before || windowOpen.opened() ? await this.tabs.waitForNew(before, 10_000) : undefined;
+    const opened =
+      this.tabs.count > before || windowOpen.opened() ? await this.tabs.waitForNew(before, 10_000) : undefined;
     if (opened !== undefined) {
       this.tabs.use(opened);
       recorded.opensPage = true;

@@ -68,7 +68,14 @@ export class SignalCollector {
     if (this.attached.has(page)) return;
     this.attached.add(page);
     page.on('console', (msg: ConsoleMessage) => this.onConsole(page, msg));
-    page.on('pageerror', (err: Error) => this.add({ kind: 'exception', severity: 'serious', message: `${err.name}: ${err.message}`.split('\n')[0]!, url: page.url() }));
+    page.on('pageerror', (err: Error) =>
+      this.add({
+        kind: 'exception',
+        severity: 'serious',
+        message: `${err.name}: ${err.message}`.split('\n')[0]!,
+        url: page.url(),
+      }),
+    );
     page.on('response', (res: Response) => this.onResponse(page, res));
     page.on('requestfailed', (req: Request) => this.onFailed(page, req));
     page.on('framenavigated', (frame) => {
@@ -83,20 +90,38 @@ export class SignalCollector {
     if (type !== 'error' && type !== 'warning') return;
     // Chromium logs every failed load on the console too: that is a network signal already.
     if (msg.text().startsWith('Failed to load resource')) return;
-    this.add({ kind: 'console', severity: type === 'error' ? 'moderate' : 'minor', message: msg.text().slice(0, 500), url: page.url() });
+    this.add({
+      kind: 'console',
+      severity: type === 'error' ? 'moderate' : 'minor',
+      message: msg.text().slice(0, 500),
+      url: page.url(),
+    });
   }
 
   private onResponse(page: Page, res: Response): void {
     const req = res.request();
-    if (res.status() < 400 || !checkedTypes.has(req.resourceType()) || ignoredUrl(req.url(), this.opts.ignoreUrls)) return;
+    if (res.status() < 400 || !checkedTypes.has(req.resourceType()) || ignoredUrl(req.url(), this.opts.ignoreUrls))
+      return;
     const severity: Severity = res.status() >= 500 ? 'serious' : 'moderate';
-    this.add({ kind: 'network', severity, rule: String(res.status()), message: `${req.method()} ${req.url()} answered HTTP ${res.status()}`.slice(0, 500), url: page.url() });
+    this.add({
+      kind: 'network',
+      severity,
+      rule: String(res.status()),
+      message: `${req.method()} ${req.url()} answered HTTP ${res.status()}`.slice(0, 500),
+      url: page.url(),
+    });
   }
 
   private onFailed(page: Page, req: Request): void {
     const error = req.failure()?.errorText ?? 'failed';
     if (notFailures.test(error) || ignoredUrl(req.url(), this.opts.ignoreUrls)) return;
-    this.add({ kind: 'network', severity: 'serious', rule: error, message: `${req.method()} ${req.url()} failed: ${error}`.slice(0, 500), url: page.url() });
+    this.add({
+      kind: 'network',
+      severity: 'serious',
+      rule: error,
+      message: `${req.method()} ${req.url()} failed: ${error}`.slice(0, 500),
+      url: page.url(),
+    });
   }
 
   private add(signal: Omit<QualitySignal, 'stepIndex'>): void {

@@ -8,7 +8,21 @@ import { indentOf, kindOf, subtreeLines, toTree, type SnapshotNode } from './sna
 
 const urgentKinds = new Set(['dialog', 'alertdialog', 'alert']);
 const peripheralKinds = new Set(['banner', 'navigation', 'complementary', 'contentinfo']);
-const controlKinds = new Set(['link', 'button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'listbox', 'menuitem', 'tab', 'slider', 'spinbutton', 'switch']);
+const controlKinds = new Set([
+  'link',
+  'button',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'checkbox',
+  'radio',
+  'listbox',
+  'menuitem',
+  'tab',
+  'slider',
+  'spinbutton',
+  'switch',
+]);
 
 export interface PageSections {
   /** Dialogs and alerts, each dedented to the left margin. */
@@ -34,11 +48,15 @@ export function holdings(node: SnapshotNode): string {
     if (controlKinds.has(kind)) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   const plural = (kind: string, n: number) => (n === 1 ? kind : /(x|s)$/.test(kind) ? `${kind}es` : `${kind}s`);
-  const held = [...counts].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${n} ${plural(kind, n)}`).join(', ');
+  const held = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${n} ${plural(kind, n)}`)
+    .join(', ');
   return held || `${subtreeLines(node).length - 1} lines`;
 }
 
-const summaryLine = (node: SnapshotNode): string => `${node.line.replace(/:$/, '')}: # ${holdings(node)} (find shows them by text)`;
+const summaryLine = (node: SnapshotNode): string =>
+  `${node.line.replace(/:$/, '')}: # ${holdings(node)} (find shows them by text)`;
 
 export function pageSections(lines: string[]): PageSections {
   const roots = toTree(lines);
@@ -62,7 +80,11 @@ export function pageSections(lines: string[]): PageSections {
       if (isUrgent) urgent.push(node);
       else if (kind === 'main' && !main && !inUrgent) main = node;
       else if (peripheralKinds.has(kind) && !inside) peripherals.add(node);
-      const landmark = scan(node.children, inUrgent || isUrgent, inside || isUrgent || kind === 'main' || peripheralKinds.has(kind)) || isUrgent || peripheralKinds.has(kind) || kind === 'main';
+      const landmark =
+        scan(node.children, inUrgent || isUrgent, inside || isUrgent || kind === 'main' || peripheralKinds.has(kind)) ||
+        isUrgent ||
+        peripheralKinds.has(kind) ||
+        kind === 'main';
       hasLandmark.set(node, landmark);
       any ||= landmark;
     }

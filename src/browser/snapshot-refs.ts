@@ -25,7 +25,11 @@ export class RefAliases {
       // The first ref seen is the top document's (the snapshot starts there): its elements get no prefix.
       const framePrefix = /^(f\d+)?e\d+$/.exec(real)?.[1] ?? '';
       let frame = this.frames.get(framePrefix);
-      if (!frame) this.frames.set(framePrefix, (frame = { prefix: this.frames.size === 0 ? '' : `f${this.frames.size}`, count: 0 }));
+      if (!frame)
+        this.frames.set(
+          framePrefix,
+          (frame = { prefix: this.frames.size === 0 ? '' : `f${this.frames.size}`, count: 0 }),
+        );
       alias = `${frame.prefix}e${++frame.count}`;
       this.toAlias.set(real, alias);
       this.toReal.set(alias, real);
@@ -35,13 +39,16 @@ export class RefAliases {
 
   /** `text` (an error message) with the refs this observation showed written as the model saw them; others stay. */
   known(text: string): string {
-    return text.replace(refPattern, (whole, real: string) => (this.toAlias.has(real) ? `[ref=${this.toAlias.get(real)}]` : whole));
+    return text.replace(refPattern, (whole, real: string) =>
+      this.toAlias.has(real) ? `[ref=${this.toAlias.get(real)}]` : whole,
+    );
   }
 
   /** Playwright's ref for an alias the model sent; a ref that was never shown is refused, not guessed. */
   resolve(alias: string): string {
     const real = this.toReal.get(alias.trim().replace(/^\[?(ref=)?|\]$/g, ''));
-    if (!real) throw new UnknownAliasError(`there is no element [ref=${alias}] in the latest snapshot; use a ref from it`);
+    if (!real)
+      throw new UnknownAliasError(`there is no element [ref=${alias}] in the latest snapshot; use a ref from it`);
     return real;
   }
 

@@ -64,7 +64,10 @@ export function collapseSiblings(lines: string[], maxSiblings: number): string[]
         out.push(node.line);
         render(node.children);
       }
-      if (run.length > maxSiblings && run.length >= longRun) out.push(collapsedNote(indentOf(nodes[i]!.line), run.length - maxSiblings, kindOf(nodes[i]!.line), maxSiblings === 0));
+      if (run.length > maxSiblings && run.length >= longRun)
+        out.push(
+          collapsedNote(indentOf(nodes[i]!.line), run.length - maxSiblings, kindOf(nodes[i]!.line), maxSiblings === 0),
+        );
     }
   };
   render(toTree(lines));
@@ -85,12 +88,46 @@ export interface FindResult {
 
 // What a test acts on or asserts: a text match is answered with the innermost of these that holds it.
 const elementKinds = new Set([
-  'listitem', 'row', 'cell', 'gridcell', 'rowheader', 'columnheader', 'option', 'alert', 'alertdialog', 'status', 'dialog', 'heading',
-  'link', 'button', 'checkbox', 'radio', 'textbox', 'searchbox', 'combobox', 'menuitem', 'tab', 'paragraph',
+  'listitem',
+  'row',
+  'cell',
+  'gridcell',
+  'rowheader',
+  'columnheader',
+  'option',
+  'alert',
+  'alertdialog',
+  'status',
+  'dialog',
+  'heading',
+  'link',
+  'button',
+  'checkbox',
+  'radio',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'menuitem',
+  'tab',
+  'paragraph',
 ]);
 
 // What runs inside a line of text: a node holding only these is one text block (a message with a link in it).
-const inlineKinds = new Set(['', 'text', 'link', 'strong', 'emphasis', 'code', 'mark', 'img', 'superscript', 'subscript', 'time', 'deletion', 'insertion']);
+const inlineKinds = new Set([
+  '',
+  'text',
+  'link',
+  'strong',
+  'emphasis',
+  'code',
+  'mark',
+  'img',
+  'superscript',
+  'subscript',
+  'time',
+  'deletion',
+  'insertion',
+]);
 const isTextBlock = (node: SnapshotNode): boolean => node.children.every((c) => inlineKinds.has(kindOf(c.line)));
 
 /** The innermost node whose joined text holds `query`, climbed to the element a test would act on or assert. */
@@ -108,8 +145,11 @@ function matchesOf(roots: SnapshotNode[], query: string): SnapshotNode[] {
       // Text that runs from one block into another (a message into the heading after it) is no element's text.
       if (!elementKinds.has(kindOf(node.line)) && !isTextBlock(node) && !textHas(ownText(node.line), query)) continue;
       let element: SnapshotNode | undefined;
-      for (let n: SnapshotNode | undefined = node; n && !element; n = n.parent) if (elementKinds.has(kindOf(n.line)) && /\[ref=/.test(n.line)) element = n;
-      if (!element) for (let n: SnapshotNode | undefined = node; n && !element; n = n.parent) if (/\[ref=/.test(n.line)) element = n;
+      for (let n: SnapshotNode | undefined = node; n && !element; n = n.parent)
+        if (elementKinds.has(kindOf(n.line)) && /\[ref=/.test(n.line)) element = n;
+      if (!element)
+        for (let n: SnapshotNode | undefined = node; n && !element; n = n.parent)
+          if (/\[ref=/.test(n.line)) element = n;
       const shown = element ?? node;
       if (!found.includes(shown)) found.push(shown);
     }
@@ -128,7 +168,8 @@ export function findInSnapshot(lines: string[], query: string, maxMatches: numbe
   if (!query.trim()) return { lines: [], matches: 0, shown: 0 };
   const roots = toTree(lines);
   const items = matchesOf(roots, query).map((element) => {
-    for (let n: SnapshotNode | undefined = element; n; n = n.parent) if (isRunItem(n, n.parent?.children ?? roots) && subtreeLines(n).length <= 12) return n;
+    for (let n: SnapshotNode | undefined = element; n; n = n.parent)
+      if (isRunItem(n, n.parent?.children ?? roots) && subtreeLines(n).length <= 12) return n;
     return element;
   });
   const unique = [...new Set(items)];
@@ -139,7 +180,10 @@ export function findInSnapshot(lines: string[], query: string, maxMatches: numbe
     const lines = body.length > 12 ? [item.line, ...item.children.map((c) => c.line)].slice(0, 12) : body;
     // An element with no name of its own says its whole text on its line: the text an assertion will expect.
     const text = joinedText(item);
-    const head = namedByContent(item.line) || item.children.length === 0 || !text ? item.line : `${item.line.replace(/:$/, '')}: ${JSON.stringify(text)}`;
+    const head =
+      namedByContent(item.line) || item.children.length === 0 || !text
+        ? item.line
+        : `${item.line.replace(/:$/, '')}: ${JSON.stringify(text)}`;
     return [head, ...lines.slice(1)].map((l) => l.slice(base));
   });
   return { lines: out, matches: unique.length, shown: Math.min(unique.length, maxMatches) };
@@ -147,7 +191,28 @@ export function findInSnapshot(lines: string[], query: string, maxMatches: numbe
 
 // Roles whose name is their content (a link's text, a cell's): their children say it again. A container's name
 // (a list's label, a dialog's title) is not its content.
-const contentNamed = new Set(['link', 'button', 'heading', 'cell', 'gridcell', 'rowheader', 'columnheader', 'option', 'menuitem', 'tab', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'img', 'code', 'strong', 'emphasis']);
+const contentNamed = new Set([
+  'link',
+  'button',
+  'heading',
+  'cell',
+  'gridcell',
+  'rowheader',
+  'columnheader',
+  'option',
+  'menuitem',
+  'tab',
+  'checkbox',
+  'radio',
+  'switch',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'img',
+  'code',
+  'strong',
+  'emphasis',
+]);
 const namedByContent = (line: string): boolean => /^\s*- [\w-]+ "/.test(line) && contentNamed.has(kindOf(line));
 
 /** A line's own text: its accessible name (`- link "QA Team"`) or its inline text (`- text: was added`). */
@@ -167,7 +232,10 @@ export function joinedText(node: SnapshotNode): string {
   const own = ownText(node.line);
   if (namedByContent(node.line) || node.children.length === 0) return own;
   const parts = [own, ...node.children.map(joinedText)].filter(Boolean);
-  return parts.join(' ').replace(/([“‘«„([]) /g, '$1').replace(/ ([”’»)\].,;:!?])/g, '$1');
+  return parts
+    .join(' ')
+    .replace(/([“‘«„([]) /g, '$1')
+    .replace(/ ([”’»)\].,;:!?])/g, '$1');
 }
 
 /** Whether `text` contains `query`, ignoring case and whitespace (a text split by a link joins without its spaces). */

@@ -46,9 +46,14 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
   const measure = (text: string) => (opts.measure ?? ((t: string) => t.length))(alias(text));
   const maxChars = opts.maxChars ?? 6_000;
   const asked = typeof opts.find === 'string' ? opts.find : opts.findAsked;
-  const queries = [...(Array.isArray(opts.find) ? opts.find : []).filter((q) => q !== asked), ...(asked !== undefined ? [asked] : [])];
+  const queries = [
+    ...(Array.isArray(opts.find) ? opts.find : []).filter((q) => q !== asked),
+    ...(asked !== undefined ? [asked] : []),
+  ];
   // find's answers take at most half of the budget: the page around them must still show.
-  const answer = queries.length ? foundAnswers(cleanLines(raw), queries, asked, (text) => measure(text) <= maxChars / 2) : undefined;
+  const answer = queries.length
+    ? foundAnswers(cleanLines(raw), queries, asked, (text) => measure(text) <= maxChars / 2)
+    : undefined;
   const found = answer?.text;
   const budget = maxChars - (found ? measure(found) : 0);
   const { text, omitted } = compactSnapshot(raw, budget, measure);
@@ -66,25 +71,54 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
 }
 
 /** Every query's answer, oldest first; an earlier query that matches nothing any more is left out, unsaid. */
-function foundAnswers(lines: string[], queries: string[], asked: string | undefined, fits: (text: string) => boolean): { text: string; stillFound: string[] } {
+function foundAnswers(
+  lines: string[],
+  queries: string[],
+  asked: string | undefined,
+  fits: (text: string) => boolean,
+): { text: string; stillFound: string[] } {
   let answers: { query: string; text?: string }[] = [];
   for (const max of maxFound) {
     answers = queries.map((query) => {
       const text = foundText(lines, query, () => true, [max]);
       return { query, ...((query === asked || !text.startsWith('Nothing on the page')) && { text }) };
     });
-    if (fits(answers.map((a) => a.text ?? '').filter(Boolean).join('\n'))) break;
+    if (
+      fits(
+        answers
+          .map((a) => a.text ?? '')
+          .filter(Boolean)
+          .join('\n'),
+      )
+    )
+      break;
   }
-  return { text: answers.map((a) => a.text ?? '').filter(Boolean).join('\n'), stillFound: answers.filter((a) => a.text !== undefined && !a.text.startsWith('Nothing on the page')).map((a) => a.query) };
+  return {
+    text: answers
+      .map((a) => a.text ?? '')
+      .filter(Boolean)
+      .join('\n'),
+    stillFound: answers
+      .filter((a) => a.text !== undefined && !a.text.startsWith('Nothing on the page'))
+      .map((a) => a.query),
+  };
 }
 
 /** One query's answer: its matching elements, as many of them as `fits`. */
-export function foundText(lines: string[], query: string, fits: (text: string) => boolean = () => true, sizes = maxFound): string {
+export function foundText(
+  lines: string[],
+  query: string,
+  fits: (text: string) => boolean = () => true,
+  sizes = maxFound,
+): string {
   let text = '';
   for (const max of sizes) {
     const { lines: found, matches, shown } = findInSnapshot(lines, query, max);
     if (matches === 0) return `Nothing on the page contains "${query}".`;
-    const count = matches > shown ? `first ${shown} of ${matches} matches; a longer text narrows them` : `${matches} match${matches > 1 ? 'es' : ''}`;
+    const count =
+      matches > shown
+        ? `first ${shown} of ${matches} matches; a longer text narrows them`
+        : `${matches} match${matches > 1 ? 'es' : ''}`;
     text = [`Found "${query}" (${count}):`, ...found].join('\n');
     if (fits(text)) break;
   }
@@ -112,7 +146,9 @@ function cleanLines(snapshot: string): string[] {
   return snapshot
     .split('\n')
     .map((line) => line.replace(/ \[active\]/g, ''))
-    .map((line) => (line.includes(' [cursor=pointer]') ? line.replace(/ \[cursor=pointer\]/g, '') : line.replace(bareWrapper, '$1:')))
+    .map((line) =>
+      line.includes(' [cursor=pointer]') ? line.replace(/ \[cursor=pointer\]/g, '') : line.replace(bareWrapper, '$1:'),
+    )
     .filter((line) => !/^\s*- \/url: /.test(line) || line.length < 80)
     .map((line) => (line.length > MAX_TEXT + 40 ? line.slice(0, MAX_TEXT + 40) + '…' : line));
 }
@@ -125,7 +161,11 @@ function cleanLines(snapshot: string): string[] {
  * runs collapse further (10, 5, … 0); then the rest loses its plain text and its last lines; only then `main` (and
  * last the dialogs) lose theirs. `measure` counts the budget (characters unless given, e.g. the model's tokens).
  */
-export function compactSnapshot(snapshot: string, maxChars: number, measure: (text: string) => number = (t) => t.length): { text: string; omitted: number } {
+export function compactSnapshot(
+  snapshot: string,
+  maxChars: number,
+  measure: (text: string) => number = (t) => t.length,
+): { text: string; omitted: number } {
   const cleaned = cleanLines(snapshot);
   // Every line costs at least one character or token: a page with more lines than the budget is too large
   // without being measured (a large page's raw snapshot is 250 kB, slow to count in tokens).
@@ -156,7 +196,8 @@ export function compactSnapshot(snapshot: string, maxChars: number, measure: (te
   for (const part of ['rest', 'first'] as const) {
     if (fits()) break;
     const other = part === 'rest' ? parts.first : parts.rest;
-    const budget = maxChars - (other.length ? measure(other.join('\n')) + 1 : 0) - measure(note(parts[part].length)) - 1;
+    const budget =
+      maxChars - (other.length ? measure(other.join('\n')) + 1 : 0) - measure(note(parts[part].length)) - 1;
     const kept = cutTail(parts[part], budget, measure);
     const cut = parts[part].length - kept.length;
     omitted += cut;

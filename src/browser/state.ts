@@ -12,7 +12,9 @@ const seededMarker = '__proctor_session_seeded__';
 // Both run in the page, so they are source text (see page-function.ts).
 
 /** The tab's origin and its sessionStorage items, without the seeding marker. */
-const readSessionStorage = pageFunction<(marker: string) => { origin: string; items: Array<[string, string]> }>(`(marker) => {
+const readSessionStorage = pageFunction<
+  (marker: string) => { origin: string; items: Array<[string, string]> }
+>(`(marker) => {
   const items = [];
   for (let i = 0; i < sessionStorage.length; i++) {
     const name = sessionStorage.key(i);
@@ -22,7 +24,9 @@ const readSessionStorage = pageFunction<(marker: string) => { origin: string; it
 }`);
 
 /** At document start: seeds the origin's items once per tab (the marker keeps later documents from re-seeding). */
-const seedOnDocumentStart = pageFunction<(arg: { origins: Array<{ origin: string; items: StorageItem[] }>; marker: string }) => void>(`({ origins, marker }) => {
+const seedOnDocumentStart = pageFunction<
+  (arg: { origins: Array<{ origin: string; items: StorageItem[] }>; marker: string }) => void
+>(`({ origins, marker }) => {
   const seed = origins.find((o) => o.origin === location.origin);
   if (!seed) return;
   try {
@@ -42,7 +46,8 @@ export async function captureBrowserState(context: BrowserContext, page: Page): 
     if (!found) origins.set(origin, (found = { localStorage: [], sessionStorage: new Map() }));
     return found;
   };
-  for (const { origin, localStorage } of storage.origins) entry(origin).localStorage = localStorage.map(({ name, value }) => ({ name, value }));
+  for (const { origin, localStorage } of storage.origins)
+    entry(origin).localStorage = localStorage.map(({ name, value }) => ({ name, value }));
 
   // sessionStorage lives per tab: read every open tab, the job's own page last so its values win.
   const pages = [...context.pages().filter((p) => p !== page), page];
@@ -85,7 +90,9 @@ export async function captureBrowserState(context: BrowserContext, page: Page): 
 export function contextStorageState(state: BrowserState): NonNullable<BrowserContextOptions['storageState']> {
   return {
     cookies: state.cookies,
-    origins: state.origins.filter((o) => o.localStorage.length > 0).map(({ origin, localStorage }) => ({ origin, localStorage })),
+    origins: state.origins
+      .filter((o) => o.localStorage.length > 0)
+      .map(({ origin, localStorage }) => ({ origin, localStorage })),
   };
 }
 
@@ -98,8 +105,5 @@ export async function seedSessionStorage(context: BrowserContext, state: Browser
     .filter((o) => o.sessionStorage.length > 0)
     .map(({ origin, sessionStorage }) => ({ origin, items: sessionStorage }));
   if (origins.length === 0) return;
-  await context.addInitScript(
-    seedOnDocumentStart,
-    { origins, marker: seededMarker },
-  );
+  await context.addInitScript(seedOnDocumentStart, { origins, marker: seededMarker });
 }

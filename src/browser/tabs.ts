@@ -85,7 +85,10 @@ export class Tabs {
     // window.open starts at about:blank and navigates after: wait for the page it opens, not the blank one
     // (a popup its opener writes itself stays blank: bounded).
     const left = () => Math.max(1, Math.min(5_000, deadline - Date.now()));
-    if (page.url() === 'about:blank') await page.waitForURL((url) => url.href !== 'about:blank', { timeout: left(), waitUntil: 'commit' }).catch(() => {});
+    if (page.url() === 'about:blank')
+      await page
+        .waitForURL((url) => url.href !== 'about:blank', { timeout: left(), waitUntil: 'commit' })
+        .catch(() => {});
     await page.waitForLoadState('domcontentloaded', { timeout: left() }).catch(() => {});
     return index;
   }
@@ -95,7 +98,12 @@ export class Tabs {
     const open = this.pages.map((page, i) => ({ page, i })).filter(({ page }) => !page.isClosed());
     if (open.length < 2) return '';
     const current = this.currentIndex();
-    const lines = await Promise.all(open.map(async ({ page, i }) => `- tab ${i}${i === current ? ' (current)' : ''}: "${await page.title().catch(() => '')}" ${page.url()}`));
+    const lines = await Promise.all(
+      open.map(
+        async ({ page, i }) =>
+          `- tab ${i}${i === current ? ' (current)' : ''}: "${await page.title().catch(() => '')}" ${page.url()}`,
+      ),
+    );
     return `Open tabs (switch_tab by URL or title, close_tab closes the current one):\n${lines.join('\n')}`;
   }
 

@@ -34,7 +34,13 @@ export function locatorIntent(expression: string | undefined): { role?: string; 
     const [first] = parseLocator(expression ?? '');
     const arg = first?.args[0];
     const options = first?.args[1];
-    const name = typeof options === 'object' && options !== null && !(options instanceof RegExp) && typeof options.name === 'string' ? options.name : undefined;
+    const name =
+      typeof options === 'object' &&
+      options !== null &&
+      !(options instanceof RegExp) &&
+      typeof options.name === 'string'
+        ? options.name
+        : undefined;
     if (first?.method === 'getByRole' && typeof arg === 'string') return { role: arg, ...(name && { name }) };
     if (first?.method === 'getByText' && typeof arg === 'string') return { name: arg };
   } catch {
@@ -45,7 +51,8 @@ export function locatorIntent(expression: string | undefined): { role?: string; 
 
 /** The recorded element: its target, else what its locators say (steps recorded before targets were kept). */
 export function recordedTarget(step: Step): StepTarget | undefined {
-  if (step.target) return { ...step.target, ...(step.target.name !== undefined && { name: unquoted(step.target.name) }) };
+  if (step.target)
+    return { ...step.target, ...(step.target.name !== undefined && { name: unquoted(step.target.name) }) };
   for (const expression of [step.locator, ...(step.fallbacks ?? [])]) {
     const intent = locatorIntent(expression);
     if (intent.name || intent.role) return { role: intent.role ?? '', ...(intent.name && { name: intent.name }) };
@@ -59,7 +66,9 @@ export function recordedTarget(step: Step): StepTarget | undefined {
  */
 export function expectationOf(step: Step): string | undefined {
   const target = recordedTarget(step);
-  const byText = [step.locator, ...(step.fallbacks ?? [])].map((e) => locatorIntent(e)).find((i) => !i.role && i.name)?.name;
+  const byText = [step.locator, ...(step.fallbacks ?? [])]
+    .map((e) => locatorIntent(e))
+    .find((i) => !i.role && i.name)?.name;
   const expected = target?.name || byText || target?.text;
   return expected ? flat(expected) : undefined;
 }
@@ -78,7 +87,11 @@ export function showsText(shown: string, expected: string): boolean {
   for (let at = s.indexOf(e); at >= 0; at = s.indexOf(e, at + 1)) {
     const before = s[at - 1];
     const after = s[at + e.length];
-    if ((!before || !wordChar.test(before) || !wordChar.test(e[0]!)) && (!after || !wordChar.test(after) || !wordChar.test(e[e.length - 1]!))) return true;
+    if (
+      (!before || !wordChar.test(before) || !wordChar.test(e[0]!)) &&
+      (!after || !wordChar.test(after) || !wordChar.test(e[e.length - 1]!))
+    )
+      return true;
   }
   return false;
 }
@@ -91,9 +104,17 @@ export function showsExpectation(step: Step, seen: SeenElement): boolean {
 }
 
 // Labels that differ only in counts and spacing ("Cart (2)" / "Cart (3)") are the same label.
-const label = (name: string | undefined) => flat(name ?? '').replace(/\d+/g, '#').toLowerCase();
+const label = (name: string | undefined) =>
+  flat(name ?? '')
+    .replace(/\d+/g, '#')
+    .toLowerCase();
 
-const words = (name: string) => new Set(label(name).split(/[^\p{L}\p{N}#]+/u).filter((w) => w.length > 1 || /\p{N}|#/u.test(w)));
+const words = (name: string) =>
+  new Set(
+    label(name)
+      .split(/[^\p{L}\p{N}#]+/u)
+      .filter((w) => w.length > 1 || /\p{N}|#/u.test(w)),
+  );
 
 /** Whether two labels share a word: "Save" and "Save changes" do, "Save" and "Delete account" do not. */
 export function sharesWord(a: string, b: string): boolean {
@@ -130,7 +151,14 @@ export function compareTarget(index: number, step: Step, seen: SeenElement): Ste
   if (name && !assertsElement(step) && label(seen.name) !== label(name)) {
     const role = recorded.role || seen.role;
     if (!seen.name?.trim()) {
-      changes.push({ stepIndex: index, field: 'name', from: name, to: null, severity: 'regression', summary: `${describe(role, name)} lost its accessible name` });
+      changes.push({
+        stepIndex: index,
+        field: 'name',
+        from: name,
+        to: null,
+        severity: 'regression',
+        summary: `${describe(role, name)} lost its accessible name`,
+      });
     } else {
       changes.push({
         stepIndex: index,

@@ -7,7 +7,8 @@ const mask = '***';
 // Headers that carry credentials whatever their value: the basic-auth header is base64, not the password.
 const credentialHeader = /("name":\s*"(?:authorization|proxy-authorization)",\s*"value":\s*")((?:[^"\\]|\\.)*)(")/gi;
 
-const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const html = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The forms a value takes in a trace: as is, JSON-escaped, URL-encoded, HTML-escaped (DOM snapshots), and combined. */
 function spellings(secret: string): string[] {
@@ -46,7 +47,11 @@ export function redactTrace(zip: Uint8Array, secrets: string[], opts: { dropScre
     if (binary.test(name)) continue;
     const text = strFromU8(bytes);
     let redacted = redactText(text, secrets);
-    if (opts.dropScreencast && name.endsWith('.trace')) redacted = redacted.split('\n').filter((line) => !screencastEvent.test(line)).join('\n');
+    if (opts.dropScreencast && name.endsWith('.trace'))
+      redacted = redacted
+        .split('\n')
+        .filter((line) => !screencastEvent.test(line))
+        .join('\n');
     if (redacted !== text) entries[name] = strToU8(redacted);
   }
   return zipSync(entries, { level: 6 });

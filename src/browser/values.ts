@@ -20,7 +20,10 @@ export class RunValues {
   /** The last code each TOTP config produced: redacted like a secret, since the model sees `{{NAME}}` instead. */
   private readonly codes = new Map<string, string>();
 
-  constructor(init: ConfigValues = { configs: {} }, private readonly now: () => number = Date.now) {
+  constructor(
+    init: ConfigValues = { configs: {} },
+    private readonly now: () => number = Date.now,
+  ) {
     const secret = new Set([...(init.secretNames ?? []), ...(init.totpNames ?? [])]);
     const totpNames = new Set(init.totpNames ?? []);
     for (const [name, value] of Object.entries(init.configs)) {

@@ -6,7 +6,15 @@ import { quote, resolveLocator } from './locators.js';
 import { framePrefix } from './frames.js';
 import { isElement } from './page-function.js';
 import { ariaTarget } from './record.js';
-import { assertsElement, compareTarget, expectationOf, flat, recordedTarget, showsExpectation, type SeenElement } from './target-check.js';
+import {
+  assertsElement,
+  compareTarget,
+  expectationOf,
+  flat,
+  recordedTarget,
+  showsExpectation,
+  type SeenElement,
+} from './target-check.js';
 
 // The replay side of the target check: reads the element a step is about to use and applies the rules of
 // target-check.ts, whichever locator or heal found it.
@@ -52,7 +60,8 @@ export class Mismatch {
   ) {}
 
   error(found: Findings, refusal?: string): TargetChangedError {
-    if (this.proposal && !found.proposals.some((p) => p.index === this.proposal!.index)) found.proposals.push(this.proposal);
+    if (this.proposal && !found.proposals.some((p) => p.index === this.proposal!.index))
+      found.proposals.push(this.proposal);
     return new TargetChangedError(`${this.message}${refusal ? `; self-healing: ${refusal}` : ''}`, 'assertion');
   }
 }
@@ -61,7 +70,10 @@ export class Mismatch {
 async function seeElement(locator: Locator, withText: boolean): Promise<SeenElement> {
   const element = locator.first();
   // An action's element is compared by role and name only: its text costs another round trip, on every step.
-  const [target, text] = await Promise.all([ariaTarget(element), withText ? element.innerText({ timeout: 1_000 }).catch(() => '') : '']);
+  const [target, text] = await Promise.all([
+    ariaTarget(element),
+    withText ? element.innerText({ timeout: 1_000 }).catch(() => '') : '',
+  ]);
   return { role: target?.role ?? 'generic', ...(target?.name && { name: target.name }), text };
 }
 
@@ -98,8 +110,15 @@ export async function verifyTarget(
     const message = `${match.expression} shows ${shown ? `"${shown.slice(0, 200)}"` : 'no text'}, not the expected "${expectationOf(step)}" (${step.description})`;
     // Only the same kind of element showing other text is a new expectation to offer; an emptied one is not.
     const sameKind = !recordedTarget(step)?.role || recordedTarget(step)?.role === seen.role;
-    const target = { role: seen.role, ...(seen.name && { name: seen.name }), ...(seen.text && { text: flat(seen.text).slice(0, 300) }) };
-    return new Mismatch(message, shown && sameKind ? proposalFor(index, step, { locator: match.expression, fallbacks: [], target }) : undefined);
+    const target = {
+      role: seen.role,
+      ...(seen.name && { name: seen.name }),
+      ...(seen.text && { text: flat(seen.text).slice(0, 300) }),
+    };
+    return new Mismatch(
+      message,
+      shown && sameKind ? proposalFor(index, step, { locator: match.expression, fallbacks: [], target }) : undefined,
+    );
   }
   let changes = compareTarget(index, step, seen);
   while (changes.length > 0 && Date.now() < settleBy) {
@@ -115,7 +134,11 @@ export async function verifyTarget(
 }
 
 /** The element that has the recorded role and name (or text), when it is on the page once and is not `other`. */
-async function recordedElementElsewhere(page: Page, step: Step, match: { locator: Locator; expression: string }): Promise<{ locator: Locator; expression: string } | undefined> {
+async function recordedElementElsewhere(
+  page: Page,
+  step: Step,
+  match: { locator: Locator; expression: string },
+): Promise<{ locator: Locator; expression: string } | undefined> {
   const other = match.locator;
   const target = recordedTarget(step);
   const expected = target?.name || expectationOf(step);
@@ -135,7 +158,14 @@ async function recordedElementElsewhere(page: Page, step: Step, match: { locator
   return same ? undefined : { locator: candidate, expression };
 }
 
-function useRecorded(index: number, step: Step, match: { expression: string }, recorded: { locator: Locator; expression: string }, seen: SeenElement, found: Findings): Locator {
+function useRecorded(
+  index: number,
+  step: Step,
+  match: { expression: string },
+  recorded: { locator: Locator; expression: string },
+  seen: SeenElement,
+  found: Findings,
+): Locator {
   const target = recordedTarget(step);
   const now = seen.name || flat(seen.text).slice(0, 80) || seen.role;
   found.changes.push({
@@ -150,10 +180,15 @@ function useRecorded(index: number, step: Step, match: { expression: string }, r
   return recorded.locator;
 }
 
-export function proposalFor(index: number, step: Step, candidate: { locator: string; fallbacks: string[]; target: StepTarget }): ExpectationProposal {
+export function proposalFor(
+  index: number,
+  step: Step,
+  candidate: { locator: string; fallbacks: string[]; target: StepTarget },
+): ExpectationProposal {
   const from = expectationOf(step) ?? recordedTarget(step)?.name ?? '';
   const to = candidate.target.name || candidate.target.text || '';
-  const what = candidate.target.role && candidate.target.role !== 'generic' ? `the ${candidate.target.role}` : 'the element';
+  const what =
+    candidate.target.role && candidate.target.role !== 'generic' ? `the ${candidate.target.role}` : 'the element';
   const verb = assertsElement(step) ? 'accept to update this assertion' : 'accept to update this step';
   return { index, from, to, ...candidate, reason: `${what} now reads "${to}"; ${verb}` };
 }

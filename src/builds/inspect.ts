@@ -12,8 +12,14 @@ const markers: Record<BuildFileType, { pattern: RegExp; describe: string }> = {
   apk: { pattern: /^AndroidManifest\.xml$/, describe: 'an Android APK (AndroidManifest.xml at its root)' },
   aab: { pattern: /^BundleConfig\.pb$/, describe: 'an Android App Bundle (BundleConfig.pb at its root)' },
   ipa: { pattern: /^Payload\/[^/]+\.app\/Info\.plist$/, describe: 'an iOS IPA (Payload/<name>.app/Info.plist)' },
-  'app-zip': { pattern: /^[^/]+\.app\/Info\.plist$/, describe: 'a zipped iOS simulator app (<name>.app/Info.plist at its root)' },
-  'app-tar-gz': { pattern: /^(\.\/)?[^/]+\.app\/Info\.plist$/, describe: 'a gzipped tar of an iOS simulator app (<name>.app/Info.plist at its root)' },
+  'app-zip': {
+    pattern: /^[^/]+\.app\/Info\.plist$/,
+    describe: 'a zipped iOS simulator app (<name>.app/Info.plist at its root)',
+  },
+  'app-tar-gz': {
+    pattern: /^(\.\/)?[^/]+\.app\/Info\.plist$/,
+    describe: 'a gzipped tar of an iOS simulator app (<name>.app/Info.plist at its root)',
+  },
 };
 
 /**
@@ -21,9 +27,17 @@ const markers: Record<BuildFileType, { pattern: RegExp; describe: string }> = {
  * central directory alone, read through ranged reads of the blob store: a 4 GiB build costs a few
  * kilobytes of I/O and no memory to speak of. A tar has no index, so a .tar.gz is streamed until the marker.
  */
-export async function inspectBuild(blobs: BlobStore, key: string, size: number, type: BuildFileType): Promise<InspectionFailure> {
+export async function inspectBuild(
+  blobs: BlobStore,
+  key: string,
+  size: number,
+  type: BuildFileType,
+): Promise<InspectionFailure> {
   const marker = markers[type];
-  const found = type === 'app-tar-gz' ? await tarHasEntry(blobs, key, size, marker.pattern) : await zipHasEntry(blobs, key, size, marker.pattern);
+  const found =
+    type === 'app-tar-gz'
+      ? await tarHasEntry(blobs, key, size, marker.pattern)
+      : await zipHasEntry(blobs, key, size, marker.pattern);
   if (found === true) return undefined;
   return `the uploaded file is not ${marker.describe}${typeof found === 'string' ? `: ${found}` : ''}`;
 }
@@ -47,10 +61,13 @@ class BlobRangeReader extends yauzl.RandomAccessReader {
   override _readStreamForRange(start: number, end: number): Readable {
     const out = new PassThrough();
     if (end - start > READ_AHEAD_BYTES) {
-      this.blobs.openRange(this.key, start, end).then((stream) => {
-        stream.on('error', (err) => out.destroy(err));
-        stream.pipe(out);
-      }, (err: Error) => out.destroy(err));
+      this.blobs.openRange(this.key, start, end).then(
+        (stream) => {
+          stream.on('error', (err) => out.destroy(err));
+          stream.pipe(out);
+        },
+        (err: Error) => out.destroy(err),
+      );
       return out;
     }
     this.windowFor(start, end).then(
@@ -79,7 +96,10 @@ const READ_AHEAD_BYTES = 1024 * 1024;
 async function zipHasEntry(blobs: BlobStore, key: string, size: number, pattern: RegExp): Promise<boolean | string> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.fromRandomAccessReaderPromise(new BlobRangeReader(blobs, key, size), size, { lazyEntries: true, autoClose: true });
+    zip = await yauzl.fromRandomAccessReaderPromise(new BlobRangeReader(blobs, key, size), size, {
+      lazyEntries: true,
+      autoClose: true,
+    });
   } catch (err) {
     return `not a zip archive (${err instanceof Error ? err.message : String(err)})`;
   }

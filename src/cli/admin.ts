@@ -34,7 +34,12 @@ export async function runAdmin(argv: string[]): Promise<number> {
   }
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, org: { type: 'string' }, project: { type: 'string' }, 'token-id': { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      org: { type: 'string' },
+      project: { type: 'string' },
+      'token-id': { type: 'string' },
+    },
     strict: true,
   });
   const need = (key: keyof typeof values): string => {
@@ -55,25 +60,48 @@ export async function runAdmin(argv: string[]): Promise<number> {
         out((await createProject(db, need('org'), need('name'))).id);
         return 0;
       case 'create-token':
-        out((await createProjectToken(db, { projectId: need('project'), kind: 'api', name: values.name ?? 'api token' })).token);
+        out(
+          (await createProjectToken(db, { projectId: need('project'), kind: 'api', name: values.name ?? 'api token' }))
+            .token,
+        );
         return 0;
       case 'create-badge-token':
-        out((await createProjectToken(db, { projectId: need('project'), kind: 'badge', name: values.name ?? 'badge token' })).token);
+        out(
+          (
+            await createProjectToken(db, {
+              projectId: need('project'),
+              kind: 'badge',
+              name: values.name ?? 'badge token',
+            })
+          ).token,
+        );
         return 0;
       case 'revoke-token':
         return report(await revokeProjectToken(db, need('token-id')), 'token revoked', 'no such active token');
       case 'suspend-org':
-        return report(await setOrganizationSuspended(db, need('org'), true), 'organization suspended', 'no such organization');
+        return report(
+          await setOrganizationSuspended(db, need('org'), true),
+          'organization suspended',
+          'no such organization',
+        );
       case 'unsuspend-org':
-        return report(await setOrganizationSuspended(db, need('org'), false), 'organization active', 'no such organization');
+        return report(
+          await setOrganizationSuspended(db, need('org'), false),
+          'organization active',
+          'no such organization',
+        );
       case 'list-orgs':
-        for (const o of await listOrganizations(db)) out(`${o.id}\t${o.suspended_at ? 'suspended' : 'active'}\t${o.name}`);
+        for (const o of await listOrganizations(db))
+          out(`${o.id}\t${o.suspended_at ? 'suspended' : 'active'}\t${o.name}`);
         return 0;
       case 'rotate-master-key':
         await rotateMasterKey(db, out);
         return 0;
       case 'list-projects':
-        for (const p of await listProjects(db)) out(`${p.id}\t${p.name}\torg ${p.organization_id} (${p.organization_name}${p.suspended_at ? ', suspended' : ''})`);
+        for (const p of await listProjects(db))
+          out(
+            `${p.id}\t${p.name}\torg ${p.organization_id} (${p.organization_name}${p.suspended_at ? ', suspended' : ''})`,
+          );
         return 0;
       default:
         throw new UsageError(`unknown admin command: ${command}`);

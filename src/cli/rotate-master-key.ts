@@ -7,7 +7,11 @@ import { parseMasterKey } from '../db/envelope.js';
 import { rewrapDataKeys } from '../db/queries/stored-secrets.js';
 import { loadMasterKey, masterKeyFile, resetKeyring } from '../db/secrets.js';
 
-export async function rotateMasterKey(db: DB, out: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function rotateMasterKey(
+  db: DB,
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const current = loadMasterKey(env);
   const given = env.PROCTOR_NEW_MASTER_KEY;
   const next = given ? parseMasterKey(given) : randomBytes(32);
@@ -16,7 +20,11 @@ export async function rotateMasterKey(db: DB, out: (line: string) => void, env: 
     const count = await rewrapDataKeys(db, current, next);
     resetKeyring();
     out(`re-wrapped ${count} data key(s).`);
-    out(given ? 'Set PROCTOR_MASTER_KEY to the value of PROCTOR_NEW_MASTER_KEY on every process now.' : `Set PROCTOR_MASTER_KEY=${next.toString('base64')} on every process now.`);
+    out(
+      given
+        ? 'Set PROCTOR_MASTER_KEY to the value of PROCTOR_NEW_MASTER_KEY on every process now.'
+        : `Set PROCTOR_MASTER_KEY=${next.toString('base64')} on every process now.`,
+    );
     return;
   }
   // The dev key file: the new key is on disk before the database needs it, and replaces the old one after.

@@ -60,8 +60,15 @@ function listen(app: ReturnType<typeof createApp>, config: Config, edge: TunnelE
 }
 
 function startEdge(config: Config, db: DB, logger: Logger): TunnelEdge {
-  if (!config.tunnels.internalSecret) logger.warn('PROCTOR_INTERNAL_SECRET is not set: agents cannot reach private remote tunnels');
-  return createTunnelEdge({ db, logger, domain: config.tunnels.domain, edgeUrl: config.tunnels.edgeUrl, internalSecret: config.tunnels.internalSecret });
+  if (!config.tunnels.internalSecret)
+    logger.warn('PROCTOR_INTERNAL_SECRET is not set: agents cannot reach private remote tunnels');
+  return createTunnelEdge({
+    db,
+    logger,
+    domain: config.tunnels.domain,
+    edgeUrl: config.tunnels.edgeUrl,
+    internalSecret: config.tunnels.internalSecret,
+  });
 }
 
 const closeServer = (server: Server): Promise<void> =>
@@ -79,7 +86,10 @@ export async function runMigrate(): Promise<number> {
     for (const r of results ?? []) process.stdout.write(`${r.status}: ${r.migrationName}\n`);
     if (!results?.length) process.stdout.write('database is up to date\n');
     const count = sealed.configs + sealed.gitIntegrations + sealed.environments;
-    if (count > 0) process.stdout.write(`sealed secrets stored in clear: ${sealed.configs} config(s), ${sealed.gitIntegrations} Git integration(s), ${sealed.environments} environment(s)\n`);
+    if (count > 0)
+      process.stdout.write(
+        `sealed secrets stored in clear: ${sealed.configs} config(s), ${sealed.gitIntegrations} Git integration(s), ${sealed.environments} environment(s)\n`,
+      );
     return 0;
   } finally {
     await db.destroy();
@@ -92,15 +102,31 @@ export async function runApi(): Promise<number> {
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
-  const temporal = createTemporalClientProvider({ address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const temporal = createTemporalClientProvider({
+    address: config.TEMPORAL_ADDRESS!,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
   const edge = startEdge(config, db, logger);
   const llm = llmStatus(config, logger);
-  const server = await listen(createApp({ db, config, temporal, blobs, logger, llm, tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
+  const server = await listen(
+    createApp({ db, config, temporal, blobs, logger, llm, tunnels: { domain: config.tunnels.domain, edge } }),
+    config,
+    edge,
+  );
   const resender = startDeliveryResender({ db, temporal, logger });
   const inbox = await startInboxHost(config, { db, blobs, logger }, config.PROCTOR_INBOX_SMTP_PORT);
   const stateSweep = startStateSweep({ db, blobs, logger, temporal });
   logger.info('api listening', { url: config.publicUrl, inboxSmtpPort: inbox.port, inboxDomain: inbox.domain });
-  return untilSignal(logger, [() => db.destroy(), () => temporal.close(), resender, () => closeServer(server), () => edge.close(), () => inbox.stop(), stateSweep]);
+  return untilSignal(logger, [
+    () => db.destroy(),
+    () => temporal.close(),
+    resender,
+    () => closeServer(server),
+    () => edge.close(),
+    () => inbox.stop(),
+    stateSweep,
+  ]);
 }
 
 export async function runWorker(): Promise<number> {
@@ -168,7 +194,11 @@ export async function runDev(): Promise<number> {
 
     const blobs = openBlobStore(config);
     await blobs.ensureReady();
-    const temporal = createTemporalClientProvider({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+    const temporal = createTemporalClientProvider({
+      address: temporalAddress,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+    });
     stops.push(() => temporal.close());
 
     const worker = await startWorker(
@@ -179,10 +209,30 @@ export async function runDev(): Promise<number> {
     stops.push(() => worker.stop());
 
     const edge = startEdge(config, db, logger);
-    const server = await listen(createApp({ db, config, temporal, blobs, logger, llm: llmStatus(config, logger), tunnels: { domain: config.tunnels.domain, edge } }), config, edge);
+    const server = await listen(
+      createApp({
+        db,
+        config,
+        temporal,
+        blobs,
+        logger,
+        llm: llmStatus(config, logger),
+        tunnels: { domain: config.tunnels.domain, edge },
+      }),
+      config,
+      edge,
+    );
     // Stopped in reverse: the edge lets go of its tunnel clients before the server waits for its sockets.
-    stops.push(() => closeServer(server), () => edge.close(), startDeliveryResender({ db, temporal, logger }));
-    const inbox = await startInboxHost(config, { db, blobs, logger }, await freePortNear(config.PROCTOR_INBOX_SMTP_PORT));
+    stops.push(
+      () => closeServer(server),
+      () => edge.close(),
+      startDeliveryResender({ db, temporal, logger }),
+    );
+    const inbox = await startInboxHost(
+      config,
+      { db, blobs, logger },
+      await freePortNear(config.PROCTOR_INBOX_SMTP_PORT),
+    );
     stops.push(() => inbox.stop(), startStateSweep({ db, blobs, logger, temporal }));
 
     process.stdout.write(
@@ -215,6 +265,8 @@ export async function runDev(): Promise<number> {
 /** The LLM endpoint's capabilities for /healthz: probed once per process (shared with an in-process worker). */
 function llmStatus(config: Config, logger: Logger): () => LlmStatus {
   const mode = config.llm?.toolMode;
-  const llm = config.llm && createLlm(config.llm, { maxRetries: 0, toolMode: mode === 'auto' || mode === undefined ? undefined : mode });
+  const llm =
+    config.llm &&
+    createLlm(config.llm, { maxRetries: 0, toolMode: mode === 'auto' || mode === undefined ? undefined : mode });
   return watchCapabilities(llm, (c) => logger.info('llm capabilities', { ...c }));
 }

@@ -8,13 +8,24 @@ import type { TemporalClientProvider } from '../temporal/client.js';
 import { runningWorkflows } from '../temporal/workflow-status.js';
 import { workflowIds } from '../../workflows/shared.js';
 
-export function startStateSweep(resources: { db: DB; blobs: BlobStore; logger: Logger; temporal: TemporalClientProvider }): () => Promise<void> {
+export function startStateSweep(resources: {
+  db: DB;
+  blobs: BlobStore;
+  logger: Logger;
+  temporal: TemporalClientProvider;
+}): () => Promise<void> {
   const { db, blobs, logger, temporal } = resources;
   return startBrowserStateSweep({ db, blobs, logger, workflowsGone: (runs) => planRunsGone(temporal, runs) });
 }
 
 /** Runs whose plan-run workflow is not running: closed (terminated, failed, …) or gone from Temporal. */
-export async function planRunsGone(temporal: Pick<TemporalClientProvider, 'get'>, runShortIds: string[]): Promise<Set<string>> {
-  const running = await runningWorkflows(await temporal.get(), runShortIds.map((run) => workflowIds.planRun(run)));
+export async function planRunsGone(
+  temporal: Pick<TemporalClientProvider, 'get'>,
+  runShortIds: string[],
+): Promise<Set<string>> {
+  const running = await runningWorkflows(
+    await temporal.get(),
+    runShortIds.map((run) => workflowIds.planRun(run)),
+  );
   return new Set(runShortIds.filter((run) => !running.has(workflowIds.planRun(run))));
 }

@@ -55,22 +55,31 @@ export async function runTunnel(argv: string[], env: NodeJS.ProcessEnv = process
   const token = values.token ?? env.PROCTOR_TOKEN;
   const apiUrl = (values['api-url'] ?? env.PROCTOR_API_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
   if (!values.port?.length || !token) {
-    process.stderr.write(`${!token ? 'a token is required (--token or PROCTOR_TOKEN)' : 'at least one --port is required'}\n\n${usage}`);
+    process.stderr.write(
+      `${!token ? 'a token is required (--token or PROCTOR_TOKEN)' : 'at least one --port is required'}\n\n${usage}`,
+    );
     return 1;
   }
   const ports = values.port.map(parsePort);
   const connections = values.connections ? Number(values.connections) : 4;
-  if (!Number.isInteger(connections) || connections < 1 || connections > 16) throw new Error('--connections: expected 1 to 16');
+  if (!Number.isInteger(connections) || connections < 1 || connections > 16)
+    throw new Error('--connections: expected 1 to 16');
   const protocol = values.https ? 'https' : 'http';
 
   const api = async (method: string, path: string, body?: unknown): Promise<Response> =>
     fetch(`${apiUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
-  const res = await api('POST', '/v1/remote-tunnels', { ports: ports.map((p) => ({ ...p, protocol })), public: values.public ?? false });
+  const res = await api('POST', '/v1/remote-tunnels', {
+    ports: ports.map((p) => ({ ...p, protocol })),
+    public: values.public ?? false,
+  });
   if (res.status !== 200) {
     const message = ((await res.json().catch(() => ({}))) as { message?: string }).message ?? res.statusText;
     process.stderr.write(`could not create the tunnel: ${res.status} ${message}\n`);
@@ -95,7 +104,9 @@ export async function runTunnel(argv: string[], env: NodeJS.ProcessEnv = process
       if (event.type === 'stopped') return;
       if (event.open === lastOpen) return;
       lastOpen = event.open;
-      process.stdout.write(`connections ${event.open}/${connections}${event.type === 'disconnected' ? ` (reconnecting in ${event.retryInMs} ms)` : ''}\n`);
+      process.stdout.write(
+        `connections ${event.open}/${connections}${event.type === 'disconnected' ? ` (reconnecting in ${event.retryInMs} ms)` : ''}\n`,
+      );
     },
   });
 
@@ -107,7 +118,8 @@ export async function runTunnel(argv: string[], env: NodeJS.ProcessEnv = process
   process.off('SIGTERM', onSignal);
   if (reason === 'stopped') {
     const deleted = await api('DELETE', `/v1/remote-tunnels/${tunnel.runnerId}`).catch(() => undefined);
-    if (deleted && deleted.status !== 200 && deleted.status !== 404) process.stderr.write(`could not delete the tunnel: ${deleted.status}\n`);
+    if (deleted && deleted.status !== 200 && deleted.status !== 404)
+      process.stderr.write(`could not delete the tunnel: ${deleted.status}\n`);
   }
   process.stdout.write(`${stopMessages[reason]}\n`);
   return reason === 'unauthorized' ? 1 : 0;

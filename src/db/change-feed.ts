@@ -152,7 +152,12 @@ export function createPgliteChangeFeed(pglite: PGlite): ChangeFeed {
 }
 
 /** Adds a handler to its channel; `firstOfChannel` runs when the channel had none yet (start listening to it). */
-function addHandler(handlers: Map<string, Set<ChangeHandler>>, channel: string, handler: ChangeHandler, firstOfChannel: (set: Set<ChangeHandler>) => void): () => void {
+function addHandler(
+  handlers: Map<string, Set<ChangeHandler>>,
+  channel: string,
+  handler: ChangeHandler,
+  firstOfChannel: (set: Set<ChangeHandler>) => void,
+): () => void {
   const known = handlers.get(channel);
   if (known) known.add(handler);
   else {

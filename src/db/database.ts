@@ -15,7 +15,8 @@ export type DatabaseTarget =
   // dataDir undefined = in memory (tests); a path keeps data across restarts (proctor dev).
   | { kind: 'pglite'; dataDir?: string };
 
-const warn = (msg: string, err?: string) => process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, err }) + '\n');
+const warn = (msg: string, err?: string) =>
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, err }) + '\n');
 
 /** A pool that also closes the change feed when Kysely's `destroy()` ends it. */
 class FeedPool extends pg.Pool {

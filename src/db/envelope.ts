@@ -62,9 +62,11 @@ export function open(dataKey: Buffer, stored: string): string {
 }
 
 /** A master key's public name: which key wrapped a data key, so a wrong PROCTOR_MASTER_KEY is named, not guessed. */
-export const masterKeyId = (masterKey: Buffer): string => createHash('sha256').update(masterKey).digest('hex').slice(0, 16);
+export const masterKeyId = (masterKey: Buffer): string =>
+  createHash('sha256').update(masterKey).digest('hex').slice(0, 16);
 
-export const wrapDataKey = (masterKey: Buffer, dataKeyId: string, dataKey: Buffer): string => encrypt(masterKey, dataKey, `data-key:${dataKeyId}`);
+export const wrapDataKey = (masterKey: Buffer, dataKeyId: string, dataKey: Buffer): string =>
+  encrypt(masterKey, dataKey, `data-key:${dataKeyId}`);
 
 export function unwrapDataKey(masterKey: Buffer, dataKeyId: string, wrapped: string): Buffer {
   return decrypt(masterKey, wrapped, `data-key:${dataKeyId}`);
@@ -76,6 +78,7 @@ export const newDataKey = (): Buffer => randomBytes(32);
 export function parseMasterKey(text: string): Buffer {
   const t = text.trim();
   const key = /^[0-9a-f]{64}$/i.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
-  if (key.length !== 32) throw new Error('PROCTOR_MASTER_KEY must be 32 bytes: 64 hex digits or base64 (e.g. `openssl rand -base64 32`)');
+  if (key.length !== 32)
+    throw new Error('PROCTOR_MASTER_KEY must be 32 bytes: 64 hex digits or base64 (e.g. `openssl rand -base64 32`)');
   return key;
 }

@@ -45,12 +45,20 @@ export class NotifiedCache<V extends object> {
     this.#entries = new LRUCache<string, V>({
       max: options.max,
       ...(options.fallbackTtlMs !== undefined && { ttl: options.fallbackTtlMs }),
-      ...(options.size && { maxSize: options.size.maxSize, sizeCalculation: (value: V) => Math.max(1, options.size!.sizeOf(value)) }),
+      ...(options.size && {
+        maxSize: options.size.maxSize,
+        sizeCalculation: (value: V) => Math.max(1, options.size!.sizeOf(value)),
+      }),
     });
   }
 
   /** The cached value for `key`, else what `load` reads, kept when `keep` says it may be. */
-  async read(db: DB, key: string, load: () => Promise<V | undefined>, keep: (value: V) => boolean = () => true): Promise<V | undefined> {
+  async read(
+    db: DB,
+    key: string,
+    load: () => Promise<V | undefined>,
+    keep: (value: V) => boolean = () => true,
+  ): Promise<V | undefined> {
     const feed = this.#watch(db);
     const hit = this.#entries.get(key);
     if (hit) return hit;

@@ -6,7 +6,18 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { newId } from '../ids.js';
 import type { DB } from './database.js';
-import { dataKeyIdOf, isSealed, masterKeyId, newDataKey, open, parseMasterKey, seal, SecretUnreadableError, unwrapDataKey, wrapDataKey } from './envelope.js';
+import {
+  dataKeyIdOf,
+  isSealed,
+  masterKeyId,
+  newDataKey,
+  open,
+  parseMasterKey,
+  seal,
+  SecretUnreadableError,
+  unwrapDataKey,
+  wrapDataKey,
+} from './envelope.js';
 import { findActiveDataKey, findDataKey, insertDataKey } from './queries/data-keys.js';
 
 export { isSealed, SecretUnreadableError } from './envelope.js';
@@ -101,5 +112,7 @@ export function resetKeyring(): void {
 
 export const sealSecret = (db: DB, plain: string): Promise<string> => keyring().seal(db, plain);
 export const openSecret = (db: DB, stored: string): Promise<string> => keyring().open(db, stored);
-export const sealNullable = async (db: DB, plain: string | null): Promise<string | null> => (plain === null ? null : sealSecret(db, plain));
-export const openNullable = async (db: DB, stored: string | null): Promise<string | null> => (stored === null ? null : openSecret(db, stored));
+export const sealNullable = async (db: DB, plain: string | null): Promise<string | null> =>
+  plain === null ? null : sealSecret(db, plain);
+export const openNullable = async (db: DB, stored: string | null): Promise<string | null> =>
+  stored === null ? null : openSecret(db, stored);

@@ -17,11 +17,24 @@ export type ChangedPathKind = 'docs' | 'ci' | 'config' | 'code';
 export function changedPathKind(path: string): ChangedPathKind {
   const p = path.toLowerCase();
   const name = p.split('/').at(-1)!;
-  if (/\.(md|mdx|rst|adoc|txt)$/.test(name) || /^(license|licence|authors|codeowners|notice)(\.|$)/.test(name) || /(^|\/)docs?\//.test(p)) return 'docs';
-  if (/(^|\/)(\.github|\.gitlab|\.circleci|\.buildkite)\//.test(p) || /^(\.gitlab-ci\.ya?ml|jenkinsfile|azure-pipelines\.ya?ml|\.travis\.ya?ml|bitbucket-pipelines\.yml)$/.test(name)) return 'ci';
   if (
-    /^\.(editorconfig|gitignore|gitattributes|nvmrc|node-version|npmrc|prettierignore|eslintignore|dockerignore)$/.test(name) ||
-    /^(\.eslintrc|\.prettierrc|\.stylelintrc|\.markdownlint|renovate|\.renovaterc|commitlint\.config|lint-staged\.config|tsconfig)[^/]*$/.test(name) ||
+    /\.(md|mdx|rst|adoc|txt)$/.test(name) ||
+    /^(license|licence|authors|codeowners|notice)(\.|$)/.test(name) ||
+    /(^|\/)docs?\//.test(p)
+  )
+    return 'docs';
+  if (
+    /(^|\/)(\.github|\.gitlab|\.circleci|\.buildkite)\//.test(p) ||
+    /^(\.gitlab-ci\.ya?ml|jenkinsfile|azure-pipelines\.ya?ml|\.travis\.ya?ml|bitbucket-pipelines\.yml)$/.test(name)
+  )
+    return 'ci';
+  if (
+    /^\.(editorconfig|gitignore|gitattributes|nvmrc|node-version|npmrc|prettierignore|eslintignore|dockerignore)$/.test(
+      name,
+    ) ||
+    /^(\.eslintrc|\.prettierrc|\.stylelintrc|\.markdownlint|renovate|\.renovaterc|commitlint\.config|lint-staged\.config|tsconfig)[^/]*$/.test(
+      name,
+    ) ||
     /^(eslint|prettier|vitest|jest)\.config\.[a-z]+$/.test(name)
   ) {
     return 'config';
@@ -42,7 +55,9 @@ export function classifyChange(paths: string[]): ChangeClassification {
   for (const path of paths) counts[changedPathKind(path)]++;
   if (paths.length === 0) return { verifiable: false, counts, reason: 'the change contains no file changes' };
   if (counts.code > 0) return { verifiable: true, counts };
-  const kinds = (['docs', 'ci', 'config'] as const).filter((k) => counts[k] > 0).map((k) => ({ docs: 'documentation', ci: 'CI pipeline', config: 'tooling configuration' })[k]);
+  const kinds = (['docs', 'ci', 'config'] as const)
+    .filter((k) => counts[k] > 0)
+    .map((k) => ({ docs: 'documentation', ci: 'CI pipeline', config: 'tooling configuration' })[k]);
   return { verifiable: false, counts, reason: `the change only touches ${kinds.join(' and ')} files` };
 }
 
@@ -93,8 +108,10 @@ const allVerdicts: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'
  */
 export function allowedVerdicts(tests: ReviewedTest[]): ReviewVerdict[] {
   const counted = tests.filter((t) => !t.quarantined);
-  if (counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes) || blocksChange(t))) return ['Changes Requested'];
-  const verified = counted.some((t) => t.result === 'PASSED') && !counted.some((t) => t.result === 'ERROR' || t.result === 'NOT_RUN');
+  if (counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes) || blocksChange(t)))
+    return ['Changes Requested'];
+  const verified =
+    counted.some((t) => t.result === 'PASSED') && !counted.some((t) => t.result === 'ERROR' || t.result === 'NOT_RUN');
   return verified ? allVerdicts : allVerdicts.filter((v) => v !== 'Approved');
 }
 
@@ -123,7 +140,8 @@ export function overruledNote(proposed: ReviewVerdict, tests: ReviewedTest[]): s
   return `The model proposed "${proposed}"; ${why}.`;
 }
 
-const regressions = (t: ReviewedTest) => (t.changes ?? []).filter((c) => c.severity === 'regression').map((c) => c.summary);
+const regressions = (t: ReviewedTest) =>
+  (t.changes ?? []).filter((c) => c.severity === 'regression').map((c) => c.summary);
 const cosmetic = (t: ReviewedTest) => (t.changes ?? []).filter((c) => c.severity === 'cosmetic').map((c) => c.summary);
 
 /**
@@ -134,7 +152,9 @@ export function reviewFacts(tests: (ReviewedTest & { name: string })[]): string[
   const counted = tests.filter((t) => !t.quarantined);
   return [
     ...counted.flatMap((t) => regressions(t).map((s) => `Regression in "${t.name}": ${s}.`)),
-    ...counted.filter((t) => t.notCovered?.length).map((t) => `Not covered by "${t.name}" (its burn-in could not verify it): ${t.notCovered!.join('; ')}.`),
+    ...counted
+      .filter((t) => t.notCovered?.length)
+      .map((t) => `Not covered by "${t.name}" (its burn-in could not verify it): ${t.notCovered!.join('; ')}.`),
     ...counted.flatMap((t) => (t.quality?.new ?? []).map((f) => `New issue in "${t.name}": ${findingText(f)}.`)),
     ...counted.flatMap((t) => (t.quality?.fixed ?? []).map((f) => `Fixed in "${t.name}": ${findingText(f)}.`)),
     ...healthLine(counted),
@@ -145,8 +165,11 @@ export function reviewFacts(tests: (ReviewedTest & { name: string })[]): string[
 function healthLine(tests: ReviewedTest[]): string[] {
   const compared = tests.filter((t) => t.quality);
   if (compared.length === 0) return [];
-  const sum = (f: (q: NonNullable<ReviewedTest['quality']>) => number) => compared.reduce((n, t) => n + f(t.quality!), 0);
-  return [`Health against the base environment: ${sum((q) => q.newCount)} new, ${sum((q) => q.fixedCount)} fixed, ${sum((q) => q.unchanged)} unchanged quality issues.`];
+  const sum = (f: (q: NonNullable<ReviewedTest['quality']>) => number) =>
+    compared.reduce((n, t) => n + f(t.quality!), 0);
+  return [
+    `Health against the base environment: ${sum((q) => q.newCount)} new, ${sum((q) => q.fixedCount)} fixed, ${sum((q) => q.unchanged)} unchanged quality issues.`,
+  ];
 }
 
 /** The model's summary with the facts it left out appended (a fact it already quotes is not repeated). */
@@ -162,7 +185,11 @@ export interface ReviewTableRow extends ReviewedTest {
   url: string;
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+const cell = (text: string) =>
+  text
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 
 /** A test's facts beside its result, in words: its regressions, its cosmetic changes as notes, what it does not cover. */
 export function factNotes(t: ReviewedTest): string[] {
@@ -194,12 +221,21 @@ export function resultsTable(rows: ReviewTableRow[]): string {
   const quarantined = rows.filter((r) => r.quarantined);
   return [
     ...(counted.length ? [table(counted)] : ['_Every test run is quarantined._']),
-    ...(quarantined.length ? [`**Quarantined** (they ran, but fail nothing and verify nothing):\n\n${table(quarantined)}`] : []),
+    ...(quarantined.length
+      ? [`**Quarantined** (they ran, but fail nothing and verify nothing):\n\n${table(quarantined)}`]
+      : []),
   ].join('\n\n');
 }
 
 /** The reply a user (and a pull/merge request) reads: verdict, summary, results table, evaluation details. */
-export function reviewBody(input: { verdict: ReviewVerdict; summary: string; rows: ReviewTableRow[]; details: string; runUrl?: string; note?: string }): string {
+export function reviewBody(input: {
+  verdict: ReviewVerdict;
+  summary: string;
+  rows: ReviewTableRow[];
+  details: string;
+  runUrl?: string;
+  note?: string;
+}): string {
   return [
     `**Verdict: ${input.verdict}**`,
     input.summary.trim(),
@@ -221,13 +257,19 @@ export const plural = (n: number, word: string): string => `${n} ${word}${n === 
 
 /** The progress line that names the existing tests the model chose for the change. */
 export function chosenTestsLine(existing: { name: string }[]): string {
-  return existing.length ? `Selected ${plural(existing.length, 'existing test')}: ${existing.map((t) => `"${t.name}"`).join(', ')}.` : 'No existing test covers the change.';
+  return existing.length
+    ? `Selected ${plural(existing.length, 'existing test')}: ${existing.map((t) => `"${t.name}"`).join(', ')}.`
+    : 'No existing test covers the change.';
 }
 
 /** The reply when nothing ran: no existing test covers the change and none was needed. */
 export function nothingRunReply(reasoning: string): { verdict: ReviewVerdict; summary: string; body: string } {
   const summary = `No existing test covers this change and no new test was needed, so nothing was run.${reasoning ? ` ${reasoning}` : ''}`;
-  return { verdict: 'Comment', summary, body: reviewBody({ verdict: 'Comment', summary, rows: [], details: reasoning }) };
+  return {
+    verdict: 'Comment',
+    summary,
+    body: reviewBody({ verdict: 'Comment', summary, rows: [], details: reasoning }),
+  };
 }
 
 /**
@@ -243,10 +285,24 @@ export function reviewReply(input: {
   runUrl: string | undefined;
 }): { verdict: ReviewVerdict; summary: string; body: string } {
   const { tests, draft } = input;
-  let note = input.modelError === undefined ? undefined : `The model could not write the verdict (${input.modelError}); it was decided from the results.`;
+  let note =
+    input.modelError === undefined
+      ? undefined
+      : `The model could not write the verdict (${input.modelError}); it was decided from the results.`;
   const verdict = enforceVerdict(draft?.verdict ?? verdictFromResults(tests), tests);
   if (draft && verdict !== draft.verdict) note = overruledNote(draft.verdict, tests);
-  const summary = summaryWithFacts(draft?.summary.trim() || `${plural(tests.filter((t) => t.result === 'PASSED').length, 'test')} passed of ${tests.length}.`, tests);
-  const body = reviewBody({ verdict, summary, rows: tests, details: draft?.evaluationDetails ?? input.reasoning, runUrl: input.runUrl, note });
+  const summary = summaryWithFacts(
+    draft?.summary.trim() ||
+      `${plural(tests.filter((t) => t.result === 'PASSED').length, 'test')} passed of ${tests.length}.`,
+    tests,
+  );
+  const body = reviewBody({
+    verdict,
+    summary,
+    rows: tests,
+    details: draft?.evaluationDetails ?? input.reasoning,
+    runUrl: input.runUrl,
+    note,
+  });
   return { verdict, summary, body };
 }

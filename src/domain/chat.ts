@@ -7,7 +7,8 @@ export type ChatMessageStatus = 'INITIATED' | 'PARTIAL' | 'COMPLETED' | 'CANCELL
 export const openReplyStatuses: readonly ChatMessageStatus[] = ['INITIATED', 'PARTIAL'];
 
 /** Whether a reply is still open (a missing reply, or a message without a status, is not). */
-export const isReplyOpen = (status: ChatMessageStatus | null | undefined): boolean => status != null && openReplyStatuses.includes(status);
+export const isReplyOpen = (status: ChatMessageStatus | null | undefined): boolean =>
+  status != null && openReplyStatuses.includes(status);
 
 /**
  * How a tool runs, as the turn workflow routes it: an activity (database work), a browser activity, or a first

@@ -10,7 +10,20 @@ interface CronField {
   names?: readonly string[];
 }
 
-const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const months = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const days = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 const fields = {
@@ -64,7 +77,8 @@ export function cronProblem(expression: string): string | undefined {
   const parts = rest.split(/\s+/);
   const layout = layouts[parts.length];
   if (!layout) return `expected 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}`;
-  if (parts.length === 7 && !/^\d+$/.test(parts[0]!)) return 'a plan runs at most once a minute: the second field must be a single number';
+  if (parts.length === 7 && !/^\d+$/.test(parts[0]!))
+    return 'a plan runs at most once a minute: the second field must be a single number';
   for (const [i, field] of layout.entries()) {
     const problem = fieldProblem(parts[i]!, field);
     if (problem) return `${field.name} "${parts[i]}": ${problem}`;
@@ -76,7 +90,8 @@ function fieldProblem(text: string, field: CronField): string | undefined {
   for (const item of text.split(',')) {
     const [range, step, ...more] = item.split('/');
     if (more.length > 0) return 'more than one "/"';
-    if (step !== undefined && !(/^\d+$/.test(step) && Number(step) > 0)) return `step "${step}" must be a positive number`;
+    if (step !== undefined && !(/^\d+$/.test(step) && Number(step) > 0))
+      return `step "${step}" must be a positive number`;
     if (range === '*') continue;
     const [from, to, ...extra] = range!.split('-');
     if (extra.length > 0) return `"${range}" has more than one "-"`;
@@ -100,7 +115,8 @@ function fieldValue(text: string, field: CronField): number | undefined {
   return index < 0 ? undefined : index + (field.names === months ? 1 : 0);
 }
 
-const allowed = (field: CronField) => `${field.min}-${field.max}${field.names ? ` or a name (${field.names[0]!.slice(0, 3)}, …)` : ''}`;
+const allowed = (field: CronField) =>
+  `${field.min}-${field.max}${field.names ? ` or a name (${field.names[0]!.slice(0, 3)}, …)` : ''}`;
 
 const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

@@ -43,7 +43,8 @@ export function parseUnifiedDiff(diff: string): ChangedFile[] {
     if (!inHunk) {
       if (line.startsWith('new file mode')) current.status = 'added';
       else if (line.startsWith('deleted file mode')) current.status = 'removed';
-      else if (line.startsWith('rename from ')) Object.assign(current, { status: 'renamed', previousPath: line.slice(12) });
+      else if (line.startsWith('rename from '))
+        Object.assign(current, { status: 'renamed', previousPath: line.slice(12) });
       else if (line.startsWith('rename to ')) current.path = line.slice(10);
       else if (/^Binary files .* differ$/.test(line) || line === 'GIT binary patch') current.binary = true;
       else if (line.startsWith('+++ ') && line.slice(4) !== '/dev/null') current.path = stripPrefix(line.slice(4));
@@ -72,14 +73,25 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 export function fileRelevance(path: string, hints: string): number {
   const p = path.toLowerCase();
   let score: number;
-  if (/(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|cargo\.lock|go\.sum|gemfile\.lock)$/.test(p) || /\.min\.(js|css)$|(^|\/)(dist|build|vendor|generated)\//.test(p)) score = 0;
+  if (
+    /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|cargo\.lock|go\.sum|gemfile\.lock)$/.test(p) ||
+    /\.min\.(js|css)$|(^|\/)(dist|build|vendor|generated)\//.test(p)
+  )
+    score = 0;
   else if (/\.(md|mdx|rst|txt|adoc)$/.test(p) || /(^|\/)docs?\//.test(p)) score = 1;
   else if (/(^|\/)(\.github|\.gitlab|\.circleci)\/|\.ya?ml$|\.json$|\.toml$|(^|\/)\.[^/]+$/.test(p)) score = 2;
   else if (/(^|\/)(tests?|__tests__|spec|e2e)\/|\.(test|spec)\.[a-z]+$/.test(p)) score = 3;
-  else if (/\.(tsx|jsx|vue|svelte|html?|css|scss|less|erb|hbs|astro)$/.test(p) || /(^|\/)(pages|components|views|routes|app|templates)\//.test(p)) score = 6;
+  else if (
+    /\.(tsx|jsx|vue|svelte|html?|css|scss|less|erb|hbs|astro)$/.test(p) ||
+    /(^|\/)(pages|components|views|routes|app|templates)\//.test(p)
+  )
+    score = 6;
   else score = 5;
   // A file named in the description or the reviewer's context is what the author says matters.
-  const base = p.split('/').at(-1)!.replace(/\.[^.]+$/, '');
+  const base = p
+    .split('/')
+    .at(-1)!
+    .replace(/\.[^.]+$/, '');
   if (base.length >= 3 && hints.toLowerCase().includes(base)) score += 3;
   return score;
 }
@@ -104,7 +116,8 @@ export interface FittedDiff {
  */
 export function fitDiffToBudget(files: ChangedFile[], opts: { budgetTokens: number; hints?: string }): FittedDiff {
   const hints = opts.hints ?? '';
-  const header = (f: ChangedFile) => `### ${f.path}${f.previousPath ? ` (renamed from ${f.previousPath})` : ''} [${f.status}, +${f.additions} -${f.deletions}${f.binary ? ', binary' : ''}]`;
+  const header = (f: ChangedFile) =>
+    `### ${f.path}${f.previousPath ? ` (renamed from ${f.previousPath})` : ''} [${f.status}, +${f.additions} -${f.deletions}${f.binary ? ', binary' : ''}]`;
   const ranked = files
     .map((file, index) => ({ file, index, score: fileRelevance(file.path, hints), size: file.patch?.length ?? 0 }))
     .sort((a, b) => b.score - a.score || a.size - b.size || a.index - b.index);
@@ -134,6 +147,7 @@ export function fitDiffToBudget(files: ChangedFile[], opts: { budgetTokens: numb
     }
   }
   const byPath = new Map(files.map((f) => [f.path, f]));
-  if (omitted.length) parts.push(`Also changed (not shown):\n${omitted.map((p) => `- ${header(byPath.get(p)!).slice(4)}`).join('\n')}`);
+  if (omitted.length)
+    parts.push(`Also changed (not shown):\n${omitted.map((p) => `- ${header(byPath.get(p)!).slice(4)}`).join('\n')}`);
   return { text: parts.join('\n\n'), included, truncated, omitted };
 }

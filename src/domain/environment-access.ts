@@ -42,9 +42,16 @@ export const noAccess: EnvironmentAccess = { headers: [], cookies: [] };
 export function accessView(access: EnvironmentAccess | null): EnvironmentAccessView {
   const a = access ?? noAccess;
   return {
-    httpCredentials: a.httpCredentials ? { username: a.httpCredentials.username, hasPassword: a.httpCredentials.password.length > 0 } : null,
+    httpCredentials: a.httpCredentials
+      ? { username: a.httpCredentials.username, hasPassword: a.httpCredentials.password.length > 0 }
+      : null,
     headers: a.headers.map((h) => ({ name: h.name, value: h.isSecret ? null : h.value, isSecret: h.isSecret })),
-    cookies: a.cookies.map((c) => ({ name: c.name, value: c.isSecret ? null : c.value, path: c.path ?? '/', isSecret: c.isSecret })),
+    cookies: a.cookies.map((c) => ({
+      name: c.name,
+      value: c.isSecret ? null : c.value,
+      path: c.path ?? '/',
+      isSecret: c.isSecret,
+    })),
   };
 }
 
@@ -52,14 +59,18 @@ export function accessView(access: EnvironmentAccess | null): EnvironmentAccessV
  * A kept value keeps its secrecy: an entry that leaves out the value (or `isSecret`) of a stored secret must not
  * turn it into plain text that every read then returns. Only a new value may be written as not secret.
  */
-const stillSecret = (given: boolean | undefined, kept: { isSecret: boolean } | undefined): boolean => (kept?.isSecret ? true : (given ?? false));
+const stillSecret = (given: boolean | undefined, kept: { isSecret: boolean } | undefined): boolean =>
+  kept?.isSecret ? true : (given ?? false);
 
 /**
  * The access after a write: each list given replaces the stored one; an entry without a value takes the stored
  * value of the same name (so a client can edit one header without knowing the secret of another). Returns the
  * problem as text when an entry has no value to keep.
  */
-export function mergeAccess(stored: EnvironmentAccess | null, input: EnvironmentAccessInput): EnvironmentAccess | string {
+export function mergeAccess(
+  stored: EnvironmentAccess | null,
+  input: EnvironmentAccessInput,
+): EnvironmentAccess | string {
   const old = stored ?? noAccess;
   let httpCredentials = old.httpCredentials;
   if (input.httpCredentials === null) httpCredentials = undefined;
@@ -70,7 +81,8 @@ export function mergeAccess(stored: EnvironmentAccess | null, input: Environment
   }
   const headers: AccessHeader[] = [];
   for (const h of input.headers ?? old.headers) {
-    const kept = h.value === undefined ? old.headers.find((o) => o.name.toLowerCase() === h.name.toLowerCase()) : undefined;
+    const kept =
+      h.value === undefined ? old.headers.find((o) => o.name.toLowerCase() === h.name.toLowerCase()) : undefined;
     const value = h.value ?? kept?.value;
     if (value === undefined) return `headers: "${h.name}" needs a value`;
     headers.push({ name: h.name, value, isSecret: stillSecret(h.isSecret, kept) });
@@ -90,8 +102,10 @@ export function accessSecrets(access: EnvironmentAccess | null): Record<string, 
   const out: Record<string, string> = {};
   if (!access) return out;
   if (access.httpCredentials) out.HTTP_PASSWORD = access.httpCredentials.password;
-  for (const h of access.headers) if (h.isSecret) out[`HEADER_${h.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = h.value;
-  for (const c of access.cookies) if (c.isSecret) out[`COOKIE_${c.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = c.value;
+  for (const h of access.headers)
+    if (h.isSecret) out[`HEADER_${h.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = h.value;
+  for (const c of access.cookies)
+    if (c.isSecret) out[`COOKIE_${c.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = c.value;
   return out;
 }
 

@@ -65,7 +65,9 @@ export class ApplicationUnreachableError extends UnavailableError {
 export class LlmNotConfiguredError extends UnavailableError {
   override readonly name = 'LlmNotConfiguredError';
   constructor() {
-    super('No LLM is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint, PROCTOR_LLM_MODEL for the model)');
+    super(
+      'No LLM is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint, PROCTOR_LLM_MODEL for the model)',
+    );
   }
 }
 

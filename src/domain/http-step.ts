@@ -47,7 +47,12 @@ export function readJsonPath(doc: unknown, path: string): { found: true; value: 
   if (!segments) return { found: false };
   let current: unknown = doc;
   for (const s of segments) {
-    if (typeof s === 'number' ? !Array.isArray(current) || s >= current.length : current === null || typeof current !== 'object' || !(s in current)) return { found: false };
+    if (
+      typeof s === 'number'
+        ? !Array.isArray(current) || s >= current.length
+        : current === null || typeof current !== 'object' || !(s in current)
+    )
+      return { found: false };
     current = (current as Record<string | number, unknown>)[s];
   }
   return { found: true, value: current };
@@ -62,8 +67,12 @@ export function jsonText(value: unknown): string {
 export function httpStepProblem(step: HttpStep): string | undefined {
   if (!(httpMethods as readonly string[]).includes(step.method)) return `method: one of ${httpMethods.join(', ')}`;
   if (!step.url) return 'url: required';
-  if (step.status !== undefined && (!Number.isInteger(step.status) || step.status < 100 || step.status > 599)) return 'status: an HTTP status from 100 to 599';
-  for (const p of [...(step.json ?? []), ...(step.save ?? [])]) if (!parseJsonPath(p.path)) return `path "${p.path}": a simple JSON path like $.items[0].id`;
-  for (const s of step.save ?? []) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(s.name)) return `save: "${s.name}" is not a variable name (letters, digits, _)`;
+  if (step.status !== undefined && (!Number.isInteger(step.status) || step.status < 100 || step.status > 599))
+    return 'status: an HTTP status from 100 to 599';
+  for (const p of [...(step.json ?? []), ...(step.save ?? [])])
+    if (!parseJsonPath(p.path)) return `path "${p.path}": a simple JSON path like $.items[0].id`;
+  for (const s of step.save ?? [])
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(s.name))
+      return `save: "${s.name}" is not a variable name (letters, digits, _)`;
   return undefined;
 }

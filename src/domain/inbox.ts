@@ -93,7 +93,9 @@ export function mailCode(mail: Pick<ReceivedMail, 'text' | 'html'>, shape?: stri
 
 /** The links of a mail, in order: `href`s of the HTML part, else URLs in the text. */
 export function mailLinks(mail: Pick<ReceivedMail, 'text' | 'html'>): string[] {
-  const fromHtml = [...mail.html.matchAll(/<a\b[^>]*\bhref\s*=\s*("([^"]*)"|'([^']*)')/gi)].map((m) => decodeEntities(m[2] ?? m[3] ?? ''));
+  const fromHtml = [...mail.html.matchAll(/<a\b[^>]*\bhref\s*=\s*("([^"]*)"|'([^']*)')/gi)].map((m) =>
+    decodeEntities(m[2] ?? m[3] ?? ''),
+  );
   const fromText = [...mail.text.matchAll(/https?:\/\/[^\s<>"')\]]+/g)].map((m) => m[0]);
   return [...new Set([...fromHtml, ...fromText].filter((u) => /^https?:\/\//i.test(u)))];
 }
@@ -107,11 +109,19 @@ export function extractLink(mail: Pick<ReceivedMail, 'text' | 'html'>, pattern?:
 }
 
 function decodeEntities(value: string): string {
-  return value.replace(/&amp;/g, '&').replace(/&#x2F;/gi, '/').replace(/&#47;/g, '/').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return value
+    .replace(/&amp;/g, '&')
+    .replace(/&#x2F;/gi, '/')
+    .replace(/&#47;/g, '/')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }
 
 /** A mail matches a step when its subject and sender contain what the step names (any case). */
-export function matchesMail(mail: Pick<ReceivedMail, 'from' | 'subject'>, match: Pick<MailMatch, 'subject' | 'from'>): boolean {
+export function matchesMail(
+  mail: Pick<ReceivedMail, 'from' | 'subject'>,
+  match: Pick<MailMatch, 'subject' | 'from'>,
+): boolean {
   const has = (value: string, part?: string) => !part || value.toLowerCase().includes(part.toLowerCase());
   return has(mail.subject, match.subject) && has(mail.from, match.from);
 }

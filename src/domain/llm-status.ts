@@ -31,4 +31,11 @@ export interface LlmCapabilities {
 /** Not configured, being probed, or what the probe found. */
 export type LlmStatus =
   | { configured: false }
-  | { configured: true; model: string; toolMode: ToolMode; probing: boolean; capabilities: LlmCapabilities | null; fixedMode: boolean };
+  | {
+      configured: true;
+      model: string;
+      toolMode: ToolMode;
+      probing: boolean;
+      capabilities: LlmCapabilities | null;
+      fixedMode: boolean;
+    };

@@ -38,7 +38,13 @@ export interface UsageTotals {
   costUsd?: number;
 }
 
-export const noUsage: UsageTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, estimated: false };
+export const noUsage: UsageTotals = {
+  calls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedTokens: 0,
+  estimated: false,
+};
 
 /** US dollars per million tokens; `cached` defaults to `prompt` (a server without a cache discount). */
 export interface ModelPrice {
@@ -53,7 +59,12 @@ export function costOf(usage: LlmCallUsage, prices: PriceTable | undefined): num
   const price = prices?.[usage.model];
   if (!price) return undefined;
   const uncached = Math.max(0, usage.promptTokens - usage.cachedTokens);
-  return (uncached * price.prompt + usage.cachedTokens * (price.cached ?? price.prompt) + usage.completionTokens * price.completion) / 1_000_000;
+  return (
+    (uncached * price.prompt +
+      usage.cachedTokens * (price.cached ?? price.prompt) +
+      usage.completionTokens * price.completion) /
+    1_000_000
+  );
 }
 
 /** A project's daily LLM budget (UTC days); null fields: no limit of that kind. */

@@ -5,13 +5,15 @@
 
 /** Words that introduce a code. Weak ones ("sign in", "verify") also head mails that carry only a link. */
 // `\w*code` also reads compounds ("Bestätigungscode", "Zugangscode"); Spanish and Italian name theirs otherwise.
-const strongWords = /\b(?:\w*codes?|c[oó]digo|codice|one[- ]?time|otp|pin|verification|security|2fa|two[- ]factor|mfa|authenticat\w*)\b/gi;
+const strongWords =
+  /\b(?:\w*codes?|c[oó]digo|codice|one[- ]?time|otp|pin|verification|security|2fa|two[- ]factor|mfa|authenticat\w*)\b/gi;
 const weakWords = /\b(?:verify|confirm|token|sign[- ]?in|log[- ]?in|login)\b/gi;
 /** A number after one of these labels is that thing's number, not a code ("Order 48213", "call 555 1234"). */
 const labelBefore =
   /\b(?:order|invoice|receipt|ticket|case|request|ref|reference|booking|reservation|confirmation|account|acct|customer|member|membership|tracking|phone|tel|telephone|mobile|fax|call|room|suite|unit|box|zip|zipcode|postal|postcode|barcode|flight|id|version)\s*(?:no\.?|number|nr\.?|#|id)?\s*[:#.]?\s*$/i;
 /** A currency, a percentage or a unit after it makes a number a quantity. */
-const quantityAfter = /^\s?(?:%|€|£|\$|¥|usd|eur|gbp|dollars?|euros?|kb|mb|gb|px|km|kg|ms|min(?:ute)?s?|h(?:ours?)?|days?)\b/i;
+const quantityAfter =
+  /^\s?(?:%|€|£|\$|¥|usd|eur|gbp|dollars?|euros?|kb|mb|gb|px|km|kg|ms|min(?:ute)?s?|h(?:ours?)?|days?)\b/i;
 
 /** A code's shape: letters A, digits 9, separators kept (`CNSV-HCXK` → `AAAA-AAAA`). */
 export function codeShape(code: string): string {
@@ -41,9 +43,18 @@ export const codeShapePattern = /^[A9]{1,12}(?:[- ][A9]{1,12}){0,3}$/;
 function codeLike(token: string): 'digits' | 'letters' | 'mixed' | undefined {
   const groups = token.split(/[- ]/);
   const chars = groups.join('');
-  const kind = /^\d+$/.test(chars) ? 'digits' : /^[A-Z]+$/.test(chars) ? 'letters' : /^[A-Z0-9]+$/.test(chars) ? 'mixed' : undefined;
+  const kind = /^\d+$/.test(chars)
+    ? 'digits'
+    : /^[A-Z]+$/.test(chars)
+      ? 'letters'
+      : /^[A-Z0-9]+$/.test(chars)
+        ? 'mixed'
+        : undefined;
   if (!kind) return undefined;
-  if (groups.length === 1) return (kind === 'digits' ? chars.length >= 4 && chars.length <= 8 : chars.length >= 6 && chars.length <= 10) ? kind : undefined;
+  if (groups.length === 1)
+    return (kind === 'digits' ? chars.length >= 4 && chars.length <= 8 : chars.length >= 6 && chars.length <= 10)
+      ? kind
+      : undefined;
   if (groups.length > 3 || groups.some((g) => g.length !== groups[0]!.length)) return undefined;
   if (kind !== 'digits' && token.includes(' ')) return undefined;
   const size = groups[0]!.length;
@@ -59,7 +70,10 @@ export function readableText(text: string): string {
 export function htmlToText(html: string): string {
   return html
     .replace(/<(style|script|head|title)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<\/?(?:p|div|br|h[1-6]|tr|td|th|li|ul|ol|table|tbody|thead|section|article|header|footer|center|blockquote|pre|hr)\b[^>]*>/gi, '\n')
+    .replace(
+      /<\/?(?:p|div|br|h[1-6]|tr|td|th|li|ul|ol|table|tbody|thead|section|article|header|footer|center|blockquote|pre|hr)\b[^>]*>/gi,
+      '\n',
+    )
     .replace(/<[^>]+>/g, ' ')
     .replace(/&nbsp;|&#160;/gi, ' ')
     .replace(/&lt;/g, '<')
@@ -89,7 +103,9 @@ export function extractCode(raw: string, shape?: string): string | undefined {
   const candidates: Candidate[] = [];
   // A maximal token: not glued to a word, a price, a time, a decimal, an id (#, @, /) or a further group of digits.
   const tokens = [
-    ...text.matchAll(/(?<![\w$€£¥#@+/\\]|\w-|\d[.:,]|\d )([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?![\w@/\\]|-\w|[.,:]\d| \d)/g),
+    ...text.matchAll(
+      /(?<![\w$€£¥#@+/\\]|\w-|\d[.:,]|\d )([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?![\w@/\\]|-\w|[.,:]\d| \d)/g,
+    ),
     ...text.matchAll(/(?<![\w$€£¥#@+/\\]|\w-|\d[.:,]|\d )(\d{3,4}(?: \d{3,4}){1,2})(?![\w@/\\]|-\w|[.,:]\d| \d)/g),
   ];
   let weighed = 0;
@@ -105,21 +121,33 @@ export function extractCode(raw: string, shape?: string): string | undefined {
     const before = text.slice(Math.max(lineStart, index - 60), index);
     const after = text.slice(end, Math.min(lineEnd, end + 60));
     if (labelBefore.test(before) || quantityAfter.test(after)) continue;
-    const standsAlone = /^[\s*_>"'`]*$/.test(text.slice(lineStart, index)) && /^[\s*_"'`.]*$/.test(text.slice(end, lineEnd));
+    const standsAlone =
+      /^[\s*_>"'`]*$/.test(text.slice(lineStart, index)) && /^[\s*_"'`.]*$/.test(text.slice(end, lineEnd));
     // Near: a code word ends up to 80 characters before it, or starts up to 40 after it, within its paragraph.
     const near = (w: WordAt) =>
       (w.end <= index && index - w.end <= 80 && !/\n\s*\n/.test(text.slice(w.end, index))) ||
       (w.start >= end && w.start - end <= 40 && !text.slice(end, w.start).includes('\n'));
     const introduced = words.some(near);
     // A year (or a span of them) is a code only right after its word ("Your PIN is 2019"), not near one ("Verification (est. 2019)").
-    if (/^(?:19|20)\d{2}(?:[- ](?:19|20)\d{2})*$/.test(code) && !words.some((w) => !w.weak && w.end <= index && index - w.end <= 12 && /^\s*(?:is|was)?\s*:?\s*$/i.test(text.slice(w.end, index)))) continue;
+    if (
+      /^(?:19|20)\d{2}(?:[- ](?:19|20)\d{2})*$/.test(code) &&
+      !words.some(
+        (w) =>
+          !w.weak &&
+          w.end <= index &&
+          index - w.end <= 12 &&
+          /^\s*(?:is|was)?\s*:?\s*$/i.test(text.slice(w.end, index)),
+      )
+    )
+      continue;
     // Upper-case words stand alone too (a heading, a signature): one group of letters on its own line counts only
     // under a line that announces it ("Your code:").
     const announced = standsAlone && /(?:codes?|passcodes?|otp|pin)\b[^\n]*:$/i.test(previousLine(text, lineStart));
     const accepted = kind === 'letters' && !code.includes('-') ? introduced || announced : introduced || standsAlone;
     if (!accepted) continue;
     let distance = Infinity;
-    for (const w of words) distance = Math.min(distance, (w.end <= index ? index - w.end : Math.max(0, w.start - end)) + w.penalty);
+    for (const w of words)
+      distance = Math.min(distance, (w.end <= index ? index - w.end : Math.max(0, w.start - end)) + w.penalty);
     candidates.push({ code, index, distance });
   }
   candidates.sort((a, b) => a.distance - b.distance || a.index - b.index);
@@ -144,5 +172,10 @@ interface WordAt {
 }
 
 function wordsAt(text: string, pattern: RegExp, penalty: number): WordAt[] {
-  return [...text.matchAll(pattern)].map((w) => ({ start: w.index, end: w.index + w[0].length, penalty, weak: penalty > 0 }));
+  return [...text.matchAll(pattern)].map((w) => ({
+    start: w.index,
+    end: w.index + w[0].length,
+    penalty,
+    weak: penalty > 0,
+  }));
 }

@@ -5,7 +5,8 @@
  * successful deployment of the commit will do (the provider's default environment).
  */
 export function missingDeployments(mappedEnvironments: string[], deployments: Record<string, string>): string[] {
-  if (mappedEnvironments.length === 0) return Object.keys(deployments).length > 0 ? [] : ['a deployment of the head commit'];
+  if (mappedEnvironments.length === 0)
+    return Object.keys(deployments).length > 0 ? [] : ['a deployment of the head commit'];
   return mappedEnvironments.filter((env) => !deployments[env]);
 }
 

@@ -3,7 +3,8 @@
 // before and URLs/devices after.
 
 /** What a run or a conversation names for one application's environment: a URL, an environment of it, or a mobile build. */
-export type EnvironmentOverride = { url: string; name?: string } | { shortId: string } | { applicationBuildShortId: string };
+export type EnvironmentOverride =
+  { url: string; name?: string } | { shortId: string } | { applicationBuildShortId: string };
 
 /** A caller's override for one application, by short ids (the service resolves them). */
 export interface ApplicationOverride {
@@ -69,7 +70,10 @@ export function applicationSettings<Environment>(
 }
 
 /** Overrides that name an application twice, or one with no test case in the run: both are caller mistakes. */
-export function overrideProblems(overrides: { applicationId: string }[], runApplicationIds: Iterable<string>): { twice: string[]; notInRun: string[] } {
+export function overrideProblems(
+  overrides: { applicationId: string }[],
+  runApplicationIds: Iterable<string>,
+): { twice: string[]; notInRun: string[] } {
   const inRun = new Set(runApplicationIds);
   const seen = new Set<string>();
   const twice: string[] = [];

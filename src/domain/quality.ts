@@ -50,32 +50,47 @@ export function pageTemplate(url: string): string {
   } catch {
     path = url.split(/[?#]/)[0] ?? url;
   }
-  return path.split('/').map((s) => (/\d/.test(s) ? ':id' : s)).join('/') || '/';
+  return (
+    path
+      .split('/')
+      .map((s) => (/\d/.test(s) ? ':id' : s))
+      .join('/') || '/'
+  );
 }
 
 /** A message with what changes from one occurrence to the next taken out: URLs become their page, ids and numbers go. */
 export function normaliseMessage(message: string): string {
-  return message
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'")]+/gi, (u) => pageTemplate(u))
-    .replace(uuid, ':id')
-    // Decimals first: the fraction of "657.7180662596369" is no hash; then hashes (an all-digit one too), then numbers.
-    .replace(/\d+\.\d+/g, 'N')
-    .replace(hash, ':id')
-    .replace(/\d+/g, 'N')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 300);
+  return (
+    message
+      .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'")]+/gi, (u) => pageTemplate(u))
+      .replace(uuid, ':id')
+      // Decimals first: the fraction of "657.7180662596369" is no hash; then hashes (an all-digit one too), then numbers.
+      .replace(/\d+\.\d+/g, 'N')
+      .replace(hash, ':id')
+      .replace(/\d+/g, 'N')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 300)
+  );
 }
 
 /** What identifies a problem across runs: its kind, its normalised message or rule (and element), and its page. */
 export function fingerprintKey(signal: QualitySignal): string {
-  const what = signal.kind === 'a11y' ? `${signal.rule ?? ''} ${normaliseMessage(signal.target ?? '')}` : signal.kind === 'network' ? `${signal.rule ?? ''} ${normaliseMessage(signal.message)}` : normaliseMessage(signal.message);
+  const what =
+    signal.kind === 'a11y'
+      ? `${signal.rule ?? ''} ${normaliseMessage(signal.target ?? '')}`
+      : signal.kind === 'network'
+        ? `${signal.rule ?? ''} ${normaliseMessage(signal.message)}`
+        : normaliseMessage(signal.message);
   return `${signal.kind}|${what}|${pageTemplate(signal.url)}`;
 }
 
 /** A short title for the issue a signal starts. */
 export function issueTitle(signal: QualitySignal): string {
-  const text = signal.kind === 'a11y' ? `${signal.rule}: ${signal.message}${signal.target ? ` (${signal.target})` : ''}` : signal.message;
+  const text =
+    signal.kind === 'a11y'
+      ? `${signal.rule}: ${signal.message}${signal.target ? ` (${signal.target})` : ''}`
+      : signal.message;
   return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
@@ -86,7 +101,10 @@ export const worse = (a: Severity, b: Severity): Severity => (severityRank(a) <=
 
 /** A problem that blocks a change on its own: an uncaught exception, or a serious or critical a11y violation. */
 export function isBlocking(issue: { kind: SignalKind; severity: Severity }): boolean {
-  return issue.kind === 'exception' || (issue.kind === 'a11y' && (issue.severity === 'serious' || issue.severity === 'critical'));
+  return (
+    issue.kind === 'exception' ||
+    (issue.kind === 'a11y' && (issue.severity === 'serious' || issue.severity === 'critical'))
+  );
 }
 
 /** The default number of clean runs (of the tests that saw it) after which an open issue resolves itself. */
@@ -97,7 +115,12 @@ export const maxIssueResolveAfterRuns = 50;
 export function ignoredUrl(url: string, patterns: string[]): boolean {
   return patterns.some((p) => {
     if (!p.includes('*')) return url.includes(p);
-    const re = new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const re = new RegExp(
+      `^${p
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     return re.test(url);
   });
 }
@@ -122,12 +145,17 @@ export interface QualityDelta {
 export const maxDeltaFindings = 10;
 
 /** Compares two tests' signals by fingerprint; each side's findings once per fingerprint. */
-export function compareSignals<T extends QualityFinding & { fingerprint: string }>(preview: T[], baseline: T[]): QualityDelta & { newCount: number; fixedCount: number } {
+export function compareSignals<T extends QualityFinding & { fingerprint: string }>(
+  preview: T[],
+  baseline: T[],
+): QualityDelta & { newCount: number; fixedCount: number } {
   const distinct = (list: T[]) => [...new Map(list.map((s) => [s.fingerprint, s])).values()];
   const before = new Set(baseline.map((s) => s.fingerprint));
   const after = new Set(preview.map((s) => s.fingerprint));
   const strip = ({ kind, severity, title, page }: T): QualityFinding => ({ kind, severity, title, page });
-  const added = distinct(preview).filter((s) => !before.has(s.fingerprint)).sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+  const added = distinct(preview)
+    .filter((s) => !before.has(s.fingerprint))
+    .sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
   const fixed = distinct(baseline).filter((s) => !after.has(s.fingerprint));
   return {
     new: added.slice(0, maxDeltaFindings).map(strip),

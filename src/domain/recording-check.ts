@@ -36,7 +36,10 @@ export interface RecordingCheck {
 /** What the agent is told when the replay failed: it records again from the failing step, the steps before it kept. */
 export function replayFailureNote(failure: FailedReplay): string {
   const step = failure.failedStepIndex + 1;
-  const kept = step > 1 ? `Steps 1-${step - 1} replayed and are kept (this page is where they ended)` : 'No step before it is kept (this is the start page)';
+  const kept =
+    step > 1
+      ? `Steps 1-${step - 1} replayed and are kept (this page is where they ended)`
+      : 'No step before it is kept (this is the start page)';
   return `the recorded steps were replayed in a fresh browser and failed at step ${step}: ${failure.error}. ${kept}; record the rest again from here, so that a replay starting from the beginning reaches the goal`;
 }
 
@@ -50,7 +53,12 @@ export function notReplayingReason(failure: FailedReplay): string {
  * stays current until its period ends, and a site refuses a code used twice (RFC 6238 section 5.2), as the auth
  * fixture does. 0 when no step types one. `periods`: seconds per TOTP config name that the replay may type.
  */
-export function msUntilFreshTotp(steps: Step[], periods: Record<string, number>, nowMs: number, always: string[] = []): number {
+export function msUntilFreshTotp(
+  steps: Step[],
+  periods: Record<string, number>,
+  nowMs: number,
+  always: string[] = [],
+): number {
   const typed = new Set([...configReferences(JSON.stringify(steps)), ...always]);
   const waits = Object.entries(periods)
     .filter(([name]) => typed.has(name))

@@ -6,7 +6,9 @@
 
 const stopWords = new Set(
   'the and for with that this from into then than when what your you are was were has have not but all any can out its they them their there these those will would should could '
-    .concat('test tests user users page click see sees open add new use uses using able shows show src lib app apps index file files tsx jsx ts js css html json diff')
+    .concat(
+      'test tests user users page click see sees open add new use uses using able shows show src lib app apps index file files tsx jsx ts js css html json diff',
+    )
     .split(' '),
 );
 
@@ -32,7 +34,8 @@ export function mostRelevant<T>(tests: T[], textOf: (test: T) => string, changeT
   const testWords = tests.map((t) => wordsOf(textOf(t)));
   // Inverse document frequency over the catalogue: a word in every test tells nothing.
   const frequency = new Map<string, number>();
-  for (const words of testWords) for (const w of words) if (change.has(w)) frequency.set(w, (frequency.get(w) ?? 0) + 1);
+  for (const words of testWords)
+    for (const w of words) if (change.has(w)) frequency.set(w, (frequency.get(w) ?? 0) + 1);
   const weight = (w: string) => Math.log(1 + tests.length / frequency.get(w)!);
   const scored = tests.map((test, index) => {
     let score = 0;

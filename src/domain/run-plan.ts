@@ -27,20 +27,33 @@ export function runResult(outcomes: Iterable<Outcome>): 'PASSED' | 'FAILED' | 'S
  * out, and so is a test skipped only because such a test (or another test left out) did not pass. What is left
  * decides as `runResult`; a run whose every test was left out is SKIPPED (nothing that counts was verified).
  */
-export function planRunResult(nodes: readonly RunNode[], outcomes: ReadonlyMap<string, Outcome>): 'PASSED' | 'FAILED' | 'SKIPPED' {
+export function planRunResult(
+  nodes: readonly RunNode[],
+  outcomes: ReadonlyMap<string, Outcome>,
+): 'PASSED' | 'FAILED' | 'SKIPPED' {
   const excused = excusedTests(nodes, outcomes);
-  return runResult(nodes.filter((n) => !excused.has(n.testCaseId) && outcomes.has(n.testCaseId)).map((n) => outcomes.get(n.testCaseId)!));
+  return runResult(
+    nodes
+      .filter((n) => !excused.has(n.testCaseId) && outcomes.has(n.testCaseId))
+      .map((n) => outcomes.get(n.testCaseId)!),
+  );
 }
 
 function excusedTests(nodes: readonly RunNode[], outcomes: ReadonlyMap<string, Outcome>): Set<string> {
-  const excused = new Set(nodes.filter((n) => n.quarantined && outcomes.has(n.testCaseId) && outcomes.get(n.testCaseId) !== 'PASSED').map((n) => n.testCaseId));
+  const excused = new Set(
+    nodes
+      .filter((n) => n.quarantined && outcomes.has(n.testCaseId) && outcomes.get(n.testCaseId) !== 'PASSED')
+      .map((n) => n.testCaseId),
+  );
   if (excused.size === 0) return excused;
   // Skips follow dependencies, which may come in any order: repeat until nothing more is excused.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const node of nodes) {
       if (excused.has(node.testCaseId) || outcomes.get(node.testCaseId) !== 'SKIPPED') continue;
-      const blocking = [...(node.resumeFrom ? [node.resumeFrom] : []), ...node.waitFor].filter((d) => outcomes.has(d) && outcomes.get(d) !== 'PASSED');
+      const blocking = [...(node.resumeFrom ? [node.resumeFrom] : []), ...node.waitFor].filter(
+        (d) => outcomes.has(d) && outcomes.get(d) !== 'PASSED',
+      );
       if (blocking.length > 0 && blocking.every((d) => excused.has(d))) {
         excused.add(node.testCaseId);
         grew = true;
@@ -53,18 +66,23 @@ function excusedTests(nodes: readonly RunNode[], outcomes: ReadonlyMap<string, O
 // A 10,000-test run hands its outcomes to the next run of its chain (continue-as-new) as one letter per test
 // in plan order: ~10 KB where a map keyed by test case id would be ~0.5 MB of workflow input.
 const outcomeLetters: Record<Outcome, string> = { PASSED: 'P', FAILED: 'F', SKIPPED: 'S', ERROR: 'E', CANCELLED: 'C' };
-const outcomeOfLetter = new Map(Object.entries(outcomeLetters).map(([outcome, letter]) => [letter, outcome as Outcome]));
+const outcomeOfLetter = new Map(
+  Object.entries(outcomeLetters).map(([outcome, letter]) => [letter, outcome as Outcome]),
+);
 
 export function encodeOutcomes(nodes: readonly RunNode[], outcomes: ReadonlyMap<string, Outcome>): string {
-  return nodes.map((n) => {
-    const outcome = outcomes.get(n.testCaseId);
-    return outcome ? outcomeLetters[outcome] : '-';
-  }).join('');
+  return nodes
+    .map((n) => {
+      const outcome = outcomes.get(n.testCaseId);
+      return outcome ? outcomeLetters[outcome] : '-';
+    })
+    .join('');
 }
 
 /** The outcomes encodeOutcomes wrote for the same nodes in the same order; throws when they do not fit. */
 export function decodeOutcomes(nodes: readonly RunNode[], encoded: string): Map<string, Outcome> {
-  if (encoded.length !== nodes.length) throw new Error(`carried outcomes are for ${encoded.length} tests, the plan has ${nodes.length}`);
+  if (encoded.length !== nodes.length)
+    throw new Error(`carried outcomes are for ${encoded.length} tests, the plan has ${nodes.length}`);
   const outcomes = new Map<string, Outcome>();
   nodes.forEach((n, i) => {
     const letter = encoded[i]!;

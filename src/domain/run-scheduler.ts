@@ -30,7 +30,10 @@ export class RunScheduler {
   private readonly blocked = new Set<number>();
 
   /** `outcomes`: what a previous run of the chain finished (continue-as-new); nothing is running. */
-  constructor(private readonly nodes: readonly RunNode[], outcomes: ReadonlyMap<string, Outcome> = new Map()) {
+  constructor(
+    private readonly nodes: readonly RunNode[],
+    outcomes: ReadonlyMap<string, Outcome> = new Map(),
+  ) {
     nodes.forEach((n, i) => this.index.set(n.testCaseId, i));
     this.deps = nodes.map((n) => [...(n.resumeFrom ? [n.resumeFrom] : []), ...n.waitFor]);
     this.dependents = nodes.map(() => []);
@@ -59,13 +62,18 @@ export class RunScheduler {
 
   /** The tests that can never run now, in plan order, each with the first dependency (in its order) that did not pass. */
   toSkip(): Skip[] {
-    return [...this.blocked].sort((a, b) => a - b).map((i) => {
-      const node = this.nodes[i]!;
-      const failed = this.deps[i]!.find((d) => this.outcomes.has(d) && this.outcomes.get(d) !== 'PASSED')!;
-      const kind = failed === node.resumeFrom ? 'resume-from' : 'wait-for';
-      const name = this.nodes[this.index.get(failed)!]?.name;
-      return { testCaseId: node.testCaseId, reason: `${kind} dependency ${name ? `"${name}"` : failed} ended ${this.outcomes.get(failed)}` };
-    });
+    return [...this.blocked]
+      .sort((a, b) => a - b)
+      .map((i) => {
+        const node = this.nodes[i]!;
+        const failed = this.deps[i]!.find((d) => this.outcomes.has(d) && this.outcomes.get(d) !== 'PASSED')!;
+        const kind = failed === node.resumeFrom ? 'resume-from' : 'wait-for';
+        const name = this.nodes[this.index.get(failed)!]?.name;
+        return {
+          testCaseId: node.testCaseId,
+          reason: `${kind} dependency ${name ? `"${name}"` : failed} ended ${this.outcomes.get(failed)}`,
+        };
+      });
   }
 
   /** Up to `limit` ready tests, first in plan order, marked started. */
@@ -109,7 +117,7 @@ class MinHeap {
   push(value: number): void {
     const a = this.items;
     a.push(value);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (a[parent]! <= a[i]!) break;
       [a[parent], a[i]] = [a[i]!, a[parent]!];
@@ -123,7 +131,7 @@ class MinHeap {
     const last = a.pop()!;
     if (a.length > 0) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

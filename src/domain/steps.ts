@@ -140,7 +140,11 @@ export interface BrowserState {
     sameSite: 'Strict' | 'Lax' | 'None';
   }>;
   /** Per origin: localStorage and sessionStorage (Playwright's storageState lacks the latter). */
-  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }>; sessionStorage: Array<{ name: string; value: string }> }>;
+  origins: Array<{
+    origin: string;
+    localStorage: Array<{ name: string; value: string }>;
+    sessionStorage: Array<{ name: string; value: string }>;
+  }>;
   /** Where the dependency ended, so the dependent can continue from there. */
   url?: string;
   /** The chain's `{{INBOX}}` address, so a dependent reads the mail its dependency made the application send. */

@@ -33,15 +33,18 @@ export function parseTotp(value: string): TotpKey {
   } catch {
     throw new Error('not a valid otpauth:// URI');
   }
-  if (url.host.toLowerCase() !== 'totp') throw new Error(`otpauth URI of type "${url.host}": only otpauth://totp/ is supported`);
+  if (url.host.toLowerCase() !== 'totp')
+    throw new Error(`otpauth URI of type "${url.host}": only otpauth://totp/ is supported`);
   const secret = url.searchParams.get('secret');
   if (!secret) throw new Error('the otpauth URI has no secret= parameter');
   const algorithm = (url.searchParams.get('algorithm') ?? 'SHA1').toUpperCase();
-  if (!(totpAlgorithms as readonly string[]).includes(algorithm)) throw new Error(`algorithm ${algorithm}: use SHA1, SHA256 or SHA512`);
+  if (!(totpAlgorithms as readonly string[]).includes(algorithm))
+    throw new Error(`algorithm ${algorithm}: use SHA1, SHA256 or SHA512`);
   const digits = Number(url.searchParams.get('digits') ?? 6);
   if (!Number.isInteger(digits) || digits < 6 || digits > 8) throw new Error('digits: must be 6, 7 or 8');
   const period = Number(url.searchParams.get('period') ?? 30);
-  if (!Number.isInteger(period) || period < 1 || period > 300) throw new Error('period: must be a whole number of seconds from 1 to 300');
+  if (!Number.isInteger(period) || period < 1 || period > 300)
+    throw new Error('period: must be a whole number of seconds from 1 to 300');
   return { secret: base32Decode(secret), algorithm: algorithm as TotpAlgorithm, digits, period };
 }
 
@@ -67,7 +70,8 @@ export function base32Decode(input: string): Buffer {
   let acc = 0;
   for (const char of clean) {
     const index = alphabet.indexOf(char);
-    if (index < 0) throw new Error(`the seed is not base32 (unexpected "${char}"): give a base32 seed or an otpauth://totp/ URI`);
+    if (index < 0)
+      throw new Error(`the seed is not base32 (unexpected "${char}"): give a base32 seed or an otpauth://totp/ URI`);
     acc = (acc << 5) | index;
     bits += 5;
     if (bits >= 8) {

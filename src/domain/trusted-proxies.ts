@@ -15,14 +15,18 @@ export const trustNone: TrustedProxies = { trusts: () => false };
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is 10.0.0.1. */
 export const plainAddress = (address: string): string => address.trim().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
 
-const family = (address: string): 'ipv4' | 'ipv6' | undefined => ({ 4: 'ipv4', 6: 'ipv6' } as const)[isIP(address) as 4 | 6];
+const family = (address: string): 'ipv4' | 'ipv6' | undefined =>
+  (({ 4: 'ipv4', 6: 'ipv6' }) as const)[isIP(address) as 4 | 6];
 
 /**
  * `loopback`, addresses and CIDR ranges, comma-separated (`loopback, 10.0.0.0/8, fd00::/8`); empty or absent:
  * nobody is trusted. Throws a message naming the first entry that is none of these.
  */
 export function parseTrustedProxies(text: string | undefined): TrustedProxies {
-  const entries = (text ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = (text ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (entries.length === 0) return trustNone;
   const list = new BlockList();
   for (const entry of entries) {

@@ -29,7 +29,13 @@ export function waitingComment(input: { head: MergeRequestHead; waitingFor: stri
   ].join('\n');
 }
 
-export function startedComment(input: { projectName: string; ref: MergeRequestRef; head: MergeRequestHead; trigger: MergeRequestTrigger; chatUrl: string }): string {
+export function startedComment(input: {
+  projectName: string;
+  ref: MergeRequestRef;
+  head: MergeRequestHead;
+  trigger: MergeRequestTrigger;
+  chatUrl: string;
+}): string {
   const { ref, head, trigger } = input;
   return [
     `**Proctor** is testing this merge request: [follow the review](${input.chatUrl}).`,
@@ -55,7 +61,10 @@ export function failedComment(input: { headSha: string; reason: string }): strin
   return `**Proctor** could not finish the review of commit \`${short(input.headSha)}\`: ${input.reason}\n\nComment with the handle and a preview URL to try again.`;
 }
 
-export const verdictStatus: Record<ChangeReviewResult['verdict'], { state: 'success' | 'failure'; description: string }> = {
+export const verdictStatus: Record<
+  ChangeReviewResult['verdict'],
+  { state: 'success' | 'failure'; description: string }
+> = {
   Approved: { state: 'success', description: 'Proctor: Approved' },
   'Changes Requested': { state: 'failure', description: 'Proctor: Changes Requested' },
   Comment: { state: 'success', description: 'Proctor: Comment' },

@@ -21,7 +21,10 @@ export interface FailedCall {
 function isRateLimited(call: FailedCall): boolean {
   if (call.status === 429) return true;
   // GitHub answers a primary or secondary rate limit with 403 and says so in headers.
-  return call.status === 403 && (call.headers?.['x-ratelimit-remaining'] === '0' || call.headers?.['retry-after'] !== undefined);
+  return (
+    call.status === 403 &&
+    (call.headers?.['x-ratelimit-remaining'] === '0' || call.headers?.['retry-after'] !== undefined)
+  );
 }
 
 /**
@@ -35,8 +38,18 @@ export function providerError(provider: GitProviderId, what: string, call: Faile
     const answer = call.status === undefined ? 'could not be reached' : `answered ${call.status}`;
     return new UnavailableError(`${name} ${answer} for ${what}${detail}; the call will be retried`);
   }
-  if (call.status === 404) return new NotFoundError(what, `${name} answered 404${detail} (it does not exist, or the integration's credentials cannot see it)`);
-  if (call.status === 401) return new CredentialsRefusedError(`${name} refused the integration's credentials (401) for ${what}${detail}: check the app id and private key, or the token`);
-  if (call.status === 403) return new InvalidError(`${name} denied access (403) to ${what}${detail}: the integration lacks a permission or scope it needs`);
+  if (call.status === 404)
+    return new NotFoundError(
+      what,
+      `${name} answered 404${detail} (it does not exist, or the integration's credentials cannot see it)`,
+    );
+  if (call.status === 401)
+    return new CredentialsRefusedError(
+      `${name} refused the integration's credentials (401) for ${what}${detail}: check the app id and private key, or the token`,
+    );
+  if (call.status === 403)
+    return new InvalidError(
+      `${name} denied access (403) to ${what}${detail}: the integration lacks a permission or scope it needs`,
+    );
   return new InvalidError(`${name} rejected the request for ${what} (${call.status})${detail}`);
 }

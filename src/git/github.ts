@@ -8,7 +8,13 @@ import { CredentialsRefusedError, providerError } from './errors.js';
 import { InstallationTokenCache } from './installation-token-cache.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import type { GitProviderClient } from './provider.js';
-import type { ChangedFile, CommitStatusState, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
+import type {
+  ChangedFile,
+  CommitStatusState,
+  MergeRequestChange,
+  MergeRequestRef,
+  ReviewVerdict,
+} from '../domain/git.js';
 
 export const githubDefaultBaseUrl = 'https://api.github.com';
 
@@ -46,21 +52,38 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     // Octokit reports a network failure as status 500 with no response; both are retryable.
     const status = typeof e.status === 'number' && e.response ? e.status : undefined;
     const data = e.response?.data as { message?: unknown } | undefined;
-    const message = typeof data?.message === 'string' ? data.message : typeof e.message === 'string' ? e.message : String(err);
-    const headers = Object.fromEntries(Object.entries(e.response?.headers ?? {}).map(([k, v]) => [k, v === undefined ? undefined : String(v)]));
+    const message =
+      typeof data?.message === 'string' ? data.message : typeof e.message === 'string' ? e.message : String(err);
+    const headers = Object.fromEntries(
+      Object.entries(e.response?.headers ?? {}).map(([k, v]) => [k, v === undefined ? undefined : String(v)]),
+    );
     throw providerError('github', what, { status, message, headers });
   }
 }
 
 function splitRepository(repository: string): { owner: string; repo: string } {
   const [owner, repo, ...rest] = repository.split('/');
-  if (!owner || !repo || rest.length > 0) throw new InvalidError(`repository: a GitHub repository is owner/name, got "${repository}"`);
+  if (!owner || !repo || rest.length > 0)
+    throw new InvalidError(`repository: a GitHub repository is owner/name, got "${repository}"`);
   return { owner, repo };
 }
 
-function toChangedFile(f: { filename: string; previous_filename?: string; status: string; additions: number; deletions: number; patch?: string }): ChangedFile {
+function toChangedFile(f: {
+  filename: string;
+  previous_filename?: string;
+  status: string;
+  additions: number;
+  deletions: number;
+  patch?: string;
+}): ChangedFile {
   const status: ChangedFile['status'] =
-    f.status === 'added' || f.status === 'copied' ? 'added' : f.status === 'removed' ? 'removed' : f.status === 'renamed' ? 'renamed' : 'modified';
+    f.status === 'added' || f.status === 'copied'
+      ? 'added'
+      : f.status === 'removed'
+        ? 'removed'
+        : f.status === 'renamed'
+          ? 'renamed'
+          : 'modified';
   // GitHub sends no patch for binary files, nor for text diffs too large to show; only the latter count lines.
   // (A binary file renamed without changes reads as a plain rename, which is what a reviewer needs to know.)
   const binary = f.patch === undefined && f.additions === 0 && f.deletions === 0 && status !== 'renamed';
@@ -83,7 +106,10 @@ export class GitHubClient implements GitProviderClient {
   private readonly installationOctokits = new Map<string, Promise<Octokit>>();
 
   constructor(options: GitHubClientOptions) {
-    const OctokitWithBase = Octokit.defaults({ baseUrl: (options.baseUrl ?? githubDefaultBaseUrl).replace(/\/+$/, ''), userAgent });
+    const OctokitWithBase = Octokit.defaults({
+      baseUrl: (options.baseUrl ?? githubDefaultBaseUrl).replace(/\/+$/, ''),
+      userAgent,
+    });
     if (options.auth.kind === 'app') {
       // Installation tokens live in a cache that honours the expiry GitHub gave them (installation-token-cache.ts).
       const cache = new InstallationTokenCache();
@@ -109,9 +135,9 @@ export class GitHubClient implements GitProviderClient {
     let octokit = this.installationOctokits.get(key);
     if (!octokit) {
       const { owner, repo } = splitRepository(repository);
-      octokit = call(`GitHub App installation on ${repository}`, () => app.octokit.request('GET /repos/{owner}/{repo}/installation', { owner, repo })).then(
-        ({ data }) => app.getInstallationOctokit(data.id),
-      );
+      octokit = call(`GitHub App installation on ${repository}`, () =>
+        app.octokit.request('GET /repos/{owner}/{repo}/installation', { owner, repo }),
+      ).then(({ data }) => app.getInstallationOctokit(data.id));
       // Concurrent first calls share one lookup; a failed one is forgotten so the next call asks again.
       this.installationOctokits.set(key, octokit);
       octokit.catch(() => this.installationOctokits.delete(key));
@@ -124,7 +150,11 @@ export class GitHubClient implements GitProviderClient {
    * changed (uninstalled and installed again: a new installation id, the old tokens revoked), so the call is made
    * once more with a fresh installation lookup and token before the failure stands.
    */
-  private async onRepo<T>(repository: string, what: string, fn: (octokit: Octokit, repo: { owner: string; repo: string }) => Promise<T>): Promise<T> {
+  private async onRepo<T>(
+    repository: string,
+    what: string,
+    fn: (octokit: Octokit, repo: { owner: string; repo: string }) => Promise<T>,
+  ): Promise<T> {
     const target = splitRepository(repository);
     const octokit = await this.octokitFor(repository);
     try {
@@ -139,7 +169,11 @@ export class GitHubClient implements GitProviderClient {
 
   async fetchMergeRequest(ref: MergeRequestRef): Promise<MergeRequestChange> {
     const what = `Pull request ${ref.repository}#${ref.number}`;
-    const pull = await this.onRepo(ref.repository, what, async (octokit, r) => (await octokit.rest.pulls.get({ ...r, pull_number: ref.number })).data);
+    const pull = await this.onRepo(
+      ref.repository,
+      what,
+      async (octokit, r) => (await octokit.rest.pulls.get({ ...r, pull_number: ref.number })).data,
+    );
     const files = await this.onRepo(ref.repository, `${what} files`, (octokit, r) =>
       octokit.paginate(octokit.rest.pulls.listFiles, { ...r, pull_number: ref.number, per_page: 100 }),
     );
@@ -173,29 +207,46 @@ export class GitHubClient implements GitProviderClient {
 
   async findPosted(ref: MergeRequestRef, marker: string): Promise<string | undefined> {
     const what = `Pull request ${ref.repository}#${ref.number}`;
-    const comments = await this.onRepo(ref.repository, what, (octokit, r) => octokit.paginate(octokit.rest.issues.listComments, { ...r, issue_number: ref.number, per_page: 100 }));
+    const comments = await this.onRepo(ref.repository, what, (octokit, r) =>
+      octokit.paginate(octokit.rest.issues.listComments, { ...r, issue_number: ref.number, per_page: 100 }),
+    );
     const comment = comments.find((c) => c.body?.includes(marker));
     if (comment) return String(comment.id);
-    const reviews = await this.onRepo(ref.repository, what, (octokit, r) => octokit.paginate(octokit.rest.pulls.listReviews, { ...r, pull_number: ref.number, per_page: 100 }));
+    const reviews = await this.onRepo(ref.repository, what, (octokit, r) =>
+      octokit.paginate(octokit.rest.pulls.listReviews, { ...r, pull_number: ref.number, per_page: 100 }),
+    );
     const review = reviews.find((rv) => rv.body?.includes(marker));
     return review && String(review.id);
   }
 
   async findIssue(repository: string, marker: string): Promise<string | undefined> {
     // Pull requests are issues too on GitHub: only real issues count.
-    const issues = await this.onRepo(repository, `Repository ${repository}`, (octokit, r) => octokit.paginate(octokit.rest.issues.listForRepo, { ...r, state: 'all', per_page: 100 }));
+    const issues = await this.onRepo(repository, `Repository ${repository}`, (octokit, r) =>
+      octokit.paginate(octokit.rest.issues.listForRepo, { ...r, state: 'all', per_page: 100 }),
+    );
     return issues.find((i) => !i.pull_request && i.body?.includes(marker))?.html_url;
   }
 
   async createIssue(repository: string, issue: { title: string; body: string }): Promise<{ url: string }> {
-    const { data } = await this.onRepo(repository, `Repository ${repository}`, (octokit, r) => octokit.rest.issues.create({ ...r, title: issue.title, body: issue.body }));
+    const { data } = await this.onRepo(repository, `Repository ${repository}`, (octokit, r) =>
+      octokit.rest.issues.create({ ...r, title: issue.title, body: issue.body }),
+    );
     return { url: data.html_url };
   }
 
-  async postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }> {
+  async postReview(
+    ref: MergeRequestRef,
+    review: { verdict: ReviewVerdict; body: string; headSha: string },
+  ): Promise<{ id: string }> {
     const post = (event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT') =>
       this.onRepo(ref.repository, `Pull request ${ref.repository}#${ref.number}`, (octokit, r) =>
-        octokit.rest.pulls.createReview({ ...r, pull_number: ref.number, commit_id: review.headSha, body: review.body, event }),
+        octokit.rest.pulls.createReview({
+          ...r,
+          pull_number: ref.number,
+          commit_id: review.headSha,
+          body: review.body,
+          event,
+        }),
       );
     try {
       return { id: String((await post(reviewEvent[review.verdict])).data.id) };

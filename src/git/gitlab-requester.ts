@@ -2,7 +2,12 @@
 // minutes) inside one call, holding the activity that made it. This one makes each request once, so a rate limit
 // or an outage surfaces at once as UnavailableError (src/git/errors.ts) and the activity's Temporal retry
 // policy decides when to try again, visibly in the workflow's history. Responses are parsed as gitbeaker does.
-import { createRequesterFn, GitbeakerRequestError, GitbeakerTimeoutError, type RequestOptions } from '@gitbeaker/requester-utils';
+import {
+  createRequesterFn,
+  GitbeakerRequestError,
+  GitbeakerTimeoutError,
+  type RequestOptions,
+} from '@gitbeaker/requester-utils';
 
 async function parseBody(response: Response): Promise<unknown> {
   if (response.status === 204) return null;
@@ -27,7 +32,14 @@ async function failed(request: Request, response: Response): Promise<never> {
   throw new GitbeakerRequestError(description, { cause: { description, request, response } });
 }
 
-type HandlerOptions = RequestOptions & { rateLimiters?: unknown; agent?: unknown; asStream?: boolean; prefixUrl?: string; searchParams?: string; method?: string };
+type HandlerOptions = RequestOptions & {
+  rateLimiters?: unknown;
+  agent?: unknown;
+  asStream?: boolean;
+  prefixUrl?: string;
+  searchParams?: string;
+  method?: string;
+};
 
 async function requestOnce(endpoint: string, options?: HandlerOptions) {
   // The rate limiters gitbeaker adds are not used: Proctor sets none.
@@ -37,7 +49,8 @@ async function requestOnce(endpoint: string, options?: HandlerOptions) {
   url.search = searchParams ?? '';
   const request = new Request(url, { ...(init as RequestInit), method });
   const response = await fetch(request).catch((err: unknown) => {
-    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) throw new GitbeakerTimeoutError('Query timeout was reached');
+    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+      throw new GitbeakerTimeoutError('Query timeout was reached');
     throw err;
   });
   if (!response.ok) return failed(request, response);

@@ -7,7 +7,13 @@ import { providerError } from './errors.js';
 import { singleAttemptRequester } from './gitlab-requester.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { GitProviderClient } from './provider.js';
-import type { ChangedFile, CommitStatusState, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
+import type {
+  ChangedFile,
+  CommitStatusState,
+  MergeRequestChange,
+  MergeRequestRef,
+  ReviewVerdict,
+} from '../domain/git.js';
 
 export const gitlabDefaultBaseUrl = 'https://gitlab.com';
 
@@ -28,7 +34,10 @@ export interface ProjectWebhook {
   events: GitLabHookEvent[];
 }
 
-const hookOption: Record<GitLabHookEvent, 'mergeRequestsEvents' | 'noteEvents' | 'deploymentEvents' | 'pipelineEvents' | 'pushEvents'> = {
+const hookOption: Record<
+  GitLabHookEvent,
+  'mergeRequestsEvents' | 'noteEvents' | 'deploymentEvents' | 'pipelineEvents' | 'pushEvents'
+> = {
   merge_requests: 'mergeRequestsEvents',
   notes: 'noteEvents',
   deployments: 'deploymentEvents',
@@ -47,7 +56,8 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof GitbeakerRetryError || err instanceof GitbeakerTimeoutError) throw providerError('gitlab', what, { message: err.message });
+    if (err instanceof GitbeakerRetryError || err instanceof GitbeakerTimeoutError)
+      throw providerError('gitlab', what, { message: err.message });
     if (err instanceof GitbeakerRequestError && err.cause?.response) {
       const { response, description } = err.cause;
       const headers: Record<string, string> = {};
@@ -66,8 +76,21 @@ function alreadyDone(err: unknown, phrase: RegExp): boolean {
 
 const countLines = (diff: string, sign: '+' | '-') => diff.split('\n').filter((line) => line.startsWith(sign)).length;
 
-function toChangedFile(d: { old_path: string; new_path: string; new_file: boolean; renamed_file: boolean; deleted_file: boolean; diff: string }): ChangedFile {
-  const status: ChangedFile['status'] = d.new_file ? 'added' : d.deleted_file ? 'removed' : d.renamed_file ? 'renamed' : 'modified';
+function toChangedFile(d: {
+  old_path: string;
+  new_path: string;
+  new_file: boolean;
+  renamed_file: boolean;
+  deleted_file: boolean;
+  diff: string;
+}): ChangedFile {
+  const status: ChangedFile['status'] = d.new_file
+    ? 'added'
+    : d.deleted_file
+      ? 'removed'
+      : d.renamed_file
+        ? 'renamed'
+        : 'modified';
   // GitLab diffs carry no file headers and no line counts, and a binary file's diff is a one-line notice.
   const binary = /^Binary files .* differ\s*$/.test(d.diff);
   const patch = binary || d.diff === '' ? undefined : d.diff;
@@ -87,16 +110,24 @@ export class GitLabClient implements GitProviderClient {
   private readonly api: InstanceType<typeof Gitlab<false>>;
 
   constructor(options: GitLabClientOptions) {
-    this.api = new Gitlab({ host: (options.baseUrl ?? gitlabDefaultBaseUrl).replace(/\/+$/, ''), token: options.token, queryTimeout: 30_000, requesterFn: singleAttemptRequester });
+    this.api = new Gitlab({
+      host: (options.baseUrl ?? gitlabDefaultBaseUrl).replace(/\/+$/, ''),
+      token: options.token,
+      queryTimeout: 30_000,
+      requesterFn: singleAttemptRequester,
+    });
   }
 
   async fetchMergeRequest(ref: MergeRequestRef): Promise<MergeRequestChange> {
     const what = `Merge request ${ref.repository}!${ref.number}`;
     const mr = await call(what, () => this.api.MergeRequests.show(ref.repository, ref.number));
-    const diffs = await call(`${what} diffs`, () => this.api.MergeRequests.allDiffs(ref.repository, ref.number, { perPage: 100 })).catch(async (err: unknown) => {
+    const diffs = await call(`${what} diffs`, () =>
+      this.api.MergeRequests.allDiffs(ref.repository, ref.number, { perPage: 100 }),
+    ).catch(async (err: unknown) => {
       // GitLab before 15.7 has no paged `/diffs`; its `/changes` carries the same entries in one answer.
       if (!(err instanceof NotFoundError)) throw err;
-      return (await call(`${what} changes`, () => this.api.MergeRequests.showChanges(ref.repository, ref.number))).changes;
+      return (await call(`${what} changes`, () => this.api.MergeRequests.showChanges(ref.repository, ref.number)))
+        .changes;
     });
     return {
       ref,
@@ -114,33 +145,46 @@ export class GitLabClient implements GitProviderClient {
   }
 
   async createComment(ref: MergeRequestRef, body: string): Promise<{ id: string }> {
-    const note = await call(`Merge request ${ref.repository}!${ref.number}`, () => this.api.MergeRequestNotes.create(ref.repository, ref.number, body));
+    const note = await call(`Merge request ${ref.repository}!${ref.number}`, () =>
+      this.api.MergeRequestNotes.create(ref.repository, ref.number, body),
+    );
     return { id: String(note.id) };
   }
 
   async updateComment(ref: MergeRequestRef, commentId: string, body: string): Promise<void> {
-    await call(`Note ${commentId} on ${ref.repository}!${ref.number}`, () => this.api.MergeRequestNotes.edit(ref.repository, ref.number, Number(commentId), { body }));
+    await call(`Note ${commentId} on ${ref.repository}!${ref.number}`, () =>
+      this.api.MergeRequestNotes.edit(ref.repository, ref.number, Number(commentId), { body }),
+    );
   }
 
   async findPosted(ref: MergeRequestRef, marker: string): Promise<string | undefined> {
-    const notes = await call(`Merge request ${ref.repository}!${ref.number}`, () => this.api.MergeRequestNotes.all(ref.repository, ref.number, { perPage: 100 }));
+    const notes = await call(`Merge request ${ref.repository}!${ref.number}`, () =>
+      this.api.MergeRequestNotes.all(ref.repository, ref.number, { perPage: 100 }),
+    );
     const note = notes.find((n) => typeof n.body === 'string' && n.body.includes(marker));
     return note && String(note.id);
   }
 
   async findIssue(repository: string, marker: string): Promise<string | undefined> {
-    const issues = await call(`Project ${repository}`, () => this.api.Issues.all({ projectId: repository, search: marker, in: 'description', perPage: 100, maxPages: 5 }));
+    const issues = await call(`Project ${repository}`, () =>
+      this.api.Issues.all({ projectId: repository, search: marker, in: 'description', perPage: 100, maxPages: 5 }),
+    );
     const found = issues.find((i) => typeof i.description === 'string' && i.description.includes(marker));
     return found && String(found.web_url);
   }
 
   async createIssue(repository: string, issue: { title: string; body: string }): Promise<{ url: string }> {
-    const created = await call(`Project ${repository}`, () => this.api.Issues.create(repository, issue.title, { description: issue.body }));
+    const created = await call(`Project ${repository}`, () =>
+      this.api.Issues.create(repository, issue.title, { description: issue.body }),
+    );
     return { url: String(created.web_url) };
   }
 
   /** GitLab has no review verdict to post: the review is a note, whose body carries the verdict. */
-  async postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }> {
+  async postReview(
+    ref: MergeRequestRef,
+    review: { verdict: ReviewVerdict; body: string; headSha: string },
+  ): Promise<{ id: string }> {
     return this.createComment(ref, review.body);
   }
 
@@ -170,7 +214,9 @@ export class GitLabClient implements GitProviderClient {
           this.api.MergeRequestNoteAwardEmojis.award(ref.repository, ref.number, Number(commentId), 'eyes'),
         );
       } else {
-        await call(`Merge request ${ref.repository}!${ref.number}`, () => this.api.MergeRequestAwardEmojis.award(ref.repository, ref.number, 'eyes'));
+        await call(`Merge request ${ref.repository}!${ref.number}`, () =>
+          this.api.MergeRequestAwardEmojis.award(ref.repository, ref.number, 'eyes'),
+        );
       }
     } catch (err) {
       if (!alreadyDone(err, /has already been taken/i)) throw err;
@@ -186,9 +232,13 @@ export class GitLabClient implements GitProviderClient {
     const options = {
       token: hook.secret,
       enableSslVerification: true,
-      ...Object.fromEntries((Object.keys(hookOption) as GitLabHookEvent[]).map((event) => [hookOption[event], hook.events.includes(event)])),
+      ...Object.fromEntries(
+        (Object.keys(hookOption) as GitLabHookEvent[]).map((event) => [hookOption[event], hook.events.includes(event)]),
+      ),
     };
-    const existing = (await call(what, () => this.api.ProjectHooks.all(repository, { perPage: 100 }))).find((h) => h.url === hook.url);
+    const existing = (await call(what, () => this.api.ProjectHooks.all(repository, { perPage: 100 }))).find(
+      (h) => h.url === hook.url,
+    );
     if (existing) {
       await call(what, () => this.api.ProjectHooks.edit(repository, existing.id, hook.url, options));
       return { id: existing.id, created: false };

@@ -2,7 +2,13 @@
 // One interface, two implementations over @octokit/* and @gitbeaker/rest; a provider's base URL is configurable
 // (GitHub Enterprise, self-managed GitLab), which is also how tests point the real clients at local HTTP servers.
 // The values it speaks in (a merge request's ref, its files, a verdict) are domain types: src/domain/git.ts.
-import type { CommitStatusState, GitProviderId, MergeRequestChange, MergeRequestRef, ReviewVerdict } from '../domain/git.js';
+import type {
+  CommitStatusState,
+  GitProviderId,
+  MergeRequestChange,
+  MergeRequestRef,
+  ReviewVerdict,
+} from '../domain/git.js';
 
 export interface GitProviderClient {
   readonly provider: GitProviderId;
@@ -12,9 +18,16 @@ export interface GitProviderClient {
   /** Edits a comment this integration posted (a waiting comment is edited in place, not repeated). */
   updateComment(ref: MergeRequestRef, commentId: string, body: string): Promise<void>;
   /** GitHub: a native pull-request review on `headSha` (approve / request changes / comment). GitLab: a note. */
-  postReview(ref: MergeRequestRef, review: { verdict: ReviewVerdict; body: string; headSha: string }): Promise<{ id: string }>;
+  postReview(
+    ref: MergeRequestRef,
+    review: { verdict: ReviewVerdict; body: string; headSha: string },
+  ): Promise<{ id: string }>;
   /** A commit status on `sha` under `context` (GitLab: a commit status of the MR's project). */
-  setCommitStatus(ref: MergeRequestRef, sha: string, status: { state: CommitStatusState; description: string; targetUrl?: string; context: string }): Promise<void>;
+  setCommitStatus(
+    ref: MergeRequestRef,
+    sha: string,
+    status: { state: CommitStatusState; description: string; targetUrl?: string; context: string },
+  ): Promise<void>;
   /** 👀 on the triggering comment, or on the pull/merge request itself when no comment is given. */
   addEyesReaction(ref: MergeRequestRef, commentId?: string): Promise<void>;
   /**

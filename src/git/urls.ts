@@ -36,7 +36,10 @@ export function parseMergeRequestUrl(provider: GitProviderId, url: string): Merg
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw refuse('not an http(s) URL');
   let segments: string[];
   try {
-    segments = parsed.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    segments = parsed.pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeURIComponent);
   } catch {
     throw refuse('the path is not valid percent-encoding');
   }
@@ -53,7 +56,12 @@ export function parseMergeRequestUrl(provider: GitProviderId, url: string): Merg
   const dash = segments.indexOf('-');
   const projectPath = dash === -1 ? [] : segments.slice(0, dash);
   const n = positiveNumber(segments[dash + 2]);
-  if (projectPath.length < 2 || segments[dash + 1] !== 'merge_requests' || n === undefined || !projectPath.every((s) => gitlabSegment.test(s))) {
+  if (
+    projectPath.length < 2 ||
+    segments[dash + 1] !== 'merge_requests' ||
+    n === undefined ||
+    !projectPath.every((s) => gitlabSegment.test(s))
+  ) {
     throw refuse('not a GitLab merge request URL');
   }
   return { provider, repository: projectPath.join('/'), number: n };

@@ -5,7 +5,11 @@ import { parseMention } from '../domain/merge-requests.js';
 import type { MergeRequestEvent, MergeRequestHead } from '../../workflows/merge-request-review-contract.js';
 
 /** An event without its delivery id, addressed to one merge request; the API adds the delivery id. */
-export type MergeRequestEventBody = MergeRequestEvent extends infer E ? (E extends MergeRequestEvent ? Omit<E, 'deliveryId'> : never) : never;
+export type MergeRequestEventBody = MergeRequestEvent extends infer E
+  ? E extends MergeRequestEvent
+    ? Omit<E, 'deliveryId'>
+    : never
+  : never;
 
 /** The events that carry the merge request's head commit. */
 export type HeadEventType = Extract<MergeRequestEvent, { head: MergeRequestHead }>['type'];
@@ -21,7 +25,9 @@ export function repositoryOf(provider: 'github' | 'gitlab', payload: unknown): s
   const schema =
     provider === 'github'
       ? z.object({ repository: z.object({ full_name: z.string().min(1) }) }).transform((p) => p.repository.full_name)
-      : z.object({ project: z.object({ path_with_namespace: z.string().min(1) }) }).transform((p) => p.project.path_with_namespace);
+      : z
+          .object({ project: z.object({ path_with_namespace: z.string().min(1) }) })
+          .transform((p) => p.project.path_with_namespace);
   const parsed = schema.safeParse(payload);
   return parsed.success ? parsed.data : null;
 }
@@ -31,7 +37,12 @@ export function repositoryOf(provider: 'github' | 'gitlab', payload: unknown): s
 const githubPullRequest = z.object({
   action: z.string(),
   number: z.number().int(),
-  pull_request: z.object({ html_url: z.string(), title: z.string(), draft: z.boolean().optional(), head: z.object({ sha: z.string(), ref: z.string() }) }),
+  pull_request: z.object({
+    html_url: z.string(),
+    title: z.string(),
+    draft: z.boolean().optional(),
+    head: z.object({ sha: z.string(), ref: z.string() }),
+  }),
 });
 const githubActions: Record<string, HeadEventType> = {
   opened: 'opened',
@@ -42,13 +53,22 @@ const githubActions: Record<string, HeadEventType> = {
   closed: 'closed',
 };
 const githubDeploymentStatus = z.object({
-  deployment_status: z.object({ state: z.string(), target_url: z.string().nullish(), environment_url: z.string().nullish(), environment: z.string().nullish() }),
+  deployment_status: z.object({
+    state: z.string(),
+    target_url: z.string().nullish(),
+    environment_url: z.string().nullish(),
+    environment: z.string().nullish(),
+  }),
   deployment: z.object({ sha: z.string(), environment: z.string() }),
 });
 const githubIssueComment = z.object({
   action: z.string(),
   issue: z.object({ number: z.number().int(), pull_request: z.object({}).passthrough().nullish() }),
-  comment: z.object({ id: z.number(), body: z.string().nullish(), user: z.object({ login: z.string(), type: z.string().optional() }) }),
+  comment: z.object({
+    id: z.number(),
+    body: z.string().nullish(),
+    user: z.object({ login: z.string(), type: z.string().optional() }),
+  }),
 });
 
 export function parseGitHubDelivery(event: string, payload: unknown): ParsedDelivery {
@@ -63,7 +83,16 @@ export function parseGitHubDelivery(event: string, payload: unknown): ParsedDeli
         kind: 'mergeRequest',
         number: p.data.number,
         open: type !== 'closed',
-        event: { type, head: { sha: pr.head.sha, url: pr.html_url, draft: pr.draft ?? false, sourceBranch: pr.head.ref, title: pr.title } },
+        event: {
+          type,
+          head: {
+            sha: pr.head.sha,
+            url: pr.html_url,
+            draft: pr.draft ?? false,
+            sourceBranch: pr.head.ref,
+            title: pr.title,
+          },
+        },
       };
     }
     case 'deployment_status': {
@@ -73,7 +102,12 @@ export function parseGitHubDelivery(event: string, payload: unknown): ParsedDeli
       const url = status.target_url || status.environment_url;
       if (status.state !== 'success') return { kind: 'ignored', reason: `deployment ${status.state}` };
       if (!url) return { kind: 'ignored', reason: 'a successful deployment without a URL' };
-      return { kind: 'deployment', sha: p.data.deployment.sha, environment: status.environment || p.data.deployment.environment, url };
+      return {
+        kind: 'deployment',
+        sha: p.data.deployment.sha,
+        environment: status.environment || p.data.deployment.environment,
+        url,
+      };
     }
     case 'issue_comment': {
       const p = githubIssueComment.safeParse(payload);
@@ -82,7 +116,13 @@ export function parseGitHubDelivery(event: string, payload: unknown): ParsedDeli
       if (!p.data.issue.pull_request) return { kind: 'ignored', reason: 'a comment on an issue, not a pull request' };
       // Bots (Proctor's own comments included) never trigger a review.
       if (p.data.comment.user.type === 'Bot') return { kind: 'ignored', reason: 'a comment by a bot' };
-      return { kind: 'mention', number: p.data.issue.number, commentId: String(p.data.comment.id), text: p.data.comment.body ?? '', author: p.data.comment.user.login };
+      return {
+        kind: 'mention',
+        number: p.data.issue.number,
+        commentId: String(p.data.comment.id),
+        text: p.data.comment.body ?? '',
+        author: p.data.comment.user.login,
+      };
     }
     default:
       return { kind: 'ignored', reason: `event ${event}` };
@@ -109,7 +149,10 @@ const headOf = (mr: z.infer<typeof gitlabCommitHead>): MergeRequestHead => ({
 });
 const gitlabMergeRequest = z.object({
   object_attributes: gitlabCommitHead.extend({ action: z.string().optional(), oldrev: z.string().optional() }),
-  changes: z.object({ draft: z.object({ current: z.boolean() }).optional() }).passthrough().optional(),
+  changes: z
+    .object({ draft: z.object({ current: z.boolean() }).optional() })
+    .passthrough()
+    .optional(),
 });
 const gitlabNote = z.object({
   user: z.object({ username: z.string(), bot: z.boolean().optional() }).passthrough(),
@@ -150,12 +193,19 @@ export function parseGitLabDelivery(event: string, payload: unknown): ParsedDeli
       const p = gitlabMergeRequest.safeParse(payload);
       if (!p.success) return { kind: 'ignored', reason: 'not a merge request payload' };
       const type = gitlabMergeRequestType(p.data);
-      if (!type) return { kind: 'ignored', reason: `merge request action ${p.data.object_attributes.action ?? 'none'}` };
-      return { kind: 'mergeRequest', number: p.data.object_attributes.iid, open: type !== 'closed', event: { type, head: headOf(p.data.object_attributes) } };
+      if (!type)
+        return { kind: 'ignored', reason: `merge request action ${p.data.object_attributes.action ?? 'none'}` };
+      return {
+        kind: 'mergeRequest',
+        number: p.data.object_attributes.iid,
+        open: type !== 'closed',
+        event: { type, head: headOf(p.data.object_attributes) },
+      };
     }
     case 'Note Hook': {
       const p = gitlabNote.safeParse(payload);
-      if (!p.success || p.data.object_attributes.noteable_type !== 'MergeRequest' || !p.data.merge_request) return { kind: 'ignored', reason: 'not a merge request note' };
+      if (!p.success || p.data.object_attributes.noteable_type !== 'MergeRequest' || !p.data.merge_request)
+        return { kind: 'ignored', reason: 'not a merge request note' };
       if (p.data.user.bot) return { kind: 'ignored', reason: 'a note by a bot' };
       return {
         kind: 'mention',
@@ -170,10 +220,16 @@ export function parseGitLabDelivery(event: string, payload: unknown): ParsedDeli
       const p = gitlabDeployment.safeParse(payload);
       if (!p.success) return { kind: 'ignored', reason: 'not a deployment payload' };
       if (p.data.status !== 'success') return { kind: 'ignored', reason: `deployment ${p.data.status}` };
-      if (!p.data.environment_external_url) return { kind: 'ignored', reason: 'a successful deployment without an environment URL' };
+      if (!p.data.environment_external_url)
+        return { kind: 'ignored', reason: 'a successful deployment without an environment URL' };
       // The payload names the commit by short sha; its commit URL ends with the full one.
       const full = /\/commit\/([0-9a-f]{40})\b/.exec(p.data.commit_url ?? '')?.[1];
-      return { kind: 'deployment', sha: full ?? p.data.short_sha, environment: p.data.environment, url: p.data.environment_external_url };
+      return {
+        kind: 'deployment',
+        sha: full ?? p.data.short_sha,
+        environment: p.data.environment,
+        url: p.data.environment_external_url,
+      };
     }
     default:
       return { kind: 'ignored', reason: `event ${event}` };
@@ -181,8 +237,17 @@ export function parseGitLabDelivery(event: string, payload: unknown): ParsedDeli
 }
 
 /** A comment becomes a manual trigger only when it mentions the handle with a URL. */
-export function mentionEvent(parsed: Extract<ParsedDelivery, { kind: 'mention' }>, handle: string): MergeRequestEventBody | null {
+export function mentionEvent(
+  parsed: Extract<ParsedDelivery, { kind: 'mention' }>,
+  handle: string,
+): MergeRequestEventBody | null {
   const mention = parseMention(parsed.text, handle);
   if (!mention) return null;
-  return { type: 'mention', commentId: parsed.commentId, url: mention.url, author: parsed.author, ...(parsed.head ? { head: parsed.head } : {}) };
+  return {
+    type: 'mention',
+    commentId: parsed.commentId,
+    url: mention.url,
+    author: parsed.author,
+    ...(parsed.head ? { head: parsed.head } : {}),
+  };
 }

@@ -21,7 +21,12 @@ export function githubSignature(secret: string, body: Uint8Array): string {
  * (an empty signature is compared like any other), so a caller that verifies against a stand-in secret when it
  * has none takes as long as one that has a real secret.
  */
-export function signatureMatches(provider: GitProviderId, secret: string, body: Uint8Array, signature: string): boolean {
+export function signatureMatches(
+  provider: GitProviderId,
+  secret: string,
+  body: Uint8Array,
+  signature: string,
+): boolean {
   const expected = provider === 'github' ? githubSignature(secret, body) : secret;
   return sameValue(signature, expected);
 }

@@ -23,7 +23,10 @@ export interface InboxSmtpServer {
 }
 
 class SmtpRefusal extends Error {
-  constructor(message: string, readonly responseCode: number) {
+  constructor(
+    message: string,
+    readonly responseCode: number,
+  ) {
     super(message);
   }
 }
@@ -43,7 +46,8 @@ export async function startInboxSmtpServer(options: InboxSmtpOptions): Promise<I
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const to = normalizeAddress(address.address);
-      if (!to.endsWith(`@${domain}`)) return callback(new SmtpRefusal(`relay access denied: this server accepts mail for @${domain} only`, 550));
+      if (!to.endsWith(`@${domain}`))
+        return callback(new SmtpRefusal(`relay access denied: this server accepts mail for @${domain} only`, 550));
       options
         .accepts(to)
         .then((known) => callback(known ? undefined : new SmtpRefusal(`no such mailbox: ${to}`, 550)))

@@ -9,8 +9,16 @@ import type { Step } from '../domain/steps.js';
 
 const intent = { type: 'string' };
 
-function tool(name: string, description: string, properties: Record<string, { type: string; description?: string }>, required: string[]): OpenAI.ChatCompletionTool {
-  return { type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } };
+function tool(
+  name: string,
+  description: string,
+  properties: Record<string, { type: string; description?: string }>,
+  required: string[],
+): OpenAI.ChatCompletionTool {
+  return {
+    type: 'function',
+    function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } },
+  };
 }
 
 export const emailTools: OpenAI.ChatCompletionTool[] = [
@@ -32,12 +40,14 @@ export const emailTools: OpenAI.ChatCompletionTool[] = [
 
 /** The step for an email tool call, or undefined when `name` is not one. */
 export function emailStep(name: string, args: Record<string, unknown>, description: string): Step | undefined {
-  const str = (key: string): string | undefined => (typeof args[key] === 'string' && args[key] !== '' ? (args[key] as string) : undefined);
+  const str = (key: string): string | undefined =>
+    typeof args[key] === 'string' && args[key] !== '' ? (args[key] as string) : undefined;
   if (name === 'open_link') return { action: 'open_link', value: `{{${emailLinkVariable}}}`, description };
   if (name !== 'wait_for_email') return undefined;
   const to = str('to');
   if (!to) throw new Error('wait_for_email needs "to", e.g. {{INBOX}}');
-  const seconds = typeof args.timeoutSeconds === 'number' && args.timeoutSeconds > 0 ? Math.min(args.timeoutSeconds, 300) : undefined;
+  const seconds =
+    typeof args.timeoutSeconds === 'number' && args.timeoutSeconds > 0 ? Math.min(args.timeoutSeconds, 300) : undefined;
   const email = {
     ...(str('subject') && { subject: str('subject') }),
     ...(str('from') && { from: str('from') }),

@@ -10,8 +10,14 @@ import { locatorForRef, recordElement, UnknownRefError } from '../browser/record
 type Args = Record<string, unknown>;
 
 /** The step for an interaction tool call, or undefined when `name` is not one. */
-export async function interactionStep(page: Page, name: string, args: Args, description: string): Promise<Step | undefined> {
-  const str = (key: string): string | undefined => (typeof args[key] === 'string' && args[key] !== '' ? (args[key] as string) : undefined);
+export async function interactionStep(
+  page: Page,
+  name: string,
+  args: Args,
+  description: string,
+): Promise<Step | undefined> {
+  const str = (key: string): string | undefined =>
+    typeof args[key] === 'string' && args[key] !== '' ? (args[key] as string) : undefined;
   const need = (key: string): string => {
     const v = str(key);
     if (v === undefined) throw new Error(`${name} needs "${key}"`);
@@ -33,9 +39,14 @@ export async function interactionStep(page: Page, name: string, args: Args, desc
       const direction = str('direction');
       const element = await locatorForRef(page, need('ref'));
       if (direction === undefined) return { action: 'scroll', ...element, description };
-      if (!(scrollDirections as readonly string[]).includes(direction)) throw new Error(`scroll direction must be one of ${scrollDirections.join(', ')}`);
+      if (!(scrollDirections as readonly string[]).includes(direction))
+        throw new Error(`scroll direction must be one of ${scrollDirections.join(', ')}`);
       const pixels = typeof args.pixels === 'number' && args.pixels > 0 ? Math.round(args.pixels) : undefined;
-      const scroll: ScrollSpec = { direction: direction as ScrollSpec['direction'], ...(pixels && { pixels }), ...(str('untilText') && { untilText: str('untilText') }) };
+      const scroll: ScrollSpec = {
+        direction: direction as ScrollSpec['direction'],
+        ...(pixels && { pixels }),
+        ...(str('untilText') && { untilText: str('untilText') }),
+      };
       return { action: 'scroll', ...element, scroll, description };
     }
     case 'go_back':
@@ -50,7 +61,8 @@ export async function interactionStep(page: Page, name: string, args: Args, desc
 /** A ref as a locator that no longer needs the ref: its normalized expression, made unique. */
 async function pin(page: Page, ref: string): Promise<Locator> {
   const element = page.locator(`aria-ref=${ref}`);
-  if ((await element.count().catch(() => 0)) === 0) throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);
+  if ((await element.count().catch(() => 0)) === 0)
+    throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);
   const matches = resolveLocator(page, (await element.normalize()).toString());
   if ((await matches.count()) <= 1) return matches;
   const handle = await element.elementHandle();

@@ -36,14 +36,21 @@ export interface StepPrompt {
   refs?: RefAliases;
 }
 
-const userMessage = (task: AgentTask, obs: Observation, history: string[], remaining: number) => `${taskMessage(task)}\n\n${observationMessage(obs, history, remaining)}`;
+const userMessage = (task: AgentTask, obs: Observation, history: string[], remaining: number) =>
+  `${taskMessage(task)}\n\n${observationMessage(obs, history, remaining)}`;
 
 export async function stepPrompt(input: StepPromptInput): Promise<StepPrompt> {
   const { page, task, history, remaining, secrets } = input;
   const tabs = redact(input.tabs, secrets);
   const pageTokens = input.pageTokens ?? defaultPageTokens;
   // The open tabs' line is part of the page.
-  const obs = await observeWithin({ page, secrets, budget: () => pageTokens - (tabs ? countTokens(tabs) + 1 : 0), ...(input.find?.length && { find: input.find }), ...(input.findAsked !== undefined && { findAsked: input.findAsked }) });
+  const obs = await observeWithin({
+    page,
+    secrets,
+    budget: () => pageTokens - (tabs ? countTokens(tabs) + 1 : 0),
+    ...(input.find?.length && { find: input.find }),
+    ...(input.findAsked !== undefined && { findAsked: input.findAsked }),
+  });
   obs.snapshot = [tabs, obs.snapshot].filter(Boolean).join('\n');
   // A long burn-in's history would grow every step's uncached part: past its share, the oldest lines fold into one.
   const shown = foldHistory(history, (lines) => countTokens(lines.join('\n')) <= historyTokens);
@@ -83,7 +90,11 @@ export function foldHistory(history: string[], fits: (lines: string[]) => boolea
 const refKeys = (tool: string): string[] => (tool === 'drag' ? ['ref', 'to'] : ['ref']);
 
 /** The tool call's arguments with the model's ref aliases mapped back to Playwright's refs. */
-export function withRealRefs(tool: string, args: Record<string, unknown>, refs: RefAliases | undefined): Record<string, unknown> {
+export function withRealRefs(
+  tool: string,
+  args: Record<string, unknown>,
+  refs: RefAliases | undefined,
+): Record<string, unknown> {
   if (!refs) return args;
   const out = { ...args };
   for (const key of refKeys(tool)) {

@@ -5,8 +5,16 @@ import { httpRequestTool } from './http-tool.js';
 type Property = { type: string; description?: string; enum?: string[]; items?: { type: string } };
 type Properties = Record<string, Property>;
 
-function tool(name: string, description: string, properties: Properties, required: string[]): OpenAI.ChatCompletionTool {
-  return { type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } };
+function tool(
+  name: string,
+  description: string,
+  properties: Properties,
+  required: string[],
+): OpenAI.ChatCompletionTool {
+  return {
+    type: 'function',
+    function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } },
+  };
 }
 
 // The tool list goes with every step and is most of a step's prompt (1,321 tokens as the model reads it, before
@@ -22,15 +30,34 @@ const text: Property = { type: 'string' };
 export const agentTools: OpenAI.ChatCompletionTool[] = [
   tool('navigate', 'Open a URL or app path', { url: text, description: intent }, ['url', 'description']),
   tool('click', 'Click', { ref, description: intent }, ['ref', 'description']),
-  tool('fill', 'Replace a field\'s text', { ref, value: text, description: intent }, ['ref', 'value', 'description']),
-  tool('select', 'Choose a select option by label', { ref, option: text, description: intent }, ['ref', 'option', 'description']),
-  tool('press', 'Press a key, e.g. Enter', { key: text, ref: optionalRef, description: intent }, ['key', 'description']),
+  tool('fill', "Replace a field's text", { ref, value: text, description: intent }, ['ref', 'value', 'description']),
+  tool('select', 'Choose a select option by label', { ref, option: text, description: intent }, [
+    'ref',
+    'option',
+    'description',
+  ]),
+  tool('press', 'Press a key, e.g. Enter', { key: text, ref: optionalRef, description: intent }, [
+    'key',
+    'description',
+  ]),
   tool('hover', 'Hover', { ref, description: intent }, ['ref', 'description']),
-  tool('check', 'Set a checkbox/radio/switch', { ref, checked: { type: 'boolean' }, description: intent }, ['ref', 'checked', 'description']),
-  tool('upload', 'Upload a file named fileName, or a project file', { ref, fileName: text, projectFile: text, description: intent }, ['ref', 'description']),
+  tool('check', 'Set a checkbox/radio/switch', { ref, checked: { type: 'boolean' }, description: intent }, [
+    'ref',
+    'checked',
+    'description',
+  ]),
+  tool(
+    'upload',
+    'Upload a file named fileName, or a project file',
+    { ref, fileName: text, projectFile: text, description: intent },
+    ['ref', 'description'],
+  ),
   tool('wait_for', 'Wait for a text or element', { text, ref: optionalRef, description: intent }, ['description']),
   tool('assert_visible', 'Assert an element is visible', { ref, description: intent }, ['ref', 'description']),
-  tool('assert_text', 'Assert a text is shown (in ref)', { text, ref: optionalRef, description: intent }, ['text', 'description']),
+  tool('assert_text', 'Assert a text is shown (in ref)', { text, ref: optionalRef, description: intent }, [
+    'text',
+    'description',
+  ]),
   tool('assert_url', 'Assert the URL contains', { contains: text, description: intent }, ['contains', 'description']),
   tool('dblclick', 'Double-click', { ref, description: intent }, ['ref', 'description']),
   tool('drag', 'Drag ref onto to', { ref, to: ref, description: intent }, ['ref', 'to', 'description']),
@@ -43,8 +70,13 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
   ),
   tool('go_back', 'Browser Back', { description: intent }, ['description']),
   tool('reload', 'Reload', { description: intent }, ['description']),
-  tool('handle_dialog', 'Answer the next alert/confirm/prompt', { accept: { type: 'boolean' }, promptText: text }, ['accept']),
-  tool('switch_tab', 'Switch to the tab whose URL or title contains tab', { tab: text, description: intent }, ['tab', 'description']),
+  tool('handle_dialog', 'Answer the next alert/confirm/prompt', { accept: { type: 'boolean' }, promptText: text }, [
+    'accept',
+  ]),
+  tool('switch_tab', 'Switch to the tab whose URL or title contains tab', { tab: text, description: intent }, [
+    'tab',
+    'description',
+  ]),
   tool('close_tab', 'Close the current tab', { description: intent }, ['description']),
   // Not a step: the next snapshot lists the matching elements, found in the parts compaction collapsed or cut.
   tool('find', 'List elements containing text, with refs (for parts not shown)', { text }, ['text']),
@@ -52,7 +84,12 @@ export const agentTools: OpenAI.ChatCompletionTool[] = [
 
 /** The two that end the session, last in the list. */
 const endTools: OpenAI.ChatCompletionTool[] = [
-  tool('done', 'Goal reached and asserted', { summary: text, notCovered: { type: 'array', items: { type: 'string' } } }, ['summary']),
+  tool(
+    'done',
+    'Goal reached and asserted',
+    { summary: text, notCovered: { type: 'array', items: { type: 'string' } } },
+    ['summary'],
+  ),
   tool('fail', 'The goal cannot be reached', { reason: text }, ['reason']),
 ];
 
@@ -65,10 +102,15 @@ export type ToolGroup = 'email' | 'http';
 const toolGroups: Record<ToolGroup, { tools: OpenAI.ChatCompletionTool[]; words: RegExp; what: string }> = {
   email: {
     tools: emailTools,
-    words: /\b(e-?mails?|mail(box)?|inbox|otp|one[- ]time|codes?|verif\w*|magic|invit\w*|sign[- ]?up|regist\w*|reset|forgot\w*|newsletter|subscri\w*|notif\w*)\b/i,
-    what: 'email (a mail\'s code or link)',
+    words:
+      /\b(e-?mails?|mail(box)?|inbox|otp|one[- ]time|codes?|verif\w*|magic|invit\w*|sign[- ]?up|regist\w*|reset|forgot\w*|newsletter|subscri\w*|notif\w*)\b/i,
+    what: "email (a mail's code or link)",
   },
-  http: { tools: [httpRequestTool], words: /\b(api|https?|endpoints?|requests?|webhooks?|rest|json|seed\w*|graphql|backend)\b/i, what: "http (call the app's API)" },
+  http: {
+    tools: [httpRequestTool],
+    words: /\b(api|https?|endpoints?|requests?|webhooks?|rest|json|seed\w*|graphql|backend)\b/i,
+    what: "http (call the app's API)",
+  },
 };
 const groupNames = Object.keys(toolGroups) as ToolGroup[];
 
@@ -82,14 +124,35 @@ export function agentToolsWith(groups: ReadonlySet<ToolGroup>): OpenAI.ChatCompl
   const missing = groupNames.filter((g) => !groups.has(g));
   const extra = groupNames.filter((g) => groups.has(g)).flatMap((g) => toolGroups[g].tools);
   const more = missing.length
-    ? [tool('more_tools', `Add tools: ${missing.map((g) => toolGroups[g].what).join('; ')}`, { group: { type: 'string', enum: missing } }, ['group'])]
+    ? [
+        tool(
+          'more_tools',
+          `Add tools: ${missing.map((g) => toolGroups[g].what).join('; ')}`,
+          { group: { type: 'string', enum: missing } },
+          ['group'],
+        ),
+      ]
     : [];
   return [...agentTools, ...extra, ...more, ...endTools];
 }
 
-export const isToolGroup = (value: unknown): value is ToolGroup => typeof value === 'string' && (groupNames as string[]).includes(value);
+export const isToolGroup = (value: unknown): value is ToolGroup =>
+  typeof value === 'string' && (groupNames as string[]).includes(value);
 
 export const healTools: OpenAI.ChatCompletionTool[] = [
-  tool('select_element', 'The element on the current page that is the recorded element', { ref: { type: 'string', description: 'Element ref, e.g. e12' }, reason: { type: 'string', description: 'What matches the recording: role, name, text, neighbours' } }, ['ref', 'reason']),
-  tool('not_found', 'No element on the page fulfills the step', { reason: { type: 'string', description: 'What is missing' } }, ['reason']),
+  tool(
+    'select_element',
+    'The element on the current page that is the recorded element',
+    {
+      ref: { type: 'string', description: 'Element ref, e.g. e12' },
+      reason: { type: 'string', description: 'What matches the recording: role, name, text, neighbours' },
+    },
+    ['ref', 'reason'],
+  ),
+  tool(
+    'not_found',
+    'No element on the page fulfills the step',
+    { reason: { type: 'string', description: 'What is missing' } },
+    ['reason'],
+  ),
 ];

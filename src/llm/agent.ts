@@ -72,12 +72,30 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   let finds: string[] = [];
   let findAsked: string | undefined;
   const groups = toolGroupsFor([task.goal, task.expectedResult, task.scenario].filter(Boolean).join('\n'));
-  const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({ status, steps, failureReason, notCovered, llmCalls, promptTokens, cachedTokens });
+  const result = (status: AgentResult['status'], failureReason?: string, notCovered: string[] = []): AgentResult => ({
+    status,
+    steps,
+    failureReason,
+    notCovered,
+    llmCalls,
+    promptTokens,
+    cachedTokens,
+  });
 
   for (let turn = 0; turn < opts.maxSteps; turn++) {
     const page = await session.currentPage();
     const tools = agentToolsWith(groups);
-    const prompt = await stepPrompt({ page, task, history, remaining: opts.maxSteps - turn, secrets: opts.values.secrets(), tabs: await session.tabs.describe(), find: finds, findAsked, ...(opts.llm.pageTokens && { pageTokens: opts.llm.pageTokens }) });
+    const prompt = await stepPrompt({
+      page,
+      task,
+      history,
+      remaining: opts.maxSteps - turn,
+      secrets: opts.values.secrets(),
+      tabs: await session.tabs.describe(),
+      find: finds,
+      findAsked,
+      ...(opts.llm.pageTokens && { pageTokens: opts.llm.pageTokens }),
+    });
     finds = prompt.obs.stillFound ?? [];
     findAsked = undefined;
     const call = await callTool(opts.llm, prompt.messages, tools);
@@ -87,7 +105,8 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       cachedTokens.push(call.usage.prompt_tokens_details?.cached_tokens ?? 0);
     }
     const args = call.args;
-    const str = (key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+    const str = (key: string): string | undefined =>
+      typeof args[key] === 'string' ? (args[key] as string) : undefined;
     const description = str('description') ?? call.name;
 
     if (call.name === 'done') {
@@ -95,15 +114,26 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
         history.push(`${history.length + 1}. (done refused: assert the expected result first)`);
         continue;
       }
-      const notCovered = [...(Array.isArray(args.notCovered) ? args.notCovered : []), ...summaryReservations(str('summary'))];
-      return steps.length > 0 ? result('COMPLETED', undefined, reservations(notCovered, opts.values.secrets())) : result('FAILED', 'the agent finished without recording any step');
+      const notCovered = [
+        ...(Array.isArray(args.notCovered) ? args.notCovered : []),
+        ...summaryReservations(str('summary')),
+      ];
+      return steps.length > 0
+        ? result('COMPLETED', undefined, reservations(notCovered, opts.values.secrets()))
+        : result('FAILED', 'the agent finished without recording any step');
     }
-    if (call.name === 'fail') return result('FAILED', `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.values.secrets())}`);
+    if (call.name === 'fail')
+      return result(
+        'FAILED',
+        `the agent could not reach the goal: ${redact(str('reason') ?? 'no reason given', opts.values.secrets())}`,
+      );
 
     if (call.name === 'more_tools') {
       const group = args.group;
       if (isToolGroup(group)) groups.add(group);
-      history.push(`${history.length + 1}. more_tools: ${isToolGroup(group) ? `the ${group} tools are offered now` : `no group "${String(group)}"`}`);
+      history.push(
+        `${history.length + 1}. more_tools: ${isToolGroup(group) ? `the ${group} tools are offered now` : `no group "${String(group)}"`}`,
+      );
       continue;
     }
 
@@ -117,8 +147,13 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
     }
 
     if (call.name === 'handle_dialog') {
-      dialogAnswer = { accept: args.accept !== false, ...(str('promptText') !== undefined && { promptText: str('promptText') }) };
-      history.push(`${history.length + 1}. handle_dialog: the next dialog will be ${dialogAnswer.accept ? 'accepted' : 'dismissed'} ✓`);
+      dialogAnswer = {
+        accept: args.accept !== false,
+        ...(str('promptText') !== undefined && { promptText: str('promptText') }),
+      };
+      history.push(
+        `${history.length + 1}. handle_dialog: the next dialog will be ${dialogAnswer.accept ? 'accepted' : 'dismissed'} ✓`,
+      );
       continue;
     }
 
@@ -128,9 +163,13 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       const locator = step.locator ? resolveLocator(page, step.locator) : undefined;
       // What the input accepts decides the file's type, once: replay and export send the recorded name's type.
       // A project file is sent as uploaded (POST /v1/files), whatever its type.
-      const projectFile = step.action === 'upload' && typeof args.projectFile === 'string' && args.projectFile ? args.projectFile : undefined;
+      const projectFile =
+        step.action === 'upload' && typeof args.projectFile === 'string' && args.projectFile
+          ? args.projectFile
+          : undefined;
       if (projectFile) step = { ...step, value: projectFile, projectFile: true };
-      else if (step.action === 'upload' && locator) step.value = uploadNameFor(await locator.getAttribute('accept', { timeout: opts.timeoutMs }), step.value);
+      else if (step.action === 'upload' && locator)
+        step.value = uploadNameFor(await locator.getAttribute('accept', { timeout: opts.timeoutMs }), step.value);
       const answer = dialogAnswer;
       dialogAnswer = undefined;
       const acted = step;
@@ -146,7 +185,9 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       step = recorded.step;
       steps.push(step);
       if (step.action.startsWith('assert_')) asserted = true;
-      history.push(`${history.length + 1}. ${summarize(step)} ✓${recorded.notes.length ? ` (${redact(recorded.notes.join('; '), opts.values.secrets())})` : ''}${emailNote(step, opts.values)}`);
+      history.push(
+        `${history.length + 1}. ${summarize(step)} ✓${recorded.notes.length ? ` (${redact(recorded.notes.join('; '), opts.values.secrets())})` : ''}${emailNote(step, opts.values)}`,
+      );
       opts.onProgress?.({ step: steps.length, action: step.action, ok: true, description: step.description });
     } catch (err) {
       // An error naming a ref names it as the model saw it.
@@ -158,7 +199,13 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   return result('FAILED', `goal not reached within ${opts.maxSteps} steps`);
 }
 
-async function toStep(page: Page, name: string, args: Record<string, unknown>, description: string, opts: AgentOptions): Promise<Step> {
+async function toStep(
+  page: Page,
+  name: string,
+  args: Record<string, unknown>,
+  description: string,
+  opts: AgentOptions,
+): Promise<Step> {
   const str = (key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
   const need = (key: string): string => {
     const v = str(key);
@@ -170,7 +217,14 @@ async function toStep(page: Page, name: string, args: Record<string, unknown>, d
   const optionalElement = async () => (str('ref') ? locatorForRef(page, need('ref'), purpose) : undefined);
 
   if (name in elementActions) {
-    const value = name === 'fill' ? need('value') : name === 'select' ? need('option') : name === 'upload' ? str('fileName') : undefined;
+    const value =
+      name === 'fill'
+        ? need('value')
+        : name === 'select'
+          ? need('option')
+          : name === 'upload'
+            ? str('fileName')
+            : undefined;
     return { action: elementActions[name]!, ...(await element()), ...(value !== undefined && { value }), description };
   }
   switch (name) {

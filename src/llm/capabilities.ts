@@ -9,11 +9,23 @@ import { toolCallFromText } from './text-tool-calls.js';
 
 const probeTool: OpenAI.ChatCompletionTool = {
   type: 'function',
-  function: { name: 'report', description: 'Report a word', parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'], additionalProperties: false } },
+  function: {
+    name: 'report',
+    description: 'Report a word',
+    parameters: {
+      type: 'object',
+      properties: { word: { type: 'string' } },
+      required: ['word'],
+      additionalProperties: false,
+    },
+  },
 };
-const ask: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Call the tool report with the word "ok".' }];
+const ask: OpenAI.ChatCompletionMessageParam[] = [
+  { role: 'user', content: 'Call the tool report with the word "ok".' },
+];
 // A 1x1 PNG: whether the endpoint takes an image at all, not what the model sees in it.
-const pixel = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const pixel =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 const said = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 300);
 
@@ -32,27 +44,52 @@ export async function probeCapabilities(llm: Llm, opts: { timeoutMs?: number } =
   const notes: Record<string, string> = {};
   const base = { model: llm.model, temperature: 0, max_tokens: 64 };
 
-  const native = await attempt(notes, 'tools', () => client.chat.completions.create({ ...base, messages: ask, tools: [probeTool], tool_choice: 'required', parallel_tool_calls: false }));
-  const nativeCall = native?.choices[0]?.message.tool_calls?.some((c) => c.type === 'function' && c.function.name === 'report') ?? false;
+  const native = await attempt(notes, 'tools', () =>
+    client.chat.completions.create({
+      ...base,
+      messages: ask,
+      tools: [probeTool],
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+    }),
+  );
+  const nativeCall =
+    native?.choices[0]?.message.tool_calls?.some((c) => c.type === 'function' && c.function.name === 'report') ?? false;
   let parallelToolCallsParam: boolean | null = nativeCall ? true : null;
   let tools = nativeCall;
   if (!nativeCall) {
     // Refused for the parallel flag or tool_choice alone? Then tools work without them.
-    const plain = await attempt(notes, 'tools-plain', () => client.chat.completions.create({ ...base, messages: ask, tools: [probeTool] }));
-    tools = plain?.choices[0]?.message.tool_calls?.some((c) => c.type === 'function' && c.function.name === 'report') ?? false;
+    const plain = await attempt(notes, 'tools-plain', () =>
+      client.chat.completions.create({ ...base, messages: ask, tools: [probeTool] }),
+    );
+    tools =
+      plain?.choices[0]?.message.tool_calls?.some((c) => c.type === 'function' && c.function.name === 'report') ??
+      false;
     if (tools) parallelToolCallsParam = false;
-    if (!tools && toolCallFromText(plain?.choices[0]?.message.content ?? native?.choices[0]?.message.content, [probeTool])) notes.tools ??= 'the model wrote the call as text';
+    if (
+      !tools &&
+      toolCallFromText(plain?.choices[0]?.message.content ?? native?.choices[0]?.message.content, [probeTool])
+    )
+      notes.tools ??= 'the model wrote the call as text';
   }
 
   const streamingTools = tools
     ? ((await attempt(notes, 'streamingTools', async () => {
-        const stream = await client.chat.completions.create({ ...base, messages: ask, tools: [probeTool], stream: true });
+        const stream = await client.chat.completions.create({
+          ...base,
+          messages: ask,
+          tools: [probeTool],
+          stream: true,
+        });
         let name = '';
         let args = '';
         for await (const chunk of stream) {
           for (const part of chunk.choices[0]?.delta.tool_calls ?? []) {
             name += part.function?.name ?? '';
-            args += typeof part.function?.arguments === 'string' ? part.function.arguments : JSON.stringify(part.function?.arguments ?? '');
+            args +=
+              typeof part.function?.arguments === 'string'
+                ? part.function.arguments
+                : JSON.stringify(part.function?.arguments ?? '');
           }
         }
         return name === 'report' && typeof (JSON.parse(args || '{}') as Record<string, unknown>).word === 'string';
@@ -64,15 +101,40 @@ export async function probeCapabilities(llm: Llm, opts: { timeoutMs?: number } =
       const answer = await client.chat.completions.create({
         ...base,
         messages: [{ role: 'user', content: 'Give the word "ok" as JSON.' }],
-        response_format: { type: 'json_schema', json_schema: { name: 'word', strict: true, schema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'], additionalProperties: false } } },
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'word',
+            strict: true,
+            schema: {
+              type: 'object',
+              properties: { word: { type: 'string' } },
+              required: ['word'],
+              additionalProperties: false,
+            },
+          },
+        },
       });
       const parsed: unknown = JSON.parse(answer.choices[0]?.message.content ?? '');
-      return typeof parsed === 'object' && parsed !== null && typeof (parsed as Record<string, unknown>).word === 'string';
+      return (
+        typeof parsed === 'object' && parsed !== null && typeof (parsed as Record<string, unknown>).word === 'string'
+      );
     })) ?? false;
 
   const images =
     (await attempt(notes, 'images', async () => {
-      await client.chat.completions.create({ ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 'What colour is this pixel? One word.' }, { type: 'image_url', image_url: { url: pixel } }] }] });
+      await client.chat.completions.create({
+        ...base,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What colour is this pixel? One word.' },
+              { type: 'image_url', image_url: { url: pixel } },
+            ],
+          },
+        ],
+      });
       return true;
     })) ?? false;
 
@@ -92,7 +154,15 @@ export async function probeCapabilities(llm: Llm, opts: { timeoutMs?: number } =
 
 // Where each server says how long its context is: vLLM `max_model_len`, llama.cpp `meta.n_ctx_train` (and its
 // /props `n_ctx`), LM Studio `max_context_length`, LiteLLM `max_input_tokens`, others `context_length`/`context_window`.
-const contextFields = ['max_model_len', 'context_length', 'context_window', 'max_context_length', 'max_input_tokens', 'n_ctx', 'n_ctx_train'];
+const contextFields = [
+  'max_model_len',
+  'context_length',
+  'context_window',
+  'max_context_length',
+  'max_input_tokens',
+  'n_ctx',
+  'n_ctx_train',
+];
 
 function findContext(value: unknown, depth = 0): number | null {
   if (typeof value !== 'object' || value === null || depth > 3) return null;

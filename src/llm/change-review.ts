@@ -53,7 +53,11 @@ const selectTool: OpenAI.ChatCompletionTool = {
     parameters: {
       type: 'object',
       properties: {
-        existingTestCaseIds: { type: 'array', items: { type: 'string' }, description: 'Ids of catalogue tests the change may affect' },
+        existingTestCaseIds: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Ids of catalogue tests the change may affect',
+        },
         newTests: {
           type: 'array',
           items: {
@@ -63,7 +67,10 @@ const selectTool: OpenAI.ChatCompletionTool = {
               goal: { type: 'string', description: 'What a user does, in plain words' },
               applicationShortId: { type: 'string' },
               expectedResult: { type: 'string' },
-              resumeFromTestCaseId: { type: 'string', description: 'Catalogue test whose end state this test starts from' },
+              resumeFromTestCaseId: {
+                type: 'string',
+                description: 'Catalogue test whose end state this test starts from',
+              },
             },
             required: ['name', 'goal', 'applicationShortId'],
           },
@@ -91,19 +98,35 @@ function changeMessage(change: ReviewedChange): string {
 
 export async function selectTests(
   llm: Llm,
-  input: { change: ReviewedChange; catalogue: CatalogueTest[]; fromEarlierReviews?: CatalogueTest[]; applications: { shortId: string; name: string }[] },
+  input: {
+    change: ReviewedChange;
+    catalogue: CatalogueTest[];
+    fromEarlierReviews?: CatalogueTest[];
+    applications: { shortId: string; name: string }[];
+  },
 ): Promise<TestSelection> {
-  const line = (t: CatalogueTest) => `- ${t.id} | ${t.name} | ${t.applicationName} (${t.applicationShortId}) | goal: ${(t.goal ?? t.name).slice(0, 200)}`;
+  const line = (t: CatalogueTest) =>
+    `- ${t.id} | ${t.name} | ${t.applicationName} (${t.applicationShortId}) | goal: ${(t.goal ?? t.name).slice(0, 200)}`;
   // A large catalogue is cut to the tests that share the most words with the change, not to the newest.
   const change = input.change;
   const changeText = [change.title, change.description, change.context ?? '', change.diffText].join('\n');
-  const shown = mostRelevant(input.catalogue, (t) => `${t.name} ${t.goal ?? ''} ${t.applicationName}`, changeText, maxCatalogue).map(line);
+  const shown = mostRelevant(
+    input.catalogue,
+    (t) => `${t.name} ${t.goal ?? ''} ${t.applicationName}`,
+    changeText,
+    maxCatalogue,
+  ).map(line);
   const earlier = input.fromEarlierReviews ?? [];
   const catalogue = [
     `Applications: ${input.applications.map((a) => `${a.name} (${a.shortId})`).join(', ') || 'none'}`,
     `Enabled tests (${input.catalogue.length}${input.catalogue.length > maxCatalogue ? `; the ${maxCatalogue} that share the most words with the change are shown` : ''}):`,
     ...(shown.length ? shown : ['(none)']),
-    ...(earlier.length ? [`Tests earlier reviews of this change created (${earlier.length}; recorded, not yet enabled for plans):`, ...earlier.map(line)] : []),
+    ...(earlier.length
+      ? [
+          `Tests earlier reviews of this change created (${earlier.length}; recorded, not yet enabled for plans):`,
+          ...earlier.map(line),
+        ]
+      : []),
   ].join('\n');
   const { name, args } = await callTool(
     llm,
@@ -113,12 +136,20 @@ export async function selectTests(
     ],
     [selectTool],
   );
-  if (name !== 'select_tests') return { existingTestCaseIds: [], newTests: [], reasoning: 'The model did not choose tests.' };
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  if (name !== 'select_tests')
+    return { existingTestCaseIds: [], newTests: [], reasoning: 'The model did not choose tests.' };
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   const newTests = (Array.isArray(args.newTests) ? args.newTests : [])
     .filter((t): t is Record<string, unknown> => typeof t === 'object' && t !== null)
-    .map((t) => ({ name: str(t.name) ?? '', goal: str(t.goal) ?? '', applicationShortId: str(t.applicationShortId) ?? '', expectedResult: str(t.expectedResult), resumeFromTestCaseId: str(t.resumeFromTestCaseId) }))
+    .map((t) => ({
+      name: str(t.name) ?? '',
+      goal: str(t.goal) ?? '',
+      applicationShortId: str(t.applicationShortId) ?? '',
+      expectedResult: str(t.expectedResult),
+      resumeFromTestCaseId: str(t.resumeFromTestCaseId),
+    }))
     .filter((t) => t.goal);
   return { existingTestCaseIds: strings(args.existingTestCaseIds), newTests, reasoning: str(args.reasoning) ?? '' };
 }
@@ -158,7 +189,10 @@ const verdictTool: OpenAI.ChatCompletionTool = {
 const verdicts: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'];
 
 /** undefined when the model answered without a usable verdict (the caller then decides from the results). */
-export async function writeVerdict(llm: Llm, input: { change: Omit<ReviewedChange, 'diffText'>; selectionReasoning: string; results: string }): Promise<VerdictDraft | undefined> {
+export async function writeVerdict(
+  llm: Llm,
+  input: { change: Omit<ReviewedChange, 'diffText'>; selectionReasoning: string; results: string },
+): Promise<VerdictDraft | undefined> {
   const { name, args } = await callTool(
     llm,
     [
@@ -180,5 +214,9 @@ export async function writeVerdict(llm: Llm, input: { change: Omit<ReviewedChang
   );
   const verdict = verdicts.find((v) => v === args.verdict);
   if (name !== 'write_verdict' || !verdict) return undefined;
-  return { verdict, summary: typeof args.summary === 'string' ? args.summary : '', evaluationDetails: typeof args.evaluationDetails === 'string' ? args.evaluationDetails : '' };
+  return {
+    verdict,
+    summary: typeof args.summary === 'string' ? args.summary : '',
+    evaluationDetails: typeof args.evaluationDetails === 'string' ? args.evaluationDetails : '',
+  };
 }

@@ -27,15 +27,26 @@ export interface StreamedReply {
 }
 
 /** The conversation as the model sees it: system prompt, earlier text turns, this turn's tool exchanges. */
-export function chatMessages(history: { role: 'user' | 'assistant'; text: string }[], exchanges: ChatToolExchange[]): OpenAI.ChatCompletionMessageParam[] {
-  const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: chatSystemPrompt }, ...history.map((m) => ({ role: m.role, content: m.text }))];
+export function chatMessages(
+  history: { role: 'user' | 'assistant'; text: string }[],
+  exchanges: ChatToolExchange[],
+): OpenAI.ChatCompletionMessageParam[] {
+  const messages: OpenAI.ChatCompletionMessageParam[] = [
+    { role: 'system', content: chatSystemPrompt },
+    ...history.map((m) => ({ role: m.role, content: m.text })),
+  ];
   for (const exchange of exchanges) {
     messages.push({
       role: 'assistant',
       content: exchange.text || null,
-      tool_calls: exchange.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+      tool_calls: exchange.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function' as const,
+        function: { name: c.name, arguments: JSON.stringify(c.args) },
+      })),
     });
-    for (const result of exchange.results) messages.push({ role: 'tool', tool_call_id: result.id, content: result.content });
+    for (const result of exchange.results)
+      messages.push({ role: 'tool', tool_call_id: result.id, content: result.content });
   }
   return messages;
 }
@@ -84,9 +95,10 @@ async function streamOnce(
   const calls: { id: string; name: string; args: string }[] = [];
   // The usage comes in a last chunk of its own, and only when asked for (servers that ignore it are estimated).
   let usage: OpenAI.CompletionUsage | null | undefined;
-  const request = mode === 'text'
-    ? { messages: withSystemText(asTextExchanges(messages), textToolInstructions(tools, { required: false })) }
-    : { messages, tools };
+  const request =
+    mode === 'text'
+      ? { messages: withSystemText(asTextExchanges(messages), textToolInstructions(tools, { required: false })) }
+      : { messages, tools };
   const stream = await llm.client.chat.completions.create(
     { model: llm.model, ...request, stream: true, stream_options: { include_usage: true }, temperature: 0.2 },
     { signal: opts.signal },
@@ -108,16 +120,21 @@ async function streamOnce(
     }
   } catch (err) {
     // A reply stopped midway (cancelled) still cost its prompt and what it streamed: counted, as an estimate.
-    if (err instanceof OpenAI.APIUserAbortError) await llm.meter?.record(callUsage(llm.model, undefined, { messages, tools }, () => text));
+    if (err instanceof OpenAI.APIUserAbortError)
+      await llm.meter?.record(callUsage(llm.model, undefined, { messages, tools }, () => text));
     throw err;
   }
-  await llm.meter?.record(callUsage(llm.model, usage, { messages, tools }, () => `${text}${calls.map((c) => c.name + c.args).join('')}`));
+  await llm.meter?.record(
+    callUsage(llm.model, usage, { messages, tools }, () => `${text}${calls.map((c) => c.name + c.args).join('')}`),
+  );
   const written = calls.length === 0 ? toolCallFromText(text, tools) : undefined;
   if (written) return { text: '', toolCalls: [{ id: 'call_text_0', name: written.name, args: written.args }] };
   if (shown < text.length) opts.onText(text.slice(shown));
   return {
     text,
-    toolCalls: calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, args: parseArgs(c.args) })),
+    toolCalls: calls
+      .filter(Boolean)
+      .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, args: parseArgs(c.args) })),
   };
 }
 
@@ -125,11 +142,19 @@ async function streamOnce(
  * One streamed fragment of a tool call, assembled by its index. Servers differ: some leave the index out (the
  * fragment then belongs to the call its id names, else to the last one), and some send the arguments as an object.
  */
-function addFragment(calls: { id: string; name: string; args: string }[], part: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall): void {
+function addFragment(
+  calls: { id: string; name: string; args: string }[],
+  part: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall,
+): void {
   let index: number = typeof part.index === 'number' ? part.index : -1;
   if (index < 0) {
     const byId = part.id ? calls.findIndex((c) => c?.id === part.id) : -1;
-    index = byId >= 0 ? byId : part.id && calls.length > 0 && calls[calls.length - 1]!.id ? calls.length : Math.max(0, calls.length - 1);
+    index =
+      byId >= 0
+        ? byId
+        : part.id && calls.length > 0 && calls[calls.length - 1]!.id
+          ? calls.length
+          : Math.max(0, calls.length - 1);
   }
   const call = (calls[index] ??= { id: '', name: '', args: '' });
   if (part.id) call.id = part.id;
@@ -146,10 +171,18 @@ function addFragment(calls: { id: string; name: string; args: string }[], part: 
 function asTextExchanges(messages: OpenAI.ChatCompletionMessageParam[]): OpenAI.ChatCompletionMessageParam[] {
   return messages.map((m): OpenAI.ChatCompletionMessageParam => {
     if (m.role === 'assistant' && m.tool_calls?.length) {
-      const written = m.tool_calls.flatMap((c) => (c.type === 'function' ? [JSON.stringify({ name: c.function.name, arguments: JSON.parse(c.function.arguments || '{}') as unknown })] : []));
+      const written = m.tool_calls.flatMap((c) =>
+        c.type === 'function'
+          ? [JSON.stringify({ name: c.function.name, arguments: JSON.parse(c.function.arguments || '{}') as unknown })]
+          : [],
+      );
       return { role: 'assistant', content: [m.content, ...written].filter(Boolean).join('\n') };
     }
-    if (m.role === 'tool') return { role: 'user', content: `Tool result (${m.tool_call_id}):\n${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}` };
+    if (m.role === 'tool')
+      return {
+        role: 'user',
+        content: `Tool result (${m.tool_call_id}):\n${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`,
+      };
     return m;
   });
 }

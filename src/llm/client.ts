@@ -39,10 +39,18 @@ export class LlmUnavailableError extends Error {
   override name = 'LlmUnavailableError';
 }
 
-export function createLlm(config: Config['llm'], opts: { maxRetries?: number; timeoutMs?: number; toolMode?: ToolMode } = {}): Llm | undefined {
+export function createLlm(
+  config: Config['llm'],
+  opts: { maxRetries?: number; timeoutMs?: number; toolMode?: ToolMode } = {},
+): Llm | undefined {
   if (!config) return undefined;
   return {
-    client: new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: opts.maxRetries ?? 3, timeout: opts.timeoutMs ?? 120_000 }),
+    client: new OpenAI({
+      apiKey: config.apiKey,
+      baseURL: config.baseURL,
+      maxRetries: opts.maxRetries ?? 3,
+      timeout: opts.timeoutMs ?? 120_000,
+    }),
     model: config.model,
     compat: { toolMode: opts.toolMode ?? 'native', fixed: opts.toolMode !== undefined },
     ...(config.models && { roles: { models: config.models, compat: new Map() } }),
@@ -58,7 +66,11 @@ export function forRole(llm: Llm, role: LlmRole): Llm {
   const model = llm.roles?.models[role];
   if (!model || model === llm.model || !llm.roles) return llm;
   let compat = llm.roles.compat.get(model);
-  if (!compat) llm.roles.compat.set(model, (compat = { toolMode: llm.compat.fixed ? llm.compat.toolMode : 'native', fixed: llm.compat.fixed }));
+  if (!compat)
+    llm.roles.compat.set(
+      model,
+      (compat = { toolMode: llm.compat.fixed ? llm.compat.toolMode : 'native', fixed: llm.compat.fixed }),
+    );
   return { ...llm, model, compat };
 }
 
@@ -71,14 +83,23 @@ export function fallbackMode(mode: ToolMode, err: unknown): ToolMode | undefined
   const said = err.message.toLowerCase();
   // llama.cpp answers 500 for a request it cannot template ("tools param requires --jinja flag", "Unsupported param:
   // tools"); any other 500 is the server's trouble, not a mode to change.
-  const refused = err.status === 400 || err.status === 422 || err.status === 501 || (err.status === 500 && /requires --jinja|unsupported param/.test(said));
+  const refused =
+    err.status === 400 ||
+    err.status === 422 ||
+    err.status === 501 ||
+    (err.status === 500 && /requires --jinja|unsupported param/.test(said));
   if (!refused) return undefined;
   if (mode === 'native' && /parallel_tool_calls|tool_choice|parallel/.test(said)) return 'native-plain';
   if (mode !== 'text' && /tool|function/.test(said)) return 'text';
   return undefined;
 }
 
-function toolRequest(llm: Llm, mode: ToolMode, messages: OpenAI.ChatCompletionMessageParam[], tools: OpenAI.ChatCompletionTool[]): OpenAI.ChatCompletionCreateParamsNonStreaming {
+function toolRequest(
+  llm: Llm,
+  mode: ToolMode,
+  messages: OpenAI.ChatCompletionMessageParam[],
+  tools: OpenAI.ChatCompletionTool[],
+): OpenAI.ChatCompletionCreateParamsNonStreaming {
   const base = { model: llm.model, temperature: 0 };
   if (mode === 'native') return { ...base, messages, tools, tool_choice: 'required', parallel_tool_calls: false };
   if (mode === 'native-plain') return { ...base, messages, tools };
@@ -86,9 +107,13 @@ function toolRequest(llm: Llm, mode: ToolMode, messages: OpenAI.ChatCompletionMe
 }
 
 /** The messages with `text` added to the system prompt (one is made if there is none). */
-export function withSystemText(messages: OpenAI.ChatCompletionMessageParam[], text: string): OpenAI.ChatCompletionMessageParam[] {
+export function withSystemText(
+  messages: OpenAI.ChatCompletionMessageParam[],
+  text: string,
+): OpenAI.ChatCompletionMessageParam[] {
   const [first, ...rest] = messages;
-  if (first?.role === 'system' && typeof first.content === 'string') return [{ role: 'system', content: `${first.content}\n\n${text}` }, ...rest];
+  if (first?.role === 'system' && typeof first.content === 'string')
+    return [{ role: 'system', content: `${first.content}\n\n${text}` }, ...rest];
   return [{ role: 'system', content: text }, ...messages];
 }
 
@@ -119,7 +144,14 @@ export async function callTool(
     }
   }
   const message = completion.choices[0]?.message;
-  await llm.meter?.record(callUsage(llm.model, completion.usage, { messages, tools }, () => `${message?.content ?? ''}${JSON.stringify(message?.tool_calls ?? [])}`));
+  await llm.meter?.record(
+    callUsage(
+      llm.model,
+      completion.usage,
+      { messages, tools },
+      () => `${message?.content ?? ''}${JSON.stringify(message?.tool_calls ?? [])}`,
+    ),
+  );
   const call = message?.tool_calls?.find((c) => c.type === 'function');
   if (!call || call.type !== 'function') {
     // No native call: a model that wrote it as text (in any mode) is still understood.
@@ -132,7 +164,10 @@ export async function callTool(
     // Some servers send the arguments as an object rather than JSON text.
     args = (typeof parsed === 'string' ? JSON.parse(parsed) : parsed) as Record<string, unknown>;
   } catch {
-    args = typeof call.function.arguments === 'object' && call.function.arguments !== null ? (call.function.arguments as Record<string, unknown>) : { __invalid: call.function.arguments };
+    args =
+      typeof call.function.arguments === 'object' && call.function.arguments !== null
+        ? (call.function.arguments as Record<string, unknown>)
+        : { __invalid: call.function.arguments };
   }
   return { name: call.function.name, args, usage: completion.usage };
 }

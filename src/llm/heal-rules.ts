@@ -40,7 +40,10 @@ export function whyRefuse(step: Step, proposed: ProposedElement, justification: 
     };
   }
   if (assertsElement(step) && !showsExpectation(step, proposed)) {
-    return { reason: `an assertion's expectation cannot change: the proposed element does not show "${expectationOf(step)}"`, expectation: true };
+    return {
+      reason: `an assertion's expectation cannot change: the proposed element does not show "${expectationOf(step)}"`,
+      expectation: true,
+    };
   }
   return undefined;
 }

@@ -10,13 +10,16 @@ import { whyRefuse } from './heal-rules.js';
 import { defaultPageTokens, observeWithin } from './page-view.js';
 import { healMessage, healSystemPrompt } from './prompts.js';
 
-
 /**
  * Self-healing: one LLM call picks the step's element from the current snapshot by the step's recorded intent and
  * says why it is the same element; the code then checks the pick against the recording (heal-rules) and refuses
  * any that would change what the step means.
  */
-export function createLlmHealer(llm: Llm, secretsNow: Record<string, string> | (() => Record<string, string>), onCall?: () => void): Healer {
+export function createLlmHealer(
+  llm: Llm,
+  secretsNow: Record<string, string> | (() => Record<string, string>),
+  onCall?: () => void,
+): Healer {
   return async (page, step, error) => {
     // A function when the secrets change during the run (a TOTP code typed a step ago is on the page now).
     const secrets = typeof secretsNow === 'function' ? secretsNow() : secretsNow;
@@ -35,7 +38,10 @@ export function createLlmHealer(llm: Llm, secretsNow: Record<string, string> | (
       if (!(err instanceof UnknownAliasError)) throw err;
       return { refused: `the model named an element it was not shown (${call.args.ref})` };
     }
-    const text = await page.locator(`aria-ref=${ref}`).innerText({ timeout: 1_000 }).catch(() => '');
+    const text = await page
+      .locator(`aria-ref=${ref}`)
+      .innerText({ timeout: 1_000 })
+      .catch(() => '');
     let proposal;
     try {
       proposal = await locatorForRef(page, ref);
@@ -47,7 +53,9 @@ export function createLlmHealer(llm: Llm, secretsNow: Record<string, string> | (
     if (refusal) {
       const refused = `refused the model's pick ${proposal.locator}: ${redact(refusal.reason, secrets)}`;
       // The step's own element under new text: offered to a person as the new expectation, never taken.
-      return refusal.expectation ? { refused, candidate: { locator: proposal.locator, fallbacks: proposal.fallbacks, target } } : { refused };
+      return refusal.expectation
+        ? { refused, candidate: { locator: proposal.locator, fallbacks: proposal.fallbacks, target } }
+        : { refused };
     }
     return { locator: proposal.locator, fallbacks: proposal.fallbacks, reason };
   };
@@ -60,4 +68,3 @@ export function healPrompt(step: Step, error: string, obs: Observation): OpenAI.
     { role: 'user', content: healMessage(step, error, obs) },
   ];
 }
-

@@ -6,7 +6,12 @@ import type { Step } from '../domain/steps.js';
 
 const pathItem = (extra: Record<string, unknown>, required: string[]) => ({
   type: 'array',
-  items: { type: 'object', properties: { path: { type: 'string' }, ...extra }, required: ['path', ...required], additionalProperties: false },
+  items: {
+    type: 'object',
+    properties: { path: { type: 'string' }, ...extra },
+    required: ['path', ...required],
+    additionalProperties: false,
+  },
 });
 
 export const httpRequestTool: OpenAI.ChatCompletionTool = {
@@ -38,9 +43,18 @@ export const httpRequestTool: OpenAI.ChatCompletionTool = {
 export function httpStepFromArgs(args: Record<string, unknown>, description: string, baseUrl: string): Step {
   const pairs = (value: unknown, key: 'equals' | 'name') =>
     (Array.isArray(value) ? value : [])
-      .filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && typeof v.path === 'string' && v[key] !== undefined)
-      .map((v) => ({ path: v.path as string, [key]: typeof v[key] === 'string' ? (v[key] as string) : JSON.stringify(v[key]) }));
-  const headers = typeof args.headers === 'object' && args.headers !== null ? Object.fromEntries(Object.entries(args.headers).map(([k, v]) => [k, String(v)])) : undefined;
+      .filter(
+        (v): v is Record<string, unknown> =>
+          typeof v === 'object' && v !== null && typeof v.path === 'string' && v[key] !== undefined,
+      )
+      .map((v) => ({
+        path: v.path as string,
+        [key]: typeof v[key] === 'string' ? (v[key] as string) : JSON.stringify(v[key]),
+      }));
+  const headers =
+    typeof args.headers === 'object' && args.headers !== null
+      ? Object.fromEntries(Object.entries(args.headers).map(([k, v]) => [k, String(v)]))
+      : undefined;
   const http: HttpStep = {
     method: String(args.method ?? 'GET').toUpperCase() as HttpStep['method'],
     url: relativeUrl(typeof args.url === 'string' ? args.url : '', baseUrl),

@@ -37,6 +37,13 @@ export async function emptyView(page: Page, secrets: Record<string, string>): Pr
 export async function observeWithin(input: PageViewInput): Promise<Observation & { budget: number }> {
   const { page, secrets } = input;
   const budget = Math.max(1, Math.floor(input.budget(await emptyView(page, secrets)) - titleMargin));
-  const obs = await observe(page, { redact: secrets, maxChars: budget, measure: countTokens, shortRefs: true, ...(input.find !== undefined && { find: input.find }), ...(input.findAsked !== undefined && { findAsked: input.findAsked }) });
+  const obs = await observe(page, {
+    redact: secrets,
+    maxChars: budget,
+    measure: countTokens,
+    shortRefs: true,
+    ...(input.find !== undefined && { find: input.find }),
+    ...(input.findAsked !== undefined && { findAsked: input.findAsked }),
+  });
   return { ...obs, budget };
 }

@@ -25,7 +25,9 @@ export function taskMessage(task: AgentTask): string {
   return [
     `Application: ${task.applicationName}`,
     `Goal: ${task.goal}`,
-    task.expectedResult ? `Expected result: ${task.expectedResult}` : 'Expected result: (none given: assert what shows the goal was reached)',
+    task.expectedResult
+      ? `Expected result: ${task.expectedResult}`
+      : 'Expected result: (none given: assert what shows the goal was reached)',
     task.scenario ? `Scenario instructions: ${task.scenario}` : '',
     task.configNames.length ? `Configs you can type: ${task.configNames.map((n) => `{{${n}}}`).join(', ')}` : '',
     task.projectFiles?.length ? `Project files you can upload: ${task.projectFiles.join(', ')}` : '',

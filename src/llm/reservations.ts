@@ -7,6 +7,11 @@ const checking = /\b(check|checked|checking|verif\w*|confirm\w*|test\w*|assert\w
 
 /** The sentences of a `done` summary that say part of the goal was not verified, in order, without duplicates. */
 export function summaryReservations(summary: string | undefined): string[] {
-  const sentences = (summary ?? '').split(/(?<=[.!?;])\s+/).map((s) => s.replace(/\s+/g, ' ').trim().replace(/[.;]+$/, ''));
+  const sentences = (summary ?? '').split(/(?<=[.!?;])\s+/).map((s) =>
+    s
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[.;]+$/, ''),
+  );
   return [...new Set(sentences.filter((s) => negation.test(s) && checking.test(s)))];
 }

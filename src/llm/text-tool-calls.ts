@@ -54,18 +54,27 @@ function argsOf(value: unknown): Record<string, unknown> | undefined {
 function asCall(value: unknown, known: ReadonlySet<string>): TextToolCall | undefined {
   if (!isObject(value)) return undefined;
   const fn = isObject(value.function) ? value.function : value;
-  const name = [fn.name, value.tool, value.tool_name, value.action].find((n): n is string => typeof n === 'string' && known.has(n));
+  const name = [fn.name, value.tool, value.tool_name, value.action].find(
+    (n): n is string => typeof n === 'string' && known.has(n),
+  );
   if (!name) return undefined;
   const args = argsOf(fn.arguments ?? value.arguments ?? value.args ?? value.parameters ?? value.input);
   return args && { name, args };
 }
 
 /** The first call of a known tool written in `text` (bare, in a ```json fence, or in <tool_call> tags), if any. */
-export function toolCallFromText(text: string | null | undefined, tools: readonly OpenAI.ChatCompletionTool[]): TextToolCall | undefined {
+export function toolCallFromText(
+  text: string | null | undefined,
+  tools: readonly OpenAI.ChatCompletionTool[],
+): TextToolCall | undefined {
   if (!text) return undefined;
   const known = new Set(tools.flatMap((t) => (t.type === 'function' ? [t.function.name] : [])));
   for (const value of jsonObjects(text)) {
-    const call = asCall(value, known) ?? (isObject(value) && Array.isArray(value.tool_calls) ? value.tool_calls.map((c) => asCall(c, known)).find(Boolean) : undefined);
+    const call =
+      asCall(value, known) ??
+      (isObject(value) && Array.isArray(value.tool_calls)
+        ? value.tool_calls.map((c) => asCall(c, known)).find(Boolean)
+        : undefined);
     if (call) return call;
   }
   return undefined;

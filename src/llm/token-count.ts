@@ -32,7 +32,10 @@ function typeOf(s: Schema, indent: string): string {
 function fields(s: Schema, indent = ''): string {
   const required = new Set(s.required ?? []);
   return Object.entries(s.properties ?? {})
-    .map(([name, p]) => `${p.description ? `${indent}// ${p.description}\n` : ''}${indent}${name}${required.has(name) ? '' : '?'}: ${typeOf(p, indent)},\n`)
+    .map(
+      ([name, p]) =>
+        `${p.description ? `${indent}// ${p.description}\n` : ''}${indent}${name}${required.has(name) ? '' : '?'}: ${typeOf(p, indent)},\n`,
+    )
     .join('');
 }
 
@@ -40,7 +43,10 @@ function fields(s: Schema, indent = ''): string {
 export function renderTools(tools: readonly OpenAI.ChatCompletionTool[]): string {
   const fns = tools.flatMap((t) => (t.type === 'function' ? [t.function] : []));
   const body = fns
-    .map((f) => `${f.description ? `// ${f.description}\n` : ''}type ${f.name} = (_: {\n${fields((f.parameters ?? {}) as Schema)}}) => any;\n`)
+    .map(
+      (f) =>
+        `${f.description ? `// ${f.description}\n` : ''}type ${f.name} = (_: {\n${fields((f.parameters ?? {}) as Schema)}}) => any;\n`,
+    )
     .join('\n');
   return `# Tools\n\n## functions\n\nnamespace functions {\n\n${body}\n} // namespace functions`;
 }
@@ -51,11 +57,16 @@ function contentText(content: OpenAI.ChatCompletionMessageParam['content']): str
 }
 
 /** The prompt tokens of a chat completion request: every message (with ~4 tokens of framing each) and the tools. */
-export function promptTokens(messages: readonly OpenAI.ChatCompletionMessageParam[], tools: readonly OpenAI.ChatCompletionTool[] = []): { total: number; tools: number } {
+export function promptTokens(
+  messages: readonly OpenAI.ChatCompletionMessageParam[],
+  tools: readonly OpenAI.ChatCompletionTool[] = [],
+): { total: number; tools: number } {
   let total = 3; // the reply's priming
   for (const m of messages) {
     total += 4 + countTokens(contentText(m.content));
-    if (m.role === 'assistant') for (const call of m.tool_calls ?? []) if (call.type === 'function') total += 4 + countTokens(call.function.name + call.function.arguments);
+    if (m.role === 'assistant')
+      for (const call of m.tool_calls ?? [])
+        if (call.type === 'function') total += 4 + countTokens(call.function.name + call.function.arguments);
   }
   const toolTokens = tools.length > 0 ? countTokens(renderTools(tools)) : 0;
   return { total: total + toolTokens, tools: toolTokens };

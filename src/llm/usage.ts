@@ -19,5 +19,11 @@ export function callUsage(
     };
   }
   const prompt = JSON.stringify(sent.messages).length + (sent.tools ? JSON.stringify(sent.tools).length : 0);
-  return { model, promptTokens: estimateTokens(prompt), completionTokens: estimateTokens(received().length), cachedTokens: 0, estimated: true };
+  return {
+    model,
+    promptTokens: estimateTokens(prompt),
+    completionTokens: estimateTokens(received().length),
+    cachedTokens: 0,
+    estimated: true,
+  };
 }

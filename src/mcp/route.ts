@@ -10,7 +10,9 @@ const JsonRpcMessage = z
   .object({
     jsonrpc: z.literal('2.0'),
     method: z.string().min(1),
-    id: z.union([z.string().max(200), z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)]).optional(),
+    id: z
+      .union([z.string().max(200), z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)])
+      .optional(),
     params: z.record(z.string(), z.unknown()).optional(),
   })
   .strict()
@@ -41,7 +43,11 @@ const route = createRoute({
     'error messages (a refused call is a tool result with `isError` true). Answers are JSON (never a stream). GET answers 405. ' +
     'The body may be up to `PROCTOR_MAX_DIFF_BYTES` (16 MiB by default), as for `POST /v1/chat/change-review`.',
   request: { body: jsonBody(JsonRpcMessage) },
-  responses: { 200: json(JsonRpcResponse, 'The JSON-RPC response'), 202: { description: 'A notification was accepted' }, ...errorResponses },
+  responses: {
+    200: json(JsonRpcResponse, 'The JSON-RPC response'),
+    202: { description: 'A notification was accepted' },
+    ...errorResponses,
+  },
 });
 
 /** `POST /v1/mcp`: a new server and transport per request, so nothing is kept between calls. */
@@ -49,8 +55,17 @@ export function registerMcp(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
     const refusal = invalidParamsAnswer(c.req.valid('json'));
     if (refusal) return c.json(refusal, 200);
-    const server = createMcpServer({ deps: c.get('deps'), caller: c.get('caller'), requestId: c.get('requestId'), logger: c.get('logger'), signal: c.req.raw.signal });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = createMcpServer({
+      deps: c.get('deps'),
+      caller: c.get('caller'),
+      requestId: c.get('requestId'),
+      logger: c.get('logger'),
+      signal: c.req.raw.signal,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       // The route's validator already read the body; the transport takes it parsed. Answers are always JSON

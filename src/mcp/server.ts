@@ -40,15 +40,27 @@ export function createMcpServer(ctx: McpContext): McpServer {
 
   const answer = async (tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
     try {
-      const context: McpToolContext = { db: services.db, projectId: ctx.caller.projectId, appUrl: services.config.appUrl, services, signal };
+      const context: McpToolContext = {
+        db: services.db,
+        projectId: ctx.caller.projectId,
+        appUrl: services.config.appUrl,
+        services,
+        signal,
+      };
       const body = await mcpAnswer(tool, context, args);
       if (typeof body === 'string') return { content: [{ type: 'text', text: body }] };
-      return { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }], structuredContent: body as Record<string, unknown> };
+      return {
+        content: [{ type: 'text', text: JSON.stringify(body, null, 2) }],
+        structuredContent: body as Record<string, unknown>,
+      };
     } catch (err) {
       const refusal = refusalOf(err);
       if (refusal !== undefined) return { isError: true, content: [{ type: 'text', text: refusal }] };
       ctx.logger.error('MCP tool failed', { requestId: ctx.requestId, tool: tool.name, err });
-      return { isError: true, content: [{ type: 'text', text: `Internal server error (request id ${ctx.requestId})` }] };
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `Internal server error (request id ${ctx.requestId})` }],
+      };
     }
   };
 
@@ -56,8 +68,13 @@ export function createMcpServer(ctx: McpContext): McpServer {
     const mcp = tool.mcp!;
     server.registerTool(
       tool.name,
-      { description: mcp.description ?? tool.description, inputSchema: mcp.input ?? tool.input, ...(mcp.readOnly && { annotations: { readOnlyHint: true } }) },
-      (args: Record<string, unknown>, extra) => answer(tool, args, ctx.signal ? AbortSignal.any([extra.signal, ctx.signal]) : extra.signal),
+      {
+        description: mcp.description ?? tool.description,
+        inputSchema: mcp.input ?? tool.input,
+        ...(mcp.readOnly && { annotations: { readOnlyHint: true } }),
+      },
+      (args: Record<string, unknown>, extra) =>
+        answer(tool, args, ctx.signal ? AbortSignal.any([extra.signal, ctx.signal]) : extra.signal),
     );
   }
   return server;

@@ -31,7 +31,12 @@ export async function postChatWebhook(
       redirect: 'error',
     });
   } catch (err) {
-    const cause = err instanceof Error ? (err.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : describe(err)) : String(err);
+    const cause =
+      err instanceof Error
+        ? err.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs / 1000} s`
+          : describe(err)
+        : String(err);
     throw new Error(`chat webhook unreachable: ${cause}`, { cause: err });
   }
   if (res.ok) {

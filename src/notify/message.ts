@@ -67,7 +67,11 @@ const emoji: Record<Verdict, string> = {
   cancelled: ':no_entry_sign:',
 };
 
-const oneLine = (s: string): string => s.replace(/\p{Cc}+/gu, ' ').replace(/\s+/g, ' ').trim();
+const oneLine = (s: string): string =>
+  s
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 function clip(s: string, max: number): string {
   const line = oneLine(s);
@@ -75,7 +79,12 @@ function clip(s: string, max: number): string {
 }
 
 function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 // Slack's mrkdwn treats only these three as control characters.
@@ -95,7 +104,10 @@ export function renderRunReport(run: RunReport): RenderedRunReport {
   const counts =
     `${run.testCount} ${run.testCount === 1 ? 'test' : 'tests'}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped` +
     (notes.length ? `; ${notes.join(', ')}` : '');
-  const source = [run.branch ? `branch ${oneLine(run.branch)}` : null, run.commitHash ? `commit ${oneLine(run.commitHash).slice(0, 12)}` : null]
+  const source = [
+    run.branch ? `branch ${oneLine(run.branch)}` : null,
+    run.commitHash ? `commit ${oneLine(run.commitHash).slice(0, 12)}` : null,
+  ]
     .filter((s): s is string => s !== null)
     .join(', ');
   const listed = run.failedTests.slice(0, maxListedFailures).map((t) => ({
@@ -104,7 +116,10 @@ export function renderRunReport(run: RunReport): RenderedRunReport {
   }));
   const unlisted = run.failedTests.length - listed.length;
 
-  const subject = clip(`[Proctor] ${headline} (${run.shortId})${verdict === 'failed' ? `: ${run.failed} of ${run.testCount} failed` : ''}`, 200);
+  const subject = clip(
+    `[Proctor] ${headline} (${run.shortId})${verdict === 'failed' ? `: ${run.failed} of ${run.testCount} failed` : ''}`,
+    200,
+  );
 
   const textLines = [`${headline}.`, '', `Run: ${run.shortId}`, counts];
   if (source) textLines.push(`Source: ${source}`);
@@ -120,7 +135,10 @@ export function renderRunReport(run: RunReport): RenderedRunReport {
     listed.length === 0
       ? ''
       : `<p><strong>Failed tests:</strong></p><ul>${listed
-          .map((t) => `<li><strong>${escapeHtml(t.name)}</strong>${t.error ? `: <code>${escapeHtml(t.error)}</code>` : ''}</li>`)
+          .map(
+            (t) =>
+              `<li><strong>${escapeHtml(t.name)}</strong>${t.error ? `: <code>${escapeHtml(t.error)}</code>` : ''}</li>`,
+          )
           .join('')}${unlisted > 0 ? `<li>and ${unlisted} more</li>` : ''}</ul>`;
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif">',
@@ -136,14 +154,23 @@ export function renderRunReport(run: RunReport): RenderedRunReport {
   const link = `<${run.url}|${escapeSlack(run.shortId)}>`;
   const slackText = `${emoji[verdict]} ${escapeSlack(headline)} (${link}): ${escapeSlack(counts)}`;
   const blocks: SlackBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: `${emoji[verdict]} *${escapeSlack(headline)}* (${link})\n${escapeSlack(counts)}` } },
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: `${emoji[verdict]} *${escapeSlack(headline)}* (${link})\n${escapeSlack(counts)}` },
+    },
   ];
   if (source) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeSlack(source) }] });
   if (listed.length > 0) {
     const lines = listed.map((t) => `• *${escapeSlack(t.name)}*${t.error ? `: ${escapeSlack(t.error)}` : ''}`);
     if (unlisted > 0) lines.push(`• and ${unlisted} more`);
     const section = `*Failed tests*\n${lines.join('\n')}`;
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: section.length > maxSlackSection ? `${section.slice(0, maxSlackSection)}…` : section } });
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: section.length > maxSlackSection ? `${section.slice(0, maxSlackSection)}…` : section,
+      },
+    });
   }
 
   return { subject, text, html, slack: { text: slackText, blocks } };

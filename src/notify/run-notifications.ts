@@ -2,7 +2,12 @@
 import { z } from 'zod';
 import type { NetworkGuard } from '../browser/network-guard.js';
 import type { DB } from '../db/database.js';
-import { findNotificationRun, planNotificationRows, runReportRow, runReportTests } from '../db/queries/run-notifications.js';
+import {
+  findNotificationRun,
+  planNotificationRows,
+  runReportRow,
+  runReportTests,
+} from '../db/queries/run-notifications.js';
 import type { NotifyOn, RunStatus, TestResult } from '../db/schema.js';
 import type { Logger } from '../logger.js';
 import { RunNotFinishedError, RunNotFoundError } from '../domain/errors.js';
@@ -23,7 +28,14 @@ export type NotificationTarget =
     };
 
 export interface ResolvedNotifications {
-  run: { id: string; shortId: string; status: RunStatus; result: TestResult | null; testPlanId: string | null; planName: string | null };
+  run: {
+    id: string;
+    shortId: string;
+    status: RunStatus;
+    result: TestResult | null;
+    testPlanId: string | null;
+    planName: string | null;
+  };
   targets: NotificationTarget[];
   /** Configured but not sent for this run, with why (notifyOn, or an override with no webhook to use). */
   skipped: { target: string; reason: string }[];
@@ -51,7 +63,11 @@ const terminal: readonly RunStatus[] = ['COMPLETED', 'ERROR', 'CANCELLED'];
 
 // What `POST /v1/run` stores in `runs.notifications`; anything else there is ignored rather than fatal.
 const RunOverride = z.array(
-  z.object({ type: z.literal('slack'), channel: z.string().trim().min(1), notifyOn: z.enum(['failure', 'always']).optional() }),
+  z.object({
+    type: z.literal('slack'),
+    channel: z.string().trim().min(1),
+    notifyOn: z.enum(['failure', 'always']).optional(),
+  }),
 );
 
 function parseOverride(value: unknown): z.infer<typeof RunOverride> | undefined | 'invalid' {
@@ -92,7 +108,14 @@ export async function notificationTargets(db: DB, runId: string): Promise<Resolv
   if (!run) return undefined;
 
   const resolved: ResolvedNotifications = {
-    run: { id: run.id, shortId: run.short_id, status: run.status, result: run.result, testPlanId: run.test_plan_id, planName: run.plan_name },
+    run: {
+      id: run.id,
+      shortId: run.short_id,
+      status: run.status,
+      result: run.result,
+      testPlanId: run.test_plan_id,
+      planName: run.plan_name,
+    },
     targets: [],
     skipped: [],
   };
@@ -109,7 +132,10 @@ export async function notificationTargets(db: DB, runId: string): Promise<Resolv
   const planSlack = planRows.find((r) => r.channel === 'slack');
   const override = parseOverride(run.notifications);
   if (override === 'invalid') {
-    resolved.skipped.push({ target: 'slack:(run override)', reason: 'the run’s notifications override is not readable; the plan’s channel is used' });
+    resolved.skipped.push({
+      target: 'slack:(run override)',
+      reason: 'the run’s notifications override is not readable; the plan’s channel is used',
+    });
   }
   if (override && override !== 'invalid') {
     const seen = new Set<string>();
@@ -117,17 +143,32 @@ export async function notificationTargets(db: DB, runId: string): Promise<Resolv
       if (seen.has(entry.channel)) continue;
       seen.add(entry.channel);
       if (!planSlack) {
-        resolved.skipped.push({ target: `slack:${entry.channel}`, reason: 'the run overrides the chat channel but its plan has no chat webhook to post through' });
+        resolved.skipped.push({
+          target: `slack:${entry.channel}`,
+          reason: 'the run overrides the chat channel but its plan has no chat webhook to post through',
+        });
         continue;
       }
       consider(
-        { channel: 'slack', label: `slack:${entry.channel}`, webhookUrl: planSlack.target, slackChannel: entry.channel, override: true },
+        {
+          channel: 'slack',
+          label: `slack:${entry.channel}`,
+          webhookUrl: planSlack.target,
+          slackChannel: entry.channel,
+          override: true,
+        },
         entry.notifyOn ?? planSlack.notify_on,
       );
     }
   } else if (planSlack) {
     consider(
-      { channel: 'slack', label: slackLabel(planSlack.slack_channel, planSlack.target), webhookUrl: planSlack.target, slackChannel: planSlack.slack_channel, override: false },
+      {
+        channel: 'slack',
+        label: slackLabel(planSlack.slack_channel, planSlack.target),
+        webhookUrl: planSlack.target,
+        slackChannel: planSlack.slack_channel,
+        override: false,
+      },
       planSlack.notify_on,
     );
   }
@@ -139,7 +180,9 @@ export async function loadRunReport(db: DB, run: ResolvedNotifications['run'], a
   const [row, tests] = await Promise.all([runReportRow(db, run.id), runReportTests(db, run.id)]);
   const isFailure = (t: (typeof tests)[number]) => t.result === 'FAILED' || (t.result === null && t.status === 'ERROR');
   // A quarantined test's failure did not fail the run: counted apart, not listed among the failures.
-  const failedTests = tests.filter((t) => isFailure(t) && !t.quarantined).map((t) => ({ name: t.name, error: t.error ?? t.result_title }));
+  const failedTests = tests
+    .filter((t) => isFailure(t) && !t.quarantined)
+    .map((t) => ({ name: t.name, error: t.error ?? t.result_title }));
   const quarantinedFailed = tests.filter((t) => isFailure(t) && t.quarantined).length;
   const passed = tests.filter((t) => t.result === 'PASSED').length;
   return {
@@ -172,13 +215,15 @@ export async function sendRunNotifications(deps: NotifyDeps, runId: string): Pro
   const resolved = await notificationTargets(deps.db, runId);
   if (!resolved) throw new RunNotFoundError(runId);
   const { run } = resolved;
-  if (!terminal.includes(run.status)) throw new RunNotFinishedError(`run ${run.shortId} has not finished (status ${run.status})`);
+  if (!terminal.includes(run.status))
+    throw new RunNotFinishedError(`run ${run.shortId} has not finished (status ${run.status})`);
   const logger = deps.logger.child({ runId, runShortId: run.shortId });
 
   const report: RunNotificationReport = { sent: [], failed: [], skipped: [...resolved.skipped] };
   let targets = resolved.targets;
   if (!deps.email) {
-    for (const t of targets.filter((t) => t.channel === 'email')) report.skipped.push({ target: t.label, reason: 'no SMTP server is configured' });
+    for (const t of targets.filter((t) => t.channel === 'email'))
+      report.skipped.push({ target: t.label, reason: 'no SMTP server is configured' });
     targets = targets.filter((t) => t.channel !== 'email');
   }
   for (const s of report.skipped) logger.info('run notification skipped', { target: s.target, reason: s.reason });
@@ -199,7 +244,11 @@ export async function sendRunNotifications(deps: NotifyDeps, runId: string): Pro
     }
     await postChatWebhook(
       target.webhookUrl,
-      { text: rendered.slack.text, blocks: rendered.slack.blocks, ...(target.slackChannel && { channel: target.slackChannel }) },
+      {
+        text: rendered.slack.text,
+        blocks: rendered.slack.blocks,
+        ...(target.slackChannel && { channel: target.slackChannel }),
+      },
       deps.fetchImpl,
     );
   };
@@ -216,7 +265,9 @@ export async function sendRunNotifications(deps: NotifyDeps, runId: string): Pro
     }
   });
   if (report.sent.length === 0) {
-    throw new Error(`every notification of run ${run.shortId} failed: ${report.failed.map((f) => `${f.target}: ${f.error}`).join('; ')}`);
+    throw new Error(
+      `every notification of run ${run.shortId} failed: ${report.failed.map((f) => `${f.target}: ${f.error}`).join('; ')}`,
+    );
   }
   return report;
 }

@@ -11,6 +11,9 @@ export const UpdateApplication = z
   .object({
     name: name(80).optional(),
     defaultEnvironmentShortId: shortId('environment').optional(),
-    defaultDevicePresetShortId: shortId('devicePreset').nullable().optional().openapi({ description: 'null falls back to the built-in desktop viewport' }),
+    defaultDevicePresetShortId: shortId('devicePreset')
+      .nullable()
+      .optional()
+      .openapi({ description: 'null falls back to the built-in desktop viewport' }),
   })
   .openapi('UpdateApplication');

@@ -18,8 +18,15 @@ const actionFields = {
 export const actionFieldNames = Object.keys(actionFields) as (keyof typeof actionFields)[];
 
 const common = {
-  applicationOverrides: z.array(ApplicationOverride).max(50).openapi({ description: 'Required: the preview deployments to test (empty: the project defaults)' }),
-  context: z.string().max(20_000).optional().openapi({ description: 'Instructions for the reviewer (what to focus on)' }),
+  applicationOverrides: z
+    .array(ApplicationOverride)
+    .max(50)
+    .openapi({ description: 'Required: the preview deployments to test (empty: the project defaults)' }),
+  context: z
+    .string()
+    .max(20_000)
+    .optional()
+    .openapi({ description: 'Instructions for the reviewer (what to focus on)' }),
   ...actionFields,
 };
 
@@ -39,7 +46,10 @@ export const ChangeReviewRequest = z
         changes: z
           .object({
             changeDescription: z.string().min(1).max(20_000),
-            diff: z.string().min(1).openapi({ description: 'git diff output; binary files are named in the review, not sent to the model' }),
+            diff: z
+              .string()
+              .min(1)
+              .openapi({ description: 'git diff output; binary files are named in the review, not sent to the model' }),
           })
           .openapi('ChangeReviewRawChanges'),
         ...common,
@@ -54,7 +64,10 @@ const TestResult = z
     name: z.string(),
     origin: z.enum(['new', 'existing']),
     result: z.enum(['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'NOT_RUN']),
-    detail: z.string().optional().openapi({ description: 'For a test that did not pass: the failing step and the reason' }),
+    detail: z
+      .string()
+      .optional()
+      .openapi({ description: 'For a test that did not pass: the failing step and the reason' }),
     url: z.string().url(),
     changes: z
       .array(
@@ -68,9 +81,17 @@ const TestResult = z
         }),
       )
       .optional()
-      .openapi({ description: 'What its run reported changed on the elements its steps used (absent: nothing). A `regression` means the verdict is `Changes Requested`; a `cosmetic` change is a note' }),
-    quarantined: z.boolean().optional().openapi({ description: 'true: quarantined; it ran and reports, but fails nothing and verifies nothing' }),
-    notCovered: z.array(z.string()).optional().openapi({ description: 'Parts of its goal its burn-in could not verify: the review does not count them as tested' }),
+      .openapi({
+        description:
+          'What its run reported changed on the elements its steps used (absent: nothing). A `regression` means the verdict is `Changes Requested`; a `cosmetic` change is a note',
+      }),
+    quarantined: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'true: quarantined; it ran and reports, but fails nothing and verifies nothing' }),
+    notCovered: z.array(z.string()).optional().openapi({
+      description: 'Parts of its goal its burn-in could not verify: the review does not count them as tested',
+    }),
   })
   .openapi('ChangeReviewTestResult');
 
@@ -81,18 +102,33 @@ export const ChangeReviewResponse = z
     mode: z.enum(['pr', 'rawChanges']),
     source: z.enum(['api', 'github', 'gitlab']),
     state: z.enum(['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED']),
-    phase: z.string().nullable().openapi({ description: 'While RUNNING: loading, selecting, creating-tests, running, verdict' }),
+    phase: z
+      .string()
+      .nullable()
+      .openapi({ description: 'While RUNNING: loading, selecting, creating-tests, running, verdict' }),
     verdict: z.enum(['Approved', 'Changes Requested', 'Comment']).nullable(),
     summary: z.string().nullable(),
     tests: z.array(TestResult),
     runShortId: shortId('run').nullable(),
     runUrl: z.string().url().nullable(),
-    change: z.object({ title: z.string(), url: z.string().nullable(), headSha: z.string().nullable(), fileCount: z.number().int() }).nullable(),
+    change: z
+      .object({
+        title: z.string(),
+        url: z.string().nullable(),
+        headSha: z.string().nullable(),
+        fileCount: z.number().int(),
+      })
+      .nullable(),
     prUrl: z.string().nullable(),
-    metadata: z.record(z.string(), z.string()).openapi({ description: "QA.tech action fields sent with the request (actor, branch, commitHash, …)" }),
+    metadata: z
+      .record(z.string(), z.string())
+      .openapi({ description: 'QA.tech action fields sent with the request (actor, branch, commitHash, …)' }),
     failureReason: z.string().nullable(),
     createdAt: z.string().datetime(),
     completedAt: z.string().datetime().nullable(),
-    usage: UsageSchema.openapi({ description: "Extension to the spec: the review's own LLM calls (choosing tests, wording the verdict); its new tests' burn-ins are on the test cases" }),
+    usage: UsageSchema.openapi({
+      description:
+        "Extension to the spec: the review's own LLM calls (choosing tests, wording the verdict); its new tests' burn-ins are on the test cases",
+    }),
   })
   .openapi('ChangeReview');

@@ -6,7 +6,15 @@ import { UsageSchema } from './usage.js';
 
 const EnvironmentOverride = z
   .union([
-    z.object({ url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'), name: z.string().optional() }).strict(),
+    z
+      .object({
+        url: z
+          .string()
+          .url()
+          .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+        name: z.string().optional(),
+      })
+      .strict(),
     z.object({ shortId: shortId('environment') }).strict(),
     z.object({ applicationBuildShortId: shortId('build') }).strict(),
   ])
@@ -22,12 +30,20 @@ export const ApplicationOverride = z
 
 export const SendMessage = z
   .object({
-    message: z.string().min(1).max(20_000).openapi({ example: 'Create a test that checks out the cart with express shipping, then run it' }),
-    applicationOverrides: z.array(ApplicationOverride).max(50).optional().openapi({
-      description:
-        'Environments (and device presets) for everything this conversation runs. Fixed by the first message: ignored in follow-ups, ' +
-        'where the conversation keeps the environments it started with.',
-    }),
+    message: z
+      .string()
+      .min(1)
+      .max(20_000)
+      .openapi({ example: 'Create a test that checks out the cart with express shipping, then run it' }),
+    applicationOverrides: z
+      .array(ApplicationOverride)
+      .max(50)
+      .optional()
+      .openapi({
+        description:
+          'Environments (and device presets) for everything this conversation runs. Fixed by the first message: ignored in follow-ups, ' +
+          'where the conversation keeps the environments it started with.',
+      }),
   })
   .openapi('ChatMessageRequest');
 
@@ -36,10 +52,16 @@ export const ChatMessageItem = z
     id: z.string(),
     role: z.enum(['user', 'assistant']),
     createdAt: z.string().datetime(),
-    text: z.string().openapi({ description: 'Plain text only: tool calls and reasoning are not exposed. For a FAILED reply, the reason.' }),
+    text: z.string().openapi({
+      description: 'Plain text only: tool calls and reasoning are not exposed. For a FAILED reply, the reason.',
+    }),
     status: z.enum(['INITIATED', 'PARTIAL', 'COMPLETED', 'CANCELLED', 'FAILED']),
-    isStreaming: z.boolean().openapi({ description: 'true while the assistant still streams tokens into this message' }),
-    usage: UsageSchema.optional().openapi({ description: "Extension to the spec, assistant messages only: the LLM calls and tokens of the turn's reply" }),
+    isStreaming: z
+      .boolean()
+      .openapi({ description: 'true while the assistant still streams tokens into this message' }),
+    usage: UsageSchema.optional().openapi({
+      description: "Extension to the spec, assistant messages only: the LLM calls and tokens of the turn's reply",
+    }),
   })
   .openapi('ChatMessageItem');
 
@@ -53,11 +75,19 @@ const conversationFields = {
 };
 
 export const ChatConversationResponse = z
-  .object({ ...conversationFields, messages: z.array(ChatMessageItem).openapi({ description: 'Most recent messages, newest first' }) })
+  .object({
+    ...conversationFields,
+    messages: z.array(ChatMessageItem).openapi({ description: 'Most recent messages, newest first' }),
+  })
   .openapi('ChatConversationResponse');
 
 export const ChatConversationList = z
-  .object({ chats: z.array(z.object(conversationFields).openapi('ChatConversationSummary')), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .object({
+    chats: z.array(z.object(conversationFields).openapi('ChatConversationSummary')),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .openapi('ChatConversationList');
 
 export const ChatParams = z.object({
@@ -65,18 +95,33 @@ export const ChatParams = z.object({
 });
 
 export const ChatQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(20).openapi({ description: 'Messages to return, newest first (default 20)' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .default(20)
+    .openapi({ description: 'Messages to return, newest first (default 20)' }),
 });
 
 export const ChatListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(maxOffset)
+    .default(0)
+    .openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
 });
 
 export const IdempotencyHeader = z.object({
   'idempotency-key': z.string().min(1).max(200).optional().openapi({
-    description: 'Idempotency-Key (header names are case-insensitive): a retried request with the same key is the same message: answered again, processed once',
+    description:
+      'Idempotency-Key (header names are case-insensitive): a retried request with the same key is the same message: answered again, processed once',
   }),
 });
 
-export const CancelResponse = z.object({ success: z.literal(true), messageId: z.string(), status: z.literal('CANCELLING') }).openapi('ChatCancelResponse');
+export const CancelResponse = z
+  .object({ success: z.literal(true), messageId: z.string(), status: z.literal('CANCELLING') })
+  .openapi('ChatCancelResponse');

@@ -50,7 +50,10 @@ const pctEncoded = '%[0-9A-Fa-f]{2}';
 const pchar = `([A-Za-z0-9._~!$&'()*+,;=:@-]|${pctEncoded})`;
 const userinfo = `([A-Za-z0-9._~!$&'()*+,;=:-]|${pctEncoded})+@`;
 const httpUrlPattern =
-  `^[Hh][Tt][Tt][Pp][Ss]?://(${userinfo})?${host}(:${port})?` + `(/${pchar}*)*` + `(\\?(${pchar}|[/?])*)?` + `(#(${pchar}|[/?])*)?$`;
+  `^[Hh][Tt][Tt][Pp][Ss]?://(${userinfo})?${host}(:${port})?` +
+  `(/${pchar}*)*` +
+  `(\\?(${pchar}|[/?])*)?` +
+  `(#(${pchar}|[/?])*)?$`;
 
 /** An absolute http(s) URL: other schemes (file:, javascript:, ftp:) and hostless URLs are refused, and the document says so. */
 export const httpUrl = () =>

@@ -7,11 +7,19 @@ const configName = z
   .string()
   .min(1)
   .max(80)
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must start with a letter or underscore and contain only letters, digits and underscores')
-  .openapi({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', example: 'LOGIN_PASSWORD', description: 'Unique in the project; steps reference it as {{name}}' });
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    'must start with a letter or underscore and contain only letters, digits and underscores',
+  )
+  .openapi({
+    pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+    example: 'LOGIN_PASSWORD',
+    description: 'Unique in the project; steps reference it as {{name}}',
+  });
 
 export const configType = z.enum(['plain', 'totp']).openapi({
-  description: '`totp`: the value is an otpauth://totp/ URI or a base32 seed; always secret; {{name}} types the code current when the step runs',
+  description:
+    '`totp`: the value is an otpauth://totp/ URI or a base32 seed; always secret; {{name}} types the code current when the step runs',
 });
 
 const configValue = z.string().max(10_000).openapi({ example: 'correct-horse-battery-staple' });
@@ -20,7 +28,10 @@ export const CreateConfig = z
   .object({
     name: configName,
     value: configValue,
-    isSecret: z.boolean().default(false).openapi({ description: 'A secret value is never returned by the API and never shown to the model in clear' }),
+    isSecret: z
+      .boolean()
+      .default(false)
+      .openapi({ description: 'A secret value is never returned by the API and never shown to the model in clear' }),
     type: configType.default('plain'),
   })
   .openapi('CreateConfig');
@@ -30,7 +41,8 @@ export const UpdateConfig = z
     name: configName.optional(),
     value: configValue.optional(),
     isSecret: z.boolean().optional().openapi({
-      description: 'Turning a secret into a plain config requires a new `value` in the same request, so the old secret is never revealed',
+      description:
+        'Turning a secret into a plain config requires a new `value` in the same request, so the old secret is never revealed',
     }),
     type: configType.optional(),
   })

@@ -19,7 +19,11 @@ const locale = z
   .max(35)
   .regex(new RegExp(localePattern), 'must be a BCP 47 locale such as en-US')
   .refine((value) => isValid(() => Intl.getCanonicalLocales(value)), 'must be a BCP 47 locale such as en-US')
-  .openapi({ example: 'en-US', pattern: localePattern, description: 'BCP 47 language tag: language, optional script, optional region (`en-US`, `zh-Hant-TW`, `es-419`)' });
+  .openapi({
+    example: 'en-US',
+    pattern: localePattern,
+    description: 'BCP 47 language tag: language, optional script, optional region (`en-US`, `zh-Hant-TW`, `es-419`)',
+  });
 
 // The document lists this runtime's IANA zone names (what Intl resolves zones to, plus UTC) as the pattern;
 // the server asks Intl itself, which also takes the aliases (Asia/Kolkata, US/Pacific) and any letter case.
@@ -29,11 +33,15 @@ const timezoneId = z
   .trim()
   .min(1)
   .max(64)
-  .refine((value) => isValid(() => new Intl.DateTimeFormat('en-US', { timeZone: value })), 'must be an IANA time zone such as Europe/Paris')
+  .refine(
+    (value) => isValid(() => new Intl.DateTimeFormat('en-US', { timeZone: value })),
+    'must be an IANA time zone such as Europe/Paris',
+  )
   .openapi('IanaTimeZone', {
     example: 'Europe/Paris',
     pattern: `^(${timeZoneNames.map((zone) => zone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`,
-    description: "An IANA time zone name such as `Europe/Paris`, checked with the server's Intl time zone data (aliases such as `Asia/Kolkata` are accepted too)",
+    description:
+      "An IANA time zone name such as `Europe/Paris`, checked with the server's Intl time zone data (aliases such as `Asia/Kolkata` are accepted too)",
   });
 
 const userAgent = z.string().trim().min(1).max(1000);

@@ -12,7 +12,10 @@ export const CreateEnvironment = z
     url: url.optional(),
     applicationBuildShortId: shortId('build').optional(),
     isProduction: z.boolean().default(false),
-    isDefault: z.boolean().default(false).openapi({ description: "Make it the application's default; an application's first environment always is" }),
+    isDefault: z
+      .boolean()
+      .default(false)
+      .openapi({ description: "Make it the application's default; an application's first environment always is" }),
     access: EnvironmentAccessInputSchema.optional(),
   })
   .refine((b) => (b.url === undefined) !== (b.applicationBuildShortId === undefined), {
@@ -25,5 +28,11 @@ export const CreateEnvironment = z
   });
 
 export const UpdateEnvironment = z
-  .object({ name: name(80).optional(), url: url.optional(), isProduction: z.boolean().optional(), isDefault: z.literal(true).optional(), access: EnvironmentAccessInputSchema.optional() })
+  .object({
+    name: name(80).optional(),
+    url: url.optional(),
+    isProduction: z.boolean().optional(),
+    isDefault: z.literal(true).optional(),
+    access: EnvironmentAccessInputSchema.optional(),
+  })
   .openapi('UpdateEnvironment');

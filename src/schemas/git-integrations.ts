@@ -10,19 +10,28 @@ const privateKey = z.string().min(1).max(20_000).openapi({
   example: '-----BEGIN RSA PRIVATE KEY-----\n…\n-----END RSA PRIVATE KEY-----\n',
 });
 const appId = z
-  .union([z.number().int().min(1).max(999_999_999_999), z.string().regex(/^([1-9][0-9]{0,11}|Iv[0-9A-Za-z.]{1,40})$/, 'must be the numeric App ID or the Client ID (Iv…)')])
+  .union([
+    z.number().int().min(1).max(999_999_999_999),
+    z.string().regex(/^([1-9][0-9]{0,11}|Iv[0-9A-Za-z.]{1,40})$/, 'must be the numeric App ID or the Client ID (Iv…)'),
+  ])
   .openapi({ description: "The GitHub App's ID (or its Client ID)", example: 123456 });
-const token = z.string().min(1).max(1_000).openapi({ description: 'The access token. Write-only.', example: 'glpat-…' });
+const token = z
+  .string()
+  .min(1)
+  .max(1_000)
+  .openapi({ description: 'The access token. Write-only.', example: 'glpat-…' });
 const webhookSecret = z.string().min(1).max(500).openapi({
   description: 'The secret webhook deliveries are signed (GitHub) or tagged (GitLab) with. Write-only.',
   example: 'a-long-random-string',
 });
 const githubBaseUrl = httpUrl().max(2_000).openapi({
-  description: "GitHub's REST API root: `https://api.github.com` (the default) or GitHub Enterprise Server's `https://HOST/api/v3`",
+  description:
+    "GitHub's REST API root: `https://api.github.com` (the default) or GitHub Enterprise Server's `https://HOST/api/v3`",
   example: 'https://github.acme.internal/api/v3',
 });
 const gitlabBaseUrl = httpUrl().max(2_000).openapi({
-  description: 'The GitLab instance: `https://gitlab.com` (the default) or a self-managed one (the API is under `/api/v4`)',
+  description:
+    'The GitLab instance: `https://gitlab.com` (the default) or a self-managed one (the API is under `/api/v4`)',
   example: 'https://gitlab.acme.internal',
 });
 
@@ -35,13 +44,20 @@ const GitHubApp = z
     webhookSecret: webhookSecret.optional(),
     baseUrl: githubBaseUrl.optional(),
   })
-  .openapi('CreateGitHubAppIntegration', { description: 'GitHub as a GitHub App: the installation is found per repository; installation tokens are minted on demand, kept in memory, never stored' });
+  .openapi('CreateGitHubAppIntegration', {
+    description:
+      'GitHub as a GitHub App: the installation is found per repository; installation tokens are minted on demand, kept in memory, never stored',
+  });
 
 const GitHubToken = z
   .object({
     provider: z.literal('github'),
     auth: z.literal('token'),
-    token: token.openapi({ description: 'A personal access token or fine-grained token (pull requests, issues, statuses: write). Write-only.', example: 'github_pat_…' }),
+    token: token.openapi({
+      description:
+        'A personal access token or fine-grained token (pull requests, issues, statuses: write). Write-only.',
+      example: 'github_pat_…',
+    }),
     webhookSecret: webhookSecret.optional(),
     baseUrl: githubBaseUrl.optional(),
   })
@@ -50,11 +66,16 @@ const GitHubToken = z
 const GitLab = z
   .object({
     provider: z.literal('gitlab'),
-    token: token.openapi({ description: 'A project or group access token with the `api` scope. Write-only.', example: 'glpat-…' }),
+    token: token.openapi({
+      description: 'A project or group access token with the `api` scope. Write-only.',
+      example: 'glpat-…',
+    }),
     webhookSecret: webhookSecret.optional(),
     baseUrl: gitlabBaseUrl.optional(),
   })
-  .openapi('CreateGitLabIntegration', { description: 'GitLab with a project or group access token; comments are posted as its bot user' });
+  .openapi('CreateGitLabIntegration', {
+    description: 'GitLab with a project or group access token; comments are posted as its bot user',
+  });
 
 export const CreateGitIntegration = z
   .discriminatedUnion('provider', [z.discriminatedUnion('auth', [GitHubApp, GitHubToken]), GitLab])
@@ -62,11 +83,20 @@ export const CreateGitIntegration = z
 
 export const UpdateGitIntegration = z
   .object({
-    auth: z.enum(['app', 'token']).optional().openapi({ description: 'GitHub only. Switching needs the new credentials in the same request; the old ones are dropped.' }),
+    auth: z.enum(['app', 'token']).optional().openapi({
+      description: 'GitHub only. Switching needs the new credentials in the same request; the old ones are dropped.',
+    }),
     appId: appId.optional(),
     privateKey: privateKey.optional(),
     token: token.optional(),
-    webhookSecret: webhookSecret.nullable().optional().openapi({ description: 'A new secret, or null to remove it. Write-only.' }),
-    baseUrl: httpUrl().max(2_000).nullable().optional().openapi({ description: "A new base URL, or null for the provider's public service" }),
+    webhookSecret: webhookSecret
+      .nullable()
+      .optional()
+      .openapi({ description: 'A new secret, or null to remove it. Write-only.' }),
+    baseUrl: httpUrl()
+      .max(2_000)
+      .nullable()
+      .optional()
+      .openapi({ description: "A new base URL, or null for the provider's public service" }),
   })
   .openapi('UpdateGitIntegration');

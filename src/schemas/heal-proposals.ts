@@ -8,14 +8,20 @@ import { StepSchema } from './test-cases.js';
 
 const HealedStepSchema = z
   .object({
-    index: z.number().int().openapi({ description: '0-based index into the steps (step N in messages is index N - 1)' }),
+    index: z
+      .number()
+      .int()
+      .openapi({ description: '0-based index into the steps (step N in messages is index N - 1)' }),
     from: z.string().nullable().optional(),
     to: z.string(),
     via: z.enum(['fallback', 'llm', 'expectation']).openapi({
       description:
         '`fallback`: a recorded alternative matched; `llm`: the model re-found the element and the pick was checked; `expectation`: the step failed because its element now shows other text (a new locale or copy), offered as its new expectation and never applied without a person',
     }),
-    reason: z.string().optional().openapi({ description: "The model's justification (llm), or the new text in plain words (expectation)" }),
+    reason: z
+      .string()
+      .optional()
+      .openapi({ description: "The model's justification (llm), or the new text in plain words (expectation)" }),
   })
   .openapi('HealedStep');
 
@@ -24,8 +30,12 @@ export const HealProposalSchema = z
     testCaseId: z.string().uuid(),
     basedOnVersion: z.number().int(),
     version: z.number().int().openapi({ description: 'The steps version accepting this proposal creates' }),
-    status: z.enum(['PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED']).openapi({ description: 'SUPERSEDED: the steps changed before anyone decided' }),
-    steps: z.array(StepSchema).openapi({ description: 'The whole step list: healed locators in front of the recorded ones, which stay as fallbacks' }),
+    status: z
+      .enum(['PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED'])
+      .openapi({ description: 'SUPERSEDED: the steps changed before anyone decided' }),
+    steps: z.array(StepSchema).openapi({
+      description: 'The whole step list: healed locators in front of the recorded ones, which stay as fallbacks',
+    }),
     healed: z.array(HealedStepSchema),
     createdAt: z.string().datetime(),
     decidedAt: z.string().datetime().nullable(),

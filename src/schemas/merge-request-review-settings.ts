@@ -9,13 +9,26 @@ const provider = z.enum(['github', 'gitlab']).openapi({ example: 'github' });
 export const SaveMergeRequestReviewSettings = z
   .object({
     provider,
-    repository: z.string().min(3).max(300).regex(/^[^\s/]+(\/[^\s/]+)+$/, 'repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)').openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
+    repository: z
+      .string()
+      .min(3)
+      .max(300)
+      .regex(
+        /^[^\s/]+(\/[^\s/]+)+$/,
+        'repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)',
+      )
+      .openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
     reviewContext: z.string().max(10_000).nullable().optional(),
     autoRun: z.boolean().optional().openapi({ description: 'Default true' }),
     includeDrafts: z.boolean().optional().openapi({ description: 'Default false' }),
     commentOnOpen: z.boolean().optional().openapi({ description: 'Default false' }),
     environmentMapping: z.record(z.string().min(1).max(200), shortId('application')).optional(),
-    handle: z.string().trim().regex(/^@?[\w.-]{1,100}$/, 'a handle is letters, digits, `.`, `_` or `-`').optional().openapi({ example: '@proctor', description: 'Default `@proctor`' }),
+    handle: z
+      .string()
+      .trim()
+      .regex(/^@?[\w.-]{1,100}$/, 'a handle is letters, digits, `.`, `_` or `-`')
+      .optional()
+      .openapi({ example: '@proctor', description: 'Default `@proctor`' }),
   })
   .strict()
   .openapi('SaveMergeRequestReviewSettings');

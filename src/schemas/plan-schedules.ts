@@ -21,6 +21,11 @@ export const cron = z
 export const CreatePlanSchedule = z
   .object({
     cron,
-    description: z.string().trim().max(500).optional().openapi({ example: 'Weekday mornings', description: "Shown as the runs' actor: `schedule:<description>`" }),
+    description: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .openapi({ example: 'Weekday mornings', description: "Shown as the runs' actor: `schedule:<description>`" }),
   })
   .openapi('CreateTestPlanSchedule');

@@ -14,17 +14,31 @@ const healPolicy = z.enum(healPolicies).openapi({
   example: 'review',
 });
 
-const retries = z.number().int().min(0).max(maxTestRetries).openapi({
-  description:
-    `How many times a failed test of a run is executed again before it is reported (default ${defaultTestRetries}). ` +
-    'A test that passes on a retry is PASSED with `flaky: true`; a test that cannot run as defined (`failureKind: test-definition`) is not retried.',
-  example: 1,
-});
+const retries = z
+  .number()
+  .int()
+  .min(0)
+  .max(maxTestRetries)
+  .openapi({
+    description:
+      `How many times a failed test of a run is executed again before it is reported (default ${defaultTestRetries}). ` +
+      'A test that passes on a retry is PASSED with `flaky: true`; a test that cannot run as defined (`failureKind: test-definition`) is not retried.',
+    example: 1,
+  });
 
 const quarantine = z
   .object({
-    flakeRate: z.number().min(minRuleFlakeRate).max(1).openapi({ description: 'Quarantine at this flake rate or above (a fraction: 0.3 is 30%)', example: 0.3 }),
-    minRuns: z.number().int().min(1).max(flakeWindow).openapi({ description: `…over at least this many of the last ${flakeWindow} finished runs`, example: 10 }),
+    flakeRate: z
+      .number()
+      .min(minRuleFlakeRate)
+      .max(1)
+      .openapi({ description: 'Quarantine at this flake rate or above (a fraction: 0.3 is 30%)', example: 0.3 }),
+    minRuns: z
+      .number()
+      .int()
+      .min(1)
+      .max(flakeWindow)
+      .openapi({ description: `…over at least this many of the last ${flakeWindow} finished runs`, example: 10 }),
   })
   .strict()
   .nullable()
@@ -34,17 +48,34 @@ const quarantine = z
       '`quarantined` flag) still runs and reports, with `quarantined: true`, but its failure fails neither the run nor a change review.',
   });
 
-const issueResolveAfterRuns = z.number().int().min(1).max(maxIssueResolveAfterRuns).openapi({
-  description: `An open issue (\`GET /v1/issues\`) resolves itself after this many passing runs, without it, of the tests that saw it (default ${defaultIssueResolveAfterRuns}).`,
-  example: 3,
-});
-const signalIgnoreUrls = z.array(z.string().min(1).max(500)).max(50).openapi({
-  description: 'Request URLs whose failures are not quality signals: `*` matches any characters, a pattern without `*` any URL containing it.',
-  example: ['*/analytics/*', 'https://status.example.com'],
-});
+const issueResolveAfterRuns = z
+  .number()
+  .int()
+  .min(1)
+  .max(maxIssueResolveAfterRuns)
+  .openapi({
+    description: `An open issue (\`GET /v1/issues\`) resolves itself after this many passing runs, without it, of the tests that saw it (default ${defaultIssueResolveAfterRuns}).`,
+    example: 3,
+  });
+const signalIgnoreUrls = z
+  .array(z.string().min(1).max(500))
+  .max(50)
+  .openapi({
+    description:
+      'Request URLs whose failures are not quality signals: `*` matches any characters, a pattern without `*` any URL containing it.',
+    example: ['*/analytics/*', 'https://status.example.com'],
+  });
 
-export const ProjectSettingsSchema = z.object({ healPolicy, retries, quarantine, issueResolveAfterRuns, signalIgnoreUrls }).openapi('ProjectSettings');
+export const ProjectSettingsSchema = z
+  .object({ healPolicy, retries, quarantine, issueResolveAfterRuns, signalIgnoreUrls })
+  .openapi('ProjectSettings');
 export const UpdateProjectSettings = z
-  .object({ healPolicy: healPolicy.optional(), retries: retries.optional(), quarantine: quarantine.optional(), issueResolveAfterRuns: issueResolveAfterRuns.optional(), signalIgnoreUrls: signalIgnoreUrls.optional() })
+  .object({
+    healPolicy: healPolicy.optional(),
+    retries: retries.optional(),
+    quarantine: quarantine.optional(),
+    issueResolveAfterRuns: issueResolveAfterRuns.optional(),
+    signalIgnoreUrls: signalIgnoreUrls.optional(),
+  })
   .strict()
   .openapi('UpdateProjectSettings');

@@ -16,7 +16,12 @@ export const waitForField = 'waitForDependenciesProjectTestCaseIds';
  * A list whose entries must be distinct, documented as `uniqueItems`. Ids (short ids, UUIDs) are compared
  * case-insensitively; free text (labels) as written, which is what `uniqueItems` says.
  */
-export const distinctList = <T extends z.ZodString>(item: T, max: number, what: string, compare: 'ids' | 'exact' = 'ids') => {
+export const distinctList = <T extends z.ZodString>(
+  item: T,
+  max: number,
+  what: string,
+  compare: 'ids' | 'exact' = 'ids',
+) => {
   const key = compare === 'ids' ? (entry: string) => entry.toLowerCase() : (entry: string) => entry;
   return z
     .array(item)
@@ -24,25 +29,23 @@ export const distinctList = <T extends z.ZodString>(item: T, max: number, what: 
     .superRefine((entries, ctx) => {
       const seen = new Set<string>();
       entries.forEach((entry, i) => {
-        if (seen.has(key(entry))) ctx.addIssue({ code: 'custom', path: [i], message: `${what} ${entry} is listed more than once` });
+        if (seen.has(key(entry)))
+          ctx.addIssue({ code: 'custom', path: [i], message: `${what} ${entry} is listed more than once` });
         seen.add(key(entry));
       });
     })
     .openapi({ uniqueItems: true });
 };
 
-export const goal = z
-  .string()
-  .trim()
-  .min(1)
-  .max(4000)
-  .openapi({ example: 'Add the first product to the cart and pay with the saved card', description: 'What the test must achieve, in plain words' });
+export const goal = z.string().trim().min(1).max(4000).openapi({
+  example: 'Add the first product to the cart and pay with the saved card',
+  description: 'What the test must achieve, in plain words',
+});
 
-export const expectedResult = z
-  .string()
-  .trim()
-  .max(4000)
-  .openapi({ example: 'The order confirmation page shows an order number', description: 'How to tell the goal was reached; an empty string stores none' });
+export const expectedResult = z.string().trim().max(4000).openapi({
+  example: 'The order confirmation page shows an order number',
+  description: 'How to tell the goal was reached; an empty string stores none',
+});
 
 export const label = z
   .string()
@@ -53,7 +56,8 @@ export const label = z
   .openapi({ example: 'smoke' });
 
 export const labels = distinctList(label, 20, 'label', 'exact').openapi({
-  description: 'Extension to the spec: free-form tags (case-sensitive, no commas) that `GET /v1/test-cases?labels=` filters on.',
+  description:
+    'Extension to the spec: free-form tags (case-sensitive, no commas) that `GET /v1/test-cases?labels=` filters on.',
   example: ['smoke', 'checkout'],
 });
 
@@ -64,16 +68,21 @@ export const resumeFrom = uuid().openapi({
 });
 
 export const waitFor = distinctList(uuid(), 100, 'test case').openapi({
-  description: 'Ids of test cases that must all finish COMPLETED with result PASSED before this one runs, in a fresh browser session',
+  description:
+    'Ids of test cases that must all finish COMPLETED with result PASSED before this one runs, in a fresh browser session',
 });
 
 export const CreateTestCase = z
   .object({
     name: name(80).openapi({ example: 'Checkout with a saved card' }),
     goal,
-    applicationShortId: shortId('application').openapi({ description: 'The application the test case exercises; must belong to the project' }),
+    applicationShortId: shortId('application').openapi({
+      description: 'The application the test case exercises; must belong to the project',
+    }),
     expectedResult: expectedResult.optional(),
-    configShortIds: distinctList(shortId('config'), 50, 'config').optional().openapi({ description: 'Configs (e.g. credentials) the test may use' }),
+    configShortIds: distinctList(shortId('config'), 50, 'config')
+      .optional()
+      .openapi({ description: 'Configs (e.g. credentials) the test may use' }),
     scenarioShortId: shortId('scenario').optional(),
     [resumeFromField]: resumeFrom.optional(),
     [waitForField]: waitFor.optional(),
@@ -85,17 +94,31 @@ export const UpdateTestCase = z
   .object({
     name: name(80).optional(),
     goal: goal.optional(),
-    expectedResult: expectedResult.nullable().optional().openapi({ description: 'null (or an empty string) clears it' }),
-    isEnabled: z.boolean().optional().openapi({ description: 'Whether test plans run it; only a test case whose generation COMPLETED can be enabled' }),
+    expectedResult: expectedResult
+      .nullable()
+      .optional()
+      .openapi({ description: 'null (or an empty string) clears it' }),
+    isEnabled: z.boolean().optional().openapi({
+      description: 'Whether test plans run it; only a test case whose generation COMPLETED can be enabled',
+    }),
     labels: labels.optional().openapi({ description: 'Replaces the whole list; [] removes every label' }),
-    [resumeFromField]: resumeFrom.nullable().optional().openapi({ description: 'null removes the resume-from dependency' }),
-    [waitForField]: waitFor.optional().openapi({ description: 'Replaces the whole list; [] removes every wait-for dependency' }),
-    quarantined: z.boolean().optional().openapi({ description: 'Quarantine by hand: the test still runs and reports, but its failure fails neither a run nor a change review' }),
+    [resumeFromField]: resumeFrom
+      .nullable()
+      .optional()
+      .openapi({ description: 'null removes the resume-from dependency' }),
+    [waitForField]: waitFor
+      .optional()
+      .openapi({ description: 'Replaces the whole list; [] removes every wait-for dependency' }),
+    quarantined: z.boolean().optional().openapi({
+      description:
+        'Quarantine by hand: the test still runs and reports, but its failure fails neither a run nor a change review',
+    }),
   })
   .openapi('UpdateTestCase');
 
 export const GenerationStatusSchema = z.enum(['GENERATING', 'COMPLETED', 'FAILED']).openapi({
-  description: '`GENERATING` from creation until burn-in has recorded the steps (`COMPLETED`); `FAILED` when burn-in or starting it failed (see `failureReason`)',
+  description:
+    '`GENERATING` from creation until burn-in has recorded the steps (`COMPLETED`); `FAILED` when burn-in or starting it failed (see `failureReason`)',
 });
 
 export const TestCaseSummarySchema = z
@@ -117,35 +140,68 @@ export const StepSchema = z
   .object({
     action: z.enum(stepActions),
     locator: z.string().optional().openapi({ example: "getByRole('button', { name: 'Add to cart' })" }),
-    fallbacks: z.array(z.string()).optional().openapi({ description: 'Other locators of the same element, tried together with `locator`; a heal puts its locator in front of them' }),
+    fallbacks: z.array(z.string()).optional().openapi({
+      description:
+        'Other locators of the same element, tried together with `locator`; a heal puts its locator in front of them',
+    }),
     target: z
       .object({
         role: z.string(),
         name: z.string().optional(),
-        text: z.string().optional().openapi({ description: 'Its whole visible text when recorded (short elements only): the expectation of an element without a name' }),
+        text: z.string().optional().openapi({
+          description:
+            'Its whole visible text when recorded (short elements only): the expectation of an element without a name',
+        }),
       })
       .optional()
-      .openapi({ description: 'The element as recorded: every replay compares the element it uses with it (role, name, and for an assertion its expectation)' }),
-    value: z.string().optional().openapi({ description: 'May reference configs as {{NAME}}, substituted only when the step runs' }),
+      .openapi({
+        description:
+          'The element as recorded: every replay compares the element it uses with it (role, name, and for an assertion its expectation)',
+      }),
+    value: z
+      .string()
+      .optional()
+      .openapi({ description: 'May reference configs as {{NAME}}, substituted only when the step runs' }),
     description: z.string().openapi({ example: 'Add the first product to the cart' }),
     dropTarget: z
-      .object({ locator: z.string(), fallbacks: z.array(z.string()).optional(), target: z.object({ role: z.string(), name: z.string().optional(), text: z.string().optional() }).optional() })
+      .object({
+        locator: z.string(),
+        fallbacks: z.array(z.string()).optional(),
+        target: z.object({ role: z.string(), name: z.string().optional(), text: z.string().optional() }).optional(),
+      })
       .optional()
-      .openapi({ description: '`drag`: the element dropped on, found and compared with its recording like the step\'s own' }),
+      .openapi({
+        description: "`drag`: the element dropped on, found and compared with its recording like the step's own",
+      }),
     scroll: z
-      .object({ direction: z.enum(scrollDirections), pixels: z.number().int().positive().max(100_000).optional(), untilText: z.string().optional() })
+      .object({
+        direction: z.enum(scrollDirections),
+        pixels: z.number().int().positive().max(100_000).optional(),
+        untilText: z.string().optional(),
+      })
       .optional()
-      .openapi({ description: '`scroll` inside the element (a container) instead of scrolling it into view; `untilText` must appear' }),
+      .openapi({
+        description:
+          '`scroll` inside the element (a container) instead of scrolling it into view; `untilText` must appear',
+      }),
     // Without it here an edit of the steps (PUT /v1/test-cases/{id}/steps) dropped a mail step's subject, timeout,
     // expectations and code shape.
-    email: EmailStepSchema.optional().openapi({ description: '`wait_for_email` (its `value` is the address, e.g. `{{INBOX}}`): which mail, how long, what it must hold' }),
-    http: HttpStepSchema.optional().openapi({ description: '`http_request`: the API call, what it must answer and the run variables it saves' }),
+    email: EmailStepSchema.optional().openapi({
+      description:
+        '`wait_for_email` (its `value` is the address, e.g. `{{INBOX}}`): which mail, how long, what it must hold',
+    }),
+    http: HttpStepSchema.optional().openapi({
+      description: '`http_request`: the API call, what it must answer and the run variables it saves',
+    }),
     ...stepEventFields,
   })
   .openapi('Step');
 
 const FailedReplaySchema = z.object({
-  failedStepIndex: z.number().int().openapi({ description: '0-based index of the failing step; -1 when the start page did not open' }),
+  failedStepIndex: z
+    .number()
+    .int()
+    .openapi({ description: '0-based index of the failing step; -1 when the start page did not open' }),
   error: z.string(),
   failureKind: z.enum(failureKinds).optional(),
 });
@@ -153,12 +209,21 @@ const FailedReplaySchema = z.object({
 export const RecordingCheckSchema = z
   .object({
     status: z.enum(['PASSED', 'FAILED']),
-    attempts: z.number().int().min(1).openapi({ description: 'Replays done: 1 when the first recording replayed, one more each time the agent recorded again from a failing step (at most 3)' }),
+    attempts: z.number().int().min(1).openapi({
+      description:
+        'Replays done: 1 when the first recording replayed, one more each time the agent recorded again from a failing step (at most 3)',
+    }),
     durationMs: z.number().int().min(0).openapi({ description: 'How long the last replay took' }),
     failedStepIndex: z.number().int().optional().openapi({ description: 'FAILED: 0-based index of the failing step' }),
-    error: z.string().optional().openapi({ example: 'step 2 (scroll): "Select row 250" did not appear while scrolling down for 10000 ms' }),
+    error: z
+      .string()
+      .optional()
+      .openapi({ example: 'step 2 (scroll): "Select row 250" did not appear while scrolling down for 10000 ms' }),
     failureKind: z.enum(failureKinds).optional(),
-    rerecordedAfter: z.array(FailedReplaySchema).openapi({ description: 'Earlier replays that failed, after which the agent recorded again from the failing step, oldest first' }),
+    rerecordedAfter: z.array(FailedReplaySchema).openapi({
+      description:
+        'Earlier replays that failed, after which the agent recorded again from the failing step, oldest first',
+    }),
     stepsVersion: z.number().int().optional().openapi({ description: 'The steps version it replayed' }),
   })
   .openapi('RecordingCheck');
@@ -171,19 +236,28 @@ export const TestCaseDetailSchema = TestCaseSummarySchema.extend({
   [resumeFromField]: z.string().uuid().nullable(),
   [waitForField]: z.array(z.string().uuid()),
   steps: z
-    .object({ version: z.number().int().openapi({ description: 'Increases each time the steps change' }), steps: z.array(StepSchema) })
+    .object({
+      version: z.number().int().openapi({ description: 'Increases each time the steps change' }),
+      steps: z.array(StepSchema),
+    })
     .nullable()
     .openapi({ description: 'The recorded steps; null until burn-in has recorded them' }),
   notCovered: z.array(z.string()).openapi({
-    description: 'Parts of the goal the burn-in agent said it could not verify: a pass of this test does not prove them (empty when none)',
+    description:
+      'Parts of the goal the burn-in agent said it could not verify: a pass of this test does not prove them (empty when none)',
     example: ["the downloaded file's contents"],
   }),
   recordingCheck: RecordingCheckSchema.nullable().openapi({
-    description: 'The verifying replay of its burn-in: before the steps were saved they were replayed in a fresh browser with no model call, as every run replays them (null for a test case recorded before this check existed)',
+    description:
+      'The verifying replay of its burn-in: before the steps were saved they were replayed in a fresh browser with no model call, as every run replays them (null for a test case recorded before this check existed)',
   }),
-  quarantined: z.boolean().openapi({ description: 'Quarantined by hand (see `PATCH`); the project rule in `/v1/project/settings` may quarantine it in a run as well' }),
+  quarantined: z.boolean().openapi({
+    description:
+      'Quarantined by hand (see `PATCH`); the project rule in `/v1/project/settings` may quarantine it in a run as well',
+  }),
   flakeRate: z.number().min(0).max(1).openapi({
-    description: 'Runs that passed only on a retry, over its last finished runs (at most 20; a run that failed on every attempt counts as a run, not as flaky); 0 with none',
+    description:
+      'Runs that passed only on a retry, over its last finished runs (at most 20; a run that failed on every attempt counts as a run, not as flaky); 0 with none',
     example: 0.15,
   }),
   recentRuns: z.number().int().min(0).openapi({ description: 'Finished runs the flake rate counts (at most 20)' }),
@@ -196,21 +270,39 @@ export const CreatedTestCase = z
     testCase: z.object({
       id: z.string().uuid(),
       name: z.string(),
-      url: z.string().url().openapi({ description: 'Dashboard page of the test case', example: 'https://app.proctor.example/test-cases/3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b' }),
+      url: z.string().url().openapi({
+        description: 'Dashboard page of the test case',
+        example: 'https://app.proctor.example/test-cases/3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b',
+      }),
     }),
   })
   .openapi('CreatedTestCase');
 
 export const ListQuery = z.object({
-  applicationShortId: shortId('application').optional().openapi({ description: 'Only test cases of this application; an unknown application is a 404' }),
+  applicationShortId: shortId('application')
+    .optional()
+    .openapi({ description: 'Only test cases of this application; an unknown application is a 404' }),
   labels: z.string().optional().openapi({
-    description: 'Comma-separated labels; a test case matches only when it has ALL of them (case-sensitive; blank entries are ignored)',
+    description:
+      'Comma-separated labels; a test case matches only when it has ALL of them (case-sensitive; blank entries are ignored)',
     example: 'smoke,checkout',
   }),
   isEnabled: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50).openapi({ description: 'Maximum results (default 50, at most 1000, the CLI\'s range)' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(50)
+    .openapi({ description: "Maximum results (default 50, at most 1000, the CLI's range)" }),
   // The explicit type: coercion turns null into 0, which the document generator would otherwise call nullable.
-  offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0, description: 'Results to skip (default 0)' }),
+  offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({
+    type: 'integer',
+    minimum: 0,
+    maximum: maxOffset,
+    default: 0,
+    description: 'Results to skip (default 0)',
+  }),
 });
 
 export const TestCaseList = z

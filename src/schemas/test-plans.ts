@@ -6,7 +6,9 @@ import { shortIdPattern } from '../domain/short-ids.js';
 
 const webhookUrl = httpUrl().openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
 
-export const NotifyOn = z.enum(['failure', 'always']).openapi({ description: '`failure`: only when the run does not pass; `always`: after every run' });
+export const NotifyOn = z
+  .enum(['failure', 'always'])
+  .openapi({ description: '`failure`: only when the run does not pass; `always`: after every run' });
 
 const description = z.string().trim().max(2000);
 const owner = z.string().trim().min(1).max(120).openapi({ example: 'qa@shop.example.com' });
@@ -15,14 +17,24 @@ const owner = z.string().trim().min(1).max(120).openapi({ example: 'qa@shop.exam
 const environmentRequired = 'environment is required and cannot be cleared';
 const environmentShortId = z
   .string({ error: (issue) => (issue.input === undefined || issue.input === null ? environmentRequired : undefined) })
-  .regex(new RegExp(shortIdDocPattern('environment')), `must be an environment short id matching ${shortIdPattern('environment')}`)
-  .openapi({ pattern: shortIdDocPattern('environment'), example: 'env-staging_8d2kq0x1mzpa', description: 'Must be an environment of that application; required' });
+  .regex(
+    new RegExp(shortIdDocPattern('environment')),
+    `must be an environment short id matching ${shortIdPattern('environment')}`,
+  )
+  .openapi({
+    pattern: shortIdDocPattern('environment'),
+    example: 'env-staging_8d2kq0x1mzpa',
+    description: 'Must be an environment of that application; required',
+  });
 
 const PlanApplicationInput = z
   .object({
     applicationShortId: shortId('application'),
     environmentShortId,
-    devicePresetShortId: shortId('devicePreset').nullable().optional().openapi({ description: "null or absent: the application's default device preset" }),
+    devicePresetShortId: shortId('devicePreset')
+      .nullable()
+      .optional()
+      .openapi({ description: "null or absent: the application's default device preset" }),
   })
   .openapi('TestPlanApplicationParametersInput');
 
@@ -33,7 +45,11 @@ export const planApplications = z
     const seen = new Set<string>();
     entries.forEach((entry, i) => {
       if (seen.has(entry.applicationShortId)) {
-        ctx.addIssue({ code: 'custom', path: [i, 'applicationShortId'], message: `application ${entry.applicationShortId} is listed more than once` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'applicationShortId'],
+          message: `application ${entry.applicationShortId} is listed more than once`,
+        });
       }
       seen.add(entry.applicationShortId);
     });
@@ -51,17 +67,26 @@ export const testCaseIds = z
   .superRefine((ids, ctx) => {
     const seen = new Set<string>();
     ids.forEach((id, i) => {
-      if (seen.has(id.toLowerCase())) ctx.addIssue({ code: 'custom', path: [i], message: `test case ${id} is listed more than once` });
+      if (seen.has(id.toLowerCase()))
+        ctx.addIssue({ code: 'custom', path: [i], message: `test case ${id} is listed more than once` });
       seen.add(id.toLowerCase());
     });
   })
-  .openapi({ uniqueItems: true, description: "Ids of the project's test cases, in run order (replaces the whole list); each at most once (compared case-insensitively)" });
+  .openapi({
+    uniqueItems: true,
+    description:
+      "Ids of the project's test cases, in run order (replaces the whole list); each at most once (compared case-insensitively)",
+  });
 
 export const NotificationSettings = z
   .object({
     email: z
       .object({
-        recipients: z.array(z.email()).min(1).max(20).openapi({ example: ['qa@shop.example.com'] }),
+        recipients: z
+          .array(z.email())
+          .min(1)
+          .max(20)
+          .openapi({ example: ['qa@shop.example.com'] }),
         notifyOn: NotifyOn.default('failure'),
       })
       .nullable()
@@ -88,7 +113,8 @@ export const CreateTestPlan = z
     applications: planApplications.default([]),
     notifications: NotificationSettings.optional(),
     isDefault: z.boolean().optional().openapi({
-      description: "Make it the project's default plan (moving the default from another plan). Absent: it becomes the default only if the project has none.",
+      description:
+        "Make it the project's default plan (moving the default from another plan). Absent: it becomes the default only if the project has none.",
     }),
   })
   .openapi('CreateTestPlan');
@@ -101,7 +127,9 @@ export const UpdateTestPlan = z
     testCaseIds: testCaseIds.optional(),
     applications: planApplications.optional(),
     notifications: NotificationSettings.optional(),
-    isDefault: z.boolean().optional().openapi({ description: 'true moves the project default to this plan; false leaves the project without a default if it was this plan' }),
+    isDefault: z.boolean().optional().openapi({
+      description:
+        'true moves the project default to this plan; false leaves the project without a default if it was this plan',
+    }),
   })
   .openapi('UpdateTestPlan');
-

@@ -3,7 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.js';
 import { findTokenOwner, type TokenOwner } from '../db/queries/api-tokens.js';
-import { deleteSession, findSession, insertSession, sessionSigningKey, type DashboardSession } from '../db/queries/dashboard-sessions.js';
+import {
+  deleteSession,
+  findSession,
+  insertSession,
+  sessionSigningKey,
+  type DashboardSession,
+} from '../db/queries/dashboard-sessions.js';
 
 export type { DashboardSession, TokenOwner };
 
@@ -16,7 +22,11 @@ const randomSecret = () => randomBytes(32).toString('base64url');
  * A new dashboard session for a project API token: only an API token of an organization that is not suspended
  * opens one. The session id goes into the signed cookie; the database keeps its hash.
  */
-export async function openDashboardSession(db: DB, token: string, ttlSeconds: number): Promise<{ sessionId: string; tokenId: string; projectId: string } | 'invalid' | 'suspended'> {
+export async function openDashboardSession(
+  db: DB,
+  token: string,
+  ttlSeconds: number,
+): Promise<{ sessionId: string; tokenId: string; projectId: string } | 'invalid' | 'suspended'> {
   const owner = await findTokenOwner(db, token);
   if (!owner || owner.kind !== 'api') return 'invalid';
   if (owner.suspended) return 'suspended';
@@ -32,7 +42,8 @@ export async function openDashboardSession(db: DB, token: string, ttlSeconds: nu
 }
 
 /** A live session (not expired, its token not revoked, its organization not suspended), read uncached. */
-export const findDashboardSession = (db: DB, sessionId: string): Promise<DashboardSession | undefined> => findSession(db, sessionId);
+export const findDashboardSession = (db: DB, sessionId: string): Promise<DashboardSession | undefined> =>
+  findSession(db, sessionId);
 
 export const closeDashboardSession = (db: DB, sessionId: string): Promise<void> => deleteSession(db, sessionId);
 

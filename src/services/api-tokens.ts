@@ -9,9 +9,18 @@ import { recordAudit } from './audit-log.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function createProjectToken(db: DB, input: { projectId: string; kind: TokenKind; name: string; actor?: AuditActor }): Promise<{ id: string; token: string }> {
+export async function createProjectToken(
+  db: DB,
+  input: { projectId: string; kind: TokenKind; name: string; actor?: AuditActor },
+): Promise<{ id: string; token: string }> {
   const created = await createToken(db, input.projectId, input.kind, input.name);
-  await recordAudit(db, { projectId: input.projectId, kind: 'token.created', actor: input.actor ?? cliActor, subject: created.id, details: { kind: input.kind, name: input.name } });
+  await recordAudit(db, {
+    projectId: input.projectId,
+    kind: 'token.created',
+    actor: input.actor ?? cliActor,
+    subject: created.id,
+    details: { kind: input.kind, name: input.name },
+  });
   return created;
 }
 

@@ -17,7 +17,12 @@ export interface OverrideTarget {
  * A URL as given; an environment or a build by short id in the project, and only of `applicationId` when one is
  * given. undefined when the environment or build does not exist there: the caller refuses (`missingTarget`) or ignores it.
  */
-export async function findOverrideTarget(db: DB, projectId: string, env: EnvironmentOverride, applicationId?: string): Promise<OverrideTarget | undefined> {
+export async function findOverrideTarget(
+  db: DB,
+  projectId: string,
+  env: EnvironmentOverride,
+  applicationId?: string,
+): Promise<OverrideTarget | undefined> {
   if ('url' in env) return { url: env.url, buildId: null };
   if ('shortId' in env) {
     const row = await findEnvironment(db, projectId, env.shortId);

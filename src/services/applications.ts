@@ -19,10 +19,15 @@ import { NotFoundError } from '../domain/errors.js';
 export type { ApplicationView };
 
 /** The project's applications, by name. */
-export const listApplications = (db: DB, projectId: string): Promise<ApplicationView[]> => selectApplications(db, projectId);
+export const listApplications = (db: DB, projectId: string): Promise<ApplicationView[]> =>
+  selectApplications(db, projectId);
 
 /** The application of the caller's project, or NotFoundError (also when it belongs to another project). */
-export async function requireApplication(db: DB, projectId: string, applicationShortId: string): Promise<ApplicationView & { id: string }> {
+export async function requireApplication(
+  db: DB,
+  projectId: string,
+  applicationShortId: string,
+): Promise<ApplicationView & { id: string }> {
   const application = await getApplication(db, projectId, applicationShortId);
   if (!application) throw new NotFoundError('Application');
   return application;
@@ -30,10 +35,16 @@ export async function requireApplication(db: DB, projectId: string, applicationS
 
 /** The project's applications as the list route sends them: JSON text, kept until a write forgets it. */
 export function applicationListText(db: DB, projectId: string): Promise<JsonText<{ applications: ApplicationView[] }>> {
-  return readProjectList(db, projectId, 'applications', async () => ({ applications: await selectApplications(db, projectId) }));
+  return readProjectList(db, projectId, 'applications', async () => ({
+    applications: await selectApplications(db, projectId),
+  }));
 }
 
-export function createApplication(db: DB, projectId: string, input: { name: string; kind: ApplicationKind }): Promise<ApplicationView> {
+export function createApplication(
+  db: DB,
+  projectId: string,
+  input: { name: string; kind: ApplicationKind },
+): Promise<ApplicationView> {
   return insertApplication(db, projectId, input);
 }
 
@@ -53,7 +64,10 @@ export async function updateApplicationSettings(
   }
   let defaultDevicePresetId: string | null | undefined;
   if (body.defaultDevicePresetShortId !== undefined) {
-    defaultDevicePresetId = body.defaultDevicePresetShortId === null ? null : await findDevicePresetId(db, projectId, body.defaultDevicePresetShortId);
+    defaultDevicePresetId =
+      body.defaultDevicePresetShortId === null
+        ? null
+        : await findDevicePresetId(db, projectId, body.defaultDevicePresetShortId);
     if (defaultDevicePresetId === undefined) throw new NotFoundError('Device preset');
   }
   await updateApplication(db, application.id, { name: body.name, defaultEnvironmentId, defaultDevicePresetId });

@@ -3,7 +3,13 @@
 // `GET /v1/audit-log` reads it back. Secrets never go in: a sign-in names the token's id (or, when no token
 // matched, only that it failed), an integration change names the fields changed, not their values.
 import type { DB } from '../db/database.js';
-import { insertAuditEvent, issuedTokenProject, selectAuditEvents, type AuditFilter, type AuditWrite } from '../db/queries/audit-log.js';
+import {
+  insertAuditEvent,
+  issuedTokenProject,
+  selectAuditEvents,
+  type AuditFilter,
+  type AuditWrite,
+} from '../db/queries/audit-log.js';
 import type { AuditActor, AuditEvent, AuditKind } from '../domain/audit.js';
 import { hashToken } from '../ids.js';
 
@@ -18,19 +24,38 @@ export const tokenActor = (tokenId: string): AuditActor => ({ type: 'token', id:
 /** The actor of a dashboard action: its session, named by the token that opened it. */
 export const sessionActor = (tokenId: string): AuditActor => ({ type: 'session', id: tokenId });
 
-export type SignInOutcome = { outcome: 'ok'; tokenId: string; projectId: string } | { outcome: 'invalid' | 'suspended' };
+export type SignInOutcome =
+  { outcome: 'ok'; tokenId: string; projectId: string } | { outcome: 'invalid' | 'suspended' };
 
 /**
  * Records a dashboard sign-in. A failure is the business of the project whose token was tried, when the token
  * was one it issued (revoked, or of a suspended organization); a made-up token belongs to no project.
  */
-export async function recordSignIn(db: DB, token: string, result: SignInOutcome, clientAddress: string | null): Promise<void> {
+export async function recordSignIn(
+  db: DB,
+  token: string,
+  result: SignInOutcome,
+  clientAddress: string | null,
+): Promise<void> {
   if (result.outcome === 'ok') {
-    await recordAudit(db, { projectId: result.projectId, kind: 'sign_in.succeeded', actor: sessionActor(result.tokenId), subject: result.tokenId, clientAddress });
+    await recordAudit(db, {
+      projectId: result.projectId,
+      kind: 'sign_in.succeeded',
+      actor: sessionActor(result.tokenId),
+      subject: result.tokenId,
+      clientAddress,
+    });
     return;
   }
   const issued = token.length <= 200 ? await issuedTokenProject(db, hashToken(token.trim())) : undefined;
-  const reason = result.outcome === 'suspended' ? 'organization suspended' : issued?.revoked ? 'token revoked' : issued ? 'not an API token' : 'unknown token';
+  const reason =
+    result.outcome === 'suspended'
+      ? 'organization suspended'
+      : issued?.revoked
+        ? 'token revoked'
+        : issued
+          ? 'not an API token'
+          : 'unknown token';
   await recordAudit(db, {
     projectId: issued?.projectId ?? null,
     kind: 'sign_in.failed',
@@ -58,7 +83,11 @@ export interface AuditEventView {
 }
 
 /** The caller's project's events, newest first. */
-export async function listAuditLog(db: DB, projectId: string, query: AuditLogQuery): Promise<{ events: AuditEventView[]; total: number }> {
+export async function listAuditLog(
+  db: DB,
+  projectId: string,
+  query: AuditLogQuery,
+): Promise<{ events: AuditEventView[]; total: number }> {
   const filter: AuditFilter = { kinds: query.kind, since: query.since, limit: query.limit, offset: query.offset };
   const { events, total } = await selectAuditEvents(db, projectId, filter);
   return { total, events: events.map((e) => ({ ...e, at: e.at.toISOString() })) };

@@ -1,7 +1,12 @@
 // Badge tokens from the dashboard: a person makes a README badge URL (a new badge token, shown once, with the
 // Markdown around it), sees which badge tokens exist and revokes one. Each change is audited like `proctor admin`'s.
 import type { DB } from '../db/database.js';
-import { findActiveBadgeToken, isActiveBadgeToken, listActiveBadgeTokens, type BadgeTokenRow } from '../db/queries/badge-tokens.js';
+import {
+  findActiveBadgeToken,
+  isActiveBadgeToken,
+  listActiveBadgeTokens,
+  type BadgeTokenRow,
+} from '../db/queries/badge-tokens.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import type { AuditActor } from '../domain/audit.js';
 import { NotFoundError } from '../domain/errors.js';
@@ -18,7 +23,8 @@ export interface BadgeLink {
   token: string;
 }
 
-export const listBadgeTokens = (db: DB, projectId: string): Promise<BadgeTokenRow[]> => listActiveBadgeTokens(db, projectId);
+export const listBadgeTokens = (db: DB, projectId: string): Promise<BadgeTokenRow[]> =>
+  listActiveBadgeTokens(db, projectId);
 
 /**
  * A new badge token and the URL that shows the project's (or one plan's) badge with it. `publicUrl` is where the
@@ -26,12 +32,24 @@ export const listBadgeTokens = (db: DB, projectId: string): Promise<BadgeTokenRo
  */
 export async function createBadgeLink(
   db: DB,
-  input: { projectId: string; publicUrl: string; name: string; testPlanShortId?: string; label: string; actor: AuditActor },
+  input: {
+    projectId: string;
+    publicUrl: string;
+    name: string;
+    testPlanShortId?: string;
+    label: string;
+    actor: AuditActor;
+  },
 ): Promise<BadgeLink> {
   if (input.testPlanShortId && !(await findIdByShortId(db, 'test_plans', input.projectId, input.testPlanShortId))) {
     throw new NotFoundError('testPlanShortId: Test plan');
   }
-  const { id, token } = await createProjectToken(db, { projectId: input.projectId, kind: 'badge', name: input.name, actor: input.actor });
+  const { id, token } = await createProjectToken(db, {
+    projectId: input.projectId,
+    kind: 'badge',
+    name: input.name,
+    actor: input.actor,
+  });
   const query = new URLSearchParams({ token });
   if (input.testPlanShortId) query.set('testPlanShortId', input.testPlanShortId);
   if (input.label !== 'proctor') query.set('label', input.label);
@@ -41,16 +59,29 @@ export async function createBadgeLink(
 }
 
 /** A new badge token as the API answers it: the listed row, plus the token and its badge URL (shown this once). */
-export async function createBadgeToken(db: DB, input: Parameters<typeof createBadgeLink>[1]): Promise<BadgeTokenRow & BadgeLink> {
+export async function createBadgeToken(
+  db: DB,
+  input: Parameters<typeof createBadgeLink>[1],
+): Promise<BadgeTokenRow & BadgeLink> {
   const link = await createBadgeLink(db, input);
   const row = await findActiveBadgeToken(db, input.projectId, link.id);
   // Revoked in the moment since it was made: the caller still gets its one look at what was made.
-  return { ...(row ?? { id: link.id, name: input.name, prefix: link.token.slice(0, 8), createdAt: new Date(), lastUsedAt: null }), ...link };
+  return {
+    ...(row ?? {
+      id: link.id,
+      name: input.name,
+      prefix: link.token.slice(0, 8),
+      createdAt: new Date(),
+      lastUsedAt: null,
+    }),
+    ...link,
+  };
 }
 
 /** Revokes one of the project's badge tokens; NotFoundError for an API token or another project's. */
 export async function revokeBadgeToken(db: DB, projectId: string, tokenId: string, actor: AuditActor): Promise<void> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (!uuid.test(tokenId) || !(await isActiveBadgeToken(db, projectId, tokenId))) throw new NotFoundError('Badge token');
+  if (!uuid.test(tokenId) || !(await isActiveBadgeToken(db, projectId, tokenId)))
+    throw new NotFoundError('Badge token');
   await revokeProjectToken(db, tokenId, actor);
 }

@@ -18,7 +18,9 @@ export function badgeState(latest: { status: RunStatus; result: TestResult | nul
     case 'ERROR':
       return { message: 'error', color: 'orange' };
     case 'COMPLETED':
-      return latest.result === 'PASSED' ? { message: 'passing', color: 'brightgreen' } : { message: 'failing', color: 'red' };
+      return latest.result === 'PASSED'
+        ? { message: 'passing', color: 'brightgreen' }
+        : { message: 'failing', color: 'red' };
   }
 }
 
@@ -27,7 +29,11 @@ export function badgeState(latest: { status: RunStatus; result: TestResult | nul
  * by creation: when it is still under way, a run newer than the last finished one is running; otherwise it is
  * the last finished one.
  */
-export async function projectBadgeState(db: DB, projectId: string, testPlanShortId: string | undefined): Promise<BadgeState> {
+export async function projectBadgeState(
+  db: DB,
+  projectId: string,
+  testPlanShortId: string | undefined,
+): Promise<BadgeState> {
   let testPlanId: string | undefined;
   if (testPlanShortId) {
     testPlanId = await findIdByShortId(db, 'test_plans', projectId, testPlanShortId);

@@ -23,7 +23,10 @@ export interface StateSweepDeps {
 }
 
 /** Deletes the browser states, older than the grace period, of runs that will not read them again. */
-export async function sweepBrowserStates(deps: StateSweepDeps, now = new Date()): Promise<{ deleted: number; kept: number }> {
+export async function sweepBrowserStates(
+  deps: StateSweepDeps,
+  now = new Date(),
+): Promise<{ deleted: number; kept: number }> {
   const byRun = new Map<string, string[]>();
   for await (const blob of deps.blobs.list('runs/')) {
     const run = stateKey.exec(blob.key)?.[1];
@@ -50,7 +53,10 @@ export async function sweepBrowserStates(deps: StateSweepDeps, now = new Date())
 }
 
 /** Runs `sweepBrowserStates` now and then every `everyMs` until stopped; a failed sweep is logged and retried next time. */
-export function startBrowserStateSweep(deps: StateSweepDeps & { logger: Logger }, everyMs = 3600_000): () => Promise<void> {
+export function startBrowserStateSweep(
+  deps: StateSweepDeps & { logger: Logger },
+  everyMs = 3600_000,
+): () => Promise<void> {
   const sweep = () =>
     sweepBrowserStates(deps).then(
       (result) => result.deleted > 0 && deps.logger.info('browser states: swept', result),

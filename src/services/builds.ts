@@ -1,8 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/database.js';
 import type { ApplicationKind } from '../db/schema.js';
-import { buildView, consumeBuildUpload, findBuild, findBuildUpload, insertBuild, insertBuildUpload, listBuilds, type BuildView } from '../db/queries/builds.js';
-import { buildFileType, isBuildFileType, platformOfType, supportedBuildExtensions, type BuildPlatform } from '../builds/file-types.js';
+import {
+  buildView,
+  consumeBuildUpload,
+  findBuild,
+  findBuildUpload,
+  insertBuild,
+  insertBuildUpload,
+  listBuilds,
+  type BuildView,
+} from '../db/queries/builds.js';
+import {
+  buildFileType,
+  isBuildFileType,
+  platformOfType,
+  supportedBuildExtensions,
+  type BuildPlatform,
+} from '../builds/file-types.js';
 import { inspectBuild } from '../builds/inspect.js';
 import { hashToken, newId } from '../ids.js';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -41,11 +56,16 @@ export async function createBuildUpload(
 ): Promise<{ uploadUrl: string; buildToken: string }> {
   const detected = buildFileType(input.fileName);
   if (!detected) {
-    throw new InvalidError(`fileName: unsupported build file type; use one of ${supportedBuildExtensions.join(', ')} (a simulator .app zipped as .zip or .tar.gz)`);
+    throw new InvalidError(
+      `fileName: unsupported build file type; use one of ${supportedBuildExtensions.join(', ')} (a simulator .app zipped as .zip or .tar.gz)`,
+    );
   }
-  if (input.application.kind === 'web') throw new InvalidError('this is a web application: builds are for ios and android applications');
+  if (input.application.kind === 'web')
+    throw new InvalidError('this is a web application: builds are for ios and android applications');
   if (input.application.kind !== detected.platform) {
-    throw new InvalidError(`fileName: a ${detected.platform} build cannot be uploaded to an ${input.application.kind} application`);
+    throw new InvalidError(
+      `fileName: a ${detected.platform} build cannot be uploaded to an ${input.application.kind} application`,
+    );
   }
   if (input.fileSize !== undefined && input.fileSize > deps.maxBytes) {
     throw new InvalidError(`fileSize: ${input.fileSize} bytes is over the limit of ${deps.maxBytes} bytes for a build`);
@@ -63,7 +83,10 @@ export async function createBuildUpload(
     maxBytes: input.fileSize ?? deps.maxBytes,
     expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS),
   });
-  const uploadUrl = await deps.blobs.presignPut(blobKey, deps.urlTtlSeconds, { maxBytes: deps.maxBytes, size: input.fileSize });
+  const uploadUrl = await deps.blobs.presignPut(blobKey, deps.urlTtlSeconds, {
+    maxBytes: deps.maxBytes,
+    size: input.fileSize,
+  });
   return { uploadUrl, buildToken };
 }
 
@@ -77,7 +100,9 @@ export async function registerBuild(
 ): Promise<BuildView> {
   const upload = await findBuildUpload(deps.db, input.projectId, input.application.id, hashToken(input.buildToken));
   if (!upload || upload.used_at !== null || !isBuildFileType(upload.file_type)) {
-    throw new InvalidError('buildToken: unknown, already used, or issued for another application; request a new upload URL');
+    throw new InvalidError(
+      'buildToken: unknown, already used, or issued for another application; request a new upload URL',
+    );
   }
   if (upload.expires_at.getTime() < Date.now()) throw new InvalidError('buildToken: expired; request a new upload URL');
   // Checked before the token is spent, so a client that calls too early can simply retry after its PUT.
@@ -90,9 +115,11 @@ export async function registerBuild(
     throw new InvalidError(message);
   };
   // An S3 URL signed without a size cannot bound the length, so the cap is enforced here for that store.
-  if (object.size > Number(upload.max_bytes)) await reject(`the uploaded file has ${object.size} bytes; the limit is ${upload.max_bytes}`);
+  if (object.size > Number(upload.max_bytes))
+    await reject(`the uploaded file has ${object.size} bytes; the limit is ${upload.max_bytes}`);
   const expected = platformOfType(upload.file_type);
-  if (input.platform !== expected) await reject(`platform: "${upload.file_name}" is an ${expected} build, not ${input.platform}`);
+  if (input.platform !== expected)
+    await reject(`platform: "${upload.file_name}" is an ${expected} build, not ${input.platform}`);
   const failure = await inspectBuild(deps.blobs, upload.blob_key, object.size, upload.file_type);
   if (failure) await reject(failure);
 
@@ -107,10 +134,16 @@ export async function registerBuild(
 }
 
 /** The builds of an application of the project, newest first. */
-export const listApplicationBuilds = (db: DB, projectId: string, applicationId: string): Promise<BuildView[]> => listBuilds(db, projectId, applicationId);
+export const listApplicationBuilds = (db: DB, projectId: string, applicationId: string): Promise<BuildView[]> =>
+  listBuilds(db, projectId, applicationId);
 
 /** A build of the application, or NotFoundError (also when it belongs to another application or project). */
-export async function getApplicationBuild(db: DB, projectId: string, applicationId: string, buildShortId: string): Promise<BuildView> {
+export async function getApplicationBuild(
+  db: DB,
+  projectId: string,
+  applicationId: string,
+  buildShortId: string,
+): Promise<BuildView> {
   const build = await findBuild(db, projectId, buildShortId);
   if (!build || build.application_id !== applicationId) throw new NotFoundError('Application build');
   return buildView(build);

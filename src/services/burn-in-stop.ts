@@ -11,10 +11,15 @@ export const cancelledBurnInReason = 'the burn-in was cancelled';
  * the agent recorded before the stop are never saved, so the test case cannot be enabled. A GENERATING test case
  * whose workflow is gone (its start was lost) would stay GENERATING forever: it is marked FAILED here instead.
  */
-export async function stopBurnIn(deps: { db: DB; temporal: TemporalTarget }, projectId: string, testCaseId: string): Promise<{ status: 'CANCELLING' | 'FAILED' }> {
+export async function stopBurnIn(
+  deps: { db: DB; temporal: TemporalTarget },
+  projectId: string,
+  testCaseId: string,
+): Promise<{ status: 'CANCELLING' | 'FAILED' }> {
   const testCase = await getTestCaseRecord(deps.db, projectId, testCaseId);
   if (!testCase) throw new NotFoundError('Test case');
-  if (testCase.generationStatus !== 'GENERATING') throw new ConflictError(`the burn-in already ended (${testCase.generationStatus})`);
+  if (testCase.generationStatus !== 'GENERATING')
+    throw new ConflictError(`the burn-in already ended (${testCase.generationStatus})`);
   if (await cancelRunningBurnIn(deps.temporal, testCaseId)) return { status: 'CANCELLING' };
   await markGenerationFailed(deps.db, testCaseId, `${cancelledBurnInReason} (its workflow was no longer running)`);
   return { status: 'FAILED' };

@@ -4,9 +4,23 @@
 // as its own child; the API route (and MCP) call `createChangeReview`, which also starts the workflow.
 import type { z } from '@hono/zod-openapi';
 import type { DB } from '../db/database.js';
-import { findChangeReviewByChat, insertChangeReview, endReview, type ChangeReviewRecord } from '../db/queries/change-reviews.js';
+import {
+  findChangeReviewByChat,
+  insertChangeReview,
+  endReview,
+  type ChangeReviewRecord,
+} from '../db/queries/change-reviews.js';
 import { findGitIntegrationByProvider } from '../db/queries/git-integrations.js';
-import { findChat, findChatByIdempotencyKey, finishReply, insertChat, insertTurn, toChatView, type ChatRecord, type ChatView } from '../db/queries/chats.js';
+import {
+  findChat,
+  findChatByIdempotencyKey,
+  finishReply,
+  insertChat,
+  insertTurn,
+  toChatView,
+  type ChatRecord,
+  type ChatView,
+} from '../db/queries/chats.js';
 import { parseUnifiedDiff } from '../domain/diff.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { actionFieldNames, type ChangeReviewRequest as ChangeReviewBody } from '../schemas/change-review.js';
@@ -35,8 +49,14 @@ export type ChangeReviewRequest = (
 /** The request from a validated `POST /v1/chat/change-review` body (the MCP tool `start_change_review` takes the same). */
 export function changeReviewRequestOf(body: z.infer<typeof ChangeReviewBody>): ChangeReviewRequest {
   const metadata = Object.fromEntries(actionFieldNames.flatMap((k) => (body[k] ? [[k, body[k]]] : [])));
-  const common = { applicationOverrides: body.applicationOverrides as ApplicationOverride[], context: body.context, metadata };
-  return body.mode === 'pr' ? { mode: 'pr', prUrl: body.prUrl, vcsProviderId: body.vcsProviderId, ...common } : { mode: 'rawChanges', changes: body.changes, ...common };
+  const common = {
+    applicationOverrides: body.applicationOverrides as ApplicationOverride[],
+    context: body.context,
+    metadata,
+  };
+  return body.mode === 'pr'
+    ? { mode: 'pr', prUrl: body.prUrl, vcsProviderId: body.vcsProviderId, ...common }
+    : { mode: 'rawChanges', changes: body.changes, ...common };
 }
 
 export interface RecordOptions {
@@ -72,20 +92,31 @@ export function describeRequest(request: ChangeReviewRequest): string {
     const added = files.reduce((n, f) => n + f.additions, 0);
     const removed = files.reduce((n, f) => n + f.deletions, 0);
     lines.push(`Review these changes: ${request.changes.changeDescription.trim()}`);
-    const shown = files.slice(0, 20).map((f) => `- ${f.path} (${f.status}${f.binary ? ', binary' : `, +${f.additions} -${f.deletions}`})`);
-    lines.push(`Diff: ${files.length} file(s), +${added} -${removed}${shown.length ? `\n${shown.join('\n')}` : ''}${files.length > 20 ? `\n- … and ${files.length - 20} more` : ''}`);
+    const shown = files
+      .slice(0, 20)
+      .map((f) => `- ${f.path} (${f.status}${f.binary ? ', binary' : `, +${f.additions} -${f.deletions}`})`);
+    lines.push(
+      `Diff: ${files.length} file(s), +${added} -${removed}${shown.length ? `\n${shown.join('\n')}` : ''}${files.length > 20 ? `\n- … and ${files.length - 20} more` : ''}`,
+    );
   }
   const meta = Object.entries(request.metadata ?? {}).filter(([, v]) => v);
   if (meta.length) lines.push(meta.map(([k, v]) => `${k}: ${v}`).join('\n'));
   if (request.context?.trim()) lines.push(`Context: ${request.context.trim()}`);
-  lines.push(`Environments: ${request.applicationOverrides.map((o) => `${o.applicationShortId} → ${describeEnvironment(o.environment)}`).join(', ') || 'the project defaults'}`);
+  lines.push(
+    `Environments: ${request.applicationOverrides.map((o) => `${o.applicationShortId} → ${describeEnvironment(o.environment)}`).join(', ') || 'the project defaults'}`,
+  );
   return lines.join('\n\n');
 }
 
 const describeEnvironment = (env: ApplicationOverride['environment']): string =>
   !env ? 'default' : 'url' in env ? env.url : 'shortId' in env ? env.shortId : env.applicationBuildShortId;
 
-async function existingReview(db: DB, projectId: string, key: string, appUrl: string): Promise<RecordedChangeReview | undefined> {
+async function existingReview(
+  db: DB,
+  projectId: string,
+  key: string,
+  appUrl: string,
+): Promise<RecordedChangeReview | undefined> {
   const chat = await findChatByIdempotencyKey(db, projectId, key);
   if (!chat) return undefined;
   const review = await findChangeReviewByChat(db, chat.id);
@@ -98,7 +129,12 @@ async function existingReview(db: DB, projectId: string, key: string, appUrl: st
  * placeholder that will show progress and the verdict, and the change_reviews row, all or nothing. Starts nothing.
  * With an idempotency key that was used before, returns that review (`created: false`).
  */
-export async function recordChangeReview(db: DB, projectId: string, request: ChangeReviewRequest, opts: RecordOptions): Promise<RecordedChangeReview> {
+export async function recordChangeReview(
+  db: DB,
+  projectId: string,
+  request: ChangeReviewRequest,
+  opts: RecordOptions,
+): Promise<RecordedChangeReview> {
   if (opts.idempotencyKey) {
     const earlier = await existingReview(db, projectId, opts.idempotencyKey, opts.appUrl);
     if (earlier) return earlier;
@@ -108,7 +144,10 @@ export async function recordChangeReview(db: DB, projectId: string, request: Cha
   if (request.mode === 'pr') {
     parseMergeRequestUrl(request.vcsProviderId, request.prUrl);
     if (!(await findGitIntegrationByProvider(db, projectId, request.vcsProviderId))) {
-      throw new NotFoundError(`${request.vcsProviderId === 'github' ? 'GitHub' : 'GitLab'} integration`, 'connect one with POST /v1/git-integrations first');
+      throw new NotFoundError(
+        `${request.vcsProviderId === 'github' ? 'GitHub' : 'GitLab'} integration`,
+        'connect one with POST /v1/git-integrations first',
+      );
     }
   }
   await checkOverrides(db, projectId, request.applicationOverrides);
@@ -118,8 +157,21 @@ export async function recordChangeReview(db: DB, projectId: string, request: Cha
   const assistantMessageId = newId();
   try {
     await db.transaction().execute(async (trx) => {
-      await insertChat(trx, { id: chatId, shortId, projectId, source: opts.source, applicationOverrides: request.applicationOverrides, idempotencyKey: opts.idempotencyKey });
-      await insertTurn(trx, { chatId, turn: 1, text: describeRequest(request), userMessageId: newId(), assistantMessageId });
+      await insertChat(trx, {
+        id: chatId,
+        shortId,
+        projectId,
+        source: opts.source,
+        applicationOverrides: request.applicationOverrides,
+        idempotencyKey: opts.idempotencyKey,
+      });
+      await insertTurn(trx, {
+        chatId,
+        turn: 1,
+        text: describeRequest(request),
+        userMessageId: newId(),
+        assistantMessageId,
+      });
       await insertChangeReview(trx, {
         id: reviewId,
         chatId,
@@ -164,10 +216,19 @@ export interface ChangeReviewDeps {
  * again on a repeated request (the first start may have failed); one that began is never started twice. When
  * Temporal does not take the start, the review and its reply end FAILED with the reason and the caller gets a 503.
  */
-export async function createChangeReview(deps: ChangeReviewDeps, projectId: string, request: ChangeReviewRequest, opts: { idempotencyKey?: string }): Promise<ChatView> {
+export async function createChangeReview(
+  deps: ChangeReviewDeps,
+  projectId: string,
+  request: ChangeReviewRequest,
+  opts: { idempotencyKey?: string },
+): Promise<ChatView> {
   // A review is LLM work: refused (429) once the project's daily budget is spent, before anything is written.
   await assertLlmBudget(deps.db, projectId);
-  const recorded = await recordChangeReview(deps.db, projectId, request, { source: 'api', idempotencyKey: opts.idempotencyKey, appUrl: deps.appUrl });
+  const recorded = await recordChangeReview(deps.db, projectId, request, {
+    source: 'api',
+    idempotencyKey: opts.idempotencyKey,
+    appUrl: deps.appUrl,
+  });
   if (recorded.state !== 'QUEUED') return recorded.view;
   try {
     await startChangeReview(deps.temporal, recorded.input);
@@ -203,7 +264,10 @@ export interface ChangeReviewView {
 }
 
 /** GET /v1/chat/{shortId}/review: the verdict as data (or where the review is while it runs). */
-export async function getChangeReview(deps: { db: DB; appUrl: string }, input: { projectId: string; chatShortId: string }): Promise<ChangeReviewView> {
+export async function getChangeReview(
+  deps: { db: DB; appUrl: string },
+  input: { projectId: string; chatShortId: string },
+): Promise<ChangeReviewView> {
   const chat = await findChat(deps.db, input.projectId, input.chatShortId);
   if (!chat) throw new NotFoundError('Conversation');
   const review = await findChangeReviewByChat(deps.db, chat.id);
@@ -220,7 +284,12 @@ export async function getChangeReview(deps: { db: DB; appUrl: string }, input: {
     tests: review.tests,
     runShortId: review.runShortId,
     runUrl: review.runShortId ? `${deps.appUrl}/runs/${review.runShortId}` : null,
-    change: review.change && { title: review.change.title, url: review.change.url ?? null, headSha: review.change.headSha ?? null, fileCount: review.change.files.length },
+    change: review.change && {
+      title: review.change.title,
+      url: review.change.url ?? null,
+      headSha: review.change.headSha ?? null,
+      fileCount: review.change.files.length,
+    },
     prUrl: review.prUrl,
     metadata: review.metadata,
     failureReason: review.failureReason,

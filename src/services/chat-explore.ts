@@ -39,26 +39,31 @@ export async function explorePage(input: { url: string }, opts: ExploreOptions):
   }
   if (!/^https?:$/.test(start.protocol)) throw new ChatToolError('only http(s) URLs can be explored');
 
-  return opts.browsers.withContext({ signal: opts.signal, timeoutMs: opts.timeoutMs, projectId: opts.projectId }, async ({ page }) => {
-    const queue = [start.toString()];
-    const visited = new Set<string>();
-    const reports: string[] = [];
-    while (queue.length > 0 && visited.size < opts.pageBudget) {
-      const url = queue.shift()!;
-      if (visited.has(url)) continue;
-      visited.add(url);
-      opts.onPage?.(url);
-      try {
-        await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 15_000 });
-      } catch (err) {
-        reports.push(`${url}: could not be opened (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
-        continue;
+  return opts.browsers.withContext(
+    { signal: opts.signal, timeoutMs: opts.timeoutMs, projectId: opts.projectId },
+    async ({ page }) => {
+      const queue = [start.toString()];
+      const visited = new Set<string>();
+      const reports: string[] = [];
+      while (queue.length > 0 && visited.size < opts.pageBudget) {
+        const url = queue.shift()!;
+        if (visited.has(url)) continue;
+        visited.add(url);
+        opts.onPage?.(url);
+        try {
+          await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 15_000 });
+        } catch (err) {
+          reports.push(
+            `${url}: could not be opened (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+          );
+          continue;
+        }
+        reports.push(await describe(page));
+        for (const link of await sameOriginLinks(page, start.origin)) if (!visited.has(link)) queue.push(link);
       }
-      reports.push(await describe(page));
-      for (const link of await sameOriginLinks(page, start.origin)) if (!visited.has(link)) queue.push(link);
-    }
-    return reports.join('\n\n');
-  });
+      return reports.join('\n\n');
+    },
+  );
 }
 
 async function describe(page: Page): Promise<string> {
@@ -75,7 +80,11 @@ export function describeObservation(obs: Observation): string {
     .filter((l) => /- (heading|link|button|textbox|combobox|checkbox|radio|form)\b/.test(l))
     .map((l) => l.replace(/ \[ref=[^\]]+\]/g, '').trimEnd());
   const shown = lines.slice(0, maxLinesPerPage);
-  return [`Page "${obs.title}" at ${obs.url}:`, ...shown, ...(lines.length > shown.length ? [`  … ${lines.length - shown.length} more elements`] : [])].join('\n');
+  return [
+    `Page "${obs.title}" at ${obs.url}:`,
+    ...shown,
+    ...(lines.length > shown.length ? [`  … ${lines.length - shown.length} more elements`] : []),
+  ].join('\n');
 }
 
 async function sameOriginLinks(page: Page, origin: string): Promise<string[]> {

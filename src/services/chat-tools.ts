@@ -33,7 +33,10 @@ export async function listApplicationsTool(ctx: ToolContext): Promise<string> {
     const id = await findIdByShortId(ctx.db, 'applications', ctx.projectId, app.shortId);
     const envs = id ? await listEnvironments(ctx.db, ctx.projectId, id) : [];
     lines.push(`- ${app.name} (${app.shortId}, ${app.kind})`);
-    for (const e of envs) lines.push(`  - environment ${e.name} (${e.shortId})${e.url ? ` ${e.url}` : ''}${e.isDefault ? ' [default]' : ''}`);
+    for (const e of envs)
+      lines.push(
+        `  - environment ${e.name} (${e.shortId})${e.url ? ` ${e.url}` : ''}${e.isDefault ? ' [default]' : ''}`,
+      );
   }
   return lines.join('\n');
 }
@@ -41,22 +44,39 @@ export async function listApplicationsTool(ctx: ToolContext): Promise<string> {
 export async function listTestPlansTool(ctx: ToolContext): Promise<string> {
   const plans = await listTestPlans(ctx.db, ctx.projectId);
   if (plans.length === 0) return 'No test plans yet.';
-  return plans.map((p) => `- ${p.name} (${p.shortId})${p.isDefault ? ' [default]' : ''}: ${p.testCases.length} test case(s)`).join('\n');
+  return plans
+    .map((p) => `- ${p.name} (${p.shortId})${p.isDefault ? ' [default]' : ''}: ${p.testCases.length} test case(s)`)
+    .join('\n');
 }
 
-export async function listRunsTool(ctx: ToolContext, input: { testPlanShortId?: string; status?: string; limit: number }): Promise<string> {
-  const { runs, total } = await listRunViews({ db: ctx.db, config: { appUrl: ctx.appUrl } }, { projectId: ctx.projectId, ...input, offset: 0 });
+export async function listRunsTool(
+  ctx: ToolContext,
+  input: { testPlanShortId?: string; status?: string; limit: number },
+): Promise<string> {
+  const { runs, total } = await listRunViews(
+    { db: ctx.db, config: { appUrl: ctx.appUrl } },
+    { projectId: ctx.projectId, ...input, offset: 0 },
+  );
   if (total === 0) return 'No runs.';
-  const lines = runs.map((r) => `- ${r.shortId}: ${r.status}${r.result ? ` ${r.result}` : ''}, ${r.testCount} test(s)${r.testPlan ? `, plan ${r.testPlan.name}` : ''}, ${r.trigger}, ${r.createdAt}`);
+  const lines = runs.map(
+    (r) =>
+      `- ${r.shortId}: ${r.status}${r.result ? ` ${r.result}` : ''}, ${r.testCount} test(s)${r.testPlan ? `, plan ${r.testPlan.name}` : ''}, ${r.trigger}, ${r.createdAt}`,
+  );
   return `${total} run(s)${total > runs.length ? `, newest ${runs.length} shown` : ''}:\n${lines.join('\n')}`;
 }
 
-export async function listTestCasesTool(ctx: ToolContext, { applicationShortId }: { applicationShortId?: string }): Promise<string> {
+export async function listTestCasesTool(
+  ctx: ToolContext,
+  { applicationShortId }: { applicationShortId?: string },
+): Promise<string> {
   const page = await listTestCases(ctx.db, ctx.projectId, { applicationShortId }, { limit: 50, offset: 0 });
   if (!page) throw new ChatToolError(`application ${applicationShortId} not found`);
   const { testCases, total } = page;
   if (total === 0) return 'No test cases.';
-  const lines = testCases.map((t) => `- ${t.name} (id ${t.id}, ${t.applicationName}, ${t.isEnabled ? 'enabled' : 'disabled'}, generation ${t.generationStatus})`);
+  const lines = testCases.map(
+    (t) =>
+      `- ${t.name} (id ${t.id}, ${t.applicationName}, ${t.isEnabled ? 'enabled' : 'disabled'}, generation ${t.generationStatus})`,
+  );
   return `${total} test case(s)${total > testCases.length ? `, newest ${testCases.length} shown` : ''}:\n${lines.join('\n')}`;
 }
 
@@ -81,17 +101,27 @@ export async function getTestCaseTool(ctx: ToolContext, input: { testCaseId: str
  */
 export async function createTestCaseTool(
   ctx: ToolContext,
-  input: { applicationShortId: string; name: string; goal: string; expectedResult?: string; resumeFromTestCaseId?: string },
+  input: {
+    applicationShortId: string;
+    name: string;
+    goal: string;
+    expectedResult?: string;
+    resumeFromTestCaseId?: string;
+  },
   key: string | undefined,
 ): Promise<{ testCaseId: string; name: string }> {
-  const created = await writeTestCase(ctx, {
-    projectId: ctx.projectId,
-    applicationShortId: input.applicationShortId,
-    name: input.name,
-    goal: input.goal,
-    expectedResult: input.expectedResult || null,
-    resumeFromDependencyProjectTestCaseId: input.resumeFromTestCaseId?.toLowerCase() ?? null,
-  }, { id: key === undefined ? undefined : idFromKey(`chat-test-case:${key}`) });
+  const created = await writeTestCase(
+    ctx,
+    {
+      projectId: ctx.projectId,
+      applicationShortId: input.applicationShortId,
+      name: input.name,
+      goal: input.goal,
+      expectedResult: input.expectedResult || null,
+      resumeFromDependencyProjectTestCaseId: input.resumeFromTestCaseId?.toLowerCase() ?? null,
+    },
+    { id: key === undefined ? undefined : idFromKey(`chat-test-case:${key}`) },
+  );
   return { testCaseId: created.id, name: created.name };
 }
 
@@ -108,7 +138,8 @@ export async function createRunTool(
   const chat = await findChatById(ctx.db, chatId);
   if (!chat) throw new ChatToolError('the conversation no longer exists');
   if (!testPlanShortId && testCaseIds.length === 0) throw new ChatToolError('give testPlanShortId or testCaseIds');
-  if (testPlanShortId && testCaseIds.length > 0) throw new ChatToolError('give testPlanShortId or testCaseIds, not both');
+  if (testPlanShortId && testCaseIds.length > 0)
+    throw new ChatToolError('give testPlanShortId or testCaseIds, not both');
   const common = {
     projectId: ctx.projectId,
     applications: chat.applicationOverrides,
@@ -116,17 +147,30 @@ export async function createRunTool(
     meta: { trigger: 'CHAT', actor: `chat ${chat.shortId}` },
     idempotencyKey,
   };
-  const run = testPlanShortId ? await createPlanRun(ctx, { ...common, testPlanShortId }) : await createTestCasesRun(ctx, { ...common, testCaseIds });
+  const run = testPlanShortId
+    ? await createPlanRun(ctx, { ...common, testPlanShortId })
+    : await createTestCasesRun(ctx, { ...common, testCaseIds });
   await linkRun(ctx.db, chatId, run.id);
   return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };
 }
 
 /** Status, result and per-test results of a run, if this conversation started it. */
-export async function runResultsTool(ctx: ToolContext, { runShortId: shortId }: { runShortId: string }): Promise<string> {
+export async function runResultsTool(
+  ctx: ToolContext,
+  { runShortId: shortId }: { runShortId: string },
+): Promise<string> {
   const runId = await chatRunId(ctx.db, chatOf(ctx), shortId);
-  if (!runId) throw new ChatToolError(`run ${shortId} was not started in this conversation; I can only show results of runs started here`);
+  if (!runId)
+    throw new ChatToolError(
+      `run ${shortId} was not started in this conversation; I can only show results of runs started here`,
+    );
   const run = (await findRun(ctx.db, ctx.projectId, shortId))!;
   const rows = await runTestRows(ctx.db, runId, false);
-  const lines = rows.map((r) => `- ${r.name}: ${r.status}${r.result ? ` ${r.result}` : ''}${r.error ? ` (${r.error.slice(0, 200)})` : ''}`);
-  return [`Run ${run.short_id}: status ${run.status}, result ${run.result ?? 'none yet'}, ${ctx.appUrl}/runs/${run.short_id}`, ...lines].join('\n');
+  const lines = rows.map(
+    (r) => `- ${r.name}: ${r.status}${r.result ? ` ${r.result}` : ''}${r.error ? ` (${r.error.slice(0, 200)})` : ''}`,
+  );
+  return [
+    `Run ${run.short_id}: status ${run.status}, result ${run.result ?? 'none yet'}, ${ctx.appUrl}/runs/${run.short_id}`,
+    ...lines,
+  ].join('\n');
 }

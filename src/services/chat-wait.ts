@@ -33,13 +33,24 @@ const pollMs = 250;
 export async function sendAndWait(deps: ChatDeps, input: SendAndWaitInput): Promise<SentReply> {
   const { chat, request } = input.chatShortId
     ? await sendTurn(deps, { projectId: input.projectId, chatShortId: input.chatShortId, message: input.message })
-    : await openConversation(deps, { projectId: input.projectId, message: input.message, applicationOverrides: input.applicationOverrides });
+    : await openConversation(deps, {
+        projectId: input.projectId,
+        message: input.message,
+        applicationOverrides: input.applicationOverrides,
+      });
   const { assistantMessageId } = request;
   const deadline = Date.now() + input.waitMs;
   let reply = await readReply(deps.db, assistantMessageId);
   while (isReplyOpen(reply.status) && Date.now() < deadline && !input.signal?.aborted) {
-    await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())), undefined, { signal: input.signal }).catch(() => undefined);
+    await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())), undefined, { signal: input.signal }).catch(
+      () => undefined,
+    );
     reply = await readReply(deps.db, assistantMessageId);
   }
-  return { chatShortId: chat.shortId, url: toChatView(chat, deps.appUrl, []).url, finished: !isReplyOpen(reply.status), reply };
+  return {
+    chatShortId: chat.shortId,
+    url: toChatView(chat, deps.appUrl, []).url,
+    finished: !isReplyOpen(reply.status),
+    reply,
+  };
 }

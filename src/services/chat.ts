@@ -40,7 +40,8 @@ export async function checkOverrides(db: DB, projectId: string, overrides: Appli
   const seen = new Set<string>();
   for (const [i, o] of overrides.entries()) {
     const at = `applicationOverrides.${i}`;
-    if (seen.has(o.applicationShortId)) throw new InvalidError(`${at}.applicationShortId: ${o.applicationShortId} is listed twice`);
+    if (seen.has(o.applicationShortId))
+      throw new InvalidError(`${at}.applicationShortId: ${o.applicationShortId} is listed twice`);
     seen.add(o.applicationShortId);
     const appId = await findIdByShortId(db, 'applications', projectId, o.applicationShortId);
     if (!appId) throw new NotFoundError('Application', o.applicationShortId);
@@ -61,7 +62,11 @@ export async function checkOverrides(db: DB, projectId: string, overrides: Appli
  */
 async function dispatch(deps: ChatDeps, chat: ChatRecord, request: ChatTurnRequest): Promise<void> {
   try {
-    await sendChatTurn(deps.temporal, { chatId: chat.id, chatShortId: chat.shortId, projectId: chat.projectId }, request);
+    await sendChatTurn(
+      deps.temporal,
+      { chatId: chat.id, chatShortId: chat.shortId, projectId: chat.projectId },
+      request,
+    );
   } catch (err) {
     const reason = `could not start processing the message: ${err instanceof Error ? err.message : String(err)}`;
     await finishReply(deps.db, request.assistantMessageId, { status: 'FAILED', text: reason, toolsUsed: [] });
@@ -75,7 +80,10 @@ export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | 
 const newTurn = (turn: number): ChatTurnRequest => ({ turn, userMessageId: newId(), assistantMessageId: newId() });
 
 /** The ids of a turn an earlier request wrote (an idempotent repeat). */
-const earlierTurn = async (db: DB, chatId: string, turn: number): Promise<ChatTurnRequest> => ({ turn, ...(await turnMessageIds(db, chatId, turn))! });
+const earlierTurn = async (db: DB, chatId: string, turn: number): Promise<ChatTurnRequest> => ({
+  turn,
+  ...(await turnMessageIds(db, chatId, turn))!,
+});
 
 /**
  * POST /v1/chat (and the dashboard's new-conversation form, source 'ui'): a new conversation with its first message;
@@ -83,7 +91,13 @@ const earlierTurn = async (db: DB, chatId: string, turn: number): Promise<ChatTu
  */
 export async function createConversation(
   deps: ChatDeps,
-  input: { projectId: string; message: string; applicationOverrides?: ApplicationOverride[]; idempotencyKey?: string; source?: 'api' | 'ui' },
+  input: {
+    projectId: string;
+    message: string;
+    applicationOverrides?: ApplicationOverride[];
+    idempotencyKey?: string;
+    source?: 'api' | 'ui';
+  },
 ): Promise<ChatView> {
   const { chat } = await openConversation(deps, input);
   return toChatView(chat, deps.appUrl, []);
@@ -92,7 +106,13 @@ export async function createConversation(
 /** createConversation, answering the conversation and its first turn's message ids. */
 export async function openConversation(
   deps: ChatDeps,
-  input: { projectId: string; message: string; applicationOverrides?: ApplicationOverride[]; idempotencyKey?: string; source?: 'api' | 'ui' },
+  input: {
+    projectId: string;
+    message: string;
+    applicationOverrides?: ApplicationOverride[];
+    idempotencyKey?: string;
+    source?: 'api' | 'ui';
+  },
 ): Promise<{ chat: ChatRecord; request: ChatTurnRequest }> {
   const { db } = deps;
   const repeated = async (existing: ChatRecord) => ({ chat: existing, request: await earlierTurn(db, existing.id, 1) });
@@ -109,7 +129,14 @@ export async function openConversation(
   const request = newTurn(1);
   try {
     await db.transaction().execute(async (trx) => {
-      await insertChat(trx, { id, shortId, projectId: input.projectId, source: input.source ?? 'api', applicationOverrides: overrides, idempotencyKey: input.idempotencyKey });
+      await insertChat(trx, {
+        id,
+        shortId,
+        projectId: input.projectId,
+        source: input.source ?? 'api',
+        applicationOverrides: overrides,
+        idempotencyKey: input.idempotencyKey,
+      });
       await insertTurn(trx, { chatId: id, text: input.message, ...request });
     });
   } catch (err) {
@@ -159,10 +186,21 @@ export async function sendMessage(
   return getConversation(deps, input);
 }
 
-export async function getConversation(deps: Pick<ChatDeps, 'db' | 'appUrl'>, input: { projectId: string; chatShortId: string; limit?: number }): Promise<ChatView> {
-  const found = await findChatWithMessages(deps.db, input.projectId, input.chatShortId, input.limit ?? defaultMessageLimit);
+export async function getConversation(
+  deps: Pick<ChatDeps, 'db' | 'appUrl'>,
+  input: { projectId: string; chatShortId: string; limit?: number },
+): Promise<ChatView> {
+  const found = await findChatWithMessages(
+    deps.db,
+    input.projectId,
+    input.chatShortId,
+    input.limit ?? defaultMessageLimit,
+  );
   if (!found) throw new NotFoundError('Conversation');
-  return withTurnUsage(toChatView(found.chat, deps.appUrl, found.messages), await chatTurnUsage(deps.db, input.projectId, found.chat.id));
+  return withTurnUsage(
+    toChatView(found.chat, deps.appUrl, found.messages),
+    await chatTurnUsage(deps.db, input.projectId, found.chat.id),
+  );
 }
 
 export async function listConversations(
@@ -182,7 +220,10 @@ export async function listConversations(
 }
 
 /** Ends the newest reply as CANCELLED (the workflow does it, so a reply never ends twice); 409 when it has already ended. */
-export async function cancelReply(deps: ChatDeps, input: { projectId: string; chatShortId: string }): Promise<{ messageId: string }> {
+export async function cancelReply(
+  deps: ChatDeps,
+  input: { projectId: string; chatShortId: string },
+): Promise<{ messageId: string }> {
   const chat = await findChat(deps.db, input.projectId, input.chatShortId);
   if (!chat) throw new NotFoundError('Conversation');
   const reply = await latestAssistantMessage(deps.db, chat.id);

@@ -21,7 +21,11 @@ const nameConflict = (name: string) => new ConflictError(`name: a config named $
 export const listConfigs = (db: DB, projectId: string): Promise<ConfigView[]> => selectConfigs(db, projectId);
 
 /** The config of the caller's project, or NotFoundError (also when it belongs to another project). */
-export async function requireConfig(db: DB, projectId: string, configShortId: string): Promise<ConfigView & { id: string }> {
+export async function requireConfig(
+  db: DB,
+  projectId: string,
+  configShortId: string,
+): Promise<ConfigView & { id: string }> {
   const config = await getConfig(db, projectId, configShortId);
   if (!config) throw new NotFoundError('Config');
   return config;
@@ -37,7 +41,11 @@ async function withNameConflict<T>(name: string | undefined, write: () => Promis
   }
 }
 
-export async function createConfig(db: DB, projectId: string, input: { name: string; value: string; isSecret: boolean; type?: 'plain' | 'totp' }): Promise<ConfigView> {
+export async function createConfig(
+  db: DB,
+  projectId: string,
+  input: { name: string; value: string; isSecret: boolean; type?: 'plain' | 'totp' },
+): Promise<ConfigView> {
   input = totpRules(input);
   if (await configNameTaken(db, projectId, input.name)) throw nameConflict(input.name);
   return withNameConflict(input.name, () => insertConfig(db, projectId, input));
@@ -52,9 +60,12 @@ export async function updateConfig(
   const config = await requireConfig(db, projectId, configShortId);
   patch = totpRules(patch, config);
   if (config.isSecret && patch.isSecret === false && patch.value === undefined) {
-    throw new InvalidError('value: required when turning a secret config into a plain one, so the secret value is never revealed');
+    throw new InvalidError(
+      'value: required when turning a secret config into a plain one, so the secret value is never revealed',
+    );
   }
-  if (patch.name !== undefined && (await configNameTaken(db, projectId, patch.name, config.id))) throw nameConflict(patch.name);
+  if (patch.name !== undefined && (await configNameTaken(db, projectId, patch.name, config.id)))
+    throw nameConflict(patch.name);
   await withNameConflict(patch.name, () => updateConfigRow(db, config.id, patch));
   return requireConfig(db, projectId, config.shortId);
 }

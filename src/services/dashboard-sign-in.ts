@@ -11,7 +11,10 @@ export type DashboardSignIn =
   | { outcome: 'invalid' | 'suspended' }
   | { outcome: 'throttled'; by: 'address' | 'prefix'; retryAfterSeconds: number };
 
-export async function signInToDashboard(db: DB, input: { token: string; clientAddress: string; ttlSeconds: number }): Promise<DashboardSignIn> {
+export async function signInToDashboard(
+  db: DB,
+  input: { token: string; clientAddress: string; ttlSeconds: number },
+): Promise<DashboardSignIn> {
   const throttle = signInThrottle(db);
   const verdict = await throttle.check(input.clientAddress, input.token);
   if (!verdict.allowed) return { outcome: 'throttled', by: verdict.by, retryAfterSeconds: verdict.retryAfterSeconds };
@@ -21,6 +24,11 @@ export async function signInToDashboard(db: DB, input: { token: string; clientAd
     await recordSignIn(db, input.token, { outcome: opened }, input.clientAddress);
     return { outcome: opened };
   }
-  await recordSignIn(db, input.token, { outcome: 'ok', tokenId: opened.tokenId, projectId: opened.projectId }, input.clientAddress);
+  await recordSignIn(
+    db,
+    input.token,
+    { outcome: 'ok', tokenId: opened.tokenId, projectId: opened.projectId },
+    input.clientAddress,
+  );
   return { outcome: 'ok', sessionId: opened.sessionId, tokenId: opened.tokenId };
 }

@@ -5,11 +5,24 @@ import { listChats, type ChatMessageView } from '../db/queries/chats.js';
 import { loadApplications, type ApplicationWithEnvironments } from '../db/queries/dashboard-applications.js';
 import { loadConversation, type ConversationPage } from '../db/queries/dashboard-chats.js';
 import { listReviews } from '../db/queries/dashboard-reviews.js';
-import { listDashboardRuns, planChoices, runTestArtifacts, stepsOf, type DashboardRunFilter } from '../db/queries/dashboard-runs.js';
+import {
+  listDashboardRuns,
+  planChoices,
+  runTestArtifacts,
+  stepsOf,
+  type DashboardRunFilter,
+} from '../db/queries/dashboard-runs.js';
 import { environmentNames, loadPlanSummaries } from '../db/queries/dashboard-test-plans.js';
 import { findRunWithTests, type RunWithTests } from '../db/queries/runs.js';
 import type { NotifyOn, RunStatus } from '../db/schema.js';
-import { findDependents, findTestCaseRecords, getTestCase, listTestCases, type TestCaseFilter, type TestCaseView } from '../db/queries/test-cases.js';
+import {
+  findDependents,
+  findTestCaseRecords,
+  getTestCase,
+  listTestCases,
+  type TestCaseFilter,
+  type TestCaseView,
+} from '../db/queries/test-cases.js';
 import { getTestPlan, type TestPlanView } from '../db/queries/test-plans.js';
 import type { Logger } from '../logger.js';
 import { BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
@@ -19,13 +32,22 @@ import { listPlanSchedules, type PlanScheduleView } from './plan-schedules.js';
 import { chatTurnUsage, usageTotals, withTurnUsage } from './llm-usage.js';
 import type { UsageTotals } from '../domain/llm-usage.js';
 
-export type { ApplicationWithEnvironments, ChatMessageView, ConversationPage, NotifyOn, RunStatus, RunWithTests, TestCaseView };
+export type {
+  ApplicationWithEnvironments,
+  ChatMessageView,
+  ConversationPage,
+  NotifyOn,
+  RunStatus,
+  RunWithTests,
+  TestCaseView,
+};
 
 /** The applications with their environments, for the settings page. */
 export const dashboardApplications = (db: DB, projectId: string) => loadApplications(db, projectId);
 
 /** A page of the project's chats, newest first. */
-export const dashboardChats = (db: DB, projectId: string, page: { limit: number; offset: number }) => listChats(db, projectId, page);
+export const dashboardChats = (db: DB, projectId: string, page: { limit: number; offset: number }) =>
+  listChats(db, projectId, page);
 
 /** One conversation with its latest messages; undefined when the project has no such chat. */
 export async function dashboardConversation(db: DB, projectId: string, chatShortId: string) {
@@ -34,7 +56,8 @@ export async function dashboardConversation(db: DB, projectId: string, chatShort
 }
 
 /** A page of the project's merge request reviews, newest first. */
-export const dashboardReviews = (db: DB, projectId: string, page: { limit: number; offset: number }) => listReviews(db, projectId, page);
+export const dashboardReviews = (db: DB, projectId: string, page: { limit: number; offset: number }) =>
+  listReviews(db, projectId, page);
 
 /** The runs page: a page of matching runs and the plans to filter by. */
 export async function dashboardRuns(db: DB, projectId: string, filter: DashboardRunFilter) {
@@ -43,13 +66,16 @@ export async function dashboardRuns(db: DB, projectId: string, filter: Dashboard
 }
 
 /** A run with all its tests; undefined when the project has no such run. */
-export const dashboardRun = (db: DB, projectId: string, runShortId: string): Promise<RunWithTests | undefined> => findRunWithTests(db, projectId, runShortId, 'all');
+export const dashboardRun = (db: DB, projectId: string, runShortId: string): Promise<RunWithTests | undefined> =>
+  findRunWithTests(db, projectId, runShortId, 'all');
 
 /** What a run's heals cost in LLM calls and tokens (replays need no model). */
-export const dashboardRunUsage = (db: DB, projectId: string, runId: string): Promise<UsageTotals> => usageTotals(db, projectId, { runId });
+export const dashboardRunUsage = (db: DB, projectId: string, runId: string): Promise<UsageTotals> =>
+  usageTotals(db, projectId, { runId });
 
 /** The recorded steps of these test cases of the project, by test case id, to name the step a test failed at. */
-export const recordedSteps = (db: DB, projectId: string, testCaseIds: string[]): Promise<Map<string, unknown>> => stepsOf(db, projectId, testCaseIds);
+export const recordedSteps = (db: DB, projectId: string, testCaseIds: string[]): Promise<Map<string, unknown>> =>
+  stepsOf(db, projectId, testCaseIds);
 
 /**
  * The bytes of a run test's screenshot or trace, read for the session's project only (the trace viewer loads
@@ -75,9 +101,18 @@ export const dashboardPlans = (db: DB, projectId: string) => loadPlanSummaries(d
 
 export interface PlanPage {
   plan: Omit<TestPlanView, 'notifications' | 'applications'>;
-  applications: { applicationShortId: string; applicationName: string; environmentShortId: string; environmentName: string; environmentUrl: string | null }[];
+  applications: {
+    applicationShortId: string;
+    applicationName: string;
+    environmentShortId: string;
+    environmentName: string;
+    environmentUrl: string | null;
+  }[];
   schedules: PlanScheduleView[];
-  notifications: { email: { recipients: string[]; notifyOn: NotifyOn } | null; slack: { webhookHost: string; channel: string | null; notifyOn: NotifyOn } | null };
+  notifications: {
+    email: { recipients: string[]; notifyOn: NotifyOn } | null;
+    slack: { webhookHost: string; channel: string | null; notifyOn: NotifyOn } | null;
+  };
 }
 
 /** A Slack-compatible webhook URL is a credential (whoever has it can post to the channel): the page names its host only. */
@@ -90,11 +125,19 @@ function webhookHost(url: string): string {
 }
 
 /** The plan page's data; undefined when the project has no such plan. */
-export async function loadPlan(deps: { db: DB; temporal: TemporalClientProvider; logger: Logger }, projectId: string, planShortId: string): Promise<PlanPage | undefined> {
+export async function loadPlan(
+  deps: { db: DB; temporal: TemporalClientProvider; logger: Logger },
+  projectId: string,
+  planShortId: string,
+): Promise<PlanPage | undefined> {
   const plan = await getTestPlan(deps.db, projectId, planShortId);
   if (!plan) return undefined;
   const [environments, schedules] = await Promise.all([
-    environmentNames(deps.db, projectId, plan.applications.map((a) => a.environmentShortId)),
+    environmentNames(
+      deps.db,
+      projectId,
+      plan.applications.map((a) => a.environmentShortId),
+    ),
     listPlanSchedules(deps, plan.id),
   ]);
   const { id: _id, notifications, applications, ...rest } = plan;
@@ -113,13 +156,22 @@ export async function loadPlan(deps: { db: DB; temporal: TemporalClientProvider;
     schedules,
     notifications: {
       email: notifications.email,
-      slack: notifications.slack && { webhookHost: webhookHost(notifications.slack.webhookUrl), channel: notifications.slack.channel, notifyOn: notifications.slack.notifyOn },
+      slack: notifications.slack && {
+        webhookHost: webhookHost(notifications.slack.webhookUrl),
+        channel: notifications.slack.channel,
+        notifyOn: notifications.slack.notifyOn,
+      },
     },
   };
 }
 
 /** A page of the project's test cases; an application the project does not have matches nothing. */
-export async function dashboardTestCases(db: DB, projectId: string, filter: TestCaseFilter, page: { limit: number; offset: number }) {
+export async function dashboardTestCases(
+  db: DB,
+  projectId: string,
+  filter: TestCaseFilter,
+  page: { limit: number; offset: number },
+) {
   return (await listTestCases(db, projectId, filter, page)) ?? { testCases: [], total: 0 };
 }
 
@@ -136,7 +188,10 @@ export interface TestCasePageData {
 export async function loadTestCasePage(db: DB, projectId: string, id: string): Promise<TestCasePageData | undefined> {
   const testCase = await getTestCase(db, projectId, id);
   if (!testCase) return undefined;
-  const dependencyIds = [...(testCase.resumeFromDependencyProjectTestCaseId ? [testCase.resumeFromDependencyProjectTestCaseId] : []), ...testCase.waitForDependenciesProjectTestCaseIds];
+  const dependencyIds = [
+    ...(testCase.resumeFromDependencyProjectTestCaseId ? [testCase.resumeFromDependencyProjectTestCaseId] : []),
+    ...testCase.waitForDependenciesProjectTestCaseIds,
+  ];
   const [records, dependents, proposals, usage] = await Promise.all([
     findTestCaseRecords(db, projectId, dependencyIds),
     findDependents(db, projectId, id),

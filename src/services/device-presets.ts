@@ -13,10 +13,15 @@ import { NotFoundError } from '../domain/errors.js';
 
 export type { DevicePresetInput, DevicePresetView };
 
-export const listDevicePresets = (db: DB, projectId: string): Promise<DevicePresetView[]> => selectDevicePresets(db, projectId);
+export const listDevicePresets = (db: DB, projectId: string): Promise<DevicePresetView[]> =>
+  selectDevicePresets(db, projectId);
 
 /** The device preset of the caller's project, or NotFoundError (also when it belongs to another project). */
-export async function requireDevicePreset(db: DB, projectId: string, devicePresetShortId: string): Promise<DevicePresetView & { id: string }> {
+export async function requireDevicePreset(
+  db: DB,
+  projectId: string,
+  devicePresetShortId: string,
+): Promise<DevicePresetView & { id: string }> {
   const preset = await getDevicePreset(db, projectId, devicePresetShortId);
   if (!preset) throw new NotFoundError('Device preset');
   return preset;
@@ -26,12 +31,23 @@ export async function requireDevicePreset(db: DB, projectId: string, devicePrese
 export function createDevicePreset(
   db: DB,
   projectId: string,
-  input: Omit<DevicePresetInput, 'userAgent' | 'locale' | 'timezoneId'> & Partial<Pick<DevicePresetInput, 'userAgent' | 'locale' | 'timezoneId'>>,
+  input: Omit<DevicePresetInput, 'userAgent' | 'locale' | 'timezoneId'> &
+    Partial<Pick<DevicePresetInput, 'userAgent' | 'locale' | 'timezoneId'>>,
 ): Promise<DevicePresetView> {
-  return insertDevicePreset(db, projectId, { ...input, userAgent: input.userAgent ?? null, locale: input.locale ?? null, timezoneId: input.timezoneId ?? null });
+  return insertDevicePreset(db, projectId, {
+    ...input,
+    userAgent: input.userAgent ?? null,
+    locale: input.locale ?? null,
+    timezoneId: input.timezoneId ?? null,
+  });
 }
 
-export async function updateDevicePreset(db: DB, projectId: string, devicePresetShortId: string, patch: Partial<DevicePresetInput>): Promise<DevicePresetView & { id: string }> {
+export async function updateDevicePreset(
+  db: DB,
+  projectId: string,
+  devicePresetShortId: string,
+  patch: Partial<DevicePresetInput>,
+): Promise<DevicePresetView & { id: string }> {
   const preset = await requireDevicePreset(db, projectId, devicePresetShortId);
   await updateDevicePresetRow(db, preset.id, patch);
   return requireDevicePreset(db, projectId, preset.shortId);

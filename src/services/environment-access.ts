@@ -7,17 +7,37 @@ import { mergeAccess, type EnvironmentAccessInput } from '../domain/environment-
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 
 // Headers Chromium or HTTP itself owns: set per environment they would break every request, not authorize it.
-const forbiddenHeaders = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'cookie', 'upgrade', 'te', 'trailer', 'keep-alive', 'proxy-authorization']);
+const forbiddenHeaders = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'cookie',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'proxy-authorization',
+]);
 
 /** InvalidError when the access cannot apply to an environment with (or without) a URL; before anything is written. */
 export function checkAccess(input: EnvironmentAccessInput, hasUrl: boolean): void {
   for (const h of input.headers ?? []) {
-    if (forbiddenHeaders.has(h.name.toLowerCase())) throw new InvalidError(`access.headers: "${h.name}" cannot be set per environment${h.name.toLowerCase() === 'cookie' ? ' (use access.cookies)' : ''}`);
+    if (forbiddenHeaders.has(h.name.toLowerCase()))
+      throw new InvalidError(
+        `access.headers: "${h.name}" cannot be set per environment${h.name.toLowerCase() === 'cookie' ? ' (use access.cookies)' : ''}`,
+      );
   }
-  if ((input.httpCredentials || input.cookies?.length) && !hasUrl) throw new InvalidError('access: basic auth and cookies need an environment with a url');
+  if ((input.httpCredentials || input.cookies?.length) && !hasUrl)
+    throw new InvalidError('access: basic auth and cookies need an environment with a url');
 }
 
-export async function saveAccess(db: DB, projectId: string, environmentShortId: string, input: EnvironmentAccessInput): Promise<void> {
+export async function saveAccess(
+  db: DB,
+  projectId: string,
+  environmentShortId: string,
+  input: EnvironmentAccessInput,
+): Promise<void> {
   const env = await findEnvironment(db, projectId, environmentShortId);
   if (!env) throw new NotFoundError('Environment');
   checkAccess(input, Boolean(env.url));

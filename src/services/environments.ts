@@ -25,13 +25,20 @@ export interface EnvironmentRef {
 }
 
 /** The environments of an application of the project (NotFoundError for another project's application). */
-export async function listApplicationEnvironments(db: DB, projectId: string, applicationShortId: string): Promise<EnvironmentView[]> {
+export async function listApplicationEnvironments(
+  db: DB,
+  projectId: string,
+  applicationShortId: string,
+): Promise<EnvironmentView[]> {
   const application = await requireApplication(db, projectId, applicationShortId);
   return listEnvironments(db, projectId, application.id);
 }
 
 /** The environment of that application of the project, or NotFoundError. */
-async function requireEnvironment(db: DB, ref: EnvironmentRef): Promise<{ id: string; applicationId: string; shortId: string }> {
+async function requireEnvironment(
+  db: DB,
+  ref: EnvironmentRef,
+): Promise<{ id: string; applicationId: string; shortId: string }> {
   const application = await requireApplication(db, ref.projectId, ref.applicationShortId);
   const env = await findEnvironment(db, ref.projectId, ref.environmentShortId);
   if (!env || env.application_id !== application.id) throw new NotFoundError('Environment');
@@ -40,7 +47,16 @@ async function requireEnvironment(db: DB, ref: EnvironmentRef): Promise<{ id: st
 
 export async function createEnvironment(
   db: DB,
-  input: { projectId: string; applicationShortId: string; name: string; url?: string | null; applicationBuildShortId?: string; isProduction: boolean; isDefault: boolean; access?: EnvironmentAccessInput },
+  input: {
+    projectId: string;
+    applicationShortId: string;
+    name: string;
+    url?: string | null;
+    applicationBuildShortId?: string;
+    isProduction: boolean;
+    isDefault: boolean;
+    access?: EnvironmentAccessInput;
+  },
 ): Promise<EnvironmentView> {
   const { projectId } = input;
   const application = await requireApplication(db, projectId, input.applicationShortId);
@@ -78,7 +94,12 @@ export async function updateEnvironment(
 ): Promise<EnvironmentView> {
   const env = await requireEnvironment(db, ref);
   if (patch.access) await saveAccess(db, ref.projectId, env.shortId, patch.access);
-  await updateEnvironmentRow(db, env, { name: patch.name, url: patch.url, isProduction: patch.isProduction, makeDefault: patch.isDefault });
+  await updateEnvironmentRow(db, env, {
+    name: patch.name,
+    url: patch.url,
+    isProduction: patch.isProduction,
+    makeDefault: patch.isDefault,
+  });
   return (await getEnvironmentView(db, ref.projectId, env.shortId))!;
 }
 

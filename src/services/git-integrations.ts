@@ -62,9 +62,12 @@ function checkPrivateKey(pem: string): void {
   try {
     type = createPrivateKey(pem).asymmetricKeyType;
   } catch {
-    throw new InvalidError('privateKey: not a PEM private key; paste the whole .pem file GitHub generated, BEGIN and END lines included');
+    throw new InvalidError(
+      'privateKey: not a PEM private key; paste the whole .pem file GitHub generated, BEGIN and END lines included',
+    );
   }
-  if (type !== 'rsa') throw new InvalidError(`privateKey: a GitHub App key is an RSA key, this one is ${type ?? 'of an unknown type'}`);
+  if (type !== 'rsa')
+    throw new InvalidError(`privateKey: a GitHub App key is an RSA key, this one is ${type ?? 'of an unknown type'}`);
 }
 
 function checkBaseUrl(baseUrl: string | null | undefined): void {
@@ -107,13 +110,33 @@ export async function getGitIntegration(db: DB, projectId: string, shortId: stri
   return toGitIntegrationView(await requireRow(db, projectId, shortId));
 }
 
-export async function createGitIntegration(db: DB, projectId: string, input: CreateGitIntegrationInput, actor: AuditActor = systemActor): Promise<GitIntegrationView> {
+export async function createGitIntegration(
+  db: DB,
+  projectId: string,
+  input: CreateGitIntegrationInput,
+  actor: AuditActor = systemActor,
+): Promise<GitIntegrationView> {
   const values = valuesOf(input);
-  const taken = () => new ConflictError(`provider: this project already has a ${providerName[input.provider]} integration; update or delete it`);
+  const taken = () =>
+    new ConflictError(
+      `provider: this project already has a ${providerName[input.provider]} integration; update or delete it`,
+    );
   if (await findGitIntegrationByProvider(db, projectId, input.provider)) throw taken();
   try {
-    const row = await insertGitIntegration(db, { id: newId(), shortId: newShortId('gitIntegration', input.provider), projectId, provider: input.provider, ...values });
-    await recordAudit(db, { projectId, kind: 'git_integration.created', actor, subject: row.short_id, details: { provider: input.provider, fields: Object.keys(input) } });
+    const row = await insertGitIntegration(db, {
+      id: newId(),
+      shortId: newShortId('gitIntegration', input.provider),
+      projectId,
+      provider: input.provider,
+      ...values,
+    });
+    await recordAudit(db, {
+      projectId,
+      kind: 'git_integration.created',
+      actor,
+      subject: row.short_id,
+      details: { provider: input.provider, fields: Object.keys(input) },
+    });
     return toGitIntegrationView(row);
   } catch (err) {
     if (isGitIntegrationConflict(err)) throw taken();
@@ -121,11 +144,18 @@ export async function createGitIntegration(db: DB, projectId: string, input: Cre
   }
 }
 
-export async function updateGitIntegration(db: DB, projectId: string, shortId: string, patch: UpdateGitIntegrationInput, actor: AuditActor = systemActor): Promise<GitIntegrationView> {
+export async function updateGitIntegration(
+  db: DB,
+  projectId: string,
+  shortId: string,
+  patch: UpdateGitIntegrationInput,
+  actor: AuditActor = systemActor,
+): Promise<GitIntegrationView> {
   const row = await requireRow(db, projectId, shortId);
   if (row.provider === 'gitlab') {
     for (const field of ['auth', 'appId', 'privateKey'] as const) {
-      if (patch[field] !== undefined) throw new InvalidError(`${field}: a GitLab integration authenticates with a token only`);
+      if (patch[field] !== undefined)
+        throw new InvalidError(`${field}: a GitLab integration authenticates with a token only`);
     }
   }
   const auth = patch.auth ?? row.auth;
@@ -134,38 +164,69 @@ export async function updateGitIntegration(db: DB, projectId: string, shortId: s
   const baseUrl = patch.baseUrl === undefined ? row.base_url : patch.baseUrl;
   let merged: CreateGitIntegrationInput;
   if (auth === 'app') {
-    if (patch.token !== undefined) throw new InvalidError('token: a GitHub App integration has no token; send auth: "token" to switch');
+    if (patch.token !== undefined)
+      throw new InvalidError('token: a GitHub App integration has no token; send auth: "token" to switch');
     // Switching from a token to an App needs the App's id and key in the same request.
     const appId = patch.appId ?? (switching ? undefined : row.app_id);
     const privateKey = patch.privateKey ?? (switching ? undefined : row.private_key);
     if (!appId) throw new InvalidError('appId: required when switching to auth "app"');
     if (!privateKey) throw new InvalidError('privateKey: required when switching to auth "app"');
-    merged = { provider: 'github', auth: 'app', appId, privateKey, ...(webhookSecret !== null && { webhookSecret }), ...(baseUrl !== null && { baseUrl }) };
+    merged = {
+      provider: 'github',
+      auth: 'app',
+      appId,
+      privateKey,
+      ...(webhookSecret !== null && { webhookSecret }),
+      ...(baseUrl !== null && { baseUrl }),
+    };
   } else {
     if (patch.appId !== undefined || patch.privateKey !== undefined) {
-      throw new InvalidError(`${patch.appId !== undefined ? 'appId' : 'privateKey'}: a token integration has no App; send auth: "app" to switch`);
+      throw new InvalidError(
+        `${patch.appId !== undefined ? 'appId' : 'privateKey'}: a token integration has no App; send auth: "app" to switch`,
+      );
     }
     const token = patch.token ?? (switching ? undefined : row.token);
     if (!token) throw new InvalidError('token: required when switching to auth "token"');
     const rest = { token, ...(webhookSecret !== null && { webhookSecret }), ...(baseUrl !== null && { baseUrl }) };
-    merged = row.provider === 'gitlab' ? { provider: 'gitlab', ...rest } : { provider: 'github', auth: 'token', ...rest };
+    merged =
+      row.provider === 'gitlab' ? { provider: 'gitlab', ...rest } : { provider: 'github', auth: 'token', ...rest };
   }
   const updated = await updateRow(db, row.id, valuesOf(merged));
   // The names of the fields sent, never their values: a token or a key is a secret.
-  await recordAudit(db, { projectId, kind: 'git_integration.updated', actor, subject: row.short_id, details: { provider: row.provider, fields: Object.keys(patch) } });
+  await recordAudit(db, {
+    projectId,
+    kind: 'git_integration.updated',
+    actor,
+    subject: row.short_id,
+    details: { provider: row.provider, fields: Object.keys(patch) },
+  });
   return toGitIntegrationView(updated);
 }
 
-export async function deleteGitIntegration(db: DB, projectId: string, shortId: string, actor: AuditActor = systemActor): Promise<void> {
+export async function deleteGitIntegration(
+  db: DB,
+  projectId: string,
+  shortId: string,
+  actor: AuditActor = systemActor,
+): Promise<void> {
   const row = await requireRow(db, projectId, shortId);
   await deleteRow(db, row.id);
-  await recordAudit(db, { projectId, kind: 'git_integration.deleted', actor, subject: row.short_id, details: { provider: row.provider } });
+  await recordAudit(db, {
+    projectId,
+    kind: 'git_integration.deleted',
+    actor,
+    subject: row.short_id,
+    details: { provider: row.provider },
+  });
 }
 
 function clientFromRow(row: GitIntegrationRow): GitProviderClient {
   const baseUrl = row.base_url ?? undefined;
   if (row.provider === 'gitlab') return new GitLabClient({ token: row.token!, baseUrl });
-  const auth = row.auth === 'app' ? { kind: 'app' as const, appId: row.app_id!, privateKey: row.private_key! } : { kind: 'token' as const, token: row.token! };
+  const auth =
+    row.auth === 'app'
+      ? { kind: 'app' as const, appId: row.app_id!, privateKey: row.private_key! }
+      : { kind: 'token' as const, token: row.token! };
   return new GitHubClient({ auth, baseUrl });
 }
 
@@ -198,17 +259,37 @@ export interface GitClientDeps {
  * project path). NotFoundError "No GitHub integration in this project" when there is none. The GitLab client
  * also offers `ensureProjectWebhook`.
  */
-export async function gitClientFor(deps: GitClientDeps, projectId: string, target: { provider: 'gitlab'; repository: string }): Promise<GitLabClient>;
-export async function gitClientFor(deps: GitClientDeps, projectId: string, target: { provider: 'github'; repository: string }): Promise<GitHubClient>;
-export async function gitClientFor(deps: GitClientDeps, projectId: string, target: { provider: GitProviderId; repository: string }): Promise<GitProviderClient>;
-export async function gitClientFor(deps: GitClientDeps, projectId: string, target: { provider: GitProviderId; repository: string }): Promise<GitProviderClient> {
+export async function gitClientFor(
+  deps: GitClientDeps,
+  projectId: string,
+  target: { provider: 'gitlab'; repository: string },
+): Promise<GitLabClient>;
+export async function gitClientFor(
+  deps: GitClientDeps,
+  projectId: string,
+  target: { provider: 'github'; repository: string },
+): Promise<GitHubClient>;
+export async function gitClientFor(
+  deps: GitClientDeps,
+  projectId: string,
+  target: { provider: GitProviderId; repository: string },
+): Promise<GitProviderClient>;
+export async function gitClientFor(
+  deps: GitClientDeps,
+  projectId: string,
+  target: { provider: GitProviderId; repository: string },
+): Promise<GitProviderClient> {
   const row = await findGitIntegrationByProvider(deps.db, projectId, target.provider);
   if (!row) throw new NoIntegrationError(target.provider);
   return deps.gitClients ? deps.gitClients.clientFor(row) : clientFromRow(row);
 }
 
 /** The webhook secret of the project's integration with `provider`, if it has one. */
-export async function webhookSecretFor(db: DB, provider: GitProviderId, projectId: string): Promise<string | undefined> {
+export async function webhookSecretFor(
+  db: DB,
+  provider: GitProviderId,
+  projectId: string,
+): Promise<string | undefined> {
   return (await findGitIntegrationByProvider(db, projectId, provider))?.webhook_secret ?? undefined;
 }
 
@@ -218,8 +299,14 @@ export async function webhookSecretFor(db: DB, provider: GitProviderId, projectI
  * `X-Hub-Signature-256`; GitLab: `X-Gitlab-Token`, in constant time) against each candidate; the projects whose
  * secret matches are the ones the delivery is for. No match: 401.
  */
-export async function webhookSecretCandidates(db: DB, provider: GitProviderId): Promise<Array<{ projectId: string; secret: string }>> {
-  return (await gitIntegrationsWithWebhookSecret(db, provider)).map((row) => ({ projectId: row.project_id, secret: row.webhook_secret! }));
+export async function webhookSecretCandidates(
+  db: DB,
+  provider: GitProviderId,
+): Promise<Array<{ projectId: string; secret: string }>> {
+  return (await gitIntegrationsWithWebhookSecret(db, provider)).map((row) => ({
+    projectId: row.project_id,
+    secret: row.webhook_secret!,
+  }));
 }
 
 /**

@@ -76,56 +76,106 @@ export async function keepHealedSteps(
     await supersedeOlderProposals(db, input.testCaseId, version);
     return { kept: 'saved', version };
   }
-  if (!input.healed.some((h) => h.via === 'llm' || h.via === 'expectation')) return { kept: 'nothing', reason: 'only recorded fallbacks were used' };
+  if (!input.healed.some((h) => h.via === 'llm' || h.via === 'expectation'))
+    return { kept: 'nothing', reason: 'only recorded fallbacks were used' };
   const version = input.basedOnVersion + 1;
   // One proposal per version: a later run healing the same steps replaces a pending one with its fresher pick,
   // but never revives one a person already decided on.
-  const stored = await upsertPendingProposal(db, { projectId: input.projectId, testCaseId: input.testCaseId, basedOnVersion: input.basedOnVersion, version, steps: input.steps, healed: input.healed });
+  const stored = await upsertPendingProposal(db, {
+    projectId: input.projectId,
+    testCaseId: input.testCaseId,
+    basedOnVersion: input.basedOnVersion,
+    version,
+    steps: input.steps,
+    healed: input.healed,
+  });
   if (!stored) return { kept: 'nothing', reason: `the heal proposal for steps version ${version} was already decided` };
   return { kept: 'proposed', version };
 }
 
-export async function listHealProposals(db: DB, projectId: string, testCaseId: string, opts: { pendingOnly?: boolean } = {}): Promise<HealProposal[]> {
+export async function listHealProposals(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+  opts: { pendingOnly?: boolean } = {},
+): Promise<HealProposal[]> {
   await requireTestCase(db, projectId, testCaseId);
   return (await selectProposals(db, projectId, testCaseId, opts)).map(toProposal);
 }
 
 /** Applies a pending proposal as the test case's next steps version; 409 when the steps moved on meanwhile. */
-export async function acceptHealProposal(db: DB, projectId: string, testCaseId: string, version: number, actor: AuditActor = systemActor): Promise<HealProposal> {
+export async function acceptHealProposal(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+  version: number,
+  actor: AuditActor = systemActor,
+): Promise<HealProposal> {
   return db.transaction().execute(async (trx) => {
     const proposal = await pendingProposal(trx, projectId, testCaseId, version);
     const updated = await applyProposalSteps(trx, testCaseId, proposal);
     if (!updated) {
       await decide(trx, testCaseId, version, 'SUPERSEDED');
-      throw new HealProposalError('conflict', `the steps changed since this proposal was made (it was based on version ${proposal.basedOnVersion})`);
+      throw new HealProposalError(
+        'conflict',
+        `the steps changed since this proposal was made (it was based on version ${proposal.basedOnVersion})`,
+      );
     }
     await supersedeOlderProposals(trx, testCaseId, version);
-    await recordAudit(trx, { projectId, kind: 'heal_proposal.accepted', actor, subject: testCaseId, details: { version } });
+    await recordAudit(trx, {
+      projectId,
+      kind: 'heal_proposal.accepted',
+      actor,
+      subject: testCaseId,
+      details: { version },
+    });
     return { ...proposal, ...(await decide(trx, testCaseId, version, 'ACCEPTED')) };
   });
 }
 
-export async function rejectHealProposal(db: DB, projectId: string, testCaseId: string, version: number, actor: AuditActor = systemActor): Promise<HealProposal> {
+export async function rejectHealProposal(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+  version: number,
+  actor: AuditActor = systemActor,
+): Promise<HealProposal> {
   return db.transaction().execute(async (trx) => {
     const proposal = await pendingProposal(trx, projectId, testCaseId, version);
-    await recordAudit(trx, { projectId, kind: 'heal_proposal.rejected', actor, subject: testCaseId, details: { version } });
+    await recordAudit(trx, {
+      projectId,
+      kind: 'heal_proposal.rejected',
+      actor,
+      subject: testCaseId,
+      details: { version },
+    });
     return { ...proposal, ...(await decide(trx, testCaseId, version, 'REJECTED')) };
   });
 }
 
 async function requireTestCase(db: DB, projectId: string, testCaseId: string): Promise<void> {
-  if (!(await testCaseExists(db, projectId, testCaseId))) throw new HealProposalError('not_found', 'Test case not found');
+  if (!(await testCaseExists(db, projectId, testCaseId)))
+    throw new HealProposalError('not_found', 'Test case not found');
 }
 
 async function pendingProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposal> {
   await requireTestCase(db, projectId, testCaseId);
   const row = await lockProposal(db, projectId, testCaseId, version);
   if (!row) throw new HealProposalError('not_found', `No heal proposal for steps version ${version}`);
-  if (row.status !== 'PENDING') throw new HealProposalError('conflict', `The heal proposal for version ${version} is already ${row.status.toLowerCase()}`);
+  if (row.status !== 'PENDING')
+    throw new HealProposalError(
+      'conflict',
+      `The heal proposal for version ${version} is already ${row.status.toLowerCase()}`,
+    );
   return toProposal(row);
 }
 
-async function decide(db: DB, testCaseId: string, version: number, status: HealProposalStatus): Promise<{ status: HealProposalStatus; decidedAt: Date }> {
+async function decide(
+  db: DB,
+  testCaseId: string,
+  version: number,
+  status: HealProposalStatus,
+): Promise<{ status: HealProposalStatus; decidedAt: Date }> {
   const decidedAt = new Date();
   await setProposalStatus(db, testCaseId, version, status, decidedAt);
   return { status, decidedAt };
@@ -157,7 +207,10 @@ function toProposal(row: {
 export function healProposalView(p: HealProposal) {
   return {
     ...p,
-    healed: p.healed.map((h) => ({ ...h, via: h.via === 'llm' || h.via === 'expectation' ? (h.via as 'llm' | 'expectation') : ('fallback' as const) })),
+    healed: p.healed.map((h) => ({
+      ...h,
+      via: h.via === 'llm' || h.via === 'expectation' ? (h.via as 'llm' | 'expectation') : ('fallback' as const),
+    })),
     createdAt: p.createdAt.toISOString(),
     decidedAt: p.decidedAt?.toISOString() ?? null,
   };

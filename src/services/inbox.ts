@@ -17,7 +17,17 @@ import {
   type InboxMessageRow,
 } from '../db/queries/inbox.js';
 import { NotFoundError } from '../domain/errors.js';
-import { extractLink, mailCode, mailRetentionMs, matchesMail, namedInboxLocalPart, normalizeAddress, type InboxAccess, type MailMatch, type ReceivedMail } from '../domain/inbox.js';
+import {
+  extractLink,
+  mailCode,
+  mailRetentionMs,
+  matchesMail,
+  namedInboxLocalPart,
+  normalizeAddress,
+  type InboxAccess,
+  type MailMatch,
+  type ReceivedMail,
+} from '../domain/inbox.js';
 import { newId } from '../ids.js';
 import { parseMail } from '../inbox/parse.js';
 import type { Logger } from '../logger.js';
@@ -59,7 +69,12 @@ export async function acceptsMail(db: DB, address: string): Promise<boolean> {
 }
 
 /** Parses one received message and stores a copy per accepted recipient (each project sees only its own). */
-export async function receiveMail(deps: InboxDeps, raw: Buffer, recipients: string[], now = new Date()): Promise<string[]> {
+export async function receiveMail(
+  deps: InboxDeps,
+  raw: Buffer,
+  recipients: string[],
+  now = new Date(),
+): Promise<string[]> {
   const mail = await parseMail(raw);
   const bodies = Buffer.from(JSON.stringify({ text: mail.text, html: mail.html } satisfies StoredBodies));
   const stored: string[] = [];
@@ -85,8 +100,15 @@ export async function receiveMail(deps: InboxDeps, raw: Buffer, recipients: stri
   return stored;
 }
 
-export async function listMessages(db: DB, projectId: string, filter: { to?: string; limit?: number }): Promise<InboxMessageView[]> {
-  const rows = await listInboxMessages(db, projectId, { to: filter.to && normalizeAddress(filter.to), limit: filter.limit ?? 50 });
+export async function listMessages(
+  db: DB,
+  projectId: string,
+  filter: { to?: string; limit?: number },
+): Promise<InboxMessageView[]> {
+  const rows = await listInboxMessages(db, projectId, {
+    to: filter.to && normalizeAddress(filter.to),
+    limit: filter.limit ?? 50,
+  });
   return rows.map(toView);
 }
 
@@ -104,19 +126,38 @@ export async function getMessage(
   const row = await getInboxMessage(deps.db, projectId, id);
   if (!row) throw new NotFoundError('Message');
   const bodies = await readBodies(deps.blobs, row.blobKey);
-  return { ...toView(row), ...bodies, code: mailCode(bodies, take.codeShape) ?? null, link: extractLink(bodies, take.linkPattern) ?? null };
+  return {
+    ...toView(row),
+    ...bodies,
+    code: mailCode(bodies, take.codeShape) ?? null,
+    link: extractLink(bodies, take.linkPattern) ?? null,
+  };
 }
 
 /**
  * A page of the project's mail for the dashboard, newest first, each with the code and link a step would take
  * (what a person checks when a mail step failed). A body already cleaned up shows neither.
  */
-export async function inboxPage(deps: InboxDeps, projectId: string, query: { to?: string; page: number; pageSize: number }): Promise<{ messages: Array<InboxMessageView & { code: string | null; link: string | null }>; total: number }> {
-  const { rows, total } = await dashboardInboxPage(deps.db, projectId, { to: query.to && normalizeAddress(query.to), limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
+export async function inboxPage(
+  deps: InboxDeps,
+  projectId: string,
+  query: { to?: string; page: number; pageSize: number },
+): Promise<{ messages: Array<InboxMessageView & { code: string | null; link: string | null }>; total: number }> {
+  const { rows, total } = await dashboardInboxPage(deps.db, projectId, {
+    to: query.to && normalizeAddress(query.to),
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
   const messages = await Promise.all(
     rows.map(async (row) => {
-      const bodies = await readBodies(deps.blobs, row.blobKey).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
-      return { ...toView(row), code: (bodies && mailCode(bodies)) ?? null, link: (bodies && extractLink(bodies)) ?? null };
+      const bodies = await readBodies(deps.blobs, row.blobKey).catch((err: unknown) =>
+        err instanceof NotFoundError ? undefined : Promise.reject(err),
+      );
+      return {
+        ...toView(row),
+        code: (bodies && mailCode(bodies)) ?? null,
+        link: (bodies && extractLink(bodies)) ?? null,
+      };
     }),
   );
   return { messages, total };
@@ -133,16 +174,29 @@ async function readBodies(blobs: BlobStore, key: string): Promise<StoredBodies> 
 }
 
 /** Deletes mail past its 7 days (bodies first, then rows) and run inboxes nothing can reach any more. */
-export async function deleteExpiredMail(deps: InboxDeps, now = new Date()): Promise<{ messages: number; addresses: number }> {
+export async function deleteExpiredMail(
+  deps: InboxDeps,
+  now = new Date(),
+): Promise<{ messages: number; addresses: number }> {
   let messages = 0;
   for (;;) {
     const batch = await expiredInboxMessages(deps.db, now);
     if (batch.length === 0) break;
-    for (const m of batch) await deps.blobs.delete(m.blobKey).catch((err: unknown) => (err instanceof BlobNotFoundError ? undefined : Promise.reject(err)));
-    await deleteInboxMessages(deps.db, batch.map((m) => m.id));
+    for (const m of batch)
+      await deps.blobs
+        .delete(m.blobKey)
+        .catch((err: unknown) => (err instanceof BlobNotFoundError ? undefined : Promise.reject(err)));
+    await deleteInboxMessages(
+      deps.db,
+      batch.map((m) => m.id),
+    );
     messages += batch.length;
   }
-  const addresses = await deleteStaleInboxAddresses(deps.db, new Date(now.getTime() - mailRetentionMs), `${runPrefix}%`);
+  const addresses = await deleteStaleInboxAddresses(
+    deps.db,
+    new Date(now.getTime() - mailRetentionMs),
+    `${runPrefix}%`,
+  );
   return { messages, addresses };
 }
 
@@ -166,7 +220,9 @@ function projectTag(projectId: string): string {
 
 /** Registers (or finds) `{{INBOX:name}}`'s address for the project, or a fresh run address without a name. */
 async function registerAddress(db: DB, projectId: string, domain: string, name?: string): Promise<string> {
-  const local = name ? namedInboxLocalPart(name, projectTag(projectId)) : `${runPrefix}${randomBytes(8).toString('hex')}`;
+  const local = name
+    ? namedInboxLocalPart(name, projectTag(projectId))
+    : `${runPrefix}${randomBytes(8).toString('hex')}`;
   const address = `${local}@${domain.toLowerCase()}`;
   await registerInboxAddress(db, projectId, address);
   return address;
@@ -176,7 +232,12 @@ async function registerAddress(db: DB, projectId: string, domain: string, name?:
  * An address for a caller outside a run (an exported spec): `{{INBOX}}` fresh, `{{INBOX:name}}` the project's. A
  * named inbox keeps older mail, so `since` (this server's clock) tells the caller which mail is its own.
  */
-export async function createInboxAddress(db: DB, projectId: string, domain: string, name?: string): Promise<{ address: string; since: string }> {
+export async function createInboxAddress(
+  db: DB,
+  projectId: string,
+  domain: string,
+  name?: string,
+): Promise<{ address: string; since: string }> {
   const since = new Date().toISOString();
   return { address: await registerAddress(db, projectId, domain, name), since };
 }
@@ -185,7 +246,11 @@ export async function createInboxAddress(db: DB, projectId: string, domain: stri
  * What a run's steps may do with the inbox: make addresses, wait for mail to them. A named inbox outlives runs, so
  * its mail counts only from when this access was made (a run's start); a run's inbox is the run's alone.
  */
-export function createInboxAccess(deps: InboxDeps & { domain: string; pollMs?: number }, projectId: string, signal?: AbortSignal): InboxAccess {
+export function createInboxAccess(
+  deps: InboxDeps & { domain: string; pollMs?: number },
+  projectId: string,
+  signal?: AbortSignal,
+): InboxAccess {
   const since = new Date();
   return {
     newRunInbox: () => registerAddress(deps.db, projectId, deps.domain),
@@ -196,7 +261,14 @@ export function createInboxAccess(deps: InboxDeps & { domain: string; pollMs?: n
       for (;;) {
         const fresh = (m: InboxMessageRow) => to.startsWith(runPrefix) || m.receivedAt >= since;
         const found = (await mailTo(deps.db, to)).find((m) => fresh(m) && matchesMail(m, match));
-        if (found) return { id: found.id, from: found.from, subject: found.subject, receivedAt: found.receivedAt.toISOString(), ...(await readBodies(deps.blobs, found.blobKey)) };
+        if (found)
+          return {
+            id: found.id,
+            from: found.from,
+            subject: found.subject,
+            receivedAt: found.receivedAt.toISOString(),
+            ...(await readBodies(deps.blobs, found.blobKey)),
+          };
         if (Date.now() >= deadline || signal?.aborted) return undefined;
         await new Promise((r) => setTimeout(r, Math.min(deps.pollMs ?? 250, Math.max(1, deadline - Date.now()))));
       }

@@ -24,9 +24,14 @@ function issueBody(r: IssueRow, appUrl: string): string {
 }
 
 /** The integration to use: the one asked for, else the project's GitHub one, else its GitLab one. */
-async function providerFor(deps: GitClientDeps, projectId: string, asked: GitProviderId | undefined): Promise<GitProviderId> {
+async function providerFor(
+  deps: GitClientDeps,
+  projectId: string,
+  asked: GitProviderId | undefined,
+): Promise<GitProviderId> {
   if (asked) return asked;
-  for (const provider of ['github', 'gitlab'] as const) if (await findGitIntegrationByProvider(deps.db, projectId, provider)) return provider;
+  for (const provider of ['github', 'gitlab'] as const)
+    if (await findGitIntegrationByProvider(deps.db, projectId, provider)) return provider;
   throw new NotFoundError('Git integration', 'connect one with POST /v1/git-integrations first');
 }
 
@@ -36,13 +41,19 @@ export async function exportIssue(
   id: string,
   target: { repository: string; provider?: GitProviderId },
 ): Promise<{ url: string; created: boolean }> {
-  if (!/^[\w.-]+(\/[\w.-]+)+$/.test(target.repository)) throw new InvalidError('repository: owner/repo (GitHub) or the project path (GitLab)');
+  if (!/^[\w.-]+(\/[\w.-]+)+$/.test(target.repository))
+    throw new InvalidError('repository: owner/repo (GitHub) or the project path (GitLab)');
   const row = await findIssue(deps.db, projectId, id);
   if (!row) throw new NotFoundError('Issue');
   const provider = await providerFor(deps, projectId, target.provider);
   const client = await gitClientFor(deps, projectId, { provider, repository: target.repository });
   const existing = await client.findIssue(target.repository, issueMarker(row.fingerprint));
-  const { url } = existing ? { url: existing } : await client.createIssue(target.repository, { title: `[Proctor] ${row.title}`.slice(0, 250), body: issueBody(row, deps.appUrl) });
+  const { url } = existing
+    ? { url: existing }
+    : await client.createIssue(target.repository, {
+        title: `[Proctor] ${row.title}`.slice(0, 250),
+        body: issueBody(row, deps.appUrl),
+      });
   await updateIssue(deps.db, row.id, { exported: { provider, url } });
   return { url, created: !existing };
 }

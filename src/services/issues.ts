@@ -27,7 +27,11 @@ export function issueView(r: IssueRow): IssueView {
   };
 }
 
-export async function listProjectIssues(db: DB, projectId: string, filter: IssueFilter & { limit: number; offset: number }): Promise<{ issues: IssueView[]; total: number }> {
+export async function listProjectIssues(
+  db: DB,
+  projectId: string,
+  filter: IssueFilter & { limit: number; offset: number },
+): Promise<{ issues: IssueView[]; total: number }> {
   const { rows, total } = await listIssues(db, projectId, filter, filter);
   return { issues: rows.map(issueView), total };
 }

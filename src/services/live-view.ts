@@ -47,7 +47,12 @@ const lastStepsLingerMs = 600;
  * Opens the live session of a burn-in or a run's test. Writing never fails the work it shows: a failed write is
  * logged and the next frame tries again.
  */
-export async function openLiveView(db: DB, key: LiveRowKey, logger: Logger, opts: LiveOptions = {}): Promise<LivePublisher> {
+export async function openLiveView(
+  db: DB,
+  key: LiveRowKey,
+  logger: Logger,
+  opts: LiveOptions = {},
+): Promise<LivePublisher> {
   const interval = opts.frameIntervalMs ?? 250;
   await openLiveRow(db, key, staleAfterMs);
   let watched = !opts.onlyWhenWatched;
@@ -87,7 +92,8 @@ export async function openLiveView(db: DB, key: LiveRowKey, logger: Logger, opts
   // One write at a time; frames that arrive meanwhile replace each other, the newest is written next.
   const schedule = () => {
     if (closed || writing || timer) return;
-    const wait = pendingFrame && watched ? Math.max(0, lastFrameAt + interval - Date.now()) : stepsDirty ? 0 : watchCheckMs;
+    const wait =
+      pendingFrame && watched ? Math.max(0, lastFrameAt + interval - Date.now()) : stepsDirty ? 0 : watchCheckMs;
     timer = setTimeout(() => {
       timer = undefined;
       writing = write().finally(() => {
@@ -116,7 +122,9 @@ export async function openLiveView(db: DB, key: LiveRowKey, logger: Logger, opts
       if (stepsDirty) await write();
       const linger = stepsWrittenAt + lastStepsLingerMs - Date.now();
       if (watched && linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
-      await deleteLiveRow(db, key).catch((err: unknown) => logger.warn('live view: delete failed', { kind: key.kind, subjectId: key.subjectId, error: String(err) }));
+      await deleteLiveRow(db, key).catch((err: unknown) =>
+        logger.warn('live view: delete failed', { kind: key.kind, subjectId: key.subjectId, error: String(err) }),
+      );
     },
   };
 }

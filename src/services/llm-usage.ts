@@ -1,9 +1,29 @@
 // Usage accounting: what each piece of LLM work cost, per project per day, and the daily budget that refuses new
 // LLM work once it is spent. Activities get a `UsageRecorder` (built once by the worker); the API reads totals here.
 import type { DB } from '../db/database.js';
-import { findLlmBudget, insertLlmUsage, sumUsage, sumUsageByChatMessage, sumUsageByDay, sumUsageByDayAndPurpose, upsertLlmBudget, type UsageOf, type UsageSums } from '../db/queries/llm-usage.js';
+import {
+  findLlmBudget,
+  insertLlmUsage,
+  sumUsage,
+  sumUsageByChatMessage,
+  sumUsageByDay,
+  sumUsageByDayAndPurpose,
+  upsertLlmBudget,
+  type UsageOf,
+  type UsageSums,
+} from '../db/queries/llm-usage.js';
 import { InvalidError } from '../domain/errors.js';
-import { budgetRefusal, costOf, LlmBudgetExceededError, noUsage, type LlmBudget, type PriceTable, type UsageMeter, type UsageSubject, type UsageTotals } from '../domain/llm-usage.js';
+import {
+  budgetRefusal,
+  costOf,
+  LlmBudgetExceededError,
+  noUsage,
+  type LlmBudget,
+  type PriceTable,
+  type UsageMeter,
+  type UsageSubject,
+  type UsageTotals,
+} from '../domain/llm-usage.js';
 import { newId } from '../ids.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
@@ -90,9 +110,19 @@ export async function getLlmBudget(db: DB, projectId: string): Promise<LlmBudget
 }
 
 /** A project setting like the others: its change is in the audit log as `project_settings.updated`. */
-export async function setLlmBudget(db: DB, projectId: string, budget: LlmBudget, actor: AuditActor = systemActor): Promise<LlmBudget> {
-  if (budget.dailyTokens !== null && !(Number.isSafeInteger(budget.dailyTokens) && budget.dailyTokens >= 0)) throw new InvalidError('dailyTokens: a whole number of tokens, 0 or more, or null');
-  if (budget.dailyUsd !== null && !(Number.isFinite(budget.dailyUsd) && budget.dailyUsd >= 0 && budget.dailyUsd <= 1e12)) throw new InvalidError('dailyUsd: an amount of US dollars, 0 or more, or null');
+export async function setLlmBudget(
+  db: DB,
+  projectId: string,
+  budget: LlmBudget,
+  actor: AuditActor = systemActor,
+): Promise<LlmBudget> {
+  if (budget.dailyTokens !== null && !(Number.isSafeInteger(budget.dailyTokens) && budget.dailyTokens >= 0))
+    throw new InvalidError('dailyTokens: a whole number of tokens, 0 or more, or null');
+  if (
+    budget.dailyUsd !== null &&
+    !(Number.isFinite(budget.dailyUsd) && budget.dailyUsd >= 0 && budget.dailyUsd <= 1e12)
+  )
+    throw new InvalidError('dailyUsd: an amount of US dollars, 0 or more, or null');
   await upsertLlmBudget(db, projectId, { daily_tokens: budget.dailyTokens, daily_usd: budget.dailyUsd });
   await recordAudit(db, { projectId, kind: 'project_settings.updated', actor, details: { llmBudget: budget } });
   return getLlmBudget(db, projectId);
@@ -104,7 +134,12 @@ const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 function parseDay(name: string, value: string): Date {
   const date = new Date(`${value}T00:00:00.000Z`);
   // Years before 1970 hold no calls, and year 0 is not a year to every database.
-  if (!dayPattern.test(value) || Number.isNaN(date.getTime()) || utcDay(date) !== value || date.getUTCFullYear() < 1970) {
+  if (
+    !dayPattern.test(value) ||
+    Number.isNaN(date.getTime()) ||
+    utcDay(date) !== value ||
+    date.getUTCFullYear() < 1970
+  ) {
     throw new InvalidError(`${name}: a date as YYYY-MM-DD (UTC), from 1970 on`);
   }
   return date;
@@ -127,30 +162,52 @@ export async function usageByDay(db: DB, projectId: string, input: { from?: stri
   const to = input.to ? parseDay('to', input.to) : startOfUtcDay(now);
   const from = input.from ? parseDay('from', input.from) : new Date(to.getTime() - 29 * 86_400_000);
   if (from > to) throw new InvalidError('from: must not be after to');
-  if ((to.getTime() - from.getTime()) / 86_400_000 + 1 > maxDays) throw new InvalidError(`from, to: at most ${maxDays} days at a time`);
+  if ((to.getTime() - from.getTime()) / 86_400_000 + 1 > maxDays)
+    throw new InvalidError(`from, to: at most ${maxDays} days at a time`);
   const end = new Date(to.getTime() + 86_400_000);
-  const [rows, parts] = await Promise.all([sumUsageByDay(db, projectId, from, end), sumUsageByDayAndPurpose(db, projectId, from, end)]);
+  const [rows, parts] = await Promise.all([
+    sumUsageByDay(db, projectId, from, end),
+    sumUsageByDayAndPurpose(db, projectId, from, end),
+  ]);
   const byPurpose = (day: string): UsageDay['byPurpose'] =>
-    Object.fromEntries(parts.filter((p) => p.day === day).map((p) => [purposeNames[p.purpose as keyof typeof purposeNames] ?? p.purpose, toTotals(p)]));
+    Object.fromEntries(
+      parts
+        .filter((p) => p.day === day)
+        .map((p) => [purposeNames[p.purpose as keyof typeof purposeNames] ?? p.purpose, toTotals(p)]),
+    );
   const days: UsageDay[] = rows.map((r) => ({ date: r.day, ...toTotals(r), byPurpose: byPurpose(r.day) }));
-  const total = toTotals(rows.reduce<UsageSums>(
-    (sum, r) => ({
-      calls: sum.calls + r.calls,
-      prompt_tokens: sum.prompt_tokens + Number(r.prompt_tokens),
-      completion_tokens: sum.completion_tokens + Number(r.completion_tokens),
-      cached_tokens: sum.cached_tokens + Number(r.cached_tokens),
-      estimated: sum.estimated || r.estimated,
-      cost_usd: (sum.cost_usd ?? 0) + Number(r.cost_usd ?? 0),
-      priced: sum.priced + r.priced,
-    }),
-    { calls: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, estimated: false, cost_usd: 0, priced: 0 },
-  ));
+  const total = toTotals(
+    rows.reduce<UsageSums>(
+      (sum, r) => ({
+        calls: sum.calls + r.calls,
+        prompt_tokens: sum.prompt_tokens + Number(r.prompt_tokens),
+        completion_tokens: sum.completion_tokens + Number(r.completion_tokens),
+        cached_tokens: sum.cached_tokens + Number(r.cached_tokens),
+        estimated: sum.estimated || r.estimated,
+        cost_usd: (sum.cost_usd ?? 0) + Number(r.cost_usd ?? 0),
+        priced: sum.priced + r.priced,
+      }),
+      { calls: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, estimated: false, cost_usd: 0, priced: 0 },
+    ),
+  );
   const budget = await getLlmBudget(db, projectId);
   const today = await spentToday(db, projectId, now);
-  return { from: utcDay(from), to: utcDay(to), days, total, budget: { ...budget, spentToday: today, exceeded: budgetRefusal(budget, today) !== undefined } };
+  return {
+    from: utcDay(from),
+    to: utcDay(to),
+    days,
+    total,
+    budget: { ...budget, spentToday: today, exceeded: budgetRefusal(budget, today) !== undefined },
+  };
 }
 
 /** A conversation with each assistant message carrying its turn's usage (an extension to the spec). */
-export function withTurnUsage<V extends { messages: { id: string; role: string }[] }>(view: V, usage: Map<string, UsageTotals>): V {
-  return { ...view, messages: view.messages.map((m) => (m.role === 'assistant' ? { ...m, usage: usage.get(m.id) ?? noUsage } : m)) };
+export function withTurnUsage<V extends { messages: { id: string; role: string }[] }>(
+  view: V,
+  usage: Map<string, UsageTotals>,
+): V {
+  return {
+    ...view,
+    messages: view.messages.map((m) => (m.role === 'assistant' ? { ...m, usage: usage.get(m.id) ?? noUsage } : m)),
+  };
 }

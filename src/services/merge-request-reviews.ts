@@ -58,13 +58,18 @@ export interface MergeRequestSettingsDeps {
 async function ensureGitLabHook(db: DB, projectId: string, repository: string, url: string): Promise<string> {
   const client = await gitClientFor({ db }, projectId, { provider: 'gitlab', repository });
   const secret = await ensureWebhookSecret(db, projectId, 'gitlab');
-  const hook = await client.ensureProjectWebhook(repository, { url, secret, events: ['merge_requests', 'notes', 'deployments', 'pipelines'] });
+  const hook = await client.ensureProjectWebhook(repository, {
+    url,
+    secret,
+    events: ['merge_requests', 'notes', 'deployments', 'pipelines'],
+  });
   return String(hook.id);
 }
 
 type SettingsRow = Selectable<MergeRequestReviewSettingsTable>;
 
-export const webhookUrl = (publicUrl: string, provider: GitProviderId) => `${publicUrl.replace(/\/$/, '')}/webhooks/${provider}`;
+export const webhookUrl = (publicUrl: string, provider: GitProviderId) =>
+  `${publicUrl.replace(/\/$/, '')}/webhooks/${provider}`;
 
 function toView(row: SettingsRow, publicUrl: string): MergeRequestReviewSettingsView {
   return {
@@ -95,19 +100,27 @@ async function checkMapping(db: DB, projectId: string, mapping: Record<string, s
  * Saves the settings of one repository (created, or the given fields changed). For GitLab, saving also creates or
  * refreshes the project webhook, whose secret token is the GitLab integration's webhook secret (never returned).
  */
-export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsDeps, projectId: string, input: MergeRequestReviewSettingsInput): Promise<MergeRequestReviewSettingsView> {
+export async function saveMergeRequestReviewSettings(
+  deps: MergeRequestSettingsDeps,
+  projectId: string,
+  input: MergeRequestReviewSettingsInput,
+): Promise<MergeRequestReviewSettingsView> {
   const repository = input.repository.trim().replace(/^\/+|\/+$/g, '');
-  if (!/^[^\s/]+(\/[^\s/]+)+$/.test(repository)) throw new InvalidError('repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)');
+  if (!/^[^\s/]+(\/[^\s/]+)+$/.test(repository))
+    throw new InvalidError('repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)');
   if (input.environmentMapping) await checkMapping(deps.db, projectId, input.environmentMapping);
   const taken = await repositoryProjectId(deps.db, input.provider, repository);
-  if (taken !== undefined && taken !== projectId) throw new ConflictError(`${input.provider} repository ${repository} is connected to another project`);
+  if (taken !== undefined && taken !== projectId)
+    throw new ConflictError(`${input.provider} repository ${repository} is connected to another project`);
 
   const fields: Record<string, unknown> & Partial<{ webhook_id: string }> = {
     ...(input.reviewContext !== undefined ? { review_context: input.reviewContext } : {}),
     ...(input.autoRun !== undefined ? { auto_run: input.autoRun } : {}),
     ...(input.includeDrafts !== undefined ? { include_drafts: input.includeDrafts } : {}),
     ...(input.commentOnOpen !== undefined ? { comment_on_open: input.commentOnOpen } : {}),
-    ...(input.environmentMapping !== undefined ? { environment_mapping: JSON.stringify(input.environmentMapping) } : {}),
+    ...(input.environmentMapping !== undefined
+      ? { environment_mapping: JSON.stringify(input.environmentMapping) }
+      : {}),
     ...(input.handle !== undefined ? { handle: normalizeHandle(input.handle) } : {}),
   };
   // The hook first: without a GitLab integration, or with credentials GitLab refuses, nothing is saved. GitLab not
@@ -115,7 +128,9 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
   let webhookProblem: string | null = null;
   if (input.provider === 'gitlab') {
     try {
-      Object.assign(fields, { webhook_id: await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, input.provider)) });
+      Object.assign(fields, {
+        webhook_id: await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, input.provider)),
+      });
     } catch (err) {
       if (!(err instanceof UnavailableError)) throw err;
       webhookProblem = `${err.message}; save the settings again to create the project hook`;
@@ -125,12 +140,19 @@ export async function saveMergeRequestReviewSettings(deps: MergeRequestSettingsD
   return { ...toView(row, deps.publicUrl), ...(webhookProblem && { webhookProblem }) };
 }
 
-export async function listMergeRequestReviewSettings(deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>, projectId: string): Promise<MergeRequestReviewSettingsView[]> {
+export async function listMergeRequestReviewSettings(
+  deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>,
+  projectId: string,
+): Promise<MergeRequestReviewSettingsView[]> {
   const rows = await listReviewSettings(deps.db, projectId);
   return rows.map((r) => toView(r, deps.publicUrl));
 }
 
-export async function getMergeRequestReviewSettings(deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>, projectId: string, id: string): Promise<MergeRequestReviewSettingsView> {
+export async function getMergeRequestReviewSettings(
+  deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>,
+  projectId: string,
+  id: string,
+): Promise<MergeRequestReviewSettingsView> {
   const row = await findReviewSettings(deps.db, projectId, id);
   if (!row) throw new NotFoundError('Merge request review settings', id);
   return toView(row, deps.publicUrl);
@@ -151,7 +173,11 @@ export interface ReviewDecisionSettings {
   handle: string;
 }
 
-export async function decisionSettings(db: DB, projectId: string, ref: MergeRequestRef): Promise<ReviewDecisionSettings | null> {
+export async function decisionSettings(
+  db: DB,
+  projectId: string,
+  ref: MergeRequestRef,
+): Promise<ReviewDecisionSettings | null> {
   const row = await findRepositoryReviewSettings(db, projectId, ref);
   if (!row) return null;
   return {
@@ -168,7 +194,13 @@ export async function decisionSettings(db: DB, projectId: string, ref: MergeRequ
  * URL for every mapped application (or, with no mapping, for every application of the project, as the default
  * environment's deployment does).
  */
-export async function reviewOverrides(db: DB, projectId: string, ref: MergeRequestRef, deployments: Record<string, string>, manualUrl?: string): Promise<{ overrides: ApplicationOverride[]; context: string | null }> {
+export async function reviewOverrides(
+  db: DB,
+  projectId: string,
+  ref: MergeRequestRef,
+  deployments: Record<string, string>,
+  manualUrl?: string,
+): Promise<{ overrides: ApplicationOverride[]; context: string | null }> {
   const row = await findRepositoryReviewSettings(db, projectId, ref);
   const mapping = row?.environment_mapping ?? {};
   const overrides = new Map<string, ApplicationOverride>();

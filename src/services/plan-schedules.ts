@@ -1,12 +1,24 @@
 // A plan's cron schedules: the rows are ours, the Schedules and their next fire times are Temporal's. Creating
 // and deleting keep the two together; reading is shared by the API's schedule routes and the dashboard's plan page.
 import type { DB } from '../db/database.js';
-import { deletePlanScheduleRow, findPlanSchedule, insertPlanSchedule, listPlanScheduleRows, type PlanScheduleRow } from '../db/queries/plan-schedules.js';
+import {
+  deletePlanScheduleRow,
+  findPlanSchedule,
+  insertPlanSchedule,
+  listPlanScheduleRows,
+  type PlanScheduleRow,
+} from '../db/queries/plan-schedules.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
-import { createPlanSchedule, deletePlanSchedule, describePlanSchedule, InvalidCronError, planScheduleId } from '../temporal/schedules.js';
+import {
+  createPlanSchedule,
+  deletePlanSchedule,
+  describePlanSchedule,
+  InvalidCronError,
+  planScheduleId,
+} from '../temporal/schedules.js';
 import { requireTestPlan } from './test-plans.js';
 
 export interface PlanScheduleView {
@@ -24,7 +36,10 @@ export type { PlanScheduleRow };
 const describeTimeoutMs = 2_000;
 
 /** The next (up to 3) fire times of a Temporal Schedule, or undefined when Temporal does not answer in time. */
-export async function nextRunTimes(deps: { temporal: TemporalClientProvider; logger: Logger }, temporalScheduleId: string): Promise<string[] | undefined> {
+export async function nextRunTimes(
+  deps: { temporal: TemporalClientProvider; logger: Logger },
+  temporalScheduleId: string,
+): Promise<string[] | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, describeTimeoutMs, undefined)));
   try {
@@ -49,7 +64,10 @@ export function toPlanScheduleView(row: PlanScheduleRow, times: string[] | undef
 }
 
 /** The schedules of a plan (already checked to be the caller's), oldest first, with their next times. */
-export async function listPlanSchedules(deps: { db: DB; temporal: TemporalClientProvider; logger: Logger }, testPlanId: string): Promise<PlanScheduleView[]> {
+export async function listPlanSchedules(
+  deps: { db: DB; temporal: TemporalClientProvider; logger: Logger },
+  testPlanId: string,
+): Promise<PlanScheduleView[]> {
   const rows = await listPlanScheduleRows(deps.db, testPlanId);
   const times = await Promise.all(rows.map((row) => nextRunTimes(deps, row.temporal_schedule_id)));
   return rows.map((row, i) => toPlanScheduleView(row, times[i]));
@@ -76,7 +94,13 @@ export async function createSchedule(
   const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
   const id = newId();
   // The row first: a tick finds it (for its description), and a failure below removes it again.
-  const row = await insertPlanSchedule(deps.db, { id, testPlanId: plan.id, cron: input.cron.trim(), description: input.description || null, temporalScheduleId: planScheduleId(id) });
+  const row = await insertPlanSchedule(deps.db, {
+    id,
+    testPlanId: plan.id,
+    cron: input.cron.trim(),
+    description: input.description || null,
+    temporalScheduleId: planScheduleId(id),
+  });
   try {
     await createPlanSchedule(deps.temporal, {
       scheduleId: row.temporal_schedule_id,
@@ -103,7 +127,10 @@ export async function createSchedule(
 }
 
 /** Deletes a schedule of the caller's plan: Temporal first (UnavailableError keeps it), then the row. */
-export async function deleteSchedule(deps: Pick<PlanScheduleDeps, 'db' | 'temporal'>, input: { projectId: string; testPlanShortId: string; scheduleId: string }): Promise<void> {
+export async function deleteSchedule(
+  deps: Pick<PlanScheduleDeps, 'db' | 'temporal'>,
+  input: { projectId: string; testPlanShortId: string; scheduleId: string },
+): Promise<void> {
   const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
   const row = await findPlanSchedule(deps.db, plan.id, input.scheduleId.toLowerCase());
   if (!row) throw new NotFoundError('Schedule');

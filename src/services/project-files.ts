@@ -1,5 +1,11 @@
 import type { DB } from '../db/database.js';
-import { deleteProjectFile as deleteRow, findProjectFile, listProjectFiles as listRows, saveProjectFile, type ProjectFileRow } from '../db/queries/project-files.js';
+import {
+  deleteProjectFile as deleteRow,
+  findProjectFile,
+  listProjectFiles as listRows,
+  saveProjectFile,
+  type ProjectFileRow,
+} from '../db/queries/project-files.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import { fileTypeOf } from '../browser/files.js';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -10,7 +16,16 @@ import type { BlobStore } from '../storage/blob-store.js';
 /** Largest project file: base64 of it stays under the API's 1 MiB JSON body. */
 export const maxProjectFileBytes = 700 * 1024;
 
-const mimeTypes: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', zip: 'application/zip', csv: 'text/csv', json: 'application/json', text: 'text/plain' };
+const mimeTypes: Record<string, string> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  zip: 'application/zip',
+  csv: 'text/csv',
+  json: 'application/json',
+  text: 'text/plain',
+};
 
 export interface ProjectFileView {
   name: string;
@@ -20,7 +35,13 @@ export interface ProjectFileView {
   createdAt: string;
 }
 
-const view = (row: ProjectFileRow): ProjectFileView => ({ name: row.name, size: row.size_bytes, type: row.type, mimeType: row.mime_type, createdAt: row.created_at.toISOString() });
+const view = (row: ProjectFileRow): ProjectFileView => ({
+  name: row.name,
+  size: row.size_bytes,
+  type: row.type,
+  mimeType: row.mime_type,
+  createdAt: row.created_at.toISOString(),
+});
 
 interface Deps {
   db: DB;
@@ -28,15 +49,29 @@ interface Deps {
 }
 
 /** Stores (or replaces) a project file; its type is read from the bytes. */
-export async function uploadProjectFile(deps: Deps, projectId: string, input: { name: string; contentBase64: string }): Promise<ProjectFileView> {
+export async function uploadProjectFile(
+  deps: Deps,
+  projectId: string,
+  input: { name: string; contentBase64: string },
+): Promise<ProjectFileView> {
   const bytes = Buffer.from(input.contentBase64, 'base64');
   if (bytes.length === 0) throw new InvalidError('the file is empty');
-  if (bytes.length > maxProjectFileBytes) throw new InvalidError(`the file has ${bytes.length} bytes; at most ${maxProjectFileBytes} are kept`);
+  if (bytes.length > maxProjectFileBytes)
+    throw new InvalidError(`the file has ${bytes.length} bytes; at most ${maxProjectFileBytes} are kept`);
   const type = fileTypeOf(bytes, input.name);
   const blobKey = `projects/${projectId}/files/${input.name}`;
   const mimeType = mimeTypes[type] ?? 'application/octet-stream';
   await deps.blobs.put(blobKey, bytes, mimeType);
-  return view(await saveProjectFile(deps.db, { project_id: projectId, name: input.name, size_bytes: bytes.length, type, mime_type: mimeType, blob_key: blobKey }));
+  return view(
+    await saveProjectFile(deps.db, {
+      project_id: projectId,
+      name: input.name,
+      size_bytes: bytes.length,
+      type,
+      mime_type: mimeType,
+      blob_key: blobKey,
+    }),
+  );
 }
 
 export async function listProjectFiles(db: DB, projectId: string): Promise<ProjectFileView[]> {
@@ -50,7 +85,11 @@ export async function deleteProjectFile(deps: Deps, projectId: string, name: str
 }
 
 /** A project file's bytes for a file input, or undefined when the project has no file of that name. */
-export async function loadProjectFile(deps: Deps, projectId: string, name: string): Promise<{ name: string; mimeType: string; buffer: Buffer } | undefined> {
+export async function loadProjectFile(
+  deps: Deps,
+  projectId: string,
+  name: string,
+): Promise<{ name: string; mimeType: string; buffer: Buffer } | undefined> {
   const row = await findProjectFile(deps.db, projectId, name);
   if (!row) return undefined;
   return { name: row.name, mimeType: row.mime_type, buffer: await deps.blobs.get(row.blob_key) };

@@ -2,7 +2,14 @@
 // the rule that quarantines flaky tests. Routes and the MCP stay thin adapters over these.
 import type { DB } from '../db/database.js';
 import { findProjectSettings, updateProject } from '../db/queries/projects.js';
-import { defaultTestRetries, flakeWindow, maxTestRetries, minRuleFlakeRate, storedRuleRate, type QuarantineRule } from '../domain/flakiness.js';
+import {
+  defaultTestRetries,
+  flakeWindow,
+  maxTestRetries,
+  minRuleFlakeRate,
+  storedRuleRate,
+  type QuarantineRule,
+} from '../domain/flakiness.js';
 import type { HealPolicy } from '../domain/steps.js';
 import { InvalidError } from '../domain/errors.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
@@ -24,19 +31,33 @@ export interface ProjectSettings {
 
 export async function getProjectSettings(db: DB, projectId: string): Promise<ProjectSettings> {
   const [row, quality] = await Promise.all([findProjectSettings(db, projectId), findQualitySettings(db, projectId)]);
-  const issues = { issueResolveAfterRuns: quality?.issue_resolve_after_runs ?? defaultIssueResolveAfterRuns, signalIgnoreUrls: quality?.signal_ignore_urls ?? [] };
+  const issues = {
+    issueResolveAfterRuns: quality?.issue_resolve_after_runs ?? defaultIssueResolveAfterRuns,
+    signalIgnoreUrls: quality?.signal_ignore_urls ?? [],
+  };
   if (!row) return { healPolicy: 'review', retries: defaultTestRetries, quarantine: null, ...issues };
   return {
     ...issues,
     healPolicy: row.heal_policy,
     retries: row.test_retries,
-    quarantine: row.quarantine_flake_rate === null ? null : { flakeRate: storedRuleRate(row.quarantine_flake_rate), minRuns: row.quarantine_min_runs },
+    quarantine:
+      row.quarantine_flake_rate === null
+        ? null
+        : { flakeRate: storedRuleRate(row.quarantine_flake_rate), minRuns: row.quarantine_min_runs },
   };
 }
 
 /** Changes what is given (checked first, all or nothing) and returns the settings after the change. */
-export async function updateProjectSettings(db: DB, projectId: string, change: Partial<ProjectSettings>, actor: AuditActor = systemActor): Promise<ProjectSettings> {
-  if (change.retries !== undefined && !(Number.isInteger(change.retries) && change.retries >= 0 && change.retries <= maxTestRetries)) {
+export async function updateProjectSettings(
+  db: DB,
+  projectId: string,
+  change: Partial<ProjectSettings>,
+  actor: AuditActor = systemActor,
+): Promise<ProjectSettings> {
+  if (
+    change.retries !== undefined &&
+    !(Number.isInteger(change.retries) && change.retries >= 0 && change.retries <= maxTestRetries)
+  ) {
     throw new InvalidError(`retries: a whole number from 0 to ${maxTestRetries}`);
   }
   const after = change.issueResolveAfterRuns;
@@ -45,9 +66,12 @@ export async function updateProjectSettings(db: DB, projectId: string, change: P
   }
   const rule = change.quarantine;
   if (rule) {
-    if (!(rule.flakeRate >= minRuleFlakeRate && rule.flakeRate <= 1)) throw new InvalidError(`quarantine.flakeRate: a fraction from ${minRuleFlakeRate} to 1`);
+    if (!(rule.flakeRate >= minRuleFlakeRate && rule.flakeRate <= 1))
+      throw new InvalidError(`quarantine.flakeRate: a fraction from ${minRuleFlakeRate} to 1`);
     if (!(Number.isInteger(rule.minRuns) && rule.minRuns >= 1 && rule.minRuns <= flakeWindow)) {
-      throw new InvalidError(`quarantine.minRuns: a whole number from 1 to ${flakeWindow} (the flake rate reads the last ${flakeWindow} runs)`);
+      throw new InvalidError(
+        `quarantine.minRuns: a whole number from 1 to ${flakeWindow} (the flake rate reads the last ${flakeWindow} runs)`,
+      );
     }
   }
   const set = {
@@ -55,7 +79,10 @@ export async function updateProjectSettings(db: DB, projectId: string, change: P
     ...(change.retries !== undefined && { test_retries: change.retries }),
     ...(after !== undefined && { issue_resolve_after_runs: after }),
     ...(change.signalIgnoreUrls !== undefined && { signal_ignore_urls: JSON.stringify(change.signalIgnoreUrls) }),
-    ...(rule !== undefined && (rule === null ? { quarantine_flake_rate: null } : { quarantine_flake_rate: rule.flakeRate, quarantine_min_runs: rule.minRuns })),
+    ...(rule !== undefined &&
+      (rule === null
+        ? { quarantine_flake_rate: null }
+        : { quarantine_flake_rate: rule.flakeRate, quarantine_min_runs: rule.minRuns })),
   };
   if (Object.keys(set).length > 0) {
     await updateProject(db, projectId, set);

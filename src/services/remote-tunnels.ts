@@ -58,8 +58,17 @@ function newTunnelToken(): string {
 const hostnamesOf = (tunnel: Pick<TunnelRow, 'ports' | 'label'>, domain: string): TunnelHostname[] =>
   tunnel.ports.map((p) => ({ localPort: p.localPort, url: tunnelUrl(p.subdomain, tunnel.label, domain) }));
 
-export async function createTunnel(db: DB, domain: string, projectId: string, input: CreateTunnelInput): Promise<CreatedTunnel> {
-  const ports: TunnelPort[] = input.ports.map((p) => ({ localPort: p.localPort, protocol: p.protocol ?? 'http', subdomain: p.subdomain ?? `p${p.localPort}` }));
+export async function createTunnel(
+  db: DB,
+  domain: string,
+  projectId: string,
+  input: CreateTunnelInput,
+): Promise<CreatedTunnel> {
+  const ports: TunnelPort[] = input.ports.map((p) => ({
+    localPort: p.localPort,
+    protocol: p.protocol ?? 'http',
+    subdomain: p.subdomain ?? `p${p.localPort}`,
+  }));
   const seenPorts = new Set<number>();
   const seenSubdomains = new Set<string>();
   for (const p of ports) {
@@ -80,7 +89,12 @@ export async function createTunnel(db: DB, domain: string, projectId: string, in
     tokenHash: hashToken(tunnelToken),
     expiresAt: new Date(Date.now() + tunnelLifetimeMs),
   });
-  return { runnerId: row.runnerId, hostnames: hostnamesOf(row, domain), tunnelToken, expiresAt: row.expiresAt.toISOString() };
+  return {
+    runnerId: row.runnerId,
+    hostnames: hostnamesOf(row, domain),
+    tunnelToken,
+    expiresAt: row.expiresAt.toISOString(),
+  };
 }
 
 export async function listTunnelViews(db: DB, domain: string, projectId: string): Promise<TunnelView[]> {

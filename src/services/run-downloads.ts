@@ -6,13 +6,27 @@ import type { BlobStore } from '../storage/blob-store.js';
 /** A file a run's step downloaded, kept in the blob store beside the trace. */
 export type KeptDownload = RunDownload;
 
-const contentTypes: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', zip: 'application/zip', csv: 'text/csv', json: 'application/json', text: 'text/plain' };
+const contentTypes: Record<string, string> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  zip: 'application/zip',
+  csv: 'text/csv',
+  json: 'application/json',
+  text: 'text/plain',
+};
 
 // Downloads bigger than this are checked but not kept: an artifact store is not a file mirror.
 const maxKeptBytes = 50 * 1024 * 1024;
 
 /** Stores a downloaded file under the run's artifact prefix; undefined when it is too large to keep. */
-export async function keepDownload(blobs: BlobStore, artifactPrefix: string, stepIndex: number, file: DownloadedFile): Promise<KeptDownload | undefined> {
+export async function keepDownload(
+  blobs: BlobStore,
+  artifactPrefix: string,
+  stepIndex: number,
+  file: DownloadedFile,
+): Promise<KeptDownload | undefined> {
   if (file.size > maxKeptBytes) return undefined;
   const safeName = file.fileName.replace(/[^\w.-]+/g, '_').slice(0, 100) || 'download';
   const key = `${artifactPrefix}/downloads/${stepIndex + 1}-${safeName}`;

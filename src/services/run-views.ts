@@ -3,7 +3,13 @@ import type { z } from '@hono/zod-openapi';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
-import { findRunWithTests, listRuns, toRunFields, type RunTestSelection, type RunWithTests } from '../db/queries/runs.js';
+import {
+  findRunWithTests,
+  listRuns,
+  toRunFields,
+  type RunTestSelection,
+  type RunWithTests,
+} from '../db/queries/runs.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { FailureEvidence } from '../domain/verdicts.js';
 import type { Rerun } from '../schemas/runs.js';
@@ -29,10 +35,16 @@ export const runRef = (appUrl: string, run: { id: string; shortId: string; testC
 
 /** What a rerun body asks for (the schema has already refused both fields together). */
 export const rerunSelection = (body: z.infer<typeof Rerun>): RerunSelection =>
-  body.failedOnly ? { failedOnly: true } : body.projectTestCaseIds ? { testCaseIds: body.projectTestCaseIds } : { all: true };
+  body.failedOnly
+    ? { failedOnly: true }
+    : body.projectTestCaseIds
+      ? { testCaseIds: body.projectTestCaseIds }
+      : { all: true };
 
 /** What the run services need from the API's dependencies (the compatibility routes share it). */
-export const runDeps = (deps: Pick<RunStartDeps, 'db' | 'temporal'> & { config: Pick<Config, 'PROCTOR_RUN_CONCURRENCY'> }): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
+export const runDeps = (
+  deps: Pick<RunStartDeps, 'db' | 'temporal'> & { config: Pick<Config, 'PROCTOR_RUN_CONCURRENCY'> },
+): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
 
 /** Evidence as the API shows it: the screenshot is linked as `screenshotUrl`, never by its storage key. */
 function publicEvidence(evidence: FailureEvidence | null) {
@@ -43,7 +55,8 @@ function publicEvidence(evidence: FailureEvidence | null) {
 
 /** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
 export async function runView(deps: RunViewDeps, run: RunWithTests) {
-  const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null);
+  const link = async (key: string | null) =>
+    key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null;
   // The tests come aggregated as JSON: timestamps are strings there, normalised to the API's ISO form.
   const isoText = (d: string | null) => (d ? new Date(d).toISOString() : null);
   return {
@@ -66,7 +79,9 @@ export async function runView(deps: RunViewDeps, run: RunWithTests) {
         environmentUrl: r.environment_url,
         failedStepIndex: r.failed_step_index,
         error: r.error,
-        healedSteps: (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ?? [],
+        healedSteps:
+          (r.healed as { index: number; from?: string | null; to: string; via: string; reason?: string }[] | null) ??
+          [],
         changes: r.changes ?? [],
         failureKind: r.failure_kind,
         evidence: publicEvidence(r.evidence),
@@ -75,7 +90,9 @@ export async function runView(deps: RunViewDeps, run: RunWithTests) {
         quarantined: r.quarantined,
         screenshotUrl: await link(r.screenshot_key),
         traceUrl: await link(r.trace_key),
-        downloads: await Promise.all((r.downloads ?? []).map(async ({ key, ...file }) => ({ ...file, url: (await link(key))! }))),
+        downloads: await Promise.all(
+          (r.downloads ?? []).map(async ({ key, ...file }) => ({ ...file, url: (await link(key))! })),
+        ),
         // Null when none were collected (a mobile test, a test from before quality signals).
         signalCounts: r.signal_counts ?? null,
         durationMs: r.duration_ms,
@@ -87,14 +104,22 @@ export async function runView(deps: RunViewDeps, run: RunWithTests) {
 }
 
 /** The run of the project with the tests asked for, or NotFoundError (also when it belongs to another project). */
-export async function requireRun(db: DB, projectId: string, runShortId: string, tests: RunTestSelection | undefined): Promise<RunWithTests> {
+export async function requireRun(
+  db: DB,
+  projectId: string,
+  runShortId: string,
+  tests: RunTestSelection | undefined,
+): Promise<RunWithTests> {
   const run = await findRunWithTests(db, projectId, runShortId, tests);
   if (!run) throw new NotFoundError('Run');
   return run;
 }
 
 /** A run in its API shape, as `GET /runs/{shortId}` and the MCP `get_run` tool answer it. */
-export async function getRunView(deps: RunViewDeps & { db: DB }, input: { projectId: string; runShortId: string; tests: RunTestSelection | undefined }) {
+export async function getRunView(
+  deps: RunViewDeps & { db: DB },
+  input: { projectId: string; runShortId: string; tests: RunTestSelection | undefined },
+) {
   const run = await requireRun(deps.db, input.projectId, input.runShortId, input.tests);
   // What its heals' LLM calls came to (an extension to the spec; replays need no model).
   return { ...(await runView(deps, run)), usage: await usageTotals(deps.db, input.projectId, { runId: run.id }) };
@@ -110,6 +135,14 @@ export async function listRunViews(
     testPlanId = await findIdByShortId(deps.db, 'test_plans', input.projectId, input.testPlanShortId);
     if (!testPlanId) throw new NotFoundError('Test plan');
   }
-  const { rows, total } = await listRuns(deps.db, input.projectId, { testPlanId, status: input.status, limit: input.limit, offset: input.offset });
-  return { runs: rows.map((r) => ({ ...toRunFields(r, deps.config.appUrl), branch: r.branch, commitHash: r.commit_hash })), total };
+  const { rows, total } = await listRuns(deps.db, input.projectId, {
+    testPlanId,
+    status: input.status,
+    limit: input.limit,
+    offset: input.offset,
+  });
+  return {
+    runs: rows.map((r) => ({ ...toRunFields(r, deps.config.appUrl), branch: r.branch, commitHash: r.commit_hash })),
+    total,
+  };
 }

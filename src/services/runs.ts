@@ -6,13 +6,28 @@ import type { DeviceSettings } from '../domain/device.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import { environmentForBuild } from '../db/queries/builds.js';
 import { findOverrideTarget, missingTarget } from './application-overrides.js';
-import { collectRunTests, findRun, insertRun, markRunError, planTestCaseIds, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
+import {
+  collectRunTests,
+  findRun,
+  insertRun,
+  markRunError,
+  planTestCaseIds,
+  runTestRows,
+  type RunMetadata,
+  type RunRow,
+} from '../db/queries/runs.js';
 import { getTestPlan, planApplicationRows, testPlanShortIdOf } from '../db/queries/test-plans.js';
 import { applicationDefaults } from '../db/queries/applications.js';
 import { environmentTarget } from '../db/queries/environments.js';
 import { findDevicePresetRow } from '../db/queries/device-presets.js';
 import { defaultTestPlanId } from '../db/queries/projects.js';
-import { applicationSettings, overrideProblems, type ApplicationOverride, type EnvironmentOverride, type RunOverride } from '../domain/precedence.js';
+import {
+  applicationSettings,
+  overrideProblems,
+  type ApplicationOverride,
+  type EnvironmentOverride,
+  type RunOverride,
+} from '../domain/precedence.js';
 import { cancelPlanRun, startPlanRun, type TemporalTarget } from '../temporal/lifecycle.js';
 import { findTestCaseRecords } from '../db/queries/test-cases.js';
 import { uuidPattern } from '../domain/short-ids.js';
@@ -70,14 +85,25 @@ export async function createPlanRun(deps: { db: DB }, input: CreatePlanRunInput)
   const roots = await planTestCaseIds(db, plan.id);
   if (roots.length === 0) throw new NothingToRunError(`test plan "${plan.name}" has no enabled test cases`);
   const tests = await collectRunTests(db, projectId, roots);
-  const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], plan.id, input.applications ?? [], input.dropUnrelatedOverrides);
+  const envs = await resolveEnvironments(
+    db,
+    projectId,
+    [...new Set(tests.map((t) => t.application_id))],
+    plan.id,
+    input.applications ?? [],
+    input.dropUnrelatedOverrides,
+  );
   const inPlan = new Set(roots);
   const run = await insertRun(db, {
     projectId,
     planId: plan.id,
     meta: input.meta,
     idempotencyKey: input.idempotencyKey,
-    tests: tests.map((t) => ({ testCase: t, inPlan: inPlan.has(t.id), ...runTestEnvironment(envs.get(t.application_id)!) })),
+    tests: tests.map((t) => ({
+      testCase: t,
+      inPlan: inPlan.has(t.id),
+      ...runTestEnvironment(envs.get(t.application_id)!),
+    })),
   });
   return { ...run, testCount: tests.length, plan: { id: plan.id, name: plan.name, shortId: plan.shortId } };
 }
@@ -97,29 +123,55 @@ export interface CreateTestCasesRunInput {
 }
 
 /** Writes a run of given test cases (no plan): the chat assistant's and a change review's runs. */
-export async function createTestCasesRun(deps: { db: DB }, input: CreateTestCasesRunInput): Promise<Omit<CreatedRun, 'plan'>> {
+export async function createTestCasesRun(
+  deps: { db: DB },
+  input: CreateTestCasesRunInput,
+): Promise<Omit<CreatedRun, 'plan'>> {
   const { db } = deps;
   const { projectId } = input;
   const ids = [...new Set(input.testCaseIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) throw new InvalidError('name at least one test case to run');
   const uuid = new RegExp(uuidPattern);
-  const found = new Set((await findTestCaseRecords(db, projectId, ids.filter((id) => uuid.test(id)))).map((r) => r.id));
+  const found = new Set(
+    (
+      await findTestCaseRecords(
+        db,
+        projectId,
+        ids.filter((id) => uuid.test(id)),
+      )
+    ).map((r) => r.id),
+  );
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw new NotFoundError('Test case', missing);
   const tests = await collectRunTests(db, projectId, ids);
-  const envs = await resolveEnvironments(db, projectId, [...new Set(tests.map((t) => t.application_id))], null, input.applications ?? [], input.dropUnrelatedOverrides);
+  const envs = await resolveEnvironments(
+    db,
+    projectId,
+    [...new Set(tests.map((t) => t.application_id))],
+    null,
+    input.applications ?? [],
+    input.dropUnrelatedOverrides,
+  );
   const chosen = new Set(ids);
   const run = await insertRun(db, {
     projectId,
     planId: null,
     meta: input.meta,
     idempotencyKey: input.idempotencyKey,
-    tests: tests.map((t) => ({ testCase: t, inPlan: chosen.has(t.id), ...runTestEnvironment(envs.get(t.application_id)!) })),
+    tests: tests.map((t) => ({
+      testCase: t,
+      inPlan: chosen.has(t.id),
+      ...runTestEnvironment(envs.get(t.application_id)!),
+    })),
   });
   return { ...run, testCount: tests.length };
 }
 
-const runTestEnvironment = (env: ResolvedEnvironment) => ({ environmentUrl: env.url, buildId: env.buildId, device: env.device });
+const runTestEnvironment = (env: ResolvedEnvironment) => ({
+  environmentUrl: env.url,
+  buildId: env.buildId,
+  device: env.device,
+});
 
 /** Environment URL (or mobile build) and device per application of the run, by precedence (src/domain/precedence.ts). */
 async function resolveEnvironments(
@@ -150,11 +202,20 @@ async function resolveEnvironments(
   }
   const { twice, notInRun } = overrideProblems(runOverrides, applicationIds);
   if (twice.length > 0) throw new InvalidError(`applications: ${shortIdOf.get(twice[0]!)} is listed twice`);
-  if (notInRun.length > 0) throw new InvalidError(`applications: ${shortIdOf.get(notInRun[0]!)} has no test case in this run`);
+  if (notInRun.length > 0)
+    throw new InvalidError(`applications: ${shortIdOf.get(notInRun[0]!)} has no test case in this run`);
 
   const settings = applicationSettings(
-    apps.map((a) => ({ applicationId: a.id, environmentId: a.default_environment_id, devicePresetId: a.default_device_preset_id })),
-    params.map((p) => ({ applicationId: p.application_id, environmentId: p.environment_id, devicePresetId: p.device_preset_id })),
+    apps.map((a) => ({
+      applicationId: a.id,
+      environmentId: a.default_environment_id,
+      devicePresetId: a.default_device_preset_id,
+    })),
+    params.map((p) => ({
+      applicationId: p.application_id,
+      environmentId: p.environment_id,
+      devicePresetId: p.device_preset_id,
+    })),
     runOverrides,
   );
   const resolved = new Map<string, ResolvedEnvironment>();
@@ -162,7 +223,9 @@ async function resolveEnvironments(
     const { environment, devicePresetId } = settings.get(app.id)!;
     let target: EnvironmentTarget;
     if (environment.from === 'none') {
-      throw new InvalidError(`application "${app.name}" (${app.short_id}) has no environment: create one or set it on the test plan`);
+      throw new InvalidError(
+        `application "${app.name}" (${app.short_id}) has no environment: create one or set it on the test plan`,
+      );
     } else if (environment.from !== 'run') {
       target = await environmentTarget(db, environment.environmentId);
     } else {
@@ -176,7 +239,12 @@ async function resolveEnvironments(
 type EnvironmentTarget = Pick<ResolvedEnvironment, 'url' | 'buildId'>;
 
 /** What a run override names: a URL to browse, or a mobile build to install (which has no URL). */
-async function overrideTarget(db: DB, projectId: string, applicationId: string, env: EnvironmentOverride): Promise<EnvironmentTarget> {
+async function overrideTarget(
+  db: DB,
+  projectId: string,
+  applicationId: string,
+  env: EnvironmentOverride,
+): Promise<EnvironmentTarget> {
   const target = await findOverrideTarget(db, projectId, env, applicationId);
   if (!target) throw new NotFoundError(...missingTarget(env));
   // As the spec says: the run uses (and the project keeps) an environment holding that build.
@@ -197,10 +265,19 @@ export interface RunStartDeps {
 }
 
 /** Starts a written run's workflow; when Temporal does not take it the run is marked ERROR, not left INITIATED. */
-async function startRun(deps: RunStartDeps, projectId: string, run: { id: string; shortId: string; testCount: number }, label: string | null): Promise<void> {
+async function startRun(
+  deps: RunStartDeps,
+  projectId: string,
+  run: { id: string; shortId: string; testCount: number },
+  label: string | null,
+): Promise<void> {
   try {
     const summary = `Run ${run.shortId}${label ? ` (${label})` : ''}: ${run.testCount} test(s)`;
-    await startPlanRun(deps.temporal, { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.runConcurrency, heal: true }, summary);
+    await startPlanRun(
+      deps.temporal,
+      { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.runConcurrency, heal: true },
+      summary,
+    );
   } catch (err) {
     const message = `could not start the run: ${err instanceof Error ? err.message : String(err)}`;
     await markRunError(deps.db, run.id, message);
@@ -216,7 +293,10 @@ export async function runTestPlan(deps: RunStartDeps, input: CreatePlanRunInput)
 }
 
 /** Writes a run of given test cases (plus their dependencies, no plan) and starts it: the MCP tool `run_test_cases`. */
-export async function runTestCases(deps: RunStartDeps, input: CreateTestCasesRunInput): Promise<Omit<CreatedRun, 'plan'>> {
+export async function runTestCases(
+  deps: RunStartDeps,
+  input: CreateTestCasesRunInput,
+): Promise<Omit<CreatedRun, 'plan'>> {
   const run = await createTestCasesRun(deps, input);
   await startRun(deps, input.projectId, run, null);
   return run;
@@ -228,10 +308,15 @@ export type RerunSelection = { failedOnly: true } | { testCaseIds: string[] } | 
 const terminal = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
 
 /** The root test cases of a rerun (their dependencies are added when the run is written). */
-export function rerunRoots(original: Pick<RunRow, 'status' | 'short_id'>, rows: { test_case_id: string | null; result: string | null }[], selection: RerunSelection): string[] {
+export function rerunRoots(
+  original: Pick<RunRow, 'status' | 'short_id'>,
+  rows: { test_case_id: string | null; result: string | null }[],
+  selection: RerunSelection,
+): string[] {
   let roots: string[];
   if ('failedOnly' in selection) {
-    if (!terminal.has(original.status)) throw new ConflictError('the run has not ended yet: rerun its failed tests once it has');
+    if (!terminal.has(original.status))
+      throw new ConflictError('the run has not ended yet: rerun its failed tests once it has');
     roots = rows.filter((r) => r.result !== 'PASSED').flatMap((r) => (r.test_case_id ? [r.test_case_id] : []));
   } else if ('testCaseIds' in selection) {
     const inRun = new Set(rows.map((r) => r.test_case_id));
@@ -246,7 +331,10 @@ export function rerunRoots(original: Pick<RunRow, 'status' | 'short_id'>, rows: 
 }
 
 /** A new run of part of an old one, on the same environments and devices, started. */
-export async function rerun(deps: RunStartDeps, input: { projectId: string; runShortId: string; selection: RerunSelection }): Promise<{ id: string; shortId: string; testCount: number }> {
+export async function rerun(
+  deps: RunStartDeps,
+  input: { projectId: string; runShortId: string; selection: RerunSelection },
+): Promise<{ id: string; shortId: string; testCount: number }> {
   const { db } = deps;
   const original = await findRun(db, input.projectId, input.runShortId);
   if (!original) throw new NotFoundError('Run');
@@ -281,7 +369,10 @@ export async function rerun(deps: RunStartDeps, input: { projectId: string; runS
 }
 
 /** Asks a run that has not ended to stop. */
-export async function cancelRun(deps: { db: DB; temporal: TemporalTarget }, input: { projectId: string; runShortId: string }): Promise<void> {
+export async function cancelRun(
+  deps: { db: DB; temporal: TemporalTarget },
+  input: { projectId: string; runShortId: string },
+): Promise<void> {
   const run = await findRun(deps.db, input.projectId, input.runShortId);
   if (!run) throw new NotFoundError('Run');
   if (terminal.has(run.status)) throw new ConflictError(`the run already ended (${run.status})`);

@@ -16,13 +16,21 @@ export type { ScenarioView };
 export const listScenarios = (db: DB, projectId: string): Promise<ScenarioView[]> => selectScenarios(db, projectId);
 
 /** The scenario of the caller's project, or NotFoundError (also when it belongs to another project). */
-export async function requireScenario(db: DB, projectId: string, scenarioShortId: string): Promise<ScenarioView & { id: string }> {
+export async function requireScenario(
+  db: DB,
+  projectId: string,
+  scenarioShortId: string,
+): Promise<ScenarioView & { id: string }> {
   const scenario = await getScenario(db, projectId, scenarioShortId);
   if (!scenario) throw new NotFoundError('Scenario');
   return scenario;
 }
 
-export function createScenario(db: DB, projectId: string, input: { name: string; description?: string | null; instructions: string }): Promise<ScenarioView> {
+export function createScenario(
+  db: DB,
+  projectId: string,
+  input: { name: string; description?: string | null; instructions: string },
+): Promise<ScenarioView> {
   return insertScenario(db, projectId, { ...input, description: input.description || null });
 }
 
@@ -33,7 +41,10 @@ export async function updateScenario(
   patch: { name?: string; description?: string | null; instructions?: string },
 ): Promise<ScenarioView & { id: string }> {
   const scenario = await requireScenario(db, projectId, scenarioShortId);
-  await updateScenarioRow(db, scenario.id, { ...patch, ...(patch.description !== undefined && { description: patch.description || null }) });
+  await updateScenarioRow(db, scenario.id, {
+    ...patch,
+    ...(patch.description !== undefined && { description: patch.description || null }),
+  });
   return requireScenario(db, projectId, scenario.shortId);
 }
 

@@ -40,7 +40,15 @@ export class SignInThrottle {
 
   async failed(address: string, token: string): Promise<void> {
     const now = this.clock();
-    await insertFailures(this.db, [{ kind: 'address', key: address }, { kind: 'prefix', key: prefixOf(token) }], new Date(now), new Date(now - this.limits.windowMs));
+    await insertFailures(
+      this.db,
+      [
+        { kind: 'address', key: address },
+        { kind: 'prefix', key: prefixOf(token) },
+      ],
+      new Date(now),
+      new Date(now - this.limits.windowMs),
+    );
   }
 
   /** Milliseconds until `key` may try again (when the oldest of its last `limit` failures leaves the window), or 0. */

@@ -16,22 +16,42 @@ import type { AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
 
 /** Actions whose `value` is what they do or check: an empty one would do nothing, or (an assertion) pass always. */
-const valueActions = new Set<Step['action']>(['navigate', 'fill', 'select', 'press', 'type', 'assert_text', 'assert_url', 'upload']);
+const valueActions = new Set<Step['action']>([
+  'navigate',
+  'fill',
+  'select',
+  'press',
+  'type',
+  'assert_text',
+  'assert_url',
+  'upload',
+]);
 
 /** Every rule an edited list breaks, by step and field; empty when it may be saved. */
 export function stepEditProblems(steps: Step[]): StepEditProblem[] {
   const problems: StepEditProblem[] = [];
-  if (steps.length === 0) problems.push({ index: -1, field: 'steps', message: 'a test needs at least one step: delete the test case instead' });
+  if (steps.length === 0)
+    problems.push({
+      index: -1,
+      field: 'steps',
+      message: 'a test needs at least one step: delete the test case instead',
+    });
   steps.forEach((step, index) => {
     const add = (field: StepEditField, message: string) => problems.push({ index, field, message });
     const parsed = StepSchema.safeParse(step);
     if (!parsed.success) for (const issue of parsed.error.issues) add(fieldOf(issue.path), issue.message);
     if (!step.description.trim()) add('description', 'say in words what the step does: self-healing looks for it');
-    if (actionsWithElement.has(step.action) && !step.locator) add('locator', `this ${step.action} step needs a locator`);
+    if (actionsWithElement.has(step.action) && !step.locator)
+      add('locator', `this ${step.action} step needs a locator`);
     if (valueActions.has(step.action) && !step.value) add('value', `this ${step.action} step needs a value`);
     if (step.locator) checkLocator(step.locator, (m) => add('locator', m));
     for (const fallback of step.fallbacks ?? []) checkLocator(fallback, (m) => add('fallbacks', m));
-    if (step.action === 'assert_visible' && step.target && !(step.target.name ?? step.target.text ?? '').trim() && (step.target.name !== undefined || step.target.text !== undefined)) {
+    if (
+      step.action === 'assert_visible' &&
+      step.target &&
+      !(step.target.name ?? step.target.text ?? '').trim() &&
+      (step.target.name !== undefined || step.target.text !== undefined)
+    ) {
       add('expected', 'an assertion needs the text it expects');
     }
   });
@@ -80,9 +100,19 @@ export async function saveEditedSteps(
   if (problems.length > 0) throw new StepEditError(problems);
   return db.transaction().execute(async (trx) => {
     const version = await saveHealedSteps(trx, input.testCaseId, input.basedOnVersion, input.steps);
-    if (version === undefined) throw new ConflictError(`the steps changed since you opened them (you edited version ${input.basedOnVersion}): reload and edit again`);
+    if (version === undefined)
+      throw new ConflictError(
+        `the steps changed since you opened them (you edited version ${input.basedOnVersion}): reload and edit again`,
+      );
     await supersedeOlderProposals(trx, input.testCaseId, version);
-    if (input.actor) await recordAudit(trx, { projectId: input.projectId, kind: 'test_case.steps_edited', actor: input.actor, subject: input.testCaseId, details: { version, basedOnVersion: input.basedOnVersion, steps: input.steps.length, ...input.auditDetails } });
+    if (input.actor)
+      await recordAudit(trx, {
+        projectId: input.projectId,
+        kind: 'test_case.steps_edited',
+        actor: input.actor,
+        subject: input.testCaseId,
+        details: { version, basedOnVersion: input.basedOnVersion, steps: input.steps.length, ...input.auditDetails },
+      });
     await input.onSaved?.(trx, version);
     return { version };
   });
@@ -97,7 +127,11 @@ export interface StepEditorData {
 }
 
 /** The current steps of a test case of the project with their failure screenshots; undefined: no such test case. */
-export async function loadStepEditor(db: DB, projectId: string, testCaseId: string): Promise<StepEditorData | undefined> {
+export async function loadStepEditor(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+): Promise<StepEditorData | undefined> {
   const testCase = await getTestCase(db, projectId, testCaseId);
   if (!testCase) return undefined;
   const shots = testCase.steps ? await stepFailureScreenshots(db, projectId, testCaseId) : [];

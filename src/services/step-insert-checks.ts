@@ -38,9 +38,14 @@ function subjectRefusal(s: InsertionSubject): string | null {
 }
 
 /** The resume-from chain is replayed first: a dependency gone, without steps or in a cycle makes that fail. */
-async function dependencyRefusal(db: DB, projectId: string, testCaseId: string, firstId: string | null): Promise<string | null> {
+async function dependencyRefusal(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+  firstId: string | null,
+): Promise<string | null> {
   const seen = new Set([testCaseId]);
-  for (let id = firstId; id; ) {
+  for (let id = firstId; id;) {
     if (seen.has(id) || seen.size > maxChain) return 'its resume-from dependencies form a cycle';
     seen.add(id);
     const dep = await resumeDependency(db, projectId, id);

@@ -11,7 +11,9 @@ export function insertionInstructions(scenario: string | null, steps: Step[], at
     scenario,
     `You are inserting into a recorded test of ${steps.length} steps, before step ${at + 1}: the steps before it have just run, and the page is where they left it.`,
     'Record only what the goal describes (usually one action or one check), then call done.',
-    next ? `The test continues with: ${next.description}. Do not do that step yourself.` : 'It is the last step of the test.',
+    next
+      ? `The test continues with: ${next.description}. Do not do that step yourself.`
+      : 'It is the last step of the test.',
   ]
     .filter(Boolean)
     .join('\n');

@@ -11,12 +11,14 @@ const maxChain = 20;
 async function resumeFromChain(db: DB, projectId: string, ctx: ExecutionContext): Promise<ExecutionContext[]> {
   const chain: ExecutionContext[] = [];
   const seen = new Set([ctx.testCase.id]);
-  for (let id = ctx.testCase.resumeFromId; id && !seen.has(id) && chain.length < maxChain; ) {
+  for (let id = ctx.testCase.resumeFromId; id && !seen.has(id) && chain.length < maxChain;) {
     seen.add(id);
     const dependency = await loadExecutionContext(db, projectId, id);
     if (!dependency) break;
     if (!dependency.testCase.steps?.length) {
-      throw new ConflictError(`the test it resumes from ("${dependency.testCase.name}") has no recorded steps yet, so the export could not run on its own`);
+      throw new ConflictError(
+        `the test it resumes from ("${dependency.testCase.name}") has no recorded steps yet, so the export could not run on its own`,
+      );
     }
     chain.unshift(dependency);
     id = dependency.testCase.resumeFromId;
@@ -29,10 +31,14 @@ async function resumeFromChain(db: DB, projectId: string, ctx: ExecutionContext)
  * in front; secret configs are left for environment variables. The API's export route and the dashboard's
  * download both serve this.
  */
-export async function exportTestCaseSpec(db: DB, input: { projectId: string; testCaseId: string }): Promise<{ fileName: string; spec: string }> {
+export async function exportTestCaseSpec(
+  db: DB,
+  input: { projectId: string; testCaseId: string },
+): Promise<{ fileName: string; spec: string }> {
   const ctx = await loadExecutionContext(db, input.projectId, input.testCaseId.toLowerCase());
   if (!ctx) throw new NotFoundError('Test case');
-  if (!ctx.testCase.steps?.length) throw new ConflictError(`test case has no recorded steps yet (generation status ${ctx.testCase.generationStatus})`);
+  if (!ctx.testCase.steps?.length)
+    throw new ConflictError(`test case has no recorded steps yet (generation status ${ctx.testCase.generationStatus})`);
   const chain = await resumeFromChain(db, input.projectId, ctx);
   const secret = new Set(chain.flatMap((d) => d.secretNames).concat(ctx.secretNames));
   const configs = Object.assign({}, ...chain.map((d) => d.configs), ctx.configs) as Record<string, string>;
@@ -45,9 +51,19 @@ export async function exportTestCaseSpec(db: DB, input: { projectId: string; tes
     baseUrl: ctx.environmentUrl ?? 'http://localhost:3000',
     steps: ctx.testCase.steps,
     dependencies: chain.map((d) => ({ name: d.testCase.name, steps: d.testCase.steps! })),
-    configs: Object.fromEntries(Object.entries(configs).map(([name, value]) => [name, { value: secret.has(name) ? '' : value, isSecret: secret.has(name), isTotp: totp.has(name) }])),
+    configs: Object.fromEntries(
+      Object.entries(configs).map(([name, value]) => [
+        name,
+        { value: secret.has(name) ? '' : value, isSecret: secret.has(name), isTotp: totp.has(name) },
+      ]),
+    ),
     ...(access && { access: blankSecrets(access) }),
   });
-  const fileName = `${ctx.testCase.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'test'}.spec.ts`;
+  const fileName = `${
+    ctx.testCase.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'test'
+  }.spec.ts`;
   return { fileName, spec };
 }

@@ -91,7 +91,8 @@ async function checkDependencies(
   next: Dependencies,
 ): Promise<void> {
   if (changed.resumeFrom === self.id) throw new InvalidError(`${resumeFromField}: a test case cannot depend on itself`);
-  if (changed.waitFor?.includes(self.id)) throw new InvalidError(`${waitForField}: a test case cannot depend on itself`);
+  if (changed.waitFor?.includes(self.id))
+    throw new InvalidError(`${waitForField}: a test case cannot depend on itself`);
 
   const ids = [...(changed.resumeFrom ? [changed.resumeFrom] : []), ...(changed.waitFor ?? [])];
   const found = new Map((await findTestCaseRecords(trx, projectId, ids)).map((record) => [record.id, record]));
@@ -114,7 +115,9 @@ async function checkDependencies(
   const cycle = findCycle(edges);
   if (cycle) {
     const path = cycle.map((id) => described({ id, name: graph.get(id)?.name ?? '?' })).join(' → ');
-    throw new InvalidError(`Dependency cycle: ${path} (→ reads "depends on"); a test case cannot depend on itself through other test cases`);
+    throw new InvalidError(
+      `Dependency cycle: ${path} (→ reads "depends on"); a test case cannot depend on itself through other test cases`,
+    );
   }
 }
 
@@ -136,7 +139,9 @@ export async function createTestCase(
     const reason = err instanceof Error ? err.message : String(err);
     deps.logger.error('could not start burn-in', { testCaseId: id, err });
     await markGenerationFailed(deps.db, id, `could not start generation: ${reason}`);
-    throw new UnavailableError(`Test case ${id} was saved, but its generation could not start (${reason}); it is marked FAILED`);
+    throw new UnavailableError(
+      `Test case ${id} was saved, but its generation could not start (${reason}); it is marked FAILED`,
+    );
   }
   return { id, name: input.name };
 }
@@ -146,7 +151,11 @@ export async function createTestCase(
  * runs the burn-in as its own child (the chat assistant, a change review). `opts.id` gives the new row a caller's
  * stable id: a retried activity then finds the row instead of writing a second one.
  */
-export async function writeTestCase(deps: { db: DB }, input: CreateTestCaseInput, opts: { id?: string } = {}): Promise<{ id: string; name: string }> {
+export async function writeTestCase(
+  deps: { db: DB },
+  input: CreateTestCaseInput,
+  opts: { id?: string } = {},
+): Promise<{ id: string; name: string }> {
   const { db } = deps;
   const { projectId } = input;
   const id = opts.id ?? newId();
@@ -200,7 +209,9 @@ export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInpu
     await lockProjectTestCases(trx, projectId);
     const record = await requireTestCase(trx, projectId, testCaseId);
     if (input.isEnabled === true && record.generationStatus !== 'COMPLETED') {
-      throw new ConflictError(`isEnabled: test case has no recorded steps yet (generation ${record.generationStatus}), so it could not run`);
+      throw new ConflictError(
+        `isEnabled: test case has no recorded steps yet (generation ${record.generationStatus}), so it could not run`,
+      );
     }
 
     const changed: Partial<Dependencies> = {
@@ -213,10 +224,17 @@ export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInpu
         resumeFrom: changed.resumeFrom !== undefined ? changed.resumeFrom : current[resumeFromField],
         waitFor: changed.waitFor ?? current[waitForField],
       };
-      await checkDependencies(trx, projectId, { id: testCaseId, applicationId: record.applicationId, isNew: false }, changed, next);
+      await checkDependencies(
+        trx,
+        projectId,
+        { id: testCaseId, applicationId: record.applicationId, isNew: false },
+        changed,
+        next,
+      );
     }
 
-    const wasQuarantined = input.quarantined === undefined ? undefined : (await getTestCase(trx, projectId, testCaseId))!.quarantined;
+    const wasQuarantined =
+      input.quarantined === undefined ? undefined : (await getTestCase(trx, projectId, testCaseId))!.quarantined;
     await updateTestCaseRow(trx, testCaseId, {
       name: input.name,
       goal: input.goal,
@@ -229,14 +247,23 @@ export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInpu
     });
     if (wasQuarantined !== undefined && wasQuarantined !== input.quarantined) {
       const kind = input.quarantined ? 'test_case.quarantined' : 'test_case.released';
-      await recordAudit(trx, { projectId, kind, actor: input.actor ?? systemActor, subject: testCaseId, details: { name: record.name } });
+      await recordAudit(trx, {
+        projectId,
+        kind,
+        actor: input.actor ?? systemActor,
+        subject: testCaseId,
+        details: { name: record.name },
+      });
     }
     return (await getTestCase(trx, projectId, testCaseId))!;
   });
 }
 
 /** Deletes a test case nothing depends on (ConflictError names the dependents otherwise). */
-export async function deleteTestCase(deps: { db: DB }, input: { projectId: string; testCaseId: string }): Promise<void> {
+export async function deleteTestCase(
+  deps: { db: DB },
+  input: { projectId: string; testCaseId: string },
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     await lockProjectTestCases(trx, input.projectId);
     const record = await requireTestCase(trx, input.projectId, input.testCaseId);
@@ -244,7 +271,9 @@ export async function deleteTestCase(deps: { db: DB }, input: { projectId: strin
     if (dependents.length > 0) {
       const shown = dependents.slice(0, 10).map(described).join(', ');
       const more = dependents.length > 10 ? ` and ${dependents.length - 10} more` : '';
-      throw new ConflictError(`Test case ${described(record)} is a dependency of ${shown}${more}; remove it from their dependencies first`);
+      throw new ConflictError(
+        `Test case ${described(record)} is a dependency of ${shown}${more}; remove it from their dependencies first`,
+      );
     }
     await deleteTestCaseRow(trx, record.id);
   });
@@ -271,19 +300,30 @@ export async function findTestCases(
     .filter((l) => l.length > 0);
   const page = { limit: input.limit, offset: input.offset };
   const isEnabled = input.isEnabled === undefined ? undefined : input.isEnabled === 'true';
-  const found = await listTestCases(deps.db, input.projectId, { applicationShortId: input.applicationShortId, labels, isEnabled }, page);
+  const found = await listTestCases(
+    deps.db,
+    input.projectId,
+    { applicationShortId: input.applicationShortId, labels, isEnabled },
+    page,
+  );
   if (!found) throw new NotFoundError('Application');
   return { ...found, ...page };
 }
 
 /** `findTestCases` as the list route sends it: JSON text, kept per query until a write forgets the project's lists. */
-export function testCaseListText(deps: { db: DB }, input: FindTestCasesInput): Promise<JsonText<Awaited<ReturnType<typeof findTestCases>>>> {
+export function testCaseListText(
+  deps: { db: DB },
+  input: FindTestCasesInput,
+): Promise<JsonText<Awaited<ReturnType<typeof findTestCases>>>> {
   const key = `test-cases ${JSON.stringify([input.applicationShortId, input.labels, input.isEnabled, input.limit, input.offset])}`;
   return readProjectList(deps.db, input.projectId, key, () => findTestCases(deps, input));
 }
 
 /** A test case with the heal proposals still waiting for a person's decision (newest first). */
-export async function showTestCase(deps: { db: DB }, input: { projectId: string; testCaseId: string }): Promise<TestCaseView & { healProposals: HealProposal[]; usage: UsageTotals }> {
+export async function showTestCase(
+  deps: { db: DB },
+  input: { projectId: string; testCaseId: string },
+): Promise<TestCaseView & { healProposals: HealProposal[]; usage: UsageTotals }> {
   const testCaseId = input.testCaseId.toLowerCase();
   const view = await getTestCase(deps.db, input.projectId, testCaseId);
   if (!view) throw new NotFoundError('Test case');
@@ -296,4 +336,7 @@ export async function showTestCase(deps: { db: DB }, input: { projectId: string;
 }
 
 /** A test case as `GET /v1/test-cases/{id}` and the MCP tool `get_test_case` show it. */
-export const testCaseWithProposalsView = (found: Awaited<ReturnType<typeof showTestCase>>) => ({ ...found, healProposals: found.healProposals.map(healProposalView) });
+export const testCaseWithProposalsView = (found: Awaited<ReturnType<typeof showTestCase>>) => ({
+  ...found,
+  healProposals: found.healProposals.map(healProposalView),
+});

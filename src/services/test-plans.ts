@@ -44,7 +44,12 @@ export async function requireTestPlan(db: DB, projectId: string, testPlanShortId
 
 /** Checks every reference of the input against the project (read only) and maps it to a write. */
 export async function resolvePlanReferences(db: DB, projectId: string, input: TestPlanInput): Promise<TestPlanWrite> {
-  const write: TestPlanWrite = { name: input.name, description: input.description, owner: input.owner, isDefault: input.isDefault };
+  const write: TestPlanWrite = {
+    name: input.name,
+    description: input.description,
+    owner: input.owner,
+    isDefault: input.isDefault,
+  };
 
   if (input.testCaseIds !== undefined) {
     const ids = input.testCaseIds.map((id) => id.toLowerCase());
@@ -88,15 +93,27 @@ function dedupeRecipients(recipients: string[]): string[] {
 }
 
 /** Creates a plan; empty text is stored as none. */
-export async function createTestPlan(deps: { db: DB }, input: TestPlanInput & { projectId: string; name: string }): Promise<TestPlan> {
-  const write = await resolvePlanReferences(deps.db, input.projectId, { ...input, description: input.description || null });
+export async function createTestPlan(
+  deps: { db: DB },
+  input: TestPlanInput & { projectId: string; name: string },
+): Promise<TestPlan> {
+  const write = await resolvePlanReferences(deps.db, input.projectId, {
+    ...input,
+    description: input.description || null,
+  });
   const shortId = await insertTestPlan(deps.db, input.projectId, { ...write, name: input.name });
   return requireTestPlan(deps.db, input.projectId, shortId);
 }
 
-export async function updateTestPlan(deps: { db: DB }, input: TestPlanInput & { projectId: string; testPlanShortId: string }): Promise<TestPlan> {
+export async function updateTestPlan(
+  deps: { db: DB },
+  input: TestPlanInput & { projectId: string; testPlanShortId: string },
+): Promise<TestPlan> {
   const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
-  const write = await resolvePlanReferences(deps.db, input.projectId, { ...input, ...(input.description !== undefined && { description: input.description || null }) });
+  const write = await resolvePlanReferences(deps.db, input.projectId, {
+    ...input,
+    ...(input.description !== undefined && { description: input.description || null }),
+  });
   await updateTestPlanRows(deps.db, { id: plan.id, projectId: input.projectId }, write);
   return requireTestPlan(deps.db, input.projectId, plan.shortId);
 }
@@ -108,12 +125,17 @@ export const listTestPlans = (db: DB, projectId: string) => selectTestPlans(db, 
  * Delete a plan of the project: its Temporal Schedules first (the rows would cascade away, but the schedules
  * would keep firing); when they cannot be deleted, nothing is and the caller hears why.
  */
-export async function deleteTestPlan(deps: { db: DB; temporal: TemporalClientProvider }, input: { projectId: string; testPlanShortId: string }): Promise<void> {
+export async function deleteTestPlan(
+  deps: { db: DB; temporal: TemporalClientProvider },
+  input: { projectId: string; testPlanShortId: string },
+): Promise<void> {
   const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
   try {
     await deletePlanSchedules(deps.db, deps.temporal, plan.id);
   } catch (err) {
-    throw new UnavailableError(`could not delete the plan's schedules: ${err instanceof Error ? err.message : String(err)}`);
+    throw new UnavailableError(
+      `could not delete the plan's schedules: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   await deleteTestPlanRows(deps.db, { id: plan.id, projectId: input.projectId });
 }

@@ -57,4 +57,8 @@ export function tokenUseRecorder(deps: { db: DB; tokenUse?: TokenUseRecorder }):
 }
 
 /** Records that the token authenticated (see TokenUseRecorder). */
-export const recordTokenUse = (deps: { db: DB; tokenUse?: TokenUseRecorder }, tokenId: string, logger?: Logger): Promise<void> => tokenUseRecorder(deps).record(tokenId, logger);
+export const recordTokenUse = (
+  deps: { db: DB; tokenUse?: TokenUseRecorder },
+  tokenId: string,
+  logger?: Logger,
+): Promise<void> => tokenUseRecorder(deps).record(tokenId, logger);

@@ -68,7 +68,8 @@ export async function verifySender(
   body: Uint8Array,
   signature: string | undefined,
 ): Promise<VerifiedSender | null> {
-  const rows: WebhookSecretRow[] = claims.repository || claims.appId ? await webhookSecretRows(db, provider, claims) : [];
+  const rows: WebhookSecretRow[] =
+    claims.repository || claims.appId ? await webhookSecretRows(db, provider, claims) : [];
   const candidates = rows.length ? rows : [{ projectId: '', secret: standInSecret, reviewHandle: null }];
   const matches = candidates.map((row) => signatureMatches(provider, row.secret, body, signature ?? ''));
   const found = rows.find((row, i) => matches[i] && row.reviewHandle !== null) ?? rows.find((_, i) => matches[i]);

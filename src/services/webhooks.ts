@@ -13,7 +13,13 @@ import {
   type PendingSignal,
 } from '../db/queries/merge-requests.js';
 import type { GitProviderId, MergeRequestRef } from '../domain/git.js';
-import { mentionEvent, parseGitHubDelivery, parseGitLabDelivery, type MergeRequestEventBody, type ParsedDelivery } from '../git/webhook-events.js';
+import {
+  mentionEvent,
+  parseGitHubDelivery,
+  parseGitLabDelivery,
+  type MergeRequestEventBody,
+  type ParsedDelivery,
+} from '../git/webhook-events.js';
 import { readClaims, unauthorizedMessage, verifySender } from './webhook-verification.js';
 import { signalMergeRequestReview } from '../temporal/merge-request-lifecycle.js';
 import type { TemporalTarget } from '../temporal/lifecycle.js';
@@ -54,7 +60,11 @@ const maxDeliveryIdLength = 200;
  * `resendPendingDeliveries` sends them once the engine is back, and so does a manual redelivery; the workflow
  * drops an event it already has.
  */
-export async function handleDelivery(deps: WebhookDeps, provider: GitProviderId, delivery: Delivery): Promise<DeliveryOutcome> {
+export async function handleDelivery(
+  deps: WebhookDeps,
+  provider: GitProviderId,
+  delivery: Delivery,
+): Promise<DeliveryOutcome> {
   const claims = readClaims(provider, new TextDecoder().decode(delivery.body), delivery.appId);
   const sender = await verifySender(deps.db, provider, claims, delivery.body, delivery.signature);
   if (!sender) return { status: 401, message: unauthorizedMessage[provider] };
@@ -62,20 +72,34 @@ export async function handleDelivery(deps: WebhookDeps, provider: GitProviderId,
   // Authenticated from here on: the sender holds the secret, so telling it what is wrong reveals nothing.
   const { payload, repository } = claims;
   if (payload === undefined) return { status: 400, message: 'The webhook body is not JSON' };
-  if (!delivery.event) return { status: 400, message: `Missing the ${provider === 'github' ? 'X-GitHub-Event' : 'X-Gitlab-Event'} header` };
+  if (!delivery.event)
+    return {
+      status: 400,
+      message: `Missing the ${provider === 'github' ? 'X-GitHub-Event' : 'X-Gitlab-Event'} header`,
+    };
   if (provider === 'github' && delivery.event === 'ping') return { status: 200, message: 'pong' };
   // An App-level match for a repository no project of that App reviews (or an event naming none): nothing to do.
-  if (sender.reviewHandle === null || !repository) return { status: 200, message: 'Ignored: no merge-request review is configured for this repository' };
+  if (sender.reviewHandle === null || !repository)
+    return { status: 200, message: 'Ignored: no merge-request review is configured for this repository' };
   if (!delivery.deliveryId || delivery.deliveryId.length > maxDeliveryIdLength) {
     const header = provider === 'github' ? 'X-GitHub-Delivery' : 'Idempotency-Key or X-Gitlab-Event-UUID';
-    return { status: 400, message: `Missing the delivery id header (${header}), or longer than ${maxDeliveryIdLength} characters` };
+    return {
+      status: 400,
+      message: `Missing the delivery id header (${header}), or longer than ${maxDeliveryIdLength} characters`,
+    };
   }
 
-  const parsed = provider === 'github' ? parseGitHubDelivery(delivery.event, payload) : parseGitLabDelivery(delivery.event, payload);
+  const parsed =
+    provider === 'github' ? parseGitHubDelivery(delivery.event, payload) : parseGitLabDelivery(delivery.event, payload);
   if (parsed.kind === 'ignored') return { status: 200, message: `Ignored: ${parsed.reason}` };
 
   const projectId = sender.projectId;
-  const seen = await recordDelivery(deps.db, { provider, deliveryId: delivery.deliveryId, event: delivery.event, projectId });
+  const seen = await recordDelivery(deps.db, {
+    provider,
+    deliveryId: delivery.deliveryId,
+    event: delivery.event,
+    projectId,
+  });
   if (seen.processed) return { status: 200, message: `Delivery ${delivery.deliveryId} was already processed` };
 
   const targets = await eventsFor(deps.db, provider, repository, projectId, parsed, sender.reviewHandle);
@@ -87,17 +111,37 @@ export async function handleDelivery(deps: WebhookDeps, provider: GitProviderId,
   await saveDeliverySignals(deps.db, provider, delivery.deliveryId, signals);
   const sent = await sendSignals(deps, provider, delivery.deliveryId, signals);
   if (!sent) {
-    return { status: 202, message: `Recorded; the workflow engine is unavailable, so ${signals.length} merge request review(s) will be signalled when it is back`, signalled: 0 };
+    return {
+      status: 202,
+      message: `Recorded; the workflow engine is unavailable, so ${signals.length} merge request review(s) will be signalled when it is back`,
+      signalled: 0,
+    };
   }
-  return { status: 202, message: targets.length ? `Signalled ${targets.length} merge request review(s)` : 'Recorded; no open merge request is affected', signalled: targets.length };
+  return {
+    status: 202,
+    message: targets.length
+      ? `Signalled ${targets.length} merge request review(s)`
+      : 'Recorded; no open merge request is affected',
+    signalled: targets.length,
+  };
 }
 
 /** Sends a delivery's signals and marks it processed; false (noted on the delivery) when Temporal did not take them all. */
-async function sendSignals(deps: WebhookDeps, provider: GitProviderId, deliveryId: string, signals: PendingSignal[]): Promise<boolean> {
+async function sendSignals(
+  deps: WebhookDeps,
+  provider: GitProviderId,
+  deliveryId: string,
+  signals: PendingSignal[],
+): Promise<boolean> {
   try {
-    for (const { projectId, ref, event } of signals) await signalMergeRequestReview(deps.temporal, { projectId, ref }, event);
+    for (const { projectId, ref, event } of signals)
+      await signalMergeRequestReview(deps.temporal, { projectId, ref }, event);
   } catch (err) {
-    deps.logger.warn('webhook delivery not signalled yet; it is sent again when the workflow engine is back', { provider, deliveryId, err });
+    deps.logger.warn('webhook delivery not signalled yet; it is sent again when the workflow engine is back', {
+      provider,
+      deliveryId,
+      err,
+    });
     await noteDeliveryFailure(deps.db, provider, deliveryId, err instanceof Error ? err.message : String(err));
     return false;
   }
@@ -116,7 +160,8 @@ export async function resendPendingDeliveries(deps: WebhookDeps, opts: { olderTh
     if (!(await sendSignals(deps, pending.provider, pending.deliveryId, pending.signals))) break;
     done++;
   }
-  if (done > 0) deps.logger.info('webhook deliveries signalled after the workflow engine came back', { deliveries: done });
+  if (done > 0)
+    deps.logger.info('webhook deliveries signalled after the workflow engine came back', { deliveries: done });
   return done;
 }
 
@@ -146,18 +191,42 @@ async function eventsFor(
 ): Promise<{ number: number; event: MergeRequestEventBody }[]> {
   switch (parsed.kind) {
     case 'mergeRequest':
-      await upsertMergeRequestHead(db, { provider, repository, number: parsed.number, projectId, headSha: parsed.event.head.sha, state: parsed.open ? 'open' : 'closed' });
+      await upsertMergeRequestHead(db, {
+        provider,
+        repository,
+        number: parsed.number,
+        projectId,
+        headSha: parsed.event.head.sha,
+        state: parsed.open ? 'open' : 'closed',
+      });
       return [{ number: parsed.number, event: parsed.event }];
     case 'deployment': {
       // Stored first: a merge request whose head is recorded later reads it when its workflow moves to that head.
-      await recordDeployment(db, { provider, repository, sha: parsed.sha, environment: parsed.environment, url: parsed.url });
+      await recordDeployment(db, {
+        provider,
+        repository,
+        sha: parsed.sha,
+        environment: parsed.environment,
+        url: parsed.url,
+      });
       const numbers = await mergeRequestsAtCommit(db, provider, repository, parsed.sha);
-      return numbers.map((number) => ({ number, event: { type: 'deployment', sha: parsed.sha, environment: parsed.environment, url: parsed.url } }));
+      return numbers.map((number) => ({
+        number,
+        event: { type: 'deployment', sha: parsed.sha, environment: parsed.environment, url: parsed.url },
+      }));
     }
     case 'mention': {
       const event = mentionEvent(parsed, handle);
       if (!event) return [];
-      if (parsed.head) await upsertMergeRequestHead(db, { provider, repository, number: parsed.number, projectId, headSha: parsed.head.sha, state: 'open' });
+      if (parsed.head)
+        await upsertMergeRequestHead(db, {
+          provider,
+          repository,
+          number: parsed.number,
+          projectId,
+          headSha: parsed.head.sha,
+          state: 'open',
+        });
       return [{ number: parsed.number, event }];
     }
   }

@@ -44,7 +44,10 @@ export class BlobNotFoundError extends Error {
 
 // Keys come from our own code, but a key that climbs out of its prefix must never reach the filesystem or S3.
 export function assertValidKey(key: string): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._\-/]{0,511}$/.test(key) || key.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+  if (
+    !/^[A-Za-z0-9][A-Za-z0-9._\-/]{0,511}$/.test(key) ||
+    key.split('/').some((part) => part === '..' || part === '.' || part === '')
+  ) {
     throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
   }
 }

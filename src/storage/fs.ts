@@ -21,7 +21,13 @@ export interface SignedLimits {
 export interface FsBlobStore extends BlobStore {
   readonly kind: 'fs';
   /** True only for an unexpired URL signed by this store for this method, key and (when signed) size cap and exact size. */
-  verifySignedUrl(method: SignedMethod, key: string, expires: string | undefined, signature: string | undefined, limits?: SignedLimits): boolean;
+  verifySignedUrl(
+    method: SignedMethod,
+    key: string,
+    expires: string | undefined,
+    signature: string | undefined,
+    limits?: SignedLimits,
+  ): boolean;
   /** Streams an upload to disk so a large build never sits in memory; returns the size written. */
   putStream(key: string, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<number>;
   /** The object as a stream with its size, or null when absent. */
@@ -59,10 +65,17 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
   // The cap and the exact size are part of the signed text, so a client cannot change them by editing the query string.
   const sign = (method: SignedMethod, key: string, expires: string, limits: SignedLimits = {}): string =>
     createHmac('sha256', secret)
-      .update(`${method}\n${key}\n${expires}${limits.maxBytes === undefined ? '' : `\n${limits.maxBytes}`}${limits.size === undefined ? '' : `\nsize ${limits.size}`}`)
+      .update(
+        `${method}\n${key}\n${expires}${limits.maxBytes === undefined ? '' : `\n${limits.maxBytes}`}${limits.size === undefined ? '' : `\nsize ${limits.size}`}`,
+      )
       .digest('hex');
 
-  const presign = (method: SignedMethod, key: string, expiresInSeconds: number, options: { maxBytes?: number; size?: number } = {}): string => {
+  const presign = (
+    method: SignedMethod,
+    key: string,
+    expiresInSeconds: number,
+    options: { maxBytes?: number; size?: number } = {},
+  ): string => {
     assertValidKey(key);
     const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(expiresInSeconds)));
     const path = key.split('/').map(encodeURIComponent).join('/');
@@ -70,7 +83,11 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
       maxBytes: options.maxBytes === undefined ? undefined : String(Math.floor(options.maxBytes)),
       size: options.size === undefined ? undefined : String(Math.floor(options.size)),
     };
-    const query = [`expires=${expires}`, ...(limits.maxBytes === undefined ? [] : [`max=${limits.maxBytes}`]), ...(limits.size === undefined ? [] : [`size=${limits.size}`])];
+    const query = [
+      `expires=${expires}`,
+      ...(limits.maxBytes === undefined ? [] : [`max=${limits.maxBytes}`]),
+      ...(limits.size === undefined ? [] : [`size=${limits.size}`]),
+    ];
     return `${base}/blobs/${path}?${query.join('&')}&signature=${sign(method, key, expires, limits)}`;
   };
 
@@ -108,7 +125,12 @@ export function createFsBlobStore({ dir, secret, publicUrl }: FsBlobStoreOptions
     async putStream(key, body, maxBytes) {
       let size = 0;
       await writeAtomically(key, async (file) => {
-        size = await readBounded(body, maxBytes, (chunk) => file.write(chunk), () => new BlobTooLargeError(maxBytes));
+        size = await readBounded(
+          body,
+          maxBytes,
+          (chunk) => file.write(chunk),
+          () => new BlobTooLargeError(maxBytes),
+        );
       });
       return size;
     },

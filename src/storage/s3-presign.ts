@@ -21,13 +21,17 @@ export interface PresignPutInput {
 const algorithm = 'AWS4-HMAC-SHA256';
 
 // RFC 3986: everything but the unreserved characters is percent-encoded, with upper-case hex.
-const encode = (text: string): string => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (text: string): string =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const hmac = (key: Buffer | string, text: string): Buffer => createHmac('sha256', key).update(text).digest();
 
 export function presignPutUrl(input: PresignPutInput): string {
   const now = input.now ?? new Date();
-  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const scope = `${day}/${input.region}/s3/aws4_request`;
   // The Host header a client sends: the port only when it is not the scheme's default.
@@ -50,8 +54,17 @@ export function presignPutUrl(input: PresignPutInput): string {
     .sort()
     .join('&');
 
-  const canonicalRequest = ['PUT', path, query, headers.map(([name, value]) => `${name}:${value}\n`).join(''), signedHeaders, 'UNSIGNED-PAYLOAD'].join('\n');
-  const stringToSign = [algorithm, amzDate, scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
+  const canonicalRequest = [
+    'PUT',
+    path,
+    query,
+    headers.map(([name, value]) => `${name}:${value}\n`).join(''),
+    signedHeaders,
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const stringToSign = [algorithm, amzDate, scope, createHash('sha256').update(canonicalRequest).digest('hex')].join(
+    '\n',
+  );
   const signingKey = hmac(hmac(hmac(hmac(`AWS4${input.secretKey}`, day), input.region), 's3'), 'aws4_request');
   const signature = createHmac('sha256', signingKey).update(stringToSign).digest('hex');
   return `${input.endpoint.protocol}//${host}${path}?${query}&X-Amz-Signature=${signature}`;

@@ -35,7 +35,8 @@ export function createS3BlobStore({ endpoint, accessKey, secretKey, bucket, regi
         await client.makeBucket(bucket, region);
       } catch (err) {
         // Another process (API and worker start together) may have created it in between.
-        if (!(err instanceof S3Error && (err.code === 'BucketAlreadyOwnedByYou' || err.code === 'BucketAlreadyExists'))) throw err;
+        if (!(err instanceof S3Error && (err.code === 'BucketAlreadyOwnedByYou' || err.code === 'BucketAlreadyExists')))
+          throw err;
       }
     },
 
@@ -97,7 +98,16 @@ export function createS3BlobStore({ endpoint, accessKey, secretKey, bucket, regi
 
     async presignPut(key, expiresInSeconds, options) {
       assertValidKey(key);
-      return presignPutUrl({ endpoint: url, region, accessKey, secretKey, bucket, key, expiresInSeconds, contentLength: options?.size });
+      return presignPutUrl({
+        endpoint: url,
+        region,
+        accessKey,
+        secretKey,
+        bucket,
+        key,
+        expiresInSeconds,
+        contentLength: options?.size,
+      });
     },
 
     async presignGet(key, expiresInSeconds) {

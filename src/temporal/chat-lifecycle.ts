@@ -14,7 +14,11 @@ import { signalWithStart, startWorkflow, type TemporalTarget } from './lifecycle
  * Hands a written turn to the conversation's workflow, starting it if it is not running (a conversation that
  * went idle ended; the next message starts a new run under the same id). The workflow ignores a turn it already has.
  */
-export async function sendChatTurn(temporal: TemporalTarget, input: ChatConversationInput, turn: ChatTurnRequest): Promise<void> {
+export async function sendChatTurn(
+  temporal: TemporalTarget,
+  input: ChatConversationInput,
+  turn: ChatTurnRequest,
+): Promise<void> {
   await signalWithStart(temporal, 'chatConversation', {
     workflowId: workflowIds.chat(input.chatShortId),
     summary: `Chat ${input.chatShortId}`,
@@ -25,10 +29,16 @@ export async function sendChatTurn(temporal: TemporalTarget, input: ChatConversa
 }
 
 /** Asks the conversation to end this reply as CANCELLED; false when no workflow is running for it. */
-export async function cancelChatReply(temporal: TemporalTarget, chatShortId: string, assistantMessageId: string): Promise<boolean> {
+export async function cancelChatReply(
+  temporal: TemporalTarget,
+  chatShortId: string,
+  assistantMessageId: string,
+): Promise<boolean> {
   const client = await temporal.get();
   try {
-    await client.workflow.getHandle(workflowIds.chat(chatShortId)).signal(cancelChatReplySignal, { assistantMessageId });
+    await client.workflow
+      .getHandle(workflowIds.chat(chatShortId))
+      .signal(cancelChatReplySignal, { assistantMessageId });
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
@@ -41,5 +51,9 @@ export async function cancelChatReply(temporal: TemporalTarget, chatShortId: str
  * to the same id and wait for the verdict. Already running counts as started.
  */
 export async function startChangeReview(temporal: TemporalTarget, input: ChangeReviewInput): Promise<void> {
-  await startWorkflow(temporal, 'changeReview', { workflowId: workflowIds.chat(input.chatShortId), summary: `Change review ${input.chatShortId}`, args: [input] });
+  await startWorkflow(temporal, 'changeReview', {
+    workflowId: workflowIds.chat(input.chatShortId),
+    summary: `Change review ${input.chatShortId}`,
+    args: [input],
+  });
 }

@@ -15,7 +15,11 @@ export interface TemporalClientProvider {
   close(): Promise<void>;
 }
 
-export function createTemporalClientProvider(opts: { address: string; namespace: string; taskQueue: string }): TemporalClientProvider {
+export function createTemporalClientProvider(opts: {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+}): TemporalClientProvider {
   let connecting: Promise<Connection> | undefined;
   let client: Client | undefined;
 

@@ -1,7 +1,12 @@
 // Callers start and signal workflows only through these helpers, with business ids: starting twice is
 // harmless. Each is typed by the workflow's declared signature (`Workflows` in workflows/shared.ts, which
 // workflows/index.ts satisfies), and type names come from `workflowTypes`, which tsc checks against it.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import {
   dependencyRecordedSignal,
@@ -31,7 +36,11 @@ export interface StartOptions<T extends WorkflowType> {
  * Starts a workflow by type with arguments typed by its function. A workflow already running under the id counts
  * as started (false is returned): the id is the business id, so a second start is the same request.
  */
-export async function startWorkflow<T extends WorkflowType>(temporal: TemporalTarget, type: T, opts: StartOptions<T>): Promise<boolean> {
+export async function startWorkflow<T extends WorkflowType>(
+  temporal: TemporalTarget,
+  type: T,
+  opts: StartOptions<T>,
+): Promise<boolean> {
   const client = await temporal.get();
   try {
     await client.workflow.start<Workflows[T]>(workflowTypes[type], {
@@ -76,12 +85,24 @@ export async function startBurnIn(temporal: TemporalTarget, input: BurnInInput, 
 
 /** Starts the run's orchestration (`run:<shortId>`); a second start of the same run is a no-op. */
 export async function startPlanRun(temporal: TemporalTarget, input: PlanRunInput, summary?: string): Promise<void> {
-  await startWorkflow(temporal, 'planRun', { workflowId: workflowIds.planRun(input.runShortId), args: [input], summary });
+  await startWorkflow(temporal, 'planRun', {
+    workflowId: workflowIds.planRun(input.runShortId),
+    args: [input],
+    summary,
+  });
 }
 
 /** Starts the recording of a step a person described ("insert a step here"), under the insertion's id. */
-export async function startInsertStep(temporal: TemporalTarget, input: InsertStepInput, summary?: string): Promise<void> {
-  await startWorkflow(temporal, 'insertStep', { workflowId: workflowIds.insertStep(input.insertionId), args: [input], summary });
+export async function startInsertStep(
+  temporal: TemporalTarget,
+  input: InsertStepInput,
+  summary?: string,
+): Promise<void> {
+  await startWorkflow(temporal, 'insertStep', {
+    workflowId: workflowIds.insertStep(input.insertionId),
+    args: [input],
+    summary,
+  });
 }
 
 /** Asks a burn-in to stop: its workflow stores the test case as FAILED ("the burn-in was cancelled"). */
@@ -126,12 +147,18 @@ export async function cancelPlanRun(temporal: TemporalTarget, runShortId: string
  * Tells the burn-ins of `dependentIds` that a dependency has recorded its steps (or failed). A dependent whose
  * burn-in is not running (finished, or not started yet) is skipped: it reads the stored status when it starts.
  */
-export async function signalDependencyRecorded(temporal: TemporalTarget, dependentIds: string[], recorded: DependencyRecorded): Promise<number> {
+export async function signalDependencyRecorded(
+  temporal: TemporalTarget,
+  dependentIds: string[],
+  recorded: DependencyRecorded,
+): Promise<number> {
   const client = await temporal.get();
   let delivered = 0;
   for (const id of dependentIds) {
     try {
-      await client.workflow.getHandle<Workflows['burnIn']>(workflowIds.burnIn(id)).signal(dependencyRecordedSignal, recorded);
+      await client.workflow
+        .getHandle<Workflows['burnIn']>(workflowIds.burnIn(id))
+        .signal(dependencyRecordedSignal, recorded);
       delivered++;
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;

@@ -8,7 +8,11 @@ import { workflowIds } from '../../workflows/shared.js';
 import { signalWithStart, type TemporalTarget } from './lifecycle.js';
 
 /** Hands a webhook event to the merge request's review workflow, starting it when none runs. */
-export async function signalMergeRequestReview(temporal: TemporalTarget, input: MergeRequestReviewInput, event: MergeRequestEvent): Promise<void> {
+export async function signalMergeRequestReview(
+  temporal: TemporalTarget,
+  input: MergeRequestReviewInput,
+  event: MergeRequestEvent,
+): Promise<void> {
   const { provider, repository, number } = input.ref;
   await signalWithStart(temporal, 'mergeRequestReview', {
     workflowId: workflowIds.mergeRequestReview(provider, repository, number),

@@ -1,5 +1,10 @@
 // Plan schedules are Temporal Schedules: Temporal keeps the clock, survives restarts and shows every action in its UI.
-import { ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type ScheduleDescription,
+  type ScheduleOptions,
+} from '@temporalio/client';
 import { workflowTypes } from '../../workflows/shared.js';
 import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-contract.js';
 import type { DB } from '../db/database.js';
@@ -37,12 +42,25 @@ export class InvalidCronError extends Error {
  * Catch-up one hour: a Temporal restart does not lose a run, a long outage does not start stale runs at odd hours.
  */
 function planScheduleOptions(taskQueue: string, input: PlanScheduleInput): ScheduleOptions {
-  const args: [ScheduledPlanRunInput] = [{ projectId: input.projectId, testPlanId: input.testPlanId, scheduleId: input.scheduleId, concurrency: input.concurrency }];
+  const args: [ScheduledPlanRunInput] = [
+    {
+      projectId: input.projectId,
+      testPlanId: input.testPlanId,
+      scheduleId: input.scheduleId,
+      concurrency: input.concurrency,
+    },
+  ];
   return {
     scheduleId: input.scheduleId,
     spec: { cronExpressions: [input.cron] },
     // Temporal appends the tick's time: `plan-schedule:<id>-2026-11-21T07:00:00Z` (its run is `run:<shortId>`).
-    action: { type: 'startWorkflow', workflowType: workflowTypes.scheduledPlanRun, workflowId: input.scheduleId, taskQueue, args },
+    action: {
+      type: 'startWorkflow',
+      workflowType: workflowTypes.scheduledPlanRun,
+      workflowId: input.scheduleId,
+      taskQueue,
+      args,
+    },
     policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE, catchupWindow: '1 hour' },
     memo: { projectId: input.projectId, testPlanId: input.testPlanId, description: input.description },
   };
@@ -72,7 +90,10 @@ export async function deletePlanSchedule(temporal: TemporalClientProvider, sched
 }
 
 /** The Temporal side of a schedule, or undefined when Temporal does not know it. */
-export async function describePlanSchedule(temporal: TemporalClientProvider, scheduleId: string): Promise<ScheduleDescription | undefined> {
+export async function describePlanSchedule(
+  temporal: TemporalClientProvider,
+  scheduleId: string,
+): Promise<ScheduleDescription | undefined> {
   const client = await temporal.get();
   try {
     return await client.schedule.getHandle(scheduleId).describe();

@@ -23,5 +23,7 @@ export async function closedWorkflows(client: Client, workflowIds: string[]): Pr
 
 /** Those of these workflows that are running now. */
 export async function runningWorkflows(client: Client, workflowIds: string[]): Promise<Set<string>> {
-  return new Set([...(await statuses(client, workflowIds))].flatMap(([id, status]) => (status === 'RUNNING' ? [id] : [])));
+  return new Set(
+    [...(await statuses(client, workflowIds))].flatMap(([id, status]) => (status === 'RUNNING' ? [id] : [])),
+  );
 }

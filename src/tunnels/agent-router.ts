@@ -32,7 +32,10 @@ export function createTunnelRouter(options: TunnelRouterOptions): TunnelRouter {
   const { db, domain, internalSecret, cacheMs = 1_000 } = options;
   const edges = new Map<string, { at: number; urls: Promise<string[]> }>();
   // Always sent, empty without a project, so a header of that name the page set never passes.
-  const extraHeaders = (projectId: string | undefined) => ({ [agentSecretHeader]: internalSecret, [agentProjectHeader]: projectId ?? '' });
+  const extraHeaders = (projectId: string | undefined) => ({
+    [agentSecretHeader]: internalSecret,
+    [agentProjectHeader]: projectId ?? '',
+  });
   // The project of each CONNECT tunnel's socket, for the requests spoken inside it.
   const socketProjects = new WeakMap<object, string | undefined>();
 

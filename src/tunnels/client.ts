@@ -64,7 +64,10 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
   const done = new Promise<StopReason>((resolve) => (finish = resolve));
 
   // Keep-alive towards the local app; an upgraded socket leaves the pool, so upgrades get their own.
-  const localAgents = { http: new Agent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true, rejectUnauthorized: false }) };
+  const localAgents = {
+    http: new Agent({ keepAlive: true }),
+    https: new HttpsAgent({ keepAlive: true, rejectUnauthorized: false }),
+  };
 
   const openCount = () => sockets.filter((ws) => ws?.readyState === WebSocket.OPEN).length;
 
@@ -81,7 +84,10 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
 
   function connect(index: number, attempt: number): void {
     if (stopped) return;
-    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${options.tunnelToken}` }, maxPayload: 16 * 1024 * 1024 });
+    const ws = new WebSocket(url, {
+      headers: { authorization: `Bearer ${options.tunnelToken}` },
+      maxPayload: 16 * 1024 * 1024,
+    });
     sockets[index] = ws;
     let opened = false;
     let refusal: StopReason | undefined;
@@ -105,7 +111,13 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
       if (stopped) return;
       const next = opened ? 0 : attempt + 1;
       const delay = Math.min(maxBackoff, minBackoff * 2 ** next) * (0.75 + Math.random() * 0.5);
-      options.onEvent?.({ type: 'disconnected', index, open: openCount(), retryInMs: Math.round(delay), reason: reason.toString() || `code ${code}` });
+      options.onEvent?.({
+        type: 'disconnected',
+        index,
+        open: openCount(),
+        retryInMs: Math.round(delay),
+        reason: reason.toString() || `code ${code}`,
+      });
       const timer = setTimeout(() => {
         timers.delete(timer);
         connect(index, next);
@@ -182,7 +194,11 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
       streams.set(stream, sink);
       local.on('error', () => abort(stream, 'the local app is unreachable'));
       local.on('response', (res: IncomingMessage) => {
-        send(FrameType.RESPONSE, stream, { status: res.statusCode ?? 502, statusText: res.statusMessage, headers: endToEndHeaders(res.rawHeaders) });
+        send(FrameType.RESPONSE, stream, {
+          status: res.statusCode ?? 502,
+          statusText: res.statusMessage,
+          headers: endToEndHeaders(res.rawHeaders),
+        });
         res.on('error', () => abort(stream, 'the local response failed'));
         pump(stream, res).catch(() => abort(stream, 'the local response failed'));
       });
@@ -190,7 +206,11 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
         local.on('upgrade', (res: IncomingMessage, socket: Duplex, upgradeHead: Buffer) => {
           streams.set(stream, sinkInto(socket));
           socket.on('error', () => abort(stream, 'the local socket failed'));
-          send(FrameType.RESPONSE, stream, { status: 101, statusText: res.statusMessage, headers: endToEndHeaders(res.rawHeaders, { keepUpgrade: true }) });
+          send(FrameType.RESPONSE, stream, {
+            status: 101,
+            statusText: res.statusMessage,
+            headers: endToEndHeaders(res.rawHeaders, { keepUpgrade: true }),
+          });
           if (upgradeHead.length > 0) send(FrameType.DATA, stream, upgradeHead);
           pump(stream, socket).catch(() => abort(stream, 'the local socket failed'));
         });
@@ -235,7 +255,9 @@ export function startTunnelClient(options: TunnelClientOptions): TunnelClient {
     async stop() {
       stopWith('stopped');
       await Promise.all(
-        sockets.map((ws) => (ws && ws.readyState !== WebSocket.CLOSED ? new Promise((resolve) => ws.once('close', resolve)) : undefined)),
+        sockets.map((ws) =>
+          ws && ws.readyState !== WebSocket.CLOSED ? new Promise((resolve) => ws.once('close', resolve)) : undefined,
+        ),
       );
     },
   };

@@ -164,7 +164,10 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
     if (conn.streams.has(stream)) send(conn, FrameType.END, stream);
   }
 
-  type Resolved = { kind: 'local'; conn: EdgeConnection; tunnel: TunnelRow; port: number } | { kind: 'relay'; edgeUrl: string } | { kind: 'refuse'; status: number; message: string };
+  type Resolved =
+    | { kind: 'local'; conn: EdgeConnection; tunnel: TunnelRow; port: number }
+    | { kind: 'relay'; edgeUrl: string }
+    | { kind: 'refuse'; status: number; message: string };
 
   async function resolve(req: IncomingMessage): Promise<Resolved> {
     const parsed = parseTunnelHost(req.headers.host ?? '', domain);
@@ -172,12 +175,18 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
     const tunnel = await tunnelByLabel(parsed.label);
     const port = tunnel?.ports.find((p) => p.subdomain === parsed.subdomain);
     if (!tunnel || !port) return { kind: 'refuse', status: 404, message: 'No such tunnel' };
-    if (tunnel.expiresAt.getTime() <= Date.now()) return { kind: 'refuse', status: 410, message: 'This tunnel has expired' };
+    if (tunnel.expiresAt.getTime() <= Date.now())
+      return { kind: 'refuse', status: 410, message: 'This tunnel has expired' };
     const agent = isAgent(req);
-    if (!tunnel.public && !agent) return { kind: 'refuse', status: 403, message: 'This tunnel is private: only Proctor’s agents can reach it' };
+    if (!tunnel.public && !agent)
+      return { kind: 'refuse', status: 403, message: 'This tunnel is private: only Proctor’s agents can reach it' };
     // The secret is shared by every worker: the project an agent works for decides which private tunnels it may use.
     if (!tunnel.public && req.headers[agentProjectHeader] !== tunnel.projectId) {
-      return { kind: 'refuse', status: 403, message: 'This tunnel is private to another project: only its own project’s runs can reach it' };
+      return {
+        kind: 'refuse',
+        status: 403,
+        message: 'This tunnel is private to another project: only its own project’s runs can reach it',
+      };
     }
     const conn = pickConnection(tunnel.id);
     if (conn) return { kind: 'local', conn, tunnel, port: port.localPort };
@@ -190,7 +199,10 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
   }
 
   const forwardedHeaders = (req: IncomingMessage, keepUpgrade: boolean): string[] => [
-    ...endToEndHeaders(req.rawHeaders, { keepUpgrade, drop: [agentSecretHeader, agentProjectHeader, relayedHeader, 'x-forwarded-host', 'x-forwarded-proto'] }),
+    ...endToEndHeaders(req.rawHeaders, {
+      keepUpgrade,
+      drop: [agentSecretHeader, agentProjectHeader, relayedHeader, 'x-forwarded-host', 'x-forwarded-proto'],
+    }),
     'X-Forwarded-Host',
     req.headers.host ?? '',
     'X-Forwarded-Proto',
@@ -240,7 +252,12 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
       release?.();
       if (conn.streams.delete(stream)) send(conn, FrameType.ABORT, stream, 'closed by the caller');
     });
-    send(conn, FrameType.REQUEST, stream, { port: target.port, method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardedHeaders(req, false) });
+    send(conn, FrameType.REQUEST, stream, {
+      port: target.port,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: forwardedHeaders(req, false),
+    });
     await pump(conn, stream, req);
   }
 
@@ -248,19 +265,34 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
     socket.on('error', () => socket.destroy());
     const target = await resolve(req);
     if (target.kind === 'refuse') {
-      socket.end(rawResponseHead(target.status, STATUS_CODES[target.status] ?? 'Error', ['Content-Length', '0', 'Connection', 'close']));
+      socket.end(
+        rawResponseHead(target.status, STATUS_CODES[target.status] ?? 'Error', [
+          'Content-Length',
+          '0',
+          'Connection',
+          'close',
+        ]),
+      );
       return;
     }
     if (target.kind === 'relay') {
-      forwardUpgradeToEdge(target.edgeUrl, req, socket, head, { [agentSecretHeader]: internalSecret!, [relayedHeader]: '1' });
+      forwardUpgradeToEdge(target.edgeUrl, req, socket, head, {
+        [agentSecretHeader]: internalSecret!,
+        [relayedHeader]: '1',
+      });
       return;
     }
     const { conn } = target;
     let release: (() => void) | undefined;
     const stream = openStream(conn, {
       onResponse(response) {
-        const headers = response.status === 101 ? endToEndHeaders(response.headers, { keepUpgrade: true }) : [...endToEndHeaders(response.headers), 'Connection', 'close'];
-        socket.write(rawResponseHead(response.status, response.statusText ?? STATUS_CODES[response.status] ?? '', headers));
+        const headers =
+          response.status === 101
+            ? endToEndHeaders(response.headers, { keepUpgrade: true })
+            : [...endToEndHeaders(response.headers), 'Connection', 'close'];
+        socket.write(
+          rawResponseHead(response.status, response.statusText ?? STATUS_CODES[response.status] ?? '', headers),
+        );
       },
       onData(data) {
         if (!socket.write(data) && !release) {
@@ -284,7 +316,12 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
       release?.();
       if (conn.streams.delete(stream)) send(conn, FrameType.ABORT, stream, 'closed by the caller');
     });
-    send(conn, FrameType.UPGRADE, stream, { port: target.port, method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardedHeaders(req, true) });
+    send(conn, FrameType.UPGRADE, stream, {
+      port: target.port,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: forwardedHeaders(req, true),
+    });
     if (head.length > 0) send(conn, FrameType.DATA, stream, head);
     await pump(conn, stream, socket);
   }
@@ -330,7 +367,15 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn: EdgeConnection = { id: newId(), tunnel, ws, streams: new Map(), lastStream: 0, pauser: createPauser(ws), lastSeen: Date.now() };
+      const conn: EdgeConnection = {
+        id: newId(),
+        tunnel,
+        ws,
+        streams: new Map(),
+        lastStream: 0,
+        pauser: createPauser(ws),
+        lastSeen: Date.now(),
+      };
       const registered = insertConnection(db, { id: conn.id, tunnelId: tunnel.id, edgeUrl }).then(
         () => {
           if (ws.readyState !== ws.OPEN) return;
@@ -357,7 +402,9 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
         if (byTunnel.get(tunnel.id)?.size === 0) byTunnel.delete(tunnel.id);
         for (const sink of conn.streams.values()) sink.onAbort('tunnel connection closed');
         conn.streams.clear();
-        void registered.then(() => deleteConnection(db, conn.id)).catch((err: unknown) => logger.warn('tunnel connection row not removed', { err }));
+        void registered
+          .then(() => deleteConnection(db, conn.id))
+          .catch((err: unknown) => logger.warn('tunnel connection row not removed', { err }));
       });
     });
   }
@@ -387,11 +434,13 @@ export function createTunnelEdge(options: TunnelEdgeOptions): TunnelEdge {
     },
     disconnect(runnerId) {
       tunnelCache.clear();
-      for (const conn of all()) if (conn.tunnel.runnerId === runnerId) conn.ws.close(CloseCode.deleted, 'tunnel deleted');
+      for (const conn of all())
+        if (conn.tunnel.runnerId === runnerId) conn.ws.close(CloseCode.deleted, 'tunnel deleted');
     },
     connectionCounts() {
       const counts = new Map<string, number>();
-      for (const set of byTunnel.values()) for (const conn of set) counts.set(conn.tunnel.runnerId, (counts.get(conn.tunnel.runnerId) ?? 0) + 1);
+      for (const set of byTunnel.values())
+        for (const conn of set) counts.set(conn.tunnel.runnerId, (counts.get(conn.tunnel.runnerId) ?? 0) + 1);
       return counts;
     },
     async close() {

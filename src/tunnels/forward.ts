@@ -25,7 +25,11 @@ function hopOf(edgeUrl: string, req: IncomingMessage, extraHeaders: Record<strin
 
 function open(hop: Hop, req: IncomingMessage, keepUpgrade: boolean) {
   const base = new URL(hop.edgeUrl);
-  const headers = [...endToEndHeaders(req.rawHeaders, { keepUpgrade, drop: ['host', ...Object.keys(hop.extraHeaders)] }), 'Host', hop.host];
+  const headers = [
+    ...endToEndHeaders(req.rawHeaders, { keepUpgrade, drop: ['host', ...Object.keys(hop.extraHeaders)] }),
+    'Host',
+    hop.host,
+  ];
   for (const [name, value] of Object.entries(hop.extraHeaders)) headers.push(name, value);
   const secure = base.protocol === 'https:';
   return (secure ? httpsRequest : httpRequest)({
@@ -39,7 +43,12 @@ function open(hop: Hop, req: IncomingMessage, keepUpgrade: boolean) {
   });
 }
 
-export function forwardRequestToEdge(edgeUrl: string, req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>): void {
+export function forwardRequestToEdge(
+  edgeUrl: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  extraHeaders: Record<string, string>,
+): void {
   const upstream = open(hopOf(edgeUrl, req, extraHeaders), req, false);
   upstream.on('response', (response) => {
     response.on('error', () => res.destroy());
@@ -53,16 +62,32 @@ export function forwardRequestToEdge(edgeUrl: string, req: IncomingMessage, res:
     res.flushHeaders();
     response.pipe(res);
   });
-  upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end('The tunnel edge is unreachable\n')));
+  upstream.on('error', () =>
+    res.headersSent
+      ? res.destroy()
+      : res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end('The tunnel edge is unreachable\n'),
+  );
   req.on('error', () => upstream.destroy());
   res.on('close', () => upstream.destroy());
   req.pipe(upstream);
 }
 
-export function forwardUpgradeToEdge(edgeUrl: string, req: IncomingMessage, socket: Duplex, head: Buffer, extraHeaders: Record<string, string>): void {
+export function forwardUpgradeToEdge(
+  edgeUrl: string,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  extraHeaders: Record<string, string>,
+): void {
   const upstream = open(hopOf(edgeUrl, req, extraHeaders), req, true);
   upstream.on('upgrade', (response, upstreamSocket, upstreamHead) => {
-    socket.write(rawResponseHead(response.statusCode ?? 101, response.statusMessage ?? 'Switching Protocols', endToEndHeaders(response.rawHeaders, { keepUpgrade: true })));
+    socket.write(
+      rawResponseHead(
+        response.statusCode ?? 101,
+        response.statusMessage ?? 'Switching Protocols',
+        endToEndHeaders(response.rawHeaders, { keepUpgrade: true }),
+      ),
+    );
     if (upstreamHead.length > 0) socket.write(upstreamHead);
     if (head.length > 0) upstreamSocket.write(head);
     upstreamSocket.pipe(socket);
@@ -73,7 +98,13 @@ export function forwardUpgradeToEdge(edgeUrl: string, req: IncomingMessage, sock
   });
   upstream.on('response', (response) => {
     // The upgrade was refused: pass the answer on and close.
-    socket.write(rawResponseHead(response.statusCode ?? 502, response.statusMessage ?? '', [...endToEndHeaders(response.rawHeaders), 'Connection', 'close']));
+    socket.write(
+      rawResponseHead(response.statusCode ?? 502, response.statusMessage ?? '', [
+        ...endToEndHeaders(response.rawHeaders),
+        'Connection',
+        'close',
+      ]),
+    );
     response.pipe(socket);
   });
   upstream.on('error', () => socket.destroy());

@@ -63,7 +63,12 @@ export const highWaterMark = 1024 * 1024;
 const maxStreamId = 0xffffffff;
 
 export function encodeFrame(type: FrameType, stream: number, payload?: Buffer | string | object): Buffer {
-  const body = payload === undefined ? Buffer.alloc(0) : Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
+  const body =
+    payload === undefined
+      ? Buffer.alloc(0)
+      : Buffer.isBuffer(payload)
+        ? payload
+        : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
   const header = Buffer.allocUnsafe(5);
   header.writeUInt8(type, 0);
   header.writeUInt32BE(stream, 1);
@@ -78,11 +83,23 @@ export function decodeFrame(data: Buffer): Frame | undefined {
 }
 
 /** The JSON payload of a REQUEST/UPGRADE/RESPONSE frame, or undefined when it is not what it should be. */
-export function parseHead<T extends RequestHead | ResponseHead>(payload: Buffer, kind: 'request' | 'response'): T | undefined {
+export function parseHead<T extends RequestHead | ResponseHead>(
+  payload: Buffer,
+  kind: 'request' | 'response',
+): T | undefined {
   try {
     const value = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
-    if (!Array.isArray(value.headers) || !value.headers.every((h) => typeof h === 'string') || value.headers.length % 2 !== 0) return undefined;
-    if (kind === 'request' && (typeof value.port !== 'number' || typeof value.method !== 'string' || typeof value.path !== 'string')) return undefined;
+    if (
+      !Array.isArray(value.headers) ||
+      !value.headers.every((h) => typeof h === 'string') ||
+      value.headers.length % 2 !== 0
+    )
+      return undefined;
+    if (
+      kind === 'request' &&
+      (typeof value.port !== 'number' || typeof value.method !== 'string' || typeof value.path !== 'string')
+    )
+      return undefined;
     if (kind === 'response' && typeof value.status !== 'number') return undefined;
     return value as unknown as T;
   } catch {
@@ -121,7 +138,17 @@ export function createPauser(ws: WebSocket): { hold(): () => void } {
 }
 
 // Headers that describe one connection, not the message.
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** The end-to-end headers of a raw header list; `keepUpgrade` keeps `connection`/`upgrade` for a protocol switch. */
 export function endToEndHeaders(raw: string[], options: { keepUpgrade?: boolean; drop?: string[] } = {}): string[] {
@@ -129,14 +156,20 @@ export function endToEndHeaders(raw: string[], options: { keepUpgrade?: boolean;
   const named = new Set<string>();
   if (!options.keepUpgrade) {
     for (let i = 0; i < raw.length; i += 2) {
-      if (raw[i]!.toLowerCase() === 'connection') raw[i + 1]!.split(',').forEach((name) => named.add(name.trim().toLowerCase()));
+      if (raw[i]!.toLowerCase() === 'connection')
+        raw[i + 1]!.split(',').forEach((name) => named.add(name.trim().toLowerCase()));
     }
   }
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     if (drop.has(name)) continue;
-    if (options.keepUpgrade ? name === 'connection' || name === 'upgrade' || !hopByHop.has(name) : !hopByHop.has(name) && !named.has(name)) kept.push(raw[i]!, raw[i + 1]!);
+    if (
+      options.keepUpgrade
+        ? name === 'connection' || name === 'upgrade' || !hopByHop.has(name)
+        : !hopByHop.has(name) && !named.has(name)
+    )
+      kept.push(raw[i]!, raw[i + 1]!);
   }
   return kept;
 }

@@ -16,7 +16,8 @@ function attach(web: Hono<WebEnv>, path: string, ...handlers: MiddlewareHandler<
 
 // Pages load only their own scripts and styles, cannot be framed (a hidden "Enable" button under a decoy) and
 // post forms only to the dashboard.
-const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
+const contentSecurityPolicy =
+  "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
 
 const pageDefaults = (base: string) =>
   createMiddleware<WebEnv>(async (c, next) => {

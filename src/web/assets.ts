@@ -27,7 +27,9 @@ export const assetPath = {
 
 export function registerAssets(web: Hono<WebEnv>): void {
   const serve = (body: Buffer, type: string) => () =>
-    new Response(new Uint8Array(body), { headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' } });
+    new Response(new Uint8Array(body), {
+      headers: { 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' },
+    });
   web.get(assetPath.css, compress(), serve(css, 'text/css; charset=utf-8'));
   web.get(assetPath.htmx, compress(), serve(htmx, 'text/javascript; charset=utf-8'));
   web.get(assetPath.copy, compress(), serve(copy, 'text/javascript; charset=utf-8'));

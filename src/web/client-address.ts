@@ -20,5 +20,9 @@ export function clientAddress(c: Context<WebEnv>): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
   const peer = env?.incoming?.socket?.remoteAddress;
   if (!peer) return 'in-process';
-  return clientAddressOf(peer, c.req.header('x-forwarded-for'), trustedProxies(c.get('deps').config.PROCTOR_TRUSTED_PROXIES));
+  return clientAddressOf(
+    peer,
+    c.req.header('x-forwarded-for'),
+    trustedProxies(c.get('deps').config.PROCTOR_TRUSTED_PROXIES),
+  );
 }

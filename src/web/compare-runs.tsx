@@ -29,12 +29,22 @@ const signalText = (counts: SignalCounts | null | undefined) =>
 
 /** What the comparison holds a test to: two runs differ on it when any of these differ. */
 const fingerprint = (t: RunTest | undefined) =>
-  t ? JSON.stringify([t.result ?? t.status, t.failed_step_index, (t.changes ?? []).map((c) => c.summary), signalText(t.signal_counts)]) : 'absent';
+  t
+    ? JSON.stringify([
+        t.result ?? t.status,
+        t.failed_step_index,
+        (t.changes ?? []).map((c) => c.summary),
+        signalText(t.signal_counts),
+      ])
+    : 'absent';
 
 /** The tests of both runs, paired, those that differ first (then by name). */
 export function pairTests(a: RunWithTests, b: RunWithTests): TestPair[] {
   const pairs = new Map<string, TestPair>();
-  for (const [side, run] of [['a', a], ['b', b]] as const) {
+  for (const [side, run] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
     for (const t of run.tests) {
       const pair = pairs.get(keyOf(t)) ?? { key: keyOf(t), name: t.name, differs: false };
       pair[side] = t;
@@ -51,25 +61,57 @@ export function CompareTest(props: { base: string; a: RunSide; b: RunSide; pair:
   const row = (label: string, cell: (side: RunSide, t: RunTest) => unknown) => (
     <tr>
       <th scope="row">{label}</th>
-      {([[props.a, pair.a], [props.b, pair.b]] as const).map(([side, t]) => <td>{t ? cell(side, t) : <span class="muted">not in this run</span>}</td>)}
+      {(
+        [
+          [props.a, pair.a],
+          [props.b, pair.b],
+        ] as const
+      ).map(([side, t]) => (
+        <td>{t ? cell(side, t) : <span class="muted">not in this run</span>}</td>
+      ))}
     </tr>
   );
   return (
     <section class="card" aria-labelledby={id}>
-      <h2 id={id}>{pair.name} {pair.differs ? <strong>(differs)</strong> : <span class="muted">(same)</span>}</h2>
+      <h2 id={id}>
+        {pair.name} {pair.differs ? <strong>(differs)</strong> : <span class="muted">(same)</span>}
+      </h2>
       <table class="compare">
         <thead>
-          <tr><th scope="col">{pair.name}</th><th scope="col">Run {props.a.run.short_id}</th><th scope="col">Run {props.b.run.short_id}</th></tr>
+          <tr>
+            <th scope="col">{pair.name}</th>
+            <th scope="col">Run {props.a.run.short_id}</th>
+            <th scope="col">Run {props.b.run.short_id}</th>
+          </tr>
         </thead>
         <tbody>
-          {row('Result', (_s, t) => <Status value={t.result ?? t.status} />)}
+          {row('Result', (_s, t) => (
+            <Status value={t.result ?? t.status} />
+          ))}
           {row('Duration', (_s, t) => duration(t.duration_ms))}
           {row('Failing step', (s, t) => failingStep(s, t))}
-          {row('Changes', (_s, t) => ((t.changes ?? []).length === 0 ? <span class="muted">none</span> : <ul>{(t.changes ?? []).map((c) => <li>step {c.stepIndex + 1}: {c.summary} ({c.severity})</li>)}</ul>))}
+          {row('Changes', (_s, t) =>
+            (t.changes ?? []).length === 0 ? (
+              <span class="muted">none</span>
+            ) : (
+              <ul>
+                {(t.changes ?? []).map((c) => (
+                  <li>
+                    step {c.stepIndex + 1}: {c.summary} ({c.severity})
+                  </li>
+                ))}
+              </ul>
+            ),
+          )}
           {row('Signals', (_s, t) => signalText(t.signal_counts))}
           {row('Screenshot', (s, t) =>
             t.screenshot_key ? (
-              <img class="shot" src={`${props.base}/runs/${s.run.short_id}/tests/${t.id}/screenshot.png`} alt={`${t.name} in run ${s.run.short_id} where it stopped`} loading="lazy" />
+              <img
+                class="shot"
+                src={`${props.base}/runs/${s.run.short_id}/tests/${t.id}/screenshot.png`}
+                alt={`${t.name} in run ${s.run.short_id} where it stopped`}
+                loading="lazy"
+              />
             ) : (
               <span class="muted">none</span>
             ),
@@ -84,5 +126,11 @@ function failingStep(side: RunSide, t: RunTest) {
   if (t.failed_step_index === null) return <span class="muted">none</span>;
   if (t.failed_step_index < 0) return 'the start page did not open';
   const step = t.test_case_id ? side.steps.get(t.test_case_id)?.[t.failed_step_index] : undefined;
-  return <>step {t.failed_step_index + 1}{step && <> — {step.description}</>}{t.error && <pre class="error">{t.error}</pre>}</>;
+  return (
+    <>
+      step {t.failed_step_index + 1}
+      {step && <> — {step.description}</>}
+      {t.error && <pre class="error">{t.error}</pre>}
+    </>
+  );
 }

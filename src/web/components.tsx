@@ -19,17 +19,35 @@ export function duration(ms: number | null | undefined): string {
 }
 
 /** Previous/next links that keep the page's filters. */
-export function Pager(props: { path: string; query: Record<string, string | undefined>; page: number; pageSize: number; total: number }) {
+export function Pager(props: {
+  path: string;
+  query: Record<string, string | undefined>;
+  page: number;
+  pageSize: number;
+  total: number;
+}) {
   const link = (page: number) => {
-    const params = new URLSearchParams(Object.entries({ ...props.query, page: String(page) }).filter((e): e is [string, string] => Boolean(e[1])));
+    const params = new URLSearchParams(
+      Object.entries({ ...props.query, page: String(page) }).filter((e): e is [string, string] => Boolean(e[1])),
+    );
     return `${props.path}?${params.toString()}`;
   };
   const last = Math.max(1, Math.ceil(props.total / props.pageSize));
   return (
     <nav class="pager" aria-label="Pages">
-      {props.page > 1 && <a href={link(props.page - 1)} rel="prev">Previous page</a>}
-      <span>Page {props.page} of {last} ({props.total} in all)</span>
-      {props.page < last && <a href={link(props.page + 1)} rel="next">Next page</a>}
+      {props.page > 1 && (
+        <a href={link(props.page - 1)} rel="prev">
+          Previous page
+        </a>
+      )}
+      <span>
+        Page {props.page} of {last} ({props.total} in all)
+      </span>
+      {props.page < last && (
+        <a href={link(props.page + 1)} rel="next">
+          Next page
+        </a>
+      )}
     </nav>
   );
 }

@@ -14,7 +14,11 @@ interface StoredEntry {
 /** Blank rows offered under the stored ones (no script adds rows: another save offers more). */
 const blankRows = 2;
 const kinds = {
-  headers: { legend: 'Extra headers (optional)', noun: 'Header', hint: 'Sent with every request to the application, e.g. x-vercel-protection-bypass' },
+  headers: {
+    legend: 'Extra headers (optional)',
+    noun: 'Header',
+    hint: 'Sent with every request to the application, e.g. x-vercel-protection-bypass',
+  },
   cookies: { legend: 'Cookies (optional)', noun: 'Cookie', hint: "Set on the environment's host before each test" },
 } as const;
 type Kind = keyof typeof kinds;
@@ -39,16 +43,20 @@ function rowsOf(form: FormBody, kind: Kind) {
 
 /** `headers` and `cookies` of the API's `access`, when the form carried the lists (the first-run form does not). */
 export function accessListsBody(form: FormBody) {
-  return form['headers.rows'] === undefined ? {} : { headers: rowsOf(form, 'headers'), cookies: rowsOf(form, 'cookies') };
+  return form['headers.rows'] === undefined
+    ? {}
+    : { headers: rowsOf(form, 'headers'), cookies: rowsOf(form, 'cookies') };
 }
 
 /** An issue's path in the API's body (`access.headers.0.name`) as the form field it is about. */
-export const accessListField = (path: string): string | undefined => /^access\.((headers|cookies)(\.\d+\.\w+)?)/.exec(path)?.[1];
+export const accessListField = (path: string): string | undefined =>
+  /^access\.((headers|cookies)(\.\d+\.\w+)?)/.exec(path)?.[1];
 
 /** The service words a refused list as `access.headers: …`; shown at that list rather than at the URL. */
 export function atAccessList(errors: FieldErrors): FieldErrors {
   const moved: FieldErrors = {};
-  for (const [field, message] of Object.entries(errors)) moved[/^access\.(headers|cookies)/.exec(message)?.[1] ?? field] = message;
+  for (const [field, message] of Object.entries(errors))
+    moved[/^access\.(headers|cookies)/.exec(message)?.[1] ?? field] = message;
   return moved;
 }
 
@@ -63,10 +71,32 @@ function List(props: { kind: Kind; stored: StoredEntry[]; form: FormBody; errors
     const n = i + 1;
     return (
       <div class="row">
-        <TextField label={`${noun} ${n} name`} name={`${kind}.${i}.name`} value={stored?.name ?? form[`${kind}.${i}.name`]} errors={errors} />
-        <TextField label={`${noun} ${n} value`} name={`${kind}.${i}.value`} type={secret ? 'password' : 'text'} value={stored ? (stored.value ?? undefined) : form[`${kind}.${i}.value`]} errors={errors} hint={stored?.isSecret ? 'A secret is stored: leave empty to keep it.' : undefined} />
-        {kind === 'cookies' && <TextField label={`${noun} ${n} path`} name={`${kind}.${i}.path`} value={stored?.path ?? form[`${kind}.${i}.path`]} errors={errors} hint="Default /" />}
-        <label><input type="checkbox" name={`${kind}.${i}.secret`} checked={secret} /> {noun} {n} is secret (write-only)</label>
+        <TextField
+          label={`${noun} ${n} name`}
+          name={`${kind}.${i}.name`}
+          value={stored?.name ?? form[`${kind}.${i}.name`]}
+          errors={errors}
+        />
+        <TextField
+          label={`${noun} ${n} value`}
+          name={`${kind}.${i}.value`}
+          type={secret ? 'password' : 'text'}
+          value={stored ? (stored.value ?? undefined) : form[`${kind}.${i}.value`]}
+          errors={errors}
+          hint={stored?.isSecret ? 'A secret is stored: leave empty to keep it.' : undefined}
+        />
+        {kind === 'cookies' && (
+          <TextField
+            label={`${noun} ${n} path`}
+            name={`${kind}.${i}.path`}
+            value={stored?.path ?? form[`${kind}.${i}.path`]}
+            errors={errors}
+            hint="Default /"
+          />
+        )}
+        <label>
+          <input type="checkbox" name={`${kind}.${i}.secret`} checked={secret} /> {noun} {n} is secret (write-only)
+        </label>
       </div>
     );
   };
@@ -82,12 +112,28 @@ function List(props: { kind: Kind; stored: StoredEntry[]; form: FormBody; errors
 }
 
 /** The two lists, filled from the stored access (editing) or from what was posted (a refusal). */
-export function AccessLists(props: { form: FormBody; errors: FieldErrors; stored?: { headers: StoredEntry[]; cookies: StoredEntry[] } }) {
+export function AccessLists(props: {
+  form: FormBody;
+  errors: FieldErrors;
+  stored?: { headers: StoredEntry[]; cookies: StoredEntry[] };
+}) {
   const posted = props.form['headers.rows'] !== undefined;
   return (
     <>
-      <List kind="headers" stored={props.stored?.headers ?? []} form={props.form} errors={props.errors} posted={posted} />
-      <List kind="cookies" stored={props.stored?.cookies ?? []} form={props.form} errors={props.errors} posted={posted} />
+      <List
+        kind="headers"
+        stored={props.stored?.headers ?? []}
+        form={props.form}
+        errors={props.errors}
+        posted={posted}
+      />
+      <List
+        kind="cookies"
+        stored={props.stored?.cookies ?? []}
+        form={props.form}
+        errors={props.errors}
+        posted={posted}
+      />
     </>
   );
 }

@@ -24,7 +24,8 @@ export async function readForm(c: Context<WebEnv>): Promise<FormBody> {
 }
 
 /** A text field as the schema wants it: an empty box is "not given". */
-export const optional = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value);
+export const optional = (value: string | undefined): string | undefined =>
+  value === undefined || value.trim() === '' ? undefined : value;
 
 export type Checked<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
@@ -32,7 +33,11 @@ export type Checked<T> = { ok: true; data: T } | { ok: false; errors: FieldError
  * The input checked by `schema`, each issue under the form field it names. `fieldOf` maps an issue's path to the
  * form's field name when the two differ (the first environment's `url` is the form's `environmentUrl`).
  */
-export function check<S extends z.ZodType>(schema: S, input: unknown, fieldOf: (path: string) => string = (p) => p): Checked<z.infer<S>> {
+export function check<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  fieldOf: (path: string) => string = (p) => p,
+): Checked<z.infer<S>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return { ok: true, data: parsed.data };
   const errors: FieldErrors = {};
@@ -48,7 +53,11 @@ export function check<S extends z.ZodType>(schema: S, input: unknown, fieldOf: (
  * of an error page, so the person keeps what they typed. Services word a refusal about one field as
  * `field: message`; when that field is one of `fields` the message goes there.
  */
-export async function refusedAt<T>(field: string, write: () => Promise<T>, fields: readonly string[] = []): Promise<Checked<T>> {
+export async function refusedAt<T>(
+  field: string,
+  write: () => Promise<T>,
+  fields: readonly string[] = [],
+): Promise<Checked<T>> {
   try {
     return { ok: true, data: await write() };
   } catch (err) {
@@ -84,7 +93,13 @@ const errorId = (name: string) => `${name.replace(/[^A-Za-z0-9_-]/g, '-')}-error
 /** The message under a field, tied to it with aria-describedby. */
 export function FieldError(props: { name: string; errors: FieldErrors }) {
   const message = props.errors[props.name];
-  return message ? <span class="error" id={errorId(props.name)}>{message}</span> : <></>;
+  return message ? (
+    <span class="error" id={errorId(props.name)}>
+      {message}
+    </span>
+  ) : (
+    <></>
+  );
 }
 
 /** The attributes that mark a field refused and point at its message. */
@@ -109,7 +124,18 @@ export function TextField(props: {
     <div class="field">
       <label for={id}>{props.label}</label>
       {props.hint && <span class="muted">{props.hint}</span>}
-      {props.multiline ? <textarea rows={3} {...attrs}>{value}</textarea> : <input type={props.type ?? 'text'} value={value} autocomplete={props.type === 'password' ? 'new-password' : 'off'} {...attrs} />}
+      {props.multiline ? (
+        <textarea rows={3} {...attrs}>
+          {value}
+        </textarea>
+      ) : (
+        <input
+          type={props.type ?? 'text'}
+          value={value}
+          autocomplete={props.type === 'password' ? 'new-password' : 'off'}
+          {...attrs}
+        />
+      )}
       <FieldError name={props.name} errors={props.errors} />
     </div>
   );
@@ -142,7 +168,9 @@ export function PostButton(props: { action: string; csrf: string; text: string; 
   return (
     <form class="inline" method="post" action={props.action}>
       <CsrfField token={props.csrf} />
-      <button type="submit" aria-label={props.label}>{props.text}</button>
+      <button type="submit" aria-label={props.label}>
+        {props.text}
+      </button>
     </form>
   );
 }

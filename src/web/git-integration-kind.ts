@@ -17,7 +17,8 @@ export const fieldKinds: Record<'appId' | 'privateKey' | 'token', IntegrationKin
 
 const refusal: Record<IntegrationKind, Record<string, string>> = {
   'github-app': {
-    token: 'a GitHub App signs in with its App ID and private key, not a token: empty this box, or choose an access token',
+    token:
+      'a GitHub App signs in with its App ID and private key, not a token: empty this box, or choose an access token',
   },
   'github-token': {
     appId: 'only a GitHub App has an App ID: empty this box, or choose a GitHub App',
@@ -29,7 +30,8 @@ const refusal: Record<IntegrationKind, Record<string, string>> = {
   },
 };
 
-export const isIntegrationKind = (value: string | undefined): value is IntegrationKind => value === 'github-app' || value === 'github-token' || value === 'gitlab';
+export const isIntegrationKind = (value: string | undefined): value is IntegrationKind =>
+  value === 'github-app' || value === 'github-token' || value === 'gitlab';
 
 /**
  * A refusal at each box that holds a value the chosen kind does not use. `shown` is what the form itself filled in

@@ -58,8 +58,12 @@ export function createDashboard(base: string): Hono<WebEnv> {
       { title: 'Not done' },
       <>
         <h1>That did not work</h1>
-        <p class="error" role="alert">{err.message}</p>
-        <p><a href={c.req.header('referer') ?? `${base}/runs`}>Back</a></p>
+        <p class="error" role="alert">
+          {err.message}
+        </p>
+        <p>
+          <a href={c.req.header('referer') ?? `${base}/runs`}>Back</a>
+        </p>
       </>,
       domainStatus[err.kind],
     );

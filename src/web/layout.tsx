@@ -31,15 +31,21 @@ export function Layout(props: LayoutProps) {
         <script src={`${base}${assetPath.htmx}`} defer></script>
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <header class="top">
-          <a class="brand" href={`${base}/runs`}>Proctor</a>
+          <a class="brand" href={`${base}/runs`}>
+            Proctor
+          </a>
           {signedIn && (
             <nav class="main" aria-label="Main">
               <ul>
                 {navItems.map((item) => (
                   <li>
-                    <a href={`${base}${item.path}`} aria-current={item.key === props.nav ? 'page' : undefined}>{item.label}</a>
+                    <a href={`${base}${item.path}`} aria-current={item.key === props.nav ? 'page' : undefined}>
+                      {item.label}
+                    </a>
                   </li>
                 ))}
               </ul>

@@ -2,7 +2,15 @@ import type { Context, Hono } from 'hono';
 import type { Child } from 'hono/jsx';
 import { protectedArea } from './area.js';
 import type { WebEnv } from './context.js';
-import { afterSave, FormProblems, formPage, PostButton, readForm, type FieldErrors, type FormBody } from './form-kit.js';
+import {
+  afterSave,
+  FormProblems,
+  formPage,
+  PostButton,
+  readForm,
+  type FieldErrors,
+  type FormBody,
+} from './form-kit.js';
 import { CsrfField, notFoundPage } from './layout.js';
 import type { NavKey } from './nav.js';
 import { DomainError } from '../domain/errors.js';
@@ -34,21 +42,46 @@ export interface ListedResource<V extends { shortId: string; name: string }> {
   remove(c: Context<WebEnv>, view: V): Promise<void>;
 }
 
-function ListPage<V extends { shortId: string; name: string }>(props: { r: ListedResource<V>; action: string; csrf: string; rows: V[]; form: FormBody; errors: FieldErrors }) {
+function ListPage<V extends { shortId: string; name: string }>(props: {
+  r: ListedResource<V>;
+  action: string;
+  csrf: string;
+  rows: V[];
+  form: FormBody;
+  errors: FieldErrors;
+}) {
   const { r, action, csrf } = props;
   return (
     <>
       <h1>{r.title}</h1>
-      {props.rows.length === 0 ? <p>{r.empty}</p> : (
+      {props.rows.length === 0 ? (
+        <p>{r.empty}</p>
+      ) : (
         <table>
-          <thead><tr>{r.columns.map((col) => <th scope="col">{col}</th>)}<th scope="col">Change</th></tr></thead>
+          <thead>
+            <tr>
+              {r.columns.map((col) => (
+                <th scope="col">{col}</th>
+              ))}
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
           <tbody>
             {props.rows.map((row) => (
               <tr>
-                {r.cells(row).map((cell) => <td>{cell}</td>)}
+                {r.cells(row).map((cell) => (
+                  <td>{cell}</td>
+                ))}
                 <td>
-                  <a href={`${action}/${row.shortId}/edit`} aria-label={`Edit ${row.name}`}>Edit</a>{' '}
-                  <PostButton action={`${action}/${row.shortId}/delete`} csrf={csrf} text="Delete" label={`Delete ${row.name}`} />
+                  <a href={`${action}/${row.shortId}/edit`} aria-label={`Edit ${row.name}`}>
+                    Edit
+                  </a>{' '}
+                  <PostButton
+                    action={`${action}/${row.shortId}/delete`}
+                    csrf={csrf}
+                    text="Delete"
+                    label={`Delete ${row.name}`}
+                  />
                 </td>
               </tr>
             ))}
@@ -60,13 +93,24 @@ function ListPage<V extends { shortId: string; name: string }>(props: { r: Liste
       <form method="post" action={action}>
         <CsrfField token={csrf} />
         {r.fields(props.form, props.errors)}
-        <p><button class="primary" type="submit">Add the {r.noun}</button></p>
+        <p>
+          <button class="primary" type="submit">
+            Add the {r.noun}
+          </button>
+        </p>
       </form>
     </>
   );
 }
 
-function EditPage<V extends { shortId: string; name: string }>(props: { r: ListedResource<V>; action: string; csrf: string; view: V; form: FormBody; errors: FieldErrors }) {
+function EditPage<V extends { shortId: string; name: string }>(props: {
+  r: ListedResource<V>;
+  action: string;
+  csrf: string;
+  view: V;
+  form: FormBody;
+  errors: FieldErrors;
+}) {
   const { r, action } = props;
   return (
     <>
@@ -75,21 +119,40 @@ function EditPage<V extends { shortId: string; name: string }>(props: { r: Liste
       <form method="post" action={`${action}/${props.view.shortId}`}>
         <CsrfField token={props.csrf} />
         {r.fields(props.form, props.errors)}
-        <p><button class="primary" type="submit">Save the {r.noun}</button> <a href={action}>Cancel</a></p>
+        <p>
+          <button class="primary" type="submit">
+            Save the {r.noun}
+          </button>{' '}
+          <a href={action}>Cancel</a>
+        </p>
       </form>
     </>
   );
 }
 
-export function registerListedResource<V extends { shortId: string; name: string }>(web: Hono<WebEnv>, base: string, r: ListedResource<V>): void {
+export function registerListedResource<V extends { shortId: string; name: string }>(
+  web: Hono<WebEnv>,
+  base: string,
+  r: ListedResource<V>,
+): void {
   protectedArea(web, base, r.path);
   const action = `${base}${r.path}`;
   const refused = (errors: FieldErrors) => Object.keys(errors).length > 0;
   // The add form sits under the list: a refusal re-renders the whole page (htmx would leave the list stale).
   const showList = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors) =>
-    formPage(c, { title: r.title, nav: r.nav }, <ListPage r={r} action={action} csrf={c.get('csrfToken')} rows={await r.list(c)} form={form} errors={errors} />, refused(errors));
+    formPage(
+      c,
+      { title: r.title, nav: r.nav },
+      <ListPage r={r} action={action} csrf={c.get('csrfToken')} rows={await r.list(c)} form={form} errors={errors} />,
+      refused(errors),
+    );
   const showEdit = (c: Context<WebEnv>, view: V, form: FormBody, errors: FieldErrors) =>
-    formPage(c, { title: `${r.title}: ${view.name}`, nav: r.nav }, <EditPage r={r} action={action} csrf={c.get('csrfToken')} view={view} form={form} errors={errors} />, refused(errors));
+    formPage(
+      c,
+      { title: `${r.title}: ${view.name}`, nav: r.nav },
+      <EditPage r={r} action={action} csrf={c.get('csrfToken')} view={view} form={form} errors={errors} />,
+      refused(errors),
+    );
   // Another project's id is the same 404 page as a made-up one.
   const load = async (c: Context<WebEnv>): Promise<V | undefined> => {
     try {

@@ -9,5 +9,15 @@ const script = readFileSync(new URL('./assets/live-view.js', import.meta.url));
 export const liveViewScriptPath = `/assets/live-view.${createHash('sha256').update(script).digest('hex').slice(0, 12)}.js`;
 
 export function registerLiveViewAsset(web: Hono<WebEnv>): void {
-  web.get(liveViewScriptPath, compress(), () => new Response(new Uint8Array(script), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' } }));
+  web.get(
+    liveViewScriptPath,
+    compress(),
+    () =>
+      new Response(new Uint8Array(script), {
+        headers: {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'public, max-age=31536000, immutable',
+        },
+      }),
+  );
 }

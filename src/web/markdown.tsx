@@ -10,7 +10,10 @@ const options = { extensions: [gfm(), { disable: { null: ['labelStartImage'] } }
 
 /** Markdown as HTML; its headings start at <h4>, under the page's own. */
 export function markdownHtml(text: string): string {
-  return micromark(text, options).replace(/<(\/?)h([1-6])>/g, (_, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + 3)}>`);
+  return micromark(text, options).replace(
+    /<(\/?)h([1-6])>/g,
+    (_, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + 3)}>`,
+  );
 }
 
 export function Markdown(props: { text: string; class?: string }) {

@@ -33,12 +33,22 @@ export const safeEqual = (a: string, b: string): boolean => {
  * Exchanges a project API token for a session cookie. The token itself is never stored in the cookie, the
  * page or a URL: only a random session id, signed, whose hash the database keeps.
  */
-export async function signIn(c: Context<WebEnv>, token: string): Promise<Exclude<DashboardSignIn, { outcome: 'ok' }> | { outcome: 'ok' }> {
+export async function signIn(
+  c: Context<WebEnv>,
+  token: string,
+): Promise<Exclude<DashboardSignIn, { outcome: 'ok' }> | { outcome: 'ok' }> {
   const { db } = c.get('deps');
-  const opened = await signInToDashboard(db, { token, clientAddress: clientAddress(c), ttlSeconds: SESSION_TTL_SECONDS });
+  const opened = await signInToDashboard(db, {
+    token,
+    clientAddress: clientAddress(c),
+    ttlSeconds: SESSION_TTL_SECONDS,
+  });
   if (opened.outcome !== 'ok') return opened;
   await recordTokenUse(c.get('deps'), opened.tokenId);
-  await setSignedCookie(c, SESSION_COOKIE, opened.sessionId, await sessionCookieKey(db), { ...cookieOptions(c), maxAge: SESSION_TTL_SECONDS });
+  await setSignedCookie(c, SESSION_COOKIE, opened.sessionId, await sessionCookieKey(db), {
+    ...cookieOptions(c),
+    maxAge: SESSION_TTL_SECONDS,
+  });
   return { outcome: 'ok' };
 }
 
@@ -69,7 +79,10 @@ export const requireSession = createMiddleware<WebEnv>(async (c, next) => {
     }
     // A form posted after the session ended is not replayed: the person signs in and does it again.
     const path = new URL(c.req.url);
-    return c.redirect(c.req.method === 'GET' ? `${login}?next=${encodeURIComponent(path.pathname + path.search)}` : login, 303);
+    return c.redirect(
+      c.req.method === 'GET' ? `${login}?next=${encodeURIComponent(path.pathname + path.search)}` : login,
+      303,
+    );
   }
   c.set('session', session);
   c.set('csrfToken', session.csrfSecret);
@@ -83,7 +96,8 @@ export const requireSession = createMiddleware<WebEnv>(async (c, next) => {
 export const verifyCsrf = createMiddleware<WebEnv>(async (c, next) => {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     const sent = c.req.header('x-csrf-token') ?? (await formField(c, '_csrf'));
-    if (!sent || !safeEqual(sent, c.get('csrfToken'))) return c.text('This form has expired or did not come from Proctor: reload the page and try again', 403);
+    if (!sent || !safeEqual(sent, c.get('csrfToken')))
+      return c.text('This form has expired or did not come from Proctor: reload the page and try again', 403);
   }
   await next();
 });

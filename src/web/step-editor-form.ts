@@ -13,7 +13,8 @@ export interface DraftStep {
 export type EditorOp = { kind: 'save' } | { kind: 'up' | 'down' | 'delete'; at: number };
 
 /** The field names of a draft block; the page and the parser share them. */
-export const fieldName = (k: number, field: 'from' | 'description' | 'locator' | 'fallbacks' | 'value' | 'expected') => `s${k}.${field}`;
+export const fieldName = (k: number, field: 'from' | 'description' | 'locator' | 'fallbacks' | 'value' | 'expected') =>
+  `s${k}.${field}`;
 
 type Body = Record<string, string | File | (string | File)[]>;
 
@@ -37,7 +38,10 @@ export function readDraft(body: Body, recorded: Step[]): DraftStep[] | undefined
 }
 
 /** The recorded step with the edited fields a block posted; a field not posted is left as recorded. */
-function edited(original: Step, field: (f: 'description' | 'locator' | 'fallbacks' | 'value' | 'expected') => string | undefined): Step {
+function edited(
+  original: Step,
+  field: (f: 'description' | 'locator' | 'fallbacks' | 'value' | 'expected') => string | undefined,
+): Step {
   const step: Step = { ...original };
   const description = field('description');
   if (description !== undefined) step.description = description.trim();
@@ -45,7 +49,10 @@ function edited(original: Step, field: (f: 'description' | 'locator' | 'fallback
   if (locator !== undefined) step.locator = locator.trim() || undefined;
   const fallbacks = field('fallbacks');
   if (fallbacks !== undefined) {
-    const lines = fallbacks.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    const lines = fallbacks
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
     step.fallbacks = lines.length > 0 ? lines : undefined;
   }
   const value = field('value');

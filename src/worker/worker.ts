@@ -1,7 +1,13 @@
 // The composition root of the worker side, used by `proctor worker`, `proctor dev`, the tests and the benchmarks:
 // activities get their dependencies here and nowhere else.
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import { createActivities, withComposites, type Activities, type ActivityDeps } from '../../activities/index.js';
 import { createNetworkGuard } from '../browser/network-guard.js';
 import { createBrowserPool } from '../browser/pool.js';
@@ -28,7 +34,15 @@ export interface WorkerSettings {
     allowPrivateNetworks: boolean;
   };
   /** Absent: no LLM configured (AI features fail with a clear reason). */
-  llm?: { apiKey: string; baseURL?: string; model: string; maxRetries?: number; prices?: PriceTable; toolMode?: ToolMode | 'auto'; models?: Partial<Record<LlmRole, string>> };
+  llm?: {
+    apiKey: string;
+    baseURL?: string;
+    model: string;
+    maxRetries?: number;
+    prices?: PriceTable;
+    toolMode?: ToolMode | 'auto';
+    models?: Partial<Record<LlmRole, string>>;
+  };
   maxAgentSteps?: number;
   stepTimeoutMs?: number;
   /** PROCTOR_INBOX_DOMAIN: the addresses `{{INBOX}}` stands for (the API process receives their mail). */
@@ -54,13 +68,24 @@ export interface WorkerResources {
 
 export function workerSettings(config: Config): WorkerSettings {
   return {
-    browser: { executablePath: config.PROCTOR_CHROMIUM_PATH, concurrency: config.PROCTOR_BROWSER_CONCURRENCY, allowPrivateNetworks: config.allowPrivateNetworks },
+    browser: {
+      executablePath: config.PROCTOR_CHROMIUM_PATH,
+      concurrency: config.PROCTOR_BROWSER_CONCURRENCY,
+      allowPrivateNetworks: config.allowPrivateNetworks,
+    },
     llm: config.llm,
     maxAgentSteps: config.PROCTOR_AGENT_MAX_STEPS,
     stepTimeoutMs: config.PROCTOR_STEP_TIMEOUT_MS,
     inboxDomain: config.PROCTOR_INBOX_DOMAIN,
-    notify: { appUrl: config.appUrl, email: config.PROCTOR_SMTP_URL ? { smtpUrl: config.PROCTOR_SMTP_URL, from: config.PROCTOR_EMAIL_FROM } : undefined },
-    tunnels: config.tunnels.internalSecret ? { domain: config.tunnels.domain, internalSecret: config.tunnels.internalSecret } : undefined,
+    notify: {
+      appUrl: config.appUrl,
+      email: config.PROCTOR_SMTP_URL
+        ? { smtpUrl: config.PROCTOR_SMTP_URL, from: config.PROCTOR_EMAIL_FROM }
+        : undefined,
+    },
+    tunnels: config.tunnels.internalSecret
+      ? { domain: config.tunnels.domain, internalSecret: config.tunnels.internalSecret }
+      : undefined,
     identity: config.TEMPORAL_WORKER_IDENTITY,
   };
 }
@@ -72,14 +97,27 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
   const tunnels = settings.tunnels && createTunnelRouter({ db: resources.db, ...settings.tunnels });
   // Only the browsers' egress proxy routes tunnel hostnames; webhooks keep the plain guard, which would otherwise
   // let such a name through to the system resolver (`*.localhost` is loopback).
-  const browserGuard = tunnels ? createNetworkGuard({ allowPrivateNetworks, isTunnelHost: tunnels.isTunnelHost }) : networkGuard;
+  const browserGuard = tunnels
+    ? createNetworkGuard({ allowPrivateNetworks, isTunnelHost: tunnels.isTunnelHost })
+    : networkGuard;
   const { llm, notify } = settings;
-  const client = llm && createLlm(llm, { maxRetries: llm.maxRetries, toolMode: llm.toolMode === 'auto' ? undefined : (llm.toolMode ?? 'native') });
+  const client =
+    llm &&
+    createLlm(llm, {
+      maxRetries: llm.maxRetries,
+      toolMode: llm.toolMode === 'auto' ? undefined : (llm.toolMode ?? 'native'),
+    });
   // The endpoint is probed in the background; calls before it answers use native tools and fall back on refusal.
   watchCapabilities(client, (c) => resources.logger.info('llm capabilities', { ...c }));
   return {
     ...resources,
-    browsers: createBrowserPool({ executablePath: settings.browser.executablePath, concurrency: settings.browser.concurrency, queueTimeoutMs: 10 * 60_000, networkGuard: browserGuard, tunnels }),
+    browsers: createBrowserPool({
+      executablePath: settings.browser.executablePath,
+      concurrency: settings.browser.concurrency,
+      queueTimeoutMs: 10 * 60_000,
+      networkGuard: browserGuard,
+      tunnels,
+    }),
     llm: client,
     usage: createUsageRecorder({ db: resources.db, prices: llm?.prices }),
     maxAgentSteps: settings.maxAgentSteps,
@@ -131,9 +169,15 @@ export interface ProctorWorker {
 }
 
 /** Builds the activities' dependencies and a polling Worker: the one way a worker is assembled. */
-export async function startWorker(temporal: TemporalWorkerOptions, settings: WorkerSettings, resources: WorkerResources): Promise<ProctorWorker> {
+export async function startWorker(
+  temporal: TemporalWorkerOptions,
+  settings: WorkerSettings,
+  resources: WorkerResources,
+): Promise<ProctorWorker> {
   const deps = createActivityDeps(settings, resources);
-  const activities = temporal.substitute ? withComposites(temporal.substitute(createActivities(deps), deps)) : createActivities(deps);
+  const activities = temporal.substitute
+    ? withComposites(temporal.substitute(createActivities(deps), deps))
+    : createActivities(deps);
   let connection: NativeConnection | undefined;
   try {
     connection = await NativeConnection.connect({ address: temporal.address });

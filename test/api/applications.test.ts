@@ -32,7 +32,12 @@ describe.each(databaseKinds)('applications and environments (%s)', (kind) => {
     const base = `/v1/applications/${app.shortId}/environments`;
     const staging = await ctx.call('POST', base, { name: 'Staging', url: 'https://staging.todo.test' });
     expect(staging.status).toBe(201);
-    expect(staging.body).toMatchObject({ name: 'Staging', url: 'https://staging.todo.test', isProduction: false, isDefault: true });
+    expect(staging.body).toMatchObject({
+      name: 'Staging',
+      url: 'https://staging.todo.test',
+      isProduction: false,
+      isDefault: true,
+    });
     const prod = await ctx.call('POST', base, { name: 'Production', url: 'https://todo.test', isProduction: true });
     expect(prod.body).toMatchObject({ isProduction: true, isDefault: false });
 
@@ -40,11 +45,15 @@ describe.each(databaseKinds)('applications and environments (%s)', (kind) => {
     expect(list.body.environments.map((e: { name: string }) => e.name)).toEqual(['Staging', 'Production']);
 
     await ctx.call('PATCH', `${base}/${prod.body.shortId}`, { isDefault: true });
-    expect((await ctx.call('GET', `/v1/applications/${app.shortId}`)).body.defaultEnvironmentShortId).toBe(prod.body.shortId);
+    expect((await ctx.call('GET', `/v1/applications/${app.shortId}`)).body.defaultEnvironmentShortId).toBe(
+      prod.body.shortId,
+    );
 
     // Deleting the default falls back to the remaining environment.
     await ctx.call('DELETE', `${base}/${prod.body.shortId}`);
-    expect((await ctx.call('GET', `/v1/applications/${app.shortId}`)).body.defaultEnvironmentShortId).toBe(staging.body.shortId);
+    expect((await ctx.call('GET', `/v1/applications/${app.shortId}`)).body.defaultEnvironmentShortId).toBe(
+      staging.body.shortId,
+    );
   });
 
   it('validates input with a message naming the field, and writes nothing', async () => {
@@ -56,12 +65,19 @@ describe.each(databaseKinds)('applications and environments (%s)', (kind) => {
     expect(badKind.status).toBe(400);
     expect(badKind.body.message).toMatch(/kind/);
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Envs' })).body;
-    const both = await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'E', url: 'https://a.test', applicationBuildShortId: 'build_x' });
+    const both = await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, {
+      name: 'E',
+      url: 'https://a.test',
+      applicationBuildShortId: 'build_x',
+    });
     expect(both.status).toBe(400);
     const neither = await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'E' });
     expect(neither.status).toBe(400);
     expect(neither.body.message).toMatch(/url/);
-    const ftp = await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'E', url: 'ftp://a.test' });
+    const ftp = await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, {
+      name: 'E',
+      url: 'ftp://a.test',
+    });
     expect(ftp.status).toBe(400);
     expect((await ctx.call('GET', `/v1/applications/${app.shortId}/environments`)).body.environments).toEqual([]);
     expect((await ctx.call('GET', '/v1/applications')).body.applications.length).toBe(before + 1);
@@ -75,7 +91,14 @@ describe.each(databaseKinds)('applications and environments (%s)', (kind) => {
 
   it("hides another project's application and environments (404, never 200 or 403)", async () => {
     const theirs = (await ctx.call('POST', '/v1/applications', { name: 'Theirs' }, ctx.other.token)).body;
-    const theirEnv = (await ctx.call('POST', `/v1/applications/${theirs.shortId}/environments`, { name: 'Prod', url: 'https://theirs.test' }, ctx.other.token)).body;
+    const theirEnv = (
+      await ctx.call(
+        'POST',
+        `/v1/applications/${theirs.shortId}/environments`,
+        { name: 'Prod', url: 'https://theirs.test' },
+        ctx.other.token,
+      )
+    ).body;
     const attempts = [
       ctx.call('GET', `/v1/applications/${theirs.shortId}`),
       ctx.call('PATCH', `/v1/applications/${theirs.shortId}`, { name: 'Mine now' }),
@@ -92,8 +115,15 @@ describe.each(databaseKinds)('applications and environments (%s)', (kind) => {
     }
     const mine = (await ctx.call('POST', '/v1/applications', { name: 'Mine' })).body;
     // Their environment through my application is not found either.
-    expect((await ctx.call('PATCH', `/v1/applications/${mine.shortId}`, { defaultEnvironmentShortId: theirEnv.shortId })).status).toBe(404);
-    expect((await ctx.call('GET', '/v1/applications')).body.applications.map((a: { name: string }) => a.name)).not.toContain('Theirs');
-    expect((await ctx.call('GET', `/v1/applications/${theirs.shortId}`, undefined, ctx.other.token)).body.name).toBe('Theirs');
+    expect(
+      (await ctx.call('PATCH', `/v1/applications/${mine.shortId}`, { defaultEnvironmentShortId: theirEnv.shortId }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await ctx.call('GET', '/v1/applications')).body.applications.map((a: { name: string }) => a.name),
+    ).not.toContain('Theirs');
+    expect((await ctx.call('GET', `/v1/applications/${theirs.shortId}`, undefined, ctx.other.token)).body.name).toBe(
+      'Theirs',
+    );
   });
 });

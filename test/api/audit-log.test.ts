@@ -18,16 +18,42 @@ describe('audit log', () => {
 
   beforeAll(async () => {
     ({ api, front: web } = served);
-    callerTokenId = (await api.db.selectFrom('api_tokens').select('id').where('project_id', '=', api.tenant.projectId).executeTakeFirstOrThrow()).id;
+    callerTokenId = (
+      await api.db
+        .selectFrom('api_tokens')
+        .select('id')
+        .where('project_id', '=', api.tenant.projectId)
+        .executeTakeFirstOrThrow()
+    ).id;
     const app = await api.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });
-    const appId = (await api.db.selectFrom('applications').select('id').where('short_id', '=', app.body.shortId).executeTakeFirstOrThrow()).id;
-    testCaseId = await insertRecordedTestCase(api.db, { projectId: api.tenant.projectId, applicationId: appId, name: 'login', steps: loginSteps });
+    const appId = (
+      await api.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', app.body.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    testCaseId = await insertRecordedTestCase(api.db, {
+      projectId: api.tenant.projectId,
+      applicationId: appId,
+      name: 'login',
+      steps: loginSteps,
+    });
   });
 
   const events = async (query = '', token?: string) => {
     const res = await api.call('GET', `/v1/audit-log${query}`, undefined, token);
     expect(res.status).toBe(200);
-    return res.body as { events: Array<{ kind: string; actor: { type: string; id?: string }; subject: string | null; details: Record<string, unknown>; at: string }>; total: number };
+    return res.body as {
+      events: Array<{
+        kind: string;
+        actor: { type: string; id?: string };
+        subject: string | null;
+        details: Record<string, unknown>;
+        at: string;
+      }>;
+      total: number;
+    };
   };
 
   it('lists each kind of decision once, scoped to the project, newest first, with who acted and no secret', async () => {
@@ -38,14 +64,25 @@ describe('audit log', () => {
     expect((await web.signIn('prt_madeUpTokenThatNobodyIssued000000000000')).status).toBe(401);
     expect((await web.signIn(api.tenant.token)).status).toBe(303);
 
-    const gitlab = await api.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-secret-value-1234567890' });
+    const gitlab = await api.call('POST', '/v1/git-integrations', {
+      provider: 'gitlab',
+      token: 'glpat-secret-value-1234567890',
+    });
     expect(gitlab.status).toBe(201);
-    expect((await api.call('PATCH', `/v1/git-integrations/${gitlab.body.shortId}`, { token: 'glpat-second-secret-0987654321' })).status).toBe(200);
+    expect(
+      (
+        await api.call('PATCH', `/v1/git-integrations/${gitlab.body.shortId}`, {
+          token: 'glpat-second-secret-0987654321',
+        })
+      ).status,
+    ).toBe(200);
     expect((await api.call('DELETE', `/v1/git-integrations/${gitlab.body.shortId}`)).status).toBe(200);
 
     const propose = async (basedOnVersion: number, name: string) =>
       keepHealedSteps(api.db, {
-        projectId: api.tenant.projectId, testCaseId, basedOnVersion,
+        projectId: api.tenant.projectId,
+        testCaseId,
+        basedOnVersion,
         steps: loginSteps.map((s, i) => (i === 3 ? { ...s, locator: `getByRole('button', { name: '${name}' })` } : s)),
         healed: [{ index: 3, from: loginSteps[3]!.locator, to: name, via: 'llm', reason: 'relabelled' }],
       });
@@ -53,13 +90,17 @@ describe('audit log', () => {
     expect((await api.call('POST', `/v1/test-cases/${testCaseId}/steps/2/accept`)).status).toBe(200);
     expect(await propose(2, 'Continuer')).toEqual({ kept: 'proposed', version: 3 });
     expect((await api.call('POST', `/v1/test-cases/${testCaseId}/steps/3/reject`)).status).toBe(200);
-    const edited = loginSteps.map((s, i) => (i === 0 ? { ...s, description: 'Open the shop\'s sign-in page' } : s));
-    expect(await api.call('PUT', `/v1/test-cases/${testCaseId}/steps`, { basedOnVersion: 2, steps: edited })).toMatchObject({ status: 200, body: { version: 3 } });
+    const edited = loginSteps.map((s, i) => (i === 0 ? { ...s, description: "Open the shop's sign-in page" } : s));
+    expect(
+      await api.call('PUT', `/v1/test-cases/${testCaseId}/steps`, { basedOnVersion: 2, steps: edited }),
+    ).toMatchObject({ status: 200, body: { version: 3 } });
 
     expect((await api.call('PATCH', `/v1/test-cases/${testCaseId}`, { quarantined: true })).status).toBe(200);
     expect((await api.call('PATCH', `/v1/test-cases/${testCaseId}`, { quarantined: true })).status).toBe(200); // no change, no event
     expect((await api.call('PATCH', `/v1/test-cases/${testCaseId}`, { quarantined: false })).status).toBe(200);
-    expect((await api.call('PATCH', '/v1/project/settings', { quarantine: { flakeRate: 0.3, minRuns: 5 } })).status).toBe(200);
+    expect(
+      (await api.call('PATCH', '/v1/project/settings', { quarantine: { flakeRate: 0.3, minRuns: 5 } })).status,
+    ).toBe(200);
     // The other project's own change is its business only.
     expect((await api.call('PATCH', '/v1/project/settings', { retries: 2 }, api.other.token)).status).toBe(200);
 
@@ -87,22 +128,47 @@ describe('audit log', () => {
 
     const byKind = Object.fromEntries(log.events.map((e) => [e.kind, e]));
     const viaApi = { type: 'token', id: callerTokenId };
-    expect(byKind['project_settings.updated']).toMatchObject({ actor: viaApi, details: { quarantine: { flakeRate: 0.3, minRuns: 5 } } });
+    expect(byKind['project_settings.updated']).toMatchObject({
+      actor: viaApi,
+      details: { quarantine: { flakeRate: 0.3, minRuns: 5 } },
+    });
     expect(byKind['test_case.quarantined']).toMatchObject({ actor: viaApi, subject: testCaseId });
-    expect(byKind['heal_proposal.accepted']).toMatchObject({ actor: viaApi, subject: testCaseId, details: { version: 2 } });
-    expect(byKind['git_integration.updated']).toMatchObject({ actor: viaApi, subject: gitlab.body.shortId, details: { fields: ['token'] } });
-    expect(byKind['sign_in.succeeded']).toMatchObject({ actor: { type: 'session', id: callerTokenId }, clientAddress: '127.0.0.1' });
-    expect(byKind['sign_in.failed']).toMatchObject({ actor: { type: 'anonymous' }, subject: revoked.id, details: { reason: 'token revoked' } });
-    expect(byKind['token.created']).toMatchObject({ actor: { type: 'cli' }, subject: revoked.id, details: { name: 'laptop' } });
+    expect(byKind['heal_proposal.accepted']).toMatchObject({
+      actor: viaApi,
+      subject: testCaseId,
+      details: { version: 2 },
+    });
+    expect(byKind['git_integration.updated']).toMatchObject({
+      actor: viaApi,
+      subject: gitlab.body.shortId,
+      details: { fields: ['token'] },
+    });
+    expect(byKind['sign_in.succeeded']).toMatchObject({
+      actor: { type: 'session', id: callerTokenId },
+      clientAddress: '127.0.0.1',
+    });
+    expect(byKind['sign_in.failed']).toMatchObject({
+      actor: { type: 'anonymous' },
+      subject: revoked.id,
+      details: { reason: 'token revoked' },
+    });
+    expect(byKind['token.created']).toMatchObject({
+      actor: { type: 'cli' },
+      subject: revoked.id,
+      details: { name: 'laptop' },
+    });
 
     const text = JSON.stringify(log);
-    for (const secret of [api.tenant.token, revoked.token, 'glpat-secret-value', 'glpat-second-secret']) expect(text).not.toContain(secret);
+    for (const secret of [api.tenant.token, revoked.token, 'glpat-secret-value', 'glpat-second-secret'])
+      expect(text).not.toContain(secret);
     // The made-up token's failure belongs to no project; the other project sees only its own settings change.
     expect((await events('', api.other.token)).events.map((e) => e.kind)).toEqual(['project_settings.updated']);
   });
 
   it('filters by kind and time and pages, and refuses a bad filter with a 400', async () => {
-    expect((await events('?kind=git_integration.updated')).events.map((e) => e.kind)).toEqual(['git_integration.updated']);
+    expect((await events('?kind=git_integration.updated')).events.map((e) => e.kind)).toEqual([
+      'git_integration.updated',
+    ]);
     const all = await events();
     const middle = all.events[5]!;
     const since = await events(`?since=${encodeURIComponent(middle.at)}`);

@@ -8,7 +8,7 @@ import { createApiContext, databaseKinds, freshDatabase, type ApiContext } from 
 // Badge tokens over REST (GET/POST /v1/badge-tokens, DELETE /v1/badge-tokens/{id}) and when a token was last
 // used: written when a token authenticates, at most once a minute per token, never failing the request.
 
-describe.each(databaseKinds)('badge tokens over REST, and tokens\' last use (%s)', (kind) => {
+describe.each(databaseKinds)("badge tokens over REST, and tokens' last use (%s)", (kind) => {
   let ctx: ApiContext;
   let now = Date.parse('2026-11-30T09:00:00.000Z');
   const clock = () => now;
@@ -20,31 +20,63 @@ describe.each(databaseKinds)('badge tokens over REST, and tokens\' last use (%s)
   afterAll(() => ctx.close());
 
   const activeBadgeTokens = async () =>
-    Number((await ctx.db.selectFrom('api_tokens').select((eb) => eb.fn.countAll<string>().as('n')).where('kind', '=', 'badge').where('revoked_at', 'is', null).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await ctx.db
+          .selectFrom('api_tokens')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('kind', '=', 'badge')
+          .where('revoked_at', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const badge = (token: string) => ctx.app.request(`/v1/badge.svg?token=${encodeURIComponent(token)}`);
-  const lastUsed = async (tokenId: string) => (await ctx.db.selectFrom('api_tokens').select('last_used_at').where('id', '=', tokenId).executeTakeFirstOrThrow()).last_used_at?.toISOString() ?? null;
-  const listed = async (id: string) => ((await ctx.call('GET', '/v1/badge-tokens')).body.badgeTokens as { id: string }[]).find((t) => t.id === id);
+  const lastUsed = async (tokenId: string) =>
+    (
+      await ctx.db.selectFrom('api_tokens').select('last_used_at').where('id', '=', tokenId).executeTakeFirstOrThrow()
+    ).last_used_at?.toISOString() ?? null;
+  const listed = async (id: string) =>
+    ((await ctx.call('GET', '/v1/badge-tokens')).body.badgeTokens as { id: string }[]).find((t) => t.id === id);
 
   it('makes a badge token: the token, URL and Markdown once; the list never shows the token; the URL serves the badge', async () => {
     const shortId = await createTestPlan(ctx.db, ctx.tenant.projectId, { name: 'Smoke' });
-    const made = await ctx.call('POST', '/v1/badge-tokens', { name: 'README badge', testPlanShortId: shortId, label: 'e2e' });
+    const made = await ctx.call('POST', '/v1/badge-tokens', {
+      name: 'README badge',
+      testPlanShortId: shortId,
+      label: 'e2e',
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(made.body).toMatchObject({ name: 'README badge', lastUsedAt: null, markdown: `![e2e](${made.body.url})` });
     expect(made.body.token).toMatch(/^prb_/);
     expect(made.body.prefix).toBe(made.body.token.slice(0, 8));
-    expect(made.body.url).toBe(`http://127.0.0.1:3000/v1/badge.svg?token=${made.body.token}&testPlanShortId=${shortId}&label=e2e`);
+    expect(made.body.url).toBe(
+      `http://127.0.0.1:3000/v1/badge.svg?token=${made.body.token}&testPlanShortId=${shortId}&label=e2e`,
+    );
 
     const list = await ctx.call('GET', '/v1/badge-tokens');
     expect(list.status).toBe(200);
-    expect(list.body.badgeTokens).toEqual([{ id: made.body.id, name: 'README badge', prefix: made.body.prefix, createdAt: made.body.createdAt, lastUsedAt: null }]);
+    expect(list.body.badgeTokens).toEqual([
+      {
+        id: made.body.id,
+        name: 'README badge',
+        prefix: made.body.prefix,
+        createdAt: made.body.createdAt,
+        lastUsedAt: null,
+      },
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(made.body.token);
     expect((await ctx.app.request(made.body.url.replace('http://127.0.0.1:3000', ''))).status).toBe(200);
 
     const defaults = await ctx.call('POST', '/v1/badge-tokens', {});
     expect(defaults.status).toBe(201);
-    expect(defaults.body).toMatchObject({ name: 'badge token', url: `http://127.0.0.1:3000/v1/badge.svg?token=${defaults.body.token}` });
+    expect(defaults.body).toMatchObject({
+      name: 'badge token',
+      url: `http://127.0.0.1:3000/v1/badge.svg?token=${defaults.body.token}`,
+    });
     const audit = await ctx.call('GET', '/v1/audit-log?kind=token.created');
-    expect(audit.body.events.map((e: { subject: string }) => e.subject)).toEqual(expect.arrayContaining([made.body.id, defaults.body.id]));
+    expect(audit.body.events.map((e: { subject: string }) => e.subject)).toEqual(
+      expect.arrayContaining([made.body.id, defaults.body.id]),
+    );
   });
 
   it('refuses bad input with 400/404 {message} and makes nothing', async () => {
@@ -76,7 +108,12 @@ describe.each(databaseKinds)('badge tokens over REST, and tokens\' last use (%s)
     const badgeToken = (await createToken(ctx.db, ctx.tenant.projectId, 'badge')).token;
     const someId = randomUUID();
     const before = await activeBadgeTokens();
-    for (const [method, path, body] of [['GET', '/v1/badge-tokens'], ['POST', '/v1/badge-tokens', { name: 'minted' }], ['DELETE', `/v1/badge-tokens/${someId}`], ['GET', '/v1/applications']] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/v1/badge-tokens'],
+      ['POST', '/v1/badge-tokens', { name: 'minted' }],
+      ['DELETE', `/v1/badge-tokens/${someId}`],
+      ['GET', '/v1/applications'],
+    ] as const) {
       const none = await ctx.call(method, path, body, null);
       expect(none.status, `${method} ${path}`).toBe(401);
       expect(none.body.message).toMatch(/token/i);
@@ -87,10 +124,17 @@ describe.each(databaseKinds)('badge tokens over REST, and tokens\' last use (%s)
     expect(await activeBadgeTokens()).toBe(before);
   });
 
-  it('revokes a badge token (its URL stops at once); 404 for an API token, another project\'s, an unknown or revoked id; 400 for a malformed one', async () => {
+  it("revokes a badge token (its URL stops at once); 404 for an API token, another project's, an unknown or revoked id; 400 for a malformed one", async () => {
     const made = (await ctx.call('POST', '/v1/badge-tokens', { name: 'to revoke' })).body;
     const theirs = await createToken(ctx.db, ctx.other.projectId, 'badge');
-    const seedTokenId = (await ctx.db.selectFrom('api_tokens').select('id').where('project_id', '=', ctx.tenant.projectId).where('kind', '=', 'api').executeTakeFirstOrThrow()).id;
+    const seedTokenId = (
+      await ctx.db
+        .selectFrom('api_tokens')
+        .select('id')
+        .where('project_id', '=', ctx.tenant.projectId)
+        .where('kind', '=', 'api')
+        .executeTakeFirstOrThrow()
+    ).id;
     expect((await ctx.call('DELETE', '/v1/badge-tokens/not-a-uuid')).status).toBe(400);
     for (const id of [randomUUID(), theirs.id, seedTokenId]) {
       const res = await ctx.call('DELETE', `/v1/badge-tokens/${id}`);
@@ -116,7 +160,7 @@ describe.each(databaseKinds)('badge tokens over REST, and tokens\' last use (%s)
     const first = new Date(now).toISOString();
     expect((await badge(made.token)).status).toBe(200);
     expect(await lastUsed(made.id)).toBe(first);
-    expect((await listed(made.id))).toMatchObject({ lastUsedAt: first });
+    expect(await listed(made.id)).toMatchObject({ lastUsedAt: first });
 
     now += 30_000;
     expect((await badge(made.token)).status).toBe(200);
@@ -129,7 +173,7 @@ describe.each(databaseKinds)('badge tokens over REST, and tokens\' last use (%s)
     const second = new Date(now).toISOString();
     expect((await badge(made.token)).status).toBe(200);
     expect(await lastUsed(made.id)).toBe(second);
-    expect((await listed(made.id))).toMatchObject({ lastUsedAt: second });
+    expect(await listed(made.id)).toMatchObject({ lastUsedAt: second });
 
     // Another API process (its own recorder, nothing remembered) adds no write within the minute either.
     const elsewhere = new TokenUseRecorder(ctx.db, { clock: () => now + 10_000 });

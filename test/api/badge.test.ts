@@ -39,12 +39,21 @@ describe.each(databaseKinds)('GET /v1/badge.svg (%s)', (kind) => {
 
   async function plan(projectId: string, name: string): Promise<{ id: string; shortId: string }> {
     const shortId = await createTestPlan(ctx.db, projectId, { name });
-    const { id } = await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow();
+    const { id } = await ctx.db
+      .selectFrom('test_plans')
+      .select('id')
+      .where('short_id', '=', shortId)
+      .executeTakeFirstOrThrow();
     return { id, shortId };
   }
 
   /** Each run is created a minute after the previous one. */
-  async function run(projectId: string, testPlanId: string | null, status: RunStatus, result: TestResult | null = null): Promise<string> {
+  async function run(
+    projectId: string,
+    testPlanId: string | null,
+    status: RunStatus,
+    result: TestResult | null = null,
+  ): Promise<string> {
     clock += 60_000;
     const id = randomUUID();
     const finished = ['COMPLETED', 'ERROR', 'CANCELLED'].includes(status);
@@ -87,7 +96,11 @@ describe.each(databaseKinds)('GET /v1/badge.svg (%s)', (kind) => {
     expect(ariaLabel(await svgOf({ token: badgeToken, testPlanShortId: smoke.shortId }))).toBe('proctor: running');
     expect(ariaLabel(await svgOf({ token: badgeToken, testPlanShortId: nightly.shortId }))).toBe('proctor: failing');
 
-    await ctx.db.updateTable('runs').set({ status: 'CANCELLED', finished_at: new Date(clock + 40_000) }).where('id', '=', running).execute();
+    await ctx.db
+      .updateTable('runs')
+      .set({ status: 'CANCELLED', finished_at: new Date(clock + 40_000) })
+      .where('id', '=', running)
+      .execute();
     expect(ariaLabel(await svgOf({ token: badgeToken, testPlanShortId: smoke.shortId }))).toBe('proctor: cancelled');
 
     await run(ctx.tenant.projectId, smoke.id, 'ERROR');
@@ -117,7 +130,9 @@ describe.each(databaseKinds)('GET /v1/badge.svg (%s)', (kind) => {
       const res = await badge({ token: badgeToken }, { authorization });
       expect(res.status).toBe(403);
       expect(res.headers.get('content-type')).toMatch(/json/);
-      expect(await res.json()).toEqual({ message: 'the badge takes its token in the query string, not a Bearer header' });
+      expect(await res.json()).toEqual({
+        message: 'the badge takes its token in the query string, not a Bearer header',
+      });
     }
   });
 
@@ -164,7 +179,18 @@ describe.each(databaseKinds)('GET /v1/badge.svg (%s)', (kind) => {
 
   it('is documented without bearer security, as image/svg+xml', async () => {
     const doc = (await (await ctx.app.request('/v1/openapi.json')).json()) as {
-      paths: Record<string, Record<string, { security?: unknown; tags: string[]; description: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            security?: unknown;
+            tags: string[];
+            description: string;
+            responses: Record<string, { content?: Record<string, unknown> }>;
+          }
+        >
+      >;
     };
     const op = doc.paths['/v1/badge.svg']?.get;
     expect(op).toBeDefined();

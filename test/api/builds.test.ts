@@ -46,7 +46,11 @@ async function startBuildApi(store: 'fs' | 's3'): Promise<BuildApi> {
     ? createS3BlobStore({ ...minio, bucket: 'proctor-builds', region: 'us-east-1' })
     : createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl: url });
   await blobs.ensureReady();
-  const temporal = createTemporalClientProvider({ address: inject('temporalAddress'), namespace: 'default', taskQueue: 'unused' });
+  const temporal = createTemporalClientProvider({
+    address: inject('temporalAddress'),
+    namespace: 'default',
+    taskQueue: 'unused',
+  });
   const deps = {
     db,
     blobs,
@@ -94,16 +98,27 @@ async function startBuildApi(store: 'fs' | 's3'): Promise<BuildApi> {
 }
 
 const put = (uploadUrl: string, body: Buffer) =>
-  fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+  fetch(uploadUrl, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(body),
+  });
 
 /** A PUT that declares a length without sending it: the server must refuse on the header alone. */
 function putDeclaring(uploadUrl: string, contentLength: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', 'content-length': String(contentLength) } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-      req.destroy();
-    });
+    const req = httpRequest(
+      uploadUrl,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(contentLength) },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      },
+    );
     req.on('error', reject);
     req.write(Buffer.alloc(16));
   });
@@ -117,15 +132,28 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
 
   beforeAll(async () => {
     api = await startBuildApi(store);
-    const app = async (name: string, kind: string) => (await api.call('POST', '/v1/applications', { name, kind })).body.shortId as string;
-    [android, ios, web] = [await app('Shop Android', 'android'), await app('Shop iOS', 'ios'), await app('Shop Web', 'web')];
+    const app = async (name: string, kind: string) =>
+      (await api.call('POST', '/v1/applications', { name, kind })).body.shortId as string;
+    [android, ios, web] = [
+      await app('Shop Android', 'android'),
+      await app('Shop iOS', 'ios'),
+      await app('Shop Web', 'web'),
+    ];
   }, 60_000);
   afterAll(() => api?.stop());
 
-  const uploadUrl = (app: string, fileName: string) => api.call('POST', `/v1/applications/${app}/builds/upload-url`, { fileName });
-  const createBuild = (app: string, platform: string, buildToken: string) => api.call('POST', `/v1/applications/${app}/builds`, { platform, buildToken });
+  const uploadUrl = (app: string, fileName: string) =>
+    api.call('POST', `/v1/applications/${app}/builds/upload-url`, { fileName });
+  const createBuild = (app: string, platform: string, buildToken: string) =>
+    api.call('POST', `/v1/applications/${app}/builds`, { platform, buildToken });
   const blobKeyOf = async (buildToken: string) =>
-    (await api.deps.db.selectFrom('build_uploads').select('blob_key').where('token_hash', '=', hashToken(buildToken)).executeTakeFirstOrThrow()).blob_key;
+    (
+      await api.deps.db
+        .selectFrom('build_uploads')
+        .select('blob_key')
+        .where('token_hash', '=', hashToken(buildToken))
+        .executeTakeFirstOrThrow()
+    ).blob_key;
 
   async function upload(app: string, fileName: string, bytes: Buffer): Promise<string> {
     const res = await uploadUrl(app, fileName);
@@ -152,34 +180,81 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
     expect(Buffer.from(await api.deps.blobs.get(await blobKeyOf(token))).equals(bytes)).toBe(true);
     const shown = await api.call('GET', `/v1/applications/${app}/builds/${res.body.applicationBuildShortId}`);
     expect(shown.body).toEqual(res.body);
-    expect((await api.call('GET', `/v1/applications/${app}/builds`)).body.builds.map((b: any) => b.applicationBuildShortId)).toContain(res.body.applicationBuildShortId);
+    expect(
+      (await api.call('GET', `/v1/applications/${app}/builds`)).body.builds.map((b: any) => b.applicationBuildShortId),
+    ).toContain(res.body.applicationBuildShortId);
   });
 
   it('takes a build larger than the JSON body limit, which still holds for the JSON routes', async () => {
-    const bytes = await zipOf({ 'AndroidManifest.xml': Buffer.from([0x03, 0x00]), 'assets/filler.bin': randomBytes(2 * MAX_JSON_BODY_BYTES) });
+    const bytes = await zipOf({
+      'AndroidManifest.xml': Buffer.from([0x03, 0x00]),
+      'assets/filler.bin': randomBytes(2 * MAX_JSON_BODY_BYTES),
+    });
     const token = await upload(android, 'large.apk', bytes);
-    expect(await createBuild(android, 'android', token)).toMatchObject({ status: 200, body: { fileSizeBytes: bytes.length } });
-    const json = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: `${'x'.repeat(MAX_JSON_BODY_BYTES)}.apk` });
+    expect(await createBuild(android, 'android', token)).toMatchObject({
+      status: 200,
+      body: { fileSizeBytes: bytes.length },
+    });
+    const json = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, {
+      fileName: `${'x'.repeat(MAX_JSON_BODY_BYTES)}.apk`,
+    });
     expect(json.status).toBe(413);
   });
 
   it('makes a build an environment of its own application only', async () => {
     const token = await upload(android, 'env.apk', await fixtures.apk());
     const build = (await createBuild(android, 'android', token)).body.applicationBuildShortId;
-    const created = await api.call('POST', `/v1/applications/${android}/environments`, { name: 'Release candidate', applicationBuildShortId: build });
+    const created = await api.call('POST', `/v1/applications/${android}/environments`, {
+      name: 'Release candidate',
+      applicationBuildShortId: build,
+    });
     expect(created).toMatchObject({ status: 201, body: { url: null, applicationBuildShortId: build } });
-    expect((await api.call('POST', `/v1/applications/${ios}/environments`, { name: 'Wrong', applicationBuildShortId: build })).status).toBe(404);
+    expect(
+      (
+        await api.call('POST', `/v1/applications/${ios}/environments`, {
+          name: 'Wrong',
+          applicationBuildShortId: build,
+        })
+      ).status,
+    ).toBe(404);
     expect((await api.call('GET', `/v1/applications/${ios}/builds/${build}`)).status).toBe(404);
   });
 
   it('refuses unsupported names, web applications and unknown or foreign applications', async () => {
-    expect(await uploadUrl(android, 'notes.txt')).toMatchObject({ status: 400, body: { message: expect.stringMatching(/unsupported build file type/) } });
+    expect(await uploadUrl(android, 'notes.txt')).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/unsupported build file type/) },
+    });
     expect(await uploadUrl(android, '.apk')).toMatchObject({ status: 400 });
-    expect(await uploadUrl(web, 'shop.apk')).toMatchObject({ status: 400, body: { message: expect.stringMatching(/web application/) } });
-    expect(await uploadUrl(ios, 'shop.apk')).toMatchObject({ status: 400, body: { message: expect.stringMatching(/android build cannot be uploaded to an ios application/) } });
+    expect(await uploadUrl(web, 'shop.apk')).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/web application/) },
+    });
+    expect(await uploadUrl(ios, 'shop.apk')).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/android build cannot be uploaded to an ios application/) },
+    });
     expect((await uploadUrl('app_doesnotexist', 'shop.apk')).status).toBe(404);
-    expect((await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: 'shop.apk' }, api.otherToken)).status).toBe(404);
-    expect((await api.call('POST', `/v1/applications/${android}/builds`, { platform: 'android', buildToken: 'pbt_x' }, api.otherToken)).status).toBe(404);
+    expect(
+      (
+        await api.call(
+          'POST',
+          `/v1/applications/${android}/builds/upload-url`,
+          { fileName: 'shop.apk' },
+          api.otherToken,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await api.call(
+          'POST',
+          `/v1/applications/${android}/builds`,
+          { platform: 'android', buildToken: 'pbt_x' },
+          api.otherToken,
+        )
+      ).status,
+    ).toBe(404);
     expect((await api.call('POST', `/v1/applications/${android}/builds/upload-url`, {})).status).toBe(400);
     expect((await api.deps.db.selectFrom('build_uploads').select('id').execute()).length).toBeGreaterThan(0);
   });
@@ -187,7 +262,10 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
   it('refuses a renamed text file and deletes it', async () => {
     const token = await upload(android, 'renamed.apk', Buffer.from('this is not an android app\n'.repeat(20)));
     const res = await createBuild(android, 'android', token);
-    expect(res).toMatchObject({ status: 400, body: { message: expect.stringMatching(/not an Android APK.*not a zip archive/) } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/not an Android APK.*not a zip archive/) },
+    });
     expect(await api.deps.blobs.stat(await blobKeyOf(token))).toBeNull();
   });
 
@@ -197,20 +275,29 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
     expect(res).toMatchObject({ status: 400, body: { message: expect.stringMatching(/BundleConfig\.pb/) } });
     expect(await api.deps.blobs.stat(await blobKeyOf(token))).toBeNull();
     const noPayload = await upload(ios, 'Shop.ipa', await zipOf({ 'Shop.app/Info.plist': '<plist/>' }));
-    expect(await createBuild(ios, 'ios', noPayload)).toMatchObject({ status: 400, body: { message: expect.stringMatching(/Payload/) } });
+    expect(await createBuild(ios, 'ios', noPayload)).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/Payload/) },
+    });
   });
 
   it('refuses the wrong platform and deletes the file', async () => {
     const token = await upload(android, 'shop.apk', await fixtures.apk());
     const res = await createBuild(android, 'ios', token);
-    expect(res).toMatchObject({ status: 400, body: { message: expect.stringMatching(/is an android build, not ios/) } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/is an android build, not ios/) },
+    });
     expect(await api.deps.blobs.stat(await blobKeyOf(token))).toBeNull();
   });
 
   it('uses a token once; a token without an upload is kept until the file arrives', async () => {
     const res = await uploadUrl(android, 'late.apk');
     const early = await createBuild(android, 'android', res.body.buildToken);
-    expect(early).toMatchObject({ status: 400, body: { message: expect.stringMatching(/PUT it to the uploadUrl first/) } });
+    expect(early).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/PUT it to the uploadUrl first/) },
+    });
     expect((await put(res.body.uploadUrl, await fixtures.apk())).status).toBe(200);
     expect((await createBuild(android, 'android', res.body.buildToken)).status).toBe(200);
     const again = await createBuild(android, 'android', res.body.buildToken);
@@ -229,7 +316,10 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
 
   it('with a declared fileSize, the store itself takes exactly that length and refuses any other', async () => {
     const bytes = await fixtures.apk();
-    const res = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: 'sized.apk', fileSize: bytes.length });
+    const res = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, {
+      fileName: 'sized.apk',
+      fileSize: bytes.length,
+    });
     expect(res.status).toBe(200);
     // One byte more, one byte less: refused by the store (MinIO: the signed Content-Length no longer matches).
     const longer = await put(res.body.uploadUrl, Buffer.concat([bytes, Buffer.from([0])]));
@@ -245,15 +335,27 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
     expect(await api.deps.blobs.stat(await blobKeyOf(res.body.buildToken))).toBeNull();
     // The declared length is taken, and becomes a build.
     expect((await put(res.body.uploadUrl, bytes)).status).toBe(200);
-    expect(await createBuild(android, 'android', res.body.buildToken)).toMatchObject({ status: 200, body: { fileName: 'sized.apk', fileSizeBytes: bytes.length } });
+    expect(await createBuild(android, 'android', res.body.buildToken)).toMatchObject({
+      status: 200,
+      body: { fileName: 'sized.apk', fileSizeBytes: bytes.length },
+    });
   });
 
   it('refuses a declared fileSize over the cap at once, issuing nothing', async () => {
     const uploads = async () => (await api.deps.db.selectFrom('build_uploads').select('id').execute()).length;
     const before = await uploads();
-    const res = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: 'huge.apk', fileSize: MAX_BYTES + 1 });
-    expect(res).toMatchObject({ status: 400, body: { message: `fileSize: ${MAX_BYTES + 1} bytes is over the limit of ${MAX_BYTES} bytes for a build` } });
-    expect((await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: 'zero.apk', fileSize: 0 })).status).toBe(400);
+    const res = await api.call('POST', `/v1/applications/${android}/builds/upload-url`, {
+      fileName: 'huge.apk',
+      fileSize: MAX_BYTES + 1,
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: `fileSize: ${MAX_BYTES + 1} bytes is over the limit of ${MAX_BYTES} bytes for a build` },
+    });
+    expect(
+      (await api.call('POST', `/v1/applications/${android}/builds/upload-url`, { fileName: 'zero.apk', fileSize: 0 }))
+        .status,
+    ).toBe(400);
     expect(await uploads()).toBe(before);
   });
 
@@ -269,7 +371,10 @@ describe.each(['fs', 's3'] as const)('mobile builds, two-step upload (%s store)'
       // Without a declared fileSize an S3 presigned PUT cannot bound the length; MinIO stores the file and registration refuses it.
       expect((await put(res.body.uploadUrl, big)).status).toBe(200);
       const created = await createBuild(android, 'android', res.body.buildToken);
-      expect(created).toMatchObject({ status: 400, body: { message: expect.stringMatching(new RegExp(`limit is ${MAX_BYTES}`)) } });
+      expect(created).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(new RegExp(`limit is ${MAX_BYTES}`)) },
+      });
     }
     expect(await api.deps.blobs.stat(await blobKeyOf(res.body.buildToken))).toBeNull();
   });

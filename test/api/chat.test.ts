@@ -11,12 +11,33 @@ describe.each(databaseKinds)('chat API (%s)', (kind) => {
   beforeAll(async () => {
     ctx = await createApiContext(kind);
     appShortId = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    envShortId = (await ctx.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Staging', url: 'https://staging.shop.test' })).body.shortId;
+    envShortId = (
+      await ctx.call('POST', `/v1/applications/${appShortId}/environments`, {
+        name: 'Staging',
+        url: 'https://staging.shop.test',
+      })
+    ).body.shortId;
   });
   afterAll(() => ctx.close());
 
-  const chatRows = async () => Number((await ctx.db.selectFrom('chats').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-  const messageRows = async () => Number((await ctx.db.selectFrom('chat_messages').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+  const chatRows = async () =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom('chats')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const messageRows = async () =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom('chat_messages')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('creates a conversation: 202, source api, no messages yet; the reply is INITIATED', async () => {
     const created = await ctx.call('POST', '/v1/chat', {
@@ -35,15 +56,26 @@ describe.each(databaseKinds)('chat API (%s)', (kind) => {
       ['assistant', 'INITIATED', false, ''],
       ['user', 'COMPLETED', false, 'Which applications do I have?'],
     ]);
-    const stored = await ctx.db.selectFrom('chats').select('application_overrides').where('short_id', '=', created.body.shortId).executeTakeFirstOrThrow();
-    expect(stored.application_overrides).toEqual([{ applicationShortId: appShortId, environment: { shortId: envShortId } }]);
+    const stored = await ctx.db
+      .selectFrom('chats')
+      .select('application_overrides')
+      .where('short_id', '=', created.body.shortId)
+      .executeTakeFirstOrThrow();
+    expect(stored.application_overrides).toEqual([
+      { applicationShortId: appShortId, environment: { shortId: envShortId } },
+    ]);
   });
 
   it('answers a follow-up with the existing messages, newest first, and honours ?limit', async () => {
     const { shortId } = (await ctx.call('POST', '/v1/chat', { message: 'first' })).body;
     const follow = await ctx.call('POST', `/v1/chat/${shortId}`, { message: 'second' });
     expect(follow.status).toBe(202);
-    expect(follow.body.messages.map((m: any) => `${m.role}:${m.text}`)).toEqual(['assistant:', 'user:second', 'assistant:', 'user:first']);
+    expect(follow.body.messages.map((m: any) => `${m.role}:${m.text}`)).toEqual([
+      'assistant:',
+      'user:second',
+      'assistant:',
+      'user:first',
+    ]);
     const limited = await ctx.call('GET', `/v1/chat/${shortId}?limit=1`);
     expect(limited.body.messages).toHaveLength(1);
     expect(limited.body.messages[0]).toMatchObject({ role: 'assistant', status: 'INITIATED' });
@@ -55,7 +87,11 @@ describe.each(databaseKinds)('chat API (%s)', (kind) => {
     const send = (path: string, message: string, key: string) =>
       ctx.app.request(path, {
         method: 'POST',
-        headers: { authorization: `Bearer ${ctx.tenant.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        headers: {
+          authorization: `Bearer ${ctx.tenant.token}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
         body: JSON.stringify({ message }),
       });
     const a = await send('/v1/chat', 'hello', 'create-1');
@@ -76,10 +112,30 @@ describe.each(databaseKinds)('chat API (%s)', (kind) => {
     const cases: [unknown, RegExp][] = [
       [{}, /^message: /],
       [{ message: '' }, /^message: /],
-      [{ message: 'hi', applicationOverrides: [{ applicationShortId: appShortId }] }, /applicationOverrides\.0\.environment/],
-      [{ message: 'hi', applicationOverrides: [{ applicationShortId: appShortId, environment: { url: 'https://a.test', shortId: envShortId } }] }, /applicationOverrides\.0\.environment/],
-      [{ message: 'hi', applicationOverrides: [{ applicationShortId: 'shop', environment: { shortId: envShortId } }] }, /applicationShortId: must be a application short id/],
-      [{ message: 'hi', applicationOverrides: [{ applicationShortId: appShortId, environment: { url: 'ftp://x.test' } }] }, /environment/],
+      [
+        { message: 'hi', applicationOverrides: [{ applicationShortId: appShortId }] },
+        /applicationOverrides\.0\.environment/,
+      ],
+      [
+        {
+          message: 'hi',
+          applicationOverrides: [
+            { applicationShortId: appShortId, environment: { url: 'https://a.test', shortId: envShortId } },
+          ],
+        },
+        /applicationOverrides\.0\.environment/,
+      ],
+      [
+        { message: 'hi', applicationOverrides: [{ applicationShortId: 'shop', environment: { shortId: envShortId } }] },
+        /applicationShortId: must be a application short id/,
+      ],
+      [
+        {
+          message: 'hi',
+          applicationOverrides: [{ applicationShortId: appShortId, environment: { url: 'ftp://x.test' } }],
+        },
+        /environment/,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await ctx.call('POST', '/v1/chat', body);
@@ -93,15 +149,24 @@ describe.each(databaseKinds)('chat API (%s)', (kind) => {
         { applicationShortId: appShortId, environment: { url: 'https://b.test' } },
       ],
     });
-    expect(twice).toMatchObject({ status: 400, body: { message: `applicationOverrides.1.applicationShortId: ${appShortId} is listed twice` } });
+    expect(twice).toMatchObject({
+      status: 400,
+      body: { message: `applicationOverrides.1.applicationShortId: ${appShortId} is listed twice` },
+    });
     expect((await ctx.call('POST', '/v1/chat', 'not json')).status).toBe(400);
     expect(await Promise.all([chatRows(), messageRows()])).toEqual(before);
   });
 
   it('is 404 for unknown references and for conversations of another project', async () => {
-    const missingApp = await ctx.call('POST', '/v1/chat', { message: 'hi', applicationOverrides: [{ applicationShortId: 'app_nope', environment: { url: 'https://a.test' } }] });
+    const missingApp = await ctx.call('POST', '/v1/chat', {
+      message: 'hi',
+      applicationOverrides: [{ applicationShortId: 'app_nope', environment: { url: 'https://a.test' } }],
+    });
     expect(missingApp).toMatchObject({ status: 404, body: { message: 'Application not found: app_nope' } });
-    const missingEnv = await ctx.call('POST', '/v1/chat', { message: 'hi', applicationOverrides: [{ applicationShortId: appShortId, environment: { shortId: 'env_nope' } }] });
+    const missingEnv = await ctx.call('POST', '/v1/chat', {
+      message: 'hi',
+      applicationOverrides: [{ applicationShortId: appShortId, environment: { shortId: 'env_nope' } }],
+    });
     expect(missingEnv.status).toBe(404);
 
     const { shortId } = (await ctx.call('POST', '/v1/chat', { message: 'mine' })).body;

@@ -18,14 +18,31 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     expect(created.status).toBe(201);
     expect(created.body.shortId).toMatch(/^cfg_.+$/);
     expect(created.body).toMatchObject({ name: 'LOGIN_EMAIL', value: 'qa@shop.test', isSecret: false, hasValue: true });
-    expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'hasValue', 'isSecret', 'name', 'shortId', 'type', 'updatedAt', 'value']);
+    expect(Object.keys(created.body).sort()).toEqual([
+      'createdAt',
+      'hasValue',
+      'isSecret',
+      'name',
+      'shortId',
+      'type',
+      'updatedAt',
+      'value',
+    ]);
 
     expect((await ctx.call('GET', `/v1/configs/${created.body.shortId}`)).body).toEqual(created.body);
     expect((await list()).map((c) => c.name)).toContain('LOGIN_EMAIL');
 
-    const updated = await ctx.call('PATCH', `/v1/configs/${created.body.shortId}`, { name: 'ADMIN_EMAIL', value: 'admin@shop.test' });
+    const updated = await ctx.call('PATCH', `/v1/configs/${created.body.shortId}`, {
+      name: 'ADMIN_EMAIL',
+      value: 'admin@shop.test',
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ shortId: created.body.shortId, name: 'ADMIN_EMAIL', value: 'admin@shop.test', isSecret: false });
+    expect(updated.body).toMatchObject({
+      shortId: created.body.shortId,
+      name: 'ADMIN_EMAIL',
+      value: 'admin@shop.test',
+      isSecret: false,
+    });
     expect(Date.parse(updated.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.body.updatedAt));
 
     const deleted = await ctx.call('DELETE', `/v1/configs/${created.body.shortId}`);
@@ -50,11 +67,16 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     expect(created.body).toMatchObject({ name: 'LOGIN_PASSWORD', value: null, isSecret: true, hasValue: true });
     const path = `/v1/configs/${created.body.shortId}`;
     expect((await call('GET', path)).body).toMatchObject({ value: null, hasValue: true });
-    const listed = (await call('GET', '/v1/configs')).body.configs.find((c: { shortId: string }) => c.shortId === created.body.shortId);
+    const listed = (await call('GET', '/v1/configs')).body.configs.find(
+      (c: { shortId: string }) => c.shortId === created.body.shortId,
+    );
     expect(listed).toMatchObject({ value: null, isSecret: true, hasValue: true });
 
     // Renaming keeps it secret; a duplicate name or a bad request does not echo the value either.
-    expect((await call('PATCH', path, { name: 'USER_PASSWORD' })).body).toMatchObject({ name: 'USER_PASSWORD', value: null });
+    expect((await call('PATCH', path, { name: 'USER_PASSWORD' })).body).toMatchObject({
+      name: 'USER_PASSWORD',
+      value: null,
+    });
     await call('POST', '/v1/configs', { name: 'USER_PASSWORD', value: secret, isSecret: true });
     await call('PATCH', path, { isSecret: false });
     await call('POST', '/v1/configs', { name: 'bad name', value: secret });
@@ -66,7 +88,11 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     expect(texts.join('\n')).not.toContain(rotated);
 
     // The value is stored, just never shown.
-    const row = await ctx.db.selectFrom('configs').select('value').where('short_id', '=', created.body.shortId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('configs')
+      .select('value')
+      .where('short_id', '=', created.body.shortId)
+      .executeTakeFirstOrThrow();
     // Sealed at rest (test/api/secrets-at-rest.test.ts); opened, it is the new value.
     expect(row.value).not.toContain(rotated);
     expect(await openSecret(ctx.db, row.value)).toBe(rotated);
@@ -107,10 +133,17 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     expect(rename.status).toBe(409);
     expect((await ctx.call('GET', `/v1/configs/${second.shortId}`)).body.name).toBe('OTHER_URL');
     // Renaming a config to its own name is no conflict.
-    expect((await ctx.call('PATCH', `/v1/configs/${first.shortId}`, { name: 'BASE_URL', value: 'https://d.test' })).status).toBe(200);
+    expect(
+      (await ctx.call('PATCH', `/v1/configs/${first.shortId}`, { name: 'BASE_URL', value: 'https://d.test' })).status,
+    ).toBe(200);
 
     // Names are unique per project: another project may use the same one.
-    const theirs = await ctx.call('POST', '/v1/configs', { name: 'BASE_URL', value: 'https://theirs.test' }, ctx.other.token);
+    const theirs = await ctx.call(
+      'POST',
+      '/v1/configs',
+      { name: 'BASE_URL', value: 'https://theirs.test' },
+      ctx.other.token,
+    );
     expect(theirs.status).toBe(201);
   });
 
@@ -136,31 +169,52 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
 
   it('answers 404 for unknown ids and 400 for malformed ones', async () => {
     await expectUnknownAndMalformedIds(ctx, {
-      path: '/v1/configs', unknown: ['cfg_doesnotexist'], malformed: 'config_x', message: 'Config not found', param: 'configShortId', patch: { value: 'x' },
+      path: '/v1/configs',
+      unknown: ['cfg_doesnotexist'],
+      malformed: 'config_x',
+      message: 'Config not found',
+      param: 'configShortId',
+      patch: { value: 'x' },
     });
   });
 
   it('removes a deleted config from the test cases that listed it', async () => {
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    const applicationId = (await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    const applicationId = (
+      await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
+    ).id;
     const keep = (await ctx.call('POST', '/v1/configs', { name: 'KEEP_ME', value: 'k' })).body;
     const drop = (await ctx.call('POST', '/v1/configs', { name: 'DROP_ME', value: 'd' })).body;
-    const idOf = async (shortId: string) => (await ctx.db.selectFrom('configs').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()).id;
+    const idOf = async (shortId: string) =>
+      (await ctx.db.selectFrom('configs').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()).id;
     const [keepId, dropId] = [await idOf(keep.shortId), await idOf(drop.shortId)];
     const testCaseId = randomUUID();
     await ctx.db
       .insertInto('test_cases')
-      .values({ id: testCaseId, project_id: ctx.tenant.projectId, application_id: applicationId, name: 'Log in', goal: 'Log in', config_ids: [keepId, dropId] })
+      .values({
+        id: testCaseId,
+        project_id: ctx.tenant.projectId,
+        application_id: applicationId,
+        name: 'Log in',
+        goal: 'Log in',
+        config_ids: [keepId, dropId],
+      })
       .execute();
 
     expect((await ctx.call('DELETE', `/v1/configs/${drop.shortId}`)).status).toBe(200);
-    const row = await ctx.db.selectFrom('test_cases').select('config_ids').where('id', '=', testCaseId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('test_cases')
+      .select('config_ids')
+      .where('id', '=', testCaseId)
+      .executeTakeFirstOrThrow();
     expect(row.config_ids).toEqual([keepId]);
   });
 
   it("hides another project's configs (404 on every route) and lists only the caller's", async () => {
     const secret = `theirs-${randomUUID()}`;
-    const theirs = (await ctx.call('POST', '/v1/configs', { name: 'THEIR_TOKEN', value: secret, isSecret: true }, ctx.other.token)).body;
+    const theirs = (
+      await ctx.call('POST', '/v1/configs', { name: 'THEIR_TOKEN', value: secret, isSecret: true }, ctx.other.token)
+    ).body;
     const attempts = await Promise.all([
       ctx.call('GET', `/v1/configs/${theirs.shortId}`),
       ctx.call('PATCH', `/v1/configs/${theirs.shortId}`, { isSecret: false, value: 'x' }),

@@ -20,7 +20,8 @@ describe.each(databaseKinds)('device presets (%s)', (kind) => {
   });
   afterAll(() => ctx.close());
 
-  const names = async () => (await ctx.call('GET', '/v1/device-presets')).body.devicePresets.map((p: { name: string }) => p.name);
+  const names = async () =>
+    (await ctx.call('GET', '/v1/device-presets')).body.devicePresets.map((p: { name: string }) => p.name);
 
   it('creates, lists, gets, updates and deletes a preset', async () => {
     const created = await ctx.call('POST', '/v1/device-presets', iphone);
@@ -66,7 +67,10 @@ describe.each(databaseKinds)('device presets (%s)', (kind) => {
   });
 
   it('applies defaults: scale 1, not mobile, no touch, browser user agent', async () => {
-    const created = await ctx.call('POST', '/v1/device-presets', { name: 'Laptop', viewport: { width: 1440, height: 900 } });
+    const created = await ctx.call('POST', '/v1/device-presets', {
+      name: 'Laptop',
+      viewport: { width: 1440, height: 900 },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       name: 'Laptop',
@@ -101,8 +105,13 @@ describe.each(databaseKinds)('device presets (%s)', (kind) => {
     }
     expect(await names()).toEqual(before);
 
-    const preset = (await ctx.call('POST', '/v1/device-presets', { name: 'Tablet', viewport: { width: 820, height: 1180 } })).body;
-    const bad = await ctx.call('PATCH', `/v1/device-presets/${preset.shortId}`, { name: 'Renamed', viewport: { width: 100, height: 1180 } });
+    const preset = (
+      await ctx.call('POST', '/v1/device-presets', { name: 'Tablet', viewport: { width: 820, height: 1180 } })
+    ).body;
+    const bad = await ctx.call('PATCH', `/v1/device-presets/${preset.shortId}`, {
+      name: 'Renamed',
+      viewport: { width: 100, height: 1180 },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/viewport\.width/);
     const unchanged = await ctx.call('GET', `/v1/device-presets/${preset.shortId}`);
@@ -111,26 +120,38 @@ describe.each(databaseKinds)('device presets (%s)', (kind) => {
 
   it('answers 404 for unknown ids and 400 for malformed ones', async () => {
     await expectUnknownAndMalformedIds(ctx, {
-      path: '/v1/device-presets', unknown: ['preset_doesnotexist0'], malformed: 'app_notapreset', message: 'Device preset not found', param: 'devicePresetShortId', patch: { name: 'X' },
+      path: '/v1/device-presets',
+      unknown: ['preset_doesnotexist0'],
+      malformed: 'app_notapreset',
+      message: 'Device preset not found',
+      param: 'devicePresetShortId',
+      patch: { name: 'X' },
     });
   });
 
   it("resets an application's default device preset when the preset is deleted", async () => {
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Mobile web' })).body;
     const preset = (await ctx.call('POST', '/v1/device-presets', { ...iphone, name: 'Pixel' })).body;
-    const set = await ctx.call('PATCH', `/v1/applications/${app.shortId}`, { defaultDevicePresetShortId: preset.shortId });
+    const set = await ctx.call('PATCH', `/v1/applications/${app.shortId}`, {
+      defaultDevicePresetShortId: preset.shortId,
+    });
     expect(set.body.defaultDevicePresetShortId).toBe(preset.shortId);
 
     expect((await ctx.call('DELETE', `/v1/device-presets/${preset.shortId}`)).status).toBe(200);
     const after = await ctx.call('GET', `/v1/applications/${app.shortId}`);
     expect(after.status).toBe(200);
     expect(after.body.defaultDevicePresetShortId).toBeNull();
-    const row = await ctx.db.selectFrom('applications').select('default_device_preset_id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('applications')
+      .select('default_device_preset_id')
+      .where('short_id', '=', app.shortId)
+      .executeTakeFirstOrThrow();
     expect(row.default_device_preset_id).toBeNull();
   });
 
   it("hides another project's presets (404 on every route) and lists only the caller's", async () => {
-    const theirs = (await ctx.call('POST', '/v1/device-presets', { ...iphone, name: 'Their phone' }, ctx.other.token)).body;
+    const theirs = (await ctx.call('POST', '/v1/device-presets', { ...iphone, name: 'Their phone' }, ctx.other.token))
+      .body;
     const attempts = [
       ctx.call('GET', `/v1/device-presets/${theirs.shortId}`),
       ctx.call('PATCH', `/v1/device-presets/${theirs.shortId}`, { name: 'Mine now' }),

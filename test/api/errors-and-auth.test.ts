@@ -51,7 +51,11 @@ describe.each(databaseKinds)('authentication and error envelope (%s)', (kind) =>
 
   it('403 while the organization is suspended, and back after unsuspending', async () => {
     const { organizationId, token } = await (async () => {
-      const org = await ctx.db.selectFrom('projects').select('organization_id').where('id', '=', ctx.other.projectId).executeTakeFirstOrThrow();
+      const org = await ctx.db
+        .selectFrom('projects')
+        .select('organization_id')
+        .where('id', '=', ctx.other.projectId)
+        .executeTakeFirstOrThrow();
       return { organizationId: org.organization_id, token: ctx.other.token };
     })();
     await setOrganizationSuspended(ctx.db, organizationId, true);
@@ -82,7 +86,10 @@ describe.each(databaseKinds)('authentication and error envelope (%s)', (kind) =>
   });
 
   it('400 naming the field for a missing body', async () => {
-    const res = await ctx.app.request('/v1/applications', { method: 'POST', headers: { authorization: `Bearer ${ctx.tenant.token}` } });
+    const res = await ctx.app.request('/v1/applications', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.tenant.token}` },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).message).toMatch(/name/);
   });
@@ -106,8 +113,15 @@ describe.each(databaseKinds)('authentication and error envelope (%s)', (kind) =>
 
   it('500 hides internals; the request id in the header is the one in the log', async () => {
     // The database going away mid-flight is the realistic unhandled error.
-    const unreachable = createDatabase({ kind: 'postgres', url: 'postgres://proctor:secret-password@127.0.0.1:1/proctor' });
-    const broken = createApp({ ...ctx.deps, db: unreachable, logger: createLogger('info', {}, (line) => logLines.push(line)) });
+    const unreachable = createDatabase({
+      kind: 'postgres',
+      url: 'postgres://proctor:secret-password@127.0.0.1:1/proctor',
+    });
+    const broken = createApp({
+      ...ctx.deps,
+      db: unreachable,
+      logger: createLogger('info', {}, (line) => logLines.push(line)),
+    });
     const res = await broken.request('/v1/applications', { headers: { authorization: `Bearer ${ctx.tenant.token}` } });
     await unreachable.destroy();
     expect(res.status).toBe(500);
@@ -117,12 +131,16 @@ describe.each(databaseKinds)('authentication and error envelope (%s)', (kind) =>
     expect(Object.keys(body)).toEqual(['message']);
     expect(body.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|secret/);
     expect(body.message).toContain(requestId);
-    const logged = logLines.map((l) => JSON.parse(l) as { requestId?: string; err?: { message: string } }).find((l) => l.requestId === requestId);
+    const logged = logLines
+      .map((l) => JSON.parse(l) as { requestId?: string; err?: { message: string } })
+      .find((l) => l.requestId === requestId);
     expect(logged?.err?.message).toMatch(/ECONNREFUSED/);
   });
 
   it('echoes a caller-supplied request id', async () => {
-    const res = await ctx.app.request('/v1/applications', { headers: { authorization: `Bearer ${ctx.tenant.token}`, 'x-request-id': 'ci-job-42' } });
+    const res = await ctx.app.request('/v1/applications', {
+      headers: { authorization: `Bearer ${ctx.tenant.token}`, 'x-request-id': 'ci-job-42' },
+    });
     expect(res.headers.get('x-request-id')).toBe('ci-job-42');
   });
 });

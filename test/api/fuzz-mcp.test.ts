@@ -38,7 +38,11 @@ describe('fuzz: POST /v1/mcp', () => {
   const tally = new Map<string, { accepted: number; refused: number }>();
 
   const post = async (body: string, headers: Record<string, string> = {}): Promise<Answer> => {
-    const res = await ctx.app.request('/v1/mcp', { method: 'POST', headers: { authorization: `Bearer ${ctx.tenant.token}`, 'content-type': 'application/json', ...headers }, body });
+    const res = await ctx.app.request('/v1/mcp', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.tenant.token}`, 'content-type': 'application/json', ...headers },
+      body,
+    });
     const text = await res.text();
     let json: unknown;
     try {
@@ -59,7 +63,8 @@ describe('fuzz: POST /v1/mcp', () => {
     const before = await rowCounts();
     const answer = await post(body, headers);
     expect(serverFault(answer), `${label}: ${body.slice(0, 300)}`).toBeUndefined();
-    if (refused(answer)) expect(await rowCounts(), `${label} was refused but changed rows: ${body.slice(0, 300)}`).toEqual(before);
+    if (refused(answer))
+      expect(await rowCounts(), `${label} was refused but changed rows: ${body.slice(0, 300)}`).toEqual(before);
     const t = tally.get(label) ?? { accepted: 0, refused: 0 };
     t[refused(answer) ? 'refused' : 'accepted']++;
     tally.set(label, t);
@@ -68,14 +73,34 @@ describe('fuzz: POST /v1/mcp', () => {
 
   beforeAll(async () => {
     ctx = await createApiContext('postgres');
-    const names = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%'`.execute(ctx.db);
+    const names = await sql<{
+      table_name: string;
+    }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%'`.execute(
+      ctx.db,
+    );
     tables = names.rows.map((r) => r.table_name).sort();
     ids.applicationShortId = (await ctx.call('POST', '/v1/applications', { name: 'Todo' })).body.shortId;
-    const env = await ctx.call('POST', `/v1/applications/${ids.applicationShortId}/environments`, { name: 'Local', url: 'http://127.0.0.1:9/todo/' });
+    const env = await ctx.call('POST', `/v1/applications/${ids.applicationShortId}/environments`, {
+      name: 'Local',
+      url: 'http://127.0.0.1:9/todo/',
+    });
     ids.environmentShortId = env.body.shortId;
-    const appId = (await ctx.db.selectFrom('applications').select('id').where('short_id', '=', ids.applicationShortId).executeTakeFirstOrThrow()).id;
-    ids.testCaseId = await insertRecordedTestCase(ctx.db, { projectId: ctx.tenant.projectId, applicationId: appId, name: 'add milk', steps: todoSteps('milk') });
-    ids.testPlanShortId = (await ctx.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [ids.testCaseId] })).body.shortId;
+    const appId = (
+      await ctx.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', ids.applicationShortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    ids.testCaseId = await insertRecordedTestCase(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      applicationId: appId,
+      name: 'add milk',
+      steps: todoSteps('milk'),
+    });
+    ids.testPlanShortId = (
+      await ctx.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [ids.testCaseId] })
+    ).body.shortId;
     const listed = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     tools = listed.json.result.tools;
     expect(tools.length).toBeGreaterThanOrEqual(13);
@@ -84,30 +109,78 @@ describe('fuzz: POST /v1/mcp', () => {
     // The accepted runs, burn-ins and chats wait for a worker that never comes: end them.
     const client = await ctx.deps.temporal.get();
     const running: Promise<unknown>[] = [];
-    for await (const wf of client.workflow.list({ query: `TaskQueue = '${ctx.deps.temporal.taskQueue}' AND ExecutionStatus = 'Running'` })) {
-      running.push(client.workflow.getHandle(wf.workflowId, wf.runId).terminate('fuzz test done').catch(() => undefined));
+    for await (const wf of client.workflow.list({
+      query: `TaskQueue = '${ctx.deps.temporal.taskQueue}' AND ExecutionStatus = 'Running'`,
+    })) {
+      running.push(
+        client.workflow
+          .getHandle(wf.workflowId, wf.runId)
+          .terminate('fuzz test done')
+          .catch(() => undefined),
+      );
     }
     await Promise.all(running);
     await ctx.close();
   });
 
   it('malformed JSON-RPC, batches, unknown methods, odd ids and headers: never a 5xx, and a refusal writes nothing', async () => {
-    const methods = ['initialize', 'tools/list', 'tools/call', 'ping', 'notifications/initialized', 'resources/list', 'prompts/get', 'completion/complete', 'logging/setLevel', 'sampling/createMessage'];
-    const id = fc.oneof({ weight: 6, arbitrary: fc.integer() }, fc.string({ maxLength: 300 }), fc.constant(null), fc.double(), fc.constant(2 ** 60), fc.jsonValue({ maxDepth: 1 }));
+    const methods = [
+      'initialize',
+      'tools/list',
+      'tools/call',
+      'ping',
+      'notifications/initialized',
+      'resources/list',
+      'prompts/get',
+      'completion/complete',
+      'logging/setLevel',
+      'sampling/createMessage',
+    ];
+    const id = fc.oneof(
+      { weight: 6, arbitrary: fc.integer() },
+      fc.string({ maxLength: 300 }),
+      fc.constant(null),
+      fc.double(),
+      fc.constant(2 ** 60),
+      fc.jsonValue({ maxDepth: 1 }),
+    );
     const message = fc.record(
       {
         jsonrpc: fc.oneof({ weight: 4, arbitrary: fc.constant('2.0') }, fc.constantFrom('1.0', '2', 2, null)),
-        method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...methods) }, fc.string({ maxLength: 30 }), fc.constant(''), fc.integer()),
+        method: fc.oneof(
+          { weight: 6, arbitrary: fc.constantFrom(...methods) },
+          fc.string({ maxLength: 30 }),
+          fc.constant(''),
+          fc.integer(),
+        ),
         id,
         params: fc.oneof(
-          { weight: 3, arbitrary: fc.dictionary(fc.constantFrom('name', 'arguments', 'cursor', 'protocolVersion', 'capabilities', 'clientInfo', '_meta', 'x'), fc.jsonValue({ maxDepth: 3 })) },
+          {
+            weight: 3,
+            arbitrary: fc.dictionary(
+              fc.constantFrom(
+                'name',
+                'arguments',
+                'cursor',
+                'protocolVersion',
+                'capabilities',
+                'clientInfo',
+                '_meta',
+                'x',
+              ),
+              fc.jsonValue({ maxDepth: 3 }),
+            ),
+          },
           fc.jsonValue({ maxDepth: 2 }),
         ),
       },
       { requiredKeys: ['jsonrpc', 'method'] },
     );
     // A response or an unknown member where a request belongs: rarer, so most messages get past the envelope.
-    const extra = fc.oneof({ weight: 8, arbitrary: fc.constant({}) }, fc.record({ result: fc.jsonValue({ maxDepth: 1 }) }));
+    const extra = fc.oneof(
+      { weight: 8, arbitrary: fc.constant({}) },
+      fc.record({ result: fc.jsonValue({ maxDepth: 1 }) }),
+    );
     // Half well-formed requests and notifications of the known methods, with random params: these reach the SDK.
     const wellFormed = fc
       .record(
@@ -115,7 +188,11 @@ describe('fuzz: POST /v1/mcp', () => {
           jsonrpc: fc.constant('2.0'),
           method: fc.constantFrom(...methods),
           id: fc.integer({ min: 0, max: 1_000_000 }),
-          params: fc.dictionary(fc.constantFrom('name', 'arguments', 'cursor', 'protocolVersion', 'capabilities', 'clientInfo', 'x'), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }),
+          params: fc.dictionary(
+            fc.constantFrom('name', 'arguments', 'cursor', 'protocolVersion', 'capabilities', 'clientInfo', 'x'),
+            fc.jsonValue({ maxDepth: 3 }),
+            { maxKeys: 3 },
+          ),
         },
         { requiredKeys: ['jsonrpc', 'method'] },
       )
@@ -129,24 +206,53 @@ describe('fuzz: POST /v1/mcp', () => {
       { weight: 1, arbitrary: message.map((m) => JSON.stringify(m).slice(0, -1)) },
     );
     const headers = fc.record(
-      { 'content-type': fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/json; charset=latin1', ''), accept: fc.constantFrom('application/json', 'text/event-stream', '*/*'), 'mcp-session-id': fc.string({ maxLength: 40 }), 'mcp-protocol-version': fc.constantFrom('2025-06-18', '2025-06-18', '1999-01-01', 'x') },
+      {
+        'content-type': fc.constantFrom(
+          'application/json',
+          'application/json',
+          'text/plain',
+          'application/json; charset=latin1',
+          '',
+        ),
+        accept: fc.constantFrom('application/json', 'text/event-stream', '*/*'),
+        'mcp-session-id': fc.string({ maxLength: 40 }),
+        'mcp-protocol-version': fc.constantFrom('2025-06-18', '2025-06-18', '1999-01-01', 'x'),
+      },
       { requiredKeys: [] },
     );
     const someHeaders = fc.oneof({ weight: 2, arbitrary: fc.constant({}) }, headers);
-    await fc.assert(fc.asyncProperty(body, someHeaders, async (b, h) => void (await probe('json-rpc', b, h))), { seed, numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(body, someHeaders, async (b, h) => void (await probe('json-rpc', b, h))),
+      { seed, numRuns: 300 },
+    );
 
     // Unknown methods are a JSON-RPC error, not an HTTP one.
     const unknown = await probe('json-rpc', JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/destroy' }));
     expect(unknown.json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32601 } });
     // Params a method's schema refuses are the client's mistake (-32602, naming the field), not an internal error.
-    const badParams = await probe('json-rpc', JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'list_runs', arguments: [1] } }));
-    expect(badParams.json).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: expect.stringMatching(/^Invalid params: params\.arguments: /) } });
+    const badParams = await probe(
+      'json-rpc',
+      JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'list_runs', arguments: [1] } }),
+    );
+    expect(badParams.json).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32602, message: expect.stringMatching(/^Invalid params: params\.arguments: /) },
+    });
     const jsonRpc = tally.get('json-rpc')!;
     expect(jsonRpc.accepted, JSON.stringify(jsonRpc)).toBeGreaterThan(10);
   }, 60_000);
 
   it('oversized and deeply nested bodies are refused with a 4xx that says why', async () => {
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_test_case', arguments: { name: 'x', goal: 'y'.repeat(17 * 1024 * 1024), applicationShortId: ids.applicationShortId } } });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'create_test_case',
+        arguments: { name: 'x', goal: 'y'.repeat(17 * 1024 * 1024), applicationShortId: ids.applicationShortId },
+      },
+    });
     const big = await probe('oversized', huge);
     expect(big.status).toBe(413);
     expect(big.json.message).toMatch(/exceeds the \d+ byte limit/);
@@ -155,7 +261,18 @@ describe('fuzz: POST /v1/mcp', () => {
     expect(nested.status).toBe(400);
     expect(nested.json.message).toMatch(/nested deeper than/);
     // A long but allowed argument reaches the tool, which refuses it in the route's words.
-    const long = await probe('oversized', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_test_case', arguments: { name: 'n'.repeat(100_000), goal: 'g', applicationShortId: ids.applicationShortId } } }));
+    const long = await probe(
+      'oversized',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'create_test_case',
+          arguments: { name: 'n'.repeat(100_000), goal: 'g', applicationShortId: ids.applicationShortId },
+        },
+      }),
+    );
     expect(long.status).toBe(200);
     expect(long.json.result?.isError ?? long.json.error !== undefined).toBe(true);
   }, 60_000);
@@ -176,7 +293,15 @@ describe('fuzz: POST /v1/mcp', () => {
       let n = 0;
       await fc.assert(
         fc.asyncProperty(args, async (a) => {
-          await probe(tool.name, JSON.stringify({ jsonrpc: '2.0', id: ++n, method: 'tools/call', params: { name: tool.name, arguments: a } }));
+          await probe(
+            tool.name,
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: ++n,
+              method: 'tools/call',
+              params: { name: tool.name, arguments: a },
+            }),
+          );
         }),
         { seed, numRuns: 30 },
       );

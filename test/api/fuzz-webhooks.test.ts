@@ -6,7 +6,12 @@ import type { WebhookDefinition } from '@octokit/webhooks-examples';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
-import { gitlabDeploymentEvent, gitlabMergeRequestEvent, gitlabNoteEvent, type Payload } from '../support/webhook-payloads.js';
+import {
+  gitlabDeploymentEvent,
+  gitlabMergeRequestEvent,
+  gitlabNoteEvent,
+  type Payload,
+} from '../support/webhook-payloads.js';
 
 // Issue 23: the webhook endpoints fuzzed with fixed seeds, through the real app on Postgres and the test Temporal
 // server. Without a valid signature every request, whatever its payload and headers, is the one 401 and leaves no
@@ -16,14 +21,22 @@ import { gitlabDeploymentEvent, gitlabMergeRequestEvent, gitlabNoteEvent, type P
 const seed = 2323;
 const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as WebhookDefinition[];
 const githubEvents = examples.map((e) => e.name);
-const gitlabEvents = ['Merge Request Hook', 'Note Hook', 'Deployment Hook', 'Pipeline Hook', 'Push Hook', 'System Hook'];
+const gitlabEvents = [
+  'Merge Request Hook',
+  'Note Hook',
+  'Deployment Hook',
+  'Pipeline Hook',
+  'Push Hook',
+  'System Hook',
+];
 const refused = {
   github: { status: 401, body: { message: 'Unauthorized: X-Hub-Signature-256 is missing or does not match' } },
   gitlab: { status: 401, body: { message: 'Unauthorized: X-Gitlab-Token is missing or does not match' } },
 };
 const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 // Header values as HTTP carries them (printable ASCII): anything else never leaves the client.
-const headerText = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
+const headerText = (maxLength: number) =>
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
 
 describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
   let ctx: ApiContext;
@@ -42,7 +55,14 @@ describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
     gl.addProject(gitlabRepo);
     gl.addToken('glpat-fuzz', [gitlabRepo]);
     const created = [
-      await ctx.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: String(app.appId), privateKey: app.privateKey, webhookSecret: secret, baseUrl: gh.url }),
+      await ctx.call('POST', '/v1/git-integrations', {
+        provider: 'github',
+        auth: 'app',
+        appId: String(app.appId),
+        privateKey: app.privateKey,
+        webhookSecret: secret,
+        baseUrl: gh.url,
+      }),
       await ctx.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-fuzz', baseUrl: gl.url }),
       await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: repo }),
       await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo }),
@@ -53,8 +73,15 @@ describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
   afterAll(async () => {
     const client = await ctx.deps.temporal.get();
     const ending: Promise<unknown>[] = [];
-    for await (const wf of client.workflow.list({ query: `TaskQueue = '${ctx.deps.temporal.taskQueue}' AND ExecutionStatus = 'Running'` })) {
-      ending.push(client.workflow.getHandle(wf.workflowId, wf.runId).terminate('fuzz test done').catch(() => undefined));
+    for await (const wf of client.workflow.list({
+      query: `TaskQueue = '${ctx.deps.temporal.taskQueue}' AND ExecutionStatus = 'Running'`,
+    })) {
+      ending.push(
+        client.workflow
+          .getHandle(wf.workflowId, wf.runId)
+          .terminate('fuzz test done')
+          .catch(() => undefined),
+      );
     }
     await Promise.all(ending);
     await Promise.all([ctx.close(), gh.close(), gl.close()]);
@@ -83,15 +110,37 @@ describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
 
   /** A real GitHub example (any event), or a GitLab one, pointed at the configured repository or another one. */
   const payload = fc.oneof(
-    { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.nat(), fc.boolean()).map(([e, x, ours]) => githubPayload(e, x, ours ? repo : 'someone/else')) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('mr', 'note', 'deploy'), fc.integer({ min: 1, max: 50 }), fc.boolean()).map(([kind, iid, ours]) => gitlabPayload(kind, iid, ours ? gitlabRepo : 'someone/else')) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.nat(), fc.nat(), fc.boolean())
+        .map(([e, x, ours]) => githubPayload(e, x, ours ? repo : 'someone/else')),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom('mr', 'note', 'deploy'), fc.integer({ min: 1, max: 50 }), fc.boolean())
+        .map(([kind, iid, ours]) => gitlabPayload(kind, iid, ours ? gitlabRepo : 'someone/else')),
+    },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('repository', 'project', 'hook', 'action', 'object_kind', 'pull_request'), fc.jsonValue({ maxDepth: 3 })) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(
+        fc.constantFrom('repository', 'project', 'hook', 'action', 'object_kind', 'pull_request'),
+        fc.jsonValue({ maxDepth: 3 }),
+      ),
+    },
   );
   /** Some bytes of the body, a byte flipped now and then. */
   const body = fc.oneof(
     { weight: 6, arbitrary: payload.map((p) => JSON.stringify(p)) },
-    { weight: 1, arbitrary: fc.tuple(payload, fc.nat()).map(([p, i]) => { const s = JSON.stringify(p) ?? ''; return s.slice(0, i % (s.length + 1)); }) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(payload, fc.nat()).map(([p, i]) => {
+        const s = JSON.stringify(p) ?? '';
+        return s.slice(0, i % (s.length + 1));
+      }),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
   );
 
@@ -121,23 +170,39 @@ describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
       },
       { requiredKeys: [] },
     );
-    const delivery = fc.tuple(provider, body, headers).chain(([p, b, h]) => fc.tuple(fc.constant(p), fc.constant(b), fc.constant(h), forged(b)));
+    const delivery = fc
+      .tuple(provider, body, headers)
+      .chain(([p, b, h]) => fc.tuple(fc.constant(p), fc.constant(b), fc.constant(h), forged(b)));
     await fc.assert(
       fc.asyncProperty(delivery, async ([p, b, h, signature]) => {
         counts.unsigned++;
         const sent: Record<string, string> = {};
         if (h.contentType) sent['content-type'] = h.contentType;
         if (p === 'github') {
-          Object.assign(sent, h.event !== undefined && { 'x-github-event': h.event }, h.delivery !== undefined && { 'x-github-delivery': h.delivery });
-          Object.assign(sent, h.appTarget !== undefined && { 'x-github-hook-installation-target-type': h.appTarget }, h.appId !== undefined && { 'x-github-hook-installation-target-id': h.appId });
+          Object.assign(
+            sent,
+            h.event !== undefined && { 'x-github-event': h.event },
+            h.delivery !== undefined && { 'x-github-delivery': h.delivery },
+          );
+          Object.assign(
+            sent,
+            h.appTarget !== undefined && { 'x-github-hook-installation-target-type': h.appTarget },
+            h.appId !== undefined && { 'x-github-hook-installation-target-id': h.appId },
+          );
           if (signature !== undefined) sent['x-hub-signature-256'] = signature;
         } else {
-          Object.assign(sent, h.event !== undefined && { 'x-gitlab-event': h.event }, h.delivery !== undefined && { 'idempotency-key': h.delivery });
+          Object.assign(
+            sent,
+            h.event !== undefined && { 'x-gitlab-event': h.event },
+            h.delivery !== undefined && { 'idempotency-key': h.delivery },
+          );
           if (signature !== undefined && signature !== gitlabToken) sent['x-gitlab-token'] = signature;
         }
         // The one case a random signature could be right: GitHub's HMAC of these very bytes.
         fc.pre(!(p === 'github' && signature === sign(secret, b)));
-        expect(await post(`/webhooks/${p}`, b, sent), `${p} ${JSON.stringify(sent)} ${b.slice(0, 200)}`).toEqual(refused[p]);
+        expect(await post(`/webhooks/${p}`, b, sent), `${p} ${JSON.stringify(sent)} ${b.slice(0, 200)}`).toEqual(
+          refused[p],
+        );
       }),
       { seed, numRuns: 1_200 },
     );
@@ -147,18 +212,38 @@ describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
 
   it('with a valid signature: 400 real payloads of every event, some fields replaced by random JSON, never answer 5xx', async () => {
     const junk = fc.option(fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 3 })), { freq: 3 });
-    const github = fc.tuple(fc.nat(), fc.nat(), fc.oneof({ weight: 4, arbitrary: fc.constant(repo) }, fc.constant('someone/else')), junk).map(([e, x, r, j]) => {
-      const definition = examples[e % examples.length]!;
-      return { provider: 'github' as const, event: definition.name, payload: mutate(githubPayload(e, x, r), j) };
-    });
+    const github = fc
+      .tuple(
+        fc.nat(),
+        fc.nat(),
+        fc.oneof({ weight: 4, arbitrary: fc.constant(repo) }, fc.constant('someone/else')),
+        junk,
+      )
+      .map(([e, x, r, j]) => {
+        const definition = examples[e % examples.length]!;
+        return { provider: 'github' as const, event: definition.name, payload: mutate(githubPayload(e, x, r), j) };
+      });
     const gitlabKinds = { mr: 'Merge Request Hook', note: 'Note Hook', deploy: 'Deployment Hook' } as const;
-    const gitlab = fc.tuple(fc.constantFrom('mr' as const, 'note' as const, 'deploy' as const), fc.integer({ min: 1, max: 50 }), junk).map(([kind, iid, j]) => ({
-      provider: 'gitlab' as const,
-      event: gitlabKinds[kind],
-      payload: mutate(gitlabPayload(kind, iid, gitlabRepo), j),
-    }));
-    const event = (own: string) => fc.oneof({ weight: 6, arbitrary: fc.constant(own) }, fc.constantFrom(...githubEvents, ...gitlabEvents), headerText(30));
-    const delivery = fc.oneof(github, gitlab).chain((d) => fc.record({ d: fc.constant(d), event: event(d.event), id: fc.oneof({ weight: 6, arbitrary: fc.uuid() }, headerText(250)) }));
+    const gitlab = fc
+      .tuple(fc.constantFrom('mr' as const, 'note' as const, 'deploy' as const), fc.integer({ min: 1, max: 50 }), junk)
+      .map(([kind, iid, j]) => ({
+        provider: 'gitlab' as const,
+        event: gitlabKinds[kind],
+        payload: mutate(gitlabPayload(kind, iid, gitlabRepo), j),
+      }));
+    const event = (own: string) =>
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant(own) },
+        fc.constantFrom(...githubEvents, ...gitlabEvents),
+        headerText(30),
+      );
+    const delivery = fc.oneof(github, gitlab).chain((d) =>
+      fc.record({
+        d: fc.constant(d),
+        event: event(d.event),
+        id: fc.oneof({ weight: 6, arbitrary: fc.uuid() }, headerText(250)),
+      }),
+    );
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(delivery, async ({ d, event: e, id }) => {
@@ -166,11 +251,24 @@ describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
         const b = JSON.stringify(d.payload);
         const sent: Record<string, string> =
           d.provider === 'github'
-            ? { 'content-type': 'application/json', 'x-github-event': e, 'x-github-delivery': id, 'x-hub-signature-256': sign(secret, b) }
-            : { 'content-type': 'application/json', 'x-gitlab-event': e, 'idempotency-key': id, 'x-gitlab-token': gitlabToken };
+            ? {
+                'content-type': 'application/json',
+                'x-github-event': e,
+                'x-github-delivery': id,
+                'x-hub-signature-256': sign(secret, b),
+              }
+            : {
+                'content-type': 'application/json',
+                'x-gitlab-event': e,
+                'idempotency-key': id,
+                'x-gitlab-token': gitlabToken,
+              };
         const answer = await post(`/webhooks/${d.provider}`, b, sent);
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        expect(answer.status, `${d.provider} ${JSON.stringify(sent)} ${b.slice(0, 300)}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
+        expect(
+          answer.status,
+          `${d.provider} ${JSON.stringify(sent)} ${b.slice(0, 300)}: ${JSON.stringify(answer.body)}`,
+        ).toBeLessThan(500);
         expect(answer.body, JSON.stringify(answer.body)).toEqual({ message: expect.any(String) });
       }),
       { seed, numRuns: 400 },
@@ -199,7 +297,12 @@ function githubPayload(event: number, example: number, repository: string): Payl
 
 function gitlabPayload(kind: 'mr' | 'note' | 'deploy', iid: number, project: string): Payload {
   // Derived, not random, so a seed replays the same deliveries.
-  const mr = { project, iid, sha: createHash('sha1').update(`${project}#${iid}`).digest('hex'), web: 'https://gitlab.example.com' };
+  const mr = {
+    project,
+    iid,
+    sha: createHash('sha1').update(`${project}#${iid}`).digest('hex'),
+    web: 'https://gitlab.example.com',
+  };
   if (kind === 'mr') return gitlabMergeRequestEvent(mr, 'open');
   if (kind === 'note') return gitlabNoteEvent(mr, '@proctor please test https://preview.example.com');
   return gitlabDeploymentEvent(mr, 'review', 'https://preview.example.com');

@@ -33,7 +33,8 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     answers.push(JSON.stringify(res.body));
     return res;
   };
-  const list = async () => (await call('GET', '/v1/git-integrations')).body.integrations as Array<Record<string, unknown>>;
+  const list = async () =>
+    (await call('GET', '/v1/git-integrations')).body.integrations as Array<Record<string, unknown>>;
   const secrets: string[] = [];
   const secret = (label: string) => {
     const value = `${label}-${randomUUID()}`;
@@ -44,7 +45,14 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
   it('creates, lists, gets, updates and deletes a GitHub App integration without ever returning a secret', async () => {
     secrets.push(app.privateKey.split('\n')[1]!);
     const webhookSecret = secret('whsec');
-    const created = await call('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: app.appId, privateKey: app.privateKey, webhookSecret, baseUrl: `${gh.url}/` });
+    const created = await call('POST', '/v1/git-integrations', {
+      provider: 'github',
+      auth: 'app',
+      appId: app.appId,
+      privateKey: app.privateKey,
+      webhookSecret,
+      baseUrl: `${gh.url}/`,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       shortId: expect.stringMatching(/^git-github_.+$/),
@@ -76,7 +84,11 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     expect(refused.body.message).toMatch(/^token: required/);
     const switched = await call('PATCH', path, { auth: 'token', token: secret('ghp') });
     expect(switched.body).toMatchObject({ auth: 'token', appId: null, hasPrivateKey: false, hasToken: true });
-    const row = await ctx.db.selectFrom('git_integrations').selectAll().where('short_id', '=', created.body.shortId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('git_integrations')
+      .selectAll()
+      .where('short_id', '=', created.body.shortId)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ app_id: null, private_key: null });
     // Sealed at rest; opened, it is the token sent.
     expect(await openSecret(ctx.db, row.token!)).toBe(secrets.at(-1));
@@ -84,14 +96,19 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     expect((await call('DELETE', path)).body).toEqual({ deleted: true });
     expect((await call('GET', path)).status).toBe(404);
     expect(await list()).toEqual([]);
-    expect(answers.join('\n')).not.toMatch(new RegExp(secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')));
+    expect(answers.join('\n')).not.toMatch(
+      new RegExp(secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')),
+    );
   });
 
   it('refuses bad input with a 400 naming the field, and changes nothing', async () => {
     const { privateKey: ecKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const bad: Array<[unknown, RegExp]> = [
       [{ provider: 'github', auth: 'app', appId: 1, privateKey: 'not a key' }, /^privateKey: not a PEM private key/],
-      [{ provider: 'github', auth: 'app', appId: 1, privateKey: ecKey.export({ type: 'pkcs8', format: 'pem' }) }, /^privateKey: a GitHub App key is an RSA key/],
+      [
+        { provider: 'github', auth: 'app', appId: 1, privateKey: ecKey.export({ type: 'pkcs8', format: 'pem' }) },
+        /^privateKey: a GitHub App key is an RSA key/,
+      ],
       [{ provider: 'github', auth: 'app', appId: 1 }, /privateKey/],
       [{ provider: 'github', auth: 'app', appId: 'twelve', privateKey: app.privateKey }, /appId/],
       [{ provider: 'github', auth: 'token', token: 'x', baseUrl: 'ftp://ghe.example.com' }, /baseUrl/],
@@ -106,7 +123,11 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     }
     expect(await list()).toEqual([]);
 
-    const gitlab = await call('POST', '/v1/git-integrations', { provider: 'gitlab', token: secret('glpat'), baseUrl: gl.url });
+    const gitlab = await call('POST', '/v1/git-integrations', {
+      provider: 'gitlab',
+      token: secret('glpat'),
+      baseUrl: gl.url,
+    });
     expect(gitlab.status).toBe(201);
     const path = `/v1/git-integrations/${gitlab.body.shortId}`;
     const second = await call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'another' });
@@ -127,7 +148,12 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
   });
 
   it("answers 404 for another project's integration and changes nothing", async () => {
-    const theirs = await call('POST', '/v1/git-integrations', { provider: 'gitlab', token: secret('theirs') }, ctx.other.token);
+    const theirs = await call(
+      'POST',
+      '/v1/git-integrations',
+      { provider: 'gitlab', token: secret('theirs') },
+      ctx.other.token,
+    );
     expect(theirs.status).toBe(201);
     const path = `/v1/git-integrations/${theirs.body.shortId}`;
     for (const [method, body] of [['GET'], ['PATCH', { token: 'hijack' }], ['DELETE']] as const) {
@@ -136,19 +162,38 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
       expect(res.body).toEqual({ message: 'Git integration not found' });
     }
     expect(await list()).toEqual([]);
-    const row = await ctx.db.selectFrom('git_integrations').select('token').where('short_id', '=', theirs.body.shortId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('git_integrations')
+      .select('token')
+      .where('short_id', '=', theirs.body.shortId)
+      .executeTakeFirstOrThrow();
     expect(await openSecret(ctx.db, row.token!)).toBe(secrets.at(-1));
   });
 
   it('gives reviews a working client per provider, reusing the GitHub installation token, and finds webhook secrets', async () => {
     const deps = { db: ctx.db, gitClients: new GitClients() };
     const { projectId } = ctx.tenant;
-    await expect(gitClientFor(deps, projectId, { provider: 'github', repository: 'acme/shop' })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(gitClientFor(deps, projectId, { provider: 'gitlab', repository: 'acme/shop' })).rejects.toThrow('No GitLab integration in this project');
+    await expect(gitClientFor(deps, projectId, { provider: 'github', repository: 'acme/shop' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(gitClientFor(deps, projectId, { provider: 'gitlab', repository: 'acme/shop' })).rejects.toThrow(
+      'No GitLab integration in this project',
+    );
 
     const installation = gh.addInstallation(app.appId, ['acme/shop']);
-    gh.addPullRequest('acme/shop', { number: 12, title: 'New checkout', files: [{ filename: 'src/checkout.ts', additions: 3, patch: '@@ +1,3 @@\n+a\n+b\n+c' }] });
-    const created = await call('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: String(app.appId), privateKey: app.privateKey, webhookSecret: 'gh-hook-secret', baseUrl: gh.url });
+    gh.addPullRequest('acme/shop', {
+      number: 12,
+      title: 'New checkout',
+      files: [{ filename: 'src/checkout.ts', additions: 3, patch: '@@ +1,3 @@\n+a\n+b\n+c' }],
+    });
+    const created = await call('POST', '/v1/git-integrations', {
+      provider: 'github',
+      auth: 'app',
+      appId: String(app.appId),
+      privateKey: app.privateKey,
+      webhookSecret: 'gh-hook-secret',
+      baseUrl: gh.url,
+    });
     expect(created.status).toBe(201);
 
     const first = await gitClientFor(deps, projectId, { provider: 'github', repository: 'acme/shop' });
@@ -158,7 +203,9 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     await second.createComment({ provider: 'github', repository: 'acme/shop', number: 12 }, 'Testing started');
     expect(second).toBe(first);
     expect(gh.tokenExchanges(installation)).toBe(1);
-    expect(gh.comments('acme/shop', 12)).toEqual([expect.objectContaining({ body: 'Testing started', author: 'proctor-ci[bot]' })]);
+    expect(gh.comments('acme/shop', 12)).toEqual([
+      expect.objectContaining({ body: 'Testing started', author: 'proctor-ci[bot]' }),
+    ]);
 
     // An edited integration gets a new client.
     await call('PATCH', `/v1/git-integrations/${created.body.shortId}`, { webhookSecret: 'gh-hook-secret-2' });
@@ -172,11 +219,24 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     expect(hookSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(await ensureWebhookSecret(ctx.db, projectId, 'gitlab')).toBe(hookSecret);
     const gitlab = await gitClientFor(deps, projectId, { provider: 'gitlab', repository: 'acme/web' });
-    await gitlab.ensureProjectWebhook('acme/web', { url: 'https://proctor.example/webhooks/gitlab', secret: hookSecret, events: ['merge_requests', 'notes', 'deployments'] });
+    await gitlab.ensureProjectWebhook('acme/web', {
+      url: 'https://proctor.example/webhooks/gitlab',
+      secret: hookSecret,
+      events: ['merge_requests', 'notes', 'deployments'],
+    });
     expect(gl.hooks('acme/web')).toEqual([expect.objectContaining({ token: hookSecret })]);
-    expect((await call('GET', '/v1/git-integrations')).body.integrations.find((i: { provider: string }) => i.provider === 'gitlab')).toMatchObject({ hasWebhookSecret: true });
+    expect(
+      (await call('GET', '/v1/git-integrations')).body.integrations.find(
+        (i: { provider: string }) => i.provider === 'gitlab',
+      ),
+    ).toMatchObject({ hasWebhookSecret: true });
 
-    const theirs = await call('POST', '/v1/git-integrations', { provider: 'github', auth: 'token', token: 'ghp_theirs', webhookSecret: 'their-hook-secret' }, ctx.other.token);
+    const theirs = await call(
+      'POST',
+      '/v1/git-integrations',
+      { provider: 'github', auth: 'token', token: 'ghp_theirs', webhookSecret: 'their-hook-secret' },
+      ctx.other.token,
+    );
     expect(theirs.status).toBe(201);
     expect((await webhookSecretCandidates(ctx.db, 'github')).sort((a, b) => a.secret.localeCompare(b.secret))).toEqual([
       { projectId, secret: 'gh-hook-secret-2' },

@@ -24,29 +24,74 @@ describe('hostile input is refused before it reaches a query (postgres)', () => 
   });
 
   const counts = async () => ({
-    applications: (await ctx.db.selectFrom('applications').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
-    testCases: (await ctx.db.selectFrom('test_cases').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
-    testPlans: (await ctx.db.selectFrom('test_plans').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n,
+    applications: (
+      await ctx.db
+        .selectFrom('applications')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+    testCases: (
+      await ctx.db
+        .selectFrom('test_cases')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+    testPlans: (
+      await ctx.db
+        .selectFrom('test_plans')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
   });
   const appName = async () => (await ctx.call('GET', `/v1/applications/${appShortId}`)).body.name as string;
 
   /** Sends over real HTTP as a client would; the JSON is written by hand where a test needs odd bytes. */
-  const send = (method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string>; duplex?: 'half' } = {}) =>
-    fetch(`${served.url}${path}`, { method, ...init, headers: { authorization: `Bearer ${ctx.tenant.token}`, ...init.headers } } as RequestInit);
+  const send = (
+    method: string,
+    path: string,
+    init: { body?: BodyInit; headers?: Record<string, string>; duplex?: 'half' } = {},
+  ) =>
+    fetch(`${served.url}${path}`, {
+      method,
+      ...init,
+      headers: { authorization: `Bearer ${ctx.tenant.token}`, ...init.headers },
+    } as RequestInit);
 
   it('NUL in a JSON string, at any depth or in a key, is a 400 naming the field and writes nothing', async () => {
     const before = await counts();
     const cases: [string, string, unknown, string][] = [
       ['POST', '/v1/applications', { name: `Sh${NUL}op` }, 'body.name'],
-      ['POST', '/v1/test-cases', { applicationShortId: appShortId, name: 'Checkout', goal: `Buy ${NUL}`, labels: ['smoke'] }, 'body.goal'],
-      ['POST', '/v1/test-cases', { applicationShortId: appShortId, name: 'Checkout', goal: 'Buy a cup', labels: ['smoke', `x${NUL}`] }, 'body.labels.1'],
-      ['POST', '/v1/test-plans', { name: 'Smoke', notifications: { slack: { webhookUrl: 'https://hooks.example.com/x', channel: `#q${NUL}a` } } }, 'body.notifications.slack.channel'],
+      [
+        'POST',
+        '/v1/test-cases',
+        { applicationShortId: appShortId, name: 'Checkout', goal: `Buy ${NUL}`, labels: ['smoke'] },
+        'body.goal',
+      ],
+      [
+        'POST',
+        '/v1/test-cases',
+        { applicationShortId: appShortId, name: 'Checkout', goal: 'Buy a cup', labels: ['smoke', `x${NUL}`] },
+        'body.labels.1',
+      ],
+      [
+        'POST',
+        '/v1/test-plans',
+        {
+          name: 'Smoke',
+          notifications: { slack: { webhookUrl: 'https://hooks.example.com/x', channel: `#q${NUL}a` } },
+        },
+        'body.notifications.slack.channel',
+      ],
       ['POST', '/v1/applications', { name: 'Shop', [`ki${NUL}nd`]: 'web' }, 'body.ki\\u0000nd'],
       ['PATCH', `/v1/applications/${appShortId}`, { name: `Renamed${NUL}` }, 'body.name'],
     ];
     for (const [method, path, body, field] of cases) {
       const res = await ctx.call(method, path, body);
-      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { message: nulMessage(field) } });
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 400,
+        body: { message: nulMessage(field) },
+      });
     }
     expect(await counts()).toEqual(before);
     expect(await appName()).toBe('Shop');
@@ -63,7 +108,11 @@ describe('hostile input is refused before it reaches a query (postgres)', () => 
     ];
     for (const [method, path, field] of cases) {
       const res = await send(method, path);
-      expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 400, body: { message: nulMessage(field) } });
+      expect({ path, status: res.status, body: await res.json() }).toEqual({
+        path,
+        status: 400,
+        body: { message: nulMessage(field) },
+      });
     }
     expect(await appName()).toBe('Shop');
   });
@@ -73,7 +122,9 @@ describe('hostile input is refused before it reaches a query (postgres)', () => 
     const body = JSON.stringify({ name: 'Big', padding: 'x'.repeat(21 * 1000 * 1000) });
     const res = await send('POST', '/v1/applications', { body, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ message: `Request body exceeds the ${MiB} byte limit (PROCTOR_MAX_BODY_BYTES)` });
+    expect(await res.json()).toEqual({
+      message: `Request body exceeds the ${MiB} byte limit (PROCTOR_MAX_BODY_BYTES)`,
+    });
     expect(await counts()).toEqual(before);
   });
 
@@ -87,12 +138,16 @@ describe('hostile input is refused before it reaches a query (postgres)', () => 
       },
       pull(controller) {
         // Valid JSON if it were read to the end, so only the size can refuse it.
-        if (sent >= 3 * MiB) return controller.enqueue(new TextEncoder().encode('}')), controller.close();
+        if (sent >= 3 * MiB) return (controller.enqueue(new TextEncoder().encode('}')), controller.close());
         sent += chunk.byteLength;
         controller.enqueue(chunk);
       },
     });
-    const res = await send('POST', '/v1/applications', { body: stream, duplex: 'half', headers: { 'content-type': 'application/json' } });
+    const res = await send('POST', '/v1/applications', {
+      body: stream,
+      duplex: 'half',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).message).toMatch(/exceeds the 1048576 byte limit/);
     expect(await counts()).toEqual(before);
@@ -109,7 +164,10 @@ describe('hostile input is refused before it reaches a query (postgres)', () => 
     const none = await send('PATCH', `/v1/applications/${appShortId}`);
     expect(none.status).toBe(400);
     expect(await none.json()).toEqual({ message: 'Request body is required: a JSON object with the fields to change' });
-    const empty = await send('PATCH', `/v1/test-plans/pln_x1x1x1x1x1x1`, { body: '', headers: { 'content-type': 'application/json' } });
+    const empty = await send('PATCH', `/v1/test-plans/pln_x1x1x1x1x1x1`, {
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(400);
     expect((await empty.json()).message).toMatch(/Request body is required/);
     expect(await appName()).toBe('Shop');
@@ -117,7 +175,10 @@ describe('hostile input is refused before it reaches a query (postgres)', () => 
 
   it('blob uploads to the filesystem store are not held to the JSON limit', async () => {
     const url = new URL(await ctx.deps.blobs.presignPut('builds/big.apk', 60));
-    const res = await fetch(`${served.url}${url.pathname}${url.search}`, { method: 'PUT', body: new Uint8Array(3 * MiB) });
+    const res = await fetch(`${served.url}${url.pathname}${url.search}`, {
+      method: 'PUT',
+      body: new Uint8Array(3 * MiB),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ key: 'builds/big.apk', size: 3 * MiB });
   });

@@ -8,7 +8,12 @@ describe('GET /healthz', () => {
     try {
       const res = await ctx.call('GET', '/healthz', undefined, null);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ status: 'ok', database: { ok: true }, temporal: { ok: true }, workers: { pollers: 0 } });
+      expect(res.body).toMatchObject({
+        status: 'ok',
+        database: { ok: true },
+        temporal: { ok: true },
+        workers: { pollers: 0 },
+      });
     } finally {
       await ctx.close();
     }
@@ -19,7 +24,12 @@ describe('GET /healthz', () => {
     try {
       const res = await ctx.call('GET', '/healthz', undefined, null);
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ status: 'degraded', database: { ok: true }, temporal: { ok: false }, workers: { pollers: null } });
+      expect(res.body).toMatchObject({
+        status: 'degraded',
+        database: { ok: true },
+        temporal: { ok: false },
+        workers: { pollers: null },
+      });
       expect(res.body.temporal.error).toMatch(/timed out|connect|deadline/i);
     } finally {
       await ctx.close();

@@ -12,11 +12,20 @@ describe('inbox addresses for exported specs', () => {
   let ctx: ApiContext;
   let host: InboxHost;
   const send = (to: string, subject: string) =>
-    createTransport({ host: '127.0.0.1', port: host.port, secure: false, ignoreTLS: true }).sendMail({ from: 'Acme <no-reply@acme.test>', to, subject, text: 'Your code is 771204.' });
+    createTransport({ host: '127.0.0.1', port: host.port, secure: false, ignoreTLS: true }).sendMail({
+      from: 'Acme <no-reply@acme.test>',
+      to,
+      subject,
+      text: 'Your code is 771204.',
+    });
 
   beforeAll(async () => {
     ctx = await createApiContext('pglite');
-    host = await startInboxHost({ HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: DEFAULT_INBOX_DOMAIN, PROCTOR_INBOX_MAX_BYTES: 64 * 1024 }, { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger }, 0);
+    host = await startInboxHost(
+      { HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: DEFAULT_INBOX_DOMAIN, PROCTOR_INBOX_MAX_BYTES: 64 * 1024 },
+      { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger },
+      0,
+    );
   }, 60_000);
   afterAll(async () => {
     await host?.stop();
@@ -37,7 +46,16 @@ describe('inbox addresses for exported specs', () => {
     expect(list.body.messages.map((m: any) => m.subject)).toEqual(['Verify your Acme account']);
     expect(list.body.messages[0].receivedAt >= first.body.since).toBe(true);
     expect((await ctx.call('GET', `/v1/inbox/messages/${list.body.messages[0].id}`)).body.code).toBe('771204');
-    expect((await ctx.call('GET', `/v1/inbox/messages?to=${encodeURIComponent(first.body.address)}`, undefined, ctx.other.token)).body.messages).toEqual([]);
+    expect(
+      (
+        await ctx.call(
+          'GET',
+          `/v1/inbox/messages?to=${encodeURIComponent(first.body.address)}`,
+          undefined,
+          ctx.other.token,
+        )
+      ).body.messages,
+    ).toEqual([]);
   });
 
   it("gives {{INBOX:name}} the project's fixed address: the same on every call, another for another project", async () => {
@@ -51,12 +69,30 @@ describe('inbox addresses for exported specs', () => {
     expect(other.body.address).not.toBe(a.body.address);
     // Mail to one project's named inbox is that project's alone.
     await send(other.body.address, 'For Globex');
-    expect((await ctx.call('GET', `/v1/inbox/messages?to=${encodeURIComponent(other.body.address)}`)).body.messages).toEqual([]);
-    expect((await ctx.call('GET', `/v1/inbox/messages?to=${encodeURIComponent(other.body.address)}`, undefined, ctx.other.token)).body.messages).toHaveLength(1);
+    expect(
+      (await ctx.call('GET', `/v1/inbox/messages?to=${encodeURIComponent(other.body.address)}`)).body.messages,
+    ).toEqual([]);
+    expect(
+      (
+        await ctx.call(
+          'GET',
+          `/v1/inbox/messages?to=${encodeURIComponent(other.body.address)}`,
+          undefined,
+          ctx.other.token,
+        )
+      ).body.messages,
+    ).toHaveLength(1);
   });
 
   it('refuses a bad name, unknown fields and a missing token', async () => {
-    for (const body of [{ name: 'Support' }, { name: '' }, { name: 'x'.repeat(32) }, { name: 'a b' }, { name: 7 }, { domain: 'example.com' }]) {
+    for (const body of [
+      { name: 'Support' },
+      { name: '' },
+      { name: 'x'.repeat(32) },
+      { name: 'a b' },
+      { name: 7 },
+      { domain: 'example.com' },
+    ]) {
       const res = await ctx.call('POST', '/v1/inbox/addresses', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(typeof res.body.message).toBe('string');

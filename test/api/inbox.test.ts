@@ -23,8 +23,15 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
 
   beforeAll(async () => {
     ctx = await createApiContext(kind);
-    host = await startInboxHost({ HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: domain, PROCTOR_INBOX_MAX_BYTES: 64 * 1024 }, { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger }, 0);
-    address = await createInboxAccess({ db: ctx.db, blobs: ctx.deps.blobs, domain }, ctx.tenant.projectId).newRunInbox();
+    host = await startInboxHost(
+      { HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: domain, PROCTOR_INBOX_MAX_BYTES: 64 * 1024 },
+      { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger },
+      0,
+    );
+    address = await createInboxAccess(
+      { db: ctx.db, blobs: ctx.deps.blobs, domain },
+      ctx.tenant.projectId,
+    ).newRunInbox();
   }, 60_000);
   afterAll(async () => {
     await host?.stop();
@@ -36,20 +43,31 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
     const list = await ctx.call('GET', `/v1/inbox/messages?to=${encodeURIComponent(address)}`);
     expect(list.status).toBe(200);
     expect(list.body.messages).toHaveLength(1);
-    expect(list.body.messages[0]).toMatchObject({ to: address, from: '"Acme" <no-reply@acme.test>', subject: 'Verify your Acme account' });
+    expect(list.body.messages[0]).toMatchObject({
+      to: address,
+      from: '"Acme" <no-reply@acme.test>',
+      subject: 'Verify your Acme account',
+    });
     const one = await ctx.call('GET', `/v1/inbox/messages/${list.body.messages[0].id}`);
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ text: 'Your verification code is 482913.', code: '482913', link: 'https://acme.test/verify?t=1' });
+    expect(one.body).toMatchObject({
+      text: 'Your verification code is 482913.',
+      code: '482913',
+      link: 'https://acme.test/verify?t=1',
+    });
     expect(one.body.html).toContain('<b>482913</b>');
     // A recorded code shape narrows the code, as replay does: another shape is none; a malformed shape is a 400.
-    const shaped = (shape: string) => ctx.call('GET', `/v1/inbox/messages/${list.body.messages[0].id}?codeShape=${encodeURIComponent(shape)}`);
+    const shaped = (shape: string) =>
+      ctx.call('GET', `/v1/inbox/messages/${list.body.messages[0].id}?codeShape=${encodeURIComponent(shape)}`);
     expect((await shaped('999999')).body.code).toBe('482913');
     expect((await shaped('AAAA-AAAA')).body).toMatchObject({ code: null, link: 'https://acme.test/verify?t=1' });
     const malformed = await shaped('XXXX-XXXX');
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toMatch(/codeShape/);
     // Another project sees none of it; a malformed id is a 400.
-    expect((await ctx.call('GET', `/v1/inbox/messages/${list.body.messages[0].id}`, undefined, ctx.other.token)).status).toBe(404);
+    expect(
+      (await ctx.call('GET', `/v1/inbox/messages/${list.body.messages[0].id}`, undefined, ctx.other.token)).status,
+    ).toBe(404);
     expect((await ctx.call('GET', '/v1/inbox/messages', undefined, ctx.other.token)).body.messages).toEqual([]);
     const bad = await ctx.call('GET', '/v1/inbox/messages/not-a-uuid');
     expect(bad.status).toBe(400);
@@ -63,10 +81,18 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
   });
 
   it('deletes mail past its seven days, bodies included', async () => {
-    const { id, blob_key: blobKey } = await ctx.db.selectFrom('inbox_messages').select(['id', 'blob_key']).where('to_address', '=', address).executeTakeFirstOrThrow();
+    const { id, blob_key: blobKey } = await ctx.db
+      .selectFrom('inbox_messages')
+      .select(['id', 'blob_key'])
+      .where('to_address', '=', address)
+      .executeTakeFirstOrThrow();
     expect(await ctx.deps.blobs.stat(blobKey)).not.toBeNull();
-    expect(await deleteExpiredMail({ db: ctx.db, blobs: ctx.deps.blobs }, new Date(Date.now() + 6 * 24 * 3600_000))).toMatchObject({ messages: 0 });
-    expect(await deleteExpiredMail({ db: ctx.db, blobs: ctx.deps.blobs }, new Date(Date.now() + 8 * 24 * 3600_000))).toMatchObject({ messages: 1 });
+    expect(
+      await deleteExpiredMail({ db: ctx.db, blobs: ctx.deps.blobs }, new Date(Date.now() + 6 * 24 * 3600_000)),
+    ).toMatchObject({ messages: 0 });
+    expect(
+      await deleteExpiredMail({ db: ctx.db, blobs: ctx.deps.blobs }, new Date(Date.now() + 8 * 24 * 3600_000)),
+    ).toMatchObject({ messages: 1 });
     expect(await ctx.deps.blobs.stat(blobKey)).toBeNull();
     expect((await ctx.call('GET', `/v1/inbox/messages/${id}`)).status).toBe(404);
   });

@@ -18,22 +18,38 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
   beforeAll(async () => {
     ctx = await createApiContext(kind);
     shop = (await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body.shortId;
-    shopId = (await ctx.db.selectFrom('applications').select('id').where('short_id', '=', shop).executeTakeFirstOrThrow()).id;
+    shopId = (
+      await ctx.db.selectFrom('applications').select('id').where('short_id', '=', shop).executeTakeFirstOrThrow()
+    ).id;
     ids = [newId(), newId(), newId()];
     // Oldest first, so the list (newest first) shows them in reverse.
     for (const [i, id] of ids.entries()) {
       await ctx.db
         .insertInto('test_cases')
         .values({
-          id, project_id: ctx.tenant.projectId, application_id: shopId, name: `Checkout ${i + 1}`, goal: 'Buy a mug',
-          labels: i === 0 ? ['smoke'] : [], is_enabled: true, generation_status: 'COMPLETED', created_at: new Date(Date.UTC(2026, 10, 23, 12, i)),
+          id,
+          project_id: ctx.tenant.projectId,
+          application_id: shopId,
+          name: `Checkout ${i + 1}`,
+          goal: 'Buy a mug',
+          labels: i === 0 ? ['smoke'] : [],
+          is_enabled: true,
+          generation_status: 'COMPLETED',
+          created_at: new Date(Date.UTC(2026, 10, 23, 12, i)),
         })
         .execute();
     }
   });
   afterAll(async () => {
     const client = await ctx.deps.temporal.get();
-    await Promise.all(created.map((id) => client.workflow.getHandle(`burn-in:${id}`).terminate('test cleanup').catch(() => undefined)));
+    await Promise.all(
+      created.map((id) =>
+        client.workflow
+          .getHandle(`burn-in:${id}`)
+          .terminate('test cleanup')
+          .catch(() => undefined),
+      ),
+    );
     await ctx.close();
   });
 
@@ -46,7 +62,8 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
     const list = await get(`/v1/test-cases${query}`);
     return { names: list.testCases.map((t: any) => t.name), total: list.total };
   };
-  const application = async (shortId: string) => (await get('/v1/applications')).applications.find((a: any) => a.shortId === shortId);
+  const application = async (shortId: string) =>
+    (await get('/v1/applications')).applications.find((a: any) => a.shortId === shortId);
   /** Polls until `check` passes, for at most 3 s (no expiry does it: only a notification can). */
   const eventually = async (check: () => Promise<void>) => {
     const deadline = Date.now() + 3_000;
@@ -87,16 +104,31 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
     expect(await names('?isEnabled=false')).toEqual({ names: [], total: 0 });
     expect(await names(`?applicationShortId=${shop}&limit=1`)).toEqual({ names: ['Checkout 3'], total: 3 });
 
-    expect((await ctx.call('PATCH', `/v1/test-cases/${ids[1]}`, { name: 'Checkout two', labels: ['smoke'], isEnabled: false })).status).toBe(200);
+    expect(
+      (
+        await ctx.call('PATCH', `/v1/test-cases/${ids[1]}`, {
+          name: 'Checkout two',
+          labels: ['smoke'],
+          isEnabled: false,
+        })
+      ).status,
+    ).toBe(200);
     expect(await names('?labels=smoke')).toEqual({ names: ['Checkout two', 'Checkout 1'], total: 2 });
     expect(await names('?isEnabled=false')).toEqual({ names: ['Checkout two'], total: 1 });
 
     // Renaming the application shows in the test case list too.
     expect((await ctx.call('PATCH', `/v1/applications/${shop}`, { name: 'Web shop' })).status).toBe(200);
-    expect((await get('/v1/test-cases?limit=1')).testCases[0]).toMatchObject({ applicationShortId: shop, applicationName: 'Web shop' });
+    expect((await get('/v1/test-cases?limit=1')).testCases[0]).toMatchObject({
+      applicationShortId: shop,
+      applicationName: 'Web shop',
+    });
     expect((await application(shop)).name).toBe('Web shop');
 
-    const made = await ctx.call('POST', '/v1/test-cases', { name: 'Refund', goal: 'Refund the mug', applicationShortId: shop });
+    const made = await ctx.call('POST', '/v1/test-cases', {
+      name: 'Refund',
+      goal: 'Refund the mug',
+      applicationShortId: shop,
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     created.push(made.body.testCase.id);
     expect(await names(`?applicationShortId=${shop}&limit=1`)).toEqual({ names: ['Refund'], total: 4 });
@@ -105,7 +137,12 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
 
     const admin = (await ctx.call('POST', '/v1/applications', { name: 'Admin', kind: 'web' })).body.shortId;
     expect(await application(admin)).toMatchObject({ name: 'Admin', defaultEnvironmentShortId: null });
-    const env = (await ctx.call('POST', `/v1/applications/${admin}/environments`, { name: 'Staging', url: 'https://admin.example.com' })).body.shortId;
+    const env = (
+      await ctx.call('POST', `/v1/applications/${admin}/environments`, {
+        name: 'Staging',
+        url: 'https://admin.example.com',
+      })
+    ).body.shortId;
     expect((await application(admin)).defaultEnvironmentShortId).toBe(env);
     expect((await ctx.call('DELETE', `/v1/applications/${admin}`)).status).toBe(200);
     expect(await application(admin)).toBeUndefined();
@@ -124,18 +161,32 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
     const elsewhere = (query: string, values: unknown[]) => writeFromElsewhere(ctx.db, query, values);
     expect((await names()).total).toBe(3);
 
-    await elsewhere("update test_cases set name = 'Checkout three', generation_status = 'GENERATING' where id = $1", [ids[2]]);
-    await eventually(async () => expect((await get('/v1/test-cases?limit=1')).testCases[0]).toMatchObject({ name: 'Checkout three', generationStatus: 'GENERATING' }));
+    await elsewhere("update test_cases set name = 'Checkout three', generation_status = 'GENERATING' where id = $1", [
+      ids[2],
+    ]);
+    await eventually(async () =>
+      expect((await get('/v1/test-cases?limit=1')).testCases[0]).toMatchObject({
+        name: 'Checkout three',
+        generationStatus: 'GENERATING',
+      }),
+    );
 
     await elsewhere(
       "insert into test_cases (id, project_id, application_id, name, goal, labels, is_enabled, generation_status) values ($1, $2, $3, 'Wishlist', 'Save the mug', '{smoke}', true, 'COMPLETED')",
       [newId(), ctx.tenant.projectId, shopId],
     );
-    await eventually(async () => expect(await names('?labels=smoke')).toEqual({ names: ['Wishlist', 'Checkout two', 'Checkout 1'], total: 3 }));
+    await eventually(async () =>
+      expect(await names('?labels=smoke')).toEqual({ names: ['Wishlist', 'Checkout two', 'Checkout 1'], total: 3 }),
+    );
 
     // The application's default environment is deleted behind the API's back: no foreign key updates the
     // application, so only the environment's own trigger can tell.
-    const env = (await ctx.call('POST', `/v1/applications/${shop}/environments`, { name: 'Production', url: 'https://shop.example.com' })).body.shortId;
+    const env = (
+      await ctx.call('POST', `/v1/applications/${shop}/environments`, {
+        name: 'Production',
+        url: 'https://shop.example.com',
+      })
+    ).body.shortId;
     expect((await application(shop)).defaultEnvironmentShortId).toBe(env);
     await elsewhere('delete from environments where short_id = $1', [env]);
     await eventually(async () => expect((await application(shop)).defaultEnvironmentShortId).toBeNull());
@@ -149,10 +200,13 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
     await get('/v1/applications');
     expect(await get('/v1/test-cases', ctx.other.token)).toEqual({ testCases: [], total: 0, limit: 50, offset: 0 });
     expect(await get('/v1/applications', ctx.other.token)).toEqual({ applications: [] });
-    const theirs = (await ctx.call('POST', '/v1/applications', { name: 'Theirs', kind: 'web' }, ctx.other.token)).body.shortId;
+    const theirs = (await ctx.call('POST', '/v1/applications', { name: 'Theirs', kind: 'web' }, ctx.other.token)).body
+      .shortId;
     expect((await get('/v1/applications', ctx.other.token)).applications.map((a: any) => a.shortId)).toEqual([theirs]);
     expect((await get('/v1/applications')).applications.map((a: any) => a.shortId)).not.toContain(theirs);
     // An application filter naming another project's application is a 404, cached list or not.
-    expect((await ctx.call('GET', `/v1/test-cases?applicationShortId=${shop}`, undefined, ctx.other.token)).status).toBe(404);
+    expect(
+      (await ctx.call('GET', `/v1/test-cases?applicationShortId=${shop}`, undefined, ctx.other.token)).status,
+    ).toBe(404);
   });
 });

@@ -16,20 +16,33 @@ import { createApiContext, type ApiContext } from '../support/app-context.js';
 // The master key as an operator meets it: production processes refuse to start without one, dev makes its own, and a
 // wrong key is named as such (API: a 500 with a readable message; activities: a failure Temporal does not retry).
 
-const production = { DATABASE_URL: 'postgres://u@db/p', TEMPORAL_ADDRESS: 'temporal:7233', PROCTOR_BLOB_SECRET: 'x'.repeat(32) };
+const production = {
+  DATABASE_URL: 'postgres://u@db/p',
+  TEMPORAL_ADDRESS: 'temporal:7233',
+  PROCTOR_BLOB_SECRET: 'x'.repeat(32),
+};
 
 describe('PROCTOR_MASTER_KEY at start-up', () => {
   it.each(['api', 'worker', 'migrate'] as const)('`proctor %s` refuses to start without it, and names it', (mode) => {
     expect(() => loadConfig(mode, production)).toThrow(ConfigError);
-    expect(() => loadConfig(mode, production)).toThrow(new RegExp(`PROCTOR_MASTER_KEY: required by \`proctor ${mode}\` .*only \`proctor dev\` generates one`));
-    expect(() => loadConfig(mode, { ...production, PROCTOR_MASTER_KEY: 'short' })).toThrow(/PROCTOR_MASTER_KEY: must be 32 bytes as base64 or 64 hex digits/);
+    expect(() => loadConfig(mode, production)).toThrow(
+      new RegExp(`PROCTOR_MASTER_KEY: required by \`proctor ${mode}\` .*only \`proctor dev\` generates one`),
+    );
+    expect(() => loadConfig(mode, { ...production, PROCTOR_MASTER_KEY: 'short' })).toThrow(
+      /PROCTOR_MASTER_KEY: must be 32 bytes as base64 or 64 hex digits/,
+    );
     expect(loadConfig(mode, { ...production, PROCTOR_MASTER_KEY: randomBytes(32).toString('base64') }).mode).toBe(mode);
     expect(loadConfig(mode, { ...production, PROCTOR_MASTER_KEY: randomBytes(32).toString('hex') }).mode).toBe(mode);
   });
 
   it('`proctor worker` as a process exits 1 with the message, before touching the database', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
-      env: { ...process.env, ...production, DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none', PROCTOR_MASTER_KEY: '' },
+      env: {
+        ...process.env,
+        ...production,
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none',
+        PROCTOR_MASTER_KEY: '',
+      },
       encoding: 'utf8',
       timeout: 30_000,
     });
@@ -68,7 +81,11 @@ describe('a wrong master key', () => {
   beforeAll(async () => {
     useKey(randomBytes(32).toString('base64'));
     ctx = await createApiContext('pglite');
-    const config = await ctx.call('POST', '/v1/configs', { name: 'SHOP_PASSWORD', value: `pw-${randomUUID()}`, isSecret: true });
+    const config = await ctx.call('POST', '/v1/configs', {
+      name: 'SHOP_PASSWORD',
+      value: `pw-${randomUUID()}`,
+      isSecret: true,
+    });
     expect(config.status).toBe(201);
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
     const env = await ctx.call('POST', `/v1/applications/${app}/environments`, {
@@ -78,7 +95,12 @@ describe('a wrong master key', () => {
     });
     expect(env.status, JSON.stringify(env.body)).toBe(201);
     environmentPath = `/v1/applications/${app}/environments/${env.body.shortId}`;
-    const testCase = await ctx.call('POST', '/v1/test-cases', { name: 'Sign in', goal: 'Sign in', applicationShortId: app, configShortIds: [config.body.shortId] });
+    const testCase = await ctx.call('POST', '/v1/test-cases', {
+      name: 'Sign in',
+      goal: 'Sign in',
+      applicationShortId: app,
+      configShortIds: [config.body.shortId],
+    });
     expect(testCase.status).toBe(200);
     testCaseId = testCase.body.testCase.id;
     useKey(randomBytes(32).toString('base64')); // every process restarted with another key
@@ -104,15 +126,24 @@ describe('a wrong master key', () => {
   it('fails the activity at once: a non-retryable ApplicationFailure naming the cause', async () => {
     const deps = createActivityDeps(
       { browser: { concurrency: 1, allowPrivateNetworks: true }, notify: { appUrl: 'https://app.proctor.test' } },
-      { db: ctx.db, blobs: createFsBlobStore({ dir: blobDir, secret: 'y'.repeat(32), publicUrl: 'http://127.0.0.1:3000' }), logger: silentLogger },
+      {
+        db: ctx.db,
+        blobs: createFsBlobStore({ dir: blobDir, secret: 'y'.repeat(32), publicUrl: 'http://127.0.0.1:3000' }),
+        logger: silentLogger,
+      },
     );
     try {
       const failure = await createActivities(deps)
         .executeTest({ projectId: ctx.tenant.projectId, testCaseId, artifactPrefix: 'runs/r/t' })
-        .then(() => undefined, (err: unknown) => err);
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
       expect(failure).toBeInstanceOf(ApplicationFailure);
       expect(failure).toMatchObject({ type: 'SecretUnreadable', nonRetryable: true });
-      expect((failure as Error).message).toMatch(/^Stored secrets cannot be read \(.*\): PROCTOR_MASTER_KEY is missing or is not the master key they were stored with$/);
+      expect((failure as Error).message).toMatch(
+        /^Stored secrets cannot be read \(.*\): PROCTOR_MASTER_KEY is missing or is not the master key they were stored with$/,
+      );
     } finally {
       await deps.browsers.close();
     }

@@ -28,7 +28,11 @@ describe('MCP server at POST /v1/mcp', () => {
 
   const connect = async (token: string) => {
     const c = new Client({ name: 'proctor-test', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`${url}/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     return c;
   };
 
@@ -41,10 +45,25 @@ describe('MCP server at POST /v1/mcp', () => {
       const s = serve({ fetch: stack.app.fetch, port, hostname: '127.0.0.1' }, () => resolve(s as Server));
     });
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${fixtures.url}/todo/` });
-    const appId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
-    testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'add milk', steps: todoSteps('milk') });
-    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [testCaseId] })).body.shortId;
+    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
+      name: 'Local',
+      url: `${fixtures.url}/todo/`,
+    });
+    const appId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', appShortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    testCaseId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId: appId,
+      name: 'add milk',
+      steps: todoSteps('milk'),
+    });
+    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [testCaseId] })).body
+      .shortId;
     client = await connect(stack.tenant.token);
   }, 120_000);
 
@@ -57,17 +76,25 @@ describe('MCP server at POST /v1/mcp', () => {
   });
 
   const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const res = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
+    const res = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: { type: string; text: string }[];
+      structuredContent?: any;
+    };
     return res;
   };
 
   /** get_run through the tools until the run has ended. */
   const endedRun = async (runShortId: string) => {
     let run: any;
-    await waitFor(async () => {
-      run = (await call('get_run', { shortId: runShortId, testCases: 'all' })).structuredContent;
-      return ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
-    }, 90_000, `run ${runShortId}`);
+    await waitFor(
+      async () => {
+        run = (await call('get_run', { shortId: runShortId, testCases: 'all' })).structuredContent;
+        return ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
+      },
+      90_000,
+      `run ${runShortId}`,
+    );
     return run;
   };
 
@@ -91,13 +118,21 @@ describe('MCP server at POST /v1/mcp', () => {
     ]);
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
     expect(schema('create_test_case').required).toEqual(expect.arrayContaining(['name', 'goal', 'applicationShortId']));
-    expect(Object.keys(schema('run_test_plan').properties ?? {})).toEqual(expect.arrayContaining(['testPlanShortId', 'applications']));
+    expect(Object.keys(schema('run_test_plan').properties ?? {})).toEqual(
+      expect.arrayContaining(['testPlanShortId', 'applications']),
+    );
     expect(schema('run_test_cases').required).toEqual(['testCaseIds']);
-    expect(Object.keys(schema('run_test_cases').properties ?? {})).toEqual(expect.arrayContaining(['applications', 'branch', 'commitHash']));
+    expect(Object.keys(schema('run_test_cases').properties ?? {})).toEqual(
+      expect.arrayContaining(['applications', 'branch', 'commitHash']),
+    );
     expect(schema('chat').required).toEqual(['message']);
-    expect(Object.keys(schema('chat').properties ?? {})).toEqual(expect.arrayContaining(['applicationOverrides', 'chatConversationShortId', 'waitSeconds']));
+    expect(Object.keys(schema('chat').properties ?? {})).toEqual(
+      expect.arrayContaining(['applicationOverrides', 'chatConversationShortId', 'waitSeconds']),
+    );
     expect(schema('start_change_review').required).toEqual(expect.arrayContaining(['mode', 'applicationOverrides']));
-    expect(Object.keys(schema('start_change_review').properties ?? {})).toEqual(expect.arrayContaining(['prUrl', 'vcsProviderId', 'changes', 'context']));
+    expect(Object.keys(schema('start_change_review').properties ?? {})).toEqual(
+      expect.arrayContaining(['prUrl', 'vcsProviderId', 'changes', 'context']),
+    );
   });
 
   it('runs a plan through the tools and reads its result', async () => {
@@ -108,7 +143,16 @@ describe('MCP server at POST /v1/mcp', () => {
 
     // A tool of the chat's registry, served as it is: the same text the assistant reads.
     const plans = await call('list_test_plans');
-    expect(plans).toMatchObject({ content: [{ type: 'text', text: expect.stringMatching(new RegExp(`^- Smoke \\(${planShortId}\\)( \\[default\\])?: 1 test case\\(s\\)$`)) }] });
+    expect(plans).toMatchObject({
+      content: [
+        {
+          type: 'text',
+          text: expect.stringMatching(
+            new RegExp(`^- Smoke \\(${planShortId}\\)( \\[default\\])?: 1 test case\\(s\\)$`),
+          ),
+        },
+      ],
+    });
     expect(plans.isError).toBeFalsy();
 
     const started = await call('run_test_plan', { testPlanShortId: planShortId });
@@ -121,14 +165,19 @@ describe('MCP server at POST /v1/mcp', () => {
 
     // A registry tool served as it is, with the model's input: the run just ended leads the list.
     const runs = await call('list_runs', { testPlanShortId: planShortId, limit: 1 });
-    expect(runs.content[0]!.text).toMatch(new RegExp(`^1 run\\(s\\):\\n- ${runShortId}: COMPLETED PASSED, 1 test\\(s\\), plan Smoke, `));
+    expect(runs.content[0]!.text).toMatch(
+      new RegExp(`^1 run\\(s\\):\\n- ${runShortId}: COMPLETED PASSED, 1 test\\(s\\), plan Smoke, `),
+    );
     expect((await call('list_runs', { status: 'SOMETIMES' })).isError).toBe(true);
 
     const rerun = await call('rerun_run', { shortId: runShortId });
     expect(rerun.structuredContent).toMatchObject({ success: true, run: { testCount: 1 } });
     // The same refusal as the REST route's: the rerun body's own schema applies.
     const both = await call('rerun_run', { shortId: runShortId, failedOnly: true, projectTestCaseIds: [testCaseId] });
-    expect(both).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/failedOnly and projectTestCaseIds cannot be combined/) }] });
+    expect(both).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/failedOnly and projectTestCaseIds cannot be combined/) }],
+    });
   }, 120_000);
 
   it('runs given test cases through the tools, on an environment named in the call', async () => {
@@ -141,21 +190,40 @@ describe('MCP server at POST /v1/mcp', () => {
       branch: 'feature/milk',
     });
     expect(started.isError).toBeFalsy();
-    expect(started.structuredContent).toMatchObject({ success: true, run: { testCount: 1, url: expect.stringMatching(/\/runs\/run_/) } });
+    expect(started.structuredContent).toMatchObject({
+      success: true,
+      run: { testCount: 1, url: expect.stringMatching(/\/runs\/run_/) },
+    });
     const runShortId = started.structuredContent.run.shortId;
     const run = await endedRun(runShortId);
     expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', testPlan: null });
-    expect(run.runTestCases).toMatchObject([{ name: 'add milk', result: 'PASSED', environmentUrl: `${fixtures.url}/todo/?from=mcp` }]);
-    expect(fixtures.requests().slice(before).some((r) => r.startsWith('GET /todo/?from=mcp'))).toBe(true);
-    const row = await stack.db.selectFrom('runs').select(['branch', 'test_plan_id']).where('short_id', '=', runShortId).executeTakeFirstOrThrow();
+    expect(run.runTestCases).toMatchObject([
+      { name: 'add milk', result: 'PASSED', environmentUrl: `${fixtures.url}/todo/?from=mcp` },
+    ]);
+    expect(
+      fixtures
+        .requests()
+        .slice(before)
+        .some((r) => r.startsWith('GET /todo/?from=mcp')),
+    ).toBe(true);
+    const row = await stack.db
+      .selectFrom('runs')
+      .select(['branch', 'test_plan_id'])
+      .where('short_id', '=', runShortId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ branch: 'feature/milk', test_plan_id: null });
 
     const unknown = await call('run_test_cases', { testCaseIds: ['3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b'] });
-    expect(unknown).toMatchObject({ isError: true, content: [{ text: 'Test case not found: 3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b' }] });
+    expect(unknown).toMatchObject({
+      isError: true,
+      content: [{ text: 'Test case not found: 3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b' }],
+    });
   }, 120_000);
 
   it('chats: sends a message and waits for the reply, which may use the assistant’s tools; a follow-up continues the conversation', async () => {
-    llm.enqueue({ toolCalls: [{ name: 'list_applications', arguments: {} }] }, (req) => ({ content: `You have: ${lastToolResult(req)}` }));
+    llm.enqueue({ toolCalls: [{ name: 'list_applications', arguments: {} }] }, (req) => ({
+      content: `You have: ${lastToolResult(req)}`,
+    }));
     const first = await call('chat', { message: 'Which applications do I have?' });
     expect(first.isError).toBeFalsy();
     expect(first.structuredContent).toMatchObject({
@@ -168,9 +236,16 @@ describe('MCP server at POST /v1/mcp', () => {
 
     llm.enqueue({ content: 'Still just the one.' });
     const second = await call('chat', { message: 'And now?', chatConversationShortId: chatShortId });
-    expect(second.structuredContent).toMatchObject({ chatConversationShortId: chatShortId, finished: true, reply: { status: 'COMPLETED', text: 'Still just the one.' } });
+    expect(second.structuredContent).toMatchObject({
+      chatConversationShortId: chatShortId,
+      finished: true,
+      reply: { status: 'COMPLETED', text: 'Still just the one.' },
+    });
     // The model saw the whole conversation, as a REST follow-up would.
-    const prompt = llm.requests.at(-1)!.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+    const prompt = llm.requests
+      .at(-1)!
+      .messages.map((m) => (typeof m.content === 'string' ? m.content : ''))
+      .join('\n');
     expect(prompt).toContain('Which applications do I have?');
     expect(prompt).toContain('And now?');
     const conversation = (await stack.call('GET', `/v1/chat/${chatShortId}`)).body;
@@ -188,16 +263,23 @@ describe('MCP server at POST /v1/mcp', () => {
     const startedAt = Date.now();
     const sent = await call('chat', { message: 'Say a lot', waitSeconds: 1 });
     expect(Date.now() - startedAt).toBeLessThan(3_000);
-    expect(sent.structuredContent).toMatchObject({ finished: false, reply: { status: expect.stringMatching(/^(INITIATED|PARTIAL)$/) } });
+    expect(sent.structuredContent).toMatchObject({
+      finished: false,
+      reply: { status: expect.stringMatching(/^(INITIATED|PARTIAL)$/) },
+    });
     expect(reply.startsWith(sent.structuredContent.reply.text)).toBe(true);
     const chatShortId = sent.structuredContent.chatConversationShortId;
     let latest: any;
-    await waitFor(async () => {
-      const got = await call('get_chat', { chatConversationShortId: chatShortId, limit: 1 });
-      expect(got.isError, got.content[0]?.text).toBeFalsy();
-      latest = got.structuredContent;
-      return latest.messages[0].status === 'COMPLETED';
-    }, 30_000, 'the reply to end');
+    await waitFor(
+      async () => {
+        const got = await call('get_chat', { chatConversationShortId: chatShortId, limit: 1 });
+        expect(got.isError, got.content[0]?.text).toBeFalsy();
+        latest = got.structuredContent;
+        return latest.messages[0].status === 'COMPLETED';
+      },
+      30_000,
+      'the reply to end',
+    );
     expect(latest.messages).toEqual([expect.objectContaining({ role: 'assistant', text: reply, isStreaming: false })]);
 
     const missing = await call('chat', { message: 'Hello?', chatConversationShortId: 'chat_doesnotexist' });
@@ -207,19 +289,43 @@ describe('MCP server at POST /v1/mcp', () => {
   }, 60_000);
 
   it('starts a change review and reads its verdict: a docs-only diff runs nothing and says so', async () => {
-    const diff = ['diff --git a/README.md b/README.md', '--- a/README.md', '+++ b/README.md', '@@ -1 +1 @@', '-Run npm start.', '+Run npm run dev.', ''].join('\n');
+    const diff = [
+      'diff --git a/README.md b/README.md',
+      '--- a/README.md',
+      '+++ b/README.md',
+      '@@ -1 +1 @@',
+      '-Run npm start.',
+      '+Run npm run dev.',
+      '',
+    ].join('\n');
     const applicationOverrides = [{ applicationShortId: appShortId, environment: { url: `${fixtures.url}/todo/` } }];
     const runsBefore = (await stack.db.selectFrom('runs').select('id').execute()).length;
-    const started = await call('start_change_review', { mode: 'rawChanges', changes: { changeDescription: 'Reword the README', diff }, applicationOverrides, branch: 'docs/readme' });
+    const started = await call('start_change_review', {
+      mode: 'rawChanges',
+      changes: { changeDescription: 'Reword the README', diff },
+      applicationOverrides,
+      branch: 'docs/readme',
+    });
     expect(started.isError, started.content[0]?.text).toBeFalsy();
     const chatConversationShortId = started.structuredContent.shortId;
     expect(chatConversationShortId).toMatch(/^chat[-_]/);
     let review: any;
-    await waitFor(async () => {
-      review = (await call('get_change_review', { chatConversationShortId })).structuredContent;
-      return ['COMPLETED', 'FAILED', 'CANCELLED'].includes(review.state);
-    }, 60_000, 'the review to end');
-    expect(review).toMatchObject({ state: 'COMPLETED', verdict: 'Comment', mode: 'rawChanges', tests: [], runShortId: null, metadata: { branch: 'docs/readme' } });
+    await waitFor(
+      async () => {
+        review = (await call('get_change_review', { chatConversationShortId })).structuredContent;
+        return ['COMPLETED', 'FAILED', 'CANCELLED'].includes(review.state);
+      },
+      60_000,
+      'the review to end',
+    );
+    expect(review).toMatchObject({
+      state: 'COMPLETED',
+      verdict: 'Comment',
+      mode: 'rawChanges',
+      tests: [],
+      runShortId: null,
+      metadata: { branch: 'docs/readme' },
+    });
     expect(review.summary).toMatch(/only touches documentation/);
     expect((await stack.db.selectFrom('runs').select('id').execute()).length).toBe(runsBefore);
 
@@ -242,7 +348,15 @@ describe('MCP server at POST /v1/mcp', () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     expect((await fetch(`${url}/v1/mcp`, { method: 'POST', headers, body })).status).toBe(401);
-    expect((await fetch(`${url}/v1/mcp`, { method: 'POST', headers: { ...headers, authorization: 'Bearer prt_wrong' }, body })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${url}/v1/mcp`, {
+          method: 'POST',
+          headers: { ...headers, authorization: 'Bearer prt_wrong' },
+          body,
+        })
+      ).status,
+    ).toBe(401);
     await expect(connect('prt_wrong')).rejects.toThrow();
     const get = await fetch(`${url}/v1/mcp`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
     expect(get.status).toBe(405);
@@ -252,12 +366,20 @@ describe('MCP server at POST /v1/mcp', () => {
     const post = (body: unknown) =>
       fetch(`${url}/v1/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${stack.tenant.token}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${stack.tenant.token}`,
+        },
         body: JSON.stringify(body),
       });
     const listed = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
     expect(listed.status).toBe(200);
-    expect(await listed.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'get_run' })]) } });
+    expect(await listed.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'get_run' })]) },
+    });
     const notRpc = await post({ jsonrpc: '2.0', id: 8 });
     expect(notRpc.status).toBe(400);
     expect(await notRpc.json()).toEqual({ message: expect.stringMatching(/method/) });
@@ -269,14 +391,23 @@ describe('MCP server at POST /v1/mcp', () => {
     const post = (padding: number) =>
       fetch(`${url}/v1/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${stack.tenant.token}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${stack.tenant.token}`,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) + ' '.repeat(padding),
       });
     const large = await post(3 * MiB);
     expect(large.status).toBe(200);
-    expect(await large.json()).toMatchObject({ id: 9, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'start_change_review' })]) } });
+    expect(await large.json()).toMatchObject({
+      id: 9,
+      result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'start_change_review' })]) },
+    });
     const tooLarge = await post(17 * MiB);
     expect(tooLarge.status).toBe(413);
-    expect(await tooLarge.json()).toEqual({ message: `Request body exceeds the ${16 * MiB} byte limit (PROCTOR_MAX_DIFF_BYTES)` });
+    expect(await tooLarge.json()).toEqual({
+      message: `Request body exceeds the ${16 * MiB} byte limit (PROCTOR_MAX_DIFF_BYTES)`,
+    });
   });
 });

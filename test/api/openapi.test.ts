@@ -7,12 +7,21 @@ import { createApiContext, type ApiContext } from '../support/app-context.js';
 
 // Served outside the /v1 contract on purpose: docs (and their script), the fs blob store's presigned URLs,
 // the dashboard's HTML pages.
-const undocumented = new Set(['/docs', '/v1/openapi.json', '/blobs/*', ...createDashboard('').routes.map((r) => r.path)]);
+const undocumented = new Set([
+  '/docs',
+  '/v1/openapi.json',
+  '/blobs/*',
+  ...createDashboard('').routes.map((r) => r.path),
+]);
 const isUndocumented = (path: string) => undocumented.has(path) || /^\/docs\/scalar\.\w+\.js$/.test(path);
 
 describe('OpenAPI document', () => {
   let ctx: ApiContext;
-  let doc: { openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>>; components: { schemas: Record<string, unknown> } };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, { security?: unknown[] }>>;
+    components: { schemas: Record<string, unknown> };
+  };
   beforeAll(async () => {
     ctx = await createApiContext('pglite');
     const res = await ctx.app.request('/v1/openapi.json');
@@ -32,7 +41,9 @@ describe('OpenAPI document', () => {
       .filter((r) => r.method !== 'ALL' && !isUndocumented(r.path))
       .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(served.length).toBeGreaterThan(5);
-    const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)));
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)),
+    );
     expect(served.filter((r) => !documented.has(r))).toEqual([]);
   });
 
@@ -44,7 +55,15 @@ describe('OpenAPI document', () => {
       // Same meaning as the spec's pattern here; only a client whose `.` also matches `\r` (Python) reads them differently.
       const spec = new RegExp(shortIdPattern(kind));
       const prefix = shortIdPattern(kind).slice(1).split('(')[0];
-      for (const id of [`${prefix}_x`, `${prefix}-shop_x1`, `${prefix}-_`, `${prefix}_`, `${prefix}_a\rb`, `${prefix}_a\nb`, `x${prefix}_a`]) {
+      for (const id of [
+        `${prefix}_x`,
+        `${prefix}-shop_x1`,
+        `${prefix}-_`,
+        `${prefix}_`,
+        `${prefix}_a\rb`,
+        `${prefix}_a\nb`,
+        `x${prefix}_a`,
+      ]) {
         expect(new RegExp(documented).test(id), JSON.stringify(id)).toBe(spec.test(id));
       }
     }
@@ -56,14 +75,23 @@ describe('OpenAPI document', () => {
     // Lists of distinct entries, the exactly-one-of forms, the deepest page, http(s)-only URLs, IANA zones.
     expect(schemas.CreateTestPlan!.properties.testCaseIds.uniqueItems).toBe(true);
     expect(schemas.CreateTestCase!.properties.labels.uniqueItems).toBe(true);
-    expect(schemas.CreateEnvironment!.oneOf).toEqual([{ required: ['url'] }, { required: ['applicationBuildShortId'] }]);
+    expect(schemas.CreateEnvironment!.oneOf).toEqual([
+      { required: ['url'] },
+      { required: ['applicationBuildShortId'] },
+    ]);
     expect(schemas.StartRun!.properties.applications.items.properties.environment.oneOf).toHaveLength(3);
     expect(schemas.Rerun!.not).toEqual({ required: ['failedOnly', 'projectTestCaseIds'] });
-    const listParams = (doc.paths['/v1/test-cases']!.get as unknown as { parameters: { name: string; schema: { maximum?: number } }[] }).parameters;
+    const listParams = (
+      doc.paths['/v1/test-cases']!.get as unknown as { parameters: { name: string; schema: { maximum?: number } }[] }
+    ).parameters;
     expect(listParams.find((p) => p.name === 'offset')!.schema.maximum).toBeGreaterThan(0);
     const urlPattern = new RegExp(schemas.CreateEnvironment!.properties.url.pattern);
-    expect(['https://shop.example.com/a?b=c', 'http://user:pw@10.0.0.1:8080/'].every((u) => urlPattern.test(u))).toBe(true);
-    expect(['file:///etc/passwd', 'javascript:alert(1)', 'ftp://x.example.com/'].some((u) => urlPattern.test(u))).toBe(false);
+    expect(['https://shop.example.com/a?b=c', 'http://user:pw@10.0.0.1:8080/'].every((u) => urlPattern.test(u))).toBe(
+      true,
+    );
+    expect(['file:///etc/passwd', 'javascript:alert(1)', 'ftp://x.example.com/'].some((u) => urlPattern.test(u))).toBe(
+      false,
+    );
     expect(new RegExp(schemas.IanaTimeZone!.pattern).test('Europe/Paris')).toBe(true);
     expect(new RegExp(schemas.IanaTimeZone!.pattern).test('Mars/Olympus')).toBe(false);
     // Every PATCH needs its body; every object's keys, and whatever unknown fields hold, are NUL-free.

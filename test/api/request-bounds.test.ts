@@ -35,10 +35,12 @@ describe('every request number is bounded by the OpenAPI document', () => {
     const types = Array.isArray(s.type) ? s.type : [s.type];
     if (types.includes('integer') || types.includes('number')) out.push({ at, schema: s });
     for (const key of ['properties', 'patternProperties'] as const) {
-      for (const [name, child] of Object.entries((s[key] ?? {}) as Record<string, unknown>)) out.push(...numbers(child, `${at}.${name}`, seen));
+      for (const [name, child] of Object.entries((s[key] ?? {}) as Record<string, unknown>))
+        out.push(...numbers(child, `${at}.${name}`, seen));
     }
     for (const key of ['items', 'additionalProperties', 'not'] as const) out.push(...numbers(s[key], `${at}[]`, seen));
-    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const child of (s[key] ?? []) as unknown[]) out.push(...numbers(child, at, seen));
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+      for (const child of (s[key] ?? []) as unknown[]) out.push(...numbers(child, at, seen));
     return out;
   }
 
@@ -54,7 +56,9 @@ describe('every request number is bounded by the OpenAPI document', () => {
     // The matrix is the document itself: enough request numbers that the walk is known to reach them.
     expect(found.length).toBeGreaterThan(10);
     const limit = (at: string) => (wider.has(at) ? Number.MAX_SAFE_INTEGER : maxColumnInt);
-    const unbounded = found.filter(({ at, schema }) => typeof schema.maximum !== 'number' || schema.maximum > limit(at)).map(({ at }) => at);
+    const unbounded = found
+      .filter(({ at, schema }) => typeof schema.maximum !== 'number' || schema.maximum > limit(at))
+      .map(({ at }) => at);
     expect(unbounded).toEqual([]);
   });
 });
@@ -67,14 +71,20 @@ describe('bodies and numbers beyond what the API takes', () => {
   afterAll(() => ctx.close());
 
   const post = (path: string, body: string) =>
-    ctx.app.request(path, { method: 'POST', headers: { authorization: `Bearer ${ctx.tenant.token}`, 'content-type': 'application/json' }, body });
+    ctx.app.request(path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.tenant.token}`, 'content-type': 'application/json' },
+      body,
+    });
 
   it('refuses a body nested deeper than 32 levels with a 400 naming it, at any depth up to 100,000, on every JSON route', async () => {
     for (const path of ['/v1/applications', '/v1/test-cases', '/v1/mcp', '/v1/chat']) {
       for (const depth of [33, 2_000, 10_000, 100_000]) {
         const res = await post(path, `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`);
         expect(res.status, `${path} at ${depth}`).toBe(400);
-        expect(await res.json()).toEqual({ message: expect.stringMatching(/^body\.name(\.0)*: nested deeper than 32 levels$/) });
+        expect(await res.json()).toEqual({
+          message: expect.stringMatching(/^body\.name(\.0)*: nested deeper than 32 levels$/),
+        });
       }
     }
     // 32 levels are still read, and then judged by the route's schema.

@@ -15,16 +15,29 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
   beforeAll(async () => {
     ctx = await createApiContext(kind);
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body;
-    const applicationId = (await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    const applicationId = (
+      await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
+    ).id;
     testCaseIds = [newId(), newId()];
     await ctx.db
       .insertInto('test_cases')
       .values(
-        testCaseIds.map((id, i) => ({ id, project_id: ctx.tenant.projectId, application_id: applicationId, name: `Checkout ${i + 1}`, goal: 'Buy a mug', labels: [], is_enabled: true, generation_status: 'COMPLETED' as const })),
+        testCaseIds.map((id, i) => ({
+          id,
+          project_id: ctx.tenant.projectId,
+          application_id: applicationId,
+          name: `Checkout ${i + 1}`,
+          goal: 'Buy a mug',
+          labels: [],
+          is_enabled: true,
+          generation_status: 'COMPLETED' as const,
+        })),
       )
       .execute();
     planShortId = (await ctx.call('POST', '/v1/test-plans', { name: 'Nightly', testCaseIds })).body.shortId;
-    planId = (await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', planShortId).executeTakeFirstOrThrow()).id;
+    planId = (
+      await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', planShortId).executeTakeFirstOrThrow()
+    ).id;
   });
   afterAll(() => ctx.close());
 
@@ -55,11 +68,24 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
       projectId: ctx.tenant.projectId,
       planId,
       meta: { trigger: 'GITHUB' },
-      tests: testCases.map((testCase) => ({ testCase, inPlan: true, environmentUrl: 'https://shop.example.com', device: null })),
+      tests: testCases.map((testCase) => ({
+        testCase,
+        inPlan: true,
+        environmentUrl: 'https://shop.example.com',
+        device: null,
+      })),
     });
     const done = new Date('2026-11-23T12:00:00Z');
-    await ctx.db.updateTable('run_test_cases').set({ status: 'COMPLETED', result: 'PASSED', result_title: 'Passed', started_at: done, finished_at: done }).where('run_id', '=', run.id).execute();
-    await ctx.db.updateTable('runs').set({ status: 'COMPLETED', result: 'PASSED', started_at: done, finished_at: done }).where('id', '=', run.id).execute();
+    await ctx.db
+      .updateTable('run_test_cases')
+      .set({ status: 'COMPLETED', result: 'PASSED', result_title: 'Passed', started_at: done, finished_at: done })
+      .where('run_id', '=', run.id)
+      .execute();
+    await ctx.db
+      .updateTable('runs')
+      .set({ status: 'COMPLETED', result: 'PASSED', started_at: done, finished_at: done })
+      .where('id', '=', run.id)
+      .execute();
     return run;
   }
 
@@ -74,18 +100,38 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
   it('shows a rewritten run row and a rewritten test at once', async () => {
     const run = await endedRun();
     const first = await get(run.shortId, '?testCases=all');
-    expect(first).toMatchObject({ status: 'COMPLETED', result: 'PASSED', finishedAt: '2026-11-23T12:00:00.000Z', testPlan: { name: 'Nightly', shortId: planShortId } });
+    expect(first).toMatchObject({
+      status: 'COMPLETED',
+      result: 'PASSED',
+      finishedAt: '2026-11-23T12:00:00.000Z',
+      testPlan: { name: 'Nightly', shortId: planShortId },
+    });
     expect(first.runTestCases.map((t: any) => t.resultTitle)).toEqual(['Passed', 'Passed']);
     expect(await get(run.shortId, '?testCases=all')).toEqual(first);
     expect((await get(run.shortId, '?testCases=failed')).runTestCases).toEqual([]);
 
     // A retried finishRun activity in a worker rewrites finished_at; a test row is corrected by hand.
     await elsewhere("update runs set finished_at = '2026-11-23T12:05:00Z', result = 'FAILED' where id = $1", [run.id]);
-    await eventually(run.shortId, (r) => expect(r).toMatchObject({ finishedAt: '2026-11-23T12:05:00.000Z', result: 'FAILED' }), '?testCases=all');
-    await elsewhere("update run_test_cases set result = 'FAILED', result_title = 'Mug missing' where run_id = $1 and name = 'Checkout 2'", [run.id]);
-    const failed = await eventually(run.shortId, (r) => expect(r.runTestCases.map((t: any) => t.resultTitle)).toEqual(['Mug missing']), '?testCases=failed');
+    await eventually(
+      run.shortId,
+      (r) => expect(r).toMatchObject({ finishedAt: '2026-11-23T12:05:00.000Z', result: 'FAILED' }),
+      '?testCases=all',
+    );
+    await elsewhere(
+      "update run_test_cases set result = 'FAILED', result_title = 'Mug missing' where run_id = $1 and name = 'Checkout 2'",
+      [run.id],
+    );
+    const failed = await eventually(
+      run.shortId,
+      (r) => expect(r.runTestCases.map((t: any) => t.resultTitle)).toEqual(['Mug missing']),
+      '?testCases=failed',
+    );
     expect(failed.runTestCases[0]).toMatchObject({ name: 'Checkout 2', result: 'FAILED' });
-    await eventually(run.shortId, (r) => expect(r.runTestCases.map((t: any) => t.resultTitle)).toEqual(['Passed', 'Mug missing']), '?testCases=all');
+    await eventually(
+      run.shortId,
+      (r) => expect(r.runTestCases.map((t: any) => t.resultTitle)).toEqual(['Passed', 'Mug missing']),
+      '?testCases=all',
+    );
   });
 
   it("follows its plan's rename, through the API (the next answer) and elsewhere, and its deletion", async () => {
@@ -97,16 +143,36 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
     await eventually(run.shortId, (r) => expect(r.testPlan).toEqual({ name: 'Renamed by SQL', shortId: planShortId }));
 
     const other = await ctx.call('POST', '/v1/test-plans', { name: 'Doomed', testCaseIds });
-    const otherId = (await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', other.body.shortId).executeTakeFirstOrThrow()).id;
-    const doomed = await insertRun(ctx.db, { projectId: ctx.tenant.projectId, planId: otherId, meta: { trigger: 'API' }, tests: [] });
-    await ctx.db.updateTable('runs').set({ status: 'CANCELLED', finished_at: new Date() }).where('id', '=', doomed.id).execute();
+    const otherId = (
+      await ctx.db
+        .selectFrom('test_plans')
+        .select('id')
+        .where('short_id', '=', other.body.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const doomed = await insertRun(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      planId: otherId,
+      meta: { trigger: 'API' },
+      tests: [],
+    });
+    await ctx.db
+      .updateTable('runs')
+      .set({ status: 'CANCELLED', finished_at: new Date() })
+      .where('id', '=', doomed.id)
+      .execute();
     expect((await get(doomed.shortId)).testPlan).toEqual({ name: 'Doomed', shortId: other.body.shortId });
     await elsewhere('delete from test_plans where id = $1', [otherId]);
     await eventually(doomed.shortId, (r) => expect(r.testPlan).toBeNull());
   });
 
   it('answers a run that has not ended from the database every time', async () => {
-    const run = await insertRun(ctx.db, { projectId: ctx.tenant.projectId, planId, meta: { trigger: 'API' }, tests: [] });
+    const run = await insertRun(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      planId,
+      meta: { trigger: 'API' },
+      tests: [],
+    });
     expect((await get(run.shortId)).status).toBe('INITIATED');
     await ctx.db.updateTable('runs').set({ status: 'RUNNING' }).where('id', '=', run.id).execute();
     expect((await get(run.shortId)).status).toBe('RUNNING');

@@ -11,10 +11,21 @@ describe.each(databaseKinds)('GET /v1/run (%s)', (kind) => {
     ctx = await createApiContext(kind);
     const plan = (await ctx.call('POST', '/v1/test-plans', { name: 'Smoke' })).body;
     planShortId = plan.shortId;
-    const planId = (await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', planShortId).executeTakeFirstOrThrow()).id;
+    const planId = (
+      await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', planShortId).executeTakeFirstOrThrow()
+    ).id;
     for (const [i, trigger] of ['API', 'SCHEDULE', 'GITHUB'].entries()) {
-      const run = await insertRun(ctx.db, { projectId: ctx.tenant.projectId, planId: i === 0 ? null : planId, meta: { trigger, branch: `b${i}` }, tests: [] });
-      await ctx.db.updateTable('runs').set({ created_at: new Date(Date.UTC(2026, 10, 1 + i)), status: i === 2 ? 'COMPLETED' : 'RUNNING' }).where('id', '=', run.id).execute();
+      const run = await insertRun(ctx.db, {
+        projectId: ctx.tenant.projectId,
+        planId: i === 0 ? null : planId,
+        meta: { trigger, branch: `b${i}` },
+        tests: [],
+      });
+      await ctx.db
+        .updateTable('runs')
+        .set({ created_at: new Date(Date.UTC(2026, 10, 1 + i)), status: i === 2 ? 'COMPLETED' : 'RUNNING' })
+        .where('id', '=', run.id)
+        .execute();
       mine.push(run.shortId);
     }
     await insertRun(ctx.db, { projectId: ctx.other.projectId, planId: null, meta: { trigger: 'API' }, tests: [] });
@@ -26,7 +37,12 @@ describe.each(databaseKinds)('GET /v1/run (%s)', (kind) => {
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ total: 3, limit: 20, offset: 0 });
     expect(all.body.runs.map((r: any) => r.shortId)).toEqual([...mine].reverse());
-    expect(all.body.runs[0]).toMatchObject({ trigger: 'GITHUB', branch: 'b2', status: 'COMPLETED', testPlan: { name: 'Smoke', shortId: planShortId } });
+    expect(all.body.runs[0]).toMatchObject({
+      trigger: 'GITHUB',
+      branch: 'b2',
+      status: 'COMPLETED',
+      testPlan: { name: 'Smoke', shortId: planShortId },
+    });
 
     const byPlan = await ctx.call('GET', `/v1/run?testPlanShortId=${planShortId}`);
     expect(byPlan.body.total).toBe(2);
@@ -42,6 +58,8 @@ describe.each(databaseKinds)('GET /v1/run (%s)', (kind) => {
     const theirs = await ctx.call('GET', '/v1/run', undefined, ctx.other.token);
     expect(theirs.body.total).toBe(1);
     expect(theirs.body.runs[0].shortId).not.toBeOneOf(mine);
-    expect((await ctx.call('GET', `/v1/run?testPlanShortId=${planShortId}`, undefined, ctx.other.token)).status).toBe(404);
+    expect((await ctx.call('GET', `/v1/run?testPlanShortId=${planShortId}`, undefined, ctx.other.token)).status).toBe(
+      404,
+    );
   });
 });

@@ -10,7 +10,8 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
   });
   afterAll(() => ctx.close());
 
-  const names = async () => (await ctx.call('GET', '/v1/scenarios')).body.scenarios.map((s: { name: string }) => s.name);
+  const names = async () =>
+    (await ctx.call('GET', '/v1/scenarios')).body.scenarios.map((s: { name: string }) => s.name);
 
   it('creates, lists, gets, updates and deletes a scenario', async () => {
     const created = await ctx.call('POST', '/v1/scenarios', {
@@ -25,14 +26,28 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
       description: 'A customer account with saved addresses',
       instructions: 'Sign in as {{LOGIN_EMAIL}} with {{LOGIN_PASSWORD}}.',
     });
-    expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'description', 'instructions', 'name', 'shortId', 'updatedAt']);
+    expect(Object.keys(created.body).sort()).toEqual([
+      'createdAt',
+      'description',
+      'instructions',
+      'name',
+      'shortId',
+      'updatedAt',
+    ]);
 
     expect((await ctx.call('GET', `/v1/scenarios/${created.body.shortId}`)).body).toEqual(created.body);
     expect((await ctx.call('GET', '/v1/scenarios')).body.scenarios).toContainEqual(created.body);
 
-    const updated = await ctx.call('PATCH', `/v1/scenarios/${created.body.shortId}`, { instructions: 'Sign in, then empty the cart.', description: null });
+    const updated = await ctx.call('PATCH', `/v1/scenarios/${created.body.shortId}`, {
+      instructions: 'Sign in, then empty the cart.',
+      description: null,
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ name: 'Signed-in customer', description: null, instructions: 'Sign in, then empty the cart.' });
+    expect(updated.body).toMatchObject({
+      name: 'Signed-in customer',
+      description: null,
+      instructions: 'Sign in, then empty the cart.',
+    });
     expect((await ctx.call('GET', `/v1/scenarios/${created.body.shortId}`)).body).toEqual(updated.body);
 
     expect((await ctx.call('DELETE', `/v1/scenarios/${created.body.shortId}`)).body).toEqual({ deleted: true });
@@ -63,33 +78,62 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
     const cleared = await ctx.call('PATCH', `/v1/scenarios/${scenario.shortId}`, { name: 'Changed', instructions: '' });
     expect(cleared.status).toBe(400);
     expect(cleared.body.message).toMatch(/instructions/);
-    expect((await ctx.call('GET', `/v1/scenarios/${scenario.shortId}`)).body).toMatchObject({ name: 'Kept', instructions: 'Keep me' });
+    expect((await ctx.call('GET', `/v1/scenarios/${scenario.shortId}`)).body).toMatchObject({
+      name: 'Kept',
+      instructions: 'Keep me',
+    });
   });
 
   it('answers 404 for unknown ids and 400 for malformed ones', async () => {
     await expectUnknownAndMalformedIds(ctx, {
-      path: '/v1/scenarios', unknown: ['scenario_doesnotexist'], malformed: 'cfg_x', message: 'Scenario not found', param: 'scenarioShortId', patch: { name: 'X' },
+      path: '/v1/scenarios',
+      unknown: ['scenario_doesnotexist'],
+      malformed: 'cfg_x',
+      message: 'Scenario not found',
+      param: 'scenarioShortId',
+      patch: { name: 'X' },
     });
   });
 
   it('leaves test cases without a scenario when it is deleted', async () => {
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    const applicationId = (await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    const applicationId = (
+      await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
+    ).id;
     const scenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Used', instructions: 'Sign in' })).body;
-    const scenarioId = (await ctx.db.selectFrom('scenarios').select('id').where('short_id', '=', scenario.shortId).executeTakeFirstOrThrow()).id;
+    const scenarioId = (
+      await ctx.db
+        .selectFrom('scenarios')
+        .select('id')
+        .where('short_id', '=', scenario.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
     const testCaseId = randomUUID();
     await ctx.db
       .insertInto('test_cases')
-      .values({ id: testCaseId, project_id: ctx.tenant.projectId, application_id: applicationId, name: 'Checkout', goal: 'Buy', scenario_id: scenarioId })
+      .values({
+        id: testCaseId,
+        project_id: ctx.tenant.projectId,
+        application_id: applicationId,
+        name: 'Checkout',
+        goal: 'Buy',
+        scenario_id: scenarioId,
+      })
       .execute();
 
     expect((await ctx.call('DELETE', `/v1/scenarios/${scenario.shortId}`)).status).toBe(200);
-    const row = await ctx.db.selectFrom('test_cases').select('scenario_id').where('id', '=', testCaseId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('test_cases')
+      .select('scenario_id')
+      .where('id', '=', testCaseId)
+      .executeTakeFirstOrThrow();
     expect(row.scenario_id).toBeNull();
   });
 
   it("hides another project's scenarios (404 on every route) and lists only the caller's", async () => {
-    const theirs = (await ctx.call('POST', '/v1/scenarios', { name: 'Their scenario', instructions: 'Theirs' }, ctx.other.token)).body;
+    const theirs = (
+      await ctx.call('POST', '/v1/scenarios', { name: 'Their scenario', instructions: 'Theirs' }, ctx.other.token)
+    ).body;
     const attempts = await Promise.all([
       ctx.call('GET', `/v1/scenarios/${theirs.shortId}`),
       ctx.call('PATCH', `/v1/scenarios/${theirs.shortId}`, { name: 'Mine now' }),

@@ -13,7 +13,11 @@ const SEED = 20261123;
 // with other work, 117 s at a load of ~20; the timeout leaves room for a machine busier than that.
 const MAX_EXAMPLES = 8;
 
-function runSchemathesis(executable: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+function runSchemathesis(
+  executable: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(executable, args, { cwd, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' } });
     let output = '';
@@ -88,9 +92,17 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403",
  * what the route does with its other inputs (a steps version beyond an integer column once answered 500 there).
  */
 function realIds(ids: Record<string, string>): string {
-  const table = (values: Record<string, string>) => Object.entries(values).map(([name, value]) => `${name} = ${JSON.stringify(value)}`).join('\n');
+  const table = (values: Record<string, string>) =>
+    Object.entries(values)
+      .map(([name, value]) => `${name} = ${JSON.stringify(value)}`)
+      .join('\n');
   // A DELETE on them would take the rows from every later request: deletes get ids of rows that never existed.
-  const gone = Object.fromEntries(Object.entries(ids).map(([name, value]) => [name, name === 'testCaseId' ? '00000000-0000-4000-8000-000000000000' : `${value.split('_')[0]}_gone00000000`]));
+  const gone = Object.fromEntries(
+    Object.entries(ids).map(([name, value]) => [
+      name,
+      name === 'testCaseId' ? '00000000-0000-4000-8000-000000000000' : `${value.split('_')[0]}_gone00000000`,
+    ]),
+  );
   return `\n[[operations]]\ninclude-method = "DELETE"\n[operations.parameters]\n${table(gone)}\n\n[parameters]\n${table(ids)}\n`;
 }
 
@@ -110,16 +122,36 @@ describe('schemathesis over /v1/openapi.json (postgres)', () => {
     served = await serveOverHttp(ctx.app);
     // Some real rows, so list and get responses are checked with content, not only empty lists.
     const app = await ctx.call('POST', '/v1/applications', { name: 'Shop' });
-    const env = await ctx.call('POST', `/v1/applications/${app.body.shortId}/environments`, { name: 'Staging', url: 'https://staging.shop.example.com' });
+    const env = await ctx.call('POST', `/v1/applications/${app.body.shortId}/environments`, {
+      name: 'Staging',
+      url: 'https://staging.shop.example.com',
+    });
     expect(env.status).toBe(201);
     // The default plan has an enabled test, so a schema-valid `POST /v1/run` starts a run (its workflow waits
     // on a task queue no worker polls) instead of a 400 for an empty plan.
-    const testCase = await ctx.call('POST', '/v1/test-cases', { applicationShortId: app.body.shortId, name: 'Checkout', goal: 'Buy a cup' });
+    const testCase = await ctx.call('POST', '/v1/test-cases', {
+      applicationShortId: app.body.shortId,
+      name: 'Checkout',
+      goal: 'Buy a cup',
+    });
     expect(testCase.status).toBe(200);
-    await ctx.db.updateTable('test_cases').set({ is_enabled: true }).where('id', '=', testCase.body.testCase.id).execute();
-    const plan = await ctx.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [testCase.body.testCase.id], isDefault: true });
+    await ctx.db
+      .updateTable('test_cases')
+      .set({ is_enabled: true })
+      .where('id', '=', testCase.body.testCase.id)
+      .execute();
+    const plan = await ctx.call('POST', '/v1/test-plans', {
+      name: 'Smoke',
+      testCaseIds: [testCase.body.testCase.id],
+      isDefault: true,
+    });
     expect(plan.status).toBe(201);
-    ids = { applicationShortId: app.body.shortId, environmentShortId: env.body.shortId, testCaseId: testCase.body.testCase.id, testPlanShortId: plan.body.shortId };
+    ids = {
+      applicationShortId: app.body.shortId,
+      environmentShortId: env.body.shortId,
+      testCaseId: testCase.body.testCase.id,
+      testPlanShortId: plan.body.shortId,
+    };
     // Schemathesis keeps its example database in the working directory: not in the repository.
     workDir = mkdtempSync(join(tmpdir(), 'proctor-schemathesis-'));
   });
@@ -131,24 +163,35 @@ describe('schemathesis over /v1/openapi.json (postgres)', () => {
 
   it('finds no server error, schema violation or undeclared status', { timeout: 360_000 }, async () => {
     const executable = loadPrograms().schemathesis;
-    if (!executable) throw new Error('schemathesis is not installed: run `npm run setup:test` (pip install schemathesis)');
+    if (!executable)
+      throw new Error('schemathesis is not installed: run `npm run setup:test` (pip install schemathesis)');
     const configFile = join(workDir, 'schemathesis.toml');
     writeFileSync(configFile, schemathesisConfig + realIds(ids));
     const args = [
-      '--config-file', configFile,
+      '--config-file',
+      configFile,
       'run',
       `${served.url}/v1/openapi.json`,
-      '--url', served.url,
-      '--header', `Authorization: Bearer ${ctx.tenant.token}`,
-      '--checks', 'all',
-      '--seed', String(SEED),
+      '--url',
+      served.url,
+      '--header',
+      `Authorization: Bearer ${ctx.tenant.token}`,
+      '--checks',
+      'all',
+      '--seed',
+      String(SEED),
       // Every phase, the stateful one included: it chains calls through the links it infers from the responses.
-      '--phases', 'examples,coverage,fuzzing,stateful',
-      '--max-examples', String(MAX_EXAMPLES),
-      '--workers', '1',
-      '--request-timeout', '20',
+      '--phases',
+      'examples,coverage,fuzzing,stateful',
+      '--max-examples',
+      String(MAX_EXAMPLES),
+      '--workers',
+      '1',
+      '--request-timeout',
+      '20',
       '--no-shrink',
-      '--output-truncate', 'false',
+      '--output-truncate',
+      'false',
     ];
     const { code, output } = await runSchemathesis(executable, args, workDir);
     expect(code, output).toBe(0);

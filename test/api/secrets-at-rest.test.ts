@@ -18,7 +18,11 @@ import { createApiContext, databaseKinds, type ApiContext } from '../support/app
 
 /** Every row of every table of the database, as text: what a dump or a backup would hold. */
 async function rawDatabase(db: DB): Promise<string> {
-  const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(db);
+  const tables = await sql<{
+    name: string;
+  }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(
+    db,
+  );
   const parts: string[] = [];
   for (const { name } of tables.rows) {
     const rows = await sql<{ row: string }>`select t::text as row from ${sql.table(name)} t`.execute(db);
@@ -36,13 +40,20 @@ describe.each(databaseKinds)('secrets at rest (%s)', (kind) => {
     password: `pw-${randomUUID()}`,
     header: `bypass-${randomUUID()}`,
     cookie: `cookie-${randomUUID()}`,
-    privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+    privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs1', format: 'pem' })
+      .toString(),
     githubWebhook: `whsec-${randomUUID()}`,
     gitlabToken: `glpat-${randomUUID()}`,
     gitlabWebhook: `glwh-${randomUUID()}`,
   };
   // The private key's body lines: any of them in clear would leak it.
-  const needles = () => [...Object.entries(secrets).filter(([k]) => k !== 'privateKey').map(([, v]) => v), ...secrets.privateKey.split('\n').slice(1, -2)];
+  const needles = () => [
+    ...Object.entries(secrets)
+      .filter(([k]) => k !== 'privateKey')
+      .map(([, v]) => v),
+    ...secrets.privateKey.split('\n').slice(1, -2),
+  ];
   const inClear = (text: string) => needles().filter((n) => text.includes(n));
   let testCaseId: string;
   let envId: string;
@@ -69,7 +80,11 @@ describe.each(databaseKinds)('secrets at rest (%s)', (kind) => {
       configs: run.configs,
       github: { privateKey: github.private_key, webhookSecret: github.webhook_secret },
       gitlab: { token: gitlab.token, webhookSecret: gitlab.webhook_secret },
-      access: { password: access.httpCredentials?.password, header: access.headers[0]?.value, cookie: access.cookies[0]?.value },
+      access: {
+        password: access.httpCredentials?.password,
+        header: access.headers[0]?.value,
+        cookie: access.cookies[0]?.value,
+      },
     };
   }
   const expected = () => ({
@@ -101,12 +116,33 @@ describe.each(databaseKinds)('secrets at rest (%s)', (kind) => {
       },
     });
     expect(env.status, JSON.stringify(env.body)).toBe(201);
-    envId = (await ctx.db.selectFrom('environments').select('id').where('short_id', '=', env.body.shortId).executeTakeFirstOrThrow()).id;
-    const github = await ctx.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: 123456, privateKey: secrets.privateKey, webhookSecret: secrets.githubWebhook });
+    envId = (
+      await ctx.db
+        .selectFrom('environments')
+        .select('id')
+        .where('short_id', '=', env.body.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const github = await ctx.call('POST', '/v1/git-integrations', {
+      provider: 'github',
+      auth: 'app',
+      appId: 123456,
+      privateKey: secrets.privateKey,
+      webhookSecret: secrets.githubWebhook,
+    });
     expect(github.status, JSON.stringify(github.body)).toBe(201);
-    const gitlab = await ctx.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: secrets.gitlabToken, webhookSecret: secrets.gitlabWebhook });
+    const gitlab = await ctx.call('POST', '/v1/git-integrations', {
+      provider: 'gitlab',
+      token: secrets.gitlabToken,
+      webhookSecret: secrets.gitlabWebhook,
+    });
     expect(gitlab.status, JSON.stringify(gitlab.body)).toBe(201);
-    const testCase = await ctx.call('POST', '/v1/test-cases', { name: 'Sign in', goal: 'Sign in', applicationShortId: app, configShortIds: configIds });
+    const testCase = await ctx.call('POST', '/v1/test-cases', {
+      name: 'Sign in',
+      goal: 'Sign in',
+      applicationShortId: app,
+      configShortIds: configIds,
+    });
     expect(testCase.status, JSON.stringify(testCase.body)).toBe(200);
     testCaseId = testCase.body.testCase.id;
 
@@ -120,10 +156,39 @@ describe.each(databaseKinds)('secrets at rest (%s)', (kind) => {
   it('seals what was stored in clear before encryption, once', async () => {
     // As a database written before this release holds them.
     const { projectId } = ctx.tenant;
-    await ctx.db.updateTable('configs').set({ value: secrets.config }).where('project_id', '=', projectId).where('name', '=', 'SHOP_PASSWORD').execute();
-    await ctx.db.updateTable('git_integrations').set({ token: secrets.gitlabToken, webhook_secret: secrets.gitlabWebhook }).where('project_id', '=', projectId).where('provider', '=', 'gitlab').execute();
-    await ctx.db.updateTable('environments').set({ access: JSON.stringify({ httpCredentials: { username: 'qa', password: secrets.password }, headers: [{ name: 'x-bypass', value: secrets.header, isSecret: true }], cookies: [{ name: 'flag', value: secrets.cookie, isSecret: true }] }) }).where('id', '=', envId).execute();
-    expect(inClear(await rawDatabase(ctx.db))).toEqual([secrets.config, secrets.password, secrets.header, secrets.cookie, secrets.gitlabToken, secrets.gitlabWebhook].sort((a, b) => needles().indexOf(a) - needles().indexOf(b)));
+    await ctx.db
+      .updateTable('configs')
+      .set({ value: secrets.config })
+      .where('project_id', '=', projectId)
+      .where('name', '=', 'SHOP_PASSWORD')
+      .execute();
+    await ctx.db
+      .updateTable('git_integrations')
+      .set({ token: secrets.gitlabToken, webhook_secret: secrets.gitlabWebhook })
+      .where('project_id', '=', projectId)
+      .where('provider', '=', 'gitlab')
+      .execute();
+    await ctx.db
+      .updateTable('environments')
+      .set({
+        access: JSON.stringify({
+          httpCredentials: { username: 'qa', password: secrets.password },
+          headers: [{ name: 'x-bypass', value: secrets.header, isSecret: true }],
+          cookies: [{ name: 'flag', value: secrets.cookie, isSecret: true }],
+        }),
+      })
+      .where('id', '=', envId)
+      .execute();
+    expect(inClear(await rawDatabase(ctx.db))).toEqual(
+      [
+        secrets.config,
+        secrets.password,
+        secrets.header,
+        secrets.cookie,
+        secrets.gitlabToken,
+        secrets.gitlabWebhook,
+      ].sort((a, b) => needles().indexOf(a) - needles().indexOf(b)),
+    );
     // Readable while still in clear (a database mid-upgrade keeps working).
     expect(await readBack()).toEqual(expected());
 
@@ -149,7 +214,9 @@ describe.each(databaseKinds)('secrets at rest (%s)', (kind) => {
     process.env.PROCTOR_MASTER_KEY = oldKey;
     resetKeyring();
     await expect(readBack()).rejects.toThrow(SecretUnreadableError);
-    await expect(readBack()).rejects.toThrow(/is wrapped by master key [0-9a-f]{16}, but PROCTOR_MASTER_KEY is [0-9a-f]{16}/);
+    await expect(readBack()).rejects.toThrow(
+      /is wrapped by master key [0-9a-f]{16}, but PROCTOR_MASTER_KEY is [0-9a-f]{16}/,
+    );
     process.env.PROCTOR_MASTER_KEY = newKey;
     resetKeyring();
   });
@@ -161,7 +228,9 @@ describe.each(databaseKinds)('secrets at rest (%s)', (kind) => {
       writeFileSync(file, `${process.env.PROCTOR_MASTER_KEY}\n`, { mode: 0o600 });
       const lines: string[] = [];
       await rotateMasterKey(ctx.db, (l) => lines.push(l), { PROCTOR_DATA_DIR: dir });
-      expect(lines).toEqual([expect.stringMatching(new RegExp(`^re-wrapped [1-9]\\d* data key\\(s\\); the new master key is in ${file}$`))]);
+      expect(lines).toEqual([
+        expect.stringMatching(new RegExp(`^re-wrapped [1-9]\\d* data key\\(s\\); the new master key is in ${file}$`)),
+      ]);
       expect(readdirSync(dir)).toEqual(['master.key']);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const rotated = readFileSync(file, 'utf8').trim();

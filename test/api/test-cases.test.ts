@@ -13,7 +13,14 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
   });
   afterAll(async () => {
     const client = await ctx.deps.temporal.get();
-    await Promise.all(created.map((id) => client.workflow.getHandle(`burn-in:${id}`).terminate('test cleanup').catch(() => undefined)));
+    await Promise.all(
+      created.map((id) =>
+        client.workflow
+          .getHandle(`burn-in:${id}`)
+          .terminate('test cleanup')
+          .catch(() => undefined),
+      ),
+    );
     await ctx.close();
   });
 
@@ -30,20 +37,38 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     return res;
   }
 
-  async function testCase(applicationShortId: string, name: string, extra: Record<string, unknown> = {}, token = ctx.tenant.token): Promise<string> {
+  async function testCase(
+    applicationShortId: string,
+    name: string,
+    extra: Record<string, unknown> = {},
+    token = ctx.tenant.token,
+  ): Promise<string> {
     const res = await create({ name, goal: `Goal of ${name}`, applicationShortId, ...extra }, token);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.testCase.id as string;
   }
 
   const rowCount = async (projectId = ctx.tenant.projectId) =>
-    Number((await ctx.db.selectFrom('test_cases').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await ctx.db
+          .selectFrom('test_cases')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('project_id', '=', projectId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
-  const markGenerated = (id: string) => ctx.db.updateTable('test_cases').set({ generation_status: 'COMPLETED' }).where('id', '=', id).execute();
+  const markGenerated = (id: string) =>
+    ctx.db.updateTable('test_cases').set({ generation_status: 'COMPLETED' }).where('id', '=', id).execute();
 
   it('creates a disabled test case in GENERATING and starts its burn-in', async () => {
     const shop = await application('Shop');
-    const res = await create({ name: '  Checkout with a saved card  ', goal: 'Buy the first product', applicationShortId: shop });
+    const res = await create({
+      name: '  Checkout with a saved card  ',
+      goal: 'Buy the first product',
+      applicationShortId: shop,
+    });
     expect(res.status).toBe(200);
     const id = res.body.testCase.id as string;
     expect(res.body).toEqual({
@@ -76,8 +101,11 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
   it('stores every optional field and returns it from GET', async () => {
     const shop = await application('Full');
     const config = (await ctx.call('POST', '/v1/configs', { name: 'LOGIN_EMAIL', value: 'qa@shop.test' })).body;
-    const secret = (await ctx.call('POST', '/v1/configs', { name: 'LOGIN_PASSWORD', value: 'hunter2', isSecret: true })).body;
-    const scenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Full cart', instructions: 'Add three products first' })).body;
+    const secret = (await ctx.call('POST', '/v1/configs', { name: 'LOGIN_PASSWORD', value: 'hunter2', isSecret: true }))
+      .body;
+    const scenario = (
+      await ctx.call('POST', '/v1/scenarios', { name: 'Full cart', instructions: 'Add three products first' })
+    ).body;
     const login = await testCase(shop, 'Log in');
     const search = await testCase(shop, 'Search');
 
@@ -130,7 +158,11 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
 
     // Recorded steps come back with their version.
     const steps = [{ action: 'click', locator: "getByRole('button', { name: 'Pay' })", description: 'Pay' }];
-    await ctx.db.updateTable('test_cases').set({ steps: JSON.stringify(steps), steps_version: 2 }).where('id', '=', id).execute();
+    await ctx.db
+      .updateTable('test_cases')
+      .set({ steps: JSON.stringify(steps), steps_version: 2 })
+      .where('id', '=', id)
+      .execute();
     expect((await ctx.call('GET', `/v1/test-cases/${id}`)).body.steps).toEqual({ version: 2, steps });
   });
 
@@ -152,7 +184,10 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
       [{ ...valid, scenarioShortId: 'cfg_a' }, /^scenarioShortId:/],
       [{ ...valid, resumeFromDependencyProjectTestCaseId: 'not-a-uuid' }, /^resumeFromDependencyProjectTestCaseId:/],
       [{ ...valid, waitForDependenciesProjectTestCaseIds: ['x'] }, /^waitForDependenciesProjectTestCaseIds\.0:/],
-      [{ ...valid, waitForDependenciesProjectTestCaseIds: [id, id.toUpperCase()] }, /^waitForDependenciesProjectTestCaseIds\.1: .*listed more than once/],
+      [
+        { ...valid, waitForDependenciesProjectTestCaseIds: [id, id.toUpperCase()] },
+        /^waitForDependenciesProjectTestCaseIds\.1: .*listed more than once/,
+      ],
       [{ ...valid, labels: ['a,b'] }, /^labels\.0: must not contain a comma/],
       [{ ...valid, labels: ['smoke', 'smoke'] }, /^labels\.1: label smoke is listed more than once/],
       [{ ...valid, labels: [''] }, /^labels\.0:/],
@@ -169,8 +204,11 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     const shop = await application('Referenced');
     const admin = await application('Admin');
     const theirApp = await application('Theirs', ctx.other.token);
-    const theirConfig = (await ctx.call('POST', '/v1/configs', { name: 'THEIR_SECRET', value: 'x' }, ctx.other.token)).body.shortId;
-    const theirScenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Theirs', instructions: 'x' }, ctx.other.token)).body.shortId;
+    const theirConfig = (await ctx.call('POST', '/v1/configs', { name: 'THEIR_SECRET', value: 'x' }, ctx.other.token))
+      .body.shortId;
+    const theirScenario = (
+      await ctx.call('POST', '/v1/scenarios', { name: 'Theirs', instructions: 'x' }, ctx.other.token)
+    ).body.shortId;
     const theirCase = await testCase(theirApp, 'Their case', {}, ctx.other.token);
     const myConfig = (await ctx.call('POST', '/v1/configs', { name: 'MINE', value: 'x' })).body.shortId;
     const mine = await testCase(shop, 'Mine');
@@ -201,7 +239,9 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     // Browser state carries over only within one application.
     const crossApp = await create({ ...valid, resumeFromDependencyProjectTestCaseId: adminCase });
     expect(crossApp.status).toBe(400);
-    expect(crossApp.body.message).toMatch(/^resumeFromDependencyProjectTestCaseId: Admin login \(.+\) belongs to another application/);
+    expect(crossApp.body.message).toMatch(
+      /^resumeFromDependencyProjectTestCaseId: Admin login \(.+\) belongs to another application/,
+    );
     // Waiting for a test case of another application is fine.
     await testCase(shop, 'Waits for admin', { waitForDependenciesProjectTestCaseIds: [adminCase] });
 
@@ -214,12 +254,22 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     const down = await createApiContext(kind, { temporalAddress: '127.0.0.1:1' });
     try {
       const shop = (await down.call('POST', '/v1/applications', { name: 'Offline' })).body.shortId;
-      const res = await down.call('POST', '/v1/test-cases', { name: 'Offline', goal: 'Anything', applicationShortId: shop });
+      const res = await down.call('POST', '/v1/test-cases', {
+        name: 'Offline',
+        goal: 'Anything',
+        applicationShortId: shop,
+      });
       expect(res.status).toBe(503);
-      expect(res.body.message).toMatch(/^Test case [0-9a-f-]{36} was saved, but its generation could not start \(.+\); it is marked FAILED$/);
+      expect(res.body.message).toMatch(
+        /^Test case [0-9a-f-]{36} was saved, but its generation could not start \(.+\); it is marked FAILED$/,
+      );
       const id = /^Test case ([0-9a-f-]{36})/.exec(res.body.message)![1]!;
       const got = await down.call('GET', `/v1/test-cases/${id}`);
-      expect(got.body).toMatchObject({ generationStatus: 'FAILED', isEnabled: false, failureReason: expect.stringMatching(/^could not start generation: .+/) });
+      expect(got.body).toMatchObject({
+        generationStatus: 'FAILED',
+        isEnabled: false,
+        failureReason: expect.stringMatching(/^could not start generation: .+/),
+      });
     } finally {
       await down.close();
     }
@@ -324,7 +374,12 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     expect(refused.body.message).toMatch(/test case has no recorded steps yet/);
     expect((await ctx.call('GET', path)).body).toEqual(original);
 
-    const updated = await ctx.call('PATCH', path, { name: 'Edited', goal: 'A new goal', expectedResult: null, labels: ['new', 'smoke'] });
+    const updated = await ctx.call('PATCH', path, {
+      name: 'Edited',
+      goal: 'A new goal',
+      expectedResult: null,
+      labels: ['new', 'smoke'],
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({
       ...original,
@@ -374,14 +429,32 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
       [
         { waitForDependenciesProjectTestCaseIds: [checkout] },
         400,
-        new RegExp(`^Dependency cycle: Login \\(${login}\\) → Checkout \\(${checkout}\\) → Cart \\(${cart}\\) → Login \\(${login}\\)`),
+        new RegExp(
+          `^Dependency cycle: Login \\(${login}\\) → Checkout \\(${checkout}\\) → Cart \\(${cart}\\) → Login \\(${login}\\)`,
+        ),
       ],
-      [{ resumeFromDependencyProjectTestCaseId: cart }, 400, new RegExp(`^Dependency cycle: Login \\(${login}\\) → Cart \\(${cart}\\) → Login`)],
-      [{ resumeFromDependencyProjectTestCaseId: login }, 400, /^resumeFromDependencyProjectTestCaseId: a test case cannot depend on itself/],
-      [{ waitForDependenciesProjectTestCaseIds: [login.toUpperCase()] }, 400, /^waitForDependenciesProjectTestCaseIds: a test case cannot depend on itself/],
+      [
+        { resumeFromDependencyProjectTestCaseId: cart },
+        400,
+        new RegExp(`^Dependency cycle: Login \\(${login}\\) → Cart \\(${cart}\\) → Login`),
+      ],
+      [
+        { resumeFromDependencyProjectTestCaseId: login },
+        400,
+        /^resumeFromDependencyProjectTestCaseId: a test case cannot depend on itself/,
+      ],
+      [
+        { waitForDependenciesProjectTestCaseIds: [login.toUpperCase()] },
+        400,
+        /^waitForDependenciesProjectTestCaseIds: a test case cannot depend on itself/,
+      ],
       [{ resumeFromDependencyProjectTestCaseId: adminCase }, 400, /belongs to another application/],
       [{ waitForDependenciesProjectTestCaseIds: [theirCase] }, 404, new RegExp(`^Test case not found: ${theirCase}$`)],
-      [{ resumeFromDependencyProjectTestCaseId: theirCase, name: 'Not applied' }, 404, new RegExp(`^Test case not found: ${theirCase}$`)],
+      [
+        { resumeFromDependencyProjectTestCaseId: theirCase, name: 'Not applied' },
+        404,
+        new RegExp(`^Test case not found: ${theirCase}$`),
+      ],
     ];
     for (const [body, status, message] of rejected) {
       const res = await ctx.call('PATCH', loginPath, { name: 'Not applied', ...body });
@@ -394,9 +467,15 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     const cartPath = `/v1/test-cases/${cart}`;
     const rewired = await ctx.call('PATCH', cartPath, { waitForDependenciesProjectTestCaseIds: [adminCase] });
     expect(rewired.status).toBe(200);
-    expect(rewired.body).toMatchObject({ resumeFromDependencyProjectTestCaseId: login, waitForDependenciesProjectTestCaseIds: [adminCase] });
+    expect(rewired.body).toMatchObject({
+      resumeFromDependencyProjectTestCaseId: login,
+      waitForDependenciesProjectTestCaseIds: [adminCase],
+    });
     const cleared = await ctx.call('PATCH', cartPath, { resumeFromDependencyProjectTestCaseId: null });
-    expect(cleared.body).toMatchObject({ resumeFromDependencyProjectTestCaseId: null, waitForDependenciesProjectTestCaseIds: [adminCase] });
+    expect(cleared.body).toMatchObject({
+      resumeFromDependencyProjectTestCaseId: null,
+      waitForDependenciesProjectTestCaseIds: [adminCase],
+    });
     // Cart no longer depends on Login, so Login may now wait for Checkout (→ Cart → Admin).
     const waits = await ctx.call('PATCH', loginPath, { waitForDependenciesProjectTestCaseIds: [checkout] });
     expect(waits.status).toBe(200);
@@ -435,7 +514,12 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
   });
 
   it("hides another project's test cases on every route", async () => {
-    const theirs = await testCase(await application('Hidden', ctx.other.token), 'Hidden case', { labels: ['hidden'] }, ctx.other.token);
+    const theirs = await testCase(
+      await application('Hidden', ctx.other.token),
+      'Hidden case',
+      { labels: ['hidden'] },
+      ctx.other.token,
+    );
     await markGenerated(theirs);
     const path = `/v1/test-cases/${theirs}`;
     for (const [method, body] of [
@@ -451,6 +535,9 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     const listed = await ctx.call('GET', '/v1/test-cases?limit=200');
     expect(listed.body.testCases.map((t: { id: string }) => t.id)).not.toContain(theirs);
     expect((await ctx.call('GET', '/v1/test-cases?labels=hidden')).body).toMatchObject({ testCases: [], total: 0 });
-    expect((await ctx.call('GET', path, undefined, ctx.other.token)).body).toMatchObject({ name: 'Hidden case', isEnabled: false });
+    expect((await ctx.call('GET', path, undefined, ctx.other.token)).body).toMatchObject({
+      name: 'Hidden case',
+      isEnabled: false,
+    });
   });
 });

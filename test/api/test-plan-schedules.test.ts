@@ -15,12 +15,24 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
   async function createPlan(name: string, token = ctx.tenant.token) {
     const res = await ctx.call('POST', '/v1/test-plans', { name }, token);
     expect(res.status).toBe(201);
-    const row = await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', res.body.shortId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('test_plans')
+      .select('id')
+      .where('short_id', '=', res.body.shortId)
+      .executeTakeFirstOrThrow();
     return { shortId: res.body.shortId as string, id: row.id };
   }
 
   const path = (p: { shortId: string }) => `/v1/test-plans/${p.shortId}/schedules`;
-  const rowCount = async () => Number((await ctx.db.selectFrom('test_plan_schedules').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const rowCount = async () =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom('test_plan_schedules')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const handle = async (id: string) => (await ctx.deps.temporal.get()).schedule.getHandle(`plan-schedule:${id}`);
 
   beforeAll(async () => {
@@ -34,20 +46,41 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
     const created = await ctx.call('POST', path(plan), { cron: '0 6 * * 1-5', description: ' Weekday mornings ' });
     expect(created.status).toBe(201);
     const { id } = created.body;
-    expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), cron: '0 6 * * 1-5', description: 'Weekday mornings', nextRunTimes: expect.any(Array), createdAt: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      cron: '0 6 * * 1-5',
+      description: 'Weekday mornings',
+      nextRunTimes: expect.any(Array),
+      createdAt: expect.any(String),
+    });
     expect(created.body.nextRunTimes).toHaveLength(3);
     for (const time of created.body.nextRunTimes.map((t: string) => new Date(t))) {
       expect([time.getUTCHours(), time.getUTCMinutes(), time.getUTCSeconds()]).toEqual([6, 0, 0]);
       expect([1, 2, 3, 4, 5]).toContain(time.getUTCDay());
       expect(time.getTime()).toBeGreaterThan(Date.now());
     }
-    const row = await ctx.db.selectFrom('test_plan_schedules').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ test_plan_id: plan.id, cron: '0 6 * * 1-5', description: 'Weekday mornings', temporal_schedule_id: `plan-schedule:${id}` });
+    const row = await ctx.db
+      .selectFrom('test_plan_schedules')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      test_plan_id: plan.id,
+      cron: '0 6 * * 1-5',
+      description: 'Weekday mornings',
+      temporal_schedule_id: `plan-schedule:${id}`,
+    });
 
     // The Temporal Schedule starts scheduledPlanRun on the API's task queue with the plan, one run at a time.
     const described = await (await handle(id)).describe();
-    expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'scheduledPlanRun', taskQueue: ctx.deps.temporal.taskQueue });
-    expect(described.action.args).toEqual([{ projectId: ctx.tenant.projectId, testPlanId: plan.id, scheduleId: `plan-schedule:${id}`, concurrency: 100 }]);
+    expect(described.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'scheduledPlanRun',
+      taskQueue: ctx.deps.temporal.taskQueue,
+    });
+    expect(described.action.args).toEqual([
+      { projectId: ctx.tenant.projectId, testPlanId: plan.id, scheduleId: `plan-schedule:${id}`, concurrency: 100 },
+    ]);
     expect(described.policies.overlap).toBe('BUFFER_ONE');
     expect(described.memo).toMatchObject({ testPlanId: plan.id, description: 'Weekday mornings' });
     expect(described.state.paused).toBe(false);
@@ -57,7 +90,10 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
     expect(second.body.description).toBeNull();
     const list = await ctx.call('GET', path(plan));
     expect(list.status).toBe(200);
-    expect(list.body.schedules.map((s: any) => [s.id, s.cron])).toEqual([[id, '0 6 * * 1-5'], [second.body.id, '@daily']]);
+    expect(list.body.schedules.map((s: any) => [s.id, s.cron])).toEqual([
+      [id, '0 6 * * 1-5'],
+      [second.body.id, '@daily'],
+    ]);
     expect(list.body.schedules[0].nextRunTimes).toEqual(created.body.nextRunTimes);
     expect(list.body.schedules[1].nextRunTimes[0]).toMatch(/T00:00:00\.000Z$/);
 
@@ -72,12 +108,21 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
   });
 
   it("accepts Temporal's forms: shorthands, @every, time zones, a year field, a leading second", async () => {
-    const forms = ['@hourly', '@every 90m', '@every 1h/15m', 'CRON_TZ=Europe/Paris 0 9 * * mon-fri', '0 12 1 jan * 2099', '30 0 12 * * * 2099', '*/15 9-17 * * 1-5'];
+    const forms = [
+      '@hourly',
+      '@every 90m',
+      '@every 1h/15m',
+      'CRON_TZ=Europe/Paris 0 9 * * mon-fri',
+      '0 12 1 jan * 2099',
+      '30 0 12 * * * 2099',
+      '*/15 9-17 * * 1-5',
+    ];
     for (const cron of forms) {
       const res = await ctx.call('POST', path(plan), { cron });
       expect(res.status, `${cron}: ${JSON.stringify(res.body)}`).toBe(201);
       if (cron.startsWith('CRON_TZ=Europe/Paris')) {
-        const parisHour = (t: string) => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: 'numeric' }).format(new Date(t));
+        const parisHour = (t: string) =>
+          new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: 'numeric' }).format(new Date(t));
         expect(res.body.nextRunTimes.map(parisHour)).toEqual(['09', '09', '09']);
       }
       if (cron === '30 0 12 * * * 2099') expect(res.body.nextRunTimes[0]).toBe('2099-01-01T12:00:30.000Z');
@@ -131,7 +176,9 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
     expect((await ctx.call('DELETE', `${path(plan)}/not-a-uuid`)).status).toBe(400);
     expect((await (await handle(theirs.body.id)).describe()).scheduleId).toBe(`plan-schedule:${theirs.body.id}`);
 
-    expect((await ctx.call('DELETE', `${path(otherPlan)}/${theirs.body.id}`, undefined, ctx.other.token)).status).toBe(200);
+    expect((await ctx.call('DELETE', `${path(otherPlan)}/${theirs.body.id}`, undefined, ctx.other.token)).status).toBe(
+      200,
+    );
   });
 
   it('deletePlanSchedules removes every schedule of a plan, in Temporal and in the database', async () => {
@@ -166,12 +213,29 @@ describe('test plan schedules without Temporal', () => {
       expect(await down.db.selectFrom('test_plan_schedules').selectAll().execute()).toEqual([]);
 
       // A row written while Temporal was up: listed, without next run times; its deletion waits for Temporal.
-      const planId = (await down.db.selectFrom('test_plans').select('id').where('short_id', '=', offline.shortId).executeTakeFirstOrThrow()).id;
+      const planId = (
+        await down.db
+          .selectFrom('test_plans')
+          .select('id')
+          .where('short_id', '=', offline.shortId)
+          .executeTakeFirstOrThrow()
+      ).id;
       const id = crypto.randomUUID();
-      await down.db.insertInto('test_plan_schedules').values({ id, test_plan_id: planId, cron: '0 5 * * *', description: null, temporal_schedule_id: `plan-schedule:${id}` }).execute();
+      await down.db
+        .insertInto('test_plan_schedules')
+        .values({
+          id,
+          test_plan_id: planId,
+          cron: '0 5 * * *',
+          description: null,
+          temporal_schedule_id: `plan-schedule:${id}`,
+        })
+        .execute();
       const list = await down.call('GET', path(offline));
       expect(list.status).toBe(200);
-      expect(list.body.schedules).toEqual([{ id, cron: '0 5 * * *', description: null, createdAt: expect.any(String) }]);
+      expect(list.body.schedules).toEqual([
+        { id, cron: '0 5 * * *', description: null, createdAt: expect.any(String) },
+      ]);
       const kept = await down.call('DELETE', `${path(offline)}/${id}`);
       expect(kept.status).toBe(503);
       expect(await down.db.selectFrom('test_plan_schedules').select('id').execute()).toEqual([{ id }]);

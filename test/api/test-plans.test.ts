@@ -16,25 +16,47 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
   /** An application with one environment, through the API, as `token`'s project. */
   async function application(name: string, token = ctx.tenant.token) {
     const app = (await ctx.call('POST', '/v1/applications', { name }, token)).body;
-    const env = (await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Staging', url: `https://${app.shortId}.test` }, token)).body;
-    const row = await ctx.db.selectFrom('applications').select(['id', 'project_id']).where('short_id', '=', app.shortId).executeTakeFirstOrThrow();
+    const env = (
+      await ctx.call(
+        'POST',
+        `/v1/applications/${app.shortId}/environments`,
+        { name: 'Staging', url: `https://${app.shortId}.test` },
+        token,
+      )
+    ).body;
+    const row = await ctx.db
+      .selectFrom('applications')
+      .select(['id', 'project_id'])
+      .where('short_id', '=', app.shortId)
+      .executeTakeFirstOrThrow();
     return { shortId: app.shortId as string, id: row.id, projectId: row.project_id, envShortId: env.shortId as string };
   }
 
   /** Test cases have no API yet: insert the row directly. */
   async function testCase(app: { id: string; projectId: string }, name: string): Promise<string> {
     const id = randomUUID();
-    await ctx.db.insertInto('test_cases').values({ id, project_id: app.projectId, application_id: app.id, name, goal: `Goal of ${name}` }).execute();
+    await ctx.db
+      .insertInto('test_cases')
+      .values({ id, project_id: app.projectId, application_id: app.id, name, goal: `Goal of ${name}` })
+      .execute();
     return id;
   }
 
   const planNames = async (token = ctx.tenant.token) =>
-    (await ctx.call('GET', '/v1/test-plans', undefined, token)).body.testPlans.map((p: { name: string }) => p.name) as string[];
+    (await ctx.call('GET', '/v1/test-plans', undefined, token)).body.testPlans.map(
+      (p: { name: string }) => p.name,
+    ) as string[];
 
   it('creates a plan with test cases, per-application parameters and notifications, and reads it back', async () => {
     const shop = await application('Shop');
     const admin = await application('Admin');
-    const preset = (await ctx.call('POST', '/v1/device-presets', { name: 'Phone', viewport: { width: 390, height: 844 }, isMobile: true })).body;
+    const preset = (
+      await ctx.call('POST', '/v1/device-presets', {
+        name: 'Phone',
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+      })
+    ).body;
     const checkout = await testCase(shop, 'Checkout');
     const login = await testCase(admin, 'Admin login');
 
@@ -85,16 +107,32 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     expect(list.status).toBe(200);
     expect(list.body.testPlans).toContainEqual(created.body);
 
-    const project = await ctx.db.selectFrom('projects').select('default_test_plan_id').where('id', '=', ctx.tenant.projectId).executeTakeFirstOrThrow();
-    const planRow = await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', created.body.shortId).executeTakeFirstOrThrow();
+    const project = await ctx.db
+      .selectFrom('projects')
+      .select('default_test_plan_id')
+      .where('id', '=', ctx.tenant.projectId)
+      .executeTakeFirstOrThrow();
+    const planRow = await ctx.db
+      .selectFrom('test_plans')
+      .select('id')
+      .where('short_id', '=', created.body.shortId)
+      .executeTakeFirstOrThrow();
     expect(project.default_test_plan_id).toBe(planRow.id);
-    const emailRows = await ctx.db.selectFrom('test_plan_notifications').select('target').where('test_plan_id', '=', planRow.id).where('channel', '=', 'email').execute();
+    const emailRows = await ctx.db
+      .selectFrom('test_plan_notifications')
+      .select('target')
+      .where('test_plan_id', '=', planRow.id)
+      .where('channel', '=', 'email')
+      .execute();
     expect(emailRows.map((r) => r.target).sort()).toEqual(['dev@shop.test', 'qa@shop.test']);
   });
 
   it('updates a plan: lists are replaced, absent fields and notification channels kept', async () => {
     const shop = await application('Store');
-    const second = await ctx.call('POST', `/v1/applications/${shop.shortId}/environments`, { name: 'Production', url: 'https://store.test' });
+    const second = await ctx.call('POST', `/v1/applications/${shop.shortId}/environments`, {
+      name: 'Production',
+      url: 'https://store.test',
+    });
     const [a, b, c] = [await testCase(shop, 'A'), await testCase(shop, 'B'), await testCase(shop, 'C')];
     const plan = (
       await ctx.call('POST', '/v1/test-plans', {
@@ -112,7 +150,9 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
       name: 'Nightly full',
       description: null,
       testCaseIds: [c, a],
-      applications: [{ applicationShortId: shop.shortId, environmentShortId: second.body.shortId, devicePresetShortId: null }],
+      applications: [
+        { applicationShortId: shop.shortId, environmentShortId: second.body.shortId, devicePresetShortId: null },
+      ],
       notifications: { email: null },
     });
     expect(updated.status).toBe(200);
@@ -124,8 +164,13 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
         { id: c, name: 'C', applicationShortId: shop.shortId },
         { id: a, name: 'A', applicationShortId: shop.shortId },
       ],
-      applications: [{ applicationShortId: shop.shortId, environmentShortId: second.body.shortId, devicePresetShortId: null }],
-      notifications: { email: null, slack: { webhookUrl: 'https://chat.test/hook', channel: null, notifyOn: 'failure' } },
+      applications: [
+        { applicationShortId: shop.shortId, environmentShortId: second.body.shortId, devicePresetShortId: null },
+      ],
+      notifications: {
+        email: null,
+        slack: { webhookUrl: 'https://chat.test/hook', channel: null, notifyOn: 'failure' },
+      },
       createdAt: plan.createdAt,
     });
     expect(Date.parse(updated.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(plan.updatedAt));
@@ -136,8 +181,16 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     expect(owned.body).toEqual({ ...updated.body, owner: 'night-shift', updatedAt: owned.body.updatedAt });
 
     // Empty lists clear them.
-    const emptied = await ctx.call('PATCH', path, { testCaseIds: [], applications: [], notifications: { slack: null } });
-    expect(emptied.body).toMatchObject({ testCases: [], applications: [], notifications: { email: null, slack: null } });
+    const emptied = await ctx.call('PATCH', path, {
+      testCaseIds: [],
+      applications: [],
+      notifications: { slack: null },
+    });
+    expect(emptied.body).toMatchObject({
+      testCases: [],
+      applications: [],
+      notifications: { email: null, slack: null },
+    });
   });
 
   it("keeps one default plan per project: the first one, then whichever is set, none after it's deleted", async () => {
@@ -145,7 +198,13 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     const tenant = await seedProject(ctx.db, { organization: 'Initech', project: 'Defaults' });
     const as = (method: string, path: string, body?: unknown) => ctx.call(method, path, body, tenant.token);
     const defaultPlanId = async () =>
-      (await ctx.db.selectFrom('projects').select('default_test_plan_id').where('id', '=', tenant.projectId).executeTakeFirstOrThrow()).default_test_plan_id;
+      (
+        await ctx.db
+          .selectFrom('projects')
+          .select('default_test_plan_id')
+          .where('id', '=', tenant.projectId)
+          .executeTakeFirstOrThrow()
+      ).default_test_plan_id;
 
     const first = (await as('POST', '/v1/test-plans', { name: 'First' })).body;
     expect(first.isDefault).toBe(true);
@@ -158,8 +217,15 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
 
     const third = (await as('POST', '/v1/test-plans', { name: 'Third', isDefault: true })).body;
     expect(third.isDefault).toBe(true);
-    const flags = (await as('GET', '/v1/test-plans')).body.testPlans.map((p: { name: string; isDefault: boolean }) => [p.name, p.isDefault]);
-    expect(flags).toEqual([['First', false], ['Second', false], ['Third', true]]);
+    const flags = (await as('GET', '/v1/test-plans')).body.testPlans.map((p: { name: string; isDefault: boolean }) => [
+      p.name,
+      p.isDefault,
+    ]);
+    expect(flags).toEqual([
+      ['First', false],
+      ['Second', false],
+      ['Third', true],
+    ]);
 
     // Unsetting a plan that is not the default changes nothing; unsetting the default leaves none.
     await as('PATCH', `/v1/test-plans/${first.shortId}`, { isDefault: false });
@@ -170,7 +236,9 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     await as('PATCH', `/v1/test-plans/${second.shortId}`, { isDefault: true });
     expect((await as('DELETE', `/v1/test-plans/${second.shortId}`)).body).toEqual({ deleted: true });
     expect(await defaultPlanId()).toBeNull();
-    expect((await as('GET', '/v1/test-plans')).body.testPlans.some((p: { isDefault: boolean }) => p.isDefault)).toBe(false);
+    expect((await as('GET', '/v1/test-plans')).body.testPlans.some((p: { isDefault: boolean }) => p.isDefault)).toBe(
+      false,
+    );
 
     // A plan created explicitly as not default stays so even when the project has none.
     expect((await as('POST', '/v1/test-plans', { name: 'Fourth', isDefault: false })).body.isDefault).toBe(false);
@@ -184,17 +252,38 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     const cases: [unknown, RegExp][] = [
       [{ description: 'no name' }, /name/],
       [{ name: 'N'.repeat(121) }, /name/],
-      [{ name: 'P', applications: [{ applicationShortId: shop.shortId }] }, /applications\.0\.environmentShortId: environment is required and cannot be cleared/],
-      [{ name: 'P', applications: [{ ...entry, environmentShortId: null }] }, /applications\.0\.environmentShortId: environment is required and cannot be cleared/],
+      [
+        { name: 'P', applications: [{ applicationShortId: shop.shortId }] },
+        /applications\.0\.environmentShortId: environment is required and cannot be cleared/,
+      ],
+      [
+        { name: 'P', applications: [{ ...entry, environmentShortId: null }] },
+        /applications\.0\.environmentShortId: environment is required and cannot be cleared/,
+      ],
       [{ name: 'P', applications: [{ ...entry, environmentShortId: 'app_x' }] }, /applications\.0\.environmentShortId/],
       [{ name: 'P', applications: [entry, entry] }, /applications\.1\.applicationShortId: .*listed more than once/],
       [{ name: 'P', testCaseIds: ['not-a-uuid'] }, /testCaseIds\.0/],
       [{ name: 'P', testCaseIds: [randomUUID()].flatMap((id) => [id, id]) }, /testCaseIds\.1: .*listed more than once/],
-      [{ name: 'P', notifications: { email: { recipients: ['not an email'] } } }, /notifications\.email\.recipients\.0/],
+      [
+        { name: 'P', notifications: { email: { recipients: ['not an email'] } } },
+        /notifications\.email\.recipients\.0/,
+      ],
       [{ name: 'P', notifications: { email: { recipients: [] } } }, /notifications\.email\.recipients/],
-      [{ name: 'P', notifications: { email: { recipients: Array.from({ length: 21 }, (_, i) => `u${i}@shop.test`) } } }, /notifications\.email\.recipients/],
-      [{ name: 'P', notifications: { email: { recipients: ['a@shop.test'], notifyOn: 'sometimes' } } }, /notifications\.email\.notifyOn/],
-      [{ name: 'P', notifications: { slack: { webhookUrl: 'ftp://hooks.test/x' } } }, /notifications\.slack\.webhookUrl/],
+      [
+        {
+          name: 'P',
+          notifications: { email: { recipients: Array.from({ length: 21 }, (_, i) => `u${i}@shop.test`) } },
+        },
+        /notifications\.email\.recipients/,
+      ],
+      [
+        { name: 'P', notifications: { email: { recipients: ['a@shop.test'], notifyOn: 'sometimes' } } },
+        /notifications\.email\.notifyOn/,
+      ],
+      [
+        { name: 'P', notifications: { slack: { webhookUrl: 'ftp://hooks.test/x' } } },
+        /notifications\.slack\.webhookUrl/,
+      ],
       [{ name: 'P', notifications: { slack: { channel: '#qa' } } }, /notifications\.slack\.webhookUrl/],
       [{ name: 'P', isDefault: 'yes' }, /isDefault/],
     ];
@@ -223,7 +312,14 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     const other = await application('Sibling');
     const theirs = await application('Theirs', ctx.other.token);
     const theirCase = await testCase(theirs, 'Their case');
-    const theirPreset = (await ctx.call('POST', '/v1/device-presets', { name: 'Their phone', viewport: { width: 390, height: 844 } }, ctx.other.token)).body;
+    const theirPreset = (
+      await ctx.call(
+        'POST',
+        '/v1/device-presets',
+        { name: 'Their phone', viewport: { width: 390, height: 844 } },
+        ctx.other.token,
+      )
+    ).body;
     const mine = await testCase(shop, 'Mine');
     const before = await planNames();
     const unknownCase = randomUUID();
@@ -231,12 +327,36 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     const cases: [unknown, string][] = [
       [{ name: 'P', testCaseIds: [mine, unknownCase] }, `Test case not found: ${unknownCase}`],
       [{ name: 'P', testCaseIds: [theirCase] }, `Test case not found: ${theirCase}`],
-      [{ name: 'P', applications: [{ applicationShortId: 'app_doesnotexist', environmentShortId: shop.envShortId }] }, 'Application not found'],
-      [{ name: 'P', applications: [{ applicationShortId: theirs.shortId, environmentShortId: theirs.envShortId }] }, 'Application not found'],
+      [
+        { name: 'P', applications: [{ applicationShortId: 'app_doesnotexist', environmentShortId: shop.envShortId }] },
+        'Application not found',
+      ],
+      [
+        { name: 'P', applications: [{ applicationShortId: theirs.shortId, environmentShortId: theirs.envShortId }] },
+        'Application not found',
+      ],
       // An environment of the project, but of another application.
-      [{ name: 'P', applications: [{ applicationShortId: shop.shortId, environmentShortId: other.envShortId }] }, 'Environment not found'],
-      [{ name: 'P', applications: [{ applicationShortId: shop.shortId, environmentShortId: theirs.envShortId }] }, 'Environment not found'],
-      [{ name: 'P', applications: [{ applicationShortId: shop.shortId, environmentShortId: shop.envShortId, devicePresetShortId: theirPreset.shortId }] }, 'Device preset not found'],
+      [
+        { name: 'P', applications: [{ applicationShortId: shop.shortId, environmentShortId: other.envShortId }] },
+        'Environment not found',
+      ],
+      [
+        { name: 'P', applications: [{ applicationShortId: shop.shortId, environmentShortId: theirs.envShortId }] },
+        'Environment not found',
+      ],
+      [
+        {
+          name: 'P',
+          applications: [
+            {
+              applicationShortId: shop.shortId,
+              environmentShortId: shop.envShortId,
+              devicePresetShortId: theirPreset.shortId,
+            },
+          ],
+        },
+        'Device preset not found',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await ctx.call('POST', '/v1/test-plans', body);
@@ -268,19 +388,32 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
 
   it('answers 404 for unknown plan ids and 400 for malformed ones', async () => {
     await expectUnknownAndMalformedIds(ctx, {
-      path: '/v1/test-plans', unknown: ['pln_doesnotexist', 'pln-smoke_doesnotexist'], malformed: 'plan_x', message: 'Test plan not found', param: 'testPlanShortId', patch: { name: 'X' },
+      path: '/v1/test-plans',
+      unknown: ['pln_doesnotexist', 'pln-smoke_doesnotexist'],
+      malformed: 'plan_x',
+      message: 'Test plan not found',
+      param: 'testPlanShortId',
+      patch: { name: 'X' },
     });
   });
 
   it('follows what happens to the things it references', async () => {
     const shop = await application('Followed');
-    const preset = (await ctx.call('POST', '/v1/device-presets', { name: 'Tablet', viewport: { width: 820, height: 1180 } })).body;
+    const preset = (
+      await ctx.call('POST', '/v1/device-presets', { name: 'Tablet', viewport: { width: 820, height: 1180 } })
+    ).body;
     const [kept, removed] = [await testCase(shop, 'Kept'), await testCase(shop, 'Removed')];
     const plan = (
       await ctx.call('POST', '/v1/test-plans', {
         name: 'Followed',
         testCaseIds: [kept, removed],
-        applications: [{ applicationShortId: shop.shortId, environmentShortId: shop.envShortId, devicePresetShortId: preset.shortId }],
+        applications: [
+          {
+            applicationShortId: shop.shortId,
+            environmentShortId: shop.envShortId,
+            devicePresetShortId: preset.shortId,
+          },
+        ],
       })
     ).body;
     const path = `/v1/test-plans/${plan.shortId}`;
@@ -294,15 +427,31 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     await ctx.call('DELETE', `/v1/device-presets/${preset.shortId}`);
     await ctx.db.deleteFrom('test_cases').where('id', '=', removed).execute();
     const after = (await ctx.call('GET', path)).body;
-    expect(after.applications).toEqual([{ applicationShortId: shop.shortId, environmentShortId: shop.envShortId, devicePresetShortId: null }]);
+    expect(after.applications).toEqual([
+      { applicationShortId: shop.shortId, environmentShortId: shop.envShortId, devicePresetShortId: null },
+    ]);
     expect(after.testCases.map((t: { id: string }) => t.id)).toEqual([kept]);
 
     // Deleting the plan removes its lists with it.
-    const planId = (await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', plan.shortId).executeTakeFirstOrThrow()).id;
+    const planId = (
+      await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', plan.shortId).executeTakeFirstOrThrow()
+    ).id;
     expect((await ctx.call('DELETE', path)).body).toEqual({ deleted: true });
     expect((await ctx.call('GET', path)).status).toBe(404);
-    expect(await ctx.db.selectFrom('test_plan_test_cases').select('test_case_id').where('test_plan_id', '=', planId).execute()).toEqual([]);
-    expect(await ctx.db.selectFrom('test_plan_applications').select('application_id').where('test_plan_id', '=', planId).execute()).toEqual([]);
+    expect(
+      await ctx.db
+        .selectFrom('test_plan_test_cases')
+        .select('test_case_id')
+        .where('test_plan_id', '=', planId)
+        .execute(),
+    ).toEqual([]);
+    expect(
+      await ctx.db
+        .selectFrom('test_plan_applications')
+        .select('application_id')
+        .where('test_plan_id', '=', planId)
+        .execute(),
+    ).toEqual([]);
   });
 
   it('requireTestPlan (used by the run and schedule endpoints) is scoped to the project', async () => {
@@ -322,7 +471,11 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
       await ctx.call(
         'POST',
         '/v1/test-plans',
-        { name: 'Their plan', testCaseIds: [theirCase], applications: [{ applicationShortId: theirApp.shortId, environmentShortId: theirApp.envShortId }] },
+        {
+          name: 'Their plan',
+          testCaseIds: [theirCase],
+          applications: [{ applicationShortId: theirApp.shortId, environmentShortId: theirApp.envShortId }],
+        },
         ctx.other.token,
       )
     ).body;
@@ -338,9 +491,21 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
       expect(res.body.message).toBe('Test plan not found');
     }
     expect(await planNames()).not.toContain('Their plan');
-    expect((await ctx.call('GET', `/v1/test-plans/${theirs.shortId}`, undefined, ctx.other.token)).body).toEqual(theirs);
-    const mine = await ctx.db.selectFrom('projects').select('default_test_plan_id').where('id', '=', ctx.tenant.projectId).executeTakeFirstOrThrow();
-    const theirId = (await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', theirs.shortId).executeTakeFirstOrThrow()).id;
+    expect((await ctx.call('GET', `/v1/test-plans/${theirs.shortId}`, undefined, ctx.other.token)).body).toEqual(
+      theirs,
+    );
+    const mine = await ctx.db
+      .selectFrom('projects')
+      .select('default_test_plan_id')
+      .where('id', '=', ctx.tenant.projectId)
+      .executeTakeFirstOrThrow();
+    const theirId = (
+      await ctx.db
+        .selectFrom('test_plans')
+        .select('id')
+        .where('short_id', '=', theirs.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
     expect(mine.default_test_plan_id).not.toBe(theirId);
   });
 });

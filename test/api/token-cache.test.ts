@@ -25,7 +25,7 @@ describe.each(databaseKinds)('token lookups are cached, and revoke/suspend apply
     expect(await status(ctx.tenant.token)).toBe(200);
   });
 
-  it("suspending an organization gives its tokens 403 at once, and lifting it gives them back", async () => {
+  it('suspending an organization gives its tokens 403 at once, and lifting it gives them back', async () => {
     const org = await seedProject(ctx.db, { organization: 'Initech', project: 'Portal' });
     expect(await status(org.token)).toBe(200);
     await setOrganizationSuspended(ctx.db, org.organizationId, true);
@@ -80,7 +80,10 @@ describe.each(databaseKinds)('token lookups are cached, and revoke/suspend apply
       expect(feed.listening).toBe(true);
       // The server ends the listening session (a restart or failover would), and the token is revoked before
       // the feed is back: that notification is lost, so the feed must drop the cache when it listens again.
-      await elsewhere("select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and datname = current_database()", []);
+      await elsewhere(
+        "select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and datname = current_database()",
+        [],
+      );
       await elsewhere('update api_tokens set revoked_at = now() where id = $1', [id]);
       expect(await statusWithin(token, 401, soon)).toBe(401);
       const deadline = Date.now() + soon;

@@ -13,7 +13,10 @@ import { githubExample, gitlabMergeRequestEvent, type Payload } from '../support
 // project's secret) gets one and the same 401, and leaves no delivery row, no merge-request row, no workflow and
 // no log line with payload data. Real example payloads (@octokit/webhooks-examples), signed as the providers sign.
 
-const githubRefused = { status: 401, body: { message: 'Unauthorized: X-Hub-Signature-256 is missing or does not match' } };
+const githubRefused = {
+  status: 401,
+  body: { message: 'Unauthorized: X-Hub-Signature-256 is missing or does not match' },
+};
 const gitlabRefused = { status: 401, body: { message: 'Unauthorized: X-Gitlab-Token is missing or does not match' } };
 const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
@@ -39,9 +42,21 @@ describe('webhooks verify before anything else', () => {
     gl.addProject(gitlabRepo);
     gl.addToken('glpat-probe', [gitlabRepo]);
     const created = [
-      await ctx.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: String(appId), privateKey: app.privateKey, webhookSecret: secret, baseUrl: gh.url }),
+      await ctx.call('POST', '/v1/git-integrations', {
+        provider: 'github',
+        auth: 'app',
+        appId: String(appId),
+        privateKey: app.privateKey,
+        webhookSecret: secret,
+        baseUrl: gh.url,
+      }),
       await ctx.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-probe', baseUrl: gl.url }),
-      await ctx.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'token', token: 'ghp_other', webhookSecret: otherSecret }, ctx.other.token),
+      await ctx.call(
+        'POST',
+        '/v1/git-integrations',
+        { provider: 'github', auth: 'token', token: 'ghp_other', webhookSecret: otherSecret },
+        ctx.other.token,
+      ),
       await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: repo }),
       await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo }),
     ];
@@ -52,7 +67,11 @@ describe('webhooks verify before anything else', () => {
   });
 
   const post = async (path: string, body: string, headers: Record<string, string>) => {
-    const res = await ctx.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const res = await ctx.app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     return { status: res.status, body: (await res.json()) as { message: string } };
   };
   const pullRequest = (repository: string): Payload => {
@@ -68,14 +87,20 @@ describe('webhooks verify before anything else', () => {
   });
   const nothingRecorded = async (before: Awaited<ReturnType<typeof recorded>>, workflowId: string) => {
     expect(await recorded()).toEqual(before);
-    await expect((await ctx.deps.temporal.get()).workflow.getHandle(workflowId).describe()).rejects.toThrow(/not found/i);
+    await expect((await ctx.deps.temporal.get()).workflow.getHandle(workflowId).describe()).rejects.toThrow(
+      /not found/i,
+    );
     expect(logLines.filter((l) => l.includes(marker) || l.includes(repo) || l.includes(unknownRepo))).toEqual([]);
   };
 
   it('GitHub: every unauthenticated probe is the same 401, ping included, and nothing is recorded or logged', async () => {
     const body = JSON.stringify(pullRequest(repo));
     const unknown = JSON.stringify(pullRequest(unknownRepo));
-    const ping = JSON.stringify({ ...githubExample('ping', (p) => p.repository !== undefined), zen: marker, repository: { full_name: repo } });
+    const ping = JSON.stringify({
+      ...githubExample('ping', (p) => p.repository !== undefined),
+      zen: marker,
+      repository: { full_name: repo },
+    });
     const base = (event: string) => ({ 'x-github-event': event, 'x-github-delivery': randomUUID() });
     const workflowId = workflowIds.mergeRequestReview('github', repo, 2);
     const before = await recorded();
@@ -84,30 +109,74 @@ describe('webhooks verify before anything else', () => {
       ['a wrong signature', body, { ...base('pull_request'), 'x-hub-signature-256': sign('guess', body) }],
       ['an empty signature', body, { ...base('pull_request'), 'x-hub-signature-256': '' }],
       ['a signature that is not hex', body, { ...base('pull_request'), 'x-hub-signature-256': 'sha256=zz' }],
-      ['the right secret over other bytes', body, { ...base('pull_request'), 'x-hub-signature-256': sign(secret, body + ' ') }],
-      ['another project\'s secret', body, { ...base('pull_request'), 'x-hub-signature-256': sign(otherSecret, body) }],
+      [
+        'the right secret over other bytes',
+        body,
+        { ...base('pull_request'), 'x-hub-signature-256': sign(secret, body + ' ') },
+      ],
+      ["another project's secret", body, { ...base('pull_request'), 'x-hub-signature-256': sign(otherSecret, body) }],
       ['an unknown repository, unsigned', unknown, base('pull_request')],
-      ['an unknown repository signed with a real secret', unknown, { ...base('pull_request'), 'x-hub-signature-256': sign(secret, unknown) }],
+      [
+        'an unknown repository signed with a real secret',
+        unknown,
+        { ...base('pull_request'), 'x-hub-signature-256': sign(secret, unknown) },
+      ],
       ['an unsigned ping', ping, base('ping')],
       ['a ping with a wrong signature', ping, { ...base('ping'), 'x-hub-signature-256': sign('guess', ping) }],
-      ['a body that is not JSON, signed', `{${marker}`, { ...base('pull_request'), 'x-hub-signature-256': sign(secret, `{${marker}`) }],
+      [
+        'a body that is not JSON, signed',
+        `{${marker}`,
+        { ...base('pull_request'), 'x-hub-signature-256': sign(secret, `{${marker}`) },
+      ],
       ['no event header', body, { 'x-github-delivery': randomUUID() }],
-      ['a delivery id of 10,000 characters', body, { 'x-github-event': 'pull_request', 'x-github-delivery': 'd'.repeat(10_000) }],
-      ['the App named in headers, wrong signature', body, { ...base('pull_request'), 'x-github-hook-installation-target-type': 'integration', 'x-github-hook-installation-target-id': String(appId), 'x-hub-signature-256': sign('guess', body) }],
+      [
+        'a delivery id of 10,000 characters',
+        body,
+        { 'x-github-event': 'pull_request', 'x-github-delivery': 'd'.repeat(10_000) },
+      ],
+      [
+        'the App named in headers, wrong signature',
+        body,
+        {
+          ...base('pull_request'),
+          'x-github-hook-installation-target-type': 'integration',
+          'x-github-hook-installation-target-id': String(appId),
+          'x-hub-signature-256': sign('guess', body),
+        },
+      ],
     ];
-    for (const [what, probeBody, headers] of probes) expect(await post('/webhooks/github', probeBody, headers), what).toEqual(githubRefused);
+    for (const [what, probeBody, headers] of probes)
+      expect(await post('/webhooks/github', probeBody, headers), what).toEqual(githubRefused);
     await nothingRecorded(before, workflowId);
 
     // The same requests, signed with the secret: accepted, so the 401s above were about the signature alone.
-    expect(await post('/webhooks/github', ping, { ...base('ping'), 'x-hub-signature-256': sign(secret, ping) })).toEqual({ status: 200, body: { message: 'pong' } });
-    const appPing = JSON.stringify(githubExample('ping', (p) => p.hook?.app_id !== undefined && p.repository !== undefined));
-    const appPingAnswer = await post('/webhooks/github', appPing, { ...base('ping'), 'x-hub-signature-256': sign(secret, appPing), 'x-github-hook-installation-target-type': 'integration', 'x-github-hook-installation-target-id': String(appId) });
+    expect(
+      await post('/webhooks/github', ping, { ...base('ping'), 'x-hub-signature-256': sign(secret, ping) }),
+    ).toEqual({ status: 200, body: { message: 'pong' } });
+    const appPing = JSON.stringify(
+      githubExample('ping', (p) => p.hook?.app_id !== undefined && p.repository !== undefined),
+    );
+    const appPingAnswer = await post('/webhooks/github', appPing, {
+      ...base('ping'),
+      'x-hub-signature-256': sign(secret, appPing),
+      'x-github-hook-installation-target-type': 'integration',
+      'x-github-hook-installation-target-id': String(appId),
+    });
     expect(appPingAnswer).toEqual({ status: 200, body: { message: 'pong' } });
     // Signed by the App for a repository no project reviews: acknowledged, nothing recorded, same answer whoever reviews it.
-    expect(await post('/webhooks/github', unknown, { ...base('pull_request'), 'x-hub-signature-256': sign(secret, unknown), 'x-github-hook-installation-target-type': 'integration', 'x-github-hook-installation-target-id': String(appId) }))
-      .toEqual({ status: 200, body: { message: 'Ignored: no merge-request review is configured for this repository' } });
+    expect(
+      await post('/webhooks/github', unknown, {
+        ...base('pull_request'),
+        'x-hub-signature-256': sign(secret, unknown),
+        'x-github-hook-installation-target-type': 'integration',
+        'x-github-hook-installation-target-id': String(appId),
+      }),
+    ).toEqual({ status: 200, body: { message: 'Ignored: no merge-request review is configured for this repository' } });
     await nothingRecorded(before, workflowId);
-    const accepted = await post('/webhooks/github', body, { ...base('pull_request'), 'x-hub-signature-256': sign(secret, body) });
+    const accepted = await post('/webhooks/github', body, {
+      ...base('pull_request'),
+      'x-hub-signature-256': sign(secret, body),
+    });
     expect(accepted).toEqual({ status: 202, body: { message: 'Signalled 1 merge request review(s)' } });
     expect(await countDeliveries(ctx.db, 'github')).toBe(before.github + 1);
     await (await ctx.deps.temporal.get()).workflow.getHandle(workflowId).terminate('test done');
@@ -127,14 +196,19 @@ describe('webhooks verify before anything else', () => {
       ['no token', body, base],
       ['a wrong token', body, { ...base, 'x-gitlab-token': 'guess' }],
       ['the token with a byte more', body, { ...base, 'x-gitlab-token': `${token}0` }],
-      ['another project\'s GitHub secret', body, { ...base, 'x-gitlab-token': otherSecret }],
+      ["another project's GitHub secret", body, { ...base, 'x-gitlab-token': otherSecret }],
       ['an unknown repository with a real token', unknown, { ...base, 'x-gitlab-token': token }],
       ['a body that is not JSON, with the token', `not json ${marker}`, { ...base, 'x-gitlab-token': token }],
-      ['a payload naming no project, with the token', JSON.stringify({ object_kind: 'merge_request', marker }), { ...base, 'x-gitlab-token': token }],
+      [
+        'a payload naming no project, with the token',
+        JSON.stringify({ object_kind: 'merge_request', marker }),
+        { ...base, 'x-gitlab-token': token },
+      ],
       ['no event header, wrong token', body, { 'x-gitlab-token': 'guess' }],
       ['an idempotency key of 10,000 characters, no token', body, { ...base, 'idempotency-key': 'k'.repeat(10_000) }],
     ];
-    for (const [what, probeBody, headers] of probes) expect(await post('/webhooks/gitlab', probeBody, headers), what).toEqual(gitlabRefused);
+    for (const [what, probeBody, headers] of probes)
+      expect(await post('/webhooks/gitlab', probeBody, headers), what).toEqual(gitlabRefused);
     await nothingRecorded(before, workflowId);
     expect((await post('/webhooks/gitlab', body, { ...base, 'x-gitlab-token': token })).status).toBe(202);
     expect(await countDeliveries(ctx.db, 'gitlab')).toBe(before.gitlab + 1);
@@ -144,7 +218,11 @@ describe('webhooks verify before anything else', () => {
   it('a body over 25 MiB is refused before it is read whole, and records nothing', async () => {
     const before = await countDeliveries(ctx.db, 'github');
     const huge = JSON.stringify({ repository: { full_name: repo }, pad: 'x'.repeat(25 * 1024 * 1024) });
-    const res = await post('/webhooks/github', huge, { 'x-github-event': 'pull_request', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': sign(secret, huge) });
+    const res = await post('/webhooks/github', huge, {
+      'x-github-event': 'pull_request',
+      'x-github-delivery': randomUUID(),
+      'x-hub-signature-256': sign(secret, huge),
+    });
     expect(res).toEqual({ status: 413, body: { message: 'Webhook body larger than 25 MiB' } });
     expect(await countDeliveries(ctx.db, 'github')).toBe(before);
   });

@@ -36,7 +36,14 @@ describe('dashboard: when a badge token was last used', () => {
 
   it('marks an API token as used when the dashboard signs in with it', async () => {
     const fresh = await createToken(rig.stack.db, rig.stack.tenant.projectId, 'api', 'laptop');
-    const lastUsed = async () => (await rig.stack.db.selectFrom('api_tokens').select('last_used_at').where('id', '=', fresh.id).executeTakeFirstOrThrow()).last_used_at;
+    const lastUsed = async () =>
+      (
+        await rig.stack.db
+          .selectFrom('api_tokens')
+          .select('last_used_at')
+          .where('id', '=', fresh.id)
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
     expect(await lastUsed()).toBeNull();
     const before = Date.now();
     const elsewhere = await rig.dash.signInElsewhere(fresh.token);

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedProject } from '../../src/db/queries/admin.js';
-import { completeReview, insertChangeReview, setReviewPhase, setReviewRun } from '../../src/db/queries/change-reviews.js';
+import {
+  completeReview,
+  insertChangeReview,
+  setReviewPhase,
+  setReviewRun,
+} from '../../src/db/queries/change-reviews.js';
 import { finishReply, insertChat, insertTurn, latestAssistantMessage } from '../../src/db/queries/chats.js';
 import { insertConnection } from '../../src/db/queries/tunnels.js';
 import { newId, newShortId } from '../../src/ids.js';
@@ -25,30 +30,80 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
 
   /** A JSON request to the API as `token`. */
   async function api(method: string, path: string, body: unknown, token: string): Promise<any> {
-    const res = await stack.app.request(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await stack.app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status, `${method} ${path}`).toBeLessThan(300);
     return res.json();
   }
 
   async function projectData(token: string, names: { app: string; secret: string; plain: string; plan: string }) {
     const app = await api('POST', '/v1/applications', { name: names.app, kind: 'web' }, token);
-    const env = await api('POST', `/v1/applications/${app.shortId}/environments`, { name: `${names.app} staging`, url: `https://staging.${names.app.toLowerCase()}.test` }, token);
-    await api('POST', '/v1/configs', { name: `${names.app.toUpperCase()}_PASSWORD`, value: names.secret, isSecret: true }, token);
-    await api('POST', '/v1/configs', { name: `${names.app.toUpperCase()}_USER`, value: names.plain, isSecret: false }, token);
-    const plan = await api('POST', '/v1/test-plans', {
-      name: names.plan,
-      applications: [{ applicationShortId: app.shortId, environmentShortId: env.shortId }],
-      notifications: { slack: { webhookUrl: `https://hooks.chat.test/services/${names.secret}`, channel: '#qa', notifyOn: 'failure' } },
-    }, token);
-    await api('POST', '/v1/git-integrations', { provider: 'github', auth: 'token', token: `ghp_${names.secret}`, webhookSecret: `whsec_${names.secret}` }, token);
-    await api('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: `${names.app.toLowerCase()}/web`, environmentMapping: { Preview: app.shortId } }, token);
+    const env = await api(
+      'POST',
+      `/v1/applications/${app.shortId}/environments`,
+      { name: `${names.app} staging`, url: `https://staging.${names.app.toLowerCase()}.test` },
+      token,
+    );
+    await api(
+      'POST',
+      '/v1/configs',
+      { name: `${names.app.toUpperCase()}_PASSWORD`, value: names.secret, isSecret: true },
+      token,
+    );
+    await api(
+      'POST',
+      '/v1/configs',
+      { name: `${names.app.toUpperCase()}_USER`, value: names.plain, isSecret: false },
+      token,
+    );
+    const plan = await api(
+      'POST',
+      '/v1/test-plans',
+      {
+        name: names.plan,
+        applications: [{ applicationShortId: app.shortId, environmentShortId: env.shortId }],
+        notifications: {
+          slack: {
+            webhookUrl: `https://hooks.chat.test/services/${names.secret}`,
+            channel: '#qa',
+            notifyOn: 'failure',
+          },
+        },
+      },
+      token,
+    );
+    await api(
+      'POST',
+      '/v1/git-integrations',
+      { provider: 'github', auth: 'token', token: `ghp_${names.secret}`, webhookSecret: `whsec_${names.secret}` },
+      token,
+    );
+    await api(
+      'PUT',
+      '/v1/merge-request-review-settings',
+      {
+        provider: 'github',
+        repository: `${names.app.toLowerCase()}/web`,
+        environmentMapping: { Preview: app.shortId },
+      },
+      token,
+    );
     return { app: app.shortId as string, env: env.shortId as string, plan: plan.shortId as string };
   }
 
   async function chatOf(projectId: string, title: string): Promise<{ id: string; shortId: string }> {
     const chat = { id: newId(), shortId: newShortId('chat') };
     await insertChat(stack.db, { ...chat, projectId, source: 'api', applicationOverrides: [] });
-    await insertTurn(stack.db, { chatId: chat.id, turn: 1, text: title, userMessageId: newId(), assistantMessageId: newId() });
+    await insertTurn(stack.db, {
+      chatId: chat.id,
+      turn: 1,
+      text: title,
+      userMessageId: newId(),
+      assistantMessageId: newId(),
+    });
     await stack.db.updateTable('chats').set({ title }).where('id', '=', chat.id).execute();
     return chat;
   }
@@ -59,12 +114,29 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     stack = await startStack({ llm, appUrl });
     other = await seedProject(stack.db, { organization: 'Globex', project: 'Other' });
 
-    const made = await projectData(stack.tenant.token, { app: 'Shop', secret: 'hunter2-shop', plain: 'ada@shop.test', plan: 'Nightly' });
+    const made = await projectData(stack.tenant.token, {
+      app: 'Shop',
+      secret: 'hunter2-shop',
+      plain: 'ada@shop.test',
+      plan: 'Nightly',
+    });
     Object.assign(mine, { plan: made.plan, env: made.env });
-    await api('POST', `/v1/test-plans/${made.plan}/schedules`, { cron: '0 6 * * 1-5', description: 'Weekday mornings' }, stack.tenant.token);
-    const made2 = await projectData(other.token, { app: 'Globex', secret: 'globex-secret', plain: 'them@globex.test', plan: 'Their plan' });
+    await api(
+      'POST',
+      `/v1/test-plans/${made.plan}/schedules`,
+      { cron: '0 6 * * 1-5', description: 'Weekday mornings' },
+      stack.tenant.token,
+    );
+    const made2 = await projectData(other.token, {
+      app: 'Globex',
+      secret: 'globex-secret',
+      plain: 'them@globex.test',
+      plan: 'Their plan',
+    });
     theirs.plan = made2.plan;
-    mine.tunnel = (await api('POST', '/v1/remote-tunnels', { ports: [{ localPort: 5173 }] }, stack.tenant.token)).runnerId;
+    mine.tunnel = (
+      await api('POST', '/v1/remote-tunnels', { ports: [{ localPort: 5173 }] }, stack.tenant.token)
+    ).runnerId;
     await api('POST', '/v1/remote-tunnels', { ports: [{ localPort: 4000 }] }, other.token);
     theirs.chat = (await chatOf(other.projectId, 'Their secret conversation')).shortId;
 
@@ -73,7 +145,7 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
   }, 180_000);
 
   afterAll(async () => {
-    for (const plan of await stack?.db.selectFrom('test_plans').select('id').execute() ?? []) {
+    for (const plan of (await stack?.db.selectFrom('test_plans').select('id').execute()) ?? []) {
       await deletePlanSchedules(stack.db, stack.temporal, plan.id);
     }
     await dash?.close();
@@ -117,15 +189,14 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     llm.enqueue({ content: 'Second answer.' });
     await page.getByLabel('Your message').fill('And one more thing');
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => page.locator('.msg .text').allTextContents(), { timeout: 30_000 }).toEqual([
-      'Tell me about my tests. Thanks',
-      reply,
-      'And one more thing',
-      'Second answer.',
-    ]);
+    await expect
+      .poll(() => page.locator('.msg .text').allTextContents(), { timeout: 30_000 })
+      .toEqual(['Tell me about my tests. Thanks', reply, 'And one more thing', 'Second answer.']);
 
     // The API's url of the conversation is this page; the conversation says it came from the dashboard.
-    const view = await (await stack.app.request(`/v1/chat/${mine.chat}`, { headers: { authorization: `Bearer ${stack.tenant.token}` } })).json();
+    const view = await (
+      await stack.app.request(`/v1/chat/${mine.chat}`, { headers: { authorization: `Bearer ${stack.tenant.token}` } })
+    ).json();
     await page.goto(view.url);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Tell me about my tests.');
     await page.goto(`${dash.url}/chats`);
@@ -145,7 +216,7 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
       '',
       '<img src="/x" onerror="document.title = \'pwned\'">',
       '',
-      '[open me](javascript:document.title=\'pwned\') ![pixel](https://tracker.test/p.png)',
+      "[open me](javascript:document.title='pwned') ![pixel](https://tracker.test/p.png)",
     ].join('\n');
     llm.enqueue({ content: reply });
     await page.goto(`${dash.url}/chats`);
@@ -153,7 +224,9 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     await page.getByRole('button', { name: 'Start a conversation' }).click();
     await page.waitForURL(/\/chats\/chat_[a-z0-9]+$/);
     const answer = page.locator('.msg.assistant .text');
-    await expect.poll(() => answer.locator('li').allTextContents(), { timeout: 30_000 }).toEqual(['Checkout with a saved card', 'Refund the mug']);
+    await expect
+      .poll(() => answer.locator('li').allTextContents(), { timeout: 30_000 })
+      .toEqual(['Checkout with a saved card', 'Refund the mug']);
     expect(await answer.locator('strong').textContent()).toBe('2 tests');
     // Raw HTML stays text, a javascript: link goes nowhere, and no image is loaded from anywhere.
     expect(await answer.getByText('<img src="/x" onerror=').count()).toBe(1);
@@ -173,7 +246,13 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     await page.getByLabel('Your message').fill('Say a lot');
     await page.getByRole('button', { name: 'Send' }).click();
     const last = page.locator('.msg.assistant').last();
-    await expect.poll(async () => ((await last.locator('.text').count()) > 0 ? (await last.locator('.text').textContent())!.length : 0), { timeout: 30_000 }).toBeGreaterThan(20);
+    await expect
+      .poll(
+        async () =>
+          (await last.locator('.text').count()) > 0 ? (await last.locator('.text').textContent())!.length : 0,
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(20);
     await page.getByRole('button', { name: 'Stop the reply' }).click();
     await expect.poll(() => last.locator('.status').textContent(), { timeout: 15_000 }).toBe('CANCELLED');
     const kept = (await last.locator('.text').textContent())!;
@@ -188,20 +267,40 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
       expect(res?.status(), path).toBe(404);
       expect(await dash.page.content()).not.toContain('Their secret conversation');
     }
-    const chats = async () => Number((await stack.db.selectFrom('chats').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const chats = async () =>
+      Number(
+        (
+          await stack.db
+            .selectFrom('chats')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await chats();
-    const forged = await dash.context.request.post(`${dash.url}/chats`, { form: { message: 'sneaky', _csrf: 'forged' }, maxRedirects: 0 });
+    const forged = await dash.context.request.post(`${dash.url}/chats`, {
+      form: { message: 'sneaky', _csrf: 'forged' },
+      maxRedirects: 0,
+    });
     expect(forged.status()).toBe(403);
-    const bare = await dash.context.request.post(`${dash.url}/chats/${theirs.chat}`, { form: { message: 'sneaky' }, maxRedirects: 0 });
+    const bare = await dash.context.request.post(`${dash.url}/chats/${theirs.chat}`, {
+      form: { message: 'sneaky' },
+      maxRedirects: 0,
+    });
     expect(bare.status()).toBe(403);
     expect(await chats()).toBe(before);
     // With the token, a message into another project's conversation is still not found.
     await dash.page.goto(`${dash.url}/chats`);
     const csrf = await dash.page.locator('input[name=_csrf]').first().getAttribute('value');
-    const cross = await dash.context.request.post(`${dash.url}/chats/${theirs.chat}`, { form: { message: 'sneaky', _csrf: csrf! }, maxRedirects: 0 });
+    const cross = await dash.context.request.post(`${dash.url}/chats/${theirs.chat}`, {
+      form: { message: 'sneaky', _csrf: csrf! },
+      maxRedirects: 0,
+    });
     expect(cross.status()).toBe(404);
     // An empty message is refused with a page that says why.
-    const empty = await dash.context.request.post(`${dash.url}/chats`, { form: { message: '   ', _csrf: csrf! }, maxRedirects: 0 });
+    const empty = await dash.context.request.post(`${dash.url}/chats`, {
+      form: { message: '   ', _csrf: csrf! },
+      maxRedirects: 0,
+    });
     expect(empty.status()).toBe(400);
     expect(await empty.text()).toContain('Write a message first.');
     expect(await chats()).toBe(before);
@@ -210,16 +309,40 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
   it("shows a change review's verdict, tests and links to its run and merge request on its conversation", async () => {
     const chat = await chatOf(stack.tenant.projectId, 'Review of pull request 42');
     const run = { id: newId(), shortId: newShortId('run') };
-    await stack.db.insertInto('runs').values({ id: run.id, short_id: run.shortId, project_id: stack.tenant.projectId, status: 'COMPLETED', result: 'FAILED' }).execute();
+    await stack.db
+      .insertInto('runs')
+      .values({
+        id: run.id,
+        short_id: run.shortId,
+        project_id: stack.tenant.projectId,
+        status: 'COMPLETED',
+        result: 'FAILED',
+      })
+      .execute();
     // The rows as the review workflow's activities write them: recorded, running, then its verdict.
     const reviewId = newId();
     await insertChangeReview(stack.db, {
-      id: reviewId, chatId: chat.id, projectId: stack.tenant.projectId, assistantMessageId: newId(), mode: 'pr', source: 'github', provider: 'github',
-      prUrl: 'https://github.test/acme/shop/pull/42', changeDescription: null, diff: null, context: null, applicationOverrides: [], metadata: {},
+      id: reviewId,
+      chatId: chat.id,
+      projectId: stack.tenant.projectId,
+      assistantMessageId: newId(),
+      mode: 'pr',
+      source: 'github',
+      provider: 'github',
+      prUrl: 'https://github.test/acme/shop/pull/42',
+      changeDescription: null,
+      diff: null,
+      context: null,
+      applicationOverrides: [],
+      metadata: {},
     });
     await setReviewPhase(stack.db, reviewId, 'running tests');
     // Its reply already ended: the page keeps updating because the review still runs.
-    await finishReply(stack.db, (await latestAssistantMessage(stack.db, chat.id))!.id, { status: 'COMPLETED', text: 'Reviewing the change.', toolsUsed: [] });
+    await finishReply(stack.db, (await latestAssistantMessage(stack.db, chat.id))!.id, {
+      status: 'COMPLETED',
+      text: 'Reviewing the change.',
+      toolsUsed: [],
+    });
     await setReviewRun(stack.db, reviewId, run.id);
     mine.review = chat.shortId;
     mine.run = run.shortId;
@@ -239,11 +362,15 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
         { testCaseId: newId(), name: 'Login', origin: 'existing', result: 'PASSED', url: 'x' },
       ],
     });
-    await expect.poll(() => page.getByRole('heading', { name: 'Change review: Changes Requested' }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Change review: Changes Requested' }).count(), { timeout: 10_000 })
+      .toBe(1);
     expect(await page.getByText('Checkout breaks when the cart is empty.').count()).toBe(1);
     expect(await page.getByRole('link', { name: run.shortId }).getAttribute('href')).toBe(`/runs/${run.shortId}`);
     expect(await page.getByRole('link', { name: 'https://github.test/acme/shop/pull/42' }).count()).toBe(1);
-    expect(await page.getByRole('link', { name: 'Empty cart checkout' }).getAttribute('href')).toBe(`/test-cases/${testCaseId}`);
+    expect(await page.getByRole('link', { name: 'Empty cart checkout' }).getAttribute('href')).toBe(
+      `/test-cases/${testCaseId}`,
+    );
     const rows = await page.getByRole('table', { name: 'Tests of this review' }).getByRole('row').allTextContents();
     expect(rows.slice(1)).toEqual(['Empty cart checkoutnewFAILED', 'LoginexistingPASSED']);
   });
@@ -273,11 +400,18 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
     expect(html).not.toContain('GLOBEX');
 
     await page.goto(`${dash.url}/tunnels`);
-    const status = page.getByRole('row', { name: new RegExp(mine.tunnel) }).getByRole('cell').nth(1);
+    const status = page
+      .getByRole('row', { name: new RegExp(mine.tunnel) })
+      .getByRole('cell')
+      .nth(1);
     expect(await status.textContent()).toBe('inactive');
     expect(await page.getByRole('row').count()).toBe(2);
     // An edge takes a connection: the open page shows the new status without a reload.
-    const tunnel = await stack.db.selectFrom('remote_tunnels').select('id').where('runner_id', '=', mine.tunnel).executeTakeFirstOrThrow();
+    const tunnel = await stack.db
+      .selectFrom('remote_tunnels')
+      .select('id')
+      .where('runner_id', '=', mine.tunnel)
+      .executeTakeFirstOrThrow();
     await insertConnection(stack.db, { id: newId(), tunnelId: tunnel.id, edgeUrl: 'ws://127.0.0.1:1/edge' });
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('degraded');
     expect(dash.blocked).toEqual([]);
@@ -298,7 +432,18 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
   });
 
   it('every page passes axe-core (no serious or critical violation) and loads in under 50 KB of HTML and JavaScript', async () => {
-    const paths = ['/chats', `/chats/${mine.chat}`, `/chats/${mine.review}`, '/reviews', '/test-plans', `/test-plans/${mine.plan}`, '/applications', '/configs', '/tunnels', '/git'];
+    const paths = [
+      '/chats',
+      `/chats/${mine.chat}`,
+      `/chats/${mine.review}`,
+      '/reviews',
+      '/test-plans',
+      `/test-plans/${mine.plan}`,
+      '/applications',
+      '/configs',
+      '/tunnels',
+      '/git',
+    ];
     const sizes: Record<string, number> = {};
     for (const path of paths) {
       await dash.page.goto(`${dash.url}${path}`);

@@ -21,11 +21,36 @@ describe('dashboard data loaders', () => {
   beforeAll(async () => {
     ctx = await createApiContext('postgres');
     const created = await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });
-    app = { shortId: created.body.shortId, id: (await ctx.db.selectFrom('applications').select('id').where('short_id', '=', created.body.shortId).executeTakeFirstOrThrow()).id };
-    staging = (await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Staging', url: 'https://staging.shop.test' })).body.shortId;
-    preview = (await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Preview', url: 'https://pr-1.shop.test' })).body.shortId;
-    const theirs = (await ctx.call('POST', '/v1/applications', { name: 'Theirs', kind: 'web' }, ctx.other.token)).body.shortId;
-    await ctx.call('POST', `/v1/applications/${theirs}/environments`, { name: 'Their staging', url: 'https://them.test' }, ctx.other.token);
+    app = {
+      shortId: created.body.shortId,
+      id: (
+        await ctx.db
+          .selectFrom('applications')
+          .select('id')
+          .where('short_id', '=', created.body.shortId)
+          .executeTakeFirstOrThrow()
+      ).id,
+    };
+    staging = (
+      await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, {
+        name: 'Staging',
+        url: 'https://staging.shop.test',
+      })
+    ).body.shortId;
+    preview = (
+      await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, {
+        name: 'Preview',
+        url: 'https://pr-1.shop.test',
+      })
+    ).body.shortId;
+    const theirs = (await ctx.call('POST', '/v1/applications', { name: 'Theirs', kind: 'web' }, ctx.other.token)).body
+      .shortId;
+    await ctx.call(
+      'POST',
+      `/v1/applications/${theirs}/environments`,
+      { name: 'Their staging', url: 'https://them.test' },
+      ctx.other.token,
+    );
   });
   afterAll(() => ctx?.close());
 
@@ -33,51 +58,130 @@ describe('dashboard data loaders', () => {
     const apps = await loadApplications(ctx.db, ctx.tenant.projectId);
     expect(apps.map((a) => a.name)).toEqual(['Shop']);
     expect(apps[0]!.environments).toEqual([
-      { shortId: staging, name: 'Staging', url: 'https://staging.shop.test', buildShortId: null, isProduction: false, isDefault: true },
-      { shortId: preview, name: 'Preview', url: 'https://pr-1.shop.test', buildShortId: null, isProduction: false, isDefault: false },
+      {
+        shortId: staging,
+        name: 'Staging',
+        url: 'https://staging.shop.test',
+        buildShortId: null,
+        isProduction: false,
+        isDefault: true,
+      },
+      {
+        shortId: preview,
+        name: 'Preview',
+        url: 'https://pr-1.shop.test',
+        buildShortId: null,
+        isProduction: false,
+        isDefault: false,
+      },
     ]);
     const theirs = await loadApplications(ctx.db, ctx.other.projectId);
     expect(theirs.map((a) => [a.name, a.environments.map((e) => e.name)])).toEqual([['Theirs', ['Their staging']]]);
   });
 
   it("shows a plan with names for its ids, its schedules' next times, and the Slack webhook's host only", async () => {
-    const testCaseId = await insertRecordedTestCase(ctx.db, { projectId: ctx.tenant.projectId, applicationId: app.id, name: 'login', steps: loginSteps });
+    const testCaseId = await insertRecordedTestCase(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      applicationId: app.id,
+      name: 'login',
+      steps: loginSteps,
+    });
     const plan = await ctx.call('POST', '/v1/test-plans', {
       name: 'Nightly',
       testCaseIds: [testCaseId],
       applications: [{ applicationShortId: app.shortId, environmentShortId: preview }],
-      notifications: { slack: { webhookUrl: 'https://hooks.slack.test/services/T000/B000/s3cretpart', channel: '#qa', notifyOn: 'failure' } },
+      notifications: {
+        slack: {
+          webhookUrl: 'https://hooks.slack.test/services/T000/B000/s3cretpart',
+          channel: '#qa',
+          notifyOn: 'failure',
+        },
+      },
     });
     expect(plan.status).toBe(201);
-    const schedule = await ctx.call('POST', `/v1/test-plans/${plan.body.shortId}/schedules`, { cron: '0 6 * * 1-5', description: 'Weekday mornings' });
+    const schedule = await ctx.call('POST', `/v1/test-plans/${plan.body.shortId}/schedules`, {
+      cron: '0 6 * * 1-5',
+      description: 'Weekday mornings',
+    });
     expect(schedule.status).toBe(201);
     try {
       const page = await loadPlan(ctx.deps, ctx.tenant.projectId, plan.body.shortId);
-      expect(page?.plan).toMatchObject({ name: 'Nightly', isDefault: true, testCases: [{ id: testCaseId, name: 'login', applicationShortId: app.shortId }] });
+      expect(page?.plan).toMatchObject({
+        name: 'Nightly',
+        isDefault: true,
+        testCases: [{ id: testCaseId, name: 'login', applicationShortId: app.shortId }],
+      });
       expect(page?.applications).toEqual([
-        { applicationShortId: app.shortId, applicationName: 'Shop', environmentShortId: preview, environmentName: 'Preview', environmentUrl: 'https://pr-1.shop.test' },
+        {
+          applicationShortId: app.shortId,
+          applicationName: 'Shop',
+          environmentShortId: preview,
+          environmentName: 'Preview',
+          environmentUrl: 'https://pr-1.shop.test',
+        },
       ]);
-      expect(page?.schedules).toEqual([{ id: schedule.body.id, cron: '0 6 * * 1-5', description: 'Weekday mornings', nextRunTimes: schedule.body.nextRunTimes, createdAt: expect.any(String) }]);
-      expect(page?.notifications.slack).toEqual({ webhookHost: 'hooks.slack.test', channel: '#qa', notifyOn: 'failure' });
+      expect(page?.schedules).toEqual([
+        {
+          id: schedule.body.id,
+          cron: '0 6 * * 1-5',
+          description: 'Weekday mornings',
+          nextRunTimes: schedule.body.nextRunTimes,
+          createdAt: expect.any(String),
+        },
+      ]);
+      expect(page?.notifications.slack).toEqual({
+        webhookHost: 'hooks.slack.test',
+        channel: '#qa',
+        notifyOn: 'failure',
+      });
       expect(JSON.stringify(page)).not.toContain('s3cretpart');
 
       expect(await loadPlanSummaries(ctx.db, ctx.tenant.projectId)).toEqual([
-        { shortId: plan.body.shortId, name: 'Nightly', description: null, isDefault: true, testCaseCount: 1, scheduleCount: 1 },
+        {
+          shortId: plan.body.shortId,
+          name: 'Nightly',
+          description: null,
+          isDefault: true,
+          testCaseCount: 1,
+          scheduleCount: 1,
+        },
       ]);
       // Another project sees neither the plan nor its schedule.
       expect(await loadPlan(ctx.deps, ctx.other.projectId, plan.body.shortId)).toBeUndefined();
       expect(await loadPlanSummaries(ctx.db, ctx.other.projectId)).toEqual([]);
     } finally {
-      await deletePlanSchedules(ctx.db, ctx.deps.temporal, (await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', plan.body.shortId).executeTakeFirstOrThrow()).id);
+      await deletePlanSchedules(
+        ctx.db,
+        ctx.deps.temporal,
+        (
+          await ctx.db
+            .selectFrom('test_plans')
+            .select('id')
+            .where('short_id', '=', plan.body.shortId)
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
     }
   });
 
   it('gives a conversation in reading order, says while a reply is open, and hides it from another project', async () => {
     const chatId = newId();
     const shortId = newShortId('chat');
-    await insertChat(ctx.db, { id: chatId, shortId, projectId: ctx.tenant.projectId, source: 'ui', applicationOverrides: [] });
+    await insertChat(ctx.db, {
+      id: chatId,
+      shortId,
+      projectId: ctx.tenant.projectId,
+      source: 'ui',
+      applicationOverrides: [],
+    });
     const reply = newId();
-    await insertTurn(ctx.db, { chatId, turn: 1, text: 'What tests do I have?', userMessageId: newId(), assistantMessageId: reply });
+    await insertTurn(ctx.db, {
+      chatId,
+      turn: 1,
+      text: 'What tests do I have?',
+      userMessageId: newId(),
+      assistantMessageId: reply,
+    });
     expect(await writePartialReply(ctx.db, reply, 'You have')).toBe(true);
 
     const page = await loadConversation(ctx.db, ctx.tenant.projectId, shortId);
@@ -91,7 +195,13 @@ describe('dashboard data loaders', () => {
 
     // A long conversation shows its newest messages, still oldest first, and says that earlier ones exist.
     for (let turn = 2; turn <= messageLimit / 2 + 1; turn++) {
-      await insertTurn(ctx.db, { chatId, turn, text: `message ${turn}`, userMessageId: newId(), assistantMessageId: newId() });
+      await insertTurn(ctx.db, {
+        chatId,
+        turn,
+        text: `message ${turn}`,
+        userMessageId: newId(),
+        assistantMessageId: newId(),
+      });
     }
     const long = await loadConversation(ctx.db, ctx.tenant.projectId, shortId);
     expect(long?.messages).toHaveLength(messageLimit);

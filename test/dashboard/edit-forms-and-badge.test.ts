@@ -21,7 +21,14 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
 
   it('edits a device preset: a viewport the API refuses is shown at its field and changes nothing; a good edit is what the API answers', async () => {
     const page = rig.dash.page;
-    const created = (await rig.stack.call('POST', '/v1/device-presets', { name: 'Phone', viewport: { width: 390, height: 844 }, locale: 'de-DE', isMobile: true })).body;
+    const created = (
+      await rig.stack.call('POST', '/v1/device-presets', {
+        name: 'Phone',
+        viewport: { width: 390, height: 844 },
+        locale: 'de-DE',
+        isMobile: true,
+      })
+    ).body;
     const preset = async () => (await rig.stack.call('GET', `/v1/device-presets/${created.shortId}`)).body;
     const before = await preset();
     await page.getByRole('link', { name: 'Devices' }).click();
@@ -43,13 +50,30 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     await page.getByLabel('Touch').check();
     await page.getByRole('button', { name: 'Save the device preset' }).click();
     await page.waitForURL(/\/device-presets$/);
-    expect(await preset()).toMatchObject({ name: 'Big phone', viewport: { width: 390, height: 915 }, locale: null, isMobile: true, hasTouch: true });
-    expect(await page.getByRole('row', { name: /Big phone/ }).getByRole('cell', { name: '390 × 915' }).count()).toBe(1);
+    expect(await preset()).toMatchObject({
+      name: 'Big phone',
+      viewport: { width: 390, height: 915 },
+      locale: null,
+      isMobile: true,
+      hasTouch: true,
+    });
+    expect(
+      await page
+        .getByRole('row', { name: /Big phone/ })
+        .getByRole('cell', { name: '390 × 915' })
+        .count(),
+    ).toBe(1);
   }, 60_000);
 
   it('edits a scenario: blank instructions are refused and change nothing; emptying the description clears it', async () => {
     const page = rig.dash.page;
-    const created = (await rig.stack.call('POST', '/v1/scenarios', { name: 'Full cart', description: 'One mug in the cart', instructions: 'Add the mug to the cart' })).body;
+    const created = (
+      await rig.stack.call('POST', '/v1/scenarios', {
+        name: 'Full cart',
+        description: 'One mug in the cart',
+        instructions: 'Add the mug to the cart',
+      })
+    ).body;
     const scenario = async () => (await rig.stack.call('GET', `/v1/scenarios/${created.shortId}`)).body;
     const before = await scenario();
     await page.getByRole('link', { name: 'Scenarios' }).click();
@@ -63,7 +87,11 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     await page.getByLabel('Description').fill('');
     await page.getByRole('button', { name: 'Save the scenario' }).click();
     await page.waitForURL(/\/scenarios$/);
-    expect(await scenario()).toMatchObject({ name: 'Full cart', description: null, instructions: 'Sign in as {{SHOP_EMAIL}}, then add two mugs to the cart' });
+    expect(await scenario()).toMatchObject({
+      name: 'Full cart',
+      description: null,
+      instructions: 'Sign in as {{SHOP_EMAIL}}, then add two mugs to the cart',
+    });
     expect(await page.getByRole('cell', { name: /two mugs/ }).count()).toBe(1);
   }, 60_000);
 
@@ -74,14 +102,22 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     for (const rate of ['0.5', '150']) {
       await page.getByLabel('At a flake rate of (percent)').fill(rate);
       // The form posts in place (htmx): wait for this answer, not the message the last one left.
-      await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save the settings' }).click()]);
-      await expect.poll(() => page.locator('#flakeRate-error').textContent()).toBe('must be a percentage from 1 to 100');
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Save the settings' }).click(),
+      ]);
+      await expect
+        .poll(() => page.locator('#flakeRate-error').textContent())
+        .toBe('must be a percentage from 1 to 100');
       expect((await rig.stack.call('GET', '/v1/project/settings')).body.quarantine).toBeNull();
     }
     await page.getByLabel('At a flake rate of (percent)').fill('25');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await page.getByText('Saved.').waitFor();
-    expect((await rig.stack.call('GET', '/v1/project/settings')).body.quarantine).toEqual({ flakeRate: 0.25, minRuns: 10 });
+    expect((await rig.stack.call('GET', '/v1/project/settings')).body.quarantine).toEqual({
+      flakeRate: 0.25,
+      minRuns: 10,
+    });
   }, 60_000);
 
   it('sets when issues resolve and which failing URLs are no signal: an out-of-range count is refused at its box', async () => {
@@ -93,15 +129,26 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     const resolveAfter = page.getByLabel(/An open issue resolves itself after this many clean runs/);
     expect(await resolveAfter.inputValue()).toBe('3');
     await resolveAfter.fill('0');
-    await page.getByLabel('Request URLs whose failures are not signals').fill('*/analytics/*\nhttps://status.example.com');
-    await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save the settings' }).click()]);
+    await page
+      .getByLabel('Request URLs whose failures are not signals')
+      .fill('*/analytics/*\nhttps://status.example.com');
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Save the settings' }).click(),
+    ]);
     await expect.poll(() => page.locator('#issueResolveAfterRuns-error').textContent()).toMatch(/1/);
-    expect(await page.getByLabel('Request URLs whose failures are not signals').inputValue()).toBe('*/analytics/*\nhttps://status.example.com');
+    expect(await page.getByLabel('Request URLs whose failures are not signals').inputValue()).toBe(
+      '*/analytics/*\nhttps://status.example.com',
+    );
     expect(await settings()).toEqual(before);
     await resolveAfter.fill('5');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await page.getByText('Saved.').waitFor();
-    expect(await settings()).toMatchObject({ issueResolveAfterRuns: 5, signalIgnoreUrls: ['*/analytics/*', 'https://status.example.com'], quarantine: before.quarantine });
+    expect(await settings()).toMatchObject({
+      issueResolveAfterRuns: 5,
+      signalIgnoreUrls: ['*/analytics/*', 'https://status.example.com'],
+      quarantine: before.quarantine,
+    });
   }, 60_000);
 
   it('makes a badge URL: shown once with its Markdown, it serves the badge; a bad label is refused; revoking it stops it', async () => {
@@ -110,7 +157,16 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('link', { name: 'Status badge for a README' }).click();
     await checkPage(page);
-    const tokens = async () => Number((await rig.stack.db.selectFrom('api_tokens').select((eb) => eb.fn.countAll<string>().as('n')).where('kind', '=', 'badge').executeTakeFirstOrThrow()).n);
+    const tokens = async () =>
+      Number(
+        (
+          await rig.stack.db
+            .selectFrom('api_tokens')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('kind', '=', 'badge')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     await page.getByLabel('Badge label').fill('x'.repeat(65));
     await page.getByRole('button', { name: 'Make the badge URL' }).click();
     await expect.poll(() => page.locator('#label-error').textContent()).toMatch(/64/);
@@ -123,7 +179,11 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     await page.getByRole('heading', { name: 'Your badge URL' }).waitFor();
     await checkPage(page);
     const url = await page.getByLabel('Badge URL', { exact: true }).inputValue();
-    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:3000/v1/badge\\.svg\\?token=prb_[^&]+&testPlanShortId=${plan.shortId}&label=e2e\\+%28shop%29$`));
+    expect(url).toMatch(
+      new RegExp(
+        `^http://127\\.0\\.0\\.1:3000/v1/badge\\.svg\\?token=prb_[^&]+&testPlanShortId=${plan.shortId}&label=e2e\\+%28shop%29$`,
+      ),
+    );
     expect(await page.getByLabel('Markdown for a README').inputValue()).toBe(`![e2e (shop)](${url})`);
     // "Copy the Markdown" puts it on the clipboard: pasted into a box, it is the Markdown.
     await rig.dash.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: rig.dash.url });
@@ -152,14 +212,19 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
 
   it("deletes a remote tunnel from the tunnels page; another project's session gets 404 and the tunnel stays", async () => {
     const page = rig.dash.page;
-    const tunnels = async () => (await rig.stack.call('GET', '/v1/remote-tunnels')).body.tunnels.map((t: { runnerId: string }) => t.runnerId);
-    const kept = (await rig.stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 5173 }] })).body.runnerId as string;
-    const gone = (await rig.stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 4000 }] })).body.runnerId as string;
+    const tunnels = async () =>
+      (await rig.stack.call('GET', '/v1/remote-tunnels')).body.tunnels.map((t: { runnerId: string }) => t.runnerId);
+    const kept = (await rig.stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 5173 }] })).body
+      .runnerId as string;
+    const gone = (await rig.stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 4000 }] })).body
+      .runnerId as string;
     const elsewhere = await rig.dash.signInElsewhere(rig.other.token);
     await elsewhere.goto(`${rig.dash.url}/tunnels`);
     expect(await elsewhere.getByText('No tunnels.').count()).toBe(1);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
-    expect((await elsewhere.request.post(`${rig.dash.url}/tunnels/${gone}/delete`, { form: { _csrf: csrf } })).status()).toBe(404);
+    expect(
+      (await elsewhere.request.post(`${rig.dash.url}/tunnels/${gone}/delete`, { form: { _csrf: csrf } })).status(),
+    ).toBe(404);
     await elsewhere.context().close();
     expect((await tunnels()).sort()).toEqual([kept, gone].sort());
 
@@ -178,7 +243,12 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     await rig.dash.page.goto(`${rig.dash.url}/project/badge`);
     await rig.dash.page.getByRole('button', { name: 'Make the badge URL' }).click();
     await rig.dash.page.getByRole('heading', { name: 'Your badge URL' }).waitFor();
-    const badgeToken = await rig.stack.db.selectFrom('api_tokens').select('id').where('kind', '=', 'badge').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    const badgeToken = await rig.stack.db
+      .selectFrom('api_tokens')
+      .select('id')
+      .where('kind', '=', 'badge')
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
     const elsewhere = await rig.dash.signInElsewhere(rig.other.token);
     for (const path of [`/device-presets/${preset.shortId}/edit`, `/scenarios/${scenario.shortId}/edit`]) {
       expect((await elsewhere.goto(`${rig.dash.url}${path}`))!.status(), path).toBe(404);
@@ -186,23 +256,44 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     await elsewhere.goto(`${rig.dash.url}/project/badge`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
     const form = { _csrf: csrf, name: 'Stolen', instructions: 'x', width: '400', height: '400' };
-    for (const path of [`/device-presets/${preset.shortId}`, `/scenarios/${scenario.shortId}`, `/project/badge/tokens/${badgeToken.id}/revoke`, `/project/badge/tokens/${rig.other.tokenId}/revoke`]) {
+    for (const path of [
+      `/device-presets/${preset.shortId}`,
+      `/scenarios/${scenario.shortId}`,
+      `/project/badge/tokens/${badgeToken.id}/revoke`,
+      `/project/badge/tokens/${rig.other.tokenId}/revoke`,
+    ]) {
       expect((await elsewhere.request.post(`${rig.dash.url}${path}`, { form })).status(), path).toBe(404);
     }
     // Not even one's own API token is revoked through the badge form.
-    const own = await elsewhere.request.post(`${rig.dash.url}/project/badge/tokens/${rig.other.tokenId}/revoke`, { form });
+    const own = await elsewhere.request.post(`${rig.dash.url}/project/badge/tokens/${rig.other.tokenId}/revoke`, {
+      form,
+    });
     expect(own.status()).toBe(404);
     expect((await rig.stack.call('GET', `/v1/device-presets/${preset.shortId}`)).body).toEqual(preset);
     expect((await rig.stack.call('GET', `/v1/scenarios/${scenario.shortId}`)).body).toEqual(scenario);
-    expect((await rig.stack.db.selectFrom('api_tokens').select('revoked_at').where('id', '=', badgeToken.id).executeTakeFirstOrThrow()).revoked_at).toBeNull();
+    expect(
+      (
+        await rig.stack.db
+          .selectFrom('api_tokens')
+          .select('revoked_at')
+          .where('id', '=', badgeToken.id)
+          .executeTakeFirstOrThrow()
+      ).revoked_at,
+    ).toBeNull();
     await elsewhere.context().close();
   });
 
   it('makes a badge URL without JavaScript, and keeps every new page within the size budget', async () => {
-    const context = await rig.dash.browser.newContext({ javaScriptEnabled: false, storageState: await rig.dash.context.storageState() });
+    const context = await rig.dash.browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await rig.dash.context.storageState(),
+    });
     const page = await context.newPage();
     await page.goto(`${rig.dash.url}/project/badge`);
-    const [made] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Make the badge URL' }).click()]);
+    const [made] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Make the badge URL' }).click(),
+    ]);
     expect(made.status()).toBe(200);
     expect(made.headers()['cache-control']).toBe('no-store');
     expect(await page.getByLabel('Badge URL', { exact: true }).inputValue()).toMatch(/\/v1\/badge\.svg\?token=prb_/);

@@ -16,18 +16,29 @@ describe('dashboard: environment headers and cookies', () => {
   const rig = useSignedInDashboard({
     async beforeSignIn({ stack }) {
       app = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-      env = (await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Staging', url: 'https://staging.shop.example/login' })).body.shortId;
+      env = (
+        await stack.call('POST', `/v1/applications/${app}/environments`, {
+          name: 'Staging',
+          url: 'https://staging.shop.example/login',
+        })
+      ).body.shortId;
     },
   });
 
   const access = async () => (await rig.stack.call('GET', `/v1/applications/${app}/environments/${env}`)).body.access;
   const editPage = async (page: Page) => {
     await page.goto(`${rig.dash.url}/applications`);
-    await page.getByRole('row', { name: /Staging/ }).getByRole('link', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /Staging/ })
+      .getByRole('link', { name: 'Edit' })
+      .click();
     await page.getByRole('heading', { level: 1, name: /Environment Staging/ }).waitFor();
   };
   const save = async (page: Page) => {
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save the environment' }).click()]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Save the environment' }).click(),
+    ]);
     return answer;
   };
 
@@ -45,7 +56,10 @@ describe('dashboard: environment headers and cookies', () => {
     await save(page);
     await page.waitForURL(/\/applications$/);
     expect(await access()).toMatchObject({
-      headers: [{ name: 'x-vercel-protection-bypass', value: null, isSecret: true }, { name: 'x-team', value: 'qa', isSecret: false }],
+      headers: [
+        { name: 'x-vercel-protection-bypass', value: null, isSecret: true },
+        { name: 'x-team', value: 'qa', isSecret: false },
+      ],
       cookies: [{ name: 'consent', value: 'yes', isSecret: false }],
     });
 

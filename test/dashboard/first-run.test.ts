@@ -29,7 +29,15 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
   const appShortId = () => shop;
 
   const count = async (table: 'applications' | 'environments' | 'configs' | 'test_cases' | 'test_plans' | 'runs') =>
-    Number((await stack.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await stack.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('project_id', '=', stack.tenant.projectId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   /** The page passes axe, and its path is measured against the budget at the end. */
   const checkPage = async (page: Page) => {
@@ -45,7 +53,8 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
     dash.page.on('request', (r) => requested.push(r.url()));
     dash.page.on('response', (r) => {
-      if (['document', 'fetch', 'xhr', 'image'].includes(r.request().resourceType())) answers.push(r.text().catch(() => ''));
+      if (['document', 'fetch', 'xhr', 'image'].includes(r.request().resourceType()))
+        answers.push(r.text().catch(() => ''));
     });
   }, 180_000);
 
@@ -77,10 +86,19 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByRole('button', { name: 'Add the application' }).click();
     await page.waitForURL(/\/start$/);
     expect(await page.getByText('(done)').count()).toBe(1);
-    shop = (await stack.db.selectFrom('applications').select('short_id').where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow()).short_id;
+    shop = (
+      await stack.db
+        .selectFrom('applications')
+        .select('short_id')
+        .where('project_id', '=', stack.tenant.projectId)
+        .executeTakeFirstOrThrow()
+    ).short_id;
 
     // 2. The shopper's credentials: the e-mail plain, the password a secret (typed with the keyboard only).
-    for (const config of [{ name: 'SHOP_EMAIL', value: shopCredentials.email, secret: false }, { name: 'SHOP_PASSWORD', value: shopCredentials.password, secret: true }]) {
+    for (const config of [
+      { name: 'SHOP_EMAIL', value: shopCredentials.email, secret: false },
+      { name: 'SHOP_PASSWORD', value: shopCredentials.password, secret: true },
+    ]) {
       await page.getByRole('link', { name: 'Add a config' }).click();
       await page.getByLabel('Name').focus();
       await page.keyboard.type(config.name);
@@ -115,7 +133,12 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     // 4. The burn-in's status updates by itself until the agent recorded the steps; then the test is enabled.
     await page.getByRole('heading', { name: 'Burn-in: COMPLETED' }).waitFor({ timeout: 90_000 });
     // A header row and at least one row per recorded move (the final `done` records nothing).
-    expect(await page.getByRole('table', { name: /Recorded steps/ }).getByRole('row').count()).toBeGreaterThanOrEqual(loginMoves.length);
+    expect(
+      await page
+        .getByRole('table', { name: /Recorded steps/ })
+        .getByRole('row')
+        .count(),
+    ).toBeGreaterThanOrEqual(loginMoves.length);
     await page.getByRole('button', { name: 'Enable', exact: true }).click();
     await page.getByText('Enabled: plan runs include it').waitFor();
 
@@ -136,7 +159,11 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByRole('button', { name: 'Run this plan' }).click();
     await page.waitForURL(/\/runs\/run/);
     await page.locator('#run-live dd .status.PASSED').waitFor({ timeout: 90_000 });
-    const run = await stack.db.selectFrom('runs').select(['status', 'result']).where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow();
+    const run = await stack.db
+      .selectFrom('runs')
+      .select(['status', 'result'])
+      .where('project_id', '=', stack.tenant.projectId)
+      .executeTakeFirstOrThrow();
     expect(run).toEqual({ status: 'COMPLETED', result: 'PASSED' });
 
     await page.getByRole('link', { name: 'Get started' }).click();
@@ -145,7 +172,9 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await checkPage(page);
 
     // Nothing but the dashboard's own pages: same origin, never the REST API, nothing blocked.
-    const outside = requested.filter((u) => !u.startsWith(`${dash.url}/`) || /^\/(v1|docs)(\/|$)/.test(new URL(u).pathname));
+    const outside = requested.filter(
+      (u) => !u.startsWith(`${dash.url}/`) || /^\/(v1|docs)(\/|$)/.test(new URL(u).pathname),
+    );
     expect(outside).toEqual([]);
     expect(dash.blocked).toEqual([]);
     expect(requested.some((u) => u.endsWith('/start/badge.svg'))).toBe(true);
@@ -155,7 +184,7 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     expect(texts.filter((t) => t.includes(shopCredentials.password))).toEqual([]);
   }, 300_000);
 
-  it('changes the project settings and an environment\'s basic auth; refused input changes nothing', async () => {
+  it("changes the project settings and an environment's basic auth; refused input changes nothing", async () => {
     const page = dash.page;
     await page.getByRole('link', { name: 'Settings' }).click();
     await checkPage(page);
@@ -172,10 +201,17 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByLabel('Save them as the next steps version at once').check();
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await page.getByText('Saved.').waitFor();
-    expect((await stack.call('GET', '/v1/project/settings')).body).toMatchObject({ retries: 2, quarantine: { flakeRate: 0.3, minRuns: 5 }, healPolicy: 'auto' });
+    expect((await stack.call('GET', '/v1/project/settings')).body).toMatchObject({
+      retries: 2,
+      quarantine: { flakeRate: 0.3, minRuns: 5 },
+      healPolicy: 'auto',
+    });
 
     await page.getByRole('link', { name: 'Applications' }).click();
-    await page.getByRole('row', { name: /Staging/ }).getByRole('link', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /Staging/ })
+      .getByRole('link', { name: 'Edit' })
+      .click();
     await checkPage(page);
     await page.getByLabel('URL tests start from').fill('javascript:alert(1)');
     await page.getByLabel('Username').fill('guard');
@@ -183,14 +219,18 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByRole('button', { name: 'Save the environment' }).click();
     await expect.poll(() => page.locator('#environmentUrl-error').textContent()).toBeTruthy();
     expect(await page.getByLabel('Password').inputValue()).toBe('');
-    const env = async () => (await stack.call('GET', `/v1/applications/${appShortId()}/environments`)).body.environments[0];
+    const env = async () =>
+      (await stack.call('GET', `/v1/applications/${appShortId()}/environments`)).body.environments[0];
     expect((await env()).access.httpCredentials).toBeNull();
     await page.getByLabel('URL tests start from').fill(`${fixture.url}/shop/login`);
     await page.getByLabel('Password').fill('basic-auth-pw-1');
     await page.getByRole('button', { name: 'Save the environment' }).click();
     await page.waitForURL(/\/applications$/);
     expect((await env()).access.httpCredentials).toEqual({ username: 'guard', hasPassword: true });
-    await page.getByRole('row', { name: /Staging/ }).getByRole('link', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /Staging/ })
+      .getByRole('link', { name: 'Edit' })
+      .click();
     expect(await page.content()).not.toContain('basic-auth-pw-1');
     expect(await page.getByLabel('Username').inputValue()).toBe('guard');
     // Back as it was, so the plan's later runs are not sent to a site that asks for no password.
@@ -201,13 +241,24 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     expect((await env()).access.httpCredentials).toBeNull();
   }, 120_000);
 
-  it("schedules the plan: a cron that never fires or does not parse is refused at the field; a good one is listed and deleted", async () => {
+  it('schedules the plan: a cron that never fires or does not parse is refused at the field; a good one is listed and deleted', async () => {
     const page = dash.page;
     await page.getByRole('link', { name: 'Test plans' }).click();
     await page.getByRole('link', { name: 'Smoke' }).click();
     const planUrl = page.url();
-    const schedules = async () => Number((await stack.db.selectFrom('test_plan_schedules').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-    for (const [cron, message] of [['61 * * * *', /minute|61|range/i], ['0 0 31 2 *', /never fires/]] as const) {
+    const schedules = async () =>
+      Number(
+        (
+          await stack.db
+            .selectFrom('test_plan_schedules')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    for (const [cron, message] of [
+      ['61 * * * *', /minute|61|range/i],
+      ['0 0 31 2 *', /never fires/],
+    ] as const) {
       await page.getByLabel('Cron (UTC)').fill(cron);
       await page.getByRole('button', { name: 'Add the schedule' }).click();
       await expect.poll(() => page.locator('#cron-error').textContent()).toMatch(message);
@@ -217,18 +268,33 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByLabel('Cron (UTC)').fill('0 6 * * 1-5');
     await page.getByLabel('Schedule description').fill('Weekday mornings');
     await page.getByRole('button', { name: 'Add the schedule' }).click();
-    await page.getByRole('row', { name: /Weekday mornings/ }).getByRole('button', { name: 'Delete' }).waitFor();
+    await page
+      .getByRole('row', { name: /Weekday mornings/ })
+      .getByRole('button', { name: 'Delete' })
+      .waitFor();
     expect(page.url()).toBe(planUrl);
     expect(await schedules()).toBe(1);
     expect(await page.getByRole('cell', { name: 'Weekday mornings' }).count()).toBe(1);
-    await page.getByRole('row', { name: /Weekday mornings/ }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('row', { name: /Weekday mornings/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await page.getByText('Not scheduled.').waitFor();
     expect(await schedules()).toBe(0);
   }, 120_000);
 
   it('adds a device preset: a viewport or locale the API refuses is shown at its field and nothing is stored; deletes it', async () => {
     const page = dash.page;
-    const presets = async () => Number((await stack.db.selectFrom('device_presets').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow()).n);
+    const presets = async () =>
+      Number(
+        (
+          await stack.db
+            .selectFrom('device_presets')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('project_id', '=', stack.tenant.projectId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     await page.getByRole('link', { name: 'Devices' }).click();
     await checkPage(page);
     await page.getByLabel('Preset name').fill('Phone');
@@ -253,7 +319,16 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
 
   it('adds a scenario: blank instructions are refused at the field and nothing is stored; deletes it', async () => {
     const page = dash.page;
-    const scenarios = async () => Number((await stack.db.selectFrom('scenarios').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow()).n);
+    const scenarios = async () =>
+      Number(
+        (
+          await stack.db
+            .selectFrom('scenarios')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('project_id', '=', stack.tenant.projectId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     await page.getByRole('link', { name: 'Scenarios' }).click();
     await checkPage(page);
     await page.getByLabel('Scenario name').fill('Full cart');
@@ -264,14 +339,20 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await checkPage(page);
     await page.getByLabel('Instructions').fill('Sign in as {{SHOP_EMAIL}} and add the mug to the cart');
     await page.getByRole('button', { name: 'Add the scenario' }).click();
-    await page.getByRole('row', { name: /Full cart/ }).getByRole('button', { name: 'Delete' }).waitFor();
+    await page
+      .getByRole('row', { name: /Full cart/ })
+      .getByRole('button', { name: 'Delete' })
+      .waitFor();
     expect(await scenarios()).toBe(1);
-    await page.getByRole('row', { name: /Full cart/ }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('row', { name: /Full cart/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await page.getByText('No scenarios yet.').waitFor();
     expect(await scenarios()).toBe(0);
   }, 120_000);
 
-  it("edits the plan: its environment per application and e-mail; a bad address is refused at the field and changes nothing", async () => {
+  it('edits the plan: its environment per application and e-mail; a bad address is refused at the field and changes nothing', async () => {
     const page = dash.page;
     await page.getByRole('link', { name: 'Test plans' }).click();
     await page.getByRole('link', { name: 'Smoke' }).click();
@@ -291,7 +372,13 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.waitForURL(new RegExp(`/test-plans/${shortId}$`));
     const after = await plan();
     expect(after.notifications.email).toEqual({ recipients: ['qa@shop.example.com'], notifyOn: 'failure' });
-    expect(after.applications).toEqual([{ applicationShortId: appShortId(), environmentShortId: expect.stringMatching(/^env/), devicePresetShortId: null }]);
+    expect(after.applications).toEqual([
+      {
+        applicationShortId: appShortId(),
+        environmentShortId: expect.stringMatching(/^env/),
+        devicePresetShortId: null,
+      },
+    ]);
     expect(after.testCases).toEqual(before.testCases);
     expect(await page.getByText('qa@shop.example.com (on failure)').count()).toBe(1);
   }, 120_000);
@@ -306,25 +393,85 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
   });
 
   it("answers another project's session with 404 and changes nothing", async () => {
-    const app = await stack.db.selectFrom('applications').select('short_id').where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow();
-    const env = await stack.db.selectFrom('environments').select('short_id').where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow();
-    const config = await stack.db.selectFrom('configs').select('short_id').where('project_id', '=', stack.tenant.projectId).where('name', '=', 'SHOP_PASSWORD').executeTakeFirstOrThrow();
-    const plan = await stack.db.selectFrom('test_plans').select('short_id').where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow();
-    const preset = (await stack.call('POST', '/v1/device-presets', { name: 'Tablet', viewport: { width: 800, height: 1200 } })).body;
+    const app = await stack.db
+      .selectFrom('applications')
+      .select('short_id')
+      .where('project_id', '=', stack.tenant.projectId)
+      .executeTakeFirstOrThrow();
+    const env = await stack.db
+      .selectFrom('environments')
+      .select('short_id')
+      .where('project_id', '=', stack.tenant.projectId)
+      .executeTakeFirstOrThrow();
+    const config = await stack.db
+      .selectFrom('configs')
+      .select('short_id')
+      .where('project_id', '=', stack.tenant.projectId)
+      .where('name', '=', 'SHOP_PASSWORD')
+      .executeTakeFirstOrThrow();
+    const plan = await stack.db
+      .selectFrom('test_plans')
+      .select('short_id')
+      .where('project_id', '=', stack.tenant.projectId)
+      .executeTakeFirstOrThrow();
+    const preset = (
+      await stack.call('POST', '/v1/device-presets', { name: 'Tablet', viewport: { width: 800, height: 1200 } })
+    ).body;
     const elsewhere = await dash.signInElsewhere(other.token);
-    for (const path of [`/applications/${app.short_id}/environments/new`, `/applications/${app.short_id}/environments/${env.short_id}/edit`, `/configs/${config.short_id}/edit`]) {
+    for (const path of [
+      `/applications/${app.short_id}/environments/new`,
+      `/applications/${app.short_id}/environments/${env.short_id}/edit`,
+      `/configs/${config.short_id}/edit`,
+    ]) {
       expect((await elsewhere.goto(`${dash.url}${path}`))!.status(), path).toBe(404);
     }
     await elsewhere.goto(`${dash.url}/start`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
-    const schedules = async () => Number((await stack.db.selectFrom('test_plan_schedules').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-    const presetCount = async () => Number((await stack.db.selectFrom('device_presets').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-    const before = { runs: await count('runs'), applications: await count('applications'), configs: await count('configs'), schedules: await schedules(), presets: await presetCount() };
-    for (const path of [`/test-plans/${plan.short_id}/run`, `/test-plans/${plan.short_id}/schedules`, `/applications/${app.short_id}/delete`, `/configs/${config.short_id}/delete`, `/configs/${config.short_id}`, `/device-presets/${preset.shortId}/delete`]) {
-      const answer = await elsewhere.request.post(`${dash.url}${path}`, { form: { _csrf: csrf, name: 'STOLEN', value: 'x', cron: '@daily' } });
+    const schedules = async () =>
+      Number(
+        (
+          await stack.db
+            .selectFrom('test_plan_schedules')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const presetCount = async () =>
+      Number(
+        (
+          await stack.db
+            .selectFrom('device_presets')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = {
+      runs: await count('runs'),
+      applications: await count('applications'),
+      configs: await count('configs'),
+      schedules: await schedules(),
+      presets: await presetCount(),
+    };
+    for (const path of [
+      `/test-plans/${plan.short_id}/run`,
+      `/test-plans/${plan.short_id}/schedules`,
+      `/applications/${app.short_id}/delete`,
+      `/configs/${config.short_id}/delete`,
+      `/configs/${config.short_id}`,
+      `/device-presets/${preset.shortId}/delete`,
+    ]) {
+      const answer = await elsewhere.request.post(`${dash.url}${path}`, {
+        form: { _csrf: csrf, name: 'STOLEN', value: 'x', cron: '@daily' },
+      });
       expect(answer.status(), path).toBe(404);
     }
-    expect({ runs: await count('runs'), applications: await count('applications'), configs: await count('configs'), schedules: await schedules(), presets: await presetCount() }).toEqual(before);
+    expect({
+      runs: await count('runs'),
+      applications: await count('applications'),
+      configs: await count('configs'),
+      schedules: await schedules(),
+      presets: await presetCount(),
+    }).toEqual(before);
     expect(await presetCount()).toBe(1);
     await elsewhere.context().close();
   });
@@ -343,7 +490,10 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByLabel('Name').fill('1BAD NAME');
     await page.getByLabel('Value').fill(secret);
     await page.getByLabel('Secret (write-only)').check();
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Add the config' }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Add the config' }).click(),
+    ]);
     expect(refused.status()).toBe(400);
     expect(await page.locator('#name-error').textContent()).toMatch(/letter or underscore/);
     expect(await refused.text()).not.toContain(secret);
@@ -354,7 +504,10 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByRole('button', { name: 'Add the config' }).click();
     await page.waitForURL(/\/configs$/);
     expect(await page.getByRole('row', { name: /NOJS_SECRET/ }).textContent()).toContain('secret (set)');
-    await page.getByRole('row', { name: /NOJS_SECRET/ }).getByRole('link', { name: 'Change' }).click();
+    await page
+      .getByRole('row', { name: /NOJS_SECRET/ })
+      .getByRole('link', { name: 'Change' })
+      .click();
     expect(await page.getByLabel('New value').inputValue()).toBe('');
     expect(await page.content()).not.toContain(secret);
     await context.close();

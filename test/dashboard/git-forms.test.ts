@@ -13,7 +13,9 @@ import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 const pageBudgetBytes = 50 * 1024;
 const gitlabToken = 'glpat-dashboard-token-7c1e';
 const webhookSecret = 'hook-secret-d4f9a2';
-const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs1', format: 'pem' })
+  .toString();
 const keyBody = privateKey.split('\n')[1]!;
 
 describe('dashboard: Git integrations and merge-request review settings', () => {
@@ -21,8 +23,10 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
   let gl: FakeGitLab;
   const newPages = new Set<string>();
 
-  const integrations = async () => (await rig.stack.call('GET', '/v1/git-integrations')).body.integrations as Array<Record<string, unknown>>;
-  const reviewSettings = async () => (await rig.stack.call('GET', '/v1/merge-request-review-settings')).body.settings as Array<Record<string, unknown>>;
+  const integrations = async () =>
+    (await rig.stack.call('GET', '/v1/git-integrations')).body.integrations as Array<Record<string, unknown>>;
+  const reviewSettings = async () =>
+    (await rig.stack.call('GET', '/v1/merge-request-review-settings')).body.settings as Array<Record<string, unknown>>;
   const checkPage = async (page: Page) => {
     await expectAccessible(page);
     newPages.add(new URL(page.url()).pathname);
@@ -61,8 +65,18 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await page.getByLabel('Server URL').fill(gl.url);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.waitForURL(/\/git$/);
-    expect(await integrations()).toEqual([expect.objectContaining({ provider: 'gitlab', auth: 'token', baseUrl: gl.url, hasToken: true, hasWebhookSecret: true })]);
-    expect(await page.getByRole('row', { name: /gitlab/ }).textContent()).toContain('token stored, webhook secret stored');
+    expect(await integrations()).toEqual([
+      expect.objectContaining({
+        provider: 'gitlab',
+        auth: 'token',
+        baseUrl: gl.url,
+        hasToken: true,
+        hasWebhookSecret: true,
+      }),
+    ]);
+    expect(await page.getByRole('row', { name: /gitlab/ }).textContent()).toContain(
+      'token stored, webhook secret stored',
+    );
 
     // One integration per provider: a second GitLab is refused on the form, and the first stays as it was.
     await page.getByRole('link', { name: 'Connect GitHub or GitLab' }).click();
@@ -83,7 +97,9 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await page.getByLabel('Remove the webhook secret').check();
     await page.getByRole('button', { name: 'Save the integration' }).click();
     await page.waitForURL(/\/git$/);
-    expect(await integrations()).toEqual([expect.objectContaining({ provider: 'gitlab', hasToken: true, hasWebhookSecret: false, baseUrl: gl.url })]);
+    expect(await integrations()).toEqual([
+      expect.objectContaining({ provider: 'gitlab', hasToken: true, hasWebhookSecret: false, baseUrl: gl.url }),
+    ]);
     // The audit log names the fields a person changed, never a value.
     const audit = (await rig.stack.call('GET', '/v1/audit-log?kind=git_integration.updated')).body;
     expect(JSON.stringify(audit)).not.toContain(gitlabToken);
@@ -110,14 +126,22 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await page.getByLabel('GitHub App private key').fill(privateKey);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.waitForURL(/\/git$/);
-    expect((await integrations()).find((i) => i.provider === 'github')).toMatchObject({ auth: 'app', appId: '12345', hasPrivateKey: true, hasToken: false });
+    expect((await integrations()).find((i) => i.provider === 'github')).toMatchObject({
+      auth: 'app',
+      appId: '12345',
+      hasPrivateKey: true,
+      hasToken: false,
+    });
     await page.getByRole('link', { name: 'Edit the github integration' }).click();
     expect(await page.getByLabel('GitHub App private key').inputValue()).toBe('');
     // Switching to a token needs the token in the same save.
     await page.getByLabel('An access token').check();
     await page.getByRole('button', { name: 'Save the integration' }).click();
     await expect.poll(() => page.locator('#token-error').textContent()).toMatch(/required/);
-    expect((await integrations()).find((i) => i.provider === 'github')).toMatchObject({ auth: 'app', hasPrivateKey: true });
+    expect((await integrations()).find((i) => i.provider === 'github')).toMatchObject({
+      auth: 'app',
+      hasPrivateKey: true,
+    });
 
     await page.goto(`${rig.dash.url}/git`);
     await page.getByRole('button', { name: 'Delete the github integration' }).click();
@@ -157,10 +181,18 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await page.waitForURL(/\/git$/);
     const [saved] = await reviewSettings();
     expect(saved).toMatchObject({
-      provider: 'gitlab', repository: 'acme/web', autoRun: false, includeDrafts: false, handle: '@qa-bot',
-      environmentMapping: { preview: app.shortId }, reviewContext: 'Sign in as the demo shopper first.', webhookId: expect.any(String),
+      provider: 'gitlab',
+      repository: 'acme/web',
+      autoRun: false,
+      includeDrafts: false,
+      handle: '@qa-bot',
+      environmentMapping: { preview: app.shortId },
+      reviewContext: 'Sign in as the demo shopper first.',
+      webhookId: expect.any(String),
     });
-    expect(gl.hooks('acme/web')).toEqual([expect.objectContaining({ url: expect.stringMatching(/\/webhooks\/gitlab$/) })]);
+    expect(gl.hooks('acme/web')).toEqual([
+      expect.objectContaining({ url: expect.stringMatching(/\/webhooks\/gitlab$/) }),
+    ]);
     expect(await page.getByRole('heading', { name: 'gitlab: acme/web' }).count()).toBe(1);
 
     await page.getByRole('link', { name: 'Edit the reviews of acme/web' }).click();
@@ -186,13 +218,25 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     const [integration] = await integrations();
     const [settings] = await reviewSettings();
     const elsewhere = await rig.dash.signInElsewhere(rig.other.token);
-    for (const path of [`/git/integrations/${integration!.shortId}/edit`, `/git/reviews/${settings!.id}/edit`, '/git/reviews/not-a-uuid/edit', '/git/integrations/nope/edit']) {
+    for (const path of [
+      `/git/integrations/${integration!.shortId}/edit`,
+      `/git/reviews/${settings!.id}/edit`,
+      '/git/reviews/not-a-uuid/edit',
+      '/git/integrations/nope/edit',
+    ]) {
       expect((await elsewhere.goto(`${rig.dash.url}${path}`))!.status(), path).toBe(404);
     }
     await elsewhere.goto(`${rig.dash.url}/git`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
-    for (const path of [`/git/integrations/${integration!.shortId}`, `/git/integrations/${integration!.shortId}/delete`, `/git/reviews/${settings!.id}`, `/git/reviews/${settings!.id}/delete`]) {
-      const answer = await elsewhere.request.post(`${rig.dash.url}${path}`, { form: { _csrf: csrf, token: 'glpat-stolen', baseUrl: 'https://evil.example', handle: '@evil' } });
+    for (const path of [
+      `/git/integrations/${integration!.shortId}`,
+      `/git/integrations/${integration!.shortId}/delete`,
+      `/git/reviews/${settings!.id}`,
+      `/git/reviews/${settings!.id}/delete`,
+    ]) {
+      const answer = await elsewhere.request.post(`${rig.dash.url}${path}`, {
+        form: { _csrf: csrf, token: 'glpat-stolen', baseUrl: 'https://evil.example', handle: '@evil' },
+      });
       expect(answer.status(), path).toBe(404);
     }
     expect(await integrations()).toEqual([integration]);
@@ -202,10 +246,16 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await elsewhere.getByLabel('Provider').selectOption('gitlab');
     await elsewhere.getByLabel('Repository').fill('globex/app');
     await elsewhere.getByRole('button', { name: 'Start reviewing' }).click();
-    await expect.poll(() => elsewhere.locator('#provider-error').textContent()).toBe('No GitLab integration in this project');
-    expect(await rig.stack.db.selectFrom('merge_request_review_settings').select('repository').execute()).toEqual([{ repository: 'acme/web' }]);
+    await expect
+      .poll(() => elsewhere.locator('#provider-error').textContent())
+      .toBe('No GitLab integration in this project');
+    expect(await rig.stack.db.selectFrom('merge_request_review_settings').select('repository').execute()).toEqual([
+      { repository: 'acme/web' },
+    ]);
     // A post without the session's CSRF token is refused before anything is read.
-    const forged = await elsewhere.request.post(`${rig.dash.url}/new/git-integration`, { form: { kind: 'gitlab', token: 'glpat-forged' } });
+    const forged = await elsewhere.request.post(`${rig.dash.url}/new/git-integration`, {
+      form: { kind: 'gitlab', token: 'glpat-forged' },
+    });
     expect(forged.status()).toBe(403);
     await elsewhere.context().close();
   });
@@ -220,13 +270,19 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
   });
 
   it('works without JavaScript: a refusal is the form again (400) without the secret; a save redirects to the Git page; deletes the settings', async () => {
-    const context = await rig.dash.browser.newContext({ javaScriptEnabled: false, storageState: await rig.dash.context.storageState() });
+    const context = await rig.dash.browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await rig.dash.context.storageState(),
+    });
     const page = await context.newPage();
     await page.goto(`${rig.dash.url}/new/git-integration`);
     await page.getByLabel('Provider').selectOption({ label: 'GitHub, with an access token' });
     await page.getByLabel('Access token').fill('github_pat_nojs_secret_1');
     await page.getByLabel('Server URL').fill('https://github.example/api/v3?x=1');
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Connect' }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Connect' }).click(),
+    ]);
     expect(refused.status()).toBe(400);
     expect(await refused.text()).not.toContain('github_pat_nojs_secret_1');
     expect(await page.locator('#baseUrl-error').textContent()).toBeTruthy();
@@ -235,7 +291,11 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await page.getByLabel('Server URL').fill('');
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.waitForURL(/\/git$/);
-    expect((await integrations()).find((i) => i.provider === 'github')).toMatchObject({ auth: 'token', hasToken: true, baseUrl: null });
+    expect((await integrations()).find((i) => i.provider === 'github')).toMatchObject({
+      auth: 'token',
+      hasToken: true,
+      baseUrl: null,
+    });
     expect(await page.content()).not.toContain('github_pat_nojs_secret_1');
     await page.getByRole('button', { name: 'Delete the reviews of acme/web' }).click();
     await page.waitForURL(/\/git$/);
@@ -247,7 +307,11 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
   it('never sent a token, key or webhook secret back to the browser', async () => {
     const texts = await Promise.all(rig.answers);
     expect(texts.length).toBeGreaterThan(15);
-    for (const secret of [gitlabToken, webhookSecret, keyBody]) expect(texts.filter((t) => t.includes(secret)), secret).toEqual([]);
+    for (const secret of [gitlabToken, webhookSecret, keyBody])
+      expect(
+        texts.filter((t) => t.includes(secret)),
+        secret,
+      ).toEqual([]);
     expect(rig.dash.blocked).toEqual([]);
   });
 });

@@ -9,7 +9,9 @@ import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 // one that does not apply is refused at that box, nothing stored. Before, an App ID typed on a token
 // integration's edit form was silently dropped. Chromium on the real app (Postgres).
 
-const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs1', format: 'pem' })
+  .toString();
 const kinds = {
   'github-app': { label: 'GitHub, as a GitHub App', boxes: ['GitHub App ID', 'GitHub App private key'] },
   'github-token': { label: 'GitHub, with an access token', boxes: ['Access token'] },
@@ -19,21 +21,34 @@ const allBoxes = ['GitHub App ID', 'GitHub App private key', 'Access token'];
 
 describe('dashboard: the Git integration form shows and takes only the boxes of the chosen kind', () => {
   const rig = useSignedInDashboard();
-  const integrations = async () => (await rig.stack.call('GET', '/v1/git-integrations')).body.integrations as Array<Record<string, unknown>>;
+  const integrations = async () =>
+    (await rig.stack.call('GET', '/v1/git-integrations')).body.integrations as Array<Record<string, unknown>>;
   const github = async () => (await integrations()).find((i) => i.provider === 'github');
   const noScriptPage = async () => {
-    const page = await (await rig.dash.browser.newContext({ javaScriptEnabled: false, storageState: await rig.dash.context.storageState() })).newPage();
+    const page = await (
+      await rig.dash.browser.newContext({
+        javaScriptEnabled: false,
+        storageState: await rig.dash.context.storageState(),
+      })
+    ).newPage();
     page.setDefaultTimeout(10_000);
     return page;
   };
-  const visible = async (page: Page) => Object.fromEntries(await Promise.all(allBoxes.map(async (box) => [box, await page.getByLabel(box, { exact: true }).isVisible()] as const)));
+  const visible = async (page: Page) =>
+    Object.fromEntries(
+      await Promise.all(
+        allBoxes.map(async (box) => [box, await page.getByLabel(box, { exact: true }).isVisible()] as const),
+      ),
+    );
 
   it('with JavaScript: each kind shows exactly its boxes; a value typed before switching kind is not sent', async () => {
     const page = rig.dash.page;
     await page.goto(`${rig.dash.url}/new/git-integration`);
     for (const kind of Object.values(kinds)) {
       await page.getByLabel('Provider').selectOption({ label: kind.label });
-      expect(await visible(page), kind.label).toEqual(Object.fromEntries(allBoxes.map((box) => [box, (kind.boxes as readonly string[]).includes(box)])));
+      expect(await visible(page), kind.label).toEqual(
+        Object.fromEntries(allBoxes.map((box) => [box, (kind.boxes as readonly string[]).includes(box)])),
+      );
       expect(await page.getByLabel('Webhook secret').isVisible()).toBe(true);
     }
     await expectAccessible(page);
@@ -49,11 +64,23 @@ describe('dashboard: the Git integration form shows and takes only the boxes of 
     // Editing the token integration: the App boxes show only once "A GitHub App" is chosen.
     await page.getByRole('link', { name: 'Edit the github integration' }).click();
     await page.waitForURL(/\/edit$/);
-    expect(await visible(page)).toEqual({ 'GitHub App ID': false, 'GitHub App private key': false, 'Access token': true });
+    expect(await visible(page)).toEqual({
+      'GitHub App ID': false,
+      'GitHub App private key': false,
+      'Access token': true,
+    });
     await page.getByLabel('A GitHub App').check();
-    expect(await visible(page)).toEqual({ 'GitHub App ID': true, 'GitHub App private key': true, 'Access token': false });
+    expect(await visible(page)).toEqual({
+      'GitHub App ID': true,
+      'GitHub App private key': true,
+      'Access token': false,
+    });
     await page.getByLabel('An access token').check();
-    expect(await visible(page)).toEqual({ 'GitHub App ID': false, 'GitHub App private key': false, 'Access token': true });
+    expect(await visible(page)).toEqual({
+      'GitHub App ID': false,
+      'GitHub App private key': false,
+      'Access token': true,
+    });
     await expectAccessible(page);
   }, 60_000);
 
@@ -62,12 +89,21 @@ describe('dashboard: the Git integration form shows and takes only the boxes of 
     const before = await github();
     await page.goto(`${rig.dash.url}/git`);
     await page.getByRole('link', { name: 'Edit the github integration' }).click();
-    expect(await visible(page)).toEqual({ 'GitHub App ID': true, 'GitHub App private key': true, 'Access token': true });
+    expect(await visible(page)).toEqual({
+      'GitHub App ID': true,
+      'GitHub App private key': true,
+      'Access token': true,
+    });
     expect(await page.getByLabel('An access token').isChecked()).toBe(true);
     await page.getByLabel('GitHub App ID').fill('123456');
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save the integration' }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Save the integration' }).click(),
+    ]);
     expect(refused.status()).toBe(400);
-    expect(await page.locator('#appId-error').textContent()).toBe('only a GitHub App has an App ID: empty this box, or choose a GitHub App');
+    expect(await page.locator('#appId-error').textContent()).toBe(
+      'only a GitHub App has an App ID: empty this box, or choose a GitHub App',
+    );
     expect(await page.getByLabel('GitHub App ID').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('GitHub App ID').inputValue()).toBe('123456');
     expect(await github()).toEqual(before);
@@ -93,20 +129,31 @@ describe('dashboard: the Git integration form shows and takes only the boxes of 
   it('without JavaScript: every box that does not apply to the chosen kind is refused when connecting, nothing stored', async () => {
     await rig.stack.call('DELETE', `/v1/git-integrations/${(await github())!.shortId}`);
     const page = await noScriptPage();
-    const typed: Record<string, string> = { 'GitHub App ID': '4242', 'GitHub App private key': privateKey, 'Access token': 'glpat-kind-fields-3' };
+    const typed: Record<string, string> = {
+      'GitHub App ID': '4242',
+      'GitHub App private key': privateKey,
+      'Access token': 'glpat-kind-fields-3',
+    };
     const expected: Record<keyof typeof kinds, Record<string, RegExp>> = {
       'github-app': { token: /^a GitHub App signs in with its App ID and private key, not a token/ },
       'github-token': { appId: /^only a GitHub App has an App ID/, privateKey: /^only a GitHub App has a private key/ },
-      gitlab: { appId: /^GitLab signs in with an access token only/, privateKey: /^GitLab signs in with an access token only/ },
+      gitlab: {
+        appId: /^GitLab signs in with an access token only/,
+        privateKey: /^GitLab signs in with an access token only/,
+      },
     };
     for (const [kind, errors] of Object.entries(expected) as [keyof typeof kinds, Record<string, RegExp>][]) {
       await page.goto(`${rig.dash.url}/new/git-integration`);
       await page.getByLabel('Provider').selectOption({ label: kinds[kind].label });
       for (const [box, value] of Object.entries(typed)) await page.getByLabel(box, { exact: true }).fill(value);
-      const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Connect' }).click()]);
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Connect' }).click(),
+      ]);
       expect(refused.status(), kind).toBe(400);
       for (const field of ['appId', 'privateKey', 'token']) {
-        if (errors[field]) expect(await page.locator(`#${field}-error`).textContent(), `${kind} ${field}`).toMatch(errors[field]!);
+        if (errors[field])
+          expect(await page.locator(`#${field}-error`).textContent(), `${kind} ${field}`).toMatch(errors[field]!);
         else expect(await page.locator(`#${field}-error`).count(), `${kind} ${field}`).toBe(0);
       }
       expect(await integrations(), kind).toEqual([]);

@@ -9,7 +9,8 @@ import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser }
 // The dashboard's inbox pages in the project's Chromium (every non-local request refused): mail arrives over real
 // SMTP at addresses handed out by the API, and a person reads it. A mail's HTML is a stranger's: it must never run.
 
-const hostile = '<p>Your code is <b>550119</b>.</p><script>document.title = "pwned"; alert(1)</script><img src="x" onerror="document.title = \'pwned\'"><a href="https://acme.test/verify?t=9">Verify</a>';
+const hostile =
+  '<p>Your code is <b>550119</b>.</p><script>document.title = "pwned"; alert(1)</script><img src="x" onerror="document.title = \'pwned\'"><a href="https://acme.test/verify?t=9">Verify</a>';
 
 describe('dashboard: inbox', () => {
   let ctx: ApiContext;
@@ -19,19 +20,32 @@ describe('dashboard: inbox', () => {
   const ids: Record<string, string> = {};
 
   const send = (to: string, subject: string, body: { text?: string; html?: string }) =>
-    createTransport({ host: '127.0.0.1', port: host.port, secure: false, ignoreTLS: true }).sendMail({ from: 'Acme Accounts <no-reply@acme.test>', to, subject, ...body });
-  const address = async (token: string, name?: string) => (await ctx.call('POST', '/v1/inbox/addresses', name ? { name } : {}, token)).body.address as string;
+    createTransport({ host: '127.0.0.1', port: host.port, secure: false, ignoreTLS: true }).sendMail({
+      from: 'Acme Accounts <no-reply@acme.test>',
+      to,
+      subject,
+      ...body,
+    });
+  const address = async (token: string, name?: string) =>
+    (await ctx.call('POST', '/v1/inbox/addresses', name ? { name } : {}, token)).body.address as string;
 
   beforeAll(async () => {
     const appUrl = await reserveAppUrl();
     ctx = await createApiContext('postgres', { appUrl });
-    host = await startInboxHost({ HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: DEFAULT_INBOX_DOMAIN, PROCTOR_INBOX_MAX_BYTES: 64 * 1024 }, { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger }, 0);
+    host = await startInboxHost(
+      { HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: DEFAULT_INBOX_DOMAIN, PROCTOR_INBOX_MAX_BYTES: 64 * 1024 },
+      { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger },
+      0,
+    );
     addresses.run = await address(ctx.tenant.token);
     addresses.named = await address(ctx.tenant.token, 'support');
     addresses.theirs = await address(ctx.other.token);
     await send(addresses.run, 'Verify your Acme account', { text: 'Your verification code is 482913.' });
     await send(addresses.named, 'Weekly digest', { text: 'Nothing to do here.' });
-    await send(addresses.run, 'Your Acme sign-in link', { text: 'Sign in: https://acme.test/verify?t=9 (code 550119)', html: hostile });
+    await send(addresses.run, 'Your Acme sign-in link', {
+      text: 'Sign in: https://acme.test/verify?t=9 (code 550119)',
+      html: hostile,
+    });
     await send(addresses.theirs, 'Globex secret', { text: 'Their code is 111222.' });
     const list = (await ctx.call('GET', '/v1/inbox/messages')).body.messages as Array<{ id: string; subject: string }>;
     for (const m of list) ids[m.subject] = m.id;
@@ -51,10 +65,19 @@ describe('dashboard: inbox', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     const rows = page.locator('tbody tr');
-    const cells = async () => Promise.all((await rows.all()).map(async (row) => (await row.locator('td').allTextContents()).map((t) => t.trim())));
+    const cells = async () =>
+      Promise.all(
+        (await rows.all()).map(async (row) => (await row.locator('td').allTextContents()).map((t) => t.trim())),
+      );
     const table = await cells();
     expect(table.map((r) => r[0])).toEqual(['Your Acme sign-in link', 'Weekly digest', 'Verify your Acme account']);
-    expect(table[0]).toEqual(['Your Acme sign-in link', addresses.run, '"Acme Accounts" <no-reply@acme.test>', expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/), 'code 550119, a link']);
+    expect(table[0]).toEqual([
+      'Your Acme sign-in link',
+      addresses.run,
+      '"Acme Accounts" <no-reply@acme.test>',
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/),
+      'code 550119, a link',
+    ]);
     expect(table[1]![4]).toBe('nothing');
     expect(table[2]![4]).toBe('code 482913');
     expect(await page.textContent('main')).not.toContain('Globex');
@@ -84,10 +107,14 @@ describe('dashboard: inbox', () => {
     expect(dialogs).toEqual([]);
     expect(await page.title()).toBe('Mail: Your Acme sign-in link · Proctor');
     expect(await page.locator('main img, main script, main b').count()).toBe(0);
-    expect(await page.locator('pre.mail-body').first().textContent()).toBe('Sign in: https://acme.test/verify?t=9 (code 550119)');
+    expect(await page.locator('pre.mail-body').first().textContent()).toBe(
+      'Sign in: https://acme.test/verify?t=9 (code 550119)',
+    );
 
     await page.goto(`${dash.url}/inbox/${ids['Verify your Acme account']}`);
-    expect((await page.locator('pre.mail-body').first().textContent())?.trim()).toBe('Your verification code is 482913.');
+    expect((await page.locator('pre.mail-body').first().textContent())?.trim()).toBe(
+      'Your verification code is 482913.',
+    );
     expect(await page.getByText('The mail has no HTML part.').count()).toBe(1);
   });
 

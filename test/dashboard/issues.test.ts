@@ -11,8 +11,28 @@ describe('dashboard: issues', () => {
   let dash: DashboardBrowser;
   const ids: Record<string, string> = {};
 
-  const addIssue = async (projectId: string, key: string, fields: { kind: 'a11y' | 'exception'; severity: 'critical' | 'serious'; title: string; rule: string | null; occurrences: number }) => {
-    const row = await lockIssue(ctx.db, { id: crypto.randomUUID(), project_id: projectId, fingerprint: key, kind: fields.kind, severity: fields.severity, title: fields.title, rule: fields.rule, page: '/profile', sample_url: 'http://127.0.0.1/profile' });
+  const addIssue = async (
+    projectId: string,
+    key: string,
+    fields: {
+      kind: 'a11y' | 'exception';
+      severity: 'critical' | 'serious';
+      title: string;
+      rule: string | null;
+      occurrences: number;
+    },
+  ) => {
+    const row = await lockIssue(ctx.db, {
+      id: crypto.randomUUID(),
+      project_id: projectId,
+      fingerprint: key,
+      kind: fields.kind,
+      severity: fields.severity,
+      title: fields.title,
+      rule: fields.rule,
+      page: '/profile',
+      sample_url: 'http://127.0.0.1/profile',
+    });
     await updateIssue(ctx.db, row.id, { occurrences: fields.occurrences, pages: ['/profile'] });
     ids[key] = row.id;
   };
@@ -20,9 +40,27 @@ describe('dashboard: issues', () => {
   beforeAll(async () => {
     const appUrl = await reserveAppUrl();
     ctx = await createApiContext('pglite', { appUrl });
-    await addIssue(ctx.tenant.projectId, 'label', { kind: 'a11y', severity: 'critical', title: 'label: Form elements must have labels (#email <input id="email">)', rule: 'label', occurrences: 3 });
-    await addIssue(ctx.tenant.projectId, 'exception', { kind: 'exception', severity: 'serious', title: "TypeError: Cannot read properties of null (reading 'name')", rule: null, occurrences: 2 });
-    await addIssue(ctx.other.projectId, 'theirs', { kind: 'exception', severity: 'serious', title: 'Globex secret error', rule: null, occurrences: 1 });
+    await addIssue(ctx.tenant.projectId, 'label', {
+      kind: 'a11y',
+      severity: 'critical',
+      title: 'label: Form elements must have labels (#email <input id="email">)',
+      rule: 'label',
+      occurrences: 3,
+    });
+    await addIssue(ctx.tenant.projectId, 'exception', {
+      kind: 'exception',
+      severity: 'serious',
+      title: "TypeError: Cannot read properties of null (reading 'name')",
+      rule: null,
+      occurrences: 2,
+    });
+    await addIssue(ctx.other.projectId, 'theirs', {
+      kind: 'exception',
+      severity: 'serious',
+      title: 'Globex secret error',
+      rule: null,
+      occurrences: 1,
+    });
     dash = await openDashboard(ctx.app, appUrl);
     await dash.signIn(ctx.tenant.token);
   }, 90_000);
@@ -36,15 +74,25 @@ describe('dashboard: issues', () => {
     await page.goto(`${dash.url}/runs`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Issues' }).click();
     await page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
-    const firstCells = async () => Promise.all((await page.locator('tbody tr').all()).map(async (row) => (await row.locator('td').allTextContents()).slice(0, 5)));
-    expect((await firstCells()).map((r) => r.slice(1, 5)).sort()).toEqual([['a11y', 'critical', 'open', '3'], ['exception', 'serious', 'open', '2']]);
+    const firstCells = async () =>
+      Promise.all(
+        (await page.locator('tbody tr').all()).map(async (row) =>
+          (await row.locator('td').allTextContents()).slice(0, 5),
+        ),
+      );
+    expect((await firstCells()).map((r) => r.slice(1, 5)).sort()).toEqual([
+      ['a11y', 'critical', 'open', '3'],
+      ['exception', 'serious', 'open', '2'],
+    ]);
     expect(await page.textContent('main')).not.toContain('Globex');
     await expectAccessible(page);
 
     await page.getByLabel('Kind').selectOption('a11y');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/kind=a11y/);
-    expect((await firstCells()).map((r) => r[0])).toEqual(['label: Form elements must have labels (#email <input id="email">)']);
+    expect((await firstCells()).map((r) => r[0])).toEqual([
+      'label: Form elements must have labels (#email <input id="email">)',
+    ]);
 
     await page.getByRole('link', { name: /^label: Form elements/ }).click();
     await page.getByRole('heading', { level: 1, name: /label: Form elements must have labels/ }).waitFor();

@@ -32,21 +32,41 @@ describe('dashboard: runs and test cases', () => {
 
     const shop = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
     const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    await stack.call('POST', `/v1/applications/${shop.shortId}/environments`, { name: 'Local', url: `${fixture.url}/shop/login` });
-    await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, { name: 'Local', url: `${fixture.url}/todo/` });
-    const appId = async (shortId: string) => (await stack.db.selectFrom('applications').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()).id;
+    await stack.call('POST', `/v1/applications/${shop.shortId}/environments`, {
+      name: 'Local',
+      url: `${fixture.url}/shop/login`,
+    });
+    await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, {
+      name: 'Local',
+      url: `${fixture.url}/todo/`,
+    });
+    const appId = async (shortId: string) =>
+      (await stack.db.selectFrom('applications').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow())
+        .id;
     shopAppId = await appId(shop.shortId);
     const todoAppId = await appId(todo.shortId);
     const add = async (name: string, applicationId: string, steps: typeof loginSteps) =>
-      (ids[name] = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps }));
+      (ids[name] = await insertRecordedTestCase(stack.db, {
+        projectId: stack.tenant.projectId,
+        applicationId,
+        name,
+        steps,
+      }));
     await add('login', shopAppId, loginSteps);
     // The button's recorded locator no longer matches; its recorded fallback does: the run heals the step.
-    await add('login moved', shopAppId, loginSteps.map((step, i) => (i === 3 ? { ...step, locator: "getByRole('button', { name: 'Log in' })", fallbacks: [step.locator!] } : step)));
+    await add(
+      'login moved',
+      shopAppId,
+      loginSteps.map((step, i) =>
+        i === 3 ? { ...step, locator: "getByRole('button', { name: 'Log in' })", fallbacks: [step.locator!] } : step,
+      ),
+    );
     await add('broken', todoAppId, brokenSteps);
     await add('todo milk', todoAppId, todoSteps('milk'));
     await stack.db.updateTable('test_cases').set({ is_enabled: false }).where('id', '=', ids['todo milk']!).execute();
 
-    const plan = async (name: string, testCaseIds: string[]) => (await stack.call('POST', '/v1/test-plans', { name, testCaseIds })).body.shortId as string;
+    const plan = async (name: string, testCaseIds: string[]) =>
+      (await stack.call('POST', '/v1/test-plans', { name, testCaseIds })).body.shortId as string;
     smokePlan = await plan('Smoke', [ids.login!, ids['login moved']!, ids.broken!]);
     todoPlan = await plan('Todo', [ids.broken!, ids['todo milk']!]);
     await dash.signIn(stack.tenant.token);
@@ -70,25 +90,40 @@ describe('dashboard: runs and test cases', () => {
     navigations = 0;
     // Still running when opened (two tests in Chromium take seconds): the page follows it without a reload.
     await page.getByText('Finished').waitFor();
-    expect(['INITIATED', 'RUNNING']).toContain(await page.locator('dl.facts dd').first().locator('.status').textContent());
+    expect(['INITIATED', 'RUNNING']).toContain(
+      await page.locator('dl.facts dd').first().locator('.status').textContent(),
+    );
     await expect.poll(() => page.locator('dl.facts dd').first().textContent(), { timeout: 90_000 }).toBe('COMPLETED');
     expect(navigations).toBe(0);
     const run = await waitForRun(stack, shortId);
     expect(run.result).toBe('FAILED');
 
     const broken = page.getByRole('region', { name: /^broken/ });
-    await expect.poll(() => broken.textContent()).toContain("Failing step: step 2 — A button that does not exist (click getByRole('button', { name: 'Archive everything' }))");
+    await expect
+      .poll(() => broken.textContent())
+      .toContain(
+        "Failing step: step 2 — A button that does not exist (click getByRole('button', { name: 'Archive everything' }))",
+      );
     const screenshot = broken.getByRole('img', { name: 'Screenshot of broken where it stopped' });
-    await expect.poll(() => screenshot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(100);
+    await expect
+      .poll(() => screenshot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(100);
     const moved = page.getByRole('region', { name: /^login moved/ });
-    await expect.poll(() => moved.textContent()).toContain("Healed stepsstep 4 via fallback: getByRole('button', { name: 'Sign in' }) (was getByRole('button', { name: 'Log in' }))");
+    await expect
+      .poll(() => moved.textContent())
+      .toContain(
+        "Healed stepsstep 4 via fallback: getByRole('button', { name: 'Sign in' }) (was getByRole('button', { name: 'Log in' }))",
+      );
     expect(await page.getByRole('row', { name: /^login moved/ }).textContent()).toMatch(/COMPLETEDPASSED[\d.]+ m?s1$/);
     await expectAccessible(page);
 
     await broken.getByRole('link', { name: 'Open the trace of broken' }).click();
     await page.waitForURL(/\/trace-viewer\/index\.html\?trace=/);
     // Playwright's trace viewer lists the replayed actions, the failing click on the missing button among them.
-    await page.getByText(/Archive everything/).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByText(/Archive everything/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(dash.blocked).toEqual([]);
   });
 
@@ -132,16 +167,22 @@ describe('dashboard: runs and test cases', () => {
     const after = await stack.call('POST', '/v1/run', { testPlanShortId: todoPlan });
     expect(after.body.run.testCount).toBe(2);
     const run = await waitForRun(stack, after.body.run.shortId);
-    expect(run.runTestCases.find((t: any) => t.name === 'todo milk')).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
+    expect(run.runTestCases.find((t: any) => t.name === 'todo milk')).toMatchObject({
+      status: 'COMPLETED',
+      result: 'PASSED',
+    });
   });
 
   it('downloads the Playwright export of a test case', async () => {
     const { page } = dash;
     await page.goto(`${dash.url}/test-cases/${ids['todo milk']}`);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download as a Playwright spec' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download as a Playwright spec' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('todo-milk.spec.ts');
     const chunks: Buffer[] = [];
-    for await (const chunk of (await download.createReadStream())) chunks.push(chunk as Buffer);
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
     const spec = Buffer.concat(chunks).toString('utf8');
     expect(spec).toContain("import { test, expect } from '@playwright/test'");
     expect(spec).toContain("getByRole('textbox', { name: 'New todo' })");
@@ -155,7 +196,15 @@ describe('dashboard: runs and test cases', () => {
       testCaseId: ids.login!,
       basedOnVersion: 1,
       steps,
-      healed: [{ index: 3, from: loginSteps[3]!.locator, to: healedLocator, via: 'llm', reason: 'the button is labelled in German' }],
+      healed: [
+        {
+          index: 3,
+          from: loginSteps[3]!.locator,
+          to: healedLocator,
+          via: 'llm',
+          reason: 'the button is labelled in German',
+        },
+      ],
     });
     expect(kept).toEqual({ kept: 'proposed', version: 2 });
 
@@ -165,7 +214,9 @@ describe('dashboard: runs and test cases', () => {
     await expect.poll(() => proposal.textContent()).toContain('PENDING');
     await expectAccessible(page);
     await proposal.getByRole('button', { name: 'Accept version 2' }).click();
-    await expect.poll(() => page.getByRole('region', { name: /Version 2 proposed by a heal/ }).textContent()).toContain('ACCEPTED');
+    await expect
+      .poll(() => page.getByRole('region', { name: /Version 2 proposed by a heal/ }).textContent())
+      .toContain('ACCEPTED');
     expect(await page.getByText('Current version: 2.').count()).toBe(1);
     const api = await stack.call('GET', `/v1/test-cases/${ids.login}`);
     expect(api.body.steps.version).toBe(2);
@@ -175,13 +226,23 @@ describe('dashboard: runs and test cases', () => {
   it('rejects a heal proposal: the current steps stay as they were', async () => {
     const current = (await stack.call('GET', `/v1/test-cases/${ids.login}`)).body.steps;
     const rejectedLocator = "getByRole('button', { name: 'Continuer' })";
-    const steps = current.steps.map((s: (typeof loginSteps)[number], i: number) => (i === 3 ? { ...s, locator: rejectedLocator, fallbacks: [s.locator!] } : s));
+    const steps = current.steps.map((s: (typeof loginSteps)[number], i: number) =>
+      i === 3 ? { ...s, locator: rejectedLocator, fallbacks: [s.locator!] } : s,
+    );
     const kept = await keepHealedSteps(stack.db, {
       projectId: stack.tenant.projectId,
       testCaseId: ids.login!,
       basedOnVersion: current.version,
       steps,
-      healed: [{ index: 3, from: current.steps[3].locator, to: rejectedLocator, via: 'llm', reason: 'a French label on the preview' }],
+      healed: [
+        {
+          index: 3,
+          from: current.steps[3].locator,
+          to: rejectedLocator,
+          via: 'llm',
+          reason: 'a French label on the preview',
+        },
+      ],
     });
     const proposed = current.version + 1;
     expect(kept).toEqual({ kept: 'proposed', version: proposed });
@@ -191,7 +252,11 @@ describe('dashboard: runs and test cases', () => {
     const proposal = page.getByRole('region', { name: new RegExp(`Version ${proposed} proposed by a heal`) });
     await expect.poll(() => proposal.textContent()).toContain('PENDING');
     await proposal.getByRole('button', { name: `Reject version ${proposed}` }).click();
-    await expect.poll(() => page.getByRole('region', { name: new RegExp(`Version ${proposed} proposed by a heal`) }).textContent()).toContain('REJECTED');
+    await expect
+      .poll(() =>
+        page.getByRole('region', { name: new RegExp(`Version ${proposed} proposed by a heal`) }).textContent(),
+      )
+      .toContain('REJECTED');
     expect(await page.getByText(`Current version: ${current.version}.`).count()).toBe(1);
     expect(await page.getByRole('button', { name: `Accept version ${proposed}` }).count()).toBe(0);
     const api = await stack.call('GET', `/v1/test-cases/${ids.login}`);
@@ -202,13 +267,25 @@ describe('dashboard: runs and test cases', () => {
   it('shows a burn-in live: GENERATING, then the recorded steps, without a reload', async () => {
     const id = crypto.randomUUID();
     await insertTestCase(stack.db, {
-      id, projectId: stack.tenant.projectId, applicationId: shopAppId, name: 'Being recorded', goal: 'Sign in', expectedResult: 'Signed in',
-      labels: [], configIds: [], scenarioId: null, resumeFromTestCaseId: null, waitForTestCaseIds: [],
+      id,
+      projectId: stack.tenant.projectId,
+      applicationId: shopAppId,
+      name: 'Being recorded',
+      goal: 'Sign in',
+      expectedResult: 'Signed in',
+      labels: [],
+      configIds: [],
+      scenarioId: null,
+      resumeFromTestCaseId: null,
+      waitForTestCaseIds: [],
     });
     const { page } = dash;
     await page.goto(`${dash.url}/test-cases/${id}`);
     // Nothing recorded yet: enabling is refused, in words, and nothing changes.
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Enable' }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Enable' }).click(),
+    ]);
     expect(refused.status()).toBe(409);
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('has no recorded steps yet');
     expect((await stack.call('GET', `/v1/test-cases/${id}`)).body.isEnabled).toBe(false);
@@ -223,12 +300,23 @@ describe('dashboard: runs and test cases', () => {
   });
 
   it("answers 404 for another project's run and test case, and for made-up ids", async () => {
-    const run = (await stack.db.selectFrom('runs').select('short_id').where('project_id', '=', stack.tenant.projectId).executeTakeFirstOrThrow()).short_id;
+    const run = (
+      await stack.db
+        .selectFrom('runs')
+        .select('short_id')
+        .where('project_id', '=', stack.tenant.projectId)
+        .executeTakeFirstOrThrow()
+    ).short_id;
     const page = await dash.signInElsewhere(other.token);
     try {
       await page.waitForURL(`${dash.url}/runs`);
       expect(await page.getByText('No runs match.').count()).toBe(1);
-      for (const path of [`/runs/${run}`, `/test-cases/${ids.login}`, `/runs/${run}/live`, `/test-cases/${ids.login}/export`]) {
+      for (const path of [
+        `/runs/${run}`,
+        `/test-cases/${ids.login}`,
+        `/runs/${run}/live`,
+        `/test-cases/${ids.login}/export`,
+      ]) {
         const res = await page.goto(`${dash.url}${path}`);
         expect(res?.status(), path).toBe(404);
       }
@@ -244,7 +332,14 @@ describe('dashboard: runs and test cases', () => {
   });
 
   it('keeps every page under 50 KB of HTML and JavaScript', async () => {
-    const run = (await stack.db.selectFrom('runs').select('short_id').where('project_id', '=', stack.tenant.projectId).orderBy('created_at').executeTakeFirstOrThrow()).short_id;
+    const run = (
+      await stack.db
+        .selectFrom('runs')
+        .select('short_id')
+        .where('project_id', '=', stack.tenant.projectId)
+        .orderBy('created_at')
+        .executeTakeFirstOrThrow()
+    ).short_id;
     const sizes: Record<string, number> = {};
     for (const path of ['/login', '/runs', `/runs/${run}`, '/test-cases', `/test-cases/${ids.login}`]) {
       const measured = await dash.transferredBytes(path);

@@ -23,13 +23,24 @@ describe('sign-in throttle shared through Postgres', () => {
     const db = createDatabase({ kind: 'postgres', url: databaseUrlOf(ctx.db)!, maxConnections: 2 });
     pools.push(db);
     const appUrl = await reserveAppUrl();
-    const app = createApp({ ...ctx.deps, db, config: { ...ctx.deps.config, appUrl, PROCTOR_TRUSTED_PROXIES: trustedProxies } });
+    const app = createApp({
+      ...ctx.deps,
+      db,
+      config: { ...ctx.deps.config, appUrl, PROCTOR_TRUSTED_PROXIES: trustedProxies },
+    });
     const server = await serveForSignIn(app, appUrl);
     servers.push(server);
     return server;
   }
   const auditedAddresses = async (kind: string) =>
-    (await ctx.db.selectFrom('audit_events').select('client_address').where('kind', '=', kind).orderBy('created_at').execute()).map((r) => r.client_address);
+    (
+      await ctx.db
+        .selectFrom('audit_events')
+        .select('client_address')
+        .where('kind', '=', kind)
+        .orderBy('created_at')
+        .execute()
+    ).map((r) => r.client_address);
 
   let a: SignInServer;
   let b: SignInServer;
@@ -70,13 +81,18 @@ describe('sign-in throttle shared through Postgres', () => {
   it('behind a trusted proxy throttles the forwarded client, not the proxy, and ignores what the client prepended', async () => {
     const proxied = await instance('loopback');
     const forwarded = (client: string) => ({ 'x-forwarded-for': client });
-    for (let i = 0; i < signInLimits.perAddress; i++) expect((await proxied.signIn(madeUp(), '127.0.0.5', forwarded('203.0.113.7'))).status).toBe(401);
+    for (let i = 0; i < signInLimits.perAddress; i++)
+      expect((await proxied.signIn(madeUp(), '127.0.0.5', forwarded('203.0.113.7'))).status).toBe(401);
     expect((await proxied.signIn(ctx.tenant.token, '127.0.0.5', forwarded('203.0.113.7'))).status).toBe(429);
     // The client wrote "203.0.113.8" itself; the proxy appended the address it saw.
-    expect((await proxied.signIn(ctx.tenant.token, '127.0.0.5', forwarded('203.0.113.8, 203.0.113.7'))).status).toBe(429);
+    expect((await proxied.signIn(ctx.tenant.token, '127.0.0.5', forwarded('203.0.113.8, 203.0.113.7'))).status).toBe(
+      429,
+    );
     // Another client behind the same proxy is not blocked.
     expect((await proxied.signIn(ctx.tenant.token, '127.0.0.5', forwarded('203.0.113.8'))).status).toBe(303);
-    expect((await auditedAddresses('sign_in.failed')).filter((f) => f === '203.0.113.7')).toHaveLength(signInLimits.perAddress);
+    expect((await auditedAddresses('sign_in.failed')).filter((f) => f === '203.0.113.7')).toHaveLength(
+      signInLimits.perAddress,
+    );
     expect(await auditedAddresses('sign_in.succeeded')).toContain('203.0.113.8');
 
     // A list that names other proxies does not make a loopback peer one.
@@ -100,9 +116,15 @@ describe('PROCTOR_TRUSTED_PROXIES', () => {
 
   it('refuses an entry that is no address, range or "loopback", naming it', () => {
     for (const bad of ['everyone', '10.0.0.0/33', '10.0.0.0/8/1', '::1/129', '300.1.1.1']) {
-      expect(() => parseTrustedProxies(`loopback, ${bad}`)).toThrow(`"${bad}" is not an address, a CIDR range or "loopback"`);
-      expect(() => loadConfig('dev', { PROCTOR_TRUSTED_PROXIES: bad })).toThrow(/PROCTOR_TRUSTED_PROXIES: .* is not an address/);
+      expect(() => parseTrustedProxies(`loopback, ${bad}`)).toThrow(
+        `"${bad}" is not an address, a CIDR range or "loopback"`,
+      );
+      expect(() => loadConfig('dev', { PROCTOR_TRUSTED_PROXIES: bad })).toThrow(
+        /PROCTOR_TRUSTED_PROXIES: .* is not an address/,
+      );
     }
-    expect(loadConfig('dev', { PROCTOR_TRUSTED_PROXIES: 'loopback,192.168.0.0/16' }).PROCTOR_TRUSTED_PROXIES).toBe('loopback,192.168.0.0/16');
+    expect(loadConfig('dev', { PROCTOR_TRUSTED_PROXIES: 'loopback,192.168.0.0/16' }).PROCTOR_TRUSTED_PROXIES).toBe(
+      'loopback,192.168.0.0/16',
+    );
   });
 });

@@ -13,14 +13,17 @@ describe('dashboard sign-in throttle', () => {
   const served = serveAppForTests('pglite', serveForSignIn);
 
   it('refuses an address after 10 failures with 429, Retry-After and a readable message; other addresses sign in, and their success clears nothing', async () => {
-    for (let i = 0; i < signInLimits.perAddress; i++) expect((await served.front.signIn(madeUp(), '127.0.0.2')).status).toBe(401);
+    for (let i = 0; i < signInLimits.perAddress; i++)
+      expect((await served.front.signIn(madeUp(), '127.0.0.2')).status).toBe(401);
     // Even the right token is refused now, unchecked: the answer says nothing about it.
     const blocked = await served.front.signIn(served.api.tenant.token, '127.0.0.2');
     expect(blocked.status).toBe(429);
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(14 * 60);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    expect(blocked.body).toMatch(/role="alert"[^>]*>Too many failed sign-ins from your network address\. Try again in 15 minutes\./);
+    expect(blocked.body).toMatch(
+      /role="alert"[^>]*>Too many failed sign-ins from your network address\. Try again in 15 minutes\./,
+    );
     expect(blocked.body).toContain('name="token"'); // the form is still there to try later
 
     const elsewhere = await served.front.signIn(served.api.tenant.token, '127.0.0.3');
@@ -30,7 +33,11 @@ describe('dashboard sign-in throttle', () => {
     // Throttled attempts are not in the audit log: only the 10 failures and the one success are.
     const log = await served.api.call('GET', '/v1/audit-log?kind=sign_in.succeeded');
     expect(log.body.events).toHaveLength(1);
-    const failures = await served.api.db.selectFrom('audit_events').select('client_address').where('kind', '=', 'sign_in.failed').execute();
+    const failures = await served.api.db
+      .selectFrom('audit_events')
+      .select('client_address')
+      .where('kind', '=', 'sign_in.failed')
+      .execute();
     expect(failures.map((f) => f.client_address)).toEqual(Array(signInLimits.perAddress).fill('127.0.0.2'));
   });
 

@@ -12,10 +12,22 @@ import { createToken, revokeToken, setOrganizationSuspended } from '../../src/db
  */
 function postStatus(url: string, cookie: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', agent: false, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', (err) => setTimeout(() => reject(err), 1_000));
     req.end(body);
   });
@@ -49,9 +61,15 @@ describe('dashboard sign-in', () => {
 
   it('refuses a form post without the CSRF token and changes nothing', async () => {
     await served.front.signIn(served.api.tenant.token);
-    const res = await served.front.context.request.post(`${served.front.url}/logout`, { form: { _csrf: 'forged' }, maxRedirects: 0 });
+    const res = await served.front.context.request.post(`${served.front.url}/logout`, {
+      form: { _csrf: 'forged' },
+      maxRedirects: 0,
+    });
     expect(res.status()).toBe(403);
-    const without = await served.front.context.request.post(`${served.front.url}/logout`, { form: {}, maxRedirects: 0 });
+    const without = await served.front.context.request.post(`${served.front.url}/logout`, {
+      form: {},
+      maxRedirects: 0,
+    });
     expect(without.status()).toBe(403);
     await served.front.page.goto(`${served.front.url}/runs`);
     expect(new URL(served.front.page.url()).pathname).toBe('/runs');
@@ -61,16 +79,45 @@ describe('dashboard sign-in', () => {
     await served.front.signIn(served.api.tenant.token);
     const session = (await served.front.context.cookies()).find((c) => c.name === 'proctor_session')!;
     const oversized = `_csrf=x&name=${'a'.repeat(1024 * 1024)}`;
-    const areas = ['/login', '/logout', '/start', '/new/application', '/applications/app_x', '/configs', '/project/settings', '/git', '/test-cases/tc/enabled', '/test-plans', '/runs/run_x/cancel', '/chats', '/live/burn-in/x/stop', '/tunnels/t/delete', '/inbox', '/issues', '/reviews', '/compare', '/files/x/delete'];
+    const areas = [
+      '/login',
+      '/logout',
+      '/start',
+      '/new/application',
+      '/applications/app_x',
+      '/configs',
+      '/project/settings',
+      '/git',
+      '/test-cases/tc/enabled',
+      '/test-plans',
+      '/runs/run_x/cancel',
+      '/chats',
+      '/live/burn-in/x/stop',
+      '/tunnels/t/delete',
+      '/inbox',
+      '/issues',
+      '/reviews',
+      '/compare',
+      '/files/x/delete',
+    ];
     for (const cookie of [`proctor_session=${session.value}`, '']) {
       for (const path of areas) {
-        expect([path, cookie !== '', await postStatus(`${served.front.url}${path}`, cookie, oversized)]).toEqual([path, cookie !== '', 413]);
+        expect([path, cookie !== '', await postStatus(`${served.front.url}${path}`, cookie, oversized)]).toEqual([
+          path,
+          cookie !== '',
+          413,
+        ]);
       }
     }
     // The session still works, and a post of ordinary size is not refused for its size.
     await served.front.page.goto(`${served.front.url}/runs`);
     expect(new URL(served.front.page.url()).pathname).toBe('/runs');
-    const ordinary = await fetch(`${served.front.url}/logout`, { method: 'POST', headers: { cookie: `proctor_session=${session.value}`, 'content-type': 'application/x-www-form-urlencoded' }, body: '_csrf=forged', redirect: 'manual' });
+    const ordinary = await fetch(`${served.front.url}/logout`, {
+      method: 'POST',
+      headers: { cookie: `proctor_session=${session.value}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '_csrf=forged',
+      redirect: 'manual',
+    });
     expect(ordinary.status).toBe(403);
   });
 
@@ -79,7 +126,10 @@ describe('dashboard sign-in', () => {
     const before = (await served.front.context.cookies()).find((c) => c.name === 'proctor_session')!;
     await served.front.page.getByRole('button', { name: 'Sign out' }).click();
     await served.front.page.waitForURL(`${served.front.url}/login`);
-    const replay = await fetch(`${served.front.url}/runs`, { headers: { cookie: `proctor_session=${before.value}` }, redirect: 'manual' });
+    const replay = await fetch(`${served.front.url}/runs`, {
+      headers: { cookie: `proctor_session=${before.value}` },
+      redirect: 'manual',
+    });
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toMatch(/^\/login/);
     const post = await fetch(`${served.front.url}/test-cases/${crypto.randomUUID()}/enabled`, {
@@ -89,7 +139,9 @@ describe('dashboard sign-in', () => {
       redirect: 'manual',
     });
     expect([post.status, post.headers.get('location')]).toEqual([303, '/login']);
-    const poll = await fetch(`${served.front.url}/runs/run_x/live`, { headers: { cookie: `proctor_session=${before.value}`, 'hx-request': 'true' } });
+    const poll = await fetch(`${served.front.url}/runs/run_x/live`, {
+      headers: { cookie: `proctor_session=${before.value}`, 'hx-request': 'true' },
+    });
     expect([poll.status, poll.headers.get('hx-redirect')]).toEqual([401, '/login']);
   });
 
@@ -136,7 +188,11 @@ describe('a dashboard under a path of PROCTOR_APP_URL', () => {
     const loginCookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const signedIn = await api.app.request('/app/login', {
       method: 'POST',
-      headers: { cookie: loginCookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'https' },
+      headers: {
+        cookie: loginCookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-proto': 'https',
+      },
       body: new URLSearchParams({ _csrf: csrf, token: api.tenant.token, next: '/app/runs' }),
     });
     expect(signedIn.status).toBe(303);

@@ -23,10 +23,25 @@ const todoWithText: Step[] = [
 // Recorded in a muddled order, with a step that can never pass: Enter before the text, a missing button.
 const muddled: Step[] = [
   { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
-  { action: 'click', locator: "getByRole('button', { name: 'Archive everything' })", description: 'A button that does not exist' },
+  {
+    action: 'click',
+    locator: "getByRole('button', { name: 'Archive everything' })",
+    description: 'A button that does not exist',
+  },
   { action: 'press', locator: "getByRole('textbox', { name: 'New todo' })", value: 'Enter', description: 'Add it' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'New todo' })", fallbacks: ["getByPlaceholder('What needs to be done?')"], value: 'eggs', description: 'Type a todo' },
-  { action: 'assert_visible', locator: "getByRole('checkbox', { name: 'eggs' })", target: { role: 'checkbox', name: 'eggs' }, description: 'The todo is listed' },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'New todo' })",
+    fallbacks: ["getByPlaceholder('What needs to be done?')"],
+    value: 'eggs',
+    description: 'Type a todo',
+  },
+  {
+    action: 'assert_visible',
+    locator: "getByRole('checkbox', { name: 'eggs' })",
+    target: { role: 'checkbox', name: 'eggs' },
+    description: 'The todo is listed',
+  },
 ];
 
 /** The image's source is a PNG the dashboard serves to this session. */
@@ -46,7 +61,11 @@ describe('dashboard: step editor and run comparison', () => {
   const runs: string[] = [];
 
   const stored = async (id: string) =>
-    stack.db.selectFrom('test_cases').select(['steps', 'steps_version']).where('id', '=', id).executeTakeFirstOrThrow() as Promise<{ steps: Step[]; steps_version: number }>;
+    stack.db
+      .selectFrom('test_cases')
+      .select(['steps', 'steps_version'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow() as Promise<{ steps: Step[]; steps_version: number }>;
 
   /** Presses "Verify" on the editor and follows the run it starts to its end. */
   const verify = async (page: Page) => {
@@ -64,9 +83,24 @@ describe('dashboard: step editor and run comparison', () => {
     dash = await openDashboard(stack.app, appUrl);
     other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
     const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, { name: 'Local', url: `${fixture.url}/todo/` });
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', todo.shortId).executeTakeFirstOrThrow()).id;
-    const add = async (name: string, steps: Step[]) => (ids[name] = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps }));
+    await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, {
+      name: 'Local',
+      url: `${fixture.url}/todo/`,
+    });
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', todo.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const add = async (name: string, steps: Step[]) =>
+      (ids[name] = await insertRecordedTestCase(stack.db, {
+        projectId: stack.tenant.projectId,
+        applicationId,
+        name,
+        steps,
+      }));
     await add('todo text', todoWithText);
     await add('todo muddled', muddled);
     await dash.signIn(stack.tenant.token);
@@ -103,7 +137,9 @@ describe('dashboard: step editor and run comparison', () => {
     const failed = await verify(page);
     expect(failed.result).toBe('FAILED');
     expect(failed.runTestCases[0].error).toContain('expected the text "bread"');
-    await expect.poll(() => page.getByRole('region', { name: /^todo text/ }).textContent(), { timeout: 30_000 }).toContain('Failing step: step 4 — The todo is shown');
+    await expect
+      .poll(() => page.getByRole('region', { name: /^todo text/ }).textContent(), { timeout: 30_000 })
+      .toContain('Failing step: step 4 — The todo is shown');
 
     await page.goto(`${dash.url}/test-cases/${ids['todo text']}/steps`);
     // The run stopped at step 4: its screenshot is shown with that step.
@@ -119,7 +155,10 @@ describe('dashboard: step editor and run comparison', () => {
   }, 90_000);
 
   it('deletes and reorders steps with plain forms (JavaScript off), saved as one new version that passes', async () => {
-    const noScript = await dash.browser.newContext({ javaScriptEnabled: false, storageState: await dash.context.storageState() });
+    const noScript = await dash.browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await dash.context.storageState(),
+    });
     try {
       const page = await noScript.newPage();
       await page.goto(`${dash.url}/test-cases/${ids['todo muddled']}/steps`);
@@ -142,8 +181,12 @@ describe('dashboard: step editor and run comparison', () => {
 
       // The element assertion's expectation is the recorded target's name: expecting another one fails the replay.
       await page.goto(`${dash.url}/test-cases/${ids['todo muddled']}/steps`);
-      expect(await page.getByLabel('Fallback locators of step 2 (one per line)').inputValue()).toBe("getByPlaceholder('What needs to be done?')");
-      expect(await page.getByRole('group', { name: /^Step 4: assert_visible/ }).textContent()).toContain('Target as recorded: checkbox named “eggs”');
+      expect(await page.getByLabel('Fallback locators of step 2 (one per line)').inputValue()).toBe(
+        "getByPlaceholder('What needs to be done?')",
+      );
+      expect(await page.getByRole('group', { name: /^Step 4: assert_visible/ }).textContent()).toContain(
+        'Target as recorded: checkbox named “eggs”',
+      );
       await page.getByLabel('Expected text of step 4').fill('ham');
       await page.getByRole('button', { name: 'Save as version 3' }).first().click();
       await page.getByText('Saved as version 3.').waitFor();
@@ -169,7 +212,10 @@ describe('dashboard: step editor and run comparison', () => {
     const locator = page.getByLabel('Locator of step 2');
     await locator.fill("getByRole('textbox', { name: 'New todo' }");
     await page.getByLabel('Intent of step 2').fill('Type the todo');
-    await page.getByRole('button', { name: `Save as version ${before.steps_version + 1}` }).first().click();
+    await page
+      .getByRole('button', { name: `Save as version ${before.steps_version + 1}` })
+      .first()
+      .click();
     await page.getByText('Not saved: 1 problem(s) below.').waitFor();
     expect(await locator.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await locator.getAttribute('aria-describedby'))!;
@@ -183,7 +229,10 @@ describe('dashboard: step editor and run comparison', () => {
     // Emptying an assertion's expectation would make it pass always: refused as well.
     await page.goto(`${dash.url}/test-cases/${ids['todo text']}/steps`);
     await page.getByLabel('Expected value of step 4').fill('');
-    await page.getByRole('button', { name: /^Save as version/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Save as version/ })
+      .first()
+      .click();
     await page.getByText('this assert_text step needs a value').waitFor();
     expect((await stored(ids['todo text']!)).steps).toEqual(todoWithText);
   }, 30_000);
@@ -192,9 +241,17 @@ describe('dashboard: step editor and run comparison', () => {
     const payload = '<img src=x onerror="document.title=1">';
     const id = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
-      applicationId: (await stack.db.selectFrom('test_cases').select('application_id').where('id', '=', ids['todo text']!).executeTakeFirstOrThrow()).application_id,
+      applicationId: (
+        await stack.db
+          .selectFrom('test_cases')
+          .select('application_id')
+          .where('id', '=', ids['todo text']!)
+          .executeTakeFirstOrThrow()
+      ).application_id,
       name: 'todo payload',
-      steps: todoWithText.map((s, i) => (i === 1 ? { ...s, description: payload, value: `"><script>document.title=2</script>` } : s)),
+      steps: todoWithText.map((s, i) =>
+        i === 1 ? { ...s, description: payload, value: `"><script>document.title=2</script>` } : s,
+      ),
     });
     const { page } = dash;
     await page.goto(`${dash.url}/test-cases/${id}/steps`);
@@ -204,7 +261,14 @@ describe('dashboard: step editor and run comparison', () => {
 
     // Someone else saves first (another tab, say): this page's draft is of version 1, which is gone.
     const theirs = todoWithText.map((s, i) => (i === 3 ? { ...s, description: 'Theirs' } : s));
-    expect(await saveEditedSteps(stack.db, { projectId: stack.tenant.projectId, testCaseId: id, basedOnVersion: 1, steps: theirs })).toEqual({ version: 2 });
+    expect(
+      await saveEditedSteps(stack.db, {
+        projectId: stack.tenant.projectId,
+        testCaseId: id,
+        basedOnVersion: 1,
+        steps: theirs,
+      }),
+    ).toEqual({ version: 2 });
     await page.getByRole('button', { name: 'Save as version 2' }).first().click();
     await page.getByText('The steps changed since you opened them (now version 2)').waitFor();
     expect(await page.getByLabel('Intent of step 4').inputValue()).toBe('Theirs');
@@ -223,11 +287,17 @@ describe('dashboard: step editor and run comparison', () => {
     await page.waitForURL(new RegExp(`/compare\\?a=${failedRun}&b=${passedRun}$`));
     await page.getByText('1 of 1 test(s) differ').waitFor();
     const section = page.getByRole('region', { name: 'todo text (differs)' });
-    const cells = async (row: string) => section.getByRole('row', { name: new RegExp(`^${row}`) }).getByRole('cell').allTextContents();
+    const cells = async (row: string) =>
+      section
+        .getByRole('row', { name: new RegExp(`^${row}`) })
+        .getByRole('cell')
+        .allTextContents();
     expect(await cells('Result')).toEqual(['FAILED', 'PASSED']);
     expect((await cells('Failing step'))[0]).toContain('step 4 — The todo is shown');
     expect((await cells('Failing step'))[1]).toBe('none');
-    expect(await cells('Signals')).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ console, \d+ exception, \d+ network, \d+ a11y$/)]));
+    expect(await cells('Signals')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\d+ console, \d+ exception, \d+ network, \d+ a11y$/)]),
+    );
     const shot = section.getByRole('img', { name: `todo text in run ${failedRun} where it stopped` });
     await expectPng(page, shot);
     expect((await cells('Screenshot'))[1]).toBe('none');
@@ -253,7 +323,10 @@ describe('dashboard: step editor and run comparison', () => {
       // A post with the other session's own valid CSRF token still finds no such test case.
       await page.goto(`${dash.url}/runs`);
       const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-      const posted = await page.request.post(`${dash.url}/test-cases/${ids['todo text']}/verify`, { form: { _csrf: csrf }, maxRedirects: 0 });
+      const posted = await page.request.post(`${dash.url}/test-cases/${ids['todo text']}/verify`, {
+        form: { _csrf: csrf },
+        maxRedirects: 0,
+      });
       expect(posted.status()).toBe(404);
     } finally {
       await page.context().close();

@@ -87,39 +87,121 @@ describe('dashboard: XSS payloads in every written field', () => {
       const app = await ctx.call('POST', '/v1/applications', { name: p });
       expect(app.status, `application ${p}`).toBe(201);
       // Its extra header and cookie values are rendered back into the environment form's boxes.
-      const env = await ctx.call('POST', `/v1/applications/${app.body.shortId}/environments`, { name: p, url: `https://staging-${i}.shop.test/`, access: { headers: [{ name: 'x-xss', value: p }], cookies: [{ name: 'xss', value: p }] } });
+      const env = await ctx.call('POST', `/v1/applications/${app.body.shortId}/environments`, {
+        name: p,
+        url: `https://staging-${i}.shop.test/`,
+        access: { headers: [{ name: 'x-xss', value: p }], cookies: [{ name: 'xss', value: p }] },
+      });
       expect(env.status).toBe(201);
       const scenario = await ctx.call('POST', '/v1/scenarios', { name: p, description: p, instructions: p });
       expect(scenario.status, `scenario ${p}`).toBe(201);
-      expect((await ctx.call('POST', '/v1/device-presets', { name: p, viewport: { width: 390, height: 844 } })).status, `device preset ${p}`).toBe(201);
+      expect(
+        (await ctx.call('POST', '/v1/device-presets', { name: p, viewport: { width: 390, height: 844 } })).status,
+        `device preset ${p}`,
+      ).toBe(201);
       await createToken(db, projectId, 'badge', p);
-      const review = await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: `acme/shop-${i}`, reviewContext: p });
+      const review = await ctx.call('PUT', '/v1/merge-request-review-settings', {
+        provider: 'github',
+        repository: `acme/shop-${i}`,
+        reviewContext: p,
+      });
       expect(review.status, `review settings ${p}`).toBe(200);
-      const applicationId = (await db.selectFrom('applications').select('id').where('short_id', '=', app.body.shortId).executeTakeFirstOrThrow()).id;
+      const applicationId = (
+        await db
+          .selectFrom('applications')
+          .select('id')
+          .where('short_id', '=', app.body.shortId)
+          .executeTakeFirstOrThrow()
+      ).id;
       // A test case as burn-in leaves it: the model wrote its step descriptions and, for a failed one, the reason.
       const testCaseId = newId();
-      await db.insertInto('test_cases').values({
-        id: testCaseId, project_id: projectId, application_id: applicationId, name: p, goal: p, expected_result: p, is_enabled: true,
-        generation_status: 'FAILED', failure_reason: p,
-        steps: JSON.stringify([{ action: 'navigate', value: '/', description: p }, { action: 'click', locator: "getByRole('button', { name: 'Go' })", description: p }]),
-        steps_version: 1, created_at: new Date(), updated_at: new Date(),
-      } as never).execute();
+      await db
+        .insertInto('test_cases')
+        .values({
+          id: testCaseId,
+          project_id: projectId,
+          application_id: applicationId,
+          name: p,
+          goal: p,
+          expected_result: p,
+          is_enabled: true,
+          generation_status: 'FAILED',
+          failure_reason: p,
+          steps: JSON.stringify([
+            { action: 'navigate', value: '/', description: p },
+            { action: 'click', locator: "getByRole('button', { name: 'Go' })", description: p },
+          ]),
+          steps_version: 1,
+          created_at: new Date(),
+          updated_at: new Date(),
+        } as never)
+        .execute();
       const plan = await ctx.call('POST', '/v1/test-plans', { name: p, testCaseIds: [testCaseId] });
       expect(plan.status, `plan ${p}`).toBe(201);
       // A run that failed on the model's words: its branch and commit message come from CI.
       const run = { id: newId(), shortId: newShortId('run') };
-      await db.insertInto('runs').values({ id: run.id, short_id: run.shortId, project_id: projectId, status: 'COMPLETED', result: 'FAILED', branch: p, commit_message: p, test_count: 1, created_at: new Date() } as never).execute();
-      await db.insertInto('run_test_cases').values({ id: newId(), run_id: run.id, test_case_id: testCaseId, name: p, goal: p, application_id: applicationId, status: 'COMPLETED', result: 'FAILED', result_title: p, error: p, failed_step_index: 1 } as never).execute();
+      await db
+        .insertInto('runs')
+        .values({
+          id: run.id,
+          short_id: run.shortId,
+          project_id: projectId,
+          status: 'COMPLETED',
+          result: 'FAILED',
+          branch: p,
+          commit_message: p,
+          test_count: 1,
+          created_at: new Date(),
+        } as never)
+        .execute();
+      await db
+        .insertInto('run_test_cases')
+        .values({
+          id: newId(),
+          run_id: run.id,
+          test_case_id: testCaseId,
+          name: p,
+          goal: p,
+          application_id: applicationId,
+          status: 'COMPLETED',
+          result: 'FAILED',
+          result_title: p,
+          error: p,
+          failed_step_index: 1,
+        } as never)
+        .execute();
       // A conversation: the person's message, the model's reply (markdown) and a change review's summary.
       const chat = { id: newId(), shortId: newShortId('chat') };
       await insertChat(db, { id: chat.id, shortId: chat.shortId, projectId, source: 'ui', applicationOverrides: [] });
       await db.updateTable('chats').set({ title: p }).where('id', '=', chat.id).execute();
       const assistantMessageId = newId();
       await insertTurn(db, { chatId: chat.id, turn: 1, text: p, userMessageId: newId(), assistantMessageId });
-      await finishReply(db, assistantMessageId, { status: 'COMPLETED', text: `${p}\n\n**${p}**\n\n- ${p}`, toolsUsed: [] });
+      await finishReply(db, assistantMessageId, {
+        status: 'COMPLETED',
+        text: `${p}\n\n**${p}**\n\n- ${p}`,
+        toolsUsed: [],
+      });
       const reviewId = newId();
-      await insertChangeReview(db, { id: reviewId, chatId: chat.id, projectId, assistantMessageId, mode: 'rawChanges', source: 'api', provider: null, prUrl: null, changeDescription: p, diff: 'diff --git a/x b/x', context: p, applicationOverrides: [], metadata: {} });
-      await completeReview(db, reviewId, { verdict: 'Changes Requested', summary: p, tests: [{ testCaseId, name: p, origin: 'new', result: 'FAILED', url: 'x' }] });
+      await insertChangeReview(db, {
+        id: reviewId,
+        chatId: chat.id,
+        projectId,
+        assistantMessageId,
+        mode: 'rawChanges',
+        source: 'api',
+        provider: null,
+        prUrl: null,
+        changeDescription: p,
+        diff: 'diff --git a/x b/x',
+        context: p,
+        applicationOverrides: [],
+        metadata: {},
+      });
+      await completeReview(db, reviewId, {
+        verdict: 'Changes Requested',
+        summary: p,
+        tests: [{ testCaseId, name: p, origin: 'new', result: 'FAILED', url: 'x' }],
+      });
       pages.push(
         { path: `/test-cases/${testCaseId}`, markers: [i] },
         { path: `/test-plans/${plan.body.shortId}`, markers: [i] },
@@ -130,9 +212,24 @@ describe('dashboard: XSS payloads in every written field', () => {
       );
     }
     const all = payloads.map((_, i) => i);
-    for (const list of ['/device-presets', '/scenarios', '/project/badge', '/git']) pages.push({ path: list, markers: all });
-    for (const list of ['/applications', '/test-plans', '/runs', '/runs?page=2', '/test-cases', '/test-cases?page=2', '/chats', '/chats?page=2', '/reviews', '/reviews?page=2']) {
-      pages.push({ path: list, markers: list.includes('page=2') ? [] : list === '/applications' || list === '/test-plans' ? all : [] });
+    for (const list of ['/device-presets', '/scenarios', '/project/badge', '/git'])
+      pages.push({ path: list, markers: all });
+    for (const list of [
+      '/applications',
+      '/test-plans',
+      '/runs',
+      '/runs?page=2',
+      '/test-cases',
+      '/test-cases?page=2',
+      '/chats',
+      '/chats?page=2',
+      '/reviews',
+      '/reviews?page=2',
+    ]) {
+      pages.push({
+        path: list,
+        markers: list.includes('page=2') ? [] : list === '/applications' || list === '/test-plans' ? all : [],
+      });
     }
     dash = await openDashboard(ctx.app, appUrl);
     dash.page.on('dialog', (d: Dialog) => {
@@ -167,7 +264,9 @@ describe('dashboard: XSS payloads in every written field', () => {
       expect(probe.xss, path).toBeUndefined();
       expect(probe.injected, `${path}: an element from a payload`).toBe(0);
       expect(probe.scriptLinks, `${path}: a javascript: URL`).toBe(0);
-      expect([probe.header, probe.nav, probe.h1, probe.main], `${path}: header, main menu, one h1, main`).toEqual([1, 1, 1, 1]);
+      expect([probe.header, probe.nav, probe.h1, probe.main], `${path}: header, main menu, one h1, main`).toEqual([
+        1, 1, 1, 1,
+      ]);
       for (const i of markers) expect(probe.text, `${path} shows payload ${i + 1} as text`).toContain(marker(i));
       checked++;
     }
@@ -180,9 +279,17 @@ describe('dashboard: XSS payloads in every written field', () => {
     // A page the dashboard would never serve, with the dashboard's own policy: markup got through, the CSP held.
     const page = await dash.context.newPage();
     const seen: string[] = [];
-    page.on('console', (m: ConsoleMessage) => void (/content security policy|refused to/i.test(m.text()) && seen.push(m.text())));
+    page.on(
+      'console',
+      (m: ConsoleMessage) => void (/content security policy|refused to/i.test(m.text()) && seen.push(m.text())),
+    );
     await page.route(`${dash.url}/xss-control`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', headers: { 'content-security-policy': "default-src 'self'; script-src 'self'" }, body: `<title>x</title><main><p>${payloads[0]}${payloads[1]}${payloads[7]}</p></main>` }),
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        headers: { 'content-security-policy': "default-src 'self'; script-src 'self'" },
+        body: `<title>x</title><main><p>${payloads[0]}${payloads[1]}${payloads[7]}</p></main>`,
+      }),
     );
     await page.goto(`${dash.url}/xss-control`);
     await page.waitForTimeout(100);

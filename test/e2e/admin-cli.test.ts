@@ -17,7 +17,10 @@ describe('proctor admin', () => {
   let app: ReturnType<typeof createApp>;
 
   const admin = (...args: string[]) => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'admin', ...args], { env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'admin', ...args], {
+      env: { ...process.env, DATABASE_URL: url },
+      encoding: 'utf8',
+    });
     return { code: result.status, out: result.stdout.trim(), err: result.stderr.trim() };
   };
   const get = (token: string) => app.request('/v1/applications', { headers: { authorization: `Bearer ${token}` } });
@@ -39,9 +42,22 @@ describe('proctor admin', () => {
     apiDb = createDatabase({ kind: 'postgres', url });
     app = createApp({
       db: apiDb,
-      config: { appUrl: 'https://app.test', publicUrl: 'http://127.0.0.1:1', PROCTOR_URL_TTL_SECONDS: 60, PROCTOR_RUN_CONCURRENCY: 10 },
-      temporal: createTemporalClientProvider({ address: inject('temporalAddress'), namespace: 'default', taskQueue: 'unused' }),
-      blobs: createFsBlobStore({ dir: '/tmp/proctor-admin-cli-blobs', secret: 'x'.repeat(32), publicUrl: 'http://127.0.0.1:1' }),
+      config: {
+        appUrl: 'https://app.test',
+        publicUrl: 'http://127.0.0.1:1',
+        PROCTOR_URL_TTL_SECONDS: 60,
+        PROCTOR_RUN_CONCURRENCY: 10,
+      },
+      temporal: createTemporalClientProvider({
+        address: inject('temporalAddress'),
+        namespace: 'default',
+        taskQueue: 'unused',
+      }),
+      blobs: createFsBlobStore({
+        dir: '/tmp/proctor-admin-cli-blobs',
+        secret: 'x'.repeat(32),
+        publicUrl: 'http://127.0.0.1:1',
+      }),
       logger: silentLogger,
     });
   });
@@ -72,7 +88,11 @@ describe('proctor admin', () => {
     expect(admin('unsuspend-org', '--org', org.out).code).toBe(0);
     expect(await statusWithin(token.out, 200, soon)).toBe(200);
 
-    const tokenRow = await db.selectFrom('api_tokens').select('id').where('token_hash', '=', hashToken(token.out)).executeTakeFirstOrThrow();
+    const tokenRow = await db
+      .selectFrom('api_tokens')
+      .select('id')
+      .where('token_hash', '=', hashToken(token.out))
+      .executeTakeFirstOrThrow();
     expect(admin('revoke-token', '--token-id', tokenRow.id).code).toBe(0);
     expect(await statusWithin(token.out, 401, soon)).toBe(401);
 

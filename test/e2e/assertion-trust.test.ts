@@ -17,7 +17,11 @@ function groupsPage(build: Build): string {
   const de = build === 'de';
   const heading = de ? 'Website-Verwaltung' : 'Site administration';
   const message =
-    build === 'duplicate' ? 'Group with this Name already exists.' : de ? 'Die Gruppe „QA Team“ wurde erfolgreich hinzugefügt.' : 'The group “QA Team” was added successfully.';
+    build === 'duplicate'
+      ? 'Group with this Name already exists.'
+      : de
+        ? 'Die Gruppe „QA Team“ wurde erfolgreich hinzugefügt.'
+        : 'The group “QA Team” was added successfully.';
   return `<!doctype html><html lang="${de ? 'de' : 'en'}"><head><title>Groups</title></head><body><main>
 <h1 id="site-name">${heading}</h1>
 <form id="add"><label for="name">${de ? 'Name' : 'Name'}</label><input id="name" name="name"> <button type="submit" id="save">${de ? 'Sichern' : 'Save'}</button></form>
@@ -41,7 +45,8 @@ document.getElementById('add').addEventListener('submit', (e) => {
 
 const goal = 'Add the group QA Team and see it confirmed';
 const moves: AgentMove[] = [
-  (r) => tool('assert_visible', { ref: refOf(r, 'heading "Site administration"'), description: 'The admin site is open' }),
+  (r) =>
+    tool('assert_visible', { ref: refOf(r, 'heading "Site administration"'), description: 'The admin site is open' }),
   (r) => tool('fill', { ref: refOf(r, 'textbox "Name"'), value: 'QA Team', description: 'Name the group' }),
   (r) => tool('click', { ref: refOf(r, 'button "Save"'), description: 'Save the group' }),
   // The list item's own line in the snapshot is `- listitem [ref=…]:`; its text is on the child line below.
@@ -57,10 +62,16 @@ describe('an assertion never passes on other text', () => {
   let testCaseId: string;
 
   beforeAll(async () => {
-    [llm, site] = await Promise.all([startScriptedLlm(), serveOverHttp(new Hono().get('/admin/groups', (c) => c.html(groupsPage(build))))]);
+    [llm, site] = await Promise.all([
+      startScriptedLlm(),
+      serveOverHttp(new Hono().get('/admin/groups', (c) => c.html(groupsPage(build)))),
+    ]);
     stack = await startStack({ llm });
     const app = (await stack.call('POST', '/v1/applications', { name: 'Admin' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${site.url}/admin/groups` });
+    await stack.call('POST', `/v1/applications/${app}/environments`, {
+      name: 'Local',
+      url: `${site.url}/admin/groups`,
+    });
     llm.enqueue(...moves);
     const created = await stack.call('POST', '/v1/test-cases', { name: 'Add a group', goal, applicationShortId: app });
     testCaseId = created.body.testCase.id;
@@ -75,7 +86,12 @@ describe('an assertion never passes on other text', () => {
   const run = async (on: Build, heal: boolean) => {
     build = on;
     const before = llm.requests.length;
-    const result = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${randomUUID()}/t`, heal });
+    const result = await stack.activities.executeTest({
+      projectId: stack.tenant.projectId,
+      testCaseId,
+      artifactPrefix: `runs/${randomUUID()}/t`,
+      heal,
+    });
     return { ...result, llmRequests: llm.requests.length - before };
   };
   const steps = async () => (await stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.steps;
@@ -93,7 +109,12 @@ describe('an assertion never passes on other text', () => {
 
   it('fails when a lying heal picks the error in the same list, and says what the page showed', async () => {
     // The model, asked to re-find the confirmation, picks the error list item: same role, other text.
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, /listitem \[ref=[^\]]+\]:$/), reason: 'The message under the form, same list item' }));
+    llm.enqueue((r) =>
+      tool('select_element', {
+        ref: refOf(r, /listitem \[ref=[^\]]+\]:$/),
+        reason: 'The message under the form, same list item',
+      }),
+    );
     const result = await run('duplicate', true);
     expect(result.llmRequests).toBe(1);
     expect(result.status).toBe('FAILED');
@@ -110,18 +131,27 @@ describe('an assertion never passes on other text', () => {
 
   it('without a model the error fails the step too: no route to the element skips the comparison', async () => {
     const result = await run('duplicate', false);
-    expect(result).toMatchObject({ status: 'FAILED', failedStepIndex: 3, failureKind: 'element-missing', llmRequests: 0 });
+    expect(result).toMatchObject({
+      status: 'FAILED',
+      failedStepIndex: 3,
+      failureKind: 'element-missing',
+      llmRequests: 0,
+    });
   }, 60_000);
 
   it('a legitimate new copy fails and is offered to a person; accepting it makes the next run pass', async () => {
     // The German build: the heading's id fallback finds a heading with other text, and the honest model re-finds
     // it under its German text, which the code refuses and offers to a person instead.
     const base = await steps();
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'heading "Website-Verwaltung"'), reason: 'The site heading, in German' }));
+    llm.enqueue((r) =>
+      tool('select_element', { ref: refOf(r, 'heading "Website-Verwaltung"'), reason: 'The site heading, in German' }),
+    );
     const german = await run('de', true);
     expect(german.status).toBe('FAILED');
     expect(german.failedStepIndex).toBe(0);
-    expect(german.error).toMatch(/^step 1 \(assert_visible\): locator\('#site-name'\) shows "Website-Verwaltung", not the expected "Site administration"/);
+    expect(german.error).toMatch(
+      /^step 1 \(assert_visible\): locator\('#site-name'\) shows "Website-Verwaltung", not the expected "Site administration"/,
+    );
     expect(german.failureKind).toBe('assertion');
     expect(german.keptHeal).toEqual({ kept: 'proposed', version: base.version + 1 });
     expect(german.error).toContain(`the new text is proposed as steps version ${base.version + 1}`);
@@ -136,17 +166,31 @@ describe('an assertion never passes on other text', () => {
       },
     ]);
     expect(await steps()).toEqual(base);
-    expect((await stack.call('POST', `/v1/test-cases/${testCaseId}/steps/${base.version + 1}/accept`)).status).toBe(200);
+    expect((await stack.call('POST', `/v1/test-cases/${testCaseId}/steps/${base.version + 1}/accept`)).status).toBe(
+      200,
+    );
 
     // The heading passes in German now; the confirmation is the next thing the German build changed.
-    llm.enqueue((r) => tool('select_element', { ref: refOf(r, /listitem \[ref=[^\]]+\]:$/), reason: 'The same confirmation under the form, in German' }));
+    llm.enqueue((r) =>
+      tool('select_element', {
+        ref: refOf(r, /listitem \[ref=[^\]]+\]:$/),
+        reason: 'The same confirmation under the form, in German',
+      }),
+    );
     const next = await run('de', true);
     expect(next.failedStepIndex).toBe(3);
     expect(next.error).toContain('does not show "The group “QA Team” was added successfully."');
     expect(next.keptHeal).toEqual({ kept: 'proposed', version: base.version + 2 });
     const pending = (await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/proposals`)).body.proposals[0];
-    expect(pending.healed[0]).toMatchObject({ index: 3, via: 'expectation', reason: 'the listitem now reads "Die Gruppe „QA Team“ wurde erfolgreich hinzugefügt. Dismiss"; accept to update this assertion' });
-    expect((await stack.call('POST', `/v1/test-cases/${testCaseId}/steps/${base.version + 2}/accept`)).status).toBe(200);
+    expect(pending.healed[0]).toMatchObject({
+      index: 3,
+      via: 'expectation',
+      reason:
+        'the listitem now reads "Die Gruppe „QA Team“ wurde erfolgreich hinzugefügt. Dismiss"; accept to update this assertion',
+    });
+    expect((await stack.call('POST', `/v1/test-cases/${testCaseId}/steps/${base.version + 2}/accept`)).status).toBe(
+      200,
+    );
     const accepted = await run('de', true);
     expect(accepted).toMatchObject({ status: 'PASSED', llmRequests: 0 });
     // The English build now fails on the German expectations: the accepted text is what the test checks.

@@ -14,9 +14,15 @@ import { startStack, waitForGeneration, type Stack } from '../support/worker-con
 const totpGoal = 'Sign in with the password and the authenticator code';
 const totpMoves: AgentMove[] = [
   (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{AUTH_EMAIL}}', description: 'Type the email' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{AUTH_PASSWORD}}', description: 'Type the password' }),
+  (r) =>
+    tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{AUTH_PASSWORD}}', description: 'Type the password' }),
   (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Authentication code"'), value: '{{AUTH_TOTP}}', description: 'Type the current authenticator code' }),
+  (r) =>
+    tool('fill', {
+      ref: refOf(r, 'textbox "Authentication code"'),
+      value: '{{AUTH_TOTP}}',
+      description: 'Type the current authenticator code',
+    }),
   (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify the code' }),
   () => tool('assert_text', { text: 'Signed in with two-factor authentication', description: 'Signed in' }),
   () => tool('done', { summary: 'Signed in with 2FA' }),
@@ -26,10 +32,21 @@ const notesGoal = 'Seed a note through the API and see it in the notes list';
 const notesMoves: AgentMove[] = [
   () =>
     tool('http_request', {
-      method: 'POST', url: '/preview/api/notes', body: '{"title":"Buy oat milk"}', expectStatus: 201,
-      expectJson: [{ path: '$.note.title', equals: 'Buy oat milk' }], save: [{ name: 'NOTE_ID', path: '$.note.id' }], description: 'Create a note over the API',
+      method: 'POST',
+      url: '/preview/api/notes',
+      body: '{"title":"Buy oat milk"}',
+      expectStatus: 201,
+      expectJson: [{ path: '$.note.title', equals: 'Buy oat milk' }],
+      save: [{ name: 'NOTE_ID', path: '$.note.id' }],
+      description: 'Create a note over the API',
     }),
-  () => tool('http_request', { method: 'GET', url: '/preview/api/notes/{{NOTE_ID}}', expectJson: [{ path: '$.note.id', equals: '{{NOTE_ID}}' }], description: 'Read the note back' }),
+  () =>
+    tool('http_request', {
+      method: 'GET',
+      url: '/preview/api/notes/{{NOTE_ID}}',
+      expectJson: [{ path: '$.note.id', equals: '{{NOTE_ID}}' }],
+      description: 'Read the note back',
+    }),
   (r) => tool('click', { ref: refOf(r, 'link "Notes"'), description: 'Open the notes' }),
   (r) => tool('assert_visible', { ref: refOf(r, 'listitem'), description: 'The seeded note is listed' }),
   () => tool('assert_text', { text: 'Buy oat milk', description: 'The note shows its title' }),
@@ -37,7 +54,8 @@ const notesMoves: AgentMove[] = [
 ];
 
 /** Waits for the next TOTP window, so the code of the next run differs from the last one the fixture accepted. */
-const nextWindow = () => new Promise((r) => setTimeout(r, totpAccount.periodMs - (Date.now() % totpAccount.periodMs) + 100));
+const nextWindow = () =>
+  new Promise((r) => setTimeout(r, totpAccount.periodMs - (Date.now() % totpAccount.periodMs) + 100));
 
 describe('auth toolkit: TOTP, environment access, API-call steps', () => {
   let fixture: FixtureApps;
@@ -58,10 +76,22 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     await Promise.all([fixture?.stop(), llm?.stop()]);
   });
 
-  async function burnIn(name: string, goal: string, moves: AgentMove[], applicationShortId: string, configShortIds: string[]) {
+  async function burnIn(
+    name: string,
+    goal: string,
+    moves: AgentMove[],
+    applicationShortId: string,
+    configShortIds: string[],
+  ) {
     router.add(goal, moves);
     llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId, configShortIds });
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name,
+      goal,
+      expectedResult: 'as scripted',
+      applicationShortId,
+      configShortIds,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     // The verifying replay of a TOTP sign-in first waits (up to a period, 30 s) for a code the burn-in did not type.
     const generated = await waitForGeneration(stack, created.body.testCase.id, 100_000);
@@ -69,24 +99,45 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     expect(generated.generationStatus).toBe('COMPLETED');
     return generated;
   }
-  const replay = (testCaseId: string, tag: string) => stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${tag}/${testCaseId}` });
-  const setSteps = (id: string, steps: Step[]) => stack.db.updateTable('test_cases').set({ steps: JSON.stringify(steps) }).where('id', '=', id).execute();
+  const replay = (testCaseId: string, tag: string) =>
+    stack.activities.executeTest({
+      projectId: stack.tenant.projectId,
+      testCaseId,
+      artifactPrefix: `runs/${tag}/${testCaseId}`,
+    });
+  const setSteps = (id: string, steps: Step[]) =>
+    stack.db
+      .updateTable('test_cases')
+      .set({ steps: JSON.stringify(steps) })
+      .where('id', '=', id)
+      .execute();
   const exportSpec = async (id: string) => {
-    const res = await stack.app.request(`/v1/test-cases/${id}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    const res = await stack.app.request(`/v1/test-cases/${id}/playwright`, {
+      headers: { authorization: `Bearer ${stack.tenant.token}` },
+    });
     expect(res.status).toBe(200);
     return res.text();
   };
 
   it('burns in a TOTP 2FA sign-in; the model sees {{AUTH_TOTP}}, never the seed or a code', async () => {
     const app = (await stack.call('POST', '/v1/applications', { name: 'Auth app' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${fixture.url}/auth/login` });
+    await stack.call('POST', `/v1/applications/${app}/environments`, {
+      name: 'Local',
+      url: `${fixture.url}/auth/login`,
+    });
     const configs = [
       await stack.call('POST', '/v1/configs', { name: 'AUTH_EMAIL', value: totpAccount.email }),
       await stack.call('POST', '/v1/configs', { name: 'AUTH_PASSWORD', value: totpAccount.password, isSecret: true }),
       await stack.call('POST', '/v1/configs', { name: 'AUTH_TOTP', value: totpAccount.uri, type: 'totp' }),
     ];
     expect(configs[2]!.body).toMatchObject({ type: 'totp', isSecret: true, value: null });
-    const generated = await burnIn('2FA sign-in', totpGoal, totpMoves, app, configs.map((c) => c.body.shortId));
+    const generated = await burnIn(
+      '2FA sign-in',
+      totpGoal,
+      totpMoves,
+      app,
+      configs.map((c) => c.body.shortId),
+    );
     totpId = generated.id;
     expect(generated.steps.steps[3]).toMatchObject({ action: 'fill', value: '{{AUTH_TOTP}}' });
     // The burn-in's code, then the verifying replay's: the next one, since the fixture refuses a code used twice.
@@ -98,7 +149,9 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     const seen = JSON.stringify(llm.requests);
     for (const secret of [totpAccount.seed, totpAccount.password, code!]) expect(seen).not.toContain(secret);
     // The code field was filled when the model looked next: it saw the reference in its place.
-    expect(llm.requests.some((r) => /textbox "Authentication code"[^\n]*\{\{AUTH_TOTP\}\}/.test(lastPrompt(r)))).toBe(true);
+    expect(llm.requests.some((r) => /textbox "Authentication code"[^\n]*\{\{AUTH_TOTP\}\}/.test(lastPrompt(r)))).toBe(
+      true,
+    );
   }, 130_000);
 
   it('replays twice with no LLM call, typing a fresh code each time (the fixture refuses a reused one)', async () => {
@@ -116,8 +169,10 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     expect(new Set(accepted).size).toBe(4);
   }, 60_000);
 
-  it('fails the replay when the seed is wrong: the code typed is not the account\'s', async () => {
-    const config = (await stack.call('GET', '/v1/configs')).body.configs.find((c: { name: string }) => c.name === 'AUTH_TOTP');
+  it("fails the replay when the seed is wrong: the code typed is not the account's", async () => {
+    const config = (await stack.call('GET', '/v1/configs')).body.configs.find(
+      (c: { name: string }) => c.name === 'AUTH_TOTP',
+    );
     await stack.call('PATCH', `/v1/configs/${config.shortId}`, { value: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' });
     try {
       const result = await replay(totpId, 'totp-wrong');
@@ -157,10 +212,20 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     const generated = await burnIn('Seed a note', notesGoal, notesMoves, previewApp, []);
     notesId = generated.id;
     const steps = generated.steps.steps;
-    expect(steps.map((s: Step) => s.action)).toEqual(['http_request', 'http_request', 'click', 'assert_visible', 'assert_text']);
+    expect(steps.map((s: Step) => s.action)).toEqual([
+      'http_request',
+      'http_request',
+      'click',
+      'assert_visible',
+      'assert_text',
+    ]);
     expect(steps[0].http).toEqual({
-      method: 'POST', url: '/preview/api/notes', body: '{"title":"Buy oat milk"}', status: 201,
-      json: [{ path: '$.note.title', equals: 'Buy oat milk' }], save: [{ name: 'NOTE_ID', path: '$.note.id' }],
+      method: 'POST',
+      url: '/preview/api/notes',
+      body: '{"title":"Buy oat milk"}',
+      status: 201,
+      json: [{ path: '$.note.title', equals: 'Buy oat milk' }],
+      save: [{ name: 'NOTE_ID', path: '$.note.id' }],
     });
     expect(steps[1].http.url).toBe('/preview/api/notes/{{NOTE_ID}}');
     expect(lastPrompt(llm.requests.at(-1)!)).toContain('1. http_request POST /preview/api/notes (saved {{NOTE_ID}}) ✓');
@@ -184,7 +249,10 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     expect(spec).toContain('page.request.fetch');
     expect(spec).toContain("httpCredentials: { username: 'qa', password: process.env.HTTP_PASSWORD ?? '' }");
     for (const secret of [previewAccess.password, previewAccess.token]) expect(spec).not.toContain(secret);
-    const run = await runPlaywrightSpec(spec, { HTTP_PASSWORD: previewAccess.password, HEADER_X_PREVIEW_BYPASS: previewAccess.token });
+    const run = await runPlaywrightSpec(spec, {
+      HTTP_PASSWORD: previewAccess.password,
+      HEADER_X_PREVIEW_BYPASS: previewAccess.token,
+    });
     expect(run.output).toMatch(/1 passed/);
     expect(run.code).toBe(0);
     expect(fixture.auth.notes()).toHaveLength(4);
@@ -195,9 +263,32 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     const recorded = (await stack.call('GET', `/v1/test-cases/${notesId}`)).body.steps.steps as Step[];
     const variants: Array<[string, Step[], RegExp]> = [
       ['status', [{ ...recorded[0]!, http: { ...recorded[0]!.http!, status: 200 } }], /answered 201, expected 200/],
-      ['json', [{ ...recorded[0]!, http: { ...recorded[0]!.http!, json: [{ path: '$.note.title', equals: 'Buy soy milk' }] } }], /\$\.note\.title is "Buy oat milk", expected "Buy soy milk"/],
-      ['missing path', [{ ...recorded[0]!, http: { ...recorded[0]!.http!, json: [{ path: '$.note.owner', equals: 'ada' }] } }], /has no \$\.note\.owner/],
-      ['ssrf', [{ action: 'http_request', http: { method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' }, description: 'Read cloud metadata' }], /GET \/latest\/meta-data\/ answered 403/],
+      [
+        'json',
+        [
+          {
+            ...recorded[0]!,
+            http: { ...recorded[0]!.http!, json: [{ path: '$.note.title', equals: 'Buy soy milk' }] },
+          },
+        ],
+        /\$\.note\.title is "Buy oat milk", expected "Buy soy milk"/,
+      ],
+      [
+        'missing path',
+        [{ ...recorded[0]!, http: { ...recorded[0]!.http!, json: [{ path: '$.note.owner', equals: 'ada' }] } }],
+        /has no \$\.note\.owner/,
+      ],
+      [
+        'ssrf',
+        [
+          {
+            action: 'http_request',
+            http: { method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' },
+            description: 'Read cloud metadata',
+          },
+        ],
+        /GET \/latest\/meta-data\/ answered 403/,
+      ],
     ];
     try {
       for (const [what, steps, message] of variants) {
@@ -220,7 +311,9 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
       expect(result.status).toBe('FAILED');
       expect(result.error).toMatch(/403/);
     } finally {
-      await stack.call('PATCH', path, { access: { headers: [{ name: previewAccess.header, value: previewAccess.token, isSecret: true }] } });
+      await stack.call('PATCH', path, {
+        access: { headers: [{ name: previewAccess.header, value: previewAccess.token, isSecret: true }] },
+      });
     }
   }, 60_000);
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { lastPrompt, refOf, refOfElement, tool, type AgentMove } from '../support/agent-script.js';
-import { adminCreateExpected, adminCreateGoal, adminCreateMoves, adminSearchExpected, adminSearchGoal, adminSearchMoves } from '../support/admin-script.js';
+import {
+  adminCreateExpected,
+  adminCreateGoal,
+  adminCreateMoves,
+  adminSearchExpected,
+  adminSearchGoal,
+  adminSearchMoves,
+} from '../support/admin-script.js';
 import { adminSidebarLinks } from '../support/fixtures/admin.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import type { ChatRequest } from '../support/scripted-llm.js';
@@ -22,11 +29,23 @@ describe('burn-in on an admin application', () => {
   it('records "create a group" with one model call per step plus done, asserting the split success message as an element', async () => {
     const first = shop.llm.requests.length;
     const moves = adminCreateMoves(shop.fixture.url);
-    const generated = await shop.burnIn('Create a group', adminCreateGoal, moves, { expectedResult: adminCreateExpected });
+    const generated = await shop.burnIn('Create a group', adminCreateGoal, moves, {
+      expectedResult: adminCreateExpected,
+    });
     created.create = generated.id;
     expect(generated.generationStatus).toBe('COMPLETED');
     const steps = generated.steps.steps as { action: string; locator?: string; value?: string }[];
-    expect(steps.map((s) => s.action)).toEqual(['navigate', 'fill', 'check', 'click', 'assert_visible', 'click', 'click', 'click', 'assert_visible']);
+    expect(steps.map((s) => s.action)).toEqual([
+      'navigate',
+      'fill',
+      'check',
+      'click',
+      'assert_visible',
+      'click',
+      'click',
+      'click',
+      'assert_visible',
+    ]);
     const requests = shop.llm.requests.slice(first, first + moves.length);
     // One request per recorded step, plus done.
     expect(requests).toHaveLength(steps.length + 1);
@@ -40,10 +59,16 @@ describe('burn-in on an admin application', () => {
     // The change list after Save does not: main comes first (the message, the search box, the table's first rows,
     // the rest collapsed), then the banner, breadcrumbs and the sidebar, whole while they fit, else one line each.
     const list = snapshotOf(requests[4]!);
-    expect(list).toMatch(/\nSnapshot:\n(.*\n)?- main \[ref=e1\]:\n {2}- list \[ref=e2\]:\n {4}- listitem \[ref=e3\]:\n {6}- text: The group “\n {6}- link "QA Team" \[ref=e4\]/);
+    expect(list).toMatch(
+      /\nSnapshot:\n(.*\n)?- main \[ref=e1\]:\n {2}- list \[ref=e2\]:\n {4}- listitem \[ref=e3\]:\n {6}- text: The group “\n {6}- link "QA Team" \[ref=e4\]/,
+    );
     expect(list).toMatch(/# 7\d more row items \(find shows them by text\)/);
     expect(list.indexOf('textbox "Search"')).toBeLessThan(list.indexOf('navigation "Sidebar"'));
-    expect(list).toMatch(new RegExp(`navigation "Sidebar" \\[ref=e\\d+\\]:(\n {6}- searchbox "Filter navigation items"| # ${adminSidebarLinks} links, 1 searchbox)`));
+    expect(list).toMatch(
+      new RegExp(
+        `navigation "Sidebar" \\[ref=e\\d+\\]:(\n {6}- searchbox "Filter navigation items"| # ${adminSidebarLinks} links, 1 searchbox)`,
+      ),
+    );
 
     // The message is asserted by its whole text, across the link, and the deletion's message too.
     expect(steps[4]!.locator).toContain('The group “QA Team” was added successfully.');
@@ -54,7 +79,9 @@ describe('burn-in on an admin application', () => {
   it('records "search for it" with one model call per step plus done', async () => {
     const first = shop.llm.requests.length;
     const moves = adminSearchMoves(shop.fixture.url);
-    const generated = await shop.burnIn('Search groups', adminSearchGoal, moves, { expectedResult: adminSearchExpected });
+    const generated = await shop.burnIn('Search groups', adminSearchGoal, moves, {
+      expectedResult: adminSearchExpected,
+    });
     created.search = generated.id;
     expect(generated.generationStatus).toBe('COMPLETED');
     const steps = generated.steps.steps as { action: string; locator?: string }[];
@@ -66,25 +93,43 @@ describe('burn-in on an admin application', () => {
   it("keeps a find's matches in the next snapshots while they are on the page, and drops them once they are gone", async () => {
     const goal = 'Add the group Ops Team, find its success message, then delete the group';
     const prompts: string[] = [];
-    const seen = (move: AgentMove): AgentMove => (r) => (prompts.push(lastPrompt(r)), move(r));
+    const seen =
+      (move: AgentMove): AgentMove =>
+      (r) => (prompts.push(lastPrompt(r)), move(r));
     const moves: AgentMove[] = [
-      () => tool('navigate', { url: `${shop.fixture.url}/admin/auth/group/add/`, description: 'Open the add-group form' }),
+      () =>
+        tool('navigate', { url: `${shop.fixture.url}/admin/auth/group/add/`, description: 'Open the add-group form' }),
       (r) => tool('fill', { ref: refOf(r, 'textbox "Name:"'), value: 'Ops Team', description: 'Name the group' }),
       (r) => tool('click', { ref: refOf(r, 'button "Save"'), description: 'Save the group' }),
       seen(() => tool('find', { text: 'Ops Team” was added' })),
       // The answer: the list item, its whole text on its line, with its ref.
-      seen((r) => tool('assert_visible', { ref: refOfElement(r, 'listitem', 'Ops Team” was added'), description: 'The group was added' })),
+      seen((r) =>
+        tool('assert_visible', {
+          ref: refOfElement(r, 'listitem', 'Ops Team” was added'),
+          description: 'The group was added',
+        }),
+      ),
       seen((r) => tool('click', { ref: refOf(r, 'link "Ops Team"'), description: 'Open the new group' })),
       seen((r) => tool('click', { ref: refOf(r, 'link "Delete"'), description: 'Delete the group' })),
       (r) => tool('click', { ref: refOf(r, 'button "Yes, I’m sure"'), description: 'Confirm the deletion' }),
-      (r) => tool('assert_visible', { ref: refOfElement(r, 'listitem', 'was deleted successfully'), description: 'The group was deleted' }),
+      (r) =>
+        tool('assert_visible', {
+          ref: refOfElement(r, 'listitem', 'was deleted successfully'),
+          description: 'The group was deleted',
+        }),
       () => tool('done', { summary: 'Ops Team added and deleted' }),
     ];
-    const generated = await shop.burnIn('Find a message', goal, moves, { expectedResult: 'The admin says Ops Team was added' });
+    const generated = await shop.burnIn('Find a message', goal, moves, {
+      expectedResult: 'The admin says Ops Team was added',
+    });
     expect(generated.generationStatus).toBe('COMPLETED');
-    const [beforeFind, answered, kept, gone] = prompts.map((p) => ({ messages: [{ role: 'user', content: p }] }) as unknown as ChatRequest);
+    const [beforeFind, answered, kept, gone] = prompts.map(
+      (p) => ({ messages: [{ role: 'user', content: p }] }) as unknown as ChatRequest,
+    );
     expect(snapshotOf(beforeFind!)).not.toContain('Found "');
-    expect(snapshotOf(answered!)).toMatch(/Found "Ops Team” was added" \(1 match\):\n- listitem \[ref=e\d+\]: "The group “Ops Team” was added successfully\."/);
+    expect(snapshotOf(answered!)).toMatch(
+      /Found "Ops Team” was added" \(1 match\):\n- listitem \[ref=e\d+\]: "The group “Ops Team” was added successfully\."/,
+    );
     // After the assertion the message is still on the page: the answer is still there.
     expect(snapshotOf(kept!)).toContain('Found "Ops Team” was added" (1 match):');
     // On the group's change page the message is gone, and so is the answer (not "Nothing on the page contains").
@@ -97,7 +142,12 @@ describe('burn-in on an admin application', () => {
     for (const [name, testCaseId] of Object.entries(created)) {
       for (const round of [1, 2]) {
         const before = shop.llm.requests.length;
-        const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId, artifactPrefix: `runs/admin/${name}/${round}`, heal: false });
+        const replay = await shop.stack.activities.executeTest({
+          projectId: shop.stack.tenant.projectId,
+          testCaseId,
+          artifactPrefix: `runs/admin/${name}/${round}`,
+          heal: false,
+        });
         expect(replay.error, `${name}, replay ${round}`).toBeUndefined();
         expect(replay.status).toBe('PASSED');
         expect(shop.llm.requests.length).toBe(before);
@@ -107,7 +157,9 @@ describe('burn-in on an admin application', () => {
   }, 180_000);
 
   it('exports the create recording as a Playwright spec that runs green', async () => {
-    const res = await shop.stack.app.request(`/v1/test-cases/${created.create}/playwright`, { headers: { authorization: `Bearer ${shop.stack.tenant.token}` } });
+    const res = await shop.stack.app.request(`/v1/test-cases/${created.create}/playwright`, {
+      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
+    });
     expect(res.status).toBe(200);
     const result = await runPlaywrightSpec(await res.text());
     expect(result.output).toMatch(/1 passed/);

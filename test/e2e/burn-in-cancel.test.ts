@@ -16,18 +16,38 @@ describe('stopping a running burn-in through the API', () => {
 
   it('ends FAILED with a reason, keeps no half-recorded steps, cannot be enabled, and refuses a second stop', async () => {
     // One step recorded, then checks that never pass (each waits the step timeout): the agent is mid-work.
-    const waits = Array.from({ length: 20 }, () => () => tool('wait_for', { text: 'Welcome back, banner that never comes', description: 'Wait for the banner' }));
-    shop.router.add(slowGoal, [(r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the email' }), ...waits]);
+    const waits = Array.from(
+      { length: 20 },
+      () => () =>
+        tool('wait_for', { text: 'Welcome back, banner that never comes', description: 'Wait for the banner' }),
+    );
+    shop.router.add(slowGoal, [
+      (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the email' }),
+      ...waits,
+    ]);
     shop.llm.enqueue(...Array.from({ length: 21 }, () => shop.router.reply));
-    const created = await shop.stack.call('POST', '/v1/test-cases', { name: 'Banner', goal: slowGoal, expectedResult: 'The banner shows', applicationShortId: shop.appShortId, configShortIds: shop.configShortIds });
+    const created = await shop.stack.call('POST', '/v1/test-cases', {
+      name: 'Banner',
+      goal: slowGoal,
+      expectedResult: 'The banner shows',
+      applicationShortId: shop.appShortId,
+      configShortIds: shop.configShortIds,
+    });
     expect(created.status).toBe(200);
     const id = created.body.testCase.id as string;
     // The fill was performed and the agent asked for its next move: something is recorded, the burn-in still runs.
-    await waitFor(async () => shop.router.order.filter((g) => g === slowGoal).length >= 2, 60_000, 'the agent to record a step and go on');
+    await waitFor(
+      async () => shop.router.order.filter((g) => g === slowGoal).length >= 2,
+      60_000,
+      'the agent to record a step and go on',
+    );
     expect((await shop.stack.call('GET', `/v1/test-cases/${id}`)).body.generationStatus).toBe('GENERATING');
 
     // While it burns in, no step can be inserted (there are no steps to insert into).
-    const insert = await shop.stack.call('POST', `/v1/test-cases/${id}/steps/insert`, { at: 0, description: 'Open the cart' });
+    const insert = await shop.stack.call('POST', `/v1/test-cases/${id}/steps/insert`, {
+      at: 0,
+      description: 'Open the cart',
+    });
     expect(insert.status).toBe(409);
     expect(insert.body.message).toBe('the test case is still burning in: wait for its steps, then insert');
 
@@ -54,7 +74,11 @@ describe('stopping a running burn-in through the API', () => {
   }, 120_000);
 
   it('a GENERATING test case whose burn-in workflow is gone is marked FAILED at once, not left generating', async () => {
-    const created = await shop.stack.call('POST', '/v1/test-cases', { name: 'Orphan', goal: 'Never recorded', applicationShortId: shop.appShortId });
+    const created = await shop.stack.call('POST', '/v1/test-cases', {
+      name: 'Orphan',
+      goal: 'Never recorded',
+      applicationShortId: shop.appShortId,
+    });
     const id = created.body.testCase.id as string;
     const client = await shop.stack.temporal.get();
     // As if the start had been lost: the workflow ends without writing anything.
@@ -70,7 +94,9 @@ describe('stopping a running burn-in through the API', () => {
   }, 60_000);
 
   it('refuses unknown and malformed ids', async () => {
-    expect((await shop.stack.call('POST', '/v1/test-cases/00000000-0000-4000-8000-000000000000/burn-in/cancel')).status).toBe(404);
+    expect(
+      (await shop.stack.call('POST', '/v1/test-cases/00000000-0000-4000-8000-000000000000/burn-in/cancel')).status,
+    ).toBe(404);
     const malformed = await shop.stack.call('POST', '/v1/test-cases/nope/burn-in/cancel');
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toMatch(/testCaseId/);

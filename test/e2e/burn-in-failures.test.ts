@@ -7,7 +7,8 @@ import { freePort } from '../support/net.js';
 
 /** An application with one environment at `url`; returns its short id. */
 async function applicationAt(stack: Stack, url: string): Promise<string> {
-  const app = (await stack.call('POST', '/v1/applications', { name: `App ${Math.random().toString(36).slice(2, 7)}` })).body;
+  const app = (await stack.call('POST', '/v1/applications', { name: `App ${Math.random().toString(36).slice(2, 7)}` }))
+    .body;
   await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Env', url });
   return app.shortId;
 }
@@ -41,7 +42,13 @@ describe('burn-in failure reasons a user can read', () => {
 
   it('goal not reached within the step budget', async () => {
     llm.reset();
-    llm.enqueue(...Array.from({ length: 3 }, () => (r: Parameters<typeof refOf>[0]) => tool('click', { ref: refOf(r, 'button "Add"'), description: 'Click add' })));
+    llm.enqueue(
+      ...Array.from(
+        { length: 3 },
+        () => (r: Parameters<typeof refOf>[0]) =>
+          tool('click', { ref: refOf(r, 'button "Add"'), description: 'Click add' }),
+      ),
+    );
     const result = await burnIn(withLlm, await applicationAt(withLlm, `${fixture.url}/todo/`), 'Add a todo named milk');
     expect(result.generationStatus).toBe('FAILED');
     expect(result.failureReason).toBe('goal not reached within 3 steps');
@@ -50,7 +57,11 @@ describe('burn-in failure reasons a user can read', () => {
   it('the LLM endpoint failing after retries', async () => {
     llm.reset();
     llm.failNext(10, 500);
-    const result = await burnIn(withLlm, await applicationAt(withLlm, `${fixture.url}/todo/`), 'Add a todo named bread');
+    const result = await burnIn(
+      withLlm,
+      await applicationAt(withLlm, `${fixture.url}/todo/`),
+      'Add a todo named bread',
+    );
     expect(result.generationStatus).toBe('FAILED');
     expect(result.failureReason).toMatch(/the LLM endpoint failed after retries: 500/);
   });
@@ -58,7 +69,11 @@ describe('burn-in failure reasons a user can read', () => {
   it('the agent gives up with a reason', async () => {
     llm.reset();
     llm.enqueue(tool('fail', { reason: 'there is no way to export todos' }));
-    const result = await burnIn(withLlm, await applicationAt(withLlm, `${fixture.url}/todo/`), 'Export the todos as CSV');
+    const result = await burnIn(
+      withLlm,
+      await applicationAt(withLlm, `${fixture.url}/todo/`),
+      'Export the todos as CSV',
+    );
     expect(result.failureReason).toBe('the agent could not reach the goal: there is no way to export todos');
   });
 
@@ -73,7 +88,11 @@ describe('burn-in failure reasons a user can read', () => {
 
   it('a cloud metadata address is refused by the browser', async () => {
     llm.reset();
-    const result = await burnIn(withLlm, await applicationAt(withLlm, 'http://169.254.169.254/latest/meta-data/'), 'Read metadata');
+    const result = await burnIn(
+      withLlm,
+      await applicationAt(withLlm, 'http://169.254.169.254/latest/meta-data/'),
+      'Read metadata',
+    );
     expect(result.generationStatus).toBe('FAILED');
     expect(result.failureReason).toMatch(/application unreachable at http:\/\/169\.254\.169\.254/);
     expect(llm.requests).toEqual([]);

@@ -15,15 +15,18 @@ import { waitForGeneration } from '../support/worker-context.js';
 // replay without the model and export to a spec that passes, and the replay fails once that item is gone.
 
 // The page's part of a request: the snapshot and find's answers, after `Snapshot:`.
-const pageTokensOf = (req: ChatRequest) => countTokens(lastPrompt(req).slice(lastPrompt(req).indexOf('\nSnapshot:\n') + '\nSnapshot:\n'.length));
+const pageTokensOf = (req: ChatRequest) =>
+  countTokens(lastPrompt(req).slice(lastPrompt(req).indexOf('\nSnapshot:\n') + '\nSnapshot:\n'.length));
 
 describe('burn-in on a large page', () => {
   const shop = useShopStack();
   let testCaseId: string;
 
-  it("reaches the collapsed 1,200th item through find, the page within its budget at every step, and replays it without the LLM", async () => {
+  it('reaches the collapsed 1,200th item through find, the page within its budget at every step, and replays it without the LLM', async () => {
     const first = shop.llm.requests.length;
-    const generated = await shop.burnIn('Buy item 1200', largePageGoal, largePageMoves(shop.fixture.url), { expectedResult: largePageExpected });
+    const generated = await shop.burnIn('Buy item 1200', largePageGoal, largePageMoves(shop.fixture.url), {
+      expectedResult: largePageExpected,
+    });
     testCaseId = generated.id;
     expect(generated.generationStatus).toBe('COMPLETED');
     const steps = generated.steps.steps as { action: string; locator?: string; value?: string }[];
@@ -41,7 +44,9 @@ describe('burn-in on a large page', () => {
     expect(beforeFind).toContain('button "Buy item 1"');
     expect(beforeFind).toMatch(/# \d+ more listitem items \(find shows them by text\)/);
     expect(beforeFind).not.toContain('Buy item 1200');
-    expect(afterFind).toMatch(/Found "Buy item 1200" \(1 match\):\n- listitem \[ref=e\d+\]: "Item 1200, a product with a short description Buy item 1200"\n {2}- text: Item 1200, a product with a short description\n {2}- button "Buy item 1200" \[ref=e\d+\]/);
+    expect(afterFind).toMatch(
+      /Found "Buy item 1200" \(1 match\):\n- listitem \[ref=e\d+\]: "Item 1200, a product with a short description Buy item 1200"\n {2}- text: Item 1200, a product with a short description\n {2}- button "Buy item 1200" \[ref=e\d+\]/,
+    );
     // The find keeps answering in the next snapshot while its item is on the page.
     expect(lastPrompt(requests[3]!)).toContain('Found "Buy item 1200" (1 match):');
     expect(afterFind).toContain('find "Buy item 1200": the matches follow the next snapshot');
@@ -52,13 +57,21 @@ describe('burn-in on a large page', () => {
       expect(refOf(req, 'button "Apply shadow coupon"')).toMatch(/^e\d+$/);
     }
     // System prompt and tools are one prefix, the same at every step, for providers' prompt caching.
-    for (const req of requests) expect([req.messages[0], req.tools]).toEqual([requests[0]!.messages[0], requests[0]!.tools]);
+    for (const req of requests)
+      expect([req.messages[0], req.tools]).toEqual([requests[0]!.messages[0], requests[0]!.tools]);
     // The page (with find's answers) within its budget; the title and URL lines around it are a few tokens more.
     const tokens = requests.map(pageTokensOf);
-    expect(Math.max(...tokens), `page tokens per request: ${tokens.join(', ')}`).toBeLessThanOrEqual(defaultPageTokens + 30);
+    expect(Math.max(...tokens), `page tokens per request: ${tokens.join(', ')}`).toBeLessThanOrEqual(
+      defaultPageTokens + 30,
+    );
 
     const before = shop.llm.requests.length;
-    const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId, artifactPrefix: 'runs/large/1', heal: false });
+    const replay = await shop.stack.activities.executeTest({
+      projectId: shop.stack.tenant.projectId,
+      testCaseId,
+      artifactPrefix: 'runs/large/1',
+      heal: false,
+    });
     expect(replay.error).toBeUndefined();
     expect(replay.status).toBe('PASSED');
     expect(shop.llm.requests.length).toBe(before);
@@ -68,7 +81,12 @@ describe('burn-in on a large page', () => {
     shop.fixture.setVariant('outOfStock');
     try {
       const before = shop.llm.requests.length;
-      const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId, artifactPrefix: 'runs/large/2', heal: false });
+      const replay = await shop.stack.activities.executeTest({
+        projectId: shop.stack.tenant.projectId,
+        testCaseId,
+        artifactPrefix: 'runs/large/2',
+        heal: false,
+      });
       expect(replay.status).toBe('FAILED');
       expect(replay.error).toContain('Buy item 1200');
       expect(shop.llm.requests.length).toBe(before);
@@ -78,7 +96,9 @@ describe('burn-in on a large page', () => {
   }, 60_000);
 
   it('exports a Playwright spec that buys the item and runs green', async () => {
-    const res = await shop.stack.app.request(`/v1/test-cases/${testCaseId}/playwright`, { headers: { authorization: `Bearer ${shop.stack.tenant.token}` } });
+    const res = await shop.stack.app.request(`/v1/test-cases/${testCaseId}/playwright`, {
+      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
+    });
     expect(res.status).toBe(200);
     const result = await runPlaywrightSpec(await res.text());
     expect(result.output).toMatch(/1 passed/);
@@ -97,7 +117,12 @@ describe('burn-in on a large page', () => {
     ];
     shop.router.add(goal, moves);
     shop.llm.enqueue(...moves.map(() => shop.router.reply));
-    const created = await shop.stack.call('POST', '/v1/test-cases', { name: 'Unlisted', goal, expectedResult: 'bought', applicationShortId: shop.appShortId });
+    const created = await shop.stack.call('POST', '/v1/test-cases', {
+      name: 'Unlisted',
+      goal,
+      expectedResult: 'bought',
+      applicationShortId: shop.appShortId,
+    });
     expect(created.status).toBe(200);
     const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
     expect(generated.generationStatus).toBe('FAILED');

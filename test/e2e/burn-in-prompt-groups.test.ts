@@ -12,8 +12,19 @@ import { historyTokens } from '../../src/llm/agent-prompt.js';
 // page is shown the same and within `defaultPageTokens`, and the history within `historyTokens`. The prompts are the
 // agent's own (`stepPrompt`) on the pages in Chromium; tokens are o200k over the prompt as the model reads it.
 
-const pages = ['shop login', 'shop products', 'shop cart', 'shop checkout', 'large page, widgets at the top', 'large page, widgets at the bottom'];
-const cases = pages.flatMap((page) => groupCombinations.flatMap((groups) => historyLengths.map((history) => ({ page, groups: groups.join('+') || 'none', history }))));
+const pages = [
+  'shop login',
+  'shop products',
+  'shop cart',
+  'shop checkout',
+  'large page, widgets at the top',
+  'large page, widgets at the bottom',
+];
+const cases = pages.flatMap((page) =>
+  groupCombinations.flatMap((groups) =>
+    historyLengths.map((history) => ({ page, groups: groups.join('+') || 'none', history })),
+  ),
+);
 
 describe('burn-in prompt size for every combination of tool groups', () => {
   const rig = useAgentRig();
@@ -31,23 +42,30 @@ describe('burn-in prompt size for every combination of tool groups', () => {
     return row;
   };
 
-  it.each(cases)('$page, tools $groups, $history steps done: the page as with no tools and no history, within its budget', (c) => {
-    const { parts } = rowOf(c);
-    const alone = rowOf({ ...c, groups: 'none', history: 0 });
-    expect(parts.snapshot, JSON.stringify(parts)).toBe(alone.parts.snapshot);
-    expect(parts.snapshot).toBeLessThanOrEqual(defaultPageTokens);
-    // The task and the history together: the history folds past its share.
-    expect(parts.task).toBeLessThanOrEqual(historyTokens + 150);
-  });
+  it.each(cases)(
+    '$page, tools $groups, $history steps done: the page as with no tools and no history, within its budget',
+    (c) => {
+      const { parts } = rowOf(c);
+      const alone = rowOf({ ...c, groups: 'none', history: 0 });
+      expect(parts.snapshot, JSON.stringify(parts)).toBe(alone.parts.snapshot);
+      expect(parts.snapshot).toBeLessThanOrEqual(defaultPageTokens);
+      // The task and the history together: the history folds past its share.
+      expect(parts.task).toBeLessThanOrEqual(historyTokens + 150);
+    },
+  );
 
-  it('offers more tools in the cached prefix, not at the page\'s cost: with both groups the tools are the most; the large page\'s widgets always show', () => {
+  it("offers more tools in the cached prefix, not at the page's cost: with both groups the tools are the most; the large page's widgets always show", () => {
     const tools = (groups: string) => rowOf({ page: 'shop login', groups, history: 0 }).parts.tools;
     expect(tools('email+http')).toBeGreaterThan(Math.max(tools('email'), tools('http')));
     expect(tools('email+http')).toBeLessThan(1_000);
     // On the large page the iframe's and the shadow root's controls show whatever the tools and the history.
     for (const page of pages.filter((p) => p.startsWith('large'))) {
       for (const groups of groupCombinations) {
-        for (const history of historyLengths) expect(rowOf({ page, groups: groups.join('+') || 'none', history }).widgets, `${page}, ${groups.join('+')}, ${history}`).toBe(true);
+        for (const history of historyLengths)
+          expect(
+            rowOf({ page, groups: groups.join('+') || 'none', history }).widgets,
+            `${page}, ${groups.join('+')}, ${history}`,
+          ).toBe(true);
       }
     }
   });

@@ -34,7 +34,13 @@ describe('burn-in and replay on the real stack', () => {
     expect(generated.failureReason).toBeNull();
     expect(generated.generationStatus).toBe('COMPLETED');
     const steps = generated.steps.steps;
-    expect(steps.map((s: { action: string }) => s.action)).toEqual(['fill', 'fill', 'click', 'click', 'assert_visible']);
+    expect(steps.map((s: { action: string }) => s.action)).toEqual([
+      'fill',
+      'fill',
+      'click',
+      'click',
+      'assert_visible',
+    ]);
     expect(steps[0].locator).toBe("getByRole('textbox', { name: 'Email' })");
     expect(steps[3].locator).toBe("getByRole('button', { name: 'Add Coffee mug to cart' })");
     // The secret is referenced by name in the steps and never reached the LLM.
@@ -45,14 +51,21 @@ describe('burn-in and replay on the real stack', () => {
     expect(shop.llm.requests.length).toBe(steps.length + 1);
 
     const callsBefore = shop.llm.requests.length;
-    const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t1/login' });
+    const replay = await shop.stack.activities.executeTest({
+      projectId: shop.stack.tenant.projectId,
+      testCaseId: loginId,
+      artifactPrefix: 'runs/t1/login',
+    });
     expect(replay.error).toBeUndefined();
     expect(replay.status).toBe('PASSED');
     expect(replay.traceKey).toBeDefined();
     expect((await shop.stack.activityDeps.blobs.stat(replay.traceKey!))?.size).toBeGreaterThan(1000);
     // The trace recorded the typed password, and holds it masked: no entry of the archive has it in any spelling.
     const trace = unzipSync(await shop.stack.activityDeps.blobs.get(replay.traceKey!));
-    const traceText = Object.entries(trace).filter(([name]) => !/\.(jpe?g|png)$/.test(name)).map(([, bytes]) => strFromU8(bytes)).join('\n');
+    const traceText = Object.entries(trace)
+      .filter(([name]) => !/\.(jpe?g|png)$/.test(name))
+      .map(([, bytes]) => strFromU8(bytes))
+      .join('\n');
     expect(traceText).toContain('***');
     expect(traceText).not.toContain(shopCredentials.password);
     expect(traceText).not.toContain(encodeURIComponent(shopCredentials.password));
@@ -63,7 +76,12 @@ describe('burn-in and replay on the real stack', () => {
     shop.fixture.setVariant('restyled');
     try {
       const before = shop.llm.requests.length;
-      const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t2/login', heal: true });
+      const replay = await shop.stack.activities.executeTest({
+        projectId: shop.stack.tenant.projectId,
+        testCaseId: loginId,
+        artifactPrefix: 'runs/t2/login',
+        heal: true,
+      });
       expect(replay.error).toBeUndefined();
       expect(replay.status).toBe('PASSED');
       expect(replay.healed).toEqual([]);
@@ -77,10 +95,22 @@ describe('burn-in and replay on the real stack', () => {
     shop.fixture.setVariant('renamed');
     try {
       const before = shop.llm.requests.length;
-      const replay = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t3/login', heal: false });
+      const replay = await shop.stack.activities.executeTest({
+        projectId: shop.stack.tenant.projectId,
+        testCaseId: loginId,
+        artifactPrefix: 'runs/t3/login',
+        heal: false,
+      });
       expect(replay.error).toBeUndefined();
       expect(replay.status).toBe('PASSED');
-      expect(replay.healed).toEqual([{ index: 3, from: "getByRole('button', { name: 'Add Coffee mug to cart' })", to: "locator('#add-mug')", via: 'fallback' }]);
+      expect(replay.healed).toEqual([
+        {
+          index: 3,
+          from: "getByRole('button', { name: 'Add Coffee mug to cart' })",
+          to: "locator('#add-mug')",
+          via: 'fallback',
+        },
+      ]);
       expect(shop.llm.requests.length).toBe(before);
     } finally {
       shop.fixture.setVariant('original');
@@ -117,7 +147,12 @@ describe('burn-in and replay on the real stack', () => {
     // by key (the state never travels through workflow inputs or results).
     const blobs = shop.stack.activityDeps.blobs;
     const stateKey = 'runs/t5/state/login.json';
-    const dependency = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: loginId, artifactPrefix: 'runs/t5/login', captureStateKey: stateKey });
+    const dependency = await shop.stack.activities.executeTest({
+      projectId: shop.stack.tenant.projectId,
+      testCaseId: loginId,
+      artifactPrefix: 'runs/t5/login',
+      captureStateKey: stateKey,
+    });
     expect(dependency).toMatchObject({ status: 'PASSED', stateKey });
     const state = JSON.parse((await blobs.get(stateKey)).toString('utf8')) as BrowserState;
     const tabToken = state.origins.flatMap((o) => o.sessionStorage).find((i) => i.name === 'shop_tab_token');
@@ -133,8 +168,17 @@ describe('burn-in and replay on the real stack', () => {
 
     // Without the sessionStorage part of the state, checkout refuses: proof that it was carried.
     const withoutSession = { ...state, origins: state.origins.map((o) => ({ ...o, sessionStorage: [] })) };
-    await blobs.put('runs/t5/state/without-session.json', Buffer.from(JSON.stringify(withoutSession)), 'application/json');
-    const refused = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId: created.body.testCase.id, artifactPrefix: 'runs/t5/refused', stateKey: 'runs/t5/state/without-session.json' });
+    await blobs.put(
+      'runs/t5/state/without-session.json',
+      Buffer.from(JSON.stringify(withoutSession)),
+      'application/json',
+    );
+    const refused = await shop.stack.activities.executeTest({
+      projectId: shop.stack.tenant.projectId,
+      testCaseId: created.body.testCase.id,
+      artifactPrefix: 'runs/t5/refused',
+      stateKey: 'runs/t5/state/without-session.json',
+    });
     expect(refused.status).toBe('FAILED');
   });
 
@@ -144,7 +188,12 @@ describe('burn-in and replay on the real stack', () => {
     shop.router.order.length = 0;
     shop.router.add(first, [
       (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the email' }),
-      (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
+      (r) =>
+        tool('fill', {
+          ref: refOf(r, 'textbox "Password"'),
+          value: '{{SHOP_PASSWORD}}',
+          description: 'Type the password',
+        }),
       (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
       (r) => tool('click', { ref: refOf(r, 'button "Add Tea pot to cart"'), description: 'Add the tea pot' }),
       () => tool('assert_text', { text: 'Added Tea pot to cart', description: 'Confirmation shown' }),
@@ -156,7 +205,13 @@ describe('burn-in and replay on the real stack', () => {
       () => tool('done', { summary: 'ok' }),
     ]);
     shop.llm.enqueue(...Array.from({ length: 9 }, () => shop.router.reply));
-    const a = await shop.stack.call('POST', '/v1/test-cases', { name: 'Tea pot', goal: first, expectedResult: 'Confirmation', applicationShortId: shop.appShortId, configShortIds: shop.configShortIds });
+    const a = await shop.stack.call('POST', '/v1/test-cases', {
+      name: 'Tea pot',
+      goal: first,
+      expectedResult: 'Confirmation',
+      applicationShortId: shop.appShortId,
+      configShortIds: shop.configShortIds,
+    });
     const b = await shop.stack.call('POST', '/v1/test-cases', {
       name: 'Cart page',
       goal: second,
@@ -164,7 +219,10 @@ describe('burn-in and replay on the real stack', () => {
       applicationShortId: shop.appShortId,
       waitForDependenciesProjectTestCaseIds: [a.body.testCase.id],
     });
-    const [ra, rb] = await Promise.all([waitForGeneration(shop.stack, a.body.testCase.id), waitForGeneration(shop.stack, b.body.testCase.id)]);
+    const [ra, rb] = await Promise.all([
+      waitForGeneration(shop.stack, a.body.testCase.id),
+      waitForGeneration(shop.stack, b.body.testCase.id),
+    ]);
     expect([ra.generationStatus, rb.generationStatus]).toEqual(['COMPLETED', 'COMPLETED']);
     expect(rb.steps.steps[0]).toMatchObject({ action: 'navigate', value: '/shop/login' });
     const lastOfFirst = shop.router.order.lastIndexOf(first);
@@ -172,14 +230,23 @@ describe('burn-in and replay on the real stack', () => {
     expect(lastOfFirst).toBeLessThan(firstOfSecond);
 
     // The dependent learnt of its dependency by signal (sent by the dependency's burn-in), not by polling.
-    const history = await (await shop.stack.temporal.get()).workflow.getHandle(workflowIds.burnIn(b.body.testCase.id)).fetchHistory();
-    const signals = (history.events ?? []).flatMap((e) => (e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes.signalName] : []));
+    const history = await (
+      await shop.stack.temporal.get()
+    ).workflow
+      .getHandle(workflowIds.burnIn(b.body.testCase.id))
+      .fetchHistory();
+    const signals = (history.events ?? []).flatMap((e) =>
+      e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes.signalName] : [],
+    );
     expect(signals).toEqual([dependencyRecordedSignal.name]);
-    if (process.env.RECORD_HISTORIES) writeFileSync('test/workflows/histories/burnIn-waits-for-dependency.json', historyToJSON(history));
+    if (process.env.RECORD_HISTORIES)
+      writeFileSync('test/workflows/histories/burnIn-waits-for-dependency.json', historyToJSON(history));
   });
 
   it('exports a Playwright spec that runs green with @playwright/test', async () => {
-    const res = await shop.stack.app.request(`/v1/test-cases/${loginId}/playwright`, { headers: { authorization: `Bearer ${shop.stack.tenant.token}` } });
+    const res = await shop.stack.app.request(`/v1/test-cases/${loginId}/playwright`, {
+      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
+    });
     expect(res.status).toBe(200);
     const spec = await res.text();
     expect(spec).toContain("import { test, expect } from '@playwright/test';");
@@ -191,7 +258,9 @@ describe('burn-in and replay on the real stack', () => {
   }, 120_000);
 
   it('exports a resume-from test with its dependency chain, and the spec passes on its own', async () => {
-    const res = await shop.stack.app.request(`/v1/test-cases/${checkoutId}/playwright`, { headers: { authorization: `Bearer ${shop.stack.tenant.token}` } });
+    const res = await shop.stack.app.request(`/v1/test-cases/${checkoutId}/playwright`, {
+      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
+    });
     expect(res.status).toBe(200);
     const spec = await res.text();
     expect(spec).toContain("await test.step('Resume-from dependency: Login and add mug', async () => {");

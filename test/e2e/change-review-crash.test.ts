@@ -13,7 +13,13 @@ import { changeReviewAction, reviewResponder } from '../support/review-script.js
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { checkoutGoal, checkoutMoves } from '../support/shop-agent-script.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
+import {
+  isRunning,
+  killWorker,
+  startWorkerProcess,
+  workerProcessEnv,
+  type WorkerProcess,
+} from '../support/worker-process.js';
 
 const checkoutDiff = `diff --git a/src/checkout/Shipping.tsx b/src/checkout/Shipping.tsx
 new file mode 100644
@@ -44,7 +50,12 @@ describe('a change review survives a killed worker', () => {
   });
 
   const workerEnv = () => workerProcessEnv(stack, llm, blobDir, { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
-  const reviewTestCases = () => stack.db.selectFrom('test_cases').select(['id', 'generation_status']).where((eb) => eb(eb.val('change-review'), '=', eb.fn.any('labels'))).execute();
+  const reviewTestCases = () =>
+    stack.db
+      .selectFrom('test_cases')
+      .select(['id', 'generation_status'])
+      .where((eb) => eb(eb.val('change-review'), '=', eb.fn.any('labels')))
+      .execute();
   let appShortId: string;
   let loginId: string;
   /** The review as CI sends it for a branch: the repository and branch make later reviews of it the same change. */
@@ -58,19 +69,42 @@ describe('a change review survives a killed worker', () => {
 
   it('SIGKILL while the new test burns in: the next worker finishes the review; one verdict, no duplicate test case', async () => {
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    const appId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
-    loginId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'Sign in and add the mug', steps: loginSteps });
+    const appId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', appShortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    loginId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId: appId,
+      name: 'Sign in and add the mug',
+      steps: loginSteps,
+    });
     // Every request gets the same stateless answer, so the attempts after the crash are scripted too.
     const model = reviewResponder({
       select: (prompt) => {
         expect(prompt).not.toContain('earlier reviews of this change created');
         return {
-        existingTestCaseIds: [],
-        newTests: [{ name: 'Checkout with express shipping', goal: checkoutGoal, applicationShortId: appShortId, expectedResult: 'The order is confirmed', resumeFromTestCaseId: loginId }],
-        reasoning: 'Express shipping is new and untested.',
+          existingTestCaseIds: [],
+          newTests: [
+            {
+              name: 'Checkout with express shipping',
+              goal: checkoutGoal,
+              applicationShortId: appShortId,
+              expectedResult: 'The order is confirmed',
+              resumeFromTestCaseId: loginId,
+            },
+          ],
+          reasoning: 'Express shipping is new and untested.',
         };
       },
-      verdict: () => ({ verdict: 'Approved', summary: 'Express checkout works on the preview.', evaluationDetails: 'The new checkout test passed.' }),
+      verdict: () => ({
+        verdict: 'Approved',
+        summary: 'Express checkout works on the preview.',
+        evaluationDetails: 'The new checkout test passed.',
+      }),
       moves: checkoutMoves,
     });
     llm.enqueue(...Array.from({ length: 60 }, () => model));
@@ -82,15 +116,23 @@ describe('a change review survives a killed worker', () => {
     await waitFor(
       async () => {
         if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
-        const agentCalls = llm.requests.filter((r) => !r.tools?.some((t) => t.type === 'function' && ['select_tests', 'write_verdict'].includes(t.function.name))).length;
+        const agentCalls = llm.requests.filter(
+          (r) =>
+            !r.tools?.some((t) => t.type === 'function' && ['select_tests', 'write_verdict'].includes(t.function.name)),
+        ).length;
         return (await reviewTestCases()).length === 1 && agentCalls >= 3;
       },
       120_000,
       'the new test to be burning in on the first worker',
     ).catch(async (err: Error) => {
-      const reviews = await stack.db.selectFrom('change_reviews').select(['state', 'phase', 'failure_reason']).execute();
+      const reviews = await stack.db
+        .selectFrom('change_reviews')
+        .select(['state', 'phase', 'failure_reason'])
+        .execute();
       const messages = await stack.db.selectFrom('chat_messages').select(['role', 'status', 'text']).execute();
-      throw new Error(`${err.message}; reviews ${JSON.stringify(reviews)}; messages ${JSON.stringify(messages)}; ${llm.requests.length} model requests; worker:\n${first.output()}`);
+      throw new Error(
+        `${err.message}; reviews ${JSON.stringify(reviews)}; messages ${JSON.stringify(messages)}; ${llm.requests.length} model requests; worker:\n${first.output()}`,
+      );
     });
     await killWorker(first);
     workers.push(startWorkerProcess(workerEnv()));
@@ -102,12 +144,28 @@ describe('a change review survives a killed worker', () => {
     const created = await reviewTestCases();
     expect(created).toEqual([{ id: expect.any(String), generation_status: 'COMPLETED' }]);
     const testCase = (await stack.call('GET', `/v1/test-cases/${created[0]!.id}`)).body;
-    expect(testCase).toMatchObject({ name: 'Checkout with express shipping', isEnabled: false, labels: ['change-review'], resumeFromDependencyProjectTestCaseId: loginId });
-    const chatId = (await stack.db.selectFrom('chats').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()).id;
-    const replies = await stack.db.selectFrom('chat_messages').select(['role', 'status']).where('chat_id', '=', chatId).where('role', '=', 'assistant').execute();
+    expect(testCase).toMatchObject({
+      name: 'Checkout with express shipping',
+      isEnabled: false,
+      labels: ['change-review'],
+      resumeFromDependencyProjectTestCaseId: loginId,
+    });
+    const chatId = (
+      await stack.db.selectFrom('chats').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()
+    ).id;
+    const replies = await stack.db
+      .selectFrom('chat_messages')
+      .select(['role', 'status'])
+      .where('chat_id', '=', chatId)
+      .where('role', '=', 'assistant')
+      .execute();
     expect(replies).toEqual([{ role: 'assistant', status: 'COMPLETED' }]);
-    expect(await stack.db.selectFrom('change_reviews').select(['state', 'verdict']).where('chat_id', '=', chatId).execute()).toEqual([{ state: 'COMPLETED', verdict: 'Approved' }]);
-    expect(await stack.db.selectFrom('chat_runs').select('run_id').where('chat_id', '=', chatId).execute()).toHaveLength(1);
+    expect(
+      await stack.db.selectFrom('change_reviews').select(['state', 'verdict']).where('chat_id', '=', chatId).execute(),
+    ).toEqual([{ state: 'COMPLETED', verdict: 'Approved' }]);
+    expect(
+      await stack.db.selectFrom('chat_runs').select('run_id').where('chat_id', '=', chatId).execute(),
+    ).toHaveLength(1);
 
     // A review that created, burned in and ran a new test across a worker crash: the history test/workflows/replay.test.ts replays.
     if (process.env.RECORD_HISTORIES) {
@@ -127,20 +185,37 @@ describe('a change review survives a killed worker', () => {
         prompts.push(prompt);
         return {
           existingTestCaseIds: prompt.includes(earlier!.id) ? [earlier!.id] : [],
-          newTests: [{ name: 'Checkout with express shipping', goal: checkoutGoal, applicationShortId: appShortId, resumeFromTestCaseId: loginId }],
+          newTests: [
+            {
+              name: 'Checkout with express shipping',
+              goal: checkoutGoal,
+              applicationShortId: appShortId,
+              resumeFromTestCaseId: loginId,
+            },
+          ],
           reasoning: 'Express shipping changed again.',
         };
       },
-      verdict: () => ({ verdict: 'Approved', summary: 'Express checkout still works.', evaluationDetails: 'The checkout test passed.' }),
+      verdict: () => ({
+        verdict: 'Approved',
+        summary: 'Express checkout still works.',
+        evaluationDetails: 'The checkout test passed.',
+      }),
     });
     llm.enqueue(...Array.from({ length: 10 }, () => model));
     const { verdict, text } = await changeReviewAction(stack, request(), { timeoutMs: 180_000 });
-    expect(prompts[0]).toContain('Tests earlier reviews of this change created (1; recorded, not yet enabled for plans):');
+    expect(prompts[0]).toContain(
+      'Tests earlier reviews of this change created (1; recorded, not yet enabled for plans):',
+    );
     expect(prompts[0]).toContain(`- ${earlier!.id} | Checkout with express shipping | Shop (${appShortId})`);
     expect(verdict, text).toBe('Approved');
     expect(text).toMatch(/\| Checkout with express shipping \| existing \| PASSED \|/);
     // No burn-in this time (no agent steps asked of the model), and still one review-created test case.
-    expect(llm.requests.every((r) => r.tools?.some((t) => t.type === 'function' && ['select_tests', 'write_verdict'].includes(t.function.name)))).toBe(true);
+    expect(
+      llm.requests.every((r) =>
+        r.tools?.some((t) => t.type === 'function' && ['select_tests', 'write_verdict'].includes(t.function.name)),
+      ),
+    ).toBe(true);
     expect(await reviewTestCases()).toEqual([earlier]);
   }, 240_000);
 });

@@ -57,15 +57,39 @@ describe('change review on the real stack', () => {
   let checkoutId: string;
 
   beforeAll(async () => {
-    [preview, brokenPreview, llm, github, gitlab] = await Promise.all([startFixtureApps(), startFixtureApps(), startScriptedLlm(), startFakeGitHub(), startFakeGitLab()]);
+    [preview, brokenPreview, llm, github, gitlab] = await Promise.all([
+      startFixtureApps(),
+      startFixtureApps(),
+      startScriptedLlm(),
+      startFakeGitHub(),
+      startFakeGitLab(),
+    ]);
     brokenPreview.setVariant('checkoutBroken');
     stack = await startStack({ llm });
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Production', url: 'https://shop.invalid/shop/login' });
-    const appId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
+    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
+      name: 'Production',
+      url: 'https://shop.invalid/shop/login',
+    });
+    const appId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', appShortId)
+        .executeTakeFirstOrThrow()
+    ).id;
     const project = { projectId: stack.tenant.projectId, applicationId: appId };
-    loginId = await insertRecordedTestCase(stack.db, { ...project, name: 'Sign in and add the mug', steps: loginSteps });
-    checkoutId = await insertRecordedTestCase(stack.db, { ...project, name: 'Checkout', steps: checkoutSteps, resumeFrom: loginId });
+    loginId = await insertRecordedTestCase(stack.db, {
+      ...project,
+      name: 'Sign in and add the mug',
+      steps: loginSteps,
+    });
+    checkoutId = await insertRecordedTestCase(stack.db, {
+      ...project,
+      name: 'Checkout',
+      steps: checkoutSteps,
+      resumeFrom: loginId,
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -73,7 +97,9 @@ describe('change review on the real stack', () => {
   });
   beforeEach(() => llm.reset());
 
-  const onPreview = (fixture: FixtureApps) => [{ applicationShortId: appShortId, environment: { url: `${fixture.url}/shop/login` } }];
+  const onPreview = (fixture: FixtureApps) => [
+    { applicationShortId: appShortId, environment: { url: `${fixture.url}/shop/login` } },
+  ];
   const review = (fixture: FixtureApps, diff = checkoutDiff) => ({
     mode: 'rawChanges',
     changes: { changeDescription: 'Send express shipping with the order', diff },
@@ -86,13 +112,29 @@ describe('change review on the real stack', () => {
   const checkoutModel = () =>
     reviewResponder({
       select: (prompt) => {
-        expect(prompt).toContain('+    track(\'order_placed\', { id: order.id });');
+        expect(prompt).toContain("+    track('order_placed', { id: order.id });");
         expect(prompt).toContain(`- ${checkoutId} | Checkout | Shop (${appShortId})`);
-        return { existingTestCaseIds: prompt.includes('src/checkout/') ? [checkoutId, 'not-a-catalogue-id'] : [], newTests: [], reasoning: 'The diff changes how checkout places orders.' };
+        return {
+          existingTestCaseIds: prompt.includes('src/checkout/') ? [checkoutId, 'not-a-catalogue-id'] : [],
+          newTests: [],
+          reasoning: 'The diff changes how checkout places orders.',
+        };
       },
-      verdict: () => ({ verdict: 'Approved', summary: 'Checkout was exercised on the preview.', evaluationDetails: 'Checkout ran end to end.' }),
+      verdict: () => ({
+        verdict: 'Approved',
+        summary: 'Checkout was exercised on the preview.',
+        evaluationDetails: 'Checkout ran end to end.',
+      }),
     });
-  const runCount = async () => Number((await stack.db.selectFrom('runs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+  const runCount = async () =>
+    Number(
+      (
+        await stack.db
+          .selectFrom('runs')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('a checkout diff selects the checkout test; on a passing preview: Approved, with progress shown on the way and the verdict as data', async () => {
     llm.enqueue(checkoutModel(), checkoutModel());
@@ -105,17 +147,38 @@ describe('change review on the real stack', () => {
     expect(progress.every((s) => s.isStreaming)).toBe(true);
     expect(progress.at(-1)!.text).toContain('Selected 1 existing test: "Checkout". Running 1 test on the preview…');
     expect(outcome.text).toContain('Checkout was exercised on the preview.');
-    expect(outcome.text).toMatch(/\| Checkout \| existing \| PASSED \| \[open\]\(https:\/\/app\.proctor\.test\/runs\/run_\w+\) \|/);
+    expect(outcome.text).toMatch(
+      /\| Checkout \| existing \| PASSED \| \[open\]\(https:\/\/app\.proctor\.test\/runs\/run_\w+\) \|/,
+    );
 
     const data = (await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body;
-    expect(data).toMatchObject({ state: 'COMPLETED', verdict: 'Approved', summary: 'Checkout was exercised on the preview.', metadata: { actor: 'octocat', branch: 'feature/express', commitHash: 'abc123' } });
-    expect(data.tests.map((t: any) => [t.name, t.origin, t.result]).sort()).toEqual([['Checkout', 'existing', 'PASSED'], ['Sign in and add the mug', 'existing', 'PASSED']]);
+    expect(data).toMatchObject({
+      state: 'COMPLETED',
+      verdict: 'Approved',
+      summary: 'Checkout was exercised on the preview.',
+      metadata: { actor: 'octocat', branch: 'feature/express', commitHash: 'abc123' },
+    });
+    expect(data.tests.map((t: any) => [t.name, t.origin, t.result]).sort()).toEqual([
+      ['Checkout', 'existing', 'PASSED'],
+      ['Sign in and add the mug', 'existing', 'PASSED'],
+    ]);
     // One run, on the preview the request named (not the application's own environment), with the commit it carried.
     const run = (await stack.call('GET', `/v1/run/${data.runShortId}?testCases=all`)).body;
     expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', trigger: 'CHANGE_REVIEW' });
-    expect(await stack.db.selectFrom('runs').select(['branch', 'commit_hash']).where('short_id', '=', data.runShortId).executeTakeFirstOrThrow()).toEqual({ branch: 'feature/express', commit_hash: 'abc123' });
-    expect(run.runTestCases.map((t: any) => t.environmentUrl)).toEqual([`${preview.url}/shop/login`, `${preview.url}/shop/login`]);
-    expect((await stack.call('GET', `/v1/chat/${outcome.shortId}`)).body.title).toBe('Review: Send express shipping with the order');
+    expect(
+      await stack.db
+        .selectFrom('runs')
+        .select(['branch', 'commit_hash'])
+        .where('short_id', '=', data.runShortId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ branch: 'feature/express', commit_hash: 'abc123' });
+    expect(run.runTestCases.map((t: any) => t.environmentUrl)).toEqual([
+      `${preview.url}/shop/login`,
+      `${preview.url}/shop/login`,
+    ]);
+    expect((await stack.call('GET', `/v1/chat/${outcome.shortId}`)).body.title).toBe(
+      'Review: Send express shipping with the order',
+    );
 
     if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${outcome.shortId}`, 'changeReview.json');
   }, 240_000);
@@ -126,10 +189,15 @@ describe('change review on the real stack', () => {
 
     expect(outcome.verdict).toBe('Changes Requested');
     expect(outcome.text).toContain('_The model proposed "Approved"; a failed test means changes are requested._');
-    expect(outcome.text).toMatch(/\| Checkout \| existing \| FAILED: "Confirmed" — step 7 \(assert_visible\): .*Could not place the order/);
+    expect(outcome.text).toMatch(
+      /\| Checkout \| existing \| FAILED: "Confirmed" — step 7 \(assert_visible\): .*Could not place the order/,
+    );
     const data = (await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body;
     expect(data).toMatchObject({ state: 'COMPLETED', verdict: 'Changes Requested' });
-    expect(data.tests.find((t: any) => t.name === 'Checkout')).toMatchObject({ result: 'FAILED', detail: expect.stringContaining('step 7 (assert_visible)') });
+    expect(data.tests.find((t: any) => t.name === 'Checkout')).toMatchObject({
+      result: 'FAILED',
+      detail: expect.stringContaining('step 7 (assert_visible)'),
+    });
     expect(brokenPreview.requests()).toContain('POST /shop/api/orders');
   }, 240_000);
 
@@ -138,14 +206,26 @@ describe('change review on the real stack', () => {
     const outcome = await changeReviewAction(stack, review(preview, docsDiff));
 
     expect(outcome.verdict).toBe('Comment');
-    expect(outcome.text).toContain('Unable to verify this change in a browser: the change only touches documentation files. No tests were selected or run.');
+    expect(outcome.text).toContain(
+      'Unable to verify this change in a browser: the change only touches documentation files. No tests were selected or run.',
+    );
     expect(llm.requests).toEqual([]);
     expect(await runCount()).toBe(runsBefore);
-    expect((await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body).toMatchObject({ state: 'COMPLETED', verdict: 'Comment', tests: [], runShortId: null });
+    expect((await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body).toMatchObject({
+      state: 'COMPLETED',
+      verdict: 'Comment',
+      tests: [],
+      runShortId: null,
+    });
   }, 120_000);
 
   it('a follow-up sent while the review runs is answered after the verdict, in order; the conversation goes on after that', async () => {
-    llm.enqueue(checkoutModel(), checkoutModel(), { content: 'I ran the checkout test on your preview.' }, { content: 'Yes, it passed.' });
+    llm.enqueue(
+      checkoutModel(),
+      checkoutModel(),
+      { content: 'I ran the checkout test on your preview.' },
+      { content: 'Yes, it passed.' },
+    );
     const { shortId } = (await stack.call('POST', '/v1/chat/change-review', review(preview))).body;
     expect((await stack.call('POST', `/v1/chat/${shortId}`, { message: 'What are you testing?' })).status).toBe(202);
     await pollChat(stack, shortId, { timeoutMs: 180_000 });
@@ -168,15 +248,34 @@ describe('change review on the real stack', () => {
 
     // The review's workflow has ended; the next message starts the conversation's own workflow under the same id.
     await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Did it pass?' });
-    expect((await pollChat(stack, shortId)).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Yes, it passed.' });
+    expect((await pollChat(stack, shortId)).final.messages[0]).toMatchObject({
+      status: 'COMPLETED',
+      text: 'Yes, it passed.',
+    });
   }, 240_000);
   const checkoutPatch = checkoutDiff.slice(checkoutDiff.indexOf('@@'));
 
   it('PR mode without an integration for the provider: 404 saying so, nothing written', async () => {
-    const before = await stack.db.selectFrom('change_reviews').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    const refused = await stack.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl: 'https://github.com/acme/other/pull/1', vcsProviderId: 'github', applicationOverrides: [] });
-    expect(refused).toMatchObject({ status: 404, body: { message: 'GitHub integration not found: connect one with POST /v1/git-integrations first' } });
-    expect(await stack.db.selectFrom('change_reviews').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).toEqual(before);
+    const before = await stack.db
+      .selectFrom('change_reviews')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const refused = await stack.call('POST', '/v1/chat/change-review', {
+      mode: 'pr',
+      prUrl: 'https://github.com/acme/other/pull/1',
+      vcsProviderId: 'github',
+      applicationOverrides: [],
+    });
+    expect(refused).toMatchObject({
+      status: 404,
+      body: { message: 'GitHub integration not found: connect one with POST /v1/git-integrations first' },
+    });
+    expect(
+      await stack.db
+        .selectFrom('change_reviews')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(before);
   }, 60_000);
 
   it('PR mode, GitHub App: the pull request is fetched with an installation token, the review runs on it and completes', async () => {
@@ -187,12 +286,30 @@ describe('change review on the real stack', () => {
       title: 'Express shipping at checkout',
       body: 'Sends the express flag with the order.',
       headRef: 'feature/express',
-      files: [{ filename: 'src/checkout/Checkout.tsx', additions: 2, deletions: 1, patch: checkoutPatch }, { filename: 'public/express.png', status: 'added' }],
+      files: [
+        { filename: 'src/checkout/Checkout.tsx', additions: 2, deletions: 1, patch: checkoutPatch },
+        { filename: 'public/express.png', status: 'added' },
+      ],
     });
-    expect((await stack.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: app.appId, privateKey: app.privateKey, baseUrl: github.url })).status).toBe(201);
+    expect(
+      (
+        await stack.call('POST', '/v1/git-integrations', {
+          provider: 'github',
+          auth: 'app',
+          appId: app.appId,
+          privateKey: app.privateKey,
+          baseUrl: github.url,
+        })
+      ).status,
+    ).toBe(201);
     llm.enqueue(checkoutModel(), checkoutModel());
 
-    const outcome = await changeReviewAction(stack, { mode: 'pr', prUrl: 'https://github.com/acme/shop/pull/42', vcsProviderId: 'github', applicationOverrides: onPreview(preview) });
+    const outcome = await changeReviewAction(stack, {
+      mode: 'pr',
+      prUrl: 'https://github.com/acme/shop/pull/42',
+      vcsProviderId: 'github',
+      applicationOverrides: onPreview(preview),
+    });
     expect(outcome.verdict).toBe('Approved');
     // The model saw the pull request's title and patch, and the binary file only by name.
     const selection = JSON.stringify(llm.requests[0]!.messages);
@@ -200,15 +317,39 @@ describe('change review on the real stack', () => {
     expect(selection).toContain('public/express.png [added, +0 -0, binary]');
     expect(github.tokenExchanges(installationId)).toBeGreaterThanOrEqual(1);
     const data = (await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body;
-    expect(data).toMatchObject({ mode: 'pr', state: 'COMPLETED', verdict: 'Approved', change: { title: 'Express shipping at checkout', headSha: pull.headSha, fileCount: 2 } });
-    expect(await stack.db.selectFrom('runs').select('branch').where('short_id', '=', data.runShortId).executeTakeFirstOrThrow()).toEqual({ branch: 'feature/express' });
+    expect(data).toMatchObject({
+      mode: 'pr',
+      state: 'COMPLETED',
+      verdict: 'Approved',
+      change: { title: 'Express shipping at checkout', headSha: pull.headSha, fileCount: 2 },
+    });
+    expect(
+      await stack.db
+        .selectFrom('runs')
+        .select('branch')
+        .where('short_id', '=', data.runShortId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ branch: 'feature/express' });
   }, 240_000);
 
   it('PR mode, GitLab: the merge request is fetched with the access token and the review completes', async () => {
     gitlab.addProject('acme/web/shop');
     gitlab.addToken('glpat-review', ['acme/web/shop']);
-    gitlab.addMergeRequest('acme/web/shop', { iid: 7, title: 'Log the order id', description: 'Observability only.', files: [{ newPath: 'src/checkout/Checkout.tsx', diff: checkoutPatch }] });
-    expect((await stack.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-review', baseUrl: gitlab.url })).status).toBe(201);
+    gitlab.addMergeRequest('acme/web/shop', {
+      iid: 7,
+      title: 'Log the order id',
+      description: 'Observability only.',
+      files: [{ newPath: 'src/checkout/Checkout.tsx', diff: checkoutPatch }],
+    });
+    expect(
+      (
+        await stack.call('POST', '/v1/git-integrations', {
+          provider: 'gitlab',
+          token: 'glpat-review',
+          baseUrl: gitlab.url,
+        })
+      ).status,
+    ).toBe(201);
     llm.enqueue(
       reviewResponder({
         select: (prompt) => {
@@ -220,11 +361,18 @@ describe('change review on the real stack', () => {
       }),
     );
 
-    const outcome = await changeReviewAction(stack, { mode: 'pr', prUrl: 'https://gitlab.example/acme/web/shop/-/merge_requests/7', vcsProviderId: 'gitlab', applicationOverrides: [] });
+    const outcome = await changeReviewAction(stack, {
+      mode: 'pr',
+      prUrl: 'https://gitlab.example/acme/web/shop/-/merge_requests/7',
+      vcsProviderId: 'gitlab',
+      applicationOverrides: [],
+    });
     expect(outcome.verdict).toBe('Comment');
     expect(outcome.text).toContain('Only tracking changed; nothing a user sees.');
-    expect((await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body).toMatchObject({ state: 'COMPLETED', change: { title: 'Log the order id', fileCount: 1 } });
+    expect((await stack.call('GET', `/v1/chat/${outcome.shortId}/review`)).body).toMatchObject({
+      state: 'COMPLETED',
+      change: { title: 'Log the order id', fileCount: 1 },
+    });
     expect(gitlab.requests.map((r) => r.route)).toEqual(expect.arrayContaining(['mergeRequests.show']));
   }, 120_000);
-
 });

@@ -16,7 +16,10 @@ describe('a long conversation continues as new', () => {
 
   beforeAll(async () => {
     [temporal, llm] = await Promise.all([
-      startDevServer({ executable: loadPrograms().temporal, extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=20'] }),
+      startDevServer({
+        executable: loadPrograms().temporal,
+        extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=20'],
+      }),
       startScriptedLlm(),
     ]);
     stack = await startStack({ llm, temporalAddress: temporal.address });
@@ -28,9 +31,13 @@ describe('a long conversation continues as new', () => {
 
   it('carries the waiting messages over and answers each once, in order', async () => {
     // The first reply streams slowly, so the other four are waiting when the history grows past the limit.
-    llm.enqueue({ content: 'answer 1, slowly', fragmentDelayMs: 150 }, ...[2, 3, 4, 5].map((i) => ({ content: `answer ${i}` })));
+    llm.enqueue(
+      { content: 'answer 1, slowly', fragmentDelayMs: 150 },
+      ...[2, 3, 4, 5].map((i) => ({ content: `answer ${i}` })),
+    );
     const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'message 1' })).body;
-    for (const i of [2, 3, 4, 5]) expect((await stack.call('POST', `/v1/chat/${shortId}`, { message: `message ${i}` })).status).toBe(202);
+    for (const i of [2, 3, 4, 5])
+      expect((await stack.call('POST', `/v1/chat/${shortId}`, { message: `message ${i}` })).status).toBe(202);
     await pollChat(stack, shortId, { timeoutMs: 60_000 });
 
     const all = (await stack.call('GET', `/v1/chat/${shortId}?limit=20`)).body.messages.reverse();
@@ -49,7 +56,8 @@ describe('a long conversation continues as new', () => {
     await waitFor(
       async () => {
         statuses = [];
-        for await (const run of client.workflow.list({ query: `WorkflowId = "chat:${shortId}"` })) statuses.push(run.status.name);
+        for await (const run of client.workflow.list({ query: `WorkflowId = "chat:${shortId}"` }))
+          statuses.push(run.status.name);
         return statuses.includes('CONTINUED_AS_NEW') && statuses.filter((s) => s === 'RUNNING').length === 1;
       },
       10_000,

@@ -12,7 +12,13 @@ import { pollChat } from '../support/chat-polling.js';
 import { waitFor } from '../support/net.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
+import {
+  isRunning,
+  killWorker,
+  startWorkerProcess,
+  workerProcessEnv,
+  type WorkerProcess,
+} from '../support/worker-process.js';
 
 const reply = Array.from({ length: 120 }, (_, i) => `token${i + 1}`).join(' ');
 
@@ -60,7 +66,12 @@ describe('chat turns survive a killed worker and a restarted API', () => {
     workers.push(startWorkerProcess(workerEnv()));
     const poll = await pollChat(stack, shortId, { intervalMs: 250, timeoutMs: 120_000 });
     expect(poll.final.messages[0]).toMatchObject({ role: 'assistant', status: 'COMPLETED', text: reply });
-    const rows = await stack.db.selectFrom('chat_messages as m').innerJoin('chats as c', 'c.id', 'm.chat_id').select(['m.role', 'm.status']).where('c.short_id', '=', shortId).execute();
+    const rows = await stack.db
+      .selectFrom('chat_messages as m')
+      .innerJoin('chats as c', 'c.id', 'm.chat_id')
+      .select(['m.role', 'm.status'])
+      .where('c.short_id', '=', shortId)
+      .execute();
     expect(rows.filter((r) => r.role === 'assistant')).toEqual([{ role: 'assistant', status: 'COMPLETED' }]);
     expect(llm.requests).toHaveLength(2);
   }, 240_000);
@@ -68,21 +79,38 @@ describe('chat turns survive a killed worker and a restarted API', () => {
   it('an API restarted right after its 202 loses no message', async () => {
     llm.reset();
     llm.enqueue({ content: 'Still here.' });
-    const temporal = createTemporalClientProvider({ address: inject('temporalAddress'), namespace: 'default', taskQueue: stack.taskQueue });
+    const temporal = createTemporalClientProvider({
+      address: inject('temporalAddress'),
+      namespace: 'default',
+      taskQueue: stack.taskQueue,
+    });
     const deps = {
       db: stack.db,
-      config: { appUrl: 'https://app.proctor.test', publicUrl: 'http://127.0.0.1:3000', PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+      config: {
+        appUrl: 'https://app.proctor.test',
+        publicUrl: 'http://127.0.0.1:3000',
+        PROCTOR_URL_TTL_SECONDS: 900,
+        PROCTOR_RUN_CONCURRENCY: 100,
+      },
       temporal,
       blobs: createFsBlobStore({ dir: blobDir, secret: 'x'.repeat(64), publicUrl: 'http://127.0.0.1:3000' }),
       logger: silentLogger,
     };
     const headers = { authorization: `Bearer ${stack.tenant.token}`, 'content-type': 'application/json' };
-    const accepted = await createApp(deps).request('/v1/chat', { method: 'POST', headers, body: JSON.stringify({ message: 'Are you still there?' }) });
+    const accepted = await createApp(deps).request('/v1/chat', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: 'Are you still there?' }),
+    });
     expect(accepted.status).toBe(202);
     const { shortId } = (await accepted.json()) as { shortId: string };
     // The API goes away at once (its Temporal connection with it); a new one answers the polls.
     await temporal.close();
-    const temporalAfter = createTemporalClientProvider({ address: inject('temporalAddress'), namespace: 'default', taskQueue: stack.taskQueue });
+    const temporalAfter = createTemporalClientProvider({
+      address: inject('temporalAddress'),
+      namespace: 'default',
+      taskQueue: stack.taskQueue,
+    });
     const restarted = createApp({ ...deps, temporal: temporalAfter });
     const call = async (method: string, path: string) => {
       const res = await restarted.request(path, { method, headers });

@@ -36,7 +36,10 @@ describe('a retried create_test_case activity of a chat turn', () => {
       }),
     });
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${fixtures.url}/todo/` });
+    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
+      name: 'Local',
+      url: `${fixtures.url}/todo/`,
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -46,7 +49,14 @@ describe('a retried create_test_case activity of a chat turn', () => {
   it('answers with the test case the first attempt wrote: one test case, one burn-in, the same id', async () => {
     let reported = '';
     llm.enqueue(
-      { toolCalls: [{ name: 'create_test_case', arguments: { applicationShortId: appShortId, name: 'Search mugs', goal: 'Search for mugs' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'create_test_case',
+            arguments: { applicationShortId: appShortId, name: 'Search mugs', goal: 'Search for mugs' },
+          },
+        ],
+      },
       // The burn-in's agent gives up at once: what matters here is which test case it ran for.
       tool('fail', { reason: 'scripted: nothing to do' }),
       (req) => {
@@ -54,7 +64,8 @@ describe('a retried create_test_case activity of a chat turn', () => {
         return { content: `Created ${reported}.` };
       },
     );
-    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Create a test that searches for mugs.' })).body;
+    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Create a test that searches for mugs.' }))
+      .body;
     const reply = (await pollChat(stack, shortId, { timeoutMs: 90_000 })).final.messages[0];
     expect(reply.status, reply.text).toBe('COMPLETED');
 
@@ -64,12 +75,18 @@ describe('a retried create_test_case activity of a chat turn', () => {
     const listed = (await stack.call('GET', `/v1/test-cases?applicationShortId=${appShortId}`)).body;
     expect(listed.testCases.map((t: any) => [t.id, t.name])).toEqual([[reported, 'Search mugs']]);
     const shown = (await stack.call('GET', `/v1/test-cases/${reported}`)).body;
-    expect(shown).toMatchObject({ generationStatus: 'FAILED', failureReason: expect.stringMatching(/scripted: nothing to do/) });
+    expect(shown).toMatchObject({
+      generationStatus: 'FAILED',
+      failureReason: expect.stringMatching(/scripted: nothing to do/),
+    });
     // The activity's retry is visible to operators in the turn's history.
     const history = await (await stack.temporal.get()).workflow.getHandle(`chat:${shortId}:turn:1`).fetchHistory();
     const failed = history.events?.filter((e) => e.activityTaskFailedEventAttributes) ?? [];
     expect(failed.length).toBe(0);
-    const started = history.events?.filter((e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.attempt ?? 1) > 1) ?? [];
+    const started =
+      history.events?.filter(
+        (e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.attempt ?? 1) > 1,
+      ) ?? [];
     expect(started.length).toBe(1);
   }, 120_000);
 });

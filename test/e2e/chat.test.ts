@@ -34,9 +34,23 @@ describe('chat conversations on the real stack', () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${fixture.url}/shop/login` });
-    const appId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
-    loginId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId: appId, name: 'login', steps: loginSteps });
+    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
+      name: 'Local',
+      url: `${fixture.url}/shop/login`,
+    });
+    const appId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', appShortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    loginId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId: appId,
+      name: 'login',
+      steps: loginSteps,
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -52,7 +66,12 @@ describe('chat conversations on the real stack', () => {
     expect(created.status).toBe(202);
 
     const poll = await pollChat(stack, created.body.shortId, { intervalMs: 50 });
-    expect(poll.final.messages[0]).toMatchObject({ role: 'assistant', status: 'COMPLETED', isStreaming: false, text: reply });
+    expect(poll.final.messages[0]).toMatchObject({
+      role: 'assistant',
+      status: 'COMPLETED',
+      isStreaming: false,
+      text: reply,
+    });
     const partials = partialTexts(poll);
     expect(partials.length).toBeGreaterThanOrEqual(3);
     partials.forEach((text, i) => {
@@ -61,7 +80,15 @@ describe('chat conversations on the real stack', () => {
     });
     expect(poll.final.title).toBe('Tell me something long.');
     // Only text (and the turn's token usage) is exposed, and the model saw the user's message.
-    expect(Object.keys(poll.final.messages[0]).sort()).toEqual(['createdAt', 'id', 'isStreaming', 'role', 'status', 'text', 'usage']);
+    expect(Object.keys(poll.final.messages[0]).sort()).toEqual([
+      'createdAt',
+      'id',
+      'isStreaming',
+      'role',
+      'status',
+      'text',
+      'usage',
+    ]);
     expect(lastPrompt(llm.requests[0]!)).toBe('Tell me something long. Please.');
   });
 
@@ -121,20 +148,30 @@ describe('chat conversations on the real stack', () => {
     const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'hello?' })).body;
     const poll = await pollChat(stack, shortId, { timeoutMs: 60_000 });
     expect(poll.final.messages[0].status).toBe('FAILED');
-    expect(poll.final.messages[0].text).toMatch(/^The assistant could not answer: the LLM endpoint failed after retries: 500 .*server had an error/);
+    expect(poll.final.messages[0].text).toMatch(
+      /^The assistant could not answer: the LLM endpoint failed after retries: 500 .*server had an error/,
+    );
     expect(llm.requests).toHaveLength(6);
 
     llm.enqueue({ content: 'All good now.' });
     await stack.call('POST', `/v1/chat/${shortId}`, { message: 'and now?' });
-    expect((await pollChat(stack, shortId)).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'All good now.' });
+    expect((await pollChat(stack, shortId)).final.messages[0]).toMatchObject({
+      status: 'COMPLETED',
+      text: 'All good now.',
+    });
   });
 
   it('lists applications and explores a page read-only; refuses results of runs it did not start', async () => {
     // A run of the project that this conversation did not start.
     const plan = (await stack.call('POST', '/v1/test-plans', { name: 'Login only', testCaseIds: [loginId] })).body;
-    const runShortId: string = (await stack.call('POST', '/v1/run', { testPlanShortId: plan.shortId })).body.run.shortId;
+    const runShortId: string = (await stack.call('POST', '/v1/run', { testPlanShortId: plan.shortId })).body.run
+      .shortId;
     // That run signs in itself: let it end first, so the read-only check below counts only the explorer's requests.
-    for (let status = ''; !['COMPLETED', 'ERROR', 'CANCELLED'].includes(status); await new Promise((r) => setTimeout(r, 250))) {
+    for (
+      let status = '';
+      !['COMPLETED', 'ERROR', 'CANCELLED'].includes(status);
+      await new Promise((r) => setTimeout(r, 250))
+    ) {
       status = (await stack.call('GET', `/v1/run/${runShortId}`)).body.status;
     }
     const loginPosts = () => fixture.requests().filter((r) => r.startsWith('POST /shop/api/login')).length;
@@ -147,7 +184,12 @@ describe('chat conversations on the real stack', () => {
           { name: 'get_run_results', arguments: { runShortId } },
         ],
       },
-      (req) => ({ content: `Seen: ${req.messages.filter((m) => m.role === 'tool').map((m) => m.content).join(' | ')}` }),
+      (req) => ({
+        content: `Seen: ${req.messages
+          .filter((m) => m.role === 'tool')
+          .map((m) => m.content)
+          .join(' | ')}`,
+      }),
     );
     const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'What is on my shop login page?' })).body;
     const text: string = (await pollChat(stack, shortId, { timeoutMs: 60_000 })).final.messages[0].text;
@@ -171,11 +213,22 @@ describe('chat conversations on the real stack', () => {
       },
     );
     const overrides = (url: string) => [{ applicationShortId: appShortId, environment: { url } }];
-    const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Test my branch deployment.', applicationOverrides: overrides(chosenUrl) })).body;
+    const { shortId } = (
+      await stack.call('POST', '/v1/chat', {
+        message: 'Test my branch deployment.',
+        applicationOverrides: overrides(chosenUrl),
+      })
+    ).body;
     await pollChat(stack, shortId);
-    const followUp = await stack.call('POST', `/v1/chat/${shortId}`, { message: 'Run the login test.', applicationOverrides: overrides(`${fixture.url}/shop/login?via=follow-up`) });
+    const followUp = await stack.call('POST', `/v1/chat/${shortId}`, {
+      message: 'Run the login test.',
+      applicationOverrides: overrides(`${fixture.url}/shop/login?via=follow-up`),
+    });
     expect(followUp.status).toBe(202);
-    expect((await pollChat(stack, shortId, { timeoutMs: 60_000 })).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: `Ran ${runShortId}.` });
+    expect((await pollChat(stack, shortId, { timeoutMs: 60_000 })).final.messages[0]).toMatchObject({
+      status: 'COMPLETED',
+      text: `Ran ${runShortId}.`,
+    });
 
     const run = (await stack.call('GET', `/v1/run/${runShortId}?testCases=all`)).body;
     expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', trigger: 'CHAT' });
@@ -195,7 +248,13 @@ describe('chat conversations on the real stack', () => {
           toolCalls: [
             {
               name: 'create_test_case',
-              arguments: { applicationShortId: appShortId, name: 'Checkout with express shipping', goal: checkoutGoal, expectedResult: 'The order is confirmed', resumeFromTestCaseId: loginId },
+              arguments: {
+                applicationShortId: appShortId,
+                name: 'Checkout with express shipping',
+                goal: checkoutGoal,
+                expectedResult: 'The order is confirmed',
+                resumeFromTestCaseId: loginId,
+              },
             },
           ],
         };
@@ -214,7 +273,8 @@ describe('chat conversations on the real stack', () => {
       },
     );
     const created = await stack.call('POST', '/v1/chat', {
-      message: "Create a test for the shop's checkout with express shipping, continuing from the login test, and run it.",
+      message:
+        "Create a test for the shop's checkout with express shipping, continuing from the login test, and run it.",
     });
     expect(created.status).toBe(202);
     const poll = await pollChat(stack, created.body.shortId, { intervalMs: 250, timeoutMs: 180_000 });
@@ -227,19 +287,31 @@ describe('chat conversations on the real stack', () => {
 
     // What the user can check through the API: the test case exists, disabled, with recorded steps; the run passed.
     const testCase = (await stack.call('GET', `/v1/test-cases/${testCaseId}`)).body;
-    expect(testCase).toMatchObject({ name: 'Checkout with express shipping', isEnabled: false, generationStatus: 'COMPLETED', resumeFromDependencyProjectTestCaseId: loginId });
+    expect(testCase).toMatchObject({
+      name: 'Checkout with express shipping',
+      isEnabled: false,
+      generationStatus: 'COMPLETED',
+      resumeFromDependencyProjectTestCaseId: loginId,
+    });
     expect(testCase.steps.steps.at(-1)).toMatchObject({ action: 'assert_visible' });
     const run = (await stack.call('GET', `/v1/run/${runShortId}?testCases=all`)).body;
     expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED', trigger: 'CHAT' });
-    expect(run.runTestCases.map((t: any) => [t.name, t.result]).sort()).toEqual([['Checkout with express shipping', 'PASSED'], ['login', 'PASSED']]);
+    expect(run.runTestCases.map((t: any) => [t.name, t.result]).sort()).toEqual([
+      ['Checkout with express shipping', 'PASSED'],
+      ['login', 'PASSED'],
+    ]);
 
     // Operators: the turn is its own workflow with a summary and the tools it used.
     const client = await stack.temporal.get();
     const turn = await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).describe();
     expect(await turn.staticSummary()).toBe(`Chat ${created.body.shortId}, turn 1`);
-    expect(await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).result()).toEqual({ status: 'COMPLETED', toolsUsed: ['create_test_case', 'run_tests'] });
+    expect(await client.workflow.getHandle(`chat:${created.body.shortId}:turn:1`).result()).toEqual({
+      status: 'COMPLETED',
+      toolsUsed: ['create_test_case', 'run_tests'],
+    });
 
     // chatTurn.json stays as recorded before the tool registry (its unpatched branch); this one replays the registry's.
-    if (process.env.RECORD_HISTORIES) await recordHistory(stack, `chat:${created.body.shortId}:turn:1`, 'chatTurn-registry.json');
+    if (process.env.RECORD_HISTORIES)
+      await recordHistory(stack, `chat:${created.body.shortId}:turn:1`, 'chatTurn-registry.json');
   }, 240_000);
 });

@@ -47,8 +47,21 @@ describe('scripts/ci-run.sh', () => {
     url = `http://127.0.0.1:${port}`;
 
     const app = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    expect((await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Local', url: `${apps.url}/todo/` })).status).toBe(201);
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    expect(
+      (
+        await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
+          name: 'Local',
+          url: `${apps.url}/todo/`,
+        })
+      ).status,
+    ).toBe(201);
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', app.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
     const add = (name: string, steps: typeof brokenSteps, waitFor?: string[]) =>
       insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps, waitFor });
     const milk = await add('add milk', todoSteps('milk'));
@@ -91,8 +104,18 @@ describe('scripts/ci-run.sh', () => {
     expect(res.stdout).toContain(`Run ${shortId} COMPLETED, result PASSED`);
     expect(res.stderr).toBe('');
 
-    const run = await stack.db.selectFrom('runs').selectAll().where('short_id', '=', shortId!).executeTakeFirstOrThrow();
-    expect(run).toMatchObject({ trigger: 'GITHUB', branch: 'main', commit_hash: '0123456789abcdef0123456789abcdef01234567', repository: 'acme/shop', actor: 'ada' });
+    const run = await stack.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('short_id', '=', shortId!)
+      .executeTakeFirstOrThrow();
+    expect(run).toMatchObject({
+      trigger: 'GITHUB',
+      branch: 'main',
+      commit_hash: '0123456789abcdef0123456789abcdef01234567',
+      repository: 'acme/shop',
+      actor: 'ada',
+    });
   }, 90_000);
 
   it('runs the given plan and exits non-zero with one line per test that did not pass', async () => {
@@ -110,13 +133,22 @@ describe('scripts/ci-run.sh', () => {
     expect(res.stdout).toMatch(/started: 3 test\(s\) of plan "Nightly"/);
     expect(res.stdout).toMatch(/COMPLETED, result FAILED/);
     const lines = res.stdout.split('\n');
-    expect(lines.find((l) => l.includes('archive everything'))).toMatch(/^ {2}FAILED {2}archive everything: step 2 \(click\)/);
-    expect(lines.find((l) => l.includes('after archiving'))).toMatch(/^ {2}SKIPPED {2}after archiving: .*wait-for dependency/);
+    expect(lines.find((l) => l.includes('archive everything'))).toMatch(
+      /^ {2}FAILED {2}archive everything: step 2 \(click\)/,
+    );
+    expect(lines.find((l) => l.includes('after archiving'))).toMatch(
+      /^ {2}SKIPPED {2}after archiving: .*wait-for dependency/,
+    );
     expect(res.stdout).not.toContain('add milk');
 
     const shortId = /Proctor run (run_\S+)/.exec(res.stdout)![1]!;
     const run = await stack.db.selectFrom('runs').selectAll().where('short_id', '=', shortId).executeTakeFirstOrThrow();
-    expect(run).toMatchObject({ trigger: 'GITLAB', branch: 'feature/x', commit_hash: 'fedcba9876543210', commit_message: 'Archive\n\neverything' });
+    expect(run).toMatchObject({
+      trigger: 'GITLAB',
+      branch: 'feature/x',
+      commit_hash: 'fedcba9876543210',
+      commit_message: 'Archive\n\neverything',
+    });
   }, 90_000);
 
   it("exits non-zero with the API's message on an HTTP error", async () => {
@@ -125,7 +157,11 @@ describe('scripts/ci-run.sh', () => {
     expect(badToken.stderr).toContain('POST /v1/run: HTTP 401: Invalid API token');
     expect(badToken.stdout).toBe('');
 
-    const unknownPlan = await ciRun({ PROCTOR_URL: url, PROCTOR_TOKEN: stack.tenant.token, PROCTOR_TEST_PLAN: 'pln_doesnotexist' });
+    const unknownPlan = await ciRun({
+      PROCTOR_URL: url,
+      PROCTOR_TOKEN: stack.tenant.token,
+      PROCTOR_TEST_PLAN: 'pln_doesnotexist',
+    });
     expect(unknownPlan.code).toBe(3);
     expect(unknownPlan.stderr).toContain('HTTP 404: Test plan not found');
 

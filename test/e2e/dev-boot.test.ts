@@ -16,9 +16,19 @@ interface Banner {
   token: string;
 }
 
-function startDev(dataDir: string, port: number, uiPort: number): { child: ChildProcess; banner: Promise<Banner>; output: () => string } {
+function startDev(
+  dataDir: string,
+  port: number,
+  uiPort: number,
+): { child: ChildProcess; banner: Promise<Banner>; output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'dev'], {
-    env: { ...process.env, PORT: String(port), TEMPORAL_UI_PORT: String(uiPort), PROCTOR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      TEMPORAL_UI_PORT: String(uiPort),
+      PROCTOR_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -28,7 +38,14 @@ function startDev(dataDir: string, port: number, uiPort: number): { child: Child
       out += d.toString();
       const field = (label: string) => new RegExp(`^\\s*${label}\\s{2,}(\\S+)`, 'm').exec(out)?.[1];
       const token = field('API token');
-      if (token) resolve({ apiUrl: field('API')!, docsUrl: field('API docs')!, uiUrl: field('Temporal UI')!, temporal: field('Temporal')!, token });
+      if (token)
+        resolve({
+          apiUrl: field('API')!,
+          docsUrl: field('API docs')!,
+          uiUrl: field('Temporal UI')!,
+          temporal: field('Temporal')!,
+          token,
+        });
     });
     child.once('exit', (code) => reject(new Error(`proctor dev exited with ${code} before it was ready:\n${out}`)));
   });
@@ -74,9 +91,16 @@ describe('proctor dev', () => {
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(health.status).toBe(200);
       const body = await health.json();
-      expect(body).toMatchObject({ status: 'ok', database: { ok: true }, temporal: { ok: true }, workers: { taskQueue: 'proctor' } });
+      expect(body).toMatchObject({
+        status: 'ok',
+        database: { ok: true },
+        temporal: { ok: true },
+        workers: { taskQueue: 'proctor' },
+      });
 
-      const apps = await fetch(`${banner.apiUrl}/applications`, { headers: { authorization: `Bearer ${banner.token}` } });
+      const apps = await fetch(`${banner.apiUrl}/applications`, {
+        headers: { authorization: `Bearer ${banner.token}` },
+      });
       expect(await apps.json()).toEqual({ applications: [] });
       expect((await fetch(banner.uiUrl)).status).toBe(200);
 
@@ -85,7 +109,10 @@ describe('proctor dev', () => {
       try {
         const client = new Client({ connection });
         const workflowId = workflowIds.systemCheck(`boot-${Date.now()}`);
-        await startWorkflow({ taskQueue: taskQueues.main, get: async () => client }, 'systemCheck', { workflowId, args: [{ nonce: 'boot-test' }] });
+        await startWorkflow({ taskQueue: taskQueues.main, get: async () => client }, 'systemCheck', {
+          workflowId,
+          args: [{ nonce: 'boot-test' }],
+        });
         const result = await client.workflow.getHandle<Workflows['systemCheck']>(workflowId).result();
         expect(result).toMatchObject({ nonce: 'boot-test', databaseOk: true });
         // The worker that just ran it is polling: /healthz says so.
@@ -107,7 +134,9 @@ describe('proctor dev', () => {
     try {
       const banner = await dev.banner;
       expect(JSON.parse(first).token).toBe(banner.token);
-      const res = await fetch(`${banner.apiUrl}/applications`, { headers: { authorization: `Bearer ${banner.token}` } });
+      const res = await fetch(`${banner.apiUrl}/applications`, {
+        headers: { authorization: `Bearer ${banner.token}` },
+      });
       expect(res.status).toBe(200);
     } finally {
       expect(await stop(dev.child)).toBe(0);

@@ -10,20 +10,30 @@ describe('dialogs, tabs and popups on the real stack', () => {
   const { burnIn, replay, exported } = flows;
 
   it('cancelling a guarded delete keeps the item; the recorded answer, not a default, decides', async () => {
-    const steps = await burnIn('cancel-delete', '/flows/list', 'Start deleting Milk but cancel', 'Milk is still on the list', [
-      // Without an answer the confirm is dismissed and the step is not recorded: the agent is told to answer it.
-      (r) => tool('click', { ref: refOf(r, 'button "Delete Milk"'), description: 'Delete Milk' }),
-      (r) => {
-        expect(lastPrompt(r)).toContain('a confirm dialog opened saying "Delete "Milk"? This cannot be undone." and was dismissed: call handle_dialog');
-        return tool('handle_dialog', { accept: false });
-      },
-      (r) => tool('click', { ref: refOf(r, 'button "Delete Milk"'), description: 'Delete Milk, then cancel' }),
-      () => tool('assert_text', { text: 'Kept Milk', description: 'The delete was cancelled' }),
-      (r) => tool('assert_visible', { ref: refOf(r, 'button "Delete Milk"'), description: 'Milk is still listed' }),
-      () => tool('done', { summary: 'Cancelled the delete' }),
-    ]);
+    const steps = await burnIn(
+      'cancel-delete',
+      '/flows/list',
+      'Start deleting Milk but cancel',
+      'Milk is still on the list',
+      [
+        // Without an answer the confirm is dismissed and the step is not recorded: the agent is told to answer it.
+        (r) => tool('click', { ref: refOf(r, 'button "Delete Milk"'), description: 'Delete Milk' }),
+        (r) => {
+          expect(lastPrompt(r)).toContain(
+            'a confirm dialog opened saying "Delete "Milk"? This cannot be undone." and was dismissed: call handle_dialog',
+          );
+          return tool('handle_dialog', { accept: false });
+        },
+        (r) => tool('click', { ref: refOf(r, 'button "Delete Milk"'), description: 'Delete Milk, then cancel' }),
+        () => tool('assert_text', { text: 'Kept Milk', description: 'The delete was cancelled' }),
+        (r) => tool('assert_visible', { ref: refOf(r, 'button "Delete Milk"'), description: 'Milk is still listed' }),
+        () => tool('done', { summary: 'Cancelled the delete' }),
+      ],
+    );
     expect(steps.map((s) => s.action)).toEqual(['click', 'assert_text', 'assert_visible']);
-    expect(steps[0]!.dialogs).toEqual([{ type: 'confirm', message: 'Delete "Milk"? This cannot be undone.', accept: false }]);
+    expect(steps[0]!.dialogs).toEqual([
+      { type: 'confirm', message: 'Delete "Milk"? This cannot be undone.', accept: false },
+    ]);
     expect((await replay('cancel-delete')).status).toBe('PASSED');
 
     // The app deletes without asking: the recorded confirm never opens, and the run says so.
@@ -31,21 +41,34 @@ describe('dialogs, tabs and popups on the real stack', () => {
     expect(broken.status).toBe('FAILED');
     expect(broken.failedStepIndex).toBe(0);
     expect(broken.failureKind).toBe('assertion');
-    expect(broken.error).toContain('expected a confirm dialog saying "Delete "Milk"? This cannot be undone.", but none opened');
+    expect(broken.error).toContain(
+      'expected a confirm dialog saying "Delete "Milk"? This cannot be undone.", but none opened',
+    );
   }, 90_000);
 
   it('accepting a confirm deletes, a prompt is answered with recorded text', async () => {
-    const steps = await burnIn('accept-delete', '/flows/list', 'Delete Bread and rename the list to Weekly shop', 'Bread is gone and the list is called Weekly shop', [
-      () => tool('handle_dialog', { accept: true }),
-      (r) => tool('click', { ref: refOf(r, 'button "Delete Bread"'), description: 'Delete Bread' }),
-      () => tool('assert_text', { text: 'Deleted Bread', description: 'Bread was deleted' }),
-      () => tool('handle_dialog', { accept: true, promptText: 'Weekly shop' }),
-      (r) => tool('click', { ref: refOf(r, 'button "Rename list"'), description: 'Rename the list' }),
-      (r) => tool('assert_visible', { ref: refOf(r, 'heading "Weekly shop"'), description: 'The list has its new name' }),
-      () => tool('done', { summary: 'Deleted and renamed' }),
+    const steps = await burnIn(
+      'accept-delete',
+      '/flows/list',
+      'Delete Bread and rename the list to Weekly shop',
+      'Bread is gone and the list is called Weekly shop',
+      [
+        () => tool('handle_dialog', { accept: true }),
+        (r) => tool('click', { ref: refOf(r, 'button "Delete Bread"'), description: 'Delete Bread' }),
+        () => tool('assert_text', { text: 'Deleted Bread', description: 'Bread was deleted' }),
+        () => tool('handle_dialog', { accept: true, promptText: 'Weekly shop' }),
+        (r) => tool('click', { ref: refOf(r, 'button "Rename list"'), description: 'Rename the list' }),
+        (r) =>
+          tool('assert_visible', { ref: refOf(r, 'heading "Weekly shop"'), description: 'The list has its new name' }),
+        () => tool('done', { summary: 'Deleted and renamed' }),
+      ],
+    );
+    expect(steps[0]!.dialogs).toEqual([
+      { type: 'confirm', message: 'Delete "Bread"? This cannot be undone.', accept: true },
     ]);
-    expect(steps[0]!.dialogs).toEqual([{ type: 'confirm', message: 'Delete "Bread"? This cannot be undone.', accept: true }]);
-    expect(steps[2]!.dialogs).toEqual([{ type: 'prompt', message: 'New name for the list', accept: true, promptText: 'Weekly shop' }]);
+    expect(steps[2]!.dialogs).toEqual([
+      { type: 'prompt', message: 'New name for the list', accept: true, promptText: 'Weekly shop' },
+    ]);
     expect((await replay('accept-delete')).status).toBe('PASSED');
     const broken = await replay('accept-delete', 'noConfirm');
     expect(broken.status).toBe('FAILED');
@@ -53,19 +76,28 @@ describe('dialogs, tabs and popups on the real stack', () => {
   }, 90_000);
 
   it('follows a popup sign-in that posts back to its opener and closes', async () => {
-    const steps = await burnIn('popup-sign-in', '/flows/sign-in', 'Sign in with the provider popup', 'The page says who is signed in', [
-      (r) => tool('click', { ref: refOf(r, 'button "Sign in with Provider"'), description: 'Open the provider popup' }),
-      (r) => {
-        // The agent now looks at the popup and is told which tabs are open.
-        expect(lastPrompt(r)).toMatch(/Open tabs[^\n]*\n- tab 0: "Sign in"[^\n]*\n- tab 1 \(current\): "Provider: authorize"/);
-        return tool('click', { ref: refOf(r, 'button "Allow"'), description: 'Allow access' });
-      },
-      (r) => {
-        expect(lastPrompt(r)).not.toContain('Open tabs');
-        return tool('assert_text', { text: 'Signed in as ada@example.com', description: 'Signed in' });
-      },
-      () => tool('done', { summary: 'Signed in through the popup' }),
-    ]);
+    const steps = await burnIn(
+      'popup-sign-in',
+      '/flows/sign-in',
+      'Sign in with the provider popup',
+      'The page says who is signed in',
+      [
+        (r) =>
+          tool('click', { ref: refOf(r, 'button "Sign in with Provider"'), description: 'Open the provider popup' }),
+        (r) => {
+          // The agent now looks at the popup and is told which tabs are open.
+          expect(lastPrompt(r)).toMatch(
+            /Open tabs[^\n]*\n- tab 0: "Sign in"[^\n]*\n- tab 1 \(current\): "Provider: authorize"/,
+          );
+          return tool('click', { ref: refOf(r, 'button "Allow"'), description: 'Allow access' });
+        },
+        (r) => {
+          expect(lastPrompt(r)).not.toContain('Open tabs');
+          return tool('assert_text', { text: 'Signed in as ada@example.com', description: 'Signed in' });
+        },
+        () => tool('done', { summary: 'Signed in through the popup' }),
+      ],
+    );
     expect(steps.map((s) => [s.action, s.page ?? 0, Boolean(s.opensPage)])).toEqual([
       ['click', 0, true],
       ['click', 1, false],
@@ -79,17 +111,36 @@ describe('dialogs, tabs and popups on the real stack', () => {
   }, 90_000);
 
   it('switches between tabs by title and URL and closes one', async () => {
-    const steps = await burnIn('tabs', '/flows/sign-in', 'Read the terms in a new tab, go back, then close the terms', 'Back on the sign-in page with the terms closed', [
-      (r) => tool('click', { ref: refOf(r, 'link "Terms of service"'), description: 'Open the terms' }),
-      (r) => tool('assert_visible', { ref: refOf(r, 'heading "Terms of service"'), description: 'The terms are shown' }),
-      () => tool('switch_tab', { tab: 'Sign in', description: 'Back to the sign-in tab' }),
-      (r) => tool('assert_visible', { ref: refOf(r, 'button "Sign in with Provider"'), description: 'The sign-in page is shown' }),
-      () => tool('switch_tab', { tab: '/flows/terms', description: 'To the terms tab' }),
-      () => tool('close_tab', { description: 'Close the terms' }),
-      () => tool('assert_text', { text: 'Not signed in', description: 'Back on the sign-in page' }),
-      () => tool('done', { summary: 'Done with the terms' }),
+    const steps = await burnIn(
+      'tabs',
+      '/flows/sign-in',
+      'Read the terms in a new tab, go back, then close the terms',
+      'Back on the sign-in page with the terms closed',
+      [
+        (r) => tool('click', { ref: refOf(r, 'link "Terms of service"'), description: 'Open the terms' }),
+        (r) =>
+          tool('assert_visible', { ref: refOf(r, 'heading "Terms of service"'), description: 'The terms are shown' }),
+        () => tool('switch_tab', { tab: 'Sign in', description: 'Back to the sign-in tab' }),
+        (r) =>
+          tool('assert_visible', {
+            ref: refOf(r, 'button "Sign in with Provider"'),
+            description: 'The sign-in page is shown',
+          }),
+        () => tool('switch_tab', { tab: '/flows/terms', description: 'To the terms tab' }),
+        () => tool('close_tab', { description: 'Close the terms' }),
+        () => tool('assert_text', { text: 'Not signed in', description: 'Back on the sign-in page' }),
+        () => tool('done', { summary: 'Done with the terms' }),
+      ],
+    );
+    expect(steps.map((s) => `${s.action}@${s.page ?? 0}`)).toEqual([
+      'click@0',
+      'assert_visible@1',
+      'switch_tab@0',
+      'assert_visible@0',
+      'switch_tab@0',
+      'close_tab@1',
+      'assert_text@0',
     ]);
-    expect(steps.map((s) => `${s.action}@${s.page ?? 0}`)).toEqual(['click@0', 'assert_visible@1', 'switch_tab@0', 'assert_visible@0', 'switch_tab@0', 'close_tab@1', 'assert_text@0']);
     expect((await replay('tabs')).status).toBe('PASSED');
   }, 90_000);
 

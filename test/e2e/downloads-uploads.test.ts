@@ -22,10 +22,22 @@ describe('downloads and uploads on the real stack', () => {
       () => tool('assert_text', { text: 'INV-1042', description: 'The invoice is listed' }),
       () => tool('done', { summary: 'Invoice downloaded' }),
     ]);
-    expect(steps[0]!.download).toMatchObject({ fileNamePattern: '^invoice-\\d+\\.pdf$', type: 'pdf', minBytes: expect.any(Number) });
+    expect(steps[0]!.download).toMatchObject({
+      fileNamePattern: '^invoice-\\d+\\.pdf$',
+      type: 'pdf',
+      minBytes: expect.any(Number),
+    });
     const passed = await replay('invoice');
     expect(passed.status).toBe('PASSED');
-    expect(passed.downloads).toEqual([{ stepIndex: 0, fileName: 'invoice-1042.pdf', size: expect.any(Number), type: 'pdf', key: 'runs/flows/invoice-original/downloads/1-invoice-1042.pdf' }]);
+    expect(passed.downloads).toEqual([
+      {
+        stepIndex: 0,
+        fileName: 'invoice-1042.pdf',
+        size: expect.any(Number),
+        type: 'pdf',
+        key: 'runs/flows/invoice-original/downloads/1-invoice-1042.pdf',
+      },
+    ]);
     // A presigned link as traces have; the fs blob store serves it from the API's /blobs route.
     const link = new URL(await flows.stack.activityDeps.blobs.presignGet(passed.downloads![0]!.key, 60));
     const bytes = Buffer.from(await (await flows.stack.app.request(`${link.pathname}${link.search}`)).arrayBuffer());
@@ -34,13 +46,22 @@ describe('downloads and uploads on the real stack', () => {
 
     // Through a plan run, the API answers the kept file with a presigned link, as it does the trace.
     expect((await flows.stack.call('PATCH', `/v1/test-cases/${ids.invoice}`, { isEnabled: true })).status).toBe(200);
-    const plan = await flows.stack.call('POST', '/v1/test-plans', { name: 'Invoices', testCaseIds: [ids.invoice], applications: [{ applicationShortId: apps.invoice!.app, environmentShortId: apps.invoice!.env }] });
+    const plan = await flows.stack.call('POST', '/v1/test-plans', {
+      name: 'Invoices',
+      testCaseIds: [ids.invoice],
+      applications: [{ applicationShortId: apps.invoice!.app, environmentShortId: apps.invoice!.env }],
+    });
     const started = await flows.stack.call('POST', '/v1/run', { testPlanShortId: plan.body.shortId });
     const run = await waitForRun(flows.stack, started.body.run.shortId);
     const [ran] = run.runTestCases;
-    expect(ran).toMatchObject({ result: 'PASSED', downloads: [{ stepIndex: 0, fileName: 'invoice-1042.pdf', type: 'pdf', size: passed.downloads![0]!.size }] });
+    expect(ran).toMatchObject({
+      result: 'PASSED',
+      downloads: [{ stepIndex: 0, fileName: 'invoice-1042.pdf', type: 'pdf', size: passed.downloads![0]!.size }],
+    });
     const runLink = new URL(ran.downloads[0].url);
-    const fromRun = Buffer.from(await (await flows.stack.app.request(`${runLink.pathname}${runLink.search}`)).arrayBuffer());
+    const fromRun = Buffer.from(
+      await (await flows.stack.app.request(`${runLink.pathname}${runLink.search}`)).arrayBuffer(),
+    );
     expect(fromRun.equals(bytes)).toBe(true);
 
     const empty = await replay('invoice', 'emptyInvoice');
@@ -51,23 +72,40 @@ describe('downloads and uploads on the real stack', () => {
 
   it('uploads real files of the types the input accepts, which the page decodes', async () => {
     const receipt = /button "Receipt \(image or PDF\)"/;
-    const steps = await burnIn('upload', '/flows/upload', 'Attach a receipt as an image and as a PDF', 'Each receipt is accepted', [
-      // A name the input does not accept keeps its stem and gets the first accepted type.
-      (r) => tool('upload', { ref: refOf(r, receipt), fileName: 'notes.txt', description: 'Attach a receipt' }),
-      () => tool('assert_text', { text: 'Receipt notes.png accepted', description: 'The PNG is accepted' }),
-      (r) => tool('upload', { ref: refOf(r, receipt), fileName: 'scan.jpg', description: 'Attach a scanned receipt' }),
-      () => tool('assert_text', { text: 'Receipt scan.jpg accepted', description: 'The JPEG is accepted' }),
-      (r) => tool('upload', { ref: refOf(r, receipt), fileName: 'receipt.pdf', description: 'Attach the PDF receipt' }),
-      () => tool('assert_text', { text: 'Receipt receipt.pdf accepted', description: 'The PDF is accepted' }),
-      () => tool('done', { summary: 'Receipts accepted' }),
+    const steps = await burnIn(
+      'upload',
+      '/flows/upload',
+      'Attach a receipt as an image and as a PDF',
+      'Each receipt is accepted',
+      [
+        // A name the input does not accept keeps its stem and gets the first accepted type.
+        (r) => tool('upload', { ref: refOf(r, receipt), fileName: 'notes.txt', description: 'Attach a receipt' }),
+        () => tool('assert_text', { text: 'Receipt notes.png accepted', description: 'The PNG is accepted' }),
+        (r) =>
+          tool('upload', { ref: refOf(r, receipt), fileName: 'scan.jpg', description: 'Attach a scanned receipt' }),
+        () => tool('assert_text', { text: 'Receipt scan.jpg accepted', description: 'The JPEG is accepted' }),
+        (r) =>
+          tool('upload', { ref: refOf(r, receipt), fileName: 'receipt.pdf', description: 'Attach the PDF receipt' }),
+        () => tool('assert_text', { text: 'Receipt receipt.pdf accepted', description: 'The PDF is accepted' }),
+        () => tool('done', { summary: 'Receipts accepted' }),
+      ],
+    );
+    expect(steps.filter((s) => s.action === 'upload').map((s) => s.value)).toEqual([
+      'notes.png',
+      'scan.jpg',
+      'receipt.pdf',
     ]);
-    expect(steps.filter((s) => s.action === 'upload').map((s) => s.value)).toEqual(['notes.png', 'scan.jpg', 'receipt.pdf']);
     expect((await replay('upload')).status).toBe('PASSED');
 
     // The page's check is real: the text file Proctor used to send is rejected, and the replay fails on it.
     const asText = steps.map((s, i) => (i === 0 ? { ...s, value: 'notes.txt' } : s));
     const rejected = await flows.stack.activityDeps.browsers.withContext({}, ({ page }) =>
-      replaySteps(page, asText, { startUrl: `${flows.fixture.url}/flows/upload`, baseUrl: flows.fixture.url, values: new RunValues(), timeoutMs: 3_000 }),
+      replaySteps(page, asText, {
+        startUrl: `${flows.fixture.url}/flows/upload`,
+        baseUrl: flows.fixture.url,
+        values: new RunValues(),
+        timeoutMs: 3_000,
+      }),
     );
     expect(rejected.status).toBe('FAILED');
     expect(rejected.failedStepIndex).toBe(1);
@@ -75,22 +113,47 @@ describe('downloads and uploads on the real stack', () => {
   }, 90_000);
 
   it('uploads a project file sent through the API beforehand, and fails as a test definition once it is gone', async () => {
-    expect((await flows.stack.call('POST', '/v1/files', { name: '../etc/passwd', contentBase64: 'AA==' })).status).toBe(400);
-    expect((await flows.stack.call('POST', '/v1/files', { name: 'x.pdf', contentBase64: 'not base64!' })).status).toBe(400);
+    expect((await flows.stack.call('POST', '/v1/files', { name: '../etc/passwd', contentBase64: 'AA==' })).status).toBe(
+      400,
+    );
+    expect((await flows.stack.call('POST', '/v1/files', { name: 'x.pdf', contentBase64: 'not base64!' })).status).toBe(
+      400,
+    );
     const pdf = minimalPdf('Expense receipt: 42.00 EUR');
-    const uploaded = await flows.stack.call('POST', '/v1/files', { name: 'expense-receipt.pdf', contentBase64: pdf.toString('base64') });
+    const uploaded = await flows.stack.call('POST', '/v1/files', {
+      name: 'expense-receipt.pdf',
+      contentBase64: pdf.toString('base64'),
+    });
     expect(uploaded.status).toBe(201);
-    expect(uploaded.body).toMatchObject({ name: 'expense-receipt.pdf', size: pdf.length, type: 'pdf', mimeType: 'application/pdf' });
-    expect((await flows.stack.call('GET', '/v1/files')).body.files.map((f: { name: string }) => f.name)).toEqual(['expense-receipt.pdf']);
-
-    const steps = await burnIn('project-file', '/flows/upload', 'Attach the expense receipt PDF', 'The receipt is accepted', [
-      (r) => {
-        expect(lastPrompt(r)).toContain('Project files you can upload: expense-receipt.pdf');
-        return tool('upload', { ref: refOf(r, /button "Receipt \(image or PDF\)"/), projectFile: 'expense-receipt.pdf', description: 'Attach the receipt' });
-      },
-      () => tool('assert_text', { text: 'Receipt expense-receipt.pdf accepted', description: 'The receipt is accepted' }),
-      () => tool('done', { summary: 'Receipt attached' }),
+    expect(uploaded.body).toMatchObject({
+      name: 'expense-receipt.pdf',
+      size: pdf.length,
+      type: 'pdf',
+      mimeType: 'application/pdf',
+    });
+    expect((await flows.stack.call('GET', '/v1/files')).body.files.map((f: { name: string }) => f.name)).toEqual([
+      'expense-receipt.pdf',
     ]);
+
+    const steps = await burnIn(
+      'project-file',
+      '/flows/upload',
+      'Attach the expense receipt PDF',
+      'The receipt is accepted',
+      [
+        (r) => {
+          expect(lastPrompt(r)).toContain('Project files you can upload: expense-receipt.pdf');
+          return tool('upload', {
+            ref: refOf(r, /button "Receipt \(image or PDF\)"/),
+            projectFile: 'expense-receipt.pdf',
+            description: 'Attach the receipt',
+          });
+        },
+        () =>
+          tool('assert_text', { text: 'Receipt expense-receipt.pdf accepted', description: 'The receipt is accepted' }),
+        () => tool('done', { summary: 'Receipt attached' }),
+      ],
+    );
     expect(steps[0]).toMatchObject({ action: 'upload', value: 'expense-receipt.pdf', projectFile: true });
     expect((await replay('project-file')).status).toBe('PASSED');
 
@@ -105,7 +168,9 @@ describe('downloads and uploads on the real stack', () => {
     const gone = await replay('project-file');
     expect(gone.status).toBe('FAILED');
     expect(gone.failureKind).toBe('test-definition');
-    expect(gone.error).toContain('the step uploads the project file "expense-receipt.pdf", which this project does not have');
+    expect(gone.error).toContain(
+      'the step uploads the project file "expense-receipt.pdf", which this project does not have',
+    );
     expect((await flows.stack.call('DELETE', '/v1/files/expense-receipt.pdf')).status).toBe(404);
   }, 90_000);
 

@@ -33,21 +33,29 @@ describe('sign-up and sign-in by emailed code, in every code style', () => {
   });
 
   const confirm: AgentMove[] = [
-    () => tool('wait_for_email', { to: '{{INBOX}}', subject: 'code', timeoutSeconds: 5, description: 'Wait for the code mail' }),
+    () =>
+      tool('wait_for_email', {
+        to: '{{INBOX}}',
+        subject: 'code',
+        timeoutSeconds: 5,
+        description: 'Wait for the code mail',
+      }),
     (r) => tool('fill', { ref: refOf(r, 'textbox "Code"'), value: '{{EMAIL_CODE}}', description: 'Type the code' }),
     (r) => tool('click', { ref: refOf(r, 'button "Confirm"'), description: 'Confirm' }),
   ];
   const flows = {
     signup: [
       (r) => tool('fill', { ref: refOf(r, 'textbox "Name"'), value: 'Jane', description: 'Type a name' }),
-      (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX}}', description: "Type this run's inbox" }),
+      (r) =>
+        tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX}}', description: "Type this run's inbox" }),
       (r) => tool('click', { ref: refOf(r, 'button "Sign up"'), description: 'Sign up' }),
       ...confirm,
       () => tool('assert_text', { text: 'Account created', description: 'Account created' }),
       () => tool('done', { summary: 'signed up' }),
     ],
     login: [
-      (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX}}', description: "Type this run's inbox" }),
+      (r) =>
+        tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX}}', description: "Type this run's inbox" }),
       (r) => tool('click', { ref: refOf(r, 'button "Email me a sign-in code"'), description: 'Ask for a code' }),
       ...confirm,
       () => tool('assert_text', { text: 'Signed in as', description: 'Signed in' }),
@@ -55,57 +63,82 @@ describe('sign-up and sign-in by emailed code, in every code style', () => {
     ],
   } satisfies Record<string, AgentMove[]>;
   /** The shape burn-in must record: fixed for the fixed styles; mixed codes vary where their digits fall. */
-  const shapes: Record<CodeStyle, RegExp> = { letters: /^[A9]{4}-[A9]{4}$/, digits: /^9{6}$/, spaced: /^999 999$/, mixed: /^(?=.*A)(?=.*9)[A9]{8}$/ };
-  const runSpec = (spec: string) => runPlaywrightSpec(spec, { PROCTOR_API_URL: api.url, PROCTOR_API_TOKEN: stack.tenant.token });
-  const replay = (name: string, run: string) => stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: ids[name]!, artifactPrefix: `runs/${run}/${name.replace(/ /g, '-')}` });
+  const shapes: Record<CodeStyle, RegExp> = {
+    letters: /^[A9]{4}-[A9]{4}$/,
+    digits: /^9{6}$/,
+    spaced: /^999 999$/,
+    mixed: /^(?=.*A)(?=.*9)[A9]{8}$/,
+  };
+  const runSpec = (spec: string) =>
+    runPlaywrightSpec(spec, { PROCTOR_API_URL: api.url, PROCTOR_API_TOKEN: stack.tenant.token });
+  const replay = (name: string, run: string) =>
+    stack.activities.executeTest({
+      projectId: stack.tenant.projectId,
+      testCaseId: ids[name]!,
+      artifactPrefix: `runs/${run}/${name.replace(/ /g, '-')}`,
+    });
 
-  const cases = codeStyles.flatMap((style) => (['signup', 'login'] as const).map((purpose) => ({ style, purpose, name: `${purpose} ${style}` })));
+  const cases = codeStyles.flatMap((style) =>
+    (['signup', 'login'] as const).map((purpose) => ({ style, purpose, name: `${purpose} ${style}` })),
+  );
 
-  it.each(cases)('$name: burns in on the real inbox, replays twice with fresh codes, and its exported spec passes', async ({ style, purpose, name }) => {
-    const app = await mail!.addApplication(name, `/codes/${style}/${purpose}`);
-    const goal = `${purpose === 'signup' ? 'Sign up' : 'Sign in'} with an emailed code (${style})`;
-    const moves = flows[purpose];
-    router.add(goal, moves);
-    llm.enqueue(...moves.map(() => router.reply));
-    const sentBefore = fixture.codes.sent.length;
-    const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId: app });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    ids[name] = created.body.testCase.id;
-    const generated = await waitForGeneration(stack, ids[name]!, 90_000);
-    expect(generated.failureReason).toBeNull();
-    const wait = generated.steps.steps.find((s: any) => s.action === 'wait_for_email');
-    expect(wait.email.expects).toContain('code');
-    expect(wait.email.codeShape).toMatch(shapes[style]);
-    // The burn-in's mail, then the verifying replay's (a burn-in is COMPLETED only once its steps replay).
-    const [burnIn, verifying] = fixture.codes.sent.slice(sentBefore);
-    expect(fixture.codes.sent.length - sentBefore).toBe(2);
-    // The model was told the code of its own mail, never the mail.
-    expect(JSON.stringify(llm.requests)).toContain(`{{EMAIL_CODE}} = ${burnIn!.secret}`);
+  it.each(cases)(
+    '$name: burns in on the real inbox, replays twice with fresh codes, and its exported spec passes',
+    async ({ style, purpose, name }) => {
+      const app = await mail!.addApplication(name, `/codes/${style}/${purpose}`);
+      const goal = `${purpose === 'signup' ? 'Sign up' : 'Sign in'} with an emailed code (${style})`;
+      const moves = flows[purpose];
+      router.add(goal, moves);
+      llm.enqueue(...moves.map(() => router.reply));
+      const sentBefore = fixture.codes.sent.length;
+      const created = await stack.call('POST', '/v1/test-cases', {
+        name,
+        goal,
+        expectedResult: 'as scripted',
+        applicationShortId: app,
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      ids[name] = created.body.testCase.id;
+      const generated = await waitForGeneration(stack, ids[name]!, 90_000);
+      expect(generated.failureReason).toBeNull();
+      const wait = generated.steps.steps.find((s: any) => s.action === 'wait_for_email');
+      expect(wait.email.expects).toContain('code');
+      expect(wait.email.codeShape).toMatch(shapes[style]);
+      // The burn-in's mail, then the verifying replay's (a burn-in is COMPLETED only once its steps replay).
+      const [burnIn, verifying] = fixture.codes.sent.slice(sentBefore);
+      expect(fixture.codes.sent.length - sentBefore).toBe(2);
+      // The model was told the code of its own mail, never the mail.
+      expect(JSON.stringify(llm.requests)).toContain(`{{EMAIL_CODE}} = ${burnIn!.secret}`);
 
-    const calls = llm.requests.length;
-    for (const run of ['r1', 'r2']) {
-      const result = await replay(name, `${run}-${style}-${purpose}`);
-      expect(result.error).toBeUndefined();
-      expect(result.status).toBe('PASSED');
-    }
-    specs[name] = await stack.call('GET', `/v1/test-cases/${ids[name]}/playwright`).then((r) => r.body as string);
-    expect(specs[name]).toContain(`"codeShape":"${wait.email.codeShape}"`);
-    const result = await runSpec(specs[name]!);
-    expect(result.output).toMatch(/1 passed/);
-    expect(result.code).toBe(0);
-    expect(llm.requests.length).toBe(calls);
+      const calls = llm.requests.length;
+      for (const run of ['r1', 'r2']) {
+        const result = await replay(name, `${run}-${style}-${purpose}`);
+        expect(result.error).toBeUndefined();
+        expect(result.status).toBe('PASSED');
+      }
+      specs[name] = await stack.call('GET', `/v1/test-cases/${ids[name]}/playwright`).then((r) => r.body as string);
+      expect(specs[name]).toContain(`"codeShape":"${wait.email.codeShape}"`);
+      const result = await runSpec(specs[name]!);
+      expect(result.output).toMatch(/1 passed/);
+      expect(result.code).toBe(0);
+      expect(llm.requests.length).toBe(calls);
 
-    // Burn-in, its verifying replay, two replays, one spec run: five addresses, five mails, five codes of the style,
-    // each typed once.
-    const mails = fixture.codes.sent.slice(sentBefore);
-    expect(mails.slice(0, 2)).toEqual([burnIn, verifying]);
-    expect(mails).toHaveLength(5);
-    expect(new Set(mails.map((m) => m.to)).size).toBe(5);
-    expect(new Set(mails.map((m) => m.secret)).size).toBe(5);
-    // An earlier code does not work any more: the fixture takes the latest code of an address, once.
-    const stale = await fetch(`${fixture.url}/codes/${style}/confirm`, { method: 'POST', body: new URLSearchParams({ email: burnIn!.to, code: burnIn!.secret }) });
-    expect(stale.status).toBe(400);
-  }, 240_000);
+      // Burn-in, its verifying replay, two replays, one spec run: five addresses, five mails, five codes of the style,
+      // each typed once.
+      const mails = fixture.codes.sent.slice(sentBefore);
+      expect(mails.slice(0, 2)).toEqual([burnIn, verifying]);
+      expect(mails).toHaveLength(5);
+      expect(new Set(mails.map((m) => m.to)).size).toBe(5);
+      expect(new Set(mails.map((m) => m.secret)).size).toBe(5);
+      // An earlier code does not work any more: the fixture takes the latest code of an address, once.
+      const stale = await fetch(`${fixture.url}/codes/${style}/confirm`, {
+        method: 'POST',
+        body: new URLSearchParams({ email: burnIn!.to, code: burnIn!.secret }),
+      });
+      expect(stale.status).toBe(400);
+    },
+    240_000,
+  );
 
   it('fails a replay and the exported spec, naming why, when the mail carries no code of the recorded kind', async () => {
     const name = 'login letters';
@@ -117,7 +150,9 @@ describe('sign-up and sign-in by emailed code, in every code style', () => {
       const result = await replay(name, 'wrong-kind');
       expect(result.status).toBe('FAILED');
       expect(result.failureKind).toBe('assertion');
-      expect(result.error).toMatch(/wait_for_email.*holds no one-time code shaped [A9]{4}-[A9]{4}, as at burn-in \(only one shaped 999999\)/);
+      expect(result.error).toMatch(
+        /wait_for_email.*holds no one-time code shaped [A9]{4}-[A9]{4}, as at burn-in \(only one shaped 999999\)/,
+      );
       const spec = await runSpec(specs[name]!);
       expect(spec.code).not.toBe(0);
       expect(spec.output).toMatch(/holds no one-time code shaped [A9]{4}-[A9]{4}, as at burn-in/);

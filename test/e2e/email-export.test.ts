@@ -34,7 +34,12 @@ describe('exported specs with email steps', () => {
   async function burnInAndExport(name: string, app: string, goal: string, moves: AgentMove[]): Promise<string> {
     router.add(goal, moves);
     llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId: apps[app] });
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name,
+      goal,
+      expectedResult: 'as scripted',
+      applicationShortId: apps[app],
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const generated = await waitForGeneration(stack, created.body.testCase.id, 90_000);
     expect(generated.failureReason).toBeNull();
@@ -42,16 +47,35 @@ describe('exported specs with email steps', () => {
     expect(exported.status).toBe(200);
     return exported.body as string;
   }
-  const runSpec = (spec: string, env: Record<string, string> = { PROCTOR_API_URL: api.url, PROCTOR_API_TOKEN: stack.tenant.token }) => runPlaywrightSpec(spec, env);
+  const runSpec = (
+    spec: string,
+    env: Record<string, string> = { PROCTOR_API_URL: api.url, PROCTOR_API_TOKEN: stack.tenant.token },
+  ) => runPlaywrightSpec(spec, env);
 
   let signUpSpec: string;
 
   it('exports a sign-up with an emailed code; the spec passes on a fresh address with the fresh code, no model involved', async () => {
     signUpSpec = await burnInAndExport('signup', 'signup', 'Sign up and verify the email address', [
-      (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX}}', description: "Type this run's inbox address" }),
+      (r) =>
+        tool('fill', {
+          ref: refOf(r, 'textbox "Email"'),
+          value: '{{INBOX}}',
+          description: "Type this run's inbox address",
+        }),
       (r) => tool('click', { ref: refOf(r, 'button "Sign up"'), description: 'Sign up' }),
-      () => tool('wait_for_email', { to: '{{INBOX}}', subject: 'Verify', timeoutSeconds: 5, description: 'Wait for the verification mail' }),
-      (r) => tool('fill', { ref: refOf(r, 'textbox "Verification code"'), value: '{{EMAIL_CODE}}', description: 'Type the code' }),
+      () =>
+        tool('wait_for_email', {
+          to: '{{INBOX}}',
+          subject: 'Verify',
+          timeoutSeconds: 5,
+          description: 'Wait for the verification mail',
+        }),
+      (r) =>
+        tool('fill', {
+          ref: refOf(r, 'textbox "Verification code"'),
+          value: '{{EMAIL_CODE}}',
+          description: 'Type the code',
+        }),
       (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify' }),
       () => tool('assert_text', { text: 'Email verified', description: 'Verified' }),
       () => tool('done', { summary: 'verified' }),
@@ -79,7 +103,9 @@ describe('exported specs with email steps', () => {
     try {
       const result = await runSpec(signUpSpec);
       expect(result.code).not.toBe(0);
-      expect(result.output).toMatch(/no email to run-[0-9a-f]{16}@inbox\.proctor\.test with subject containing "Verify" arrived within 5 s/);
+      expect(result.output).toMatch(
+        /no email to run-[0-9a-f]{16}@inbox\.proctor\.test with subject containing "Verify" arrived within 5 s/,
+      );
     } finally {
       fixture.mail.setMailVariant('normal');
     }
@@ -93,9 +119,21 @@ describe('exported specs with email steps', () => {
 
   it("exports a magic-link sign-in on a named inbox: each run opens its own new link, never an earlier run's mail", async () => {
     const spec = await burnInAndExport('magic', 'magic', 'Sign in with a magic link', [
-      (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX:qa}}', description: "Type the project's qa inbox" }),
+      (r) =>
+        tool('fill', {
+          ref: refOf(r, 'textbox "Email"'),
+          value: '{{INBOX:qa}}',
+          description: "Type the project's qa inbox",
+        }),
       (r) => tool('click', { ref: refOf(r, 'button "Email me a sign-in link"'), description: 'Ask for a link' }),
-      () => tool('wait_for_email', { to: '{{INBOX:qa}}', subject: 'sign-in link', linkPattern: '/callback', timeoutSeconds: 5, description: 'Wait for the link' }),
+      () =>
+        tool('wait_for_email', {
+          to: '{{INBOX:qa}}',
+          subject: 'sign-in link',
+          linkPattern: '/callback',
+          timeoutSeconds: 5,
+          description: 'Wait for the link',
+        }),
       () => tool('open_link', { description: 'Open the sign-in link' }),
       () => tool('assert_text', { text: 'Signed in as qa.', description: 'Signed in' }),
       () => tool('done', { summary: 'signed in' }),
@@ -118,7 +156,9 @@ describe('exported specs with email steps', () => {
     try {
       const result = await runSpec(spec);
       expect(result.code).not.toBe(0);
-      expect(result.output).toMatch(/no email to qa\.[0-9a-f]{8}@inbox\.proctor\.test with subject containing "sign-in link" arrived within 5 s/);
+      expect(result.output).toMatch(
+        /no email to qa\.[0-9a-f]{8}@inbox\.proctor\.test with subject containing "sign-in link" arrived within 5 s/,
+      );
     } finally {
       fixture.mail.setMailVariant('normal');
     }

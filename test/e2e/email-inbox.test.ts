@@ -27,10 +27,22 @@ describe('email inbox: sign-up codes and magic links', () => {
     await mail?.close();
   });
 
-  async function burnIn(name: string, app: string, goal: string, moves: AgentMove[], extra: Record<string, unknown> = {}): Promise<any> {
+  async function burnIn(
+    name: string,
+    app: string,
+    goal: string,
+    moves: AgentMove[],
+    extra: Record<string, unknown> = {},
+  ): Promise<any> {
     router.add(goal, moves);
     llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId: apps[app], ...extra });
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name,
+      goal,
+      expectedResult: 'as scripted',
+      applicationShortId: apps[app],
+      ...extra,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const generated = await waitForGeneration(stack, created.body.testCase.id, 90_000);
     if (generated.failureReason) console.log(String(llm.requests.at(-1)?.messages.at(-1)?.content));
@@ -39,25 +51,59 @@ describe('email inbox: sign-up codes and magic links', () => {
     return generated;
   }
   const replay = (name: string, run: string) =>
-    stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: ids[name]!, artifactPrefix: `runs/${run}/${name}` });
+    stack.activities.executeTest({
+      projectId: stack.tenant.projectId,
+      testCaseId: ids[name]!,
+      artifactPrefix: `runs/${run}/${name}`,
+    });
 
   const signUp: AgentMove[] = [
-    (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX}}', description: 'Type this run\'s inbox address' }),
+    (r) =>
+      tool('fill', {
+        ref: refOf(r, 'textbox "Email"'),
+        value: '{{INBOX}}',
+        description: "Type this run's inbox address",
+      }),
     (r) => tool('click', { ref: refOf(r, 'button "Sign up"'), description: 'Sign up' }),
   ];
   const verify: AgentMove[] = [
-    () => tool('wait_for_email', { to: '{{INBOX}}', subject: 'Verify', timeoutSeconds: 5, description: 'Wait for the verification mail' }),
-    (r) => tool('fill', { ref: refOf(r, 'textbox "Verification code"'), value: '{{EMAIL_CODE}}', description: 'Type the code' }),
+    () =>
+      tool('wait_for_email', {
+        to: '{{INBOX}}',
+        subject: 'Verify',
+        timeoutSeconds: 5,
+        description: 'Wait for the verification mail',
+      }),
+    (r) =>
+      tool('fill', {
+        ref: refOf(r, 'textbox "Verification code"'),
+        value: '{{EMAIL_CODE}}',
+        description: 'Type the code',
+      }),
     (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify' }),
     () => tool('assert_text', { text: 'Email verified', description: 'Verified' }),
   ];
 
   it('burns in a sign-up with an emailed code; each replay reads a fresh code with no LLM call; the model never saw the mail', async () => {
-    const generated = await burnIn('signup', 'signup', 'Sign up and verify the email address', [...signUp, ...verify, () => tool('done', { summary: 'verified' })]);
+    const generated = await burnIn('signup', 'signup', 'Sign up and verify the email address', [
+      ...signUp,
+      ...verify,
+      () => tool('done', { summary: 'verified' }),
+    ]);
     const steps = generated.steps.steps;
-    expect(steps.map((s: any) => s.action)).toEqual(['fill', 'click', 'wait_for_email', 'fill', 'click', 'assert_text']);
+    expect(steps.map((s: any) => s.action)).toEqual([
+      'fill',
+      'click',
+      'wait_for_email',
+      'fill',
+      'click',
+      'assert_text',
+    ]);
     expect(steps[0].value).toBe('{{INBOX}}');
-    expect(steps[2]).toMatchObject({ value: '{{INBOX}}', email: { subject: 'Verify', timeoutMs: 5000, expects: ['code'], codeShape: '999999' } });
+    expect(steps[2]).toMatchObject({
+      value: '{{INBOX}}',
+      email: { subject: 'Verify', timeoutMs: 5000, expects: ['code'], codeShape: '999999' },
+    });
     expect(steps[3].value).toBe('{{EMAIL_CODE}}');
     // The model was told the code, never the mail.
     const seen = JSON.stringify(llm.requests);
@@ -87,7 +133,9 @@ describe('email inbox: sign-up codes and magic links', () => {
       expect(result.failedStepIndex).toBe(2);
       // The application's mail never reached us: not "the page showed something else".
       expect(result.failureKind).toBe('environment');
-      expect(result.error).toMatch(/step 3 \(wait_for_email\).*no email to run-[0-9a-f]+@inbox\.proctor\.test with subject containing "Verify" arrived within 5 s/);
+      expect(result.error).toMatch(
+        /step 3 \(wait_for_email\).*no email to run-[0-9a-f]+@inbox\.proctor\.test with subject containing "Verify" arrived within 5 s/,
+      );
     } finally {
       fixture.mail.setMailVariant('normal');
     }
@@ -96,14 +144,27 @@ describe('email inbox: sign-up codes and magic links', () => {
   it('burns in a magic-link sign-in; each replay opens the new link of its run', async () => {
     const goal = 'Sign in with a magic link';
     const generated = await burnIn('magic', 'magic', goal, [
-      (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX}}', description: 'Type the inbox address' }),
+      (r) =>
+        tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{INBOX}}', description: 'Type the inbox address' }),
       (r) => tool('click', { ref: refOf(r, 'button "Email me a sign-in link"'), description: 'Ask for a link' }),
-      () => tool('wait_for_email', { to: '{{INBOX}}', subject: 'sign-in link', timeoutSeconds: 5, description: 'Wait for the link' }),
+      () =>
+        tool('wait_for_email', {
+          to: '{{INBOX}}',
+          subject: 'sign-in link',
+          timeoutSeconds: 5,
+          description: 'Wait for the link',
+        }),
       () => tool('open_link', { description: 'Open the sign-in link' }),
       () => tool('assert_text', { text: 'Signed in as', description: 'Signed in' }),
       () => tool('done', { summary: 'signed in' }),
     ]);
-    expect(generated.steps.steps.map((s: any) => s.action)).toEqual(['fill', 'click', 'wait_for_email', 'open_link', 'assert_text']);
+    expect(generated.steps.steps.map((s: any) => s.action)).toEqual([
+      'fill',
+      'click',
+      'wait_for_email',
+      'open_link',
+      'assert_text',
+    ]);
     expect(generated.steps.steps[2].email).toMatchObject({ subject: 'sign-in link', expects: ['link'] });
     const before = fixture.mail.sent.length;
     const calls = llm.requests.length;
@@ -119,10 +180,22 @@ describe('email inbox: sign-up codes and magic links', () => {
   }, 150_000);
 
   it('a sign-up and its resume-from verify-email dependent share one inbox in a plan run', async () => {
-    await burnIn('chain signup', 'signup', 'Sign up only', [...signUp, () => tool('assert_text', { text: 'We sent a code to', description: 'Code sent' }), () => tool('done', { summary: 'ok' })]);
-    await burnIn('chain verify', 'signup', 'Verify the emailed code', [...verify, () => tool('done', { summary: 'ok' })], { resumeFromDependencyProjectTestCaseId: ids['chain signup'] });
-    for (const name of ['chain signup', 'chain verify']) expect((await stack.call('PATCH', `/v1/test-cases/${ids[name]}`, { isEnabled: true })).status).toBe(200);
-    const environment = (await stack.call('GET', `/v1/applications/${apps.signup}/environments`)).body.environments[0].shortId;
+    await burnIn('chain signup', 'signup', 'Sign up only', [
+      ...signUp,
+      () => tool('assert_text', { text: 'We sent a code to', description: 'Code sent' }),
+      () => tool('done', { summary: 'ok' }),
+    ]);
+    await burnIn(
+      'chain verify',
+      'signup',
+      'Verify the emailed code',
+      [...verify, () => tool('done', { summary: 'ok' })],
+      { resumeFromDependencyProjectTestCaseId: ids['chain signup'] },
+    );
+    for (const name of ['chain signup', 'chain verify'])
+      expect((await stack.call('PATCH', `/v1/test-cases/${ids[name]}`, { isEnabled: true })).status).toBe(200);
+    const environment = (await stack.call('GET', `/v1/applications/${apps.signup}/environments`)).body.environments[0]
+      .shortId;
     const plan = await stack.call('POST', '/v1/test-plans', {
       name: 'Sign-up chain',
       testCaseIds: [ids['chain signup'], ids['chain verify']],
@@ -134,12 +207,19 @@ describe('email inbox: sign-up codes and magic links', () => {
     const run = await waitForRun(stack, started.body.run.shortId);
     expect(run.result).toBe('PASSED');
     expect(run.runTestCases.map((t: any) => [t.name, t.result, t.error ?? null])).toEqual(
-      expect.arrayContaining([['chain signup', 'PASSED', null], ['chain verify', 'PASSED', null]]),
+      expect.arrayContaining([
+        ['chain signup', 'PASSED', null],
+        ['chain verify', 'PASSED', null],
+      ]),
     );
     // One sign-up in the run, so one mail: the dependent read the mail its dependency made the app send.
     const mails = fixture.mail.sent.slice(before);
     expect(mails).toHaveLength(1);
-    const stored = await stack.db.selectFrom('inbox_messages').select('to_address').where('to_address', '=', mails[0]!.to).execute();
+    const stored = await stack.db
+      .selectFrom('inbox_messages')
+      .select('to_address')
+      .where('to_address', '=', mails[0]!.to)
+      .execute();
     expect(stored).toHaveLength(1);
   }, 180_000);
 });

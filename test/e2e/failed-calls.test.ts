@@ -36,8 +36,16 @@ describe('failed calls that change the page, on the real stack', () => {
     await Promise.all(
       failedCallFlows.map(async (flow) => {
         const app = (await stack.call('POST', '/v1/applications', { name: flow.name })).body.shortId as string;
-        await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${fixture.url}${flow.path}` });
-        const created = await stack.call('POST', '/v1/test-cases', { name: flow.name, goal: flow.goal, expectedResult: flow.expectedResult, applicationShortId: app });
+        await stack.call('POST', `/v1/applications/${app}/environments`, {
+          name: 'Local',
+          url: `${fixture.url}${flow.path}`,
+        });
+        const created = await stack.call('POST', '/v1/test-cases', {
+          name: flow.name,
+          goal: flow.goal,
+          expectedResult: flow.expectedResult,
+          applicationShortId: app,
+        });
         expect(created.status).toBe(200);
         ids.set(flow.name, created.body.testCase.id);
         generated.set(flow.name, await waitForGeneration(stack, created.body.testCase.id, 240_000));
@@ -59,11 +67,20 @@ describe('failed calls that change the page, on the real stack', () => {
         expect(testCase.generationStatus).toBe('COMPLETED');
         expect(testCase.steps.steps.map((s: { action: string }) => s.action)).toEqual(outcome.actions);
         // The verifying replay is stored with the test case: a reader sees the steps replayed before they were saved.
-        expect(testCase.recordingCheck).toMatchObject({ status: 'PASSED', attempts: outcome.attempts, stepsVersion: testCase.steps.version });
+        expect(testCase.recordingCheck).toMatchObject({
+          status: 'PASSED',
+          attempts: outcome.attempts,
+          stepsVersion: testCase.steps.version,
+        });
         expect(testCase.recordingCheck.rerecordedAfter).toHaveLength(outcome.attempts - 1);
 
         const before = llm.requests.length;
-        const result = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: ids.get(flow.name)!, artifactPrefix: `runs/failed-calls/${ids.get(flow.name)}`, heal: false });
+        const result = await stack.activities.executeTest({
+          projectId: stack.tenant.projectId,
+          testCaseId: ids.get(flow.name)!,
+          artifactPrefix: `runs/failed-calls/${ids.get(flow.name)}`,
+          heal: false,
+        });
         expect(result.error).toBeUndefined();
         expect(result.status).toBe('PASSED');
         expect(llm.requests.length).toBe(before);
@@ -83,20 +100,35 @@ describe('failed calls that change the page, on the real stack', () => {
   it('each verifying replay and each re-recording is an activity of the burn-in workflow (the Temporal UI shows them)', async () => {
     const id = ids.get('A scroll that stopped short, then caught by the replay')!;
     const history = await (await stack.temporal.get()).workflow.getHandle(workflowIds.burnIn(id)).fetchHistory();
-    const activities = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
-    expect(activities).toEqual(['burnInDependencies', 'recordSteps', 'verifyRecording', 'recordSteps', 'verifyRecording', 'saveBurnInResult', 'notifyDependents']);
+    const activities = (history.events ?? []).flatMap((e) =>
+      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [],
+    );
+    expect(activities).toEqual([
+      'burnInDependencies',
+      'recordSteps',
+      'verifyRecording',
+      'recordSteps',
+      'verifyRecording',
+      'saveBurnInResult',
+      'notifyDependents',
+    ]);
     // `RECORD_HISTORIES=1` refreshes the history test/workflows/replay.test.ts replays for this path.
-    if (process.env.RECORD_HISTORIES) writeFileSync('test/workflows/histories/burnIn-verified-recording.json', historyToJSON(history));
+    if (process.env.RECORD_HISTORIES)
+      writeFileSync('test/workflows/histories/burnIn-verified-recording.json', historyToJSON(history));
   });
 
   it('the test case page says the steps were verified, and after which failed replay the agent recorded again', async () => {
     await dash.signIn(stack.tenant.token);
     await dash.page.goto(`${dash.url}/test-cases/${ids.get('A scroll that stopped short, then caught by the replay')}`);
     const note = await dash.page.locator('#recording-check').innerText();
-    expect(note).toMatch(/^Verified before saving: version 1 replayed in a fresh browser, with no model call, in \d+\.\d s\./);
+    expect(note).toMatch(
+      /^Verified before saving: version 1 replayed in a fresh browser, with no model call, in \d+\.\d s\./,
+    );
     expect(note).toContain('The agent recorded again after: step 1 failed (step 1 (click)');
     await dash.page.goto(`${dash.url}/test-cases/${ids.get('A scroll that stopped short, every time')}`);
-    await expect(dash.page.locator('#recording-check').innerText()).resolves.toMatch(/^The recorded steps did not replay in a fresh browser \(3 attempts\)\. The agent recorded again after: step 1 failed/);
+    await expect(dash.page.locator('#recording-check').innerText()).resolves.toMatch(
+      /^The recorded steps did not replay in a fresh browser \(3 attempts\)\. The agent recorded again after: step 1 failed/,
+    );
   }, 60_000);
 
   describe('a step inserted into a test is verified the same way', () => {
@@ -107,13 +139,25 @@ describe('failed calls that change the page, on the real stack', () => {
       const asked = await stack.call('POST', `/v1/test-cases/${ids.get(feedTest)}/steps/insert`, { at, description });
       expect(asked.status, JSON.stringify(asked.body)).toBe(202);
       let ended: any;
-      await waitFor(async () => (ended = (await stack.call('GET', `/v1/test-cases/${ids.get(feedTest)}/steps/insertions/${asked.body.id}`)).body).status !== 'RUNNING', 90_000, 'the insertion to finish');
+      await waitFor(
+        async () =>
+          (ended = (await stack.call('GET', `/v1/test-cases/${ids.get(feedTest)}/steps/insertions/${asked.body.id}`))
+            .body).status !== 'RUNNING',
+        90_000,
+        'the insertion to finish',
+      );
       return ended;
     };
 
     it('a step recorded on what a failed scroll loaded does not replay: FAILED, nothing saved', async () => {
       const ended = await insert(0, 'Open Entry 58 first', [
-        (r) => tool('scroll', { ref: refOf(r, 'region "Activity feed"'), direction: 'down', untilText: 'Entry 99', description: 'Scroll the feed to Entry 99' }),
+        (r) =>
+          tool('scroll', {
+            ref: refOf(r, 'region "Activity feed"'),
+            direction: 'down',
+            untilText: 'Entry 99',
+            description: 'Scroll the feed to Entry 99',
+          }),
         () => tool('find', { text: 'Entry 58' }),
         (r) => tool('click', { ref: refOf(r, 'button "Entry 58"'), description: 'Open Entry 58' }),
         () => tool('done', { summary: 'Opened' }),
@@ -124,9 +168,16 @@ describe('failed calls that change the page, on the real stack', () => {
     }, 120_000);
 
     it('a step that replays is saved as a new version', async () => {
-      const ended = await insert(3, 'Check that Entry 55 is still open', [() => tool('assert_text', { text: 'Opened Entry 55', description: 'Entry 55 is still open' }), () => tool('done', { summary: 'Checked' })]);
+      const ended = await insert(3, 'Check that Entry 55 is still open', [
+        () => tool('assert_text', { text: 'Opened Entry 55', description: 'Entry 55 is still open' }),
+        () => tool('done', { summary: 'Checked' }),
+      ]);
       expect(ended).toMatchObject({ status: 'COMPLETED', version: 2 });
-      expect((await stack.call('GET', `/v1/test-cases/${ids.get(feedTest)}`)).body.steps.steps.map((s: { action: string }) => s.action)).toEqual(['scroll', 'click', 'assert_text', 'assert_text']);
+      expect(
+        (await stack.call('GET', `/v1/test-cases/${ids.get(feedTest)}`)).body.steps.steps.map(
+          (s: { action: string }) => s.action,
+        ),
+      ).toEqual(['scroll', 'click', 'assert_text', 'assert_text']);
     }, 120_000);
   });
 
@@ -134,7 +185,9 @@ describe('failed calls that change the page, on the real stack', () => {
     const name = 'Row 250 of a 300-row list box';
     const [scroll] = generated.get(name).steps.steps;
     expect(scroll).toMatchObject({ action: 'scroll', scroll: { direction: 'down', untilText: 'Row 250' } });
-    const res = await stack.app.request(`/v1/test-cases/${ids.get(name)}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    const res = await stack.app.request(`/v1/test-cases/${ids.get(name)}/playwright`, {
+      headers: { authorization: `Bearer ${stack.tenant.token}` },
+    });
     expect(res.status).toBe(200);
     const run = await runPlaywrightSpec(await res.text());
     expect(run.output).toMatch(/1 passed/);

@@ -9,10 +9,16 @@ import { startStack, waitForRun, type Stack } from '../support/worker-context.js
 // Retries, flakiness and quarantine through the real service: API, Temporal worker, Postgres and Chromium replaying
 // against a small page server whose `/flaky` page fails every other time it is opened.
 
-const ready = (heading: string) => `<!doctype html><html><head><title>${heading}</title></head><body><h1>${heading}</h1></body></html>`;
+const ready = (heading: string) =>
+  `<!doctype html><html><head><title>${heading}</title></head><body><h1>${heading}</h1></body></html>`;
 
 /** `/flaky` shows "Ready" on every second request only; `/fine` always does, `/broken` never. */
-async function startPages(): Promise<{ url: string; flakyOpens: () => number; reset: () => void; stop: () => Promise<void> }> {
+async function startPages(): Promise<{
+  url: string;
+  flakyOpens: () => number;
+  reset: () => void;
+  stop: () => Promise<void>;
+}> {
   let opens = 0;
   const server: Server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -44,10 +50,34 @@ describe('retries, flaky tests and quarantine', () => {
     pages = await startPages();
     stack = await startStack({ stepTimeoutMs: 1_500 });
     const app = (await stack.call('POST', '/v1/applications', { name: 'Pages' })).body;
-    expect((await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Default', url: `${pages.url}/` })).status).toBe(201);
-    applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
-    for (const [name, path] of [['flaky page', '/flaky'], ['fine page', '/fine'], ['broken page', '/broken'], ['wobbly page', '/broken'], ['history page', '/fine']] as const) {
-      ids[name] = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps: stepsFor(path) });
+    expect(
+      (
+        await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
+          name: 'Default',
+          url: `${pages.url}/`,
+        })
+      ).status,
+    ).toBe(201);
+    applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', app.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    for (const [name, path] of [
+      ['flaky page', '/flaky'],
+      ['fine page', '/fine'],
+      ['broken page', '/broken'],
+      ['wobbly page', '/broken'],
+      ['history page', '/fine'],
+    ] as const) {
+      ids[name] = await insertRecordedTestCase(stack.db, {
+        projectId: stack.tenant.projectId,
+        applicationId,
+        name,
+        steps: stepsFor(path),
+      });
     }
   }, 120_000);
 
@@ -81,7 +111,15 @@ describe('retries, flaky tests and quarantine', () => {
   async function seedHistory(testCaseId: string, runs: ('flaky' | 'passed' | 'failed' | 'skipped')[]): Promise<void> {
     const testCase = await stack.db
       .selectFrom('test_cases')
-      .select(['id', 'name', 'goal', 'application_id', 'is_enabled', 'resume_from_test_case_id', 'wait_for_test_case_ids'])
+      .select([
+        'id',
+        'name',
+        'goal',
+        'application_id',
+        'is_enabled',
+        'resume_from_test_case_id',
+        'wait_for_test_case_ids',
+      ])
       .where('id', '=', testCaseId)
       .executeTakeFirstOrThrow();
     const now = Date.now();
@@ -104,12 +142,22 @@ describe('retries, flaky tests and quarantine', () => {
         })
         .where('run_id', '=', run.id)
         .execute();
-      await stack.db.updateTable('runs').set({ status: 'COMPLETED', finished_at: finishedAt }).where('id', '=', run.id).execute();
+      await stack.db
+        .updateTable('runs')
+        .set({ status: 'COMPLETED', finished_at: finishedAt })
+        .where('id', '=', run.id)
+        .execute();
     }
   }
 
   it('settings: retries default to 1 and quarantine to off; bad values are a 400 with a message and change nothing', async () => {
-    expect(await settings()).toEqual({ healPolicy: 'review', retries: 1, quarantine: null, issueResolveAfterRuns: 3, signalIgnoreUrls: [] });
+    expect(await settings()).toEqual({
+      healPolicy: 'review',
+      retries: 1,
+      quarantine: null,
+      issueResolveAfterRuns: 3,
+      signalIgnoreUrls: [],
+    });
 
     for (const body of [
       { retries: 4 },
@@ -126,23 +174,54 @@ describe('retries, flaky tests and quarantine', () => {
       const res = await stack.call('PATCH', '/v1/project/settings', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toEqual({ message: expect.any(String) });
-      expect(await settings()).toEqual({ healPolicy: 'review', retries: 1, quarantine: null, issueResolveAfterRuns: 3, signalIgnoreUrls: [] });
+      expect(await settings()).toEqual({
+        healPolicy: 'review',
+        retries: 1,
+        quarantine: null,
+        issueResolveAfterRuns: 3,
+        signalIgnoreUrls: [],
+      });
     }
     expect((await stack.call('PATCH', '/v1/project/settings', { retries: 4 })).body.message).toMatch(/retries/);
 
     // 0.3 has no exact single-precision form: it still reads back as 0.3.
-    const changed = await stack.call('PATCH', '/v1/project/settings', { retries: 3, quarantine: { flakeRate: 0.3, minRuns: 5 } });
+    const changed = await stack.call('PATCH', '/v1/project/settings', {
+      retries: 3,
+      quarantine: { flakeRate: 0.3, minRuns: 5 },
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ healPolicy: 'review', retries: 3, quarantine: { flakeRate: 0.3, minRuns: 5 }, issueResolveAfterRuns: 3, signalIgnoreUrls: [] });
+    expect(changed.body).toEqual({
+      healPolicy: 'review',
+      retries: 3,
+      quarantine: { flakeRate: 0.3, minRuns: 5 },
+      issueResolveAfterRuns: 3,
+      signalIgnoreUrls: [],
+    });
     expect(await settings()).toEqual(changed.body);
-    expect((await stack.call('PATCH', '/v1/project/settings', { retries: 1, quarantine: null })).body).toEqual({ healPolicy: 'review', retries: 1, quarantine: null, issueResolveAfterRuns: 3, signalIgnoreUrls: [] });
+    expect((await stack.call('PATCH', '/v1/project/settings', { retries: 1, quarantine: null })).body).toEqual({
+      healPolicy: 'review',
+      retries: 1,
+      quarantine: null,
+      issueResolveAfterRuns: 3,
+      signalIgnoreUrls: [],
+    });
   });
 
   it('a page that fails every other time: with the default 1 retry the run PASSES and the test is flaky after 2 attempts; with 0 retries the run FAILS', async () => {
     const flakyPlan = await plan('Flaky', ['flaky page', 'fine page']);
     const retried = await runPlan(flakyPlan);
     expect(retried.result).toBe('PASSED');
-    expect(retried.byName['flaky page']).toMatchObject({ status: 'COMPLETED', result: 'PASSED', flaky: true, attempts: 2, quarantined: false, changes: [], failureKind: null, evidence: null, error: null });
+    expect(retried.byName['flaky page']).toMatchObject({
+      status: 'COMPLETED',
+      result: 'PASSED',
+      flaky: true,
+      attempts: 2,
+      quarantined: false,
+      changes: [],
+      failureKind: null,
+      evidence: null,
+      error: null,
+    });
     expect(retried.byName['flaky page'].resultTitle).toMatch(/2 attempts \(flaky\)/);
     expect(retried.byName['fine page']).toMatchObject({ result: 'PASSED', flaky: false, attempts: 1 });
     expect(pages.flakyOpens()).toBe(2);
@@ -150,7 +229,13 @@ describe('retries, flaky tests and quarantine', () => {
     pages.reset();
     const once = await runPlan(flakyPlan);
     expect(once.result).toBe('FAILED');
-    expect(once.byName['flaky page']).toMatchObject({ status: 'COMPLETED', result: 'FAILED', flaky: false, attempts: 1, quarantined: false });
+    expect(once.byName['flaky page']).toMatchObject({
+      status: 'COMPLETED',
+      result: 'FAILED',
+      flaky: false,
+      attempts: 1,
+      quarantined: false,
+    });
     expect(once.byName['flaky page'].failedStepIndex).toBe(1);
     // The replay says why: the heading it asserts is not there, and what the page showed instead.
     expect(['element-missing', 'assertion']).toContain(once.byName['flaky page'].failureKind);
@@ -181,20 +266,40 @@ describe('retries, flaky tests and quarantine', () => {
 
     const run = await runPlan(await plan('With a quarantined test', ['broken page', 'fine page']));
     expect(run.result).toBe('PASSED');
-    expect(run.byName['broken page']).toMatchObject({ status: 'COMPLETED', result: 'FAILED', quarantined: true, attempts: 2 });
+    expect(run.byName['broken page']).toMatchObject({
+      status: 'COMPLETED',
+      result: 'FAILED',
+      quarantined: true,
+      attempts: 2,
+    });
     expect(run.byName['fine page']).toMatchObject({ result: 'PASSED', quarantined: false });
 
     // Lifted: the same plan fails again.
-    expect((await stack.call('PATCH', `/v1/test-cases/${brokenId}`, { quarantined: false })).body.quarantined).toBe(false);
+    expect((await stack.call('PATCH', `/v1/test-cases/${brokenId}`, { quarantined: false })).body.quarantined).toBe(
+      false,
+    );
     expect((await runPlan(await plan('Quarantine lifted', ['broken page', 'fine page']))).result).toBe('FAILED');
   }, 180_000);
 
   it('flake rate: flaky runs over the last 20 finished runs, skipped ones not counted', async () => {
     const id = ids['history page']!;
-    expect((await stack.call('GET', `/v1/test-cases/${id}`)).body).toMatchObject({ flakeRate: 0, recentRuns: 0, quarantined: false });
+    expect((await stack.call('GET', `/v1/test-cases/${id}`)).body).toMatchObject({
+      flakeRate: 0,
+      recentRuns: 0,
+      quarantined: false,
+    });
 
     // Newest first: 2 skipped (not counted), then 20 finished of which 3 flaky and 2 failed, then 6 older flaky ones outside the window.
-    const window = ['flaky', 'passed', 'failed', 'passed', 'flaky', ...Array(13).fill('passed'), 'failed', 'flaky'] as const;
+    const window = [
+      'flaky',
+      'passed',
+      'failed',
+      'passed',
+      'flaky',
+      ...Array(13).fill('passed'),
+      'failed',
+      'flaky',
+    ] as const;
     expect(window).toHaveLength(20);
     await seedHistory(id, ['skipped', 'skipped', ...window, ...Array(6).fill('flaky')]);
     const after = (await stack.call('GET', `/v1/test-cases/${id}`)).body;
@@ -204,8 +309,23 @@ describe('retries, flaky tests and quarantine', () => {
   it('quarantine rule: a test whose flake rate reaches the rule over enough runs is quarantined when the run is written', async () => {
     const id = ids['wobbly page']!;
     // 4 flaky of 10: 40%.
-    await seedHistory(id, ['flaky', 'passed', 'flaky', 'passed', 'flaky', 'passed', 'flaky', 'passed', 'passed', 'passed']);
-    expect((await stack.call('GET', `/v1/test-cases/${id}`)).body).toMatchObject({ flakeRate: 0.4, recentRuns: 10, quarantined: false });
+    await seedHistory(id, [
+      'flaky',
+      'passed',
+      'flaky',
+      'passed',
+      'flaky',
+      'passed',
+      'flaky',
+      'passed',
+      'passed',
+      'passed',
+    ]);
+    expect((await stack.call('GET', `/v1/test-cases/${id}`)).body).toMatchObject({
+      flakeRate: 0.4,
+      recentRuns: 10,
+      quarantined: false,
+    });
     const wobblyPlan = await plan('Wobbly', ['wobbly page', 'fine page']);
 
     // Over more runs than it has: not quarantined, and its failure fails the run.

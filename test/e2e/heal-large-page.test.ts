@@ -15,7 +15,8 @@ import { useShopStack } from '../support/shop-stack.js';
 
 const goal = 'Buy the second item of the catalogue';
 // The page's part of the heal's request, after `Snapshot:`.
-const pageTokensOf = (req: ChatRequest) => countTokens(lastPrompt(req).slice(lastPrompt(req).indexOf('\nSnapshot:\n') + '\nSnapshot:\n'.length));
+const pageTokensOf = (req: ChatRequest) =>
+  countTokens(lastPrompt(req).slice(lastPrompt(req).indexOf('\nSnapshot:\n') + '\nSnapshot:\n'.length));
 
 describe('a heal on the large page', () => {
   const shop = useShopStack();
@@ -25,7 +26,12 @@ describe('a heal on the large page', () => {
     shop.fixture.setVariant(variant);
     try {
       const before = shop.llm.requests.length;
-      const result = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${randomUUID()}/t`, heal: true });
+      const result = await shop.stack.activities.executeTest({
+        projectId: shop.stack.tenant.projectId,
+        testCaseId,
+        artifactPrefix: `runs/${randomUUID()}/t`,
+        heal: true,
+      });
       return { ...result, requests: shop.llm.requests.slice(before) };
     } finally {
       shop.fixture.setVariant('original');
@@ -36,16 +42,19 @@ describe('a heal on the large page', () => {
     const moves: AgentMove[] = [
       () => tool('navigate', { url: `${shop.fixture.url}/large/bottom`, description: 'Open the catalogue' }),
       (r) => tool('click', { ref: refOf(r, 'button "Buy item 2"'), description: 'Buy item 2' }),
-      (r) => tool('assert_visible', { ref: refOf(r, /status .*Bought item 2$/), description: 'The purchase is confirmed' }),
+      (r) =>
+        tool('assert_visible', { ref: refOf(r, /status .*Bought item 2$/), description: 'The purchase is confirmed' }),
       () => tool('done', { summary: 'Item 2 bought' }),
     ];
     const generated = await shop.burnIn('Buy item 2', goal, moves, { expectedResult: 'The page says Bought item 2' });
     testCaseId = generated.id;
-    expect(generated.steps.steps.map((s: { action: string; locator?: string }) => [s.action, s.locator ?? ''])).toEqual([
-      ['navigate', ''],
-      ['click', "getByRole('button', { name: 'Buy item 2', exact: true })"],
-      ['assert_visible', "getByText('Bought item 2')"],
-    ]);
+    expect(generated.steps.steps.map((s: { action: string; locator?: string }) => [s.action, s.locator ?? ''])).toEqual(
+      [
+        ['navigate', ''],
+        ['click', "getByRole('button', { name: 'Buy item 2', exact: true })"],
+        ['assert_visible', "getByText('Bought item 2')"],
+      ],
+    );
     await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
   }, 120_000);
 
@@ -61,7 +70,11 @@ describe('a heal on the large page', () => {
 
   it('a pick of another item maps back to that item: it buys the wrong thing, the assertion fails, nothing is saved', async () => {
     shop.llm.enqueue(
-      (r) => tool('select_element', { ref: refOf(r, 'button "Purchase item 3"'), reason: 'A purchase button of the catalogue' }),
+      (r) =>
+        tool('select_element', {
+          ref: refOf(r, 'button "Purchase item 3"'),
+          reason: 'A purchase button of the catalogue',
+        }),
       // The assertion's own heal: its expected text cannot change.
       () => tool('not_found', { reason: 'Bought item 2 is not shown' }),
     );
@@ -76,11 +89,18 @@ describe('a heal on the large page', () => {
 
   it('picks the renamed button through its alias, the page within its budget; the healed run buys that item and the saved heal replays without the model', async () => {
     let picked = '';
-    shop.llm.enqueue((r) => tool('select_element', { ref: (picked = refOf(r, 'button "Purchase item 2"')), reason: 'The second item\'s buy button, renamed' }));
+    shop.llm.enqueue((r) =>
+      tool('select_element', {
+        ref: (picked = refOf(r, 'button "Purchase item 2"')),
+        reason: "The second item's buy button, renamed",
+      }),
+    );
     const healed = await run('renamed');
     expect(healed.error).toBeUndefined();
     expect(healed.status).toBe('PASSED');
-    expect(healed.healed.map((h) => [h.index, h.via, h.to])).toEqual([[1, 'llm', "getByRole('button', { name: 'Purchase item 2', exact: true })"]]);
+    expect(healed.healed.map((h) => [h.index, h.via, h.to])).toEqual([
+      [1, 'llm', "getByRole('button', { name: 'Purchase item 2', exact: true })"],
+    ]);
 
     // The heal's prompt: short aliases (the iframe's with its frame prefix), the long list collapsed, within budget.
     const [request] = healed.requests;

@@ -10,10 +10,13 @@ import { useShopStack } from '../support/shop-stack.js';
 // they are saved at once or proposed for review.
 
 const signIn: AgentMove[] = [
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
+  (r) =>
+    tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
+  (r) =>
+    tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
   (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
+  (r) =>
+    tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
 ];
 const localeGoal = 'Sign in and put the mug in the cart';
 const localeMoves: AgentMove[] = [
@@ -24,7 +27,11 @@ const localeMoves: AgentMove[] = [
 const stockGoal = 'Add the mug and see the confirmation';
 const stockMoves: AgentMove[] = [
   ...signIn,
-  (r) => tool('assert_visible', { ref: refOf(r, /status.*Added Coffee mug to cart/), description: 'The confirmation is shown' }),
+  (r) =>
+    tool('assert_visible', {
+      ref: refOf(r, /status.*Added Coffee mug to cart/),
+      description: 'The confirmation is shown',
+    }),
   () => tool('done', { summary: 'ok' }),
 ];
 
@@ -36,7 +43,12 @@ describe('self-healing that can be trusted', () => {
     shop.fixture.setVariant(variant);
     try {
       const before = shop.llm.requests.length;
-      const result = await shop.stack.activities.executeTest({ projectId: shop.stack.tenant.projectId, testCaseId, artifactPrefix: `runs/${randomUUID()}/t`, heal: true });
+      const result = await shop.stack.activities.executeTest({
+        projectId: shop.stack.tenant.projectId,
+        testCaseId,
+        artifactPrefix: `runs/${randomUUID()}/t`,
+        heal: true,
+      });
       return { ...result, llmRequests: shop.llm.requests.length - before };
     } finally {
       shop.fixture.setVariant('original');
@@ -45,10 +57,23 @@ describe('self-healing that can be trusted', () => {
 
   async function copyOf(testCaseId: string): Promise<string> {
     const id = randomUUID();
-    const original = await shop.stack.db.selectFrom('test_cases').selectAll().where('id', '=', testCaseId).executeTakeFirstOrThrow();
+    const original = await shop.stack.db
+      .selectFrom('test_cases')
+      .selectAll()
+      .where('id', '=', testCaseId)
+      .executeTakeFirstOrThrow();
     await shop.stack.db
       .insertInto('test_cases')
-      .values({ ...original, id, name: `${original.name} copy`, steps: JSON.stringify(original.steps), not_covered: original.not_covered && JSON.stringify(original.not_covered), recording_check: original.recording_check && JSON.stringify(original.recording_check), created_at: new Date(), updated_at: new Date() })
+      .values({
+        ...original,
+        id,
+        name: `${original.name} copy`,
+        steps: JSON.stringify(original.steps),
+        not_covered: original.not_covered && JSON.stringify(original.not_covered),
+        recording_check: original.recording_check && JSON.stringify(original.recording_check),
+        created_at: new Date(),
+        updated_at: new Date(),
+      })
       .execute();
     return id;
   }
@@ -59,16 +84,25 @@ describe('self-healing that can be trusted', () => {
     await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
     const generated = await burnIn('Mug confirmation', stockGoal, stockMoves);
     const recorded = generated.steps;
-    expect(recorded.steps[4]).toMatchObject({ action: 'assert_visible', locator: "getByText('Added Coffee mug to cart')", target: { role: 'status', name: 'Added Coffee mug to cart' } });
+    expect(recorded.steps[4]).toMatchObject({
+      action: 'assert_visible',
+      locator: "getByText('Added Coffee mug to cart')",
+      target: { role: 'status', name: 'Added Coffee mug to cart' },
+    });
 
     // The model, asked to re-find the confirmation, proposes the error alert: the code refuses it.
-    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, /alert.*Could not add/), reason: 'The only message near the product list' }));
+    shop.llm.enqueue((r) =>
+      tool('select_element', {
+        ref: refOf(r, /alert.*Could not add/),
+        reason: 'The only message near the product list',
+      }),
+    );
     const result = await run(generated.id, 'outOfStock');
     expect(result.status).toBe('FAILED');
     expect(result.llmRequests).toBe(1);
     expect(result.failedStepIndex).toBe(4);
     expect(result.error).toMatch(/^step 5 \(assert_visible\)/);
-    expect(result.error).toContain('refused the model\'s pick');
+    expect(result.error).toContain("refused the model's pick");
     expect(result.error).toContain('the proposed element is a alert');
     // What the page showed instead, and a screenshot of it.
     expect(result.error).toContain('the page showed: "Could not add Coffee mug to cart: out of stock');
@@ -89,7 +123,12 @@ describe('self-healing that can be trusted', () => {
     expect(recorded.steps[2].fallbacks).toEqual([]);
     expect(recorded.steps[3].fallbacks).toEqual(["locator('#add-mug')"]);
 
-    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'The form\'s submit button, same role, German name' }));
+    shop.llm.enqueue((r) =>
+      tool('select_element', {
+        ref: refOf(r, 'button "Anmelden"'),
+        reason: "The form's submit button, same role, German name",
+      }),
+    );
     const german = await run(generated.id, 'de');
     expect(german.error).toBeUndefined();
     expect(german.status).toBe('PASSED');
@@ -115,7 +154,9 @@ describe('self-healing that can be trusted', () => {
     expect(germanAgain.llmRequests).toBe(0);
 
     // The spec exported after the German runs still passes on the English page: it carries every locator.
-    const res = await shop.stack.app.request(`/v1/test-cases/${generated.id}/playwright`, { headers: { authorization: `Bearer ${shop.stack.tenant.token}` } });
+    const res = await shop.stack.app.request(`/v1/test-cases/${generated.id}/playwright`, {
+      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
+    });
     const spec = await res.text();
     expect(spec).toContain(".or(page.getByRole('button', { name: 'Sign in' }))");
     const exported = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
@@ -125,13 +166,37 @@ describe('self-healing that can be trusted', () => {
   it('review (the default): the heal becomes a proposal, the steps stay until someone accepts it', async () => {
     await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'review' });
     expect((await shop.stack.call('GET', '/v1/project/settings')).body).toMatchObject({ healPolicy: 'review' });
-    const id = await copyOf((await shop.stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug locale').executeTakeFirstOrThrow()).id);
+    const id = await copyOf(
+      (
+        await shop.stack.db
+          .selectFrom('test_cases')
+          .select('id')
+          .where('name', '=', 'Mug locale')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
     // The copy starts from the English recording.
-    const recorded = (await shop.stack.db.selectFrom('test_cases').select(['steps', 'steps_version']).where('id', '=', id).executeTakeFirstOrThrow());
-    await shop.stack.db.updateTable('test_cases').set({ steps: JSON.stringify((recorded.steps as { locator?: string; fallbacks?: string[] }[]).map((s, i) => (i === 2 ? { ...s, locator: "getByRole('button', { name: 'Sign in' })", fallbacks: [] } : s))) }).where('id', '=', id).execute();
+    const recorded = await shop.stack.db
+      .selectFrom('test_cases')
+      .select(['steps', 'steps_version'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await shop.stack.db
+      .updateTable('test_cases')
+      .set({
+        steps: JSON.stringify(
+          (recorded.steps as { locator?: string; fallbacks?: string[] }[]).map((s, i) =>
+            i === 2 ? { ...s, locator: "getByRole('button', { name: 'Sign in' })", fallbacks: [] } : s,
+          ),
+        ),
+      })
+      .where('id', '=', id)
+      .execute();
     const before = await steps(id);
 
-    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'Submit button of the sign-in form' }));
+    shop.llm.enqueue((r) =>
+      tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'Submit button of the sign-in form' }),
+    );
     const german = await run(id, 'de');
     expect(german.status).toBe('PASSED');
     expect(german.llmRequests).toBe(1);
@@ -141,7 +206,10 @@ describe('self-healing that can be trusted', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ version: before.version + 1, basedOnVersion: before.version, status: 'PENDING' });
     expect(listed[0].steps[2].locator).toBe("getByRole('button', { name: 'Anmelden' })");
-    expect(listed[0].healed.find((h: { via: string }) => h.via === 'llm')).toMatchObject({ index: 2, reason: 'Submit button of the sign-in form' });
+    expect(listed[0].healed.find((h: { via: string }) => h.via === 'llm')).toMatchObject({
+      index: 2,
+      reason: 'Submit button of the sign-in form',
+    });
     // The test case itself shows the proposal waiting for a decision.
     const shown = (await shop.stack.call('GET', `/v1/test-cases/${id}`)).body;
     expect(shown.healProposals).toEqual(listed);
@@ -171,15 +239,29 @@ describe('self-healing that can be trusted', () => {
   });
 
   it('a rejected proposal leaves the steps as they were; bad settings are a 400 that changes nothing', async () => {
-    const id = await copyOf((await shop.stack.db.selectFrom('test_cases').select('id').where('name', '=', 'Mug confirmation').executeTakeFirstOrThrow()).id);
+    const id = await copyOf(
+      (
+        await shop.stack.db
+          .selectFrom('test_cases')
+          .select('id')
+          .where('name', '=', 'Mug confirmation')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
     const before = await steps(id);
     // A renamed product button with its id fallback removed: only the model can find it.
     await shop.stack.db
       .updateTable('test_cases')
-      .set({ steps: JSON.stringify(before.steps.map((s: { fallbacks?: string[] }, i: number) => (i === 3 ? { ...s, fallbacks: [] } : s))) })
+      .set({
+        steps: JSON.stringify(
+          before.steps.map((s: { fallbacks?: string[] }, i: number) => (i === 3 ? { ...s, fallbacks: [] } : s)),
+        ),
+      })
       .where('id', '=', id)
       .execute();
-    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
+    shop.llm.enqueue((r) =>
+      tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }),
+    );
     const renamed = await run(id, 'renamed');
     expect(renamed.status).toBe('PASSED');
     expect(renamed.keptHeal).toMatchObject({ kept: 'proposed' });
@@ -190,12 +272,19 @@ describe('self-healing that can be trusted', () => {
     expect((await steps(id)).version).toBe(before.version);
     expect((await shop.stack.call('POST', `/v1/test-cases/${id}/steps/${version}/accept`)).status).toBe(409);
     // The next run heals the same way; the rejected proposal is not revived behind the person's back.
-    shop.llm.enqueue((r) => tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }));
+    shop.llm.enqueue((r) =>
+      tool('select_element', { ref: refOf(r, 'button "Put Coffee mug in basket"'), reason: 'Same button, renamed' }),
+    );
     const again = await run(id, 'renamed');
     expect(again.status).toBe('PASSED');
-    expect(again.keptHeal).toEqual({ kept: 'nothing', reason: `the heal proposal for steps version ${version} was already decided` });
+    expect(again.keptHeal).toEqual({
+      kept: 'nothing',
+      reason: `the heal proposal for steps version ${version} was already decided`,
+    });
     const proposals = (await shop.stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
-    expect(proposals.map((p: { version: number; status: string }) => [p.version, p.status])).toEqual([[version, 'REJECTED']]);
+    expect(proposals.map((p: { version: number; status: string }) => [p.version, p.status])).toEqual([
+      [version, 'REJECTED'],
+    ]);
 
     const bad = await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'always' });
     expect(bad.status).toBe(400);

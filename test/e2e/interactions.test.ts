@@ -26,8 +26,16 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
     await Promise.all(
       interactionFlows.map(async (flow) => {
         const app = (await stack.call('POST', '/v1/applications', { name: flow.name })).body.shortId as string;
-        await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${fixture.url}${flow.path}` });
-        const created = await stack.call('POST', '/v1/test-cases', { name: flow.name, goal: flow.goal, expectedResult: flow.expectedResult, applicationShortId: app });
+        await stack.call('POST', `/v1/applications/${app}/environments`, {
+          name: 'Local',
+          url: `${fixture.url}${flow.path}`,
+        });
+        const created = await stack.call('POST', '/v1/test-cases', {
+          name: flow.name,
+          goal: flow.goal,
+          expectedResult: flow.expectedResult,
+          applicationShortId: app,
+        });
         expect(created.status).toBe(200);
         ids.set(flow.name, created.body.testCase.id);
         generated.set(flow.name, await waitForGeneration(stack, created.body.testCase.id, 90_000));
@@ -64,7 +72,9 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
       expect(result.changes).toEqual([]);
       expect(llm.requests.length).toBe(before);
 
-      const res = await stack.app.request(`/v1/test-cases/${ids.get(flow.name)}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+      const res = await stack.app.request(`/v1/test-cases/${ids.get(flow.name)}/playwright`, {
+        headers: { authorization: `Bearer ${stack.tenant.token}` },
+      });
       expect(res.status).toBe(200);
       const run = await runPlaywrightSpec(await res.text());
       expect(run.output).toMatch(/1 passed/);
@@ -82,13 +92,19 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
 
   it('records steps inside the cross-origin iframe by their frame chain, structural fallbacks included', () => {
     const [card] = generated.get('Pay in the cross-origin payment frame').steps.steps;
-    expect(card.locator).toBe("locator('iframe[title=\"Payment\"]').contentFrame().getByRole('textbox', { name: 'Card number' })");
-    expect(card.fallbacks).toContain("locator('iframe[title=\"Payment\"]').contentFrame().locator('input[name=\"cardnumber\"]')");
+    expect(card.locator).toBe(
+      "locator('iframe[title=\"Payment\"]').contentFrame().getByRole('textbox', { name: 'Card number' })",
+    );
+    expect(card.fallbacks).toContain(
+      'locator(\'iframe[title="Payment"]\').contentFrame().locator(\'input[name="cardnumber"]\')',
+    );
   });
 
   it('a dblclick on an item that lost its accessible name is reported as a regression', async () => {
     const result = await replay('Edit a todo by double-click', 'unlabelled');
-    expect(result.changes).toContainEqual(expect.objectContaining({ stepIndex: 0, field: 'name', from: 'Buy milk', to: null, severity: 'regression' }));
+    expect(result.changes).toContainEqual(
+      expect.objectContaining({ stepIndex: 0, field: 'name', from: 'Buy milk', to: null, severity: 'regression' }),
+    );
     expect(result.changes.find((c) => c.stepIndex === 0)?.summary).toMatch(/lost its accessible name/);
   }, 60_000);
 

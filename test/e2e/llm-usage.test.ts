@@ -14,15 +14,19 @@ import { waitForGeneration, waitForRun } from '../support/worker-context.js';
 
 const goal = 'Sign in and put the mug in the cart';
 const moves: AgentMove[] = [
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
+  (r) =>
+    tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
+  (r) =>
+    tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
   (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
+  (r) =>
+    tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
   () => tool('assert_text', { text: shopCredentials.email, description: 'The shopper is signed in' }),
   () => tool('done', { summary: 'ok' }),
 ];
 // The German shop: the Sign in button is found again only by a heal (one LLM call).
-const healSignIn = (r: Parameters<AgentMove>[0]) => tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: 'The form\'s submit button, German name' });
+const healSignIn = (r: Parameters<AgentMove>[0]) =>
+  tool('select_element', { ref: refOf(r, 'button "Anmelden"'), reason: "The form's submit button, German name" });
 
 const sum = (usage: ScriptedUsage[]) => ({
   calls: usage.length,
@@ -72,11 +76,18 @@ describe('usage accounting and the daily budget', () => {
 
   it("a run's usage is its heals' calls; a replay that needs no heal adds nothing", async () => {
     await shop.stack.call('PATCH', `/v1/test-cases/${testCaseId}`, { isEnabled: true });
-    planShortId = (await shop.stack.call('POST', '/v1/test-plans', { name: 'Usage', testCaseIds: [testCaseId] })).body.shortId;
+    planShortId = (await shop.stack.call('POST', '/v1/test-plans', { name: 'Usage', testCaseIds: [testCaseId] })).body
+      .shortId;
     const plain = await runPlan('original');
     expect(plain.run.result).toBe('PASSED');
     expect(plain.llmRequests).toBe(0);
-    expect((await shop.stack.call('GET', `/v1/run/${plain.run.shortId}`)).body.usage).toEqual({ calls: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, estimated: false });
+    expect((await shop.stack.call('GET', `/v1/run/${plain.run.shortId}`)).body.usage).toEqual({
+      calls: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      cachedTokens: 0,
+      estimated: false,
+    });
 
     const from = shop.llm.usageSent.length;
     shop.llm.enqueue(healSignIn);
@@ -116,8 +127,13 @@ describe('usage accounting and the daily budget', () => {
     shop.llm.enqueue(model, model);
     const outcome = await changeReviewAction(shop.stack, {
       mode: 'rawChanges',
-      changes: { changeDescription: 'Rename the sign-in button', diff: 'diff --git a/src/Login.tsx b/src/Login.tsx\n--- a/src/Login.tsx\n+++ b/src/Login.tsx\n@@ -1 +1 @@\n-<button>Sign in</button>\n+<button>Sign in now</button>\n' },
-      applicationOverrides: [{ applicationShortId: shop.appShortId, environment: { url: `${shop.fixture.url}/shop/login` } }],
+      changes: {
+        changeDescription: 'Rename the sign-in button',
+        diff: 'diff --git a/src/Login.tsx b/src/Login.tsx\n--- a/src/Login.tsx\n+++ b/src/Login.tsx\n@@ -1 +1 @@\n-<button>Sign in</button>\n+<button>Sign in now</button>\n',
+      },
+      applicationOverrides: [
+        { applicationShortId: shop.appShortId, environment: { url: `${shop.fixture.url}/shop/login` } },
+      ],
     });
     expect(outcome.verdict).toBe('Approved');
     const sent = shop.llm.usageSent.slice(from);
@@ -132,17 +148,24 @@ describe('usage accounting and the daily budget', () => {
     const web = await serveForSignIn(shop.stack.app);
     try {
       const signedIn = await web.signIn(shop.stack.tenant.token);
-      const cookie = [signedIn.headers['set-cookie']].flat().map((c) => String(c).split(';')[0]).join('; ');
+      const cookie = [signedIn.headers['set-cookie']]
+        .flat()
+        .map((c) => String(c).split(';')[0])
+        .join('; ');
       const page = async (path: string) => (await fetch(`${web.url}${path}`, { headers: { cookie } })).text();
       const line = (u: { calls: number; promptTokens: number; cachedTokens: number; completionTokens: number }) =>
         // A heal's one call has nothing cached (the first request of its prefix): the page says nothing of caching then.
         `${u.calls.toLocaleString('en-US')} LLM call${u.calls === 1 ? '' : 's'}, ${u.promptTokens.toLocaleString('en-US')} prompt tokens${u.cachedTokens > 0 ? ` (${u.cachedTokens.toLocaleString('en-US')} cached)` : ''}, ${u.completionTokens.toLocaleString('en-US')} completion tokens`;
       const testCase = (await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body;
       expect(await page(`/test-cases/${testCaseId}`)).toContain(line(testCase.usage));
-      expect(await page(`/runs/${healedRunShortId}`)).toContain(line((await shop.stack.call('GET', `/v1/run/${healedRunShortId}`)).body.usage));
+      expect(await page(`/runs/${healedRunShortId}`)).toContain(
+        line((await shop.stack.call('GET', `/v1/run/${healedRunShortId}`)).body.usage),
+      );
       const chat = (await shop.stack.call('GET', `/v1/chat/${chatShortId}`)).body;
       expect(await page(`/chats/${chatShortId}`)).toContain(line(chat.messages[0].usage));
-      expect(await page(`/chats/${reviewShortId}`)).toContain(line((await shop.stack.call('GET', `/v1/chat/${reviewShortId}/review`)).body.usage));
+      expect(await page(`/chats/${reviewShortId}`)).toContain(
+        line((await shop.stack.call('GET', `/v1/chat/${reviewShortId}/review`)).body.usage),
+      );
     } finally {
       await web.close();
     }
@@ -155,10 +178,20 @@ describe('usage accounting and the daily budget', () => {
     expect(usage.body.days).toEqual([{ date: today(), ...sum(reported), byPurpose: perPurpose }]);
     expect(usage.body.total).toEqual(sum(reported));
     expect(usage.body.budget).toMatchObject({ dailyTokens: null, dailyUsd: null, exceeded: false });
-    expect((await shop.stack.call('GET', '/v1/usage')).body.days.at(-1)).toEqual({ date: today(), ...sum(reported), byPurpose: perPurpose });
+    expect((await shop.stack.call('GET', '/v1/usage')).body.days.at(-1)).toEqual({
+      date: today(),
+      ...sum(reported),
+      byPurpose: perPurpose,
+    });
     expect((await shop.stack.call('GET', '/v1/usage?from=2026-01-01&to=2026-01-31')).body.days).toEqual([]);
 
-    for (const query of ['from=yesterday', 'to=2026-02-30', 'from=0000-01-01&to=0000-01-02', 'from=2026-03-02&to=2026-03-01', 'from=2024-01-01&to=2026-01-01']) {
+    for (const query of [
+      'from=yesterday',
+      'to=2026-02-30',
+      'from=0000-01-01&to=0000-01-02',
+      'from=2026-03-02&to=2026-03-01',
+      'from=2024-01-01&to=2026-01-01',
+    ]) {
       const bad = await shop.stack.call('GET', `/v1/usage?${query}`);
       expect(bad.status, query).toBe(400);
       expect(bad.body.message, query).toMatch(/from|to/);
@@ -219,14 +252,21 @@ describe('usage accounting and the daily budget', () => {
   it('a spent budget refuses burn-ins and chat turns with 429, fails heals, and still runs replays', async () => {
     const spent = (await shop.stack.call('GET', '/v1/usage')).body.budget.spentToday;
     expect((await shop.stack.call('PUT', '/v1/usage/budget', { dailyTokens: -1, dailyUsd: null })).status).toBe(400);
-    const set = await shop.stack.call('PUT', '/v1/usage/budget', { dailyTokens: spent.promptTokens + spent.completionTokens, dailyUsd: null });
+    const set = await shop.stack.call('PUT', '/v1/usage/budget', {
+      dailyTokens: spent.promptTokens + spent.completionTokens,
+      dailyUsd: null,
+    });
     expect(set.body).toEqual({ dailyTokens: spent.promptTokens + spent.completionTokens, dailyUsd: null });
     // A project setting: its change is audited with the token that made it.
     const audited = (await shop.stack.call('GET', '/v1/audit-log?kind=project_settings.updated')).body.events[0];
     expect(audited).toMatchObject({ actor: { type: 'token' }, details: { llmBudget: set.body } });
     const requests = shop.llm.requests.length;
 
-    const burnIn = await shop.stack.call('POST', '/v1/test-cases', { name: 'Refused', goal, applicationShortId: shop.appShortId });
+    const burnIn = await shop.stack.call('POST', '/v1/test-cases', {
+      name: 'Refused',
+      goal,
+      applicationShortId: shop.appShortId,
+    });
     expect(burnIn.status).toBe(429);
     expect(burnIn.body.message).toMatch(/daily LLM budget is spent \(\d+ of \d+ tokens today/);
     const chat = await shop.stack.call('POST', '/v1/chat', { message: 'Hello?' });
@@ -235,7 +275,9 @@ describe('usage accounting and the daily budget', () => {
     const review = await shop.stack.call('POST', '/v1/chat/change-review', {
       mode: 'rawChanges',
       changes: { changeDescription: 'Anything', diff: 'diff --git a/x b/x\n' },
-      applicationOverrides: [{ applicationShortId: shop.appShortId, environment: { url: `${shop.fixture.url}/shop/login` } }],
+      applicationOverrides: [
+        { applicationShortId: shop.appShortId, environment: { url: `${shop.fixture.url}/shop/login` } },
+      ],
     });
     expect(review.status).toBe(429);
     expect(review.body.message).toContain('daily LLM budget is spent');
@@ -255,18 +297,29 @@ describe('usage accounting and the daily budget', () => {
     shop.llm.enqueue({ content: 'Back.' });
     const again = await shop.stack.call('POST', '/v1/chat', { message: 'Hello again?' });
     expect(again.status).toBe(202);
-    expect((await pollChat(shop.stack, again.body.shortId)).final.messages[0]).toMatchObject({ status: 'COMPLETED', text: 'Back.' });
+    expect((await pollChat(shop.stack, again.body.shortId)).final.messages[0]).toMatchObject({
+      status: 'COMPLETED',
+      text: 'Back.',
+    });
   });
 
   it('a burn-in that spends the budget fails at its next LLM call with the reason, not retried', async () => {
     const spent = (await shop.stack.call('GET', '/v1/usage')).body.budget.spentToday;
     // One token left: the first call is made (and spends far more), the second is refused.
-    await shop.stack.call('PUT', '/v1/usage/budget', { dailyTokens: spent.promptTokens + spent.completionTokens + 1, dailyUsd: null });
+    await shop.stack.call('PUT', '/v1/usage/budget', {
+      dailyTokens: spent.promptTokens + spent.completionTokens + 1,
+      dailyUsd: null,
+    });
     try {
       const requests = shop.llm.requests.length;
       shop.router.add('Spend the budget', moves);
       shop.llm.enqueue(...moves.map(() => shop.router.reply));
-      const created = await shop.stack.call('POST', '/v1/test-cases', { name: 'Over budget', goal: 'Spend the budget', applicationShortId: shop.appShortId, configShortIds: shop.configShortIds });
+      const created = await shop.stack.call('POST', '/v1/test-cases', {
+        name: 'Over budget',
+        goal: 'Spend the budget',
+        applicationShortId: shop.appShortId,
+        configShortIds: shop.configShortIds,
+      });
       expect(created.status).toBe(200);
       const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
       expect(generated.generationStatus).toBe('FAILED');

@@ -27,20 +27,55 @@ describe('a run with the wrong master key', () => {
   });
 
   it('ends the test ERROR with a message naming the key, without retrying', async () => {
-    const config = await stack.call('POST', '/v1/configs', { name: 'TODO_SECRET', value: `s-${randomUUID()}`, isSecret: true });
+    const config = await stack.call('POST', '/v1/configs', {
+      name: 'TODO_SECRET',
+      value: `s-${randomUUID()}`,
+      isSecret: true,
+    });
     expect(config.status).toBe(201);
     const app = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body.shortId;
-    const env = (await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: 'http://127.0.0.1:9/todo/' })).body.shortId;
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app).executeTakeFirstOrThrow()).id;
-    const configId = (await stack.db.selectFrom('configs').select('id').where('short_id', '=', config.body.shortId).executeTakeFirstOrThrow()).id;
-    const testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'Add a todo', steps: todoSteps('{{TODO_SECRET}}') });
-    await stack.db.updateTable('test_cases').set({ config_ids: [configId] }).where('id', '=', testCaseId).execute();
-    const plan = await stack.call('POST', '/v1/test-plans', { name: 'Todo', testCaseIds: [testCaseId], applications: [{ applicationShortId: app, environmentShortId: env }] });
+    const env = (
+      await stack.call('POST', `/v1/applications/${app}/environments`, {
+        name: 'Local',
+        url: 'http://127.0.0.1:9/todo/',
+      })
+    ).body.shortId;
+    const applicationId = (
+      await stack.db.selectFrom('applications').select('id').where('short_id', '=', app).executeTakeFirstOrThrow()
+    ).id;
+    const configId = (
+      await stack.db
+        .selectFrom('configs')
+        .select('id')
+        .where('short_id', '=', config.body.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const testCaseId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId,
+      name: 'Add a todo',
+      steps: todoSteps('{{TODO_SECRET}}'),
+    });
+    await stack.db
+      .updateTable('test_cases')
+      .set({ config_ids: [configId] })
+      .where('id', '=', testCaseId)
+      .execute();
+    const plan = await stack.call('POST', '/v1/test-plans', {
+      name: 'Todo',
+      testCaseIds: [testCaseId],
+      applications: [{ applicationShortId: app, environmentShortId: env }],
+    });
     expect(plan.status, JSON.stringify(plan.body)).toBeLessThan(300);
 
     useKey(randomBytes(32).toString('base64')); // the worker (and API) now hold another key
     const started = Date.now();
-    const run = await waitForRun(stack, (await stack.call('POST', '/v1/run', { testPlanShortId: plan.body.shortId })).body.run.shortId, undefined, 30_000);
+    const run = await waitForRun(
+      stack,
+      (await stack.call('POST', '/v1/run', { testPlanShortId: plan.body.shortId })).body.run.shortId,
+      undefined,
+      30_000,
+    );
     // Temporal's back-off (1 s, 2 s, 4 s ... up to 10 attempts) would take minutes: the failure was not retried.
     expect(Date.now() - started).toBeLessThan(20_000);
     const [test] = run.runTestCases;

@@ -14,7 +14,13 @@ import { reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { deliverGitHub, poster } from '../support/webhook-payloads.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
+import {
+  isRunning,
+  killWorker,
+  startWorkerProcess,
+  workerProcessEnv,
+  type WorkerProcess,
+} from '../support/worker-process.js';
 
 describe('merge-request review across a killed worker', () => {
   let llm: ScriptedLlm;
@@ -29,7 +35,14 @@ describe('merge-request review across a killed worker', () => {
     [llm, gh, gl] = await Promise.all([startScriptedLlm(), startFakeGitHub(), startFakeGitLab()]);
     stack = await startStack({ worker: false });
     p = await connectGitProviders(stack, gh, gl);
-    llm.enqueue(...Array.from({ length: 40 }, () => reviewResponder({ select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }), verdict: () => ({}) })));
+    llm.enqueue(
+      ...Array.from({ length: 40 }, () =>
+        reviewResponder({
+          select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }),
+          verdict: () => ({}),
+        }),
+      ),
+    );
   }, 120_000);
   afterAll(async () => {
     for (const w of workers) if (isRunning(w)) await killWorker(w);
@@ -39,28 +52,56 @@ describe('merge-request review across a killed worker', () => {
   });
 
   const worker = () => {
-    const w = startWorkerProcess(workerProcessEnv(stack, llm, blobDir, { PROCTOR_APP_URL: 'https://app.proctor.test' }));
+    const w = startWorkerProcess(
+      workerProcessEnv(stack, llm, blobDir, { PROCTOR_APP_URL: 'https://app.proctor.test' }),
+    );
     workers.push(w);
     return w;
   };
   const state = async (n: number) =>
-    (await stack.temporal.get()).workflow.getHandle(workflowIds.mergeRequestReview('github', p.github.repo, n)).query(mergeRequestReviewStateQuery).catch(() => null);
-  const starts = (n: number) => gh.comments(p.github.repo, n).filter((c) => c.body.includes('is testing this merge request'));
+    (await stack.temporal.get()).workflow
+      .getHandle(workflowIds.mergeRequestReview('github', p.github.repo, n))
+      .query(mergeRequestReviewStateQuery)
+      .catch(() => null);
+  const starts = (n: number) =>
+    gh.comments(p.github.repo, n).filter((c) => c.body.includes('is testing this merge request'));
 
   it('killed while waiting for the deployment: the next worker reviews once the deployment arrives', async () => {
     const n = 31;
     const sha = 'f'.repeat(40);
     const first = worker();
     p.github.openPullRequest(n, sha);
-    expect((await deliverGitHub(poster(stack.app), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, sha))).status).toBe(202);
-    await waitFor(async () => {
-      if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
-      return (await state(n))?.state === 'waiting' && gh.comments(p.github.repo, n).length === 1;
-    }, 90_000, 'the review to wait, with its waiting comment');
+    expect(
+      (
+        await deliverGitHub(
+          poster(stack.app),
+          p.github.secret,
+          'pull_request',
+          p.github.pullRequestEvent('opened', n, sha),
+        )
+      ).status,
+    ).toBe(202);
+    await waitFor(
+      async () => {
+        if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
+        return (await state(n))?.state === 'waiting' && gh.comments(p.github.repo, n).length === 1;
+      },
+      90_000,
+      'the review to wait, with its waiting comment',
+    );
     await killWorker(first);
 
     // Accepted while no worker runs: the signal waits in Temporal.
-    expect((await deliverGitHub(poster(stack.app), p.github.secret, 'deployment_status', p.github.deploymentStatus(sha, 'preview', 'https://pr-31.preview.test'))).status).toBe(202);
+    expect(
+      (
+        await deliverGitHub(
+          poster(stack.app),
+          p.github.secret,
+          'deployment_status',
+          p.github.deploymentStatus(sha, 'preview', 'https://pr-31.preview.test'),
+        )
+      ).status,
+    ).toBe(202);
     worker();
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 120_000, 'the review after the restart');
     await waitFor(async () => (await state(n))?.state === 'reviewed', 30_000, 'the workflow to say reviewed');
@@ -78,12 +119,26 @@ describe('merge-request review across a killed worker', () => {
     gh.failNext('pulls.get', 3);
     const current = worker();
     p.github.openPullRequest(n, sha);
-    await deliverGitHub(poster(stack.app), p.github.secret, 'deployment_status', p.github.deploymentStatus(sha, 'preview', 'https://pr-32.preview.test'));
-    await deliverGitHub(poster(stack.app), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, sha));
-    await waitFor(async () => {
-      if (!isRunning(current)) throw new Error(`the worker exited early:\n${current.output()}`);
-      return starts(n).length === 1 && (await state(n))?.state === 'reviewing';
-    }, 90_000, 'the review to start');
+    await deliverGitHub(
+      poster(stack.app),
+      p.github.secret,
+      'deployment_status',
+      p.github.deploymentStatus(sha, 'preview', 'https://pr-32.preview.test'),
+    );
+    await deliverGitHub(
+      poster(stack.app),
+      p.github.secret,
+      'pull_request',
+      p.github.pullRequestEvent('opened', n, sha),
+    );
+    await waitFor(
+      async () => {
+        if (!isRunning(current)) throw new Error(`the worker exited early:\n${current.output()}`);
+        return starts(n).length === 1 && (await state(n))?.state === 'reviewing';
+      },
+      90_000,
+      'the review to start',
+    );
     expect(gh.reviews(p.github.repo, n)).toHaveLength(0);
     await killWorker(current);
 
@@ -93,7 +148,11 @@ describe('merge-request review across a killed worker', () => {
     expect(starts(n)).toHaveLength(1);
     expect(gh.comments(p.github.repo, n)).toHaveLength(1);
     expect(gh.reviews(p.github.repo, n)).toHaveLength(1);
-    const reviews = await stack.db.selectFrom('change_reviews').select('state').where('pr_url', '=', `https://github.com/${p.github.repo}/pull/${n}`).execute();
+    const reviews = await stack.db
+      .selectFrom('change_reviews')
+      .select('state')
+      .where('pr_url', '=', `https://github.com/${p.github.repo}/pull/${n}`)
+      .execute();
     expect(reviews).toEqual([{ state: 'COMPLETED' }]);
   }, 240_000);
 });

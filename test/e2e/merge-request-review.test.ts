@@ -30,10 +30,22 @@ import { connectGitProviders, type Providers } from '../support/merge-request-st
  * test/workflows/replay.test.ts.
  */
 async function closeAndRecord(stack: Stack, p: Providers, n: number, sha: string, file: string): Promise<void> {
-  expect((await deliverGitHub(poster(stack.app), p.github.secret, 'pull_request', p.github.pullRequestEvent('closed', n, sha))).status).toBe(202);
-  const handle = (await stack.temporal.get()).workflow.getHandle(workflowIds.mergeRequestReview('github', p.github.repo, n));
+  expect(
+    (
+      await deliverGitHub(
+        poster(stack.app),
+        p.github.secret,
+        'pull_request',
+        p.github.pullRequestEvent('closed', n, sha),
+      )
+    ).status,
+  ).toBe(202);
+  const handle = (await stack.temporal.get()).workflow.getHandle(
+    workflowIds.mergeRequestReview('github', p.github.repo, n),
+  );
   await handle.result();
-  if (process.env.RECORD_HISTORIES) writeFileSync(join('test/workflows/histories', file), historyToJSON(await handle.fetchHistory()));
+  if (process.env.RECORD_HISTORIES)
+    writeFileSync(join('test/workflows/histories', file), historyToJSON(await handle.fetchHistory()));
 }
 
 describe('merge-request review end to end', () => {
@@ -48,7 +60,14 @@ describe('merge-request review end to end', () => {
     stack = await startStack({ llm });
     p = await connectGitProviders(stack, gh, gl);
     // The model finds no existing test affected and no new one needed: the review runs nothing and says so.
-    llm.enqueue(...Array.from({ length: 40 }, () => reviewResponder({ select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }), verdict: () => ({}) })));
+    llm.enqueue(
+      ...Array.from({ length: 40 }, () =>
+        reviewResponder({
+          select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }),
+          verdict: () => ({}),
+        }),
+      ),
+    );
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -61,7 +80,10 @@ describe('merge-request review end to end', () => {
     const n = 11;
     const sha = 'a'.repeat(40);
     p.github.openPullRequest(n, sha);
-    expect((await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, sha))).status).toBe(202);
+    expect(
+      (await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, sha)))
+        .status,
+    ).toBe(202);
     await waitFor(async () => gh.comments(p.github.repo, n).length === 1, 60_000, 'the waiting comment');
     expect(gh.comments(p.github.repo, n)[0]!.body).toContain('waiting for preview');
 
@@ -76,36 +98,85 @@ describe('merge-request review end to end', () => {
     // The waiting comment was edited in place to point at the review; the start comment names what was tested.
     expect(comments[0]!.body).toContain('started reviewing commit');
     expect(comments[0]!.updatedCount).toBe(1);
-    expect(comments[1]!.body).toMatch(/is testing this merge request: \[follow the review\]\(https:\/\/app\.proctor\.test\/chats\/chat_/);
-    expect(comments[1]!.body).toContain(`| Shop | #${n} | \`feature/cart\` | \`${sha.slice(0, 12)}\` | deployment ready |`);
+    expect(comments[1]!.body).toMatch(
+      /is testing this merge request: \[follow the review\]\(https:\/\/app\.proctor\.test\/chats\/chat_/,
+    );
+    expect(comments[1]!.body).toContain(
+      `| Shop | #${n} | \`feature/cart\` | \`${sha.slice(0, 12)}\` | deployment ready |`,
+    );
     expect(comments.every((c) => c.author === 'proctor[bot]')).toBe(true);
     const [review] = gh.reviews(p.github.repo, n);
     expect(review).toMatchObject({ event: 'COMMENT', commitId: sha, author: 'proctor[bot]' });
     expect(review!.body).toContain('Verdict: Comment');
-    expect(gh.statuses(p.github.repo, sha).map((s) => [s.state, s.context])).toEqual([['pending', 'proctor/review'], ['success', 'proctor/review']]);
-    expect(gh.reactions(p.github.repo).filter((r) => r.subject === 'issue' && r.id === n).map((r) => r.content)).toEqual(['eyes']);
+    expect(gh.statuses(p.github.repo, sha).map((s) => [s.state, s.context])).toEqual([
+      ['pending', 'proctor/review'],
+      ['success', 'proctor/review'],
+    ]);
+    expect(
+      gh
+        .reactions(p.github.repo)
+        .filter((r) => r.subject === 'issue' && r.id === n)
+        .map((r) => r.content),
+    ).toEqual(['eyes']);
 
     // The review ran against the deployment, for the mapped application.
-    const recorded = await stack.db.selectFrom('change_reviews').select(['application_overrides', 'source', 'pr_url']).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
-    expect(recorded).toMatchObject({ source: 'github', pr_url: `https://github.com/${p.github.repo}/pull/${n}`, application_overrides: [{ applicationShortId: p.appShortId, environment: { url: 'https://pr-11.preview.test', name: 'preview' } }] });
+    const recorded = await stack.db
+      .selectFrom('change_reviews')
+      .select(['application_overrides', 'source', 'pr_url'])
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(recorded).toMatchObject({
+      source: 'github',
+      pr_url: `https://github.com/${p.github.repo}/pull/${n}`,
+      application_overrides: [
+        { applicationShortId: p.appShortId, environment: { url: 'https://pr-11.preview.test', name: 'preview' } },
+      ],
+    });
     // What an operator sees in the Temporal UI once the review has ended.
-    const handle = (await stack.temporal.get()).workflow.getHandle(workflowIds.mergeRequestReview('github', p.github.repo, n));
-    await waitFor(async () => (await handle.query(mergeRequestReviewStateQuery)).state === 'reviewed', 30_000, 'the workflow to say reviewed');
-    expect(await handle.query(mergeRequestReviewStateQuery)).toMatchObject({ state: 'reviewed', headSha: sha, lastVerdict: 'Comment', reviews: 1, waitingFor: [] });
+    const handle = (await stack.temporal.get()).workflow.getHandle(
+      workflowIds.mergeRequestReview('github', p.github.repo, n),
+    );
+    await waitFor(
+      async () => (await handle.query(mergeRequestReviewStateQuery)).state === 'reviewed',
+      30_000,
+      'the workflow to say reviewed',
+    );
+    expect(await handle.query(mergeRequestReviewStateQuery)).toMatchObject({
+      state: 'reviewed',
+      headSha: sha,
+      lastVerdict: 'Comment',
+      reviews: 1,
+      waitingFor: [],
+    });
     await closeAndRecord(stack, p, n, sha, 'mergeRequestReview.json');
   }, 180_000);
 
   it('GitLab: not ready → one waiting note; a mention with a URL → the review tests that URL; one verdict note', async () => {
     const mr: GitLabMr = { project: p.gitlab.repo, iid: 21, sha: 'b'.repeat(40), web: gl.url };
     p.gitlab.openMergeRequest(mr);
-    expect((await deliverGitLab(post(), p.gitlab.token(), 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status).toBe(202);
+    expect(
+      (await deliverGitLab(post(), p.gitlab.token(), 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status,
+    ).toBe(202);
     await waitFor(async () => gl.notes(mr.project, mr.iid).length === 1, 60_000, 'the waiting note');
     // A deployment of an unmapped environment does not make it ready.
-    expect((await deliverGitLab(post(), p.gitlab.token(), 'Deployment Hook', gitlabDeploymentEvent(mr, 'storybook', 'https://sb.preview.test'))).status).toBe(202);
+    expect(
+      (
+        await deliverGitLab(
+          post(),
+          p.gitlab.token(),
+          'Deployment Hook',
+          gitlabDeploymentEvent(mr, 'storybook', 'https://sb.preview.test'),
+        )
+      ).status,
+    ).toBe(202);
 
     // GitLab is down for the next two notes: the start comment comes late, once.
     gl.failNext('notes.create', 2);
-    const mention = gitlabNoteEvent(mr, 'Hey @Proctor, the preview is up at https://mr-21.manual.test/shop please check', 5001);
+    const mention = gitlabNoteEvent(
+      mr,
+      'Hey @Proctor, the preview is up at https://mr-21.manual.test/shop please check',
+      5001,
+    );
     expect((await deliverGitLab(post(), p.gitlab.token(), 'Note Hook', mention)).status).toBe(202);
     await waitFor(async () => gl.notes(mr.project, mr.iid).length === 3, 90_000, 'the start and verdict notes');
 
@@ -115,21 +186,45 @@ describe('merge-request review end to end', () => {
     expect(notes[1]).toContain('Deployment under test: https://mr-21.manual.test/shop');
     expect(notes[2]).toContain('Verdict: Comment');
     expect(gl.requests.filter((r) => r.route === 'notes.create' && r.status === 503)).toHaveLength(2);
-    const recorded = await stack.db.selectFrom('change_reviews').select(['application_overrides', 'source']).where('source', '=', 'gitlab').executeTakeFirstOrThrow();
-    expect(recorded.application_overrides).toEqual([{ applicationShortId: p.appShortId, environment: { url: 'https://mr-21.manual.test/shop', name: 'preview' } }]);
+    const recorded = await stack.db
+      .selectFrom('change_reviews')
+      .select(['application_overrides', 'source'])
+      .where('source', '=', 'gitlab')
+      .executeTakeFirstOrThrow();
+    expect(recorded.application_overrides).toEqual([
+      { applicationShortId: p.appShortId, environment: { url: 'https://mr-21.manual.test/shop', name: 'preview' } },
+    ]);
   }, 180_000);
 
   it('GitLab: a draft is skipped; marked ready with its deployment → reviewed once', async () => {
     const mr: GitLabMr = { project: p.gitlab.repo, iid: 22, sha: 'c'.repeat(40), web: gl.url, draft: true };
     p.gitlab.openMergeRequest(mr);
-    await deliverGitLab(post(), p.gitlab.token(), 'Deployment Hook', gitlabDeploymentEvent(mr, 'preview', 'https://mr-22.preview.test'));
-    expect((await deliverGitLab(post(), p.gitlab.token(), 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status).toBe(202);
-    const handle = (await stack.temporal.get()).workflow.getHandle(workflowIds.mergeRequestReview('gitlab', mr.project, mr.iid));
-    await waitFor(async () => (await handle.query(mergeRequestReviewStateQuery).catch(() => null))?.state === 'skipped-draft', 60_000, 'the draft to be skipped');
+    await deliverGitLab(
+      post(),
+      p.gitlab.token(),
+      'Deployment Hook',
+      gitlabDeploymentEvent(mr, 'preview', 'https://mr-22.preview.test'),
+    );
+    expect(
+      (await deliverGitLab(post(), p.gitlab.token(), 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status,
+    ).toBe(202);
+    const handle = (await stack.temporal.get()).workflow.getHandle(
+      workflowIds.mergeRequestReview('gitlab', mr.project, mr.iid),
+    );
+    await waitFor(
+      async () => (await handle.query(mergeRequestReviewStateQuery).catch(() => null))?.state === 'skipped-draft',
+      60_000,
+      'the draft to be skipped',
+    );
     expect(gl.notes(mr.project, mr.iid)).toHaveLength(0);
 
     const ready = { ...mr, draft: false };
-    await deliverGitLab(post(), p.gitlab.token(), 'Merge Request Hook', gitlabMergeRequestEvent(ready, 'update', { changes: { draft: { previous: true, current: false } } }));
+    await deliverGitLab(
+      post(),
+      p.gitlab.token(),
+      'Merge Request Hook',
+      gitlabMergeRequestEvent(ready, 'update', { changes: { draft: { previous: true, current: false } } }),
+    );
     await waitFor(async () => gl.notes(mr.project, mr.iid).length === 2, 90_000, 'the start and verdict notes');
     expect(gl.notes(mr.project, mr.iid)[0]!.body).toContain('| marked ready for review |');
     expect(gl.notes(mr.project, mr.iid)[1]!.body).toContain('Verdict: Comment');
@@ -142,19 +237,45 @@ describe('merge-request review end to end', () => {
     p.github.openPullRequest(n, first);
     // The first review cannot read the change for a while (the provider answers 503; the activity retries).
     gh.failNext('pulls.get', 4);
-    await deliverGitHub(post(), p.github.secret, 'deployment_status', p.github.deploymentStatus(first, 'preview', 'https://first.preview.test'));
+    await deliverGitHub(
+      post(),
+      p.github.secret,
+      'deployment_status',
+      p.github.deploymentStatus(first, 'preview', 'https://first.preview.test'),
+    );
     await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, first));
-    await waitFor(async () => gh.comments(p.github.repo, n).some((c) => c.body.includes('is testing')), 60_000, 'the first start comment');
+    await waitFor(
+      async () => gh.comments(p.github.repo, n).some((c) => c.body.includes('is testing')),
+      60_000,
+      'the first start comment',
+    );
 
     gh.pullRequest(p.github.repo, n)!.headSha = second;
     await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('synchronize', n, second));
-    await waitFor(async () => gh.statuses(p.github.repo, first).some((s) => s.state === 'error'), 60_000, 'the first review to be superseded');
-    expect(gh.statuses(p.github.repo, first).at(-1)).toMatchObject({ state: 'error', description: 'Superseded by a newer commit' });
-    await deliverGitHub(post(), p.github.secret, 'deployment_status', p.github.deploymentStatus(second, 'preview', 'https://second.preview.test'));
+    await waitFor(
+      async () => gh.statuses(p.github.repo, first).some((s) => s.state === 'error'),
+      60_000,
+      'the first review to be superseded',
+    );
+    expect(gh.statuses(p.github.repo, first).at(-1)).toMatchObject({
+      state: 'error',
+      description: 'Superseded by a newer commit',
+    });
+    await deliverGitHub(
+      post(),
+      p.github.secret,
+      'deployment_status',
+      p.github.deploymentStatus(second, 'preview', 'https://second.preview.test'),
+    );
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 120_000, 'the review of the new head');
 
     expect(gh.reviews(p.github.repo, n)[0]!.commitId).toBe(second);
-    const cancelled = await stack.db.selectFrom('change_reviews').select('state').where('pr_url', '=', `https://github.com/${p.github.repo}/pull/${n}`).orderBy('created_at').execute();
+    const cancelled = await stack.db
+      .selectFrom('change_reviews')
+      .select('state')
+      .where('pr_url', '=', `https://github.com/${p.github.repo}/pull/${n}`)
+      .orderBy('created_at')
+      .execute();
     expect(cancelled.map((r) => r.state)).toEqual(['CANCELLED', 'COMPLETED']);
     await closeAndRecord(stack, p, n, second, 'mergeRequestReview-superseded.json');
     expect(gh.reviews(p.github.repo, n)).toHaveLength(1);

@@ -15,13 +15,26 @@ import { waitFor } from '../support/net.js';
 import { checkoutSteps, insertRecordedTestCase, loginSteps, todoSteps } from '../support/recorded.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
+import {
+  isRunning,
+  killWorker,
+  startWorkerProcess,
+  workerProcessEnv,
+  type WorkerProcess,
+} from '../support/worker-process.js';
 import type { Step } from '../../src/domain/steps.js';
 import { pendingPlanTests, planTestActivities } from '../support/plan-test-activities.js';
 
 const identities = ['worker-a', 'worker-b'] as const;
-const cartSteps: Step[] = [{ action: 'assert_visible', locator: "getByRole('link', { name: 'Cart (1)' })", description: 'The cart kept the mug' }];
-const slowSteps = (n: number): Step[] => Array.from({ length: n }, () => ({ action: 'navigate' as const, value: '/slow', description: 'A slow page (2 s)' }));
+const cartSteps: Step[] = [
+  {
+    action: 'assert_visible',
+    locator: "getByRole('link', { name: 'Cart (1)' })",
+    description: 'The cart kept the mug',
+  },
+];
+const slowSteps = (n: number): Step[] =>
+  Array.from({ length: n }, () => ({ action: 'navigate' as const, value: '/slow', description: 'A slow page (2 s)' }));
 
 interface ExecuteTestAttempt {
   identity: string;
@@ -42,30 +55,73 @@ describe('one plan run shared by two worker processes', () => {
   let killPlan: string;
 
   const failIfExited = () => {
-    for (const [name, w] of workers) if (!isRunning(w)) throw new Error(`${name} exited (${w.child.exitCode ?? w.child.signalCode}):\n${w.output()}`);
+    for (const [name, w] of workers)
+      if (!isRunning(w)) throw new Error(`${name} exited (${w.child.exitCode ?? w.child.signalCode}):\n${w.output()}`);
   };
 
   beforeAll(async () => {
     const binary = loadPrograms().minio;
     if (!binary) throw new Error('minio not installed: run npm run setup:test');
     minio = await startMinio(binary);
-    const s3 = { endpoint: minio.endpoint, accessKey: minio.accessKey, secretKey: minio.secretKey, bucket: 'proctor-workers', region: 'us-east-1' };
+    const s3 = {
+      endpoint: minio.endpoint,
+      accessKey: minio.accessKey,
+      secretKey: minio.secretKey,
+      bucket: 'proctor-workers',
+      region: 'us-east-1',
+    };
     const blobs = createS3BlobStore(s3);
     await blobs.ensureReady();
-    [apps, llm, stack] = await Promise.all([startFixtureApps(), startScriptedLlm(), startStack({ worker: false, blobs })]);
+    [apps, llm, stack] = await Promise.all([
+      startFixtureApps(),
+      startScriptedLlm(),
+      startStack({ worker: false, blobs }),
+    ]);
     // Both processes bundle the workflows while the test data is written. Each keeps its dev data in a directory of
     // its own: the blobs are in MinIO.
     for (const identity of identities) {
-      const env = { TEMPORAL_WORKER_IDENTITY: identity, PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true', PROCTOR_BROWSER_CONCURRENCY: '3' };
-      const s3Env = { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: s3.bucket };
+      const env = {
+        TEMPORAL_WORKER_IDENTITY: identity,
+        PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true',
+        PROCTOR_BROWSER_CONCURRENCY: '3',
+      };
+      const s3Env = {
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY: s3.accessKey,
+        S3_SECRET_KEY: s3.secretKey,
+        S3_BUCKET: s3.bucket,
+      };
       mkdirSync(join(blobDir, identity));
-      workers.set(identity, startWorkerProcess(workerProcessEnv(stack, llm, join(blobDir, identity), { ...env, ...s3Env })));
+      workers.set(
+        identity,
+        startWorkerProcess(workerProcessEnv(stack, llm, join(blobDir, identity), { ...env, ...s3Env })),
+      );
     }
     const shop = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    expect((await stack.call('POST', `/v1/applications/${shop.shortId}/environments`, { name: 'Local', url: `${apps.url}/shop/login` })).status).toBe(201);
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', shop.shortId).executeTakeFirstOrThrow()).id;
+    expect(
+      (
+        await stack.call('POST', `/v1/applications/${shop.shortId}/environments`, {
+          name: 'Local',
+          url: `${apps.url}/shop/login`,
+        })
+      ).status,
+    ).toBe(201);
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', shop.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
     const add = async (name: string, steps: Step[], deps: { resumeFrom?: string; waitFor?: string[] } = {}) => {
-      ids[name] = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps, resumeFrom: deps.resumeFrom && ids[deps.resumeFrom], waitFor: deps.waitFor?.map((d) => ids[d]!) });
+      ids[name] = await insertRecordedTestCase(stack.db, {
+        projectId: stack.tenant.projectId,
+        applicationId,
+        name,
+        steps,
+        resumeFrom: deps.resumeFrom && ids[deps.resumeFrom],
+        waitFor: deps.waitFor?.map((d) => ids[d]!),
+      });
       if (deps.resumeFrom) resumes[name] = deps.resumeFrom;
     };
     // Five chains: a login, two tests resumed from its browser state (signed in, one mug in the cart: without that
@@ -79,14 +135,38 @@ describe('one plan run shared by two worker processes', () => {
     }
     // For the kill: tests long enough (8 s) for a worker to be caught holding one.
     for (let k = 1; k <= 4; k++) await add(`slow ${k}`, slowSteps(4));
-    const plan = async (name: string, names: string[]) => (await stack.call('POST', '/v1/test-plans', { name, testCaseIds: names.map((n) => ids[n]) })).body.shortId as string;
-    shopPlan = await plan('Shop chains', Object.keys(ids).filter((n) => !n.startsWith('slow')));
-    killPlan = await plan('Kill', ['slow 1', 'slow 2', 'slow 3', 'slow 4', 'login 1', 'checkout 1', 'cart 1', 'after checkout 1', 'login 2', 'checkout 2']);
+    const plan = async (name: string, names: string[]) =>
+      (await stack.call('POST', '/v1/test-plans', { name, testCaseIds: names.map((n) => ids[n]) })).body
+        .shortId as string;
+    shopPlan = await plan(
+      'Shop chains',
+      Object.keys(ids).filter((n) => !n.startsWith('slow')),
+    );
+    killPlan = await plan('Kill', [
+      'slow 1',
+      'slow 2',
+      'slow 3',
+      'slow 4',
+      'login 1',
+      'checkout 1',
+      'cart 1',
+      'after checkout 1',
+      'login 2',
+      'checkout 2',
+    ]);
 
     // Both workers poll the queue for workflow and activity tasks before a run starts (bundling takes seconds).
     const client = await stack.temporal.get();
     const pollers = async (taskQueueType: 1 | 2) =>
-      ((await client.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: stack.taskQueue }, taskQueueType })).pollers ?? []).map((p) => p.identity);
+      (
+        (
+          await client.workflowService.describeTaskQueue({
+            namespace: 'default',
+            taskQueue: { name: stack.taskQueue },
+            taskQueueType,
+          })
+        ).pollers ?? []
+      ).map((p) => p.identity);
     await waitFor(
       async () => {
         failIfExited();
@@ -108,9 +188,15 @@ describe('one plan run shared by two worker processes', () => {
   });
 
   /** Who ran a test's activity: each attempt that finished it (a retry shows as one started event, attempt > 1). */
-  async function executeTestRuns(runShortId: string, testName: string): Promise<{ started: ExecuteTestAttempt[]; completed: number }> {
+  async function executeTestRuns(
+    runShortId: string,
+    testName: string,
+  ): Promise<{ started: ExecuteTestAttempt[]; completed: number }> {
     const activity = (await planTestActivities(await stack.temporal.get(), runShortId)).get(ids[testName]!);
-    return { started: (activity?.started ?? []).map(({ identity, attempt }) => ({ identity, attempt })), completed: activity?.completed ?? 0 };
+    return {
+      started: (activity?.started ?? []).map(({ identity, attempt }) => ({ identity, attempt })),
+      completed: activity?.completed ?? 0,
+    };
   }
 
   /** The run PASSED with one row per test, each run once to PASSED. */
@@ -119,13 +205,18 @@ describe('one plan run shared by two worker processes', () => {
     expect(run).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
     expect(run.runTestCases.map((t: any) => t.name).sort()).toEqual([...names].sort());
     for (const t of run.runTestCases) expect(t, t.name).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
-    const rows = await stack.db.selectFrom('run_test_cases as r').innerJoin('runs', 'runs.id', 'r.run_id').select('r.test_case_id').where('runs.short_id', '=', runShortId).execute();
+    const rows = await stack.db
+      .selectFrom('run_test_cases as r')
+      .innerJoin('runs', 'runs.id', 'r.run_id')
+      .select('r.test_case_id')
+      .where('runs.short_id', '=', runShortId)
+      .execute();
     expect(rows).toHaveLength(names.length);
     // Replays need no model (and the workers' tool mode is set, so no startup probe asks it either).
     expect(llm.requests).toHaveLength(0);
   }
 
-  it('spreads the tests over both workers; a test resumed on the other worker gets its dependency\'s state', async () => {
+  it("spreads the tests over both workers; a test resumed on the other worker gets its dependency's state", async () => {
     const started = await stack.call('POST', '/v1/run', { testPlanShortId: shopPlan });
     expect(started.status).toBe(200);
     const shortId: string = started.body.run.shortId;
@@ -139,11 +230,15 @@ describe('one plan run shared by two worker processes', () => {
       expect(completed, name).toBe(1);
       ranOn.set(name, attempts[0]!.identity);
     }
-    const perWorker = Object.fromEntries(identities.map((id) => [id, [...ranOn.values()].filter((w) => w === id).length]));
+    const perWorker = Object.fromEntries(
+      identities.map((id) => [id, [...ranOn.values()].filter((w) => w === id).length]),
+    );
     process.stdout.write(`[plan-run-workers] executeTest per worker: ${JSON.stringify(perWorker)}\n`);
     for (const id of identities) expect(perWorker[id], `tests run by ${id}`).toBeGreaterThan(0);
     const crossed = Object.entries(resumes).filter(([test, dep]) => ranOn.get(test) !== ranOn.get(dep));
-    process.stdout.write(`[plan-run-workers] resumed on the other worker: ${crossed.map(([t, d]) => `${t} (${ranOn.get(t)}) <- ${d} (${ranOn.get(d)})`).join(', ')}\n`);
+    process.stdout.write(
+      `[plan-run-workers] resumed on the other worker: ${crossed.map(([t, d]) => `${t} (${ranOn.get(t)}) <- ${d} (${ranOn.get(d)})`).join(', ')}\n`,
+    );
     // Ten resume-from edges over two workers: all ten on the same side is ~1 run in 1,000.
     expect(crossed.length, 'resume-from pairs split across the workers').toBeGreaterThan(0);
   }, 300_000);
@@ -158,7 +253,13 @@ describe('one plan run shared by two worker processes', () => {
     await waitFor(
       async () => {
         failIfExited();
-        const running = await stack.db.selectFrom('run_test_cases as r').innerJoin('runs', 'runs.id', 'r.run_id').select('r.name').where('runs.short_id', '=', shortId).where('r.status', '=', 'RUNNING').execute();
+        const running = await stack.db
+          .selectFrom('run_test_cases as r')
+          .innerJoin('runs', 'runs.id', 'r.run_id')
+          .select('r.name')
+          .where('runs.short_id', '=', shortId)
+          .where('r.status', '=', 'RUNNING')
+          .execute();
         const pending = await pendingPlanTests(client, shortId);
         for (const { name } of running) {
           if (pending.some((t) => t.testCaseId === ids[name] && t.started && t.worker === 'worker-b')) held = name;
@@ -171,7 +272,18 @@ describe('one plan run shared by two worker processes', () => {
     await killWorker(workers.get('worker-b')!);
     workers.delete('worker-b');
 
-    const names = ['slow 1', 'slow 2', 'slow 3', 'slow 4', 'login 1', 'checkout 1', 'cart 1', 'after checkout 1', 'login 2', 'checkout 2'];
+    const names = [
+      'slow 1',
+      'slow 2',
+      'slow 3',
+      'slow 4',
+      'login 1',
+      'checkout 1',
+      'cart 1',
+      'after checkout 1',
+      'login 2',
+      'checkout 2',
+    ];
     await expectEveryTestPassedOnce(shortId, names);
     for (const name of names) expect((await executeTestRuns(shortId, name)).completed, name).toBe(1);
     // The test worker-b held was retried on worker-a once its heartbeat timed out.

@@ -25,10 +25,29 @@ describe('quality signals become project issues', () => {
     stack = await startStack({ llm });
     const app = (await stack.call('POST', '/v1/applications', { name: 'Profile' })).body;
     appShortId = app.shortId;
-    expect((await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Production', url: `${fixture.url}/quality/` })).status).toBe(201);
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
-    testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'Save the profile', steps: profileSteps });
-    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Profile', testCaseIds: [testCaseId] })).body.shortId;
+    expect(
+      (
+        await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
+          name: 'Production',
+          url: `${fixture.url}/quality/`,
+        })
+      ).status,
+    ).toBe(201);
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', app.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    testCaseId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId,
+      name: 'Save the profile',
+      steps: profileSteps,
+    });
+    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Profile', testCaseIds: [testCaseId] })).body
+      .shortId;
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -54,29 +73,54 @@ describe('quality signals become project issues', () => {
 
     const all = await issues();
     expect(all.total).toBe(4);
-    const byKind = (kind: string, rule?: string) => all.issues.find((i: any) => i.kind === kind && (rule === undefined || i.rule === rule));
-    expect(byKind('exception')).toMatchObject({ severity: 'serious', title: "TypeError: Cannot read properties of null (reading 'name')", page: '/quality/' });
-    expect(byKind('network')).toMatchObject({ severity: 'serious', rule: '500', title: expect.stringContaining('/quality/api/users/4821/stats answered HTTP 500') });
+    const byKind = (kind: string, rule?: string) =>
+      all.issues.find((i: any) => i.kind === kind && (rule === undefined || i.rule === rule));
+    expect(byKind('exception')).toMatchObject({
+      severity: 'serious',
+      title: "TypeError: Cannot read properties of null (reading 'name')",
+      page: '/quality/',
+    });
+    expect(byKind('network')).toMatchObject({
+      severity: 'serious',
+      rule: '500',
+      title: expect.stringContaining('/quality/api/users/4821/stats answered HTTP 500'),
+    });
     expect(byKind('a11y', 'label')).toMatchObject({ severity: 'critical', title: expect.stringContaining('#email') });
     expect(byKind('a11y', 'color-contrast')).toMatchObject({ severity: 'serious' });
-    for (const issue of all.issues) expect(issue).toMatchObject({ status: 'open', occurrences: 3, pages: ['/quality/'], testCaseIds: [testCaseId], cleanRuns: 0 });
+    for (const issue of all.issues)
+      expect(issue).toMatchObject({
+        status: 'open',
+        occurrences: 3,
+        pages: ['/quality/'],
+        testCaseIds: [testCaseId],
+        cleanRuns: 0,
+      });
 
     expect((await issues('?kind=a11y')).total).toBe(2);
     expect((await issues('?severity=critical')).issues.map((i: any) => i.rule)).toEqual(['label']);
     expect((await issues('?limit=1&offset=1')).issues).toHaveLength(1);
-    expect(await stack.call('GET', '/v1/issues?kind=visual')).toMatchObject({ status: 400, body: { message: expect.any(String) } });
+    expect(await stack.call('GET', '/v1/issues?kind=visual')).toMatchObject({
+      status: 400,
+      body: { message: expect.any(String) },
+    });
     const one = await stack.call('GET', `/v1/issues/${byKind('a11y', 'label').id}`);
     expect(one.body).toEqual(byKind('a11y', 'label'));
     expect((await stack.call('GET', '/v1/issues/3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b')).status).toBe(404);
     expect((await stack.call('GET', '/v1/issues/not-a-uuid')).status).toBe(400);
     // The signals themselves are kept with the run test case, with the step they followed (-1: the start page).
-    const signals = await stack.db.selectFrom('quality_signals').select(['kind', 'step_index', 'page']).where('test_case_id', '=', testCaseId).execute();
+    const signals = await stack.db
+      .selectFrom('quality_signals')
+      .select(['kind', 'step_index', 'page'])
+      .where('test_case_id', '=', testCaseId)
+      .execute();
     expect(signals).toHaveLength(12);
     expect(new Set(signals.map((s) => `${s.step_index} ${s.page}`))).toEqual(new Set(['-1 /quality/']));
   }, 180_000);
 
-  it('after the page is fixed, the issues resolve after the project setting\'s number of clean runs; a new sighting reopens one, an ignored one stays ignored', async () => {
-    expect((await stack.call('PATCH', '/v1/project/settings', { issueResolveAfterRuns: 2 })).body).toMatchObject({ issueResolveAfterRuns: 2 });
+  it("after the page is fixed, the issues resolve after the project setting's number of clean runs; a new sighting reopens one, an ignored one stays ignored", async () => {
+    expect((await stack.call('PATCH', '/v1/project/settings', { issueResolveAfterRuns: 2 })).body).toMatchObject({
+      issueResolveAfterRuns: 2,
+    });
     expect((await stack.call('PATCH', '/v1/project/settings', { issueResolveAfterRuns: 0 })).status).toBe(400);
     fixture.quality.setQualityProblems([]);
 
@@ -88,43 +132,92 @@ describe('quality signals become project issues', () => {
     expect(resolved.issues.every((i: any) => i.resolvedAt !== null)).toBe(true);
 
     const contrast = resolved.issues.find((i: any) => i.rule === 'color-contrast');
-    expect((await stack.call('PATCH', `/v1/issues/${contrast.id}`, { status: 'ignored' })).body).toMatchObject({ status: 'ignored' });
+    expect((await stack.call('PATCH', `/v1/issues/${contrast.id}`, { status: 'ignored' })).body).toMatchObject({
+      status: 'ignored',
+    });
     expect((await stack.call('PATCH', `/v1/issues/${contrast.id}`, { status: 'gone' })).status).toBe(400);
     fixture.quality.setQualityProblems(['exception', 'contrast']);
     await run();
     const now = await issues();
     expect(now.total).toBe(4);
-    expect(now.issues.find((i: any) => i.kind === 'exception')).toMatchObject({ status: 'open', occurrences: 4, resolvedAt: null });
-    expect(now.issues.find((i: any) => i.rule === 'color-contrast')).toMatchObject({ status: 'ignored', occurrences: 4 });
+    expect(now.issues.find((i: any) => i.kind === 'exception')).toMatchObject({
+      status: 'open',
+      occurrences: 4,
+      resolvedAt: null,
+    });
+    expect(now.issues.find((i: any) => i.rule === 'color-contrast')).toMatchObject({
+      status: 'ignored',
+      occurrences: 4,
+    });
     expect(now.issues.find((i: any) => i.rule === 'label')).toMatchObject({ status: 'resolved', occurrences: 3 });
   }, 180_000);
 
   it('an issue is filed in GitHub and in GitLab once each: exporting again finds it by its hidden fingerprint marker', async () => {
     const exception = (await issues('?kind=exception')).issues[0];
     const exportIt = (body: unknown) => stack.call('POST', `/v1/issues/${exception.id}/export`, body);
-    expect(await exportIt({ repository: 'acme/profile' })).toMatchObject({ status: 404, body: { message: 'Git integration not found: connect one with POST /v1/git-integrations first' } });
+    expect(await exportIt({ repository: 'acme/profile' })).toMatchObject({
+      status: 404,
+      body: { message: 'Git integration not found: connect one with POST /v1/git-integrations first' },
+    });
     expect((await exportIt({ repository: 'not a repository' })).status).toBe(400);
-    expect((await stack.call('POST', '/v1/issues/3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b/export', { repository: 'acme/profile' })).status).toBe(404);
+    expect(
+      (
+        await stack.call('POST', '/v1/issues/3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b/export', {
+          repository: 'acme/profile',
+        })
+      ).status,
+    ).toBe(404);
 
     const [github, gitlab] = await Promise.all([startFakeGitHub(), startFakeGitLab()]);
     try {
       github.addToken('ghp_issues', ['acme/profile']);
-      expect((await stack.call('POST', '/v1/git-integrations', { provider: 'github', auth: 'token', token: 'ghp_issues', baseUrl: github.url })).status).toBe(201);
+      expect(
+        (
+          await stack.call('POST', '/v1/git-integrations', {
+            provider: 'github',
+            auth: 'token',
+            token: 'ghp_issues',
+            baseUrl: github.url,
+          })
+        ).status,
+      ).toBe(201);
       const first = await exportIt({ repository: 'acme/profile' });
-      expect(first).toMatchObject({ status: 200, body: { created: true, url: 'https://github.example/acme/profile/issues/1' } });
-      expect(await exportIt({ repository: 'acme/profile' })).toMatchObject({ status: 200, body: { created: false, url: first.body.url } });
+      expect(first).toMatchObject({
+        status: 200,
+        body: { created: true, url: 'https://github.example/acme/profile/issues/1' },
+      });
+      expect(await exportIt({ repository: 'acme/profile' })).toMatchObject({
+        status: 200,
+        body: { created: false, url: first.body.url },
+      });
       const filed = github.issues('acme/profile');
       expect(filed).toHaveLength(1);
       expect(filed[0]!.title).toBe("[Proctor] TypeError: Cannot read properties of null (reading 'name')");
       expect(filed[0]!.body).toMatch(/<!-- proctor-issue:[0-9a-f]{32} -->$/);
-      expect((await stack.call('GET', `/v1/issues/${exception.id}`)).body.exported).toEqual({ provider: 'github', url: first.body.url });
+      expect((await stack.call('GET', `/v1/issues/${exception.id}`)).body.exported).toEqual({
+        provider: 'github',
+        url: first.body.url,
+      });
 
       gitlab.addProject('acme/web/profile');
       gitlab.addToken('glpat-issues', ['acme/web/profile']);
-      expect((await stack.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-issues', baseUrl: gitlab.url })).status).toBe(201);
+      expect(
+        (
+          await stack.call('POST', '/v1/git-integrations', {
+            provider: 'gitlab',
+            token: 'glpat-issues',
+            baseUrl: gitlab.url,
+          })
+        ).status,
+      ).toBe(201);
       const onGitLab = await exportIt({ repository: 'acme/web/profile', provider: 'gitlab' });
-      expect(onGitLab).toMatchObject({ status: 200, body: { created: true, url: 'https://gitlab.example/acme/web/profile/-/issues/1' } });
-      expect(await exportIt({ repository: 'acme/web/profile', provider: 'gitlab' })).toMatchObject({ body: { created: false, url: onGitLab.body.url } });
+      expect(onGitLab).toMatchObject({
+        status: 200,
+        body: { created: true, url: 'https://gitlab.example/acme/web/profile/-/issues/1' },
+      });
+      expect(await exportIt({ repository: 'acme/web/profile', provider: 'gitlab' })).toMatchObject({
+        body: { created: false, url: onGitLab.body.url },
+      });
       expect(gitlab.issues('acme/web/profile')).toHaveLength(1);
       expect(gitlab.issues('acme/web/profile')[0]!.description).toContain(filed[0]!.body.slice(-60));
     } finally {
@@ -132,7 +225,7 @@ describe('quality signals become project issues', () => {
     }
   }, 120_000);
 
-  it('a burn-in\'s signals become issues too: the problems it meets reopen theirs and name the new test', async () => {
+  it("a burn-in's signals become issues too: the problems it meets reopen theirs and name the new test", async () => {
     fixture.quality.setQualityProblems(['xhr', 'label']);
     const before = await issues();
     const goal = 'Save the profile with an email';
@@ -141,7 +234,11 @@ describe('quality signals become project issues', () => {
       (r) => tool('click', { ref: refOf(r, 'button "Save"'), description: 'Save' }),
       () => tool('done', { summary: 'Profile saved' }),
     );
-    const created = await stack.call('POST', '/v1/test-cases', { name: 'Save the profile (burn-in)', goal, applicationShortId: appShortId });
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name: 'Save the profile (burn-in)',
+      goal,
+      applicationShortId: appShortId,
+    });
     expect(created.status).toBe(200);
     const burnedIn = created.body.testCase.id;
     expect(await waitForGeneration(stack, burnedIn)).toMatchObject({ generationStatus: 'COMPLETED' });
@@ -152,11 +249,19 @@ describe('quality signals become project issues', () => {
     for (const kind of ['network', 'a11y'] as const) {
       const was = kind === 'a11y' ? before.issues.find((i: any) => i.rule === 'label') : find(before, kind);
       const now = after.issues.find((i: any) => i.id === was.id);
-      expect(now).toMatchObject({ status: 'open', occurrences: was.occurrences + 1, testCaseIds: [testCaseId, burnedIn] });
+      expect(now).toMatchObject({
+        status: 'open',
+        occurrences: was.occurrences + 1,
+        testCaseIds: [testCaseId, burnedIn],
+      });
     }
     // What the burn-in did not meet is untouched: a burn-in is exploration, never a clean run.
     expect(find(after, 'exception')).toEqual(find(before, 'exception'));
-    const kept = await stack.db.selectFrom('quality_signals').select(['kind', 'burn_in', 'run_test_case_id']).where('test_case_id', '=', burnedIn).execute();
+    const kept = await stack.db
+      .selectFrom('quality_signals')
+      .select(['kind', 'burn_in', 'run_test_case_id'])
+      .where('test_case_id', '=', burnedIn)
+      .execute();
     expect(kept.map((k) => k.kind).sort()).toEqual(['a11y', 'network']);
     expect(kept.every((k) => k.run_test_case_id === null && k.burn_in?.includes('/'))).toBe(true);
   }, 120_000);

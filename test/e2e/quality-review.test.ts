@@ -32,10 +32,25 @@ describe('change review weighs quality signals', () => {
     [base, preview, llm] = await Promise.all([startFixtureApps(), startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Profile' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Production', url: `${base.url}/quality/` });
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', appShortId).executeTakeFirstOrThrow()).id;
-    testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'Save the profile', steps: profileSteps });
-    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Profile', testCaseIds: [testCaseId] })).body.shortId;
+    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
+      name: 'Production',
+      url: `${base.url}/quality/`,
+    });
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', appShortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    testCaseId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId,
+      name: 'Save the profile',
+      steps: profileSteps,
+    });
+    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Profile', testCaseIds: [testCaseId] })).body
+      .shortId;
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -51,8 +66,16 @@ describe('change review weighs quality signals', () => {
   /** The model picks the profile test and proposes Approved whatever happened: code decides what the signals allow. */
   const model = () =>
     reviewResponder({
-      select: () => ({ existingTestCaseIds: [testCaseId], newTests: [], reasoning: 'The diff changes the profile form.' }),
-      verdict: () => ({ verdict: 'Approved', summary: 'The profile form was exercised on the preview.', evaluationDetails: 'Saved the profile.' }),
+      select: () => ({
+        existingTestCaseIds: [testCaseId],
+        newTests: [],
+        reasoning: 'The diff changes the profile form.',
+      }),
+      verdict: () => ({
+        verdict: 'Approved',
+        summary: 'The profile form was exercised on the preview.',
+        evaluationDetails: 'Saved the profile.',
+      }),
     });
   const review = (changeDiff: string) => ({
     mode: 'rawChanges',
@@ -67,8 +90,12 @@ describe('change review weighs quality signals', () => {
     const broken = await changeReviewAction(stack, review(unlabel));
 
     expect(broken.verdict).toBe('Changes Requested');
-    expect(broken.text).toContain('a new uncaught exception or serious accessibility violation means changes are requested');
-    expect(broken.text).toMatch(/New issue in "Save the profile": a11y \(critical\) on \/quality\/: label: Form elements must have labels \(#email <input id="email"/);
+    expect(broken.text).toContain(
+      'a new uncaught exception or serious accessibility violation means changes are requested',
+    );
+    expect(broken.text).toMatch(
+      /New issue in "Save the profile": a11y \(critical\) on \/quality\/: label: Form elements must have labels \(#email <input id="email"/,
+    );
     expect(broken.text).toContain('Health against the base environment: 1 new, 0 fixed, 0 unchanged quality issues.');
     expect(broken.text).toMatch(/\| Save the profile \| existing \| PASSED: new issue: a11y \(critical\)/);
     // A preview's signals are compared, never made project issues.
@@ -83,7 +110,9 @@ describe('change review weighs quality signals', () => {
     const fixed = await changeReviewAction(stack, review(relabel));
 
     expect(fixed.verdict).toBe('Approved');
-    expect(fixed.text).toMatch(/Fixed in "Save the profile": a11y \(critical\) on \/quality\/: label: Form elements must have labels \(#email/);
+    expect(fixed.text).toMatch(
+      /Fixed in "Save the profile": a11y \(critical\) on \/quality\/: label: Form elements must have labels \(#email/,
+    );
     expect(fixed.text).toContain('Health against the base environment: 0 new, 1 fixed, 0 unchanged quality issues.');
   }, 240_000);
 
@@ -93,7 +122,9 @@ describe('change review weighs quality signals', () => {
     llm.enqueue(model(), model());
     const outcome = await changeReviewAction(stack, review(unlabel));
     expect(outcome.verdict).toBe('Changes Requested');
-    expect(outcome.text).toContain("New issue in \"Save the profile\": exception (serious) on /quality/: TypeError: Cannot read properties of null (reading 'name').");
+    expect(outcome.text).toContain(
+      'New issue in "Save the profile": exception (serious) on /quality/: TypeError: Cannot read properties of null (reading \'name\').',
+    );
     expect(outcome.text).toContain('Health against the base environment: 1 new, 0 fixed, 1 unchanged quality issues.');
     expect(outcome.text).not.toContain('label: Form elements must have labels');
 
@@ -101,6 +132,8 @@ describe('change review weighs quality signals', () => {
     llm.enqueue(model(), model());
     const unchanged = await changeReviewAction(stack, review(unlabel));
     expect(unchanged.verdict).toBe('Approved');
-    expect(unchanged.text).toContain('Health against the base environment: 0 new, 0 fixed, 1 unchanged quality issues.');
+    expect(unchanged.text).toContain(
+      'Health against the base environment: 0 new, 0 fixed, 1 unchanged quality issues.',
+    );
   }, 240_000);
 });

@@ -33,7 +33,10 @@ beforeAll(async () => {
     res.end(page);
   });
   base = `http://127.0.0.1:${await listenOnFreePort(server)}`;
-  browser = await chromium.launch({ executablePath: loadPrograms().chromium!, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({
+    executablePath: loadPrograms().chromium!,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -49,19 +52,100 @@ interface Cause {
 
 /** Each a step that fails on this unchanged page, and the honest kind of its failure. */
 const causes: Cause[] = [
-  { name: 'assert_text: the element shows other text', kind: 'assertion', step: { action: 'assert_text', locator: "locator('#total')", value: 'Total: 12', description: 'total is 12', target: { role: 'paragraph', text: 'Total: 10' } } },
-  { name: 'assert_visible: text that never showed', kind: 'element-missing', step: { action: 'assert_visible', locator: "getByText('Order placed')", description: 'placed' } },
-  { name: 'wait_for: text that never showed', kind: 'assertion', step: { action: 'wait_for', value: 'Order placed', description: 'wait for placed' } },
-  { name: 'click: a disabled button', kind: 'assertion', step: { action: 'click', locator: "getByRole('button', { name: 'Archive' })", description: 'archive', target: { role: 'button', name: 'Archive' } } },
-  { name: 'click: a covered button', kind: 'assertion', step: { action: 'click', locator: "getByRole('button', { name: 'Export' })", description: 'export', target: { role: 'button', name: 'Export' } } },
-  { name: 'check: a disabled checkbox', kind: 'assertion', step: { action: 'check', locator: "getByRole('checkbox', { name: 'Notify me' })", description: 'notify', target: { role: 'checkbox', name: 'Notify me' } } },
-  { name: 'fill: a disabled field', kind: 'assertion', step: { action: 'fill', locator: "getByRole('textbox', { name: 'Note' })", value: 'hi', description: 'note', target: { role: 'textbox', name: 'Note' } } },
-  { name: 'type: a disabled field', kind: 'assertion', step: { action: 'type', locator: "getByRole('textbox', { name: 'Note' })", value: 'hi', description: 'type note', target: { role: 'textbox', name: 'Note' } } },
-  { name: 'select: an option not offered', kind: 'element-missing', step: { action: 'select', locator: "getByRole('combobox', { name: 'Size' })", value: 'Medium', description: 'size', target: { role: 'combobox', name: 'Size' } } },
+  {
+    name: 'assert_text: the element shows other text',
+    kind: 'assertion',
+    step: {
+      action: 'assert_text',
+      locator: "locator('#total')",
+      value: 'Total: 12',
+      description: 'total is 12',
+      target: { role: 'paragraph', text: 'Total: 10' },
+    },
+  },
+  {
+    name: 'assert_visible: text that never showed',
+    kind: 'element-missing',
+    step: { action: 'assert_visible', locator: "getByText('Order placed')", description: 'placed' },
+  },
+  {
+    name: 'wait_for: text that never showed',
+    kind: 'assertion',
+    step: { action: 'wait_for', value: 'Order placed', description: 'wait for placed' },
+  },
+  {
+    name: 'click: a disabled button',
+    kind: 'assertion',
+    step: {
+      action: 'click',
+      locator: "getByRole('button', { name: 'Archive' })",
+      description: 'archive',
+      target: { role: 'button', name: 'Archive' },
+    },
+  },
+  {
+    name: 'click: a covered button',
+    kind: 'assertion',
+    step: {
+      action: 'click',
+      locator: "getByRole('button', { name: 'Export' })",
+      description: 'export',
+      target: { role: 'button', name: 'Export' },
+    },
+  },
+  {
+    name: 'check: a disabled checkbox',
+    kind: 'assertion',
+    step: {
+      action: 'check',
+      locator: "getByRole('checkbox', { name: 'Notify me' })",
+      description: 'notify',
+      target: { role: 'checkbox', name: 'Notify me' },
+    },
+  },
+  {
+    name: 'fill: a disabled field',
+    kind: 'assertion',
+    step: {
+      action: 'fill',
+      locator: "getByRole('textbox', { name: 'Note' })",
+      value: 'hi',
+      description: 'note',
+      target: { role: 'textbox', name: 'Note' },
+    },
+  },
+  {
+    name: 'type: a disabled field',
+    kind: 'assertion',
+    step: {
+      action: 'type',
+      locator: "getByRole('textbox', { name: 'Note' })",
+      value: 'hi',
+      description: 'type note',
+      target: { role: 'textbox', name: 'Note' },
+    },
+  },
+  {
+    name: 'select: an option not offered',
+    kind: 'element-missing',
+    step: {
+      action: 'select',
+      locator: "getByRole('combobox', { name: 'Size' })",
+      value: 'Medium',
+      description: 'size',
+      target: { role: 'combobox', name: 'Size' },
+    },
+  },
   {
     name: 'scroll: text that never appears in the list',
     kind: 'element-missing',
-    step: { action: 'scroll', locator: "getByRole('listbox', { name: 'Rows' })", scroll: { direction: 'down', untilText: 'Row 80' }, description: 'to row 80', target: { role: 'listbox', name: 'Rows' } },
+    step: {
+      action: 'scroll',
+      locator: "getByRole('listbox', { name: 'Rows' })",
+      scroll: { direction: 'down', untilText: 'Row 80' },
+      description: 'to row 80',
+      target: { role: 'listbox', name: 'Rows' },
+    },
   },
   { name: 'go_back: no previous page', kind: 'assertion', step: { action: 'go_back', description: 'back' } },
 ];
@@ -74,34 +158,60 @@ function byFallback(step: Step): Step | undefined {
 
 const cells = causes.flatMap((c) => {
   const fallback = byFallback(c.step);
-  return [[c.name, 'primary', c.kind, c.step] as const, ...(fallback ? [[c.name, 'fallback', c.kind, fallback] as const] : [])];
+  return [
+    [c.name, 'primary', c.kind, c.step] as const,
+    ...(fallback ? [[c.name, 'fallback', c.kind, fallback] as const] : []),
+  ];
 });
 
 async function replay(steps: Step[]) {
   const context = await browser.newContext();
   try {
-    return await replaySteps(await context.newPage(), steps, { startUrl: base, baseUrl: base, values: new RunValues(), timeoutMs: 1_500, probeMs: 500 });
+    return await replaySteps(await context.newPage(), steps, {
+      startUrl: base,
+      baseUrl: base,
+      values: new RunValues(),
+      timeoutMs: 1_500,
+      probeMs: 500,
+    });
   } finally {
     await context.close();
   }
 }
 
 describe('a step that fails on a page that did not change', () => {
-  it.each(cells)('%s (found by its %s locator): FAILED as %s, not changed-ui, nothing healed', async (_name, _how, kind, step) => {
-    const heading: Step = { action: 'assert_visible', locator: "getByRole('heading', { name: 'Orders' })", description: 'on Orders', target: { role: 'heading', name: 'Orders' } };
-    const result = await replay([heading, step]);
-    expect(result.status).toBe('FAILED');
-    expect(result.failedStepIndex).toBe(1);
-    expect(result.failureKind, result.error).toBe(kind);
-    expect(result.healed).toEqual([]);
-    // The failed step keeps its recorded locators: nothing a failure "found" is put in front.
-    expect(result.steps[1]).toEqual(step);
-  }, 30_000);
+  it.each(cells)(
+    '%s (found by its %s locator): FAILED as %s, not changed-ui, nothing healed',
+    async (_name, _how, kind, step) => {
+      const heading: Step = {
+        action: 'assert_visible',
+        locator: "getByRole('heading', { name: 'Orders' })",
+        description: 'on Orders',
+        target: { role: 'heading', name: 'Orders' },
+      };
+      const result = await replay([heading, step]);
+      expect(result.status).toBe('FAILED');
+      expect(result.failedStepIndex).toBe(1);
+      expect(result.failureKind, result.error).toBe(kind);
+      expect(result.healed).toEqual([]);
+      // The failed step keeps its recorded locators: nothing a failure "found" is put in front.
+      expect(result.steps[1]).toEqual(step);
+    },
+    30_000,
+  );
 
   it('a step found by a fallback that passes is still reported as healed (the fix drops only failed steps)', async () => {
-    const step = byFallback({ action: 'assert_text', locator: "locator('#total')", value: 'Total: 10', description: 'total is 10', target: { role: 'paragraph', text: 'Total: 10' } })!;
+    const step = byFallback({
+      action: 'assert_text',
+      locator: "locator('#total')",
+      value: 'Total: 10',
+      description: 'total is 10',
+      target: { role: 'paragraph', text: 'Total: 10' },
+    })!;
     const result = await replay([step]);
     expect(result.status).toBe('PASSED');
-    expect(result.healed).toEqual([{ index: 0, from: "getByTestId('gone')", to: "locator('#total')", via: 'fallback' }]);
+    expect(result.healed).toEqual([
+      { index: 0, from: "getByTestId('gone')", to: "locator('#total')", via: 'fallback' },
+    ]);
   }, 30_000);
 });

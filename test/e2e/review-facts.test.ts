@@ -55,7 +55,10 @@ describe('a review reads the facts beside the results', () => {
     stack = await startStack({ llm, appUrl });
     dash = await openDashboard(stack.app, appUrl);
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Billing' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, { name: 'Local', url: `${preview.url}/invoices` });
+    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
+      name: 'Local',
+      url: `${preview.url}/invoices`,
+    });
     await dash.signIn(stack.tenant.token);
   }, 120_000);
   afterAll(async () => {
@@ -66,7 +69,11 @@ describe('a review reads the facts beside the results', () => {
 
   it('a burn-in that says part of the goal was not verified: the test case keeps it, in the API and on its page', async () => {
     llm.enqueue(...moves);
-    const created = await stack.call('POST', '/v1/test-cases', { name: 'Delete all invoices', goal, applicationShortId: appShortId });
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name: 'Delete all invoices',
+      goal,
+      applicationShortId: appShortId,
+    });
     expect(created.status).toBe(200);
     testCaseId = created.body.testCase.id;
     const generated = await waitForGeneration(stack, testCaseId);
@@ -76,13 +83,21 @@ describe('a review reads the facts beside the results', () => {
     // The agent was offered the argument and told what it is for.
     const offered = llm.requests[0]!.tools!.find((t) => t.type === 'function' && t.function.name === 'done');
     expect(JSON.stringify(offered)).toContain('notCovered');
-    expect(JSON.stringify(llm.requests[0]!.messages)).toContain('notCovered lists each part of the goal you could not verify');
+    expect(JSON.stringify(llm.requests[0]!.messages)).toContain(
+      'notCovered lists each part of the goal you could not verify',
+    );
     // The check was recorded as in the issue: the test id leads, the role and name are its recorded target.
-    expect(generated.steps.steps[0]).toMatchObject({ action: 'check', locator: "getByTestId('select-all')", target: { role: 'checkbox', name: 'Select all' } });
+    expect(generated.steps.steps[0]).toMatchObject({
+      action: 'check',
+      locator: "getByTestId('select-all')",
+      target: { role: 'checkbox', name: 'Select all' },
+    });
 
     const { page } = dash;
     await page.goto(`${dash.url}/test-cases/${testCaseId}`);
-    await expect.poll(() => page.locator('#not-covered').getByRole('listitem').allTextContents()).toEqual([reservation]);
+    await expect
+      .poll(() => page.locator('#not-covered').getByRole('listitem').allTextContents())
+      .toEqual([reservation]);
     await expectAccessible(page);
 
     expect((await stack.call('PATCH', `/v1/test-cases/${testCaseId}`, { isEnabled: true })).status).toBe(200);
@@ -93,7 +108,14 @@ describe('a review reads the facts beside the results', () => {
     llm.reset();
     let toolReply = '';
     llm.enqueue(
-      () => ({ toolCalls: [{ name: 'create_test_case', arguments: { applicationShortId: appShortId, name: 'Delete all invoices, from the chat', goal } }] }),
+      () => ({
+        toolCalls: [
+          {
+            name: 'create_test_case',
+            arguments: { applicationShortId: appShortId, name: 'Delete all invoices, from the chat', goal },
+          },
+        ],
+      }),
       ...moves,
       (req) => {
         const tool = [...req.messages].reverse().find((m) => m.role === 'tool');
@@ -103,8 +125,12 @@ describe('a review reads the facts beside the results', () => {
     );
     const created = await stack.call('POST', '/v1/chat', { message: 'Create a test that deletes all invoices.' });
     expect(created.status).toBe(202);
-    expect((await pollChat(stack, created.body.shortId, { timeoutMs: 120_000 })).final.messages[0]).toMatchObject({ status: 'COMPLETED' });
-    expect(toolReply).toMatch(/burn-in COMPLETED with 3 recorded steps\. Not covered \(the agent could not verify, so a pass does not prove it\): the invoices stay deleted after a reload\./);
+    expect((await pollChat(stack, created.body.shortId, { timeoutMs: 120_000 })).final.messages[0]).toMatchObject({
+      status: 'COMPLETED',
+    });
+    expect(toolReply).toMatch(
+      /burn-in COMPLETED with 3 recorded steps\. Not covered \(the agent could not verify, so a pass does not prove it\): the invoices stay deleted after a reload\./,
+    );
   }, 180_000);
 
   const review = () => ({
@@ -118,8 +144,16 @@ describe('a review reads the facts beside the results', () => {
   /** A model that selects the invoice test and approves whatever happened: the code decides. */
   const approvingModel = () =>
     reviewResponder({
-      select: () => ({ existingTestCaseIds: [testCaseId], newTests: [], reasoning: 'The change touches the invoice list.' }),
-      verdict: () => ({ verdict: 'Approved', summary: 'The invoice list was exercised on the preview.', evaluationDetails: 'Deleting all invoices passed.' }),
+      select: () => ({
+        existingTestCaseIds: [testCaseId],
+        newTests: [],
+        reasoning: 'The change touches the invoice list.',
+      }),
+      verdict: () => ({
+        verdict: 'Approved',
+        summary: 'The invoice list was exercised on the preview.',
+        evaluationDetails: 'Deleting all invoices passed.',
+      }),
     });
 
   it('the checkbox keeps its name: Approved, and the review says what the test does not cover', async () => {
@@ -129,10 +163,16 @@ describe('a review reads the facts beside the results', () => {
     const outcome = await changeReviewAction(stack, review());
 
     expect(outcome.verdict).toBe('Approved');
-    expect(outcome.text).toContain(`Not covered by "Delete all invoices" (its burn-in could not verify it): ${reservation}.`);
-    expect(outcome.text).toMatch(new RegExp(`\\| Delete all invoices \\| existing \\| PASSED: not covered: ${reservation} \\|`));
+    expect(outcome.text).toContain(
+      `Not covered by "Delete all invoices" (its burn-in could not verify it): ${reservation}.`,
+    );
+    expect(outcome.text).toMatch(
+      new RegExp(`\\| Delete all invoices \\| existing \\| PASSED: not covered: ${reservation} \\|`),
+    );
     // The verdict model was told too.
-    expect(JSON.stringify(llm.requests.at(-1)!.messages)).toContain(`not covered (its burn-in could not verify): ${reservation}`);
+    expect(JSON.stringify(llm.requests.at(-1)!.messages)).toContain(
+      `not covered (its burn-in could not verify): ${reservation}`,
+    );
   }, 180_000);
 
   it('the change takes the checkbox its name: the test still passes, the replay reports a regression, and the review is Changes Requested naming it', async () => {
@@ -163,8 +203,12 @@ describe('a review reads the facts beside the results', () => {
     // The review on its conversation's page says it too.
     const { page } = dash;
     await page.goto(`${dash.url}/chats/${outcome.shortId}`);
-    const shown = page.getByRole('table', { name: 'Tests of this review' }).getByRole('row', { name: /Delete all invoices/ });
-    await expect.poll(() => shown.textContent()).toContain(`regression: ${regression.summary}; not covered: ${reservation}`);
+    const shown = page
+      .getByRole('table', { name: 'Tests of this review' })
+      .getByRole('row', { name: /Delete all invoices/ });
+    await expect
+      .poll(() => shown.textContent())
+      .toContain(`regression: ${regression.summary}; not covered: ${reservation}`);
     await expectAccessible(page);
   }, 180_000);
 });

@@ -19,14 +19,36 @@ describe('run notifications', () => {
     [fixture, smtp, hook] = await Promise.all([startFixtureApps(), startSmtpSink(), startWebhookSink()]);
     stack = await startStack({ smtpUrl: smtp.url });
     const app = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Local', url: `${fixture.url}/todo/` });
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
-    const ok = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'add milk', steps: todoSteps('milk') });
-    const broken = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'archive all', steps: brokenSteps });
+    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
+      name: 'Local',
+      url: `${fixture.url}/todo/`,
+    });
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', app.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const ok = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId,
+      name: 'add milk',
+      steps: todoSteps('milk'),
+    });
+    const broken = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId,
+      name: 'archive all',
+      steps: brokenSteps,
+    });
     const plan = await stack.call('POST', '/v1/test-plans', {
       name: 'Nightly',
       testCaseIds: [ok, broken],
-      notifications: { email: { recipients: ['qa@example.com', 'lead@example.com'], notifyOn: 'failure' }, slack: { webhookUrl: hook.url, channel: '#qa', notifyOn: 'always' } },
+      notifications: {
+        email: { recipients: ['qa@example.com', 'lead@example.com'], notifyOn: 'failure' },
+        slack: { webhookUrl: hook.url, channel: '#qa', notifyOn: 'always' },
+      },
     });
     expect(plan.status).toBe(201);
     planShortId = plan.body.shortId;
@@ -51,7 +73,10 @@ describe('run notifications', () => {
 
   it("a run's notifications override replaces the chat channel for that run only", async () => {
     const before = hook.bodies.length;
-    const started = await stack.call('POST', '/v1/run', { testPlanShortId: planShortId, notifications: [{ type: 'slack', channel: '#release', notifyOn: 'always' }] });
+    const started = await stack.call('POST', '/v1/run', {
+      testPlanShortId: planShortId,
+      notifications: [{ type: 'slack', channel: '#release', notifyOn: 'always' }],
+    });
     await finished(stack, started.body.run.shortId);
     await until(() => hook.bodies.length > before, 'the override notification');
     expect(hook.bodies.at(-1).channel).toBe('#release');

@@ -19,7 +19,8 @@ import { insertRecordedTestCase } from '../support/recorded.js';
 
 const secret = 'Zq7-SECRET-Kx4';
 const plain = 'Ada Lovelace';
-const field = 'font: 48px monospace; width: 640px; height: 90px; border: 0; padding: 0 8px; display: block; margin: 16px; color: #000; background: #fff';
+const field =
+  'font: 48px monospace; width: 640px; height: 90px; border: 0; padding: 0 8px; display: block; margin: 16px; color: #000; background: #fff';
 const page = `<!doctype html><html><body style="margin: 0; background: #fff">
   <input id="code" type="text" aria-label="Access code" style="${field}" oninput="document.getElementById('echo').textContent = this.value">
   <input id="name" type="text" aria-label="Name" style="${field}">
@@ -28,8 +29,18 @@ const page = `<!doctype html><html><body style="margin: 0; background: #fff">
 
 const steps: Step[] = [
   { action: 'navigate', value: '/', description: 'Open the form' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'Access code' })", value: '{{ACCESS_CODE}}', description: 'Type the code' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'Name' })", value: '{{DISPLAY_NAME}}', description: 'Type the name' },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'Access code' })",
+    value: '{{ACCESS_CODE}}',
+    description: 'Type the code',
+  },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'Name' })",
+    value: '{{DISPLAY_NAME}}',
+    description: 'Type the name',
+  },
   { action: 'assert_visible', locator: "getByRole('heading', { name: 'Welcome back' })", description: 'Signed in' },
 ];
 
@@ -48,7 +59,9 @@ interface Region {
 }
 
 /** Both PNGs decoded by the browser itself (a canvas), compared inside `box` (CSS pixels, inset to skip edges). */
-const compareRegion = pageFunction<(args: { a: string; b: string; box: Box }) => Promise<Region>>(`async ({ a, b, box }) => {
+const compareRegion = pageFunction<
+  (args: { a: string; b: string; box: Box }) => Promise<Region>
+>(`async ({ a, b, box }) => {
   const pixels = async (png) => {
     const img = new Image();
     img.src = 'data:image/png;base64,' + png;
@@ -77,8 +90,16 @@ describe('failure screenshots and traces show no secret typed into a field', () 
     ctx = await createApiContext('pglite');
     site = await serveOverHttp(new Hono().get('/', (c) => c.html(page)));
     deps = createActivityDeps(
-      { browser: { concurrency: 2, allowPrivateNetworks: true }, stepTimeoutMs: 1_500, notify: { appUrl: 'https://app.proctor.test' } },
-      { db: ctx.db, blobs: createFsBlobStore({ dir: blobDir, secret: 'z'.repeat(32), publicUrl: 'http://127.0.0.1:3000' }), logger: silentLogger },
+      {
+        browser: { concurrency: 2, allowPrivateNetworks: true },
+        stepTimeoutMs: 1_500,
+        notify: { appUrl: 'https://app.proctor.test' },
+      },
+      {
+        db: ctx.db,
+        blobs: createFsBlobStore({ dir: blobDir, secret: 'z'.repeat(32), publicUrl: 'http://127.0.0.1:3000' }),
+        logger: silentLogger,
+      },
     );
   });
   afterAll(async () => {
@@ -90,17 +111,44 @@ describe('failure screenshots and traces show no secret typed into a field', () 
 
   it('paints the secret field and its echo over; the plain field stays as typed', async () => {
     const configIds: string[] = [];
-    for (const body of [{ name: 'ACCESS_CODE', value: secret, isSecret: true }, { name: 'DISPLAY_NAME', value: plain }]) {
+    for (const body of [
+      { name: 'ACCESS_CODE', value: secret, isSecret: true },
+      { name: 'DISPLAY_NAME', value: plain },
+    ]) {
       const created = await ctx.call('POST', '/v1/configs', body);
       expect(created.status).toBe(201);
-      configIds.push((await ctx.db.selectFrom('configs').select('id').where('short_id', '=', created.body.shortId).executeTakeFirstOrThrow()).id);
+      configIds.push(
+        (
+          await ctx.db
+            .selectFrom('configs')
+            .select('id')
+            .where('short_id', '=', created.body.shortId)
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
     }
     const app = await ctx.call('POST', '/v1/applications', { name: 'Form' });
-    const applicationId = (await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.body.shortId).executeTakeFirstOrThrow()).id;
-    const testCaseId = await insertRecordedTestCase(ctx.db, { projectId: ctx.tenant.projectId, applicationId, name: 'Sign in with a code', steps });
+    const applicationId = (
+      await ctx.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', app.body.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const testCaseId = await insertRecordedTestCase(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      applicationId,
+      name: 'Sign in with a code',
+      steps,
+    });
     await ctx.db.updateTable('test_cases').set({ config_ids: configIds }).where('id', '=', testCaseId).execute();
 
-    const result = await createActivities(deps).executeTest({ projectId: ctx.tenant.projectId, testCaseId, artifactPrefix: 'runs/r1/t1', baseUrl: site.url });
+    const result = await createActivities(deps).executeTest({
+      projectId: ctx.tenant.projectId,
+      testCaseId,
+      artifactPrefix: 'runs/r1/t1',
+      baseUrl: site.url,
+    });
     expect(result.status).toBe('FAILED');
     expect(result.failedStepIndex).toBe(3);
     const masked = (await deps.blobs.get(result.screenshotKey!)).toString('base64');
@@ -111,9 +159,19 @@ describe('failure screenshots and traces show no secret typed into a field', () 
     expect(strFromU8(trace['trace.trace']!)).not.toContain('"screencast-frame"');
     expect(strFromU8(trace['trace.trace']!)).toContain('frame-snapshot');
     // A test that types no secret keeps its screencast.
-    const plainId = await insertRecordedTestCase(ctx.db, { projectId: ctx.tenant.projectId, applicationId, name: 'Type a name', steps: [steps[0]!, steps[2]!] });
+    const plainId = await insertRecordedTestCase(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      applicationId,
+      name: 'Type a name',
+      steps: [steps[0]!, steps[2]!],
+    });
     await ctx.db.updateTable('test_cases').set({ config_ids: configIds }).where('id', '=', plainId).execute();
-    const plainRun = await createActivities(deps).executeTest({ projectId: ctx.tenant.projectId, testCaseId: plainId, artifactPrefix: 'runs/r1/t2', baseUrl: site.url });
+    const plainRun = await createActivities(deps).executeTest({
+      projectId: ctx.tenant.projectId,
+      testCaseId: plainId,
+      artifactPrefix: 'runs/r1/t2',
+      baseUrl: site.url,
+    });
     expect(plainRun.status).toBe('PASSED');
     const plainTrace = unzipSync(await deps.blobs.get(plainRun.traceKey!));
     expect(Object.keys(plainTrace).filter((name) => name.startsWith('screencast/')).length).toBeGreaterThan(0);
@@ -135,7 +193,11 @@ describe('failure screenshots and traces show no secret typed into a field', () 
       for (const where of ['code', 'echo'] as const) {
         const r = await region(boxes[where]);
         // Masked: one solid colour (Playwright's mask, #FF00FF) where the unmasked shot has glyphs on white.
-        expect({ where, distinct: r.distinct[0], colour: r.firstColor }).toEqual({ where, distinct: 1, colour: [255, 0, 255] });
+        expect({ where, distinct: r.distinct[0], colour: r.firstColor }).toEqual({
+          where,
+          distinct: 1,
+          colour: [255, 0, 255],
+        });
         expect(r.distinct[1]).toBeGreaterThan(2);
         expect(r.differing).toBe(r.pixels);
       }

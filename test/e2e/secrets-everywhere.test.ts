@@ -22,9 +22,15 @@ import { startStack, waitForGeneration, waitForRun, type Stack } from '../suppor
 const totpGoal = 'Sign in with the password and the authenticator code';
 const totpMoves: AgentMove[] = [
   (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{AUTH_EMAIL}}', description: 'Type the email' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{AUTH_PASSWORD}}', description: 'Type the password' }),
+  (r) =>
+    tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{AUTH_PASSWORD}}', description: 'Type the password' }),
   (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Authentication code"'), value: '{{AUTH_TOTP}}', description: 'Type the current authenticator code' }),
+  (r) =>
+    tool('fill', {
+      ref: refOf(r, 'textbox "Authentication code"'),
+      value: '{{AUTH_TOTP}}',
+      description: 'Type the current authenticator code',
+    }),
   (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify the code' }),
   () => tool('assert_text', { text: 'Signed in with two-factor authentication', description: 'Signed in' }),
   () => tool('done', { summary: 'Signed in with 2FA' }),
@@ -35,7 +41,8 @@ const notesMoves: AgentMove[] = [
   () => tool('assert_text', { text: 'Notes', description: 'The notes page shows' }),
   () => tool('done', { summary: 'Notes shown' }),
 ];
-const nextWindow = () => new Promise((r) => setTimeout(r, totpAccount.periodMs - (Date.now() % totpAccount.periodMs) + 100));
+const nextWindow = () =>
+  new Promise((r) => setTimeout(r, totpAccount.periodMs - (Date.now() % totpAccount.periodMs) + 100));
 
 describe('no secret at rest or in the logs after a burn-in, replays and a run', () => {
   let fixture: FixtureApps;
@@ -62,7 +69,9 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
     // A body line of the private key: any of it in clear leaks the key.
     githubPrivateKey: '',
   };
-  const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs1', format: 'pem' })
+    .toString();
   secrets.githubPrivateKey = privateKey.split('\n')[5]!;
 
   beforeAll(async () => {
@@ -78,7 +87,11 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
     });
     blobs = recordingKeys(createS3BlobStore({ ...minio, bucket: 'proctor-secrets', region: 'us-east-1' }));
     await blobs.store.ensureReady();
-    stack = await startStack({ llm, blobs: blobs.store, logger: createLogger('debug', {}, (line) => logLines.push(line)) });
+    stack = await startStack({
+      llm,
+      blobs: blobs.store,
+      logger: createLogger('debug', {}, (line) => logLines.push(line)),
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -86,10 +99,22 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
     await Promise.all([fixture?.stop(), llm?.stop(), minio?.stop()]);
   });
 
-  async function burnIn(name: string, goal: string, moves: AgentMove[], applicationShortId: string, configShortIds: string[]) {
+  async function burnIn(
+    name: string,
+    goal: string,
+    moves: AgentMove[],
+    applicationShortId: string,
+    configShortIds: string[],
+  ) {
     router.add(goal, moves);
     llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId, configShortIds });
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name,
+      goal,
+      expectedResult: 'as scripted',
+      applicationShortId,
+      configShortIds,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const generated = await waitForGeneration(stack, created.body.testCase.id);
     expect(generated.failureReason).toBeNull();
@@ -103,8 +128,18 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
       return res.body;
     };
     // Git integrations: a GitLab token and webhook secret, a GitHub App private key and webhook secret.
-    await created('/v1/git-integrations', { provider: 'gitlab', token: secrets.gitlabToken, webhookSecret: secrets.gitlabWebhookSecret });
-    await created('/v1/git-integrations', { provider: 'github', auth: 'app', appId: 123456, privateKey, webhookSecret: secrets.githubWebhookSecret });
+    await created('/v1/git-integrations', {
+      provider: 'gitlab',
+      token: secrets.gitlabToken,
+      webhookSecret: secrets.gitlabWebhookSecret,
+    });
+    await created('/v1/git-integrations', {
+      provider: 'github',
+      auth: 'app',
+      appId: 123456,
+      privateKey,
+      webhookSecret: secrets.githubWebhookSecret,
+    });
 
     // A secret config and a TOTP seed, typed by a burn-in and two replays (the second keeps its browser state).
     const authApp = (await created('/v1/applications', { name: 'Auth app' })).shortId;
@@ -114,10 +149,21 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
       await created('/v1/configs', { name: 'AUTH_PASSWORD', value: secrets.secretConfig, isSecret: true }),
       await created('/v1/configs', { name: 'AUTH_TOTP', value: secrets.totpUri, type: 'totp' }),
     ];
-    const totpId = await burnIn('2FA sign-in', totpGoal, totpMoves, authApp, configs.map((c) => c.shortId));
+    const totpId = await burnIn(
+      '2FA sign-in',
+      totpGoal,
+      totpMoves,
+      authApp,
+      configs.map((c) => c.shortId),
+    );
     await nextWindow();
     const { projectId } = stack.tenant;
-    const replayed = await stack.activities.executeTest({ projectId, testCaseId: totpId, artifactPrefix: `runs/replay/${totpId}`, captureStateKey: `runs/replay/state/${totpId}.json` });
+    const replayed = await stack.activities.executeTest({
+      projectId,
+      testCaseId: totpId,
+      artifactPrefix: `runs/replay/${totpId}`,
+      captureStateKey: `runs/replay/state/${totpId}.json`,
+    });
     expect(replayed).toMatchObject({ status: 'PASSED', stateKey: `runs/replay/state/${totpId}.json` });
 
     // Environment credentials (basic auth, a secret bypass header), burned in, run as a plan, and failed once.
@@ -133,25 +179,60 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
     });
     const notesId = await burnIn('Preview notes', notesGoal, notesMoves, previewApp, []);
     expect((await stack.call('PATCH', `/v1/test-cases/${notesId}`, { isEnabled: true })).status).toBe(200);
-    const plan = await created('/v1/test-plans', { name: 'Preview', testCaseIds: [notesId], applications: [{ applicationShortId: previewApp, environmentShortId: env.shortId }] });
+    const plan = await created('/v1/test-plans', {
+      name: 'Preview',
+      testCaseIds: [notesId],
+      applications: [{ applicationShortId: previewApp, environmentShortId: env.shortId }],
+    });
     const started = await created('/v1/run', { testPlanShortId: plan.shortId });
     const run = await waitForRun(stack, started.run.shortId);
     expect(run.runTestCases.map((t: { result: string }) => t.result)).toEqual(['PASSED']);
     const recorded = (await stack.call('GET', `/v1/test-cases/${notesId}`)).body.steps.steps as Step[];
-    await stack.db.updateTable('test_cases').set({ steps: JSON.stringify([...recorded, { action: 'assert_text', value: 'No such note', description: 'A note that is not there' }]) }).where('id', '=', notesId).execute();
-    const failed = await stack.activities.executeTest({ projectId, testCaseId: notesId, artifactPrefix: `runs/failed/${notesId}` });
+    await stack.db
+      .updateTable('test_cases')
+      .set({
+        steps: JSON.stringify([
+          ...recorded,
+          { action: 'assert_text', value: 'No such note', description: 'A note that is not there' },
+        ]),
+      })
+      .where('id', '=', notesId)
+      .execute();
+    const failed = await stack.activities.executeTest({
+      projectId,
+      testCaseId: notesId,
+      artifactPrefix: `runs/failed/${notesId}`,
+    });
     expect(failed.status).toBe('FAILED');
     expect(failed.screenshotKey).toBe(`runs/failed/${notesId}/failure.png`);
 
     // The database: every table, as a dump would hold it.
     const dump = await dumpDatabase(stack.db);
-    expect(dump.tables).toEqual(expect.arrayContaining(['configs', 'git_integrations', 'environments', 'test_cases', 'runs', 'audit_events', 'data_keys']));
+    expect(dump.tables).toEqual(
+      expect.arrayContaining([
+        'configs',
+        'git_integrations',
+        'environments',
+        'test_cases',
+        'runs',
+        'audit_events',
+        'data_keys',
+      ]),
+    );
     expect(dump.text).toContain(totpAccount.email); // the dump reads the rows the secrets sit next to
     expect(leaksIn(dump.text, secrets)).toEqual([]);
 
     // The bucket: every object, traces and archives unpacked.
     const bucket = await readAllBlobs(blobs.store, blobs.keys);
-    expect(bucket.keys).toEqual(expect.arrayContaining([replayed.traceKey, replayed.stateKey, failed.traceKey, failed.screenshotKey, ...run.runTestCases.map(() => expect.stringContaining('trace.zip'))]));
+    expect(bucket.keys).toEqual(
+      expect.arrayContaining([
+        replayed.traceKey,
+        replayed.stateKey,
+        failed.traceKey,
+        failed.screenshotKey,
+        ...run.runTestCases.map(() => expect.stringContaining('trace.zip')),
+      ]),
+    );
     expect(bucket.texts.filter((t) => t.name.includes('trace.zip!')).length).toBeGreaterThan(10);
     expect(bucket.texts.some((t) => t.name.includes(`state/${totpId}.json`) && t.text.includes('cookies'))).toBe(true);
     // The typed values are in the traces (a plain one stays readable), so a secret left unredacted would be found.
@@ -168,8 +249,12 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
   it('finds each secret when it is there: in clear, base64 at any alignment, inside a zip or a gzip', () => {
     for (const [name, secret] of Object.entries(secrets)) {
       expect(leaksIn(`{"v":"${secret}"}`, secrets), name).toContain(name);
-      for (const pad of ['', 'x', 'xy']) expect(leaksIn(`Basic ${Buffer.from(`${pad}${secret}!`).toString('base64')}`, secrets), name).toContain(name);
-      const zip = zipSync({ 'trace.trace': strToU8(`{"value":"${secret}"}`), 'nested.zip': zipSync({ 'a.json': gzipSync(`{"v":"${secret}"}`) }) });
+      for (const pad of ['', 'x', 'xy'])
+        expect(leaksIn(`Basic ${Buffer.from(`${pad}${secret}!`).toString('base64')}`, secrets), name).toContain(name);
+      const zip = zipSync({
+        'trace.trace': strToU8(`{"value":"${secret}"}`),
+        'nested.zip': zipSync({ 'a.json': gzipSync(`{"v":"${secret}"}`) }),
+      });
       const texts = textsOf('t.zip', zip);
       expect(texts.map((t) => t.name)).toEqual(['t.zip!trace.trace', 't.zip!nested.zip!a.json!gunzip']);
       for (const t of texts) expect(leaksIn(t.text, secrets), `${name} in ${t.name}`).toContain(name);

@@ -11,7 +11,13 @@ import { waitFor } from '../support/net.js';
 import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from '../support/worker-process.js';
+import {
+  isRunning,
+  killWorker,
+  startWorkerProcess,
+  workerProcessEnv,
+  type WorkerProcess,
+} from '../support/worker-process.js';
 
 const described = 'Add the tea pot and check the cart shows two items';
 
@@ -27,9 +33,23 @@ describe('an insertion survives a killed worker', () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ worker: false });
     const app = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Local', url: `${fixture.url}/shop/login` });
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
-    testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'Login and add mug', steps: loginSteps });
+    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
+      name: 'Local',
+      url: `${fixture.url}/shop/login`,
+    });
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', app.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    testCaseId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId,
+      name: 'Login and add mug',
+      steps: loginSteps,
+    });
   }, 120_000);
   afterAll(async () => {
     for (const w of workers) if (isRunning(w)) await killWorker(w);
@@ -55,7 +75,10 @@ describe('an insertion survives a killed worker', () => {
     const first = startWorkerProcess(workerEnv());
     workers.push(first);
 
-    const asked = await stack.call('POST', `/v1/test-cases/${testCaseId}/steps/insert`, { at: loginSteps.length, description: described });
+    const asked = await stack.call('POST', `/v1/test-cases/${testCaseId}/steps/insert`, {
+      at: loginSteps.length,
+      description: described,
+    });
     expect(asked.status, JSON.stringify(asked.body)).toBe(202);
     await waitFor(
       async () => {
@@ -66,21 +89,37 @@ describe('an insertion survives a killed worker', () => {
       'the agent to record a step on the first worker and go on',
     );
     await killWorker(first);
-    expect((await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${asked.body.id}`)).body.status).toBe('RUNNING');
+    expect(
+      (await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${asked.body.id}`)).body.status,
+    ).toBe('RUNNING');
 
     workers.push(startWorkerProcess(workerEnv()));
     let ended: any;
-    await waitFor(async () => (ended = (await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${asked.body.id}`)).body).status !== 'RUNNING', 150_000, 'the insertion to end');
+    await waitFor(
+      async () =>
+        (ended = (await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${asked.body.id}`)).body)
+          .status !== 'RUNNING',
+      150_000,
+      'the insertion to end',
+    );
     expect(ended).toMatchObject({ status: 'COMPLETED', basedOnVersion: 1, version: 2, insertedSteps: 2 });
     expect(llm.requests).toHaveLength(5);
 
     const testCase = (await stack.call('GET', `/v1/test-cases/${testCaseId}`)).body;
     expect(testCase.steps.version).toBe(2);
-    expect(testCase.steps.steps.map((s: { description: string }) => s.description)).toEqual([...loginSteps.map((s) => s.description), 'Add the tea pot', 'The cart shows two items']);
+    expect(testCase.steps.steps.map((s: { description: string }) => s.description)).toEqual([
+      ...loginSteps.map((s) => s.description),
+      'Add the tea pot',
+      'The cart shows two items',
+    ]);
     const edits = (await stack.call('GET', '/v1/audit-log?kind=test_case.steps_edited')).body.events;
     expect(edits).toHaveLength(1);
 
-    const replay = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId, artifactPrefix: 'runs/insert-crash/replay' });
+    const replay = await stack.activities.executeTest({
+      projectId: stack.tenant.projectId,
+      testCaseId,
+      artifactPrefix: 'runs/insert-crash/replay',
+    });
     expect(replay.error).toBeUndefined();
     expect(replay.status).toBe('PASSED');
   }, 300_000);

@@ -20,9 +20,11 @@ import { workflowIds } from '../../workflows/shared.js';
 
 const teaGoal = 'Add the tea pot and open the cart';
 const teaMoves = [
-  (r: Parameters<typeof refOf>[0]) => tool('click', { ref: refOf(r, 'button "Add Tea pot to cart"'), description: 'Add the tea pot to the cart' }),
+  (r: Parameters<typeof refOf>[0]) =>
+    tool('click', { ref: refOf(r, 'button "Add Tea pot to cart"'), description: 'Add the tea pot to the cart' }),
   (r: Parameters<typeof refOf>[0]) => tool('click', { ref: refOf(r, 'link "Cart (2)"'), description: 'Open the cart' }),
-  (r: Parameters<typeof refOf>[0]) => tool('assert_visible', { ref: refOf(r, 'heading "Cart"'), description: 'The cart page is shown' }),
+  (r: Parameters<typeof refOf>[0]) =>
+    tool('assert_visible', { ref: refOf(r, 'heading "Cart"'), description: 'The cart page is shown' }),
   () => tool('done', { summary: 'Tea pot in the cart' }),
 ];
 const described = 'Check that the cart lists one tea pot';
@@ -41,16 +43,28 @@ describe('insert a step described in words', () => {
   const burnIn = async (name: string, goal: string, moves: typeof teaMoves, extra: Record<string, unknown> = {}) => {
     router.add(goal, moves);
     llm.enqueue(...moves.map(() => router.reply));
-    const created = await api('POST', '/v1/test-cases', { name, goal, expectedResult: 'as scripted', applicationShortId: shop.appShortId, configShortIds: shop.configShortIds, ...extra });
+    const created = await api('POST', '/v1/test-cases', {
+      name,
+      goal,
+      expectedResult: 'as scripted',
+      applicationShortId: shop.appShortId,
+      configShortIds: shop.configShortIds,
+      ...extra,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const generated = await waitForGeneration(stack, created.body.testCase.id);
     expect(generated.failureReason).toBeNull();
     return generated;
   };
-  const insertion = (testCaseId: string, id: string) => api('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${id}`);
+  const insertion = (testCaseId: string, id: string) =>
+    api('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${id}`);
   const finished = async (testCaseId: string, id: string) => {
     let last: any;
-    await waitFor(async () => (last = (await insertion(testCaseId, id)).body).status !== 'RUNNING', 60_000, `insertion ${id} to finish`);
+    await waitFor(
+      async () => (last = (await insertion(testCaseId, id)).body).status !== 'RUNNING',
+      60_000,
+      `insertion ${id} to finish`,
+    );
     return last;
   };
   let shop: { appShortId: string; configShortIds: string[] };
@@ -63,7 +77,9 @@ describe('insert a step described in words', () => {
     dash = await openDashboard(stack.app, appUrl);
     await dash.signIn(stack.tenant.token);
     // The same session in a browser that runs no script: the form and the progress page must work without it.
-    noScript = await (await dash.browser.newContext({ javaScriptEnabled: false, storageState: await dash.context.storageState() })).newPage();
+    noScript = await (
+      await dash.browser.newContext({ javaScriptEnabled: false, storageState: await dash.context.storageState() })
+    ).newPage();
   }, 180_000);
 
   afterAll(async () => {
@@ -74,10 +90,16 @@ describe('insert a step described in words', () => {
 
   it('burns in a signed-in shopper and a three-step test that resumes from it', async () => {
     loginId = (await burnIn('Login and add mug', loginGoal, loginMoves)).id;
-    const tea = await burnIn('Tea pot in the cart', teaGoal, teaMoves, { resumeFromDependencyProjectTestCaseId: loginId });
+    const tea = await burnIn('Tea pot in the cart', teaGoal, teaMoves, {
+      resumeFromDependencyProjectTestCaseId: loginId,
+    });
     teaId = tea.id;
     expect(tea.steps.version).toBe(1);
-    expect(tea.steps.steps.map((s: { description: string }) => s.description)).toEqual(['Add the tea pot to the cart', 'Open the cart', 'The cart page is shown']);
+    expect(tea.steps.steps.map((s: { description: string }) => s.description)).toEqual([
+      'Add the tea pot to the cart',
+      'Open the cart',
+      'The cart page is shown',
+    ]);
   }, 120_000);
 
   it('the dashboard form, without JavaScript: the agent records the described step at 2 and the page shows the new version', async () => {
@@ -97,7 +119,9 @@ describe('insert a step described in words', () => {
     // "Insert a step here" between the editor's steps opens the form at that position.
     await noScript.getByRole('link', { name: 'Insert a step after step 2' }).click();
     await expect(noScript.getByLabel('Where').inputValue()).resolves.toBe('2');
-    expect(await noScript.getByLabel('Where').locator('option:checked').innerText()).toBe('Before step 3: The cart page is shown');
+    expect(await noScript.getByLabel('Where').locator('option:checked').innerText()).toBe(
+      'Before step 3: The cart page is shown',
+    );
     await noScript.getByLabel('The step, in words').fill(described);
     await noScript.getByRole('button', { name: 'Record and insert the step' }).click();
     await noScript.waitForURL(/\/steps\/insertions\/[0-9a-f-]{36}$/);
@@ -105,7 +129,9 @@ describe('insert a step described in words', () => {
     const insertionId = progressPath.split('/').pop()!;
     // The page reloads itself (an HTTP Refresh header) until the step is saved.
     await noScript.getByText('Saved as version 2: 1 step(s) recorded after step 2').waitFor({ timeout: 60_000 });
-    expect(await noScript.getByRole('list', { name: 'Steps of version 2' }).getByRole('listitem').allInnerTexts()).toEqual([
+    expect(
+      await noScript.getByRole('list', { name: 'Steps of version 2' }).getByRole('listitem').allInnerTexts(),
+    ).toEqual([
       'click Add the tea pot to the cart',
       'click Open the cart',
       'New: assert_text The cart lists one tea pot',
@@ -120,7 +146,15 @@ describe('insert a step described in words', () => {
     expect(llm.requests.length - requestsBefore).toBe(2);
 
     const done = (await insertion(teaId, insertionId)).body;
-    expect(done).toMatchObject({ status: 'COMPLETED', at: 2, basedOnVersion: 1, version: 2, insertedSteps: 1, failureReason: null, description: described });
+    expect(done).toMatchObject({
+      status: 'COMPLETED',
+      at: 2,
+      basedOnVersion: 1,
+      version: 2,
+      insertedSteps: 1,
+      failureReason: null,
+      description: described,
+    });
     const testCase = (await api('GET', `/v1/test-cases/${teaId}`)).body;
     expect(testCase.steps.version).toBe(2);
     // LLM work, counted as the test's burn-in usage (what the daily budget is checked against).
@@ -134,7 +168,11 @@ describe('insert a step described in words', () => {
     ]);
     // Saved through the editor's save: audited as the person's steps edit, saying what was inserted.
     const audit = (await api('GET', '/v1/audit-log?kind=test_case.steps_edited')).body.events;
-    expect(audit[0]).toMatchObject({ actor: { type: 'session' }, subject: teaId, details: { version: 2, basedOnVersion: 1, steps: 4, inserted: { at: 2, steps: 1, description: described } } });
+    expect(audit[0]).toMatchObject({
+      actor: { type: 'session' },
+      subject: teaId,
+      details: { version: 2, basedOnVersion: 1, steps: 4, inserted: { at: 2, steps: 1, description: described } },
+    });
 
     // The progress page is small and accessible (in the scripted browser too).
     await dash.page.goto(`${dash.url}${progressPath}`);
@@ -148,7 +186,11 @@ describe('insert a step described in words', () => {
     }
 
     if (process.env.RECORD_HISTORIES) {
-      const history = await (await stack.temporal.get()).workflow.getHandle(workflowIds.insertStep(insertionId)).fetchHistory();
+      const history = await (
+        await stack.temporal.get()
+      ).workflow
+        .getHandle(workflowIds.insertStep(insertionId))
+        .fetchHistory();
       writeFileSync('test/workflows/histories/insertStep.json', historyToJSON(history));
     }
   }, 120_000);
@@ -157,16 +199,28 @@ describe('insert a step described in words', () => {
     const requestsBefore = llm.requests.length;
     const projectId = stack.tenant.projectId;
     const stateKey = 'runs/insert/state/login.json';
-    const login = await stack.activities.executeTest({ projectId, testCaseId: loginId, artifactPrefix: 'runs/insert/login', captureStateKey: stateKey });
+    const login = await stack.activities.executeTest({
+      projectId,
+      testCaseId: loginId,
+      artifactPrefix: 'runs/insert/login',
+      captureStateKey: stateKey,
+    });
     expect(login.status).toBe('PASSED');
-    const tea = await stack.activities.executeTest({ projectId, testCaseId: teaId, artifactPrefix: 'runs/insert/tea', stateKey });
+    const tea = await stack.activities.executeTest({
+      projectId,
+      testCaseId: teaId,
+      artifactPrefix: 'runs/insert/tea',
+      stateKey,
+    });
     expect(tea.error).toBeUndefined();
     expect(tea.status).toBe('PASSED');
     expect(llm.requests.length).toBe(requestsBefore);
   }, 120_000);
 
   it('the new version exports as a Playwright spec that runs green, the inserted check included', async () => {
-    const res = await stack.app.request(`/v1/test-cases/${teaId}/playwright`, { headers: { authorization: `Bearer ${stack.tenant.token}` } });
+    const res = await stack.app.request(`/v1/test-cases/${teaId}/playwright`, {
+      headers: { authorization: `Bearer ${stack.tenant.token}` },
+    });
     expect(res.status).toBe(200);
     const spec = await res.text();
     expect(spec).toContain('Tea pot — 1');
@@ -180,12 +234,17 @@ describe('insert a step described in words', () => {
     fixture.setVariant('outOfStock');
     try {
       // Step 4 adds the mug: out of stock, the cart stays empty, so step 5 (the cart shows one item) fails.
-      const asked = await api('POST', `/v1/test-cases/${loginId}/steps/insert`, { at: 5, description: 'Open the cart' });
+      const asked = await api('POST', `/v1/test-cases/${loginId}/steps/insert`, {
+        at: 5,
+        description: 'Open the cart',
+      });
       expect(asked.status, JSON.stringify(asked.body)).toBe(202);
       expect(asked.body).toMatchObject({ status: 'RUNNING', at: 5, basedOnVersion: 1, version: null });
       const ended = await finished(loginId, asked.body.id);
       expect(ended.status).toBe('FAILED');
-      expect(ended.failureReason).toMatch(/^the steps before position 6 did not replay, so nothing was recorded: step 5 \(assert_visible\)/);
+      expect(ended.failureReason).toMatch(
+        /^the steps before position 6 did not replay, so nothing was recorded: step 5 \(assert_visible\)/,
+      );
       expect(ended.version).toBeNull();
 
       const testCase = (await api('GET', `/v1/test-cases/${loginId}`)).body;
@@ -194,7 +253,9 @@ describe('insert a step described in words', () => {
       expect(llm.requests.length).toBe(requestsBefore);
 
       await noScript.goto(`${dash.url}/test-cases/${loginId}/steps/insertions/${asked.body.id}`);
-      await expect(noScript.getByRole('alert').innerText()).resolves.toMatch(/^Nothing was saved: the steps before position 6 did not replay/);
+      await expect(noScript.getByRole('alert').innerText()).resolves.toMatch(
+        /^Nothing was saved: the steps before position 6 did not replay/,
+      );
     } finally {
       fixture.setVariant('original');
     }
@@ -207,13 +268,23 @@ describe('insert a step described in words', () => {
     const asked = await api('POST', `/v1/test-cases/${teaId}/steps/insert`, { at: 1, description: impossible });
     expect(asked.status).toBe(202);
     const ended = await finished(teaId, asked.body.id);
-    expect(ended).toMatchObject({ status: 'FAILED', version: null, failureReason: 'the agent could not reach the goal: the page has no discount code field' });
+    expect(ended).toMatchObject({
+      status: 'FAILED',
+      version: null,
+      failureReason: 'the agent could not reach the goal: the page has no discount code field',
+    });
     expect((await api('GET', `/v1/test-cases/${teaId}`)).body.steps.version).toBe(2);
   }, 60_000);
 
-  it('stopped while it records (the page\'s Stop, without JavaScript): FAILED, nothing saved, a second stop refused', async () => {
+  it("stopped while it records (the page's Stop, without JavaScript): FAILED, nothing saved, a second stop refused", async () => {
     const slow = 'Wait until the tea pot is on offer';
-    router.add(slow, Array.from({ length: 10 }, () => () => tool('wait_for', { text: 'Tea pot on offer', description: 'Wait for the offer' })));
+    router.add(
+      slow,
+      Array.from(
+        { length: 10 },
+        () => () => tool('wait_for', { text: 'Tea pot on offer', description: 'Wait for the offer' }),
+      ),
+    );
     llm.enqueue(...Array.from({ length: 10 }, () => router.reply));
     const asked = await api('POST', `/v1/test-cases/${teaId}/steps/insert`, { at: 0, description: slow });
     expect(asked.status).toBe(202);
@@ -222,7 +293,10 @@ describe('insert a step described in words', () => {
     const page = `${dash.url}/test-cases/${teaId}/steps/insertions/${asked.body.id}`;
     await noScript.goto(page);
     await noScript.getByRole('button', { name: 'Stop recording' }).click();
-    await noScript.getByRole('alert').filter({ hasText: 'Nothing was saved: the insertion was cancelled: nothing was saved' }).waitFor({ timeout: 30_000 });
+    await noScript
+      .getByRole('alert')
+      .filter({ hasText: 'Nothing was saved: the insertion was cancelled: nothing was saved' })
+      .waitFor({ timeout: 30_000 });
     expect(await noScript.getByRole('button', { name: 'Stop recording' }).count()).toBe(0);
     expect((await insertion(teaId, asked.body.id)).body).toMatchObject({ status: 'FAILED', version: null });
     expect((await api('GET', `/v1/test-cases/${teaId}`)).body.steps.version).toBe(2);
@@ -233,7 +307,12 @@ describe('insert a step described in words', () => {
   it('refuses bad requests with a 4xx and a message, starting nothing', async () => {
     const other = '00000000-0000-4000-8000-000000000000';
     const cases: [string, unknown, number, RegExp][] = [
-      [teaId, { at: 5, description: 'Open the cart' }, 400, /^at: a position from 0 \(before the first step\) to 4 \(after the last\), not 5$/],
+      [
+        teaId,
+        { at: 5, description: 'Open the cart' },
+        400,
+        /^at: a position from 0 \(before the first step\) to 4 \(after the last\), not 5$/,
+      ],
       [teaId, { at: -1, description: 'Open the cart' }, 400, /at/],
       [teaId, { at: 1, description: '   ' }, 400, /^description: say in words what the step should do$/],
       [teaId, { at: 1 }, 400, /description/],
@@ -251,7 +330,9 @@ describe('insert a step described in words', () => {
     await noScript.goto(`${dash.url}/test-cases/${teaId}/steps`);
     await noScript.getByLabel('The step, in words').fill('   ');
     await noScript.getByRole('button', { name: 'Record and insert the step' }).click();
-    await expect(noScript.getByRole('alert').innerText()).resolves.toBe('Not started: description: say in words what the step should do');
+    await expect(noScript.getByRole('alert').innerText()).resolves.toBe(
+      'Not started: description: say in words what the step should do',
+    );
     expect((await api('GET', `/v1/test-cases/${teaId}`)).body.steps.version).toBe(2);
   }, 60_000);
 });

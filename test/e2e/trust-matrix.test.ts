@@ -2,7 +2,16 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPrograms } from '../../src/programs.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { cells, healerModel, matrixTable, runMatrix, serveMatrix, summary, type CellResult, type Matrix } from '../support/trust-matrix.js';
+import {
+  cells,
+  healerModel,
+  matrixTable,
+  runMatrix,
+  serveMatrix,
+  summary,
+  type CellResult,
+  type Matrix,
+} from '../support/trust-matrix.js';
 
 // The adversarial matrix of verdicts, generated (test/support/trust-matrix.ts; bench/trust prints it): no bad build may
 // pass silently, whatever the step, however its element is found, however the build broke it; every good build
@@ -16,7 +25,16 @@ describe('verdicts you can trust: the adversarial matrix', () => {
   const all = cells();
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: loadPrograms().chromium!, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: loadPrograms().chromium!,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     [llm, matrix] = await Promise.all([startScriptedLlm(), serveMatrix(all)]);
     llm.enqueue(...Array.from({ length: all.length * 2 }, () => healerModel));
     results = await runMatrix(browser, llm, all, matrix);
@@ -40,7 +58,9 @@ describe('verdicts you can trust: the adversarial matrix', () => {
   });
 
   it('never passes a bad build silently', () => {
-    const silent = results.filter((r) => r.outcome === 'SILENT PASS').map((r) => `${r.step} × ${r.locator} × ${r.mutation}: ${r.detail}`);
+    const silent = results
+      .filter((r) => r.outcome === 'SILENT PASS')
+      .map((r) => `${r.step} × ${r.locator} × ${r.mutation}: ${r.detail}`);
     expect(silent, matrixTable(results)).toEqual([]);
     expect(summary(results)['SILENT PASS']).toBe(0);
   });
@@ -48,16 +68,23 @@ describe('verdicts you can trust: the adversarial matrix', () => {
   it('fails a removed element, another name and error text in its place, whatever found it; a lost name is at least a regression', () => {
     for (const r of results) {
       if (r.mutation === 'name lost') expect(['failed', 'regression'], `${r.step} × ${r.locator}`).toContain(r.outcome);
-      else if (r.mutation !== 'swapped') expect(r.outcome, `${r.step} × ${r.locator} × ${r.mutation}: ${r.detail}`).toBe('failed');
+      else if (r.mutation !== 'swapped')
+        expect(r.outcome, `${r.step} × ${r.locator} × ${r.mutation}: ${r.detail}`).toBe('failed');
     }
     // A control that only lost its accessible name still works: it passes, and says it lost its name.
     const lost = results.find((r) => r.step === 'check' && r.locator === 'test id' && r.mutation === 'name lost')!;
-    expect(lost).toMatchObject({ outcome: 'regression', detail: 'the checkbox "Subscribe to news" lost its accessible name' });
+    expect(lost).toMatchObject({
+      outcome: 'regression',
+      detail: 'the checkbox "Subscribe to news" lost its accessible name',
+    });
   });
 
   it('gives every failure a kind that matches what the bad build did', () => {
-    for (const r of results.filter((x) => x.outcome === 'failed')) expect(r.failureKind, `${r.step} × ${r.locator} × ${r.mutation}`).toBeDefined();
-    const errorText = results.find((r) => r.step === 'assert_visible' && r.locator === 'test id' && r.mutation === 'error text')!;
+    for (const r of results.filter((x) => x.outcome === 'failed'))
+      expect(r.failureKind, `${r.step} × ${r.locator} × ${r.mutation}`).toBeDefined();
+    const errorText = results.find(
+      (r) => r.step === 'assert_visible' && r.locator === 'test id' && r.mutation === 'error text',
+    )!;
     expect(errorText.failureKind).toBe('assertion');
     // What the page showed is quoted, not just that it failed.
     expect(errorText.detail).toContain('Group with this Name already exists.');
@@ -68,14 +95,21 @@ describe('verdicts you can trust: the adversarial matrix', () => {
   it('judges elements inside an iframe as on the page: a swapped neighbour in the frame is switched back to the recorded one', () => {
     const framed = results.filter((r) => r.framed);
     expect(framed.length).toBeGreaterThanOrEqual(60);
-    const swapped = framed.find((r) => r.step === 'assert_visible' && r.locator === 'test id' && r.mutation === 'swapped')!;
+    const swapped = framed.find(
+      (r) => r.step === 'assert_visible' && r.locator === 'test id' && r.mutation === 'swapped',
+    )!;
     expect(swapped.outcome, swapped.detail).toBe('right element');
-    for (const r of framed.filter((x) => x.mutation === 'removed')) expect(r.outcome, `${r.step} × ${r.locator} in iframe`).toBe('failed');
+    for (const r of framed.filter((x) => x.mutation === 'removed'))
+      expect(r.outcome, `${r.step} × ${r.locator} in iframe`).toBe('failed');
   });
 
   it('refuses a lying heal of a message into the error beside it (a list item with no accessible name)', () => {
-    const lying = results.find((r) => r.step === 'assert_visible' && r.locator === 'heal: lying' && r.mutation === 'error text')!;
+    const lying = results.find(
+      (r) => r.step === 'assert_visible' && r.locator === 'heal: lying' && r.mutation === 'error text',
+    )!;
     expect(lying.outcome).toBe('failed');
-    expect(lying.detail).toMatch(/self-healing: refused the model's pick|not the expected "The group “QA Team” was added/);
+    expect(lying.detail).toMatch(
+      /self-healing: refused the model's pick|not the expected "The group “QA Team” was added/,
+    );
   });
 });

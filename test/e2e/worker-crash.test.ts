@@ -102,7 +102,8 @@ const killGroup = (pid: number | undefined, signal: NodeJS.Signals) => {
   }
 };
 
-const slow = (n: number): Step[] => Array.from({ length: n }, () => ({ action: 'navigate' as const, value: '/slow', description: 'A slow page (2 s)' }));
+const slow = (n: number): Step[] =>
+  Array.from({ length: n }, () => ({ action: 'navigate' as const, value: '/slow', description: 'A slow page (2 s)' }));
 
 const terminal = (status: string) => ['COMPLETED', 'ERROR', 'CANCELLED'].includes(status);
 
@@ -118,23 +119,43 @@ describe('a worker process killed mid-run', () => {
     apps = await startFixtureApps();
     stack = await startStack({ worker: false });
     const app = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    const env = await stack.call('POST', `/v1/applications/${app.shortId}/environments`, { name: 'Local', url: `${apps.url}/todo/` });
+    const env = await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
+      name: 'Local',
+      url: `${apps.url}/todo/`,
+    });
     expect(env.status).toBe(201);
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()).id;
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', app.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
     const add = async (name: string, steps: Step[], waitFor?: string[]) =>
-      (ids[name] = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps, waitFor }));
+      (ids[name] = await insertRecordedTestCase(stack.db, {
+        projectId: stack.tenant.projectId,
+        applicationId,
+        name,
+        steps,
+        waitFor,
+      }));
     await add('quick', todoSteps('milk'));
     await add('slow a', slow(4));
     await add('slow b', slow(4));
     await add('slow c', slow(3));
     await add('after slow a', todoSteps('bread'), [ids['slow a']!]);
-    const plan = await stack.call('POST', '/v1/test-plans', { name: 'Crash', isDefault: true, testCaseIds: Object.values(ids) });
+    const plan = await stack.call('POST', '/v1/test-plans', {
+      name: 'Crash',
+      isDefault: true,
+      testCaseIds: Object.values(ids),
+    });
     expect(plan.status).toBe(201);
   }, 120_000);
 
   afterAll(async () => {
     // Whatever happened, leave no worker and no Chromium behind.
-    for (const w of started) if (w.child.exitCode === null && w.child.signalCode === null) killGroup(w.child.pid, 'SIGKILL');
+    for (const w of started)
+      if (w.child.exitCode === null && w.child.signalCode === null) killGroup(w.child.pid, 'SIGKILL');
     for (const p of stillAlive(seen)) {
       try {
         process.kill(p.pid, 'SIGKILL');
@@ -167,16 +188,23 @@ describe('a worker process killed mid-run', () => {
       .select(['test_case_id', 'name', 'status', 'result', 'started_at', 'finished_at', 'error'])
       .where('run_id', '=', runId)
       .execute();
-  const runRow = () => stack.db.selectFrom('runs').select(['status', 'result', 'finished_at']).where('id', '=', runId).executeTakeFirstOrThrow();
+  const runRow = () =>
+    stack.db
+      .selectFrom('runs')
+      .select(['status', 'result', 'finished_at'])
+      .where('id', '=', runId)
+      .executeTakeFirstOrThrow();
   let runId: string;
 
   it('loses no result and records none twice: a new worker finishes the run', async () => {
     const t0 = Date.now();
-    const lap = (what: string) => process.stdout.write(`[worker-crash] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    const lap = (what: string) =>
+      process.stdout.write(`[worker-crash] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     const first = startWorker(workerEnv());
     started.push(first);
     const failIfExited = (w: WorkerProcess) => {
-      if (w.child.exitCode !== null || w.child.signalCode !== null) throw new Error(`the worker exited early (${w.child.exitCode ?? w.child.signalCode}):\n${w.output()}`);
+      if (w.child.exitCode !== null || w.child.signalCode !== null)
+        throw new Error(`the worker exited early (${w.child.exitCode ?? w.child.signalCode}):\n${w.output()}`);
     };
 
     const start = await stack.call('POST', '/v1/run', { trigger: 'CI' });
@@ -217,8 +245,16 @@ describe('a worker process killed mid-run', () => {
 
     // Chromium is in process groups of its own (Playwright launches it detached); it must go with the worker
     // anyway, since its DevTools pipe closed.
-    await waitFor(async () => stillAlive(tree).length === 0, 15_000, 'the killed worker\'s Chromium processes to exit').catch(() => {
-      throw new Error(`orphans of the killed worker:\n${stillAlive(tree).map((p) => `${p.pid} (pgrp ${p.pgrp}): ${p.cmd.slice(0, 160)}`).join('\n')}`);
+    await waitFor(
+      async () => stillAlive(tree).length === 0,
+      15_000,
+      "the killed worker's Chromium processes to exit",
+    ).catch(() => {
+      throw new Error(
+        `orphans of the killed worker:\n${stillAlive(tree)
+          .map((p) => `${p.pid} (pgrp ${p.pgrp}): ${p.cmd.slice(0, 160)}`)
+          .join('\n')}`,
+      );
     });
 
     // Nothing finishes without a worker.
@@ -257,7 +293,9 @@ describe('a worker process killed mid-run', () => {
     // The test that ended before the crash was not run again.
     expect(byName.get('quick')!.finished_at).toEqual(beforeKill.get('quick')!.finished_at);
     // The wait-for dependency held across the crash.
-    expect(byName.get('after slow a')!.started_at!.getTime()).toBeGreaterThanOrEqual(byName.get('slow a')!.finished_at!.getTime());
+    expect(byName.get('after slow a')!.started_at!.getTime()).toBeGreaterThanOrEqual(
+      byName.get('slow a')!.finished_at!.getTime(),
+    );
 
     // Temporal's view: the activity of a test that was running at the kill was retried after its heartbeat timed
     // out; the one of `quick` ran once.
@@ -272,7 +310,7 @@ describe('a worker process killed mid-run', () => {
     seen.push(...secondTree);
     second.child.kill('SIGINT');
     expect(await second.exited, second.output()).toBe(0);
-    await waitFor(async () => stillAlive(secondTree).length === 0, 15_000, 'the second worker\'s processes to exit');
+    await waitFor(async () => stillAlive(secondTree).length === 0, 15_000, "the second worker's processes to exit");
     lap('second worker stopped');
   }, 210_000);
 });

@@ -15,13 +15,26 @@ export const adminCreateExpected = 'The admin says the group QA Team was added s
 export const adminCreateMoves = (base: string): AgentMove[] => [
   () => tool('navigate', { url: `${base}/admin/auth/group/add/`, description: 'Open the add-group form' }),
   (r) => tool('fill', { ref: refOf(r, 'textbox "Name:"'), value: 'QA Team', description: 'Name the group' }),
-  (r) => tool('check', { ref: refOf(r, 'checkbox "auth | Can view group"'), checked: true, description: 'Let the group view groups' }),
+  (r) =>
+    tool('check', {
+      ref: refOf(r, 'checkbox "auth | Can view group"'),
+      checked: true,
+      description: 'Let the group view groups',
+    }),
   (r) => tool('click', { ref: refOf(r, 'button "Save"'), description: 'Save the group' }),
-  (r) => tool('assert_visible', { ref: refOfElement(r, 'listitem', 'was added successfully'), description: 'The group was added' }),
+  (r) =>
+    tool('assert_visible', {
+      ref: refOfElement(r, 'listitem', 'was added successfully'),
+      description: 'The group was added',
+    }),
   (r) => tool('click', { ref: refOf(r, 'link "QA Team"'), description: 'Open the new group' }),
   (r) => tool('click', { ref: refOf(r, 'link "Delete"'), description: 'Delete the group' }),
   (r) => tool('click', { ref: refOf(r, 'button "Yes, I’m sure"'), description: 'Confirm the deletion' }),
-  (r) => tool('assert_visible', { ref: refOfElement(r, 'listitem', 'was deleted successfully'), description: 'The group was deleted' }),
+  (r) =>
+    tool('assert_visible', {
+      ref: refOfElement(r, 'listitem', 'was deleted successfully'),
+      description: 'The group was deleted',
+    }),
   () => tool('done', { summary: 'QA Team created, then deleted' }),
 ];
 

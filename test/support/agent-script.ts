@@ -11,7 +11,11 @@ export function lastPrompt(req: ChatRequest): string {
 
 /** A ref the scripted agent looked for is not in the prompt: what a careful model would `find`, or assert as text. */
 export class MissingRefError extends Error {
-  constructor(message: string, readonly findText: string, readonly assertText?: string) {
+  constructor(
+    message: string,
+    readonly findText: string,
+    readonly assertText?: string,
+  ) {
     super(message);
   }
 }
@@ -22,8 +26,12 @@ export function refOf(req: ChatRequest, pattern: string | RegExp): string {
     .split('\n')
     .find((l) => (typeof pattern === 'string' ? l.includes(pattern) : pattern.test(l)) && /\[ref=/.test(l));
   const ref = line && /\[ref=([^\]]+)\]/.exec(line)?.[1];
-  const name = typeof pattern === 'string' ? (/"([^"]+)"/.exec(pattern)?.[1] ?? pattern) : pattern.source.replace(/[\\^$.*+?()[\]{}|]/g, ' ').trim();
-  if (!ref) throw new MissingRefError(`scripted agent: no ${String(pattern)} in the snapshot:\n${lastPrompt(req)}`, name);
+  const name =
+    typeof pattern === 'string'
+      ? (/"([^"]+)"/.exec(pattern)?.[1] ?? pattern)
+      : pattern.source.replace(/[\\^$.*+?()[\]{}|]/g, ' ').trim();
+  if (!ref)
+    throw new MissingRefError(`scripted agent: no ${String(pattern)} in the snapshot:\n${lastPrompt(req)}`, name);
   return ref;
 }
 
@@ -41,11 +49,18 @@ export function refOfElement(req: ChatRequest, role: string, text: string): stri
   };
   visit(toTree(lastPrompt(req).split('\n')));
   const ref = found[0] && /\[ref=([^\]]+)\]/.exec(found[0].line)?.[1];
-  if (!ref) throw new MissingRefError(`scripted agent: no ${role} with "${text}" in the snapshot:\n${lastPrompt(req)}`, text, text);
+  if (!ref)
+    throw new MissingRefError(
+      `scripted agent: no ${role} with "${text}" in the snapshot:\n${lastPrompt(req)}`,
+      text,
+      text,
+    );
   return ref;
 }
 
-export const tool = (name: string, args: Record<string, unknown>): ScriptedReply => ({ toolCalls: [{ name, arguments: args }] });
+export const tool = (name: string, args: Record<string, unknown>): ScriptedReply => ({
+  toolCalls: [{ name, arguments: args }],
+});
 
 export type AgentMove = (req: ChatRequest) => ScriptedReply;
 

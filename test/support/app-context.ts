@@ -69,11 +69,19 @@ export interface ApiContext {
   /** Another organization's project: its ids must be invisible to `tenant`. */
   other: Tenant;
   /** JSON request as `tenant` (or with the given token); returns status, body and headers. */
-  call(method: string, path: string, body?: unknown, token?: string | null): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string | null,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
-export async function createApiContext(kind: DatabaseKind, opts: { temporalAddress?: string; logger?: Logger; appUrl?: string } = {}): Promise<ApiContext> {
+export async function createApiContext(
+  kind: DatabaseKind,
+  opts: { temporalAddress?: string; logger?: Logger; appUrl?: string } = {},
+): Promise<ApiContext> {
   const db = await freshDatabase(kind);
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
   const publicUrl = 'http://127.0.0.1:3000';
@@ -84,7 +92,12 @@ export async function createApiContext(kind: DatabaseKind, opts: { temporalAddre
   });
   const deps: AppDeps = {
     db,
-    config: { appUrl: opts.appUrl ?? 'https://app.proctor.test', publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+    config: {
+      appUrl: opts.appUrl ?? 'https://app.proctor.test',
+      publicUrl,
+      PROCTOR_URL_TTL_SECONDS: 900,
+      PROCTOR_RUN_CONCURRENCY: 100,
+    },
     temporal,
     blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
     logger: opts.logger ?? silentLogger,

@@ -30,7 +30,11 @@ export function leaksIn(text: string, secrets: Record<string, string>): string[]
 
 /** Every row of every table of the database, as text: what `pg_dump` would hold. */
 export async function dumpDatabase(db: DB): Promise<{ tables: string[]; text: string }> {
-  const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(db);
+  const tables = await sql<{
+    name: string;
+  }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(
+    db,
+  );
   const parts: string[] = [];
   for (const { name } of tables.rows) {
     const rows = await sql<{ row: string }>`select t::text as row from ${sql.table(name)} t`.execute(db);
@@ -60,7 +64,10 @@ export function recordingKeys(store: BlobStore): { store: BlobStore; keys: Set<s
 }
 
 /** Every object in the store under the top folders of `seen`, read back and unpacked. */
-export async function readAllBlobs(store: BlobStore, seen: Iterable<string>): Promise<{ keys: string[]; texts: { name: string; text: string }[] }> {
+export async function readAllBlobs(
+  store: BlobStore,
+  seen: Iterable<string>,
+): Promise<{ keys: string[]; texts: { name: string; text: string }[] }> {
   const folders = new Set([...seen].map((k) => `${k.split('/')[0]}/`));
   const keys: string[] = [];
   for (const folder of folders) for await (const blob of store.list(folder)) keys.push(blob.key);

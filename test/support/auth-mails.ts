@@ -12,7 +12,8 @@ export interface AuthMail {
   link?: string;
 }
 
-const footer = 'Acme Inc., 500 Market Street, Suite 400, San Francisco, CA 94105\n© 2024 Acme Inc. All rights reserved.';
+const footer =
+  'Acme Inc., 500 Market Street, Suite 400, San Francisco, CA 94105\n© 2024 Acme Inc. All rights reserved.';
 
 export const authMails: AuthMail[] = [
   {
@@ -36,7 +37,7 @@ export const authMails: AuthMail[] = [
   {
     name: 'Devise: reset password instructions',
     text: '',
-    html: "<p>Hello jane@example.com!</p>\n<p>Someone has requested a link to change your password. You can do this through the link below.</p>\n<p><a href=\"http://localhost:3000/users/password/edit?reset_password_token=Yt6bQ2rNc8vLp4ZkX1sW\">Change my password</a></p>\n<p>If you didn't request this, please ignore this email.</p>\n<p>Your password won't change until you access the link above and create a new one.</p>",
+    html: '<p>Hello jane@example.com!</p>\n<p>Someone has requested a link to change your password. You can do this through the link below.</p>\n<p><a href="http://localhost:3000/users/password/edit?reset_password_token=Yt6bQ2rNc8vLp4ZkX1sW">Change my password</a></p>\n<p>If you didn\'t request this, please ignore this email.</p>\n<p>Your password won\'t change until you access the link above and create a new one.</p>',
     link: 'http://localhost:3000/users/password/edit?reset_password_token=Yt6bQ2rNc8vLp4ZkX1sW',
   },
   {

@@ -34,7 +34,11 @@ export interface DashboardBrowser {
   close(): Promise<void>;
 }
 
-async function isolatedContext(browser: Browser, blocked: string[], storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<BrowserContext> {
+async function isolatedContext(
+  browser: Browser,
+  blocked: string[],
+  storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+): Promise<BrowserContext> {
   const context = await browser.newContext({ storageState });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
@@ -50,7 +54,10 @@ async function isolatedContext(browser: Browser, blocked: string[], storageState
  * is refused twice over: name resolution maps every host but loopback to nothing (service workers included),
  * and the context's route handler aborts and records the rest.
  */
-export async function openDashboard(app: { fetch: (request: Request) => Response | Promise<Response> }, url: string): Promise<DashboardBrowser> {
+export async function openDashboard(
+  app: { fetch: (request: Request) => Response | Promise<Response> },
+  url: string,
+): Promise<DashboardBrowser> {
   const port = Number(new URL(url).port);
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(s as Server));
@@ -93,7 +100,11 @@ export async function openDashboard(app: { fetch: (request: Request) => Response
         const consoleErrors: string[] = [];
         probe.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
         probe.on('requestfinished', (request) => {
-          responses.push(request.sizes().then((s) => ({ type: request.resourceType(), bytes: s.responseBodySize + s.responseHeadersSize })));
+          responses.push(
+            request
+              .sizes()
+              .then((s) => ({ type: request.resourceType(), bytes: s.responseBodySize + s.responseHeadersSize })),
+          );
         });
         await probe.goto(`${url}${path}`, { waitUntil: 'load' });
         await probe.waitForLoadState('networkidle');

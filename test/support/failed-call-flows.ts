@@ -15,15 +15,24 @@ export interface FailedCallFlow {
 }
 
 /** The re-recording's first prompt carries why the agent records again. */
-const toldItFailedAt = (step: number, move: AgentMove): AgentMove => (r) => {
-  if (!lastPrompt(r).includes(`replayed in a fresh browser and failed at step ${step}:`)) throw new Error(`scripted agent: not told the replay failed at step ${step}:\n${lastPrompt(r)}`);
-  return move(r);
-};
+const toldItFailedAt =
+  (step: number, move: AgentMove): AgentMove =>
+  (r) => {
+    if (!lastPrompt(r).includes(`replayed in a fresh browser and failed at step ${step}:`))
+      throw new Error(`scripted agent: not told the replay failed at step ${step}:\n${lastPrompt(r)}`);
+    return move(r);
+  };
 
 const feed = (r: Parameters<AgentMove>[0]) => refOf(r, 'region "Activity feed"');
 /** The scroll that fails (the feed has 60 entries) but leaves all 60 loaded, then a click on one it loaded. */
 const shortScrollThenClick: AgentMove[] = [
-  (r) => tool('scroll', { ref: feed(r), direction: 'down', untilText: 'Entry 99', description: 'Scroll the feed to Entry 99' }),
+  (r) =>
+    tool('scroll', {
+      ref: feed(r),
+      direction: 'down',
+      untilText: 'Entry 99',
+      description: 'Scroll the feed to Entry 99',
+    }),
   // The feed's long run of entries is folded in the snapshot: find shows Entry 55.
   () => tool('find', { text: 'Entry 55' }),
   (r) => tool('click', { ref: refOf(r, 'button "Entry 55"'), description: 'Open Entry 55' }),
@@ -40,7 +49,14 @@ export const failedCallFlows: FailedCallFlow[] = [
     moves: [
       ...shortScrollThenClick,
       // Recorded: click Entry 55, which a fresh page has not loaded. Told so, the agent scrolls to it first.
-      toldItFailedAt(1, (r) => tool('scroll', { ref: feed(r), direction: 'down', untilText: 'Entry 55', description: 'Scroll the feed to Entry 55' })),
+      toldItFailedAt(1, (r) =>
+        tool('scroll', {
+          ref: feed(r),
+          direction: 'down',
+          untilText: 'Entry 55',
+          description: 'Scroll the feed to Entry 55',
+        }),
+      ),
       () => tool('find', { text: 'Entry 55' }),
       (r) => tool('click', { ref: refOf(r, 'button "Entry 55"'), description: 'Open Entry 55' }),
       () => tool('assert_text', { text: 'Opened Entry 55', description: 'Entry 55 is open' }),
@@ -54,7 +70,11 @@ export const failedCallFlows: FailedCallFlow[] = [
     goal: 'Open Entry 55 of the feed, the same mistake each time',
     expectedResult: 'Entry 55 is opened',
     // The agent repeats its mistake on each re-recording: the steps never replay, and the burn-in says so.
-    moves: [...shortScrollThenClick, ...shortScrollThenClick.map((m, i) => (i === 0 ? toldItFailedAt(1, m) : m)), ...shortScrollThenClick.map((m, i) => (i === 0 ? toldItFailedAt(1, m) : m))],
+    moves: [
+      ...shortScrollThenClick,
+      ...shortScrollThenClick.map((m, i) => (i === 0 ? toldItFailedAt(1, m) : m)),
+      ...shortScrollThenClick.map((m, i) => (i === 0 ? toldItFailedAt(1, m) : m)),
+    ],
     outcome: { status: 'FAILED', reason: /^the recorded steps do not replay: step 1 \(click\)/ },
   },
   {
@@ -84,7 +104,9 @@ export const failedCallFlows: FailedCallFlow[] = [
       () => tool('assert_text', { text: 'Archive report.pdf: done', description: 'Archived' }),
       () => tool('done', { summary: 'Archived' }),
       // Recorded: click Archive, hidden on a fresh page. Told so, the agent opens the menu from the keyboard.
-      toldItFailedAt(1, (r) => tool('press', { ref: refOf(r, 'button "Actions"'), key: 'ArrowDown', description: 'Open the Actions menu' })),
+      toldItFailedAt(1, (r) =>
+        tool('press', { ref: refOf(r, 'button "Actions"'), key: 'ArrowDown', description: 'Open the Actions menu' }),
+      ),
       (r) => tool('click', { ref: refOf(r, 'menuitem "Archive"'), description: 'Archive' }),
       () => tool('assert_text', { text: 'Archive report.pdf: done', description: 'Archived' }),
       () => tool('done', { summary: 'Archived' }),
@@ -97,7 +119,13 @@ export const failedCallFlows: FailedCallFlow[] = [
     goal: 'Select row 250 in the list box',
     expectedResult: 'Row 250 is selected',
     moves: [
-      (r) => tool('scroll', { ref: refOf(r, 'listbox "Rows"'), direction: 'down', untilText: 'Row 250', description: 'Scroll the list to Row 250' }),
+      (r) =>
+        tool('scroll', {
+          ref: refOf(r, 'listbox "Rows"'),
+          direction: 'down',
+          untilText: 'Row 250',
+          description: 'Scroll the list to Row 250',
+        }),
       () => tool('find', { text: 'Row 250' }),
       (r) => tool('click', { ref: refOf(r, /option "Row 250"/), description: 'Select Row 250' }),
       () => tool('assert_text', { text: 'Selected row 250', description: 'Row 250 is selected' }),

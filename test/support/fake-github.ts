@@ -24,9 +24,25 @@
 // pulls.listFiles, issues.listComments, issues.createComment, issues.updateComment, pulls.createReview,
 // pulls.listReviews, repos.createCommitStatus, repos.listCommitStatusesForRef,
 // reactions.createForIssueComment, reactions.createForIssue.
-import { createHmac, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
+import {
+  createHmac,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  randomUUID,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { paginate, startFakeHttpServer, type FakeHttpServer, type FakeReply, type FakeRequest, type FakeRoute, type RecordedRequest } from './fake-http.js';
+import {
+  paginate,
+  startFakeHttpServer,
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  type FakeRoute,
+  type RecordedRequest,
+} from './fake-http.js';
 
 export interface FakePullFile {
   filename: string;
@@ -136,7 +152,10 @@ export interface WebhookDelivery {
 }
 
 /** A webhook delivery as GitHub sends it: the body is signed byte for byte. */
-export async function deliverGitHubWebhook(url: string, delivery: WebhookDelivery): Promise<{ status: number; body: string; deliveryId: string }> {
+export async function deliverGitHubWebhook(
+  url: string,
+  delivery: WebhookDelivery,
+): Promise<{ status: number; body: string; deliveryId: string }> {
   const body = JSON.stringify(delivery.payload);
   const deliveryId = delivery.deliveryId ?? randomUUID();
   const res = await fetch(url, {
@@ -177,7 +196,10 @@ function base64UrlJson(part: string): Record<string, unknown> | undefined {
 export async function startFakeGitHub(): Promise<FakeGitHub> {
   const apps = new Map<number, App>();
   const installations = new Map<number, { appId: number; repositories: Set<string> }>();
-  const tokens = new Map<string, { repositories: Set<string>; login: string; expiresAt?: number; installationId?: number }>();
+  const tokens = new Map<
+    string,
+    { repositories: Set<string>; login: string; expiresAt?: number; installationId?: number }
+  >();
   const exchanges = new Map<number, number>();
   const pulls = new Map<string, FakePullRequest>();
   const comments: FakeComment[] = [];
@@ -209,7 +231,12 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 
   const bodyOf = (req: FakeRequest) => (req.body ?? {}) as Record<string, unknown>;
 
-  const route = (name: string, method: string, pattern: string, handle: (req: FakeRequest, auth: Auth) => FakeReply): FakeRoute<Auth> => ({
+  const route = (
+    name: string,
+    method: string,
+    pattern: string,
+    handle: (req: FakeRequest, auth: Auth) => FakeReply,
+  ): FakeRoute<Auth> => ({
     name,
     method,
     pattern,
@@ -224,7 +251,12 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const token = `ghs_${randomBytes(18).toString('hex')}`;
       const expiresAt = Date.now() + tokenTtlMs;
       const app = apps.get(auth.appId)!;
-      tokens.set(token, { repositories: installation.repositories, login: `${app.slug}[bot]`, expiresAt, installationId });
+      tokens.set(token, {
+        repositories: installation.repositories,
+        login: `${app.slug}[bot]`,
+        expiresAt,
+        installationId,
+      });
       exchanges.set(installationId, (exchanges.get(installationId) ?? 0) + 1);
       return {
         status: 201,
@@ -240,7 +272,10 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       if (auth.kind !== 'app') return fail(401, 'A JSON web token could not be decoded');
       for (const [id, installation] of installations) {
         if (installation.appId === auth.appId && installation.repositories.has(repoOf(req).toLowerCase())) {
-          return { status: 200, body: { id, app_id: auth.appId, account: { login: req.params.owner }, target_type: 'Organization' } };
+          return {
+            status: 200,
+            body: { id, app_id: auth.appId, account: { login: req.params.owner }, target_type: 'Organization' },
+          };
         }
       }
       return fail(404, 'Not Found');
@@ -287,7 +322,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     route('issues.listForRepo', 'GET', '/repos/:owner/:repo/issues', (req, auth) => {
       const denied = canSee(auth, req);
       if (denied) return denied;
-      const list = filed.filter((i) => i.repository.toLowerCase() === repoOf(req).toLowerCase()).map(({ repository: _, ...i }) => ({ ...i, state: 'open' }));
+      const list = filed
+        .filter((i) => i.repository.toLowerCase() === repoOf(req).toLowerCase())
+        .map(({ repository: _, ...i }) => ({ ...i, state: 'open' }));
       const { slice, headers } = paginate(list, req, `/repos/${repoOf(req)}/issues`, 30);
       return { status: 200, body: slice, headers };
     }),
@@ -297,7 +334,13 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const { title, body } = bodyOf(req);
       if (typeof title !== 'string' || title === '') return fail(422, 'Validation Failed: title is missing');
       const number = filed.filter((i) => i.repository.toLowerCase() === repoOf(req).toLowerCase()).length + 1;
-      const issue = { repository: repoOf(req), number, title, body: typeof body === 'string' ? body : '', html_url: `${webBase}/${repoOf(req)}/issues/${number}` };
+      const issue = {
+        repository: repoOf(req),
+        number,
+        title,
+        body: typeof body === 'string' ? body : '',
+        html_url: `${webBase}/${repoOf(req)}/issues/${number}`,
+      };
       filed.push(issue);
       const { repository: _, ...json } = issue;
       return { status: 201, body: { ...json, state: 'open' } };
@@ -305,7 +348,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     route('issues.listComments', 'GET', '/repos/:owner/:repo/issues/:number/comments', (req, auth) => {
       const denied = canSee(auth, req);
       if (denied) return denied;
-      const list = comments.filter((c) => c.repository.toLowerCase() === repoOf(req).toLowerCase() && c.issueNumber === Number(req.params.number));
+      const list = comments.filter(
+        (c) => c.repository.toLowerCase() === repoOf(req).toLowerCase() && c.issueNumber === Number(req.params.number),
+      );
       const { slice, headers } = paginate(list, req, `/repos/${repoOf(req)}/issues/${req.params.number}/comments`, 30);
       return { status: 200, body: slice.map((c) => commentJson(c, req)), headers };
     }),
@@ -328,12 +373,15 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     route('issues.updateComment', 'PATCH', '/repos/:owner/:repo/issues/comments/:id', (req, auth) => {
       const denied = canSee(auth, req);
       if (denied) return denied;
-      const comment = comments.find((c) => c.id === Number(req.params.id) && c.repository.toLowerCase() === repoOf(req).toLowerCase());
+      const comment = comments.find(
+        (c) => c.id === Number(req.params.id) && c.repository.toLowerCase() === repoOf(req).toLowerCase(),
+      );
       if (!comment) return fail(404, 'Not Found');
       const body = bodyOf(req).body;
       if (typeof body !== 'string' || body === '') return fail(422, 'Validation Failed: body is missing');
       // GitHub lets an integration edit only what it posted.
-      if (comment.author !== (auth as Extract<Auth, { kind: 'token' }>).login) return fail(403, 'Resource not accessible by integration');
+      if (comment.author !== (auth as Extract<Auth, { kind: 'token' }>).login)
+        return fail(403, 'Resource not accessible by integration');
       comment.body = body;
       comment.updatedCount += 1;
       return { status: 200, body: commentJson(comment, req) };
@@ -342,12 +390,16 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const pull = canSee(auth, req) ?? findPull(req);
       if ('status' in pull) return pull;
       const { event, body, commit_id: commitId } = bodyOf(req);
-      if (event !== 'APPROVE' && event !== 'REQUEST_CHANGES' && event !== 'COMMENT') return fail(422, 'Validation Failed: event');
-      if (event !== 'APPROVE' && (typeof body !== 'string' || body === '')) return fail(422, `Unprocessable Entity: body is required for ${event}`);
+      if (event !== 'APPROVE' && event !== 'REQUEST_CHANGES' && event !== 'COMMENT')
+        return fail(422, 'Validation Failed: event');
+      if (event !== 'APPROVE' && (typeof body !== 'string' || body === ''))
+        return fail(422, `Unprocessable Entity: body is required for ${event}`);
       if (commitId !== undefined && typeof commitId !== 'string') return fail(422, 'Validation Failed: commit_id');
       const reviewer = (auth as Extract<Auth, { kind: 'token' }>).login;
-      if (reviewer === pull.author && event === 'APPROVE') return fail(422, 'Unprocessable Entity: ["Can not approve your own pull request"]');
-      if (reviewer === pull.author && event === 'REQUEST_CHANGES') return fail(422, 'Unprocessable Entity: ["Can not request changes on your own pull request"]');
+      if (reviewer === pull.author && event === 'APPROVE')
+        return fail(422, 'Unprocessable Entity: ["Can not approve your own pull request"]');
+      if (reviewer === pull.author && event === 'REQUEST_CHANGES')
+        return fail(422, 'Unprocessable Entity: ["Can not request changes on your own pull request"]');
       const review: FakeReview = {
         id: nextId++,
         repository: repoOf(req),
@@ -375,14 +427,19 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const pull = canSee(auth, req) ?? findPull(req);
       if ('status' in pull) return pull;
       const list = reviews.filter((r) => pullKey(r.repository, r.pullNumber) === pullKey(repoOf(req), pull.number));
-      return { status: 200, body: list.map((r) => ({ id: r.id, body: r.body, commit_id: r.commitId, user: { login: r.author } })) };
+      return {
+        status: 200,
+        body: list.map((r) => ({ id: r.id, body: r.body, commit_id: r.commitId, user: { login: r.author } })),
+      };
     }),
     route('repos.createCommitStatus', 'POST', '/repos/:owner/:repo/statuses/:sha', (req, auth) => {
       const denied = canSee(auth, req);
       if (denied) return denied;
       const { state, description, target_url: targetUrl, context } = bodyOf(req);
-      if (state !== 'pending' && state !== 'success' && state !== 'failure' && state !== 'error') return fail(422, 'Validation Failed: state');
-      if (typeof description === 'string' && description.length > 140) return fail(422, 'Validation Failed: description is too long (maximum is 140 characters)');
+      if (state !== 'pending' && state !== 'success' && state !== 'failure' && state !== 'error')
+        return fail(422, 'Validation Failed: state');
+      if (typeof description === 'string' && description.length > 140)
+        return fail(422, 'Validation Failed: description is too long (maximum is 140 characters)');
       const status: FakeStatus = {
         id: nextId++,
         repository: repoOf(req),
@@ -393,21 +450,47 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         context: typeof context === 'string' ? context : 'default',
       };
       statuses.push(status);
-      return { status: 201, body: { id: status.id, state, description: status.description, target_url: status.targetUrl, context: status.context } };
+      return {
+        status: 201,
+        body: {
+          id: status.id,
+          state,
+          description: status.description,
+          target_url: status.targetUrl,
+          context: status.context,
+        },
+      };
     }),
     route('repos.listCommitStatusesForRef', 'GET', '/repos/:owner/:repo/commits/:ref/statuses', (req, auth) => {
       const denied = canSee(auth, req);
       if (denied) return denied;
-      const list = statuses.filter((s) => s.repository.toLowerCase() === repoOf(req).toLowerCase() && s.sha === req.params.ref).reverse();
-      return { status: 200, body: list.map((s) => ({ id: s.id, state: s.state, description: s.description, target_url: s.targetUrl, context: s.context })) };
+      const list = statuses
+        .filter((s) => s.repository.toLowerCase() === repoOf(req).toLowerCase() && s.sha === req.params.ref)
+        .reverse();
+      return {
+        status: 200,
+        body: list.map((s) => ({
+          id: s.id,
+          state: s.state,
+          description: s.description,
+          target_url: s.targetUrl,
+          context: s.context,
+        })),
+      };
     }),
-    route('reactions.createForIssueComment', 'POST', '/repos/:owner/:repo/issues/comments/:id/reactions', (req, auth) => {
-      const denied = canSee(auth, req);
-      if (denied) return denied;
-      const id = Number(req.params.id);
-      if (!comments.some((c) => c.id === id && c.repository.toLowerCase() === repoOf(req).toLowerCase())) return fail(404, 'Not Found');
-      return react(req, auth, 'comment', id);
-    }),
+    route(
+      'reactions.createForIssueComment',
+      'POST',
+      '/repos/:owner/:repo/issues/comments/:id/reactions',
+      (req, auth) => {
+        const denied = canSee(auth, req);
+        if (denied) return denied;
+        const id = Number(req.params.id);
+        if (!comments.some((c) => c.id === id && c.repository.toLowerCase() === repoOf(req).toLowerCase()))
+          return fail(404, 'Not Found');
+        return react(req, auth, 'comment', id);
+      },
+    ),
     route('reactions.createForIssue', 'POST', '/repos/:owner/:repo/issues/:number/reactions', (req, auth) => {
       const pull = canSee(auth, req) ?? findPull(req);
       if ('status' in pull) return pull;
@@ -421,7 +504,14 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     if (typeof content !== 'string' || !allowed.includes(content)) return fail(422, 'Validation Failed: content');
     const author = (auth as Extract<Auth, { kind: 'token' }>).login;
     const repository = repoOf(req);
-    const existing = reactions.find((r) => r.repository.toLowerCase() === repository.toLowerCase() && r.subject === subject && r.id === id && r.content === content && r.author === author);
+    const existing = reactions.find(
+      (r) =>
+        r.repository.toLowerCase() === repository.toLowerCase() &&
+        r.subject === subject &&
+        r.id === id &&
+        r.content === content &&
+        r.author === author,
+    );
     // GitHub answers 200 with the existing reaction when the same user reacts the same way twice.
     if (!existing) reactions.push({ repository, subject, id, content, author });
     return { status: existing ? 200 : 201, body: { id: nextId++, content, user: { login: author } } };
@@ -450,13 +540,26 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     if (header?.alg !== 'RS256' || !claims) return refuse;
     const app = apps.get(Number(claims.iss));
     if (!app) return fail(401, `Integration not found: ${String(claims.iss)}`);
-    const signed = verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), app.publicKey, Buffer.from(parts[2]!, 'base64url'));
+    const signed = verify(
+      'RSA-SHA256',
+      Buffer.from(`${parts[0]}.${parts[1]}`),
+      app.publicKey,
+      Buffer.from(parts[2]!, 'base64url'),
+    );
     if (!signed) return refuse;
     const now = Math.floor(Date.now() / 1000);
     const { iat, exp } = claims;
     if (typeof iat !== 'number' || typeof exp !== 'number') return refuse;
-    if (exp <= now) return fail(401, "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires");
-    if (exp - iat > 660 || iat > now + 60) return fail(401, "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
+    if (exp <= now)
+      return fail(
+        401,
+        "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires",
+      );
+    if (exp - iat > 660 || iat > now + 60)
+      return fail(
+        401,
+        "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued",
+      );
     return { kind: 'app', appId: app.appId };
   }
 
@@ -514,10 +617,14 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       return full;
     },
     pullRequest: (repository, number) => pulls.get(pullKey(repository, number)),
-    issues: (repository) => filed.filter((i) => i.repository.toLowerCase() === repository.toLowerCase()).map(({ repository: _, ...i }) => i),
-    comments: (repository, issueNumber) => comments.filter((c) => c.repository.toLowerCase() === repository.toLowerCase() && c.issueNumber === issueNumber),
-    reviews: (repository, pullNumber) => reviews.filter((r) => pullKey(r.repository, r.pullNumber) === pullKey(repository, pullNumber)),
-    statuses: (repository, sha) => statuses.filter((s) => s.repository.toLowerCase() === repository.toLowerCase() && s.sha === sha),
+    issues: (repository) =>
+      filed.filter((i) => i.repository.toLowerCase() === repository.toLowerCase()).map(({ repository: _, ...i }) => i),
+    comments: (repository, issueNumber) =>
+      comments.filter((c) => c.repository.toLowerCase() === repository.toLowerCase() && c.issueNumber === issueNumber),
+    reviews: (repository, pullNumber) =>
+      reviews.filter((r) => pullKey(r.repository, r.pullNumber) === pullKey(repository, pullNumber)),
+    statuses: (repository, sha) =>
+      statuses.filter((s) => s.repository.toLowerCase() === repository.toLowerCase() && s.sha === sha),
     reactions: (repository) => reactions.filter((r) => r.repository.toLowerCase() === repository.toLowerCase()),
     tokenExchanges: (installationId) => exchanges.get(installationId) ?? 0,
     deliverWebhook: deliverGitHubWebhook,

@@ -22,7 +22,15 @@
 // hooks.list, hooks.create, hooks.edit.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { paginate, startFakeHttpServer, type FakeHttpServer, type FakeReply, type FakeRequest, type FakeRoute, type RecordedRequest } from './fake-http.js';
+import {
+  paginate,
+  startFakeHttpServer,
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  type FakeRoute,
+  type RecordedRequest,
+} from './fake-http.js';
 
 export interface FakeMrFile {
   newPath: string;
@@ -106,7 +114,10 @@ export interface FakeGitLab {
    * `X-Gitlab-Event-UUID` and `Idempotency-Key` (a new UUID unless `uuid` repeats one). One answer per hook
    * (status 0 when the hook's URL did not answer).
    */
-  deliverWebhook(project: string, delivery: { event: HookEvent; payload: unknown; uuid?: string; token?: string }): Promise<Array<{ hookId: number; status: number; body: string; uuid: string }>>;
+  deliverWebhook(
+    project: string,
+    delivery: { event: HookEvent; payload: unknown; uuid?: string; token?: string },
+  ): Promise<Array<{ hookId: number; status: number; body: string; uuid: string }>>;
   close(): Promise<void>;
 }
 
@@ -157,7 +168,9 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
   const webBase = 'https://gitlab.example';
 
   const projectByRef = (ref: string): Project | undefined =>
-    /^\d+$/.test(ref) ? projects.get(Number(ref)) : [...projects.values()].find((p) => p.path.toLowerCase() === ref.toLowerCase());
+    /^\d+$/.test(ref)
+      ? projects.get(Number(ref))
+      : [...projects.values()].find((p) => p.path.toLowerCase() === ref.toLowerCase());
 
   /** The project the request addresses, if the token may see it; else GitLab's 404. */
   const project = (req: FakeRequest, auth: Auth): Project | FakeReply => {
@@ -201,11 +214,29 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     web_url: `${webBase}/${p.path}/-/merge_requests/${mr.iid}`,
   });
 
-  const noteJson = (n: FakeNote) => ({ id: n.id, body: n.body, author: { username: n.author }, noteable_type: 'MergeRequest', noteable_iid: n.mrIid, system: false });
+  const noteJson = (n: FakeNote) => ({
+    id: n.id,
+    body: n.body,
+    author: { username: n.author },
+    noteable_type: 'MergeRequest',
+    noteable_iid: n.mrIid,
+    system: false,
+  });
 
-  const hookJson = (h: FakeHook) => ({ id: h.id, url: h.url, project_id: h.projectId, enable_ssl_verification: h.enableSslVerification, ...h.events });
+  const hookJson = (h: FakeHook) => ({
+    id: h.id,
+    url: h.url,
+    project_id: h.projectId,
+    enable_ssl_verification: h.enableSslVerification,
+    ...h.events,
+  });
 
-  const route = (name: string, method: string, pattern: string, handle: (req: FakeRequest, auth: Auth) => FakeReply): FakeRoute<Auth> => ({
+  const route = (
+    name: string,
+    method: string,
+    pattern: string,
+    handle: (req: FakeRequest, auth: Auth) => FakeReply,
+  ): FakeRoute<Auth> => ({
     name,
     method,
     pattern,
@@ -222,18 +253,30 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     route('mergeRequests.diffs', 'GET', `${mrPath}/diffs`, (req, auth) => {
       const found = findMr(req, auth);
       if ('status' in found) return found;
-      const { slice, headers } = paginate(found.mr.files.map(diffJson), req, `/projects/${found.p.id}/merge_requests/${found.mr.iid}/diffs`, 20);
+      const { slice, headers } = paginate(
+        found.mr.files.map(diffJson),
+        req,
+        `/projects/${found.p.id}/merge_requests/${found.mr.iid}/diffs`,
+        20,
+      );
       return { status: 200, body: slice, headers };
     }),
     route('mergeRequests.changes', 'GET', `${mrPath}/changes`, (req, auth) => {
       const found = findMr(req, auth);
-      return 'status' in found ? found : { status: 200, body: { ...mrJson(found.p, found.mr), changes: found.mr.files.map(diffJson) } };
+      return 'status' in found
+        ? found
+        : { status: 200, body: { ...mrJson(found.p, found.mr), changes: found.mr.files.map(diffJson) } };
     }),
     route('notes.list', 'GET', `${mrPath}/notes`, (req, auth) => {
       const found = findMr(req, auth);
       if ('status' in found) return found;
       const list = notes.filter((n) => n.projectId === found.p.id && n.mrIid === found.mr.iid);
-      const { slice, headers } = paginate(list.map(noteJson), req, `/projects/${found.p.id}/merge_requests/${found.mr.iid}/notes`, 20);
+      const { slice, headers } = paginate(
+        list.map(noteJson),
+        req,
+        `/projects/${found.p.id}/merge_requests/${found.mr.iid}/notes`,
+        20,
+      );
       return { status: 200, body: slice, headers };
     }),
     route('notes.create', 'POST', `${mrPath}/notes`, (req, auth) => {
@@ -241,14 +284,23 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       if ('status' in found) return found;
       const body = bodyOf(req).body;
       if (typeof body !== 'string' || body === '') return fail(400, '400 Bad request - body is missing');
-      const note: FakeNote = { id: nextId++, projectId: found.p.id, mrIid: found.mr.iid, body, author: auth.user, updatedCount: 0 };
+      const note: FakeNote = {
+        id: nextId++,
+        projectId: found.p.id,
+        mrIid: found.mr.iid,
+        body,
+        author: auth.user,
+        updatedCount: 0,
+      };
       notes.push(note);
       return { status: 201, body: noteJson(note) };
     }),
     route('notes.edit', 'PUT', `${mrPath}/notes/:noteId`, (req, auth) => {
       const found = findMr(req, auth);
       if ('status' in found) return found;
-      const note = notes.find((n) => n.id === Number(req.params.noteId) && n.projectId === found.p.id && n.mrIid === found.mr.iid);
+      const note = notes.find(
+        (n) => n.id === Number(req.params.noteId) && n.projectId === found.p.id && n.mrIid === found.mr.iid,
+      );
       if (!note) return fail(404, '404 Not found');
       if (note.author !== auth.user) return fail(403, '403 Forbidden');
       const body = bodyOf(req).body;
@@ -270,7 +322,13 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       const { title, description } = bodyOf(req);
       if (typeof title !== 'string' || title === '') return fail(400, '400 Bad request - title is missing');
       const iid = filed.filter((i) => i.projectId === p.id).length + 1;
-      const issue = { projectId: p.id, iid, title, description: typeof description === 'string' ? description : '', web_url: `${webBase}/${p.path}/-/issues/${iid}` };
+      const issue = {
+        projectId: p.id,
+        iid,
+        title,
+        description: typeof description === 'string' ? description : '',
+        web_url: `${webBase}/${p.path}/-/issues/${iid}`,
+      };
       filed.push(issue);
       const { projectId: _, ...json } = issue;
       return { status: 201, body: json };
@@ -279,11 +337,16 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       const p = project(req, auth);
       if ('status' in p) return p;
       const { state, name, context, target_url: targetUrl, description } = bodyOf(req);
-      if (typeof state !== 'string' || !['pending', 'running', 'success', 'failed', 'canceled', 'skipped'].includes(state)) {
+      if (
+        typeof state !== 'string' ||
+        !['pending', 'running', 'success', 'failed', 'canceled', 'skipped'].includes(state)
+      ) {
         return fail(400, '400 Bad request - state does not have a valid value');
       }
       const statusName = typeof name === 'string' ? name : typeof context === 'string' ? context : 'default';
-      const previous = statuses.filter((s) => s.projectId === p.id && s.sha === req.params.sha && s.name === statusName).at(-1);
+      const previous = statuses
+        .filter((s) => s.projectId === p.id && s.sha === req.params.sha && s.name === statusName)
+        .at(-1);
       // GitLab's status is a state machine: posting the state it already has is refused.
       if (previous?.state === state) return fail(400, `Cannot transition status via :${state} from :${state}`);
       const status: FakeGitLabStatus = {
@@ -295,13 +358,32 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
         targetUrl: typeof targetUrl === 'string' ? targetUrl : null,
       };
       statuses.push(status);
-      return { status: 201, body: { id: nextId++, sha: status.sha, status: state, name: status.name, target_url: status.targetUrl, description: status.description } };
+      return {
+        status: 201,
+        body: {
+          id: nextId++,
+          sha: status.sha,
+          status: state,
+          name: status.name,
+          target_url: status.targetUrl,
+          description: status.description,
+        },
+      };
     }),
     route('statuses.list', 'GET', '/projects/:project/repository/commits/:sha/statuses', (req, auth) => {
       const p = project(req, auth);
       if ('status' in p) return p;
       const list = statuses.filter((s) => s.projectId === p.id && s.sha === req.params.sha);
-      return { status: 200, body: list.map((s) => ({ sha: s.sha, status: s.state, name: s.name, target_url: s.targetUrl, description: s.description })) };
+      return {
+        status: 200,
+        body: list.map((s) => ({
+          sha: s.sha,
+          status: s.state,
+          name: s.name,
+          target_url: s.targetUrl,
+          description: s.description,
+        })),
+      };
     }),
     route('awardEmoji.mergeRequest', 'POST', `${mrPath}/award_emoji`, (req, auth) => {
       const found = findMr(req, auth);
@@ -311,7 +393,8 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       const found = findMr(req, auth);
       if ('status' in found) return found;
       const noteId = Number(req.params.noteId);
-      if (!notes.some((n) => n.id === noteId && n.projectId === found.p.id && n.mrIid === found.mr.iid)) return fail(404, '404 Not found');
+      if (!notes.some((n) => n.id === noteId && n.projectId === found.p.id && n.mrIid === found.mr.iid))
+        return fail(404, '404 Not found');
       return award(req, auth, found.p.id, found.mr.iid, noteId);
     }),
     route('hooks.list', 'GET', '/projects/:project/hooks', (req, auth) => {
@@ -325,7 +408,8 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       const p = project(req, auth);
       if ('status' in p) return p;
       const body = bodyOf(req);
-      if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url)) return fail(400, '400 Bad request - url is invalid');
+      if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url))
+        return fail(400, '400 Bad request - url is invalid');
       const hook: FakeHook = {
         id: nextId++,
         projectId: p.id,
@@ -343,7 +427,8 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       const hook = hooks.find((h) => h.id === Number(req.params.hookId) && h.projectId === p.id);
       if (!hook) return fail(404, '404 Not found');
       const body = bodyOf(req);
-      if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url)) return fail(400, '400 Bad request - url is invalid');
+      if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url))
+        return fail(400, '400 Bad request - url is invalid');
       hook.url = body.url;
       if (typeof body.token === 'string') hook.token = body.token;
       hook.events = hookEvents(body, hook.events);
@@ -356,7 +441,14 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     const events: Record<string, boolean> = {};
     for (const field of hookEventFields) {
       const value = body[field];
-      events[field] = typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : (previous[field] ?? false);
+      events[field] =
+        typeof value === 'boolean'
+          ? value
+          : value === 'true'
+            ? true
+            : value === 'false'
+              ? false
+              : (previous[field] ?? false);
     }
     return events;
   }
@@ -365,11 +457,23 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     const name = bodyOf(req).name;
     if (typeof name !== 'string' || name === '') return fail(400, '400 Bad request - name is missing');
     // GitLab refuses the same emoji twice from one user.
-    if (awards.some((a) => a.projectId === projectId && a.mrIid === mrIid && a.noteId === noteId && a.name === name && a.author === auth.user)) {
+    if (
+      awards.some(
+        (a) =>
+          a.projectId === projectId &&
+          a.mrIid === mrIid &&
+          a.noteId === noteId &&
+          a.name === name &&
+          a.author === auth.user,
+      )
+    ) {
       return fail(404, '404 Award Emoji Name has already been taken');
     }
     awards.push({ projectId, mrIid, noteId, name, author: auth.user });
-    return { status: 201, body: { id: nextId++, name, user: { username: auth.user }, awardable_type: noteId ? 'Note' : 'MergeRequest' } };
+    return {
+      status: 201,
+      body: { id: nextId++, name, user: { username: auth.user }, awardable_type: noteId ? 'Note' : 'MergeRequest' },
+    };
   }
 
   function authenticate(_route: FakeRoute<Auth>, req: FakeRequest): Auth | FakeReply {

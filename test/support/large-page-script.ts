@@ -13,11 +13,13 @@ export function largePageMoves(fixtureUrl: string, path = '/large/bottom'): Agen
     () => tool('navigate', { url: `${fixtureUrl}${path}`, description: 'Open the catalogue' }),
     (r) => {
       // The snapshot shows the first items only: the 1,200th is in the collapsed part.
-      if (lastPrompt(r).includes('"Buy item 1200"')) throw new Error('scripted agent: item 1200 was expected to be collapsed');
+      if (lastPrompt(r).includes('"Buy item 1200"'))
+        throw new Error('scripted agent: item 1200 was expected to be collapsed');
       return tool('find', { text: 'Buy item 1200' });
     },
     (r) => tool('click', { ref: refOf(r, 'button "Buy item 1200"'), description: 'Buy item 1200' }),
-    (r) => tool('assert_visible', { ref: refOf(r, /status .*Bought item 1200$/), description: 'The purchase is confirmed' }),
+    (r) =>
+      tool('assert_visible', { ref: refOf(r, /status .*Bought item 1200$/), description: 'The purchase is confirmed' }),
     () => tool('done', { summary: 'Item 1200 bought' }),
   ];
 }

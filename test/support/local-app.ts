@@ -41,16 +41,23 @@ socket.onmessage = (e) => { document.getElementById('ws').textContent = 'ws: ' +
       }, 150);
       res.on('close', () => clearInterval(timer));
     } else if (path === '/big') {
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(bigBody.length) }).end(bigBody);
+      res
+        .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(bigBody.length) })
+        .end(bigBody);
     } else if (path === '/echo' && req.method === 'POST') {
-      res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/octet-stream', 'x-seen-host': req.headers.host ?? '' });
+      res.writeHead(200, {
+        'content-type': req.headers['content-type'] ?? 'application/octet-stream',
+        'x-seen-host': req.headers.host ?? '',
+      });
       req.pipe(res);
     } else {
       res.writeHead(404).end('not found');
     }
   });
   const wss = new WebSocketServer({ server, path: '/ws' });
-  wss.on('connection', (ws) => ws.on('message', (data, isBinary) => ws.send(isBinary ? data : `echo ${data.toString()}`)));
+  wss.on('connection', (ws) =>
+    ws.on('message', (data, isBinary) => ws.send(isBinary ? data : `echo ${data.toString()}`)),
+  );
   const port = await listenOnFreePort(server);
   return {
     port,
@@ -62,4 +69,3 @@ socket.onmessage = (e) => { document.getElementById('ws').textContent = 'ws: ' +
     },
   };
 }
-

@@ -21,11 +21,18 @@ export async function startMailStack(): Promise<MailStack> {
   fixture.codes.setSmtpUrl(`smtp://127.0.0.1:${stack.inbox!.port}`);
   const addApplication = async (name: string, path: string): Promise<string> => {
     const shortId = (await stack.call('POST', '/v1/applications', { name })).body.shortId as string;
-    await stack.call('POST', `/v1/applications/${shortId}/environments`, { name: 'Local', url: `${fixture.url}${path}` });
+    await stack.call('POST', `/v1/applications/${shortId}/environments`, {
+      name: 'Local',
+      url: `${fixture.url}${path}`,
+    });
     return shortId;
   };
   const apps = {} as MailStack['apps'];
-  for (const [name, path] of [['signup', '/mail/signup'], ['magic', '/mail/magic']] as const) apps[name] = await addApplication(name, path);
+  for (const [name, path] of [
+    ['signup', '/mail/signup'],
+    ['magic', '/mail/magic'],
+  ] as const)
+    apps[name] = await addApplication(name, path);
   return {
     fixture,
     llm,

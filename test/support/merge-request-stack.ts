@@ -26,7 +26,13 @@ export interface Providers {
   };
 }
 
-const codeChange = { filename: 'src/cart/badge.ts', status: 'modified' as const, additions: 1, deletions: 1, patch: '@@ -1 +1 @@\n-export const max = 9;\n+export const max = 99;' };
+const codeChange = {
+  filename: 'src/cart/badge.ts',
+  status: 'modified' as const,
+  additions: 1,
+  deletions: 1,
+  patch: '@@ -1 +1 @@\n-export const max = 9;\n+export const max = 99;',
+};
 
 export async function connectGitProviders(api: Caller, gh: FakeGitHub, gl: FakeGitLab): Promise<Providers> {
   const suffix = randomBytes(3).toString('hex');
@@ -43,7 +49,14 @@ export async function connectGitProviders(api: Caller, gh: FakeGitHub, gl: FakeG
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  await must('POST', '/v1/git-integrations', { provider: 'github', auth: 'app', appId: String(app.appId), privateKey: app.privateKey, webhookSecret: secret, baseUrl: gh.url });
+  await must('POST', '/v1/git-integrations', {
+    provider: 'github',
+    auth: 'app',
+    appId: String(app.appId),
+    privateKey: app.privateKey,
+    webhookSecret: secret,
+    baseUrl: gh.url,
+  });
   await must('POST', '/v1/git-integrations', { provider: 'gitlab', token: `glpat-${suffix}`, baseUrl: gl.url });
   const appShortId = (await must('POST', '/v1/applications', { name: 'Shop' })).shortId as string;
   const settings = { environmentMapping: { preview: appShortId }, commentOnOpen: true };
@@ -55,12 +68,26 @@ export async function connectGitProviders(api: Caller, gh: FakeGitHub, gl: FakeG
     github: {
       repo: githubRepo,
       secret,
-      openPullRequest: (n, sha, draft = false) => void gh.addPullRequest(githubRepo, { number: n, title: 'Cart badge', body: 'Shows up to 99 items', headSha: sha, headRef: 'feature/cart', draft, files: [codeChange] }),
+      openPullRequest: (n, sha, draft = false) =>
+        void gh.addPullRequest(githubRepo, {
+          number: n,
+          title: 'Cart badge',
+          body: 'Shows up to 99 items',
+          headSha: sha,
+          headRef: 'feature/cart',
+          draft,
+          files: [codeChange],
+        }),
       pullRequestEvent(action, n, sha, draft = false) {
         const payload = githubExample('pull_request', (e) => e.action === action);
         payload.number = n;
         payload.repository.full_name = githubRepo;
-        Object.assign(payload.pull_request, { number: n, draft, title: 'Cart badge', html_url: `https://github.com/${githubRepo}/pull/${n}` });
+        Object.assign(payload.pull_request, {
+          number: n,
+          draft,
+          title: 'Cart badge',
+          html_url: `https://github.com/${githubRepo}/pull/${n}`,
+        });
         Object.assign(payload.pull_request.head, { sha, ref: 'feature/cart' });
         return payload;
       },

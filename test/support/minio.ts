@@ -20,10 +20,20 @@ export async function startMinio(binary: string): Promise<MinioServer> {
   const secretKey = randomBytes(16).toString('hex');
   const endpoint = `http://127.0.0.1:${port}`;
 
-  const child = spawn(binary, ['server', dir, '--quiet', '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`], {
-    env: { ...process.env, MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    binary,
+    ['server', dir, '--quiet', '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`],
+    {
+      env: {
+        ...process.env,
+        MINIO_ROOT_USER: accessKey,
+        MINIO_ROOT_PASSWORD: secretKey,
+        MINIO_BROWSER: 'off',
+        MINIO_UPDATE: 'off',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   // If the test process dies without calling stop(), the server must not outlive it.
@@ -43,15 +53,19 @@ export async function startMinio(binary: string): Promise<MinioServer> {
   };
 
   try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`minio exited with code ${child.exitCode}: ${stderr}`);
-      try {
-        const res = await fetch(`${endpoint}/minio/health/live`);
-        return res.status === 200;
-      } catch {
-        return false;
-      }
-    }, 30_000, 'minio to become live');
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`minio exited with code ${child.exitCode}: ${stderr}`);
+        try {
+          const res = await fetch(`${endpoint}/minio/health/live`);
+          return res.status === 200;
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      'minio to become live',
+    );
   } catch (err) {
     await stop();
     throw err;

@@ -36,27 +36,51 @@ const pool = createBrowserPool({ concurrency: 1, networkGuard: createNetworkGuar
 
 try {
   // A state with sessionStorage makes the pool seed it with an init script; capturing it reads it back in the page.
-  const state = { cookies: [], origins: [{ origin, localStorage: [], sessionStorage: [{ name: 'draft', value: 'kept' }] }], url: `${origin}/` };
+  const state = {
+    cookies: [],
+    origins: [{ origin, localStorage: [], sessionStorage: [{ name: 'draft', value: 'kept' }] }],
+    url: `${origin}/`,
+  };
   const inPage = await pool.withContext({ state, projectId: 'probe' }, async ({ context, page }) => {
     await page.goto(`${origin}/`);
     const excerpt = await pageExcerpt(page, { PASSWORD: 'ada@example.com' });
     // Recording reads an element's own aria snapshot, which drops the page's refs: observe again before each.
-    const refs = async (pattern: RegExp) => (await observe(page)).snapshot.split('\n').filter((l) => pattern.test(l)).map((l) => /\[ref=([^\]]+)\]/.exec(l)?.[1] ?? 'missing');
+    const refs = async (pattern: RegExp) =>
+      (await observe(page)).snapshot
+        .split('\n')
+        .filter((l) => pattern.test(l))
+        .map((l) => /\[ref=([^\]]+)\]/.exec(l)?.[1] ?? 'missing');
     const checkbox = await locatorForRef(page, (await refs(/checkbox "Select all"/))[0] ?? 'missing');
     // Two buttons of one name: recording pins the index of the second one in the page.
     const secondDelete = await locatorForRef(page, (await refs(/button "Delete"/))[1] ?? 'missing');
     const captured = await captureBrowserState(context, page);
-    return { excerpt, checkbox, secondDelete, sessionStorage: captured.origins.find((o) => o.origin === origin)?.sessionStorage ?? [] };
+    return {
+      excerpt,
+      checkbox,
+      secondDelete,
+      sessionStorage: captured.origins.find((o) => o.origin === origin)?.sessionStorage ?? [],
+    };
   });
   // Replay: a text the page does not show fails with an excerpt of what it shows; a moved test id is compared in the page.
   const replay = (path: string, steps: Step[]) =>
     pool.withContext({ projectId: 'probe' }, async ({ page }) => {
-      const { status, error, evidence, changes } = await replaySteps(page, steps, { startUrl: `${origin}${path}`, baseUrl: origin, values: new RunValues(), timeoutMs: 3_000, probeMs: 1_000 });
+      const { status, error, evidence, changes } = await replaySteps(page, steps, {
+        startUrl: `${origin}${path}`,
+        baseUrl: origin,
+        values: new RunValues(),
+        timeoutMs: 3_000,
+        probeMs: 1_000,
+      });
       return { status, error, evidence, changes };
     });
   const mismatch = await replay('/', [{ action: 'assert_text', value: 'Welcome back, Ada', description: 'Signed in' }]);
-  const movedTestId = await replay('/moved', [{ action: 'click', locator: "getByTestId('save')", target: { role: 'button', name: 'Save' }, description: 'Save' }]);
-  const explored = await explorePage({ url: `${origin}/` }, { browsers: pool, pageBudget: 2, timeoutMs: 30_000, projectId: 'probe' });
+  const movedTestId = await replay('/moved', [
+    { action: 'click', locator: "getByTestId('save')", target: { role: 'button', name: 'Save' }, description: 'Save' },
+  ]);
+  const explored = await explorePage(
+    { url: `${origin}/` },
+    { browsers: pool, pageBudget: 2, timeoutMs: 30_000, projectId: 'probe' },
+  );
   process.stdout.write(`${JSON.stringify({ ...inPage, mismatch, movedTestId, explored })}\n`);
 } finally {
   await pool.close();

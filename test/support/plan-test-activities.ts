@@ -35,7 +35,12 @@ export async function planTestActivities(client: Client, runShortId: string): Pr
     }
     const started = e.activityTaskStartedEventAttributes;
     const ofStarted = started && byEvent.get(String(started.scheduledEventId));
-    if (ofStarted) ofStarted[0]!.started.push({ identity: started.identity ?? '', attempt: started.attempt ?? 0, ...(started.lastFailure?.message && { lastFailure: started.lastFailure.message }) });
+    if (ofStarted)
+      ofStarted[0]!.started.push({
+        identity: started.identity ?? '',
+        attempt: started.attempt ?? 0,
+        ...(started.lastFailure?.message && { lastFailure: started.lastFailure.message }),
+      });
     const completed = e.activityTaskCompletedEventAttributes;
     const ofCompleted = completed && byEvent.get(String(completed.scheduledEventId));
     if (ofCompleted) for (const t of ofCompleted) t.completed++;
@@ -44,18 +49,32 @@ export async function planTestActivities(client: Client, runShortId: string): Pr
 }
 
 /** Tests whose activity (their batch's) is pending now: `started` once a worker took the attempt, and which worker that was. */
-export async function pendingPlanTests(client: Client, runShortId: string): Promise<{ testCaseId: string; started: boolean; worker: string }[]> {
+export async function pendingPlanTests(
+  client: Client,
+  runShortId: string,
+): Promise<{ testCaseId: string; started: boolean; worker: string }[]> {
   const handle = client.workflow.getHandle(`run:${runShortId}`);
   const [description, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
   const byActivityId = new Map<string, string[]>();
   for (const e of history.events ?? []) {
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled?.activityType?.name === 'runPlanTests' && scheduled.activityId) {
-      byActivityId.set(scheduled.activityId, (JSON.parse(text(scheduled.input?.payloads?.[0]?.data)) as { tests: TestExecutionInput[] }).tests.map((t) => t.testCaseId));
+      byActivityId.set(
+        scheduled.activityId,
+        (JSON.parse(text(scheduled.input?.payloads?.[0]?.data)) as { tests: TestExecutionInput[] }).tests.map(
+          (t) => t.testCaseId,
+        ),
+      );
     }
   }
-  return (description.raw.pendingActivities ?? [])
-    .filter((a) => a.activityType?.name === 'runPlanTests' && a.activityId && byActivityId.has(a.activityId))
-    // 2 = PENDING_ACTIVITY_STATE_STARTED: a worker took the attempt (it is not only scheduled).
-    .flatMap((a) => byActivityId.get(a.activityId!)!.map((testCaseId) => ({ testCaseId, started: a.state === 2, worker: a.lastWorkerIdentity ?? '' })));
+  return (
+    (description.raw.pendingActivities ?? [])
+      .filter((a) => a.activityType?.name === 'runPlanTests' && a.activityId && byActivityId.has(a.activityId))
+      // 2 = PENDING_ACTIVITY_STATE_STARTED: a worker took the attempt (it is not only scheduled).
+      .flatMap((a) =>
+        byActivityId
+          .get(a.activityId!)!
+          .map((testCaseId) => ({ testCaseId, started: a.state === 2, worker: a.lastWorkerIdentity ?? '' })),
+      )
+  );
 }

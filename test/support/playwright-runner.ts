@@ -5,7 +5,10 @@ import { chromiumFlags } from '../../src/browser/pool.js';
 import { loadPrograms } from '../../src/programs.js';
 
 /** Runs one exported spec with the real `@playwright/test` runner and this machine's Chromium. */
-export async function runPlaywrightSpec(spec: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+export async function runPlaywrightSpec(
+  spec: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
   // Inside the project, so the spec resolves @playwright/test from its node_modules.
   mkdirSync(resolve('.proctor'), { recursive: true });
   const dir = mkdtempSync(resolve('.proctor', 'export-'));
@@ -17,7 +20,10 @@ export async function runPlaywrightSpec(spec: string, env: Record<string, string
     );
     const cli = resolve('node_modules/@playwright/test/cli.js');
     return await new Promise((done) => {
-      const child = spawn(process.execPath, [cli, 'test', '--config', join(dir, 'playwright.config.mjs')], { cwd: process.cwd(), env: { ...process.env, ...env, CI: '1' } });
+      const child = spawn(process.execPath, [cli, 'test', '--config', join(dir, 'playwright.config.mjs')], {
+        cwd: process.cwd(),
+        env: { ...process.env, ...env, CI: '1' },
+      });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -28,32 +28,60 @@ export async function startPostgres(binDir: string): Promise<PostgresCluster> {
     chownSync(dir, uid, gid);
     chmodSync(dir, 0o700);
   }
-  const run = (cmd: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
+  const run = (cmd: string, args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
 
-  const [initCmd, initArgs] = run(join(binDir, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  const [initCmd, initArgs] = run(join(binDir, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+  ]);
   const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
 
   const [cmd, args] = run(join(binDir, 'postgres'), [
-    '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300',
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=300',
   ]);
   const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => {});
-    }
-  }, 30_000, 'postgres to accept connections');
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    30_000,
+    'postgres to accept connections',
+  );
 
   return {
     url,

@@ -7,8 +7,18 @@ import { shopCredentials } from './fixture-apps.js';
 
 export const loginSteps: Step[] = [
   { action: 'navigate', value: '/shop/login', description: 'Open the shop' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'Email' })", value: shopCredentials.email, description: 'Type the email' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'Password' })", value: shopCredentials.password, description: 'Type the password' },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'Email' })",
+    value: shopCredentials.email,
+    description: 'Type the email',
+  },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'Password' })",
+    value: shopCredentials.password,
+    description: 'Type the password',
+  },
   { action: 'click', locator: "getByRole('button', { name: 'Sign in' })", description: 'Sign in' },
   { action: 'click', locator: "getByRole('button', { name: 'Add Coffee mug to cart' })", description: 'Add the mug' },
   { action: 'assert_visible', locator: "getByRole('link', { name: 'Cart (1)' })", description: 'One item in the cart' },
@@ -17,9 +27,23 @@ export const loginSteps: Step[] = [
 export const checkoutSteps: Step[] = [
   { action: 'click', locator: "getByRole('link', { name: 'Cart (1)' })", description: 'Open the cart' },
   { action: 'click', locator: "getByRole('button', { name: 'Checkout' })", description: 'Go to checkout' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'Full name' })", value: 'Ada Lovelace', description: 'Name' },
-  { action: 'fill', locator: "getByRole('textbox', { name: 'Address' })", value: '12 Analytical St', description: 'Address' },
-  { action: 'check', locator: "getByRole('checkbox', { name: 'I accept the terms' })", description: 'Accept the terms' },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'Full name' })",
+    value: 'Ada Lovelace',
+    description: 'Name',
+  },
+  {
+    action: 'fill',
+    locator: "getByRole('textbox', { name: 'Address' })",
+    value: '12 Analytical St',
+    description: 'Address',
+  },
+  {
+    action: 'check',
+    locator: "getByRole('checkbox', { name: 'I accept the terms' })",
+    description: 'Accept the terms',
+  },
   { action: 'click', locator: "getByRole('button', { name: 'Place order' })", description: 'Place the order' },
   { action: 'assert_visible', locator: "getByRole('heading', { name: 'Order confirmed' })", description: 'Confirmed' },
 ];
@@ -28,20 +52,39 @@ export const todoSteps = (text: string): Step[] => [
   { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
   { action: 'fill', locator: "getByRole('textbox', { name: 'New todo' })", value: text, description: 'Type a todo' },
   { action: 'press', locator: "getByRole('textbox', { name: 'New todo' })", value: 'Enter', description: 'Add it' },
-  { action: 'assert_visible', locator: `getByRole('checkbox', { name: '${text}' })`, description: 'The todo is listed' },
+  {
+    action: 'assert_visible',
+    locator: `getByRole('checkbox', { name: '${text}' })`,
+    description: 'The todo is listed',
+  },
 ];
 
 export const brokenSteps: Step[] = [
   { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
-  { action: 'click', locator: "getByRole('button', { name: 'Archive everything' })", description: 'A button that does not exist' },
+  {
+    action: 'click',
+    locator: "getByRole('button', { name: 'Archive everything' })",
+    description: 'A button that does not exist',
+  },
 ];
 
-export const slowSteps: Step[] = Array.from({ length: 8 }, () => ({ action: 'navigate' as const, value: '/slow', description: 'A slow page' }));
+export const slowSteps: Step[] = Array.from({ length: 8 }, () => ({
+  action: 'navigate' as const,
+  value: '/slow',
+  description: 'A slow page',
+}));
 
 /** A test case with recorded steps, enabled, as if burn-in had completed. */
 export async function insertRecordedTestCase(
   db: DB,
-  input: { projectId: string; applicationId: string; name: string; steps: Step[]; resumeFrom?: string; waitFor?: string[] },
+  input: {
+    projectId: string;
+    applicationId: string;
+    name: string;
+    steps: Step[];
+    resumeFrom?: string;
+    waitFor?: string[];
+  },
 ): Promise<string> {
   const id = randomUUID();
   await db

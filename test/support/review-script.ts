@@ -4,8 +4,10 @@ import type { Stack } from './worker-context.js';
 
 // The scripted model's side of a change review, and QA.tech's change-review action as a client.
 
-const asksFor = (req: ChatRequest, tool: string) => req.tools?.some((t) => t.type === 'function' && t.function.name === tool) ?? false;
-const promptOf = (req: ChatRequest) => req.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+const asksFor = (req: ChatRequest, tool: string) =>
+  req.tools?.some((t) => t.type === 'function' && t.function.name === tool) ?? false;
+const promptOf = (req: ChatRequest) =>
+  req.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
 
 export interface ReviewScript {
   /** The arguments of `select_tests`, given the selection prompt (the change and the catalogue). */
@@ -22,8 +24,10 @@ export interface ReviewScript {
  */
 export function reviewResponder(script: ReviewScript): ScriptedStep {
   return (req): ScriptedReply => {
-    if (asksFor(req, 'select_tests')) return { toolCalls: [{ name: 'select_tests', arguments: script.select(promptOf(req)) }] };
-    if (asksFor(req, 'write_verdict')) return { toolCalls: [{ name: 'write_verdict', arguments: script.verdict(promptOf(req)) }] };
+    if (asksFor(req, 'select_tests'))
+      return { toolCalls: [{ name: 'select_tests', arguments: script.select(promptOf(req)) }] };
+    if (asksFor(req, 'write_verdict'))
+      return { toolCalls: [{ name: 'write_verdict', arguments: script.verdict(promptOf(req)) }] };
     const last = req.messages.at(-1);
     const prompt = typeof last?.content === 'string' ? last.content : '';
     const done = prompt.split('\n').filter((l) => /^\d+\. .* ✓$/.test(l)).length;
@@ -45,9 +49,14 @@ export interface ActionOutcome {
  * What QA.tech's change-review action does: POST the review, poll `GET /v1/chat/{id}?limit=5` until the newest
  * message is an assistant message that is COMPLETED (FAILED or CANCELLED fail the action), read the verdict from its text.
  */
-export async function changeReviewAction(stack: Pick<Stack, 'call'>, body: unknown, opts: { intervalMs?: number; timeoutMs?: number } = {}): Promise<ActionOutcome> {
+export async function changeReviewAction(
+  stack: Pick<Stack, 'call'>,
+  body: unknown,
+  opts: { intervalMs?: number; timeoutMs?: number } = {},
+): Promise<ActionOutcome> {
   const created = await stack.call('POST', '/v1/chat/change-review', body);
-  if (created.status !== 202) throw new Error(`POST /v1/chat/change-review: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 202)
+    throw new Error(`POST /v1/chat/change-review: ${created.status} ${JSON.stringify(created.body)}`);
   const { shortId } = created.body as { shortId: string };
   const seen: ActionOutcome['seen'] = [];
   const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
@@ -55,11 +64,18 @@ export async function changeReviewAction(stack: Pick<Stack, 'call'>, body: unkno
     const res = await stack.call('GET', `/v1/chat/${shortId}?limit=5`);
     const newest = res.body.messages?.[0];
     if (newest) seen.push({ status: newest.status, isStreaming: newest.isStreaming, text: newest.text });
-    if (newest?.role === 'assistant' && ['FAILED', 'CANCELLED'].includes(newest.status)) throw new Error(`the review ended ${newest.status}: ${newest.text}`);
+    if (newest?.role === 'assistant' && ['FAILED', 'CANCELLED'].includes(newest.status))
+      throw new Error(`the review ended ${newest.status}: ${newest.text}`);
     if (newest?.role === 'assistant' && newest.status === 'COMPLETED') {
-      return { shortId, verdict: /\*\*Verdict: (Approved|Changes Requested|Comment)\*\*/.exec(newest.text)?.[1], text: newest.text, seen };
+      return {
+        shortId,
+        verdict: /\*\*Verdict: (Approved|Changes Requested|Comment)\*\*/.exec(newest.text)?.[1],
+        text: newest.text,
+        seen,
+      };
     }
-    if (Date.now() > deadline) throw new Error(`review ${shortId} did not finish; last answer: ${JSON.stringify(res.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`review ${shortId} did not finish; last answer: ${JSON.stringify(res.body)}`);
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
   }
 }

@@ -1,14 +1,17 @@
 // An OpenAI-compatible chat-completions server that answers from a script, so tests run the real `openai`
 // client over real HTTP (streaming and not) without a model. Nothing in src/ knows it is talking to this.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+} from 'openai/resources/chat/completions';
 import { listenOnFreePort } from './net.js';
 
 export type ChatRequest = ChatCompletionCreateParams;
 
 export type ScriptedReply = (
-  | { content: string }
-  | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>; content?: string }
+  { content: string } | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>; content?: string }
 ) & {
   /** Streaming only: pause this long before each text fragment (a model producing tokens at a fixed rate). */
   fragmentDelayMs?: number;
@@ -57,7 +60,8 @@ export interface ScriptedLlm {
   stop(): Promise<void>;
 }
 
-export type ScriptedDialect = 'openai' | 'no-native-tools' | 'llamacpp-no-jinja' | 'text-tool-calls' | 'no-parallel-param' | 'odd-stream';
+export type ScriptedDialect =
+  'openai' | 'no-native-tools' | 'llamacpp-no-jinja' | 'text-tool-calls' | 'no-parallel-param' | 'odd-stream';
 
 export interface ScriptedUsage {
   prompt_tokens: number;
@@ -122,14 +126,21 @@ function argumentFragments(args: string, size = 8): string[] {
   return out;
 }
 
-function sendError(res: ServerResponse, status: number, error: { message: string; type: string; code?: string | null }, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  error: { message: string; type: string; code?: string | null },
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ error: { param: null, code: null, ...error } }));
 }
 
 function failureFor(status: number): { message: string; type: string; code?: string } {
-  if (status === 429) return { message: 'scripted LLM: rate limit reached', type: 'requests', code: 'rate_limit_exceeded' };
-  if (status >= 500) return { message: 'scripted LLM: the server had an error while processing your request', type: 'server_error' };
+  if (status === 429)
+    return { message: 'scripted LLM: rate limit reached', type: 'requests', code: 'rate_limit_exceeded' };
+  if (status >= 500)
+    return { message: 'scripted LLM: the server had an error while processing your request', type: 'server_error' };
   return { message: `scripted LLM: failing with status ${status}`, type: 'invalid_request_error' };
 }
 
@@ -154,11 +165,20 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   /** What a server of the dialect refuses outright, before any reply is taken from the script. */
   function refusal(request: ChatRequest): { status: number; message: string } | undefined {
     const noTools = dialect === 'no-native-tools' || dialect === 'llamacpp-no-jinja';
-    if (dialect === 'no-native-tools' && request.tools?.length) return { status: 400, message: `registry.ollama.ai/library/${request.model} does not support tools` };
-    if (dialect === 'llamacpp-no-jinja' && request.tools?.length) return { status: 500, message: 'tools param requires --jinja flag' };
-    if (noTools && JSON.stringify(request.messages).includes('"image_url"')) return { status: 400, message: `scripted LLM: model ${request.model} does not support images` };
-    if (dialect === 'no-parallel-param' && (request.parallel_tool_calls !== undefined || request.tool_choice !== undefined)) {
-      return { status: 400, message: `scripted LLM: Unrecognized request argument supplied: ${request.parallel_tool_calls !== undefined ? 'parallel_tool_calls' : 'tool_choice'}` };
+    if (dialect === 'no-native-tools' && request.tools?.length)
+      return { status: 400, message: `registry.ollama.ai/library/${request.model} does not support tools` };
+    if (dialect === 'llamacpp-no-jinja' && request.tools?.length)
+      return { status: 500, message: 'tools param requires --jinja flag' };
+    if (noTools && JSON.stringify(request.messages).includes('"image_url"'))
+      return { status: 400, message: `scripted LLM: model ${request.model} does not support images` };
+    if (
+      dialect === 'no-parallel-param' &&
+      (request.parallel_tool_calls !== undefined || request.tool_choice !== undefined)
+    ) {
+      return {
+        status: 400,
+        message: `scripted LLM: Unrecognized request argument supplied: ${request.parallel_tool_calls !== undefined ? 'parallel_tool_calls' : 'tool_choice'}`,
+      };
     }
     return undefined;
   }
@@ -167,8 +187,10 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   function inDialect(reply: ScriptedReply): ScriptedReply {
     if (!('toolCalls' in reply) || !reply.toolCalls.length) return reply;
     const written = reply.toolCalls.map((c) => JSON.stringify({ name: c.name, arguments: c.arguments }));
-    if (dialect === 'no-native-tools' || dialect === 'llamacpp-no-jinja') return { ...reply, toolCalls: [], content: `\`\`\`json\n${written[0]}\n\`\`\`` };
-    if (dialect === 'text-tool-calls') return { ...reply, toolCalls: [], content: written.map((w) => `<tool_call>\n${w}\n</tool_call>`).join('\n') };
+    if (dialect === 'no-native-tools' || dialect === 'llamacpp-no-jinja')
+      return { ...reply, toolCalls: [], content: `\`\`\`json\n${written[0]}\n\`\`\`` };
+    if (dialect === 'text-tool-calls')
+      return { ...reply, toolCalls: [], content: written.map((w) => `<tool_call>\n${w}\n</tool_call>`).join('\n') };
     return reply;
   }
 
@@ -183,12 +205,20 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       function: { name: call.name, arguments: JSON.stringify(call.arguments) },
     }));
     const finishReason = toolCalls.length ? 'tool_calls' : 'stop';
-    const promptTokens = estimateTokens(JSON.stringify(request.messages) + (request.tools ? JSON.stringify(request.tools) : ''));
+    const promptTokens = estimateTokens(
+      JSON.stringify(request.messages) + (request.tools ? JSON.stringify(request.tools) : ''),
+    );
     const completionTokens = estimateTokens((content ?? '') + (toolCalls.length ? JSON.stringify(toolCalls) : ''));
     const cachedTokens = Math.min(cache.cachedTokens(request), promptTokens);
-    const usage: ScriptedUsage | undefined = usageMode === 'none'
-      ? undefined
-      : { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cachedTokens } };
+    const usage: ScriptedUsage | undefined =
+      usageMode === 'none'
+        ? undefined
+        : {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+            prompt_tokens_details: { cached_tokens: cachedTokens },
+          };
 
     if (!request.stream) {
       const completion: ChatCompletion = {
@@ -200,7 +230,12 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+            message: {
+              role: 'assistant',
+              content,
+              refusal: null,
+              ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+            },
             logprobs: null,
             finish_reason: finishReason,
           },
@@ -228,8 +263,10 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
       };
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     };
-    const delta = (d: ChatCompletionChunk.Choice.Delta, finish: ChatCompletionChunk.Choice['finish_reason'] = null): void =>
-      send([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+    const delta = (
+      d: ChatCompletionChunk.Choice.Delta,
+      finish: ChatCompletionChunk.Choice['finish_reason'] = null,
+    ): void => send([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
 
     // The way OpenAI streams: a role chunk, text fragments, then per tool call a chunk with its id and name
     // followed by chunks of argument text, an empty delta with the finish reason, usage on its own, [DONE].
@@ -246,13 +283,21 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
         // No index anywhere; the id only on the first fragment; the name in two pieces.
         const half = Math.ceil(call.function.name.length / 2);
         const noIndex = (part: object) => part as ChatCompletionChunk.Choice.Delta.ToolCall;
-        delta({ tool_calls: [noIndex({ id: call.id, type: 'function', function: { name: call.function.name.slice(0, half) } })] });
+        delta({
+          tool_calls: [
+            noIndex({ id: call.id, type: 'function', function: { name: call.function.name.slice(0, half) } }),
+          ],
+        });
         delta({ tool_calls: [noIndex({ function: { name: call.function.name.slice(half) } })] });
-        for (const fragment of argumentFragments(call.function.arguments, 3)) delta({ tool_calls: [noIndex({ function: { arguments: fragment } })] });
+        for (const fragment of argumentFragments(call.function.arguments, 3))
+          delta({ tool_calls: [noIndex({ function: { arguments: fragment } })] });
         return;
       }
-      delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
-      for (const fragment of argumentFragments(call.function.arguments)) delta({ tool_calls: [{ index, function: { arguments: fragment } }] });
+      delta({
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+      });
+      for (const fragment of argumentFragments(call.function.arguments))
+        delta({ tool_calls: [{ index, function: { arguments: fragment } }] });
     });
     delta({}, finishReason);
     if (includeUsage && usage) {
@@ -267,10 +312,21 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     try {
       request = JSON.parse(await readBody(req)) as ChatRequest;
     } catch {
-      return sendError(res, 400, { message: 'scripted LLM: the body is not valid JSON', type: 'invalid_request_error' });
+      return sendError(res, 400, {
+        message: 'scripted LLM: the body is not valid JSON',
+        type: 'invalid_request_error',
+      });
     }
-    if (typeof request !== 'object' || request === null || typeof request.model !== 'string' || !Array.isArray(request.messages)) {
-      return sendError(res, 400, { message: 'scripted LLM: `model` and `messages` are required', type: 'invalid_request_error' });
+    if (
+      typeof request !== 'object' ||
+      request === null ||
+      typeof request.model !== 'string' ||
+      !Array.isArray(request.messages)
+    ) {
+      return sendError(res, 400, {
+        message: 'scripted LLM: `model` and `messages` are required',
+        type: 'invalid_request_error',
+      });
     }
     requests.push(request);
 
@@ -282,14 +338,26 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     // An unexpected call must fail the test at once, not after the client's retries.
     const noRetry = { 'x-should-retry': 'false' };
     const refused = refusal(request);
-    if (refused) return sendError(res, refused.status, { message: refused.message, type: refused.status === 500 ? 'server_error' : 'invalid_request_error' }, noRetry);
+    if (refused)
+      return sendError(
+        res,
+        refused.status,
+        { message: refused.message, type: refused.status === 500 ? 'server_error' : 'invalid_request_error' },
+        noRetry,
+      );
     const step = queue.shift();
-    if (step === undefined) return sendError(res, 500, { message: 'scripted LLM: no reply queued', type: 'server_error' }, noRetry);
+    if (step === undefined)
+      return sendError(res, 500, { message: 'scripted LLM: no reply queued', type: 'server_error' }, noRetry);
     let reply: ScriptedReply;
     try {
       reply = typeof step === 'function' ? step(request) : step;
     } catch (err) {
-      return sendError(res, 500, { message: `scripted LLM: the reply function threw: ${String(err)}`, type: 'server_error' }, noRetry);
+      return sendError(
+        res,
+        500,
+        { message: `scripted LLM: the reply function threw: ${String(err)}`, type: 'server_error' },
+        noRetry,
+      );
     }
     await answer(request, inDialect(reply), res);
   }
@@ -297,17 +365,30 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       await readBody(req);
-      return sendError(res, 401, { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' });
+      return sendError(res, 401, {
+        message: 'Incorrect API key provided.',
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      });
     }
     const path = new URL(req.url ?? '/', 'http://scripted.invalid').pathname;
     if (req.method === 'POST' && path === '/v1/chat/completions') return chatCompletion(req, res);
     if (req.method === 'GET' && path === '/v1/models') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: modelId, object: 'model', created: 0, owned_by: 'proctor-tests', ...modelInfo }] }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: [{ id: modelId, object: 'model', created: 0, owned_by: 'proctor-tests', ...modelInfo }],
+        }),
+      );
       return;
     }
     await readBody(req);
-    sendError(res, 404, { message: `scripted LLM: unknown route ${req.method} ${path}`, type: 'invalid_request_error', code: 'unknown_url' });
+    sendError(res, 404, {
+      message: `scripted LLM: unknown route ${req.method} ${path}`,
+      type: 'invalid_request_error',
+      code: 'unknown_url',
+    });
   }
 
   const server = createServer((req, res) => {

@@ -18,7 +18,9 @@ export interface SignedInDashboard {
  * Registers the suite's beforeAll/afterAll; the fields are set once beforeAll ran. `beforeSignIn` runs with the
  * stack up and nobody signed in yet (to add the rows the suite starts from, say).
  */
-export function useSignedInDashboard(opts: { beforeSignIn?: (rig: SignedInDashboard) => void | Promise<void> } = {}): SignedInDashboard {
+export function useSignedInDashboard(
+  opts: { beforeSignIn?: (rig: SignedInDashboard) => void | Promise<void> } = {},
+): SignedInDashboard {
   const rig = { answers: [] } as unknown as SignedInDashboard;
   beforeAll(async () => {
     const appUrl = await reserveAppUrl();

@@ -3,7 +3,11 @@ import { SMTPServer } from 'smtp-server';
 import { listenOnFreePort } from './net.js';
 
 /** A real SMTP server on loopback that keeps every message it receives. */
-export async function startSmtpSink(): Promise<{ url: string; messages: { to: string[]; raw: string }[]; stop(): Promise<void> }> {
+export async function startSmtpSink(): Promise<{
+  url: string;
+  messages: { to: string[]; raw: string }[];
+  stop(): Promise<void>;
+}> {
   const messages: { to: string[]; raw: string }[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -13,13 +17,20 @@ export async function startSmtpSink(): Promise<{ url: string; messages: { to: st
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        messages.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
   });
   const port = await listenOnFreePort(server.server);
-  return { url: `smtp://127.0.0.1:${port}`, messages, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A real HTTP server that records the JSON bodies posted to it (a chat-tool incoming webhook). */

@@ -18,7 +18,16 @@ import { listenOnFreePort } from './net.js';
 import type { ChatRequest, ScriptedLlm, ScriptedReply } from './scripted-llm.js';
 
 export const stepKinds = ['click', 'fill', 'check', 'select', 'assert_visible', 'assert_text', 'wait_for'] as const;
-export const locatorKinds = ['role+name', 'test id', 'id attribute', 'css position', 'text (named)', 'text (no name)', 'heal: honest', 'heal: lying'] as const;
+export const locatorKinds = [
+  'role+name',
+  'test id',
+  'id attribute',
+  'css position',
+  'text (named)',
+  'text (no name)',
+  'heal: honest',
+  'heal: lying',
+] as const;
 export const mutations = ['removed', 'other name', 'name lost', 'error text', 'swapped'] as const;
 type StepKind = (typeof stepKinds)[number];
 type LocatorKind = (typeof locatorKinds)[number];
@@ -49,7 +58,8 @@ export interface CellResult extends Cell {
 }
 
 const actions = new Set<StepKind>(['click', 'fill', 'check', 'select']);
-const applicable = (step: StepKind, locator: LocatorKind) => !(locator.startsWith('text') && actions.has(step) && step !== 'click');
+const applicable = (step: StepKind, locator: LocatorKind) =>
+  !(locator.startsWith('text') && actions.has(step) && step !== 'click');
 
 // Framed twins: the kinds whose element is checked after it is found (structural locators, a heal), in an iframe.
 const framedSteps = new Set<StepKind>(['click', 'fill', 'assert_visible']);
@@ -82,11 +92,31 @@ interface Labels {
 const labels: Record<StepKind, Labels> = {
   click: { target: 'Save changes', neighbour: 'Delete account', other: 'Close account', error: 'Saving failed' },
   fill: { target: 'Email address', neighbour: 'Phone number', other: 'Postal code', error: 'Invalid input' },
-  check: { target: 'Subscribe to news', neighbour: 'Accept terms', other: 'Hide notifications', error: 'Subscription failed' },
+  check: {
+    target: 'Subscribe to news',
+    neighbour: 'Accept terms',
+    other: 'Hide notifications',
+    error: 'Subscription failed',
+  },
   select: { target: 'Country', neighbour: 'Language', other: 'Currency', error: 'Options failed to load' },
-  assert_visible: { target: 'The group “QA Team” was added', neighbour: 'Your draft is saved', other: 'The group “QA Team” was removed', error: 'Group with this Name already exists.' },
-  assert_text: { target: 'The group “QA Team” was added', neighbour: 'Your draft is saved', other: 'The group “QA Team” was removed', error: 'Group with this Name already exists.' },
-  wait_for: { target: 'The group “QA Team” was added', neighbour: 'Your draft is saved', other: 'The group “QA Team” was removed', error: 'Group with this Name already exists.' },
+  assert_visible: {
+    target: 'The group “QA Team” was added',
+    neighbour: 'Your draft is saved',
+    other: 'The group “QA Team” was removed',
+    error: 'Group with this Name already exists.',
+  },
+  assert_text: {
+    target: 'The group “QA Team” was added',
+    neighbour: 'Your draft is saved',
+    other: 'The group “QA Team” was removed',
+    error: 'Group with this Name already exists.',
+  },
+  wait_for: {
+    target: 'The group “QA Team” was added',
+    neighbour: 'Your draft is saved',
+    other: 'The group “QA Team” was removed',
+    error: 'Group with this Name already exists.',
+  },
 };
 const typed = 'ada@example.com';
 const chosen = 'Sweden';
@@ -115,11 +145,13 @@ function control(step: StepKind, locator: LocatorKind, slot: Slot, n: number): s
   const log = (expr: string) => `document.getElementById('log').textContent=${expr}`;
   const id = /(?:^|\s)id="([^"]+)"/.exec(attrs)?.[1] ?? `c${n}`;
   // A lost name: the text stays beside the control, but nothing associates it any more.
-  const caption = (tag: 'label' | 'span') => (tag === 'label' ? `<label for="${id}">${esc(label)}</label>` : `<span>${esc(acts)}</span>`);
+  const caption = (tag: 'label' | 'span') =>
+    tag === 'label' ? `<label for="${id}">${esc(label)}</label>` : `<span>${esc(acts)}</span>`;
   const named = label !== '';
   switch (step) {
     case 'click':
-      if (locator === 'text (no name)') return `<div class="chip" ${attrs} onclick="${log(js(effect(step, acts)))}">${esc(label)}</div>`;
+      if (locator === 'text (no name)')
+        return `<div class="chip" ${attrs} onclick="${log(js(effect(step, acts)))}">${esc(label)}</div>`;
       return `<button ${attrs} onclick="${log(js(effect(step, acts)))}">${named ? esc(label) : '<svg aria-hidden="true" width="12" height="12"></svg>'}</button>`;
     case 'fill':
       return `${caption(named ? 'label' : 'span')}<input id="${id}" ${attrs.replace(/(^|\s)id="[^"]+"/, '')} oninput="${log(`${js(`${acts}: `)}+this.value`)}">`;
@@ -129,7 +161,9 @@ function control(step: StepKind, locator: LocatorKind, slot: Slot, n: number): s
       return `${caption(named ? 'label' : 'span')}<select id="${id}" ${attrs.replace(/(^|\s)id="[^"]+"/, '')} onchange="${log(`${js(`${acts}: `)}+this.value`)}"><option>Norway</option><option>Sweden</option></select>`;
     default: {
       const heading = locator === 'role+name' || locator === 'text (named)';
-      return heading ? `<h2 ${attrs}>${esc(label)}</h2>` : `<li ${attrs}>${esc(label)} <button type="button">Dismiss</button></li>`;
+      return heading
+        ? `<h2 ${attrs}>${esc(label)}</h2>`
+        : `<li ${attrs}>${esc(label)} <button type="button">Dismiss</button></li>`;
     }
   }
 }
@@ -149,15 +183,24 @@ export function page(cell: Cell, build: 'good' | 'bad', part: 'page' | 'inner' =
     if (cell.mutation === 'other name') first = { ...first!, label: l.other, acts: l.other };
     if (cell.mutation === 'error text') first = { ...first!, label: l.error, acts: l.error };
     if (cell.mutation === 'name lost') first = { ...first!, label: '' };
-    if (cell.mutation === 'swapped') [first, second] = [{ ...second, attrs: targetAttrs }, { ...first!, attrs: neighbourAttrs }];
+    if (cell.mutation === 'swapped')
+      [first, second] = [
+        { ...second, attrs: targetAttrs },
+        { ...first!, attrs: neighbourAttrs },
+      ];
   }
   const assertion = !actions.has(cell.step);
-  const slots = [first, second].filter((s): s is Slot => Boolean(s)).map((s, i) => control(cell.step, cell.locator, s, i));
+  const slots = [first, second]
+    .filter((s): s is Slot => Boolean(s))
+    .map((s, i) => control(cell.step, cell.locator, s, i));
   const panel = assertion
     ? `<ul class="panel">${slots.join('')}</ul>`
     : `<div class="panel">${slots.map((s) => `<div class="slot">${s}</div>`).join('')}</div>`;
   // A wait_for's element arrives late, as a toast after a save does.
-  const body = cell.step === 'wait_for' ? `<div id="late"></div><script>setTimeout(() => { document.getElementById('late').innerHTML = ${JSON.stringify(panel)}; }, 300);</script>` : panel;
+  const body =
+    cell.step === 'wait_for'
+      ? `<div id="late"></div><script>setTimeout(() => { document.getElementById('late').innerHTML = ${JSON.stringify(panel)}; }, 300);</script>`
+      : panel;
   return `<!doctype html><html lang="en"><head><title>Cell ${cell.id}</title></head><body><main><h1>Settings</h1>${body}<p id="log" role="status"></p></main></body></html>`;
 }
 
@@ -168,7 +211,8 @@ function locatorFor(cell: Cell): string {
 
 function locatorInPage(cell: Cell): string {
   const l = labels[cell.step];
-  const role = { click: 'button', fill: 'textbox', check: 'checkbox', select: 'combobox' }[cell.step as 'click'] ?? 'heading';
+  const role =
+    { click: 'button', fill: 'textbox', check: 'checkbox', select: 'combobox' }[cell.step as 'click'] ?? 'heading';
   const assertion = !actions.has(cell.step);
   switch (cell.locator) {
     case 'role+name':
@@ -178,7 +222,9 @@ function locatorInPage(cell: Cell): string {
     case 'id attribute':
       return "locator('#target-id')";
     case 'css position':
-      return assertion ? "locator('.panel > :nth-child(1)')" : `locator('.panel > .slot:nth-child(1) > ${{ click: 'button', fill: 'input', check: 'input', select: 'select' }[cell.step as 'click']}')`;
+      return assertion
+        ? "locator('.panel > :nth-child(1)')"
+        : `locator('.panel > .slot:nth-child(1) > ${{ click: 'button', fill: 'input', check: 'input', select: 'select' }[cell.step as 'click']}')`;
     case 'text (named)':
     case 'text (no name)':
       return `getByText(${q(l.target)})`;
@@ -196,16 +242,32 @@ async function record(browser: Browser, cell: Cell, url: string): Promise<Step[]
     const p = await context.newPage();
     await p.goto(url);
     const l = labels[cell.step];
-    const on = cell.framed ? p.locator(`iframe[title="${frameTitle}"]`).contentFrame().locator('[data-testid="target"]') : p.locator('[data-testid="target"]');
+    const on = cell.framed
+      ? p.locator(`iframe[title="${frameTitle}"]`).contentFrame().locator('[data-testid="target"]')
+      : p.locator('[data-testid="target"]');
     await on.waitFor();
     const target = await elementTarget(on);
     const description = `cell ${cell.id} ${cell.locator === 'heal: lying' ? 'lying' : 'honest'}: ${cell.step} ${l.target}`;
-    const step: Step = { action: cell.step, locator: locatorFor(cell), fallbacks: [], ...(target && { target }), description };
+    const step: Step = {
+      action: cell.step,
+      locator: locatorFor(cell),
+      fallbacks: [],
+      ...(target && { target }),
+      description,
+    };
     if (cell.step === 'fill') step.value = typed;
     if (cell.step === 'select') step.value = chosen;
     if (cell.step === 'assert_text') step.value = l.target;
     if (!actions.has(cell.step)) return [step];
-    return [step, { action: 'assert_text', locator: `${inFrame(cell)}locator('#log')`, value: effect(cell.step, l.target), description: 'The action took effect' }];
+    return [
+      step,
+      {
+        action: 'assert_text',
+        locator: `${inFrame(cell)}locator('#log')`,
+        value: effect(cell.step, l.target),
+        description: 'The action took effect',
+      },
+    ];
   } finally {
     await context.close();
   }
@@ -239,13 +301,27 @@ export function healerModel(req: ChatRequest): ScriptedReply {
   const lines = prompt.slice(prompt.indexOf('Snapshot:')).split('\n');
   const isRecorded = (line: string) => (name ? line.includes(`${role} "${name}"`) : line.includes(expected));
   const pick = (ref: string | undefined, reason: string): ScriptedReply =>
-    ref ? { toolCalls: [{ name: 'select_element', arguments: { ref, reason } }] } : { toolCalls: [{ name: 'not_found', arguments: { reason: 'nothing like it' } }] };
+    ref
+      ? { toolCalls: [{ name: 'select_element', arguments: { ref, reason } }] }
+      : { toolCalls: [{ name: 'not_found', arguments: { reason: 'nothing like it' } }] };
   if (!lying) {
     const i = lines.findIndex(isRecorded);
     return pick(i >= 0 ? refAt(lines, i) : undefined, 'same role and name as recorded');
   }
-  const sameKind = lines.findIndex((line) => line.trimStart().startsWith(`- ${role}`) && /\[ref=/.test(line) && !isRecorded(line) && !/heading "Settings"/.test(line));
-  const any = lines.findIndex((line) => /- (listitem|button|textbox|checkbox|combobox|heading)/.test(line) && /\[ref=/.test(line) && !isRecorded(line) && !/"Settings"/.test(line));
+  const sameKind = lines.findIndex(
+    (line) =>
+      line.trimStart().startsWith(`- ${role}`) &&
+      /\[ref=/.test(line) &&
+      !isRecorded(line) &&
+      !/heading "Settings"/.test(line),
+  );
+  const any = lines.findIndex(
+    (line) =>
+      /- (listitem|button|textbox|checkbox|combobox|heading)/.test(line) &&
+      /\[ref=/.test(line) &&
+      !isRecorded(line) &&
+      !/"Settings"/.test(line),
+  );
   return pick(refAt(lines, sameKind >= 0 ? sameKind : any), 'it is the same element, trust me');
 }
 
@@ -264,24 +340,42 @@ export async function serveMatrix(all: Cell[]): Promise<Matrix> {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(cell, m![2] as 'good' | 'bad', m![3] ? 'inner' : 'page'));
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(page(cell, m![2] as 'good' | 'bad', m![3] ? 'inner' : 'page'));
   });
   const port = await listenOnFreePort(server);
   return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => server.close(() => r())) };
 }
 
-async function replayOn(browser: Browser, steps: Step[], url: string, cell: Cell, llm: ScriptedLlm): Promise<ReplayResult> {
+async function replayOn(
+  browser: Browser,
+  steps: Step[],
+  url: string,
+  cell: Cell,
+  llm: ScriptedLlm,
+): Promise<ReplayResult> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     const heal = cell.locator.startsWith('heal')
-      ? createLlmHealer(createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' }, { maxRetries: 0 })!, {})
+      ? createLlmHealer(
+          createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' }, { maxRetries: 0 })!,
+          {},
+        )
       : undefined;
     // Every cell gets the time a busy machine needs (a framed cell's controls arrive a document later): at 1,200 ms a
     // good build's click timed out in a clean-clone run with the whole suite on two cores. A bad build fails on what
     // the page shows, not on the time it is given.
     const timeoutMs = 3_000;
-    return await replaySteps(page, steps, { startUrl: url, baseUrl: url, values: new RunValues(), timeoutMs, probeMs: 400, heal });
+    return await replaySteps(page, steps, {
+      startUrl: url,
+      baseUrl: url,
+      values: new RunValues(),
+      timeoutMs,
+      probeMs: 400,
+      heal,
+    });
   } finally {
     await context.close();
   }
@@ -289,7 +383,8 @@ async function replayOn(browser: Browser, steps: Step[], url: string, cell: Cell
 
 function judge(cell: Cell, bad: ReplayResult): Pick<CellResult, 'outcome' | 'failureKind' | 'detail'> {
   if (bad.status === 'FAILED') return { outcome: 'failed', failureKind: bad.failureKind, detail: bad.error ?? '' };
-  if (hasRegression(bad.changes)) return { outcome: 'regression', detail: bad.changes.map((c) => c.summary).join('; ') };
+  if (hasRegression(bad.changes))
+    return { outcome: 'regression', detail: bad.changes.map((c) => c.summary).join('; ') };
   // A swap leaves the recorded element on the page, working: a pass is right only if the step used it. An action's
   // effect check proves that, and an assert_text's text on the page is its whole expectation; an assertion found by
   // its content (role and name, text, an honest heal) shows it; one found by a structural locator must have said
@@ -298,14 +393,23 @@ function judge(cell: Cell, bad: ReplayResult): Pick<CellResult, 'outcome' | 'fai
     const byContent = ['role+name', 'text (named)', 'text (no name)', 'heal: honest'].includes(cell.locator);
     const switched = bad.healed.some((h) => h.index === 0 && /^(.*\.contentFrame\(\)\.)?getBy(Role|Text)\(/.test(h.to));
     if (actions.has(cell.step) || cell.step === 'assert_text' || byContent || switched) {
-      return { outcome: 'right element', detail: bad.changes.map((c) => c.summary).join('; ') || 'found by its recorded role and name' };
+      return {
+        outcome: 'right element',
+        detail: bad.changes.map((c) => c.summary).join('; ') || 'found by its recorded role and name',
+      };
     }
   }
   return { outcome: 'SILENT PASS', detail: bad.changes.map((c) => c.summary).join('; ') || 'no change reported' };
 }
 
 /** Runs every cell, `concurrency` at a time; the scripted model must answer with `healerModel` for every request. */
-export async function runMatrix(browser: Browser, llm: ScriptedLlm, all: Cell[], matrix: Matrix, concurrency = 8): Promise<CellResult[]> {
+export async function runMatrix(
+  browser: Browser,
+  llm: ScriptedLlm,
+  all: Cell[],
+  matrix: Matrix,
+  concurrency = 8,
+): Promise<CellResult[]> {
   const results: CellResult[] = [];
   let next = 0;
   const worker = async () => {
@@ -317,7 +421,12 @@ export async function runMatrix(browser: Browser, llm: ScriptedLlm, all: Cell[],
       const good = lying ? undefined : await replayOn(browser, steps, `${base}/good`, cell, llm);
       const bad = await replayOn(browser, steps, `${base}/bad`, cell, llm);
       const control = good && (good.status === 'PASSED' && good.changes.length === 0 ? 'clean' : 'NOT CLEAN');
-      results[i] = { ...cell, ...judge(cell, bad), ...(control && { control }), ...(control === 'NOT CLEAN' && { detail: `good build: ${good!.error ?? JSON.stringify(good!.changes)}` }) };
+      results[i] = {
+        ...cell,
+        ...judge(cell, bad),
+        ...(control && { control }),
+        ...(control === 'NOT CLEAN' && { detail: `good build: ${good!.error ?? JSON.stringify(good!.changes)}` }),
+      };
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -332,7 +441,11 @@ export function matrixTable(results: CellResult[]): string {
   const key = (r: CellResult) => `${r.step} × ${r.locator}${r.framed ? ' (in iframe)' : ''}`;
   for (const r of results) rows.set(key(r), [...(rows.get(key(r)) ?? []), r]);
   const header = ['step × found by', ...mutations, 'good build'];
-  const body = [...rows].map(([key, rs]) => [key, ...mutations.map((m) => letter[rs.find((r) => r.mutation === m)!.outcome]), rs[0]!.control ?? 'n/a (lying)']);
+  const body = [...rows].map(([key, rs]) => [
+    key,
+    ...mutations.map((m) => letter[rs.find((r) => r.mutation === m)!.outcome]),
+    rs[0]!.control ?? 'n/a (lying)',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)));
   const line = (cols: string[]) => `| ${cols.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');

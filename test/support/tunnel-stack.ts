@@ -33,18 +33,36 @@ export interface TunnelStack {
 
 export const testTunnelDomain = 'tunnel.proctor.test';
 
-export async function startTunnelStack(options: { db?: DB; heartbeatMs?: number; secret?: string } = {}): Promise<TunnelStack> {
+export async function startTunnelStack(
+  options: { db?: DB; heartbeatMs?: number; secret?: string } = {},
+): Promise<TunnelStack> {
   const db = options.db ?? (await freshDatabase('postgres'));
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
   const secret = options.secret ?? randomBytes(24).toString('hex');
   const domain = testTunnelDomain;
   const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;
-  const edge = createTunnelEdge({ db, logger: silentLogger, domain, edgeUrl: apiUrl, internalSecret: secret, heartbeatMs: options.heartbeatMs });
-  const temporal = createTemporalClientProvider({ address: inject('temporalAddress'), namespace: 'default', taskQueue: `test-${randomBytes(4).toString('hex')}` });
+  const edge = createTunnelEdge({
+    db,
+    logger: silentLogger,
+    domain,
+    edgeUrl: apiUrl,
+    internalSecret: secret,
+    heartbeatMs: options.heartbeatMs,
+  });
+  const temporal = createTemporalClientProvider({
+    address: inject('temporalAddress'),
+    namespace: 'default',
+    taskQueue: `test-${randomBytes(4).toString('hex')}`,
+  });
   const app = createApp({
     db,
-    config: { appUrl: 'https://app.proctor.test', publicUrl: apiUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
+    config: {
+      appUrl: 'https://app.proctor.test',
+      publicUrl: apiUrl,
+      PROCTOR_URL_TTL_SECONDS: 900,
+      PROCTOR_RUN_CONCURRENCY: 100,
+    },
     temporal,
     blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl: apiUrl }),
     logger: silentLogger,
@@ -67,7 +85,10 @@ export async function startTunnelStack(options: { db?: DB; heartbeatMs?: number;
     async call(method, path, body) {
       const res = await fetch(`${apiUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${tenant.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${tenant.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -87,7 +108,9 @@ export async function startTunnelStack(options: { db?: DB; heartbeatMs?: number;
 export { bigBody, bigDigest, bigDownloadBytes, startLocalApp } from './local-app.js';
 
 /** A TCP relay in front of the API: the test cuts the tunnel client's connections and refuses new ones. */
-export async function startRelay(targetPort: number): Promise<{ port: number; open(): number; cut(n: number): void; refuse(on: boolean): void; close(): Promise<void> }> {
+export async function startRelay(
+  targetPort: number,
+): Promise<{ port: number; open(): number; cut(n: number): void; refuse(on: boolean): void; close(): Promise<void> }> {
   // Only WebSocket connections count: the client's API calls go through the relay too.
   const pairs = new Set<{ client: Socket; upstream: Socket }>();
   let refusing = false;
@@ -139,11 +162,19 @@ export function requestTunnel(
   return new Promise((resolve, reject) => {
     const base = new URL(apiUrl);
     const req = httpRequest(
-      { hostname: base.hostname, port: base.port, path: options.path ?? '/', method: options.method ?? 'GET', headers: { ...options.headers, host: options.host } },
+      {
+        hostname: base.hostname,
+        port: base.port,
+        path: options.path ?? '/',
+        method: options.method ?? 'GET',
+        headers: { ...options.headers, host: options.host },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -163,12 +194,19 @@ export interface TunnelProcess {
 
 /** Runs `proctor tunnel` as its own process and waits until it printed its URLs. */
 export async function spawnTunnel(args: string[], env: Record<string, string>): Promise<TunnelProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'tunnel', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'tunnel', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitFor(async () => /tunnel tunnel_\w+/.test(out) || child.exitCode !== null, 30_000, 'proctor tunnel to print its URLs');
+  await waitFor(
+    async () => /tunnel tunnel_\w+/.test(out) || child.exitCode !== null,
+    30_000,
+    'proctor tunnel to print its URLs',
+  );
   if (child.exitCode !== null) throw new Error(`proctor tunnel exited: ${out}`);
   return {
     child,

@@ -25,27 +25,58 @@ export interface Delivered {
 type Post = (path: string, body: string, headers: Record<string, string>) => Promise<Delivered>;
 
 /** Delivers as GitHub does: `X-GitHub-Event`, `X-GitHub-Delivery` and the HMAC-SHA256 signature of the exact body. */
-export async function deliverGitHub(post: Post, secret: string, event: string, payload: unknown, deliveryId: string = randomUUID()): Promise<Delivered> {
+export async function deliverGitHub(
+  post: Post,
+  secret: string,
+  event: string,
+  payload: unknown,
+  deliveryId: string = randomUUID(),
+): Promise<Delivered> {
   const body = JSON.stringify(payload);
   const signature = await new Webhooks({ secret }).sign(body);
-  return post('/webhooks/github', body, { 'x-github-event': event, 'x-github-delivery': deliveryId, 'x-hub-signature-256': signature });
+  return post('/webhooks/github', body, {
+    'x-github-event': event,
+    'x-github-delivery': deliveryId,
+    'x-hub-signature-256': signature,
+  });
 }
 
 /** Delivers as GitLab does: `X-Gitlab-Event`, the hook's token, an `Idempotency-Key` kept across retries. */
-export function deliverGitLab(post: Post, token: string, event: string, payload: unknown, idempotencyKey: string = randomUUID()): Promise<Delivered> {
-  return post('/webhooks/gitlab', JSON.stringify(payload), { 'x-gitlab-event': event, 'x-gitlab-token': token, 'idempotency-key': idempotencyKey, 'x-gitlab-event-uuid': randomUUID() });
+export function deliverGitLab(
+  post: Post,
+  token: string,
+  event: string,
+  payload: unknown,
+  idempotencyKey: string = randomUUID(),
+): Promise<Delivered> {
+  return post('/webhooks/gitlab', JSON.stringify(payload), {
+    'x-gitlab-event': event,
+    'x-gitlab-token': token,
+    'idempotency-key': idempotencyKey,
+    'x-gitlab-event-uuid': randomUUID(),
+  });
 }
 
 /** An app's `request` as a delivery poster. */
 export function poster(app: { request(path: string, init: RequestInit): Response | Promise<Response> }): Post {
   return async (path, body, headers) => {
-    const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const res = await app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     return { status: res.status, body: (await res.json()) as { message: string } };
   };
 }
 
 const gitlabUser = { id: 1, name: 'Administrator', username: 'root', avatar_url: null, email: '[REDACTED]' };
-const gitlabProject = (path: string, web: string) => ({ id: 1, name: path.split('/').at(-1), path_with_namespace: path, web_url: `${web}/${path}`, default_branch: 'main' });
+const gitlabProject = (path: string, web: string) => ({
+  id: 1,
+  name: path.split('/').at(-1),
+  path_with_namespace: path,
+  web_url: `${web}/${path}`,
+  default_branch: 'main',
+});
 
 export interface GitLabMr {
   project: string;
@@ -65,11 +96,20 @@ const mrAttributes = (mr: GitLabMr) => ({
   state: 'opened',
   draft: mr.draft ?? false,
   work_in_progress: mr.draft ?? false,
-  last_commit: { id: mr.sha, message: 'Cart badge', title: 'Cart badge', author: { name: 'Administrator', email: 'admin@example.com' } },
+  last_commit: {
+    id: mr.sha,
+    message: 'Cart badge',
+    title: 'Cart badge',
+    author: { name: 'Administrator', email: 'admin@example.com' },
+  },
 });
 
 /** A "Merge Request Hook" payload (GitLab docs: Merge request events). */
-export function gitlabMergeRequestEvent(mr: GitLabMr, action: 'open' | 'update' | 'reopen' | 'close', extra: { oldrev?: string; changes?: Payload } = {}): Payload {
+export function gitlabMergeRequestEvent(
+  mr: GitLabMr,
+  action: 'open' | 'update' | 'reopen' | 'close',
+  extra: { oldrev?: string; changes?: Payload } = {},
+): Payload {
   return {
     object_kind: 'merge_request',
     event_type: 'merge_request',
@@ -87,7 +127,12 @@ export function gitlabNoteEvent(mr: GitLabMr, note: string, noteId = 1244): Payl
     event_type: 'note',
     user: gitlabUser,
     project: gitlabProject(mr.project, mr.web),
-    object_attributes: { id: noteId, note, noteable_type: 'MergeRequest', url: `${mr.web}/${mr.project}/-/merge_requests/${mr.iid}#note_${noteId}` },
+    object_attributes: {
+      id: noteId,
+      note,
+      noteable_type: 'MergeRequest',
+      url: `${mr.web}/${mr.project}/-/merge_requests/${mr.iid}#note_${noteId}`,
+    },
     merge_request: mrAttributes(mr),
   };
 }

@@ -17,7 +17,13 @@ import type { BlobStore } from '../../src/storage/blob-store.js';
 const defaultLogger = process.env.TEST_LOG ? createLogger('debug') : silentLogger;
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
-import { bundleWorkflows, createActivityDeps, startWorker, type TemporalWorkerOptions, type WorkerSettings } from '../../src/worker/worker.js';
+import {
+  bundleWorkflows,
+  createActivityDeps,
+  startWorker,
+  type TemporalWorkerOptions,
+  type WorkerSettings,
+} from '../../src/worker/worker.js';
 import { databaseUrlOf, freshDatabase, type Tenant } from './app-context.js';
 import { waitFor } from './net.js';
 import type { ScriptedLlm } from './scripted-llm.js';
@@ -94,17 +100,40 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     inboxDomain: opts.inbox ? 'inbox.proctor.test' : undefined,
   };
   const resources = { db, blobs, logger };
-  const inbox = opts.inbox ? await startInboxHost({ HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: 'inbox.proctor.test', PROCTOR_INBOX_MAX_BYTES: 1024 * 1024 }, resources, 0) : undefined;
-  const worker = opts.worker === false
-    ? undefined
-    : await startWorker({ address, namespace: 'default', taskQueue, workflowBundle: await workflowBundle(), substitute: opts.substitute }, settings, resources);
+  const inbox = opts.inbox
+    ? await startInboxHost(
+        { HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: 'inbox.proctor.test', PROCTOR_INBOX_MAX_BYTES: 1024 * 1024 },
+        resources,
+        0,
+      )
+    : undefined;
+  const worker =
+    opts.worker === false
+      ? undefined
+      : await startWorker(
+          {
+            address,
+            namespace: 'default',
+            taskQueue,
+            workflowBundle: await workflowBundle(),
+            substitute: opts.substitute,
+          },
+          settings,
+          resources,
+        );
   const activityDeps = worker?.deps ?? createActivityDeps(settings, resources);
   const activities = worker?.activities ?? createActivities(activityDeps);
   const { browsers } = activityDeps;
 
   const appDeps: AppDeps = {
     db,
-    config: { appUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100, ...(inbox && { PROCTOR_INBOX_DOMAIN: inbox.domain }) },
+    config: {
+      appUrl,
+      publicUrl,
+      PROCTOR_URL_TTL_SECONDS: 900,
+      PROCTOR_RUN_CONCURRENCY: 100,
+      ...(inbox && { PROCTOR_INBOX_DOMAIN: inbox.domain }),
+    },
     temporal,
     blobs,
     logger,
@@ -114,7 +143,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const call: Stack['call'] = async (method, path, body) => {
     const res = await app.request(path, {
       method,
-      headers: { authorization: `Bearer ${tenant.token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${tenant.token}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -145,7 +177,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 }
 
 /** Polls `GET path` until `done(body)`; returns that body. */
-async function pollApi(stack: Stack, path: string, done: (body: any) => boolean, what: string, timeoutMs: number): Promise<any> {
+async function pollApi(
+  stack: Stack,
+  path: string,
+  done: (body: any) => boolean,
+  what: string,
+  timeoutMs: number,
+): Promise<any> {
   let body: any;
   await waitFor(
     async () => {
@@ -162,10 +200,20 @@ async function pollApi(stack: Stack, path: string, done: (body: any) => boolean,
 
 /** Polls the API until the test case leaves GENERATING. */
 export const waitForGeneration = (stack: Stack, id: string, timeoutMs = 60_000): Promise<any> =>
-  pollApi(stack, `/v1/test-cases/${id}`, (t) => t.generationStatus !== 'GENERATING', `test case ${id} to leave GENERATING`, timeoutMs);
+  pollApi(
+    stack,
+    `/v1/test-cases/${id}`,
+    (t) => t.generationStatus !== 'GENERATING',
+    `test case ${id} to leave GENERATING`,
+    timeoutMs,
+  );
 
 export const isTerminalRun = (run: any): boolean => ['COMPLETED', 'ERROR', 'CANCELLED'].includes(run.status);
 
 /** Polls `GET /v1/run/{shortId}?testCases=all` until `until(run)` (by default: the run ended). */
-export const waitForRun = (stack: Stack, shortId: string, until: (run: any) => boolean = isTerminalRun, timeoutMs = 90_000): Promise<any> =>
-  pollApi(stack, `/v1/run/${shortId}?testCases=all`, until, `run ${shortId}`, timeoutMs);
+export const waitForRun = (
+  stack: Stack,
+  shortId: string,
+  until: (run: any) => boolean = isTerminalRun,
+  timeoutMs = 90_000,
+): Promise<any> => pollApi(stack, `/v1/run/${shortId}?testCases=all`, until, `run ${shortId}`, timeoutMs);

@@ -15,7 +15,11 @@ export interface WorkerProcess {
 
 /** The worker leads its own process group, so SIGKILL to the group takes everything it started. */
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -41,7 +45,12 @@ export async function killWorker(w: WorkerProcess): Promise<void> {
  * blob directory as the API under test, so a second worker finishes what the killed one held. `extra` adds or
  * overrides settings.
  */
-export function workerProcessEnv(stack: Stack, llm: ScriptedLlm, blobDir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function workerProcessEnv(
+  stack: Stack,
+  llm: ScriptedLlm,
+  blobDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     DATABASE_URL: stack.databaseUrl!,
     TEMPORAL_ADDRESS: inject('temporalAddress'),

@@ -31,7 +31,11 @@ export interface WorkerQueue {
   /** The target the lifecycle helpers take, over the test server's client. */
   target: TemporalTarget;
   /** Starts a workflow through `startWorkflow` (as the API does) and returns its typed handle. */
-  start<T extends WorkflowType>(type: T, args: Parameters<Workflows[T]>, workflowId?: string): Promise<WorkflowHandle<Workflows[T]>>;
+  start<T extends WorkflowType>(
+    type: T,
+    args: Parameters<Workflows[T]>,
+    workflowId?: string,
+  ): Promise<WorkflowHandle<Workflows[T]>>;
 }
 
 let installed = false;
@@ -48,7 +52,9 @@ export async function createWorkflowHarness(opts: { workflowsPath?: string } = {
   }
   const testServer = loadPrograms().temporalTestServer;
   const [env, workflowBundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping(testServer ? { server: { executable: { type: 'existing-path', path: testServer } } } : {}),
+    TestWorkflowEnvironment.createTimeSkipping(
+      testServer ? { server: { executable: { type: 'existing-path', path: testServer } } } : {},
+    ),
     bundleWorkflows(opts.workflowsPath),
   ]);
   const uniqueId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -75,7 +81,14 @@ export async function createWorkflowHarness(opts: { workflowsPath?: string } = {
       } finally {
         // A test that failed midway leaves its workflows open with no worker; their next task would stop the
         // server from skipping time and hang every later test of the file. Closed ones refuse, which is fine.
-        await Promise.all(started.map((id) => env.client.workflow.getHandle(id).terminate('test finished').catch(() => undefined)));
+        await Promise.all(
+          started.map((id) =>
+            env.client.workflow
+              .getHandle(id)
+              .terminate('test finished')
+              .catch(() => undefined),
+          ),
+        );
       }
     },
     teardown: () => env.teardown(),
@@ -83,7 +96,9 @@ export async function createWorkflowHarness(opts: { workflowsPath?: string } = {
 }
 
 /** Records each call's arguments, so a test asserts what its workflow asked of an activity. */
-export function recorder<A extends unknown[], R>(impl: (...args: A) => Promise<R>): ((...args: A) => Promise<R>) & { calls: A[] } {
+export function recorder<A extends unknown[], R>(
+  impl: (...args: A) => Promise<R>,
+): ((...args: A) => Promise<R>) & { calls: A[] } {
   const calls: A[] = [];
   return Object.assign(
     (...args: A) => {
@@ -101,7 +116,11 @@ export function recorder<A extends unknown[], R>(impl: (...args: A) => Promise<R
  */
 export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await Promise.resolve().then(check).catch(() => false))) {
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -8,7 +8,13 @@ import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { addShop, loginGoal, loginMoves } from '../support/shop-agent-script.js';
-import { spawnTunnel, startTunnelStack, testTunnelDomain, type TunnelProcess, type TunnelStack } from '../support/tunnel-stack.js';
+import {
+  spawnTunnel,
+  startTunnelStack,
+  testTunnelDomain,
+  type TunnelProcess,
+  type TunnelStack,
+} from '../support/tunnel-stack.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 
 describe('burn-in and replay through a remote tunnel', () => {
@@ -31,8 +37,14 @@ describe('burn-in and replay through a remote tunnel', () => {
     // The API process with the tunnel edge, on the same database as the worker.
     edge = await startTunnelStack({ db: stack.db, secret });
     // The tunnel belongs to the project whose tests use it: a private tunnel serves no other project's agents.
-    tunnel = await spawnTunnel(['--port', `shop=${new URL(fixture.url).port}`, '--api-url', edge.apiUrl], { PROCTOR_TOKEN: stack.tenant.token });
-    await waitFor(async () => (await stack.call('GET', `/v1/remote-tunnels/${tunnel.runnerId()}/status`)).body.connections === 4, 20_000, 'four connections');
+    tunnel = await spawnTunnel(['--port', `shop=${new URL(fixture.url).port}`, '--api-url', edge.apiUrl], {
+      PROCTOR_TOKEN: stack.tenant.token,
+    });
+    await waitFor(
+      async () => (await stack.call('GET', `/v1/remote-tunnels/${tunnel.runnerId()}/status`)).body.connections === 4,
+      20_000,
+      'four connections',
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -48,7 +60,10 @@ describe('burn-in and replay through a remote tunnel', () => {
       await expect(page.goto(`${fixture.url}/shop/login`)).rejects.toThrow(/ERR_/);
     });
 
-    const shop = await addShop(stack, `${tunnelUrl}/shop/login`, { application: 'Shop on my laptop', environment: 'Laptop' });
+    const shop = await addShop(stack, `${tunnelUrl}/shop/login`, {
+      application: 'Shop on my laptop',
+      environment: 'Laptop',
+    });
 
     router.add(loginGoal, loginMoves);
     llm.enqueue(...loginMoves.map(() => router.reply));
@@ -64,9 +79,19 @@ describe('burn-in and replay through a remote tunnel', () => {
     const generated = await waitForGeneration(stack, id);
     expect(generated.failureReason).toBeNull();
     expect(generated.generationStatus).toBe('COMPLETED');
-    expect(generated.steps.steps.map((s: { action: string }) => s.action)).toEqual(['fill', 'fill', 'click', 'click', 'assert_visible']);
+    expect(generated.steps.steps.map((s: { action: string }) => s.action)).toEqual([
+      'fill',
+      'fill',
+      'click',
+      'click',
+      'assert_visible',
+    ]);
 
-    const replay = await stack.activities.executeTest({ projectId: stack.tenant.projectId, testCaseId: id, artifactPrefix: 'runs/tunnel/login' });
+    const replay = await stack.activities.executeTest({
+      projectId: stack.tenant.projectId,
+      testCaseId: id,
+      artifactPrefix: 'runs/tunnel/login',
+    });
     expect(replay.error).toBeUndefined();
     expect(replay.status).toBe('PASSED');
   });

@@ -19,7 +19,9 @@ interface Tunnel {
 
 /** A tunnel client speaking the protocol properly: every request is answered 200 "ok from <name>". */
 function goodClient(apiUrl: string, token: string, name: string): Promise<WebSocket> {
-  const ws = new WebSocket(`${apiUrl.replace('http', 'ws')}${tunnelConnectPath}`, { headers: { authorization: `Bearer ${token}` } });
+  const ws = new WebSocket(`${apiUrl.replace('http', 'ws')}${tunnelConnectPath}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   ws.on('message', (data: Buffer) => {
     const frame = decodeFrame(data);
     if (frame?.type !== FrameType.REQUEST) return;
@@ -50,12 +52,15 @@ const closed = (ws: WebSocket, ms = 3_000) =>
 function fresh(apiUrl: string, host: string): Promise<{ status: number; body: string }> {
   const base = new URL(apiUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname: base.hostname, port: base.port, path: '/', headers: { host }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { hostname: base.hostname, port: base.port, path: '/', headers: { host }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -64,7 +69,10 @@ function fresh(apiUrl: string, host: string): Promise<{ status: number; body: st
 /** Raw HTTP with a deadline: a hostile client may never answer, and the caller gives up as a browser would. */
 async function get(apiUrl: string, host: string, ms = 1_500): Promise<number | 'timeout' | 'reset'> {
   return Promise.race([
-    fresh(apiUrl, host).then((r) => r.status, () => 'reset' as const),
+    fresh(apiUrl, host).then(
+      (r) => r.status,
+      () => 'reset' as const,
+    ),
     new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms)),
   ]);
 }
@@ -77,7 +85,10 @@ describe('fuzz: the tunnel edge', () => {
   const served = { good: 0 };
 
   const createTunnel = async (): Promise<Tunnel> => {
-    const res = await stack.call('POST', '/v1/remote-tunnels', { ports: [{ localPort: 3000, subdomain: 'web' }], public: true });
+    const res = await stack.call('POST', '/v1/remote-tunnels', {
+      ports: [{ localPort: 3000, subdomain: 'web' }],
+      public: true,
+    });
     expect(res.status).toBe(200);
     return { host: new URL(res.body.hostnames[0].url).host, token: res.body.tunnelToken };
   };
@@ -88,7 +99,9 @@ describe('fuzz: the tunnel edge', () => {
     served.good++;
   };
   const openBad = async (): Promise<WebSocket> => {
-    const ws = new WebSocket(`${stack.apiUrl.replace('http', 'ws')}${tunnelConnectPath}`, { headers: { authorization: `Bearer ${bad.token}` } });
+    const ws = new WebSocket(`${stack.apiUrl.replace('http', 'ws')}${tunnelConnectPath}`, {
+      headers: { authorization: `Bearer ${bad.token}` },
+    });
     ws.on('error', () => undefined);
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
@@ -102,7 +115,8 @@ describe('fuzz: the tunnel edge', () => {
     [good, bad] = [await createTunnel(), await createTunnel()];
     goodWs = await goodClient(stack.apiUrl, good.token, 'good');
     // The edge registers a connection once its row is written.
-    for (let i = 0; i < 50 && (await requestTunnel(stack.apiUrl, { host: good.host })).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && (await requestTunnel(stack.apiUrl, { host: good.host })).status !== 200; i++)
+      await new Promise((r) => setTimeout(r, 100));
     await stillServing();
   });
   afterAll(async () => {
@@ -113,17 +127,30 @@ describe('fuzz: the tunnel edge', () => {
   it('200 connections sending malformed frames (random bytes, unknown types, short frames, text): each is closed, the edge keeps serving', async () => {
     const malformed = fc.oneof(
       fc.uint8Array({ maxLength: 4 }).map((b) => ({ binary: true, data: Buffer.from(b) })),
-      fc.tuple(fc.oneof(fc.constant(0), fc.integer({ min: 7, max: 255 })), fc.uint8Array({ minLength: 4, maxLength: 64 })).map(([t, rest]) => ({ binary: true, data: Buffer.concat([Buffer.from([t]), Buffer.from(rest)]) })),
+      fc
+        .tuple(
+          fc.oneof(fc.constant(0), fc.integer({ min: 7, max: 255 })),
+          fc.uint8Array({ minLength: 4, maxLength: 64 }),
+        )
+        .map(([t, rest]) => ({ binary: true, data: Buffer.concat([Buffer.from([t]), Buffer.from(rest)]) })),
       fc.string({ maxLength: 64 }).map((s) => ({ binary: false, data: Buffer.from(s) })),
     );
     // Well-formed frames for streams that do not exist may come first (a late frame is legal): they change nothing.
-    const stray = fc.tuple(fc.constantFrom(FrameType.RESPONSE, FrameType.DATA, FrameType.END, FrameType.ABORT), fc.nat(), fc.uint8Array({ maxLength: 64 })).map(([t, s, p]) => ({ binary: true, data: encodeFrame(t, s, Buffer.from(p)) }));
+    const stray = fc
+      .tuple(
+        fc.constantFrom(FrameType.RESPONSE, FrameType.DATA, FrameType.END, FrameType.ABORT),
+        fc.nat(),
+        fc.uint8Array({ maxLength: 64 }),
+      )
+      .map(([t, s, p]) => ({ binary: true, data: encodeFrame(t, s, Buffer.from(p)) }));
     let n = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(stray, { maxLength: 3 }), malformed, async (before, frame) => {
         const ws = await openBad();
         for (const f of [...before, frame]) ws.send(f.data, { binary: f.binary });
-        expect(await closed(ws), `${frame.binary ? 'binary' : 'text'} ${frame.data.toString('hex').slice(0, 80)}`).toBe(1002);
+        expect(await closed(ws), `${frame.binary ? 'binary' : 'text'} ${frame.data.toString('hex').slice(0, 80)}`).toBe(
+          1002,
+        );
         if (++n % 20 === 0) await stillServing();
       }),
       { seed, numRuns: 200 },
@@ -146,7 +173,16 @@ describe('fuzz: the tunnel edge', () => {
     }
     for (const stream of opened.splice(0)) ws.send(encodeFrame(FrameType.ABORT, stream, 'warm-up'));
     const head = fc.oneof(
-      fc.record({ status: fc.oneof(fc.integer({ min: 100, max: 599 }), fc.integer(), fc.double(), fc.constant(101)), statusText: fc.oneof(fc.string(), fc.integer()), headers: fc.array(fc.string({ maxLength: 20 }), { maxLength: 6 }) }, { requiredKeys: ['status', 'headers'] }).map((h) => Buffer.from(JSON.stringify(h))),
+      fc
+        .record(
+          {
+            status: fc.oneof(fc.integer({ min: 100, max: 599 }), fc.integer(), fc.double(), fc.constant(101)),
+            statusText: fc.oneof(fc.string(), fc.integer()),
+            headers: fc.array(fc.string({ maxLength: 20 }), { maxLength: 6 }),
+          },
+          { requiredKeys: ['status', 'headers'] },
+        )
+        .map((h) => Buffer.from(JSON.stringify(h))),
       fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v) ?? '')),
       fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
     );
@@ -190,7 +226,9 @@ describe('fuzz: the tunnel edge', () => {
     const stalled = await openBad();
     (stalled as unknown as { _socket: { pause(): void } })._socket.pause();
     const bodies = Array.from({ length: 3 }, () =>
-      requestTunnel(stack.apiUrl, { host: bad.host, method: 'POST', body: Buffer.alloc(4 * 1024 * 1024, 1) }).catch(() => undefined),
+      requestTunnel(stack.apiUrl, { host: bad.host, method: 'POST', body: Buffer.alloc(4 * 1024 * 1024, 1) }).catch(
+        () => undefined,
+      ),
     );
     // Slowloris on the connect path: an upgrade request a few bytes at a time.
     const slow = tcpConnect(Number(new URL(stack.apiUrl).port), '127.0.0.1');

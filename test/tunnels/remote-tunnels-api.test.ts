@@ -32,7 +32,11 @@ describe('remote tunnel routes', () => {
     const lifetime = Date.parse(expiresAt) - before;
     expect(lifetime).toBeGreaterThan(12 * 3600_000 - 60_000);
     expect(lifetime).toBeLessThanOrEqual(12 * 3600_000 + 1_000);
-    const row = await ctx.db.selectFrom('remote_tunnels').selectAll().where('runner_id', '=', runnerId).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('remote_tunnels')
+      .selectAll()
+      .where('runner_id', '=', runnerId)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(hashToken(tunnelToken));
     expect(JSON.stringify(row)).not.toContain(tunnelToken);
   });
@@ -47,7 +51,15 @@ describe('remote tunnel routes', () => {
       [{ ports: [{ localPort: 3000, protocol: 'ftp' }] }, /protocol/],
       [{ ports: [{ localPort: 3000, subdomain: 'Bad_Name' }] }, /subdomain/],
       [{ ports: [{ localPort: 3000 }, { localPort: 3000 }] }, /listed twice/],
-      [{ ports: [{ localPort: 3000, subdomain: 'web' }, { localPort: 3001, subdomain: 'web' }] }, /used twice/],
+      [
+        {
+          ports: [
+            { localPort: 3000, subdomain: 'web' },
+            { localPort: 3001, subdomain: 'web' },
+          ],
+        },
+        /used twice/,
+      ],
       [{ ports: [{ localPort: 3000 }], public: 'yes' }, /public/],
     ] as const) {
       const res = await create(body);
@@ -62,16 +74,31 @@ describe('remote tunnel routes', () => {
     const list = await ctx.call('GET', '/v1/remote-tunnels');
     expect(list.status).toBe(200);
     const mine = list.body.tunnels.find((t: { runnerId: string }) => t.runnerId === body.runnerId);
-    expect(mine).toMatchObject({ runnerId: body.runnerId, hostnames: body.hostnames, public: true, isExpired: false, status: 'inactive', connections: 0 });
+    expect(mine).toMatchObject({
+      runnerId: body.runnerId,
+      hostnames: body.hostnames,
+      public: true,
+      isExpired: false,
+      status: 'inactive',
+      connections: 0,
+    });
     const theirs = await ctx.call('GET', '/v1/remote-tunnels', undefined, ctx.other.token);
     expect(theirs.body.tunnels).toEqual([]);
-    expect((await ctx.call('GET', `/v1/remote-tunnels/${body.runnerId}/status`, undefined, ctx.other.token)).status).toBe(404);
-    expect((await ctx.call('DELETE', `/v1/remote-tunnels/${body.runnerId}`, undefined, ctx.other.token)).status).toBe(404);
+    expect(
+      (await ctx.call('GET', `/v1/remote-tunnels/${body.runnerId}/status`, undefined, ctx.other.token)).status,
+    ).toBe(404);
+    expect((await ctx.call('DELETE', `/v1/remote-tunnels/${body.runnerId}`, undefined, ctx.other.token)).status).toBe(
+      404,
+    );
   });
 
   it('derives status from live connections: 0 inactive, 1-3 degraded, 4 healthy; stale heartbeats do not count', async () => {
     const { body } = await create({ ports: [{ localPort: 4000 }] });
-    const tunnel = await ctx.db.selectFrom('remote_tunnels').select('id').where('runner_id', '=', body.runnerId).executeTakeFirstOrThrow();
+    const tunnel = await ctx.db
+      .selectFrom('remote_tunnels')
+      .select('id')
+      .where('runner_id', '=', body.runnerId)
+      .executeTakeFirstOrThrow();
     const status = async () => (await ctx.call('GET', `/v1/remote-tunnels/${body.runnerId}/status`)).body;
     expect(await status()).toEqual({ status: 'inactive', connections: 0, hostnames: body.hostnames });
     const ids: string[] = [];
@@ -84,13 +111,20 @@ describe('remote tunnel routes', () => {
     }
     expect(seen).toEqual(['1:degraded', '2:degraded', '3:degraded', '4:healthy']);
     // An edge that died without cleaning up stops heartbeating: its rows age out.
-    await ctx.db.updateTable('remote_tunnel_connections').set({ heartbeat_at: new Date(Date.now() - 60_000) }).where('id', 'in', ids.slice(0, 2)).execute();
+    await ctx.db
+      .updateTable('remote_tunnel_connections')
+      .set({ heartbeat_at: new Date(Date.now() - 60_000) })
+      .where('id', 'in', ids.slice(0, 2))
+      .execute();
     expect(await status()).toMatchObject({ status: 'degraded', connections: 2 });
   });
 
   it('deletes a tunnel once: then 404 for status and delete', async () => {
     const { body } = await create({ ports: [{ localPort: 4001 }] });
-    expect(await ctx.call('DELETE', `/v1/remote-tunnels/${body.runnerId}`)).toMatchObject({ status: 200, body: { deleted: true } });
+    expect(await ctx.call('DELETE', `/v1/remote-tunnels/${body.runnerId}`)).toMatchObject({
+      status: 200,
+      body: { deleted: true },
+    });
     for (const [method, path] of [
       ['GET', `/v1/remote-tunnels/${body.runnerId}/status`],
       ['DELETE', `/v1/remote-tunnels/${body.runnerId}`],
@@ -106,7 +140,11 @@ describe('remote tunnel routes', () => {
     expect((await create({ ports: [{ localPort: 3000 }] }, null as unknown as string)).status).toBe(401);
     const doc = (await ctx.call('GET', '/v1/openapi.json')).body;
     expect(doc.tags.map((t: { name: string }) => t.name)).toContain('Tunnels');
-    for (const path of ['/v1/remote-tunnels', '/v1/remote-tunnels/{runnerId}/status', '/v1/remote-tunnels/{runnerId}']) {
+    for (const path of [
+      '/v1/remote-tunnels',
+      '/v1/remote-tunnels/{runnerId}/status',
+      '/v1/remote-tunnels/{runnerId}',
+    ]) {
       const ops = Object.values(doc.paths[path] ?? {}) as Array<{ tags: string[] }>;
       expect(ops.length, path).toBeGreaterThan(0);
       for (const op of ops) expect(op.tags).toEqual(['Tunnels']);

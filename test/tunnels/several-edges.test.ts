@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProjectHeader, agentSecretHeader } from '../../src/tunnels/protocol.js';
 import { freshDatabase } from '../support/app-context.js';
 import { waitFor } from '../support/net.js';
-import { requestTunnel, spawnTunnel, startLocalApp, startTunnelStack, type TunnelProcess, type TunnelStack } from '../support/tunnel-stack.js';
+import {
+  requestTunnel,
+  spawnTunnel,
+  startLocalApp,
+  startTunnelStack,
+  type TunnelProcess,
+  type TunnelStack,
+} from '../support/tunnel-stack.js';
 import type { DB } from '../../src/db/database.js';
 
 let db: DB;
@@ -16,7 +23,9 @@ let tunnel: TunnelProcess;
 const secret = randomBytes(24).toString('hex');
 
 const statusVia = async (stack: TunnelStack, runnerId: string) => {
-  const res = await fetch(`${stack.apiUrl}/v1/remote-tunnels/${runnerId}/status`, { headers: { authorization: `Bearer ${holder.tenant.token}` } });
+  const res = await fetch(`${stack.apiUrl}/v1/remote-tunnels/${runnerId}/status`, {
+    headers: { authorization: `Bearer ${holder.tenant.token}` },
+  });
   return (await res.json()) as { status: string; connections: number };
 };
 
@@ -24,7 +33,9 @@ beforeAll(async () => {
   db = await freshDatabase('postgres');
   [holder, other] = await Promise.all([startTunnelStack({ db, secret }), startTunnelStack({ db, secret })]);
   app = await startLocalApp();
-  tunnel = await spawnTunnel(['--port', `web=${app.port}`, '--api-url', holder.apiUrl], { PROCTOR_TOKEN: holder.tenant.token });
+  tunnel = await spawnTunnel(['--port', `web=${app.port}`, '--api-url', holder.apiUrl], {
+    PROCTOR_TOKEN: holder.tenant.token,
+  });
   await waitFor(async () => (await statusVia(holder, tunnel.runnerId())).connections === 4, 20_000, 'four connections');
 });
 
@@ -45,11 +56,21 @@ describe('tunnels behind several API processes', () => {
 
   it('relays a request that reaches the other API process to the one holding the connections', async () => {
     const host = new URL(tunnel.urlFor(app.port)).host;
-    const res = await requestTunnel(other.apiUrl, { host, headers: { [agentSecretHeader]: secret, [agentProjectHeader]: holder.tenant.projectId } });
+    const res = await requestTunnel(other.apiUrl, {
+      host,
+      headers: { [agentSecretHeader]: secret, [agentProjectHeader]: holder.tenant.projectId },
+    });
     expect(res.status).toBe(200);
     expect(res.body.toString()).toContain('Running on my machine');
     // The private tunnel stays closed on this path too, also to the agents of another project.
     expect((await requestTunnel(other.apiUrl, { host })).status).toBe(403);
-    expect((await requestTunnel(other.apiUrl, { host, headers: { [agentSecretHeader]: secret, [agentProjectHeader]: other.tenant.projectId } })).status).toBe(403);
+    expect(
+      (
+        await requestTunnel(other.apiUrl, {
+          host,
+          headers: { [agentSecretHeader]: secret, [agentProjectHeader]: other.tenant.projectId },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -9,7 +9,17 @@ import { createTunnelRouter } from '../../src/tunnels/agent-router.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { agentProjectHeader, agentSecretHeader } from '../../src/tunnels/protocol.js';
 import { waitFor } from '../support/net.js';
-import { bigDigest, bigDownloadBytes, spawnTunnel, startLocalApp, startRelay, startTunnelStack, requestTunnel, type TunnelProcess, type TunnelStack } from '../support/tunnel-stack.js';
+import {
+  bigDigest,
+  bigDownloadBytes,
+  spawnTunnel,
+  startLocalApp,
+  startRelay,
+  startTunnelStack,
+  requestTunnel,
+  type TunnelProcess,
+  type TunnelStack,
+} from '../support/tunnel-stack.js';
 
 let stack: TunnelStack;
 let app: Awaited<ReturnType<typeof startLocalApp>>;
@@ -20,7 +30,8 @@ let url: string;
 /** What a worker's router adds to the requests of a job of the tunnel's own project. */
 let asAgent: Record<string, string>;
 
-const status = async (runnerId: string) => (await stack.call('GET', `/v1/remote-tunnels/${runnerId}/status`)).body as { status: string; connections: number };
+const status = async (runnerId: string) =>
+  (await stack.call('GET', `/v1/remote-tunnels/${runnerId}/status`)).body as { status: string; connections: number };
 
 beforeAll(async () => {
   stack = await startTunnelStack({ heartbeatMs: 500 });
@@ -28,8 +39,14 @@ beforeAll(async () => {
   relay = await startRelay(Number(new URL(stack.apiUrl).port));
   const router = createTunnelRouter({ db: stack.db, domain: stack.domain, internalSecret: stack.secret });
   // Private ranges off, as in production: the app on 127.0.0.1 is out of the browser's reach.
-  browsers = createBrowserPool({ concurrency: 2, networkGuard: createNetworkGuard({ allowPrivateNetworks: false, isTunnelHost: router.isTunnelHost }), tunnels: router });
-  tunnel = await spawnTunnel(['--port', `web=${app.port}`, '--api-url', `http://127.0.0.1:${relay.port}`], { PROCTOR_TOKEN: stack.tenant.token });
+  browsers = createBrowserPool({
+    concurrency: 2,
+    networkGuard: createNetworkGuard({ allowPrivateNetworks: false, isTunnelHost: router.isTunnelHost }),
+    tunnels: router,
+  });
+  tunnel = await spawnTunnel(['--port', `web=${app.port}`, '--api-url', `http://127.0.0.1:${relay.port}`], {
+    PROCTOR_TOKEN: stack.tenant.token,
+  });
   url = tunnel.urlFor(app.port);
   asAgent = { [agentSecretHeader]: stack.secret, [agentProjectHeader]: stack.tenant.projectId };
   await waitFor(async () => (await status(tunnel.runnerId())).connections === 4, 20_000, 'four live connections');
@@ -46,7 +63,11 @@ afterAll(async () => {
 describe('proctor tunnel', () => {
   it('prints one hostname per port under the tunnel domain and is healthy with four connections', async () => {
     expect(url).toMatch(new RegExp(`^http://web-[a-z0-9]+\\.${stack.domain.replace(/\./g, '\\.')}$`));
-    expect(await status(tunnel.runnerId())).toEqual({ status: 'healthy', connections: 4, hostnames: [{ localPort: app.port, url }] });
+    expect(await status(tunnel.runnerId())).toEqual({
+      status: 'healthy',
+      connections: 4,
+      hostnames: [{ localPort: app.port, url }],
+    });
   });
 
   it('lets the browser reach the local app only through the tunnel, with server-sent events and a WebSocket echo', async () => {
@@ -68,13 +89,21 @@ describe('proctor tunnel', () => {
     const agent = await requestTunnel(stack.apiUrl, { host, headers: asAgent });
     expect(agent.status).toBe(200);
     expect(agent.body.toString()).toContain('Running on my machine');
-    const wrong = await requestTunnel(stack.apiUrl, { host, headers: { ...asAgent, [agentSecretHeader]: 'x'.repeat(stack.secret.length) } });
+    const wrong = await requestTunnel(stack.apiUrl, {
+      host,
+      headers: { ...asAgent, [agentSecretHeader]: 'x'.repeat(stack.secret.length) },
+    });
     expect(wrong.status).toBe(403);
     const other = await seedProject(stack.db, { organization: 'Globex', project: 'Other' });
-    const foreign = await requestTunnel(stack.apiUrl, { host, headers: { ...asAgent, [agentProjectHeader]: other.projectId } });
+    const foreign = await requestTunnel(stack.apiUrl, {
+      host,
+      headers: { ...asAgent, [agentProjectHeader]: other.projectId },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.toString()).toMatch(/private to another project/);
-    expect((await requestTunnel(stack.apiUrl, { host, headers: { [agentSecretHeader]: stack.secret } })).status).toBe(403);
+    expect((await requestTunnel(stack.apiUrl, { host, headers: { [agentSecretHeader]: stack.secret } })).status).toBe(
+      403,
+    );
   });
 
   it('lets a browser working for another project (or for none) not reach the private tunnel, whatever header its page sends', async () => {
@@ -98,7 +127,13 @@ describe('proctor tunnel', () => {
   it('streams request and response bodies: a 1 MB upload echoed and a 10 MB download intact', async () => {
     const host = new URL(url).host;
     const upload = Buffer.alloc(1024 * 1024, 'abc');
-    const echoed = await requestTunnel(stack.apiUrl, { host, path: '/echo', method: 'POST', headers: { ...asAgent, 'content-type': 'text/plain' }, body: upload });
+    const echoed = await requestTunnel(stack.apiUrl, {
+      host,
+      path: '/echo',
+      method: 'POST',
+      headers: { ...asAgent, 'content-type': 'text/plain' },
+      body: upload,
+    });
     expect(echoed.status).toBe(200);
     expect(echoed.headers['x-seen-host']).toBe(`localhost:${app.port}`);
     expect(echoed.body.equals(upload)).toBe(true);
@@ -126,14 +161,19 @@ describe('proctor tunnel', () => {
 
   it('stops the client when the tunnel is deleted', async () => {
     const runnerId = tunnel.runnerId();
-    expect(await stack.call('DELETE', `/v1/remote-tunnels/${runnerId}`)).toEqual({ status: 200, body: { deleted: true } });
+    expect(await stack.call('DELETE', `/v1/remote-tunnels/${runnerId}`)).toEqual({
+      status: 200,
+      body: { deleted: true },
+    });
     expect(await tunnel.exited).toBe(0);
     expect(tunnel.output()).toContain('the tunnel was deleted');
     expect((await stack.call('GET', `/v1/remote-tunnels/${runnerId}/status`)).status).toBe(404);
   });
 
   it('deletes the tunnel and exits on Ctrl-C', async () => {
-    const second = await spawnTunnel(['--port', String(app.port), '--api-url', stack.apiUrl], { PROCTOR_TOKEN: stack.tenant.token });
+    const second = await spawnTunnel(['--port', String(app.port), '--api-url', stack.apiUrl], {
+      PROCTOR_TOKEN: stack.tenant.token,
+    });
     const runnerId = second.runnerId();
     await waitFor(async () => (await status(runnerId)).connections === 4, 20_000, 'four live connections');
     second.child.kill('SIGINT');
@@ -143,20 +183,37 @@ describe('proctor tunnel', () => {
   });
 
   it('serves a public tunnel to anyone, and stops the client when the tunnel expires', async () => {
-    const open = await spawnTunnel(['--port', String(app.port), '--public', '--api-url', stack.apiUrl], { PROCTOR_TOKEN: stack.tenant.token });
+    const open = await spawnTunnel(['--port', String(app.port), '--public', '--api-url', stack.apiUrl], {
+      PROCTOR_TOKEN: stack.tenant.token,
+    });
     const runnerId = open.runnerId();
     await waitFor(async () => (await status(runnerId)).connections === 4, 20_000, 'four live connections');
     const host = new URL(open.urlFor(app.port)).host;
     const anonymous = await requestTunnel(stack.apiUrl, { host });
     expect(anonymous.status).toBe(200);
     expect(anonymous.body.toString()).toContain('Running on my machine');
-    await stack.db.updateTable('remote_tunnels').set({ expires_at: new Date(Date.now() - 1000) }).where('runner_id', '=', runnerId).execute();
+    await stack.db
+      .updateTable('remote_tunnels')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('runner_id', '=', runnerId)
+      .execute();
     expect(await open.exited).toBe(0);
     expect(open.output()).toContain('the tunnel expired');
     // The edge deletes each connection's row as its socket finishes closing: the client may exit before the last one.
-    await waitFor(async () => (await status(runnerId)).status === 'inactive', 5_000, 'the expired tunnel to be inactive');
+    await waitFor(
+      async () => (await status(runnerId)).status === 'inactive',
+      5_000,
+      'the expired tunnel to be inactive',
+    );
     const list = (await stack.call('GET', '/v1/remote-tunnels')).body.tunnels;
-    expect(list.find((t: { runnerId: string }) => t.runnerId === runnerId)).toMatchObject({ isExpired: true, status: 'inactive' });
-    await waitFor(async () => (await requestTunnel(stack.apiUrl, { host })).status === 410, 5_000, 'the expired tunnel to answer 410');
+    expect(list.find((t: { runnerId: string }) => t.runnerId === runnerId)).toMatchObject({
+      isExpired: true,
+      status: 'inactive',
+    });
+    await waitFor(
+      async () => (await requestTunnel(stack.apiUrl, { host })).status === 410,
+      5_000,
+      'the expired tunnel to answer 410',
+    );
   });
 });

@@ -13,7 +13,12 @@ import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createActivityDeps, workerSettings } from '../../src/worker/worker.js';
 import { freshDatabase } from '../support/app-context.js';
 
-const production = { DATABASE_URL: 'postgres://u@db/p', TEMPORAL_ADDRESS: 'temporal:7233', PROCTOR_BLOB_SECRET: 'x'.repeat(32), PROCTOR_MASTER_KEY: 'k'.repeat(43) + '=' };
+const production = {
+  DATABASE_URL: 'postgres://u@db/p',
+  TEMPORAL_ADDRESS: 'temporal:7233',
+  PROCTOR_BLOB_SECRET: 'x'.repeat(32),
+  PROCTOR_MASTER_KEY: 'k'.repeat(43) + '=',
+};
 const secret = randomBytes(24).toString('hex');
 
 describe('worker settings for remote tunnels', () => {
@@ -25,7 +30,11 @@ describe('worker settings for remote tunnels', () => {
     db = await freshDatabase('pglite');
     blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
     const blobs = createFsBlobStore({ dir: blobDir, secret: 'y'.repeat(32), publicUrl: 'http://127.0.0.1:3000' });
-    const config = loadConfig('worker', { ...production, PROCTOR_INTERNAL_SECRET: secret, PROCTOR_TUNNEL_DOMAIN: 'tunnel.localhost:3000' });
+    const config = loadConfig('worker', {
+      ...production,
+      PROCTOR_INTERNAL_SECRET: secret,
+      PROCTOR_TUNNEL_DOMAIN: 'tunnel.localhost:3000',
+    });
     deps = createActivityDeps(workerSettings(config), { db, blobs, logger: silentLogger });
   });
 
@@ -36,7 +45,13 @@ describe('worker settings for remote tunnels', () => {
   });
 
   it('routes tunnel hostnames only with the internal secret', () => {
-    const withSecret = workerSettings(loadConfig('worker', { ...production, PROCTOR_INTERNAL_SECRET: secret, PROCTOR_TUNNEL_DOMAIN: 'Tunnel.Example.com' }));
+    const withSecret = workerSettings(
+      loadConfig('worker', {
+        ...production,
+        PROCTOR_INTERNAL_SECRET: secret,
+        PROCTOR_TUNNEL_DOMAIN: 'Tunnel.Example.com',
+      }),
+    );
     expect(withSecret.tunnels).toEqual({ domain: 'tunnel.example.com', internalSecret: secret });
     expect(workerSettings(loadConfig('worker', production)).tunnels).toBeUndefined();
   });

@@ -28,7 +28,18 @@ interface Variant {
   frameLabel: boolean;
   width: number;
 }
-const base: Variant = { token: 'tok-1', nonce: 'n-1', code: 'one', hidden: 'h-1', labelFor: true, cssColour: '#222222', cssomColour: '#222222', shadowAlt: true, frameLabel: true, width: 1280 };
+const base: Variant = {
+  token: 'tok-1',
+  nonce: 'n-1',
+  code: 'one',
+  hidden: 'h-1',
+  labelFor: true,
+  cssColour: '#222222',
+  cssomColour: '#222222',
+  shadowAlt: true,
+  frameLabel: true,
+  width: 1280,
+};
 
 const page = (v: Variant) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Form</title>
 <meta name="csrf-token" content="${v.token}"><link rel="stylesheet" href="/site.css">
@@ -41,7 +52,8 @@ const page = (v: Variant) => `<!doctype html><html lang="en"><head><meta charset
 customElements.define('x-card', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<img src="data:," ${v.shadowAlt ? 'alt="Logo"' : ''}>'; } });
 document.getElementById('dynamic').sheet.insertRule('.note { color: ${v.cssomColour}; background: #ffffff }');
 </script></body></html>`;
-const frame = (v: Variant) => `<!doctype html><html lang="en"><head><title>Newsletter</title></head><body>${v.frameLabel ? '<label for="n">Newsletter email</label>' : '<label>Newsletter email</label>'}<input id="n"></body></html>`;
+const frame = (v: Variant) =>
+  `<!doctype html><html lang="en"><head><title>Newsletter</title></head><body>${v.frameLabel ? '<label for="n">Newsletter email</label>' : '<label>Newsletter email</label>'}<input id="n"></body></html>`;
 const css = (v: Variant) => `.hint { color: ${v.cssColour}; background: #ffffff }`;
 
 /** Each change by itself: whether axe reads what it changes. */
@@ -49,14 +61,14 @@ const invisible: [string, Partial<Variant>][] = [
   ['a CSRF meta token', { token: 'tok-2' }],
   ['a CSP nonce and integrity hash', { nonce: 'n-2' }],
   ['inline script code', { code: 'two' }],
-  ['hidden inputs\' values (either attribute order)', { hidden: 'h-2' }],
+  ["hidden inputs' values (either attribute order)", { hidden: 'h-2' }],
 ];
 const visible: [string, Partial<Variant>][] = [
   ['a label no longer associated', { labelFor: false }],
-  ['a stylesheet\'s content at the same address', { cssColour: '#c8c8c8' }],
+  ["a stylesheet's content at the same address", { cssColour: '#c8c8c8' }],
   ['a rule added through the CSSOM', { cssomColour: '#cdcdcd' }],
-  ['an open shadow root\'s content', { shadowAlt: false }],
-  ['a same-origin frame\'s content', { frameLabel: false }],
+  ["an open shadow root's content", { shadowAlt: false }],
+  ["a same-origin frame's content", { frameLabel: false }],
   ['the viewport', { width: 800 }],
 ];
 
@@ -74,8 +86,18 @@ describe('the project scan cache never changes what a scan reports', () => {
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      const body = req.url === '/site.css' ? css(current) : req.url === '/frame.html' ? frame(current) : req.url === '/app.js' ? '' : page(current);
-      res.writeHead(200, { 'content-type': req.url === '/site.css' ? 'text/css' : 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      const body =
+        req.url === '/site.css'
+          ? css(current)
+          : req.url === '/frame.html'
+            ? frame(current)
+            : req.url === '/app.js'
+              ? ''
+              : page(current);
+      res.writeHead(200, {
+        'content-type': req.url === '/site.css' ? 'text/css' : 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      });
       res.end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -114,7 +136,12 @@ describe('the project scan cache never changes what a scan reports', () => {
     for (const [what, change] of invisible) {
       clearScanCache(); // another worker: only the project's store knows the document
       const again = await visit({ ...base, ...change }, store);
-      expect({ what, digest: again.digest, scanned: again.scanned, findings: again.findings }).toEqual({ what, digest: first.digest, scanned: false, findings: first.findings });
+      expect({ what, digest: again.digest, scanned: again.scanned, findings: again.findings }).toEqual({
+        what,
+        digest: first.digest,
+        scanned: false,
+        findings: first.findings,
+      });
     }
   }, 120_000);
 
@@ -128,7 +155,11 @@ describe('the project scan cache never changes what a scan reports', () => {
       const expected = await fresh(variant);
       clearScanCache();
       const cached = await visit(variant, store);
-      expect({ what, sameDigest: cached.digest === before.digest, findings: cached.findings }).toEqual({ what, sameDigest: false, findings: expected.findings });
+      expect({ what, sameDigest: cached.digest === before.digest, findings: cached.findings }).toEqual({
+        what,
+        sameDigest: false,
+        findings: expected.findings,
+      });
       if (expected.findings.join() !== before.findings.join()) differing++;
     }
     // The matrix is only worth something if most of its changes really change the findings a stale cache would keep.
@@ -144,7 +175,10 @@ describe('the project scan cache never changes what a scan reports', () => {
     const weekLater = projectScanCache(db, projectId, () => Date.now() + a11yScanTtlMs + 60_000);
     expect((await visit(base, weekLater)).scanned).toBe(true);
 
-    const broken: ScanCache = { get: () => Promise.reject(new Error('database gone')), set: () => Promise.reject(new Error('database gone')) };
+    const broken: ScanCache = {
+      get: () => Promise.reject(new Error('database gone')),
+      set: () => Promise.reject(new Error('database gone')),
+    };
     clearScanCache();
     const despite = await visit(base, broken);
     expect(despite).toMatchObject({ scanned: true, findings: (await fresh(base)).findings });

@@ -30,7 +30,11 @@ describe('toActivityFailure', () => {
     [new NothingToRunError('nothing enabled'), failureTypes.nothingToRun, true],
     [new ConflictError('still going'), failureTypes.conflict, true],
     [new BadTestDefinitionError('no recorded steps'), failureTypes.badDefinition, true],
-    [new ApplicationUnreachableError('application unreachable at https://x.test: refused'), failureTypes.unreachable, false],
+    [
+      new ApplicationUnreachableError('application unreachable at https://x.test: refused'),
+      failureTypes.unreachable,
+      false,
+    ],
     [new LlmNotConfiguredError(), failureTypes.llmNotConfigured, true],
     [new LlmGaveUpError('the LLM endpoint failed after retries: 500'), failureTypes.llmUnavailable, true],
     [new NoDeviceFarmError('no device farm is configured'), failureTypes.noDeviceFarm, true],
@@ -55,7 +59,9 @@ describe('toActivityFailure', () => {
   });
 
   it('maps what a wrapped activity throws', async () => {
-    const activities = mapDomainErrors({ fail: async () => Promise.reject(new BadTestDefinitionError('resume-from dependencies form a cycle')) });
+    const activities = mapDomainErrors({
+      fail: async () => Promise.reject(new BadTestDefinitionError('resume-from dependencies form a cycle')),
+    });
     await expect(activities.fail()).rejects.toMatchObject({ type: failureTypes.badDefinition, nonRetryable: true });
   });
 });

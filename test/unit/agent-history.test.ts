@@ -4,7 +4,10 @@ import { foldHistory } from '../../src/llm/agent-prompt.js';
 // A long burn-in's history folds its oldest lines into one before the page's share of the prompt shrinks
 // (src/llm/agent-prompt.ts); the last five lines are always whole.
 
-const history = Array.from({ length: 20 }, (_, i) => `${i + 1}. ${i % 3 === 0 ? 'fill' : 'click'} getByRole('button', { name: 'Control ${i + 1}' }) ✓`);
+const history = Array.from(
+  { length: 20 },
+  (_, i) => `${i + 1}. ${i % 3 === 0 ? 'fill' : 'click'} getByRole('button', { name: 'Control ${i + 1}' }) ✓`,
+);
 const chars = (limit: number) => (lines: string[]) => lines.join('\n').length <= limit;
 
 describe('history folding', () => {

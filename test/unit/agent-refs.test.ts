@@ -10,9 +10,15 @@ describe('ref arguments', () => {
   aliases.apply('- listitem [ref=f2e40]:\n  - button "Drop here" [ref=f2e41]');
 
   it('maps ref, and to for drag only', () => {
-    expect(withRealRefs('click', { ref: 'e2', description: 'Drop' }, aliases)).toEqual({ ref: 'f2e41', description: 'Drop' });
+    expect(withRealRefs('click', { ref: 'e2', description: 'Drop' }, aliases)).toEqual({
+      ref: 'f2e41',
+      description: 'Drop',
+    });
     expect(withRealRefs('drag', { ref: 'e1', to: 'e2' }, aliases)).toEqual({ ref: 'f2e40', to: 'f2e41' });
-    expect(withRealRefs('wait_for_email', { to: '{{INBOX}}', subject: 'Verify' }, aliases)).toEqual({ to: '{{INBOX}}', subject: 'Verify' });
+    expect(withRealRefs('wait_for_email', { to: '{{INBOX}}', subject: 'Verify' }, aliases)).toEqual({
+      to: '{{INBOX}}',
+      subject: 'Verify',
+    });
     expect(withRealRefs('press', { key: 'Enter', ref: '' }, aliases)).toEqual({ key: 'Enter', ref: '' });
   });
 

@@ -14,7 +14,8 @@ import { useAgentRig } from '../support/agent-rig.js';
 // the goal's words call for them, and `more_tools` adds them at any step; nothing the agent could do before is out
 // of reach. Token counts are o200k_base over the prompt as the model reads it.
 
-const names = (tools: OpenAI.ChatCompletionTool[]) => tools.flatMap((t) => (t.type === 'function' ? [t.function.name] : []));
+const names = (tools: OpenAI.ChatCompletionTool[]) =>
+  tools.flatMap((t) => (t.type === 'function' ? [t.function.name] : []));
 const groupsOf = (text: string) => [...toolGroupsFor(text)].sort();
 
 describe('tool groups', () => {
@@ -38,29 +39,57 @@ describe('tool groups', () => {
       const offered = names(agentToolsWith(new Set(combination)));
       expect(offered.slice(-2)).toEqual(['done', 'fail']);
       expect(offered.slice(0, agentTools.length)).toEqual(names(agentTools));
-      const more = agentToolsWith(new Set(combination)).find((t) => t.type === 'function' && t.function.name === 'more_tools');
+      const more = agentToolsWith(new Set(combination)).find(
+        (t) => t.type === 'function' && t.function.name === 'more_tools',
+      );
       const missing = (['email', 'http'] as ToolGroup[]).filter((g) => !combination.includes(g));
       expect(more?.type === 'function' ? (more.function.parameters as any).properties.group.enum : []).toEqual(missing);
       // What is offered plus what more_tools can add is everything.
-      const groupTools: Record<ToolGroup, string[]> = { email: ['wait_for_email', 'open_link'], http: ['http_request'] };
-      expect(new Set([...offered.filter((n) => n !== 'more_tools'), ...missing.flatMap((g) => groupTools[g])])).toEqual(new Set(all));
+      const groupTools: Record<ToolGroup, string[]> = {
+        email: ['wait_for_email', 'open_link'],
+        http: ['http_request'],
+      };
+      expect(new Set([...offered.filter((n) => n !== 'more_tools'), ...missing.flatMap((g) => groupTools[g])])).toEqual(
+        new Set(all),
+      );
     }
-    expect(all).toEqual(expect.arrayContaining(['wait_for_email', 'open_link', 'http_request', 'click', 'dblclick', 'drag', 'handle_dialog', 'switch_tab']));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        'wait_for_email',
+        'open_link',
+        'http_request',
+        'click',
+        'dblclick',
+        'drag',
+        'handle_dialog',
+        'switch_tab',
+      ]),
+    );
     expect(all).not.toContain('more_tools');
   });
 
   // The tools are most of the prompt's cached prefix (issue 32: no longer counted against the page), sent with every
   // step: they stay small, and a first call or a provider without caching pays for them in full.
-  it('a step\'s tools as the model reads them stay small: under 750 tokens without the groups, 950 with both', () => {
+  it("a step's tools as the model reads them stay small: under 750 tokens without the groups, 950 with both", () => {
     const without = countTokens(renderTools(agentToolsWith(new Set())));
     const withBoth = countTokens(renderTools(agentToolsWith(new Set(['email', 'http']))));
     expect(without).toBeLessThan(750);
     expect(withBoth).toBeLessThan(950);
     // The rendering is TypeScript-like, not JSON: a parameter is one line, with its description as a comment.
-    expect(renderTools(agentToolsWith(new Set()))).toContain('// Press a key, e.g. Enter\ntype press = (_: {\nkey: string,\nref?: string,\ndescription: string,\n}) => any;');
-    const counted = promptTokens([{ role: 'system', content: agentSystemPrompt }, { role: 'user', content: 'Goal: buy a mug' }], agentTools);
+    expect(renderTools(agentToolsWith(new Set()))).toContain(
+      '// Press a key, e.g. Enter\ntype press = (_: {\nkey: string,\nref?: string,\ndescription: string,\n}) => any;',
+    );
+    const counted = promptTokens(
+      [
+        { role: 'system', content: agentSystemPrompt },
+        { role: 'user', content: 'Goal: buy a mug' },
+      ],
+      agentTools,
+    );
     expect(counted.tools).toBe(countTokens(renderTools(agentTools)));
-    expect(counted.total).toBe(3 + 4 + countTokens(agentSystemPrompt) + 4 + countTokens('Goal: buy a mug') + counted.tools);
+    expect(counted.total).toBe(
+      3 + 4 + countTokens(agentSystemPrompt) + 4 + countTokens('Goal: buy a mug') + counted.tools,
+    );
   });
 });
 
@@ -79,13 +108,17 @@ describe('more_tools in a burn-in', () => {
     );
     const result = await pool.withContext({}, async ({ page }) => {
       await page.setContent('<main><h1>Notes</h1><button onclick="this.textContent=\'Saved\'">Save</button></main>');
-      return runAgent(page, { applicationName: 'Notes', goal: 'Save the note', expectedResult: 'Saved shows', configNames: [] }, {
-        llm: createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' }, { maxRetries: 0 })!,
-        baseUrl: 'http://127.0.0.1/',
-        values: new RunValues(),
-        maxSteps: 10,
-        timeoutMs: 5_000,
-      });
+      return runAgent(
+        page,
+        { applicationName: 'Notes', goal: 'Save the note', expectedResult: 'Saved shows', configNames: [] },
+        {
+          llm: createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' }, { maxRetries: 0 })!,
+          baseUrl: 'http://127.0.0.1/',
+          values: new RunValues(),
+          maxSteps: 10,
+          timeoutMs: 5_000,
+        },
+      );
     });
     expect(result).toMatchObject({ status: 'COMPLETED', llmCalls: 4 });
     expect(result.steps.map((s) => s.action)).toEqual(['click', 'assert_text']);

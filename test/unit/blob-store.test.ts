@@ -23,7 +23,11 @@ interface Harness {
 async function fsHarness(): Promise<Harness & { store: FsBlobStore; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
   const port = await freePort();
-  const store = createFsBlobStore({ dir, secret: randomBytes(32).toString('hex'), publicUrl: `http://127.0.0.1:${port}/` });
+  const store = createFsBlobStore({
+    dir,
+    secret: randomBytes(32).toString('hex'),
+    publicUrl: `http://127.0.0.1:${port}/`,
+  });
   const app = newRouter();
   registerBlobRoutes(app, store);
   const server = await new Promise<Server>((resolve) => {
@@ -192,7 +196,8 @@ describe.each(['fs', 's3'] as const)('%s blob store', (kind) => {
     for (const url of tampered) {
       const res = await fetch(url);
       expect(res.status, url).toBe(403);
-      if (kind === 'fs') expect((await res.json()) as unknown).toEqual({ message: expect.stringMatching(/invalid or has expired/) });
+      if (kind === 'fs')
+        expect((await res.json()) as unknown).toEqual({ message: expect.stringMatching(/invalid or has expired/) });
       else await res.body?.cancel();
     }
 
@@ -242,7 +247,11 @@ describe('fs blob store internals', () => {
 
   const parts = (url: string) => {
     const u = new URL(url);
-    return { key: u.pathname.replace(/^\/blobs\//, ''), expires: u.searchParams.get('expires') ?? undefined, signature: u.searchParams.get('signature') ?? undefined };
+    return {
+      key: u.pathname.replace(/^\/blobs\//, ''),
+      expires: u.searchParams.get('expires') ?? undefined,
+      signature: u.searchParams.get('signature') ?? undefined,
+    };
   };
 
   it('signs URLs under publicUrl/blobs with an expiry and hex HMAC', async () => {
@@ -286,7 +295,14 @@ describe('fs blob store internals', () => {
     expect(new URL(url).searchParams.get('max')).toBe('1000');
     expect((await fetch(url, { method: 'PUT', body: bytes(1001) })).status).toBe(413);
     expect(await h.store.stat(k)).toBeNull();
-    expect((await fetch(withQuery(url, 'max', () => '100000'), { method: 'PUT', body: bytes(1001) })).status).toBe(403);
+    expect(
+      (
+        await fetch(
+          withQuery(url, 'max', () => '100000'),
+          { method: 'PUT', body: bytes(1001) },
+        )
+      ).status,
+    ).toBe(403);
     const dropped = new URL(url);
     dropped.searchParams.delete('max');
     expect((await fetch(dropped, { method: 'PUT', body: bytes(1001) })).status).toBe(403);

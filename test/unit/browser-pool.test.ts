@@ -8,7 +8,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiter, QueueFullError, QueueTimeoutError } from '../../src/browser/limiter.js';
 import { createNetworkGuard } from '../../src/browser/network-guard.js';
-import { BrowserCrashedError, BrowserJobTimeoutError, BrowserPoolClosedError, createBrowserPool, type BrowserPool } from '../../src/browser/pool.js';
+import {
+  BrowserCrashedError,
+  BrowserJobTimeoutError,
+  BrowserPoolClosedError,
+  createBrowserPool,
+  type BrowserPool,
+} from '../../src/browser/pool.js';
 import { captureBrowserState } from '../../src/browser/state.js';
 import { waitFor } from '../support/net.js';
 
@@ -106,7 +112,7 @@ function browserTree(marker: string): { browsers: ProcessInfo[]; tree: ProcessIn
   const all = processes();
   const browsers = all.filter((p) => p.cmdline.includes(marker));
   const pids = new Set(browsers.map((p) => p.pid));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of all) {
       if (pids.has(p.ppid) && !pids.has(p.pid)) {
@@ -138,11 +144,15 @@ describe('browser pool', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const html = (body: string, headers: Record<string, string> = {}) => res.writeHead(200, { 'content-type': 'text/html', ...headers }).end(body);
+      const html = (body: string, headers: Record<string, string> = {}) =>
+        res.writeHead(200, { 'content-type': 'text/html', ...headers }).end(body);
       if (url.pathname === '/login') {
-        html('<script>localStorage.setItem("theme", "dark"); sessionStorage.setItem("wizardStep", "3")</script><h1>signed in</h1>', {
-          'set-cookie': 'sid=s3cr3t; Path=/; HttpOnly; SameSite=Lax',
-        });
+        html(
+          '<script>localStorage.setItem("theme", "dark"); sessionStorage.setItem("wizardStep", "3")</script><h1>signed in</h1>',
+          {
+            'set-cookie': 'sid=s3cr3t; Path=/; HttpOnly; SameSite=Lax',
+          },
+        );
         return;
       }
       if (url.pathname === '/account') cookieHeaders.push(req.headers.cookie ?? '');
@@ -181,13 +191,28 @@ describe('browser pool', () => {
     );
     expect(titles).toEqual(['/job-1', '/job-2', '/job-3', '/job-4', '/job-5', '/job-6']);
     expect(mostRunning).toBe(2);
-    expect(pool.stats()).toMatchObject({ active: 0, queued: 0, peakActive: 2, contexts: 0, launches: 1, connected: true });
+    expect(pool.stats()).toMatchObject({
+      active: 0,
+      queued: 0,
+      peakActive: 2,
+      contexts: 0,
+      launches: 1,
+      connected: true,
+    });
     expect(browserCounts).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
   it('applies the context options', async () => {
     const seen = await pool.withContext(
-      { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true, userAgent: 'ProctorPhone/1.0', locale: 'de-DE', timezoneId: 'Asia/Tokyo' },
+      {
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 3,
+        isMobile: true,
+        hasTouch: true,
+        userAgent: 'ProctorPhone/1.0',
+        locale: 'de-DE',
+        timezoneId: 'Asia/Tokyo',
+      },
       async ({ page }) => {
         await page.goto(`${base}/device`);
         return page.evaluate(() => ({
@@ -200,7 +225,14 @@ describe('browser pool', () => {
         }));
       },
     );
-    expect(seen).toEqual({ width: 390, dpr: 3, touch: true, ua: 'ProctorPhone/1.0', locale: 'de-DE', zone: 'Asia/Tokyo' });
+    expect(seen).toEqual({
+      width: 390,
+      dpr: 3,
+      touch: true,
+      ua: 'ProctorPhone/1.0',
+      locale: 'de-DE',
+      zone: 'Asia/Tokyo',
+    });
   });
 
   it('guards every context it hands out', async () => {
@@ -218,19 +250,31 @@ describe('browser pool', () => {
     });
     expect(state.url).toBe(`${base}/login`);
     expect(state.cookies).toEqual([expect.objectContaining({ name: 'sid', value: 's3cr3t', httpOnly: true })]);
-    expect(state.origins).toEqual([{ origin: base, localStorage: [{ name: 'theme', value: 'dark' }], sessionStorage: [{ name: 'wizardStep', value: '3' }] }]);
+    expect(state.origins).toEqual([
+      {
+        origin: base,
+        localStorage: [{ name: 'theme', value: 'dark' }],
+        sessionStorage: [{ name: 'wizardStep', value: '3' }],
+      },
+    ]);
 
     cookieHeaders.length = 0;
     const restored = await pool.withContext({ state }, async ({ page }) => {
       await page.goto(`${base}/account`);
-      const first = await page.evaluate(() => ({ theme: localStorage.getItem('theme'), step: sessionStorage.getItem('wizardStep') }));
+      const first = await page.evaluate(() => ({
+        theme: localStorage.getItem('theme'),
+        step: sessionStorage.getItem('wizardStep'),
+      }));
       // What the app writes afterwards survives its next document.
       await page.evaluate(() => {
         localStorage.setItem('theme', 'light');
         sessionStorage.setItem('wizardStep', '4');
       });
       await page.reload();
-      const afterReload = await page.evaluate(() => ({ theme: localStorage.getItem('theme'), step: sessionStorage.getItem('wizardStep') }));
+      const afterReload = await page.evaluate(() => ({
+        theme: localStorage.getItem('theme'),
+        step: sessionStorage.getItem('wizardStep'),
+      }));
       return { first, afterReload };
     });
     expect(cookieHeaders[0]).toBe('sid=s3cr3t');
@@ -256,7 +300,11 @@ describe('browser pool', () => {
     expect(state.origins).toEqual(
       expect.arrayContaining([
         { origin: base, localStorage: [], sessionStorage: [{ name: 'tab', value: 'main' }] },
-        { origin: `http://localhost:${new URL(base).port}`, localStorage: [], sessionStorage: [{ name: 'tab', value: 'other' }] },
+        {
+          origin: `http://localhost:${new URL(base).port}`,
+          localStorage: [],
+          sessionStorage: [{ name: 'tab', value: 'other' }],
+        },
       ]),
     );
   });
@@ -306,7 +354,11 @@ describe('browser pool', () => {
       const second = single.withContext({ signal: queued.signal }, async () => {
         queuedRan = true;
       });
-      await waitFor(async () => single.stats().queued === 1 && single.stats().contexts === 1, 10_000, 'one job running, one queued');
+      await waitFor(
+        async () => single.stats().queued === 1 && single.stats().contexts === 1,
+        10_000,
+        'one job running, one queued',
+      );
       queued.abort(new Error('cancelled while queued'));
       await expect(second).rejects.toThrow('cancelled while queued');
       running.abort(new Error('cancelled while running'));
@@ -363,7 +415,9 @@ describe('browser pool', () => {
       process.chdir(empty);
       process.env.PATH = empty;
       delete process.env.PROCTOR_CHROMIUM_PATH;
-      expect(() => createBrowserPool({ concurrency: 1, networkGuard })).toThrow('Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup');
+      expect(() => createBrowserPool({ concurrency: 1, networkGuard })).toThrow(
+        'Chromium not found: set PROCTOR_CHROMIUM_PATH or run npm run setup',
+      );
     } finally {
       process.chdir(saved.cwd);
       process.env.PATH = saved.path;

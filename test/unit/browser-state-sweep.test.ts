@@ -61,11 +61,17 @@ describe.each([
 
   it('lists every object under a folder, nested ones too, and nothing for a folder that does not exist', async () => {
     const base = `runs/list-${randomBytes(4).toString('hex')}`;
-    await Promise.all([`${base}/a.json`, `${base}/tc/trace.zip`, `${base}/tc/deep/shot.png`].map((k) => store.put(k, json)));
+    await Promise.all(
+      [`${base}/a.json`, `${base}/tc/trace.zip`, `${base}/tc/deep/shot.png`].map((k) => store.put(k, json)),
+    );
     const listed = [];
     for await (const blob of store.list(`${base}/`)) listed.push(blob);
 
-    expect(listed.map((b) => b.key).sort()).toEqual([`${base}/a.json`, `${base}/tc/deep/shot.png`, `${base}/tc/trace.zip`]);
+    expect(listed.map((b) => b.key).sort()).toEqual([
+      `${base}/a.json`,
+      `${base}/tc/deep/shot.png`,
+      `${base}/tc/trace.zip`,
+    ]);
     expect(listed.every((b) => Math.abs(b.lastModified.getTime() - Date.now()) < 60_000)).toBe(true);
     for await (const blob of store.list('runs/no-such-run/')) throw new Error(`listed ${blob.key}`);
     expect(() => store.list('runs/../etc/')).toThrow(/invalid blob/);
@@ -78,17 +84,30 @@ describe.each([
     const running = await run('RUNNING');
     const deletedRun = { shortId: `run_gone${randomBytes(4).toString('hex')}` };
     const states = Object.fromEntries(
-      Object.entries({ ended, cancelled, terminated, running, deletedRun }).map(([name, r]) => [name, blobKeys.browserState(r.shortId, 'tc-login')]),
+      Object.entries({ ended, cancelled, terminated, running, deletedRun }).map(([name, r]) => [
+        name,
+        blobKeys.browserState(r.shortId, 'tc-login'),
+      ]),
     );
     // A run's graph (read by the runs of its chain) has the same life as its states.
-    const graphs = Object.fromEntries(Object.entries({ ended, cancelled, terminated, running, deletedRun }).map(([name, r]) => [name, blobKeys.runGraph(r.shortId)]));
+    const graphs = Object.fromEntries(
+      Object.entries({ ended, cancelled, terminated, running, deletedRun }).map(([name, r]) => [
+        name,
+        blobKeys.runGraph(r.shortId),
+      ]),
+    );
     const artifact = `runs/${ended.shortId}/tc-login/screenshot-1.png`;
-    await Promise.all([...Object.values(states), ...Object.values(graphs), artifact].map((k) => store.put(k, json, 'application/json')));
+    await Promise.all(
+      [...Object.values(states), ...Object.values(graphs), artifact].map((k) => store.put(k, json, 'application/json')),
+    );
     const asked: string[][] = [];
     const deps = {
       db,
       blobs: store,
-      workflowsGone: async (runs: string[]) => (asked.push([...runs].sort()), new Set(runs.filter((r) => r === terminated.shortId))),
+      workflowsGone: async (runs: string[]) => (
+        asked.push([...runs].sort()),
+        new Set(runs.filter((r) => r === terminated.shortId))
+      ),
     };
 
     // Within the grace period the plan run's own clean-up may still come: nothing is touched.
@@ -102,7 +121,8 @@ describe.each([
     expect(await exists(states.terminated!)).toBe(false);
     expect(await exists(states.deletedRun!)).toBe(false);
     expect(await exists(states.running!)).toBe(true); // its dependents may still read it
-    for (const name of ['ended', 'cancelled', 'terminated', 'deletedRun']) expect(await exists(graphs[name]!), `${name}'s graph`).toBe(false);
+    for (const name of ['ended', 'cancelled', 'terminated', 'deletedRun'])
+      expect(await exists(graphs[name]!), `${name}'s graph`).toBe(false);
     expect(await exists(graphs.running!)).toBe(true); // the run's next continuation reads it
     expect(await exists(artifact)).toBe(true); // screenshots and traces are not states
     expect(later.deleted).toBeGreaterThanOrEqual(8);

@@ -11,8 +11,22 @@ import { freshDatabase } from '../support/app-context.js';
 // stored its signals and then failed (a worker lost before it reported), and that retry is not a second sighting.
 
 const signals: QualitySignal[] = [
-  { kind: 'exception', severity: 'serious', message: "TypeError: Cannot read properties of null (reading 'name')", url: 'https://shop.example/profile/4821', stepIndex: 2 },
-  { kind: 'a11y', severity: 'critical', rule: 'label', message: 'Form elements must have labels', target: '#email <input id="email">', url: 'https://shop.example/profile/4821', stepIndex: 2 },
+  {
+    kind: 'exception',
+    severity: 'serious',
+    message: "TypeError: Cannot read properties of null (reading 'name')",
+    url: 'https://shop.example/profile/4821',
+    stepIndex: 2,
+  },
+  {
+    kind: 'a11y',
+    severity: 'critical',
+    rule: 'label',
+    message: 'Form elements must have labels',
+    target: '#email <input id="email">',
+    url: 'https://shop.example/profile/4821',
+    stepIndex: 2,
+  },
 ];
 
 describe('burn-in signals', () => {
@@ -27,7 +41,8 @@ describe('burn-in signals', () => {
   it('fold into issues once per burn-in execution, however often its activity is retried', async () => {
     const testCaseId = randomUUID();
     const burnIn = `burn-in-${testCaseId}/run-1`;
-    for (let attempt = 0; attempt < 3; attempt++) await recordBurnInSignals(db, { projectId, testCaseId, burnIn, signals });
+    for (let attempt = 0; attempt < 3; attempt++)
+      await recordBurnInSignals(db, { projectId, testCaseId, burnIn, signals });
     let { issues } = await listProjectIssues(db, projectId, { limit: 50, offset: 0 });
     expect(issues.map((i) => [i.kind, i.occurrences, i.status, i.testCaseIds])).toEqual(
       expect.arrayContaining([
@@ -35,7 +50,9 @@ describe('burn-in signals', () => {
         ['a11y', 1, 'open', [testCaseId]],
       ]),
     );
-    expect(await db.selectFrom('quality_signals').select('burn_in').where('test_case_id', '=', testCaseId).execute()).toEqual([{ burn_in: burnIn }, { burn_in: burnIn }]);
+    expect(
+      await db.selectFrom('quality_signals').select('burn_in').where('test_case_id', '=', testCaseId).execute(),
+    ).toEqual([{ burn_in: burnIn }, { burn_in: burnIn }]);
 
     // The burn-in run again (a new execution) is a second sighting.
     await recordBurnInSignals(db, { projectId, testCaseId, burnIn: `burn-in-${testCaseId}/run-2`, signals });

@@ -7,7 +7,9 @@ describe('findCycle', () => {
   it('finds none in an empty graph, a chain, a diamond or a forest', () => {
     expect(findCycle(new Map())).toBeUndefined();
     expect(findCycle(graph({ a: ['b'], b: ['c'], c: [] }))).toBeUndefined();
-    expect(findCycle(graph({ top: ['left', 'right'], left: ['bottom'], right: ['bottom'], bottom: [] }))).toBeUndefined();
+    expect(
+      findCycle(graph({ top: ['left', 'right'], left: ['bottom'], right: ['bottom'], bottom: [] })),
+    ).toBeUndefined();
     expect(findCycle(graph({ a: ['b'], x: ['y'], y: [] }))).toBeUndefined();
   });
 
@@ -41,7 +43,8 @@ describe('topologicalOrder', () => {
     const edges = graph({ checkout: ['login', 'cart'], cart: ['login'], login: [], search: [] });
     const order = topologicalOrder(edges);
     expect([...order].sort()).toEqual(['cart', 'checkout', 'login', 'search']);
-    for (const [node, deps] of edges) for (const dep of deps) expect(order.indexOf(dep)).toBeLessThan(order.indexOf(node));
+    for (const [node, deps] of edges)
+      for (const dep of deps) expect(order.indexOf(dep)).toBeLessThan(order.indexOf(node));
   });
 
   it('from given roots, includes their transitive dependencies once and nothing else', () => {

@@ -11,26 +11,42 @@ const signUp: Step[] = [
   { action: 'click', locator: "getByRole('button', { name: 'Sign up' })", description: 'Sign up' },
 ];
 const verify = (to: string): Step[] => [
-  { action: 'wait_for_email', value: to, email: { subject: 'Verify', from: 'acme', timeoutMs: 5000, expects: ['code'] }, description: 'Wait' },
+  {
+    action: 'wait_for_email',
+    value: to,
+    email: { subject: 'Verify', from: 'acme', timeoutMs: 5000, expects: ['code'] },
+    description: 'Wait',
+  },
   { action: 'fill', locator: "getByLabel('Code')", value: 'code: {{EMAIL_CODE}}', description: 'Type the code' },
   { action: 'open_link', value: '{{EMAIL_LINK}}', description: 'Open the link' },
 ];
 
 function syntaxErrors(spec: string): string[] {
-  const out = ts.transpileModule(spec, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  const out = ts.transpileModule(spec, {
+    reportDiagnostics: true,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
 describe('export of mail steps', () => {
   it('gives a resume-from chain one {{INBOX}}, made when the test starts, and no step left unexported', () => {
-    const spec = exportPlaywrightSpec({ name: 'Verify', baseUrl: 'http://app.test', configs: {}, steps: verify('{{INBOX}}'), dependencies: [{ name: 'Sign up', steps: signUp }] });
+    const spec = exportPlaywrightSpec({
+      name: 'Verify',
+      baseUrl: 'http://app.test',
+      configs: {},
+      steps: verify('{{INBOX}}'),
+      dependencies: [{ name: 'Sign up', steps: signUp }],
+    });
     expect(syntaxErrors(spec)).toEqual([]);
     expect(spec.match(/await inboxAddress\(/g)).toHaveLength(1);
     expect(spec).toContain("  config['INBOX'] = await inboxAddress();");
     expect(spec).toContain("  'INBOX': '', // an address of Proctor's inbox, made when the test starts");
     expect(spec).not.toContain('process.env.INBOX');
     expect(spec).not.toContain('process.env.EMAIL_CODE');
-    expect(spec).toContain('waitForEmail(config.INBOX, {"subject":"Verify","from":"acme","timeoutMs":5000,"expects":["code"]})');
+    expect(spec).toContain(
+      'waitForEmail(config.INBOX, {"subject":"Verify","from":"acme","timeoutMs":5000,"expects":["code"]})',
+    );
     expect(spec).toContain(".fill('code: ' + config.EMAIL_CODE)");
     expect(spec).toContain('const link = config.EMAIL_LINK;');
     expect(spec).not.toContain('cannot be exported yet');
@@ -40,15 +56,27 @@ describe('export of mail steps', () => {
   it('hands the code shape burn-in recorded to Proctor, so the spec takes the code replay takes', () => {
     const steps = verify('{{INBOX}}');
     steps[0]!.email = { ...steps[0]!.email, codeShape: 'AAAA-AAAA', linkPattern: '/verify' };
-    const spec = exportPlaywrightSpec({ name: 'Shaped', baseUrl: 'http://app.test', configs: {}, steps: [...signUp, ...steps] });
+    const spec = exportPlaywrightSpec({
+      name: 'Shaped',
+      baseUrl: 'http://app.test',
+      configs: {},
+      steps: [...signUp, ...steps],
+    });
     expect(syntaxErrors(spec)).toEqual([]);
-    expect(spec).toContain('waitForEmail(config.INBOX, {"subject":"Verify","from":"acme","linkPattern":"/verify","codeShape":"AAAA-AAAA","timeoutMs":5000,"expects":["code"]})');
+    expect(spec).toContain(
+      'waitForEmail(config.INBOX, {"subject":"Verify","from":"acme","linkPattern":"/verify","codeShape":"AAAA-AAAA","timeoutMs":5000,"expects":["code"]})',
+    );
     expect(spec).toContain('...(match.codeShape && { codeShape: match.codeShape })');
     expect(spec).toContain('holds no one-time code${shaped}');
   });
 
   it('looks {{INBOX:name}} up by key and asks for the named address', () => {
-    const spec = exportPlaywrightSpec({ name: 'Named', baseUrl: 'http://app.test', configs: {}, steps: [{ ...signUp[0]!, value: '{{INBOX:qa-team}}' }, ...verify('{{INBOX:qa-team}}')] });
+    const spec = exportPlaywrightSpec({
+      name: 'Named',
+      baseUrl: 'http://app.test',
+      configs: {},
+      steps: [{ ...signUp[0]!, value: '{{INBOX:qa-team}}' }, ...verify('{{INBOX:qa-team}}')],
+    });
     expect(syntaxErrors(spec)).toEqual([]);
     expect(spec).toContain("  config['INBOX:qa-team'] = await inboxAddress('qa-team');");
     expect(spec).toContain(".fill(config['INBOX:qa-team'])");
@@ -56,10 +84,15 @@ describe('export of mail steps', () => {
   });
 
   it('leaves a spec without mail steps as it was: no inbox helpers, no Proctor settings', () => {
-    const spec = exportPlaywrightSpec({ name: 'Plain', baseUrl: 'http://app.test', configs: { USER: { value: 'ann', isSecret: false } }, steps: [{ action: 'fill', locator: "getByLabel('User')", value: '{{USER}}', description: 'User' }] });
+    const spec = exportPlaywrightSpec({
+      name: 'Plain',
+      baseUrl: 'http://app.test',
+      configs: { USER: { value: 'ann', isSecret: false } },
+      steps: [{ action: 'fill', locator: "getByLabel('User')", value: '{{USER}}', description: 'User' }],
+    });
     expect(syntaxErrors(spec)).toEqual([]);
     expect(spec).not.toContain('PROCTOR_API');
     expect(spec).not.toContain('inboxAddress');
-    expect(spec).toContain(".fill(config.USER)");
+    expect(spec).toContain('.fill(config.USER)');
   });
 });

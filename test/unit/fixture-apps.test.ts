@@ -3,7 +3,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadPrograms } from '../../src/programs.js';
 import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 
-const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const launchArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('fixture apps', () => {
   let apps: FixtureApps;
@@ -11,7 +20,10 @@ describe('fixture apps', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [apps, browser] = await Promise.all([startFixtureApps(), chromium.launch({ executablePath: loadPrograms().chromium, args: launchArgs })]);
+    [apps, browser] = await Promise.all([
+      startFixtureApps(),
+      chromium.launch({ executablePath: loadPrograms().chromium, args: launchArgs }),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -43,7 +55,10 @@ describe('fixture apps', () => {
     await page.getByRole('link', { name: 'Cart (2)' }).click();
     await page.waitForURL('**/shop/cart');
     await page.getByText('Total: 30.50').waitFor();
-    expect(await page.getByRole('listitem').allTextContents()).toEqual(['Coffee mug — 1 × 12.00', 'Water bottle — 1 × 18.50']);
+    expect(await page.getByRole('listitem').allTextContents()).toEqual([
+      'Coffee mug — 1 × 12.00',
+      'Water bottle — 1 × 18.50',
+    ]);
   }
 
   async function checkOut(page: Page): Promise<void> {
@@ -83,10 +98,9 @@ describe('fixture apps', () => {
     await signIn(page);
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === 'session')).toMatchObject({ httpOnly: true, path: '/' });
-    expect(await page.evaluate(() => [localStorage.getItem('shop_user'), sessionStorage.getItem('shop_tab_token')])).toEqual([
-      shopCredentials.email,
-      expect.stringMatching(/^tab-\w+$/),
-    ]);
+    expect(
+      await page.evaluate(() => [localStorage.getItem('shop_user'), sessionStorage.getItem('shop_tab_token')]),
+    ).toEqual([shopCredentials.email, expect.stringMatching(/^tab-\w+$/)]);
     await page.getByRole('heading', { name: 'Products' }).waitFor();
     expect(await page.getByRole('listitem').count()).toBe(3);
     await addTwoProducts(page);

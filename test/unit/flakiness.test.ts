@@ -6,7 +6,10 @@ import { failureKinds } from '../../src/domain/verdicts.js';
 describe('flake rate and quarantine rule', () => {
   it('counts flaky runs over the last 20 finished runs; none: 0 over 0', () => {
     expect(flakeStats([])).toEqual({ recentRuns: 0, flakeRate: 0 });
-    const runs = [...Array.from({ length: 20 }, (_, i) => ({ flaky: i % 5 === 0 })), ...Array.from({ length: 10 }, () => ({ flaky: true }))];
+    const runs = [
+      ...Array.from({ length: 20 }, (_, i) => ({ flaky: i % 5 === 0 })),
+      ...Array.from({ length: 10 }, () => ({ flaky: true })),
+    ];
     expect(flakeStats(runs)).toEqual({ recentRuns: 20, flakeRate: 4 / 20 });
   });
 
@@ -25,12 +28,19 @@ describe('flake rate and quarantine rule', () => {
       }
     }
     // Exactly 30% reaches a 30% rule although 0.3 is stored as 0.30000001…
-    expect(isQuarantined(false, { flakeRate: storedRuleRate(Math.fround(0.3)), minRuns: 10 }, { recentRuns: 10, flakeRate: 3 / 10 })).toBe(true);
+    expect(
+      isQuarantined(
+        false,
+        { flakeRate: storedRuleRate(Math.fround(0.3)), minRuns: 10 },
+        { recentRuns: 10, flakeRate: 3 / 10 },
+      ),
+    ).toBe(true);
   });
 
   it('retries every failure except a test that cannot run as defined', () => {
     for (const outcome of ['FAILED', 'ERROR'] as const) {
-      for (const kind of [...failureKinds, undefined]) expect(worthRetrying(outcome, kind), `${outcome} ${kind}`).toBe(kind !== 'test-definition');
+      for (const kind of [...failureKinds, undefined])
+        expect(worthRetrying(outcome, kind), `${outcome} ${kind}`).toBe(kind !== 'test-definition');
     }
     expect(worthRetrying('PASSED', undefined)).toBe(false);
   });
@@ -38,10 +48,16 @@ describe('flake rate and quarantine rule', () => {
 
 describe('planRunResult with quarantined tests', () => {
   const node = (id: string, deps: Partial<RunNode> = {}): RunNode => ({ testCaseId: id, waitFor: [], ...deps });
-  const result = (nodes: RunNode[], outcomes: Record<string, Outcome>) => planRunResult(nodes, new Map(Object.entries(outcomes)));
+  const result = (nodes: RunNode[], outcomes: Record<string, Outcome>) =>
+    planRunResult(nodes, new Map(Object.entries(outcomes)));
 
   it('leaves out a quarantined test that did not pass and the tests skipped only because of it', () => {
-    const nodes = [node('q', { quarantined: true }), node('dep', { resumeFrom: 'q' }), node('dep2', { waitFor: ['dep'] }), node('ok')];
+    const nodes = [
+      node('q', { quarantined: true }),
+      node('dep', { resumeFrom: 'q' }),
+      node('dep2', { waitFor: ['dep'] }),
+      node('ok'),
+    ];
     expect(result(nodes, { q: 'FAILED', dep: 'SKIPPED', dep2: 'SKIPPED', ok: 'PASSED' })).toBe('PASSED');
     expect(result(nodes, { q: 'ERROR', dep: 'SKIPPED', dep2: 'SKIPPED', ok: 'FAILED' })).toBe('FAILED');
     // A quarantined test that passed counts as any other.

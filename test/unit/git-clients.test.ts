@@ -42,21 +42,44 @@ describe('GitHubClient against the fake GitHub', () => {
   const ref: MergeRequestRef = { provider: 'github', repository, number: 7 };
   // 130 text files (two pages of 100), one binary image, one rename.
   const files: FakePullFile[] = [
-    ...Array.from({ length: 130 }, (_, i) => ({ filename: `src/file-${i}.ts`, additions: 2, deletions: 1, patch: `@@ -1 +1,2 @@\n-old ${i}\n+new ${i}\n+more` })),
+    ...Array.from({ length: 130 }, (_, i) => ({
+      filename: `src/file-${i}.ts`,
+      additions: 2,
+      deletions: 1,
+      patch: `@@ -1 +1,2 @@\n-old ${i}\n+new ${i}\n+more`,
+    })),
     { filename: 'public/logo.png', status: 'added' as const },
-    { filename: 'src/cart.ts', previousFilename: 'src/basket.ts', status: 'renamed' as const, additions: 1, deletions: 1, patch: '@@ -1 +1 @@\n-a\n+b' },
+    {
+      filename: 'src/cart.ts',
+      previousFilename: 'src/basket.ts',
+      status: 'renamed' as const,
+      additions: 1,
+      deletions: 1,
+      patch: '@@ -1 +1 @@\n-a\n+b',
+    },
   ];
 
   beforeAll(async () => {
     gh = await startFakeGitHub();
     app = gh.addApp({ slug: 'proctor-review' });
     installationId = gh.addInstallation(app.appId, [repository]);
-    gh.addPullRequest(repository, { number: 7, title: 'Faster checkout', body: 'Touches the cart', author: 'dev1', headRef: 'fast-checkout', draft: true, files });
+    gh.addPullRequest(repository, {
+      number: 7,
+      title: 'Faster checkout',
+      body: 'Touches the cart',
+      author: 'dev1',
+      headRef: 'fast-checkout',
+      draft: true,
+      files,
+    });
   });
   afterAll(() => gh.close());
 
   it('fetches a pull request with every changed file across pages, as the App installation', async () => {
-    const client = new GitHubClient({ auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey }, baseUrl: gh.url });
+    const client = new GitHubClient({
+      auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey },
+      baseUrl: gh.url,
+    });
     const change = await client.fetchMergeRequest(ref);
     const pull = gh.pullRequest(repository, 7)!;
     expect(change).toMatchObject({
@@ -72,14 +95,37 @@ describe('GitHubClient against the fake GitHub', () => {
       state: 'open',
     });
     expect(change.files).toHaveLength(132);
-    expect(change.files[0]).toEqual({ path: 'src/file-0.ts', status: 'modified', additions: 2, deletions: 1, binary: false, patch: '@@ -1 +1,2 @@\n-old 0\n+new 0\n+more' });
-    expect(change.files.find((f) => f.path === 'public/logo.png')).toEqual({ path: 'public/logo.png', status: 'added', additions: 0, deletions: 0, binary: true });
-    expect(change.files.find((f) => f.path === 'src/cart.ts')).toMatchObject({ previousPath: 'src/basket.ts', status: 'renamed', binary: false });
-    expect(gh.requests.filter((r) => r.route === 'pulls.listFiles').map((r) => r.query.get('page') ?? '1')).toEqual(['1', '2']);
+    expect(change.files[0]).toEqual({
+      path: 'src/file-0.ts',
+      status: 'modified',
+      additions: 2,
+      deletions: 1,
+      binary: false,
+      patch: '@@ -1 +1,2 @@\n-old 0\n+new 0\n+more',
+    });
+    expect(change.files.find((f) => f.path === 'public/logo.png')).toEqual({
+      path: 'public/logo.png',
+      status: 'added',
+      additions: 0,
+      deletions: 0,
+      binary: true,
+    });
+    expect(change.files.find((f) => f.path === 'src/cart.ts')).toMatchObject({
+      previousPath: 'src/basket.ts',
+      status: 'renamed',
+      binary: false,
+    });
+    expect(gh.requests.filter((r) => r.route === 'pulls.listFiles').map((r) => r.query.get('page') ?? '1')).toEqual([
+      '1',
+      '2',
+    ]);
   });
 
   it('mints the installation token once and reuses it for every later call; comments, reviews, statuses and reactions land as the app', async () => {
-    const client = new GitHubClient({ auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey }, baseUrl: gh.url });
+    const client = new GitHubClient({
+      auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey },
+      baseUrl: gh.url,
+    });
     const before = gh.tokenExchanges(installationId);
     const lookupsBefore = gh.requests.filter((r) => r.route === 'apps.getRepoInstallation').length;
 
@@ -88,8 +134,17 @@ describe('GitHubClient against the fake GitHub', () => {
     await client.addEyesReaction(ref, id);
     await client.addEyesReaction(ref);
     const sha = gh.pullRequest(repository, 7)!.headSha;
-    await client.setCommitStatus(ref, sha, { state: 'pending', description: 'Proctor is testing', context: 'proctor/review', targetUrl: 'https://proctor.example/chat/1' });
-    await client.setCommitStatus(ref, sha, { state: 'failure', description: 'x'.repeat(300), context: 'proctor/review' });
+    await client.setCommitStatus(ref, sha, {
+      state: 'pending',
+      description: 'Proctor is testing',
+      context: 'proctor/review',
+      targetUrl: 'https://proctor.example/chat/1',
+    });
+    await client.setCommitStatus(ref, sha, {
+      state: 'failure',
+      description: 'x'.repeat(300),
+      context: 'proctor/review',
+    });
     for (const verdict of ['Approved', 'Changes Requested', 'Comment'] as const) {
       await client.postReview(ref, { verdict, body: `Verdict: ${verdict}`, headSha: sha });
     }
@@ -97,7 +152,9 @@ describe('GitHubClient against the fake GitHub', () => {
     expect(gh.tokenExchanges(installationId) - before).toBe(1);
     expect(gh.requests.filter((r) => r.route === 'apps.getRepoInstallation').length - lookupsBefore).toBe(1);
     const comments = gh.comments(repository, 7).filter((c) => c.id === Number(id));
-    expect(comments).toEqual([expect.objectContaining({ body: 'Testing started', author: 'proctor-review[bot]', updatedCount: 1 })]);
+    expect(comments).toEqual([
+      expect.objectContaining({ body: 'Testing started', author: 'proctor-review[bot]', updatedCount: 1 }),
+    ]);
     expect(gh.reactions(repository)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ subject: 'comment', id: Number(id), content: 'eyes', author: 'proctor-review[bot]' }),
@@ -121,20 +178,31 @@ describe('GitHubClient against the fake GitHub', () => {
     const other = gh.addApp({ slug: 'busy' });
     const otherInstallation = gh.addInstallation(other.appId, ['acme/busy']);
     gh.addPullRequest('acme/busy', { number: 1 });
-    const client = new GitHubClient({ auth: { kind: 'app', appId: String(other.appId), privateKey: other.privateKey }, baseUrl: gh.url });
+    const client = new GitHubClient({
+      auth: { kind: 'app', appId: String(other.appId), privateKey: other.privateKey },
+      baseUrl: gh.url,
+    });
     const busyRef: MergeRequestRef = { provider: 'github', repository: 'acme/busy', number: 1 };
     const lookupsBefore = gh.requests.filter((r) => r.route === 'apps.getRepoInstallation').length;
     await Promise.all(['a', 'b', 'c', 'd', 'e'].map((body) => client.createComment(busyRef, body)));
     expect(gh.tokenExchanges(otherInstallation)).toBe(1);
     expect(gh.requests.filter((r) => r.route === 'apps.getRepoInstallation').length - lookupsBefore).toBe(1);
-    expect(gh.comments('acme/busy', 1).map((c) => c.body).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(
+      gh
+        .comments('acme/busy', 1)
+        .map((c) => c.body)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
   it('follows an App that was uninstalled and installed again (new installation id, old tokens revoked)', async () => {
     const other = gh.addApp({ slug: 'reinstalled' });
     const firstInstallation = gh.addInstallation(other.appId, ['acme/moved']);
     gh.addPullRequest('acme/moved', { number: 2 });
-    const client = new GitHubClient({ auth: { kind: 'app', appId: String(other.appId), privateKey: other.privateKey }, baseUrl: gh.url });
+    const client = new GitHubClient({
+      auth: { kind: 'app', appId: String(other.appId), privateKey: other.privateKey },
+      baseUrl: gh.url,
+    });
     const movedRef: MergeRequestRef = { provider: 'github', repository: 'acme/moved', number: 2 };
     // @octokit/auth-app retries a 401 on a token younger than 5 s for seconds (GitHub's replication lag); an
     // installation is not replaced that fast outside a test, so the clock moves on instead.
@@ -162,7 +230,10 @@ describe('GitHubClient against the fake GitHub', () => {
 
   it('works with a token against a GitHub Enterprise base URL', async () => {
     gh.addToken('ghp_enterprise_test', [repository], 'ci-bot');
-    const client = new GitHubClient({ auth: { kind: 'token', token: 'ghp_enterprise_test' }, baseUrl: gh.enterpriseUrl });
+    const client = new GitHubClient({
+      auth: { kind: 'token', token: 'ghp_enterprise_test' },
+      baseUrl: gh.enterpriseUrl,
+    });
     const change = await client.fetchMergeRequest(ref);
     await client.createComment(ref, 'from a token');
     expect(change.files).toHaveLength(132);
@@ -172,14 +243,21 @@ describe('GitHubClient against the fake GitHub', () => {
     const asAuthor = new GitHubClient({ auth: { kind: 'token', token: 'ghp_author' }, baseUrl: gh.enterpriseUrl });
     const sha = gh.pullRequest(repository, 7)!.headSha;
     await asAuthor.postReview(ref, { verdict: 'Approved', body: '**Approved**: checkout works', headSha: sha });
-    expect(gh.reviews(repository, 7).at(-1)).toMatchObject({ event: 'COMMENT', body: '**Approved**: checkout works', author: 'dev1' });
+    expect(gh.reviews(repository, 7).at(-1)).toMatchObject({
+      event: 'COMMENT',
+      body: '**Approved**: checkout works',
+      author: 'dev1',
+    });
     const tokenCalls = gh.requests.filter((r) => r.headers.authorization === 'token ghp_enterprise_test');
     expect(tokenCalls.length).toBeGreaterThanOrEqual(3);
     expect(tokenCalls.every((r) => r.mount === '/api/v3')).toBe(true);
   });
 
   it('maps a missing pull request to NotFoundError, refused credentials to InvalidError and an outage to a retryable UnavailableError', async () => {
-    const client = new GitHubClient({ auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey }, baseUrl: gh.url });
+    const client = new GitHubClient({
+      auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey },
+      baseUrl: gh.url,
+    });
     const missing = await rejection(client.fetchMergeRequest({ ...ref, number: 999 }));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.message).toContain('Pull request acme/shop#999 not found');
@@ -189,7 +267,10 @@ describe('GitHubClient against the fake GitHub', () => {
     expect(notInstalled.message).toContain('GitHub App installation on acme/elsewhere');
 
     const wrongKey = gh.addApp();
-    const impostor = new GitHubClient({ auth: { kind: 'app', appId: String(app.appId), privateKey: wrongKey.privateKey }, baseUrl: gh.url });
+    const impostor = new GitHubClient({
+      auth: { kind: 'app', appId: String(app.appId), privateKey: wrongKey.privateKey },
+      baseUrl: gh.url,
+    });
     const refused = await rejection(impostor.fetchMergeRequest(ref));
     expect(refused).toBeInstanceOf(InvalidError);
     expect(refused.message).toMatch(/GitHub refused the integration's credentials \(401\)/);
@@ -214,7 +295,12 @@ describe('GitHubClient against the fake GitHub', () => {
     try {
       const payload = { action: 'opened', number: 7, pull_request: { head: { sha: 'abc' } } };
       const first = await gh.deliverWebhook(receiver.url, { event: 'pull_request', payload, secret: 'hook-secret' });
-      const again = await gh.deliverWebhook(receiver.url, { event: 'pull_request', payload, secret: 'hook-secret', deliveryId: first.deliveryId });
+      const again = await gh.deliverWebhook(receiver.url, {
+        event: 'pull_request',
+        payload,
+        secret: 'hook-secret',
+        deliveryId: first.deliveryId,
+      });
       expect([first.status, again.status]).toEqual([202, 202]);
       const [a, b] = receiver.received;
       expect(a!.headers).toMatchObject({ 'x-github-event': 'pull_request', 'x-github-delivery': first.deliveryId });
@@ -234,7 +320,10 @@ describe('GitLabClient against the fake GitLab', () => {
   const repository = 'acme/web/shop';
   const ref: MergeRequestRef = { provider: 'gitlab', repository, number: 3 };
   const files: FakeMrFile[] = [
-    ...Array.from({ length: 120 }, (_, i) => ({ newPath: `app/page-${i}.tsx`, diff: `@@ -1,2 +1,2 @@\n-old ${i}\n+new ${i}\n+added ${i}\n context` })),
+    ...Array.from({ length: 120 }, (_, i) => ({
+      newPath: `app/page-${i}.tsx`,
+      diff: `@@ -1,2 +1,2 @@\n-old ${i}\n+new ${i}\n+added ${i}\n context`,
+    })),
     { newPath: 'public/hero.jpg', newFile: true },
     { newPath: 'app/basket.tsx', oldPath: 'app/cart.tsx', renamedFile: true, diff: '' },
     { newPath: 'app/legacy.tsx', deletedFile: true, diff: '@@ -1,2 +0,0 @@\n-gone\n-too' },
@@ -244,7 +333,15 @@ describe('GitLabClient against the fake GitLab', () => {
     gl = await startFakeGitLab();
     projectId = gl.addProject(repository).id;
     gl.addToken('glpat-project', [repository]);
-    gl.addMergeRequest(repository, { iid: 3, title: 'Checkout redesign', description: 'New basket', author: 'alice', sourceBranch: 'redesign', draft: true, files });
+    gl.addMergeRequest(repository, {
+      iid: 3,
+      title: 'Checkout redesign',
+      description: 'New basket',
+      author: 'alice',
+      sourceBranch: 'redesign',
+      draft: true,
+      files,
+    });
   });
   afterAll(() => gl.close());
 
@@ -265,14 +362,37 @@ describe('GitLabClient against the fake GitLab', () => {
       state: 'open',
     });
     expect(change.files).toHaveLength(123);
-    expect(change.files[5]).toEqual({ path: 'app/page-5.tsx', status: 'modified', additions: 2, deletions: 1, binary: false, patch: '@@ -1,2 +1,2 @@\n-old 5\n+new 5\n+added 5\n context' });
-    expect(change.files.find((f) => f.path === 'public/hero.jpg')).toEqual({ path: 'public/hero.jpg', status: 'added', additions: 0, deletions: 0, binary: true });
-    expect(change.files.find((f) => f.path === 'app/basket.tsx')).toEqual({ path: 'app/basket.tsx', previousPath: 'app/cart.tsx', status: 'renamed', additions: 0, deletions: 0, binary: false });
+    expect(change.files[5]).toEqual({
+      path: 'app/page-5.tsx',
+      status: 'modified',
+      additions: 2,
+      deletions: 1,
+      binary: false,
+      patch: '@@ -1,2 +1,2 @@\n-old 5\n+new 5\n+added 5\n context',
+    });
+    expect(change.files.find((f) => f.path === 'public/hero.jpg')).toEqual({
+      path: 'public/hero.jpg',
+      status: 'added',
+      additions: 0,
+      deletions: 0,
+      binary: true,
+    });
+    expect(change.files.find((f) => f.path === 'app/basket.tsx')).toEqual({
+      path: 'app/basket.tsx',
+      previousPath: 'app/cart.tsx',
+      status: 'renamed',
+      additions: 0,
+      deletions: 0,
+      binary: false,
+    });
     expect(change.files.find((f) => f.path === 'app/legacy.tsx')).toMatchObject({ status: 'removed', deletions: 2 });
     const diffCalls = gl.requests.filter((r) => r.route === 'mergeRequests.diffs');
     expect(diffCalls).toHaveLength(2);
     // Addressed by URL-encoded path, under /api/v4, with the token header.
-    expect(gl.requests.find((r) => r.route === 'mergeRequests.show')).toMatchObject({ mount: '/api/v4', path: '/projects/acme%2Fweb%2Fshop/merge_requests/3' });
+    expect(gl.requests.find((r) => r.route === 'mergeRequests.show')).toMatchObject({
+      mount: '/api/v4',
+      path: '/projects/acme%2Fweb%2Fshop/merge_requests/3',
+    });
     expect(diffCalls[0]!.headers['private-token']).toBe('glpat-project');
   });
 
@@ -293,9 +413,18 @@ describe('GitLabClient against the fake GitLab', () => {
     const c = client();
     const { id } = await c.createComment(ref, 'Waiting for the review app');
     await c.updateComment(ref, id, 'Testing started');
-    const review = await c.postReview(ref, { verdict: 'Changes Requested', body: '## Changes Requested\n\nCheckout fails', headSha: 'abc' });
+    const review = await c.postReview(ref, {
+      verdict: 'Changes Requested',
+      body: '## Changes Requested\n\nCheckout fails',
+      headSha: 'abc',
+    });
     const sha = gl.mergeRequest(repository, 3)!.sha;
-    await c.setCommitStatus(ref, sha, { state: 'pending', description: 'Testing', context: 'proctor', targetUrl: 'https://proctor.example/chat/2' });
+    await c.setCommitStatus(ref, sha, {
+      state: 'pending',
+      description: 'Testing',
+      context: 'proctor',
+      targetUrl: 'https://proctor.example/chat/2',
+    });
     await c.setCommitStatus(ref, sha, { state: 'pending', description: 'Testing', context: 'proctor' });
     await c.setCommitStatus(ref, sha, { state: 'failure', description: 'Checkout fails', context: 'proctor' });
     await c.addEyesReaction(ref, id);
@@ -320,8 +449,16 @@ describe('GitLabClient against the fake GitLab', () => {
 
   it('creates the project webhook once and refreshes it in place', async () => {
     const c = client();
-    const first = await c.ensureProjectWebhook(repository, { url: 'http://127.0.0.1:9/webhooks/gitlab', secret: 'first-secret', events: ['merge_requests', 'notes', 'deployments'] });
-    const again = await c.ensureProjectWebhook(repository, { url: 'http://127.0.0.1:9/webhooks/gitlab', secret: 'second-secret', events: ['merge_requests', 'notes', 'deployments', 'pipelines'] });
+    const first = await c.ensureProjectWebhook(repository, {
+      url: 'http://127.0.0.1:9/webhooks/gitlab',
+      secret: 'first-secret',
+      events: ['merge_requests', 'notes', 'deployments'],
+    });
+    const again = await c.ensureProjectWebhook(repository, {
+      url: 'http://127.0.0.1:9/webhooks/gitlab',
+      secret: 'second-secret',
+      events: ['merge_requests', 'notes', 'deployments', 'pipelines'],
+    });
     expect(first.created).toBe(true);
     expect(again).toEqual({ id: first.id, created: false });
     const hooks = gl.hooks(repository);
@@ -330,12 +467,25 @@ describe('GitLabClient against the fake GitLab', () => {
       url: 'http://127.0.0.1:9/webhooks/gitlab',
       token: 'second-secret',
       enableSslVerification: true,
-      events: expect.objectContaining({ merge_requests_events: true, note_events: true, deployment_events: true, pipeline_events: true, push_events: false }),
+      events: expect.objectContaining({
+        merge_requests_events: true,
+        note_events: true,
+        deployment_events: true,
+        pipeline_events: true,
+        push_events: false,
+      }),
     });
     const receiver = await webhookReceiver();
     try {
-      await c.ensureProjectWebhook(repository, { url: receiver.url, secret: 'receiver-secret', events: ['merge_requests', 'notes'] });
-      const delivered = await gl.deliverWebhook(repository, { event: 'merge_requests', payload: { object_kind: 'merge_request' } });
+      await c.ensureProjectWebhook(repository, {
+        url: receiver.url,
+        secret: 'receiver-secret',
+        events: ['merge_requests', 'notes'],
+      });
+      const delivered = await gl.deliverWebhook(repository, {
+        event: 'merge_requests',
+        payload: { object_kind: 'merge_request' },
+      });
       // The first hook subscribes too; only the receiver's answer matters here.
       const mine = delivered.filter((d) => d.status === 202);
       expect(mine).toHaveLength(1);
@@ -357,7 +507,9 @@ describe('GitLabClient against the fake GitLab', () => {
     const missing = await rejection(client().fetchMergeRequest({ ...ref, number: 404 }));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.message).toContain('Merge request acme/web/shop!404 not found');
-    expect(await rejection(client().fetchMergeRequest({ ...ref, repository: 'acme/other' }))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client().fetchMergeRequest({ ...ref, repository: 'acme/other' }))).toBeInstanceOf(
+      NotFoundError,
+    );
 
     const badToken = new GitLabClient({ token: 'glpat-wrong', baseUrl: gl.url });
     const refused = await rejection(badToken.createComment(ref, 'x'));

@@ -27,7 +27,14 @@ describe('GitLab: one attempt per call, Temporal retries', () => {
     gl = await startFakeGitLab();
     gl.addProject(repository);
     gl.addToken('glpat-project', [repository]);
-    gl.addMergeRequest(repository, { iid: 3, title: 'Checkout', description: '', author: 'alice', sourceBranch: 'checkout', files: [] });
+    gl.addMergeRequest(repository, {
+      iid: 3,
+      title: 'Checkout',
+      description: '',
+      author: 'alice',
+      sourceBranch: 'checkout',
+      files: [],
+    });
   });
   afterAll(() => gl.close());
 
@@ -68,7 +75,10 @@ describe('GitHub App installation tokens live as long as GitHub says', () => {
     const app = gh.addApp();
     const installationId = gh.addInstallation(app.appId, [repository]);
     gh.addPullRequest(repository, { number: 7, title: 'Faster checkout', files: [] });
-    const client = new GitHubClient({ auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey }, baseUrl: gh.url });
+    const client = new GitHubClient({
+      auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey },
+      baseUrl: gh.url,
+    });
 
     gh.setInstallationTokenTtl(4_000);
     await client.fetchMergeRequest(ref);
@@ -85,7 +95,8 @@ describe('GitHub App installation tokens live as long as GitHub says', () => {
 });
 
 describe('InstallationTokenCache', () => {
-  const entry = (createdAt: number, expiresAt: number) => `ghs_x|${new Date(createdAt).toISOString()}|${new Date(expiresAt).toISOString()}|selected|pull_requests!|`;
+  const entry = (createdAt: number, expiresAt: number) =>
+    `ghs_x|${new Date(createdAt).toISOString()}|${new Date(expiresAt).toISOString()}|selected|pull_requests!|`;
 
   it('keeps an hour-long token until a minute before it expires, and drops an unreadable entry', () => {
     let now = 0;

@@ -3,7 +3,13 @@ import { maxLocatorsPerStep, withLocatorInFront, type Step } from '../../src/dom
 import { parseTargetLine } from '../../src/browser/record.js';
 import { recordedIntent, refuseHeal } from '../../src/llm/heal-rules.js';
 
-const click: Step = { action: 'click', locator: "getByRole('button', { name: 'Sign in' })", fallbacks: [], target: { role: 'button', name: 'Sign in' }, description: 'Sign in' };
+const click: Step = {
+  action: 'click',
+  locator: "getByRole('button', { name: 'Sign in' })",
+  fallbacks: [],
+  target: { role: 'button', name: 'Sign in' },
+  description: 'Sign in',
+};
 const confirmation: Step = {
   action: 'assert_visible',
   locator: "getByText('Gruppe „QA Team“ wurde erfolgreich hinzugefügt.')",
@@ -13,30 +19,63 @@ const confirmation: Step = {
 
 describe('what a heal may change', () => {
   it('lets an action re-find its element under another name, with the same role and a reason', () => {
-    expect(refuseHeal(click, { role: 'button', name: 'Anmelden', text: 'Anmelden' }, 'submit button of the form')).toBeUndefined();
-    expect(refuseHeal(click, { role: 'link', name: 'Anmelden', text: 'Anmelden' }, 'same purpose')).toMatch(/is a link .* recorded on a button "Sign in"/);
+    expect(
+      refuseHeal(click, { role: 'button', name: 'Anmelden', text: 'Anmelden' }, 'submit button of the form'),
+    ).toBeUndefined();
+    expect(refuseHeal(click, { role: 'link', name: 'Anmelden', text: 'Anmelden' }, 'same purpose')).toMatch(
+      /is a link .* recorded on a button "Sign in"/,
+    );
     expect(refuseHeal(click, { role: 'button', name: 'Anmelden', text: '' }, '  ')).toMatch(/no reason/);
   });
 
   it('never lets an assertion point at other text: an error in place of the confirmation is refused', () => {
-    expect(refuseHeal(confirmation, { role: 'alert', name: 'Gruppe existiert bereits', text: 'Gruppe existiert bereits' }, 'the only message')).toMatch(/is a alert/);
-    expect(refuseHeal(confirmation, { role: 'status', name: 'Gruppe existiert bereits', text: 'Gruppe existiert bereits' }, 'same status line')).toMatch(
-      /expectation cannot change/,
-    );
+    expect(
+      refuseHeal(
+        confirmation,
+        { role: 'alert', name: 'Gruppe existiert bereits', text: 'Gruppe existiert bereits' },
+        'the only message',
+      ),
+    ).toMatch(/is a alert/);
+    expect(
+      refuseHeal(
+        confirmation,
+        { role: 'status', name: 'Gruppe existiert bereits', text: 'Gruppe existiert bereits' },
+        'same status line',
+      ),
+    ).toMatch(/expectation cannot change/);
     // The same message found by another route (a wrapper, a moved node) is a heal it may take.
-    expect(refuseHeal(confirmation, { role: 'status', text: 'Gruppe „QA Team“ wurde  erfolgreich hinzugefügt. Sie können sie bearbeiten.' }, 'same message')).toBeUndefined();
+    expect(
+      refuseHeal(
+        confirmation,
+        { role: 'status', text: 'Gruppe „QA Team“ wurde  erfolgreich hinzugefügt. Sie können sie bearbeiten.' },
+        'same message',
+      ),
+    ).toBeUndefined();
   });
 
   it('reads the intent of steps recorded before targets were kept from their locator', () => {
-    expect(recordedIntent({ action: 'click', locator: "getByRole('link', { name: 'Cart (1)' })", description: '' })).toEqual({ role: 'link', name: 'Cart (1)' });
-    expect(recordedIntent({ action: 'assert_visible', locator: "getByText('Saved')", description: '' })).toEqual({ name: 'Saved' });
-    expect(refuseHeal({ action: 'assert_visible', locator: "getByText('Saved')", description: '' }, { role: 'alert', text: 'Not saved: name taken' }, 'message')).toMatch(/expectation/);
+    expect(
+      recordedIntent({ action: 'click', locator: "getByRole('link', { name: 'Cart (1)' })", description: '' }),
+    ).toEqual({ role: 'link', name: 'Cart (1)' });
+    expect(recordedIntent({ action: 'assert_visible', locator: "getByText('Saved')", description: '' })).toEqual({
+      name: 'Saved',
+    });
+    expect(
+      refuseHeal(
+        { action: 'assert_visible', locator: "getByText('Saved')", description: '' },
+        { role: 'alert', text: 'Not saved: name taken' },
+        'message',
+      ),
+    ).toMatch(/expectation/);
   });
 });
 
 describe('heals add, never replace', () => {
   it('puts the healed locator in front and keeps the recorded ones, bounded, without duplicates', () => {
-    const healed = withLocatorInFront({ ...click, fallbacks: ["locator('#login')"] }, "getByRole('button', { name: 'Anmelden' })");
+    const healed = withLocatorInFront(
+      { ...click, fallbacks: ["locator('#login')"] },
+      "getByRole('button', { name: 'Anmelden' })",
+    );
     expect(healed.locator).toBe("getByRole('button', { name: 'Anmelden' })");
     expect(healed.fallbacks).toEqual(["getByRole('button', { name: 'Sign in' })", "locator('#login')"]);
     const back = withLocatorInFront(healed, "getByRole('button', { name: 'Sign in' })");
@@ -51,7 +90,10 @@ describe('heals add, never replace', () => {
 describe('recorded targets', () => {
   it('parses the first line of an aria snapshot into role and name', () => {
     expect(parseTargetLine('- button "Add \\"mug\\" to cart"')).toEqual({ role: 'button', name: 'Add "mug" to cart' });
-    expect(parseTargetLine('- status: Added Coffee mug to cart')).toEqual({ role: 'status', name: 'Added Coffee mug to cart' });
+    expect(parseTargetLine('- status: Added Coffee mug to cart')).toEqual({
+      role: 'status',
+      name: 'Added Coffee mug to cart',
+    });
     expect(parseTargetLine('- link "Cart (1)":')).toEqual({ role: 'link', name: 'Cart (1)' });
     expect(parseTargetLine('- heading "Checkout" [level=1]')).toEqual({ role: 'heading', name: 'Checkout' });
     expect(parseTargetLine('- textbox')).toEqual({ role: 'textbox' });

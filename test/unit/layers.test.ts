@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 function depcruise(): Promise<{ code: number; output: string }> {
-  const bin = fileURLToPath(new URL('../../node_modules/dependency-cruiser/bin/dependency-cruise.mjs', import.meta.url));
+  const bin = fileURLToPath(
+    new URL('../../node_modules/dependency-cruiser/bin/dependency-cruise.mjs', import.meta.url),
+  );
   const args = [bin, 'src', 'workflows', 'activities', '--config', '.dependency-cruiser.mjs', '--output-type', 'err'];
   return new Promise((resolve) => {
     execFile(process.execPath, args, { cwd: root, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {

@@ -13,7 +13,9 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 // and the real recorder writing to PGlite: the cost is the server's tokens times the configured prices.
 
 const prices = { priced: { prompt: 2, completion: 8, cached: 0.5 } };
-const tools = [{ type: 'function' as const, function: { name: 'done', parameters: { type: 'object', properties: {} } } }];
+const tools = [
+  { type: 'function' as const, function: { name: 'done', parameters: { type: 'object', properties: {} } } },
+];
 const messages = [
   // Over 1,024 tokens, so the second call's prefix is cached as OpenAI counts it (the first has nothing to reuse).
   { role: 'system' as const, content: 'You are a careful tester. '.repeat(200) },
@@ -33,7 +35,8 @@ describe('LLM prices and the money budget', () => {
     await llm?.stop();
   });
 
-  const endpoint = (model: string) => createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model }, { maxRetries: 0 })!;
+  const endpoint = (model: string) =>
+    createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model }, { maxRetries: 0 })!;
   const recorder = () => createUsageRecorder({ db, prices });
 
   it('prices each call by the tokens the server reported, cached prompt tokens at their own rate', async () => {
@@ -44,13 +47,23 @@ describe('LLM prices and the money budget', () => {
     await callTool(metered(endpoint('priced'), meter), messages, tools);
     const [a, b] = llm.usageSent;
     const cost = [a!, b!].reduce(
-      (usd, u) => usd + ((u.prompt_tokens - u.prompt_tokens_details.cached_tokens) * 2 + u.prompt_tokens_details.cached_tokens * 0.5 + u.completion_tokens * 8) / 1e6,
+      (usd, u) =>
+        usd +
+        ((u.prompt_tokens - u.prompt_tokens_details.cached_tokens) * 2 +
+          u.prompt_tokens_details.cached_tokens * 0.5 +
+          u.completion_tokens * 8) /
+          1e6,
       0,
     );
     expect(a!.prompt_tokens_details.cached_tokens).toBe(0);
     expect(b!.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
     const totals = await usageTotals(db, projectId, { changeReviewId });
-    expect(totals).toMatchObject({ calls: 2, promptTokens: a!.prompt_tokens + b!.prompt_tokens, cachedTokens: b!.prompt_tokens_details.cached_tokens, estimated: false });
+    expect(totals).toMatchObject({
+      calls: 2,
+      promptTokens: a!.prompt_tokens + b!.prompt_tokens,
+      cachedTokens: b!.prompt_tokens_details.cached_tokens,
+      estimated: false,
+    });
     expect(totals.costUsd).toBeCloseTo(cost, 6);
   });
 
@@ -82,7 +95,11 @@ describe('LLM prices and the money budget', () => {
     const env = { OPENAI_API_KEY: 'sk-test', PROCTOR_LLM_MODEL: 'priced' };
     expect(loadConfig('dev', { ...env, PROCTOR_LLM_PRICES: JSON.stringify(prices) }).llm?.prices).toEqual(prices);
     expect(loadConfig('dev', env).llm?.prices).toBeUndefined();
-    expect(() => loadConfig('dev', { ...env, PROCTOR_LLM_PRICES: '{not json' })).toThrow(/PROCTOR_LLM_PRICES: must be JSON/);
-    expect(() => loadConfig('dev', { ...env, PROCTOR_LLM_PRICES: '{"m": {"prompt": -1, "completion": 1}}' })).toThrow(/PROCTOR_LLM_PRICES/);
+    expect(() => loadConfig('dev', { ...env, PROCTOR_LLM_PRICES: '{not json' })).toThrow(
+      /PROCTOR_LLM_PRICES: must be JSON/,
+    );
+    expect(() => loadConfig('dev', { ...env, PROCTOR_LLM_PRICES: '{"m": {"prompt": -1, "completion": 1}}' })).toThrow(
+      /PROCTOR_LLM_PRICES/,
+    );
   });
 });

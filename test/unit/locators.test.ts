@@ -9,7 +9,9 @@ describe('locator expressions', () => {
     expect(parseLocator("getByRole('button', { name: 'Add Coffee mug to cart' })")).toEqual([
       { method: 'getByRole', args: ['button', { name: 'Add Coffee mug to cart' }] },
     ]);
-    expect(parseLocator("locator('iframe').contentFrame().getByRole('button', { name: 'In frame', exact: true }).nth(2)")).toEqual([
+    expect(
+      parseLocator("locator('iframe').contentFrame().getByRole('button', { name: 'In frame', exact: true }).nth(2)"),
+    ).toEqual([
       { method: 'locator', args: ['iframe'] },
       { method: 'contentFrame', args: [] },
       { method: 'getByRole', args: ['button', { name: 'In frame', exact: true }] },
@@ -20,12 +22,18 @@ describe('locator expressions', () => {
   });
 
   it('round-trips quoted text with quotes and backslashes', () => {
-    const text = "It's a \\ \"test\"\nline";
+    const text = 'It\'s a \\ "test"\nline';
     expect(parseLocator(`getByText(${quote(text)})`)[0]!.args[0]).toBe(text);
   });
 
   it('refuses anything that is not a locator call, so stored steps can never run code', () => {
-    for (const bad of ["evaluate('1')", "getByRole('x').click()", 'constructor.constructor("x")()', "getByRole('a'); process.exit()", 'getByRole(x)']) {
+    for (const bad of [
+      "evaluate('1')",
+      "getByRole('x').click()",
+      'constructor.constructor("x")()',
+      "getByRole('a'); process.exit()",
+      'getByRole(x)',
+    ]) {
       expect(() => parseLocator(bad), bad).toThrow(LocatorSyntaxError);
     }
   });
@@ -33,8 +41,17 @@ describe('locator expressions', () => {
 
 describe('snapshot compaction', () => {
   it('caps a large page but keeps every element with a ref, iframe content included', () => {
-    const items = Array.from({ length: 400 }, (_, i) => `  - listitem [ref=e${i + 10}]:\n    - button "Buy ${i}" [ref=e${i + 1000}] [cursor=pointer]`);
-    const snapshot = ['- list [ref=e2]:', ...items, '- iframe [ref=e5]:', '  - button "Pay" [ref=f1e2]', '- text: footer'].join('\n');
+    const items = Array.from(
+      { length: 400 },
+      (_, i) => `  - listitem [ref=e${i + 10}]:\n    - button "Buy ${i}" [ref=e${i + 1000}] [cursor=pointer]`,
+    );
+    const snapshot = [
+      '- list [ref=e2]:',
+      ...items,
+      '- iframe [ref=e5]:',
+      '  - button "Pay" [ref=f1e2]',
+      '- text: footer',
+    ].join('\n');
     const { text, omitted } = compactSnapshot(snapshot, 4_000);
     expect(text.length).toBeLessThanOrEqual(4_200);
     expect(text).toContain('button "Buy 0" [ref=e1000]');
@@ -53,8 +70,14 @@ describe('snapshot compaction', () => {
   });
 
   it('says how much it cut when a page is still too large', () => {
-    const lines = Array.from({ length: 300 }, (_, i) => `- heading "Section ${i} with a long title for padding" [level=2] [ref=e${i}]`).join('\n');
-    const { text, omitted } = compactSnapshot(lines.replace(/heading/g, (m, o: number) => (o % 2 ? 'heading' : 'paragraph')), 2_000);
+    const lines = Array.from(
+      { length: 300 },
+      (_, i) => `- heading "Section ${i} with a long title for padding" [level=2] [ref=e${i}]`,
+    ).join('\n');
+    const { text, omitted } = compactSnapshot(
+      lines.replace(/heading/g, (m, o: number) => (o % 2 ? 'heading' : 'paragraph')),
+      2_000,
+    );
     expect(text.length).toBeLessThan(2_200);
     expect(omitted).toBeGreaterThan(0);
     expect(text).toMatch(/# \d+ more lines not shown/);

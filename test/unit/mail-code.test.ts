@@ -64,7 +64,10 @@ describe('codes and links as auth systems mail them', () => {
     ['Your PIN was changed on 2024-05-01 at 10:30. Total $1999.00, 20% off.', 'a date, a time, a price, a percentage'],
     ['Your order 482913 is confirmed. Order #771234.', 'order numbers'],
     ['Code: 55 12 — nothing long enough', 'too short'],
-    ['Sign in at http://acme.test/login?id=9f8e7d6c5b4a and use jane482913@acme.test', 'hex ids in links, digits in an address'],
+    [
+      'Sign in at http://acme.test/login?id=9f8e7d6c5b4a and use jane482913@acme.test',
+      'hex ids in links, digits in an address',
+    ],
   ])('takes no code from %j (%s)', (text) => {
     expect(extractCode(text)).toBeUndefined();
   });
@@ -73,8 +76,10 @@ describe('codes and links as auth systems mail them', () => {
 const allauthAlphabet = 'ABCDFGHJKLMNPQRSTVWXY345679'.split('');
 const upper = 'ABCDEFGHJKLMNPQRSTUVWXYZ'.split('');
 const digit = '0123456789'.split('');
-const chars = (from: string[], min: number, max: number) => fc.array(fc.constantFrom(...from), { minLength: min, maxLength: max }).map((a) => a.join(''));
-const groups = (from: string[], size: number, count: number, sep: string) => fc.array(chars(from, size, size), { minLength: count, maxLength: count }).map((g) => g.join(sep));
+const chars = (from: string[], min: number, max: number) =>
+  fc.array(fc.constantFrom(...from), { minLength: min, maxLength: max }).map((a) => a.join(''));
+const groups = (from: string[], size: number, count: number, sep: string) =>
+  fc.array(chars(from, size, size), { minLength: count, maxLength: count }).map((g) => g.join(sep));
 
 /** One arbitrary per code style mails use; none a year, each with a letter where it mixes. */
 const codes = fc.oneof(
@@ -85,7 +90,9 @@ const codes = fc.oneof(
   groups(upper, 4, 2, '-'),
   groups(allauthAlphabet, 4, 2, '-').filter((c) => /[A-Z]/.test(c)),
   fc.tuple(chars(upper, 3, 5), chars(digit, 3, 5)).map(([a, b]) => a + b),
-  fc.array(fc.tuple(fc.constantFrom(...upper), fc.constantFrom(...digit)), { minLength: 3, maxLength: 5 }).map((p) => p.map(([a, b]) => a + b).join('')),
+  fc
+    .array(fc.tuple(fc.constantFrom(...upper), fc.constantFrom(...digit)), { minLength: 3, maxLength: 5 })
+    .map((p) => p.map(([a, b]) => a + b).join('')),
 );
 
 const sentences = [
@@ -98,7 +105,33 @@ const sentences = [
 
 const prose = fc
   .array(
-    fc.constantFrom('Hello', 'Thanks,', 'Jane', 'Acme', 'ACME', 'your', 'account', 'is', 'ready', 'WELCOME', 'team', 'the', 'on', 'at', '10:30', '2024', '$19.99', '20%', 'Order 48213', 'ticket #8812', 'call 0800 123 456', 'https://acme.example/a/9f8e7d6c5b', '12 May 2024', '\n', '\n\n'),
+    fc.constantFrom(
+      'Hello',
+      'Thanks,',
+      'Jane',
+      'Acme',
+      'ACME',
+      'your',
+      'account',
+      'is',
+      'ready',
+      'WELCOME',
+      'team',
+      'the',
+      'on',
+      'at',
+      '10:30',
+      '2024',
+      '$19.99',
+      '20%',
+      'Order 48213',
+      'ticket #8812',
+      'call 0800 123 456',
+      'https://acme.example/a/9f8e7d6c5b',
+      '12 May 2024',
+      '\n',
+      '\n\n',
+    ),
     { minLength: 1, maxLength: 40 },
   )
   .map((w) => w.join(' '));
@@ -116,7 +149,7 @@ describe('generated codes and prose', () => {
     );
   });
 
-  it("takes a random code of a letter alphabet by the shape of another: same groups, letters or digits anywhere", () => {
+  it('takes a random code of a letter alphabet by the shape of another: same groups, letters or digits anywhere', () => {
     const allauthCode = groups(allauthAlphabet, 4, 2, '-').filter((c) => /[A-Z]/.test(c));
     fc.assert(
       fc.property(allauthCode, allauthCode, (burnIn, later) => {

@@ -7,8 +7,20 @@ import type { MergeRequestEvent, MergeRequestHead } from '../../workflows/merge-
 // paths through signals; this covers the decision table and the continue-as-new carry directly.
 
 const ref: MergeRequestRef = { provider: 'github', repository: 'acme/shop', number: 7 };
-const head = (sha: string, draft = false): MergeRequestHead => ({ sha: sha.padEnd(40, '0'), url: 'https://github.test/acme/shop/pull/7', draft, sourceBranch: 'feature/cart', title: 'Cart badge' });
-const settings = { autoRun: true, includeDrafts: false, commentOnOpen: true, environments: ['preview'], handle: '@proctor' };
+const head = (sha: string, draft = false): MergeRequestHead => ({
+  sha: sha.padEnd(40, '0'),
+  url: 'https://github.test/acme/shop/pull/7',
+  draft,
+  sourceBranch: 'feature/cart',
+  title: 'Cart badge',
+});
+const settings = {
+  autoRun: true,
+  includeDrafts: false,
+  commentOnOpen: true,
+  environments: ['preview'],
+  handle: '@proctor',
+};
 const opened = (deliveryId: string): MergeRequestEvent => ({ type: 'opened', deliveryId, head: head('aaa') });
 
 describe('TrackedMergeRequest', () => {
@@ -31,15 +43,27 @@ describe('TrackedMergeRequest', () => {
     });
     mr.waitingShownFor = h.sha;
     expect(mr.decide(h, settings)).not.toHaveProperty('waitingComment');
-    mr.deployed({ type: 'deployment', deliveryId: 'd2', sha: 'aaa', environment: 'preview', url: 'https://aaa.preview.test' });
+    mr.deployed({
+      type: 'deployment',
+      deliveryId: 'd2',
+      sha: 'aaa',
+      environment: 'preview',
+      url: 'https://aaa.preview.test',
+    });
     expect(mr.decide(h, settings)).toEqual({ start: { deliveryId: 'd1', event: 'opened' } });
-    expect(mr.decide(h, { ...settings, autoRun: false })).toMatchObject({ show: { state: 'waiting', waitingFor: ['a comment mentioning @proctor with a URL'] } });
+    expect(mr.decide(h, { ...settings, autoRun: false })).toMatchObject({
+      show: { state: 'waiting', waitingFor: ['a comment mentioning @proctor with a URL'] },
+    });
   });
 
   it('skips drafts and repositories without settings; a manual trigger reviews a reviewed head again', () => {
     const mr = new TrackedMergeRequest(ref, undefined);
-    expect(mr.decide(head('aaa', true), settings)).toEqual({ show: { state: 'skipped-draft', waitingFor: ['ready for review'] } });
-    expect(mr.decide(head('aaa'), null)).toEqual({ show: { state: 'idle', waitingFor: ['review settings for this repository'] } });
+    expect(mr.decide(head('aaa', true), settings)).toEqual({
+      show: { state: 'skipped-draft', waitingFor: ['ready for review'] },
+    });
+    expect(mr.decide(head('aaa'), null)).toEqual({
+      show: { state: 'idle', waitingFor: ['review settings for this repository'] },
+    });
     const run = { sha: head('aaa').sha, scope: undefined as never };
     mr.moveHead(head('aaa'));
     mr.reviewStarted(run);

@@ -10,7 +10,9 @@ describe('merge-request rules', () => {
   });
 
   it('takes a mention of the handle with a URL as a manual trigger, case-insensitively', () => {
-    expect(parseMention('Please @Proctor test https://pr-12.preview.example.com/shop.', '@proctor')).toEqual({ url: 'https://pr-12.preview.example.com/shop' });
+    expect(parseMention('Please @Proctor test https://pr-12.preview.example.com/shop.', '@proctor')).toEqual({
+      url: 'https://pr-12.preview.example.com/shop',
+    });
     expect(parseMention('@PROCTOR http://127.0.0.1:4000', '@proctor')).toEqual({ url: 'http://127.0.0.1:4000' });
     expect(parseMention('@qa.bot go: https://x.example', '@qa.bot')).toEqual({ url: 'https://x.example' });
   });

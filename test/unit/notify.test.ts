@@ -13,7 +13,12 @@ import { silentLogger } from '../../src/logger.js';
 import { postChatWebhook } from '../../src/notify/chat.js';
 import { createEmailSender } from '../../src/notify/email.js';
 import { renderRunReport } from '../../src/notify/message.js';
-import { createNotifyActivities, notificationTargets, sendRunNotifications, type NotifyDeps } from '../../src/notify/run-notifications.js';
+import {
+  createNotifyActivities,
+  notificationTargets,
+  sendRunNotifications,
+  type NotifyDeps,
+} from '../../src/notify/run-notifications.js';
 import { mapDomainErrors } from '../../activities/failures.js';
 import { freshDatabase } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
@@ -42,12 +47,17 @@ function readableMail(raw: string): string {
   return headers + body;
 }
 
-const decodeQp = (s: string): string => Buffer.from(s.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+const decodeQp = (s: string): string =>
+  Buffer.from(
+    s.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 const listen = (server: HttpServer | TcpServer): Promise<number> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
 
-const closeServer = (server: HttpServer | TcpServer): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
+const closeServer = (server: HttpServer | TcpServer): Promise<void> =>
+  new Promise((resolve) => server.close(() => resolve()));
 
 describe('run notifications', () => {
   let db: DB;
@@ -73,7 +83,11 @@ describe('run notifications', () => {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = readableMail(Buffer.concat(chunks).toString('utf8'));
-          mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
+          mails.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
           callback();
         });
       },
@@ -107,12 +121,25 @@ describe('run notifications', () => {
     db = await freshDatabase('pglite');
     ({ projectId } = await seedProject(db, { organization: 'Acme', project: 'Shop' }));
     applicationId = randomUUID();
-    await db.insertInto('applications').values({ id: applicationId, short_id: newShortId('application', 'Shop'), project_id: projectId, name: 'Shop', kind: 'web' }).execute();
+    await db
+      .insertInto('applications')
+      .values({
+        id: applicationId,
+        short_id: newShortId('application', 'Shop'),
+        project_id: projectId,
+        name: 'Shop',
+        kind: 'web',
+      })
+      .execute();
   });
 
   afterAll(async () => {
     for (const socket of silentSockets) socket.destroy();
-    await Promise.all([new Promise<void>((resolve) => smtp.close(() => resolve())), closeServer(hookServer), closeServer(silent)]);
+    await Promise.all([
+      new Promise<void>((resolve) => smtp.close(() => resolve())),
+      closeServer(hookServer),
+      closeServer(silent),
+    ]);
     await db.destroy();
   });
 
@@ -131,7 +158,8 @@ describe('run notifications', () => {
 
   async function plan(name: string, notifications: TestPlanWrite['notifications']): Promise<string> {
     const shortId = await createTestPlan(db, projectId, { name, notifications });
-    return (await db.selectFrom('test_plans').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()).id;
+    return (await db.selectFrom('test_plans').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow())
+      .id;
   }
 
   /** The usual plan: two recipients on failure, a chat webhook always. */
@@ -143,12 +171,21 @@ describe('run notifications', () => {
 
   async function run(
     testPlanId: string | null,
-    opts: { status?: RunStatus; result?: TestResult | null; notifications?: unknown; tests?: { name: string; result: TestResult | null; error?: string }[] } = {},
+    opts: {
+      status?: RunStatus;
+      result?: TestResult | null;
+      notifications?: unknown;
+      tests?: { name: string; result: TestResult | null; error?: string }[];
+    } = {},
   ): Promise<{ id: string; shortId: string }> {
     const id = randomUUID();
     const shortId = newShortId('run');
     const tests = opts.tests ?? [
-      { name: 'Checkout shows the confirmation', result: 'FAILED', error: 'expected heading "Thank you" to be visible' },
+      {
+        name: 'Checkout shows the confirmation',
+        result: 'FAILED',
+        error: 'expected heading "Thank you" to be visible',
+      },
       { name: 'Login works', result: 'PASSED' },
     ];
     await db
@@ -221,20 +258,40 @@ describe('run notifications', () => {
       passed: 0,
       failed: 40,
       skipped: 0,
-      failedTests: Array.from({ length: 40 }, (_, i) => ({ name: `Test ${i} ${'x'.repeat(200)}`, error: 'e'.repeat(1000) })),
+      failedTests: Array.from({ length: 40 }, (_, i) => ({
+        name: `Test ${i} ${'x'.repeat(200)}`,
+        error: 'e'.repeat(1000),
+      })),
     };
     const many = renderRunReport(manyInput);
     expect(many.text).toContain('and 30 more');
     for (const block of many.slack.blocks ?? []) expect(JSON.stringify(block).length).toBeLessThan(3100);
-    expect(renderRunReport({ ...manyInput, status: 'CANCELLED', result: null, failedTests: [] }).subject).toBe('[Proctor] Run was cancelled (run_abc)');
+    expect(renderRunReport({ ...manyInput, status: 'CANCELLED', result: null, failedTests: [] }).subject).toBe(
+      '[Proctor] Run was cancelled (run_abc)',
+    );
   });
 
   it('says how many tests were flaky, quarantined failures and regression changes, and only when there are any', () => {
-    const base = { shortId: 'run_f', url: 'https://x.test/runs/run_f', status: 'COMPLETED', result: 'PASSED', planName: null, testCount: 4, passed: 3, failed: 0, skipped: 0, failedTests: [] };
+    const base = {
+      shortId: 'run_f',
+      url: 'https://x.test/runs/run_f',
+      status: 'COMPLETED',
+      result: 'PASSED',
+      planName: null,
+      testCount: 4,
+      passed: 3,
+      failed: 0,
+      skipped: 0,
+      failedTests: [],
+    };
     const rendered = renderRunReport({ ...base, flaky: 2, quarantinedFailed: 1, regressions: 1 });
-    expect(rendered.text).toContain('4 tests: 3 passed, 0 failed, 0 skipped; 2 flaky (passed on a retry), 1 quarantined failed (not counted), 1 regression change');
+    expect(rendered.text).toContain(
+      '4 tests: 3 passed, 0 failed, 0 skipped; 2 flaky (passed on a retry), 1 quarantined failed (not counted), 1 regression change',
+    );
     expect(JSON.stringify(rendered.slack.blocks)).toContain('2 flaky (passed on a retry)');
-    expect(renderRunReport({ ...base, flaky: 0, quarantinedFailed: 0, regressions: 0 }).text).toContain('4 tests: 3 passed, 0 failed, 0 skipped\n');
+    expect(renderRunReport({ ...base, flaky: 0, quarantinedFailed: 0, regressions: 0 }).text).toContain(
+      '4 tests: 3 passed, 0 failed, 0 skipped\n',
+    );
   });
 
   it('a failed run mails each recipient and posts to the plan’s chat channel', async () => {
@@ -287,7 +344,11 @@ describe('run notifications', () => {
 
     // The override's notifyOn wins too: a passed run with "failure only" has nothing to send, and that is no error.
     hooks.length = 0;
-    const quiet = await run(planId, { result: 'PASSED', tests: [], notifications: [{ type: 'slack', channel: '#release', notifyOn: 'failure' }] });
+    const quiet = await run(planId, {
+      result: 'PASSED',
+      tests: [],
+      notifications: [{ type: 'slack', channel: '#release', notifyOn: 'failure' }],
+    });
     const quietReport = await sendRunNotifications(deps(), quiet.id);
     expect(quietReport.sent).toEqual([]);
     expect(quietReport.failed).toEqual([]);
@@ -321,28 +382,41 @@ describe('run notifications', () => {
   });
 
   it('throws, within bounded time, only when every target failed', async () => {
-    const deadSmtp = createEmailSender({ smtpUrl: `smtp://127.0.0.1:${await freePort()}`, from: 'proctor@proctor.test' });
+    const deadSmtp = createEmailSender({
+      smtpUrl: `smtp://127.0.0.1:${await freePort()}`,
+      from: 'proctor@proctor.test',
+    });
     const planId = await standardPlan('All dead', `http://127.0.0.1:${await freePort()}/hook`);
     const { id, shortId } = await run(planId);
     const started = Date.now();
-    await expect(sendRunNotifications(deps({ email: deadSmtp }), id)).rejects.toThrow(new RegExp(`every notification of run ${shortId} failed`));
+    await expect(sendRunNotifications(deps({ email: deadSmtp }), id)).rejects.toThrow(
+      new RegExp(`every notification of run ${shortId} failed`),
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
 
     // An SMTP server that never greets is given up on after the sender's timeout, not nodemailer's minutes.
-    const mute = createEmailSender({ smtpUrl: `smtp://127.0.0.1:${silentPort}`, from: 'proctor@proctor.test', timeoutMs: 500 });
+    const mute = createEmailSender({
+      smtpUrl: `smtp://127.0.0.1:${silentPort}`,
+      from: 'proctor@proctor.test',
+      timeoutMs: 500,
+    });
     const brokenHook = await standardPlan('Mute and broken', `${hookUrl}/broken`);
     const second = await run(brokenHook);
     const t0 = Date.now();
     const err = await sendRunNotifications(deps({ email: mute }), second.id).catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/email:alice@example.test: .*(timeout|Greeting never received)/i);
-    expect((err as Error).message).toContain('slack:#qa: chat webhook answered 500: invalid_payload: channel_not_found');
+    expect((err as Error).message).toContain(
+      'slack:#qa: chat webhook answered 500: invalid_payload: channel_not_found',
+    );
     expect(Date.now() - t0).toBeLessThan(5_000);
   });
 
   it('a chat webhook that never answers times out', async () => {
     const started = Date.now();
-    await expect(postChatWebhook(`http://127.0.0.1:${silentPort}/hook`, { text: 'hi' }, fetch, 300)).rejects.toThrow(/no answer within 0.3 s/);
+    await expect(postChatWebhook(`http://127.0.0.1:${silentPort}/hook`, { text: 'hi' }, fetch, 300)).rejects.toThrow(
+      /no answer within 0.3 s/,
+    );
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
@@ -359,7 +433,9 @@ describe('run notifications', () => {
     expect((unfinished as ApplicationFailure).nonRetryable).toBe(true);
     expect(hooks).toEqual([]);
 
-    const deadPlan = await plan('Dead only', { slack: { webhookUrl: `http://127.0.0.1:${await freePort()}/x`, channel: null, notifyOn: 'always' } });
+    const deadPlan = await plan('Dead only', {
+      slack: { webhookUrl: `http://127.0.0.1:${await freePort()}/x`, channel: null, notifyOn: 'always' },
+    });
     const dead = await run(deadPlan);
     const retryable = await activities.sendRunNotifications({ runId: dead.id }).catch((e: unknown) => e);
     expect(retryable).not.toBeInstanceOf(ApplicationFailure);
@@ -371,7 +447,9 @@ describe('run notifications', () => {
   it('refuses a webhook address the network guard refuses', async () => {
     const planId = await standardPlan('Guarded');
     const { id } = await run(planId, { result: 'PASSED', tests: [] });
-    const guard = { check: async () => ({ allowed: false as const, reason: 'cloud metadata address 169.254.169.254' }) };
+    const guard = {
+      check: async () => ({ allowed: false as const, reason: 'cloud metadata address 169.254.169.254' }),
+    };
     await expect(sendRunNotifications(deps({ networkGuard: guard }), id)).rejects.toThrow(/refused: cloud metadata/);
     expect(hooks).toEqual([]);
   });

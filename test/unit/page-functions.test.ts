@@ -16,7 +16,9 @@ interface ProbeOutput {
 }
 
 async function runProbe(): Promise<ProbeOutput> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/page-functions-probe.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/page-functions-probe.ts'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -35,7 +37,9 @@ describe('page functions under tsx', () => {
     expect(probe.excerpt).toContain('Invoices 1 and 2');
     // Recording: the structural locators it checked in the page (test id, name, id); the second of two equal buttons.
     expect(probe.checkbox.target).toEqual({ role: 'checkbox', name: 'Select all' });
-    expect([probe.checkbox.locator, ...probe.checkbox.fallbacks]).toEqual(expect.arrayContaining(["getByTestId('select-all')", 'locator(\'input[name="all"]\')', "locator('#all')"]));
+    expect([probe.checkbox.locator, ...probe.checkbox.fallbacks]).toEqual(
+      expect.arrayContaining(["getByTestId('select-all')", 'locator(\'input[name="all"]\')', "locator('#all')"]),
+    );
     expect(probe.secondDelete.locator).toBe("getByRole('button', { name: 'Delete' }).nth(1)");
     // Browser state: the init script seeded sessionStorage, and capturing read it back from the page.
     expect(probe.sessionStorage).toEqual([{ name: 'draft', value: 'kept' }]);
@@ -45,7 +49,12 @@ describe('page functions under tsx', () => {
     expect(probe.mismatch.evidence?.pageExcerpt).toMatch(/^Wrong password for ada@example.com \| Sign in/);
     // Replay: the element a moved test id finds is compared in the page with the recorded one, which is used instead.
     expect(probe.movedTestId.status).toBe('PASSED');
-    expect(probe.movedTestId.changes).toEqual([expect.objectContaining({ severity: 'cosmetic', summary: expect.stringContaining('the step used the recorded button "Save" instead') })]);
+    expect(probe.movedTestId.changes).toEqual([
+      expect.objectContaining({
+        severity: 'cosmetic',
+        summary: expect.stringContaining('the step used the recorded button "Save" instead'),
+      }),
+    ]);
     // Exploring follows the same-origin links it read from the page.
     expect(probe.explored).toContain('Page "Orders" at http://127.0.0.1:');
   }, 90_000);

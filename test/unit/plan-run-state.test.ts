@@ -17,8 +17,18 @@ const test = (testCaseId: string, more: Partial<RunPlanTest> = {}): RunPlanTest 
   retries: 1,
   ...more,
 });
-const input: PlanRunInput = { runId: 'run-1', runShortId: 'run_abc', projectId: 'project-1', concurrency: 2, heal: true };
-const plan = () => [test('login'), test('cart', { waitFor: ['login'], resumeFrom: 'login' }), test('checkout', { waitFor: ['cart'] })];
+const input: PlanRunInput = {
+  runId: 'run-1',
+  runShortId: 'run_abc',
+  projectId: 'project-1',
+  concurrency: 2,
+  heal: true,
+};
+const plan = () => [
+  test('login'),
+  test('cart', { waitFor: ['login'], resumeFrom: 'login' }),
+  test('checkout', { waitFor: ['cart'] }),
+];
 
 describe('PlanRunState', () => {
   it('starts what is ready; a dependent resumes from the state its dependency captures', () => {
@@ -28,13 +38,22 @@ describe('PlanRunState', () => {
     expect(run.takeReady(2)).toEqual(['login']);
     const login = run.launch(input, 'login');
     expect(login.test.name).toBe('Test login');
-    expect(login.args).toMatchObject({ runTestCaseId: 'rtc-login', stateKey: undefined, captureStateKey: expect.stringContaining('login'), heal: true, retries: 1 });
+    expect(login.args).toMatchObject({
+      runTestCaseId: 'rtc-login',
+      stateKey: undefined,
+      captureStateKey: expect.stringContaining('login'),
+      heal: true,
+      retries: 1,
+    });
     expect(run.running).toBe(1);
     expect(run.takeReady(2)).toEqual([]);
     run.ended('login', 'PASSED');
     expect(run.running).toBe(0);
     expect(run.takeReady(2)).toEqual(['cart']);
-    expect(run.launch(input, 'cart').args).toMatchObject({ stateKey: login.args.captureStateKey, captureStateKey: undefined });
+    expect(run.launch(input, 'cart').args).toMatchObject({
+      stateKey: login.args.captureStateKey,
+      captureStateKey: undefined,
+    });
   });
 
   it('skips the dependents of a failure, counts outcomes and finishes with the result', () => {
@@ -64,7 +83,9 @@ describe('PlanRunState', () => {
     expect(next.finished).toBe(1);
     expect(next.takeReady(5)).toEqual(['cart']);
     const broken = new PlanRunState();
-    expect(() => broken.load([test('login')], carried)).toThrow(expect.objectContaining({ type: 'CarriedStateMismatch', nonRetryable: true }));
+    expect(() => broken.load([test('login')], carried)).toThrow(
+      expect.objectContaining({ type: 'CarriedStateMismatch', nonRetryable: true }),
+    );
     // The ERROR path still cleans up the state blobs of the tests it loaded.
     expect(broken.tests).toHaveLength(1);
     expect(broken.counts()).toEqual({});

@@ -4,7 +4,14 @@ import { SignalCollector } from '../../src/browser/signals.js';
 import { clearScanCache } from '../../src/browser/axe-scan.js';
 import { RunValues } from '../../src/browser/values.js';
 import type { BrowserPool } from '../../src/browser/pool.js';
-import { compareSignals, fingerprintKey, ignoredUrl, normaliseMessage, pageTemplate, type QualitySignal } from '../../src/domain/quality.js';
+import {
+  compareSignals,
+  fingerprintKey,
+  ignoredUrl,
+  normaliseMessage,
+  pageTemplate,
+  type QualitySignal,
+} from '../../src/domain/quality.js';
 import { createBenchPool } from '../../bench/support.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { allQualityProblems, profileSteps } from '../support/fixtures/quality.js';
@@ -22,23 +29,46 @@ describe('fingerprints: the same problem on another host, record or run is one i
   });
 
   it('messages lose URLs, numbers and ids (each shape of id, whatever its value) but keep their words', () => {
-    const hex = () => [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, '0')).join('');
-    const shapes: (() => string)[] = [() => String(Math.floor(Math.random() * 1e6)), hex, () => crypto.randomUUID(), () => `ORD-${Math.floor(Math.random() * 1e4)}`];
+    const hex = () =>
+      [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const shapes: (() => string)[] = [
+      () => String(Math.floor(Math.random() * 1e6)),
+      hex,
+      () => crypto.randomUUID(),
+      () => `ORD-${Math.floor(Math.random() * 1e4)}`,
+    ];
     for (const shape of shapes) {
-      const seen = new Set(Array.from({ length: 20 }, () => {
-        const id = shape();
-        const n = Math.random() * 1000;
-        return normaliseMessage(`Failed to load order ${id} after ${n} ms from https://api.example.com/orders/${id}?t=${n}`);
-      }));
+      const seen = new Set(
+        Array.from({ length: 20 }, () => {
+          const id = shape();
+          const n = Math.random() * 1000;
+          return normaliseMessage(
+            `Failed to load order ${id} after ${n} ms from https://api.example.com/orders/${id}?t=${n}`,
+          );
+        }),
+      );
       expect(seen.size, shape()).toBe(1);
     }
     expect(normaliseMessage('TypeError: x is undefined')).not.toBe(normaliseMessage('TypeError: y is undefined'));
   });
 
   it('kind, rule and element separate fingerprints; the step and host do not', () => {
-    const base: QualitySignal = { kind: 'a11y', severity: 'critical', rule: 'label', message: 'Form elements must have labels', target: '#email <input id="email">', url: 'http://a.test/profile/12', stepIndex: 0 };
+    const base: QualitySignal = {
+      kind: 'a11y',
+      severity: 'critical',
+      rule: 'label',
+      message: 'Form elements must have labels',
+      target: '#email <input id="email">',
+      url: 'http://a.test/profile/12',
+      stepIndex: 0,
+    };
     expect(fingerprintKey({ ...base, url: 'https://b.test/profile/99', stepIndex: 4 })).toBe(fingerprintKey(base));
-    for (const other of [{ rule: 'color-contrast' }, { target: '#name <input id="name">' }, { kind: 'console' as const }, { url: 'http://a.test/settings' }]) {
+    for (const other of [
+      { rule: 'color-contrast' },
+      { target: '#name <input id="name">' },
+      { kind: 'console' as const },
+      { url: 'http://a.test/settings' },
+    ]) {
       expect(fingerprintKey({ ...base, ...other })).not.toBe(fingerprintKey(base));
     }
   });
@@ -50,7 +80,13 @@ describe('fingerprints: the same problem on another host, record or run is one i
   });
 
   it('a comparison counts new, fixed and unchanged once per fingerprint, most severe new first', () => {
-    const f = (fingerprint: string, severity: 'critical' | 'minor' = 'minor') => ({ fingerprint, kind: 'console' as const, severity, title: fingerprint, page: '/' });
+    const f = (fingerprint: string, severity: 'critical' | 'minor' = 'minor') => ({
+      fingerprint,
+      kind: 'console' as const,
+      severity,
+      title: fingerprint,
+      page: '/',
+    });
     const delta = compareSignals([f('a'), f('a'), f('b'), f('c', 'critical')], [f('a'), f('d')]);
     expect(delta).toMatchObject({ newCount: 2, fixedCount: 1, unchanged: 1 });
     expect(delta.new.map((x) => x.title)).toEqual(['c', 'b']);
@@ -73,7 +109,13 @@ describe('the collector in Chromium', () => {
   const replay = (collector: (page: import('playwright-core').Page) => SignalCollector) =>
     pool.withContext({}, async ({ page }) => {
       const c = collector(page);
-      const result = await replaySteps(page, profileSteps, { startUrl: `${fixture.url}/quality/`, baseUrl: fixture.url, values: new RunValues(), timeoutMs: 5_000, onStep: (i) => c.beforeStep(i) });
+      const result = await replaySteps(page, profileSteps, {
+        startUrl: `${fixture.url}/quality/`,
+        baseUrl: fixture.url,
+        values: new RunValues(),
+        timeoutMs: 5_000,
+        onStep: (i) => c.beforeStep(i),
+      });
       return { result, signals: await c.finish(), failedScans: c.failedScans };
     });
 

@@ -7,7 +7,15 @@ import { loadPrograms } from '../../src/programs.js';
 // What burn-in records for an element, in real Chromium: locators that survive a translation lead an action,
 // every action keeps the structural fallbacks the page offers, and text locators carry the whole text.
 
-const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const launchArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const longMessage = 'Die Gruppe „QA Team“ wurde erfolgreich hinzugefügt. Sie können sie unten erneut bearbeiten.';
 // Playwright's own locator for this paragraph is the prefix getByText('Andere Gruppe wurde gelöscht').
 const otherMessage = 'Andere Gruppe wurde gelöscht und kann nicht wiederhergestellt werden.';
@@ -75,12 +83,18 @@ describe('recorded locators', () => {
   it('puts a hand-written id ahead of long link text, which changes with every locale', async () => {
     const recorded = await locatorForRef(page, await ref(/link "Änderungsverlauf/));
     expect(recorded.locator).toBe("locator('#history-link')");
-    expect(recorded.fallbacks).toEqual(["getByRole('link', { name: 'Änderungsverlauf dieser Gruppe mit allen früheren Fassungen anzeigen' })"]);
+    expect(recorded.fallbacks).toEqual([
+      "getByRole('link', { name: 'Änderungsverlauf dieser Gruppe mit allen früheren Fassungen anzeigen' })",
+    ]);
   });
 
   it('records an element with nothing structural by its role and name alone', async () => {
     const recorded = await locatorForRef(page, await ref(/button "Abbrechen"/));
-    expect(recorded).toEqual({ locator: "getByRole('button', { name: 'Abbrechen' })", fallbacks: [], target: { role: 'button', name: 'Abbrechen' } });
+    expect(recorded).toEqual({
+      locator: "getByRole('button', { name: 'Abbrechen' })",
+      fallbacks: [],
+      target: { role: 'button', name: 'Abbrechen' },
+    });
   });
 
   it('keeps the whole text a message assertion expects, never the prefix Playwright shortens it to', async () => {

@@ -5,7 +5,12 @@ import type { Step } from '../../src/domain/steps.js';
 
 // The rules of the verifying replay (issue 32) that need no browser.
 
-const fillCode: Step = { action: 'fill', locator: "getByRole('textbox', { name: 'Code' })", value: '{{AUTH_TOTP}}', description: 'Enter the code' };
+const fillCode: Step = {
+  action: 'fill',
+  locator: "getByRole('textbox', { name: 'Code' })",
+  value: '{{AUTH_TOTP}}',
+  description: 'Enter the code',
+};
 const click: Step = { action: 'click', locator: "getByRole('button', { name: 'Go' })", description: 'Go' };
 
 describe('msUntilFreshTotp', () => {
@@ -32,6 +37,8 @@ describe('replayFailureNote', () => {
     expect(replayFailureNote({ failedStepIndex: 1, error: 'step 2 (click): no element matches' })).toMatch(
       /^the recorded steps were replayed in a fresh browser and failed at step 2: step 2 \(click\): no element matches\. Steps 1-1 replayed and are kept/,
     );
-    expect(replayFailureNote({ failedStepIndex: 0, error: 'step 1 (click): click failed' })).toContain('failed at step 1: step 1 (click): click failed. No step before it is kept (this is the start page); record the rest again from here');
+    expect(replayFailureNote({ failedStepIndex: 0, error: 'step 1 (click): click failed' })).toContain(
+      'failed at step 1: step 1 (click): click failed. No step before it is kept (this is the start page); record the rest again from here',
+    );
   });
 });

@@ -17,11 +17,20 @@ const catalogue: CatalogueTest[] = [
   ...Array.from({ length: 399 }, (_, i) => ({
     id: `t${i}`,
     name: i % 2 ? `Browse product ${i} in the catalogue` : `Update account address ${i}`,
-    goal: i % 2 ? `Open the product page of item ${i} and read its price` : `Change the saved address number ${i} on the account page`,
+    goal:
+      i % 2
+        ? `Open the product page of item ${i} and read its price`
+        : `Change the saved address number ${i} on the account page`,
     applicationShortId: 'app_shop',
     applicationName: 'Shop',
   })),
-  { id: 'checkout', name: 'Checkout with express shipping', goal: 'Pay for the cart with express shipping', applicationShortId: 'app_shop', applicationName: 'Shop' },
+  {
+    id: 'checkout',
+    name: 'Checkout with express shipping',
+    goal: 'Pay for the cart with express shipping',
+    applicationShortId: 'app_shop',
+    applicationName: 'Shop',
+  },
 ];
 
 describe('the tests a large catalogue shows the model', () => {
@@ -38,7 +47,12 @@ describe('the tests a large catalogue shows the model', () => {
     // Nothing else shares a word: the rest is the catalogue's own order (newest first).
     expect(shown.slice(1, 4).map((t) => t.id)).toEqual(['t0', 't1', 't2']);
     // A word every test has ("shop") weighs little; the rare one ("address") decides.
-    const address = mostRelevant(catalogue, (t) => `${t.name} ${t.goal} Shop`, 'Shop: address form on the account page', 10);
+    const address = mostRelevant(
+      catalogue,
+      (t) => `${t.name} ${t.goal} Shop`,
+      'Shop: address form on the account page',
+      10,
+    );
     expect(address.every((t) => t.name.startsWith('Update account address'))).toBe(true);
     // Small catalogues are shown whole, as they are.
     expect(mostRelevant(catalogue.slice(0, 5), (t) => t.name, change, 300)).toEqual(catalogue.slice(0, 5));
@@ -64,7 +78,13 @@ describe('the tests a large catalogue shows the model', () => {
       );
       const client = createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' }, { maxRetries: 0 })!;
       const selection = await selectTests(client, {
-        change: { title: 'Express shipping at checkout', description: '', context: null, diffText: checkoutDiff, fileCount: 1 },
+        change: {
+          title: 'Express shipping at checkout',
+          description: '',
+          context: null,
+          diffText: checkoutDiff,
+          fileCount: 1,
+        },
         catalogue,
         applications: [{ shortId: 'app_shop', name: 'Shop' }],
       });

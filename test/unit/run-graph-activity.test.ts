@@ -35,7 +35,8 @@ function worker(store: Map<string, Buffer>, seen: { planLoads: number; blobReads
 
 const pagesOf = async (activity: ReturnType<typeof worker>, size: number) => {
   const pages = [];
-  for (let offset = 0; offset < plan.length; offset += size) pages.push(await activity.loadRunGraph({ runId: 'run-1', runShortId: 'run_a', offset, limit: size }));
+  for (let offset = 0; offset < plan.length; offset += size)
+    pages.push(await activity.loadRunGraph({ runId: 'run-1', runShortId: 'run_a', offset, limit: size }));
   return pages;
 };
 
@@ -61,7 +62,9 @@ describe('the run graph activity', () => {
       loadRunPlan: async () => (seen.planLoads++, plan),
       blobs: { get: async () => Promise.reject(new Error('connect ECONNREFUSED')), put: async () => {} },
     });
-    await expect(activity.loadRunGraph({ runId: 'run-1', runShortId: 'run_b', offset: 0, limit: 5 })).rejects.toThrow(/ECONNREFUSED/);
+    await expect(activity.loadRunGraph({ runId: 'run-1', runShortId: 'run_b', offset: 0, limit: 5 })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
     expect(seen.planLoads).toBe(0);
   });
 });

@@ -10,21 +10,23 @@ import { RunScheduler } from '../../src/domain/run-scheduler.js';
 const plans = fc.integer({ min: 0, max: 40 }).chain((n) =>
   fc.tuple(
     ...Array.from({ length: n }, (_, i) =>
-      fc.record({
-        name: fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
-        waitFor: fc.array(fc.integer({ min: 0, max: Math.max(0, n - 1) }), { maxLength: 3 }),
-        resumeFrom: fc.option(fc.integer({ min: 0, max: Math.max(0, n - 1) }), { nil: null }),
-        quarantined: fc.boolean(),
-        retries: fc.integer({ min: 0, max: 3 }),
-      }).map((t): GraphNode => ({
-        testCaseId: `tc-${i}`,
-        runTestCaseId: `rtc-${i}`,
-        ...(t.name !== undefined && { name: t.name }),
-        waitFor: t.waitFor.map((d) => `tc-${d}`),
-        resumeFrom: t.resumeFrom === null ? null : `tc-${t.resumeFrom}`,
-        retries: t.retries,
-        ...(t.quarantined && { quarantined: true }),
-      })),
+      fc
+        .record({
+          name: fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
+          waitFor: fc.array(fc.integer({ min: 0, max: Math.max(0, n - 1) }), { maxLength: 3 }),
+          resumeFrom: fc.option(fc.integer({ min: 0, max: Math.max(0, n - 1) }), { nil: null }),
+          quarantined: fc.boolean(),
+          retries: fc.integer({ min: 0, max: 3 }),
+        })
+        .map((t): GraphNode => ({
+          testCaseId: `tc-${i}`,
+          runTestCaseId: `rtc-${i}`,
+          ...(t.name !== undefined && { name: t.name }),
+          waitFor: t.waitFor.map((d) => `tc-${d}`),
+          resumeFrom: t.resumeFrom === null ? null : `tc-${t.resumeFrom}`,
+          retries: t.retries,
+          ...(t.quarantined && { quarantined: true }),
+        })),
     ),
   ),
 );
@@ -52,28 +54,37 @@ describe('a run graph by reference', () => {
 
   it('schedules and skips as the plan it came from: same starts, same reasons', () => {
     fc.assert(
-      fc.property(plans, fc.integer({ min: 1, max: 7 }), fc.array(fc.constantFrom('PASSED', 'FAILED', 'ERROR') as fc.Arbitrary<'PASSED' | 'FAILED' | 'ERROR'>, { maxLength: 40 }), (nodes, pageSize, results) => {
-        const trace = (plan: GraphNode[]) => {
-          const scheduler = new RunScheduler(plan);
-          const events: string[] = [];
-          for (let i = 0; ; i++) {
-            const skips = scheduler.toSkip();
-            for (const s of skips) scheduler.ended(s.testCaseId, 'SKIPPED');
-            events.push(...skips.map((s) => `skip ${s.testCaseId}: ${s.reason}`));
-            const [next] = scheduler.take(1);
-            if (!next) return events;
-            const outcome = results[i % Math.max(1, results.length)] ?? 'PASSED';
-            scheduler.ended(next, outcome);
-            events.push(`${next} ${outcome}`);
-          }
-        };
-        expect(trace(throughPages(nodes, pageSize))).toEqual(trace(nodes));
-      }),
+      fc.property(
+        plans,
+        fc.integer({ min: 1, max: 7 }),
+        fc.array(fc.constantFrom('PASSED', 'FAILED', 'ERROR') as fc.Arbitrary<'PASSED' | 'FAILED' | 'ERROR'>, {
+          maxLength: 40,
+        }),
+        (nodes, pageSize, results) => {
+          const trace = (plan: GraphNode[]) => {
+            const scheduler = new RunScheduler(plan);
+            const events: string[] = [];
+            for (let i = 0; ; i++) {
+              const skips = scheduler.toSkip();
+              for (const s of skips) scheduler.ended(s.testCaseId, 'SKIPPED');
+              events.push(...skips.map((s) => `skip ${s.testCaseId}: ${s.reason}`));
+              const [next] = scheduler.take(1);
+              if (!next) return events;
+              const outcome = results[i % Math.max(1, results.length)] ?? 'PASSED';
+              scheduler.ended(next, outcome);
+              events.push(`${next} ${outcome}`);
+            }
+          };
+          expect(trace(throughPages(nodes, pageSize))).toEqual(trace(nodes));
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('refuses a dependency that is not in the run, rather than dropping it', () => {
-    expect(() => toRunGraph([{ testCaseId: 'a', runTestCaseId: 'r-a', waitFor: ['gone'], retries: 0 }])).toThrow(/gone is not in the run/);
+    expect(() => toRunGraph([{ testCaseId: 'a', runTestCaseId: 'r-a', waitFor: ['gone'], retries: 0 }])).toThrow(
+      /gone is not in the run/,
+    );
   });
 });

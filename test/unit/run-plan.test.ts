@@ -6,14 +6,22 @@ const nodes = (...ids: string[]): RunNode[] => ids.map((testCaseId) => ({ testCa
 describe('carried outcomes (continue-as-new of a plan run)', () => {
   it('round-trips every outcome and leaves unfinished tests out', () => {
     const plan = nodes('a', 'b', 'c', 'd', 'e', 'f', 'g');
-    const outcomes = new Map<string, Outcome>([['a', 'PASSED'], ['b', 'FAILED'], ['c', 'SKIPPED'], ['e', 'ERROR'], ['g', 'CANCELLED']]);
+    const outcomes = new Map<string, Outcome>([
+      ['a', 'PASSED'],
+      ['b', 'FAILED'],
+      ['c', 'SKIPPED'],
+      ['e', 'ERROR'],
+      ['g', 'CANCELLED'],
+    ]);
     const encoded = encodeOutcomes(plan, outcomes);
     expect(encoded).toBe('PFS-E-C');
     expect(decodeOutcomes(plan, encoded)).toEqual(outcomes);
   });
 
   it('takes one character per test: 10,000 tests carry 10,000 characters', () => {
-    const plan = nodes(...Array.from({ length: 10_000 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`));
+    const plan = nodes(
+      ...Array.from({ length: 10_000 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+    );
     const outcomes = new Map<string, Outcome>(plan.slice(0, 6_000).map((n) => [n.testCaseId, 'PASSED']));
     const encoded = encodeOutcomes(plan, outcomes);
     expect(encoded).toHaveLength(10_000);

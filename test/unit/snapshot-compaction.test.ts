@@ -8,7 +8,11 @@ import { countTokens } from '../../src/llm/token-count.js';
 // collapse with a note that `find` reaches them, a table row's cells stay together, wrappers lose only their refs,
 // and refs are short aliases mapped back exactly. find answers with elements (an item's line says its whole text).
 
-const listItem = (i: number) => [`    - listitem [ref=f1e${2 * i + 10}]:`, `      - text: Item ${i}, a product`, `      - button "Buy item ${i}" [ref=f1e${2 * i + 11}] [cursor=pointer]`];
+const listItem = (i: number) => [
+  `    - listitem [ref=f1e${2 * i + 10}]:`,
+  `      - text: Item ${i}, a product`,
+  `      - button "Buy item ${i}" [ref=f1e${2 * i + 11}] [cursor=pointer]`,
+];
 const row = (i: number) => [
   `      - row [ref=f1e${5_000 + 6 * i}]:`,
   `        - cell "Order ${10_000 + i}" [ref=f1e${5_001 + 6 * i}]`,
@@ -61,7 +65,11 @@ describe('snapshot compaction in tokens', () => {
   });
 
   it('never collapses a short run: a form of seven fields stays whole while the paragraphs after it collapse', () => {
-    const form = ['- form [ref=e1]:', ...Array.from({ length: 7 }, (_, i) => `  - textbox "Field ${i + 1}" [ref=e${i + 2}]`), ...Array.from({ length: 40 }, (_, i) => `  - paragraph [ref=e${i + 20}]: Note ${i}`)].join('\n');
+    const form = [
+      '- form [ref=e1]:',
+      ...Array.from({ length: 7 }, (_, i) => `  - textbox "Field ${i + 1}" [ref=e${i + 2}]`),
+      ...Array.from({ length: 40 }, (_, i) => `  - paragraph [ref=e${i + 20}]: Note ${i}`),
+    ].join('\n');
     const { text, omitted } = compactSnapshot(form, 160, tokens);
     expect(omitted).toBe(0);
     for (let i = 1; i <= 7; i++) expect(text).toContain(`textbox "Field ${i}"`);
@@ -76,12 +84,19 @@ describe('find', () => {
     const found = findInSnapshot(lines, 'buy item 1200', 8);
     expect(found).toMatchObject({ matches: 1, shown: 1 });
     // The item's line says its whole text: what an assertion on the item would expect.
-    expect(found.lines).toEqual(['- listitem [ref=f1e2410]: "Item 1200, a product Buy item 1200"', '  - text: Item 1200, a product', '  - button "Buy item 1200" [ref=f1e2411] [cursor=pointer]']);
+    expect(found.lines).toEqual([
+      '- listitem [ref=f1e2410]: "Item 1200, a product Buy item 1200"',
+      '  - text: Item 1200, a product',
+      '  - button "Buy item 1200" [ref=f1e2411] [cursor=pointer]',
+    ]);
   });
 
   it('brings the row of a matching cell, so its buttons come with it', () => {
     const [head, ...cells] = row(250).map((l) => l.slice(6));
-    expect(findInSnapshot(lines, 'Order 10250', 8).lines).toEqual([`${head!.replace(/:$/, '')}: "Order 10250 Customer 250 Edit order 10250"`, ...cells]);
+    expect(findInSnapshot(lines, 'Order 10250', 8).lines).toEqual([
+      `${head!.replace(/:$/, '')}: "Order 10250 Customer 250 Edit order 10250"`,
+      ...cells,
+    ]);
   });
 
   it('caps the matches and says how many there were', () => {
@@ -103,7 +118,9 @@ describe("find's answer", () => {
     const small = foundText(lines, 'Buy item 12', (text) => tokens(text) <= 100);
     expect(tokens(small)).toBeLessThanOrEqual(100);
     expect(small.split('\n')[0]).toMatch(/^Found "Buy item 12" \(first [124] of 111 matches/);
-    expect(foundText(lines, 'Buy item 1200')).toMatch(/^Found "Buy item 1200" \(1 match\):\n- listitem \[ref=f1e2410\]: "Item 1200, a product Buy item 1200"\n/);
+    expect(foundText(lines, 'Buy item 1200')).toMatch(
+      /^Found "Buy item 1200" \(1 match\):\n- listitem \[ref=f1e2410\]: "Item 1200, a product Buy item 1200"\n/,
+    );
     expect(foundText(lines, 'no such thing')).toBe('Nothing on the page contains "no such thing".');
   });
 });
@@ -111,8 +128,12 @@ describe("find's answer", () => {
 describe('ref aliases', () => {
   it('renumbers refs in reading order, keeps a frame prefix for iframes, and maps answers back', () => {
     const aliases = new RefAliases();
-    const text = aliases.apply('- main [ref=f3e2]:\n  - button "A" [ref=f3e3020]\n  - iframe [ref=f3e3021]:\n    - button "B" [ref=f4e7]\n  - button "A again" [ref=f3e3020]');
-    expect(text).toBe('- main [ref=e1]:\n  - button "A" [ref=e2]\n  - iframe [ref=e3]:\n    - button "B" [ref=f1e1]\n  - button "A again" [ref=e2]');
+    const text = aliases.apply(
+      '- main [ref=f3e2]:\n  - button "A" [ref=f3e3020]\n  - iframe [ref=f3e3021]:\n    - button "B" [ref=f4e7]\n  - button "A again" [ref=f3e3020]',
+    );
+    expect(text).toBe(
+      '- main [ref=e1]:\n  - button "A" [ref=e2]\n  - iframe [ref=e3]:\n    - button "B" [ref=f1e1]\n  - button "A again" [ref=e2]',
+    );
     expect(aliases.apply('- button "C" [ref=f3e9]')).toBe('- button "C" [ref=e4]');
     expect(aliases.resolve('e2')).toBe('f3e3020');
     expect(aliases.resolve('f1e1')).toBe('f4e7');
@@ -122,8 +143,12 @@ describe('ref aliases', () => {
   it('writes the refs it showed back as aliases in an error message, and leaves any other alone', () => {
     const aliases = new RefAliases();
     aliases.apply('- button "A" [ref=f3e7]');
-    expect(aliases.known('there is no element [ref=f3e7] on the page now')).toBe('there is no element [ref=e1] on the page now');
-    expect(aliases.known('there is no element [ref=e9] in the latest snapshot')).toBe('there is no element [ref=e9] in the latest snapshot');
+    expect(aliases.known('there is no element [ref=f3e7] on the page now')).toBe(
+      'there is no element [ref=e1] on the page now',
+    );
+    expect(aliases.known('there is no element [ref=e9] in the latest snapshot')).toBe(
+      'there is no element [ref=e9] in the latest snapshot',
+    );
   });
 
   it('refuses a ref the model was not shown instead of guessing one', () => {

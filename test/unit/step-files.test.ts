@@ -55,7 +55,9 @@ describe('download expectations', () => {
   it('fails an empty file, another name, another type and an oversized file', () => {
     const expected = downloadExpectation(invoice);
     expect(() => checkDownload({ ...invoice, size: 0, type: 'empty' }, expected)).toThrow('it is empty');
-    expect(() => checkDownload({ ...invoice, fileName: 'invoice-1042.pdf.html' }, expected)).toThrow('its name does not match');
+    expect(() => checkDownload({ ...invoice, fileName: 'invoice-1042.pdf.html' }, expected)).toThrow(
+      'its name does not match',
+    );
     expect(() => checkDownload({ ...invoice, type: 'text' }, expected)).toThrow('it is text, not pdf');
     expect(() => checkDownload({ ...invoice, size: 10_000 }, expected)).toThrow('more than 7296');
     expect(() => downloadExpectation({ ...invoice, size: 0 })).toThrow('is empty');

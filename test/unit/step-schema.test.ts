@@ -12,7 +12,14 @@ import { stepEditProblems } from '../../src/services/step-edits.js';
 // the settings it nests) fails to compile here until it is, and then fails the test until the schema keeps it.
 
 const target: Required<StepTarget> = { role: 'button', name: 'Send', text: 'Send' };
-const email: Required<EmailStep> = { subject: 'Your code', from: 'acme', timeoutMs: 20_000, linkPattern: '/verify', expects: ['code', 'link'], codeShape: 'AAAA-AAAA' };
+const email: Required<EmailStep> = {
+  subject: 'Your code',
+  from: 'acme',
+  timeoutMs: 20_000,
+  linkPattern: '/verify',
+  expects: ['code', 'link'],
+  codeShape: 'AAAA-AAAA',
+};
 const http: Required<HttpStep> = {
   method: 'POST',
   url: '/api/notes',
@@ -23,7 +30,12 @@ const http: Required<HttpStep> = {
   save: [{ name: 'NOTE_ID', path: '$.id', secret: false }],
 };
 const dialog: Required<StepDialog> = { type: 'prompt', message: 'Your name?', accept: true, promptText: 'Ada' };
-const download: Required<StepDownload> = { fileNamePattern: '^invoice-\\d+\\.pdf$', minBytes: 1, maxBytes: 1_000_000, type: 'pdf' };
+const download: Required<StepDownload> = {
+  fileNamePattern: '^invoice-\\d+\\.pdf$',
+  minBytes: 1,
+  maxBytes: 1_000_000,
+  type: 'pdf',
+};
 
 const everyField: Required<Step> = {
   action: 'click',
@@ -59,7 +71,9 @@ describe('the API step schema keeps every field of a recorded step', () => {
     ['a status outside 100-599', { ...http, status: 700 }, /599/],
     ['a saved variable that is not a name', { ...http, save: [{ name: 'note id', path: '$.id' }] }, /variable name/],
   ])('refuses %s', (_, bad, reason) => {
-    const problems = stepEditProblems([{ action: 'http_request', value: '/api/notes', description: 'Call', http: bad as HttpStep }]);
+    const problems = stepEditProblems([
+      { action: 'http_request', value: '/api/notes', description: 'Call', http: bad as HttpStep },
+    ]);
     expect(problems).toHaveLength(1);
     expect(problems[0]!.message).toMatch(reason);
   });

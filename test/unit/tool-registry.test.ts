@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chatTools, chatToolSpecs, ChatToolError, findTool, mcpTools, parseToolArgs, tools } from '../../src/services/tools/index.js';
+import {
+  chatTools,
+  chatToolSpecs,
+  ChatToolError,
+  findTool,
+  mcpTools,
+  parseToolArgs,
+  tools,
+} from '../../src/services/tools/index.js';
 
 // The registry's invariants, over every entry: what the model is offered, how arguments are read and refused.
 describe('tool registry', () => {
@@ -16,7 +24,9 @@ describe('tool registry', () => {
 
   it('describes every argument for the model', () => {
     for (const spec of chatToolSpecs) {
-      for (const [field, schema] of Object.entries((spec.parameters.properties ?? {}) as Record<string, { description?: string }>)) {
+      for (const [field, schema] of Object.entries(
+        (spec.parameters.properties ?? {}) as Record<string, { description?: string }>,
+      )) {
         expect(schema.description, `${spec.name}.${field}`).toBeTruthy();
       }
     }
@@ -28,13 +38,27 @@ describe('tool registry', () => {
       if (tool.runs !== 'activity') expect(tool.mcp?.answer, tool.name).toBeTypeOf('function');
     }
     // The chat tools MCP serves too (test/api/mcp.test.ts checks the whole list a client sees).
-    expect(mcpTools.filter((t) => t.runs !== 'mcp').map((t) => t.name)).toEqual(['list_applications', 'list_test_plans', 'list_test_cases', 'get_test_case', 'create_test_case', 'list_runs']);
+    expect(mcpTools.filter((t) => t.runs !== 'mcp').map((t) => t.name)).toEqual([
+      'list_applications',
+      'list_test_plans',
+      'list_test_cases',
+      'get_test_case',
+      'create_test_case',
+      'list_runs',
+    ]);
     for (const tool of tools.filter((t) => t.runs === 'mcp')) expect(findTool(tool.name), tool.name).toBeUndefined();
   });
 
   it('reads null and empty strings as absent, as models send them for fields they leave out', () => {
     expect(parseToolArgs(findTool('list_test_cases')!, { applicationShortId: null })).toEqual({});
-    expect(parseToolArgs(findTool('create_test_case')!, { applicationShortId: 'app_k3x9', name: ' Login ', goal: 'Sign in', expectedResult: '' })).toEqual({
+    expect(
+      parseToolArgs(findTool('create_test_case')!, {
+        applicationShortId: 'app_k3x9',
+        name: ' Login ',
+        goal: 'Sign in',
+        expectedResult: '',
+      }),
+    ).toEqual({
       applicationShortId: 'app_k3x9',
       name: 'Login',
       goal: 'Sign in',
@@ -53,8 +77,12 @@ describe('tool registry', () => {
     };
     expect(refusal('get_test_case', {})).toMatch(/^testCaseId: /);
     expect(refusal('get_test_case', { testCaseId: 'not-a-uuid' })).toMatch(/^testCaseId: /);
-    expect(refusal('create_test_case', { applicationShortId: 'shop', name: 'x', goal: 'y' })).toMatch(/^applicationShortId: must be a application short id/);
-    expect(refusal('create_test_case', { applicationShortId: 'app_k3x9', name: 'x'.repeat(81), goal: 'y' })).toMatch(/^name: /);
+    expect(refusal('create_test_case', { applicationShortId: 'shop', name: 'x', goal: 'y' })).toMatch(
+      /^applicationShortId: must be a application short id/,
+    );
+    expect(refusal('create_test_case', { applicationShortId: 'app_k3x9', name: 'x'.repeat(81), goal: 'y' })).toMatch(
+      /^name: /,
+    );
     expect(refusal('run_tests', { testCaseIds: 'all' })).toMatch(/^testCaseIds: /);
     expect(refusal('get_run_results', { runShortId: 'pln_1' })).toMatch(/^runShortId: /);
   });

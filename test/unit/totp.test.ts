@@ -9,23 +9,42 @@ const seeds: Record<TotpAlgorithm, string> = {
   SHA512: '1234567890123456789012345678901234567890123456789012345678901234',
 };
 const vectors: Array<[number, TotpAlgorithm, string]> = [
-  [59, 'SHA1', '94287082'], [59, 'SHA256', '46119246'], [59, 'SHA512', '90693936'],
-  [1111111109, 'SHA1', '07081804'], [1111111109, 'SHA256', '68084774'], [1111111109, 'SHA512', '25091201'],
-  [1111111111, 'SHA1', '14050471'], [1111111111, 'SHA256', '67062674'], [1111111111, 'SHA512', '99943326'],
-  [1234567890, 'SHA1', '89005924'], [1234567890, 'SHA256', '91819424'], [1234567890, 'SHA512', '93441116'],
-  [2000000000, 'SHA1', '69279037'], [2000000000, 'SHA256', '90698825'], [2000000000, 'SHA512', '38618901'],
-  [20000000000, 'SHA1', '65353130'], [20000000000, 'SHA256', '77737706'], [20000000000, 'SHA512', '47863826'],
+  [59, 'SHA1', '94287082'],
+  [59, 'SHA256', '46119246'],
+  [59, 'SHA512', '90693936'],
+  [1111111109, 'SHA1', '07081804'],
+  [1111111109, 'SHA256', '68084774'],
+  [1111111109, 'SHA512', '25091201'],
+  [1111111111, 'SHA1', '14050471'],
+  [1111111111, 'SHA256', '67062674'],
+  [1111111111, 'SHA512', '99943326'],
+  [1234567890, 'SHA1', '89005924'],
+  [1234567890, 'SHA256', '91819424'],
+  [1234567890, 'SHA512', '93441116'],
+  [2000000000, 'SHA1', '69279037'],
+  [2000000000, 'SHA256', '90698825'],
+  [2000000000, 'SHA512', '38618901'],
+  [20000000000, 'SHA1', '65353130'],
+  [20000000000, 'SHA256', '77737706'],
+  [20000000000, 'SHA512', '47863826'],
 ];
 
 describe('TOTP (RFC 6238)', () => {
-  it.each(vectors)('at %i s with %s the code is %s, from an otpauth URI carrying the base32 seed', (seconds, algorithm, expected) => {
-    const secret = base32Encode(Buffer.from(seeds[algorithm], 'ascii'));
-    const key = parseTotp(`otpauth://totp/Proctor:ada@shop.test?secret=${secret}&issuer=Proctor&algorithm=${algorithm}&digits=8&period=30`);
-    expect(totpCode(key, seconds * 1000)).toBe(expected);
-  });
+  it.each(vectors)(
+    'at %i s with %s the code is %s, from an otpauth URI carrying the base32 seed',
+    (seconds, algorithm, expected) => {
+      const secret = base32Encode(Buffer.from(seeds[algorithm], 'ascii'));
+      const key = parseTotp(
+        `otpauth://totp/Proctor:ada@shop.test?secret=${secret}&issuer=Proctor&algorithm=${algorithm}&digits=8&period=30`,
+      );
+      expect(totpCode(key, seconds * 1000)).toBe(expected);
+    },
+  );
 
   it('reads a bare base32 seed as SHA1, 6 digits, 30 s, ignoring spaces and case', () => {
-    const secret = base32Encode(Buffer.from(seeds.SHA1, 'ascii')).toLowerCase().replace(/(.{4})/g, '$1 ');
+    const secret = base32Encode(Buffer.from(seeds.SHA1, 'ascii'))
+      .toLowerCase()
+      .replace(/(.{4})/g, '$1 ');
     const key = parseTotp(secret);
     expect(key).toMatchObject({ algorithm: 'SHA1', digits: 6, period: 30 });
     // The RFC's 8-digit code, last six digits: the same HMAC truncated to 6.
@@ -50,7 +69,10 @@ describe('RunValues', () => {
   it('types the TOTP code current at each moment, and redacts the last one typed', () => {
     let now = 59_000;
     const seed = base32Encode(Buffer.from(seeds.SHA1, 'ascii'));
-    const values = new RunValues({ configs: { OTP: seed, USER: 'ada', PASSWORD: 'hunter22' }, secretNames: ['PASSWORD'], totpNames: ['OTP'] }, () => now);
+    const values = new RunValues(
+      { configs: { OTP: seed, USER: 'ada', PASSWORD: 'hunter22' }, secretNames: ['PASSWORD'], totpNames: ['OTP'] },
+      () => now,
+    );
     expect(values.resolve('{{USER}}:{{OTP}}')).toBe('ada:287082');
     expect(values.secrets()).toEqual({ PASSWORD: 'hunter22', OTP: '287082' });
     now = 1111111109_000;

@@ -23,7 +23,11 @@ describe('trace redaction', () => {
 
   it('rewrites only the text entries of the archive, and leaves one without a secret as it was', () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, ...strToU8(secret)]);
-    const zip = zipSync({ 'trace.trace': strToU8(`typed ${secret}`), 'trace.network': strToU8('nothing here'), 'resources/shot.png': png });
+    const zip = zipSync({
+      'trace.trace': strToU8(`typed ${secret}`),
+      'trace.network': strToU8('nothing here'),
+      'resources/shot.png': png,
+    });
     const entries = unzipSync(redactTrace(zip, [secret, 'ab']));
     expect(strFromU8(entries['trace.trace']!)).toBe('typed ***');
     expect(strFromU8(entries['trace.network']!)).toBe('nothing here');

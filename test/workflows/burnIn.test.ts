@@ -18,7 +18,13 @@ import {
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { VerifyRecordingResult } from '../../activities/burn-in-verify.js';
 import { todoSteps } from '../support/recorded.js';
-import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  until,
+  type MockActivities,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // burnIn on the time-skipping server: its one-hour wait for dependencies takes milliseconds, and every branch
 // (dependencies done, failed, missing, late, never) is driven by what the mocked activities answer and which
@@ -33,16 +39,32 @@ afterAll(() => h?.teardown());
 const steps = todoSteps('milk');
 
 /** The activities burnIn calls, answering "no dependencies, the agent records 4 steps" unless overridden. */
-function activities(opts: { statuses?: Record<string, string>; exists?: boolean; agent?: (input: RecordStepsInput) => Promise<RecordStepsResult>; replay?: (input: VerifyRecordingInput) => Promise<VerifyRecordingResult> } = {}) {
+function activities(
+  opts: {
+    statuses?: Record<string, string>;
+    exists?: boolean;
+    agent?: (input: RecordStepsInput) => Promise<RecordStepsResult>;
+    replay?: (input: VerifyRecordingInput) => Promise<VerifyRecordingResult>;
+  } = {},
+) {
   const recorded: RecordStepsResult = { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [100] };
   const mocks = {
-    burnInDependencies: recorder(async (_input: BurnInInput) => ({ exists: opts.exists ?? true, statuses: opts.statuses ?? {} })),
+    burnInDependencies: recorder(async (_input: BurnInInput) => ({
+      exists: opts.exists ?? true,
+      statuses: opts.statuses ?? {},
+    })),
     recordSteps: recorder(async (input: RecordStepsInput) => (opts.agent ? opts.agent(input) : recorded)),
-    verifyRecording: recorder(async (input: VerifyRecordingInput): Promise<VerifyRecordingResult> => (opts.replay ? opts.replay(input) : { status: 'PASSED', durationMs: 1200 })),
+    verifyRecording: recorder(async (input: VerifyRecordingInput): Promise<VerifyRecordingResult> =>
+      opts.replay ? opts.replay(input) : { status: 'PASSED', durationMs: 1200 },
+    ),
     saveBurnInResult: recorder(async (_input: Parameters<NonNullable<MockActivities['saveBurnInResult']>>[0]) => {}),
     notifyDependents: recorder(async (_input: DependencyRecorded & { projectId: string }) => 0),
     // The real watch: it describes the dependencies' workflows on the test server; stored statuses from `statuses`.
-    endedDependencyBurnIns: recorder(burnInWatchActivities(async (_projectId, ids) => Object.fromEntries(ids.map((d) => [d, opts.statuses?.[d] ?? 'MISSING']))).endedDependencyBurnIns),
+    endedDependencyBurnIns: recorder(
+      burnInWatchActivities(async (_projectId, ids) =>
+        Object.fromEntries(ids.map((d) => [d, opts.statuses?.[d] ?? 'MISSING'])),
+      ).endedDependencyBurnIns,
+    ),
   };
   return mocks satisfies MockActivities;
 }
@@ -53,35 +75,79 @@ describe('burnIn', () => {
   it('without dependencies: records the agent steps, stores them and tells its dependents', async () => {
     const mocks = activities();
     const id = h.uniqueId('tc');
-    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)], workflowIds.burnIn(id))).result());
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('burnIn', [input(id)], workflowIds.burnIn(id))).result(),
+    );
 
     expect(result).toEqual({ status: 'COMPLETED', stepCount: 4 });
     expect(mocks.recordSteps.calls).toEqual([[input(id)]]);
     // Saved only after the steps replayed in a fresh browser, with that replay.
     expect(mocks.verifyRecording.calls).toEqual([[{ ...input(id), steps }]]);
-    expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'COMPLETED', steps, recordingCheck: { status: 'PASSED', attempts: 1, durationMs: 1200, rerecordedAfter: [] } }]]);
-    expect(mocks.notifyDependents.calls).toEqual([[{ projectId: 'project-1', testCaseId: id, status: 'COMPLETED', failureReason: undefined }]]);
+    expect(mocks.saveBurnInResult.calls).toEqual([
+      [
+        {
+          testCaseId: id,
+          status: 'COMPLETED',
+          steps,
+          recordingCheck: { status: 'PASSED', attempts: 1, durationMs: 1200, rerecordedAfter: [] },
+        },
+      ],
+    ]);
+    expect(mocks.notifyDependents.calls).toEqual([
+      [{ projectId: 'project-1', testCaseId: id, status: 'COMPLETED', failureReason: undefined }],
+    ]);
   });
 
   describe('the verifying replay (issue 32)', () => {
-    const replayFails = (at: number, error: string): VerifyRecordingResult => ({ status: 'FAILED', failedStepIndex: at, error, failureKind: 'element-missing', durationMs: 900 });
-    const rerecorded = [...steps.slice(0, 1), { action: 'assert_text' as const, value: 'again', description: 'recorded again' }];
+    const replayFails = (at: number, error: string): VerifyRecordingResult => ({
+      status: 'FAILED',
+      failedStepIndex: at,
+      error,
+      failureKind: 'element-missing',
+      durationMs: 900,
+    });
+    const rerecorded = [
+      ...steps.slice(0, 1),
+      { action: 'assert_text' as const, value: 'again', description: 'recorded again' },
+    ];
 
     it('a recording that does not replay is recorded again from its failing step, then replayed again: COMPLETED with the new steps', async () => {
-      const replays = [replayFails(1, 'step 2 (scroll): "Select row 250" did not appear'), { status: 'PASSED' as const, durationMs: 800 }];
+      const replays = [
+        replayFails(1, 'step 2 (scroll): "Select row 250" did not appear'),
+        { status: 'PASSED' as const, durationMs: 800 },
+      ];
       const mocks = activities({
-        agent: async (i) => (i.resume ? { status: 'COMPLETED', steps: rerecorded, llmCalls: 2, promptTokens: [] } : { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [] }),
+        agent: async (i) =>
+          i.resume
+            ? { status: 'COMPLETED', steps: rerecorded, llmCalls: 2, promptTokens: [] }
+            : { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [] },
         replay: async () => replays.shift()!,
       });
       const id = h.uniqueId('tc');
       const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)])).result());
 
       expect(result).toEqual({ status: 'COMPLETED', stepCount: 2 });
-      const failure = { failedStepIndex: 1, error: 'step 2 (scroll): "Select row 250" did not appear', failureKind: 'element-missing' };
+      const failure = {
+        failedStepIndex: 1,
+        error: 'step 2 (scroll): "Select row 250" did not appear',
+        failureKind: 'element-missing',
+      };
       // The agent goes on from the failing step, the steps before it kept, told why.
-      expect(mocks.recordSteps.calls).toEqual([[input(id)], [{ ...input(id), resume: { steps: steps.slice(0, 1), failure } }]]);
+      expect(mocks.recordSteps.calls).toEqual([
+        [input(id)],
+        [{ ...input(id), resume: { steps: steps.slice(0, 1), failure } }],
+      ]);
       expect(mocks.verifyRecording.calls.map(([i]) => i.steps)).toEqual([steps, rerecorded]);
-      expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'COMPLETED', steps: rerecorded, recordingCheck: { status: 'PASSED', attempts: 2, durationMs: 800, rerecordedAfter: [failure] } }]]);
+      expect(mocks.saveBurnInResult.calls).toEqual([
+        [
+          {
+            testCaseId: id,
+            status: 'COMPLETED',
+            steps: rerecorded,
+            recordingCheck: { status: 'PASSED', attempts: 2, durationMs: 800, rerecordedAfter: [failure] },
+          },
+        ],
+      ]);
     });
 
     it('steps that still do not replay after two re-recordings: FAILED with the reason, the replay stored, nothing saved as steps', async () => {
@@ -95,38 +161,84 @@ describe('burnIn', () => {
       expect(mocks.verifyRecording.calls).toHaveLength(3);
       const failure = { failedStepIndex: 1, error: 'step 2 (click): click failed', failureKind: 'element-missing' };
       expect(mocks.saveBurnInResult.calls).toEqual([
-        [{ testCaseId: id, status: 'FAILED', failureReason, recordingCheck: { status: 'FAILED', attempts: 3, durationMs: 900, ...failure, rerecordedAfter: [failure, failure] } }],
+        [
+          {
+            testCaseId: id,
+            status: 'FAILED',
+            failureReason,
+            recordingCheck: {
+              status: 'FAILED',
+              attempts: 3,
+              durationMs: 900,
+              ...failure,
+              rerecordedAfter: [failure, failure],
+            },
+          },
+        ],
       ]);
       expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ status: 'FAILED', failureReason });
     });
 
     it('the agent gives up while recording again: FAILED with its reason and the replay that sent it back', async () => {
       const mocks = activities({
-        agent: async (i) => (i.resume ? { status: 'FAILED', steps: [], failureReason: 'the agent could not reach the goal: no row 250', llmCalls: 1, promptTokens: [] } : { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [] }),
+        agent: async (i) =>
+          i.resume
+            ? {
+                status: 'FAILED',
+                steps: [],
+                failureReason: 'the agent could not reach the goal: no row 250',
+                llmCalls: 1,
+                promptTokens: [],
+              }
+            : { status: 'COMPLETED', steps, llmCalls: 3, promptTokens: [] },
         replay: async () => replayFails(0, 'step 1 (click): click failed'),
       });
       const id = h.uniqueId('tc');
       const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)])).result());
 
-      expect(result).toEqual({ status: 'FAILED', failureReason: 'the agent could not reach the goal: no row 250', stepCount: 0 });
-      expect(mocks.saveBurnInResult.calls[0]![0]).toMatchObject({ status: 'FAILED', recordingCheck: { status: 'FAILED', attempts: 1, failedStepIndex: 0 } });
+      expect(result).toEqual({
+        status: 'FAILED',
+        failureReason: 'the agent could not reach the goal: no row 250',
+        stepCount: 0,
+      });
+      expect(mocks.saveBurnInResult.calls[0]![0]).toMatchObject({
+        status: 'FAILED',
+        recordingCheck: { status: 'FAILED', attempts: 1, failedStepIndex: 0 },
+      });
     });
   });
 
   it('the agent does not reach the goal: FAILED with its reason, stored and told to dependents', async () => {
-    const mocks = activities({ agent: async () => ({ status: 'FAILED', steps: [], failureReason: 'no button named Checkout', llmCalls: 5, promptTokens: [] }) });
+    const mocks = activities({
+      agent: async () => ({
+        status: 'FAILED',
+        steps: [],
+        failureReason: 'no button named Checkout',
+        llmCalls: 5,
+        promptTokens: [],
+      }),
+    });
     const id = h.uniqueId('tc');
     const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(id)])).result());
 
     expect(result).toEqual({ status: 'FAILED', failureReason: 'no button named Checkout', stepCount: 0 });
-    expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'FAILED', failureReason: 'no button named Checkout' }]]);
-    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ status: 'FAILED', failureReason: 'no button named Checkout' });
+    expect(mocks.saveBurnInResult.calls).toEqual([
+      [{ testCaseId: id, status: 'FAILED', failureReason: 'no button named Checkout' }],
+    ]);
+    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'no button named Checkout',
+    });
   });
 
   it('the agent activity fails for good (no LLM configured): FAILED with the innermost message, not retried', async () => {
     const mocks = activities({
       agent: async () => {
-        throw ApplicationFailure.create({ message: 'no LLM configured: set OPENAI_API_KEY', type: failureTypes.llmNotConfigured, nonRetryable: true });
+        throw ApplicationFailure.create({
+          message: 'no LLM configured: set OPENAI_API_KEY',
+          type: failureTypes.llmNotConfigured,
+          nonRetryable: true,
+        });
       },
     });
     const id = h.uniqueId('tc');
@@ -134,12 +246,17 @@ describe('burnIn', () => {
 
     expect(result).toEqual({ status: 'FAILED', failureReason: 'no LLM configured: set OPENAI_API_KEY', stepCount: 0 });
     expect(mocks.recordSteps.calls).toHaveLength(1);
-    expect(mocks.saveBurnInResult.calls[0]![0]).toMatchObject({ status: 'FAILED', failureReason: 'no LLM configured: set OPENAI_API_KEY' });
+    expect(mocks.saveBurnInResult.calls[0]![0]).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'no LLM configured: set OPENAI_API_KEY',
+    });
   });
 
   it('a test case deleted before its burn-in ran: FAILED, nothing stored, nobody told', async () => {
     const mocks = activities({ exists: false });
-    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(h.uniqueId('tc'))])).result());
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('burnIn', [input(h.uniqueId('tc'))])).result(),
+    );
 
     expect(result).toEqual({ status: 'FAILED', failureReason: 'test case deleted', stepCount: 0 });
     expect(mocks.recordSteps.calls).toHaveLength(0);
@@ -161,16 +278,24 @@ describe('burnIn', () => {
 
   it('a dependency that already failed: FAILED naming it, the agent never runs', async () => {
     const mocks = activities({ statuses: { 'dep-a': 'COMPLETED', 'dep-b': 'FAILED' } });
-    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(h.uniqueId('tc'))])).result());
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('burnIn', [input(h.uniqueId('tc'))])).result(),
+    );
 
-    expect(result).toEqual({ status: 'FAILED', failureReason: 'dependency dep-b failed to generate its steps', stepCount: 0 });
+    expect(result).toEqual({
+      status: 'FAILED',
+      failureReason: 'dependency dep-b failed to generate its steps',
+      stepCount: 0,
+    });
     expect(mocks.recordSteps.calls).toHaveLength(0);
     expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ status: 'FAILED' });
   });
 
   it('a dependency that no longer exists: FAILED naming it', async () => {
     const mocks = activities({ statuses: { 'dep-gone': 'MISSING' } });
-    const result = await h.withWorker(mocks, async (q) => (await q.start('burnIn', [input(h.uniqueId('tc'))])).result());
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('burnIn', [input(h.uniqueId('tc'))])).result(),
+    );
 
     expect(result).toEqual({ status: 'FAILED', failureReason: 'dependency dep-gone no longer exists', stepCount: 0 });
     expect(mocks.recordSteps.calls).toHaveLength(0);
@@ -182,7 +307,10 @@ describe('burnIn', () => {
     const result = await h.withWorker(mocks, async (q) => {
       const handle = await q.start('burnIn', [input(id)], workflowIds.burnIn(id));
       await until(async () => (await handle.query(burnInProgressQuery)).phase === 'waiting-for-dependencies');
-      expect(await handle.query(burnInProgressQuery)).toEqual({ phase: 'waiting-for-dependencies', waitingFor: ['dep-a'] });
+      expect(await handle.query(burnInProgressQuery)).toEqual({
+        phase: 'waiting-for-dependencies',
+        waitingFor: ['dep-a'],
+      });
 
       await h.env.sleep('50 minutes');
       expect((await handle.query(burnInProgressQuery)).phase).toBe('waiting-for-dependencies');
@@ -240,11 +368,19 @@ describe('burnIn', () => {
     const id = h.uniqueId('tc');
     const result = await h.withWorker(mocks, async (q) => {
       const handle = await q.start('burnIn', [input(id)], workflowIds.burnIn(id));
-      await signalDependencyRecorded(q.target, [id], { testCaseId: 'dep-a', status: 'FAILED', failureReason: 'the login page answered 500' });
+      await signalDependencyRecorded(q.target, [id], {
+        testCaseId: 'dep-a',
+        status: 'FAILED',
+        failureReason: 'the login page answered 500',
+      });
       return handle.result();
     });
 
-    expect(result).toEqual({ status: 'FAILED', failureReason: 'dependency dep-a failed to generate its steps: the login page answered 500', stepCount: 0 });
+    expect(result).toEqual({
+      status: 'FAILED',
+      failureReason: 'dependency dep-a failed to generate its steps: the login page answered 500',
+      stepCount: 0,
+    });
     expect(mocks.recordSteps.calls).toHaveLength(0);
     expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ testCaseId: id, status: 'FAILED' });
   });
@@ -256,7 +392,11 @@ describe('burnIn', () => {
       return { result: await handle.result(), timers: await timersOf(handle) };
     });
 
-    expect(result).toEqual({ status: 'FAILED', failureReason: 'timed out waiting for dependencies to record their steps (still waiting for dep-a)', stepCount: 0 });
+    expect(result).toEqual({
+      status: 'FAILED',
+      failureReason: 'timed out waiting for dependencies to record their steps (still waiting for dep-a)',
+      stepCount: 0,
+    });
     // The hour, in one-minute watches of the dependency's workflow (the last one what is left of the hour).
     expect(timers.length).toBeGreaterThanOrEqual(60);
     expect(timers.length).toBeLessThanOrEqual(61);
@@ -273,13 +413,22 @@ describe('burnIn', () => {
       const handle = await q.start('burnIn', [input(id)], workflowIds.burnIn(id));
       await until(async () => (await handle.query(burnInProgressQuery)).phase === 'waiting-for-dependencies');
       await handle.cancel();
-      return handle.result().then(() => undefined, (e: unknown) => e);
+      return handle.result().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     });
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
     expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-    expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: id, status: 'FAILED', failureReason: 'the burn-in was cancelled' }]]);
-    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({ testCaseId: id, status: 'FAILED', failureReason: 'the burn-in was cancelled' });
+    expect(mocks.saveBurnInResult.calls).toEqual([
+      [{ testCaseId: id, status: 'FAILED', failureReason: 'the burn-in was cancelled' }],
+    ]);
+    expect(mocks.notifyDependents.calls[0]![0]).toMatchObject({
+      testCaseId: id,
+      status: 'FAILED',
+      failureReason: 'the burn-in was cancelled',
+    });
   });
 
   describe('a dependency whose burn-in is terminated (it cannot signal)', () => {
@@ -292,8 +441,14 @@ describe('burnIn', () => {
       const waitsFor: Record<string, string[]> = { [dependencyId]: ['root'], [dependentId]: [dependencyId] };
       const mocks = {
         ...activities(),
-        burnInDependencies: recorder(async (i: BurnInInput) => ({ exists: true, statuses: Object.fromEntries((waitsFor[i.testCaseId] ?? []).map((d) => [d, stored[d]!])) })),
-        endedDependencyBurnIns: recorder(burnInWatchActivities(async (_p, ids) => Object.fromEntries(ids.map((d) => [d, stored[d] ?? 'MISSING']))).endedDependencyBurnIns),
+        burnInDependencies: recorder(async (i: BurnInInput) => ({
+          exists: true,
+          statuses: Object.fromEntries((waitsFor[i.testCaseId] ?? []).map((d) => [d, stored[d]!])),
+        })),
+        endedDependencyBurnIns: recorder(
+          burnInWatchActivities(async (_p, ids) => Object.fromEntries(ids.map((d) => [d, stored[d] ?? 'MISSING'])))
+            .endedDependencyBurnIns,
+        ),
       } satisfies MockActivities;
       /** Starts both, terminates the dependency once the dependent waits, and returns how the dependent ended. */
       const run = (beforeTerminate: () => void = noop) =>
@@ -306,7 +461,11 @@ describe('burnIn', () => {
           const result = await b.result();
           const { startTime, closeTime } = await b.describe();
           // `RECORD_HISTORIES=1` keeps the watching wait's history for test/workflows/replay.test.ts.
-          if (process.env.RECORD_HISTORIES && beforeTerminate === noop) writeFileSync(join(import.meta.dirname, 'histories', 'burnIn-dependency-terminated.json'), historyToJSON(await b.fetchHistory()));
+          if (process.env.RECORD_HISTORIES && beforeTerminate === noop)
+            writeFileSync(
+              join(import.meta.dirname, 'histories', 'burnIn-dependency-terminated.json'),
+              historyToJSON(await b.fetchHistory()),
+            );
           return { result, waitedMs: closeTime!.getTime() - startTime.getTime() };
         });
       return { dependencyId, dependentId, stored, mocks, run };
@@ -322,7 +481,9 @@ describe('burnIn', () => {
       expect(mocks.recordSteps.calls).toHaveLength(0);
       expect(mocks.saveBurnInResult.calls).toEqual([[{ testCaseId: dependentId, status: 'FAILED', failureReason }]]);
       // Its own dependents hear of it, so the failure travels down the chain.
-      expect(mocks.notifyDependents.calls).toEqual([[{ projectId: 'project-1', testCaseId: dependentId, status: 'FAILED', failureReason }]]);
+      expect(mocks.notifyDependents.calls).toEqual([
+        [{ projectId: 'project-1', testCaseId: dependentId, status: 'FAILED', failureReason }],
+      ]);
     });
 
     it('terminated after it stored its steps but before it signalled: the dependent records, it does not fail', async () => {
@@ -345,10 +506,20 @@ describe('burnIn', () => {
         exists: true,
         statuses: i.testCaseId === dependentId ? { [dependencyId]: stored.get(dependencyId) ?? 'GENERATING' } : {},
       })),
-      recordSteps: recorder(async (_i: RecordStepsInput): Promise<RecordStepsResult> => ({ status: 'COMPLETED', steps, llmCalls: 1, promptTokens: [] })),
-      saveBurnInResult: recorder(async (i: { testCaseId: string; status: 'COMPLETED' | 'FAILED' }) => void stored.set(i.testCaseId, i.status)),
+      recordSteps: recorder(async (_i: RecordStepsInput): Promise<RecordStepsResult> => ({
+        status: 'COMPLETED',
+        steps,
+        llmCalls: 1,
+        promptTokens: [],
+      })),
+      saveBurnInResult: recorder(
+        async (i: { testCaseId: string; status: 'COMPLETED' | 'FAILED' }) => void stored.set(i.testCaseId, i.status),
+      ),
       notifyDependents: recorder(async (i: DependencyRecorded & { projectId: string }) =>
-        i.testCaseId === dependencyId ? signalDependencyRecorded(target!, [dependentId], { testCaseId: i.testCaseId, status: i.status }) : 0),
+        i.testCaseId === dependencyId
+          ? signalDependencyRecorded(target!, [dependentId], { testCaseId: i.testCaseId, status: i.status })
+          : 0,
+      ),
     } satisfies MockActivities;
 
     const [dependency, dependent] = await h.withWorker(mocks, async (q) => {
@@ -358,7 +529,9 @@ describe('burnIn', () => {
       const a = await q.start('burnIn', [input(dependencyId)], workflowIds.burnIn(dependencyId));
       // Awaiting a result lets the test server skip time, even past a running activity's heartbeat timeout:
       // poll instead, on the real clock, until both are done.
-      await until(async () => (await a.describe()).status.name !== 'RUNNING' && (await b.describe()).status.name !== 'RUNNING');
+      await until(
+        async () => (await a.describe()).status.name !== 'RUNNING' && (await b.describe()).status.name !== 'RUNNING',
+      );
       return Promise.all([a.result(), b.result()]);
     });
 
@@ -372,7 +545,9 @@ describe('burnIn', () => {
 /** The timers a workflow started (its dependency wait), and whether each fired. */
 async function timersOf(handle: WorkflowHandle): Promise<{ seconds: number; fired: boolean }[]> {
   const events = (await handle.fetchHistory()).events ?? [];
-  const fired = new Set(events.flatMap((e) => (e.timerFiredEventAttributes ? [e.timerFiredEventAttributes.timerId] : [])));
+  const fired = new Set(
+    events.flatMap((e) => (e.timerFiredEventAttributes ? [e.timerFiredEventAttributes.timerId] : [])),
+  );
   return events.flatMap((e) => {
     const t = e.timerStartedEventAttributes;
     return t ? [{ seconds: Number(t.startToFireTimeout?.seconds ?? 0), fired: fired.has(t.timerId) }] : [];

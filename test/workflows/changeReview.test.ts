@@ -12,22 +12,41 @@ import {
   type ChangeReviewTestResult,
 } from '../../workflows/change-review-contract.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
-import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  until,
+  type MockActivities,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // changeReview on the time-skipping server with its activities mocked and its children stood in for
 // (test/workflows/stubs/change-review.ts): every branch, driven by what the activities answer and the signals sent.
 
 let h: WorkflowHarness;
 beforeAll(async () => {
-  h = await createWorkflowHarness({ workflowsPath: fileURLToPath(new URL('./stubs/change-review.ts', import.meta.url)) });
+  h = await createWorkflowHarness({
+    workflowsPath: fileURLToPath(new URL('./stubs/change-review.ts', import.meta.url)),
+  });
 });
 afterAll(() => h?.teardown());
 
 const appUrl = 'https://app.proctor.test';
 const runUrl = `${appUrl}/runs/run_ok`;
 const checkout = { id: 'tc-checkout', name: 'Checkout' };
-const passed = (id: string, name: string, origin: 'new' | 'existing' = 'existing'): ChangeReviewTestResult => ({ testCaseId: id, name, origin, result: 'PASSED', url: runUrl });
-const newTest = (id: string, name: string): ReviewNewTest => ({ id, name, goal: `${name} goal`, applicationShortId: 'app_shop' });
+const passed = (id: string, name: string, origin: 'new' | 'existing' = 'existing'): ChangeReviewTestResult => ({
+  testCaseId: id,
+  name,
+  origin,
+  result: 'PASSED',
+  url: runUrl,
+});
+const newTest = (id: string, name: string): ReviewNewTest => ({
+  id,
+  name,
+  goal: `${name} goal`,
+  applicationShortId: 'app_shop',
+});
 
 interface Options {
   paths?: string[];
@@ -43,32 +62,84 @@ function activities(opts: Options = {}) {
   return {
     loadReviewChange: recorder(async (_input: { changeReviewId: string }) => {
       await opts.load?.();
-      return { title: 'Express shipping', paths: opts.paths ?? ['src/Checkout.tsx'], appUrl, chatUrl: `${appUrl}/chats/chat_1`, source: 'api' as const };
+      return {
+        title: 'Express shipping',
+        paths: opts.paths ?? ['src/Checkout.tsx'],
+        appUrl,
+        chatUrl: `${appUrl}/chats/chat_1`,
+        source: 'api' as const,
+      };
     }),
-    reviewProgress: recorder(async (_input: { changeReviewId: string; assistantMessageId: string; phase: string; text: string }) => true),
+    reviewProgress: recorder(
+      async (_input: { changeReviewId: string; assistantMessageId: string; phase: string; text: string }) => true,
+    ),
     selectReviewTests: recorder(async (_input: { changeReviewId: string }) => {
       await opts.select?.();
       return opts.selection ?? { existing: [checkout], newTests: [], reasoning: 'The change touches checkout.' };
     }),
-    createReviewTestCase: recorder(async (input: { changeReviewId: string; projectId: string; test: ReviewNewTest }) => ({ id: input.test.id, name: input.test.name, environmentUrl: 'https://preview.shop.test' })),
-    createReviewRun: recorder(async (_input: { changeReviewId: string; testCaseIds: string[] }) => ({ runId: 'run-uuid', runShortId: opts.runShortId ?? 'run_ok', concurrency: 100 })),
-    reviewRunResults: recorder(async (_input: { projectId: string; runId: string; newTestIds: string[] }) => opts.results ?? [passed(checkout.id, checkout.name)]),
-    writeReviewVerdict: recorder(async (_input: { changeReviewId: string; reasoning: string; rows: unknown[] }) =>
-      opts.verdict ? opts.verdict() : { verdict: 'Approved' as const, summary: 'Checkout still works.', evaluationDetails: 'Checkout passed.' },
+    createReviewTestCase: recorder(
+      async (input: { changeReviewId: string; projectId: string; test: ReviewNewTest }) => ({
+        id: input.test.id,
+        name: input.test.name,
+        environmentUrl: 'https://preview.shop.test',
+      }),
     ),
-    finishChangeReview: recorder(async (_input: { changeReviewId: string; assistantMessageId: string; verdict: string; summary: string; tests: ChangeReviewTestResult[]; body: string }) => {}),
-    endChangeReview: recorder(async (_input: { changeReviewId: string; assistantMessageId: string; state: 'FAILED' | 'CANCELLED'; reason?: string }) => {}),
-    finishChatReply: recorder(async (_input: { assistantMessageId: string; status: string; text?: string; toolsUsed: string[] }) => {}),
+    createReviewRun: recorder(async (_input: { changeReviewId: string; testCaseIds: string[] }) => ({
+      runId: 'run-uuid',
+      runShortId: opts.runShortId ?? 'run_ok',
+      concurrency: 100,
+    })),
+    reviewRunResults: recorder(
+      async (_input: { projectId: string; runId: string; newTestIds: string[] }) =>
+        opts.results ?? [passed(checkout.id, checkout.name)],
+    ),
+    writeReviewVerdict: recorder(async (_input: { changeReviewId: string; reasoning: string; rows: unknown[] }) =>
+      opts.verdict
+        ? opts.verdict()
+        : { verdict: 'Approved' as const, summary: 'Checkout still works.', evaluationDetails: 'Checkout passed.' },
+    ),
+    finishChangeReview: recorder(
+      async (_input: {
+        changeReviewId: string;
+        assistantMessageId: string;
+        verdict: string;
+        summary: string;
+        tests: ChangeReviewTestResult[];
+        body: string;
+      }) => {},
+    ),
+    endChangeReview: recorder(
+      async (_input: {
+        changeReviewId: string;
+        assistantMessageId: string;
+        state: 'FAILED' | 'CANCELLED';
+        reason?: string;
+      }) => {},
+    ),
+    finishChatReply: recorder(
+      async (_input: { assistantMessageId: string; status: string; text?: string; toolsUsed: string[] }) => {},
+    ),
   } satisfies MockActivities;
 }
 
 const reviewInput = (): ChangeReviewInput => {
   const chatShortId = h.uniqueId('chat');
-  return { chatId: 'chat-uuid', chatShortId, projectId: 'project-1', changeReviewId: 'review-1', assistantMessageId: 'reply-1' };
+  return {
+    chatId: 'chat-uuid',
+    chatShortId,
+    projectId: 'project-1',
+    changeReviewId: 'review-1',
+    assistantMessageId: 'reply-1',
+  };
 };
 
 /** Runs a review to its end; `during` acts on the running workflow first. */
-async function runReview(mocks: ReturnType<typeof activities>, during?: (handle: Awaited<ReturnType<Parameters<Parameters<WorkflowHarness['withWorker']>[1]>[0]['start']>>) => Promise<void>) {
+async function runReview(
+  mocks: ReturnType<typeof activities>,
+  during?: (
+    handle: Awaited<ReturnType<Parameters<Parameters<WorkflowHarness['withWorker']>[1]>[0]['start']>>,
+  ) => Promise<void>,
+) {
   const input = reviewInput();
   return h.withWorker(mocks, async (q) => {
     const handle = await q.start('changeReview', [input], workflowIds.chat(input.chatShortId));
@@ -88,7 +159,9 @@ describe('changeReview', () => {
     expect(result).toMatchObject({ verdict: 'Comment', tests: [], url: `${appUrl}/chats/chat_1`, source: 'api' });
     expect(mocks.selectReviewTests.calls).toEqual([]);
     expect(mocks.createReviewRun.calls).toEqual([]);
-    expect(body(mocks)).toBe('**Verdict: Comment**\n\nUnable to verify this change in a browser: the change only touches documentation files. No tests were selected or run.');
+    expect(body(mocks)).toBe(
+      '**Verdict: Comment**\n\nUnable to verify this change in a browser: the change only touches documentation files. No tests were selected or run.',
+    );
     expect(phases(mocks)).toEqual(['loading']);
   });
 
@@ -96,7 +169,12 @@ describe('changeReview', () => {
     const mocks = activities();
     const { result } = await runReview(mocks);
 
-    expect(result).toMatchObject({ verdict: 'Approved', summary: 'Checkout still works.', runShortId: 'run_ok', tests: [passed(checkout.id, checkout.name)] });
+    expect(result).toMatchObject({
+      verdict: 'Approved',
+      summary: 'Checkout still works.',
+      runShortId: 'run_ok',
+      tests: [passed(checkout.id, checkout.name)],
+    });
     expect(mocks.createReviewRun.calls).toEqual([[{ changeReviewId: 'review-1', testCaseIds: [checkout.id] }]]);
     expect(phases(mocks)).toEqual(['loading', 'selecting', 'running', 'verdict']);
     // The progress text grows line by line on the one reply.
@@ -108,14 +186,20 @@ describe('changeReview', () => {
   });
 
   it('a FAILED test is never Approved, whatever the model says: Changes Requested, naming the failing step', async () => {
-    const failed: ChangeReviewTestResult = { ...passed(checkout.id, checkout.name), result: 'FAILED', detail: '"Place the order" — step 6 (click): no button "Place order"' };
+    const failed: ChangeReviewTestResult = {
+      ...passed(checkout.id, checkout.name),
+      result: 'FAILED',
+      detail: '"Place the order" — step 6 (click): no button "Place order"',
+    };
     const mocks = activities({ results: [failed] });
     const { result } = await runReview(mocks);
 
     expect(result).toMatchObject({ verdict: 'Changes Requested' });
     expect(mocks.finishChangeReview.calls[0]![0].verdict).toBe('Changes Requested');
     expect(body(mocks)).toContain('_The model proposed "Approved"; a failed test means changes are requested._');
-    expect(body(mocks)).toContain('| Checkout | existing | FAILED: "Place the order" — step 6 (click): no button "Place order" |');
+    expect(body(mocks)).toContain(
+      '| Checkout | existing | FAILED: "Place the order" — step 6 (click): no button "Place order" |',
+    );
   });
 
   it('new tests: created under their ids and burned in; one that fails burn-in is NOT_RUN (so not Approved), the other runs with the existing', async () => {
@@ -156,27 +240,49 @@ describe('changeReview', () => {
     const mocks = activities({
       runShortId: 'run_broken',
       verdict: async () => {
-        throw ApplicationFailure.create({ message: 'the LLM endpoint failed after retries: 500', type: failureTypes.llmUnavailable, nonRetryable: true });
+        throw ApplicationFailure.create({
+          message: 'the LLM endpoint failed after retries: 500',
+          type: failureTypes.llmUnavailable,
+          nonRetryable: true,
+        });
       },
     });
     const { result } = await runReview(mocks);
 
     expect(result).toMatchObject({ verdict: 'Approved', runShortId: 'run_broken' });
-    expect(body(mocks)).toContain('_The model could not write the verdict (the LLM endpoint failed after retries: 500); it was decided from the results._');
+    expect(body(mocks)).toContain(
+      '_The model could not write the verdict (the LLM endpoint failed after retries: 500); it was decided from the results._',
+    );
   });
 
   it('the change cannot be read (no integration): the reply ends FAILED with the reason and the workflow fails', async () => {
     const mocks = activities({
       load: async () => {
-        throw ApplicationFailure.create({ message: 'no github integration is configured', type: failureTypes.invalid, nonRetryable: true });
+        throw ApplicationFailure.create({
+          message: 'no github integration is configured',
+          type: failureTypes.invalid,
+          nonRetryable: true,
+        });
       },
     });
     const { result } = await runReview(mocks);
 
-    expect(mocks.endChangeReview.calls).toEqual([[{ changeReviewId: 'review-1', assistantMessageId: 'reply-1', state: 'FAILED', reason: 'no github integration is configured' }]]);
+    expect(mocks.endChangeReview.calls).toEqual([
+      [
+        {
+          changeReviewId: 'review-1',
+          assistantMessageId: 'reply-1',
+          state: 'FAILED',
+          reason: 'no github integration is configured',
+        },
+      ],
+    ]);
     expect(mocks.finishChangeReview.calls).toEqual([]);
     expect(result).toBeInstanceOf(WorkflowFailedError);
-    expect((result as WorkflowFailedError).cause).toMatchObject({ type: failureTypes.changeReviewFailed, message: expect.stringContaining('failed: no github integration is configured') });
+    expect((result as WorkflowFailedError).cause).toMatchObject({
+      type: failureTypes.changeReviewFailed,
+      message: expect.stringContaining('failed: no github integration is configured'),
+    });
   });
 
   it('follow-up messages during the review wait, then are answered in turn order after the verdict; the result comes after them', async () => {
@@ -220,8 +326,13 @@ describe('changeReview', () => {
       await handle.signal(cancelChatReplySignal, { assistantMessageId: 'reply-1' });
     });
 
-    expect(mocks.endChangeReview.calls).toEqual([[{ changeReviewId: 'review-1', assistantMessageId: 'reply-1', state: 'CANCELLED', reason: undefined }]]);
+    expect(mocks.endChangeReview.calls).toEqual([
+      [{ changeReviewId: 'review-1', assistantMessageId: 'reply-1', state: 'CANCELLED', reason: undefined }],
+    ]);
     expect(mocks.finishChatReply.calls.map(([c]) => [c.assistantMessageId, c.status])).toEqual([['a2', 'CANCELLED']]);
-    expect((result as WorkflowFailedError).cause).toMatchObject({ type: failureTypes.changeReviewFailed, message: expect.stringContaining('was cancelled') });
+    expect((result as WorkflowFailedError).cause).toMatchObject({
+      type: failureTypes.changeReviewFailed,
+      message: expect.stringContaining('was cancelled'),
+    });
   });
 });

@@ -11,7 +11,14 @@ import {
   type ChatTurnRequest,
 } from '../../workflows/chat-contract.js';
 import { workflowIds } from '../../workflows/shared.js';
-import { createWorkflowHarness, recorder, until, type MockActivities, type WorkerQueue, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  until,
+  type MockActivities,
+  type WorkerQueue,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // chatConversation on the time-skipping server, with the real chatTurn children (test/workflows/stubs/chat.ts) over
 // mocked activities: turns answered strictly in turn order whatever order their signals arrive in, a repeated
@@ -48,10 +55,17 @@ function activities() {
   return { mocks: mocks satisfies MockActivities, held, streaming };
 }
 
-const turn = (n: number): ChatTurnRequest => ({ turn: n, userMessageId: `user-${n}`, assistantMessageId: `assistant-${n}` });
+const turn = (n: number): ChatTurnRequest => ({
+  turn: n,
+  userMessageId: `user-${n}`,
+  assistantMessageId: `assistant-${n}`,
+});
 
 /** Runs `body` with a conversation started as the API starts it (signal-with-start of turn 1). */
-async function withConversation(mocks: MockActivities, body: (c: { handle: WorkflowHandle; q: WorkerQueue; conversation: ChatConversationInput }) => Promise<void>) {
+async function withConversation(
+  mocks: MockActivities,
+  body: (c: { handle: WorkflowHandle; q: WorkerQueue; conversation: ChatConversationInput }) => Promise<void>,
+) {
   const chatShortId = h.uniqueId('chat');
   const conversation: ChatConversationInput = { chatId: `id-${chatShortId}`, chatShortId, projectId: 'project-1' };
   await h.withWorker(mocks, async (q) => {
@@ -65,7 +79,8 @@ async function withConversation(mocks: MockActivities, body: (c: { handle: Workf
   });
 }
 
-const ended = (mocks: { finishChatReply: { calls: [Finish][] } }) => mocks.finishChatReply.calls.map(([f]) => [f.assistantMessageId, f.status, f.text]);
+const ended = (mocks: { finishChatReply: { calls: [Finish][] } }) =>
+  mocks.finishChatReply.calls.map(([f]) => [f.assistantMessageId, f.status, f.text]);
 
 describe('chatConversation', () => {
   it('answers turns strictly in turn order, whatever order they arrive in; a repeated turn is ignored; ends when idle', async () => {

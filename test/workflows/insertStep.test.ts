@@ -8,7 +8,13 @@ import type { Step } from '../../src/domain/steps.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { InsertStepInput } from '../../workflows/insert-step-contract.js';
 import { todoSteps } from '../support/recorded.js';
-import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  until,
+  type MockActivities,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // insertStep on the time-skipping server: what the recording answers decides whether the steps are saved, and every
 // way it ends (recorded, refused, failed, cancelled) is written to the insertion a person polls.
@@ -21,11 +27,19 @@ afterAll(() => h?.teardown());
 
 const recordedStep: Step[] = [todoSteps('milk')[0]!];
 
-function activities(record: (input: InsertStepInput) => Promise<RecordInsertedStepsResult>, saved: InsertionOutcome = { status: 'COMPLETED', version: 4, insertedSteps: 1 }) {
+function activities(
+  record: (input: InsertStepInput) => Promise<RecordInsertedStepsResult>,
+  saved: InsertionOutcome = { status: 'COMPLETED', version: 4, insertedSteps: 1 },
+) {
   return {
     recordInsertedSteps: recorder(record),
     saveStepInsertion: recorder(async (_input: { insertionId: string; steps: Step[] }) => saved),
-    failStepInsertion: recorder(async (input: { insertionId: string; failureReason: string }): Promise<InsertionOutcome> => ({ status: 'FAILED', failureReason: input.failureReason })),
+    failStepInsertion: recorder(
+      async (input: { insertionId: string; failureReason: string }): Promise<InsertionOutcome> => ({
+        status: 'FAILED',
+        failureReason: input.failureReason,
+      }),
+    ),
   } satisfies MockActivities;
 }
 
@@ -35,7 +49,9 @@ describe('insertStep', () => {
   it('recorded: saves the recorded steps for the insertion and answers the new version', async () => {
     const mocks = activities(async () => ({ status: 'RECORDED', steps: recordedStep }));
     const i = input();
-    const result = await h.withWorker(mocks, async (q) => (await q.start('insertStep', [i], workflowIds.insertStep(i.insertionId))).result());
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('insertStep', [i], workflowIds.insertStep(i.insertionId))).result(),
+    );
 
     expect(result).toEqual({ status: 'COMPLETED', version: 4, insertedSteps: 1 });
     expect(mocks.recordInsertedSteps.calls).toEqual([[i]]);
@@ -44,7 +60,10 @@ describe('insertStep', () => {
   });
 
   it('the save finds the steps changed meanwhile: FAILED as the save says, nothing else written', async () => {
-    const conflict: InsertionOutcome = { status: 'FAILED', failureReason: 'the steps changed while the step was being recorded' };
+    const conflict: InsertionOutcome = {
+      status: 'FAILED',
+      failureReason: 'the steps changed while the step was being recorded',
+    };
     const mocks = activities(async () => ({ status: 'RECORDED', steps: recordedStep }), conflict);
     const result = await h.withWorker(mocks, async (q) => (await q.start('insertStep', [input()])).result());
 
@@ -53,7 +72,8 @@ describe('insertStep', () => {
   });
 
   it('the steps before the position do not replay: FAILED with the reason, nothing saved', async () => {
-    const reason = 'the steps before position 3 did not replay, so nothing was recorded: step 2 (click): no element matches';
+    const reason =
+      'the steps before position 3 did not replay, so nothing was recorded: step 2 (click): no element matches';
     const mocks = activities(async () => ({ status: 'FAILED', failureReason: reason }));
     const i = input();
     const result = await h.withWorker(mocks, async (q) => (await q.start('insertStep', [i])).result());
@@ -65,7 +85,11 @@ describe('insertStep', () => {
 
   it('the recording fails for good (budget spent): FAILED with the innermost message, not retried', async () => {
     const mocks = activities(async () => {
-      throw ApplicationFailure.create({ message: 'the daily LLM budget is spent', type: failureTypes.llmBudgetExceeded, nonRetryable: true });
+      throw ApplicationFailure.create({
+        message: 'the daily LLM budget is spent',
+        type: failureTypes.llmBudgetExceeded,
+        nonRetryable: true,
+      });
     });
     const result = await h.withWorker(mocks, async (q) => (await q.start('insertStep', [input()])).result());
 
@@ -102,12 +126,17 @@ describe('insertStep', () => {
       const handle = await q.start('insertStep', [i]);
       await until(() => started);
       await handle.cancel();
-      return handle.result().then(() => undefined, (e: unknown) => e);
+      return handle.result().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     });
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
     expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
     expect(mocks.saveStepInsertion.calls).toEqual([]);
-    expect(mocks.failStepInsertion.calls).toEqual([[{ insertionId: i.insertionId, failureReason: 'the insertion was cancelled: nothing was saved' }]]);
+    expect(mocks.failStepInsertion.calls).toEqual([
+      [{ insertionId: i.insertionId, failureReason: 'the insertion was cancelled: nothing was saved' }],
+    ]);
   });
 });

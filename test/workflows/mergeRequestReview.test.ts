@@ -14,7 +14,14 @@ import { workflowIds } from '../../workflows/shared.js';
 import type { ChangeReviewInput, ChangeReviewResult } from '../../workflows/change-review-contract.js';
 import type { MergeRequestRef } from '../../src/domain/git.js';
 import { finishStubReview } from './stubs/merge-request-review.js';
-import { createWorkflowHarness, recorder, until, type MockActivities, type WorkerQueue, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  until,
+  type MockActivities,
+  type WorkerQueue,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // mergeRequestReview on the time-skipping server with its activities mocked and a stand-in changeReview child that
 // finishes when the test says so: every trigger (deployment, mention), the draft rule, superseding heads, duplicate
@@ -22,14 +29,25 @@ import { createWorkflowHarness, recorder, until, type MockActivities, type Worke
 
 let h: WorkflowHarness;
 beforeAll(async () => {
-  h = await createWorkflowHarness({ workflowsPath: fileURLToPath(new URL('./stubs/merge-request-review.ts', import.meta.url)) });
+  h = await createWorkflowHarness({
+    workflowsPath: fileURLToPath(new URL('./stubs/merge-request-review.ts', import.meta.url)),
+  });
 });
 afterAll(() => h?.teardown());
 
 type Args<K extends keyof MockActivities> = Parameters<NonNullable<MockActivities[K]>>[0];
 
-function mocks(opts: { settings?: Partial<ReviewDecisionSettings>; stored?: Record<string, Record<string, string>> } = {}) {
-  const settings: ReviewDecisionSettings = { autoRun: true, includeDrafts: false, commentOnOpen: true, environments: ['preview'], handle: '@proctor', ...opts.settings };
+function mocks(
+  opts: { settings?: Partial<ReviewDecisionSettings>; stored?: Record<string, Record<string, string>> } = {},
+) {
+  const settings: ReviewDecisionSettings = {
+    autoRun: true,
+    includeDrafts: false,
+    commentOnOpen: true,
+    environments: ['preview'],
+    handle: '@proctor',
+    ...opts.settings,
+  };
   let reviews = 0;
   const m = {
     loadMergeRequestReviewSettings: recorder(async (_i: Args<'loadMergeRequestReviewSettings'>) => settings),
@@ -37,7 +55,13 @@ function mocks(opts: { settings?: Partial<ReviewDecisionSettings>; stored?: Reco
     readMergeRequestHead: recorder(async (_i: Args<'readMergeRequestHead'>) => head('aaa')),
     beginMergeRequestReview: recorder(async (i: Args<'beginMergeRequestReview'>) => {
       const n = ++reviews;
-      const review: ChangeReviewInput = { chatId: `chat-id-${n}`, chatShortId: `chat_${i.idempotencyKey.replace(/\W/g, '')}${n}`, projectId: i.projectId, changeReviewId: `cr-${n}`, assistantMessageId: `msg-${n}` };
+      const review: ChangeReviewInput = {
+        chatId: `chat-id-${n}`,
+        chatShortId: `chat_${i.idempotencyKey.replace(/\W/g, '')}${n}`,
+        projectId: i.projectId,
+        changeReviewId: `cr-${n}`,
+        assistantMessageId: `msg-${n}`,
+      };
       return { review, url: `https://app.proctor.test/chat/${review.chatShortId}` };
     }),
     postWaitingComment: recorder(async (_i: Args<'postWaitingComment'>) => {}),
@@ -48,26 +72,49 @@ function mocks(opts: { settings?: Partial<ReviewDecisionSettings>; stored?: Reco
   return m satisfies MockActivities;
 }
 
-const head = (sha: string, draft = false): MergeRequestHead => ({ sha: sha.padEnd(40, '0'), url: 'https://github.test/acme/shop/pull/7', draft, sourceBranch: 'feature/cart', title: 'Cart badge' });
+const head = (sha: string, draft = false): MergeRequestHead => ({
+  sha: sha.padEnd(40, '0'),
+  url: 'https://github.test/acme/shop/pull/7',
+  draft,
+  sourceBranch: 'feature/cart',
+  title: 'Cart badge',
+});
 const sha = (s: string) => s.padEnd(40, '0');
 
 function mergeRequest(): { ref: MergeRequestRef; input: MergeRequestReviewInput; id: string } {
   const ref: MergeRequestRef = { provider: 'github', repository: `acme/${h.uniqueId('shop')}`, number: 7 };
-  return { ref, input: { projectId: 'project-1', ref }, id: workflowIds.mergeRequestReview(ref.provider, ref.repository, ref.number) };
+  return {
+    ref,
+    input: { projectId: 'project-1', ref },
+    id: workflowIds.mergeRequestReview(ref.provider, ref.repository, ref.number),
+  };
 }
 
 let deliveries = 0;
 const delivery = () => `delivery-${++deliveries}`;
-const opened = (s: string, draft = false): MergeRequestEvent => ({ type: 'opened', deliveryId: delivery(), head: head(s, draft) });
+const opened = (s: string, draft = false): MergeRequestEvent => ({
+  type: 'opened',
+  deliveryId: delivery(),
+  head: head(s, draft),
+});
 const pushed = (s: string): MergeRequestEvent => ({ type: 'updated', deliveryId: delivery(), head: head(s) });
-const deployed = (s: string, environment = 'preview', url = `https://${s}.preview.test`): MergeRequestEvent => ({ type: 'deployment', deliveryId: delivery(), sha: sha(s), environment, url });
+const deployed = (s: string, environment = 'preview', url = `https://${s}.preview.test`): MergeRequestEvent => ({
+  type: 'deployment',
+  deliveryId: delivery(),
+  sha: sha(s),
+  environment,
+  url,
+});
 
 async function send(q: WorkerQueue, input: MergeRequestReviewInput, event: MergeRequestEvent): Promise<void> {
   await signalMergeRequestReview(q.target, input, event);
 }
 
 const state = (handle: WorkflowHandle) => handle.query(mergeRequestReviewStateQuery);
-async function untilState(handle: WorkflowHandle, check: (s: MergeRequestReviewState) => boolean): Promise<MergeRequestReviewState> {
+async function untilState(
+  handle: WorkflowHandle,
+  check: (s: MergeRequestReviewState) => boolean,
+): Promise<MergeRequestReviewState> {
   let last: MergeRequestReviewState | undefined;
   // Generous: the first workflow task of a file waits for the worker to start, slow on a busy machine.
   await until(async () => check((last = await state(handle))), 60_000);
@@ -75,10 +122,19 @@ async function untilState(handle: WorkflowHandle, check: (s: MergeRequestReviewS
 }
 
 /** Tells the running stand-in review how it ends. */
-async function finish(handle: WorkflowHandle, outcome: { verdict: ChangeReviewResult['verdict'] } | { error: string }): Promise<void> {
+async function finish(
+  handle: WorkflowHandle,
+  outcome: { verdict: ChangeReviewResult['verdict'] } | { error: string },
+): Promise<void> {
   const s = await untilState(handle, (x) => x.state === 'reviewing' && x.reviewChatShortId !== null);
   // The child starts right after the conversation is recorded: signal it once it exists.
-  await until(async () => (await h.client.workflow.getHandle(workflowIds.chat(s.reviewChatShortId!)).signal(finishStubReview, outcome), true), 60_000);
+  await until(
+    async () => (
+      await h.client.workflow.getHandle(workflowIds.chat(s.reviewChatShortId!)).signal(finishStubReview, outcome),
+      true
+    ),
+    60_000,
+  );
 }
 
 describe('mergeRequestReview', () => {
@@ -106,12 +162,19 @@ describe('mergeRequestReview', () => {
       expect(m.postWaitingComment.calls).toHaveLength(1);
       expect(m.postWaitingComment.calls[0]![0]).toMatchObject({ head: head('aaa'), handle: '@proctor' });
       expect(m.beginMergeRequestReview.calls).toHaveLength(1);
-      expect(m.beginMergeRequestReview.calls[0]![0]).toMatchObject({ head: head('aaa'), deployments: { preview: 'https://aaa.preview.test', storybook: 'https://aaa.preview.test' }, trigger: { deliveryId: ready.deliveryId, event: 'deployment' } });
+      expect(m.beginMergeRequestReview.calls[0]![0]).toMatchObject({
+        head: head('aaa'),
+        deployments: { preview: 'https://aaa.preview.test', storybook: 'https://aaa.preview.test' },
+        trigger: { deliveryId: ready.deliveryId, event: 'deployment' },
+      });
       expect(m.announceMergeRequestReview.calls).toHaveLength(1);
       // The waiting comment is edited to say the review started (its key is passed), not repeated.
       expect(m.announceMergeRequestReview.calls[0]![0].waitingKey).toBe(m.postWaitingComment.calls[0]![0].key);
       expect(m.publishMergeRequestVerdict.calls).toHaveLength(1);
-      expect(m.publishMergeRequestVerdict.calls[0]![0]).toMatchObject({ headSha: sha('aaa'), result: { verdict: 'Approved' } });
+      expect(m.publishMergeRequestVerdict.calls[0]![0]).toMatchObject({
+        headSha: sha('aaa'),
+        result: { verdict: 'Approved' },
+      });
       expect(m.endMergeRequestReview.calls).toHaveLength(0);
     });
   });
@@ -138,14 +201,25 @@ describe('mergeRequestReview', () => {
       const handle = h.client.workflow.getHandle(mr.id);
       await send(q, mr.input, opened('ddd'));
       await untilState(handle, (s) => s.state === 'waiting');
-      const mention: MergeRequestEvent = { type: 'mention', deliveryId: delivery(), commentId: '9001', url: 'https://manual.preview.test', author: 'octocat' };
+      const mention: MergeRequestEvent = {
+        type: 'mention',
+        deliveryId: delivery(),
+        commentId: '9001',
+        url: 'https://manual.preview.test',
+        author: 'octocat',
+      };
       await send(q, mr.input, mention);
       await send(q, mr.input, mention);
       await finish(handle, { verdict: 'Comment' });
       await untilState(handle, (s) => s.state === 'reviewed');
 
       expect(m.beginMergeRequestReview.calls).toHaveLength(1);
-      expect(m.beginMergeRequestReview.calls[0]![0].trigger).toEqual({ deliveryId: mention.deliveryId, event: 'mention', url: 'https://manual.preview.test', commentId: '9001' });
+      expect(m.beginMergeRequestReview.calls[0]![0].trigger).toEqual({
+        deliveryId: mention.deliveryId,
+        event: 'mention',
+        url: 'https://manual.preview.test',
+        commentId: '9001',
+      });
       expect(m.announceMergeRequestReview.calls[0]![0].trigger.commentId).toBe('9001');
       expect(m.postWaitingComment.calls).toHaveLength(1);
       expect(m.publishMergeRequestVerdict.calls).toHaveLength(1);
@@ -158,7 +232,13 @@ describe('mergeRequestReview', () => {
     const mr = mergeRequest();
     await h.withWorker(m, async (q) => {
       const handle = h.client.workflow.getHandle(mr.id);
-      await send(q, mr.input, { type: 'mention', deliveryId: delivery(), commentId: '1', url: 'https://x.preview.test', author: 'octocat' });
+      await send(q, mr.input, {
+        type: 'mention',
+        deliveryId: delivery(),
+        commentId: '1',
+        url: 'https://x.preview.test',
+        author: 'octocat',
+      });
       await finish(handle, { verdict: 'Approved' });
       await untilState(handle, (s) => s.state === 'reviewed');
       expect(m.readMergeRequestHead.calls).toHaveLength(1);
@@ -188,7 +268,10 @@ describe('mergeRequestReview', () => {
   });
 
   it('drafts are reviewed when the settings include them', async () => {
-    const m = mocks({ settings: { includeDrafts: true }, stored: { [sha('fff')]: { preview: 'https://fff.preview.test' } } });
+    const m = mocks({
+      settings: { includeDrafts: true },
+      stored: { [sha('fff')]: { preview: 'https://fff.preview.test' } },
+    });
     const mr = mergeRequest();
     await h.withWorker(m, async (q) => {
       const handle = h.client.workflow.getHandle(mr.id);
@@ -258,7 +341,10 @@ describe('mergeRequestReview', () => {
       expect(m.publishMergeRequestVerdict.calls).toHaveLength(0);
     });
 
-    const none = { ...mocks(), loadMergeRequestReviewSettings: recorder(async (_i: Args<'loadMergeRequestReviewSettings'>) => null) };
+    const none = {
+      ...mocks(),
+      loadMergeRequestReviewSettings: recorder(async (_i: Args<'loadMergeRequestReviewSettings'>) => null),
+    };
     const other = mergeRequest();
     await h.withWorker(none, async (q) => {
       const handle = h.client.workflow.getHandle(other.id);

@@ -5,7 +5,12 @@ import { createPlanTestActivities } from '../../activities/plan-test.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { failureTypes } from '../../workflows/shared.js';
 import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
-import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  type MockActivities,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // A plan run's test used to be a testExecution child workflow and now runs inside a runPlanTests activity (the child stays for
 // runs started before). The child is the oracle: for any sequence of what the replay does (pass, fail, throw a
@@ -20,7 +25,14 @@ afterAll(() => h?.teardown());
 
 type Behaviour = 'pass' | 'fail' | 'definition' | 'unreachable' | 'crash' | 'flaky-infra';
 
-const passed: ExecuteTestResult = { status: 'PASSED', healed: [], stepsVersion: 1, durationMs: 120, llmCalls: 0, changes: [] };
+const passed: ExecuteTestResult = {
+  status: 'PASSED',
+  healed: [],
+  stepsVersion: 1,
+  durationMs: 120,
+  llmCalls: 0,
+  changes: [],
+};
 
 /** The replay's answer to its n-th call; after the script, it passes. Artifacts name the attempt's prefix. */
 function scripted(script: Behaviour[]) {
@@ -31,13 +43,32 @@ function scripted(script: Behaviour[]) {
       case 'pass':
         return { ...passed, traceKey: `${input.artifactPrefix}/trace.zip` };
       case 'fail':
-        return { ...passed, status: 'FAILED', failedStepIndex: 1, error: 'expected "Order placed"', failureKind: 'assertion', screenshotKey: `${input.artifactPrefix}/failure.png` };
+        return {
+          ...passed,
+          status: 'FAILED',
+          failedStepIndex: 1,
+          error: 'expected "Order placed"',
+          failureKind: 'assertion',
+          screenshotKey: `${input.artifactPrefix}/failure.png`,
+        };
       case 'definition':
-        throw ApplicationFailure.create({ message: 'test case has no recorded steps', type: failureTypes.badDefinition, nonRetryable: true });
+        throw ApplicationFailure.create({
+          message: 'test case has no recorded steps',
+          type: failureTypes.badDefinition,
+          nonRetryable: true,
+        });
       case 'unreachable':
-        throw ApplicationFailure.create({ message: 'https://shop.test answered 503', type: failureTypes.unreachable, nonRetryable: true });
+        throw ApplicationFailure.create({
+          message: 'https://shop.test answered 503',
+          type: failureTypes.unreachable,
+          nonRetryable: true,
+        });
       case 'crash':
-        throw ApplicationFailure.create({ message: 'browser has been closed', type: 'BrowserClosed', nonRetryable: true });
+        throw ApplicationFailure.create({
+          message: 'browser has been closed',
+          type: 'BrowserClosed',
+          nonRetryable: true,
+        });
       case 'flaky-infra':
         // Retryable: the child's Temporal retry policy tried the replay again; the activity does the same.
         throw new Error('Target page, context or browser has been closed');
@@ -60,7 +91,8 @@ const input = (retries: number): TestExecutionInput => ({
 function parts(script: Behaviour[]) {
   return {
     // A test handed by reference (no URL, build, device) reads them from its row: here, what `input` has.
-    planTestSettings: async ({ runTestCaseIds }: { runTestCaseIds: string[] }) => runTestCaseIds.map((runTestCaseId) => ({ runTestCaseId, baseUrl: input(0).baseUrl, build: null, device: null })),
+    planTestSettings: async ({ runTestCaseIds }: { runTestCaseIds: string[] }) =>
+      runTestCaseIds.map((runTestCaseId) => ({ runTestCaseId, baseUrl: input(0).baseUrl, build: null, device: null })),
     markTestStarted: recorder(async (_i: { runTestCaseId: string }) => {}),
     recordedTestOutcome: async () => null,
     recordTestResult: recorder(async (_i: Parameters<NonNullable<MockActivities['recordTestResult']>>[0]) => {}),
@@ -68,35 +100,58 @@ function parts(script: Behaviour[]) {
   };
 }
 
-const behaviour = fc.constantFrom<Behaviour>('pass', 'fail', 'fail', 'definition', 'unreachable', 'crash', 'flaky-infra');
+const behaviour = fc.constantFrom<Behaviour>(
+  'pass',
+  'fail',
+  'fail',
+  'definition',
+  'unreachable',
+  'crash',
+  'flaky-infra',
+);
 
 describe('a test in runPlanTests (activity) against testExecution (child workflow)', () => {
   it('makes the same replays and records the same result for any replay script and retries, handed on whole or by reference', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(behaviour, { maxLength: 5 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), async (script, retries, byReference) => {
-        const child = parts(script);
-        const childResult = await h.withWorker(child, async (q) => (await q.start('testExecution', [input(retries)])).result());
+      fc.asyncProperty(
+        fc.array(behaviour, { maxLength: 5 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        async (script, retries, byReference) => {
+          const child = parts(script);
+          const childResult = await h.withWorker(child, async (q) =>
+            (await q.start('testExecution', [input(retries)])).result(),
+          );
 
-        const direct = parts(script);
-        const activity = createPlanTestActivities({ ...direct, executeMobileTest: async () => Promise.reject(new Error('no device tests')) }, { retryDelaysMs: [0, 0] });
-        // The run hands the test on by reference (planRun since plan-graph-by-reference) or whole (before).
-        const { baseUrl: _url, build: _build, device: _device, ...ref } = input(retries);
-        const { outcomes } = await activity.runPlanTests({ tests: [byReference ? ref : input(retries)] });
+          const direct = parts(script);
+          const activity = createPlanTestActivities(
+            { ...direct, executeMobileTest: async () => Promise.reject(new Error('no device tests')) },
+            { retryDelaysMs: [0, 0] },
+          );
+          // The run hands the test on by reference (planRun since plan-graph-by-reference) or whole (before).
+          const { baseUrl: _url, build: _build, device: _device, ...ref } = input(retries);
+          const { outcomes } = await activity.runPlanTests({ tests: [byReference ? ref : input(retries)] });
 
-        expect({ outcome: outcomes[0] }).toEqual(childResult);
-        expect(direct.executeTest.calls).toEqual(child.executeTest.calls);
-        expect(direct.recordTestResult.calls).toEqual(child.recordTestResult.calls);
-        expect(direct.markTestStarted.calls.length).toBeGreaterThanOrEqual(1);
-      }),
+          expect({ outcome: outcomes[0] }).toEqual(childResult);
+          expect(direct.executeTest.calls).toEqual(child.executeTest.calls);
+          expect(direct.recordTestResult.calls).toEqual(child.recordTestResult.calls);
+          expect(direct.markTestStarted.calls.length).toBeGreaterThanOrEqual(1);
+        },
+      ),
       { numRuns: 40 },
     );
   }, 240_000);
 
   it('a test without an environment URL is an ERROR of its definition, and nothing is replayed', async () => {
     const direct = parts([]);
-    const activity = createPlanTestActivities({ ...direct, executeMobileTest: async () => Promise.reject(new Error('no device tests')) });
+    const activity = createPlanTestActivities({
+      ...direct,
+      executeMobileTest: async () => Promise.reject(new Error('no device tests')),
+    });
     expect(await activity.runPlanTests({ tests: [{ ...input(2), baseUrl: null }] })).toEqual({ outcomes: ['ERROR'] });
     expect(direct.executeTest.calls).toEqual([]);
-    expect(direct.recordTestResult.calls).toEqual([[expect.objectContaining({ outcome: 'ERROR', failureKind: 'test-definition' })]]);
+    expect(direct.recordTestResult.calls).toEqual([
+      [expect.objectContaining({ outcome: 'ERROR', failureKind: 'test-definition' })],
+    ]);
   });
 });

@@ -43,7 +43,9 @@ beforeAll(async () => {
   if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
   // Workers starting and stopping per test are not news; warnings (a failed test execution) still show.
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServer } } });
+  env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: testServer } },
+  });
   bundle = await bundleWorkflows();
 }, 120_000);
 
@@ -52,7 +54,10 @@ afterAll(async () => {
 });
 
 /** A test of the plan; ids are the names, so assertions read like the DAG. */
-const node = (name: string, deps: { resumeFrom?: string; waitFor?: string[]; quarantined?: boolean; retries?: number } = {}): RunPlanTest => ({
+const node = (
+  name: string,
+  deps: { resumeFrom?: string; waitFor?: string[]; quarantined?: boolean; retries?: number } = {},
+): RunPlanTest => ({
   runTestCaseId: `rtc-${name}`,
   testCaseId: name,
   name,
@@ -68,7 +73,11 @@ const node = (name: string, deps: { resumeFrom?: string; waitFor?: string[]; qua
 const pass: Behaviour = async () => ({ status: 'PASSED' });
 
 /** What the mocked activities saw; the blob store is a map, as the real activities' by-reference hand-over needs. */
-function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: { loadRunPlan?: Mocked['loadRunPlan'] } = {}) {
+function mockActivities(
+  plan: RunPlanTest[],
+  behaviour: Behaviour = pass,
+  opts: { loadRunPlan?: Mocked['loadRunPlan'] } = {},
+) {
   const blobs = new Map<string, Buffer>();
   const seen = {
     executed: [] as ExecuteTestInput[],
@@ -89,8 +98,7 @@ function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: 
       seen.runStarted++;
     },
     loadRunPlan:
-      opts.loadRunPlan ??
-      (async ({ offset = 0, limit = plan.length }) => plan.slice(offset, offset + limit)),
+      opts.loadRunPlan ?? (async ({ offset = 0, limit = plan.length }) => plan.slice(offset, offset + limit)),
     async skipTests({ skips }) {
       for (const s of skips) seen.skipped.set(s.testCaseId, s.reason);
     },
@@ -114,7 +122,9 @@ function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: 
     },
     async markTestStarted() {},
     async recordedTestOutcome({ runTestCaseId }) {
-      return (seen.recorded.get(byRunTestCase.get(runTestCaseId)!) as 'PASSED' | 'FAILED' | 'ERROR' | undefined) ?? null;
+      return (
+        (seen.recorded.get(byRunTestCase.get(runTestCaseId)!) as 'PASSED' | 'FAILED' | 'ERROR' | undefined) ?? null
+      );
     },
     async recordTestResult({ runTestCaseId, outcome }) {
       seen.recorded.set(byRunTestCase.get(runTestCaseId)!, outcome);
@@ -124,7 +134,14 @@ function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: 
       seen.maxInFlight = Math.max(seen.maxInFlight, ++seen.inFlight);
       try {
         const result = await behaviour(input, blobs);
-        return { status: 'PASSED', healed: [], stepsVersion: 1, durationMs: 5, llmCalls: 0, ...result } as ExecuteTestResult;
+        return {
+          status: 'PASSED',
+          healed: [],
+          stepsVersion: 1,
+          durationMs: 5,
+          llmCalls: 0,
+          ...result,
+        } as ExecuteTestResult;
       } finally {
         seen.inFlight--;
       }
@@ -141,7 +158,14 @@ function mockActivities(plan: RunPlanTest[], behaviour: Behaviour = pass, opts: 
       blobs.set(key, Buffer.from(body));
     },
   };
-  return { activities: { ...activities, ...createRunGraphActivities({ loadRunPlan: activities.loadRunPlan, blobs: blobStore }) }, seen, blobs };
+  return {
+    activities: {
+      ...activities,
+      ...createRunGraphActivities({ loadRunPlan: activities.loadRunPlan, blobs: blobStore }),
+    },
+    seen,
+    blobs,
+  };
 }
 
 async function runPlan(
@@ -160,9 +184,20 @@ async function runPlan(
     defaultHeartbeatThrottleInterval: '100 milliseconds',
     maxHeartbeatThrottleInterval: '100 milliseconds',
   });
-  const input: PlanRunInput = { runId: `id-${runShortId}`, runShortId, projectId: 'project', concurrency: 4, heal: false, ...overrides };
+  const input: PlanRunInput = {
+    runId: `id-${runShortId}`,
+    runShortId,
+    projectId: 'project',
+    concurrency: 4,
+    heal: false,
+    ...overrides,
+  };
   return worker.runUntil(async () => {
-    const handle = await env.client.workflow.start('planRun', { taskQueue, workflowId: workflowIds.planRun(runShortId), args: [input] });
+    const handle = await env.client.workflow.start('planRun', {
+      taskQueue,
+      workflowId: workflowIds.planRun(runShortId),
+      args: [input],
+    });
     if (whileRunning) await whileRunning(handle.workflowId);
     const result = (await handle.result()) as PlanRunResult;
     return { result, workflowId: handle.workflowId, firstRunId: handle.firstExecutionRunId };
@@ -176,7 +211,7 @@ async function noDeviceTests(): Promise<never> {
 /** Every run of a chain's history, first to last, following continue-as-new. */
 async function chainHistories(workflowId: string, firstRunId: string) {
   const histories = [];
-  for (let runId: string | undefined = firstRunId; runId; ) {
+  for (let runId: string | undefined = firstRunId; runId;) {
     const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
     histories.push(history);
     runId = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
@@ -192,7 +227,8 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     const finishedAt = new Map<string, number>();
     const { activities, seen } = mockActivities(plan, async (input) => {
       const dependencies = plan.find((t) => t.testCaseId === input.testCaseId)!.waitFor;
-      for (const d of dependencies) expect(finishedAt.has(d), `${input.testCaseId} started before ${d} finished`).toBe(true);
+      for (const d of dependencies)
+        expect(finishedAt.has(d), `${input.testCaseId} started before ${d} finished`).toBe(true);
       finishedAt.set(input.testCaseId, Date.now());
       return { status: 'PASSED' };
     });
@@ -214,10 +250,16 @@ describe('planRun (time-skipping server, mocked activities)', () => {
       node('search'),
     ];
     const { activities, seen } = mockActivities(plan, async (input) =>
-      input.testCaseId === 'login' ? { status: 'FAILED', error: 'no Sign in button', failedStepIndex: 2 } : { status: 'PASSED' },
+      input.testCaseId === 'login'
+        ? { status: 'FAILED', error: 'no Sign in button', failedStepIndex: 2 }
+        : { status: 'PASSED' },
     );
     const { result } = await runPlan(activities);
-    expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED', counts: { FAILED: 1, SKIPPED: 3, PASSED: 1 } });
+    expect(result).toMatchObject({
+      status: 'COMPLETED',
+      result: 'FAILED',
+      counts: { FAILED: 1, SKIPPED: 3, PASSED: 1 },
+    });
     expect(names(seen.executed)).toEqual(['login', 'search']);
     expect(Object.fromEntries(seen.skipped)).toEqual({
       checkout: 'resume-from dependency "login" ended FAILED',
@@ -230,41 +272,75 @@ describe('planRun (time-skipping server, mocked activities)', () => {
   it('a test whose activity fails for good is ERROR, its dependents are skipped, the run still completes', async () => {
     const plan = [node('broken'), node('after', { waitFor: ['broken'] }), node('fine')];
     const { activities, seen } = mockActivities(plan, async (input) => {
-      if (input.testCaseId === 'broken') throw ApplicationFailure.create({ message: 'test case has no recorded steps', type: 'BadTestDefinition', nonRetryable: true });
+      if (input.testCaseId === 'broken')
+        throw ApplicationFailure.create({
+          message: 'test case has no recorded steps',
+          type: 'BadTestDefinition',
+          nonRetryable: true,
+        });
       return { status: 'PASSED' };
     });
     const { result } = await runPlan(activities);
-    expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED', counts: { ERROR: 1, SKIPPED: 1, PASSED: 1 } });
+    expect(result).toMatchObject({
+      status: 'COMPLETED',
+      result: 'FAILED',
+      counts: { ERROR: 1, SKIPPED: 1, PASSED: 1 },
+    });
     expect(seen.recorded.get('broken')).toBe('ERROR');
     expect(seen.skipped.get('after')).toBe('wait-for dependency "broken" ended ERROR');
   }, 60_000);
 
   it('a quarantined test that fails, and the dependents skipped because of it, do not fail the run; an unquarantined failure still does', async () => {
     const plan = [node('flaky', { quarantined: true }), node('after', { waitFor: ['flaky'] }), node('fine')];
-    const failFlaky: Behaviour = async (input) => (input.testCaseId === 'flaky' ? { status: 'FAILED', error: 'timing' } : { status: 'PASSED' });
+    const failFlaky: Behaviour = async (input) =>
+      input.testCaseId === 'flaky' ? { status: 'FAILED', error: 'timing' } : { status: 'PASSED' };
     const { activities, seen } = mockActivities(plan, failFlaky);
     const { result } = await runPlan(activities);
-    expect(result).toMatchObject({ status: 'COMPLETED', result: 'PASSED', counts: { FAILED: 1, SKIPPED: 1, PASSED: 1 } });
+    expect(result).toMatchObject({
+      status: 'COMPLETED',
+      result: 'PASSED',
+      counts: { FAILED: 1, SKIPPED: 1, PASSED: 1 },
+    });
     expect(seen.recorded.get('flaky')).toBe('FAILED');
     expect(seen.finished.at(-1)).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
 
-    const unquarantined = mockActivities([node('flaky'), node('after', { waitFor: ['flaky'] }), node('fine')], failFlaky);
+    const unquarantined = mockActivities(
+      [node('flaky'), node('after', { waitFor: ['flaky'] }), node('fine')],
+      failFlaky,
+    );
     expect((await runPlan(unquarantined.activities)).result).toMatchObject({ result: 'FAILED' });
   }, 60_000);
 
   it("hands each test the plan's retries: a test that fails once and then passes makes the run PASSED", async () => {
     const plan = [node('wobbly', { retries: 1 }), node('after', { waitFor: ['wobbly'], retries: 1 })];
     let wobbly = 0;
-    const { activities, seen } = mockActivities(plan, async (input) => (input.testCaseId === 'wobbly' && ++wobbly === 1 ? { status: 'FAILED', error: 'late' } : { status: 'PASSED' }));
+    const { activities, seen } = mockActivities(plan, async (input) =>
+      input.testCaseId === 'wobbly' && ++wobbly === 1 ? { status: 'FAILED', error: 'late' } : { status: 'PASSED' },
+    );
     const { result } = await runPlan(activities);
     expect(result).toMatchObject({ status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 2 } });
     expect(seen.executed.map((i) => i.testCaseId)).toEqual(['wobbly', 'wobbly', 'after']);
   }, 60_000);
 
   it('hands resume-from browser state on by blob key, never by value, and deletes it when the run ends', async () => {
-    const plan = [node('login'), node('checkout', { resumeFrom: 'login' }), node('cart', { resumeFrom: 'login' }), node('other')];
+    const plan = [
+      node('login'),
+      node('checkout', { resumeFrom: 'login' }),
+      node('cart', { resumeFrom: 'login' }),
+      node('other'),
+    ];
     // 3 MB of storage: over Temporal's 2 MB payload limit, so a run that carried it by value could not complete.
-    const bigState = JSON.stringify({ cookies: [], origins: [{ origin: 'http://app.test', localStorage: [{ name: 'blob', value: 'x'.repeat(3 * 1024 * 1024) }], sessionStorage: [] }], url: 'http://app.test/cart' });
+    const bigState = JSON.stringify({
+      cookies: [],
+      origins: [
+        {
+          origin: 'http://app.test',
+          localStorage: [{ name: 'blob', value: 'x'.repeat(3 * 1024 * 1024) }],
+          sessionStorage: [],
+        },
+      ],
+      url: 'http://app.test/cart',
+    });
     const readByDependents: string[] = [];
     const { activities, seen, blobs } = mockActivities(plan, async (input, store) => {
       if (input.captureStateKey) store.set(input.captureStateKey, Buffer.from(bigState));
@@ -293,7 +369,9 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     // Nothing of the state is in the run's history, where every test is one activity (no child workflows).
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
     expect(JSON.stringify(history).length).toBeLessThan(100_000);
-    const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+    const scheduled = (history.events ?? []).flatMap((e) =>
+      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [],
+    );
     expect(scheduled.filter((name) => name === 'runPlanTests')).toHaveLength(4);
     expect((history.events ?? []).some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toBe(false);
     // The state, and the graph the run read by reference: nothing reads either again.
@@ -316,8 +394,17 @@ describe('planRun (time-skipping server, mocked activities)', () => {
 
     // 41 tests in fewer activities, the first ones 8 long (40 ready over 4 slots), each named by its tests.
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-    const batches = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPlanTests' ? [e] : []));
-    const sizes = batches.map((e) => (JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!.data!).toString('utf8')) as { tests: unknown[] }).tests.length);
+    const batches = (history.events ?? []).flatMap((e) =>
+      e.activityTaskScheduledEventAttributes?.activityType?.name === 'runPlanTests' ? [e] : [],
+    );
+    const sizes = batches.map(
+      (e) =>
+        (
+          JSON.parse(
+            Buffer.from(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!.data!).toString('utf8'),
+          ) as { tests: unknown[] }
+        ).tests.length,
+    );
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(41);
     expect(sizes.slice(0, 4)).toEqual([8, 8, 8, 8]);
     expect(sizes.at(-1)).toBe(1);
@@ -344,7 +431,10 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     expect(seen.recorded.get('t1')).toBe('PASSED');
     expect(seen.recorded.get('t2')).toBe('ERROR');
     // The batch's tests that never ran are ERROR too (the run does not start them again behind the user's back).
-    const batchOf8 = [...seen.recorded.entries()].filter(([, outcome]) => outcome === 'ERROR').map(([name]) => name).sort();
+    const batchOf8 = [...seen.recorded.entries()]
+      .filter(([, outcome]) => outcome === 'ERROR')
+      .map(([name]) => name)
+      .sort();
     expect(batchOf8).toEqual(['t2', 't3', 't4', 't5', 't6', 't7']);
     expect(names(seen.executed)).toEqual(['t0', 't1', 't2']);
   }, 60_000);
@@ -406,20 +496,31 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     // graph must not change under it: its carried outcomes are by position).
     let planLoads = 0;
     const loadRunPlan: Mocked['loadRunPlan'] = async () => (++planLoads === 1 ? plan : [...plan, node('added-later')]);
-    const { activities, seen, blobs } = mockActivities(plan, async (input, store) => {
-      if (input.stateKey && !store.has(input.stateKey)) throw new Error(`state ${input.stateKey} missing`);
-      if (input.captureStateKey) store.set(input.captureStateKey, Buffer.from('{}'));
-      expect(input.baseUrl, 'settings read from the row').toBe('http://app.test/');
-      return input.testCaseId === 'a1' ? { status: 'FAILED', error: 'broken' } : { status: 'PASSED' };
-    }, { loadRunPlan });
+    const { activities, seen, blobs } = mockActivities(
+      plan,
+      async (input, store) => {
+        if (input.stateKey && !store.has(input.stateKey)) throw new Error(`state ${input.stateKey} missing`);
+        if (input.captureStateKey) store.set(input.captureStateKey, Buffer.from('{}'));
+        expect(input.baseUrl, 'settings read from the row').toBe('http://app.test/');
+        return input.testCaseId === 'a1' ? { status: 'FAILED', error: 'broken' } : { status: 'PASSED' };
+      },
+      { loadRunPlan },
+    );
     const { result, workflowId, firstRunId } = await runPlan(activities, { concurrency: 3, maxHistoryEvents: 30 });
 
     expect(result.continuations).toBeGreaterThanOrEqual(2);
-    expect(result).toMatchObject({ status: 'COMPLETED', result: 'FAILED', counts: { PASSED: 15, FAILED: 1, SKIPPED: 2 } });
+    expect(result).toMatchObject({
+      status: 'COMPLETED',
+      result: 'FAILED',
+      counts: { PASSED: 15, FAILED: 1, SKIPPED: 2 },
+    });
     const executed = seen.executed.map((i) => i.testCaseId);
     expect(executed).toHaveLength(new Set(executed).size);
     expect(executed).toHaveLength(16);
-    expect(Object.fromEntries(seen.skipped)).toEqual({ b1: 'wait-for dependency "a1" ended FAILED', c1: 'wait-for dependency "b1" ended SKIPPED' });
+    expect(Object.fromEntries(seen.skipped)).toEqual({
+      b1: 'wait-for dependency "a1" ended FAILED',
+      c1: 'wait-for dependency "b1" ended SKIPPED',
+    });
     expect(seen.runStarted).toBe(1);
     expect(seen.finished).toHaveLength(1);
     expect(seen.notified).toBe(1);
@@ -433,7 +534,9 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     const runs = await chainHistories(workflowId, firstRunId);
     expect(runs.length).toBe(result.continuations + 1);
     for (const history of runs) {
-      const activityTypes = (history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      const activityTypes = (history.events ?? []).flatMap(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+      );
       expect(activityTypes).toContain('loadRunGraph');
       expect(activityTypes).not.toContain('loadRunPlan');
       const payloads = (history.events ?? []).flatMap((e) => [
@@ -470,7 +573,9 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     });
     const { result } = await runPlan(activities);
     expect(result).toEqual({ status: 'ERROR', result: null, counts: {}, continuations: 0 });
-    expect(seen.finished).toEqual([{ runId: expect.any(String), status: 'ERROR', result: null, error: 'run id-x not found' }]);
+    expect(seen.finished).toEqual([
+      { runId: expect.any(String), status: 'ERROR', result: null, error: 'run id-x not found' },
+    ]);
     expect(seen.executed).toEqual([]);
     expect(seen.notified).toBe(1);
   }, 60_000);

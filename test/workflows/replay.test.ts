@@ -18,12 +18,20 @@ describe('recorded workflow histories replay deterministically', () => {
   it('has histories, each named after a workflow the worker registers', () => {
     expect(files.length).toBeGreaterThan(0);
     const types = Object.keys(workflowTypes);
-    for (const file of files) expect(types.find((t) => file.startsWith(t)), `${file} names no workflow type`).toBeDefined();
+    for (const file of files)
+      expect(
+        types.find((t) => file.startsWith(t)),
+        `${file} names no workflow type`,
+      ).toBeDefined();
   });
 
-  it.each(files)('%s', async (file) => {
-    const history = historyFromJSON(JSON.parse(readFileSync(join(dir, file), 'utf8')));
-    expect(history.events?.length).toBeGreaterThan(10);
-    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, `replay-${file}`);
-  }, 60_000);
+  it.each(files)(
+    '%s',
+    async (file) => {
+      const history = historyFromJSON(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+      expect(history.events?.length).toBeGreaterThan(10);
+      await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, `replay-${file}`);
+    },
+    60_000,
+  );
 });

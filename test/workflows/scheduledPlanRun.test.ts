@@ -6,14 +6,21 @@ import type { ScheduledRun } from '../../activities/schedules.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
 import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-contract.js';
-import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  type MockActivities,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // One tick of a plan's Temporal Schedule: writes the run, then runs it as the child `run:<shortId>` and waits for
 // it. The child here is a stand-in (test/workflows/stubs); the Schedule itself is covered by schedules.test.ts.
 
 let h: WorkflowHarness;
 beforeAll(async () => {
-  h = await createWorkflowHarness({ workflowsPath: fileURLToPath(new URL('./stubs/scheduled-plan-run.ts', import.meta.url)) });
+  h = await createWorkflowHarness({
+    workflowsPath: fileURLToPath(new URL('./stubs/scheduled-plan-run.ts', import.meta.url)),
+  });
 });
 afterAll(() => h?.teardown());
 
@@ -47,14 +54,22 @@ describe('scheduledPlanRun', () => {
       return { result: await handle.result(), children: await childOf(handle) };
     });
 
-    expect(result).toEqual({ runShortId: shortId, status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 3 }, continuations: 0 });
+    expect(result).toEqual({
+      runShortId: shortId,
+      status: 'COMPLETED',
+      result: 'PASSED',
+      counts: { PASSED: 3 },
+      continuations: 0,
+    });
     expect(mocks.createScheduledRun.calls).toEqual([[tick]]);
-    expect(children).toEqual([{
-      workflowId: workflowIds.planRun(shortId),
-      workflowType: 'planRun',
-      input: { runId: 'run-uuid', runShortId: shortId, projectId: 'project-1', concurrency: 100, heal: true },
-      abandoned: true,
-    }]);
+    expect(children).toEqual([
+      {
+        workflowId: workflowIds.planRun(shortId),
+        workflowType: 'planRun',
+        input: { runId: 'run-uuid', runShortId: shortId, projectId: 'project-1', concurrency: 100, heal: true },
+        abandoned: true,
+      },
+    ]);
   });
 
   it('passes the schedule concurrency to the run', async () => {
@@ -82,19 +97,35 @@ describe('scheduledPlanRun', () => {
 
   it('a plan that cannot run as configured fails the tick with the reason, once (not retried)', async () => {
     const mocks = activities(async () => {
-      throw ApplicationFailure.create({ message: 'application Shop has no environment named staging', type: failureTypes.invalid, nonRetryable: true });
+      throw ApplicationFailure.create({
+        message: 'application Shop has no environment named staging',
+        type: failureTypes.invalid,
+        nonRetryable: true,
+      });
     });
-    const err = await h.withWorker(mocks, async (q) => (await q.start('scheduledPlanRun', [tick])).result().then(() => undefined, (e: unknown) => e));
+    const err = await h.withWorker(mocks, async (q) =>
+      (await q.start('scheduledPlanRun', [tick])).result().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
-    expect((err as WorkflowFailedError).cause?.cause).toMatchObject({ message: 'application Shop has no environment named staging' });
+    expect((err as WorkflowFailedError).cause?.cause).toMatchObject({
+      message: 'application Shop has no environment named staging',
+    });
     expect(mocks.createScheduledRun.calls).toHaveLength(1);
   });
 
   it('a run that fails fails its tick, so the Schedule shows the failure', async () => {
     const shortId = h.uniqueId('run-broken');
     const mocks = activities(async () => ({ runId: 'run-uuid', runShortId: shortId, testCount: 1 }));
-    const err = await h.withWorker(mocks, async (q) => (await q.start('scheduledPlanRun', [tick])).result().then(() => undefined, (e: unknown) => e));
+    const err = await h.withWorker(mocks, async (q) =>
+      (await q.start('scheduledPlanRun', [tick])).result().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const child = (err as WorkflowFailedError).cause;

@@ -34,7 +34,9 @@ const providerOf = (client: Client, taskQueue: string): TemporalClientProvider =
 describe('the time-skipping test server', () => {
   it('does not implement Schedules (why the tests below use the dev server)', async () => {
     if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
-    const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServer } } });
+    const env = await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: testServer } },
+    });
     try {
       const creating = createPlanSchedule(providerOf(env.client, 'unused'), {
         scheduleId: 'plan-schedule:probe',
@@ -44,9 +46,14 @@ describe('the time-skipping test server', () => {
         testPlanId: 't',
         concurrency: 1,
       });
-      const err = await creating.then(() => undefined, (e: unknown) => e);
+      const err = await creating.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ServiceError);
-      expect((err as ServiceError).cause?.message).toMatch(/UNIMPLEMENTED: Method temporal\.api\.workflowservice\.v1\.WorkflowService\/CreateSchedule is unimplemented/);
+      expect((err as ServiceError).cause?.message).toMatch(
+        /UNIMPLEMENTED: Method temporal\.api\.workflowservice\.v1\.WorkflowService\/CreateSchedule is unimplemented/,
+      );
     } finally {
       await env.teardown();
     }
@@ -61,7 +68,8 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
 
   const schedulesPath = (planShortId: string) => `/v1/test-plans/${planShortId}/schedules`;
   const client = () => stack.temporal.get();
-  const planRuns = (planId: string) => stack.db.selectFrom('runs').selectAll().where('test_plan_id', '=', planId).orderBy('created_at').execute();
+  const planRuns = (planId: string) =>
+    stack.db.selectFrom('runs').selectAll().where('test_plan_id', '=', planId).orderBy('created_at').execute();
 
   async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
@@ -76,7 +84,11 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
   async function createPlan(name: string, testCaseIds: string[], applications: unknown[] = []) {
     const res = await stack.call('POST', '/v1/test-plans', { name, testCaseIds, applications });
     expect(res.status).toBe(201);
-    const row = await stack.db.selectFrom('test_plans').select('id').where('short_id', '=', res.body.shortId).executeTakeFirstOrThrow();
+    const row = await stack.db
+      .selectFrom('test_plans')
+      .select('id')
+      .where('short_id', '=', res.body.shortId)
+      .executeTakeFirstOrThrow();
     return { shortId: res.body.shortId as string, id: row.id };
   }
 
@@ -84,10 +96,30 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
     servers = await startFixtureApps();
     stack = await startStack({ concurrency: 2 });
     const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    const env = (await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, { name: 'Staging', url: `${servers.url}/todo/` })).body;
-    const applicationId = (await stack.db.selectFrom('applications').select('id').where('short_id', '=', todo.shortId).executeTakeFirstOrThrow()).id;
-    const testCaseId = await insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name: 'add milk', steps: todoSteps('milk') });
-    plan = await createPlan('Hourly smoke', [testCaseId], [{ applicationShortId: todo.shortId, environmentShortId: env.shortId }]);
+    const env = (
+      await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, {
+        name: 'Staging',
+        url: `${servers.url}/todo/`,
+      })
+    ).body;
+    const applicationId = (
+      await stack.db
+        .selectFrom('applications')
+        .select('id')
+        .where('short_id', '=', todo.shortId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const testCaseId = await insertRecordedTestCase(stack.db, {
+      projectId: stack.tenant.projectId,
+      applicationId,
+      name: 'add milk',
+      steps: todoSteps('milk'),
+    });
+    plan = await createPlan(
+      'Hourly smoke',
+      [testCaseId],
+      [{ applicationShortId: todo.shortId, environmentShortId: env.shortId }],
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -97,7 +129,10 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
 
   it('a cron plan is due at the top of each hour', async () => {
     const before = Date.now();
-    const created = await stack.call('POST', schedulesPath(plan.shortId), { cron: '0 * * * *', description: 'Hourly smoke' });
+    const created = await stack.call('POST', schedulesPath(plan.shortId), {
+      cron: '0 * * * *',
+      description: 'Hourly smoke',
+    });
     expect(created.status).toBe(201);
     scheduleId = created.body.id;
 
@@ -117,26 +152,41 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
     // The only change to what the API created: when it fires.
     await handle.update((prev) => ({ ...prev, spec: { intervals: [{ every: '2s' }] } }));
 
-    await until('two completed scheduled runs', async () => {
-      const runs = await planRuns(plan.id);
-      return runs.filter((r) => r.status === 'COMPLETED').length >= 2 ? runs : undefined;
-    }, 90_000);
+    await until(
+      'two completed scheduled runs',
+      async () => {
+        const runs = await planRuns(plan.id);
+        return runs.filter((r) => r.status === 'COMPLETED').length >= 2 ? runs : undefined;
+      },
+      90_000,
+    );
     // Paused, the Schedule takes no new tick; the one running (or buffered behind it) ends on its own.
     await handle.pause('test over');
-    const stats = await until('the last tick to end', async () => {
-      const described = await handle.describe();
-      return described.info.runningActions.length === 0 ? described : undefined;
-    }, 60_000);
+    const stats = await until(
+      'the last tick to end',
+      async () => {
+        const described = await handle.describe();
+        return described.info.runningActions.length === 0 ? described : undefined;
+      },
+      60_000,
+    );
     expect((await stack.call('DELETE', `${schedulesPath(plan.shortId)}/${scheduleId}`)).status).toBe(200);
     const runs = await planRuns(plan.id);
 
     expect(runs.length).toBeGreaterThanOrEqual(2);
     expect(stats.info.numActionsTaken).toBeGreaterThanOrEqual(2);
     for (const run of runs) {
-      expect(run).toMatchObject({ trigger: 'SCHEDULE', actor: 'schedule:Hourly smoke', status: 'COMPLETED', result: 'PASSED', test_count: 1 });
+      expect(run).toMatchObject({
+        trigger: 'SCHEDULE',
+        actor: 'schedule:Hourly smoke',
+        status: 'COMPLETED',
+        result: 'PASSED',
+        test_count: 1,
+      });
     }
     // BUFFER_ONE: a run starts only after the previous one ended.
-    for (let i = 1; i < runs.length; i++) expect(runs[i]!.started_at!.getTime()).toBeGreaterThanOrEqual(runs[i - 1]!.finished_at!.getTime());
+    for (let i = 1; i < runs.length; i++)
+      expect(runs[i]!.started_at!.getTime()).toBeGreaterThanOrEqual(runs[i - 1]!.finished_at!.getTime());
 
     const temporal = await client();
     for (const run of runs) {
@@ -147,12 +197,21 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
       const parentId = child.parentExecution?.workflowId ?? '';
       const tick = await temporal.workflow.getHandle(parentId).describe();
       expect(tick.type).toBe('scheduledPlanRun');
-      expect(tick.typedSearchAttributes.getAll().find((p) => p.key.name === 'TemporalScheduledById')?.value).toBe(`plan-schedule:${scheduleId}`);
-      const scheduledAt = tick.typedSearchAttributes.getAll().find((p) => p.key.name === 'TemporalScheduledStartTime')?.value as Date;
+      expect(tick.typedSearchAttributes.getAll().find((p) => p.key.name === 'TemporalScheduledById')?.value).toBe(
+        `plan-schedule:${scheduleId}`,
+      );
+      const scheduledAt = tick.typedSearchAttributes.getAll().find((p) => p.key.name === 'TemporalScheduledStartTime')
+        ?.value as Date;
       expect(scheduledAt.getTime() % 2_000).toBe(0);
       expect(parentId).toBe(`plan-schedule:${scheduleId}-${scheduledAt.toISOString().replace('.000Z', 'Z')}`);
       expect(run.created_at.getTime()).toBeGreaterThanOrEqual(scheduledAt.getTime());
-      expect(await temporal.workflow.getHandle(parentId).result()).toEqual({ runShortId: run.short_id, status: 'COMPLETED', result: 'PASSED', counts: { PASSED: 1 }, continuations: 0 });
+      expect(await temporal.workflow.getHandle(parentId).result()).toEqual({
+        runShortId: run.short_id,
+        status: 'COMPLETED',
+        result: 'PASSED',
+        counts: { PASSED: 1 },
+        continuations: 0,
+      });
     }
   }, 180_000);
 

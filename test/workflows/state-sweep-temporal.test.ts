@@ -35,7 +35,11 @@ describe('browser-state sweep with Temporal', () => {
   it('deletes the state of a RUNNING run whose workflow was terminated or never existed; keeps a running one', async () => {
     const blobs = createFsBlobStore({ dir, secret: randomBytes(16).toString('hex'), publicUrl: 'http://127.0.0.1:1' });
     const { projectId } = await seedProject(db, { organization: 'Acme', project: 'Shop' });
-    const runs = await Promise.all(['live', 'terminated', 'never'].map(() => insertRun(db, { projectId, planId: null, meta: { trigger: 'API' }, tests: [] })));
+    const runs = await Promise.all(
+      ['live', 'terminated', 'never'].map(() =>
+        insertRun(db, { projectId, planId: null, meta: { trigger: 'API' }, tests: [] }),
+      ),
+    );
     await db.updateTable('runs').set({ status: 'RUNNING' }).execute();
     const [live, terminated, never] = runs.map((r) => r.shortId) as [string, string, string];
     const state = (run: string) => blobKeys.browserState(run, 'tc-login');
@@ -50,7 +54,10 @@ describe('browser-state sweep with Temporal', () => {
       await q.start('burnIn', [{ projectId, testCaseId: 'tc' }], workflowIds.planRun(live));
       const gone = await q.start('burnIn', [{ projectId, testCaseId: 'tc' }], workflowIds.planRun(terminated));
       await gone.terminate('an operator stopped the run');
-      return sweepBrowserStates({ db, blobs, workflowsGone: (ids) => planRunsGone({ get: async () => h.client }, ids) }, new Date(Date.now() + stateGraceMs + 60_000));
+      return sweepBrowserStates(
+        { db, blobs, workflowsGone: (ids) => planRunsGone({ get: async () => h.client }, ids) },
+        new Date(Date.now() + stateGraceMs + 60_000),
+      );
     });
 
     expect(result).toEqual({ deleted: 2, kept: 1 });

@@ -1,6 +1,11 @@
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkflowHarness, recorder, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  type MockActivities,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // systemCheck is what `proctor dev` and the boot test run to prove Temporal, a worker and the database answer.
 
@@ -12,7 +17,9 @@ afterAll(() => h?.teardown());
 
 describe('systemCheck', () => {
   it('answers with its nonce, the database check and the worker that ran it', async () => {
-    const mocks = { checkDatabase: recorder(async () => ({ ok: true, workerIdentity: 'host-a:42' })) } satisfies MockActivities;
+    const mocks = {
+      checkDatabase: recorder(async () => ({ ok: true, workerIdentity: 'host-a:42' })),
+    } satisfies MockActivities;
     const result = await h.withWorker(mocks, async (q) => (await q.start('systemCheck', [{ nonce: 'n-1' }])).result());
 
     expect(result).toEqual({ nonce: 'n-1', databaseOk: true, workerIdentity: 'host-a:42' });
@@ -41,7 +48,12 @@ describe('systemCheck', () => {
         throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
       }),
     } satisfies MockActivities;
-    const err = await h.withWorker(mocks, async (q) => (await q.start('systemCheck', [{ nonce: 'n-3' }])).result().then(() => undefined, (e: unknown) => e));
+    const err = await h.withWorker(mocks, async (q) =>
+      (await q.start('systemCheck', [{ nonce: 'n-3' }])).result().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const activity = (err as WorkflowFailedError).cause as ActivityFailure;

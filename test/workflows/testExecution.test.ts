@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { failureTypes } from '../../workflows/shared.js';
 import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
-import { createWorkflowHarness, recorder, until, type MockActivities, type WorkflowHarness } from '../support/workflow-harness.js';
+import {
+  createWorkflowHarness,
+  recorder,
+  until,
+  type MockActivities,
+  type WorkflowHarness,
+} from '../support/workflow-harness.js';
 
 // testExecution replays one test of a run and writes its outcome on the run's row; these tests drive its branches
 // with the browser activity's answers (passed, failed, an error, cancellation) and check what it records.
@@ -19,7 +25,16 @@ afterAll(() => h?.teardown());
 type RecordTestResultInput = Parameters<NonNullable<MockActivities['recordTestResult']>>[0];
 
 const stateKey = 'runs/run_abc/state/tc-1.json';
-const passed: ExecuteTestResult = { status: 'PASSED', healed: [], stepsVersion: 1, traceKey: 'runs/r1/t1/trace.zip', durationMs: 1234, llmCalls: 0, stateKey, changes: [] };
+const passed: ExecuteTestResult = {
+  status: 'PASSED',
+  healed: [],
+  stepsVersion: 1,
+  traceKey: 'runs/r1/t1/trace.zip',
+  durationMs: 1234,
+  llmCalls: 0,
+  stateKey,
+  changes: [],
+};
 const failed: ExecuteTestResult = {
   ...passed,
   status: 'FAILED',
@@ -60,91 +75,195 @@ describe('testExecution', () => {
 
     expect(result).toEqual({ outcome: 'PASSED' });
     expect(mocks.markTestStarted.calls).toEqual([[{ runTestCaseId: 'rtc-1' }]]);
-    expect(mocks.executeTest.calls[0]![0]).toMatchObject({ projectId: 'project-1', testCaseId: 'tc-1', artifactPrefix: 'runs/run_abc/tc-1', baseUrl: 'https://shop.test', captureStateKey: stateKey, heal: false });
-    expect(mocks.recordTestResult.calls).toEqual([[expect.objectContaining({ runTestCaseId: 'rtc-1', outcome: 'PASSED', traceKey: 'runs/r1/t1/trace.zip', durationMs: 1234 })]]);
+    expect(mocks.executeTest.calls[0]![0]).toMatchObject({
+      projectId: 'project-1',
+      testCaseId: 'tc-1',
+      artifactPrefix: 'runs/run_abc/tc-1',
+      baseUrl: 'https://shop.test',
+      captureStateKey: stateKey,
+      heal: false,
+    });
+    expect(mocks.recordTestResult.calls).toEqual([
+      [
+        expect.objectContaining({
+          runTestCaseId: 'rtc-1',
+          outcome: 'PASSED',
+          traceKey: 'runs/r1/t1/trace.zip',
+          durationMs: 1234,
+        }),
+      ],
+    ]);
   });
 
   it('a failing step: records FAILED with the step index, the error and the screenshot', async () => {
-    const mocks = activities(async () => ({ ...passed, status: 'FAILED', failedStepIndex: 2, error: 'no button named Pay', screenshotKey: 'runs/r1/t1/failure.png', stateKey: undefined }));
+    const mocks = activities(async () => ({
+      ...passed,
+      status: 'FAILED',
+      failedStepIndex: 2,
+      error: 'no button named Pay',
+      screenshotKey: 'runs/r1/t1/failure.png',
+      stateKey: undefined,
+    }));
     const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input()])).result());
 
     expect(result.outcome).toBe('FAILED');
-    expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'FAILED', failedStepIndex: 2, error: 'no button named Pay', screenshotKey: 'runs/r1/t1/failure.png' });
+    expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({
+      outcome: 'FAILED',
+      failedStepIndex: 2,
+      error: 'no button named Pay',
+      screenshotKey: 'runs/r1/t1/failure.png',
+    });
   });
 
   it('no environment URL: ERROR with the reason, and no browser is opened', async () => {
     const mocks = activities(async () => passed);
-    const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input({ baseUrl: null })])).result());
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('testExecution', [input({ baseUrl: null })])).result(),
+    );
 
     expect(result).toEqual({ outcome: 'ERROR' });
     expect(mocks.executeTest.calls).toHaveLength(0);
-    expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'ERROR', error: expect.stringContaining('no environment URL') });
+    expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({
+      outcome: 'ERROR',
+      error: expect.stringContaining('no environment URL'),
+    });
   });
 
   it('a test that cannot run (no recorded steps): ERROR with the activity message, not retried', async () => {
     const mocks = activities(async () => {
-      throw ApplicationFailure.create({ message: 'test case "Checkout" has no recorded steps', type: failureTypes.badDefinition, nonRetryable: true });
+      throw ApplicationFailure.create({
+        message: 'test case "Checkout" has no recorded steps',
+        type: failureTypes.badDefinition,
+        nonRetryable: true,
+      });
     });
     const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input()])).result());
 
     expect(result).toEqual({ outcome: 'ERROR' });
     expect(mocks.executeTest.calls).toHaveLength(1);
-    expect(mocks.recordTestResult.calls).toEqual([[{ runTestCaseId: 'rtc-1', outcome: 'ERROR', error: 'test case "Checkout" has no recorded steps', failureKind: 'test-definition' }]]);
+    expect(mocks.recordTestResult.calls).toEqual([
+      [
+        {
+          runTestCaseId: 'rtc-1',
+          outcome: 'ERROR',
+          error: 'test case "Checkout" has no recorded steps',
+          failureKind: 'test-definition',
+        },
+      ],
+    ]);
   });
 
   it("records the replay's changes, failure kind and evidence", async () => {
-    const changes = [{ stepIndex: 0, field: 'name' as const, from: 'Select all', to: null, severity: 'regression' as const, summary: 'the checkbox "Select all" lost its accessible name' }];
+    const changes = [
+      {
+        stepIndex: 0,
+        field: 'name' as const,
+        from: 'Select all',
+        to: null,
+        severity: 'regression' as const,
+        summary: 'the checkbox "Select all" lost its accessible name',
+      },
+    ];
     const mocks = activities(async () => ({ ...failed, changes }));
     await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input()])).result());
 
-    expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'FAILED', changes, failureKind: 'assertion', evidence: failed.evidence });
+    expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({
+      outcome: 'FAILED',
+      changes,
+      failureKind: 'assertion',
+      evidence: failed.evidence,
+    });
   });
 
-  it('a test that fails and then passes on its retry is PASSED and flaky, with the passing attempt\'s artifacts and the attempts counted', async () => {
+  it("a test that fails and then passes on its retry is PASSED and flaky, with the passing attempt's artifacts and the attempts counted", async () => {
     let calls = 0;
-    const mocks = activities(async (i) => (++calls === 1 ? failed : { ...passed, traceKey: `${i.artifactPrefix}/trace.zip` }));
-    const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input({ retries: 1 })])).result());
+    const mocks = activities(async (i) =>
+      ++calls === 1 ? failed : { ...passed, traceKey: `${i.artifactPrefix}/trace.zip` },
+    );
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('testExecution', [input({ retries: 1 })])).result(),
+    );
 
     expect(result).toEqual({ outcome: 'PASSED' });
-    expect(mocks.executeTest.calls.map(([i]) => i.artifactPrefix)).toEqual(['runs/run_abc/tc-1', 'runs/run_abc/tc-1/attempt-2']);
+    expect(mocks.executeTest.calls.map(([i]) => i.artifactPrefix)).toEqual([
+      'runs/run_abc/tc-1',
+      'runs/run_abc/tc-1/attempt-2',
+    ]);
     expect(mocks.recordTestResult.calls).toHaveLength(1);
     const recorded = mocks.recordTestResult.calls[0]![0];
-    expect(recorded).toMatchObject({ outcome: 'PASSED', attempts: 2, flaky: true, traceKey: 'runs/run_abc/tc-1/attempt-2/trace.zip' });
+    expect(recorded).toMatchObject({
+      outcome: 'PASSED',
+      attempts: 2,
+      flaky: true,
+      traceKey: 'runs/run_abc/tc-1/attempt-2/trace.zip',
+    });
     expect(recorded.screenshotKey).toBeUndefined();
     expect(recorded.failureKind).toBeUndefined();
   });
 
   it('a test that fails on every attempt runs 1 + retries times and records the last failure, not flaky', async () => {
     const mocks = activities(async (i) => ({ ...failed, screenshotKey: `${i.artifactPrefix}/failure.png` }));
-    const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input({ retries: 2 })])).result());
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('testExecution', [input({ retries: 2 })])).result(),
+    );
 
     expect(result).toEqual({ outcome: 'FAILED' });
     expect(mocks.executeTest.calls).toHaveLength(3);
-    expect(mocks.recordTestResult.calls).toEqual([[expect.objectContaining({ outcome: 'FAILED', attempts: 3, flaky: false, screenshotKey: 'runs/run_abc/tc-1/attempt-3/failure.png', failureKind: 'assertion' })]]);
+    expect(mocks.recordTestResult.calls).toEqual([
+      [
+        expect.objectContaining({
+          outcome: 'FAILED',
+          attempts: 3,
+          flaky: false,
+          screenshotKey: 'runs/run_abc/tc-1/attempt-3/failure.png',
+          failureKind: 'assertion',
+        }),
+      ],
+    ]);
   });
 
   it('an unreachable application is an environment ERROR and is retried; one that answers on the retry passes, flaky', async () => {
     let calls = 0;
     const mocks = activities(async () => {
-      if (++calls === 1) throw ApplicationFailure.create({ message: 'https://shop.test answered 503', type: failureTypes.unreachable, nonRetryable: true });
+      if (++calls === 1)
+        throw ApplicationFailure.create({
+          message: 'https://shop.test answered 503',
+          type: failureTypes.unreachable,
+          nonRetryable: true,
+        });
       return passed;
     });
-    const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input({ retries: 1 })])).result());
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('testExecution', [input({ retries: 1 })])).result(),
+    );
 
     expect(result).toEqual({ outcome: 'PASSED' });
     expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'PASSED', attempts: 2, flaky: true });
 
     const down = activities(async () => {
-      throw ApplicationFailure.create({ message: 'https://shop.test answered 503', type: failureTypes.unreachable, nonRetryable: true });
+      throw ApplicationFailure.create({
+        message: 'https://shop.test answered 503',
+        type: failureTypes.unreachable,
+        nonRetryable: true,
+      });
     });
     await h.withWorker(down, async (q) => (await q.start('testExecution', [input({ retries: 1 })])).result());
     expect(down.executeTest.calls).toHaveLength(2);
-    expect(down.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'ERROR', failureKind: 'environment', attempts: 2, flaky: false });
+    expect(down.recordTestResult.calls[0]![0]).toMatchObject({
+      outcome: 'ERROR',
+      failureKind: 'environment',
+      attempts: 2,
+      flaky: false,
+    });
   });
 
   it('a test that cannot run as defined is not retried, and a crash is an infrastructure ERROR', async () => {
     const bad = activities(async () => {
-      throw ApplicationFailure.create({ message: 'test case "Checkout" has no recorded steps', type: failureTypes.badDefinition, nonRetryable: true });
+      throw ApplicationFailure.create({
+        message: 'test case "Checkout" has no recorded steps',
+        type: failureTypes.badDefinition,
+        nonRetryable: true,
+      });
     });
     await h.withWorker(bad, async (q) => (await q.start('testExecution', [input({ retries: 3 })])).result());
     expect(bad.executeTest.calls).toHaveLength(1);
@@ -184,7 +303,10 @@ describe('testExecution', () => {
       await handle.cancel();
       // The real clock, not `result()`: the test server would skip time past the activity's heartbeat timeout.
       await until(async () => (await handle.describe()).status.name !== 'RUNNING');
-      return handle.result().then(() => undefined, (e: unknown) => e);
+      return handle.result().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     });
 
     expect(err).toBeInstanceOf(WorkflowFailedError);

@@ -19,10 +19,17 @@ import { runTestPlan } from '../../services/runs.js';
 const tags = ['QA.tech compatibility'];
 
 // Postgres cannot store U+0000 in text: refused here as bad input rather than failing in the database.
-const text = (max: number) => z.string().max(max).refine((s) => !s.includes('\u0000'), 'must not contain the NUL character');
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !s.includes('\u0000'), 'must not contain the NUL character');
 
 const ProjectParams = z.object({
-  projectId: text(200).openapi({ param: { name: 'projectId', in: 'path' }, description: 'The Proctor project id of the token (`proctor admin list-projects`)' }),
+  projectId: text(200).openapi({
+    param: { name: 'projectId', in: 'path' },
+    description: 'The Proctor project id of the token (`proctor admin list-projects`)',
+  }),
 });
 const RunParams = ProjectParams.extend({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
 
@@ -30,7 +37,9 @@ const StartRunV2 = z
   .object({
     trigger: text(40).min(1).default('GITHUB'),
     actor: text(200).optional(),
-    branch: text(300).optional().openapi({ description: 'A git ref; `refs/heads/` is dropped, so `refs/heads/main` is stored as `main`' }),
+    branch: text(300)
+      .optional()
+      .openapi({ description: 'A git ref; `refs/heads/` is dropped, so `refs/heads/main` is stored as `main`' }),
     commitHash: text(100).optional(),
     repository: text(300).optional(),
     testPlanShortId: shortId('testPlan').optional().openapi({ description: "Absent: the project's default plan" }),
@@ -44,29 +53,53 @@ const StartRunV2 = z
         shortId('application'),
         z.object({
           environment: z.object({
-            url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+            url: z
+              .string()
+              .url()
+              .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
             name: text(200).optional(),
           }),
         }),
       )
       .optional()
-      .openapi({ description: "The action's `applications_config.applications`: environment URL per application short id" }),
+      .openapi({
+        description: "The action's `applications_config.applications`: environment URL per application short id",
+      }),
     integrationName: text(200).optional(),
-    exploratoryUrl: z.string().optional().openapi({ description: 'Exploratory runs are not supported: sending it is a 400' }),
-    exploratoryPrompt: z.string().optional().openapi({ description: 'Exploratory runs are not supported: sending it is a 400' }),
+    exploratoryUrl: z
+      .string()
+      .optional()
+      .openapi({ description: 'Exploratory runs are not supported: sending it is a 400' }),
+    exploratoryPrompt: z
+      .string()
+      .optional()
+      .openapi({ description: 'Exploratory runs are not supported: sending it is a 400' }),
   })
   .refine((b) => b.exploratoryUrl === undefined && b.exploratoryPrompt === undefined, {
     message: 'exploratory runs are not supported by Proctor: remove exploratory_url and exploratory_prompt',
     path: ['exploratoryUrl'],
   })
-  .refine((b) => !(b.testPlanShortId && b.testPlanShortIds?.length), { message: 'give testPlanShortId or testPlanShortIds, not both', path: ['testPlanShortIds'] })
+  .refine((b) => !(b.testPlanShortId && b.testPlanShortIds?.length), {
+    message: 'give testPlanShortId or testPlanShortIds, not both',
+    path: ['testPlanShortIds'],
+  })
   .openapi('QaTechStartRun');
 
-const PlanRef = z.object({ name: z.string(), shortId: z.string(), short_id: z.string().openapi({ description: 'The same short id, under the name the action reads' }) });
+const PlanRef = z.object({
+  name: z.string(),
+  shortId: z.string(),
+  short_id: z.string().openapi({ description: 'The same short id, under the name the action reads' }),
+});
 const StartedRun = z
   .object({
     success: z.literal(true),
-    run: z.object({ id: z.string().uuid(), shortId: shortId('run'), url: z.string().url(), testCount: z.number().int(), testPlan: PlanRef }),
+    run: z.object({
+      id: z.string().uuid(),
+      shortId: shortId('run'),
+      url: z.string().url(),
+      testCount: z.number().int(),
+      testPlan: PlanRef,
+    }),
   })
   .openapi('QaTechStartedRun');
 
@@ -86,22 +119,35 @@ const RunStatus = z
 
 const routes = {
   start: createRoute({
-    method: 'post', path: '/api/projects/{projectId}/runs', tags, security: bearerSecurity,
+    method: 'post',
+    path: '/api/projects/{projectId}/runs',
+    tags,
+    security: bearerSecurity,
     summary: "Start a run as QA.tech's GitHub Action (v2) does",
     description:
       'The request of `QAdottech/run-action@v2`. `projectId` must be the project of the token (another or an unknown one is a 404). ' +
       '`applications` maps application short ids to an environment URL, like `applications` of POST /v1/run.',
     request: { params: ProjectParams, body: jsonBody(StartRunV2) },
-    responses: { 200: json(StartedRun, 'Started'), 503: json(ErrorSchema, 'The run could not be started'), ...errorResponses },
+    responses: {
+      200: json(StartedRun, 'Started'),
+      503: json(ErrorSchema, 'The run could not be started'),
+      ...errorResponses,
+    },
   }),
   status: createRoute({
-    method: 'get', path: '/api/projects/{projectId}/runs/{shortId}', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/api/projects/{projectId}/runs/{shortId}',
+    tags,
+    security: bearerSecurity,
     summary: "Run status as QA.tech's GitHub Action (v2) polls it",
     request: { params: RunParams },
     responses: { 200: json(RunStatus, 'The run'), ...errorResponses },
   }),
   statusAlias: createRoute({
-    method: 'get', path: '/run/{shortId}', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/run/{shortId}',
+    tags,
+    security: bearerSecurity,
     summary: "Run status as QA.tech's GitHub Action (v4) polls it when api_url has no /v1",
     request: { params: RunParams.pick({ shortId: true }) },
     responses: { 200: json(RunStatus, 'The run'), ...errorResponses },
@@ -112,7 +158,10 @@ const routes = {
 function requireOwnProject(c: Context<AppEnv>, projectId: string): string {
   const caller = c.get('caller');
   if (projectId !== caller.projectId) {
-    throw new ApiError(404, `Project not found: ${projectId} (this token belongs to project ${caller.projectId}; use that as project_id)`);
+    throw new ApiError(
+      404,
+      `Project not found: ${projectId} (this token belongs to project ${caller.projectId}; use that as project_id)`,
+    );
   }
   return caller.projectId;
 }
@@ -141,10 +190,12 @@ export function registerQaTechCompat(app: OpenApiApp): void {
     const deps = c.get('deps');
     const projectId = requireOwnProject(c, c.req.valid('param').projectId);
     const body = c.req.valid('json');
-    const applications: ApplicationOverride[] = Object.entries(body.applications ?? {}).map(([applicationShortId, { environment }]) => ({
-      applicationShortId,
-      environment: { url: environment.url, ...(environment.name !== undefined && { name: environment.name }) },
-    }));
+    const applications: ApplicationOverride[] = Object.entries(body.applications ?? {}).map(
+      ([applicationShortId, { environment }]) => ({
+        applicationShortId,
+        environment: { url: environment.url, ...(environment.name !== undefined && { name: environment.name }) },
+      }),
+    );
     const run = await runTestPlan(runDeps(deps), {
       projectId,
       testPlanShortId: body.testPlanShortId ?? body.testPlanShortIds?.[0],
@@ -158,7 +209,19 @@ export function registerQaTechCompat(app: OpenApiApp): void {
       },
     });
     const plan = { name: run.plan.name, shortId: run.plan.shortId, short_id: run.plan.shortId };
-    return c.json({ success: true as const, run: { id: run.id, shortId: run.shortId, url: `${deps.config.appUrl}/runs/${run.shortId}`, testCount: run.testCount, testPlan: plan } }, 200);
+    return c.json(
+      {
+        success: true as const,
+        run: {
+          id: run.id,
+          shortId: run.shortId,
+          url: `${deps.config.appUrl}/runs/${run.shortId}`,
+          testCount: run.testCount,
+          testPlan: plan,
+        },
+      },
+      200,
+    );
   });
 
   app.openapi(routes.status, async (c) => {
@@ -166,5 +229,7 @@ export function registerQaTechCompat(app: OpenApiApp): void {
     return c.json(await statusOf(c, requireOwnProject(c, projectId), runShortId), 200);
   });
 
-  app.openapi(routes.statusAlias, async (c) => c.json(await statusOf(c, c.get('caller').projectId, c.req.valid('param').shortId), 200));
+  app.openapi(routes.statusAlias, async (c) =>
+    c.json(await statusOf(c, c.get('caller').projectId, c.req.valid('param').shortId), 200),
+  );
 }

@@ -3,14 +3,22 @@ import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { CreateApplication, UpdateApplication } from '../../schemas/applications.js';
-import { applicationListText, createApplication, removeApplication, requireApplication, updateApplicationSettings } from '../../services/applications.js';
+import {
+  applicationListText,
+  createApplication,
+  removeApplication,
+  requireApplication,
+  updateApplicationSettings,
+} from '../../services/applications.js';
 
 export const ApplicationSchema = z
   .object({
     shortId: shortId('application'),
     name: z.string().openapi({ example: 'Shop' }),
     kind: z.enum(['web', 'ios', 'android']),
-    defaultEnvironmentShortId: shortId('environment').nullable().openapi({ description: 'Project setting: the environment used when neither the plan nor the run names one' }),
+    defaultEnvironmentShortId: shortId('environment')
+      .nullable()
+      .openapi({ description: 'Project setting: the environment used when neither the plan nor the run names one' }),
     defaultDevicePresetShortId: shortId('devicePreset').nullable(),
     createdAt: z.string().datetime(),
   })
@@ -20,12 +28,18 @@ const ApplicationParams = z.object({
   applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),
 });
 
-
 const routes = resourceRoutes({
-  path: '/v1/applications/{applicationShortId}', tags: ['Management'], noun: ['an application', 'applications'], schema: ApplicationSchema, params: ApplicationParams,
+  path: '/v1/applications/{applicationShortId}',
+  tags: ['Management'],
+  noun: ['an application', 'applications'],
+  schema: ApplicationSchema,
+  params: ApplicationParams,
   listKey: 'applications',
   create: { body: CreateApplication, summary: 'Create an application' },
-  update: { body: UpdateApplication, summary: 'Rename an application or change its default environment / device preset' },
+  update: {
+    body: UpdateApplication,
+    summary: 'Rename an application or change its default environment / device preset',
+  },
   remove: { summary: 'Delete an application with its environments and test cases' },
 });
 
@@ -33,8 +47,11 @@ export function registerApplications(app: OpenApiApp): void {
   serveResource(app, routes, {
     list: ({ deps, projectId }) => applicationListText(deps.db, projectId),
     create: ({ deps, projectId, body }) => createApplication(deps.db, projectId, body),
-    get: async ({ deps, projectId, param }) => withoutId(await requireApplication(deps.db, projectId, param.applicationShortId)),
-    update: async ({ deps, projectId, param, body }) => withoutId(await updateApplicationSettings(deps.db, projectId, param.applicationShortId, body)),
-    remove: async ({ deps, projectId, param }) => deleted(await removeApplication(deps.db, projectId, param.applicationShortId)),
+    get: async ({ deps, projectId, param }) =>
+      withoutId(await requireApplication(deps.db, projectId, param.applicationShortId)),
+    update: async ({ deps, projectId, param, body }) =>
+      withoutId(await updateApplicationSettings(deps.db, projectId, param.applicationShortId, body)),
+    remove: async ({ deps, projectId, param }) =>
+      deleted(await removeApplication(deps.db, projectId, param.applicationShortId)),
   });
 }

@@ -4,7 +4,12 @@ import { deleted } from '../resource-routes.js';
 import { BadgeTokenSchema, CreateBadgeToken, CreatedBadgeTokenSchema } from '../../schemas/badge.js';
 import { Deleted, uuid } from '../../schemas/common.js';
 import { tokenActor } from '../../services/audit-log.js';
-import { createBadgeToken, listBadgeTokens, revokeBadgeToken, type BadgeTokenRow } from '../../services/badge-tokens.js';
+import {
+  createBadgeToken,
+  listBadgeTokens,
+  revokeBadgeToken,
+  type BadgeTokenRow,
+} from '../../services/badge-tokens.js';
 
 // Badge tokens over REST, through the service the dashboard's Settings → Status badge uses: made (the token and
 // its badge URL shown once), listed (never the token) and revoked. Only an API token reaches these: a badge token
@@ -13,16 +18,31 @@ import { createBadgeToken, listBadgeTokens, revokeBadgeToken, type BadgeTokenRow
 const tags = ['Management'];
 const TokenParam = z.object({ badgeTokenId: uuid().openapi({ param: { name: 'badgeTokenId', in: 'path' } }) });
 
-const view = (row: BadgeTokenRow) => ({ id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null });
+const view = (row: BadgeTokenRow) => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: row.createdAt.toISOString(),
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+});
 
 const routes = {
   list: createRoute({
-    method: 'get', path: '/v1/badge-tokens', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/v1/badge-tokens',
+    tags,
+    security: bearerSecurity,
     summary: 'The project’s badge tokens that work, newest first (never the token itself)',
-    responses: { 200: json(z.object({ badgeTokens: z.array(BadgeTokenSchema) }), 'The badge tokens'), ...errorResponses },
+    responses: {
+      200: json(z.object({ badgeTokens: z.array(BadgeTokenSchema) }), 'The badge tokens'),
+      ...errorResponses,
+    },
   }),
   create: createRoute({
-    method: 'post', path: '/v1/badge-tokens', tags, security: bearerSecurity,
+    method: 'post',
+    path: '/v1/badge-tokens',
+    tags,
+    security: bearerSecurity,
     summary: 'Make a badge token and its badge URL for a README',
     description:
       'A badge token (`prb_…`) only ever shows the status badge (`GET /v1/badge.svg`); the answer carries the token, the badge URL and its ' +
@@ -33,9 +53,13 @@ const routes = {
     responses: { 201: json(CreatedBadgeTokenSchema, 'Made: copy the token or URL now'), ...errorResponses },
   }),
   revoke: createRoute({
-    method: 'delete', path: '/v1/badge-tokens/{badgeTokenId}', tags, security: bearerSecurity,
+    method: 'delete',
+    path: '/v1/badge-tokens/{badgeTokenId}',
+    tags,
+    security: bearerSecurity,
     summary: 'Revoke a badge token: its badge URL stops working at once',
-    description: 'Audited as `token.revoked`. 404 for an API token’s id, a revoked token or another project’s: API tokens are revoked with `proctor admin revoke-token`.',
+    description:
+      'Audited as `token.revoked`. 404 for an API token’s id, a revoked token or another project’s: API tokens are revoked with `proctor admin revoke-token`.',
     request: { params: TokenParam },
     responses: { 200: json(Deleted, 'Revoked'), ...errorResponses },
   }),
@@ -48,12 +72,22 @@ export function registerBadgeTokens(app: OpenApiApp): void {
   });
   app.openapi(routes.create, async (c) => {
     const { deps, caller } = { deps: c.get('deps'), caller: c.get('caller') };
-    const made = await createBadgeToken(deps.db, { ...c.req.valid('json'), projectId: caller.projectId, publicUrl: deps.config.publicUrl, actor: tokenActor(caller.tokenId) });
+    const made = await createBadgeToken(deps.db, {
+      ...c.req.valid('json'),
+      projectId: caller.projectId,
+      publicUrl: deps.config.publicUrl,
+      actor: tokenActor(caller.tokenId),
+    });
     return c.json({ ...view(made), token: made.token, url: made.url, markdown: made.markdown }, 201);
   });
   app.openapi(routes.revoke, async (c) => {
     const caller = c.get('caller');
-    await revokeBadgeToken(c.get('deps').db, caller.projectId, c.req.valid('param').badgeTokenId.toLowerCase(), tokenActor(caller.tokenId));
+    await revokeBadgeToken(
+      c.get('deps').db,
+      caller.projectId,
+      c.req.valid('param').badgeTokenId.toLowerCase(),
+      tokenActor(caller.tokenId),
+    );
     return c.json(deleted(), 200);
   });
 }

@@ -26,7 +26,11 @@ const route = createRoute({
     200: {
       description: 'The badge',
       headers: { 'Cache-Control': { schema: { type: 'string', example: 'no-cache, no-store, max-age=0' } } },
-      content: { 'image/svg+xml': { schema: z.string().openapi({ example: '<svg xmlns="http://www.w3.org/2000/svg" …>…</svg>' }) } },
+      content: {
+        'image/svg+xml': {
+          schema: z.string().openapi({ example: '<svg xmlns="http://www.w3.org/2000/svg" …>…</svg>' }),
+        },
+      },
     },
     400: error('Invalid query parameters'),
     401: error('Missing or invalid badge token'),
@@ -47,7 +51,10 @@ export function registerBadge(app: OpenApiApp): void {
     const owner = await tokenOwner(db, token);
     if (!owner) throw new ApiError(401, 'Invalid badge token');
     if (owner.kind !== 'badge') {
-      throw new ApiError(403, 'An API token must never appear in a badge URL; create a badge token (prb_…) with `proctor admin create-badge-token`');
+      throw new ApiError(
+        403,
+        'An API token must never appear in a badge URL; create a badge token (prb_…) with `proctor admin create-badge-token`',
+      );
     }
     if (owner.suspended) throw new ApiError(403, 'The organization of this project is suspended');
     await recordTokenUse(c.get('deps'), owner.tokenId, c.get('logger'));

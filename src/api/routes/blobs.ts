@@ -33,11 +33,17 @@ export function registerBlobRoutes(app: OpenApiApp, store: SignedBlobStore): voi
     // Content-Length does: the length must be declared, and the body cannot outgrow it.
     const signedSize = c.req.query('size');
     if (signedSize !== undefined && declared !== signedSize) {
-      return c.json({ message: `This PUT URL is signed for exactly ${signedSize} bytes; the request declares ${declared ?? 'no'} Content-Length` }, 403);
+      return c.json(
+        {
+          message: `This PUT URL is signed for exactly ${signedSize} bytes; the request declares ${declared ?? 'no'} Content-Length`,
+        },
+        403,
+      );
     }
     // A URL may carry a signed cap of its own (a 4 GiB build); otherwise the general one applies.
     const signedMax = c.req.query('max');
-    const maxBytes = signedSize !== undefined ? Number(signedSize) : signedMax === undefined ? MAX_BLOB_BYTES : Number(signedMax);
+    const maxBytes =
+      signedSize !== undefined ? Number(signedSize) : signedMax === undefined ? MAX_BLOB_BYTES : Number(signedMax);
     if (declared !== undefined && Number(declared) > maxBytes) return tooLarge(c, maxBytes);
     const body = c.req.raw.body;
     if (!body) {
@@ -57,8 +63,16 @@ export function registerBlobRoutes(app: OpenApiApp, store: SignedBlobStore): voi
 // The key is taken from the path as hono decoded it; the signature covers it, so any change is refused.
 function authorisedKey(c: Context<AppEnv>, store: SignedBlobStore, method: SignedMethod): string | Response {
   const key = c.req.path.startsWith(PREFIX) ? c.req.path.slice(PREFIX.length) : '';
-  if (!store.verifySignedUrl(method, key, c.req.query('expires'), c.req.query('signature'), { maxBytes: c.req.query('max'), size: c.req.query('size') })) {
-    return c.json({ message: `This ${method} URL is invalid or has expired; request a new presigned URL from the API` }, 403);
+  if (
+    !store.verifySignedUrl(method, key, c.req.query('expires'), c.req.query('signature'), {
+      maxBytes: c.req.query('max'),
+      size: c.req.query('size'),
+    })
+  ) {
+    return c.json(
+      { message: `This ${method} URL is invalid or has expired; request a new presigned URL from the API` },
+      403,
+    );
   }
   return key;
 }
@@ -70,5 +84,8 @@ function notFound(c: Context<AppEnv>, key: string): Response {
 }
 
 function tooLarge(c: Context<AppEnv>, maxBytes: number): Response {
-  return c.json({ message: `Object exceeds the limit of ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(1)} MiB)` }, 413);
+  return c.json(
+    { message: `Object exceeds the limit of ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(1)} MiB)` },
+    413,
+  );
 }

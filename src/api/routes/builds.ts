@@ -3,7 +3,14 @@ import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from 
 import { shortId } from '../../schemas/common.js';
 import type { AppDeps } from '../context.js';
 import { requireApplication } from '../../services/applications.js';
-import { createBuildUpload, getApplicationBuild, listApplicationBuilds, registerBuild, supportedBuildExtensions, type BuildDeps } from '../../services/builds.js';
+import {
+  createBuildUpload,
+  getApplicationBuild,
+  listApplicationBuilds,
+  registerBuild,
+  supportedBuildExtensions,
+  type BuildDeps,
+} from '../../services/builds.js';
 
 const tags = ['Builds'];
 const base = '/v1/applications/{applicationShortId}/builds';
@@ -27,7 +34,15 @@ const BuildParams = AppParams.extend({
 
 const UploadUrlRequest = z
   .object({
-    fileName: z.string().trim().min(1).max(255).openapi({ example: 'shop-1.4.2.apk', description: `Shown in the dashboard and decides the file type: ${supportedBuildExtensions.join(', ')}` }),
+    fileName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .openapi({
+        example: 'shop-1.4.2.apk',
+        description: `Shown in the dashboard and decides the file type: ${supportedBuildExtensions.join(', ')}`,
+      }),
     fileSize: z
       .number()
       .int()
@@ -37,7 +52,7 @@ const UploadUrlRequest = z
       .openapi({
         example: 48_213_504,
         description:
-          'Extension to the spec: the file\'s exact size in bytes. A size over PROCTOR_BUILD_MAX_BYTES is a 400 at once; otherwise the URL ' +
+          "Extension to the spec: the file's exact size in bytes. A size over PROCTOR_BUILD_MAX_BYTES is a 400 at once; otherwise the URL " +
           'accepts a PUT of exactly this Content-Length and the storage itself (S3/MinIO or the filesystem store) refuses any other with a 403. ' +
           'Without it, S3/MinIO cannot bound the upload and an oversize file is refused when the build is created.',
       }),
@@ -46,8 +61,12 @@ const UploadUrlRequest = z
 
 const UploadUrlResponse = z
   .object({
-    uploadUrl: z.string().url().openapi({ description: 'PUT the file here (Content-Type: application/octet-stream) right away: it expires quickly' }),
-    buildToken: z.string().openapi({ description: 'One-time: pass it to POST …/builds once the upload finished', example: 'pbt_q3Xn…' }),
+    uploadUrl: z.string().url().openapi({
+      description: 'PUT the file here (Content-Type: application/octet-stream) right away: it expires quickly',
+    }),
+    buildToken: z
+      .string()
+      .openapi({ description: 'One-time: pass it to POST …/builds once the upload finished', example: 'pbt_q3Xn…' }),
   })
   .openapi('BuildUploadUrl');
 
@@ -57,17 +76,26 @@ const CreateBuild = z
 
 const routes = {
   uploadUrl: createRoute({
-    method: 'post', path: `${base}/upload-url`, tags, security: bearerSecurity,
+    method: 'post',
+    path: `${base}/upload-url`,
+    tags,
+    security: bearerSecurity,
     summary: 'Get a presigned URL to upload a mobile build',
     description:
       'Step 1 of 2. The type comes from `fileName` (.apk, .aab, .ipa, or a simulator .app zipped as .zip/.tar.gz); a web application, or a ' +
       'file of the other platform, is a 400. The URL accepts one PUT of at most PROCTOR_BUILD_MAX_BYTES (default 4 GiB) until it expires ' +
       '(PROCTOR_BUILD_UPLOAD_TTL_SECONDS, default 600); with `fileSize`, of exactly that many bytes.',
     request: { params: AppParams, body: jsonBody(UploadUrlRequest) },
-    responses: { 200: json(UploadUrlResponse, 'Where to PUT the file, and the token that names the upload'), ...errorResponses },
+    responses: {
+      200: json(UploadUrlResponse, 'Where to PUT the file, and the token that names the upload'),
+      ...errorResponses,
+    },
   }),
   create: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
+    method: 'post',
+    path: base,
+    tags,
+    security: bearerSecurity,
     summary: 'Create the build record of an uploaded file',
     description:
       'Step 2 of 2. The token is one-time. The file must have been uploaded and must be what its name says (AndroidManifest.xml for .apk, ' +
@@ -77,13 +105,19 @@ const routes = {
     responses: { 200: json(BuildSchema, 'The build'), ...errorResponses },
   }),
   list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
+    method: 'get',
+    path: base,
+    tags,
+    security: bearerSecurity,
     summary: "List an application's builds, newest first",
     request: { params: AppParams },
     responses: { 200: json(z.object({ builds: z.array(BuildSchema) }), 'Builds'), ...errorResponses },
   }),
   get: createRoute({
-    method: 'get', path: `${base}/{applicationBuildShortId}`, tags, security: bearerSecurity,
+    method: 'get',
+    path: `${base}/{applicationBuildShortId}`,
+    tags,
+    security: bearerSecurity,
     summary: 'Get a build',
     request: { params: BuildParams },
     responses: { 200: json(BuildSchema, 'The build'), ...errorResponses },
@@ -114,7 +148,12 @@ export function registerBuilds(app: OpenApiApp): void {
     const { projectId } = c.get('caller');
     const application = await requireApplication(deps.db, projectId, c.req.valid('param').applicationShortId);
     const body = c.req.valid('json');
-    const build = await registerBuild(buildDeps(deps), { projectId, application, platform: body.platform, buildToken: body.buildToken });
+    const build = await registerBuild(buildDeps(deps), {
+      projectId,
+      application,
+      platform: body.platform,
+      buildToken: body.buildToken,
+    });
     return c.json(build, 200);
   });
 

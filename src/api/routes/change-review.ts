@@ -11,7 +11,10 @@ export const changeReviewPath = '/v1/chat/change-review';
 
 const routes = {
   create: createRoute({
-    method: 'post', path: changeReviewPath, tags, security: bearerSecurity,
+    method: 'post',
+    path: changeReviewPath,
+    tags,
+    security: bearerSecurity,
     summary: 'Start a change review (a pull/merge request or a raw diff) in a conversation of its own',
     description:
       'The review reads the change, chooses the affected enabled tests (and creates tests, disabled and labelled `change-review`, ' +
@@ -24,12 +27,18 @@ const routes = {
     request: { headers: IdempotencyHeader, body: jsonBody(ChangeReviewRequest) },
     responses: {
       202: json(ChatConversationResponse, 'Accepted; the review is running'),
-      503: json(ErrorSchema, 'The review was saved but could not be handed to the workflow service; it is marked FAILED'),
+      503: json(
+        ErrorSchema,
+        'The review was saved but could not be handed to the workflow service; it is marked FAILED',
+      ),
       ...errorResponses,
     },
   }),
   get: createRoute({
-    method: 'get', path: '/v1/chat/{chatConversationShortId}/review', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/v1/chat/{chatConversationShortId}/review',
+    tags,
+    security: bearerSecurity,
     summary: "A change review's verdict, summary and tests (or where it is while it runs)",
     request: { params: ChatParams },
     responses: { 200: json(ChangeReviewResponse, 'The review'), ...errorResponses },
@@ -41,15 +50,23 @@ export function registerChangeReview(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const deps = c.get('deps');
     const request = changeReviewRequestOf(c.req.valid('json'));
-    const view = await createChangeReview({ db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl }, c.get('caller').projectId, request, {
-      idempotencyKey: c.req.valid('header')['idempotency-key'],
-    });
+    const view = await createChangeReview(
+      { db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl },
+      c.get('caller').projectId,
+      request,
+      {
+        idempotencyKey: c.req.valid('header')['idempotency-key'],
+      },
+    );
     return c.json(view, 202);
   });
 
   app.openapi(routes.get, async (c) => {
     const deps = c.get('deps');
-    const view = await getChangeReview({ db: deps.db, appUrl: deps.config.appUrl }, { projectId: c.get('caller').projectId, chatShortId: c.req.valid('param').chatConversationShortId });
+    const view = await getChangeReview(
+      { db: deps.db, appUrl: deps.config.appUrl },
+      { projectId: c.get('caller').projectId, chatShortId: c.req.valid('param').chatConversationShortId },
+    );
     return c.json(view, 200);
   });
 }

@@ -3,7 +3,13 @@ import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes, serveResource } from '../resource-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { CreateDevicePreset, UpdateDevicePreset, Viewport } from '../../schemas/device-presets.js';
-import { createDevicePreset, deleteDevicePreset, listDevicePresets, requireDevicePreset, updateDevicePreset } from '../../services/device-presets.js';
+import {
+  createDevicePreset,
+  deleteDevicePreset,
+  listDevicePresets,
+  requireDevicePreset,
+  updateDevicePreset,
+} from '../../services/device-presets.js';
 
 export const DevicePresetSchema = z
   .object({
@@ -25,9 +31,16 @@ const Params = z.object({
 });
 
 const routes = resourceRoutes({
-  path: '/v1/device-presets/{devicePresetShortId}', tags: ['Management'], noun: ['a device preset', 'device presets'], schema: DevicePresetSchema, params: Params,
+  path: '/v1/device-presets/{devicePresetShortId}',
+  tags: ['Management'],
+  noun: ['a device preset', 'device presets'],
+  schema: DevicePresetSchema,
+  params: Params,
   listKey: 'devicePresets',
-  create: { body: CreateDevicePreset, summary: 'Create a device preset (viewport, scale, touch, user agent, locale, time zone)' },
+  create: {
+    body: CreateDevicePreset,
+    summary: 'Create a device preset (viewport, scale, touch, user agent, locale, time zone)',
+  },
   update: { body: UpdateDevicePreset },
   remove: {
     description:
@@ -37,5 +50,15 @@ const routes = resourceRoutes({
 });
 
 export function registerDevicePresets(app: OpenApiApp): void {
-  serveResource(app, routes, projectCrud('devicePresets', 'devicePresetShortId', { list: listDevicePresets, create: createDevicePreset, get: requireDevicePreset, update: updateDevicePreset, remove: deleteDevicePreset }));
+  serveResource(
+    app,
+    routes,
+    projectCrud('devicePresets', 'devicePresetShortId', {
+      list: listDevicePresets,
+      create: createDevicePreset,
+      get: requireDevicePreset,
+      update: updateDevicePreset,
+      remove: deleteDevicePreset,
+    }),
+  );
 }

@@ -27,7 +27,15 @@ export function registerDocs(app: OpenApiApp): void {
       agent: { disabled: true },
     }),
   );
-  app.get(bundlePath, compress(), () =>
-    new Response(new Uint8Array(bundle), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' } }),
+  app.get(
+    bundlePath,
+    compress(),
+    () =>
+      new Response(new Uint8Array(bundle), {
+        headers: {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'public, max-age=31536000, immutable',
+        },
+      }),
   );
 }

@@ -4,7 +4,13 @@ import { deleted, resourceRoutes, serveResource } from '../resource-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { EnvironmentAccessSchema } from '../../schemas/environment-access.js';
 import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments.js';
-import { createEnvironment, deleteEnvironment, getEnvironment, listApplicationEnvironments, updateEnvironment } from '../../services/environments.js';
+import {
+  createEnvironment,
+  deleteEnvironment,
+  getEnvironment,
+  listApplicationEnvironments,
+  updateEnvironment,
+} from '../../services/environments.js';
 
 export const EnvironmentSchema = z
   .object({
@@ -26,20 +32,30 @@ const EnvParams = AppParams.extend({
   environmentShortId: shortId('environment').openapi({ param: { name: 'environmentShortId', in: 'path' } }),
 });
 
-
 const routes = resourceRoutes({
-  path: '/v1/applications/{applicationShortId}/environments/{environmentShortId}', tags: ['Management'], noun: ['an environment', 'environments'],
-  schema: EnvironmentSchema, parentParams: AppParams, params: EnvParams, listKey: 'environments',
+  path: '/v1/applications/{applicationShortId}/environments/{environmentShortId}',
+  tags: ['Management'],
+  noun: ['an environment', 'environments'],
+  schema: EnvironmentSchema,
+  parentParams: AppParams,
+  params: EnvParams,
+  listKey: 'environments',
   list: { summary: "List an application's environments", returns: 'Environments' },
   create: { body: CreateEnvironment, summary: 'Create an environment (a URL for web, a build for mobile)' },
   update: { body: UpdateEnvironment, summary: 'Update an environment or make it the default' },
-  remove: { summary: 'Delete an environment (409 while a test plan uses it)', conflict: 'A test plan still uses this environment' },
+  remove: {
+    summary: 'Delete an environment (409 while a test plan uses it)',
+    conflict: 'A test plan still uses this environment',
+  },
 });
 
 export function registerEnvironments(app: OpenApiApp): void {
   serveResource(app, routes, {
-    list: async ({ deps, projectId, param }) => ({ environments: await listApplicationEnvironments(deps.db, projectId, param.applicationShortId) }),
-    create: ({ deps, projectId, param, body }) => createEnvironment(deps.db, { ...body, projectId, applicationShortId: param.applicationShortId }),
+    list: async ({ deps, projectId, param }) => ({
+      environments: await listApplicationEnvironments(deps.db, projectId, param.applicationShortId),
+    }),
+    create: ({ deps, projectId, param, body }) =>
+      createEnvironment(deps.db, { ...body, projectId, applicationShortId: param.applicationShortId }),
     get: ({ deps, projectId, param }) => getEnvironment(deps.db, { ...param, projectId }),
     update: ({ deps, projectId, param, body }) => updateEnvironment(deps.db, { ...param, projectId }, body),
     remove: async ({ deps, projectId, param }) => deleted(await deleteEnvironment(deps.db, { ...param, projectId })),

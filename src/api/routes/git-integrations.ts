@@ -19,7 +19,10 @@ export const GitIntegrationSchema = z
     provider: z.enum(['github', 'gitlab']),
     auth: z.enum(['app', 'token']),
     appId: z.string().nullable().openapi({ example: '123456' }),
-    baseUrl: z.string().nullable().openapi({ description: "Null: the provider's public service (api.github.com, gitlab.com)", example: null }),
+    baseUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: "Null: the provider's public service (api.github.com, gitlab.com)", example: null }),
     hasPrivateKey: z.boolean().openapi({ description: 'A GitHub App private key is stored (never returned)' }),
     hasToken: z.boolean().openapi({ description: 'A token is stored (never returned)' }),
     hasWebhookSecret: z.boolean().openapi({ description: 'A webhook secret is stored (never returned)' }),
@@ -33,13 +36,18 @@ const Params = z.object({
 });
 
 const routes = resourceRoutes({
-  path: '/v1/git-integrations/{integrationShortId}', tags: ['Git integrations'], noun: ['an integration', 'integrations'], schema: GitIntegrationSchema, params: Params,
+  path: '/v1/git-integrations/{integrationShortId}',
+  tags: ['Git integrations'],
+  noun: ['an integration', 'integrations'],
+  schema: GitIntegrationSchema,
+  params: Params,
   listKey: 'integrations',
   list: { summary: "List the project's Git provider integrations (secrets hidden)" },
   create: {
     body: CreateGitIntegration,
     summary: 'Connect the project to GitHub (an App or a token) or GitLab (an access token)',
-    description: 'Pull/merge request reviews read changes and post comments through it. Credentials are checked for shape (a PEM key, an http(s) base URL), not against the provider.',
+    description:
+      'Pull/merge request reviews read changes and post comments through it. Credentials are checked for shape (a PEM key, an http(s) base URL), not against the provider.',
     conflict: 'The project already has an integration with this provider',
   },
   get: { summary: 'Get an integration (secrets hidden)' },
@@ -56,7 +64,16 @@ export function registerGitIntegrations(app: OpenApiApp): void {
     },
     get: ({ deps, projectId, param }) => getGitIntegration(deps.db, projectId, param.integrationShortId),
     update: ({ deps, caller, param, body: { appId, ...patch } }) =>
-      updateGitIntegration(deps.db, caller.projectId, param.integrationShortId, { ...patch, ...(appId !== undefined && { appId: String(appId) }) }, tokenActor(caller.tokenId)),
-    remove: async ({ deps, caller, param }) => deleted(await deleteGitIntegration(deps.db, caller.projectId, param.integrationShortId, tokenActor(caller.tokenId))),
+      updateGitIntegration(
+        deps.db,
+        caller.projectId,
+        param.integrationShortId,
+        { ...patch, ...(appId !== undefined && { appId: String(appId) }) },
+        tokenActor(caller.tokenId),
+      ),
+    remove: async ({ deps, caller, param }) =>
+      deleted(
+        await deleteGitIntegration(deps.db, caller.projectId, param.integrationShortId, tokenActor(caller.tokenId)),
+      ),
   });
 }

@@ -8,9 +8,10 @@ const Health = z
     status: z.enum(['ok', 'degraded']).openapi({ description: 'ok when the database and Temporal answer' }),
     database: Check,
     temporal: Check,
-    workers: z
-      .object({ pollers: z.number().int().nullable(), taskQueue: z.string() })
-      .openapi({ description: 'Workers polling the task queue: informational (the API and the workers are deployed apart), 0 means runs wait for a worker' }),
+    workers: z.object({ pollers: z.number().int().nullable(), taskQueue: z.string() }).openapi({
+      description:
+        'Workers polling the task queue: informational (the API and the workers are deployed apart), 0 means runs wait for a worker',
+    }),
     llm: z
       .union([
         z.object({ configured: z.literal(false) }),
@@ -37,7 +38,10 @@ const Health = z
         }),
       ])
       .optional()
-      .openapi({ description: 'The LLM endpoint as the startup probe found it: how tool calls are asked for, and what it supports (informational)' }),
+      .openapi({
+        description:
+          'The LLM endpoint as the startup probe found it: how tool calls are asked for, and what it supports (informational)',
+      }),
   })
   .openapi('Health');
 

@@ -10,30 +10,48 @@ const Params = z.object({ name: ProjectFileName.openapi({ param: { name: 'name',
 
 const routes = {
   list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
+    method: 'get',
+    path: base,
+    tags,
+    security: bearerSecurity,
     summary: "List the project's files (for tests' file inputs)",
-    responses: { 200: json(z.object({ files: z.array(ProjectFileSchema) }), 'Files of the project, by name'), ...errorResponses },
+    responses: {
+      200: json(z.object({ files: z.array(ProjectFileSchema) }), 'Files of the project, by name'),
+      ...errorResponses,
+    },
   }),
   upload: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
+    method: 'post',
+    path: base,
+    tags,
+    security: bearerSecurity,
     summary: 'Upload a file that tests send through file inputs',
-    description: 'A file of the same name is replaced. The burn-in agent is offered the names; an `upload` step with `projectFile` sends it at every replay.',
+    description:
+      'A file of the same name is replaced. The burn-in agent is offered the names; an `upload` step with `projectFile` sends it at every replay.',
     request: { body: jsonBody(UploadProjectFile) },
     responses: { 201: json(ProjectFileSchema, 'Stored'), ...errorResponses },
   }),
   remove: createRoute({
-    method: 'delete', path: `${base}/{name}`, tags, security: bearerSecurity,
+    method: 'delete',
+    path: `${base}/{name}`,
+    tags,
+    security: bearerSecurity,
     summary: 'Delete a project file',
-    description: 'Steps that upload it fail (as a test definition problem) until a file of that name is uploaded again.',
+    description:
+      'Steps that upload it fail (as a test definition problem) until a file of that name is uploaded again.',
     request: { params: Params },
     responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
   }),
 };
 
 export function registerProjectFiles(app: OpenApiApp): void {
-  app.openapi(routes.list, async (c) => c.json({ files: await listProjectFiles(c.get('deps').db, c.get('caller').projectId) }, 200));
+  app.openapi(routes.list, async (c) =>
+    c.json({ files: await listProjectFiles(c.get('deps').db, c.get('caller').projectId) }, 200),
+  );
 
-  app.openapi(routes.upload, async (c) => c.json(await uploadProjectFile(c.get('deps'), c.get('caller').projectId, c.req.valid('json')), 201));
+  app.openapi(routes.upload, async (c) =>
+    c.json(await uploadProjectFile(c.get('deps'), c.get('caller').projectId, c.req.valid('json')), 201),
+  );
 
   app.openapi(routes.remove, async (c) => {
     await deleteProjectFile(c.get('deps'), c.get('caller').projectId, c.req.valid('param').name);

@@ -7,12 +7,18 @@ import { ProjectSettingsSchema, UpdateProjectSettings } from '../../schemas/proj
 const tags = ['Management'];
 const routes = {
   get: createRoute({
-    method: 'get', path: '/v1/project/settings', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/v1/project/settings',
+    tags,
+    security: bearerSecurity,
     summary: "The caller's project settings",
     responses: { 200: json(ProjectSettingsSchema, 'Settings'), ...errorResponses },
   }),
   update: createRoute({
-    method: 'patch', path: '/v1/project/settings', tags, security: bearerSecurity,
+    method: 'patch',
+    path: '/v1/project/settings',
+    tags,
+    security: bearerSecurity,
     summary: "Change the caller's project settings",
     description: 'Only the fields given change; an invalid field changes nothing.',
     request: { body: jsonBody(UpdateProjectSettings) },
@@ -21,6 +27,18 @@ const routes = {
 };
 
 export function registerProjectSettings(app: OpenApiApp): void {
-  app.openapi(routes.get, async (c) => c.json(await getProjectSettings(c.get('deps').db, c.get('caller').projectId), 200));
-  app.openapi(routes.update, async (c) => c.json(await updateProjectSettings(c.get('deps').db, c.get('caller').projectId, c.req.valid('json'), tokenActor(c.get('caller').tokenId)), 200));
+  app.openapi(routes.get, async (c) =>
+    c.json(await getProjectSettings(c.get('deps').db, c.get('caller').projectId), 200),
+  );
+  app.openapi(routes.update, async (c) =>
+    c.json(
+      await updateProjectSettings(
+        c.get('deps').db,
+        c.get('caller').projectId,
+        c.req.valid('json'),
+        tokenActor(c.get('caller').tokenId),
+      ),
+      200,
+    ),
+  );
 }

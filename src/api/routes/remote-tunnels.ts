@@ -18,7 +18,10 @@ const CreateTunnel = z
       .array(
         z.object({
           localPort: z.number().int().min(1).max(65535).openapi({ example: 3000 }),
-          protocol: z.enum(['http', 'https']).optional().openapi({ description: 'How the tunnel client talks to the local port (default http)' }),
+          protocol: z
+            .enum(['http', 'https'])
+            .optional()
+            .openapi({ description: 'How the tunnel client talks to the local port (default http)' }),
           subdomain: z
             .string()
             .regex(subdomainPattern, 'must be 1 to 32 lower-case letters, digits or inner hyphens')
@@ -28,7 +31,10 @@ const CreateTunnel = z
       )
       .min(1)
       .max(10),
-    public: z.boolean().optional().openapi({ description: 'Reachable by anyone who has the URL; otherwise only by Proctor’s agents' }),
+    public: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Reachable by anyone who has the URL; otherwise only by Proctor’s agents' }),
   })
   .openapi('CreateRemoteTunnel');
 
@@ -41,10 +47,16 @@ const CreatedTunnel = z
   })
   .openapi('RemoteTunnelCreated');
 
-const Status = z.enum(['inactive', 'degraded', 'healthy']).openapi({ description: '0 connections inactive, 1 to 3 degraded, 4 or more healthy' });
+const Status = z
+  .enum(['inactive', 'degraded', 'healthy'])
+  .openapi({ description: '0 connections inactive, 1 to 3 degraded, 4 or more healthy' });
 
 const TunnelStatus = z
-  .object({ status: Status, connections: z.number().int().openapi({ description: 'Live edge connections' }), hostnames: z.array(Hostname) })
+  .object({
+    status: Status,
+    connections: z.number().int().openapi({ description: 'Live edge connections' }),
+    hostnames: z.array(Hostname),
+  })
   .openapi('RemoteTunnelStatus');
 
 const TunnelSummary = z
@@ -71,25 +83,37 @@ const tags = ['Tunnels'];
 
 const routes = {
   create: createRoute({
-    method: 'post', path: '/v1/remote-tunnels', tags, security: bearerSecurity,
+    method: 'post',
+    path: '/v1/remote-tunnels',
+    tags,
+    security: bearerSecurity,
     summary: 'Create a remote tunnel to ports on your machine',
     description: 'Returns one hostname per port and the token `proctor tunnel` connects with. A tunnel lives 12 hours.',
     request: { body: jsonBody(CreateTunnel) },
     responses: { 200: json(CreatedTunnel, 'The tunnel'), ...errorResponses },
   }),
   list: createRoute({
-    method: 'get', path: '/v1/remote-tunnels', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/v1/remote-tunnels',
+    tags,
+    security: bearerSecurity,
     summary: 'List the project’s remote tunnels (expired ones included)',
     responses: { 200: json(z.object({ tunnels: z.array(TunnelSummary) }), 'Tunnels'), ...errorResponses },
   }),
   status: createRoute({
-    method: 'get', path: '/v1/remote-tunnels/{runnerId}/status', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/v1/remote-tunnels/{runnerId}/status',
+    tags,
+    security: bearerSecurity,
     summary: 'Live status of a remote tunnel',
     request: { params: RunnerParams },
     responses: { 200: json(TunnelStatus, 'Status from the live edge connections'), ...errorResponses },
   }),
   remove: createRoute({
-    method: 'delete', path: '/v1/remote-tunnels/{runnerId}', tags, security: bearerSecurity,
+    method: 'delete',
+    path: '/v1/remote-tunnels/{runnerId}',
+    tags,
+    security: bearerSecurity,
     summary: 'Delete a remote tunnel; its client is disconnected and stops',
     request: { params: RunnerParams },
     responses: { 200: json(Deleted, 'Deleted'), ...errorResponses },
@@ -111,7 +135,10 @@ export function registerRemoteTunnels(app: OpenApiApp): void {
 
   app.openapi(routes.status, async (c) => {
     const deps = c.get('deps');
-    return c.json(await getTunnelStatus(deps.db, domainOf(deps), c.get('caller').projectId, c.req.valid('param').runnerId), 200);
+    return c.json(
+      await getTunnelStatus(deps.db, domainOf(deps), c.get('caller').projectId, c.req.valid('param').runnerId),
+      200,
+    );
   });
 
   app.openapi(routes.remove, async (c) => {

@@ -33,7 +33,15 @@ const route = createRoute({
     query: RunListQuery,
   },
   responses: {
-    200: json(z.object({ runs: z.array(RunListItem), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }), 'Runs'),
+    200: json(
+      z.object({
+        runs: z.array(RunListItem),
+        total: z.number().int(),
+        limit: z.number().int(),
+        offset: z.number().int(),
+      }),
+      'Runs',
+    ),
     ...errorResponses,
   },
 });

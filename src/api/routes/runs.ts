@@ -9,9 +9,17 @@ import { UsageSchema } from '../../schemas/usage.js';
 
 const tags = ['Runs'];
 
-const RunRef = z.object({ id: z.string().uuid(), shortId: shortId('run'), url: z.string().url(), testCount: z.number().int() });
+const RunRef = z.object({
+  id: z.string().uuid(),
+  shortId: shortId('run'),
+  url: z.string().url(),
+  testCount: z.number().int(),
+});
 const StartRunResponse = z
-  .object({ success: z.literal(true), run: RunRef.extend({ testPlan: z.object({ name: z.string(), shortId: shortId('testPlan') }).nullable() }) })
+  .object({
+    success: z.literal(true),
+    run: RunRef.extend({ testPlan: z.object({ name: z.string(), shortId: shortId('testPlan') }).nullable() }),
+  })
   .openapi('StartRunResponse');
 
 const RunTestCaseSchema = z
@@ -24,26 +32,36 @@ const RunTestCaseSchema = z
     resultTitle: z.string().nullable(),
     evaluationThought: z.string().nullable().openapi({ description: 'Why it failed or was skipped' }),
     promptGoal: z.string().nullable(),
-    promptExamples: z.string().nullable().openapi({ description: 'QA.tech\'s prompt examples of the test, as text; Proctor records none, so null' }),
+    promptExamples: z
+      .string()
+      .nullable()
+      .openapi({ description: "QA.tech's prompt examples of the test, as text; Proctor records none, so null" }),
     inPlan: z.boolean().openapi({ description: 'false for a dependency included automatically' }),
     environmentUrl: z.string().nullable(),
-    failedStepIndex: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: '0-based index into the recorded steps (`error` says "step N" with N = failedStepIndex + 1); -1 when the start page did not open' }),
-    error: z.string().nullable().openapi({ description: 'For a failed assertion it ends with a short, redacted excerpt of what the page showed' }),
+    failedStepIndex: z.number().int().nullable().openapi({
+      description:
+        '0-based index into the recorded steps (`error` says "step N" with N = failedStepIndex + 1); -1 when the start page did not open',
+    }),
+    error: z.string().nullable().openapi({
+      description: 'For a failed assertion it ends with a short, redacted excerpt of what the page showed',
+    }),
     healedSteps: z
       .array(
         z.object({
           index: z.number().openapi({ description: '0-based, like failedStepIndex' }),
           from: z.string().nullable().optional(),
           to: z.string(),
-          via: z.string().openapi({ description: '`fallback`: a recorded alternative locator matched; `llm`: the model re-found the element and the pick was checked' }),
+          via: z.string().openapi({
+            description:
+              '`fallback`: a recorded alternative locator matched; `llm`: the model re-found the element and the pick was checked',
+          }),
           reason: z.string().optional(),
         }),
       )
-      .openapi({ description: 'Steps this run found through another locator than their primary; non-empty means the run needed healing' }),
+      .openapi({
+        description:
+          'Steps this run found through another locator than their primary; non-empty means the run needed healing',
+      }),
     changes: z
       .array(
         z.object({
@@ -51,31 +69,71 @@ const RunTestCaseSchema = z
           field: z.enum(changeFields),
           from: z.string().nullable(),
           to: z.string().nullable(),
-          severity: z.enum(['regression', 'cosmetic']).openapi({ description: '`regression`: something a user depends on broke (a lost accessible name, another role); `cosmetic`: worth a note' }),
+          severity: z.enum(['regression', 'cosmetic']).openapi({
+            description:
+              '`regression`: something a user depends on broke (a lost accessible name, another role); `cosmetic`: worth a note',
+          }),
           summary: z.string().openapi({ example: 'the checkbox "Select all" lost its accessible name' }),
         }),
       )
-      .openapi({ description: 'How the elements the replay used differ from the recorded ones; empty when all are the same' }),
-    failureKind: z
-      .enum(failureKinds)
-      .nullable()
-      .openapi({ description: 'Why a failed or errored test failed: a real bug (`assertion`, `element-missing`, `changed-ui`), a down `environment`, a broken `test-definition` or an `infrastructure` fault; null when it passed or is unknown' }),
+      .openapi({
+        description: 'How the elements the replay used differ from the recorded ones; empty when all are the same',
+      }),
+    failureKind: z.enum(failureKinds).nullable().openapi({
+      description:
+        'Why a failed or errored test failed: a real bug (`assertion`, `element-missing`, `changed-ui`), a down `environment`, a broken `test-definition` or an `infrastructure` fault; null when it passed or is unknown',
+    }),
     evidence: z
-      .object({ url: z.string().optional(), pageExcerpt: z.string().optional(), httpStatus: z.number().int().optional() })
+      .object({
+        url: z.string().optional(),
+        pageExcerpt: z.string().optional(),
+        httpStatus: z.number().int().optional(),
+      })
       .nullable()
-      .openapi({ description: 'What backs the failure kind: the page URL, a redacted excerpt of what it showed, the main document\'s HTTP status (the screenshot is `screenshotUrl`)' }),
+      .openapi({
+        description:
+          "What backs the failure kind: the page URL, a redacted excerpt of what it showed, the main document's HTTP status (the screenshot is `screenshotUrl`)",
+      }),
     flaky: z.boolean().openapi({ description: 'PASSED only on a retry (see `retries` in `/v1/project/settings`)' }),
-    attempts: z.number().int().openapi({ description: 'Executions of the test in this run, retries included; the result and artifacts are the last one\'s' }),
-    quarantined: z.boolean().openapi({ description: 'Quarantined when the run was written: it ran and reports, but its failure does not fail the run' }),
-    screenshotUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the failing step screenshot' }),
-    traceUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the Playwright trace (open with `npx playwright show-trace`)' }),
-    downloads: z
-      .array(z.object({ stepIndex: z.number().int(), fileName: z.string(), size: z.number().int(), type: z.string(), url: z.string() }))
-      .openapi({ description: 'Files the steps downloaded, checked against what was recorded (name pattern, size, type), with presigned, expiring links' }),
-    signalCounts: z
-      .object({ console: z.number().int(), exception: z.number().int(), network: z.number().int(), a11y: z.number().int() })
+    attempts: z.number().int().openapi({
+      description: "Executions of the test in this run, retries included; the result and artifacts are the last one's",
+    }),
+    quarantined: z.boolean().openapi({
+      description: 'Quarantined when the run was written: it ran and reports, but its failure does not fail the run',
+    }),
+    screenshotUrl: z
+      .string()
       .nullable()
-      .openapi({ description: 'Distinct quality signals the replay saw, per kind (they make the project\'s issues, `GET /v1/issues`); null when none were collected' }),
+      .openapi({ description: 'Presigned, expiring link to the failing step screenshot' }),
+    traceUrl: z.string().nullable().openapi({
+      description: 'Presigned, expiring link to the Playwright trace (open with `npx playwright show-trace`)',
+    }),
+    downloads: z
+      .array(
+        z.object({
+          stepIndex: z.number().int(),
+          fileName: z.string(),
+          size: z.number().int(),
+          type: z.string(),
+          url: z.string(),
+        }),
+      )
+      .openapi({
+        description:
+          'Files the steps downloaded, checked against what was recorded (name pattern, size, type), with presigned, expiring links',
+      }),
+    signalCounts: z
+      .object({
+        console: z.number().int(),
+        exception: z.number().int(),
+        network: z.number().int(),
+        a11y: z.number().int(),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "Distinct quality signals the replay saw, per kind (they make the project's issues, `GET /v1/issues`); null when none were collected",
+      }),
     durationMs: z.number().int().nullable(),
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),
@@ -87,8 +145,13 @@ const RunSchema = z
     id: z.string().uuid(),
     shortId: shortId('run'),
     url: z.string().url(),
-    status: z.enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED']).openapi({ description: 'COMPLETED, ERROR and CANCELLED are terminal' }),
-    result: z.enum(['PASSED', 'FAILED', 'SKIPPED']).nullable().openapi({ description: 'PASSED means success; null until the run ends' }),
+    status: z
+      .enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED'])
+      .openapi({ description: 'COMPLETED, ERROR and CANCELLED are terminal' }),
+    result: z
+      .enum(['PASSED', 'FAILED', 'SKIPPED'])
+      .nullable()
+      .openapi({ description: 'PASSED means success; null until the run ends' }),
     error: z.string().nullable(),
     trigger: z.string(),
     testCount: z.number().int(),
@@ -97,36 +160,66 @@ const RunSchema = z
     createdAt: z.string().datetime(),
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),
-    runTestCases: z.array(RunTestCaseSchema).openapi({ description: 'The tests with ?testCases=all, those that did not pass with ?testCases=failed; always present, empty without the parameter' }),
-    usage: UsageSchema.openapi({ description: "Extension to the spec: what the run's heals cost in LLM calls and tokens (replays need no model)" }),
+    runTestCases: z.array(RunTestCaseSchema).openapi({
+      description:
+        'The tests with ?testCases=all, those that did not pass with ?testCases=failed; always present, empty without the parameter',
+    }),
+    usage: UsageSchema.openapi({
+      description: "Extension to the spec: what the run's heals cost in LLM calls and tokens (replays need no model)",
+    }),
   })
   .openapi('Run');
 
 const routes = {
   start: createRoute({
-    method: 'post', path: '/v1/run', tags, security: bearerSecurity,
+    method: 'post',
+    path: '/v1/run',
+    tags,
+    security: bearerSecurity,
     summary: 'Start a run of a test plan',
-    description: "The body is optional: an empty body runs the project's default plan. Includes the plan's enabled test cases and their transitive dependencies.",
+    description:
+      "The body is optional: an empty body runs the project's default plan. Includes the plan's enabled test cases and their transitive dependencies.",
     request: { body: { required: false, content: { 'application/json': { schema: StartRun } } } },
-    responses: { 200: json(StartRunResponse, 'Started'), 503: json(ErrorSchema, 'The run could not be started'), ...errorResponses },
+    responses: {
+      200: json(StartRunResponse, 'Started'),
+      503: json(ErrorSchema, 'The run could not be started'),
+      ...errorResponses,
+    },
   }),
   get: createRoute({
-    method: 'get', path: '/v1/run/{shortId}', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/v1/run/{shortId}',
+    tags,
+    security: bearerSecurity,
     summary: 'Run status (poll until COMPLETED, ERROR or CANCELLED)',
     request: { params: RunParams, query: RunQuery },
     responses: { 200: json(RunSchema, 'The run'), ...errorResponses },
   }),
   rerun: createRoute({
-    method: 'post', path: '/v1/run/{shortId}', tags, security: bearerSecurity,
+    method: 'post',
+    path: '/v1/run/{shortId}',
+    tags,
+    security: bearerSecurity,
     summary: 'Rerun: failed tests only, specific test cases (plus their dependencies) or everything, as a new run',
     request: { params: RunParams, body: { required: false, content: { 'application/json': { schema: Rerun } } } },
-    responses: { 200: json(z.object({ success: z.literal(true), run: RunRef }), 'The new run'), 503: json(ErrorSchema, 'Not started'), ...errorResponses },
+    responses: {
+      200: json(z.object({ success: z.literal(true), run: RunRef }), 'The new run'),
+      503: json(ErrorSchema, 'Not started'),
+      ...errorResponses,
+    },
   }),
   cancel: createRoute({
-    method: 'post', path: '/v1/run/{shortId}/cancel', tags, security: bearerSecurity,
+    method: 'post',
+    path: '/v1/run/{shortId}/cancel',
+    tags,
+    security: bearerSecurity,
     summary: 'Cancel a run that has not ended',
     request: { params: RunParams },
-    responses: { 202: json(z.object({ success: z.literal(true), status: z.string() }), 'Cancellation requested'), 409: json(ErrorSchema, 'The run already ended'), ...errorResponses },
+    responses: {
+      202: json(z.object({ success: z.literal(true), status: z.string() }), 'Cancellation requested'),
+      409: json(ErrorSchema, 'The run already ended'),
+      ...errorResponses,
+    },
   }),
 };
 
@@ -142,21 +235,32 @@ export function registerRuns(app: OpenApiApp): void {
       meta: body satisfies RunMetadata,
     });
     return c.json(
-      { success: true as const, run: { ...runRef(deps.config.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } } },
+      {
+        success: true as const,
+        run: { ...runRef(deps.config.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } },
+      },
       200,
     );
   });
 
   app.openapi(routes.get, async (c) => {
     const deps = c.get('deps');
-    const view = await getRunView(deps, { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId, tests: c.req.valid('query').testCases });
+    const view = await getRunView(deps, {
+      projectId: c.get('caller').projectId,
+      runShortId: c.req.valid('param').shortId,
+      tests: c.req.valid('query').testCases,
+    });
     return c.json(view, 200);
   });
 
   app.openapi(routes.rerun, async (c) => {
     const deps = c.get('deps');
     const selection = rerunSelection(c.req.valid('json') ?? {});
-    const run = await rerun(runDeps(deps), { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId, selection });
+    const run = await rerun(runDeps(deps), {
+      projectId: c.get('caller').projectId,
+      runShortId: c.req.valid('param').shortId,
+      selection,
+    });
     return c.json({ success: true as const, run: runRef(deps.config.appUrl, run) }, 200);
   });
 

@@ -3,14 +3,22 @@ import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes, serveResource } from '../resource-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { CreateScenario, UpdateScenario } from '../../schemas/scenarios.js';
-import { createScenario, deleteScenario, listScenarios, requireScenario, updateScenario } from '../../services/scenarios.js';
+import {
+  createScenario,
+  deleteScenario,
+  listScenarios,
+  requireScenario,
+  updateScenario,
+} from '../../services/scenarios.js';
 
 export const ScenarioSchema = z
   .object({
     shortId: shortId('scenario'),
     name: z.string().openapi({ example: 'Customer with a full cart' }),
     description: z.string().nullable(),
-    instructions: z.string().openapi({ description: 'Preconditions and instructions the agent follows before the test goal' }),
+    instructions: z
+      .string()
+      .openapi({ description: 'Preconditions and instructions the agent follows before the test goal' }),
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),
   })
@@ -21,12 +29,27 @@ const Params = z.object({
 });
 
 const routes = resourceRoutes({
-  path: '/v1/scenarios/{scenarioShortId}', tags: ['Management'], noun: ['a scenario', 'scenarios'], schema: ScenarioSchema, params: Params, listKey: 'scenarios',
+  path: '/v1/scenarios/{scenarioShortId}',
+  tags: ['Management'],
+  noun: ['a scenario', 'scenarios'],
+  schema: ScenarioSchema,
+  params: Params,
+  listKey: 'scenarios',
   create: { body: CreateScenario, summary: 'Create a scenario: reusable preconditions and instructions for the agent' },
   update: { body: UpdateScenario },
   remove: { description: 'Test cases that used it keep their steps and no longer have a scenario.' },
 });
 
 export function registerScenarios(app: OpenApiApp): void {
-  serveResource(app, routes, projectCrud('scenarios', 'scenarioShortId', { list: listScenarios, create: createScenario, get: requireScenario, update: updateScenario, remove: deleteScenario }));
+  serveResource(
+    app,
+    routes,
+    projectCrud('scenarios', 'scenarioShortId', {
+      list: listScenarios,
+      create: createScenario,
+      get: requireScenario,
+      update: updateScenario,
+      remove: deleteScenario,
+    }),
+  );
 }

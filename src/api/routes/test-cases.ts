@@ -1,5 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, sendJsonText, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import {
+  bearerSecurity,
+  sendJsonText,
+  ErrorSchema,
+  errorResponses,
+  json,
+  jsonBody,
+  type OpenApiApp,
+} from '../openapi.js';
 import { Deleted } from '../../schemas/common.js';
 import {
   CreateTestCase,
@@ -12,7 +20,14 @@ import {
 } from '../../schemas/test-cases.js';
 import { HealProposalSchema } from '../../schemas/heal-proposals.js';
 import { tokenActor } from '../../services/audit-log.js';
-import { createTestCase, deleteTestCase, showTestCase, testCaseListText, testCaseWithProposalsView, updateTestCase } from '../../services/test-cases.js';
+import {
+  createTestCase,
+  deleteTestCase,
+  showTestCase,
+  testCaseListText,
+  testCaseWithProposalsView,
+  updateTestCase,
+} from '../../services/test-cases.js';
 import { UsageSchema } from '../../schemas/usage.js';
 
 const tags = ['Test cases'];
@@ -23,7 +38,9 @@ export const TestCaseWithProposalsSchema = TestCaseDetailSchema.extend({
       'Extension to the spec: heal proposals waiting for a decision, newest first (see `/v1/test-cases/{testCaseId}/steps/proposals` for decided ones ' +
       'and to accept or reject one). Empty unless the `review` heal policy kept one.',
   }),
-  usage: UsageSchema.openapi({ description: "Extension to the spec: what the test's burn-ins cost in LLM calls and tokens" }),
+  usage: UsageSchema.openapi({
+    description: "Extension to the spec: what the test's burn-ins cost in LLM calls and tokens",
+  }),
 }).openapi('TestCaseWithHealProposals');
 
 const base = '/v1/test-cases';
@@ -36,7 +53,10 @@ const referenceNotes =
 
 const routes = {
   create: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
+    method: 'post',
+    path: base,
+    tags,
+    security: bearerSecurity,
     summary: 'Create a test case; its steps are then generated automatically',
     description:
       'The test case is created disabled with `generationStatus` GENERATING, and a burn-in starts that executes the goal against the ' +
@@ -51,41 +71,64 @@ const routes = {
     },
   }),
   list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
+    method: 'get',
+    path: base,
+    tags,
+    security: bearerSecurity,
     summary: 'List test cases, newest first',
     request: { query: ListQuery },
     responses: { 200: json(TestCaseList, 'One page of matching test cases'), ...errorResponses },
   }),
   get: createRoute({
-    method: 'get', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
+    method: 'get',
+    path: `${base}/{testCaseId}`,
+    tags,
+    security: bearerSecurity,
     summary: 'Get a test case with its dependencies, recorded steps and pending heal proposals',
     request: { params: Params },
     responses: { 200: json(TestCaseWithProposalsSchema, 'The test case'), ...errorResponses },
   }),
   update: createRoute({
-    method: 'patch', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
+    method: 'patch',
+    path: `${base}/{testCaseId}`,
+    tags,
+    security: bearerSecurity,
     summary: 'Enable or disable a test case, rename it, change its goal, labels or dependencies',
     description:
       'Enabling a test case whose generation has not COMPLETED is a 409: it has no steps to run. Changing `goal` or `expectedResult` ' +
       `does not regenerate the steps. ${referenceNotes}`,
     request: { params: Params, body: jsonBody(UpdateTestCase) },
-    responses: { 200: json(TestCaseWithProposalsSchema, 'Updated, shown as GET shows it'), 409: json(ErrorSchema, 'Enabling before the steps are recorded'), ...errorResponses },
+    responses: {
+      200: json(TestCaseWithProposalsSchema, 'Updated, shown as GET shows it'),
+      409: json(ErrorSchema, 'Enabling before the steps are recorded'),
+      ...errorResponses,
+    },
   }),
   remove: createRoute({
-    method: 'delete', path: `${base}/{testCaseId}`, tags, security: bearerSecurity,
+    method: 'delete',
+    path: `${base}/{testCaseId}`,
+    tags,
+    security: bearerSecurity,
     summary: 'Delete a test case',
     description:
       'Refused (409) while other test cases depend on it; the message lists them. Test plans that listed it no longer do. ' +
       'A burn-in still running for it is not cancelled: it finds the test case gone and stops.',
     request: { params: Params },
-    responses: { 200: json(Deleted, 'Deleted'), 409: json(ErrorSchema, 'Other test cases depend on it'), ...errorResponses },
+    responses: {
+      200: json(Deleted, 'Deleted'),
+      409: json(ErrorSchema, 'Other test cases depend on it'),
+      ...errorResponses,
+    },
   }),
 };
 
 export function registerTestCases(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const { db, temporal, config } = c.get('deps');
-    const created = await createTestCase({ db, temporal, logger: c.get('logger') }, { ...c.req.valid('json'), projectId: c.get('caller').projectId });
+    const created = await createTestCase(
+      { db, temporal, logger: c.get('logger') },
+      { ...c.req.valid('json'), projectId: c.get('caller').projectId },
+    );
     return c.json({ success: true, testCase: { ...created, url: `${config.appUrl}/test-cases/${created.id}` } }, 200);
   });
 
@@ -98,7 +141,10 @@ export function registerTestCases(app: OpenApiApp): void {
 
   app.openapi(routes.get, async (c) => {
     const { db } = c.get('deps');
-    const found = await showTestCase({ db }, { projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId });
+    const found = await showTestCase(
+      { db },
+      { projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId },
+    );
     return c.json(testCaseWithProposalsView(found), 200);
   });
 
@@ -106,7 +152,10 @@ export function registerTestCases(app: OpenApiApp): void {
     const { db } = c.get('deps');
     const { projectId } = c.get('caller');
     const { testCaseId } = c.req.valid('param');
-    await updateTestCase({ db }, { ...c.req.valid('json'), projectId, testCaseId, actor: tokenActor(c.get('caller').tokenId) });
+    await updateTestCase(
+      { db },
+      { ...c.req.valid('json'), projectId, testCaseId, actor: tokenActor(c.get('caller').tokenId) },
+    );
     return c.json(testCaseWithProposalsView(await showTestCase({ db }, { projectId, testCaseId })), 200);
   });
 

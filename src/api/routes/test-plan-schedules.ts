@@ -10,10 +10,9 @@ const PlanScheduleSchema = z
     id: z.string().uuid(),
     cron: z.string().openapi({ example: '0 6 * * 1-5' }),
     description: z.string().nullable().openapi({ example: 'Weekday mornings' }),
-    nextRunTimes: z
-      .array(z.string().datetime())
-      .optional()
-      .openapi({ description: 'The next (up to 3) times a run starts, from Temporal; absent while Temporal is unreachable' }),
+    nextRunTimes: z.array(z.string().datetime()).optional().openapi({
+      description: 'The next (up to 3) times a run starts, from Temporal; absent while Temporal is unreachable',
+    }),
     createdAt: z.string().datetime(),
   })
   .openapi('TestPlanSchedule');
@@ -28,26 +27,46 @@ const base = '/v1/test-plans/{testPlanShortId}/schedules';
 
 const routes = {
   list: createRoute({
-    method: 'get', path: base, tags, security: bearerSecurity,
+    method: 'get',
+    path: base,
+    tags,
+    security: bearerSecurity,
     summary: "List a test plan's cron schedules",
     request: { params: PlanParams },
-    responses: { 200: json(z.object({ schedules: z.array(PlanScheduleSchema) }), 'Schedules of the plan, oldest first'), ...errorResponses },
+    responses: {
+      200: json(z.object({ schedules: z.array(PlanScheduleSchema) }), 'Schedules of the plan, oldest first'),
+      ...errorResponses,
+    },
   }),
   create: createRoute({
-    method: 'post', path: base, tags, security: bearerSecurity,
+    method: 'post',
+    path: base,
+    tags,
+    security: bearerSecurity,
     summary: 'Schedule runs of a test plan with a cron expression',
     description:
       "Each time the expression fires, a run of the plan starts with trigger `SCHEDULE`, the plan's parameters and notifications. " +
       'A run that is still going when the next one is due delays that one until it ends (later ticks meanwhile are dropped): runs of one plan never overlap. ' +
       'A plan without enabled test cases at that time is skipped.',
     request: { params: PlanParams, body: jsonBody(CreatePlanSchedule) },
-    responses: { 201: json(PlanScheduleSchema, 'Scheduled'), 503: json(ErrorSchema, 'Temporal is unreachable; nothing was saved'), ...errorResponses },
+    responses: {
+      201: json(PlanScheduleSchema, 'Scheduled'),
+      503: json(ErrorSchema, 'Temporal is unreachable; nothing was saved'),
+      ...errorResponses,
+    },
   }),
   remove: createRoute({
-    method: 'delete', path: `${base}/{scheduleId}`, tags, security: bearerSecurity,
+    method: 'delete',
+    path: `${base}/{scheduleId}`,
+    tags,
+    security: bearerSecurity,
     summary: 'Delete a schedule (a run it already started goes on)',
     request: { params: ScheduleParams },
-    responses: { 200: json(Deleted, 'Deleted'), 503: json(ErrorSchema, 'Temporal is unreachable; the schedule is kept'), ...errorResponses },
+    responses: {
+      200: json(Deleted, 'Deleted'),
+      503: json(ErrorSchema, 'Temporal is unreachable; the schedule is kept'),
+      ...errorResponses,
+    },
   }),
 };
 
@@ -61,8 +80,17 @@ export function registerTestPlanSchedules(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const deps = c.get('deps');
     const view = await createSchedule(
-      { db: deps.db, temporal: deps.temporal, logger: c.get('logger'), runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY },
-      { projectId: c.get('caller').projectId, testPlanShortId: c.req.valid('param').testPlanShortId, ...c.req.valid('json') },
+      {
+        db: deps.db,
+        temporal: deps.temporal,
+        logger: c.get('logger'),
+        runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY,
+      },
+      {
+        projectId: c.get('caller').projectId,
+        testPlanShortId: c.req.valid('param').testPlanShortId,
+        ...c.req.valid('json'),
+      },
     );
     return c.json(view, 201);
   });

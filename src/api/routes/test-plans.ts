@@ -3,7 +3,13 @@ import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { CreateTestPlan, NotifyOn, UpdateTestPlan } from '../../schemas/test-plans.js';
-import { createTestPlan, deleteTestPlan, listTestPlans, requireTestPlan, updateTestPlan } from '../../services/test-plans.js';
+import {
+  createTestPlan,
+  deleteTestPlan,
+  listTestPlans,
+  requireTestPlan,
+  updateTestPlan,
+} from '../../services/test-plans.js';
 
 const EmailNotificationSchema = z
   .object({
@@ -22,19 +28,27 @@ export const TestPlanSchema = z
     name: z.string().openapi({ example: 'Smoke' }),
     description: z.string().nullable(),
     owner: z.string().nullable(),
-    isDefault: z.boolean().openapi({ description: "The project's default plan, run by `POST /v1/run` without a `testPlanShortId`" }),
-    testCases: z.array(z.object({ id: z.string().uuid(), name: z.string(), applicationShortId: shortId('application') })),
+    isDefault: z
+      .boolean()
+      .openapi({ description: "The project's default plan, run by `POST /v1/run` without a `testPlanShortId`" }),
+    testCases: z.array(
+      z.object({ id: z.string().uuid(), name: z.string(), applicationShortId: shortId('application') }),
+    ),
     applications: z
       .array(
         z
           .object({
             applicationShortId: shortId('application'),
             environmentShortId: shortId('environment'),
-            devicePresetShortId: shortId('devicePreset').nullable().openapi({ description: "null: the application's default device preset" }),
+            devicePresetShortId: shortId('devicePreset')
+              .nullable()
+              .openapi({ description: "null: the application's default device preset" }),
           })
           .openapi('TestPlanApplicationParameters'),
       )
-      .openapi({ description: 'Per-application plan parameters; applications without an entry use the project settings' }),
+      .openapi({
+        description: 'Per-application plan parameters; applications without an entry use the project settings',
+      }),
     notifications: z.object({ email: EmailNotificationSchema.nullable(), slack: SlackNotificationSchema.nullable() }),
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),
@@ -51,8 +65,17 @@ const writeNotes =
   '`Test case not found: <id>`, `Application not found`, `Environment not found` (also when the environment is not one of that application), `Device preset not found`.';
 
 const routes = resourceRoutes({
-  path: '/v1/test-plans/{testPlanShortId}', tags: ['Management'], noun: ['a test plan', 'test plans'], schema: TestPlanSchema, params: Params, listKey: 'testPlans',
-  create: { body: CreateTestPlan, summary: 'Create a test plan with its test cases, per-application parameters and notifications', description: writeNotes },
+  path: '/v1/test-plans/{testPlanShortId}',
+  tags: ['Management'],
+  noun: ['a test plan', 'test plans'],
+  schema: TestPlanSchema,
+  params: Params,
+  listKey: 'testPlans',
+  create: {
+    body: CreateTestPlan,
+    summary: 'Create a test plan with its test cases, per-application parameters and notifications',
+    description: writeNotes,
+  },
   update: {
     body: UpdateTestPlan,
     description: `\`testCaseIds\` and \`applications\` replace their whole list; in \`notifications\` each channel given is replaced (null removes it). ${writeNotes}`,
@@ -63,9 +86,13 @@ const routes = resourceRoutes({
 export function registerTestPlans(app: OpenApiApp): void {
   serveResource(app, routes, {
     list: async ({ deps, projectId }) => ({ testPlans: await listTestPlans(deps.db, projectId) }),
-    create: async ({ deps, projectId, body }) => withoutId(await createTestPlan({ db: deps.db }, { ...body, projectId })),
-    get: async ({ deps, projectId, param }) => withoutId(await requireTestPlan(deps.db, projectId, param.testPlanShortId)),
-    update: async ({ deps, projectId, param, body }) => withoutId(await updateTestPlan({ db: deps.db }, { ...body, projectId, testPlanShortId: param.testPlanShortId })),
-    remove: async ({ deps, projectId, param }) => deleted(await deleteTestPlan(deps, { projectId, testPlanShortId: param.testPlanShortId })),
+    create: async ({ deps, projectId, body }) =>
+      withoutId(await createTestPlan({ db: deps.db }, { ...body, projectId })),
+    get: async ({ deps, projectId, param }) =>
+      withoutId(await requireTestPlan(deps.db, projectId, param.testPlanShortId)),
+    update: async ({ deps, projectId, param, body }) =>
+      withoutId(await updateTestPlan({ db: deps.db }, { ...body, projectId, testPlanShortId: param.testPlanShortId })),
+    remove: async ({ deps, projectId, param }) =>
+      deleted(await deleteTestPlan(deps, { projectId, testPlanShortId: param.testPlanShortId })),
   });
 }

@@ -7,7 +7,10 @@ import { tokenActor } from '../../services/audit-log.js';
 const tags = ['Usage'];
 const routes = {
   usage: createRoute({
-    method: 'get', path: '/v1/usage', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/v1/usage',
+    tags,
+    security: bearerSecurity,
     summary: "The project's LLM usage per day",
     description:
       'Extension to the spec. Every LLM call (burn-ins, heals in runs, chat turns, change reviews) counted per UTC day: calls, prompt, ' +
@@ -18,12 +21,18 @@ const routes = {
     responses: { 200: json(UsageDaysSchema, 'Usage per day'), ...errorResponses },
   }),
   getBudget: createRoute({
-    method: 'get', path: '/v1/usage/budget', tags, security: bearerSecurity,
+    method: 'get',
+    path: '/v1/usage/budget',
+    tags,
+    security: bearerSecurity,
     summary: "The project's daily LLM budget",
     responses: { 200: json(BudgetSchema, 'The budget'), ...errorResponses },
   }),
   putBudget: createRoute({
-    method: 'put', path: '/v1/usage/budget', tags, security: bearerSecurity,
+    method: 'put',
+    path: '/v1/usage/budget',
+    tags,
+    security: bearerSecurity,
     summary: "Set the project's daily LLM budget",
     description:
       'Once the tokens (prompt + completion) or dollars spent today (UTC) reach a limit, new LLM work is refused with 429: creating a test ' +
@@ -35,7 +44,21 @@ const routes = {
 };
 
 export function registerUsage(app: OpenApiApp): void {
-  app.openapi(routes.usage, async (c) => c.json(await usageByDay(c.get('deps').db, c.get('caller').projectId, c.req.valid('query')), 200));
-  app.openapi(routes.getBudget, async (c) => c.json(await getLlmBudget(c.get('deps').db, c.get('caller').projectId), 200));
-  app.openapi(routes.putBudget, async (c) => c.json(await setLlmBudget(c.get('deps').db, c.get('caller').projectId, c.req.valid('json'), tokenActor(c.get('caller').tokenId)), 200));
+  app.openapi(routes.usage, async (c) =>
+    c.json(await usageByDay(c.get('deps').db, c.get('caller').projectId, c.req.valid('query')), 200),
+  );
+  app.openapi(routes.getBudget, async (c) =>
+    c.json(await getLlmBudget(c.get('deps').db, c.get('caller').projectId), 200),
+  );
+  app.openapi(routes.putBudget, async (c) =>
+    c.json(
+      await setLlmBudget(
+        c.get('deps').db,
+        c.get('caller').projectId,
+        c.req.valid('json'),
+        tokenActor(c.get('caller').tokenId),
+      ),
+      200,
+    ),
+  );
 }

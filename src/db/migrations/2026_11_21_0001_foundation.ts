@@ -138,7 +138,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex('test_cases_project_created').on('test_cases').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('test_cases_project_created')
+    .on('test_cases')
+    .columns(['project_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('test_plans')

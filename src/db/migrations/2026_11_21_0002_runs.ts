@@ -12,7 +12,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('project_id', 'uuid', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addColumn('test_plan_id', 'uuid', (c) => c.references('test_plans.id').onDelete('set null'))
     .addColumn('rerun_of_run_id', 'uuid', (c) => c.references('runs.id').onDelete('set null'))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('INITIATED').check(sql`status in ('INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('INITIATED')
+        .check(sql`status in ('INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED')`),
+    )
     .addColumn('result', 'text', (c) => c.check(sql`result in ('PASSED', 'FAILED', 'SKIPPED')`))
     .addColumn('error', 'text')
     .addColumn('trigger', 'text', (c) => c.notNull().defaultTo('API'))
@@ -42,7 +47,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('resume_from_test_case_id', 'uuid')
     .addColumn('wait_for_test_case_ids', sql`uuid[]`, (c) => c.notNull().defaultTo(sql`'{}'::uuid[]`))
     .addColumn('in_plan', 'boolean', (c) => c.notNull().defaultTo(true))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql`status in ('PENDING', 'RUNNING', 'COMPLETED', 'SKIPPED', 'ERROR', 'CANCELLED')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('PENDING')
+        .check(sql`status in ('PENDING', 'RUNNING', 'COMPLETED', 'SKIPPED', 'ERROR', 'CANCELLED')`),
+    )
     .addColumn('result', 'text', (c) => c.check(sql`result in ('PASSED', 'FAILED', 'SKIPPED')`))
     .addColumn('result_title', 'text')
     .addColumn('error', 'text')

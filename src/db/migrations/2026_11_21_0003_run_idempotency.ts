@@ -4,7 +4,10 @@ import type { Kysely } from 'kysely';
 // A run created by a retried activity (a schedule's tick) must not be written twice: the key names the tick.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('runs').addColumn('idempotency_key', 'text', (c) => c.unique()).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('idempotency_key', 'text', (c) => c.unique())
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -31,7 +31,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('turn', 'integer', (c) => c.notNull())
     .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('user', 'assistant')`))
     .addColumn('text', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('status', 'text', (c) => c.check(sql`status in ('INITIATED', 'PARTIAL', 'COMPLETED', 'CANCELLED', 'FAILED')`))
+    .addColumn('status', 'text', (c) =>
+      c.check(sql`status in ('INITIATED', 'PARTIAL', 'COMPLETED', 'CANCELLED', 'FAILED')`),
+    )
     .addColumn('is_streaming', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('tools_used', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
     .addColumn('idempotency_key', 'text')

@@ -7,7 +7,12 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('projects')
-    .addColumn('heal_policy', 'text', (c) => c.notNull().defaultTo('review').check(sql`heal_policy in ('auto', 'review')`))
+    .addColumn('heal_policy', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('review')
+        .check(sql`heal_policy in ('auto', 'review')`),
+    )
     .execute();
 
   await db.schema
@@ -19,7 +24,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull())
     .addColumn('steps', 'jsonb', (c) => c.notNull())
     .addColumn('healed', 'jsonb', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql`status in ('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('PENDING')
+        .check(sql`status in ('PENDING', 'ACCEPTED', 'REJECTED', 'SUPERSEDED')`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('decided_at', 'timestamptz')
     .addUniqueConstraint('heal_proposals_test_case_version', ['test_case_id', 'version'])

@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('remote_tunnels_project_created').on('remote_tunnels').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('remote_tunnels_project_created')
+    .on('remote_tunnels')
+    .columns(['project_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('remote_tunnel_connections')
@@ -31,7 +35,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('connected_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('heartbeat_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex('remote_tunnel_connections_tunnel').on('remote_tunnel_connections').columns(['tunnel_id', 'heartbeat_at']).execute();
+  await db.schema
+    .createIndex('remote_tunnel_connections_tunnel')
+    .on('remote_tunnel_connections')
+    .columns(['tunnel_id', 'heartbeat_at'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -24,7 +24,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('application_overrides', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
     .addColumn('metadata', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('change', 'jsonb')
-    .addColumn('state', 'text', (c) => c.notNull().defaultTo('QUEUED').check(sql`state in ('QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED')`))
+    .addColumn('state', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('QUEUED')
+        .check(sql`state in ('QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED')`),
+    )
     .addColumn('phase', 'text')
     .addColumn('run_id', 'uuid', (c) => c.references('runs.id').onDelete('set null'))
     .addColumn('verdict', 'text', (c) => c.check(sql`verdict in ('Approved', 'Changes Requested', 'Comment')`))
@@ -35,7 +40,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('completed_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('change_reviews_project_created').on('change_reviews').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('change_reviews_project_created')
+    .on('change_reviews')
+    .columns(['project_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('chat_messages_chat_seq').on('chat_messages').columns(['chat_id', 'seq']).execute();
 }
 

@@ -28,7 +28,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     // A merge request's review workflow id names provider, repository and number only: one project per repository.
     .addUniqueConstraint('merge_request_review_settings_repository', ['provider', 'repository'])
     .execute();
-  await db.schema.createIndex('merge_request_review_settings_project').on('merge_request_review_settings').column('project_id').execute();
+  await db.schema
+    .createIndex('merge_request_review_settings_project')
+    .on('merge_request_review_settings')
+    .column('project_id')
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -53,7 +57,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addPrimaryKeyConstraint('merge_requests_pk', ['provider', 'repository', 'number'])
     .execute();
-  await db.schema.createIndex('merge_requests_head').on('merge_requests').columns(['provider', 'repository', 'head_sha']).execute();
+  await db.schema
+    .createIndex('merge_requests_head')
+    .on('merge_requests')
+    .columns(['provider', 'repository', 'head_sha'])
+    .execute();
 
   await db.schema
     .createTable('merge_request_deployments')

@@ -13,7 +13,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('secret', 'text', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.insertInto('dashboard_signing_keys').values({ secret: randomBytes(32).toString('base64url') }).execute();
+  await db
+    .insertInto('dashboard_signing_keys')
+    .values({ secret: randomBytes(32).toString('base64url') })
+    .execute();
 
   await db.schema
     .createTable('dashboard_sessions')

@@ -44,7 +44,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       create trigger ${sql.id(`${table}_notify_delete`)} after delete on ${sql.table(table)}
       for each row execute function proctor_notify_row_change(${args})`.execute(db);
   }
-  for (const [event, rows] of [['insert', 'new'], ['update', 'old'], ['delete', 'old']] as const) {
+  for (const [event, rows] of [
+    ['insert', 'new'],
+    ['update', 'old'],
+    ['delete', 'old'],
+  ] as const) {
     await sql`
       create trigger ${sql.id(`run_test_cases_notify_${event}`)} after ${sql.raw(event)} on run_test_cases
       referencing ${sql.raw(rows)} table as changed
@@ -58,7 +62,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop trigger ${sql.id(`${table}_notify_update`)} on ${sql.table(table)}`.execute(db);
     await sql`drop trigger ${sql.id(`${table}_notify_delete`)} on ${sql.table(table)}`.execute(db);
   }
-  for (const event of ['insert', 'update', 'delete']) await sql`drop trigger ${sql.id(`run_test_cases_notify_${event}`)} on run_test_cases`.execute(db);
+  for (const event of ['insert', 'update', 'delete'])
+    await sql`drop trigger ${sql.id(`run_test_cases_notify_${event}`)} on run_test_cases`.execute(db);
   await sql`drop function proctor_notify_run_tests_change()`.execute(db);
   await sql`drop function proctor_notify_row_change()`.execute(db);
 }

@@ -30,9 +30,20 @@ export async function up(db: Kysely<any>): Promise<void> {
 const triggers: [table: string, events: string[]][] = [
   [
     'test_cases',
-    ['insert', 'delete', 'update of project_id, application_id, name, is_enabled, labels, classification, goal, created_at, generation_status'],
+    [
+      'insert',
+      'delete',
+      'update of project_id, application_id, name, is_enabled, labels, classification, goal, created_at, generation_status',
+    ],
   ],
-  ['applications', ['insert', 'delete', 'update of project_id, short_id, name, kind, default_environment_id, default_device_preset_id, created_at']],
+  [
+    'applications',
+    [
+      'insert',
+      'delete',
+      'update of project_id, short_id, name, kind, default_environment_id, default_device_preset_id, created_at',
+    ],
+  ],
   ['environments', ['delete', 'update of project_id, short_id']],
   ['device_presets', ['delete', 'update of project_id, short_id']],
 ];
@@ -40,7 +51,10 @@ const triggers: [table: string, events: string[]][] = [
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   for (const [table, events] of triggers) {
-    for (const event of events) await sql`drop trigger ${sql.id(`${table}_notify_catalogue_${event.split(' ')[0]}`)} on ${sql.table(table)}`.execute(db);
+    for (const event of events)
+      await sql`drop trigger ${sql.id(`${table}_notify_catalogue_${event.split(' ')[0]}`)} on ${sql.table(table)}`.execute(
+        db,
+      );
   }
   await sql`drop function proctor_notify_project_change()`.execute(db);
 }

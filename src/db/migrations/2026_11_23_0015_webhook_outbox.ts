@@ -7,7 +7,10 @@ import { sql, type Kysely } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('webhook_deliveries').addColumn('signals', 'jsonb').execute();
-  await db.schema.alterTable('webhook_deliveries').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('webhook_deliveries')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('webhook_deliveries').addColumn('last_error', 'text').execute();
   await db.schema
     .createIndex('webhook_deliveries_pending')
@@ -20,5 +23,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('webhook_deliveries_pending').execute();
-  for (const column of ['last_error', 'attempts', 'signals']) await db.schema.alterTable('webhook_deliveries').dropColumn(column).execute();
+  for (const column of ['last_error', 'attempts', 'signals'])
+    await db.schema.alterTable('webhook_deliveries').dropColumn(column).execute();
 }

@@ -10,7 +10,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('run_test_cases')
     .addColumn('changes', 'jsonb')
     .addColumn('failure_kind', 'text', (c) =>
-      c.check(sql`failure_kind in ('assertion', 'element-missing', 'changed-ui', 'environment', 'test-definition', 'infrastructure')`),
+      c.check(
+        sql`failure_kind in ('assertion', 'element-missing', 'changed-ui', 'environment', 'test-definition', 'infrastructure')`,
+      ),
     )
     .addColumn('evidence', 'jsonb')
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(1))
@@ -18,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('quarantined', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
   // A test's flake rate reads its last runs, newest first.
-  await db.schema.createIndex('run_test_cases_test_case_finished').on('run_test_cases').columns(['test_case_id', 'finished_at desc']).execute();
+  await db.schema
+    .createIndex('run_test_cases_test_case_finished')
+    .on('run_test_cases')
+    .columns(['test_case_id', 'finished_at desc'])
+    .execute();
 
   await db.schema
     .alterTable('test_cases')
@@ -28,17 +34,32 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .alterTable('projects')
-    .addColumn('test_retries', 'integer', (c) => c.notNull().defaultTo(1).check(sql`test_retries between 0 and 3`))
+    .addColumn('test_retries', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`test_retries between 0 and 3`),
+    )
     // Quarantine rule: a flake rate at or above this over at least `quarantine_min_runs` runs; null is off.
-    .addColumn('quarantine_flake_rate', 'real', (c) => c.check(sql`quarantine_flake_rate > 0 and quarantine_flake_rate <= 1`))
-    .addColumn('quarantine_min_runs', 'integer', (c) => c.notNull().defaultTo(10).check(sql`quarantine_min_runs between 1 and 20`))
+    .addColumn('quarantine_flake_rate', 'real', (c) =>
+      c.check(sql`quarantine_flake_rate > 0 and quarantine_flake_rate <= 1`),
+    )
+    .addColumn('quarantine_min_runs', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(10)
+        .check(sql`quarantine_min_runs between 1 and 20`),
+    )
     .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const column of ['quarantine_min_runs', 'quarantine_flake_rate', 'test_retries']) await db.schema.alterTable('projects').dropColumn(column).execute();
-  for (const column of ['not_covered', 'quarantined']) await db.schema.alterTable('test_cases').dropColumn(column).execute();
+  for (const column of ['quarantine_min_runs', 'quarantine_flake_rate', 'test_retries'])
+    await db.schema.alterTable('projects').dropColumn(column).execute();
+  for (const column of ['not_covered', 'quarantined'])
+    await db.schema.alterTable('test_cases').dropColumn(column).execute();
   await db.schema.dropIndex('run_test_cases_test_case_finished').execute();
-  for (const column of ['quarantined', 'flaky', 'attempts', 'evidence', 'failure_kind', 'changes']) await db.schema.alterTable('run_test_cases').dropColumn(column).execute();
+  for (const column of ['quarantined', 'flaky', 'attempts', 'evidence', 'failure_kind', 'changes'])
+    await db.schema.alterTable('run_test_cases').dropColumn(column).execute();
 }

@@ -24,8 +24,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .execute();
   // A step waits for the newest mail to one address; the API lists a project's newest first.
-  await db.schema.createIndex('inbox_messages_to_received').on('inbox_messages').columns(['to_address', 'received_at desc']).execute();
-  await db.schema.createIndex('inbox_messages_project_received').on('inbox_messages').columns(['project_id', 'received_at desc']).execute();
+  await db.schema
+    .createIndex('inbox_messages_to_received')
+    .on('inbox_messages')
+    .columns(['to_address', 'received_at desc'])
+    .execute();
+  await db.schema
+    .createIndex('inbox_messages_project_received')
+    .on('inbox_messages')
+    .columns(['project_id', 'received_at desc'])
+    .execute();
   await db.schema.createIndex('inbox_messages_expires').on('inbox_messages').column('expires_at').execute();
 }
 

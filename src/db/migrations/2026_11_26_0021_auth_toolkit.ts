@@ -8,7 +8,12 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('configs')
-    .addColumn('type', 'text', (c) => c.notNull().defaultTo('plain').check(sql`type in ('plain', 'totp')`))
+    .addColumn('type', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('plain')
+        .check(sql`type in ('plain', 'totp')`),
+    )
     .execute();
   await db.schema.alterTable('environments').addColumn('access', 'jsonb').execute();
 }

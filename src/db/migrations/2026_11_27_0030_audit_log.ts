@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('client_address', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('audit_events_project_time').on('audit_events').columns(['project_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('audit_events_project_time')
+    .on('audit_events')
+    .columns(['project_id', 'created_at', 'id'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

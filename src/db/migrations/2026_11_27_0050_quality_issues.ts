@@ -7,8 +7,14 @@ import { sql, type Kysely } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('run_test_cases').addColumn('signal_counts', 'jsonb').execute();
-  await db.schema.alterTable('projects').addColumn('issue_resolve_after_runs', 'integer', (c) => c.notNull().defaultTo(3)).execute();
-  await db.schema.alterTable('projects').addColumn('signal_ignore_urls', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('issue_resolve_after_runs', 'integer', (c) => c.notNull().defaultTo(3))
+    .execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('signal_ignore_urls', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
+    .execute();
   await db.schema
     .createTable('quality_signals')
     .addColumn('id', 'uuid', (c) => c.primaryKey())
@@ -26,7 +32,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('step_index', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('quality_signals_run_test_case').on('quality_signals').column('run_test_case_id').execute();
+  await db.schema
+    .createIndex('quality_signals_run_test_case')
+    .on('quality_signals')
+    .column('run_test_case_id')
+    .execute();
   await db.schema
     .createTable('issues')
     .addColumn('id', 'uuid', (c) => c.primaryKey())
@@ -49,7 +59,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('resolved_at', 'timestamptz')
     .addUniqueConstraint('issues_project_fingerprint', ['project_id', 'fingerprint'])
     .execute();
-  await db.schema.createIndex('issues_project_last_seen').on('issues').columns(['project_id', 'last_seen_at desc']).execute();
+  await db.schema
+    .createIndex('issues_project_last_seen')
+    .on('issues')
+    .columns(['project_id', 'last_seen_at desc'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -18,7 +18,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('a11y_scans_age').on('a11y_scans').columns(['project_id', 'scanned_at']).execute();
   await db.schema.alterTable('quality_signals').addColumn('burn_in', 'text').execute();
-  await db.schema.createIndex('quality_signals_burn_in').on('quality_signals').column('burn_in').where(sql.ref('burn_in'), 'is not', null).execute();
+  await db.schema
+    .createIndex('quality_signals_burn_in')
+    .on('quality_signals')
+    .column('burn_in')
+    .where(sql.ref('burn_in'), 'is not', null)
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

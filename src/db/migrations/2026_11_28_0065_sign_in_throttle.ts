@@ -13,7 +13,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('failed_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sign_in_failures_key').on('sign_in_failures').columns(['kind', 'key', 'failed_at']).execute();
+  await db.schema
+    .createIndex('sign_in_failures_key')
+    .on('sign_in_failures')
+    .columns(['kind', 'key', 'failed_at'])
+    .execute();
   await db.schema.createIndex('sign_in_failures_failed_at').on('sign_in_failures').column('failed_at').execute();
 }
 

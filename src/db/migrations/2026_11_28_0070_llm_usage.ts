@@ -26,7 +26,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('change_review_id', 'uuid')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('llm_usage_project_created').on('llm_usage').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('llm_usage_project_created')
+    .on('llm_usage')
+    .columns(['project_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('llm_usage_test_case').on('llm_usage').column('test_case_id').execute();
   await db.schema.createIndex('llm_usage_run').on('llm_usage').column('run_id').execute();
   await db.schema.createIndex('llm_usage_chat_message').on('llm_usage').column('chat_message_id').execute();

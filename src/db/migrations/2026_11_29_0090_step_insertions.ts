@@ -22,7 +22,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('finished_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('step_insertions_test_case_idx').on('step_insertions').columns(['test_case_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('step_insertions_test_case_idx')
+    .on('step_insertions')
+    .columns(['test_case_id', 'created_at'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

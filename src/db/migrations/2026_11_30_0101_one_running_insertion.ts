@@ -12,7 +12,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       select 1 from step_insertions o
       where o.test_case_id = s.test_case_id and o.status = 'RUNNING' and (o.created_at, o.id) > (s.created_at, s.id)
     )`.execute(db);
-  await sql`create unique index step_insertions_one_running on step_insertions (test_case_id) where status = 'RUNNING'`.execute(db);
+  await sql`create unique index step_insertions_one_running on step_insertions (test_case_id) where status = 'RUNNING'`.execute(
+    db,
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

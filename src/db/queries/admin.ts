@@ -9,7 +9,11 @@ export async function createOrganization(db: DB, name: string): Promise<{ id: st
   return { id, name };
 }
 
-export async function createProject(db: DB, organizationId: string, name: string): Promise<{ id: string; name: string }> {
+export async function createProject(
+  db: DB,
+  organizationId: string,
+  name: string,
+): Promise<{ id: string; name: string }> {
   const org = await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
   if (!org) throw new Error(`organization ${organizationId} not found`);
   const id = newId();
@@ -18,7 +22,12 @@ export async function createProject(db: DB, organizationId: string, name: string
 }
 
 /** Creates a token and returns it in clear: the only time it is ever visible. */
-export async function createToken(db: DB, projectId: string, kind: TokenKind, name = `${kind} token`): Promise<{ id: string; token: string }> {
+export async function createToken(
+  db: DB,
+  projectId: string,
+  kind: TokenKind,
+  name = `${kind} token`,
+): Promise<{ id: string; token: string }> {
   const project = await db.selectFrom('projects').select('id').where('id', '=', projectId).executeTakeFirst();
   if (!project) throw new Error(`project ${projectId} not found`);
   const token = newToken(kind);
@@ -31,7 +40,12 @@ export async function createToken(db: DB, projectId: string, kind: TokenKind, na
 }
 
 export async function revokeToken(db: DB, tokenId: string): Promise<boolean> {
-  const result = await db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('id', '=', tokenId).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', tokenId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   forgetTokenOwners({ tokenId });
   return result.numUpdatedRows > 0n;
 }
@@ -51,7 +65,14 @@ export async function listProjects(db: DB) {
   return db
     .selectFrom('projects as p')
     .innerJoin('organizations as o', 'o.id', 'p.organization_id')
-    .select(['p.id', 'p.name', 'o.id as organization_id', 'o.name as organization_name', 'o.suspended_at', 'p.created_at'])
+    .select([
+      'p.id',
+      'p.name',
+      'o.id as organization_id',
+      'o.name as organization_name',
+      'o.suspended_at',
+      'p.created_at',
+    ])
     .orderBy('o.created_at')
     .orderBy('p.created_at')
     .execute();

@@ -30,7 +30,10 @@ const owners = new NotifiedCache<TokenOwner>({
   channel: 'proctor_token_changes',
   max: 10_000,
   fallbackTtlMs: TOKEN_CACHE_TTL_MS,
-  stale: (change, owner) => change.tokenId === owner.tokenId || change.organizationId === owner.organizationId || change.projectId === owner.projectId,
+  stale: (change, owner) =>
+    change.tokenId === owner.tokenId ||
+    change.organizationId === owner.organizationId ||
+    change.projectId === owner.projectId,
 });
 
 /** The owner of a presented token, or undefined for an unknown, revoked or malformed one. */
@@ -51,11 +54,19 @@ async function lookUp(db: DB, hash: string): Promise<TokenOwner | undefined> {
     .executeTakeFirst();
   // The index found the row by hash; the constant-time comparison keeps the final check free of timing hints.
   if (!row || !hashesEqual(row.token_hash, hash)) return undefined;
-  return { tokenId: row.id, kind: row.kind, projectId: row.project_id, organizationId: row.organization_id, suspended: row.suspended_at !== null };
+  return {
+    tokenId: row.id,
+    kind: row.kind,
+    projectId: row.project_id,
+    organizationId: row.organization_id,
+    suspended: row.suspended_at !== null,
+  };
 }
 
 /** Drops the cached lookups of one token, or of every token of an organization or project, after a change to them. */
-export function forgetTokenOwners(which: { tokenId: string } | { organizationId: string } | { projectId: string }): void {
+export function forgetTokenOwners(
+  which: { tokenId: string } | { organizationId: string } | { projectId: string },
+): void {
   owners.forget(which);
 }
 

@@ -46,14 +46,25 @@ export async function listApplications(db: DB, projectId: string): Promise<Appli
   return rows.map(toApplicationView);
 }
 
-export async function getApplication(db: DB, projectId: string, shortId: string): Promise<(ApplicationView & { id: string }) | undefined> {
+export async function getApplication(
+  db: DB,
+  projectId: string,
+  shortId: string,
+): Promise<(ApplicationView & { id: string }) | undefined> {
   const row = await selectApplications(db, projectId).where('a.short_id', '=', shortId).executeTakeFirst();
   return row && { id: row.id, ...toApplicationView(row) };
 }
 
-export async function createApplication(db: DB, projectId: string, input: { name: string; kind: ApplicationKind }): Promise<ApplicationView> {
+export async function createApplication(
+  db: DB,
+  projectId: string,
+  input: { name: string; kind: ApplicationKind },
+): Promise<ApplicationView> {
   const shortId = newShortId('application', input.name);
-  await db.insertInto('applications').values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, kind: input.kind }).execute();
+  await db
+    .insertInto('applications')
+    .values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, kind: input.kind })
+    .execute();
   const { id: _id, ...view } = (await getApplication(db, projectId, shortId))!;
   return view;
 }
@@ -79,17 +90,32 @@ export async function deleteApplication(db: DB, id: string): Promise<void> {
 /** The applications a run touches, with their defaults. */
 export async function applicationDefaults(db: DB, applicationIds: string[]) {
   if (applicationIds.length === 0) return [];
-  return db.selectFrom('applications').select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id']).where('id', 'in', applicationIds).execute();
+  return db
+    .selectFrom('applications')
+    .select(['id', 'short_id', 'name', 'default_environment_id', 'default_device_preset_id'])
+    .where('id', 'in', applicationIds)
+    .execute();
 }
 
 /** Which of these short ids name applications of the project. */
 export async function existingApplicationShortIds(db: DB, projectId: string, shortIds: string[]): Promise<string[]> {
-  const rows = await db.selectFrom('applications').select('short_id').where('project_id', '=', projectId).where('short_id', 'in', shortIds).execute();
+  const rows = await db
+    .selectFrom('applications')
+    .select('short_id')
+    .where('project_id', '=', projectId)
+    .where('short_id', 'in', shortIds)
+    .execute();
   return rows.map((r) => r.short_id);
 }
 
 /** The short ids of the project's web applications, oldest first. */
 export async function webApplicationShortIds(db: DB, projectId: string): Promise<string[]> {
-  const rows = await db.selectFrom('applications').select('short_id').where('project_id', '=', projectId).where('kind', '=', 'web').orderBy('created_at').execute();
+  const rows = await db
+    .selectFrom('applications')
+    .select('short_id')
+    .where('project_id', '=', projectId)
+    .where('kind', '=', 'web')
+    .orderBy('created_at')
+    .execute();
   return rows.map((r) => r.short_id);
 }

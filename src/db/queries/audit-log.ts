@@ -35,12 +35,22 @@ export interface AuditFilter {
 }
 
 /** A project's events, newest first (the id breaks ties between events of the same instant). */
-export async function selectAuditEvents(db: DB, projectId: string, filter: AuditFilter): Promise<{ events: AuditEvent[]; total: number }> {
+export async function selectAuditEvents(
+  db: DB,
+  projectId: string,
+  filter: AuditFilter,
+): Promise<{ events: AuditEvent[]; total: number }> {
   let query = db.selectFrom('audit_events').where('project_id', '=', projectId);
   if (filter.kinds && filter.kinds.length > 0) query = query.where('kind', 'in', [...filter.kinds]);
   if (filter.since) query = query.where('created_at', '>=', filter.since);
   const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return {
@@ -57,11 +67,19 @@ export async function selectAuditEvents(db: DB, projectId: string, filter: Audit
 }
 
 /** The project of an issued token, revoked or not: a sign-in with a revoked token is that project's business. */
-export async function issuedTokenProject(db: DB, tokenHash: string): Promise<{ tokenId: string; projectId: string; revoked: boolean } | undefined> {
-  const row = await db.selectFrom('api_tokens').select(['id', 'project_id', 'revoked_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+export async function issuedTokenProject(
+  db: DB,
+  tokenHash: string,
+): Promise<{ tokenId: string; projectId: string; revoked: boolean } | undefined> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .select(['id', 'project_id', 'revoked_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
   return row && { tokenId: row.id, projectId: row.project_id, revoked: row.revoked_at !== null };
 }
 
 export async function tokenProjectId(db: DB, tokenId: string): Promise<string | undefined> {
-  return (await db.selectFrom('api_tokens').select('project_id').where('id', '=', tokenId).executeTakeFirst())?.project_id;
+  return (await db.selectFrom('api_tokens').select('project_id').where('id', '=', tokenId).executeTakeFirst())
+    ?.project_id;
 }

@@ -18,7 +18,13 @@ const activeBadgeTokens = (db: DB, projectId: string) =>
     .where('kind', '=', 'badge')
     .where('revoked_at', 'is', null);
 
-const toRow = (r: { id: string; name: string; prefix: string; created_at: Date | string; last_used_at: Date | string | null }): BadgeTokenRow => ({
+const toRow = (r: {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: Date | string;
+  last_used_at: Date | string | null;
+}): BadgeTokenRow => ({
   id: r.id,
   name: r.name,
   prefix: r.prefix,
@@ -32,7 +38,11 @@ export async function listActiveBadgeTokens(db: DB, projectId: string): Promise<
 }
 
 /** One active badge token of the project, or undefined. */
-export async function findActiveBadgeToken(db: DB, projectId: string, tokenId: string): Promise<BadgeTokenRow | undefined> {
+export async function findActiveBadgeToken(
+  db: DB,
+  projectId: string,
+  tokenId: string,
+): Promise<BadgeTokenRow | undefined> {
   const row = await activeBadgeTokens(db, projectId).where('id', '=', tokenId).executeTakeFirst();
   return row && toRow(row);
 }

@@ -10,7 +10,13 @@ export interface BuildView {
   createdAt: string;
 }
 
-type BuildRow = { short_id: string; platform: BuildPlatform; file_name: string; file_size_bytes: string; created_at: Date };
+type BuildRow = {
+  short_id: string;
+  platform: BuildPlatform;
+  file_name: string;
+  file_size_bytes: string;
+  created_at: Date;
+};
 
 const toView = (row: BuildRow): BuildView => ({
   applicationBuildShortId: row.short_id,
@@ -72,7 +78,14 @@ export async function consumeBuildUpload(db: DB, uploadId: string): Promise<bool
 
 export async function insertBuild(
   db: DB,
-  input: { projectId: string; applicationId: string; platform: BuildPlatform; fileName: string; fileSizeBytes: number; blobKey: string },
+  input: {
+    projectId: string;
+    applicationId: string;
+    platform: BuildPlatform;
+    fileName: string;
+    fileSizeBytes: number;
+    blobKey: string;
+  },
 ): Promise<BuildView> {
   const row = await db
     .insertInto('application_builds')
@@ -104,7 +117,12 @@ export async function listBuilds(db: DB, projectId: string, applicationId: strin
 }
 
 export async function findBuild(db: DB, projectId: string, shortId: string) {
-  return db.selectFrom('application_builds').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+  return db
+    .selectFrom('application_builds')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('short_id', '=', shortId)
+    .executeTakeFirst();
 }
 
 export const buildView = (row: BuildRow): BuildView => toView(row);
@@ -130,7 +148,16 @@ export async function environmentForBuild(
   const shortId = newShortId('environment', name);
   await db
     .insertInto('environments')
-    .values({ id, short_id: shortId, project_id: build.project_id, application_id: build.application_id, name, url: null, application_build_id: build.id, is_production: false })
+    .values({
+      id,
+      short_id: shortId,
+      project_id: build.project_id,
+      application_id: build.application_id,
+      name,
+      url: null,
+      application_build_id: build.id,
+      is_production: false,
+    })
     .execute();
   return { id, shortId };
 }

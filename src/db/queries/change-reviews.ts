@@ -84,7 +84,22 @@ function toRecord(row: Row): ChangeReviewRecord {
 
 export async function insertChangeReview(
   db: DB,
-  input: Pick<ChangeReviewRecord, 'id' | 'chatId' | 'projectId' | 'assistantMessageId' | 'mode' | 'source' | 'provider' | 'prUrl' | 'changeDescription' | 'diff' | 'context' | 'applicationOverrides' | 'metadata'>,
+  input: Pick<
+    ChangeReviewRecord,
+    | 'id'
+    | 'chatId'
+    | 'projectId'
+    | 'assistantMessageId'
+    | 'mode'
+    | 'source'
+    | 'provider'
+    | 'prUrl'
+    | 'changeDescription'
+    | 'diff'
+    | 'context'
+    | 'applicationOverrides'
+    | 'metadata'
+  >,
 ): Promise<void> {
   await db
     .insertInto('change_reviews')
@@ -118,31 +133,58 @@ export async function findChangeReviewByChat(db: DB, chatId: string): Promise<Ch
 
 /** Stores the fetched change unless one is stored already; returns the stored one (the first fetch wins). */
 export async function saveChange(db: DB, id: string, change: StoredChange): Promise<StoredChange> {
-  await db.updateTable('change_reviews').set({ change: JSON.stringify(change), updated_at: new Date() }).where('id', '=', id).where('change', 'is', null).execute();
+  await db
+    .updateTable('change_reviews')
+    .set({ change: JSON.stringify(change), updated_at: new Date() })
+    .where('id', '=', id)
+    .where('change', 'is', null)
+    .execute();
   const row = await db.selectFrom('change_reviews').select('change').where('id', '=', id).executeTakeFirstOrThrow();
   return row.change as StoredChange;
 }
 
 /** Where an unfinished review is; a finished one is left as it ended. */
 export async function setReviewPhase(db: DB, id: string, phase: string): Promise<void> {
-  await db.updateTable('change_reviews').set({ phase, state: 'RUNNING', updated_at: new Date() }).where('id', '=', id).where('state', 'in', ['QUEUED', 'RUNNING']).execute();
+  await db
+    .updateTable('change_reviews')
+    .set({ phase, state: 'RUNNING', updated_at: new Date() })
+    .where('id', '=', id)
+    .where('state', 'in', ['QUEUED', 'RUNNING'])
+    .execute();
 }
 
 export async function setReviewRun(db: DB, id: string, runId: string): Promise<void> {
   await db.updateTable('change_reviews').set({ run_id: runId, updated_at: new Date() }).where('id', '=', id).execute();
 }
 
-export async function completeReview(db: DB, id: string, result: { verdict: ReviewVerdict; summary: string; tests: ChangeReviewTestResult[] }): Promise<void> {
+export async function completeReview(
+  db: DB,
+  id: string,
+  result: { verdict: ReviewVerdict; summary: string; tests: ChangeReviewTestResult[] },
+): Promise<void> {
   const now = new Date();
   await db
     .updateTable('change_reviews')
-    .set({ state: 'COMPLETED', phase: 'done', verdict: result.verdict, summary: result.summary, tests: JSON.stringify(result.tests), updated_at: now, completed_at: now })
+    .set({
+      state: 'COMPLETED',
+      phase: 'done',
+      verdict: result.verdict,
+      summary: result.summary,
+      tests: JSON.stringify(result.tests),
+      updated_at: now,
+      completed_at: now,
+    })
     .where('id', '=', id)
     .where('state', 'in', ['QUEUED', 'RUNNING'])
     .execute();
 }
 
-export async function endReview(db: DB, id: string, state: 'FAILED' | 'CANCELLED', reason: string | null): Promise<void> {
+export async function endReview(
+  db: DB,
+  id: string,
+  state: 'FAILED' | 'CANCELLED',
+  reason: string | null,
+): Promise<void> {
   const now = new Date();
   await db
     .updateTable('change_reviews')
@@ -179,7 +221,11 @@ export async function testsFromEarlierReviews(
   } else return [];
   const reviews = await query.orderBy('created_at', 'desc').limit(20).execute();
   const ids = [
-    ...new Set(reviews.flatMap((r) => ((r.tests as ChangeReviewTestResult[] | null) ?? []).filter((t) => t.origin === 'new').map((t) => t.testCaseId))),
+    ...new Set(
+      reviews.flatMap((r) =>
+        ((r.tests as ChangeReviewTestResult[] | null) ?? []).filter((t) => t.origin === 'new').map((t) => t.testCaseId),
+      ),
+    ),
   ].slice(0, limit);
   if (ids.length === 0) return [];
   const rows = await db
@@ -193,7 +239,13 @@ export async function testsFromEarlierReviews(
   const order = new Map(ids.map((id, i) => [id, i]));
   return rows
     .sort((a, b) => order.get(a.id)! - order.get(b.id)!)
-    .map((r) => ({ id: r.id, name: r.name, goal: r.goal, applicationShortId: r.short_id, applicationName: r.application_name }));
+    .map((r) => ({
+      id: r.id,
+      name: r.name,
+      goal: r.goal,
+      applicationShortId: r.short_id,
+      applicationName: r.application_name,
+    }));
 }
 
 /** What each test case's burn-in could not verify (its reservations), by id. */

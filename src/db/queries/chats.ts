@@ -38,7 +38,17 @@ export interface ChatRecord {
   updatedAt: Date;
 }
 
-const chatColumns = ['id', 'short_id', 'project_id', 'title', 'source', 'application_overrides', 'turn_count', 'created_at', 'updated_at'] as const;
+const chatColumns = [
+  'id',
+  'short_id',
+  'project_id',
+  'title',
+  'source',
+  'application_overrides',
+  'turn_count',
+  'created_at',
+  'updated_at',
+] as const;
 
 type ChatRow = Awaited<ReturnType<ReturnType<typeof selectChats>['executeTakeFirstOrThrow']>>;
 const selectChats = (db: DB) => db.selectFrom('chats').select(chatColumns);
@@ -58,7 +68,12 @@ function toRecord(row: ChatRow): ChatRecord {
 }
 
 /** The project's conversation, or undefined (also when it belongs to another project). `lock` holds it for a new turn. */
-export async function findChat(db: DB, projectId: string, shortId: string, opts: { lock?: boolean } = {}): Promise<ChatRecord | undefined> {
+export async function findChat(
+  db: DB,
+  projectId: string,
+  shortId: string,
+  opts: { lock?: boolean } = {},
+): Promise<ChatRecord | undefined> {
   let query = selectChats(db).where('project_id', '=', projectId).where('short_id', '=', shortId);
   if (opts.lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
@@ -70,14 +85,28 @@ export async function findChatById(db: DB, chatId: string): Promise<ChatRecord |
   return row && toRecord(row);
 }
 
-export async function findChatByIdempotencyKey(db: DB, projectId: string, key: string): Promise<ChatRecord | undefined> {
-  const row = await selectChats(db).where('project_id', '=', projectId).where('idempotency_key', '=', key).executeTakeFirst();
+export async function findChatByIdempotencyKey(
+  db: DB,
+  projectId: string,
+  key: string,
+): Promise<ChatRecord | undefined> {
+  const row = await selectChats(db)
+    .where('project_id', '=', projectId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
   return row && toRecord(row);
 }
 
 export async function insertChat(
   db: DB,
-  input: { id: string; shortId: string; projectId: string; source: ChatView['source']; applicationOverrides: ApplicationOverride[]; idempotencyKey?: string },
+  input: {
+    id: string;
+    shortId: string;
+    projectId: string;
+    source: ChatView['source'];
+    applicationOverrides: ApplicationOverride[];
+    idempotencyKey?: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('chats')
@@ -95,38 +124,101 @@ export async function insertChat(
 /** A user message and its assistant placeholder (INITIATED), written together so an accepted message always has a reply row. */
 export async function insertTurn(
   db: DB,
-  input: { chatId: string; turn: number; text: string; userMessageId: string; assistantMessageId: string; idempotencyKey?: string },
+  input: {
+    chatId: string;
+    turn: number;
+    text: string;
+    userMessageId: string;
+    assistantMessageId: string;
+    idempotencyKey?: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('chat_messages')
     .values([
-      { id: input.userMessageId, chat_id: input.chatId, turn: input.turn, role: 'user', text: input.text, status: 'COMPLETED', idempotency_key: input.idempotencyKey ?? null },
-      { id: input.assistantMessageId, chat_id: input.chatId, turn: input.turn, role: 'assistant', text: '', status: 'INITIATED' },
+      {
+        id: input.userMessageId,
+        chat_id: input.chatId,
+        turn: input.turn,
+        role: 'user',
+        text: input.text,
+        status: 'COMPLETED',
+        idempotency_key: input.idempotencyKey ?? null,
+      },
+      {
+        id: input.assistantMessageId,
+        chat_id: input.chatId,
+        turn: input.turn,
+        role: 'assistant',
+        text: '',
+        status: 'INITIATED',
+      },
     ])
     .execute();
-  await db.updateTable('chats').set({ turn_count: input.turn, updated_at: new Date() }).where('id', '=', input.chatId).execute();
+  await db
+    .updateTable('chats')
+    .set({ turn_count: input.turn, updated_at: new Date() })
+    .where('id', '=', input.chatId)
+    .execute();
 }
 
-export async function findTurnByIdempotencyKey(db: DB, chatId: string, key: string): Promise<{ turn: number } | undefined> {
-  return db.selectFrom('chat_messages').select('turn').where('chat_id', '=', chatId).where('idempotency_key', '=', key).executeTakeFirst();
+export async function findTurnByIdempotencyKey(
+  db: DB,
+  chatId: string,
+  key: string,
+): Promise<{ turn: number } | undefined> {
+  return db
+    .selectFrom('chat_messages')
+    .select('turn')
+    .where('chat_id', '=', chatId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
 }
 
-export async function turnMessageIds(db: DB, chatId: string, turn: number): Promise<{ userMessageId: string; assistantMessageId: string } | undefined> {
-  const rows = await db.selectFrom('chat_messages').select(['id', 'role']).where('chat_id', '=', chatId).where('turn', '=', turn).execute();
+export async function turnMessageIds(
+  db: DB,
+  chatId: string,
+  turn: number,
+): Promise<{ userMessageId: string; assistantMessageId: string } | undefined> {
+  const rows = await db
+    .selectFrom('chat_messages')
+    .select(['id', 'role'])
+    .where('chat_id', '=', chatId)
+    .where('turn', '=', turn)
+    .execute();
   const user = rows.find((r) => r.role === 'user');
   const assistant = rows.find((r) => r.role === 'assistant');
   return user && assistant ? { userMessageId: user.id, assistantMessageId: assistant.id } : undefined;
 }
 
 const messageColumns = ['id', 'role', 'created_at', 'text', 'status', 'is_streaming'] as const;
-type MessageRow = { id: string; role: ChatMessageView['role']; created_at: Date; text: string; status: ChatMessageStatus | null; is_streaming: boolean };
-const toMessageView = (r: MessageRow): ChatMessageView => ({ id: r.id, role: r.role, createdAt: r.created_at.toISOString(), text: r.text, status: r.status ?? 'COMPLETED', isStreaming: r.is_streaming });
+type MessageRow = {
+  id: string;
+  role: ChatMessageView['role'];
+  created_at: Date;
+  text: string;
+  status: ChatMessageStatus | null;
+  is_streaming: boolean;
+};
+const toMessageView = (r: MessageRow): ChatMessageView => ({
+  id: r.id,
+  role: r.role,
+  createdAt: r.created_at.toISOString(),
+  text: r.text,
+  status: r.status ?? 'COMPLETED',
+  isStreaming: r.is_streaming,
+});
 
 /**
  * The project's conversation with its newest `limit` messages (newest first), in one round trip: what clients
  * poll every few seconds while a reply streams.
  */
-export async function findChatWithMessages(db: DB, projectId: string, shortId: string, limit: number): Promise<{ chat: ChatRecord; messages: ChatMessageView[] } | undefined> {
+export async function findChatWithMessages(
+  db: DB,
+  projectId: string,
+  shortId: string,
+  limit: number,
+): Promise<{ chat: ChatRecord; messages: ChatMessageView[] } | undefined> {
   const row = await selectChats(db)
     .select((eb) =>
       jsonArrayFrom(
@@ -143,7 +235,9 @@ export async function findChatWithMessages(db: DB, projectId: string, shortId: s
     .executeTakeFirst();
   if (!row) return undefined;
   // Inside JSON a timestamp is text, not a Date.
-  const messages = row.messages.map((m) => toMessageView({ ...m, created_at: new Date(m.created_at as unknown as string) }));
+  const messages = row.messages.map((m) =>
+    toMessageView({ ...m, created_at: new Date(m.created_at as unknown as string) }),
+  );
   return { chat: toRecord(row), messages };
 }
 
@@ -158,7 +252,10 @@ export async function recentMessages(db: DB, chatId: string, limit: number): Pro
   return rows.map(toMessageView);
 }
 
-export async function latestAssistantMessage(db: DB, chatId: string): Promise<{ id: string; status: ChatMessageStatus; turn: number } | undefined> {
+export async function latestAssistantMessage(
+  db: DB,
+  chatId: string,
+): Promise<{ id: string; status: ChatMessageStatus; turn: number } | undefined> {
   const row = await db
     .selectFrom('chat_messages')
     .select(['id', 'status', 'turn'])
@@ -169,9 +266,23 @@ export async function latestAssistantMessage(db: DB, chatId: string): Promise<{ 
   return row && { id: row.id, status: row.status ?? 'COMPLETED', turn: row.turn };
 }
 
-export async function listChats(db: DB, projectId: string, page: { limit: number; offset: number }): Promise<{ chats: ChatRecord[]; total: number }> {
-  const rows = await selectChats(db).where('project_id', '=', projectId).orderBy('updated_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute();
-  const { count } = await db.selectFrom('chats').select((eb) => eb.fn.countAll<string>().as('count')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+export async function listChats(
+  db: DB,
+  projectId: string,
+  page: { limit: number; offset: number },
+): Promise<{ chats: ChatRecord[]; total: number }> {
+  const rows = await selectChats(db)
+    .where('project_id', '=', projectId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const { count } = await db
+    .selectFrom('chats')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
   return { chats: rows.map(toRecord), total: Number(count) };
 }
 
@@ -200,10 +311,20 @@ export async function writePartialReply(db: DB, messageId: string, text: string)
   return result.numUpdatedRows > 0n;
 }
 
-export async function finishReply(db: DB, messageId: string, input: { status: 'COMPLETED' | 'FAILED' | 'CANCELLED'; text?: string; toolsUsed: string[] }): Promise<void> {
+export async function finishReply(
+  db: DB,
+  messageId: string,
+  input: { status: 'COMPLETED' | 'FAILED' | 'CANCELLED'; text?: string; toolsUsed: string[] },
+): Promise<void> {
   await db
     .updateTable('chat_messages')
-    .set({ status: input.status, is_streaming: false, tools_used: input.toolsUsed, updated_at: new Date(), ...(input.text !== undefined && { text: input.text }) })
+    .set({
+      status: input.status,
+      is_streaming: false,
+      tools_used: input.toolsUsed,
+      updated_at: new Date(),
+      ...(input.text !== undefined && { text: input.text }),
+    })
     .where('id', '=', messageId)
     .where('status', 'in', [...openReplyStatuses])
     .execute();
@@ -215,7 +336,12 @@ export async function replyStatus(db: DB, messageId: string): Promise<ChatMessag
 }
 
 /** The finished messages before this turn plus this turn's user message: what the model is told. */
-export async function conversationForTurn(db: DB, chatId: string, turn: number, maxMessages = 30): Promise<{ role: 'user' | 'assistant'; text: string }[]> {
+export async function conversationForTurn(
+  db: DB,
+  chatId: string,
+  turn: number,
+  maxMessages = 30,
+): Promise<{ role: 'user' | 'assistant'; text: string }[]> {
   const rows = await db
     .selectFrom('chat_messages')
     .select(['role', 'text', 'status', 'turn'])
@@ -226,7 +352,7 @@ export async function conversationForTurn(db: DB, chatId: string, turn: number, 
     .execute();
   return rows
     .reverse()
-    .filter((r) => r.role === 'user' ? true : r.turn < turn && r.status === 'COMPLETED' && r.text !== '')
+    .filter((r) => (r.role === 'user' ? true : r.turn < turn && r.status === 'COMPLETED' && r.text !== ''))
     .map((r) => ({ role: r.role, text: r.text }));
 }
 
@@ -235,7 +361,11 @@ export async function setTitleIfMissing(db: DB, chatId: string, title: string): 
 }
 
 export async function linkRun(db: DB, chatId: string, runId: string): Promise<void> {
-  await db.insertInto('chat_runs').values({ chat_id: chatId, run_id: runId }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('chat_runs')
+    .values({ chat_id: chatId, run_id: runId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 export async function chatRunId(db: DB, chatId: string, runShortId: string): Promise<string | undefined> {
@@ -251,7 +381,15 @@ export async function chatRunId(db: DB, chatId: string, runShortId: string): Pro
 
 /** The conversation's first user message, if any (its title comes from it). */
 export async function firstUserMessage(db: DB, chatId: string): Promise<string | undefined> {
-  return (await db.selectFrom('chat_messages').select('text').where('chat_id', '=', chatId).where('role', '=', 'user').orderBy('seq').executeTakeFirst())?.text;
+  return (
+    await db
+      .selectFrom('chat_messages')
+      .select('text')
+      .where('chat_id', '=', chatId)
+      .where('role', '=', 'user')
+      .orderBy('seq')
+      .executeTakeFirst()
+  )?.text;
 }
 
 export async function chatShortIdById(db: DB, chatId: string): Promise<string> {
@@ -259,7 +397,14 @@ export async function chatShortIdById(db: DB, chatId: string): Promise<string> {
 }
 
 /** A reply as a waiting caller reads it (an old row without a status is a finished one). */
-export async function readReply(db: DB, messageId: string): Promise<{ id: string; status: ChatMessageStatus; text: string; isStreaming: boolean }> {
-  const row = await db.selectFrom('chat_messages').select(['id', 'status', 'text', 'is_streaming']).where('id', '=', messageId).executeTakeFirstOrThrow();
+export async function readReply(
+  db: DB,
+  messageId: string,
+): Promise<{ id: string; status: ChatMessageStatus; text: string; isStreaming: boolean }> {
+  const row = await db
+    .selectFrom('chat_messages')
+    .select(['id', 'status', 'text', 'is_streaming'])
+    .where('id', '=', messageId)
+    .executeTakeFirstOrThrow();
   return { id: row.id, status: row.status ?? 'COMPLETED', text: row.text, isStreaming: row.is_streaming };
 }

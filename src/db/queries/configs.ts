@@ -31,12 +31,27 @@ export function toConfigView(row: ConfigRow): ConfigView {
 }
 
 export async function listConfigs(db: DB, projectId: string): Promise<ConfigView[]> {
-  const rows = await db.selectFrom('configs').selectAll().where('project_id', '=', projectId).orderBy('name').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('configs')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
   return rows.map(toConfigView);
 }
 
-export async function getConfig(db: DB, projectId: string, shortId: string): Promise<(ConfigView & { id: string }) | undefined> {
-  const row = await db.selectFrom('configs').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+export async function getConfig(
+  db: DB,
+  projectId: string,
+  shortId: string,
+): Promise<(ConfigView & { id: string }) | undefined> {
+  const row = await db
+    .selectFrom('configs')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('short_id', '=', shortId)
+    .executeTakeFirst();
   return row && { id: row.id, ...toConfigView(row) };
 }
 
@@ -52,7 +67,11 @@ export function isConfigNameConflict(err: unknown): boolean {
   return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'configs_project_name');
 }
 
-export async function createConfig(db: DB, projectId: string, input: { name: string; value: string; isSecret: boolean; type?: 'plain' | 'totp' }): Promise<ConfigView> {
+export async function createConfig(
+  db: DB,
+  projectId: string,
+  input: { name: string; value: string; isSecret: boolean; type?: 'plain' | 'totp' },
+): Promise<ConfigView> {
   const shortId = newShortId('config');
   await db
     .insertInto('configs')
@@ -73,7 +92,11 @@ export async function createConfig(db: DB, projectId: string, input: { name: str
 /** A secret config (and a TOTP seed, always secret) is sealed at rest; a plain one is stored as it is. */
 const isSecretConfig = (isSecret: boolean, type: 'plain' | 'totp' | undefined) => isSecret || type === 'totp';
 
-export async function updateConfig(db: DB, id: string, patch: { name?: string; value?: string; isSecret?: boolean; type?: 'plain' | 'totp' }): Promise<void> {
+export async function updateConfig(
+  db: DB,
+  id: string,
+  patch: { name?: string; value?: string; isSecret?: boolean; type?: 'plain' | 'totp' },
+): Promise<void> {
   const values = {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.value !== undefined && { value: patch.value }),
@@ -82,9 +105,15 @@ export async function updateConfig(db: DB, id: string, patch: { name?: string; v
   };
   if (patch.value !== undefined || patch.isSecret !== undefined || patch.type !== undefined) {
     // The stored form follows what the config is after the change: a value made secret is sealed, one made plain opened.
-    const row = await db.selectFrom('configs').select(['value', 'is_secret', 'type']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('configs')
+      .select(['value', 'is_secret', 'type'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     const plain = patch.value ?? (await openSecret(db, row.value));
-    values.value = isSecretConfig(patch.isSecret ?? row.is_secret, patch.type ?? row.type) ? await sealSecret(db, plain) : plain;
+    values.value = isSecretConfig(patch.isSecret ?? row.is_secret, patch.type ?? row.type)
+      ? await sealSecret(db, plain)
+      : plain;
   }
   if (Object.keys(values).length === 0) return;
   await db

@@ -3,7 +3,14 @@ import type { DB } from '../database.js';
 import { listApplications, type ApplicationView } from './applications.js';
 
 export interface ApplicationWithEnvironments extends ApplicationView {
-  environments: { shortId: string; name: string; url: string | null; buildShortId: string | null; isProduction: boolean; isDefault: boolean }[];
+  environments: {
+    shortId: string;
+    name: string;
+    url: string | null;
+    buildShortId: string | null;
+    isProduction: boolean;
+    isDefault: boolean;
+  }[];
 }
 
 export async function loadApplications(db: DB, projectId: string): Promise<ApplicationWithEnvironments[]> {
@@ -14,7 +21,16 @@ export async function loadApplications(db: DB, projectId: string): Promise<Appli
       .selectFrom('environments as e')
       .innerJoin('applications as a', 'a.id', 'e.application_id')
       .leftJoin('application_builds as b', 'b.id', 'e.application_build_id')
-      .select(['e.id', 'e.short_id', 'e.name', 'e.url', 'e.is_production', 'a.short_id as application_short_id', 'a.default_environment_id', 'b.short_id as build_short_id'])
+      .select([
+        'e.id',
+        'e.short_id',
+        'e.name',
+        'e.url',
+        'e.is_production',
+        'a.short_id as application_short_id',
+        'a.default_environment_id',
+        'b.short_id as build_short_id',
+      ])
       .where('e.project_id', '=', projectId)
       .orderBy('e.created_at')
       .orderBy('e.id')
@@ -24,6 +40,13 @@ export async function loadApplications(db: DB, projectId: string): Promise<Appli
     ...app,
     environments: environments
       .filter((e) => e.application_short_id === app.shortId)
-      .map((e) => ({ shortId: e.short_id, name: e.name, url: e.url, buildShortId: e.build_short_id, isProduction: e.is_production, isDefault: e.default_environment_id === e.id })),
+      .map((e) => ({
+        shortId: e.short_id,
+        name: e.name,
+        url: e.url,
+        buildShortId: e.build_short_id,
+        isProduction: e.is_production,
+        isDefault: e.default_environment_id === e.id,
+      })),
   }));
 }

@@ -19,7 +19,11 @@ export interface ConversationPage {
 export const messageLimit = 100;
 
 /** The conversation with its messages and runs; undefined when the project has no such conversation. */
-export async function loadConversation(db: DB, projectId: string, chatShortId: string): Promise<ConversationPage | undefined> {
+export async function loadConversation(
+  db: DB,
+  projectId: string,
+  chatShortId: string,
+): Promise<ConversationPage | undefined> {
   const chat = await findChat(db, projectId, chatShortId);
   if (!chat) return undefined;
   const [newestFirst, runs] = await Promise.all([

@@ -49,10 +49,23 @@ function toSummary(r: Row): ReviewSummary {
 }
 
 /** A page of the project's change reviews, newest first, and how many there are. */
-export async function listReviews(db: DB, projectId: string, page: { limit: number; offset: number }): Promise<{ reviews: ReviewSummary[]; total: number }> {
+export async function listReviews(
+  db: DB,
+  projectId: string,
+  page: { limit: number; offset: number },
+): Promise<{ reviews: ReviewSummary[]; total: number }> {
   const [rows, count] = await Promise.all([
-    selectReviews(db, projectId).orderBy('r.created_at', 'desc').orderBy('r.id').limit(page.limit).offset(page.offset).execute(),
-    db.selectFrom('change_reviews').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow(),
+    selectReviews(db, projectId)
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('change_reviews')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { reviews: rows.map(toSummary), total: Number(count.n) };
 }

@@ -20,7 +20,18 @@ export async function listDashboardRuns(db: DB, projectId: string, filter: Dashb
   if (filter.branch) q = q.where('r.branch', '=', filter.branch);
   const [rows, total] = await Promise.all([
     q
-      .select(['r.short_id', 'r.status', 'r.result', 'r.trigger', 'r.branch', 'r.test_count', 'r.created_at', 'r.started_at', 'r.finished_at', 'p.name as plan_name'])
+      .select([
+        'r.short_id',
+        'r.status',
+        'r.result',
+        'r.trigger',
+        'r.branch',
+        'r.test_count',
+        'r.created_at',
+        'r.started_at',
+        'r.finished_at',
+        'p.name as plan_name',
+      ])
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id')
       .limit(filter.limit)
@@ -33,13 +44,23 @@ export async function listDashboardRuns(db: DB, projectId: string, filter: Dashb
 
 /** The project's plans, for a filter's choices. */
 export async function planChoices(db: DB, projectId: string) {
-  return db.selectFrom('test_plans').select(['short_id', 'name']).where('project_id', '=', projectId).orderBy('name').execute();
+  return db
+    .selectFrom('test_plans')
+    .select(['short_id', 'name'])
+    .where('project_id', '=', projectId)
+    .orderBy('name')
+    .execute();
 }
 
 /** The recorded steps of some test cases of the project (to name a run's failing step). */
 export async function stepsOf(db: DB, projectId: string, testCaseIds: string[]): Promise<Map<string, unknown>> {
   if (testCaseIds.length === 0) return new Map();
-  const rows = await db.selectFrom('test_cases').select(['id', 'steps']).where('project_id', '=', projectId).where('id', 'in', testCaseIds).execute();
+  const rows = await db
+    .selectFrom('test_cases')
+    .select(['id', 'steps'])
+    .where('project_id', '=', projectId)
+    .where('id', 'in', testCaseIds)
+    .execute();
   return new Map(rows.map((r) => [r.id, r.steps]));
 }
 

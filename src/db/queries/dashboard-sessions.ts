@@ -37,7 +37,13 @@ export async function insertSession(
   await db.deleteFrom('dashboard_sessions').where('expires_at', '<', new Date()).execute();
   await db
     .insertInto('dashboard_sessions')
-    .values({ id_hash: hashToken(input.sessionId), token_id: input.tokenId, project_id: input.projectId, csrf_secret: input.csrfSecret, expires_at: input.expiresAt })
+    .values({
+      id_hash: hashToken(input.sessionId),
+      token_id: input.tokenId,
+      project_id: input.projectId,
+      csrf_secret: input.csrfSecret,
+      expires_at: input.expiresAt,
+    })
     .execute();
 }
 
@@ -51,20 +57,29 @@ export async function findSession(db: DB, sessionId: string): Promise<DashboardS
     .innerJoin('api_tokens as t', 't.id', 's.token_id')
     .innerJoin('projects as p', 'p.id', 's.project_id')
     .innerJoin('organizations as o', 'o.id', 'p.organization_id')
-    .select(['s.project_id', 's.token_id', 's.csrf_secret', 's.expires_at', 'p.name as project_name', 'o.name as organization_name'])
+    .select([
+      's.project_id',
+      's.token_id',
+      's.csrf_secret',
+      's.expires_at',
+      'p.name as project_name',
+      'o.name as organization_name',
+    ])
     .where('s.id_hash', '=', hashToken(sessionId))
     .where('s.expires_at', '>', new Date())
     .where('t.revoked_at', 'is', null)
     .where('o.suspended_at', 'is', null)
     .executeTakeFirst();
-  return row && {
-    projectId: row.project_id,
-    projectName: row.project_name,
-    organizationName: row.organization_name,
-    tokenId: row.token_id,
-    csrfSecret: row.csrf_secret,
-    expiresAt: row.expires_at,
-  };
+  return (
+    row && {
+      projectId: row.project_id,
+      projectName: row.project_name,
+      organizationName: row.organization_name,
+      tokenId: row.token_id,
+      csrfSecret: row.csrf_secret,
+      expiresAt: row.expires_at,
+    }
+  );
 }
 
 export async function deleteSession(db: DB, sessionId: string): Promise<void> {

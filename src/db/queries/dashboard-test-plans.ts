@@ -42,7 +42,11 @@ export interface EnvironmentName {
 }
 
 /** The project's environments among `shortIds`, with their application's name. */
-export async function environmentNames(db: DB, projectId: string, shortIds: string[]): Promise<Map<string, EnvironmentName>> {
+export async function environmentNames(
+  db: DB,
+  projectId: string,
+  shortIds: string[],
+): Promise<Map<string, EnvironmentName>> {
   if (shortIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('environments as e')
@@ -51,5 +55,10 @@ export async function environmentNames(db: DB, projectId: string, shortIds: stri
     .where('e.project_id', '=', projectId)
     .where('e.short_id', 'in', shortIds)
     .execute();
-  return new Map(rows.map((r) => [r.short_id, { shortId: r.short_id, name: r.name, url: r.url, applicationName: r.application_name }]));
+  return new Map(
+    rows.map((r) => [
+      r.short_id,
+      { shortId: r.short_id, name: r.name, url: r.url, applicationName: r.application_name },
+    ]),
+  );
 }

@@ -2,7 +2,14 @@ import type { DB } from '../database.js';
 
 /** The newest data key wrapped by this master key: the one new secrets are sealed with. */
 export function findActiveDataKey(db: DB, masterKeyId: string) {
-  return db.selectFrom('data_keys').select(['id', 'wrapped']).where('master_key_id', '=', masterKeyId).orderBy('created_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('data_keys')
+    .select(['id', 'wrapped'])
+    .where('master_key_id', '=', masterKeyId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export function findDataKey(db: DB, id: string) {
@@ -10,7 +17,10 @@ export function findDataKey(db: DB, id: string) {
 }
 
 export async function insertDataKey(db: DB, row: { id: string; wrapped: string; masterKeyId: string }): Promise<void> {
-  await db.insertInto('data_keys').values({ id: row.id, wrapped: row.wrapped, master_key_id: row.masterKeyId }).execute();
+  await db
+    .insertInto('data_keys')
+    .values({ id: row.id, wrapped: row.wrapped, master_key_id: row.masterKeyId })
+    .execute();
 }
 
 export function listDataKeys(db: DB) {

@@ -35,16 +35,35 @@ export function toDevicePresetView(row: DevicePreset): DevicePresetView {
 }
 
 export async function listDevicePresets(db: DB, projectId: string): Promise<DevicePresetView[]> {
-  const rows = await db.selectFrom('device_presets').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('device_presets')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(toDevicePresetView);
 }
 
-export async function getDevicePreset(db: DB, projectId: string, shortId: string): Promise<(DevicePresetView & { id: string }) | undefined> {
-  const row = await db.selectFrom('device_presets').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+export async function getDevicePreset(
+  db: DB,
+  projectId: string,
+  shortId: string,
+): Promise<(DevicePresetView & { id: string }) | undefined> {
+  const row = await db
+    .selectFrom('device_presets')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('short_id', '=', shortId)
+    .executeTakeFirst();
   return row && { id: row.id, ...toDevicePresetView(row) };
 }
 
-export async function createDevicePreset(db: DB, projectId: string, input: DevicePresetInput): Promise<DevicePresetView> {
+export async function createDevicePreset(
+  db: DB,
+  projectId: string,
+  input: DevicePresetInput,
+): Promise<DevicePresetView> {
   const shortId = newShortId('devicePreset', input.name);
   await db
     .insertInto('device_presets')
@@ -70,7 +89,10 @@ export async function createDevicePreset(db: DB, projectId: string, input: Devic
 export async function updateDevicePreset(db: DB, id: string, patch: Partial<DevicePresetInput>): Promise<void> {
   const values = {
     ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.viewport !== undefined && { viewport_width: patch.viewport.width, viewport_height: patch.viewport.height }),
+    ...(patch.viewport !== undefined && {
+      viewport_width: patch.viewport.width,
+      viewport_height: patch.viewport.height,
+    }),
     ...(patch.deviceScaleFactor !== undefined && { device_scale_factor: patch.deviceScaleFactor }),
     ...(patch.isMobile !== undefined && { is_mobile: patch.isMobile }),
     ...(patch.hasTouch !== undefined && { has_touch: patch.hasTouch }),

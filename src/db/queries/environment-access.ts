@@ -3,11 +3,17 @@ import type { EnvironmentAccess } from '../../domain/environment-access.js';
 import { keyring, type Keyring } from '../secrets.js';
 
 /** The access with each secret (the password, secret headers and cookies) passed through `transform`. */
-async function mapSecrets(access: EnvironmentAccess, transform: (value: string) => Promise<string>): Promise<EnvironmentAccess> {
-  const secret = <T extends { value: string; isSecret: boolean }>(entry: T): Promise<T> => (entry.isSecret ? transform(entry.value).then((value) => ({ ...entry, value })) : Promise.resolve(entry));
+async function mapSecrets(
+  access: EnvironmentAccess,
+  transform: (value: string) => Promise<string>,
+): Promise<EnvironmentAccess> {
+  const secret = <T extends { value: string; isSecret: boolean }>(entry: T): Promise<T> =>
+    entry.isSecret ? transform(entry.value).then((value) => ({ ...entry, value })) : Promise.resolve(entry);
   return {
     ...access,
-    ...(access.httpCredentials && { httpCredentials: { ...access.httpCredentials, password: await transform(access.httpCredentials.password) } }),
+    ...(access.httpCredentials && {
+      httpCredentials: { ...access.httpCredentials, password: await transform(access.httpCredentials.password) },
+    }),
     headers: await Promise.all(access.headers.map(secret)),
     cookies: await Promise.all(access.cookies.map(secret)),
   };
@@ -18,7 +24,11 @@ const opened = async (db: DB, stored: unknown, ring: Keyring = keyring()): Promi
   stored ? mapSecrets(stored as EnvironmentAccess, (v) => ring.open(db, v)) : null;
 
 /** The access as stored: every secret in it sealed (one sealed already is opened first, so none is sealed twice). */
-export async function sealedAccess(db: DB, access: EnvironmentAccess, ring: Keyring = keyring()): Promise<EnvironmentAccess> {
+export async function sealedAccess(
+  db: DB,
+  access: EnvironmentAccess,
+  ring: Keyring = keyring(),
+): Promise<EnvironmentAccess> {
   return mapSecrets(access, async (v) => ring.seal(db, await ring.open(db, v)));
 }
 
@@ -28,7 +38,11 @@ export async function readEnvironmentAccess(db: DB, environmentId: string): Prom
 }
 
 export async function writeEnvironmentAccess(db: DB, environmentId: string, access: EnvironmentAccess): Promise<void> {
-  await db.updateTable('environments').set({ access: JSON.stringify(await sealedAccess(db, access)) }).where('id', '=', environmentId).execute();
+  await db
+    .updateTable('environments')
+    .set({ access: JSON.stringify(await sealedAccess(db, access)) })
+    .where('id', '=', environmentId)
+    .execute();
 }
 
 /**
@@ -36,7 +50,11 @@ export async function writeEnvironmentAccess(db: DB, environmentId: string, acce
  * default environment first). A URL no environment of the application has gets none: credentials are only ever
  * sent to the origin they were given for.
  */
-export async function accessForTarget(db: DB, applicationId: string, baseUrl: string): Promise<EnvironmentAccess | null> {
+export async function accessForTarget(
+  db: DB,
+  applicationId: string,
+  baseUrl: string,
+): Promise<EnvironmentAccess | null> {
   let origin: string;
   try {
     origin = new URL(baseUrl).origin;

@@ -50,15 +50,28 @@ function toView(row: Row): EnvironmentView {
 }
 
 export async function listEnvironments(db: DB, projectId: string, applicationId: string): Promise<EnvironmentView[]> {
-  const rows = await selectEnvironments(db, projectId).where('e.application_id', '=', applicationId).orderBy('e.created_at').orderBy('e.id').execute();
+  const rows = await selectEnvironments(db, projectId)
+    .where('e.application_id', '=', applicationId)
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .execute();
   return rows.map(toView);
 }
 
 export async function findEnvironment(db: DB, projectId: string, shortId: string) {
-  return db.selectFrom('environments').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+  return db
+    .selectFrom('environments')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('short_id', '=', shortId)
+    .executeTakeFirst();
 }
 
-export async function getEnvironmentView(db: DB, projectId: string, shortId: string): Promise<EnvironmentView | undefined> {
+export async function getEnvironmentView(
+  db: DB,
+  projectId: string,
+  shortId: string,
+): Promise<EnvironmentView | undefined> {
   const row = await selectEnvironments(db, projectId).where('e.short_id', '=', shortId).executeTakeFirst();
   return row && toView(row);
 }
@@ -91,9 +104,18 @@ export async function createEnvironment(db: DB, input: NewEnvironment): Promise<
         is_production: input.isProduction,
       })
       .execute();
-    const app = await trx.selectFrom('applications').select('default_environment_id').where('id', '=', input.applicationId).forUpdate().executeTakeFirstOrThrow();
+    const app = await trx
+      .selectFrom('applications')
+      .select('default_environment_id')
+      .where('id', '=', input.applicationId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (input.makeDefault || app.default_environment_id === null) {
-      await trx.updateTable('applications').set({ default_environment_id: id }).where('id', '=', input.applicationId).execute();
+      await trx
+        .updateTable('applications')
+        .set({ default_environment_id: id })
+        .where('id', '=', input.applicationId)
+        .execute();
     }
   });
   return shortId;
@@ -110,9 +132,14 @@ export async function updateEnvironment(
       ...(patch.url !== undefined && { url: patch.url, application_build_id: null }),
       ...(patch.isProduction !== undefined && { is_production: patch.isProduction }),
     };
-    if (Object.keys(values).length > 0) await trx.updateTable('environments').set(values).where('id', '=', env.id).execute();
+    if (Object.keys(values).length > 0)
+      await trx.updateTable('environments').set(values).where('id', '=', env.id).execute();
     if (patch.makeDefault) {
-      await trx.updateTable('applications').set({ default_environment_id: env.id }).where('id', '=', env.applicationId).execute();
+      await trx
+        .updateTable('applications')
+        .set({ default_environment_id: env.id })
+        .where('id', '=', env.applicationId)
+        .execute();
     }
   });
 }
@@ -138,7 +165,14 @@ export async function deleteEnvironment(db: DB, env: { id: string; applicationId
 }
 
 /** What an environment points a run at: its URL, or the build it installs. */
-export async function environmentTarget(db: DB, environmentId: string): Promise<{ url: string | null; buildId: string | null }> {
-  const row = await db.selectFrom('environments').select(['url', 'application_build_id']).where('id', '=', environmentId).executeTakeFirstOrThrow();
+export async function environmentTarget(
+  db: DB,
+  environmentId: string,
+): Promise<{ url: string | null; buildId: string | null }> {
+  const row = await db
+    .selectFrom('environments')
+    .select(['url', 'application_build_id'])
+    .where('id', '=', environmentId)
+    .executeTakeFirstOrThrow();
   return { url: row.url, buildId: row.application_build_id };
 }

@@ -56,7 +56,11 @@ export function toDeviceSettings(p: PresetColumns): DeviceSettings | null {
 }
 
 /** Everything burn-in or replay needs about one test case, in the caller's project. */
-export async function loadExecutionContext(db: DB, projectId: string, testCaseId: string): Promise<ExecutionContext | undefined> {
+export async function loadExecutionContext(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+): Promise<ExecutionContext | undefined> {
   const row = await db
     .selectFrom('test_cases as t')
     .innerJoin('applications as a', 'a.id', 't.application_id')
@@ -64,11 +68,28 @@ export async function loadExecutionContext(db: DB, projectId: string, testCaseId
     .leftJoin('device_presets as d', 'd.id', 'a.default_device_preset_id')
     .leftJoin('scenarios as s', 's.id', 't.scenario_id')
     .select([
-      't.id', 't.name', 't.goal', 't.expected_result', 't.steps', 't.steps_version', 't.resume_from_test_case_id',
-      't.wait_for_test_case_ids', 't.generation_status', 't.config_ids',
-      'a.id as application_id', 'a.name as application_name', 'a.short_id as application_short_id',
+      't.id',
+      't.name',
+      't.goal',
+      't.expected_result',
+      't.steps',
+      't.steps_version',
+      't.resume_from_test_case_id',
+      't.wait_for_test_case_ids',
+      't.generation_status',
+      't.config_ids',
+      'a.id as application_id',
+      'a.name as application_name',
+      'a.short_id as application_short_id',
       'e.url as environment_url',
-      'd.viewport_width', 'd.viewport_height', 'd.device_scale_factor', 'd.is_mobile', 'd.has_touch', 'd.user_agent', 'd.locale', 'd.timezone_id',
+      'd.viewport_width',
+      'd.viewport_height',
+      'd.device_scale_factor',
+      'd.is_mobile',
+      'd.has_touch',
+      'd.user_agent',
+      'd.locale',
+      'd.timezone_id',
       's.instructions as scenario_instructions',
     ])
     .where('t.project_id', '=', projectId)
@@ -76,7 +97,12 @@ export async function loadExecutionContext(db: DB, projectId: string, testCaseId
     .executeTakeFirst();
   if (!row) return undefined;
   const configRows = row.config_ids.length
-    ? await db.selectFrom('configs').select(['name', 'value', 'is_secret', 'type']).where('project_id', '=', projectId).where('id', 'in', row.config_ids).execute()
+    ? await db
+        .selectFrom('configs')
+        .select(['name', 'value', 'is_secret', 'type'])
+        .where('project_id', '=', projectId)
+        .where('id', 'in', row.config_ids)
+        .execute()
     : [];
   return {
     testCase: {
@@ -93,16 +119,27 @@ export async function loadExecutionContext(db: DB, projectId: string, testCaseId
     application: { id: row.application_id, name: row.application_name, shortId: row.application_short_id },
     environmentUrl: row.environment_url,
     device: toDeviceSettings(row),
-    configs: Object.fromEntries(await Promise.all(configRows.map(async (c) => [c.name, await openSecret(db, c.value)] as const))),
+    configs: Object.fromEntries(
+      await Promise.all(configRows.map(async (c) => [c.name, await openSecret(db, c.value)] as const)),
+    ),
     secretNames: configRows.filter((c) => c.is_secret).map((c) => c.name),
     totpNames: configRows.filter((c) => c.type === 'totp').map((c) => c.name),
     scenario: row.scenario_instructions,
   };
 }
 
-export async function generationStatuses(db: DB, projectId: string, ids: string[]): Promise<Record<string, GenerationStatus | 'MISSING'>> {
+export async function generationStatuses(
+  db: DB,
+  projectId: string,
+  ids: string[],
+): Promise<Record<string, GenerationStatus | 'MISSING'>> {
   if (ids.length === 0) return {};
-  const rows = await db.selectFrom('test_cases').select(['id', 'generation_status']).where('project_id', '=', projectId).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('test_cases')
+    .select(['id', 'generation_status'])
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .execute();
   const found = new Map(rows.map((r) => [r.id, r.generation_status]));
   return Object.fromEntries(ids.map((id) => [id, found.get(id) ?? 'MISSING']));
 }
@@ -110,11 +147,15 @@ export async function generationStatuses(db: DB, projectId: string, ids: string[
 export async function saveGenerationResult(
   db: DB,
   testCaseId: string,
-  result: ({ status: 'COMPLETED'; steps: Step[]; notCovered?: string[] } | { status: 'FAILED'; failureReason: string }) & { recordingCheck?: RecordingCheck },
+  result: (
+    { status: 'COMPLETED'; steps: Step[]; notCovered?: string[] } | { status: 'FAILED'; failureReason: string }
+  ) & { recordingCheck?: RecordingCheck },
 ): Promise<void> {
   // The check names the steps version it replayed: the one these steps get (COMPLETED), the stored one (FAILED).
   const check = (version: Expression<number>) =>
-    result.recordingCheck ? sql<string>`jsonb_set(${JSON.stringify(result.recordingCheck)}::jsonb, '{stepsVersion}', to_jsonb(${version}))` : undefined;
+    result.recordingCheck
+      ? sql<string>`jsonb_set(${JSON.stringify(result.recordingCheck)}::jsonb, '{stepsVersion}', to_jsonb(${version}))`
+      : undefined;
   await db
     .updateTable('test_cases')
     .set((eb) =>
@@ -129,14 +170,24 @@ export async function saveGenerationResult(
             recording_check: check(eb('steps_version', '+', 1)) ?? null,
             updated_at: new Date(),
           }
-        : { generation_status: 'FAILED', failure_reason: result.failureReason, ...(result.recordingCheck && { recording_check: check(eb.ref('steps_version')) }), updated_at: new Date() },
+        : {
+            generation_status: 'FAILED',
+            failure_reason: result.failureReason,
+            ...(result.recordingCheck && { recording_check: check(eb.ref('steps_version')) }),
+            updated_at: new Date(),
+          },
     )
     .where('id', '=', testCaseId)
     .execute();
 }
 
 /** Stores healed steps as a new version, unless someone changed the steps since this run read them. */
-export async function saveHealedSteps(db: DB, testCaseId: string, basedOnVersion: number, steps: Step[]): Promise<number | undefined> {
+export async function saveHealedSteps(
+  db: DB,
+  testCaseId: string,
+  basedOnVersion: number,
+  steps: Step[],
+): Promise<number | undefined> {
   const row = await db
     .updateTable('test_cases')
     .set({ steps: JSON.stringify(steps), steps_version: basedOnVersion + 1, updated_at: new Date() })

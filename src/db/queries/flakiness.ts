@@ -37,9 +37,25 @@ export async function flakeStatsOf(db: DB, testCaseIds: readonly string[]): Prom
 export const noRuns: FlakeStats = { recentRuns: 0, flakeRate: 0 };
 
 /** Which of the tests are quarantined now: flagged by hand, or caught by the project's rule (when it has one). */
-export async function quarantinedTestIds(db: DB, projectId: string, tests: readonly { id: string; quarantined: boolean }[]): Promise<Set<string>> {
-  const project = await db.selectFrom('projects').select(['quarantine_flake_rate', 'quarantine_min_runs']).where('id', '=', projectId).executeTakeFirst();
-  const rule = project?.quarantine_flake_rate != null ? { flakeRate: storedRuleRate(project.quarantine_flake_rate), minRuns: project.quarantine_min_runs } : null;
-  const stats = rule ? await flakeStatsOf(db, tests.map((t) => t.id)) : new Map<string, FlakeStats>();
+export async function quarantinedTestIds(
+  db: DB,
+  projectId: string,
+  tests: readonly { id: string; quarantined: boolean }[],
+): Promise<Set<string>> {
+  const project = await db
+    .selectFrom('projects')
+    .select(['quarantine_flake_rate', 'quarantine_min_runs'])
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+  const rule =
+    project?.quarantine_flake_rate != null
+      ? { flakeRate: storedRuleRate(project.quarantine_flake_rate), minRuns: project.quarantine_min_runs }
+      : null;
+  const stats = rule
+    ? await flakeStatsOf(
+        db,
+        tests.map((t) => t.id),
+      )
+    : new Map<string, FlakeStats>();
   return new Set(tests.filter((t) => isQuarantined(t.quarantined, rule, stats.get(t.id) ?? noRuns)).map((t) => t.id));
 }

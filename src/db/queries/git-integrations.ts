@@ -36,7 +36,10 @@ export function toGitIntegrationView(row: GitIntegrationRow): GitIntegrationView
   };
 }
 
-export type GitIntegrationValues = Pick<GitIntegrationRow, 'auth' | 'app_id' | 'private_key' | 'token' | 'webhook_secret' | 'base_url'>;
+export type GitIntegrationValues = Pick<
+  GitIntegrationRow,
+  'auth' | 'app_id' | 'private_key' | 'token' | 'webhook_secret' | 'base_url'
+>;
 
 // The token, the App's private key and the webhook secret are sealed at rest (src/db/secrets.ts): rows leave this
 // module opened and enter it sealed, so nothing above sees the stored form.
@@ -44,31 +47,77 @@ async function opened(db: DB, row: GitIntegrationRow): Promise<GitIntegrationRow
 async function opened(db: DB, row: GitIntegrationRow | undefined): Promise<GitIntegrationRow | undefined>;
 async function opened(db: DB, row: GitIntegrationRow | undefined): Promise<GitIntegrationRow | undefined> {
   if (!row) return undefined;
-  const [private_key, token, webhook_secret] = await Promise.all([openNullable(db, row.private_key), openNullable(db, row.token), openNullable(db, row.webhook_secret)]);
+  const [private_key, token, webhook_secret] = await Promise.all([
+    openNullable(db, row.private_key),
+    openNullable(db, row.token),
+    openNullable(db, row.webhook_secret),
+  ]);
   return { ...row, private_key, token, webhook_secret };
 }
 
 async function sealed<V extends GitIntegrationValues>(db: DB, values: V): Promise<V> {
-  const [private_key, token, webhook_secret] = await Promise.all([sealNullable(db, values.private_key), sealNullable(db, values.token), sealNullable(db, values.webhook_secret)]);
+  const [private_key, token, webhook_secret] = await Promise.all([
+    sealNullable(db, values.private_key),
+    sealNullable(db, values.token),
+    sealNullable(db, values.webhook_secret),
+  ]);
   return { ...values, private_key, token, webhook_secret };
 }
 
 export async function listGitIntegrationRows(db: DB, projectId: string): Promise<GitIntegrationRow[]> {
-  const rows = await db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).orderBy('provider').execute();
+  const rows = await db
+    .selectFrom('git_integrations')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('provider')
+    .execute();
   return Promise.all(rows.map((r) => opened(db, r)));
 }
 
-export async function findGitIntegrationRow(db: DB, projectId: string, shortId: string): Promise<GitIntegrationRow | undefined> {
-  return opened(db, await db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst());
+export async function findGitIntegrationRow(
+  db: DB,
+  projectId: string,
+  shortId: string,
+): Promise<GitIntegrationRow | undefined> {
+  return opened(
+    db,
+    await db
+      .selectFrom('git_integrations')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('short_id', '=', shortId)
+      .executeTakeFirst(),
+  );
 }
 
-export async function findGitIntegrationByProvider(db: DB, projectId: string, provider: GitIntegrationRow['provider']): Promise<GitIntegrationRow | undefined> {
-  return opened(db, await db.selectFrom('git_integrations').selectAll().where('project_id', '=', projectId).where('provider', '=', provider).executeTakeFirst());
+export async function findGitIntegrationByProvider(
+  db: DB,
+  projectId: string,
+  provider: GitIntegrationRow['provider'],
+): Promise<GitIntegrationRow | undefined> {
+  return opened(
+    db,
+    await db
+      .selectFrom('git_integrations')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('provider', '=', provider)
+      .executeTakeFirst(),
+  );
 }
 
 /** Every integration of a provider that has a webhook secret, across projects (webhook deliveries name no project). */
-export async function gitIntegrationsWithWebhookSecret(db: DB, provider: GitIntegrationRow['provider']): Promise<GitIntegrationRow[]> {
-  const rows = await db.selectFrom('git_integrations').selectAll().where('provider', '=', provider).where('webhook_secret', 'is not', null).orderBy('created_at').execute();
+export async function gitIntegrationsWithWebhookSecret(
+  db: DB,
+  provider: GitIntegrationRow['provider'],
+): Promise<GitIntegrationRow[]> {
+  const rows = await db
+    .selectFrom('git_integrations')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('webhook_secret', 'is not', null)
+    .orderBy('created_at')
+    .execute();
   return Promise.all(rows.map((r) => opened(db, r)));
 }
 
@@ -80,7 +129,12 @@ export function isGitIntegrationConflict(err: unknown): boolean {
 
 export async function insertGitIntegration(
   db: DB,
-  row: { id: string; shortId: string; projectId: string; provider: GitIntegrationRow['provider'] } & GitIntegrationValues,
+  row: {
+    id: string;
+    shortId: string;
+    projectId: string;
+    provider: GitIntegrationRow['provider'];
+  } & GitIntegrationValues,
 ): Promise<GitIntegrationRow> {
   const { id, shortId, projectId, provider, ...values } = row;
   const inserted = await db
@@ -91,7 +145,11 @@ export async function insertGitIntegration(
   return opened(db, inserted);
 }
 
-export async function updateGitIntegration(db: DB, id: string, values: GitIntegrationValues): Promise<GitIntegrationRow> {
+export async function updateGitIntegration(
+  db: DB,
+  id: string,
+  values: GitIntegrationValues,
+): Promise<GitIntegrationRow> {
   const updated = await db
     .updateTable('git_integrations')
     .set({ ...(await sealed(db, values)), updated_at: sql<Date>`now()` })
@@ -113,6 +171,10 @@ export async function setWebhookSecretIfMissing(db: DB, id: string, secret: stri
     .where('id', '=', id)
     .where('webhook_secret', 'is', null)
     .execute();
-  const row = await db.selectFrom('git_integrations').select('webhook_secret').where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('git_integrations')
+    .select('webhook_secret')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return (await openNullable(db, row.webhook_secret))!;
 }

@@ -11,7 +11,14 @@ export type HealProposalRow = Selectable<HealProposalsTable>;
  */
 export async function upsertPendingProposal(
   db: DB,
-  input: { projectId: string; testCaseId: string; basedOnVersion: number; version: number; steps: unknown; healed: unknown },
+  input: {
+    projectId: string;
+    testCaseId: string;
+    basedOnVersion: number;
+    version: number;
+    steps: unknown;
+    healed: unknown;
+  },
 ): Promise<boolean> {
   const stored = await db
     .insertInto('heal_proposals')
@@ -28,7 +35,11 @@ export async function upsertPendingProposal(
     .onConflict((oc) =>
       oc
         .columns(['test_case_id', 'version'])
-        .doUpdateSet((eb) => ({ steps: eb.ref('excluded.steps'), healed: eb.ref('excluded.healed'), created_at: eb.ref('excluded.created_at') }))
+        .doUpdateSet((eb) => ({
+          steps: eb.ref('excluded.steps'),
+          healed: eb.ref('excluded.healed'),
+          created_at: eb.ref('excluded.created_at'),
+        }))
         .where('heal_proposals.status', '=', 'PENDING'),
     )
     .returning('id')
@@ -37,20 +48,39 @@ export async function upsertPendingProposal(
 }
 
 /** The newest 50 proposals of a test case (pending ones only, when asked). */
-export async function selectProposals(db: DB, projectId: string, testCaseId: string, opts: { pendingOnly?: boolean }): Promise<HealProposalRow[]> {
-  let query = db.selectFrom('heal_proposals').selectAll().where('project_id', '=', projectId).where('test_case_id', '=', testCaseId);
+export async function selectProposals(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+  opts: { pendingOnly?: boolean },
+): Promise<HealProposalRow[]> {
+  let query = db
+    .selectFrom('heal_proposals')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('test_case_id', '=', testCaseId);
   if (opts.pendingOnly) query = query.where('status', '=', 'PENDING');
   return query.orderBy('version', 'desc').limit(50).execute();
 }
 
 /** Whether the project has the test case. */
 export async function testCaseExists(db: DB, projectId: string, testCaseId: string): Promise<boolean> {
-  const found = await db.selectFrom('test_cases').select('id').where('project_id', '=', projectId).where('id', '=', testCaseId).executeTakeFirst();
+  const found = await db
+    .selectFrom('test_cases')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('id', '=', testCaseId)
+    .executeTakeFirst();
   return found !== undefined;
 }
 
 /** One proposal, locked for the deciding transaction. */
-export async function lockProposal(db: DB, projectId: string, testCaseId: string, version: number): Promise<HealProposalRow | undefined> {
+export async function lockProposal(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+  version: number,
+): Promise<HealProposalRow | undefined> {
   return db
     .selectFrom('heal_proposals')
     .selectAll()
@@ -62,7 +92,11 @@ export async function lockProposal(db: DB, projectId: string, testCaseId: string
 }
 
 /** Writes the proposal's steps as the test case's version `version`, only if its steps are still `basedOnVersion`. */
-export async function applyProposalSteps(db: DB, testCaseId: string, proposal: { steps: unknown; version: number; basedOnVersion: number }): Promise<boolean> {
+export async function applyProposalSteps(
+  db: DB,
+  testCaseId: string,
+  proposal: { steps: unknown; version: number; basedOnVersion: number },
+): Promise<boolean> {
   const updated = await db
     .updateTable('test_cases')
     .set({ steps: JSON.stringify(proposal.steps), steps_version: proposal.version, updated_at: new Date() })
@@ -73,8 +107,19 @@ export async function applyProposalSteps(db: DB, testCaseId: string, proposal: {
   return updated !== undefined;
 }
 
-export async function setProposalStatus(db: DB, testCaseId: string, version: number, status: HealProposalStatus, decidedAt: Date): Promise<void> {
-  await db.updateTable('heal_proposals').set({ status, decided_at: decidedAt }).where('test_case_id', '=', testCaseId).where('version', '=', version).execute();
+export async function setProposalStatus(
+  db: DB,
+  testCaseId: string,
+  version: number,
+  status: HealProposalStatus,
+  decidedAt: Date,
+): Promise<void> {
+  await db
+    .updateTable('heal_proposals')
+    .set({ status, decided_at: decidedAt })
+    .where('test_case_id', '=', testCaseId)
+    .where('version', '=', version)
+    .execute();
 }
 
 /** Pending proposals based on steps older than `currentVersion` can never apply: superseded. */

@@ -35,21 +35,48 @@ export async function insertSignals(db: DB, rows: NewSignalRow[]): Promise<void>
 
 /** Whether the burn-in execution's signals are stored already (its activity was retried after storing them). */
 export async function burnInSignalsStored(db: DB, burnIn: string): Promise<boolean> {
-  return (await db.selectFrom('quality_signals').select('id').where('burn_in', '=', burnIn).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('quality_signals').select('id').where('burn_in', '=', burnIn).limit(1).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 export async function findQualitySettings(db: DB, projectId: string) {
-  return db.selectFrom('projects').select(['issue_resolve_after_runs', 'signal_ignore_urls']).where('id', '=', projectId).executeTakeFirst();
+  return db
+    .selectFrom('projects')
+    .select(['issue_resolve_after_runs', 'signal_ignore_urls'])
+    .where('id', '=', projectId)
+    .executeTakeFirst();
 }
 
 /** Makes sure the issue exists (a new one with no occurrence yet) and returns it locked for this transaction. */
-export async function lockIssue(db: DB, start: Omit<IssueRow, 'status' | 'occurrences' | 'clean_runs' | 'pages' | 'test_case_ids' | 'exported' | 'first_seen_at' | 'last_seen_at' | 'resolved_at'>): Promise<IssueRow> {
+export async function lockIssue(
+  db: DB,
+  start: Omit<
+    IssueRow,
+    | 'status'
+    | 'occurrences'
+    | 'clean_runs'
+    | 'pages'
+    | 'test_case_ids'
+    | 'exported'
+    | 'first_seen_at'
+    | 'last_seen_at'
+    | 'resolved_at'
+  >,
+): Promise<IssueRow> {
   await db
     .insertInto('issues')
     .values({ ...start, pages: '[]', test_case_ids: '[]' })
     .onConflict((oc) => oc.columns(['project_id', 'fingerprint']).doNothing())
     .execute();
-  return db.selectFrom('issues').selectAll().where('project_id', '=', start.project_id).where('fingerprint', '=', start.fingerprint).forUpdate().executeTakeFirstOrThrow();
+  return db
+    .selectFrom('issues')
+    .selectAll()
+    .where('project_id', '=', start.project_id)
+    .where('fingerprint', '=', start.fingerprint)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 export interface IssueChange {
@@ -96,7 +123,12 @@ export interface IssueFilter {
   severity?: Severity;
 }
 
-export async function listIssues(db: DB, projectId: string, filter: IssueFilter, page: { limit: number; offset: number }): Promise<{ rows: IssueRow[]; total: number }> {
+export async function listIssues(
+  db: DB,
+  projectId: string,
+  filter: IssueFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: IssueRow[]; total: number }> {
   let q = db.selectFrom('issues').where('project_id', '=', projectId);
   if (filter.status) q = q.where('status', '=', filter.status);
   if (filter.kind) q = q.where('kind', '=', filter.kind);
@@ -109,23 +141,43 @@ export async function listIssues(db: DB, projectId: string, filter: IssueFilter,
 }
 
 export async function findIssue(db: DB, projectId: string, id: string): Promise<IssueRow | undefined> {
-  return db.selectFrom('issues').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('issues')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function findIssuesByFingerprints(db: DB, projectId: string, fingerprints: string[]): Promise<IssueRow[]> {
   if (fingerprints.length === 0) return [];
-  return db.selectFrom('issues').selectAll().where('project_id', '=', projectId).where('fingerprint', 'in', fingerprints).execute();
+  return db
+    .selectFrom('issues')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('fingerprint', 'in', fingerprints)
+    .execute();
 }
 
 export async function signalsOfRunTestCase(db: DB, runTestCaseId: string): Promise<SignalRow[]> {
-  return db.selectFrom('quality_signals').selectAll().where('run_test_case_id', '=', runTestCaseId).orderBy('step_index').orderBy('created_at').execute();
+  return db
+    .selectFrom('quality_signals')
+    .selectAll()
+    .where('run_test_case_id', '=', runTestCaseId)
+    .orderBy('step_index')
+    .orderBy('created_at')
+    .execute();
 }
 
 /**
  * The baseline of a test in a change review: its latest finished run outside change reviews (the base environment),
  * with signals collected.
  */
-export async function findBaselineRunTestCase(db: DB, projectId: string, testCaseId: string): Promise<{ id: string } | undefined> {
+export async function findBaselineRunTestCase(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+): Promise<{ id: string } | undefined> {
   return db
     .selectFrom('run_test_cases as t')
     .innerJoin('runs as r', 'r.id', 't.run_id')

@@ -31,10 +31,25 @@ export async function insertLlmUsage(db: DB, row: NewLlmUsageRow): Promise<void>
 }
 
 /** What a piece of work's calls came to: a burn-in (test case), a run (its heals), a chat turn, a change review. */
-export type UsageOf = { testCaseId: string; purpose: 'burn_in' } | { runId: string } | { chatMessageId: string } | { changeReviewId: string };
+export type UsageOf =
+  | { testCaseId: string; purpose: 'burn_in' }
+  | { runId: string }
+  | { chatMessageId: string }
+  | { changeReviewId: string };
 
 export async function sumUsage(db: DB, projectId: string, of: UsageOf): Promise<UsageSums> {
-  let q = db.selectFrom('llm_usage').select([sums.calls, sums.prompt_tokens, sums.completion_tokens, sums.cached_tokens, sums.estimated, sums.cost_usd, sums.priced]).where('project_id', '=', projectId);
+  let q = db
+    .selectFrom('llm_usage')
+    .select([
+      sums.calls,
+      sums.prompt_tokens,
+      sums.completion_tokens,
+      sums.cached_tokens,
+      sums.estimated,
+      sums.cost_usd,
+      sums.priced,
+    ])
+    .where('project_id', '=', projectId);
   if ('testCaseId' in of) q = q.where('test_case_id', '=', of.testCaseId).where('purpose', '=', of.purpose);
   else if ('runId' in of) q = q.where('run_id', '=', of.runId);
   else if ('chatMessageId' in of) q = q.where('chat_message_id', '=', of.chatMessageId);
@@ -43,10 +58,23 @@ export async function sumUsage(db: DB, projectId: string, of: UsageOf): Promise<
 }
 
 /** Sums per assistant message of a chat (its turns), in one query. */
-export async function sumUsageByChatMessage(db: DB, projectId: string, chatId: string): Promise<(UsageSums & { chat_message_id: string })[]> {
+export async function sumUsageByChatMessage(
+  db: DB,
+  projectId: string,
+  chatId: string,
+): Promise<(UsageSums & { chat_message_id: string })[]> {
   const rows = await db
     .selectFrom('llm_usage')
-    .select(['chat_message_id', sums.calls, sums.prompt_tokens, sums.completion_tokens, sums.cached_tokens, sums.estimated, sums.cost_usd, sums.priced])
+    .select([
+      'chat_message_id',
+      sums.calls,
+      sums.prompt_tokens,
+      sums.completion_tokens,
+      sums.cached_tokens,
+      sums.estimated,
+      sums.cost_usd,
+      sums.priced,
+    ])
     .where('project_id', '=', projectId)
     .where('chat_id', '=', chatId)
     .where('chat_message_id', 'is not', null)
@@ -56,11 +84,25 @@ export async function sumUsageByChatMessage(db: DB, projectId: string, chatId: s
 }
 
 /** Sums per UTC day of `[from, to)` (timestamps), days without calls left out, oldest first. */
-export async function sumUsageByDay(db: DB, projectId: string, from: Date, to: Date): Promise<(UsageSums & { day: string })[]> {
+export async function sumUsageByDay(
+  db: DB,
+  projectId: string,
+  from: Date,
+  to: Date,
+): Promise<(UsageSums & { day: string })[]> {
   const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
   return db
     .selectFrom('llm_usage')
-    .select([day.as('day'), sums.calls, sums.prompt_tokens, sums.completion_tokens, sums.cached_tokens, sums.estimated, sums.cost_usd, sums.priced])
+    .select([
+      day.as('day'),
+      sums.calls,
+      sums.prompt_tokens,
+      sums.completion_tokens,
+      sums.cached_tokens,
+      sums.estimated,
+      sums.cost_usd,
+      sums.priced,
+    ])
     .where('project_id', '=', projectId)
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
@@ -70,11 +112,26 @@ export async function sumUsageByDay(db: DB, projectId: string, from: Date, to: D
 }
 
 /** Sums per UTC day and purpose of `[from, to)` (what the days' calls served). */
-export async function sumUsageByDayAndPurpose(db: DB, projectId: string, from: Date, to: Date): Promise<(UsageSums & { day: string; purpose: string })[]> {
+export async function sumUsageByDayAndPurpose(
+  db: DB,
+  projectId: string,
+  from: Date,
+  to: Date,
+): Promise<(UsageSums & { day: string; purpose: string })[]> {
   const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
   return db
     .selectFrom('llm_usage')
-    .select([day.as('day'), 'purpose', sums.calls, sums.prompt_tokens, sums.completion_tokens, sums.cached_tokens, sums.estimated, sums.cost_usd, sums.priced])
+    .select([
+      day.as('day'),
+      'purpose',
+      sums.calls,
+      sums.prompt_tokens,
+      sums.completion_tokens,
+      sums.cached_tokens,
+      sums.estimated,
+      sums.cost_usd,
+      sums.priced,
+    ])
     .where('project_id', '=', projectId)
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
@@ -84,10 +141,18 @@ export async function sumUsageByDayAndPurpose(db: DB, projectId: string, from: D
 }
 
 export async function findLlmBudget(db: DB, projectId: string) {
-  return db.selectFrom('llm_budgets').select(['daily_tokens', 'daily_usd']).where('project_id', '=', projectId).executeTakeFirst();
+  return db
+    .selectFrom('llm_budgets')
+    .select(['daily_tokens', 'daily_usd'])
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
 }
 
-export async function upsertLlmBudget(db: DB, projectId: string, budget: { daily_tokens: number | null; daily_usd: number | null }): Promise<void> {
+export async function upsertLlmBudget(
+  db: DB,
+  projectId: string,
+  budget: { daily_tokens: number | null; daily_usd: number | null },
+): Promise<void> {
   await db
     .insertInto('llm_budgets')
     .values({ project_id: projectId, ...budget })

@@ -1,9 +1,15 @@
 import type { DB } from '../database.js';
 
-type ShortIdTable = 'applications' | 'environments' | 'device_presets' | 'configs' | 'scenarios' | 'test_plans' | 'application_builds';
+type ShortIdTable =
+  'applications' | 'environments' | 'device_presets' | 'configs' | 'scenarios' | 'test_plans' | 'application_builds';
 
 /** The internal id of a project's row by short id; undefined when absent or owned by another project. */
-export async function findIdByShortId(db: DB, table: ShortIdTable, projectId: string, shortId: string): Promise<string | undefined> {
+export async function findIdByShortId(
+  db: DB,
+  table: ShortIdTable,
+  projectId: string,
+  shortId: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom(table)
     .select('id')
@@ -13,4 +19,5 @@ export async function findIdByShortId(db: DB, table: ShortIdTable, projectId: st
   return row?.id;
 }
 
-export const findDevicePresetId = (db: DB, projectId: string, shortId: string) => findIdByShortId(db, 'device_presets', projectId, shortId);
+export const findDevicePresetId = (db: DB, projectId: string, shortId: string) =>
+  findIdByShortId(db, 'device_presets', projectId, shortId);

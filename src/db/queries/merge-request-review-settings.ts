@@ -7,8 +7,17 @@ import { newId } from '../../ids.js';
 export type ReviewSettingsRow = Selectable<MergeRequestReviewSettingsTable>;
 
 /** The project a repository is connected to, if any. */
-export async function repositoryProjectId(db: DB, provider: GitProviderId, repository: string): Promise<string | undefined> {
-  const row = await db.selectFrom('merge_request_review_settings').select('project_id').where('provider', '=', provider).where('repository', '=', repository).executeTakeFirst();
+export async function repositoryProjectId(
+  db: DB,
+  provider: GitProviderId,
+  repository: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('merge_request_review_settings')
+    .select('project_id')
+    .where('provider', '=', provider)
+    .where('repository', '=', repository)
+    .executeTakeFirst();
   return row?.project_id;
 }
 
@@ -19,28 +28,56 @@ export async function upsertReviewSettings(
 ): Promise<ReviewSettingsRow> {
   return db
     .insertInto('merge_request_review_settings')
-    .values({ id: newId(), project_id: input.projectId, provider: input.provider, repository: input.repository, ...input.fields })
+    .values({
+      id: newId(),
+      project_id: input.projectId,
+      provider: input.provider,
+      repository: input.repository,
+      ...input.fields,
+    })
     .onConflict((oc) => oc.columns(['provider', 'repository']).doUpdateSet({ ...input.fields, updated_at: new Date() }))
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 export async function listReviewSettings(db: DB, projectId: string): Promise<ReviewSettingsRow[]> {
-  return db.selectFrom('merge_request_review_settings').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
+  return db
+    .selectFrom('merge_request_review_settings')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .execute();
 }
 
-export async function findReviewSettings(db: DB, projectId: string, id: string): Promise<ReviewSettingsRow | undefined> {
-  return db.selectFrom('merge_request_review_settings').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+export async function findReviewSettings(
+  db: DB,
+  projectId: string,
+  id: string,
+): Promise<ReviewSettingsRow | undefined> {
+  return db
+    .selectFrom('merge_request_review_settings')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** False when the project has no such settings. */
 export async function deleteReviewSettings(db: DB, projectId: string, id: string): Promise<boolean> {
-  const deleted = await db.deleteFrom('merge_request_review_settings').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  const deleted = await db
+    .deleteFrom('merge_request_review_settings')
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return deleted.numDeletedRows !== 0n;
 }
 
 /** The settings of the merge request's repository in the project. */
-export async function findRepositoryReviewSettings(db: DB, projectId: string, ref: Pick<MergeRequestRef, 'provider' | 'repository'>): Promise<ReviewSettingsRow | undefined> {
+export async function findRepositoryReviewSettings(
+  db: DB,
+  projectId: string,
+  ref: Pick<MergeRequestRef, 'provider' | 'repository'>,
+): Promise<ReviewSettingsRow | undefined> {
   return db
     .selectFrom('merge_request_review_settings')
     .selectAll()

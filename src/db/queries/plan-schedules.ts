@@ -11,7 +11,13 @@ export async function insertPlanSchedule(
 ): Promise<PlanScheduleRow> {
   return db
     .insertInto('test_plan_schedules')
-    .values({ id: input.id, test_plan_id: input.testPlanId, cron: input.cron, description: input.description, temporal_schedule_id: input.temporalScheduleId })
+    .values({
+      id: input.id,
+      test_plan_id: input.testPlanId,
+      cron: input.cron,
+      description: input.description,
+      temporal_schedule_id: input.temporalScheduleId,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -21,13 +27,28 @@ export async function deletePlanScheduleRow(db: DB, id: string): Promise<void> {
 }
 
 /** A schedule of the plan (already checked to be the caller's). */
-export async function findPlanSchedule(db: DB, testPlanId: string, id: string): Promise<{ id: string; temporal_schedule_id: string } | undefined> {
-  return db.selectFrom('test_plan_schedules').select(['id', 'temporal_schedule_id']).where('id', '=', id).where('test_plan_id', '=', testPlanId).executeTakeFirst();
+export async function findPlanSchedule(
+  db: DB,
+  testPlanId: string,
+  id: string,
+): Promise<{ id: string; temporal_schedule_id: string } | undefined> {
+  return db
+    .selectFrom('test_plan_schedules')
+    .select(['id', 'temporal_schedule_id'])
+    .where('id', '=', id)
+    .where('test_plan_id', '=', testPlanId)
+    .executeTakeFirst();
 }
 
 /** The plan's schedules, oldest first. */
 export async function listPlanScheduleRows(db: DB, testPlanId: string): Promise<PlanScheduleRow[]> {
-  return db.selectFrom('test_plan_schedules').selectAll().where('test_plan_id', '=', testPlanId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('test_plan_schedules')
+    .selectAll()
+    .where('test_plan_id', '=', testPlanId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** The schedule a tick fires for, while it and its plan (in that project) still exist. */
@@ -46,6 +67,13 @@ export async function findTickSchedule(
 }
 
 /** Every schedule of the plan: its row id and its Temporal Schedule id. */
-export async function planScheduleIds(db: DB, testPlanId: string): Promise<{ id: string; temporal_schedule_id: string }[]> {
-  return db.selectFrom('test_plan_schedules').select(['id', 'temporal_schedule_id']).where('test_plan_id', '=', testPlanId).execute();
+export async function planScheduleIds(
+  db: DB,
+  testPlanId: string,
+): Promise<{ id: string; temporal_schedule_id: string }[]> {
+  return db
+    .selectFrom('test_plan_schedules')
+    .select(['id', 'temporal_schedule_id'])
+    .where('test_plan_id', '=', testPlanId)
+    .execute();
 }

@@ -8,7 +8,15 @@ export async function saveProjectFile(db: DB, row: Omit<ProjectFileRow, 'created
   return db
     .insertInto('project_files')
     .values({ ...row, created_at: new Date() })
-    .onConflict((oc) => oc.columns(['project_id', 'name']).doUpdateSet({ size_bytes: row.size_bytes, type: row.type, mime_type: row.mime_type, blob_key: row.blob_key, created_at: new Date() }))
+    .onConflict((oc) =>
+      oc.columns(['project_id', 'name']).doUpdateSet({
+        size_bytes: row.size_bytes,
+        type: row.type,
+        mime_type: row.mime_type,
+        blob_key: row.blob_key,
+        created_at: new Date(),
+      }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -18,10 +26,20 @@ export async function listProjectFiles(db: DB, projectId: string): Promise<Proje
 }
 
 export async function findProjectFile(db: DB, projectId: string, name: string): Promise<ProjectFileRow | undefined> {
-  return db.selectFrom('project_files').selectAll().where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
+  return db
+    .selectFrom('project_files')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('name', '=', name)
+    .executeTakeFirst();
 }
 
 /** The deleted row, or undefined when there was none. */
 export async function deleteProjectFile(db: DB, projectId: string, name: string): Promise<ProjectFileRow | undefined> {
-  return db.deleteFrom('project_files').where('project_id', '=', projectId).where('name', '=', name).returningAll().executeTakeFirst();
+  return db
+    .deleteFrom('project_files')
+    .where('project_id', '=', projectId)
+    .where('name', '=', name)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -30,8 +30,16 @@ const lists = new NotifiedCache<Listed>({
  * One of a project's lists, cached under `key` (which must name everything the list was filtered and paged
  * by). `load` may throw (an unknown application is a 404): nothing is cached then.
  */
-export async function readProjectList<T extends object>(db: DB, projectId: string, key: string, load: () => Promise<T>): Promise<JsonText<T>> {
-  const listed = await lists.read(db, `${projectId} ${key}`, async () => ({ projectId, json: JSON.stringify(await load()) }));
+export async function readProjectList<T extends object>(
+  db: DB,
+  projectId: string,
+  key: string,
+  load: () => Promise<T>,
+): Promise<JsonText<T>> {
+  const listed = await lists.read(db, `${projectId} ${key}`, async () => ({
+    projectId,
+    json: JSON.stringify(await load()),
+  }));
   return listed!.json;
 }
 

@@ -22,5 +22,7 @@ export async function findHealPolicy(db: DB, projectId: string) {
 
 /** The plan a run of the project runs when none is named (null: the project has no default plan). */
 export async function defaultTestPlanId(db: DB, projectId: string): Promise<string | null> {
-  return (await db.selectFrom('projects').select('default_test_plan_id').where('id', '=', projectId).executeTakeFirstOrThrow()).default_test_plan_id;
+  return (
+    await db.selectFrom('projects').select('default_test_plan_id').where('id', '=', projectId).executeTakeFirstOrThrow()
+  ).default_test_plan_id;
 }

@@ -13,12 +13,22 @@ export async function findNotificationRun(db: DB, runId: string) {
 
 /** The plan's notification recipients, by channel then target. */
 export async function planNotificationRows(db: DB, testPlanId: string) {
-  return db.selectFrom('test_plan_notifications').selectAll().where('test_plan_id', '=', testPlanId).orderBy('channel').orderBy('target').execute();
+  return db
+    .selectFrom('test_plan_notifications')
+    .selectAll()
+    .where('test_plan_id', '=', testPlanId)
+    .orderBy('channel')
+    .orderBy('target')
+    .execute();
 }
 
 /** The run fields a report shows (the run must exist). */
 export async function runReportRow(db: DB, runId: string) {
-  return db.selectFrom('runs').select(['branch', 'commit_hash', 'test_count']).where('id', '=', runId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('runs')
+    .select(['branch', 'commit_hash', 'test_count'])
+    .where('id', '=', runId)
+    .executeTakeFirstOrThrow();
 }
 
 /** The run's test cases a report counts, in the order they finished. */

@@ -5,7 +5,12 @@ import type { FailureEvidence, FailureKind, StepChange } from '../../domain/verd
 import type { RunDownload } from '../../domain/step-events.js';
 
 export async function markRunStarted(db: DB, runId: string): Promise<void> {
-  await db.updateTable('runs').set({ status: 'RUNNING', started_at: new Date() }).where('id', '=', runId).where('status', '=', 'INITIATED').execute();
+  await db
+    .updateTable('runs')
+    .set({ status: 'RUNNING', started_at: new Date() })
+    .where('id', '=', runId)
+    .where('status', '=', 'INITIATED')
+    .execute();
 }
 
 /** The run's tests ordered by name, then id; `limit` from `offset` when given. */
@@ -15,7 +20,17 @@ export async function runPlanRows(db: DB, runId: string, page?: { offset?: numbe
     .leftJoin('application_builds as b', 'b.id', 'r.application_build_id')
     .innerJoin('runs as run', 'run.id', 'r.run_id')
     .innerJoin('projects as p', 'p.id', 'run.project_id')
-    .select(['r.id', 'r.test_case_id', 'r.name', 'r.environment_url', 'r.device', 'r.resume_from_test_case_id', 'r.wait_for_test_case_ids', 'r.status', 'r.quarantined'])
+    .select([
+      'r.id',
+      'r.test_case_id',
+      'r.name',
+      'r.environment_url',
+      'r.device',
+      'r.resume_from_test_case_id',
+      'r.wait_for_test_case_ids',
+      'r.status',
+      'r.quarantined',
+    ])
     .select(['b.short_id as build_short_id', 'b.platform as build_platform', 'p.test_retries'])
     .where('r.run_id', '=', runId)
     .where('r.test_case_id', 'is not', null)
@@ -38,7 +53,14 @@ export async function planTestSettingRows(db: DB, runTestCaseIds: string[]) {
 
 /** The ids of every test case in the run. */
 export async function runTestCaseIds(db: DB, runId: string): Promise<string[]> {
-  return (await db.selectFrom('run_test_cases').select('test_case_id').where('run_id', '=', runId).where('test_case_id', 'is not', null).execute()).map((r) => r.test_case_id!);
+  return (
+    await db
+      .selectFrom('run_test_cases')
+      .select('test_case_id')
+      .where('run_id', '=', runId)
+      .where('test_case_id', 'is not', null)
+      .execute()
+  ).map((r) => r.test_case_id!);
 }
 
 export async function markTestStarted(db: DB, runTestCaseId: string): Promise<void> {
@@ -54,8 +76,15 @@ export async function markTestStarted(db: DB, runTestCaseId: string): Promise<vo
  * The outcome already recorded on a run's test row, or null while it has none: a test's activity that runs again
  * (its worker died after recording) returns the recorded outcome instead of replaying and maybe disagreeing with it.
  */
-export async function recordedTestOutcome(db: DB, runTestCaseId: string): Promise<'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'CANCELLED' | null> {
-  const row = await db.selectFrom('run_test_cases').select(['status', 'result']).where('id', '=', runTestCaseId).executeTakeFirst();
+export async function recordedTestOutcome(
+  db: DB,
+  runTestCaseId: string,
+): Promise<'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'CANCELLED' | null> {
+  const row = await db
+    .selectFrom('run_test_cases')
+    .select(['status', 'result'])
+    .where('id', '=', runTestCaseId)
+    .executeTakeFirst();
   if (!row || row.status === 'PENDING' || row.status === 'RUNNING') return null;
   if (row.status === 'COMPLETED') return row.result === 'PASSED' ? 'PASSED' : 'FAILED';
   return row.status;
@@ -118,12 +147,24 @@ export async function skipTest(db: DB, runId: string, testCaseId: string, reason
 }
 
 /** The run's end; a run that did not complete ends its tests still in flight too (CANCELLED or ERROR). */
-export async function finishRun(db: DB, input: { runId: string; status: 'COMPLETED' | 'ERROR' | 'CANCELLED'; result: 'PASSED' | 'FAILED' | 'SKIPPED' | null; error?: string }): Promise<void> {
+export async function finishRun(
+  db: DB,
+  input: {
+    runId: string;
+    status: 'COMPLETED' | 'ERROR' | 'CANCELLED';
+    result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
+    error?: string;
+  },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (input.status !== 'COMPLETED') {
       await trx
         .updateTable('run_test_cases')
-        .set({ status: input.status === 'CANCELLED' ? 'CANCELLED' : 'ERROR', finished_at: new Date(), error: input.status === 'CANCELLED' ? 'run cancelled' : (input.error ?? 'run failed') })
+        .set({
+          status: input.status === 'CANCELLED' ? 'CANCELLED' : 'ERROR',
+          finished_at: new Date(),
+          error: input.status === 'CANCELLED' ? 'run cancelled' : (input.error ?? 'run failed'),
+        })
         .where('run_id', '=', input.runId)
         .where('status', 'in', ['PENDING', 'RUNNING'])
         .execute();

@@ -24,12 +24,31 @@ interface ProjectTestCase {
 export async function collectRunTests(db: DB, projectId: string, rootIds: string[]): Promise<ProjectTestCase[]> {
   const all = await db
     .selectFrom('test_cases')
-    .select(['id', 'name', 'goal', 'application_id', 'is_enabled', 'resume_from_test_case_id', 'wait_for_test_case_ids', 'quarantined'])
+    .select([
+      'id',
+      'name',
+      'goal',
+      'application_id',
+      'is_enabled',
+      'resume_from_test_case_id',
+      'wait_for_test_case_ids',
+      'quarantined',
+    ])
     .where('project_id', '=', projectId)
     .execute();
   const byId = new Map(all.map((t) => [t.id, t]));
-  const edges = new Map(all.map((t) => [t.id, [...(t.resume_from_test_case_id ? [t.resume_from_test_case_id] : []), ...t.wait_for_test_case_ids].filter((d) => byId.has(d))]));
-  return topologicalOrder(edges, rootIds.filter((id) => byId.has(id))).map((id) => byId.get(id)!);
+  const edges = new Map(
+    all.map((t) => [
+      t.id,
+      [...(t.resume_from_test_case_id ? [t.resume_from_test_case_id] : []), ...t.wait_for_test_case_ids].filter((d) =>
+        byId.has(d),
+      ),
+    ]),
+  );
+  return topologicalOrder(
+    edges,
+    rootIds.filter((id) => byId.has(id)),
+  ).map((id) => byId.get(id)!);
 }
 
 export async function planTestCaseIds(db: DB, planId: string): Promise<string[]> {
@@ -64,16 +83,31 @@ export interface NewRunTest {
 
 export async function insertRun(
   db: DB,
-  input: { projectId: string; planId: string | null; rerunOf?: string; meta: RunMetadata; tests: NewRunTest[]; idempotencyKey?: string },
+  input: {
+    projectId: string;
+    planId: string | null;
+    rerunOf?: string;
+    meta: RunMetadata;
+    tests: NewRunTest[];
+    idempotencyKey?: string;
+  },
 ): Promise<{ id: string; shortId: string }> {
   if (input.idempotencyKey) {
-    const existing = await db.selectFrom('runs').select(['id', 'short_id']).where('idempotency_key', '=', input.idempotencyKey).executeTakeFirst();
+    const existing = await db
+      .selectFrom('runs')
+      .select(['id', 'short_id'])
+      .where('idempotency_key', '=', input.idempotencyKey)
+      .executeTakeFirst();
     if (existing) return { id: existing.id, shortId: existing.short_id };
   }
   const id = newId();
   const shortId = newShortId('run');
   // Decided now, recorded on each row: the run's result and a review read it, whatever the rule says later.
-  const quarantined = await quarantinedTestIds(db, input.projectId, input.tests.map((t) => ({ id: t.testCase.id, quarantined: t.testCase.quarantined ?? false })));
+  const quarantined = await quarantinedTestIds(
+    db,
+    input.projectId,
+    input.tests.map((t) => ({ id: t.testCase.id, quarantined: t.testCase.quarantined ?? false })),
+  );
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('runs')
@@ -157,7 +191,10 @@ export function toRunFields(run: RunRow, appUrl: string) {
 
 /** A test of a run that did not pass: failed, or skipped, errored or cancelled before it could. */
 const didNotPass = (eb: ExpressionBuilder<Database, 'run_test_cases'>) =>
-  eb.or([eb('run_test_cases.result', '=', 'FAILED'), eb('run_test_cases.status', 'in', ['ERROR', 'CANCELLED', 'SKIPPED'])]);
+  eb.or([
+    eb('run_test_cases.result', '=', 'FAILED'),
+    eb('run_test_cases.status', 'in', ['ERROR', 'CANCELLED', 'SKIPPED']),
+  ]);
 
 export async function runTestRows(db: DB, runId: string, onlyFailed: boolean) {
   let q = db.selectFrom('run_test_cases').selectAll().where('run_id', '=', runId);
@@ -172,8 +209,18 @@ export type RunWithTests = NonNullable<Awaited<ReturnType<typeof readRunWithTest
  * A run with its tests (all of them, or those that did not pass) in one round trip, the tests aggregated
  * as JSON: their timestamps arrive as strings. Without `tests`, the run alone.
  */
-export async function findRunWithTests(db: DB, projectId: string, shortId: string, tests: RunTestSelection | undefined): Promise<RunWithTests | undefined> {
-  return finishedRuns.read(db, `${projectId} ${shortId} ${tests ?? 'none'}`, () => readRunWithTests(db, projectId, shortId, tests), (run) => endedStatuses.has(run.status));
+export async function findRunWithTests(
+  db: DB,
+  projectId: string,
+  shortId: string,
+  tests: RunTestSelection | undefined,
+): Promise<RunWithTests | undefined> {
+  return finishedRuns.read(
+    db,
+    `${projectId} ${shortId} ${tests ?? 'none'}`,
+    () => readRunWithTests(db, projectId, shortId, tests),
+    (run) => endedStatuses.has(run.status),
+  );
 }
 
 const endedStatuses = new Set<string>(['COMPLETED', 'ERROR', 'CANCELLED']);
@@ -188,7 +235,8 @@ const finishedRuns = new NotifiedCache<RunWithTests>({
   max: 2_000,
   // Counted in tests: a run of 10,000 with `?testCases=all` is a large entry.
   size: { maxSize: 50_000, sizeOf: (run) => 1 + run.tests.length },
-  stale: (change, run) => change.runId === run.id || (change.planId !== undefined && change.planId === run.test_plan_id),
+  stale: (change, run) =>
+    change.runId === run.id || (change.planId !== undefined && change.planId === run.test_plan_id),
 });
 
 /** Drops cached runs read from a plan this process just changed: its next read must not race the notification. */
@@ -214,7 +262,11 @@ async function readRunWithTests(db: DB, projectId: string, shortId: string, test
 }
 
 export async function markRunError(db: DB, runId: string, error: string): Promise<void> {
-  await db.updateTable('runs').set({ status: 'ERROR', error, finished_at: new Date() }).where('id', '=', runId).execute();
+  await db
+    .updateTable('runs')
+    .set({ status: 'ERROR', error, finished_at: new Date() })
+    .where('id', '=', runId)
+    .execute();
 }
 
 export interface RunFilter {
@@ -225,9 +277,16 @@ export interface RunFilter {
 }
 
 /** A project's runs, newest first, with the total that match. */
-export async function listRuns(db: DB, projectId: string, filter: RunFilter): Promise<{ rows: RunRow[]; total: number }> {
+export async function listRuns(
+  db: DB,
+  projectId: string,
+  filter: RunFilter,
+): Promise<{ rows: RunRow[]; total: number }> {
   let rows = selectRuns(db).where('r.project_id', '=', projectId);
-  let count = db.selectFrom('runs as r').select((eb) => eb.fn.countAll<string>().as('n')).where('r.project_id', '=', projectId);
+  let count = db
+    .selectFrom('runs as r')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('r.project_id', '=', projectId);
   if (filter.testPlanId) {
     rows = rows.where('r.test_plan_id', '=', filter.testPlanId);
     count = count.where('r.test_plan_id', '=', filter.testPlanId);

@@ -24,12 +24,27 @@ export function toScenarioView(row: Scenario): ScenarioView {
 }
 
 export async function listScenarios(db: DB, projectId: string): Promise<ScenarioView[]> {
-  const rows = await db.selectFrom('scenarios').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('scenarios')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(toScenarioView);
 }
 
-export async function getScenario(db: DB, projectId: string, shortId: string): Promise<(ScenarioView & { id: string }) | undefined> {
-  const row = await db.selectFrom('scenarios').selectAll().where('project_id', '=', projectId).where('short_id', '=', shortId).executeTakeFirst();
+export async function getScenario(
+  db: DB,
+  projectId: string,
+  shortId: string,
+): Promise<(ScenarioView & { id: string }) | undefined> {
+  const row = await db
+    .selectFrom('scenarios')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('short_id', '=', shortId)
+    .executeTakeFirst();
   return row && { id: row.id, ...toScenarioView(row) };
 }
 
@@ -41,7 +56,14 @@ export async function createScenario(
   const shortId = newShortId('scenario');
   await db
     .insertInto('scenarios')
-    .values({ id: newId(), short_id: shortId, project_id: projectId, name: input.name, description: input.description, instructions: input.instructions })
+    .values({
+      id: newId(),
+      short_id: shortId,
+      project_id: projectId,
+      name: input.name,
+      description: input.description,
+      instructions: input.instructions,
+    })
     .execute();
   const { id: _id, ...view } = (await getScenario(db, projectId, shortId))!;
   return view;

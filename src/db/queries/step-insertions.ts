@@ -6,7 +6,15 @@ export type StepInsertionRow = Selectable<StepInsertionsTable>;
 
 export async function insertStepInsertion(
   db: DB,
-  row: { id: string; projectId: string; testCaseId: string; position: number; description: string; basedOnVersion: number; actor: unknown },
+  row: {
+    id: string;
+    projectId: string;
+    testCaseId: string;
+    position: number;
+    description: string;
+    basedOnVersion: number;
+    actor: unknown;
+  },
 ): Promise<void> {
   await db
     .insertInto('step_insertions')
@@ -23,7 +31,12 @@ export async function insertStepInsertion(
 }
 
 /** The insertion of the project's test case (undefined: none, or another project's). */
-export async function findStepInsertion(db: DB, projectId: string, testCaseId: string, id: string): Promise<StepInsertionRow | undefined> {
+export async function findStepInsertion(
+  db: DB,
+  projectId: string,
+  testCaseId: string,
+  id: string,
+): Promise<StepInsertionRow | undefined> {
   return db
     .selectFrom('step_insertions')
     .selectAll()
@@ -40,7 +53,12 @@ export async function getStepInsertion(db: DB, id: string): Promise<StepInsertio
 
 /** An insertion of the test case still recording, if any: a second one would be based on the same version. */
 export async function runningStepInsertion(db: DB, testCaseId: string): Promise<StepInsertionRow | undefined> {
-  return db.selectFrom('step_insertions').selectAll().where('test_case_id', '=', testCaseId).where('status', '=', 'RUNNING').executeTakeFirst();
+  return db
+    .selectFrom('step_insertions')
+    .selectAll()
+    .where('test_case_id', '=', testCaseId)
+    .where('status', '=', 'RUNNING')
+    .executeTakeFirst();
 }
 
 /**
@@ -50,13 +68,19 @@ export async function runningStepInsertion(db: DB, testCaseId: string): Promise<
 export async function finishStepInsertion(
   db: DB,
   id: string,
-  outcome: { status: 'COMPLETED'; version: number; insertedSteps: number } | { status: 'FAILED'; failureReason: string },
+  outcome:
+    { status: 'COMPLETED'; version: number; insertedSteps: number } | { status: 'FAILED'; failureReason: string },
 ): Promise<boolean> {
   const row = await db
     .updateTable('step_insertions')
     .set(
       outcome.status === 'COMPLETED'
-        ? { status: 'COMPLETED', version: outcome.version, inserted_steps: outcome.insertedSteps, finished_at: new Date() }
+        ? {
+            status: 'COMPLETED',
+            version: outcome.version,
+            inserted_steps: outcome.insertedSteps,
+            finished_at: new Date(),
+          }
         : { status: 'FAILED', failure_reason: outcome.failureReason, finished_at: new Date() },
     )
     .where('id', '=', id)

@@ -91,7 +91,9 @@ function selectViews(db: DB, projectId: string) {
       'a.name as application_name',
       's.short_id as scenario_short_id',
       // Configs are kept as an id array without a foreign key: resolve them in the order they were given.
-      sql<string[]>`array(select c.short_id from configs c where c.id = any(tc.config_ids) order by array_position(tc.config_ids, c.id))`.as(
+      sql<
+        string[]
+      >`array(select c.short_id from configs c where c.id = any(tc.config_ids) order by array_position(tc.config_ids, c.id))`.as(
         'config_short_ids',
       ),
     ])
@@ -99,7 +101,19 @@ function selectViews(db: DB, projectId: string) {
 }
 
 type ViewRow = Awaited<ReturnType<ReturnType<typeof selectViews>['executeTakeFirstOrThrow']>>;
-type SummaryRow = Pick<ViewRow, 'id' | 'name' | 'is_enabled' | 'labels' | 'classification' | 'application_short_id' | 'application_name' | 'goal' | 'created_at' | 'generation_status'>;
+type SummaryRow = Pick<
+  ViewRow,
+  | 'id'
+  | 'name'
+  | 'is_enabled'
+  | 'labels'
+  | 'classification'
+  | 'application_short_id'
+  | 'application_name'
+  | 'goal'
+  | 'created_at'
+  | 'generation_status'
+>;
 
 /** The list shape of a test case; the full view adds to it. */
 function toTestCaseSummary(row: SummaryRow): TestCaseSummary {
@@ -160,7 +174,8 @@ export async function listTestCases(
     .where('tc.project_id', '=', projectId);
   if (filter.applicationShortId !== undefined) query = query.where('a.short_id', '=', filter.applicationShortId);
   if (filter.isEnabled !== undefined) query = query.where('tc.is_enabled', '=', filter.isEnabled);
-  if (filter.labels !== undefined && filter.labels.length > 0) query = query.where(sql<boolean>`tc.labels @> ${filter.labels}::text[]`);
+  if (filter.labels !== undefined && filter.labels.length > 0)
+    query = query.where(sql<boolean>`tc.labels @> ${filter.labels}::text[]`);
 
   const rows = await query
     .select([
@@ -189,7 +204,13 @@ export async function listTestCases(
       filter.applicationShortId === undefined
         ? sql<boolean>`true`.as('application_found')
         : eb
-            .exists(eb.selectFrom('applications').select('id').where('project_id', '=', projectId).where('short_id', '=', filter.applicationShortId))
+            .exists(
+              eb
+                .selectFrom('applications')
+                .select('id')
+                .where('project_id', '=', projectId)
+                .where('short_id', '=', filter.applicationShortId),
+            )
             .as('application_found'),
       (page.offset > 0 ? query.select(sql<string>`count(*)`.as('n')) : eb.val('0')).as('total'),
     ])
@@ -205,7 +226,9 @@ export async function getTestCaseRecord(db: DB, projectId: string, id: string): 
     .where('project_id', '=', projectId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row && { id: row.id, name: row.name, applicationId: row.application_id, generationStatus: row.generation_status };
+  return (
+    row && { id: row.id, name: row.name, applicationId: row.application_id, generationStatus: row.generation_status }
+  );
 }
 
 /** The project's test cases among `ids`; ids of other projects are simply absent. */
@@ -217,13 +240,23 @@ export async function findTestCaseRecords(db: DB, projectId: string, ids: string
     .where('project_id', '=', projectId)
     .where('id', 'in', ids)
     .execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, applicationId: row.application_id, generationStatus: row.generation_status }));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    applicationId: row.application_id,
+    generationStatus: row.generation_status,
+  }));
 }
 
 /** The config ids of the project's configs among `shortIds`, by short id; other projects' are absent. */
 export async function findConfigIds(db: DB, projectId: string, shortIds: string[]): Promise<Map<string, string>> {
   if (shortIds.length === 0) return new Map();
-  const rows = await db.selectFrom('configs').select(['id', 'short_id']).where('project_id', '=', projectId).where('short_id', 'in', shortIds).execute();
+  const rows = await db
+    .selectFrom('configs')
+    .select(['id', 'short_id'])
+    .where('project_id', '=', projectId)
+    .where('short_id', 'in', shortIds)
+    .execute();
   return new Map(rows.map((row) => [row.short_id, row.id]));
 }
 
@@ -237,7 +270,10 @@ export async function lockProjectTestCases(trx: DB, projectId: string): Promise<
 }
 
 /** Every test case of the project with its dependencies of both kinds, names included for messages. */
-export async function projectDependencyGraph(db: DB, projectId: string): Promise<Map<string, { name: string; dependsOn: string[] }>> {
+export async function projectDependencyGraph(
+  db: DB,
+  projectId: string,
+): Promise<Map<string, { name: string; dependsOn: string[] }>> {
   const rows = await db
     .selectFrom('test_cases')
     .select(['id', 'name', 'resume_from_test_case_id', 'wait_for_test_case_ids'])
@@ -248,7 +284,13 @@ export async function projectDependencyGraph(db: DB, projectId: string): Promise
   return new Map(
     rows.map((row) => [
       row.id,
-      { name: row.name, dependsOn: [...(row.resume_from_test_case_id ? [row.resume_from_test_case_id] : []), ...row.wait_for_test_case_ids] },
+      {
+        name: row.name,
+        dependsOn: [
+          ...(row.resume_from_test_case_id ? [row.resume_from_test_case_id] : []),
+          ...row.wait_for_test_case_ids,
+        ],
+      },
     ]),
   );
 }
@@ -260,7 +302,9 @@ export async function findDependents(db: DB, projectId: string, id: string): Pro
     .select(['id', 'name'])
     .where('project_id', '=', projectId)
     .where('id', '<>', id)
-    .where((eb) => eb.or([eb('resume_from_test_case_id', '=', id), sql<boolean>`${id}::uuid = any(wait_for_test_case_ids)`]))
+    .where((eb) =>
+      eb.or([eb('resume_from_test_case_id', '=', id), sql<boolean>`${id}::uuid = any(wait_for_test_case_ids)`]),
+    )
     .orderBy('created_at')
     .orderBy('id')
     .execute();

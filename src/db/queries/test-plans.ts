@@ -58,7 +58,11 @@ export async function listTestPlans(db: DB, projectId: string): Promise<TestPlan
   return rows.map((row) => views.get(row.id)!);
 }
 
-export async function getTestPlan(db: DB, projectId: string, shortId: string): Promise<(TestPlanView & { id: string }) | undefined> {
+export async function getTestPlan(
+  db: DB,
+  projectId: string,
+  shortId: string,
+): Promise<(TestPlanView & { id: string }) | undefined> {
   const row = await selectPlans(db, projectId).where('tp.short_id', '=', shortId).executeTakeFirst();
   if (!row) return undefined;
   const views = await toViews(db, [row]);
@@ -66,24 +70,49 @@ export async function getTestPlan(db: DB, projectId: string, shortId: string): P
 }
 
 /** The project's test cases among `ids`, with their application; ids of other projects are simply absent. */
-export async function findProjectTestCases(db: DB, projectId: string, ids: string[]): Promise<{ id: string; application_id: string }[]> {
+export async function findProjectTestCases(
+  db: DB,
+  projectId: string,
+  ids: string[],
+): Promise<{ id: string; application_id: string }[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('test_cases').select(['id', 'application_id']).where('project_id', '=', projectId).where('id', 'in', ids).execute();
+  return db
+    .selectFrom('test_cases')
+    .select(['id', 'application_id'])
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** Creates the plan with its test cases, parameters and notifications in one transaction; returns its short id. */
-export async function createTestPlan(db: DB, projectId: string, input: TestPlanWrite & { name: string }): Promise<string> {
+export async function createTestPlan(
+  db: DB,
+  projectId: string,
+  input: TestPlanWrite & { name: string },
+): Promise<string> {
   const shortId = newShortId('testPlan', input.name);
   await db.transaction().execute(async (trx) => {
     const id = newId();
     await trx
       .insertInto('test_plans')
-      .values({ id, short_id: shortId, project_id: projectId, name: input.name, description: input.description ?? null, owner: input.owner ?? null })
+      .values({
+        id,
+        short_id: shortId,
+        project_id: projectId,
+        name: input.name,
+        description: input.description ?? null,
+        owner: input.owner ?? null,
+      })
       .execute();
     await writeChildren(trx, id, input);
     if (input.isDefault === undefined) {
       // A project's first plan is its default, so `POST /v1/run` with an empty body has something to run.
-      await trx.updateTable('projects').set({ default_test_plan_id: id }).where('id', '=', projectId).where('default_test_plan_id', 'is', null).execute();
+      await trx
+        .updateTable('projects')
+        .set({ default_test_plan_id: id })
+        .where('id', '=', projectId)
+        .where('default_test_plan_id', 'is', null)
+        .execute();
     } else {
       await setDefault(trx, projectId, id, input.isDefault);
     }
@@ -91,7 +120,11 @@ export async function createTestPlan(db: DB, projectId: string, input: TestPlanW
   return shortId;
 }
 
-export async function updateTestPlan(db: DB, plan: { id: string; projectId: string }, patch: TestPlanWrite): Promise<void> {
+export async function updateTestPlan(
+  db: DB,
+  plan: { id: string; projectId: string },
+  patch: TestPlanWrite,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const values = {
       ...(patch.name !== undefined && { name: patch.name }),
@@ -124,7 +157,12 @@ async function setDefault(trx: Trx, projectId: string, planId: string, isDefault
   if (isDefault) {
     await trx.updateTable('projects').set({ default_test_plan_id: planId }).where('id', '=', projectId).execute();
   } else {
-    await trx.updateTable('projects').set({ default_test_plan_id: null }).where('id', '=', projectId).where('default_test_plan_id', '=', planId).execute();
+    await trx
+      .updateTable('projects')
+      .set({ default_test_plan_id: null })
+      .where('id', '=', projectId)
+      .where('default_test_plan_id', '=', planId)
+      .execute();
   }
 }
 
@@ -134,7 +172,13 @@ async function writeChildren(trx: Trx, planId: string, write: TestPlanWrite): Pr
     if (write.testCaseIds.length > 0) {
       await trx
         .insertInto('test_plan_test_cases')
-        .values(write.testCaseIds.map((testCaseId, position) => ({ test_plan_id: planId, test_case_id: testCaseId, position })))
+        .values(
+          write.testCaseIds.map((testCaseId, position) => ({
+            test_plan_id: planId,
+            test_case_id: testCaseId,
+            position,
+          })),
+        )
         .execute();
     }
   }
@@ -156,7 +200,11 @@ async function writeChildren(trx: Trx, planId: string, write: TestPlanWrite): Pr
   }
   const { email, slack } = write.notifications ?? {};
   if (email !== undefined) {
-    await trx.deleteFrom('test_plan_notifications').where('test_plan_id', '=', planId).where('channel', '=', 'email').execute();
+    await trx
+      .deleteFrom('test_plan_notifications')
+      .where('test_plan_id', '=', planId)
+      .where('channel', '=', 'email')
+      .execute();
     // One row per recipient: the notifier sends to each, and "which plans mail this address" stays one query.
     if (email && email.recipients.length > 0) {
       await trx
@@ -175,11 +223,22 @@ async function writeChildren(trx: Trx, planId: string, write: TestPlanWrite): Pr
     }
   }
   if (slack !== undefined) {
-    await trx.deleteFrom('test_plan_notifications').where('test_plan_id', '=', planId).where('channel', '=', 'slack').execute();
+    await trx
+      .deleteFrom('test_plan_notifications')
+      .where('test_plan_id', '=', planId)
+      .where('channel', '=', 'slack')
+      .execute();
     if (slack) {
       await trx
         .insertInto('test_plan_notifications')
-        .values({ id: newId(), test_plan_id: planId, channel: 'slack', target: slack.webhookUrl, slack_channel: slack.channel, notify_on: slack.notifyOn })
+        .values({
+          id: newId(),
+          test_plan_id: planId,
+          channel: 'slack',
+          target: slack.webhookUrl,
+          slack_channel: slack.channel,
+          notify_on: slack.notifyOn,
+        })
         .execute();
     }
   }
@@ -230,16 +289,28 @@ async function toViews(db: DB, rows: PlanRow[]): Promise<Map<string, TestPlanVie
       .innerJoin('applications as a', 'a.id', 'pa.application_id')
       .innerJoin('environments as e', 'e.id', 'pa.environment_id')
       .leftJoin('device_presets as d', 'd.id', 'pa.device_preset_id')
-      .select(['pa.test_plan_id', 'a.short_id as application_short_id', 'e.short_id as environment_short_id', 'd.short_id as device_preset_short_id'])
+      .select([
+        'pa.test_plan_id',
+        'a.short_id as application_short_id',
+        'e.short_id as environment_short_id',
+        'd.short_id as device_preset_short_id',
+      ])
       .where('pa.test_plan_id', 'in', planIds)
       .orderBy('a.created_at')
       .orderBy('a.id')
       .execute(),
-    db.selectFrom('test_plan_notifications').selectAll().where('test_plan_id', 'in', planIds).orderBy('target').execute(),
+    db
+      .selectFrom('test_plan_notifications')
+      .selectAll()
+      .where('test_plan_id', 'in', planIds)
+      .orderBy('target')
+      .execute(),
   ]);
 
   for (const tc of testCases) {
-    views.get(tc.test_plan_id)!.testCases.push({ id: tc.id, name: tc.name, applicationShortId: tc.application_short_id });
+    views
+      .get(tc.test_plan_id)!
+      .testCases.push({ id: tc.id, name: tc.name, applicationShortId: tc.application_short_id });
   }
   for (const pa of applications) {
     views.get(pa.test_plan_id)!.applications.push({
@@ -262,7 +333,12 @@ async function toViews(db: DB, rows: PlanRow[]): Promise<Map<string, TestPlanVie
 
 /** The short id of a plan of the project; undefined when the project has no such plan. */
 export async function testPlanShortIdOf(db: DB, projectId: string, planId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('test_plans').select('short_id').where('id', '=', planId).where('project_id', '=', projectId).executeTakeFirst();
+  const row = await db
+    .selectFrom('test_plans')
+    .select('short_id')
+    .where('id', '=', planId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
   return row?.short_id;
 }
 

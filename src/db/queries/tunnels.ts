@@ -16,8 +16,26 @@ export interface TunnelRow {
 
 const columns = ['id', 'runner_id', 'label', 'project_id', 'ports', 'public', 'created_at', 'expires_at'] as const;
 
-function toRow(r: { id: string; runner_id: string; label: string; project_id: string; ports: TunnelPort[]; public: boolean; created_at: Date; expires_at: Date }): TunnelRow {
-  return { id: r.id, runnerId: r.runner_id, label: r.label, projectId: r.project_id, ports: r.ports, public: r.public, createdAt: r.created_at, expiresAt: r.expires_at };
+function toRow(r: {
+  id: string;
+  runner_id: string;
+  label: string;
+  project_id: string;
+  ports: TunnelPort[];
+  public: boolean;
+  created_at: Date;
+  expires_at: Date;
+}): TunnelRow {
+  return {
+    id: r.id,
+    runnerId: r.runner_id,
+    label: r.label,
+    projectId: r.project_id,
+    ports: r.ports,
+    public: r.public,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+  };
 }
 
 // Staleness is judged by the database's clock, the one that wrote the heartbeats.
@@ -25,7 +43,16 @@ const live = sql<boolean>`heartbeat_at > now() - ${`${connectionStaleMs} millise
 
 export async function insertTunnel(
   db: DB,
-  input: { id: string; runnerId: string; label: string; projectId: string; ports: TunnelPort[]; public: boolean; tokenHash: string; expiresAt: Date },
+  input: {
+    id: string;
+    runnerId: string;
+    label: string;
+    projectId: string;
+    ports: TunnelPort[];
+    public: boolean;
+    tokenHash: string;
+    expiresAt: Date;
+  },
 ): Promise<TunnelRow> {
   const row = await db
     .insertInto('remote_tunnels')
@@ -45,17 +72,31 @@ export async function insertTunnel(
 }
 
 export async function listTunnels(db: DB, projectId: string): Promise<TunnelRow[]> {
-  const rows = await db.selectFrom('remote_tunnels').select(columns).where('project_id', '=', projectId).orderBy('created_at', 'desc').execute();
+  const rows = await db
+    .selectFrom('remote_tunnels')
+    .select(columns)
+    .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
+    .execute();
   return rows.map(toRow);
 }
 
 export async function findTunnel(db: DB, projectId: string, runnerId: string): Promise<TunnelRow | undefined> {
-  const row = await db.selectFrom('remote_tunnels').select(columns).where('project_id', '=', projectId).where('runner_id', '=', runnerId).executeTakeFirst();
+  const row = await db
+    .selectFrom('remote_tunnels')
+    .select(columns)
+    .where('project_id', '=', projectId)
+    .where('runner_id', '=', runnerId)
+    .executeTakeFirst();
   return row && toRow(row);
 }
 
 export async function findTunnelByTokenHash(db: DB, tokenHash: string): Promise<TunnelRow | undefined> {
-  const row = await db.selectFrom('remote_tunnels').select(columns).where('token_hash', '=', tokenHash).executeTakeFirst();
+  const row = await db
+    .selectFrom('remote_tunnels')
+    .select(columns)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
   return row && toRow(row);
 }
 
@@ -66,7 +107,11 @@ export async function findTunnelByLabel(db: DB, label: string): Promise<TunnelRo
 
 /** Deletes the tunnel and, by cascade, its connection rows; false when the project has no such tunnel. */
 export async function deleteTunnel(db: DB, projectId: string, runnerId: string): Promise<boolean> {
-  const result = await db.deleteFrom('remote_tunnels').where('project_id', '=', projectId).where('runner_id', '=', runnerId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('remote_tunnels')
+    .where('project_id', '=', projectId)
+    .where('runner_id', '=', runnerId)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
@@ -105,8 +150,14 @@ export async function liveEdgeUrls(db: DB, label: string): Promise<string[]> {
   return rows.map((r) => r.edge_url);
 }
 
-export async function insertConnection(db: DB, input: { id: string; tunnelId: string; edgeUrl: string }): Promise<void> {
-  await db.insertInto('remote_tunnel_connections').values({ id: input.id, tunnel_id: input.tunnelId, edge_url: input.edgeUrl }).execute();
+export async function insertConnection(
+  db: DB,
+  input: { id: string; tunnelId: string; edgeUrl: string },
+): Promise<void> {
+  await db
+    .insertInto('remote_tunnel_connections')
+    .values({ id: input.id, tunnel_id: input.tunnelId, edge_url: input.edgeUrl })
+    .execute();
 }
 
 export async function deleteConnection(db: DB, id: string): Promise<void> {

@@ -25,15 +25,26 @@ export async function webhookSecretRows(
   const rows = await db
     .selectFrom('git_integrations as i')
     .leftJoin('merge_request_review_settings as s', (join) =>
-      join.onRef('s.project_id', '=', 'i.project_id').onRef('s.provider', '=', 'i.provider').on('s.repository', '=', claims.repository ?? ''),
+      join
+        .onRef('s.project_id', '=', 'i.project_id')
+        .onRef('s.provider', '=', 'i.provider')
+        .on('s.repository', '=', claims.repository ?? ''),
     )
     .select(['i.project_id', 'i.webhook_secret', 's.handle'])
     .where('i.provider', '=', provider)
     .where('i.webhook_secret', 'is not', null)
-    .where((eb) => eb.or([eb('s.id', 'is not', null), eb.and([eb('i.auth', '=', 'app'), eb('i.app_id', '=', claims.appId ?? '')])]))
+    .where((eb) =>
+      eb.or([eb('s.id', 'is not', null), eb.and([eb('i.auth', '=', 'app'), eb('i.app_id', '=', claims.appId ?? '')])]),
+    )
     .orderBy((eb) => eb.case().when('s.id', 'is not', null).then(0).else(1).end())
     .orderBy('i.created_at')
     .limit(limit)
     .execute();
-  return Promise.all(rows.map(async (r) => ({ projectId: r.project_id, secret: (await openNullable(db, r.webhook_secret))!, reviewHandle: r.handle ?? null })));
+  return Promise.all(
+    rows.map(async (r) => ({
+      projectId: r.project_id,
+      secret: (await openNullable(db, r.webhook_secret))!,
+      reviewHandle: r.handle ?? null,
+    })),
+  );
 }

@@ -8,7 +8,15 @@ import { ChatParams } from '../../schemas/chat.js';
 import { RunListQuery } from '../../schemas/runs.js';
 import { exploreTool } from '../chat-explore.js';
 import { listRunsTool } from '../chat-tools.js';
-import { createRunTool, createTestCaseTool, getTestCaseTool, listApplicationsTool, listTestCasesTool, listTestPlansTool, runResultsTool } from '../chat-tools.js';
+import {
+  createRunTool,
+  createTestCaseTool,
+  getTestCaseTool,
+  listApplicationsTool,
+  listTestCasesTool,
+  listTestPlansTool,
+  runResultsTool,
+} from '../chat-tools.js';
 import * as mcp from './mcp-answers.js';
 import { defineTool, mcpForm, toolSpec, type ChatTool, type Tool, type ToolSpec } from './tool.js';
 
@@ -19,7 +27,11 @@ export const tools: readonly Tool[] = [
     input: z.object({}),
     runs: 'activity',
     handler: listApplicationsTool,
-    mcp: { readOnly: true, description: 'List the applications of the project (web, ios, android)', answer: mcp.listApplicationsAnswer },
+    mcp: {
+      readOnly: true,
+      description: 'List the applications of the project (web, ios, android)',
+      answer: mcp.listApplicationsAnswer,
+    },
   }),
   defineTool({
     name: 'list_test_plans',
@@ -35,7 +47,11 @@ export const tools: readonly Tool[] = [
     input: z.object({ applicationShortId: ListQuery.shape.applicationShortId.describe('app_… short id') }),
     runs: 'activity',
     handler: listTestCasesTool,
-    mcp: { readOnly: true, description: 'List test cases, filtered by application, labels (all must match) or enabled state', ...mcpForm(ListQuery, mcp.listTestCasesAnswer) },
+    mcp: {
+      readOnly: true,
+      description: 'List test cases, filtered by application, labels (all must match) or enabled state',
+      ...mcpForm(ListQuery, mcp.listTestCasesAnswer),
+    },
   }),
   defineTool({
     name: 'get_test_case',
@@ -45,7 +61,8 @@ export const tools: readonly Tool[] = [
     handler: getTestCaseTool,
     mcp: {
       readOnly: true,
-      description: 'Show one test case: goal, expected result, recorded steps, generation status, dependencies, pending heal proposals',
+      description:
+        'Show one test case: goal, expected result, recorded steps, generation status, dependencies, pending heal proposals',
       answer: mcp.getTestCaseAnswer,
     },
   }),
@@ -57,19 +74,23 @@ export const tools: readonly Tool[] = [
       name: CreateTestCase.shape.name.describe('1-80 characters'),
       goal: CreateTestCase.shape.goal.describe('what the test must achieve'),
       expectedResult: CreateTestCase.shape.expectedResult.describe('how to tell it worked'),
-      resumeFromTestCaseId: resumeFrom.optional().describe('id of a test case of the same application to continue from (e.g. a login test)'),
+      resumeFromTestCaseId: resumeFrom
+        .optional()
+        .describe('id of a test case of the same application to continue from (e.g. a login test)'),
     }),
     runs: 'burnIn',
     handler: createTestCaseTool,
     // Over MCP it answers at once (generationStatus GENERATING): a client polls get_test_case.
     mcp: {
-      description: 'Create a test case from a goal; the agent then records its steps (generationStatus GENERATING until done)',
+      description:
+        'Create a test case from a goal; the agent then records its steps (generationStatus GENERATING until done)',
       ...mcpForm(CreateTestCase, mcp.createTestCaseAnswer),
     },
   }),
   defineTool({
     name: 'run_tests',
-    description: "Run a test plan or given test cases (with their dependencies) on the conversation's environments; waits for the result.",
+    description:
+      "Run a test plan or given test cases (with their dependencies) on the conversation's environments; waits for the result.",
     input: z.object({
       testPlanShortId: shortId('testPlan').optional().describe('pln_… short id'),
       testCaseIds: z.array(uuid()).max(1000).optional().describe('test case ids (UUIDs)'),
@@ -99,20 +120,25 @@ export const tools: readonly Tool[] = [
   defineTool({
     name: 'explore_page',
     description: 'Open a URL in a browser (read-only) and describe the page: title, headings, links, forms.',
-    input: z.object({ url: z.string().describe('http(s) URL'), goal: z.string().optional().describe('what to look for') }),
+    input: z.object({
+      url: z.string().describe('http(s) URL'),
+      goal: z.string().optional().describe('what to look for'),
+    }),
     runs: 'browser',
     handler: exploreTool,
   }),
   defineTool({
     name: 'run_test_plan',
-    description: "Start a run of a test plan (the project's default plan when none is named), optionally with per-application environment overrides",
+    description:
+      "Start a run of a test plan (the project's default plan when none is named), optionally with per-application environment overrides",
     input: mcp.runTestPlanInput,
     runs: 'mcp',
     mcp: { answer: mcp.runTestPlanAnswer },
   }),
   defineTool({
     name: 'run_test_cases',
-    description: 'Start a run of the given test cases (disabled ones too, once their steps are recorded) plus their dependencies, without a plan',
+    description:
+      'Start a run of the given test cases (disabled ones too, once their steps are recorded) plus their dependencies, without a plan',
     input: mcp.runTestCasesInput,
     runs: 'mcp',
     mcp: { answer: mcp.runTestCasesAnswer },
@@ -126,7 +152,8 @@ export const tools: readonly Tool[] = [
   }),
   defineTool({
     name: 'rerun_run',
-    description: 'Rerun a run as a new run: failedOnly, or specific projectTestCaseIds (with their dependencies), or everything',
+    description:
+      'Rerun a run as a new run: failedOnly, or specific projectTestCaseIds (with their dependencies), or everything',
     input: mcp.rerunInput,
     runs: 'mcp',
     mcp: { answer: mcp.rerunAnswer },
@@ -143,7 +170,8 @@ export const tools: readonly Tool[] = [
   }),
   defineTool({
     name: 'get_chat',
-    description: 'A conversation with its most recent messages, newest first (poll it for a reply that chat did not wait out)',
+    description:
+      'A conversation with its most recent messages, newest first (poll it for a reply that chat did not wait out)',
     input: mcp.getChatInput,
     runs: 'mcp',
     mcp: { readOnly: true, answer: mcp.getChatAnswer },

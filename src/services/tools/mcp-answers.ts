@@ -15,7 +15,11 @@ import { rerun, runTestCases, runTestPlan } from '../runs.js';
 import { createTestCase, findTestCases, showTestCase, testCaseWithProposalsView } from '../test-cases.js';
 import { ChatToolError, type McpToolContext } from './tool.js';
 
-const chatDeps = ({ services }: McpToolContext): ChatDeps => ({ db: services.db, temporal: services.temporal, appUrl: services.config.appUrl });
+const chatDeps = ({ services }: McpToolContext): ChatDeps => ({
+  db: services.db,
+  temporal: services.temporal,
+  appUrl: services.config.appUrl,
+});
 
 /** The route's own schema where the MCP input cannot carry it (a union, a refinement): refused in its words. */
 function parsedBy<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
@@ -24,30 +28,57 @@ function parsedBy<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
   return parsed.data;
 }
 
-export const listApplicationsAnswer = async ({ services, projectId }: McpToolContext) => ({ applications: await listApplications(services.db, projectId) });
+export const listApplicationsAnswer = async ({ services, projectId }: McpToolContext) => ({
+  applications: await listApplications(services.db, projectId),
+});
 
-export const listTestCasesAnswer = ({ services, projectId }: McpToolContext, args: { applicationShortId?: string; labels?: string; isEnabled?: 'true' | 'false'; limit: number; offset: number }) =>
-  findTestCases(services, { ...args, projectId });
+export const listTestCasesAnswer = (
+  { services, projectId }: McpToolContext,
+  args: { applicationShortId?: string; labels?: string; isEnabled?: 'true' | 'false'; limit: number; offset: number },
+) => findTestCases(services, { ...args, projectId });
 
 export const getTestCaseAnswer = async ({ services, projectId }: McpToolContext, args: { testCaseId: string }) =>
   testCaseWithProposalsView(await showTestCase(services, { projectId, testCaseId: args.testCaseId }));
 
-export async function createTestCaseAnswer({ services, projectId }: McpToolContext, args: z.output<typeof CreateTestCase>) {
+export async function createTestCaseAnswer(
+  { services, projectId }: McpToolContext,
+  args: z.output<typeof CreateTestCase>,
+) {
   const created = await createTestCase(services, { ...args, projectId });
   return { success: true, testCase: { ...created, url: `${services.config.appUrl}/test-cases/${created.id}` } };
 }
 
 export const runTestPlanInput = StartRun;
 export async function runTestPlanAnswer({ services, projectId }: McpToolContext, args: z.output<typeof StartRun>) {
-  const run = await runTestPlan(runDeps(services), { projectId, testPlanShortId: args.testPlanShortId, applications: args.applications, meta: args satisfies RunMetadata });
-  return { success: true, run: { ...runRef(services.config.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } } };
+  const run = await runTestPlan(runDeps(services), {
+    projectId,
+    testPlanShortId: args.testPlanShortId,
+    applications: args.applications,
+    meta: args satisfies RunMetadata,
+  });
+  return {
+    success: true,
+    run: { ...runRef(services.config.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } },
+  };
 }
 
 export const runTestCasesInput = StartRun.omit({ testPlanShortId: true }).extend({
-  testCaseIds: z.array(uuid()).min(1).max(1000).describe('Test case ids (UUIDs) to run; their dependencies join the run'),
+  testCaseIds: z
+    .array(uuid())
+    .min(1)
+    .max(1000)
+    .describe('Test case ids (UUIDs) to run; their dependencies join the run'),
 });
-export async function runTestCasesAnswer({ services, projectId }: McpToolContext, args: z.output<typeof runTestCasesInput>) {
-  const run = await runTestCases(runDeps(services), { projectId, testCaseIds: args.testCaseIds, applications: args.applications, meta: args satisfies RunMetadata });
+export async function runTestCasesAnswer(
+  { services, projectId }: McpToolContext,
+  args: z.output<typeof runTestCasesInput>,
+) {
+  const run = await runTestCases(runDeps(services), {
+    projectId,
+    testCaseIds: args.testCaseIds,
+    applications: args.applications,
+    meta: args satisfies RunMetadata,
+  });
   return { success: true, run: runRef(services.config.appUrl, run) };
 }
 
@@ -56,24 +87,34 @@ export const getRunAnswer = ({ services, projectId }: McpToolContext, args: z.ou
   getRunView(services, { projectId, runShortId: args.shortId, tests: args.testCases });
 
 export const rerunInput = RunParams.extend(Rerun.shape);
-export async function rerunAnswer({ services, projectId }: McpToolContext, { shortId: runShortId, ...body }: z.output<typeof rerunInput>) {
+export async function rerunAnswer(
+  { services, projectId }: McpToolContext,
+  { shortId: runShortId, ...body }: z.output<typeof rerunInput>,
+) {
   // The route's own schema, refinement included (failedOnly and projectTestCaseIds exclude each other).
   const selection = rerunSelection(parsedBy(Rerun, body));
-  return { success: true, run: runRef(services.config.appUrl, await rerun(runDeps(services), { projectId, runShortId, selection })) };
+  return {
+    success: true,
+    run: runRef(services.config.appUrl, await rerun(runDeps(services), { projectId, runShortId, selection })),
+  };
 }
 
 // MCP clients time a request out after 60 s by default (the SDK's DEFAULT_REQUEST_TIMEOUT_MSEC).
 const maxChatWaitSeconds = 55;
 
 export const chatInput = SendMessage.extend({
-  chatConversationShortId: shortId('chat').optional().describe('Continue this conversation; absent: start a new one (then applicationOverrides apply)'),
+  chatConversationShortId: shortId('chat')
+    .optional()
+    .describe('Continue this conversation; absent: start a new one (then applicationOverrides apply)'),
   waitSeconds: z
     .number()
     .int()
     .min(0)
     .max(maxChatWaitSeconds)
     .default(45)
-    .describe(`How long to wait for the reply to end (at most ${maxChatWaitSeconds} s); an unfinished reply is answered as it stands, with finished false`),
+    .describe(
+      `How long to wait for the reply to end (at most ${maxChatWaitSeconds} s); an unfinished reply is answered as it stands, with finished false`,
+    ),
 });
 export async function chatAnswer(ctx: McpToolContext, args: z.output<typeof chatInput>) {
   const { chatShortId, ...sent } = await sendAndWait(chatDeps(ctx), {
@@ -89,13 +130,19 @@ export async function chatAnswer(ctx: McpToolContext, args: z.output<typeof chat
 
 export const getChatInput = ChatParams.extend(ChatQuery.shape);
 export const getChatAnswer = (ctx: McpToolContext, args: z.output<typeof getChatInput>) =>
-  getConversation(chatDeps(ctx), { projectId: ctx.projectId, chatShortId: args.chatConversationShortId, limit: args.limit });
+  getConversation(chatDeps(ctx), {
+    projectId: ctx.projectId,
+    chatShortId: args.chatConversationShortId,
+    limit: args.limit,
+  });
 
 // An MCP tool's input is one JSON object, so the route's two request forms (a pull request, a raw diff) are offered
 // as one object whose mode says which fields apply; the answer validates with the route's own union.
 const [PrReview, RawReview] = ChangeReviewRequest.options;
 export const startChangeReviewInput = PrReview.extend({
-  mode: z.enum(['pr', 'rawChanges']).describe('pr: review prUrl (with vcsProviderId); rawChanges: review the given changes'),
+  mode: z
+    .enum(['pr', 'rawChanges'])
+    .describe('pr: review prUrl (with vcsProviderId); rawChanges: review the given changes'),
   prUrl: PrReview.shape.prUrl.optional(),
   vcsProviderId: PrReview.shape.vcsProviderId.optional(),
   changes: RawReview.shape.changes.optional(),

@@ -61,12 +61,14 @@ export type McpHandler<I> = (ctx: McpToolContext, input: I) => Promise<object | 
  * model gets a shorter form (`mcpForm`); `description` likewise, when the two audiences need other words.
  */
 export type McpPart<I = never> = { readOnly?: boolean; description?: string } & (
-  | { input?: undefined; answer?: McpHandler<I> }
-  | { input: z.ZodObject; answer: McpHandler<never> }
+  { input?: undefined; answer?: McpHandler<I> } | { input: z.ZodObject; answer: McpHandler<never> }
 );
 
 /** An MCP input of its own with the answer that reads it: the pair stays type-checked. */
-export const mcpForm = <S extends z.ZodObject>(input: S, answer: McpHandler<z.output<S>>) => ({ input, answer: answer as McpHandler<never> });
+export const mcpForm = <S extends z.ZodObject>(input: S, answer: McpHandler<z.output<S>>) => ({
+  input,
+  answer: answer as McpHandler<never>,
+});
 
 interface ToolBase<S extends z.ZodObject> {
   name: string;
@@ -94,7 +96,9 @@ export type Tool<S extends z.ZodObject = z.ZodObject> = ToolBase<S> &
   );
 
 /** The tools that run one way. */
-export type ToolThatRuns<K extends ChatToolRuns | 'mcp'> = K extends ChatToolRuns | 'mcp' ? Extract<Tool, { runs: K }> : never;
+export type ToolThatRuns<K extends ChatToolRuns | 'mcp'> = K extends ChatToolRuns | 'mcp'
+  ? Extract<Tool, { runs: K }>
+  : never;
 
 /** The tools the chat model is offered. */
 export type ChatTool = ToolThatRuns<ChatToolRuns>;

@@ -9,8 +9,13 @@
     button.hidden = false;
     button.addEventListener('click', function () {
       navigator.clipboard.writeText(box.value).then(
-        function () { if (status) status.textContent = 'Copied.'; },
-        function () { box.select(); if (status) status.textContent = 'Select the text and copy it (Ctrl+C).'; }
+        function () {
+          if (status) status.textContent = 'Copied.';
+        },
+        function () {
+          box.select();
+          if (status) status.textContent = 'Select the text and copy it (Ctrl+C).';
+        },
       );
     });
   });

@@ -1,12 +1,30 @@
 import type { Context, Hono } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, FromField, FormProblems, formPage, optional, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  afterSave,
+  check,
+  FromField,
+  FormProblems,
+  formPage,
+  optional,
+  readForm,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { CreateApplication } from '../../schemas/applications.js';
 import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments.js';
 import { createApplication, removeApplication, requireApplication } from '../../services/applications.js';
-import { createEnvironment, deleteEnvironment, getEnvironment, updateEnvironment, type EnvironmentView } from '../../services/environments.js';
+import {
+  createEnvironment,
+  deleteEnvironment,
+  getEnvironment,
+  updateEnvironment,
+  type EnvironmentView,
+} from '../../services/environments.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { AccessLists, accessListField, accessListsBody, atAccessList } from '../environment-access-fields.js';
 
@@ -21,7 +39,11 @@ function environmentBody(form: FormBody) {
   const password = optional(form.password);
   const httpCredentials = username ? { username, password } : form.removeCredentials === 'on' ? null : undefined;
   const access = { ...(httpCredentials !== undefined && { httpCredentials }), ...accessListsBody(form) };
-  return { name: form.environmentName, url: optional(form.environmentUrl), access: Object.keys(access).length > 0 ? access : undefined };
+  return {
+    name: form.environmentName,
+    url: optional(form.environmentUrl),
+    access: Object.keys(access).length > 0 ? access : undefined,
+  };
 }
 
 const environmentField: Record<string, string> = {
@@ -30,21 +52,44 @@ const environmentField: Record<string, string> = {
   'access.httpCredentials.username': 'username',
   'access.httpCredentials.password': 'password',
 };
-const toEnvironmentField = (path: string) => environmentField[path] ?? accessListField(path) ?? (path.startsWith('access') ? 'username' : path || '');
+const toEnvironmentField = (path: string) =>
+  environmentField[path] ?? accessListField(path) ?? (path.startsWith('access') ? 'username' : path || '');
 
 function EnvironmentFields(props: { form: FormBody; errors: FieldErrors; editing?: EnvironmentView }) {
   const { form, errors } = props;
   const auth = props.editing?.access.httpCredentials;
   return (
     <>
-      <TextField label="Environment name" name="environmentName" value={form.environmentName ?? 'Staging'} errors={errors} required />
-      <TextField label="URL tests start from" name="environmentUrl" type="url" value={form.environmentUrl} errors={errors} required hint="http(s), e.g. https://staging.shop.example.com/login" />
+      <TextField
+        label="Environment name"
+        name="environmentName"
+        value={form.environmentName ?? 'Staging'}
+        errors={errors}
+        required
+      />
+      <TextField
+        label="URL tests start from"
+        name="environmentUrl"
+        type="url"
+        value={form.environmentUrl}
+        errors={errors}
+        required
+        hint="http(s), e.g. https://staging.shop.example.com/login"
+      />
       <fieldset>
         <legend>Basic auth (optional)</legend>
         <TextField label="Username" name="username" value={form.username ?? auth?.username} errors={errors} />
-        <TextField label="Password" name="password" type="password" errors={errors} hint={auth?.hasPassword ? 'A password is stored: leave empty to keep it.' : 'Write-only: never shown again.'} />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          errors={errors}
+          hint={auth?.hasPassword ? 'A password is stored: leave empty to keep it.' : 'Write-only: never shown again.'}
+        />
         {auth && (
-          <label><input type="checkbox" name="removeCredentials" /> Remove basic auth</label>
+          <label>
+            <input type="checkbox" name="removeCredentials" /> Remove basic auth
+          </label>
         )}
       </fieldset>
     </>
@@ -63,25 +108,48 @@ function NewApplicationForm(props: { base: string; csrf: string; form: FormBody;
         <FromField form={props.form} />
         <TextField label="Application name" name="name" value={props.form.name} errors={props.errors} required />
         <EnvironmentFields form={props.form} errors={props.errors} />
-        <button class="primary" type="submit">Add the application</button>
+        <button class="primary" type="submit">
+          Add the application
+        </button>
       </form>
     </div>
   );
 }
 
-function EnvironmentForm(props: { base: string; csrf: string; app: { shortId: string; name: string }; form: FormBody; errors: FieldErrors; editing?: EnvironmentView }) {
+function EnvironmentForm(props: {
+  base: string;
+  csrf: string;
+  app: { shortId: string; name: string };
+  form: FormBody;
+  errors: FieldErrors;
+  editing?: EnvironmentView;
+}) {
   const root = `${props.base}/applications/${props.app.shortId}/environments`;
   const action = props.editing ? `${root}/${props.editing.shortId}` : root;
   return (
     <div id="environment-form">
-      <h1>{props.editing ? `Environment ${props.editing.name} of ${props.app.name}` : `Add an environment to ${props.app.name}`}</h1>
+      <h1>
+        {props.editing
+          ? `Environment ${props.editing.name} of ${props.app.name}`
+          : `Add an environment to ${props.app.name}`}
+      </h1>
       <FormProblems errors={props.errors} />
       <form method="post" action={action} hx-post={action} hx-target="#environment-form" hx-swap="outerHTML">
         <CsrfField token={props.csrf} />
         <EnvironmentFields form={props.form} errors={props.errors} editing={props.editing} />
         <AccessLists form={props.form} errors={props.errors} stored={props.editing?.access} />
-        {!props.editing?.isDefault && <label><input type="checkbox" name="isDefault" checked={props.form.isDefault === 'on'} /> Make it the default environment</label>}
-        <p><button class="primary" type="submit">{props.editing ? 'Save the environment' : 'Add the environment'}</button> <a href={`${props.base}/applications`}>Cancel</a></p>
+        {!props.editing?.isDefault && (
+          <label>
+            <input type="checkbox" name="isDefault" checked={props.form.isDefault === 'on'} /> Make it the default
+            environment
+          </label>
+        )}
+        <p>
+          <button class="primary" type="submit">
+            {props.editing ? 'Save the environment' : 'Add the environment'}
+          </button>{' '}
+          <a href={`${props.base}/applications`}>Cancel</a>
+        </p>
       </form>
     </div>
   );
@@ -90,18 +158,39 @@ function EnvironmentForm(props: { base: string; csrf: string; app: { shortId: st
 export function registerApplicationForms(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const db = (c: Context<WebEnv>) => c.get('deps').db;
-  const page = (c: Context<WebEnv>, title: string, content: Child, errors: FieldErrors) => formPage(c, { title, nav: 'applications' }, content, Object.keys(errors).length > 0);
+  const page = (c: Context<WebEnv>, title: string, content: Child, errors: FieldErrors) =>
+    formPage(c, { title, nav: 'applications' }, content, Object.keys(errors).length > 0);
 
-  web.get('/new/application', (c) => page(c, 'Add an application', <NewApplicationForm base={base} csrf={c.get('csrfToken')} form={{ from: c.req.query('from') ?? '' }} errors={{}} />, {}));
+  web.get('/new/application', (c) =>
+    page(
+      c,
+      'Add an application',
+      <NewApplicationForm
+        base={base}
+        csrf={c.get('csrfToken')}
+        form={{ from: c.req.query('from') ?? '' }}
+        errors={{}}
+      />,
+      {},
+    ),
+  );
 
   web.post('/new/application', async (c) => {
     const form = await readForm(c);
-    const again = (errors: FieldErrors) => page(c, 'Add an application', <NewApplicationForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} />, errors);
+    const again = (errors: FieldErrors) =>
+      page(
+        c,
+        'Add an application',
+        <NewApplicationForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} />,
+        errors,
+      );
     const app = check(CreateApplication, { name: form.name, kind: 'web' });
     const env = check(CreateEnvironment, environmentBody(form), toEnvironmentField);
     if (!app.ok || !env.ok) return again({ ...(app.ok ? {} : app.errors), ...(env.ok ? {} : env.errors) });
     const created = await createApplication(db(c), projectId(c), app.data);
-    const written = await refusedAt('environmentUrl', () => createEnvironment(db(c), { ...env.data, projectId: projectId(c), applicationShortId: created.shortId }));
+    const written = await refusedAt('environmentUrl', () =>
+      createEnvironment(db(c), { ...env.data, projectId: projectId(c), applicationShortId: created.shortId }),
+    );
     if (!written.ok) {
       // Both or neither: an application without the environment the person asked for is not what they submitted.
       await removeApplication(db(c), projectId(c), created.shortId);
@@ -113,17 +202,34 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
   web.get('/applications/:app/environments/new', async (c) => {
     const app = await findApplication(c);
     if (!app) return notFoundPage(c, 'This application');
-    return page(c, 'Add an environment', <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={{}} errors={{}} />, {});
+    return page(
+      c,
+      'Add an environment',
+      <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={{}} errors={{}} />,
+      {},
+    );
   });
 
   web.post('/applications/:app/environments', async (c) => {
     const app = await findApplication(c);
     if (!app) return notFoundPage(c, 'This application');
     const form = await readForm(c);
-    const again = (errors: FieldErrors) => page(c, 'Add an environment', <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={form} errors={errors} />, errors);
-    const env = check(CreateEnvironment, { ...environmentBody(form), isDefault: form.isDefault === 'on' }, toEnvironmentField);
+    const again = (errors: FieldErrors) =>
+      page(
+        c,
+        'Add an environment',
+        <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={form} errors={errors} />,
+        errors,
+      );
+    const env = check(
+      CreateEnvironment,
+      { ...environmentBody(form), isDefault: form.isDefault === 'on' },
+      toEnvironmentField,
+    );
     if (!env.ok) return again(env.errors);
-    const written = await refusedAt('environmentUrl', () => createEnvironment(db(c), { ...env.data, projectId: projectId(c), applicationShortId: app.shortId }));
+    const written = await refusedAt('environmentUrl', () =>
+      createEnvironment(db(c), { ...env.data, projectId: projectId(c), applicationShortId: app.shortId }),
+    );
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 
@@ -131,17 +237,50 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     const found = await findEnvironment(c);
     if (!found) return notFoundPage(c, 'This environment');
     const form = { environmentName: found.env.name, environmentUrl: found.env.url ?? '' };
-    return page(c, 'Edit an environment', <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={found.app} form={form} errors={{}} editing={found.env} />, {});
+    return page(
+      c,
+      'Edit an environment',
+      <EnvironmentForm
+        base={base}
+        csrf={c.get('csrfToken')}
+        app={found.app}
+        form={form}
+        errors={{}}
+        editing={found.env}
+      />,
+      {},
+    );
   });
 
   web.post('/applications/:app/environments/:env', async (c) => {
     const found = await findEnvironment(c);
     if (!found) return notFoundPage(c, 'This environment');
     const form = await readForm(c);
-    const again = (errors: FieldErrors) => page(c, 'Edit an environment', <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={found.app} form={form} errors={errors} editing={found.env} />, errors);
-    const env = check(UpdateEnvironment, { ...environmentBody(form), isDefault: form.isDefault === 'on' ? true : undefined }, toEnvironmentField);
+    const again = (errors: FieldErrors) =>
+      page(
+        c,
+        'Edit an environment',
+        <EnvironmentForm
+          base={base}
+          csrf={c.get('csrfToken')}
+          app={found.app}
+          form={form}
+          errors={errors}
+          editing={found.env}
+        />,
+        errors,
+      );
+    const env = check(
+      UpdateEnvironment,
+      { ...environmentBody(form), isDefault: form.isDefault === 'on' ? true : undefined },
+      toEnvironmentField,
+    );
     if (!env.ok) return again(env.errors);
-    const ref = { projectId: projectId(c), applicationShortId: found.app.shortId, environmentShortId: found.env.shortId };
+    const ref = {
+      projectId: projectId(c),
+      applicationShortId: found.app.shortId,
+      environmentShortId: found.env.shortId,
+    };
     const written = await refusedAt('environmentUrl', () => updateEnvironment(db(c), ref, env.data));
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
@@ -149,7 +288,11 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
   web.post('/applications/:app/environments/:env/delete', async (c) => {
     const found = await findEnvironment(c);
     if (!found) return notFoundPage(c, 'This environment');
-    await deleteEnvironment(db(c), { projectId: projectId(c), applicationShortId: found.app.shortId, environmentShortId: found.env.shortId });
+    await deleteEnvironment(db(c), {
+      projectId: projectId(c),
+      applicationShortId: found.app.shortId,
+      environmentShortId: found.env.shortId,
+    });
     return c.redirect(`${base}/applications`, 303);
   });
 
@@ -163,13 +306,19 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
 
 /** The application of the session's project named in the path; another project's is as absent as a made-up one. */
 async function findApplication(c: Context<WebEnv>) {
-  return notFoundAsUndefined(() => requireApplication(c.get('deps').db, c.get('session').projectId, c.req.param('app') ?? ''));
+  return notFoundAsUndefined(() =>
+    requireApplication(c.get('deps').db, c.get('session').projectId, c.req.param('app') ?? ''),
+  );
 }
 
 async function findEnvironment(c: Context<WebEnv>) {
   const app = await findApplication(c);
   if (!app) return undefined;
-  const ref = { projectId: c.get('session').projectId, applicationShortId: app.shortId, environmentShortId: c.req.param('env') ?? '' };
+  const ref = {
+    projectId: c.get('session').projectId,
+    applicationShortId: app.shortId,
+    environmentShortId: c.req.param('env') ?? '',
+  };
   const env = await notFoundAsUndefined(() => getEnvironment(c.get('deps').db, ref));
   return env && { app, env };
 }
@@ -197,7 +346,12 @@ export function ApplicationActions(props: { base: string; csrf: string; app: { s
   );
 }
 
-export function EnvironmentActions(props: { base: string; csrf: string; appShortId: string; env: { shortId: string; name: string } }) {
+export function EnvironmentActions(props: {
+  base: string;
+  csrf: string;
+  appShortId: string;
+  env: { shortId: string; name: string };
+}) {
   const root = `${props.base}/applications/${props.appShortId}/environments/${props.env.shortId}`;
   return (
     <>

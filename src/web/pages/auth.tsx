@@ -7,7 +7,9 @@ import { issueLoginCsrf, loginCsrfValid, signIn, signOut } from '../session.js';
 
 // Where a sign-in may send the browser next: a path of the dashboard itself, never another site.
 function safeNext(base: string, next: string | undefined): string {
-  return next && next.startsWith(`${base}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next) ? next : `${base}/runs`;
+  return next && next.startsWith(`${base}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next)
+    ? next
+    : `${base}/runs`;
 }
 
 // Says which limit was hit and when to come back; nothing about whether the token was right (it was not checked).
@@ -23,8 +25,15 @@ function LoginForm(props: { base: string; csrf: string; next: string; problem?: 
     <Layout title="Sign in" base={props.base}>
       <div class="login">
         <h1>Sign in to Proctor</h1>
-        <p>Paste a project API token (<code>prt_…</code>, from <code>proctor admin create-token</code> or the dev banner). It is exchanged for a session cookie and not kept in the browser.</p>
-        {props.problem && <p class="error" role="alert">{props.problem}</p>}
+        <p>
+          Paste a project API token (<code>prt_…</code>, from <code>proctor admin create-token</code> or the dev
+          banner). It is exchanged for a session cookie and not kept in the browser.
+        </p>
+        {props.problem && (
+          <p class="error" role="alert">
+            {props.problem}
+          </p>
+        )}
         <form method="post" action={`${props.base}/login`}>
           <input type="hidden" name="_csrf" value={props.csrf} />
           <input type="hidden" name="next" value={props.next} />
@@ -32,7 +41,9 @@ function LoginForm(props: { base: string; csrf: string; next: string; problem?: 
             API token
             <input type="password" name="token" autocomplete="off" required />
           </label>
-          <button class="primary" type="submit">Sign in</button>
+          <button class="primary" type="submit">
+            Sign in
+          </button>
         </form>
       </div>
     </Layout>
@@ -45,7 +56,7 @@ export function registerAuthPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/login', (c) => {
     const next = safeNext(base, c.req.query('next'));
-    return c.html(html`<!doctype html>${<LoginForm base={base} csrf={issueLoginCsrf(c)} next={next} />}`);
+    return c.html(html`<!doctype html>${(<LoginForm base={base} csrf={issueLoginCsrf(c)} next={next} />)}`);
   });
 
   web.post('/login', async (c) => {
@@ -53,7 +64,10 @@ export function registerAuthPages(web: Hono<WebEnv>, base: string): void {
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
     const next = safeNext(base, field('next'));
     const again = (problem: string, status: 400 | 401 | 403 | 429) =>
-      c.html(html`<!doctype html>${<LoginForm base={base} csrf={issueLoginCsrf(c)} next={next} problem={problem} />}`, status);
+      c.html(
+        html`<!doctype html>${(<LoginForm base={base} csrf={issueLoginCsrf(c)} next={next} problem={problem} />)}`,
+        status,
+      );
     if (!loginCsrfValid(c, field('_csrf'))) return again('The sign-in form expired; please try again.', 403);
     const token = field('token');
     if (!token) return again('Enter an API token.', 400);

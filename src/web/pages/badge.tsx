@@ -1,12 +1,31 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { check, FieldError, FormProblems, formPage, invalidAttrs, optional, PostButton, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  check,
+  FieldError,
+  FormProblems,
+  formPage,
+  invalidAttrs,
+  optional,
+  PostButton,
+  readForm,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { assetPath } from '../assets.js';
 import { When } from '../components.js';
 import { CreateBadgeLink } from '../../schemas/badge.js';
 import { sessionActor } from '../../services/audit-log.js';
-import { createBadgeLink, listBadgeTokens, revokeBadgeToken, type BadgeLink, type BadgeTokenRow } from '../../services/badge-tokens.js';
+import {
+  createBadgeLink,
+  listBadgeTokens,
+  revokeBadgeToken,
+  type BadgeLink,
+  type BadgeTokenRow,
+} from '../../services/badge-tokens.js';
 import { listTestPlans } from '../../services/test-plans.js';
 import { notFoundAsUndefined } from './application-forms.js';
 
@@ -29,8 +48,19 @@ function CopyBox(props: { id: string; label: string; value: string; copy: string
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
-      {props.multiline ? <textarea id={props.id} rows={3} readonly>{props.value}</textarea> : <input id={props.id} type="text" readonly value={props.value} />}
-      <span><button type="button" data-copy={props.id} hidden>{props.copy}</button> <span id={`${props.id}-copied`} role="status"></span></span>
+      {props.multiline ? (
+        <textarea id={props.id} rows={3} readonly>
+          {props.value}
+        </textarea>
+      ) : (
+        <input id={props.id} type="text" readonly value={props.value} />
+      )}
+      <span>
+        <button type="button" data-copy={props.id} hidden>
+          {props.copy}
+        </button>{' '}
+        <span id={`${props.id}-copied`} role="status"></span>
+      </span>
     </div>
   );
 }
@@ -40,7 +70,13 @@ function NewLink(props: { base: string; link: BadgeLink }) {
     <section class="card" aria-labelledby="new-badge">
       <h2 id="new-badge">Your badge URL</h2>
       <p>Copy it now: its token is not shown again. Anyone with the URL sees the badge, nothing else.</p>
-      <CopyBox id="badge-markdown" label="Markdown for a README" copy="Copy the Markdown" value={props.link.markdown} multiline />
+      <CopyBox
+        id="badge-markdown"
+        label="Markdown for a README"
+        copy="Copy the Markdown"
+        value={props.link.markdown}
+        multiline
+      />
       <CopyBox id="badge-url" label="Badge URL" copy="Copy the URL" value={props.link.url} />
       <script src={`${props.base}${assetPath.copy}`} defer></script>
     </section>
@@ -53,37 +89,81 @@ function BadgePage(props: BadgePageProps) {
   return (
     <>
       <h1>Status badge</h1>
-      <p><img src={`${props.base}/start/badge.svg`} alt="Status of the project's latest run" /></p>
+      <p>
+        <img src={`${props.base}/start/badge.svg`} alt="Status of the project's latest run" />
+      </p>
       {props.link && <NewLink base={props.base} link={props.link} />}
       <h2>Make a badge URL</h2>
       <FormProblems errors={errors} />
       <form method="post" action={action}>
         <CsrfField token={props.csrf} />
-        <TextField label="Token name" name="name" value={form.name ?? 'README badge'} errors={errors} required hint="Says where the badge is used, so it can be revoked later" />
+        <TextField
+          label="Token name"
+          name="name"
+          value={form.name ?? 'README badge'}
+          errors={errors}
+          required
+          hint="Says where the badge is used, so it can be revoked later"
+        />
         <div class="field">
           <label for="f-testPlanShortId">Runs shown</label>
           <select id="f-testPlanShortId" name="testPlanShortId" {...invalidAttrs('testPlanShortId', errors)}>
-            <option value="" selected={!form.testPlanShortId}>The project's latest run</option>
-            {props.plans.map((p) => <option value={p.shortId} selected={form.testPlanShortId === p.shortId}>Plan {p.name}</option>)}
+            <option value="" selected={!form.testPlanShortId}>
+              The project's latest run
+            </option>
+            {props.plans.map((p) => (
+              <option value={p.shortId} selected={form.testPlanShortId === p.shortId}>
+                Plan {p.name}
+              </option>
+            ))}
           </select>
           <FieldError name="testPlanShortId" errors={errors} />
         </div>
-        <TextField label="Badge label" name="label" value={form.label ?? 'proctor'} errors={errors} hint="The badge's left-hand text, up to 64 characters" />
-        <p><button class="primary" type="submit">Make the badge URL</button></p>
+        <TextField
+          label="Badge label"
+          name="label"
+          value={form.label ?? 'proctor'}
+          errors={errors}
+          hint="The badge's left-hand text, up to 64 characters"
+        />
+        <p>
+          <button class="primary" type="submit">
+            Make the badge URL
+          </button>
+        </p>
       </form>
       <h2>Badge tokens</h2>
-      {props.tokens.length === 0 ? <p>No badge token yet.</p> : (
+      {props.tokens.length === 0 ? (
+        <p>No badge token yet.</p>
+      ) : (
         <table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Change</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Starts with</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
           <tbody>
             {props.tokens.map((t) => (
               <tr>
                 <td>{t.name}</td>
-                <td><code>{t.prefix}…</code></td>
-                <td><When at={t.createdAt.toISOString()} /></td>
+                <td>
+                  <code>{t.prefix}…</code>
+                </td>
+                <td>
+                  <When at={t.createdAt.toISOString()} />
+                </td>
                 <td>{t.lastUsedAt ? <When at={t.lastUsedAt.toISOString()} /> : 'Never'}</td>
                 <td>
-                  <PostButton action={`${action}/tokens/${t.id}/revoke`} csrf={props.csrf} text="Revoke" label={`Revoke ${t.name}`} />
+                  <PostButton
+                    action={`${action}/tokens/${t.id}/revoke`}
+                    csrf={props.csrf}
+                    text="Revoke"
+                    label={`Revoke ${t.name}`}
+                  />
                 </td>
               </tr>
             ))}
@@ -101,23 +181,57 @@ export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
     const [plans, tokens] = await Promise.all([listTestPlans(db, projectId(c)), listBadgeTokens(db, projectId(c))]);
     // The answer that carries a new token is kept out of every cache.
     if (link) c.header('Cache-Control', 'no-store');
-    return formPage(c, { title: 'Status badge', nav: 'project' }, <BadgePage base={base} csrf={c.get('csrfToken')} plans={plans} tokens={tokens} form={form} errors={errors} link={link} />, Object.keys(errors).length > 0);
+    return formPage(
+      c,
+      { title: 'Status badge', nav: 'project' },
+      <BadgePage
+        base={base}
+        csrf={c.get('csrfToken')}
+        plans={plans}
+        tokens={tokens}
+        form={form}
+        errors={errors}
+        link={link}
+      />,
+      Object.keys(errors).length > 0,
+    );
   };
 
   web.get('/project/badge', (c) => show(c, {}, {}));
 
   web.post('/project/badge', async (c) => {
     const form = await readForm(c);
-    const input = check(CreateBadgeLink, { name: form.name ?? '', testPlanShortId: optional(form.testPlanShortId), label: form.label?.trim() ? form.label : undefined });
+    const input = check(CreateBadgeLink, {
+      name: form.name ?? '',
+      testPlanShortId: optional(form.testPlanShortId),
+      label: form.label?.trim() ? form.label : undefined,
+    });
     if (!input.ok) return show(c, form, input.errors);
     const { deps, session } = { deps: c.get('deps'), session: c.get('session') };
-    const made = await refusedAt('name', () => createBadgeLink(deps.db, { ...input.data, projectId: session.projectId, publicUrl: deps.config.publicUrl, actor: sessionActor(session.tokenId) }), ['testPlanShortId']);
+    const made = await refusedAt(
+      'name',
+      () =>
+        createBadgeLink(deps.db, {
+          ...input.data,
+          projectId: session.projectId,
+          publicUrl: deps.config.publicUrl,
+          actor: sessionActor(session.tokenId),
+        }),
+      ['testPlanShortId'],
+    );
     // Not a redirect: the token exists only in this answer.
     return made.ok ? show(c, {}, {}, made.data) : show(c, form, made.errors);
   });
 
   web.post('/project/badge/tokens/:token/revoke', async (c) => {
-    const revoked = await notFoundAsUndefined(() => revokeBadgeToken(c.get('deps').db, projectId(c), c.req.param('token'), sessionActor(c.get('session').tokenId)).then(() => true));
+    const revoked = await notFoundAsUndefined(() =>
+      revokeBadgeToken(
+        c.get('deps').db,
+        projectId(c),
+        c.req.param('token'),
+        sessionActor(c.get('session').tokenId),
+      ).then(() => true),
+    );
     if (!revoked) return notFoundPage(c, 'This badge token');
     return c.redirect(`${base}/project/badge`, 303);
   });

@@ -4,7 +4,12 @@ import type { WebEnv } from '../context.js';
 import { Pager, pageNumber, Status, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { ReviewSection } from './reviews.js';
-import { dashboardChats, dashboardConversation, type ChatMessageView, type ConversationPage } from '../../services/dashboard.js';
+import {
+  dashboardChats,
+  dashboardConversation,
+  type ChatMessageView,
+  type ConversationPage,
+} from '../../services/dashboard.js';
 import { cancelReply, createConversation, sendMessage, type ChatDeps } from '../../services/chat.js';
 import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
 import { InvalidError, NotFoundError } from '../../domain/errors.js';
@@ -24,7 +29,10 @@ const chatDeps = (c: Context<WebEnv>): ChatDeps => {
 async function reviewOf(c: Context<WebEnv>, chatShortId: string): Promise<ChangeReviewView | undefined> {
   const deps = c.get('deps');
   try {
-    return await getChangeReview({ db: deps.db, appUrl: deps.config.appUrl }, { projectId: c.get('session').projectId, chatShortId });
+    return await getChangeReview(
+      { db: deps.db, appUrl: deps.config.appUrl },
+      { projectId: c.get('session').projectId, chatShortId },
+    );
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -48,7 +56,9 @@ function MessageBox(props: { action: string; csrf: string; label: string; button
         {props.label}
         <textarea name="message" rows={3} maxlength={maxMessageLength} required></textarea>
       </label>
-      <button class="primary" type="submit">{props.button}</button>
+      <button class="primary" type="submit">
+        {props.button}
+      </button>
     </form>
   );
 }
@@ -58,28 +68,45 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/chats', async (c) => {
     const page = pageNumber(c.req.query('page'));
-    const { chats, total } = await dashboardChats(c.get('deps').db, c.get('session').projectId, { limit: pageSize, offset: (page - 1) * pageSize });
+    const { chats, total } = await dashboardChats(c.get('deps').db, c.get('session').projectId, {
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
     return renderPage(
       c,
       { title: 'Conversations', nav: 'chats' },
       <>
         <h1>Conversations</h1>
-        <MessageBox action={`${base}/chats`} csrf={c.get('csrfToken')} label="Ask the assistant (it lists, creates and runs tests)" button="Start a conversation" />
+        <MessageBox
+          action={`${base}/chats`}
+          csrf={c.get('csrfToken')}
+          label="Ask the assistant (it lists, creates and runs tests)"
+          button="Start a conversation"
+        />
         {chats.length === 0 ? (
           <p>No conversations yet.</p>
         ) : (
           <table>
             <caption class="muted">Most recently active first</caption>
             <thead>
-              <tr><th scope="col">Conversation</th><th scope="col">From</th><th scope="col">Messages</th><th scope="col">Last activity</th></tr>
+              <tr>
+                <th scope="col">Conversation</th>
+                <th scope="col">From</th>
+                <th scope="col">Messages</th>
+                <th scope="col">Last activity</th>
+              </tr>
             </thead>
             <tbody>
               {chats.map((chat) => (
                 <tr>
-                  <td><a href={`${base}/chats/${chat.shortId}`}>{chat.title ?? chat.shortId}</a></td>
+                  <td>
+                    <a href={`${base}/chats/${chat.shortId}`}>{chat.title ?? chat.shortId}</a>
+                  </td>
                   <td>{chat.source}</td>
                   <td>{chat.turnCount * 2}</td>
-                  <td><When at={chat.updatedAt} /></td>
+                  <td>
+                    <When at={chat.updatedAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -91,7 +118,11 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
   });
 
   web.post('/chats', async (c) => {
-    const chat = await createConversation(chatDeps(c), { projectId: c.get('session').projectId, message: await postedMessage(c), source: 'ui' });
+    const chat = await createConversation(chatDeps(c), {
+      projectId: c.get('session').projectId,
+      message: await postedMessage(c),
+      source: 'ui',
+    });
     return c.redirect(`${base}/chats/${chat.shortId}`, 303);
   });
 
@@ -108,7 +139,12 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>{title}</h1>
         <ConversationBody base={base} csrf={c.get('csrfToken')} page={page} review={review} />
-        <MessageBox action={`${base}/chats/${page.chat.shortId}`} csrf={c.get('csrfToken')} label="Your message" button="Send" />
+        <MessageBox
+          action={`${base}/chats/${page.chat.shortId}`}
+          csrf={c.get('csrfToken')}
+          label="Your message"
+          button="Send"
+        />
       </>,
     );
   });
@@ -125,7 +161,11 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.post('/chats/:shortId', async (c) => {
     const message = await postedMessage(c);
-    const chat = await sendMessage(chatDeps(c), { projectId: c.get('session').projectId, chatShortId: c.req.param('shortId'), message });
+    const chat = await sendMessage(chatDeps(c), {
+      projectId: c.get('session').projectId,
+      chatShortId: c.req.param('shortId'),
+      message,
+    });
     return c.redirect(`${base}/chats/${chat.shortId}`, 303);
   });
 
@@ -145,8 +185,18 @@ function Message(props: { m: ChatMessageView }) {
     <li class={`msg ${m.role}`}>
       <p class="who">
         <strong>{speaker[m.role]}</strong> <When at={m.createdAt} />
-        {m.role === 'assistant' && m.status !== 'COMPLETED' && <> · <Status value={open ? 'writing…' : m.status} /></>}
-        {m.role === 'assistant' && !open && <> · <UsageText usage={m.usage} /></>}
+        {m.role === 'assistant' && m.status !== 'COMPLETED' && (
+          <>
+            {' '}
+            · <Status value={open ? 'writing…' : m.status} />
+          </>
+        )}
+        {m.role === 'assistant' && !open && (
+          <>
+            {' '}
+            · <UsageText usage={m.usage} />
+          </>
+        )}
       </p>
       {!m.text ? (
         open && <p class="muted">Thinking…</p>
@@ -160,19 +210,33 @@ function Message(props: { m: ChatMessageView }) {
   );
 }
 
-function ConversationBody(props: { base: string; csrf: string; page: ConversationPage; review: ChangeReviewView | undefined }) {
+function ConversationBody(props: {
+  base: string;
+  csrf: string;
+  page: ConversationPage;
+  review: ChangeReviewView | undefined;
+}) {
   const { base, page } = props;
   const path = `${base}/chats/${page.chat.shortId}`;
   // A review's verdict is written at its end: keep polling while the review still runs, even between replies.
-  const live = page.replying || (props.review !== undefined && (props.review.state === 'QUEUED' || props.review.state === 'RUNNING'));
+  const live =
+    page.replying ||
+    (props.review !== undefined && (props.review.state === 'QUEUED' || props.review.state === 'RUNNING'));
   return (
-    <div id="chat-live" {...(live ? { 'hx-get': `${path}/live`, 'hx-trigger': 'every 1s', 'hx-swap': 'outerHTML' } : {})}>
+    <div
+      id="chat-live"
+      {...(live ? { 'hx-get': `${path}/live`, 'hx-trigger': 'every 1s', 'hx-swap': 'outerHTML' } : {})}
+    >
       {props.review && <ReviewSection base={base} review={props.review} />}
       {page.truncated && <p class="muted">Earlier messages are not shown.</p>}
       <ol class="messages" aria-label="Messages, oldest first">
-        {page.messages.map((m) => <Message m={m} />)}
+        {page.messages.map((m) => (
+          <Message m={m} />
+        ))}
       </ol>
-      <p class="muted" role="status">{page.replying ? 'The assistant is replying; this page updates as it writes.' : ''}</p>
+      <p class="muted" role="status">
+        {page.replying ? 'The assistant is replying; this page updates as it writes.' : ''}
+      </p>
       {page.replying && (
         <form class="inline" method="post" action={`${path}/cancel`}>
           <CsrfField token={props.csrf} />
@@ -184,7 +248,10 @@ function ConversationBody(props: { base: string; csrf: string; page: Conversatio
           <h2>Runs started here</h2>
           <ul>
             {page.runs.map((r) => (
-              <li><a href={`${base}/runs/${r.shortId}`}>{r.shortId}</a> <Status value={r.status} /> <Status value={r.result} /> <When at={r.createdAt} /></li>
+              <li>
+                <a href={`${base}/runs/${r.shortId}`}>{r.shortId}</a> <Status value={r.status} />{' '}
+                <Status value={r.result} /> <When at={r.createdAt} />
+              </li>
             ))}
           </ul>
         </>

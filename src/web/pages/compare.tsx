@@ -25,7 +25,10 @@ export function registerComparePages(web: Hono<WebEnv>, base: string): void {
       b ? dashboardRun(db, projectId, b) : undefined,
     ]);
     const missing = [a && !runA ? a : undefined, b && !runB ? b : undefined].filter(Boolean);
-    const options = recent.rows.map((r) => ({ value: r.short_id, label: `${r.short_id} · ${r.plan_name ?? 'no plan'} · ${r.result ?? r.status}` }));
+    const options = recent.rows.map((r) => ({
+      value: r.short_id,
+      label: `${r.short_id} · ${r.plan_name ?? 'no plan'} · ${r.result ?? r.status}`,
+    }));
     return renderPage(
       c,
       { title: runA && runB ? `Compare ${runA.short_id} and ${runB.short_id}` : 'Compare runs', nav: 'compare' },
@@ -36,22 +39,43 @@ export function registerComparePages(web: Hono<WebEnv>, base: string): void {
           <RunChoice name="b" label="Second run" options={options} selected={b} />
           <button type="submit">Compare</button>
         </form>
-        {missing.length > 0 && <p class="error" role="alert">No run {missing.join(' or ')} in this project.</p>}
-        {runA && runB ? <Comparison base={base} a={await side(c, runA)} b={await side(c, runB)} /> : <p class="muted">Choose two runs of the project, the newest {choices} are listed.</p>}
+        {missing.length > 0 && (
+          <p class="error" role="alert">
+            No run {missing.join(' or ')} in this project.
+          </p>
+        )}
+        {runA && runB ? (
+          <Comparison base={base} a={await side(c, runA)} b={await side(c, runB)} />
+        ) : (
+          <p class="muted">Choose two runs of the project, the newest {choices} are listed.</p>
+        )}
       </>,
       missing.length > 0 ? 404 : 200,
     );
   });
 }
 
-function RunChoice(props: { name: string; label: string; options: { value: string; label: string }[]; selected?: string }) {
+function RunChoice(props: {
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+  selected?: string;
+}) {
   return (
     <label>
       {props.label}
       <select name={props.name}>
         <option value="">Choose a run</option>
-        {props.options.map((o) => <option value={o.value} selected={o.value === props.selected}>{o.label}</option>)}
-        {props.selected && !props.options.some((o) => o.value === props.selected) && <option value={props.selected} selected>{props.selected}</option>}
+        {props.options.map((o) => (
+          <option value={o.value} selected={o.value === props.selected}>
+            {o.label}
+          </option>
+        ))}
+        {props.selected && !props.options.some((o) => o.value === props.selected) && (
+          <option value={props.selected} selected>
+            {props.selected}
+          </option>
+        )}
       </select>
     </label>
   );
@@ -59,7 +83,9 @@ function RunChoice(props: { name: string; label: string; options: { value: strin
 
 // The recorded steps of the run's tests that stopped at a step, to say which step in words.
 async function side(c: Context<WebEnv>, run: RunWithTests): Promise<RunSide> {
-  const ids = [...new Set(run.tests.filter((t) => t.failed_step_index !== null && t.test_case_id).map((t) => t.test_case_id!))];
+  const ids = [
+    ...new Set(run.tests.filter((t) => t.failed_step_index !== null && t.test_case_id).map((t) => t.test_case_id!)),
+  ];
   const steps = await recordedSteps(c.get('deps').db, c.get('session').projectId, ids);
   return { run, steps: steps as Map<string, Step[] | null> };
 }
@@ -70,11 +96,18 @@ function Comparison(props: { base: string; a: RunSide; b: RunSide }) {
   return (
     <>
       <p>
-        <a href={`${props.base}/runs/${props.a.run.short_id}`}>Run {props.a.run.short_id}</a> ({props.a.run.result ?? props.a.run.status}) and{' '}
-        <a href={`${props.base}/runs/${props.b.run.short_id}`}>run {props.b.run.short_id}</a> ({props.b.run.result ?? props.b.run.status}):{' '}
-        <strong>{differing} of {pairs.length} test(s) differ</strong> in result, failing step, changes or signals.
+        <a href={`${props.base}/runs/${props.a.run.short_id}`}>Run {props.a.run.short_id}</a> (
+        {props.a.run.result ?? props.a.run.status}) and{' '}
+        <a href={`${props.base}/runs/${props.b.run.short_id}`}>run {props.b.run.short_id}</a> (
+        {props.b.run.result ?? props.b.run.status}):{' '}
+        <strong>
+          {differing} of {pairs.length} test(s) differ
+        </strong>{' '}
+        in result, failing step, changes or signals.
       </p>
-      {pairs.map((p) => <CompareTest base={props.base} a={props.a} b={props.b} pair={p} />)}
+      {pairs.map((p) => (
+        <CompareTest base={props.base} a={props.a} b={props.b} pair={p} />
+      ))}
     </>
   );
 }

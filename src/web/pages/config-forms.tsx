@@ -1,6 +1,17 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, FromField, FormProblems, formPage, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  afterSave,
+  check,
+  FromField,
+  FormProblems,
+  formPage,
+  readForm,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { CreateConfig, UpdateConfig } from '../../schemas/configs.js';
@@ -16,27 +27,55 @@ function ConfigForm(props: { base: string; csrf: string; form: FormBody; errors:
   return (
     <div id="config-form">
       <h1>{editing ? `Config ${editing.name}` : 'Add a config'}</h1>
-      <p>A value the agent may type as <code>{'{{NAME}}'}</code>. A secret value is never shown again, logged or sent to the model.</p>
+      <p>
+        A value the agent may type as <code>{'{{NAME}}'}</code>. A secret value is never shown again, logged or sent to
+        the model.
+      </p>
       <FormProblems errors={errors} />
       <form method="post" action={action} hx-post={action} hx-target="#config-form" hx-swap="outerHTML">
         <CsrfField token={props.csrf} />
         <FromField form={form} />
-        <TextField label="Name" name="name" value={form.name ?? editing?.name} errors={errors} required hint="Letters, digits and underscores, e.g. LOGIN_PASSWORD" />
+        <TextField
+          label="Name"
+          name="name"
+          value={form.name ?? editing?.name}
+          errors={errors}
+          required
+          hint="Letters, digits and underscores, e.g. LOGIN_PASSWORD"
+        />
         {/* A secret's box stays a password field whatever happens: what was typed into it is not sent back. */}
-        <TextField label={editing ? 'New value' : 'Value'} name="value" type={secret || editing?.type === 'totp' ? 'password' : 'text'} value={secret ? undefined : (form.value ?? editing?.value ?? undefined)} errors={errors} hint={editing?.isSecret ? 'Leave empty to keep the stored secret.' : undefined} />
+        <TextField
+          label={editing ? 'New value' : 'Value'}
+          name="value"
+          type={secret || editing?.type === 'totp' ? 'password' : 'text'}
+          value={secret ? undefined : (form.value ?? editing?.value ?? undefined)}
+          errors={errors}
+          hint={editing?.isSecret ? 'Leave empty to keep the stored secret.' : undefined}
+        />
         {!editing && (
           <>
-            <label><input type="checkbox" name="isSecret" checked={form.isSecret === 'on'} /> Secret (write-only)</label>
+            <label>
+              <input type="checkbox" name="isSecret" checked={form.isSecret === 'on'} /> Secret (write-only)
+            </label>
             <div class="field">
               <label for="f-type">Type</label>
               <select id="f-type" name="type">
-                <option value="plain" selected={form.type !== 'totp'}>Plain value</option>
-                <option value="totp" selected={form.type === 'totp'}>TOTP seed or otpauth:// URI (always secret)</option>
+                <option value="plain" selected={form.type !== 'totp'}>
+                  Plain value
+                </option>
+                <option value="totp" selected={form.type === 'totp'}>
+                  TOTP seed or otpauth:// URI (always secret)
+                </option>
               </select>
             </div>
           </>
         )}
-        <p><button class="primary" type="submit">{editing ? 'Save the config' : 'Add the config'}</button> <a href={`${props.base}/configs`}>Cancel</a></p>
+        <p>
+          <button class="primary" type="submit">
+            {editing ? 'Save the config' : 'Add the config'}
+          </button>{' '}
+          <a href={`${props.base}/configs`}>Cancel</a>
+        </p>
       </form>
     </div>
   );
@@ -44,17 +83,31 @@ function ConfigForm(props: { base: string; csrf: string; form: FormBody; errors:
 
 export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
-  const load = (c: Context<WebEnv>) => notFoundAsUndefined(() => requireConfig(c.get('deps').db, projectId(c), c.req.param('config') ?? ''));
+  const load = (c: Context<WebEnv>) =>
+    notFoundAsUndefined(() => requireConfig(c.get('deps').db, projectId(c), c.req.param('config') ?? ''));
   const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: ConfigView) =>
-    formPage(c, { title: editing ? `Config ${editing.name}` : 'Add a config', nav: 'configs' }, <ConfigForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} editing={editing} />, Object.keys(errors).length > 0);
+    formPage(
+      c,
+      { title: editing ? `Config ${editing.name}` : 'Add a config', nav: 'configs' },
+      <ConfigForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} editing={editing} />,
+      Object.keys(errors).length > 0,
+    );
 
   web.get('/new/config', (c) => show(c, { from: c.req.query('from') ?? '' }, {}));
 
   web.post('/new/config', async (c) => {
     const form = await readForm(c);
-    const input = check(CreateConfig, { name: form.name, value: form.value ?? '', isSecret: form.isSecret === 'on', type: form.type });
+    const input = check(CreateConfig, {
+      name: form.name,
+      value: form.value ?? '',
+      isSecret: form.isSecret === 'on',
+      type: form.type,
+    });
     if (!input.ok) return show(c, form, input.errors);
-    const written = await refusedAt('name', () => createConfig(c.get('deps').db, projectId(c), input.data), ['name', 'value']);
+    const written = await refusedAt('name', () => createConfig(c.get('deps').db, projectId(c), input.data), [
+      'name',
+      'value',
+    ]);
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors);
   });
 
@@ -71,7 +124,11 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
     const value = config.isSecret && !form.value ? undefined : (form.value ?? '');
     const input = check(UpdateConfig, { name: form.name, value });
     if (!input.ok) return show(c, form, input.errors, config);
-    const written = await refusedAt('name', () => updateConfig(c.get('deps').db, projectId(c), config.shortId, input.data), ['name', 'value']);
+    const written = await refusedAt(
+      'name',
+      () => updateConfig(c.get('deps').db, projectId(c), config.shortId, input.data),
+      ['name', 'value'],
+    );
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors, config);
   });
 

@@ -3,7 +3,14 @@ import type { WebEnv } from '../context.js';
 import { check, optional, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { registerListedResource } from '../listed-resource.js';
 import { CreateDevicePreset, UpdateDevicePreset } from '../../schemas/device-presets.js';
-import { createDevicePreset, deleteDevicePreset, listDevicePresets, requireDevicePreset, updateDevicePreset, type DevicePresetView } from '../../services/device-presets.js';
+import {
+  createDevicePreset,
+  deleteDevicePreset,
+  listDevicePresets,
+  requireDevicePreset,
+  updateDevicePreset,
+  type DevicePresetView,
+} from '../../services/device-presets.js';
 
 // Device presets (viewport, scale, touch, user agent, locale, time zone): the list, create, edit and delete,
 // validated by the API's CreateDevicePreset / UpdateDevicePreset and written by its service.
@@ -32,14 +39,47 @@ function PresetFields(form: FormBody, errors: FieldErrors) {
   return (
     <>
       <TextField label="Preset name" name="name" value={form.name} errors={errors} required />
-      <TextField label="Viewport width (CSS pixels)" name="width" value={form.width ?? '390'} errors={errors} required />
-      <TextField label="Viewport height (CSS pixels)" name="height" value={form.height ?? '844'} errors={errors} required />
-      <TextField label="Device scale factor" name="deviceScaleFactor" value={form.deviceScaleFactor ?? '1'} errors={errors} />
-      <label><input type="checkbox" name="isMobile" checked={form.isMobile === 'on'} /> Mobile</label>{' '}
-      <label><input type="checkbox" name="hasTouch" checked={form.hasTouch === 'on'} /> Touch</label>
+      <TextField
+        label="Viewport width (CSS pixels)"
+        name="width"
+        value={form.width ?? '390'}
+        errors={errors}
+        required
+      />
+      <TextField
+        label="Viewport height (CSS pixels)"
+        name="height"
+        value={form.height ?? '844'}
+        errors={errors}
+        required
+      />
+      <TextField
+        label="Device scale factor"
+        name="deviceScaleFactor"
+        value={form.deviceScaleFactor ?? '1'}
+        errors={errors}
+      />
+      <label>
+        <input type="checkbox" name="isMobile" checked={form.isMobile === 'on'} /> Mobile
+      </label>{' '}
+      <label>
+        <input type="checkbox" name="hasTouch" checked={form.hasTouch === 'on'} /> Touch
+      </label>
       <TextField label="Locale" name="locale" value={form.locale} errors={errors} hint="Optional, e.g. en-US" />
-      <TextField label="Time zone" name="timezoneId" value={form.timezoneId} errors={errors} hint="Optional, e.g. Europe/Paris" />
-      <TextField label="User agent" name="userAgent" value={form.userAgent} errors={errors} hint="Optional: the browser's own otherwise" />
+      <TextField
+        label="Time zone"
+        name="timezoneId"
+        value={form.timezoneId}
+        errors={errors}
+        hint="Optional, e.g. Europe/Paris"
+      />
+      <TextField
+        label="User agent"
+        name="userAgent"
+        value={form.userAgent}
+        errors={errors}
+        hint="Optional: the browser's own otherwise"
+      />
     </>
   );
 }
@@ -55,11 +95,24 @@ export function registerDevicePresetForms(web: Hono<WebEnv>, base: string): void
     noun: 'device preset',
     empty: 'No device presets: tests run in a desktop viewport.',
     columns: ['Name', 'Viewport', 'Scale', 'Mobile, touch', 'Locale, time zone'],
-    cells: (p) => [p.name, `${p.viewport.width} × ${p.viewport.height}`, String(p.deviceScaleFactor), `${p.isMobile ? 'mobile' : 'desktop'}${p.hasTouch ? ', touch' : ''}`, [p.locale, p.timezoneId].filter(Boolean).join(', ')],
+    cells: (p) => [
+      p.name,
+      `${p.viewport.width} × ${p.viewport.height}`,
+      String(p.deviceScaleFactor),
+      `${p.isMobile ? 'mobile' : 'desktop'}${p.hasTouch ? ', touch' : ''}`,
+      [p.locale, p.timezoneId].filter(Boolean).join(', '),
+    ],
     fields: PresetFields,
     formOf: (p) => ({
-      name: p.name, width: String(p.viewport.width), height: String(p.viewport.height), deviceScaleFactor: String(p.deviceScaleFactor),
-      isMobile: on(p.isMobile), hasTouch: on(p.hasTouch), locale: p.locale ?? '', timezoneId: p.timezoneId ?? '', userAgent: p.userAgent ?? '',
+      name: p.name,
+      width: String(p.viewport.width),
+      height: String(p.viewport.height),
+      deviceScaleFactor: String(p.deviceScaleFactor),
+      isMobile: on(p.isMobile),
+      hasTouch: on(p.hasTouch),
+      locale: p.locale ?? '',
+      timezoneId: p.timezoneId ?? '',
+      userAgent: p.userAgent ?? '',
     }),
     list: (c) => listDevicePresets(db(c), c.get('session').projectId),
     require: (c, shortId) => requireDevicePreset(db(c), c.get('session').projectId, shortId),
@@ -72,7 +125,9 @@ export function registerDevicePresetForms(web: Hono<WebEnv>, base: string): void
     async update(c, preset, form) {
       const input = check(UpdateDevicePreset, bodyOf(form, null), fieldOf);
       if (!input.ok) return input.errors;
-      const written = await refusedAt('name', () => updateDevicePreset(db(c), c.get('session').projectId, preset.shortId, input.data));
+      const written = await refusedAt('name', () =>
+        updateDevicePreset(db(c), c.get('session').projectId, preset.shortId, input.data),
+      );
       return written.ok ? undefined : written.errors;
     },
     remove: (c, preset) => deleteDevicePreset(db(c), c.get('session').projectId, preset.shortId),

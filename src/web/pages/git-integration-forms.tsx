@@ -1,13 +1,32 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, optional, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  afterSave,
+  check,
+  FieldError,
+  FormProblems,
+  formPage,
+  invalidAttrs,
+  optional,
+  readForm,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { assetPath } from '../assets.js';
 import { fieldKinds, inapplicableFields, isIntegrationKind, type IntegrationKind } from '../git-integration-kind.js';
 import { CreateGitIntegration, UpdateGitIntegration } from '../../schemas/git-integrations.js';
 import { sessionActor } from '../../services/audit-log.js';
-import { createGitIntegration, deleteGitIntegration, getGitIntegration, updateGitIntegration, type GitIntegrationView } from '../../services/git-integrations.js';
+import {
+  createGitIntegration,
+  deleteGitIntegration,
+  getGitIntegration,
+  updateGitIntegration,
+  type GitIntegrationView,
+} from '../../services/git-integrations.js';
 
 // A project's GitHub/GitLab connection: create, change, delete, validated by the API's schemas and written (and
 // audited) by its service. The private key, token and webhook secret are write-only as in the API: their boxes are
@@ -21,12 +40,21 @@ const kinds = [
 ] as const;
 
 /** The body without the fields the form left out, so the audit log lists only what was sent. */
-const given = <T extends Record<string, unknown>>(body: T): T => Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as T;
+const given = <T extends Record<string, unknown>>(body: T): T =>
+  Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as T;
 
 function createBody(form: FormBody) {
   const common = { webhookSecret: optional(form.webhookSecret), baseUrl: optional(form.baseUrl) };
-  if (form.kind === 'github-app') return given({ provider: 'github', auth: 'app', appId: form.appId ?? '', privateKey: form.privateKey ?? '', ...common });
-  if (form.kind === 'github-token') return given({ provider: 'github', auth: 'token', token: form.token ?? '', ...common });
+  if (form.kind === 'github-app')
+    return given({
+      provider: 'github',
+      auth: 'app',
+      appId: form.appId ?? '',
+      privateKey: form.privateKey ?? '',
+      ...common,
+    });
+  if (form.kind === 'github-token')
+    return given({ provider: 'github', auth: 'token', token: form.token ?? '', ...common });
   return given({ provider: form.kind === 'gitlab' ? 'gitlab' : form.kind, token: form.token ?? '', ...common });
 }
 
@@ -59,15 +87,27 @@ function misplaced(form: FormBody, editing?: GitIntegrationView): FieldErrors {
   return kind ? inapplicableFields(form, kind, { appId: editing?.appId ?? undefined }) : {};
 }
 
-function IntegrationForm(props: { base: string; csrf: string; form: FormBody; errors: FieldErrors; editing?: GitIntegrationView }) {
+function IntegrationForm(props: {
+  base: string;
+  csrf: string;
+  form: FormBody;
+  errors: FieldErrors;
+  editing?: GitIntegrationView;
+}) {
   const { form, errors, editing } = props;
   const action = editing ? `${props.base}/git/integrations/${editing.shortId}` : `${props.base}/new/git-integration`;
   const github = !editing || editing.provider === 'github';
-  const keep = (what: string, stored: boolean) => (editing && stored ? `Leave empty to keep the stored ${what}.` : undefined);
+  const keep = (what: string, stored: boolean) =>
+    editing && stored ? `Leave empty to keep the stored ${what}.` : undefined;
   return (
     <>
-      <h1>{editing ? `${editing.provider === 'github' ? 'GitHub' : 'GitLab'} integration` : 'Connect GitHub or GitLab'}</h1>
-      <p>Merge-request reviews read changes and post comments through it. Keys, tokens and secrets are write-only: they are never shown again.</p>
+      <h1>
+        {editing ? `${editing.provider === 'github' ? 'GitHub' : 'GitLab'} integration` : 'Connect GitHub or GitLab'}
+      </h1>
+      <p>
+        Merge-request reviews read changes and post comments through it. Keys, tokens and secrets are write-only: they
+        are never shown again.
+      </p>
       <FormProblems errors={errors} />
       <form method="post" action={action} data-git-kind={kindOf(form, editing) ?? 'github-app'}>
         <CsrfField token={props.csrf} />
@@ -75,8 +115,14 @@ function IntegrationForm(props: { base: string; csrf: string; form: FormBody; er
           editing.provider === 'github' && (
             <fieldset {...invalidAttrs('kind', errors)}>
               <legend>GitHub signs in as</legend>
-              <label><input type="radio" name="auth" value="app" checked={(form.auth ?? editing.auth) === 'app'} /> A GitHub App</label>
-              <label><input type="radio" name="auth" value="token" checked={(form.auth ?? editing.auth) === 'token'} /> An access token</label>
+              <label>
+                <input type="radio" name="auth" value="app" checked={(form.auth ?? editing.auth) === 'app'} /> A GitHub
+                App
+              </label>
+              <label>
+                <input type="radio" name="auth" value="token" checked={(form.auth ?? editing.auth) === 'token'} /> An
+                access token
+              </label>
               <FieldError name="kind" errors={errors} />
             </fieldset>
           )
@@ -84,18 +130,74 @@ function IntegrationForm(props: { base: string; csrf: string; form: FormBody; er
           <div class="field">
             <label for="f-kind">Provider</label>
             <select id="f-kind" name="kind" {...invalidAttrs('kind', errors)}>
-              {kinds.map((k) => <option value={k.value} selected={form.kind === k.value}>{k.label}</option>)}
+              {kinds.map((k) => (
+                <option value={k.value} selected={form.kind === k.value}>
+                  {k.label}
+                </option>
+              ))}
             </select>
             <FieldError name="kind" errors={errors} />
           </div>
         )}
-        {github && <div data-kinds={fieldKinds.appId.join(' ')}><TextField label="GitHub App ID" name="appId" value={form.appId ?? editing?.appId ?? undefined} errors={errors} hint="GitHub App only: the numeric App ID or the Client ID (Iv…)" /></div>}
-        {github && <div data-kinds={fieldKinds.privateKey.join(' ')}><TextField label="GitHub App private key" name="privateKey" type="password" multiline errors={errors} hint={keep('key', editing?.hasPrivateKey ?? false) ?? 'GitHub App only: the whole .pem file'} /></div>}
-        <div data-kinds={fieldKinds.token.join(' ')}><TextField label="Access token" name="token" type="password" errors={errors} hint={keep('token', editing?.hasToken ?? false) ?? (github ? 'Token sign-in and GitLab' : undefined)} /></div>
-        <TextField label="Webhook secret" name="webhookSecret" type="password" errors={errors} hint={keep('secret', editing?.hasWebhookSecret ?? false) ?? 'Optional'} />
-        {editing?.hasWebhookSecret && <label><input type="checkbox" name="removeWebhookSecret" checked={form.removeWebhookSecret === 'on'} /> Remove the webhook secret</label>}
-        <TextField label="Server URL" name="baseUrl" type="url" value={form.baseUrl ?? editing?.baseUrl ?? undefined} errors={errors} hint="Empty: github.com or gitlab.com. GitHub Enterprise: https://HOST/api/v3" />
-        <p><button class="primary" type="submit">{editing ? 'Save the integration' : 'Connect'}</button> <a href={`${props.base}/git`}>Cancel</a></p>
+        {github && (
+          <div data-kinds={fieldKinds.appId.join(' ')}>
+            <TextField
+              label="GitHub App ID"
+              name="appId"
+              value={form.appId ?? editing?.appId ?? undefined}
+              errors={errors}
+              hint="GitHub App only: the numeric App ID or the Client ID (Iv…)"
+            />
+          </div>
+        )}
+        {github && (
+          <div data-kinds={fieldKinds.privateKey.join(' ')}>
+            <TextField
+              label="GitHub App private key"
+              name="privateKey"
+              type="password"
+              multiline
+              errors={errors}
+              hint={keep('key', editing?.hasPrivateKey ?? false) ?? 'GitHub App only: the whole .pem file'}
+            />
+          </div>
+        )}
+        <div data-kinds={fieldKinds.token.join(' ')}>
+          <TextField
+            label="Access token"
+            name="token"
+            type="password"
+            errors={errors}
+            hint={keep('token', editing?.hasToken ?? false) ?? (github ? 'Token sign-in and GitLab' : undefined)}
+          />
+        </div>
+        <TextField
+          label="Webhook secret"
+          name="webhookSecret"
+          type="password"
+          errors={errors}
+          hint={keep('secret', editing?.hasWebhookSecret ?? false) ?? 'Optional'}
+        />
+        {editing?.hasWebhookSecret && (
+          <label>
+            <input type="checkbox" name="removeWebhookSecret" checked={form.removeWebhookSecret === 'on'} /> Remove the
+            webhook secret
+          </label>
+        )}
+        <TextField
+          label="Server URL"
+          name="baseUrl"
+          type="url"
+          value={form.baseUrl ?? editing?.baseUrl ?? undefined}
+          errors={errors}
+          hint="Empty: github.com or gitlab.com. GitHub Enterprise: https://HOST/api/v3"
+        />
+        <p>
+          <button class="primary" type="submit">
+            {editing ? 'Save the integration' : 'Connect'}
+          </button>{' '}
+          <a href={`${props.base}/git`}>Cancel</a>
+        </p>
       </form>
       <script src={`${props.base}${assetPath.gitKind}`} defer></script>
     </>
@@ -105,9 +207,15 @@ function IntegrationForm(props: { base: string; csrf: string; form: FormBody; er
 export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const actor = (c: Context<WebEnv>) => sessionActor(c.get('session').tokenId);
-  const load = (c: Context<WebEnv>) => notFoundAsUndefined(() => getGitIntegration(c.get('deps').db, projectId(c), c.req.param('integration') ?? ''));
+  const load = (c: Context<WebEnv>) =>
+    notFoundAsUndefined(() => getGitIntegration(c.get('deps').db, projectId(c), c.req.param('integration') ?? ''));
   const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: GitIntegrationView) =>
-    formPage(c, { title: editing ? 'Git integration' : 'Connect GitHub or GitLab', nav: 'git' }, <IntegrationForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} editing={editing} />, Object.keys(errors).length > 0);
+    formPage(
+      c,
+      { title: editing ? 'Git integration' : 'Connect GitHub or GitLab', nav: 'git' },
+      <IntegrationForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} editing={editing} />,
+      Object.keys(errors).length > 0,
+    );
 
   web.get('/new/git-integration', (c) => show(c, {}, {}));
 
@@ -118,7 +226,17 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
     const input = check(CreateGitIntegration, createBody(form), fieldOf);
     if (!input.ok) return show(c, form, input.errors);
     const body = input.data;
-    const written = await refusedAt('kind', () => createGitIntegration(c.get('deps').db, projectId(c), 'appId' in body ? { ...body, appId: String(body.appId) } : body, actor(c)), refusable);
+    const written = await refusedAt(
+      'kind',
+      () =>
+        createGitIntegration(
+          c.get('deps').db,
+          projectId(c),
+          'appId' in body ? { ...body, appId: String(body.appId) } : body,
+          actor(c),
+        ),
+      refusable,
+    );
     return written.ok ? afterSave(c, form, `${base}/git`) : show(c, form, written.errors);
   });
 
@@ -136,7 +254,18 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
     const input = check(UpdateGitIntegration, updateBody(form, integration), fieldOf);
     if (!input.ok) return show(c, form, input.errors, integration);
     const { appId, ...patch } = input.data;
-    const written = await refusedAt('kind', () => updateGitIntegration(c.get('deps').db, projectId(c), integration.shortId, { ...patch, ...(appId !== undefined && { appId: String(appId) }) }, actor(c)), refusable);
+    const written = await refusedAt(
+      'kind',
+      () =>
+        updateGitIntegration(
+          c.get('deps').db,
+          projectId(c),
+          integration.shortId,
+          { ...patch, ...(appId !== undefined && { appId: String(appId) }) },
+          actor(c),
+        ),
+      refusable,
+    );
     return written.ok ? afterSave(c, form, `${base}/git`) : show(c, form, written.errors, integration);
   });
 

@@ -17,7 +17,9 @@ const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 function Actions(props: { base: string; csrf: string; what: string }) {
   return (
     <>
-      <a href={`${props.base}/edit`} aria-label={`Edit ${props.what}`}>Edit</a>{' '}
+      <a href={`${props.base}/edit`} aria-label={`Edit ${props.what}`}>
+        Edit
+      </a>{' '}
       <PostButton action={`${props.base}/delete`} csrf={props.csrf} text="Delete" label={`Delete ${props.what}`} />
     </>
   );
@@ -43,27 +45,50 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <table>
             <thead>
-              <tr><th scope="col">Provider</th><th scope="col">Short id</th><th scope="col">Signs in with</th><th scope="col">Server</th><th scope="col">Secrets</th><th scope="col">Updated</th><th scope="col">Change</th></tr>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Short id</th>
+                <th scope="col">Signs in with</th>
+                <th scope="col">Server</th>
+                <th scope="col">Secrets</th>
+                <th scope="col">Updated</th>
+                <th scope="col">Change</th>
+              </tr>
             </thead>
             <tbody>
               {integrations.map((i) => (
                 <tr>
                   <td>{i.provider}</td>
-                  <td><code>{i.shortId}</code></td>
-                  <td>{i.auth === 'app' ? `App ${i.appId ?? ''}` : 'access token'}</td>
-                  <td>{i.baseUrl ?? <span class="muted">{i.provider === 'github' ? 'github.com' : 'gitlab.com'}</span>}</td>
                   <td>
-                    {i.auth === 'app' ? `private key ${stored(i.hasPrivateKey)}` : `token ${stored(i.hasToken)}`}, webhook secret {stored(i.hasWebhookSecret)}
+                    <code>{i.shortId}</code>
                   </td>
-                  <td><When at={i.updatedAt} /></td>
-                  <td><Actions base={`${base}/git/integrations/${i.shortId}`} csrf={c.get('csrfToken')} what={`the ${i.provider} integration`} /></td>
+                  <td>{i.auth === 'app' ? `App ${i.appId ?? ''}` : 'access token'}</td>
+                  <td>
+                    {i.baseUrl ?? <span class="muted">{i.provider === 'github' ? 'github.com' : 'gitlab.com'}</span>}
+                  </td>
+                  <td>
+                    {i.auth === 'app' ? `private key ${stored(i.hasPrivateKey)}` : `token ${stored(i.hasToken)}`},
+                    webhook secret {stored(i.hasWebhookSecret)}
+                  </td>
+                  <td>
+                    <When at={i.updatedAt} />
+                  </td>
+                  <td>
+                    <Actions
+                      base={`${base}/git/integrations/${i.shortId}`}
+                      csrf={c.get('csrfToken')}
+                      what={`the ${i.provider} integration`}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
 
-        <p><a href={`${base}/new/git-integration`}>Connect GitHub or GitLab</a></p>
+        <p>
+          <a href={`${base}/new/git-integration`}>Connect GitHub or GitLab</a>
+        </p>
 
         <h2>Merge-request review settings</h2>
         {settings.length === 0 ? (
@@ -71,29 +96,61 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
         ) : (
           settings.map((s) => (
             <section class="card" aria-labelledby={`mr-${s.id}`}>
-              <h3 id={`mr-${s.id}`}>{s.provider}: {s.repository}</h3>
+              <h3 id={`mr-${s.id}`}>
+                {s.provider}: {s.repository}
+              </h3>
               <dl class="facts">
-                <dt>Review automatically</dt><dd>{yesNo(s.autoRun)}</dd>
-                <dt>Drafts too</dt><dd>{yesNo(s.includeDrafts)}</dd>
-                <dt>Comment when opened</dt><dd>{yesNo(s.commentOnOpen)}</dd>
-                <dt>Mention handle</dt><dd><code>{s.handle}</code></dd>
-                <dt>Webhook URL</dt><dd><code>{s.webhookUrl}</code>{s.webhookId && <span class="muted"> (GitLab hook {s.webhookId})</span>}</dd>
+                <dt>Review automatically</dt>
+                <dd>{yesNo(s.autoRun)}</dd>
+                <dt>Drafts too</dt>
+                <dd>{yesNo(s.includeDrafts)}</dd>
+                <dt>Comment when opened</dt>
+                <dd>{yesNo(s.commentOnOpen)}</dd>
+                <dt>Mention handle</dt>
+                <dd>
+                  <code>{s.handle}</code>
+                </dd>
+                <dt>Webhook URL</dt>
+                <dd>
+                  <code>{s.webhookUrl}</code>
+                  {s.webhookId && <span class="muted"> (GitLab hook {s.webhookId})</span>}
+                </dd>
                 <dt>Environments</dt>
                 <dd>
-                  {Object.keys(s.environmentMapping).length === 0 ? 'none mapped' : (
+                  {Object.keys(s.environmentMapping).length === 0 ? (
+                    'none mapped'
+                  ) : (
                     <ul class="plain">
-                      {Object.entries(s.environmentMapping).map(([env, app]) => <li><code>{env}</code> → <code>{app}</code></li>)}
+                      {Object.entries(s.environmentMapping).map(([env, app]) => (
+                        <li>
+                          <code>{env}</code> → <code>{app}</code>
+                        </li>
+                      ))}
                     </ul>
                   )}
                 </dd>
-                {s.reviewContext && <><dt>Context for the reviewer</dt><dd>{s.reviewContext}</dd></>}
-                <dt>Updated</dt><dd><When at={s.updatedAt} /></dd>
+                {s.reviewContext && (
+                  <>
+                    <dt>Context for the reviewer</dt>
+                    <dd>{s.reviewContext}</dd>
+                  </>
+                )}
+                <dt>Updated</dt>
+                <dd>
+                  <When at={s.updatedAt} />
+                </dd>
               </dl>
-              <Actions base={`${base}/git/reviews/${s.id}`} csrf={c.get('csrfToken')} what={`the reviews of ${s.repository}`} />
+              <Actions
+                base={`${base}/git/reviews/${s.id}`}
+                csrf={c.get('csrfToken')}
+                what={`the reviews of ${s.repository}`}
+              />
             </section>
           ))
         )}
-        <p><a href={`${base}/new/merge-request-review`}>Review a repository's merge requests</a></p>
+        <p>
+          <a href={`${base}/new/merge-request-review`}>Review a repository's merge requests</a>
+        </p>
       </>,
     );
   });

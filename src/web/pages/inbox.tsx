@@ -25,7 +25,10 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
       { title: 'Inbox', nav: 'inbox' },
       <>
         <h1>Inbox</h1>
-        <p>Mail sent to this project's inbox addresses (<code>{'{{INBOX}}'}</code> and <code>{'{{INBOX:name}}'}</code> in steps), newest first. Mail is kept 7 days.</p>
+        <p>
+          Mail sent to this project's inbox addresses (<code>{'{{INBOX}}'}</code> and <code>{'{{INBOX:name}}'}</code> in
+          steps), newest first. Mail is kept 7 days.
+        </p>
         <form class="filters" method="get" action={`${base}/inbox`} role="search" aria-label="Filter mail">
           <label>
             To
@@ -38,16 +41,30 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <table>
             <thead>
-              <tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">From</th><th scope="col">Received</th><th scope="col">Found</th></tr>
+              <tr>
+                <th scope="col">Subject</th>
+                <th scope="col">To</th>
+                <th scope="col">From</th>
+                <th scope="col">Received</th>
+                <th scope="col">Found</th>
+              </tr>
             </thead>
             <tbody>
               {messages.map((m) => (
                 <tr>
-                  <td><a href={`${base}/inbox/${m.id}`}>{m.subject || '(no subject)'}</a></td>
-                  <td><a href={`${base}/inbox?to=${encodeURIComponent(m.to)}`}>{m.to}</a></td>
+                  <td>
+                    <a href={`${base}/inbox/${m.id}`}>{m.subject || '(no subject)'}</a>
+                  </td>
+                  <td>
+                    <a href={`${base}/inbox?to=${encodeURIComponent(m.to)}`}>{m.to}</a>
+                  </td>
                   <td>{m.from}</td>
-                  <td><When at={m.receivedAt} /></td>
-                  <td><Findings code={m.code} link={m.link} /></td>
+                  <td>
+                    <When at={m.receivedAt} />
+                  </td>
+                  <td>
+                    <Findings code={m.code} link={m.link} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -62,7 +79,9 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
     const id = c.req.param('id');
     if (!uuidPattern.test(id)) return notFoundPage(c, 'This message');
     const { db, blobs } = c.get('deps');
-    const message = await getMessage({ db, blobs }, c.get('session').projectId, id.toLowerCase()).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+    const message = await getMessage({ db, blobs }, c.get('session').projectId, id.toLowerCase()).catch(
+      (err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)),
+    );
     if (!message) return notFoundPage(c, 'This message');
     return renderPage(
       c,
@@ -70,12 +89,22 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>{message.subject || '(no subject)'}</h1>
         <dl class="facts">
-          <dt>To</dt><dd><a href={`${base}/inbox?to=${encodeURIComponent(message.to)}`}>{message.to}</a></dd>
-          <dt>From</dt><dd>{message.from}</dd>
-          <dt>Received</dt><dd><When at={message.receivedAt} /></dd>
-          <dt>Size</dt><dd>{message.sizeBytes} bytes</dd>
-          <dt>Code</dt><dd>{message.code ? <code>{message.code}</code> : <span class="muted">none found</span>}</dd>
-          <dt>Link</dt><dd>{message.link ? <code class="wrap">{message.link}</code> : <span class="muted">none found</span>}</dd>
+          <dt>To</dt>
+          <dd>
+            <a href={`${base}/inbox?to=${encodeURIComponent(message.to)}`}>{message.to}</a>
+          </dd>
+          <dt>From</dt>
+          <dd>{message.from}</dd>
+          <dt>Received</dt>
+          <dd>
+            <When at={message.receivedAt} />
+          </dd>
+          <dt>Size</dt>
+          <dd>{message.sizeBytes} bytes</dd>
+          <dt>Code</dt>
+          <dd>{message.code ? <code>{message.code}</code> : <span class="muted">none found</span>}</dd>
+          <dt>Link</dt>
+          <dd>{message.link ? <code class="wrap">{message.link}</code> : <span class="muted">none found</span>}</dd>
         </dl>
         <h2>Text body</h2>
         {message.text ? <pre class="mail-body">{message.text}</pre> : <p class="muted">The mail has no text part.</p>}
@@ -88,7 +117,9 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <p class="muted">The mail has no HTML part.</p>
         )}
-        <p><a href={`${base}/inbox`}>All mail</a></p>
+        <p>
+          <a href={`${base}/inbox`}>All mail</a>
+        </p>
       </>,
     );
   });
@@ -99,7 +130,11 @@ function Findings(props: { code: string | null; link: string | null }) {
   if (!props.code && !props.link) return <span class="muted">nothing</span>;
   return (
     <>
-      {props.code && <span>code <code>{props.code}</code></span>}
+      {props.code && (
+        <span>
+          code <code>{props.code}</code>
+        </span>
+      )}
       {props.code && props.link && ', '}
       {props.link && <span>a link</span>}
     </>

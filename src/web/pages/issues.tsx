@@ -19,15 +19,27 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/issues');
 
   web.get('/issues', async (c) => {
-    const filter = { status: oneOf(c.req.query('status'), issueStatuses), kind: oneOf(c.req.query('kind'), signalKinds), severity: oneOf(c.req.query('severity'), severities) };
+    const filter = {
+      status: oneOf(c.req.query('status'), issueStatuses),
+      kind: oneOf(c.req.query('kind'), signalKinds),
+      severity: oneOf(c.req.query('severity'), severities),
+    };
     const page = pageNumber(c.req.query('page'));
-    const { issues, total } = await listProjectIssues(c.get('deps').db, c.get('session').projectId, { ...filter, limit: pageSize, offset: (page - 1) * pageSize });
+    const { issues, total } = await listProjectIssues(c.get('deps').db, c.get('session').projectId, {
+      ...filter,
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
     const select = (name: string, label: string, choices: readonly string[], value: string | undefined) => (
       <label>
         {label}
         <select name={name}>
           <option value="">any</option>
-          {choices.map((v) => <option value={v} selected={v === value}>{v}</option>)}
+          {choices.map((v) => (
+            <option value={v} selected={v === value}>
+              {v}
+            </option>
+          ))}
         </select>
       </label>
     );
@@ -36,7 +48,10 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
       { title: 'Issues', nav: 'issues' },
       <>
         <h1>Issues</h1>
-        <p>Console errors, uncaught exceptions, failed requests and accessibility violations seen by burn-ins and runs, one per problem.</p>
+        <p>
+          Console errors, uncaught exceptions, failed requests and accessibility violations seen by burn-ins and runs,
+          one per problem.
+        </p>
         <form class="filters" method="get" action={`${base}/issues`} role="search" aria-label="Filter issues">
           {select('status', 'Status', issueStatuses, filter.status)}
           {select('kind', 'Kind', signalKinds, filter.kind)}
@@ -48,17 +63,28 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <table>
             <thead>
-              <tr><th scope="col">Issue</th><th scope="col">Kind</th><th scope="col">Severity</th><th scope="col">Status</th><th scope="col">Seen</th><th scope="col">Last seen</th></tr>
+              <tr>
+                <th scope="col">Issue</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Severity</th>
+                <th scope="col">Status</th>
+                <th scope="col">Seen</th>
+                <th scope="col">Last seen</th>
+              </tr>
             </thead>
             <tbody>
               {issues.map((i) => (
                 <tr>
-                  <td><a href={`${base}/issues/${i.id}`}>{i.title}</a></td>
+                  <td>
+                    <a href={`${base}/issues/${i.id}`}>{i.title}</a>
+                  </td>
                   <td>{i.kind}</td>
                   <td>{i.severity}</td>
                   <td>{i.status}</td>
                   <td>{i.occurrences}</td>
-                  <td><When at={i.lastSeenAt} /></td>
+                  <td>
+                    <When at={i.lastSeenAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -72,7 +98,9 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
   web.get('/issues/:id', async (c) => {
     const id = c.req.param('id');
     if (!uuidPattern.test(id)) return notFoundPage(c, 'This issue');
-    const issue = await getIssue(c.get('deps').db, c.get('session').projectId, id.toLowerCase()).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+    const issue = await getIssue(c.get('deps').db, c.get('session').projectId, id.toLowerCase()).catch(
+      (err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)),
+    );
     if (!issue) return notFoundPage(c, 'This issue');
     const csrf = c.get('csrfToken');
     return renderPage(
@@ -81,22 +109,57 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>{issue.title}</h1>
         <dl class="facts">
-          <dt>Kind</dt><dd>{issue.kind}{issue.rule ? ` (${issue.rule})` : ''}</dd>
-          <dt>Severity</dt><dd>{issue.severity}</dd>
-          <dt>Status</dt><dd>{issue.status}</dd>
-          <dt>Occurrences</dt><dd>{issue.occurrences}</dd>
-          <dt>First seen</dt><dd><When at={issue.firstSeenAt} /></dd>
-          <dt>Last seen</dt><dd><When at={issue.lastSeenAt} /></dd>
-          <dt>Pages</dt><dd>{issue.pages.join(', ')}</dd>
-          <dt>Example</dt><dd><code class="wrap">{issue.sampleUrl}</code></dd>
-          <dt>Tests</dt><dd>{issue.testCaseIds.map((t) => <a href={`${base}/test-cases/${t}`}>{t} </a>)}</dd>
-          <dt>Filed</dt><dd>{issue.exported ? <a href={issue.exported.url}>{issue.exported.url}</a> : <span class="muted">not yet</span>}</dd>
+          <dt>Kind</dt>
+          <dd>
+            {issue.kind}
+            {issue.rule ? ` (${issue.rule})` : ''}
+          </dd>
+          <dt>Severity</dt>
+          <dd>{issue.severity}</dd>
+          <dt>Status</dt>
+          <dd>{issue.status}</dd>
+          <dt>Occurrences</dt>
+          <dd>{issue.occurrences}</dd>
+          <dt>First seen</dt>
+          <dd>
+            <When at={issue.firstSeenAt} />
+          </dd>
+          <dt>Last seen</dt>
+          <dd>
+            <When at={issue.lastSeenAt} />
+          </dd>
+          <dt>Pages</dt>
+          <dd>{issue.pages.join(', ')}</dd>
+          <dt>Example</dt>
+          <dd>
+            <code class="wrap">{issue.sampleUrl}</code>
+          </dd>
+          <dt>Tests</dt>
+          <dd>
+            {issue.testCaseIds.map((t) => (
+              <a href={`${base}/test-cases/${t}`}>{t} </a>
+            ))}
+          </dd>
+          <dt>Filed</dt>
+          <dd>
+            {issue.exported ? (
+              <a href={issue.exported.url}>{issue.exported.url}</a>
+            ) : (
+              <span class="muted">not yet</span>
+            )}
+          </dd>
         </dl>
         <form method="post" action={`${base}/issues/${issue.id}/status`}>
           <CsrfField token={csrf} />
           <label>
             Status
-            <select name="status">{issueStatuses.map((s) => <option value={s} selected={s === issue.status}>{s}</option>)}</select>
+            <select name="status">
+              {issueStatuses.map((s) => (
+                <option value={s} selected={s === issue.status}>
+                  {s}
+                </option>
+              ))}
+            </select>
           </label>
           <button type="submit">Change status</button>
         </form>
@@ -109,7 +172,11 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
           </label>
           <label>
             Provider
-            <select name="provider"><option value="">the project's integration</option><option value="github">GitHub</option><option value="gitlab">GitLab</option></select>
+            <select name="provider">
+              <option value="">the project's integration</option>
+              <option value="github">GitHub</option>
+              <option value="gitlab">GitLab</option>
+            </select>
           </label>
           <button type="submit">File in GitHub or GitLab</button>
         </form>
@@ -129,7 +196,12 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
     if (!uuidPattern.test(c.req.param('id'))) return notFoundPage(c, 'This issue');
     const deps = c.get('deps');
     const repository = (body.repository ?? '').trim().slice(0, 200);
-    await exportIssue({ db: deps.db, appUrl: deps.config.appUrl }, c.get('session').projectId, c.req.param('id').toLowerCase(), { repository, provider: oneOf(body.provider, ['github', 'gitlab'] as const) });
+    await exportIssue(
+      { db: deps.db, appUrl: deps.config.appUrl },
+      c.get('session').projectId,
+      c.req.param('id').toLowerCase(),
+      { repository, provider: oneOf(body.provider, ['github', 'gitlab'] as const) },
+    );
     return c.redirect(`${base}/issues/${c.req.param('id')}`, 303);
   });
 }

@@ -5,7 +5,14 @@ import type { WebEnv } from '../context.js';
 import { uuidPattern } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { liveViewScriptPath, registerLiveViewAsset } from '../live-view-asset.js';
-import { findLiveSubject, liveKinds, markWatched, readLiveState, stopLive, type LiveSubject } from '../../services/live-view-watch.js';
+import {
+  findLiveSubject,
+  liveKinds,
+  markWatched,
+  readLiveState,
+  stopLive,
+  type LiveSubject,
+} from '../../services/live-view-watch.js';
 import type { LiveStep } from '../../services/live-view.js';
 
 // Until the first frame the page polls often (the first frame is what a person waits for), then at the
@@ -43,9 +50,21 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>Live: {subject.name}</h1>
         <section id="live" aria-labelledby="live-title" {...(live ? { 'data-events': `${path}/events` } : {})}>
-          <h2 id="live-title">{subject.kind === 'burn_in' ? 'The agent recording its steps' : 'The test replaying its steps'}</h2>
+          <h2 id="live-title">
+            {subject.kind === 'burn_in' ? 'The agent recording its steps' : 'The test replaying its steps'}
+          </h2>
           <p id="live-status" role="status">
-            {live ? (state ? 'Live.' : `Waiting for the ${what(subject)} to start…`) : <>This {what(subject)} is not running. <a href={`${base}${subject.resultPath}`}>See the result</a></>}
+            {live ? (
+              state ? (
+                'Live.'
+              ) : (
+                `Waiting for the ${what(subject)} to start…`
+              )
+            ) : (
+              <>
+                This {what(subject)} is not running. <a href={`${base}${subject.resultPath}`}>See the result</a>
+              </>
+            )}
           </p>
           {live && (
             <form id="live-stop" method="post" action={`${path}/stop`}>
@@ -55,13 +74,27 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
             </form>
           )}
           <figure class="live-frame">
-            <img id="live-frame" class="shot" hidden alt={`The browser of the ${what(subject)}, as it is now`} width="800" />
+            <img
+              id="live-frame"
+              class="shot"
+              hidden
+              alt={`The browser of the ${what(subject)}, as it is now`}
+              width="800"
+            />
             <figcaption id="live-url" class="muted"></figcaption>
           </figure>
-          <noscript><p>Without JavaScript the browser is not shown; reload the page for the steps so far.</p></noscript>
+          <noscript>
+            <p>Without JavaScript the browser is not shown; reload the page for the steps so far.</p>
+          </noscript>
           <h3>Steps so far</h3>
-          <p id="live-steps-empty" class="muted" hidden={(state?.steps.length ?? 0) > 0}>None yet.</p>
-          <ol id="live-steps">{(state?.steps ?? []).map((s) => <StepItem step={s} />)}</ol>
+          <p id="live-steps-empty" class="muted" hidden={(state?.steps.length ?? 0) > 0}>
+            None yet.
+          </p>
+          <ol id="live-steps">
+            {(state?.steps ?? []).map((s) => (
+              <StepItem step={s} />
+            ))}
+          </ol>
         </section>
         {live && <script src={`${base}${liveViewScriptPath}`} defer></script>}
       </>,
@@ -73,7 +106,9 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
     if (!subject) return c.text('Live view not found', 404);
     const { db } = c.get('deps');
     const { projectId } = c.get('session');
-    return streamSSE(c, (stream) => pushLive(stream, { db, projectId, subject, result: `${c.get('base')}${subject.resultPath}` }));
+    return streamSSE(c, (stream) =>
+      pushLive(stream, { db, projectId, subject, result: `${c.get('base')}${subject.resultPath}` }),
+    );
   });
 
   web.post('/live/:kind/:id/stop', async (c) => {
@@ -87,14 +122,22 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
 
 function StepItem(props: { step: LiveStep }) {
   const s = props.step;
-  return <li class={s.ok ? undefined : 'muted'}>{s.ok ? `Step ${s.step}: ` : 'Tried and failed: '}{s.action} — {s.description}</li>;
+  return (
+    <li class={s.ok ? undefined : 'muted'}>
+      {s.ok ? `Step ${s.step}: ` : 'Tried and failed: '}
+      {s.action} — {s.description}
+    </li>
+  );
 }
 
 /**
  * Pushes the live row to one viewer as it changes: `frame` (the newest JPEG, base64), `steps` (all so far, when they
  * change), `status`, and `end` once the work is over (no row, and the subject no longer running).
  */
-async function pushLive(stream: SSEStreamingApi, ctx: { db: Parameters<typeof readLiveState>[0]; projectId: string; subject: LiveSubject; result: string }): Promise<void> {
+async function pushLive(
+  stream: SSEStreamingApi,
+  ctx: { db: Parameters<typeof readLiveState>[0]; projectId: string; subject: LiveSubject; result: string },
+): Promise<void> {
   const { db, projectId, subject } = ctx;
   let aborted = false;
   stream.onAbort(() => void (aborted = true));
@@ -117,7 +160,10 @@ async function pushLive(stream: SSEStreamingApi, ctx: { db: Parameters<typeof re
       if (steps !== sentSteps) await stream.writeSSE({ event: 'steps', data: (sentSteps = steps) });
       if (state.frame) {
         seq = state.frameSeq;
-        await stream.writeSSE({ event: 'frame', data: JSON.stringify({ seq, url: state.frameUrl, jpeg: state.frame.toString('base64') }) });
+        await stream.writeSSE({
+          event: 'frame',
+          data: JSON.stringify({ seq, url: state.frameUrl, jpeg: state.frame.toString('base64') }),
+        });
       }
     }
     if (Date.now() - checkedAt >= subjectCheckMs) {
@@ -126,7 +172,10 @@ async function pushLive(stream: SSEStreamingApi, ctx: { db: Parameters<typeof re
       checkedAt = Date.now();
       const now = await findLiveSubject(db, projectId, subject.kind, subject.id);
       if (!now?.running) {
-        await stream.writeSSE({ event: 'end', data: JSON.stringify({ message: `The ${what(subject)} ended.`, result: ctx.result }) });
+        await stream.writeSSE({
+          event: 'end',
+          data: JSON.stringify({ message: `The ${what(subject)} ended.`, result: ctx.result }),
+        });
         return;
       }
     }

@@ -1,7 +1,19 @@
 import type { Context, Hono } from 'hono';
 import { uuidPattern } from '../components.js';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  afterSave,
+  check,
+  FieldError,
+  FormProblems,
+  formPage,
+  invalidAttrs,
+  readForm,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { SaveMergeRequestReviewSettings } from '../../schemas/merge-request-review-settings.js';
@@ -19,7 +31,10 @@ import {
 /** `preview = app_…` per line, as the API's `environmentMapping`; a line without `=` stays text for the schema to refuse. */
 function mappingOf(text: string | undefined): Record<string, string> | string {
   const mapping: Record<string, string> = {};
-  for (const line of (text ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean)) {
+  for (const line of (text ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const at = line.indexOf('=');
     if (at < 0) return line;
     mapping[line.slice(0, at).trim()] = line.slice(at + 1).trim();
@@ -27,7 +42,10 @@ function mappingOf(text: string | undefined): Record<string, string> | string {
   return mapping;
 }
 
-const mappingText = (mapping: Record<string, string>) => Object.entries(mapping).map(([env, app]) => `${env} = ${app}`).join('\n');
+const mappingText = (mapping: Record<string, string>) =>
+  Object.entries(mapping)
+    .map(([env, app]) => `${env} = ${app}`)
+    .join('\n');
 
 function bodyOf(form: FormBody, editing?: MergeRequestReviewSettingsView) {
   return {
@@ -44,44 +62,108 @@ function bodyOf(form: FormBody, editing?: MergeRequestReviewSettingsView) {
 
 function formOf(s: MergeRequestReviewSettingsView): FormBody {
   const on = (flag: boolean) => (flag ? 'on' : '');
-  return { reviewContext: s.reviewContext ?? '', autoRun: on(s.autoRun), includeDrafts: on(s.includeDrafts), commentOnOpen: on(s.commentOnOpen), environmentMapping: mappingText(s.environmentMapping), handle: s.handle };
+  return {
+    reviewContext: s.reviewContext ?? '',
+    autoRun: on(s.autoRun),
+    includeDrafts: on(s.includeDrafts),
+    commentOnOpen: on(s.commentOnOpen),
+    environmentMapping: mappingText(s.environmentMapping),
+    handle: s.handle,
+  };
 }
 
 // A mapping's issue is about one of its entries (`environmentMapping.preview`): the box holds them all.
 const fieldOf = (path: string) => path.split('.')[0]!;
 
-function ReviewForm(props: { base: string; csrf: string; form: FormBody; errors: FieldErrors; editing?: MergeRequestReviewSettingsView; notice?: string }) {
+function ReviewForm(props: {
+  base: string;
+  csrf: string;
+  form: FormBody;
+  errors: FieldErrors;
+  editing?: MergeRequestReviewSettingsView;
+  notice?: string;
+}) {
   const { form, errors, editing } = props;
   const action = editing ? `${props.base}/git/reviews/${editing.id}` : `${props.base}/new/merge-request-review`;
   return (
     <>
-      <h1>{editing ? `Reviews of ${editing.repository}` : 'Review a repository\'s merge requests'}</h1>
-      {props.notice && <p class="error" role="status">{props.notice}</p>}
+      <h1>{editing ? `Reviews of ${editing.repository}` : "Review a repository's merge requests"}</h1>
+      {props.notice && (
+        <p class="error" role="status">
+          {props.notice}
+        </p>
+      )}
       <FormProblems errors={errors} />
       <form method="post" action={action}>
         <CsrfField token={props.csrf} />
         {editing ? (
-          <p>{editing.provider === 'github' ? 'GitHub' : 'GitLab'} repository <code>{editing.repository}</code>; events are delivered to <code>{editing.webhookUrl}</code>.</p>
+          <p>
+            {editing.provider === 'github' ? 'GitHub' : 'GitLab'} repository <code>{editing.repository}</code>; events
+            are delivered to <code>{editing.webhookUrl}</code>.
+          </p>
         ) : (
           <>
             <div class="field">
               <label for="f-provider">Provider</label>
               <select id="f-provider" name="provider" {...invalidAttrs('provider', errors)}>
-                <option value="github" selected={form.provider !== 'gitlab'}>GitHub</option>
-                <option value="gitlab" selected={form.provider === 'gitlab'}>GitLab (saving creates the project hook)</option>
+                <option value="github" selected={form.provider !== 'gitlab'}>
+                  GitHub
+                </option>
+                <option value="gitlab" selected={form.provider === 'gitlab'}>
+                  GitLab (saving creates the project hook)
+                </option>
               </select>
               <FieldError name="provider" errors={errors} />
             </div>
-            <TextField label="Repository" name="repository" value={form.repository} errors={errors} required hint="owner/name on GitHub, group/project on GitLab" />
+            <TextField
+              label="Repository"
+              name="repository"
+              value={form.repository}
+              errors={errors}
+              required
+              hint="owner/name on GitHub, group/project on GitLab"
+            />
           </>
         )}
-        <label><input type="checkbox" name="autoRun" checked={form.autoRun === 'on'} /> Review automatically once the head commit is deployed</label>
-        <label><input type="checkbox" name="includeDrafts" checked={form.includeDrafts === 'on'} /> Review drafts too</label>
-        <label><input type="checkbox" name="commentOnOpen" checked={form.commentOnOpen === 'on'} /> Comment when a merge request opens, saying how to start a review</label>
-        <TextField label="Mention handle" name="handle" value={form.handle} errors={errors} hint="A comment mentioning it with a URL starts a review there. Default @proctor" />
-        <TextField label="Environments" name="environmentMapping" value={form.environmentMapping} errors={errors} multiline hint="One per line: the provider's environment name = the application's short id (preview = app_…). Empty: any deployment of the commit" />
-        <TextField label="Context for the reviewer" name="reviewContext" value={form.reviewContext} errors={errors} multiline />
-        <p><button class="primary" type="submit">{editing ? 'Save the review settings' : 'Start reviewing'}</button> <a href={`${props.base}/git`}>Cancel</a></p>
+        <label>
+          <input type="checkbox" name="autoRun" checked={form.autoRun === 'on'} /> Review automatically once the head
+          commit is deployed
+        </label>
+        <label>
+          <input type="checkbox" name="includeDrafts" checked={form.includeDrafts === 'on'} /> Review drafts too
+        </label>
+        <label>
+          <input type="checkbox" name="commentOnOpen" checked={form.commentOnOpen === 'on'} /> Comment when a merge
+          request opens, saying how to start a review
+        </label>
+        <TextField
+          label="Mention handle"
+          name="handle"
+          value={form.handle}
+          errors={errors}
+          hint="A comment mentioning it with a URL starts a review there. Default @proctor"
+        />
+        <TextField
+          label="Environments"
+          name="environmentMapping"
+          value={form.environmentMapping}
+          errors={errors}
+          multiline
+          hint="One per line: the provider's environment name = the application's short id (preview = app_…). Empty: any deployment of the commit"
+        />
+        <TextField
+          label="Context for the reviewer"
+          name="reviewContext"
+          value={form.reviewContext}
+          errors={errors}
+          multiline
+        />
+        <p>
+          <button class="primary" type="submit">
+            {editing ? 'Save the review settings' : 'Start reviewing'}
+          </button>{' '}
+          <a href={`${props.base}/git`}>Cancel</a>
+        </p>
       </form>
     </>
   );
@@ -103,16 +185,37 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
   // The id is a uuid column: anything else is not found rather than a database error.
   const load = async (c: Context<WebEnv>) => {
     const id = c.req.param('settings') ?? '';
-    return uuidPattern.test(id) ? notFoundAsUndefined(() => getMergeRequestReviewSettings(deps(c), projectId(c), id)) : undefined;
+    return uuidPattern.test(id)
+      ? notFoundAsUndefined(() => getMergeRequestReviewSettings(deps(c), projectId(c), id))
+      : undefined;
   };
-  const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: MergeRequestReviewSettingsView, notice?: string) =>
-    formPage(c, { title: editing ? `Reviews of ${editing.repository}` : 'Review a repository', nav: 'git' }, <ReviewForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} editing={editing} notice={notice} />, Object.keys(errors).length > 0);
+  const show = (
+    c: Context<WebEnv>,
+    form: FormBody,
+    errors: FieldErrors,
+    editing?: MergeRequestReviewSettingsView,
+    notice?: string,
+  ) =>
+    formPage(
+      c,
+      { title: editing ? `Reviews of ${editing.repository}` : 'Review a repository', nav: 'git' },
+      <ReviewForm
+        base={base}
+        csrf={c.get('csrfToken')}
+        form={form}
+        errors={errors}
+        editing={editing}
+        notice={notice}
+      />,
+      Object.keys(errors).length > 0,
+    );
   const save = async (c: Context<WebEnv>, editing?: MergeRequestReviewSettingsView) => {
     const form = await readForm(c);
     const input = check(SaveMergeRequestReviewSettings, bodyOf(form, editing), fieldOf);
     if (!input.ok) return show(c, form, input.errors, editing);
     const written = await refusedAt('', () => saveMergeRequestReviewSettings(deps(c), projectId(c), input.data));
-    if (!written.ok) return show(c, form, { [refusedField(written.errors[''] ?? '', editing)]: written.errors[''] ?? '' }, editing);
+    if (!written.ok)
+      return show(c, form, { [refusedField(written.errors[''] ?? '', editing)]: written.errors[''] ?? '' }, editing);
     // GitLab could not be reached for the hook: saved, and the edit page says to save again.
     if (written.data.webhookProblem) return c.redirect(`${base}/git/reviews/${written.data.id}/edit?hook=failed`, 303);
     return afterSave(c, form, `${base}/git`);
@@ -124,7 +227,10 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
   web.get('/git/reviews/:settings/edit', async (c) => {
     const settings = await load(c);
     if (!settings) return notFoundPage(c, 'These review settings');
-    const notice = c.req.query('hook') === 'failed' ? 'Saved, but GitLab could not be reached to create the project hook: save again.' : undefined;
+    const notice =
+      c.req.query('hook') === 'failed'
+        ? 'Saved, but GitLab could not be reached to create the project hook: save again.'
+        : undefined;
     return show(c, formOf(settings), {}, settings, notice);
   });
 

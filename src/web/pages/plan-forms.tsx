@@ -1,7 +1,19 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import { Status } from '../components.js';
-import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  afterSave,
+  check,
+  FieldError,
+  FormProblems,
+  formPage,
+  invalidAttrs,
+  readForm,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { CreateTestPlan, UpdateTestPlan } from '../../schemas/test-plans.js';
 import { dashboardApplications, dashboardTestCases } from '../../services/dashboard.js';
@@ -20,24 +32,45 @@ const environmentField = (appShortId: string) => `environment.${appShortId}`;
 type Apps = Awaited<ReturnType<typeof dashboardApplications>>;
 type Tests = Awaited<ReturnType<typeof dashboardTestCases>>['testCases'];
 
-function PlanForm(props: { base: string; csrf: string; apps: Apps; tests: Tests; form: FormBody; errors: FieldErrors; editing?: { shortId: string; name: string } }) {
+function PlanForm(props: {
+  base: string;
+  csrf: string;
+  apps: Apps;
+  tests: Tests;
+  form: FormBody;
+  errors: FieldErrors;
+  editing?: { shortId: string; name: string };
+}) {
   const { form, errors, editing } = props;
   const action = editing ? `${props.base}/test-plans/${editing.shortId}/edit` : `${props.base}/new/test-plan`;
   const apps = props.apps.filter((a) => a.environments.length > 0);
   return (
     <div id="plan-form">
       <h1>{editing ? `Edit ${editing.name}` : 'Create a test plan'}</h1>
-      <p>A plan runs its <strong>enabled</strong> tests (and what they depend on), each against its application's environment.</p>
+      <p>
+        A plan runs its <strong>enabled</strong> tests (and what they depend on), each against its application's
+        environment.
+      </p>
       <FormProblems errors={errors} />
       <form method="post" action={action} hx-post={action} hx-target="#plan-form" hx-swap="outerHTML">
         <CsrfField token={props.csrf} />
         <TextField label="Name" name="name" value={form.name} errors={errors} required />
         <fieldset {...invalidAttrs('testCaseIds', errors)}>
           <legend>Test cases</legend>
-          {props.tests.length === 0 && <p>No test cases yet: <a href={`${props.base}/new/test-case`}>write one from a goal</a>.</p>}
+          {props.tests.length === 0 && (
+            <p>
+              No test cases yet: <a href={`${props.base}/new/test-case`}>write one from a goal</a>.
+            </p>
+          )}
           {props.tests.map((t) => (
             <label class="field">
-              <span><input type="checkbox" name={testField(t.id)} checked={form[testField(t.id)] === 'on'} /> {t.name} <span class="muted">({t.applicationName}; {t.isEnabled ? 'enabled' : 'disabled: a run leaves it out'}; burn-in <Status value={t.generationStatus} />)</span></span>
+              <span>
+                <input type="checkbox" name={testField(t.id)} checked={form[testField(t.id)] === 'on'} /> {t.name}{' '}
+                <span class="muted">
+                  ({t.applicationName}; {t.isEnabled ? 'enabled' : 'disabled: a run leaves it out'}; burn-in{' '}
+                  <Status value={t.generationStatus} />)
+                </span>
+              </span>
             </label>
           ))}
           <FieldError name="testCaseIds" errors={errors} />
@@ -52,7 +85,12 @@ function PlanForm(props: { base: string; csrf: string; apps: Apps; tests: Tests;
                   <label for={`f-${a.shortId}`}>{a.name}</label>
                   <select id={`f-${a.shortId}`} name={name} {...invalidAttrs(name, errors)}>
                     <option value="">Its default environment</option>
-                    {a.environments.map((e) => <option value={e.shortId} selected={form[name] === e.shortId}>{e.name}{e.url ? ` (${e.url})` : ''}</option>)}
+                    {a.environments.map((e) => (
+                      <option value={e.shortId} selected={form[name] === e.shortId}>
+                        {e.name}
+                        {e.url ? ` (${e.url})` : ''}
+                      </option>
+                    ))}
                   </select>
                   <FieldError name={name} errors={errors} />
                 </div>
@@ -60,8 +98,19 @@ function PlanForm(props: { base: string; csrf: string; apps: Apps; tests: Tests;
             })}
           </fieldset>
         )}
-        <TextField label="E-mail the result to" name="emailRecipients" type="text" value={form.emailRecipients} errors={errors} hint="Optional: addresses separated by commas, sent when a run fails" />
-        <p><button class="primary" type="submit">{editing ? 'Save the plan' : 'Create the plan'}</button></p>
+        <TextField
+          label="E-mail the result to"
+          name="emailRecipients"
+          type="text"
+          value={form.emailRecipients}
+          errors={errors}
+          hint="Optional: addresses separated by commas, sent when a run fails"
+        />
+        <p>
+          <button class="primary" type="submit">
+            {editing ? 'Save the plan' : 'Create the plan'}
+          </button>
+        </p>
       </form>
     </div>
   );
@@ -69,11 +118,25 @@ function PlanForm(props: { base: string; csrf: string; apps: Apps; tests: Tests;
 
 /** The API's body from the form, and which form field each of its paths is. */
 function planBody(form: FormBody, apps: Apps, editing = false) {
-  const testCaseIds = Object.keys(form).filter((k) => k.startsWith('test.') && form[k] === 'on').map((k) => k.slice('test.'.length));
+  const testCaseIds = Object.keys(form)
+    .filter((k) => k.startsWith('test.') && form[k] === 'on')
+    .map((k) => k.slice('test.'.length));
   const chosen = apps.filter((a) => form[environmentField(a.shortId)]);
-  const applications = chosen.map((a) => ({ applicationShortId: a.shortId, environmentShortId: form[environmentField(a.shortId)]! }));
-  const recipients = (form.emailRecipients ?? '').split(',').map((r) => r.trim()).filter(Boolean);
-  const body = { name: form.name, testCaseIds, applications, notifications: recipients.length > 0 ? { email: { recipients, notifyOn: 'failure' } } : editing ? { email: null } : undefined };
+  const applications = chosen.map((a) => ({
+    applicationShortId: a.shortId,
+    environmentShortId: form[environmentField(a.shortId)]!,
+  }));
+  const recipients = (form.emailRecipients ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const body = {
+    name: form.name,
+    testCaseIds,
+    applications,
+    notifications:
+      recipients.length > 0 ? { email: { recipients, notifyOn: 'failure' } } : editing ? { email: null } : undefined,
+  };
   const fieldOf = (path: string) => {
     if (path.startsWith('testCaseIds')) return 'testCaseIds';
     if (path.startsWith('notifications')) return 'emailRecipients';
@@ -87,11 +150,19 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
   const choices = async (c: Context<WebEnv>) => {
     const { db } = c.get('deps');
     const { projectId } = c.get('session');
-    const [apps, tests] = await Promise.all([dashboardApplications(db, projectId), dashboardTestCases(db, projectId, {}, { limit: 500, offset: 0 })]);
+    const [apps, tests] = await Promise.all([
+      dashboardApplications(db, projectId),
+      dashboardTestCases(db, projectId, {}, { limit: 500, offset: 0 }),
+    ]);
     return { apps, tests: tests.testCases };
   };
   const show = (c: Context<WebEnv>, data: { apps: Apps; tests: Tests }, form: FormBody, errors: FieldErrors) =>
-    formPage(c, { title: 'Create a test plan', nav: 'test-plans' }, <PlanForm base={base} csrf={c.get('csrfToken')} {...data} form={form} errors={errors} />, Object.keys(errors).length > 0);
+    formPage(
+      c,
+      { title: 'Create a test plan', nav: 'test-plans' },
+      <PlanForm base={base} csrf={c.get('csrfToken')} {...data} form={form} errors={errors} />,
+      Object.keys(errors).length > 0,
+    );
 
   web.get('/new/test-plan', async (c) => {
     const data = await choices(c);
@@ -106,13 +177,31 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     const { body, fieldOf } = planBody(form, data.apps);
     const input = check(CreateTestPlan, body, fieldOf);
     if (!input.ok) return show(c, data, form, input.errors);
-    const written = await refusedAt('', () => createTestPlan({ db: c.get('deps').db }, { ...input.data, projectId: c.get('session').projectId }));
-    return written.ok ? afterSave(c, form, `${base}/test-plans/${written.data.shortId}`) : show(c, data, form, written.errors);
+    const written = await refusedAt('', () =>
+      createTestPlan({ db: c.get('deps').db }, { ...input.data, projectId: c.get('session').projectId }),
+    );
+    return written.ok
+      ? afterSave(c, form, `${base}/test-plans/${written.data.shortId}`)
+      : show(c, data, form, written.errors);
   });
 
-  const load = (c: Context<WebEnv>) => notFoundAsUndefined(() => requireTestPlan(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? ''));
-  const showEdit = (c: Context<WebEnv>, plan: TestPlan, data: { apps: Apps; tests: Tests }, form: FormBody, errors: FieldErrors) =>
-    formPage(c, { title: `Edit ${plan.name}`, nav: 'test-plans' }, <PlanForm base={base} csrf={c.get('csrfToken')} {...data} form={form} errors={errors} editing={plan} />, Object.keys(errors).length > 0);
+  const load = (c: Context<WebEnv>) =>
+    notFoundAsUndefined(() =>
+      requireTestPlan(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? ''),
+    );
+  const showEdit = (
+    c: Context<WebEnv>,
+    plan: TestPlan,
+    data: { apps: Apps; tests: Tests },
+    form: FormBody,
+    errors: FieldErrors,
+  ) =>
+    formPage(
+      c,
+      { title: `Edit ${plan.name}`, nav: 'test-plans' },
+      <PlanForm base={base} csrf={c.get('csrfToken')} {...data} form={form} errors={errors} editing={plan} />,
+      Object.keys(errors).length > 0,
+    );
 
   web.get('/test-plans/:shortId/edit', async (c) => {
     const plan = await load(c);
@@ -131,13 +220,24 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     const { body, fieldOf } = planBody(form, data.apps, true);
     const input = check(UpdateTestPlan, body, fieldOf);
     if (!input.ok) return showEdit(c, plan, data, form, input.errors);
-    const written = await refusedAt('', () => updateTestPlan({ db: c.get('deps').db }, { ...input.data, projectId: c.get('session').projectId, testPlanShortId: plan.shortId }));
-    return written.ok ? afterSave(c, form, `${base}/test-plans/${plan.shortId}`) : showEdit(c, plan, data, form, written.errors);
+    const written = await refusedAt('', () =>
+      updateTestPlan(
+        { db: c.get('deps').db },
+        { ...input.data, projectId: c.get('session').projectId, testPlanShortId: plan.shortId },
+      ),
+    );
+    return written.ok
+      ? afterSave(c, form, `${base}/test-plans/${plan.shortId}`)
+      : showEdit(c, plan, data, form, written.errors);
   });
 
   // "Run this plan": the API's run of a plan, then the run's page, which follows it to its verdict.
   web.post('/test-plans/:shortId/run', async (c) => {
-    const run = await runTestPlan(runDeps(c.get('deps')), { projectId: c.get('session').projectId, testPlanShortId: c.req.param('shortId'), meta: { trigger: 'dashboard' } });
+    const run = await runTestPlan(runDeps(c.get('deps')), {
+      projectId: c.get('session').projectId,
+      testPlanShortId: c.req.param('shortId'),
+      meta: { trigger: 'dashboard' },
+    });
     return c.redirect(`${base}/runs/${run.shortId}`, 303);
   });
 }
@@ -147,7 +247,9 @@ export function RunPlanButton(props: { base: string; csrf: string; shortId: stri
   return (
     <form method="post" action={`${props.base}/test-plans/${props.shortId}/run`}>
       <CsrfField token={props.csrf} />
-      <button class="primary" type="submit">Run this plan</button>
+      <button class="primary" type="submit">
+        Run this plan
+      </button>
     </form>
   );
 }

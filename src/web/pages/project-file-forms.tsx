@@ -3,11 +3,29 @@ import { bodyLimit } from 'hono/body-limit';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { When } from '../components.js';
-import { check, FieldError, FormProblems, formPage, invalidAttrs, optional, PostButton, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  check,
+  FieldError,
+  FormProblems,
+  formPage,
+  invalidAttrs,
+  optional,
+  PostButton,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { UploadProjectFile } from '../../schemas/project-files.js';
-import { deleteProjectFile, listProjectFiles, maxProjectFileBytes, uploadProjectFile, type ProjectFileView } from '../../services/project-files.js';
+import {
+  deleteProjectFile,
+  listProjectFiles,
+  maxProjectFileBytes,
+  uploadProjectFile,
+  type ProjectFileView,
+} from '../../services/project-files.js';
 
 // The project's files for tests' file inputs (an `upload` step's `projectFile`): the list, an upload form (a
 // plain multipart post, no script needed) and delete. The bytes go through the API's UploadProjectFile schema and
@@ -15,25 +33,52 @@ import { deleteProjectFile, listProjectFiles, maxProjectFileBytes, uploadProject
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
-function FilesPage(props: { base: string; csrf: string; files: ProjectFileView[]; form: FormBody; errors: FieldErrors }) {
+function FilesPage(props: {
+  base: string;
+  csrf: string;
+  files: ProjectFileView[];
+  form: FormBody;
+  errors: FieldErrors;
+}) {
   const { errors } = props;
   const action = `${props.base}/files`;
   return (
     <>
       <h1>Files</h1>
-      <p>Files tests send through file inputs: an <code>upload</code> step names one, at burn-in and at every replay.</p>
-      {props.files.length === 0 ? <p>No files yet.</p> : (
+      <p>
+        Files tests send through file inputs: an <code>upload</code> step names one, at burn-in and at every replay.
+      </p>
+      {props.files.length === 0 ? (
+        <p>No files yet.</p>
+      ) : (
         <table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Uploaded</th><th scope="col">Change</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Size</th>
+              <th scope="col">Uploaded</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
           <tbody>
             {props.files.map((f) => (
               <tr>
-                <td><code>{f.name}</code></td>
+                <td>
+                  <code>{f.name}</code>
+                </td>
                 <td>{f.type}</td>
                 <td>{kib(f.size)}</td>
-                <td><When at={f.createdAt} /></td>
                 <td>
-                  <PostButton action={`${action}/${encodeURIComponent(f.name)}/delete`} csrf={props.csrf} text="Delete" label={`Delete ${f.name}`} />
+                  <When at={f.createdAt} />
+                </td>
+                <td>
+                  <PostButton
+                    action={`${action}/${encodeURIComponent(f.name)}/delete`}
+                    csrf={props.csrf}
+                    text="Delete"
+                    label={`Delete ${f.name}`}
+                  />
                 </td>
               </tr>
             ))}
@@ -50,8 +95,18 @@ function FilesPage(props: { base: string; csrf: string; files: ProjectFileView[]
           <input type="file" id="f-file" name="file" required {...invalidAttrs('file', errors)} />
           <FieldError name="file" errors={errors} />
         </div>
-        <TextField label="Name in steps" name="name" value={props.form.name} errors={errors} hint="Optional: the file's own name otherwise" />
-        <p><button class="primary" type="submit">Upload</button></p>
+        <TextField
+          label="Name in steps"
+          name="name"
+          value={props.form.name}
+          errors={errors}
+          hint="Optional: the file's own name otherwise"
+        />
+        <p>
+          <button class="primary" type="submit">
+            Upload
+          </button>
+        </p>
       </form>
     </>
   );
@@ -60,11 +115,28 @@ function FilesPage(props: { base: string; csrf: string; files: ProjectFileView[]
 export function registerProjectFileForms(web: Hono<WebEnv>, base: string): void {
   // Before the area's checks, which read the body: a file over the limit is refused by its length, unread. The
   // margin is the multipart framing and the form's other fields.
-  web.post('/files', bodyLimit({ maxSize: maxProjectFileBytes + 64 * 1024, onError: (c) => c.text(`A file is at most ${kib(maxProjectFileBytes)}`, 413) }));
+  web.post(
+    '/files',
+    bodyLimit({
+      maxSize: maxProjectFileBytes + 64 * 1024,
+      onError: (c) => c.text(`A file is at most ${kib(maxProjectFileBytes)}`, 413),
+    }),
+  );
   protectedArea(web, base, '/files');
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const show = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors) =>
-    formPage(c, { title: 'Files', nav: 'files' }, <FilesPage base={base} csrf={c.get('csrfToken')} files={await listProjectFiles(c.get('deps').db, projectId(c))} form={form} errors={errors} />, Object.keys(errors).length > 0);
+    formPage(
+      c,
+      { title: 'Files', nav: 'files' },
+      <FilesPage
+        base={base}
+        csrf={c.get('csrfToken')}
+        files={await listProjectFiles(c.get('deps').db, projectId(c))}
+        form={form}
+        errors={errors}
+      />,
+      Object.keys(errors).length > 0,
+    );
 
   web.get('/files', (c) => show(c, {}, {}));
 
@@ -73,16 +145,21 @@ export function registerProjectFileForms(web: Hono<WebEnv>, base: string): void 
     const file = body.file;
     const form = { name: typeof body.name === 'string' ? body.name : '' };
     if (!(file instanceof File) || file.size === 0) return show(c, form, { file: 'choose a file that is not empty' });
-    if (file.size > maxProjectFileBytes) return show(c, form, { file: `the file has ${file.size} bytes; at most ${maxProjectFileBytes} are kept` });
+    if (file.size > maxProjectFileBytes)
+      return show(c, form, { file: `the file has ${file.size} bytes; at most ${maxProjectFileBytes} are kept` });
     const contentBase64 = Buffer.from(await file.arrayBuffer()).toString('base64');
-    const input = check(UploadProjectFile, { name: optional(form.name) ?? file.name, contentBase64 }, (path) => (path === 'contentBase64' ? 'file' : 'name'));
+    const input = check(UploadProjectFile, { name: optional(form.name) ?? file.name, contentBase64 }, (path) =>
+      path === 'contentBase64' ? 'file' : 'name',
+    );
     if (!input.ok) return show(c, form, input.errors);
     const written = await refusedAt('file', () => uploadProjectFile(c.get('deps'), projectId(c), input.data));
     return written.ok ? c.redirect(`${base}/files`, 303) : show(c, form, written.errors);
   });
 
   web.post('/files/:name/delete', async (c) => {
-    const deleted = await notFoundAsUndefined(() => deleteProjectFile(c.get('deps'), projectId(c), c.req.param('name')).then(() => true));
+    const deleted = await notFoundAsUndefined(() =>
+      deleteProjectFile(c.get('deps'), projectId(c), c.req.param('name')).then(() => true),
+    );
     return deleted ? c.redirect(`${base}/files`, 303) : notFoundPage(c, 'This file');
   });
 }

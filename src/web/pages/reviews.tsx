@@ -20,28 +20,53 @@ export function registerReviewPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/reviews', async (c) => {
     const page = pageNumber(c.req.query('page'));
-    const { reviews, total } = await dashboardReviews(c.get('deps').db, c.get('session').projectId, { limit: pageSize, offset: (page - 1) * pageSize });
+    const { reviews, total } = await dashboardReviews(c.get('deps').db, c.get('session').projectId, {
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
     return renderPage(
       c,
       { title: 'Change reviews', nav: 'reviews' },
       <>
         <h1>Change reviews</h1>
         {reviews.length === 0 ? (
-          <p>No change reviews yet. Start one with <code>POST /v1/chat/change-review</code> or from a merge request.</p>
+          <p>
+            No change reviews yet. Start one with <code>POST /v1/chat/change-review</code> or from a merge request.
+          </p>
         ) : (
           <table>
             <caption class="muted">Newest first</caption>
             <thead>
-              <tr><th scope="col">Review</th><th scope="col">Of</th><th scope="col">State</th><th scope="col">Verdict</th><th scope="col">Started</th></tr>
+              <tr>
+                <th scope="col">Review</th>
+                <th scope="col">Of</th>
+                <th scope="col">State</th>
+                <th scope="col">Verdict</th>
+                <th scope="col">Started</th>
+              </tr>
             </thead>
             <tbody>
               {reviews.map((r) => (
                 <tr>
-                  <td><a href={`${base}/chats/${r.chatShortId}`}>{r.title ?? r.chatShortId}</a></td>
-                  <td>{r.prUrl ? <a href={r.prUrl} rel="noreferrer">{r.prUrl}</a> : modeLabel[r.mode]}</td>
-                  <td><Status value={r.state} /></td>
+                  <td>
+                    <a href={`${base}/chats/${r.chatShortId}`}>{r.title ?? r.chatShortId}</a>
+                  </td>
+                  <td>
+                    {r.prUrl ? (
+                      <a href={r.prUrl} rel="noreferrer">
+                        {r.prUrl}
+                      </a>
+                    ) : (
+                      modeLabel[r.mode]
+                    )}
+                  </td>
+                  <td>
+                    <Status value={r.state} />
+                  </td>
                   <td>{r.verdict ?? <span class="muted">not yet</span>}</td>
-                  <td><When at={r.createdAt} /></td>
+                  <td>
+                    <When at={r.createdAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -61,33 +86,93 @@ export function ReviewSection(props: { base: string; review: ChangeReviewView })
     <section class="card" aria-labelledby="review-heading">
       <h2 id="review-heading">Change review: {r.verdict ?? <Status value={r.state} />}</h2>
       <dl class="facts">
-        <dt>State</dt><dd><Status value={r.state} />{r.phase && r.state === 'RUNNING' && <span class="muted"> ({r.phase})</span>}</dd>
+        <dt>State</dt>
+        <dd>
+          <Status value={r.state} />
+          {r.phase && r.state === 'RUNNING' && <span class="muted"> ({r.phase})</span>}
+        </dd>
         <dt>Change</dt>
         <dd>
           {r.change?.title && <>{r.change.title} </>}
-          {changeUrl ? <a href={changeUrl} rel="noreferrer">{changeUrl}</a> : modeLabel[r.mode]}
-          {r.change && <span class="muted"> ({r.change.fileCount} files{r.change.headSha && <>, at <code>{r.change.headSha.slice(0, 10)}</code></>})</span>}
+          {changeUrl ? (
+            <a href={changeUrl} rel="noreferrer">
+              {changeUrl}
+            </a>
+          ) : (
+            modeLabel[r.mode]
+          )}
+          {r.change && (
+            <span class="muted">
+              {' '}
+              ({r.change.fileCount} files
+              {r.change.headSha && (
+                <>
+                  , at <code>{r.change.headSha.slice(0, 10)}</code>
+                </>
+              )}
+              )
+            </span>
+          )}
         </dd>
-        {r.runShortId && <><dt>Run</dt><dd><a href={`${base}/runs/${r.runShortId}`}>{r.runShortId}</a></dd></>}
-        <dt>Started</dt><dd><When at={r.createdAt} /></dd>
-        {r.completedAt && <><dt>Finished</dt><dd><When at={r.completedAt} /></dd></>}
-        <dt>LLM usage</dt><dd><UsageText usage={r.usage} /></dd>
+        {r.runShortId && (
+          <>
+            <dt>Run</dt>
+            <dd>
+              <a href={`${base}/runs/${r.runShortId}`}>{r.runShortId}</a>
+            </dd>
+          </>
+        )}
+        <dt>Started</dt>
+        <dd>
+          <When at={r.createdAt} />
+        </dd>
+        {r.completedAt && (
+          <>
+            <dt>Finished</dt>
+            <dd>
+              <When at={r.completedAt} />
+            </dd>
+          </>
+        )}
+        <dt>LLM usage</dt>
+        <dd>
+          <UsageText usage={r.usage} />
+        </dd>
       </dl>
       {r.summary && <Markdown text={r.summary} />}
-      {r.failureReason && <p class="error" role="alert">{r.failureReason}</p>}
+      {r.failureReason && (
+        <p class="error" role="alert">
+          {r.failureReason}
+        </p>
+      )}
       {r.tests.length > 0 && (
         <table>
           <caption class="muted">Tests of this review</caption>
           <thead>
-            <tr><th scope="col">Test</th><th scope="col">New or existing</th><th scope="col">Result</th><th scope="col">Detail</th></tr>
+            <tr>
+              <th scope="col">Test</th>
+              <th scope="col">New or existing</th>
+              <th scope="col">Result</th>
+              <th scope="col">Detail</th>
+            </tr>
           </thead>
           <tbody>
             {r.tests.map((t) => (
               <tr>
-                <td><a href={`${base}/test-cases/${t.testCaseId}`}>{t.name}</a></td>
+                <td>
+                  <a href={`${base}/test-cases/${t.testCaseId}`}>{t.name}</a>
+                </td>
                 <td>{t.origin}</td>
-                <td><Status value={t.result} /></td>
-                <td>{[...(t.quarantined ? ['quarantined: counts for nothing'] : []), ...(t.detail ? [t.detail] : []), ...factNotes(t)].join('; ')}</td>
+                <td>
+                  <Status value={t.result} />
+                </td>
+                <td>
+                  {[
+                    ...(t.quarantined ? ['quarantined: counts for nothing'] : []),
+                    ...(t.detail ? [t.detail] : []),
+                    ...factNotes(t),
+                  ].join('; ')}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -3,7 +3,15 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { duration, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
-import { dashboardRun, dashboardRunUsage, dashboardRuns, recordedSteps, runTestArtifact, type RunStatus, type RunWithTests } from '../../services/dashboard.js';
+import {
+  dashboardRun,
+  dashboardRunUsage,
+  dashboardRuns,
+  recordedSteps,
+  runTestArtifact,
+  type RunStatus,
+  type RunWithTests,
+} from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
 import { UsageText } from '../usage.js';
 import type { UsageTotals } from '../../domain/llm-usage.js';
@@ -13,7 +21,13 @@ const pageSize = 25;
 const isLive = (status: RunStatus) => status === 'INITIATED' || status === 'RUNNING';
 
 type RunTest = RunWithTests['tests'][number];
-interface Healed { index: number; from?: string | null; to: string; via: string; reason?: string }
+interface Healed {
+  index: number;
+  from?: string | null;
+  to: string;
+  via: string;
+  reason?: string;
+}
 
 export function registerRunPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/runs');
@@ -27,7 +41,13 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
       branch: c.req.query('branch')?.trim() || undefined,
     };
     const page = pageNumber(c.req.query('page'));
-    const { plans, rows, total } = await dashboardRuns(db, projectId, { planShortId: query.plan, status: query.status, branch: query.branch, limit: pageSize, offset: (page - 1) * pageSize });
+    const { plans, rows, total } = await dashboardRuns(db, projectId, {
+      planShortId: query.plan,
+      status: query.status,
+      branch: query.branch,
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
     return renderPage(
       c,
       { title: 'Runs', nav: 'runs' },
@@ -38,14 +58,22 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
             Plan
             <select name="plan">
               <option value="">All plans</option>
-              {plans.map((p) => <option value={p.short_id} selected={p.short_id === query.plan}>{p.name}</option>)}
+              {plans.map((p) => (
+                <option value={p.short_id} selected={p.short_id === query.plan}>
+                  {p.name}
+                </option>
+              ))}
             </select>
           </label>
           <label>
             Status
             <select name="status">
               <option value="">Any status</option>
-              {runStatuses.map((s) => <option value={s} selected={s === query.status}>{s}</option>)}
+              {runStatuses.map((s) => (
+                <option value={s} selected={s === query.status}>
+                  {s}
+                </option>
+              ))}
             </select>
           </label>
           <label>
@@ -55,24 +83,44 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
           <button type="submit">Filter</button>
         </form>
         {rows.length === 0 ? (
-          <p>No runs match. New here? <a href={`${base}/start`}>Set up a first test</a>: from your application's URL to a green run.</p>
+          <p>
+            No runs match. New here? <a href={`${base}/start`}>Set up a first test</a>: from your application's URL to a
+            green run.
+          </p>
         ) : (
           <table>
             <caption class="muted">Newest first</caption>
             <thead>
-              <tr><th scope="col">Run</th><th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Tests</th><th scope="col">Branch</th><th scope="col">Trigger</th><th scope="col">Created</th></tr>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Plan</th>
+                <th scope="col">Status</th>
+                <th scope="col">Result</th>
+                <th scope="col">Tests</th>
+                <th scope="col">Branch</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">Created</th>
+              </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr>
-                  <td><a href={`${base}/runs/${r.short_id}`}>{r.short_id}</a></td>
+                  <td>
+                    <a href={`${base}/runs/${r.short_id}`}>{r.short_id}</a>
+                  </td>
                   <td>{r.plan_name ?? <span class="muted">none</span>}</td>
-                  <td><Status value={r.status} /></td>
-                  <td><Status value={r.result} /></td>
+                  <td>
+                    <Status value={r.status} />
+                  </td>
+                  <td>
+                    <Status value={r.result} />
+                  </td>
                   <td>{r.test_count}</td>
                   <td>{r.branch ?? ''}</td>
                   <td>{r.trigger}</td>
-                  <td><When at={r.created_at} /></td>
+                  <td>
+                    <When at={r.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -107,7 +155,8 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
   web.get('/runs/:shortId/tests/:testId/trace.zip', (c) => artifact(c, 'trace_key', 'application/zip'));
 }
 
-const loadRun = (c: Context<WebEnv>) => dashboardRun(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? '');
+const loadRun = (c: Context<WebEnv>) =>
+  dashboardRun(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? '');
 
 // The recorded steps of the tests that failed at a step, to say which step it was in words.
 async function failingSteps(c: Context<WebEnv>, run: RunWithTests): Promise<Map<string, unknown>> {
@@ -120,33 +169,88 @@ async function failingSteps(c: Context<WebEnv>, run: RunWithTests): Promise<Map<
 async function artifact(c: Context<WebEnv>, column: 'screenshot_key' | 'trace_key', type: string) {
   const testId = c.req.param('testId') ?? '';
   if (!uuidPattern.test(testId)) return c.text('Not found', 404);
-  const body = await runTestArtifact(c.get('deps'), { projectId: c.get('session').projectId, runShortId: c.req.param('shortId') ?? '', runTestId: testId, which: column });
+  const body = await runTestArtifact(c.get('deps'), {
+    projectId: c.get('session').projectId,
+    runShortId: c.req.param('shortId') ?? '',
+    runTestId: testId,
+    which: column,
+  });
   if (!body) return c.text('Not found', 404);
   return c.body(body, 200, { 'content-type': type, 'cache-control': 'private, max-age=3600' });
 }
 
-const runUsage = (c: Context<WebEnv>, run: RunWithTests) => dashboardRunUsage(c.get('deps').db, c.get('session').projectId, run.id);
+const runUsage = (c: Context<WebEnv>, run: RunWithTests) =>
+  dashboardRunUsage(c.get('deps').db, c.get('session').projectId, run.id);
 
 function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<string, unknown>; usage: UsageTotals }) {
   const { run, c } = props;
   const base = c.get('base');
   const live = isLive(run.status);
   return (
-    <div id="run-live" {...(live ? { 'hx-get': `${base}/runs/${run.short_id}/live`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' } : {})}>
+    <div
+      id="run-live"
+      {...(live
+        ? { 'hx-get': `${base}/runs/${run.short_id}/live`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' }
+        : {})}
+    >
       <dl class="facts">
-        <dt>Status</dt><dd><Status value={run.status} />{live && <span class="muted"> (updates live)</span>}</dd>
-        <dt>Result</dt><dd><Status value={run.result} /></dd>
-        <dt>Plan</dt><dd>{run.plan_name ?? 'none'}</dd>
-        <dt>Trigger</dt><dd>{run.trigger}</dd>
-        {run.branch && <><dt>Branch</dt><dd>{run.branch}</dd></>}
-        {run.commit_hash && <><dt>Commit</dt><dd><code>{run.commit_hash}</code></dd></>}
-        {run.rerun_of_short_id && <><dt>Rerun of</dt><dd><a href={`${base}/runs/${run.rerun_of_short_id}`}>{run.rerun_of_short_id}</a></dd></>}
-        <dt>Started</dt><dd><When at={run.started_at} /></dd>
-        <dt>Finished</dt><dd><When at={run.finished_at} /></dd>
-        <dt>LLM usage</dt><dd><UsageText usage={props.usage} /> <span class="muted">(heals; replays need no model)</span></dd>
-        <dt>Compare</dt><dd><a href={`${base}/compare?a=${run.short_id}`}>Compare with another run</a></dd>
+        <dt>Status</dt>
+        <dd>
+          <Status value={run.status} />
+          {live && <span class="muted"> (updates live)</span>}
+        </dd>
+        <dt>Result</dt>
+        <dd>
+          <Status value={run.result} />
+        </dd>
+        <dt>Plan</dt>
+        <dd>{run.plan_name ?? 'none'}</dd>
+        <dt>Trigger</dt>
+        <dd>{run.trigger}</dd>
+        {run.branch && (
+          <>
+            <dt>Branch</dt>
+            <dd>{run.branch}</dd>
+          </>
+        )}
+        {run.commit_hash && (
+          <>
+            <dt>Commit</dt>
+            <dd>
+              <code>{run.commit_hash}</code>
+            </dd>
+          </>
+        )}
+        {run.rerun_of_short_id && (
+          <>
+            <dt>Rerun of</dt>
+            <dd>
+              <a href={`${base}/runs/${run.rerun_of_short_id}`}>{run.rerun_of_short_id}</a>
+            </dd>
+          </>
+        )}
+        <dt>Started</dt>
+        <dd>
+          <When at={run.started_at} />
+        </dd>
+        <dt>Finished</dt>
+        <dd>
+          <When at={run.finished_at} />
+        </dd>
+        <dt>LLM usage</dt>
+        <dd>
+          <UsageText usage={props.usage} /> <span class="muted">(heals; replays need no model)</span>
+        </dd>
+        <dt>Compare</dt>
+        <dd>
+          <a href={`${base}/compare?a=${run.short_id}`}>Compare with another run</a>
+        </dd>
       </dl>
-      {run.error && <p class="error" role="alert">{run.error}</p>}
+      {run.error && (
+        <p class="error" role="alert">
+          {run.error}
+        </p>
+      )}
       <h2>Tests</h2>
       <TestTable base={base} tests={run.tests.filter((t) => !t.quarantined)} />
       {run.tests.some((t) => t.quarantined) && (
@@ -156,9 +260,23 @@ function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<stri
           <TestTable base={base} tests={run.tests.filter((t) => t.quarantined)} />
         </>
       )}
-      {run.tests.filter((t) => t.error || t.screenshot_key || t.trace_key || ((t.healed as Healed[] | null) ?? []).length > 0 || (t.changes ?? []).length > 0).map((t) => (
-        <TestDetail base={base} run={run} test={t} steps={t.test_case_id ? (props.steps.get(t.test_case_id) as Step[] | null | undefined) : undefined} />
-      ))}
+      {run.tests
+        .filter(
+          (t) =>
+            t.error ||
+            t.screenshot_key ||
+            t.trace_key ||
+            ((t.healed as Healed[] | null) ?? []).length > 0 ||
+            (t.changes ?? []).length > 0,
+        )
+        .map((t) => (
+          <TestDetail
+            base={base}
+            run={run}
+            test={t}
+            steps={t.test_case_id ? (props.steps.get(t.test_case_id) as Step[] | null | undefined) : undefined}
+          />
+        ))}
     </div>
   );
 }
@@ -167,14 +285,36 @@ function TestTable(props: { base: string; tests: RunTest[] }) {
   return (
     <table>
       <thead>
-        <tr><th scope="col">Test</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Duration</th><th scope="col">Healed steps</th><th scope="col">Notes</th></tr>
+        <tr>
+          <th scope="col">Test</th>
+          <th scope="col">Status</th>
+          <th scope="col">Result</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Healed steps</th>
+          <th scope="col">Notes</th>
+        </tr>
       </thead>
       <tbody>
         {props.tests.map((t) => (
           <tr>
-            <td>{t.test_case_id ? <a href={`${props.base}/test-cases/${t.test_case_id}`}>{t.name}</a> : t.name}{!t.in_plan && <span class="muted"> (dependency)</span>}</td>
-            <td><Status value={t.status} />{t.status === 'RUNNING' && <> <a href={`${props.base}/live/run-test/${t.id}`} aria-label={`Watch ${t.name} live`}>Watch live</a></>}</td>
-            <td><Status value={t.result} /></td>
+            <td>
+              {t.test_case_id ? <a href={`${props.base}/test-cases/${t.test_case_id}`}>{t.name}</a> : t.name}
+              {!t.in_plan && <span class="muted"> (dependency)</span>}
+            </td>
+            <td>
+              <Status value={t.status} />
+              {t.status === 'RUNNING' && (
+                <>
+                  {' '}
+                  <a href={`${props.base}/live/run-test/${t.id}`} aria-label={`Watch ${t.name} live`}>
+                    Watch live
+                  </a>
+                </>
+              )}
+            </td>
+            <td>
+              <Status value={t.result} />
+            </td>
             <td>{duration(t.duration_ms)}</td>
             <td>{((t.healed as Healed[] | null) ?? []).length}</td>
             <td>{testNotes(t).join(' · ')}</td>
@@ -201,25 +341,59 @@ function TestDetail(props: { base: string; run: RunWithTests; test: RunTest; ste
   const { base, run, test: t } = props;
   const healed = (t.healed as Healed[] | null) ?? [];
   const artifacts = `${base}/runs/${run.short_id}/tests/${t.id}`;
-  const failing = t.failed_step_index !== null && t.failed_step_index >= 0 ? props.steps?.[t.failed_step_index] : undefined;
+  const failing =
+    t.failed_step_index !== null && t.failed_step_index >= 0 ? props.steps?.[t.failed_step_index] : undefined;
   return (
     <section class="card" aria-labelledby={`t-${t.id}`}>
-      <h3 id={`t-${t.id}`}>{t.name} <Status value={t.result ?? t.status} /></h3>
+      <h3 id={`t-${t.id}`}>
+        {t.name} <Status value={t.result ?? t.status} />
+      </h3>
       {t.failed_step_index !== null && (
         <p>
           <strong>Failing step:</strong>{' '}
           {t.failed_step_index < 0 ? 'the start page did not open' : `step ${t.failed_step_index + 1}`}
-          {failing && <> — {failing.description} (<code>{failing.action}{failing.locator ? ` ${failing.locator}` : ''}</code>)</>}
+          {failing && (
+            <>
+              {' '}
+              — {failing.description} (
+              <code>
+                {failing.action}
+                {failing.locator ? ` ${failing.locator}` : ''}
+              </code>
+              )
+            </>
+          )}
         </p>
       )}
-      {t.failure_kind && <p><strong>Failure kind:</strong> {t.failure_kind}{t.evidence?.httpStatus !== undefined && <> (HTTP {t.evidence.httpStatus})</>}{t.evidence?.url && <> on <code>{t.evidence.url}</code></>}</p>}
+      {t.failure_kind && (
+        <p>
+          <strong>Failure kind:</strong> {t.failure_kind}
+          {t.evidence?.httpStatus !== undefined && <> (HTTP {t.evidence.httpStatus})</>}
+          {t.evidence?.url && (
+            <>
+              {' '}
+              on <code>{t.evidence.url}</code>
+            </>
+          )}
+        </p>
+      )}
       {t.error && <pre class="error">{t.error}</pre>}
-      {t.evidence?.pageExcerpt && <><h4>What the page showed</h4><pre>{t.evidence.pageExcerpt}</pre></>}
+      {t.evidence?.pageExcerpt && (
+        <>
+          <h4>What the page showed</h4>
+          <pre>{t.evidence.pageExcerpt}</pre>
+        </>
+      )}
       {(t.changes ?? []).length > 0 && (
         <>
           <h4>Changes since the recording</h4>
           <ul>
-            {(t.changes ?? []).map((c) => <li>step {c.stepIndex + 1}: {c.summary} {c.severity === 'regression' ? <strong>(regression)</strong> : <span class="muted">(cosmetic)</span>}</li>)}
+            {(t.changes ?? []).map((c) => (
+              <li>
+                step {c.stepIndex + 1}: {c.summary}{' '}
+                {c.severity === 'regression' ? <strong>(regression)</strong> : <span class="muted">(cosmetic)</span>}
+              </li>
+            ))}
           </ul>
         </>
       )}
@@ -227,16 +401,37 @@ function TestDetail(props: { base: string; run: RunWithTests; test: RunTest; ste
         <>
           <h4>Healed steps</h4>
           <ul>
-            {healed.map((h) => <li>step {h.index + 1} via {h.via}: <code>{h.to}</code>{h.from && <> (was <code>{h.from}</code>)</>}</li>)}
+            {healed.map((h) => (
+              <li>
+                step {h.index + 1} via {h.via}: <code>{h.to}</code>
+                {h.from && (
+                  <>
+                    {' '}
+                    (was <code>{h.from}</code>)
+                  </>
+                )}
+              </li>
+            ))}
           </ul>
         </>
       )}
-      {t.screenshot_key && <img class="shot" src={`${artifacts}/screenshot.png`} alt={`Screenshot of ${t.name} where it stopped`} loading="lazy" />}
+      {t.screenshot_key && (
+        <img
+          class="shot"
+          src={`${artifacts}/screenshot.png`}
+          alt={`Screenshot of ${t.name} where it stopped`}
+          loading="lazy"
+        />
+      )}
       {t.trace_key && (
         <p>
-          <a href={`${base}/trace-viewer/index.html?trace=${encodeURIComponent(`${artifacts}/trace.zip`)}`}>Open the trace of {t.name}</a>
+          <a href={`${base}/trace-viewer/index.html?trace=${encodeURIComponent(`${artifacts}/trace.zip`)}`}>
+            Open the trace of {t.name}
+          </a>
           {' · '}
-          <a href={`${artifacts}/trace.zip`} download>Download trace</a>
+          <a href={`${artifacts}/trace.zip`} download>
+            Download trace
+          </a>
         </p>
       )}
     </section>

@@ -3,7 +3,14 @@ import type { WebEnv } from '../context.js';
 import { check, optional, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { registerListedResource } from '../listed-resource.js';
 import { CreateScenario, UpdateScenario } from '../../schemas/scenarios.js';
-import { createScenario, deleteScenario, listScenarios, requireScenario, updateScenario, type ScenarioView } from '../../services/scenarios.js';
+import {
+  createScenario,
+  deleteScenario,
+  listScenarios,
+  requireScenario,
+  updateScenario,
+  type ScenarioView,
+} from '../../services/scenarios.js';
 
 // Scenarios (reusable preconditions the agent follows before a test's goal): the list, create, edit and delete,
 // validated by the API's CreateScenario / UpdateScenario and written by its service.
@@ -13,7 +20,15 @@ function ScenarioFields(form: FormBody, errors: FieldErrors) {
     <>
       <TextField label="Scenario name" name="name" value={form.name} errors={errors} required />
       <TextField label="Description" name="description" value={form.description} errors={errors} />
-      <TextField label="Instructions" name="instructions" value={form.instructions} errors={errors} required multiline hint="What the agent does first, e.g. Sign in as {{SHOP_EMAIL}} and empty the cart" />
+      <TextField
+        label="Instructions"
+        name="instructions"
+        value={form.instructions}
+        errors={errors}
+        required
+        multiline
+        hint="What the agent does first, e.g. Sign in as {{SHOP_EMAIL}} and empty the cart"
+      />
     </>
   );
 }
@@ -34,16 +49,26 @@ export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
     list: (c) => listScenarios(db(c), c.get('session').projectId),
     require: (c, shortId) => requireScenario(db(c), c.get('session').projectId, shortId),
     async create(c, form) {
-      const input = check(CreateScenario, { name: form.name, description: optional(form.description), instructions: form.instructions ?? '' });
+      const input = check(CreateScenario, {
+        name: form.name,
+        description: optional(form.description),
+        instructions: form.instructions ?? '',
+      });
       if (!input.ok) return input.errors;
       await createScenario(db(c), c.get('session').projectId, input.data);
       return undefined;
     },
     async update(c, scenario, form) {
       // An emptied description clears it, as null does in the API.
-      const input = check(UpdateScenario, { name: form.name, description: optional(form.description) ?? null, instructions: form.instructions ?? '' });
+      const input = check(UpdateScenario, {
+        name: form.name,
+        description: optional(form.description) ?? null,
+        instructions: form.instructions ?? '',
+      });
       if (!input.ok) return input.errors;
-      const written = await refusedAt('name', () => updateScenario(db(c), c.get('session').projectId, scenario.shortId, input.data));
+      const written = await refusedAt('name', () =>
+        updateScenario(db(c), c.get('session').projectId, scenario.shortId, input.data),
+      );
       return written.ok ? undefined : written.errors;
     },
     remove: (c, scenario) => deleteScenario(db(c), c.get('session').projectId, scenario.shortId),

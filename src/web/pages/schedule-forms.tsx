@@ -1,6 +1,17 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, FormProblems, formPage, optional, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  afterSave,
+  check,
+  FormProblems,
+  formPage,
+  optional,
+  readForm,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { CreatePlanSchedule } from '../../schemas/plan-schedules.js';
@@ -12,24 +23,51 @@ import { uuidPattern } from '../components.js';
 // service: a cron it refuses or one that never fires is shown at the field) and delete one.
 
 /** The add-a-schedule form; on the plan's page, and alone with its errors after a refused post. */
-export function ScheduleForm(props: { base: string; csrf: string; planShortId: string; form: FormBody; errors: FieldErrors }) {
+export function ScheduleForm(props: {
+  base: string;
+  csrf: string;
+  planShortId: string;
+  form: FormBody;
+  errors: FieldErrors;
+}) {
   const action = `${props.base}/test-plans/${props.planShortId}/schedules`;
   return (
     <div id="schedule-form">
       <FormProblems errors={props.errors} />
       <form method="post" action={action} hx-post={action} hx-target="#schedule-form" hx-swap="outerHTML">
         <CsrfField token={props.csrf} />
-        <TextField label="Cron (UTC)" name="cron" value={props.form.cron} errors={props.errors} required hint="e.g. 0 6 * * 1-5 (weekdays at 06:00), @daily" />
-        <TextField label="Schedule description" name="description" value={props.form.description} errors={props.errors} />
+        <TextField
+          label="Cron (UTC)"
+          name="cron"
+          value={props.form.cron}
+          errors={props.errors}
+          required
+          hint="e.g. 0 6 * * 1-5 (weekdays at 06:00), @daily"
+        />
+        <TextField
+          label="Schedule description"
+          name="description"
+          value={props.form.description}
+          errors={props.errors}
+        />
         <button type="submit">Add the schedule</button>
       </form>
     </div>
   );
 }
 
-export function DeleteScheduleButton(props: { base: string; csrf: string; planShortId: string; schedule: { id: string; cron: string } }) {
+export function DeleteScheduleButton(props: {
+  base: string;
+  csrf: string;
+  planShortId: string;
+  schedule: { id: string; cron: string };
+}) {
   return (
-    <form class="inline" method="post" action={`${props.base}/test-plans/${props.planShortId}/schedules/${props.schedule.id}/delete`}>
+    <form
+      class="inline"
+      method="post"
+      action={`${props.base}/test-plans/${props.planShortId}/schedules/${props.schedule.id}/delete`}
+    >
       <CsrfField token={props.csrf} />
       <button type="submit">Delete</button>
     </form>
@@ -37,19 +75,38 @@ export function DeleteScheduleButton(props: { base: string; csrf: string; planSh
 }
 
 export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
-  const plan = (c: Context<WebEnv>) => notFoundAsUndefined(() => requireTestPlan(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? ''));
+  const plan = (c: Context<WebEnv>) =>
+    notFoundAsUndefined(() =>
+      requireTestPlan(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? ''),
+    );
 
   web.post('/test-plans/:shortId/schedules', async (c) => {
     const found = await plan(c);
     if (!found) return notFoundPage(c, 'This test plan');
     const form = await readForm(c);
     const again = (errors: FieldErrors) =>
-      formPage(c, { title: `Schedule ${found.name}`, nav: 'test-plans' }, <><h1>Schedule {found.name}</h1><ScheduleForm base={base} csrf={c.get('csrfToken')} planShortId={found.shortId} form={form} errors={errors} /></>, true);
+      formPage(
+        c,
+        { title: `Schedule ${found.name}`, nav: 'test-plans' },
+        <>
+          <h1>Schedule {found.name}</h1>
+          <ScheduleForm base={base} csrf={c.get('csrfToken')} planShortId={found.shortId} form={form} errors={errors} />
+        </>,
+        true,
+      );
     const input = check(CreatePlanSchedule, { cron: form.cron ?? '', description: optional(form.description) });
     if (!input.ok) return again(input.errors);
     const deps = c.get('deps');
     const written = await refusedAt('cron', () =>
-      createSchedule({ db: deps.db, temporal: deps.temporal, logger: c.get('logger'), runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY }, { ...input.data, projectId: c.get('session').projectId, testPlanShortId: found.shortId }),
+      createSchedule(
+        {
+          db: deps.db,
+          temporal: deps.temporal,
+          logger: c.get('logger'),
+          runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY,
+        },
+        { ...input.data, projectId: c.get('session').projectId, testPlanShortId: found.shortId },
+      ),
     );
     return written.ok ? afterSave(c, form, `${base}/test-plans/${found.shortId}`) : again(written.errors);
   });
@@ -58,7 +115,11 @@ export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
     const found = await plan(c);
     const id = c.req.param('id');
     if (!found || !uuidPattern.test(id)) return notFoundPage(c, 'This schedule');
-    await deleteSchedule(c.get('deps'), { projectId: c.get('session').projectId, testPlanShortId: found.shortId, scheduleId: id });
+    await deleteSchedule(c.get('deps'), {
+      projectId: c.get('session').projectId,
+      testPlanShortId: found.shortId,
+      scheduleId: id,
+    });
     return c.redirect(`${base}/test-plans/${found.shortId}`, 303);
   });
 }

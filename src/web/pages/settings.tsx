@@ -22,28 +22,53 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
       { title: 'Applications', nav: 'applications' },
       <>
         <h1>Applications and environments</h1>
-        <p>{apps.length === 0 && 'No applications yet. '}<a href={`${base}/new/application`}>Add an application</a></p>
+        <p>
+          {apps.length === 0 && 'No applications yet. '}
+          <a href={`${base}/new/application`}>Add an application</a>
+        </p>
         {apps.map((app) => (
           <section class="card" aria-labelledby={`app-${app.shortId}`}>
             <h2 id={`app-${app.shortId}`}>{app.name}</h2>
-            <p class="muted"><code>{app.shortId}</code> · {app.kind} · created <When at={app.createdAt} /></p>
+            <p class="muted">
+              <code>{app.shortId}</code> · {app.kind} · created <When at={app.createdAt} />
+            </p>
             <ApplicationActions base={base} csrf={c.get('csrfToken')} app={app} />
             {app.environments.length === 0 ? (
               <p>No environment: a run of its tests has nowhere to go until one is added.</p>
             ) : (
               <table>
                 <thead>
-                  <tr><th scope="col">Environment</th><th scope="col">Short id</th><th scope="col">Where</th><th scope="col">Default</th><th scope="col">Production</th><th scope="col">Change</th></tr>
+                  <tr>
+                    <th scope="col">Environment</th>
+                    <th scope="col">Short id</th>
+                    <th scope="col">Where</th>
+                    <th scope="col">Default</th>
+                    <th scope="col">Production</th>
+                    <th scope="col">Change</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {app.environments.map((e) => (
                     <tr>
                       <td>{e.name}</td>
-                      <td><code>{e.shortId}</code></td>
-                      <td>{e.url ?? (e.buildShortId ? <>build <code>{e.buildShortId}</code></> : '')}</td>
+                      <td>
+                        <code>{e.shortId}</code>
+                      </td>
+                      <td>
+                        {e.url ??
+                          (e.buildShortId ? (
+                            <>
+                              build <code>{e.buildShortId}</code>
+                            </>
+                          ) : (
+                            ''
+                          ))}
+                      </td>
                       <td>{e.isDefault ? 'default' : ''}</td>
                       <td>{e.isProduction ? 'production' : ''}</td>
-                      <td><EnvironmentActions base={base} csrf={c.get('csrfToken')} appShortId={app.shortId} env={e} /></td>
+                      <td>
+                        <EnvironmentActions base={base} csrf={c.get('csrfToken')} appShortId={app.shortId} env={e} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -63,22 +88,44 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
       { title: 'Configs', nav: 'configs' },
       <>
         <h1>Configs</h1>
-        <p>Values the agent may type as <code>{'{{NAME}}'}</code>. A secret's value is write-only: it is never shown, logged or sent to the model.</p>
-        <p><a href={`${base}/new/config`}>Add a config</a></p>
+        <p>
+          Values the agent may type as <code>{'{{NAME}}'}</code>. A secret's value is write-only: it is never shown,
+          logged or sent to the model.
+        </p>
+        <p>
+          <a href={`${base}/new/config`}>Add a config</a>
+        </p>
         {configs.length === 0 ? (
           <p>No configs yet.</p>
         ) : (
           <table>
             <thead>
-              <tr><th scope="col">Name</th><th scope="col">Value</th><th scope="col">Updated</th><th scope="col">Change</th></tr>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Value</th>
+                <th scope="col">Updated</th>
+                <th scope="col">Change</th>
+              </tr>
             </thead>
             <tbody>
               {configs.map((cfg) => (
                 <tr>
-                  <td><code>{cfg.name}</code></td>
-                  <td>{cfg.isSecret ? <span class="muted">secret{cfg.hasValue ? ' (set)' : ' (empty)'}: ••••••</span> : <code>{cfg.value}</code>}</td>
-                  <td><When at={cfg.updatedAt} /></td>
-                  <td><ConfigActions base={base} csrf={c.get('csrfToken')} config={cfg} /></td>
+                  <td>
+                    <code>{cfg.name}</code>
+                  </td>
+                  <td>
+                    {cfg.isSecret ? (
+                      <span class="muted">secret{cfg.hasValue ? ' (set)' : ' (empty)'}: ••••••</span>
+                    ) : (
+                      <code>{cfg.value}</code>
+                    )}
+                  </td>
+                  <td>
+                    <When at={cfg.updatedAt} />
+                  </td>
+                  <td>
+                    <ConfigActions base={base} csrf={c.get('csrfToken')} config={cfg} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,19 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, FieldError, FormProblems, formPage, invalidAttrs, optional, readForm, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  afterSave,
+  check,
+  FieldError,
+  FormProblems,
+  formPage,
+  invalidAttrs,
+  optional,
+  readForm,
+  refusedAt,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField } from '../layout.js';
 import { CreateTestCase } from '../../schemas/test-cases.js';
 import { listApplications, type ApplicationView } from '../../services/applications.js';
@@ -14,39 +27,82 @@ import { createTestCase } from '../../services/test-cases.js';
 /** Checkbox names of the configs a test may use: one field per config (Hono keeps one value per name). */
 const configField = (shortId: string) => `config.${shortId}`;
 
-function TestCaseForm(props: { base: string; csrf: string; apps: ApplicationView[]; configs: ConfigView[]; form: FormBody; errors: FieldErrors }) {
+function TestCaseForm(props: {
+  base: string;
+  csrf: string;
+  apps: ApplicationView[];
+  configs: ConfigView[];
+  form: FormBody;
+  errors: FieldErrors;
+}) {
   const { form, errors } = props;
   const action = `${props.base}/new/test-case`;
   return (
     <div id="test-case-form">
       <h1>Write a test from a goal</h1>
-      <p>Describe what a user does and how to tell it worked. The agent drives a browser on the application's default environment and records the steps (the burn-in).</p>
+      <p>
+        Describe what a user does and how to tell it worked. The agent drives a browser on the application's default
+        environment and records the steps (the burn-in).
+      </p>
       <FormProblems errors={errors} />
       {props.apps.length === 0 ? (
-        <p>First <a href={`${props.base}/new/application`}>add an application</a>: a test runs against one.</p>
+        <p>
+          First <a href={`${props.base}/new/application`}>add an application</a>: a test runs against one.
+        </p>
       ) : (
         <form method="post" action={action} hx-post={action} hx-target="#test-case-form" hx-swap="outerHTML">
           <CsrfField token={props.csrf} />
           <div class="field">
             <label for="f-application">Application</label>
             <select id="f-application" name="applicationShortId" {...invalidAttrs('applicationShortId', errors)}>
-              {props.apps.map((a) => <option value={a.shortId} selected={a.shortId === form.applicationShortId}>{a.name}</option>)}
+              {props.apps.map((a) => (
+                <option value={a.shortId} selected={a.shortId === form.applicationShortId}>
+                  {a.name}
+                </option>
+              ))}
             </select>
             <FieldError name="applicationShortId" errors={errors} />
           </div>
           <TextField label="Name" name="name" value={form.name} errors={errors} required />
-          <TextField label="Goal" name="goal" value={form.goal} errors={errors} required multiline hint="e.g. Sign in and add the coffee mug to the cart" />
-          <TextField label="Expected result" name="expectedResult" value={form.expectedResult} errors={errors} multiline hint="Optional: what shows that the goal was reached" />
+          <TextField
+            label="Goal"
+            name="goal"
+            value={form.goal}
+            errors={errors}
+            required
+            multiline
+            hint="e.g. Sign in and add the coffee mug to the cart"
+          />
+          <TextField
+            label="Expected result"
+            name="expectedResult"
+            value={form.expectedResult}
+            errors={errors}
+            multiline
+            hint="Optional: what shows that the goal was reached"
+          />
           {props.configs.length > 0 && (
             <fieldset {...invalidAttrs('configShortIds', errors)}>
               <legend>Configs the test may type</legend>
               {props.configs.map((cfg) => (
-                <label><input type="checkbox" name={configField(cfg.shortId)} checked={form[configField(cfg.shortId)] === 'on'} /> <code>{`{{${cfg.name}}}`}</code>{cfg.isSecret ? ' (secret)' : ''} </label>
+                <label>
+                  <input
+                    type="checkbox"
+                    name={configField(cfg.shortId)}
+                    checked={form[configField(cfg.shortId)] === 'on'}
+                  />{' '}
+                  <code>{`{{${cfg.name}}}`}</code>
+                  {cfg.isSecret ? ' (secret)' : ''}{' '}
+                </label>
               ))}
               <FieldError name="configShortIds" errors={errors} />
             </fieldset>
           )}
-          <p><button class="primary" type="submit">Create and start the burn-in</button></p>
+          <p>
+            <button class="primary" type="submit">
+              Create and start the burn-in
+            </button>
+          </p>
         </form>
       )}
     </div>
@@ -58,7 +114,9 @@ export function registerTestCaseForms(web: Hono<WebEnv>, base: string): void {
     const { db } = c.get('deps');
     const { projectId } = c.get('session');
     const [apps, configs] = await Promise.all([listApplications(db, projectId), listConfigs(db, projectId)]);
-    const content = <TestCaseForm base={base} csrf={c.get('csrfToken')} apps={apps} configs={configs} form={form} errors={errors} />;
+    const content = (
+      <TestCaseForm base={base} csrf={c.get('csrfToken')} apps={apps} configs={configs} form={form} errors={errors} />
+    );
     return formPage(c, { title: 'Write a test', nav: 'test-cases' }, content, Object.keys(errors).length > 0);
   };
 
@@ -66,12 +124,28 @@ export function registerTestCaseForms(web: Hono<WebEnv>, base: string): void {
 
   web.post('/new/test-case', async (c) => {
     const form = await readForm(c);
-    const configShortIds = Object.keys(form).filter((k) => k.startsWith('config.') && form[k] === 'on').map((k) => k.slice('config.'.length));
-    const body = { name: form.name, goal: form.goal, applicationShortId: form.applicationShortId, expectedResult: optional(form.expectedResult), configShortIds };
+    const configShortIds = Object.keys(form)
+      .filter((k) => k.startsWith('config.') && form[k] === 'on')
+      .map((k) => k.slice('config.'.length));
+    const body = {
+      name: form.name,
+      goal: form.goal,
+      applicationShortId: form.applicationShortId,
+      expectedResult: optional(form.expectedResult),
+      configShortIds,
+    };
     const input = check(CreateTestCase, body, (path) => (path.startsWith('configShortIds') ? 'configShortIds' : path));
     if (!input.ok) return show(c, form, input.errors);
     const { db, temporal, logger } = c.get('deps');
-    const created = await refusedAt('', () => createTestCase({ db, temporal, logger: c.get('logger') ?? logger }, { ...input.data, projectId: c.get('session').projectId }), ['applicationShortId', 'configShortIds']);
+    const created = await refusedAt(
+      '',
+      () =>
+        createTestCase(
+          { db, temporal, logger: c.get('logger') ?? logger },
+          { ...input.data, projectId: c.get('session').projectId },
+        ),
+      ['applicationShortId', 'configShortIds'],
+    );
     return created.ok ? afterSave(c, form, `${base}/test-cases/${created.data.id}`) : show(c, form, created.errors);
   });
 }

@@ -29,7 +29,11 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     const { testCases, total } = await dashboardTestCases(
       db,
       projectId,
-      { applicationShortId: query.application, isEnabled: query.enabled === undefined ? undefined : query.enabled === 'yes', labels: query.label ? [query.label] : undefined },
+      {
+        applicationShortId: query.application,
+        isEnabled: query.enabled === undefined ? undefined : query.enabled === 'yes',
+        labels: query.label ? [query.label] : undefined,
+      },
       { limit: pageSize, offset: (page - 1) * pageSize },
     );
     return renderPage(
@@ -37,21 +41,31 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
       { title: 'Test cases', nav: 'test-cases' },
       <>
         <h1>Test cases</h1>
-        <p><a href={`${base}/new/test-case`}>Write a test from a goal</a></p>
+        <p>
+          <a href={`${base}/new/test-case`}>Write a test from a goal</a>
+        </p>
         <form class="filters" method="get" action={`${base}/test-cases`} role="search" aria-label="Filter test cases">
           <label>
             Application
             <select name="application">
               <option value="">All applications</option>
-              {applications.map((a) => <option value={a.shortId} selected={a.shortId === query.application}>{a.name}</option>)}
+              {applications.map((a) => (
+                <option value={a.shortId} selected={a.shortId === query.application}>
+                  {a.name}
+                </option>
+              ))}
             </select>
           </label>
           <label>
             In plans
             <select name="enabled">
               <option value="">Enabled or not</option>
-              <option value="yes" selected={query.enabled === 'yes'}>Enabled</option>
-              <option value="no" selected={query.enabled === 'no'}>Disabled</option>
+              <option value="yes" selected={query.enabled === 'yes'}>
+                Enabled
+              </option>
+              <option value="no" selected={query.enabled === 'no'}>
+                Disabled
+              </option>
             </select>
           </label>
           <label>
@@ -65,17 +79,30 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <table>
             <thead>
-              <tr><th scope="col">Name</th><th scope="col">Application</th><th scope="col">Burn-in</th><th scope="col">In plans</th><th scope="col">Labels</th><th scope="col">Created</th></tr>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Application</th>
+                <th scope="col">Burn-in</th>
+                <th scope="col">In plans</th>
+                <th scope="col">Labels</th>
+                <th scope="col">Created</th>
+              </tr>
             </thead>
             <tbody>
               {testCases.map((t) => (
                 <tr>
-                  <td><a href={`${base}/test-cases/${t.id}`}>{t.name}</a></td>
+                  <td>
+                    <a href={`${base}/test-cases/${t.id}`}>{t.name}</a>
+                  </td>
                   <td>{t.applicationName}</td>
-                  <td><Status value={t.generationStatus} /></td>
+                  <td>
+                    <Status value={t.generationStatus} />
+                  </td>
                   <td>{t.isEnabled ? 'Enabled' : 'Disabled'}</td>
                   <td>{t.labels.join(', ')}</td>
-                  <td><When at={t.createdAt} /></td>
+                  <td>
+                    <When at={t.createdAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -89,7 +116,11 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
   web.get('/test-cases/:id', async (c) => {
     const data = await loadTestCasePage(c, testCaseId(c));
     if (!data) return notFoundPage(c, 'This test case');
-    return renderPage(c, { title: data.testCase.name, nav: 'test-cases' }, <TestCaseDetail base={base} csrfToken={c.get('csrfToken')} data={data} />);
+    return renderPage(
+      c,
+      { title: data.testCase.name, nav: 'test-cases' },
+      <TestCaseDetail base={base} csrfToken={c.get('csrfToken')} data={data} />,
+    );
   });
 
   // The burn-in section alone, polled by htmx while the agent is still recording.
@@ -103,7 +134,12 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     const id = testCaseId(c);
     if (!id) return notFoundPage(c, 'This test case');
     const form = await c.req.parseBody();
-    await updateTestCase(c.get('deps'), { projectId: c.get('session').projectId, testCaseId: id, isEnabled: form.enabled === 'true', actor: sessionActor(c.get('session').tokenId) });
+    await updateTestCase(c.get('deps'), {
+      projectId: c.get('session').projectId,
+      testCaseId: id,
+      isEnabled: form.enabled === 'true',
+      actor: sessionActor(c.get('session').tokenId),
+    });
     return c.redirect(`${base}/test-cases/${id}`, 303);
   });
 
@@ -117,7 +153,20 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     } catch (err) {
       if (!(err instanceof HealProposalError)) throw err;
       if (err.kind === 'not_found') return notFoundPage(c, 'This heal proposal');
-      return renderPage(c, { title: 'Not done', nav: 'test-cases' }, <><h1>The proposal was not applied</h1><p class="error" role="alert">{err.message}</p><p><a href={`${base}/test-cases/${id}`}>Back to the test case</a></p></>, 409);
+      return renderPage(
+        c,
+        { title: 'Not done', nav: 'test-cases' },
+        <>
+          <h1>The proposal was not applied</h1>
+          <p class="error" role="alert">
+            {err.message}
+          </p>
+          <p>
+            <a href={`${base}/test-cases/${id}`}>Back to the test case</a>
+          </p>
+        </>,
+        409,
+      );
     }
     return c.redirect(`${base}/test-cases/${id}#versions`, 303);
   });
@@ -125,8 +174,14 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
   web.get('/test-cases/:id/export', async (c) => {
     const id = testCaseId(c);
     if (!id) return notFoundPage(c, 'This test case');
-    const { fileName, spec } = await exportTestCaseSpec(c.get('deps').db, { projectId: c.get('session').projectId, testCaseId: id });
-    return c.body(spec, 200, { 'content-type': 'text/typescript; charset=utf-8', 'content-disposition': `attachment; filename="${fileName}"` });
+    const { fileName, spec } = await exportTestCaseSpec(c.get('deps').db, {
+      projectId: c.get('session').projectId,
+      testCaseId: id,
+    });
+    return c.body(spec, 200, {
+      'content-type': 'text/typescript; charset=utf-8',
+      'content-disposition': `attachment; filename="${fileName}"`,
+    });
   });
 }
 

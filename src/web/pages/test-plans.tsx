@@ -19,18 +19,28 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
       { title: 'Test plans', nav: 'test-plans' },
       <>
         <h1>Test plans</h1>
-        <p><a href={`${base}/new/test-plan`}>Create a test plan</a></p>
+        <p>
+          <a href={`${base}/new/test-plan`}>Create a test plan</a>
+        </p>
         {plans.length === 0 ? (
           <p>No test plans yet.</p>
         ) : (
           <table>
             <thead>
-              <tr><th scope="col">Plan</th><th scope="col">Test cases</th><th scope="col">Schedules</th><th scope="col">Description</th></tr>
+              <tr>
+                <th scope="col">Plan</th>
+                <th scope="col">Test cases</th>
+                <th scope="col">Schedules</th>
+                <th scope="col">Description</th>
+              </tr>
             </thead>
             <tbody>
               {plans.map((p) => (
                 <tr>
-                  <td><a href={`${base}/test-plans/${p.shortId}`}>{p.name}</a>{p.isDefault && <span class="muted"> (default)</span>}</td>
+                  <td>
+                    <a href={`${base}/test-plans/${p.shortId}`}>{p.name}</a>
+                    {p.isDefault && <span class="muted"> (default)</span>}
+                  </td>
                   <td>{p.testCaseCount}</td>
                   <td>{p.scheduleCount}</td>
                   <td>{p.description ?? ''}</td>
@@ -53,46 +63,120 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>{plan.name}</h1>
         <RunPlanButton base={base} csrf={c.get('csrfToken')} shortId={plan.shortId} />
-        <p><a href={`${base}/test-plans/${plan.shortId}/edit`}>Edit the plan</a></p>
-        <p><img src={`${base}/start/badge.svg?plan=${encodeURIComponent(plan.shortId)}`} alt="Status of this plan's latest run" /></p>
+        <p>
+          <a href={`${base}/test-plans/${plan.shortId}/edit`}>Edit the plan</a>
+        </p>
+        <p>
+          <img
+            src={`${base}/start/badge.svg?plan=${encodeURIComponent(plan.shortId)}`}
+            alt="Status of this plan's latest run"
+          />
+        </p>
         <dl class="facts">
-          <dt>Short id</dt><dd><code>{plan.shortId}</code>{plan.isDefault && <span class="muted"> (the project's default plan)</span>}</dd>
-          {plan.description && <><dt>Description</dt><dd>{plan.description}</dd></>}
-          {plan.owner && <><dt>Owner</dt><dd>{plan.owner}</dd></>}
-          <dt>Runs</dt><dd><a href={`${base}/runs?plan=${encodeURIComponent(plan.shortId)}`}>Runs of this plan</a></dd>
-          <dt>Updated</dt><dd><When at={plan.updatedAt} /></dd>
+          <dt>Short id</dt>
+          <dd>
+            <code>{plan.shortId}</code>
+            {plan.isDefault && <span class="muted"> (the project's default plan)</span>}
+          </dd>
+          {plan.description && (
+            <>
+              <dt>Description</dt>
+              <dd>{plan.description}</dd>
+            </>
+          )}
+          {plan.owner && (
+            <>
+              <dt>Owner</dt>
+              <dd>{plan.owner}</dd>
+            </>
+          )}
+          <dt>Runs</dt>
+          <dd>
+            <a href={`${base}/runs?plan=${encodeURIComponent(plan.shortId)}`}>Runs of this plan</a>
+          </dd>
+          <dt>Updated</dt>
+          <dd>
+            <When at={plan.updatedAt} />
+          </dd>
         </dl>
 
         <h2>Test cases</h2>
-        {plan.testCases.length === 0 ? <p>None: a run of this plan has nothing to do.</p> : (
+        {plan.testCases.length === 0 ? (
+          <p>None: a run of this plan has nothing to do.</p>
+        ) : (
           <ol>
-            {plan.testCases.map((t) => <li><a href={`${base}/test-cases/${t.id}`}>{t.name}</a></li>)}
+            {plan.testCases.map((t) => (
+              <li>
+                <a href={`${base}/test-cases/${t.id}`}>{t.name}</a>
+              </li>
+            ))}
           </ol>
         )}
 
         <h2>Environments</h2>
-        {page.applications.length === 0 ? <p>Each application runs against its default environment.</p> : (
+        {page.applications.length === 0 ? (
+          <p>Each application runs against its default environment.</p>
+        ) : (
           <table>
-            <thead><tr><th scope="col">Application</th><th scope="col">Environment</th><th scope="col">URL</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Application</th>
+                <th scope="col">Environment</th>
+                <th scope="col">URL</th>
+              </tr>
+            </thead>
             <tbody>
               {page.applications.map((a) => (
-                <tr><td>{a.applicationName}</td><td>{a.environmentName}</td><td>{a.environmentUrl ?? <span class="muted">a build</span>}</td></tr>
+                <tr>
+                  <td>{a.applicationName}</td>
+                  <td>{a.environmentName}</td>
+                  <td>{a.environmentUrl ?? <span class="muted">a build</span>}</td>
+                </tr>
               ))}
             </tbody>
           </table>
         )}
 
         <h2>Schedules</h2>
-        {page.schedules.length === 0 ? <p>Not scheduled.</p> : (
+        {page.schedules.length === 0 ? (
+          <p>Not scheduled.</p>
+        ) : (
           <table>
-            <thead><tr><th scope="col">Cron</th><th scope="col">Description</th><th scope="col">Next runs</th><th scope="col">Change</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Cron</th>
+                <th scope="col">Description</th>
+                <th scope="col">Next runs</th>
+                <th scope="col">Change</th>
+              </tr>
+            </thead>
             <tbody>
               {page.schedules.map((s) => (
                 <tr>
-                  <td><code>{s.cron}</code></td>
+                  <td>
+                    <code>{s.cron}</code>
+                  </td>
                   <td>{s.description ?? ''}</td>
-                  <td>{s.nextRunTimes ? s.nextRunTimes.map((t, i) => <>{i > 0 && ', '}<When at={t} /></>) : <span class="muted">Temporal did not answer</span>}</td>
-                  <td><DeleteScheduleButton base={base} csrf={c.get('csrfToken')} planShortId={plan.shortId} schedule={s} /></td>
+                  <td>
+                    {s.nextRunTimes ? (
+                      s.nextRunTimes.map((t, i) => (
+                        <>
+                          {i > 0 && ', '}
+                          <When at={t} />
+                        </>
+                      ))
+                    ) : (
+                      <span class="muted">Temporal did not answer</span>
+                    )}
+                  </td>
+                  <td>
+                    <DeleteScheduleButton
+                      base={base}
+                      csrf={c.get('csrfToken')}
+                      planShortId={plan.shortId}
+                      schedule={s}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -103,8 +187,28 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
 
         <h2>Notifications</h2>
         <ul>
-          <li>E-mail: {notifications.email ? <>{notifications.email.recipients.join(', ')} ({notifyOnLabel[notifications.email.notifyOn]})</> : 'none'}</li>
-          <li>Chat webhook: {notifications.slack ? <>{notifications.slack.webhookHost}{notifications.slack.channel && ` ${notifications.slack.channel}`} ({notifyOnLabel[notifications.slack.notifyOn]})</> : 'none'}</li>
+          <li>
+            E-mail:{' '}
+            {notifications.email ? (
+              <>
+                {notifications.email.recipients.join(', ')} ({notifyOnLabel[notifications.email.notifyOn]})
+              </>
+            ) : (
+              'none'
+            )}
+          </li>
+          <li>
+            Chat webhook:{' '}
+            {notifications.slack ? (
+              <>
+                {notifications.slack.webhookHost}
+                {notifications.slack.channel && ` ${notifications.slack.channel}`} (
+                {notifyOnLabel[notifications.slack.notifyOn]})
+              </>
+            ) : (
+              'none'
+            )}
+          </li>
         </ul>
       </>,
     );

@@ -27,19 +27,26 @@ export function registerTunnelPages(web: Hono<WebEnv>, base: string): void {
       { title: 'Remote tunnels', nav: 'tunnels' },
       <>
         <h1>Remote tunnels</h1>
-        <p>Local ports exposed to the browser agents with <code>proctor tunnel --port N</code>. A tunnel is healthy with 4 connections, degraded with fewer, inactive with none.</p>
+        <p>
+          Local ports exposed to the browser agents with <code>proctor tunnel --port N</code>. A tunnel is healthy with
+          4 connections, degraded with fewer, inactive with none.
+        </p>
         <TunnelTable base={base} csrf={c.get('csrfToken')} tunnels={await tunnelsOf(c)} />
       </>,
     ),
   );
 
-  web.get('/tunnels/live', async (c) => c.html(<TunnelTable base={base} csrf={c.get('csrfToken')} tunnels={await tunnelsOf(c)} />));
+  web.get('/tunnels/live', async (c) =>
+    c.html(<TunnelTable base={base} csrf={c.get('csrfToken')} tunnels={await tunnelsOf(c)} />),
+  );
 
   // As the API's DELETE: the row goes, and this process's edge drops the client, which then stops.
   web.post('/tunnels/:runner/delete', async (c) => {
     const deps = c.get('deps');
     const runnerId = c.req.param('runner');
-    const removed = await notFoundAsUndefined(() => removeTunnel(deps.db, c.get('session').projectId, runnerId).then(() => true));
+    const removed = await notFoundAsUndefined(() =>
+      removeTunnel(deps.db, c.get('session').projectId, runnerId).then(() => true),
+    );
     if (!removed) return notFoundPage(c, 'This tunnel');
     deps.tunnels?.edge?.disconnect(runnerId);
     return c.redirect(`${base}/tunnels`, 303);
@@ -48,7 +55,9 @@ export function registerTunnelPages(web: Hono<WebEnv>, base: string): void {
 
 function TunnelTable(props: { base: string; csrf: string; tunnels: TunnelView[] }) {
   const open = props.tunnels.some((t) => !t.isExpired);
-  const live = open ? { 'hx-get': `${props.base}/tunnels/live`, 'hx-trigger': `every ${liveEveryMs / 1000}s`, 'hx-swap': 'outerHTML' } : {};
+  const live = open
+    ? { 'hx-get': `${props.base}/tunnels/live`, 'hx-trigger': `every ${liveEveryMs / 1000}s`, 'hx-swap': 'outerHTML' }
+    : {};
   return (
     <div id="tunnels-live" {...live}>
       {props.tunnels.length === 0 ? (
@@ -57,22 +66,45 @@ function TunnelTable(props: { base: string; csrf: string; tunnels: TunnelView[] 
         <table>
           <caption class="muted">{open ? 'Status updates live' : 'Every tunnel has expired'}</caption>
           <thead>
-            <tr><th scope="col">Tunnel</th><th scope="col">Status</th><th scope="col">Connections</th><th scope="col">Ports</th><th scope="col">Expires</th><th scope="col">Change</th></tr>
+            <tr>
+              <th scope="col">Tunnel</th>
+              <th scope="col">Status</th>
+              <th scope="col">Connections</th>
+              <th scope="col">Ports</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Change</th>
+            </tr>
           </thead>
           <tbody>
             {props.tunnels.map((t) => (
               <tr>
-                <td><code>{t.runnerId}</code>{t.public && <span class="muted"> (public)</span>}</td>
-                <td><span class={`status tunnel-${t.status}`}>{t.isExpired ? 'expired' : t.status}</span></td>
+                <td>
+                  <code>{t.runnerId}</code>
+                  {t.public && <span class="muted"> (public)</span>}
+                </td>
+                <td>
+                  <span class={`status tunnel-${t.status}`}>{t.isExpired ? 'expired' : t.status}</span>
+                </td>
                 <td>{t.connections}</td>
                 <td>
                   <ul class="plain">
-                    {t.hostnames.map((h) => <li>{h.localPort} → <code>{h.url}</code></li>)}
+                    {t.hostnames.map((h) => (
+                      <li>
+                        {h.localPort} → <code>{h.url}</code>
+                      </li>
+                    ))}
                   </ul>
                 </td>
-                <td><When at={t.expiresAt} /></td>
                 <td>
-                  <PostButton action={`${props.base}/tunnels/${t.runnerId}/delete`} csrf={props.csrf} text="Delete" label={`Delete ${t.runnerId}`} />
+                  <When at={t.expiresAt} />
+                </td>
+                <td>
+                  <PostButton
+                    action={`${props.base}/tunnels/${t.runnerId}/delete`}
+                    csrf={props.csrf}
+                    text="Delete"
+                    label={`Delete ${t.runnerId}`}
+                  />
                 </td>
               </tr>
             ))}

@@ -14,8 +14,14 @@ export { changeReview } from '../../../workflows/changeReview.js';
 const db = proxyActivities<Activities>({ startToCloseTimeout: '10 seconds' });
 
 export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
-  if (input.environmentUrl !== 'https://preview.shop.test') return { status: 'FAILED', failureReason: `burned in on ${input.environmentUrl ?? 'the default environment'}, not the preview`, stepCount: 0 };
-  if (input.testCaseId.startsWith('bad')) return { status: 'FAILED', failureReason: 'no button named "Apply coupon"', stepCount: 0 };
+  if (input.environmentUrl !== 'https://preview.shop.test')
+    return {
+      status: 'FAILED',
+      failureReason: `burned in on ${input.environmentUrl ?? 'the default environment'}, not the preview`,
+      stepCount: 0,
+    };
+  if (input.testCaseId.startsWith('bad'))
+    return { status: 'FAILED', failureReason: 'no button named "Apply coupon"', stepCount: 0 };
   return { status: 'COMPLETED', stepCount: 5 };
 }
 
@@ -25,6 +31,11 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
 }
 
 export async function chatTurn(input: ChatTurnInput): Promise<ChatTurnResult> {
-  await db.finishChatReply({ assistantMessageId: input.assistantMessageId, status: 'COMPLETED', text: `answer to turn ${input.turn}`, toolsUsed: [] });
+  await db.finishChatReply({
+    assistantMessageId: input.assistantMessageId,
+    status: 'COMPLETED',
+    text: `answer to turn ${input.turn}`,
+    toolsUsed: [],
+  });
   return { status: 'COMPLETED', toolsUsed: [] };
 }

@@ -7,7 +7,8 @@ export { chatConversation } from '../../../workflows/chatConversation.js';
 export { chatTurn } from '../../../workflows/chatTurn.js';
 
 export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
-  if (input.testCaseId.startsWith('bad')) return { status: 'FAILED', failureReason: 'no button named "Checkout"', stepCount: 0 };
+  if (input.testCaseId.startsWith('bad'))
+    return { status: 'FAILED', failureReason: 'no button named "Checkout"', stepCount: 0 };
   return { status: 'COMPLETED', stepCount: 4 };
 }
 

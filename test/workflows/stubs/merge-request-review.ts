@@ -6,7 +6,8 @@ import type { ChangeReviewInput, ChangeReviewResult } from '../../../workflows/c
 
 export { mergeRequestReview } from '../../../workflows/mergeRequestReview.js';
 
-export const finishStubReview = defineSignal<[{ verdict: ChangeReviewResult['verdict'] } | { error: string }]>('finishStubReview');
+export const finishStubReview =
+  defineSignal<[{ verdict: ChangeReviewResult['verdict'] } | { error: string }]>('finishStubReview');
 
 export async function changeReview(input: ChangeReviewInput): Promise<ChangeReviewResult> {
   let outcome: { verdict: ChangeReviewResult['verdict'] } | { error: string } | undefined;
