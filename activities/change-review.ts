@@ -28,7 +28,7 @@ import { getTestCaseRecord } from '../src/db/queries/test-cases.js';
 import type { ChangeReviewPhase, ReviewTableRow } from '../src/domain/change-review.js';
 import type { ApplicationOverride } from '../src/domain/precedence.js';
 import { parseMergeRequestUrl } from '../src/git/urls.js';
-import { gitClientFor } from '../src/services/git-integrations.js';
+import { gitClientFor } from '../src/services/git-clients.js';
 import {
   changeReviewLabel,
   selectReviewTests,
@@ -67,7 +67,7 @@ const llmOf = (llm: Llm | undefined): Llm => {
 
 export function createChangeReviewActivities(deps: ActivityDeps) {
   const { db } = deps;
-  const appUrl = deps.notify.appUrl;
+  const appUrl = deps.appUrl;
   const requireReview = async (id: string): Promise<ChangeReviewRecord> => {
     const review = await findChangeReview(db, id);
     if (!review) throw new NotFoundError('Change review', id);
@@ -78,7 +78,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
   async function fetchPullRequest(review: ChangeReviewRecord): Promise<StoredChange> {
     if (!review.provider || !review.prUrl) throw new InvalidError('the review names no pull/merge request');
     const ref = parseMergeRequestUrl(review.provider, review.prUrl);
-    const client = await gitClientFor({ db, gitClients: deps.gitClients }, review.projectId, ref);
+    const client = await gitClientFor(deps, review.projectId, ref);
     const mr = await client.fetchMergeRequest(ref);
     return {
       title: mr.title,

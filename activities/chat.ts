@@ -104,11 +104,9 @@ function toolOf<K extends Tool['runs']>(name: string, runs: readonly K[]): ToolT
 
 export function createChatActivities(deps: ActivityDeps) {
   const ctx = (input: { chatId: string; projectId: string }): ToolContext => ({
-    db: deps.db,
+    ...deps,
     chatId: input.chatId,
     projectId: input.projectId,
-    appUrl: deps.notify.appUrl,
-    browsers: deps.browsers,
   });
 
   /** A tool that answers text (`activity` or `browser`): validated by its schema, run by its handler. */

@@ -1,18 +1,22 @@
 import type { BrowserPool } from '../src/browser/pool.js';
-import type { DB } from '../src/db/database.js';
 import type { Llm } from '../src/llm/client.js';
-import type { Logger } from '../src/logger.js';
-import type { BlobStore } from '../src/storage/blob-store.js';
 import type { DeviceFarm } from '../src/devices/device-farm.js';
 import type { NotifyDeps } from '../src/notify/run-notifications.js';
-import type { GitClients } from '../src/services/git-integrations.js';
+import type { ServiceContext } from '../src/services/context.js';
 import type { UsageRecorder } from '../src/services/llm-usage.js';
 
-/** What activities may use; built once by the worker (the composition root) and passed in. */
-export interface ActivityDeps {
-  db: DB;
-  blobs: BlobStore;
-  logger: Logger;
+/**
+ * The service context of the worker process: what activities hand the services they call, as the API's routes hand
+ * theirs (`workerServiceContext` in src/worker/worker.ts builds it). No Temporal part: an activity that starts a
+ * workflow uses its own client.
+ */
+export type WorkerServices = ServiceContext<'blobs' | 'logger' | 'appUrl' | 'gitClients'>;
+
+/**
+ * What activities may use: the worker's service context and the worker's own parts; built once by the worker (the
+ * composition root) and passed in. An activity passes `deps` to a service as it is.
+ */
+export interface ActivityDeps extends WorkerServices {
   browsers: BrowserPool;
   /** Absent when no LLM is configured: AI features then fail with a clear reason. */
   llm?: Llm;
@@ -28,6 +32,4 @@ export interface ActivityDeps {
   deviceFarm?: DeviceFarm;
   /** Run notifications: dashboard links, SMTP sender, network guard for webhooks. */
   notify: Omit<NotifyDeps, 'db' | 'logger'>;
-  /** GitHub/GitLab clients per integration, kept for the process so App installation tokens are reused: `gitClientFor(deps, …)`. */
-  gitClients: GitClients;
 }

@@ -18,7 +18,7 @@ import {
 import type { GitProviderClient } from '../src/git/provider.js';
 import type { MergeRequestRef } from '../src/domain/git.js';
 import { recordChangeReview } from '../src/services/change-reviews.js';
-import { gitClientFor } from '../src/services/git-integrations.js';
+import { gitClientFor } from '../src/services/git-clients.js';
 import {
   decisionSettings,
   reviewOverrides,
@@ -122,7 +122,7 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
             trigger: input.trigger.event,
           },
         },
-        { source: input.ref.provider, idempotencyKey: input.idempotencyKey, appUrl: deps.notify.appUrl },
+        { source: input.ref.provider, idempotencyKey: input.idempotencyKey, appUrl: deps.appUrl },
       );
       return { review: recorded.input, url: recorded.view.url };
     },

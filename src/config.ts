@@ -11,6 +11,9 @@ const bool = z
 
 /** JSON request bodies above this are refused with 413 before they are parsed (blob uploads have their own cap). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Mobile builds: the largest upload accepted (QA.tech: 4 GB) and how long its upload URL lives. */
+export const DEFAULT_BUILD_MAX_BYTES = 4 * 1024 ** 3;
+export const DEFAULT_BUILD_UPLOAD_TTL_SECONDS = 600;
 export const DEFAULT_MAX_DIFF_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_INBOX_DOMAIN = 'inbox.proctor.localhost';
 
@@ -65,17 +68,13 @@ const schema = z.object({
     .min(10)
     .max(7 * 24 * 3600)
     .default(900),
-  PROCTOR_BUILD_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(4 * 1024 ** 3),
+  PROCTOR_BUILD_MAX_BYTES: z.coerce.number().int().min(1).default(DEFAULT_BUILD_MAX_BYTES),
   PROCTOR_BUILD_UPLOAD_TTL_SECONDS: z.coerce
     .number()
     .int()
     .min(1)
     .max(24 * 3600)
-    .default(600),
+    .default(DEFAULT_BUILD_UPLOAD_TTL_SECONDS),
   PROCTOR_CHROMIUM_PATH: z.string().min(1).optional(),
   PROCTOR_ALLOW_PRIVATE_NETWORKS: bool.optional(),
   PROCTOR_BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(4),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { requireApiToken } from './auth.js';
-import type { AppDeps, AppEnv, Caller } from './context.js';
+import { apiServiceContext, type AppDeps, type AppEnv, type Caller } from './context.js';
 import { forgetProjectLists } from '../db/queries/project-lists.js';
 import { handleError } from './errors.js';
 import { jsonBodyGuard, paramGuard } from './request-guards.js';
@@ -56,12 +56,14 @@ const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const services = apiServiceContext(deps);
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     c.set('requestId', requestId);
     c.set('deps', deps);
+    c.set('services', services);
     c.set('logger', deps.logger.child({ requestId }));
     c.header('X-Request-Id', requestId);
     await next();

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { AppDeps, AppEnv, Caller } from './context.js';
+import type { ApiServices, AppEnv, Caller } from './context.js';
 import type { DB } from '../db/database.js';
 import type { JsonText } from '../db/queries/project-lists.js';
 import type { Logger } from '../logger.js';
@@ -175,9 +175,9 @@ type Answer<R extends Route> = R['responses'] extends { 201: infer C }
 type ParamOf<R extends Route> = R['request'] extends { params: infer P extends z.ZodType } ? z.output<P> : undefined;
 type BodyOf<R extends Route> = R['request'] extends { body: infer B } ? JsonSchemaOf<B> : undefined;
 
-/** One request as an operation sees it: the app's deps, who calls, and the validated path parameters and body. */
+/** One request as an operation sees it: the services' context, who calls, and the validated path parameters and body. */
 export interface ResourceCall<Param, Body> {
-  deps: AppDeps;
+  services: ApiServices;
   caller: Caller;
   projectId: string;
   logger: Logger;
@@ -211,7 +211,7 @@ export function serveResource<Routes extends Record<string, Route>>(
       const caller = c.get('caller');
       const request = c.req as unknown as { valid(target: 'param' | 'json'): unknown };
       const answer = await run({
-        deps: c.get('deps'),
+        services: c.get('services'),
         caller,
         projectId: caller.projectId,
         logger: c.get('logger'),
@@ -233,7 +233,7 @@ export function serveResource<Routes extends Record<string, Route>>(
 export function projectCrud<const Key extends string, const Id extends string, View, Create, Update>(
   listKey: Key,
   idParam: Id,
-  services: {
+  crud: {
     list(db: DB, projectId: string): Promise<View[]>;
     create(db: DB, projectId: string, body: Create): Promise<View>;
     get(db: DB, projectId: string, shortId: string): Promise<View & { id: string }>;
@@ -244,15 +244,15 @@ export function projectCrud<const Key extends string, const Id extends string, V
   type Call<Param, Body> = ResourceCall<Param, Body>;
   type ById = Record<Id, string>;
   return {
-    list: async ({ deps, projectId }: Call<unknown, unknown>) =>
-      ({ [listKey]: await services.list(deps.db, projectId) }) as Record<Key, View[]>,
-    create: ({ deps, projectId, body }: Call<unknown, Create>) => services.create(deps.db, projectId, body),
-    get: async ({ deps, projectId, param }: Call<ById, unknown>) =>
-      withoutId(await services.get(deps.db, projectId, param[idParam])),
-    update: async ({ deps, projectId, param, body }: Call<ById, Update>) =>
-      withoutId(await services.update(deps.db, projectId, param[idParam], body)),
-    remove: async ({ deps, projectId, param }: Call<ById, unknown>) =>
-      deleted(await services.remove(deps.db, projectId, param[idParam])),
+    list: async ({ services, projectId }: Call<unknown, unknown>) =>
+      ({ [listKey]: await crud.list(services.db, projectId) }) as Record<Key, View[]>,
+    create: ({ services, projectId, body }: Call<unknown, Create>) => crud.create(services.db, projectId, body),
+    get: async ({ services, projectId, param }: Call<ById, unknown>) =>
+      withoutId(await crud.get(services.db, projectId, param[idParam])),
+    update: async ({ services, projectId, param, body }: Call<ById, Update>) =>
+      withoutId(await crud.update(services.db, projectId, param[idParam], body)),
+    remove: async ({ services, projectId, param }: Call<ById, unknown>) =>
+      deleted(await crud.remove(services.db, projectId, param[idParam])),
   };
 }
 

@@ -56,7 +56,7 @@ export function registerMcp(app: OpenApiApp): void {
     const refusal = invalidParamsAnswer(c.req.valid('json'));
     if (refusal) return c.json(refusal, 200);
     const server = createMcpServer({
-      deps: c.get('deps'),
+      services: c.get('services'),
       caller: c.get('caller'),
       requestId: c.get('requestId'),
       logger: c.get('logger'),

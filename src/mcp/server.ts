@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AppDeps, Caller } from '../api/context.js';
+import type { ApiServices, Caller } from '../api/context.js';
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../logger.js';
 import { DomainError } from '../domain/errors.js';
@@ -8,7 +8,8 @@ import { ChatToolError, mcpTools, type McpToolContext, type Tool } from '../serv
 
 /** Who is calling and with what: one MCP request's worth, as the REST handlers have it. */
 export interface McpContext {
-  deps: AppDeps;
+  /** The API's service context, handed to the tools as it is (with the request's logger). */
+  services: ApiServices;
   caller: Caller;
   requestId: string;
   logger: Logger;
@@ -36,17 +37,11 @@ function mcpAnswer(tool: Tool, ctx: McpToolContext, args: Record<string, unknown
  */
 export function createMcpServer(ctx: McpContext): McpServer {
   const server = new McpServer({ name: 'proctor', version: '1.0.0' });
-  const services = { ...ctx.deps, logger: ctx.logger };
+  const services = { ...ctx.services, logger: ctx.logger };
 
   const answer = async (tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
     try {
-      const context: McpToolContext = {
-        db: services.db,
-        projectId: ctx.caller.projectId,
-        appUrl: services.config.appUrl,
-        services,
-        signal,
-      };
+      const context: McpToolContext = { ...services, projectId: ctx.caller.projectId, signal };
       const body = await mcpAnswer(tool, context, args);
       if (typeof body === 'string') return { content: [{ type: 'text', text: body }] };
       return {

@@ -20,20 +20,11 @@ import {
 } from '../builds/file-types.js';
 import { inspectBuild } from '../builds/inspect.js';
 import { hashToken, newId } from '../ids.js';
-import type { BlobStore } from '../storage/blob-store.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 /** The file name extensions a build may have (the upload route documents them). */
 export { supportedBuildExtensions };
-
-export interface BuildDeps {
-  db: DB;
-  blobs: BlobStore;
-  /** Largest build accepted, in bytes (QA.tech: 4 GB). */
-  maxBytes: number;
-  /** Lifetime of an upload URL; the spec only says "expires quickly". */
-  urlTtlSeconds: number;
-}
 
 interface Application {
   id: string;
@@ -51,7 +42,7 @@ const TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
  * leaked database copy cannot be replayed to register someone's upload.
  */
 export async function createBuildUpload(
-  deps: BuildDeps,
+  deps: ServiceContext<'blobs' | 'builds'>,
   input: { projectId: string; application: Application; fileName: string; fileSize?: number },
 ): Promise<{ uploadUrl: string; buildToken: string }> {
   const detected = buildFileType(input.fileName);
@@ -67,8 +58,10 @@ export async function createBuildUpload(
       `fileName: a ${detected.platform} build cannot be uploaded to an ${input.application.kind} application`,
     );
   }
-  if (input.fileSize !== undefined && input.fileSize > deps.maxBytes) {
-    throw new InvalidError(`fileSize: ${input.fileSize} bytes is over the limit of ${deps.maxBytes} bytes for a build`);
+  if (input.fileSize !== undefined && input.fileSize > deps.builds.maxBytes) {
+    throw new InvalidError(
+      `fileSize: ${input.fileSize} bytes is over the limit of ${deps.builds.maxBytes} bytes for a build`,
+    );
   }
   const buildToken = `pbt_${randomBytes(32).toString('base64url')}`;
   const blobKey = `builds/${input.projectId}/${newId()}/build.${detected.type}`;
@@ -80,11 +73,11 @@ export async function createBuildUpload(
     fileType: detected.type,
     blobKey,
     // A declared size is the upload's exact size: the store refuses any other, registration anything larger.
-    maxBytes: input.fileSize ?? deps.maxBytes,
+    maxBytes: input.fileSize ?? deps.builds.maxBytes,
     expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS),
   });
-  const uploadUrl = await deps.blobs.presignPut(blobKey, deps.urlTtlSeconds, {
-    maxBytes: deps.maxBytes,
+  const uploadUrl = await deps.blobs.presignPut(blobKey, deps.builds.urlTtlSeconds, {
+    maxBytes: deps.builds.maxBytes,
     size: input.fileSize,
   });
   return { uploadUrl, buildToken };
@@ -95,7 +88,7 @@ export async function createBuildUpload(
  * a file that is too large, of the other platform, or not the archive its name promised is deleted.
  */
 export async function registerBuild(
-  deps: BuildDeps,
+  deps: ServiceContext<'blobs' | 'builds'>,
   input: { projectId: string; application: Application; platform: BuildPlatform; buildToken: string },
 ): Promise<BuildView> {
   const upload = await findBuildUpload(deps.db, input.projectId, input.application.id, hashToken(input.buildToken));

@@ -1,7 +1,7 @@
-import type { DB } from '../db/database.js';
 import { getTestCaseRecord, markGenerationFailed } from '../db/queries/test-cases.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { cancelRunningBurnIn, type TemporalTarget } from '../temporal/lifecycle.js';
+import { cancelRunningBurnIn } from '../temporal/lifecycle.js';
+import type { ServiceContext } from './context.js';
 
 export const cancelledBurnInReason = 'the burn-in was cancelled';
 
@@ -12,7 +12,7 @@ export const cancelledBurnInReason = 'the burn-in was cancelled';
  * whose workflow is gone (its start was lost) would stay GENERATING forever: it is marked FAILED here instead.
  */
 export async function stopBurnIn(
-  deps: { db: DB; temporal: TemporalTarget },
+  deps: ServiceContext<'temporal'>,
   projectId: string,
   testCaseId: string,
 ): Promise<{ status: 'CANCELLING' | 'FAILED' }> {

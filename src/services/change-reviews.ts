@@ -28,12 +28,12 @@ import type { GitProviderId } from '../domain/git.js';
 import { parseMergeRequestUrl } from '../git/urls.js';
 import { newId, newShortId } from '../ids.js';
 import { startChangeReview } from '../temporal/chat-lifecycle.js';
-import type { TemporalTarget } from '../temporal/lifecycle.js';
 import type { ChangeReviewInput, ChangeReviewTestResult } from '../../workflows/change-review-contract.js';
 import { checkOverrides, isUniqueViolation } from './chat.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { assertLlmBudget, usageTotals } from './llm-usage.js';
 import type { UsageTotals } from '../domain/llm-usage.js';
+import type { ServiceContext } from './context.js';
 
 /** What the caller asked for (`POST /v1/chat/change-review`), plus what QA.tech's action sends along. */
 export type ChangeReviewRequest = (
@@ -205,19 +205,13 @@ export async function recordChangeReview(
   };
 }
 
-export interface ChangeReviewDeps {
-  db: DB;
-  temporal: TemporalTarget;
-  appUrl: string;
-}
-
 /**
  * POST /v1/chat/change-review: records the review and starts its workflow. A review not yet picked up is started
  * again on a repeated request (the first start may have failed); one that began is never started twice. When
  * Temporal does not take the start, the review and its reply end FAILED with the reason and the caller gets a 503.
  */
 export async function createChangeReview(
-  deps: ChangeReviewDeps,
+  deps: ServiceContext<'temporal' | 'appUrl'>,
   projectId: string,
   request: ChangeReviewRequest,
   opts: { idempotencyKey?: string },
@@ -265,7 +259,7 @@ export interface ChangeReviewView {
 
 /** GET /v1/chat/{shortId}/review: the verdict as data (or where the review is while it runs). */
 export async function getChangeReview(
-  deps: { db: DB; appUrl: string },
+  deps: ServiceContext<'appUrl'>,
   input: { projectId: string; chatShortId: string },
 ): Promise<ChangeReviewView> {
   const chat = await findChat(deps.db, input.projectId, input.chatShortId);

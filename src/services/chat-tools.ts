@@ -53,10 +53,7 @@ export async function listRunsTool(
   ctx: ToolContext,
   input: { testPlanShortId?: string; status?: string; limit: number },
 ): Promise<string> {
-  const { runs, total } = await listRunViews(
-    { db: ctx.db, config: { appUrl: ctx.appUrl } },
-    { projectId: ctx.projectId, ...input, offset: 0 },
-  );
+  const { runs, total } = await listRunViews(ctx, { projectId: ctx.projectId, ...input, offset: 0 });
   if (total === 0) return 'No runs.';
   const lines = runs.map(
     (r) =>

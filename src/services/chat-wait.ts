@@ -6,7 +6,8 @@ import { readReply, toChatView } from '../db/queries/chats.js';
 import type { ChatMessageStatus } from '../db/schema.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { isReplyOpen } from '../domain/chat.js';
-import { openConversation, sendTurn, type ChatDeps } from './chat.js';
+import { openConversation, sendTurn } from './chat.js';
+import type { ServiceContext } from './context.js';
 
 export interface SendAndWaitInput {
   projectId: string;
@@ -30,7 +31,10 @@ export interface SentReply {
 
 const pollMs = 250;
 
-export async function sendAndWait(deps: ChatDeps, input: SendAndWaitInput): Promise<SentReply> {
+export async function sendAndWait(
+  deps: ServiceContext<'temporal' | 'appUrl'>,
+  input: SendAndWaitInput,
+): Promise<SentReply> {
   const { chat, request } = input.chatShortId
     ? await sendTurn(deps, { projectId: input.projectId, chatShortId: input.chatShortId, message: input.message })
     : await openConversation(deps, {

@@ -23,15 +23,9 @@ import { findOverrideTarget, missingTarget } from './application-overrides.js';
 import { newId, newShortId } from '../ids.js';
 import { cancelChatReply, sendChatTurn } from '../temporal/chat-lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
-import type { TemporalClientProvider } from '../temporal/client.js';
 import type { ChatTurnRequest } from '../../workflows/chat-contract.js';
 import { assertLlmBudget, chatTurnUsage, withTurnUsage } from './llm-usage.js';
-
-export interface ChatDeps {
-  db: DB;
-  temporal: TemporalClientProvider;
-  appUrl: string;
-}
+import type { ServiceContext } from './context.js';
 
 export const defaultMessageLimit = 20;
 
@@ -60,7 +54,11 @@ export async function checkOverrides(db: DB, projectId: string, overrides: Appli
  * Hands the turn to the workflow. The rows are already committed, so a failure here must not lose the message
  * silently: its reply is marked FAILED with the reason and the caller gets a 503.
  */
-async function dispatch(deps: ChatDeps, chat: ChatRecord, request: ChatTurnRequest): Promise<void> {
+async function dispatch(
+  deps: ServiceContext<'temporal' | 'appUrl'>,
+  chat: ChatRecord,
+  request: ChatTurnRequest,
+): Promise<void> {
   try {
     await sendChatTurn(
       deps.temporal,
@@ -90,7 +88,7 @@ const earlierTurn = async (db: DB, chatId: string, turn: number): Promise<ChatTu
  * the overrides given here are the conversation's for good.
  */
 export async function createConversation(
-  deps: ChatDeps,
+  deps: ServiceContext<'temporal' | 'appUrl'>,
   input: {
     projectId: string;
     message: string;
@@ -105,7 +103,7 @@ export async function createConversation(
 
 /** createConversation, answering the conversation and its first turn's message ids. */
 export async function openConversation(
-  deps: ChatDeps,
+  deps: ServiceContext<'temporal' | 'appUrl'>,
   input: {
     projectId: string;
     message: string;
@@ -154,7 +152,7 @@ export async function openConversation(
 
 /** Stores the next message and hands it to the workflow; a repeated idempotency key answers with the earlier turn. */
 export async function sendTurn(
-  deps: ChatDeps,
+  deps: ServiceContext<'temporal' | 'appUrl'>,
   input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string },
 ): Promise<{ chat: ChatRecord; request: ChatTurnRequest }> {
   const result = await deps.db.transaction().execute(async (trx) => {
@@ -179,7 +177,7 @@ export async function sendTurn(
  * a conversation keeps the environments of its first message.
  */
 export async function sendMessage(
-  deps: ChatDeps,
+  deps: ServiceContext<'temporal' | 'appUrl'>,
   input: { projectId: string; chatShortId: string; message: string; idempotencyKey?: string },
 ): Promise<ChatView> {
   await sendTurn(deps, input);
@@ -187,7 +185,7 @@ export async function sendMessage(
 }
 
 export async function getConversation(
-  deps: Pick<ChatDeps, 'db' | 'appUrl'>,
+  deps: Pick<ServiceContext<'temporal' | 'appUrl'>, 'db' | 'appUrl'>,
   input: { projectId: string; chatShortId: string; limit?: number },
 ): Promise<ChatView> {
   const found = await findChatWithMessages(
@@ -204,7 +202,7 @@ export async function getConversation(
 }
 
 export async function listConversations(
-  deps: Pick<ChatDeps, 'db' | 'appUrl'>,
+  deps: Pick<ServiceContext<'temporal' | 'appUrl'>, 'db' | 'appUrl'>,
   input: { projectId: string; limit: number; offset: number },
 ): Promise<{ chats: Omit<ChatView, 'messages'>[]; total: number; limit: number; offset: number }> {
   const { chats, total } = await listChats(deps.db, input.projectId, input);
@@ -221,7 +219,7 @@ export async function listConversations(
 
 /** Ends the newest reply as CANCELLED (the workflow does it, so a reply never ends twice); 409 when it has already ended. */
 export async function cancelReply(
-  deps: ChatDeps,
+  deps: ServiceContext<'temporal' | 'appUrl'>,
   input: { projectId: string; chatShortId: string },
 ): Promise<{ messageId: string }> {
   const chat = await findChat(deps.db, input.projectId, input.chatShortId);

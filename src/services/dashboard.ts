@@ -24,13 +24,12 @@ import {
   type TestCaseView,
 } from '../db/queries/test-cases.js';
 import { getTestPlan, type TestPlanView } from '../db/queries/test-plans.js';
-import type { Logger } from '../logger.js';
-import { BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
-import type { TemporalClientProvider } from '../temporal/client.js';
+import { BlobNotFoundError } from '../storage/blob-store.js';
 import { listHealProposals, type HealProposal } from './heal-proposals.js';
 import { listPlanSchedules, type PlanScheduleView } from './plan-schedules.js';
 import { chatTurnUsage, usageTotals, withTurnUsage } from './llm-usage.js';
 import type { UsageTotals } from '../domain/llm-usage.js';
+import type { ServiceContext } from './context.js';
 
 export type {
   ApplicationWithEnvironments,
@@ -82,7 +81,7 @@ export const recordedSteps = (db: DB, projectId: string, testCaseIds: string[]):
  * them from the dashboard's origin, with no presigned URL to leak or expire); undefined when there is none.
  */
 export async function runTestArtifact(
-  deps: { db: DB; blobs: BlobStore },
+  deps: ServiceContext<'blobs'>,
   input: { projectId: string; runShortId: string; runTestId: string; which: 'screenshot_key' | 'trace_key' },
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const row = await runTestArtifacts(deps.db, input.projectId, input.runShortId, input.runTestId);
@@ -126,7 +125,7 @@ function webhookHost(url: string): string {
 
 /** The plan page's data; undefined when the project has no such plan. */
 export async function loadPlan(
-  deps: { db: DB; temporal: TemporalClientProvider; logger: Logger },
+  deps: ServiceContext<'temporal' | 'logger'>,
   projectId: string,
   planShortId: string,
 ): Promise<PlanPage | undefined> {

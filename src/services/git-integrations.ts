@@ -1,16 +1,14 @@
 // Git provider integrations as business operations: a project's connection to GitHub (an App or a token) or
 // GitLab (a project or group access token). Secrets are stored like secret configs (in the project's database
 // rows, write-only through the API: views say `hasPrivateKey`, `hasToken`, `hasWebhookSecret`). One integration
-// per provider per project. Change and merge-request reviews get their client through `gitClientFor`.
-import { createPrivateKey, randomBytes } from 'node:crypto';
+// per provider per project. Change and merge-request reviews get their client through `gitClientFor` (git-clients.ts).
+import { createPrivateKey } from 'node:crypto';
 import type { DB } from '../db/database.js';
 import {
   deleteGitIntegration as deleteRow,
   findGitIntegrationByProvider,
   findGitIntegrationRow,
-  gitIntegrationsWithWebhookSecret,
   insertGitIntegration,
-  setWebhookSecretIfMissing,
   isGitIntegrationConflict,
   listGitIntegrationRows,
   toGitIntegrationView,
@@ -19,14 +17,11 @@ import {
   type GitIntegrationValues,
   type GitIntegrationView,
 } from '../db/queries/git-integrations.js';
-import { GitHubClient } from '../git/github.js';
-import { GitLabClient } from '../git/gitlab.js';
-import type { GitProviderClient } from '../git/provider.js';
-import type { GitProviderId } from '../domain/git.js';
 import { newId, newShortId } from '../ids.js';
 import { ConflictError, InvalidError, NotFoundError } from '../domain/errors.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
+import { providerName } from './git-clients.js';
 
 export type { GitIntegrationView } from '../db/queries/git-integrations.js';
 
@@ -45,16 +40,7 @@ export interface UpdateGitIntegrationInput {
   baseUrl?: string | null;
 }
 
-const providerName: Record<GitProviderId, string> = { github: 'GitHub', gitlab: 'GitLab' };
 const integrationNotFound = () => new NotFoundError('Git integration');
-
-/** "No GitHub integration in this project": what a review of a repository says when nothing connects to it. */
-class NoIntegrationError extends NotFoundError {
-  constructor(provider: GitProviderId) {
-    super(`${providerName[provider]} integration`);
-    this.message = `No ${providerName[provider]} integration in this project`;
-  }
-}
 
 /** A GitHub App key is an RSA private key in PEM (PKCS#1 as GitHub hands it out, or PKCS#8). */
 function checkPrivateKey(pem: string): void {
@@ -218,105 +204,4 @@ export async function deleteGitIntegration(
     subject: row.short_id,
     details: { provider: row.provider },
   });
-}
-
-function clientFromRow(row: GitIntegrationRow): GitProviderClient {
-  const baseUrl = row.base_url ?? undefined;
-  if (row.provider === 'gitlab') return new GitLabClient({ token: row.token!, baseUrl });
-  const auth =
-    row.auth === 'app'
-      ? { kind: 'app' as const, appId: row.app_id!, privateKey: row.private_key! }
-      : { kind: 'token' as const, token: row.token! };
-  return new GitHubClient({ auth, baseUrl });
-}
-
-/**
- * Clients kept per integration for the life of a process (the worker's composition root makes one), so a
- * GitHub App's installation tokens, minted on first use and cached in memory, are reused across activities.
- * An integration edited since (new key, new token) gets a fresh client; its old tokens are dropped with it.
- */
-export class GitClients {
-  private readonly clients = new Map<string, { version: string; client: GitProviderClient }>();
-
-  clientFor(row: GitIntegrationRow): GitProviderClient {
-    const version = row.updated_at.toISOString();
-    const cached = this.clients.get(row.id);
-    if (cached?.version === version) return cached.client;
-    const client = clientFromRow(row);
-    this.clients.set(row.id, { version, client });
-    return client;
-  }
-}
-
-export interface GitClientDeps {
-  db: DB;
-  /** Reuses clients (and GitHub installation tokens) across calls; without it every call builds a new client. */
-  gitClients?: GitClients;
-}
-
-/**
- * The client for the project's integration with `provider`, acting on `repository` (`owner/name`, or the GitLab
- * project path). NotFoundError "No GitHub integration in this project" when there is none. The GitLab client
- * also offers `ensureProjectWebhook`.
- */
-export async function gitClientFor(
-  deps: GitClientDeps,
-  projectId: string,
-  target: { provider: 'gitlab'; repository: string },
-): Promise<GitLabClient>;
-export async function gitClientFor(
-  deps: GitClientDeps,
-  projectId: string,
-  target: { provider: 'github'; repository: string },
-): Promise<GitHubClient>;
-export async function gitClientFor(
-  deps: GitClientDeps,
-  projectId: string,
-  target: { provider: GitProviderId; repository: string },
-): Promise<GitProviderClient>;
-export async function gitClientFor(
-  deps: GitClientDeps,
-  projectId: string,
-  target: { provider: GitProviderId; repository: string },
-): Promise<GitProviderClient> {
-  const row = await findGitIntegrationByProvider(deps.db, projectId, target.provider);
-  if (!row) throw new NoIntegrationError(target.provider);
-  return deps.gitClients ? deps.gitClients.clientFor(row) : clientFromRow(row);
-}
-
-/** The webhook secret of the project's integration with `provider`, if it has one. */
-export async function webhookSecretFor(
-  db: DB,
-  provider: GitProviderId,
-  projectId: string,
-): Promise<string | undefined> {
-  return (await findGitIntegrationByProvider(db, projectId, provider))?.webhook_secret ?? undefined;
-}
-
-/**
- * Every stored webhook secret of `provider`, with its project. A delivery names no Proctor project (a GitHub App
- * has one webhook URL for all its installations), so the webhook handler checks the signature (GitHub:
- * `X-Hub-Signature-256`; GitLab: `X-Gitlab-Token`, in constant time) against each candidate; the projects whose
- * secret matches are the ones the delivery is for. No match: 401.
- */
-export async function webhookSecretCandidates(
-  db: DB,
-  provider: GitProviderId,
-): Promise<Array<{ projectId: string; secret: string }>> {
-  return (await gitIntegrationsWithWebhookSecret(db, provider)).map((row) => ({
-    projectId: row.project_id,
-    secret: row.webhook_secret!,
-  }));
-}
-
-/**
- * The project's webhook secret for `provider`, created (32 random bytes, hex) and stored on the integration when
- * it has none: what merge-request settings pass to `GitLabClient.ensureProjectWebhook` when they are saved.
- */
-export async function ensureWebhookSecret(db: DB, projectId: string, provider: GitProviderId): Promise<string> {
-  const row = await findGitIntegrationByProvider(db, projectId, provider);
-  if (!row) throw new NoIntegrationError(provider);
-  if (row.webhook_secret) return row.webhook_secret;
-  // Two saves at once keep one secret: only the first write lands, both read it back.
-  return setWebhookSecretIfMissing(db, row.id, randomBytes(32).toString('hex'));
 }

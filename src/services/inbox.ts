@@ -32,11 +32,7 @@ import { newId } from '../ids.js';
 import { parseMail } from '../inbox/parse.js';
 import type { Logger } from '../logger.js';
 import { BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
-
-export interface InboxDeps {
-  db: DB;
-  blobs: BlobStore;
-}
+import type { ServiceContext } from './context.js';
 
 interface StoredBodies {
   text: string;
@@ -70,7 +66,7 @@ export async function acceptsMail(db: DB, address: string): Promise<boolean> {
 
 /** Parses one received message and stores a copy per accepted recipient (each project sees only its own). */
 export async function receiveMail(
-  deps: InboxDeps,
+  deps: ServiceContext<'blobs'>,
   raw: Buffer,
   recipients: string[],
   now = new Date(),
@@ -118,7 +114,7 @@ export async function listMessages(
  * expired one.
  */
 export async function getMessage(
-  deps: InboxDeps,
+  deps: ServiceContext<'blobs'>,
   projectId: string,
   id: string,
   take: { linkPattern?: string; codeShape?: string } = {},
@@ -139,7 +135,7 @@ export async function getMessage(
  * (what a person checks when a mail step failed). A body already cleaned up shows neither.
  */
 export async function inboxPage(
-  deps: InboxDeps,
+  deps: ServiceContext<'blobs'>,
   projectId: string,
   query: { to?: string; page: number; pageSize: number },
 ): Promise<{ messages: Array<InboxMessageView & { code: string | null; link: string | null }>; total: number }> {
@@ -175,7 +171,7 @@ async function readBodies(blobs: BlobStore, key: string): Promise<StoredBodies> 
 
 /** Deletes mail past its 7 days (bodies first, then rows) and run inboxes nothing can reach any more. */
 export async function deleteExpiredMail(
-  deps: InboxDeps,
+  deps: ServiceContext<'blobs'>,
   now = new Date(),
 ): Promise<{ messages: number; addresses: number }> {
   let messages = 0;
@@ -201,7 +197,10 @@ export async function deleteExpiredMail(
 }
 
 /** Runs `deleteExpiredMail` now and then every `everyMs` until stopped. */
-export function startMailCleanup(deps: InboxDeps & { logger: Logger }, everyMs = 3600_000): () => Promise<void> {
+export function startMailCleanup(
+  deps: ServiceContext<'blobs'> & { logger: Logger },
+  everyMs = 3600_000,
+): () => Promise<void> {
   const sweep = () =>
     deleteExpiredMail(deps).then(
       (deleted) => deleted.messages + deleted.addresses > 0 && deps.logger.info('inbox: expired mail deleted', deleted),
@@ -247,7 +246,7 @@ export async function createInboxAddress(
  * its mail counts only from when this access was made (a run's start); a run's inbox is the run's alone.
  */
 export function createInboxAccess(
-  deps: InboxDeps & { domain: string; pollMs?: number },
+  deps: ServiceContext<'blobs'> & { domain: string; pollMs?: number },
   projectId: string,
   signal?: AbortSignal,
 ): InboxAccess {

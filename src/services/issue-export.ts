@@ -4,7 +4,8 @@ import { findGitIntegrationByProvider } from '../db/queries/git-integrations.js'
 import { findIssue, updateIssue, type IssueRow } from '../db/queries/issues.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import type { GitProviderId } from '../domain/git.js';
-import { gitClientFor, type GitClientDeps } from './git-integrations.js';
+import { gitClientFor } from './git-clients.js';
+import type { ServiceContext } from './context.js';
 
 export const issueMarker = (fingerprint: string): string => `<!-- proctor-issue:${fingerprint} -->`;
 
@@ -25,7 +26,7 @@ function issueBody(r: IssueRow, appUrl: string): string {
 
 /** The integration to use: the one asked for, else the project's GitHub one, else its GitLab one. */
 async function providerFor(
-  deps: GitClientDeps,
+  deps: ServiceContext,
   projectId: string,
   asked: GitProviderId | undefined,
 ): Promise<GitProviderId> {
@@ -36,7 +37,7 @@ async function providerFor(
 }
 
 export async function exportIssue(
-  deps: GitClientDeps & { appUrl: string },
+  deps: ServiceContext & { appUrl: string },
   projectId: string,
   id: string,
   target: { repository: string; provider?: GitProviderId },

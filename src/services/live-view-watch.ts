@@ -8,9 +8,10 @@ import {
   type LiveRowKey,
 } from '../db/queries/live-frames.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { cancelBurnIn, type TemporalTarget } from '../temporal/lifecycle.js';
+import { cancelBurnIn } from '../temporal/lifecycle.js';
 import { cancelRun } from './runs.js';
 import type { LiveStep } from './live-view.js';
+import type { ServiceContext } from './context.js';
 
 /** What a live page is about: a test case's burn-in or a run's test, found within the project only. */
 export interface LiveSubject {
@@ -87,7 +88,7 @@ export const markWatched = (db: DB, projectId: string, subject: LiveSubject): Pr
  * with its run, through `cancelRun` as POST /v1/run/{shortId}/cancel does.
  */
 export async function stopLive(
-  deps: { db: DB; temporal: TemporalTarget },
+  deps: ServiceContext<'temporal'>,
   projectId: string,
   kind: LiveKind,
   id: string,

@@ -15,7 +15,8 @@ import {
   upsertReviewSettings,
 } from '../db/queries/merge-request-review-settings.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
-import { ensureWebhookSecret, gitClientFor } from './git-integrations.js';
+import { ensureWebhookSecret, gitClientFor } from './git-clients.js';
+import type { ServiceContext } from './context.js';
 
 export interface MergeRequestReviewSettingsInput {
   provider: GitProviderId;
@@ -46,12 +47,6 @@ export interface MergeRequestReviewSettingsView {
   updatedAt: string;
   /** Only in a save's answer: GitLab could not be reached to create or refresh the hook (the settings were saved). */
   webhookProblem?: string;
-}
-
-export interface MergeRequestSettingsDeps {
-  db: DB;
-  /** The API's public address: webhooks are delivered to `<publicUrl>/webhooks/<provider>`. */
-  publicUrl: string;
 }
 
 /** The GitLab project hook, created or refreshed, with the integration's webhook secret as its token. */
@@ -101,7 +96,7 @@ async function checkMapping(db: DB, projectId: string, mapping: Record<string, s
  * refreshes the project webhook, whose secret token is the GitLab integration's webhook secret (never returned).
  */
 export async function saveMergeRequestReviewSettings(
-  deps: MergeRequestSettingsDeps,
+  deps: ServiceContext<'publicUrl'>,
   projectId: string,
   input: MergeRequestReviewSettingsInput,
 ): Promise<MergeRequestReviewSettingsView> {
@@ -141,7 +136,7 @@ export async function saveMergeRequestReviewSettings(
 }
 
 export async function listMergeRequestReviewSettings(
-  deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>,
+  deps: Pick<ServiceContext<'publicUrl'>, 'db' | 'publicUrl'>,
   projectId: string,
 ): Promise<MergeRequestReviewSettingsView[]> {
   const rows = await listReviewSettings(deps.db, projectId);
@@ -149,7 +144,7 @@ export async function listMergeRequestReviewSettings(
 }
 
 export async function getMergeRequestReviewSettings(
-  deps: Pick<MergeRequestSettingsDeps, 'db' | 'publicUrl'>,
+  deps: Pick<ServiceContext<'publicUrl'>, 'db' | 'publicUrl'>,
   projectId: string,
   id: string,
 ): Promise<MergeRequestReviewSettingsView> {

@@ -1,6 +1,5 @@
 // A plan's cron schedules: the rows are ours, the Schedules and their next fire times are Temporal's. Creating
 // and deleting keep the two together; reading is shared by the API's schedule routes and the dashboard's plan page.
-import type { DB } from '../db/database.js';
 import {
   deletePlanScheduleRow,
   findPlanSchedule,
@@ -10,8 +9,6 @@ import {
 } from '../db/queries/plan-schedules.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { newId } from '../ids.js';
-import type { Logger } from '../logger.js';
-import type { TemporalClientProvider } from '../temporal/client.js';
 import {
   createPlanSchedule,
   deletePlanSchedule,
@@ -20,6 +17,7 @@ import {
   planScheduleId,
 } from '../temporal/schedules.js';
 import { requireTestPlan } from './test-plans.js';
+import type { ServiceContext } from './context.js';
 
 export interface PlanScheduleView {
   id: string;
@@ -37,7 +35,7 @@ const describeTimeoutMs = 2_000;
 
 /** The next (up to 3) fire times of a Temporal Schedule, or undefined when Temporal does not answer in time. */
 export async function nextRunTimes(
-  deps: { temporal: TemporalClientProvider; logger: Logger },
+  deps: ServiceContext<'temporal' | 'logger'>,
   temporalScheduleId: string,
 ): Promise<string[] | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -65,20 +63,12 @@ export function toPlanScheduleView(row: PlanScheduleRow, times: string[] | undef
 
 /** The schedules of a plan (already checked to be the caller's), oldest first, with their next times. */
 export async function listPlanSchedules(
-  deps: { db: DB; temporal: TemporalClientProvider; logger: Logger },
+  deps: ServiceContext<'temporal' | 'logger'>,
   testPlanId: string,
 ): Promise<PlanScheduleView[]> {
   const rows = await listPlanScheduleRows(deps.db, testPlanId);
   const times = await Promise.all(rows.map((row) => nextRunTimes(deps, row.temporal_schedule_id)));
   return rows.map((row, i) => toPlanScheduleView(row, times[i]));
-}
-
-export interface PlanScheduleDeps {
-  db: DB;
-  temporal: TemporalClientProvider;
-  logger: Logger;
-  /** Tests of a scheduled run in parallel at most (PROCTOR_RUN_CONCURRENCY). */
-  runConcurrency: number;
 }
 
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -88,7 +78,7 @@ const reason = (err: unknown) => (err instanceof Error ? err.message : String(er
  * one that never fires is refused (InvalidError); Temporal unreachable is UnavailableError. Either way nothing is kept.
  */
 export async function createSchedule(
-  deps: PlanScheduleDeps,
+  deps: ServiceContext<'temporal' | 'logger' | 'runConcurrency'>,
   input: { projectId: string; testPlanShortId: string; cron: string; description?: string },
 ): Promise<PlanScheduleView> {
   const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
@@ -128,7 +118,7 @@ export async function createSchedule(
 
 /** Deletes a schedule of the caller's plan: Temporal first (UnavailableError keeps it), then the row. */
 export async function deleteSchedule(
-  deps: Pick<PlanScheduleDeps, 'db' | 'temporal'>,
+  deps: Pick<ServiceContext<'temporal' | 'logger' | 'runConcurrency'>, 'db' | 'temporal'>,
   input: { projectId: string; testPlanShortId: string; scheduleId: string },
 ): Promise<void> {
   const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);

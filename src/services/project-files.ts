@@ -8,7 +8,7 @@ import {
 } from '../db/queries/project-files.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import { fileTypeOf } from '../browser/files.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { ServiceContext } from './context.js';
 
 // Files a project uploads for its tests' file inputs: `upload` with `projectFile` sends one, at burn-in and
 // replay alike. Small (they travel base64 in a JSON body), kept whole in the blob store.
@@ -43,14 +43,9 @@ const view = (row: ProjectFileRow): ProjectFileView => ({
   createdAt: row.created_at.toISOString(),
 });
 
-interface Deps {
-  db: DB;
-  blobs: BlobStore;
-}
-
 /** Stores (or replaces) a project file; its type is read from the bytes. */
 export async function uploadProjectFile(
-  deps: Deps,
+  deps: ServiceContext<'blobs'>,
   projectId: string,
   input: { name: string; contentBase64: string },
 ): Promise<ProjectFileView> {
@@ -78,7 +73,7 @@ export async function listProjectFiles(db: DB, projectId: string): Promise<Proje
   return (await listRows(db, projectId)).map(view);
 }
 
-export async function deleteProjectFile(deps: Deps, projectId: string, name: string): Promise<void> {
+export async function deleteProjectFile(deps: ServiceContext<'blobs'>, projectId: string, name: string): Promise<void> {
   const row = await deleteRow(deps.db, projectId, name);
   if (!row) throw new NotFoundError('File', name);
   await deps.blobs.delete(row.blob_key);
@@ -86,7 +81,7 @@ export async function deleteProjectFile(deps: Deps, projectId: string, name: str
 
 /** A project file's bytes for a file input, or undefined when the project has no file of that name. */
 export async function loadProjectFile(
-  deps: Deps,
+  deps: ServiceContext<'blobs'>,
   projectId: string,
   name: string,
 ): Promise<{ name: string; mimeType: string; buffer: Buffer } | undefined> {

@@ -2,7 +2,6 @@
 // unknown ones dropped) and new tests where coverage is missing (deduplicated against each other and the catalogue,
 // each under a stable id, at most five). The model call itself is the caller's (an activity heartbeats around it).
 import { createHash } from 'node:crypto';
-import type { DB } from '../db/database.js';
 import { listApplications } from '../db/queries/applications.js';
 import { testsFromEarlierReviews, type ChangeReviewRecord, type StoredChange } from '../db/queries/change-reviews.js';
 import { listTestCases } from '../db/queries/test-cases.js';
@@ -10,6 +9,7 @@ import { dedupeGoals, normalizeGoal } from '../domain/change-review.js';
 import { titleFrom } from '../domain/chat.js';
 import { fitDiffToBudget } from '../domain/diff.js';
 import type { CatalogueTest, ReviewedChange, TestSelection } from '../llm/change-review.js';
+import type { ServiceContext } from './context.js';
 
 /** The label of tests a review creates (they stay disabled until someone enables them for plans). */
 export const changeReviewLabel = 'change-review';
@@ -51,7 +51,7 @@ export function reviewTestCaseId(changeReviewId: string, goal: string): string {
 
 /** The tests the review runs, from one `choose` call (the model) over the review's catalogue. */
 export async function selectReviewTests(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: {
     review: ChangeReviewRecord;
     change: StoredChange;

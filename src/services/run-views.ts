@@ -1,6 +1,5 @@
 // Runs in their API shape, as the run routes, the compatibility routes and the MCP run tools answer them.
 import type { z } from '@hono/zod-openapi';
-import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import {
@@ -13,17 +12,11 @@ import {
 import { NotFoundError } from '../domain/errors.js';
 import type { FailureEvidence } from '../domain/verdicts.js';
 import type { Rerun } from '../schemas/runs.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { RerunSelection, RunStartDeps } from './runs.js';
+import type { RerunSelection } from './runs.js';
 import { usageTotals } from './llm-usage.js';
+import type { ServiceContext } from './context.js';
 
 export type { RunMetadata, RunWithTests } from '../db/queries/runs.js';
-
-/** What a run view needs of the process's dependencies (the API's deps have it). */
-export interface RunViewDeps {
-  blobs: BlobStore;
-  config: Pick<Config, 'appUrl' | 'PROCTOR_URL_TTL_SECONDS'>;
-}
 
 /** A started run as the start and rerun routes answer it. */
 export const runRef = (appUrl: string, run: { id: string; shortId: string; testCount: number }) => ({
@@ -41,11 +34,6 @@ export const rerunSelection = (body: z.infer<typeof Rerun>): RerunSelection =>
       ? { testCaseIds: body.projectTestCaseIds }
       : { all: true };
 
-/** What the run services need from the API's dependencies (the compatibility routes share it). */
-export const runDeps = (
-  deps: Pick<RunStartDeps, 'db' | 'temporal'> & { config: Pick<Config, 'PROCTOR_RUN_CONCURRENCY'> },
-): RunStartDeps => ({ db: deps.db, temporal: deps.temporal, runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY });
-
 /** Evidence as the API shows it: the screenshot is linked as `screenshotUrl`, never by its storage key. */
 function publicEvidence(evidence: FailureEvidence | null) {
   if (!evidence) return null;
@@ -54,13 +42,12 @@ function publicEvidence(evidence: FailureEvidence | null) {
 }
 
 /** The API view of a run with the tests `findRunWithTests` brought (none unless asked); the compatibility routes share it. */
-export async function runView(deps: RunViewDeps, run: RunWithTests) {
-  const link = async (key: string | null) =>
-    key ? deps.blobs.presignGet(key, deps.config.PROCTOR_URL_TTL_SECONDS) : null;
+export async function runView(deps: ServiceContext<'blobs' | 'appUrl' | 'urlTtlSeconds'>, run: RunWithTests) {
+  const link = async (key: string | null) => (key ? deps.blobs.presignGet(key, deps.urlTtlSeconds) : null);
   // The tests come aggregated as JSON: timestamps are strings there, normalised to the API's ISO form.
   const isoText = (d: string | null) => (d ? new Date(d).toISOString() : null);
   return {
-    ...toRunFields(run, deps.config.appUrl),
+    ...toRunFields(run, deps.appUrl),
     error: run.error,
     rerunOf: run.rerun_of_short_id,
     runTestCases: await Promise.all(
@@ -117,7 +104,7 @@ export async function requireRun(
 
 /** A run in its API shape, as `GET /runs/{shortId}` and the MCP `get_run` tool answer it. */
 export async function getRunView(
-  deps: RunViewDeps & { db: DB },
+  deps: ServiceContext<'blobs' | 'appUrl' | 'urlTtlSeconds'>,
   input: { projectId: string; runShortId: string; tests: RunTestSelection | undefined },
 ) {
   const run = await requireRun(deps.db, input.projectId, input.runShortId, input.tests);
@@ -127,7 +114,7 @@ export async function getRunView(
 
 /** A page of the project's runs, newest first, as `GET /runs` answers it; a named plan must be the project's. */
 export async function listRunViews(
-  deps: { db: DB; config: Pick<Config, 'appUrl'> },
+  deps: ServiceContext<'appUrl'>,
   input: { projectId: string; testPlanShortId?: string; status?: string; limit: number; offset: number },
 ) {
   let testPlanId: string | undefined;
@@ -142,7 +129,7 @@ export async function listRunViews(
     offset: input.offset,
   });
   return {
-    runs: rows.map((r) => ({ ...toRunFields(r, deps.config.appUrl), branch: r.branch, commitHash: r.commit_hash })),
+    runs: rows.map((r) => ({ ...toRunFields(r, deps.appUrl), branch: r.branch, commitHash: r.commit_hash })),
     total,
   };
 }

@@ -28,10 +28,11 @@ import {
   type EnvironmentOverride,
   type RunOverride,
 } from '../domain/precedence.js';
-import { cancelPlanRun, startPlanRun, type TemporalTarget } from '../temporal/lifecycle.js';
+import { cancelPlanRun, startPlanRun } from '../temporal/lifecycle.js';
 import { findTestCaseRecords } from '../db/queries/test-cases.js';
 import { uuidPattern } from '../domain/short-ids.js';
 import { ConflictError, InvalidError, NotFoundError, NothingToRunError, UnavailableError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 export type { ApplicationOverride, EnvironmentOverride };
 
@@ -66,7 +67,7 @@ interface ResolvedEnvironment {
  * Writes a run of a plan: the plan's enabled test cases plus their transitive dependencies, each with its
  * application's environment by precedence. Throws NothingToRunError when the plan has no enabled test case.
  */
-export async function createPlanRun(deps: { db: DB }, input: CreatePlanRunInput): Promise<CreatedRun> {
+export async function createPlanRun(deps: ServiceContext, input: CreatePlanRunInput): Promise<CreatedRun> {
   const { db } = deps;
   const { projectId } = input;
   let planShortId = input.testPlanShortId;
@@ -124,7 +125,7 @@ export interface CreateTestCasesRunInput {
 
 /** Writes a run of given test cases (no plan): the chat assistant's and a change review's runs. */
 export async function createTestCasesRun(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: CreateTestCasesRunInput,
 ): Promise<Omit<CreatedRun, 'plan'>> {
   const { db } = deps;
@@ -257,16 +258,9 @@ async function deviceOf(db: DB, presetId: string): Promise<DeviceSettings | null
   return preset ? toDeviceSettings(preset) : null;
 }
 
-export interface RunStartDeps {
-  db: DB;
-  temporal: TemporalTarget;
-  /** Tests of a run in parallel at most (PROCTOR_RUN_CONCURRENCY). */
-  runConcurrency: number;
-}
-
 /** Starts a written run's workflow; when Temporal does not take it the run is marked ERROR, not left INITIATED. */
 async function startRun(
-  deps: RunStartDeps,
+  deps: ServiceContext<'temporal' | 'runConcurrency'>,
   projectId: string,
   run: { id: string; shortId: string; testCount: number },
   label: string | null,
@@ -286,7 +280,10 @@ async function startRun(
 }
 
 /** Writes a run of a plan and starts it: `POST /v1/run`, and the chat's "run these tests". */
-export async function runTestPlan(deps: RunStartDeps, input: CreatePlanRunInput): Promise<CreatedRun> {
+export async function runTestPlan(
+  deps: ServiceContext<'temporal' | 'runConcurrency'>,
+  input: CreatePlanRunInput,
+): Promise<CreatedRun> {
   const run = await createPlanRun(deps, input);
   await startRun(deps, input.projectId, run, run.plan.name);
   return run;
@@ -294,7 +291,7 @@ export async function runTestPlan(deps: RunStartDeps, input: CreatePlanRunInput)
 
 /** Writes a run of given test cases (plus their dependencies, no plan) and starts it: the MCP tool `run_test_cases`. */
 export async function runTestCases(
-  deps: RunStartDeps,
+  deps: ServiceContext<'temporal' | 'runConcurrency'>,
   input: CreateTestCasesRunInput,
 ): Promise<Omit<CreatedRun, 'plan'>> {
   const run = await createTestCasesRun(deps, input);
@@ -332,7 +329,7 @@ export function rerunRoots(
 
 /** A new run of part of an old one, on the same environments and devices, started. */
 export async function rerun(
-  deps: RunStartDeps,
+  deps: ServiceContext<'temporal' | 'runConcurrency'>,
   input: { projectId: string; runShortId: string; selection: RerunSelection },
 ): Promise<{ id: string; shortId: string; testCount: number }> {
   const { db } = deps;
@@ -370,7 +367,7 @@ export async function rerun(
 
 /** Asks a run that has not ended to stop. */
 export async function cancelRun(
-  deps: { db: DB; temporal: TemporalTarget },
+  deps: ServiceContext<'temporal'>,
   input: { projectId: string; runShortId: string },
 ): Promise<void> {
   const run = await findRun(deps.db, input.projectId, input.runShortId);

@@ -16,12 +16,12 @@ import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '..
 import type { AuditActor } from '../domain/audit.js';
 import { StepEditError } from '../domain/step-edits.js';
 import type { Step } from '../domain/steps.js';
-import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
-import { cancelInsertStep, startInsertStep, type TemporalTarget } from '../temporal/lifecycle.js';
+import { cancelInsertStep, startInsertStep } from '../temporal/lifecycle.js';
 import { assertLlmBudget } from './llm-usage.js';
 import { saveEditedSteps } from './step-edits.js';
 import { insertionRefusal, runningRefusal } from './step-insert-checks.js';
+import type { ServiceContext } from './context.js';
 
 export const maxInsertDescription = 2_000;
 
@@ -63,7 +63,7 @@ export function stepInsertionView(row: StepInsertionRow): StepInsertionView {
  * steps after the last.
  */
 export async function requestStepInsertion(
-  deps: { db: DB; temporal: TemporalTarget; logger: Logger },
+  deps: ServiceContext<'temporal' | 'logger'>,
   input: { projectId: string; testCaseId: string; at: number; description: string; actor: AuditActor },
 ): Promise<StepInsertionView> {
   const description = input.description.trim();
@@ -135,7 +135,7 @@ export const cancelledInsertionReason = 'the insertion was cancelled: nothing wa
  * `cancelledInsertionReason`). One whose workflow no longer runs is marked FAILED here, so it never stays RUNNING.
  */
 export async function cancelStepInsertion(
-  deps: { db: DB; temporal: TemporalTarget },
+  deps: ServiceContext<'temporal'>,
   input: { projectId: string; testCaseId: string; insertionId: string },
 ): Promise<{ status: 'CANCELLING' | 'FAILED' }> {
   const row = await findStepInsertion(deps.db, input.projectId, input.testCaseId, input.insertionId);

@@ -22,8 +22,7 @@ import {
 } from '../db/queries/test-cases.js';
 import { findCycle } from '../domain/dag.js';
 import { newId } from '../ids.js';
-import type { Logger } from '../logger.js';
-import { startBurnIn, type TemporalTarget } from '../temporal/lifecycle.js';
+import { startBurnIn } from '../temporal/lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { healProposalView, listHealProposals, type HealProposal } from './heal-proposals.js';
 import { resumeFromField, waitForField } from '../schemas/test-cases.js';
@@ -31,6 +30,7 @@ import { recordAudit } from './audit-log.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
 import { assertLlmBudget, usageTotals } from './llm-usage.js';
 import type { UsageTotals } from '../domain/llm-usage.js';
+import type { ServiceContext } from './context.js';
 
 export interface CreateTestCaseInput {
   projectId: string;
@@ -126,7 +126,7 @@ async function checkDependencies(
  * is kept as FAILED with the reason and UnavailableError says so: the request is not lost, nor silently stuck.
  */
 export async function createTestCase(
-  deps: { db: DB; temporal: TemporalTarget; logger: Logger },
+  deps: ServiceContext<'temporal' | 'logger'>,
   input: CreateTestCaseInput,
 ): Promise<{ id: string; name: string }> {
   // A burn-in is LLM work: refused (429) before anything is written once the project's daily budget is spent.
@@ -152,7 +152,7 @@ export async function createTestCase(
  * stable id: a retried activity then finds the row instead of writing a second one.
  */
 export async function writeTestCase(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: CreateTestCaseInput,
   opts: { id?: string } = {},
 ): Promise<{ id: string; name: string }> {
@@ -202,7 +202,7 @@ export async function writeTestCase(
 }
 
 /** Changes a test case; enabling needs recorded steps, new dependencies follow the same rules as on create. */
-export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInput): Promise<TestCaseView> {
+export async function updateTestCase(deps: ServiceContext, input: UpdateTestCaseInput): Promise<TestCaseView> {
   const { projectId } = input;
   const testCaseId = input.testCaseId.toLowerCase();
   return deps.db.transaction().execute(async (trx) => {
@@ -261,7 +261,7 @@ export async function updateTestCase(deps: { db: DB }, input: UpdateTestCaseInpu
 
 /** Deletes a test case nothing depends on (ConflictError names the dependents otherwise). */
 export async function deleteTestCase(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: { projectId: string; testCaseId: string },
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
@@ -291,7 +291,7 @@ export interface FindTestCasesInput {
 
 /** One page of matching test cases; NotFoundError for an application the project does not have. */
 export async function findTestCases(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: FindTestCasesInput,
 ): Promise<{ testCases: TestCaseSummary[]; total: number; limit: number; offset: number }> {
   const labels = input.labels
@@ -312,7 +312,7 @@ export async function findTestCases(
 
 /** `findTestCases` as the list route sends it: JSON text, kept per query until a write forgets the project's lists. */
 export function testCaseListText(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: FindTestCasesInput,
 ): Promise<JsonText<Awaited<ReturnType<typeof findTestCases>>>> {
   const key = `test-cases ${JSON.stringify([input.applicationShortId, input.labels, input.isEnabled, input.limit, input.offset])}`;
@@ -321,7 +321,7 @@ export function testCaseListText(
 
 /** A test case with the heal proposals still waiting for a person's decision (newest first). */
 export async function showTestCase(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: { projectId: string; testCaseId: string },
 ): Promise<TestCaseView & { healProposals: HealProposal[]; usage: UsageTotals }> {
   const testCaseId = input.testCaseId.toLowerCase();

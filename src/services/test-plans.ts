@@ -17,7 +17,7 @@ import {
 import type { NotifyOn } from '../db/schema.js';
 import { NotFoundError, UnavailableError } from '../domain/errors.js';
 import { deletePlanSchedules } from '../temporal/schedules.js';
-import type { TemporalClientProvider } from '../temporal/client.js';
+import type { ServiceContext } from './context.js';
 
 /** A plan write as a caller names things (short ids, test case ids); an absent field is left as it is. */
 export interface TestPlanInput {
@@ -94,7 +94,7 @@ function dedupeRecipients(recipients: string[]): string[] {
 
 /** Creates a plan; empty text is stored as none. */
 export async function createTestPlan(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: TestPlanInput & { projectId: string; name: string },
 ): Promise<TestPlan> {
   const write = await resolvePlanReferences(deps.db, input.projectId, {
@@ -106,7 +106,7 @@ export async function createTestPlan(
 }
 
 export async function updateTestPlan(
-  deps: { db: DB },
+  deps: ServiceContext,
   input: TestPlanInput & { projectId: string; testPlanShortId: string },
 ): Promise<TestPlan> {
   const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
@@ -126,7 +126,7 @@ export const listTestPlans = (db: DB, projectId: string) => selectTestPlans(db, 
  * would keep firing); when they cannot be deleted, nothing is and the caller hears why.
  */
 export async function deleteTestPlan(
-  deps: { db: DB; temporal: TemporalClientProvider },
+  deps: ServiceContext<'temporal'>,
   input: { projectId: string; testPlanShortId: string },
 ): Promise<void> {
   const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);

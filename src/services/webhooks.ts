@@ -22,15 +22,8 @@ import {
 } from '../git/webhook-events.js';
 import { readClaims, unauthorizedMessage, verifySender } from './webhook-verification.js';
 import { signalMergeRequestReview } from '../temporal/merge-request-lifecycle.js';
-import type { TemporalTarget } from '../temporal/lifecycle.js';
-import type { Logger } from '../logger.js';
 import type { MergeRequestEvent } from '../../workflows/merge-request-review-contract.js';
-
-export interface WebhookDeps {
-  db: DB;
-  temporal: TemporalTarget;
-  logger: Logger;
-}
+import type { ServiceContext } from './context.js';
 
 export interface Delivery {
   deliveryId: string | undefined;
@@ -61,7 +54,7 @@ const maxDeliveryIdLength = 200;
  * drops an event it already has.
  */
 export async function handleDelivery(
-  deps: WebhookDeps,
+  deps: ServiceContext<'temporal' | 'logger'>,
   provider: GitProviderId,
   delivery: Delivery,
 ): Promise<DeliveryOutcome> {
@@ -128,7 +121,7 @@ export async function handleDelivery(
 
 /** Sends a delivery's signals and marks it processed; false (noted on the delivery) when Temporal did not take them all. */
 async function sendSignals(
-  deps: WebhookDeps,
+  deps: ServiceContext<'temporal' | 'logger'>,
   provider: GitProviderId,
   deliveryId: string,
   signals: PendingSignal[],
@@ -154,7 +147,10 @@ async function sendSignals(
  * delivery still being handled is left to its request), oldest first; stops at the first failure, since the
  * engine is then still away. Returns how many deliveries it completed.
  */
-export async function resendPendingDeliveries(deps: WebhookDeps, opts: { olderThanMs?: number } = {}): Promise<number> {
+export async function resendPendingDeliveries(
+  deps: ServiceContext<'temporal' | 'logger'>,
+  opts: { olderThanMs?: number } = {},
+): Promise<number> {
   let done = 0;
   for (const pending of await pendingDeliveries(deps.db, opts.olderThanMs ?? 10_000)) {
     if (!(await sendSignals(deps, pending.provider, pending.deliveryId, pending.signals))) break;
@@ -166,7 +162,10 @@ export async function resendPendingDeliveries(deps: WebhookDeps, opts: { olderTh
 }
 
 /** `resendPendingDeliveries` every `everyMs` in the API process; returns the stop. Runs never overlap. */
-export function startDeliveryResender(deps: WebhookDeps, everyMs = 30_000): () => Promise<void> {
+export function startDeliveryResender(
+  deps: ServiceContext<'temporal' | 'logger'>,
+  everyMs = 30_000,
+): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     running ??= resendPendingDeliveries(deps)

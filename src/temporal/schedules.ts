@@ -67,7 +67,10 @@ function planScheduleOptions(taskQueue: string, input: PlanScheduleInput): Sched
 }
 
 /** Creates the Temporal Schedule; an expression the server rejects is an InvalidCronError. */
-export async function createPlanSchedule(temporal: TemporalClientProvider, input: PlanScheduleInput): Promise<void> {
+export async function createPlanSchedule(
+  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
+  input: PlanScheduleInput,
+): Promise<void> {
   const client = await temporal.get();
   try {
     await client.schedule.create(planScheduleOptions(temporal.taskQueue, input));
@@ -79,7 +82,10 @@ export async function createPlanSchedule(temporal: TemporalClientProvider, input
 }
 
 /** Deletes the Temporal Schedule; one that does not exist (any more) counts as deleted. Running runs go on. */
-export async function deletePlanSchedule(temporal: TemporalClientProvider, scheduleId: string): Promise<void> {
+export async function deletePlanSchedule(
+  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
+  scheduleId: string,
+): Promise<void> {
   const client = await temporal.get();
   try {
     await client.schedule.getHandle(scheduleId).delete();
@@ -91,7 +97,7 @@ export async function deletePlanSchedule(temporal: TemporalClientProvider, sched
 
 /** The Temporal side of a schedule, or undefined when Temporal does not know it. */
 export async function describePlanSchedule(
-  temporal: TemporalClientProvider,
+  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
   scheduleId: string,
 ): Promise<ScheduleDescription | undefined> {
   const client = await temporal.get();
@@ -108,7 +114,11 @@ export async function describePlanSchedule(
  * their rows (the foreign key cascades the rows only) and fire for a plan that is gone (harmless: the scheduled
  * workflow then ends without a run, but the Schedule never goes away).
  */
-export async function deletePlanSchedules(db: DB, temporal: TemporalClientProvider, testPlanId: string): Promise<void> {
+export async function deletePlanSchedules(
+  db: DB,
+  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
+  testPlanId: string,
+): Promise<void> {
   const rows = await planScheduleIds(db, testPlanId);
   for (const row of rows) {
     await deletePlanSchedule(temporal, row.temporal_schedule_id);

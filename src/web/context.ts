@@ -1,4 +1,4 @@
-import type { AppDeps } from '../api/context.js';
+import type { ApiServices, AppDeps } from '../api/context.js';
 import type { DashboardSession } from '../services/access.js';
 import type { Logger } from '../logger.js';
 
@@ -6,6 +6,8 @@ import type { Logger } from '../logger.js';
 export type WebEnv = {
   Variables: {
     deps: AppDeps;
+    /** The services' context, as the API's routes get it. */
+    services: ApiServices;
     requestId: string;
     logger: Logger;
     /** The dashboard's path prefix ('' when PROCTOR_APP_URL has no path): every link starts with it. */

@@ -9,6 +9,7 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { createActivities, withComposites, type Activities, type ActivityDeps } from '../../activities/index.js';
+import type { WorkerServices } from '../../activities/deps.js';
 import { createNetworkGuard } from '../browser/network-guard.js';
 import { createBrowserPool } from '../browser/pool.js';
 import type { Config } from '../config.js';
@@ -19,7 +20,7 @@ import type { Logger } from '../logger.js';
 import { createEmailSender } from '../notify/email.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createTunnelRouter } from '../tunnels/agent-router.js';
-import { GitClients } from '../services/git-integrations.js';
+import { GitClients } from '../services/git-client-cache.js';
 import { createUsageRecorder } from '../services/llm-usage.js';
 import type { PriceTable } from '../domain/llm-usage.js';
 
@@ -90,6 +91,17 @@ export function workerSettings(config: Config): WorkerSettings {
   };
 }
 
+/**
+ * The worker's service context, the one place it is built: the shared resources, the dashboard's address for links,
+ * and git clients kept for the life of the process (GitHub App installation tokens are reused across activities).
+ */
+export function workerServiceContext(
+  resources: WorkerResources,
+  settings: Pick<WorkerSettings, 'notify'>,
+): WorkerServices {
+  return { ...resources, appUrl: settings.notify.appUrl, gitClients: new GitClients() };
+}
+
 /** The activities' dependencies: one browser pool per process, the LLM when configured. */
 export function createActivityDeps(settings: WorkerSettings, resources: WorkerResources): ActivityDeps {
   const { allowPrivateNetworks } = settings.browser;
@@ -110,7 +122,7 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
   // The endpoint is probed in the background; calls before it answers use native tools and fall back on refusal.
   watchCapabilities(client, (c) => resources.logger.info('llm capabilities', { ...c }));
   return {
-    ...resources,
+    ...workerServiceContext(resources, settings),
     browsers: createBrowserPool({
       executablePath: settings.browser.executablePath,
       concurrency: settings.browser.concurrency,
@@ -128,7 +140,6 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
       email: notify.email && createEmailSender(notify.email),
       networkGuard,
     },
-    gitClients: new GitClients(),
   };
 }
 

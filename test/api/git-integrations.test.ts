@@ -4,10 +4,10 @@ import { openSecret } from '../../src/db/secrets.js';
 import {
   ensureWebhookSecret,
   gitClientFor,
-  GitClients,
   webhookSecretCandidates,
   webhookSecretFor,
-} from '../../src/services/git-integrations.js';
+} from '../../src/services/git-clients.js';
+import { GitClients } from '../../src/services/git-client-cache.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityDeps } from '../../activities/deps.js';
 import { createMergeRequestActivities } from '../../activities/merge-requests.js';
 import type { MergeRequestRef } from '../../src/domain/git.js';
-import { GitClients } from '../../src/services/git-integrations.js';
+import { GitClients } from '../../src/services/git-client-cache.js';
 import type { ChangeReviewResult } from '../../workflows/change-review-contract.js';
 import type { MergeRequestHead } from '../../workflows/merge-request-review-contract.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
@@ -31,6 +31,7 @@ describe('merge-request posts survive a crash between posting and remembering', 
     activities = createMergeRequestActivities({
       db: ctx.db,
       gitClients: new GitClients(),
+      appUrl: 'https://app.proctor.test',
       notify: { appUrl: 'https://app.proctor.test' },
     } as unknown as ActivityDeps);
   });

@@ -11,7 +11,7 @@ import { requireApiToken } from '../auth.js';
 import type { AppEnv } from '../context.js';
 import { ApiError } from '../errors.js';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { getRunView, runDeps } from '../../services/run-views.js';
+import { getRunView } from '../../services/run-views.js';
 import { shortId } from '../../schemas/common.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import { runTestPlan } from '../../services/runs.js';
@@ -167,8 +167,8 @@ function requireOwnProject(c: Context<AppEnv>, projectId: string): string {
 }
 
 async function statusOf(c: Context<AppEnv>, projectId: string, runShortId: string) {
-  const deps = c.get('deps');
-  const view = await getRunView(deps, { projectId, runShortId, tests: undefined });
+  const services = c.get('services');
+  const view = await getRunView(services, { projectId, runShortId, tests: undefined });
   return {
     id: view.id,
     shortId: view.shortId,
@@ -187,7 +187,7 @@ export function registerQaTechCompat(app: OpenApiApp): void {
   app.use('/run/*', requireApiToken);
 
   app.openapi(routes.start, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const projectId = requireOwnProject(c, c.req.valid('param').projectId);
     const body = c.req.valid('json');
     const applications: ApplicationOverride[] = Object.entries(body.applications ?? {}).map(
@@ -196,7 +196,7 @@ export function registerQaTechCompat(app: OpenApiApp): void {
         environment: { url: environment.url, ...(environment.name !== undefined && { name: environment.name }) },
       }),
     );
-    const run = await runTestPlan(runDeps(deps), {
+    const run = await runTestPlan(services, {
       projectId,
       testPlanShortId: body.testPlanShortId ?? body.testPlanShortIds?.[0],
       applications,
@@ -215,7 +215,7 @@ export function registerQaTechCompat(app: OpenApiApp): void {
         run: {
           id: run.id,
           shortId: run.shortId,
-          url: `${deps.config.appUrl}/runs/${run.shortId}`,
+          url: `${services.appUrl}/runs/${run.shortId}`,
           testCount: run.testCount,
           testPlan: plan,
         },

@@ -45,13 +45,13 @@ const routes = resourceRoutes({
 
 export function registerApplications(app: OpenApiApp): void {
   serveResource(app, routes, {
-    list: ({ deps, projectId }) => applicationListText(deps.db, projectId),
-    create: ({ deps, projectId, body }) => createApplication(deps.db, projectId, body),
-    get: async ({ deps, projectId, param }) =>
-      withoutId(await requireApplication(deps.db, projectId, param.applicationShortId)),
-    update: async ({ deps, projectId, param, body }) =>
-      withoutId(await updateApplicationSettings(deps.db, projectId, param.applicationShortId, body)),
-    remove: async ({ deps, projectId, param }) =>
-      deleted(await removeApplication(deps.db, projectId, param.applicationShortId)),
+    list: ({ services, projectId }) => applicationListText(services.db, projectId),
+    create: ({ services, projectId, body }) => createApplication(services.db, projectId, body),
+    get: async ({ services, projectId, param }) =>
+      withoutId(await requireApplication(services.db, projectId, param.applicationShortId)),
+    update: async ({ services, projectId, param, body }) =>
+      withoutId(await updateApplicationSettings(services.db, projectId, param.applicationShortId, body)),
+    remove: async ({ services, projectId, param }) =>
+      deleted(await removeApplication(services.db, projectId, param.applicationShortId)),
   });
 }

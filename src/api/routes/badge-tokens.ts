@@ -67,15 +67,15 @@ const routes = {
 
 export function registerBadgeTokens(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
-    const tokens = await listBadgeTokens(c.get('deps').db, c.get('caller').projectId);
+    const tokens = await listBadgeTokens(c.get('services').db, c.get('caller').projectId);
     return c.json({ badgeTokens: tokens.map(view) }, 200);
   });
   app.openapi(routes.create, async (c) => {
-    const { deps, caller } = { deps: c.get('deps'), caller: c.get('caller') };
-    const made = await createBadgeToken(deps.db, {
+    const { services, caller } = { services: c.get('services'), caller: c.get('caller') };
+    const made = await createBadgeToken(services.db, {
       ...c.req.valid('json'),
       projectId: caller.projectId,
-      publicUrl: deps.config.publicUrl,
+      publicUrl: services.publicUrl,
       actor: tokenActor(caller.tokenId),
     });
     return c.json({ ...view(made), token: made.token, url: made.url, markdown: made.markdown }, 201);
@@ -83,7 +83,7 @@ export function registerBadgeTokens(app: OpenApiApp): void {
   app.openapi(routes.revoke, async (c) => {
     const caller = c.get('caller');
     await revokeBadgeToken(
-      c.get('deps').db,
+      c.get('services').db,
       caller.projectId,
       c.req.valid('param').badgeTokenId.toLowerCase(),
       tokenActor(caller.tokenId),

@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { shortId } from '../../schemas/common.js';
-import type { AppDeps } from '../context.js';
 import { requireApplication } from '../../services/applications.js';
 import {
   createBuildUpload,
@@ -9,7 +8,6 @@ import {
   listApplicationBuilds,
   registerBuild,
   supportedBuildExtensions,
-  type BuildDeps,
 } from '../../services/builds.js';
 
 const tags = ['Builds'];
@@ -124,31 +122,22 @@ const routes = {
   }),
 };
 
-function buildDeps(deps: AppDeps): BuildDeps {
-  return {
-    db: deps.db,
-    blobs: deps.blobs,
-    maxBytes: deps.config.PROCTOR_BUILD_MAX_BYTES ?? 4 * 1024 ** 3,
-    urlTtlSeconds: deps.config.PROCTOR_BUILD_UPLOAD_TTL_SECONDS ?? 600,
-  };
-}
-
 export function registerBuilds(app: OpenApiApp): void {
   app.openapi(routes.uploadUrl, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const { projectId } = c.get('caller');
-    const application = await requireApplication(deps.db, projectId, c.req.valid('param').applicationShortId);
+    const application = await requireApplication(services.db, projectId, c.req.valid('param').applicationShortId);
     const { fileName, fileSize } = c.req.valid('json');
-    const upload = await createBuildUpload(buildDeps(deps), { projectId, application, fileName, fileSize });
+    const upload = await createBuildUpload(services, { projectId, application, fileName, fileSize });
     return c.json(upload, 200);
   });
 
   app.openapi(routes.create, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const { projectId } = c.get('caller');
-    const application = await requireApplication(deps.db, projectId, c.req.valid('param').applicationShortId);
+    const application = await requireApplication(services.db, projectId, c.req.valid('param').applicationShortId);
     const body = c.req.valid('json');
-    const build = await registerBuild(buildDeps(deps), {
+    const build = await registerBuild(services, {
       projectId,
       application,
       platform: body.platform,
@@ -158,14 +147,14 @@ export function registerBuilds(app: OpenApiApp): void {
   });
 
   app.openapi(routes.list, async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('caller');
     const application = await requireApplication(db, projectId, c.req.valid('param').applicationShortId);
     return c.json({ builds: await listApplicationBuilds(db, projectId, application.id) }, 200);
   });
 
   app.openapi(routes.get, async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('caller');
     const params = c.req.valid('param');
     const application = await requireApplication(db, projectId, params.applicationShortId);

@@ -48,25 +48,20 @@ const routes = {
 /** Registered before the chat routes: `/v1/chat/change-review` is not a conversation id. */
 export function registerChangeReview(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const request = changeReviewRequestOf(c.req.valid('json'));
-    const view = await createChangeReview(
-      { db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl },
-      c.get('caller').projectId,
-      request,
-      {
-        idempotencyKey: c.req.valid('header')['idempotency-key'],
-      },
-    );
+    const view = await createChangeReview(services, c.get('caller').projectId, request, {
+      idempotencyKey: c.req.valid('header')['idempotency-key'],
+    });
     return c.json(view, 202);
   });
 
   app.openapi(routes.get, async (c) => {
-    const deps = c.get('deps');
-    const view = await getChangeReview(
-      { db: deps.db, appUrl: deps.config.appUrl },
-      { projectId: c.get('caller').projectId, chatShortId: c.req.valid('param').chatConversationShortId },
-    );
+    const services = c.get('services');
+    const view = await getChangeReview(services, {
+      projectId: c.get('caller').projectId,
+      chatShortId: c.req.valid('param').chatConversationShortId,
+    });
     return c.json(view, 200);
   });
 }

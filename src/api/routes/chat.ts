@@ -10,7 +10,6 @@ import {
   IdempotencyHeader,
   SendMessage,
 } from '../../schemas/chat.js';
-import type { AppDeps } from '../context.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import {
   cancelReply,
@@ -18,7 +17,6 @@ import {
   getConversation,
   listConversations,
   sendMessage,
-  type ChatDeps,
 } from '../../services/chat.js';
 
 const tags = ['Chat'];
@@ -94,12 +92,10 @@ const routes = {
   }),
 };
 
-const chatDeps = (deps: AppDeps): ChatDeps => ({ db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl });
-
 export function registerChat(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const body = c.req.valid('json');
-    const view = await createConversation(chatDeps(c.get('deps')), {
+    const view = await createConversation(c.get('services'), {
       projectId: c.get('caller').projectId,
       message: body.message,
       applicationOverrides: body.applicationOverrides as ApplicationOverride[] | undefined,
@@ -110,14 +106,11 @@ export function registerChat(app: OpenApiApp): void {
 
   app.openapi(routes.list, async (c) => {
     const query = c.req.valid('query');
-    return c.json(
-      await listConversations(chatDeps(c.get('deps')), { projectId: c.get('caller').projectId, ...query }),
-      200,
-    );
+    return c.json(await listConversations(c.get('services'), { projectId: c.get('caller').projectId, ...query }), 200);
   });
 
   app.openapi(routes.send, async (c) => {
-    const view = await sendMessage(chatDeps(c.get('deps')), {
+    const view = await sendMessage(c.get('services'), {
       projectId: c.get('caller').projectId,
       chatShortId: c.req.valid('param').chatConversationShortId,
       message: c.req.valid('json').message,
@@ -127,7 +120,7 @@ export function registerChat(app: OpenApiApp): void {
   });
 
   app.openapi(routes.get, async (c) => {
-    const view = await getConversation(chatDeps(c.get('deps')), {
+    const view = await getConversation(c.get('services'), {
       projectId: c.get('caller').projectId,
       chatShortId: c.req.valid('param').chatConversationShortId,
       limit: c.req.valid('query').limit,
@@ -136,7 +129,7 @@ export function registerChat(app: OpenApiApp): void {
   });
 
   app.openapi(routes.cancel, async (c) => {
-    const { messageId } = await cancelReply(chatDeps(c.get('deps')), {
+    const { messageId } = await cancelReply(c.get('services'), {
       projectId: c.get('caller').projectId,
       chatShortId: c.req.valid('param').chatConversationShortId,
     });

@@ -51,13 +51,14 @@ const routes = resourceRoutes({
 
 export function registerEnvironments(app: OpenApiApp): void {
   serveResource(app, routes, {
-    list: async ({ deps, projectId, param }) => ({
-      environments: await listApplicationEnvironments(deps.db, projectId, param.applicationShortId),
+    list: async ({ services, projectId, param }) => ({
+      environments: await listApplicationEnvironments(services.db, projectId, param.applicationShortId),
     }),
-    create: ({ deps, projectId, param, body }) =>
-      createEnvironment(deps.db, { ...body, projectId, applicationShortId: param.applicationShortId }),
-    get: ({ deps, projectId, param }) => getEnvironment(deps.db, { ...param, projectId }),
-    update: ({ deps, projectId, param, body }) => updateEnvironment(deps.db, { ...param, projectId }, body),
-    remove: async ({ deps, projectId, param }) => deleted(await deleteEnvironment(deps.db, { ...param, projectId })),
+    create: ({ services, projectId, param, body }) =>
+      createEnvironment(services.db, { ...body, projectId, applicationShortId: param.applicationShortId }),
+    get: ({ services, projectId, param }) => getEnvironment(services.db, { ...param, projectId }),
+    update: ({ services, projectId, param, body }) => updateEnvironment(services.db, { ...param, projectId }, body),
+    remove: async ({ services, projectId, param }) =>
+      deleted(await deleteEnvironment(services.db, { ...param, projectId })),
   });
 }

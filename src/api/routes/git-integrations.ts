@@ -57,23 +57,23 @@ const routes = resourceRoutes({
 
 export function registerGitIntegrations(app: OpenApiApp): void {
   serveResource(app, routes, {
-    list: async ({ deps, projectId }) => ({ integrations: await listGitIntegrations(deps.db, projectId) }),
-    create: ({ deps, caller, body }) => {
+    list: async ({ services, projectId }) => ({ integrations: await listGitIntegrations(services.db, projectId) }),
+    create: ({ services, caller, body }) => {
       const input: CreateGitIntegrationInput = 'appId' in body ? { ...body, appId: String(body.appId) } : body;
-      return createGitIntegration(deps.db, caller.projectId, input, tokenActor(caller.tokenId));
+      return createGitIntegration(services.db, caller.projectId, input, tokenActor(caller.tokenId));
     },
-    get: ({ deps, projectId, param }) => getGitIntegration(deps.db, projectId, param.integrationShortId),
-    update: ({ deps, caller, param, body: { appId, ...patch } }) =>
+    get: ({ services, projectId, param }) => getGitIntegration(services.db, projectId, param.integrationShortId),
+    update: ({ services, caller, param, body: { appId, ...patch } }) =>
       updateGitIntegration(
-        deps.db,
+        services.db,
         caller.projectId,
         param.integrationShortId,
         { ...patch, ...(appId !== undefined && { appId: String(appId) }) },
         tokenActor(caller.tokenId),
       ),
-    remove: async ({ deps, caller, param }) =>
+    remove: async ({ services, caller, param }) =>
       deleted(
-        await deleteGitIntegration(deps.db, caller.projectId, param.integrationShortId, tokenActor(caller.tokenId)),
+        await deleteGitIntegration(services.db, caller.projectId, param.integrationShortId, tokenActor(caller.tokenId)),
       ),
   });
 }

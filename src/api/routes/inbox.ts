@@ -54,11 +54,12 @@ const routes = {
 
 export function registerInbox(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     return c.json({ messages: await listMessages(db, c.get('caller').projectId, c.req.valid('query')) }, 200);
   });
   app.openapi(routes.address, async (c) => {
-    const { db, config } = c.get('deps');
+    const { db } = c.get('services');
+    const { config } = c.get('deps');
     const { name } = c.req.valid('json') ?? {};
     return c.json(
       await createInboxAddress(
@@ -71,7 +72,7 @@ export function registerInbox(app: OpenApiApp): void {
     );
   });
   app.openapi(routes.get, async (c) => {
-    const { db, blobs } = c.get('deps');
+    const { db, blobs } = c.get('services');
     const { linkPattern, codeShape } = c.req.valid('query');
     const message = await getMessage({ db, blobs }, c.get('caller').projectId, c.req.valid('param').messageId, {
       linkPattern,

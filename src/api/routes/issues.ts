@@ -65,28 +65,23 @@ const routes = {
 export function registerIssues(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
-    const { issues, total } = await listProjectIssues(c.get('deps').db, c.get('caller').projectId, q);
+    const { issues, total } = await listProjectIssues(c.get('services').db, c.get('caller').projectId, q);
     return c.json({ issues, total, limit: q.limit, offset: q.offset }, 200);
   });
   app.openapi(routes.get, async (c) =>
-    c.json(await getIssue(c.get('deps').db, c.get('caller').projectId, c.req.valid('param').id), 200),
+    c.json(await getIssue(c.get('services').db, c.get('caller').projectId, c.req.valid('param').id), 200),
   );
   app.openapi(routes.export, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     return c.json(
-      await exportIssue(
-        { db: deps.db, appUrl: deps.config.appUrl },
-        c.get('caller').projectId,
-        c.req.valid('param').id,
-        c.req.valid('json'),
-      ),
+      await exportIssue(services, c.get('caller').projectId, c.req.valid('param').id, c.req.valid('json')),
       200,
     );
   });
   app.openapi(routes.update, async (c) =>
     c.json(
       await setIssueStatus(
-        c.get('deps').db,
+        c.get('services').db,
         c.get('caller').projectId,
         c.req.valid('param').id,
         c.req.valid('json').status,

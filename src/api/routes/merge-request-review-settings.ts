@@ -1,14 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
 import { Deleted, uuid } from '../../schemas/common.js';
-import type { AppDeps } from '../context.js';
 import { SaveMergeRequestReviewSettings } from '../../schemas/merge-request-review-settings.js';
 import {
   deleteMergeRequestReviewSettings,
   getMergeRequestReviewSettings,
   listMergeRequestReviewSettings,
   saveMergeRequestReviewSettings,
-  type MergeRequestSettingsDeps,
 } from '../../services/merge-request-reviews.js';
 
 const provider = z.enum(['github', 'gitlab']).openapi({ example: 'github' });
@@ -102,33 +100,24 @@ const routes = {
   }),
 };
 
-const settingsDeps = (deps: AppDeps): MergeRequestSettingsDeps => ({ db: deps.db, publicUrl: deps.config.publicUrl });
-
 export function registerMergeRequestReviewSettings(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) =>
-    c.json(
-      { settings: await listMergeRequestReviewSettings(settingsDeps(c.get('deps')), c.get('caller').projectId) },
-      200,
-    ),
+    c.json({ settings: await listMergeRequestReviewSettings(c.get('services'), c.get('caller').projectId) }, 200),
   );
   app.openapi(routes.save, async (c) =>
     c.json(
-      await saveMergeRequestReviewSettings(settingsDeps(c.get('deps')), c.get('caller').projectId, c.req.valid('json')),
+      await saveMergeRequestReviewSettings(c.get('services'), c.get('caller').projectId, c.req.valid('json')),
       200,
     ),
   );
   app.openapi(routes.get, async (c) =>
     c.json(
-      await getMergeRequestReviewSettings(
-        settingsDeps(c.get('deps')),
-        c.get('caller').projectId,
-        c.req.valid('param').id,
-      ),
+      await getMergeRequestReviewSettings(c.get('services'), c.get('caller').projectId, c.req.valid('param').id),
       200,
     ),
   );
   app.openapi(routes.remove, async (c) => {
-    await deleteMergeRequestReviewSettings(c.get('deps').db, c.get('caller').projectId, c.req.valid('param').id);
+    await deleteMergeRequestReviewSettings(c.get('services').db, c.get('caller').projectId, c.req.valid('param').id);
     return c.json({ deleted: true as const }, 200);
   });
 }

@@ -46,15 +46,15 @@ const routes = {
 
 export function registerProjectFiles(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) =>
-    c.json({ files: await listProjectFiles(c.get('deps').db, c.get('caller').projectId) }, 200),
+    c.json({ files: await listProjectFiles(c.get('services').db, c.get('caller').projectId) }, 200),
   );
 
   app.openapi(routes.upload, async (c) =>
-    c.json(await uploadProjectFile(c.get('deps'), c.get('caller').projectId, c.req.valid('json')), 201),
+    c.json(await uploadProjectFile(c.get('services'), c.get('caller').projectId, c.req.valid('json')), 201),
   );
 
   app.openapi(routes.remove, async (c) => {
-    await deleteProjectFile(c.get('deps'), c.get('caller').projectId, c.req.valid('param').name);
+    await deleteProjectFile(c.get('services'), c.get('caller').projectId, c.req.valid('param').name);
     return c.json({ deleted: true as const }, 200);
   });
 }

@@ -120,32 +120,44 @@ const routes = {
   }),
 };
 
+// The tunnel domain and this process's edge are the API's own (AppDeps), not a service's context.
 const domainOf = (deps: AppDeps): string => deps.tunnels?.domain ?? defaultTunnelDomain;
 
 export function registerRemoteTunnels(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
-    const deps = c.get('deps');
-    return c.json(await createTunnel(deps.db, domainOf(deps), c.get('caller').projectId, c.req.valid('json')), 200);
+    const services = c.get('services');
+    return c.json(
+      await createTunnel(services.db, domainOf(c.get('deps')), c.get('caller').projectId, c.req.valid('json')),
+      200,
+    );
   });
 
   app.openapi(routes.list, async (c) => {
-    const deps = c.get('deps');
-    return c.json({ tunnels: await listTunnelViews(deps.db, domainOf(deps), c.get('caller').projectId) }, 200);
+    const services = c.get('services');
+    return c.json(
+      { tunnels: await listTunnelViews(services.db, domainOf(c.get('deps')), c.get('caller').projectId) },
+      200,
+    );
   });
 
   app.openapi(routes.status, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     return c.json(
-      await getTunnelStatus(deps.db, domainOf(deps), c.get('caller').projectId, c.req.valid('param').runnerId),
+      await getTunnelStatus(
+        services.db,
+        domainOf(c.get('deps')),
+        c.get('caller').projectId,
+        c.req.valid('param').runnerId,
+      ),
       200,
     );
   });
 
   app.openapi(routes.remove, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const { runnerId } = c.req.valid('param');
-    await removeTunnel(deps.db, c.get('caller').projectId, runnerId);
-    deps.tunnels?.edge?.disconnect(runnerId);
+    await removeTunnel(services.db, c.get('caller').projectId, runnerId);
+    c.get('deps').tunnels?.edge?.disconnect(runnerId);
     return c.json({ deleted: true as const }, 200);
   });
 }

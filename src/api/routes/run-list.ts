@@ -49,7 +49,7 @@ const route = createRoute({
 export function registerRunList(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
     const query = c.req.valid('query');
-    const { runs, total } = await listRunViews(c.get('deps'), { projectId: c.get('caller').projectId, ...query });
+    const { runs, total } = await listRunViews(c.get('services'), { projectId: c.get('caller').projectId, ...query });
     return c.json({ runs, total, limit: query.limit, offset: query.offset }, 200);
   });
 }

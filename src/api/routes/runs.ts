@@ -4,7 +4,7 @@ import { shortId } from '../../schemas/common.js';
 import { Rerun, RunParams, RunQuery, StartRun } from '../../schemas/runs.js';
 import { changeFields, failureKinds } from '../../domain/verdicts.js';
 import { cancelRun, rerun, runTestPlan } from '../../services/runs.js';
-import { getRunView, rerunSelection, runDeps, runRef, type RunMetadata } from '../../services/run-views.js';
+import { getRunView, rerunSelection, runRef, type RunMetadata } from '../../services/run-views.js';
 import { UsageSchema } from '../../schemas/usage.js';
 
 const tags = ['Runs'];
@@ -225,10 +225,10 @@ const routes = {
 
 export function registerRuns(app: OpenApiApp): void {
   app.openapi(routes.start, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     // Validated by the route when present; an absent body means "the default plan, no overrides".
     const body = c.req.valid('json') ?? StartRun.parse({});
-    const run = await runTestPlan(runDeps(deps), {
+    const run = await runTestPlan(services, {
       projectId: c.get('caller').projectId,
       testPlanShortId: body.testPlanShortId,
       applications: body.applications,
@@ -237,15 +237,15 @@ export function registerRuns(app: OpenApiApp): void {
     return c.json(
       {
         success: true as const,
-        run: { ...runRef(deps.config.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } },
+        run: { ...runRef(services.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } },
       },
       200,
     );
   });
 
   app.openapi(routes.get, async (c) => {
-    const deps = c.get('deps');
-    const view = await getRunView(deps, {
+    const services = c.get('services');
+    const view = await getRunView(services, {
       projectId: c.get('caller').projectId,
       runShortId: c.req.valid('param').shortId,
       tests: c.req.valid('query').testCases,
@@ -254,19 +254,19 @@ export function registerRuns(app: OpenApiApp): void {
   });
 
   app.openapi(routes.rerun, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const selection = rerunSelection(c.req.valid('json') ?? {});
-    const run = await rerun(runDeps(deps), {
+    const run = await rerun(services, {
       projectId: c.get('caller').projectId,
       runShortId: c.req.valid('param').shortId,
       selection,
     });
-    return c.json({ success: true as const, run: runRef(deps.config.appUrl, run) }, 200);
+    return c.json({ success: true as const, run: runRef(services.appUrl, run) }, 200);
   });
 
   app.openapi(routes.cancel, async (c) => {
-    const deps = c.get('deps');
-    await cancelRun(deps, { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId });
+    const services = c.get('services');
+    await cancelRun(services, { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId });
     return c.json({ success: true as const, status: 'CANCELLING' }, 202);
   });
 }

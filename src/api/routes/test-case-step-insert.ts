@@ -143,7 +143,7 @@ export function registerTestCaseStepInsert(app: OpenApiApp): void {
     const { testCaseId } = c.req.valid('param');
     const { at, description } = c.req.valid('json');
     const caller = c.get('caller');
-    const insertion = await requestStepInsertion(c.get('deps'), {
+    const insertion = await requestStepInsertion(c.get('services'), {
       projectId: caller.projectId,
       testCaseId: testCaseId.toLowerCase(),
       at,
@@ -156,7 +156,7 @@ export function registerTestCaseStepInsert(app: OpenApiApp): void {
     const { testCaseId, insertionId } = c.req.valid('param');
     return c.json(
       await getStepInsertionView(
-        c.get('deps').db,
+        c.get('services').db,
         c.get('caller').projectId,
         testCaseId.toLowerCase(),
         insertionId.toLowerCase(),
@@ -166,7 +166,7 @@ export function registerTestCaseStepInsert(app: OpenApiApp): void {
   });
   app.openapi(routes.cancel, async (c) => {
     const { testCaseId, insertionId } = c.req.valid('param');
-    const { status } = await cancelStepInsertion(c.get('deps'), {
+    const { status } = await cancelStepInsertion(c.get('services'), {
       projectId: c.get('caller').projectId,
       testCaseId: testCaseId.toLowerCase(),
       insertionId: insertionId.toLowerCase(),
@@ -175,7 +175,7 @@ export function registerTestCaseStepInsert(app: OpenApiApp): void {
   });
   app.openapi(routes.cancelBurnIn, async (c) => {
     const { testCaseId } = c.req.valid('param');
-    const { status } = await stopBurnIn(c.get('deps'), c.get('caller').projectId, testCaseId.toLowerCase());
+    const { status } = await stopBurnIn(c.get('services'), c.get('caller').projectId, testCaseId.toLowerCase());
     return c.json({ success: true as const, status }, 202);
   });
 }

@@ -124,23 +124,23 @@ const routes = {
 
 export function registerTestCases(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
-    const { db, temporal, config } = c.get('deps');
+    const services = c.get('services');
     const created = await createTestCase(
-      { db, temporal, logger: c.get('logger') },
+      { ...services, logger: c.get('logger') },
       { ...c.req.valid('json'), projectId: c.get('caller').projectId },
     );
-    return c.json({ success: true, testCase: { ...created, url: `${config.appUrl}/test-cases/${created.id}` } }, 200);
+    return c.json({ success: true, testCase: { ...created, url: `${services.appUrl}/test-cases/${created.id}` } }, 200);
   });
 
   app.openapi(routes.list, async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('caller');
     const query = c.req.valid('query');
     return sendJsonText(c, await testCaseListText({ db }, { ...query, projectId }));
   });
 
   app.openapi(routes.get, async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const found = await showTestCase(
       { db },
       { projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId },
@@ -149,7 +149,7 @@ export function registerTestCases(app: OpenApiApp): void {
   });
 
   app.openapi(routes.update, async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('caller');
     const { testCaseId } = c.req.valid('param');
     await updateTestCase(
@@ -160,7 +160,7 @@ export function registerTestCases(app: OpenApiApp): void {
   });
 
   app.openapi(routes.remove, async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     await deleteTestCase({ db }, { projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId });
     return c.json({ deleted: true as const }, 200);
   });

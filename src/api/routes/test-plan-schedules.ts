@@ -72,19 +72,19 @@ const routes = {
 
 export function registerTestPlanSchedules(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
-    const deps = c.get('deps');
-    const plan = await requireTestPlan(deps.db, c.get('caller').projectId, c.req.valid('param').testPlanShortId);
-    return c.json({ schedules: await listPlanSchedules(deps, plan.id) }, 200);
+    const services = c.get('services');
+    const plan = await requireTestPlan(services.db, c.get('caller').projectId, c.req.valid('param').testPlanShortId);
+    return c.json({ schedules: await listPlanSchedules(services, plan.id) }, 200);
   });
 
   app.openapi(routes.create, async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const view = await createSchedule(
       {
-        db: deps.db,
-        temporal: deps.temporal,
+        db: services.db,
+        temporal: services.temporal,
         logger: c.get('logger'),
-        runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY,
+        runConcurrency: services.runConcurrency,
       },
       {
         projectId: c.get('caller').projectId,
@@ -96,7 +96,7 @@ export function registerTestPlanSchedules(app: OpenApiApp): void {
   });
 
   app.openapi(routes.remove, async (c) => {
-    await deleteSchedule(c.get('deps'), { projectId: c.get('caller').projectId, ...c.req.valid('param') });
+    await deleteSchedule(c.get('services'), { projectId: c.get('caller').projectId, ...c.req.valid('param') });
     return c.json({ deleted: true as const }, 200);
   });
 }

@@ -85,14 +85,16 @@ const routes = resourceRoutes({
 
 export function registerTestPlans(app: OpenApiApp): void {
   serveResource(app, routes, {
-    list: async ({ deps, projectId }) => ({ testPlans: await listTestPlans(deps.db, projectId) }),
-    create: async ({ deps, projectId, body }) =>
-      withoutId(await createTestPlan({ db: deps.db }, { ...body, projectId })),
-    get: async ({ deps, projectId, param }) =>
-      withoutId(await requireTestPlan(deps.db, projectId, param.testPlanShortId)),
-    update: async ({ deps, projectId, param, body }) =>
-      withoutId(await updateTestPlan({ db: deps.db }, { ...body, projectId, testPlanShortId: param.testPlanShortId })),
-    remove: async ({ deps, projectId, param }) =>
-      deleted(await deleteTestPlan(deps, { projectId, testPlanShortId: param.testPlanShortId })),
+    list: async ({ services, projectId }) => ({ testPlans: await listTestPlans(services.db, projectId) }),
+    create: async ({ services, projectId, body }) =>
+      withoutId(await createTestPlan({ db: services.db }, { ...body, projectId })),
+    get: async ({ services, projectId, param }) =>
+      withoutId(await requireTestPlan(services.db, projectId, param.testPlanShortId)),
+    update: async ({ services, projectId, param, body }) =>
+      withoutId(
+        await updateTestPlan({ db: services.db }, { ...body, projectId, testPlanShortId: param.testPlanShortId }),
+      ),
+    remove: async ({ services, projectId, param }) =>
+      deleted(await deleteTestPlan(services, { projectId, testPlanShortId: param.testPlanShortId })),
   });
 }

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ErrorSchema, json, type OpenApiApp } from '../openapi.js';
 import { handleDelivery, type Delivery } from '../../services/webhooks.js';
 import type { GitProviderId } from '../../domain/git.js';
-import type { AppDeps } from '../context.js';
+import type { ApiServices } from '../context.js';
 
 // Outside /v1 and without a Bearer token: the provider authenticates each delivery by its signature or token,
 // checked before anything else is answered (src/services/webhook-verification.ts). Headers are therefore not
@@ -85,8 +85,8 @@ export function registerWebhooks(app: OpenApiApp): void {
       onError: (c) => c.json({ message: `Webhook body larger than ${maxWebhookBytes / 1024 / 1024} MiB` }, 413),
     }),
   );
-  const handle = (provider: GitProviderId, deps: AppDeps, delivery: Delivery) =>
-    handleDelivery({ db: deps.db, temporal: deps.temporal, logger: deps.logger }, provider, delivery);
+  const handle = (provider: GitProviderId, services: ApiServices, delivery: Delivery) =>
+    handleDelivery({ db: services.db, temporal: services.temporal, logger: services.logger }, provider, delivery);
   app.openapi(routes.github, async (c) => {
     const h = c.req.valid('header');
     const appId =
@@ -94,7 +94,7 @@ export function registerWebhooks(app: OpenApiApp): void {
         ? h['x-github-hook-installation-target-id']
         : undefined;
     const body = new Uint8Array(await c.req.arrayBuffer());
-    const outcome = await handle('github', c.get('deps'), {
+    const outcome = await handle('github', c.get('services'), {
       deliveryId: h['x-github-delivery'],
       event: h['x-github-event'],
       signature: h['x-hub-signature-256'],
@@ -107,7 +107,7 @@ export function registerWebhooks(app: OpenApiApp): void {
     const h = c.req.valid('header');
     const deliveryId = h['idempotency-key'] ?? h['x-gitlab-event-uuid'];
     const body = new Uint8Array(await c.req.arrayBuffer());
-    const outcome = await handle('gitlab', c.get('deps'), {
+    const outcome = await handle('gitlab', c.get('services'), {
       deliveryId,
       event: h['x-gitlab-event'],
       signature: h['x-gitlab-token'],

@@ -8,18 +8,12 @@ import { Rerun, RunParams, RunQuery, StartRun } from '../../schemas/runs.js';
 import { CreateTestCase } from '../../schemas/test-cases.js';
 import { listApplications } from '../applications.js';
 import { changeReviewRequestOf, createChangeReview, getChangeReview } from '../change-reviews.js';
-import { getConversation, type ChatDeps } from '../chat.js';
+import { getConversation } from '../chat.js';
 import { sendAndWait } from '../chat-wait.js';
-import { getRunView, rerunSelection, runDeps, runRef, type RunMetadata } from '../run-views.js';
+import { getRunView, rerunSelection, runRef, type RunMetadata } from '../run-views.js';
 import { rerun, runTestCases, runTestPlan } from '../runs.js';
 import { createTestCase, findTestCases, showTestCase, testCaseWithProposalsView } from '../test-cases.js';
 import { ChatToolError, type McpToolContext } from './tool.js';
-
-const chatDeps = ({ services }: McpToolContext): ChatDeps => ({
-  db: services.db,
-  temporal: services.temporal,
-  appUrl: services.config.appUrl,
-});
 
 /** The route's own schema where the MCP input cannot carry it (a union, a refinement): refused in its words. */
 function parsedBy<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
@@ -28,37 +22,34 @@ function parsedBy<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
   return parsed.data;
 }
 
-export const listApplicationsAnswer = async ({ services, projectId }: McpToolContext) => ({
-  applications: await listApplications(services.db, projectId),
+export const listApplicationsAnswer = async (ctx: McpToolContext) => ({
+  applications: await listApplications(ctx.db, ctx.projectId),
 });
 
 export const listTestCasesAnswer = (
-  { services, projectId }: McpToolContext,
+  ctx: McpToolContext,
   args: { applicationShortId?: string; labels?: string; isEnabled?: 'true' | 'false'; limit: number; offset: number },
-) => findTestCases(services, { ...args, projectId });
+) => findTestCases(ctx, { ...args, projectId: ctx.projectId });
 
-export const getTestCaseAnswer = async ({ services, projectId }: McpToolContext, args: { testCaseId: string }) =>
-  testCaseWithProposalsView(await showTestCase(services, { projectId, testCaseId: args.testCaseId }));
+export const getTestCaseAnswer = async (ctx: McpToolContext, args: { testCaseId: string }) =>
+  testCaseWithProposalsView(await showTestCase(ctx, { projectId: ctx.projectId, testCaseId: args.testCaseId }));
 
-export async function createTestCaseAnswer(
-  { services, projectId }: McpToolContext,
-  args: z.output<typeof CreateTestCase>,
-) {
-  const created = await createTestCase(services, { ...args, projectId });
-  return { success: true, testCase: { ...created, url: `${services.config.appUrl}/test-cases/${created.id}` } };
+export async function createTestCaseAnswer(ctx: McpToolContext, args: z.output<typeof CreateTestCase>) {
+  const created = await createTestCase(ctx, { ...args, projectId: ctx.projectId });
+  return { success: true, testCase: { ...created, url: `${ctx.appUrl}/test-cases/${created.id}` } };
 }
 
 export const runTestPlanInput = StartRun;
-export async function runTestPlanAnswer({ services, projectId }: McpToolContext, args: z.output<typeof StartRun>) {
-  const run = await runTestPlan(runDeps(services), {
-    projectId,
+export async function runTestPlanAnswer(ctx: McpToolContext, args: z.output<typeof StartRun>) {
+  const run = await runTestPlan(ctx, {
+    projectId: ctx.projectId,
     testPlanShortId: args.testPlanShortId,
     applications: args.applications,
     meta: args satisfies RunMetadata,
   });
   return {
     success: true,
-    run: { ...runRef(services.config.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } },
+    run: { ...runRef(ctx.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } },
   };
 }
 
@@ -69,33 +60,27 @@ export const runTestCasesInput = StartRun.omit({ testPlanShortId: true }).extend
     .max(1000)
     .describe('Test case ids (UUIDs) to run; their dependencies join the run'),
 });
-export async function runTestCasesAnswer(
-  { services, projectId }: McpToolContext,
-  args: z.output<typeof runTestCasesInput>,
-) {
-  const run = await runTestCases(runDeps(services), {
-    projectId,
+export async function runTestCasesAnswer(ctx: McpToolContext, args: z.output<typeof runTestCasesInput>) {
+  const run = await runTestCases(ctx, {
+    projectId: ctx.projectId,
     testCaseIds: args.testCaseIds,
     applications: args.applications,
     meta: args satisfies RunMetadata,
   });
-  return { success: true, run: runRef(services.config.appUrl, run) };
+  return { success: true, run: runRef(ctx.appUrl, run) };
 }
 
 export const getRunInput = RunParams.extend(RunQuery.shape);
-export const getRunAnswer = ({ services, projectId }: McpToolContext, args: z.output<typeof getRunInput>) =>
-  getRunView(services, { projectId, runShortId: args.shortId, tests: args.testCases });
+export const getRunAnswer = (ctx: McpToolContext, args: z.output<typeof getRunInput>) =>
+  getRunView(ctx, { projectId: ctx.projectId, runShortId: args.shortId, tests: args.testCases });
 
 export const rerunInput = RunParams.extend(Rerun.shape);
-export async function rerunAnswer(
-  { services, projectId }: McpToolContext,
-  { shortId: runShortId, ...body }: z.output<typeof rerunInput>,
-) {
+export async function rerunAnswer(ctx: McpToolContext, { shortId: runShortId, ...body }: z.output<typeof rerunInput>) {
   // The route's own schema, refinement included (failedOnly and projectTestCaseIds exclude each other).
   const selection = rerunSelection(parsedBy(Rerun, body));
   return {
     success: true,
-    run: runRef(services.config.appUrl, await rerun(runDeps(services), { projectId, runShortId, selection })),
+    run: runRef(ctx.appUrl, await rerun(ctx, { projectId: ctx.projectId, runShortId, selection })),
   };
 }
 
@@ -117,7 +102,7 @@ export const chatInput = SendMessage.extend({
     ),
 });
 export async function chatAnswer(ctx: McpToolContext, args: z.output<typeof chatInput>) {
-  const { chatShortId, ...sent } = await sendAndWait(chatDeps(ctx), {
+  const { chatShortId, ...sent } = await sendAndWait(ctx, {
     projectId: ctx.projectId,
     message: args.message,
     chatShortId: args.chatConversationShortId,
@@ -130,7 +115,7 @@ export async function chatAnswer(ctx: McpToolContext, args: z.output<typeof chat
 
 export const getChatInput = ChatParams.extend(ChatQuery.shape);
 export const getChatAnswer = (ctx: McpToolContext, args: z.output<typeof getChatInput>) =>
-  getConversation(chatDeps(ctx), {
+  getConversation(ctx, {
     projectId: ctx.projectId,
     chatShortId: args.chatConversationShortId,
     limit: args.limit,
@@ -148,8 +133,8 @@ export const startChangeReviewInput = PrReview.extend({
   changes: RawReview.shape.changes.optional(),
 });
 export const startChangeReviewAnswer = (ctx: McpToolContext, args: z.output<typeof startChangeReviewInput>) =>
-  createChangeReview(chatDeps(ctx), ctx.projectId, changeReviewRequestOf(parsedBy(ChangeReviewRequest, args)), {});
+  createChangeReview(ctx, ctx.projectId, changeReviewRequestOf(parsedBy(ChangeReviewRequest, args)), {});
 
 export const getChangeReviewInput = ChatParams;
 export const getChangeReviewAnswer = (ctx: McpToolContext, args: z.output<typeof ChatParams>) =>
-  getChangeReview(chatDeps(ctx), { projectId: ctx.projectId, chatShortId: args.chatConversationShortId });
+  getChangeReview(ctx, { projectId: ctx.projectId, chatShortId: args.chatConversationShortId });

@@ -3,25 +3,21 @@
 // built from the REST API's, so a tool refuses what the matching route refuses.
 import { z } from 'zod';
 import type { BrowserPool } from '../../browser/pool.js';
-import type { Config } from '../../config.js';
-import type { DB } from '../../db/database.js';
 import type { ChatToolRuns } from '../../domain/chat.js';
-import type { Logger } from '../../logger.js';
 import { formatZodError } from '../../schemas/common.js';
-import type { BlobStore } from '../../storage/blob-store.js';
-import type { TemporalClientProvider } from '../../temporal/client.js';
+import type { ServiceContext } from '../context.js';
 
 /** A refusal the model (or an MCP client) can act on: answered as text, never a failure of the activity. */
 export class ChatToolError extends Error {
   override name = 'ChatToolError';
 }
 
-/** What a tool's service function gets besides its arguments. */
-export interface ToolContext {
-  db: DB;
+/**
+ * What a tool's service function gets besides its arguments: the service context (with the dashboard's base URL,
+ * for links in answers), so a tool hands it to the services it calls as it is.
+ */
+export interface ToolContext extends ServiceContext<'appUrl'> {
   projectId: string;
-  /** The dashboard's base URL, for links in answers. */
-  appUrl: string;
   /** The conversation the tool runs in; absent over MCP. */
   chatId?: string;
   browsers?: BrowserPool;
@@ -38,19 +34,13 @@ export interface ToolRows {
 
 type Handler<I, R> = (ctx: ToolContext, input: I, key: string | undefined) => Promise<R>;
 
-/** What the API process hands an MCP tool (src/api/context.ts's AppDeps is one). */
-export interface McpServices {
-  db: DB;
-  temporal: TemporalClientProvider;
-  blobs: BlobStore;
-  logger: Logger;
-  config: Pick<Config, 'appUrl' | 'PROCTOR_URL_TTL_SECONDS' | 'PROCTOR_RUN_CONCURRENCY'>;
-}
+/** What the API process hands an MCP tool: its service context (src/api/context.ts's ApiServices is one). */
+export type McpServices = ServiceContext<
+  'temporal' | 'blobs' | 'logger' | 'appUrl' | 'runConcurrency' | 'urlTtlSeconds'
+>;
 
-/** An MCP call's context: the caller's project, the API's services, and the call's abort signal. */
-export interface McpToolContext extends ToolContext {
-  services: McpServices;
-}
+/** An MCP call's context: the API's service context, the caller's project and the call's abort signal. */
+export type McpToolContext = ToolContext & McpServices;
 
 /** An MCP answer: the route's JSON shape (a program reads it), or text. */
 export type McpHandler<I> = (ctx: McpToolContext, input: I) => Promise<object | string>;

@@ -157,7 +157,7 @@ function EnvironmentForm(props: {
 
 export function registerApplicationForms(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
-  const db = (c: Context<WebEnv>) => c.get('deps').db;
+  const db = (c: Context<WebEnv>) => c.get('services').db;
   const page = (c: Context<WebEnv>, title: string, content: Child, errors: FieldErrors) =>
     formPage(c, { title, nav: 'applications' }, content, Object.keys(errors).length > 0);
 
@@ -307,7 +307,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
 /** The application of the session's project named in the path; another project's is as absent as a made-up one. */
 async function findApplication(c: Context<WebEnv>) {
   return notFoundAsUndefined(() =>
-    requireApplication(c.get('deps').db, c.get('session').projectId, c.req.param('app') ?? ''),
+    requireApplication(c.get('services').db, c.get('session').projectId, c.req.param('app') ?? ''),
   );
 }
 
@@ -319,7 +319,7 @@ async function findEnvironment(c: Context<WebEnv>) {
     applicationShortId: app.shortId,
     environmentShortId: c.req.param('env') ?? '',
   };
-  const env = await notFoundAsUndefined(() => getEnvironment(c.get('deps').db, ref));
+  const env = await notFoundAsUndefined(() => getEnvironment(c.get('services').db, ref));
   return env && { app, env };
 }
 

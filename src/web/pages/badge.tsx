@@ -177,7 +177,7 @@ function BadgePage(props: BadgePageProps) {
 export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const show = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, link?: BadgeLink) => {
-    const db = c.get('deps').db;
+    const db = c.get('services').db;
     const [plans, tokens] = await Promise.all([listTestPlans(db, projectId(c)), listBadgeTokens(db, projectId(c))]);
     // The answer that carries a new token is kept out of every cache.
     if (link) c.header('Cache-Control', 'no-store');
@@ -207,14 +207,14 @@ export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
       label: form.label?.trim() ? form.label : undefined,
     });
     if (!input.ok) return show(c, form, input.errors);
-    const { deps, session } = { deps: c.get('deps'), session: c.get('session') };
+    const { services, session } = { services: c.get('services'), session: c.get('session') };
     const made = await refusedAt(
       'name',
       () =>
-        createBadgeLink(deps.db, {
+        createBadgeLink(services.db, {
           ...input.data,
           projectId: session.projectId,
-          publicUrl: deps.config.publicUrl,
+          publicUrl: services.publicUrl,
           actor: sessionActor(session.tokenId),
         }),
       ['testPlanShortId'],
@@ -226,7 +226,7 @@ export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
   web.post('/project/badge/tokens/:token/revoke', async (c) => {
     const revoked = await notFoundAsUndefined(() =>
       revokeBadgeToken(
-        c.get('deps').db,
+        c.get('services').db,
         projectId(c),
         c.req.param('token'),
         sessionActor(c.get('session').tokenId),

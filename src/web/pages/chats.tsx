@@ -10,7 +10,7 @@ import {
   type ChatMessageView,
   type ConversationPage,
 } from '../../services/dashboard.js';
-import { cancelReply, createConversation, sendMessage, type ChatDeps } from '../../services/chat.js';
+import { cancelReply, createConversation, sendMessage } from '../../services/chat.js';
 import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
 import { InvalidError, NotFoundError } from '../../domain/errors.js';
 import { Markdown } from '../markdown.js';
@@ -20,19 +20,11 @@ const pageSize = 25;
 // The API's limit for one message (SendMessage in src/schemas/chat.ts).
 const maxMessageLength = 20_000;
 
-const chatDeps = (c: Context<WebEnv>): ChatDeps => {
-  const deps = c.get('deps');
-  return { db: deps.db, temporal: deps.temporal, appUrl: deps.config.appUrl };
-};
-
 /** The conversation's change review, if it is one: the same view as GET /v1/chat/{shortId}/review. */
 async function reviewOf(c: Context<WebEnv>, chatShortId: string): Promise<ChangeReviewView | undefined> {
-  const deps = c.get('deps');
+  const services = c.get('services');
   try {
-    return await getChangeReview(
-      { db: deps.db, appUrl: deps.config.appUrl },
-      { projectId: c.get('session').projectId, chatShortId },
-    );
+    return await getChangeReview(services, { projectId: c.get('session').projectId, chatShortId });
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -68,7 +60,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/chats', async (c) => {
     const page = pageNumber(c.req.query('page'));
-    const { chats, total } = await dashboardChats(c.get('deps').db, c.get('session').projectId, {
+    const { chats, total } = await dashboardChats(c.get('services').db, c.get('session').projectId, {
       limit: pageSize,
       offset: (page - 1) * pageSize,
     });
@@ -118,7 +110,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
   });
 
   web.post('/chats', async (c) => {
-    const chat = await createConversation(chatDeps(c), {
+    const chat = await createConversation(c.get('services'), {
       projectId: c.get('session').projectId,
       message: await postedMessage(c),
       source: 'ui',
@@ -128,7 +120,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/chats/:shortId', async (c) => {
     const shortId = c.req.param('shortId');
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const [page, review] = await Promise.all([dashboardConversation(db, projectId, shortId), reviewOf(c, shortId)]);
     if (!page) return notFoundPage(c, 'This conversation');
@@ -151,7 +143,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   // The part of the conversation that changes while a reply streams; htmx swaps it every second until no reply is open.
   web.get('/chats/:shortId/live', async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const shortId = c.req.param('shortId');
     const [page, review] = await Promise.all([dashboardConversation(db, projectId, shortId), reviewOf(c, shortId)]);
@@ -161,7 +153,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.post('/chats/:shortId', async (c) => {
     const message = await postedMessage(c);
-    const chat = await sendMessage(chatDeps(c), {
+    const chat = await sendMessage(c.get('services'), {
       projectId: c.get('session').projectId,
       chatShortId: c.req.param('shortId'),
       message,
@@ -171,7 +163,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.post('/chats/:shortId/cancel', async (c) => {
     const shortId = c.req.param('shortId');
-    await cancelReply(chatDeps(c), { projectId: c.get('session').projectId, chatShortId: shortId });
+    await cancelReply(c.get('services'), { projectId: c.get('session').projectId, chatShortId: shortId });
     return c.redirect(`${base}/chats/${shortId}`, 303);
   });
 }

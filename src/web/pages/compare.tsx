@@ -15,7 +15,7 @@ export function registerComparePages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/compare');
 
   web.get('/compare', async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const a = c.req.query('a')?.trim() || undefined;
     const b = c.req.query('b')?.trim() || undefined;
@@ -86,7 +86,7 @@ async function side(c: Context<WebEnv>, run: RunWithTests): Promise<RunSide> {
   const ids = [
     ...new Set(run.tests.filter((t) => t.failed_step_index !== null && t.test_case_id).map((t) => t.test_case_id!)),
   ];
-  const steps = await recordedSteps(c.get('deps').db, c.get('session').projectId, ids);
+  const steps = await recordedSteps(c.get('services').db, c.get('session').projectId, ids);
   return { run, steps: steps as Map<string, Step[] | null> };
 }
 

@@ -85,7 +85,7 @@ function PresetFields(form: FormBody, errors: FieldErrors) {
 }
 
 const on = (flag: boolean) => (flag ? 'on' : '');
-const db = (c: Context<WebEnv>) => c.get('deps').db;
+const db = (c: Context<WebEnv>) => c.get('services').db;
 
 export function registerDevicePresetForms(web: Hono<WebEnv>, base: string): void {
   registerListedResource<DevicePresetView>(web, base, {

@@ -16,7 +16,7 @@ export function registerFirstRunPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/start');
 
   web.get('/start', async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const [apps, tests, plans, runs] = await Promise.all([
       dashboardApplications(db, projectId),
@@ -152,7 +152,7 @@ export function registerFirstRunPages(web: Hono<WebEnv>, base: string): void {
   // The project's badge (or a plan's, `?plan=`) for the signed-in person: the session stands in for the badge token.
   web.get('/start/badge.svg', async (c) => {
     const state = await projectBadgeState(
-      c.get('deps').db,
+      c.get('services').db,
       c.get('session').projectId,
       c.req.query('plan') || undefined,
     );

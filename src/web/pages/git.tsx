@@ -29,11 +29,11 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/git');
 
   web.get('/git', async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const { projectId } = c.get('session');
     const [integrations, settings] = await Promise.all([
-      listGitIntegrations(deps.db, projectId),
-      listMergeRequestReviewSettings({ db: deps.db, publicUrl: deps.config.publicUrl }, projectId),
+      listGitIntegrations(services.db, projectId),
+      listMergeRequestReviewSettings({ db: services.db, publicUrl: services.publicUrl }, projectId),
     ]);
     return renderPage(
       c,

@@ -16,7 +16,7 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/inbox');
 
   web.get('/inbox', async (c) => {
-    const { db, blobs } = c.get('deps');
+    const { db, blobs } = c.get('services');
     const to = c.req.query('to')?.trim().slice(0, 320) || undefined;
     const page = pageNumber(c.req.query('page'));
     const { messages, total } = await inboxPage({ db, blobs }, c.get('session').projectId, { to, page, pageSize });
@@ -78,7 +78,7 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
   web.get('/inbox/:id', async (c) => {
     const id = c.req.param('id');
     if (!uuidPattern.test(id)) return notFoundPage(c, 'This message');
-    const { db, blobs } = c.get('deps');
+    const { db, blobs } = c.get('services');
     const message = await getMessage({ db, blobs }, c.get('session').projectId, id.toLowerCase()).catch(
       (err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)),
     );

@@ -30,7 +30,7 @@ async function subjectOf(c: Context<WebEnv>): Promise<LiveSubject | undefined> {
   const kind = liveKinds[c.req.param('kind') as keyof typeof liveKinds];
   const id = c.req.param('id') ?? '';
   if (!kind || !uuidPattern.test(id)) return undefined;
-  return findLiveSubject(c.get('deps').db, c.get('session').projectId, kind, id.toLowerCase());
+  return findLiveSubject(c.get('services').db, c.get('session').projectId, kind, id.toLowerCase());
 }
 
 export function registerLivePages(web: Hono<WebEnv>, base: string): void {
@@ -40,7 +40,7 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
   web.get('/live/:kind/:id', async (c) => {
     const subject = await subjectOf(c);
     if (!subject) return notFoundPage(c, 'This live view');
-    const state = await readLiveState(c.get('deps').db, c.get('session').projectId, subject, 2 ** 31 - 1); // the steps only: no frame is newer than the largest integer
+    const state = await readLiveState(c.get('services').db, c.get('session').projectId, subject, 2 ** 31 - 1); // the steps only: no frame is newer than the largest integer
     // A row of a subject that is over is one its worker could not delete (it died): nothing is live.
     const live = subject.running;
     const path = `${base}/live/${c.req.param('kind')}/${subject.id}`;
@@ -104,7 +104,7 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
   web.get('/live/:kind/:id/events', async (c) => {
     const subject = await subjectOf(c);
     if (!subject) return c.text('Live view not found', 404);
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('session');
     return streamSSE(c, (stream) =>
       pushLive(stream, { db, projectId, subject, result: `${c.get('base')}${subject.resultPath}` }),
@@ -114,8 +114,8 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
   web.post('/live/:kind/:id/stop', async (c) => {
     const kind = liveKinds[c.req.param('kind') as keyof typeof liveKinds];
     if (!kind || !uuidPattern.test(c.req.param('id'))) return notFoundPage(c, 'This live view');
-    const deps = c.get('deps');
-    await stopLive(deps, c.get('session').projectId, kind, c.req.param('id').toLowerCase());
+    const services = c.get('services');
+    await stopLive(services, c.get('session').projectId, kind, c.req.param('id').toLowerCase());
     return c.redirect(`${base}/live/${c.req.param('kind')}/${c.req.param('id')}`, 303);
   });
 }

@@ -180,13 +180,13 @@ function refusedField(message: string, editing: MergeRequestReviewSettingsView |
 }
 
 export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string): void {
-  const deps = (c: Context<WebEnv>) => ({ db: c.get('deps').db, publicUrl: c.get('deps').config.publicUrl });
+  const services = (c: Context<WebEnv>) => c.get('services');
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   // The id is a uuid column: anything else is not found rather than a database error.
   const load = async (c: Context<WebEnv>) => {
     const id = c.req.param('settings') ?? '';
     return uuidPattern.test(id)
-      ? notFoundAsUndefined(() => getMergeRequestReviewSettings(deps(c), projectId(c), id))
+      ? notFoundAsUndefined(() => getMergeRequestReviewSettings(services(c), projectId(c), id))
       : undefined;
   };
   const show = (
@@ -213,7 +213,7 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
     const form = await readForm(c);
     const input = check(SaveMergeRequestReviewSettings, bodyOf(form, editing), fieldOf);
     if (!input.ok) return show(c, form, input.errors, editing);
-    const written = await refusedAt('', () => saveMergeRequestReviewSettings(deps(c), projectId(c), input.data));
+    const written = await refusedAt('', () => saveMergeRequestReviewSettings(services(c), projectId(c), input.data));
     if (!written.ok)
       return show(c, form, { [refusedField(written.errors[''] ?? '', editing)]: written.errors[''] ?? '' }, editing);
     // GitLab could not be reached for the hook: saved, and the edit page says to save again.
@@ -242,7 +242,7 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
   web.post('/git/reviews/:settings/delete', async (c) => {
     const settings = await load(c);
     if (!settings) return notFoundPage(c, 'These review settings');
-    await deleteMergeRequestReviewSettings(c.get('deps').db, projectId(c), settings.id);
+    await deleteMergeRequestReviewSettings(c.get('services').db, projectId(c), settings.id);
     return c.redirect(`${base}/git`, 303);
   });
 }

@@ -20,7 +20,6 @@ import { dashboardApplications, dashboardTestCases } from '../../services/dashbo
 import { createTestPlan, requireTestPlan, updateTestPlan, type TestPlan } from '../../services/test-plans.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { runTestPlan } from '../../services/runs.js';
-import { runDeps } from '../../services/run-views.js';
 
 // Test plans: create one with its tests, the environment each application runs against and e-mail notifications
 // (the API's CreateTestPlan schema and service), and run a plan (the API's `POST /v1/run`).
@@ -148,7 +147,7 @@ function planBody(form: FormBody, apps: Apps, editing = false) {
 
 export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
   const choices = async (c: Context<WebEnv>) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const [apps, tests] = await Promise.all([
       dashboardApplications(db, projectId),
@@ -178,7 +177,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     const input = check(CreateTestPlan, body, fieldOf);
     if (!input.ok) return show(c, data, form, input.errors);
     const written = await refusedAt('', () =>
-      createTestPlan({ db: c.get('deps').db }, { ...input.data, projectId: c.get('session').projectId }),
+      createTestPlan({ db: c.get('services').db }, { ...input.data, projectId: c.get('session').projectId }),
     );
     return written.ok
       ? afterSave(c, form, `${base}/test-plans/${written.data.shortId}`)
@@ -187,7 +186,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
 
   const load = (c: Context<WebEnv>) =>
     notFoundAsUndefined(() =>
-      requireTestPlan(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? ''),
+      requireTestPlan(c.get('services').db, c.get('session').projectId, c.req.param('shortId') ?? ''),
     );
   const showEdit = (
     c: Context<WebEnv>,
@@ -222,7 +221,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     if (!input.ok) return showEdit(c, plan, data, form, input.errors);
     const written = await refusedAt('', () =>
       updateTestPlan(
-        { db: c.get('deps').db },
+        { db: c.get('services').db },
         { ...input.data, projectId: c.get('session').projectId, testPlanShortId: plan.shortId },
       ),
     );
@@ -233,7 +232,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
 
   // "Run this plan": the API's run of a plan, then the run's page, which follows it to its verdict.
   web.post('/test-plans/:shortId/run', async (c) => {
-    const run = await runTestPlan(runDeps(c.get('deps')), {
+    const run = await runTestPlan(c.get('services'), {
       projectId: c.get('session').projectId,
       testPlanShortId: c.req.param('shortId'),
       meta: { trigger: 'dashboard' },

@@ -131,7 +131,7 @@ export function registerProjectFileForms(web: Hono<WebEnv>, base: string): void 
       <FilesPage
         base={base}
         csrf={c.get('csrfToken')}
-        files={await listProjectFiles(c.get('deps').db, projectId(c))}
+        files={await listProjectFiles(c.get('services').db, projectId(c))}
         form={form}
         errors={errors}
       />,
@@ -152,13 +152,13 @@ export function registerProjectFileForms(web: Hono<WebEnv>, base: string): void 
       path === 'contentBase64' ? 'file' : 'name',
     );
     if (!input.ok) return show(c, form, input.errors);
-    const written = await refusedAt('file', () => uploadProjectFile(c.get('deps'), projectId(c), input.data));
+    const written = await refusedAt('file', () => uploadProjectFile(c.get('services'), projectId(c), input.data));
     return written.ok ? c.redirect(`${base}/files`, 303) : show(c, form, written.errors);
   });
 
   web.post('/files/:name/delete', async (c) => {
     const deleted = await notFoundAsUndefined(() =>
-      deleteProjectFile(c.get('deps'), projectId(c), c.req.param('name')).then(() => true),
+      deleteProjectFile(c.get('services'), projectId(c), c.req.param('name')).then(() => true),
     );
     return deleted ? c.redirect(`${base}/files`, 303) : notFoundPage(c, 'This file');
   });

@@ -33,7 +33,7 @@ function ScenarioFields(form: FormBody, errors: FieldErrors) {
   );
 }
 
-const db = (c: Context<WebEnv>) => c.get('deps').db;
+const db = (c: Context<WebEnv>) => c.get('services').db;
 
 export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
   registerListedResource<ScenarioView>(web, base, {

@@ -77,7 +77,7 @@ export function DeleteScheduleButton(props: {
 export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
   const plan = (c: Context<WebEnv>) =>
     notFoundAsUndefined(() =>
-      requireTestPlan(c.get('deps').db, c.get('session').projectId, c.req.param('shortId') ?? ''),
+      requireTestPlan(c.get('services').db, c.get('session').projectId, c.req.param('shortId') ?? ''),
     );
 
   web.post('/test-plans/:shortId/schedules', async (c) => {
@@ -96,14 +96,14 @@ export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
       );
     const input = check(CreatePlanSchedule, { cron: form.cron ?? '', description: optional(form.description) });
     if (!input.ok) return again(input.errors);
-    const deps = c.get('deps');
+    const services = c.get('services');
     const written = await refusedAt('cron', () =>
       createSchedule(
         {
-          db: deps.db,
-          temporal: deps.temporal,
+          db: services.db,
+          temporal: services.temporal,
           logger: c.get('logger'),
-          runConcurrency: deps.config.PROCTOR_RUN_CONCURRENCY,
+          runConcurrency: services.runConcurrency,
         },
         { ...input.data, projectId: c.get('session').projectId, testPlanShortId: found.shortId },
       ),
@@ -115,7 +115,7 @@ export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
     const found = await plan(c);
     const id = c.req.param('id');
     if (!found || !uuidPattern.test(id)) return notFoundPage(c, 'This schedule');
-    await deleteSchedule(c.get('deps'), {
+    await deleteSchedule(c.get('services'), {
       projectId: c.get('session').projectId,
       testPlanShortId: found.shortId,
       scheduleId: id,

@@ -9,7 +9,6 @@ import { registerStepInsertPages } from './step-insert.js';
 import { loadStepEditor, saveEditedSteps, type StepEditorData } from '../../services/step-edits.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { runTestCases } from '../../services/runs.js';
-import { runDeps } from '../../services/run-views.js';
 import { insertionRefusal } from '../../services/step-insert-checks.js';
 import { StepEditError, type StepEditProblem } from '../../domain/step-edits.js';
 import { ConflictError } from '../../domain/errors.js';
@@ -44,7 +43,7 @@ export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
     if (!draft || !op) return stale(c, data);
     if (op.kind !== 'save') return editorPage(c, data, applyOp(draft, op), []);
     try {
-      const { version } = await saveEditedSteps(c.get('deps').db, {
+      const { version } = await saveEditedSteps(c.get('services').db, {
         projectId: c.get('session').projectId,
         testCaseId: data.testCase.id,
         basedOnVersion: basedOn,
@@ -67,7 +66,7 @@ export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
   web.post('/test-cases/:id/verify', async (c) => {
     const id = testCaseId(c);
     if (!id) return notFoundPage(c, 'This test case');
-    const run = await runTestCases(runDeps(c.get('deps')), {
+    const run = await runTestCases(c.get('services'), {
       projectId: c.get('session').projectId,
       testCaseIds: [id],
       meta: { trigger: 'dashboard' },
@@ -85,7 +84,7 @@ const testCaseId = (c: Context<WebEnv>) => {
 
 async function load(c: Context<WebEnv>): Promise<StepEditorData | undefined> {
   const id = testCaseId(c);
-  return id ? loadStepEditor(c.get('deps').db, c.get('session').projectId, id) : undefined;
+  return id ? loadStepEditor(c.get('services').db, c.get('session').projectId, id) : undefined;
 }
 
 /** The current steps again, with word that the person's draft was of an older version and was not saved. */
@@ -112,7 +111,7 @@ async function editorPage(
   // A test that cannot take an inserted step is offered none, and told why (services/step-insert-checks.ts).
   const noInsert =
     data.steps.length > 0
-      ? (await insertionRefusal(c.get('deps').db, c.get('session').projectId, data.testCase.id))?.message
+      ? (await insertionRefusal(c.get('services').db, c.get('session').projectId, data.testCase.id))?.message
       : undefined;
   const content = (
     <StepEditor

@@ -30,7 +30,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     const description = typeof body.description === 'string' ? body.description : '';
     const at = typeof body.at === 'string' && /^\d{1,4}$/.test(body.at) ? Number(body.at) : -1;
     try {
-      const insertion = await requestStepInsertion(c.get('deps'), {
+      const insertion = await requestStepInsertion(c.get('services'), {
         projectId: c.get('session').projectId,
         testCaseId: data.testCase.id,
         at,
@@ -52,7 +52,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     if (!data) return notFoundPage(c, 'This test case');
     const at = Number(c.req.query('at'));
     // Refused up front (a mobile test, no environment URL, …): said at once rather than after the person typed the step.
-    const refusal = await insertionRefusal(c.get('deps').db, c.get('session').projectId, data.testCase.id);
+    const refusal = await insertionRefusal(c.get('services').db, c.get('session').projectId, data.testCase.id);
     return renderPage(
       c,
       { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' },
@@ -73,7 +73,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     const insertionId = c.req.param('insertionId')?.toLowerCase() ?? '';
     if (!data || !uuidPattern.test(insertionId)) return notFoundPage(c, 'This insertion');
     // An insertion that ended meanwhile is simply shown as it ended.
-    await cancelStepInsertion(c.get('deps'), {
+    await cancelStepInsertion(c.get('services'), {
       projectId: c.get('session').projectId,
       testCaseId: data.testCase.id,
       insertionId,
@@ -90,7 +90,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     let insertion: StepInsertionView;
     try {
       insertion = await getStepInsertionView(
-        c.get('deps').db,
+        c.get('services').db,
         c.get('session').projectId,
         data.testCase.id,
         insertionId,
@@ -109,7 +109,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
 
 async function load(c: Context<WebEnv>): Promise<StepEditorData | undefined> {
   const id = c.req.param('id')?.toLowerCase();
-  return id && uuidPattern.test(id) ? loadStepEditor(c.get('deps').db, c.get('session').projectId, id) : undefined;
+  return id && uuidPattern.test(id) ? loadStepEditor(c.get('services').db, c.get('session').projectId, id) : undefined;
 }
 
 function refusedPage(

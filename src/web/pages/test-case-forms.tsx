@@ -111,7 +111,7 @@ function TestCaseForm(props: {
 
 export function registerTestCaseForms(web: Hono<WebEnv>, base: string): void {
   const show = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const [apps, configs] = await Promise.all([listApplications(db, projectId), listConfigs(db, projectId)]);
     const content = (
@@ -136,7 +136,7 @@ export function registerTestCaseForms(web: Hono<WebEnv>, base: string): void {
     };
     const input = check(CreateTestCase, body, (path) => (path.startsWith('configShortIds') ? 'configShortIds' : path));
     if (!input.ok) return show(c, form, input.errors);
-    const { db, temporal, logger } = c.get('deps');
+    const { db, temporal, logger } = c.get('services');
     const created = await refusedAt(
       '',
       () =>

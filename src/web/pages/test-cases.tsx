@@ -17,7 +17,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/test-cases');
 
   web.get('/test-cases', async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const applications = await listApplications(db, projectId);
     const query = {
@@ -134,7 +134,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     const id = testCaseId(c);
     if (!id) return notFoundPage(c, 'This test case');
     const form = await c.req.parseBody();
-    await updateTestCase(c.get('deps'), {
+    await updateTestCase(c.get('services'), {
       projectId: c.get('session').projectId,
       testCaseId: id,
       isEnabled: form.enabled === 'true',
@@ -149,7 +149,13 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     if (!id || !Number.isInteger(version) || version < 1) return notFoundPage(c, 'This heal proposal');
     const decide = c.req.param('decision') === 'accept' ? acceptHealProposal : rejectHealProposal;
     try {
-      await decide(c.get('deps').db, c.get('session').projectId, id, version, sessionActor(c.get('session').tokenId));
+      await decide(
+        c.get('services').db,
+        c.get('session').projectId,
+        id,
+        version,
+        sessionActor(c.get('session').tokenId),
+      );
     } catch (err) {
       if (!(err instanceof HealProposalError)) throw err;
       if (err.kind === 'not_found') return notFoundPage(c, 'This heal proposal');
@@ -174,7 +180,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
   web.get('/test-cases/:id/export', async (c) => {
     const id = testCaseId(c);
     if (!id) return notFoundPage(c, 'This test case');
-    const { fileName, spec } = await exportTestCaseSpec(c.get('deps').db, {
+    const { fileName, spec } = await exportTestCaseSpec(c.get('services').db, {
       projectId: c.get('session').projectId,
       testCaseId: id,
     });

@@ -13,7 +13,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/test-plans');
 
   web.get('/test-plans', async (c) => {
-    const plans = await dashboardPlans(c.get('deps').db, c.get('session').projectId);
+    const plans = await dashboardPlans(c.get('services').db, c.get('session').projectId);
     return renderPage(
       c,
       { title: 'Test plans', nav: 'test-plans' },
@@ -54,7 +54,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
   });
 
   web.get('/test-plans/:shortId', async (c) => {
-    const page = await loadPlan(c.get('deps'), c.get('session').projectId, c.req.param('shortId'));
+    const page = await loadPlan(c.get('services'), c.get('session').projectId, c.req.param('shortId'));
     if (!page) return notFoundPage(c, 'This test plan');
     const { plan, notifications } = page;
     return renderPage(

@@ -14,8 +14,8 @@ import { notFoundAsUndefined } from './application-forms.js';
 const liveEveryMs = 5_000;
 
 const tunnelsOf = (c: Context<WebEnv>) => {
-  const deps = c.get('deps');
-  return listTunnelViews(deps.db, deps.tunnels?.domain ?? defaultTunnelDomain, c.get('session').projectId);
+  const services = c.get('services');
+  return listTunnelViews(services.db, c.get('deps').tunnels?.domain ?? defaultTunnelDomain, c.get('session').projectId);
 };
 
 export function registerTunnelPages(web: Hono<WebEnv>, base: string): void {
@@ -42,13 +42,13 @@ export function registerTunnelPages(web: Hono<WebEnv>, base: string): void {
 
   // As the API's DELETE: the row goes, and this process's edge drops the client, which then stops.
   web.post('/tunnels/:runner/delete', async (c) => {
-    const deps = c.get('deps');
+    const services = c.get('services');
     const runnerId = c.req.param('runner');
     const removed = await notFoundAsUndefined(() =>
-      removeTunnel(deps.db, c.get('session').projectId, runnerId).then(() => true),
+      removeTunnel(services.db, c.get('session').projectId, runnerId).then(() => true),
     );
     if (!removed) return notFoundPage(c, 'This tunnel');
-    deps.tunnels?.edge?.disconnect(runnerId);
+    c.get('deps').tunnels?.edge?.disconnect(runnerId);
     return c.redirect(`${base}/tunnels`, 303);
   });
 }
