@@ -159,8 +159,8 @@ export function createBurnInActivities(deps: ActivityDeps) {
             async ({ page, live }: LiveJob) => {
               const startUrl = state?.url ?? baseUrl;
               const collector = new SignalCollector(page, {
-                ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId),
-                scanCache: projectScanCache(deps.db, input.projectId),
+                ignoreUrls: await signalIgnoreUrls(deps, input.projectId),
+                scanCache: projectScanCache(deps, input.projectId),
               });
               const options = projectStepOptions(deps, input.projectId);
               const resume = input.resume;
@@ -191,7 +191,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
                     expectedResult: ctx.testCase.expectedResult,
                     scenario: ctx.scenario,
                     configNames: values.names(),
-                    projectFiles: await projectFileNames(deps.db, input.projectId),
+                    projectFiles: await projectFileNames(deps, input.projectId),
                   },
                   {
                     ...options,
@@ -210,7 +210,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
                 const signals = await collector.finish();
                 // On a preview (a change review's burn-in) the signals are not the application's issues.
                 if (!input.environmentUrl)
-                  await recordBurnInSignals(deps.db, {
+                  await recordBurnInSignals(deps, {
                     projectId: input.projectId,
                     testCaseId: ctx.testCase.id,
                     burnIn: burnInExecution(),

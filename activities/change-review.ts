@@ -152,10 +152,11 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
         changeReviewId: review.id,
       });
       const change = await storedChange(review);
-      return selectReviewTests(
-        { db },
-        { review, change, choose: (request) => withHeartbeats(() => selectTests(llm, request)) },
-      );
+      return selectReviewTests(deps, {
+        review,
+        change,
+        choose: (request) => withHeartbeats(() => selectTests(llm, request)),
+      });
     },
 
     /**
@@ -176,7 +177,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       const earlier = await getTestCaseRecord(db, input.projectId, test.id);
       if (earlier) return { id: test.id, name: test.name, environmentUrl };
       const created = await writeTestCase(
-        { db },
+        deps,
         {
           projectId: input.projectId,
           applicationShortId: test.applicationShortId,
@@ -199,24 +200,21 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       const review = await requireReview(input.changeReviewId);
       const meta = review.metadata;
       const chatShortId = await chatShortIdById(db, review.chatId);
-      const run = await createTestCasesRun(
-        { db },
-        {
-          projectId: review.projectId,
-          testCaseIds: input.testCaseIds,
-          applications: review.applicationOverrides,
-          dropUnrelatedOverrides: true,
-          meta: {
-            trigger: 'CHANGE_REVIEW',
-            actor: meta.actor ?? `change review ${chatShortId}`,
-            branch: meta.branch ?? review.change?.sourceBranch,
-            commitHash: meta.commitHash ?? review.change?.headSha,
-            commitMessage: meta.commitMessage,
-            repository: meta.repository,
-          },
-          idempotencyKey: `change-review:${review.id}`,
+      const run = await createTestCasesRun(deps, {
+        projectId: review.projectId,
+        testCaseIds: input.testCaseIds,
+        applications: review.applicationOverrides,
+        dropUnrelatedOverrides: true,
+        meta: {
+          trigger: 'CHANGE_REVIEW',
+          actor: meta.actor ?? `change review ${chatShortId}`,
+          branch: meta.branch ?? review.change?.sourceBranch,
+          commitHash: meta.commitHash ?? review.change?.headSha,
+          commitMessage: meta.commitMessage,
+          repository: meta.repository,
         },
-      );
+        idempotencyKey: `change-review:${review.id}`,
+      });
       await linkRun(db, review.chatId, run.id);
       await setReviewRun(db, review.id, run.id);
       return { runId: run.id, runShortId: run.shortId, concurrency: chatRunConcurrency };
@@ -243,7 +241,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       const reservations = await notCoveredByTestCase(db, testCaseIds);
       // Only tests whose signals were collected on the preview are compared (an errored test has none).
       const quality = await reviewQuality(
-        db,
+        deps,
         input.projectId,
         rows.filter((r) => r.signal_counts !== null),
       );
@@ -337,7 +335,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
   async function previewUrl(projectId: string, override: ApplicationOverride | undefined): Promise<string | undefined> {
     const env = override?.environment;
     if (!env) return undefined;
-    return (await findOverrideTarget(db, projectId, env))?.url ?? undefined;
+    return (await findOverrideTarget(deps, projectId, env))?.url ?? undefined;
   }
 
   /** The description of each failing step, by `testCaseId:index`. */

@@ -91,7 +91,7 @@ export function createInsertStepActivities(deps: ActivityDeps) {
                   expectedResult: null,
                   scenario: insertionInstructions(ctx.scenario, ctx.testCase.steps!, insertion.position),
                   configNames: values.names(),
-                  projectFiles: await projectFileNames(deps.db, input.projectId),
+                  projectFiles: await projectFileNames(deps, input.projectId),
                 },
                 {
                   llm,
@@ -134,11 +134,11 @@ export function createInsertStepActivities(deps: ActivityDeps) {
     },
 
     async saveStepInsertion(input: { insertionId: string; steps: Step[] }) {
-      return saveStepInsertion(deps.db, input);
+      return saveStepInsertion(deps, input);
     },
 
     async failStepInsertion(input: { insertionId: string; failureReason: string }) {
-      return failStepInsertion(deps.db, input);
+      return failStepInsertion(deps, input);
     },
   };
 }

@@ -29,7 +29,7 @@ export function liveView<T>(
     // not shown: configs' secrets are write-only on the dashboard.
     let shown = () => page;
     const hideFrame = () => showsSecret(shown(), secrets());
-    const publisher = await openLiveView(deps.db, { ...row, subjectId: key.subjectId }, deps.logger, {
+    const publisher = await openLiveView(deps, { ...row, subjectId: key.subjectId }, deps.logger, {
       onlyWhenWatched: key.kind === 'run_test',
       hideFrame,
     }).catch((err: unknown) => {

@@ -71,7 +71,7 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
 
   return {
     async loadMergeRequestReviewSettings(input: Target): Promise<ReviewDecisionSettings | null> {
-      return decisionSettings(db, input.projectId, input.ref);
+      return decisionSettings(deps, input.projectId, input.ref);
     },
 
     async deploymentsForCommit(input: { ref: MergeRequestRef; sha: string }): Promise<Record<string, string>> {
@@ -100,14 +100,14 @@ export function createMergeRequestActivities(deps: ActivityDeps) {
       },
     ): Promise<{ review: ChangeReviewInput; url: string }> {
       const { overrides, context } = await reviewOverrides(
-        db,
+        deps,
         input.projectId,
         input.ref,
         input.deployments,
         input.trigger.url,
       );
       const recorded = await recordChangeReview(
-        db,
+        deps,
         input.projectId,
         {
           mode: 'pr',

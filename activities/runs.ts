@@ -123,7 +123,7 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
           : (input.error?.slice(0, 200) ?? 'Failed');
       await recordTestResult(db, runTestCaseId, { ...result, resultTitle, attempts, flaky: input.flaky ?? false });
       // After the result: whether the test passed decides whether this run counts towards resolving issues.
-      if (signals) await recordRunSignals(db, { runTestCaseId, signals });
+      if (signals) await recordRunSignals(deps, { runTestCaseId, signals });
     },
 
     async skipTests(input: { runId: string; skips: { testCaseId: string; reason: string }[] }): Promise<void> {

@@ -34,15 +34,12 @@ export function createScheduleActivities(deps: Pick<ActivityDeps, 'db' | 'logger
       }
       try {
         // Keyed by the tick's workflow id: a retry after a lost completion finds the run it already wrote.
-        const run = await createPlanRun(
-          { db },
-          {
-            projectId: input.projectId,
-            testPlanId: input.testPlanId,
-            idempotencyKey: tickKey(),
-            meta: { trigger: 'SCHEDULE', actor: `schedule:${schedule.description ?? schedule.id}`.slice(0, 200) },
-          },
-        );
+        const run = await createPlanRun(deps, {
+          projectId: input.projectId,
+          testPlanId: input.testPlanId,
+          idempotencyKey: tickKey(),
+          meta: { trigger: 'SCHEDULE', actor: `schedule:${schedule.description ?? schedule.id}`.slice(0, 200) },
+        });
         return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };
       } catch (err) {
         if (err instanceof NothingToRunError) {

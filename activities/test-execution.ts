@@ -138,8 +138,8 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
               async ({ context, page, live }) => {
                 await context.tracing.start({ screenshots: true, snapshots: true, title: ctx.testCase.name });
                 const collector = new SignalCollector(page, {
-                  ignoreUrls: await signalIgnoreUrls(deps.db, input.projectId),
-                  scanCache: projectScanCache(deps.db, input.projectId),
+                  ignoreUrls: await signalIgnoreUrls(deps, input.projectId),
+                  scanCache: projectScanCache(deps, input.projectId),
                 });
                 const downloads: KeptDownload[] = [];
                 const result = await replaySteps(page, steps, {
@@ -203,7 +203,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                     ? { steps: result.steps, healed: result.healed }
                     : expectationChange(result.steps, result.proposals);
                 if (kept.healed.length > 0) {
-                  keptHeal = await keepHealedSteps(deps.db, {
+                  keptHeal = await keepHealedSteps(deps, {
                     projectId: input.projectId,
                     testCaseId: ctx.testCase.id,
                     basedOnVersion: stepsVersion,

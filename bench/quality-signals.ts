@@ -89,7 +89,7 @@ try {
 
   const db = createDatabase({ kind: 'pglite' });
   await migrateToLatest(db);
-  const store = projectScanCache(db, (await seedProject(db, { organization: 'Bench', project: 'Shop' })).projectId);
+  const store = projectScanCache({ db }, (await seedProject(db, { organization: 'Bench', project: 'Shop' })).projectId);
   const variants = ['without', 'cold', 'project', 'warm'] as const;
   type Variant = (typeof variants)[number];
   const runs: Record<Variant, number[]> = { without: [], cold: [], project: [], warm: [] };

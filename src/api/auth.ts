@@ -16,7 +16,7 @@ export const requireApiToken = createMiddleware<AppEnv>(async (c, next) => {
     throw new ApiError(401, 'Missing API token: send "Authorization: Bearer <token>"');
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const owner = match ? await tokenOwner(c.get('deps').db, match[1]!) : undefined;
+  const owner = match ? await tokenOwner(c.get('deps'), match[1]!) : undefined;
   if (!owner) {
     c.header('WWW-Authenticate', 'Bearer error="invalid_token"');
     throw new ApiError(401, 'Invalid API token');

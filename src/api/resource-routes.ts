@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ApiServices, AppEnv, Caller } from './context.js';
-import type { DB } from '../db/database.js';
+import type { ServiceContext } from '../services/context.js';
 import type { JsonText } from '../db/queries/project-lists.js';
 import type { Logger } from '../logger.js';
 import { Deleted } from '../schemas/common.js';
@@ -41,6 +41,8 @@ export interface OperationDoc {
   conflict?: string;
   /** Adds a 503 with this description. */
   unavailable?: string;
+  /** The success answer's description, where the standard words ('Created', 'Updated', 'Deleted'...) do not fit. */
+  answer?: string;
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -86,20 +88,25 @@ export function resource<
         ...words,
         request: collectionRequest(spec.parentParams),
         responses: {
-          200: json(listed, doc.returns ?? `${capitalize(many)} of the project`),
+          200: json(listed, doc.answer ?? doc.returns ?? `${capitalize(many)} of the project`),
           ...extra,
           ...errorResponses,
         },
       });
     },
-    create<Body extends z.ZodType>(body: Body, doc: OperationDoc & { summary: string }) {
+    /** `answers`: what the 201 carries when it is not the item (a token shown once beside its view). */
+    create<Body extends z.ZodType, Created extends z.ZodType = Item>(
+      body: Body,
+      doc: OperationDoc & { summary: string; answers?: Created },
+    ) {
       const { extra, ...words } = operation(doc, doc.summary);
+      const created = (doc.answers ?? spec.schema) as Created;
       return createRoute({
         method: 'post',
         ...collection,
         ...words,
         request: { ...collectionRequest(spec.parentParams), body: jsonBody(body) },
-        responses: { 201: json(spec.schema, 'Created'), ...extra, ...errorResponses },
+        responses: { 201: json(created, doc.answer ?? 'Created'), ...extra, ...errorResponses },
       });
     },
     get(doc: OperationDoc = {}) {
@@ -109,7 +116,7 @@ export function resource<
         ...item,
         ...words,
         request: { params: spec.params },
-        responses: { 200: json(spec.schema, `The ${withoutArticle(one)}`), ...extra, ...errorResponses },
+        responses: { 200: json(spec.schema, doc.answer ?? `The ${withoutArticle(one)}`), ...extra, ...errorResponses },
       });
     },
     update<Body extends z.ZodType>(body: Body, doc: OperationDoc = {}) {
@@ -119,7 +126,7 @@ export function resource<
         ...item,
         ...words,
         request: { params: spec.params, body: jsonBody(body) },
-        responses: { 200: json(spec.schema, 'Updated'), ...extra, ...errorResponses },
+        responses: { 200: json(spec.schema, doc.answer ?? 'Updated'), ...extra, ...errorResponses },
       });
     },
     remove(doc: OperationDoc = {}) {
@@ -129,7 +136,7 @@ export function resource<
         ...item,
         ...words,
         request: { params: spec.params },
-        responses: { 200: json(Deleted, 'Deleted'), ...extra, ...errorResponses },
+        responses: { 200: json(Deleted, doc.answer ?? 'Deleted'), ...extra, ...errorResponses },
       });
     },
   };
@@ -227,32 +234,32 @@ export function serveResource<Routes extends Record<string, Route>>(
 }
 
 /**
- * The operations of a resource whose services all take `(db, projectId, shortId?, body?)`: the list answered under
+ * The operations of a resource whose services all take `(services, projectId, shortId?, body?)`: the list answered under
  * `listKey`, get and update shown without the database id, delete answered `{ deleted: true }`.
  */
 export function projectCrud<const Key extends string, const Id extends string, View, Create, Update>(
   listKey: Key,
   idParam: Id,
   crud: {
-    list(db: DB, projectId: string): Promise<View[]>;
-    create(db: DB, projectId: string, body: Create): Promise<View>;
-    get(db: DB, projectId: string, shortId: string): Promise<View & { id: string }>;
-    update(db: DB, projectId: string, shortId: string, body: Update): Promise<View & { id: string }>;
-    remove(db: DB, projectId: string, shortId: string): Promise<void>;
+    list(services: ServiceContext, projectId: string): Promise<View[]>;
+    create(services: ServiceContext, projectId: string, body: Create): Promise<View>;
+    get(services: ServiceContext, projectId: string, shortId: string): Promise<View & { id: string }>;
+    update(services: ServiceContext, projectId: string, shortId: string, body: Update): Promise<View & { id: string }>;
+    remove(services: ServiceContext, projectId: string, shortId: string): Promise<void>;
   },
 ) {
   type Call<Param, Body> = ResourceCall<Param, Body>;
   type ById = Record<Id, string>;
   return {
     list: async ({ services, projectId }: Call<unknown, unknown>) =>
-      ({ [listKey]: await crud.list(services.db, projectId) }) as Record<Key, View[]>,
-    create: ({ services, projectId, body }: Call<unknown, Create>) => crud.create(services.db, projectId, body),
+      ({ [listKey]: await crud.list(services, projectId) }) as Record<Key, View[]>,
+    create: ({ services, projectId, body }: Call<unknown, Create>) => crud.create(services, projectId, body),
     get: async ({ services, projectId, param }: Call<ById, unknown>) =>
-      withoutId(await crud.get(services.db, projectId, param[idParam])),
+      withoutId(await crud.get(services, projectId, param[idParam])),
     update: async ({ services, projectId, param, body }: Call<ById, Update>) =>
-      withoutId(await crud.update(services.db, projectId, param[idParam], body)),
+      withoutId(await crud.update(services, projectId, param[idParam], body)),
     remove: async ({ services, projectId, param }: Call<ById, unknown>) =>
-      deleted(await crud.remove(services.db, projectId, param[idParam])),
+      deleted(await crud.remove(services, projectId, param[idParam])),
   };
 }
 

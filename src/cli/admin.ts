@@ -61,23 +61,30 @@ export async function runAdmin(argv: string[]): Promise<number> {
         return 0;
       case 'create-token':
         out(
-          (await createProjectToken(db, { projectId: need('project'), kind: 'api', name: values.name ?? 'api token' }))
-            .token,
+          (
+            await createProjectToken(
+              { db },
+              { projectId: need('project'), kind: 'api', name: values.name ?? 'api token' },
+            )
+          ).token,
         );
         return 0;
       case 'create-badge-token':
         out(
           (
-            await createProjectToken(db, {
-              projectId: need('project'),
-              kind: 'badge',
-              name: values.name ?? 'badge token',
-            })
+            await createProjectToken(
+              { db },
+              {
+                projectId: need('project'),
+                kind: 'badge',
+                name: values.name ?? 'badge token',
+              },
+            )
           ).token,
         );
         return 0;
       case 'revoke-token':
-        return report(await revokeProjectToken(db, need('token-id')), 'token revoked', 'no such active token');
+        return report(await revokeProjectToken({ db }, need('token-id')), 'token revoked', 'no such active token');
       case 'suspend-org':
         return report(
           await setOrganizationSuspended(db, need('org'), true),

@@ -25,7 +25,7 @@ export async function startInboxHost(
     port,
     domain: config.PROCTOR_INBOX_DOMAIN,
     maxBytes: config.PROCTOR_INBOX_MAX_BYTES,
-    accepts: (address) => acceptsMail(db, address),
+    accepts: (address) => acceptsMail({ db }, address),
     deliver: async (raw, recipients) => void (await receiveMail({ db, blobs }, raw, recipients)),
     logger,
   });

@@ -1,7 +1,6 @@
 // Who is calling: a project token's owner (API, badge) and the dashboard's sessions, which a project API token
 // opens. Used by the API's auth middleware, the badge and the dashboard's sign-in.
 import { randomBytes } from 'node:crypto';
-import type { DB } from '../db/database.js';
 import { findTokenOwner, type TokenOwner } from '../db/queries/api-tokens.js';
 import {
   deleteSession,
@@ -10,11 +9,13 @@ import {
   sessionSigningKey,
   type DashboardSession,
 } from '../db/queries/dashboard-sessions.js';
+import type { ServiceContext } from './context.js';
 
 export type { DashboardSession, TokenOwner };
 
 /** The owner of a token (API or badge), cached; undefined for an unknown or revoked one. */
-export const tokenOwner = (db: DB, token: string): Promise<TokenOwner | undefined> => findTokenOwner(db, token);
+export const tokenOwner = ({ db }: ServiceContext, token: string): Promise<TokenOwner | undefined> =>
+  findTokenOwner(db, token);
 
 const randomSecret = () => randomBytes(32).toString('base64url');
 
@@ -23,7 +24,7 @@ const randomSecret = () => randomBytes(32).toString('base64url');
  * opens one. The session id goes into the signed cookie; the database keeps its hash.
  */
 export async function openDashboardSession(
-  db: DB,
+  { db }: ServiceContext,
   token: string,
   ttlSeconds: number,
 ): Promise<{ sessionId: string; tokenId: string; projectId: string } | 'invalid' | 'suspended'> {
@@ -42,10 +43,13 @@ export async function openDashboardSession(
 }
 
 /** A live session (not expired, its token not revoked, its organization not suspended), read uncached. */
-export const findDashboardSession = (db: DB, sessionId: string): Promise<DashboardSession | undefined> =>
-  findSession(db, sessionId);
+export const findDashboardSession = (
+  { db }: ServiceContext,
+  sessionId: string,
+): Promise<DashboardSession | undefined> => findSession(db, sessionId);
 
-export const closeDashboardSession = (db: DB, sessionId: string): Promise<void> => deleteSession(db, sessionId);
+export const closeDashboardSession = ({ db }: ServiceContext, sessionId: string): Promise<void> =>
+  deleteSession(db, sessionId);
 
 /** The key the session cookie is signed with (made once per installation). */
-export const sessionCookieKey = (db: DB): Promise<string> => sessionSigningKey(db);
+export const sessionCookieKey = ({ db }: ServiceContext): Promise<string> => sessionSigningKey(db);

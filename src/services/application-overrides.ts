@@ -1,9 +1,9 @@
 // What an application override's environment names (src/domain/precedence.ts), looked up once for every caller:
 // a run resolving its environments, a conversation checking its overrides, a change review finding its preview URL.
-import type { DB } from '../db/database.js';
 import { findBuild } from '../db/queries/builds.js';
 import { findEnvironment } from '../db/queries/environments.js';
 import type { EnvironmentOverride } from '../domain/precedence.js';
+import type { ServiceContext } from './context.js';
 
 export interface OverrideTarget {
   /** The URL to browse; null for a mobile build, or an environment without a URL. */
@@ -18,7 +18,7 @@ export interface OverrideTarget {
  * given. undefined when the environment or build does not exist there: the caller refuses (`missingTarget`) or ignores it.
  */
 export async function findOverrideTarget(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   env: EnvironmentOverride,
   applicationId?: string,

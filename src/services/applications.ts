@@ -1,7 +1,6 @@
 // Applications as business operations: the list (cached per project), one application of the caller's project,
 // and an update whose default environment and device preset must be the project's. Used by the API, MCP and the
 // dashboard.
-import type { DB } from '../db/database.js';
 import {
   createApplication as insertApplication,
   deleteApplication,
@@ -15,16 +14,17 @@ import { findDevicePresetId } from '../db/queries/lookups.js';
 import { readProjectList, type JsonText } from '../db/queries/project-lists.js';
 import type { ApplicationKind } from '../db/schema.js';
 import { NotFoundError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 export type { ApplicationView };
 
 /** The project's applications, by name. */
-export const listApplications = (db: DB, projectId: string): Promise<ApplicationView[]> =>
+export const listApplications = ({ db }: ServiceContext, projectId: string): Promise<ApplicationView[]> =>
   selectApplications(db, projectId);
 
 /** The application of the caller's project, or NotFoundError (also when it belongs to another project). */
 export async function requireApplication(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   applicationShortId: string,
 ): Promise<ApplicationView & { id: string }> {
@@ -34,14 +34,17 @@ export async function requireApplication(
 }
 
 /** The project's applications as the list route sends them: JSON text, kept until a write forgets it. */
-export function applicationListText(db: DB, projectId: string): Promise<JsonText<{ applications: ApplicationView[] }>> {
+export function applicationListText(
+  { db }: ServiceContext,
+  projectId: string,
+): Promise<JsonText<{ applications: ApplicationView[] }>> {
   return readProjectList(db, projectId, 'applications', async () => ({
     applications: await selectApplications(db, projectId),
   }));
 }
 
 export function createApplication(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   input: { name: string; kind: ApplicationKind },
 ): Promise<ApplicationView> {
@@ -50,12 +53,12 @@ export function createApplication(
 
 /** Rename an application or change its defaults; both defaults must be the project's (the environment, the application's). */
 export async function updateApplicationSettings(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   applicationShortId: string,
   body: { name?: string; defaultEnvironmentShortId?: string; defaultDevicePresetShortId?: string | null },
 ): Promise<ApplicationView & { id: string }> {
-  const application = await requireApplication(db, projectId, applicationShortId);
+  const application = await requireApplication({ db }, projectId, applicationShortId);
   let defaultEnvironmentId: string | undefined;
   if (body.defaultEnvironmentShortId !== undefined) {
     const environment = await findEnvironment(db, projectId, body.defaultEnvironmentShortId);
@@ -71,10 +74,14 @@ export async function updateApplicationSettings(
     if (defaultDevicePresetId === undefined) throw new NotFoundError('Device preset');
   }
   await updateApplication(db, application.id, { name: body.name, defaultEnvironmentId, defaultDevicePresetId });
-  return requireApplication(db, projectId, application.shortId);
+  return requireApplication({ db }, projectId, application.shortId);
 }
 
-export async function removeApplication(db: DB, projectId: string, applicationShortId: string): Promise<void> {
-  const application = await requireApplication(db, projectId, applicationShortId);
+export async function removeApplication(
+  { db }: ServiceContext,
+  projectId: string,
+  applicationShortId: string,
+): Promise<void> {
+  const application = await requireApplication({ db }, projectId, applicationShortId);
   await deleteApplication(db, application.id);
 }

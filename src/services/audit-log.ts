@@ -2,7 +2,6 @@
 // an integration, a heal or a quarantine, the project's settings) records it here with who acted, and
 // `GET /v1/audit-log` reads it back. Secrets never go in: a sign-in names the token's id (or, when no token
 // matched, only that it failed), an integration change names the fields changed, not their values.
-import type { DB } from '../db/database.js';
 import {
   insertAuditEvent,
   issuedTokenProject,
@@ -12,10 +11,11 @@ import {
 } from '../db/queries/audit-log.js';
 import type { AuditActor, AuditEvent, AuditKind } from '../domain/audit.js';
 import { hashToken } from '../ids.js';
+import type { ServiceContext } from './context.js';
 
 export type { AuditActor, AuditEvent, AuditKind };
 
-export async function recordAudit(db: DB, event: AuditWrite): Promise<void> {
+export async function recordAudit({ db }: ServiceContext, event: AuditWrite): Promise<void> {
   await insertAuditEvent(db, event);
 }
 
@@ -32,19 +32,22 @@ export type SignInOutcome =
  * was one it issued (revoked, or of a suspended organization); a made-up token belongs to no project.
  */
 export async function recordSignIn(
-  db: DB,
+  { db }: ServiceContext,
   token: string,
   result: SignInOutcome,
   clientAddress: string | null,
 ): Promise<void> {
   if (result.outcome === 'ok') {
-    await recordAudit(db, {
-      projectId: result.projectId,
-      kind: 'sign_in.succeeded',
-      actor: sessionActor(result.tokenId),
-      subject: result.tokenId,
-      clientAddress,
-    });
+    await recordAudit(
+      { db },
+      {
+        projectId: result.projectId,
+        kind: 'sign_in.succeeded',
+        actor: sessionActor(result.tokenId),
+        subject: result.tokenId,
+        clientAddress,
+      },
+    );
     return;
   }
   const issued = token.length <= 200 ? await issuedTokenProject(db, hashToken(token.trim())) : undefined;
@@ -56,14 +59,17 @@ export async function recordSignIn(
         : issued
           ? 'not an API token'
           : 'unknown token';
-  await recordAudit(db, {
-    projectId: issued?.projectId ?? null,
-    kind: 'sign_in.failed',
-    actor: { type: 'anonymous' },
-    subject: issued?.tokenId ?? null,
-    details: { reason },
-    clientAddress,
-  });
+  await recordAudit(
+    { db },
+    {
+      projectId: issued?.projectId ?? null,
+      kind: 'sign_in.failed',
+      actor: { type: 'anonymous' },
+      subject: issued?.tokenId ?? null,
+      details: { reason },
+      clientAddress,
+    },
+  );
 }
 
 export interface AuditLogQuery {
@@ -84,7 +90,7 @@ export interface AuditEventView {
 
 /** The caller's project's events, newest first. */
 export async function listAuditLog(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   query: AuditLogQuery,
 ): Promise<{ events: AuditEventView[]; total: number }> {

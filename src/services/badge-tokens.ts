@@ -1,6 +1,5 @@
 // Badge tokens from the dashboard: a person makes a README badge URL (a new badge token, shown once, with the
 // Markdown around it), sees which badge tokens exist and revokes one. Each change is audited like `proctor admin`'s.
-import type { DB } from '../db/database.js';
 import {
   findActiveBadgeToken,
   isActiveBadgeToken,
@@ -11,6 +10,7 @@ import { findIdByShortId } from '../db/queries/lookups.js';
 import type { AuditActor } from '../domain/audit.js';
 import { NotFoundError } from '../domain/errors.js';
 import { createProjectToken, revokeProjectToken } from './api-tokens.js';
+import type { ServiceContext } from './context.js';
 
 export type { BadgeTokenRow };
 
@@ -23,7 +23,7 @@ export interface BadgeLink {
   token: string;
 }
 
-export const listBadgeTokens = (db: DB, projectId: string): Promise<BadgeTokenRow[]> =>
+export const listBadgeTokens = ({ db }: ServiceContext, projectId: string): Promise<BadgeTokenRow[]> =>
   listActiveBadgeTokens(db, projectId);
 
 /**
@@ -31,7 +31,7 @@ export const listBadgeTokens = (db: DB, projectId: string): Promise<BadgeTokenRo
  * API is reached from outside: the URL goes into READMEs.
  */
 export async function createBadgeLink(
-  db: DB,
+  { db }: ServiceContext,
   input: {
     projectId: string;
     publicUrl: string;
@@ -44,12 +44,15 @@ export async function createBadgeLink(
   if (input.testPlanShortId && !(await findIdByShortId(db, 'test_plans', input.projectId, input.testPlanShortId))) {
     throw new NotFoundError('testPlanShortId: Test plan');
   }
-  const { id, token } = await createProjectToken(db, {
-    projectId: input.projectId,
-    kind: 'badge',
-    name: input.name,
-    actor: input.actor,
-  });
+  const { id, token } = await createProjectToken(
+    { db },
+    {
+      projectId: input.projectId,
+      kind: 'badge',
+      name: input.name,
+      actor: input.actor,
+    },
+  );
   const query = new URLSearchParams({ token });
   if (input.testPlanShortId) query.set('testPlanShortId', input.testPlanShortId);
   if (input.label !== 'proctor') query.set('label', input.label);
@@ -60,10 +63,10 @@ export async function createBadgeLink(
 
 /** A new badge token as the API answers it: the listed row, plus the token and its badge URL (shown this once). */
 export async function createBadgeToken(
-  db: DB,
+  { db }: ServiceContext,
   input: Parameters<typeof createBadgeLink>[1],
 ): Promise<BadgeTokenRow & BadgeLink> {
-  const link = await createBadgeLink(db, input);
+  const link = await createBadgeLink({ db }, input);
   const row = await findActiveBadgeToken(db, input.projectId, link.id);
   // Revoked in the moment since it was made: the caller still gets its one look at what was made.
   return {
@@ -79,9 +82,14 @@ export async function createBadgeToken(
 }
 
 /** Revokes one of the project's badge tokens; NotFoundError for an API token or another project's. */
-export async function revokeBadgeToken(db: DB, projectId: string, tokenId: string, actor: AuditActor): Promise<void> {
+export async function revokeBadgeToken(
+  { db }: ServiceContext,
+  projectId: string,
+  tokenId: string,
+  actor: AuditActor,
+): Promise<void> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (!uuid.test(tokenId) || !(await isActiveBadgeToken(db, projectId, tokenId)))
     throw new NotFoundError('Badge token');
-  await revokeProjectToken(db, tokenId, actor);
+  await revokeProjectToken({ db }, tokenId, actor);
 }

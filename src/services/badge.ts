@@ -1,9 +1,9 @@
 // The status badge: what the newest run of a project (or of one of its plans) says, in a word and a colour.
-import type { DB } from '../db/database.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import { latestRunOutcome } from '../db/queries/runs.js';
 import type { RunStatus, TestResult } from '../db/schema.js';
 import { NotFoundError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 export type BadgeState = { message: string; color: string };
 
@@ -30,7 +30,7 @@ export function badgeState(latest: { status: RunStatus; result: TestResult | nul
  * the last finished one.
  */
 export async function projectBadgeState(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   testPlanShortId: string | undefined,
 ): Promise<BadgeState> {

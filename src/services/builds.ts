@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { DB } from '../db/database.js';
 import type { ApplicationKind } from '../db/schema.js';
 import {
   buildView,
@@ -127,12 +126,15 @@ export async function registerBuild(
 }
 
 /** The builds of an application of the project, newest first. */
-export const listApplicationBuilds = (db: DB, projectId: string, applicationId: string): Promise<BuildView[]> =>
-  listBuilds(db, projectId, applicationId);
+export const listApplicationBuilds = (
+  { db }: ServiceContext,
+  projectId: string,
+  applicationId: string,
+): Promise<BuildView[]> => listBuilds(db, projectId, applicationId);
 
 /** A build of the application, or NotFoundError (also when it belongs to another application or project). */
 export async function getApplicationBuild(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   applicationId: string,
   buildShortId: string,

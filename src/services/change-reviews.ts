@@ -130,7 +130,7 @@ async function existingReview(
  * With an idempotency key that was used before, returns that review (`created: false`).
  */
 export async function recordChangeReview(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   request: ChangeReviewRequest,
   opts: RecordOptions,
@@ -150,7 +150,7 @@ export async function recordChangeReview(
       );
     }
   }
-  await checkOverrides(db, projectId, request.applicationOverrides);
+  await checkOverrides({ db }, projectId, request.applicationOverrides);
   const chatId = newId();
   const shortId = newShortId('chat');
   const reviewId = newId();
@@ -217,8 +217,8 @@ export async function createChangeReview(
   opts: { idempotencyKey?: string },
 ): Promise<ChatView> {
   // A review is LLM work: refused (429) once the project's daily budget is spent, before anything is written.
-  await assertLlmBudget(deps.db, projectId);
-  const recorded = await recordChangeReview(deps.db, projectId, request, {
+  await assertLlmBudget(deps, projectId);
+  const recorded = await recordChangeReview(deps, projectId, request, {
     source: 'api',
     idempotencyKey: opts.idempotencyKey,
     appUrl: deps.appUrl,
@@ -289,6 +289,6 @@ export async function getChangeReview(
     failureReason: review.failureReason,
     createdAt: review.createdAt.toISOString(),
     completedAt: review.completedAt?.toISOString() ?? null,
-    usage: await usageTotals(deps.db, input.projectId, { changeReviewId: review.id }),
+    usage: await usageTotals(deps, input.projectId, { changeReviewId: review.id }),
   };
 }

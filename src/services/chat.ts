@@ -30,7 +30,11 @@ import type { ServiceContext } from './context.js';
 export const defaultMessageLimit = 20;
 
 /** Each override must name the project's application once, and an environment/preset/build of that application. */
-export async function checkOverrides(db: DB, projectId: string, overrides: ApplicationOverride[]): Promise<void> {
+export async function checkOverrides(
+  { db }: ServiceContext,
+  projectId: string,
+  overrides: ApplicationOverride[],
+): Promise<void> {
   const seen = new Set<string>();
   for (const [i, o] of overrides.entries()) {
     const at = `applicationOverrides.${i}`;
@@ -40,7 +44,7 @@ export async function checkOverrides(db: DB, projectId: string, overrides: Appli
     const appId = await findIdByShortId(db, 'applications', projectId, o.applicationShortId);
     if (!appId) throw new NotFoundError('Application', o.applicationShortId);
     const env = o.environment;
-    if (env && !(await findOverrideTarget(db, projectId, env, appId))) {
+    if (env && !(await findOverrideTarget({ db }, projectId, env, appId))) {
       const [what, shortId] = missingTarget(env);
       throw new NotFoundError(what, `${shortId} (of application ${o.applicationShortId})`);
     }
@@ -119,9 +123,9 @@ export async function openConversation(
     if (existing) return repeated(existing);
   }
   const overrides = input.applicationOverrides ?? [];
-  await checkOverrides(db, input.projectId, overrides);
+  await checkOverrides({ db }, input.projectId, overrides);
   // Each turn is LLM work: refused (429) once the project's daily budget is spent, before anything is written.
-  await assertLlmBudget(db, input.projectId);
+  await assertLlmBudget({ db }, input.projectId);
   const id = newId();
   const shortId = newShortId('chat');
   const request = newTurn(1);
@@ -163,7 +167,7 @@ export async function sendTurn(
       if (earlier) return { chat, request: await earlierTurn(trx, chat.id, earlier.turn), repeated: true };
     }
     // On the transaction: a second connection while it holds the chat's lock could wait for a pool slot forever.
-    await assertLlmBudget(trx, input.projectId);
+    await assertLlmBudget({ db: trx }, input.projectId);
     const request = newTurn(chat.turnCount + 1);
     await insertTurn(trx, { chatId: chat.id, text: input.message, idempotencyKey: input.idempotencyKey, ...request });
     return { chat, request, repeated: false };
@@ -197,7 +201,7 @@ export async function getConversation(
   if (!found) throw new NotFoundError('Conversation');
   return withTurnUsage(
     toChatView(found.chat, deps.appUrl, found.messages),
-    await chatTurnUsage(deps.db, input.projectId, found.chat.id),
+    await chatTurnUsage(deps, input.projectId, found.chat.id),
   );
 }
 

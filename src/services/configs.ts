@@ -1,6 +1,5 @@
 // Configs as business operations: names unique in a project (checked first, the unique constraint the backstop
 // when two requests race), and a secret's value never revealed, not even by turning it into a plain config.
-import type { DB } from '../db/database.js';
 import {
   configNameTaken,
   createConfig as insertConfig,
@@ -13,16 +12,18 @@ import {
 } from '../db/queries/configs.js';
 import { ConflictError, InvalidError, NotFoundError } from '../domain/errors.js';
 import { totpRules } from './config-types.js';
+import type { ServiceContext } from './context.js';
 
 export type { ConfigView };
 
 const nameConflict = (name: string) => new ConflictError(`name: a config named ${name} already exists in this project`);
 
-export const listConfigs = (db: DB, projectId: string): Promise<ConfigView[]> => selectConfigs(db, projectId);
+export const listConfigs = ({ db }: ServiceContext, projectId: string): Promise<ConfigView[]> =>
+  selectConfigs(db, projectId);
 
 /** The config of the caller's project, or NotFoundError (also when it belongs to another project). */
 export async function requireConfig(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   configShortId: string,
 ): Promise<ConfigView & { id: string }> {
@@ -42,7 +43,7 @@ async function withNameConflict<T>(name: string | undefined, write: () => Promis
 }
 
 export async function createConfig(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   input: { name: string; value: string; isSecret: boolean; type?: 'plain' | 'totp' },
 ): Promise<ConfigView> {
@@ -52,12 +53,12 @@ export async function createConfig(
 }
 
 export async function updateConfig(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   configShortId: string,
   patch: { name?: string; value?: string; isSecret?: boolean; type?: 'plain' | 'totp' },
 ): Promise<ConfigView & { id: string }> {
-  const config = await requireConfig(db, projectId, configShortId);
+  const config = await requireConfig({ db }, projectId, configShortId);
   patch = totpRules(patch, config);
   if (config.isSecret && patch.isSecret === false && patch.value === undefined) {
     throw new InvalidError(
@@ -67,10 +68,10 @@ export async function updateConfig(
   if (patch.name !== undefined && (await configNameTaken(db, projectId, patch.name, config.id)))
     throw nameConflict(patch.name);
   await withNameConflict(patch.name, () => updateConfigRow(db, config.id, patch));
-  return requireConfig(db, projectId, config.shortId);
+  return requireConfig({ db }, projectId, config.shortId);
 }
 
-export async function deleteConfig(db: DB, projectId: string, configShortId: string): Promise<void> {
-  const config = await requireConfig(db, projectId, configShortId);
+export async function deleteConfig({ db }: ServiceContext, projectId: string, configShortId: string): Promise<void> {
+  const config = await requireConfig({ db }, projectId, configShortId);
   await deleteConfigRow(db, { id: config.id, projectId });
 }

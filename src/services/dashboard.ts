@@ -1,6 +1,5 @@
 // The dashboard's views: what its pages show, read from the session's project only. Each is a plain read
 // (the pages render, these decide what is read); undefined where the project has no such thing.
-import type { DB } from '../db/database.js';
 import { listChats, type ChatMessageView } from '../db/queries/chats.js';
 import { loadApplications, type ApplicationWithEnvironments } from '../db/queries/dashboard-applications.js';
 import { loadConversation, type ConversationPage } from '../db/queries/dashboard-chats.js';
@@ -42,39 +41,45 @@ export type {
 };
 
 /** The applications with their environments, for the settings page. */
-export const dashboardApplications = (db: DB, projectId: string) => loadApplications(db, projectId);
+export const dashboardApplications = ({ db }: ServiceContext, projectId: string) => loadApplications(db, projectId);
 
 /** A page of the project's chats, newest first. */
-export const dashboardChats = (db: DB, projectId: string, page: { limit: number; offset: number }) =>
+export const dashboardChats = ({ db }: ServiceContext, projectId: string, page: { limit: number; offset: number }) =>
   listChats(db, projectId, page);
 
 /** One conversation with its latest messages; undefined when the project has no such chat. */
-export async function dashboardConversation(db: DB, projectId: string, chatShortId: string) {
+export async function dashboardConversation({ db }: ServiceContext, projectId: string, chatShortId: string) {
   const page = await loadConversation(db, projectId, chatShortId);
-  return page && withTurnUsage(page, await chatTurnUsage(db, projectId, page.chat.id));
+  return page && withTurnUsage(page, await chatTurnUsage({ db }, projectId, page.chat.id));
 }
 
 /** A page of the project's merge request reviews, newest first. */
-export const dashboardReviews = (db: DB, projectId: string, page: { limit: number; offset: number }) =>
+export const dashboardReviews = ({ db }: ServiceContext, projectId: string, page: { limit: number; offset: number }) =>
   listReviews(db, projectId, page);
 
 /** The runs page: a page of matching runs and the plans to filter by. */
-export async function dashboardRuns(db: DB, projectId: string, filter: DashboardRunFilter) {
+export async function dashboardRuns({ db }: ServiceContext, projectId: string, filter: DashboardRunFilter) {
   const [plans, found] = await Promise.all([planChoices(db, projectId), listDashboardRuns(db, projectId, filter)]);
   return { plans, ...found };
 }
 
 /** A run with all its tests; undefined when the project has no such run. */
-export const dashboardRun = (db: DB, projectId: string, runShortId: string): Promise<RunWithTests | undefined> =>
-  findRunWithTests(db, projectId, runShortId, 'all');
+export const dashboardRun = (
+  { db }: ServiceContext,
+  projectId: string,
+  runShortId: string,
+): Promise<RunWithTests | undefined> => findRunWithTests(db, projectId, runShortId, 'all');
 
 /** What a run's heals cost in LLM calls and tokens (replays need no model). */
-export const dashboardRunUsage = (db: DB, projectId: string, runId: string): Promise<UsageTotals> =>
-  usageTotals(db, projectId, { runId });
+export const dashboardRunUsage = ({ db }: ServiceContext, projectId: string, runId: string): Promise<UsageTotals> =>
+  usageTotals({ db }, projectId, { runId });
 
 /** The recorded steps of these test cases of the project, by test case id, to name the step a test failed at. */
-export const recordedSteps = (db: DB, projectId: string, testCaseIds: string[]): Promise<Map<string, unknown>> =>
-  stepsOf(db, projectId, testCaseIds);
+export const recordedSteps = (
+  { db }: ServiceContext,
+  projectId: string,
+  testCaseIds: string[],
+): Promise<Map<string, unknown>> => stepsOf(db, projectId, testCaseIds);
 
 /**
  * The bytes of a run test's screenshot or trace, read for the session's project only (the trace viewer loads
@@ -96,7 +101,7 @@ export async function runTestArtifact(
 }
 
 /** The test plans page: each plan with what it runs. */
-export const dashboardPlans = (db: DB, projectId: string) => loadPlanSummaries(db, projectId);
+export const dashboardPlans = ({ db }: ServiceContext, projectId: string) => loadPlanSummaries(db, projectId);
 
 export interface PlanPage {
   plan: Omit<TestPlanView, 'notifications' | 'applications'>;
@@ -166,7 +171,7 @@ export async function loadPlan(
 
 /** A page of the project's test cases; an application the project does not have matches nothing. */
 export async function dashboardTestCases(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   filter: TestCaseFilter,
   page: { limit: number; offset: number },
@@ -184,7 +189,11 @@ export interface TestCasePageData {
 }
 
 /** Everything the test case page shows, from the project only (undefined: no such test case there). */
-export async function loadTestCasePage(db: DB, projectId: string, id: string): Promise<TestCasePageData | undefined> {
+export async function loadTestCasePage(
+  { db }: ServiceContext,
+  projectId: string,
+  id: string,
+): Promise<TestCasePageData | undefined> {
   const testCase = await getTestCase(db, projectId, id);
   if (!testCase) return undefined;
   const dependencyIds = [
@@ -194,8 +203,8 @@ export async function loadTestCasePage(db: DB, projectId: string, id: string): P
   const [records, dependents, proposals, usage] = await Promise.all([
     findTestCaseRecords(db, projectId, dependencyIds),
     findDependents(db, projectId, id),
-    listHealProposals(db, projectId, id),
-    usageTotals(db, projectId, { testCaseId: testCase.id, purpose: 'burn_in' }),
+    listHealProposals({ db }, projectId, id),
+    usageTotals({ db }, projectId, { testCaseId: testCase.id, purpose: 'burn_in' }),
   ]);
   return { testCase, names: new Map(records.map((r) => [r.id, r.name])), dependents, proposals, usage };
 }

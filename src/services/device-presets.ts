@@ -1,5 +1,4 @@
 // Device presets as business operations: the project's presets, each found only in the caller's project.
-import type { DB } from '../db/database.js';
 import {
   createDevicePreset as insertDevicePreset,
   deleteDevicePreset as deleteDevicePresetRows,
@@ -10,15 +9,16 @@ import {
   type DevicePresetView,
 } from '../db/queries/device-presets.js';
 import { NotFoundError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 export type { DevicePresetInput, DevicePresetView };
 
-export const listDevicePresets = (db: DB, projectId: string): Promise<DevicePresetView[]> =>
+export const listDevicePresets = ({ db }: ServiceContext, projectId: string): Promise<DevicePresetView[]> =>
   selectDevicePresets(db, projectId);
 
 /** The device preset of the caller's project, or NotFoundError (also when it belongs to another project). */
 export async function requireDevicePreset(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   devicePresetShortId: string,
 ): Promise<DevicePresetView & { id: string }> {
@@ -29,7 +29,7 @@ export async function requireDevicePreset(
 
 /** A new preset; an optional setting left out is stored as none. */
 export function createDevicePreset(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   input: Omit<DevicePresetInput, 'userAgent' | 'locale' | 'timezoneId'> &
     Partial<Pick<DevicePresetInput, 'userAgent' | 'locale' | 'timezoneId'>>,
@@ -43,17 +43,21 @@ export function createDevicePreset(
 }
 
 export async function updateDevicePreset(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   devicePresetShortId: string,
   patch: Partial<DevicePresetInput>,
 ): Promise<DevicePresetView & { id: string }> {
-  const preset = await requireDevicePreset(db, projectId, devicePresetShortId);
+  const preset = await requireDevicePreset({ db }, projectId, devicePresetShortId);
   await updateDevicePresetRow(db, preset.id, patch);
-  return requireDevicePreset(db, projectId, preset.shortId);
+  return requireDevicePreset({ db }, projectId, preset.shortId);
 }
 
-export async function deleteDevicePreset(db: DB, projectId: string, devicePresetShortId: string): Promise<void> {
-  const preset = await requireDevicePreset(db, projectId, devicePresetShortId);
+export async function deleteDevicePreset(
+  { db }: ServiceContext,
+  projectId: string,
+  devicePresetShortId: string,
+): Promise<void> {
+  const preset = await requireDevicePreset({ db }, projectId, devicePresetShortId);
   await deleteDevicePresetRows(db, { id: preset.id, projectId });
 }

@@ -1,10 +1,10 @@
 // An environment's access (basic auth, headers, cookies): validated and merged here, so a secret kept from an
 // earlier write is never needed again, and never returned.
-import type { DB } from '../db/database.js';
 import { findEnvironment } from '../db/queries/environments.js';
 import { readEnvironmentAccess, writeEnvironmentAccess } from '../db/queries/environment-access.js';
 import { mergeAccess, type EnvironmentAccessInput } from '../domain/environment-access.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 // Headers Chromium or HTTP itself owns: set per environment they would break every request, not authorize it.
 const forbiddenHeaders = new Set([
@@ -33,7 +33,7 @@ export function checkAccess(input: EnvironmentAccessInput, hasUrl: boolean): voi
 }
 
 export async function saveAccess(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   environmentShortId: string,
   input: EnvironmentAccessInput,

@@ -15,6 +15,7 @@ import { InvalidError, NotFoundError } from '../domain/errors.js';
 import type { EnvironmentAccessInput } from '../domain/environment-access.js';
 import { checkAccess, saveAccess } from './environment-access.js';
 import { requireApplication } from './applications.js';
+import type { ServiceContext } from './context.js';
 
 export type { EnvironmentView };
 
@@ -26,11 +27,11 @@ export interface EnvironmentRef {
 
 /** The environments of an application of the project (NotFoundError for another project's application). */
 export async function listApplicationEnvironments(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   applicationShortId: string,
 ): Promise<EnvironmentView[]> {
-  const application = await requireApplication(db, projectId, applicationShortId);
+  const application = await requireApplication({ db }, projectId, applicationShortId);
   return listEnvironments(db, projectId, application.id);
 }
 
@@ -39,14 +40,14 @@ async function requireEnvironment(
   db: DB,
   ref: EnvironmentRef,
 ): Promise<{ id: string; applicationId: string; shortId: string }> {
-  const application = await requireApplication(db, ref.projectId, ref.applicationShortId);
+  const application = await requireApplication({ db }, ref.projectId, ref.applicationShortId);
   const env = await findEnvironment(db, ref.projectId, ref.environmentShortId);
   if (!env || env.application_id !== application.id) throw new NotFoundError('Environment');
   return { id: env.id, applicationId: application.id, shortId: env.short_id };
 }
 
 export async function createEnvironment(
-  db: DB,
+  { db }: ServiceContext,
   input: {
     projectId: string;
     applicationShortId: string;
@@ -59,7 +60,7 @@ export async function createEnvironment(
   },
 ): Promise<EnvironmentView> {
   const { projectId } = input;
-  const application = await requireApplication(db, projectId, input.applicationShortId);
+  const application = await requireApplication({ db }, projectId, input.applicationShortId);
   if (input.access) checkAccess(input.access, Boolean(input.url));
   let buildId: string | null = null;
   if (input.applicationBuildShortId) {
@@ -78,22 +79,22 @@ export async function createEnvironment(
     isProduction: input.isProduction,
     makeDefault: input.isDefault,
   });
-  if (input.access) await saveAccess(db, projectId, shortId, input.access);
+  if (input.access) await saveAccess({ db }, projectId, shortId, input.access);
   return (await getEnvironmentView(db, projectId, shortId))!;
 }
 
-export async function getEnvironment(db: DB, ref: EnvironmentRef): Promise<EnvironmentView> {
+export async function getEnvironment({ db }: ServiceContext, ref: EnvironmentRef): Promise<EnvironmentView> {
   const env = await requireEnvironment(db, ref);
   return (await getEnvironmentView(db, ref.projectId, env.shortId))!;
 }
 
 export async function updateEnvironment(
-  db: DB,
+  { db }: ServiceContext,
   ref: EnvironmentRef,
   patch: { name?: string; url?: string; isProduction?: boolean; isDefault?: boolean; access?: EnvironmentAccessInput },
 ): Promise<EnvironmentView> {
   const env = await requireEnvironment(db, ref);
-  if (patch.access) await saveAccess(db, ref.projectId, env.shortId, patch.access);
+  if (patch.access) await saveAccess({ db }, ref.projectId, env.shortId, patch.access);
   await updateEnvironmentRow(db, env, {
     name: patch.name,
     url: patch.url,
@@ -103,6 +104,6 @@ export async function updateEnvironment(
   return (await getEnvironmentView(db, ref.projectId, env.shortId))!;
 }
 
-export async function deleteEnvironment(db: DB, ref: EnvironmentRef): Promise<void> {
+export async function deleteEnvironment({ db }: ServiceContext, ref: EnvironmentRef): Promise<void> {
   await deleteEnvironmentRows(db, await requireEnvironment(db, ref));
 }

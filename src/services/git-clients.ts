@@ -7,7 +7,6 @@ import {
   gitIntegrationsWithWebhookSecret,
   setWebhookSecretIfMissing,
 } from '../db/queries/git-integrations.js';
-import type { DB } from '../db/database.js';
 import type { GitHubClient } from '../git/github.js';
 import type { GitLabClient } from '../git/gitlab.js';
 import type { GitProviderClient } from '../git/provider.js';
@@ -58,7 +57,7 @@ export async function gitClientFor(
 
 /** The webhook secret of the project's integration with `provider`, if it has one. */
 export async function webhookSecretFor(
-  db: DB,
+  { db }: ServiceContext,
   provider: GitProviderId,
   projectId: string,
 ): Promise<string | undefined> {
@@ -72,7 +71,7 @@ export async function webhookSecretFor(
  * secret matches are the ones the delivery is for. No match: 401.
  */
 export async function webhookSecretCandidates(
-  db: DB,
+  { db }: ServiceContext,
   provider: GitProviderId,
 ): Promise<Array<{ projectId: string; secret: string }>> {
   return (await gitIntegrationsWithWebhookSecret(db, provider)).map((row) => ({
@@ -85,7 +84,11 @@ export async function webhookSecretCandidates(
  * The project's webhook secret for `provider`, created (32 random bytes, hex) and stored on the integration when
  * it has none: what merge-request settings pass to `GitLabClient.ensureProjectWebhook` when they are saved.
  */
-export async function ensureWebhookSecret(db: DB, projectId: string, provider: GitProviderId): Promise<string> {
+export async function ensureWebhookSecret(
+  { db }: ServiceContext,
+  projectId: string,
+  provider: GitProviderId,
+): Promise<string> {
   const row = await findGitIntegrationByProvider(db, projectId, provider);
   if (!row) throw new NoIntegrationError(provider);
   if (row.webhook_secret) return row.webhook_secret;

@@ -22,6 +22,7 @@ import { ConflictError, InvalidError, NotFoundError } from '../domain/errors.js'
 import { systemActor, type AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
 import { providerName } from './git-clients.js';
+import type { ServiceContext } from './context.js';
 
 export type { GitIntegrationView } from '../db/queries/git-integrations.js';
 
@@ -88,16 +89,20 @@ async function requireRow(db: DB, projectId: string, shortId: string): Promise<G
   return row;
 }
 
-export async function listGitIntegrations(db: DB, projectId: string): Promise<GitIntegrationView[]> {
+export async function listGitIntegrations({ db }: ServiceContext, projectId: string): Promise<GitIntegrationView[]> {
   return (await listGitIntegrationRows(db, projectId)).map(toGitIntegrationView);
 }
 
-export async function getGitIntegration(db: DB, projectId: string, shortId: string): Promise<GitIntegrationView> {
+export async function getGitIntegration(
+  { db }: ServiceContext,
+  projectId: string,
+  shortId: string,
+): Promise<GitIntegrationView> {
   return toGitIntegrationView(await requireRow(db, projectId, shortId));
 }
 
 export async function createGitIntegration(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   input: CreateGitIntegrationInput,
   actor: AuditActor = systemActor,
@@ -116,13 +121,16 @@ export async function createGitIntegration(
       provider: input.provider,
       ...values,
     });
-    await recordAudit(db, {
-      projectId,
-      kind: 'git_integration.created',
-      actor,
-      subject: row.short_id,
-      details: { provider: input.provider, fields: Object.keys(input) },
-    });
+    await recordAudit(
+      { db },
+      {
+        projectId,
+        kind: 'git_integration.created',
+        actor,
+        subject: row.short_id,
+        details: { provider: input.provider, fields: Object.keys(input) },
+      },
+    );
     return toGitIntegrationView(row);
   } catch (err) {
     if (isGitIntegrationConflict(err)) throw taken();
@@ -131,7 +139,7 @@ export async function createGitIntegration(
 }
 
 export async function updateGitIntegration(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   shortId: string,
   patch: UpdateGitIntegrationInput,
@@ -179,29 +187,35 @@ export async function updateGitIntegration(
   }
   const updated = await updateRow(db, row.id, valuesOf(merged));
   // The names of the fields sent, never their values: a token or a key is a secret.
-  await recordAudit(db, {
-    projectId,
-    kind: 'git_integration.updated',
-    actor,
-    subject: row.short_id,
-    details: { provider: row.provider, fields: Object.keys(patch) },
-  });
+  await recordAudit(
+    { db },
+    {
+      projectId,
+      kind: 'git_integration.updated',
+      actor,
+      subject: row.short_id,
+      details: { provider: row.provider, fields: Object.keys(patch) },
+    },
+  );
   return toGitIntegrationView(updated);
 }
 
 export async function deleteGitIntegration(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   shortId: string,
   actor: AuditActor = systemActor,
 ): Promise<void> {
   const row = await requireRow(db, projectId, shortId);
   await deleteRow(db, row.id);
-  await recordAudit(db, {
-    projectId,
-    kind: 'git_integration.deleted',
-    actor,
-    subject: row.short_id,
-    details: { provider: row.provider },
-  });
+  await recordAudit(
+    { db },
+    {
+      projectId,
+      kind: 'git_integration.deleted',
+      actor,
+      subject: row.short_id,
+      details: { provider: row.provider },
+    },
+  );
 }

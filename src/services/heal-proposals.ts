@@ -14,6 +14,7 @@ import { findHealPolicy, updateProject } from '../db/queries/projects.js';
 import type { HealPolicy, Step } from '../domain/steps.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
+import type { ServiceContext } from './context.js';
 
 /** The parts of a run's healing a proposal keeps (the replay's HealedStep). */
 export interface HealRecord {
@@ -46,11 +47,15 @@ export class HealProposalError extends Error {
   }
 }
 
-export async function getHealPolicy(db: DB, projectId: string): Promise<HealPolicy> {
+export async function getHealPolicy({ db }: ServiceContext, projectId: string): Promise<HealPolicy> {
   return (await findHealPolicy(db, projectId)) ?? 'review';
 }
 
-export async function setHealPolicy(db: DB, projectId: string, policy: HealPolicy): Promise<HealPolicy> {
+export async function setHealPolicy(
+  { db }: ServiceContext,
+  projectId: string,
+  policy: HealPolicy,
+): Promise<HealPolicy> {
   await updateProject(db, projectId, { heal_policy: policy });
   return policy;
 }
@@ -63,13 +68,13 @@ export type KeptHeal = { kept: 'saved' | 'proposed'; version: number } | { kept:
  * the person already has those locators and a proposal would only reorder them.
  */
 export async function keepHealedSteps(
-  db: DB,
+  { db }: ServiceContext,
   input: { projectId: string; testCaseId: string; basedOnVersion: number; steps: Step[]; healed: HealRecord[] },
 ): Promise<KeptHeal> {
   if (input.healed.length === 0) return { kept: 'nothing', reason: 'nothing healed' };
   // A new expectation (an assertion's text, a control's label) changes what the test checks: only a person may.
   const changesExpectation = input.healed.some((h) => h.via === 'expectation');
-  const policy = changesExpectation ? 'review' : await getHealPolicy(db, input.projectId);
+  const policy = changesExpectation ? 'review' : await getHealPolicy({ db }, input.projectId);
   if (policy === 'auto') {
     const version = await saveHealedSteps(db, input.testCaseId, input.basedOnVersion, input.steps);
     if (version === undefined) return { kept: 'nothing', reason: 'the steps changed since this run read them' };
@@ -94,7 +99,7 @@ export async function keepHealedSteps(
 }
 
 export async function listHealProposals(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   testCaseId: string,
   opts: { pendingOnly?: boolean } = {},
@@ -105,7 +110,7 @@ export async function listHealProposals(
 
 /** Applies a pending proposal as the test case's next steps version; 409 when the steps moved on meanwhile. */
 export async function acceptHealProposal(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   testCaseId: string,
   version: number,
@@ -122,19 +127,22 @@ export async function acceptHealProposal(
       );
     }
     await supersedeOlderProposals(trx, testCaseId, version);
-    await recordAudit(trx, {
-      projectId,
-      kind: 'heal_proposal.accepted',
-      actor,
-      subject: testCaseId,
-      details: { version },
-    });
+    await recordAudit(
+      { db: trx },
+      {
+        projectId,
+        kind: 'heal_proposal.accepted',
+        actor,
+        subject: testCaseId,
+        details: { version },
+      },
+    );
     return { ...proposal, ...(await decide(trx, testCaseId, version, 'ACCEPTED')) };
   });
 }
 
 export async function rejectHealProposal(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   testCaseId: string,
   version: number,
@@ -142,13 +150,16 @@ export async function rejectHealProposal(
 ): Promise<HealProposal> {
   return db.transaction().execute(async (trx) => {
     const proposal = await pendingProposal(trx, projectId, testCaseId, version);
-    await recordAudit(trx, {
-      projectId,
-      kind: 'heal_proposal.rejected',
-      actor,
-      subject: testCaseId,
-      details: { version },
-    });
+    await recordAudit(
+      { db: trx },
+      {
+        projectId,
+        kind: 'heal_proposal.rejected',
+        actor,
+        subject: testCaseId,
+        details: { version },
+      },
+    );
     return { ...proposal, ...(await decide(trx, testCaseId, version, 'REJECTED')) };
   });
 }

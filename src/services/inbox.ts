@@ -60,7 +60,7 @@ const toView = (row: InboxMessageRow): InboxMessageView => ({
 const runPrefix = 'run-';
 
 /** Whether Proctor takes mail for this address (one it handed out); the SMTP server asks at RCPT TO. */
-export async function acceptsMail(db: DB, address: string): Promise<boolean> {
+export async function acceptsMail({ db }: ServiceContext, address: string): Promise<boolean> {
   return (await inboxAddressOwner(db, normalizeAddress(address))) !== undefined;
 }
 
@@ -97,7 +97,7 @@ export async function receiveMail(
 }
 
 export async function listMessages(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   filter: { to?: string; limit?: number },
 ): Promise<InboxMessageView[]> {
@@ -232,7 +232,7 @@ async function registerAddress(db: DB, projectId: string, domain: string, name?:
  * named inbox keeps older mail, so `since` (this server's clock) tells the caller which mail is its own.
  */
 export async function createInboxAddress(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   domain: string,
   name?: string,

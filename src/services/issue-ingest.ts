@@ -24,6 +24,7 @@ import {
   type QualitySignal,
 } from '../domain/quality.js';
 import { newId } from '../ids.js';
+import type { ServiceContext } from './context.js';
 
 const maxListed = 20;
 
@@ -31,7 +32,7 @@ export const fingerprintOf = (signal: QualitySignal): string =>
   createHash('sha256').update(fingerprintKey(signal)).digest('hex').slice(0, 32);
 
 /** The project's request URL patterns whose failures are not signals. */
-export async function signalIgnoreUrls(db: DB, projectId: string): Promise<string[]> {
+export async function signalIgnoreUrls({ db }: ServiceContext, projectId: string): Promise<string[]> {
   return (await findQualitySettings(db, projectId))?.signal_ignore_urls ?? [];
 }
 
@@ -41,7 +42,7 @@ export async function signalIgnoreUrls(db: DB, projectId: string): Promise<strin
  * application yet.
  */
 export async function recordRunSignals(
-  db: DB,
+  { db }: ServiceContext,
   input: { runTestCaseId: string; signals: QualitySignal[] },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -61,7 +62,7 @@ export async function recordRunSignals(
  * names the execution (workflow and run id): an activity retried after storing them stores nothing the second time.
  */
 export async function recordBurnInSignals(
-  db: DB,
+  { db }: ServiceContext,
   input: { projectId: string; testCaseId: string; burnIn: string; signals: QualitySignal[] },
 ): Promise<void> {
   if (input.signals.length === 0) return;

@@ -1,4 +1,3 @@
-import type { DB } from '../db/database.js';
 import {
   findBurnInSubject,
   findRunTestSubject,
@@ -27,7 +26,7 @@ export interface LiveSubject {
 export const liveKinds = { 'burn-in': 'burn_in', 'run-test': 'run_test' } as const satisfies Record<string, LiveKind>;
 
 export async function findLiveSubject(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   kind: LiveKind,
   id: string,
@@ -63,7 +62,7 @@ export interface LiveState {
 
 /** The live session now (undefined: none: not started yet, or over). The subject must come from `findLiveSubject`. */
 export async function readLiveState(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   subject: LiveSubject,
   afterSeq: number,
@@ -80,7 +79,7 @@ export async function readLiveState(
 }
 
 /** A viewer is watching: the worker keeps writing frames of a run's test while this is recent. */
-export const markWatched = (db: DB, projectId: string, subject: LiveSubject): Promise<void> =>
+export const markWatched = ({ db }: ServiceContext, projectId: string, subject: LiveSubject): Promise<void> =>
   touchLiveRow(db, key(projectId, subject));
 
 /**
@@ -93,7 +92,7 @@ export async function stopLive(
   kind: LiveKind,
   id: string,
 ): Promise<LiveSubject> {
-  const subject = await findLiveSubject(deps.db, projectId, kind, id);
+  const subject = await findLiveSubject(deps, projectId, kind, id);
   if (!subject) throw new NotFoundError(kind === 'burn_in' ? 'Test case' : 'Test of a run');
   if (!subject.running)
     throw new ConflictError(kind === 'burn_in' ? 'the burn-in already ended' : 'the test already ended');

@@ -1,6 +1,6 @@
-import type { DB } from '../db/database.js';
 import { deleteLiveRow, openLiveRow, updateLiveRow, type LiveRowKey } from '../db/queries/live-frames.js';
 import type { Logger } from '../logger.js';
+import type { ServiceContext } from './context.js';
 
 export type { LiveKind, LiveRowKey as LiveKey } from '../db/queries/live-frames.js';
 
@@ -48,7 +48,7 @@ const lastStepsLingerMs = 600;
  * logged and the next frame tries again.
  */
 export async function openLiveView(
-  db: DB,
+  { db }: ServiceContext,
   key: LiveRowKey,
   logger: Logger,
   opts: LiveOptions = {},

@@ -27,6 +27,7 @@ import {
 import { newId } from '../ids.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
+import type { ServiceContext } from './context.js';
 
 /** Hands out a meter per piece of work; the worker builds one with the price table (PROCTOR_LLM_PRICES). */
 export interface UsageRecorder {
@@ -36,7 +37,7 @@ export interface UsageRecorder {
 export function createUsageRecorder(deps: { db: DB; prices?: PriceTable }): UsageRecorder {
   return {
     meterFor: (subject) => ({
-      beforeCall: () => assertLlmBudget(deps.db, subject.projectId),
+      beforeCall: () => assertLlmBudget(deps, subject.projectId),
       async record(usage) {
         const cost = costOf(usage, deps.prices);
         await insertLlmUsage(deps.db, {
@@ -75,12 +76,16 @@ export function toTotals(sums: UsageSums): UsageTotals {
 
 const roundUsd = (usd: number): number => Math.round(usd * 1e6) / 1e6;
 
-export async function usageTotals(db: DB, projectId: string, of: UsageOf): Promise<UsageTotals> {
+export async function usageTotals({ db }: ServiceContext, projectId: string, of: UsageOf): Promise<UsageTotals> {
   return toTotals(await sumUsage(db, projectId, of));
 }
 
 /** Each chat turn's totals by its assistant message id. */
-export async function chatTurnUsage(db: DB, projectId: string, chatId: string): Promise<Map<string, UsageTotals>> {
+export async function chatTurnUsage(
+  { db }: ServiceContext,
+  projectId: string,
+  chatId: string,
+): Promise<Map<string, UsageTotals>> {
   const rows = await sumUsageByChatMessage(db, projectId, chatId);
   return new Map(rows.map((r) => [r.chat_message_id, toTotals(r)]));
 }
@@ -97,21 +102,21 @@ async function spentToday(db: DB, projectId: string, now = new Date()): Promise<
 }
 
 /** Throws LlmBudgetExceededError when the project's daily budget is spent (no budget: never). */
-export async function assertLlmBudget(db: DB, projectId: string): Promise<void> {
-  const budget = await getLlmBudget(db, projectId);
+export async function assertLlmBudget({ db }: ServiceContext, projectId: string): Promise<void> {
+  const budget = await getLlmBudget({ db }, projectId);
   if (budget.dailyTokens === null && budget.dailyUsd === null) return;
   const refusal = budgetRefusal(budget, await spentToday(db, projectId));
   if (refusal) throw new LlmBudgetExceededError(refusal);
 }
 
-export async function getLlmBudget(db: DB, projectId: string): Promise<LlmBudget> {
+export async function getLlmBudget({ db }: ServiceContext, projectId: string): Promise<LlmBudget> {
   const row = await findLlmBudget(db, projectId);
   return { dailyTokens: row?.daily_tokens == null ? null : Number(row.daily_tokens), dailyUsd: row?.daily_usd ?? null };
 }
 
 /** A project setting like the others: its change is in the audit log as `project_settings.updated`. */
 export async function setLlmBudget(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   budget: LlmBudget,
   actor: AuditActor = systemActor,
@@ -124,8 +129,8 @@ export async function setLlmBudget(
   )
     throw new InvalidError('dailyUsd: an amount of US dollars, 0 or more, or null');
   await upsertLlmBudget(db, projectId, { daily_tokens: budget.dailyTokens, daily_usd: budget.dailyUsd });
-  await recordAudit(db, { projectId, kind: 'project_settings.updated', actor, details: { llmBudget: budget } });
-  return getLlmBudget(db, projectId);
+  await recordAudit({ db }, { projectId, kind: 'project_settings.updated', actor, details: { llmBudget: budget } });
+  return getLlmBudget({ db }, projectId);
 }
 
 const maxDays = 366;
@@ -158,7 +163,12 @@ export interface UsageDay extends UsageTotals {
  * The project's usage per UTC day from `from` to `to`, both included (default: the last 30 days to today), days
  * without calls left out, with the totals and the budget and what is spent of it today.
  */
-export async function usageByDay(db: DB, projectId: string, input: { from?: string; to?: string }, now = new Date()) {
+export async function usageByDay(
+  { db }: ServiceContext,
+  projectId: string,
+  input: { from?: string; to?: string },
+  now = new Date(),
+) {
   const to = input.to ? parseDay('to', input.to) : startOfUtcDay(now);
   const from = input.from ? parseDay('from', input.from) : new Date(to.getTime() - 29 * 86_400_000);
   if (from > to) throw new InvalidError('from: must not be after to');
@@ -190,7 +200,7 @@ export async function usageByDay(db: DB, projectId: string, input: { from?: stri
       { calls: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, estimated: false, cost_usd: 0, priced: 0 },
     ),
   );
-  const budget = await getLlmBudget(db, projectId);
+  const budget = await getLlmBudget({ db }, projectId);
   const today = await spentToday(db, projectId, now);
   return {
     from: utcDay(from),

@@ -52,7 +52,7 @@ export interface MergeRequestReviewSettingsView {
 /** The GitLab project hook, created or refreshed, with the integration's webhook secret as its token. */
 async function ensureGitLabHook(db: DB, projectId: string, repository: string, url: string): Promise<string> {
   const client = await gitClientFor({ db }, projectId, { provider: 'gitlab', repository });
-  const secret = await ensureWebhookSecret(db, projectId, 'gitlab');
+  const secret = await ensureWebhookSecret({ db }, projectId, 'gitlab');
   const hook = await client.ensureProjectWebhook(repository, {
     url,
     secret,
@@ -154,7 +154,11 @@ export async function getMergeRequestReviewSettings(
 }
 
 /** Stops reviewing the repository: later deliveries for it are refused (404), running reviews finish. */
-export async function deleteMergeRequestReviewSettings(db: DB, projectId: string, id: string): Promise<void> {
+export async function deleteMergeRequestReviewSettings(
+  { db }: ServiceContext,
+  projectId: string,
+  id: string,
+): Promise<void> {
   if (!(await deleteReviewSettings(db, projectId, id))) throw new NotFoundError('Merge request review settings', id);
 }
 
@@ -169,7 +173,7 @@ export interface ReviewDecisionSettings {
 }
 
 export async function decisionSettings(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   ref: MergeRequestRef,
 ): Promise<ReviewDecisionSettings | null> {
@@ -190,7 +194,7 @@ export async function decisionSettings(
  * environment's deployment does).
  */
 export async function reviewOverrides(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   ref: MergeRequestRef,
   deployments: Record<string, string>,

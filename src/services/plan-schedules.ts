@@ -81,7 +81,7 @@ export async function createSchedule(
   deps: ServiceContext<'temporal' | 'logger' | 'runConcurrency'>,
   input: { projectId: string; testPlanShortId: string; cron: string; description?: string },
 ): Promise<PlanScheduleView> {
-  const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
+  const plan = await requireTestPlan(deps, input.projectId, input.testPlanShortId);
   const id = newId();
   // The row first: a tick finds it (for its description), and a failure below removes it again.
   const row = await insertPlanSchedule(deps.db, {
@@ -121,7 +121,7 @@ export async function deleteSchedule(
   deps: Pick<ServiceContext<'temporal' | 'logger' | 'runConcurrency'>, 'db' | 'temporal'>,
   input: { projectId: string; testPlanShortId: string; scheduleId: string },
 ): Promise<void> {
-  const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
+  const plan = await requireTestPlan(deps, input.projectId, input.testPlanShortId);
   const row = await findPlanSchedule(deps.db, plan.id, input.scheduleId.toLowerCase());
   if (!row) throw new NotFoundError('Schedule');
   // Temporal first: a row without its Schedule is harmless, a Schedule without its row would keep firing for nothing.

@@ -1,4 +1,3 @@
-import type { DB } from '../db/database.js';
 import {
   deleteProjectFile as deleteRow,
   findProjectFile,
@@ -69,7 +68,7 @@ export async function uploadProjectFile(
   );
 }
 
-export async function listProjectFiles(db: DB, projectId: string): Promise<ProjectFileView[]> {
+export async function listProjectFiles({ db }: ServiceContext, projectId: string): Promise<ProjectFileView[]> {
   return (await listRows(db, projectId)).map(view);
 }
 
@@ -91,6 +90,6 @@ export async function loadProjectFile(
 }
 
 /** The names the burn-in agent may upload. */
-export async function projectFileNames(db: DB, projectId: string): Promise<string[]> {
+export async function projectFileNames({ db }: ServiceContext, projectId: string): Promise<string[]> {
   return (await listRows(db, projectId)).map((r) => r.name);
 }

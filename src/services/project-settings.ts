@@ -1,6 +1,5 @@
 // A project's settings as one operation: how healed locators are kept, how often a failed test runs again, and
 // the rule that quarantines flaky tests. Routes and the MCP stay thin adapters over these.
-import type { DB } from '../db/database.js';
 import { findProjectSettings, updateProject } from '../db/queries/projects.js';
 import {
   defaultTestRetries,
@@ -16,6 +15,7 @@ import { systemActor, type AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
 import { findQualitySettings } from '../db/queries/issues.js';
 import { defaultIssueResolveAfterRuns, maxIssueResolveAfterRuns } from '../domain/quality.js';
+import type { ServiceContext } from './context.js';
 
 export interface ProjectSettings {
   healPolicy: HealPolicy;
@@ -29,7 +29,7 @@ export interface ProjectSettings {
   signalIgnoreUrls: string[];
 }
 
-export async function getProjectSettings(db: DB, projectId: string): Promise<ProjectSettings> {
+export async function getProjectSettings({ db }: ServiceContext, projectId: string): Promise<ProjectSettings> {
   const [row, quality] = await Promise.all([findProjectSettings(db, projectId), findQualitySettings(db, projectId)]);
   const issues = {
     issueResolveAfterRuns: quality?.issue_resolve_after_runs ?? defaultIssueResolveAfterRuns,
@@ -49,7 +49,7 @@ export async function getProjectSettings(db: DB, projectId: string): Promise<Pro
 
 /** Changes what is given (checked first, all or nothing) and returns the settings after the change. */
 export async function updateProjectSettings(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   change: Partial<ProjectSettings>,
   actor: AuditActor = systemActor,
@@ -87,7 +87,7 @@ export async function updateProjectSettings(
   if (Object.keys(set).length > 0) {
     await updateProject(db, projectId, set);
     // A change of the quarantine rule is a quarantine decision too: the details say what the rule became.
-    await recordAudit(db, { projectId, kind: 'project_settings.updated', actor, details: { ...change } });
+    await recordAudit({ db }, { projectId, kind: 'project_settings.updated', actor, details: { ...change } });
   }
-  return getProjectSettings(db, projectId);
+  return getProjectSettings({ db }, projectId);
 }

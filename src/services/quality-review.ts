@@ -1,9 +1,9 @@
 // What a change review weighs besides results: each test's quality signals on the preview against its latest run
 // on the base environment (outside change reviews). A test without such a baseline gets no comparison: without
 // one, every signal would look new.
-import type { DB } from '../db/database.js';
 import { findBaselineRunTestCase, signalsOfRunTestCase, type SignalRow } from '../db/queries/issues.js';
 import { compareSignals, issueTitle, type QualityDelta } from '../domain/quality.js';
+import type { ServiceContext } from './context.js';
 
 const finding = (s: SignalRow) => ({
   fingerprint: s.fingerprint,
@@ -23,7 +23,7 @@ const finding = (s: SignalRow) => ({
 
 /** By test case id: the comparison of each test of the review's run that has a baseline. */
 export async function reviewQuality(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   rows: { id: string; test_case_id: string | null; signal_counts?: unknown }[],
 ): Promise<Map<string, QualityDelta & { newCount: number; fixedCount: number }>> {

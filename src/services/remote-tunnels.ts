@@ -1,6 +1,5 @@
 // Remote tunnels as business operations: the routes (and `proctor tunnel`, through the API) go through these.
 import { randomBytes } from 'node:crypto';
-import type { DB } from '../db/database.js';
 import type { TunnelPort } from '../db/schema.js';
 import {
   deleteTunnel,
@@ -14,6 +13,7 @@ import {
 import { tunnelLifetimeMs, tunnelStatus, tunnelUrl, type TunnelStatus } from '../domain/tunnels.js';
 import { hashToken, newId } from '../ids.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 export interface TunnelHostname {
   localPort: number;
@@ -59,7 +59,7 @@ const hostnamesOf = (tunnel: Pick<TunnelRow, 'ports' | 'label'>, domain: string)
   tunnel.ports.map((p) => ({ localPort: p.localPort, url: tunnelUrl(p.subdomain, tunnel.label, domain) }));
 
 export async function createTunnel(
-  db: DB,
+  { db }: ServiceContext,
   domain: string,
   projectId: string,
   input: CreateTunnelInput,
@@ -97,7 +97,11 @@ export async function createTunnel(
   };
 }
 
-export async function listTunnelViews(db: DB, domain: string, projectId: string): Promise<TunnelView[]> {
+export async function listTunnelViews(
+  { db }: ServiceContext,
+  domain: string,
+  projectId: string,
+): Promise<TunnelView[]> {
   const rows = await listTunnels(db, projectId);
   const counts = await liveConnectionCounts(
     db,
@@ -121,7 +125,7 @@ export async function listTunnelViews(db: DB, domain: string, projectId: string)
 
 /** The spec's status object; NotFoundError for a tunnel the project does not have. */
 export async function getTunnelStatus(
-  db: DB,
+  { db }: ServiceContext,
   domain: string,
   projectId: string,
   runnerId: string,
@@ -133,6 +137,6 @@ export async function getTunnelStatus(
 }
 
 /** Deletes the tunnel; edges close its connections (the one that served this at once, others on their next heartbeat). */
-export async function removeTunnel(db: DB, projectId: string, runnerId: string): Promise<void> {
+export async function removeTunnel({ db }: ServiceContext, projectId: string, runnerId: string): Promise<void> {
   if (!(await deleteTunnel(db, projectId, runnerId))) throw new NotFoundError('Remote tunnel');
 }

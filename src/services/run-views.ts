@@ -1,6 +1,5 @@
 // Runs in their API shape, as the run routes, the compatibility routes and the MCP run tools answer them.
 import type { z } from '@hono/zod-openapi';
-import type { DB } from '../db/database.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import {
   findRunWithTests,
@@ -92,7 +91,7 @@ export async function runView(deps: ServiceContext<'blobs' | 'appUrl' | 'urlTtlS
 
 /** The run of the project with the tests asked for, or NotFoundError (also when it belongs to another project). */
 export async function requireRun(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   runShortId: string,
   tests: RunTestSelection | undefined,
@@ -107,9 +106,9 @@ export async function getRunView(
   deps: ServiceContext<'blobs' | 'appUrl' | 'urlTtlSeconds'>,
   input: { projectId: string; runShortId: string; tests: RunTestSelection | undefined },
 ) {
-  const run = await requireRun(deps.db, input.projectId, input.runShortId, input.tests);
+  const run = await requireRun(deps, input.projectId, input.runShortId, input.tests);
   // What its heals' LLM calls came to (an extension to the spec; replays need no model).
-  return { ...(await runView(deps, run)), usage: await usageTotals(deps.db, input.projectId, { runId: run.id }) };
+  return { ...(await runView(deps, run)), usage: await usageTotals(deps, input.projectId, { runId: run.id }) };
 }
 
 /** A page of the project's runs, newest first, as `GET /runs` answers it; a named plan must be the project's. */

@@ -1,6 +1,5 @@
 // Scenarios as business operations: the project's scenarios, each found only in the caller's project; an empty
 // description is no description.
-import type { DB } from '../db/database.js';
 import {
   createScenario as insertScenario,
   deleteScenario as deleteScenarioRow,
@@ -10,14 +9,16 @@ import {
   type ScenarioView,
 } from '../db/queries/scenarios.js';
 import { NotFoundError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 export type { ScenarioView };
 
-export const listScenarios = (db: DB, projectId: string): Promise<ScenarioView[]> => selectScenarios(db, projectId);
+export const listScenarios = ({ db }: ServiceContext, projectId: string): Promise<ScenarioView[]> =>
+  selectScenarios(db, projectId);
 
 /** The scenario of the caller's project, or NotFoundError (also when it belongs to another project). */
 export async function requireScenario(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   scenarioShortId: string,
 ): Promise<ScenarioView & { id: string }> {
@@ -27,7 +28,7 @@ export async function requireScenario(
 }
 
 export function createScenario(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   input: { name: string; description?: string | null; instructions: string },
 ): Promise<ScenarioView> {
@@ -35,21 +36,25 @@ export function createScenario(
 }
 
 export async function updateScenario(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   scenarioShortId: string,
   patch: { name?: string; description?: string | null; instructions?: string },
 ): Promise<ScenarioView & { id: string }> {
-  const scenario = await requireScenario(db, projectId, scenarioShortId);
+  const scenario = await requireScenario({ db }, projectId, scenarioShortId);
   await updateScenarioRow(db, scenario.id, {
     ...patch,
     ...(patch.description !== undefined && { description: patch.description || null }),
   });
-  return requireScenario(db, projectId, scenario.shortId);
+  return requireScenario({ db }, projectId, scenario.shortId);
 }
 
 /** Test cases that used it keep running without a scenario. */
-export async function deleteScenario(db: DB, projectId: string, scenarioShortId: string): Promise<void> {
-  const scenario = await requireScenario(db, projectId, scenarioShortId);
+export async function deleteScenario(
+  { db }: ServiceContext,
+  projectId: string,
+  scenarioShortId: string,
+): Promise<void> {
+  const scenario = await requireScenario({ db }, projectId, scenarioShortId);
   await deleteScenarioRow(db, scenario.id);
 }

@@ -8,6 +8,7 @@
 // are deleted as failures come in, so the table holds at most the last window's failures.
 import type { DB } from '../db/database.js';
 import { insertFailures, recentFailures, type FailureKind } from '../db/queries/sign-in-failures.js';
+import type { ServiceContext } from './context.js';
 
 export interface ThrottleLimits {
   perAddress: number;
@@ -61,4 +62,4 @@ export class SignInThrottle {
 const prefixOf = (token: string): string => token.trim().slice(0, tokenPrefixLength);
 
 /** The throttle of an installation (its database). */
-export const signInThrottle = (db: DB): SignInThrottle => new SignInThrottle(db);
+export const signInThrottle = ({ db }: ServiceContext): SignInThrottle => new SignInThrottle(db);

@@ -14,6 +14,7 @@ import type { Step } from '../domain/steps.js';
 import { StepSchema } from '../schemas/test-cases.js';
 import type { AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
+import type { ServiceContext } from './context.js';
 
 /** Actions whose `value` is what they do or check: an empty one would do nothing, or (an assertion) pass always. */
 const valueActions = new Set<Step['action']>([
@@ -80,7 +81,7 @@ function fieldOf(path: readonly PropertyKey[]): StepEditField {
  * versions can no longer apply and are superseded, as when a proposal is accepted.
  */
 export async function saveEditedSteps(
-  db: DB,
+  { db }: ServiceContext,
   input: {
     projectId: string;
     testCaseId: string;
@@ -106,13 +107,16 @@ export async function saveEditedSteps(
       );
     await supersedeOlderProposals(trx, input.testCaseId, version);
     if (input.actor)
-      await recordAudit(trx, {
-        projectId: input.projectId,
-        kind: 'test_case.steps_edited',
-        actor: input.actor,
-        subject: input.testCaseId,
-        details: { version, basedOnVersion: input.basedOnVersion, steps: input.steps.length, ...input.auditDetails },
-      });
+      await recordAudit(
+        { db: trx },
+        {
+          projectId: input.projectId,
+          kind: 'test_case.steps_edited',
+          actor: input.actor,
+          subject: input.testCaseId,
+          details: { version, basedOnVersion: input.basedOnVersion, steps: input.steps.length, ...input.auditDetails },
+        },
+      );
     await input.onSaved?.(trx, version);
     return { version };
   });
@@ -128,7 +132,7 @@ export interface StepEditorData {
 
 /** The current steps of a test case of the project with their failure screenshots; undefined: no such test case. */
 export async function loadStepEditor(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   testCaseId: string,
 ): Promise<StepEditorData | undefined> {

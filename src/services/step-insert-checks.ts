@@ -9,6 +9,7 @@ import type { DB } from '../db/database.js';
 import { insertionSubject, resumeDependency, type InsertionSubject } from '../db/queries/step-insert-checks.js';
 import { runningStepInsertion } from '../db/queries/step-insertions.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
+import type { ServiceContext } from './context.js';
 
 export const runningRefusal = 'a step is being inserted into this test case already: wait for it to finish';
 
@@ -16,7 +17,11 @@ export const runningRefusal = 'a step is being inserted into this test case alre
 const maxChain = 50;
 
 /** The reason no step can be inserted into the project's test case now, or null when one can. */
-export async function insertionRefusal(db: DB, projectId: string, testCaseId: string): Promise<ConflictError | null> {
+export async function insertionRefusal(
+  { db }: ServiceContext,
+  projectId: string,
+  testCaseId: string,
+): Promise<ConflictError | null> {
   const subject = await insertionSubject(db, projectId, testCaseId);
   if (!subject) throw new NotFoundError('Test case');
   const reason = subjectRefusal(subject) ?? (await dependencyRefusal(db, projectId, testCaseId, subject.resumeFromId));

@@ -3,7 +3,6 @@
 // owns the rules: what may be asked (a position within the steps, a description, a test case that is not burning
 // in, one insertion at a time), and how the recorded steps become a new version (the editor's own save, so
 // versioning, proposals and the audit log are the same). A request is a row to poll: RUNNING → COMPLETED | FAILED.
-import type { DB } from '../db/database.js';
 import { getTestCase } from '../db/queries/test-cases.js';
 import {
   finishStepInsertion,
@@ -73,7 +72,7 @@ export async function requestStepInsertion(
   const testCase = await getTestCase(deps.db, input.projectId, input.testCaseId);
   if (!testCase) throw new NotFoundError('Test case');
   // Every reason known before starting is refused here, never accepted to fail in the worker (step-insert-checks.ts).
-  const refusal = await insertionRefusal(deps.db, input.projectId, input.testCaseId);
+  const refusal = await insertionRefusal(deps, input.projectId, input.testCaseId);
   if (refusal || !testCase.steps)
     throw refusal ?? new ConflictError('the test case has no recorded steps to insert into');
   const count = testCase.steps.steps.length;
@@ -83,7 +82,7 @@ export async function requestStepInsertion(
     );
   }
   // Recording is LLM work: refused (429) before anything is written once the project's daily budget is spent.
-  await assertLlmBudget(deps.db, input.projectId);
+  await assertLlmBudget(deps, input.projectId);
 
   const id = newId();
   try {
@@ -118,7 +117,7 @@ export async function requestStepInsertion(
 
 /** The insertion of the project's test case, for polling. */
 export async function getStepInsertionView(
-  db: DB,
+  { db }: ServiceContext,
   projectId: string,
   testCaseId: string,
   id: string,
@@ -161,7 +160,7 @@ const outcomeOf = (row: StepInsertionRow): InsertionOutcome =>
  * ended (a retried activity does not save twice).
  */
 export async function saveStepInsertion(
-  db: DB,
+  { db }: ServiceContext,
   input: { insertionId: string; steps: Step[] },
 ): Promise<InsertionOutcome> {
   const row = await getStepInsertion(db, input.insertionId);
@@ -169,41 +168,50 @@ export async function saveStepInsertion(
   if (row.status !== 'RUNNING') return outcomeOf(row);
   const testCase = await getTestCase(db, row.project_id, row.test_case_id);
   if (!testCase?.steps)
-    return failStepInsertion(db, { insertionId: row.id, failureReason: 'the test case or its steps no longer exist' });
+    return failStepInsertion(
+      { db },
+      { insertionId: row.id, failureReason: 'the test case or its steps no longer exist' },
+    );
   if (testCase.steps.version !== row.based_on_version)
-    return failStepInsertion(db, { insertionId: row.id, failureReason: changedSince(row, testCase.steps.version) });
+    return failStepInsertion({ db }, { insertionId: row.id, failureReason: changedSince(row, testCase.steps.version) });
   const current = testCase.steps.steps;
   const steps = [...current.slice(0, row.position), ...input.steps, ...current.slice(row.position)];
   try {
-    const { version } = await saveEditedSteps(db, {
-      projectId: row.project_id,
-      testCaseId: row.test_case_id,
-      basedOnVersion: row.based_on_version,
-      steps,
-      actor: row.actor as AuditActor,
-      auditDetails: { inserted: { at: row.position, steps: input.steps.length, description: row.description } },
-      onSaved: async (trx, saved) => {
-        // Ended meanwhile (cancelled): the version is rolled back with it, and the insertion keeps how it ended.
-        if (
-          !(await finishStepInsertion(trx, row.id, {
-            status: 'COMPLETED',
-            version: saved,
-            insertedSteps: input.steps.length,
-          }))
-        )
-          throw new ConflictError('the insertion ended while it was being saved');
+    const { version } = await saveEditedSteps(
+      { db },
+      {
+        projectId: row.project_id,
+        testCaseId: row.test_case_id,
+        basedOnVersion: row.based_on_version,
+        steps,
+        actor: row.actor as AuditActor,
+        auditDetails: { inserted: { at: row.position, steps: input.steps.length, description: row.description } },
+        onSaved: async (trx, saved) => {
+          // Ended meanwhile (cancelled): the version is rolled back with it, and the insertion keeps how it ended.
+          if (
+            !(await finishStepInsertion(trx, row.id, {
+              status: 'COMPLETED',
+              version: saved,
+              insertedSteps: input.steps.length,
+            }))
+          )
+            throw new ConflictError('the insertion ended while it was being saved');
+        },
       },
-    });
+    );
     return { status: 'COMPLETED', version, insertedSteps: input.steps.length };
   } catch (err) {
     if (err instanceof StepEditError)
-      return failStepInsertion(db, {
-        insertionId: row.id,
-        failureReason: `the recorded step cannot be saved: ${err.message}`,
-      });
+      return failStepInsertion(
+        { db },
+        {
+          insertionId: row.id,
+          failureReason: `the recorded step cannot be saved: ${err.message}`,
+        },
+      );
     // A conflict: another version was saved meanwhile, or the insertion ended (then it keeps its own outcome).
     if (err instanceof ConflictError)
-      return failStepInsertion(db, { insertionId: row.id, failureReason: changedSince(row) });
+      return failStepInsertion({ db }, { insertionId: row.id, failureReason: changedSince(row) });
     throw err;
   }
 }
@@ -213,7 +221,7 @@ const changedSince = (row: StepInsertionRow, now?: number) =>
 
 /** Ends the insertion as FAILED with why (the person sees it); one that ended already keeps its outcome. */
 export async function failStepInsertion(
-  db: DB,
+  { db }: ServiceContext,
   input: { insertionId: string; failureReason: string },
 ): Promise<InsertionOutcome> {
   await finishStepInsertion(db, input.insertionId, { status: 'FAILED', failureReason: input.failureReason });

@@ -4,6 +4,7 @@ import { loadExecutionContext, type ExecutionContext } from '../db/queries/execu
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { accessForTarget } from '../db/queries/environment-access.js';
 import { blankSecrets } from '../domain/environment-access.js';
+import type { ServiceContext } from './context.js';
 
 const maxChain = 20;
 
@@ -32,7 +33,7 @@ async function resumeFromChain(db: DB, projectId: string, ctx: ExecutionContext)
  * download both serve this.
  */
 export async function exportTestCaseSpec(
-  db: DB,
+  { db }: ServiceContext,
   input: { projectId: string; testCaseId: string },
 ): Promise<{ fileName: string; spec: string }> {
   const ctx = await loadExecutionContext(db, input.projectId, input.testCaseId.toLowerCase());

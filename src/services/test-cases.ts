@@ -1,6 +1,5 @@
 // Test cases as business operations: create (and start its burn-in), change, delete, with the dependency rules.
 // Used by the API and (next) the chat assistant's tools; input field names are the API's, so messages name them.
-import { readProjectList, type JsonText } from '../db/queries/project-lists.js';
 import type { DB } from '../db/database.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import {
@@ -10,26 +9,22 @@ import {
   findTestCaseRecords,
   getTestCase,
   getTestCaseRecord,
-  listTestCases,
   insertTestCase,
   lockProjectTestCases,
   markGenerationFailed,
   projectDependencyGraph,
   updateTestCase as updateTestCaseRow,
   type TestCaseRecord,
-  type TestCaseSummary,
   type TestCaseView,
 } from '../db/queries/test-cases.js';
 import { findCycle } from '../domain/dag.js';
 import { newId } from '../ids.js';
 import { startBurnIn } from '../temporal/lifecycle.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
-import { healProposalView, listHealProposals, type HealProposal } from './heal-proposals.js';
 import { resumeFromField, waitForField } from '../schemas/test-cases.js';
 import { recordAudit } from './audit-log.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
-import { assertLlmBudget, usageTotals } from './llm-usage.js';
-import type { UsageTotals } from '../domain/llm-usage.js';
+import { assertLlmBudget } from './llm-usage.js';
 import type { ServiceContext } from './context.js';
 
 export interface CreateTestCaseInput {
@@ -67,7 +62,11 @@ interface Dependencies {
 }
 
 /** The test case of the project, or NotFoundError (also when it belongs to another project). */
-export async function requireTestCase(db: DB, projectId: string, testCaseId: string): Promise<TestCaseRecord> {
+export async function requireTestCase(
+  { db }: ServiceContext,
+  projectId: string,
+  testCaseId: string,
+): Promise<TestCaseRecord> {
   const record = await getTestCaseRecord(db, projectId, testCaseId.toLowerCase());
   if (!record) throw new NotFoundError('Test case');
   return record;
@@ -130,7 +129,7 @@ export async function createTestCase(
   input: CreateTestCaseInput,
 ): Promise<{ id: string; name: string }> {
   // A burn-in is LLM work: refused (429) before anything is written once the project's daily budget is spent.
-  await assertLlmBudget(deps.db, input.projectId);
+  await assertLlmBudget(deps, input.projectId);
   const { id } = await writeTestCase(deps, input);
   // Started only once the row is committed: the burn-in reads it. A failure here must not lose the request.
   try {
@@ -207,7 +206,7 @@ export async function updateTestCase(deps: ServiceContext, input: UpdateTestCase
   const testCaseId = input.testCaseId.toLowerCase();
   return deps.db.transaction().execute(async (trx) => {
     await lockProjectTestCases(trx, projectId);
-    const record = await requireTestCase(trx, projectId, testCaseId);
+    const record = await requireTestCase({ db: trx }, projectId, testCaseId);
     if (input.isEnabled === true && record.generationStatus !== 'COMPLETED') {
       throw new ConflictError(
         `isEnabled: test case has no recorded steps yet (generation ${record.generationStatus}), so it could not run`,
@@ -247,13 +246,16 @@ export async function updateTestCase(deps: ServiceContext, input: UpdateTestCase
     });
     if (wasQuarantined !== undefined && wasQuarantined !== input.quarantined) {
       const kind = input.quarantined ? 'test_case.quarantined' : 'test_case.released';
-      await recordAudit(trx, {
-        projectId,
-        kind,
-        actor: input.actor ?? systemActor,
-        subject: testCaseId,
-        details: { name: record.name },
-      });
+      await recordAudit(
+        { db: trx },
+        {
+          projectId,
+          kind,
+          actor: input.actor ?? systemActor,
+          subject: testCaseId,
+          details: { name: record.name },
+        },
+      );
     }
     return (await getTestCase(trx, projectId, testCaseId))!;
   });
@@ -266,7 +268,7 @@ export async function deleteTestCase(
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     await lockProjectTestCases(trx, input.projectId);
-    const record = await requireTestCase(trx, input.projectId, input.testCaseId);
+    const record = await requireTestCase({ db: trx }, input.projectId, input.testCaseId);
     const dependents = await findDependents(trx, input.projectId, record.id);
     if (dependents.length > 0) {
       const shown = dependents.slice(0, 10).map(described).join(', ');
@@ -278,65 +280,3 @@ export async function deleteTestCase(
     await deleteTestCaseRow(trx, record.id);
   });
 }
-
-/** The filters of `GET /v1/test-cases` as the query string has them: `labels` comma-separated, all must match. */
-export interface FindTestCasesInput {
-  projectId: string;
-  applicationShortId?: string;
-  labels?: string;
-  isEnabled?: 'true' | 'false';
-  limit: number;
-  offset: number;
-}
-
-/** One page of matching test cases; NotFoundError for an application the project does not have. */
-export async function findTestCases(
-  deps: ServiceContext,
-  input: FindTestCasesInput,
-): Promise<{ testCases: TestCaseSummary[]; total: number; limit: number; offset: number }> {
-  const labels = input.labels
-    ?.split(',')
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0);
-  const page = { limit: input.limit, offset: input.offset };
-  const isEnabled = input.isEnabled === undefined ? undefined : input.isEnabled === 'true';
-  const found = await listTestCases(
-    deps.db,
-    input.projectId,
-    { applicationShortId: input.applicationShortId, labels, isEnabled },
-    page,
-  );
-  if (!found) throw new NotFoundError('Application');
-  return { ...found, ...page };
-}
-
-/** `findTestCases` as the list route sends it: JSON text, kept per query until a write forgets the project's lists. */
-export function testCaseListText(
-  deps: ServiceContext,
-  input: FindTestCasesInput,
-): Promise<JsonText<Awaited<ReturnType<typeof findTestCases>>>> {
-  const key = `test-cases ${JSON.stringify([input.applicationShortId, input.labels, input.isEnabled, input.limit, input.offset])}`;
-  return readProjectList(deps.db, input.projectId, key, () => findTestCases(deps, input));
-}
-
-/** A test case with the heal proposals still waiting for a person's decision (newest first). */
-export async function showTestCase(
-  deps: ServiceContext,
-  input: { projectId: string; testCaseId: string },
-): Promise<TestCaseView & { healProposals: HealProposal[]; usage: UsageTotals }> {
-  const testCaseId = input.testCaseId.toLowerCase();
-  const view = await getTestCase(deps.db, input.projectId, testCaseId);
-  if (!view) throw new NotFoundError('Test case');
-  return {
-    ...view,
-    healProposals: await listHealProposals(deps.db, input.projectId, testCaseId, { pendingOnly: true }),
-    // What its burn-ins' LLM calls came to (an extension to the spec).
-    usage: await usageTotals(deps.db, input.projectId, { testCaseId: view.id, purpose: 'burn_in' }),
-  };
-}
-
-/** A test case as `GET /v1/test-cases/{id}` and the MCP tool `get_test_case` show it. */
-export const testCaseWithProposalsView = (found: Awaited<ReturnType<typeof showTestCase>>) => ({
-  ...found,
-  healProposals: found.healProposals.map(healProposalView),
-});

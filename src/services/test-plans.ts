@@ -1,6 +1,5 @@
 // Test plans as business operations: every reference a plan write names is checked against the caller's project
 // and resolved to ids before anything is written. Used by the API and (next) the chat assistant's tools.
-import type { DB } from '../db/database.js';
 import { findEnvironment } from '../db/queries/environments.js';
 import { findDevicePresetId, findIdByShortId } from '../db/queries/lookups.js';
 import {
@@ -36,14 +35,22 @@ export interface TestPlanInput {
 export type TestPlan = TestPlanView & { id: string };
 
 /** The test plan of the project, or NotFoundError (also when it belongs to another project). */
-export async function requireTestPlan(db: DB, projectId: string, testPlanShortId: string): Promise<TestPlan> {
+export async function requireTestPlan(
+  { db }: ServiceContext,
+  projectId: string,
+  testPlanShortId: string,
+): Promise<TestPlan> {
   const plan = await getTestPlan(db, projectId, testPlanShortId);
   if (!plan) throw new NotFoundError('Test plan');
   return plan;
 }
 
 /** Checks every reference of the input against the project (read only) and maps it to a write. */
-export async function resolvePlanReferences(db: DB, projectId: string, input: TestPlanInput): Promise<TestPlanWrite> {
+export async function resolvePlanReferences(
+  { db }: ServiceContext,
+  projectId: string,
+  input: TestPlanInput,
+): Promise<TestPlanWrite> {
   const write: TestPlanWrite = {
     name: input.name,
     description: input.description,
@@ -97,29 +104,29 @@ export async function createTestPlan(
   deps: ServiceContext,
   input: TestPlanInput & { projectId: string; name: string },
 ): Promise<TestPlan> {
-  const write = await resolvePlanReferences(deps.db, input.projectId, {
+  const write = await resolvePlanReferences(deps, input.projectId, {
     ...input,
     description: input.description || null,
   });
   const shortId = await insertTestPlan(deps.db, input.projectId, { ...write, name: input.name });
-  return requireTestPlan(deps.db, input.projectId, shortId);
+  return requireTestPlan(deps, input.projectId, shortId);
 }
 
 export async function updateTestPlan(
   deps: ServiceContext,
   input: TestPlanInput & { projectId: string; testPlanShortId: string },
 ): Promise<TestPlan> {
-  const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
-  const write = await resolvePlanReferences(deps.db, input.projectId, {
+  const plan = await requireTestPlan(deps, input.projectId, input.testPlanShortId);
+  const write = await resolvePlanReferences(deps, input.projectId, {
     ...input,
     ...(input.description !== undefined && { description: input.description || null }),
   });
   await updateTestPlanRows(deps.db, { id: plan.id, projectId: input.projectId }, write);
-  return requireTestPlan(deps.db, input.projectId, plan.shortId);
+  return requireTestPlan(deps, input.projectId, plan.shortId);
 }
 
 /** The project's test plans, as `GET /test-plans` lists them. */
-export const listTestPlans = (db: DB, projectId: string) => selectTestPlans(db, projectId);
+export const listTestPlans = ({ db }: ServiceContext, projectId: string) => selectTestPlans(db, projectId);
 
 /**
  * Delete a plan of the project: its Temporal Schedules first (the rows would cascade away, but the schedules
@@ -129,7 +136,7 @@ export async function deleteTestPlan(
   deps: ServiceContext<'temporal'>,
   input: { projectId: string; testPlanShortId: string },
 ): Promise<void> {
-  const plan = await requireTestPlan(deps.db, input.projectId, input.testPlanShortId);
+  const plan = await requireTestPlan(deps, input.projectId, input.testPlanShortId);
   try {
     await deletePlanSchedules(deps.db, deps.temporal, plan.id);
   } catch (err) {

@@ -4,11 +4,11 @@
 // without a webhook secret) is checked against a stand-in secret, so it costs the same and answers the same 401
 // as a wrong or missing signature: a stranger learns nothing about which repositories this instance serves.
 import { randomBytes } from 'node:crypto';
-import type { DB } from '../db/database.js';
 import { webhookSecretRows, type WebhookSecretRow } from '../db/queries/webhook-secrets.js';
 import type { GitProviderId } from '../domain/git.js';
 import { signatureMatches } from '../git/webhook-signatures.js';
 import { repositoryOf } from '../git/webhook-events.js';
+import type { ServiceContext } from './context.js';
 
 /** What a delivery says about itself, read without trusting it. */
 export interface DeliveryClaims {
@@ -62,7 +62,7 @@ export function readClaims(provider: GitProviderId, body: string, githubAppId?: 
  * repository's own project wins over an App-level match, since only it carries the review settings.
  */
 export async function verifySender(
-  db: DB,
+  { db }: ServiceContext,
   provider: GitProviderId,
   claims: DeliveryClaims,
   body: Uint8Array,

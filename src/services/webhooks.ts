@@ -59,7 +59,7 @@ export async function handleDelivery(
   delivery: Delivery,
 ): Promise<DeliveryOutcome> {
   const claims = readClaims(provider, new TextDecoder().decode(delivery.body), delivery.appId);
-  const sender = await verifySender(deps.db, provider, claims, delivery.body, delivery.signature);
+  const sender = await verifySender(deps, provider, claims, delivery.body, delivery.signature);
   if (!sender) return { status: 401, message: unauthorizedMessage[provider] };
 
   // Authenticated from here on: the sender holds the secret, so telling it what is wrong reveals nothing.

@@ -38,14 +38,14 @@ export async function signIn(
   token: string,
 ): Promise<Exclude<DashboardSignIn, { outcome: 'ok' }> | { outcome: 'ok' }> {
   const { db } = c.get('services');
-  const opened = await signInToDashboard(db, {
+  const opened = await signInToDashboard(c.get('services'), {
     token,
     clientAddress: clientAddress(c),
     ttlSeconds: SESSION_TTL_SECONDS,
   });
   if (opened.outcome !== 'ok') return opened;
-  await recordTokenUse(c.get('services'), opened.tokenId);
-  await setSignedCookie(c, SESSION_COOKIE, opened.sessionId, await sessionCookieKey(db), {
+  await recordTokenUse(c.get('deps'), opened.tokenId);
+  await setSignedCookie(c, SESSION_COOKIE, opened.sessionId, await sessionCookieKey({ db }), {
     ...cookieOptions(c),
     maxAge: SESSION_TTL_SECONDS,
   });
@@ -53,13 +53,13 @@ export async function signIn(
 }
 
 async function sessionId(c: Context<WebEnv>): Promise<string | undefined> {
-  const value = await getSignedCookie(c, await sessionCookieKey(c.get('services').db), SESSION_COOKIE);
+  const value = await getSignedCookie(c, await sessionCookieKey(c.get('services')), SESSION_COOKIE);
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
 export async function signOut(c: Context<WebEnv>): Promise<void> {
   const id = await sessionId(c);
-  if (id) await closeDashboardSession(c.get('services').db, id);
+  if (id) await closeDashboardSession(c.get('services'), id);
   deleteCookie(c, SESSION_COOKIE, cookieOptions(c));
 }
 
@@ -70,7 +70,7 @@ export async function signOut(c: Context<WebEnv>): Promise<void> {
  */
 export const requireSession = createMiddleware<WebEnv>(async (c, next) => {
   const id = await sessionId(c);
-  const session = id ? await findDashboardSession(c.get('services').db, id) : undefined;
+  const session = id ? await findDashboardSession(c.get('services'), id) : undefined;
   if (!session) {
     const login = `${c.get('base')}/login`;
     if (c.req.header('hx-request')) {

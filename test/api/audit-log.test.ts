@@ -58,8 +58,8 @@ describe('audit log', () => {
 
   it('lists each kind of decision once, scoped to the project, newest first, with who acted and no secret', async () => {
     // Sign-ins through the form: one failed with a revoked token of this project, one made-up token, one success.
-    const revoked = await createProjectToken(api.db, { projectId: api.tenant.projectId, kind: 'api', name: 'laptop' });
-    expect(await revokeProjectToken(api.db, revoked.id)).toBe(true);
+    const revoked = await createProjectToken(api, { projectId: api.tenant.projectId, kind: 'api', name: 'laptop' });
+    expect(await revokeProjectToken(api, revoked.id)).toBe(true);
     expect((await web.signIn(revoked.token)).status).toBe(401);
     expect((await web.signIn('prt_madeUpTokenThatNobodyIssued000000000000')).status).toBe(401);
     expect((await web.signIn(api.tenant.token)).status).toBe(303);
@@ -79,7 +79,7 @@ describe('audit log', () => {
     expect((await api.call('DELETE', `/v1/git-integrations/${gitlab.body.shortId}`)).status).toBe(200);
 
     const propose = async (basedOnVersion: number, name: string) =>
-      keepHealedSteps(api.db, {
+      keepHealedSteps(api, {
         projectId: api.tenant.projectId,
         testCaseId,
         basedOnVersion,

@@ -74,9 +74,9 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     const rotated = await call('PATCH', path, { webhookSecret: secret('whsec2') });
     expect(rotated.status).toBe(200);
     expect(rotated.body).toMatchObject({ auth: 'app', hasWebhookSecret: true, hasPrivateKey: true });
-    expect(await webhookSecretFor(ctx.db, 'github', ctx.tenant.projectId)).toBe(secrets.at(-1));
+    expect(await webhookSecretFor(ctx, 'github', ctx.tenant.projectId)).toBe(secrets.at(-1));
     expect((await call('PATCH', path, { webhookSecret: null })).body).toMatchObject({ hasWebhookSecret: false });
-    expect(await webhookSecretFor(ctx.db, 'github', ctx.tenant.projectId)).toBeUndefined();
+    expect(await webhookSecretFor(ctx, 'github', ctx.tenant.projectId)).toBeUndefined();
 
     // Switching to a token needs the token; the App's id and key are dropped.
     const refused = await call('PATCH', path, { auth: 'token' });
@@ -215,9 +215,9 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
     gl.addProject('acme/web');
     gl.addToken('glpat-acme', ['acme/web']);
     await call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-acme', baseUrl: gl.url });
-    const hookSecret = await ensureWebhookSecret(ctx.db, projectId, 'gitlab');
+    const hookSecret = await ensureWebhookSecret(ctx, projectId, 'gitlab');
     expect(hookSecret).toMatch(/^[0-9a-f]{64}$/);
-    expect(await ensureWebhookSecret(ctx.db, projectId, 'gitlab')).toBe(hookSecret);
+    expect(await ensureWebhookSecret(ctx, projectId, 'gitlab')).toBe(hookSecret);
     const gitlab = await gitClientFor(deps, projectId, { provider: 'gitlab', repository: 'acme/web' });
     await gitlab.ensureProjectWebhook('acme/web', {
       url: 'https://proctor.example/webhooks/gitlab',
@@ -238,11 +238,11 @@ describe.each(databaseKinds)('git integrations (%s)', (kind) => {
       ctx.other.token,
     );
     expect(theirs.status).toBe(201);
-    expect((await webhookSecretCandidates(ctx.db, 'github')).sort((a, b) => a.secret.localeCompare(b.secret))).toEqual([
+    expect((await webhookSecretCandidates(ctx, 'github')).sort((a, b) => a.secret.localeCompare(b.secret))).toEqual([
       { projectId, secret: 'gh-hook-secret-2' },
       { projectId: ctx.other.projectId, secret: 'their-hook-secret' },
     ]);
-    expect(await webhookSecretCandidates(ctx.db, 'gitlab')).toEqual([{ projectId, secret: hookSecret }]);
+    expect(await webhookSecretCandidates(ctx, 'gitlab')).toEqual([{ projectId, secret: hookSecret }]);
     expect(answers.join('\n')).not.toContain(hookSecret);
   });
 });

@@ -114,7 +114,7 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
       return id;
     };
     const first = await ask(1);
-    expect(await saveStepInsertion(api.db, { insertionId: first, steps: [recordedStep] })).toEqual({
+    expect(await saveStepInsertion(api, { insertionId: first, steps: [recordedStep] })).toEqual({
       status: 'COMPLETED',
       version: before.version + 1,
       insertedSteps: 1,
@@ -124,7 +124,7 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
       steps: [before.steps[0], recordedStep, ...before.steps.slice(1)],
     });
     // A retried save answers how it ended and writes nothing more.
-    expect(await saveStepInsertion(api.db, { insertionId: first, steps: [recordedStep] })).toEqual({
+    expect(await saveStepInsertion(api, { insertionId: first, steps: [recordedStep] })).toEqual({
       status: 'COMPLETED',
       version: before.version + 1,
       insertedSteps: 1,
@@ -141,7 +141,7 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
         })
       ).status,
     ).toBe(200);
-    const outcome = await saveStepInsertion(api.db, { insertionId: second, steps: [recordedStep] });
+    const outcome = await saveStepInsertion(api, { insertionId: second, steps: [recordedStep] });
     expect(outcome).toEqual({
       status: 'FAILED',
       failureReason: `the steps changed while the step was being recorded (it was asked of version ${before.version + 1}, now ${before.version + 2}): nothing was saved; insert again`,
@@ -172,7 +172,7 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
       .set({ status: 'FAILED', failure_reason: 'the insertion was cancelled: nothing was saved' })
       .where('id', '=', id)
       .execute();
-    expect(await saveStepInsertion(api.db, { insertionId: id, steps: [recordedStep] })).toEqual({
+    expect(await saveStepInsertion(api, { insertionId: id, steps: [recordedStep] })).toEqual({
       status: 'FAILED',
       failureReason: 'the insertion was cancelled: nothing was saved',
     });

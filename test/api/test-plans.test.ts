@@ -456,10 +456,10 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
 
   it('requireTestPlan (used by the run and schedule endpoints) is scoped to the project', async () => {
     const plan = (await ctx.call('POST', '/v1/test-plans', { name: 'Required' })).body;
-    const found = await requireTestPlan(ctx.db, ctx.tenant.projectId, plan.shortId);
+    const found = await requireTestPlan(ctx, ctx.tenant.projectId, plan.shortId);
     expect(found).toMatchObject({ shortId: plan.shortId, name: 'Required' });
     expect(found.id).toMatch(/^[0-9a-f-]{36}$/);
-    const elsewhere = await requireTestPlan(ctx.db, ctx.other.projectId, plan.shortId).catch((err: unknown) => err);
+    const elsewhere = await requireTestPlan(ctx, ctx.other.projectId, plan.shortId).catch((err: unknown) => err);
     expect(elsewhere).toBeInstanceOf(NotFoundError);
     expect(elsewhere).toMatchObject({ message: 'Test plan not found' });
   });

@@ -191,7 +191,7 @@ describe('dashboard: runs and test cases', () => {
   it('accepts a heal proposal, which becomes the current steps version', async () => {
     const healedLocator = "getByRole('button', { name: 'Anmelden' })";
     const steps = loginSteps.map((s, i) => (i === 3 ? { ...s, locator: healedLocator, fallbacks: [s.locator!] } : s));
-    const kept = await keepHealedSteps(stack.db, {
+    const kept = await keepHealedSteps(stack, {
       projectId: stack.tenant.projectId,
       testCaseId: ids.login!,
       basedOnVersion: 1,
@@ -229,7 +229,7 @@ describe('dashboard: runs and test cases', () => {
     const steps = current.steps.map((s: (typeof loginSteps)[number], i: number) =>
       i === 3 ? { ...s, locator: rejectedLocator, fallbacks: [s.locator!] } : s,
     );
-    const kept = await keepHealedSteps(stack.db, {
+    const kept = await keepHealedSteps(stack, {
       projectId: stack.tenant.projectId,
       testCaseId: ids.login!,
       basedOnVersion: current.version,

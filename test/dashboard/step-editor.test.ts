@@ -262,7 +262,7 @@ describe('dashboard: step editor and run comparison', () => {
     // Someone else saves first (another tab, say): this page's draft is of version 1, which is gone.
     const theirs = todoWithText.map((s, i) => (i === 3 ? { ...s, description: 'Theirs' } : s));
     expect(
-      await saveEditedSteps(stack.db, {
+      await saveEditedSteps(stack, {
         projectId: stack.tenant.projectId,
         testCaseId: id,
         basedOnVersion: 1,

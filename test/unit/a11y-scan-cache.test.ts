@@ -129,7 +129,7 @@ describe('the project scan cache never changes what a scan reports', () => {
   };
 
   it('a change axe cannot see keeps the digest, and the document is not scanned again', async () => {
-    const store = projectScanCache(db, projectId);
+    const store = projectScanCache({ db }, projectId);
     clearScanCache();
     const first = await visit(base, store);
     expect(first.scanned).toBe(true);
@@ -146,7 +146,7 @@ describe('the project scan cache never changes what a scan reports', () => {
   }, 120_000);
 
   it('a change axe can see changes the digest, and the cached path reports what a fresh scan reports', async () => {
-    const store = projectScanCache(db, projectId);
+    const store = projectScanCache({ db }, projectId);
     const before = await fresh(base);
     await visit(base, store);
     let differing = 0;
@@ -168,11 +168,11 @@ describe('the project scan cache never changes what a scan reports', () => {
 
   it('findings are kept a week per project, and a store that fails is passed over, never the scan', async () => {
     clearScanCache();
-    await visit(base, projectScanCache(db, projectId));
+    await visit(base, projectScanCache({ db }, projectId));
     clearScanCache();
-    expect((await visit(base, projectScanCache(db, otherProjectId))).scanned).toBe(true);
+    expect((await visit(base, projectScanCache({ db }, otherProjectId))).scanned).toBe(true);
     clearScanCache();
-    const weekLater = projectScanCache(db, projectId, () => Date.now() + a11yScanTtlMs + 60_000);
+    const weekLater = projectScanCache({ db }, projectId, () => Date.now() + a11yScanTtlMs + 60_000);
     expect((await visit(base, weekLater)).scanned).toBe(true);
 
     const broken: ScanCache = {

@@ -42,8 +42,8 @@ describe('burn-in signals', () => {
     const testCaseId = randomUUID();
     const burnIn = `burn-in-${testCaseId}/run-1`;
     for (let attempt = 0; attempt < 3; attempt++)
-      await recordBurnInSignals(db, { projectId, testCaseId, burnIn, signals });
-    let { issues } = await listProjectIssues(db, projectId, { limit: 50, offset: 0 });
+      await recordBurnInSignals({ db }, { projectId, testCaseId, burnIn, signals });
+    let { issues } = await listProjectIssues({ db }, projectId, { limit: 50, offset: 0 });
     expect(issues.map((i) => [i.kind, i.occurrences, i.status, i.testCaseIds])).toEqual(
       expect.arrayContaining([
         ['exception', 1, 'open', [testCaseId]],
@@ -55,8 +55,8 @@ describe('burn-in signals', () => {
     ).toEqual([{ burn_in: burnIn }, { burn_in: burnIn }]);
 
     // The burn-in run again (a new execution) is a second sighting.
-    await recordBurnInSignals(db, { projectId, testCaseId, burnIn: `burn-in-${testCaseId}/run-2`, signals });
-    ({ issues } = await listProjectIssues(db, projectId, { limit: 50, offset: 0 }));
+    await recordBurnInSignals({ db }, { projectId, testCaseId, burnIn: `burn-in-${testCaseId}/run-2`, signals });
+    ({ issues } = await listProjectIssues({ db }, projectId, { limit: 50, offset: 0 }));
     expect(issues.map((i) => i.occurrences)).toEqual([2, 2]);
   });
 });

@@ -57,7 +57,7 @@ describe('LLM prices and the money budget', () => {
     );
     expect(a!.prompt_tokens_details.cached_tokens).toBe(0);
     expect(b!.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
-    const totals = await usageTotals(db, projectId, { changeReviewId });
+    const totals = await usageTotals({ db }, projectId, { changeReviewId });
     expect(totals).toMatchObject({
       calls: 2,
       promptTokens: a!.prompt_tokens + b!.prompt_tokens,
@@ -72,23 +72,23 @@ describe('LLM prices and the money budget', () => {
     const meter = recorder().meterFor({ projectId, purpose: 'review', changeReviewId });
     llm.enqueue({ toolCalls: [{ name: 'done', arguments: {} }] });
     await callTool(metered(endpoint('unpriced'), meter), messages, tools);
-    const totals = await usageTotals(db, projectId, { changeReviewId });
+    const totals = await usageTotals({ db }, projectId, { changeReviewId });
     expect(totals.calls).toBe(1);
     expect(totals.costUsd).toBeUndefined();
-    expect((await usageByDay(db, projectId, {})).total.costUsd).toBeUndefined();
+    expect((await usageByDay({ db }, projectId, {})).total.costUsd).toBeUndefined();
   });
 
   it('a money budget below what was spent today refuses the next call before it reaches the server', async () => {
-    const spent = (await usageByDay(db, projectId, {})).budget.spentToday.costUsd!;
+    const spent = (await usageByDay({ db }, projectId, {})).budget.spentToday.costUsd!;
     expect(spent).toBeGreaterThan(0);
-    await setLlmBudget(db, projectId, { dailyTokens: null, dailyUsd: spent / 2 });
+    await setLlmBudget({ db }, projectId, { dailyTokens: null, dailyUsd: spent / 2 });
     const before = llm.requests.length;
     const meter = recorder().meterFor({ projectId, purpose: 'chat', chatId: randomUUID() });
     const refused = await callTool(metered(endpoint('priced'), meter), messages, tools).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(LlmBudgetExceededError);
     expect((refused as Error).message).toMatch(/daily LLM budget is spent \(\d+\.\d{4} of [\d.]+ USD today/);
     expect(llm.requests.length).toBe(before);
-    await setLlmBudget(db, projectId, { dailyTokens: null, dailyUsd: null });
+    await setLlmBudget({ db }, projectId, { dailyTokens: null, dailyUsd: null });
   });
 
   it('reads PROCTOR_LLM_PRICES once, naming the variable when it is not a price table', () => {

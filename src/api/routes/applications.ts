@@ -45,13 +45,13 @@ const routes = resourceRoutes({
 
 export function registerApplications(app: OpenApiApp): void {
   serveResource(app, routes, {
-    list: ({ services, projectId }) => applicationListText(services.db, projectId),
-    create: ({ services, projectId, body }) => createApplication(services.db, projectId, body),
+    list: ({ services, projectId }) => applicationListText(services, projectId),
+    create: ({ services, projectId, body }) => createApplication(services, projectId, body),
     get: async ({ services, projectId, param }) =>
-      withoutId(await requireApplication(services.db, projectId, param.applicationShortId)),
+      withoutId(await requireApplication(services, projectId, param.applicationShortId)),
     update: async ({ services, projectId, param, body }) =>
-      withoutId(await updateApplicationSettings(services.db, projectId, param.applicationShortId, body)),
+      withoutId(await updateApplicationSettings(services, projectId, param.applicationShortId, body)),
     remove: async ({ services, projectId, param }) =>
-      deleted(await removeApplication(services.db, projectId, param.applicationShortId)),
+      deleted(await removeApplication(services, projectId, param.applicationShortId)),
   });
 }

@@ -20,7 +20,7 @@ const route = createRoute({
 export function registerAuditLog(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
     const query = c.req.valid('query');
-    const { events, total } = await listAuditLog(c.get('services').db, c.get('caller').projectId, {
+    const { events, total } = await listAuditLog(c.get('services'), c.get('caller').projectId, {
       kind: query.kind && [query.kind],
       since: query.since === undefined ? undefined : new Date(query.since),
       limit: query.limit,

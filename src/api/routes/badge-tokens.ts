@@ -1,8 +1,8 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
-import { deleted } from '../resource-routes.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
+import { deleted, resource, serveResource } from '../resource-routes.js';
 import { BadgeTokenSchema, CreateBadgeToken, CreatedBadgeTokenSchema } from '../../schemas/badge.js';
-import { Deleted, uuid } from '../../schemas/common.js';
+import { uuid } from '../../schemas/common.js';
 import { tokenActor } from '../../services/audit-log.js';
 import {
   createBadgeToken,
@@ -15,7 +15,6 @@ import {
 // its badge URL shown once), listed (never the token) and revoked. Only an API token reaches these: a badge token
 // is refused with 403 by the API's auth, so a leaked badge URL cannot mint more.
 
-const tags = ['Management'];
 const TokenParam = z.object({ badgeTokenId: uuid().openapi({ param: { name: 'badgeTokenId', in: 'path' } }) });
 
 const view = (row: BadgeTokenRow) => ({
@@ -26,68 +25,59 @@ const view = (row: BadgeTokenRow) => ({
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
 });
 
+const badgeTokens = resource({
+  path: '/v1/badge-tokens/{badgeTokenId}',
+  tags: ['Management'],
+  noun: ['a badge token', 'badge tokens'],
+  schema: BadgeTokenSchema,
+  params: TokenParam,
+});
+
 const routes = {
-  list: createRoute({
-    method: 'get',
-    path: '/v1/badge-tokens',
-    tags,
-    security: bearerSecurity,
+  list: badgeTokens.list('badgeTokens', {
     summary: 'The project’s badge tokens that work, newest first (never the token itself)',
-    responses: {
-      200: json(z.object({ badgeTokens: z.array(BadgeTokenSchema) }), 'The badge tokens'),
-      ...errorResponses,
-    },
+    answer: 'The badge tokens',
   }),
-  create: createRoute({
-    method: 'post',
-    path: '/v1/badge-tokens',
-    tags,
-    security: bearerSecurity,
+  create: badgeTokens.create(CreateBadgeToken, {
     summary: 'Make a badge token and its badge URL for a README',
     description:
       'A badge token (`prb_…`) only ever shows the status badge (`GET /v1/badge.svg`); the answer carries the token, the badge URL and its ' +
       'Markdown, and is the only time the token is shown. `testPlanShortId` makes the URL show that plan’s latest run, `label` the badge’s ' +
       'left-hand text. Audited as `token.created`. Refused: an unknown field, a name over 80 characters or a label over 64 (400), a test ' +
       'plan of no such id in the project (404).',
-    request: { body: jsonBody(CreateBadgeToken) },
-    responses: { 201: json(CreatedBadgeTokenSchema, 'Made: copy the token or URL now'), ...errorResponses },
+    answers: CreatedBadgeTokenSchema,
+    answer: 'Made: copy the token or URL now',
   }),
-  revoke: createRoute({
-    method: 'delete',
-    path: '/v1/badge-tokens/{badgeTokenId}',
-    tags,
-    security: bearerSecurity,
+  revoke: badgeTokens.remove({
     summary: 'Revoke a badge token: its badge URL stops working at once',
     description:
       'Audited as `token.revoked`. 404 for an API token’s id, a revoked token or another project’s: API tokens are revoked with `proctor admin revoke-token`.',
-    request: { params: TokenParam },
-    responses: { 200: json(Deleted, 'Revoked'), ...errorResponses },
+    answer: 'Revoked',
   }),
 };
 
 export function registerBadgeTokens(app: OpenApiApp): void {
-  app.openapi(routes.list, async (c) => {
-    const tokens = await listBadgeTokens(c.get('services').db, c.get('caller').projectId);
-    return c.json({ badgeTokens: tokens.map(view) }, 200);
-  });
-  app.openapi(routes.create, async (c) => {
-    const { services, caller } = { services: c.get('services'), caller: c.get('caller') };
-    const made = await createBadgeToken(services.db, {
-      ...c.req.valid('json'),
-      projectId: caller.projectId,
-      publicUrl: services.publicUrl,
-      actor: tokenActor(caller.tokenId),
-    });
-    return c.json({ ...view(made), token: made.token, url: made.url, markdown: made.markdown }, 201);
-  });
-  app.openapi(routes.revoke, async (c) => {
-    const caller = c.get('caller');
-    await revokeBadgeToken(
-      c.get('services').db,
-      caller.projectId,
-      c.req.valid('param').badgeTokenId.toLowerCase(),
-      tokenActor(caller.tokenId),
-    );
-    return c.json(deleted(), 200);
+  serveResource(app, routes, {
+    list: async ({ services, projectId }) => ({
+      badgeTokens: (await listBadgeTokens(services, projectId)).map(view),
+    }),
+    create: async ({ services, caller, body }) => {
+      const made = await createBadgeToken(services, {
+        ...body,
+        projectId: caller.projectId,
+        publicUrl: services.publicUrl,
+        actor: tokenActor(caller.tokenId),
+      });
+      return { ...view(made), token: made.token, url: made.url, markdown: made.markdown };
+    },
+    revoke: async ({ services, caller, param }) =>
+      deleted(
+        await revokeBadgeToken(
+          services,
+          caller.projectId,
+          param.badgeTokenId.toLowerCase(),
+          tokenActor(caller.tokenId),
+        ),
+      ),
   });
 }

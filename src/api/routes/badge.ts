@@ -47,8 +47,7 @@ export function registerBadge(app: OpenApiApp): void {
     }
     const { token, testPlanShortId, label } = c.req.valid('query');
     if (!token) throw new ApiError(401, 'Missing badge token: add ?token=prb_… to the badge URL');
-    const { db } = c.get('services');
-    const owner = await tokenOwner(db, token);
+    const owner = await tokenOwner(c.get('services'), token);
     if (!owner) throw new ApiError(401, 'Invalid badge token');
     if (owner.kind !== 'badge') {
       throw new ApiError(
@@ -57,9 +56,9 @@ export function registerBadge(app: OpenApiApp): void {
       );
     }
     if (owner.suspended) throw new ApiError(403, 'The organization of this project is suspended');
-    await recordTokenUse(c.get('services'), owner.tokenId, c.get('logger'));
+    await recordTokenUse(c.get('deps'), owner.tokenId, c.get('logger'));
 
-    const state = await projectBadgeState(db, owner.projectId, testPlanShortId);
+    const state = await projectBadgeState(c.get('services'), owner.projectId, testPlanShortId);
     const svg = makeBadge({ label, message: state.message, color: state.color });
     return c.body(svg, 200, {
       'Content-Type': 'image/svg+xml; charset=utf-8',

@@ -126,7 +126,7 @@ export function registerBuilds(app: OpenApiApp): void {
   app.openapi(routes.uploadUrl, async (c) => {
     const services = c.get('services');
     const { projectId } = c.get('caller');
-    const application = await requireApplication(services.db, projectId, c.req.valid('param').applicationShortId);
+    const application = await requireApplication(services, projectId, c.req.valid('param').applicationShortId);
     const { fileName, fileSize } = c.req.valid('json');
     const upload = await createBuildUpload(services, { projectId, application, fileName, fileSize });
     return c.json(upload, 200);
@@ -135,7 +135,7 @@ export function registerBuilds(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const services = c.get('services');
     const { projectId } = c.get('caller');
-    const application = await requireApplication(services.db, projectId, c.req.valid('param').applicationShortId);
+    const application = await requireApplication(services, projectId, c.req.valid('param').applicationShortId);
     const body = c.req.valid('json');
     const build = await registerBuild(services, {
       projectId,
@@ -147,17 +147,18 @@ export function registerBuilds(app: OpenApiApp): void {
   });
 
   app.openapi(routes.list, async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('caller');
-    const application = await requireApplication(db, projectId, c.req.valid('param').applicationShortId);
-    return c.json({ builds: await listApplicationBuilds(db, projectId, application.id) }, 200);
+    const application = await requireApplication(c.get('services'), projectId, c.req.valid('param').applicationShortId);
+    return c.json({ builds: await listApplicationBuilds(c.get('services'), projectId, application.id) }, 200);
   });
 
   app.openapi(routes.get, async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('caller');
     const params = c.req.valid('param');
-    const application = await requireApplication(db, projectId, params.applicationShortId);
-    return c.json(await getApplicationBuild(db, projectId, application.id, params.applicationBuildShortId), 200);
+    const application = await requireApplication(c.get('services'), projectId, params.applicationShortId);
+    return c.json(
+      await getApplicationBuild(c.get('services'), projectId, application.id, params.applicationBuildShortId),
+      200,
+    );
   });
 }

@@ -52,13 +52,13 @@ const routes = resourceRoutes({
 export function registerEnvironments(app: OpenApiApp): void {
   serveResource(app, routes, {
     list: async ({ services, projectId, param }) => ({
-      environments: await listApplicationEnvironments(services.db, projectId, param.applicationShortId),
+      environments: await listApplicationEnvironments(services, projectId, param.applicationShortId),
     }),
     create: ({ services, projectId, param, body }) =>
-      createEnvironment(services.db, { ...body, projectId, applicationShortId: param.applicationShortId }),
-    get: ({ services, projectId, param }) => getEnvironment(services.db, { ...param, projectId }),
-    update: ({ services, projectId, param, body }) => updateEnvironment(services.db, { ...param, projectId }, body),
+      createEnvironment(services, { ...body, projectId, applicationShortId: param.applicationShortId }),
+    get: ({ services, projectId, param }) => getEnvironment(services, { ...param, projectId }),
+    update: ({ services, projectId, param, body }) => updateEnvironment(services, { ...param, projectId }, body),
     remove: async ({ services, projectId, param }) =>
-      deleted(await deleteEnvironment(services.db, { ...param, projectId })),
+      deleted(await deleteEnvironment(services, { ...param, projectId })),
   });
 }

@@ -57,15 +57,15 @@ const routes = resourceRoutes({
 
 export function registerGitIntegrations(app: OpenApiApp): void {
   serveResource(app, routes, {
-    list: async ({ services, projectId }) => ({ integrations: await listGitIntegrations(services.db, projectId) }),
+    list: async ({ services, projectId }) => ({ integrations: await listGitIntegrations(services, projectId) }),
     create: ({ services, caller, body }) => {
       const input: CreateGitIntegrationInput = 'appId' in body ? { ...body, appId: String(body.appId) } : body;
-      return createGitIntegration(services.db, caller.projectId, input, tokenActor(caller.tokenId));
+      return createGitIntegration(services, caller.projectId, input, tokenActor(caller.tokenId));
     },
-    get: ({ services, projectId, param }) => getGitIntegration(services.db, projectId, param.integrationShortId),
+    get: ({ services, projectId, param }) => getGitIntegration(services, projectId, param.integrationShortId),
     update: ({ services, caller, param, body: { appId, ...patch } }) =>
       updateGitIntegration(
-        services.db,
+        services,
         caller.projectId,
         param.integrationShortId,
         { ...patch, ...(appId !== undefined && { appId: String(appId) }) },
@@ -73,7 +73,7 @@ export function registerGitIntegrations(app: OpenApiApp): void {
       ),
     remove: async ({ services, caller, param }) =>
       deleted(
-        await deleteGitIntegration(services.db, caller.projectId, param.integrationShortId, tokenActor(caller.tokenId)),
+        await deleteGitIntegration(services, caller.projectId, param.integrationShortId, tokenActor(caller.tokenId)),
       ),
   });
 }

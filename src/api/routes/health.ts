@@ -58,7 +58,7 @@ const route = createRoute({
 
 export function registerHealth(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
-    const { ok, ...checks } = await checkHealth(c.get('services'));
+    const { ok, ...checks } = await checkHealth(c.get('deps'));
     return c.json({ status: ok ? ('ok' as const) : ('degraded' as const), ...checks }, ok ? 200 : 503);
   });
 }

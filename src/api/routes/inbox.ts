@@ -54,16 +54,17 @@ const routes = {
 
 export function registerInbox(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
-    const { db } = c.get('services');
-    return c.json({ messages: await listMessages(db, c.get('caller').projectId, c.req.valid('query')) }, 200);
+    return c.json(
+      { messages: await listMessages(c.get('services'), c.get('caller').projectId, c.req.valid('query')) },
+      200,
+    );
   });
   app.openapi(routes.address, async (c) => {
-    const { db } = c.get('services');
     const { config } = c.get('deps');
     const { name } = c.req.valid('json') ?? {};
     return c.json(
       await createInboxAddress(
-        db,
+        c.get('services'),
         c.get('caller').projectId,
         config.PROCTOR_INBOX_DOMAIN ?? DEFAULT_INBOX_DOMAIN,
         name,

@@ -65,11 +65,11 @@ const routes = {
 export function registerIssues(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
-    const { issues, total } = await listProjectIssues(c.get('services').db, c.get('caller').projectId, q);
+    const { issues, total } = await listProjectIssues(c.get('services'), c.get('caller').projectId, q);
     return c.json({ issues, total, limit: q.limit, offset: q.offset }, 200);
   });
   app.openapi(routes.get, async (c) =>
-    c.json(await getIssue(c.get('services').db, c.get('caller').projectId, c.req.valid('param').id), 200),
+    c.json(await getIssue(c.get('services'), c.get('caller').projectId, c.req.valid('param').id), 200),
   );
   app.openapi(routes.export, async (c) => {
     const services = c.get('services');
@@ -81,7 +81,7 @@ export function registerIssues(app: OpenApiApp): void {
   app.openapi(routes.update, async (c) =>
     c.json(
       await setIssueStatus(
-        c.get('services').db,
+        c.get('services'),
         c.get('caller').projectId,
         c.req.valid('param').id,
         c.req.valid('json').status,

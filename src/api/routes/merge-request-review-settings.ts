@@ -117,7 +117,7 @@ export function registerMergeRequestReviewSettings(app: OpenApiApp): void {
     ),
   );
   app.openapi(routes.remove, async (c) => {
-    await deleteMergeRequestReviewSettings(c.get('services').db, c.get('caller').projectId, c.req.valid('param').id);
+    await deleteMergeRequestReviewSettings(c.get('services'), c.get('caller').projectId, c.req.valid('param').id);
     return c.json({ deleted: true as const }, 200);
   });
 }

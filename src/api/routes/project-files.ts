@@ -46,7 +46,7 @@ const routes = {
 
 export function registerProjectFiles(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) =>
-    c.json({ files: await listProjectFiles(c.get('services').db, c.get('caller').projectId) }, 200),
+    c.json({ files: await listProjectFiles(c.get('services'), c.get('caller').projectId) }, 200),
   );
 
   app.openapi(routes.upload, async (c) =>

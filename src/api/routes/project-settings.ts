@@ -28,12 +28,12 @@ const routes = {
 
 export function registerProjectSettings(app: OpenApiApp): void {
   app.openapi(routes.get, async (c) =>
-    c.json(await getProjectSettings(c.get('services').db, c.get('caller').projectId), 200),
+    c.json(await getProjectSettings(c.get('services'), c.get('caller').projectId), 200),
   );
   app.openapi(routes.update, async (c) =>
     c.json(
       await updateProjectSettings(
-        c.get('services').db,
+        c.get('services'),
         c.get('caller').projectId,
         c.req.valid('json'),
         tokenActor(c.get('caller').tokenId),

@@ -127,7 +127,7 @@ export function registerRemoteTunnels(app: OpenApiApp): void {
   app.openapi(routes.create, async (c) => {
     const services = c.get('services');
     return c.json(
-      await createTunnel(services.db, domainOf(c.get('deps')), c.get('caller').projectId, c.req.valid('json')),
+      await createTunnel(services, domainOf(c.get('deps')), c.get('caller').projectId, c.req.valid('json')),
       200,
     );
   });
@@ -135,7 +135,7 @@ export function registerRemoteTunnels(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const services = c.get('services');
     return c.json(
-      { tunnels: await listTunnelViews(services.db, domainOf(c.get('deps')), c.get('caller').projectId) },
+      { tunnels: await listTunnelViews(services, domainOf(c.get('deps')), c.get('caller').projectId) },
       200,
     );
   });
@@ -144,7 +144,7 @@ export function registerRemoteTunnels(app: OpenApiApp): void {
     const services = c.get('services');
     return c.json(
       await getTunnelStatus(
-        services.db,
+        services,
         domainOf(c.get('deps')),
         c.get('caller').projectId,
         c.req.valid('param').runnerId,
@@ -156,7 +156,7 @@ export function registerRemoteTunnels(app: OpenApiApp): void {
   app.openapi(routes.remove, async (c) => {
     const services = c.get('services');
     const { runnerId } = c.req.valid('param');
-    await removeTunnel(services.db, c.get('caller').projectId, runnerId);
+    await removeTunnel(services, c.get('caller').projectId, runnerId);
     c.get('deps').tunnels?.edge?.disconnect(runnerId);
     return c.json({ deleted: true as const }, 200);
   });

@@ -25,7 +25,7 @@ const route = createRoute({
 
 export function registerTestCaseExport(app: OpenApiApp): void {
   app.openapi(route, async (c) => {
-    const { fileName, spec } = await exportTestCaseSpec(c.get('services').db, {
+    const { fileName, spec } = await exportTestCaseSpec(c.get('services'), {
       projectId: c.get('caller').projectId,
       testCaseId: c.req.valid('param').testCaseId,
     });

@@ -156,7 +156,7 @@ export function registerTestCaseStepInsert(app: OpenApiApp): void {
     const { testCaseId, insertionId } = c.req.valid('param');
     return c.json(
       await getStepInsertionView(
-        c.get('services').db,
+        c.get('services'),
         c.get('caller').projectId,
         testCaseId.toLowerCase(),
         insertionId.toLowerCase(),

@@ -110,7 +110,7 @@ export function registerTestCaseSteps(app: OpenApiApp): void {
     const { basedOnVersion, steps } = c.req.valid('json');
     const caller = c.get('caller');
     return c.json(
-      await saveEditedSteps(c.get('services').db, {
+      await saveEditedSteps(c.get('services'), {
         projectId: caller.projectId,
         testCaseId: testCaseId.toLowerCase(),
         basedOnVersion,
@@ -123,7 +123,7 @@ export function registerTestCaseSteps(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const { testCaseId } = c.req.valid('param');
     const proposals = await mapped(
-      listHealProposals(c.get('services').db, c.get('caller').projectId, testCaseId.toLowerCase()),
+      listHealProposals(c.get('services'), c.get('caller').projectId, testCaseId.toLowerCase()),
     );
     return c.json({ proposals: proposals.map(view) }, 200);
   });
@@ -133,7 +133,7 @@ export function registerTestCaseSteps(app: OpenApiApp): void {
       view(
         await mapped(
           acceptHealProposal(
-            c.get('services').db,
+            c.get('services'),
             c.get('caller').projectId,
             testCaseId.toLowerCase(),
             version,
@@ -150,7 +150,7 @@ export function registerTestCaseSteps(app: OpenApiApp): void {
       view(
         await mapped(
           rejectHealProposal(
-            c.get('services').db,
+            c.get('services'),
             c.get('caller').projectId,
             testCaseId.toLowerCase(),
             version,

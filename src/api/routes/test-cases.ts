@@ -20,14 +20,8 @@ import {
 } from '../../schemas/test-cases.js';
 import { HealProposalSchema } from '../../schemas/heal-proposals.js';
 import { tokenActor } from '../../services/audit-log.js';
-import {
-  createTestCase,
-  deleteTestCase,
-  showTestCase,
-  testCaseListText,
-  testCaseWithProposalsView,
-  updateTestCase,
-} from '../../services/test-cases.js';
+import { createTestCase, deleteTestCase, updateTestCase } from '../../services/test-cases.js';
+import { showTestCase, testCaseListText, testCaseWithProposalsView } from '../../services/test-case-reads.js';
 import { UsageSchema } from '../../schemas/usage.js';
 
 const tags = ['Test cases'];
@@ -133,35 +127,36 @@ export function registerTestCases(app: OpenApiApp): void {
   });
 
   app.openapi(routes.list, async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('caller');
     const query = c.req.valid('query');
-    return sendJsonText(c, await testCaseListText({ db }, { ...query, projectId }));
+    return sendJsonText(c, await testCaseListText(c.get('services'), { ...query, projectId }));
   });
 
   app.openapi(routes.get, async (c) => {
-    const { db } = c.get('services');
-    const found = await showTestCase(
-      { db },
-      { projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId },
-    );
+    const found = await showTestCase(c.get('services'), {
+      projectId: c.get('caller').projectId,
+      testCaseId: c.req.valid('param').testCaseId,
+    });
     return c.json(testCaseWithProposalsView(found), 200);
   });
 
   app.openapi(routes.update, async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('caller');
     const { testCaseId } = c.req.valid('param');
-    await updateTestCase(
-      { db },
-      { ...c.req.valid('json'), projectId, testCaseId, actor: tokenActor(c.get('caller').tokenId) },
-    );
-    return c.json(testCaseWithProposalsView(await showTestCase({ db }, { projectId, testCaseId })), 200);
+    await updateTestCase(c.get('services'), {
+      ...c.req.valid('json'),
+      projectId,
+      testCaseId,
+      actor: tokenActor(c.get('caller').tokenId),
+    });
+    return c.json(testCaseWithProposalsView(await showTestCase(c.get('services'), { projectId, testCaseId })), 200);
   });
 
   app.openapi(routes.remove, async (c) => {
-    const { db } = c.get('services');
-    await deleteTestCase({ db }, { projectId: c.get('caller').projectId, testCaseId: c.req.valid('param').testCaseId });
+    await deleteTestCase(c.get('services'), {
+      projectId: c.get('caller').projectId,
+      testCaseId: c.req.valid('param').testCaseId,
+    });
     return c.json({ deleted: true as const }, 200);
   });
 }

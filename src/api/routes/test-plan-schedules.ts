@@ -73,7 +73,7 @@ const routes = {
 export function registerTestPlanSchedules(app: OpenApiApp): void {
   app.openapi(routes.list, async (c) => {
     const services = c.get('services');
-    const plan = await requireTestPlan(services.db, c.get('caller').projectId, c.req.valid('param').testPlanShortId);
+    const plan = await requireTestPlan(services, c.get('caller').projectId, c.req.valid('param').testPlanShortId);
     return c.json({ schedules: await listPlanSchedules(services, plan.id) }, 200);
   });
 

@@ -85,11 +85,11 @@ const routes = resourceRoutes({
 
 export function registerTestPlans(app: OpenApiApp): void {
   serveResource(app, routes, {
-    list: async ({ services, projectId }) => ({ testPlans: await listTestPlans(services.db, projectId) }),
+    list: async ({ services, projectId }) => ({ testPlans: await listTestPlans(services, projectId) }),
     create: async ({ services, projectId, body }) =>
       withoutId(await createTestPlan({ db: services.db }, { ...body, projectId })),
     get: async ({ services, projectId, param }) =>
-      withoutId(await requireTestPlan(services.db, projectId, param.testPlanShortId)),
+      withoutId(await requireTestPlan(services, projectId, param.testPlanShortId)),
     update: async ({ services, projectId, param, body }) =>
       withoutId(
         await updateTestPlan({ db: services.db }, { ...body, projectId, testPlanShortId: param.testPlanShortId }),

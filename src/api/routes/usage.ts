@@ -45,15 +45,15 @@ const routes = {
 
 export function registerUsage(app: OpenApiApp): void {
   app.openapi(routes.usage, async (c) =>
-    c.json(await usageByDay(c.get('services').db, c.get('caller').projectId, c.req.valid('query')), 200),
+    c.json(await usageByDay(c.get('services'), c.get('caller').projectId, c.req.valid('query')), 200),
   );
   app.openapi(routes.getBudget, async (c) =>
-    c.json(await getLlmBudget(c.get('services').db, c.get('caller').projectId), 200),
+    c.json(await getLlmBudget(c.get('services'), c.get('caller').projectId), 200),
   );
   app.openapi(routes.putBudget, async (c) =>
     c.json(
       await setLlmBudget(
-        c.get('services').db,
+        c.get('services'),
         c.get('caller').projectId,
         c.req.valid('json'),
         tokenActor(c.get('caller').tokenId),

@@ -12,7 +12,8 @@ import { getConversation } from '../chat.js';
 import { sendAndWait } from '../chat-wait.js';
 import { getRunView, rerunSelection, runRef, type RunMetadata } from '../run-views.js';
 import { rerun, runTestCases, runTestPlan } from '../runs.js';
-import { createTestCase, findTestCases, showTestCase, testCaseWithProposalsView } from '../test-cases.js';
+import { createTestCase } from '../test-cases.js';
+import { findTestCases, showTestCase, testCaseWithProposalsView } from '../test-case-reads.js';
 import { ChatToolError, type McpToolContext } from './tool.js';
 
 /** The route's own schema where the MCP input cannot carry it (a union, a refinement): refused in its words. */
@@ -23,7 +24,7 @@ function parsedBy<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
 }
 
 export const listApplicationsAnswer = async (ctx: McpToolContext) => ({
-  applications: await listApplications(ctx.db, ctx.projectId),
+  applications: await listApplications(ctx, ctx.projectId),
 });
 
 export const listTestCasesAnswer = (

@@ -157,7 +157,7 @@ function EnvironmentForm(props: {
 
 export function registerApplicationForms(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
-  const db = (c: Context<WebEnv>) => c.get('services').db;
+  const services = (c: Context<WebEnv>) => c.get('services');
   const page = (c: Context<WebEnv>, title: string, content: Child, errors: FieldErrors) =>
     formPage(c, { title, nav: 'applications' }, content, Object.keys(errors).length > 0);
 
@@ -187,13 +187,13 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     const app = check(CreateApplication, { name: form.name, kind: 'web' });
     const env = check(CreateEnvironment, environmentBody(form), toEnvironmentField);
     if (!app.ok || !env.ok) return again({ ...(app.ok ? {} : app.errors), ...(env.ok ? {} : env.errors) });
-    const created = await createApplication(db(c), projectId(c), app.data);
+    const created = await createApplication(services(c), projectId(c), app.data);
     const written = await refusedAt('environmentUrl', () =>
-      createEnvironment(db(c), { ...env.data, projectId: projectId(c), applicationShortId: created.shortId }),
+      createEnvironment(services(c), { ...env.data, projectId: projectId(c), applicationShortId: created.shortId }),
     );
     if (!written.ok) {
       // Both or neither: an application without the environment the person asked for is not what they submitted.
-      await removeApplication(db(c), projectId(c), created.shortId);
+      await removeApplication(services(c), projectId(c), created.shortId);
       return again(written.errors);
     }
     return afterSave(c, form, `${base}/applications?added=${encodeURIComponent(created.shortId)}`);
@@ -228,7 +228,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     );
     if (!env.ok) return again(env.errors);
     const written = await refusedAt('environmentUrl', () =>
-      createEnvironment(db(c), { ...env.data, projectId: projectId(c), applicationShortId: app.shortId }),
+      createEnvironment(services(c), { ...env.data, projectId: projectId(c), applicationShortId: app.shortId }),
     );
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
@@ -281,14 +281,14 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
       applicationShortId: found.app.shortId,
       environmentShortId: found.env.shortId,
     };
-    const written = await refusedAt('environmentUrl', () => updateEnvironment(db(c), ref, env.data));
+    const written = await refusedAt('environmentUrl', () => updateEnvironment(services(c), ref, env.data));
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 
   web.post('/applications/:app/environments/:env/delete', async (c) => {
     const found = await findEnvironment(c);
     if (!found) return notFoundPage(c, 'This environment');
-    await deleteEnvironment(db(c), {
+    await deleteEnvironment(services(c), {
       projectId: projectId(c),
       applicationShortId: found.app.shortId,
       environmentShortId: found.env.shortId,
@@ -299,7 +299,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
   web.post('/applications/:app/delete', async (c) => {
     const app = await findApplication(c);
     if (!app) return notFoundPage(c, 'This application');
-    await removeApplication(db(c), projectId(c), app.shortId);
+    await removeApplication(services(c), projectId(c), app.shortId);
     return c.redirect(`${base}/applications`, 303);
   });
 }
@@ -307,7 +307,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
 /** The application of the session's project named in the path; another project's is as absent as a made-up one. */
 async function findApplication(c: Context<WebEnv>) {
   return notFoundAsUndefined(() =>
-    requireApplication(c.get('services').db, c.get('session').projectId, c.req.param('app') ?? ''),
+    requireApplication(c.get('services'), c.get('session').projectId, c.req.param('app') ?? ''),
   );
 }
 
@@ -319,7 +319,7 @@ async function findEnvironment(c: Context<WebEnv>) {
     applicationShortId: app.shortId,
     environmentShortId: c.req.param('env') ?? '',
   };
-  const env = await notFoundAsUndefined(() => getEnvironment(c.get('services').db, ref));
+  const env = await notFoundAsUndefined(() => getEnvironment(c.get('services'), ref));
   return env && { app, env };
 }
 

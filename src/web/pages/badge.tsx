@@ -178,7 +178,10 @@ export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const show = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, link?: BadgeLink) => {
     const db = c.get('services').db;
-    const [plans, tokens] = await Promise.all([listTestPlans(db, projectId(c)), listBadgeTokens(db, projectId(c))]);
+    const [plans, tokens] = await Promise.all([
+      listTestPlans({ db }, projectId(c)),
+      listBadgeTokens({ db }, projectId(c)),
+    ]);
     // The answer that carries a new token is kept out of every cache.
     if (link) c.header('Cache-Control', 'no-store');
     return formPage(
@@ -211,7 +214,7 @@ export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
     const made = await refusedAt(
       'name',
       () =>
-        createBadgeLink(services.db, {
+        createBadgeLink(services, {
           ...input.data,
           projectId: session.projectId,
           publicUrl: services.publicUrl,
@@ -226,7 +229,7 @@ export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
   web.post('/project/badge/tokens/:token/revoke', async (c) => {
     const revoked = await notFoundAsUndefined(() =>
       revokeBadgeToken(
-        c.get('services').db,
+        c.get('services'),
         projectId(c),
         c.req.param('token'),
         sessionActor(c.get('session').tokenId),

@@ -60,7 +60,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/chats', async (c) => {
     const page = pageNumber(c.req.query('page'));
-    const { chats, total } = await dashboardChats(c.get('services').db, c.get('session').projectId, {
+    const { chats, total } = await dashboardChats(c.get('services'), c.get('session').projectId, {
       limit: pageSize,
       offset: (page - 1) * pageSize,
     });
@@ -120,9 +120,11 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/chats/:shortId', async (c) => {
     const shortId = c.req.param('shortId');
-    const { db } = c.get('services');
     const { projectId } = c.get('session');
-    const [page, review] = await Promise.all([dashboardConversation(db, projectId, shortId), reviewOf(c, shortId)]);
+    const [page, review] = await Promise.all([
+      dashboardConversation(c.get('services'), projectId, shortId),
+      reviewOf(c, shortId),
+    ]);
     if (!page) return notFoundPage(c, 'This conversation');
     const title = page.chat.title ?? `Conversation ${page.chat.shortId}`;
     return renderPage(
@@ -143,10 +145,12 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
 
   // The part of the conversation that changes while a reply streams; htmx swaps it every second until no reply is open.
   web.get('/chats/:shortId/live', async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const shortId = c.req.param('shortId');
-    const [page, review] = await Promise.all([dashboardConversation(db, projectId, shortId), reviewOf(c, shortId)]);
+    const [page, review] = await Promise.all([
+      dashboardConversation(c.get('services'), projectId, shortId),
+      reviewOf(c, shortId),
+    ]);
     if (!page) return c.text('Conversation not found', 404);
     return c.html(<ConversationBody base={base} csrf={c.get('csrfToken')} page={page} review={review} />);
   });

@@ -15,14 +15,13 @@ export function registerComparePages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/compare');
 
   web.get('/compare', async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const a = c.req.query('a')?.trim() || undefined;
     const b = c.req.query('b')?.trim() || undefined;
     const [recent, runA, runB] = await Promise.all([
-      dashboardRuns(db, projectId, { limit: choices, offset: 0 }),
-      a ? dashboardRun(db, projectId, a) : undefined,
-      b ? dashboardRun(db, projectId, b) : undefined,
+      dashboardRuns(c.get('services'), projectId, { limit: choices, offset: 0 }),
+      a ? dashboardRun(c.get('services'), projectId, a) : undefined,
+      b ? dashboardRun(c.get('services'), projectId, b) : undefined,
     ]);
     const missing = [a && !runA ? a : undefined, b && !runB ? b : undefined].filter(Boolean);
     const options = recent.rows.map((r) => ({
@@ -86,7 +85,7 @@ async function side(c: Context<WebEnv>, run: RunWithTests): Promise<RunSide> {
   const ids = [
     ...new Set(run.tests.filter((t) => t.failed_step_index !== null && t.test_case_id).map((t) => t.test_case_id!)),
   ];
-  const steps = await recordedSteps(c.get('services').db, c.get('session').projectId, ids);
+  const steps = await recordedSteps(c.get('services'), c.get('session').projectId, ids);
   return { run, steps: steps as Map<string, Step[] | null> };
 }
 

@@ -84,7 +84,7 @@ function ConfigForm(props: { base: string; csrf: string; form: FormBody; errors:
 export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const load = (c: Context<WebEnv>) =>
-    notFoundAsUndefined(() => requireConfig(c.get('services').db, projectId(c), c.req.param('config') ?? ''));
+    notFoundAsUndefined(() => requireConfig(c.get('services'), projectId(c), c.req.param('config') ?? ''));
   const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: ConfigView) =>
     formPage(
       c,
@@ -104,7 +104,7 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
       type: form.type,
     });
     if (!input.ok) return show(c, form, input.errors);
-    const written = await refusedAt('name', () => createConfig(c.get('services').db, projectId(c), input.data), [
+    const written = await refusedAt('name', () => createConfig(c.get('services'), projectId(c), input.data), [
       'name',
       'value',
     ]);
@@ -126,7 +126,7 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
     if (!input.ok) return show(c, form, input.errors, config);
     const written = await refusedAt(
       'name',
-      () => updateConfig(c.get('services').db, projectId(c), config.shortId, input.data),
+      () => updateConfig(c.get('services'), projectId(c), config.shortId, input.data),
       ['name', 'value'],
     );
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors, config);
@@ -135,7 +135,7 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
   web.post('/configs/:config/delete', async (c) => {
     const config = await load(c);
     if (!config) return notFoundPage(c, 'This config');
-    await deleteConfig(c.get('services').db, projectId(c), config.shortId);
+    await deleteConfig(c.get('services'), projectId(c), config.shortId);
     return c.redirect(`${base}/configs`, 303);
   });
 }

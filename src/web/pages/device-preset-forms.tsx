@@ -85,7 +85,7 @@ function PresetFields(form: FormBody, errors: FieldErrors) {
 }
 
 const on = (flag: boolean) => (flag ? 'on' : '');
-const db = (c: Context<WebEnv>) => c.get('services').db;
+const services = (c: Context<WebEnv>) => c.get('services');
 
 export function registerDevicePresetForms(web: Hono<WebEnv>, base: string): void {
   registerListedResource<DevicePresetView>(web, base, {
@@ -114,22 +114,22 @@ export function registerDevicePresetForms(web: Hono<WebEnv>, base: string): void
       timezoneId: p.timezoneId ?? '',
       userAgent: p.userAgent ?? '',
     }),
-    list: (c) => listDevicePresets(db(c), c.get('session').projectId),
-    require: (c, shortId) => requireDevicePreset(db(c), c.get('session').projectId, shortId),
+    list: (c) => listDevicePresets(services(c), c.get('session').projectId),
+    require: (c, shortId) => requireDevicePreset(services(c), c.get('session').projectId, shortId),
     async create(c, form) {
       const input = check(CreateDevicePreset, bodyOf(form, undefined), fieldOf);
       if (!input.ok) return input.errors;
-      await createDevicePreset(db(c), c.get('session').projectId, input.data);
+      await createDevicePreset(services(c), c.get('session').projectId, input.data);
       return undefined;
     },
     async update(c, preset, form) {
       const input = check(UpdateDevicePreset, bodyOf(form, null), fieldOf);
       if (!input.ok) return input.errors;
       const written = await refusedAt('name', () =>
-        updateDevicePreset(db(c), c.get('session').projectId, preset.shortId, input.data),
+        updateDevicePreset(services(c), c.get('session').projectId, preset.shortId, input.data),
       );
       return written.ok ? undefined : written.errors;
     },
-    remove: (c, preset) => deleteDevicePreset(db(c), c.get('session').projectId, preset.shortId),
+    remove: (c, preset) => deleteDevicePreset(services(c), c.get('session').projectId, preset.shortId),
   });
 }

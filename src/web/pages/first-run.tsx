@@ -16,13 +16,12 @@ export function registerFirstRunPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/start');
 
   web.get('/start', async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const [apps, tests, plans, runs] = await Promise.all([
-      dashboardApplications(db, projectId),
-      dashboardTestCases(db, projectId, {}, { limit: 100, offset: 0 }),
-      dashboardPlans(db, projectId),
-      dashboardRuns(db, projectId, { limit: 1, offset: 0 }),
+      dashboardApplications(c.get('services'), projectId),
+      dashboardTestCases(c.get('services'), projectId, {}, { limit: 100, offset: 0 }),
+      dashboardPlans(c.get('services'), projectId),
+      dashboardRuns(c.get('services'), projectId, { limit: 1, offset: 0 }),
     ]);
     const app = apps.find((a) => a.environments.some((e) => e.url));
     const test =
@@ -139,7 +138,7 @@ export function registerFirstRunPages(web: Hono<WebEnv>, base: string): void {
         <p>
           <img
             src={`${base}/start/badge.svg`}
-            alt={`Test status: ${(await projectBadgeState(db, projectId, undefined)).message}`}
+            alt={`Test status: ${(await projectBadgeState(c.get('services'), projectId, undefined)).message}`}
           />
         </p>
         <p class="muted">
@@ -152,7 +151,7 @@ export function registerFirstRunPages(web: Hono<WebEnv>, base: string): void {
   // The project's badge (or a plan's, `?plan=`) for the signed-in person: the session stands in for the badge token.
   web.get('/start/badge.svg', async (c) => {
     const state = await projectBadgeState(
-      c.get('services').db,
+      c.get('services'),
       c.get('session').projectId,
       c.req.query('plan') || undefined,
     );

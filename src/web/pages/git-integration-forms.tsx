@@ -208,7 +208,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const actor = (c: Context<WebEnv>) => sessionActor(c.get('session').tokenId);
   const load = (c: Context<WebEnv>) =>
-    notFoundAsUndefined(() => getGitIntegration(c.get('services').db, projectId(c), c.req.param('integration') ?? ''));
+    notFoundAsUndefined(() => getGitIntegration(c.get('services'), projectId(c), c.req.param('integration') ?? ''));
   const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: GitIntegrationView) =>
     formPage(
       c,
@@ -230,7 +230,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
       'kind',
       () =>
         createGitIntegration(
-          c.get('services').db,
+          c.get('services'),
           projectId(c),
           'appId' in body ? { ...body, appId: String(body.appId) } : body,
           actor(c),
@@ -258,7 +258,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
       'kind',
       () =>
         updateGitIntegration(
-          c.get('services').db,
+          c.get('services'),
           projectId(c),
           integration.shortId,
           { ...patch, ...(appId !== undefined && { appId: String(appId) }) },
@@ -272,7 +272,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
   web.post('/git/integrations/:integration/delete', async (c) => {
     const integration = await load(c);
     if (!integration) return notFoundPage(c, 'This Git integration');
-    await deleteGitIntegration(c.get('services').db, projectId(c), integration.shortId, actor(c));
+    await deleteGitIntegration(c.get('services'), projectId(c), integration.shortId, actor(c));
     return c.redirect(`${base}/git`, 303);
   });
 }

@@ -32,7 +32,7 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
     const services = c.get('services');
     const { projectId } = c.get('session');
     const [integrations, settings] = await Promise.all([
-      listGitIntegrations(services.db, projectId),
+      listGitIntegrations(services, projectId),
       listMergeRequestReviewSettings({ db: services.db, publicUrl: services.publicUrl }, projectId),
     ]);
     return renderPage(

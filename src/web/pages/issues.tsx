@@ -25,7 +25,7 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
       severity: oneOf(c.req.query('severity'), severities),
     };
     const page = pageNumber(c.req.query('page'));
-    const { issues, total } = await listProjectIssues(c.get('services').db, c.get('session').projectId, {
+    const { issues, total } = await listProjectIssues(c.get('services'), c.get('session').projectId, {
       ...filter,
       limit: pageSize,
       offset: (page - 1) * pageSize,
@@ -98,7 +98,7 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
   web.get('/issues/:id', async (c) => {
     const id = c.req.param('id');
     if (!uuidPattern.test(id)) return notFoundPage(c, 'This issue');
-    const issue = await getIssue(c.get('services').db, c.get('session').projectId, id.toLowerCase()).catch(
+    const issue = await getIssue(c.get('services'), c.get('session').projectId, id.toLowerCase()).catch(
       (err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)),
     );
     if (!issue) return notFoundPage(c, 'This issue');
@@ -187,7 +187,7 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
   web.post('/issues/:id/status', async (c) => {
     const status = oneOf((await form(c)).status, issueStatuses);
     if (!status || !uuidPattern.test(c.req.param('id'))) return notFoundPage(c, 'This issue');
-    await setIssueStatus(c.get('services').db, c.get('session').projectId, c.req.param('id').toLowerCase(), status);
+    await setIssueStatus(c.get('services'), c.get('session').projectId, c.req.param('id').toLowerCase(), status);
     return c.redirect(`${base}/issues/${c.req.param('id')}`, 303);
   });
 

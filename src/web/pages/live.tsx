@@ -30,7 +30,7 @@ async function subjectOf(c: Context<WebEnv>): Promise<LiveSubject | undefined> {
   const kind = liveKinds[c.req.param('kind') as keyof typeof liveKinds];
   const id = c.req.param('id') ?? '';
   if (!kind || !uuidPattern.test(id)) return undefined;
-  return findLiveSubject(c.get('services').db, c.get('session').projectId, kind, id.toLowerCase());
+  return findLiveSubject(c.get('services'), c.get('session').projectId, kind, id.toLowerCase());
 }
 
 export function registerLivePages(web: Hono<WebEnv>, base: string): void {
@@ -40,7 +40,7 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
   web.get('/live/:kind/:id', async (c) => {
     const subject = await subjectOf(c);
     if (!subject) return notFoundPage(c, 'This live view');
-    const state = await readLiveState(c.get('services').db, c.get('session').projectId, subject, 2 ** 31 - 1); // the steps only: no frame is newer than the largest integer
+    const state = await readLiveState(c.get('services'), c.get('session').projectId, subject, 2 ** 31 - 1); // the steps only: no frame is newer than the largest integer
     // A row of a subject that is over is one its worker could not delete (it died): nothing is live.
     const live = subject.running;
     const path = `${base}/live/${c.req.param('kind')}/${subject.id}`;
@@ -104,10 +104,10 @@ export function registerLivePages(web: Hono<WebEnv>, base: string): void {
   web.get('/live/:kind/:id/events', async (c) => {
     const subject = await subjectOf(c);
     if (!subject) return c.text('Live view not found', 404);
-    const { db } = c.get('services');
+    const services = c.get('services');
     const { projectId } = c.get('session');
     return streamSSE(c, (stream) =>
-      pushLive(stream, { db, projectId, subject, result: `${c.get('base')}${subject.resultPath}` }),
+      pushLive(stream, { services, projectId, subject, result: `${c.get('base')}${subject.resultPath}` }),
     );
   });
 
@@ -136,9 +136,9 @@ function StepItem(props: { step: LiveStep }) {
  */
 async function pushLive(
   stream: SSEStreamingApi,
-  ctx: { db: Parameters<typeof readLiveState>[0]; projectId: string; subject: LiveSubject; result: string },
+  ctx: { services: Parameters<typeof readLiveState>[0]; projectId: string; subject: LiveSubject; result: string },
 ): Promise<void> {
-  const { db, projectId, subject } = ctx;
+  const { services, projectId, subject } = ctx;
   let aborted = false;
   stream.onAbort(() => void (aborted = true));
   let seq = 0;
@@ -148,13 +148,13 @@ async function pushLive(
   let checkedAt = Date.now();
   const until = Date.now() + streamLifetimeMs;
   while (!aborted && Date.now() < until) {
-    const state = await readLiveState(db, projectId, subject, seq);
+    const state = await readLiveState(services, projectId, subject, seq);
     if (state) {
       if (!seen) await stream.writeSSE({ event: 'status', data: 'Live.' });
       seen = true;
       if (Date.now() - watchedAt >= watchEveryMs) {
         watchedAt = Date.now();
-        await markWatched(db, projectId, subject);
+        await markWatched(services, projectId, subject);
       }
       const steps = JSON.stringify(state.steps);
       if (steps !== sentSteps) await stream.writeSSE({ event: 'steps', data: (sentSteps = steps) });
@@ -170,7 +170,7 @@ async function pushLive(
       // No row: not started yet, between a retry's attempts, or over; a row of a dead worker stays. Only the
       // subject's status tells.
       checkedAt = Date.now();
-      const now = await findLiveSubject(db, projectId, subject.kind, subject.id);
+      const now = await findLiveSubject(services, projectId, subject.kind, subject.id);
       if (!now?.running) {
         await stream.writeSSE({
           event: 'end',

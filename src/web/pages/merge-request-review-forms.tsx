@@ -242,7 +242,7 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
   web.post('/git/reviews/:settings/delete', async (c) => {
     const settings = await load(c);
     if (!settings) return notFoundPage(c, 'These review settings');
-    await deleteMergeRequestReviewSettings(c.get('services').db, projectId(c), settings.id);
+    await deleteMergeRequestReviewSettings(c.get('services'), projectId(c), settings.id);
     return c.redirect(`${base}/git`, 303);
   });
 }

@@ -147,11 +147,10 @@ function planBody(form: FormBody, apps: Apps, editing = false) {
 
 export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
   const choices = async (c: Context<WebEnv>) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const [apps, tests] = await Promise.all([
-      dashboardApplications(db, projectId),
-      dashboardTestCases(db, projectId, {}, { limit: 500, offset: 0 }),
+      dashboardApplications(c.get('services'), projectId),
+      dashboardTestCases(c.get('services'), projectId, {}, { limit: 500, offset: 0 }),
     ]);
     return { apps, tests: tests.testCases };
   };
@@ -186,7 +185,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
 
   const load = (c: Context<WebEnv>) =>
     notFoundAsUndefined(() =>
-      requireTestPlan(c.get('services').db, c.get('session').projectId, c.req.param('shortId') ?? ''),
+      requireTestPlan(c.get('services'), c.get('session').projectId, c.req.param('shortId') ?? ''),
     );
   const showEdit = (
     c: Context<WebEnv>,

@@ -131,7 +131,7 @@ export function registerProjectFileForms(web: Hono<WebEnv>, base: string): void 
       <FilesPage
         base={base}
         csrf={c.get('csrfToken')}
-        files={await listProjectFiles(c.get('services').db, projectId(c))}
+        files={await listProjectFiles(c.get('services'), projectId(c))}
         form={form}
         errors={errors}
       />,

@@ -139,7 +139,7 @@ export function registerProjectSettingsForm(web: Hono<WebEnv>, base: string): vo
   web.get('/project', async (c) =>
     show(
       c,
-      formOf(await getProjectSettings(c.get('services').db, c.get('session').projectId)),
+      formOf(await getProjectSettings(c.get('services'), c.get('session').projectId)),
       {},
       c.req.query('saved') === '1',
     ),
@@ -167,7 +167,7 @@ export function registerProjectSettingsForm(web: Hono<WebEnv>, base: string): vo
     );
     if (!input.ok) return show(c, form, inPercent(input.errors));
     await updateProjectSettings(
-      c.get('services').db,
+      c.get('services'),
       c.get('session').projectId,
       input.data,
       sessionActor(c.get('session').tokenId),

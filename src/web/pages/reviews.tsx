@@ -20,7 +20,7 @@ export function registerReviewPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/reviews', async (c) => {
     const page = pageNumber(c.req.query('page'));
-    const { reviews, total } = await dashboardReviews(c.get('services').db, c.get('session').projectId, {
+    const { reviews, total } = await dashboardReviews(c.get('services'), c.get('session').projectId, {
       limit: pageSize,
       offset: (page - 1) * pageSize,
     });

@@ -33,7 +33,6 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/runs');
 
   web.get('/runs', async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('session');
     const query = {
       plan: c.req.query('plan') || undefined,
@@ -41,7 +40,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
       branch: c.req.query('branch')?.trim() || undefined,
     };
     const page = pageNumber(c.req.query('page'));
-    const { plans, rows, total } = await dashboardRuns(db, projectId, {
+    const { plans, rows, total } = await dashboardRuns(c.get('services'), projectId, {
       planShortId: query.plan,
       status: query.status,
       branch: query.branch,
@@ -156,12 +155,12 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
 }
 
 const loadRun = (c: Context<WebEnv>) =>
-  dashboardRun(c.get('services').db, c.get('session').projectId, c.req.param('shortId') ?? '');
+  dashboardRun(c.get('services'), c.get('session').projectId, c.req.param('shortId') ?? '');
 
 // The recorded steps of the tests that failed at a step, to say which step it was in words.
 async function failingSteps(c: Context<WebEnv>, run: RunWithTests): Promise<Map<string, unknown>> {
   const ids = run.tests.filter((t) => t.failed_step_index !== null && t.test_case_id).map((t) => t.test_case_id!);
-  return recordedSteps(c.get('services').db, c.get('session').projectId, [...new Set(ids)]);
+  return recordedSteps(c.get('services'), c.get('session').projectId, [...new Set(ids)]);
 }
 
 // Screenshots and traces are read through the dashboard (the session's project only), so the trace viewer
@@ -180,7 +179,7 @@ async function artifact(c: Context<WebEnv>, column: 'screenshot_key' | 'trace_ke
 }
 
 const runUsage = (c: Context<WebEnv>, run: RunWithTests) =>
-  dashboardRunUsage(c.get('services').db, c.get('session').projectId, run.id);
+  dashboardRunUsage(c.get('services'), c.get('session').projectId, run.id);
 
 function RunBody(props: { c: Context<WebEnv>; run: RunWithTests; steps: Map<string, unknown>; usage: UsageTotals }) {
   const { run, c } = props;

@@ -33,7 +33,7 @@ function ScenarioFields(form: FormBody, errors: FieldErrors) {
   );
 }
 
-const db = (c: Context<WebEnv>) => c.get('services').db;
+const services = (c: Context<WebEnv>) => c.get('services');
 
 export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
   registerListedResource<ScenarioView>(web, base, {
@@ -46,8 +46,8 @@ export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
     cells: (s) => [s.name, s.description ?? '', s.instructions],
     fields: ScenarioFields,
     formOf: (s) => ({ name: s.name, description: s.description ?? '', instructions: s.instructions }),
-    list: (c) => listScenarios(db(c), c.get('session').projectId),
-    require: (c, shortId) => requireScenario(db(c), c.get('session').projectId, shortId),
+    list: (c) => listScenarios(services(c), c.get('session').projectId),
+    require: (c, shortId) => requireScenario(services(c), c.get('session').projectId, shortId),
     async create(c, form) {
       const input = check(CreateScenario, {
         name: form.name,
@@ -55,7 +55,7 @@ export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
         instructions: form.instructions ?? '',
       });
       if (!input.ok) return input.errors;
-      await createScenario(db(c), c.get('session').projectId, input.data);
+      await createScenario(services(c), c.get('session').projectId, input.data);
       return undefined;
     },
     async update(c, scenario, form) {
@@ -67,10 +67,10 @@ export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
       });
       if (!input.ok) return input.errors;
       const written = await refusedAt('name', () =>
-        updateScenario(db(c), c.get('session').projectId, scenario.shortId, input.data),
+        updateScenario(services(c), c.get('session').projectId, scenario.shortId, input.data),
       );
       return written.ok ? undefined : written.errors;
     },
-    remove: (c, scenario) => deleteScenario(db(c), c.get('session').projectId, scenario.shortId),
+    remove: (c, scenario) => deleteScenario(services(c), c.get('session').projectId, scenario.shortId),
   });
 }

@@ -77,7 +77,7 @@ export function DeleteScheduleButton(props: {
 export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
   const plan = (c: Context<WebEnv>) =>
     notFoundAsUndefined(() =>
-      requireTestPlan(c.get('services').db, c.get('session').projectId, c.req.param('shortId') ?? ''),
+      requireTestPlan(c.get('services'), c.get('session').projectId, c.req.param('shortId') ?? ''),
     );
 
   web.post('/test-plans/:shortId/schedules', async (c) => {

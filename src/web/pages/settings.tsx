@@ -16,7 +16,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/configs');
 
   web.get('/applications', async (c) => {
-    const apps = await dashboardApplications(c.get('services').db, c.get('session').projectId);
+    const apps = await dashboardApplications(c.get('services'), c.get('session').projectId);
     return renderPage(
       c,
       { title: 'Applications', nav: 'applications' },
@@ -82,7 +82,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/configs', async (c) => {
     // toConfigView gives a secret's value as null: the page cannot show what it never receives.
-    const configs = await listConfigs(c.get('services').db, c.get('session').projectId);
+    const configs = await listConfigs(c.get('services'), c.get('session').projectId);
     return renderPage(
       c,
       { title: 'Configs', nav: 'configs' },

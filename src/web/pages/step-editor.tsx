@@ -43,7 +43,7 @@ export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
     if (!draft || !op) return stale(c, data);
     if (op.kind !== 'save') return editorPage(c, data, applyOp(draft, op), []);
     try {
-      const { version } = await saveEditedSteps(c.get('services').db, {
+      const { version } = await saveEditedSteps(c.get('services'), {
         projectId: c.get('session').projectId,
         testCaseId: data.testCase.id,
         basedOnVersion: basedOn,
@@ -84,7 +84,7 @@ const testCaseId = (c: Context<WebEnv>) => {
 
 async function load(c: Context<WebEnv>): Promise<StepEditorData | undefined> {
   const id = testCaseId(c);
-  return id ? loadStepEditor(c.get('services').db, c.get('session').projectId, id) : undefined;
+  return id ? loadStepEditor(c.get('services'), c.get('session').projectId, id) : undefined;
 }
 
 /** The current steps again, with word that the person's draft was of an older version and was not saved. */
@@ -111,7 +111,7 @@ async function editorPage(
   // A test that cannot take an inserted step is offered none, and told why (services/step-insert-checks.ts).
   const noInsert =
     data.steps.length > 0
-      ? (await insertionRefusal(c.get('services').db, c.get('session').projectId, data.testCase.id))?.message
+      ? (await insertionRefusal(c.get('services'), c.get('session').projectId, data.testCase.id))?.message
       : undefined;
   const content = (
     <StepEditor

@@ -52,7 +52,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     if (!data) return notFoundPage(c, 'This test case');
     const at = Number(c.req.query('at'));
     // Refused up front (a mobile test, no environment URL, …): said at once rather than after the person typed the step.
-    const refusal = await insertionRefusal(c.get('services').db, c.get('session').projectId, data.testCase.id);
+    const refusal = await insertionRefusal(c.get('services'), c.get('session').projectId, data.testCase.id);
     return renderPage(
       c,
       { title: `Insert a step into ${data.testCase.name}`, nav: 'test-cases' },
@@ -90,7 +90,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
     let insertion: StepInsertionView;
     try {
       insertion = await getStepInsertionView(
-        c.get('services').db,
+        c.get('services'),
         c.get('session').projectId,
         data.testCase.id,
         insertionId,
@@ -109,7 +109,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
 
 async function load(c: Context<WebEnv>): Promise<StepEditorData | undefined> {
   const id = c.req.param('id')?.toLowerCase();
-  return id && uuidPattern.test(id) ? loadStepEditor(c.get('services').db, c.get('session').projectId, id) : undefined;
+  return id && uuidPattern.test(id) ? loadStepEditor(c.get('services'), c.get('session').projectId, id) : undefined;
 }
 
 function refusedPage(

@@ -16,7 +16,7 @@ export async function loadTestCasePage(
   id: string | undefined,
 ): Promise<TestCasePageData | undefined> {
   if (!id) return undefined;
-  return loadTestCasePageData(c.get('services').db, c.get('session').projectId, id);
+  return loadTestCasePageData(c.get('services'), c.get('session').projectId, id);
 }
 
 export function TestCaseDetail(props: { base: string; csrfToken: string; data: TestCasePageData }) {

@@ -111,9 +111,11 @@ function TestCaseForm(props: {
 
 export function registerTestCaseForms(web: Hono<WebEnv>, base: string): void {
   const show = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('session');
-    const [apps, configs] = await Promise.all([listApplications(db, projectId), listConfigs(db, projectId)]);
+    const [apps, configs] = await Promise.all([
+      listApplications(c.get('services'), projectId),
+      listConfigs(c.get('services'), projectId),
+    ]);
     const content = (
       <TestCaseForm base={base} csrf={c.get('csrfToken')} apps={apps} configs={configs} form={form} errors={errors} />
     );

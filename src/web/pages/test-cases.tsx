@@ -17,9 +17,8 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/test-cases');
 
   web.get('/test-cases', async (c) => {
-    const { db } = c.get('services');
     const { projectId } = c.get('session');
-    const applications = await listApplications(db, projectId);
+    const applications = await listApplications(c.get('services'), projectId);
     const query = {
       application: applications.find((a) => a.shortId === c.req.query('application'))?.shortId,
       enabled: oneOf(c.req.query('enabled'), ['yes', 'no'] as const),
@@ -27,7 +26,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     };
     const page = pageNumber(c.req.query('page'));
     const { testCases, total } = await dashboardTestCases(
-      db,
+      c.get('services'),
       projectId,
       {
         applicationShortId: query.application,
@@ -149,13 +148,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
     if (!id || !Number.isInteger(version) || version < 1) return notFoundPage(c, 'This heal proposal');
     const decide = c.req.param('decision') === 'accept' ? acceptHealProposal : rejectHealProposal;
     try {
-      await decide(
-        c.get('services').db,
-        c.get('session').projectId,
-        id,
-        version,
-        sessionActor(c.get('session').tokenId),
-      );
+      await decide(c.get('services'), c.get('session').projectId, id, version, sessionActor(c.get('session').tokenId));
     } catch (err) {
       if (!(err instanceof HealProposalError)) throw err;
       if (err.kind === 'not_found') return notFoundPage(c, 'This heal proposal');
@@ -180,7 +173,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
   web.get('/test-cases/:id/export', async (c) => {
     const id = testCaseId(c);
     if (!id) return notFoundPage(c, 'This test case');
-    const { fileName, spec } = await exportTestCaseSpec(c.get('services').db, {
+    const { fileName, spec } = await exportTestCaseSpec(c.get('services'), {
       projectId: c.get('session').projectId,
       testCaseId: id,
     });

@@ -13,7 +13,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/test-plans');
 
   web.get('/test-plans', async (c) => {
-    const plans = await dashboardPlans(c.get('services').db, c.get('session').projectId);
+    const plans = await dashboardPlans(c.get('services'), c.get('session').projectId);
     return renderPage(
       c,
       { title: 'Test plans', nav: 'test-plans' },

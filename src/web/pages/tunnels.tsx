@@ -15,7 +15,7 @@ const liveEveryMs = 5_000;
 
 const tunnelsOf = (c: Context<WebEnv>) => {
   const services = c.get('services');
-  return listTunnelViews(services.db, c.get('deps').tunnels?.domain ?? defaultTunnelDomain, c.get('session').projectId);
+  return listTunnelViews(services, c.get('deps').tunnels?.domain ?? defaultTunnelDomain, c.get('session').projectId);
 };
 
 export function registerTunnelPages(web: Hono<WebEnv>, base: string): void {
@@ -45,7 +45,7 @@ export function registerTunnelPages(web: Hono<WebEnv>, base: string): void {
     const services = c.get('services');
     const runnerId = c.req.param('runner');
     const removed = await notFoundAsUndefined(() =>
-      removeTunnel(services.db, c.get('session').projectId, runnerId).then(() => true),
+      removeTunnel(services, c.get('session').projectId, runnerId).then(() => true),
     );
     if (!removed) return notFoundPage(c, 'This tunnel');
     c.get('deps').tunnels?.edge?.disconnect(runnerId);
