@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { shortId } from './common.js';
 
-// The request shape of saving a repository's merge-request review settings (src/api/routes/merge-request-review-settings.ts);
-// the dashboard's form validates with it too.
+// The request shape of saving a repository's merge-request review settings (src/api/routes/merge-request-review-settings.ts),
+// which the dashboard's form validates with too, and the settings as the API answers them.
 
 const provider = z.enum(['github', 'gitlab']).openapi({ example: 'github' });
 
@@ -32,3 +32,42 @@ export const SaveMergeRequestReviewSettings = z
   })
   .strict()
   .openapi('SaveMergeRequestReviewSettings');
+
+/** A repository's review settings as the API shows them (`webhookProblem` only in the answer to a save). */
+export const MergeRequestReviewSettingsSchema = z
+  .object({
+    id: z.string().uuid(),
+    provider,
+    repository: z.string().openapi({ example: 'acme/shop' }),
+    reviewContext: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Instructions every review of this repository gets (the change review `context`)' }),
+    autoRun: z
+      .boolean()
+      .openapi({ description: 'Review a merge request automatically once its head commit is deployed' }),
+    includeDrafts: z.boolean().openapi({ description: 'Review draft merge requests too (skipped by default)' }),
+    commentOnOpen: z
+      .boolean()
+      .openapi({ description: 'Post one comment while waiting for deployments, saying how to start a review by hand' }),
+    environmentMapping: z.record(z.string(), z.string()).openapi({
+      example: { preview: 'app_k3x9m2p4q8r1' },
+      description:
+        "Provider environment name -> application short id: that application is tested at the environment's deployment URL. Empty: any deployment of the commit.",
+    }),
+    handle: z.string().openapi({
+      example: '@proctor',
+      description: 'A comment mentioning it (case-insensitive) with a URL starts a review against that URL',
+    }),
+    webhookUrl: z.string().openapi({
+      example: 'https://proctor.example.com/webhooks/gitlab',
+      description: 'Where the provider delivers events',
+    }),
+    webhookId: z.string().nullable().openapi({ description: 'GitLab: the project hook created or refreshed on save' }),
+    updatedAt: z.string().datetime(),
+    webhookProblem: z.string().optional().openapi({
+      description:
+        'Only when saving: GitLab could not be reached to create or refresh the hook; the settings are saved, save again',
+    }),
+  })
+  .openapi('MergeRequestReviewSettings');
