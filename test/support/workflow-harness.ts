@@ -3,11 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startWorkflow, type TemporalTarget } from '../../src/temporal/lifecycle.js';
 import { bundleWorkflows } from '../../src/worker/worker.js';
+import { workflowBundle as suiteBundle } from './worker-context.js';
 import type { Workflows, WorkflowType } from '../../workflows/shared.js';
 
 /** The activities a test provides: the ones its workflow calls, typed as the worker registers them. */
@@ -38,24 +39,17 @@ export interface WorkerQueue {
   ): Promise<WorkflowHandle<Workflows[T]>>;
 }
 
-let installed = false;
-
 /**
  * Starts the time-skipping test server (the one `npm run setup:test` installed, else the SDK downloads it) and
- * bundles the workflows once for the file. `workflowsPath` bundles another entry (a test's own stub workflows).
+ * uses the suite's workflow bundle. `workflowsPath` bundles another entry (a test's own stub workflows).
  */
 export async function createWorkflowHarness(opts: { workflowsPath?: string } = {}): Promise<WorkflowHarness> {
-  if (!installed) {
-    // Worker state changes are logged at INFO; a test only cares about problems.
-    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-    installed = true;
-  }
   const testServer = loadPrograms().temporalTestServer;
   const [env, workflowBundle] = await Promise.all([
     TestWorkflowEnvironment.createTimeSkipping(
       testServer ? { server: { executable: { type: 'existing-path', path: testServer } } } : {},
     ),
-    bundleWorkflows(opts.workflowsPath),
+    opts.workflowsPath ? bundleWorkflows(opts.workflowsPath) : suiteBundle(),
   ]);
   const uniqueId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
   return {

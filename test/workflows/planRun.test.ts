@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.js';
 import { createPlanTestActivities } from '../../activities/plan-test.js';
@@ -41,8 +41,6 @@ let bundle: WorkflowBundleOption;
 
 beforeAll(async () => {
   if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
-  // Workers starting and stopping per test are not news; warnings (a failed test execution) still show.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
   env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: testServer } },
   });
