@@ -15,15 +15,9 @@ import {
 import { environmentNames, loadPlanSummaries } from '../db/queries/dashboard-test-plans.js';
 import { findRunWithTests, type RunWithTests } from '../db/queries/runs.js';
 import type { NotifyOn, RunStatus } from '../db/schema.js';
-import {
-  findDependents,
-  findTestCaseRecords,
-  getTestCase,
-  listTestCases,
-  type TestCaseFilter,
-  type TestCaseView,
-} from '../db/queries/test-cases.js';
-import { getTestPlan, type TestPlanView } from '../db/queries/test-plans.js';
+import { findDependents, findTestCaseRecords } from '../db/queries/test-cases.js';
+import { getTestCase, listTestCases, type TestCaseFilter, type TestCaseView } from '../db/queries/test-case-views.js';
+import { getTestPlan, type TestPlanView } from '../db/queries/test-plan-views.js';
 import type { Logger } from '../logger.js';
 import { BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
 import type { TemporalClientProvider } from '../temporal/client.js';

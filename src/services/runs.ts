@@ -6,17 +6,9 @@ import type { DeviceSettings } from '../domain/device.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import { environmentForBuild } from '../db/queries/builds.js';
 import { findOverrideTarget, missingTarget } from './application-overrides.js';
-import {
-  collectRunTests,
-  findRun,
-  insertRun,
-  markRunError,
-  planTestCaseIds,
-  runTestRows,
-  type RunMetadata,
-  type RunRow,
-} from '../db/queries/runs.js';
-import { getTestPlan, planApplicationRows, testPlanShortIdOf } from '../db/queries/test-plans.js';
+import { findRun, insertRun, markRunError, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
+import { collectRunTests, planTestCaseIds } from '../db/queries/run-selection.js';
+import { getTestPlan, planApplicationRows, testPlanShortIdOf } from '../db/queries/test-plan-views.js';
 import { applicationDefaults } from '../db/queries/applications.js';
 import { environmentTarget } from '../db/queries/environments.js';
 import { findDevicePresetRow } from '../db/queries/device-presets.js';

@@ -4,7 +4,7 @@
 // in, one insertion at a time), and how the recorded steps become a new version (the editor's own save, so
 // versioning, proposals and the audit log are the same). A request is a row to poll: RUNNING → COMPLETED | FAILED.
 import type { DB } from '../db/database.js';
-import { getTestCase } from '../db/queries/test-cases.js';
+import { getTestCase } from '../db/queries/test-case-views.js';
 import {
   finishStepInsertion,
   findStepInsertion,

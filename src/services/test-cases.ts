@@ -8,18 +8,15 @@ import {
   findConfigIds,
   findDependents,
   findTestCaseRecords,
-  getTestCase,
   getTestCaseRecord,
-  listTestCases,
   insertTestCase,
   lockProjectTestCases,
   markGenerationFailed,
   projectDependencyGraph,
   updateTestCase as updateTestCaseRow,
   type TestCaseRecord,
-  type TestCaseSummary,
-  type TestCaseView,
 } from '../db/queries/test-cases.js';
+import { getTestCase, listTestCases, type TestCaseSummary, type TestCaseView } from '../db/queries/test-case-views.js';
 import { findCycle } from '../domain/dag.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';

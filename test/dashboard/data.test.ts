@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertChat, insertTurn, writePartialReply } from '../../src/db/queries/chats.js';
+import { insertChat } from '../../src/db/queries/chats.js';
+import { insertTurn, writePartialReply } from '../../src/db/queries/chat-turns.js';
 import { newId, newShortId } from '../../src/ids.js';
 import { deletePlanSchedules } from '../../src/temporal/schedules.js';
 import { loadApplications } from '../../src/db/queries/dashboard-applications.js';

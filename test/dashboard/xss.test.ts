@@ -1,7 +1,8 @@
 import type { ConsoleMessage, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeReview, insertChangeReview } from '../../src/db/queries/change-reviews.js';
-import { finishReply, insertChat, insertTurn } from '../../src/db/queries/chats.js';
+import { insertChat } from '../../src/db/queries/chats.js';
+import { finishReply, insertTurn } from '../../src/db/queries/chat-turns.js';
 import { newId, newShortId } from '../../src/ids.js';
 import { createToken } from '../../src/db/queries/admin.js';
 import { pageFunction } from '../../src/browser/page-function.js';

@@ -1,6 +1,7 @@
 // Workflow tests without a database, browser or LLM: the real workflow code on the time-skipping test server, with
 // the activities it calls replaced by typed functions. Timers and timeouts of hours pass in milliseconds.
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -87,6 +88,19 @@ export async function createWorkflowHarness(opts: { workflowsPath?: string } = {
     },
     teardown: () => env.teardown(),
   };
+}
+
+/**
+ * Creates the harness before the file's tests and tears it down after them. The returned object is filled in by
+ * `beforeAll`, so tests use it directly (`h.withWorker(…)`), as they would a harness made in their own hooks.
+ */
+export function useWorkflowHarness(opts: { workflowsPath?: string } = {}): WorkflowHarness {
+  const h = {} as WorkflowHarness;
+  beforeAll(async () => {
+    Object.assign(h, await createWorkflowHarness(opts));
+  });
+  afterAll(() => h.teardown?.());
+  return h;
 }
 
 /** Records each call's arguments, so a test asserts what its workflow asked of an activity. */
