@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
-import { emailFindings } from '../browser/email-steps.js';
-import type { RunValues } from '../browser/values.js';
+import { emailFindings } from '../browser/steps/email-steps.js';
+import type { RunValues } from '../domain/run-values.js';
 import { defaultEmailTimeoutMs, emailCodeVariable, emailLinkVariable, runInboxVariable } from '../domain/inbox.js';
 import type { Step } from '../domain/steps.js';
 

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { scrollDirections, type ScrollSpec, type Step } from '../domain/steps.js';
 import { resolveLocator } from '../browser/locators.js';
 import { indexOfElement } from '../browser/page-function.js';
-import { locatorForRef, recordElement, UnknownRefError } from '../browser/record.js';
+import { locatorForRef, recordElement, UnknownRefError } from '../browser/record/record.js';
 
 // The agent's side of the interaction tools (dblclick, drag, type, scroll, go_back, reload): a tool call becomes
 // the step that replay performs and the export writes.

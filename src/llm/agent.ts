@@ -1,12 +1,12 @@
 import type { Page } from 'playwright-core';
 import { isPageCheck, type Step, type StepAction } from '../domain/steps.js';
-import { firstLine, performAction, watchActivity, type ActionOptions } from '../browser/actions.js';
+import { firstLine, performAction, watchActivity, type ActionOptions } from '../browser/steps/actions.js';
 import { resolveLocator } from '../browser/locators.js';
-import { locatorForRef } from '../browser/record.js';
-import { uploadNameFor } from '../browser/files.js';
-import { BrowserSession } from '../browser/session.js';
+import { locatorForRef } from '../browser/record/record.js';
+import { uploadNameFor } from '../browser/steps/files.js';
+import { BrowserSession } from '../browser/session/session.js';
 import type { DialogAnswer } from '../domain/step-events.js';
-import { redact } from '../browser/snapshot.js';
+import { redact } from '../browser/record/snapshot.js';
 import { agentToolsWith, isToolGroup, toolGroupsFor } from './agent-tools.js';
 import { stepPrompt, withRealRefs } from './agent-prompt.js';
 import { interactionStep } from './agent-interactions.js';
