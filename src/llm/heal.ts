@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { Healer } from '../browser/replay/replay.js';
+import type { Healer } from '../browser/steps/index.js';
 import { locatorForRef } from '../browser/record/record.js';
 import { redact, type Observation } from '../browser/record/snapshot.js';
 import { UnknownAliasError } from '../browser/record/snapshot-refs.js';

@@ -3,13 +3,7 @@
 // `wait_for_email` polls the project's mail (GET /v1/inbox/messages?to=…) for the newest match and reads the code
 // and link Proctor takes from it (GET /v1/inbox/messages/{id}, with the code shape the burn-in recorded), as replay
 // does.
-import {
-  defaultEmailTimeoutMs,
-  emailCodeVariable,
-  emailLinkVariable,
-  inboxReferences,
-  namedInboxPattern,
-} from '../../domain/inbox.js';
+import { emailCodeVariable, emailLinkVariable, inboxReferences, namedInboxPattern } from '../../domain/inbox.js';
 import type { Step } from '../../domain/steps.js';
 import { quote } from '../../domain/locators.js';
 
@@ -33,28 +27,6 @@ export function inboxSetupLines(used: string[]): string[] {
 
 export function usesInbox(steps: Step[]): boolean {
   return steps.some((s) => s.action === 'wait_for_email');
-}
-
-/** The spec's statement for `wait_for_email` / `open_link`, or undefined for another action. */
-export function emailStatement(step: Step, value: string): string | undefined {
-  if (step.action === 'open_link') {
-    return `{ const link = ${value}; if (!link) throw new Error('open_link needs a link: wait for an email first'); await page.goto(link); }`;
-  }
-  if (step.action !== 'wait_for_email') return undefined;
-  const email = step.email ?? {};
-  const match = {
-    ...(email.subject && { subject: email.subject }),
-    ...(email.from && { from: email.from }),
-    ...(email.linkPattern && { linkPattern: email.linkPattern }),
-    ...(email.codeShape && { codeShape: email.codeShape }),
-    timeoutMs: email.timeoutMs ?? defaultEmailTimeoutMs,
-    expects: email.expects ?? [],
-  };
-  return [
-    `{ const mail = await waitForEmail(${value}, ${JSON.stringify(match)});`,
-    `if (mail.code) config.${emailCodeVariable} = mail.code;`,
-    `if (mail.link) config.${emailLinkVariable} = mail.link; }`,
-  ].join(' ');
 }
 
 /** The helpers an inbox step calls, with the header comment that says what the spec needs to run. */

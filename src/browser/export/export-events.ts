@@ -1,5 +1,4 @@
 import { isPageCheck, type Step } from '../../domain/steps.js';
-import { generatedFile } from '../steps/files.js';
 import { quote } from '../../domain/locators.js';
 import { tabActions } from '../session/session.js';
 
@@ -92,25 +91,6 @@ export function eventHelpers(steps: Step[]): string[] {
     );
   }
   return out;
-}
-
-/** The statement of a tab step, or of an upload (a generated file of the recorded type). */
-export function eventStatement(step: Step, element: string | undefined): string | undefined {
-  switch (step.action) {
-    case 'switch_tab':
-      return `page = await findTab(pages, ${quote(step.value ?? '')});`;
-    case 'close_tab':
-      return 'await page.close();';
-    case 'upload': {
-      // A project file is read from PROCTOR_FILES_DIR (the files as GET /v1/files lists them), not inlined.
-      if (step.projectFile)
-        return `await ${element}.setInputFiles((process.env.PROCTOR_FILES_DIR ?? 'proctor-files') + '/' + ${quote(step.value ?? '')});`;
-      const file = generatedFile(step.value ?? 'upload.txt');
-      return `await ${element}.setInputFiles({ name: ${quote(file.name)}, mimeType: ${quote(file.mimeType)}, buffer: Buffer.from(${quote(file.buffer.toString('base64'))}, 'base64') });`;
-    }
-    default:
-      return undefined;
-  }
 }
 
 /**

@@ -1,16 +1,9 @@
 import { configReferences, type Step } from '../../domain/steps.js';
-import { interactionStatement } from './export-interactions.js';
 import { quote } from '../../domain/locators.js';
-import { eventHelpers, eventStatement, usesTabs, withEvents } from './export-events.js';
-import {
-  accessLines,
-  authHelpers,
-  authImports,
-  configLine,
-  httpRequestStatement,
-  type ExportConfig,
-} from './export-auth.js';
-import { emailStatement, inboxConfigLine, inboxHelpers, inboxSetupLines } from './export-email.js';
+import { eventHelpers, usesTabs, withEvents } from './export-events.js';
+import { accessLines, authHelpers, authImports, configLine, type ExportConfig } from './export-auth.js';
+import { inboxConfigLine, inboxHelpers, inboxSetupLines } from './export-email.js';
+import { kindOfAction } from '../steps/registry.js';
 import { httpStepTexts } from '../steps/http-step.js';
 import type { EnvironmentAccess } from '../../domain/environment-access.js';
 
@@ -120,47 +113,13 @@ function valueExpression(value: string): string {
 }
 
 function statement(step: Step): string {
-  const el = elementExpression(step);
-  const v = step.value !== undefined ? valueExpression(step.value) : "''";
-  switch (step.action) {
-    case 'navigate':
-      return `await page.goto(new URL(${v}, baseURL).toString());`;
-    case 'click':
-      return `await ${el}.click();`;
-    case 'fill':
-      return `await ${el}.fill(${v});`;
-    case 'select':
-      return `await ${el}.selectOption({ label: ${v} });`;
-    case 'press':
-      return el ? `await ${el}.press(${v});` : `await page.keyboard.press(${v});`;
-    case 'hover':
-      return `await ${el}.hover();`;
-    case 'check':
-      return `await ${el}.check();`;
-    case 'uncheck':
-      return `await ${el}.uncheck();`;
-    case 'upload':
-    case 'switch_tab':
-    case 'close_tab':
-      return eventStatement(step, el)!;
-    case 'http_request':
-      return httpRequestStatement(step, valueExpression);
-    case 'wait_for_email':
-    case 'open_link':
-      return emailStatement(step, v)!;
-    case 'wait_for':
-      return el ? `await ${el}.first().waitFor();` : `await page.getByText(${v}).first().waitFor();`;
-    case 'assert_visible':
-      return `await expect(${el}.first()).toBeVisible();`;
-    case 'assert_text':
-      return `await expect(${el ? `${el}.first()` : `page.locator('body')`}).toContainText(${v});`;
-    case 'assert_url':
-      return `await expect(page).toHaveURL(/${(step.value ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/);`;
-    default:
-      // An action the exporter does not know fails the spec where it stands rather than being skipped.
-      return (
-        interactionStatement(step, el, v, elementExpression) ??
-        `throw new Error(${quote(`${step.action} steps cannot be exported yet`)});`
-      );
-  }
+  const kind = kindOfAction(step.action);
+  // An action the exporter does not know fails the spec where it stands rather than being skipped.
+  if (!kind) return `throw new Error(${quote(`${step.action} steps cannot be exported yet`)});`;
+  return kind.exportStatement(step, {
+    el: elementExpression(step),
+    value: step.value !== undefined ? valueExpression(step.value) : "''",
+    valueExpression,
+    elementOf: (element) => elementExpression({ action: 'drag', description: '', ...element })!,
+  });
 }

@@ -1,51 +1,16 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { Step } from '../../domain/steps.js';
-import type { FailureKind } from '../../domain/verdicts.js';
-import { interactionActions, interactionElementActions, performInteraction } from './interactions.js';
 import { resolveLocator } from '../locators.js';
-import { emailActions, performEmailStep, prepareInboxValues } from './email-steps.js';
-import type { InboxAccess } from '../../domain/inbox.js';
-import { generatedFile } from './files.js';
-import { showsText } from '../../domain/target-check.js';
-import type { RunValues } from '../../domain/run-values.js';
-import { httpStepTexts, performHttpStep } from './http-step.js';
-import { pageFunction } from '../page-function.js';
+import { prepareInboxValues } from './email-steps.js';
+import { httpStepTexts } from './http-step.js';
+import { MissingConfigError, StepFailedError, firstLine } from './errors.js';
+import type { ActionOptions, PerformContext } from './kind.js';
+import { kindOfAction } from './registry.js';
 
-/** The labels and values of a select's options. */
-const selectOptions = pageFunction<(el: Element) => string[]>(
-  '(el) => Array.from(el.options ?? [], (o) => [o.label, o.value]).flat()',
-);
+export { ElementNotFoundError, MissingConfigError, StepFailedError, firstLine } from './errors.js';
+export type { ActionOptions } from './kind.js';
 
-/** A step that could not do what it says; the message is for the user reading the run. */
-export class StepFailedError extends Error {
-  override name = 'StepFailedError';
-  /** Why, when the step knows better than its action kind says (replay classifies the rest). */
-  readonly kind?: FailureKind;
-}
-
-/** The step's element is not on the page (by its locator or any fallback): the case self-healing handles. */
-export class ElementNotFoundError extends StepFailedError {
-  override name = 'ElementNotFoundError';
-}
-
-/** The step references a config the project does not have: the test, not the application, must change. */
-export class MissingConfigError extends StepFailedError {
-  override name = 'MissingConfigError';
-  override readonly kind = 'test-definition' as const;
-}
-
-export interface ActionOptions {
-  /** Relative navigation targets resolve against it (the environment's URL). */
-  baseUrl: string;
-  /** What `{{NAME}}` references resolve to when the step runs: configs, TOTP codes, run variables. */
-  values: RunValues;
-  timeoutMs: number;
-  /** Proctor's inbox, for `{{INBOX}}` and the email steps (absent: no inbox domain configured). */
-  inbox?: InboxAccess;
-  /** The project's uploaded files by name, for `upload` steps with `projectFile` (undefined: no such file). */
-  projectFiles?: (name: string) => Promise<{ name: string; mimeType: string; buffer: Buffer } | undefined>;
-}
-
+/** The actions whose step must carry a locator when a person edits it (step edits refuse one without). */
 export const actionsWithElement = new Set<Step['action']>([
   'click',
   'fill',
@@ -57,16 +22,9 @@ export const actionsWithElement = new Set<Step['action']>([
   'assert_visible',
 ]);
 
-/** The actions whose step carries a locator that must find an element (press/wait_for/assert_text only may). */
+/** Whether the step's locator must find an element (press/wait_for/assert_text only may have one). */
 export function locatesElement(step: Step): boolean {
-  return (
-    Boolean(step.locator) &&
-    (actionsWithElement.has(step.action) ||
-      interactionElementActions.has(step.action) ||
-      step.action === 'press' ||
-      step.action === 'wait_for' ||
-      step.action === 'assert_text')
-  );
+  return Boolean(step.locator) && kindOfAction(step.action)?.element !== undefined;
 }
 
 /** Every locator of a step, primary first. */
@@ -99,10 +57,6 @@ export async function probeElement(
   return undefined;
 }
 
-export function resolveUrl(value: string, baseUrl: string): string {
-  return new URL(value, baseUrl).toString();
-}
-
 /** Performs one step's action on an already located element (or the page, for page-level actions). */
 export async function performAction(
   page: Page,
@@ -119,130 +73,31 @@ export async function performAction(
     );
   const value = step.value === undefined ? undefined : opts.values.resolve(step.value);
   const timeout = opts.timeoutMs;
-  const need = (): Locator => {
-    if (!locator) throw new StepFailedError(`${step.action} needs an element`);
-    return locator;
-  };
-  const needValue = (): string => {
-    if (value === undefined) throw new StepFailedError(`${step.action} needs a value`);
-    return value;
+  const kind = kindOfAction(step.action);
+  // A step this version cannot perform must fail, never pass by doing nothing.
+  if (!kind) throw new StepFailedError(`${step.action} is not a step this version of Proctor can replay`);
+  const ctx: PerformContext = {
+    page,
+    step,
+    locator,
+    drop: elements.drop,
+    value,
+    opts,
+    timeout,
+    element: () => {
+      if (!locator) throw new StepFailedError(`${step.action} needs an element`);
+      return locator;
+    },
+    text: () => {
+      if (value === undefined) throw new StepFailedError(`${step.action} needs a value`);
+      return value;
+    },
   };
   try {
-    if (step.action === 'http_request') {
-      await performHttpStep(page, step, opts);
-      return;
-    }
-    switch (step.action) {
-      case 'navigate':
-        await page.goto(resolveUrl(needValue(), opts.baseUrl), {
-          waitUntil: 'domcontentloaded',
-          timeout: Math.max(timeout, 15_000),
-        });
-        return;
-      case 'click':
-        await need().click({ timeout });
-        return;
-      case 'fill':
-        await need().fill(needValue(), { timeout });
-        return;
-      case 'select': {
-        const option = needValue();
-        await need()
-          .selectOption({ label: option }, { timeout })
-          .catch(() => need().selectOption(option, { timeout }))
-          .catch(async (err: unknown) => {
-            // Playwright only says it timed out: say whether the option is there at all (its absence is the failure).
-            const offered = await need()
-              .evaluate(selectOptions)
-              .catch(() => undefined);
-            if (offered && !offered.includes(option))
-              throw new StepFailedError(
-                `the option "${option}" is not offered (${offered.slice(0, 10).join(', ') || 'no options'}) (step: ${step.description})`,
-              );
-            throw err;
-          });
-        return;
-      }
-      case 'press':
-        if (locator) await locator.press(needValue(), { timeout });
-        else await page.keyboard.press(needValue());
-        return;
-      case 'hover':
-        await need().hover({ timeout });
-        return;
-      case 'check':
-        await need().check({ timeout });
-        return;
-      case 'uncheck':
-        await need().uncheck({ timeout });
-        return;
-      case 'upload': {
-        // A valid file of the recorded name's type (a PNG that decodes, a PDF a reader opens), not text in disguise.
-        const file = step.projectFile ? await opts.projectFiles?.(needValue()) : generatedFile(value ?? 'upload.txt');
-        if (!file)
-          throw new MissingConfigError(
-            `the step uploads the project file "${value}", which this project does not have (POST /v1/files)`,
-          );
-        await need().setInputFiles(file, { timeout });
-        return;
-      }
-      case 'wait_for':
-        if (locator) await locator.first().waitFor({ state: 'visible', timeout });
-        else {
-          // Not getByText, which matches any case and any part of a word: "Saved" is not shown by "Unsaved".
-          const expected = needValue();
-          await poll(timeout, async () => showsText(await page.locator('body').innerText(), expected)).catch(() => {
-            throw new StepFailedError(`expected the text "${expected}" to appear (${step.description})`);
-          });
-        }
-        return;
-      case 'assert_visible':
-        await need()
-          .first()
-          .waitFor({ state: 'visible', timeout })
-          .catch(() => {
-            throw new StepFailedError(`expected ${step.locator} to be visible (${step.description})`);
-          });
-        return;
-      case 'assert_text': {
-        const expected = needValue();
-        const scope = locator ?? page.locator('body');
-        // Whole words, case and digits counting: "Total: 10" is not shown by "Total: 100".
-        await poll(timeout, async () => showsText(await scope.first().innerText(), expected)).catch(() => {
-          throw new StepFailedError(`expected the text "${expected}" on the page (${step.description})`);
-        });
-        return;
-      }
-      case 'assert_url': {
-        const expected = needValue();
-        await poll(timeout, async () => page.url().includes(expected)).catch(() => {
-          throw new StepFailedError(`expected the URL to contain "${expected}" but it is ${page.url()}`);
-        });
-        return;
-      }
-      default:
-        if (emailActions.has(step.action)) return await performEmailStep(page, step, value, opts);
-        if (interactionActions.has(step.action))
-          return await performInteraction(page, step, { locator, drop: elements.drop, value, timeoutMs: timeout });
-        // A step this version cannot perform must fail, never pass by doing nothing.
-        throw new StepFailedError(`${step.action} is not a step this version of Proctor can replay`);
-    }
+    await kind.perform(ctx);
   } catch (err) {
     if (err instanceof StepFailedError) throw err;
     throw new StepFailedError(`${step.action} failed: ${firstLine(err)} (step: ${step.description})`, { cause: err });
-  }
-}
-
-export function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
-}
-
-async function poll(timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -18,10 +18,8 @@ import type { FailureKind } from '../../domain/verdicts.js';
 import type { RunValues } from '../../domain/run-values.js';
 
 // The inbox steps: `wait_for_email` reads the newest matching mail of this run's inbox and sets {{EMAIL_CODE}} and
-// {{EMAIL_LINK}} for the steps after it; `open_link` opens {{EMAIL_LINK}}. performAction dispatches here; errors
+// {{EMAIL_LINK}} for the steps after it; `open_link` opens {{EMAIL_LINK}}. Their kinds (email.ts) call here; errors
 // are plain and performAction words them for the run.
-
-export const emailActions = new Set<Step['action']>(['wait_for_email', 'open_link']);
 
 /**
  * A mail step's failure with its kind (replay's classifyFailure reads it): a mail that never came is the application
