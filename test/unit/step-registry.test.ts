@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stepActions, type Step } from '../../src/domain/steps.js';
+import { isPageCheck, stepActions, type Step } from '../../src/domain/steps.js';
 import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
 import { stepTool, parseStepArgs } from '../../src/browser/steps/kind.js';
 import { kindOfAction, kindOfTool, stepKinds } from '../../src/browser/steps/registry.js';
@@ -60,6 +60,11 @@ describe('the step registry', () => {
     expect([...covered].sort()).toEqual([...stepActions].sort());
     expect(new Set(stepKinds.map((k) => k.tool)).size).toBe(stepKinds.length);
     for (const kind of stepKinds) expect(kindOfTool(kind.tool)).toBe(kind);
+  });
+
+  it("judges a check's replay failure an assertion, and only a check's", () => {
+    for (const kind of stepKinds)
+      for (const action of kind.actions) expect(kind.failure === 'assertion', action).toBe(isPageCheck(action));
   });
 
   it.each(stepKinds.map((k) => [k.tool, k] as const))(

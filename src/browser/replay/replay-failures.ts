@@ -3,6 +3,7 @@ import type { Step } from '../../domain/steps.js';
 import type { FailureKind } from '../../domain/verdicts.js';
 import { ElementNotFoundError, StepFailedError } from '../steps/actions.js';
 import { MailStepError } from '../steps/email-steps.js';
+import { kindOfAction } from '../steps/registry.js';
 import { LocatorSyntaxError } from '../../domain/locators.js';
 
 // Why a replayed step failed: the kinds a reader needs to tell a real bug from a flaky test or a down environment.
@@ -40,11 +41,12 @@ export function classifyFailure(step: Step | undefined, err: unknown, httpStatus
   if (err instanceof LocatorSyntaxError) return 'test-definition';
   if (/net::ERR_/.test(message)) return 'environment';
   if (err instanceof ElementNotFoundError) return 'element-missing';
-  // open_link is a navigation to where the application's mail pointed.
-  if (!step || step.action === 'navigate' || step.action === 'open_link') return 'environment';
-  // A mail step's own failures carry their kind (above); anything else is reading Proctor's inbox failing.
-  if (step.action === 'wait_for_email') return 'infrastructure';
-  if (step.action.startsWith('assert_') || step.action === 'wait_for') return 'assertion';
+  // By the step's kind: a navigation (open_link too: to where the application's mail pointed) fails in the
+  // environment, a check as an assertion; a mail step's own failures carry their kind (above), anything else of
+  // wait_for_email is reading Proctor's inbox failing.
+  if (!step) return 'environment';
+  const failure = kindOfAction(step.action)?.failure;
+  if (failure) return failure;
   // Here the element was found and matches its recording (a changed one failed above as a TargetChangedError), so
   // the UI did not change: what failed is what the page showed at that moment.
   return actionFailureKind(message);

@@ -23,6 +23,7 @@ export const waitFor = defineStepKind({
   description: 'Wait for a text or element',
   args: z.object({ text: z.string().optional(), ref: z.string().optional() }),
   actions: ['wait_for'],
+  failure: 'assertion',
   element: 'optional',
   example: { text: 'Saved' },
   toStep: async ({ text, ref }, ctx) => {
@@ -47,6 +48,7 @@ export const assertVisible = defineStepKind({
   description: 'Assert an element is visible',
   args: z.object({ ref: z.string() }),
   actions: ['assert_visible'],
+  failure: 'assertion',
   element: 'required',
   example: { ref: 'heading' },
   toStep: async ({ ref }, ctx) => ({
@@ -70,6 +72,7 @@ export const assertText = defineStepKind({
   description: 'Assert a text is shown (in ref)',
   args: z.object({ text: z.string(), ref: z.string().optional() }),
   actions: ['assert_text'],
+  failure: 'assertion',
   element: 'optional',
   example: { text: 'Total' },
   toStep: async ({ text, ref }, ctx) => ({
@@ -95,6 +98,7 @@ export const assertUrl = defineStepKind({
   description: 'Assert the URL contains',
   args: z.object({ contains: z.string() }),
   actions: ['assert_url'],
+  failure: 'assertion',
   example: { contains: '/cart' },
   toStep: ({ contains }, { description }) => ({ action: 'assert_url', value: contains, description }),
   perform: async ({ page, text, timeout }) => {

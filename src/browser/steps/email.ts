@@ -18,6 +18,7 @@ export const waitForEmail = defineStepKind({
   }),
   group: 'email',
   actions: ['wait_for_email'],
+  failure: 'infrastructure',
   example: { to: '{{INBOX}}', subject: 'Welcome', timeoutSeconds: 30 },
   toStep: ({ to, subject, from, linkPattern, timeoutSeconds }, { description }) => {
     const seconds = timeoutSeconds !== undefined && timeoutSeconds > 0 ? Math.min(timeoutSeconds, 300) : undefined;
@@ -54,6 +55,7 @@ export const openLink = defineStepKind({
   args: z.object({}),
   group: 'email',
   actions: ['open_link'],
+  failure: 'environment',
   example: {},
   toStep: (_args, { description }) => ({ action: 'open_link', value: `{{${emailLinkVariable}}}`, description }),
   perform: async ({ page, step, value, opts }) => performEmailStep(page, step, value, opts),

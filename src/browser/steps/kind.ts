@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { InboxAccess } from '../../domain/inbox.js';
 import type { RunValues } from '../../domain/run-values.js';
 import type { Step, StepAction, StepElement } from '../../domain/steps.js';
+import type { FailureKind } from '../../domain/verdicts.js';
 
 export interface ActionOptions {
   /** Relative navigation targets resolve against it (the environment's URL). */
@@ -74,6 +75,11 @@ export interface StepKind<S extends z.ZodObject = z.ZodObject> {
   actions: readonly [StepAction, ...StepAction[]];
   /** Whether the step's locator must find an element at replay (`required`) or may have one (`optional`). */
   element?: 'required' | 'optional';
+  /**
+   * What a replay failure of this kind is, once the element was found as recorded (replay-failures.ts): a check's
+   * failure is an `assertion`, a navigation's the `environment`. Left out: judged by the error's words.
+   */
+  failure?: FailureKind;
   /** Arguments a call may send (refs named by the role of the element they point at, for the registry's test). */
   example: z.input<S>;
   toStep(args: z.output<S>, ctx: ToStepContext): Promise<Step> | Step;

@@ -22,6 +22,7 @@ export const navigate = defineStepKind({
   description: 'Open a URL or app path',
   args: z.object({ url: z.string() }),
   actions: ['navigate'],
+  failure: 'environment',
   example: { url: '/cart' },
   toStep: ({ url }, { description, baseUrl }) => ({ action: 'navigate', value: relativeTo(url, baseUrl), description }),
   perform: async ({ page, text, opts, timeout }) => {
