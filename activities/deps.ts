@@ -1,4 +1,4 @@
-import type { BrowserPool } from '../src/browser/pool.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
 import type { DB } from '../src/db/database.js';
 import type { Llm } from '../src/llm/client.js';
 import type { Logger } from '../src/logger.js';

@@ -15,7 +15,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { chromium } from 'playwright-core';
 import { createApp } from '../src/api/app.js';
-import { chromiumFlags } from '../src/browser/pool.js';
+import { chromiumFlags } from '../src/browser/context/pool.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
 import { silentLogger } from '../src/logger.js';

@@ -3,7 +3,7 @@
 // follow, on any worker, scan only what changed since (see bench/README.md for what a scan costs).
 import type { DB } from '../db/database.js';
 import { findA11yScan, saveA11yScan } from '../db/queries/a11y-scans.js';
-import type { AxeFinding, ScanCache } from '../browser/axe-scan.js';
+import type { AxeFinding, ScanCache } from '../browser/quality/axe-scan.js';
 
 /** A week: a document unchanged for longer is scanned again, so a rule that changes meaning is not missed forever. */
 export const a11yScanTtlMs = 7 * 24 * 3_600_000;

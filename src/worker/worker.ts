@@ -10,8 +10,8 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { createActivities, withComposites, type Activities, type ActivityDeps } from '../../activities/index.js';
-import { createNetworkGuard } from '../browser/network-guard.js';
-import { createBrowserPool } from '../browser/pool.js';
+import { createNetworkGuard } from '../browser/context/network-guard.js';
+import { createBrowserPool } from '../browser/context/pool.js';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
 import { createLlm, type LlmRole, type ToolMode } from '../llm/client.js';

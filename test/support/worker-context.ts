@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { createActivities, type Activities, type ActivityDeps } from '../../activities/index.js';
 import { createApp } from '../../src/api/app.js';
 import type { AppDeps } from '../../src/api/context.js';
-import type { BrowserPool } from '../../src/browser/pool.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
 import type { DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createLogger, silentLogger, type Logger } from '../../src/logger.js';
