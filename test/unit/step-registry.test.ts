@@ -5,7 +5,7 @@ import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
 import { stepTool, parseStepArgs } from '../../src/browser/steps/kind.js';
 import { kindOfAction, kindOfTool, stepKinds } from '../../src/browser/steps/registry.js';
 import { loadPrograms } from '../../src/programs.js';
-import { StepSchema } from '../../src/schemas/test-cases.js';
+import { StepSchema } from '../../src/schemas/steps.js';
 
 // The step registry, over every kind it holds (a generated matrix, not one example): each action of the Step union
 // has exactly one kind; each kind's tool takes its example arguments, turns them into a step the API's Step schema
