@@ -138,6 +138,14 @@ export default {
       to: {},
     },
     ...layerRules,
+    {
+      name: 'llm-reaches-browser-through-steps-and-page-view',
+      comment:
+        'src/llm reaches the browser only through the step registry (src/browser/steps/index.ts) and the page view (src/browser/record/: the snapshot, its refs, a ref as a locator)',
+      severity: 'error',
+      from: { path: '^src/llm/' },
+      to: { path: '^src/browser/', pathNot: '^src/browser/(steps/index\\.ts$|record/)' },
+    },
   ],
   options: {
     includeOnly: '^(src|workflows|activities)/',

@@ -3,10 +3,15 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['./test/support/global-setup.ts'],
+    setupFiles: ['./test/support/temporal-runtime.ts'],
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A worker process runs file after file with its modules loaded once: importing the app, Temporal's SDK and
+    // Playwright took a second or more per file. Each file still makes its own database, task queue and stack,
+    // and restores what it changes of the process (environment variables).
+    isolate: false,
     // Two cores: more workers only fight over the CPU with Temporal, Postgres and Chromium.
     maxWorkers: 2,
   },

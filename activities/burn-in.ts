@@ -6,10 +6,10 @@ import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { liveView, type LiveJob } from './live-view.js';
 import { waitForFreshTotp } from './fresh-totp.js';
-import { firstLine } from '../src/browser/actions.js';
-import { replaySteps } from '../src/browser/replay.js';
-import { captureBrowserState } from '../src/browser/state.js';
-import { RunValues } from '../src/browser/values.js';
+import { firstLine } from '../src/browser/steps/actions.js';
+import { replaySteps } from '../src/browser/replay/replay.js';
+import { captureBrowserState } from '../src/browser/context/state.js';
+import { RunValues } from '../src/domain/run-values.js';
 import { adoptInbox, sameInbox, withInbox } from './inbox.js';
 import { projectStepOptions } from './step-options.js';
 import {
@@ -35,7 +35,7 @@ import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
 import { projectFileNames } from '../src/services/project-files.js';
 import type { BurnInInput, DependencyRecorded, RecordStepsInput } from '../workflows/burn-in-contract.js';
 import { notReplayingReason, replayFailureNote, type RecordingCheck } from '../src/domain/recording-check.js';
-import { SignalCollector } from '../src/browser/signals.js';
+import { SignalCollector } from '../src/browser/quality/signals.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';
 import { recordBurnInSignals, signalIgnoreUrls } from '../src/services/issue-ingest.js';
 

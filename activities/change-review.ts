@@ -1,6 +1,7 @@
 // The change review's activities: read the change (fetched once and kept), show progress, let the model choose
 // tests, create new ones with stable ids, write the run, read its results, let the model word the verdict, and
-// end the review. Each is safe to retry: writes are keyed by the review.
+// end the review. Each is safe to retry: writes are keyed by the review. Reading the run's results is
+// change-review-results.ts.
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeats } from './heartbeat.js';
 import {
@@ -10,22 +11,14 @@ import {
   saveChange,
   setReviewPhase,
   setReviewRun,
-  notCoveredByTestCase,
-  storedSteps,
   type ChangeReviewRecord,
   type StoredChange,
 } from '../src/db/queries/change-reviews.js';
-import {
-  chatShortIdById,
-  finishReply,
-  linkRun,
-  setTitleIfMissing,
-  writePartialReply,
-} from '../src/db/queries/chats.js';
-import { runShortIdById } from '../src/db/queries/run-progress.js';
-import { runTestRows } from '../src/db/queries/runs.js';
+import { chatShortIdById, linkRun, setTitleIfMissing } from '../src/db/queries/chats.js';
+import { finishReply, writePartialReply } from '../src/db/queries/chat-turns.js';
 import { getTestCaseRecord } from '../src/db/queries/test-cases.js';
-import type { ChangeReviewPhase, ReviewTableRow } from '../src/domain/change-review.js';
+import type { ChangeReviewPhase } from '../src/domain/change-review.js';
+import type { ReviewTableRow } from '../src/domain/change-review-reply.js';
 import type { ApplicationOverride } from '../src/domain/precedence.js';
 import { parseMergeRequestUrl } from '../src/git/urls.js';
 import { gitClientFor } from '../src/services/git-clients.js';
@@ -36,7 +29,6 @@ import {
   type ReviewSelection,
 } from '../src/services/review-test-selection.js';
 import { findOverrideTarget } from '../src/services/application-overrides.js';
-import { reviewQuality } from '../src/services/quality-review.js';
 import { titleFrom } from '../src/domain/chat.js';
 import { parseUnifiedDiff } from '../src/domain/diff.js';
 import { selectTests, writeVerdict, type VerdictDraft } from '../src/llm/change-review.js';
@@ -220,56 +212,6 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       return { runId: run.id, runShortId: run.shortId, concurrency: chatRunConcurrency };
     },
 
-    /**
-     * Per test of the run: its result and, for a failure, the failing step and reason; what its replay reported
-     * changed, whether it is quarantined, and what its burn-in did not cover; links to the run.
-     */
-    async reviewRunResults(input: {
-      projectId: string;
-      runId: string;
-      newTestIds: string[];
-    }): Promise<ChangeReviewTestResult[]> {
-      const rows = await runTestRows(db, input.runId, false);
-      const url = `${appUrl}/runs/${await runShortIdById(db, input.runId)}`;
-      const isNew = new Set(input.newTestIds);
-      const steps = await failingSteps(
-        rows
-          .filter((r) => r.failed_step_index !== null && r.test_case_id)
-          .map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })),
-      );
-      const testCaseIds = [...new Set(rows.flatMap((r) => (r.test_case_id ? [r.test_case_id] : [])))];
-      const reservations = await notCoveredByTestCase(db, testCaseIds);
-      // Only tests whose signals were collected on the preview are compared (an errored test has none).
-      const quality = await reviewQuality(
-        deps,
-        input.projectId,
-        rows.filter((r) => r.signal_counts !== null),
-      );
-      return rows.map((r) => {
-        // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency.
-        const result: ChangeReviewTestResult['result'] = r.result ?? (r.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
-        const step =
-          r.test_case_id && r.failed_step_index !== null
-            ? steps.get(`${r.test_case_id}:${r.failed_step_index}`)
-            : undefined;
-        const detail =
-          result === 'PASSED' ? undefined : [step && `"${step}"`, r.error].filter(Boolean).join(' — ') || undefined;
-        const notCovered = r.test_case_id ? (reservations.get(r.test_case_id) ?? []) : [];
-        return {
-          testCaseId: r.test_case_id ?? r.id,
-          name: r.name,
-          origin: r.test_case_id && isNew.has(r.test_case_id) ? 'new' : 'existing',
-          result,
-          ...(detail && { detail }),
-          url,
-          ...(r.changes?.length && { changes: r.changes }),
-          ...(r.quarantined && { quarantined: true }),
-          ...(notCovered.length > 0 && { notCovered }),
-          ...(r.test_case_id && quality.has(r.test_case_id) && { quality: quality.get(r.test_case_id) }),
-        };
-      });
-    },
-
     /** The model words the verdict from the results; undefined when it gave none (the workflow then decides by the results). */
     async writeReviewVerdict(input: {
       changeReviewId: string;
@@ -336,21 +278,5 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     const env = override?.environment;
     if (!env) return undefined;
     return (await findOverrideTarget(deps, projectId, env))?.url ?? undefined;
-  }
-
-  /** The description of each failing step, by `testCaseId:index`. */
-  async function failingSteps(wanted: { testCaseId: string; index: number }[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    if (wanted.length === 0) return out;
-    const rows = await storedSteps(db, [...new Set(wanted.map((w) => w.testCaseId))]);
-    type StoredStep = { description?: string; action: string };
-    const listOf = (steps: unknown): StoredStep[] =>
-      Array.isArray(steps) ? steps : ((steps as { steps?: StoredStep[] } | null)?.steps ?? []);
-    const steps = new Map(rows.map((r) => [r.id, listOf(r.steps)]));
-    for (const w of wanted) {
-      const step = steps.get(w.testCaseId)?.[w.index];
-      if (step) out.set(`${w.testCaseId}:${w.index}`, step.description ?? step.action);
-    }
-    return out;
   }
 }

@@ -1,15 +1,8 @@
 import { CancelledFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
-import {
-  conversationForTurn,
-  findChatById,
-  firstUserMessage,
-  finishReply,
-  replyStatus,
-  setTitleIfMissing,
-  writePartialReply,
-} from '../src/db/queries/chats.js';
+import { findChatById, firstUserMessage, setTitleIfMissing } from '../src/db/queries/chats.js';
+import { conversationForTurn, finishReply, replyStatus, writePartialReply } from '../src/db/queries/chat-turns.js';
 import { isReplyOpen, titleFrom, type ChatToolCall, type ChatToolExchange } from '../src/domain/chat.js';
 import { chatMessages, streamChat } from '../src/llm/chat.js';
 import { chatRunConcurrency, runResultsTool } from '../src/services/chat-tools.js';

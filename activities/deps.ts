@@ -1,4 +1,4 @@
-import type { BrowserPool } from '../src/browser/pool.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
 import type { Llm } from '../src/llm/client.js';
 import type { DeviceFarm } from '../src/devices/device-farm.js';
 import type { NotifyDeps } from '../src/notify/run-notifications.js';

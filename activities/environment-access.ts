@@ -1,6 +1,6 @@
 import type { ActivityDeps } from './deps.js';
-import { contextAccess, type ContextAccess } from '../src/browser/access.js';
-import type { RunValues } from '../src/browser/values.js';
+import { contextAccess, type ContextAccess } from '../src/browser/context/access.js';
+import type { RunValues } from '../src/domain/run-values.js';
 import { accessForTarget } from '../src/db/queries/environment-access.js';
 import { accessSecrets } from '../src/domain/environment-access.js';
 

@@ -1,6 +1,6 @@
 import type { ActivityDeps } from './deps.js';
-import { carriedInbox } from '../src/browser/email-steps.js';
-import type { RunValues } from '../src/browser/values.js';
+import { carriedInbox } from '../src/browser/steps/email-steps.js';
+import type { RunValues } from '../src/domain/run-values.js';
 import { runInboxVariable, type InboxAccess } from '../src/domain/inbox.js';
 import type { BrowserState } from '../src/domain/steps.js';
 import { createInboxAccess } from '../src/services/inbox.js';

@@ -10,6 +10,7 @@ import { createPlanTestActivities } from './plan-test.js';
 import { createScheduleActivities } from './schedules.js';
 import { createChatActivities } from './chat.js';
 import { createChangeReviewActivities } from './change-review.js';
+import { createChangeReviewResultActivities } from './change-review-results.js';
 import { createMergeRequestActivities } from './merge-requests.js';
 import { createInsertStepActivities } from './insert-step.js';
 import { mapDomainErrors } from './failures.js';
@@ -34,6 +35,7 @@ function createParts(deps: ActivityDeps) {
     ...createScheduleActivities(deps),
     ...createChatActivities(deps),
     ...createChangeReviewActivities(deps),
+    ...createChangeReviewResultActivities(deps),
     ...createMergeRequestActivities(deps),
     ...createInsertStepActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),

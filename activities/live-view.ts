@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
-import { followScreencast, showsSecret } from '../src/browser/screencast.js';
+import { followScreencast, showsSecret } from '../src/browser/session/screencast.js';
 import { openLiveView, type LiveKey, type LiveStep } from '../src/services/live-view.js';
 
 export interface LiveJob {

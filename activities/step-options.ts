@@ -1,7 +1,7 @@
 import type { ActivityDeps } from './deps.js';
 import { cancellationSignal } from './heartbeat.js';
 import { inboxFor } from './inbox.js';
-import type { ActionOptions } from '../src/browser/actions.js';
+import type { ActionOptions } from '../src/browser/steps/actions.js';
 import { loadProjectFile } from '../src/services/project-files.js';
 
 /**

@@ -4,7 +4,7 @@
 // page's iframe and shadow-root controls still show. Shared by bench/burn-in-prompt.ts and
 // test/e2e/burn-in-prompt-groups.test.ts.
 import type { Page } from 'playwright-core';
-import type { BrowserPool } from '../src/browser/pool.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
 import { stepPrompt } from '../src/llm/agent-prompt.js';
 import { agentToolsWith, type ToolGroup } from '../src/llm/agent-tools.js';
 import type { AgentTask } from '../src/llm/prompts.js';

@@ -2,8 +2,8 @@
 // there costs and where its tokens go, whether the iframe's and shadow root's refs survive compaction, and a
 // scripted burn-in that reaches the 1,200th item (collapsed out of the snapshot) through `find`.
 import type OpenAI from 'openai';
-import type { BrowserPool } from '../src/browser/pool.js';
-import { RunValues } from '../src/browser/values.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
+import { RunValues } from '../src/domain/run-values.js';
 import { runAgent } from '../src/llm/agent.js';
 import { stepPrompt } from '../src/llm/agent-prompt.js';
 import { agentToolsWith, toolGroupsFor } from '../src/llm/agent-tools.js';

@@ -3,8 +3,8 @@
 // (test/support/agent-script.ts `carefully`). What it costs: model calls per recorded step, and the prompt tokens
 // the scripted server reported per recorded step, cached (OpenAI's automatic prefix caching, as the scripted server
 // counts it) and uncached. Adding a page is one entry of `benchPages`.
-import type { BrowserPool } from '../src/browser/pool.js';
-import { RunValues } from '../src/browser/values.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
+import { RunValues } from '../src/domain/run-values.js';
 import { runAgent } from '../src/llm/agent.js';
 import type { Llm } from '../src/llm/client.js';
 import type { AgentTask } from '../src/llm/prompts.js';

@@ -13,9 +13,9 @@
 // with no history and after 25 steps, and the worst of them (bench/burn-in-prompt-groups.ts).
 //
 //   node --import tsx bench/burn-in-prompt.ts
-import type { BrowserPool } from '../src/browser/pool.js';
-import { replaySteps } from '../src/browser/replay.js';
-import { RunValues } from '../src/browser/values.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
+import { replaySteps } from '../src/browser/replay/replay.js';
+import { RunValues } from '../src/domain/run-values.js';
 import type { Step } from '../src/domain/steps.js';
 import { runAgent, type AgentResult } from '../src/llm/agent.js';
 import type OpenAI from 'openai';

@@ -17,27 +17,16 @@
 //   node --import tsx bench/chat.ts
 //   BENCH_TURNS=10 BENCH_FRAGMENTS=40 BENCH_FRAGMENT_MS=25 BENCH_POLL_MS=20
 //   BENCH_DURATION=10 (seconds of load per target, split over BENCH_ROUNDS=2 alternating rounds)
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import { loadavg } from 'node:os';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { createApp } from '../src/api/app.js';
-import { createDatabase, migrateToLatest } from '../src/db/database.js';
-import { seedProject } from '../src/db/queries/admin.js';
 import { silentLogger } from '../src/logger.js';
-import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider } from '../src/temporal/client.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { bundleWorkflows, startWorker } from '../src/worker/worker.js';
-import { loadPrograms } from '../src/programs.js';
-import { createDatabaseIn, startPostgres } from '../test/support/postgres.js';
-import { startScriptedLlm } from '../test/support/scripted-llm.js';
+import { startWorker } from '../src/worker/worker.js';
 import { envInt, fixed, median, percentile, table } from './support.js';
+import { listen, startBenchBackend, type Closers } from './backend.js';
 
 const turns = envInt('BENCH_TURNS', 10);
 const fragments = envInt('BENCH_FRAGMENTS', 40);
@@ -57,21 +46,7 @@ setTimeout(() => {
 // Worker state changes are logged at INFO; only problems matter here.
 Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 
-const closers: (() => Promise<unknown>)[] = [];
-const listen = (fetch: (req: Request) => Response | Promise<Response>): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const server: ServerType = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-      resolve(`http://127.0.0.1:${info.port}`),
-    );
-    server.once('error', reject);
-    closers.push(
-      () =>
-        new Promise<void>((done) => {
-          server.close(() => done());
-          if ('closeAllConnections' in server) server.closeAllConnections();
-        }),
-    );
-  });
+const closers: Closers = [];
 
 /** What the chat endpoints answer, as far as the bench reads it (an error answer has only `message`). */
 interface Answer {
@@ -91,41 +66,15 @@ interface Turn {
 
 let exitCode = 0;
 try {
-  const tools = loadPrograms();
   process.stdout.write(
     `load average at start: ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}\n`,
   );
-  if (!tools.postgresBin || !tools.temporal)
-    throw new Error('PostgreSQL or the Temporal CLI is missing: run `npm run setup:test`');
-  const [postgres, temporalServer, bundle, llm] = await Promise.all([
-    startPostgres(tools.postgresBin),
-    startDevServer({ executable: tools.temporal }),
-    bundleWorkflows(),
-    startScriptedLlm(),
-  ]);
-  closers.push(
-    () => postgres.stop(),
-    () => temporalServer.stop(),
-    () => llm.stop(),
-  );
-
-  const db = createDatabase({
-    kind: 'postgres',
-    url: await createDatabaseIn(postgres.url, `bench_chat_${randomBytes(4).toString('hex')}`),
-    maxConnections: 10,
-  });
-  closers.push(() => db.destroy());
-  await migrateToLatest(db);
-  const { token } = await seedProject(db, { organization: 'Bench', project: 'Chat' });
-  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-bench-blobs-'));
-  closers.push(async () => rmSync(blobDir, { recursive: true, force: true }));
+  const { tools, temporalServer, bundle, llm, db, token, blobs, taskQueue } = await startBenchBackend(closers, 'chat');
   const publicUrl = 'http://127.0.0.1:3000';
-  const blobs = createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl });
 
   // The worker as `proctor worker` composes it (the browser pool starts Chromium only if a tool explores a page).
-  const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
   const proctorWorker = await startWorker(
     { address: temporalServer.address, namespace: 'default', taskQueue, workflowBundle: bundle },
     {
@@ -145,7 +94,7 @@ try {
     blobs,
     logger: silentLogger,
   });
-  const apiUrl = await listen(app.fetch);
+  const apiUrl = await listen(closers, app.fetch);
 
   const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer }> => {
     const res = await fetch(apiUrl + path, {
@@ -254,7 +203,7 @@ try {
   const sample = await call('GET', path);
   if (sample.status !== 200 || sample.body.messages.length !== 20)
     throw new Error(`GET ${path}: ${sample.status}, ${sample.body.messages?.length} messages`);
-  const bareUrl = await listen(new Hono().get(path, (c) => c.json(sample.body)).fetch);
+  const bareUrl = await listen(closers, new Hono().get(path, (c) => c.json(sample.body)).fetch);
   const load = (url: string, seconds: number) =>
     autocannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` }, workers: 1 });
   // The cheapest authenticated read (bench/api.ts's route) too: on a machine shared with other work, absolute

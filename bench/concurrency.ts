@@ -10,7 +10,7 @@
 //
 //   node --import tsx bench/concurrency.ts
 //   BENCH_LEVELS=1,5,10,20,40   other levels (default 1,5,10,20)
-import type { BrowserPool } from '../src/browser/pool.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import {
   createBenchPool,

@@ -8,13 +8,13 @@
 import { createLlm } from '../src/llm/client.js';
 import { createLlmHealer } from '../src/llm/heal.js';
 import { recordedIntent } from '../src/llm/heal-rules.js';
-import { replaySteps, type Healer } from '../src/browser/replay.js';
-import { RunValues } from '../src/browser/values.js';
+import { replaySteps, type Healer } from '../src/browser/replay/replay.js';
+import { RunValues } from '../src/domain/run-values.js';
 import type { Step } from '../src/domain/steps.js';
 import { refOf, tool } from '../test/support/agent-script.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm.js';
-import type { BrowserPool } from '../src/browser/pool.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
 import {
   createBenchPool,
   envInt,

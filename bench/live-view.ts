@@ -6,91 +6,40 @@
 //   node --import tsx bench/live-view.ts
 //   BENCH_ITERATIONS=20 node --import tsx bench/live-view.ts    # burn-ins (default 10)
 
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import { loadavg } from 'node:os';
+import { serve } from '@hono/node-server';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { chromium } from 'playwright-core';
 import { createApp } from '../src/api/app.js';
-import { chromiumFlags } from '../src/browser/pool.js';
-import { createDatabase, migrateToLatest } from '../src/db/database.js';
-import { seedProject } from '../src/db/queries/admin.js';
+import { chromiumFlags } from '../src/browser/context/pool.js';
 import { silentLogger } from '../src/logger.js';
-import { loadPrograms } from '../src/programs.js';
-import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider } from '../src/temporal/client.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { bundleWorkflows, startWorker } from '../src/worker/worker.js';
+import { startWorker } from '../src/worker/worker.js';
 import { createRouter, refOf, tool } from '../test/support/agent-script.js';
 import { startFixtureApps } from '../test/support/fixture-apps.js';
-import { createDatabaseIn, startPostgres } from '../test/support/postgres.js';
-import { startScriptedLlm } from '../test/support/scripted-llm.js';
 import { envInt, fixed, median, percentile, table, watchdog } from './support.js';
+import { listen, startBenchBackend, type Closers } from './backend.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 10);
 const budgetMs = 1_000;
 watchdog(15 * 60, 'bench/live-view');
 Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
 
-const closers: (() => Promise<unknown>)[] = [];
-const listen = (fetch: (req: Request) => Response | Promise<Response>, port = 0): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const server: ServerType = serve({ fetch, hostname: '127.0.0.1', port }, (info: AddressInfo) =>
-      resolve(`http://127.0.0.1:${info.port}`),
-    );
-    server.once('error', reject);
-    closers.push(
-      () =>
-        new Promise<void>((done) => {
-          server.close(() => done());
-          if ('closeAllConnections' in server) server.closeAllConnections();
-        }),
-    );
-  });
+const closers: Closers = [];
 
 let exitCode = 0;
 try {
-  const tools = loadPrograms();
   process.stdout.write(
     `load average at start: ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}\n`,
   );
-  if (!tools.postgresBin || !tools.temporal)
-    throw new Error('PostgreSQL or the Temporal CLI is missing: run `npm run setup:test`');
-  const [postgres, temporalServer, bundle, llm, fixture] = await Promise.all([
-    startPostgres(tools.postgresBin),
-    startDevServer({ executable: tools.temporal }),
-    bundleWorkflows(),
-    startScriptedLlm(),
+  const [{ tools, temporalServer, bundle, llm, db, token, blobs, taskQueue }, fixture] = await Promise.all([
+    startBenchBackend(closers, 'live'),
     startFixtureApps(),
   ]);
-  closers.push(
-    () => postgres.stop(),
-    () => temporalServer.stop(),
-    () => llm.stop(),
-    () => fixture.stop(),
-  );
-  const db = createDatabase({
-    kind: 'postgres',
-    url: await createDatabaseIn(postgres.url, `bench_live_${randomBytes(4).toString('hex')}`),
-    maxConnections: 10,
-  });
-  closers.push(() => db.destroy());
-  await migrateToLatest(db);
-  const { token } = await seedProject(db, { organization: 'Bench', project: 'Live' });
-  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-bench-blobs-'));
-  closers.push(async () => rmSync(blobDir, { recursive: true, force: true }));
-
-  const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
-  const blobs = createFsBlobStore({
-    dir: blobDir,
-    secret: randomBytes(32).toString('hex'),
-    publicUrl: 'http://127.0.0.1:3000',
-  });
+  closers.push(() => fixture.stop());
   const worker = await startWorker(
     { address: temporalServer.address, namespace: 'default', taskQueue, workflowBundle: bundle },
     {
@@ -119,7 +68,7 @@ try {
     blobs,
     logger: silentLogger,
   });
-  await listen(app.fetch, port);
+  await listen(closers, app.fetch, port);
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(appUrl + path, {
       method,

@@ -8,7 +8,7 @@
 //   node --import tsx bench/model-page-prompts.ts
 import type OpenAI from 'openai';
 import type { Page } from 'playwright-core';
-import { observe } from '../src/browser/snapshot.js';
+import { observe } from '../src/browser/record/snapshot.js';
 import type { Step } from '../src/domain/steps.js';
 import { healTools } from '../src/llm/agent-tools.js';
 import { createLlm } from '../src/llm/client.js';

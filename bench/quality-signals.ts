@@ -10,15 +10,15 @@
 //   node --import tsx bench/quality-signals.ts
 //   BENCH_ITERATIONS=30   measured runs of each (default 20), after 3 warm-ups of each.
 import type { Page } from 'playwright-core';
-import { replaySteps } from '../src/browser/replay.js';
-import { SignalCollector } from '../src/browser/signals.js';
-import { clearScanCache, type ScanCache } from '../src/browser/axe-scan.js';
+import { replaySteps } from '../src/browser/replay/replay.js';
+import { SignalCollector } from '../src/browser/quality/signals.js';
+import { clearScanCache, type ScanCache } from '../src/browser/quality/axe-scan.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';
-import { RunValues } from '../src/browser/values.js';
+import { RunValues } from '../src/domain/run-values.js';
 import type { QualitySignal } from '../src/domain/quality.js';
-import type { BrowserPool } from '../src/browser/pool.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import { allQualityProblems, profileSteps } from '../test/support/fixtures/quality.js';
 import {

@@ -7,7 +7,7 @@
 //   BENCH_ITERATIONS=50   measured runs of each (default 20), after 3 warm-ups of each.
 import type { Page } from 'playwright-core';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
-import type { BrowserPool } from '../src/browser/pool.js';
+import type { BrowserPool } from '../src/browser/context/pool.js';
 import {
   createBenchPool,
   envInt,

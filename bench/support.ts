@@ -3,10 +3,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { createNetworkGuard } from '../src/browser/network-guard.js';
-import { createBrowserPool, type BrowserPool } from '../src/browser/pool.js';
-import { replaySteps, type ReplayResult } from '../src/browser/replay.js';
-import { RunValues } from '../src/browser/values.js';
+import { createNetworkGuard } from '../src/browser/context/network-guard.js';
+import { createBrowserPool, type BrowserPool } from '../src/browser/context/pool.js';
+import { replaySteps, type ReplayResult } from '../src/browser/replay/replay.js';
+import { RunValues } from '../src/domain/run-values.js';
 import type { Step } from '../src/domain/steps.js';
 import { loadPrograms } from '../src/programs.js';
 import type { WorkerSettings } from '../src/worker/worker.js';

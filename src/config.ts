@@ -51,6 +51,11 @@ const schema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('proctor'),
+  /**
+   * A workflow bundle built beforehand from this same code (`bundleWorkflowCode`'s output in a file): the worker
+   * loads it instead of bundling at start, which takes seconds of CPU. The test suite's worker processes use it.
+   */
+  PROCTOR_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   /** How this worker appears in Temporal (pollers, ActivityTaskStarted.identity); default `<pid>@<hostname>`. */
   TEMPORAL_WORKER_IDENTITY: z.string().min(1).optional(),
   TEMPORAL_UI_PORT: port.default(8233),

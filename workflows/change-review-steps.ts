@@ -7,15 +7,14 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { ReviewNewTest } from '../activities/change-review.js';
+import { classifyChange, type ChangeReviewPhase } from '../src/domain/change-review.js';
 import {
   chosenTestsLine,
-  classifyChange,
   nothingRunReply,
   plural,
   reviewReply,
   unverifiableBody,
-  type ChangeReviewPhase,
-} from '../src/domain/change-review.js';
+} from '../src/domain/change-review-reply.js';
 import { chatLlmActivity, dbActivity } from './activity-options.js';
 import { burnIn } from './burnIn.js';
 import { innermostMessage, reasonOf } from './errors.js';

@@ -137,7 +137,12 @@ export async function runWorker(): Promise<number> {
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
   const worker = await startWorker(
-    { address: config.TEMPORAL_ADDRESS!, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },
+    {
+      address: config.TEMPORAL_ADDRESS!,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowBundle: config.PROCTOR_WORKFLOW_BUNDLE ? { codePath: config.PROCTOR_WORKFLOW_BUNDLE } : undefined,
+    },
     workerSettings(config),
     { db, blobs, logger },
   );

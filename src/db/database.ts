@@ -12,8 +12,10 @@ export type DB = Kysely<Database>;
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; maxConnections?: number }
-  // dataDir undefined = in memory (tests); a path keeps data across restarts (proctor dev).
-  | { kind: 'pglite'; dataDir?: string };
+  // dataDir undefined = in memory (tests); a path keeps data across restarts (proctor dev). `from`: a dump of a data
+  // directory (PGlite's dumpDataDir) to start from instead of an empty one: starting PGlite empty runs initdb in
+  // WebAssembly, seconds of CPU, so the test suite migrates one database and starts the others from its dump.
+  | { kind: 'pglite'; dataDir?: string; from?: Blob };
 
 const warn = (msg: string, err?: string) =>
   process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, err }) + '\n');
@@ -64,7 +66,8 @@ export function createDatabase(target: DatabaseTarget, extraPlugins: KyselyPlugi
     return made(new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), pool.feed);
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const pglite = new PGlite(target.dataDir);
+  // One options object: PGlite reads its second argument only when the first is a directory.
+  const pglite = new PGlite({ dataDir: target.dataDir, loadDataDir: target.from });
   return made(new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins }), createPgliteChangeFeed(pglite));
 }
 

@@ -1,14 +1,14 @@
 import type OpenAI from 'openai';
 import type { Page } from 'playwright-core';
-import { redact, type Observation } from '../browser/snapshot.js';
-import type { RefAliases } from '../browser/snapshot-refs.js';
+import { redact, type Observation } from '../browser/record/snapshot.js';
+import type { RefAliases } from '../browser/record/snapshot-refs.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
 import { defaultPageTokens, observeWithin } from './page-view.js';
 import { countTokens } from './token-count.js';
 
 // One burn-in step's prompt. The system prompt and the tools come first and do not change between steps, so
 // providers cache them (issue 32: they are not counted against the page); the page gets a budget of its own
-// (src/llm/page-view.ts, about 4,000 tokens) and compaction by landmarks (src/browser/snapshot.ts) fits it there,
+// (src/llm/page-view.ts, about 4,000 tokens) and compaction by landmarks (src/browser/record/snapshot.ts) fits it there,
 // `main` before the sidebar. The history is bounded on its own: its oldest lines fold once it passes `historyTokens`.
 
 /** The history's share of a step, past which its oldest lines fold into one. */

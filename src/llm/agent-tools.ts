@@ -1,6 +1,5 @@
 import type OpenAI from 'openai';
-import { emailTools } from './agent-email.js';
-import { httpRequestTool } from './http-tool.js';
+import { stepTools, type ToolGroup } from '../browser/steps/index.js';
 
 type Property = { type: string; description?: string; enum?: string[]; items?: { type: string } };
 type Properties = Record<string, Property>;
@@ -19,65 +18,16 @@ function tool(
 
 // The tool list goes with every step and is most of a step's prompt (1,321 tokens as the model reads it, before
 // this), so a parameter whose name says it has no description: `ref` and `description` are explained once, in the
-// system prompt (src/llm/prompts.ts), instead of in each of two dozen tools. Names and types are unchanged.
-const ref: Property = { type: 'string' };
-// `ref?:` already says it is optional.
-const optionalRef: Property = { type: 'string' };
-const intent: Property = { type: 'string' };
+// system prompt (src/llm/prompts.ts), instead of in each of two dozen tools. The step tools come from the step
+// registry (src/browser/steps/registry.ts); these are the agent's own, which record no step.
 const text: Property = { type: 'string' };
 
-/** The browser agent's tools offered at every step: each successful call becomes one recorded step. */
+/** The browser agent's tools offered at every step: each successful step tool call becomes one recorded step. */
 export const agentTools: OpenAI.ChatCompletionTool[] = [
-  tool('navigate', 'Open a URL or app path', { url: text, description: intent }, ['url', 'description']),
-  tool('click', 'Click', { ref, description: intent }, ['ref', 'description']),
-  tool('fill', "Replace a field's text", { ref, value: text, description: intent }, ['ref', 'value', 'description']),
-  tool('select', 'Choose a select option by label', { ref, option: text, description: intent }, [
-    'ref',
-    'option',
-    'description',
-  ]),
-  tool('press', 'Press a key, e.g. Enter', { key: text, ref: optionalRef, description: intent }, [
-    'key',
-    'description',
-  ]),
-  tool('hover', 'Hover', { ref, description: intent }, ['ref', 'description']),
-  tool('check', 'Set a checkbox/radio/switch', { ref, checked: { type: 'boolean' }, description: intent }, [
-    'ref',
-    'checked',
-    'description',
-  ]),
-  tool(
-    'upload',
-    'Upload a file named fileName, or a project file',
-    { ref, fileName: text, projectFile: text, description: intent },
-    ['ref', 'description'],
-  ),
-  tool('wait_for', 'Wait for a text or element', { text, ref: optionalRef, description: intent }, ['description']),
-  tool('assert_visible', 'Assert an element is visible', { ref, description: intent }, ['ref', 'description']),
-  tool('assert_text', 'Assert a text is shown (in ref)', { text, ref: optionalRef, description: intent }, [
-    'text',
-    'description',
-  ]),
-  tool('assert_url', 'Assert the URL contains', { contains: text, description: intent }, ['contains', 'description']),
-  tool('dblclick', 'Double-click', { ref, description: intent }, ['ref', 'description']),
-  tool('drag', 'Drag ref onto to', { ref, to: ref, description: intent }, ['ref', 'to', 'description']),
-  tool('type', 'Type key by key (autocompletes)', { ref, text, description: intent }, ['ref', 'text', 'description']),
-  tool(
-    'scroll',
-    'Scroll ref into view, or inside it',
-    { ref, direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] }, untilText: text, description: intent },
-    ['ref', 'description'],
-  ),
-  tool('go_back', 'Browser Back', { description: intent }, ['description']),
-  tool('reload', 'Reload', { description: intent }, ['description']),
+  ...stepTools(),
   tool('handle_dialog', 'Answer the next alert/confirm/prompt', { accept: { type: 'boolean' }, promptText: text }, [
     'accept',
   ]),
-  tool('switch_tab', 'Switch to the tab whose URL or title contains tab', { tab: text, description: intent }, [
-    'tab',
-    'description',
-  ]),
-  tool('close_tab', 'Close the current tab', { description: intent }, ['description']),
   // Not a step: the next snapshot lists the matching elements, found in the parts compaction collapsed or cut.
   tool('find', 'List elements containing text, with refs (for parts not shown)', { text }, ['text']),
 ];
@@ -98,16 +48,16 @@ const endTools: OpenAI.ChatCompletionTool[] = [
  * otherwise); `more_tools` adds a group at any point, for the rest of the burn-in. Either way the list stays the
  * same from one step to the next, so the prompt's prefix (system prompt and tools) is cached by providers that do.
  */
-export type ToolGroup = 'email' | 'http';
+export type { ToolGroup };
 const toolGroups: Record<ToolGroup, { tools: OpenAI.ChatCompletionTool[]; words: RegExp; what: string }> = {
   email: {
-    tools: emailTools,
+    tools: stepTools('email'),
     words:
       /\b(e-?mails?|mail(box)?|inbox|otp|one[- ]time|codes?|verif\w*|magic|invit\w*|sign[- ]?up|regist\w*|reset|forgot\w*|newsletter|subscri\w*|notif\w*)\b/i,
     what: "email (a mail's code or link)",
   },
   http: {
-    tools: [httpRequestTool],
+    tools: stepTools('http'),
     words: /\b(api|https?|endpoints?|requests?|webhooks?|rest|json|seed\w*|graphql|backend)\b/i,
     what: "http (call the app's API)",
   },

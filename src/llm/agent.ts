@@ -1,20 +1,24 @@
 import type { Page } from 'playwright-core';
-import { isPageCheck, type Step, type StepAction } from '../domain/steps.js';
-import { firstLine, performAction, watchActivity, type ActionOptions } from '../browser/actions.js';
-import { resolveLocator } from '../browser/locators.js';
-import { locatorForRef } from '../browser/record.js';
-import { uploadNameFor } from '../browser/files.js';
-import { BrowserSession } from '../browser/session.js';
+import type { Step } from '../domain/steps.js';
+import {
+  BrowserSession,
+  emailFindings,
+  firstLine,
+  httpSummary,
+  kindOfTool,
+  parseStepArgs,
+  performAction,
+  resolveLocator,
+  watchActivity,
+  type ActionOptions,
+} from '../browser/steps/index.js';
 import type { DialogAnswer } from '../domain/step-events.js';
-import { redact } from '../browser/snapshot.js';
+import { redact } from '../browser/record/snapshot.js';
 import { agentToolsWith, isToolGroup, toolGroupsFor } from './agent-tools.js';
 import { stepPrompt, withRealRefs } from './agent-prompt.js';
-import { interactionStep } from './agent-interactions.js';
-import { emailNote, emailStep } from './agent-email.js';
 import { callTool, type Llm } from './client.js';
 import type { AgentTask } from './prompts.js';
 import { summaryReservations } from './reservations.js';
-import { httpStepFromArgs, httpSummary } from './http-tool.js';
 
 export interface AgentOptions extends ActionOptions {
   llm: Llm;
@@ -44,15 +48,6 @@ export interface AgentResult {
 
 /** A find keeps showing its matches in the next snapshots, while they are on the page: the last few finds. */
 const findsKept = 3;
-
-const elementActions: Record<string, StepAction> = {
-  click: 'click',
-  fill: 'fill',
-  select: 'select',
-  hover: 'hover',
-  upload: 'upload',
-  assert_visible: 'assert_visible',
-};
 
 /**
  * The burn-in agent: observe, ask the model for one action, perform it through the same code replay uses,
@@ -161,15 +156,6 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
     try {
       step = await toStep(page, call.name, withRealRefs(call.name, args, prompt.refs), description, opts);
       const locator = step.locator ? resolveLocator(page, step.locator) : undefined;
-      // What the input accepts decides the file's type, once: replay and export send the recorded name's type.
-      // A project file is sent as uploaded (POST /v1/files), whatever its type.
-      const projectFile =
-        step.action === 'upload' && typeof args.projectFile === 'string' && args.projectFile
-          ? args.projectFile
-          : undefined;
-      if (projectFile) step = { ...step, value: projectFile, projectFile: true };
-      else if (step.action === 'upload' && locator)
-        step.value = uploadNameFor(await locator.getAttribute('accept', { timeout: opts.timeoutMs }), step.value);
       const answer = dialogAnswer;
       dialogAnswer = undefined;
       const acted = step;
@@ -186,7 +172,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       steps.push(step);
       if (step.action.startsWith('assert_')) asserted = true;
       history.push(
-        `${history.length + 1}. ${summarize(step)} ✓${recorded.notes.length ? ` (${redact(recorded.notes.join('; '), opts.values.secrets())})` : ''}${emailNote(step, opts.values)}`,
+        `${history.length + 1}. ${summarize(step)} ✓${recorded.notes.length ? ` (${redact(recorded.notes.join('; '), opts.values.secrets())})` : ''}${step.action === 'wait_for_email' ? emailFindings(opts.values) : ''}`,
       );
       opts.onProgress?.({ step: steps.length, action: step.action, ok: true, description: step.description });
     } catch (err) {
@@ -199,6 +185,7 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
   return result('FAILED', `goal not reached within ${opts.maxSteps} steps`);
 }
 
+/** The step a tool call records, by the called kind: its arguments read by the kind's schema. */
 async function toStep(
   page: Page,
   name: string,
@@ -206,57 +193,14 @@ async function toStep(
   description: string,
   opts: AgentOptions,
 ): Promise<Step> {
-  const str = (key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
-  const need = (key: string): string => {
-    const v = str(key);
-    if (v === undefined || v === '') throw new Error(`${name} needs "${key}"`);
-    return v;
-  };
-  const purpose = isPageCheck(name) ? 'assert' : 'act';
-  const element = async () => locatorForRef(page, need('ref'), purpose);
-  const optionalElement = async () => (str('ref') ? locatorForRef(page, need('ref'), purpose) : undefined);
-
-  if (name in elementActions) {
-    const value =
-      name === 'fill'
-        ? need('value')
-        : name === 'select'
-          ? need('option')
-          : name === 'upload'
-            ? str('fileName')
-            : undefined;
-    return { action: elementActions[name]!, ...(await element()), ...(value !== undefined && { value }), description };
-  }
-  switch (name) {
-    case 'navigate':
-      return { action: 'navigate', value: relativeTo(need('url'), opts.baseUrl), description };
-    case 'check':
-      return { action: args.checked === false ? 'uncheck' : 'check', ...(await element()), description };
-    case 'press':
-      return { action: 'press', ...(await optionalElement()), value: need('key'), description };
-    case 'wait_for': {
-      const el = await optionalElement();
-      if (!el && !str('text')) throw new Error('wait_for needs "text" or "ref"');
-      return { action: 'wait_for', ...el, ...(str('text') !== undefined && { value: str('text') }), description };
-    }
-    case 'assert_text':
-      return { action: 'assert_text', ...(await optionalElement()), value: need('text'), description };
-    case 'assert_url':
-      return { action: 'assert_url', value: need('contains'), description };
-    case 'switch_tab':
-      return { action: 'switch_tab', value: need('tab'), description };
-    case 'close_tab':
-      return { action: 'close_tab', description };
-    case 'http_request':
-      return httpStepFromArgs(args, description, opts.baseUrl);
-    default: {
-      const email = emailStep(name, args, description);
-      if (email) return email;
-      const interaction = await interactionStep(page, name, args, description);
-      if (interaction) return interaction;
-      throw new Error(`unknown tool ${name || '(none)'}: use one of the tools offered`);
-    }
-  }
+  const kind = kindOfTool(name);
+  if (!kind) throw new Error(`unknown tool ${name || '(none)'}: use one of the tools offered`);
+  return kind.toStep(parseStepArgs(kind, args), {
+    page,
+    description,
+    baseUrl: opts.baseUrl,
+    timeoutMs: opts.timeoutMs,
+  });
 }
 
 const maxReservations = 10;
@@ -269,17 +213,6 @@ function reservations(value: unknown, secrets: Record<string, string>): string[]
     .map((v) => redact(v.replace(/\s+/g, ' ').trim(), secrets).slice(0, maxReservationChars))
     .filter(Boolean);
   return [...new Set(items)].slice(0, maxReservations);
-}
-
-/** Same-origin URLs are recorded as paths, so the steps run against any environment of the application. */
-export function relativeTo(url: string, baseUrl: string): string {
-  try {
-    const target = new URL(url, baseUrl);
-    const base = new URL(baseUrl);
-    return target.origin === base.origin ? `${target.pathname}${target.search}${target.hash}` : target.toString();
-  } catch {
-    return url;
-  }
 }
 
 function summarize(step: Step): string {

@@ -1,5 +1,5 @@
 import type { Step } from '../domain/steps.js';
-import { assertsElement, expectationOf, recordedTarget, showsExpectation } from '../browser/target-check.js';
+import { assertsElement, expectationOf, recordedTarget, showsExpectation } from '../domain/target-check.js';
 
 /** What the healer found at the proposed element. */
 export interface ProposedElement {

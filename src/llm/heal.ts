@@ -1,8 +1,8 @@
 import type OpenAI from 'openai';
-import type { Healer } from '../browser/replay.js';
-import { locatorForRef } from '../browser/record.js';
-import { redact, type Observation } from '../browser/snapshot.js';
-import { UnknownAliasError } from '../browser/snapshot-refs.js';
+import type { Healer } from '../browser/steps/index.js';
+import { locatorForRef } from '../browser/record/record.js';
+import { redact, type Observation } from '../browser/record/snapshot.js';
+import { UnknownAliasError } from '../browser/record/snapshot-refs.js';
 import type { Step } from '../domain/steps.js';
 import { healTools } from './agent-tools.js';
 import { callTool, type Llm } from './client.js';

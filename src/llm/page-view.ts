@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
-import { observe, redact, type Observation } from '../browser/snapshot.js';
+import { observe, redact, type Observation } from '../browser/record/snapshot.js';
 import { countTokens } from './token-count.js';
 
 // The page as every model call sees it (burn-in steps, heals, the assistant's look at a page): the aria snapshot
 // compacted by landmarks to a token budget of its own, its refs renumbered short (`e1`, `f1e3`,
-// src/browser/snapshot-refs.ts) and mapped back through `obs.refs`, a ref never shown refused. One place, so the
+// src/browser/record/snapshot-refs.ts) and mapped back through `obs.refs`, a ref never shown refused. One place, so the
 // three prompts cannot drift apart in what a page costs or how a ref is read.
 //
 // Issue 32: the page's budget is its own. It used to be what the rest of the prompt, tools included, left of 1,500

@@ -1,4 +1,4 @@
-import type { Observation } from '../browser/snapshot.js';
+import type { Observation } from '../browser/record/snapshot.js';
 import type { Step } from '../domain/steps.js';
 
 export interface AgentTask {

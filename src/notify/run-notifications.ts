@@ -1,6 +1,6 @@
 // Run-completion notifications: who hears about a finished run, and sending to each of them independently.
 import { z } from 'zod';
-import type { NetworkGuard } from '../browser/network-guard.js';
+import type { NetworkGuard } from '../browser/context/network-guard.js';
 import type { DB } from '../db/database.js';
 import {
   findNotificationRun,

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { StepSchema } from './test-cases.js';
+import { StepSchema } from './steps.js';
 
 // Heal proposals: under the project's `review` heal policy a passing run that needed the LLM to re-find an
 // element keeps its healed steps as a proposal, and a person applies or drops them. Under either policy a run that

@@ -1,12 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { maxOffset, name, shortId, uuid } from './common.js';
-import { scrollDirections, stepActions } from '../domain/steps.js';
-import { HttpStepSchema } from './http-step.js';
-import { EmailStepSchema } from './inbox.js';
-import { stepEventFields } from './step-events.js';
-import { failureKinds } from '../domain/verdicts.js';
+import { RecordingCheckSchema, StepSchema } from './steps.js';
 
-// Request and response shapes of the test-case routes (src/api/routes/test-cases.ts).
+// Request and response shapes of the test-case routes (src/api/routes/test-cases.ts); a step's shape is steps.ts.
 
 // The API's names of the dependency fields; the test-case service uses them too, so its messages name the fields.
 export const resumeFromField = 'resumeFromDependencyProjectTestCaseId';
@@ -135,98 +131,6 @@ export const TestCaseSummarySchema = z
     generationStatus: GenerationStatusSchema,
   })
   .openapi('TestCase');
-
-export const StepSchema = z
-  .object({
-    action: z.enum(stepActions),
-    locator: z.string().optional().openapi({ example: "getByRole('button', { name: 'Add to cart' })" }),
-    fallbacks: z.array(z.string()).optional().openapi({
-      description:
-        'Other locators of the same element, tried together with `locator`; a heal puts its locator in front of them',
-    }),
-    target: z
-      .object({
-        role: z.string(),
-        name: z.string().optional(),
-        text: z.string().optional().openapi({
-          description:
-            'Its whole visible text when recorded (short elements only): the expectation of an element without a name',
-        }),
-      })
-      .optional()
-      .openapi({
-        description:
-          'The element as recorded: every replay compares the element it uses with it (role, name, and for an assertion its expectation)',
-      }),
-    value: z
-      .string()
-      .optional()
-      .openapi({ description: 'May reference configs as {{NAME}}, substituted only when the step runs' }),
-    description: z.string().openapi({ example: 'Add the first product to the cart' }),
-    dropTarget: z
-      .object({
-        locator: z.string(),
-        fallbacks: z.array(z.string()).optional(),
-        target: z.object({ role: z.string(), name: z.string().optional(), text: z.string().optional() }).optional(),
-      })
-      .optional()
-      .openapi({
-        description: "`drag`: the element dropped on, found and compared with its recording like the step's own",
-      }),
-    scroll: z
-      .object({
-        direction: z.enum(scrollDirections),
-        pixels: z.number().int().positive().max(100_000).optional(),
-        untilText: z.string().optional(),
-      })
-      .optional()
-      .openapi({
-        description:
-          '`scroll` inside the element (a container) instead of scrolling it into view; `untilText` must appear',
-      }),
-    // Without it here an edit of the steps (PUT /v1/test-cases/{id}/steps) dropped a mail step's subject, timeout,
-    // expectations and code shape.
-    email: EmailStepSchema.optional().openapi({
-      description:
-        '`wait_for_email` (its `value` is the address, e.g. `{{INBOX}}`): which mail, how long, what it must hold',
-    }),
-    http: HttpStepSchema.optional().openapi({
-      description: '`http_request`: the API call, what it must answer and the run variables it saves',
-    }),
-    ...stepEventFields,
-  })
-  .openapi('Step');
-
-const FailedReplaySchema = z.object({
-  failedStepIndex: z
-    .number()
-    .int()
-    .openapi({ description: '0-based index of the failing step; -1 when the start page did not open' }),
-  error: z.string(),
-  failureKind: z.enum(failureKinds).optional(),
-});
-
-export const RecordingCheckSchema = z
-  .object({
-    status: z.enum(['PASSED', 'FAILED']),
-    attempts: z.number().int().min(1).openapi({
-      description:
-        'Replays done: 1 when the first recording replayed, one more each time the agent recorded again from a failing step (at most 3)',
-    }),
-    durationMs: z.number().int().min(0).openapi({ description: 'How long the last replay took' }),
-    failedStepIndex: z.number().int().optional().openapi({ description: 'FAILED: 0-based index of the failing step' }),
-    error: z
-      .string()
-      .optional()
-      .openapi({ example: 'step 2 (scroll): "Select row 250" did not appear while scrolling down for 10000 ms' }),
-    failureKind: z.enum(failureKinds).optional(),
-    rerecordedAfter: z.array(FailedReplaySchema).openapi({
-      description:
-        'Earlier replays that failed, after which the agent recorded again from the failing step, oldest first',
-    }),
-    stepsVersion: z.number().int().optional().openapi({ description: 'The steps version it replayed' }),
-  })
-  .openapi('RecordingCheck');
 
 export const TestCaseDetailSchema = TestCaseSummarySchema.extend({
   expectedResult: z.string().nullable(),

@@ -2,7 +2,7 @@
 // gets the findings of its first scan instead of a new one. Burn-ins scan the pages first, so the replays that
 // follow, on any worker, scan only what changed since (see bench/README.md for what a scan costs).
 import { findA11yScan, saveA11yScan } from '../db/queries/a11y-scans.js';
-import type { AxeFinding, ScanCache } from '../browser/axe-scan.js';
+import type { AxeFinding, ScanCache } from '../browser/quality/axe-scan.js';
 import type { ServiceContext } from './context.js';
 
 /** A week: a document unchanged for longer is scanned again, so a rule that changes meaning is not missed forever. */

@@ -14,13 +14,12 @@ import { findGitIntegrationByProvider } from '../db/queries/git-integrations.js'
 import {
   findChat,
   findChatByIdempotencyKey,
-  finishReply,
   insertChat,
-  insertTurn,
   toChatView,
   type ChatRecord,
   type ChatView,
 } from '../db/queries/chats.js';
+import { finishReply, insertTurn } from '../db/queries/chat-turns.js';
 import { parseUnifiedDiff } from '../domain/diff.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { actionFieldNames, type ChangeReviewRequest as ChangeReviewBody } from '../schemas/change-review.js';

@@ -2,8 +2,8 @@
 // of same-origin pages, each described compactly from its aria snapshot.
 import type { Page } from 'playwright-core';
 import { pageFunction } from '../browser/page-function.js';
-import type { BrowserPool } from '../browser/pool.js';
-import type { Observation } from '../browser/snapshot.js';
+import type { BrowserPool } from '../browser/context/pool.js';
+import type { Observation } from '../browser/record/snapshot.js';
 import { observeWithin } from '../llm/page-view.js';
 import { ChatToolError, type ToolContext } from './tools/tool.js';
 

@@ -2,7 +2,8 @@
 // then wait a bounded time for its reply to end. The reply is written by the conversation's workflow; waiting
 // reads its row, as a polling client would, and never holds anything the workflow needs.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readReply, toChatView } from '../db/queries/chats.js';
+import { toChatView } from '../db/queries/chats.js';
+import { readReply } from '../db/queries/chat-turns.js';
 import type { ChatMessageStatus } from '../db/schema.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { isReplyOpen } from '../domain/chat.js';

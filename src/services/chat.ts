@@ -5,17 +5,14 @@ import {
   findChat,
   findChatWithMessages,
   findChatByIdempotencyKey,
-  findTurnByIdempotencyKey,
-  finishReply,
   insertChat,
-  insertTurn,
   latestAssistantMessage,
   listChats,
   toChatView,
-  turnMessageIds,
   type ChatRecord,
   type ChatView,
 } from '../db/queries/chats.js';
+import { findTurnByIdempotencyKey, finishReply, insertTurn, turnMessageIds } from '../db/queries/chat-turns.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import type { ApplicationOverride } from '../domain/precedence.js';
 import { isReplyOpen } from '../domain/chat.js';

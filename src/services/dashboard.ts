@@ -14,15 +14,9 @@ import {
 import { environmentNames, loadPlanSummaries } from '../db/queries/dashboard-test-plans.js';
 import { findRunWithTests, type RunWithTests } from '../db/queries/runs.js';
 import type { NotifyOn, RunStatus } from '../db/schema.js';
-import {
-  findDependents,
-  findTestCaseRecords,
-  getTestCase,
-  listTestCases,
-  type TestCaseFilter,
-  type TestCaseView,
-} from '../db/queries/test-cases.js';
-import { getTestPlan, type TestPlanView } from '../db/queries/test-plans.js';
+import { findDependents, findTestCaseRecords } from '../db/queries/test-cases.js';
+import { getTestCase, listTestCases, type TestCaseFilter, type TestCaseView } from '../db/queries/test-case-views.js';
+import { getTestPlan, type TestPlanView } from '../db/queries/test-plan-views.js';
 import { BlobNotFoundError } from '../storage/blob-store.js';
 import { listHealProposals, type HealProposal } from './heal-proposals.js';
 import { listPlanSchedules, type PlanScheduleView } from './plan-schedules.js';

@@ -6,7 +6,7 @@ import {
   type ProjectFileRow,
 } from '../db/queries/project-files.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
-import { fileTypeOf } from '../browser/files.js';
+import { fileTypeOf } from '../browser/steps/files.js';
 import type { ServiceContext } from './context.js';
 
 // Files a project uploads for its tests' file inputs: `upload` with `projectFile` sends one, at burn-in and

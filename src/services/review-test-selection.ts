@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { listApplications } from '../db/queries/applications.js';
 import { testsFromEarlierReviews, type ChangeReviewRecord, type StoredChange } from '../db/queries/change-reviews.js';
-import { listTestCases } from '../db/queries/test-cases.js';
+import { listTestCases } from '../db/queries/test-case-views.js';
 import { dedupeGoals, normalizeGoal } from '../domain/change-review.js';
 import { titleFrom } from '../domain/chat.js';
 import { fitDiffToBudget } from '../domain/diff.js';

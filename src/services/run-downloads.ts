@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { DownloadedFile } from '../browser/session.js';
+import type { DownloadedFile } from '../browser/session/session.js';
 import type { RunDownload } from '../domain/step-events.js';
 import type { BlobStore } from '../storage/blob-store.js';
 

@@ -7,7 +7,7 @@ import type { DeviceSettings } from '../domain/device.js';
 import { findIdByShortId } from '../db/queries/lookups.js';
 import { environmentForBuild } from '../db/queries/builds.js';
 import { findOverrideTarget, missingTarget } from './application-overrides.js';
-import { planApplicationRows } from '../db/queries/test-plans.js';
+import { planApplicationRows } from '../db/queries/test-plan-views.js';
 import { applicationDefaults } from '../db/queries/applications.js';
 import { environmentTarget } from '../db/queries/environments.js';
 import { findDevicePresetRow } from '../db/queries/device-presets.js';

@@ -1,17 +1,9 @@
 // Runs as business operations: write a run of a plan (environments by precedence), start it, rerun part of one,
 // cancel one. Used by the API, the schedule activity and (next) the chat assistant's tools.
 import type { DeviceSettings } from '../domain/device.js';
-import {
-  collectRunTests,
-  findRun,
-  insertRun,
-  markRunError,
-  planTestCaseIds,
-  runTestRows,
-  type RunMetadata,
-  type RunRow,
-} from '../db/queries/runs.js';
-import { getTestPlan, testPlanShortIdOf } from '../db/queries/test-plans.js';
+import { findRun, insertRun, markRunError, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
+import { collectRunTests, planTestCaseIds } from '../db/queries/run-selection.js';
+import { getTestPlan, testPlanShortIdOf } from '../db/queries/test-plan-views.js';
 import { defaultTestPlanId } from '../db/queries/projects.js';
 import type { ApplicationOverride, EnvironmentOverride } from '../domain/precedence.js';
 import { cancelPlanRun, startPlanRun } from '../temporal/lifecycle.js';

@@ -4,14 +4,14 @@
 import type { DB } from '../db/database.js';
 import { saveHealedSteps } from '../db/queries/execution.js';
 import { supersedeOlderProposals } from '../db/queries/heal-proposals.js';
-import { getTestCase } from '../db/queries/test-cases.js';
+import { getTestCase } from '../db/queries/test-case-views.js';
 import { stepFailureScreenshots } from '../db/queries/dashboard-step-editor.js';
-import { actionsWithElement } from '../browser/actions.js';
-import { LocatorSyntaxError, parseLocator } from '../browser/locators.js';
+import { actionsWithElement } from '../browser/steps/actions.js';
+import { LocatorSyntaxError, parseLocator } from '../domain/locators.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { StepEditError, type StepEditField, type StepEditProblem } from '../domain/step-edits.js';
 import type { Step } from '../domain/steps.js';
-import { StepSchema } from '../schemas/test-cases.js';
+import { StepSchema } from '../schemas/steps.js';
 import type { AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';

@@ -3,7 +3,7 @@
 // owns the rules: what may be asked (a position within the steps, a description, a test case that is not burning
 // in, one insertion at a time), and how the recorded steps become a new version (the editor's own save, so
 // versioning, proposals and the audit log are the same). A request is a row to poll: RUNNING → COMPLETED | FAILED.
-import { getTestCase } from '../db/queries/test-cases.js';
+import { getTestCase } from '../db/queries/test-case-views.js';
 import {
   finishStepInsertion,
   findStepInsertion,

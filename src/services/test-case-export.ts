@@ -1,4 +1,4 @@
-import { exportPlaywrightSpec } from '../browser/export.js';
+import { exportPlaywrightSpec } from '../browser/export/export.js';
 import type { DB } from '../db/database.js';
 import { loadExecutionContext, type ExecutionContext } from '../db/queries/execution.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';

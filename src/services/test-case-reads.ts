@@ -1,7 +1,7 @@
 // Test cases as the list and detail routes, the dashboard and the MCP tools read them. Apart from test-cases.ts,
 // which writes them under the dependency rules, because reading needs none of those rules and is served cached.
 import { readProjectList, type JsonText } from '../db/queries/project-lists.js';
-import { getTestCase, listTestCases, type TestCaseSummary, type TestCaseView } from '../db/queries/test-cases.js';
+import { getTestCase, listTestCases, type TestCaseSummary, type TestCaseView } from '../db/queries/test-case-views.js';
 import { NotFoundError } from '../domain/errors.js';
 import { healProposalView, listHealProposals, type HealProposal } from './heal-proposals.js';
 import { usageTotals } from './llm-usage.js';

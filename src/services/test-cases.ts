@@ -7,7 +7,6 @@ import {
   findConfigIds,
   findDependents,
   findTestCaseRecords,
-  getTestCase,
   getTestCaseRecord,
   insertTestCase,
   lockProjectTestCases,
@@ -15,8 +14,8 @@ import {
   projectDependencyGraph,
   updateTestCase as updateTestCaseRow,
   type TestCaseRecord,
-  type TestCaseView,
 } from '../db/queries/test-cases.js';
+import { getTestCase, type TestCaseView } from '../db/queries/test-case-views.js';
 import { findCycle } from '../domain/dag.js';
 import { newId } from '../ids.js';
 import { startBurnIn } from '../temporal/lifecycle.js';

@@ -6,13 +6,11 @@ import {
   createTestPlan as insertTestPlan,
   deleteTestPlan as deleteTestPlanRows,
   findProjectTestCases,
-  getTestPlan,
-  listTestPlans as selectTestPlans,
   updateTestPlan as updateTestPlanRows,
   type PlanApplication,
-  type TestPlanView,
   type TestPlanWrite,
 } from '../db/queries/test-plans.js';
+import { getTestPlan, listTestPlans as selectTestPlans, type TestPlanView } from '../db/queries/test-plan-views.js';
 import type { NotifyOn } from '../db/schema.js';
 import { NotFoundError, UnavailableError } from '../domain/errors.js';
 import { deletePlanSchedules } from '../temporal/schedules.js';

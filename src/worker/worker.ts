@@ -6,12 +6,13 @@ import {
   NativeConnection,
   Runtime,
   Worker,
+  type WorkflowBundleOption,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { createActivities, withComposites, type Activities, type ActivityDeps } from '../../activities/index.js';
+import { createNetworkGuard } from '../browser/context/network-guard.js';
+import { createBrowserPool } from '../browser/context/pool.js';
 import type { WorkerServices } from '../../activities/deps.js';
-import { createNetworkGuard } from '../browser/network-guard.js';
-import { createBrowserPool } from '../browser/pool.js';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
 import { createLlm, type LlmRole, type ToolMode } from '../llm/client.js';
@@ -162,8 +163,11 @@ export interface TemporalWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  /** A prebuilt bundle (tests build one per file); otherwise the workflows are bundled at start. */
-  workflowBundle?: WorkflowBundleWithSourceMap;
+  /**
+   * A prebuilt bundle, as code or as a file (the test suite bundles once for all its files, since bundling takes
+   * seconds of CPU); otherwise the workflows are bundled at start.
+   */
+  workflowBundle?: WorkflowBundleOption;
   maxConcurrentActivityTaskExecutions?: number;
   /** Replaces activities by stand-ins (bench/plan-run's fast test body at 10,000 tests); production passes none. */
   substitute?: (activities: Activities, deps: ActivityDeps) => Activities;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 import { openSecret } from '../../src/db/secrets.js';
@@ -180,9 +181,7 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
 
   it('removes a deleted config from the test cases that listed it', async () => {
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    const applicationId = (
-      await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(ctx.db, app.shortId);
     const keep = (await ctx.call('POST', '/v1/configs', { name: 'KEEP_ME', value: 'k' })).body;
     const drop = (await ctx.call('POST', '/v1/configs', { name: 'DROP_ME', value: 'd' })).body;
     const idOf = async (shortId: string) =>

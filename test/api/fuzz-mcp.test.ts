@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { toolArguments, type JsonSchema } from '../support/json-schema-arbitrary.js';
-import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
 
 // Issue 23: POST /v1/mcp fuzzed with fixed seeds, through the real app on Postgres and the test Temporal server (no
 // worker: a run or chat that is accepted just waits). Malformed JSON-RPC, batches, unknown methods, oversized and
@@ -85,13 +85,7 @@ describe('fuzz: POST /v1/mcp', () => {
       url: 'http://127.0.0.1:9/todo/',
     });
     ids.environmentShortId = env.body.shortId;
-    const appId = (
-      await ctx.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', ids.applicationShortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const appId = await applicationIdOf(ctx.db, ids.applicationShortId);
     ids.testCaseId = await insertRecordedTestCase(ctx.db, {
       projectId: ctx.tenant.projectId,
       applicationId: appId,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { newId } from '../../src/ids.js';
+import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
 
 // `GET /v1/test-cases` and `GET /v1/applications` are answered from memory; these check that every way what
@@ -18,9 +19,7 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
   beforeAll(async () => {
     ctx = await createApiContext(kind);
     shop = (await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body.shortId;
-    shopId = (
-      await ctx.db.selectFrom('applications').select('id').where('short_id', '=', shop).executeTakeFirstOrThrow()
-    ).id;
+    shopId = await applicationIdOf(ctx.db, shop);
     ids = [newId(), newId(), newId()];
     // Oldest first, so the list (newest first) shows them in reverse.
     for (const [i, id] of ids.entries()) {

@@ -1,9 +1,9 @@
 import { createTransport } from 'nodemailer';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { performAction, type ActionOptions } from '../../src/browser/actions.js';
-import { classifyFailure } from '../../src/browser/replay-failures.js';
-import { RunValues } from '../../src/browser/values.js';
+import { performAction, type ActionOptions } from '../../src/browser/steps/actions.js';
+import { classifyFailure } from '../../src/browser/replay/replay-failures.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import { startInboxHost, type InboxHost } from '../../src/cli/inbox.js';
 import type { EmailStep } from '../../src/domain/inbox.js';
 import type { Step } from '../../src/domain/steps.js';

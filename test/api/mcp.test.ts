@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { freePort, waitFor } from '../support/net.js';
-import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
 import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 
@@ -49,13 +49,7 @@ describe('MCP server at POST /v1/mcp', () => {
       name: 'Local',
       url: `${fixtures.url}/todo/`,
     });
-    const appId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', appShortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const appId = await applicationIdOf(stack.db, appShortId);
     testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId: appId,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { insertRun } from '../../src/db/queries/runs.js';
 import { newId } from '../../src/ids.js';
+import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
 
 // A run that has ended is answered from memory; these check that every way its answer can still change
@@ -15,9 +16,7 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
   beforeAll(async () => {
     ctx = await createApiContext(kind);
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body;
-    const applicationId = (
-      await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(ctx.db, app.shortId);
     testCaseIds = [newId(), newId()];
     await ctx.db
       .insertInto('test_cases')

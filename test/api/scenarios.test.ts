@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 
@@ -97,9 +98,7 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
 
   it('leaves test cases without a scenario when it is deleted', async () => {
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    const applicationId = (
-      await ctx.db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(ctx.db, app.shortId);
     const scenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Used', instructions: 'Sign in' })).body;
     const scenarioId = (
       await ctx.db

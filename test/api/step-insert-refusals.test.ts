@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIds } from '../../workflows/shared.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { waitFor } from '../support/net.js';
-import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
 
 // Every reason an insertion is known to fail before it starts is refused at once with a 4xx {message}, and
 // changes nothing: no step_insertions row, no insertStep workflow. Before this, a mobile test (and a web test
@@ -31,9 +31,7 @@ describe.each(databaseKinds)('step insertions refused up front (%s)', (kind) => 
     api = await createApiContext(kind);
     const app = async (name: string, appKind: string) => {
       const shortId = (await api.call('POST', '/v1/applications', { name, kind: appKind })).body.shortId as string;
-      return (
-        await api.db.selectFrom('applications').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()
-      ).id;
+      return await applicationIdOf(api.db, shortId);
     };
     web = await app('Shop', 'web');
     const webShortId = (
@@ -188,9 +186,7 @@ describe.each(databaseKinds)('step insertions refused up front (%s)', (kind) => 
       make: async () => {
         const theirs = (await api.call('POST', '/v1/applications', { name: 'Theirs', kind: 'web' }, api.other.token))
           .body.shortId as string;
-        const appId = (
-          await api.db.selectFrom('applications').select('id').where('short_id', '=', theirs).executeTakeFirstOrThrow()
-        ).id;
+        const appId = await applicationIdOf(api.db, theirs);
         return insertRecordedTestCase(api.db, {
           projectId: api.other.projectId,
           applicationId: appId,

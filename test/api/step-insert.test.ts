@@ -3,7 +3,7 @@ import type { Step } from '../../src/domain/steps.js';
 import { insertStepInsertion } from '../../src/db/queries/step-insertions.js';
 import { saveStepInsertion } from '../../src/services/step-insert.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
-import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
 
 // POST /v1/test-cases/{id}/steps/insert as a client sees it, over both database kinds (no worker here: an accepted
 // insertion stays RUNNING), and the save that ends one: refused when the steps changed meanwhile, never saved twice.
@@ -20,13 +20,7 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
       name: 'Staging',
       url: 'http://127.0.0.1:9/shop',
     });
-    const applicationId = (
-      await api.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', app.body.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(api.db, app.body.shortId);
     testCaseId = await insertRecordedTestCase(api.db, {
       projectId: api.tenant.projectId,
       applicationId,

@@ -6,7 +6,8 @@ import {
   setReviewPhase,
   setReviewRun,
 } from '../../src/db/queries/change-reviews.js';
-import { finishReply, insertChat, insertTurn, latestAssistantMessage } from '../../src/db/queries/chats.js';
+import { insertChat, latestAssistantMessage } from '../../src/db/queries/chats.js';
+import { finishReply, insertTurn } from '../../src/db/queries/chat-turns.js';
 import { insertConnection } from '../../src/db/queries/tunnels.js';
 import { newId, newShortId } from '../../src/ids.js';
 import { deletePlanSchedules } from '../../src/temporal/schedules.js';

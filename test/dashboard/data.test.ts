@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertChat, insertTurn, writePartialReply } from '../../src/db/queries/chats.js';
+import { insertChat } from '../../src/db/queries/chats.js';
+import { insertTurn, writePartialReply } from '../../src/db/queries/chat-turns.js';
 import { newId, newShortId } from '../../src/ids.js';
 import { deletePlanSchedules } from '../../src/temporal/schedules.js';
 import { loadApplications } from '../../src/db/queries/dashboard-applications.js';
@@ -7,7 +8,7 @@ import { loadConversation, messageLimit } from '../../src/db/queries/dashboard-c
 import { loadPlanSummaries } from '../../src/db/queries/dashboard-test-plans.js';
 import { loadPlan } from '../../src/services/dashboard.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
 
 // The dashboard's data for the session's project: what each page shows, and nothing of another project.
 // Rows are made through the API where it has a route, so the shapes are the ones users create.
@@ -23,13 +24,7 @@ describe('dashboard data loaders', () => {
     const created = await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });
     app = {
       shortId: created.body.shortId,
-      id: (
-        await ctx.db
-          .selectFrom('applications')
-          .select('id')
-          .where('short_id', '=', created.body.shortId)
-          .executeTakeFirstOrThrow()
-      ).id,
+      id: await applicationIdOf(ctx.db, created.body.shortId),
     };
     staging = (
       await ctx.call('POST', `/v1/applications/${app.shortId}/environments`, {

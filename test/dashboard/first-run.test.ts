@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { countRows } from '../support/row-counts.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { createRouter } from '../support/agent-script.js';
 import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
@@ -28,16 +29,18 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
   let shop = '';
   const appShortId = () => shop;
 
-  const count = async (table: 'applications' | 'environments' | 'configs' | 'test_cases' | 'test_plans' | 'runs') =>
-    Number(
-      (
-        await stack.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('project_id', '=', stack.tenant.projectId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  /** The project's rows of a table. */
+  const count = (
+    table:
+      | 'applications'
+      | 'environments'
+      | 'configs'
+      | 'test_cases'
+      | 'test_plans'
+      | 'runs'
+      | 'device_presets'
+      | 'scenarios',
+  ) => countRows(stack.db, table, stack.tenant.projectId);
 
   /** The page passes axe, and its path is measured against the budget at the end. */
   const checkPage = async (page: Page) => {
@@ -246,15 +249,7 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByRole('link', { name: 'Test plans' }).click();
     await page.getByRole('link', { name: 'Smoke' }).click();
     const planUrl = page.url();
-    const schedules = async () =>
-      Number(
-        (
-          await stack.db
-            .selectFrom('test_plan_schedules')
-            .select((eb) => eb.fn.countAll<string>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const schedules = () => countRows(stack.db, 'test_plan_schedules');
     for (const [cron, message] of [
       ['61 * * * *', /minute|61|range/i],
       ['0 0 31 2 *', /never fires/],
@@ -285,16 +280,7 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
 
   it('adds a device preset: a viewport or locale the API refuses is shown at its field and nothing is stored; deletes it', async () => {
     const page = dash.page;
-    const presets = async () =>
-      Number(
-        (
-          await stack.db
-            .selectFrom('device_presets')
-            .select((eb) => eb.fn.countAll<string>().as('n'))
-            .where('project_id', '=', stack.tenant.projectId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const presets = () => count('device_presets');
     await page.getByRole('link', { name: 'Devices' }).click();
     await checkPage(page);
     await page.getByLabel('Preset name').fill('Phone');
@@ -319,16 +305,7 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
 
   it('adds a scenario: blank instructions are refused at the field and nothing is stored; deletes it', async () => {
     const page = dash.page;
-    const scenarios = async () =>
-      Number(
-        (
-          await stack.db
-            .selectFrom('scenarios')
-            .select((eb) => eb.fn.countAll<string>().as('n'))
-            .where('project_id', '=', stack.tenant.projectId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const scenarios = () => count('scenarios');
     await page.getByRole('link', { name: 'Scenarios' }).click();
     await checkPage(page);
     await page.getByLabel('Scenario name').fill('Full cart');
@@ -427,24 +404,8 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     }
     await elsewhere.goto(`${dash.url}/start`);
     const csrf = (await elsewhere.locator('input[name=_csrf]').first().getAttribute('value'))!;
-    const schedules = async () =>
-      Number(
-        (
-          await stack.db
-            .selectFrom('test_plan_schedules')
-            .select((eb) => eb.fn.countAll<string>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const presetCount = async () =>
-      Number(
-        (
-          await stack.db
-            .selectFrom('device_presets')
-            .select((eb) => eb.fn.countAll<string>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const schedules = () => countRows(stack.db, 'test_plan_schedules');
+    const presetCount = () => countRows(stack.db, 'device_presets');
     const before = {
       runs: await count('runs'),
       applications: await count('applications'),

@@ -9,7 +9,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import type { Step } from '../../src/domain/steps.js';
-import { insertRecordedTestCase } from '../support/recorded.js';
+import { insertRecordedTestCase, applicationIdOf } from '../support/recorded.js';
 import { liveView } from '../../activities/live-view.js';
 
 // The live view of a burn-in, watched in Chromium on the real stack: the worker's Chromium records the todo app
@@ -224,13 +224,7 @@ describe('dashboard: live view of a burn-in', () => {
   }, 90_000);
   it("a run's test is watched from the run page: frames once someone watches, its steps as replayed, gone at the end", async () => {
     const { page } = dash;
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', applicationShortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(stack.db, applicationShortId);
     const steps: Step[] = [
       { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
       {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { insertRecordedTestCase } from '../support/recorded.js';
+import { insertRecordedTestCase, applicationIdOf } from '../support/recorded.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import type { Step } from '../../src/domain/steps.js';
@@ -87,13 +87,7 @@ describe('dashboard: step editor and run comparison', () => {
       name: 'Local',
       url: `${fixture.url}/todo/`,
     });
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', todo.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(stack.db, todo.shortId);
     const add = async (name: string, steps: Step[]) =>
       (ids[name] = await insertRecordedTestCase(stack.db, {
         projectId: stack.tenant.projectId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/dashboard.js';
-import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
 import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 
 // "Insert a step here" is offered only where an insertion can start: a mobile test's step editor shows why not
@@ -15,13 +15,7 @@ describe('dashboard: step insertion refused up front', () => {
       const app = async (name: string, kind: string) => {
         const shortId = (await r.stack.call('POST', '/v1/applications', { name, kind })).body.shortId as string;
         return {
-          id: (
-            await r.stack.db
-              .selectFrom('applications')
-              .select('id')
-              .where('short_id', '=', shortId)
-              .executeTakeFirstOrThrow()
-          ).id,
+          id: await applicationIdOf(r.stack.db, shortId),
           shortId,
         };
       };

@@ -1,10 +1,12 @@
 import type { ConsoleMessage, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeReview, insertChangeReview } from '../../src/db/queries/change-reviews.js';
-import { finishReply, insertChat, insertTurn } from '../../src/db/queries/chats.js';
+import { insertChat } from '../../src/db/queries/chats.js';
+import { finishReply, insertTurn } from '../../src/db/queries/chat-turns.js';
 import { newId, newShortId } from '../../src/ids.js';
 import { createToken } from '../../src/db/queries/admin.js';
 import { pageFunction } from '../../src/browser/page-function.js';
+import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 
@@ -106,13 +108,7 @@ describe('dashboard: XSS payloads in every written field', () => {
         reviewContext: p,
       });
       expect(review.status, `review settings ${p}`).toBe(200);
-      const applicationId = (
-        await db
-          .selectFrom('applications')
-          .select('id')
-          .where('short_id', '=', app.body.shortId)
-          .executeTakeFirstOrThrow()
-      ).id;
+      const applicationId = await applicationIdOf(db, app.body.shortId);
       // A test case as burn-in leaves it: the model wrote its step descriptions and, for a failed one, the reason.
       const testCaseId = newId();
       await db

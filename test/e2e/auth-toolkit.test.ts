@@ -2,31 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/domain/steps.js';
 import { createRouter, lastPrompt, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { previewAccess, totpAccount } from '../support/fixtures/auth-toolkit.js';
+import { burnInScripted } from '../support/burn-in-flows.js';
+import { nextWindow, totpGoal, totpMoves } from '../support/totp-moves.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { startStack, type Stack } from '../support/worker-context.js';
 
 // Items 7-9 of issue 21 on the real stack: a TOTP 2FA sign-in, an environment behind basic auth + a bypass header +
 // a consent cookie, and API-call steps that seed data the UI then shows. Burned in through the API with the
 // scripted model, replayed with no LLM call, exported and run under @playwright/test, and failed when wrong.
-
-const totpGoal = 'Sign in with the password and the authenticator code';
-const totpMoves: AgentMove[] = [
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{AUTH_EMAIL}}', description: 'Type the email' }),
-  (r) =>
-    tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{AUTH_PASSWORD}}', description: 'Type the password' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) =>
-    tool('fill', {
-      ref: refOf(r, 'textbox "Authentication code"'),
-      value: '{{AUTH_TOTP}}',
-      description: 'Type the current authenticator code',
-    }),
-  (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify the code' }),
-  () => tool('assert_text', { text: 'Signed in with two-factor authentication', description: 'Signed in' }),
-  () => tool('done', { summary: 'Signed in with 2FA' }),
-];
 
 const notesGoal = 'Seed a note through the API and see it in the notes list';
 const notesMoves: AgentMove[] = [
@@ -52,10 +37,6 @@ const notesMoves: AgentMove[] = [
   () => tool('assert_text', { text: 'Buy oat milk', description: 'The note shows its title' }),
   () => tool('done', { summary: 'Seeded and shown' }),
 ];
-
-/** Waits for the next TOTP window, so the code of the next run differs from the last one the fixture accepted. */
-const nextWindow = () =>
-  new Promise((r) => setTimeout(r, totpAccount.periodMs - (Date.now() % totpAccount.periodMs) + 100));
 
 describe('auth toolkit: TOTP, environment access, API-call steps', () => {
   let fixture: FixtureApps;
@@ -83,19 +64,14 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     applicationShortId: string,
     configShortIds: string[],
   ) {
-    router.add(goal, moves);
-    llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', {
-      name,
-      goal,
-      expectedResult: 'as scripted',
-      applicationShortId,
-      configShortIds,
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
     // The verifying replay of a TOTP sign-in first waits (up to a period, 30 s) for a code the burn-in did not type.
-    const generated = await waitForGeneration(stack, created.body.testCase.id, 100_000);
-    expect(generated.failureReason).toBeNull();
+    const generated = await burnInScripted(
+      stack,
+      llm,
+      router,
+      { name, goal, moves, applicationShortId, extra: { configShortIds } },
+      100_000,
+    );
     expect(generated.generationStatus).toBe('COMPLETED');
     return generated;
   }

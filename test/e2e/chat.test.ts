@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addApplication } from '../support/applications.js';
 import { lastPrompt } from '../support/agent-script.js';
 import { pollChat, partialTexts } from '../support/chat-polling.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
@@ -33,18 +34,9 @@ describe('chat conversations on the real stack', () => {
   beforeAll(async () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
-    appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
-      name: 'Local',
-      url: `${fixture.url}/shop/login`,
-    });
-    const appId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', appShortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const app = await addApplication(stack, 'Shop', { name: 'Local', url: `${fixture.url}/shop/login` });
+    appShortId = app.shortId;
+    const appId = app.id;
     loginId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId: appId,

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addApplication } from '../support/applications.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { freePort } from '../support/net.js';
 import { brokenSteps, insertRecordedTestCase, todoSteps } from '../support/recorded.js';
@@ -46,22 +47,7 @@ describe('scripts/ci-run.sh', () => {
     });
     url = `http://127.0.0.1:${port}`;
 
-    const app = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    expect(
-      (
-        await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
-          name: 'Local',
-          url: `${apps.url}/todo/`,
-        })
-      ).status,
-    ).toBe(201);
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', app.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const { id: applicationId } = await addApplication(stack, 'Todo', { name: 'Local', url: `${apps.url}/todo/` });
     const add = (name: string, steps: typeof brokenSteps, waitFor?: string[]) =>
       insertRecordedTestCase(stack.db, { projectId: stack.tenant.projectId, applicationId, name, steps, waitFor });
     const milk = await add('add milk', todoSteps('milk'));

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportPlaywrightSpec } from '../../src/browser/export.js';
-import { replaySteps } from '../../src/browser/replay.js';
-import { RunValues } from '../../src/browser/values.js';
+import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
+import { replaySteps } from '../../src/browser/replay/replay.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { loadPrograms } from '../../src/programs.js';
 import { listenOnFreePort } from '../support/net.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserPool } from '../../src/browser/pool.js';
-import { RunValues } from '../../src/browser/values.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { runAgent } from '../../src/llm/agent.js';
 import { createLlm } from '../../src/llm/client.js';

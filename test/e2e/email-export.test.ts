@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { burnInScripted } from '../support/burn-in-flows.js';
+import { signUpMoves, verifyCodeMoves } from '../support/email-moves.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import type { FixtureApps } from '../support/fixture-apps.js';
 import { startMailStack, type MailStack } from '../support/mail-stack.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import type { ScriptedLlm } from '../support/scripted-llm.js';
-import { waitForGeneration, type Stack } from '../support/worker-context.js';
+import type { Stack } from '../support/worker-context.js';
 
 // Exported specs that read Proctor's inbox: the fixture apps mail over real SMTP to the stack's inbox, and the spec,
 // run by @playwright/test in another process, gets its addresses from and reads the mail through Proctor's API
@@ -32,18 +34,14 @@ describe('exported specs with email steps', () => {
   });
 
   async function burnInAndExport(name: string, app: string, goal: string, moves: AgentMove[]): Promise<string> {
-    router.add(goal, moves);
-    llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', {
-      name,
-      goal,
-      expectedResult: 'as scripted',
-      applicationShortId: apps[app],
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const generated = await waitForGeneration(stack, created.body.testCase.id, 90_000);
-    expect(generated.failureReason).toBeNull();
-    const exported = await stack.call('GET', `/v1/test-cases/${created.body.testCase.id}/playwright`);
+    const generated = await burnInScripted(
+      stack,
+      llm,
+      router,
+      { name, goal, moves, applicationShortId: apps[app]! },
+      90_000,
+    );
+    const exported = await stack.call('GET', `/v1/test-cases/${generated.id}/playwright`);
     expect(exported.status).toBe(200);
     return exported.body as string;
   }
@@ -56,28 +54,8 @@ describe('exported specs with email steps', () => {
 
   it('exports a sign-up with an emailed code; the spec passes on a fresh address with the fresh code, no model involved', async () => {
     signUpSpec = await burnInAndExport('signup', 'signup', 'Sign up and verify the email address', [
-      (r) =>
-        tool('fill', {
-          ref: refOf(r, 'textbox "Email"'),
-          value: '{{INBOX}}',
-          description: "Type this run's inbox address",
-        }),
-      (r) => tool('click', { ref: refOf(r, 'button "Sign up"'), description: 'Sign up' }),
-      () =>
-        tool('wait_for_email', {
-          to: '{{INBOX}}',
-          subject: 'Verify',
-          timeoutSeconds: 5,
-          description: 'Wait for the verification mail',
-        }),
-      (r) =>
-        tool('fill', {
-          ref: refOf(r, 'textbox "Verification code"'),
-          value: '{{EMAIL_CODE}}',
-          description: 'Type the code',
-        }),
-      (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify' }),
-      () => tool('assert_text', { text: 'Email verified', description: 'Verified' }),
+      ...signUpMoves,
+      ...verifyCodeMoves,
       () => tool('done', { summary: 'verified' }),
     ]);
     // What a person reading the spec needs to run it is in its header.

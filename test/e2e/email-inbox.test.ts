@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
+import { burnInScripted } from '../support/burn-in-flows.js';
+import { signUpMoves, verifyCodeMoves } from '../support/email-moves.js';
 import type { FixtureApps } from '../support/fixture-apps.js';
 import { startMailStack, type MailStack } from '../support/mail-stack.js';
 import type { ScriptedLlm } from '../support/scripted-llm.js';
-import { waitForGeneration, waitForRun, type Stack } from '../support/worker-context.js';
+import { waitForRun, type Stack } from '../support/worker-context.js';
 
 // Proctor's own inbox end to end: the fixture apps mail a code or a sign-in link over real SMTP (nodemailer) to the
 // inbox's SMTP server, a burn-in records wait_for_email + {{EMAIL_CODE}} / open_link, and every replay reads the
@@ -34,20 +36,14 @@ describe('email inbox: sign-up codes and magic links', () => {
     moves: AgentMove[],
     extra: Record<string, unknown> = {},
   ): Promise<any> {
-    router.add(goal, moves);
-    llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', {
-      name,
-      goal,
-      expectedResult: 'as scripted',
-      applicationShortId: apps[app],
-      ...extra,
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const generated = await waitForGeneration(stack, created.body.testCase.id, 90_000);
-    if (generated.failureReason) console.log(String(llm.requests.at(-1)?.messages.at(-1)?.content));
-    expect(generated.failureReason).toBeNull();
-    ids[name] = created.body.testCase.id;
+    const generated = await burnInScripted(
+      stack,
+      llm,
+      router,
+      { name, goal, moves, applicationShortId: apps[app]!, extra },
+      90_000,
+    );
+    ids[name] = generated.id;
     return generated;
   }
   const replay = (name: string, run: string) =>
@@ -57,32 +53,8 @@ describe('email inbox: sign-up codes and magic links', () => {
       artifactPrefix: `runs/${run}/${name}`,
     });
 
-  const signUp: AgentMove[] = [
-    (r) =>
-      tool('fill', {
-        ref: refOf(r, 'textbox "Email"'),
-        value: '{{INBOX}}',
-        description: "Type this run's inbox address",
-      }),
-    (r) => tool('click', { ref: refOf(r, 'button "Sign up"'), description: 'Sign up' }),
-  ];
-  const verify: AgentMove[] = [
-    () =>
-      tool('wait_for_email', {
-        to: '{{INBOX}}',
-        subject: 'Verify',
-        timeoutSeconds: 5,
-        description: 'Wait for the verification mail',
-      }),
-    (r) =>
-      tool('fill', {
-        ref: refOf(r, 'textbox "Verification code"'),
-        value: '{{EMAIL_CODE}}',
-        description: 'Type the code',
-      }),
-    (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify' }),
-    () => tool('assert_text', { text: 'Email verified', description: 'Verified' }),
-  ];
+  const signUp = signUpMoves;
+  const verify = verifyCodeMoves;
 
   it('burns in a sign-up with an emailed code; each replay reads a fresh code with no LLM call; the model never saw the mail', async () => {
     const generated = await burnIn('signup', 'signup', 'Sign up and verify the email address', [

@@ -5,11 +5,12 @@ import { workflowIds } from '../../workflows/shared.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { failedCallFlows } from '../support/failed-call-flows.js';
+import { burnInFlows } from '../support/burn-in-flows.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { startStack, type Stack } from '../support/worker-context.js';
 
 // Issue 32, item 3: a matrix of agent calls that fail yet change the page (a scroll that stopped short, an
 // autocomplete typed into but not chosen, a click that opened a menu and failed), each followed by a call that
@@ -22,8 +23,8 @@ describe('failed calls that change the page, on the real stack', () => {
   let llm: ScriptedLlm;
   let stack: Stack;
   let dash: DashboardBrowser;
-  const ids = new Map<string, string>();
-  const generated = new Map<string, any>();
+  let ids: Map<string, string>;
+  let generated: Map<string, any>;
   const router = createRouter();
 
   beforeAll(async () => {
@@ -31,26 +32,7 @@ describe('failed calls that change the page, on the real stack', () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm, concurrency: 2, appUrl });
     dash = await openDashboard(stack.app, appUrl);
-    for (const flow of failedCallFlows) router.add(flow.goal, flow.moves);
-    llm.enqueue(...failedCallFlows.flatMap((f) => f.moves).map(() => router.reply));
-    await Promise.all(
-      failedCallFlows.map(async (flow) => {
-        const app = (await stack.call('POST', '/v1/applications', { name: flow.name })).body.shortId as string;
-        await stack.call('POST', `/v1/applications/${app}/environments`, {
-          name: 'Local',
-          url: `${fixture.url}${flow.path}`,
-        });
-        const created = await stack.call('POST', '/v1/test-cases', {
-          name: flow.name,
-          goal: flow.goal,
-          expectedResult: flow.expectedResult,
-          applicationShortId: app,
-        });
-        expect(created.status).toBe(200);
-        ids.set(flow.name, created.body.testCase.id);
-        generated.set(flow.name, await waitForGeneration(stack, created.body.testCase.id, 240_000));
-      }),
-    );
+    ({ ids, generated } = await burnInFlows(stack, llm, fixture.url, failedCallFlows, { timeoutMs: 240_000, router }));
   }, 300_000);
   afterAll(async () => {
     await dash?.close();

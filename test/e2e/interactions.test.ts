@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter } from '../support/agent-script.js';
+import { burnInFlows } from '../support/burn-in-flows.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { interactionFlows } from '../support/interaction-flows.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { startStack, type Stack } from '../support/worker-context.js';
 
 // Issue 21, items 1 and 5: dblclick, drag, type, scroll, go_back and reload, and steps inside a cross-origin iframe
 // and an open shadow root, each burned in by the scripted model through the API, replayed with no LLM call,
@@ -13,34 +13,14 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
   let fixture: FixtureApps;
   let llm: ScriptedLlm;
   let stack: Stack;
-  const ids = new Map<string, string>();
-  const generated = new Map<string, any>();
+  let ids: Map<string, string>;
+  let generated: Map<string, any>;
 
   beforeAll(async () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
-    const router = createRouter();
-    for (const flow of interactionFlows) router.add(flow.goal, flow.moves);
-    llm.enqueue(...interactionFlows.flatMap((f) => f.moves).map(() => router.reply));
     // Every flow burns in at once, each against its own application (its page is the environment's URL).
-    await Promise.all(
-      interactionFlows.map(async (flow) => {
-        const app = (await stack.call('POST', '/v1/applications', { name: flow.name })).body.shortId as string;
-        await stack.call('POST', `/v1/applications/${app}/environments`, {
-          name: 'Local',
-          url: `${fixture.url}${flow.path}`,
-        });
-        const created = await stack.call('POST', '/v1/test-cases', {
-          name: flow.name,
-          goal: flow.goal,
-          expectedResult: flow.expectedResult,
-          applicationShortId: app,
-        });
-        expect(created.status).toBe(200);
-        ids.set(flow.name, created.body.testCase.id);
-        generated.set(flow.name, await waitForGeneration(stack, created.body.testCase.id, 90_000));
-      }),
-    );
+    ({ ids, generated } = await burnInFlows(stack, llm, fixture.url, interactionFlows, { timeoutMs: 90_000 }));
   }, 150_000);
   afterAll(async () => {
     await stack?.close();

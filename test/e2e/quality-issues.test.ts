@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addApplication } from '../support/applications.js';
 import { startFakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab } from '../support/fake-gitlab.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
@@ -23,23 +24,9 @@ describe('quality signals become project issues', () => {
   beforeAll(async () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
-    const app = (await stack.call('POST', '/v1/applications', { name: 'Profile' })).body;
+    const app = await addApplication(stack, 'Profile', { name: 'Production', url: `${fixture.url}/quality/` });
     appShortId = app.shortId;
-    expect(
-      (
-        await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
-          name: 'Production',
-          url: `${fixture.url}/quality/`,
-        })
-      ).status,
-    ).toBe(201);
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', app.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = app.id;
     testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId,

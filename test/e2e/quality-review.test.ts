@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addApplication } from '../support/applications.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { profileSteps } from '../support/fixtures/quality.js';
 import { insertRecordedTestCase } from '../support/recorded.js';
@@ -31,18 +32,9 @@ describe('change review weighs quality signals', () => {
   beforeAll(async () => {
     [base, preview, llm] = await Promise.all([startFixtureApps(), startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
-    appShortId = (await stack.call('POST', '/v1/applications', { name: 'Profile' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
-      name: 'Production',
-      url: `${base.url}/quality/`,
-    });
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', appShortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const app = await addApplication(stack, 'Profile', { name: 'Production', url: `${base.url}/quality/` });
+    appShortId = app.shortId;
+    const applicationId = app.id;
     testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId,

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaySteps } from '../../src/browser/replay.js';
-import { RunValues } from '../../src/browser/values.js';
+import { replaySteps } from '../../src/browser/replay/replay.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import type { FailureKind } from '../../src/domain/verdicts.js';
 import { loadPrograms } from '../../src/programs.js';

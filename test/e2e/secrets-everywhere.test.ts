@@ -9,40 +9,24 @@ import { createS3BlobStore } from '../../src/storage/s3.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { dumpDatabase, leaksIn, readAllBlobs, recordingKeys, textsOf } from '../support/at-rest-scan.js';
 import { previewAccess, totpAccount } from '../support/fixtures/auth-toolkit.js';
+import { burnInScripted } from '../support/burn-in-flows.js';
+import { nextWindow, totpGoal, totpMoves } from '../support/totp-moves.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startMinio, type MinioServer } from '../support/minio.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, waitForGeneration, waitForRun, type Stack } from '../support/worker-context.js';
+import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 
 // Every kind of secret through a whole life: stored through the API, burned in by the model, replayed, run as a plan
 // (traces, a failure screenshot, a browser state kept), with the API and worker on MinIO and their logs kept. Then
 // the database (every table), the bucket (every object, archives unpacked) and the logs hold none of them, in clear,
 // base64 or hex.
 
-const totpGoal = 'Sign in with the password and the authenticator code';
-const totpMoves: AgentMove[] = [
-  (r) => tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{AUTH_EMAIL}}', description: 'Type the email' }),
-  (r) =>
-    tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{AUTH_PASSWORD}}', description: 'Type the password' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) =>
-    tool('fill', {
-      ref: refOf(r, 'textbox "Authentication code"'),
-      value: '{{AUTH_TOTP}}',
-      description: 'Type the current authenticator code',
-    }),
-  (r) => tool('click', { ref: refOf(r, 'button "Verify"'), description: 'Verify the code' }),
-  () => tool('assert_text', { text: 'Signed in with two-factor authentication', description: 'Signed in' }),
-  () => tool('done', { summary: 'Signed in with 2FA' }),
-];
 const notesGoal = 'Open the protected preview and its notes';
 const notesMoves: AgentMove[] = [
   (r) => tool('click', { ref: refOf(r, 'link "Notes"'), description: 'Open the notes' }),
   () => tool('assert_text', { text: 'Notes', description: 'The notes page shows' }),
   () => tool('done', { summary: 'Notes shown' }),
 ];
-const nextWindow = () =>
-  new Promise((r) => setTimeout(r, totpAccount.periodMs - (Date.now() % totpAccount.periodMs) + 100));
 
 describe('no secret at rest or in the logs after a burn-in, replays and a run', () => {
   let fixture: FixtureApps;
@@ -106,18 +90,13 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
     applicationShortId: string,
     configShortIds: string[],
   ) {
-    router.add(goal, moves);
-    llm.enqueue(...moves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', {
+    const generated = await burnInScripted(stack, llm, router, {
       name,
       goal,
-      expectedResult: 'as scripted',
+      moves,
       applicationShortId,
-      configShortIds,
+      extra: { configShortIds },
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const generated = await waitForGeneration(stack, created.body.testCase.id);
-    expect(generated.failureReason).toBeNull();
     return generated.id as string;
   }
 

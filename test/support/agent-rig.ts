@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { BrowserPool } from '../../src/browser/pool.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
 import { createBenchPool } from '../../bench/support.js';
 import { startScriptedLlm, type ScriptedLlm } from './scripted-llm.js';
 

@@ -1,4 +1,4 @@
-import { joinedText, kindOf, textHas, toTree, type SnapshotNode } from '../../src/browser/snapshot-tree.js';
+import { joinedText, kindOf, textHas, toTree, type SnapshotNode } from '../../src/browser/record/snapshot-tree.js';
 import type { ChatRequest, ScriptedReply } from './scripted-llm.js';
 
 // Helpers for writing the scripted LLM's side of an agent conversation: read the snapshot the agent sent,

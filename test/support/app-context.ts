@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
@@ -17,14 +17,18 @@ import { createDatabaseIn } from './postgres.js';
 export type DatabaseKind = 'pglite' | 'postgres';
 export const databaseKinds: DatabaseKind[] = ['pglite', 'postgres'];
 
-/** A migrated database of the given kind, new for the caller: PGlite in memory or a fresh Postgres database. */
+/**
+ * A migrated database of the given kind, new for the caller: PGlite in memory or a fresh Postgres database, each
+ * a copy of the one the global setup migrated. `migrateToLatest` still runs: on a copy it only checks it is current.
+ */
 export async function freshDatabase(kind: DatabaseKind): Promise<DB> {
   if (kind === 'pglite') {
-    const db = createDatabase({ kind: 'pglite' });
+    const db = createDatabase({ kind: 'pglite', from: new Blob([readFileSync(inject('pgliteDumpPath'))]) });
     await migrateToLatest(db);
     return db;
   }
-  const url = await createDatabaseIn(inject('postgresUrl'), `t_${randomBytes(6).toString('hex')}`);
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const url = await createDatabaseIn(inject('postgresUrl'), name, inject('postgresTemplate'));
   const db = createDatabase({ kind: 'postgres', url, maxConnections: 5 });
   await migrateToLatest(db);
   databaseUrls.set(db, url);

@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { serve } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { chromiumFlags } from '../../src/browser/pool.js';
+import { chromiumFlags } from '../../src/browser/context/pool.js';
 import { loadPrograms } from '../../src/programs.js';
 import { freePort } from './net.js';
 

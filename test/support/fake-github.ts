@@ -40,6 +40,7 @@ import {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
+  fakeRoute,
   type FakeRoute,
   type RecordedRequest,
 } from './fake-http.js';
@@ -231,17 +232,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 
   const bodyOf = (req: FakeRequest) => (req.body ?? {}) as Record<string, unknown>;
 
-  const route = (
-    name: string,
-    method: string,
-    pattern: string,
-    handle: (req: FakeRequest, auth: Auth) => FakeReply,
-  ): FakeRoute<Auth> => ({
-    name,
-    method,
-    pattern,
-    handle,
-  });
+  const route = fakeRoute<Auth>;
 
   const routes: FakeRoute<Auth>[] = [
     route('app.createInstallationAccessToken', 'POST', '/app/installations/:id/access_tokens', (req, auth) => {

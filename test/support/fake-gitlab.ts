@@ -28,6 +28,7 @@ import {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
+  fakeRoute,
   type FakeRoute,
   type RecordedRequest,
 } from './fake-http.js';
@@ -231,17 +232,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     ...h.events,
   });
 
-  const route = (
-    name: string,
-    method: string,
-    pattern: string,
-    handle: (req: FakeRequest, auth: Auth) => FakeReply,
-  ): FakeRoute<Auth> => ({
-    name,
-    method,
-    pattern,
-    handle,
-  });
+  const route = fakeRoute<Auth>;
 
   const mrPath = '/projects/:project/merge_requests/:iid';
 

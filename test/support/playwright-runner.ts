@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromiumFlags } from '../../src/browser/pool.js';
+import { chromiumFlags } from '../../src/browser/context/pool.js';
 import { loadPrograms } from '../../src/programs.js';
 
 /** Runs one exported spec with the real `@playwright/test` runner and this machine's Chromium. */

@@ -99,12 +99,15 @@ export async function startPostgres(binDir: string): Promise<PostgresCluster> {
   };
 }
 
-/** A fresh database in the cluster for one test file, so no test sees another's rows. */
-export async function createDatabaseIn(clusterUrl: string, name: string): Promise<string> {
+/**
+ * A fresh database in the cluster for one test file, so no test sees another's rows; a copy of `template` when
+ * given (the suite's migrated database: copying it takes a fraction of migrating anew).
+ */
+export async function createDatabaseIn(clusterUrl: string, name: string, template?: string): Promise<string> {
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {
-    await client.query(`create database "${name}"`);
+    await client.query(`create database "${name}"${template ? ` template "${template}"` : ''}`);
   } finally {
     await client.end();
   }

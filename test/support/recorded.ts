@@ -75,6 +75,12 @@ export const slowSteps: Step[] = Array.from({ length: 8 }, () => ({
 }));
 
 /** A test case with recorded steps, enabled, as if burn-in had completed. */
+/** The internal id of the application with this short id, for writing rows that reference it. */
+export async function applicationIdOf(db: DB, shortId: string): Promise<string> {
+  return (await db.selectFrom('applications').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow())
+    .id;
+}
+
 export async function insertRecordedTestCase(
   db: DB,
   input: {

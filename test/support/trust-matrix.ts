@@ -6,9 +6,9 @@
 // honest one that picks the recorded element or says it is gone, and a lying one that picks another of its kind.
 import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
-import { replaySteps, type ReplayResult } from '../../src/browser/replay.js';
-import { elementTarget } from '../../src/browser/record.js';
-import { RunValues } from '../../src/browser/values.js';
+import { replaySteps, type ReplayResult } from '../../src/browser/replay/replay.js';
+import { elementTarget } from '../../src/browser/record/record.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { hasRegression } from '../../src/domain/verdicts.js';
 import { createLlm } from '../../src/llm/client.js';

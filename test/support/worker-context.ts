@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundleOption } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createActivities, type Activities, type ActivityDeps } from '../../activities/index.js';
 import { createApp } from '../../src/api/app.js';
 import type { AppDeps } from '../../src/api/context.js';
-import type { BrowserPool } from '../../src/browser/pool.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
 import type { DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createLogger, silentLogger, type Logger } from '../../src/logger.js';
@@ -18,7 +18,6 @@ const defaultLogger = process.env.TEST_LOG ? createLogger('debug') : silentLogge
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../../src/temporal/client.js';
 import {
-  bundleWorkflows,
   createActivityDeps,
   startWorker,
   type TemporalWorkerOptions,
@@ -29,9 +28,8 @@ import { waitFor } from './net.js';
 import type { ScriptedLlm } from './scripted-llm.js';
 import { startInboxHost, type InboxHost } from '../../src/cli/inbox.js';
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** The workflow bundle, built once per test file (bundling takes seconds). */
-export const workflowBundle = () => (bundle ??= bundleWorkflows());
+/** The workflow bundle, built once for the whole suite by the global setup (bundling takes seconds). */
+export const workflowBundle = async (): Promise<WorkflowBundleOption> => ({ codePath: inject('workflowBundlePath') });
 
 export interface StackOptions {
   /** The scripted LLM the worker talks to; none = no LLM configured. */

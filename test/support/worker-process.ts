@@ -66,6 +66,8 @@ export function workerProcessEnv(
     // No startup probe: its requests would take the script's replies.
     PROCTOR_LLM_TOOL_MODE: 'native',
     LOG_LEVEL: 'warn',
+    // The suite's bundle: a worker that bundled its own would spend seconds of CPU before it polls.
+    PROCTOR_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
     ...extra,
   };
 }

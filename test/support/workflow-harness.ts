@@ -1,13 +1,15 @@
 // Workflow tests without a database, browser or LLM: the real workflow code on the time-skipping test server, with
 // the activities it calls replaced by typed functions. Timers and timeouts of hours pass in milliseconds.
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startWorkflow, type TemporalTarget } from '../../src/temporal/lifecycle.js';
 import { bundleWorkflows } from '../../src/worker/worker.js';
+import { workflowBundle as suiteBundle } from './worker-context.js';
 import type { Workflows, WorkflowType } from '../../workflows/shared.js';
 
 /** The activities a test provides: the ones its workflow calls, typed as the worker registers them. */
@@ -38,24 +40,17 @@ export interface WorkerQueue {
   ): Promise<WorkflowHandle<Workflows[T]>>;
 }
 
-let installed = false;
-
 /**
  * Starts the time-skipping test server (the one `npm run setup:test` installed, else the SDK downloads it) and
- * bundles the workflows once for the file. `workflowsPath` bundles another entry (a test's own stub workflows).
+ * uses the suite's workflow bundle. `workflowsPath` bundles another entry (a test's own stub workflows).
  */
 export async function createWorkflowHarness(opts: { workflowsPath?: string } = {}): Promise<WorkflowHarness> {
-  if (!installed) {
-    // Worker state changes are logged at INFO; a test only cares about problems.
-    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-    installed = true;
-  }
   const testServer = loadPrograms().temporalTestServer;
   const [env, workflowBundle] = await Promise.all([
     TestWorkflowEnvironment.createTimeSkipping(
       testServer ? { server: { executable: { type: 'existing-path', path: testServer } } } : {},
     ),
-    bundleWorkflows(opts.workflowsPath),
+    opts.workflowsPath ? bundleWorkflows(opts.workflowsPath) : suiteBundle(),
   ]);
   const uniqueId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
   return {
@@ -93,6 +88,19 @@ export async function createWorkflowHarness(opts: { workflowsPath?: string } = {
     },
     teardown: () => env.teardown(),
   };
+}
+
+/**
+ * Creates the harness before the file's tests and tears it down after them. The returned object is filled in by
+ * `beforeAll`, so tests use it directly (`h.withWorker(…)`), as they would a harness made in their own hooks.
+ */
+export function useWorkflowHarness(opts: { workflowsPath?: string } = {}): WorkflowHarness {
+  const h = {} as WorkflowHarness;
+  beforeAll(async () => {
+    Object.assign(h, await createWorkflowHarness(opts));
+  });
+  afterAll(() => h.teardown?.());
+  return h;
 }
 
 /** Records each call's arguments, so a test asserts what its workflow asked of an activity. */

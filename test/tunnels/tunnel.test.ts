@@ -3,8 +3,8 @@
 // connections; the client stops when the tunnel is deleted or on Ctrl-C.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetworkGuard } from '../../src/browser/network-guard.js';
-import { createBrowserPool, type BrowserPool } from '../../src/browser/pool.js';
+import { createNetworkGuard } from '../../src/browser/context/network-guard.js';
+import { createBrowserPool, type BrowserPool } from '../../src/browser/context/pool.js';
 import { createTunnelRouter } from '../../src/tunnels/agent-router.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { agentProjectHeader, agentSecretHeader } from '../../src/tunnels/protocol.js';

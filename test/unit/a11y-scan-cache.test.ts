@@ -1,8 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearScanCache, pageDigest, scanPage, type AxeFinding, type ScanCache } from '../../src/browser/axe-scan.js';
-import type { BrowserPool } from '../../src/browser/pool.js';
+import {
+  clearScanCache,
+  pageDigest,
+  scanPage,
+  type AxeFinding,
+  type ScanCache,
+} from '../../src/browser/quality/axe-scan.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
 import { pageFunction } from '../../src/browser/page-function.js';
 import type { DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RefAliases } from '../../src/browser/snapshot-refs.js';
+import { RefAliases } from '../../src/browser/record/snapshot-refs.js';
 import { withRealRefs } from '../../src/llm/agent-prompt.js';
 
 // The agent maps the model's short refs back to Playwright's in the arguments that hold refs, and only there:

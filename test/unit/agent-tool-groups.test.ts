@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
-import { RunValues } from '../../src/browser/values.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import { runAgent } from '../../src/llm/agent.js';
 import { agentTools, agentToolsWith, toolGroupsFor, type ToolGroup } from '../../src/llm/agent-tools.js';
 import { createLlm } from '../../src/llm/client.js';

@@ -6,16 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLimiter, QueueFullError, QueueTimeoutError } from '../../src/browser/limiter.js';
-import { createNetworkGuard } from '../../src/browser/network-guard.js';
+import { createLimiter, QueueFullError, QueueTimeoutError } from '../../src/browser/context/limiter.js';
+import { createNetworkGuard } from '../../src/browser/context/network-guard.js';
 import {
   BrowserCrashedError,
   BrowserJobTimeoutError,
   BrowserPoolClosedError,
   createBrowserPool,
   type BrowserPool,
-} from '../../src/browser/pool.js';
-import { captureBrowserState } from '../../src/browser/state.js';
+} from '../../src/browser/context/pool.js';
+import { captureBrowserState } from '../../src/browser/context/state.js';
 import { waitFor } from '../support/net.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

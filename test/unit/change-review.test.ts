@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
   allowedVerdicts,
-  chosenTestsLine,
   classifyChange,
   dedupeGoals,
   enforceVerdict,
-  nothingRunReply,
   overruledNote,
+  verdictFromResults,
+  type ReviewedTest,
+  type ReviewTestResult,
+} from '../../src/domain/change-review.js';
+import {
+  chosenTestsLine,
+  nothingRunReply,
   resultsTable,
   reviewBody,
   reviewReply,
   summaryWithFacts,
-  verdictFromResults,
-  type ReviewedTest,
   type ReviewTableRow,
-  type ReviewTestResult,
-} from '../../src/domain/change-review.js';
+} from '../../src/domain/change-review-reply.js';
 import type { StepChange } from '../../src/domain/verdicts.js';
 import type { ChangedFile, ReviewVerdict } from '../../src/domain/git.js';
 import { estimateTokens, fitDiffToBudget, parseUnifiedDiff } from '../../src/domain/diff.js';

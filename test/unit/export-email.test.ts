@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { exportPlaywrightSpec } from '../../src/browser/export.js';
+import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
 import type { Step } from '../../src/domain/steps.js';
 
 // The spec text of mail steps, over the shapes a test can take: a chain sharing {{INBOX}}, a named inbox, a spec

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { framePrefix } from '../../src/browser/frames.js';
+import { framePrefix } from '../../src/domain/locator-frames.js';
 
 describe('framePrefix', () => {
   it('is the frame chain up to the last hop, whatever quotes the selectors hold', () => {

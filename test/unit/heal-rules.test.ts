@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maxLocatorsPerStep, withLocatorInFront, type Step } from '../../src/domain/steps.js';
-import { parseTargetLine } from '../../src/browser/record.js';
+import { parseTargetLine } from '../../src/browser/record/record.js';
 import { recordedIntent, refuseHeal } from '../../src/llm/heal-rules.js';
 
 const click: Step = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accessView, mergeAccess, type EnvironmentAccess } from '../../src/domain/environment-access.js';
 import { httpStepProblem, jsonText, parseJsonPath, readJsonPath } from '../../src/domain/http-step.js';
-import { httpStepFromArgs } from '../../src/llm/http-tool.js';
+import { httpStepFromArgs } from '../../src/browser/steps/http.js';
 
 describe('http_request JSON paths', () => {
   const doc = { note: { id: 'N-1', tags: ['a', 'b'], 'with space': 3, nested: [{ ok: true }] }, total: 0, empty: null };

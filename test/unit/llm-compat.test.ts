@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
 import { createApp } from '../../src/api/app.js';
-import type { BrowserPool } from '../../src/browser/pool.js';
-import { RunValues } from '../../src/browser/values.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import { runAgent } from '../../src/llm/agent.js';
 import { probeCapabilities, watchCapabilities } from '../../src/llm/capabilities.js';
 import { streamChat } from '../../src/llm/chat.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LocatorSyntaxError, parseLocator, quote } from '../../src/browser/locators.js';
-import { compactSnapshot } from '../../src/browser/snapshot.js';
-import { exportPlaywrightSpec } from '../../src/browser/export.js';
+import { LocatorSyntaxError, parseLocator, quote } from '../../src/domain/locators.js';
+import { compactSnapshot } from '../../src/browser/record/snapshot.js';
+import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
 import { substituteConfigs } from '../../src/domain/steps.js';
 
 describe('locator expressions', () => {

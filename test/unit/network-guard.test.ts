@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumFlags } from '../../src/browser/pool.js';
+import { chromiumFlags } from '../../src/browser/context/pool.js';
 import {
   addressRefusal,
   createNetworkGuard,
   installNetworkGuard,
   type NetworkGuard,
-} from '../../src/browser/network-guard.js';
-import { startEgressProxy, type EgressProxy } from '../../src/browser/egress-proxy.js';
+} from '../../src/browser/context/network-guard.js';
+import { startEgressProxy, type EgressProxy } from '../../src/browser/context/egress-proxy.js';
 import { loadPrograms } from '../../src/programs.js';
 
 const metadata = '169.254.169.254';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaySteps } from '../../src/browser/replay.js';
-import { SignalCollector } from '../../src/browser/signals.js';
-import { clearScanCache } from '../../src/browser/axe-scan.js';
-import { RunValues } from '../../src/browser/values.js';
-import type { BrowserPool } from '../../src/browser/pool.js';
+import { replaySteps } from '../../src/browser/replay/replay.js';
+import { SignalCollector } from '../../src/browser/quality/signals.js';
+import { clearScanCache } from '../../src/browser/quality/axe-scan.js';
+import { RunValues } from '../../src/domain/run-values.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
 import {
   compareSignals,
   fingerprintKey,

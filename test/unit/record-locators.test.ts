@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locatorForRef } from '../../src/browser/record.js';
+import { locatorForRef } from '../../src/browser/record/record.js';
 import { resolveLocator } from '../../src/browser/locators.js';
 import { loadPrograms } from '../../src/programs.js';
 

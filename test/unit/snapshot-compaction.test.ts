@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compactSnapshot, foundText } from '../../src/browser/snapshot.js';
-import { RefAliases, UnknownAliasError } from '../../src/browser/snapshot-refs.js';
-import { findInSnapshot } from '../../src/browser/snapshot-tree.js';
+import { compactSnapshot, foundText } from '../../src/browser/record/snapshot.js';
+import { RefAliases, UnknownAliasError } from '../../src/browser/record/snapshot-refs.js';
+import { findInSnapshot } from '../../src/browser/record/snapshot-tree.js';
 import { countTokens } from '../../src/llm/token-count.js';
 
 // Issues 25 and 32: the snapshot fits a budget in the model's tokens without hiding what the agent needs: long runs

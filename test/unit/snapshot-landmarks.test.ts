@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compactSnapshot, foundText } from '../../src/browser/snapshot.js';
-import { RefAliases } from '../../src/browser/snapshot-refs.js';
-import { findInSnapshot } from '../../src/browser/snapshot-tree.js';
+import { compactSnapshot, foundText } from '../../src/browser/record/snapshot.js';
+import { RefAliases } from '../../src/browser/record/snapshot-refs.js';
+import { findInSnapshot } from '../../src/browser/record/snapshot-tree.js';
 import { countTokens } from '../../src/llm/token-count.js';
 
 // Issue 32: a page that does not fit is shown by landmarks: dialogs and alerts first, then main, then the rest;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDownload, downloadExpectation } from '../../src/browser/downloads.js';
-import { fileTypeOf, generatedFile, minimalPdf, uploadNameFor } from '../../src/browser/files.js';
+import { checkDownload, downloadExpectation } from '../../src/browser/session/downloads.js';
+import { fileTypeOf, generatedFile, minimalPdf, uploadNameFor } from '../../src/browser/steps/files.js';
 
 describe('upload files chosen by what the input accepts', () => {
   it('keeps an accepted name and retypes one the input would refuse', () => {

@@ -3,7 +3,7 @@ import type { EmailStep } from '../../src/domain/inbox.js';
 import type { HttpStep } from '../../src/domain/http-step.js';
 import type { Step, StepTarget } from '../../src/domain/steps.js';
 import type { StepDialog, StepDownload } from '../../src/domain/step-events.js';
-import { StepSchema } from '../../src/schemas/test-cases.js';
+import { StepSchema } from '../../src/schemas/steps.js';
 import { stepEditProblems } from '../../src/services/step-edits.js';
 
 // The API's step schema is what an edit of the steps (PUT /v1/test-cases/{id}/steps) keeps of a step: zod drops what

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseTargetLine } from '../../src/browser/record.js';
+import { parseTargetLine } from '../../src/browser/record/record.js';
 import {
   compareTarget,
   expectationOf,
   sharesWord,
   showsExpectation,
   showsText,
-} from '../../src/browser/target-check.js';
+} from '../../src/domain/target-check.js';
 import type { Step } from '../../src/domain/steps.js';
 
-// The rules replay applies to every element it uses (src/browser/target-check.ts), as generated matrices: which
+// The rules replay applies to every element it uses (src/domain/target-check.ts), as generated matrices: which
 // text shows an expectation, and which differences between the recorded and the found element are regressions.
 
 const expectations = [

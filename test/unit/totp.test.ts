@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunValues } from '../../src/browser/values.js';
+import { RunValues } from '../../src/domain/run-values.js';
 import { base32Encode, parseTotp, totpCode, totpProblem, type TotpAlgorithm } from '../../src/domain/totp.js';
 
 // RFC 6238 Appendix B: 8-digit codes, 30 s steps, the ASCII seeds "1234567890" repeated to the hash's length.

@@ -1,6 +1,6 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { redactText, redactTrace } from '../../src/browser/trace-redaction.js';
+import { redactText, redactTrace } from '../../src/browser/quality/trace-redaction.js';
 
 describe('trace redaction', () => {
   const secret = 'p@ss "w<o>rd" & more';

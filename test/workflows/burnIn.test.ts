@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordStepsResult } from '../../activities/burn-in.js';
 import { burnInWatchActivities } from '../../activities/burn-in-dependencies.js';
 import { signalDependencyRecorded, signalWithStart } from '../../src/temporal/lifecycle.js';
@@ -18,23 +18,13 @@ import {
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { VerifyRecordingResult } from '../../activities/burn-in-verify.js';
 import { todoSteps } from '../support/recorded.js';
-import {
-  createWorkflowHarness,
-  recorder,
-  until,
-  type MockActivities,
-  type WorkflowHarness,
-} from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, until, type MockActivities } from '../support/workflow-harness.js';
 
 // burnIn on the time-skipping server: its one-hour wait for dependencies takes milliseconds, and every branch
 // (dependencies done, failed, missing, late, never) is driven by what the mocked activities answer and which
 // signals arrive.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness();
-});
-afterAll(() => h?.teardown());
+const h = useWorkflowHarness();
 
 const steps = todoSteps('milk');
 

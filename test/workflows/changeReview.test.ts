@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReviewNewTest, ReviewSelection } from '../../activities/change-review.js';
 import type { VerdictDraft } from '../../src/llm/change-review.js';
 import { cancelChatReplySignal, chatMessageSignal } from '../../workflows/chat-contract.js';
@@ -13,23 +13,19 @@ import {
 } from '../../workflows/change-review-contract.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import {
-  createWorkflowHarness,
+  useWorkflowHarness,
+  type WorkflowHarness,
   recorder,
   until,
   type MockActivities,
-  type WorkflowHarness,
 } from '../support/workflow-harness.js';
 
 // changeReview on the time-skipping server with its activities mocked and its children stood in for
 // (test/workflows/stubs/change-review.ts): every branch, driven by what the activities answer and the signals sent.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness({
-    workflowsPath: fileURLToPath(new URL('./stubs/change-review.ts', import.meta.url)),
-  });
+const h = useWorkflowHarness({
+  workflowsPath: fileURLToPath(new URL('./stubs/change-review.ts', import.meta.url)),
 });
-afterAll(() => h?.teardown());
 
 const appUrl = 'https://app.proctor.test';
 const runUrl = `${appUrl}/runs/run_ok`;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StreamChatReplyInput, StreamChatReplyResult } from '../../activities/chat.js';
 import { cancelChatReply, sendChatTurn } from '../../src/temporal/chat-lifecycle.js';
 import {
@@ -12,12 +12,11 @@ import {
 } from '../../workflows/chat-contract.js';
 import { workflowIds } from '../../workflows/shared.js';
 import {
-  createWorkflowHarness,
+  useWorkflowHarness,
   recorder,
   until,
   type MockActivities,
   type WorkerQueue,
-  type WorkflowHarness,
 } from '../support/workflow-harness.js';
 
 // chatConversation on the time-skipping server, with the real chatTurn children (test/workflows/stubs/chat.ts) over
@@ -25,11 +24,7 @@ import {
 // signal ignored, a waiting reply and the reply being written cancelled, and the idle end. Continue-as-new is
 // covered on the real stack (test/e2e/chat-continue-as-new.test.ts).
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness({ workflowsPath: fileURLToPath(new URL('./stubs/chat.ts', import.meta.url)) });
-});
-afterAll(() => h?.teardown());
+const h = useWorkflowHarness({ workflowsPath: fileURLToPath(new URL('./stubs/chat.ts', import.meta.url)) });
 
 type Finish = Parameters<NonNullable<MockActivities['finishChatReply']>>[0];
 

@@ -1,26 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StreamChatReplyInput, StreamChatReplyResult } from '../../activities/chat.js';
 import type { ChatToolCall } from '../../src/domain/chat.js';
 import { chatTurnWorkflowId, type ChatTurnInput } from '../../workflows/chat-contract.js';
 import { failureTypes } from '../../workflows/shared.js';
-import {
-  createWorkflowHarness,
-  recorder,
-  type MockActivities,
-  type WorkflowHarness,
-} from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, type MockActivities } from '../support/workflow-harness.js';
 
 // chatTurn on the time-skipping server with typed mocks of its activities and stand-in children
 // (test/workflows/stubs/chat.ts): each way a tool runs (activity, browser, burn-in child, plan-run child), refusals,
 // the round limit, a reply cancelled before it began, and a model that fails for good.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness({ workflowsPath: fileURLToPath(new URL('./stubs/chat.ts', import.meta.url)) });
-});
-afterAll(() => h?.teardown());
+const h = useWorkflowHarness({ workflowsPath: fileURLToPath(new URL('./stubs/chat.ts', import.meta.url)) });
 
 type Reply = { text?: string; toolCalls?: ChatToolCall[] };
 type Finish = Parameters<NonNullable<MockActivities['finishChatReply']>>[0];

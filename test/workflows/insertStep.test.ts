@@ -1,29 +1,19 @@
 import { Context } from '@temporalio/activity';
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordInsertedStepsResult } from '../../activities/insert-step.js';
 import type { InsertionOutcome } from '../../src/services/step-insert.js';
 import type { Step } from '../../src/domain/steps.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { InsertStepInput } from '../../workflows/insert-step-contract.js';
 import { todoSteps } from '../support/recorded.js';
-import {
-  createWorkflowHarness,
-  recorder,
-  until,
-  type MockActivities,
-  type WorkflowHarness,
-} from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, until, type MockActivities } from '../support/workflow-harness.js';
 
 // insertStep on the time-skipping server: what the recording answers decides whether the steps are saved, and every
 // way it ends (recorded, refused, failed, cancelled) is written to the insertion a person polls.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness();
-});
-afterAll(() => h?.teardown());
+const h = useWorkflowHarness();
 
 const recordedStep: Step[] = [todoSteps('milk')[0]!];
 

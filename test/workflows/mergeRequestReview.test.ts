@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReviewDecisionSettings } from '../../src/services/merge-request-reviews.js';
 import { signalMergeRequestReview } from '../../src/temporal/merge-request-lifecycle.js';
 import {
@@ -15,25 +15,20 @@ import type { ChangeReviewInput, ChangeReviewResult } from '../../workflows/chan
 import type { MergeRequestRef } from '../../src/domain/git.js';
 import { finishStubReview } from './stubs/merge-request-review.js';
 import {
-  createWorkflowHarness,
+  useWorkflowHarness,
   recorder,
   until,
   type MockActivities,
   type WorkerQueue,
-  type WorkflowHarness,
 } from '../support/workflow-harness.js';
 
 // mergeRequestReview on the time-skipping server with its activities mocked and a stand-in changeReview child that
 // finishes when the test says so: every trigger (deployment, mention), the draft rule, superseding heads, duplicate
 // deliveries and closing are driven by signals, as the webhook handler sends them.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness({
-    workflowsPath: fileURLToPath(new URL('./stubs/merge-request-review.ts', import.meta.url)),
-  });
+const h = useWorkflowHarness({
+  workflowsPath: fileURLToPath(new URL('./stubs/merge-request-review.ts', import.meta.url)),
 });
-afterAll(() => h?.teardown());
 
 type Args<K extends keyof MockActivities> = Parameters<NonNullable<MockActivities[K]>>[0];
 

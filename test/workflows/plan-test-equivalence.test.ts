@@ -1,27 +1,18 @@
 import { ApplicationFailure } from '@temporalio/common';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlanTestActivities } from '../../activities/plan-test.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { failureTypes } from '../../workflows/shared.js';
 import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
-import {
-  createWorkflowHarness,
-  recorder,
-  type MockActivities,
-  type WorkflowHarness,
-} from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, type MockActivities } from '../support/workflow-harness.js';
 
 // A plan run's test used to be a testExecution child workflow and now runs inside a runPlanTests activity (the child stays for
 // runs started before). The child is the oracle: for any sequence of what the replay does (pass, fail, throw a
 // permanent or a passing error) and any number of retries, both must make the same replays with the same inputs and
 // record the same result, or a run's verdict would depend on which path ran it.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness();
-});
-afterAll(() => h?.teardown());
+const h = useWorkflowHarness();
 
 type Behaviour = 'pass' | 'fail' | 'definition' | 'unreachable' | 'crash' | 'flaky-infra';
 

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.js';
 import { createPlanTestActivities } from '../../activities/plan-test.js';
 import { createRunGraphActivities } from '../../activities/run-graph.js';
 import type { RunPlanTest } from '../../activities/runs.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
-import { bundleWorkflows } from '../../src/worker/worker.js';
+import { workflowBundle } from '../support/worker-context.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, type PlanRunInput, type PlanRunResult } from '../../workflows/plan-run-contract.js';
@@ -37,16 +37,14 @@ type Behaviour = (input: ExecuteTestInput, blobs: Map<string, Buffer>) => Promis
 
 const testServer = loadPrograms().temporalTestServer;
 let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
+let bundle: WorkflowBundleOption;
 
 beforeAll(async () => {
   if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
-  // Workers starting and stopping per test are not news; warnings (a failed test execution) still show.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
   env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: testServer } },
   });
-  bundle = await bundleWorkflows();
+  bundle = await workflowBundle();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,28 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScheduledRun } from '../../activities/schedules.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
 import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-contract.js';
-import {
-  createWorkflowHarness,
-  recorder,
-  type MockActivities,
-  type WorkflowHarness,
-} from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, type MockActivities } from '../support/workflow-harness.js';
 
 // One tick of a plan's Temporal Schedule: writes the run, then runs it as the child `run:<shortId>` and waits for
 // it. The child here is a stand-in (test/workflows/stubs); the Schedule itself is covered by schedules.test.ts.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness({
-    workflowsPath: fileURLToPath(new URL('./stubs/scheduled-plan-run.ts', import.meta.url)),
-  });
+const h = useWorkflowHarness({
+  workflowsPath: fileURLToPath(new URL('./stubs/scheduled-plan-run.ts', import.meta.url)),
 });
-afterAll(() => h?.teardown());
 
 const tick: ScheduledPlanRunInput = { projectId: 'project-1', testPlanId: 'plan-1', scheduleId: 'plan-schedule:row-1' };
 

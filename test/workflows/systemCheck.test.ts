@@ -1,19 +1,10 @@
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createWorkflowHarness,
-  recorder,
-  type MockActivities,
-  type WorkflowHarness,
-} from '../support/workflow-harness.js';
+import { describe, expect, it } from 'vitest';
+import { useWorkflowHarness, recorder, type MockActivities } from '../support/workflow-harness.js';
 
 // systemCheck is what `proctor dev` and the boot test run to prove Temporal, a worker and the database answer.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness();
-});
-afterAll(() => h?.teardown());
+const h = useWorkflowHarness();
 
 describe('systemCheck', () => {
   it('answers with its nonce, the database check and the worker that ran it', async () => {

@@ -1,26 +1,16 @@
 import { Context } from '@temporalio/activity';
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { failureTypes } from '../../workflows/shared.js';
 import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
-import {
-  createWorkflowHarness,
-  recorder,
-  until,
-  type MockActivities,
-  type WorkflowHarness,
-} from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, until, type MockActivities } from '../support/workflow-harness.js';
 
 // testExecution replays one test of a run and writes its outcome on the run's row; these tests drive its branches
 // with the browser activity's answers (passed, failed, an error, cancellation) and check what it records.
 
-let h: WorkflowHarness;
-beforeAll(async () => {
-  h = await createWorkflowHarness();
-});
-afterAll(() => h?.teardown());
+const h = useWorkflowHarness();
 
 type RecordTestResultInput = Parameters<NonNullable<MockActivities['recordTestResult']>>[0];
 

@@ -11,7 +11,7 @@ import {
   listHealProposals,
   rejectHealProposal,
 } from '../../services/heal-proposals.js';
-import { StepSchema } from '../../schemas/test-cases.js';
+import { StepSchema } from '../../schemas/steps.js';
 import { saveEditedSteps } from '../../services/step-edits.js';
 
 // A test case's steps as people correct them: edit them into a new version (the dashboard's step editor does the

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { ChangeReviewState } from '../schema.js';
-import type { TestCaseSummary } from './test-cases.js';
+import type { TestCaseSummary } from './test-case-views.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import type { ChangedFile, GitProviderId, ReviewVerdict } from '../../domain/git.js';
 import type { ChangeReviewTestResult } from '../../../workflows/change-review-contract.js';

@@ -1,7 +1,7 @@
 // What the dashboard's test-plan pages read that the API has no use for: per-plan counts for the list, and the
 // names behind a plan's environment ids.
 import type { DB } from '../database.js';
-import { listTestPlans } from './test-plans.js';
+import { listTestPlans } from './test-plan-views.js';
 
 export interface PlanSummary {
   shortId: string;

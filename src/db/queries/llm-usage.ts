@@ -26,6 +26,28 @@ const sums = {
   priced: sql<number>`count(cost_usd)::int`.as('priced'),
 };
 
+/** Every sum, for a select that groups by something of its own (or by nothing: the whole set). */
+const allSums = [
+  sums.calls,
+  sums.prompt_tokens,
+  sums.completion_tokens,
+  sums.cached_tokens,
+  sums.estimated,
+  sums.cost_usd,
+  sums.priced,
+] as const;
+
+/** The day of a call in UTC, as `YYYY-MM-DD`: what the usage page groups by. */
+const utcDay = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
+
+/** The project's calls in `[from, to)`. */
+const callsBetween = (db: DB, projectId: string, from: Date, to: Date) =>
+  db
+    .selectFrom('llm_usage')
+    .where('project_id', '=', projectId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to);
+
 export async function insertLlmUsage(db: DB, row: NewLlmUsageRow): Promise<void> {
   await db.insertInto('llm_usage').values(row).execute();
 }
@@ -40,15 +62,7 @@ export type UsageOf =
 export async function sumUsage(db: DB, projectId: string, of: UsageOf): Promise<UsageSums> {
   let q = db
     .selectFrom('llm_usage')
-    .select([
-      sums.calls,
-      sums.prompt_tokens,
-      sums.completion_tokens,
-      sums.cached_tokens,
-      sums.estimated,
-      sums.cost_usd,
-      sums.priced,
-    ])
+    .select([...allSums])
     .where('project_id', '=', projectId);
   if ('testCaseId' in of) q = q.where('test_case_id', '=', of.testCaseId).where('purpose', '=', of.purpose);
   else if ('runId' in of) q = q.where('run_id', '=', of.runId);
@@ -65,16 +79,7 @@ export async function sumUsageByChatMessage(
 ): Promise<(UsageSums & { chat_message_id: string })[]> {
   const rows = await db
     .selectFrom('llm_usage')
-    .select([
-      'chat_message_id',
-      sums.calls,
-      sums.prompt_tokens,
-      sums.completion_tokens,
-      sums.cached_tokens,
-      sums.estimated,
-      sums.cost_usd,
-      sums.priced,
-    ])
+    .select(['chat_message_id', ...allSums])
     .where('project_id', '=', projectId)
     .where('chat_id', '=', chatId)
     .where('chat_message_id', 'is not', null)
@@ -90,24 +95,10 @@ export async function sumUsageByDay(
   from: Date,
   to: Date,
 ): Promise<(UsageSums & { day: string })[]> {
-  const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
-  return db
-    .selectFrom('llm_usage')
-    .select([
-      day.as('day'),
-      sums.calls,
-      sums.prompt_tokens,
-      sums.completion_tokens,
-      sums.cached_tokens,
-      sums.estimated,
-      sums.cost_usd,
-      sums.priced,
-    ])
-    .where('project_id', '=', projectId)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .groupBy(day)
-    .orderBy(day)
+  return callsBetween(db, projectId, from, to)
+    .select([utcDay.as('day'), ...allSums])
+    .groupBy(utcDay)
+    .orderBy(utcDay)
     .execute();
 }
 
@@ -118,25 +109,10 @@ export async function sumUsageByDayAndPurpose(
   from: Date,
   to: Date,
 ): Promise<(UsageSums & { day: string; purpose: string })[]> {
-  const day = sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`;
-  return db
-    .selectFrom('llm_usage')
-    .select([
-      day.as('day'),
-      'purpose',
-      sums.calls,
-      sums.prompt_tokens,
-      sums.completion_tokens,
-      sums.cached_tokens,
-      sums.estimated,
-      sums.cost_usd,
-      sums.priced,
-    ])
-    .where('project_id', '=', projectId)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .groupBy([day, 'purpose'])
-    .orderBy(day)
+  return callsBetween(db, projectId, from, to)
+    .select([utcDay.as('day'), 'purpose', ...allSums])
+    .groupBy([utcDay, 'purpose'])
+    .orderBy(utcDay)
     .execute();
 }
 

@@ -2,7 +2,7 @@
 // workflow's routing (through `runs`) and the MCP tools are derived. Arguments are validated with zod schemas
 // built from the REST API's, so a tool refuses what the matching route refuses.
 import { z } from 'zod';
-import type { BrowserPool } from '../../browser/pool.js';
+import type { BrowserPool } from '../../browser/context/pool.js';
 import type { ChatToolRuns } from '../../domain/chat.js';
 import { formatZodError } from '../../schemas/common.js';
 import type { ServiceContext } from '../context.js';

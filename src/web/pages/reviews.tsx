@@ -6,7 +6,7 @@ import { renderPage } from '../layout.js';
 import { dashboardReviews } from '../../services/dashboard.js';
 import type { ChangeReviewView } from '../../services/change-reviews.js';
 import { Markdown } from '../markdown.js';
-import { factNotes } from '../../domain/change-review.js';
+import { factNotes } from '../../domain/change-review-reply.js';
 import { UsageText } from '../usage.js';
 
 // A change review is a conversation of its own (its API `url` is the conversation's page): the list links there,

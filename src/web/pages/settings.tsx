@@ -5,7 +5,7 @@ import { When } from '../components.js';
 import { renderPage } from '../layout.js';
 import { dashboardApplications } from '../../services/dashboard.js';
 import { listConfigs } from '../../services/configs.js';
-import { ApplicationActions, EnvironmentActions } from './application-forms.js';
+import { ApplicationActions, EnvironmentActions } from './application-form-parts.js';
 import { ConfigActions } from './config-forms.js';
 
 // What the project is set up with: applications and the environments tests run against, and configs (the

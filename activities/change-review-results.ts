@@ -1,0 +1,83 @@
+// The change review's run results, per test as the verdict rules and the reply read them: its result and, for a
+// failure, the failing step and reason; what its replay reported changed, whether it is quarantined, what its
+// burn-in did not cover, its quality against the base environment; links to the run. Apart from change-review.ts
+// (the review's other activities) because it only reads, from the run's rows, the test cases and their signals.
+import type { ActivityDeps } from './deps.js';
+import { notCoveredByTestCase, storedSteps } from '../src/db/queries/change-reviews.js';
+import { runShortIdById } from '../src/db/queries/run-progress.js';
+import { runTestRows } from '../src/db/queries/runs.js';
+import { reviewQuality } from '../src/services/quality-review.js';
+import type { ChangeReviewTestResult } from '../workflows/change-review-contract.js';
+
+export function createChangeReviewResultActivities(deps: ActivityDeps) {
+  const { db } = deps;
+  const appUrl = deps.notify.appUrl;
+
+  return {
+    /**
+     * Per test of the run: its result and, for a failure, the failing step and reason; what its replay reported
+     * changed, whether it is quarantined, and what its burn-in did not cover; links to the run.
+     */
+    async reviewRunResults(input: {
+      projectId: string;
+      runId: string;
+      newTestIds: string[];
+    }): Promise<ChangeReviewTestResult[]> {
+      const rows = await runTestRows(db, input.runId, false);
+      const url = `${appUrl}/runs/${await runShortIdById(db, input.runId)}`;
+      const isNew = new Set(input.newTestIds);
+      const steps = await failingSteps(
+        rows
+          .filter((r) => r.failed_step_index !== null && r.test_case_id)
+          .map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })),
+      );
+      const testCaseIds = [...new Set(rows.flatMap((r) => (r.test_case_id ? [r.test_case_id] : [])))];
+      const reservations = await notCoveredByTestCase(db, testCaseIds);
+      // Only tests whose signals were collected on the preview are compared (an errored test has none).
+      const quality = await reviewQuality(
+        deps,
+        input.projectId,
+        rows.filter((r) => r.signal_counts !== null),
+      );
+      return rows.map((r) => {
+        // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency.
+        const result: ChangeReviewTestResult['result'] = r.result ?? (r.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
+        const step =
+          r.test_case_id && r.failed_step_index !== null
+            ? steps.get(`${r.test_case_id}:${r.failed_step_index}`)
+            : undefined;
+        const detail =
+          result === 'PASSED' ? undefined : [step && `"${step}"`, r.error].filter(Boolean).join(' — ') || undefined;
+        const notCovered = r.test_case_id ? (reservations.get(r.test_case_id) ?? []) : [];
+        return {
+          testCaseId: r.test_case_id ?? r.id,
+          name: r.name,
+          origin: r.test_case_id && isNew.has(r.test_case_id) ? 'new' : 'existing',
+          result,
+          ...(detail && { detail }),
+          url,
+          ...(r.changes?.length && { changes: r.changes }),
+          ...(r.quarantined && { quarantined: true }),
+          ...(notCovered.length > 0 && { notCovered }),
+          ...(r.test_case_id && quality.has(r.test_case_id) && { quality: quality.get(r.test_case_id) }),
+        };
+      });
+    },
+  };
+
+  /** The description of each failing step, by `testCaseId:index`. */
+  async function failingSteps(wanted: { testCaseId: string; index: number }[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (wanted.length === 0) return out;
+    const rows = await storedSteps(db, [...new Set(wanted.map((w) => w.testCaseId))]);
+    type StoredStep = { description?: string; action: string };
+    const listOf = (steps: unknown): StoredStep[] =>
+      Array.isArray(steps) ? steps : ((steps as { steps?: StoredStep[] } | null)?.steps ?? []);
+    const steps = new Map(rows.map((r) => [r.id, listOf(r.steps)]));
+    for (const w of wanted) {
+      const step = steps.get(w.testCaseId)?.[w.index];
+      if (step) out.set(`${w.testCaseId}:${w.index}`, step.description ?? step.action);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,111 @@
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { pageFunction } from '../page-function.js';
+
+export interface ScreencastOptions {
+  /** Frames are scaled down to fit (the live view shows them small; smaller frames are cheaper to ship). */
+  maxWidth?: number;
+  maxHeight?: number;
+  /** JPEG quality, 0-100. */
+  quality?: number;
+}
+
+/**
+ * Streams the page's screen as Chromium paints it (CDP `Page.startScreencast`): `onFrame` gets every JPEG the
+ * browser sends; throttling is the receiver's, which keeps only the newest. Each frame is acknowledged at once,
+ * else Chromium stops sending. Returns the stop; a page or browser that is already gone stops quietly.
+ */
+export async function startScreencast(
+  page: Page,
+  onFrame: (jpeg: Buffer) => void,
+  opts: ScreencastOptions = {},
+): Promise<() => Promise<void>> {
+  let session: CDPSession;
+  try {
+    session = await page.context().newCDPSession(page);
+  } catch {
+    // Not Chromium, or the page closed: no live view, the work goes on.
+    return async () => {};
+  }
+  session.on('Page.screencastFrame', (event) => {
+    session.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
+    onFrame(Buffer.from(event.data, 'base64'));
+  });
+  await session.send('Page.startScreencast', {
+    format: 'jpeg',
+    quality: opts.quality ?? 50,
+    maxWidth: opts.maxWidth ?? 800,
+    maxHeight: opts.maxHeight ?? 600,
+  });
+  return async () => {
+    await session.send('Page.stopScreencast').catch(() => {});
+    await session.detach().catch(() => {});
+  };
+}
+
+/**
+ * The screencast of the tab the work is on: a flow that opens a tab (a link with target=_blank, a popup, an OAuth
+ * window) goes on there, so the live view follows the newest open tab and, when it closes, goes back to the one
+ * before. `current()` is the tab shown (whose text decides whether a frame may show a secret). Switching is
+ * serialised: a tab opened while the previous switch is still attaching is not lost.
+ */
+export async function followScreencast(
+  context: BrowserContext,
+  first: Page,
+  onFrame: (jpeg: Buffer, page: Page) => void,
+  opts: ScreencastOptions = {},
+): Promise<{ current: () => Page; stop: () => Promise<void> }> {
+  const open: Page[] = [first];
+  let current = first;
+  let stopCurrent = await startScreencast(first, (jpeg) => onFrame(jpeg, first), opts);
+  let switching = Promise.resolve();
+  let stopped = false;
+  const show = (page: Page) => {
+    switching = switching.then(async () => {
+      if (stopped || page === current) return;
+      await stopCurrent();
+      current = page;
+      stopCurrent = await startScreencast(page, (jpeg) => onFrame(jpeg, page), opts);
+    });
+  };
+  const onPage = (page: Page) => {
+    open.push(page);
+    page.once('close', () => {
+      open.splice(open.indexOf(page), 1);
+      const back = open.at(-1);
+      if (page === current && back) show(back);
+    });
+    show(page);
+  };
+  context.on('page', onPage);
+  return {
+    current: () => current,
+    stop: async () => {
+      context.off('page', onPage);
+      await switching;
+      stopped = true;
+      await stopCurrent();
+    },
+  };
+}
+
+/** Shorter values would match everywhere (as in secret-mask.ts). */
+const minSecretLength = 3;
+
+const holdsSecret = pageFunction<(secrets: string[]) => boolean>(`(secrets) => {
+  const holds = (text) => typeof text === 'string' && secrets.some((s) => text.includes(s));
+  for (const el of document.querySelectorAll('input, textarea, select')) if (el.type !== 'password' && holds(el.value)) return true;
+  return holds(document.body ? document.body.innerText : '');
+}`);
+
+/**
+ * Whether the page shows one of `secrets` now (a field's value other than a password input's, or text), in any
+ * frame: a screencast frame is not shown then. A frame that cannot be read counts as showing one.
+ */
+export async function showsSecret(page: Page, secrets: string[]): Promise<boolean> {
+  const shown = secrets.filter((s) => s.length >= minSecretLength);
+  if (shown.length === 0) return false;
+  const found = await Promise.all(
+    page.frames().map((frame) => frame.evaluate(holdsSecret, shown).catch(() => !frame.isDetached())),
+  );
+  return found.some(Boolean);
+}

@@ -1,0 +1,145 @@
+import type { Frame, Locator, Page } from 'playwright-core';
+import type { Step } from '../../domain/steps.js';
+import { resolveLocator } from '../locators.js';
+import { prepareInboxValues } from './email-steps.js';
+import { httpStepTexts } from './http-step.js';
+import { MissingConfigError, StepFailedError, firstLine } from './errors.js';
+import type { ActionOptions, PerformContext } from './kind.js';
+import { kindOfAction } from './registry.js';
+
+export { ElementNotFoundError, MissingConfigError, StepFailedError, firstLine } from './errors.js';
+export type { ActionOptions } from './kind.js';
+
+/** The actions whose step must carry a locator when a person edits it (step edits refuse one without). */
+export const actionsWithElement = new Set<Step['action']>([
+  'click',
+  'fill',
+  'select',
+  'hover',
+  'check',
+  'uncheck',
+  'upload',
+  'assert_visible',
+]);
+
+/** Whether the step's locator must find an element (press/wait_for/assert_text only may have one). */
+export function locatesElement(step: Step): boolean {
+  return Boolean(step.locator) && kindOfAction(step.action)?.element !== undefined;
+}
+
+/** Every locator of a step, primary first. */
+export function stepLocators(step: Step): string[] {
+  return [step.locator, ...(step.fallbacks ?? [])].filter((e): e is string => Boolean(e));
+}
+
+/**
+ * Waits up to `waitMs` for any of the expressions to match, all of them at once (`locator.or`), so a step whose
+ * primary is gone but whose fallback matches costs nothing extra, and a gone element costs one wait, not one per
+ * locator. The first expression (in the step's order) that matches wins; undefined when none did in time.
+ */
+export async function probeElement(
+  page: Page,
+  expressions: string[],
+  waitMs: number,
+): Promise<{ locator: Locator; expression: string } | undefined> {
+  if (expressions.length === 0) return undefined;
+  const locators = expressions.map((e) => resolveLocator(page, e));
+  const anyOf = locators.slice(1).reduce((all, l) => all.or(l), locators[0]!);
+  try {
+    await anyOf.first().waitFor({ state: 'attached', timeout: Math.max(1, waitMs) });
+  } catch {
+    return undefined;
+  }
+  for (const [i, locator] of locators.entries()) {
+    if ((await locator.count().catch(() => 0)) > 0) return { locator, expression: expressions[i]! };
+  }
+  // It matched and went away between the wait and the count (a re-render): a caller probes again or heals.
+  return undefined;
+}
+
+/** Performs one step's action on an already located element (or the page, for page-level actions). */
+export async function performAction(
+  page: Page,
+  step: Step,
+  locator: Locator | undefined,
+  opts: ActionOptions,
+  elements: { drop?: Locator } = {},
+): Promise<void> {
+  await prepareInboxValues(step, opts);
+  const missing = opts.values.missing([step.value ?? '', ...httpStepTexts(step)].join(' '));
+  if (missing.length > 0)
+    throw new MissingConfigError(
+      `the step uses {{${missing.join('}}, {{')}}}, which this project has no config for (step: ${step.description})`,
+    );
+  const value = step.value === undefined ? undefined : opts.values.resolve(step.value);
+  const timeout = opts.timeoutMs;
+  const kind = kindOfAction(step.action);
+  // A step this version cannot perform must fail, never pass by doing nothing.
+  if (!kind) throw new StepFailedError(`${step.action} is not a step this version of Proctor can replay`);
+  const ctx: PerformContext = {
+    page,
+    step,
+    locator,
+    drop: elements.drop,
+    value,
+    opts,
+    timeout,
+    element: () => {
+      if (!locator) throw new StepFailedError(`${step.action} needs an element`);
+      return locator;
+    },
+    text: () => {
+      if (value === undefined) throw new StepFailedError(`${step.action} needs a value`);
+      return value;
+    },
+  };
+  try {
+    await kind.perform(ctx);
+  } catch (err) {
+    if (err instanceof StepFailedError) throw err;
+    throw new StepFailedError(`${step.action} failed: ${firstLine(err)} (step: ${step.description})`, { cause: err });
+  }
+}
+
+/**
+ * Watches the page's network and navigations from before an action until it has been quiet a moment, so the
+ * agent looks at the page an action produced (a fetch followed by a scripted navigation, say), not the one before.
+ * Bounded: a page that never goes quiet (polling, websockets) costs at most `maxMs`.
+ */
+export function watchActivity(page: Page): { settle(maxMs?: number, quietMs?: number): Promise<void> } {
+  let pending = 0;
+  let lastChange = Date.now();
+  const started = () => {
+    pending++;
+    lastChange = Date.now();
+  };
+  const finished = () => {
+    pending = Math.max(0, pending - 1);
+    lastChange = Date.now();
+  };
+  const navigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) lastChange = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', finished);
+  page.on('requestfailed', finished);
+  page.on('framenavigated', navigated);
+  return {
+    async settle(maxMs = 3_000, quietMs = 150) {
+      const deadline = Date.now() + maxMs;
+      try {
+        while (Date.now() < deadline && (pending > 0 || Date.now() - lastChange < quietMs)) {
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        await page
+          .waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) })
+          .catch(() => {});
+      } finally {
+        page.off('request', started);
+        page.off('requestfinished', finished);
+        page.off('requestfailed', finished);
+        page.off('framenavigated', navigated);
+      }
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPageCheck, stepActions, type Step } from '../../src/domain/steps.js';
+import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
+import { stepTool, parseStepArgs } from '../../src/browser/steps/kind.js';
+import { kindOfAction, kindOfTool, stepKinds } from '../../src/browser/steps/registry.js';
+import { loadPrograms } from '../../src/programs.js';
+import { StepSchema } from '../../src/schemas/steps.js';
+
+// The step registry, over every kind it holds (a generated matrix, not one example): each action of the Step union
+// has exactly one kind; each kind's tool takes its example arguments, turns them into a step the API's Step schema
+// accepts (in real Chromium, refs from the page's own snapshot), and the exporter writes that step; a call without
+// a required argument is refused in words naming it.
+
+const html = `<main>
+  <h1>Registry</h1>
+  <label>Name <input></label>
+  <label>Colour <select><option>Red</option><option>Blue</option></select></label>
+  <label><input type="checkbox" checked> Terms</label>
+  <button>Save</button>
+  <ul style="height: 40px; overflow: auto"><li>Row 1</li><li>Row 2</li><li>Row 40</li></ul>
+</main>`;
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: loadPrograms().chromium, args: ['--no-sandbox', '--headless'] });
+  page = await browser.newPage();
+});
+afterAll(async () => browser?.close());
+
+/** The example's refs name a role: the ref of the first element of that role in the page's snapshot. */
+async function withRefs(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  await page.setContent(html);
+  const snapshot = await page.ariaSnapshot({ mode: 'ai' });
+  const refOf = (role: string) => {
+    const m = new RegExp(`- ${role}\\b[^\\n]*?\\[ref=([^\\]]+)\\]`).exec(snapshot);
+    if (!m) throw new Error(`no ${role} in the fixture page:\n${snapshot}`);
+    return m[1]!;
+  };
+  return Object.fromEntries(
+    Object.entries(args).map(([k, v]) => [
+      k,
+      (k === 'ref' || k === 'to') && typeof v === 'string' && /^[a-z]+$/.test(v) ? refOf(v) : v,
+    ]),
+  );
+}
+
+describe('the step registry', () => {
+  it('has exactly one kind for every action of the Step union, and one per tool name', () => {
+    for (const action of stepActions) {
+      expect(
+        stepKinds.filter((k) => k.actions.includes(action)).map((k) => k.tool),
+        action,
+      ).toHaveLength(1);
+      expect(kindOfAction(action)?.actions).toContain(action);
+    }
+    const covered = stepKinds.flatMap((k) => k.actions);
+    expect([...covered].sort()).toEqual([...stepActions].sort());
+    expect(new Set(stepKinds.map((k) => k.tool)).size).toBe(stepKinds.length);
+    for (const kind of stepKinds) expect(kindOfTool(kind.tool)).toBe(kind);
+  });
+
+  it("judges a check's replay failure an assertion, and only a check's", () => {
+    for (const kind of stepKinds)
+      for (const action of kind.actions) expect(kind.failure === 'assertion', action).toBe(isPageCheck(action));
+  });
+
+  it.each(stepKinds.map((k) => [k.tool, k] as const))(
+    '%s: a tool whose example arguments become a step the Step schema accepts and the exporter writes',
+    async (_tool, kind) => {
+      const tool = stepTool(kind);
+      const parameters = (tool.type === 'function' ? tool.function.parameters : {}) as {
+        properties: Record<string, unknown>;
+        required: string[];
+        additionalProperties: boolean;
+      };
+      expect(Object.keys(parameters.properties).at(-1)).toBe('description');
+      expect(parameters.required).toContain('description');
+      expect(parameters.additionalProperties).toBe(false);
+      for (const key of Object.keys(kind.example as object)) expect(Object.keys(parameters.properties)).toContain(key);
+
+      const args = await withRefs(kind.example as Record<string, unknown>);
+      const step: Step = await kind.toStep(parseStepArgs(kind, args), {
+        page,
+        description: `Do ${kind.tool}`,
+        baseUrl: 'https://shop.test/',
+        timeoutMs: 5_000,
+      });
+      const parsed = StepSchema.safeParse(step);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+      expect(kind.actions).toContain(step.action);
+      expect(step.description).toBe(`Do ${kind.tool}`);
+      if (kind.element === 'required') expect(step.locator).toBeTruthy();
+
+      const spec = exportPlaywrightSpec({ name: kind.tool, baseUrl: 'https://shop.test/', steps: [step], configs: {} });
+      expect(spec).toContain(`// 1. Do ${kind.tool}`);
+      const statement = spec.slice(spec.indexOf(`// 1. Do ${kind.tool}`));
+      expect(statement).not.toMatch(/cannot be exported|undefined/);
+
+      // Every required argument but `description` (the tool's name stands in for it) is refused when left out.
+      for (const key of parameters.required.filter((k) => k !== 'description')) {
+        const { [key]: _left, ...rest } = args;
+        await expect(
+          (async () => kind.toStep(parseStepArgs(kind, rest), { page, description: 'x', baseUrl: '', timeoutMs: 1 }))(),
+        ).rejects.toThrow(new RegExp(`${kind.tool}.*"${key}"|"${key}"`));
+      }
+    },
+  );
+
+  it('refuses an argument of the wrong shape in the words of its schema', () => {
+    expect(() => parseStepArgs(kindOfTool('scroll')!, { ref: 'e1', direction: 'sideways' })).toThrow(
+      'scroll direction must be one of up, down, left, right',
+    );
+    expect(() => parseStepArgs(kindOfTool('http_request')!, { method: 'FETCH', url: '/x' })).toThrow(
+      /method: one of GET/,
+    );
+    expect(() => parseStepArgs(kindOfTool('check')!, { ref: 'e1', checked: 'yes' })).toThrow(/check: "checked"/);
+  });
+});
