@@ -6,11 +6,11 @@ import {
   firstLine,
   locatesElement,
   performAction,
-  probeElement,
   stepLocators,
   type ActionOptions,
 } from '../steps/actions.js';
 import { findDropTarget } from './drop-target.js';
+import { probeAndSee } from './probe.js';
 import { pageExcerpt } from '../record/excerpt.js';
 import { BrowserSession, type DownloadedFile } from '../session/session.js';
 import { resolveLocator } from '../locators.js';
@@ -176,7 +176,7 @@ async function findElement(
   const short = opts.heal || step.action === 'assert_text';
   const probeMs = short ? Math.min(opts.probeMs ?? defaultProbeMs, opts.timeoutMs) : opts.timeoutMs;
   const recordedMatch = async (waitMs: number): Promise<Locator | Mismatch | undefined> => {
-    const match = await probeElement(page, expressions, waitMs);
+    const match = await probeAndSee(page, step, expressions, waitMs);
     if (!match) return undefined;
     const verified = await verifyTarget(page, step, index, match, waitMs, found);
     if (!(verified instanceof Mismatch) && match.expression !== step.locator && verified === match.locator) {

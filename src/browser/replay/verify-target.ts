@@ -75,6 +75,11 @@ async function seeElement(locator: Locator, withText: boolean): Promise<SeenElem
     ariaTarget(element),
     withText ? element.innerText({ timeout: 1_000 }).catch(() => '') : '',
   ]);
+  return seenAs(target, text);
+}
+
+/** What the check compares, from the element's role and name (its aria snapshot) and its text. */
+export function seenAs(target: StepTarget | undefined, text: string): SeenElement {
   return { role: target?.role ?? 'generic', ...(target?.name && { name: target.name }), text };
 }
 
@@ -88,7 +93,7 @@ export async function verifyTarget(
   page: Page,
   step: Step,
   index: number,
-  match: { locator: Locator; expression: string },
+  match: { locator: Locator; expression: string; seen?: SeenElement },
   waitMs: number,
   found: Findings,
 ): Promise<Locator | Mismatch> {
@@ -98,7 +103,8 @@ export async function verifyTarget(
   const deadline = Date.now() + Math.max(waitMs, 0);
   // An action's element settles fast; a short wait covers a label rendered after the control.
   const settleBy = Date.now() + Math.min(Math.max(waitMs, 0), 1_000);
-  let seen = await seeElement(match.locator, asserts);
+  // The probe may have read the element while waiting for it (one round trip for both): its first read counts.
+  let seen = match.seen ?? (await seeElement(match.locator, asserts));
   if (asserts) {
     while (!showsExpectation(step, seen) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));

@@ -50,6 +50,16 @@ export async function probeElement(
   } catch {
     return undefined;
   }
+  // With one locator, what the wait found is its match: counting it again is a round trip for nothing.
+  if (locators.length === 1) return { locator: locators[0]!, expression: expressions[0]! };
+  return firstMatching(locators, expressions);
+}
+
+/** The first locator (in the step's order) that matches now, one count each until one does. */
+export async function firstMatching(
+  locators: Locator[],
+  expressions: string[],
+): Promise<{ locator: Locator; expression: string } | undefined> {
   for (const [i, locator] of locators.entries()) {
     if ((await locator.count().catch(() => 0)) > 0) return { locator, expression: expressions[i]! };
   }
