@@ -12,7 +12,8 @@ export default defineConfig({
     // Playwright took a second or more per file. Each file still makes its own database, task queue and stack,
     // and restores what it changes of the process (environment variables).
     isolate: false,
-    // Two cores: more workers only fight over the CPU with Temporal, Postgres and Chromium.
-    maxWorkers: 2,
+    // Three on two cores: a file spends much of its time waiting on Chromium, Temporal and Postgres (the machine was
+    // about half busy with two), so a third file fills the gaps.
+    maxWorkers: 3,
   },
 });
