@@ -63,6 +63,13 @@ describe('merge-request review across a killed worker', () => {
       .getHandle(workflowIds.mergeRequestReview('github', p.github.repo, n))
       .query(mergeRequestReviewStateQuery)
       .catch(() => null);
+  // A wait that times out says what the review and the worker were doing.
+  const explain = (n: number, w: WorkerProcess) => async (err: Error) => {
+    const comments = gh.comments(p.github.repo, n).map((c) => c.body.slice(0, 80));
+    throw new Error(
+      `${err.message}; review state: ${JSON.stringify(await state(n))}; comments: ${JSON.stringify(comments)}; worker output:\n${w.output()}`,
+    );
+  };
   const starts = (n: number) =>
     gh.comments(p.github.repo, n).filter((c) => c.body.includes('is testing this merge request'));
 
@@ -88,7 +95,7 @@ describe('merge-request review across a killed worker', () => {
       },
       90_000,
       'the review to wait, with its waiting comment',
-    );
+    ).catch(explain(n, first));
     await killWorker(first);
 
     // Accepted while no worker runs: the signal waits in Temporal.
@@ -138,7 +145,7 @@ describe('merge-request review across a killed worker', () => {
       },
       90_000,
       'the review to start',
-    );
+    ).catch(explain(n, current));
     expect(gh.reviews(p.github.repo, n)).toHaveLength(0);
     await killWorker(current);
 
