@@ -1,12 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replaySteps } from '../../src/browser/replay/replay.js';
 import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import type { FailureKind } from '../../src/domain/verdicts.js';
-import { loadPrograms } from '../../src/programs.js';
-import { listenOnFreePort } from '../support/net.js';
+import { useServedPage } from '../support/served-page.js';
 
 // Issue 32, item 6: honest labels. Every step here fails on the very page it was written for (nothing changed),
 // so none may be labelled `changed-ui`, and none may be reported as healed: each kind of step × each cause of
@@ -23,26 +20,7 @@ const page = `<!doctype html><title>Orders</title>
 <label for="size">Size</label><select id="size"><option>Small</option><option>Large</option></select>
 <div role="listbox" aria-label="Rows" style="height:120px;overflow:auto">${Array.from({ length: 40 }, (_, i) => `<div role="option">Row ${i + 1}</div>`).join('')}</div>`;
 
-let server: Server;
-let base: string;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(page);
-  });
-  base = `http://127.0.0.1:${await listenOnFreePort(server)}`;
-  browser = await chromium.launch({
-    executablePath: loadPrograms().chromium!,
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+const served = useServedPage(page);
 
 interface Cause {
   name: string;
@@ -165,11 +143,11 @@ const cells = causes.flatMap((c) => {
 });
 
 async function replay(steps: Step[]) {
-  const context = await browser.newContext();
+  const context = await served.browser.newContext();
   try {
     return await replaySteps(await context.newPage(), steps, {
-      startUrl: base,
-      baseUrl: base,
+      startUrl: served.base,
+      baseUrl: served.base,
       values: new RunValues(),
       timeoutMs: 1_500,
       probeMs: 500,

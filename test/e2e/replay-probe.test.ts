@@ -1,11 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replaySteps } from '../../src/browser/replay/replay.js';
 import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
-import { loadPrograms } from '../../src/programs.js';
-import { listenOnFreePort } from '../support/net.js';
+import { useServedPage } from '../support/served-page.js';
 
 // Replay reads a step's element while it waits for it (one round trip for the wait and the target check's first
 // read; bench/README.md). That read is of the first element any of the step's locators matches in page order, so
@@ -25,33 +22,14 @@ const page = `<!doctype html><title>Draft</title>
     b.onclick = () => log('Archive'); document.body.append(b); }, 300);
 </script>`;
 
-let server: Server;
-let base: string;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(page);
-  });
-  base = `http://127.0.0.1:${await listenOnFreePort(server)}`;
-  browser = await chromium.launch({
-    executablePath: loadPrograms().chromium!,
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+const served = useServedPage(page);
 
 async function replay(steps: Step[]) {
-  const context = await browser.newContext();
+  const context = await served.browser.newContext();
   try {
     return await replaySteps(await context.newPage(), steps, {
-      startUrl: base,
-      baseUrl: base,
+      startUrl: served.base,
+      baseUrl: served.base,
       values: new RunValues(),
       timeoutMs: 1_500,
       probeMs: 500,
