@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startWorkflow, type TemporalTarget } from '../../src/temporal/lifecycle.js';
@@ -40,11 +40,25 @@ export interface WorkerQueue {
   ): Promise<WorkflowHandle<Workflows[T]>>;
 }
 
+let installed = false;
+
+/**
+ * Temporal's Runtime for a file of workflow tests, before its first worker: warnings only (worker state changes
+ * are INFO, not news to these tests) and no signal handlers (vitest owns the process). Each file has its own
+ * process; files with real workers keep the SDK's default Runtime (INFO: secrets-everywhere reads those lines).
+ */
+export function installQuietRuntime(): void {
+  if (installed) return;
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  installed = true;
+}
+
 /**
  * Starts the time-skipping test server (the one `npm run setup:test` installed, else the SDK downloads it) and
  * uses the suite's workflow bundle. `workflowsPath` bundles another entry (a test's own stub workflows).
  */
 export async function createWorkflowHarness(opts: { workflowsPath?: string } = {}): Promise<WorkflowHarness> {
+  installQuietRuntime();
   const testServer = loadPrograms().temporalTestServer;
   const [env, workflowBundle] = await Promise.all([
     TestWorkflowEnvironment.createTimeSkipping(

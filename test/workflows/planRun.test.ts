@@ -10,6 +10,7 @@ import { createRunGraphActivities } from '../../activities/run-graph.js';
 import type { RunPlanTest } from '../../activities/runs.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { workflowBundle } from '../support/worker-context.js';
+import { installQuietRuntime } from '../support/workflow-harness.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, type PlanRunInput, type PlanRunResult } from '../../workflows/plan-run-contract.js';
@@ -41,6 +42,7 @@ let bundle: WorkflowBundleOption;
 
 beforeAll(async () => {
   if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
+  installQuietRuntime();
   env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: testServer } },
   });
