@@ -25,6 +25,19 @@ declare module 'vitest' {
   }
 }
 
+interface SuiteStack {
+  postgresUrl: string;
+  postgresTemplate: string;
+  pgliteDumpPath: string;
+  temporalAddress: string;
+  workflowBundlePath: string;
+  stop(): Promise<void>;
+}
+
+// The config's projects (shared-process and isolated files) each run this setup; they must share one stack, so it
+// is kept on globalThis (each project may load this module on its own) and stopped when the last project is done.
+const shared = globalThis as { proctorSuiteStack?: { stack: Promise<SuiteStack>; users: number } };
+
 /**
  * Real parts shared by every test file: one PostgreSQL cluster (each file makes its own database)
  * and one Temporal dev server (each test uses its own task queue). `npm test`'s pretest installed them.
@@ -32,6 +45,23 @@ declare module 'vitest' {
  * and PGlite) and the workflow bundle. Each file still gets a database of its own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const entry = (shared.proctorSuiteStack ??= { stack: startSuiteStack(), users: 0 });
+  entry.users += 1;
+  const stack = await entry.stack;
+  project.provide('postgresUrl', stack.postgresUrl);
+  project.provide('postgresTemplate', stack.postgresTemplate);
+  project.provide('pgliteDumpPath', stack.pgliteDumpPath);
+  project.provide('temporalAddress', stack.temporalAddress);
+  project.provide('workflowBundlePath', stack.workflowBundlePath);
+  return async () => {
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    shared.proctorSuiteStack = undefined;
+    await stack.stop();
+  };
+}
+
+async function startSuiteStack(): Promise<SuiteStack> {
   const tools = loadPrograms();
   if (!tools.postgresBin)
     throw new Error('PostgreSQL is not installed: run `npm run setup:test` (apt-get install postgresql)');
@@ -46,26 +76,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const bundlePath = join(dir, 'workflow-bundle.js');
+    const workflowBundlePath = join(dir, 'workflow-bundle.js');
     const pgliteDumpPath = join(dir, 'pglite-migrated.tar');
     [postgres, temporal] = await Promise.all([
       startPostgres(tools.postgresBin),
       startDevServer({ executable: tools.temporal }),
-      bundleWorkflows().then((bundle) => writeFileSync(bundlePath, bundle.code)),
+      bundleWorkflows().then((bundle) => writeFileSync(workflowBundlePath, bundle.code)),
       migratedPgliteDump().then((dump) => writeFileSync(pgliteDumpPath, dump)),
     ]);
-    const template = 'proctor_template';
-    await migrateDatabase(await createDatabaseIn(postgres.url, template));
-    project.provide('postgresUrl', postgres.url);
-    project.provide('postgresTemplate', template);
-    project.provide('pgliteDumpPath', pgliteDumpPath);
-    project.provide('temporalAddress', temporal.address);
-    project.provide('workflowBundlePath', bundlePath);
+    const postgresTemplate = 'proctor_template';
+    await migrateDatabase(await createDatabaseIn(postgres.url, postgresTemplate));
+    return {
+      postgresUrl: postgres.url,
+      postgresTemplate,
+      pgliteDumpPath,
+      temporalAddress: temporal.address,
+      workflowBundlePath,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
   }
-  return stop;
 }
 
 async function migrateDatabase(url: string): Promise<void> {
