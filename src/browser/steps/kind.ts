@@ -87,8 +87,15 @@ export interface StepKind<S extends z.ZodObject = z.ZodObject> {
   exportStatement(step: Step, ctx: ExportContext): string;
 }
 
+// Marks what defineStepKind made, so the registry can collect a family file's kinds among its other exports.
+const stepKindMark = Symbol('stepKind');
+export const isStepKind = (value: unknown): value is StepKind =>
+  typeof value === 'object' && value !== null && stepKindMark in value;
+
 /** Keeps the argument schema's type attached to the kind's functions. */
-export const defineStepKind = <S extends z.ZodObject>(kind: StepKind<S>): StepKind => kind as unknown as StepKind;
+export const defineStepKind = <S extends z.ZodObject>(kind: StepKind<S>): StepKind =>
+  Object.assign(kind as unknown as StepKind, { [stepKindMark]: true });
+
 
 // The tool lists were hand-written JSON before (the model's prompt holds them at every step): zod's output is
 // brought to the same shape, so the model sees the same bytes. Nested objects refuse unknown keys as the top does;

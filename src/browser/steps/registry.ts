@@ -1,43 +1,26 @@
-// The step registry: every kind of step, one line each, in the order the agent's tool list offers them. The agent's
-// tools and `toStep`, replay's `performAction` and the exporter look a kind up here. Adding a kind: define it in its
-// family's file (see kind.ts) and add its line below (docs/architecture.md, "Adding a step kind").
+// The step registry: every kind of step, collected from the family files, in the order of `stepActions`
+// (src/domain/steps.ts), which is the order the agent's tool list offers them. The agent's tools and `toStep`,
+// replay's `performAction` and the exporter look a kind up here. Adding a kind: define it in its family's file (see
+// kind.ts) and, for a new action, name it in `stepActions`; a new family file is one more import below
+// (docs/architecture.md, "Adding a step kind").
 import type OpenAI from 'openai';
-import type { StepAction } from '../../domain/steps.js';
-import { assertText, assertUrl, assertVisible, waitFor } from './assertions.js';
-import { openLink, waitForEmail } from './email.js';
-import { fill, press, select, type, upload } from './forms.js';
-import { httpRequest } from './http.js';
-import { stepTool, type StepKind, type ToolGroup } from './kind.js';
-import { goBack, navigate, reload } from './navigation.js';
-import { check, click, dblclick, drag, hover } from './pointer.js';
-import { scroll } from './scroll.js';
-import { closeTab, switchTab } from './tabs.js';
+import { stepActions, type StepAction } from '../../domain/steps.js';
+import * as assertions from './assertions.js';
+import * as email from './email.js';
+import * as forms from './forms.js';
+import * as http from './http.js';
+import { isStepKind, stepTool, type StepKind, type ToolGroup } from './kind.js';
+import * as navigation from './navigation.js';
+import * as pointer from './pointer.js';
+import * as scroll from './scroll.js';
+import * as tabs from './tabs.js';
 
-export const stepKinds: readonly StepKind[] = [
-  navigate,
-  click,
-  fill,
-  select,
-  press,
-  hover,
-  check,
-  upload,
-  waitFor,
-  assertVisible,
-  assertText,
-  assertUrl,
-  dblclick,
-  drag,
-  type,
-  scroll,
-  goBack,
-  reload,
-  switchTab,
-  closeTab,
-  waitForEmail,
-  openLink,
-  httpRequest,
-];
+const families = [navigation, pointer, forms, scroll, assertions, tabs, email, http];
+const order = (kind: StepKind) => stepActions.indexOf(kind.actions[0]);
+
+export const stepKinds: readonly StepKind[] = families
+  .flatMap((family) => Object.values(family).filter(isStepKind))
+  .sort((a, b) => order(a) - order(b));
 
 const byTool = new Map(stepKinds.map((k) => [k.tool, k]));
 const byAction = new Map(stepKinds.flatMap((k) => k.actions.map((a) => [a, k] as const)));
