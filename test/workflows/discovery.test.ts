@@ -137,7 +137,7 @@ describe('discovery', () => {
 
   it('cannot begin (its row is gone): FAILED with the reason', async () => {
     const { mocks } = activities();
-    mocks.beginDiscovery = recorder(async () => {
+    mocks.beginDiscovery = recorder(async (_input: { discoveryId: string; projectId: string }) => {
       throw ApplicationFailure.nonRetryable('discovery discovery-1 not found', 'NotFound');
     });
     const result = await h.withWorker(mocks, async (q) => (await q.start('discovery', [input()])).result());
