@@ -13,6 +13,7 @@ import { createChangeReviewActivities } from './change-review.js';
 import { createChangeReviewResultActivities } from './change-review-results.js';
 import { createMergeRequestActivities } from './merge-requests.js';
 import { createInsertStepActivities } from './insert-step.js';
+import { createDiscoveryActivities } from './discovery.js';
 import { mapDomainErrors } from './failures.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
@@ -38,6 +39,7 @@ function createParts(deps: ActivityDeps) {
     ...createChangeReviewResultActivities(deps),
     ...createMergeRequestActivities(deps),
     ...createInsertStepActivities(deps),
+    ...createDiscoveryActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   });
 }

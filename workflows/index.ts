@@ -10,6 +10,7 @@ import { chatTurn } from './chatTurn.js';
 import { changeReview } from './changeReview.js';
 import { mergeRequestReview } from './mergeRequestReview.js';
 import { insertStep } from './insertStep.js';
+import { discovery } from './discovery.js';
 
 export {
   systemCheck,
@@ -22,6 +23,7 @@ export {
   changeReview,
   mergeRequestReview,
   insertStep,
+  discovery,
 };
 
 // The contract check: tsc fails here when a workflow is missing, extra, or takes or returns other than its
@@ -37,4 +39,5 @@ const _implementations = {
   changeReview,
   mergeRequestReview,
   insertStep,
+  discovery,
 } satisfies Workflows;

@@ -8,6 +8,7 @@ import type { FailureKind } from '../src/domain/verdicts.js';
 import type { BurnInInput, BurnInResult } from './burn-in-contract.js';
 import type { ChangeReviewInput, ChangeReviewResult } from './change-review-contract.js';
 import type { ChatConversationInput, ChatTurnInput, ChatTurnResult } from './chat-contract.js';
+import type { DiscoveryInput, DiscoveryResult } from './discovery-contract.js';
 import type { InsertStepInput, InsertStepResult } from './insert-step-contract.js';
 import type { MergeRequestReviewInput } from './merge-request-review-contract.js';
 import type { PlanRunInput, PlanRunResult } from './plan-run-contract.js';
@@ -28,6 +29,7 @@ export const workflowIds = {
   mergeRequestReview: (provider: string, repo: string, number: number) => `mr:${provider}:${repo}:${number}`,
   systemCheck: (id: string) => `system-check:${id}`,
   insertStep: (insertionId: string) => `insert-step:${insertionId}`,
+  discovery: (discoveryShortId: string) => `discovery:${discoveryShortId}`,
 };
 
 /**
@@ -45,6 +47,7 @@ export interface Workflows {
   changeReview: (input: ChangeReviewInput) => Promise<ChangeReviewResult>;
   mergeRequestReview: (input: MergeRequestReviewInput) => Promise<void>;
   insertStep: (input: InsertStepInput) => Promise<InsertStepResult>;
+  discovery: (input: DiscoveryInput) => Promise<DiscoveryResult>;
 }
 export type WorkflowType = keyof Workflows;
 
@@ -64,6 +67,7 @@ export const workflowTypes = {
   changeReview: 'changeReview',
   mergeRequestReview: 'mergeRequestReview',
   insertStep: 'insertStep',
+  discovery: 'discovery',
 } as const satisfies { [K in WorkflowType]: K };
 
 /**

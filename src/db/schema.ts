@@ -4,6 +4,8 @@ import type { FailureEvidence, FailureKind, StepChange } from '../domain/verdict
 import type { RunDownload } from '../domain/step-events.js';
 import type { RecordingCheck } from '../domain/recording-check.js';
 import type { IssueStatus, Severity, SignalCounts, SignalKind } from '../domain/quality.js';
+import type { DiscoveryBudget } from '../domain/discovery.js';
+import type { DiscoveryStatus, DiscoveryStopReason, SuggestionStatus } from '../domain/discovery-run.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -640,6 +642,68 @@ export interface StepInsertionsTable {
   finished_at: Date | null;
 }
 
+/** A discovery: an exploration of an application (migration 2026_12_02_0120, issue 34). */
+export interface DiscoveriesTable {
+  id: string;
+  short_id: string;
+  project_id: string;
+  application_id: string;
+  environment_id: string | null;
+  /** The environment's URL when the discovery was asked for: where it starts. */
+  start_url: string;
+  status: Generated<DiscoveryStatus>;
+  budget: ColumnType<DiscoveryBudget, string, string>;
+  intent: string | null;
+  resume_from_test_case_id: string | null;
+  /** Pages visited and controls operated so far. */
+  pages: Generated<number>;
+  actions: Generated<number>;
+  stop_reason: DiscoveryStopReason | null;
+  error: string | null;
+  workflow_id: string;
+  created_at: Generated<Date>;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+/** One visited URL of a discovery (src/domain/discovery.ts `VisitedPage`); unique per discovery and URL. */
+export interface DiscoveryPagesTable {
+  id: string;
+  discovery_id: string;
+  url: string;
+  final_url: string;
+  pattern: string;
+  status: number;
+  title: string;
+  headings: ColumnType<string[], string, string>;
+  forms: ColumnType<unknown, string, string>;
+  actions: ColumnType<unknown, string, string>;
+  links: ColumnType<string[], string, string>;
+  actions_used: Generated<number>;
+  error: string | null;
+  visited_at: Generated<Date>;
+}
+
+/** A test suggested from a discovery's map; rejected fingerprints are not proposed again in the project. */
+export interface DiscoverySuggestionsTable {
+  id: string;
+  discovery_id: string;
+  project_id: string;
+  name: string;
+  goal: string;
+  expected_result: string;
+  start_url: string;
+  /** SuggestionCovers (src/domain/discovery-run.ts). */
+  covers: ColumnType<unknown, string, string>;
+  reason: string;
+  rank: number;
+  status: Generated<SuggestionStatus>;
+  test_case_id: string | null;
+  fingerprint: string;
+  created_at: Generated<Date>;
+  decided_at: Date | null;
+}
+
 export interface Database {
   a11y_scans: A11yScansTable;
   quality_signals: QualitySignalsTable;
@@ -686,6 +750,9 @@ export interface Database {
   live_frames: LiveFramesTable;
   llm_budgets: LlmBudgetsTable;
   step_insertions: StepInsertionsTable;
+  discoveries: DiscoveriesTable;
+  discovery_pages: DiscoveryPagesTable;
+  discovery_suggestions: DiscoverySuggestionsTable;
 }
 
 export type Application = Selectable<ApplicationsTable>;

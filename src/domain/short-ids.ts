@@ -11,6 +11,7 @@ export const shortIdPrefixes = {
   scenario: 'scenario',
   run: 'run',
   gitIntegration: 'git',
+  discovery: 'disc',
 } as const;
 
 export type ShortIdKind = keyof typeof shortIdPrefixes;

@@ -20,6 +20,7 @@ const examples: Record<ShortIdKind, string> = {
   scenario: 'scenario_k3x9q2m1z0pa',
   run: 'run_9q2m1k3xz0pa',
   gitIntegration: 'git_k3x9q2m1z0pa',
+  discovery: 'disc_x9q2m1k3z0pa',
 };
 
 /**

@@ -14,6 +14,7 @@ import {
   type DependencyRecorded,
 } from '../../workflows/burn-in-contract.js';
 import { workflowIds, workflowTypes, type Workflows, type WorkflowType } from '../../workflows/shared.js';
+import type { DiscoveryInput } from '../../workflows/discovery-contract.js';
 import type { InsertStepInput } from '../../workflows/insert-step-contract.js';
 import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
 
@@ -103,6 +104,20 @@ export async function startInsertStep(
     args: [input],
     summary,
   });
+}
+
+/** Starts a discovery (`discovery:<shortId>`); a second start of the same discovery is a no-op. */
+export async function startDiscovery(temporal: TemporalTarget, input: DiscoveryInput, summary?: string): Promise<void> {
+  await startWorkflow(temporal, 'discovery', {
+    workflowId: workflowIds.discovery(input.discoveryShortId),
+    args: [input],
+    summary,
+  });
+}
+
+/** Asks a discovery to stop (it ends CANCELLED); false when none runs under its id. */
+export function cancelDiscovery(temporal: TemporalTarget, discoveryShortId: string): Promise<boolean> {
+  return cancelIfRunning(temporal, workflowIds.discovery(discoveryShortId));
 }
 
 /** Asks a burn-in to stop: its workflow stores the test case as FAILED ("the burn-in was cancelled"). */

@@ -28,6 +28,7 @@ import * as liveFrames from './2026_11_28_0080_live_frames.js';
 import * as stepInsertions from './2026_11_29_0090_step_insertions.js';
 import * as oneRunningInsertion from './2026_11_30_0101_one_running_insertion.js';
 import * as recordingCheck from './2026_12_01_0110_recording_check.js';
+import * as discoveries from './2026_12_02_0120_discoveries.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0090_step_insertions': stepInsertions,
   '2026_11_30_0101_one_running_insertion': oneRunningInsertion,
   '2026_12_01_0110_recording_check': recordingCheck,
+  '2026_12_02_0120_discoveries': discoveries,
 };

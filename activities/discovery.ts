@@ -1,0 +1,120 @@
+import type { ActivityDeps } from './deps.js';
+import { dependencyState } from './burn-in.js';
+import { environmentAccess } from './environment-access.js';
+import { cancellationSignal, withHeartbeats } from './heartbeat.js';
+import {
+  discoveryPageUrls,
+  findDiscoveryPage,
+  finishDiscoveryRow,
+  getDiscovery,
+  markDiscoveryStarted,
+  storeDiscoveryPage,
+  type DiscoveryPageRow,
+} from '../src/db/queries/discoveries.js';
+import { NotFoundError } from '../src/domain/errors.js';
+import type { BrowserState } from '../src/domain/steps.js';
+import type { DiscoveryStatus, DiscoveryStopReason } from '../src/domain/discovery-run.js';
+import type { VisitedPage } from '../src/domain/discovery.js';
+import { RunValues } from '../src/domain/run-values.js';
+// THE EXPLORER, in one place: stand-ins until the real ones land. At merge: `visitPage` from src/browser/discovery/,
+// `normalizeUrl` / `patternOf` from src/domain/page-patterns.ts.
+import { visitPage } from '../src/browser/discovery-standin.js';
+import { normalizeUrl, patternOf } from '../src/domain/page-patterns-standin.js';
+
+const explorer = { visitPage, normalizeUrl, patternOf };
+import { discoveryBlobKeys, type FrontierEntry, type VisitOutcome } from '../workflows/discovery-contract.js';
+
+/** One page's load and exploration; the activity's own bound (5 minutes) is far above it. */
+const visitTimeoutMs = 30_000;
+
+interface DiscoveryIds {
+  discoveryId: string;
+  projectId: string;
+}
+
+export function createDiscoveryActivities(deps: ActivityDeps) {
+  const requireDiscovery = async (discoveryId: string) => {
+    const discovery = await getDiscovery(deps.db, discoveryId);
+    if (!discovery) throw new NotFoundError(`discovery ${discoveryId}`);
+    return discovery;
+  };
+  const outcomeOf = (row: DiscoveryPageRow, visited: boolean): VisitOutcome => ({
+    url: row.url,
+    pattern: row.pattern,
+    links: row.links.map((url): FrontierEntry => ({ url, pattern: explorer.patternOf(url) })),
+    actionsUsed: row.actions_used,
+    visited,
+  });
+
+  return {
+    /**
+     * Marks the discovery RUNNING and says where it starts. A discovery resuming from a login test replays that
+     * test's resume-from chain once, as a dependent's burn-in does, and stores the state every visit starts from.
+     */
+    async beginDiscovery(input: DiscoveryIds): Promise<{ start: FrontierEntry; stateKey: string | null }> {
+      const discovery = await requireDiscovery(input.discoveryId);
+      await markDiscoveryStarted(deps.db, discovery.id);
+      const url = explorer.normalizeUrl(discovery.start_url);
+      const start = { url, pattern: explorer.patternOf(url) };
+      if (!discovery.resume_from_test_case_id) return { start, stateKey: null };
+      const state = await withHeartbeats(() =>
+        dependencyState(deps, input.projectId, discovery.resume_from_test_case_id!, discovery.start_url),
+      );
+      const stateKey = discoveryBlobKeys.browserState(discovery.short_id);
+      await deps.blobs.put(stateKey, Buffer.from(JSON.stringify(state)), 'application/json');
+      return { start, stateKey };
+    },
+
+    /**
+     * Visits one URL and stores what it found, once: when the URL's row exists (an attempt whose worker died after
+     * storing it), its stored result is returned and nothing is visited again.
+     */
+    async visitDiscoveryPage(
+      input: DiscoveryIds & { url: string; maxActions: number; stateKey: string | null },
+    ): Promise<VisitOutcome> {
+      const stored = await findDiscoveryPage(deps.db, input.discoveryId, input.url);
+      if (stored) return outcomeOf(stored, false);
+      const discovery = await requireDiscovery(input.discoveryId);
+      const origin = new URL(discovery.start_url).origin;
+      const state = input.stateKey
+        ? (JSON.parse((await deps.blobs.get(input.stateKey)).toString('utf8')) as BrowserState)
+        : undefined;
+      const access = await environmentAccess(deps, discovery.application_id, discovery.start_url, new RunValues());
+      const page: VisitedPage = await withHeartbeats(() =>
+        deps.browsers.withContext(
+          { state, access, projectId: input.projectId, signal: cancellationSignal(), timeoutMs: visitTimeoutMs * 2 },
+          ({ context }) =>
+            explorer.visitPage(context, input.url, {
+              origin,
+              timeoutMs: visitTimeoutMs,
+              maxActions: input.maxActions,
+            }),
+        ),
+      );
+      const { row, inserted } = await storeDiscoveryPage(deps.db, input.discoveryId, page);
+      return outcomeOf(row, inserted);
+    },
+
+    /** Visited URLs, a page at a time: what a continued discovery must not admit again. */
+    async discoveryVisitedUrls(input: { discoveryId: string; offset: number; limit: number }): Promise<string[]> {
+      return discoveryPageUrls(deps.db, input.discoveryId, input.offset, input.limit);
+    },
+
+    /** Ends the discovery's row (once) and deletes the resume-from state: it holds a live session, nothing reads it now. */
+    async finishDiscovery(
+      input: DiscoveryIds & {
+        status: Extract<DiscoveryStatus, 'COMPLETED' | 'FAILED' | 'CANCELLED'>;
+        stopReason: DiscoveryStopReason | null;
+        error?: string | null;
+        stateKey: string | null;
+      },
+    ): Promise<void> {
+      await finishDiscoveryRow(deps.db, input.discoveryId, {
+        status: input.status,
+        stopReason: input.stopReason,
+        error: input.error ?? null,
+      });
+      if (input.stateKey) await deps.blobs.delete(input.stateKey).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,192 @@
+// The rows of a discovery (issue 34): the discovery itself, and one row per visited URL, written once (the unique
+// (discovery, url) key makes a retried visit find the first one's row instead of adding another).
+import { sql, type Selectable } from 'kysely';
+import type { DB } from '../database.js';
+import type { DiscoveriesTable, DiscoveryPagesTable } from '../schema.js';
+import type { DiscoveryBudget, VisitedPage } from '../../domain/discovery.js';
+import type { DiscoveryStatus, DiscoveryStopReason } from '../../domain/discovery-run.js';
+import { newId } from '../../ids.js';
+
+export type DiscoveryRow = Selectable<DiscoveriesTable> & {
+  application_short_id: string;
+  environment_short_id: string | null;
+};
+export type DiscoveryPageRow = Selectable<DiscoveryPagesTable>;
+
+export async function insertDiscovery(
+  db: DB,
+  row: {
+    id: string;
+    shortId: string;
+    projectId: string;
+    applicationId: string;
+    environmentId: string;
+    startUrl: string;
+    budget: DiscoveryBudget;
+    intent: string | null;
+    resumeFromTestCaseId: string | null;
+    workflowId: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('discoveries')
+    .values({
+      id: row.id,
+      short_id: row.shortId,
+      project_id: row.projectId,
+      application_id: row.applicationId,
+      environment_id: row.environmentId,
+      start_url: row.startUrl,
+      budget: JSON.stringify(row.budget),
+      intent: row.intent,
+      resume_from_test_case_id: row.resumeFromTestCaseId,
+      workflow_id: row.workflowId,
+    })
+    .execute();
+}
+
+const selectDiscoveries = (db: DB) =>
+  db
+    .selectFrom('discoveries as d')
+    .innerJoin('applications as a', 'a.id', 'd.application_id')
+    .leftJoin('environments as e', 'e.id', 'd.environment_id')
+    .selectAll('d')
+    .select(['a.short_id as application_short_id', 'e.short_id as environment_short_id']);
+
+/** The project's discovery by short id (undefined: none, or another project's). */
+export async function findDiscovery(db: DB, projectId: string, shortId: string): Promise<DiscoveryRow | undefined> {
+  return selectDiscoveries(db)
+    .where('d.short_id', '=', shortId)
+    .where('d.project_id', '=', projectId)
+    .executeTakeFirst();
+}
+
+/** By id alone: for the worker, handed the id by the workflow. */
+export async function getDiscovery(db: DB, id: string): Promise<DiscoveryRow | undefined> {
+  return selectDiscoveries(db).where('d.id', '=', id).executeTakeFirst();
+}
+
+/** An application's discoveries, newest first. */
+export async function listDiscoveries(db: DB, projectId: string, applicationId: string): Promise<DiscoveryRow[]> {
+  return selectDiscoveries(db)
+    .where('d.project_id', '=', projectId)
+    .where('d.application_id', '=', applicationId)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id')
+    .limit(200)
+    .execute();
+}
+
+/** QUEUED → RUNNING, once (a retried call or a continued chain leaves started_at as it was). */
+export async function markDiscoveryStarted(db: DB, id: string): Promise<void> {
+  await db
+    .updateTable('discoveries')
+    .set({ status: 'RUNNING', started_at: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'QUEUED')
+    .execute();
+}
+
+/** Ends a discovery that is not ended yet (a retried call keeps the first end). */
+export async function finishDiscoveryRow(
+  db: DB,
+  id: string,
+  end: {
+    status: Extract<DiscoveryStatus, 'COMPLETED' | 'FAILED' | 'CANCELLED'>;
+    stopReason: DiscoveryStopReason | null;
+    error: string | null;
+  },
+): Promise<void> {
+  await db
+    .updateTable('discoveries')
+    .set({ status: end.status, stop_reason: end.stopReason, error: end.error, finished_at: new Date() })
+    .where('id', '=', id)
+    .where('status', 'in', ['QUEUED', 'RUNNING'])
+    .execute();
+}
+
+/** The row of a visited URL of the discovery, if it was visited. */
+export async function findDiscoveryPage(
+  db: DB,
+  discoveryId: string,
+  url: string,
+): Promise<DiscoveryPageRow | undefined> {
+  return db
+    .selectFrom('discovery_pages')
+    .selectAll()
+    .where('discovery_id', '=', discoveryId)
+    .where('url', '=', url)
+    .executeTakeFirst();
+}
+
+/**
+ * Stores a visit and counts it on the discovery, in one transaction; a row there already (an earlier attempt of the
+ * same visit that committed before its worker died) is kept and returned, and nothing is counted twice.
+ */
+export async function storeDiscoveryPage(
+  db: DB,
+  discoveryId: string,
+  page: VisitedPage,
+): Promise<{ row: DiscoveryPageRow; inserted: boolean }> {
+  return db.transaction().execute(async (tx) => {
+    const inserted = await tx
+      .insertInto('discovery_pages')
+      .values({
+        id: newId(),
+        discovery_id: discoveryId,
+        url: page.url,
+        final_url: page.finalUrl,
+        pattern: page.pattern,
+        status: page.status,
+        title: page.title,
+        headings: JSON.stringify(page.headings),
+        forms: JSON.stringify(page.forms),
+        actions: JSON.stringify(page.actions),
+        links: JSON.stringify(page.links),
+        actions_used: page.actionsUsed,
+        error: page.error,
+      })
+      .onConflict((oc) => oc.columns(['discovery_id', 'url']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) {
+      await tx
+        .updateTable('discoveries')
+        .set({ pages: sql`pages + 1`, actions: sql`actions + ${page.actionsUsed}` })
+        .where('id', '=', discoveryId)
+        .execute();
+      return { row: inserted, inserted: true };
+    }
+    const stored = await tx
+      .selectFrom('discovery_pages')
+      .selectAll()
+      .where('discovery_id', '=', discoveryId)
+      .where('url', '=', page.url)
+      .executeTakeFirstOrThrow();
+    return { row: stored, inserted: false };
+  });
+}
+
+/** Visited URLs of a discovery in a stable order, a page at a time. */
+export async function discoveryPageUrls(db: DB, discoveryId: string, offset: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('discovery_pages')
+    .select('url')
+    .where('discovery_id', '=', discoveryId)
+    .orderBy('url')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.url);
+}
+
+/** Every page row of a discovery, by pattern then URL: what its map is built from. */
+export async function discoveryPages(db: DB, discoveryId: string): Promise<DiscoveryPageRow[]> {
+  return db
+    .selectFrom('discovery_pages')
+    .selectAll()
+    .where('discovery_id', '=', discoveryId)
+    .orderBy('pattern')
+    .orderBy('url')
+    .execute();
+}

@@ -1,0 +1,60 @@
+// A discovery's map and the diff of two discoveries (issue 34), from the stored page rows; the rules are pure, in
+// src/domain/discovery-map.ts.
+import { discoveryPages, type DiscoveryPageRow } from '../db/queries/discoveries.js';
+import type { DiscoveredAction, DiscoveredForm } from '../domain/discovery.js';
+import {
+  buildDiscoveryMap,
+  diffDiscoveryMaps,
+  type DiscoveryDiff,
+  type DiscoveryMap,
+  type MapSourcePage,
+} from '../domain/discovery-map.js';
+import { InvalidError } from '../domain/errors.js';
+// STAND-IN until src/domain/page-patterns.ts lands (issue 34): swap for its `patternOf` at merge.
+import { patternOf } from '../domain/page-patterns-standin.js';
+import type { ServiceContext } from './context.js';
+import { discoveryView, requireDiscovery, type DiscoveryView } from './discoveries.js';
+
+const sourceOf = (row: DiscoveryPageRow): MapSourcePage => ({
+  url: row.url,
+  finalUrl: row.final_url,
+  pattern: row.pattern,
+  status: row.status,
+  title: row.title,
+  headings: row.headings,
+  forms: row.forms as DiscoveredForm[],
+  actions: row.actions as DiscoveredAction[],
+  links: row.links,
+  error: row.error,
+});
+
+async function mapOf(services: ServiceContext, discoveryId: string): Promise<DiscoveryMap> {
+  return buildDiscoveryMap((await discoveryPages(services.db, discoveryId)).map(sourceOf), patternOf);
+}
+
+/** The discovery with its map: its page patterns, their pages, titles, forms and actions, the links between them. */
+export async function getDiscoveryMap(
+  services: ServiceContext,
+  projectId: string,
+  shortId: string,
+): Promise<DiscoveryMap & { discovery: DiscoveryView }> {
+  const row = await requireDiscovery(services, projectId, shortId);
+  return { discovery: discoveryView(row), ...(await mapOf(services, row.id)) };
+}
+
+/** What `shortId` found that `against` had not, and the other way round (both of one application). */
+export async function getDiscoveryDiff(
+  services: ServiceContext,
+  projectId: string,
+  shortId: string,
+  against: string,
+): Promise<DiscoveryDiff & { from: string; to: string }> {
+  const after = await requireDiscovery(services, projectId, shortId);
+  const before = await requireDiscovery(services, projectId, against);
+  if (before.application_id !== after.application_id)
+    throw new InvalidError(
+      `against: discovery ${against} explored another application (${before.application_short_id}); compare discoveries of one application`,
+    );
+  const diff = diffDiscoveryMaps(await mapOf(services, before.id), await mapOf(services, after.id));
+  return { from: against, to: shortId, ...diff };
+}
