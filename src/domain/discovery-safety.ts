@@ -123,7 +123,9 @@ function isReveal(facts: ControlFacts): boolean {
   if (revealRoles.has(facts.role)) return true;
   const popup = (facts.hasPopup ?? '').toLowerCase();
   if (popup !== '' && popup !== 'false') return true;
-  if ((facts.expanded ?? '').toLowerCase() === 'false') return true;
+  // A disclosure or menu button, open or closed: still the control that reveals (the explorer skips it while open).
+  const expanded = (facts.expanded ?? '').toLowerCase();
+  if (expanded === 'false' || expanded === 'true') return true;
   return !!facts.controlsHidden || !!facts.opensDialog;
 }
 

@@ -43,6 +43,7 @@ const backOfficePatterns = [
   '/d/notifications',
   '/d/changelog',
   '/d/terms',
+  '/d/activity',
 ];
 
 /** `method action` of each form, with the page pattern it is on and its fields' labels. */
@@ -179,6 +180,21 @@ describe('discovery visits on the back office (/d/)', () => {
     expect(operated.filter((key) => key === 'button|More')).toHaveLength(1);
     expect(operated.filter((key) => key.startsWith('search|'))).toHaveLength(1);
     expect(visits.reduce((n, v) => n + v.actionsUsed, 0)).toBe(operated.length);
+  });
+
+  it('operated only controls that reveal, and only search forms', () => {
+    // The page's guard would abort a form sent by mistake before the server saw it: the visits' own account
+    // of what they pressed shows the judgement itself held.
+    const actions = visits.flatMap((v) => v.actions);
+    const pressed = visits.flatMap((v) => v.operated ?? []).filter((key) => !key.startsWith('search|'));
+    expect(pressed.length).toBeGreaterThanOrEqual(8);
+    for (const key of pressed) {
+      const kinds = new Set(actions.filter((a) => `${a.role}|${a.name}` === key).map((a) => a.kind));
+      expect([key, [...kinds]]).toEqual([key, ['reveal']]);
+    }
+    const searched = visits.flatMap((v) => v.operated ?? []).filter((key) => key.startsWith('search|'));
+    const searchKeys = new Set(visits.flatMap((v) => v.forms.filter((f) => f.search).map((f) => `search|${f.key}`)));
+    for (const key of searched) expect(searchKeys).toContain(key);
   });
 });
 

@@ -155,9 +155,10 @@ describe('classifyControl', () => {
     expect(classifyControl(facts)).toBe('reveal');
   });
 
-  it('aria-haspopup="false" and aria-expanded="true" do not reveal', () => {
+  it('aria-haspopup="false" does not reveal; a disclosure stays a reveal control once open', () => {
     expect(classifyControl(button('Filters', { hasPopup: 'false' }))).toBe('other');
-    expect(classifyControl(button('Filters', { expanded: 'true' }))).toBe('other');
+    expect(classifyControl(button('Filters', { expanded: 'true' }))).toBe('reveal');
+    expect(classifyControl(button('Filters', { expanded: 'true', hasPopup: 'menu' }))).toBe('reveal');
   });
 
   it('a menu item link navigates', () => {

@@ -186,22 +186,3 @@ const read = pageFunction<(attr: string) => RawPage>(readSource);
 export async function readPage(page: Page): Promise<RawPage> {
   return page.evaluate(read, markerAttribute);
 }
-
-const settleSource = `({ quietMs, maxMs }) => new Promise((resolve) => {
-  let quiet;
-  const done = () => { observer.disconnect(); clearTimeout(quiet); clearTimeout(cap); resolve(true); };
-  const observer = new MutationObserver(() => { clearTimeout(quiet); quiet = setTimeout(done, quietMs); });
-  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  quiet = setTimeout(done, quietMs);
-  const cap = setTimeout(done, maxMs);
-})`;
-
-const settleInPage = pageFunction<(args: { quietMs: number; maxMs: number }) => Promise<boolean>>(settleSource);
-
-/**
- * Waits until the DOM has not changed for `quietMs` (scripts rendering a menu, a tab panel or fetched rows),
- * at most `maxMs`. A navigation during the wait ends it early: the caller looks at the URL next.
- */
-export async function settle(page: Page, quietMs = 120, maxMs = 1_500): Promise<void> {
-  await page.evaluate(settleInPage, { quietMs, maxMs }).catch(() => undefined);
-}

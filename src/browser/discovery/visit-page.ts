@@ -8,7 +8,8 @@ import type { BrowserContext, Page, Route, Request } from 'playwright-core';
 import type { VisitedPage } from '../../domain/discovery.js';
 import { normalizeUrl, patternOf } from '../../domain/page-patterns.js';
 import { Findings, judge, type JudgedControl, type JudgedForm, type JudgedPage } from './findings.js';
-import { markerAttribute, readPage, settle } from './read-page.js';
+import { markerAttribute, readPage } from './read-page.js';
+import { settle, watchRequests } from './settle.js';
 
 export interface VisitOptions {
   /** The application's origin (`https://app.example.com`); nothing outside it is visited or kept. */
@@ -49,9 +50,10 @@ export async function visitPage(context: BrowserContext, url: string, options: V
   const page = await context.newPage();
   try {
     await guardPage(page, options.origin);
+    const pending = watchRequests(page);
     const response = await page.goto(requested, { waitUntil: 'load', timeout: options.timeoutMs });
     result.status = response?.status() ?? 0;
-    await settle(page);
+    await settle(page, pending);
     const landed = page.url();
     const finalUrl = normalizeUrl(landed, options.origin);
     result.finalUrl = finalUrl ?? landed;
@@ -69,7 +71,7 @@ export async function visitPage(context: BrowserContext, url: string, options: V
     let state = judge(first, options.origin);
     findings.add(state);
 
-    const explorer = new Explorer(page, finalUrl, options, findings, new Set(options.skip ?? []), deadline);
+    const explorer = new Explorer(page, pending, finalUrl, options, findings, new Set(options.skip ?? []), deadline);
     state = await explorer.searches(state, searchQuery(first.headings, first.title));
     await explorer.reveals(state);
     result.actionsUsed = explorer.used;
@@ -112,6 +114,7 @@ class Explorer {
 
   constructor(
     private readonly page: Page,
+    private readonly pending: () => number,
     private readonly home: string,
     private readonly options: VisitOptions,
     private readonly findings: Findings,
@@ -180,7 +183,12 @@ class Explorer {
 
   private nextReveal(state: JudgedPage): JudgedControl | undefined {
     return state.controls.find(
-      (c) => c.action.kind === 'reveal' && c.raw.visible && !c.raw.selected && !this.done.has(c.key),
+      (c) =>
+        c.action.kind === 'reveal' &&
+        c.raw.visible &&
+        !c.raw.selected &&
+        c.raw.expanded !== 'true' &&
+        !this.done.has(c.key),
     );
   }
 
@@ -190,7 +198,7 @@ class Explorer {
    */
   private async afterAction(): Promise<boolean> {
     await this.page.waitForLoadState('load', { timeout: clickTimeoutMs }).catch(() => undefined);
-    await settle(this.page);
+    await settle(this.page, this.pending);
     const now = normalizeUrl(this.page.url(), this.options.origin);
     if (now === this.home) return false;
     if (now) this.findings.addLink(now);
@@ -203,13 +211,13 @@ class Explorer {
     if (!back || normalizeUrl(this.page.url(), this.options.origin) !== this.home) {
       await this.page.goto(this.home, { waitUntil: 'load', timeout: clickTimeoutMs * 2 });
     }
-    await settle(this.page);
+    await settle(this.page, this.pending);
   }
 
   /** Closes what the last control opened: Escape, and a reload when a modal still covers the page. */
   private async close(): Promise<JudgedPage> {
     await this.page.keyboard.press('Escape').catch(() => undefined);
-    await settle(this.page, 60, 500);
+    await settle(this.page, this.pending, 60, 500);
     const covered = await this.page
       .locator('dialog[open]:modal, [aria-modal="true"]')
       .filter({ visible: true })
@@ -217,7 +225,7 @@ class Explorer {
       .catch(() => 0);
     if (covered > 0) {
       await this.page.goto(this.home, { waitUntil: 'load', timeout: clickTimeoutMs * 2 });
-      await settle(this.page);
+      await settle(this.page, this.pending);
     }
     return this.read();
   }
