@@ -43,7 +43,7 @@ const backOfficePatterns = [
   '/d/notifications',
   '/d/changelog',
   '/d/terms',
-  '/d/activity',
+  '/d/invoices/overdue',
 ];
 
 /** `method action` of each form, with the page pattern it is on and its fields' labels. */
