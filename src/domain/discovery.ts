@@ -79,6 +79,12 @@ export interface VisitedPage {
   links: string[];
   /** Controls operated on this visit (reveal controls opened, searches submitted): counts against the budget. */
   actionsUsed: number;
+  /**
+   * Keys of what this visit operated (`role|name` of a control, `search|<form key>` of a search form). Optional
+   * (added by the explorer): a workflow passes the keys gathered so far as `skip` to later visits, so the header's
+   * menu or search is operated once per discovery rather than once per page.
+   */
+  operated?: string[];
   /** Why the visit failed (timeout, navigation error), null when it loaded. */
   error: string | null;
 }

@@ -1,4 +1,5 @@
-// Two small web apps (Shop, Todo) on one node:http server, for the browser-agent tests. Variants change the
+// Two small web apps (Shop, Todo) on one node:http server, for the browser-agent tests, and the discovery
+// fixture's back office under /d/ (fixtures/discovery-app.ts). Variants change the
 // markup at request time so tests can record on one page and replay on another.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -14,6 +15,7 @@ import { createAuthFixtures } from './fixtures/auth-toolkit.js';
 import { createQualityFixtures, type QualityFixtures } from './fixtures/quality.js';
 import { handleLargePage } from './fixtures/large-page.js';
 import { createAdminFixture } from './fixtures/admin.js';
+import { handleDiscoveryApp } from './fixtures/discovery-app.js';
 
 export type { Variant } from './fixtures/skin.js';
 export { products, shopCredentials } from './fixtures/shop.js';
@@ -82,6 +84,7 @@ export async function startFixtureApps(): Promise<FixtureApps> {
     if (handleLargePage(route, res, variant)) return;
     if (await auth.handle(req, res, url)) return;
     if (await admin.handle(req, res, url)) return;
+    if (handleDiscoveryApp(req, res, url)) return;
 
     if (url.pathname.startsWith('/mail/') && (await mail.handle(req, res, url))) return;
     if (url.pathname.startsWith('/codes/') && (await codes.handle(req, res, url))) return;

@@ -14,6 +14,7 @@ import { captureBrowserState } from '../../src/browser/context/state.js';
 import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { explorePage } from '../../src/services/chat-explore.js';
+import { visitPage } from '../../src/browser/discovery/visit-page.js';
 
 const signIn = `<!doctype html><title>Sign in</title><main>
 <h1>Sign in</h1>
@@ -81,7 +82,11 @@ try {
     { url: `${origin}/` },
     { browsers: pool, pageBudget: 2, timeoutMs: 30_000, projectId: 'probe' },
   );
-  process.stdout.write(`${JSON.stringify({ ...inPage, mismatch, movedTestId, explored })}\n`);
+  // Discovery: one visit reads the page (forms, controls, links) and waits for it to settle, both in the page.
+  const visited = await pool.withContext({ projectId: 'probe' }, ({ context }) =>
+    visitPage(context, `${origin}/`, { origin, timeoutMs: 10_000, maxActions: 5 }),
+  );
+  process.stdout.write(`${JSON.stringify({ ...inPage, mismatch, movedTestId, explored, visited })}\n`);
 } finally {
   await pool.close();
   server.close();

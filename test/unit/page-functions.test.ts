@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import type { VisitedPage } from '../../src/domain/discovery.js';
 
 // Every function Proctor sends into a page, run under the service's own runtime (`node --import tsx`), not
 // vitest's transform: tsx rewrites functions in ways a page cannot run (`__name(...)`), and the callers hide
@@ -13,6 +14,7 @@ interface ProbeOutput {
   mismatch: { status: string; error?: string; evidence?: { pageExcerpt?: string } };
   movedTestId: { status: string; changes: { severity: string; summary: string }[] };
   explored: string;
+  visited: VisitedPage;
 }
 
 async function runProbe(): Promise<ProbeOutput> {
@@ -57,5 +59,11 @@ describe('page functions under tsx', () => {
     ]);
     // Exploring follows the same-origin links it read from the page.
     expect(probe.explored).toContain('Page "Orders" at http://127.0.0.1:');
+    // Discovery: a visit reads the page's title, headings, its controls judged, and its same-origin links.
+    expect(probe.visited.error).toBeNull();
+    expect(probe.visited.title).toBe('Sign in');
+    expect(probe.visited.headings).toEqual(['Sign in']);
+    expect(probe.visited.actions).toContainEqual({ role: 'button', name: 'Delete', kind: 'destructive' });
+    expect(probe.visited.links).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/orders$/)]);
   }, 90_000);
 });

@@ -1,0 +1,193 @@
+// Discovery (issue 34): what a control would do, judged from its markup before anything touches it. Pure.
+//
+// A discovery opens what only reveals (menus, tabs, disclosures, dialogs) and follows links; it never signs out,
+// deletes or submits (a search form excepted). Sign-out and destructive words win over everything else: a
+// "Delete" button that merely opens a confirmation dialog is still never pressed, since the next click would be
+// the one that deletes. The word lists cover the languages applications commonly ship in.
+import type { DiscoveredActionKind } from './discovery.js';
+
+/** What the page says about a control (read by src/browser/discovery/read-page.ts). */
+export interface ControlFacts {
+  /** The ARIA role, explicit or implicit: `link`, `button`, `tab`, `menuitem`, ... */
+  role: string;
+  /** The accessible name. */
+  name: string;
+  /** The element's tag, lower case: `a`, `button`, `input`, `summary`, `div`... */
+  tag: string;
+  /** A link's href as written (or resolved); null for none. */
+  href?: string | null;
+  /** `type` of a button or input (`submit`, `button`, `reset`, `image`...); '' when unset. */
+  type?: string;
+  /** The form the control belongs to (enclosing or `form=`); null when none. */
+  form?: { method: 'get' | 'post' | 'dialog'; search: boolean } | null;
+  /** `aria-haspopup` ('' when absent). */
+  hasPopup?: string;
+  /** `aria-expanded` ('' when absent). */
+  expanded?: string;
+  /** `aria-controls` points at an element that is hidden (or not rendered yet). */
+  controlsHidden?: boolean;
+  /** The control opens a dialog or popover by markup: `commandfor`/`command`, `popovertarget`, `data-bs-toggle`. */
+  opensDialog?: boolean;
+}
+
+// Matched as whole words (letters and digits around a match do not count), case-insensitively.
+// prettier-ignore
+const signOutWords = [
+  'log out', 'logout', 'log off', 'logoff', 'sign out', 'signout', 'sign off',
+  'abmelden', 'ausloggen', 'abmeldung', // de
+  'se déconnecter', 'déconnexion', 'deconnexion', // fr
+  'cerrar sesión', 'cerrar sesion', 'desconectarse', // es
+  'esci', 'disconnetti', // it
+  'sair', 'terminar sessão', 'encerrar sessão', // pt
+  'uitloggen', 'afmelden', // nl
+  'wyloguj', 'wyloguj się', // pl
+  'logga ut', 'log ud', 'logg ut', // sv, da, no
+  'odhlásit', 'kijelentkezés', 'çıkış yap', 'выйти', 'вийти', // cs, hu, tr, ru, uk
+  'ログアウト', 'サインアウト', '退出登录', '登出', '注销', '로그아웃', // ja, zh, ko
+];
+
+// prettier-ignore
+const destructiveWords = [
+  'delete', 'remove', 'discard', 'destroy', 'erase', 'purge', 'wipe', 'revoke', 'deactivate', 'unsubscribe',
+  'cancel subscription', 'cancel order', 'cancel plan', 'cancel account', 'cancel membership',
+  'close account', 'close my account', 'terminate', 'empty trash', 'empty cart', 'clear all', 'reset all',
+  'löschen', 'entfernen', 'verwerfen', 'kündigen', 'archivieren', 'konto schließen', // de
+  'supprimer', 'retirer', 'effacer', 'archiver', 'résilier', // fr
+  'eliminar', 'borrar', 'quitar', 'archivar', 'descartar', // es
+  'elimina', 'rimuovi', 'cancella', 'archivia', // it
+  'excluir', 'remover', 'apagar', 'arquivar', // pt
+  'verwijderen', 'archiveren', 'opzeggen', // nl
+  'usuń', 'usun', 'ta bort', 'radera', 'slet', 'slett', 'smazat', 'törlés', 'sil', 'удалить', 'видалити', // pl sv da no cs hu tr ru uk
+  '削除', '删除', '移除', '삭제', // ja zh ko
+];
+
+// Verbs on a button, nouns on a link ("Archive" in a blog's navigation is a page of old posts).
+const buttonOnlyWords = ['archive'];
+
+const signOutHref = /(^|[/_.-])(log[-_]?out|log[-_]?off|sign[-_]?out|sign[-_]?off|abmelden)([/_.?#-]|$)/i;
+const destructiveHref = /(^|[/_.-])(delete|destroy|remove|unsubscribe|deactivate|purge)([/_.?#-]|$)/i;
+
+function wordsPattern(words: readonly string[]): RegExp {
+  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+}
+
+const signOutName = wordsPattern(signOutWords);
+const destructiveName = wordsPattern(destructiveWords);
+const buttonOnlyName = wordsPattern(buttonOnlyWords);
+
+/** The path of an href, or '' for none (only the path and query can say "logout"). */
+function hrefPath(href: string | null | undefined): string {
+  if (!href) return '';
+  try {
+    const url = new URL(href, 'http://href.invalid');
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return href;
+  }
+}
+
+/** A URL whose path signs out or destroys (`/logout`, `/users/sign_out`, `/orders/7/delete`): never visited. */
+export function isUnsafeUrl(href: string): boolean {
+  const path = hrefPath(href);
+  return signOutHref.test(path) || destructiveHref.test(path);
+}
+
+const revealRoles = new Set(['tab', 'combobox']);
+const linkRoles = new Set(['link']);
+
+/** What operating the control would do; see DiscoveredActionKind. */
+export function classifyControl(facts: ControlFacts): DiscoveredActionKind {
+  const name = facts.name.replace(/\s+/g, ' ').trim();
+  const path = hrefPath(facts.href);
+  const isLink = linkRoles.has(facts.role) || (facts.tag === 'a' && !!facts.href);
+  if (signOutName.test(name) || signOutHref.test(path)) return 'sign-out';
+  if (destructiveName.test(name) || destructiveHref.test(path)) return 'destructive';
+  if (!isLink && buttonOnlyName.test(name)) return 'destructive';
+  if (isSubmit(facts)) return facts.form?.method === 'dialog' ? 'other' : 'submit';
+  if (isReveal(facts)) return 'reveal';
+  if (isLink || facts.role === 'menuitem') return navigable(facts.href) ? 'navigate' : 'other';
+  return 'other';
+}
+
+function isSubmit(facts: ControlFacts): boolean {
+  if (!facts.form) return false;
+  const type = (facts.type ?? '').toLowerCase();
+  if (facts.tag === 'button') return type === '' || type === 'submit';
+  if (facts.tag === 'input') return type === 'submit' || type === 'image';
+  return false;
+}
+
+function isReveal(facts: ControlFacts): boolean {
+  if (facts.tag === 'summary') return true;
+  if (revealRoles.has(facts.role)) return true;
+  const popup = (facts.hasPopup ?? '').toLowerCase();
+  if (popup !== '' && popup !== 'false') return true;
+  // A disclosure or menu button, open or closed: still the control that reveals (the explorer skips it while open).
+  const expanded = (facts.expanded ?? '').toLowerCase();
+  if (expanded === 'false' || expanded === 'true') return true;
+  return !!facts.controlsHidden || !!facts.opensDialog;
+}
+
+/** An href that leads somewhere: not empty, not `#`, not `javascript:`. */
+function navigable(href: string | null | undefined): boolean {
+  if (!href) return false;
+  const text = href.trim();
+  return text !== '' && !text.startsWith('#') && !/^javascript:/i.test(text);
+}
+
+/** What a form says about itself (read from the page). */
+export interface FormFacts {
+  method: 'get' | 'post' | 'dialog';
+  /** `role="search"` on the form or an ancestor, or the form inside a `<search>` element. */
+  searchLandmark: boolean;
+  /** The accessible name of the form, or '' */
+  name: string;
+  /** The submit control's accessible name, or null. */
+  submit: string | null;
+  fields: { type: string; name: string; label: string }[];
+}
+
+const searchWords = wordsPattern([
+  'search',
+  'find',
+  'suche',
+  'suchen',
+  'rechercher',
+  'recherche',
+  'buscar',
+  'búsqueda',
+  'cerca',
+  'pesquisar',
+  'zoeken',
+  'szukaj',
+  'sök',
+  'søg',
+  'hledat',
+  'keresés',
+  'ara',
+  'поиск',
+  'пошук',
+  '検索',
+  '搜索',
+  '검색',
+]);
+const searchFieldNames = new Set(['q', 'query', 'search', 's', 'term', 'terms', 'keyword', 'keywords', 'k', 'text']);
+const textTypes = new Set(['text', 'search', '']);
+const choiceTypes = new Set(['select', 'checkbox', 'radio', 'hidden']);
+
+/**
+ * A search form, the only kind a discovery submits: sent with GET, one text field at most (choices such as a
+ * category select may sit beside it), no password, and it says it searches (a search landmark, a `type=search`
+ * field, a `q`/`query`/`search` field, or a label, name or button that says "search" in a common language).
+ */
+export function isSearchForm(form: FormFacts): boolean {
+  if (form.method !== 'get') return false;
+  const typed = form.fields.filter((f) => !choiceTypes.has(f.type));
+  if (typed.length !== 1) return false;
+  const field = typed[0]!;
+  if (field.type !== 'search' && !textTypes.has(field.type)) return false;
+  if (form.searchLandmark || field.type === 'search') return true;
+  if (searchFieldNames.has(field.name.toLowerCase())) return true;
+  return [form.name, form.submit ?? '', field.label].some((text) => searchWords.test(text));
+}
