@@ -3,6 +3,7 @@ import { dependencyState } from './burn-in.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import {
+  discoveryOperated,
   discoveryPageUrls,
   findDiscoveryPage,
   finishDiscoveryRow,
@@ -16,12 +17,8 @@ import type { BrowserState } from '../src/domain/steps.js';
 import type { DiscoveryStatus, DiscoveryStopReason } from '../src/domain/discovery-run.js';
 import type { VisitedPage } from '../src/domain/discovery.js';
 import { RunValues } from '../src/domain/run-values.js';
-// THE EXPLORER, in one place: stand-ins until the real ones land. At merge: `visitPage` from src/browser/discovery/,
-// `normalizeUrl` / `patternOf` from src/domain/page-patterns.ts.
-import { visitPage } from '../src/browser/discovery-standin.js';
-import { normalizeUrl, patternOf } from '../src/domain/page-patterns-standin.js';
-
-const explorer = { visitPage, normalizeUrl, patternOf };
+import { visitPage } from '../src/browser/discovery/visit-page.js';
+import { normalizeUrl, patternOf } from '../src/domain/page-patterns.js';
 import { discoveryBlobKeys, type FrontierEntry, type VisitOutcome } from '../workflows/discovery-contract.js';
 
 /** One page's load and exploration; the activity's own bound (5 minutes) is far above it. */
@@ -41,7 +38,7 @@ export function createDiscoveryActivities(deps: ActivityDeps) {
   const outcomeOf = (row: DiscoveryPageRow, visited: boolean): VisitOutcome => ({
     url: row.url,
     pattern: row.pattern,
-    links: row.links.map((url): FrontierEntry => ({ url, pattern: explorer.patternOf(url) })),
+    links: row.links.map((url): FrontierEntry => ({ url, pattern: patternOf(url) })),
     actionsUsed: row.actions_used,
     visited,
   });
@@ -54,8 +51,8 @@ export function createDiscoveryActivities(deps: ActivityDeps) {
     async beginDiscovery(input: DiscoveryIds): Promise<{ start: FrontierEntry; stateKey: string | null }> {
       const discovery = await requireDiscovery(input.discoveryId);
       await markDiscoveryStarted(deps.db, discovery.id);
-      const url = explorer.normalizeUrl(discovery.start_url);
-      const start = { url, pattern: explorer.patternOf(url) };
+      const url = normalizeUrl(discovery.start_url, discovery.start_url) ?? discovery.start_url;
+      const start = { url, pattern: patternOf(url) };
       if (!discovery.resume_from_test_case_id) return { start, stateKey: null };
       const state = await withHeartbeats(() =>
         dependencyState(deps, input.projectId, discovery.resume_from_test_case_id!, discovery.start_url),
@@ -79,15 +76,19 @@ export function createDiscoveryActivities(deps: ActivityDeps) {
       const state = input.stateKey
         ? (JSON.parse((await deps.blobs.get(input.stateKey)).toString('utf8')) as BrowserState)
         : undefined;
+      // The header's menus and search were operated on an earlier page: opening them on every page would spend the
+      // actions budget on what is already known.
+      const skip = await discoveryOperated(deps.db, input.discoveryId);
       const access = await environmentAccess(deps, discovery.application_id, discovery.start_url, new RunValues());
       const page: VisitedPage = await withHeartbeats(() =>
         deps.browsers.withContext(
           { state, access, projectId: input.projectId, signal: cancellationSignal(), timeoutMs: visitTimeoutMs * 2 },
           ({ context }) =>
-            explorer.visitPage(context, input.url, {
+            visitPage(context, input.url, {
               origin,
               timeoutMs: visitTimeoutMs,
               maxActions: input.maxActions,
+              skip,
             }),
         ),
       );

@@ -52,7 +52,7 @@ try {
       .join(' ')}\n`,
   );
   const { temporalServer, bundle, db, token, blobs, taskQueue } = await startBenchBackend(closers, 'discovery');
-  const site = await startGeneratedSite({ sections, items });
+  const site = await startGeneratedSite({ sections, items, search: false });
   closers.push(() => site.stop());
   const worker = await startWorker(
     { address: temporalServer.address, namespace: 'default', taskQueue, workflowBundle: bundle },

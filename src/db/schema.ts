@@ -680,6 +680,8 @@ export interface DiscoveryPagesTable {
   actions: ColumnType<unknown, string, string>;
   links: ColumnType<string[], string, string>;
   actions_used: Generated<number>;
+  /** What the visit operated (`role|name`, `search|<form key>`): later visits of the discovery skip these. */
+  operated: ColumnType<string[], string | undefined, string>;
   error: string | null;
   visited_at: Generated<Date>;
 }

@@ -13,7 +13,10 @@ export interface GeneratedSite {
   otherRequests: () => string[];
   /** Every page's path. */
   paths: string[];
-  /** The page patterns of the site, as a discovery should name them. */
+  /**
+   * The page patterns of the site, as a discovery should name them: its pages', and with `search` each section's
+   * search results (`/section-a?q=`), which a discovery reaches by submitting an item page's search form.
+   */
   patterns: string[];
   stop(): Promise<void>;
 }
@@ -35,7 +38,13 @@ export async function startGeneratedSite(opts: {
   sections: number;
   items: number;
   delayMs?: number;
+  /**
+   * Item pages carry a search form (the default). A discovery submits it and goes back, fetching the item page
+   * again: a test that counts each page's fetches leaves it out.
+   */
+  search?: boolean;
 }): Promise<GeneratedSite> {
+  const search = opts.search ?? true;
   const sections = Array.from({ length: opts.sections }, (_, i) => `/section-${letters(i)}`);
   const counts = new Map<string, number>();
   const others: string[] = [];
@@ -62,7 +71,7 @@ export async function startGeneratedSite(opts: {
     return html(
       `Item ${n} of ${match[1]}`,
       `<h1>Item ${n}</h1><a href="${section}">Back to section ${match[1]}</a>
-<form role="search" method="get" action="${section}"><label>Search <input type="search" name="q"></label><button>Search</button></form>
+${search ? `<form role="search" method="get" action="${section}"><label>Search <input type="search" name="q"></label><button>Search</button></form>` : ''}
 <h2>Order</h2><form method="post" action="${section}/${n}/order"><label>Quantity <input type="number" name="quantity" required></label><button type="submit">Order</button></form>`,
     );
   };
@@ -83,7 +92,12 @@ export async function startGeneratedSite(opts: {
     requests: () => new Map(counts),
     otherRequests: () => [...others],
     paths: ['/', ...sections, ...items],
-    patterns: ['/', ...sections, ...(opts.items > 0 ? sections.map((s) => `${s}/{id}`) : [])].sort(),
+    patterns: [
+      '/',
+      ...sections,
+      ...(opts.items > 0 ? sections.map((s) => `${s}/{id}`) : []),
+      ...(opts.items > 0 && search ? sections.map((s) => `${s}?q=`) : []),
+    ].sort(),
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -54,6 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('actions', 'jsonb', (c) => c.notNull())
     .addColumn('links', 'jsonb', (c) => c.notNull())
     .addColumn('actions_used', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('operated', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
     .addColumn('error', 'text')
     .addColumn('visited_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addUniqueConstraint('discovery_pages_url', ['discovery_id', 'url'])

@@ -144,6 +144,7 @@ export async function storeDiscoveryPage(
         actions: JSON.stringify(page.actions),
         links: JSON.stringify(page.links),
         actions_used: page.actionsUsed,
+        operated: JSON.stringify(page.operated ?? []),
         error: page.error,
       })
       .onConflict((oc) => oc.columns(['discovery_id', 'url']).doNothing())
@@ -165,6 +166,16 @@ export async function storeDiscoveryPage(
       .executeTakeFirstOrThrow();
     return { row: stored, inserted: false };
   });
+}
+
+/** Every control and search the discovery's visits operated so far: the next visits skip them (a header's menu). */
+export async function discoveryOperated(db: DB, discoveryId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('discovery_pages')
+    .select(sql<string>`jsonb_array_elements_text(operated)`.as('key'))
+    .where('discovery_id', '=', discoveryId)
+    .execute();
+  return [...new Set(rows.map((r) => r.key))];
 }
 
 /** Visited URLs of a discovery in a stable order, a page at a time. */
