@@ -10,8 +10,7 @@ import {
   type MapSourcePage,
 } from '../domain/discovery-map.js';
 import { InvalidError } from '../domain/errors.js';
-// STAND-IN until src/domain/page-patterns.ts lands (issue 34): swap for its `patternOf` at merge.
-import { patternOf } from '../domain/page-patterns-standin.js';
+import { patternOf } from '../domain/page-patterns.js';
 import type { ServiceContext } from './context.js';
 import { discoveryView, requireDiscovery, type DiscoveryView } from './discoveries.js';
 
