@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { ConfigRow } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { findProjectRow, listProjectRows, updateProjectRow } from './project-rows.js';
 import { openSecret, sealSecret } from '../secrets.js';
 
 export interface ConfigView {
@@ -31,13 +32,7 @@ export function toConfigView(row: ConfigRow): ConfigView {
 }
 
 export async function listConfigs(db: DB, projectId: string): Promise<ConfigView[]> {
-  const rows = await db
-    .selectFrom('configs')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  const rows = await listProjectRows(db, 'configs', projectId, 'name');
   return rows.map(toConfigView);
 }
 
@@ -46,12 +41,7 @@ export async function getConfig(
   projectId: string,
   shortId: string,
 ): Promise<(ConfigView & { id: string }) | undefined> {
-  const row = await db
-    .selectFrom('configs')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('short_id', '=', shortId)
-    .executeTakeFirst();
+  const row = await findProjectRow(db, 'configs', projectId, 'short_id', shortId);
   return row && { id: row.id, ...toConfigView(row) };
 }
 
@@ -97,12 +87,7 @@ export async function updateConfig(
   id: string,
   patch: { name?: string; value?: string; isSecret?: boolean; type?: 'plain' | 'totp' },
 ): Promise<void> {
-  const values = {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.value !== undefined && { value: patch.value }),
-    ...(patch.isSecret !== undefined && { is_secret: patch.isSecret }),
-    ...(patch.type !== undefined && { type: patch.type }),
-  };
+  let value = patch.value;
   if (patch.value !== undefined || patch.isSecret !== undefined || patch.type !== undefined) {
     // The stored form follows what the config is after the change: a value made secret is sealed, one made plain opened.
     const row = await db
@@ -111,16 +96,12 @@ export async function updateConfig(
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     const plain = patch.value ?? (await openSecret(db, row.value));
-    values.value = isSecretConfig(patch.isSecret ?? row.is_secret, patch.type ?? row.type)
+    value = isSecretConfig(patch.isSecret ?? row.is_secret, patch.type ?? row.type)
       ? await sealSecret(db, plain)
       : plain;
   }
-  if (Object.keys(values).length === 0) return;
-  await db
-    .updateTable('configs')
-    .set({ ...values, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .execute();
+  const { name, isSecret, type } = patch;
+  await updateProjectRow(db, 'configs', id, { name, value, is_secret: isSecret, type }, { touch: true });
 }
 
 /** Test cases keep config ids in an array without a foreign key: drop the id there too, in the same transaction. */

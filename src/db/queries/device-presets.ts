@@ -1,6 +1,7 @@
 import type { DB } from '../database.js';
 import type { DevicePreset } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { findProjectRow, listProjectRows, updateProjectRow } from './project-rows.js';
 
 export interface DevicePresetInput {
   name: string;
@@ -35,13 +36,7 @@ export function toDevicePresetView(row: DevicePreset): DevicePresetView {
 }
 
 export async function listDevicePresets(db: DB, projectId: string): Promise<DevicePresetView[]> {
-  const rows = await db
-    .selectFrom('device_presets')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await listProjectRows(db, 'device_presets', projectId, 'created_at');
   return rows.map(toDevicePresetView);
 }
 
@@ -50,12 +45,7 @@ export async function getDevicePreset(
   projectId: string,
   shortId: string,
 ): Promise<(DevicePresetView & { id: string }) | undefined> {
-  const row = await db
-    .selectFrom('device_presets')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('short_id', '=', shortId)
-    .executeTakeFirst();
+  const row = await findProjectRow(db, 'device_presets', projectId, 'short_id', shortId);
   return row && { id: row.id, ...toDevicePresetView(row) };
 }
 
@@ -87,21 +77,17 @@ export async function createDevicePreset(
 }
 
 export async function updateDevicePreset(db: DB, id: string, patch: Partial<DevicePresetInput>): Promise<void> {
-  const values = {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.viewport !== undefined && {
-      viewport_width: patch.viewport.width,
-      viewport_height: patch.viewport.height,
-    }),
-    ...(patch.deviceScaleFactor !== undefined && { device_scale_factor: patch.deviceScaleFactor }),
-    ...(patch.isMobile !== undefined && { is_mobile: patch.isMobile }),
-    ...(patch.hasTouch !== undefined && { has_touch: patch.hasTouch }),
-    ...(patch.userAgent !== undefined && { user_agent: patch.userAgent }),
-    ...(patch.locale !== undefined && { locale: patch.locale }),
-    ...(patch.timezoneId !== undefined && { timezone_id: patch.timezoneId }),
-  };
-  if (Object.keys(values).length === 0) return;
-  await db.updateTable('device_presets').set(values).where('id', '=', id).execute();
+  await updateProjectRow(db, 'device_presets', id, {
+    name: patch.name,
+    viewport_width: patch.viewport?.width,
+    viewport_height: patch.viewport?.height,
+    device_scale_factor: patch.deviceScaleFactor,
+    is_mobile: patch.isMobile,
+    has_touch: patch.hasTouch,
+    user_agent: patch.userAgent,
+    locale: patch.locale,
+    timezone_id: patch.timezoneId,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { Scenario } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { findProjectRow, listProjectRows, updateProjectRow } from './project-rows.js';
 
 export interface ScenarioView {
   shortId: string;
@@ -24,13 +24,7 @@ export function toScenarioView(row: Scenario): ScenarioView {
 }
 
 export async function listScenarios(db: DB, projectId: string): Promise<ScenarioView[]> {
-  const rows = await db
-    .selectFrom('scenarios')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await listProjectRows(db, 'scenarios', projectId, 'created_at');
   return rows.map(toScenarioView);
 }
 
@@ -39,12 +33,7 @@ export async function getScenario(
   projectId: string,
   shortId: string,
 ): Promise<(ScenarioView & { id: string }) | undefined> {
-  const row = await db
-    .selectFrom('scenarios')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('short_id', '=', shortId)
-    .executeTakeFirst();
+  const row = await findProjectRow(db, 'scenarios', projectId, 'short_id', shortId);
   return row && { id: row.id, ...toScenarioView(row) };
 }
 
@@ -74,17 +63,8 @@ export async function updateScenario(
   id: string,
   patch: { name?: string; description?: string | null; instructions?: string },
 ): Promise<void> {
-  const values = {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.description !== undefined && { description: patch.description }),
-    ...(patch.instructions !== undefined && { instructions: patch.instructions }),
-  };
-  if (Object.keys(values).length === 0) return;
-  await db
-    .updateTable('scenarios')
-    .set({ ...values, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .execute();
+  const { name, description, instructions } = patch;
+  await updateProjectRow(db, 'scenarios', id, { name, description, instructions }, { touch: true });
 }
 
 /** Test cases that used it keep running without a scenario (their foreign key sets null). */
