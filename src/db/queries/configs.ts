@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { ConfigRow } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
-import { findProjectRow, listProjectRows, updateProjectRow } from './project-rows.js';
+import { projectViews, updateProjectRow } from './project-rows.js';
 import { openSecret, sealSecret } from '../secrets.js';
 
 export interface ConfigView {
@@ -31,19 +31,11 @@ export function toConfigView(row: ConfigRow): ConfigView {
   };
 }
 
-export async function listConfigs(db: DB, projectId: string): Promise<ConfigView[]> {
-  const rows = await listProjectRows(db, 'configs', projectId, 'name');
-  return rows.map(toConfigView);
-}
+const views = projectViews('configs', toConfigView, 'name');
 
-export async function getConfig(
-  db: DB,
-  projectId: string,
-  shortId: string,
-): Promise<(ConfigView & { id: string }) | undefined> {
-  const row = await findProjectRow(db, 'configs', projectId, 'short_id', shortId);
-  return row && { id: row.id, ...toConfigView(row) };
-}
+/** The project's configs, by name. */
+export const listConfigs = views.list;
+export const getConfig = views.get;
 
 export async function configNameTaken(db: DB, projectId: string, name: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom('configs').select('id').where('project_id', '=', projectId).where('name', '=', name);

@@ -1,7 +1,7 @@
 import type { DB } from '../database.js';
 import type { DevicePreset } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
-import { findProjectRow, listProjectRows, updateProjectRow } from './project-rows.js';
+import { projectViews, updateProjectRow } from './project-rows.js';
 
 export interface DevicePresetInput {
   name: string;
@@ -35,19 +35,11 @@ export function toDevicePresetView(row: DevicePreset): DevicePresetView {
   };
 }
 
-export async function listDevicePresets(db: DB, projectId: string): Promise<DevicePresetView[]> {
-  const rows = await listProjectRows(db, 'device_presets', projectId, 'created_at');
-  return rows.map(toDevicePresetView);
-}
+const views = projectViews('device_presets', toDevicePresetView, 'created_at');
 
-export async function getDevicePreset(
-  db: DB,
-  projectId: string,
-  shortId: string,
-): Promise<(DevicePresetView & { id: string }) | undefined> {
-  const row = await findProjectRow(db, 'device_presets', projectId, 'short_id', shortId);
-  return row && { id: row.id, ...toDevicePresetView(row) };
-}
+/** The project's device presets, oldest first. */
+export const listDevicePresets = views.list;
+export const getDevicePreset = views.get;
 
 export async function createDevicePreset(
   db: DB,

@@ -29,15 +29,21 @@ export async function findProjectRow<T extends ProjectTable, C extends Column<T>
   column: C,
   value: ProjectRow<T>[C],
 ): Promise<ProjectRow<T> | undefined> {
+  return (await selectProjectRow(db, table, projectId, column, value)) as ProjectRow<T> | undefined;
+}
+
+/**
+ * Kysely cannot follow a table name that is a type parameter, so the queries name their columns dynamically and
+ * the typed functions around them say what the row is: the row of the table they were given.
+ */
+function selectProjectRow(db: DB, table: ProjectTable, projectId: string, column: string, value: unknown) {
   const { ref } = db.dynamic;
-  const row = await db
-    .selectFrom(table as ProjectTable)
+  return db
+    .selectFrom(table)
     .selectAll()
     .where(ref('project_id'), '=', projectId)
     .where(ref(column), '=', value)
     .executeTakeFirst();
-  // Kysely cannot follow a table name that is a type parameter; the row is the one `table` names.
-  return row as ProjectRow<T> | undefined;
 }
 
 /** Every row of the project, by `orderBy` and then by id, so that rows that tie come in one order every time. */
@@ -77,4 +83,26 @@ export async function updateProjectRow<T extends KeyedTable>(
     .set(opts.touch ? { ...given, updated_at: sql<Date>`now()` } : given)
     .where(ref('id'), '=', id)
     .execute();
+}
+
+/** The project tables of named resources, which the API addresses by a short id. */
+type ShortIdTable = { [T in KeyedTable]: Database[T] extends { short_id: string } ? T : never }[KeyedTable];
+
+/**
+ * The list and the get of a project's resource as the API shows it, each row made a view by `toView`; `get` adds the
+ * row's id to the view, for the service that goes on to change or delete the row.
+ */
+export function projectViews<T extends ShortIdTable, V>(
+  table: T,
+  toView: (row: ProjectRow<T>) => V,
+  orderBy: Column<T>,
+) {
+  return {
+    list: async (db: DB, projectId: string): Promise<V[]> =>
+      (await listProjectRows(db, table, projectId, orderBy)).map(toView),
+    get: async (db: DB, projectId: string, shortId: string): Promise<(V & { id: string }) | undefined> => {
+      const row = (await selectProjectRow(db, table, projectId, 'short_id', shortId)) as ProjectRow<T> | undefined;
+      return row && { id: (row as { id: string }).id, ...toView(row) };
+    },
+  };
 }

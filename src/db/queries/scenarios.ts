@@ -1,7 +1,7 @@
 import type { DB } from '../database.js';
 import type { Scenario } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
-import { findProjectRow, listProjectRows, updateProjectRow } from './project-rows.js';
+import { projectViews, updateProjectRow } from './project-rows.js';
 
 export interface ScenarioView {
   shortId: string;
@@ -23,19 +23,11 @@ export function toScenarioView(row: Scenario): ScenarioView {
   };
 }
 
-export async function listScenarios(db: DB, projectId: string): Promise<ScenarioView[]> {
-  const rows = await listProjectRows(db, 'scenarios', projectId, 'created_at');
-  return rows.map(toScenarioView);
-}
+const views = projectViews('scenarios', toScenarioView, 'created_at');
 
-export async function getScenario(
-  db: DB,
-  projectId: string,
-  shortId: string,
-): Promise<(ScenarioView & { id: string }) | undefined> {
-  const row = await findProjectRow(db, 'scenarios', projectId, 'short_id', shortId);
-  return row && { id: row.id, ...toScenarioView(row) };
-}
+/** The project's scenarios, oldest first. */
+export const listScenarios = views.list;
+export const getScenario = views.get;
 
 export async function createScenario(
   db: DB,
