@@ -15,7 +15,8 @@ export interface EnvironmentView {
   createdAt: string;
 }
 
-function selectEnvironments(db: DB, projectId: string) {
+/** The project's environments with their application's default and build (the dashboard lists them too). */
+export function selectEnvironments(db: DB, projectId: string) {
   return db
     .selectFrom('environments as e')
     .innerJoin('applications as a', 'a.id', 'e.application_id')
