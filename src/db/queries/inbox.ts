@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DB } from '../database.js';
 import type { InboxMessagesTable } from '../schema.js';
+import { findProjectRow } from './project-rows.js';
 
 export interface InboxMessageRow {
   id: string;
@@ -103,12 +104,7 @@ export async function mailTo(db: DB, to: string, limit = 20): Promise<InboxMessa
 }
 
 export async function getInboxMessage(db: DB, projectId: string, id: string): Promise<InboxMessageRow | undefined> {
-  const row = await db
-    .selectFrom('inbox_messages')
-    .select(columns)
-    .where('project_id', '=', projectId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await findProjectRow(db, 'inbox_messages', projectId, 'id', id);
   return row && toRow(row);
 }
 
