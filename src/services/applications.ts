@@ -15,23 +15,16 @@ import { readProjectList, type JsonText } from '../db/queries/project-lists.js';
 import type { ApplicationKind } from '../db/schema.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { ServiceContext } from './context.js';
+import { projectResource } from './project-resources.js';
 
 export type { ApplicationView };
 
-/** The project's applications, by name. */
-export const listApplications = ({ db }: ServiceContext, projectId: string): Promise<ApplicationView[]> =>
-  selectApplications(db, projectId);
+const resource = projectResource('Application', { list: selectApplications, get: getApplication });
 
+/** The project's applications, oldest first. */
+export const listApplications = resource.list;
 /** The application of the caller's project, or NotFoundError (also when it belongs to another project). */
-export async function requireApplication(
-  { db }: ServiceContext,
-  projectId: string,
-  applicationShortId: string,
-): Promise<ApplicationView & { id: string }> {
-  const application = await getApplication(db, projectId, applicationShortId);
-  if (!application) throw new NotFoundError('Application');
-  return application;
-}
+export const requireApplication = resource.require;
 
 /** The project's applications as the list route sends them: JSON text, kept until a write forgets it. */
 export function applicationListText(

@@ -84,19 +84,22 @@ const earlierTurn = async (db: DB, chatId: string, turn: number): Promise<ChatTu
   ...(await turnMessageIds(db, chatId, turn))!,
 });
 
+/** A conversation to start: its first message, and the application overrides it keeps for good. */
+export interface NewConversation {
+  projectId: string;
+  message: string;
+  applicationOverrides?: ApplicationOverride[];
+  idempotencyKey?: string;
+  source?: 'api' | 'ui';
+}
+
 /**
  * POST /v1/chat (and the dashboard's new-conversation form, source 'ui'): a new conversation with its first message;
  * the overrides given here are the conversation's for good.
  */
 export async function createConversation(
   deps: ServiceContext<'temporal' | 'appUrl'>,
-  input: {
-    projectId: string;
-    message: string;
-    applicationOverrides?: ApplicationOverride[];
-    idempotencyKey?: string;
-    source?: 'api' | 'ui';
-  },
+  input: NewConversation,
 ): Promise<ChatView> {
   const { chat } = await openConversation(deps, input);
   return toChatView(chat, deps.appUrl, []);
@@ -105,13 +108,7 @@ export async function createConversation(
 /** createConversation, answering the conversation and its first turn's message ids. */
 export async function openConversation(
   deps: ServiceContext<'temporal' | 'appUrl'>,
-  input: {
-    projectId: string;
-    message: string;
-    applicationOverrides?: ApplicationOverride[];
-    idempotencyKey?: string;
-    source?: 'api' | 'ui';
-  },
+  input: NewConversation,
 ): Promise<{ chat: ChatRecord; request: ChatTurnRequest }> {
   const { db } = deps;
   const repeated = async (existing: ChatRecord) => ({ chat: existing, request: await earlierTurn(db, existing.id, 1) });

@@ -10,27 +10,20 @@ import {
   updateConfig as updateConfigRow,
   type ConfigView,
 } from '../db/queries/configs.js';
-import { ConflictError, InvalidError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InvalidError } from '../domain/errors.js';
 import { totpRules } from './config-types.js';
 import type { ServiceContext } from './context.js';
+import { projectResource } from './project-resources.js';
 
 export type { ConfigView };
 
 const nameConflict = (name: string) => new ConflictError(`name: a config named ${name} already exists in this project`);
 
-export const listConfigs = ({ db }: ServiceContext, projectId: string): Promise<ConfigView[]> =>
-  selectConfigs(db, projectId);
+const resource = projectResource('Config', { list: selectConfigs, get: getConfig });
 
+export const listConfigs = resource.list;
 /** The config of the caller's project, or NotFoundError (also when it belongs to another project). */
-export async function requireConfig(
-  { db }: ServiceContext,
-  projectId: string,
-  configShortId: string,
-): Promise<ConfigView & { id: string }> {
-  const config = await getConfig(db, projectId, configShortId);
-  if (!config) throw new NotFoundError('Config');
-  return config;
-}
+export const requireConfig = resource.require;
 
 /** Runs a write that may hit the unique name constraint (two requests racing for one name) as a conflict. */
 async function withNameConflict<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {

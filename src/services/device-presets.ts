@@ -8,24 +8,16 @@ import {
   type DevicePresetInput,
   type DevicePresetView,
 } from '../db/queries/device-presets.js';
-import { NotFoundError } from '../domain/errors.js';
 import type { ServiceContext } from './context.js';
+import { projectResource } from './project-resources.js';
 
 export type { DevicePresetInput, DevicePresetView };
 
-export const listDevicePresets = ({ db }: ServiceContext, projectId: string): Promise<DevicePresetView[]> =>
-  selectDevicePresets(db, projectId);
+const resource = projectResource('Device preset', { list: selectDevicePresets, get: getDevicePreset });
 
+export const listDevicePresets = resource.list;
 /** The device preset of the caller's project, or NotFoundError (also when it belongs to another project). */
-export async function requireDevicePreset(
-  { db }: ServiceContext,
-  projectId: string,
-  devicePresetShortId: string,
-): Promise<DevicePresetView & { id: string }> {
-  const preset = await getDevicePreset(db, projectId, devicePresetShortId);
-  if (!preset) throw new NotFoundError('Device preset');
-  return preset;
-}
+export const requireDevicePreset = resource.require;
 
 /** A new preset; an optional setting left out is stored as none. */
 export function createDevicePreset(

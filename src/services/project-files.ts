@@ -8,23 +8,13 @@ import {
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import { fileTypeOf } from '../browser/steps/files.js';
 import type { ServiceContext } from './context.js';
+import { mimeTypeOf } from '../domain/file-types.js';
 
 // Files a project uploads for its tests' file inputs: `upload` with `projectFile` sends one, at burn-in and
 // replay alike. Small (they travel base64 in a JSON body), kept whole in the blob store.
 
 /** Largest project file: base64 of it stays under the API's 1 MiB JSON body. */
 export const maxProjectFileBytes = 700 * 1024;
-
-const mimeTypes: Record<string, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  zip: 'application/zip',
-  csv: 'text/csv',
-  json: 'application/json',
-  text: 'text/plain',
-};
 
 export interface ProjectFileView {
   name: string;
@@ -54,7 +44,7 @@ export async function uploadProjectFile(
     throw new InvalidError(`the file has ${bytes.length} bytes; at most ${maxProjectFileBytes} are kept`);
   const type = fileTypeOf(bytes, input.name);
   const blobKey = `projects/${projectId}/files/${input.name}`;
-  const mimeType = mimeTypes[type] ?? 'application/octet-stream';
+  const mimeType = mimeTypeOf(type);
   await deps.blobs.put(blobKey, bytes, mimeType);
   return view(
     await saveProjectFile(deps.db, {

@@ -8,24 +8,16 @@ import {
   updateScenario as updateScenarioRow,
   type ScenarioView,
 } from '../db/queries/scenarios.js';
-import { NotFoundError } from '../domain/errors.js';
 import type { ServiceContext } from './context.js';
+import { projectResource } from './project-resources.js';
 
 export type { ScenarioView };
 
-export const listScenarios = ({ db }: ServiceContext, projectId: string): Promise<ScenarioView[]> =>
-  selectScenarios(db, projectId);
+const resource = projectResource('Scenario', { list: selectScenarios, get: getScenario });
 
+export const listScenarios = resource.list;
 /** The scenario of the caller's project, or NotFoundError (also when it belongs to another project). */
-export async function requireScenario(
-  { db }: ServiceContext,
-  projectId: string,
-  scenarioShortId: string,
-): Promise<ScenarioView & { id: string }> {
-  const scenario = await getScenario(db, projectId, scenarioShortId);
-  if (!scenario) throw new NotFoundError('Scenario');
-  return scenario;
-}
+export const requireScenario = resource.require;
 
 export function createScenario(
   { db }: ServiceContext,

@@ -1,6 +1,7 @@
 import type { DB } from '../database.js';
 import type { ApplicationKind } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { updateProjectRow } from './project-rows.js';
 
 export interface ApplicationView {
   shortId: string;
@@ -74,13 +75,11 @@ export async function updateApplication(
   id: string,
   patch: { name?: string; defaultEnvironmentId?: string | null; defaultDevicePresetId?: string | null },
 ): Promise<void> {
-  const values = {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.defaultEnvironmentId !== undefined && { default_environment_id: patch.defaultEnvironmentId }),
-    ...(patch.defaultDevicePresetId !== undefined && { default_device_preset_id: patch.defaultDevicePresetId }),
-  };
-  if (Object.keys(values).length === 0) return;
-  await db.updateTable('applications').set(values).where('id', '=', id).execute();
+  await updateProjectRow(db, 'applications', id, {
+    name: patch.name,
+    default_environment_id: patch.defaultEnvironmentId,
+    default_device_preset_id: patch.defaultDevicePresetId,
+  });
 }
 
 export async function deleteApplication(db: DB, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { DB } from '../database.js';
 import type { BuildFileType, BuildPlatform } from '../../builds/file-types.js';
 import { newId, newShortId } from '../../ids.js';
+import { findProjectRow } from './project-rows.js';
 
 export interface BuildView {
   applicationBuildShortId: string;
@@ -117,12 +118,7 @@ export async function listBuilds(db: DB, projectId: string, applicationId: strin
 }
 
 export async function findBuild(db: DB, projectId: string, shortId: string) {
-  return db
-    .selectFrom('application_builds')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('short_id', '=', shortId)
-    .executeTakeFirst();
+  return findProjectRow(db, 'application_builds', projectId, 'short_id', shortId);
 }
 
 export const buildView = (row: BuildRow): BuildView => toView(row);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { ConfigRow } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { projectViews, updateProjectRow } from './project-rows.js';
 import { openSecret, sealSecret } from '../secrets.js';
 
 export interface ConfigView {
@@ -30,30 +31,11 @@ export function toConfigView(row: ConfigRow): ConfigView {
   };
 }
 
-export async function listConfigs(db: DB, projectId: string): Promise<ConfigView[]> {
-  const rows = await db
-    .selectFrom('configs')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
-  return rows.map(toConfigView);
-}
+const views = projectViews('configs', toConfigView, 'name');
 
-export async function getConfig(
-  db: DB,
-  projectId: string,
-  shortId: string,
-): Promise<(ConfigView & { id: string }) | undefined> {
-  const row = await db
-    .selectFrom('configs')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('short_id', '=', shortId)
-    .executeTakeFirst();
-  return row && { id: row.id, ...toConfigView(row) };
-}
+/** The project's configs, by name. */
+export const listConfigs = views.list;
+export const getConfig = views.get;
 
 export async function configNameTaken(db: DB, projectId: string, name: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom('configs').select('id').where('project_id', '=', projectId).where('name', '=', name);
@@ -97,12 +79,7 @@ export async function updateConfig(
   id: string,
   patch: { name?: string; value?: string; isSecret?: boolean; type?: 'plain' | 'totp' },
 ): Promise<void> {
-  const values = {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.value !== undefined && { value: patch.value }),
-    ...(patch.isSecret !== undefined && { is_secret: patch.isSecret }),
-    ...(patch.type !== undefined && { type: patch.type }),
-  };
+  let value = patch.value;
   if (patch.value !== undefined || patch.isSecret !== undefined || patch.type !== undefined) {
     // The stored form follows what the config is after the change: a value made secret is sealed, one made plain opened.
     const row = await db
@@ -111,16 +88,12 @@ export async function updateConfig(
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     const plain = patch.value ?? (await openSecret(db, row.value));
-    values.value = isSecretConfig(patch.isSecret ?? row.is_secret, patch.type ?? row.type)
+    value = isSecretConfig(patch.isSecret ?? row.is_secret, patch.type ?? row.type)
       ? await sealSecret(db, plain)
       : plain;
   }
-  if (Object.keys(values).length === 0) return;
-  await db
-    .updateTable('configs')
-    .set({ ...values, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .execute();
+  const { name, isSecret, type } = patch;
+  await updateProjectRow(db, 'configs', id, { name, value, is_secret: isSecret, type }, { touch: true });
 }
 
 /** Test cases keep config ids in an array without a foreign key: drop the id there too, in the same transaction. */

@@ -1,6 +1,7 @@
 // What the dashboard's applications page shows: every application of the project with its environments.
 import type { DB } from '../database.js';
 import { listApplications, type ApplicationView } from './applications.js';
+import { selectEnvironments } from './environments.js';
 
 export interface ApplicationWithEnvironments extends ApplicationView {
   environments: {
@@ -17,21 +18,8 @@ export async function loadApplications(db: DB, projectId: string): Promise<Appli
   const [applications, environments] = await Promise.all([
     listApplications(db, projectId),
     // One query for all environments of the project, not one per application.
-    db
-      .selectFrom('environments as e')
-      .innerJoin('applications as a', 'a.id', 'e.application_id')
-      .leftJoin('application_builds as b', 'b.id', 'e.application_build_id')
-      .select([
-        'e.id',
-        'e.short_id',
-        'e.name',
-        'e.url',
-        'e.is_production',
-        'a.short_id as application_short_id',
-        'a.default_environment_id',
-        'b.short_id as build_short_id',
-      ])
-      .where('e.project_id', '=', projectId)
+    selectEnvironments(db, projectId)
+      .select('a.short_id as application_short_id')
       .orderBy('e.created_at')
       .orderBy('e.id')
       .execute(),

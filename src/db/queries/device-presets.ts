@@ -1,6 +1,7 @@
 import type { DB } from '../database.js';
 import type { DevicePreset } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { projectViews, updateProjectRow } from './project-rows.js';
 
 export interface DevicePresetInput {
   name: string;
@@ -34,30 +35,11 @@ export function toDevicePresetView(row: DevicePreset): DevicePresetView {
   };
 }
 
-export async function listDevicePresets(db: DB, projectId: string): Promise<DevicePresetView[]> {
-  const rows = await db
-    .selectFrom('device_presets')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(toDevicePresetView);
-}
+const views = projectViews('device_presets', toDevicePresetView, 'created_at');
 
-export async function getDevicePreset(
-  db: DB,
-  projectId: string,
-  shortId: string,
-): Promise<(DevicePresetView & { id: string }) | undefined> {
-  const row = await db
-    .selectFrom('device_presets')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('short_id', '=', shortId)
-    .executeTakeFirst();
-  return row && { id: row.id, ...toDevicePresetView(row) };
-}
+/** The project's device presets, oldest first. */
+export const listDevicePresets = views.list;
+export const getDevicePreset = views.get;
 
 export async function createDevicePreset(
   db: DB,
@@ -87,21 +69,17 @@ export async function createDevicePreset(
 }
 
 export async function updateDevicePreset(db: DB, id: string, patch: Partial<DevicePresetInput>): Promise<void> {
-  const values = {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.viewport !== undefined && {
-      viewport_width: patch.viewport.width,
-      viewport_height: patch.viewport.height,
-    }),
-    ...(patch.deviceScaleFactor !== undefined && { device_scale_factor: patch.deviceScaleFactor }),
-    ...(patch.isMobile !== undefined && { is_mobile: patch.isMobile }),
-    ...(patch.hasTouch !== undefined && { has_touch: patch.hasTouch }),
-    ...(patch.userAgent !== undefined && { user_agent: patch.userAgent }),
-    ...(patch.locale !== undefined && { locale: patch.locale }),
-    ...(patch.timezoneId !== undefined && { timezone_id: patch.timezoneId }),
-  };
-  if (Object.keys(values).length === 0) return;
-  await db.updateTable('device_presets').set(values).where('id', '=', id).execute();
+  await updateProjectRow(db, 'device_presets', id, {
+    name: patch.name,
+    viewport_width: patch.viewport?.width,
+    viewport_height: patch.viewport?.height,
+    device_scale_factor: patch.deviceScaleFactor,
+    is_mobile: patch.isMobile,
+    has_touch: patch.hasTouch,
+    user_agent: patch.userAgent,
+    locale: patch.locale,
+    timezone_id: patch.timezoneId,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { DB } from '../database.js';
 import { newId, newShortId } from '../../ids.js';
 import { accessView, type EnvironmentAccess, type EnvironmentAccessView } from '../../domain/environment-access.js';
+import { findProjectRow, updateProjectRow } from './project-rows.js';
 
 export interface EnvironmentView {
   shortId: string;
@@ -14,7 +15,8 @@ export interface EnvironmentView {
   createdAt: string;
 }
 
-function selectEnvironments(db: DB, projectId: string) {
+/** The project's environments with their application's default and build (the dashboard lists them too). */
+export function selectEnvironments(db: DB, projectId: string) {
   return db
     .selectFrom('environments as e')
     .innerJoin('applications as a', 'a.id', 'e.application_id')
@@ -59,12 +61,7 @@ export async function listEnvironments(db: DB, projectId: string, applicationId:
 }
 
 export async function findEnvironment(db: DB, projectId: string, shortId: string) {
-  return db
-    .selectFrom('environments')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('short_id', '=', shortId)
-    .executeTakeFirst();
+  return findProjectRow(db, 'environments', projectId, 'short_id', shortId);
 }
 
 export async function getEnvironmentView(
@@ -127,13 +124,13 @@ export async function updateEnvironment(
   patch: { name?: string; url?: string; isProduction?: boolean; makeDefault?: boolean },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const values = {
-      ...(patch.name !== undefined && { name: patch.name }),
-      ...(patch.url !== undefined && { url: patch.url, application_build_id: null }),
-      ...(patch.isProduction !== undefined && { is_production: patch.isProduction }),
-    };
-    if (Object.keys(values).length > 0)
-      await trx.updateTable('environments').set(values).where('id', '=', env.id).execute();
+    await updateProjectRow(trx, 'environments', env.id, {
+      name: patch.name,
+      url: patch.url,
+      // An environment is a URL or an installed build: a new URL replaces the build.
+      application_build_id: patch.url === undefined ? undefined : null,
+      is_production: patch.isProduction,
+    });
     if (patch.makeDefault) {
       await trx
         .updateTable('applications')

@@ -3,6 +3,7 @@ import type { DB } from '../database.js';
 import type { GitIntegrationsTable } from '../schema.js';
 import type { Selectable } from 'kysely';
 import { openNullable, sealNullable } from '../secrets.js';
+import { findProjectRow, listProjectRows } from './project-rows.js';
 
 export type GitIntegrationRow = Selectable<GitIntegrationsTable>;
 
@@ -65,12 +66,7 @@ async function sealed<V extends GitIntegrationValues>(db: DB, values: V): Promis
 }
 
 export async function listGitIntegrationRows(db: DB, projectId: string): Promise<GitIntegrationRow[]> {
-  const rows = await db
-    .selectFrom('git_integrations')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('provider')
-    .execute();
+  const rows = await listProjectRows(db, 'git_integrations', projectId, 'provider');
   return Promise.all(rows.map((r) => opened(db, r)));
 }
 
@@ -79,15 +75,7 @@ export async function findGitIntegrationRow(
   projectId: string,
   shortId: string,
 ): Promise<GitIntegrationRow | undefined> {
-  return opened(
-    db,
-    await db
-      .selectFrom('git_integrations')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('short_id', '=', shortId)
-      .executeTakeFirst(),
-  );
+  return opened(db, await findProjectRow(db, 'git_integrations', projectId, 'short_id', shortId));
 }
 
 export async function findGitIntegrationByProvider(
@@ -95,15 +83,7 @@ export async function findGitIntegrationByProvider(
   projectId: string,
   provider: GitIntegrationRow['provider'],
 ): Promise<GitIntegrationRow | undefined> {
-  return opened(
-    db,
-    await db
-      .selectFrom('git_integrations')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('provider', '=', provider)
-      .executeTakeFirst(),
-  );
+  return opened(db, await findProjectRow(db, 'git_integrations', projectId, 'provider', provider));
 }
 
 /** Every integration of a provider that has a webhook secret, across projects (webhook deliveries name no project). */

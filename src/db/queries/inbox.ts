@@ -1,4 +1,7 @@
+import type { Selectable } from 'kysely';
 import type { DB } from '../database.js';
+import type { InboxMessagesTable } from '../schema.js';
+import { findProjectRow } from './project-rows.js';
 
 export interface InboxMessageRow {
   id: string;
@@ -22,16 +25,7 @@ const columns = [
   'received_at',
 ] as const;
 
-function toRow(r: {
-  id: string;
-  project_id: string;
-  to_address: string;
-  from_address: string;
-  subject: string;
-  size_bytes: number;
-  blob_key: string;
-  received_at: Date;
-}): InboxMessageRow {
+function toRow(r: Pick<Selectable<InboxMessagesTable>, (typeof columns)[number]>): InboxMessageRow {
   return {
     id: r.id,
     projectId: r.project_id,
@@ -63,20 +57,7 @@ export async function inboxAddressOwner(db: DB, address: string): Promise<string
   return row?.project_id;
 }
 
-export async function insertInboxMessage(
-  db: DB,
-  message: {
-    id: string;
-    projectId: string;
-    to: string;
-    from: string;
-    subject: string;
-    sizeBytes: number;
-    blobKey: string;
-    receivedAt: Date;
-    expiresAt: Date;
-  },
-): Promise<void> {
+export async function insertInboxMessage(db: DB, message: InboxMessageRow & { expiresAt: Date }): Promise<void> {
   await db
     .insertInto('inbox_messages')
     .values({
@@ -123,12 +104,7 @@ export async function mailTo(db: DB, to: string, limit = 20): Promise<InboxMessa
 }
 
 export async function getInboxMessage(db: DB, projectId: string, id: string): Promise<InboxMessageRow | undefined> {
-  const row = await db
-    .selectFrom('inbox_messages')
-    .select(columns)
-    .where('project_id', '=', projectId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await findProjectRow(db, 'inbox_messages', projectId, 'id', id);
   return row && toRow(row);
 }
 

@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { DB } from '../database.js';
 import type { IssuesTable, QualitySignalsTable } from '../schema.js';
 import type { IssueStatus, Severity, SignalCounts, SignalKind } from '../../domain/quality.js';
+import { findProjectRow } from './project-rows.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 export type SignalRow = Selectable<QualitySignalsTable>;
@@ -141,12 +142,7 @@ export async function listIssues(
 }
 
 export async function findIssue(db: DB, projectId: string, id: string): Promise<IssueRow | undefined> {
-  return db
-    .selectFrom('issues')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return findProjectRow(db, 'issues', projectId, 'id', id);
 }
 
 export async function findIssuesByFingerprints(db: DB, projectId: string, fingerprints: string[]): Promise<IssueRow[]> {

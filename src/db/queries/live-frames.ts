@@ -9,6 +9,7 @@ export interface LiveRowKey {
   subjectId: string;
 }
 
+/** The row's key as columns: what an insert writes and every other statement matches. */
 const byKey = (key: LiveRowKey) => ({ kind: key.kind, subject_id: key.subjectId, project_id: key.projectId });
 
 /**
@@ -45,9 +46,7 @@ export async function updateLiveRow(
       ...(update.frame && { frame: update.frame.jpeg, frame_url: update.frame.url, frame_seq: sql`frame_seq + 1` }),
       ...(update.steps && { steps: JSON.stringify(update.steps) }),
     })
-    .where('kind', '=', key.kind)
-    .where('subject_id', '=', key.subjectId)
-    .where('project_id', '=', key.projectId)
+    .where((eb) => eb.and(byKey(key)))
     .returning(sql<boolean>`coalesce(watched_at >= ${watchedSince}, false)`.as('watched'))
     .executeTakeFirst();
   return row?.watched;
@@ -56,9 +55,7 @@ export async function updateLiveRow(
 export async function deleteLiveRow(db: DB, key: LiveRowKey): Promise<void> {
   await db
     .deleteFrom('live_frames')
-    .where('kind', '=', key.kind)
-    .where('subject_id', '=', key.subjectId)
-    .where('project_id', '=', key.projectId)
+    .where((eb) => eb.and(byKey(key)))
     .execute();
 }
 
@@ -73,9 +70,7 @@ export async function readLiveRow(db: DB, key: LiveRowKey, afterSeq: number) {
       'started_at',
       sql<Buffer | null>`case when frame_seq > ${afterSeq} then frame end`.as('frame'),
     ])
-    .where('kind', '=', key.kind)
-    .where('subject_id', '=', key.subjectId)
-    .where('project_id', '=', key.projectId)
+    .where((eb) => eb.and(byKey(key)))
     .executeTakeFirst();
 }
 
@@ -84,9 +79,7 @@ export async function touchLiveRow(db: DB, key: LiveRowKey): Promise<void> {
   await db
     .updateTable('live_frames')
     .set({ watched_at: sql`now()` })
-    .where('kind', '=', key.kind)
-    .where('subject_id', '=', key.subjectId)
-    .where('project_id', '=', key.projectId)
+    .where((eb) => eb.and(byKey(key)))
     .execute();
 }
 

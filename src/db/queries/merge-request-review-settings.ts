@@ -3,6 +3,7 @@ import type { DB } from '../database.js';
 import type { MergeRequestReviewSettingsTable } from '../schema.js';
 import type { GitProviderId, MergeRequestRef } from '../../domain/git.js';
 import { newId } from '../../ids.js';
+import { findProjectRow, listProjectRows } from './project-rows.js';
 
 export type ReviewSettingsRow = Selectable<MergeRequestReviewSettingsTable>;
 
@@ -41,12 +42,7 @@ export async function upsertReviewSettings(
 }
 
 export async function listReviewSettings(db: DB, projectId: string): Promise<ReviewSettingsRow[]> {
-  return db
-    .selectFrom('merge_request_review_settings')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .execute();
+  return listProjectRows(db, 'merge_request_review_settings', projectId, 'created_at');
 }
 
 export async function findReviewSettings(
@@ -54,12 +50,7 @@ export async function findReviewSettings(
   projectId: string,
   id: string,
 ): Promise<ReviewSettingsRow | undefined> {
-  return db
-    .selectFrom('merge_request_review_settings')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return findProjectRow(db, 'merge_request_review_settings', projectId, 'id', id);
 }
 
 /** False when the project has no such settings. */

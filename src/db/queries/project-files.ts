@@ -1,5 +1,6 @@
 import type { DB } from '../database.js';
 import type { ProjectFilesTable } from '../schema.js';
+import { findProjectRow } from './project-rows.js';
 
 export type ProjectFileRow = Omit<ProjectFilesTable, 'created_at'> & { created_at: Date };
 
@@ -26,12 +27,7 @@ export async function listProjectFiles(db: DB, projectId: string): Promise<Proje
 }
 
 export async function findProjectFile(db: DB, projectId: string, name: string): Promise<ProjectFileRow | undefined> {
-  return db
-    .selectFrom('project_files')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('name', '=', name)
-    .executeTakeFirst();
+  return findProjectRow(db, 'project_files', projectId, 'name', name);
 }
 
 /** The deleted row, or undefined when there was none. */

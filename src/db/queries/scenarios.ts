@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { Scenario } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
+import { projectViews, updateProjectRow } from './project-rows.js';
 
 export interface ScenarioView {
   shortId: string;
@@ -23,30 +23,11 @@ export function toScenarioView(row: Scenario): ScenarioView {
   };
 }
 
-export async function listScenarios(db: DB, projectId: string): Promise<ScenarioView[]> {
-  const rows = await db
-    .selectFrom('scenarios')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(toScenarioView);
-}
+const views = projectViews('scenarios', toScenarioView, 'created_at');
 
-export async function getScenario(
-  db: DB,
-  projectId: string,
-  shortId: string,
-): Promise<(ScenarioView & { id: string }) | undefined> {
-  const row = await db
-    .selectFrom('scenarios')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('short_id', '=', shortId)
-    .executeTakeFirst();
-  return row && { id: row.id, ...toScenarioView(row) };
-}
+/** The project's scenarios, oldest first. */
+export const listScenarios = views.list;
+export const getScenario = views.get;
 
 export async function createScenario(
   db: DB,
@@ -74,17 +55,8 @@ export async function updateScenario(
   id: string,
   patch: { name?: string; description?: string | null; instructions?: string },
 ): Promise<void> {
-  const values = {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.description !== undefined && { description: patch.description }),
-    ...(patch.instructions !== undefined && { instructions: patch.instructions }),
-  };
-  if (Object.keys(values).length === 0) return;
-  await db
-    .updateTable('scenarios')
-    .set({ ...values, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .execute();
+  const { name, description, instructions } = patch;
+  await updateProjectRow(db, 'scenarios', id, { name, description, instructions }, { touch: true });
 }
 
 /** Test cases that used it keep running without a scenario (their foreign key sets null). */

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../database.js';
 import type { GenerationStatus } from '../schema.js';
+import { updateProjectRow } from './project-rows.js';
 
 /** What a write validates against: the stored row, without joins. */
 export interface TestCaseRecord {
@@ -154,21 +155,16 @@ export async function insertTestCase(db: DB, input: NewTestCase): Promise<void> 
 
 export async function updateTestCase(db: DB, id: string, patch: TestCasePatch): Promise<void> {
   const values = {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.goal !== undefined && { goal: patch.goal }),
-    ...(patch.expectedResult !== undefined && { expected_result: patch.expectedResult }),
-    ...(patch.isEnabled !== undefined && { is_enabled: patch.isEnabled }),
-    ...(patch.labels !== undefined && { labels: patch.labels }),
-    ...(patch.resumeFromTestCaseId !== undefined && { resume_from_test_case_id: patch.resumeFromTestCaseId }),
-    ...(patch.waitForTestCaseIds !== undefined && { wait_for_test_case_ids: patch.waitForTestCaseIds }),
-    ...(patch.quarantined !== undefined && { quarantined: patch.quarantined }),
+    name: patch.name,
+    goal: patch.goal,
+    expected_result: patch.expectedResult,
+    is_enabled: patch.isEnabled,
+    labels: patch.labels,
+    resume_from_test_case_id: patch.resumeFromTestCaseId,
+    wait_for_test_case_ids: patch.waitForTestCaseIds,
+    quarantined: patch.quarantined,
   };
-  if (Object.keys(values).length === 0) return;
-  await db
-    .updateTable('test_cases')
-    .set({ ...values, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .execute();
+  await updateProjectRow(db, 'test_cases', id, values, { touch: true });
 }
 
 export async function markGenerationFailed(db: DB, id: string, failureReason: string): Promise<void> {

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { DB } from '../database.js';
-import type { TunnelPort } from '../schema.js';
+import type { RemoteTunnelsTable, TunnelPort } from '../schema.js';
 import { connectionStaleMs } from '../../domain/tunnels.js';
 
 export interface TunnelRow {
@@ -16,16 +16,7 @@ export interface TunnelRow {
 
 const columns = ['id', 'runner_id', 'label', 'project_id', 'ports', 'public', 'created_at', 'expires_at'] as const;
 
-function toRow(r: {
-  id: string;
-  runner_id: string;
-  label: string;
-  project_id: string;
-  ports: TunnelPort[];
-  public: boolean;
-  created_at: Date;
-  expires_at: Date;
-}): TunnelRow {
+function toRow(r: Pick<Selectable<RemoteTunnelsTable>, (typeof columns)[number]>): TunnelRow {
   return {
     id: r.id,
     runnerId: r.runner_id,
@@ -43,16 +34,7 @@ const live = sql<boolean>`heartbeat_at > now() - ${`${connectionStaleMs} millise
 
 export async function insertTunnel(
   db: DB,
-  input: {
-    id: string;
-    runnerId: string;
-    label: string;
-    projectId: string;
-    ports: TunnelPort[];
-    public: boolean;
-    tokenHash: string;
-    expiresAt: Date;
-  },
+  input: Omit<TunnelRow, 'createdAt'> & { tokenHash: string },
 ): Promise<TunnelRow> {
   const row = await db
     .insertInto('remote_tunnels')
