@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actsOnForm, computeCoverage, formId, type Coverage } from '../../src/domain/coverage.js';
+import { coveredTests } from '../../src/domain/coverage-tests.js';
 import { patternOf } from '../../src/domain/page-patterns-interim.js';
 import type { Step } from '../../src/domain/steps.js';
 import { base, buy, forms, shopMap, shopTests, signIn } from '../support/coverage-fixture.js';
@@ -225,4 +226,37 @@ describe('the interim patternOf', () => {
     ['/v2/docs', '/v2/docs'],
     ['/settings#profile', '/settings'],
   ])('%s is %s', (path, expected) => expect(patternOf(path)).toBe(expected));
+});
+
+describe('where a stored test starts', () => {
+  const row = (id: string, steps: Step[] | null, resumeFromId: string | null = null, enabled = true) => ({
+    id,
+    name: id,
+    enabled,
+    steps,
+    resumeFromId,
+    lastPassedAt: null,
+  });
+  const go = (path: string): Step => ({ action: 'navigate', value: path, description: path });
+  it('on the environment, or where its dependency chain ends; a cycle or a missing dependency falls back', () => {
+    const tests = coveredTests(
+      [
+        row('a', [go('/login')]),
+        row('b', [go('/orders/7')], 'a', false),
+        row('c', [go('/x')], 'b'),
+        row('d', [go('/y')], 'gone'),
+        row('e', [go('/e')], 'f'),
+        row('f', [go('/f')], 'e'),
+        row('g', null),
+      ],
+      `${base}/app`,
+    );
+    expect(tests.map((t) => [t.id, t.startUrl])).toEqual([
+      ['a', `${base}/app`],
+      ['c', `${base}/orders/7`],
+      ['d', `${base}/app`],
+      ['e', `${base}/app`],
+      ['f', `${base}/app`],
+    ]);
+  });
 });
