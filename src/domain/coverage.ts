@@ -148,6 +148,8 @@ export function stepElementNames(step: Step): Set<string> {
 
 interface StepOnPage {
   test: CoveredTest;
+  /** The test's position in the input: uses are listed in that order. */
+  position: number;
   index: number;
   step: Step;
   pattern: string;
@@ -155,11 +157,20 @@ interface StepOnPage {
 
 /** The coverage of `map` by `tests` (the enabled ones). `baseUrl`: the application's origin, as the steps were recorded against it. */
 export function computeCoverage(map: readonly MapPattern[], tests: readonly CoveredTest[], baseUrl: string): Coverage {
-  const onPages: StepOnPage[] = tests.flatMap((test) =>
+  const onPages: StepOnPage[] = tests.flatMap((test, position) =>
     pagesOfSteps(test.steps, test.startUrl, baseUrl).flatMap(({ page }, index) =>
-      page?.startsWith('/') ? [{ test, index, step: test.steps[index]!, pattern: patternOf(page) }] : [],
+      page?.startsWith('/') ? [{ test, position, index, step: test.steps[index]!, pattern: patternOf(page) }] : [],
     ),
   );
+  // Indexed once: a map of a thousand patterns and tests of thousands of steps stays linear.
+  const byPattern = new Map<string, StepOnPage[]>();
+  for (const s of onPages) {
+    const list = byPattern.get(s.pattern);
+    if (list) list.push(s);
+    else byPattern.set(s.pattern, [s]);
+  }
+  const names = new Map<StepOnPage, Set<string>>();
+  const namesOf = (s: StepOnPage) => names.get(s) ?? names.set(s, stepElementNames(s.step)).get(s)!;
   const known = new Set(map.map((p) => p.pattern));
   const formsById = new Map<string, { form: DiscoveredForm; patterns: string[] }>();
   for (const p of map)
@@ -170,7 +181,7 @@ export function computeCoverage(map: readonly MapPattern[], tests: readonly Cove
     }
 
   const patterns = map.map((p): PatternCoverage => {
-    const here = onPages.filter((s) => s.pattern === p.pattern);
+    const here = byPattern.get(p.pattern) ?? [];
     const visitedBy = uses(here);
     return {
       pattern: p.pattern,
@@ -184,16 +195,19 @@ export function computeCoverage(map: readonly MapPattern[], tests: readonly Cove
   });
 
   const forms = [...formsById.entries()].map(([id, { form, patterns: on }]): FormCoverage => {
-    const acting = onPages.filter((s) => on.includes(s.pattern) && actsOnForm(s.step, form) !== undefined);
-    const submitting = acting.filter((s) => actsOnForm(s.step, form) === 'submit');
-    const firstAct = new Map<string, number>();
-    for (const s of acting) if (!firstAct.has(s.test.id)) firstAct.set(s.test.id, s.index);
-    const checking = tests.flatMap((test) =>
-      firstAct.has(test.id)
-        ? test.steps.flatMap((step, index) =>
-            index > firstAct.get(test.id)! && step.action.startsWith('assert_') ? [{ test, index }] : [],
-          )
-        : [],
+    const target = formNames(form);
+    const acts = (s: StepOnPage) => formAction(namesOf(s), s.step.action, target);
+    const acting = on
+      .flatMap((pattern) => byPattern.get(pattern) ?? [])
+      .filter((s) => acts(s) !== undefined)
+      .sort((a, b) => a.position - b.position || a.index - b.index);
+    const submitting = acting.filter((s) => acts(s) === 'submit');
+    const firstAct = new Map<CoveredTest, number>();
+    for (const s of acting) if (!firstAct.has(s.test)) firstAct.set(s.test, s.index);
+    const checking = [...firstAct].flatMap(([test, first]) =>
+      test.steps.flatMap((step, index) =>
+        index > first && step.action.startsWith('assert_') ? [{ test, index }] : [],
+      ),
     );
     const actedOnBy = uses(acting);
     return {
@@ -243,11 +257,26 @@ export function computeCoverage(map: readonly MapPattern[], tests: readonly Cove
 
 /** Whether the step operates one of the form's fields or its submit control (matched by name), and which. */
 export function actsOnForm(step: Step, form: DiscoveredForm): 'field' | 'submit' | undefined {
-  if (!actingActions.has(step.action)) return undefined;
-  const names = stepElementNames(step);
-  if (form.submit && submitActions.has(step.action) && names.has(sameName(form.submit))) return 'submit';
-  const fieldNames = form.fields.flatMap((f) => [f.label, f.name].map(sameName).filter(Boolean));
-  return fieldNames.some((n) => names.has(n)) ? 'field' : undefined;
+  return formAction(stepElementNames(step), step.action, formNames(form));
+}
+
+interface FormNames {
+  submit: string | null;
+  fields: Set<string>;
+}
+
+function formNames(form: DiscoveredForm): FormNames {
+  return {
+    submit: form.submit ? sameName(form.submit) : null,
+    fields: new Set(form.fields.flatMap((f) => [f.label, f.name].map(sameName).filter(Boolean))),
+  };
+}
+
+function formAction(names: Set<string>, action: StepAction, form: FormNames): 'field' | 'submit' | undefined {
+  if (!actingActions.has(action)) return undefined;
+  if (form.submit && submitActions.has(action) && names.has(form.submit)) return 'submit';
+  for (const name of names) if (form.fields.has(name)) return 'field';
+  return undefined;
 }
 
 /** Steps grouped per test, in the tests' order, each test once. */
