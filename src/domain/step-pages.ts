@@ -46,7 +46,7 @@ export type StepPageSource =
 export interface StepPage {
   /** Path and query (see `pageAt`), null when it cannot be known from the steps. */
   page: string | null;
-  /** False when the step itself says where it was (`at`, a navigation, a confirming URL assertion). */
+  /** False when the steps say for certain where it was (`at`, a navigation, an URL assertion on a page known for certain). */
   inferred: boolean;
   source: StepPageSource;
 }
@@ -55,14 +55,22 @@ interface Tab {
   page: string | null;
   /** Pages this tab was on before, for a Back without `at`. */
   back: (string | null)[];
+  /**
+   * The page is known for certain: set by `at` or a navigation, and no step since could have left it. Only then does
+   * an URL assertion confirm it (the assertion checks that the URL contains its value: `/orders` passes on `/orders/7`).
+   */
+  sure: boolean;
 }
+
+/** Steps that may leave the page by themselves (a link clicked, a form submitted by Enter, a select that navigates). */
+const mayLeave: ReadonlySet<StepAction> = new Set(['click', 'dblclick', 'press', 'drag', 'select', 'check', 'uncheck']);
 
 /**
  * The page of each step, in order. `startUrl` is where the test starts (a resumed test: where its dependency ended);
  * `baseUrl` (default `startUrl`) resolves relative navigations and decides what is on the application's origin.
  */
 export function pagesOfSteps(steps: readonly Step[], startUrl: string, baseUrl: string = startUrl): StepPage[] {
-  const tabs: Tab[] = [{ page: pageAt(startUrl, baseUrl) ?? null, back: [] }];
+  const tabs: Tab[] = [{ page: pageAt(startUrl, baseUrl) ?? null, back: [], sure: false }];
   let opened = 0; // tabs opened so far: a step with `opensPage` opens tab `opened + 1`
   let started = true; // the first tab is still on the start page, untouched
   const moveTo = (tab: Tab, page: string | null) => {
@@ -71,7 +79,7 @@ export function pagesOfSteps(steps: readonly Step[], startUrl: string, baseUrl: 
   };
   return steps.map((step) => {
     const index = step.page ?? 0;
-    const tab = (tabs[index] ??= { page: null, back: [] });
+    const tab = (tabs[index] ??= { page: null, back: [], sure: false });
     const carried = (): StepPage =>
       tab.page === null
         ? { page: null, inferred: true, source: 'unknown' }
@@ -83,48 +91,53 @@ export function pagesOfSteps(steps: readonly Step[], startUrl: string, baseUrl: 
       if (step.action === 'go_back') tab.back.pop();
       else moveTo(tab, page);
       tab.page = page;
+      tab.sure = page !== null;
       result = { page, inferred: false, source: 'at' };
     } else if (step.action === 'navigate') {
       const value = step.value ?? '';
       const page = configReferences(value).length > 0 ? null : (pageAt(value, baseUrl) ?? null);
       moveTo(tab, page);
+      tab.sure = page !== null;
       result =
         page === null ? { page, inferred: true, source: 'unknown' } : { page, inferred: false, source: 'navigate' };
     } else if (step.action === 'go_back') {
       const page = tab.back.length > 0 ? tab.back.pop()! : null;
       tab.page = page;
+      tab.sure = false;
       result =
         page === null ? { page, inferred: true, source: 'unknown' } : { page, inferred: true, source: 'previous' };
     } else if (step.action === 'open_link') {
       moveTo(tab, null);
+      tab.sure = false;
       result = { page: null, inferred: true, source: 'unknown' };
     } else if (step.action === 'assert_url') {
       result = assertedPage(tab, step.value ?? '', baseUrl, moveTo);
     } else {
       result = carried();
     }
+    if (mayLeave.has(step.action)) tab.sure = false;
     if (index === 0 && step.action !== 'wait_for_email' && step.action !== 'http_request') started = false;
-    if (step.opensPage) tabs[++opened] = { page: null, back: [] };
+    if (step.opensPage) tabs[++opened] = { page: null, back: [], sure: false };
     return result;
   });
 }
 
-// An URL assertion checks that the URL contains its value. It confirms the page only when it names it whole: `/cart`
-// also passes on `/cart/items`. A path the page is not known to contain is where the test must be now (the walk
-// missed a move); anything else contradicts the walk, and the page is unknown.
+// An URL assertion checks that the URL contains its value: it confirms a page known for certain that contains it
+// (`/orders` also passes on `/orders/7`, so it cannot tell which on its own). A page not known for certain that
+// contains it stays, inferred. A path it does not contain is where the test must be now (the walk missed a move),
+// inferred; anything else contradicts the walk, and the page is unknown.
 function assertedPage(
   tab: Tab,
   value: string,
   baseUrl: string,
   moveTo: (tab: Tab, page: string | null) => void,
 ): StepPage {
+  const current = tab.page;
+  if (current !== null && value && current.includes(value))
+    return { page: current, inferred: !tab.sure, source: 'assert_url' };
   const named =
     /^(\/|https?:\/\/)/.test(value) && configReferences(value).length === 0 ? pageAt(value, baseUrl) : undefined;
-  const current = tab.page;
-  if (current !== null && named !== undefined && current === named)
-    return { page: current, inferred: false, source: 'assert_url' };
-  if (current !== null && value && current.includes(value))
-    return { page: current, inferred: true, source: 'assert_url' };
+  tab.sure = false;
   if (named !== undefined) {
     moveTo(tab, named);
     return { page: named, inferred: true, source: 'assert_url' };
