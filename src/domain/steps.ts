@@ -70,6 +70,13 @@ export interface Step {
   projectFile?: boolean;
   /** `http_request`: the API call, what it must answer and the run variables it saves. */
   http?: HttpStep;
+  /**
+   * The page the step acted on, as burn-in saw it: the tab's path and query (origin stripped; a page off the
+   * application's origin keeps its whole URL). For a step that brings a page up by itself (navigate, go_back, reload,
+   * open_link) the page it brought up. Absent on steps recorded before it existed and on steps that act on no page
+   * (a mail, an API call, a tab switch): src/domain/step-pages.ts infers those. Coverage reads it; replay does not.
+   */
+  at?: string;
 }
 
 /** An element other than the step's own (a drop target): its locators and what it was when recorded. */

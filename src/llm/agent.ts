@@ -13,6 +13,7 @@ import {
   type ActionOptions,
 } from '../browser/steps/index.js';
 import type { DialogAnswer } from '../domain/step-events.js';
+import { pageAt, pageBringingActions, pagelessActions } from '../domain/step-pages.js';
 import { redact } from '../browser/record/snapshot.js';
 import { agentToolsWith, isToolGroup, toolGroupsFor } from './agent-tools.js';
 import { stepPrompt, withRealRefs } from './agent-prompt.js';
@@ -159,16 +160,21 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       const answer = dialogAnswer;
       dialogAnswer = undefined;
       const acted = step;
+      let actedOn: string | undefined;
       const recorded = await session.record(
         acted,
         async (tab) => {
+          actedOn = tab.url();
           const activity = watchActivity(tab);
           await performAction(tab, acted, locator, opts);
           await activity.settle();
+          if (pageBringingActions.has(acted.action) && !tab.isClosed()) actedOn = tab.url();
         },
         answer,
       );
       step = recorded.step;
+      // In place: the session keeps this object, to mark it later as opening a tab that opened late.
+      recordPageAt(step, actedOn, opts.baseUrl);
       steps.push(step);
       if (step.action.startsWith('assert_')) asserted = true;
       history.push(
@@ -213,6 +219,13 @@ function reservations(value: unknown, secrets: Record<string, string>): string[]
     .map((v) => redact(v.replace(/\s+/g, ' ').trim(), secrets).slice(0, maxReservationChars))
     .filter(Boolean);
   return [...new Set(items)].slice(0, maxReservations);
+}
+
+/** Notes on the step the page it acted on (`at`, for the coverage map), unless it acts on no page. */
+function recordPageAt(step: Step, url: string | undefined, baseUrl: string): void {
+  if (pagelessActions.has(step.action) || url === undefined) return;
+  const at = pageAt(url, baseUrl);
+  if (at !== undefined) step.at = at;
 }
 
 function summarize(step: Step): string {

@@ -65,6 +65,11 @@ export const StepSchema = z
       description: '`http_request`: the API call, what it must answer and the run variables it saves',
     }),
     ...stepEventFields,
+    at: z.string().optional().openapi({
+      description:
+        "The page the step acted on when burn-in recorded it: its path and query (a page off the application's origin: its whole URL); absent on older steps and on steps that act on no page. The coverage map reads it",
+      example: '/orders/123',
+    }),
   })
   .openapi('Step');
 

@@ -53,6 +53,7 @@ const everyField: Required<Step> = {
   download,
   projectFile: true,
   http,
+  at: '/orders/123?tab=notes',
 };
 
 describe('the API step schema keeps every field of a recorded step', () => {
