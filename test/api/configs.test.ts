@@ -185,7 +185,7 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     const applicationId = await applicationIdOf(ctx.db, app.shortId);
     const keep = (await ctx.call('POST', '/v1/configs', { name: 'KEEP_ME', value: 'k' })).body;
     const drop = (await ctx.call('POST', '/v1/configs', { name: 'DROP_ME', value: 'd' })).body;
-    const idOf = async (shortId: string) => await rowIdOf(ctx.db, 'configs', shortId);
+    const idOf = (shortId: string) => rowIdOf(ctx.db, 'configs', shortId);
     const [keepId, dropId] = [await idOf(keep.shortId), await idOf(drop.shortId)];
     const testCaseId = randomUUID();
     await ctx.db
