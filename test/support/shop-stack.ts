@@ -26,27 +26,40 @@ export interface ShopStack {
 }
 
 /**
+ * Creates a test case of the shop through the API, its burn-in scripted with `moves` for `goal`, and waits for the
+ * burn-in to record the steps (it must succeed). For a file with a shop stack of its own; `useShopStack().burnIn`
+ * is this on that stack.
+ */
+export async function burnInOnShop(
+  shop: Pick<ShopStack, 'stack' | 'llm' | 'router' | 'appShortId' | 'configShortIds'>,
+  name: string,
+  goal: string,
+  moves: AgentMove[],
+  extra: Record<string, unknown> = {},
+): Promise<any> {
+  shop.router.add(goal, moves);
+  shop.llm.enqueue(...moves.map(() => shop.router.reply));
+  const created = await shop.stack.call('POST', '/v1/test-cases', {
+    name,
+    goal,
+    expectedResult: 'as scripted',
+    applicationShortId: shop.appShortId,
+    configShortIds: shop.configShortIds,
+    ...extra,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
+  expect(generated.failureReason).toBeNull();
+  return generated;
+}
+
+/**
  * Starts the shop stack before the file's tests and stops it after them. Its fields are set once `beforeAll` ran,
  * so tests read them from the returned object.
  */
 export function useShopStack(): ShopStack {
   const shop = { router: createRouter() } as ShopStack;
-  shop.burnIn = async (name, goal, moves, extra = {}) => {
-    shop.router.add(goal, moves);
-    shop.llm.enqueue(...moves.map(() => shop.router.reply));
-    const created = await shop.stack.call('POST', '/v1/test-cases', {
-      name,
-      goal,
-      expectedResult: 'as scripted',
-      applicationShortId: shop.appShortId,
-      configShortIds: shop.configShortIds,
-      ...extra,
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
-    expect(generated.failureReason).toBeNull();
-    return generated;
-  };
+  shop.burnIn = (name, goal, moves, extra) => burnInOnShop(shop, name, goal, moves, extra);
   shop.runWithHeal = async (testCaseId, variant) => {
     shop.fixture.setVariant(variant);
     try {
