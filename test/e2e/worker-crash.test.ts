@@ -182,7 +182,7 @@ describe('a worker process killed mid-run', () => {
         if ((await testActivity('quick'))?.completed !== 1) return false;
         return (await pendingPlanTests(client, shortId)).some((t) => t.testCaseId === ids['slow a'] && t.started);
       },
-      // The worker process transpiles and bundles the workflows first: seconds, more on a busy machine.
+      // The worker process transpiles its code first (it loads the suite's workflow bundle): seconds, more on a busy machine.
       90_000,
       'quick to complete and slow a to be in its browser activity',
     );
