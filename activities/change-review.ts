@@ -66,6 +66,17 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
     return review;
   };
 
+  /** The review, the change it reviews, and the model with its calls counted to the review. */
+  const reviewWithModel = async (id: string) => {
+    const review = await requireReview(id);
+    const llm = llmFor(deps, llmOf(deps.llm), {
+      projectId: review.projectId,
+      purpose: 'review',
+      changeReviewId: review.id,
+    });
+    return { review, llm, change: await storedChange(review) };
+  };
+
   /** The pull/merge request as the provider has it now, through the project's integration. */
   async function fetchPullRequest(review: ChangeReviewRecord): Promise<StoredChange> {
     if (!review.provider || !review.prUrl) throw new InvalidError('the review names no pull/merge request');
@@ -137,13 +148,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
      * new tests where coverage is missing (deduplicated, against each other and the catalogue; at most five).
      */
     async selectReviewTests(input: { changeReviewId: string }): Promise<ReviewSelection> {
-      const review = await requireReview(input.changeReviewId);
-      const llm = llmFor(deps, llmOf(deps.llm), {
-        projectId: review.projectId,
-        purpose: 'review',
-        changeReviewId: review.id,
-      });
-      const change = await storedChange(review);
+      const { review, llm, change } = await reviewWithModel(input.changeReviewId);
       return selectReviewTests(deps, {
         review,
         change,
@@ -218,13 +223,7 @@ export function createChangeReviewActivities(deps: ActivityDeps) {
       reasoning: string;
       rows: ReviewTableRow[];
     }): Promise<VerdictDraft | undefined> {
-      const review = await requireReview(input.changeReviewId);
-      const llm = llmFor(deps, llmOf(deps.llm), {
-        projectId: review.projectId,
-        purpose: 'review',
-        changeReviewId: review.id,
-      });
-      const change = await storedChange(review);
+      const { review, llm, change } = await reviewWithModel(input.changeReviewId);
       const results = input.rows.map(resultLine).join('\n') || '(no tests ran)';
       return withHeartbeats(() =>
         writeVerdict(llm, {

@@ -5,6 +5,7 @@ import { createTestPlan } from '../../src/db/queries/test-plans.js';
 import type { RunStatus, TestResult } from '../../src/db/schema.js';
 import { newShortId } from '../../src/ids.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('GET /v1/badge.svg (%s)', (kind) => {
   let ctx: ApiContext;
@@ -39,12 +40,7 @@ describe.each(databaseKinds)('GET /v1/badge.svg (%s)', (kind) => {
 
   async function plan(projectId: string, name: string): Promise<{ id: string; shortId: string }> {
     const shortId = await createTestPlan(ctx.db, projectId, { name });
-    const { id } = await ctx.db
-      .selectFrom('test_plans')
-      .select('id')
-      .where('short_id', '=', shortId)
-      .executeTakeFirstOrThrow();
-    return { id, shortId };
+    return { id: await rowIdOf(ctx.db, 'test_plans', shortId), shortId };
   }
 
   /** Each run is created a minute after the previous one. */

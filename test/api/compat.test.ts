@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { rowIdOf } from '../support/row-ids.js';
+import { applicationIdOf } from '../support/recorded.js';
 
 // What QAdottech/run-action sends and reads, field for field (src/index.ts and src/api-client.ts of the action):
 // v2 posts { trigger: "GITHUB", actor, branch: github.context.ref, commitHash: sha, repository: "owner/repo",
@@ -27,11 +29,7 @@ describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (ki
       (await ctx.call('PATCH', `/v1/applications/${appShortId}`, { defaultEnvironmentShortId: env.body.shortId }))
         .status,
     ).toBe(200);
-    const app = await ctx.db
-      .selectFrom('applications')
-      .select('id')
-      .where('short_id', '=', appShortId)
-      .executeTakeFirstOrThrow();
+    const appId = await applicationIdOf(ctx.db, appShortId);
     // A recorded, enabled test: what a burn-in leaves behind.
     const ids = [randomUUID(), randomUUID()];
     await ctx.db
@@ -40,7 +38,7 @@ describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (ki
         ids.map((id, i) => ({
           id,
           project_id: ctx.tenant.projectId,
-          application_id: app.id,
+          application_id: appId,
           name: i ? 'Checkout' : 'Sign in',
           goal: 'Buy a mug',
           is_enabled: true,
@@ -178,22 +176,18 @@ describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (ki
 
   it('GET /v1/run/{shortId} always carries runTestCases: empty unless asked, only the tests that did not pass with ?testCases=failed', async () => {
     const started = await ctx.call('POST', '/v1/run', { testPlanShortId: planShortId });
-    const run = await ctx.db
-      .selectFrom('runs')
-      .select('id')
-      .where('short_id', '=', started.body.run.shortId)
-      .executeTakeFirstOrThrow();
+    const runId = await rowIdOf(ctx.db, 'runs', started.body.run.shortId);
     const finished = new Date('2026-11-23T10:00:00.000Z');
     await ctx.db
       .updateTable('run_test_cases')
       .set({ status: 'COMPLETED', result: 'PASSED', started_at: finished, finished_at: finished, duration_ms: 900 })
-      .where('run_id', '=', run.id)
+      .where('run_id', '=', runId)
       .where('name', '=', 'Sign in')
       .execute();
     await ctx.db
       .updateTable('run_test_cases')
       .set({ status: 'COMPLETED', result: 'FAILED', error: 'no button "Pay"', failed_step_index: 3 })
-      .where('run_id', '=', run.id)
+      .where('run_id', '=', runId)
       .where('name', '=', 'Checkout')
       .execute();
 

@@ -4,6 +4,7 @@ import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 import { openSecret } from '../../src/db/secrets.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('configs (%s)', (kind) => {
   let ctx: ApiContext;
@@ -184,8 +185,7 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     const applicationId = await applicationIdOf(ctx.db, app.shortId);
     const keep = (await ctx.call('POST', '/v1/configs', { name: 'KEEP_ME', value: 'k' })).body;
     const drop = (await ctx.call('POST', '/v1/configs', { name: 'DROP_ME', value: 'd' })).body;
-    const idOf = async (shortId: string) =>
-      (await ctx.db.selectFrom('configs').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()).id;
+    const idOf = (shortId: string) => rowIdOf(ctx.db, 'configs', shortId);
     const [keepId, dropId] = [await idOf(keep.shortId), await idOf(drop.shortId)];
     const testCaseId = randomUUID();
     await ctx.db

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { newId } from '../../src/ids.js';
 import { applicationIdOf } from '../support/recorded.js';
-import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
+import {
+  createApiContext,
+  databaseKinds,
+  terminateBurnIns,
+  writeFromElsewhere,
+  type ApiContext,
+} from '../support/app-context.js';
 
 // `GET /v1/test-cases` and `GET /v1/applications` are answered from memory; these check that every way what
 // they show can change shows in the next answers: at once when this process wrote it, within moments when
@@ -40,15 +46,7 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
     }
   });
   afterAll(async () => {
-    const client = await ctx.deps.temporal.get();
-    await Promise.all(
-      created.map((id) =>
-        client.workflow
-          .getHandle(`burn-in:${id}`)
-          .terminate('test cleanup')
-          .catch(() => undefined),
-      ),
-    );
+    await terminateBurnIns(ctx, created);
     await ctx.close();
   });
 

@@ -4,6 +4,7 @@ import { insertRun } from '../../src/db/queries/runs.js';
 import { newId } from '../../src/ids.js';
 import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 // A run that has ended is answered from memory; these check that every way its answer can still change
 // shows in the next answers, whoever writes it.
@@ -34,9 +35,7 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
       )
       .execute();
     planShortId = (await ctx.call('POST', '/v1/test-plans', { name: 'Nightly', testCaseIds })).body.shortId;
-    planId = (
-      await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', planShortId).executeTakeFirstOrThrow()
-    ).id;
+    planId = await rowIdOf(ctx.db, 'test_plans', planShortId);
   });
   afterAll(() => ctx.close());
 
@@ -142,13 +141,7 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
     await eventually(run.shortId, (r) => expect(r.testPlan).toEqual({ name: 'Renamed by SQL', shortId: planShortId }));
 
     const other = await ctx.call('POST', '/v1/test-plans', { name: 'Doomed', testCaseIds });
-    const otherId = (
-      await ctx.db
-        .selectFrom('test_plans')
-        .select('id')
-        .where('short_id', '=', other.body.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const otherId = await rowIdOf(ctx.db, 'test_plans', other.body.shortId);
     const doomed = await insertRun(ctx.db, {
       projectId: ctx.tenant.projectId,
       planId: otherId,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRun } from '../../src/db/queries/runs.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('GET /v1/run (%s)', (kind) => {
   let ctx: ApiContext;
@@ -11,9 +12,7 @@ describe.each(databaseKinds)('GET /v1/run (%s)', (kind) => {
     ctx = await createApiContext(kind);
     const plan = (await ctx.call('POST', '/v1/test-plans', { name: 'Smoke' })).body;
     planShortId = plan.shortId;
-    const planId = (
-      await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', planShortId).executeTakeFirstOrThrow()
-    ).id;
+    const planId = await rowIdOf(ctx.db, 'test_plans', planShortId);
     for (const [i, trigger] of ['API', 'SCHEDULE', 'GITHUB'].entries()) {
       const run = await insertRun(ctx.db, {
         projectId: ctx.tenant.projectId,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('scenarios (%s)', (kind) => {
   let ctx: ApiContext;
@@ -100,13 +101,7 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body;
     const applicationId = await applicationIdOf(ctx.db, app.shortId);
     const scenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Used', instructions: 'Sign in' })).body;
-    const scenarioId = (
-      await ctx.db
-        .selectFrom('scenarios')
-        .select('id')
-        .where('short_id', '=', scenario.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const scenarioId = await rowIdOf(ctx.db, 'scenarios', scenario.shortId);
     const testCaseId = randomUUID();
     await ctx.db
       .insertInto('test_cases')

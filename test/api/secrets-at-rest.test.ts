@@ -12,6 +12,7 @@ import { findGitIntegrationByProvider } from '../../src/db/queries/git-integrati
 import { sealStoredSecrets } from '../../src/db/queries/stored-secrets.js';
 import { keyring, resetKeyring, SecretUnreadableError } from '../../src/db/secrets.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 // Secrets at rest: after one of each kind is created through the API, no table of the database holds any of them in
 // clear, each is still what the runs and integrations read, and a master-key rotation keeps them readable.
@@ -116,13 +117,7 @@ describe.each(databaseKinds)('secrets at rest (%s)', (kind) => {
       },
     });
     expect(env.status, JSON.stringify(env.body)).toBe(201);
-    envId = (
-      await ctx.db
-        .selectFrom('environments')
-        .select('id')
-        .where('short_id', '=', env.body.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    envId = await rowIdOf(ctx.db, 'environments', env.body.shortId);
     const github = await ctx.call('POST', '/v1/git-integrations', {
       provider: 'github',
       auth: 'app',

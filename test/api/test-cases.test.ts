@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedProject } from '../../src/db/queries/admin.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { createApiContext, databaseKinds, terminateBurnIns, type ApiContext } from '../support/app-context.js';
 
 describe.each(databaseKinds)('test cases (%s)', (kind) => {
   let ctx: ApiContext;
@@ -12,15 +12,7 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     ctx = await createApiContext(kind);
   });
   afterAll(async () => {
-    const client = await ctx.deps.temporal.get();
-    await Promise.all(
-      created.map((id) =>
-        client.workflow
-          .getHandle(`burn-in:${id}`)
-          .terminate('test cleanup')
-          .catch(() => undefined),
-      ),
-    );
+    await terminateBurnIns(ctx, created);
     await ctx.close();
   });
 

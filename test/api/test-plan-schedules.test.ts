@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePlanSchedules } from '../../src/temporal/schedules.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 // The API context talks to the shared Temporal dev server, but runs no worker: the Schedules created here use
 // expressions that do not fire during the test, and every test deletes what it created.
@@ -15,12 +16,7 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
   async function createPlan(name: string, token = ctx.tenant.token) {
     const res = await ctx.call('POST', '/v1/test-plans', { name }, token);
     expect(res.status).toBe(201);
-    const row = await ctx.db
-      .selectFrom('test_plans')
-      .select('id')
-      .where('short_id', '=', res.body.shortId)
-      .executeTakeFirstOrThrow();
-    return { shortId: res.body.shortId as string, id: row.id };
+    return { shortId: res.body.shortId as string, id: await rowIdOf(ctx.db, 'test_plans', res.body.shortId) };
   }
 
   const path = (p: { shortId: string }) => `/v1/test-plans/${p.shortId}/schedules`;
@@ -213,13 +209,7 @@ describe('test plan schedules without Temporal', () => {
       expect(await down.db.selectFrom('test_plan_schedules').selectAll().execute()).toEqual([]);
 
       // A row written while Temporal was up: listed, without next run times; its deletion waits for Temporal.
-      const planId = (
-        await down.db
-          .selectFrom('test_plans')
-          .select('id')
-          .where('short_id', '=', offline.shortId)
-          .executeTakeFirstOrThrow()
-      ).id;
+      const planId = await rowIdOf(down.db, 'test_plans', offline.shortId);
       const id = crypto.randomUUID();
       await down.db
         .insertInto('test_plan_schedules')

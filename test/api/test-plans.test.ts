@@ -5,6 +5,7 @@ import { NotFoundError } from '../../src/domain/errors.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('test plans (%s)', (kind) => {
   let ctx: ApiContext;
@@ -112,16 +113,12 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
       .select('default_test_plan_id')
       .where('id', '=', ctx.tenant.projectId)
       .executeTakeFirstOrThrow();
-    const planRow = await ctx.db
-      .selectFrom('test_plans')
-      .select('id')
-      .where('short_id', '=', created.body.shortId)
-      .executeTakeFirstOrThrow();
-    expect(project.default_test_plan_id).toBe(planRow.id);
+    const planId = await rowIdOf(ctx.db, 'test_plans', created.body.shortId);
+    expect(project.default_test_plan_id).toBe(planId);
     const emailRows = await ctx.db
       .selectFrom('test_plan_notifications')
       .select('target')
-      .where('test_plan_id', '=', planRow.id)
+      .where('test_plan_id', '=', planId)
       .where('channel', '=', 'email')
       .execute();
     expect(emailRows.map((r) => r.target).sort()).toEqual(['dev@shop.test', 'qa@shop.test']);
@@ -433,9 +430,7 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     expect(after.testCases.map((t: { id: string }) => t.id)).toEqual([kept]);
 
     // Deleting the plan removes its lists with it.
-    const planId = (
-      await ctx.db.selectFrom('test_plans').select('id').where('short_id', '=', plan.shortId).executeTakeFirstOrThrow()
-    ).id;
+    const planId = await rowIdOf(ctx.db, 'test_plans', plan.shortId);
     expect((await ctx.call('DELETE', path)).body).toEqual({ deleted: true });
     expect((await ctx.call('GET', path)).status).toBe(404);
     expect(
@@ -499,13 +494,7 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
       .select('default_test_plan_id')
       .where('id', '=', ctx.tenant.projectId)
       .executeTakeFirstOrThrow();
-    const theirId = (
-      await ctx.db
-        .selectFrom('test_plans')
-        .select('id')
-        .where('short_id', '=', theirs.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const theirId = await rowIdOf(ctx.db, 'test_plans', theirs.shortId);
     expect(mine.default_test_plan_id).not.toBe(theirId);
   });
 });

@@ -9,6 +9,7 @@ import { loadPlanSummaries } from '../../src/db/queries/dashboard-test-plans.js'
 import { loadPlan } from '../../src/services/dashboard.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 // The dashboard's data for the session's project: what each page shows, and nothing of another project.
 // Rows are made through the API where it has a route, so the shapes are the ones users create.
@@ -145,17 +146,7 @@ describe('dashboard data loaders', () => {
       expect(await loadPlan(ctx.deps, ctx.other.projectId, plan.body.shortId)).toBeUndefined();
       expect(await loadPlanSummaries(ctx.db, ctx.other.projectId)).toEqual([]);
     } finally {
-      await deletePlanSchedules(
-        ctx.db,
-        ctx.deps.temporal,
-        (
-          await ctx.db
-            .selectFrom('test_plans')
-            .select('id')
-            .where('short_id', '=', plan.body.shortId)
-            .executeTakeFirstOrThrow()
-        ).id,
-      );
+      await deletePlanSchedules(ctx.db, ctx.deps.temporal, await rowIdOf(ctx.db, 'test_plans', plan.body.shortId));
     }
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { brokenSteps, insertRecordedTestCase, loginSteps, todoSteps } from '../support/recorded.js';
+import { brokenSteps, insertRecordedTestCase, loginSteps, todoSteps, applicationIdOf } from '../support/recorded.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { saveGenerationResult } from '../../src/db/queries/execution.js';
@@ -40,9 +40,7 @@ describe('dashboard: runs and test cases', () => {
       name: 'Local',
       url: `${fixture.url}/todo/`,
     });
-    const appId = async (shortId: string) =>
-      (await stack.db.selectFrom('applications').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow())
-        .id;
+    const appId = (shortId: string) => applicationIdOf(stack.db, shortId);
     shopAppId = await appId(shop.shortId);
     const todoAppId = await appId(todo.shortId);
     const add = async (name: string, applicationId: string, steps: typeof loginSteps) =>

@@ -19,19 +19,10 @@ describe('burn-in and replay on the real stack', () => {
   const shop = useShopStack();
 
   it('creates a test case, burns it in to recorded steps, and replays it without the LLM', async () => {
-    shop.router.add(loginGoal, loginMoves);
-    shop.llm.enqueue(...loginMoves.map(() => shop.router.reply));
-    const created = await shop.stack.call('POST', '/v1/test-cases', {
-      name: 'Login and add mug',
-      goal: loginGoal,
+    const generated = await shop.burnIn('Login and add mug', loginGoal, loginMoves, {
       expectedResult: 'The cart link shows one item',
-      applicationShortId: shop.appShortId,
-      configShortIds: shop.configShortIds,
     });
-    expect(created.status).toBe(200);
-    loginId = created.body.testCase.id;
-    const generated = await waitForGeneration(shop.stack, loginId);
-    expect(generated.failureReason).toBeNull();
+    loginId = generated.id;
     expect(generated.generationStatus).toBe('COMPLETED');
     const steps = generated.steps.steps;
     expect(steps.map((s: { action: string }) => s.action)).toEqual([

@@ -1,25 +1,16 @@
 // Crash safety of a change review: a `proctor worker` process killed with SIGKILL while the review burns in the test
 // it created leaves one review, one verdict, one assistant reply, one run and no duplicate test case, finished by the
 // next worker.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { waitFor } from '../support/net.js';
-import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { describe, expect, it } from 'vitest';
+import { useCrashStack } from '../support/crash-stack.js';
+import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { checkoutGoal, checkoutMoves } from '../support/shop-agent-script.js';
-import { startStack, type Stack } from '../support/worker-context.js';
-import {
-  isRunning,
-  killWorker,
-  startWorkerProcess,
-  workerProcessEnv,
-  type WorkerProcess,
-} from '../support/worker-process.js';
+import { killWorker, waitWhileRunning } from '../support/worker-process.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 const checkoutDiff = `diff --git a/src/checkout/Shipping.tsx b/src/checkout/Shipping.tsx
 new file mode 100644
@@ -32,26 +23,13 @@ new file mode 100644
 `;
 
 describe('a change review survives a killed worker', () => {
-  let fixture: FixtureApps;
-  let llm: ScriptedLlm;
-  let stack: Stack;
-  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-review-crash-'));
-  const workers: WorkerProcess[] = [];
-
-  beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ worker: false });
-  }, 60_000);
-  afterAll(async () => {
-    for (const w of workers) if (isRunning(w)) await killWorker(w);
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-    rmSync(blobDir, { recursive: true, force: true });
+  const crash = useCrashStack({
+    name: 'review-crash',
+    fixture: true,
+    env: { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' },
   });
-
-  const workerEnv = () => workerProcessEnv(stack, llm, blobDir, { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
   const reviewTestCases = () =>
-    stack.db
+    crash.stack.db
       .selectFrom('test_cases')
       .select(['id', 'generation_status'])
       .where((eb) => eb(eb.val('change-review'), '=', eb.fn.any('labels')))
@@ -62,20 +40,15 @@ describe('a change review survives a killed worker', () => {
   const request = () => ({
     mode: 'rawChanges',
     changes: { changeDescription: 'Express shipping option at checkout', diff: checkoutDiff },
-    applicationOverrides: [{ applicationShortId: appShortId, environment: { url: `${fixture.url}/shop/login` } }],
+    applicationOverrides: [{ applicationShortId: appShortId, environment: { url: `${crash.fixture.url}/shop/login` } }],
     repository: 'acme/shop',
     branch: 'feature/express',
   });
 
   it('SIGKILL while the new test burns in: the next worker finishes the review; one verdict, no duplicate test case', async () => {
+    const { stack, llm } = crash;
     appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
-    const appId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', appShortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const appId = await applicationIdOf(stack.db, appShortId);
     loginId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId: appId,
@@ -109,13 +82,12 @@ describe('a change review survives a killed worker', () => {
     });
     llm.enqueue(...Array.from({ length: 60 }, () => model));
 
-    const first = startWorkerProcess(workerEnv());
-    workers.push(first);
+    const first = crash.startWorker();
     const outcome = changeReviewAction(stack, request(), { timeoutMs: 240_000 });
     // Kill it once the new test exists and its burn-in agent has taken a few steps.
-    await waitFor(
+    await waitWhileRunning(
+      first,
       async () => {
-        if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
         const agentCalls = llm.requests.filter(
           (r) =>
             !r.tools?.some((t) => t.type === 'function' && ['select_tests', 'write_verdict'].includes(t.function.name)),
@@ -135,7 +107,7 @@ describe('a change review survives a killed worker', () => {
       );
     });
     await killWorker(first);
-    workers.push(startWorkerProcess(workerEnv()));
+    crash.startWorker();
 
     const { shortId, verdict, text } = await outcome;
     expect(verdict, text).toBe('Approved');
@@ -150,9 +122,7 @@ describe('a change review survives a killed worker', () => {
       labels: ['change-review'],
       resumeFromDependencyProjectTestCaseId: loginId,
     });
-    const chatId = (
-      await stack.db.selectFrom('chats').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow()
-    ).id;
+    const chatId = await rowIdOf(stack.db, 'chats', shortId);
     const replies = await stack.db
       .selectFrom('chat_messages')
       .select(['role', 'status'])
@@ -175,6 +145,7 @@ describe('a change review survives a killed worker', () => {
   }, 300_000);
 
   it('the next review of the same branch runs the test the first one created instead of creating it again', async () => {
+    const { stack, llm } = crash;
     const [earlier] = await reviewTestCases();
     expect(earlier).toMatchObject({ generation_status: 'COMPLETED' });
     const prompts: string[] = [];

@@ -6,7 +6,7 @@ import { pollChat } from '../support/chat-polling.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { checkoutSteps, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { checkoutSteps, insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
@@ -71,13 +71,7 @@ describe('change review on the real stack', () => {
       name: 'Production',
       url: 'https://shop.invalid/shop/login',
     });
-    const appId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', appShortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const appId = await applicationIdOf(stack.db, appShortId);
     const project = { projectId: stack.tenant.projectId, applicationId: appId };
     loginId = await insertRecordedTestCase(stack.db, {
       ...project,

@@ -1,57 +1,30 @@
 // Crash and restart safety of chat turns: a `proctor worker` process killed with SIGKILL while a reply streams
 // leaves one assistant message, finished by the next worker; an API restarted right after its 202 loses nothing.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { silentLogger } from '../../src/logger.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { pollChat } from '../support/chat-polling.js';
-import { waitFor } from '../support/net.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, type Stack } from '../support/worker-context.js';
-import {
-  isRunning,
-  killWorker,
-  startWorkerProcess,
-  workerProcessEnv,
-  type WorkerProcess,
-} from '../support/worker-process.js';
+import { useCrashStack } from '../support/crash-stack.js';
+import { killWorker, waitWhileRunning } from '../support/worker-process.js';
 
 const reply = Array.from({ length: 120 }, (_, i) => `token${i + 1}`).join(' ');
 
 describe('chat turns survive a killed worker and a restarted API', () => {
-  let llm: ScriptedLlm;
-  let stack: Stack;
-  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-chat-crash-'));
-  const workers: WorkerProcess[] = [];
-
-  beforeAll(async () => {
-    llm = await startScriptedLlm();
-    stack = await startStack({ worker: false });
-  }, 60_000);
-  afterAll(async () => {
-    for (const w of workers) if (isRunning(w)) await killWorker(w);
-    await stack?.close();
-    await llm?.stop();
-    rmSync(blobDir, { recursive: true, force: true });
-  });
-
-  const workerEnv = () => workerProcessEnv(stack, llm, blobDir);
+  const crash = useCrashStack({ name: 'chat-crash' });
 
   it('SIGKILL while a reply streams: the next worker finishes it, one assistant message', async () => {
-    const first = startWorkerProcess(workerEnv());
-    workers.push(first);
+    const { stack, llm } = crash;
+    const first = crash.startWorker();
     // The killed attempt consumes the first reply; the retry streams the second, from the start.
     llm.enqueue({ content: reply, fragmentDelayMs: 50 }, { content: reply, fragmentDelayMs: 10 });
     const { shortId } = (await stack.call('POST', '/v1/chat', { message: 'Stream a long answer' })).body;
 
     let partialAtKill = '';
-    await waitFor(
+    await waitWhileRunning(
+      first,
       async () => {
-        if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
         const newest = (await stack.call('GET', `/v1/chat/${shortId}`)).body.messages[0];
         partialAtKill = newest.status === 'PARTIAL' ? newest.text : '';
         return partialAtKill.length > 50;
@@ -63,7 +36,7 @@ describe('chat turns survive a killed worker and a restarted API', () => {
     expect(reply.startsWith(partialAtKill)).toBe(true);
     expect(partialAtKill.length).toBeLessThan(reply.length);
 
-    workers.push(startWorkerProcess(workerEnv()));
+    crash.startWorker();
     const poll = await pollChat(stack, shortId, { intervalMs: 250, timeoutMs: 120_000 });
     expect(poll.final.messages[0]).toMatchObject({ role: 'assistant', status: 'COMPLETED', text: reply });
     const rows = await stack.db
@@ -77,6 +50,7 @@ describe('chat turns survive a killed worker and a restarted API', () => {
   }, 240_000);
 
   it('an API restarted right after its 202 loses no message', async () => {
+    const { stack, llm } = crash;
     llm.reset();
     llm.enqueue({ content: 'Still here.' });
     const temporal = createTemporalClientProvider({
@@ -93,7 +67,7 @@ describe('chat turns survive a killed worker and a restarted API', () => {
         PROCTOR_RUN_CONCURRENCY: 100,
       },
       temporal,
-      blobs: createFsBlobStore({ dir: blobDir, secret: 'x'.repeat(64), publicUrl: 'http://127.0.0.1:3000' }),
+      blobs: createFsBlobStore({ dir: crash.blobDir, secret: 'x'.repeat(64), publicUrl: 'http://127.0.0.1:3000' }),
       logger: silentLogger,
     };
     const headers = { authorization: `Bearer ${stack.tenant.token}`, 'content-type': 'application/json' };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertRun } from '../../src/db/queries/runs.js';
 import type { Step } from '../../src/domain/steps.js';
 import { listenOnFreePort } from '../support/net.js';
-import { insertRecordedTestCase } from '../support/recorded.js';
+import { insertRecordedTestCase, applicationIdOf } from '../support/recorded.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 
 // Retries, flakiness and quarantine through the real service: API, Temporal worker, Postgres and Chromium replaying
@@ -58,13 +58,7 @@ describe('retries, flaky tests and quarantine', () => {
         })
       ).status,
     ).toBe(201);
-    applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', app.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    applicationId = await applicationIdOf(stack.db, app.shortId);
     for (const [name, path] of [
       ['flaky page', '/flaky'],
       ['fine page', '/fine'],

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defaultPageTokens } from '../../src/llm/page-view.js';
 import { countTokens } from '../../src/llm/token-count.js';
@@ -22,21 +21,7 @@ describe('a heal on the large page', () => {
   const shop = useShopStack();
   let testCaseId: string;
 
-  async function run(variant: 'original' | 'renamed') {
-    shop.fixture.setVariant(variant);
-    try {
-      const before = shop.llm.requests.length;
-      const result = await shop.stack.activities.executeTest({
-        projectId: shop.stack.tenant.projectId,
-        testCaseId,
-        artifactPrefix: `runs/${randomUUID()}/t`,
-        heal: true,
-      });
-      return { ...result, requests: shop.llm.requests.slice(before) };
-    } finally {
-      shop.fixture.setVariant('original');
-    }
-  }
+  const run = (variant: 'original' | 'renamed') => shop.runWithHeal(testCaseId, variant);
 
   it('burns in a purchase on the large page', async () => {
     const moves: AgentMove[] = [

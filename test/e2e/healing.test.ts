@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
-import { shopCredentials, type Variant } from '../support/fixture-apps.js';
+import { shopCredentials } from '../support/fixture-apps.js';
 import { refOf, tool, type AgentMove } from '../support/agent-script.js';
+import { signInAndAddMug } from '../support/shop-agent-script.js';
 import { useShopStack } from '../support/shop-stack.js';
 
 // Self-healing on the real stack (Temporal worker, Postgres, Chromium, the scripted model over HTTP): a heal
 // never turns a real failure into a pass, heals add to the recorded locators, and the project decides whether
 // they are saved at once or proposed for review.
 
-const signIn: AgentMove[] = [
-  (r) =>
-    tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
-  (r) =>
-    tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) =>
-    tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
-];
 const localeGoal = 'Sign in and put the mug in the cart';
 const localeMoves: AgentMove[] = [
-  ...signIn,
+  ...signInAndAddMug,
   () => tool('assert_text', { text: shopCredentials.email, description: 'The shopper is signed in' }),
   () => tool('done', { summary: 'ok' }),
 ];
 const stockGoal = 'Add the mug and see the confirmation';
 const stockMoves: AgentMove[] = [
-  ...signIn,
+  ...signInAndAddMug,
   (r) =>
     tool('assert_visible', {
       ref: refOf(r, /status.*Added Coffee mug to cart/),
@@ -39,21 +31,7 @@ describe('self-healing that can be trusted', () => {
   const shop = useShopStack();
   const burnIn = shop.burnIn;
 
-  async function run(testCaseId: string, variant: Variant) {
-    shop.fixture.setVariant(variant);
-    try {
-      const before = shop.llm.requests.length;
-      const result = await shop.stack.activities.executeTest({
-        projectId: shop.stack.tenant.projectId,
-        testCaseId,
-        artifactPrefix: `runs/${randomUUID()}/t`,
-        heal: true,
-      });
-      return { ...result, llmRequests: shop.llm.requests.length - before };
-    } finally {
-      shop.fixture.setVariant('original');
-    }
-  }
+  const run = shop.runWithHeal;
 
   async function copyOf(testCaseId: string): Promise<string> {
     const id = randomUUID();
@@ -99,7 +77,7 @@ describe('self-healing that can be trusted', () => {
     );
     const result = await run(generated.id, 'outOfStock');
     expect(result.status).toBe('FAILED');
-    expect(result.llmRequests).toBe(1);
+    expect(result.requests).toHaveLength(1);
     expect(result.failedStepIndex).toBe(4);
     expect(result.error).toMatch(/^step 5 \(assert_visible\)/);
     expect(result.error).toContain("refused the model's pick");
@@ -132,7 +110,7 @@ describe('self-healing that can be trusted', () => {
     const german = await run(generated.id, 'de');
     expect(german.error).toBeUndefined();
     expect(german.status).toBe('PASSED');
-    expect(german.llmRequests).toBe(1);
+    expect(german.requests).toHaveLength(1);
     expect(german.healed.map((h) => [h.index, h.via, h.to])).toEqual([
       [0, 'fallback', 'locator(\'input[name="email"]\')'],
       [1, 'fallback', 'locator(\'input[name="password"]\')'],
@@ -148,10 +126,10 @@ describe('self-healing that can be trusted', () => {
 
     const english = await run(generated.id, 'original');
     expect(english.status).toBe('PASSED');
-    expect(english.llmRequests).toBe(0);
+    expect(english.requests).toHaveLength(0);
     const germanAgain = await run(generated.id, 'de');
     expect(germanAgain.status).toBe('PASSED');
-    expect(germanAgain.llmRequests).toBe(0);
+    expect(germanAgain.requests).toHaveLength(0);
 
     // The spec exported after the German runs still passes on the English page: it carries every locator.
     const res = await shop.stack.app.request(`/v1/test-cases/${generated.id}/playwright`, {
@@ -199,7 +177,7 @@ describe('self-healing that can be trusted', () => {
     );
     const german = await run(id, 'de');
     expect(german.status).toBe('PASSED');
-    expect(german.llmRequests).toBe(1);
+    expect(german.requests).toHaveLength(1);
     expect(german.keptHeal).toEqual({ kept: 'proposed', version: before.version + 1 });
     expect(await steps(id)).toEqual(before);
     const listed = (await shop.stack.call('GET', `/v1/test-cases/${id}/steps/proposals`)).body.proposals;
@@ -229,10 +207,10 @@ describe('self-healing that can be trusted', () => {
 
     const germanAgain = await run(id, 'de');
     expect(germanAgain.status).toBe('PASSED');
-    expect(germanAgain.llmRequests).toBe(0);
+    expect(germanAgain.requests).toHaveLength(0);
     const english = await run(id, 'original');
     expect(english.status).toBe('PASSED');
-    expect(english.llmRequests).toBe(0);
+    expect(english.requests).toHaveLength(0);
     // The English name is a recorded fallback now: review proposes nothing for a run that only used those.
     expect(english.healed.map((h) => [h.index, h.via])).toEqual([[2, 'fallback']]);
     expect(english.keptHeal).toEqual({ kept: 'nothing', reason: 'only recorded fallbacks were used' });

@@ -4,6 +4,7 @@ import { shopCredentials } from '../support/fixture-apps.js';
 import { pollChat } from '../support/chat-polling.js';
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import type { ScriptedUsage } from '../support/scripted-llm.js';
+import { signInAndAddMug } from '../support/shop-agent-script.js';
 import { useShopStack } from '../support/shop-stack.js';
 import { serveForSignIn } from '../support/sign-in-http.js';
 import { waitForGeneration, waitForRun } from '../support/worker-context.js';
@@ -14,13 +15,7 @@ import { waitForGeneration, waitForRun } from '../support/worker-context.js';
 
 const goal = 'Sign in and put the mug in the cart';
 const moves: AgentMove[] = [
-  (r) =>
-    tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
-  (r) =>
-    tool('fill', { ref: refOf(r, 'textbox "Password"'), value: '{{SHOP_PASSWORD}}', description: 'Type the password' }),
-  (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
-  (r) =>
-    tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
+  ...signInAndAddMug,
   () => tool('assert_text', { text: shopCredentials.email, description: 'The shopper is signed in' }),
   () => tool('done', { summary: 'ok' }),
 ];

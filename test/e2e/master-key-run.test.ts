@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetKeyring } from '../../src/db/secrets.js';
-import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 // A run on a worker started with the wrong master key: the test ends ERROR at once, saying the stored secrets cannot
 // be read and naming PROCTOR_MASTER_KEY; Temporal does not retry the activity.
@@ -40,16 +41,8 @@ describe('a run with the wrong master key', () => {
         url: 'http://127.0.0.1:9/todo/',
       })
     ).body.shortId;
-    const applicationId = (
-      await stack.db.selectFrom('applications').select('id').where('short_id', '=', app).executeTakeFirstOrThrow()
-    ).id;
-    const configId = (
-      await stack.db
-        .selectFrom('configs')
-        .select('id')
-        .where('short_id', '=', config.body.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(stack.db, app);
+    const configId = await rowIdOf(stack.db, 'configs', config.body.shortId);
     const testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId,

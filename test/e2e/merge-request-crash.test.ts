@@ -1,41 +1,27 @@
 // Merge-request review survives a `proctor worker` process killed with SIGKILL while it waits for a deployment and
 // while it reviews: the next worker carries on, and the merge request gets exactly one start comment and one verdict.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeRequestReviewStateQuery } from '../../workflows/merge-request-review-contract.js';
 import { workflowIds } from '../../workflows/shared.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
+import { useCrashStack } from '../support/crash-stack.js';
 import { connectGitProviders, type Providers } from '../support/merge-request-stack.js';
 import { waitFor } from '../support/net.js';
 import { reviewResponder } from '../support/review-script.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { deliverGitHub, poster } from '../support/webhook-payloads.js';
-import { startStack, type Stack } from '../support/worker-context.js';
-import {
-  isRunning,
-  killWorker,
-  startWorkerProcess,
-  workerProcessEnv,
-  type WorkerProcess,
-} from '../support/worker-process.js';
+import { killWorker, waitWhileRunning, type WorkerProcess } from '../support/worker-process.js';
 
 describe('merge-request review across a killed worker', () => {
-  let llm: ScriptedLlm;
-  let stack: Stack;
+  const crash = useCrashStack({ name: 'mr-crash', env: { PROCTOR_APP_URL: 'https://app.proctor.test' } });
   let gh: FakeGitHub;
   let gl: FakeGitLab;
   let p: Providers;
-  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-mr-crash-'));
-  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
-    [llm, gh, gl] = await Promise.all([startScriptedLlm(), startFakeGitHub(), startFakeGitLab()]);
-    stack = await startStack({ worker: false });
-    p = await connectGitProviders(stack, gh, gl);
-    llm.enqueue(
+    [gh, gl] = await Promise.all([startFakeGitHub(), startFakeGitLab()]);
+    p = await connectGitProviders(crash.stack, gh, gl);
+    crash.llm.enqueue(
       ...Array.from({ length: 40 }, () =>
         reviewResponder({
           select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }),
@@ -45,21 +31,11 @@ describe('merge-request review across a killed worker', () => {
     );
   }, 120_000);
   afterAll(async () => {
-    for (const w of workers) if (isRunning(w)) await killWorker(w);
-    await stack?.close();
-    await Promise.all([llm?.stop(), gh?.close(), gl?.close()]);
-    rmSync(blobDir, { recursive: true, force: true });
+    await Promise.all([gh?.close(), gl?.close()]);
   });
 
-  const worker = () => {
-    const w = startWorkerProcess(
-      workerProcessEnv(stack, llm, blobDir, { PROCTOR_APP_URL: 'https://app.proctor.test' }),
-    );
-    workers.push(w);
-    return w;
-  };
   const state = async (n: number) =>
-    (await stack.temporal.get()).workflow
+    (await crash.stack.temporal.get()).workflow
       .getHandle(workflowIds.mergeRequestReview('github', p.github.repo, n))
       .query(mergeRequestReviewStateQuery)
       .catch(() => null);
@@ -74,9 +50,10 @@ describe('merge-request review across a killed worker', () => {
     gh.comments(p.github.repo, n).filter((c) => c.body.includes('is testing this merge request'));
 
   it('killed while waiting for the deployment: the next worker reviews once the deployment arrives', async () => {
+    const { stack } = crash;
     const n = 31;
     const sha = 'f'.repeat(40);
-    const first = worker();
+    const first = crash.startWorker();
     p.github.openPullRequest(n, sha);
     expect(
       (
@@ -88,11 +65,9 @@ describe('merge-request review across a killed worker', () => {
         )
       ).status,
     ).toBe(202);
-    await waitFor(
-      async () => {
-        if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
-        return (await state(n))?.state === 'waiting' && gh.comments(p.github.repo, n).length === 1;
-      },
+    await waitWhileRunning(
+      first,
+      async () => (await state(n))?.state === 'waiting' && gh.comments(p.github.repo, n).length === 1,
       90_000,
       'the review to wait, with its waiting comment',
     ).catch(explain(n, first));
@@ -109,7 +84,7 @@ describe('merge-request review across a killed worker', () => {
         )
       ).status,
     ).toBe(202);
-    worker();
+    crash.startWorker();
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 120_000, 'the review after the restart');
     await waitFor(async () => (await state(n))?.state === 'reviewed', 30_000, 'the workflow to say reviewed');
 
@@ -120,11 +95,12 @@ describe('merge-request review across a killed worker', () => {
   }, 240_000);
 
   it('killed while reviewing: the next worker finishes it; one start comment, one verdict', async () => {
+    const { stack } = crash;
     const n = 32;
     const sha = '1'.repeat(40);
     // The review cannot read the change for a few seconds (503s, retried): the worker dies in that window.
     gh.failNext('pulls.get', 3);
-    const current = worker();
+    const current = crash.startWorker();
     p.github.openPullRequest(n, sha);
     await deliverGitHub(
       poster(stack.app),
@@ -138,18 +114,16 @@ describe('merge-request review across a killed worker', () => {
       'pull_request',
       p.github.pullRequestEvent('opened', n, sha),
     );
-    await waitFor(
-      async () => {
-        if (!isRunning(current)) throw new Error(`the worker exited early:\n${current.output()}`);
-        return starts(n).length === 1 && (await state(n))?.state === 'reviewing';
-      },
+    await waitWhileRunning(
+      current,
+      async () => starts(n).length === 1 && (await state(n))?.state === 'reviewing',
       90_000,
       'the review to start',
     ).catch(explain(n, current));
     expect(gh.reviews(p.github.repo, n)).toHaveLength(0);
     await killWorker(current);
 
-    worker();
+    crash.startWorker();
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 120_000, 'the verdict after the restart');
     await waitFor(async () => (await state(n))?.state === 'reviewed', 30_000, 'the workflow to say reviewed');
     expect(starts(n)).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../support/build-fixtures.js';
-import { insertRecordedTestCase } from '../support/recorded.js';
+import { insertRecordedTestCase, applicationIdOf } from '../support/recorded.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 
 describe('a run with a mobile build override (no device farm configured)', () => {
@@ -31,9 +31,7 @@ describe('a run with a mobile build override (no device farm configured)', () =>
     expect(build.status).toBe(200);
     buildShortId = build.body.applicationBuildShortId;
 
-    const appId = (
-      await stack.db.selectFrom('applications').select('id').where('short_id', '=', android).executeTakeFirstOrThrow()
-    ).id;
+    const appId = await applicationIdOf(stack.db, android);
     const testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId: appId,
@@ -113,9 +111,7 @@ describe('a run with a mobile build override (no device farm configured)', () =>
     expect(unknown).toMatchObject({ status: 404, body: { message: 'Application build not found: build_nope' } });
     // A second Android application with a test of its own cannot run the first one's build.
     const beta = (await stack.call('POST', '/v1/applications', { name: 'Shop Beta', kind: 'android' })).body.shortId;
-    const betaId = (
-      await stack.db.selectFrom('applications').select('id').where('short_id', '=', beta).executeTakeFirstOrThrow()
-    ).id;
+    const betaId = await applicationIdOf(stack.db, beta);
     const betaTest = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId: betaId,

@@ -12,7 +12,7 @@ import { createS3BlobStore } from '../../src/storage/s3.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startMinio, type MinioServer } from '../support/minio.js';
 import { waitFor } from '../support/net.js';
-import { checkoutSteps, insertRecordedTestCase, loginSteps, todoSteps } from '../support/recorded.js';
+import { checkoutSteps, insertRecordedTestCase, loginSteps, todoSteps, applicationIdOf } from '../support/recorded.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import {
@@ -94,7 +94,9 @@ describe('one plan run shared by two worker processes', () => {
       mkdirSync(join(blobDir, identity));
       workers.set(
         identity,
-        startWorkerProcess(workerProcessEnv(stack, llm, join(blobDir, identity), { ...env, ...s3Env })),
+        startWorkerProcess(
+          workerProcessEnv({ stack, llm, blobDir: join(blobDir, identity), extra: { ...env, ...s3Env } }),
+        ),
       );
     }
     const shop = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
@@ -106,13 +108,7 @@ describe('one plan run shared by two worker processes', () => {
         })
       ).status,
     ).toBe(201);
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', shop.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(stack.db, shop.shortId);
     const add = async (name: string, steps: Step[], deps: { resumeFrom?: string; waitFor?: string[] } = {}) => {
       ids[name] = await insertRecordedTestCase(stack.db, {
         projectId: stack.tenant.projectId,

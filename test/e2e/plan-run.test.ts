@@ -16,6 +16,7 @@ import {
   loginSteps,
   slowSteps,
   todoSteps,
+  applicationIdOf,
 } from '../support/recorded.js';
 
 /** `RECORD_HISTORIES=1` refreshes the recorded histories that test/workflows/replay.test.ts replays. */
@@ -68,9 +69,7 @@ describe('plan runs over the dependency graph', () => {
     const todoStaging = await env(todo.shortId, 'Staging', `${s2}/todo/`);
     void s3;
 
-    const appId = async (shortId: string) =>
-      (await stack.db.selectFrom('applications').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow())
-        .id;
+    const appId = (shortId: string) => applicationIdOf(stack.db, shortId);
     const [shopId, todoId] = [await appId(shop.shortId), await appId(todo.shortId)];
     const add = (
       name: string,
@@ -272,13 +271,7 @@ describe('plan runs over the dependency graph', () => {
   it('cancels a run mid-way: CANCELLED, and every browser context released', async () => {
     const slowId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
-      applicationId: (
-        await stack.db
-          .selectFrom('applications')
-          .select('id')
-          .where('short_id', '=', todoAppShortId)
-          .executeTakeFirstOrThrow()
-      ).id,
+      applicationId: await applicationIdOf(stack.db, todoAppShortId),
       name: 'slow',
       steps: slowSteps,
     });

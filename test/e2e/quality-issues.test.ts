@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addApplication } from '../support/applications.js';
+import { addProfilePlan } from '../support/applications.js';
 import { startFakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab } from '../support/fake-gitlab.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { allQualityProblems, profileSteps } from '../support/fixtures/quality.js';
-import { insertRecordedTestCase } from '../support/recorded.js';
+import { allQualityProblems } from '../support/fixtures/quality.js';
 import { startStack, waitForGeneration, waitForRun, type Stack } from '../support/worker-context.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { refOf, tool } from '../support/agent-script.js';
@@ -24,17 +23,7 @@ describe('quality signals become project issues', () => {
   beforeAll(async () => {
     [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
-    const app = await addApplication(stack, 'Profile', { name: 'Production', url: `${fixture.url}/quality/` });
-    appShortId = app.shortId;
-    const applicationId = app.id;
-    testCaseId = await insertRecordedTestCase(stack.db, {
-      projectId: stack.tenant.projectId,
-      applicationId,
-      name: 'Save the profile',
-      steps: profileSteps,
-    });
-    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Profile', testCaseIds: [testCaseId] })).body
-      .shortId;
+    ({ appShortId, testCaseId, planShortId } = await addProfilePlan(stack, `${fixture.url}/quality/`));
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addApplication } from '../support/applications.js';
+import { addProfilePlan } from '../support/applications.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { profileSteps } from '../support/fixtures/quality.js';
-import { insertRecordedTestCase } from '../support/recorded.js';
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
@@ -32,17 +30,7 @@ describe('change review weighs quality signals', () => {
   beforeAll(async () => {
     [base, preview, llm] = await Promise.all([startFixtureApps(), startFixtureApps(), startScriptedLlm()]);
     stack = await startStack({ llm });
-    const app = await addApplication(stack, 'Profile', { name: 'Production', url: `${base.url}/quality/` });
-    appShortId = app.shortId;
-    const applicationId = app.id;
-    testCaseId = await insertRecordedTestCase(stack.db, {
-      projectId: stack.tenant.projectId,
-      applicationId,
-      name: 'Save the profile',
-      steps: profileSteps,
-    });
-    planShortId = (await stack.call('POST', '/v1/test-plans', { name: 'Profile', testCaseIds: [testCaseId] })).body
-      .shortId;
+    ({ appShortId, testCaseId, planShortId } = await addProfilePlan(stack, `${base.url}/quality/`));
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

@@ -3,7 +3,7 @@ import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startSmtpSink, startWebhookSink } from '../support/sinks.js';
 import { isTerminalRun, startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import { waitFor } from '../support/net.js';
-import { brokenSteps, insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { brokenSteps, insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
 
 const finished = (stack: Stack, shortId: string) => waitForRun(stack, shortId, isTerminalRun, 60_000);
 const until = (check: () => boolean, what: string) => waitFor(async () => check(), 30_000, what);
@@ -23,13 +23,7 @@ describe('run notifications', () => {
       name: 'Local',
       url: `${fixture.url}/todo/`,
     });
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', app.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(stack.db, app.shortId);
     const ok = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId,

@@ -12,7 +12,8 @@ import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createActivityDeps } from '../../src/worker/worker.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
-import { insertRecordedTestCase } from '../support/recorded.js';
+import { insertRecordedTestCase, applicationIdOf } from '../support/recorded.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 // A replay that fails after typing a secret config into an ordinary text field: its failure screenshot shows the
 // field (and the page's echo of it) painted over, while a plain config typed the same way stays readable.
@@ -117,24 +118,10 @@ describe('failure screenshots and traces show no secret typed into a field', () 
     ]) {
       const created = await ctx.call('POST', '/v1/configs', body);
       expect(created.status).toBe(201);
-      configIds.push(
-        (
-          await ctx.db
-            .selectFrom('configs')
-            .select('id')
-            .where('short_id', '=', created.body.shortId)
-            .executeTakeFirstOrThrow()
-        ).id,
-      );
+      configIds.push(await rowIdOf(ctx.db, 'configs', created.body.shortId));
     }
     const app = await ctx.call('POST', '/v1/applications', { name: 'Form' });
-    const applicationId = (
-      await ctx.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', app.body.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(ctx.db, app.body.shortId);
     const testCaseId = await insertRecordedTestCase(ctx.db, {
       projectId: ctx.tenant.projectId,
       applicationId,

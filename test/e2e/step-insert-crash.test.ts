@@ -1,66 +1,37 @@
 // Crash safety of "insert a step here": a `proctor worker` killed with SIGKILL while the agent records the described
 // step (one step recorded, the next under way) loses nothing and saves nothing twice: the next worker replays the
 // steps before the position again, records the step from there, and exactly one new version holds it once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, refOf, tool } from '../support/agent-script.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { addApplication } from '../support/applications.js';
+import { useCrashStack } from '../support/crash-stack.js';
 import { waitFor } from '../support/net.js';
 import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, type Stack } from '../support/worker-context.js';
-import {
-  isRunning,
-  killWorker,
-  startWorkerProcess,
-  workerProcessEnv,
-  type WorkerProcess,
-} from '../support/worker-process.js';
+import { killWorker, waitWhileRunning } from '../support/worker-process.js';
 
 const described = 'Add the tea pot and check the cart shows two items';
 
 describe('an insertion survives a killed worker', () => {
-  let fixture: FixtureApps;
-  let llm: ScriptedLlm;
-  let stack: Stack;
+  const crash = useCrashStack({
+    name: 'insert-crash',
+    fixture: true,
+    env: { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' },
+  });
   let testCaseId: string;
-  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-insert-crash-'));
-  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ worker: false });
-    const app = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
-      name: 'Local',
-      url: `${fixture.url}/shop/login`,
-    });
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', app.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const { stack, fixture } = crash;
+    const app = await addApplication(stack, 'Shop', { name: 'Local', url: `${fixture.url}/shop/login` });
     testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
-      applicationId,
+      applicationId: app.id,
       name: 'Login and add mug',
       steps: loginSteps,
     });
-  }, 120_000);
-  afterAll(async () => {
-    for (const w of workers) if (isRunning(w)) await killWorker(w);
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-    rmSync(blobDir, { recursive: true, force: true });
-  });
-
-  const workerEnv = () => workerProcessEnv(stack, llm, blobDir, { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
+  }, 60_000);
 
   it('SIGKILL mid-recording: the next worker records the step again from the replayed state, saved once', async () => {
+    const { stack, llm } = crash;
     const router = createRouter();
     router.add(described, [
       // The killed attempt: records the click, then waits (10 s step timeout) for text that never comes.
@@ -72,19 +43,16 @@ describe('an insertion survives a killed worker', () => {
       () => tool('done', { summary: 'ok' }),
     ]);
     llm.enqueue(...Array.from({ length: 5 }, () => router.reply));
-    const first = startWorkerProcess(workerEnv());
-    workers.push(first);
+    const first = crash.startWorker();
 
     const asked = await stack.call('POST', `/v1/test-cases/${testCaseId}/steps/insert`, {
       at: loginSteps.length,
       description: described,
     });
     expect(asked.status, JSON.stringify(asked.body)).toBe(202);
-    await waitFor(
-      async () => {
-        if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
-        return llm.requests.length >= 2;
-      },
+    await waitWhileRunning(
+      first,
+      async () => llm.requests.length >= 2,
       120_000,
       'the agent to record a step on the first worker and go on',
     );
@@ -93,7 +61,7 @@ describe('an insertion survives a killed worker', () => {
       (await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${asked.body.id}`)).body.status,
     ).toBe('RUNNING');
 
-    workers.push(startWorkerProcess(workerEnv()));
+    crash.startWorker();
     let ended: any;
     await waitFor(
       async () =>

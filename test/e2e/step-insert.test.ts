@@ -9,7 +9,8 @@ import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { waitFor } from '../support/net.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { addShop, loginGoal, loginMoves } from '../support/shop-agent-script.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { burnInOnShop } from '../support/shop-stack.js';
+import { startStack, type Stack } from '../support/worker-context.js';
 import { workflowIds } from '../../workflows/shared.js';
 
 // "Insert a step here" on the real stack: the fixture shop, the Temporal worker, Chromium, Postgres and the scripted
@@ -40,22 +41,8 @@ describe('insert a step described in words', () => {
   let teaId: string;
 
   const api = (method: string, path: string, body?: unknown) => stack.call(method, path, body);
-  const burnIn = async (name: string, goal: string, moves: typeof teaMoves, extra: Record<string, unknown> = {}) => {
-    router.add(goal, moves);
-    llm.enqueue(...moves.map(() => router.reply));
-    const created = await api('POST', '/v1/test-cases', {
-      name,
-      goal,
-      expectedResult: 'as scripted',
-      applicationShortId: shop.appShortId,
-      configShortIds: shop.configShortIds,
-      ...extra,
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const generated = await waitForGeneration(stack, created.body.testCase.id);
-    expect(generated.failureReason).toBeNull();
-    return generated;
-  };
+  const burnIn = (name: string, goal: string, moves: typeof teaMoves, extra?: Record<string, unknown>) =>
+    burnInOnShop({ stack, llm, router, ...shop }, name, goal, moves, extra);
   const insertion = (testCaseId: string, id: string) =>
     api('GET', `/v1/test-cases/${testCaseId}/steps/insertions/${id}`);
   const finished = async (testCaseId: string, id: string) => {

@@ -1,17 +1,21 @@
 // Crash safety: a `proctor worker` process killed with SIGKILL in the middle of a run (no graceful shutdown,
 // Chromium with it) loses no result and records none twice; a new worker process finishes the run.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
-import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 import type { Step } from '../../src/domain/steps.js';
-import { loadMasterKey } from '../../src/db/secrets.js';
+import {
+  killWorker,
+  startWorkerProcess,
+  waitWhileRunning,
+  workerProcessEnv,
+  type WorkerProcess,
+} from '../support/worker-process.js';
 import { pendingPlanTests, planTestActivities } from '../support/plan-test-activities.js';
 
 // ---- processes, from /proc: a pid alone can be reused, so a process is its pid and its start time ----
@@ -72,36 +76,6 @@ const stillAlive = (procs: Proc[]): Proc[] =>
 
 const isChromium = (p: Proc) => /chrom/i.test(p.cmd);
 
-// ---- `proctor worker` as a real child process, the leader of its own process group ----
-
-interface WorkerProcess {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, output: () => out };
-}
-
-const killGroup = (pid: number | undefined, signal: NodeJS.Signals) => {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is gone already
-  }
-};
-
 const slow = (n: number): Step[] =>
   Array.from({ length: n }, () => ({ action: 'navigate' as const, value: '/slow', description: 'A slow page (2 s)' }));
 
@@ -124,13 +98,7 @@ describe('a worker process killed mid-run', () => {
       url: `${apps.url}/todo/`,
     });
     expect(env.status).toBe(201);
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', app.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(stack.db, app.shortId);
     const add = async (name: string, steps: Step[], waitFor?: string[]) =>
       (ids[name] = await insertRecordedTestCase(stack.db, {
         projectId: stack.tenant.projectId,
@@ -154,8 +122,7 @@ describe('a worker process killed mid-run', () => {
 
   afterAll(async () => {
     // Whatever happened, leave no worker and no Chromium behind.
-    for (const w of started)
-      if (w.child.exitCode === null && w.child.signalCode === null) killGroup(w.child.pid, 'SIGKILL');
+    for (const w of started) await killWorker(w);
     for (const p of stillAlive(seen)) {
       try {
         process.kill(p.pid, 'SIGKILL');
@@ -168,19 +135,13 @@ describe('a worker process killed mid-run', () => {
     rmSync(blobDir, { recursive: true, force: true });
   });
 
-  const blobSecret = randomBytes(32).toString('hex');
-  const workerEnv = (): Record<string, string> => ({
-    DATABASE_URL: stack.databaseUrl!,
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    TEMPORAL_TASK_QUEUE: stack.taskQueue,
-    PROCTOR_DATA_DIR: blobDir,
-    PROCTOR_BLOB_DIR: blobDir,
-    PROCTOR_BLOB_SECRET: blobSecret,
-    PROCTOR_MASTER_KEY: loadMasterKey().toString('base64'),
-    PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true',
-    PROCTOR_BROWSER_CONCURRENCY: '4',
-    LOG_LEVEL: 'warn',
-  });
+  // No model: a run replays recorded steps.
+  const workerEnv = () =>
+    workerProcessEnv({
+      stack,
+      blobDir,
+      extra: { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true', PROCTOR_BROWSER_CONCURRENCY: '4' },
+    });
 
   const rows = () =>
     stack.db
@@ -200,12 +161,8 @@ describe('a worker process killed mid-run', () => {
     const t0 = Date.now();
     const lap = (what: string) =>
       process.stdout.write(`[worker-crash] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-    const first = startWorker(workerEnv());
+    const first = startWorkerProcess(workerEnv());
     started.push(first);
-    const failIfExited = (w: WorkerProcess) => {
-      if (w.child.exitCode !== null || w.child.signalCode !== null)
-        throw new Error(`the worker exited early (${w.child.exitCode ?? w.child.signalCode}):\n${w.output()}`);
-    };
 
     const start = await stack.call('POST', '/v1/run', { trigger: 'CI' });
     expect(start.status).toBe(200);
@@ -217,15 +174,15 @@ describe('a worker process killed mid-run', () => {
 
     // Kill once `quick` is over for good (its activity completed, so nothing of it can run again) while the slow tests
     // are inside their activity on this worker.
-    await waitFor(
+    await waitWhileRunning(
+      first,
       async () => {
-        failIfExited(first);
         const byName = new Map((await rows()).map((r) => [r.name, r]));
         if (byName.get('quick')?.status !== 'COMPLETED' || byName.get('slow a')?.status !== 'RUNNING') return false;
         if ((await testActivity('quick'))?.completed !== 1) return false;
         return (await pendingPlanTests(client, shortId)).some((t) => t.testCaseId === ids['slow a'] && t.started);
       },
-      // The worker process transpiles and bundles the workflows first: seconds, more on a busy machine.
+      // The worker process transpiles its code first (it loads the suite's workflow bundle): seconds, more on a busy machine.
       90_000,
       'quick to complete and slow a to be in its browser activity',
     );
@@ -239,8 +196,7 @@ describe('a worker process killed mid-run', () => {
     const tree = processTree(first.child.pid!);
     seen.push(...tree);
     expect(tree.filter(isChromium).length, 'the worker launched Chromium').toBeGreaterThan(0);
-    killGroup(first.child.pid, 'SIGKILL');
-    await first.exited;
+    await killWorker(first);
     lap('worker killed');
 
     // Chromium is in process groups of its own (Playwright launches it detached); it must go with the worker
@@ -262,14 +218,12 @@ describe('a worker process killed mid-run', () => {
     expect(terminal((await runRow()).status)).toBe(false);
     expect((await rows()).find((r) => r.name === 'slow a')!.status).toBe('RUNNING');
 
-    const second = startWorker(workerEnv());
+    const second = startWorkerProcess(workerEnv());
     started.push(second);
     // A killed attempt is retried once its heartbeat timeout (30 s) has passed.
-    await waitFor(
-      async () => {
-        failIfExited(second);
-        return terminal((await runRow()).status);
-      },
+    await waitWhileRunning(
+      second,
+      async () => terminal((await runRow()).status),
       120_000,
       'the run to end on the second worker',
     );

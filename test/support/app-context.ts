@@ -13,6 +13,7 @@ import { silentLogger, type Logger } from '../../src/logger.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { createDatabaseIn } from './postgres.js';
+import { workflowIds } from '../../workflows/shared.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 export const databaseKinds: DatabaseKind[] = ['pglite', 'postgres'];
@@ -138,4 +139,20 @@ export async function createApiContext(
       rmSync(blobDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Terminates the burn-in workflows of these test cases (created through POST /v1/test-cases: no worker runs them
+ * here), so none outlives the file in the shared Temporal server. One already gone is no error.
+ */
+export async function terminateBurnIns(ctx: ApiContext, testCaseIds: string[]): Promise<void> {
+  const client = await ctx.deps.temporal.get();
+  await Promise.all(
+    testCaseIds.map((id) =>
+      client.workflow
+        .getHandle(workflowIds.burnIn(id))
+        .terminate('test cleanup')
+        .catch(() => undefined),
+    ),
+  );
 }

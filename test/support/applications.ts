@@ -1,7 +1,8 @@
 // An application with one environment, made through the API as a user would, and its internal id for the tests
 // that then write recorded test cases for it straight into the database (test/support/recorded.ts).
 import { expect } from 'vitest';
-import { applicationIdOf } from './recorded.js';
+import { profileSteps } from './fixtures/quality.js';
+import { applicationIdOf, insertRecordedTestCase } from './recorded.js';
 import type { Stack } from './worker-context.js';
 
 /** Creates the application and its environment (both must be created: 201) and returns its short id and id. */
@@ -16,4 +17,23 @@ export async function addApplication(
   const env = await stack.call('POST', `/v1/applications/${shortId}/environments`, environment);
   expect(env.status, JSON.stringify(env.body)).toBe(201);
   return { shortId, id: await applicationIdOf(stack.db, shortId) };
+}
+
+/**
+ * The quality tests' set-up: the Profile application on the fixture's quality page at `url` (its Production
+ * environment), its recorded test "Save the profile" and a plan "Profile" of that test.
+ */
+export async function addProfilePlan(
+  stack: Stack,
+  url: string,
+): Promise<{ appShortId: string; testCaseId: string; planShortId: string }> {
+  const app = await addApplication(stack, 'Profile', { name: 'Production', url });
+  const testCaseId = await insertRecordedTestCase(stack.db, {
+    projectId: stack.tenant.projectId,
+    applicationId: app.id,
+    name: 'Save the profile',
+    steps: profileSteps,
+  });
+  const plan = await stack.call('POST', '/v1/test-plans', { name: 'Profile', testCaseIds: [testCaseId] });
+  return { appShortId: app.shortId, testCaseId, planShortId: plan.body.shortId };
 }

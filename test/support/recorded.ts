@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DB } from '../../src/db/database.js';
 import type { Step } from '../../src/domain/steps.js';
 import { shopCredentials } from './fixture-apps.js';
+import { rowIdOf } from './row-ids.js';
 
 // Steps in exactly the form burn-in records them, for tests that exercise runs without a burn-in first.
 
@@ -74,13 +75,10 @@ export const slowSteps: Step[] = Array.from({ length: 8 }, () => ({
   description: 'A slow page',
 }));
 
-/** A test case with recorded steps, enabled, as if burn-in had completed. */
 /** The internal id of the application with this short id, for writing rows that reference it. */
-export async function applicationIdOf(db: DB, shortId: string): Promise<string> {
-  return (await db.selectFrom('applications').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow())
-    .id;
-}
+export const applicationIdOf = (db: DB, shortId: string): Promise<string> => rowIdOf(db, 'applications', shortId);
 
+/** A test case with recorded steps, enabled, as if burn-in had completed. */
 export async function insertRecordedTestCase(
   db: DB,
   input: {

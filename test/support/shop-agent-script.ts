@@ -4,8 +4,8 @@ import type { Stack } from './worker-context.js';
 
 // The scripted agent's side of burning in the fixture shop: shared by the e2e tests and the prompt-size benchmark.
 
-export const loginGoal = 'Sign in and add the coffee mug to the cart';
-export const loginMoves: AgentMove[] = [
+/** Signs in with the shop's credentials (as secret placeholders) and adds the coffee mug: no check, no `done`. */
+export const signInAndAddMug: AgentMove[] = [
   (r) =>
     tool('fill', { ref: refOf(r, 'textbox "Email"'), value: '{{SHOP_EMAIL}}', description: 'Type the shopper email' }),
   (r) =>
@@ -13,6 +13,11 @@ export const loginMoves: AgentMove[] = [
   (r) => tool('click', { ref: refOf(r, 'button "Sign in"'), description: 'Sign in' }),
   (r) =>
     tool('click', { ref: refOf(r, 'button "Add Coffee mug to cart"'), description: 'Add the coffee mug to the cart' }),
+];
+
+export const loginGoal = 'Sign in and add the coffee mug to the cart';
+export const loginMoves: AgentMove[] = [
+  ...signInAndAddMug,
   (r) => tool('assert_visible', { ref: refOf(r, 'link "Cart (1)"'), description: 'The cart shows one item' }),
   () => tool('done', { summary: 'Signed in, mug in cart' }),
 ];

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { ExecuteTestResult } from '../../activities/test-execution.js';
 import { createRouter, type AgentMove } from './agent-script.js';
-import { startFixtureApps, type FixtureApps } from './fixture-apps.js';
-import { startScriptedLlm, type ScriptedLlm } from './scripted-llm.js';
+import { startFixtureApps, type FixtureApps, type Variant } from './fixture-apps.js';
+import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from './scripted-llm.js';
 import { addShop } from './shop-agent-script.js';
 import { startStack, waitForGeneration, type Stack } from './worker-context.js';
 
@@ -16,6 +18,39 @@ export interface ShopStack {
   router: ReturnType<typeof createRouter>;
   /** Creates a test case through the API and waits for its burn-in to record the steps (it must succeed). */
   burnIn(name: string, goal: string, moves: AgentMove[], extra?: Record<string, unknown>): Promise<any>;
+  /**
+   * Replays the test case with healing on while the shop shows `variant` (then back to the original): the result,
+   * and the model requests the replay made (its heals).
+   */
+  runWithHeal(testCaseId: string, variant: Variant): Promise<ExecuteTestResult & { requests: ChatRequest[] }>;
+}
+
+/**
+ * Creates a test case of the shop through the API, its burn-in scripted with `moves` for `goal`, and waits for the
+ * burn-in to record the steps (it must succeed). For a file with a shop stack of its own; `useShopStack().burnIn`
+ * is this on that stack.
+ */
+export async function burnInOnShop(
+  shop: Pick<ShopStack, 'stack' | 'llm' | 'router' | 'appShortId' | 'configShortIds'>,
+  name: string,
+  goal: string,
+  moves: AgentMove[],
+  extra: Record<string, unknown> = {},
+): Promise<any> {
+  shop.router.add(goal, moves);
+  shop.llm.enqueue(...moves.map(() => shop.router.reply));
+  const created = await shop.stack.call('POST', '/v1/test-cases', {
+    name,
+    goal,
+    expectedResult: 'as scripted',
+    applicationShortId: shop.appShortId,
+    configShortIds: shop.configShortIds,
+    ...extra,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
+  expect(generated.failureReason).toBeNull();
+  return generated;
 }
 
 /**
@@ -24,21 +59,21 @@ export interface ShopStack {
  */
 export function useShopStack(): ShopStack {
   const shop = { router: createRouter() } as ShopStack;
-  shop.burnIn = async (name, goal, moves, extra = {}) => {
-    shop.router.add(goal, moves);
-    shop.llm.enqueue(...moves.map(() => shop.router.reply));
-    const created = await shop.stack.call('POST', '/v1/test-cases', {
-      name,
-      goal,
-      expectedResult: 'as scripted',
-      applicationShortId: shop.appShortId,
-      configShortIds: shop.configShortIds,
-      ...extra,
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
-    expect(generated.failureReason).toBeNull();
-    return generated;
+  shop.burnIn = (name, goal, moves, extra) => burnInOnShop(shop, name, goal, moves, extra);
+  shop.runWithHeal = async (testCaseId, variant) => {
+    shop.fixture.setVariant(variant);
+    try {
+      const before = shop.llm.requests.length;
+      const result = await shop.stack.activities.executeTest({
+        projectId: shop.stack.tenant.projectId,
+        testCaseId,
+        artifactPrefix: `runs/${randomUUID()}/t`,
+        heal: true,
+      });
+      return { ...result, requests: shop.llm.requests.slice(before) };
+    } finally {
+      shop.fixture.setVariant('original');
+    }
   };
   beforeAll(async () => {
     [shop.fixture, shop.llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);

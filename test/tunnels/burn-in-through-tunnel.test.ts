@@ -15,7 +15,8 @@ import {
   type TunnelProcess,
   type TunnelStack,
 } from '../support/tunnel-stack.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
+import { burnInOnShop } from '../support/shop-stack.js';
+import { startStack, type Stack } from '../support/worker-context.js';
 
 describe('burn-in and replay through a remote tunnel', () => {
   const secret = randomBytes(24).toString('hex');
@@ -65,19 +66,10 @@ describe('burn-in and replay through a remote tunnel', () => {
       environment: 'Laptop',
     });
 
-    router.add(loginGoal, loginMoves);
-    llm.enqueue(...loginMoves.map(() => router.reply));
-    const created = await stack.call('POST', '/v1/test-cases', {
-      name: 'Login and add mug',
-      goal: loginGoal,
+    const generated = await burnInOnShop({ stack, llm, router, ...shop }, 'Login and add mug', loginGoal, loginMoves, {
       expectedResult: 'The cart link shows one item',
-      applicationShortId: shop.appShortId,
-      configShortIds: shop.configShortIds,
     });
-    expect(created.status).toBe(200);
-    const id = created.body.testCase.id;
-    const generated = await waitForGeneration(stack, id);
-    expect(generated.failureReason).toBeNull();
+    const id = generated.id;
     expect(generated.generationStatus).toBe('COMPLETED');
     expect(generated.steps.steps.map((s: { action: string }) => s.action)).toEqual([
       'fill',

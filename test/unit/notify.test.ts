@@ -22,6 +22,7 @@ import {
 import { mapDomainErrors } from '../../activities/failures.js';
 import { freshDatabase } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 interface Mail {
   from: string;
@@ -158,8 +159,7 @@ describe('run notifications', () => {
 
   async function plan(name: string, notifications: TestPlanWrite['notifications']): Promise<string> {
     const shortId = await createTestPlan(db, projectId, { name, notifications });
-    return (await db.selectFrom('test_plans').select('id').where('short_id', '=', shortId).executeTakeFirstOrThrow())
-      .id;
+    return rowIdOf(db, 'test_plans', shortId);
   }
 
   /** The usual plan: two recipients on failure, a chat webhook always. */

