@@ -182,7 +182,7 @@ describe('a worker killed in the middle of a discovery', () => {
 
   const startWorker = () => {
     const worker = startWorkerProcess(
-      workerProcessEnv(stack, llm, blobDir, { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' }),
+      workerProcessEnv({ stack, llm, blobDir, extra: { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' } }),
     );
     workers.push(worker);
     return worker;
