@@ -5,7 +5,8 @@ import {
   MergeRequestReviewSettingsSchema,
   SaveMergeRequestReviewSettings,
 } from '../../schemas/merge-request-review-settings.js';
-import { deleted, resource, serveResource } from '../resource-routes.js';
+import { deleted, resource } from '../resource-routes.js';
+import { serveResource } from '../operation-routes.js';
 import {
   deleteMergeRequestReviewSettings,
   getMergeRequestReviewSettings,
