@@ -54,7 +54,7 @@ const layers = [
     // Exception, on purpose: REST and MCP answer with the same error words and validation messages, over the same
     // request context, and the dashboard reads the same deps. These four live under src/api (the routes declared
     // them first) but belong to no one surface; nothing in them may import a route, a tool or a page.
-    path: '^src/api/(context|errors|openapi|resource-routes)\\.ts$',
+    path: '^src/api/(context|errors|openapi|operation-routes|resource-routes)\\.ts$',
     mayImport: ['domain', 'support', 'contracts', 'adapters', 'schemas', 'services'],
     why: 'the request context, the error envelope and the zod-openapi helpers shared by the delivery surfaces',
   },
@@ -62,7 +62,7 @@ const layers = [
   // dashboard page imports src/db, src/storage, src/temporal or another adapter, type-only imports included.
   {
     name: 'api',
-    path: '^src/api/(?!((context|errors|openapi|resource-routes|app|server)\\.ts$))',
+    path: '^src/api/(?!((context|errors|openapi|operation-routes|resource-routes|app|server)\\.ts$))',
     mayImport: ['domain', 'support', 'contracts', 'schemas', 'services', 'delivery-kit'],
     why: 'REST routes',
   },

@@ -1,19 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { ApiServices, AppEnv, Caller } from './context.js';
+import { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../services/context.js';
-import type { JsonText } from '../db/queries/project-lists.js';
-import type { Logger } from '../logger.js';
 import { Deleted } from '../schemas/common.js';
-import {
-  bearerSecurity,
-  ErrorSchema,
-  errorResponses,
-  json,
-  jsonBody,
-  sendJsonText,
-  type OpenApiApp,
-} from './openapi.js';
+import { operation, type OperationDoc, type ResourceCall } from './operation-routes.js';
 
 /**
  * The REST shape of a resource a project keeps: list and create on the collection, get, update and delete on an
@@ -33,40 +21,10 @@ export interface Resource<Item extends z.ZodType, Params extends z.ZodObject, Pa
   parentParams?: Parent;
 }
 
-/** What an operation says beyond the standard words, and the statuses it may add. */
-export interface OperationDoc {
-  summary?: string;
-  description?: string;
-  /** Adds a 409 with this description. */
-  conflict?: string;
-  /** Adds a 503 with this description. */
-  unavailable?: string;
-  /** The success answer's description, where the standard words ('Created', 'Updated', 'Deleted'...) do not fit. */
-  answer?: string;
-}
-
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const withoutArticle = (noun: string) => noun.replace(/^(a|an) /, '');
 
 const collectionPath = (itemPath: string) => itemPath.slice(0, itemPath.lastIndexOf('/'));
-
-const collectionRequest = <Parent extends z.ZodObject | undefined>(parent: Parent | undefined) =>
-  (parent ? { params: parent } : {}) as [Parent] extends [undefined]
-    ? Record<never, never>
-    : { params: NonNullable<Parent> };
-
-type ErrorJson = ReturnType<typeof json<typeof ErrorSchema>>;
-
-function operation(doc: OperationDoc, summary: string) {
-  const extra: { 409?: ErrorJson; 503?: ErrorJson } = {};
-  if (doc.conflict) extra[409] = json(ErrorSchema, doc.conflict);
-  if (doc.unavailable) extra[503] = json(ErrorSchema, doc.unavailable);
-  return {
-    summary: doc.summary ?? summary,
-    ...(doc.description !== undefined && { description: doc.description }),
-    extra,
-  };
-}
 
 /** One route builder per standard operation, for a resource that has only some of them. */
 export function resource<
@@ -75,23 +33,18 @@ export function resource<
   Parent extends z.ZodObject | undefined = undefined,
 >(spec: Resource<Item, Params, Parent>) {
   const [one, many] = spec.noun;
-  const base = { tags: spec.tags, security: bearerSecurity };
-  const collection = { ...base, path: collectionPath(spec.path) };
-  const item = { ...base, path: spec.path };
+  const collection = { tags: spec.tags, path: collectionPath(spec.path), params: spec.parentParams as Parent };
+  const item = { tags: spec.tags, path: spec.path, params: spec.params };
   return {
     list<const Key extends string>(key: Key, doc: OperationDoc & { returns?: string } = {}) {
-      const { extra, ...words } = operation(doc, `List ${many}`);
       const listed = z.object({ [key]: z.array(spec.schema) } as Record<Key, z.ZodArray<Item>>);
-      return createRoute({
+      return operation({
+        ...doc,
         method: 'get',
         ...collection,
-        ...words,
-        request: collectionRequest(spec.parentParams),
-        responses: {
-          200: json(listed, doc.answer ?? doc.returns ?? `${capitalize(many)} of the project`),
-          ...extra,
-          ...errorResponses,
-        },
+        summary: doc.summary ?? `List ${many}`,
+        answers: listed,
+        answer: doc.answer ?? doc.returns ?? `${capitalize(many)} of the project`,
       });
     },
     /** `answers`: what the 201 carries when it is not the item (a token shown once beside its view). */
@@ -99,44 +52,45 @@ export function resource<
       body: Body,
       doc: OperationDoc & { summary: string; answers?: Created },
     ) {
-      const { extra, ...words } = operation(doc, doc.summary);
-      const created = (doc.answers ?? spec.schema) as Created;
-      return createRoute({
+      return operation({
+        ...doc,
         method: 'post',
         ...collection,
-        ...words,
-        request: { ...collectionRequest(spec.parentParams), body: jsonBody(body) },
-        responses: { 201: json(created, doc.answer ?? 'Created'), ...extra, ...errorResponses },
+        body,
+        status: 201,
+        answers: (doc.answers ?? spec.schema) as Created,
+        answer: doc.answer ?? 'Created',
       });
     },
     get(doc: OperationDoc = {}) {
-      const { extra, ...words } = operation(doc, `Get ${one}`);
-      return createRoute({
+      return operation({
+        ...doc,
         method: 'get',
         ...item,
-        ...words,
-        request: { params: spec.params },
-        responses: { 200: json(spec.schema, doc.answer ?? `The ${withoutArticle(one)}`), ...extra, ...errorResponses },
+        summary: doc.summary ?? `Get ${one}`,
+        answers: spec.schema,
+        answer: doc.answer ?? `The ${withoutArticle(one)}`,
       });
     },
     update<Body extends z.ZodType>(body: Body, doc: OperationDoc = {}) {
-      const { extra, ...words } = operation(doc, `Update ${one}`);
-      return createRoute({
+      return operation({
+        ...doc,
         method: 'patch',
         ...item,
-        ...words,
-        request: { params: spec.params, body: jsonBody(body) },
-        responses: { 200: json(spec.schema, doc.answer ?? 'Updated'), ...extra, ...errorResponses },
+        body,
+        summary: doc.summary ?? `Update ${one}`,
+        answers: spec.schema,
+        answer: doc.answer ?? 'Updated',
       });
     },
     remove(doc: OperationDoc = {}) {
-      const { extra, ...words } = operation(doc, `Delete ${one}`);
-      return createRoute({
+      return operation({
+        ...doc,
         method: 'delete',
         ...item,
-        ...words,
-        request: { params: spec.params },
-        responses: { 200: json(Deleted, doc.answer ?? 'Deleted'), ...extra, ...errorResponses },
+        summary: doc.summary ?? `Delete ${one}`,
+        answers: Deleted,
+        answer: doc.answer ?? 'Deleted',
       });
     },
   };
@@ -168,69 +122,6 @@ export function resourceRoutes<
     update: routes.update(spec.update.body, spec.update),
     remove: routes.remove(spec.remove),
   };
-}
-
-type Route = ReturnType<typeof createRoute>;
-type JsonSchemaOf<R> = R extends { content: { 'application/json': { schema: infer S extends z.ZodType } } }
-  ? z.output<S>
-  : never;
-type Answer<R extends Route> = R['responses'] extends { 201: infer C }
-  ? JsonSchemaOf<C>
-  : R['responses'] extends { 200: infer C }
-    ? JsonSchemaOf<C>
-    : never;
-type ParamOf<R extends Route> = R['request'] extends { params: infer P extends z.ZodType } ? z.output<P> : undefined;
-type BodyOf<R extends Route> = R['request'] extends { body: infer B } ? JsonSchemaOf<B> : undefined;
-
-/** One request as an operation sees it: the services' context, who calls, and the validated path parameters and body. */
-export interface ResourceCall<Param, Body> {
-  services: ApiServices;
-  caller: Caller;
-  projectId: string;
-  logger: Logger;
-  param: Param;
-  body: Body;
-}
-
-/** Each operation answers its success body (or that body serialised earlier); errors are thrown as everywhere. */
-export type ResourceOperations<Routes extends Record<string, Route>> = {
-  [Op in keyof Routes]?: (
-    call: ResourceCall<ParamOf<Routes[Op]>, BodyOf<Routes[Op]>>,
-  ) => Promise<Answer<Routes[Op]> | JsonText<Answer<Routes[Op]>>>;
-};
-
-/**
- * Registers the given operations of a resource, in the order given (which is the order of the document), each
- * answering 201 where its route declares a 201 and 200 otherwise.
- */
-export function serveResource<Routes extends Record<string, Route>>(
-  app: OpenApiApp,
-  routes: Routes,
-  operations: ResourceOperations<Routes>,
-): void {
-  for (const [op, run] of Object.entries(operations) as [
-    keyof Routes & string,
-    (call: ResourceCall<unknown, unknown>) => Promise<unknown>,
-  ][]) {
-    const route = routes[op] as Route;
-    const status = 201 in route.responses ? 201 : 200;
-    const handler = async (c: Context<AppEnv>) => {
-      const caller = c.get('caller');
-      const request = c.req as unknown as { valid(target: 'param' | 'json'): unknown };
-      const answer = await run({
-        services: c.get('services'),
-        caller,
-        projectId: caller.projectId,
-        logger: c.get('logger'),
-        param: route.request?.params ? request.valid('param') : undefined,
-        body: route.request?.body ? request.valid('json') : undefined,
-      });
-      return typeof answer === 'string'
-        ? sendJsonText(c, answer as JsonText<unknown>)
-        : c.json(answer as object, status);
-    };
-    app.openapi(route, handler as never);
-  }
 }
 
 /**

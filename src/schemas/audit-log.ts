@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { maxOffset } from './common.js';
+import { pageLimit, pageOffset } from './common.js';
 import { auditActorTypes, auditKinds } from '../domain/audit.js';
 
 /** The most events one page of `GET /v1/audit-log` holds. */
@@ -12,20 +12,8 @@ export const AuditLogQuery = z.object({
     .datetime({ offset: true })
     .optional()
     .openapi({ description: 'Only events at or after this instant (ISO 8601)', example: '2026-11-27T08:00:00Z' }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(maxAuditLogLimit)
-    .default(50)
-    .openapi({ type: 'integer', minimum: 1, maximum: maxAuditLogLimit, default: 50 }),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(maxOffset)
-    .default(0)
-    .openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
+  limit: pageLimit(maxAuditLogLimit, 50),
+  offset: pageOffset(),
 });
 
 export const AuditEventSchema = z

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { maxOffset, shortId } from './common.js';
+import { pageOffset, shortId } from './common.js';
 import { UsageSchema } from './usage.js';
 
 // Request and response shapes of the chat routes (src/api/routes/chat.ts).
@@ -106,13 +106,7 @@ export const ChatQuery = z.object({
 
 export const ChatListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(maxOffset)
-    .default(0)
-    .openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
+  offset: pageOffset(),
 });
 
 export const IdempotencyHeader = z.object({

@@ -69,6 +69,29 @@ export const uuid = () => z.string().uuid().openapi({ example: '3f2b8c1e-7d4a-4b
 /** Paging deeper than this is a client bug, and an OFFSET near 2^63 is not something to hand Postgres. */
 export const maxOffset = 1_000_000;
 
+// A page of a list: `limit` and `offset` query parameters. The explicit types: coercion turns null into 0, which
+// the document generator would otherwise call nullable.
+
+/** How many entries one page holds: 1 to `max`, `fallback` when absent. */
+export const pageLimit = (max: number, fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(fallback)
+    .openapi({ type: 'integer', minimum: 1, maximum: max, default: fallback });
+
+/** How many entries to skip: 0 to maxOffset, 0 when absent. */
+export const pageOffset = () =>
+  z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(maxOffset)
+    .default(0)
+    .openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 });
+
 /** The largest value of a Postgres `integer` column (a steps version): beyond it a comparison fails in Postgres, not here. */
 export const maxIntColumn = 2_147_483_647;
 

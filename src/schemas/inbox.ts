@@ -12,6 +12,8 @@ export const InboxMessageSchema = z
   })
   .openapi('InboxMessage');
 
+export const InboxMessageList = z.object({ messages: z.array(InboxMessageSchema) });
+
 export const InboxMessageWithBodiesSchema = InboxMessageSchema.extend({
   text: z.string().openapi({ description: 'The plain-text body (empty when the mail had none)' }),
   html: z.string().openapi({ description: 'The HTML body as sent (empty when the mail had none); not sanitised' }),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { maxOffset, uuid } from './common.js';
+import { pageLimit, pageOffset, uuid } from './common.js';
 import { issueStatuses, severities, signalKinds } from '../domain/quality.js';
 
 /** The most issues one page of `GET /v1/issues` holds. */
@@ -9,20 +9,8 @@ export const IssuesQuery = z.object({
   status: z.enum(issueStatuses).optional().openapi({ description: 'Only issues in this status', example: 'open' }),
   kind: z.enum(signalKinds).optional().openapi({ description: 'Only issues of this kind', example: 'a11y' }),
   severity: z.enum(severities).optional().openapi({ description: 'Only issues of this severity', example: 'critical' }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(maxIssuesLimit)
-    .default(50)
-    .openapi({ type: 'integer', minimum: 1, maximum: maxIssuesLimit, default: 50 }),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(maxOffset)
-    .default(0)
-    .openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
+  limit: pageLimit(maxIssuesLimit, 50),
+  offset: pageOffset(),
 });
 
 export const IssueIdParams = z.object({ id: uuid().openapi({ param: { name: 'id', in: 'path' } }) });

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { cronProblem } from '../domain/cron.js';
 
-// Request shapes of the plan schedule routes (src/api/routes/test-plan-schedules.ts); the dashboard's form validates with them too.
+// Request and response shapes of the plan schedule routes (src/api/routes/test-plan-schedules.ts); the dashboard's form
+// validates with the request ones too.
 
 export const cron = z
   .string()
@@ -29,3 +30,15 @@ export const CreatePlanSchedule = z
       .openapi({ example: 'Weekday mornings', description: "Shown as the runs' actor: `schedule:<description>`" }),
   })
   .openapi('CreateTestPlanSchedule');
+
+export const PlanScheduleSchema = z
+  .object({
+    id: z.string().uuid(),
+    cron: z.string().openapi({ example: '0 6 * * 1-5' }),
+    description: z.string().nullable().openapi({ example: 'Weekday mornings' }),
+    nextRunTimes: z.array(z.string().datetime()).optional().openapi({
+      description: 'The next (up to 3) times a run starts, from Temporal; absent while Temporal is unreachable',
+    }),
+    createdAt: z.string().datetime(),
+  })
+  .openapi('TestPlanSchedule');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { httpUrl, maxOffset, shortId, uuid } from './common.js';
+import { httpUrl, pageLimit, pageOffset, shortId, uuid } from './common.js';
 
 // Request shapes of the run routes (src/api/routes/runs.ts), which the MCP run tools take too.
 
@@ -76,18 +76,6 @@ export const maxRunListLimit = 100;
 export const RunListQuery = z.object({
   testPlanShortId: shortId('testPlan').optional(),
   status: z.enum(runStatuses).optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(maxRunListLimit)
-    .default(20)
-    .openapi({ type: 'integer', minimum: 1, maximum: maxRunListLimit, default: 20 }),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(maxOffset)
-    .default(0)
-    .openapi({ type: 'integer', minimum: 0, maximum: maxOffset, default: 0 }),
+  limit: pageLimit(maxRunListLimit, 20),
+  offset: pageOffset(),
 });

@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { maxOffset, name, shortId, uuid } from './common.js';
 import { RecordingCheckSchema, StepSchema } from './steps.js';
+import { HealProposalSchema } from './heal-proposals.js';
+import { UsageSchema } from './usage.js';
 
 // Request and response shapes of the test-case routes (src/api/routes/test-cases.ts); a step's shape is steps.ts.
 
@@ -221,3 +223,14 @@ export const TestCaseList = z
 export const Params = z.object({
   testCaseId: uuid().openapi({ param: { name: 'testCaseId', in: 'path' } }),
 });
+
+export const TestCaseWithProposalsSchema = TestCaseDetailSchema.extend({
+  healProposals: z.array(HealProposalSchema).openapi({
+    description:
+      'Extension to the spec: heal proposals waiting for a decision, newest first (see `/v1/test-cases/{testCaseId}/steps/proposals` for decided ones ' +
+      'and to accept or reject one). Empty unless the `review` heal policy kept one.',
+  }),
+  usage: UsageSchema.openapi({
+    description: "Extension to the spec: what the test's burn-ins cost in LLM calls and tokens",
+  }),
+}).openapi('TestCaseWithHealProposals');

@@ -3,6 +3,19 @@
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A status or result word, coloured by the stylesheet; colour is never the only signal (the word is there). */
+/** A table's header row: one column heading per name. */
+export function ColumnHeads(props: { names: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.names.map((name) => (
+          <th scope="col">{name}</th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 export function Status(props: { value: string | null | undefined }) {
   return props.value ? <span class={`status ${props.value}`}>{props.value}</span> : <span class="muted">–</span>;
 }

@@ -155,6 +155,18 @@ export function afterSave(c: Context<WebEnv>, form: FormBody, fallback: string) 
   return c.redirect(url, 303);
 }
 
+/** A form's last line: its primary button, and Cancel back to `cancel`. */
+export function SubmitOrCancel(props: { text: string; cancel: string }) {
+  return (
+    <p>
+      <button class="primary" type="submit">
+        {props.text}
+      </button>{' '}
+      <a href={props.cancel}>Cancel</a>
+    </p>
+  );
+}
+
 /** Keeps "came from the first-run guide" across a refused post. */
 export function FromField(props: { form: FormBody }) {
   return props.form.from === 'start' ? <input type="hidden" name="from" value="start" /> : <></>;

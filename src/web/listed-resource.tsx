@@ -4,10 +4,11 @@ import { protectedArea } from './area.js';
 import type { WebEnv } from './context.js';
 import {
   afterSave,
-  FormProblems,
   formPage,
+  FormProblems,
   PostButton,
   readForm,
+  SubmitOrCancel,
   type FieldErrors,
   type FormBody,
 } from './form-kit.js';
@@ -119,12 +120,7 @@ function EditPage<V extends { shortId: string; name: string }>(props: {
       <form method="post" action={`${action}/${props.view.shortId}`}>
         <CsrfField token={props.csrf} />
         {r.fields(props.form, props.errors)}
-        <p>
-          <button class="primary" type="submit">
-            Save the {r.noun}
-          </button>{' '}
-          <a href={action}>Cancel</a>
-        </p>
+        <SubmitOrCancel text={`Save the ${r.noun}`} cancel={action} />
       </form>
     </>
   );

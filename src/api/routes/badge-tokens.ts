@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { deleted, resource, serveResource } from '../resource-routes.js';
+import { deleted, resource } from '../resource-routes.js';
+import { serveResource } from '../operation-routes.js';
 import { BadgeTokenSchema, CreateBadgeToken, CreatedBadgeTokenSchema } from '../../schemas/badge.js';
 import { uuid } from '../../schemas/common.js';
 import { tokenActor } from '../../services/audit-log.js';

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { projectCrud, resourceRoutes, serveResource } from '../resource-routes.js';
+import { projectCrud, resourceRoutes } from '../resource-routes.js';
+import { serveResource } from '../operation-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { configType, CreateConfig, UpdateConfig } from '../../schemas/configs.js';
 import { createConfig, deleteConfig, listConfigs, requireConfig, updateConfig } from '../../services/configs.js';

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { deleted, resourceRoutes, serveResource } from '../resource-routes.js';
+import { deleted, resourceRoutes } from '../resource-routes.js';
+import { serveResource } from '../operation-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { CreateGitIntegration, UpdateGitIntegration } from '../../schemas/git-integrations.js';
 import {

@@ -1,13 +1,13 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, errorResponses, json, type OpenApiApp } from '../openapi.js';
+import type { OpenApiApp } from '../openapi.js';
+import { operation, serveResource } from '../operation-routes.js';
 import { DEFAULT_INBOX_DOMAIN } from '../../config.js';
 import {
   InboxAddressBody,
   InboxAddressSchema,
   InboxListQuery,
+  InboxMessageList,
   InboxMessageParams,
   InboxMessageQuery,
-  InboxMessageSchema,
   InboxMessageWithBodiesSchema,
 } from '../../schemas/inbox.js';
 import { createInboxAddress, getMessage, listMessages } from '../../services/inbox.js';
@@ -16,69 +16,45 @@ import { createInboxAddress, getMessage, listMessages } from '../../services/inb
 const tags = ['Inbox'];
 
 const routes = {
-  list: createRoute({
+  list: operation({
     method: 'get',
     path: '/v1/inbox/messages',
     tags,
-    security: bearerSecurity,
     summary: "List the mail Proctor's inbox received for the project, newest first (kept 7 days)",
-    request: { query: InboxListQuery },
-    responses: {
-      200: json(z.object({ messages: z.array(InboxMessageSchema) }), 'Messages, newest first'),
-      ...errorResponses,
-    },
+    query: InboxListQuery,
+    answers: InboxMessageList,
+    answer: 'Messages, newest first',
   }),
-  address: createRoute({
+  address: operation({
     method: 'post',
     path: '/v1/inbox/addresses',
     tags,
-    security: bearerSecurity,
     summary:
       'An inbox address for the project: a fresh one ({{INBOX}}), or the fixed one of a name ({{INBOX:name}}); exported specs ask here',
-    request: { body: { content: { 'application/json': { schema: InboxAddressBody } }, required: false } },
-    responses: {
-      201: json(InboxAddressSchema, 'The address; Proctor takes mail for it from now on'),
-      ...errorResponses,
-    },
+    body: InboxAddressBody,
+    optionalBody: true,
+    status: 201,
+    answers: InboxAddressSchema,
+    answer: 'The address; Proctor takes mail for it from now on',
   }),
-  get: createRoute({
+  get: operation({
     method: 'get',
     path: '/v1/inbox/messages/{messageId}',
     tags,
-    security: bearerSecurity,
     summary: 'One received mail with its text and HTML bodies, and the code and link a step would take from it',
-    request: { params: InboxMessageParams, query: InboxMessageQuery },
-    responses: { 200: json(InboxMessageWithBodiesSchema, 'The message'), ...errorResponses },
+    params: InboxMessageParams,
+    query: InboxMessageQuery,
+    answers: InboxMessageWithBodiesSchema,
+    answer: 'The message',
   }),
 };
 
 export function registerInbox(app: OpenApiApp): void {
-  app.openapi(routes.list, async (c) => {
-    return c.json(
-      { messages: await listMessages(c.get('services'), c.get('caller').projectId, c.req.valid('query')) },
-      200,
-    );
-  });
-  app.openapi(routes.address, async (c) => {
-    const { config } = c.get('deps');
-    const { name } = c.req.valid('json') ?? {};
-    return c.json(
-      await createInboxAddress(
-        c.get('services'),
-        c.get('caller').projectId,
-        config.PROCTOR_INBOX_DOMAIN ?? DEFAULT_INBOX_DOMAIN,
-        name,
-      ),
-      201,
-    );
-  });
-  app.openapi(routes.get, async (c) => {
-    const { db, blobs } = c.get('services');
-    const { linkPattern, codeShape } = c.req.valid('query');
-    const message = await getMessage({ db, blobs }, c.get('caller').projectId, c.req.valid('param').messageId, {
-      linkPattern,
-      codeShape,
-    });
-    return c.json(message, 200);
+  serveResource(app, routes, {
+    list: async ({ services, projectId, query }) => ({ messages: await listMessages(services, projectId, query) }),
+    address: ({ services, deps, projectId, body }) =>
+      createInboxAddress(services, projectId, deps.config.PROCTOR_INBOX_DOMAIN ?? DEFAULT_INBOX_DOMAIN, body?.name),
+    get: ({ services: { db, blobs }, projectId, param, query: { linkPattern, codeShape } }) =>
+      getMessage({ db, blobs }, projectId, param.messageId, { linkPattern, codeShape }),
   });
 }

@@ -1,11 +1,12 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
 import { uuid } from '../../schemas/common.js';
 import {
   MergeRequestReviewSettingsSchema,
   SaveMergeRequestReviewSettings,
 } from '../../schemas/merge-request-review-settings.js';
-import { deleted, resource, serveResource } from '../resource-routes.js';
+import { deleted, resource } from '../resource-routes.js';
+import { operation, serveResource } from '../operation-routes.js';
 import {
   deleteMergeRequestReviewSettings,
   getMergeRequestReviewSettings,
@@ -29,22 +30,19 @@ const routes = {
     answer: 'Settings, oldest first',
   }),
   // A save is keyed by provider and repository, not by id: a PUT on the collection, outside the standard five.
-  save: createRoute({
+  save: operation({
     method: 'put',
     path: '/v1/merge-request-review-settings',
     tags: ['Merge request review'],
-    security: bearerSecurity,
     summary: 'Create or change the review settings of a repository',
     description:
       'Keyed by provider and repository: a second save changes the fields it names. A repository belongs to one project (409 otherwise). ' +
       'Saving for GitLab creates or refreshes the project webhook (merge request, note, deployment and pipeline events) with a secret token ' +
       "Proctor generates and never returns. For GitHub, the GitHub App's webhook delivers to `webhookUrl`.",
-    request: { body: jsonBody(SaveMergeRequestReviewSettings) },
-    responses: {
-      200: json(MergeRequestReviewSettingsSchema, 'Settings after the save'),
-      409: json(ErrorSchema, 'The repository is connected to another project'),
-      ...errorResponses,
-    },
+    body: SaveMergeRequestReviewSettings,
+    answers: MergeRequestReviewSettingsSchema,
+    answer: 'Settings after the save',
+    conflict: 'The repository is connected to another project',
   }),
   get: settings.get({ summary: "One repository's review settings", answer: 'Settings' }),
   remove: settings.remove({

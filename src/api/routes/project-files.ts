@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { deleted, resource, serveResource } from '../resource-routes.js';
+import { deleted, resource } from '../resource-routes.js';
+import { serveResource } from '../operation-routes.js';
 import { ProjectFileName, ProjectFileSchema, UploadProjectFile } from '../../schemas/project-files.js';
 import { deleteProjectFile, listProjectFiles, uploadProjectFile } from '../../services/project-files.js';
 

@@ -1,272 +1,86 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
-import { shortId } from '../../schemas/common.js';
+import type { OpenApiApp } from '../openapi.js';
+import { operation, serveResource } from '../operation-routes.js';
 import { Rerun, RunParams, RunQuery, StartRun } from '../../schemas/runs.js';
-import { changeFields, failureKinds } from '../../domain/verdicts.js';
+import { CancelRunResponse, RerunResponse, RunSchema, StartRunResponse } from '../../schemas/run-views.js';
 import { cancelRun, rerun, runTestPlan } from '../../services/runs.js';
 import { getRunView, rerunSelection, runRef, type RunMetadata } from '../../services/run-views.js';
-import { UsageSchema } from '../../schemas/usage.js';
 
 const tags = ['Runs'];
-
-const RunRef = z.object({
-  id: z.string().uuid(),
-  shortId: shortId('run'),
-  url: z.string().url(),
-  testCount: z.number().int(),
-});
-const StartRunResponse = z
-  .object({
-    success: z.literal(true),
-    run: RunRef.extend({ testPlan: z.object({ name: z.string(), shortId: shortId('testPlan') }).nullable() }),
-  })
-  .openapi('StartRunResponse');
-
-const RunTestCaseSchema = z
-  .object({
-    id: z.string().uuid(),
-    shortId: z.string().openapi({ description: 'The test case id (UUID)' }),
-    name: z.string(),
-    status: z.enum(['PENDING', 'RUNNING', 'COMPLETED', 'SKIPPED', 'ERROR', 'CANCELLED']),
-    result: z.enum(['PASSED', 'FAILED', 'SKIPPED']).nullable(),
-    resultTitle: z.string().nullable(),
-    evaluationThought: z.string().nullable().openapi({ description: 'Why it failed or was skipped' }),
-    promptGoal: z.string().nullable(),
-    promptExamples: z
-      .string()
-      .nullable()
-      .openapi({ description: "QA.tech's prompt examples of the test, as text; Proctor records none, so null" }),
-    inPlan: z.boolean().openapi({ description: 'false for a dependency included automatically' }),
-    environmentUrl: z.string().nullable(),
-    failedStepIndex: z.number().int().nullable().openapi({
-      description:
-        '0-based index into the recorded steps (`error` says "step N" with N = failedStepIndex + 1); -1 when the start page did not open',
-    }),
-    error: z.string().nullable().openapi({
-      description: 'For a failed assertion it ends with a short, redacted excerpt of what the page showed',
-    }),
-    healedSteps: z
-      .array(
-        z.object({
-          index: z.number().openapi({ description: '0-based, like failedStepIndex' }),
-          from: z.string().nullable().optional(),
-          to: z.string(),
-          via: z.string().openapi({
-            description:
-              '`fallback`: a recorded alternative locator matched; `llm`: the model re-found the element and the pick was checked',
-          }),
-          reason: z.string().optional(),
-        }),
-      )
-      .openapi({
-        description:
-          'Steps this run found through another locator than their primary; non-empty means the run needed healing',
-      }),
-    changes: z
-      .array(
-        z.object({
-          stepIndex: z.number().int().openapi({ description: '0-based, like failedStepIndex' }),
-          field: z.enum(changeFields),
-          from: z.string().nullable(),
-          to: z.string().nullable(),
-          severity: z.enum(['regression', 'cosmetic']).openapi({
-            description:
-              '`regression`: something a user depends on broke (a lost accessible name, another role); `cosmetic`: worth a note',
-          }),
-          summary: z.string().openapi({ example: 'the checkbox "Select all" lost its accessible name' }),
-        }),
-      )
-      .openapi({
-        description: 'How the elements the replay used differ from the recorded ones; empty when all are the same',
-      }),
-    failureKind: z.enum(failureKinds).nullable().openapi({
-      description:
-        'Why a failed or errored test failed: a real bug (`assertion`, `element-missing`, `changed-ui`), a down `environment`, a broken `test-definition` or an `infrastructure` fault; null when it passed or is unknown',
-    }),
-    evidence: z
-      .object({
-        url: z.string().optional(),
-        pageExcerpt: z.string().optional(),
-        httpStatus: z.number().int().optional(),
-      })
-      .nullable()
-      .openapi({
-        description:
-          "What backs the failure kind: the page URL, a redacted excerpt of what it showed, the main document's HTTP status (the screenshot is `screenshotUrl`)",
-      }),
-    flaky: z.boolean().openapi({ description: 'PASSED only on a retry (see `retries` in `/v1/project/settings`)' }),
-    attempts: z.number().int().openapi({
-      description: "Executions of the test in this run, retries included; the result and artifacts are the last one's",
-    }),
-    quarantined: z.boolean().openapi({
-      description: 'Quarantined when the run was written: it ran and reports, but its failure does not fail the run',
-    }),
-    screenshotUrl: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Presigned, expiring link to the failing step screenshot' }),
-    traceUrl: z.string().nullable().openapi({
-      description: 'Presigned, expiring link to the Playwright trace (open with `npx playwright show-trace`)',
-    }),
-    downloads: z
-      .array(
-        z.object({
-          stepIndex: z.number().int(),
-          fileName: z.string(),
-          size: z.number().int(),
-          type: z.string(),
-          url: z.string(),
-        }),
-      )
-      .openapi({
-        description:
-          'Files the steps downloaded, checked against what was recorded (name pattern, size, type), with presigned, expiring links',
-      }),
-    signalCounts: z
-      .object({
-        console: z.number().int(),
-        exception: z.number().int(),
-        network: z.number().int(),
-        a11y: z.number().int(),
-      })
-      .nullable()
-      .openapi({
-        description:
-          "Distinct quality signals the replay saw, per kind (they make the project's issues, `GET /v1/issues`); null when none were collected",
-      }),
-    durationMs: z.number().int().nullable(),
-    startedAt: z.string().datetime().nullable(),
-    finishedAt: z.string().datetime().nullable(),
-  })
-  .openapi('RunTestCase');
-
-const RunSchema = z
-  .object({
-    id: z.string().uuid(),
-    shortId: shortId('run'),
-    url: z.string().url(),
-    status: z
-      .enum(['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED'])
-      .openapi({ description: 'COMPLETED, ERROR and CANCELLED are terminal' }),
-    result: z
-      .enum(['PASSED', 'FAILED', 'SKIPPED'])
-      .nullable()
-      .openapi({ description: 'PASSED means success; null until the run ends' }),
-    error: z.string().nullable(),
-    trigger: z.string(),
-    testCount: z.number().int(),
-    testPlan: z.object({ name: z.string(), shortId: z.string() }).nullable(),
-    rerunOf: z.string().nullable(),
-    createdAt: z.string().datetime(),
-    startedAt: z.string().datetime().nullable(),
-    finishedAt: z.string().datetime().nullable(),
-    runTestCases: z.array(RunTestCaseSchema).openapi({
-      description:
-        'The tests with ?testCases=all, those that did not pass with ?testCases=failed; always present, empty without the parameter',
-    }),
-    usage: UsageSchema.openapi({
-      description: "Extension to the spec: what the run's heals cost in LLM calls and tokens (replays need no model)",
-    }),
-  })
-  .openapi('Run');
+const run = { tags, path: '/v1/run/{shortId}', params: RunParams };
 
 const routes = {
-  start: createRoute({
+  start: operation({
     method: 'post',
     path: '/v1/run',
     tags,
-    security: bearerSecurity,
     summary: 'Start a run of a test plan',
     description:
       "The body is optional: an empty body runs the project's default plan. Includes the plan's enabled test cases and their transitive dependencies.",
-    request: { body: { required: false, content: { 'application/json': { schema: StartRun } } } },
-    responses: {
-      200: json(StartRunResponse, 'Started'),
-      503: json(ErrorSchema, 'The run could not be started'),
-      ...errorResponses,
-    },
+    body: StartRun,
+    optionalBody: true,
+    answers: StartRunResponse,
+    answer: 'Started',
+    unavailable: 'The run could not be started',
   }),
-  get: createRoute({
+  get: operation({
+    ...run,
     method: 'get',
-    path: '/v1/run/{shortId}',
-    tags,
-    security: bearerSecurity,
     summary: 'Run status (poll until COMPLETED, ERROR or CANCELLED)',
-    request: { params: RunParams, query: RunQuery },
-    responses: { 200: json(RunSchema, 'The run'), ...errorResponses },
+    query: RunQuery,
+    answers: RunSchema,
+    answer: 'The run',
   }),
-  rerun: createRoute({
+  rerun: operation({
+    ...run,
     method: 'post',
-    path: '/v1/run/{shortId}',
-    tags,
-    security: bearerSecurity,
     summary: 'Rerun: failed tests only, specific test cases (plus their dependencies) or everything, as a new run',
-    request: { params: RunParams, body: { required: false, content: { 'application/json': { schema: Rerun } } } },
-    responses: {
-      200: json(z.object({ success: z.literal(true), run: RunRef }), 'The new run'),
-      503: json(ErrorSchema, 'Not started'),
-      ...errorResponses,
-    },
+    body: Rerun,
+    optionalBody: true,
+    answers: RerunResponse,
+    answer: 'The new run',
+    unavailable: 'Not started',
   }),
-  cancel: createRoute({
+  cancel: operation({
+    ...run,
     method: 'post',
     path: '/v1/run/{shortId}/cancel',
-    tags,
-    security: bearerSecurity,
     summary: 'Cancel a run that has not ended',
-    request: { params: RunParams },
-    responses: {
-      202: json(z.object({ success: z.literal(true), status: z.string() }), 'Cancellation requested'),
-      409: json(ErrorSchema, 'The run already ended'),
-      ...errorResponses,
-    },
+    status: 202,
+    answers: CancelRunResponse,
+    answer: 'Cancellation requested',
+    conflict: 'The run already ended',
   }),
 };
 
 export function registerRuns(app: OpenApiApp): void {
-  app.openapi(routes.start, async (c) => {
-    const services = c.get('services');
-    // Validated by the route when present; an absent body means "the default plan, no overrides".
-    const body = c.req.valid('json') ?? StartRun.parse({});
-    const run = await runTestPlan(services, {
-      projectId: c.get('caller').projectId,
-      testPlanShortId: body.testPlanShortId,
-      applications: body.applications,
-      meta: body satisfies RunMetadata,
-    });
-    return c.json(
-      {
+  serveResource(app, routes, {
+    start: async ({ services, projectId, body }) => {
+      // Validated by the route when present; an absent body means "the default plan, no overrides".
+      const request = body ?? StartRun.parse({});
+      const run = await runTestPlan(services, {
+        projectId,
+        testPlanShortId: request.testPlanShortId,
+        applications: request.applications,
+        meta: request satisfies RunMetadata,
+      });
+      return {
         success: true as const,
         run: { ...runRef(services.appUrl, run), testPlan: { name: run.plan.name, shortId: run.plan.shortId } },
-      },
-      200,
-    );
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const services = c.get('services');
-    const view = await getRunView(services, {
-      projectId: c.get('caller').projectId,
-      runShortId: c.req.valid('param').shortId,
-      tests: c.req.valid('query').testCases,
-    });
-    return c.json(view, 200);
-  });
-
-  app.openapi(routes.rerun, async (c) => {
-    const services = c.get('services');
-    const selection = rerunSelection(c.req.valid('json') ?? {});
-    const run = await rerun(services, {
-      projectId: c.get('caller').projectId,
-      runShortId: c.req.valid('param').shortId,
-      selection,
-    });
-    return c.json({ success: true as const, run: runRef(services.appUrl, run) }, 200);
-  });
-
-  app.openapi(routes.cancel, async (c) => {
-    const services = c.get('services');
-    await cancelRun(services, { projectId: c.get('caller').projectId, runShortId: c.req.valid('param').shortId });
-    return c.json({ success: true as const, status: 'CANCELLING' }, 202);
+      };
+    },
+    get: ({ services, projectId, param, query }) =>
+      getRunView(services, { projectId, runShortId: param.shortId, tests: query.testCases }),
+    rerun: async ({ services, projectId, param, body }) => {
+      const run = await rerun(services, {
+        projectId,
+        runShortId: param.shortId,
+        selection: rerunSelection(body ?? {}),
+      });
+      return { success: true as const, run: runRef(services.appUrl, run) };
+    },
+    cancel: async ({ services, projectId, param }) => {
+      await cancelRun(services, { projectId, runShortId: param.shortId });
+      return { success: true as const, status: 'CANCELLING' };
+    },
   });
 }

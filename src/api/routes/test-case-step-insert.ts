@@ -1,6 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import { z } from '@hono/zod-openapi';
+import type { OpenApiApp } from '../openapi.js';
+import { operation, serveResource } from '../operation-routes.js';
 import { uuid } from '../../schemas/common.js';
+import { StepInsertionSchema, StopAnswer } from '../../schemas/step-edits.js';
+import { Params } from '../../schemas/test-cases.js';
 import { tokenActor } from '../../services/audit-log.js';
 import { stopBurnIn } from '../../services/burn-in-stop.js';
 import {
@@ -14,12 +17,9 @@ import {
 // stopping a running burn-in (the live view's stop button).
 
 const tags = ['Test cases'];
-const TestCaseParam = uuid().openapi({ param: { name: 'testCaseId', in: 'path' } });
-const InsertionParams = z.object({
-  testCaseId: TestCaseParam,
-  insertionId: uuid().openapi({ param: { name: 'insertionId', in: 'path' } }),
-});
+const InsertionParams = Params.extend({ insertionId: uuid().openapi({ param: { name: 'insertionId', in: 'path' } }) });
 
+// A request shape of this route only: its bound is the service's.
 const InsertStep = z
   .object({
     at: z.number().int().min(0).max(500).openapi({
@@ -34,39 +34,20 @@ const InsertStep = z
   })
   .openapi('InsertStep');
 
-const StepInsertionSchema = z
-  .object({
-    id: z.string().uuid(),
-    testCaseId: z.string().uuid(),
-    status: z.enum(['RUNNING', 'COMPLETED', 'FAILED']),
-    at: z.number().int(),
-    description: z.string(),
-    basedOnVersion: z.number().int().openapi({ description: 'The steps version the step is inserted into' }),
-    version: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: 'COMPLETED: the new steps version holding the inserted steps' }),
-    insertedSteps: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: 'COMPLETED: how many steps the agent recorded for the description' }),
-    failureReason: z.string().nullable().openapi({
-      description:
-        'FAILED: why nothing was saved (a step before the position did not replay, the agent could not record, the steps changed meanwhile)',
-    }),
-    createdAt: z.string(),
-    finishedAt: z.string().nullable(),
-  })
-  .openapi('StepInsertion');
+/** Stopping work under way: accepted (202), or 409 when there is none to stop. */
+const stop = {
+  tags,
+  method: 'post',
+  status: 202,
+  answers: StopAnswer,
+  answer: 'Cancellation requested (FAILED: its workflow was gone, marked at once)',
+} as const;
 
 const routes = {
-  insert: createRoute({
+  insert: operation({
     method: 'post',
     path: '/v1/test-cases/{testCaseId}/steps/insert',
     tags,
-    security: bearerSecurity,
     summary: 'Insert a step described in words: the agent records it where the steps before it leave the page',
     description:
       'A workflow (`insert-step:<id>` in the Temporal UI) opens a browser, replays the current steps before `at` (starting, as a run does, ' +
@@ -78,104 +59,69 @@ const routes = {
       'workflow): `at` outside 0..number of steps or an empty description (400); a test of an ios or android application (the agent records ' +
       'in a browser), an application without an environment URL, a test case still burning in or without steps, a resume-from dependency ' +
       'without steps (or a cycle of them), or an insertion running (409, the reason in `message`).',
-    request: { params: z.object({ testCaseId: TestCaseParam }), body: jsonBody(InsertStep) },
-    responses: {
-      202: json(StepInsertionSchema, 'Accepted: recording'),
-      409: json(
-        ErrorSchema,
-        'Cannot start: a mobile test, no environment URL, burning in, no steps, a dependency without steps, or an insertion running',
-      ),
-      429: json(ErrorSchema, 'The LLM budget is spent'),
-      ...errorResponses,
-    },
+    params: Params,
+    body: InsertStep,
+    status: 202,
+    answers: StepInsertionSchema,
+    answer: 'Accepted: recording',
+    conflict:
+      'Cannot start: a mobile test, no environment URL, burning in, no steps, a dependency without steps, or an insertion running',
+    overBudget: 'The LLM budget is spent',
   }),
-  get: createRoute({
+  get: operation({
     method: 'get',
     path: '/v1/test-cases/{testCaseId}/steps/insertions/{insertionId}',
     tags,
-    security: bearerSecurity,
     summary: 'Where an insertion is: RUNNING, COMPLETED (with the new version) or FAILED (with why)',
-    request: { params: InsertionParams },
-    responses: { 200: json(StepInsertionSchema, 'The insertion'), ...errorResponses },
+    params: InsertionParams,
+    answers: StepInsertionSchema,
+    answer: 'The insertion',
   }),
-  cancel: createRoute({
-    method: 'post',
+  cancel: operation({
+    ...stop,
     path: '/v1/test-cases/{testCaseId}/steps/insertions/{insertionId}/cancel',
-    tags,
-    security: bearerSecurity,
     summary: 'Stop an insertion while it records',
     description:
       'The browser closes and the insertion ends FAILED ("the insertion was cancelled: nothing was saved"); the steps are untouched. 409 when it already ended.',
-    request: { params: InsertionParams },
-    responses: {
-      202: json(
-        z.object({ success: z.literal(true), status: z.enum(['CANCELLING', 'FAILED']) }),
-        'Cancellation requested (FAILED: its workflow was gone, marked at once)',
-      ),
-      409: json(ErrorSchema, 'Already ended'),
-      ...errorResponses,
-    },
+    params: InsertionParams,
+    conflict: 'Already ended',
   }),
-  cancelBurnIn: createRoute({
-    method: 'post',
+  cancelBurnIn: operation({
+    ...stop,
     path: '/v1/test-cases/{testCaseId}/burn-in/cancel',
-    tags,
-    security: bearerSecurity,
     summary: 'Stop a running burn-in',
     description:
       'The burn-in stops and the test case ends FAILED with `failureReason` "the burn-in was cancelled"; steps recorded before the stop are not ' +
       'saved, so it cannot be enabled. Burn-ins waiting for it fail too. Poll `GET /v1/test-cases/{testCaseId}` until `generationStatus` leaves ' +
       'GENERATING. 409 when it is not burning in.',
-    request: { params: z.object({ testCaseId: TestCaseParam }) },
-    responses: {
-      202: json(
-        z.object({ success: z.literal(true), status: z.enum(['CANCELLING', 'FAILED']) }),
-        'Cancellation requested (FAILED: its workflow was gone, marked at once)',
-      ),
-      409: json(ErrorSchema, 'Not burning in'),
-      ...errorResponses,
-    },
+    params: Params,
+    conflict: 'Not burning in',
   }),
 };
 
 export function registerTestCaseStepInsert(app: OpenApiApp): void {
-  app.openapi(routes.insert, async (c) => {
-    const { testCaseId } = c.req.valid('param');
-    const { at, description } = c.req.valid('json');
-    const caller = c.get('caller');
-    const insertion = await requestStepInsertion(c.get('services'), {
-      projectId: caller.projectId,
-      testCaseId: testCaseId.toLowerCase(),
-      at,
-      description,
-      actor: tokenActor(caller.tokenId),
-    });
-    return c.json(insertion, 202);
-  });
-  app.openapi(routes.get, async (c) => {
-    const { testCaseId, insertionId } = c.req.valid('param');
-    return c.json(
-      await getStepInsertionView(
-        c.get('services'),
-        c.get('caller').projectId,
-        testCaseId.toLowerCase(),
-        insertionId.toLowerCase(),
-      ),
-      200,
-    );
-  });
-  app.openapi(routes.cancel, async (c) => {
-    const { testCaseId, insertionId } = c.req.valid('param');
-    const { status } = await cancelStepInsertion(c.get('services'), {
-      projectId: c.get('caller').projectId,
-      testCaseId: testCaseId.toLowerCase(),
-      insertionId: insertionId.toLowerCase(),
-    });
-    return c.json({ success: true as const, status }, 202);
-  });
-  app.openapi(routes.cancelBurnIn, async (c) => {
-    const { testCaseId } = c.req.valid('param');
-    const { status } = await stopBurnIn(c.get('services'), c.get('caller').projectId, testCaseId.toLowerCase());
-    return c.json({ success: true as const, status }, 202);
+  serveResource(app, routes, {
+    insert: ({ services, projectId, caller, param, body: { at, description } }) =>
+      requestStepInsertion(services, {
+        projectId,
+        testCaseId: param.testCaseId.toLowerCase(),
+        at,
+        description,
+        actor: tokenActor(caller.tokenId),
+      }),
+    get: ({ services, projectId, param }) =>
+      getStepInsertionView(services, projectId, param.testCaseId.toLowerCase(), param.insertionId.toLowerCase()),
+    cancel: async ({ services, projectId, param }) => {
+      const { status } = await cancelStepInsertion(services, {
+        projectId,
+        testCaseId: param.testCaseId.toLowerCase(),
+        insertionId: param.insertionId.toLowerCase(),
+      });
+      return { success: true as const, status };
+    },
+    cancelBurnIn: async ({ services, projectId, param }) => {
+      const { status } = await stopBurnIn(services, projectId, param.testCaseId.toLowerCase());
+      return { success: true as const, status };
+    },
   });
 }

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { deleted, resourceRoutes, serveResource, withoutId } from '../resource-routes.js';
+import { deleted, resourceRoutes, withoutId } from '../resource-routes.js';
+import { serveResource } from '../operation-routes.js';
 import { shortId } from '../../schemas/common.js';
 import { CreateTestPlan, NotifyOn, UpdateTestPlan } from '../../schemas/test-plans.js';
 import {

@@ -1,6 +1,14 @@
 // The pieces of the application and environment forms (application-forms.tsx has their routes): the environment
 // fields and how they become the API's body, the two forms, and the per-row actions the settings page offers.
-import { FromField, FormProblems, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import {
+  FormProblems,
+  FromField,
+  optional,
+  SubmitOrCancel,
+  TextField,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { CsrfField } from '../layout.js';
 import { type EnvironmentView } from '../../services/environments.js';
 import { AccessLists, accessListField, accessListsBody } from '../environment-access-fields.js';
@@ -117,12 +125,10 @@ export function EnvironmentForm(props: {
             environment
           </label>
         )}
-        <p>
-          <button class="primary" type="submit">
-            {props.editing ? 'Save the environment' : 'Add the environment'}
-          </button>{' '}
-          <a href={`${props.base}/applications`}>Cancel</a>
-        </p>
+        <SubmitOrCancel
+          text={props.editing ? 'Save the environment' : 'Add the environment'}
+          cancel={`${props.base}/applications`}
+        />
       </form>
     </div>
   );

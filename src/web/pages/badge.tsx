@@ -16,7 +16,7 @@ import {
 } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { assetPath } from '../assets.js';
-import { When } from '../components.js';
+import { ColumnHeads, When } from '../components.js';
 import { CreateBadgeLink } from '../../schemas/badge.js';
 import { sessionActor } from '../../services/audit-log.js';
 import {
@@ -137,15 +137,7 @@ function BadgePage(props: BadgePageProps) {
         <p>No badge token yet.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Starts with</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Name', 'Starts with', 'Created', 'Last used', 'Change']} />
           <tbody>
             {props.tokens.map((t) => (
               <tr>

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { Pager, pageNumber, Status, When } from '../components.js';
+import { ColumnHeads, Pager, pageNumber, Status, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { ReviewSection } from './reviews.js';
 import {
@@ -80,14 +80,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <table>
             <caption class="muted">Most recently active first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Conversation</th>
-                <th scope="col">From</th>
-                <th scope="col">Messages</th>
-                <th scope="col">Last activity</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Conversation', 'From', 'Messages', 'Last activity']} />
             <tbody>
               {chats.map((chat) => (
                 <tr>

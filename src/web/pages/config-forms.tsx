@@ -3,11 +3,12 @@ import type { WebEnv } from '../context.js';
 import {
   afterSave,
   check,
-  FromField,
-  FormProblems,
   formPage,
+  FormProblems,
+  FromField,
   readForm,
   refusedAt,
+  SubmitOrCancel,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -70,12 +71,7 @@ function ConfigForm(props: { base: string; csrf: string; form: FormBody; errors:
             </div>
           </>
         )}
-        <p>
-          <button class="primary" type="submit">
-            {editing ? 'Save the config' : 'Add the config'}
-          </button>{' '}
-          <a href={`${props.base}/configs`}>Cancel</a>
-        </p>
+        <SubmitOrCancel text={editing ? 'Save the config' : 'Add the config'} cancel={`${props.base}/configs`} />
       </form>
     </div>
   );

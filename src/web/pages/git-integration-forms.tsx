@@ -4,12 +4,13 @@ import {
   afterSave,
   check,
   FieldError,
-  FormProblems,
   formPage,
+  FormProblems,
   invalidAttrs,
   optional,
   readForm,
   refusedAt,
+  SubmitOrCancel,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -192,12 +193,7 @@ function IntegrationForm(props: {
           errors={errors}
           hint="Empty: github.com or gitlab.com. GitHub Enterprise: https://HOST/api/v3"
         />
-        <p>
-          <button class="primary" type="submit">
-            {editing ? 'Save the integration' : 'Connect'}
-          </button>{' '}
-          <a href={`${props.base}/git`}>Cancel</a>
-        </p>
+        <SubmitOrCancel text={editing ? 'Save the integration' : 'Connect'} cancel={`${props.base}/git`} />
       </form>
       <script src={`${props.base}${assetPath.gitKind}`} defer></script>
     </>

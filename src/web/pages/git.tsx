@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { When } from '../components.js';
+import { ColumnHeads, When } from '../components.js';
 import { renderPage } from '../layout.js';
 import { PostButton } from '../form-kit.js';
 import { listGitIntegrations } from '../../services/git-integrations.js';
@@ -44,17 +44,7 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
           <p>No GitHub or GitLab integration yet.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Short id</th>
-                <th scope="col">Signs in with</th>
-                <th scope="col">Server</th>
-                <th scope="col">Secrets</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Provider', 'Short id', 'Signs in with', 'Server', 'Secrets', 'Updated', 'Change']} />
             <tbody>
               {integrations.map((i) => (
                 <tr>

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { Pager, pageNumber, uuidPattern, When } from '../components.js';
+import { ColumnHeads, Pager, pageNumber, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { getMessage, inboxPage } from '../../services/inbox.js';
@@ -40,15 +40,7 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
           <p>{to ? 'No mail to this address.' : 'No mail yet.'}</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">To</th>
-                <th scope="col">From</th>
-                <th scope="col">Received</th>
-                <th scope="col">Found</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Subject', 'To', 'From', 'Received', 'Found']} />
             <tbody>
               {messages.map((m) => (
                 <tr>

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { oneOf, Pager, pageNumber, uuidPattern, When } from '../components.js';
+import { ColumnHeads, oneOf, Pager, pageNumber, uuidPattern, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { issueStatuses, severities, signalKinds } from '../../domain/quality.js';
@@ -62,16 +62,7 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
           <p>No issues{filter.status || filter.kind || filter.severity ? ' match' : ' yet'}.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Issue</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Severity</th>
-                <th scope="col">Status</th>
-                <th scope="col">Seen</th>
-                <th scope="col">Last seen</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Issue', 'Kind', 'Severity', 'Status', 'Seen', 'Last seen']} />
             <tbody>
               {issues.map((i) => (
                 <tr>

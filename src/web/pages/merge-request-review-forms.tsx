@@ -5,11 +5,12 @@ import {
   afterSave,
   check,
   FieldError,
-  FormProblems,
   formPage,
+  FormProblems,
   invalidAttrs,
   readForm,
   refusedAt,
+  SubmitOrCancel,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -158,12 +159,7 @@ function ReviewForm(props: {
           errors={errors}
           multiline
         />
-        <p>
-          <button class="primary" type="submit">
-            {editing ? 'Save the review settings' : 'Start reviewing'}
-          </button>{' '}
-          <a href={`${props.base}/git`}>Cancel</a>
-        </p>
+        <SubmitOrCancel text={editing ? 'Save the review settings' : 'Start reviewing'} cancel={`${props.base}/git`} />
       </form>
     </>
   );

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { When } from '../components.js';
+import { ColumnHeads, When } from '../components.js';
 import {
   check,
   FieldError,
@@ -52,15 +52,7 @@ function FilesPage(props: {
         <p>No files yet.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Size</th>
-              <th scope="col">Uploaded</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Name', 'Type', 'Size', 'Uploaded', 'Change']} />
           <tbody>
             {props.files.map((f) => (
               <tr>

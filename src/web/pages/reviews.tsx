@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { Pager, pageNumber, Status, When } from '../components.js';
+import { ColumnHeads, Pager, pageNumber, Status, When } from '../components.js';
 import { renderPage } from '../layout.js';
 import { dashboardReviews } from '../../services/dashboard.js';
 import type { ChangeReviewView } from '../../services/change-reviews.js';
@@ -36,15 +36,7 @@ export function registerReviewPages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <table>
             <caption class="muted">Newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Review</th>
-                <th scope="col">Of</th>
-                <th scope="col">State</th>
-                <th scope="col">Verdict</th>
-                <th scope="col">Started</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Review', 'Of', 'State', 'Verdict', 'Started']} />
             <tbody>
               {reviews.map((r) => (
                 <tr>
@@ -148,14 +140,7 @@ export function ReviewSection(props: { base: string; review: ChangeReviewView })
       {r.tests.length > 0 && (
         <table>
           <caption class="muted">Tests of this review</caption>
-          <thead>
-            <tr>
-              <th scope="col">Test</th>
-              <th scope="col">New or existing</th>
-              <th scope="col">Result</th>
-              <th scope="col">Detail</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Test', 'New or existing', 'Result', 'Detail']} />
           <tbody>
             {r.tests.map((t) => (
               <tr>

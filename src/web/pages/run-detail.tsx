@@ -3,7 +3,7 @@
 // are runs.tsx.
 import type { Context } from 'hono';
 import type { WebEnv } from '../context.js';
-import { duration, Status, When } from '../components.js';
+import { ColumnHeads, duration, Status, When } from '../components.js';
 import type { RunStatus, RunWithTests } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
 import { UsageText } from '../usage.js';
@@ -128,16 +128,7 @@ export function RunBody(props: {
 function TestTable(props: { base: string; tests: RunTest[] }) {
   return (
     <table>
-      <thead>
-        <tr>
-          <th scope="col">Test</th>
-          <th scope="col">Status</th>
-          <th scope="col">Result</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Healed steps</th>
-          <th scope="col">Notes</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Test', 'Status', 'Result', 'Duration', 'Healed steps', 'Notes']} />
       <tbody>
         {props.tests.map((t) => (
           <tr>

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
+import { ColumnHeads, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import {
   dashboardRun,
@@ -77,18 +77,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <table>
             <caption class="muted">Newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Status</th>
-                <th scope="col">Result</th>
-                <th scope="col">Tests</th>
-                <th scope="col">Branch</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Run', 'Plan', 'Status', 'Result', 'Tests', 'Branch', 'Trigger', 'Created']} />
             <tbody>
               {rows.map((r) => (
                 <tr>

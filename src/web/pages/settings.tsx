@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { When } from '../components.js';
+import { ColumnHeads, When } from '../components.js';
 import { renderPage } from '../layout.js';
 import { dashboardApplications } from '../../services/dashboard.js';
 import { listConfigs } from '../../services/configs.js';
@@ -37,16 +37,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
               <p>No environment: a run of its tests has nowhere to go until one is added.</p>
             ) : (
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Environment</th>
-                    <th scope="col">Short id</th>
-                    <th scope="col">Where</th>
-                    <th scope="col">Default</th>
-                    <th scope="col">Production</th>
-                    <th scope="col">Change</th>
-                  </tr>
-                </thead>
+                <ColumnHeads names={['Environment', 'Short id', 'Where', 'Default', 'Production', 'Change']} />
                 <tbody>
                   {app.environments.map((e) => (
                     <tr>
@@ -99,14 +90,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
           <p>No configs yet.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Value</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Name', 'Value', 'Updated', 'Change']} />
             <tbody>
               {configs.map((cfg) => (
                 <tr>

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { WebEnv } from '../context.js';
-import { Status, When } from '../components.js';
+import { ColumnHeads, Status, When } from '../components.js';
 import { CsrfField } from '../layout.js';
 import { loadTestCasePage as loadTestCasePageData, type TestCasePageData } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
@@ -185,15 +185,7 @@ function Steps(props: { steps: Step[]; caption: string; changed?: Set<number> })
   return (
     <table>
       <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">#</th>
-          <th scope="col">Step</th>
-          <th scope="col">Action</th>
-          <th scope="col">Locator</th>
-          <th scope="col">Value</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['#', 'Step', 'Action', 'Locator', 'Value']} />
       <tbody>
         {props.steps.map((s, i) => (
           <tr>

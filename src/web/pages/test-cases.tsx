@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
+import { ColumnHeads, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { listApplications } from '../../services/applications.js';
 import { dashboardTestCases } from '../../services/dashboard.js';
@@ -77,16 +77,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
           <p>No test cases match.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Application</th>
-                <th scope="col">Burn-in</th>
-                <th scope="col">In plans</th>
-                <th scope="col">Labels</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Name', 'Application', 'Burn-in', 'In plans', 'Labels', 'Created']} />
             <tbody>
               {testCases.map((t) => (
                 <tr>

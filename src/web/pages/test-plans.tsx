@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { When } from '../components.js';
+import { ColumnHeads, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { dashboardPlans, loadPlan, type NotifyOn } from '../../services/dashboard.js';
 import { RunPlanButton } from './plan-forms.js';
@@ -26,14 +26,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
           <p>No test plans yet.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Plan</th>
-                <th scope="col">Test cases</th>
-                <th scope="col">Schedules</th>
-                <th scope="col">Description</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Plan', 'Test cases', 'Schedules', 'Description']} />
             <tbody>
               {plans.map((p) => (
                 <tr>
@@ -118,13 +111,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
           <p>Each application runs against its default environment.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Application</th>
-                <th scope="col">Environment</th>
-                <th scope="col">URL</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Application', 'Environment', 'URL']} />
             <tbody>
               {page.applications.map((a) => (
                 <tr>
@@ -142,14 +129,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
           <p>Not scheduled.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Cron</th>
-                <th scope="col">Description</th>
-                <th scope="col">Next runs</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Cron', 'Description', 'Next runs', 'Change']} />
             <tbody>
               {page.schedules.map((s) => (
                 <tr>

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { When } from '../components.js';
+import { ColumnHeads, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { PostButton } from '../form-kit.js';
 import { defaultTunnelDomain } from '../../domain/tunnels.js';
@@ -65,16 +65,7 @@ function TunnelTable(props: { base: string; csrf: string; tunnels: TunnelView[] 
       ) : (
         <table>
           <caption class="muted">{open ? 'Status updates live' : 'Every tunnel has expired'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Tunnel</th>
-              <th scope="col">Status</th>
-              <th scope="col">Connections</th>
-              <th scope="col">Ports</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Tunnel', 'Status', 'Connections', 'Ports', 'Expires', 'Change']} />
           <tbody>
             {props.tunnels.map((t) => (
               <tr>
