@@ -96,7 +96,6 @@ export const isStepKind = (value: unknown): value is StepKind =>
 export const defineStepKind = <S extends z.ZodObject>(kind: StepKind<S>): StepKind =>
   Object.assign(kind as unknown as StepKind, { [stepKindMark]: true });
 
-
 // The tool lists were hand-written JSON before (the model's prompt holds them at every step): zod's output is
 // brought to the same shape, so the model sees the same bytes. Nested objects refuse unknown keys as the top does;
 // an integer carries no bounds and a record no `propertyNames`.
