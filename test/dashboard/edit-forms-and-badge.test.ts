@@ -111,8 +111,15 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
         .toBe('must be a percentage from 1 to 100');
       expect((await rig.stack.call('GET', '/v1/project/settings')).body.quarantine).toBeNull();
     }
+    // The refusal's swap must be over before the next fill (htmx marks the swapped and settling parts), or the
+    // click can land on the form it replaces. Then wait for this POST's own answer (a redirect to the saved page).
+    await expect.poll(() => page.locator('.htmx-request, .htmx-swapping, .htmx-settling').count()).toBe(0);
     await page.getByLabel('At a flake rate of (percent)').fill('25');
-    await page.getByRole('button', { name: 'Save the settings' }).click();
+    const [saved] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Save the settings' }).click(),
+    ]);
+    expect(saved.status()).toBeLessThan(400);
     await page.getByText('Saved.').waitFor();
     expect((await rig.stack.call('GET', '/v1/project/settings')).body.quarantine).toEqual({
       flakeRate: 0.25,
