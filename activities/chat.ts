@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
@@ -98,6 +99,14 @@ function toolOf<K extends Tool['runs']>(name: string, runs: readonly K[]): ToolT
 export function createChatActivities(deps: ActivityDeps) {
   const ctx = (input: { chatId: string; projectId: string }): ToolContext => ({
     ...deps,
+    // The worker has no Temporal part: a tool that starts a workflow (start_discovery) uses the activity's own client.
+    // Read when called (inside the activity), so building a context outside one does not throw.
+    temporal: {
+      get taskQueue() {
+        return Context.current().info.taskQueue;
+      },
+      get: async () => Context.current().client,
+    },
     chatId: input.chatId,
     projectId: input.projectId,
   });

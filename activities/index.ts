@@ -14,6 +14,7 @@ import { createChangeReviewResultActivities } from './change-review-results.js';
 import { createMergeRequestActivities } from './merge-requests.js';
 import { createInsertStepActivities } from './insert-step.js';
 import { createDiscoveryActivities } from './discovery.js';
+import { createDiscoveryScheduleActivities } from './discovery-schedules.js';
 import { mapDomainErrors } from './failures.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
@@ -40,6 +41,7 @@ function createParts(deps: ActivityDeps) {
     ...createMergeRequestActivities(deps),
     ...createInsertStepActivities(deps),
     ...createDiscoveryActivities(deps),
+    ...createDiscoveryScheduleActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   });
 }

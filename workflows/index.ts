@@ -11,6 +11,7 @@ import { changeReview } from './changeReview.js';
 import { mergeRequestReview } from './mergeRequestReview.js';
 import { insertStep } from './insertStep.js';
 import { discovery } from './discovery.js';
+import { scheduledDiscovery } from './scheduledDiscovery.js';
 
 export {
   systemCheck,
@@ -24,6 +25,7 @@ export {
   mergeRequestReview,
   insertStep,
   discovery,
+  scheduledDiscovery,
 };
 
 // The contract check: tsc fails here when a workflow is missing, extra, or takes or returns other than its
@@ -40,4 +42,5 @@ const _implementations = {
   mergeRequestReview,
   insertStep,
   discovery,
+  scheduledDiscovery,
 } satisfies Workflows;

@@ -12,6 +12,7 @@ import type { DiscoveryInput, DiscoveryResult } from './discovery-contract.js';
 import type { InsertStepInput, InsertStepResult } from './insert-step-contract.js';
 import type { MergeRequestReviewInput } from './merge-request-review-contract.js';
 import type { PlanRunInput, PlanRunResult } from './plan-run-contract.js';
+import type { ScheduledDiscoveryInput, ScheduledDiscoveryResult } from './scheduled-discovery-contract.js';
 import type { ScheduledPlanRunInput, ScheduledPlanRunResult } from './scheduled-plan-run-contract.js';
 import type { SystemCheckInput, SystemCheckResult } from './system-check-contract.js';
 import type { TestExecutionInput, TestExecutionResult } from './test-execution-contract.js';
@@ -48,6 +49,7 @@ export interface Workflows {
   mergeRequestReview: (input: MergeRequestReviewInput) => Promise<void>;
   insertStep: (input: InsertStepInput) => Promise<InsertStepResult>;
   discovery: (input: DiscoveryInput) => Promise<DiscoveryResult>;
+  scheduledDiscovery: (input: ScheduledDiscoveryInput) => Promise<ScheduledDiscoveryResult>;
 }
 export type WorkflowType = keyof Workflows;
 
@@ -68,6 +70,7 @@ export const workflowTypes = {
   mergeRequestReview: 'mergeRequestReview',
   insertStep: 'insertStep',
   discovery: 'discovery',
+  scheduledDiscovery: 'scheduledDiscovery',
 } as const satisfies { [K in WorkflowType]: K };
 
 /**

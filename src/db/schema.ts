@@ -666,6 +666,24 @@ export interface DiscoveriesTable {
   finished_at: Date | null;
 }
 
+/** A cron schedule of discoveries of an application (migration 2026_12_03_0130, issue 34). */
+export interface DiscoverySchedulesTable {
+  id: string;
+  project_id: string;
+  application_id: string;
+  /** Null: the application's default environment at each tick. */
+  environment_id: string | null;
+  cron: string;
+  description: string | null;
+  /** Budget limits given (the rest default at each tick), null for none. */
+  budget: ColumnType<Partial<DiscoveryBudget> | null, string | null, string | null>;
+  intent: string | null;
+  /** DiscoveryNotify (src/domain/discovery-news.ts). */
+  notify: ColumnType<unknown, string, string>;
+  temporal_schedule_id: string;
+  created_at: Generated<Date>;
+}
+
 /** One visited URL of a discovery (src/domain/discovery.ts `VisitedPage`); unique per discovery and URL. */
 export interface DiscoveryPagesTable {
   id: string;
@@ -753,6 +771,7 @@ export interface Database {
   llm_budgets: LlmBudgetsTable;
   step_insertions: StepInsertionsTable;
   discoveries: DiscoveriesTable;
+  discovery_schedules: DiscoverySchedulesTable;
   discovery_pages: DiscoveryPagesTable;
   discovery_suggestions: DiscoverySuggestionsTable;
 }

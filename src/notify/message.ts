@@ -78,7 +78,7 @@ function clip(s: string, max: number): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-function escapeHtml(s: string): string {
+export function escapeHtml(s: string): string {
   return s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -88,7 +88,7 @@ function escapeHtml(s: string): string {
 }
 
 // Slack's mrkdwn treats only these three as control characters.
-function escapeSlack(s: string): string {
+export function escapeSlack(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

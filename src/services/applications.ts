@@ -13,7 +13,8 @@ import { findEnvironment } from '../db/queries/environments.js';
 import { findDevicePresetId } from '../db/queries/lookups.js';
 import { readProjectList, type JsonText } from '../db/queries/project-lists.js';
 import type { ApplicationKind } from '../db/schema.js';
-import { NotFoundError } from '../domain/errors.js';
+import { NotFoundError, UnavailableError } from '../domain/errors.js';
+import { deleteApplicationDiscoverySchedules } from '../temporal/discovery-schedules.js';
 import type { ServiceContext } from './context.js';
 import { projectResource } from './project-resources.js';
 
@@ -71,10 +72,18 @@ export async function updateApplicationSettings(
 }
 
 export async function removeApplication(
-  { db }: ServiceContext,
+  { db, temporal }: ServiceContext,
   projectId: string,
   applicationShortId: string,
 ): Promise<void> {
   const application = await requireApplication({ db }, projectId, applicationShortId);
+  // Its discovery schedules' Temporal Schedules first: when they cannot be deleted, nothing is.
+  try {
+    await deleteApplicationDiscoverySchedules(db, temporal, application.id);
+  } catch (err) {
+    throw new UnavailableError(
+      `could not delete the application's discovery schedules: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
   await deleteApplication(db, application.id);
 }

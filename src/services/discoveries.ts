@@ -104,13 +104,23 @@ async function checkResumeFrom({ db }: ServiceContext, projectId: string, applic
   return test.id;
 }
 
-/** Writes the discovery, then starts its workflow; a start that fails marks it FAILED and answers 503. */
-export async function createDiscovery(
-  services: ServiceContext<'temporal'>,
+/** What starts a written discovery's workflow: its input and the summary the Temporal UI shows. */
+export interface WrittenDiscovery {
+  input: Parameters<typeof startDiscovery>[1];
+  summary: string;
+}
+
+/**
+ * Checks the request and writes the discovery (QUEUED) without starting it: the API starts it at once
+ * (createDiscovery), a schedule's tick runs it as its child. `id`: a tick's own, so a retried write finds its row.
+ */
+export async function writeDiscovery(
+  services: ServiceContext,
   projectId: string,
   applicationShortId: string,
   input: CreateDiscoveryInput,
-): Promise<DiscoveryView> {
+  id: string = newId(),
+): Promise<WrittenDiscovery> {
   const application = await requireApplication(services, projectId, applicationShortId);
   if (application.kind !== 'web')
     throw new InvalidError(
@@ -121,7 +131,6 @@ export async function createDiscovery(
     ? await checkResumeFrom(services, projectId, application.id, input.resumeFromTestCaseId)
     : null;
   const budget: DiscoveryBudget = { ...defaultDiscoveryBudget, ...input.budget };
-  const id = newId();
   const shortId = newShortId('discovery');
   await insertDiscovery(services.db, {
     id,
@@ -135,12 +144,23 @@ export async function createDiscovery(
     resumeFromTestCaseId: resumeFrom,
     workflowId: workflowIds.discovery(shortId),
   });
+  return {
+    input: { discoveryId: id, discoveryShortId: shortId, projectId, budget },
+    summary: `Discovery ${shortId} of ${application.name} (${env.url})`,
+  };
+}
+
+/** Writes the discovery, then starts its workflow; a start that fails marks it FAILED and answers 503. */
+export async function createDiscovery(
+  services: ServiceContext<'temporal'>,
+  projectId: string,
+  applicationShortId: string,
+  input: CreateDiscoveryInput,
+): Promise<DiscoveryView> {
+  const written = await writeDiscovery(services, projectId, applicationShortId, input);
+  const { discoveryId: id, discoveryShortId: shortId } = written.input;
   try {
-    await startDiscovery(
-      services.temporal,
-      { discoveryId: id, discoveryShortId: shortId, projectId, budget },
-      `Discovery ${shortId} of ${application.name} (${env.url})`,
-    );
+    await startDiscovery(services.temporal, written.input, written.summary);
   } catch (err) {
     const error = `could not start the discovery: ${err instanceof Error ? err.message : String(err)}`;
     await finishDiscoveryRow(services.db, id, { status: 'FAILED', stopReason: null, error });

@@ -97,6 +97,7 @@ describe('MCP server at POST /v1/mcp', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       'chat',
       'create_test_case',
+      'discovery_map',
       'get_change_review',
       'get_chat',
       'get_run',
@@ -109,6 +110,8 @@ describe('MCP server at POST /v1/mcp', () => {
       'run_test_cases',
       'run_test_plan',
       'start_change_review',
+      'start_discovery',
+      'uncovered',
     ]);
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
     expect(schema('create_test_case').required).toEqual(expect.arrayContaining(['name', 'goal', 'applicationShortId']));
@@ -173,6 +176,42 @@ describe('MCP server at POST /v1/mcp', () => {
       content: [{ text: expect.stringMatching(/failedOnly and projectTestCaseIds cannot be combined/) }],
     });
   }, 120_000);
+
+  it('starts a discovery, reads its map and what no enabled test covers, with the counts of the REST map', async () => {
+    // Nothing to answer from before a discovery has completed: the tool says what to do.
+    const early = await call('uncovered', { applicationShortId: appShortId });
+    expect(early.isError).toBe(true);
+    expect(early.content[0]!.text).toMatch(/has no completed discovery yet: start one with start_discovery/);
+
+    const started = await call('start_discovery', { applicationShortId: appShortId, budget: { pages: 5, minutes: 3 } });
+    expect(started.isError).toBeFalsy();
+    const shortId = /^Discovery (disc_\w+) started on /.exec(started.content[0]!.text)?.[1] ?? '';
+    expect(shortId).not.toBe('');
+    let mapText = '';
+    await waitFor(
+      async () => {
+        mapText = (await call('discovery_map', { discoveryShortId: shortId })).content[0]!.text;
+        return /: (COMPLETED|FAILED|CANCELLED)/.test(mapText);
+      },
+      90_000,
+      `discovery ${shortId}`,
+    );
+    const rest = (await stack.call('GET', `/v1/discoveries/${shortId}/pages`)).body;
+    const forms = rest.patterns.reduce((n: number, p: any) => n + p.forms.length, 0);
+    expect(mapText).toContain(`Discovery ${shortId} of ${appShortId} on ${fixtures.url}/todo/: COMPLETED`);
+    expect(mapText).toContain(`${rest.patterns.length} page pattern(s), ${forms} form(s)`);
+    for (const p of rest.patterns) expect(mapText).toContain(`- ${p.pattern}`);
+    // The application's latest completed discovery is this one.
+    expect((await call('discovery_map', { applicationShortId: appShortId })).content[0]!.text).toBe(mapText);
+
+    const uncovered = (await call('uncovered', { applicationShortId: appShortId })).content[0]!.text;
+    expect(uncovered).toMatch(
+      new RegExp(
+        `^From discovery ${shortId} \\(finished [^)]+\\): \\d+ of ${rest.patterns.length} page pattern\\(s\\) and \\d+ of ${forms} form\\(s\\) are covered by no enabled test\\.`,
+      ),
+    );
+    expect((await call('discovery_map', {})).isError).toBe(true);
+  }, 150_000);
 
   it('runs given test cases through the tools, on an environment named in the call', async () => {
     const shown = await call('get_test_case', { testCaseId });

@@ -306,4 +306,55 @@ describe('chat conversations on the real stack', () => {
     if (process.env.RECORD_HISTORIES)
       await recordHistory(stack, `chat:${created.body.shortId}:turn:1`, 'chatTurn-registry.json');
   }, 240_000);
+  it('"what does my app have that no test covers?": starts a discovery, then answers from its map and coverage', async () => {
+    let discoveryShortId = '';
+    llm.enqueue(
+      {
+        toolCalls: [
+          { name: 'start_discovery', arguments: { applicationShortId: appShortId, budget: { pages: 5, minutes: 3 } } },
+        ],
+      },
+      (req) => {
+        discoveryShortId = /^Discovery (disc_\w+) started/.exec(lastToolResult(req))?.[1] ?? 'none';
+        return { content: lastToolResult(req) };
+      },
+    );
+    const first = (await stack.call('POST', '/v1/chat', { message: 'What does my app have that no test covers?' }))
+      .body;
+    const started: string = (await pollChat(stack, first.shortId, { timeoutMs: 60_000 })).final.messages[0].text;
+    expect(started).toContain(`on ${fixture.url}/shop/login`);
+    expect(started).toContain(`discovery_map with discoveryShortId ${discoveryShortId}`);
+    // The discovery the tool started is a real one: the API shows it, and it completes.
+    let discovery: any;
+    for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 250))) {
+      discovery = (await stack.call('GET', `/v1/discoveries/${discoveryShortId}`)).body;
+      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(discovery.status) || Date.now() > deadline) break;
+    }
+    expect(discovery).toMatchObject({ applicationShortId: appShortId, status: 'COMPLETED', budget: { pages: 5 } });
+
+    llm.enqueue(
+      {
+        toolCalls: [
+          { name: 'discovery_map', arguments: { applicationShortId: appShortId } },
+          { name: 'uncovered', arguments: { applicationShortId: appShortId } },
+        ],
+      },
+      (req) => ({
+        content: req.messages
+          .filter((m) => m.role === 'tool')
+          .map((m) => m.content)
+          .join('\n---\n'),
+      }),
+    );
+    expect((await stack.call('POST', `/v1/chat/${first.shortId}`, { message: 'And now?' })).status).toBe(202);
+    const answer: string = (await pollChat(stack, first.shortId, { timeoutMs: 60_000 })).final.messages[0].text;
+    // Signed out, the shop is its sign-in page and its form (test/e2e/discovery.test.ts maps it the same way).
+    expect(answer).toContain(`Discovery ${discoveryShortId} of ${appShortId} on ${fixture.url}/shop/login: COMPLETED`);
+    expect(answer).toContain('1 page pattern(s), 1 form(s)');
+    expect(answer).toMatch(/- \/shop\/login "Sign in · Shop": 1 page\(s\); forms: /);
+    // By hand: the login test opens the sign-in page and fills and submits its form, so nothing is left uncovered.
+    expect(answer).toContain(
+      `From discovery ${discoveryShortId} (finished ${discovery.finishedAt}): 0 of 1 page pattern(s) and 0 of 1 form(s) are covered by no enabled test.`,
+    );
+  }, 180_000);
 });

@@ -45,6 +45,9 @@ describe('tool registry', () => {
       'get_test_case',
       'create_test_case',
       'list_runs',
+      'start_discovery',
+      'discovery_map',
+      'uncovered',
     ]);
     for (const tool of tools.filter((t) => t.runs === 'mcp')) expect(findTool(tool.name), tool.name).toBeUndefined();
   });

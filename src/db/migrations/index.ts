@@ -29,6 +29,7 @@ import * as stepInsertions from './2026_11_29_0090_step_insertions.js';
 import * as oneRunningInsertion from './2026_11_30_0101_one_running_insertion.js';
 import * as recordingCheck from './2026_12_01_0110_recording_check.js';
 import * as discoveries from './2026_12_02_0120_discoveries.js';
+import * as discoverySchedules from './2026_12_03_0130_discovery_schedules.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0101_one_running_insertion': oneRunningInsertion,
   '2026_12_01_0110_recording_check': recordingCheck,
   '2026_12_02_0120_discoveries': discoveries,
+  '2026_12_03_0130_discovery_schedules': discoverySchedules,
 };

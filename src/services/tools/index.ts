@@ -7,6 +7,8 @@ import { CreateTestCase, ListQuery, Params as TestCaseParams, resumeFrom } from 
 import { ChatParams } from '../../schemas/chat.js';
 import { RunListQuery } from '../../schemas/runs.js';
 import { exploreTool } from '../chat-explore.js';
+import { discoveryMapTool, startDiscoveryTool, uncoveredTool } from '../discovery-tools.js';
+import { CreateDiscovery, DiscoveryBudgetInput } from '../../schemas/discoveries.js';
 import { listRunsTool } from '../chat-tools.js';
 import {
   createRunTool,
@@ -126,6 +128,50 @@ export const tools: readonly Tool[] = [
     }),
     runs: 'browser',
     handler: exploreTool,
+  }),
+  defineTool({
+    name: 'start_discovery',
+    description:
+      'Start a discovery of a web application: Proctor explores it (links, menus, tabs; it submits nothing but searches) and maps its pages and forms. Answers at once with the discovery id.',
+    input: z.object({
+      applicationShortId: shortId('application').describe('app_… short id'),
+      environmentShortId: CreateDiscovery.shape.environmentShortId.describe(
+        "env_… short id (default: the application's default)",
+      ),
+      budget: z
+        .object({
+          pages: DiscoveryBudgetInput.shape.pages.describe('distinct URLs visited at most (default 200)'),
+          actions: DiscoveryBudgetInput.shape.actions.describe('controls operated at most (default 1000)'),
+          minutes: DiscoveryBudgetInput.shape.minutes.describe('minutes at most (default 30)'),
+        })
+        .optional()
+        .describe('where it stops: whichever limit comes first'),
+      intent: CreateDiscovery.shape.intent.describe('what to look at first, e.g. "the checkout"'),
+    }),
+    runs: 'activity',
+    handler: startDiscoveryTool,
+    mcp: {},
+  }),
+  defineTool({
+    name: 'discovery_map',
+    description:
+      "A discovery's status and map (page patterns with their titles and forms, counts); by discoveryShortId, or the application's latest completed discovery.",
+    input: z.object({
+      discoveryShortId: shortId('discovery').optional().describe('disc_… short id'),
+      applicationShortId: shortId('application').optional().describe('app_… short id (its latest completed discovery)'),
+    }),
+    runs: 'activity',
+    handler: discoveryMapTool,
+    mcp: { readOnly: true },
+  }),
+  defineTool({
+    name: 'uncovered',
+    description:
+      'What the application has that no enabled test covers: the page patterns no test visits and the forms no test acts on, from its latest completed discovery.',
+    input: z.object({ applicationShortId: shortId('application').describe('app_… short id') }),
+    runs: 'activity',
+    handler: uncoveredTool,
+    mcp: { readOnly: true },
   }),
   defineTool({
     name: 'run_test_plan',
