@@ -1,19 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Most files share processes (isolate: false): a fresh process per file cost about two seconds of imports each
-// (Temporal's SDK, Playwright, PGlite). A file keeps a process of its own when it starts or kills worker processes,
-// sets the process's environment, or reads the Temporal Runtime's own log lines: test/e2e/merge-request-crash
-// timed out in full runs and secrets-everywhere lost the SDK's lines when they shared.
-const isolated = [
-  'test/e2e/*-crash.test.ts',
-  'test/e2e/secrets-everywhere.test.ts',
-  'test/e2e/admin-cli.test.ts',
-  'test/e2e/ci-script.test.ts',
-  'test/e2e/dev-boot.test.ts',
-  'test/e2e/discovery.test.ts',
-  'test/e2e/master-key-run.test.ts',
-  'test/e2e/plan-run-workers.test.ts',
-];
+// Files that start no worker process of their own, kill nothing and install no Temporal Runtime share processes
+// (isolate: false): a file's imports (Temporal's SDK, Playwright, PGlite) were about 2 s of each file's time. The
+// end-to-end files stay one process each: they SIGKILL workers, read the Runtime's logs and hold browsers, and
+// test/e2e/merge-request-crash.test.ts timed out in full runs when they shared.
+const shared = ['test/{unit,api,tunnels,workflows,dashboard}/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -25,8 +16,8 @@ export default defineConfig({
     // about half busy with two), so a third file fills the gaps.
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
+      { extends: true, test: { name: 'shared', include: shared, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: shared, isolate: true } },
     ],
   },
 });
