@@ -40,6 +40,7 @@ import { registerAuditLog } from './routes/audit-log.js';
 import { registerIssues } from './routes/issues.js';
 import { registerUsage } from './routes/usage.js';
 import { registerDiscoveries } from './routes/discoveries.js';
+import { registerCoverage } from './routes/coverage.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DIFF_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
@@ -144,6 +145,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerIssues(app);
   registerUsage(app);
   registerDiscoveries(app);
+  registerCoverage(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',
