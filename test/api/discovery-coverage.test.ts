@@ -327,4 +327,20 @@ describe.each(databaseKinds)('coverage and suggestions API (%s)', (kind) => {
     const after = (await ctx.call('GET', `/v1/discoveries/${first.shortId}/suggestions`)).body.suggestions;
     expect(after[2]).toMatchObject({ id: search, status: 'PROPOSED', decidedAt: null });
   });
+  it('two acceptances at once: one test case, the other answered 409', async () => {
+    const list = (await ctx.call('GET', `/v1/discoveries/${first.shortId}/suggestions`)).body.suggestions;
+    const orders = list[3];
+    const path = `/v1/discoveries/${first.shortId}/suggestions/${orders.id}/accept`;
+    const answers = await Promise.all([ctx.call('POST', path), ctx.call('POST', path)]);
+    const won = answers.find((a) => a.status === 200)!;
+    burnIns.push(won.body.testCaseId);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const made = await ctx.db
+      .selectFrom('test_cases')
+      .select('id')
+      .where('project_id', '=', ctx.tenant.projectId)
+      .where('name', '=', orders.name)
+      .execute();
+    expect(made.map((r) => r.id)).toEqual([won.body.testCaseId]);
+  });
 });
