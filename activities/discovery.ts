@@ -19,6 +19,8 @@ import type { VisitedPage } from '../src/domain/discovery.js';
 import { RunValues } from '../src/domain/run-values.js';
 import { visitPage } from '../src/browser/discovery/visit-page.js';
 import { normalizeUrl, patternOf } from '../src/domain/page-patterns.js';
+import { writeDiscoverySuggestions } from '../src/services/discovery-suggestions.js';
+import { llmFor } from './llm-usage.js';
 import { discoveryBlobKeys, type FrontierEntry, type VisitOutcome } from '../workflows/discovery-contract.js';
 
 /** One page's load and exploration; the activity's own bound (5 minutes) is far above it. */
@@ -116,6 +118,18 @@ export function createDiscoveryActivities(deps: ActivityDeps) {
         error: input.error ?? null,
       });
       if (input.stateKey) await deps.blobs.delete(input.stateKey).catch(() => undefined);
+    },
+
+    /**
+     * Writes the suggested tests of a discovery that explored to its end, before it is marked COMPLETED (a client
+     * that sees COMPLETED finds them). The model words them, metered for the project under purpose `review` (the
+     * model's judgment of what to test); no model or a spent budget words them from the map. A retry after they
+     * were written writes nothing.
+     */
+    async suggestDiscoveryTests(input: DiscoveryIds): Promise<{ written: number; calls: number; fallback?: string }> {
+      const discovery = await requireDiscovery(input.discoveryId);
+      const llm = deps.llm && llmFor(deps, deps.llm, { projectId: input.projectId, purpose: 'review' });
+      return writeDiscoverySuggestions(deps, llm, discovery);
     },
   };
 }

@@ -25,6 +25,15 @@ export const browserActivity: ActivityOptions = {
 };
 
 /**
+ * Writing a discovery's suggested tests: reads the map and the tests, then a model call per 20 suggestions. Few
+ * attempts: a failure costs the suggestions, never the discovery.
+ */
+export const suggestActivity: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 3 },
+};
+
+/**
  * One streamed model call of a chat turn: heartbeats with every flush, so a dead worker is noticed within
  * seconds and the retry rewrites the same assistant message; a cancelled reply waits until streaming stopped.
  */

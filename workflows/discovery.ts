@@ -4,12 +4,13 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { defaultPerPattern } from '../src/domain/discovery-run.js';
-import { browserActivity, dbActivity } from './activity-options.js';
+import { browserActivity, dbActivity, suggestActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
 import { DiscoveryState, type PlannedVisit } from './discovery-state.js';
 import type { DiscoveryCarry, DiscoveryInput, DiscoveryResult } from './discovery-contract.js';
@@ -18,6 +19,7 @@ const db = proxyActivities<Activities>(dbActivity);
 // The resume-from replay (a login test, a few seconds) and each page visit: heartbeats notice a dead worker within
 // 10 s; a cancelled discovery waits until the visit has closed its browser context.
 const browser = proxyActivities<Activities>({ ...browserActivity, startToCloseTimeout: '5 minutes' });
+const suggest = proxyActivities<Activities>(suggestActivity);
 
 /** URLs of visited pages per discoveryVisitedUrls call (~60 bytes each in the history, far under 2 MB). */
 const visitedPage = 5_000;
@@ -79,6 +81,8 @@ export async function discovery(input: DiscoveryInput): Promise<DiscoveryResult>
     }
     if (!carry) {
       const stopReason = state.stopReason(Date.now());
+      // Histories recorded before suggestions existed finish without the activity (docs/workflows.md).
+      if (patched('discovery-suggestions')) await suggestTests(ids);
       await db.finishDiscovery({ ...ids, status: 'COMPLETED', stopReason, stateKey: state.stateKey });
       return { status: 'COMPLETED', stopReason, pages: state.pages, actions: state.actions, continuations };
     }
@@ -104,6 +108,16 @@ export async function discovery(input: DiscoveryInput): Promise<DiscoveryResult>
     waiting: state.waiting,
   });
   return continueAsNew<typeof discovery>({ ...input, carried: carry });
+}
+
+/** Writes the discovery's suggested tests; a failure is logged, the discovery completes without them. */
+async function suggestTests(ids: { discoveryId: string; projectId: string }): Promise<void> {
+  try {
+    await suggest.suggestDiscoveryTests(ids);
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    log.warn('suggested tests not written', { discoveryId: ids.discoveryId, error: innermostMessage(err) });
+  }
 }
 
 /** The URLs a continued discovery visited before, read back from their rows in pages. */

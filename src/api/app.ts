@@ -41,6 +41,7 @@ import { registerIssues } from './routes/issues.js';
 import { registerUsage } from './routes/usage.js';
 import { registerDiscoveries } from './routes/discoveries.js';
 import { registerDiscoverySchedules } from './routes/discovery-schedules.js';
+import { registerCoverage } from './routes/coverage.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DIFF_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
@@ -146,6 +147,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerUsage(app);
   registerDiscoveries(app);
   registerDiscoverySchedules(app);
+  registerCoverage(app);
 
   serveOpenApiDocument(app, '/v1/openapi.json', {
     openapi: '3.1.0',

@@ -13,7 +13,7 @@ export type DiscoveryStopReason = 'explored' | 'pages' | 'actions' | 'minutes';
 export const suggestionStatuses = ['PROPOSED', 'ACCEPTED', 'REJECTED'] as const;
 export type SuggestionStatus = (typeof suggestionStatuses)[number];
 
-/** What a suggested test would cover: page patterns, and forms as `<pattern>#<form key>`. */
+/** What a suggested test would cover: page patterns, and forms by `formId` (`<key>@<action>`). */
 export interface SuggestionCovers {
   patterns: string[];
   forms: string[];

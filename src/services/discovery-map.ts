@@ -27,7 +27,8 @@ const sourceOf = (row: DiscoveryPageRow): MapSourcePage => ({
   error: row.error,
 });
 
-async function mapOf(services: ServiceContext, discoveryId: string): Promise<DiscoveryMap> {
+/** The map of a discovery's stored pages. */
+export async function mapOf(services: ServiceContext, discoveryId: string): Promise<DiscoveryMap> {
   return buildDiscoveryMap((await discoveryPages(services.db, discoveryId)).map(sourceOf), patternOf);
 }
 

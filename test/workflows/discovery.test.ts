@@ -44,6 +44,10 @@ function activities(opts: { visit?: (url: string) => Promise<void> } = {}) {
     discoveryVisitedUrls: recorder(async (input: { offset: number; limit: number }) =>
       [...visited.keys()].sort().slice(input.offset, input.offset + input.limit),
     ),
+    suggestDiscoveryTests: recorder(async (_input: { discoveryId: string; projectId: string }) => ({
+      written: 2,
+      calls: 1,
+    })),
     finishDiscovery: recorder(
       async (_input: {
         discoveryId: string;
@@ -91,6 +95,8 @@ describe('discovery', () => {
     expect(order.slice(7).every((p) => /^\/[a-f]\/[12]$/.test(p))).toBe(true);
     expect(order.filter((p) => p.endsWith('/3'))).toEqual([]);
     expect(mocks.finishDiscovery.calls).toEqual([ended('COMPLETED', 'explored')]);
+    // Its suggested tests are written once, before it is marked COMPLETED (a client that sees COMPLETED finds them).
+    expect(mocks.suggestDiscoveryTests.calls).toEqual([[{ discoveryId: 'discovery-1', projectId: 'project-1' }]]);
     const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
     const summaries = (history.events ?? []).flatMap((e) =>
       e.activityTaskScheduledEventAttributes?.activityType?.name === 'visitDiscoveryPage'
@@ -135,6 +141,20 @@ describe('discovery', () => {
     expect(mocks.finishDiscovery.calls).toEqual([ended('COMPLETED', 'pages')]);
   });
 
+  it('suggested tests that cannot be written cost the suggestions, not the discovery', async () => {
+    const { mocks } = activities();
+    mocks.suggestDiscoveryTests = recorder(async (_input: { discoveryId: string; projectId: string }) => {
+      throw new Error('the database went away');
+    });
+    const result = await h.withWorker(mocks, async (q) =>
+      (await q.start('discovery', [input({ budget: { pages: 3, actions: 1000, minutes: 30 } })])).result(),
+    );
+    expect(result).toMatchObject({ status: 'COMPLETED', stopReason: 'pages', pages: 3 });
+    // Three attempts, then the discovery completes without them.
+    expect(mocks.suggestDiscoveryTests.calls).toHaveLength(3);
+    expect(mocks.finishDiscovery.calls).toEqual([ended('COMPLETED', 'pages')]);
+  });
+
   it('cannot begin (its row is gone): FAILED with the reason', async () => {
     const { mocks } = activities();
     mocks.beginDiscovery = recorder(async (_input: { discoveryId: string; projectId: string }) => {
@@ -143,6 +163,7 @@ describe('discovery', () => {
     const result = await h.withWorker(mocks, async (q) => (await q.start('discovery', [input()])).result());
     expect(result.status).toBe('FAILED');
     expect(mocks.finishDiscovery.calls).toEqual([ended('FAILED', null, 'discovery discovery-1 not found')]);
+    expect(mocks.suggestDiscoveryTests.calls).toEqual([]);
   });
 
   it('cancelled mid-visit: the visit is cancelled, the discovery ends CANCELLED', async () => {
@@ -171,5 +192,6 @@ describe('discovery', () => {
     expect(result).toMatchObject({ status: 'CANCELLED', pages: 4 });
     expect(cancelledVisits).toBe(3);
     expect(mocks.finishDiscovery.calls).toEqual([ended('CANCELLED', null, null)]);
+    expect(mocks.suggestDiscoveryTests.calls).toEqual([]);
   });
 });

@@ -1,0 +1,146 @@
+// The tests suggested from a discovery's map (issue 34), and the latest completed discovery of an application that
+// the coverage map is read from. A suggestion is written once per discovery and fingerprint (a retried activity
+// writes nothing twice) and decided once (PROPOSED → ACCEPTED or REJECTED).
+import type { Selectable } from 'kysely';
+import type { DB } from '../database.js';
+import type { DiscoverySuggestionsTable } from '../schema.js';
+import type { SuggestionCovers } from '../../domain/discovery-run.js';
+import { newId } from '../../ids.js';
+import type { DiscoveryRow } from './discoveries.js';
+
+export type SuggestionRow = Selectable<DiscoverySuggestionsTable>;
+
+/** The application's newest COMPLETED discovery (by when it finished), undefined when it has none. */
+export async function latestCompletedDiscovery(
+  db: DB,
+  projectId: string,
+  applicationId: string,
+): Promise<DiscoveryRow | undefined> {
+  return db
+    .selectFrom('discoveries as d')
+    .innerJoin('applications as a', 'a.id', 'd.application_id')
+    .leftJoin('environments as e', 'e.id', 'd.environment_id')
+    .selectAll('d')
+    .select(['a.short_id as application_short_id', 'e.short_id as environment_short_id'])
+    .where('d.project_id', '=', projectId)
+    .where('d.application_id', '=', applicationId)
+    .where('d.status', '=', 'COMPLETED')
+    .orderBy('d.finished_at', 'desc')
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Fingerprints the project has suggested in any discovery, whatever became of them: none is proposed again. */
+export async function knownFingerprints(db: DB, projectId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('discovery_suggestions')
+    .select('fingerprint')
+    .distinct()
+    .where('project_id', '=', projectId)
+    .where('status', 'in', ['PROPOSED', 'ACCEPTED', 'REJECTED'])
+    .execute();
+  return new Set(rows.map((r) => r.fingerprint));
+}
+
+export async function countSuggestions(db: DB, discoveryId: string): Promise<number> {
+  const row = await db
+    .selectFrom('discovery_suggestions')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('discovery_id', '=', discoveryId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface NewSuggestion {
+  name: string;
+  goal: string;
+  expectedResult: string;
+  reason: string;
+  startUrl: string;
+  covers: SuggestionCovers;
+  fingerprint: string;
+}
+
+/** Writes the suggestions, ranked 1.. in the given order; one already there (same fingerprint) is kept. */
+export async function insertSuggestions(
+  db: DB,
+  discoveryId: string,
+  projectId: string,
+  suggestions: readonly NewSuggestion[],
+): Promise<void> {
+  if (suggestions.length === 0) return;
+  await db
+    .insertInto('discovery_suggestions')
+    .values(
+      suggestions.map((s, i) => ({
+        id: newId(),
+        discovery_id: discoveryId,
+        project_id: projectId,
+        name: s.name,
+        goal: s.goal,
+        expected_result: s.expectedResult,
+        start_url: s.startUrl,
+        covers: JSON.stringify(s.covers),
+        reason: s.reason,
+        rank: i + 1,
+        fingerprint: s.fingerprint,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['discovery_id', 'fingerprint']).doNothing())
+    .execute();
+}
+
+/** A discovery's suggestions, best first. */
+export async function listSuggestions(db: DB, discoveryId: string): Promise<SuggestionRow[]> {
+  return db
+    .selectFrom('discovery_suggestions')
+    .selectAll()
+    .where('discovery_id', '=', discoveryId)
+    .orderBy('rank')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findSuggestion(
+  db: DB,
+  discoveryId: string,
+  suggestionId: string,
+): Promise<SuggestionRow | undefined> {
+  return db
+    .selectFrom('discovery_suggestions')
+    .selectAll()
+    .where('discovery_id', '=', discoveryId)
+    .where('id', '=', suggestionId)
+    .executeTakeFirst();
+}
+
+/** PROPOSED → `status`, once: undefined when it was decided already (by a concurrent request, say). */
+export async function decideSuggestion(
+  db: DB,
+  id: string,
+  status: 'ACCEPTED' | 'REJECTED',
+): Promise<SuggestionRow | undefined> {
+  return db
+    .updateTable('discovery_suggestions')
+    .set({ status, decided_at: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'PROPOSED')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Undoes an acceptance whose test case could not be written: the suggestion is PROPOSED again. */
+export async function undoAcceptance(db: DB, id: string): Promise<void> {
+  await db
+    .updateTable('discovery_suggestions')
+    .set({ status: 'PROPOSED', decided_at: null })
+    .where('id', '=', id)
+    .where('test_case_id', 'is', null)
+    .execute();
+}
+
+export async function setSuggestionTestCase(db: DB, id: string, testCaseId: string): Promise<void> {
+  await db.updateTable('discovery_suggestions').set({ test_case_id: testCaseId }).where('id', '=', id).execute();
+}
