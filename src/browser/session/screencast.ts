@@ -30,12 +30,19 @@ export async function startScreencast(
     session.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
     onFrame(Buffer.from(event.data, 'base64'));
   });
-  await session.send('Page.startScreencast', {
-    format: 'jpeg',
-    quality: opts.quality ?? 50,
-    maxWidth: opts.maxWidth ?? 800,
-    maxHeight: opts.maxHeight ?? 600,
-  });
+  try {
+    await session.send('Page.startScreencast', {
+      format: 'jpeg',
+      quality: opts.quality ?? 50,
+      maxWidth: opts.maxWidth ?? 800,
+      maxHeight: opts.maxHeight ?? 600,
+    });
+  } catch {
+    // The page closed between attaching and starting (a tab the flow opens and closes at once): nothing to show.
+    // Thrown, it would reject the live view's serialised switching and stop it from following later tabs.
+    await session.detach().catch(() => {});
+    return async () => {};
+  }
   return async () => {
     await session.send('Page.stopScreencast').catch(() => {});
     await session.detach().catch(() => {});

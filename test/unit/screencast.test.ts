@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { followScreencast, startScreencast } from '../../src/browser/session/screencast.js';
+import { useServedPage } from '../support/served-page.js';
+
+// The live view's screencast in real Chromium, where a tab can close at any moment: a flow that opens a popup and
+// closes it at once must neither throw nor stop the live view from following the tabs after it (a full run once
+// failed on an unhandled `Page.startScreencast: Not attached to an active page`).
+describe('screencast of tabs that close', () => {
+  const served = useServedPage(
+    '<!doctype html><title>Live</title><h1>Live</h1><script>setInterval(() => document.title = Date.now(), 50)</script>',
+  );
+
+  it('starting on a page that already closed gives a stop that does nothing, and throws nothing', async () => {
+    const context = await served.browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(served.base);
+      const session = await context.newCDPSession(page);
+      await page.close();
+      await expect(session.send('Page.startScreencast', { format: 'jpeg' })).rejects.toThrow();
+      const stop = await startScreencast(page, () => {});
+      await expect(stop()).resolves.toBeUndefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('follows tabs opened and closed at once, then shows the next tab that stays', async () => {
+    const context = await served.browser.newContext();
+    try {
+      const first = await context.newPage();
+      await first.goto(served.base);
+      const framesOf = new Map<unknown, number>();
+      const live = await followScreencast(context, first, (_jpeg, page) =>
+        framesOf.set(page, (framesOf.get(page) ?? 0) + 1),
+      );
+      for (let i = 0; i < 5; i++) {
+        const popup = await context.newPage();
+        void popup.close();
+      }
+      const stays = await context.newPage();
+      await stays.goto(served.base);
+      await expect
+        .poll(() => live.current() === stays && (framesOf.get(stays) ?? 0) > 0, { timeout: 15_000 })
+        .toBe(true);
+      await live.stop();
+    } finally {
+      await context.close();
+    }
+  });
+});
