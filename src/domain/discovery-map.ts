@@ -1,21 +1,10 @@
 // A discovery's map (issue 34): its visited pages grouped by page pattern, with what the pattern's pages showed
 // (titles, forms, actions) and the links between patterns; and the diff of two maps. Pure: built from the stored
 // page rows, never with the model.
-import type { DiscoveredAction, DiscoveredForm } from './discovery.js';
+import type { DiscoveredAction, DiscoveredForm, VisitedPage } from './discovery.js';
 
 /** A stored visit, as the map reads it. */
-export interface MapSourcePage {
-  url: string;
-  finalUrl: string;
-  pattern: string;
-  status: number;
-  title: string;
-  headings: string[];
-  forms: DiscoveredForm[];
-  actions: DiscoveredAction[];
-  links: string[];
-  error: string | null;
-}
+export type MapSourcePage = Omit<VisitedPage, 'actionsUsed' | 'operated'>;
 
 export interface MapPattern {
   pattern: string;

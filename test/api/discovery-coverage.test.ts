@@ -7,7 +7,7 @@ import { newShortId } from '../../src/ids.js';
 import { writeDiscoverySuggestions } from '../../src/services/discovery-suggestions.js';
 import { createApiContext, databaseKinds, terminateBurnIns, type ApiContext } from '../support/app-context.js';
 import { base, buy, orderNote, shopMap, signIn } from '../support/coverage-fixture.js';
-import { insertDiscoveryRows } from '../support/discovery-rows.js';
+import { insertDiscoveryRows, insertFinishedRun } from '../support/discovery-rows.js';
 import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js';
 
 // The coverage map and the suggested tests over HTTP (issue 34). The shop of test/support/coverage-fixture.ts is
@@ -80,36 +80,15 @@ describe.each(databaseKinds)('coverage and suggestions API (%s)', (kind) => {
     await ctx?.close();
   });
 
-  async function runOf(testCaseId: string, day: string, result: TestResult) {
-    const runId = randomUUID();
-    const finished = new Date(`${day}T10:00:00.000Z`);
-    await ctx.db
-      .insertInto('runs')
-      .values({
-        id: runId,
-        short_id: newShortId('run'),
-        project_id: ctx.tenant.projectId,
-        test_plan_id: null,
-        status: 'COMPLETED',
-        result,
-        created_at: finished,
-        finished_at: finished,
-      })
-      .execute();
-    await ctx.db
-      .insertInto('run_test_cases')
-      .values({
-        id: randomUUID(),
-        run_id: runId,
-        test_case_id: testCaseId,
-        name: 'a test',
-        application_id: applicationId,
-        status: 'COMPLETED',
-        result,
-        finished_at: finished,
-      })
-      .execute();
-  }
+  const runOf = (testCaseId: string, day: string, result: TestResult) =>
+    insertFinishedRun(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      applicationId,
+      testCaseId,
+      name: 'a test',
+      day,
+      result,
+    });
 
   const discovery = (map: readonly MapPattern[], opts: { status?: 'RUNNING' | 'COMPLETED'; finishedAt?: Date } = {}) =>
     insertDiscoveryRows(ctx.db, {

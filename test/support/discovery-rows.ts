@@ -2,6 +2,7 @@
 // row and one page row per pattern of a map, linked as a site's header links every top page.
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../../src/db/database.js';
+import type { TestResult } from '../../src/db/schema.js';
 import type { MapPattern } from '../../src/domain/coverage.js';
 import { newShortId } from '../../src/ids.js';
 
@@ -63,4 +64,46 @@ export async function insertDiscoveryRows(db: DB, input: DiscoveryRowInput): Pro
       .execute();
   }
   return { id, shortId };
+}
+
+/** A finished run of one test, at 10:00 UTC on `day`: where the coverage map reads a test's last pass. */
+export async function insertFinishedRun(
+  db: DB,
+  input: {
+    projectId: string;
+    applicationId: string;
+    testCaseId: string;
+    name: string;
+    day: string;
+    result: TestResult;
+  },
+): Promise<void> {
+  const runId = randomUUID();
+  const finished = new Date(`${input.day}T10:00:00.000Z`);
+  await db
+    .insertInto('runs')
+    .values({
+      id: runId,
+      short_id: newShortId('run'),
+      project_id: input.projectId,
+      test_plan_id: null,
+      status: 'COMPLETED',
+      result: input.result,
+      created_at: finished,
+      finished_at: finished,
+    })
+    .execute();
+  await db
+    .insertInto('run_test_cases')
+    .values({
+      id: randomUUID(),
+      run_id: runId,
+      test_case_id: input.testCaseId,
+      name: input.name,
+      application_id: input.applicationId,
+      status: 'COMPLETED',
+      result: input.result,
+      finished_at: finished,
+    })
+    .execute();
 }

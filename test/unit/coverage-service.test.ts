@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newShortId } from '../../src/ids.js';
 import type { TestResult } from '../../src/db/schema.js';
 import { applicationCoverage, proposeSuggestions } from '../../src/services/coverage.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { base, buy, orderNote, shopMap, signIn } from '../support/coverage-fixture.js';
+import { insertFinishedRun } from '../support/discovery-rows.js';
 import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js';
 
 // The coverage map from stored test cases and runs (issue 34): the hand-counted shop of coverage.test.ts, its tests
@@ -45,36 +44,15 @@ describe.each(databaseKinds)('coverage of stored tests (%s)', (kind) => {
   });
   afterAll(() => ctx?.close());
 
-  async function runOf(testCaseId: string, day: string, result: TestResult) {
-    const runId = randomUUID();
-    const finished = new Date(`${day}T10:00:00.000Z`);
-    await ctx.db
-      .insertInto('runs')
-      .values({
-        id: runId,
-        short_id: newShortId('run'),
-        project_id: ctx.tenant.projectId,
-        test_plan_id: null,
-        status: 'COMPLETED',
-        result,
-        created_at: finished,
-        finished_at: finished,
-      })
-      .execute();
-    await ctx.db
-      .insertInto('run_test_cases')
-      .values({
-        id: randomUUID(),
-        run_id: runId,
-        test_case_id: testCaseId,
-        name: signIn.name,
-        application_id: applicationId,
-        status: 'COMPLETED',
-        result,
-        finished_at: finished,
-      })
-      .execute();
-  }
+  const runOf = (testCaseId: string, day: string, result: TestResult) =>
+    insertFinishedRun(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      applicationId,
+      testCaseId,
+      name: signIn.name,
+      day,
+      result,
+    });
 
   it('counts as the hand count does, with the last pass from the runs', async () => {
     const coverage = await applicationCoverage(ctx.deps, {
