@@ -89,9 +89,13 @@ describe('discovery', () => {
     expect(result).toEqual({ status: 'COMPLETED', stopReason: 'explored', pages: 19, actions: 19, continuations: 0 });
     expect([...visited.values()].every((n) => n === 1)).toBe(true);
     const order = mocks.visitDiscoveryPage.calls.map(([c]) => c.url.slice(origin.length));
-    // Breadth first: the home page, then every section (3 at once, in any order), then their items.
+    // Breadth first: the home page, then sections (3 at once), each section before its items. The order the worker
+    // starts activities in is not the order they were scheduled (a later section may start after an item whose
+    // section finished first), so the start order is checked only as far as it is determined.
     expect(order[0]).toBe('/');
-    expect(order.slice(1, 7).sort()).toEqual(['/a', '/b', '/c', '/d', '/e', '/f']);
+    expect(order.slice(1, 4).every((p) => /^\/[a-f]$/.test(p))).toBe(true);
+    for (const [at, path] of order.entries())
+      if (/\/\d+$/.test(path)) expect(order.indexOf(path.replace(/\/\d+$/, '')), path).toBeLessThan(at);
     expect(order.slice(7).every((p) => /^\/[a-f]\/[12]$/.test(p))).toBe(true);
     expect(order.filter((p) => p.endsWith('/3'))).toEqual([]);
     expect(mocks.finishDiscovery.calls).toEqual([ended('COMPLETED', 'explored')]);
