@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 import { pageFunction } from '../page-function.js';
 
 export interface ScreencastOptions {
@@ -19,33 +19,63 @@ export async function startScreencast(
   onFrame: (jpeg: Buffer) => void,
   opts: ScreencastOptions = {},
 ): Promise<() => Promise<void>> {
-  let session: CDPSession;
-  try {
-    session = await page.context().newCDPSession(page);
-  } catch {
+  const params = {
+    format: 'jpeg' as const,
+    quality: opts.quality ?? 50,
+    maxWidth: opts.maxWidth ?? 800,
+    maxHeight: opts.maxHeight ?? 600,
+  };
+  let session: CDPSession | undefined;
+  let stopped = false;
+  const attach = async (): Promise<void> => {
     // Not Chromium, or the page closed: no live view, the work goes on.
-    return async () => {};
-  }
-  session.on('Page.screencastFrame', (event) => {
-    session.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
-    onFrame(Buffer.from(event.data, 'base64'));
-  });
-  try {
-    await session.send('Page.startScreencast', {
-      format: 'jpeg',
-      quality: opts.quality ?? 50,
-      maxWidth: opts.maxWidth ?? 800,
-      maxHeight: opts.maxHeight ?? 600,
+    const attached = await page
+      .context()
+      .newCDPSession(page)
+      .catch(() => undefined);
+    if (!attached) return;
+    attached.on('Page.screencastFrame', (event) => {
+      attached.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
+      onFrame(Buffer.from(event.data, 'base64'));
     });
-  } catch {
-    // The page closed between attaching and starting (a tab the flow opens and closes at once): nothing to show.
-    // Thrown, it would reject the live view's serialised switching and stop it from following later tabs.
-    await session.detach().catch(() => {});
-    return async () => {};
-  }
+    const started = await attached.send('Page.startScreencast', params).then(
+      () => true,
+      () => false,
+    );
+    if (started && !stopped) session = attached;
+    else await attached.detach().catch(() => {});
+  };
+  // A tab just opened can refuse the start ("Not attached to an active page") and its session stays useless after
+  // the tab's first navigation: a live view that never started would show the tab before it. So a refused start
+  // attaches again at the next main-frame navigation, one attempt at a time, none lost to a navigation meanwhile.
+  let attempt: Promise<void> | undefined;
+  let navigatedMeanwhile = false;
+  const retry = () => {
+    if (session || stopped || page.isClosed()) return;
+    if (attempt) {
+      navigatedMeanwhile = true;
+      return;
+    }
+    attempt = attach().finally(() => {
+      attempt = undefined;
+      if (navigatedMeanwhile) {
+        navigatedMeanwhile = false;
+        retry();
+      }
+    });
+  };
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) retry();
+  };
+  page.on('framenavigated', onNavigated);
+  retry();
+  await attempt;
   return async () => {
-    await session.send('Page.stopScreencast').catch(() => {});
-    await session.detach().catch(() => {});
+    stopped = true;
+    page.off('framenavigated', onNavigated);
+    await attempt;
+    await session?.send('Page.stopScreencast').catch(() => {});
+    await session?.detach().catch(() => {});
   };
 }
 
