@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { DiscoveredActionKind } from '../../src/domain/discovery.js';
 import {
   classifyControl,
+  destructiveWords,
   isSearchForm,
   isUnsafeUrl,
+  signOutWords,
   type ControlFacts,
   type FormFacts,
 } from '../../src/domain/discovery-safety.js';
@@ -221,5 +223,185 @@ describe('isSearchForm', () => {
   ];
   it.each(no)('%s is not', (_label, facts) => {
     expect(isSearchForm(facts)).toBe(false);
+  });
+});
+
+// Every word of the lists, in every place a URL can say it: as a path segment, part of one, a file name, before
+// matrix parameters, as a query value, percent-encoded as the browser resolves it.
+const hrefShapes: [string, (slug: string) => string][] = [
+  ['a segment', (w) => `/${w}`],
+  ['a segment with a trailing slash', (w) => `/account/${w}/`],
+  ['a segment under an id', (w) => `/orders/7/${w}`],
+  ['part of a segment', (w) => `/users/${w}-all`],
+  ['a file name', (w) => `/${w}.php`],
+  ['before matrix parameters', (w) => `/${w};jsessionid=12`],
+  ['a query value', (w) => `/index.php?action=${w}&id=3`],
+  ['a query key', (w) => `/items?${w}=3`],
+  ['percent-encoded', (w) => new URL(`/konto/${w}`, 'https://shop.test').href],
+];
+const slugsOf = (word: string) => [
+  ...new Set([word.replace(/ /g, '-'), word.replace(/ /g, '_'), word.replace(/ /g, '')]),
+];
+
+describe('isUnsafeUrl: the word lists in URLs (generated)', () => {
+  const cases = (words: readonly string[], kind: DiscoveredActionKind) =>
+    words.flatMap((word) =>
+      slugsOf(word).flatMap((slug) => hrefShapes.map(([shape, href]) => [kind, word, shape, href(slug)] as const)),
+    );
+  it.each([...cases(signOutWords, 'sign-out'), ...cases(destructiveWords, 'destructive')])(
+    '%s: "%s" as %s (%s) is never visited, and a link to it is not followed',
+    (kind, _word, _shape, href) => {
+      expect(isUnsafeUrl(href)).toBe(true);
+      expect(classifyControl(link('Go', href))).toBe(kind);
+    },
+  );
+
+  it.each(['/doLogout', '/logoutAll', '/api/v1/session-logout', '/user/signoutEverywhere', '/auth/LogOff.aspx'])(
+    '"logout" glued to other words in %s still signs out',
+    (href) => {
+      expect(isUnsafeUrl(href)).toBe(true);
+      expect(classifyControl(link('Bye', href))).toBe('sign-out');
+    },
+  );
+
+  const overrides = ['DELETE', 'delete', 'PUT', 'patch', 'POST'];
+  const overridePaths = ['/posts/3', '/posts/3?x=1', '/'];
+  it.each(overrides.flatMap((m) => overridePaths.map((p) => [m, p] as const)))(
+    'a method override ?_method=%s on %s is never visited',
+    (method, path) => {
+      const href = `${path}${path.includes('?') ? '&' : '?'}_method=${method}`;
+      expect(isUnsafeUrl(href)).toBe(true);
+      expect(classifyControl(link('Trash it', href))).toBe('destructive');
+    },
+  );
+
+  it.each([
+    '/catalog',
+    '/blog/outreach',
+    '/logbook',
+    '/login',
+    '/sign-in',
+    '/dialog',
+    '/deleted-orders',
+    '/removals',
+    '/cancellation-policy',
+    '/blog/archive',
+    '/search?q=shoes',
+    '/posts/3?_method=GET',
+    '/designs/3',
+    '/orders?status=removed',
+  ])('%s is harmless', (href) => {
+    expect(isUnsafeUrl(href)).toBe(false);
+    expect(classifyControl(link('Go', href))).toBe('navigate');
+  });
+});
+
+describe('classifyControl: every word of the lists as a name (generated)', () => {
+  const shapes: [string, (name: string) => ControlFacts][] = [
+    ['a link', (name) => link(name)],
+    ['a button', (name) => button(name)],
+    ['a menu item', (name) => ({ role: 'menuitem', tag: 'li', name })],
+    ['a menu button', (name) => button(name, { hasPopup: 'menu', expanded: 'false' })],
+    ['a submit of a POST form', (name) => button(name, { type: 'submit', form: postForm })],
+  ];
+  const names = (words: readonly string[], kind: DiscoveredActionKind) =>
+    words.flatMap((word) =>
+      [word, word.toUpperCase(), `${word[0]!.toUpperCase()}${word.slice(1)} now`].flatMap((name) =>
+        shapes.map(([shape, facts]) => [kind, name, shape, facts(name)] as const),
+      ),
+    );
+  it.each([...names(signOutWords, 'sign-out'), ...names(destructiveWords, 'destructive')])(
+    '%s: "%s" on %s',
+    (kind, _name, _shape, facts) => {
+      expect(classifyControl(facts)).toBe(kind);
+    },
+  );
+});
+
+describe('classifyControl: what a click would send (generated)', () => {
+  // Rails UJS `data-method`, Turbo `data-turbo-method`, htmx `hx-delete`: the markup, not the name, says it writes.
+  const shapes: [string, ControlFacts][] = [
+    ['a link', link('Trash it', '/posts/3')],
+    ['a button', button('Trash it')],
+    ['a menu item', { role: 'menuitem', tag: 'li', name: 'Trash it' }],
+    ['a menu button', button('Trash it', { hasPopup: 'menu', expanded: 'false' })],
+    ['a disclosure', button('Trash it', { expanded: 'false', controlsHidden: true })],
+    ['a tab', { role: 'tab', tag: 'button', name: 'Trash it', type: 'button' }],
+  ];
+  const methods: [string, DiscoveredActionKind][] = [
+    ['delete', 'destructive'],
+    ['DELETE', 'destructive'],
+    ['post', 'submit'],
+    ['put', 'submit'],
+    ['patch', 'submit'],
+  ];
+  it.each(shapes.flatMap(([shape, facts]) => methods.map(([method, kind]) => [shape, method, kind, facts] as const)))(
+    '%s sending %s is %s, never a reveal or a link to follow',
+    (_shape, method, kind, facts) => {
+      expect(classifyControl({ ...facts, method })).toBe(kind);
+    },
+  );
+
+  it.each(shapes)('%s with data-method="get" keeps its kind', (_shape, facts) => {
+    expect(classifyControl({ ...facts, method: 'get' })).toBe(classifyControl(facts));
+  });
+
+  // A submit control of a form that is not a search is never operated, whatever ARIA hints it carries.
+  const submits: [string, Partial<ControlFacts>][] = [
+    ['<button> without type', { tag: 'button', type: '' }],
+    ['<button type=submit>', { tag: 'button', type: 'submit' }],
+    ['<input type=submit>', { tag: 'input', type: 'submit' }],
+    ['<input type=image>', { tag: 'input', type: 'image' }],
+  ];
+  const forms: [string, ControlFacts['form']][] = [
+    ['a POST form', { method: 'post', search: false }],
+    ['a GET form that is not a search', { method: 'get', search: false }],
+  ];
+  const hints: [string, Partial<ControlFacts>][] = [
+    ['no hint', {}],
+    ['aria-haspopup', { hasPopup: 'menu' }],
+    ['aria-expanded', { expanded: 'false' }],
+    ['aria-controls a hidden panel', { controlsHidden: true }],
+    ['a dialog toggle', { opensDialog: true }],
+    ['role=tab', { role: 'tab' }],
+  ];
+  const matrix = submits.flatMap(([s, submit]) =>
+    forms.flatMap(([f, form]) => hints.map(([h, hint]) => [s, f, h, { ...submit, form, ...hint }] as const)),
+  );
+  it.each(matrix)('%s in %s with %s submits', (_s, _f, _h, more) => {
+    expect(classifyControl({ role: 'button', name: 'Continue', ...more } as ControlFacts)).toBe('submit');
+  });
+});
+
+describe('isSearchForm: where it is sent (generated)', () => {
+  const unsafe = [
+    ...signOutWords.map((w) => `/${w.replace(/ /g, '-')}`),
+    ...destructiveWords.map((w) => `/items/${w.replace(/ /g, '-')}`),
+    '/posts?_method=DELETE',
+  ];
+  it.each(unsafe)('a search-shaped form sent to %s is not a search', (path) => {
+    const action = new URL(path, 'https://shop.test').href;
+    expect(
+      isSearchForm({
+        method: 'get',
+        searchLandmark: true,
+        name: 'Search',
+        submit: 'Search',
+        fields: [{ type: 'search', name: 'q', label: '' }],
+        action,
+      }),
+    ).toBe(false);
+  });
+
+  it('one sent to /search, or to the page itself, is', () => {
+    const facts: FormFacts = {
+      method: 'get',
+      searchLandmark: true,
+      name: '',
+      submit: null,
+      fields: [{ type: 'search', name: 'q', label: '' }],
+    };
+    expect(isSearchForm({ ...facts, action: 'https://shop.test/search' })).toBe(true);
+    expect(isSearchForm({ ...facts, action: '' })).toBe(true);
   });
 });

@@ -36,6 +36,7 @@ export function discoveredForm(raw: RawForm, origin: string): DiscoveredForm {
     name,
     submit: raw.submit,
     fields: raw.fields,
+    action: raw.action,
   });
   const action = actionUrl ? patternOf(new URL(actionUrl).pathname) : raw.action ? raw.action : '';
   const stableName = name
@@ -70,6 +71,7 @@ export function judge(read: RawPage, origin: string): JudgedPage {
       expanded: raw.expanded,
       controlsHidden: raw.controlsHidden,
       opensDialog: raw.opensDialog,
+      method: raw.method,
     };
     const kind = classifyControl(facts);
     return { raw, key: `${raw.role}|${raw.name}`, action: { role: raw.role, name: raw.name, kind } };

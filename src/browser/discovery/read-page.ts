@@ -42,6 +42,8 @@ export interface RawControl {
   selected: boolean;
   controlsHidden: boolean;
   opensDialog: boolean;
+  /** The method a click sends by markup (data-method, data-turbo-method, hx-*, formmethod), '' for none. */
+  method: string;
   visible: boolean;
 }
 
@@ -112,9 +114,17 @@ const readSource = `(attr) => {
     }
     return 'generic';
   };
-  const methodOf = (form) => {
-    const m = (form.getAttribute('method') || 'get').toLowerCase();
+  const methodOf = (form, submit) => {
+    // Enter in a field sends the form with its default button: that button's formmethod wins over the form's.
+    const value = submit && submit.hasAttribute('formmethod') ? submit.getAttribute('formmethod') : form.getAttribute('method');
+    const m = (value || 'get').toLowerCase();
     return m === 'post' || m === 'dialog' ? m : 'get';
+  };
+  const sentMethod = (el) => {
+    const m = el.getAttribute('data-method') || el.getAttribute('data-turbo-method') || el.getAttribute('formmethod') || '';
+    if (m) return m.toLowerCase();
+    for (const verb of ['delete', 'put', 'patch', 'post']) if (el.hasAttribute('hx-' + verb) || el.hasAttribute('data-hx-' + verb)) return verb;
+    return '';
   };
   const headingSelector = 'h1, h2, h3, h4, h5, h6, [role=heading]';
   const allHeadings = [...document.querySelectorAll(headingSelector)];
@@ -142,8 +152,8 @@ const readSource = `(attr) => {
     const submit = elements.find((e) => (e.tagName === 'BUTTON' && ['', 'submit'].includes((e.getAttribute('type') || '').toLowerCase())) || (e.tagName === 'INPUT' && ['submit', 'image'].includes((e.getAttribute('type') || '').toLowerCase())));
     return {
       marker: mark(form),
-      method: methodOf(form),
-      action: form.hasAttribute('action') ? form.action : '',
+      method: methodOf(form, submit),
+      action: submit && submit.hasAttribute('formaction') ? submit.formAction : form.hasAttribute('action') ? form.action : '',
       name: formName(form),
       searchLandmark: !!form.closest('[role=search], search'),
       submit: submit ? nameOf(submit) : null,
@@ -151,7 +161,7 @@ const readSource = `(attr) => {
       visible: visible(form),
     };
   });
-  const controlSelector = 'a[href], button, input[type=submit], input[type=button], input[type=reset], input[type=image], summary, [role=button], [role=link], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=switch], [aria-haspopup], [data-bs-toggle], [data-toggle], [popovertarget], [commandfor]';
+  const controlSelector = 'a[href], button, input[type=submit], input[type=button], input[type=reset], input[type=image], summary, [role=button], [role=link], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=switch], [aria-haspopup], [data-bs-toggle], [data-toggle], [popovertarget], [commandfor], [data-method], [data-turbo-method], [hx-delete], [hx-put], [hx-patch], [hx-post]';
   const dialogToggles = ['modal', 'dropdown', 'collapse', 'tab', 'pill', 'offcanvas', 'popover'];
   const controls = [];
   for (const el of document.querySelectorAll(controlSelector)) {
@@ -173,6 +183,7 @@ const readSource = `(attr) => {
       selected: el.getAttribute('aria-selected') === 'true',
       controlsHidden: el.hasAttribute('aria-controls') && (controlled.length === 0 || controlled.some((c) => !visible(c))),
       opensDialog: el.hasAttribute('popovertarget') || (el.hasAttribute('commandfor') && /show-modal|popover/.test(command)) || dialogToggles.includes(toggle) || controlled.some((c) => c.tagName === 'DIALOG' || c.getAttribute('role') === 'dialog'),
+      method: sentMethod(el),
       visible: visible(el),
     });
   }

@@ -2,10 +2,12 @@
 // reads it, then operates what only reveals (menus, tabs, disclosures, dialog openers) one at a time and submits
 // its search forms with a harmless query, reading what each shows, up to `maxActions`. It never presses a
 // sign-out, destructive or submit control and never follows a link: links are returned for the workflow to
-// visit as pages of their own. Two guards hold even if a judgement is wrong: a navigation that is not a GET,
-// or that leaves the origin, is aborted, and a page's confirm() is dismissed.
+// visit as pages of their own. Guards hold even if a judgement is wrong: a navigation that is not a GET, that
+// leaves the origin or that goes to a sign-out or destructive URL is aborted, so is any DELETE, PUT or PATCH a
+// script sends, and a page's confirm() is dismissed.
 import type { BrowserContext, Page, Route, Request } from 'playwright-core';
 import type { VisitedPage } from '../../domain/discovery.js';
+import { isUnsafeUrl } from '../../domain/discovery-safety.js';
 import { normalizeUrl, patternOf } from '../../domain/page-patterns.js';
 import { Findings, judge, type JudgedControl, type JudgedForm, type JudgedPage } from './findings.js';
 import { markerAttribute, readPage } from './read-page.js';
@@ -92,13 +94,22 @@ function searchQuery(headings: string[], title: string): string {
   return word ? word.toLowerCase() : 'test';
 }
 
-/** Aborts non-GET navigations (a form sent by mistake) and navigations off the origin; dismisses dialogs and popups. */
+/** Methods that change what a server holds; a page's script may send them on a click the explorer judged harmless. */
+const writingMethods = new Set(['DELETE', 'PUT', 'PATCH']);
+
+/**
+ * Aborts non-GET navigations (a form sent by mistake), navigations off the origin or to a sign-out or destructive
+ * URL (a search form's `formaction`, a script's redirect), and any DELETE, PUT or PATCH a script sends (Turbo's
+ * `data-turbo-method`, htmx); dismisses dialogs and popups.
+ */
 async function guardPage(page: Page, origin: string): Promise<void> {
   const allowedOrigin = new URL(origin).origin;
   await page.route('**/*', async (route: Route, request: Request) => {
+    const method = request.method();
+    if (writingMethods.has(method)) return route.abort('blockedbyclient');
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-      const method = request.method();
-      if ((method !== 'GET' && method !== 'HEAD') || new URL(request.url()).origin !== allowedOrigin) {
+      const url = request.url();
+      if ((method !== 'GET' && method !== 'HEAD') || new URL(url).origin !== allowedOrigin || isUnsafeUrl(url)) {
         return route.abort('blockedbyclient');
       }
     }
