@@ -3,9 +3,8 @@ import { dependencyState } from './burn-in.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import {
-  discoveryOperated,
   discoveryPageUrls,
-  findDiscoveryPage,
+  discoveryVisitContext,
   finishDiscoveryRow,
   getDiscovery,
   markDiscoveryStarted,
@@ -71,17 +70,17 @@ export function createDiscoveryActivities(deps: ActivityDeps) {
     async visitDiscoveryPage(
       input: DiscoveryIds & { url: string; maxActions: number; stateKey: string | null },
     ): Promise<VisitOutcome> {
-      const stored = await findDiscoveryPage(deps.db, input.discoveryId, input.url);
-      if (stored) return outcomeOf(stored, false);
-      const discovery = await requireDiscovery(input.discoveryId);
-      const origin = new URL(discovery.start_url).origin;
+      // One read: the discovery, this URL's row if an earlier attempt stored it, and what earlier visits operated
+      // (the header's menus and search: opening them on every page would spend the actions budget on what is known).
+      const context = await discoveryVisitContext(deps.db, input.discoveryId, input.url);
+      if (!context) throw new NotFoundError(`discovery ${input.discoveryId}`);
+      if (context.stored) return outcomeOf(context.stored, false);
+      const origin = new URL(context.startUrl).origin;
+      const skip = context.operated;
       const state = input.stateKey
         ? (JSON.parse((await deps.blobs.get(input.stateKey)).toString('utf8')) as BrowserState)
         : undefined;
-      // The header's menus and search were operated on an earlier page: opening them on every page would spend the
-      // actions budget on what is already known.
-      const skip = await discoveryOperated(deps.db, input.discoveryId);
-      const access = await environmentAccess(deps, discovery.application_id, discovery.start_url, new RunValues());
+      const access = await environmentAccess(deps, context.applicationId, context.startUrl, new RunValues());
       const page: VisitedPage = await withHeartbeats(() =>
         deps.browsers.withContext(
           { state, access, projectId: input.projectId, signal: cancellationSignal(), timeoutMs: visitTimeoutMs * 2 },

@@ -106,11 +106,7 @@ export async function finishDiscoveryRow(
 }
 
 /** The row of a visited URL of the discovery, if it was visited. */
-export async function findDiscoveryPage(
-  db: DB,
-  discoveryId: string,
-  url: string,
-): Promise<DiscoveryPageRow | undefined> {
+async function findDiscoveryPage(db: DB, discoveryId: string, url: string): Promise<DiscoveryPageRow | undefined> {
   return db
     .selectFrom('discovery_pages')
     .selectAll()
@@ -120,62 +116,93 @@ export async function findDiscoveryPage(
 }
 
 /**
- * Stores a visit and counts it on the discovery, in one transaction; a row there already (an earlier attempt of the
- * same visit that committed before its worker died) is kept and returned, and nothing is counted twice.
+ * Stores a visit and counts it on the discovery, in one statement (a data-modifying CTE is atomic, and costs one
+ * round trip where a transaction cost four); a row there already (an earlier attempt of the same visit that
+ * committed before its worker died) is kept and returned, and nothing is counted twice.
  */
 export async function storeDiscoveryPage(
   db: DB,
   discoveryId: string,
   page: VisitedPage,
 ): Promise<{ row: DiscoveryPageRow; inserted: boolean }> {
-  return db.transaction().execute(async (tx) => {
-    const inserted = await tx
-      .insertInto('discovery_pages')
-      .values({
-        id: newId(),
-        discovery_id: discoveryId,
-        url: page.url,
-        final_url: page.finalUrl,
-        pattern: page.pattern,
-        status: page.status,
-        title: page.title,
-        headings: JSON.stringify(page.headings),
-        forms: JSON.stringify(page.forms),
-        actions: JSON.stringify(page.actions),
-        links: JSON.stringify(page.links),
-        actions_used: page.actionsUsed,
-        operated: JSON.stringify(page.operated ?? []),
-        error: page.error,
-      })
-      .onConflict((oc) => oc.columns(['discovery_id', 'url']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (inserted) {
-      await tx
+  const inserted = await db
+    .with('inserted', (q) =>
+      q
+        .insertInto('discovery_pages')
+        .values({
+          id: newId(),
+          discovery_id: discoveryId,
+          url: page.url,
+          final_url: page.finalUrl,
+          pattern: page.pattern,
+          status: page.status,
+          title: page.title,
+          headings: JSON.stringify(page.headings),
+          forms: JSON.stringify(page.forms),
+          actions: JSON.stringify(page.actions),
+          links: JSON.stringify(page.links),
+          actions_used: page.actionsUsed,
+          operated: JSON.stringify(page.operated ?? []),
+          error: page.error,
+        })
+        .onConflict((oc) => oc.columns(['discovery_id', 'url']).doNothing())
+        .returningAll(),
+    )
+    .with('counted', (q) =>
+      q
         .updateTable('discoveries')
         .set({ pages: sql`pages + 1`, actions: sql`actions + ${page.actionsUsed}` })
         .where('id', '=', discoveryId)
-        .execute();
-      return { row: inserted, inserted: true };
-    }
-    const stored = await tx
-      .selectFrom('discovery_pages')
-      .selectAll()
-      .where('discovery_id', '=', discoveryId)
-      .where('url', '=', page.url)
-      .executeTakeFirstOrThrow();
-    return { row: stored, inserted: false };
-  });
+        .where(sql<boolean>`exists (select 1 from inserted)`)
+        .returning('id'),
+    )
+    .selectFrom('inserted')
+    .selectAll()
+    .executeTakeFirst();
+  if (inserted) return { row: inserted as DiscoveryPageRow, inserted: true };
+  const stored = await findDiscoveryPage(db, discoveryId, page.url);
+  if (!stored) throw new Error(`discovery page ${page.url}: neither inserted nor stored`);
+  return { row: stored, inserted: false };
 }
 
-/** Every control and search the discovery's visits operated so far: the next visits skip them (a header's menu). */
-export async function discoveryOperated(db: DB, discoveryId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('discovery_pages')
-    .select(sql<string>`jsonb_array_elements_text(operated)`.as('key'))
-    .where('discovery_id', '=', discoveryId)
-    .execute();
-  return [...new Set(rows.map((r) => r.key))];
+/**
+ * What a page visit needs before it opens the page, in one round trip: the discovery's start URL and application,
+ * the row of the URL when an earlier attempt stored it, and every control and search the discovery's visits
+ * operated so far (the next visits skip them: a header's menu). The operated keys are read only from the rows that
+ * operated something (the partial index `discovery_pages_operated`, migration 0140): at most one row per action
+ * spent, where reading every page row cost a discovery of n pages ~n²/2 rows.
+ */
+export async function discoveryVisitContext(
+  db: DB,
+  discoveryId: string,
+  url: string,
+): Promise<
+  { startUrl: string; applicationId: string; stored: DiscoveryPageRow | undefined; operated: string[] } | undefined
+> {
+  const row = await db
+    .selectFrom('discoveries as d')
+    .leftJoin('discovery_pages as p', (join) => join.onRef('p.discovery_id', '=', 'd.id').on('p.url', '=', url))
+    .select(['d.start_url', 'd.application_id'])
+    .select(sql<DiscoveryPageRow | null>`to_jsonb(p.*)`.as('stored'))
+    .select(
+      sql<string[] | null>`(select array_agg(distinct k.key) from discovery_pages o
+        cross join lateral jsonb_array_elements_text(o.operated) as k(key)
+        where o.discovery_id = d.id and o.operated <> '[]'::jsonb)`.as('operated'),
+    )
+    .where('d.id', '=', discoveryId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    startUrl: row.start_url,
+    applicationId: row.application_id,
+    stored: row.stored?.id ? revivePageRow(row.stored) : undefined,
+    operated: row.operated ?? [],
+  };
+}
+
+/** A page row read through to_jsonb: its timestamp comes back as text. */
+function revivePageRow(row: DiscoveryPageRow): DiscoveryPageRow {
+  return { ...row, visited_at: new Date(row.visited_at) };
 }
 
 /** Visited URLs of a discovery in a stable order, a page at a time. */
