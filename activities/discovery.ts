@@ -13,14 +13,19 @@ import {
 } from '../src/db/queries/discoveries.js';
 import { NotFoundError } from '../src/domain/errors.js';
 import type { BrowserState } from '../src/domain/steps.js';
-import type { DiscoveryStatus, DiscoveryStopReason } from '../src/domain/discovery-run.js';
+import { defaultPerPattern, type DiscoveryStatus, type DiscoveryStopReason } from '../src/domain/discovery-run.js';
 import type { VisitedPage } from '../src/domain/discovery.js';
 import { RunValues } from '../src/domain/run-values.js';
 import { visitPage } from '../src/browser/discovery/visit-page.js';
 import { normalizeUrl, patternOf } from '../src/domain/page-patterns.js';
 import { writeDiscoverySuggestions } from '../src/services/discovery-suggestions.js';
 import { llmFor } from './llm-usage.js';
-import { discoveryBlobKeys, type FrontierEntry, type VisitOutcome } from '../workflows/discovery-contract.js';
+import {
+  discoveryBlobKeys,
+  frontierLinks,
+  type FrontierEntry,
+  type VisitOutcome,
+} from '../workflows/discovery-contract.js';
 
 /** One page's load and exploration; the activity's own bound (5 minutes) is far above it. */
 const visitTimeoutMs = 30_000;
@@ -36,10 +41,13 @@ export function createDiscoveryActivities(deps: ActivityDeps) {
     if (!discovery) throw new NotFoundError(`discovery ${discoveryId}`);
     return discovery;
   };
-  const outcomeOf = (row: DiscoveryPageRow, visited: boolean): VisitOutcome => ({
+  const outcomeOf = (row: DiscoveryPageRow, visited: boolean, perPattern: number): VisitOutcome => ({
     url: row.url,
     pattern: row.pattern,
-    links: row.links.map((url): FrontierEntry => ({ url, pattern: patternOf(url) })),
+    links: frontierLinks(
+      row.links.map((url): FrontierEntry => ({ url, pattern: patternOf(url) })),
+      perPattern,
+    ),
     actionsUsed: row.actions_used,
     visited,
   });
@@ -68,13 +76,15 @@ export function createDiscoveryActivities(deps: ActivityDeps) {
      * storing it), its stored result is returned and nothing is visited again.
      */
     async visitDiscoveryPage(
-      input: DiscoveryIds & { url: string; maxActions: number; stateKey: string | null },
+      input: DiscoveryIds & { url: string; maxActions: number; stateKey: string | null; perPattern?: number },
     ): Promise<VisitOutcome> {
+      // Visits scheduled before the workflow passed it ran with the default.
+      const perPattern = input.perPattern ?? defaultPerPattern;
       // One read: the discovery, this URL's row if an earlier attempt stored it, and what earlier visits operated
       // (the header's menus and search: opening them on every page would spend the actions budget on what is known).
       const context = await discoveryVisitContext(deps.db, input.discoveryId, input.url);
       if (!context) throw new NotFoundError(`discovery ${input.discoveryId}`);
-      if (context.stored) return outcomeOf(context.stored, false);
+      if (context.stored) return outcomeOf(context.stored, false, perPattern);
       const origin = new URL(context.startUrl).origin;
       const skip = context.operated;
       const state = input.stateKey
@@ -94,7 +104,7 @@ export function createDiscoveryActivities(deps: ActivityDeps) {
         ),
       );
       const { row, inserted } = await storeDiscoveryPage(deps.db, input.discoveryId, page);
-      return outcomeOf(row, inserted);
+      return outcomeOf(row, inserted, perPattern);
     },
 
     /** Visited URLs, a page at a time: what a continued discovery must not admit again. */

@@ -42,6 +42,30 @@ export interface DiscoveryCarry {
   /** The resume-from browser state's blob key, null when the discovery starts signed out. */
   stateKey: string | null;
   continuations: number;
+  /** URLs were turned away for want of pages budget (absent in carries recorded before it existed: false). */
+  truncated?: boolean;
+}
+
+/**
+ * The links of a visit the workflow could ever admit: the first `perPattern` distinct URLs of each pattern, in page
+ * order. The workflow admits at most `perPattern` URLs of a pattern over the whole discovery, and a URL among the
+ * first `perPattern` of its pattern is either admitted already (and counted) or admitted now, so a later one of the
+ * same pattern can never be. A page of 20,000 order links hands the workflow two, not a history event of megabytes
+ * (Temporal refuses a payload over 2 MB); the page's row keeps them all for the map.
+ */
+export function frontierLinks(links: readonly FrontierEntry[], perPattern: number): FrontierEntry[] {
+  const kept: FrontierEntry[] = [];
+  const seen = new Set<string>();
+  const perPatternKept = new Map<string, number>();
+  for (const link of links) {
+    if (seen.has(link.url)) continue;
+    const count = perPatternKept.get(link.pattern) ?? 0;
+    if (count >= perPattern) continue;
+    seen.add(link.url);
+    perPatternKept.set(link.pattern, count + 1);
+    kept.push(link);
+  }
+  return kept;
 }
 
 /** What a page visit (the `visitDiscoveryPage` activity) tells the workflow: small, the page itself is in its row. */
@@ -49,7 +73,7 @@ export interface VisitOutcome {
   url: string;
   /** The pattern of the URL the page ended on. */
   pattern: string;
-  /** Same-origin links found, each with its pattern. */
+  /** Same-origin links found, each with its pattern: those the workflow could admit (`frontierLinks`). */
   links: FrontierEntry[];
   actionsUsed: number;
   /** false: the row was there already (a retry after a worker died): nothing was visited again. */

@@ -23,6 +23,8 @@ export class DiscoveryState {
   private admitted = new Set<string>();
   private perPattern = new Map<string, number>();
   private reservedActions = 0;
+  /** A URL was turned away because the pages budget had no room for it: the discovery cannot end 'explored'. */
+  private truncated = false;
   pages = 0;
   actions = 0;
   inFlight = 0;
@@ -54,13 +56,23 @@ export class DiscoveryState {
     this.actions = carry.actions;
     this.startedAtMs = carry.startedAtMs;
     this.stateKey = carry.stateKey;
+    this.truncated = carry.truncated ?? false;
   }
 
-  /** Puts a URL on the frontier unless it was admitted before or its pattern has had its share. */
+  /**
+   * Puts a URL on the frontier unless it was admitted before, its pattern has had its share, or the pages budget has
+   * no room left for it. Every URL on the frontier becomes a page, first in first out, so one beyond
+   * `budget.pages - pages - inFlight` would never be visited: keeping it would only grow the frontier, the set of
+   * admitted URLs and the continue-as-new carry with every link of every page (a site of a million links).
+   */
   admit(entry: FrontierEntry): boolean {
     if (this.admitted.has(entry.url)) return false;
     const count = this.perPattern.get(entry.pattern) ?? 0;
     if (count >= this.limitPerPattern) return false;
+    if (this.pages + this.inFlight + this.frontier.length >= this.budget.pages) {
+      this.truncated = true;
+      return false;
+    }
     this.admitted.add(entry.url);
     this.perPattern.set(entry.pattern, count + 1);
     this.frontier.push(entry);
@@ -100,7 +112,7 @@ export class DiscoveryState {
   /** Why the discovery is over, or null while there is work left (in flight, or on the frontier within budget). */
   stopReason(nowMs: number): DiscoveryStopReason | null {
     if (this.inFlight > 0) return null;
-    return this.frontier.length === 0 ? 'explored' : this.limitReached(nowMs);
+    return this.frontier.length === 0 && !this.truncated ? 'explored' : this.limitReached(nowMs);
   }
 
   /** Milliseconds until the minutes budget runs out (≤ 0: it has). */
@@ -117,6 +129,7 @@ export class DiscoveryState {
       startedAtMs: this.startedAtMs,
       stateKey: this.stateKey,
       continuations,
+      truncated: this.truncated,
     };
   }
 

@@ -38,14 +38,15 @@ export async function discovery(input: DiscoveryInput): Promise<DiscoveryResult>
   const continuations = input.carried?.continuations ?? 0;
   const eventBudget = input.maxHistoryEvents ?? 10_000;
   const concurrency = input.concurrency ?? 3;
-  const state = new DiscoveryState(input.budget, input.perPattern ?? defaultPerPattern);
+  const perPattern = input.perPattern ?? defaultPerPattern;
+  const state = new DiscoveryState(input.budget, perPattern);
   const ids = { discoveryId: input.discoveryId, projectId: input.projectId };
   let carry: DiscoveryCarry | undefined;
 
   const launch = (visit: PlannedVisit) => {
     void browser.visitDiscoveryPage
       .executeWithOptions({ ...browserActivity, startToCloseTimeout: '5 minutes', summary: summaryOf(visit.url) }, [
-        { ...ids, url: visit.url, maxActions: visit.maxActions, stateKey: state.stateKey },
+        { ...ids, url: visit.url, maxActions: visit.maxActions, stateKey: state.stateKey, perPattern },
       ])
       .then(
         (outcome) => state.visited(visit, outcome),

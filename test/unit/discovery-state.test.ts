@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DiscoveryState, maxActionsPerVisit, type PlannedVisit } from '../../workflows/discovery-state.js';
-import type { FrontierEntry, VisitOutcome } from '../../workflows/discovery-contract.js';
+import { frontierLinks, type FrontierEntry, type VisitOutcome } from '../../workflows/discovery-contract.js';
 import type { DiscoveryBudget } from '../../src/domain/discovery.js';
 
 // The discovery workflow's state and decisions outside a workflow: breadth-first order, the per-pattern limit,
@@ -146,5 +146,77 @@ describe('DiscoveryState', () => {
     expect(next.pages).toBe(6);
     expect(next.stopReason(t0)).toBe('pages');
     expect(next.stateKey).toBe('discoveries/disc_x/state.json');
+  });
+
+  // The frontier holds no more than the pages budget can still visit, so a site with a million links keeps the
+  // state and the continue-as-new carry small; what is visited, in what order, and why it stops are those of a
+  // plain breadth-first walk that keeps every link (the reference below), on generated sites.
+  it('keeps the frontier within the pages left, and visits and stops as an unbounded breadth-first walk would', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let site = 0; site < 200; site++) {
+      const size = 5 + Math.floor(random() * 60);
+      const pathOf = (i: number) => (i === 0 ? '/' : i % 3 === 0 ? `/items/${i}` : `/p${i}`);
+      const patternOfPath = (path: string) => (path.startsWith('/items/') ? '/items/{id}' : path);
+      const links: Record<string, FrontierEntry[]> = {};
+      for (let i = 0; i < size; i++) {
+        const count = Math.floor(random() * 12);
+        links[pathOf(i)] = Array.from({ length: count }, () => {
+          const path = pathOf(Math.floor(random() * size));
+          return entry(path, patternOfPath(path));
+        });
+      }
+      const pages = 1 + Math.floor(random() * 30);
+      const perPattern = 1 + Math.floor(random() * 3);
+
+      // Reference: every admitted link kept, visits until the queue is empty or the pages budget is spent.
+      const queue = [entry('/')];
+      const admitted = new Set([queue[0]!.url]);
+      const counts = new Map([['/', 1]]);
+      const expected: string[] = [];
+      while (queue.length > 0 && expected.length < pages) {
+        const next = queue.shift()!;
+        expected.push(next.url.slice(origin.length));
+        for (const link of links[next.url.slice(origin.length)] ?? []) {
+          const n = counts.get(link.pattern) ?? 0;
+          if (admitted.has(link.url) || n >= perPattern) continue;
+          admitted.add(link.url);
+          counts.set(link.pattern, n + 1);
+          queue.push(link);
+        }
+      }
+      const expectedStop = queue.length === 0 ? 'explored' : 'pages';
+
+      // The workflow as it runs, handed every link of a page, and handed only `frontierLinks` of them (what the
+      // visit activity sends): both walk as the reference does.
+      for (const trim of [false, true]) {
+        const state = new DiscoveryState(budget({ pages }), perPattern);
+        state.start(t0, entry('/'), null);
+        const order: string[] = [];
+        for (let planned = state.take(1, t0); planned.length > 0; planned = state.take(1, t0)) {
+          const visit = planned[0]!;
+          order.push(visit.url.slice(origin.length));
+          const found = links[visit.url.slice(origin.length)] ?? [];
+          state.visited(visit, outcome(visit, trim ? frontierLinks(found, perPattern) : found));
+          expect(state.carry(0).frontier.length).toBeLessThanOrEqual(pages - state.pages);
+        }
+        const stop = state.stopReason(t0);
+        expect({ site, trim, order, stop }).toEqual({ site, trim, order: expected, stop: expectedStop });
+      }
+    }
+  });
+
+  it('frontierLinks keeps the first `perPattern` distinct URLs of each pattern, in page order', () => {
+    const orders = Array.from({ length: 20_000 }, (_, i) => entry(`/orders/${i}`, '/orders/{id}'));
+    const links = [entry('/'), ...orders, entry('/'), entry('/help'), entry('/orders/0', '/orders/{id}')];
+    expect(frontierLinks(links, 2).map((e) => e.url.slice(origin.length))).toEqual([
+      '/',
+      '/orders/0',
+      '/orders/1',
+      '/help',
+    ]);
   });
 });
