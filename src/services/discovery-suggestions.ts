@@ -12,6 +12,7 @@ import {
   listSuggestions,
   setSuggestionTestCase,
   undoAcceptance,
+  type NewSuggestion,
   type SuggestionRow,
 } from '../db/queries/discovery-suggestions.js';
 import type { SuggestionCovers, SuggestionStatus } from '../domain/discovery-run.js';
@@ -24,16 +25,11 @@ import { applicationCoverage, proposeSuggestions } from './coverage.js';
 import { discoveryView, requireDiscovery, type DiscoveryView } from './discoveries.js';
 import { createTestCase } from './test-cases.js';
 
-export interface SuggestionView {
+/** A suggestion as written (NewSuggestion, less its fingerprint), with its rank and what became of it. */
+export interface SuggestionView extends Omit<NewSuggestion, 'fingerprint'> {
   id: string;
   rank: number;
   status: SuggestionStatus;
-  name: string;
-  goal: string;
-  expectedResult: string;
-  reason: string;
-  startUrl: string;
-  covers: SuggestionCovers;
   testCaseId: string | null;
   createdAt: string;
   decidedAt: string | null;
