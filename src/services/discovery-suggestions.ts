@@ -17,6 +17,7 @@ import {
 } from '../db/queries/discovery-suggestions.js';
 import type { SuggestionCovers, SuggestionStatus } from '../domain/discovery-run.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
+import { suggestionCandidates } from '../domain/suggestions.js';
 import type { Llm } from '../llm/client.js';
 import { coverageMapOf } from './application-coverage.js';
 import { requireApplication } from './applications.js';
@@ -69,7 +70,12 @@ export async function writeDiscoverySuggestions(
     environmentUrl: discovery.start_url,
     map,
   });
-  const known = await knownFingerprints(services.db, discovery.project_id);
+  const candidates = suggestionCandidates(map, coverage, { max: Number.POSITIVE_INFINITY });
+  const known = await knownFingerprints(
+    services.db,
+    discovery.project_id,
+    candidates.map((c) => c.fingerprint),
+  );
   const proposed = await proposeSuggestions(llm, {
     map,
     coverage,

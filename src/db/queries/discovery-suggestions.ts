@@ -32,14 +32,19 @@ export async function latestCompletedDiscovery(
     .executeTakeFirst();
 }
 
-/** Fingerprints the project has suggested in any discovery, whatever became of them: none is proposed again. */
-export async function knownFingerprints(db: DB, projectId: string): Promise<Set<string>> {
+/**
+ * Which of `among` the project has suggested in any discovery, whatever became of them: none is proposed again.
+ * Asked only about a discovery's candidates (index `discovery_suggestions_project_fingerprint`), not every
+ * fingerprint of every discovery the project ever ran, which a daily schedule grows without end.
+ */
+export async function knownFingerprints(db: DB, projectId: string, among: readonly string[]): Promise<Set<string>> {
+  if (among.length === 0) return new Set();
   const rows = await db
     .selectFrom('discovery_suggestions')
     .select('fingerprint')
     .distinct()
     .where('project_id', '=', projectId)
-    .where('status', 'in', ['PROPOSED', 'ACCEPTED', 'REJECTED'])
+    .where('fingerprint', 'in', [...among])
     .execute();
   return new Set(rows.map((r) => r.fingerprint));
 }
