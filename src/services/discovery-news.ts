@@ -3,7 +3,7 @@
 // notifications are (src/notify/run-notifications.ts). The first completed discovery of an application has nothing
 // to compare with and sends nothing.
 import { findTickDiscoverySchedule } from '../db/queries/discovery-schedules.js';
-import { getDiscovery, listDiscoveries } from '../db/queries/discoveries.js';
+import { getDiscovery, previousCompletedDiscovery } from '../db/queries/discoveries.js';
 import { hasNews, newsOf, readNotify } from '../domain/discovery-news.js';
 import { NotFoundError } from '../domain/errors.js';
 import { postChatWebhook } from '../notify/chat.js';
@@ -23,9 +23,8 @@ export async function sendDiscoveryNews(
 ): Promise<DiscoveryNewsReport> {
   const row = await getDiscovery(deps.db, input.discoveryId);
   if (!row) throw new NotFoundError(`Discovery ${input.discoveryId}`);
-  const previous = (await listDiscoveries(deps.db, row.project_id, row.application_id)).find(
-    (d) => d.status === 'COMPLETED' && d.id !== row.id && d.created_at < row.created_at,
-  );
+  // One row, however many discoveries the schedule has run (the list of the 200 newest was read to find it).
+  const previous = await previousCompletedDiscovery(deps.db, row);
   const report: DiscoveryNewsReport = {
     previousShortId: previous?.short_id ?? null,
     newPatterns: 0,

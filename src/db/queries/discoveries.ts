@@ -77,6 +77,23 @@ export async function listDiscoveries(db: DB, projectId: string, applicationId: 
     .execute();
 }
 
+/** The application's newest COMPLETED discovery created before `discovery`: what its news is compared with. */
+export async function previousCompletedDiscovery(
+  db: DB,
+  discovery: Pick<DiscoveryRow, 'id' | 'project_id' | 'application_id' | 'created_at'>,
+): Promise<DiscoveryRow | undefined> {
+  return selectDiscoveries(db)
+    .where('d.project_id', '=', discovery.project_id)
+    .where('d.application_id', '=', discovery.application_id)
+    .where('d.status', '=', 'COMPLETED')
+    .where('d.id', '!=', discovery.id)
+    .where('d.created_at', '<', discovery.created_at)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** QUEUED → RUNNING, once (a retried call or a continued chain leaves started_at as it was). */
 export async function markDiscoveryStarted(db: DB, id: string): Promise<void> {
   await db
