@@ -1,35 +1,20 @@
 // A discovery's map and the diff of two discoveries (issue 34), from the stored page rows; the rules are pure, in
 // src/domain/discovery-map.ts.
-import { discoveryPages, type DiscoveryPageRow } from '../db/queries/discoveries.js';
-import type { DiscoveredAction, DiscoveredForm } from '../domain/discovery.js';
+import { discoveryPages } from '../db/queries/discoveries.js';
 import {
   buildDiscoveryMap,
   diffDiscoveryMaps,
   type DiscoveryDiff,
   type DiscoveryMap,
-  type MapSourcePage,
 } from '../domain/discovery-map.js';
 import { InvalidError } from '../domain/errors.js';
 import { patternOf } from '../domain/page-patterns.js';
 import type { ServiceContext } from './context.js';
 import { discoveryView, requireDiscovery, type DiscoveryView } from './discoveries.js';
 
-const sourceOf = (row: DiscoveryPageRow): MapSourcePage => ({
-  url: row.url,
-  finalUrl: row.final_url,
-  pattern: row.pattern,
-  status: row.status,
-  title: row.title,
-  headings: row.headings,
-  forms: row.forms as DiscoveredForm[],
-  actions: row.actions as DiscoveredAction[],
-  links: row.links,
-  error: row.error,
-});
-
 /** The map of a discovery's stored pages. */
 export async function mapOf(services: ServiceContext, discoveryId: string): Promise<DiscoveryMap> {
-  return buildDiscoveryMap((await discoveryPages(services.db, discoveryId)).map(sourceOf), patternOf);
+  return buildDiscoveryMap(await discoveryPages(services.db, discoveryId), patternOf);
 }
 
 /** The discovery with its map: its page patterns, their pages, titles, forms and actions, the links between them. */

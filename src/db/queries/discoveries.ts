@@ -3,7 +3,8 @@
 import { sql, type Selectable } from 'kysely';
 import type { DB } from '../database.js';
 import type { DiscoveriesTable, DiscoveryPagesTable } from '../schema.js';
-import type { DiscoveryBudget, VisitedPage } from '../../domain/discovery.js';
+import type { DiscoveredAction, DiscoveredForm, DiscoveryBudget, VisitedPage } from '../../domain/discovery.js';
+import type { MapSourcePage } from '../../domain/discovery-map.js';
 import type { DiscoveryStatus, DiscoveryStopReason } from '../../domain/discovery-run.js';
 import { newId } from '../../ids.js';
 
@@ -235,13 +236,33 @@ export async function discoveryPageUrls(db: DB, discoveryId: string, offset: num
   return rows.map((r) => r.url);
 }
 
-/** Every page row of a discovery, by pattern then URL: what its map is built from. */
-export async function discoveryPages(db: DB, discoveryId: string): Promise<DiscoveryPageRow[]> {
-  return db
+/**
+ * Every page of a discovery as its map reads it, by pattern then URL: what the visits found, without their counters
+ * and operated controls (read per visit, never by the map).
+ */
+export async function discoveryPages(db: DB, discoveryId: string): Promise<MapSourcePage[]> {
+  const rows = await db
     .selectFrom('discovery_pages')
-    .selectAll()
+    .select([
+      'url',
+      'final_url as finalUrl',
+      'pattern',
+      'status',
+      'title',
+      'headings',
+      'forms',
+      'actions',
+      'links',
+      'error',
+    ])
     .where('discovery_id', '=', discoveryId)
     .orderBy('pattern')
     .orderBy('url')
     .execute();
+  // jsonb written from the same types (storeDiscoveryPage).
+  return rows.map((row) => ({
+    ...row,
+    forms: row.forms as DiscoveredForm[],
+    actions: row.actions as DiscoveredAction[],
+  }));
 }
