@@ -1,12 +1,15 @@
 // The change review's run results, per test as the verdict rules and the reply read them: its result and, for a
 // failure, the failing step and reason; what its replay reported changed, whether it is quarantined, what its
-// burn-in did not cover, its quality against the base environment; links to the run. Apart from change-review.ts
-// (the review's other activities) because it only reads, from the run's rows, the test cases and their signals.
+// burn-in did not cover, its quality against the base environment; links to the run. And the uncovered pages the
+// change touches. Apart from change-review.ts (the review's other activities) because it only reads.
 import type { ActivityDeps } from './deps.js';
-import { notCoveredByTestCase, storedSteps } from '../src/db/queries/change-reviews.js';
+import { findChangeReview, notCoveredByTestCase, storedSteps } from '../src/db/queries/change-reviews.js';
 import { runShortIdById } from '../src/db/queries/run-progress.js';
 import { runTestRows } from '../src/db/queries/runs.js';
 import { reviewQuality } from '../src/services/quality-review.js';
+import type { UncoveredPages } from '../src/domain/change-review-reply.js';
+import { NotFoundError } from '../src/domain/errors.js';
+import { uncoveredPagesOfChange } from '../src/services/review-coverage.js';
 import type { ChangeReviewTestResult } from '../workflows/change-review-contract.js';
 
 export function createChangeReviewResultActivities(deps: ActivityDeps) {
@@ -14,6 +17,20 @@ export function createChangeReviewResultActivities(deps: ActivityDeps) {
   const appUrl = deps.notify.appUrl;
 
   return {
+    /**
+     * The pages of the coverage map the change touches (its route files render them, or the review's run went
+     * there) that no enabled test visits, per application with a completed discovery (src/services/review-coverage.ts).
+     */
+    async reviewUncoveredPages(input: { changeReviewId: string }): Promise<UncoveredPages[]> {
+      const review = await findChangeReview(db, input.changeReviewId);
+      if (!review) throw new NotFoundError('Change review', input.changeReviewId);
+      return uncoveredPagesOfChange(
+        deps,
+        review,
+        (review.change?.files ?? []).map((f) => f.path),
+      );
+    },
+
     /**
      * Per test of the run: its result and, for a failure, the failing step and reason; what its replay reported
      * changed, whether it is quarantined, and what its burn-in did not cover; links to the run.

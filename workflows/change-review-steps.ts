@@ -3,6 +3,7 @@ import {
   executeChild,
   isCancellation,
   log,
+  patched,
   proxyActivities,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
@@ -14,6 +15,7 @@ import {
   plural,
   reviewReply,
   unverifiableBody,
+  type UncoveredPages,
 } from '../src/domain/change-review-reply.js';
 import { chatLlmActivity, dbActivity } from './activity-options.js';
 import { burnIn } from './burnIn.js';
@@ -24,6 +26,8 @@ import type { ChangeReviewInput, ChangeReviewResult, ChangeReviewTestResult } fr
 
 const db = proxyActivities<Activities>(dbActivity);
 const llm = proxyActivities<Activities>(chatLlmActivity);
+// The coverage map only informs the reply: a few attempts, then the review goes on without it.
+const coverage = proxyActivities<Activities>({ ...dbActivity, retry: { ...dbActivity.retry, maximumAttempts: 3 } });
 
 /**
  * The review itself, from reading the change to the verdict written on the reply: classify the change, let the model
@@ -121,7 +125,8 @@ export async function reviewChange(
   }
   tests = [...tests, ...notRun];
 
-  if (tests.length === 0) return finish({ ...nothingRunReply(selection.reasoning), tests });
+  const uncovered = await uncoveredPages(changeReviewId);
+  if (tests.length === 0) return finish({ ...nothingRunReply(selection.reasoning, uncovered), tests });
 
   await progress('verdict', 'Writing the verdict…');
   let draft: Awaited<ReturnType<typeof llm.writeReviewVerdict>>;
@@ -134,10 +139,26 @@ export async function reviewChange(
   }
   const runUrl = runShortId && `${change.appUrl}/runs/${runShortId}`;
   return finish({
-    ...reviewReply({ tests, draft, modelError, reasoning: selection.reasoning, runUrl }),
+    ...reviewReply({ tests, draft, modelError, reasoning: selection.reasoning, runUrl, uncovered }),
     tests,
     runShortId,
   });
+}
+
+/**
+ * The uncovered pages the change touches, for the reply. Histories recorded before reviews read the coverage map
+ * finish without the activity (test/workflows/replay.test.ts). The map only informs: when it cannot be read, the
+ * review says nothing of it rather than fail.
+ */
+async function uncoveredPages(changeReviewId: string): Promise<UncoveredPages[]> {
+  if (!patched('review-uncovered-pages')) return [];
+  try {
+    return await coverage.reviewUncoveredPages({ changeReviewId });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    log.warn('uncovered pages not read', { changeReviewId, error: reasonOf(err) });
+    return [];
+  }
 }
 
 /**

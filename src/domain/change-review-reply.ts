@@ -95,6 +95,32 @@ export function resultsTable(rows: ReviewTableRow[]): string {
   ].join('\n\n');
 }
 
+/**
+ * Pages of an application's coverage map (its latest completed discovery) that the change touches and no enabled
+ * test visits: its route files render them, or the review's own run went there.
+ */
+export interface UncoveredPages {
+  applicationName: string;
+  discoveryShortId: string;
+  patterns: string[];
+}
+
+const listedPages = 10;
+
+/**
+ * The line a reply says the uncovered pages the change touches in, one per application; none when it touches none.
+ * It informs: the verdict stays the results' (a page no test covers was not tested, not found broken).
+ */
+export function uncoveredPagesLines(uncovered: readonly UncoveredPages[]): string[] {
+  const touched = uncovered.filter((u) => u.patterns.length > 0);
+  return touched.map((u) => {
+    const shown = u.patterns.slice(0, listedPages).map((p) => `\`${p}\``);
+    const more = u.patterns.length - shown.length;
+    const of = touched.length > 1 ? ` of ${u.applicationName}` : '';
+    return `Touches uncovered pages${of}: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''} (no enabled test visits them, by the coverage map of discovery ${u.discoveryShortId}).`;
+  });
+}
+
 /** The reply a user (and a pull/merge request) reads: verdict, summary, results table, evaluation details. */
 export function reviewBody(input: {
   verdict: ReviewVerdict;
@@ -103,11 +129,13 @@ export function reviewBody(input: {
   details: string;
   runUrl?: string;
   note?: string;
+  uncovered?: readonly UncoveredPages[];
 }): string {
   return [
     `**Verdict: ${input.verdict}**`,
     input.summary.trim(),
     ...(input.note ? [`_${input.note}_`] : []),
+    ...uncoveredPagesLines(input.uncovered ?? []),
     `### Results${input.runUrl ? ` ([run](${input.runUrl}))` : ''}`,
     resultsTable(input.rows),
     '### Evaluation details',
@@ -131,12 +159,15 @@ export function chosenTestsLine(existing: { name: string }[]): string {
 }
 
 /** The reply when nothing ran: no existing test covers the change and none was needed. */
-export function nothingRunReply(reasoning: string): { verdict: ReviewVerdict; summary: string; body: string } {
+export function nothingRunReply(
+  reasoning: string,
+  uncovered: readonly UncoveredPages[] = [],
+): { verdict: ReviewVerdict; summary: string; body: string } {
   const summary = `No existing test covers this change and no new test was needed, so nothing was run.${reasoning ? ` ${reasoning}` : ''}`;
   return {
     verdict: 'Comment',
     summary,
-    body: reviewBody({ verdict: 'Comment', summary, rows: [], details: reasoning }),
+    body: reviewBody({ verdict: 'Comment', summary, rows: [], details: reasoning, uncovered }),
   };
 }
 
@@ -151,6 +182,7 @@ export function reviewReply(input: {
   modelError: string | undefined;
   reasoning: string;
   runUrl: string | undefined;
+  uncovered?: readonly UncoveredPages[];
 }): { verdict: ReviewVerdict; summary: string; body: string } {
   const { tests, draft } = input;
   let note =
@@ -171,6 +203,7 @@ export function reviewReply(input: {
     details: draft?.evaluationDetails ?? input.reasoning,
     runUrl: input.runUrl,
     note,
+    uncovered: input.uncovered,
   });
   return { verdict, summary, body };
 }

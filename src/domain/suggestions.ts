@@ -73,16 +73,28 @@ const important = (p: MapPattern) => loaded(p) && ((p.depth ?? 0) <= 2 || (p.lin
 /** Where a test of the pattern starts: a page the discovery visited, else the pattern itself when it has no ids. */
 const startOf = (p: MapPattern): string | undefined => p.example ?? (p.pattern.includes('{') ? undefined : p.pattern);
 
+/** What a discovery found that the application's previous completed discovery had not: patterns and `formId`s. */
+export interface FreshItems {
+  patterns: ReadonlySet<string>;
+  forms: ReadonlySet<string>;
+}
+
 /**
  * The suggestions the map calls for, best first: one per form no enabled test acts on (started on its shallowest
  * pattern), one per important page no test visits and no form suggestion covers. `known`: fingerprints not to
- * propose (rejected, or already suggested or accepted).
+ * propose (rejected, or already suggested or accepted). `fresh`: what is new since the previous discovery; a new
+ * page is suggested however deep it is, and what is new is kept beyond `max` (issue 34: each new page or form of a
+ * scheduled discovery becomes a suggestion).
  */
 export function suggestionCandidates(
   map: readonly MapPattern[],
   coverage: Coverage,
-  opts: { known?: ReadonlySet<string>; max?: number } = {},
+  opts: { known?: ReadonlySet<string>; max?: number; fresh?: FreshItems } = {},
 ): SuggestionCandidate[] {
+  const isFresh = (c: Pick<SuggestionCandidate, 'patterns' | 'forms' | 'kind'>) =>
+    c.kind === 'form'
+      ? c.forms.some((f) => opts.fresh?.forms.has(f))
+      : c.patterns.some((p) => opts.fresh?.patterns.has(p));
   const byPattern = new Map(map.map((p) => [p.pattern, p]));
   const depthOf = (pattern: string) => byPattern.get(pattern)?.depth ?? Number.MAX_SAFE_INTEGER;
   const out: SuggestionCandidate[] = [];
@@ -95,7 +107,8 @@ export function suggestionCandidates(
   }
   for (const p of coverage.patterns) {
     const pattern = byPattern.get(p.pattern);
-    if (p.covered || !pattern || !important(pattern) || coveredByForms.has(p.pattern)) continue;
+    if (p.covered || !pattern || coveredByForms.has(p.pattern)) continue;
+    if (!important(pattern) && !(loaded(pattern) && opts.fresh?.patterns.has(p.pattern))) continue;
     const start = startOf(pattern);
     if (start === undefined) continue;
     const covers = { patterns: [p.pattern], forms: [] };
@@ -108,13 +121,15 @@ export function suggestionCandidates(
       score: pageScore(pattern),
     });
   }
-  return out
+  const ranked = out
     .filter((c) => !opts.known?.has(c.fingerprint))
     .sort(
       (a, b) =>
         b.score - a.score || a.startPage.localeCompare(b.startPage) || a.fingerprint.localeCompare(b.fingerprint),
-    )
-    .slice(0, opts.max ?? 50);
+    );
+  // Every new one, and the best of the rest up to `max` in all: what is new is never cut.
+  let room = Math.max(0, (opts.max ?? 50) - ranked.filter(isFresh).length);
+  return ranked.filter((c) => isFresh(c) || room-- > 0);
 }
 
 function formCandidate(

@@ -4,7 +4,7 @@
 import { coverageTestRows } from '../db/queries/coverage-tests.js';
 import { computeCoverage, type Coverage, type MapPattern } from '../domain/coverage.js';
 import { coveredTests } from '../domain/coverage-tests.js';
-import { suggestionCandidates } from '../domain/suggestions.js';
+import { suggestionCandidates, type FreshItems } from '../domain/suggestions.js';
 import type { Llm } from '../llm/client.js';
 import { wordSuggestions, type SuggestionContext, type WordingResult } from '../llm/discovery-suggest.js';
 import type { ServiceContext } from './context.js';
@@ -30,8 +30,14 @@ export async function proposeSuggestions(
     known: ReadonlySet<string>;
     context: SuggestionContext;
     max?: number;
+    /** What is new since the application's previous discovery: always suggested (src/domain/suggestions.ts). */
+    fresh?: FreshItems;
   },
 ): Promise<WordingResult> {
-  const candidates = suggestionCandidates(input.map, input.coverage, { known: input.known, max: input.max });
+  const candidates = suggestionCandidates(input.map, input.coverage, {
+    known: input.known,
+    max: input.max,
+    fresh: input.fresh,
+  });
   return wordSuggestions(llm, candidates, input.context);
 }

@@ -2,7 +2,7 @@
 // `suggestDiscoveryTests` activity), listed best first, and decided once: accepting one creates its test case
 // through the same service as POST /v1/test-cases (so it burns in as any other), rejecting one keeps its fingerprint,
 // so no later discovery of the project proposes it again.
-import type { DiscoveryRow } from '../db/queries/discoveries.js';
+import { listDiscoveries, type DiscoveryRow } from '../db/queries/discoveries.js';
 import {
   countSuggestions,
   decideSuggestion,
@@ -15,7 +15,10 @@ import {
   type NewSuggestion,
   type SuggestionRow,
 } from '../db/queries/discovery-suggestions.js';
+import { formId } from '../domain/coverage.js';
+import { diffDiscoveryMaps } from '../domain/discovery-map.js';
 import type { SuggestionCovers, SuggestionStatus } from '../domain/discovery-run.js';
+import type { FreshItems } from '../domain/suggestions.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { suggestionCandidates } from '../domain/suggestions.js';
 import type { Llm } from '../llm/client.js';
@@ -24,6 +27,7 @@ import { requireApplication } from './applications.js';
 import type { ServiceContext } from './context.js';
 import { applicationCoverage, proposeSuggestions } from './coverage.js';
 import { discoveryView, requireDiscovery, type DiscoveryView } from './discoveries.js';
+import { mapOf } from './discovery-map.js';
 import { createTestCase } from './test-cases.js';
 
 /** A suggestion as written (NewSuggestion, less its fingerprint), with its rank and what became of it. */
@@ -80,6 +84,7 @@ export async function writeDiscoverySuggestions(
     map,
     coverage,
     known,
+    fresh: await freshSince(services, discovery),
     context: { applicationName: application.name, intent: discovery.intent },
   });
   await insertSuggestions(
@@ -100,6 +105,22 @@ export async function writeDiscoverySuggestions(
     written: proposed.suggestions.length,
     calls: proposed.calls,
     ...(proposed.fallback && { fallback: proposed.fallback }),
+  };
+}
+
+/**
+ * What the discovery found that the application's previous completed discovery had not (nothing for its first: all
+ * of it is new, and the usual rules choose): each such page and form no test covers becomes a suggestion.
+ */
+async function freshSince(services: ServiceContext, discovery: DiscoveryRow): Promise<FreshItems | undefined> {
+  const previous = (await listDiscoveries(services.db, discovery.project_id, discovery.application_id)).find(
+    (d) => d.status === 'COMPLETED' && d.id !== discovery.id && d.created_at < discovery.created_at,
+  );
+  if (!previous) return undefined;
+  const diff = diffDiscoveryMaps(await mapOf(services, previous.id), await mapOf(services, discovery.id));
+  return {
+    patterns: new Set(diff.patterns.added),
+    forms: new Set(diff.forms.added.map(({ form }) => formId(form))),
   };
 }
 

@@ -24,6 +24,8 @@ import {
 } from '../support/webhook-payloads.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 import { connectGitProviders, type Providers } from '../support/merge-request-stack.js';
+import { insertDiscoveryRows } from '../support/discovery-rows.js';
+import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js';
 
 /**
  * Closes the pull request (its workflow ends) and, with `RECORD_HISTORIES=1`, keeps the workflow's history for
@@ -280,4 +282,64 @@ describe('merge-request review end to end', () => {
     await closeAndRecord(stack, p, n, second, 'mergeRequestReview-superseded.json');
     expect(gh.reviews(p.github.repo, n)).toHaveLength(1);
   }, 240_000);
+  it('GitHub: a pull request touching pages no enabled test visits says so in its review; covered pages are not named', async () => {
+    // The application's map (its latest completed discovery): four pages; one enabled test opens the cart.
+    const applicationId = await applicationIdOf(stack.db, p.appShortId);
+    const projectId = stack.tenant.projectId;
+    const page = (pattern: string, example = pattern) => ({ pattern, example, status: 200, forms: [] });
+    const discovery = await insertDiscoveryRows(stack.db, {
+      projectId,
+      applicationId,
+      startUrl: 'https://shop.example.test/',
+      map: [page('/'), page('/cart'), page('/orders/{id}', '/orders/1042'), page('/settings')],
+      nav: ['/', '/cart', '/settings'],
+    });
+    await insertRecordedTestCase(stack.db, {
+      projectId,
+      applicationId,
+      name: 'Open the cart',
+      steps: [{ action: 'navigate', value: '/cart', description: 'Open the cart' }],
+    });
+
+    const n = 13;
+    const sha = 'f'.repeat(40);
+    const patch = '@@ -1 +1 @@\n-export const title = "Order";\n+export const title = "Your order";';
+    gh.addPullRequest(p.github.repo, {
+      number: n,
+      title: 'Order page title',
+      body: 'Renames the order page.',
+      headSha: sha,
+      headRef: 'feature/order-title',
+      files: [
+        // Next.js routes: the order page (no test visits it) and the cart page (a test does); a component (no page).
+        { filename: 'app/orders/[orderId]/page.tsx', status: 'modified', additions: 1, deletions: 1, patch },
+        { filename: 'app/cart/page.tsx', status: 'modified', additions: 1, deletions: 1, patch },
+        { filename: 'src/components/Title.tsx', status: 'modified', additions: 1, deletions: 1, patch },
+      ],
+    });
+    await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, sha));
+    await deliverGitHub(
+      post(),
+      p.github.secret,
+      'deployment_status',
+      p.github.deploymentStatus(sha, 'preview', 'https://pr-13.preview.test'),
+    );
+    await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 90_000, 'the review on GitHub');
+
+    const [review] = gh.reviews(p.github.repo, n);
+    // The model chose no test: the verdict is the results' (a Comment), the uncovered page is named beside it.
+    expect(review).toMatchObject({ event: 'COMMENT', commitId: sha });
+    expect(review!.body).toContain('Verdict: Comment');
+    expect(review!.body).toContain(
+      `Touches uncovered pages: \`/orders/{id}\` (no enabled test visits them, by the coverage map of discovery ${discovery.shortId}).`,
+    );
+    for (const other of ['`/cart`', '`/settings`', '`/`']) expect(review!.body).not.toContain(other);
+    // The conversation's reply is the same text.
+    const stored = await stack.db
+      .selectFrom('change_reviews')
+      .select(['verdict', 'state'])
+      .where('pr_url', '=', `https://github.com/${p.github.repo}/pull/${n}`)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ verdict: 'Comment', state: 'COMPLETED' });
+  }, 180_000);
 });

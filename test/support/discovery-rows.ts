@@ -66,7 +66,7 @@ export async function insertDiscoveryRows(db: DB, input: DiscoveryRowInput): Pro
   return { id, shortId };
 }
 
-/** A finished run of one test, at 10:00 UTC on `day`: where the coverage map reads a test's last pass. */
+/** A finished run of one test, at 10:00 UTC on `day`: where the coverage map reads a test's last pass. Its id. */
 export async function insertFinishedRun(
   db: DB,
   input: {
@@ -77,7 +77,7 @@ export async function insertFinishedRun(
     day: string;
     result: TestResult;
   },
-): Promise<void> {
+): Promise<string> {
   const runId = randomUUID();
   const finished = new Date(`${input.day}T10:00:00.000Z`);
   await db
@@ -106,4 +106,5 @@ export async function insertFinishedRun(
       finished_at: finished,
     })
     .execute();
+  return runId;
 }

@@ -18,6 +18,13 @@ export interface GeneratedSite {
    * search results (`/section-a?q=`), which a discovery reaches by submitting an item page's search form.
    */
   patterns: string[];
+  /**
+   * Puts a feedback form (POST, one required field) on the home page, or takes it away: the site as a later release
+   * has it, for a test of what a discovery finds new.
+   */
+  setFeedbackForm(on: boolean): void;
+  /** Links each item page to a help page of its own (`/section-a/1/help`, three links from home), or stops to. */
+  setHelpPages(on: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -47,13 +54,19 @@ export async function startGeneratedSite(opts: {
   const search = opts.search ?? true;
   const sections = Array.from({ length: opts.sections }, (_, i) => `/section-${letters(i)}`);
   const counts = new Map<string, number>();
+  let feedback = false;
+  let help = false;
+  const feedbackForm =
+    '<h2>Feedback</h2><form method="post" action="/feedback" aria-label="Feedback"><label>Message <input type="text" name="message" required></label><button type="submit">Send feedback</button></form>';
   const others: string[] = [];
   const pageOf = (path: string): string | undefined => {
     if (path === '/')
       return html(
         'Home',
-        `<h1>Home</h1><nav aria-label="Sections">${sections.map((s) => `<a href="${s}">${s.slice(1)}</a>`).join(' ')}</nav>`,
+        `<h1>Home</h1><nav aria-label="Sections">${sections.map((s) => `<a href="${s}">${s.slice(1)}</a>`).join(' ')}</nav>${feedback ? feedbackForm : ''}`,
       );
+    const helpPage = help ? /^(\/section-[a-z]+\/\d+)\/help$/.exec(path) : null;
+    if (helpPage && pageOf(helpPage[1]!)) return html('Help', `<h1>Help</h1><a href="${helpPage[1]}">Back</a>`);
     const match = /^\/section-([a-z]+)(?:\/(\d+))?$/.exec(path);
     const index = sections.indexOf(`/section-${match?.[1]}`);
     if (!match || index < 0) return undefined;
@@ -70,7 +83,7 @@ export async function startGeneratedSite(opts: {
     if (n < 1 || n > opts.items) return undefined;
     return html(
       `Item ${n} of ${match[1]}`,
-      `<h1>Item ${n}</h1><a href="${section}">Back to section ${match[1]}</a>
+      `<h1>Item ${n}</h1><a href="${section}">Back to section ${match[1]}</a>${help ? ` <a href="${path}/help">Help</a>` : ''}
 ${search ? `<form role="search" method="get" action="${section}"><label>Search <input type="search" name="q"></label><button>Search</button></form>` : ''}
 <h2>Order</h2><form method="post" action="${section}/${n}/order"><label>Quantity <input type="number" name="quantity" required></label><button type="submit">Order</button></form>`,
     );
@@ -98,6 +111,12 @@ ${search ? `<form role="search" method="get" action="${section}"><label>Search <
       ...(opts.items > 0 ? sections.map((s) => `${s}/{id}`) : []),
       ...(opts.items > 0 && search ? sections.map((s) => `${s}?q=`) : []),
     ].sort(),
+    setFeedbackForm(on) {
+      feedback = on;
+    },
+    setHelpPages(on) {
+      help = on;
+    },
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

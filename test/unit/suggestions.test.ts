@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeCoverage, formId, type CoveredTest } from '../../src/domain/coverage.js';
+import { computeCoverage, formId, type CoveredTest, type MapPattern } from '../../src/domain/coverage.js';
 import { defaultWording, suggestionCandidates, suggestionFingerprint } from '../../src/domain/suggestions.js';
 import { base, forms, shopMap, shopTests } from '../support/coverage-fixture.js';
 
@@ -85,6 +85,76 @@ describe('suggestion candidates', () => {
       { pattern: '/reports', example: '/reports', depth: 3, linksIn: 4, forms: [] },
     ];
     expect(suggestionCandidates(map, computeCoverage(map, [], base)).map((c) => c.startPage)).toEqual(['/reports']);
+  });
+});
+
+describe('what a discovery finds new since the previous one', () => {
+  /** A page far from the start that few pages link to: not important enough to suggest by itself. */
+  const deepPage = (i: number, withForm: boolean): MapPattern => ({
+    pattern: `/archive/section-${'abcdefghij'[i]}`,
+    example: `/archive/section-${'abcdefghij'[i]}`,
+    depth: 3 + i,
+    linksIn: 1,
+    status: 200,
+    forms: withForm
+      ? [
+          {
+            key: `note-${i}:text`,
+            name: `Note ${i}`,
+            method: 'post',
+            action: `/archive/notes-${i}`,
+            fields: [{ label: `Text ${i}`, name: `text${i}`, type: 'text', required: true }],
+            submit: 'Save',
+            search: false,
+          },
+        ]
+      : [],
+  });
+
+  it('each new page or form no test covers is a candidate however deep, never cut by max; the rest keep the rules', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ withForm: fc.boolean(), fresh: fc.boolean() }), { minLength: 1, maxLength: 10 }),
+        fc.integer({ min: 0, max: 4 }),
+        (pages, max) => {
+          const deep = pages.map((p, i) => deepPage(i, p.withForm));
+          const map = [...shopMap, ...deep];
+          const c = computeCoverage(map, shopTests, base);
+          const freshPages = deep.filter((_, i) => pages[i]!.fresh);
+          const fresh = {
+            patterns: new Set(freshPages.map((p) => p.pattern)),
+            forms: new Set(freshPages.flatMap((p) => p.forms.map(formId))),
+          };
+          const candidates = suggestionCandidates(map, c, { max, fresh });
+          const isFresh = (s: (typeof candidates)[number]) =>
+            s.forms.some((f) => fresh.forms.has(f)) || (s.kind === 'page' && fresh.patterns.has(s.patterns[0]!));
+          // Each new page: one candidate, for its form when it has one, else for the page.
+          for (const p of freshPages) {
+            const mine = candidates.filter((s) => s.patterns[0] === p.pattern);
+            expect(mine.map((s) => (s.kind === 'form' ? s.forms : s.patterns))).toEqual([
+              p.forms.length ? p.forms.map(formId) : [p.pattern],
+            ]);
+          }
+          // An old deep page without a form is not suggested; the old candidates are the best `max` of them.
+          const old = deep.filter((p, i) => !pages[i]!.fresh && p.forms.length === 0);
+          for (const p of old) expect(candidates.some((s) => s.patterns.includes(p.pattern))).toBe(false);
+          const without = suggestionCandidates(map, c, { max: 1_000 }).filter((s) => !isFresh(s));
+          const keep = Math.max(0, max - candidates.filter(isFresh).length);
+          expect(candidates.filter((s) => !isFresh(s))).toEqual(without.slice(0, keep));
+        },
+      ),
+    );
+  });
+
+  it('a new one that was rejected before (a form back after a release) is not proposed again', () => {
+    const page = deepPage(0, true);
+    const map = [...shopMap, page];
+    const fresh = { patterns: new Set([page.pattern]), forms: new Set(page.forms.map(formId)) };
+    const c = computeCoverage(map, shopTests, base);
+    const [note] = suggestionCandidates(map, c, { fresh }).filter((s) => s.patterns[0] === page.pattern);
+    expect(note!.forms).toEqual([formId(page.forms[0]!)]);
+    const known = new Set([note!.fingerprint]);
+    expect(suggestionCandidates(map, c, { fresh, known }).some((s) => s.patterns[0] === page.pattern)).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { ReviewNewTest, ReviewSelection } from '../../activities/change-review.js';
+import type { UncoveredPages } from '../../src/domain/change-review-reply.js';
 import type { VerdictDraft } from '../../src/llm/change-review.js';
 import { cancelChatReplySignal, chatMessageSignal } from '../../workflows/chat-contract.js';
 import {
@@ -52,6 +53,7 @@ interface Options {
   load?: () => Promise<void>;
   select?: () => Promise<void>;
   runShortId?: string;
+  uncovered?: () => Promise<UncoveredPages[]>;
 }
 
 function activities(opts: Options = {}) {
@@ -93,6 +95,9 @@ function activities(opts: Options = {}) {
       opts.verdict
         ? opts.verdict()
         : { verdict: 'Approved' as const, summary: 'Checkout still works.', evaluationDetails: 'Checkout passed.' },
+    ),
+    reviewUncoveredPages: recorder(async (_input: { changeReviewId: string }) =>
+      opts.uncovered ? opts.uncovered() : [],
     ),
     finishChangeReview: recorder(
       async (_input: {
@@ -179,6 +184,41 @@ describe('changeReview', () => {
     expect(texts.at(-1)).toContain('Selected 1 existing test: "Checkout". Running 1 test on the preview…');
     expect(body(mocks)).toContain('| Checkout | existing | PASSED | [open](https://app.proctor.test/runs/run_ok) |');
     expect(body(mocks)).toMatch(/^\*\*Verdict: Approved\*\*\n\nCheckout still works\./);
+  });
+
+  it("a change touching pages no enabled test visits: the reply lists them under the summary, the verdict stays the results'", async () => {
+    const shop = { applicationName: 'Shop', discoveryShortId: 'discovery_1' };
+    const mocks = activities({
+      uncovered: async () => [{ ...shop, patterns: ['/orders/{id}', '/settings'] }],
+    });
+    const { result } = await runReview(mocks);
+
+    expect(mocks.reviewUncoveredPages.calls).toEqual([[{ changeReviewId: 'review-1' }]]);
+    expect(result).toMatchObject({ verdict: 'Approved' });
+    expect(body(mocks)).toMatch(
+      /^\*\*Verdict: Approved\*\*\n\nCheckout still works\.\n\nTouches uncovered pages: `\/orders\/\{id\}`, `\/settings` \(no enabled test visits them, by the coverage map of discovery discovery_1\)\.\n\n### Results/,
+    );
+
+    // Nothing run: the pages are said all the same (they are what no test checks).
+    const idle = activities({
+      selection: { existing: [], newTests: [], reasoning: 'No test opens the orders.' },
+      uncovered: async () => [{ ...shop, patterns: ['/orders/{id}'] }],
+    });
+    expect((await runReview(idle)).result).toMatchObject({ verdict: 'Comment', tests: [] });
+    expect(body(idle)).toContain('Touches uncovered pages: `/orders/{id}` (no enabled test visits them');
+  });
+
+  it('the coverage map cannot be read: the review completes without the line, after a few attempts', async () => {
+    const mocks = activities({
+      uncovered: async () => {
+        throw new Error('relation "discoveries" does not exist');
+      },
+    });
+    const { result } = await runReview(mocks);
+
+    expect(result).toMatchObject({ verdict: 'Approved' });
+    expect(mocks.reviewUncoveredPages.calls).toHaveLength(3);
+    expect(body(mocks)).not.toContain('uncovered');
   });
 
   it('a FAILED test is never Approved, whatever the model says: Changes Requested, naming the failing step', async () => {
