@@ -189,4 +189,46 @@ describe('the project scan cache never changes what a scan reports', () => {
     const despite = await visit(base, broken);
     expect(despite).toMatchObject({ scanned: true, findings: (await fresh(base)).findings });
   }, 120_000);
+  // A large page's scan can outlast its timeout; axe goes on in the page regardless. What it finds is kept, and a
+  // document whose scan never ended is not scanned again at each run (it would hold the renderer again each time).
+  it('a scan past its timeout keeps its late findings; one that never ended is not started again', async () => {
+    clearScanCache();
+    const expected = (await fresh(base)).findings;
+    clearScanCache();
+    current = base;
+    const late = await pool.withContext({ viewport: { width: base.width, height: 800 } }, async ({ page: p }) => {
+      await p.goto(url, { waitUntil: 'load' });
+      const digest = await pageDigest(p);
+      await expect(scanPage(p, 1, digest)).rejects.toThrow('axe scan took longer than 1 ms');
+      // The scan goes on in the page: once it ended, the same document is answered from what it found.
+      await expect.poll(() => p.evaluate(axeLoaded)).toBe(true);
+      await expect.poll(async () => rules(await scanPage(p, 1, digest)), { timeout: 20_000 }).toEqual(expected);
+      return digest;
+    });
+    expect((await visit(base)).scanned).toBe(false);
+    expect(late).toBe((await visit(base)).digest);
+
+    clearScanCache();
+    const never = await pool.withContext({ viewport: { width: base.width, height: 800 } }, async ({ page: p }) => {
+      await p.goto(url, { waitUntil: 'load' });
+      const digest = await pageDigest(p);
+      // An axe that never answers, so the page surely closes before the scan ends.
+      await p.evaluate('window.axe = { run: () => new Promise(() => {}) }');
+      await expect(scanPage(p, 1, digest)).rejects.toThrow('axe scan took longer than 1 ms');
+      return digest;
+    });
+    // The page closed before the scan ended: the document is marked, and a later visit does not scan it.
+    await expect
+      .poll(() =>
+        pool.withContext({}, async ({ page: p }) => {
+          await p.goto(url, { waitUntil: 'load' });
+          const refused = await scanPage(p, 10_000, never).then(
+            () => '',
+            (err: Error) => err.message,
+          );
+          return { refused, scanned: await p.evaluate(axeLoaded) };
+        }),
+      )
+      .toEqual({ refused: 'axe scan of this document took longer than 10000 ms before', scanned: false });
+  }, 120_000);
 });

@@ -106,7 +106,8 @@ const cacheTtlMs = 10 * 60_000;
 // Worker-wide on purpose: the tests of a run visit the same pages (every test's sign-in page), and a document that
 // is the same as one scanned minutes ago has the same violations. Bounded in entries and age; in front of the
 // project's store, which keeps them longer and for every worker.
-const cache = new Map<string, { at: number; findings: AxeFinding[] }>();
+// `findings` undefined: the document's scan timed out and never ended (see scanPage).
+const cache = new Map<string, { at: number; findings: AxeFinding[] | undefined }>();
 
 /** The document's digest, for `scanPage` and for telling whether the page changed since the last scan. */
 export const pageDigest = (page: Page): Promise<string> => page.evaluate(digest);
@@ -115,6 +116,11 @@ export const pageDigest = (page: Page): Promise<string> => page.evaluate(digest)
  * The violations on the page as it is now: from this worker's cache or the project's `store` when a document with
  * the same digest was scanned before, else scanned (and remembered in both). Throws when the page went away or the
  * scan took longer than `timeoutMs`; a store that fails is passed over, never the scan.
+ *
+ * A scan that times out goes on in the page all the same (axe cannot be stopped), so its findings are remembered
+ * when it ends; one that never ends (the page went away first) marks the document as too slow to scan, and it is not
+ * scanned again while the mark lasts. Else every run of a test on a large page (thousands of elements) would pay the
+ * whole timeout again, with axe still busy in the renderer while the steps run.
  */
 export async function scanPage(
   page: Page,
@@ -126,24 +132,43 @@ export async function scanPage(
   const cacheable = !digestKey.startsWith('unread:');
   const key = `${scanVersion}:${digestKey}`;
   const hit = cacheable ? cache.get(key) : undefined;
-  if (hit && Date.now() - hit.at < cacheTtlMs) return hit.findings;
+  if (hit && Date.now() - hit.at < cacheTtlMs) {
+    if (hit.findings) return hit.findings;
+    throw new Error(`axe scan of this document took longer than ${timeoutMs} ms before`);
+  }
   const stored = cacheable ? await store?.get(key).catch(() => undefined) : undefined;
-  const findings = stored ?? (await scanUncached(page, timeoutMs));
-  if (!cacheable) return findings;
+  if (stored) {
+    remember(key, stored);
+    return stored;
+  }
+  const attempt = scanUncached(page);
+  const findings = await withTimeout(attempt, timeoutMs).catch((err: unknown) => {
+    if (cacheable) {
+      attempt.then(
+        (late) => keep(key, late, store),
+        () => remember(key, undefined),
+      );
+    }
+    throw err;
+  });
+  if (cacheable) await keep(key, findings, store);
+  return findings;
+}
+
+function remember(key: string, findings: AxeFinding[] | undefined): void {
   if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
   cache.set(key, { at: Date.now(), findings });
-  if (!stored) await store?.set(key, findings).catch(() => undefined);
-  return findings;
+}
+
+async function keep(key: string, findings: AxeFinding[], store: ScanCache | undefined): Promise<void> {
+  remember(key, findings);
+  await store?.set(key, findings).catch(() => undefined);
 }
 
 /** Forgets every scan this worker remembers (the bench measures scans without it). */
 export const clearScanCache = (): void => cache.clear();
 
-async function scanUncached(page: Page, timeoutMs: number): Promise<AxeFinding[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`axe scan took longer than ${timeoutMs} ms`)), timeoutMs);
-  });
+function scanUncached(page: Page): Promise<AxeFinding[]> {
   const scan = async (): Promise<AxeFinding[]> => {
     // A child frame that cannot take the script (gone, sandboxed) is left out, not the whole scan.
     const frames = page.frames().slice(0, maxFrames);
@@ -153,8 +178,16 @@ async function scanUncached(page: Page, timeoutMs: number): Promise<AxeFinding[]
   };
   const attempt = scan();
   attempt.catch(() => undefined);
+  return attempt;
+}
+
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`axe scan took longer than ${timeoutMs} ms`)), timeoutMs);
+  });
   try {
-    return await Promise.race([attempt, timeout]);
+    return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }
