@@ -3,8 +3,9 @@
 // pattern), drawn as an indented list, one row each, like a file tree: siblings stay together and a deep map grows
 // down, never sideways. Links between patterns are arcs in a lane right of the boxes (an arc diagram), so they
 // never cross a label. To stay readable (and within the page budget) for a few hundred patterns, a parent shows at
-// most `maxChildren` children (its uncovered ones first) and the picture at most `maxRows` rows; what is left out
-// is counted in a summary row ("12 more under /orders, 3 uncovered"). The table beside it lists every pattern.
+// most `maxChildren` children (its uncovered ones first) and the picture at most `maxRows` rows, chosen breadth
+// first (the sections before their items); what is left out is counted in one summary row under its nearest drawn
+// ancestor ("12 more under /orders, 3 uncovered"). The table beside it lists every pattern.
 
 export interface LayoutPattern {
   pattern: string;
@@ -13,9 +14,9 @@ export interface LayoutPattern {
 }
 
 export interface LayoutOptions {
-  /** Children drawn per parent; the rest become one summary row. */
+  /** Children drawn at most per parent (default 20); the rest become one summary row. */
   maxChildren?: number;
-  /** Rows drawn in all (patterns and summaries). */
+  /** Rows drawn in all, patterns and summaries (default 150). */
   maxRows?: number;
   /** Link arcs drawn. */
   maxArcs?: number;
@@ -36,7 +37,7 @@ export interface NodeBox extends Box, LayoutPattern {
 }
 
 export interface SummaryBox extends Box {
-  /** The parent whose further children it counts; null: the rows beyond `maxRows`. */
+  /** The drawn parent whose undrawn children (and all under them) it counts; null: the top level's. */
   under: string | null;
   hidden: number;
   uncovered: number;
@@ -113,7 +114,7 @@ export function layoutSiteMap(
   links: readonly { from: string; to: string }[],
   options: LayoutOptions = {},
 ): SiteMapLayout {
-  const maxChildren = Math.max(1, options.maxChildren ?? 12);
+  const maxChildren = Math.max(1, options.maxChildren ?? 20);
   const maxRows = Math.max(2, options.maxRows ?? 150);
   const maxArcs = options.maxArcs ?? 300;
   const g = siteMapGeometry;
@@ -141,49 +142,54 @@ export function layoutSiteMap(
     size.set(p.pattern, own);
   }
 
-  // Rows in preorder; a parent's shown children are its uncovered ones first, then drawn in path order.
+  // Which patterns are drawn, breadth first, so the top of the tree shows before any detail: a parent offers its
+  // uncovered children first, at most `maxChildren`, while the rows last. A drawn pattern with children left undrawn
+  // costs one more row (its summary), so the budget counts those too: drawn + summaries <= maxRows.
+  const drawn = new Set<string>();
+  const undrawnChildren = new Map<string | undefined, number>();
+  const kids = (parent: string | undefined) => children.get(parent) ?? [];
+  undrawnChildren.set(undefined, kids(undefined).length);
+  let rowsUsed = kids(undefined).length > 0 ? 1 : 0;
+  const offered = (parent: string | undefined) =>
+    [...kids(parent)]
+      .sort((a, b) => Number(a.covered) - Number(b.covered) || byText(a.pattern, b.pattern))
+      .slice(0, maxChildren);
+  select: for (let level: (string | undefined)[] = [undefined]; level.length > 0;) {
+    const next: string[] = [];
+    for (const parent of level)
+      for (const p of offered(parent)) {
+        const own = kids(p.pattern).length;
+        const left = undrawnChildren.get(parent)! - 1;
+        const cost = 1 + (own > 0 ? 1 : 0) - (left === 0 ? 1 : 0);
+        if (rowsUsed + cost > maxRows) break select;
+        rowsUsed += cost;
+        drawn.add(p.pattern);
+        undrawnChildren.set(parent, left);
+        undrawnChildren.set(p.pattern, own);
+        next.push(p.pattern);
+      }
+    level = next;
+  }
+
+  // Rows in preorder: a parent, its drawn children in path order (each followed by its own), then its summary.
   const rows: Row[] = [];
-  let drawnOrSummarised = 0;
   const walk = (parent: string | undefined, depth: number) => {
-    const all = children.get(parent) ?? [];
-    const shown =
-      all.length <= maxChildren
-        ? all
-        : [...all]
-            .sort((a, b) => Number(a.covered) - Number(b.covered) || byText(a.pattern, b.pattern))
-            .slice(0, maxChildren)
-            .sort((a, b) => byText(a.pattern, b.pattern));
-    for (const p of shown) {
-      if (rows.length >= maxRows - 1) return;
+    const rest: LayoutPattern[] = [];
+    for (const p of kids(parent)) {
+      if (!drawn.has(p.pattern)) {
+        rest.push(p);
+        continue;
+      }
       rows.push({ kind: 'node', p, depth });
-      drawnOrSummarised++;
       walk(p.pattern, depth + 1);
     }
-    const rest = all.filter((p) => !shown.includes(p));
-    if (rest.length > 0 && rows.length < maxRows - 1) {
+    if (rest.length > 0) {
       const hidden = rest.reduce((n, p) => n + size.get(p.pattern)!.all, 0);
       const uncovered = rest.reduce((n, p) => n + size.get(p.pattern)!.uncovered, 0);
       rows.push({ kind: 'summary', s: { under: parent ?? null, hidden, uncovered }, depth });
-      drawnOrSummarised += hidden;
     }
   };
   walk(undefined, 0);
-  const left = patterns.length - drawnOrSummarised;
-  if (left > 0) {
-    const drawn = new Set(rows.flatMap((r) => (r.kind === 'node' ? [r.p.pattern] : [])));
-    const summarised = new Set<string>();
-    // Patterns a sibling summary counted are not counted again in the last row.
-    for (const r of rows)
-      if (r.kind === 'summary')
-        for (const c of children.get(r.s.under ?? undefined) ?? [])
-          if (!drawn.has(c.pattern)) markSubtree(c.pattern, children, summarised);
-    const rest = patterns.filter((p) => !drawn.has(p.pattern) && !summarised.has(p.pattern));
-    rows.push({
-      kind: 'summary',
-      s: { under: null, hidden: rest.length, uncovered: rest.filter((p) => !p.covered).length },
-      depth: 0,
-    });
-  }
 
   const maxDepth = rows.reduce((m, r) => Math.max(m, r.depth), 0);
   const right = g.pad + maxDepth * g.indent + g.minBoxWidth;
@@ -253,9 +259,4 @@ export function layoutSiteMap(
     navigation,
     arcsLeftOut: drawable.length - arcs.length,
   };
-}
-
-function markSubtree(pattern: string, children: Map<string | undefined, LayoutPattern[]>, into: Set<string>): void {
-  into.add(pattern);
-  for (const c of children.get(pattern) ?? []) markSubtree(c.pattern, children, into);
 }

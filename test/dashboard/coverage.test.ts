@@ -269,12 +269,12 @@ describe('dashboard: coverage and suggestions', () => {
     await page.goto(`${dash.url}/applications/${big}/coverage`);
     expect(await page.locator('#totals').textContent()).toContain('240 page patterns: 0 covered, 240 uncovered');
     const picture = page.getByRole('img', { name: /^Site map of Big/ });
-    // Each section with its first 12 items and a summary of the other 7 would be 12 x 14 = 168 rows: capped at 150,
-    // the last a summary of what did not fit.
+    // Chosen breadth first: the 12 sections and their summaries (24 rows), then whole sections (19 items each, the
+    // section's summary gone: 18 rows more) while they fit: 24 + 7 x 18 = 150 rows. Sections 07 to 11 keep a summary.
     const boxes = await picture.locator('g.node[data-pattern]').count();
     const summaries = await picture.locator('g.node.summary').allTextContents();
-    expect(boxes + summaries.length).toBe(150);
-    expect(summaries[0]).toBe('7 more patterns under /section-00, 7 uncovered: see the table');
+    expect([boxes, summaries.length]).toEqual([12 + 7 * 19, 5]);
+    expect(summaries[0]).toBe('19 more patterns under /section-07, 19 uncovered: see the table');
     const counted = summaries.reduce((n, s) => n + Number(/^(\d+) more/.exec(s)![1]), 0);
     expect(boxes + counted).toBe(240);
     expect(await page.locator('#patterns tbody tr').count()).toBe(100);
