@@ -6,6 +6,7 @@ import { renderPage } from './layout.js';
 import { registerAuthPages } from './pages/auth.js';
 import { registerRunPages } from './pages/runs.js';
 import { registerTestCasePages } from './pages/test-cases.js';
+import { registerCoveragePages } from './pages/coverage.js';
 import { registerChatPages } from './pages/chats.js';
 import { registerReviewPages } from './pages/reviews.js';
 import { registerTestPlanPages } from './pages/test-plans.js';
@@ -39,6 +40,7 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerReviewPages(web, base);
   registerTestPlanPages(web, base);
   registerSettingsPages(web, base);
+  registerCoveragePages(web, base);
   registerTunnelPages(web, base);
   registerGitPages(web, base);
   registerInboxPages(web, base);

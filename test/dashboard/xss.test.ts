@@ -6,6 +6,8 @@ import { finishReply, insertTurn } from '../../src/db/queries/chat-turns.js';
 import { newId, newShortId } from '../../src/ids.js';
 import { createToken } from '../../src/db/queries/admin.js';
 import { pageFunction } from '../../src/browser/page-function.js';
+import { insertSuggestions } from '../../src/db/queries/discovery-suggestions.js';
+import { insertDiscoveryRows } from '../support/discovery-rows.js';
 import { applicationIdOf } from '../support/recorded.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
@@ -109,6 +111,44 @@ describe('dashboard: XSS payloads in every written field', () => {
       });
       expect(review.status, `review settings ${p}`).toBe(200);
       const applicationId = await applicationIdOf(db, app.body.shortId);
+      // A discovery's map as the explored site wrote it (page titles, form and field names, submit labels) and a
+      // suggestion as the model worded it: the coverage page shows them all.
+      const discovery = await insertDiscoveryRows(db, {
+        projectId,
+        applicationId,
+        startUrl: `https://staging-${i}.shop.test/`,
+        nav: ['/'],
+        map: [
+          {
+            pattern: '/',
+            title: p,
+            status: 200,
+            forms: [
+              {
+                key: `f${i}`,
+                name: p,
+                method: 'post',
+                action: '/x',
+                fields: [{ label: p, name: 'x', type: 'text', required: true }],
+                submit: p,
+                search: false,
+              },
+            ],
+          },
+          { pattern: '/p/{id}', example: '/p/1', title: p, status: 200, forms: [] },
+        ],
+      });
+      await insertSuggestions(db, discovery.id, projectId, [
+        {
+          name: p,
+          goal: p,
+          expectedResult: p,
+          reason: p,
+          startUrl: '/',
+          covers: { patterns: ['/'], forms: [`f${i}@/x`] },
+          fingerprint: `xss-${i}`,
+        },
+      ]);
       // A test case as burn-in leaves it: the model wrote its step descriptions and, for a failed one, the reason.
       const testCaseId = newId();
       await db
@@ -205,6 +245,7 @@ describe('dashboard: XSS payloads in every written field', () => {
         { path: `/chats/${chat.shortId}`, markers: [i] },
         { path: `/applications/${app.body.shortId}/environments/${env.body.shortId}/edit`, markers: [i] },
         { path: `/scenarios/${scenario.body.shortId}/edit`, markers: [i] },
+        { path: `/applications/${app.body.shortId}/coverage`, markers: [i] },
       );
     }
     const all = payloads.map((_, i) => i);
@@ -253,7 +294,7 @@ describe('dashboard: XSS payloads in every written field', () => {
     return page.evaluate(inspect);
   };
 
-  it(`renders ${payloads.length} payloads in names, goals, steps, failure reasons, runs, chat messages, replies, review summaries, scenarios, environment headers and cookies, badge token names and review context: nothing runs, the layout holds`, async () => {
+  it(`renders ${payloads.length} payloads in names, goals, steps, failure reasons, runs, chat messages, replies, review summaries, scenarios, environment headers and cookies, badge token names, review context, discovered pages and suggested tests: nothing runs, the layout holds`, async () => {
     let checked = 0;
     for (const { path, markers } of pages) {
       const probe = await visit(dash.page, path);
@@ -268,7 +309,7 @@ describe('dashboard: XSS payloads in every written field', () => {
     }
     expect(dialogs).toEqual([]);
     expect(violations).toEqual([]);
-    expect(checked).toBe(payloads.length * 6 + 14);
+    expect(checked).toBe(payloads.length * 7 + 14);
   }, 180_000);
 
   it('control: the probes see an injected payload and a CSP violation when there is one', async () => {

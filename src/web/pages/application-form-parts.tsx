@@ -139,6 +139,7 @@ export function ApplicationActions(props: { base: string; csrf: string; app: { s
   const root = `${props.base}/applications/${props.app.shortId}`;
   return (
     <p>
+      <a href={`${root}/coverage`}>Coverage and discovery of {props.app.name}</a>{' '}
       <a href={`${root}/environments/new`}>Add an environment to {props.app.name}</a>{' '}
       <form class="inline" method="post" action={`${root}/delete`}>
         <CsrfField token={props.csrf} />
