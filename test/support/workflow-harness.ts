@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { IllegalStateError } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
@@ -40,17 +41,19 @@ export interface WorkerQueue {
   ): Promise<WorkflowHandle<Workflows[T]>>;
 }
 
-let installed = false;
-
 /**
  * Temporal's Runtime for a file of workflow tests, before its first worker: warnings only (worker state changes
- * are INFO, not news to these tests) and no signal handlers (vitest owns the process). Each file has its own
- * process; files with real workers keep the SDK's default Runtime (INFO: secrets-everywhere reads those lines).
+ * are INFO, not news to these tests) and no signal handlers (vitest owns the process). test/workflows files share
+ * their process with other files (vitest.config.ts), so a Runtime may be there already, made by a file that ran a
+ * real worker first or installed by an earlier workflow file: that one is kept (at worst its INFO lines are noise).
+ * The e2e files, one process each, keep the SDK's default Runtime (INFO: secrets-everywhere reads those lines).
  */
 export function installQuietRuntime(): void {
-  if (installed) return;
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-  installed = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  } catch (err) {
+    if (!(err instanceof IllegalStateError)) throw err;
+  }
 }
 
 /**
