@@ -2,6 +2,7 @@
 // the activities it calls replaced by typed functions. Timers and timeouts of hours pass in milliseconds.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
+import { Context } from '@temporalio/activity';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { IllegalStateError } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -150,3 +151,28 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * A mocked activity's work that goes on until it is cancelled, heartbeating every 100 ms as the real activities do
+ * (a heartbeat is how a cancellation reaches an activity): `onCancelled` runs when the cancellation arrives, which
+ * is then thrown on.
+ */
+export async function busyUntilCancelled(onCancelled: () => void = () => {}): Promise<never> {
+  const ctx = Context.current();
+  for (;;) {
+    ctx.heartbeat();
+    try {
+      await ctx.sleep(100);
+    } catch (err) {
+      onCancelled();
+      throw err;
+    }
+  }
+}
+
+/** How a workflow ended: undefined when it completed, else what `result()` threw (a cancelled one's failure). */
+export const failureOf = (handle: { result(): Promise<unknown> }): Promise<unknown> =>
+  handle.result().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
