@@ -9,10 +9,9 @@ import { stepPrompt } from '../src/llm/agent-prompt.js';
 import { agentToolsWith, toolGroupsFor } from '../src/llm/agent-tools.js';
 import type { Llm } from '../src/llm/client.js';
 import type { AgentTask } from '../src/llm/prompts.js';
-import { createRouter } from '../test/support/agent-script.js';
 import { largePageExpected, largePageGoal, largePageMoves } from '../test/support/large-page-script.js';
-import type { ChatRequest, ScriptedLlm } from '../test/support/scripted-llm.js';
-import { promptParts, type PromptParts } from './burn-in-prompt-parts.js';
+import type { ScriptedLlm } from '../test/support/scripted-llm.js';
+import { promptParts, scriptBurnIn, type PromptParts } from './burn-in-prompt-parts.js';
 import { stepTimeoutMs } from './support.js';
 
 const task: AgentTask = {
@@ -101,17 +100,7 @@ export async function burnInLargePage(
   pool: BrowserPool,
   base: string,
 ): Promise<LargeBurnIn> {
-  const router = createRouter();
-  const moves = largePageMoves(base);
-  router.add(largePageGoal, moves);
-  const answers: string[] = [];
-  llm.enqueue(
-    ...moves.map(() => (req: ChatRequest) => {
-      const reply = router.reply(req);
-      answers.push('toolCalls' in reply ? (reply.toolCalls[0]?.name ?? '?') : 'text');
-      return reply;
-    }),
-  );
+  const answers = scriptBurnIn(llm, largePageGoal, largePageMoves(base));
   const first = llm.requests.length;
   const result = await pool.withContext({}, async ({ page }) => {
     await page.goto(`${base}/large/start`, { waitUntil: 'load' });

@@ -1,7 +1,28 @@
 // Where a burn-in prompt's tokens go: o200k_base tokens (src/llm/token-count.ts) of the system prompt, the tools as
-// the model reads them, the task and history, the snapshot, and `find`'s answer, from the request as sent.
+// the model reads them, the task and history, the snapshot, and `find`'s answer, from the request as sent. And the
+// scripted model's side of a measured burn-in: what it answered at each step.
 import type OpenAI from 'openai';
 import { countTokens, promptTokens, renderTools } from '../src/llm/token-count.js';
+import { createRouter, type AgentMove } from '../test/support/agent-script.js';
+import type { ChatRequest, ScriptedLlm } from '../test/support/scripted-llm.js';
+
+/**
+ * Queues one scripted answer per move of the burn-in of `goal`; the returned list fills with the tool each answer
+ * called (`text` for a reply without one), in order, as the burn-in asks.
+ */
+export function scriptBurnIn(llm: ScriptedLlm, goal: string, moves: AgentMove[]): string[] {
+  const router = createRouter();
+  router.add(goal, moves);
+  const answers: string[] = [];
+  llm.enqueue(
+    ...moves.map(() => (req: ChatRequest) => {
+      const reply = router.reply(req);
+      answers.push('toolCalls' in reply ? (reply.toolCalls[0]?.name ?? '?') : 'text');
+      return reply;
+    }),
+  );
+  return answers;
+}
 
 export interface PromptParts {
   total: number;

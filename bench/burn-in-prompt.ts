@@ -21,13 +21,13 @@ import { runAgent, type AgentResult } from '../src/llm/agent.js';
 import type OpenAI from 'openai';
 import { createLlm, type Llm } from '../src/llm/client.js';
 import type { AgentTask } from '../src/llm/prompts.js';
-import { createRouter, type AgentMove } from '../test/support/agent-script.js';
+import type { AgentMove } from '../test/support/agent-script.js';
 import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../test/support/shop-agent-script.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../test/support/scripted-llm.js';
 import { createBenchPool, fixed, mean, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
 import { burnInLargePage, measureLargePage, type LargePageFigures } from './burn-in-prompt-large.js';
-import { partsHeader, partsRow, promptParts, type PromptParts } from './burn-in-prompt-parts.js';
+import { partsHeader, partsRow, promptParts, scriptBurnIn, type PromptParts } from './burn-in-prompt-parts.js';
 import { largePageSize } from '../test/support/fixtures/large-page.js';
 import { groupCombinations, groupMatrix, worstOf } from './burn-in-prompt-groups.js';
 import { defaultPageTokens } from '../src/llm/page-view.js';
@@ -93,16 +93,7 @@ async function runScript(
   moves: AgentMove[],
   before?: Step[],
 ): Promise<ScriptRun> {
-  const router = createRouter();
-  router.add(goal, moves);
-  const answers: string[] = [];
-  llm.enqueue(
-    ...moves.map(() => (req: ChatRequest) => {
-      const reply = router.reply(req);
-      answers.push('toolCalls' in reply ? (reply.toolCalls[0]?.name ?? '?') : 'text');
-      return reply;
-    }),
-  );
+  const answers = scriptBurnIn(llm, goal, moves);
   const first = llm.requests.length;
   const startUrl = `${shopUrl}/shop/login`;
   const result = await pool.withContext({}, async ({ page }) => {

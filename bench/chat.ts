@@ -17,16 +17,10 @@
 //   node --import tsx bench/chat.ts
 //   BENCH_TURNS=10 BENCH_FRAGMENTS=40 BENCH_FRAGMENT_MS=25 BENCH_POLL_MS=20
 //   BENCH_DURATION=10 (seconds of load per target, split over BENCH_ROUNDS=2 alternating rounds)
-import { loadavg } from 'node:os';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
-import { createApp } from '../src/api/app.js';
-import { silentLogger } from '../src/logger.js';
-import { createTemporalClientProvider } from '../src/temporal/client.js';
-import { startWorker } from '../src/worker/worker.js';
 import { envInt, fixed, median, percentile, table } from './support.js';
-import { listen, startBenchBackend, type Closers } from './backend.js';
+import { listen, loadAverage, runBackendBench, startBenchBackend, startBenchProctor } from './backend.js';
 
 const turns = envInt('BENCH_TURNS', 10);
 const fragments = envInt('BENCH_FRAGMENTS', 40);
@@ -37,16 +31,6 @@ const rounds = envInt('BENCH_ROUNDS', 2);
 const warmup = 2;
 const connections = 50;
 const modelMs = fragments * fragmentMs;
-
-setTimeout(() => {
-  process.stderr.write('bench/chat: timed out\n');
-  process.exit(1);
-}, 15 * 60_000).unref();
-
-// Worker state changes are logged at INFO; only problems matter here.
-Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-
-const closers: Closers = [];
 
 /** What the chat endpoints answer, as far as the bench reads it (an error answer has only `message`). */
 interface Answer {
@@ -64,46 +48,17 @@ interface Turn {
   partialStates: number;
 }
 
-let exitCode = 0;
-try {
-  process.stdout.write(
-    `load average at start: ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}\n`,
-  );
-  const { tools, temporalServer, bundle, llm, db, token, blobs, taskQueue } = await startBenchBackend(closers, 'chat');
-  const publicUrl = 'http://127.0.0.1:3000';
-
+await runBackendBench('bench/chat', 15, async (closers) => {
+  const backend = await startBenchBackend(closers, 'chat');
+  const { tools, llm, token } = backend;
   // The worker as `proctor worker` composes it (the browser pool starts Chromium only if a tool explores a page).
-  const proctorWorker = await startWorker(
-    { address: temporalServer.address, namespace: 'default', taskQueue, workflowBundle: bundle },
-    {
-      browser: { executablePath: tools.chromium, concurrency: 1, allowPrivateNetworks: true },
-      llm: { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' },
-      notify: { appUrl: publicUrl },
-    },
-    { db, blobs, logger: silentLogger },
-  );
-  closers.push(() => proctorWorker.stop());
-  const temporal = createTemporalClientProvider({ address: temporalServer.address, namespace: 'default', taskQueue });
-  closers.push(() => temporal.close());
-  const app = createApp({
-    db,
-    config: { appUrl: publicUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
-    temporal,
-    blobs,
-    logger: silentLogger,
+  const proctor = await startBenchProctor(closers, backend, {
+    browser: { executablePath: tools.chromium, concurrency: 1, allowPrivateNetworks: true },
+    llm: { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' },
+    notify: { appUrl: 'http://127.0.0.1:3000' },
   });
-  const apiUrl = await listen(closers, app.fetch);
-
-  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer }> => {
-    const res = await fetch(apiUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Answer };
-  };
+  const apiUrl = proctor.url;
+  const call = (method: string, path: string, body?: unknown) => proctor.call<Answer>(method, path, body);
 
   const waitCompleted = async (shortId: string) => {
     while ((await call('GET', `/v1/chat/${shortId}`)).body.messages[0]?.status !== 'COMPLETED')
@@ -259,15 +214,6 @@ try {
   );
   const [chat, bare, apps] = runs.map((rs) => avg(rs, (r) => r.requests.average)) as [number, number, number];
   out(
-    `chat / bare req/s: ${fixed(chat / bare, 3)}; chat / applications req/s: ${fixed(chat / apps, 2)}; load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}\n`,
+    `chat / bare req/s: ${fixed(chat / bare, 3)}; chat / applications req/s: ${fixed(chat / apps, 2)}; load average ${loadAverage()}\n`,
   );
-} catch (err) {
-  process.stderr.write(`bench/chat: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  exitCode = 1;
-} finally {
-  for (const close of closers.reverse())
-    await close().catch((err: unknown) => process.stderr.write(`cleanup: ${String(err)}\n`));
-}
-process.exit(exitCode);
+});

@@ -13,28 +13,14 @@
 //   node --import tsx bench/discovery.ts
 //   BENCH_SECTIONS=333 BENCH_ITEMS=2     the site's shape (pages = 1 + S + S x I)
 //   BENCH_CONCURRENCY=3                  the browser pool's contexts (the workflow launches 3 visits at once)
-import { loadavg } from 'node:os';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createApp } from '../src/api/app.js';
-import { silentLogger } from '../src/logger.js';
-import { createTemporalClientProvider } from '../src/temporal/client.js';
-import { startWorker } from '../src/worker/worker.js';
 import { workflowIds } from '../workflows/shared.js';
 import { startGeneratedSite } from '../test/support/generated-site.js';
-import { listen, startBenchBackend, type Closers } from './backend.js';
+import { runBackendBench, startBenchBackend, startBenchProctor } from './backend.js';
 import { benchWorkerSettings, envInt, fixed, table } from './support.js';
 
 const sections = envInt('BENCH_SECTIONS', 333);
 const items = envInt('BENCH_ITEMS', 2);
 const concurrency = envInt('BENCH_CONCURRENCY', 3);
-
-setTimeout(() => {
-  process.stderr.write('bench/discovery: timed out\n');
-  process.exit(1);
-}, 40 * 60_000).unref();
-
-Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-const closers: Closers = [];
 
 /** What the bench reads of a discovery (an error answer has only `message`). */
 interface Answer {
@@ -44,41 +30,12 @@ interface Answer {
   error: string | null;
   message?: string;
 }
-let exitCode = 0;
-try {
-  process.stdout.write(
-    `load average at start: ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}\n`,
-  );
-  const { temporalServer, bundle, db, token, blobs, taskQueue } = await startBenchBackend(closers, 'discovery');
+await runBackendBench('bench/discovery', 40, async (closers) => {
+  const backend = await startBenchBackend(closers, 'discovery');
   const site = await startGeneratedSite({ sections, items, search: false });
   closers.push(() => site.stop());
-  const worker = await startWorker(
-    { address: temporalServer.address, namespace: 'default', taskQueue, workflowBundle: bundle },
-    benchWorkerSettings(concurrency),
-    { db, blobs, logger: silentLogger },
-  );
-  closers.push(() => worker.stop());
-  const temporal = createTemporalClientProvider({ address: temporalServer.address, namespace: 'default', taskQueue });
-  closers.push(() => temporal.close());
-  const publicUrl = 'http://127.0.0.1:3000';
-  const app = createApp({
-    db,
-    config: { appUrl: publicUrl, publicUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
-    temporal,
-    blobs,
-    logger: silentLogger,
-  });
-  const apiUrl = await listen(closers, app.fetch);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(apiUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Answer };
-  };
+  const proctor = await startBenchProctor(closers, backend, benchWorkerSettings(concurrency));
+  const call = (method: string, path: string, body?: unknown) => proctor.call<Answer>(method, path, body);
 
   const application = (await call('POST', '/v1/applications', { name: 'Synthetic' })).body.shortId;
   await call('POST', `/v1/applications/${application}/environments`, { name: 'Local', url: `${site.url}/` });
@@ -99,7 +56,7 @@ try {
   if (discovery.status !== 'COMPLETED') throw new Error(`the discovery ended ${discovery.status}: ${discovery.error}`);
 
   // The chain's runs: one execution per continue-as-new, all under the discovery's workflow id.
-  const client = await temporal.get();
+  const client = await proctor.temporal.get();
   const runs: { runId: string; events: number }[] = [];
   for await (const wf of client.workflow.list({ query: `WorkflowId="${workflowIds.discovery(id)}"` })) {
     const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
@@ -139,12 +96,6 @@ try {
   );
   if (runs.length < 2) {
     process.stderr.write('the discovery did not continue as new\n');
-    exitCode = 1;
+    return false;
   }
-} catch (err) {
-  process.stderr.write(`bench/discovery failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  exitCode = 1;
-} finally {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-}
-process.exit(exitCode);
+});

@@ -6,77 +6,30 @@
 //   node --import tsx bench/live-view.ts
 //   BENCH_ITERATIONS=20 node --import tsx bench/live-view.ts    # burn-ins (default 10)
 
-import type { AddressInfo } from 'node:net';
-import { loadavg } from 'node:os';
-import { serve } from '@hono/node-server';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { chromium } from 'playwright-core';
-import { createApp } from '../src/api/app.js';
 import { chromiumFlags } from '../src/browser/context/pool.js';
-import { silentLogger } from '../src/logger.js';
-import { createTemporalClientProvider } from '../src/temporal/client.js';
-import { startWorker } from '../src/worker/worker.js';
 import { createRouter, refOf, tool } from '../test/support/agent-script.js';
 import { startFixtureApps } from '../test/support/fixture-apps.js';
-import { envInt, fixed, median, percentile, table, watchdog } from './support.js';
-import { listen, startBenchBackend, type Closers } from './backend.js';
+import { envInt, fixed, median, percentile, table } from './support.js';
+import { loadAverage, runBackendBench, startBenchBackend, startBenchProctor } from './backend.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 10);
 const budgetMs = 1_000;
-watchdog(15 * 60, 'bench/live-view');
-Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-
-const closers: Closers = [];
-
-let exitCode = 0;
-try {
-  process.stdout.write(
-    `load average at start: ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}\n`,
-  );
-  const [{ tools, temporalServer, bundle, llm, db, token, blobs, taskQueue }, fixture] = await Promise.all([
-    startBenchBackend(closers, 'live'),
-    startFixtureApps(),
-  ]);
+await runBackendBench('bench/live-view', 15, async (closers) => {
+  const [backend, fixture] = await Promise.all([startBenchBackend(closers, 'live'), startFixtureApps()]);
   closers.push(() => fixture.stop());
-  const worker = await startWorker(
-    { address: temporalServer.address, namespace: 'default', taskQueue, workflowBundle: bundle },
-    {
-      browser: { executablePath: tools.chromium, concurrency: 2, allowPrivateNetworks: true },
-      llm: { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' },
-      stepTimeoutMs: 3_000,
-      notify: { appUrl: 'http://127.0.0.1:3000' },
-      identity: 'bench-live-view',
-    },
-    { db, blobs, logger: silentLogger },
-  );
-  closers.push(() => worker.stop());
-  const temporal = createTemporalClientProvider({ address: temporalServer.address, namespace: 'default', taskQueue });
-  closers.push(() => temporal.close());
+  const { tools, llm, token } = backend;
+  const proctor = await startBenchProctor(closers, backend, {
+    browser: { executablePath: tools.chromium, concurrency: 2, allowPrivateNetworks: true },
+    llm: { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted' },
+    stepTimeoutMs: 3_000,
+    notify: { appUrl: 'http://127.0.0.1:3000' },
+    identity: 'bench-live-view',
+  });
   // The dashboard at the root of its own origin (PROCTOR_APP_URL), as `proctor api` serves it.
-  const port = await new Promise<number>((resolve) => {
-    const probe = serve({ fetch: () => new Response(), hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-      probe.close(() => resolve(info.port)),
-    );
-  });
-  const appUrl = `http://127.0.0.1:${port}`;
-  const app = createApp({
-    db,
-    config: { appUrl, publicUrl: appUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
-    temporal,
-    blobs,
-    logger: silentLogger,
-  });
-  await listen(closers, app.fetch, port);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(appUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as Record<string, { shortId: string; id: string }>;
-  };
+  const appUrl = proctor.url;
+  const call = async (method: string, path: string, body?: unknown) =>
+    (await proctor.call<Record<string, { shortId: string; id: string }>>(method, path, body)).body;
   const application = await call('POST', '/v1/applications', { name: 'Todo' });
   await call('POST', `/v1/applications/${application.shortId}/environments`, {
     name: 'Local',
@@ -96,7 +49,7 @@ try {
   await page.waitForURL((u) => !u.pathname.endsWith('/login'));
 
   const router = createRouter();
-  const client = await temporal.get();
+  const client = await proctor.temporal.get();
   const fromWorkflow: number[] = [];
   const fromRequest: number[] = [];
   // The first burn-in also launches the worker's Chromium: measured apart, as a cold start.
@@ -149,19 +102,10 @@ try {
       ],
     ),
   );
-  process.stdout.write(
-    `load average at end: ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}\n`,
-  );
+  process.stdout.write(`load average at end: ${loadAverage()}\n`);
   if (p90 > budgetMs) {
     process.stdout.write(`NOT MET: p90 ${p90} ms > ${budgetMs} ms\n`);
-    exitCode = 1;
-  } else process.stdout.write(`met: p90 ${p90} ms <= ${budgetMs} ms\n`);
-} catch (err) {
-  process.stderr.write(`bench/live-view: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  exitCode = 1;
-} finally {
-  for (const close of closers.reverse()) await close().catch(() => {});
-}
-process.exit(exitCode);
+    return false;
+  }
+  process.stdout.write(`met: p90 ${p90} ms <= ${budgetMs} ms\n`);
+});

@@ -33,19 +33,24 @@ interface Case {
   healed: string;
 }
 
+/** The shop's Sign in button, recorded in English and healed on the German page. */
+const germanSignIn: Pick<Case, 'step' | 'pick' | 'healed'> = {
+  step: {
+    action: 'click',
+    locator: "getByRole('button', { name: 'Sign in' })",
+    target: { role: 'button', name: 'Sign in' },
+    description: 'Sign in',
+  },
+  pick: 'button "Anmelden"',
+  healed: "getByRole('button', { name: 'Anmelden' })",
+};
+
 const cases: Case[] = [
   {
     page: 'shop sign-in (German)',
     variant: 'de',
     open: async (page, base) => void (await page.goto(`${base}/shop/login`, { waitUntil: 'load' })),
-    step: {
-      action: 'click',
-      locator: "getByRole('button', { name: 'Sign in' })",
-      target: { role: 'button', name: 'Sign in' },
-      description: 'Sign in',
-    },
-    pick: 'button "Anmelden"',
-    healed: "getByRole('button', { name: 'Anmelden' })",
+    ...germanSignIn,
   },
   {
     // A replay that navigated before the heal: Playwright's refs carry a prefix then (`f2e7`), aliases do not.
@@ -55,14 +60,7 @@ const cases: Case[] = [
       await page.goto(`${base}/large/start`, { waitUntil: 'load' });
       await page.goto(`${base}/shop/login`, { waitUntil: 'load' });
     },
-    step: {
-      action: 'click',
-      locator: "getByRole('button', { name: 'Sign in' })",
-      target: { role: 'button', name: 'Sign in' },
-      description: 'Sign in',
-    },
-    pick: 'button "Anmelden"',
-    healed: "getByRole('button', { name: 'Anmelden' })",
+    ...germanSignIn,
   },
   {
     page: 'large page (renamed)',

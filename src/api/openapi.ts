@@ -35,9 +35,12 @@ export const bearerSecurity = [{ bearerAuth: [] as string[] }];
 
 export type OpenApiApp = OpenAPIHono<AppEnv>;
 
-/** Answers 200 with JSON serialised earlier, exactly as `c.json(value, 200)` would, typed the same. */
-export const sendJsonText = <T>(c: Context, text: JsonText<T>) =>
-  c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<T, 200, 'json'>;
+/** Answers with JSON serialised earlier, exactly as `c.json(value, status)` would, typed the same. */
+export const sendJsonText = <T, Status extends 200 | 201 | 202 = 200>(
+  c: Context,
+  text: JsonText<T>,
+  status: Status = 200 as Status,
+) => c.body(text, status, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<T, Status, 'json'>;
 
 export function newRouter(): OpenApiApp {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -19,17 +19,7 @@ export interface OperationDoc {
   answer?: string;
 }
 
-type ErrorJson = ReturnType<typeof json<typeof ErrorSchema>>;
 type JsonContent<Schema> = { description: string; content: { 'application/json': { schema: Schema } } };
-
-/** The statuses a route adds to `errorResponses`, as its doc names them. */
-export function refusals(doc: OperationDoc): { 409?: ErrorJson; 429?: ErrorJson; 503?: ErrorJson } {
-  return {
-    ...(doc.conflict && { 409: json(ErrorSchema, doc.conflict) }),
-    ...(doc.overBudget && { 429: json(ErrorSchema, doc.overBudget) }),
-    ...(doc.unavailable && { 503: json(ErrorSchema, doc.unavailable) }),
-  };
-}
 
 type Success = 200 | 201 | 202;
 
@@ -88,7 +78,13 @@ export function operation<
     summary: spec.summary,
     ...(spec.description !== undefined && { description: spec.description }),
     request,
-    responses: { ...success, ...refusals(spec), ...errorResponses },
+    responses: {
+      ...success,
+      ...(spec.conflict && { 409: json(ErrorSchema, spec.conflict) }),
+      ...(spec.overBudget && { 429: json(ErrorSchema, spec.overBudget) }),
+      ...(spec.unavailable && { 503: json(ErrorSchema, spec.unavailable) }),
+      ...errorResponses,
+    },
   });
 }
 
@@ -141,8 +137,13 @@ export type ResourceOperations<Routes extends Record<string, Route>> = {
   ) => Promise<Answer<Routes[Op]> | JsonText<Answer<Routes[Op]>>>;
 };
 
+// An optional body left out: the validator lets a request without a Content-Type through (415 if it carried bytes)
+// and hands on `{}`, never checked against the schema; the operation is told it is absent instead.
+const hasBody = (c: Context<AppEnv>) => c.req.header('content-type') !== undefined;
+
+// The one 2xx a route declares (operation() gives each exactly one); a string answer is sent with it too.
 const successOf = (route: Route) =>
-  Number(Object.keys(route.responses).find((status) => status.startsWith('2')) ?? 200);
+  Number(Object.keys(route.responses).find((status) => status.startsWith('2')) ?? 200) as Success;
 
 /**
  * Registers the given operations, in the order given (which is the order of the document), each answering the
@@ -169,13 +170,13 @@ export function serveResource<Routes extends Record<string, Route>>(
         projectId: caller.projectId,
         logger: c.get('logger'),
         param: route.request?.params ? request.valid('param') : undefined,
-        body: route.request?.body ? request.valid('json') : undefined,
+        body: route.request?.body && (route.request.body.required || hasBody(c)) ? request.valid('json') : undefined,
         query: route.request?.query ? request.valid('query') : undefined,
         headers: route.request?.headers ? request.valid('header') : undefined,
       });
       return typeof answer === 'string'
-        ? sendJsonText(c, answer as JsonText<unknown>)
-        : c.json(answer as object, status as 200);
+        ? sendJsonText(c, answer as JsonText<unknown>, status)
+        : c.json(answer as object, status);
     };
     app.openapi(route, handler as never);
   }

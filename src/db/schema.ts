@@ -579,7 +579,6 @@ export interface IssuesTable {
   resolved_at: NullableTimestamp;
 }
 
-/** One LLM call (src/domain/llm-usage.ts): its tokens and the work it served. */
 /** The live view of a burn-in or a running test: its latest screencast frame and steps so far (deleted at the end). */
 export interface LiveFramesTable {
   kind: 'burn_in' | 'run_test';
@@ -596,6 +595,7 @@ export interface LiveFramesTable {
   updated_at: Generated<Date>;
 }
 
+/** One LLM call (src/domain/llm-usage.ts): its tokens and the work it served. */
 export interface LlmUsageTable {
   id: string;
   project_id: string;

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { maxOffset, name, shortId, uuid } from './common.js';
+import { name, pageOffset, shortId, uuid } from './common.js';
 import { RecordingCheckSchema, StepSchema } from './steps.js';
 import { HealProposalSchema } from './heal-proposals.js';
 import { UsageSchema } from './usage.js';
@@ -201,14 +201,7 @@ export const ListQuery = z.object({
     .max(1000)
     .default(50)
     .openapi({ description: "Maximum results (default 50, at most 1000, the CLI's range)" }),
-  // The explicit type: coercion turns null into 0, which the document generator would otherwise call nullable.
-  offset: z.coerce.number().int().min(0).max(maxOffset).default(0).openapi({
-    type: 'integer',
-    minimum: 0,
-    maximum: maxOffset,
-    default: 0,
-    description: 'Results to skip (default 0)',
-  }),
+  offset: pageOffset().openapi({ description: 'Results to skip (default 0)' }),
 });
 
 export const TestCaseList = z

@@ -2,7 +2,6 @@
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A status or result word, coloured by the stylesheet; colour is never the only signal (the word is there). */
 /** A table's header row: one column heading per name. */
 export function ColumnHeads(props: { names: string[] }) {
   return (
@@ -16,6 +15,7 @@ export function ColumnHeads(props: { names: string[] }) {
   );
 }
 
+/** A status or result word, coloured by the stylesheet; colour is never the only signal (the word is there). */
 export function Status(props: { value: string | null | undefined }) {
   return props.value ? <span class={`status ${props.value}`}>{props.value}</span> : <span class="muted">–</span>;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { countRows } from '../support/row-counts.js';
 
 // The change-review contract without a worker: what POST /v1/chat/change-review accepts, writes and starts, and
 // what GET /v1/chat/{id}/review answers before anything ran. test/e2e/change-review.test.ts runs reviews.
@@ -29,18 +30,7 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
   afterAll(() => ctx.close());
 
   const counts = async () =>
-    Promise.all(
-      (['chats', 'chat_messages', 'change_reviews'] as const).map(async (table) =>
-        Number(
-          (
-            await ctx.db
-              .selectFrom(table)
-              .select((eb) => eb.fn.countAll<string>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        ),
-      ),
-    );
+    Promise.all((['chats', 'chat_messages', 'change_reviews'] as const).map((table) => countRows(ctx.db, table)));
 
   it('raw mode: 202 with the conversation, the request as its first message, the review queued and its workflow started', async () => {
     const created = await ctx.call('POST', '/v1/chat/change-review', {
@@ -96,13 +86,12 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
     expect(described.type).toBe('changeReview');
   });
 
+  /** A PR-mode review request as QA.tech's action sends it, with `overrides` unless other ones are given. */
+  const reviewPr = (prUrl: string, vcsProviderId: string, applicationOverrides: unknown[] = overrides) =>
+    ctx.call('POST', '/v1/chat/change-review', { mode: 'pr', prUrl, vcsProviderId, applicationOverrides });
+
   it('PR mode: takes a GitHub pull request or a GitLab merge request address; refuses other addresses and a provider without integration, writing nothing', async () => {
-    const noIntegration = await ctx.call('POST', '/v1/chat/change-review', {
-      mode: 'pr',
-      prUrl: 'https://github.com/acme/shop/pull/42',
-      vcsProviderId: 'github',
-      applicationOverrides: overrides,
-    });
+    const noIntegration = await reviewPr('https://github.com/acme/shop/pull/42', 'github');
     expect(noIntegration).toMatchObject({
       status: 404,
       body: { message: 'GitHub integration not found: connect one with POST /v1/git-integrations first' },
@@ -114,43 +103,23 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
     expect((await ctx.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-review' })).status).toBe(
       201,
     );
-    const github = await ctx.call('POST', '/v1/chat/change-review', {
-      mode: 'pr',
-      prUrl: 'https://github.com/acme/shop/pull/42',
-      vcsProviderId: 'github',
-      applicationOverrides: overrides,
-    });
+    const github = await reviewPr('https://github.com/acme/shop/pull/42', 'github');
     expect(github.status).toBe(202);
     expect((await ctx.call('GET', `/v1/chat/${github.body.shortId}/review`)).body).toMatchObject({
       mode: 'pr',
       prUrl: 'https://github.com/acme/shop/pull/42',
       state: 'QUEUED',
     });
-    const gitlab = await ctx.call('POST', '/v1/chat/change-review', {
-      mode: 'pr',
-      prUrl: 'https://gitlab.example.com/acme/web/shop/-/merge_requests/7',
-      vcsProviderId: 'gitlab',
-      applicationOverrides: [],
-    });
+    const gitlab = await reviewPr('https://gitlab.example.com/acme/web/shop/-/merge_requests/7', 'gitlab', []);
     expect(gitlab.status).toBe(202);
 
     const before = await counts();
-    const wrong = await ctx.call('POST', '/v1/chat/change-review', {
-      mode: 'pr',
-      prUrl: 'https://github.com/acme/shop/issues/42',
-      vcsProviderId: 'github',
-      applicationOverrides: overrides,
-    });
+    const wrong = await reviewPr('https://github.com/acme/shop/issues/42', 'github');
     expect(wrong).toMatchObject({
       status: 400,
       body: { message: expect.stringMatching(/^prUrl: not a GitHub pull request URL/) },
     });
-    const crossed = await ctx.call('POST', '/v1/chat/change-review', {
-      mode: 'pr',
-      prUrl: 'https://github.com/acme/shop/pull/42',
-      vcsProviderId: 'gitlab',
-      applicationOverrides: overrides,
-    });
+    const crossed = await reviewPr('https://github.com/acme/shop/pull/42', 'gitlab');
     expect(crossed.status).toBe(400);
     expect(await counts()).toEqual(before);
   });

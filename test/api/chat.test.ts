@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { countRows } from '../support/row-counts.js';
 
 // The chat contract without a worker: what the API accepts, writes and answers. Turns stay INITIATED here;
 // test/e2e/chat.test.ts runs them.
@@ -20,24 +21,8 @@ describe.each(databaseKinds)('chat API (%s)', (kind) => {
   });
   afterAll(() => ctx.close());
 
-  const chatRows = async () =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('chats')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const messageRows = async () =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('chat_messages')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const chatRows = () => countRows(ctx.db, 'chats');
+  const messageRows = () => countRows(ctx.db, 'chat_messages');
 
   it('creates a conversation: 202, source api, no messages yet; the reply is INITIATED', async () => {
     const created = await ctx.call('POST', '/v1/chat', {

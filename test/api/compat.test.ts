@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { rowIdOf } from '../support/row-ids.js';
 import { applicationIdOf } from '../support/recorded.js';
+import { countRows } from '../support/row-counts.js';
 
 // What QAdottech/run-action sends and reads, field for field (src/index.ts and src/api-client.ts of the action):
 // v2 posts { trigger: "GITHUB", actor, branch: github.context.ref, commitHash: sha, repository: "owner/repo",
@@ -54,15 +55,7 @@ describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (ki
   });
   afterAll(() => ctx.close());
 
-  const runCount = async () =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('runs')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const runCount = () => countRows(ctx.db, 'runs');
 
   it('v2: starts a run with applications keyed by short id, answers what the action logs, and the run is on /v1 too', async () => {
     const started = await ctx.call('POST', `/api/projects/${ctx.tenant.projectId}/runs`, {

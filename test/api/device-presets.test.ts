@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
-import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
+import { expectHiddenFromCaller, expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 
 const iphone = {
   name: 'iPhone 13',
@@ -152,17 +152,13 @@ describe.each(databaseKinds)('device presets (%s)', (kind) => {
   it("hides another project's presets (404 on every route) and lists only the caller's", async () => {
     const theirs = (await ctx.call('POST', '/v1/device-presets', { ...iphone, name: 'Their phone' }, ctx.other.token))
       .body;
-    const attempts = [
-      ctx.call('GET', `/v1/device-presets/${theirs.shortId}`),
-      ctx.call('PATCH', `/v1/device-presets/${theirs.shortId}`, { name: 'Mine now' }),
-      ctx.call('DELETE', `/v1/device-presets/${theirs.shortId}`),
-    ];
-    for (const res of await Promise.all(attempts)) {
-      expect(res.status).toBe(404);
-      expect(res.body.message).toBe('Device preset not found');
-    }
+    const still = await expectHiddenFromCaller(ctx, {
+      path: '/v1/device-presets',
+      shortId: theirs.shortId,
+      message: 'Device preset not found',
+      patches: [{ name: 'Mine now' }],
+    });
     expect(await names()).not.toContain('Their phone');
-    const still = await ctx.call('GET', `/v1/device-presets/${theirs.shortId}`, undefined, ctx.other.token);
-    expect(still.body).toEqual(theirs);
+    expect(still).toEqual(theirs);
   });
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import {
+  createApiContext,
+  databaseKinds,
+  startedWorkflowIds,
+  terminateRunningWorkflows,
+  type ApiContext,
+} from '../support/app-context.js';
+import { countRows } from '../support/row-counts.js';
 import { applicationIdOf, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 import { budgetLimits } from '../../src/domain/discovery-run.js';
 import { defaultDiscoveryBudget } from '../../src/domain/discovery.js';
@@ -61,22 +68,8 @@ describe.each(databaseKinds)('discoveries API (%s)', (kind) => {
   }, 60_000);
   afterAll(async () => api?.close());
 
-  const discoveries = async () =>
-    Number(
-      (
-        await api.db
-          .selectFrom('discoveries')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const startedWorkflows = async () => {
-    const client = await api.deps.temporal.get();
-    const ids: string[] = [];
-    for await (const wf of client.workflow.list({ query: `TaskQueue="${api.deps.temporal.taskQueue}"` }))
-      ids.push(wf.workflowId);
-    return ids;
-  };
+  const discoveries = () => countRows(api.db, 'discoveries');
+  const startedWorkflows = () => startedWorkflowIds(api);
 
   const budgetCases = (['pages', 'actions', 'minutes'] as const).flatMap((field): Case[] =>
     [0, -1, 1.5, budgetLimits[field] + 1, '10', null].map((value) => ({
@@ -228,6 +221,6 @@ describe.each(databaseKinds)('discoveries API (%s)', (kind) => {
     const ended = await api.call('POST', `/v1/discoveries/${id}/cancel`);
     expect(ended.status).toBe(409);
     expect(ended.body.message).toBe(`discovery ${id} has ended (COMPLETED): there is nothing to cancel`);
-    for (const wf of await startedWorkflows()) await client.workflow.getHandle(wf).terminate('test over');
+    await terminateRunningWorkflows(api);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 import { rowIdOf } from '../support/row-ids.js';
+import { countRows } from '../support/row-counts.js';
 
 // Discovery schedules (issue 34, item 5) through the API, on the shared Temporal dev server without a worker: the
 // expressions do not fire during the test, and every test deletes what it created. The ticks themselves (a discovery
@@ -17,15 +18,7 @@ describe.each(databaseKinds)('discovery schedules (%s)', (kind) => {
   let theirApp: string;
 
   const path = (a: string) => `/v1/applications/${a}/discovery-schedules`;
-  const rowCount = async () =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('discovery_schedules')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const rowCount = () => countRows(ctx.db, 'discovery_schedules');
   const handle = async (id: string) => (await ctx.deps.temporal.get()).schedule.getHandle(`discovery-schedule:${id}`);
 
   async function application(name: string, token = ctx.tenant.token, body: Record<string, unknown> = {}) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
+import { createApiContext, terminateRunningWorkflows, type ApiContext } from '../support/app-context.js';
 import { toolArguments, type JsonSchema } from '../support/json-schema-arbitrary.js';
 import { insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
 
@@ -101,19 +101,7 @@ describe('fuzz: POST /v1/mcp', () => {
   });
   afterAll(async () => {
     // The accepted runs, burn-ins and chats wait for a worker that never comes: end them.
-    const client = await ctx.deps.temporal.get();
-    const running: Promise<unknown>[] = [];
-    for await (const wf of client.workflow.list({
-      query: `TaskQueue = '${ctx.deps.temporal.taskQueue}' AND ExecutionStatus = 'Running'`,
-    })) {
-      running.push(
-        client.workflow
-          .getHandle(wf.workflowId, wf.runId)
-          .terminate('fuzz test done')
-          .catch(() => undefined),
-      );
-    }
-    await Promise.all(running);
+    await terminateRunningWorkflows(ctx);
     await ctx.close();
   });
 

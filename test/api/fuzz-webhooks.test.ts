@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookDefinition } from '@octokit/webhooks-examples';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
+import { createApiContext, terminateRunningWorkflows, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import {
@@ -71,19 +71,7 @@ describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
     gitlabToken = gl.hooks(gitlabRepo)[0]!.token!;
   });
   afterAll(async () => {
-    const client = await ctx.deps.temporal.get();
-    const ending: Promise<unknown>[] = [];
-    for await (const wf of client.workflow.list({
-      query: `TaskQueue = '${ctx.deps.temporal.taskQueue}' AND ExecutionStatus = 'Running'`,
-    })) {
-      ending.push(
-        client.workflow
-          .getHandle(wf.workflowId, wf.runId)
-          .terminate('fuzz test done')
-          .catch(() => undefined),
-      );
-    }
-    await Promise.all(ending);
+    await terminateRunningWorkflows(ctx);
     await Promise.all([ctx.close(), gh.close(), gl.close()]);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
+import { countRows } from '../support/row-counts.js';
 
 const NUL = '\u0000';
 const nulMessage = (field: string) => `${field}: must not contain the NUL character (U+0000)`;
@@ -24,24 +25,9 @@ describe('hostile input is refused before it reaches a query (postgres)', () => 
   });
 
   const counts = async () => ({
-    applications: (
-      await ctx.db
-        .selectFrom('applications')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-    testCases: (
-      await ctx.db
-        .selectFrom('test_cases')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-    testPlans: (
-      await ctx.db
-        .selectFrom('test_plans')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
+    applications: await countRows(ctx.db, 'applications'),
+    testCases: await countRows(ctx.db, 'test_cases'),
+    testPlans: await countRows(ctx.db, 'test_plans'),
   });
   const appName = async () => (await ctx.call('GET', `/v1/applications/${appShortId}`)).body.name as string;
 

@@ -9,6 +9,7 @@ import type { EmailStep } from '../../src/domain/inbox.js';
 import type { Step } from '../../src/domain/steps.js';
 import type { FailureKind } from '../../src/domain/verdicts.js';
 import { silentLogger } from '../../src/logger.js';
+import { chromiumFlags } from '../../src/browser/context/pool.js';
 import { loadPrograms } from '../../src/programs.js';
 import { createInboxAccess } from '../../src/services/inbox.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
@@ -20,15 +21,6 @@ import { freePort } from '../support/net.js';
 // inbox (SMTP into the database), real Chromium, performAction as replay calls it.
 
 const domain = 'inbox.proctor.test';
-const launchArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('wait_for_email and open_link: what failed, and which kind it is', () => {
   let ctx: ApiContext;
@@ -44,7 +36,7 @@ describe('wait_for_email and open_link: what failed, and which kind it is', () =
       { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger },
       0,
     );
-    browser = await chromium.launch({ executablePath: loadPrograms().chromium, args: launchArgs });
+    browser = await chromium.launch({ executablePath: loadPrograms().chromium, args: chromiumFlags });
     page = await browser.newPage();
     closedPort = await freePort();
   }, 60_000);

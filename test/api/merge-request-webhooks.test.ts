@@ -61,14 +61,7 @@ describe('merge-request review webhooks and settings', () => {
     await Promise.all([ctx.close(), gh.close(), gl.close()]);
   });
 
-  const post = async (path: string, body: string, headers: Record<string, string>) => {
-    const res = await ctx.app.request(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-    });
-    return { status: res.status, body: (await res.json()) as { message: string } };
-  };
+  const post = (path: string, body: string, headers: Record<string, string>) => poster(ctx.app)(path, body, headers);
   const github = async (event: string, payload: unknown, opts: { deliveryId?: string; secret?: string } = {}) => {
     const body = JSON.stringify(payload);
     const signature = await new Webhooks({ secret: opts.secret ?? githubSecret }).sign(body);

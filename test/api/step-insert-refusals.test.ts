@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIds } from '../../workflows/shared.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { createApiContext, databaseKinds, startedWorkflowIds, type ApiContext } from '../support/app-context.js';
+import { countRows } from '../support/row-counts.js';
 import { waitFor } from '../support/net.js';
 import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
 
@@ -71,22 +72,8 @@ describe.each(databaseKinds)('step insertions refused up front (%s)', (kind) => 
       .execute();
     return id;
   };
-  const insertions = async () =>
-    Number(
-      (
-        await api.db
-          .selectFrom('step_insertions')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const startedWorkflows = async () => {
-    const client = await api.deps.temporal.get();
-    const ids: string[] = [];
-    for await (const wf of client.workflow.list({ query: `TaskQueue="${api.deps.temporal.taskQueue}"` }))
-      ids.push(wf.workflowId);
-    return ids;
-  };
+  const insertions = () => countRows(api.db, 'step_insertions');
+  const startedWorkflows = () => startedWorkflowIds(api);
 
   const cases: Case[] = [
     {

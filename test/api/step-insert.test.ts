@@ -4,6 +4,7 @@ import { insertStepInsertion } from '../../src/db/queries/step-insertions.js';
 import { saveStepInsertion } from '../../src/services/step-insert.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
+import { countRows } from '../support/row-counts.js';
 
 // POST /v1/test-cases/{id}/steps/insert as a client sees it, over both database kinds (no worker here: an accepted
 // insertion stays RUNNING), and the save that ends one: refused when the steps changed meanwhile, never saved twice.
@@ -73,13 +74,7 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
   });
 
   it('is LLM work: refused with 429 once the daily budget is spent, nothing written', async () => {
-    const count = async () =>
-      (
-        await api.db
-          .selectFrom('step_insertions')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n;
+    const count = () => countRows(api.db, 'step_insertions');
     const before = await count();
     expect((await api.call('PUT', '/v1/usage/budget', { dailyTokens: 0, dailyUsd: null })).status).toBe(200);
     try {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createApiContext, databaseKinds, terminateBurnIns, type ApiContext } from '../support/app-context.js';
+import { countRows } from '../support/row-counts.js';
+import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 
 describe.each(databaseKinds)('test cases (%s)', (kind) => {
   let ctx: ApiContext;
@@ -40,16 +42,7 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
     return res.body.testCase.id as string;
   }
 
-  const rowCount = async (projectId = ctx.tenant.projectId) =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('test_cases')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('project_id', '=', projectId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const rowCount = (projectId = ctx.tenant.projectId) => countRows(ctx.db, 'test_cases', projectId);
 
   const markGenerated = (id: string) =>
     ctx.db.updateTable('test_cases').set({ generation_status: 'COMPLETED' }).where('id', '=', id).execute();
@@ -513,21 +506,16 @@ describe.each(databaseKinds)('test cases (%s)', (kind) => {
       ctx.other.token,
     );
     await markGenerated(theirs);
-    const path = `/v1/test-cases/${theirs}`;
-    for (const [method, body] of [
-      ['GET', undefined],
-      ['PATCH', { name: 'Mine now' }],
-      ['PATCH', { isEnabled: true }],
-      ['DELETE', undefined],
-    ] as const) {
-      const res = await ctx.call(method, path, body);
-      expect(res.status, method).toBe(404);
-      expect(res.body).toEqual({ message: 'Test case not found' });
-    }
+    const still = await expectHiddenFromCaller(ctx, {
+      path: '/v1/test-cases',
+      shortId: theirs,
+      message: 'Test case not found',
+      patches: [{ name: 'Mine now' }, { isEnabled: true }],
+    });
     const listed = await ctx.call('GET', '/v1/test-cases?limit=200');
     expect(listed.body.testCases.map((t: { id: string }) => t.id)).not.toContain(theirs);
     expect((await ctx.call('GET', '/v1/test-cases?labels=hidden')).body).toMatchObject({ testCases: [], total: 0 });
-    expect((await ctx.call('GET', path, undefined, ctx.other.token)).body).toMatchObject({
+    expect(still).toMatchObject({
       name: 'Hidden case',
       isEnabled: false,
     });

@@ -4,6 +4,7 @@ import { deletePlanSchedules } from '../../src/temporal/schedules.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 import { rowIdOf } from '../support/row-ids.js';
+import { countRows } from '../support/row-counts.js';
 
 // The API context talks to the shared Temporal dev server, but runs no worker: the Schedules created here use
 // expressions that do not fire during the test, and every test deletes what it created.
@@ -20,15 +21,7 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
   }
 
   const path = (p: { shortId: string }) => `/v1/test-plans/${p.shortId}/schedules`;
-  const rowCount = async () =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('test_plan_schedules')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const rowCount = () => countRows(ctx.db, 'test_plan_schedules');
   const handle = async (id: string) => (await ctx.deps.temporal.get()).schedule.getHandle(`plan-schedule:${id}`);
 
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { workflowIds } from '../../workflows/shared.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
-import { githubExample, gitlabMergeRequestEvent, type Payload } from '../support/webhook-payloads.js';
+import { githubExample, gitlabMergeRequestEvent, type Payload, poster } from '../support/webhook-payloads.js';
 
 // Issue 23: a webhook endpoint authenticates before it answers anything. Every probe a stranger can make (no
 // signature, a wrong one, a repository nobody reviews, a ping, a body that is not JSON, a malformed header, another
@@ -66,14 +66,7 @@ describe('webhooks verify before anything else', () => {
     await Promise.all([ctx.close(), gh.close(), gl.close()]);
   });
 
-  const post = async (path: string, body: string, headers: Record<string, string>) => {
-    const res = await ctx.app.request(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-    });
-    return { status: res.status, body: (await res.json()) as { message: string } };
-  };
+  const post = (path: string, body: string, headers: Record<string, string>) => poster(ctx.app)(path, body, headers);
   const pullRequest = (repository: string): Payload => {
     const p = githubExample('pull_request', (e) => e.action === 'opened');
     p.repository.full_name = repository;

@@ -15,6 +15,7 @@ import type { Tenant } from '../support/app-context.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
+import { countRows } from '../support/row-counts.js';
 
 // The dashboard's conversation, review and settings pages in the project's Chromium (every non-local request
 // refused), on the real stack: API, Temporal worker, Postgres, and the scripted LLM streaming over HTTP.
@@ -268,15 +269,7 @@ describe('dashboard: conversations, reviews, plans, applications, configs, tunne
       expect(res?.status(), path).toBe(404);
       expect(await dash.page.content()).not.toContain('Their secret conversation');
     }
-    const chats = async () =>
-      Number(
-        (
-          await stack.db
-            .selectFrom('chats')
-            .select((eb) => eb.fn.countAll<string>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const chats = () => countRows(stack.db, 'chats');
     const before = await chats();
     const forged = await dash.context.request.post(`${dash.url}/chats`, {
       form: { message: 'sneaky', _csrf: 'forged' },

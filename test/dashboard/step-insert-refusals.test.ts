@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/dashboard.js';
 import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
 import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
+import { countRows } from '../support/row-counts.js';
 
 // "Insert a step here" is offered only where an insertion can start: a mobile test's step editor shows why not
 // instead of the links and the form, and a post that can no longer start (the environment went away after the
@@ -27,15 +28,7 @@ describe('dashboard: step insertion refused up front', () => {
       });
     },
   });
-  const insertions = async () =>
-    Number(
-      (
-        await rig.stack.db
-          .selectFrom('step_insertions')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const insertions = () => countRows(rig.stack.db, 'step_insertions');
 
   it("a mobile test's step editor offers no insertion and says why; its insert page and a post are refused, nothing written", async () => {
     const page = rig.dash.page;

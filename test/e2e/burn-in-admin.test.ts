@@ -9,7 +9,7 @@ import {
   adminSearchMoves,
 } from '../support/admin-script.js';
 import { adminSidebarLinks } from '../support/fixtures/admin.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { exportedSpec, expectSpecPasses } from '../support/playwright-runner.js';
 import type { ChatRequest } from '../support/scripted-llm.js';
 import { useShopStack } from '../support/shop-stack.js';
 
@@ -141,28 +141,16 @@ describe('burn-in on an admin application', () => {
   it('replays both recordings twice without the model, the group created and deleted each time', async () => {
     for (const [name, testCaseId] of Object.entries(created)) {
       for (const round of [1, 2]) {
-        const before = shop.llm.requests.length;
-        const replay = await shop.stack.activities.executeTest({
-          projectId: shop.stack.tenant.projectId,
-          testCaseId,
-          artifactPrefix: `runs/admin/${name}/${round}`,
-          heal: false,
-        });
+        const replay = await shop.replay(testCaseId, { heal: false });
         expect(replay.error, `${name}, replay ${round}`).toBeUndefined();
         expect(replay.status).toBe('PASSED');
-        expect(shop.llm.requests.length).toBe(before);
+        expect(replay.requests).toEqual([]);
       }
     }
     expect(shop.fixture.admin.groupNames()).not.toContain('QA Team');
   }, 180_000);
 
   it('exports the create recording as a Playwright spec that runs green', async () => {
-    const res = await shop.stack.app.request(`/v1/test-cases/${created.create}/playwright`, {
-      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
-    });
-    expect(res.status).toBe(200);
-    const result = await runPlaywrightSpec(await res.text());
-    expect(result.output).toMatch(/1 passed/);
-    expect(result.code).toBe(0);
+    await expectSpecPasses(await exportedSpec(shop.stack, created.create!));
   }, 120_000);
 });

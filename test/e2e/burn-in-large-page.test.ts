@@ -3,7 +3,7 @@ import { defaultPageTokens } from '../../src/llm/page-view.js';
 import { countTokens } from '../../src/llm/token-count.js';
 import { lastPrompt, refOf, tool } from '../support/agent-script.js';
 import { largePageExpected, largePageGoal, largePageMoves } from '../support/large-page-script.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { exportedSpec, expectSpecPasses } from '../support/playwright-runner.js';
 import type { ChatRequest } from '../support/scripted-llm.js';
 import { useShopStack } from '../support/shop-stack.js';
 import { waitForGeneration } from '../support/worker-context.js';
@@ -65,44 +65,21 @@ describe('burn-in on a large page', () => {
       defaultPageTokens + 30,
     );
 
-    const before = shop.llm.requests.length;
-    const replay = await shop.stack.activities.executeTest({
-      projectId: shop.stack.tenant.projectId,
-      testCaseId,
-      artifactPrefix: 'runs/large/1',
-      heal: false,
-    });
+    const replay = await shop.replay(testCaseId, { heal: false });
     expect(replay.error).toBeUndefined();
     expect(replay.status).toBe('PASSED');
-    expect(shop.llm.requests.length).toBe(before);
+    expect(replay.requests).toEqual([]);
   }, 120_000);
 
   it('fails the replay when the bought item is no longer on the page', async () => {
-    shop.fixture.setVariant('outOfStock');
-    try {
-      const before = shop.llm.requests.length;
-      const replay = await shop.stack.activities.executeTest({
-        projectId: shop.stack.tenant.projectId,
-        testCaseId,
-        artifactPrefix: 'runs/large/2',
-        heal: false,
-      });
-      expect(replay.status).toBe('FAILED');
-      expect(replay.error).toContain('Buy item 1200');
-      expect(shop.llm.requests.length).toBe(before);
-    } finally {
-      shop.fixture.setVariant('original');
-    }
+    const replay = await shop.replay(testCaseId, { variant: 'outOfStock', heal: false });
+    expect(replay.status).toBe('FAILED');
+    expect(replay.error).toContain('Buy item 1200');
+    expect(replay.requests).toEqual([]);
   }, 60_000);
 
   it('exports a Playwright spec that buys the item and runs green', async () => {
-    const res = await shop.stack.app.request(`/v1/test-cases/${testCaseId}/playwright`, {
-      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
-    });
-    expect(res.status).toBe(200);
-    const result = await runPlaywrightSpec(await res.text());
-    expect(result.output).toMatch(/1 passed/);
-    expect(result.code).toBe(0);
+    await expectSpecPasses(await exportedSpec(shop.stack, testCaseId));
   }, 120_000);
 
   it('refuses a ref the agent was never shown, and says when find matches nothing', async () => {

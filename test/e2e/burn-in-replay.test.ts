@@ -3,7 +3,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { describe, expect, it } from 'vitest';
 import type { BrowserState } from '../../src/domain/steps.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { exportedSpec, expectSpecPasses } from '../support/playwright-runner.js';
 import { shopCredentials } from '../support/fixture-apps.js';
 import { refOf, tool } from '../support/agent-script.js';
 import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../support/shop-agent-script.js';
@@ -64,48 +64,26 @@ describe('burn-in and replay on the real stack', () => {
   });
 
   it('still passes without any LLM call when the DOM changes but roles and names stay', async () => {
-    shop.fixture.setVariant('restyled');
-    try {
-      const before = shop.llm.requests.length;
-      const replay = await shop.stack.activities.executeTest({
-        projectId: shop.stack.tenant.projectId,
-        testCaseId: loginId,
-        artifactPrefix: 'runs/t2/login',
-        heal: true,
-      });
-      expect(replay.error).toBeUndefined();
-      expect(replay.status).toBe('PASSED');
-      expect(replay.healed).toEqual([]);
-      expect(shop.llm.requests.length).toBe(before);
-    } finally {
-      shop.fixture.setVariant('original');
-    }
+    const replay = await shop.replay(loginId, { variant: 'restyled', heal: true });
+    expect(replay.error).toBeUndefined();
+    expect(replay.status).toBe('PASSED');
+    expect(replay.healed).toEqual([]);
+    expect(replay.requests).toEqual([]);
   });
 
   it('finds the renamed button through its recorded id fallback without an LLM, and says so', async () => {
-    shop.fixture.setVariant('renamed');
-    try {
-      const before = shop.llm.requests.length;
-      const replay = await shop.stack.activities.executeTest({
-        projectId: shop.stack.tenant.projectId,
-        testCaseId: loginId,
-        artifactPrefix: 'runs/t3/login',
-        heal: false,
-      });
-      expect(replay.error).toBeUndefined();
-      expect(replay.status).toBe('PASSED');
-      expect(replay.healed).toEqual([
-        {
-          index: 3,
-          from: "getByRole('button', { name: 'Add Coffee mug to cart' })",
-          to: "locator('#add-mug')",
-          via: 'fallback',
-        },
-      ]);
-      expect(shop.llm.requests.length).toBe(before);
-    } finally {
-      shop.fixture.setVariant('original');
-    }
+    const replay = await shop.replay(loginId, { variant: 'renamed', heal: false });
+    expect(replay.error).toBeUndefined();
+    expect(replay.status).toBe('PASSED');
+    expect(replay.healed).toEqual([
+      {
+        index: 3,
+        from: "getByRole('button', { name: 'Add Coffee mug to cart' })",
+        to: "locator('#add-mug')",
+        via: 'fallback',
+      },
+    ]);
+    expect(replay.requests).toEqual([]);
   });
 
   it('resume-from: the dependent starts signed in from its dependency, sessionStorage included', async () => {
@@ -235,30 +213,18 @@ describe('burn-in and replay on the real stack', () => {
   });
 
   it('exports a Playwright spec that runs green with @playwright/test', async () => {
-    const res = await shop.stack.app.request(`/v1/test-cases/${loginId}/playwright`, {
-      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
-    });
-    expect(res.status).toBe(200);
-    const spec = await res.text();
+    const spec = await exportedSpec(shop.stack, loginId);
     expect(spec).toContain("import { test, expect } from '@playwright/test';");
     expect(spec).not.toContain(shopCredentials.password);
     expect(spec).toContain('process.env.SHOP_PASSWORD');
-    const result = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
-    expect(result.output).toMatch(/1 passed/);
-    expect(result.code).toBe(0);
+    await expectSpecPasses(spec, { SHOP_PASSWORD: shopCredentials.password });
   }, 120_000);
 
   it('exports a resume-from test with its dependency chain, and the spec passes on its own', async () => {
-    const res = await shop.stack.app.request(`/v1/test-cases/${checkoutId}/playwright`, {
-      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
-    });
-    expect(res.status).toBe(200);
-    const spec = await res.text();
+    const spec = await exportedSpec(shop.stack, checkoutId);
     expect(spec).toContain("await test.step('Resume-from dependency: Login and add mug', async () => {");
     expect(spec).toContain("await test.step('Checkout', async () => {");
     expect(spec).not.toContain(shopCredentials.password);
-    const result = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
-    expect(result.output).toMatch(/1 passed/);
-    expect(result.code).toBe(0);
+    await expectSpecPasses(spec, { SHOP_PASSWORD: shopCredentials.password });
   }, 120_000);
 });

@@ -10,6 +10,7 @@ import { checkoutSteps, insertRecordedTestCase, loginSteps, applicationIdOf } fr
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
+import { countRows } from '../support/row-counts.js';
 
 // Change reviews on the real stack (Postgres, Temporal, Chromium, the fixture shop as the preview deployment, the
 // scripted model), driven the way QA.tech's change-review action drives them; in PR mode the real GitHub and GitLab
@@ -120,15 +121,7 @@ describe('change review on the real stack', () => {
         evaluationDetails: 'Checkout ran end to end.',
       }),
     });
-  const runCount = async () =>
-    Number(
-      (
-        await stack.db
-          .selectFrom('runs')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const runCount = () => countRows(stack.db, 'runs');
 
   it('a checkout diff selects the checkout test; on a passing preview: Approved, with progress shown on the way and the verdict as data', async () => {
     llm.enqueue(checkoutModel(), checkoutModel());
@@ -250,10 +243,7 @@ describe('change review on the real stack', () => {
   const checkoutPatch = checkoutDiff.slice(checkoutDiff.indexOf('@@'));
 
   it('PR mode without an integration for the provider: 404 saying so, nothing written', async () => {
-    const before = await stack.db
-      .selectFrom('change_reviews')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow();
+    const before = await countRows(stack.db, 'change_reviews');
     const refused = await stack.call('POST', '/v1/chat/change-review', {
       mode: 'pr',
       prUrl: 'https://github.com/acme/other/pull/1',
@@ -264,12 +254,7 @@ describe('change review on the real stack', () => {
       status: 404,
       body: { message: 'GitHub integration not found: connect one with POST /v1/git-integrations first' },
     });
-    expect(
-      await stack.db
-        .selectFrom('change_reviews')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ).toEqual(before);
+    expect(await countRows(stack.db, 'change_reviews')).toBe(before);
   }, 60_000);
 
   it('PR mode, GitHub App: the pull request is fetched with an installation token, the review runs on it and completes', async () => {

@@ -49,6 +49,18 @@ const open: Step = {
   description: 'Open the provider popup',
   opensPage: true,
 };
+/** The popup's own button that closes it, and the opener's page the run goes back to. */
+const allow: Step = {
+  action: 'click',
+  locator: "getByRole('button', { name: 'Allow' })",
+  page: 1,
+  description: 'Allow',
+};
+const back: Step = {
+  action: 'assert_visible',
+  locator: "getByRole('heading', { name: 'App' })",
+  description: 'back in the app',
+};
 
 /** Checks that look for what the popup never shows: only the popup closing ends them. */
 const checks: Step[] = [
@@ -94,34 +106,12 @@ describe('a tab closing under a step', () => {
   );
 
   it('an action that makes its own popup close did its job: PASSED, and the run goes on in the opener', async () => {
-    const allow: Step = {
-      action: 'click',
-      locator: "getByRole('button', { name: 'Allow' })",
-      page: 1,
-      description: 'Allow',
-    };
-    const back: Step = {
-      action: 'assert_visible',
-      locator: "getByRole('heading', { name: 'App' })",
-      description: 'back in the app',
-    };
     const result = await replay('stays', [open, allow, back]);
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('PASSED');
   }, 30_000);
 
   it('the exported spec does as replay: the popup closing under its own Allow passes, under a check or before its element showed fails', async () => {
-    const allow: Step = {
-      action: 'click',
-      locator: "getByRole('button', { name: 'Allow' })",
-      page: 1,
-      description: 'Allow',
-    };
-    const back: Step = {
-      action: 'assert_visible',
-      locator: "getByRole('heading', { name: 'App' })",
-      description: 'back in the app',
-    };
     const spec = (query: string, steps: Step[]) =>
       exportPlaywrightSpec({ name: 'popup', baseUrl: `${base}/?${query}`, steps, configs: {} });
     const allowed = spec('stays', [open, allow, back]);

@@ -4,24 +4,17 @@
 // with SIGKILL in the middle of a discovery: another worker finishes it, its map is the same as an uninterrupted
 // discovery's, every URL has one row, and the site served each page once (a page whose visit was in flight at the
 // kill, and so had no row yet, is the only one fetched again).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useCrashStack } from '../support/crash-stack.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startGeneratedSite, type GeneratedSite } from '../support/generated-site.js';
 import { waitFor } from '../support/net.js';
 import { applicationIdOf, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import {
-  isRunning,
-  killWorker,
-  startWorkerProcess,
-  workerProcessEnv,
-  type WorkerProcess,
-} from '../support/worker-process.js';
+import { isRunning, killWorker } from '../support/worker-process.js';
 
 type Call = Stack['call'];
 
@@ -164,31 +157,9 @@ describe('discovery on the fixture shop', () => {
 });
 
 describe('a worker killed in the middle of a discovery', () => {
-  let llm: ScriptedLlm;
-  let stack: Stack;
-  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-discovery-crash-'));
-  const workers: WorkerProcess[] = [];
-
-  beforeAll(async () => {
-    llm = await startScriptedLlm();
-    stack = await startStack({ worker: false });
-  }, 120_000);
-  afterAll(async () => {
-    for (const w of workers) if (isRunning(w)) await killWorker(w);
-    await stack?.close();
-    await llm?.stop();
-    rmSync(blobDir, { recursive: true, force: true });
-  });
-
-  const startWorker = () => {
-    const worker = startWorkerProcess(
-      workerProcessEnv({ stack, llm, blobDir, extra: { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' } }),
-    );
-    workers.push(worker);
-    return worker;
-  };
+  const crash = useCrashStack({ name: 'discovery-crash', env: { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' } });
   const rows = async (id: string) =>
-    stack.db
+    crash.stack.db
       .selectFrom('discovery_pages as p')
       .innerJoin('discoveries as d', 'd.id', 'p.discovery_id')
       .select('p.url')
@@ -205,7 +176,8 @@ describe('a worker killed in the middle of a discovery', () => {
   afterAll(async () => Promise.all(sites.map((s) => s.stop())));
 
   it('another worker finishes it: the same map, one row per URL, each page fetched once', async () => {
-    const first = startWorker();
+    const { stack } = crash;
+    const first = crash.startWorker();
     const alive = () => {
       if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
     };
@@ -231,7 +203,7 @@ describe('a worker killed in the middle of a discovery', () => {
     expect(storedAtKill.size).toBeLessThan(25);
     expect((await stack.call('GET', `/v1/discoveries/${id}`)).body.status).toBe('RUNNING');
 
-    const second = startWorker();
+    const second = crash.startWorker();
     const done = await ended(stack.call, id, 180_000, () => {
       if (!isRunning(second)) throw new Error(`the second worker exited:\n${second.output()}`);
     });

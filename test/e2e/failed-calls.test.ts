@@ -8,7 +8,7 @@ import { failedCallFlows } from '../support/failed-call-flows.js';
 import { burnInFlows } from '../support/burn-in-flows.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { exportedSpec, expectSpecPasses } from '../support/playwright-runner.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 
@@ -167,12 +167,6 @@ describe('failed calls that change the page, on the real stack', () => {
     const name = 'Row 250 of a 300-row list box';
     const [scroll] = generated.get(name).steps.steps;
     expect(scroll).toMatchObject({ action: 'scroll', scroll: { direction: 'down', untilText: 'Row 250' } });
-    const res = await stack.app.request(`/v1/test-cases/${ids.get(name)}/playwright`, {
-      headers: { authorization: `Bearer ${stack.tenant.token}` },
-    });
-    expect(res.status).toBe(200);
-    const run = await runPlaywrightSpec(await res.text());
-    expect(run.output).toMatch(/1 passed/);
-    expect(run.code).toBe(0);
+    await expectSpecPasses(await exportedSpec(stack, ids.get(name)!));
   }, 90_000);
 });

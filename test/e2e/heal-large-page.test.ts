@@ -21,7 +21,7 @@ describe('a heal on the large page', () => {
   const shop = useShopStack();
   let testCaseId: string;
 
-  const run = (variant: 'original' | 'renamed') => shop.runWithHeal(testCaseId, variant);
+  const run = (variant: 'original' | 'renamed') => shop.replay(testCaseId, { variant, heal: true });
 
   it('burns in a purchase on the large page', async () => {
     const moves: AgentMove[] = [

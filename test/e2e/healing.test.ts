@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
-import { shopCredentials } from '../support/fixture-apps.js';
+import { exportedSpec, expectSpecPasses } from '../support/playwright-runner.js';
+import { shopCredentials, type Variant } from '../support/fixture-apps.js';
 import { refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { signInAndAddMug } from '../support/shop-agent-script.js';
 import { useShopStack } from '../support/shop-stack.js';
@@ -31,7 +31,7 @@ describe('self-healing that can be trusted', () => {
   const shop = useShopStack();
   const burnIn = shop.burnIn;
 
-  const run = shop.runWithHeal;
+  const run = (testCaseId: string, variant: Variant) => shop.replay(testCaseId, { variant, heal: true });
 
   async function copyOf(testCaseId: string): Promise<string> {
     const id = randomUUID();
@@ -132,13 +132,9 @@ describe('self-healing that can be trusted', () => {
     expect(germanAgain.requests).toHaveLength(0);
 
     // The spec exported after the German runs still passes on the English page: it carries every locator.
-    const res = await shop.stack.app.request(`/v1/test-cases/${generated.id}/playwright`, {
-      headers: { authorization: `Bearer ${shop.stack.tenant.token}` },
-    });
-    const spec = await res.text();
+    const spec = await exportedSpec(shop.stack, generated.id);
     expect(spec).toContain(".or(page.getByRole('button', { name: 'Sign in' }))");
-    const exported = await runPlaywrightSpec(spec, { SHOP_PASSWORD: shopCredentials.password });
-    expect(exported.output).toMatch(/1 passed/);
+    await expectSpecPasses(spec, { SHOP_PASSWORD: shopCredentials.password });
   }, 120_000);
 
   it('review (the default): the heal becomes a proposal, the steps stay until someone accepts it', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { burnInFlows } from '../support/burn-in-flows.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { interactionFlows } from '../support/interaction-flows.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { exportedSpec, expectSpecPasses } from '../support/playwright-runner.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 
@@ -52,13 +52,7 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
       expect(result.changes).toEqual([]);
       expect(llm.requests.length).toBe(before);
 
-      const res = await stack.app.request(`/v1/test-cases/${ids.get(flow.name)}/playwright`, {
-        headers: { authorization: `Bearer ${stack.tenant.token}` },
-      });
-      expect(res.status).toBe(200);
-      const run = await runPlaywrightSpec(await res.text());
-      expect(run.output).toMatch(/1 passed/);
-      expect(run.code).toBe(0);
+      await expectSpecPasses(await exportedSpec(stack, ids.get(flow.name)!));
     }, 90_000);
 
     it(`${flow.name}: fails on the "${flow.broken.variant}" build at step ${flow.broken.failsAt + 1}`, async () => {

@@ -8,7 +8,7 @@ import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { useCrashStack } from '../support/crash-stack.js';
 import { connectGitProviders, type Providers } from '../support/merge-request-stack.js';
 import { waitFor } from '../support/net.js';
-import { reviewResponder } from '../support/review-script.js';
+import { nothingToReview } from '../support/review-script.js';
 import { deliverGitHub, poster } from '../support/webhook-payloads.js';
 import { killWorker, waitWhileRunning, type WorkerProcess } from '../support/worker-process.js';
 
@@ -21,14 +21,7 @@ describe('merge-request review across a killed worker', () => {
   beforeAll(async () => {
     [gh, gl] = await Promise.all([startFakeGitHub(), startFakeGitLab()]);
     p = await connectGitProviders(crash.stack, gh, gl);
-    crash.llm.enqueue(
-      ...Array.from({ length: 40 }, () =>
-        reviewResponder({
-          select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }),
-          verdict: () => ({}),
-        }),
-      ),
-    );
+    crash.llm.enqueue(...nothingToReview(40));
   }, 120_000);
   afterAll(async () => {
     await Promise.all([gh?.close(), gl?.close()]);

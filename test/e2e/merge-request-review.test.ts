@@ -11,7 +11,7 @@ import { mergeRequestReviewStateQuery } from '../../workflows/merge-request-revi
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { waitFor } from '../support/net.js';
-import { reviewResponder } from '../support/review-script.js';
+import { nothingToReview } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import {
   deliverGitHub,
@@ -62,14 +62,7 @@ describe('merge-request review end to end', () => {
     stack = await startStack({ llm });
     p = await connectGitProviders(stack, gh, gl);
     // The model finds no existing test affected and no new one needed: the review runs nothing and says so.
-    llm.enqueue(
-      ...Array.from({ length: 40 }, () =>
-        reviewResponder({
-          select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }),
-          verdict: () => ({}),
-        }),
-      ),
-    );
+    llm.enqueue(...nothingToReview(40));
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

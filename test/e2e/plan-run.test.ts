@@ -18,6 +18,7 @@ import {
   todoSteps,
   applicationIdOf,
 } from '../support/recorded.js';
+import { countRows } from '../support/row-counts.js';
 
 /** `RECORD_HISTORIES=1` refreshes the recorded histories that test/workflows/replay.test.ts replays. */
 async function recordHistories(stack: Stack, run: any): Promise<void> {
@@ -300,10 +301,7 @@ describe('plan runs over the dependency graph', () => {
   }, 120_000);
 
   it('refuses unknown plans, applications and environments and starts nothing', async () => {
-    const before = await stack.db
-      .selectFrom('runs')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
+    const before = await countRows(stack.db, 'runs');
     expect((await stack.call('POST', '/v1/run', { testPlanShortId: 'pln_doesnotexist' })).status).toBe(404);
     expect(
       (
@@ -321,10 +319,6 @@ describe('plan runs over the dependency graph', () => {
     ).toBe(404);
     expect((await stack.call('POST', '/v1/run', { notifications: [] })).status).toBe(400);
     expect((await stack.call('GET', '/v1/run/run_nope')).status).toBe(404);
-    const after = await stack.db
-      .selectFrom('runs')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    expect(after.n).toEqual(before.n);
+    expect(await countRows(stack.db, 'runs')).toBe(before);
   });
 });

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { replaySteps } from '../../src/browser/replay/replay.js';
-import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { useServedPage } from '../support/served-page.js';
 
@@ -24,20 +22,7 @@ const page = `<!doctype html><title>Draft</title>
 
 const served = useServedPage(page);
 
-async function replay(steps: Step[]) {
-  const context = await served.browser.newContext();
-  try {
-    return await replaySteps(await context.newPage(), steps, {
-      startUrl: served.base,
-      baseUrl: served.base,
-      values: new RunValues(),
-      timeoutMs: 1_500,
-      probeMs: 500,
-    });
-  } finally {
-    await context.close();
-  }
-}
+const replay = (steps: Step[]) => served.replay(steps, { timeoutMs: 1_500, probeMs: 500 });
 
 const click = (locator: string, fallbacks: string[], name: string): Step => ({
   action: 'click',

@@ -156,3 +156,33 @@ export async function terminateBurnIns(ctx: ApiContext, testCaseIds: string[]): 
     ),
   );
 }
+
+/** The workflows on this context's task queue that Temporal's visibility lists for `filter` (none: all). */
+async function queueWorkflows(ctx: ApiContext, filter = ''): Promise<{ workflowId: string; runId: string }[]> {
+  const client = await ctx.deps.temporal.get();
+  const found: { workflowId: string; runId: string }[] = [];
+  const query = `TaskQueue = '${ctx.deps.temporal.taskQueue}'${filter && ` AND ${filter}`}`;
+  for await (const wf of client.workflow.list({ query })) found.push({ workflowId: wf.workflowId, runId: wf.runId });
+  return found;
+}
+
+/** The ids of the workflows started on this context's task queue, for a test that checks what a request started. */
+export const startedWorkflowIds = async (ctx: ApiContext): Promise<string[]> =>
+  (await queueWorkflows(ctx)).map((wf) => wf.workflowId);
+
+/**
+ * Terminates the workflows still running on this context's task queue: no worker runs them here, and none may
+ * outlive the file in the shared Temporal server. One that ends meanwhile is no error.
+ */
+export async function terminateRunningWorkflows(ctx: ApiContext): Promise<void> {
+  const client = await ctx.deps.temporal.get();
+  const running = await queueWorkflows(ctx, `ExecutionStatus = 'Running'`);
+  await Promise.all(
+    running.map((wf) =>
+      client.workflow
+        .getHandle(wf.workflowId, wf.runId)
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
+}

@@ -11,22 +11,29 @@ import { startStack, type Stack } from './worker-context.js';
 import { killWorker, startWorkerProcess, workerProcessEnv, type WorkerProcess } from './worker-process.js';
 
 export interface CrashStack {
-  /** Filled before the file's tests run, as are `llm` and `fixture`. */
+  /** Filled before the file's tests run, as is `llm` (and `fixture` when asked for). */
   stack: Stack;
   llm: ScriptedLlm;
-  /** The fixture apps; undefined unless asked for. */
-  fixture: FixtureApps;
   /** The blob directory the workers share. */
   blobDir: string;
   /** Starts a `proctor worker` process on the stack and the LLM; one still running after the tests is killed. */
   startWorker(): WorkerProcess;
 }
 
+/** A crash stack, with the fixture apps when they were asked for. */
+export type CrashStackWith<WithFixture extends boolean> = CrashStack &
+  (WithFixture extends true ? { fixture: FixtureApps } : Record<never, never>);
+
 /**
  * Starts the stack and the LLM (and the fixture apps) before the file's tests; after them kills the workers still
  * running, closes what it started and removes the blob directory. `env` adds worker settings.
  */
-export function useCrashStack(options: { name: string; fixture?: boolean; env?: Record<string, string> }): CrashStack {
+export function useCrashStack<WithFixture extends boolean = false>(options: {
+  name: string;
+  /** true: the fixture apps too, as `fixture`. */
+  fixture?: WithFixture;
+  env?: Record<string, string>;
+}): CrashStackWith<WithFixture> {
   const blobDir = mkdtempSync(join(tmpdir(), `proctor-${options.name}-`));
   const workers: WorkerProcess[] = [];
   const crash = {
@@ -38,7 +45,7 @@ export function useCrashStack(options: { name: string; fixture?: boolean; env?: 
       workers.push(w);
       return w;
     },
-  } as CrashStack;
+  } as CrashStack & { fixture?: FixtureApps };
   beforeAll(async () => {
     const [llm, fixture] = await Promise.all([startScriptedLlm(), options.fixture ? startFixtureApps() : undefined]);
     Object.assign(crash, { llm, fixture, stack: await startStack({ worker: false }) });
@@ -49,5 +56,5 @@ export function useCrashStack(options: { name: string; fixture?: boolean; env?: 
     await Promise.all([crash.fixture?.stop(), crash.llm?.stop()]);
     rmSync(blobDir, { recursive: true, force: true });
   });
-  return crash;
+  return crash as CrashStackWith<WithFixture>;
 }

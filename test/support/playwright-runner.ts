@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromiumFlags } from '../../src/browser/context/pool.js';
 import { loadPrograms } from '../../src/programs.js';
+import { expect } from 'vitest';
+import type { Stack } from './worker-context.js';
 
 /** Runs one exported spec with the real `@playwright/test` runner and this machine's Chromium. */
 export async function runPlaywrightSpec(
@@ -32,4 +34,20 @@ export async function runPlaywrightSpec(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The Playwright spec the API exports for the test case, as its project's token asks for it (the answer is a 200). */
+export async function exportedSpec(stack: Pick<Stack, 'app' | 'tenant'>, testCaseId: string): Promise<string> {
+  const res = await stack.app.request(`/v1/test-cases/${testCaseId}/playwright`, {
+    headers: { authorization: `Bearer ${stack.tenant.token}` },
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/** Runs the spec (`env`: its configs' values) and expects its one test to pass. */
+export async function expectSpecPasses(spec: string, env: Record<string, string> = {}): Promise<void> {
+  const run = await runPlaywrightSpec(spec, env);
+  expect(run.output).toMatch(/1 passed/);
+  expect(run.code).toBe(0);
 }

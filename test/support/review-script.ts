@@ -37,6 +37,18 @@ export function reviewResponder(script: ReviewScript): ScriptedStep {
   };
 }
 
+/**
+ * The model of a review that finds no existing test affected and no new one needed (the review runs nothing and
+ * says so), `times` times over: enough for every review a file makes, steps retried after a crash included.
+ */
+export const nothingToReview = (times: number): ScriptedStep[] =>
+  Array.from({ length: times }, () =>
+    reviewResponder({
+      select: () => ({ existingTestCaseIds: [], newTests: [], reasoning: 'Only an internal refactor.' }),
+      verdict: () => ({}),
+    }),
+  );
+
 export interface ActionOutcome {
   shortId: string;
   verdict: string | undefined;

@@ -19,10 +19,14 @@ export interface ShopStack {
   /** Creates a test case through the API and waits for its burn-in to record the steps (it must succeed). */
   burnIn(name: string, goal: string, moves: AgentMove[], extra?: Record<string, unknown>): Promise<any>;
   /**
-   * Replays the test case with healing on while the shop shows `variant` (then back to the original): the result,
-   * and the model requests the replay made (its heals).
+   * Replays the test case (healing as `heal` says; the activity's default when absent) while the shop shows
+   * `variant` (default the original; back to the original after): the result, and the model requests the replay
+   * made (its heals; none when it needed no model).
    */
-  runWithHeal(testCaseId: string, variant: Variant): Promise<ExecuteTestResult & { requests: ChatRequest[] }>;
+  replay(
+    testCaseId: string,
+    opts?: { variant?: Variant; heal?: boolean },
+  ): Promise<ExecuteTestResult & { requests: ChatRequest[] }>;
 }
 
 /**
@@ -60,7 +64,7 @@ export async function burnInOnShop(
 export function useShopStack(): ShopStack {
   const shop = { router: createRouter() } as ShopStack;
   shop.burnIn = (name, goal, moves, extra) => burnInOnShop(shop, name, goal, moves, extra);
-  shop.runWithHeal = async (testCaseId, variant) => {
+  shop.replay = async (testCaseId, { variant = 'original', heal } = {}) => {
     shop.fixture.setVariant(variant);
     try {
       const before = shop.llm.requests.length;
@@ -68,7 +72,7 @@ export function useShopStack(): ShopStack {
         projectId: shop.stack.tenant.projectId,
         testCaseId,
         artifactPrefix: `runs/${randomUUID()}/t`,
-        heal: true,
+        ...(heal !== undefined && { heal }),
       });
       return { ...result, requests: shop.llm.requests.slice(before) };
     } finally {

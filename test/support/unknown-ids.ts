@@ -22,3 +22,26 @@ export async function expectUnknownAndMalformedIds(
     expect(malformed.body.message).toMatch(resource.param);
   }
 }
+
+/**
+ * Another project's item is out of the caller's reach: GET, each PATCH of `patches` and DELETE of `path`/`shortId`
+ * answer 404 with `message` and nothing else, so nothing of the item shows. Returns the item as its own project
+ * still reads it (the refused PATCHes and DELETE changed nothing).
+ */
+export async function expectHiddenFromCaller(
+  ctx: ApiContext,
+  item: { path: string; shortId: string; message: string; patches: object[] },
+): Promise<any> {
+  const url = `${item.path}/${item.shortId}`;
+  const attempts: [string, object?][] = [
+    ['GET'],
+    ...item.patches.map((p): [string, object] => ['PATCH', p]),
+    ['DELETE'],
+  ];
+  for (const [method, body] of attempts) {
+    const res = await ctx.call(method, url, body);
+    expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(404);
+    expect(res.body).toEqual({ message: item.message });
+  }
+  return (await ctx.call('GET', url, undefined, ctx.other.token)).body;
+}

@@ -2,7 +2,9 @@
 // the activities it calls replaced by typed functions. Timers and timeouts of hours pass in milliseconds.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
+import { Context } from '@temporalio/activity';
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { IllegalStateError } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
@@ -40,17 +42,19 @@ export interface WorkerQueue {
   ): Promise<WorkflowHandle<Workflows[T]>>;
 }
 
-let installed = false;
-
 /**
  * Temporal's Runtime for a file of workflow tests, before its first worker: warnings only (worker state changes
- * are INFO, not news to these tests) and no signal handlers (vitest owns the process). Each file has its own
- * process; files with real workers keep the SDK's default Runtime (INFO: secrets-everywhere reads those lines).
+ * are INFO, not news to these tests) and no signal handlers (vitest owns the process). test/workflows files share
+ * their process with other files (vitest.config.ts), so a Runtime may be there already, made by a file that ran a
+ * real worker first or installed by an earlier workflow file: that one is kept (at worst its INFO lines are noise).
+ * The e2e files, one process each, keep the SDK's default Runtime (INFO: secrets-everywhere reads those lines).
  */
 export function installQuietRuntime(): void {
-  if (installed) return;
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-  installed = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  } catch (err) {
+    if (!(err instanceof IllegalStateError)) throw err;
+  }
 }
 
 /**
@@ -147,3 +151,28 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * A mocked activity's work that goes on until it is cancelled, heartbeating every 100 ms as the real activities do
+ * (a heartbeat is how a cancellation reaches an activity): `onCancelled` runs when the cancellation arrives, which
+ * is then thrown on.
+ */
+export async function busyUntilCancelled(onCancelled: () => void = () => {}): Promise<never> {
+  const ctx = Context.current();
+  for (;;) {
+    ctx.heartbeat();
+    try {
+      await ctx.sleep(100);
+    } catch (err) {
+      onCancelled();
+      throw err;
+    }
+  }
+}
+
+/** How a workflow ended: undefined when it completed, else what `result()` threw (a cancelled one's failure). */
+export const failureOf = (handle: { result(): Promise<unknown> }): Promise<unknown> =>
+  handle.result().then(
+    () => undefined,
+    (e: unknown) => e,
+  );

@@ -1,18 +1,8 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumFlags } from '../../src/browser/context/pool.js';
 import { loadPrograms } from '../../src/programs.js';
 import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-
-const launchArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('fixture apps', () => {
   let apps: FixtureApps;
@@ -22,7 +12,7 @@ describe('fixture apps', () => {
   beforeAll(async () => {
     [apps, browser] = await Promise.all([
       startFixtureApps(),
-      chromium.launch({ executablePath: loadPrograms().chromium, args: launchArgs }),
+      chromium.launch({ executablePath: loadPrograms().chromium, args: chromiumFlags }),
     ]);
   });
   afterAll(async () => {

@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { MergeRequestRef } from '../../src/domain/git.js';
 import { TrackedMergeRequest } from '../../workflows/merge-request-review-state.js';
-import type { MergeRequestEvent, MergeRequestHead } from '../../workflows/merge-request-review-contract.js';
+import type { MergeRequestEvent } from '../../workflows/merge-request-review-contract.js';
+import { headAt as head, reviewSettings as settings } from '../support/merge-request-heads.js';
 
 // The mergeRequestReview workflow's state and decisions, outside a workflow: the harness test drives the same
 // paths through signals; this covers the decision table and the continue-as-new carry directly.
 
 const ref: MergeRequestRef = { provider: 'github', repository: 'acme/shop', number: 7 };
-const head = (sha: string, draft = false): MergeRequestHead => ({
-  sha: sha.padEnd(40, '0'),
-  url: 'https://github.test/acme/shop/pull/7',
-  draft,
-  sourceBranch: 'feature/cart',
-  title: 'Cart badge',
-});
-const settings = {
-  autoRun: true,
-  includeDrafts: false,
-  commentOnOpen: true,
-  environments: ['preview'],
-  handle: '@proctor',
-};
 const opened = (deliveryId: string): MergeRequestEvent => ({ type: 'opened', deliveryId, head: head('aaa') });
 
 describe('TrackedMergeRequest', () => {

@@ -2,20 +2,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locatorForRef } from '../../src/browser/record/record.js';
 import { resolveLocator } from '../../src/browser/locators.js';
+import { chromiumFlags } from '../../src/browser/context/pool.js';
 import { loadPrograms } from '../../src/programs.js';
 
 // What burn-in records for an element, in real Chromium: locators that survive a translation lead an action,
 // every action keeps the structural fallbacks the page offers, and text locators carry the whole text.
 
-const launchArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const longMessage = 'Die Gruppe „QA Team“ wurde erfolgreich hinzugefügt. Sie können sie unten erneut bearbeiten.';
 // Playwright's own locator for this paragraph is the prefix getByText('Andere Gruppe wurde gelöscht').
 const otherMessage = 'Andere Gruppe wurde gelöscht und kann nicht wiederhergestellt werden.';
@@ -44,7 +36,7 @@ describe('recorded locators', () => {
   let page: Page;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: loadPrograms().chromium, args: launchArgs });
+    browser = await chromium.launch({ executablePath: loadPrograms().chromium, args: chromiumFlags });
     page = await browser.newPage();
     await page.setContent(html);
   });

@@ -18,7 +18,7 @@ import {
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { VerifyRecordingResult } from '../../activities/burn-in-verify.js';
 import { todoSteps } from '../support/recorded.js';
-import { useWorkflowHarness, recorder, until, type MockActivities } from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, until, type MockActivities, failureOf } from '../support/workflow-harness.js';
 
 // burnIn on the time-skipping server: its one-hour wait for dependencies takes milliseconds, and every branch
 // (dependencies done, failed, missing, late, never) is driven by what the mocked activities answer and which
@@ -403,10 +403,7 @@ describe('burnIn', () => {
       const handle = await q.start('burnIn', [input(id)], workflowIds.burnIn(id));
       await until(async () => (await handle.query(burnInProgressQuery)).phase === 'waiting-for-dependencies');
       await handle.cancel();
-      return handle.result().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      return failureOf(handle);
     });
 
     expect(err).toBeInstanceOf(WorkflowFailedError);

@@ -1,10 +1,15 @@
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { DiscoveryStatus, DiscoveryStopReason } from '../../src/domain/discovery-run.js';
 import { workflowIds } from '../../workflows/shared.js';
 import type { DiscoveryInput, FrontierEntry, VisitOutcome } from '../../workflows/discovery-contract.js';
-import { recorder, until, useWorkflowHarness, type MockActivities } from '../support/workflow-harness.js';
+import {
+  recorder,
+  until,
+  useWorkflowHarness,
+  type MockActivities,
+  busyUntilCancelled,
+} from '../support/workflow-harness.js';
 
 // The discovery workflow on the time-skipping server, its activities replaced by an in-memory site: it visits the
 // site breadth first and each URL once (a visit is named in the UI by its path), continues as new with its frontier
@@ -175,16 +180,7 @@ describe('discovery', () => {
     const { mocks } = activities({
       visit: async (url) => {
         if (url === `${origin}/`) return;
-        const ctx = Context.current();
-        for (;;) {
-          ctx.heartbeat();
-          try {
-            await ctx.sleep(100);
-          } catch (err) {
-            cancelledVisits++;
-            throw err;
-          }
-        }
+        await busyUntilCancelled(() => cancelledVisits++);
       },
     });
     const result = await h.withWorker(mocks, async (q) => {

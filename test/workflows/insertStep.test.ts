@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +7,14 @@ import type { Step } from '../../src/domain/steps.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { InsertStepInput } from '../../workflows/insert-step-contract.js';
 import { todoSteps } from '../support/recorded.js';
-import { useWorkflowHarness, recorder, until, type MockActivities } from '../support/workflow-harness.js';
+import {
+  useWorkflowHarness,
+  recorder,
+  until,
+  type MockActivities,
+  busyUntilCancelled,
+  failureOf,
+} from '../support/workflow-harness.js';
 
 // insertStep on the time-skipping server: what the recording answers decides whether the steps are saved, and every
 // way it ends (recorded, refused, failed, cancelled) is written to the insertion a person polls.
@@ -104,22 +110,14 @@ describe('insertStep', () => {
     let started = false;
     const mocks = activities(async () => {
       started = true;
-      // Busy until cancelled, heartbeating as the real one does: that is how a cancellation reaches an activity.
-      const ctx = Context.current();
-      for (;;) {
-        ctx.heartbeat();
-        await ctx.sleep(100);
-      }
+      return busyUntilCancelled();
     });
     const i = input();
     const err = await h.withWorker(mocks, async (q) => {
       const handle = await q.start('insertStep', [i]);
       await until(() => started);
       await handle.cancel();
-      return handle.result().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      return failureOf(handle);
     });
 
     expect(err).toBeInstanceOf(WorkflowFailedError);

@@ -6,7 +6,6 @@ import { signalMergeRequestReview } from '../../src/temporal/merge-request-lifec
 import {
   mergeRequestReviewStateQuery,
   type MergeRequestEvent,
-  type MergeRequestHead,
   type MergeRequestReviewInput,
   type MergeRequestReviewState,
 } from '../../workflows/merge-request-review-contract.js';
@@ -14,6 +13,7 @@ import { workflowIds } from '../../workflows/shared.js';
 import type { ChangeReviewInput, ChangeReviewResult } from '../../workflows/change-review-contract.js';
 import type { MergeRequestRef } from '../../src/domain/git.js';
 import { finishStubReview } from './stubs/merge-request-review.js';
+import { headAt as head, reviewSettings } from '../support/merge-request-heads.js';
 import {
   useWorkflowHarness,
   recorder,
@@ -35,14 +35,7 @@ type Args<K extends keyof MockActivities> = Parameters<NonNullable<MockActivitie
 function mocks(
   opts: { settings?: Partial<ReviewDecisionSettings>; stored?: Record<string, Record<string, string>> } = {},
 ) {
-  const settings: ReviewDecisionSettings = {
-    autoRun: true,
-    includeDrafts: false,
-    commentOnOpen: true,
-    environments: ['preview'],
-    handle: '@proctor',
-    ...opts.settings,
-  };
+  const settings: ReviewDecisionSettings = { ...reviewSettings, ...opts.settings };
   let reviews = 0;
   const m = {
     loadMergeRequestReviewSettings: recorder(async (_i: Args<'loadMergeRequestReviewSettings'>) => settings),
@@ -67,13 +60,6 @@ function mocks(
   return m satisfies MockActivities;
 }
 
-const head = (sha: string, draft = false): MergeRequestHead => ({
-  sha: sha.padEnd(40, '0'),
-  url: 'https://github.test/acme/shop/pull/7',
-  draft,
-  sourceBranch: 'feature/cart',
-  title: 'Cart badge',
-});
 const sha = (s: string) => s.padEnd(40, '0');
 
 function mergeRequest(): { ref: MergeRequestRef; input: MergeRequestReviewInput; id: string } {
@@ -132,68 +118,84 @@ async function finish(
   );
 }
 
+type MergeRequest = ReturnType<typeof mergeRequest>;
+
+/**
+ * Runs `body` with a worker for the mocks on a new merge request and its workflow's handle; the workflow, still
+ * running, is terminated after (`ends`: the body waited for it to end).
+ */
+async function onMergeRequest(
+  m: MockActivities,
+  body: (q: WorkerQueue, mr: MergeRequest, handle: WorkflowHandle) => Promise<void>,
+  { ends = false } = {},
+): Promise<void> {
+  const mr = mergeRequest();
+  await h.withWorker(m, async (q) => {
+    const handle = h.client.workflow.getHandle(mr.id);
+    await body(q, mr, handle);
+    if (!ends) await handle.terminate('test done');
+  });
+}
+
 describe('mergeRequestReview', () => {
   it('opened, not deployed: one waiting comment; the deployment of the head starts the review; one verdict', async () => {
     const m = mocks();
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
-      await send(q, mr.input, opened('aaa'));
-      const waiting = await untilState(handle, (s) => s.state === 'waiting');
-      expect(waiting.waitingFor[0]).toBe('preview');
-      expect(waiting.headSha).toBe(sha('aaa'));
-      // A deployment of another commit (or of an unmapped environment) does not make it ready: the one review
-      // below is started by the `preview` deployment's delivery (checked at the end).
-      await send(q, mr.input, deployed('bbb'));
-      await send(q, mr.input, deployed('aaa', 'storybook'));
+    await onMergeRequest(
+      m,
+      async (q, mr, handle) => {
+        await send(q, mr.input, opened('aaa'));
+        const waiting = await untilState(handle, (s) => s.state === 'waiting');
+        expect(waiting.waitingFor[0]).toBe('preview');
+        expect(waiting.headSha).toBe(sha('aaa'));
+        // A deployment of another commit (or of an unmapped environment) does not make it ready: the one review
+        // below is started by the `preview` deployment's delivery (checked at the end).
+        await send(q, mr.input, deployed('bbb'));
+        await send(q, mr.input, deployed('aaa', 'storybook'));
 
-      const ready = deployed('aaa');
-      await send(q, mr.input, ready);
-      await finish(handle, { verdict: 'Approved' });
-      await untilState(handle, (s) => s.state === 'reviewed' && s.lastVerdict === 'Approved');
-      await send(q, mr.input, { type: 'closed', deliveryId: delivery(), head: head('aaa') });
-      await handle.result();
+        const ready = deployed('aaa');
+        await send(q, mr.input, ready);
+        await finish(handle, { verdict: 'Approved' });
+        await untilState(handle, (s) => s.state === 'reviewed' && s.lastVerdict === 'Approved');
+        await send(q, mr.input, { type: 'closed', deliveryId: delivery(), head: head('aaa') });
+        await handle.result();
 
-      expect(m.postWaitingComment.calls).toHaveLength(1);
-      expect(m.postWaitingComment.calls[0]![0]).toMatchObject({ head: head('aaa'), handle: '@proctor' });
-      expect(m.beginMergeRequestReview.calls).toHaveLength(1);
-      expect(m.beginMergeRequestReview.calls[0]![0]).toMatchObject({
-        head: head('aaa'),
-        deployments: { preview: 'https://aaa.preview.test', storybook: 'https://aaa.preview.test' },
-        trigger: { deliveryId: ready.deliveryId, event: 'deployment' },
-      });
-      expect(m.announceMergeRequestReview.calls).toHaveLength(1);
-      // The waiting comment is edited to say the review started (its key is passed), not repeated.
-      expect(m.announceMergeRequestReview.calls[0]![0].waitingKey).toBe(m.postWaitingComment.calls[0]![0].key);
-      expect(m.publishMergeRequestVerdict.calls).toHaveLength(1);
-      expect(m.publishMergeRequestVerdict.calls[0]![0]).toMatchObject({
-        headSha: sha('aaa'),
-        result: { verdict: 'Approved' },
-      });
-      expect(m.endMergeRequestReview.calls).toHaveLength(0);
-    });
+        expect(m.postWaitingComment.calls).toHaveLength(1);
+        expect(m.postWaitingComment.calls[0]![0]).toMatchObject({ head: head('aaa'), handle: '@proctor' });
+        expect(m.beginMergeRequestReview.calls).toHaveLength(1);
+        expect(m.beginMergeRequestReview.calls[0]![0]).toMatchObject({
+          head: head('aaa'),
+          deployments: { preview: 'https://aaa.preview.test', storybook: 'https://aaa.preview.test' },
+          trigger: { deliveryId: ready.deliveryId, event: 'deployment' },
+        });
+        expect(m.announceMergeRequestReview.calls).toHaveLength(1);
+        // The waiting comment is edited to say the review started (its key is passed), not repeated.
+        expect(m.announceMergeRequestReview.calls[0]![0].waitingKey).toBe(m.postWaitingComment.calls[0]![0].key);
+        expect(m.publishMergeRequestVerdict.calls).toHaveLength(1);
+        expect(m.publishMergeRequestVerdict.calls[0]![0]).toMatchObject({
+          headSha: sha('aaa'),
+          result: { verdict: 'Approved' },
+        });
+        expect(m.endMergeRequestReview.calls).toHaveLength(0);
+      },
+      { ends: true },
+    );
   });
 
   it('a deployment stored before the merge request was seen counts: the review starts at once', async () => {
     const m = mocks({ stored: { [sha('ccc')]: { preview: 'https://early.preview.test' } } });
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
+    await onMergeRequest(m, async (q, mr, handle) => {
       await send(q, mr.input, opened('ccc'));
       await finish(handle, { verdict: 'Changes Requested' });
       await untilState(handle, (s) => s.state === 'reviewed');
       expect(m.postWaitingComment.calls).toHaveLength(0);
       expect(m.beginMergeRequestReview.calls[0]![0].deployments).toEqual({ preview: 'https://early.preview.test' });
       expect(m.publishMergeRequestVerdict.calls[0]![0].result.verdict).toBe('Changes Requested');
-      await handle.terminate('test done');
     });
   });
 
   it('not ready: a mention with a URL starts the review against that URL; the same delivery twice starts one', async () => {
     const m = mocks();
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
+    await onMergeRequest(m, async (q, mr, handle) => {
       await send(q, mr.input, opened('ddd'));
       await untilState(handle, (s) => s.state === 'waiting');
       const mention: MergeRequestEvent = {
@@ -218,15 +220,12 @@ describe('mergeRequestReview', () => {
       expect(m.announceMergeRequestReview.calls[0]![0].trigger.commentId).toBe('9001');
       expect(m.postWaitingComment.calls).toHaveLength(1);
       expect(m.publishMergeRequestVerdict.calls).toHaveLength(1);
-      await handle.terminate('test done');
     });
   });
 
   it('a mention on a merge request it has not seen reads the head from the provider', async () => {
     const m = mocks({ settings: { autoRun: false } });
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
+    await onMergeRequest(m, async (q, mr, handle) => {
       await send(q, mr.input, {
         type: 'mention',
         deliveryId: delivery(),
@@ -238,15 +237,12 @@ describe('mergeRequestReview', () => {
       await untilState(handle, (s) => s.state === 'reviewed');
       expect(m.readMergeRequestHead.calls).toHaveLength(1);
       expect(m.beginMergeRequestReview.calls[0]![0].head.sha).toBe(sha('aaa'));
-      await handle.terminate('test done');
     });
   });
 
   it('a draft is skipped (nothing posted); ready for review with its deployment is reviewed', async () => {
     const m = mocks({ stored: { [sha('eee')]: { preview: 'https://eee.preview.test' } } });
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
+    await onMergeRequest(m, async (q, mr, handle) => {
       await send(q, mr.input, opened('eee', true));
       const skipped = await untilState(handle, (s) => s.state === 'skipped-draft');
       expect(skipped.waitingFor).toEqual(['ready for review']);
@@ -258,7 +254,6 @@ describe('mergeRequestReview', () => {
       await untilState(handle, (s) => s.state === 'reviewed');
       expect(m.beginMergeRequestReview.calls).toHaveLength(1);
       expect(m.beginMergeRequestReview.calls[0]![0].trigger.event).toBe('ready_for_review');
-      await handle.terminate('test done');
     });
   });
 
@@ -267,22 +262,17 @@ describe('mergeRequestReview', () => {
       settings: { includeDrafts: true },
       stored: { [sha('fff')]: { preview: 'https://fff.preview.test' } },
     });
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
+    await onMergeRequest(m, async (q, mr, handle) => {
       await send(q, mr.input, opened('fff', true));
       await finish(handle, { verdict: 'Approved' });
       await untilState(handle, (s) => s.state === 'reviewed');
       expect(m.beginMergeRequestReview.calls).toHaveLength(1);
-      await handle.terminate('test done');
     });
   });
 
   it('a push mid-review cancels the running review; one verdict, for the new head', async () => {
     const m = mocks({ stored: { [sha('a11')]: { preview: 'https://a11.preview.test' } } });
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
+    await onMergeRequest(m, async (q, mr, handle) => {
       await send(q, mr.input, opened('a11'));
       const first = await untilState(handle, (s) => s.state === 'reviewing' && s.reviewChatShortId !== null);
       await until(() => m.announceMergeRequestReview.calls.length === 1);
@@ -304,15 +294,12 @@ describe('mergeRequestReview', () => {
       expect(m.publishMergeRequestVerdict.calls[0]![0].headSha).toBe(sha('b22'));
       // The waiting comment: posted once for the new head's wait (none for the first, deployed at once).
       expect(m.postWaitingComment.calls.map((c) => c[0].head.sha)).toEqual([sha('b22')]);
-      await handle.terminate('test done');
     });
   });
 
   it('a failed review says so once and is not retried for the same head until asked', async () => {
     const m = mocks({ stored: { [sha('c33')]: { preview: 'https://c33.preview.test' } } });
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
+    await onMergeRequest(m, async (q, mr, handle) => {
       await send(q, mr.input, opened('c33'));
       await finish(handle, { error: 'the preview answered 502' });
       await untilState(handle, (s) => s.state === 'reviewed');
@@ -320,34 +307,32 @@ describe('mergeRequestReview', () => {
       expect(m.endMergeRequestReview.calls[0]![0]).toMatchObject({ outcome: 'failed', headSha: sha('c33') });
       expect(m.endMergeRequestReview.calls[0]![0].reason).toContain('the preview answered 502');
       expect(m.publishMergeRequestVerdict.calls).toHaveLength(0);
-      await handle.terminate('test done');
     });
   });
 
   it('closing ends the workflow and cancels a running review; without settings nothing happens', async () => {
     const m = mocks({ stored: { [sha('d44')]: { preview: 'https://d44.preview.test' } } });
-    const mr = mergeRequest();
-    await h.withWorker(m, async (q) => {
-      const handle = h.client.workflow.getHandle(mr.id);
-      await send(q, mr.input, opened('d44'));
-      await untilState(handle, (s) => s.state === 'reviewing' && s.reviewChatShortId !== null);
-      await send(q, mr.input, { type: 'closed', deliveryId: delivery(), head: head('d44') });
-      await handle.result();
-      expect(m.publishMergeRequestVerdict.calls).toHaveLength(0);
-    });
+    await onMergeRequest(
+      m,
+      async (q, mr, handle) => {
+        await send(q, mr.input, opened('d44'));
+        await untilState(handle, (s) => s.state === 'reviewing' && s.reviewChatShortId !== null);
+        await send(q, mr.input, { type: 'closed', deliveryId: delivery(), head: head('d44') });
+        await handle.result();
+        expect(m.publishMergeRequestVerdict.calls).toHaveLength(0);
+      },
+      { ends: true },
+    );
 
     const none = {
       ...mocks(),
       loadMergeRequestReviewSettings: recorder(async (_i: Args<'loadMergeRequestReviewSettings'>) => null),
     };
-    const other = mergeRequest();
-    await h.withWorker(none, async (q) => {
-      const handle = h.client.workflow.getHandle(other.id);
+    await onMergeRequest(none, async (q, other, handle) => {
       await send(q, other.input, opened('e55'));
       const idle = await untilState(handle, (s) => s.state === 'idle');
       expect(idle.waitingFor).toEqual(['review settings for this repository']);
       expect(none.postWaitingComment.calls).toHaveLength(0);
-      await handle.terminate('test done');
     });
   });
 });

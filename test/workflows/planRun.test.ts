@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
@@ -10,7 +9,7 @@ import { createRunGraphActivities } from '../../activities/run-graph.js';
 import type { RunPlanTest } from '../../activities/runs.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { workflowBundle } from '../support/worker-context.js';
-import { installQuietRuntime } from '../support/workflow-harness.js';
+import { installQuietRuntime, busyUntilCancelled } from '../support/workflow-harness.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, type PlanRunInput, type PlanRunResult } from '../../workflows/plan-run-contract.js';
@@ -454,18 +453,9 @@ describe('planRun (time-skipping server, mocked activities)', () => {
     const plan = [node('slow-1'), node('slow-2'), node('later', { waitFor: ['slow-1'] })];
     const cancelledAfterMs: number[] = [];
     let cancelAt = 0;
-    const { activities, seen } = mockActivities(plan, async () => {
-      const ctx = Context.current();
-      for (;;) {
-        ctx.heartbeat();
-        try {
-          await ctx.sleep(100);
-        } catch (err) {
-          cancelledAfterMs.push(Date.now() - cancelAt);
-          throw err;
-        }
-      }
-    });
+    const { activities, seen } = mockActivities(plan, () =>
+      busyUntilCancelled(() => cancelledAfterMs.push(Date.now() - cancelAt)),
+    );
     const { result } = await runPlan(activities, {
       concurrency: 2,
       whileRunning: async (workflowId) => {

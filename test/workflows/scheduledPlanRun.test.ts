@@ -6,7 +6,7 @@ import type { ScheduledRun } from '../../activities/schedules.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
 import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-contract.js';
-import { useWorkflowHarness, recorder, type MockActivities } from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, type MockActivities, failureOf } from '../support/workflow-harness.js';
 
 // One tick of a plan's Temporal Schedule: writes the run, then runs it as the child `run:<shortId>` and waits for
 // it. The child here is a stand-in (test/workflows/stubs); the Schedule itself is covered by schedules.test.ts.
@@ -94,12 +94,7 @@ describe('scheduledPlanRun', () => {
         nonRetryable: true,
       });
     });
-    const err = await h.withWorker(mocks, async (q) =>
-      (await q.start('scheduledPlanRun', [tick])).result().then(
-        () => undefined,
-        (e: unknown) => e,
-      ),
-    );
+    const err = await h.withWorker(mocks, async (q) => failureOf(await q.start('scheduledPlanRun', [tick])));
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
     expect((err as WorkflowFailedError).cause?.cause).toMatchObject({
@@ -111,12 +106,7 @@ describe('scheduledPlanRun', () => {
   it('a run that fails fails its tick, so the Schedule shows the failure', async () => {
     const shortId = h.uniqueId('run-broken');
     const mocks = activities(async () => ({ runId: 'run-uuid', runShortId: shortId, testCount: 1 }));
-    const err = await h.withWorker(mocks, async (q) =>
-      (await q.start('scheduledPlanRun', [tick])).result().then(
-        () => undefined,
-        (e: unknown) => e,
-      ),
-    );
+    const err = await h.withWorker(mocks, async (q) => failureOf(await q.start('scheduledPlanRun', [tick])));
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const child = (err as WorkflowFailedError).cause;

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { useWorkflowHarness, recorder, type MockActivities } from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, type MockActivities, failureOf } from '../support/workflow-harness.js';
 
 // systemCheck is what `proctor dev` and the boot test run to prove Temporal, a worker and the database answer.
 
@@ -39,12 +39,7 @@ describe('systemCheck', () => {
         throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
       }),
     } satisfies MockActivities;
-    const err = await h.withWorker(mocks, async (q) =>
-      (await q.start('systemCheck', [{ nonce: 'n-3' }])).result().then(
-        () => undefined,
-        (e: unknown) => e,
-      ),
-    );
+    const err = await h.withWorker(mocks, async (q) => failureOf(await q.start('systemCheck', [{ nonce: 'n-3' }])));
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const activity = (err as WorkflowFailedError).cause as ActivityFailure;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { failureTypes } from '../../workflows/shared.js';
 import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
-import { useWorkflowHarness, recorder, until, type MockActivities } from '../support/workflow-harness.js';
+import { useWorkflowHarness, recorder, until, type MockActivities, failureOf } from '../support/workflow-harness.js';
 
 // testExecution replays one test of a run and writes its outcome on the run's row; these tests drive its branches
 // with the browser activity's answers (passed, failed, an error, cancellation) and check what it records.
@@ -293,10 +293,7 @@ describe('testExecution', () => {
       await handle.cancel();
       // The real clock, not `result()`: the test server would skip time past the activity's heartbeat timeout.
       await until(async () => (await handle.describe()).status.name !== 'RUNNING');
-      return handle.result().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      return failureOf(handle);
     });
 
     expect(err).toBeInstanceOf(WorkflowFailedError);
