@@ -21,6 +21,8 @@ import { benchWorkerSettings, envInt, fixed, table } from './support.js';
 const sections = envInt('BENCH_SECTIONS', 333);
 const items = envInt('BENCH_ITEMS', 2);
 const concurrency = envInt('BENCH_CONCURRENCY', 3);
+/** Temporal's hard limit of events in one workflow run's history (the server terminates the run past it). */
+const historyEventLimit = 51_200;
 
 /** What the bench reads of a discovery (an error answer has only `message`). */
 interface Answer {
@@ -96,6 +98,10 @@ await runBackendBench('bench/discovery', 40, async (closers) => {
   );
   if (runs.length < 2) {
     process.stderr.write('the discovery did not continue as new\n');
+    return false;
+  }
+  if (Math.max(...runs.map((r) => r.events)) >= historyEventLimit) {
+    process.stderr.write(`a run of the chain reached Temporal's limit of ${historyEventLimit} events\n`);
     return false;
   }
 });

@@ -6,7 +6,6 @@ import { startBrowserStateSweep } from '../services/browser-states.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { TemporalClientProvider } from '../temporal/client.js';
 import { runningWorkflows } from '../temporal/workflow-status.js';
-import { workflowIds } from '../../workflows/shared.js';
 
 export function startStateSweep(resources: {
   db: DB;
@@ -15,17 +14,14 @@ export function startStateSweep(resources: {
   temporal: TemporalClientProvider;
 }): () => Promise<void> {
   const { db, blobs, logger, temporal } = resources;
-  return startBrowserStateSweep({ db, blobs, logger, workflowsGone: (runs) => planRunsGone(temporal, runs) });
+  return startBrowserStateSweep({ db, blobs, logger, workflowsGone: (ids) => workflowsGone(temporal, ids) });
 }
 
-/** Runs whose plan-run workflow is not running: closed (terminated, failed, …) or gone from Temporal. */
-export async function planRunsGone(
+/** Of these workflows (plan runs, discoveries), those not running: closed (terminated, failed, …) or gone from Temporal. */
+export async function workflowsGone(
   temporal: Pick<TemporalClientProvider, 'get'>,
-  runShortIds: string[],
+  workflowIds: string[],
 ): Promise<Set<string>> {
-  const running = await runningWorkflows(
-    await temporal.get(),
-    runShortIds.map((run) => workflowIds.planRun(run)),
-  );
-  return new Set(runShortIds.filter((run) => !running.has(workflowIds.planRun(run))));
+  const running = await runningWorkflows(await temporal.get(), workflowIds);
+  return new Set(workflowIds.filter((id) => !running.has(id)));
 }

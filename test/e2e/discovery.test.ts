@@ -1,20 +1,31 @@
 // Discovery (issue 34) on the real stack: Temporal, Postgres, Chromium. On the fixture shop, signed out and then
 // resuming from a recorded login test: the map has the shop's pages and forms, the diff of the two says what signing
-// in opened, and nothing was submitted. On a generated site: the pages budget binds. Then a `proctor worker` killed
-// with SIGKILL in the middle of a discovery: another worker finishes it, its map is the same as an uninterrupted
-// discovery's, every URL has one row, and the site served each page once (a page whose visit was in flight at the
-// kill, and so had no row yet, is the only one fetched again).
-import { writeFileSync } from 'node:fs';
+// in opened, and nothing was submitted. On a generated site: the pages budget binds. Then, on a generated site and on
+// the back office under /d/, a `proctor worker` killed with SIGKILL in the middle of a discovery: another worker
+// finishes it, its map is the same as an uninterrupted discovery's, every URL has one row, and the site served each
+// page once (a page whose visit was in flight at the kill, and so had no row yet, is the only one fetched again).
+// The uninterrupted discovery of the back office is also checked against its ground truth
+// (test/support/back-office-truth.ts): every page pattern and form found within its budget, nothing submitted but a
+// search, no sign-out, no deletion.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useCrashStack } from '../support/crash-stack.js';
+import { backOfficeForms, backOfficePatterns, forbiddenRequest, missingForms } from '../support/back-office-truth.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { startGeneratedSite, type GeneratedSite } from '../support/generated-site.js';
+import { startGeneratedSite } from '../support/generated-site.js';
 import { waitFor } from '../support/net.js';
 import { applicationIdOf, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
-import { isRunning, killWorker } from '../support/worker-process.js';
+import {
+  isRunning,
+  killWorker,
+  startWorkerProcess,
+  workerProcessEnv,
+  type WorkerProcess,
+} from '../support/worker-process.js';
 
 type Call = Stack['call'];
 
@@ -51,11 +62,17 @@ async function ended(call: Call, id: string, timeoutMs = 120_000, alive?: () => 
   return discovery;
 }
 
+/** A URL's path and query, as the site's request log has it. */
+const pathOf = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+};
+
 /** The map as a user compares two: each pattern with its pages' paths, titles and form names. */
 const mapOf = async (call: Call, id: string) =>
   ((await call('GET', `/v1/discoveries/${id}/pages`)).body.patterns as any[]).map((p) => ({
     pattern: p.pattern,
-    pages: p.pages.map((page: any) => new URL(page.url).pathname).sort(),
+    pages: p.pages.map((page: any) => pathOf(page.url)).sort(),
     titles: p.pages.map((page: any) => page.title).sort(),
     forms: p.forms.map((f: any) => f.name).sort(),
     linksTo: p.linksTo,
@@ -156,77 +173,205 @@ describe('discovery on the fixture shop', () => {
   }, 120_000);
 });
 
-describe('a worker killed in the middle of a discovery', () => {
-  const crash = useCrashStack({ name: 'discovery-crash', env: { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' } });
+/** A site to discover, served afresh for each discovery so that its request log is that discovery's alone. */
+interface CrashSite {
+  /** The environment's URL: where the discovery starts. */
+  startUrl: string;
+  /** The page patterns a whole discovery finds. */
+  patterns: readonly string[];
+  /** `METHOD /path?query` of every request the site received. */
+  log(): string[];
+  stop(): Promise<void>;
+}
+
+/** The uninterrupted discovery of a site, as its own checks read it. */
+interface CalmRun {
+  discovery: any;
+  /** GET /v1/discoveries/{id}/pages: its patterns with their forms, fields and pages. */
+  patterns: any[];
+  log: string[];
+}
+
+interface CrashCase {
+  name: string;
+  open(): Promise<CrashSite>;
+  budget: Record<string, number>;
+  /** Pages a whole discovery visits, when counted by hand. */
+  pages?: number;
+  /**
+   * Paths fetched again by design, not by a second visit: the page a search was submitted from (the visit goes back
+   * to it), and the results page (visited later as a link). Everything else is fetched at most once.
+   */
+  fetchedAgain?: (path: string) => boolean;
+  /** What the site's uninterrupted discovery must have found and not done, beyond its patterns. */
+  groundTruth?(run: CalmRun): void;
+  /** The file under test/workflows/histories that `RECORD_HISTORIES=1` writes the interrupted discovery's history to. */
+  history?: string;
+}
+
+const getsOf = (log: string[]) => log.filter((l) => l.startsWith('GET ')).map((l) => l.slice('GET '.length));
+
+const crashCases: CrashCase[] = [
+  {
+    // 8 sections of 3 items: 25 visits (two items per section), each page served after 300 ms. No search forms.
+    name: 'a generated site',
+    async open() {
+      const site = await startGeneratedSite({ sections: 8, items: 3, delayMs: 300, search: false });
+      return {
+        startUrl: `${site.url}/`,
+        patterns: site.patterns,
+        log: () => [
+          ...[...site.requests()].flatMap(([path, n]) => Array.from({ length: n }, () => `GET ${path}`)),
+          ...site.otherRequests(),
+        ],
+        stop: () => site.stop(),
+      };
+    },
+    budget: {},
+    pages: 25,
+    history: 'discovery-worker-killed.json',
+  },
+  {
+    // 31 page patterns, 13 forms, menus that open on click, tabs, dialogs, a search in the header, sign-out and
+    // delete controls (test/support/fixtures/discovery-app.ts); its ground truth is test/support/back-office-truth.ts.
+    name: 'the back office',
+    async open() {
+      const apps = await startFixtureApps();
+      return { startUrl: `${apps.url}/d/`, patterns: backOfficePatterns, log: apps.requests, stop: () => apps.stop() };
+    },
+    budget: { pages: 60, actions: 200, minutes: 10 },
+    fetchedAgain: (path) => path === '/d/' || path.startsWith('/d/search?'),
+    groundTruth({ discovery, patterns, log }) {
+      const formsOf = (pattern: string) => patterns.find((p) => p.pattern === pattern)?.forms ?? [];
+      expect(missingForms(formsOf)).toEqual([]);
+      // No form but those listed, and the header's search form on every page.
+      const listed = new Set(backOfficeForms.map((f) => `${f.page} ${f.form}`));
+      const found = patterns.flatMap((p) => p.forms.map((f: any) => `${p.pattern} ${f.method} ${f.action}`));
+      expect(found.filter((f) => !listed.has(f) && !f.endsWith(' get /d/search'))).toEqual([]);
+      expect(patterns.filter((p) => !p.forms.some((f: any) => f.action === '/d/search' && f.search))).toEqual([]);
+      expect(patterns.flatMap((p) => p.pages).filter((page: any) => page.status !== 200 || page.error)).toEqual([]);
+      // Nothing submitted but a search, no sign-out, no deletion, no download.
+      expect(log.filter((line) => !line.startsWith('GET '))).toEqual([]);
+      expect(log.filter((line) => forbiddenRequest.test(line))).toEqual([]);
+      expect(log.filter((line) => line.startsWith('GET /d/search?'))).not.toEqual([]);
+      expect(discovery.actions).toBeGreaterThanOrEqual(8); // menus, tabs, dialogs and disclosures were opened
+    },
+  },
+];
+
+describe.each(crashCases)('a worker killed in the middle of a discovery of $name', (crashCase) => {
+  let llm: ScriptedLlm;
+  let stack: Stack;
+  const blobDir = mkdtempSync(join(tmpdir(), 'proctor-discovery-crash-'));
+  const workers: WorkerProcess[] = [];
+  const sites: CrashSite[] = [];
+  let first: WorkerProcess;
+  let calm: CalmRun;
+  let calmMap: Awaited<ReturnType<typeof mapOf>>;
+
+  const startWorker = () => {
+    const worker = startWorkerProcess(
+      workerProcessEnv({ stack, llm, blobDir, extra: { PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true' } }),
+    );
+    workers.push(worker);
+    return worker;
+  };
+  const alive = (worker: WorkerProcess) => () => {
+    if (!isRunning(worker)) throw new Error(`the worker exited early:\n${worker.output()}`);
+  };
   const rows = async (id: string) =>
-    crash.stack.db
+    stack.db
       .selectFrom('discovery_pages as p')
       .innerJoin('discoveries as d', 'd.id', 'p.discovery_id')
       .select('p.url')
       .where('d.short_id', '=', id)
       .execute();
-  const sites: GeneratedSite[] = [];
-  // 8 sections of 3 items: 25 visits (two items per section), each page served after 300 ms. No search forms: a
-  // search is submitted and undone by going back, a second fetch of its page that is not a second visit.
   const newSite = async () => {
-    const site = await startGeneratedSite({ sections: 8, items: 3, delayMs: 300, search: false });
+    const site = await crashCase.open();
     sites.push(site);
     return site;
   };
-  afterAll(async () => Promise.all(sites.map((s) => s.stop())));
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm();
+    stack = await startStack({ worker: false });
+    // The uninterrupted discovery of the site, by the worker killed later: what the interrupted one must equal.
+    first = startWorker();
+    const site = await newSite();
+    const id = await discover(stack.call, await application(stack.call, 'Calm', site.startUrl), {
+      budget: crashCase.budget,
+    });
+    const discovery = await ended(stack.call, id, 180_000, alive(first));
+    calm = {
+      discovery,
+      patterns: (await stack.call('GET', `/v1/discoveries/${id}/pages`)).body.patterns,
+      log: site.log(),
+    };
+    calmMap = await mapOf(stack.call, id);
+  }, 300_000);
+  afterAll(async () => {
+    for (const w of workers) if (isRunning(w)) await killWorker(w);
+    await stack?.close();
+    await llm?.stop();
+    await Promise.all(sites.map((s) => s.stop()));
+    rmSync(blobDir, { recursive: true, force: true });
+  });
+
+  it('uninterrupted, it finds every page pattern within its budget, and fetches each page once', () => {
+    const { discovery, patterns, log } = calm;
+    expect(discovery).toMatchObject({ status: 'COMPLETED', stopReason: 'explored' });
+    if (crashCase.pages !== undefined) expect(discovery.pages).toBe(crashCase.pages);
+    expect(discovery.pages).toBeLessThanOrEqual(crashCase.budget.pages ?? Infinity);
+    expect(discovery.actions).toBeLessThanOrEqual(crashCase.budget.actions ?? Infinity);
+    expect(patterns.map((p: any) => p.pattern).sort()).toEqual([...sites[0]!.patterns].sort());
+    const pages = new Set(patterns.flatMap((p: any) => p.pages.map((page: any) => pathOf(page.url))));
+    const gets = getsOf(log);
+    const twice = [...pages].filter((p) => gets.filter((g) => g === p).length > 1);
+    expect(twice.filter((p) => !crashCase.fetchedAgain?.(p))).toEqual([]);
+    expect(log.filter((line) => !line.startsWith('GET '))).toEqual([]); // no form was submitted
+    crashCase.groundTruth?.(calm);
+  });
 
   it('another worker finishes it: the same map, one row per URL, each page fetched once', async () => {
-    const { stack } = crash;
-    const first = crash.startWorker();
-    const alive = () => {
-      if (!isRunning(first)) throw new Error(`the worker exited early:\n${first.output()}`);
-    };
-    // The map of an uninterrupted discovery of the same site, to compare with.
-    const calm = await newSite();
-    const calmId = await discover(stack.call, await application(stack.call, 'Calm', `${calm.url}/`), {});
-    expect(await ended(stack.call, calmId, 120_000, alive)).toMatchObject({ status: 'COMPLETED', pages: 25 });
-    const calmMap = await mapOf(stack.call, calmId);
-    expect(calmMap.map((p) => p.pattern).sort()).toEqual(calm.patterns);
-
     const site = await newSite();
-    const id = await discover(stack.call, await application(stack.call, 'Crash', `${site.url}/`), {});
+    const id = await discover(stack.call, await application(stack.call, 'Crash', site.startUrl), {
+      budget: crashCase.budget,
+    });
     await waitFor(
       async () => {
-        alive();
+        alive(first)();
         return (await rows(id)).length >= 8;
       },
       120_000,
       'the first worker to visit 8 pages',
     );
     await killWorker(first);
-    const storedAtKill = new Set((await rows(id)).map((r) => new URL(r.url).pathname));
-    expect(storedAtKill.size).toBeLessThan(25);
+    const storedAtKill = new Set((await rows(id)).map((r) => pathOf(r.url)));
+    expect(storedAtKill.size).toBeLessThan(calm.discovery.pages);
     expect((await stack.call('GET', `/v1/discoveries/${id}`)).body.status).toBe('RUNNING');
 
-    const second = crash.startWorker();
-    const done = await ended(stack.call, id, 180_000, () => {
-      if (!isRunning(second)) throw new Error(`the second worker exited:\n${second.output()}`);
-    });
-    expect(done).toMatchObject({ status: 'COMPLETED', stopReason: 'explored', pages: 25 });
+    const second = startWorker();
+    const done = await ended(stack.call, id, 180_000, alive(second));
+    expect(done).toMatchObject({ status: 'COMPLETED', stopReason: 'explored', pages: calm.discovery.pages });
     // The same patterns, pages, titles, forms and links as the uninterrupted discovery's.
     expect(await mapOf(stack.call, id)).toEqual(calmMap);
-    const stored = (await rows(id)).map((r) => new URL(r.url).pathname);
+    const stored = (await rows(id)).map((r) => pathOf(r.url));
     expect(new Set(stored).size).toBe(stored.length);
-    expect(stored).toHaveLength(25);
+    expect(stored).toHaveLength(calm.discovery.pages);
 
     // Each page fetched once; only a visit in flight at the kill (no row yet) was fetched again, at most 3 (the
     // discovery's concurrency). Nothing but GETs: no form was submitted.
-    const requests = site.requests();
-    const again = [...requests].filter(([, n]) => n > 1);
-    for (const [path, n] of again) {
+    const log = site.log();
+    const gets = getsOf(log);
+    const fetches = (path: string) => gets.filter((g) => g === path).length;
+    const again = stored.filter((path) => !crashCase.fetchedAgain?.(path) && fetches(path) > 1);
+    for (const path of again) {
       expect(storedAtKill.has(path), `${path} was stored before the kill and fetched again`).toBe(false);
-      expect(n, path).toBe(2);
+      expect(fetches(path), path).toBe(2);
     }
     expect(again.length).toBeLessThanOrEqual(3);
-    expect(stored.every((path) => requests.get(path)! >= 1)).toBe(true);
-    expect(site.otherRequests()).toEqual([]);
-    expect(calm.otherRequests()).toEqual([]);
-    expect([...calm.requests().values()].every((n) => n === 1)).toBe(true);
-    await recordHistory(stack, id, 'discovery-worker-killed.json');
+    expect(stored.filter((path) => fetches(path) === 0)).toEqual([]);
+    expect(log.filter((line) => !line.startsWith('GET '))).toEqual([]);
+    if (crashCase.history) await recordHistory(stack, id, crashCase.history);
   }, 420_000);
 });

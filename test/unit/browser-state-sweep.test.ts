@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';
+import { createApplication, deleteApplication, getApplication } from '../../src/db/queries/applications.js';
 import { insertRun } from '../../src/db/queries/runs.js';
 import type { RunStatus } from '../../src/db/schema.js';
 import { loadPrograms } from '../../src/programs.js';
@@ -12,12 +13,15 @@ import { stateGraceMs, sweepBrowserStates } from '../../src/services/browser-sta
 import type { BlobStore } from '../../src/storage/blob-store.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
+import { discoveryBlobKeys } from '../../workflows/discovery-contract.js';
 import { blobKeys } from '../../workflows/plan-run-contract.js';
+import { workflowIds } from '../../workflows/shared.js';
 import { freshDatabase } from '../support/app-context.js';
+import { insertDiscoveryRows } from '../support/discovery-rows.js';
 import { startMinio } from '../support/minio.js';
 
-// The sweep of resume-from browser states that no plan run will delete, against the stores Proctor runs on: a
-// directory (`proctor dev`) and MinIO (S3), with a real database for the runs' statuses.
+// The sweep of resume-from browser states that no plan run or discovery will delete, against the stores Proctor runs
+// on: a directory (`proctor dev`) and MinIO (S3), with a real database for the runs' and discoveries' statuses.
 
 async function fsStore(): Promise<{ store: BlobStore; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'proctor-sweep-'));
@@ -104,9 +108,9 @@ describe.each([
     const deps = {
       db,
       blobs: store,
-      workflowsGone: async (runs: string[]) => (
-        asked.push([...runs].sort()),
-        new Set(runs.filter((r) => r === terminated.shortId))
+      workflowsGone: async (ids: string[]) => (
+        asked.push([...ids].sort()),
+        new Set(ids.filter((id) => id === workflowIds.planRun(terminated.shortId)))
       ),
     };
 
@@ -127,10 +131,64 @@ describe.each([
     expect(await exists(artifact)).toBe(true); // screenshots and traces are not states
     expect(later.deleted).toBeGreaterThanOrEqual(8);
     // Temporal is asked only about runs the database still calls open.
-    expect(asked.at(-1)).toEqual([terminated.shortId, running.shortId].sort());
+    expect(asked.at(-1)).toEqual([terminated.shortId, running.shortId].map(workflowIds.planRun).sort());
 
     // A sweep after that finds nothing more of these runs to delete.
     const again = await sweepBrowserStates(deps, new Date(Date.now() + stateGraceMs + 60_000));
     expect(again.deleted).toBe(0);
+  });
+
+  it("deletes a discovery's resume-from state once the discovery ended, was deleted or lost its workflow; keeps a running one's", async () => {
+    const application = async (name: string) => {
+      const { shortId } = await createApplication(db, projectId, { name, kind: 'web' });
+      return (await getApplication(db, projectId, shortId))!.id;
+    };
+    const applicationId = await application('Back office');
+    const discovery = async (status: 'RUNNING' | 'COMPLETED' | 'FAILED', appId = applicationId) =>
+      (
+        await insertDiscoveryRows(db, {
+          projectId,
+          applicationId: appId,
+          startUrl: 'http://app.test/',
+          status,
+          map: [],
+          nav: [],
+        })
+      ).shortId;
+    const completed = await discovery('COMPLETED');
+    const failed = await discovery('FAILED');
+    const terminated = await discovery('RUNNING'); // its workflow was terminated: finishDiscovery never ran
+    const running = await discovery('RUNNING');
+    // A discovery of an application deleted while it ran: the rows go with the application, the blob stays.
+    const doomed = await application('Doomed');
+    const deleted = await discovery('RUNNING', doomed);
+    await deleteApplication(db, doomed);
+    const states = { completed, failed, terminated, running, deleted };
+    const keys = Object.fromEntries(
+      Object.entries(states).map(([name, id]) => [name, discoveryBlobKeys.browserState(id)]),
+    );
+    const notAState = `discoveries/${completed}/notes.txt`;
+    await Promise.all([...Object.values(keys), notAState].map((k) => store.put(k, json, 'application/json')));
+    const asked: string[][] = [];
+    const deps = {
+      db,
+      blobs: store,
+      workflowsGone: async (ids: string[]) => (
+        asked.push([...ids].sort()),
+        new Set(ids.filter((id) => id === workflowIds.discovery(terminated)))
+      ),
+    };
+
+    // Within the grace period the discovery's own clean-up may still come.
+    await sweepBrowserStates(deps);
+    for (const key of Object.values(keys)) expect(await exists(key)).toBe(true);
+
+    await sweepBrowserStates(deps, new Date(Date.now() + stateGraceMs + 60_000));
+    for (const name of ['completed', 'failed', 'terminated', 'deleted'])
+      expect(await exists(keys[name]!), `${name}'s state`).toBe(false);
+    expect(await exists(keys.running!)).toBe(true); // its next page visit reads it
+    expect(await exists(notAState)).toBe(true);
+    // Temporal is asked only about the discoveries the database still calls running.
+    expect(asked.at(-1)).toEqual([terminated, running].map(workflowIds.discovery).sort());
   });
 });

@@ -67,6 +67,17 @@ export async function getDiscovery(db: DB, id: string): Promise<DiscoveryRow | u
   return selectDiscoveries(db).where('d.id', '=', id).executeTakeFirst();
 }
 
+/** The status of each of these discoveries by short id; a discovery that was deleted is absent. */
+export async function discoveryStatusesByShortId(db: DB, shortIds: string[]): Promise<Map<string, DiscoveryStatus>> {
+  if (shortIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('discoveries')
+    .select(['short_id', 'status'])
+    .where('short_id', 'in', shortIds)
+    .execute();
+  return new Map(rows.map((r) => [r.short_id, r.status]));
+}
+
 /** An application's discoveries, newest first. */
 export async function listDiscoveries(db: DB, projectId: string, applicationId: string): Promise<DiscoveryRow[]> {
   return selectDiscoveries(db)
