@@ -20,6 +20,8 @@ export interface DiscoveryInput {
   discoveryShortId: string;
   projectId: string;
   budget: DiscoveryBudget;
+  /** What the team asked to look at: its pages are visited first (src/domain/discovery-intent.ts). */
+  intent?: string;
   /** Most URLs of one page pattern visited (default 2, src/domain/discovery-run.ts `defaultPerPattern`). */
   perPattern?: number;
   /** Page visits at once (default 3). */

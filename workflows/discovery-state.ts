@@ -35,9 +35,14 @@ export class DiscoveryState {
   startedAtMs = 0;
   stateKey: string | null = null;
 
+  /**
+   * `wanted`: the pages the discovery's intent asks about (src/domain/discovery-intent.ts). They are visited before
+   * the others, and one the frontier has no room for takes the place of the newest page that is not wanted.
+   */
   constructor(
     private readonly budget: DiscoveryBudget,
     private readonly limitPerPattern: number,
+    private readonly wanted?: (url: string) => boolean,
   ) {}
 
   /** A fresh discovery: its start page is the first of the frontier. */
@@ -71,7 +76,7 @@ export class DiscoveryState {
     if (count >= this.limitPerPattern) return false;
     if (this.pages + this.inFlight + this.frontier.length >= this.budget.pages) {
       this.truncated = true;
-      return false;
+      if (!this.wanted?.(entry.url) || !this.evictUnwanted()) return false;
     }
     this.admitted.add(entry.url);
     this.perPattern.set(entry.pattern, count + 1);
@@ -84,7 +89,8 @@ export class DiscoveryState {
     const planned: PlannedVisit[] = [];
     while (planned.length < slots && this.frontier.length > 0 && this.limitReached(nowMs) === null) {
       if (this.pages + this.inFlight >= this.budget.pages) break;
-      const entry = this.frontier.shift()!;
+      const first = this.wanted ? this.frontier.findIndex((e) => this.wanted!(e.url)) : -1;
+      const [entry] = this.frontier.splice(Math.max(first, 0), 1) as [FrontierEntry];
       const left = this.budget.actions - this.actions - this.reservedActions;
       const maxActions = Math.max(0, Math.min(maxActionsPerVisit, left));
       this.reservedActions += maxActions;
@@ -142,6 +148,19 @@ export class DiscoveryState {
     if (this.actions >= this.budget.actions) return 'actions';
     if (this.msLeft(nowMs) <= 0) return 'minutes';
     return null;
+  }
+
+  /** Drops the newest frontier entry the intent does not ask about (it may be admitted again later); false: none. */
+  private evictUnwanted(): boolean {
+    for (let i = this.frontier.length - 1; i >= 0; i--) {
+      const entry = this.frontier[i]!;
+      if (this.wanted!(entry.url)) continue;
+      this.frontier.splice(i, 1);
+      this.admitted.delete(entry.url);
+      this.perPattern.set(entry.pattern, (this.perPattern.get(entry.pattern) ?? 1) - 1);
+      return true;
+    }
+    return false;
   }
 
   private release(planned: PlannedVisit): void {

@@ -10,6 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { defaultPerPattern } from '../src/domain/discovery-run.js';
+import { intentMatcher } from '../src/domain/discovery-intent.js';
 import { browserActivity, dbActivity, suggestActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
 import { DiscoveryState, type PlannedVisit } from './discovery-state.js';
@@ -39,7 +40,9 @@ export async function discovery(input: DiscoveryInput): Promise<DiscoveryResult>
   const eventBudget = input.maxHistoryEvents ?? 10_000;
   const concurrency = input.concurrency ?? 3;
   const perPattern = input.perPattern ?? defaultPerPattern;
-  const state = new DiscoveryState(input.budget, perPattern);
+  // Patched: a discovery with an intent started before it went breadth first alone.
+  const wanted = input.intent && patched('discovery-intent') ? intentMatcher(input.intent) : undefined;
+  const state = new DiscoveryState(input.budget, perPattern, wanted);
   const ids = { discoveryId: input.discoveryId, projectId: input.projectId };
   let carry: DiscoveryCarry | undefined;
 

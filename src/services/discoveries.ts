@@ -145,7 +145,13 @@ export async function writeDiscovery(
     workflowId: workflowIds.discovery(shortId),
   });
   return {
-    input: { discoveryId: id, discoveryShortId: shortId, projectId, budget },
+    input: {
+      discoveryId: id,
+      discoveryShortId: shortId,
+      projectId,
+      budget,
+      ...(input.intent && { intent: input.intent }),
+    },
     summary: `Discovery ${shortId} of ${application.name} (${env.url})`,
   };
 }

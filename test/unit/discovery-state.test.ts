@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DiscoveryState, maxActionsPerVisit, type PlannedVisit } from '../../workflows/discovery-state.js';
 import { frontierLinks, type FrontierEntry, type VisitOutcome } from '../../workflows/discovery-contract.js';
 import type { DiscoveryBudget } from '../../src/domain/discovery.js';
+import { intentMatcher } from '../../src/domain/discovery-intent.js';
 
 // The discovery workflow's state and decisions outside a workflow: breadth-first order, the per-pattern limit,
 // each limit of the budget, and the continue-as-new carry. The e2e test (test/e2e/discovery.test.ts) drives it
@@ -47,6 +48,30 @@ const shop: Record<string, FrontierEntry[]> = {
   '/about': [entry('/'), entry('/contact')],
   '/products/1': [entry('/products'), entry('/products/4', '/products/{id}')],
 };
+
+const pathOf = (i: number) => (i === 0 ? '/' : i % 3 === 0 ? `/items/${i}` : `/p${i}`);
+const patternOfPath = (path: string) => (path.startsWith('/items/') ? '/items/{id}' : path);
+
+/** 200 random sites (links per path, some to item pages of one pattern) with a pages budget and a per-pattern limit. */
+function* randomSites() {
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  for (let site = 0; site < 200; site++) {
+    const size = 5 + Math.floor(random() * 60);
+    const links: Record<string, FrontierEntry[]> = {};
+    for (let i = 0; i < size; i++) {
+      const count = Math.floor(random() * 12);
+      links[pathOf(i)] = Array.from({ length: count }, () => {
+        const path = pathOf(Math.floor(random() * size));
+        return entry(path, patternOfPath(path));
+      });
+    }
+    yield { site, links, pages: 1 + Math.floor(random() * 30), perPattern: 1 + Math.floor(random() * 3) };
+  }
+}
 
 describe('DiscoveryState', () => {
   it('visits breadth first, each URL once, at most `perPattern` URLs of one pattern', () => {
@@ -152,26 +177,7 @@ describe('DiscoveryState', () => {
   // state and the continue-as-new carry small; what is visited, in what order, and why it stops are those of a
   // plain breadth-first walk that keeps every link (the reference below), on generated sites.
   it('keeps the frontier within the pages left, and visits and stops as an unbounded breadth-first walk would', () => {
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    for (let site = 0; site < 200; site++) {
-      const size = 5 + Math.floor(random() * 60);
-      const pathOf = (i: number) => (i === 0 ? '/' : i % 3 === 0 ? `/items/${i}` : `/p${i}`);
-      const patternOfPath = (path: string) => (path.startsWith('/items/') ? '/items/{id}' : path);
-      const links: Record<string, FrontierEntry[]> = {};
-      for (let i = 0; i < size; i++) {
-        const count = Math.floor(random() * 12);
-        links[pathOf(i)] = Array.from({ length: count }, () => {
-          const path = pathOf(Math.floor(random() * size));
-          return entry(path, patternOfPath(path));
-        });
-      }
-      const pages = 1 + Math.floor(random() * 30);
-      const perPattern = 1 + Math.floor(random() * 3);
-
+    for (const { site, links, pages, perPattern } of randomSites()) {
       // Reference: every admitted link kept, visits until the queue is empty or the pages budget is spent.
       const queue = [entry('/')];
       const admitted = new Set([queue[0]!.url]);
@@ -206,6 +212,60 @@ describe('DiscoveryState', () => {
         const stop = state.stopReason(t0);
         expect({ site, trim, order, stop }).toEqual({ site, trim, order: expected, stop: expectedStop });
       }
+    }
+  });
+
+  it('with an intent, visits the pages it asks about first, making room for them within the pages budget', () => {
+    const site: Record<string, FrontierEntry[]> = {
+      '/': [entry('/products'), entry('/cart'), ...Array.from({ length: 20 }, (_, i) => entry(`/section${i}`))],
+      '/products': [entry('/products/1', '/products/{id}')],
+      '/cart': [entry('/checkout')],
+      '/checkout': [entry('/checkout/shipping'), entry('/checkout/payment')],
+    };
+    const walk = (intent?: string) => {
+      const state = new DiscoveryState(budget({ pages: 6 }), 2, intent ? intentMatcher(intent) : undefined);
+      state.start(t0, entry('/'), null);
+      return { order: explore(state, site), stop: state.stopReason(t0) };
+    };
+    expect(walk()).toEqual({
+      order: ['/', '/products', '/cart', '/section0', '/section1', '/section2'],
+      stop: 'pages',
+    });
+    expect(walk('the checkout')).toEqual({
+      order: ['/', '/products', '/cart', '/checkout', '/checkout/shipping', '/checkout/payment'],
+      stop: 'pages',
+    });
+    // An intent no URL answers changes nothing.
+    expect(walk('the wishlist')).toEqual(walk());
+  });
+
+  it('with an intent, on random sites: each page once, within budget and limits, reached by a link, wanted first', () => {
+    for (const { site, links, pages, perPattern } of randomSites()) {
+      const wanted = (url: string) => /\/p\d*[05]$/.test(url);
+      const state = new DiscoveryState(budget({ pages }), perPattern, wanted);
+      state.start(t0, entry('/'), null);
+      const order: string[] = [];
+      const linked = new Set(['/']);
+      for (;;) {
+        const waiting = state.carry(0).frontier;
+        const [visit] = state.take(1, t0);
+        if (!visit) break;
+        const path = visit.url.slice(origin.length);
+        // A wanted page waiting is taken before any other.
+        const wantedFirst = wanted(visit.url) || !waiting.some((e) => wanted(e.url));
+        expect({ site, path, wantedFirst }).toEqual({ site, path, wantedFirst: true });
+        expect(linked.has(path)).toBe(true);
+        order.push(path);
+        for (const link of links[path] ?? []) linked.add(link.url.slice(origin.length));
+        state.visited(visit, outcome(visit, frontierLinks(links[path] ?? [], perPattern)));
+        expect(state.carry(0).frontier.length).toBeLessThanOrEqual(pages - state.pages);
+      }
+      expect(new Set(order).size).toBe(order.length);
+      expect(order.length).toBeLessThanOrEqual(pages);
+      expect(order.filter((p) => p.startsWith('/items/')).length).toBeLessThanOrEqual(perPattern);
+      // Nothing wanted was left behind while an unwanted page took its place: the discovery explored, or its pages
+      // budget is spent.
+      expect(['explored', 'pages']).toContain(state.stopReason(t0));
     }
   });
 

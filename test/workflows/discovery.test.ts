@@ -27,7 +27,8 @@ const entry = (path: string): FrontierEntry => ({
 const site: Record<string, string[]> = { '/': ['/a', '/b', '/c', '/d', '/e', '/f'] };
 for (const s of site['/']!) site[s] = ['/', `${s}/1`, `${s}/2`, `${s}/3`];
 
-function activities(opts: { visit?: (url: string) => Promise<void> } = {}) {
+function activities(opts: { visit?: (url: string) => Promise<void>; site?: Record<string, string[]> } = {}) {
+  const links = opts.site ?? site;
   const visited = new Map<string, number>();
   const mocks = {
     beginDiscovery: recorder(async (_input: { discoveryId: string; projectId: string }) => ({
@@ -41,7 +42,7 @@ function activities(opts: { visit?: (url: string) => Promise<void> } = {}) {
       return {
         url: input.url,
         pattern: entry(path).pattern,
-        links: (site[path] ?? []).map(entry),
+        links: (links[path] ?? []).map(entry),
         actionsUsed: 1,
         visited: true,
       };
@@ -148,6 +149,27 @@ describe('discovery', () => {
     );
     expect(result).toMatchObject({ status: 'COMPLETED', stopReason: 'pages', pages: 5 });
     expect(mocks.finishDiscovery.calls).toEqual([ended('COMPLETED', 'pages')]);
+  });
+
+  it('with an intent, the pages it names are visited first, and a budget too small for the site reaches them', async () => {
+    const shop = {
+      '/': ['/a', '/b', '/c', '/d', '/e', '/checkout'],
+      '/a': ['/a/1'],
+      '/checkout': ['/checkout/shipping', '/checkout/payment'],
+    };
+    const { mocks } = activities({ site: shop });
+    const result = await h.withWorker(mocks, async (q) =>
+      (
+        await q.start('discovery', [
+          input({ budget: { pages: 5, actions: 1000, minutes: 30 }, intent: 'the checkout', concurrency: 1 }),
+        ])
+      ).result(),
+    );
+    expect(result).toMatchObject({ status: 'COMPLETED', stopReason: 'pages', pages: 5 });
+    const order = mocks.visitDiscoveryPage.calls.map(([c]) => c.url.slice(origin.length));
+    // Breadth first alone, /checkout is the home's sixth link and does not fit in 5 pages; asked for, it is visited
+    // first, and its pages take the places of the sections (one visit at a time, so the order is determined).
+    expect(order).toEqual(['/', '/checkout', '/checkout/shipping', '/checkout/payment', '/a']);
   });
 
   it('suggested tests that cannot be written cost the suggestions, not the discovery', async () => {
