@@ -7,10 +7,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetworkGuard } from '../../src/browser/context/network-guard.js';
-import { createBrowserPool, type BrowserPool } from '../../src/browser/context/pool.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
+import { createBenchPool } from '../../bench/support.js';
 import { visitPage } from '../../src/browser/discovery/visit-page.js';
-import { loadPrograms } from '../../src/programs.js';
 
 const home = `<!doctype html><html><head><title>Posts</title></head><body>
 <h1>Posts</h1>
@@ -44,11 +43,7 @@ describe('a discovery visit never sends what writes, whatever the markup calls i
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    pool = createBrowserPool({
-      executablePath: loadPrograms().chromium,
-      concurrency: 1,
-      networkGuard: createNetworkGuard({ allowPrivateNetworks: true }),
-    });
+    pool = createBenchPool(1);
   }, 60_000);
 
   afterAll(async () => {

@@ -5,10 +5,9 @@
 // submitted but searches, nobody signed out and nothing was deleted.
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetworkGuard } from '../../src/browser/context/network-guard.js';
-import { createBrowserPool, type BrowserPool } from '../../src/browser/context/pool.js';
+import type { BrowserPool } from '../../src/browser/context/pool.js';
+import { createBenchPool } from '../../bench/support.js';
 import type { DiscoveredForm, VisitedPage } from '../../src/domain/discovery.js';
-import { loadPrograms } from '../../src/programs.js';
 import { backOfficeForms, backOfficePatterns, forbiddenRequest } from '../support/back-office-truth.js';
 import { exploreBreadthFirst } from '../support/discovery-loop.js';
 import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
@@ -18,11 +17,7 @@ let pool: BrowserPool;
 
 beforeAll(async () => {
   apps = await startFixtureApps();
-  pool = createBrowserPool({
-    executablePath: loadPrograms().chromium,
-    concurrency: 1,
-    networkGuard: createNetworkGuard({ allowPrivateNetworks: true }),
-  });
+  pool = createBenchPool(1);
 }, 60_000);
 
 afterAll(async () => {

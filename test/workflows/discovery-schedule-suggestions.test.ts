@@ -5,10 +5,15 @@
 // help pages appear: each new page is suggested too, though the usual rule would find it too minor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formId } from '../../src/domain/coverage.js';
-import { startGeneratedSite, type GeneratedSite } from '../support/generated-site.js';
+import type { GeneratedSite } from '../support/generated-site.js';
+import {
+  startDiscoveryScheduleStack,
+  tickDiscoverySchedule,
+  type DiscoveryScheduleStack,
+} from '../support/discovery-schedule-stack.js';
 import { waitFor } from '../support/net.js';
-import { startWebhookSink } from '../support/sinks.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { startWebhookSink } from '../support/sinks.js';
+import type { Stack } from '../support/worker-context.js';
 
 describe('a scheduled discovery suggests what is new (dev server, real worker, Postgres, Chromium)', () => {
   let site: GeneratedSite;
@@ -16,26 +21,7 @@ describe('a scheduled discovery suggests what is new (dev server, real worker, P
   let stack: Stack;
   let app: string;
 
-  /** Fires the schedule once and waits for that tick's result. */
-  async function tick(scheduleId: string): Promise<any> {
-    const client = await stack.temporal.get();
-    const handle = client.schedule.getHandle(`discovery-schedule:${scheduleId}`);
-    const before = (await handle.describe()).info.numActionsTaken;
-    await handle.trigger();
-    let workflowId = '';
-    await waitFor(
-      async () => {
-        const described = await handle.describe();
-        if (described.info.numActionsTaken <= before) return false;
-        const last = described.info.recentActions.at(-1)!.action;
-        workflowId = last.type === 'startWorkflow' ? last.workflow.workflowId : '';
-        return workflowId !== '';
-      },
-      30_000,
-      'the tick to start',
-    );
-    return client.workflow.getHandle(workflowId).result();
-  }
+  const tick = (scheduleId: string) => tickDiscoverySchedule(stack, scheduleId);
 
   const suggestionsOf = async (discoveryShortId: string): Promise<any[]> => {
     const res = await stack.call('GET', `/v1/discoveries/${discoveryShortId}/suggestions`);
@@ -43,21 +29,12 @@ describe('a scheduled discovery suggests what is new (dev server, real worker, P
     return res.body.suggestions;
   };
 
+  let env: DiscoveryScheduleStack;
   beforeAll(async () => {
-    [site, hook] = await Promise.all([
-      startGeneratedSite({ sections: 2, items: 1, search: false }),
-      startWebhookSink(),
-    ]);
-    stack = await startStack();
-    app = (await stack.call('POST', '/v1/applications', { name: 'Generated' })).body.shortId;
-    expect(
-      (await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${site.url}/` })).status,
-    ).toBe(201);
+    env = await startDiscoveryScheduleStack();
+    ({ stack, site, hook, app } = env);
   }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([site?.stop(), hook?.stop()]);
-  });
+  afterAll(() => env?.stop());
 
   it('a new form becomes one suggestion and one notification naming it; a rejected suggestion does not come back; so does each new page', async () => {
     const created = await stack.call('POST', `/v1/applications/${app}/discovery-schedules`, {

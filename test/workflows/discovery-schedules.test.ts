@@ -4,13 +4,16 @@
 // patterns and forms the application's previous completed discovery did not have are posted to the schedule's
 // chat webhook. Ticks are fired by `trigger()` (cron cannot go below a minute).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGeneratedSite, type GeneratedSite } from '../support/generated-site.js';
+import {
+  startDiscoveryScheduleStack,
+  tickDiscoverySchedule,
+  type DiscoveryScheduleStack,
+} from '../support/discovery-schedule-stack.js';
 import { waitFor } from '../support/net.js';
-import { startWebhookSink } from '../support/sinks.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { startWebhookSink } from '../support/sinks.js';
+import type { Stack } from '../support/worker-context.js';
 
 describe('discovery schedules (dev server, real worker, Postgres, Chromium)', () => {
-  let site: GeneratedSite;
   let hook: Awaited<ReturnType<typeof startWebhookSink>>;
   let stack: Stack;
   let app: string;
@@ -18,25 +21,7 @@ describe('discovery schedules (dev server, real worker, Postgres, Chromium)', ()
   const path = () => `/v1/applications/${app}/discovery-schedules`;
   const client = () => stack.temporal.get();
 
-  /** Fires the schedule once and waits for that tick's result. */
-  async function tick(scheduleId: string): Promise<any> {
-    const handle = (await client()).schedule.getHandle(`discovery-schedule:${scheduleId}`);
-    const before = (await handle.describe()).info.numActionsTaken;
-    await handle.trigger();
-    let workflowId = '';
-    await waitFor(
-      async () => {
-        const described = await handle.describe();
-        if (described.info.numActionsTaken <= before) return false;
-        const last = described.info.recentActions.at(-1)!.action;
-        workflowId = last.type === 'startWorkflow' ? last.workflow.workflowId : '';
-        return workflowId !== '';
-      },
-      30_000,
-      'the tick to start',
-    );
-    return (await client()).workflow.getHandle(workflowId).result();
-  }
+  const tick = (scheduleId: string) => tickDiscoverySchedule(stack, scheduleId);
 
   async function schedule(body: Record<string, unknown>): Promise<string> {
     const res = await stack.call('POST', path(), {
@@ -51,21 +36,12 @@ describe('discovery schedules (dev server, real worker, Postgres, Chromium)', ()
   const patternsOf = async (shortId: string): Promise<string[]> =>
     ((await stack.call('GET', `/v1/discoveries/${shortId}/pages`)).body.patterns as any[]).map((p) => p.pattern);
 
+  let env: DiscoveryScheduleStack;
   beforeAll(async () => {
-    [site, hook] = await Promise.all([
-      startGeneratedSite({ sections: 2, items: 1, search: false }),
-      startWebhookSink(),
-    ]);
-    stack = await startStack();
-    app = (await stack.call('POST', '/v1/applications', { name: 'Generated' })).body.shortId;
-    expect(
-      (await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${site.url}/` })).status,
-    ).toBe(201);
+    env = await startDiscoveryScheduleStack();
+    ({ stack, hook, app } = env);
   }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([site?.stop(), hook?.stop()]);
-  });
+  afterAll(() => env?.stop());
 
   it('a tick runs a discovery; a later one that finds new pages and forms posts them, one with nothing new stays quiet', async () => {
     // A one-page schedule: the home page only, the application's first completed discovery (nothing to compare).
