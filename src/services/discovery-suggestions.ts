@@ -78,6 +78,7 @@ export async function writeDiscoverySuggestions(
   const known = await knownFingerprints(
     services.db,
     discovery.project_id,
+    discovery.application_id,
     candidates.map((c) => c.fingerprint),
   );
   const proposed = await proposeSuggestions(llm, {

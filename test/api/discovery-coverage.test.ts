@@ -232,6 +232,25 @@ describe.each(databaseKinds)('coverage and suggestions API (%s)', (kind) => {
     expect(coverage.body.totals.forms).toMatchObject({ total: 8, covered: 4, uncovered: 4 });
   });
 
+  it("another application of the project with the same pages gets its own suggestions, the other's decisions aside", async () => {
+    const mirror = await ctx.call('POST', '/v1/applications', { name: 'Shop mirror' });
+    expect(mirror.status).toBe(201);
+    const found = await insertDiscoveryRows(ctx.db, {
+      projectId: ctx.tenant.projectId,
+      applicationId: await applicationIdOf(ctx.db, mirror.body.shortId),
+      startUrl,
+      map: shopMap,
+      nav,
+      links,
+    });
+    await suggest(found.id);
+    const names = (await ctx.call('GET', `/v1/discoveries/${found.shortId}/suggestions`)).body.suggestions.map(
+      (s: { name: string }) => s.name,
+    );
+    // Rejected and still pending for the Shop; for the mirror, which no test covers, they are new.
+    expect(names).toEqual(expect.arrayContaining(['Submit "Coupon" on /cart', 'Submit "Profile" on /settings']));
+  });
+
   it('accepts once: the test case is created as POST /v1/test-cases does and its burn-in starts', async () => {
     const list = (await ctx.call('GET', `/v1/discoveries/${first.shortId}/suggestions`)).body.suggestions;
     const profile = list[1];

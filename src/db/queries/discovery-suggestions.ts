@@ -33,18 +33,26 @@ export async function latestCompletedDiscovery(
 }
 
 /**
- * Which of `among` the project has suggested in any discovery, whatever became of them: none is proposed again.
- * Asked only about a discovery's candidates (index `discovery_suggestions_project_fingerprint`), not every
- * fingerprint of every discovery the project ever ran, which a daily schedule grows without end.
+ * Which of `among` were suggested for the application in any discovery, whatever became of them: none is proposed
+ * again. Per application: two applications of a project can have the same paths, and one's decisions say nothing
+ * about the other's. Asked only about a discovery's candidates (index `discovery_suggestions_project_fingerprint`),
+ * not every fingerprint of every discovery ever run, which a daily schedule grows without end.
  */
-export async function knownFingerprints(db: DB, projectId: string, among: readonly string[]): Promise<Set<string>> {
+export async function knownFingerprints(
+  db: DB,
+  projectId: string,
+  applicationId: string,
+  among: readonly string[],
+): Promise<Set<string>> {
   if (among.length === 0) return new Set();
   const rows = await db
-    .selectFrom('discovery_suggestions')
-    .select('fingerprint')
+    .selectFrom('discovery_suggestions as s')
+    .innerJoin('discoveries as d', 'd.id', 's.discovery_id')
+    .select('s.fingerprint')
     .distinct()
-    .where('project_id', '=', projectId)
-    .where('fingerprint', 'in', [...among])
+    .where('s.project_id', '=', projectId)
+    .where('d.application_id', '=', applicationId)
+    .where('s.fingerprint', 'in', [...among])
     .execute();
   return new Set(rows.map((r) => r.fingerprint));
 }
