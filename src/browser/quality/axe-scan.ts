@@ -146,7 +146,8 @@ export async function scanPage(
     if (cacheable) {
       attempt.then(
         (late) => keep(key, late, store),
-        () => remember(key, undefined),
+        // Never over what another scan of the same document found meanwhile (a second one running beside it fails).
+        () => cache.get(key)?.findings ?? remember(key, undefined),
       );
     }
     throw err;
