@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { withTimeout } from '../timeouts.js';
 
 /**
  * Connects on first use, so the API starts (and serves /healthz honestly) while Temporal is still coming up.
@@ -38,11 +39,19 @@ export function createTemporalClientProvider(opts: {
       return client;
     },
     async ping(timeoutMs = 2_000) {
-      const conn = await withTimeout(connection(), timeoutMs, 'Temporal connection');
+      const conn = await withTimeout(
+        connection(),
+        timeoutMs,
+        () => new Error(`Temporal connection timed out after ${timeoutMs} ms`),
+      );
       await conn.withDeadline(Date.now() + timeoutMs, () => conn.healthService.check({}));
     },
     async workerPollers(timeoutMs = 2_000) {
-      const conn = await withTimeout(connection(), timeoutMs, 'Temporal connection');
+      const conn = await withTimeout(
+        connection(),
+        timeoutMs,
+        () => new Error(`Temporal connection timed out after ${timeoutMs} ms`),
+      );
       const response = await conn.withDeadline(Date.now() + timeoutMs, () =>
         conn.workflowService.describeTaskQueue({ namespace: opts.namespace, taskQueue: { name: opts.taskQueue } }),
       );
@@ -55,12 +64,4 @@ export function createTemporalClientProvider(opts: {
       if (pending) await (await pending.catch(() => undefined))?.close();
     },
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Frame, Page } from 'playwright-core';
+import { withTimeout } from '../../timeouts.js';
 import { pageFunction } from '../page-function.js';
 
 export interface AxeFinding {
@@ -106,8 +107,8 @@ const cacheTtlMs = 10 * 60_000;
 // Worker-wide on purpose: the tests of a run visit the same pages (every test's sign-in page), and a document that
 // is the same as one scanned minutes ago has the same violations. Bounded in entries and age; in front of the
 // project's store, which keeps them longer and for every worker.
-// `findings` undefined: the document's scan timed out and never ended (see scanPage).
-const cache = new Map<string, { at: number; findings: AxeFinding[] | undefined }>();
+// `findings` undefined: the document's scan timed out after `slowMs` and never ended (see scanPage).
+const cache = new Map<string, { at: number; findings: AxeFinding[] | undefined; slowMs?: number }>();
 
 /** The document's digest, for `scanPage` and for telling whether the page changed since the last scan. */
 export const pageDigest = (page: Page): Promise<string> => page.evaluate(digest);
@@ -134,7 +135,7 @@ export async function scanPage(
   const hit = cacheable ? cache.get(key) : undefined;
   if (hit && Date.now() - hit.at < cacheTtlMs) {
     if (hit.findings) return hit.findings;
-    throw new Error(`axe scan of this document took longer than ${timeoutMs} ms before`);
+    throw new Error(`an earlier axe scan of this document took longer than ${hit.slowMs} ms and never ended`);
   }
   const stored = cacheable ? await store?.get(key).catch(() => undefined) : undefined;
   if (stored) {
@@ -142,12 +143,16 @@ export async function scanPage(
     return stored;
   }
   const attempt = scanUncached(page);
-  const findings = await withTimeout(attempt, timeoutMs).catch((err: unknown) => {
+  const findings = await withTimeout(
+    attempt,
+    timeoutMs,
+    () => new Error(`axe scan took longer than ${timeoutMs} ms`),
+  ).catch((err: unknown) => {
     if (cacheable) {
       attempt.then(
         (late) => keep(key, late, store),
         // Never over what another scan of the same document found meanwhile (a second one running beside it fails).
-        () => cache.get(key)?.findings ?? remember(key, undefined),
+        () => cache.get(key)?.findings ?? remember(key, undefined, timeoutMs),
       );
     }
     throw err;
@@ -156,9 +161,9 @@ export async function scanPage(
   return findings;
 }
 
-function remember(key: string, findings: AxeFinding[] | undefined): void {
+function remember(key: string, findings: AxeFinding[] | undefined, slowMs?: number): void {
   if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
-  cache.set(key, { at: Date.now(), findings });
+  cache.set(key, { at: Date.now(), findings, slowMs });
 }
 
 async function keep(key: string, findings: AxeFinding[], store: ScanCache | undefined): Promise<void> {
@@ -180,16 +185,4 @@ function scanUncached(page: Page): Promise<AxeFinding[]> {
   const attempt = scan();
   attempt.catch(() => undefined);
   return attempt;
-}
-
-async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`axe scan took longer than ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
