@@ -7,6 +7,7 @@ import { handleError } from './errors.js';
 import { jsonBodyGuard, paramGuard } from './request-guards.js';
 import { requestRules, serveOpenApiDocument, validationHook } from './openapi.js';
 import { registerHealth } from './routes/health.js';
+import { registerProbes } from './routes/probes.js';
 import { registerApplications } from './routes/applications.js';
 import { registerEnvironments } from './routes/environments.js';
 import { registerDevicePresets } from './routes/device-presets.js';
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   registerHealth(app);
+  registerProbes(app);
   // The filesystem store has no server of its own: the API serves its presigned URLs.
   if (deps.blobs.kind === 'fs') registerBlobRoutes(app, deps.blobs as FsBlobStore);
   registerApplications(app);

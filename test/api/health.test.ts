@@ -1,4 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { loadPrograms } from '../../src/programs.js';
+import { createS3BlobStore } from '../../src/storage/s3.js';
+import { startMinio } from '../support/minio.js';
 import { createApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 
@@ -31,6 +36,81 @@ describe('GET /healthz', () => {
         workers: { pollers: null },
       });
       expect(res.body.temporal.error).toMatch(/timed out|connect|deadline/i);
+    } finally {
+      await ctx.close();
+    }
+  }, 30_000);
+});
+
+// The platform's probes: liveness asks nothing, readiness names the dependency that is missing while it is.
+describe('GET /livez and /readyz', () => {
+  it('is ready with a real MinIO, and names the blob store once MinIO is gone, while /livez still answers', async () => {
+    const binary = loadPrograms().minio;
+    if (!binary) throw new Error('minio not installed: run npm run setup:test');
+    const minio = await startMinio(binary);
+    const blobs = createS3BlobStore({ ...minio, bucket: 'proctor-ready', region: 'us-east-1' });
+    await blobs.ensureReady();
+    const ctx = await createApiContext('pglite', { blobs });
+    try {
+      const ready = await ctx.call('GET', '/readyz', undefined, null);
+      expect(ready.status).toBe(200);
+      expect(ready.body).toMatchObject({
+        status: 'ready',
+        checks: { database: { ok: true }, temporal: { ok: true }, blobStore: { ok: true } },
+      });
+      await minio.stop();
+      const gone = await ctx.call('GET', '/readyz', undefined, null);
+      expect(gone.status).toBe(503);
+      expect(gone.body).toMatchObject({
+        status: 'unready',
+        checks: { database: { ok: true }, temporal: { ok: true }, blobStore: { ok: false } },
+      });
+      expect(gone.body.checks.blobStore.error).toMatch(/ECONNREFUSED|connect/i);
+      expect((await ctx.call('GET', '/livez', undefined, null)).status).toBe(200);
+    } finally {
+      await ctx.close();
+      await minio.stop();
+    }
+  }, 60_000);
+
+  it('answers within its limit when the blob store accepts connections and never replies', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const { port } = silent.address() as AddressInfo;
+    const blobs = createS3BlobStore({
+      endpoint: `http://127.0.0.1:${port}`,
+      accessKey: 'k',
+      secretKey: 'secret-key',
+      bucket: 'proctor-ready',
+      region: 'us-east-1',
+    });
+    const ctx = await createApiContext('pglite', { blobs });
+    try {
+      const res = await ctx.call('GET', '/readyz', undefined, null);
+      expect(res.status).toBe(503);
+      expect(res.body.checks.blobStore).toMatchObject({ ok: false, error: 'no answer within 2000 ms' });
+      expect(res.body.checks.database.ok).toBe(true);
+    } finally {
+      await ctx.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  }, 30_000);
+
+  it('names Temporal when it is unreachable; /livez answers and neither is in the OpenAPI document', async () => {
+    const ctx = await createApiContext('pglite', { temporalAddress: `127.0.0.1:${await freePort()}` });
+    try {
+      const res = await ctx.call('GET', '/readyz', undefined, null);
+      expect(res.status).toBe(503);
+      expect(res.body.checks).toMatchObject({
+        database: { ok: true },
+        temporal: { ok: false },
+        blobStore: { ok: true },
+      });
+      expect(await ctx.call('GET', '/livez', undefined, null)).toMatchObject({ status: 200, body: { status: 'ok' } });
+      const doc = await ctx.call('GET', '/v1/openapi.json', undefined, null);
+      expect(Object.keys(doc.body.paths)).not.toContain('/readyz');
+      expect(Object.keys(doc.body.paths)).not.toContain('/livez');
     } finally {
       await ctx.close();
     }

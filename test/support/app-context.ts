@@ -11,6 +11,7 @@ import { createDatabase, migrateToLatest, type DB } from '../../src/db/database.
 import { seedProject } from '../../src/db/queries/admin.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
+import type { BlobStore } from '../../src/storage/blob-store.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { createDatabaseIn } from './postgres.js';
 import { workflowIds } from '../../workflows/shared.js';
@@ -85,7 +86,7 @@ export interface ApiContext {
 
 export async function createApiContext(
   kind: DatabaseKind,
-  opts: { temporalAddress?: string; logger?: Logger; appUrl?: string } = {},
+  opts: { temporalAddress?: string; logger?: Logger; appUrl?: string; blobs?: BlobStore } = {},
 ): Promise<ApiContext> {
   const db = await freshDatabase(kind);
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
@@ -104,7 +105,7 @@ export async function createApiContext(
       PROCTOR_RUN_CONCURRENCY: 100,
     },
     temporal,
-    blobs: createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
+    blobs: opts.blobs ?? createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl }),
     logger: opts.logger ?? silentLogger,
   };
   const app = createApp(deps);
