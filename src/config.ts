@@ -58,6 +58,9 @@ const schema = z.object({
   PROCTOR_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   /** How this worker appears in Temporal (pollers, ActivityTaskStarted.identity); default `<pid>@<hostname>`. */
   TEMPORAL_WORKER_IDENTITY: z.string().min(1).optional(),
+  // `proctor worker` on SIGTERM: stop polling, let running activities finish this long, then cancel them (Temporal
+  // retries them on another worker). Kubernetes' grace period must be longer (the Helm chart adds 30 s).
+  PROCTOR_WORKER_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_UI_URL: url.optional(),
   S3_ENDPOINT: url.optional(),

@@ -142,6 +142,7 @@ export async function runWorker(): Promise<number> {
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowBundle: config.PROCTOR_WORKFLOW_BUNDLE ? { codePath: config.PROCTOR_WORKFLOW_BUNDLE } : undefined,
+      drainSeconds: config.PROCTOR_WORKER_DRAIN_SECONDS,
     },
     workerSettings(config),
     { db, blobs, logger },

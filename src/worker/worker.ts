@@ -169,6 +169,8 @@ export interface TemporalWorkerOptions {
    */
   workflowBundle?: WorkflowBundleOption;
   maxConcurrentActivityTaskExecutions?: number;
+  /** How long a stopping worker lets running activities finish before cancelling them; absent: at once (tests, dev). */
+  drainSeconds?: number;
   /** Replaces activities by stand-ins (bench/plan-run's fast test body at 10,000 tests); production passes none. */
   substitute?: (activities: Activities, deps: ActivityDeps) => Activities;
 }
@@ -208,6 +210,7 @@ export async function startWorker(
       // Cancellation reaches an activity with its heartbeat response: keep that delay around a second.
       maxHeartbeatThrottleInterval: '1 second',
       defaultHeartbeatThrottleInterval: '1 second',
+      ...(temporal.drainSeconds && { shutdownGraceTime: `${temporal.drainSeconds} seconds` }),
     });
     const running = worker.run();
     const open = connection;

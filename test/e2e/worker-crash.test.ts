@@ -267,4 +267,50 @@ describe('a worker process killed mid-run', () => {
     await waitFor(async () => stillAlive(secondTree).length === 0, 15_000, "the second worker's processes to exit");
     lap('second worker stopped');
   }, 210_000);
+
+  // A rolling upgrade: Kubernetes sends SIGTERM and waits. The worker stops taking work but lets the tests it is
+  // running finish (PROCTOR_WORKER_DRAIN_SECONDS), so none of them is cancelled and run again elsewhere.
+  it('a worker stopped with SIGTERM finishes the tests it holds, then exits 0 with its Chromium', async () => {
+    const draining = startWorkerProcess({ ...workerEnv(), PROCTOR_WORKER_DRAIN_SECONDS: '60' });
+    started.push(draining);
+    const start = await stack.call('POST', '/v1/run', { trigger: 'CI' });
+    expect(start.status).toBe(200);
+    const shortId: string = start.body.run.shortId;
+    runId = start.body.run.id;
+    const client = await stack.temporal.get();
+    await waitWhileRunning(
+      draining,
+      async () =>
+        (await pendingPlanTests(client, shortId)).filter((t) => t.started && t.testCaseId !== ids['quick']).length >= 2,
+      90_000,
+      'two slow tests to be in their browser activity',
+    );
+    const held = (await pendingPlanTests(client, shortId)).filter((t) => t.started).map((t) => t.testCaseId);
+    const tree = processTree(draining.child.pid!);
+    seen.push(...tree);
+    draining.child.kill('SIGTERM');
+    expect(await draining.exited, draining.output()).toBe(0);
+    await waitFor(async () => stillAlive(tree).length === 0, 15_000, "the drained worker's processes to exit");
+    // What it held finished on it, at the first attempt; the rest waits for a worker.
+    const byId = new Map((await rows()).map((r) => [r.test_case_id!, r]));
+    for (const id of held) {
+      expect(byId.get(id), id).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
+      const started = (await planTestActivities(client, shortId)).get(id)!.started;
+      expect(started, id).toEqual([{ identity: expect.any(String), attempt: 1 }]);
+    }
+    expect(terminal((await runRow()).status)).toBe(false);
+
+    const next = startWorkerProcess(workerEnv());
+    started.push(next);
+    await waitWhileRunning(next, async () => terminal((await runRow()).status), 120_000, 'the run to end');
+    expect((await stack.call('GET', `/v1/run/${shortId}`)).body).toMatchObject({
+      status: 'COMPLETED',
+      result: 'PASSED',
+    });
+    const perTest = new Map<string, number>();
+    for (const r of await rows()) perTest.set(r.test_case_id!, (perTest.get(r.test_case_id!) ?? 0) + 1);
+    expect([...perTest.values()]).toEqual([1, 1, 1, 1, 1]);
+    next.child.kill('SIGINT');
+    expect(await next.exited, next.output()).toBe(0);
+  }, 210_000);
 });
