@@ -108,6 +108,13 @@ describe('GET /livez and /readyz', () => {
         blobStore: { ok: true },
       });
       expect(await ctx.call('GET', '/livez', undefined, null)).toMatchObject({ status: 200, body: { status: 'ok' } });
+      // What the API pods need to serve: the database alone decides, the rest is still reported.
+      const api = await ctx.call('GET', '/readyz?need=database', undefined, null);
+      expect(api).toMatchObject({ status: 200, body: { status: 'ready', checks: { temporal: { ok: false } } } });
+      expect((await ctx.call('GET', '/readyz?need=database,temporal', undefined, null)).status).toBe(503);
+      const typo = await ctx.call('GET', '/readyz?need=postgres', undefined, null);
+      expect(typo.status).toBe(400);
+      expect(typo.body.message).toMatch(/no dependency named postgres \(database, temporal, blobStore\)/);
       const doc = await ctx.call('GET', '/v1/openapi.json', undefined, null);
       expect(Object.keys(doc.body.paths)).not.toContain('/readyz');
       expect(Object.keys(doc.body.paths)).not.toContain('/livez');
