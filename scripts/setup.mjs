@@ -164,23 +164,27 @@ const postgres = {
   required: true,
 };
 
-const minio = {
-  name: 'minio',
+// A Go program built from the Go module proxy into `go env GOPATH`/bin (where a later run finds it), or on PATH.
+const goTool = (name, module, { note, required }) => ({
+  name,
   find: () => {
-    const gobin = join(execFileSyncSafe('go', ['env', 'GOPATH']) ?? join(homedir(), 'go'), 'bin', 'minio');
-    return [gobin, onPath('minio')].find((p) => p && executable(p));
+    const gobin = join(execFileSyncSafe('go', ['env', 'GOPATH']) ?? join(homedir(), 'go'), 'bin', name);
+    return [gobin, onPath(name)].find((p) => p && executable(p));
   },
-  routes: () =>
-    has('go')
-      ? [
-          command('go', ['install', 'github.com/minio/minio@latest'], {
-            note: 'building MinIO with go install (a few minutes, once)',
-          }),
-        ]
-      : [],
-  missing: 'MinIO not found and Go is not installed to build it (go install github.com/minio/minio@latest)',
+  routes: () => (has('go') ? [command('go', ['install', module], { note })] : []),
+  missing: `${name} not found and Go is not installed to build it (go install ${module})`,
+  required,
+});
+
+const minio = goTool('minio', 'github.com/minio/minio@latest', {
+  note: 'building MinIO with go install (a few minutes, once)',
   required: true,
-};
+});
+// Pinned: the chart's tests read its lint output. About three minutes of CPU to build, once.
+const helm = goTool('helm', 'helm.sh/helm/v3/cmd/helm@v3.22.0', {
+  note: 'building Helm with go install (a few minutes, once)',
+  required: true,
+});
 
 const noPip = (name) => `${name}: not installed (no pip)`;
 const tools = [
@@ -204,6 +208,13 @@ const tools = [
         pipTool('schemathesis', 'schemathesis', {
           record: 'schemathesis',
           missing: 'schemathesis not found and could not be installed (pip install schemathesis)',
+          required: true,
+        }),
+        // test/deploy/helm-chart.test.ts lints and renders the chart and checks it against Kubernetes' schema.
+        { ...helm, record: 'helm' },
+        pipTool('kubernetes-validate', 'kubernetes-validate==1.37.0', {
+          record: 'kubernetesValidate',
+          missing: 'kubernetes-validate not found and could not be installed (pip install kubernetes-validate)',
           required: true,
         }),
       ]

@@ -156,6 +156,9 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>;
 
+/** Every variable Proctor reads itself (the Helm chart's test checks it sets no other; OTEL_* go to OpenTelemetry). */
+export const settingNames: readonly string[] = Object.keys(schema.shape);
+
 export interface Config extends Env {
   mode: Mode;
   publicUrl: string;

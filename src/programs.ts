@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 
 /**
- * Where the external programs are (Temporal CLI and test server, Chromium, Postgres, MinIO). `scripts/setup.mjs`
+ * Where the external programs are (Temporal CLI and test server, Chromium, Postgres, MinIO, Helm). `scripts/setup.mjs`
  * installs them and records their paths in `.proctor/tools.json`; an environment variable beats the file, the file
  * beats a PATH search. (Not to be confused with the agent's tools, src/llm/agent-tools.ts.)
  */
@@ -14,6 +14,10 @@ export interface Programs {
   minio?: string;
   /** The API fuzzer test/api/schemathesis.test.ts runs (pip package `schemathesis`). */
   schemathesis?: string;
+  /** The Helm chart's tests render and lint it (`go install helm.sh/helm/v3/cmd/helm`). */
+  helm?: string;
+  /** Checks the rendered manifests against the Kubernetes schema, offline (pip package `kubernetes-validate`). */
+  kubernetesValidate?: string;
 }
 
 const envOverrides: Record<keyof Programs, string> = {
@@ -23,6 +27,8 @@ const envOverrides: Record<keyof Programs, string> = {
   postgresBin: 'PROCTOR_POSTGRES_BIN',
   minio: 'PROCTOR_MINIO',
   schemathesis: 'PROCTOR_SCHEMATHESIS',
+  helm: 'PROCTOR_HELM',
+  kubernetesValidate: 'PROCTOR_KUBERNETES_VALIDATE',
 };
 
 const pathNames: Partial<Record<keyof Programs, string[]>> = {
@@ -31,6 +37,8 @@ const pathNames: Partial<Record<keyof Programs, string[]>> = {
   chromium: ['chromium-headless-shell', 'chromium'],
   minio: ['minio'],
   schemathesis: ['schemathesis'],
+  helm: ['helm'],
+  kubernetesValidate: ['kubernetes-validate'],
 };
 
 export function isExecutable(path: string): boolean {
