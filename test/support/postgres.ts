@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ export interface PostgresCluster {
   url: string;
   /** The same server through its Unix socket (no TCP/IP stack), for clients on this machine. */
   socketUrl: string;
+  /** Stops the server (fast shutdown: clients are disconnected) and starts it again on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,38 +64,48 @@ export async function startPostgres(binDir: string): Promise<PostgresCluster> {
     '-c',
     'max_connections=300',
   ]);
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
-      const client = new pg.Client({ connectionString: url });
-      try {
-        await client.connect();
-        return true;
-      } catch {
-        return false;
-      } finally {
-        await client.end().catch(() => {});
-      }
-    },
-    30_000,
-    'postgres to accept connections',
-  );
+  const launch = async () => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
+        const client = new pg.Client({ connectionString: url });
+        try {
+          await client.connect();
+          return true;
+        } catch {
+          return false;
+        } finally {
+          await client.end().catch(() => {});
+        }
+      },
+      30_000,
+      'postgres to accept connections',
+    );
+    return child;
+  };
+  const shutdown = async (server: ChildProcess) => {
+    if (server.exitCode !== null) return;
+    const exited = new Promise((r) => server.once('exit', r));
+    // Signal the postmaster itself: runuser does not forward SIGINT. SIGINT = fast shutdown.
+    const postmasterPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(postmasterPid, 'SIGINT');
+    await exited;
+  };
+  let child = await launch();
 
   return {
     url,
     socketUrl: `postgres://postgres@/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
+    async restart() {
+      await shutdown(child);
+      child = await launch();
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        // Signal the postmaster itself: runuser does not forward SIGINT. SIGINT = fast shutdown.
-        const postmasterPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-        process.kill(postmasterPid, 'SIGINT');
-        await exited;
-      }
+      await shutdown(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -43,7 +43,7 @@ export const checkoutMoves: AgentMove[] = [
  * `{{SHOP_EMAIL}}` and `{{SHOP_PASSWORD}}` (the password a secret): what each burn-in of the fixture shop starts from.
  */
 export async function addShop(
-  stack: Stack,
+  stack: Pick<Stack, 'call'>,
   loginUrl: string,
   names = { application: 'Shop', environment: 'Local' },
 ): Promise<{ appShortId: string; configShortIds: string[] }> {

@@ -5,7 +5,7 @@ import { createRouter, type AgentMove } from './agent-script.js';
 import { startFixtureApps, type FixtureApps, type Variant } from './fixture-apps.js';
 import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from './scripted-llm.js';
 import { addShop } from './shop-agent-script.js';
-import { startStack, waitForGeneration, type Stack } from './worker-context.js';
+import { startStack, waitForGeneration, type ApiCaller, type Stack } from './worker-context.js';
 
 /** The real stack (Temporal worker, Postgres, Chromium) with the fixture apps, a scripted model and the shop set up. */
 export interface ShopStack {
@@ -35,7 +35,7 @@ export interface ShopStack {
  * is this on that stack.
  */
 export async function burnInOnShop(
-  shop: Pick<ShopStack, 'stack' | 'llm' | 'router' | 'appShortId' | 'configShortIds'>,
+  shop: Pick<ShopStack, 'llm' | 'router' | 'appShortId' | 'configShortIds'> & { stack: ApiCaller },
   name: string,
   goal: string,
   moves: AgentMove[],

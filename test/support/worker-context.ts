@@ -175,8 +175,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 }
 
 /** Polls `GET path` until `done(body)`; returns that body. */
+/** Anything that answers the API: the in-process stack, or one of the production shape's `proctor api` processes. */
+export type ApiCaller = Pick<Stack, 'call'>;
+
 async function pollApi(
-  stack: Stack,
+  stack: ApiCaller,
   path: string,
   done: (body: any) => boolean,
   what: string,
@@ -197,7 +200,7 @@ async function pollApi(
 }
 
 /** Polls the API until the test case leaves GENERATING. */
-export const waitForGeneration = (stack: Stack, id: string, timeoutMs = 60_000): Promise<any> =>
+export const waitForGeneration = (stack: ApiCaller, id: string, timeoutMs = 60_000): Promise<any> =>
   pollApi(
     stack,
     `/v1/test-cases/${id}`,
@@ -210,7 +213,7 @@ export const isTerminalRun = (run: any): boolean => ['COMPLETED', 'ERROR', 'CANC
 
 /** Polls `GET /v1/run/{shortId}?testCases=all` until `until(run)` (by default: the run ended). */
 export const waitForRun = (
-  stack: Stack,
+  stack: ApiCaller,
   shortId: string,
   until: (run: any) => boolean = isTerminalRun,
   timeoutMs = 90_000,

@@ -1,0 +1,239 @@
+// Proctor's production shape as processes, without Docker: `proctor migrate`, then two `proctor api` and two
+// `proctor worker` over one PostgreSQL, one Temporal server that keeps its state in a file (so it can be stopped
+// and started again), MinIO and the scripted LLM. MinIO and the LLM sit behind TCP proxies a test can cut.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDatabase, type DB } from '../../src/db/database.js';
+import { seedProject } from '../../src/db/queries/admin.js';
+import { loadPrograms } from '../../src/programs.js';
+import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
+import { bundleWorkflows } from '../../src/worker/worker.js';
+import { startMinio } from './minio.js';
+import { freePort, waitFor } from './net.js';
+import { createDatabaseIn, startPostgres, type PostgresCluster } from './postgres.js';
+import { startScriptedLlm, type ScriptedLlm } from './scripted-llm.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import type { ApiCaller } from './worker-context.js';
+
+export interface ProctorProcess {
+  name: string;
+  child: ChildProcess;
+  /** Its exit code (null when a signal ended it), once it has exited. */
+  exited: Promise<number | null>;
+  output(): string;
+  running(): boolean;
+}
+
+export interface ApiProcess extends ProctorProcess, ApiCaller {
+  url: string;
+}
+
+export interface ProductionShape {
+  apis: ApiProcess[];
+  workers: ProctorProcess[];
+  /** The same database the processes use, for what a test checks that the API does not show. */
+  db: DB;
+  tenant: { projectId: string; token: string };
+  postgres: PostgresCluster;
+  temporal: { address: string; restart(): Promise<void> };
+  minio: TcpProxy;
+  llm: ScriptedLlm & { proxy: TcpProxy };
+  /** Starts one more `proctor worker` (after a kill, say). */
+  startWorker(extra?: Record<string, string>): ProctorProcess;
+  stop(): Promise<void>;
+}
+
+const spawnProctor = (name: string, command: string, env: Record<string, string>): ProctorProcess => {
+  // Its own process group, so a kill takes the Chromium it started too.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    name,
+    child,
+    exited,
+    output: () => out,
+    running: () => child.exitCode === null && child.signalCode === null,
+  };
+};
+
+/** SIGKILL to the process group: a crash, nothing cleaned up. */
+export async function killProcess(p: ProctorProcess): Promise<void> {
+  if (!p.running()) return;
+  try {
+    process.kill(-p.child.pid!, 'SIGKILL');
+  } catch {
+    return;
+  }
+  await p.exited;
+}
+
+const apiCaller =
+  (url: string, token: string): ApiCaller['call'] =>
+  async (method, path, body) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  };
+
+export async function startProductionShape(opts: { apis?: number; workers?: number } = {}): Promise<ProductionShape> {
+  const tools = loadPrograms();
+  if (!tools.postgresBin || !tools.temporal || !tools.minio)
+    throw new Error('PostgreSQL, the Temporal CLI and MinIO are needed: run npm run setup:test');
+  const dir = mkdtempSync(join(tmpdir(), 'proctor-production-'));
+  const cleanups: (() => Promise<unknown>)[] = [async () => rmSync(dir, { recursive: true, force: true })];
+  const processes: ProctorProcess[] = [];
+  const stop = async () => {
+    await Promise.allSettled(processes.map(killProcess));
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  };
+  try {
+    const temporalPort = await freePort();
+    const temporalDb = join(dir, 'temporal.sqlite');
+    const startTemporal = () =>
+      startDevServer({ executable: tools.temporal, dbFilename: temporalDb, port: temporalPort });
+    // Each part is stopped at the end even when another failed to start.
+    const owned = <T>(part: Promise<T>, stopIt: (value: T) => Promise<unknown>): Promise<T> =>
+      part.then((value) => {
+        cleanups.push(() => stopIt(value));
+        return value;
+      });
+    const bundlePath = join(dir, 'workflows.js');
+    // Replaced by each restart: the cleanup stops whichever is running then.
+    let temporal: DevServer | undefined;
+    cleanups.push(async () => temporal?.stop());
+    const [postgres, , minio, llm] = await Promise.all([
+      owned(startPostgres(tools.postgresBin), (p) => p.stop()),
+      startTemporal().then((t) => (temporal = t)),
+      owned(startMinio(tools.minio), (m) => m.stop()),
+      owned(startScriptedLlm(), (l) => l.stop()),
+      bundleWorkflows().then((bundle) => writeFileSync(bundlePath, bundle.code)),
+    ]);
+    const minioUrl = new URL(minio.endpoint);
+    const llmUrl = new URL(llm.baseURL);
+    const [minioProxy, llmProxy] = await Promise.all([
+      startTcpProxy({ host: minioUrl.hostname, port: Number(minioUrl.port) }),
+      startTcpProxy({ host: llmUrl.hostname, port: Number(llmUrl.port) }),
+    ]);
+    cleanups.push(
+      () => minioProxy.close(),
+      () => llmProxy.close(),
+    );
+
+    const databaseUrl = await createDatabaseIn(postgres.url, 'proctor');
+    const apiPorts = await Promise.all(Array.from({ length: opts.apis ?? 2 }, () => freePort()));
+    const env: Record<string, string> = {
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporal!.address,
+      TEMPORAL_TASK_QUEUE: 'proctor',
+      S3_ENDPOINT: minioProxy.url('http'),
+      S3_ACCESS_KEY: minio.accessKey,
+      S3_SECRET_KEY: minio.secretKey,
+      S3_BUCKET: 'proctor',
+      PROCTOR_MASTER_KEY: randomBytes(32).toString('base64'),
+      PROCTOR_INTERNAL_SECRET: randomBytes(24).toString('hex'),
+      PROCTOR_PUBLIC_URL: `http://127.0.0.1:${apiPorts[0]}`,
+      PROCTOR_APP_URL: `http://127.0.0.1:${apiPorts[0]}`,
+      PROCTOR_EDGE_URL: `http://127.0.0.1:${apiPorts[0]}`,
+      PROCTOR_DATA_DIR: join(dir, 'data'),
+      PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true',
+      PROCTOR_WORKFLOW_BUNDLE: bundlePath,
+      OPENAI_API_KEY: llm.apiKey,
+      OPENAI_BASE_URL: `${llmProxy.url('http')}${llmUrl.pathname}`,
+      PROCTOR_LLM_MODEL: 'scripted',
+      // No startup probe: its requests would take the script's replies.
+      PROCTOR_LLM_TOOL_MODE: 'native',
+      LOG_LEVEL: 'warn',
+    };
+
+    const migrate = spawnProctor('migrate', 'migrate', env);
+    processes.push(migrate);
+    const migrated = await migrate.exited;
+    if (migrated !== 0) throw new Error(`proctor migrate exited with ${migrated}:\n${migrate.output()}`);
+
+    const db = createDatabase({ kind: 'postgres', url: databaseUrl, maxConnections: 4 });
+    cleanups.push(() => db.destroy());
+    const seeded = await seedProject(db, { organization: 'Acme', project: 'Shop' });
+
+    const apis: ApiProcess[] = [];
+    for (const [i, port] of apiPorts.entries()) {
+      const inboxPort = await freePort();
+      const p = spawnProctor(`api ${i + 1}`, 'api', {
+        ...env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PROCTOR_INBOX_SMTP_PORT: String(inboxPort),
+      });
+      processes.push(p);
+      const url = `http://127.0.0.1:${port}`;
+      apis.push({ ...p, url, call: apiCaller(url, seeded.token) });
+    }
+    const startWorker = (extra: Record<string, string> = {}) => {
+      const w = spawnProctor(`worker ${processes.length}`, 'worker', { ...env, ...extra });
+      processes.push(w);
+      return w;
+    };
+    const workers = Array.from({ length: opts.workers ?? 2 }, () => startWorker());
+
+    for (const api of apis)
+      await waitFor(
+        async () => {
+          if (!api.running()) throw new Error(`${api.name} exited:\n${api.output()}`);
+          return fetch(`${api.url}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          );
+        },
+        120_000,
+        `${api.name} to be ready`,
+      );
+    // Every worker polls the task queue (Temporal counts pollers by identity).
+    await waitFor(
+      async () => {
+        for (const w of workers) if (!w.running()) throw new Error(`${w.name} exited:\n${w.output()}`);
+        const health = await fetch(`${apis[0]!.url}/healthz`).then((r) => r.json() as Promise<any>);
+        return (health.workers?.pollers ?? 0) >= workers.length;
+      },
+      120_000,
+      'the workers to poll',
+    );
+
+    return {
+      apis,
+      workers,
+      db,
+      tenant: { projectId: seeded.projectId, token: seeded.token },
+      postgres,
+      temporal: {
+        address: temporal!.address,
+        async restart() {
+          await temporal!.stop();
+          temporal = await startTemporal();
+        },
+      },
+      minio: minioProxy,
+      llm: Object.assign(llm, { proxy: llmProxy }),
+      startWorker,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
