@@ -7,7 +7,7 @@ const layers = [
   { name: 'domain', path: '^src/domain/', mayImport: [], why: 'pure values, rules and errors' },
   {
     name: 'support',
-    path: '^src/(config|logger|ids|programs|streams|timeouts)\\.ts$',
+    path: '^src/(config|logger|ids|programs|streams|timeouts|tracing|tracing-setup)\\.ts$',
     mayImport: ['domain'],
     why: 'process-wide helpers every layer above may use: the config schema, the logger, id generation, where the external programs are, bounded stream reading, a time limit on a promise',
   },

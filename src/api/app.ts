@@ -46,6 +46,7 @@ import { registerCoverage } from './routes/coverage.js';
 import type { FsBlobStore } from '../storage/fs.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DIFF_BYTES } from '../config.js';
 import { createDashboard, dashboardBasePath } from '../web/index.js';
+import { callerContext, requestSpan } from './request-span.js';
 
 export const apiInfo = {
   title: 'Proctor API',
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const services = apiServiceContext(deps);
 
+  app.use('*', requestSpan);
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
@@ -96,6 +98,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (publicPaths.has(c.req.path)) return next();
     return requireApiToken(c, next);
   });
+  app.use('/v1/*', callerContext);
 
   // The project's cached lists (src/db/queries/project-lists.ts) are dropped by every write through this
   // process as its statement returns; once more when a request that may have written ends, because a list read

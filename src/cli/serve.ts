@@ -22,8 +22,15 @@ import { startStateSweep } from './state-sweep.js';
 import { createLlm } from '../llm/client.js';
 import { watchCapabilities } from '../llm/capabilities.js';
 import type { LlmStatus } from '../domain/llm-status.js';
+import { startTracing, type Tracing } from '../tracing-setup.js';
 
 type Stop = () => Promise<void>;
+
+/** Traces when the OTEL_* variables ask for them; stopped last, so the spans of the shutdown are sent too. */
+const tracingStop =
+  (tracing: Tracing | undefined): Stop =>
+  async () =>
+    tracing?.shutdown();
 
 /** Runs until SIGINT/SIGTERM, then stops everything in reverse order of start. */
 async function untilSignal(logger: Logger, stops: Stop[]): Promise<number> {
@@ -99,6 +106,7 @@ export async function runMigrate(): Promise<number> {
 export async function runApi(): Promise<number> {
   const config = loadConfig('api');
   const logger = createLogger(config.LOG_LEVEL, { process: 'api' });
+  const tracing = startTracing('proctor-api');
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
@@ -119,6 +127,7 @@ export async function runApi(): Promise<number> {
   const stateSweep = startStateSweep({ db, blobs, logger, temporal });
   logger.info('api listening', { url: config.publicUrl, inboxSmtpPort: inbox.port, inboxDomain: inbox.domain });
   return untilSignal(logger, [
+    tracingStop(tracing),
     () => db.destroy(),
     () => temporal.close(),
     resender,
@@ -131,8 +140,9 @@ export async function runApi(): Promise<number> {
 
 export async function runWorker(): Promise<number> {
   const config = loadConfig('worker');
-  installRuntimeWithoutSignalHandlers();
   const logger = createLogger(config.LOG_LEVEL, { process: 'worker' });
+  installRuntimeWithoutSignalHandlers(logger);
+  const tracing = startTracing('proctor-worker');
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
@@ -148,7 +158,7 @@ export async function runWorker(): Promise<number> {
     { db, blobs, logger },
   );
   logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
-  return untilSignal(logger, [() => db.destroy(), () => worker.stop()]);
+  return untilSignal(logger, [tracingStop(tracing), () => db.destroy(), () => worker.stop()]);
 }
 
 interface DevCredentials {
@@ -171,11 +181,11 @@ async function devCredentials(db: DB, file: string): Promise<DevCredentials> {
 
 export async function runDev(): Promise<number> {
   const config = loadConfig('dev');
-  installRuntimeWithoutSignalHandlers();
   const logger = createLogger(config.LOG_LEVEL, { process: 'dev' });
+  installRuntimeWithoutSignalHandlers(logger);
   const dir = dataDir(config);
   const tools = loadPrograms();
-  const stops: Stop[] = [];
+  const stops: Stop[] = [tracingStop(startTracing('proctor'))];
   try {
     const db = openDatabase(config);
     stops.push(() => db.destroy());

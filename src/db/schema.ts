@@ -229,6 +229,8 @@ export interface RunsTable {
   notifications: ColumnType<unknown, string | null | undefined, string | null>;
   test_count: Generated<number>;
   idempotency_key: string | null;
+  /** The trace the run was started in (tracing on), W3C hex. */
+  trace_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

@@ -7,6 +7,7 @@ import {
   httpSummary,
   kindOfTool,
   parseStepArgs,
+  inStepSpan,
   performAction,
   resolveLocator,
   watchActivity,
@@ -161,16 +162,18 @@ export async function runAgent(firstPage: Page, task: AgentTask, opts: AgentOpti
       dialogAnswer = undefined;
       const acted = step;
       let actedOn: string | undefined;
-      const recorded = await session.record(
-        acted,
-        async (tab) => {
-          actedOn = tab.url();
-          const activity = watchActivity(tab);
-          await performAction(tab, acted, locator, opts);
-          await activity.settle();
-          if (pageBringingActions.has(acted.action) && !tab.isClosed()) actedOn = tab.url();
-        },
-        answer,
+      const recorded = await inStepSpan(acted, steps.length, () =>
+        session.record(
+          acted,
+          async (tab) => {
+            actedOn = tab.url();
+            const activity = watchActivity(tab);
+            await performAction(tab, acted, locator, opts);
+            await activity.settle();
+            if (pageBringingActions.has(acted.action) && !tab.isClosed()) actedOn = tab.url();
+          },
+          answer,
+        ),
       );
       step = recorded.step;
       // In place: the session keeps this object, to mark it later as opening a tab that opened late.

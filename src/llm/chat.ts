@@ -1,6 +1,14 @@
 import OpenAI from 'openai';
 import type { ChatToolCall, ChatToolExchange } from '../domain/chat.js';
-import { fallbackMode, LlmUnavailableError, withSystemText, type Llm, type ToolMode } from './client.js';
+import {
+  fallbackMode,
+  inLlmSpan,
+  LlmUnavailableError,
+  spanUsage,
+  withSystemText,
+  type Llm,
+  type ToolMode,
+} from './client.js';
 import { callUsage } from './usage.js';
 import { mayBeTextToolCall, textToolInstructions, toolCallFromText } from './text-tool-calls.js';
 
@@ -61,6 +69,15 @@ export async function streamChat(
   opts: { tools: readonly ChatToolSpec[]; signal?: AbortSignal; onText: (delta: string) => void },
 ): Promise<StreamedReply> {
   const tools = opts.tools.map(openAiTool);
+  return inLlmSpan(llm, () => streamWithFallback(llm, messages, tools, opts));
+}
+
+async function streamWithFallback(
+  llm: Llm,
+  messages: OpenAI.ChatCompletionMessageParam[],
+  tools: OpenAI.ChatCompletionTool[],
+  opts: { signal?: AbortSignal; onText: (delta: string) => void },
+): Promise<StreamedReply> {
   let mode = llm.compat.toolMode;
   await llm.meter?.beforeCall();
   for (;;) {
@@ -124,6 +141,7 @@ async function streamOnce(
       await llm.meter?.record(callUsage(llm.model, undefined, { messages, tools }, () => text));
     throw err;
   }
+  spanUsage(usage);
   await llm.meter?.record(
     callUsage(llm.model, usage, { messages, tools }, () => `${text}${calls.map((c) => c.name + c.args).join('')}`),
   );

@@ -4,6 +4,7 @@ import type { UsageMeter } from '../domain/llm-usage.js';
 import type { ToolMode } from '../domain/llm-status.js';
 import { callUsage } from './usage.js';
 import { textToolInstructions, toolCallFromText } from './text-tool-calls.js';
+import { annotateSpan, inSpan, spanAttr } from '../tracing.js';
 
 export type { ToolMode };
 
@@ -25,6 +26,8 @@ export interface Llm {
   /** Where each call's tokens are reported, and the budget asked before it (absent: not counted). */
   meter?: UsageMeter;
   compat: LlmCompat;
+  /** The role this copy was made for (`forRole`), named on its calls' spans. */
+  role?: LlmRole;
   /** A page's tokens in a model call (PROCTOR_LLM_PAGE_TOKENS; unset: src/llm/page-view.ts `defaultPageTokens`). */
   pageTokens?: number;
 }
@@ -64,14 +67,36 @@ export function createLlm(
  */
 export function forRole(llm: Llm, role: LlmRole): Llm {
   const model = llm.roles?.models[role];
-  if (!model || model === llm.model || !llm.roles) return llm;
+  if (!model || model === llm.model || !llm.roles) return { ...llm, role };
   let compat = llm.roles.compat.get(model);
   if (!compat)
     llm.roles.compat.set(
       model,
       (compat = { toolMode: llm.compat.fixed ? llm.compat.toolMode : 'native', fixed: llm.compat.fixed }),
     );
-  return { ...llm, model, compat };
+  return { ...llm, model, compat, role };
+}
+
+/** A model call in a span of its own (OpenTelemetry's GenAI names), its tokens set by `spanUsage` within. */
+export function inLlmSpan<T>(llm: Llm, fn: () => Promise<T>): Promise<T> {
+  const attrs = {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.system': 'openai',
+    'gen_ai.request.model': llm.model,
+    ...(llm.role && { [spanAttr.llmRole]: llm.role }),
+  };
+  return inSpan(`chat ${llm.model}`, attrs, fn);
+}
+
+/** A call's token counts on its span (`inLlmSpan`). */
+export function spanUsage(usage: OpenAI.CompletionUsage | null | undefined, responseModel?: string): void {
+  annotateSpan({
+    ...(usage && {
+      'gen_ai.usage.input_tokens': usage.prompt_tokens,
+      'gen_ai.usage.output_tokens': usage.completion_tokens,
+    }),
+    ...(responseModel && { 'gen_ai.response.model': responseModel }),
+  });
 }
 
 /**
@@ -118,7 +143,15 @@ export function withSystemText(
 }
 
 /** One chat completion that must answer with exactly one tool call. */
-export async function callTool(
+export function callTool(
+  llm: Llm,
+  messages: OpenAI.ChatCompletionMessageParam[],
+  tools: OpenAI.ChatCompletionTool[],
+): Promise<{ name: string; args: Record<string, unknown>; usage?: OpenAI.CompletionUsage }> {
+  return inLlmSpan(llm, () => callToolUntraced(llm, messages, tools));
+}
+
+async function callToolUntraced(
   llm: Llm,
   messages: OpenAI.ChatCompletionMessageParam[],
   tools: OpenAI.ChatCompletionTool[],
@@ -144,6 +177,7 @@ export async function callTool(
     }
   }
   const message = completion.choices[0]?.message;
+  spanUsage(completion.usage, completion.model);
   await llm.meter?.record(
     callUsage(
       llm.model,

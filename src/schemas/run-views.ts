@@ -154,6 +154,10 @@ export const RunSchema = z
     testCount: z.number().int(),
     testPlan: z.object({ name: z.string(), shortId: z.string() }).nullable(),
     rerunOf: z.string().nullable(),
+    traceId: z.string().nullable().openapi({
+      description:
+        'Extension to the spec: the OpenTelemetry trace (W3C hex id) the run was started in; null when tracing was off',
+    }),
     createdAt: z.string().datetime(),
     startedAt: z.string().datetime().nullable(),
     finishedAt: z.string().datetime().nullable(),

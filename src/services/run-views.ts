@@ -49,6 +49,7 @@ export async function runView(deps: ServiceContext<'blobs' | 'appUrl' | 'urlTtlS
     ...toRunFields(run, deps.appUrl),
     error: run.error,
     rerunOf: run.rerun_of_short_id,
+    traceId: run.trace_id ?? null,
     runTestCases: await Promise.all(
       run.tests.map(async (r) => ({
         id: r.id,

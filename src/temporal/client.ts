@@ -1,5 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { withTimeout } from '../timeouts.js';
+import { activeTracing } from '../tracing-setup.js';
+import { tracingClientInterceptors } from './tracing.js';
 
 /**
  * Connects on first use, so the API starts (and serves /healthz honestly) while Temporal is still coming up.
@@ -35,7 +37,11 @@ export function createTemporalClientProvider(opts: {
   return {
     ...opts,
     async get() {
-      client ??= new Client({ connection: await connection(), namespace: opts.namespace });
+      client ??= new Client({
+        connection: await connection(),
+        namespace: opts.namespace,
+        interceptors: tracingClientInterceptors(activeTracing()),
+      });
       return client;
     },
     async ping(timeoutMs = 2_000) {

@@ -24,6 +24,9 @@ import { createTunnelRouter } from '../tunnels/agent-router.js';
 import { GitClients } from '../services/git-client-cache.js';
 import { createUsageRecorder } from '../services/llm-usage.js';
 import type { PriceTable } from '../domain/llm-usage.js';
+import { workerTracingOptions, workflowTracingModules } from '../temporal/tracing.js';
+import { activeTracing } from '../tracing-setup.js';
+import { temporalLogger } from './temporal-logger.js';
 
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -146,7 +149,11 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
 
 /** Bundles workflows/index.ts, or another entry (a workflow test's own stubs next to the real workflows). */
 export function bundleWorkflows(entry = workflowsPath): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: entry, logger: quietBundlerLogger });
+  return bundleWorkflowCode({
+    workflowsPath: entry,
+    workflowInterceptorModules: workflowTracingModules,
+    logger: quietBundlerLogger,
+  });
 }
 
 // The bundler reports every module at info level; only problems matter here.
@@ -211,6 +218,7 @@ export async function startWorker(
       maxHeartbeatThrottleInterval: '1 second',
       defaultHeartbeatThrottleInterval: '1 second',
       ...(temporal.drainSeconds && { shutdownGraceTime: `${temporal.drainSeconds} seconds` }),
+      ...workerTracingOptions(activeTracing()),
     });
     const running = worker.run();
     const open = connection;
@@ -240,6 +248,7 @@ export async function startWorker(
  * The CLI owns SIGINT/SIGTERM: it stops the API, then the worker, then the servers it started, in order.
  * Left to itself the SDK would drain the worker on the same signal, racing that shutdown.
  */
-export function installRuntimeWithoutSignalHandlers(): void {
-  Runtime.install({ shutdownSignals: [] });
+export function installRuntimeWithoutSignalHandlers(logger?: Logger): void {
+  // The SDK's own lines (workflow and activity `log`, the worker's) go through Proctor's JSON logger.
+  Runtime.install({ shutdownSignals: [], ...(logger && { logger: temporalLogger(logger) }) });
 }

@@ -11,6 +11,7 @@ import type { Activities } from '../../activities/index.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startWorkflow, type TemporalTarget } from '../../src/temporal/lifecycle.js';
 import { bundleWorkflows } from '../../src/worker/worker.js';
+import { workflowSpanSinks } from '../../src/temporal/tracing.js';
 import { workflowBundle as suiteBundle } from './worker-context.js';
 import type { Workflows, WorkflowType } from '../../workflows/shared.js';
 
@@ -77,7 +78,14 @@ export async function createWorkflowHarness(opts: { workflowsPath?: string } = {
     uniqueId,
     async withWorker(activities, body) {
       const taskQueue = uniqueId('wf-test');
-      const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities });
+      // The bundle carries the tracing interceptors: their span sink is registered (and drops the spans).
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        taskQueue,
+        workflowBundle,
+        activities,
+        sinks: workflowSpanSinks(undefined),
+      });
       const target: TemporalTarget = { taskQueue, get: async () => env.client };
       const started: string[] = [];
       const queue: WorkerQueue = {

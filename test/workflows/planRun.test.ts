@@ -14,6 +14,7 @@ import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, type PlanRunInput, type PlanRunResult } from '../../workflows/plan-run-contract.js';
 import { workflowIds } from '../../workflows/shared.js';
+import { workflowSpanSinks } from '../../src/temporal/tracing.js';
 
 // The planRun workflow on the time-skipping test server, with typed mocks of every activity it calls (its runPlanTest
 // activities are the real ones, composed over the mocked replay and row writes): the scheduling, skipping, cancellation and continue-as-new branches in seconds,
@@ -182,6 +183,7 @@ async function runPlan(
     activities: { ...activities, ...createPlanTestActivities({ ...activities, executeMobileTest: noDeviceTests }) },
     defaultHeartbeatThrottleInterval: '100 milliseconds',
     maxHeartbeatThrottleInterval: '100 milliseconds',
+    sinks: workflowSpanSinks(undefined),
   });
   const input: PlanRunInput = {
     runId: `id-${runShortId}`,

@@ -5,6 +5,7 @@ import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { workflowTypes } from '../../workflows/shared.js';
 import { workflowBundle } from '../support/worker-context.js';
+import { workflowSpanSinks } from '../../src/temporal/tracing.js';
 
 // Recorded histories of real runs, each named `<workflowType>*.json` (refresh: RECORD_HISTORIES=1 npx vitest run
 // test/e2e/plan-run.test.ts test/e2e/burn-in-replay.test.ts test/e2e/chat.test.ts test/e2e/merge-request-review.test.ts
@@ -30,7 +31,12 @@ describe('recorded workflow histories replay deterministically', () => {
     async (file) => {
       const history = historyFromJSON(JSON.parse(readFileSync(join(dir, file), 'utf8')));
       expect(history.events?.length).toBeGreaterThan(10);
-      await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, `replay-${file}`);
+      // The bundle carries the tracing interceptors: their span sink is registered, as every worker has it.
+      await Worker.runReplayHistory(
+        { workflowBundle: await workflowBundle(), sinks: workflowSpanSinks(undefined) },
+        history,
+        `replay-${file}`,
+      );
     },
     60_000,
   );

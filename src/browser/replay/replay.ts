@@ -5,6 +5,7 @@ import {
   ElementNotFoundError,
   firstLine,
   locatesElement,
+  inStepSpan,
   performAction,
   stepLocators,
   type ActionOptions,
@@ -133,17 +134,23 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
     for (const [index, step] of steps.entries()) {
       await opts.onStep?.(index, step);
       try {
-        // The step's own tab (a popup, a new tab): its dialogs, new tab and download are checked by the session.
-        const current = session.pageFor(step);
-        const locator = locatesElement(step) ? await findElement(current, step, index, opts, found, steps) : undefined;
-        const drop = await findDropTarget(steps, index, (s, list) => findElement(current, s, index, opts, found, list));
-        const onDownload = opts.onDownload && ((file: DownloadedFile) => opts.onDownload!(index, file));
-        await session.replay(
-          step,
-          opts.timeoutMs,
-          (tab) => performAction(tab, steps[index]!, locator, opts, { drop }),
-          onDownload,
-        );
+        await inStepSpan(step, index, async () => {
+          // The step's own tab (a popup, a new tab): its dialogs, new tab and download are checked by the session.
+          const current = session.pageFor(step);
+          const locator = locatesElement(step)
+            ? await findElement(current, step, index, opts, found, steps)
+            : undefined;
+          const drop = await findDropTarget(steps, index, (s, list) =>
+            findElement(current, s, index, opts, found, list),
+          );
+          const onDownload = opts.onDownload && ((file: DownloadedFile) => opts.onDownload!(index, file));
+          await session.replay(
+            step,
+            opts.timeoutMs,
+            (tab) => performAction(tab, steps[index]!, locator, opts, { drop }),
+            onDownload,
+          );
+        });
       } catch (err) {
         // A heal is only what a passing step proves: the step that failed is reported as failed, never as healed
         // (an assert_text's fallback may find its element, whose text is then wrong), and keeps its recorded locators.

@@ -6,6 +6,7 @@ import { httpStepTexts } from './http-step.js';
 import { MissingConfigError, StepFailedError, firstLine } from './errors.js';
 import type { ActionOptions, PerformContext } from './kind.js';
 import { kindOfAction } from './registry.js';
+import { inSpan, spanAttr } from '../../tracing.js';
 
 export { ElementNotFoundError, MissingConfigError, StepFailedError, firstLine } from './errors.js';
 export type { ActionOptions } from './kind.js';
@@ -109,6 +110,11 @@ export async function performAction(
     if (err instanceof StepFailedError) throw err;
     throw new StepFailedError(`${step.action} failed: ${firstLine(err)} (step: ${step.description})`, { cause: err });
   }
+}
+
+/** One step performed (burn-in and replay), finding its element and any heal included, in a span of its own. */
+export function inStepSpan<T>(step: Step, index: number, fn: () => Promise<T>): Promise<T> {
+  return inSpan(`step ${step.action}`, { [spanAttr.stepAction]: step.action, 'proctor.step.index': index }, fn);
 }
 
 /**

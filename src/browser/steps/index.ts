@@ -3,7 +3,7 @@
 export { kindOfAction, kindOfTool, stepKinds, stepTools } from './registry.js';
 export { parseStepArgs, type ActionOptions, type StepKind, type ToolGroup, type ToStepContext } from './kind.js';
 export { firstLine, StepFailedError } from './errors.js';
-export { performAction, watchActivity } from './actions.js';
+export { inStepSpan, performAction, watchActivity } from './actions.js';
 export { emailFindings } from './email-steps.js';
 export { httpSummary } from './http.js';
 export { resolveLocator } from '../locators.js';

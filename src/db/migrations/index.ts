@@ -31,6 +31,7 @@ import * as recordingCheck from './2026_12_01_0110_recording_check.js';
 import * as discoveries from './2026_12_02_0120_discoveries.js';
 import * as discoverySchedules from './2026_12_03_0130_discovery_schedules.js';
 import * as discoveryOperated from './2026_12_04_0140_discovery_operated.js';
+import * as runTraceId from './2026_12_05_0150_run_trace_id.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_0120_discoveries': discoveries,
   '2026_12_03_0130_discovery_schedules': discoverySchedules,
   '2026_12_04_0140_discovery_operated': discoveryOperated,
+  '2026_12_05_0150_run_trace_id': runTraceId,
 };

@@ -5,6 +5,7 @@ import { NotifiedCache } from '../notified-cache.js';
 import type { Database } from '../schema.js';
 import type { DeviceSettings } from '../../domain/device.js';
 import { newId, newShortId } from '../../ids.js';
+import { annotateSpan, currentTrace, spanAttr } from '../../tracing.js';
 import { quarantinedTestIds } from './flakiness.js';
 import type { ProjectTestCase } from './run-selection.js';
 
@@ -71,6 +72,8 @@ export async function insertRun(
         notifications: input.meta.notifications ? JSON.stringify(input.meta.notifications) : null,
         test_count: input.tests.length,
         idempotency_key: input.idempotencyKey ?? null,
+        // The request's trace: the run's workflow is started in it next.
+        trace_id: currentTrace()?.traceId ?? null,
       })
       .execute();
     for (let i = 0; i < input.tests.length; i += 500) {
@@ -96,6 +99,7 @@ export async function insertRun(
         .execute();
     }
   });
+  annotateSpan({ [spanAttr.runId]: id, [spanAttr.runShortId]: shortId });
   return { id, shortId };
 }
 
