@@ -5,6 +5,7 @@ import {
   bundleWorkflowCode,
   NativeConnection,
   Runtime,
+  type PrometheusMetricsExporter,
   Worker,
   type WorkflowBundleOption,
   type WorkflowBundleWithSourceMap,
@@ -237,6 +238,7 @@ export async function startWorker(
  * The CLI owns SIGINT/SIGTERM: it stops the API, then the worker, then the servers it started, in order.
  * Left to itself the SDK would drain the worker on the same signal, racing that shutdown.
  */
-export function installRuntimeWithoutSignalHandlers(): void {
-  Runtime.install({ shutdownSignals: [] });
+export function installRuntimeWithoutSignalHandlers(metrics?: PrometheusMetricsExporter): void {
+  // `metrics`: the core's Prometheus exporter (src/cli/metrics.ts serves it on the process's /metrics).
+  Runtime.install({ shutdownSignals: [], ...(metrics && { telemetryOptions: { metrics } }) });
 }
