@@ -47,8 +47,10 @@ export async function startInboxSmtpServer(options: InboxSmtpOptions): Promise<I
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const to = normalizeAddress(address.address);
-      if (!to.endsWith(`@${domain}`))
+      if (!to.endsWith(`@${domain}`)) {
+        inboxMails.inc({ outcome: 'other_domain' });
         return callback(new SmtpRefusal(`relay access denied: this server accepts mail for @${domain} only`, 550));
+      }
       options
         .accepts(to)
         .then((known) => callback(known ? undefined : new SmtpRefusal(`no such mailbox: ${to}`, 550)))
