@@ -20,6 +20,7 @@ import {
 } from '../src/db/queries/execution.js';
 import type { BrowserState, Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
+import { burnInCallsPerStep } from '../src/metrics.js';
 import { LlmUnavailableError } from '../src/llm/client.js';
 import { llmFor } from './llm-usage.js';
 import {
@@ -207,6 +208,13 @@ export function createBurnInActivities(deps: ActivityDeps) {
                     },
                   },
                 );
+                // The steps it recorded itself (not those it resumed after); none recorded: nothing to divide.
+                const recorded = result.steps.length - (resume?.steps.length ?? 0);
+                if (recorded > 0)
+                  burnInCallsPerStep.observe(
+                    { result: result.status === 'COMPLETED' ? 'completed' : 'failed' },
+                    result.llmCalls / recorded,
+                  );
                 const signals = await collector.finish();
                 // On a preview (a change review's burn-in) the signals are not the application's issues.
                 if (!input.environmentUrl)

@@ -17,6 +17,22 @@ import type { QualitySignal } from '../src/domain/quality.js';
 import { recordRunSignals } from '../src/services/issue-ingest.js';
 import type { MobileBuildRef, PlanTestSettings } from '../workflows/test-execution-contract.js';
 import { createRunGraphActivities } from './run-graph.js';
+import {
+  runsFinished,
+  runsStarted,
+  testDuration,
+  testsFinished,
+  testsStarted,
+  type RunResult,
+} from '../src/metrics.js';
+
+/** A finished run's metric label: its result when it completed, else how it ended. */
+const runResult = (status: 'COMPLETED' | 'ERROR' | 'CANCELLED', result: string | null): RunResult =>
+  status === 'COMPLETED'
+    ? ((result?.toLowerCase() as RunResult | undefined) ?? 'none')
+    : status === 'ERROR'
+      ? 'error'
+      : 'cancelled';
 
 function passedTitle(healedSteps: number, attempts: number): string {
   const notes = [
@@ -94,11 +110,12 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
     },
 
     async markRunStarted(input: { runId: string }): Promise<void> {
-      await markRunStarted(db, input.runId);
+      // Counted here, once per run whatever its trigger (the API, a schedule, a chat, a rerun).
+      if (await markRunStarted(db, input.runId)) runsStarted.inc();
     },
 
     async markTestStarted(input: { runTestCaseId: string }): Promise<void> {
-      await markTestStarted(db, input.runTestCaseId);
+      if (await markTestStarted(db, input.runTestCaseId)) testsStarted.inc();
     },
 
     async recordedTestOutcome(input: {
@@ -121,13 +138,20 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
         input.outcome === 'PASSED'
           ? passedTitle(input.healed?.length ?? 0, input.flaky ? attempts : 1)
           : (input.error?.slice(0, 200) ?? 'Failed');
-      await recordTestResult(db, runTestCaseId, { ...result, resultTitle, attempts, flaky: input.flaky ?? false });
+      if (
+        await recordTestResult(db, runTestCaseId, { ...result, resultTitle, attempts, flaky: input.flaky ?? false })
+      ) {
+        const label = { result: input.outcome.toLowerCase() as 'passed' | 'failed' | 'error' };
+        testsFinished.inc(label);
+        if (input.durationMs !== undefined) testDuration.observe(label, input.durationMs / 1000);
+      }
       // After the result: whether the test passed decides whether this run counts towards resolving issues.
       if (signals) await recordRunSignals(deps, { runTestCaseId, signals });
     },
 
     async skipTests(input: { runId: string; skips: { testCaseId: string; reason: string }[] }): Promise<void> {
-      for (const skip of input.skips) await skipTest(db, input.runId, skip.testCaseId, skip.reason);
+      for (const skip of input.skips)
+        if (await skipTest(db, input.runId, skip.testCaseId, skip.reason)) testsFinished.inc({ result: 'skipped' });
     },
 
     /** Resume-from browser states of a finished run (absent keys are fine: deleting is idempotent). */
@@ -141,7 +165,10 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
       result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
       error?: string;
     }): Promise<void> {
-      await finishRun(db, input);
+      const { ended, testsEnded } = await finishRun(db, input);
+      if (testsEnded > 0)
+        testsFinished.inc({ result: input.status === 'CANCELLED' ? 'cancelled' : 'error' }, testsEnded);
+      if (ended) runsFinished.inc({ result: runResult(input.status, input.result) });
     },
   };
 }

@@ -89,6 +89,11 @@ const schema = z.object({
   PROCTOR_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(200).default(30),
   PROCTOR_STEP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   PROCTOR_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  /**
+   * Prometheus /metrics on a listener of its own (0: a free port, logged). Unset: the API and `proctor dev` serve it
+   * on the API's port, the worker on 9464. Set on an API, the API's port no longer answers /metrics.
+   */
+  PROCTOR_METRICS_PORT: port.optional(),
   PROCTOR_MAX_BODY_BYTES: z.coerce
     .number()
     .int()

@@ -13,12 +13,13 @@ import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDeliveryResender } from '../services/webhooks.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from '../worker/worker.js';
+import { startWorker, workerSettings } from '../worker/worker.js';
 import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';
 import { startInboxHost } from './inbox.js';
 import { startStateSweep } from './state-sweep.js';
+import { installRuntimeWithMetrics, mountMetrics, startProcessMetrics } from './metrics.js';
 import { createLlm } from '../llm/client.js';
 import { watchCapabilities } from '../llm/capabilities.js';
 import type { LlmStatus } from '../domain/llm-status.js';
@@ -59,6 +60,7 @@ async function stopAll(logger: Logger, stops: Stop[]): Promise<number> {
 }
 
 function listen(app: ReturnType<typeof createApp>, config: Config, edge: TunnelEdge): Promise<Server> {
+  if (config.PROCTOR_METRICS_PORT === undefined) mountMetrics(app);
   const server = createApiServer(app, edge);
   return new Promise((resolveListen, reject) => {
     server.once('error', reject);
@@ -115,6 +117,7 @@ export async function runApi(): Promise<number> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
   });
+  const metrics = await startProcessMetrics(config, logger, temporal);
   const edge = startEdge(config, db, logger);
   const llm = llmStatus(config, logger);
   const server = await listen(
@@ -135,17 +138,19 @@ export async function runApi(): Promise<number> {
     () => edge.close(),
     () => inbox.stop(),
     stateSweep,
+    metrics,
   ]);
 }
 
 export async function runWorker(): Promise<number> {
   const config = loadConfig('worker');
   const logger = createLogger(config.LOG_LEVEL, { process: 'worker' });
-  installRuntimeWithoutSignalHandlers(logger);
+  await installRuntimeWithMetrics(logger);
   const tracing = startTracing('proctor-worker');
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
+  const metrics = await startProcessMetrics(config, logger);
   const worker = await startWorker(
     {
       address: config.TEMPORAL_ADDRESS!,
@@ -158,7 +163,7 @@ export async function runWorker(): Promise<number> {
     { db, blobs, logger },
   );
   logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
-  return untilSignal(logger, [tracingStop(tracing), () => db.destroy(), () => worker.stop()]);
+  return untilSignal(logger, [tracingStop(tracing), () => db.destroy(), () => worker.stop(), metrics]);
 }
 
 interface DevCredentials {
@@ -182,7 +187,7 @@ async function devCredentials(db: DB, file: string): Promise<DevCredentials> {
 export async function runDev(): Promise<number> {
   const config = loadConfig('dev');
   const logger = createLogger(config.LOG_LEVEL, { process: 'dev' });
-  installRuntimeWithoutSignalHandlers(logger);
+  await installRuntimeWithMetrics(logger);
   const dir = dataDir(config);
   const tools = loadPrograms();
   const stops: Stop[] = [tracingStop(startTracing('proctor'))];
@@ -216,6 +221,7 @@ export async function runDev(): Promise<number> {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
     });
     stops.push(() => temporal.close());
+    stops.push(await startProcessMetrics(config, logger, temporal));
 
     const worker = await startWorker(
       { address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type { Logger } from '../logger.js';
 import { normalizeAddress } from '../domain/inbox.js';
+import { inboxMails } from '../metrics.js';
 
 export interface InboxSmtpOptions {
   host: string;
@@ -46,8 +47,10 @@ export async function startInboxSmtpServer(options: InboxSmtpOptions): Promise<I
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const to = normalizeAddress(address.address);
-      if (!to.endsWith(`@${domain}`))
+      if (!to.endsWith(`@${domain}`)) {
+        inboxMails.inc({ outcome: 'other_domain' });
         return callback(new SmtpRefusal(`relay access denied: this server accepts mail for @${domain} only`, 550));
+      }
       options
         .accepts(to)
         .then((known) => callback(known ? undefined : new SmtpRefusal(`no such mailbox: ${to}`, 550)))
@@ -60,7 +63,10 @@ export async function startInboxSmtpServer(options: InboxSmtpOptions): Promise<I
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        if (stream.sizeExceeded) return callback(new SmtpRefusal(`message larger than ${options.maxBytes} bytes`, 552));
+        if (stream.sizeExceeded) {
+          inboxMails.inc({ outcome: 'too_large' });
+          return callback(new SmtpRefusal(`message larger than ${options.maxBytes} bytes`, 552));
+        }
         const recipients = session.envelope.rcptTo.map((r) => normalizeAddress(r.address));
         options.deliver(Buffer.concat(chunks), recipients).then(
           () => callback(),

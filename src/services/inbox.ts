@@ -29,6 +29,7 @@ import {
   type ReceivedMail,
 } from '../domain/inbox.js';
 import { newId } from '../ids.js';
+import { inboxMails } from '../metrics.js';
 import { parseMail } from '../inbox/parse.js';
 import type { Logger } from '../logger.js';
 import { BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
@@ -61,7 +62,9 @@ const runPrefix = 'run-';
 
 /** Whether Proctor takes mail for this address (one it handed out); the SMTP server asks at RCPT TO. */
 export async function acceptsMail({ db }: ServiceContext, address: string): Promise<boolean> {
-  return (await inboxAddressOwner(db, normalizeAddress(address))) !== undefined;
+  const accepted = (await inboxAddressOwner(db, normalizeAddress(address))) !== undefined;
+  if (!accepted) inboxMails.inc({ outcome: 'unknown_recipient' });
+  return accepted;
 }
 
 /** Parses one received message and stores a copy per accepted recipient (each project sees only its own). */
@@ -92,6 +95,7 @@ export async function receiveMail(
       expiresAt: new Date(now.getTime() + mailRetentionMs),
     });
     stored.push(id);
+    inboxMails.inc({ outcome: 'stored' });
   }
   return stored;
 }

@@ -23,8 +23,11 @@ import {
   type UsageMeter,
   type UsageSubject,
   type UsageTotals,
+  type LlmCallUsage,
+  type UsagePurpose,
 } from '../domain/llm-usage.js';
 import { newId } from '../ids.js';
+import { llmCalls, llmCost, llmTokens } from '../metrics.js';
 import { systemActor, type AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
@@ -40,6 +43,7 @@ export function createUsageRecorder(deps: { db: DB; prices?: PriceTable }): Usag
       beforeCall: () => assertLlmBudget(deps, subject.projectId),
       async record(usage) {
         const cost = costOf(usage, deps.prices);
+        countUsage(subject.purpose, usage, cost);
         await insertLlmUsage(deps.db, {
           id: newId(),
           project_id: subject.projectId,
@@ -60,6 +64,16 @@ export function createUsageRecorder(deps: { db: DB; prices?: PriceTable }): Usag
       },
     }),
   };
+}
+
+/** The call on the process's metrics (src/metrics.ts): the model is one the operator configured, a bounded label. */
+function countUsage(role: UsagePurpose, usage: LlmCallUsage, cost: number | undefined): void {
+  const labels = { role, model: usage.model };
+  llmCalls.inc(labels);
+  llmTokens.inc({ ...labels, kind: 'prompt' }, usage.promptTokens);
+  llmTokens.inc({ ...labels, kind: 'completion' }, usage.completionTokens);
+  llmTokens.inc({ ...labels, kind: 'cached' }, usage.cachedTokens);
+  if (cost !== undefined) llmCost.inc(labels, cost);
 }
 
 export function toTotals(sums: UsageSums): UsageTotals {

@@ -24,6 +24,7 @@ import { readClaims, unauthorizedMessage, verifySender } from './webhook-verific
 import { signalMergeRequestReview } from '../temporal/merge-request-lifecycle.js';
 import type { MergeRequestEvent } from '../../workflows/merge-request-review-contract.js';
 import type { ServiceContext } from './context.js';
+import { webhookDeliveries } from '../metrics.js';
 
 export interface Delivery {
   deliveryId: string | undefined;
@@ -54,6 +55,19 @@ const maxDeliveryIdLength = 200;
  * drops an event it already has.
  */
 export async function handleDelivery(
+  deps: ServiceContext<'temporal' | 'logger'>,
+  provider: GitProviderId,
+  delivery: Delivery,
+): Promise<DeliveryOutcome> {
+  const outcome = await judgeDelivery(deps, provider, delivery);
+  webhookDeliveries.inc({ provider, outcome: outcomeLabels[outcome.status] });
+  return outcome;
+}
+
+/** The metric's word for each answer (200: a ping, a duplicate, or nothing to review). */
+const outcomeLabels = { 202: 'accepted', 200: 'ignored', 400: 'invalid', 401: 'unauthorized' } as const;
+
+async function judgeDelivery(
   deps: ServiceContext<'temporal' | 'logger'>,
   provider: GitProviderId,
   delivery: Delivery,

@@ -5,6 +5,7 @@ import {
   bundleWorkflowCode,
   NativeConnection,
   Runtime,
+  type PrometheusMetricsExporter,
   Worker,
   type WorkflowBundleOption,
   type WorkflowBundleWithSourceMap,
@@ -248,7 +249,15 @@ export async function startWorker(
  * The CLI owns SIGINT/SIGTERM: it stops the API, then the worker, then the servers it started, in order.
  * Left to itself the SDK would drain the worker on the same signal, racing that shutdown.
  */
-export function installRuntimeWithoutSignalHandlers(logger?: Logger): void {
-  // The SDK's own lines (workflow and activity `log`, the worker's) go through Proctor's JSON logger.
-  Runtime.install({ shutdownSignals: [], ...(logger && { logger: temporalLogger(logger) }) });
+export function installRuntimeWithoutSignalHandlers(
+  options: { logger?: Logger; metrics?: PrometheusMetricsExporter } = {},
+): void {
+  const { logger, metrics } = options;
+  Runtime.install({
+    shutdownSignals: [],
+    // The SDK's own lines (workflow and activity `log`, the worker's) go through Proctor's JSON logger.
+    ...(logger && { logger: temporalLogger(logger) }),
+    // The core's Prometheus exporter (src/cli/metrics.ts serves it on the process's /metrics).
+    ...(metrics && { telemetryOptions: { metrics } }),
+  });
 }

@@ -2,10 +2,21 @@ import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInboxHost, type InboxHost } from '../../src/cli/inbox.js';
 import { silentLogger } from '../../src/logger.js';
+import { renderMetrics } from '../../src/metrics.js';
 import { createInboxAccess, deleteExpiredMail } from '../../src/services/inbox.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { parseSamples, sumOf } from '../support/prometheus-text.js';
 
 const domain = 'inbox.proctor.test';
+
+/** proctor_inbox_mails_total by outcome, as a scrape reads it. */
+async function inboxCounts(): Promise<Record<string, number>> {
+  const samples = parseSamples(await renderMetrics());
+  const outcomes = ['stored', 'unknown_recipient', 'other_domain', 'too_large'];
+  return Object.fromEntries(
+    outcomes.map((outcome) => [outcome, sumOf(samples, 'proctor_inbox_mails_total', { outcome })]),
+  );
+}
 
 describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind) => {
   let ctx: ApiContext;
@@ -39,7 +50,9 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
   });
 
   it('stores mail to a handed-out address and serves it with its bodies, code and link', async () => {
+    const storedBefore = (await inboxCounts()).stored!;
     await send(address.toUpperCase());
+    expect((await inboxCounts()).stored).toBe(storedBefore + 1);
     const list = await ctx.call('GET', `/v1/inbox/messages?to=${encodeURIComponent(address)}`);
     expect(list.status).toBe(200);
     expect(list.body.messages).toHaveLength(1);
@@ -75,9 +88,14 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
   });
 
   it('refuses other domains, unknown mailboxes and oversize mail at the SMTP level', async () => {
+    const before = await inboxCounts();
     await expect(send('someone@example.com')).rejects.toThrow(/550.*relay access denied/);
     await expect(send(`run-0000000000000000@${domain}`)).rejects.toThrow(/550.*no such mailbox/);
     await expect(send(address, { text: 'x'.repeat(100 * 1024) })).rejects.toThrow(/552/);
+    // The process's metrics (docs/operations.md) count each by what became of it.
+    const after = await inboxCounts();
+    const moved = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+    expect(moved).toEqual({ stored: 0, unknown_recipient: 1, other_domain: 1, too_large: 1 });
   });
 
   it('deletes mail past its seven days, bodies included', async () => {

@@ -11,6 +11,20 @@ import { createApp } from '../../src/api/app.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { silentLogger } from '../../src/logger.js';
 import { resendPendingDeliveries } from '../../src/services/webhooks.js';
+import { renderMetrics } from '../../src/metrics.js';
+import { parseSamples, sumOf } from '../support/prometheus-text.js';
+
+/** proctor_webhook_deliveries_total{provider="github"} by outcome, as a scrape reads it. */
+async function deliveryCounts(): Promise<Record<string, number>> {
+  const samples = parseSamples(await renderMetrics());
+  const outcomes = ['accepted', 'ignored', 'invalid', 'unauthorized'];
+  return Object.fromEntries(
+    outcomes.map((outcome) => [
+      outcome,
+      sumOf(samples, 'proctor_webhook_deliveries_total', { provider: 'github', outcome }),
+    ]),
+  );
+}
 
 // The webhook endpoints and the settings behind them, through the real app on Postgres and the test Temporal server
 // (no worker: a signalled review just waits, which is all these tests look at). GitHub payloads are the real ones
@@ -199,6 +213,7 @@ describe('merge-request review webhooks and settings', () => {
     payload.repository.full_name = repo;
     const workflowId = workflowIds.mergeRequestReview('github', repo, payload.number);
     started.push(workflowId);
+    const before = await deliveryCounts();
 
     const forged = await github('pull_request', payload, { secret: 'not-the-secret' });
     expect(forged).toEqual({
@@ -222,6 +237,14 @@ describe('merge-request review webhooks and settings', () => {
     expect(again).toEqual({ status: 200, body: { message: `Delivery ${deliveryId} was already processed` } });
     expect(await countDeliveries(ctx.db, 'github')).toBe(1);
     expect(await signalsOf(workflowId)).toBe(1);
+    // The process's metrics (docs/operations.md) count each delivery by its answer.
+    const after = await deliveryCounts();
+    expect(Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]))).toEqual({
+      accepted: 1,
+      ignored: 1,
+      invalid: 0,
+      unauthorized: 2,
+    });
     const head = await ctx.db
       .selectFrom('merge_requests')
       .selectAll()

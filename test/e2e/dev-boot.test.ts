@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startWorkflow } from '../../src/temporal/lifecycle.js';
 import { taskQueues, workflowIds, type Workflows } from '../../workflows/shared.js';
 import { freePort } from '../support/net.js';
+import { hasMetric, scrape, sumOf } from '../support/prometheus-text.js';
 
 interface Banner {
   apiUrl: string;
@@ -118,6 +119,11 @@ describe('proctor dev', () => {
         // The worker that just ran it is polling: /healthz says so.
         const after = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json();
         expect(after.workers.pollers).toBeGreaterThanOrEqual(1);
+        // One /metrics on the API's port for the whole process: Proctor's, the backlog, and the worker's core.
+        const metrics = await scrape(`http://127.0.0.1:${port}/metrics`);
+        expect(hasMetric(metrics, 'proctor_task_queue_backlog')).toBe(true);
+        expect(hasMetric(metrics, 'proctor_browser_contexts_limit')).toBe(true);
+        expect(sumOf(metrics, 'temporal_workflow_completed_total', { workflow_type: 'systemCheck' })).toBe(1);
       } finally {
         await connection.close();
       }

@@ -47,7 +47,7 @@ describe('a plan run traced from the API request to the browser step and the LLM
     [collector, fixture, llm] = await Promise.all([startOtlpCollector(), startFixtureApps(), startScriptedLlm()]);
     const logger = createLogger('debug', { process: 'test' }, (line) => lines.push(line));
     // As `proctor worker` does: Temporal's own lines through the JSON logger, then tracing from the environment.
-    installRuntimeWithoutSignalHandlers(logger);
+    installRuntimeWithoutSignalHandlers({ logger });
     tracing = startTracing('proctor-test', {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_SERVICE_NAME: 'proctor-e2e',

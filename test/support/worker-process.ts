@@ -87,6 +87,8 @@ export function workerProcessEnv(options: {
       PROCTOR_LLM_TOOL_MODE: 'native',
     }),
     LOG_LEVEL: 'warn',
+    // A free port: files that run at once each start workers, and the default (9464) would be taken twice.
+    PROCTOR_METRICS_PORT: '0',
     // The suite's bundle: a worker that bundled its own would spend seconds of CPU before it polls.
     PROCTOR_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
     ...extra,

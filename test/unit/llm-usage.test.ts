@@ -6,7 +6,9 @@ import { seedProject } from '../../src/db/queries/admin.js';
 import { LlmBudgetExceededError } from '../../src/domain/llm-usage.js';
 import { callTool, createLlm, metered } from '../../src/llm/client.js';
 import { createUsageRecorder, setLlmBudget, usageByDay, usageTotals } from '../../src/services/llm-usage.js';
+import { renderMetrics } from '../../src/metrics.js';
 import { freshDatabase } from '../support/app-context.js';
+import { parseSamples, sumOf } from '../support/prometheus-text.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 
 // Prices and the money budget, through the real adapter (the `openai` client over HTTP to the scripted server)
@@ -21,6 +23,20 @@ const messages = [
   { role: 'system' as const, content: 'You are a careful tester. '.repeat(200) },
   { role: 'user' as const, content: 'Finish.' },
 ];
+
+/** The review role's `priced` model on the process's metrics. */
+async function llmCounts() {
+  const samples = parseSamples(await renderMetrics());
+  const labels = { role: 'review', model: 'priced' };
+  const tokens = (kind: string) => sumOf(samples, 'proctor_llm_tokens_total', { ...labels, kind });
+  return {
+    calls: sumOf(samples, 'proctor_llm_calls_total', labels),
+    prompt: tokens('prompt'),
+    completion: tokens('completion'),
+    cached: tokens('cached'),
+    cost: sumOf(samples, 'proctor_llm_cost_usd_total', labels),
+  };
+}
 
 describe('LLM prices and the money budget', () => {
   let db: DB;
@@ -42,6 +58,7 @@ describe('LLM prices and the money budget', () => {
   it('prices each call by the tokens the server reported, cached prompt tokens at their own rate', async () => {
     const changeReviewId = randomUUID();
     const meter = recorder().meterFor({ projectId, purpose: 'review', changeReviewId });
+    const before = await llmCounts();
     llm.enqueue({ toolCalls: [{ name: 'done', arguments: {} }] }, { toolCalls: [{ name: 'done', arguments: {} }] });
     await callTool(metered(endpoint('priced'), meter), messages, tools);
     await callTool(metered(endpoint('priced'), meter), messages, tools);
@@ -65,6 +82,13 @@ describe('LLM prices and the money budget', () => {
       estimated: false,
     });
     expect(totals.costUsd).toBeCloseTo(cost, 6);
+    // The process's metrics count the same, by role and model (docs/operations.md).
+    const after = await llmCounts();
+    expect(after.calls - before.calls).toBe(2);
+    expect(after.prompt - before.prompt).toBe(a!.prompt_tokens + b!.prompt_tokens);
+    expect(after.completion - before.completion).toBe(a!.completion_tokens + b!.completion_tokens);
+    expect(after.cached - before.cached).toBe(b!.prompt_tokens_details.cached_tokens);
+    expect(after.cost - before.cost).toBeCloseTo(cost, 9);
   });
 
   it('leaves the cost out when a model has no price (a partial sum would read as the whole cost)', async () => {

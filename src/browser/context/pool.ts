@@ -9,6 +9,7 @@ import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { contextStorageState, seedSessionStorage } from './state.js';
 import type { ContextAccess } from './access.js';
 import type { TunnelRouter } from '../../tunnels/agent-router.js';
+import { trackBrowserPool } from '../../metrics.js';
 
 /** The browser went away under a job: critical, the job's work is lost and the pool relaunches on the next job. */
 export class BrowserCrashedError extends Error {
@@ -222,6 +223,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     }
   }
 
+  const untrack = trackBrowserPool(() => ({ ...limiter.stats(), concurrency: options.concurrency }));
   return {
     withContext(options, fn) {
       return limiter.run(() => runJob(options, fn), options.signal);
@@ -236,6 +238,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     },
     async close() {
       closed = true;
+      untrack();
       const open = current ?? (await launching?.catch(() => undefined));
       await open?.close();
     },

@@ -7,6 +7,7 @@ import { MissingConfigError, StepFailedError, firstLine } from './errors.js';
 import type { ActionOptions, PerformContext } from './kind.js';
 import { kindOfAction } from './registry.js';
 import { inSpan, spanAttr } from '../../tracing.js';
+import { secondsSince, stepDuration } from '../../metrics.js';
 
 export { ElementNotFoundError, MissingConfigError, StepFailedError, firstLine } from './errors.js';
 export type { ActionOptions } from './kind.js';
@@ -104,11 +105,17 @@ export async function performAction(
       return value;
     },
   };
+  const started = performance.now();
+  let outcome: 'ok' | 'failed' = 'failed';
   try {
     await kind.perform(ctx);
+    outcome = 'ok';
   } catch (err) {
     if (err instanceof StepFailedError) throw err;
     throw new StepFailedError(`${step.action} failed: ${firstLine(err)} (step: ${step.description})`, { cause: err });
+  } finally {
+    // The one place replay and burn-in both perform a step: its time, without locating the element.
+    stepDuration.observe({ action: step.action, outcome }, secondsSince(started));
   }
 }
 

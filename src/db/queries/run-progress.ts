@@ -4,13 +4,15 @@ import type { DB } from '../database.js';
 import type { FailureEvidence, FailureKind, StepChange } from '../../domain/verdicts.js';
 import type { RunDownload } from '../../domain/step-events.js';
 
-export async function markRunStarted(db: DB, runId: string): Promise<void> {
-  await db
+/** Whether this call started it (false: a retried activity, the run had started). The same for the writes below. */
+export async function markRunStarted(db: DB, runId: string): Promise<boolean> {
+  const { numUpdatedRows } = await db
     .updateTable('runs')
     .set({ status: 'RUNNING', started_at: new Date() })
     .where('id', '=', runId)
     .where('status', '=', 'INITIATED')
-    .execute();
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
 }
 
 /** The run's tests ordered by name, then id; `limit` from `offset` when given. */
@@ -63,13 +65,20 @@ export async function runTestCaseIds(db: DB, runId: string): Promise<string[]> {
   ).map((r) => r.test_case_id!);
 }
 
-export async function markTestStarted(db: DB, runTestCaseId: string): Promise<void> {
-  await db
-    .updateTable('run_test_cases')
-    .set({ status: 'RUNNING', started_at: new Date() })
-    .where('id', '=', runTestCaseId)
-    .where('status', 'in', ['PENDING', 'RUNNING'])
-    .execute();
+export async function markTestStarted(db: DB, runTestCaseId: string): Promise<boolean> {
+  const started = async (from: 'PENDING' | 'RUNNING') =>
+    (
+      await db
+        .updateTable('run_test_cases')
+        .set({ status: 'RUNNING', started_at: new Date() })
+        .where('id', '=', runTestCaseId)
+        .where('status', '=', from)
+        .executeTakeFirst()
+    ).numUpdatedRows > 0n;
+  // A retried activity starts the clock again, but the test started once.
+  if (await started('PENDING')) return true;
+  await started('RUNNING');
+  return false;
 }
 
 /**
@@ -108,9 +117,9 @@ export interface TestResultWrite {
 }
 
 /** A test's result; only while it is still in flight, so a retried write after a crash, or a late one after a cancel, changes nothing. */
-export async function recordTestResult(db: DB, runTestCaseId: string, input: TestResultWrite): Promise<void> {
+export async function recordTestResult(db: DB, runTestCaseId: string, input: TestResultWrite): Promise<boolean> {
   const passed = input.outcome === 'PASSED';
-  await db
+  const { numUpdatedRows } = await db
     .updateTable('run_test_cases')
     .set({
       status: input.outcome === 'ERROR' ? 'ERROR' : 'COMPLETED',
@@ -132,18 +141,20 @@ export async function recordTestResult(db: DB, runTestCaseId: string, input: Tes
     })
     .where('id', '=', runTestCaseId)
     .where('status', 'in', ['PENDING', 'RUNNING'])
-    .execute();
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
 }
 
 /** A test of the run that has not started, skipped with the reason. */
-export async function skipTest(db: DB, runId: string, testCaseId: string, reason: string): Promise<void> {
-  await db
+export async function skipTest(db: DB, runId: string, testCaseId: string, reason: string): Promise<boolean> {
+  const { numUpdatedRows } = await db
     .updateTable('run_test_cases')
     .set({ status: 'SKIPPED', result: 'SKIPPED', result_title: 'Skipped', error: reason, finished_at: new Date() })
     .where('run_id', '=', runId)
     .where('test_case_id', '=', testCaseId)
     .where('status', '=', 'PENDING')
-    .execute();
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
 }
 
 /** The run's end; a run that did not complete ends its tests still in flight too (CANCELLED or ERROR). */
@@ -155,10 +166,18 @@ export async function finishRun(
     result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
     error?: string;
   },
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+): Promise<{ ended: boolean; testsEnded: number }> {
+  return db.transaction().execute(async (trx) => {
+    // Locked, so two finishes of one run (a retried activity) tell which of them ended it.
+    const before = await trx
+      .selectFrom('runs')
+      .select('status')
+      .where('id', '=', input.runId)
+      .forUpdate()
+      .executeTakeFirst();
+    let testsEnded = 0;
     if (input.status !== 'COMPLETED') {
-      await trx
+      const { numUpdatedRows } = await trx
         .updateTable('run_test_cases')
         .set({
           status: input.status === 'CANCELLED' ? 'CANCELLED' : 'ERROR',
@@ -167,13 +186,16 @@ export async function finishRun(
         })
         .where('run_id', '=', input.runId)
         .where('status', 'in', ['PENDING', 'RUNNING'])
-        .execute();
+        .executeTakeFirst();
+      testsEnded = Number(numUpdatedRows);
     }
     await trx
       .updateTable('runs')
       .set({ status: input.status, result: input.result, error: input.error ?? null, finished_at: new Date() })
       .where('id', '=', input.runId)
       .execute();
+    const ended = before !== undefined && !['COMPLETED', 'ERROR', 'CANCELLED'].includes(before.status);
+    return { ended, testsEnded };
   });
 }
 

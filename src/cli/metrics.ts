@@ -1,0 +1,127 @@
+// Where a process serves /metrics (docs/operations.md): the API on its own port unless PROCTOR_METRICS_PORT moves it
+// to a listener of its own; the worker always on a listener of its own (PROCTOR_METRICS_PORT, default 9464).
+import { createServer, type Server } from 'node:http';
+import type { Env, Hono } from 'hono';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import {
+  addExposition,
+  collectProcessMetrics,
+  metricsContentType,
+  readBacklogFrom,
+  renderMetrics,
+} from '../metrics.js';
+import { createTemporalClientProvider, type TemporalClientProvider } from '../temporal/client.js';
+import { taskQueueBacklogReader } from '../temporal/task-queue-backlog.js';
+import { installRuntimeWithoutSignalHandlers } from '../worker/worker.js';
+import { freePortNear } from './ports.js';
+
+/** The worker's metrics port when PROCTOR_METRICS_PORT is unset (the OpenTelemetry Prometheus exporter's). */
+export const defaultWorkerMetricsPort = 9464;
+
+/**
+ * Installs Temporal's Runtime (once per process, before any connection) with its core's Prometheus exporter on a
+ * free loopback port, and appends what that exporter serves to this process's /metrics. Names follow Prometheus
+ * conventions: counters end in `_total`, durations are `_seconds`.
+ */
+export async function installRuntimeWithMetrics(logger: Logger): Promise<void> {
+  const bindAddress = `127.0.0.1:${await freePortNear(0)}`;
+  installRuntimeWithoutSignalHandlers({
+    logger,
+    metrics: {
+      prometheus: { bindAddress, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true },
+    },
+  });
+  addExposition(async () => {
+    const res = await fetch(`http://${bindAddress}/metrics`, { signal: AbortSignal.timeout(2_000) });
+    return res.ok ? res.text() : '';
+  });
+}
+
+/**
+ * The process's metrics: the backlog gauges read through its Temporal client (the worker's own, lazy: the SDK's
+ * connection is not shared), and the listener of its own when it has one. Returns what stops them.
+ */
+export async function startProcessMetrics(
+  config: Pick<Config, 'mode' | 'HOST' | 'PROCTOR_METRICS_PORT' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'> & {
+    TEMPORAL_ADDRESS?: string;
+  },
+  logger: Logger,
+  temporal?: TemporalClientProvider,
+): Promise<() => Promise<void>> {
+  const own =
+    temporal ??
+    createTemporalClientProvider({
+      address: config.TEMPORAL_ADDRESS!,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+    });
+  measureBacklog(own);
+  const port = config.PROCTOR_METRICS_PORT ?? (config.mode === 'worker' ? defaultWorkerMetricsPort : undefined);
+  const server = port === undefined ? undefined : await startMetricsServer(config, port, logger);
+  return async () => {
+    readBacklogFrom(undefined);
+    await server?.stop();
+    if (!temporal) await own.close();
+  };
+}
+
+/** The task queue's backlog gauges, read through this Temporal client on a scrape. */
+function measureBacklog(temporal: TemporalClientProvider): void {
+  readBacklogFrom(
+    taskQueueBacklogReader({
+      service: async () => (await temporal.get()).workflowService,
+      namespace: temporal.namespace,
+      taskQueue: temporal.taskQueue,
+    }),
+  );
+}
+
+const answer = async () => new Response(await renderMetrics(), { headers: { 'content-type': metricsContentType } });
+
+/**
+ * `GET /metrics` on the API's port, outside /v1 and its tokens like /healthz: a scraper holds no project's token,
+ * and what it reads is counts by labels from closed sets, no id, project or secret (test/unit/metrics.test.ts).
+ * Not in the OpenAPI document: it is for Prometheus, not for API clients.
+ */
+export function mountMetrics<E extends Env>(app: Hono<E>): void {
+  collectProcessMetrics();
+  app.get('/metrics', () => answer());
+}
+
+/** A listener that serves only /metrics; `port` 0 takes a free one. */
+export async function startMetricsServer(
+  config: Pick<Config, 'HOST'>,
+  port: number,
+  logger: Logger,
+): Promise<{ port: number; stop(): Promise<void> }> {
+  collectProcessMetrics();
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
+      return;
+    }
+    renderMetrics().then(
+      (text) => res.writeHead(200, { 'content-type': metricsContentType }).end(text),
+      (err: unknown) => {
+        logger.error('metrics failed', { err });
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n');
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, config.HOST, () => resolve());
+  });
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  logger.info('metrics listening', { url: `http://${config.HOST}:${bound}/metrics` });
+  return {
+    port: bound,
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
