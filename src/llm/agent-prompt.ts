@@ -4,7 +4,7 @@ import { redact, type Observation } from '../browser/record/snapshot.js';
 import type { RefAliases } from '../browser/record/snapshot-refs.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
 import { defaultPageTokens, observeWithin } from './page-view.js';
-import { countTokens } from './token-count.js';
+import { countTokens, fitsTokens } from './token-count.js';
 
 // One burn-in step's prompt. The system prompt and the tools come first and do not change between steps, so
 // providers cache them (issue 32: they are not counted against the page); the page gets a budget of its own
@@ -53,7 +53,7 @@ export async function stepPrompt(input: StepPromptInput): Promise<StepPrompt> {
   });
   obs.snapshot = [tabs, obs.snapshot].filter(Boolean).join('\n');
   // A long burn-in's history would grow every step's uncached part: past its share, the oldest lines fold into one.
-  const shown = foldHistory(history, (lines) => countTokens(lines.join('\n')) <= historyTokens);
+  const shown = foldHistory(history, (lines) => fitsTokens(lines.join('\n'), historyTokens));
   return {
     messages: [
       { role: 'system', content: agentSystemPrompt },

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { observe, redact, type Observation } from '../browser/record/snapshot.js';
-import { countTokens } from './token-count.js';
+import { countTokens, fitsTokens } from './token-count.js';
 
 // The page as every model call sees it (burn-in steps, heals, the assistant's look at a page): the aria snapshot
 // compacted by landmarks to a token budget of its own, its refs renumbered short (`e1`, `f1e3`,
@@ -41,6 +41,7 @@ export async function observeWithin(input: PageViewInput): Promise<Observation &
     redact: secrets,
     maxChars: budget,
     measure: countTokens,
+    fits: fitsTokens,
     shortRefs: true,
     ...(input.find !== undefined && { find: input.find }),
     ...(input.findAsked !== undefined && { findAsked: input.findAsked }),

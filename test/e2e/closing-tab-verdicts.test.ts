@@ -7,7 +7,7 @@ import { RunValues } from '../../src/domain/run-values.js';
 import type { Step } from '../../src/domain/steps.js';
 import { loadPrograms } from '../../src/programs.js';
 import { listenOnFreePort } from '../support/net.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { expectBatchSpecPassed, runPlaywrightSpecs } from '../support/playwright-runner.js';
 
 // A tab that closes while a step runs on it. An action that makes its own popup close ("Allow" on a sign-in popup)
 // did its job; a check (an assertion, a wait) that was cut short by the tab closing verified nothing and must fail.
@@ -116,14 +116,9 @@ describe('a tab closing under a step', () => {
       exportPlaywrightSpec({ name: 'popup', baseUrl: `${base}/?${query}`, steps, configs: {} });
     const allowed = spec('stays', [open, allow, back]);
     expect(allowed).toContain("await mayCloseTab(page, page.getByRole('button', { name: 'Allow' }), async () => {");
-    const passed = await runPlaywrightSpec(allowed);
-    expect(passed.output).toMatch(/1 passed/);
 
     const cutShort = spec('closes', [open, checks[0]!]);
     expect(cutShort).not.toContain('mayCloseTab(page,');
-    const failed = await runPlaywrightSpec(cutShort);
-    expect(failed.code).not.toBe(0);
-    expect(failed.output).toMatch(/1 failed/);
 
     // An action on an element the popup never had, cut short by it closing: the spec fails, as replay does.
     const neverThere = spec('closes', [
@@ -131,9 +126,16 @@ describe('a tab closing under a step', () => {
       { action: 'click', locator: "getByRole('button', { name: 'Deny' })", page: 1, description: 'Deny' },
     ]);
     expect(neverThere).toContain('await mayCloseTab(page,');
-    const missing = await runPlaywrightSpec(neverThere);
-    expect(missing.code).not.toBe(0);
-    expect(missing.output).toMatch(/1 failed/);
+    // The three specs in one runner, each its own file with its own verdict.
+    const run = await runPlaywrightSpecs({ allowed, cutShort, neverThere });
+    expectBatchSpecPassed(run, 'allowed');
+    for (const name of ['cutShort', 'neverThere']) {
+      expect(run.results[name]?.tests, name).toBe(1);
+      expect(run.results[name]?.passed, `${name} fails`).toBe(false);
+    }
+    expect(run.output).toMatch(/2 failed/);
+    expect(run.output).toMatch(/1 passed/);
+    expect(run.code).not.toBe(0);
   }, 90_000);
 
   it.each(['click', 'fill', 'check', 'hover'] as const)(

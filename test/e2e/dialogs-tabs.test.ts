@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lastPrompt, refOf, tool } from '../support/agent-script.js';
 import { useFlowStack } from '../support/flow-stack.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { expectBatchSpecPassed, runPlaywrightSpecs } from '../support/playwright-runner.js';
 
 // Dialogs, tabs and popups: each fixture burned in through the API with scripted moves, replayed with no LLM
 // call, exported and run under @playwright/test; each broken variant fails its replay.
@@ -145,14 +145,15 @@ describe('dialogs, tabs and popups on the real stack', () => {
   }, 90_000);
 
   it('exports specs that pass under @playwright/test', async () => {
-    const specs = await Promise.all(['cancel-delete', 'accept-delete', 'popup-sign-in', 'tabs'].map(exported));
+    const names = ['cancel-delete', 'accept-delete', 'popup-sign-in', 'tabs'];
+    const specs = await Promise.all(names.map(exported));
     expect(specs[0]).toContain('answerDialogs(page, [{"type":"confirm"');
     expect(specs[2]).toContain("context.waitForEvent('page')");
     expect(specs[3]).toContain("page = await findTab(pages, 'Sign in');");
-    for (const spec of specs) {
-      const result = await runPlaywrightSpec(spec);
-      expect(result.output).toMatch(/1 passed/);
-      expect(result.code).toBe(0);
-    }
+    // One runner for the four specs; each is its own file with its own verdict.
+    const batch = await runPlaywrightSpecs(Object.fromEntries(names.map((name, i) => [name, specs[i]!])));
+    for (const name of names) expectBatchSpecPassed(batch, name);
+    expect(batch.output).toMatch(/4 passed/);
+    expect(batch.code).toBe(0);
   }, 120_000);
 });

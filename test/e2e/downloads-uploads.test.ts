@@ -7,7 +7,7 @@ import { replaySteps } from '../../src/browser/replay/replay.js';
 import { RunValues } from '../../src/domain/run-values.js';
 import { lastPrompt, refOf, tool } from '../support/agent-script.js';
 import { useFlowStack } from '../support/flow-stack.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { expectBatchSpecPassed, runPlaywrightSpec, runPlaywrightSpecs } from '../support/playwright-runner.js';
 import { waitForRun } from '../support/worker-context.js';
 
 // Downloads and uploads: each fixture burned in through the API with scripted moves, replayed with no LLM call,
@@ -175,12 +175,12 @@ describe('downloads and uploads on the real stack', () => {
   }, 90_000);
 
   it('exports specs that pass under @playwright/test', async () => {
-    const specs = await Promise.all(['invoice', 'upload'].map(exported));
-    expect(specs[0]).toContain('await checkDownload(await download1');
-    for (const spec of specs) {
-      const result = await runPlaywrightSpec(spec);
-      expect(result.output).toMatch(/1 passed/);
-      expect(result.code).toBe(0);
-    }
+    const [invoice, upload] = await Promise.all(['invoice', 'upload'].map(exported));
+    expect(invoice).toContain('await checkDownload(await download1');
+    // Both in one runner, each its own file with its own verdict.
+    const run = await runPlaywrightSpecs({ invoice: invoice!, upload: upload! });
+    for (const name of ['invoice', 'upload']) expectBatchSpecPassed(run, name);
+    expect(run.output).toMatch(/2 passed/);
+    expect(run.code).toBe(0);
   }, 120_000);
 });

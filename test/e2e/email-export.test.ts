@@ -5,7 +5,7 @@ import { createRouter, refOf, tool, type AgentMove } from '../support/agent-scri
 import type { FixtureApps } from '../support/fixture-apps.js';
 import { startMailStack, type MailStack } from '../support/mail-stack.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
-import { runPlaywrightSpec } from '../support/playwright-runner.js';
+import { expectBatchSpecPassed, runPlaywrightSpec, runPlaywrightSpecs } from '../support/playwright-runner.js';
 import type { ScriptedLlm } from '../support/scripted-llm.js';
 import type { Stack } from '../support/worker-context.js';
 
@@ -117,11 +117,13 @@ describe('exported specs with email steps', () => {
       () => tool('done', { summary: 'signed in' }),
     ]);
     const before = fixture.mail.sent.length;
-    for (let i = 0; i < 2; i++) {
-      const result = await runSpec(spec);
-      expect(result.output).toMatch(/1 passed/);
-      expect(result.code).toBe(0);
-    }
+    // Two runs of the spec, one after the other in one runner (two files, two verdicts).
+    const twice = await runPlaywrightSpecs(
+      { first: spec, second: spec },
+      { PROCTOR_API_URL: api.url, PROCTOR_API_TOKEN: stack.tenant.token },
+    );
+    for (const name of ['first', 'second']) expectBatchSpecPassed(twice, name);
+    expect(twice.code).toBe(0);
     const runs = fixture.mail.sent.slice(before);
     expect(runs).toHaveLength(2);
     // One fixed address across the burn-in and both runs, and a new one-use link each time.

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { burnInFlows } from '../support/burn-in-flows.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { interactionFlows } from '../support/interaction-flows.js';
-import { exportedSpec, expectSpecPasses } from '../support/playwright-runner.js';
+import {
+  expectBatchSpecPassed,
+  exportedSpec,
+  runPlaywrightSpecs,
+  type SpecBatch,
+} from '../support/playwright-runner.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 
@@ -38,6 +43,14 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
     });
   };
 
+  // Every flow's exported spec runs in one @playwright/test runner (each spec its own file and verdict), started by
+  // the first flow's test that gets there: one runner start instead of one per flow.
+  let specsRun: Promise<SpecBatch> | undefined;
+  const exportedSpecsRun = () =>
+    (specsRun ??= Promise.all(
+      interactionFlows.map(async (flow) => [flow.name, await exportedSpec(stack, ids.get(flow.name)!)] as const),
+    ).then((specs) => runPlaywrightSpecs(Object.fromEntries(specs))));
+
   for (const flow of interactionFlows) {
     it(`${flow.name}: recorded, replayed with no LLM call, exported spec passes`, async () => {
       const testCase = generated.get(flow.name);
@@ -52,8 +65,9 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
       expect(result.changes).toEqual([]);
       expect(llm.requests.length).toBe(before);
 
-      await expectSpecPasses(await exportedSpec(stack, ids.get(flow.name)!));
-    }, 90_000);
+      expectBatchSpecPassed(await exportedSpecsRun(), flow.name);
+      // The first flow's test waits for every flow's spec.
+    }, 150_000);
 
     it(`${flow.name}: fails on the "${flow.broken.variant}" build at step ${flow.broken.failsAt + 1}`, async () => {
       const before = llm.requests.length;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { compactSnapshot, foundText } from '../../src/browser/record/snapshot.js';
 import { RefAliases, UnknownAliasError } from '../../src/browser/record/snapshot-refs.js';
 import { findInSnapshot } from '../../src/browser/record/snapshot-tree.js';
-import { countTokens } from '../../src/llm/token-count.js';
+import fc from 'fast-check';
+import { countTokens, fitsTokens } from '../../src/llm/token-count.js';
 
 // Issues 25 and 32: the snapshot fits a budget in the model's tokens without hiding what the agent needs: long runs
 // collapse with a note that `find` reaches them, a table row's cells stay together, wrappers lose only their refs,
@@ -156,5 +157,32 @@ describe('ref aliases', () => {
     aliases.apply('- button "A" [ref=e5]');
     expect(() => aliases.resolve('e5')).toThrow(UnknownAliasError);
     expect(() => aliases.resolve('e2')).toThrow(/no element \[ref=e2\] in the latest snapshot/);
+  });
+});
+
+// A text of no more UTF-8 bytes than the budget is taken as fitting without being encoded (every token is at least a
+// byte); the answer must be countTokens' own for any text and budget, multi-byte characters and emoji included.
+describe('fitsTokens', () => {
+  it('answers as countTokens(text) <= limit for any text and limit', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 120 }),
+      fc.string({ unit: fc.constantFrom('a', ' ', 'é', '字', '😀', '\n', '-', '[ref=e1]'), maxLength: 80 }),
+    );
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 200 }), (t, limit) => {
+        expect(fitsTokens(t, limit)).toBe(countTokens(t) <= limit);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('compacts a page the same with it as with counting alone', () => {
+    for (const budget of [150, 450, 4_000, 60_000]) {
+      const counted = compactSnapshot(largePage, budget, tokens);
+      const fitted = compactSnapshot(largePage, budget, tokens, (t, limit) =>
+        fitsTokens(new RefAliases().apply(t), limit),
+      );
+      expect(fitted).toEqual(counted);
+    }
   });
 });

@@ -23,6 +23,8 @@ export interface ObserveOptions {
   maxChars?: number;
   /** How `maxChars` is counted, e.g. in the model's tokens (the agent's prompt budget). Default: characters. */
   measure?: (text: string) => number;
+  /** Whether a text is within a limit as `measure` counts, when that can be told more cheaply than by measuring it. */
+  fits?: (text: string, limit: number) => boolean;
   /** Values that must never leave the worker (secret configs): replaced by `{{NAME}}`. */
   redact?: Record<string, string>;
   /**
@@ -44,6 +46,9 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
   const raw = await page.ariaSnapshot({ mode: 'ai' });
   const alias = (text: string, aliases = new RefAliases()) => (opts.shortRefs ? aliases.apply(text) : text);
   const measure = (text: string) => (opts.measure ?? ((t: string) => t.length))(alias(text));
+  const fits = opts.fits
+    ? (text: string, limit: number) => opts.fits!(alias(text), limit)
+    : (text: string, limit: number) => measure(text) <= limit;
   const maxChars = opts.maxChars ?? 6_000;
   const asked = typeof opts.find === 'string' ? opts.find : opts.findAsked;
   const queries = [
@@ -52,11 +57,11 @@ export async function observe(page: Page, opts: ObserveOptions = {}): Promise<Ob
   ];
   // find's answers take at most half of the budget: the page around them must still show.
   const answer = queries.length
-    ? foundAnswers(cleanLines(raw), queries, asked, (text) => measure(text) <= maxChars / 2)
+    ? foundAnswers(cleanLines(raw), queries, asked, (text) => fits(text, maxChars / 2))
     : undefined;
   const found = answer?.text;
   const budget = maxChars - (found ? measure(found) : 0);
-  const { text, omitted } = compactSnapshot(raw, budget, measure);
+  const { text, omitted } = compactSnapshot(raw, budget, measure, fits);
   const aliases = new RefAliases();
   // The snapshot first, so its refs are numbered in reading order; `found` reuses them and adds its own.
   const snapshot = alias(text, aliases);
@@ -165,19 +170,21 @@ export function compactSnapshot(
   snapshot: string,
   maxChars: number,
   measure: (text: string) => number = (t) => t.length,
+  /** `measure(text) <= limit`, told more cheaply where it can be (a small text within a token budget). */
+  fitsWithin: (text: string, limit: number) => boolean = (t, limit) => measure(t) <= limit,
 ): { text: string; omitted: number } {
   const cleaned = cleanLines(snapshot);
   // Every line costs at least one character or token: a page with more lines than the budget is too large
   // without being measured (a large page's raw snapshot is 250 kB, slow to count in tokens).
-  const size = (ls: string[]) => (ls.length > maxChars ? Infinity : measure(ls.join('\n')));
-  if (size(cleaned) <= maxChars) return { text: cleaned.join('\n'), omitted: 0 };
+  const within = (ls: string[]) => ls.length <= maxChars && fitsWithin(ls.join('\n'), maxChars);
+  if (within(cleaned)) return { text: cleaned.join('\n'), omitted: 0 };
   const sections = pageSections(cleaned);
   const compose = (summarized: boolean, keep: number) => ({
     first: collapseSiblings([...sections.urgent, ...sections.main], keep),
     rest: collapseSiblings(sections.rest(summarized), keep),
   });
   let parts = compose(false, SIBLINGS_KEPT[0]!);
-  const fits = () => size([...parts.first, ...parts.rest]) <= maxChars;
+  const fits = () => within([...parts.first, ...parts.rest]);
   for (const keep of fits() ? [] : SIBLINGS_KEPT) {
     parts = compose(sections.hasPeripherals, keep);
     if (fits()) break;
