@@ -121,3 +121,27 @@ export async function insertRecordedTestCase(
     updated_at: new Date(),
   });
 }
+
+/**
+ * The application "Shop" (web), created through `api` as a user would (with `environment` when given: replaying
+ * its steps needs one), and its recorded test "login" (loginSteps), as the step-editing tests start from.
+ */
+export async function addShopWithLogin(
+  api: {
+    db: DB;
+    tenant: { projectId: string };
+    call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  },
+  environment?: { name: string; url: string },
+): Promise<{ appShortId: string; applicationId: string; testCaseId: string }> {
+  const appShortId = (await api.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body.shortId as string;
+  if (environment) await api.call('POST', `/v1/applications/${appShortId}/environments`, environment);
+  const applicationId = await applicationIdOf(api.db, appShortId);
+  const testCaseId = await insertRecordedTestCase(api.db, {
+    projectId: api.tenant.projectId,
+    applicationId,
+    name: 'login',
+    steps: loginSteps,
+  });
+  return { appShortId, applicationId, testCaseId };
+}
