@@ -87,7 +87,7 @@ export const applicationIdOf = (db: DB, shortId: string): Promise<string> => row
 export async function insertTestCaseRow(
   db: DB,
   owner: { projectId: string; applicationId: string },
-  columns: Omit<Insertable<TestCasesTable>, 'project_id' | 'application_id'>,
+  columns: Omit<Insertable<TestCasesTable>, 'id' | 'project_id' | 'application_id'> & { id?: string },
 ): Promise<string> {
   const id = columns.id ?? randomUUID();
   await db
