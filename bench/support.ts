@@ -20,63 +20,43 @@ export const shopConfigs: Record<string, string> = {
   SHOP_PASSWORD: shopCredentials.password,
 };
 
+/** A step on the element of this role and name, recorded as `locatorForRef` writes it (no fallbacks unless given). */
+function roleStep(
+  action: Step['action'],
+  role: string,
+  name: string,
+  description: string,
+  more: Partial<Step> = {},
+): Step {
+  return {
+    action,
+    locator: `getByRole('${role}', { name: '${name}' })`,
+    fallbacks: [],
+    target: { role, name },
+    description,
+    ...more,
+  };
+}
+
 /**
  * The 10-step shop test exactly as burn-in records it (locators from `locatorForRef`, fallbacks and targets included): sign
  * in, add the three products, open the cart, check the total, go to checkout, see its heading. Recorded by
  * `runAgent` on the fixture shop with a scripted LLM picking these elements.
  */
 export const recordedSteps: Step[] = [
-  {
-    action: 'fill',
-    locator: "getByRole('textbox', { name: 'Email' })",
+  roleStep('fill', 'textbox', 'Email', 'Type the shopper email', {
     fallbacks: ['locator(\'input[name="email"]\')'],
     value: '{{SHOP_EMAIL}}',
-    target: { role: 'textbox', name: 'Email' },
-    description: 'Type the shopper email',
-  },
-  {
-    action: 'fill',
-    locator: "getByRole('textbox', { name: 'Password' })",
+  }),
+  roleStep('fill', 'textbox', 'Password', 'Type the password', {
     fallbacks: ['locator(\'input[name="password"]\')'],
     value: '{{SHOP_PASSWORD}}',
-    target: { role: 'textbox', name: 'Password' },
-    description: 'Type the password',
-  },
-  {
-    action: 'click',
-    locator: "getByRole('button', { name: 'Sign in' })",
-    fallbacks: [],
-    target: { role: 'button', name: 'Sign in' },
-    description: 'Sign in',
-  },
-  {
-    action: 'click',
-    locator: "getByRole('button', { name: 'Add Coffee mug to cart' })",
-    fallbacks: [],
-    target: { role: 'button', name: 'Add Coffee mug to cart' },
-    description: 'Add the coffee mug to the cart',
-  },
-  {
-    action: 'click',
-    locator: "getByRole('button', { name: 'Add Tea pot to cart' })",
-    fallbacks: [],
-    target: { role: 'button', name: 'Add Tea pot to cart' },
-    description: 'Add the tea pot to the cart',
-  },
-  {
-    action: 'click',
-    locator: "getByRole('button', { name: 'Add Water bottle to cart' })",
-    fallbacks: [],
-    target: { role: 'button', name: 'Add Water bottle to cart' },
-    description: 'Add the water bottle to the cart',
-  },
-  {
-    action: 'click',
-    locator: "getByRole('link', { name: 'Cart (3)' })",
-    fallbacks: [],
-    target: { role: 'link', name: 'Cart (3)' },
-    description: 'Open the cart',
-  },
+  }),
+  roleStep('click', 'button', 'Sign in', 'Sign in'),
+  roleStep('click', 'button', 'Add Coffee mug to cart', 'Add the coffee mug to the cart'),
+  roleStep('click', 'button', 'Add Tea pot to cart', 'Add the tea pot to the cart'),
+  roleStep('click', 'button', 'Add Water bottle to cart', 'Add the water bottle to the cart'),
+  roleStep('click', 'link', 'Cart (3)', 'Open the cart'),
   {
     action: 'assert_text',
     locator: "getByText('Total:')",
@@ -84,20 +64,8 @@ export const recordedSteps: Step[] = [
     value: 'Total: 60.50',
     description: 'The cart total is 60.50',
   },
-  {
-    action: 'click',
-    locator: "getByRole('button', { name: 'Checkout' })",
-    fallbacks: [],
-    target: { role: 'button', name: 'Checkout' },
-    description: 'Go to checkout',
-  },
-  {
-    action: 'assert_visible',
-    locator: "getByRole('heading', { name: 'Checkout' })",
-    fallbacks: [],
-    target: { role: 'heading', name: 'Checkout' },
-    description: 'The checkout page is shown',
-  },
+  roleStep('click', 'button', 'Checkout', 'Go to checkout'),
+  roleStep('assert_visible', 'heading', 'Checkout', 'The checkout page is shown'),
 ];
 
 /** A pool as the worker builds it (same flags, network guard, one context per job), allowing 127.0.0.1. */

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiContext } from '../support/app-context.js';
 import { serveAppForTests } from '../support/served-app.js';
 import { serveForSignIn, type SignInServer } from '../support/sign-in-http.js';
-import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
+import { addShopWithLogin, loginSteps } from '../support/recorded.js';
 import { keepHealedSteps } from '../../src/services/heal-proposals.js';
 import { createProjectToken, revokeProjectToken } from '../../src/services/api-tokens.js';
 import { auditKinds } from '../../src/domain/audit.js';
@@ -25,14 +25,7 @@ describe('audit log', () => {
         .where('project_id', '=', api.tenant.projectId)
         .executeTakeFirstOrThrow()
     ).id;
-    const app = await api.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });
-    const appId = await applicationIdOf(api.db, app.body.shortId);
-    testCaseId = await insertRecordedTestCase(api.db, {
-      projectId: api.tenant.projectId,
-      applicationId: appId,
-      name: 'login',
-      steps: loginSteps,
-    });
+    ({ testCaseId } = await addShopWithLogin(api));
   });
 
   const events = async (query = '', token?: string) => {

@@ -32,6 +32,15 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
   const counts = async () =>
     Promise.all((['chats', 'chat_messages', 'change_reviews'] as const).map((table) => countRows(ctx.db, table)));
 
+  const actionMetadata = {
+    projectShortId: 'proj_1',
+    actor: 'octocat',
+    branch: 'feature/express',
+    commitHash: 'abc123',
+    commitMessage: 'Add express shipping',
+    repository: 'acme/shop',
+  };
+
   it('raw mode: 202 with the conversation, the request as its first message, the review queued and its workflow started', async () => {
     const created = await ctx.call('POST', '/v1/chat/change-review', {
       mode: 'rawChanges',
@@ -39,12 +48,7 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
       applicationOverrides: overrides,
       context: 'Focus on checkout',
       // What QA.tech's action sends along: accepted and kept, never refused.
-      projectShortId: 'proj_1',
-      actor: 'octocat',
-      branch: 'feature/express',
-      commitHash: 'abc123',
-      commitMessage: 'Add express shipping',
-      repository: 'acme/shop',
+      ...actionMetadata,
     });
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({ source: 'api', messages: [] });
@@ -72,14 +76,7 @@ describe.each(databaseKinds)('change review API (%s)', (kind) => {
       verdict: null,
       tests: [],
       runShortId: null,
-      metadata: {
-        projectShortId: 'proj_1',
-        actor: 'octocat',
-        branch: 'feature/express',
-        commitHash: 'abc123',
-        commitMessage: 'Add express shipping',
-        repository: 'acme/shop',
-      },
+      metadata: actionMetadata,
     });
     // Started under the conversation's id (no worker polls this test's queue, so it waits there).
     const described = await (await ctx.deps.temporal.get()).workflow.getHandle(`chat:${shortId}`).describe();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { rowIdOf } from '../support/row-ids.js';
-import { applicationIdOf } from '../support/recorded.js';
+import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
 import { countRows } from '../support/row-counts.js';
 
 // What QAdottech/run-action sends and reads, field for field (src/index.ts and src/api-client.ts of the action):
@@ -32,21 +32,15 @@ describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (ki
     ).toBe(200);
     const appId = await applicationIdOf(ctx.db, appShortId);
     // A recorded, enabled test: what a burn-in leaves behind.
-    const ids = [randomUUID(), randomUUID()];
-    await ctx.db
-      .insertInto('test_cases')
-      .values(
-        ids.map((id, i) => ({
-          id,
-          project_id: ctx.tenant.projectId,
-          application_id: appId,
-          name: i ? 'Checkout' : 'Sign in',
-          goal: 'Buy a mug',
-          is_enabled: true,
-          generation_status: 'COMPLETED' as const,
-        })),
-      )
-      .execute();
+    const ids: string[] = [];
+    for (const name of ['Sign in', 'Checkout'])
+      ids.push(
+        await insertTestCaseRow(
+          ctx.db,
+          { projectId: ctx.tenant.projectId, applicationId: appId },
+          { name, goal: 'Buy a mug', is_enabled: true, generation_status: 'COMPLETED' },
+        ),
+      );
     const plan = await ctx.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: ids, isDefault: true });
     expect(plan.status).toBe(201);
     planShortId = plan.body.shortId;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationIdOf } from '../support/recorded.js';
+import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { expectBadRequests } from '../support/bad-requests.js';
 import { expectHiddenFromCaller, expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 import { openSecret } from '../../src/db/secrets.js';
 import { rowIdOf } from '../support/row-ids.js';
@@ -161,11 +162,7 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
       [{ name: 'NUMBER_VALUE', value: 42 }, /value/],
       [{ name: 'SECRET_FLAG', value: 'x', isSecret: 'yes' }, /isSecret/],
     ];
-    for (const [body, field] of cases) {
-      const res = await ctx.call('POST', '/v1/configs', body);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.message).toMatch(field);
-    }
+    await expectBadRequests((body) => ctx.call('POST', '/v1/configs', body), cases);
     expect(await list()).toEqual(before);
   });
 
@@ -187,18 +184,11 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     const drop = (await ctx.call('POST', '/v1/configs', { name: 'DROP_ME', value: 'd' })).body;
     const idOf = (shortId: string) => rowIdOf(ctx.db, 'configs', shortId);
     const [keepId, dropId] = [await idOf(keep.shortId), await idOf(drop.shortId)];
-    const testCaseId = randomUUID();
-    await ctx.db
-      .insertInto('test_cases')
-      .values({
-        id: testCaseId,
-        project_id: ctx.tenant.projectId,
-        application_id: applicationId,
-        name: 'Log in',
-        goal: 'Log in',
-        config_ids: [keepId, dropId],
-      })
-      .execute();
+    const testCaseId = await insertTestCaseRow(
+      ctx.db,
+      { projectId: ctx.tenant.projectId, applicationId },
+      { name: 'Log in', config_ids: [keepId, dropId] },
+    );
 
     expect((await ctx.call('DELETE', `/v1/configs/${drop.shortId}`)).status).toBe(200);
     const row = await ctx.db

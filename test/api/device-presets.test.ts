@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { expectBadRequests } from '../support/bad-requests.js';
 import { expectHiddenFromCaller, expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 
 const iphone = {
@@ -98,11 +99,7 @@ describe.each(databaseKinds)('device presets (%s)', (kind) => {
       [{ name: 'Zone', viewport: { width: 390, height: 844 }, timezoneId: 'Mars/Olympus' }, /timezoneId/],
       [{ name: 'Mobile', viewport: { width: 390, height: 844 }, isMobile: 'yes' }, /isMobile/],
     ];
-    for (const [body, field] of cases) {
-      const res = await ctx.call('POST', '/v1/device-presets', body);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.message).toMatch(field);
-    }
+    await expectBadRequests((body) => ctx.call('POST', '/v1/device-presets', body), cases);
     expect(await names()).toEqual(before);
 
     const preset = (

@@ -1,9 +1,9 @@
-import { ScheduleNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 import { rowIdOf } from '../support/row-ids.js';
 import { countRows } from '../support/row-counts.js';
+import * as schedules from '../support/schedule-api.js';
 
 // Discovery schedules (issue 34, item 5) through the API, on the shared Temporal dev server without a worker: the
 // expressions do not fire during the test, and every test deletes what it created. The ticks themselves (a discovery
@@ -19,7 +19,8 @@ describe.each(databaseKinds)('discovery schedules (%s)', (kind) => {
 
   const path = (a: string) => `/v1/applications/${a}/discovery-schedules`;
   const rowCount = () => countRows(ctx.db, 'discovery_schedules');
-  const handle = async (id: string) => (await ctx.deps.temporal.get()).schedule.getHandle(`discovery-schedule:${id}`);
+  const temporalId = (id: string) => `discovery-schedule:${id}`;
+  const handle = async (id: string) => (await ctx.deps.temporal.get()).schedule.getHandle(temporalId(id));
 
   async function application(name: string, token = ctx.tenant.token, body: Record<string, unknown> = {}) {
     const a = await ctx.call('POST', '/v1/applications', { name, ...body }, token);
@@ -73,11 +74,7 @@ describe.each(databaseKinds)('discovery schedules (%s)', (kind) => {
     for (const time of created.body.nextRunTimes.map((t: string) => new Date(t)))
       expect([time.getUTCHours(), time.getUTCMinutes()]).toEqual([3, 0]);
 
-    const row = await ctx.db
-      .selectFrom('discovery_schedules')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const row = await schedules.row(ctx, 'discovery_schedules', id);
     expect(row).toMatchObject({
       project_id: ctx.tenant.projectId,
       application_id: await rowIdOf(ctx.db, 'applications', app),
@@ -85,16 +82,11 @@ describe.each(databaseKinds)('discovery schedules (%s)', (kind) => {
       temporal_schedule_id: `discovery-schedule:${id}`,
     });
 
-    const described = await (await handle(id)).describe();
-    expect(described.action).toMatchObject({
-      type: 'startWorkflow',
+    const described = await schedules.expectStarts(ctx, temporalId(id), {
       workflowType: 'scheduledDiscovery',
-      taskQueue: ctx.deps.temporal.taskQueue,
+      args: [{ projectId: ctx.tenant.projectId, scheduleId: `discovery-schedule:${id}` }],
+      overlap: 'SKIP',
     });
-    expect(described.action.args).toEqual([
-      { projectId: ctx.tenant.projectId, scheduleId: `discovery-schedule:${id}` },
-    ]);
-    expect(described.policies.overlap).toBe('SKIP');
     expect(described.memo).toMatchObject({ applicationShortId: app, description: 'Nightly map' });
 
     const bare = await ctx.call('POST', path(app), { cron: '@daily' });
@@ -106,18 +98,16 @@ describe.each(databaseKinds)('discovery schedules (%s)', (kind) => {
       intent: null,
       notify: { emails: [], slack: null },
     });
-    const list = await ctx.call('GET', path(app));
-    expect(list.status).toBe(200);
-    expect(list.body.schedules.map((s: any) => [s.id, s.cron])).toEqual([
+    const listed = await schedules.expectList(ctx, path(app), [
       [id, '0 3 * * *'],
       [bare.body.id, '@daily'],
     ]);
-    expect(list.body.schedules[0].nextRunTimes).toEqual(created.body.nextRunTimes);
+    expect(listed[0]!.nextRunTimes).toEqual(created.body.nextRunTimes);
     // Another application's list does not show them.
     expect((await ctx.call('GET', path(otherApp))).body.schedules).toEqual([]);
 
     expect(await ctx.call('DELETE', `${path(app)}/${id}`)).toMatchObject({ status: 200, body: { deleted: true } });
-    await expect((await handle(id)).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    await schedules.expectGone(ctx, [temporalId(id)]);
     expect((await ctx.call('DELETE', `${path(app)}/${id}`)).status).toBe(404);
     // Another application's path with this application's schedule: not found, and kept.
     expect((await ctx.call('DELETE', `${path(otherApp)}/${bare.body.id}`)).status).toBe(404);
@@ -127,11 +117,10 @@ describe.each(databaseKinds)('discovery schedules (%s)', (kind) => {
 
   it('deleting the application deletes its schedules, in Temporal too (the rows alone would cascade)', async () => {
     const doomed = await application('Doomed');
-    const ids: string[] = [];
-    for (const cron of ['0 1 * * *', '0 2 * * *']) ids.push((await ctx.call('POST', path(doomed), { cron })).body.id);
+    const ids = await schedules.create(ctx, path(doomed), ['0 1 * * *', '0 2 * * *']);
     const kept = (await ctx.call('POST', path(app), { cron: '0 4 * * *' })).body.id;
     expect((await ctx.call('DELETE', `/v1/applications/${doomed}`)).status).toBe(200);
-    for (const id of ids) await expect((await handle(id)).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    await schedules.expectGone(ctx, ids.map(temporalId));
     expect((await (await handle(kept)).describe()).scheduleId).toBe(`discovery-schedule:${kept}`);
     expect((await ctx.call('DELETE', `${path(app)}/${kept}`)).status).toBe(200);
     expect(await rowCount()).toBe(0);

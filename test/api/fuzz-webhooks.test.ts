@@ -6,6 +6,7 @@ import type { WebhookDefinition } from '@octokit/webhooks-examples';
 import { createApiContext, terminateRunningWorkflows, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
+import { installOnFakeProviders } from '../support/merge-request-stack.js';
 import {
   gitlabDeploymentEvent,
   gitlabMergeRequestEvent,
@@ -50,20 +51,15 @@ describe('fuzz: POST /webhooks/github and /webhooks/gitlab', () => {
 
   beforeAll(async () => {
     [ctx, gh, gl] = await Promise.all([createApiContext('postgres'), startFakeGitHub(), startFakeGitLab()]);
-    const app = gh.addApp({ slug: 'proctor' });
-    gh.addInstallation(app.appId, [repo]);
-    gl.addProject(gitlabRepo);
-    gl.addToken('glpat-fuzz', [gitlabRepo]);
+    const { integrations } = installOnFakeProviders(gh, gl, {
+      githubRepo: repo,
+      gitlabRepo,
+      gitlabToken: 'glpat-fuzz',
+      webhookSecret: secret,
+    });
     const created = [
-      await ctx.call('POST', '/v1/git-integrations', {
-        provider: 'github',
-        auth: 'app',
-        appId: String(app.appId),
-        privateKey: app.privateKey,
-        webhookSecret: secret,
-        baseUrl: gh.url,
-      }),
-      await ctx.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-fuzz', baseUrl: gl.url }),
+      await ctx.call('POST', '/v1/git-integrations', integrations.github),
+      await ctx.call('POST', '/v1/git-integrations', integrations.gitlab),
       await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: repo }),
       await ctx.call('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo }),
     ];

@@ -79,6 +79,18 @@ describe('MCP server at POST /v1/mcp', () => {
   };
 
   /** get_run through the tools until the run has ended. */
+  /** POSTs this text to the MCP endpoint as a plain JSON client of the tenant. */
+  const postJson = (body: string) =>
+    fetch(`${url}/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization: `Bearer ${stack.tenant.token}`,
+      },
+      body,
+    });
+
   const endedRun = async (runShortId: string) => {
     let run: any;
     await waitFor(
@@ -396,16 +408,7 @@ describe('MCP server at POST /v1/mcp', () => {
   });
 
   it('answers a plain JSON client in JSON, and refuses what is not a JSON-RPC request with a message', async () => {
-    const post = (body: unknown) =>
-      fetch(`${url}/v1/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          authorization: `Bearer ${stack.tenant.token}`,
-        },
-        body: JSON.stringify(body),
-      });
+    const post = (body: unknown) => postJson(JSON.stringify(body));
     const listed = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
     expect(listed.status).toBe(200);
     expect(await listed.json()).toMatchObject({
@@ -422,15 +425,7 @@ describe('MCP server at POST /v1/mcp', () => {
     const MiB = 1024 * 1024;
     // JSON may end in whitespace: the size alone is what is checked here, without starting a review.
     const post = (padding: number) =>
-      fetch(`${url}/v1/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          authorization: `Bearer ${stack.tenant.token}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) + ' '.repeat(padding),
-      });
+      postJson(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) + ' '.repeat(padding));
     const large = await post(3 * MiB);
     expect(large.status).toBe(200);
     expect(await large.json()).toMatchObject({

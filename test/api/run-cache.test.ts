@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { insertRun } from '../../src/db/queries/runs.js';
 import { newId } from '../../src/ids.js';
-import { applicationIdOf } from '../support/recorded.js';
+import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
 import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
 import { rowIdOf } from '../support/row-ids.js';
 
@@ -18,22 +18,15 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
     ctx = await createApiContext(kind);
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body;
     const applicationId = await applicationIdOf(ctx.db, app.shortId);
-    testCaseIds = [newId(), newId()];
-    await ctx.db
-      .insertInto('test_cases')
-      .values(
-        testCaseIds.map((id, i) => ({
-          id,
-          project_id: ctx.tenant.projectId,
-          application_id: applicationId,
-          name: `Checkout ${i + 1}`,
-          goal: 'Buy a mug',
-          labels: [],
-          is_enabled: true,
-          generation_status: 'COMPLETED' as const,
-        })),
-      )
-      .execute();
+    testCaseIds = [];
+    for (const name of ['Checkout 1', 'Checkout 2'])
+      testCaseIds.push(
+        await insertTestCaseRow(
+          ctx.db,
+          { projectId: ctx.tenant.projectId, applicationId },
+          { id: newId(), name, goal: 'Buy a mug', labels: [], is_enabled: true, generation_status: 'COMPLETED' },
+        ),
+      );
     planShortId = (await ctx.call('POST', '/v1/test-plans', { name: 'Nightly', testCaseIds })).body.shortId;
     planId = await rowIdOf(ctx.db, 'test_plans', planShortId);
   });

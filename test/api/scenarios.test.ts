@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationIdOf } from '../support/recorded.js';
+import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { expectBadRequests } from '../support/bad-requests.js';
 import { expectHiddenFromCaller, expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 import { rowIdOf } from '../support/row-ids.js';
 
@@ -69,11 +69,7 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
       [{ name: 'Blank instructions', instructions: '  ' }, /instructions/],
       [{ name: 'Bad description', instructions: 'Do it', description: 7 }, /description/],
     ];
-    for (const [body, field] of cases) {
-      const res = await ctx.call('POST', '/v1/scenarios', body);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.message).toMatch(field);
-    }
+    await expectBadRequests((body) => ctx.call('POST', '/v1/scenarios', body), cases);
     expect(await names()).toEqual(before);
 
     const scenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Kept', instructions: 'Keep me' })).body;
@@ -102,18 +98,11 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
     const applicationId = await applicationIdOf(ctx.db, app.shortId);
     const scenario = (await ctx.call('POST', '/v1/scenarios', { name: 'Used', instructions: 'Sign in' })).body;
     const scenarioId = await rowIdOf(ctx.db, 'scenarios', scenario.shortId);
-    const testCaseId = randomUUID();
-    await ctx.db
-      .insertInto('test_cases')
-      .values({
-        id: testCaseId,
-        project_id: ctx.tenant.projectId,
-        application_id: applicationId,
-        name: 'Checkout',
-        goal: 'Buy',
-        scenario_id: scenarioId,
-      })
-      .execute();
+    const testCaseId = await insertTestCaseRow(
+      ctx.db,
+      { projectId: ctx.tenant.projectId, applicationId },
+      { name: 'Checkout', goal: 'Buy', scenario_id: scenarioId },
+    );
 
     expect((await ctx.call('DELETE', `/v1/scenarios/${scenario.shortId}`)).status).toBe(200);
     const row = await ctx.db

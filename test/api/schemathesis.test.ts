@@ -28,6 +28,34 @@ function runSchemathesis(
   });
 }
 
+// Operations whose documented inputs can still be refused by a rule no schema pattern states: there, a 400 (or the
+// 409 of a duplicate) to a request that matches the document is no failure; every other check applies as usual.
+const ruleRefusals = (
+  [
+    // A cron range must end after it starts ("1-5", not "5-1"), a rule no pattern can state.
+    ['POST', '/v1/test-plans/{testPlanShortId}/schedules'],
+    // A plan lists each application at most once: JSON Schema's uniqueItems compares whole entries, so two entries
+    // for one application with different environments match the document and are still a 400.
+    ['POST', '/v1/test-plans'],
+    ['PATCH', '/v1/test-plans/{testPlanShortId}'],
+    // A GitHub App's private key must parse as an RSA key in PEM, which no pattern can state; one integration per
+    // provider per project makes a second create a 409; switching auth needs the new credentials in the same PATCH.
+    ['POST', '/v1/git-integrations'],
+    ['PATCH', '/v1/git-integrations/{integrationShortId}'],
+    // A day must exist in the calendar (2026-02-30 matches the pattern), from 1970 on, not after "to", and the range
+    // at most 366 days: rules between two parameters and of the calendar, which no pattern states.
+    ['GET', '/v1/usage'],
+  ] as const
+)
+  .map(
+    ([method, path]) => `[[operations]]
+include-path = "${path}"
+include-method = "${method}"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
+`,
+  )
+  .join('\n');
+
 const schemathesisConfig = `
 [generation]
 # The API refuses U+0000 anywhere in a request with a 400 naming the field (test/api/hardening.test.ts). The
@@ -48,43 +76,7 @@ algorithms = ["location-headers", "dependency-analysis"]
 # accepted) stay; invalid requests are still sent by the fuzzing phase, which runs in both modes.
 mode = "positive"
 
-[[operations]]
-include-path = "/v1/test-plans/{testPlanShortId}/schedules"
-include-method = "POST"
-# A cron range must end after it starts ("1-5", not "5-1"), a rule no pattern can state, so a cron that
-# matches the documented grammar can still be a 400. Every other check applies to this operation as usual.
-checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
-
-# A plan lists each application at most once: JSON Schema's uniqueItems compares whole entries, so two entries
-# for one application with different environments match the document and are still a 400.
-[[operations]]
-include-path = "/v1/test-plans"
-include-method = "POST"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
-
-[[operations]]
-include-path = "/v1/test-plans/{testPlanShortId}"
-include-method = "PATCH"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
-
-# A GitHub App's private key must parse as an RSA key in PEM, which no pattern can state; one integration per
-# provider per project makes a second create a 409; switching auth needs the new credentials in the same PATCH.
-[[operations]]
-include-path = "/v1/git-integrations"
-include-method = "POST"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
-
-[[operations]]
-include-path = "/v1/git-integrations/{integrationShortId}"
-include-method = "PATCH"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
-
-# A day must exist in the calendar (2026-02-30 matches the pattern), from 1970 on, not after "to", and the range at
-# most 366 days: rules between two parameters and of the calendar, which no pattern states.
-[[operations]]
-include-path = "/v1/usage"
-include-method = "GET"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409"]
+${ruleRefusals}
 `;
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/domain/steps.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
+import { addShopWithLogin } from '../support/recorded.js';
 
 // PUT /v1/test-cases/{id}/steps: a person's corrections saved as the next steps version, through the service the
 // dashboard's step editor uses. A refused edit names the step and field and changes nothing.
@@ -11,14 +11,7 @@ describe('editing steps through the API', () => {
   let testCaseId: string;
   beforeAll(async () => {
     api = await createApiContext('postgres');
-    const app = await api.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });
-    const applicationId = await applicationIdOf(api.db, app.body.shortId);
-    testCaseId = await insertRecordedTestCase(api.db, {
-      projectId: api.tenant.projectId,
-      applicationId,
-      name: 'login',
-      steps: loginSteps,
-    });
+    ({ testCaseId } = await addShopWithLogin(api));
   });
   afterAll(async () => api?.close());
 

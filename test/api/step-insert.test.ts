@@ -3,7 +3,7 @@ import type { Step } from '../../src/domain/steps.js';
 import { insertStepInsertion } from '../../src/db/queries/step-insertions.js';
 import { saveStepInsertion } from '../../src/services/step-insert.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
-import { insertRecordedTestCase, loginSteps, applicationIdOf } from '../support/recorded.js';
+import { addShopWithLogin, loginSteps } from '../support/recorded.js';
 import { countRows } from '../support/row-counts.js';
 
 // POST /v1/test-cases/{id}/steps/insert as a client sees it, over both database kinds (no worker here: an accepted
@@ -15,19 +15,8 @@ describe.each(databaseKinds)('inserting a described step through the API (%s)', 
   const recordedStep: Step = { action: 'assert_text', value: 'Welcome', description: 'The welcome text shows' };
   beforeAll(async () => {
     api = await createApiContext(kind);
-    const app = await api.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });
     // Steps are replayed against the application's environment: without one the insertion is refused up front.
-    await api.call('POST', `/v1/applications/${app.body.shortId}/environments`, {
-      name: 'Staging',
-      url: 'http://127.0.0.1:9/shop',
-    });
-    const applicationId = await applicationIdOf(api.db, app.body.shortId);
-    testCaseId = await insertRecordedTestCase(api.db, {
-      projectId: api.tenant.projectId,
-      applicationId,
-      name: 'login',
-      steps: loginSteps,
-    });
+    ({ testCaseId } = await addShopWithLogin(api, { name: 'Staging', url: 'http://127.0.0.1:9/shop' }));
   }, 60_000);
   afterAll(async () => api?.close());
 

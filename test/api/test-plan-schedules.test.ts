@@ -1,10 +1,10 @@
-import { ScheduleNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePlanSchedules } from '../../src/temporal/schedules.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 import { rowIdOf } from '../support/row-ids.js';
 import { countRows } from '../support/row-counts.js';
+import * as schedules from '../support/schedule-api.js';
 
 // The API context talks to the shared Temporal dev server, but runs no worker: the Schedules created here use
 // expressions that do not fire during the test, and every test deletes what it created.
@@ -22,7 +22,8 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
 
   const path = (p: { shortId: string }) => `/v1/test-plans/${p.shortId}/schedules`;
   const rowCount = () => countRows(ctx.db, 'test_plan_schedules');
-  const handle = async (id: string) => (await ctx.deps.temporal.get()).schedule.getHandle(`plan-schedule:${id}`);
+  const temporalId = (id: string) => `plan-schedule:${id}`;
+  const handle = async (id: string) => (await ctx.deps.temporal.get()).schedule.getHandle(temporalId(id));
 
   beforeAll(async () => {
     ctx = await createApiContext(kind);
@@ -48,11 +49,7 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
       expect([1, 2, 3, 4, 5]).toContain(time.getUTCDay());
       expect(time.getTime()).toBeGreaterThan(Date.now());
     }
-    const row = await ctx.db
-      .selectFrom('test_plan_schedules')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const row = await schedules.row(ctx, 'test_plan_schedules', id);
     expect(row).toMatchObject({
       test_plan_id: plan.id,
       cron: '0 6 * * 1-5',
@@ -61,34 +58,29 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
     });
 
     // The Temporal Schedule starts scheduledPlanRun on the API's task queue with the plan, one run at a time.
-    const described = await (await handle(id)).describe();
-    expect(described.action).toMatchObject({
-      type: 'startWorkflow',
+    const described = await schedules.expectStarts(ctx, temporalId(id), {
       workflowType: 'scheduledPlanRun',
-      taskQueue: ctx.deps.temporal.taskQueue,
+      args: [
+        { projectId: ctx.tenant.projectId, testPlanId: plan.id, scheduleId: `plan-schedule:${id}`, concurrency: 100 },
+      ],
+      overlap: 'BUFFER_ONE',
     });
-    expect(described.action.args).toEqual([
-      { projectId: ctx.tenant.projectId, testPlanId: plan.id, scheduleId: `plan-schedule:${id}`, concurrency: 100 },
-    ]);
-    expect(described.policies.overlap).toBe('BUFFER_ONE');
     expect(described.memo).toMatchObject({ testPlanId: plan.id, description: 'Weekday mornings' });
     expect(described.state.paused).toBe(false);
 
     const second = await ctx.call('POST', path(plan), { cron: '@daily' });
     expect(second.status).toBe(201);
     expect(second.body.description).toBeNull();
-    const list = await ctx.call('GET', path(plan));
-    expect(list.status).toBe(200);
-    expect(list.body.schedules.map((s: any) => [s.id, s.cron])).toEqual([
+    const listed = await schedules.expectList(ctx, path(plan), [
       [id, '0 6 * * 1-5'],
       [second.body.id, '@daily'],
     ]);
-    expect(list.body.schedules[0].nextRunTimes).toEqual(created.body.nextRunTimes);
-    expect(list.body.schedules[1].nextRunTimes[0]).toMatch(/T00:00:00\.000Z$/);
+    expect(listed[0]!.nextRunTimes).toEqual(created.body.nextRunTimes);
+    expect(listed[1]!.nextRunTimes[0]).toMatch(/T00:00:00\.000Z$/);
 
     const deleted = await ctx.call('DELETE', `${path(plan)}/${id}`);
     expect(deleted).toMatchObject({ status: 200, body: { deleted: true } });
-    await expect((await handle(id)).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    await schedules.expectGone(ctx, [temporalId(id)]);
     expect((await ctx.call('GET', path(plan))).body.schedules.map((s: any) => s.id)).toEqual([second.body.id]);
     expect((await ctx.call('DELETE', `${path(plan)}/${id}`)).status).toBe(404);
 
@@ -172,12 +164,11 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
 
   it('deletePlanSchedules removes every schedule of a plan, in Temporal and in the database', async () => {
     const doomed = await createPlan('Doomed');
-    const ids: string[] = [];
-    for (const cron of ['0 1 * * *', '0 2 * * *']) ids.push((await ctx.call('POST', path(doomed), { cron })).body.id);
+    const ids = await schedules.create(ctx, path(doomed), ['0 1 * * *', '0 2 * * *']);
     const kept = (await ctx.call('POST', path(plan), { cron: '0 4 * * *' })).body.id;
 
     await deletePlanSchedules(ctx.db, ctx.deps.temporal, doomed.id);
-    for (const id of ids) await expect((await handle(id)).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    await schedules.expectGone(ctx, ids.map(temporalId));
     expect((await ctx.call('GET', path(doomed))).body.schedules).toEqual([]);
     expect((await ctx.call('GET', path(plan))).body.schedules.map((s: any) => s.id)).toEqual([kept]);
     // A Schedule already gone in Temporal (deleted by hand) does not stop the rest.

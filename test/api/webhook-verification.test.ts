@@ -6,6 +6,7 @@ import { workflowIds } from '../../workflows/shared.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
+import { installOnFakeProviders } from '../support/merge-request-stack.js';
 import { githubExample, gitlabMergeRequestEvent, type Payload, poster } from '../support/webhook-payloads.js';
 
 // Issue 23: a webhook endpoint authenticates before it answers anything. Every probe a stranger can make (no
@@ -36,21 +37,16 @@ describe('webhooks verify before anything else', () => {
   beforeAll(async () => {
     const logger = createLogger('debug', {}, (line) => logLines.push(line));
     [ctx, gh, gl] = await Promise.all([createApiContext('postgres', { logger }), startFakeGitHub(), startFakeGitLab()]);
-    const app = gh.addApp({ slug: 'proctor' });
+    const { app, integrations } = installOnFakeProviders(gh, gl, {
+      githubRepo: repo,
+      gitlabRepo,
+      gitlabToken: 'glpat-probe',
+      webhookSecret: secret,
+    });
     appId = app.appId;
-    gh.addInstallation(app.appId, [repo]);
-    gl.addProject(gitlabRepo);
-    gl.addToken('glpat-probe', [gitlabRepo]);
     const created = [
-      await ctx.call('POST', '/v1/git-integrations', {
-        provider: 'github',
-        auth: 'app',
-        appId: String(appId),
-        privateKey: app.privateKey,
-        webhookSecret: secret,
-        baseUrl: gh.url,
-      }),
-      await ctx.call('POST', '/v1/git-integrations', { provider: 'gitlab', token: 'glpat-probe', baseUrl: gl.url }),
+      await ctx.call('POST', '/v1/git-integrations', integrations.github),
+      await ctx.call('POST', '/v1/git-integrations', integrations.gitlab),
       await ctx.call(
         'POST',
         '/v1/git-integrations',

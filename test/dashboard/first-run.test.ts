@@ -8,6 +8,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 import { seedProject } from '../../src/db/queries/admin.js';
+import { firstShortIdOf } from '../support/row-ids.js';
 
 // A newcomer's first hour, in Chromium on the real stack (Temporal worker, Postgres, the fixture shop, a scripted
 // model): from an empty project to a PASSED plan run by clicking and typing in the dashboard only. Every request
@@ -89,13 +90,7 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     await page.getByRole('button', { name: 'Add the application' }).click();
     await page.waitForURL(/\/start$/);
     expect(await page.getByText('(done)').count()).toBe(1);
-    shop = (
-      await stack.db
-        .selectFrom('applications')
-        .select('short_id')
-        .where('project_id', '=', stack.tenant.projectId)
-        .executeTakeFirstOrThrow()
-    ).short_id;
+    shop = await firstShortIdOf(stack.db, 'applications', stack.tenant.projectId);
 
     // 2. The shopper's credentials: the e-mail plain, the password a secret (typed with the keyboard only).
     for (const config of [
@@ -370,34 +365,22 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
   });
 
   it("answers another project's session with 404 and changes nothing", async () => {
-    const app = await stack.db
-      .selectFrom('applications')
-      .select('short_id')
-      .where('project_id', '=', stack.tenant.projectId)
-      .executeTakeFirstOrThrow();
-    const env = await stack.db
-      .selectFrom('environments')
-      .select('short_id')
-      .where('project_id', '=', stack.tenant.projectId)
-      .executeTakeFirstOrThrow();
+    const app = await firstShortIdOf(stack.db, 'applications', stack.tenant.projectId);
+    const env = await firstShortIdOf(stack.db, 'environments', stack.tenant.projectId);
     const config = await stack.db
       .selectFrom('configs')
       .select('short_id')
       .where('project_id', '=', stack.tenant.projectId)
       .where('name', '=', 'SHOP_PASSWORD')
       .executeTakeFirstOrThrow();
-    const plan = await stack.db
-      .selectFrom('test_plans')
-      .select('short_id')
-      .where('project_id', '=', stack.tenant.projectId)
-      .executeTakeFirstOrThrow();
+    const plan = await firstShortIdOf(stack.db, 'test_plans', stack.tenant.projectId);
     const preset = (
       await stack.call('POST', '/v1/device-presets', { name: 'Tablet', viewport: { width: 800, height: 1200 } })
     ).body;
     const elsewhere = await dash.signInElsewhere(other.token);
     for (const path of [
-      `/applications/${app.short_id}/environments/new`,
-      `/applications/${app.short_id}/environments/${env.short_id}/edit`,
+      `/applications/${app}/environments/new`,
+      `/applications/${app}/environments/${env}/edit`,
       `/configs/${config.short_id}/edit`,
     ]) {
       expect((await elsewhere.goto(`${dash.url}${path}`))!.status(), path).toBe(404);
@@ -414,9 +397,9 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
       presets: await presetCount(),
     };
     for (const path of [
-      `/test-plans/${plan.short_id}/run`,
-      `/test-plans/${plan.short_id}/schedules`,
-      `/applications/${app.short_id}/delete`,
+      `/test-plans/${plan}/run`,
+      `/test-plans/${plan}/schedules`,
+      `/applications/${app}/delete`,
       `/configs/${config.short_id}/delete`,
       `/configs/${config.short_id}`,
       `/device-presets/${preset.shortId}/delete`,

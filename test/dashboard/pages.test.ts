@@ -7,6 +7,7 @@ import { seedProject } from '../../src/db/queries/admin.js';
 import { saveGenerationResult } from '../../src/db/queries/execution.js';
 import { insertTestCase } from '../../src/db/queries/test-cases.js';
 import { keepHealedSteps } from '../../src/services/heal-proposals.js';
+import { firstShortIdOf } from '../support/row-ids.js';
 
 // The dashboard's runs and test case pages on the real stack (Temporal worker, Postgres, Chromium running
 // the tests, the dashboard in another Chromium that reaches nothing but loopback).
@@ -298,13 +299,7 @@ describe('dashboard: runs and test cases', () => {
   });
 
   it("answers 404 for another project's run and test case, and for made-up ids", async () => {
-    const run = (
-      await stack.db
-        .selectFrom('runs')
-        .select('short_id')
-        .where('project_id', '=', stack.tenant.projectId)
-        .executeTakeFirstOrThrow()
-    ).short_id;
+    const run = await firstShortIdOf(stack.db, 'runs', stack.tenant.projectId);
     const page = await dash.signInElsewhere(other.token);
     try {
       await page.waitForURL(`${dash.url}/runs`);
@@ -330,14 +325,7 @@ describe('dashboard: runs and test cases', () => {
   });
 
   it('keeps every page under 50 KB of HTML and JavaScript', async () => {
-    const run = (
-      await stack.db
-        .selectFrom('runs')
-        .select('short_id')
-        .where('project_id', '=', stack.tenant.projectId)
-        .orderBy('created_at')
-        .executeTakeFirstOrThrow()
-    ).short_id;
+    const run = await firstShortIdOf(stack.db, 'runs', stack.tenant.projectId);
     const sizes: Record<string, number> = {};
     for (const path of ['/login', '/runs', `/runs/${run}`, '/test-cases', `/test-cases/${ids.login}`]) {
       const measured = await dash.transferredBytes(path);

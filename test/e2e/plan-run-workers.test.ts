@@ -26,6 +26,19 @@ import type { Step } from '../../src/domain/steps.js';
 import { pendingPlanTests, planTestActivities } from '../support/plan-test-activities.js';
 
 const identities = ['worker-a', 'worker-b'] as const;
+/** The plan a worker is killed under: slow tests that hold both workers, then chains that must still finish once. */
+const killPlanTests = [
+  'slow 1',
+  'slow 2',
+  'slow 3',
+  'slow 4',
+  'login 1',
+  'checkout 1',
+  'cart 1',
+  'after checkout 1',
+  'login 2',
+  'checkout 2',
+];
 const cartSteps: Step[] = [
   {
     action: 'assert_visible',
@@ -138,18 +151,7 @@ describe('one plan run shared by two worker processes', () => {
       'Shop chains',
       Object.keys(ids).filter((n) => !n.startsWith('slow')),
     );
-    killPlan = await plan('Kill', [
-      'slow 1',
-      'slow 2',
-      'slow 3',
-      'slow 4',
-      'login 1',
-      'checkout 1',
-      'cart 1',
-      'after checkout 1',
-      'login 2',
-      'checkout 2',
-    ]);
+    killPlan = await plan('Kill', killPlanTests);
 
     // Both workers poll the queue for workflow and activity tasks before a run starts (bundling takes seconds).
     const client = await stack.temporal.get();
@@ -268,20 +270,8 @@ describe('one plan run shared by two worker processes', () => {
     await killWorker(workers.get('worker-b')!);
     workers.delete('worker-b');
 
-    const names = [
-      'slow 1',
-      'slow 2',
-      'slow 3',
-      'slow 4',
-      'login 1',
-      'checkout 1',
-      'cart 1',
-      'after checkout 1',
-      'login 2',
-      'checkout 2',
-    ];
-    await expectEveryTestPassedOnce(shortId, names);
-    for (const name of names) expect((await executeTestRuns(shortId, name)).completed, name).toBe(1);
+    await expectEveryTestPassedOnce(shortId, killPlanTests);
+    for (const name of killPlanTests) expect((await executeTestRuns(shortId, name)).completed, name).toBe(1);
     // The test worker-b held was retried on worker-a once its heartbeat timed out.
     const retried = await executeTestRuns(shortId, held);
     expect(retried.started).toHaveLength(1);

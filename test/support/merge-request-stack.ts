@@ -34,30 +34,52 @@ const codeChange = {
   patch: '@@ -1 +1 @@\n-export const max = 9;\n+export const max = 99;',
 };
 
+/**
+ * Installs the fake GitHub's new App "proctor" on `githubRepo` and gives the fake GitLab the project `gitlabRepo` with
+ * a token for it; returns the App and the git-integration bodies that connect each provider (the GitHub one with
+ * `webhookSecret`).
+ */
+export function installOnFakeProviders(
+  gh: FakeGitHub,
+  gl: FakeGitLab,
+  opts: { githubRepo: string; gitlabRepo: string; gitlabToken: string; gitlabUser?: string; webhookSecret: string },
+) {
+  const app = gh.addApp({ slug: 'proctor' });
+  gh.addInstallation(app.appId, [opts.githubRepo]);
+  gl.addProject(opts.gitlabRepo);
+  gl.addToken(opts.gitlabToken, [opts.gitlabRepo], opts.gitlabUser);
+  const github = {
+    provider: 'github',
+    auth: 'app',
+    appId: String(app.appId),
+    privateKey: app.privateKey,
+    webhookSecret: opts.webhookSecret,
+    baseUrl: gh.url,
+  };
+  const gitlab = { provider: 'gitlab', token: opts.gitlabToken, baseUrl: gl.url };
+  return { app, integrations: { github, gitlab } };
+}
+
 export async function connectGitProviders(api: Caller, gh: FakeGitHub, gl: FakeGitLab): Promise<Providers> {
   const suffix = randomBytes(3).toString('hex');
   const githubRepo = `acme-${suffix}/shop`;
   const gitlabRepo = `group-${suffix}/shop`;
   const secret = `whsec-${randomUUID()}`;
-  const app = gh.addApp({ slug: 'proctor' });
-  gh.addInstallation(app.appId, [githubRepo]);
-  gl.addProject(gitlabRepo);
-  gl.addToken(`glpat-${suffix}`, [gitlabRepo], 'proctor-bot');
+  const { integrations } = installOnFakeProviders(gh, gl, {
+    githubRepo,
+    gitlabRepo,
+    gitlabToken: `glpat-${suffix}`,
+    gitlabUser: 'proctor-bot',
+    webhookSecret: secret,
+  });
 
   const must = async (method: string, path: string, body: unknown) => {
     const res = await api.call(method, path, body);
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  await must('POST', '/v1/git-integrations', {
-    provider: 'github',
-    auth: 'app',
-    appId: String(app.appId),
-    privateKey: app.privateKey,
-    webhookSecret: secret,
-    baseUrl: gh.url,
-  });
-  await must('POST', '/v1/git-integrations', { provider: 'gitlab', token: `glpat-${suffix}`, baseUrl: gl.url });
+  await must('POST', '/v1/git-integrations', integrations.github);
+  await must('POST', '/v1/git-integrations', integrations.gitlab);
   const appShortId = (await must('POST', '/v1/applications', { name: 'Shop' })).shortId as string;
   const settings = { environmentMapping: { preview: appShortId }, commentOnOpen: true };
   await must('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: githubRepo, ...settings });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type { DB } from '../../src/db/database.js';
+import type { TestCasesTable } from '../../src/db/schema.js';
 import type { Step } from '../../src/domain/steps.js';
 import { shopCredentials } from './fixture-apps.js';
 import { rowIdOf } from './row-ids.js';
@@ -78,6 +80,23 @@ export const slowSteps: Step[] = Array.from({ length: 8 }, () => ({
 /** The internal id of the application with this short id, for writing rows that reference it. */
 export const applicationIdOf = (db: DB, shortId: string): Promise<string> => rowIdOf(db, 'applications', shortId);
 
+/**
+ * A test case row written directly, as burn-in would leave it (tests have no create call): `columns` sets the name
+ * and any other column (the goal is the name unless given). Returns its id.
+ */
+export async function insertTestCaseRow(
+  db: DB,
+  owner: { projectId: string; applicationId: string },
+  columns: Omit<Insertable<TestCasesTable>, 'id' | 'project_id' | 'application_id'> & { id?: string },
+): Promise<string> {
+  const id = columns.id ?? randomUUID();
+  await db
+    .insertInto('test_cases')
+    .values({ goal: columns.name, ...columns, id, project_id: owner.projectId, application_id: owner.applicationId })
+    .execute();
+  return id;
+}
+
 /** A test case with recorded steps, enabled, as if burn-in had completed. */
 export async function insertRecordedTestCase(
   db: DB,
@@ -90,24 +109,39 @@ export async function insertRecordedTestCase(
     waitFor?: string[];
   },
 ): Promise<string> {
-  const id = randomUUID();
-  await db
-    .insertInto('test_cases')
-    .values({
-      id,
-      project_id: input.projectId,
-      application_id: input.applicationId,
-      name: input.name,
-      goal: input.name,
-      is_enabled: true,
-      generation_status: 'COMPLETED',
-      steps: JSON.stringify(input.steps),
-      steps_version: 1,
-      resume_from_test_case_id: input.resumeFrom ?? null,
-      wait_for_test_case_ids: input.waitFor ?? [],
-      created_at: new Date(),
-      updated_at: new Date(),
-    })
-    .execute();
-  return id;
+  return insertTestCaseRow(db, input, {
+    name: input.name,
+    is_enabled: true,
+    generation_status: 'COMPLETED',
+    steps: JSON.stringify(input.steps),
+    steps_version: 1,
+    resume_from_test_case_id: input.resumeFrom ?? null,
+    wait_for_test_case_ids: input.waitFor ?? [],
+    created_at: new Date(),
+    updated_at: new Date(),
+  });
+}
+
+/**
+ * The application "Shop" (web), created through `api` as a user would (with `environment` when given: replaying
+ * its steps needs one), and its recorded test "login" (loginSteps), as the step-editing tests start from.
+ */
+export async function addShopWithLogin(
+  api: {
+    db: DB;
+    tenant: { projectId: string };
+    call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  },
+  environment?: { name: string; url: string },
+): Promise<{ appShortId: string; applicationId: string; testCaseId: string }> {
+  const appShortId = (await api.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body.shortId as string;
+  if (environment) await api.call('POST', `/v1/applications/${appShortId}/environments`, environment);
+  const applicationId = await applicationIdOf(api.db, appShortId);
+  const testCaseId = await insertRecordedTestCase(api.db, {
+    projectId: api.tenant.projectId,
+    applicationId,
+    name: 'login',
+    steps: loginSteps,
+  });
+  return { appShortId, applicationId, testCaseId };
 }

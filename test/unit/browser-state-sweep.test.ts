@@ -62,6 +62,15 @@ describe.each([
   };
   const json = Buffer.from('{"cookies":[]}');
   const exists = async (key: string) => (await store.stat(key)) !== null;
+  /** The sweep's dependencies, with a Temporal in which only `lostWorkflowId` is gone; `asked` records each question. */
+  const sweepDeps = (lostWorkflowId: string) => {
+    const asked: string[][] = [];
+    const workflowsGone = async (ids: string[]) => (
+      asked.push([...ids].sort()),
+      new Set(ids.filter((id) => id === lostWorkflowId))
+    );
+    return { asked, deps: { db, blobs: store, workflowsGone } };
+  };
 
   it('lists every object under a folder, nested ones too, and nothing for a folder that does not exist', async () => {
     const base = `runs/list-${randomBytes(4).toString('hex')}`;
@@ -104,15 +113,7 @@ describe.each([
     await Promise.all(
       [...Object.values(states), ...Object.values(graphs), artifact].map((k) => store.put(k, json, 'application/json')),
     );
-    const asked: string[][] = [];
-    const deps = {
-      db,
-      blobs: store,
-      workflowsGone: async (ids: string[]) => (
-        asked.push([...ids].sort()),
-        new Set(ids.filter((id) => id === workflowIds.planRun(terminated.shortId)))
-      ),
-    };
+    const { asked, deps } = sweepDeps(workflowIds.planRun(terminated.shortId));
 
     // Within the grace period the plan run's own clean-up may still come: nothing is touched.
     const early = await sweepBrowserStates(deps);
@@ -169,15 +170,7 @@ describe.each([
     );
     const notAState = `discoveries/${completed}/notes.txt`;
     await Promise.all([...Object.values(keys), notAState].map((k) => store.put(k, json, 'application/json')));
-    const asked: string[][] = [];
-    const deps = {
-      db,
-      blobs: store,
-      workflowsGone: async (ids: string[]) => (
-        asked.push([...ids].sort()),
-        new Set(ids.filter((id) => id === workflowIds.discovery(terminated)))
-      ),
-    };
+    const { asked, deps } = sweepDeps(workflowIds.discovery(terminated));
 
     // Within the grace period the discovery's own clean-up may still come.
     await sweepBrowserStates(deps);

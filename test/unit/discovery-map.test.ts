@@ -1,34 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildDiscoveryMap, diffDiscoveryMaps, type MapSourcePage } from '../../src/domain/discovery-map.js';
-import type { DiscoveredForm } from '../../src/domain/discovery.js';
+import { buildDiscoveryMap, diffDiscoveryMaps } from '../../src/domain/discovery-map.js';
+import { form, o, page, patternOf } from '../support/discovery-map-pages.js';
 
 // A discovery's map from its stored pages, and the diff of two maps, by hand-counted examples: what is grouped under a
 // pattern, the links between patterns (to pages never visited too), and each kind of difference a user reads.
-
-const o = 'https://shop.test';
-const patternOf = (url: string) => new URL(url).pathname.replace(/\/\d+(?=\/|$)/g, '/{id}');
-const form = (name: string, fields: string[], method: DiscoveredForm['method'] = 'post'): DiscoveredForm => ({
-  key: `${name}|${method}|${fields.join(',')}`,
-  name,
-  method,
-  action: '',
-  fields: fields.map((f) => ({ label: f, name: f, type: 'text', required: false })),
-  submit: name,
-  search: false,
-});
-const page = (path: string, more: Partial<MapSourcePage> = {}): MapSourcePage => ({
-  url: `${o}${path}`,
-  finalUrl: `${o}${path}`,
-  pattern: patternOf(`${o}${path}`),
-  status: 200,
-  title: path,
-  headings: [],
-  forms: [],
-  actions: [],
-  links: [],
-  error: null,
-  ...more,
-});
 
 const before = [
   page('/', { links: [`${o}/orders`, `${o}/login`] }),

@@ -1,35 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildDiscoveryMap, diffDiscoveryMaps, type MapSourcePage } from '../../src/domain/discovery-map.js';
 import type { DiscoveredForm } from '../../src/domain/discovery.js';
+import { form, page as pageWith, patternOf } from '../support/discovery-map-pages.js';
 import { hasNews, newsOf, readNotify } from '../../src/domain/discovery-news.js';
 import { renderDiscoveryNews } from '../../src/notify/discovery-news-message.js';
 
 // The news of a scheduled discovery (issue 34, item 5): what is new since the previous completed discovery, read
 // from the diff of the two maps, and the message that says it.
 
-const o = 'https://shop.test';
-const patternOf = (url: string) => new URL(url).pathname.replace(/\/\d+(?=\/|$)/g, '/{id}');
-const form = (name: string, fields: string[]): DiscoveredForm => ({
-  key: `${name}|post|${fields.join(',')}`,
-  name,
-  method: 'post',
-  action: '',
-  fields: fields.map((f) => ({ label: f, name: f, type: 'text', required: false })),
-  submit: name,
-  search: false,
-});
-const page = (path: string, forms: DiscoveredForm[] = []): MapSourcePage => ({
-  url: `${o}${path}`,
-  finalUrl: `${o}${path}`,
-  pattern: patternOf(`${o}${path}`),
-  status: 200,
-  title: path,
-  headings: [],
-  forms,
-  actions: [],
-  links: [],
-  error: null,
-});
+/** A page at `path` with these forms. */
+const page = (path: string, forms: DiscoveredForm[] = []) => pageWith(path, { forms });
 const map = (pages: MapSourcePage[]) => buildDiscoveryMap(pages, patternOf);
 const ctx = {
   applicationName: 'app-shop_x',

@@ -19,6 +19,13 @@ const button = (name: string, more: Partial<ControlFacts> = {}): ControlFacts =>
   ...more,
 });
 const postForm = { method: 'post' as const, search: false };
+/** A control of this name as a link, a button, a menu item and a form's submit button. */
+const everyKindOf = (name: string): ControlFacts[] => [
+  link(name),
+  button(name),
+  { role: 'menuitem', tag: 'li', name },
+  button(name, { type: 'submit', form: postForm }),
+];
 
 describe('classifyControl', () => {
   const signOutNames = [
@@ -44,10 +51,7 @@ describe('classifyControl', () => {
     'Sign out of all devices',
   ];
   it.each(signOutNames)('"%s" signs out, as a link, a button, a menu item or a form button', (name) => {
-    expect(classifyControl(link(name))).toBe('sign-out');
-    expect(classifyControl(button(name))).toBe('sign-out');
-    expect(classifyControl({ role: 'menuitem', tag: 'li', name })).toBe('sign-out');
-    expect(classifyControl(button(name, { type: 'submit', form: postForm }))).toBe('sign-out');
+    for (const control of everyKindOf(name)) expect(classifyControl(control), control.tag).toBe('sign-out');
   });
 
   it.each(['/logout', '/users/sign_out', '/auth/log-out?next=/', '/account/signout', '/session/logoff'])(
@@ -89,10 +93,7 @@ describe('classifyControl', () => {
     '삭제',
   ];
   it.each(destructiveNames)('"%s" is destructive on a button, a form button, a menu item and a link', (name) => {
-    expect(classifyControl(button(name))).toBe('destructive');
-    expect(classifyControl(button(name, { type: 'submit', form: postForm }))).toBe('destructive');
-    expect(classifyControl({ role: 'menuitem', tag: 'li', name })).toBe('destructive');
-    expect(classifyControl(link(name))).toBe('destructive');
+    for (const control of everyKindOf(name)) expect(classifyControl(control), control.tag).toBe('destructive');
   });
 
   it('a Delete button that only opens a confirmation dialog is still destructive', () => {

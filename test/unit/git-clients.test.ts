@@ -7,10 +7,21 @@ import { GitLabClient } from '../../src/git/gitlab.js';
 import type { MergeRequestRef } from '../../src/domain/git.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../../src/domain/errors.js';
 import { startFakeGitHub, type FakeGitHub, type FakePullFile } from '../support/fake-github.js';
-import { startFakeGitLab, type FakeGitLab, type FakeMrFile } from '../support/fake-gitlab.js';
+import type { FakeGitLab, FakeMrFile } from '../support/fake-gitlab.js';
 import { listenOnFreePort } from '../support/net.js';
+import { githubAppClient, rejection, startGitLabWithMergeRequest } from '../support/git-clients.js';
 
 /** A local endpoint that records webhook deliveries, as Proctor's webhook routes would receive them. */
+/** A changed file as fetchMergeRequest reports it: not binary unless `more` says so. */
+const changedFile = (
+  path: string,
+  status: string,
+  [additions, deletions]: [number, number],
+  more: { binary?: boolean; patch?: string; previousPath?: string } = {},
+) => ({ path, status, additions, deletions, binary: false, ...more });
+
+const fileAt = (change: { files: { path: string }[] }, path: string) => change.files.find((f) => f.path === path);
+
 async function webhookReceiver() {
   const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
   const server = createServer((req, res) => {
@@ -23,15 +34,6 @@ async function webhookReceiver() {
   });
   const port = await listenOnFreePort(server);
   return { url: `http://127.0.0.1:${port}/webhooks`, received, close: () => new Promise((r) => server.close(r)) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('GitHubClient against the fake GitHub', () => {
@@ -76,10 +78,7 @@ describe('GitHubClient against the fake GitHub', () => {
   afterAll(() => gh.close());
 
   it('fetches a pull request with every changed file across pages, as the App installation', async () => {
-    const client = new GitHubClient({
-      auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey },
-      baseUrl: gh.url,
-    });
+    const client = githubAppClient(gh, app);
     const change = await client.fetchMergeRequest(ref);
     const pull = gh.pullRequest(repository, 7)!;
     expect(change).toMatchObject({
@@ -95,22 +94,13 @@ describe('GitHubClient against the fake GitHub', () => {
       state: 'open',
     });
     expect(change.files).toHaveLength(132);
-    expect(change.files[0]).toEqual({
-      path: 'src/file-0.ts',
-      status: 'modified',
-      additions: 2,
-      deletions: 1,
-      binary: false,
-      patch: '@@ -1 +1,2 @@\n-old 0\n+new 0\n+more',
-    });
-    expect(change.files.find((f) => f.path === 'public/logo.png')).toEqual({
-      path: 'public/logo.png',
-      status: 'added',
-      additions: 0,
-      deletions: 0,
-      binary: true,
-    });
-    expect(change.files.find((f) => f.path === 'src/cart.ts')).toMatchObject({
+    expect(change.files[0]).toEqual(
+      changedFile('src/file-0.ts', 'modified', [2, 1], { patch: '@@ -1 +1,2 @@\n-old 0\n+new 0\n+more' }),
+    );
+    expect(fileAt(change, 'public/logo.png')).toEqual(
+      changedFile('public/logo.png', 'added', [0, 0], { binary: true }),
+    );
+    expect(fileAt(change, 'src/cart.ts')).toMatchObject({
       previousPath: 'src/basket.ts',
       status: 'renamed',
       binary: false,
@@ -122,10 +112,7 @@ describe('GitHubClient against the fake GitHub', () => {
   });
 
   it('mints the installation token once and reuses it for every later call; comments, reviews, statuses and reactions land as the app', async () => {
-    const client = new GitHubClient({
-      auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey },
-      baseUrl: gh.url,
-    });
+    const client = githubAppClient(gh, app);
     const before = gh.tokenExchanges(installationId);
     const lookupsBefore = gh.requests.filter((r) => r.route === 'apps.getRepoInstallation').length;
 
@@ -178,10 +165,7 @@ describe('GitHubClient against the fake GitHub', () => {
     const other = gh.addApp({ slug: 'busy' });
     const otherInstallation = gh.addInstallation(other.appId, ['acme/busy']);
     gh.addPullRequest('acme/busy', { number: 1 });
-    const client = new GitHubClient({
-      auth: { kind: 'app', appId: String(other.appId), privateKey: other.privateKey },
-      baseUrl: gh.url,
-    });
+    const client = githubAppClient(gh, other);
     const busyRef: MergeRequestRef = { provider: 'github', repository: 'acme/busy', number: 1 };
     const lookupsBefore = gh.requests.filter((r) => r.route === 'apps.getRepoInstallation').length;
     await Promise.all(['a', 'b', 'c', 'd', 'e'].map((body) => client.createComment(busyRef, body)));
@@ -199,10 +183,7 @@ describe('GitHubClient against the fake GitHub', () => {
     const other = gh.addApp({ slug: 'reinstalled' });
     const firstInstallation = gh.addInstallation(other.appId, ['acme/moved']);
     gh.addPullRequest('acme/moved', { number: 2 });
-    const client = new GitHubClient({
-      auth: { kind: 'app', appId: String(other.appId), privateKey: other.privateKey },
-      baseUrl: gh.url,
-    });
+    const client = githubAppClient(gh, other);
     const movedRef: MergeRequestRef = { provider: 'github', repository: 'acme/moved', number: 2 };
     // @octokit/auth-app retries a 401 on a token younger than 5 s for seconds (GitHub's replication lag); an
     // installation is not replaced that fast outside a test, so the clock moves on instead.
@@ -254,10 +235,7 @@ describe('GitHubClient against the fake GitHub', () => {
   });
 
   it('maps a missing pull request to NotFoundError, refused credentials to InvalidError and an outage to a retryable UnavailableError', async () => {
-    const client = new GitHubClient({
-      auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey },
-      baseUrl: gh.url,
-    });
+    const client = githubAppClient(gh, app);
     const missing = await rejection(client.fetchMergeRequest({ ...ref, number: 999 }));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.message).toContain('Pull request acme/shop#999 not found');
@@ -267,10 +245,7 @@ describe('GitHubClient against the fake GitHub', () => {
     expect(notInstalled.message).toContain('GitHub App installation on acme/elsewhere');
 
     const wrongKey = gh.addApp();
-    const impostor = new GitHubClient({
-      auth: { kind: 'app', appId: String(app.appId), privateKey: wrongKey.privateKey },
-      baseUrl: gh.url,
-    });
+    const impostor = githubAppClient(gh, { appId: app.appId, privateKey: wrongKey.privateKey });
     const refused = await rejection(impostor.fetchMergeRequest(ref));
     expect(refused).toBeInstanceOf(InvalidError);
     expect(refused.message).toMatch(/GitHub refused the integration's credentials \(401\)/);
@@ -330,10 +305,7 @@ describe('GitLabClient against the fake GitLab', () => {
   ];
 
   beforeAll(async () => {
-    gl = await startFakeGitLab();
-    projectId = gl.addProject(repository).id;
-    gl.addToken('glpat-project', [repository]);
-    gl.addMergeRequest(repository, {
+    ({ gl, projectId } = await startGitLabWithMergeRequest(repository, {
       iid: 3,
       title: 'Checkout redesign',
       description: 'New basket',
@@ -341,7 +313,7 @@ describe('GitLabClient against the fake GitLab', () => {
       sourceBranch: 'redesign',
       draft: true,
       files,
-    });
+    }));
   });
   afterAll(() => gl.close());
 
@@ -362,30 +334,18 @@ describe('GitLabClient against the fake GitLab', () => {
       state: 'open',
     });
     expect(change.files).toHaveLength(123);
-    expect(change.files[5]).toEqual({
-      path: 'app/page-5.tsx',
-      status: 'modified',
-      additions: 2,
-      deletions: 1,
-      binary: false,
-      patch: '@@ -1,2 +1,2 @@\n-old 5\n+new 5\n+added 5\n context',
-    });
-    expect(change.files.find((f) => f.path === 'public/hero.jpg')).toEqual({
-      path: 'public/hero.jpg',
-      status: 'added',
-      additions: 0,
-      deletions: 0,
-      binary: true,
-    });
-    expect(change.files.find((f) => f.path === 'app/basket.tsx')).toEqual({
-      path: 'app/basket.tsx',
-      previousPath: 'app/cart.tsx',
-      status: 'renamed',
-      additions: 0,
-      deletions: 0,
-      binary: false,
-    });
-    expect(change.files.find((f) => f.path === 'app/legacy.tsx')).toMatchObject({ status: 'removed', deletions: 2 });
+    expect(change.files[5]).toEqual(
+      changedFile('app/page-5.tsx', 'modified', [2, 1], {
+        patch: '@@ -1,2 +1,2 @@\n-old 5\n+new 5\n+added 5\n context',
+      }),
+    );
+    expect(fileAt(change, 'public/hero.jpg')).toEqual(
+      changedFile('public/hero.jpg', 'added', [0, 0], { binary: true }),
+    );
+    expect(fileAt(change, 'app/basket.tsx')).toEqual(
+      changedFile('app/basket.tsx', 'renamed', [0, 0], { previousPath: 'app/cart.tsx' }),
+    );
+    expect(fileAt(change, 'app/legacy.tsx')).toMatchObject({ status: 'removed', deletions: 2 });
     const diffCalls = gl.requests.filter((r) => r.route === 'mergeRequests.diffs');
     expect(diffCalls).toHaveLength(2);
     // Addressed by URL-encoded path, under /api/v4, with the token header.

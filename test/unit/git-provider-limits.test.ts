@@ -1,22 +1,13 @@
 // Two limits the provider libraries set on their own and Proctor overrides, against the fake providers over HTTP:
 // gitbeaker's ten in-call retries of 429/502, and @octokit/auth-app's 59-minute reuse of installation tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitHubClient } from '../../src/git/github.js';
 import { GitLabClient } from '../../src/git/gitlab.js';
 import { InstallationTokenCache } from '../../src/git/installation-token-cache.js';
 import type { MergeRequestRef } from '../../src/domain/git.js';
 import { UnavailableError } from '../../src/domain/errors.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
-import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected the call to fail');
-}
+import type { FakeGitLab } from '../support/fake-gitlab.js';
+import { githubAppClient, gitlabToken, rejection, startGitLabWithMergeRequest } from '../support/git-clients.js';
 
 describe('GitLab: one attempt per call, Temporal retries', () => {
   let gl: FakeGitLab;
@@ -24,23 +15,21 @@ describe('GitLab: one attempt per call, Temporal retries', () => {
   const ref: MergeRequestRef = { provider: 'gitlab', repository, number: 3 };
 
   beforeAll(async () => {
-    gl = await startFakeGitLab();
-    gl.addProject(repository);
-    gl.addToken('glpat-project', [repository]);
-    gl.addMergeRequest(repository, {
+    ({ gl } = await startGitLabWithMergeRequest(repository, {
       iid: 3,
       title: 'Checkout',
       description: '',
       author: 'alice',
       sourceBranch: 'checkout',
       files: [],
-    });
+    }));
   });
   afterAll(() => gl.close());
+  const gitlabClient = () => new GitLabClient({ token: gitlabToken, baseUrl: gl.url });
 
   for (const status of [502, 429]) {
     it(`answers a ${status} at once as a retryable UnavailableError after one request`, async () => {
-      const client = new GitLabClient({ token: 'glpat-project', baseUrl: gl.url });
+      const client = gitlabClient();
       const before = gl.requests.filter((r) => r.route === 'notes.create').length;
       gl.failNext('notes.create', 1, status);
       const started = Date.now();
@@ -54,7 +43,7 @@ describe('GitLab: one attempt per call, Temporal retries', () => {
   }
 
   it('still parses answers (JSON bodies, headers of paged lists) with the single-attempt requester', async () => {
-    const client = new GitLabClient({ token: 'glpat-project', baseUrl: gl.url });
+    const client = gitlabClient();
     const { id } = await client.createComment(ref, 'after the outage');
     expect(id).toMatch(/^\d+$/);
     expect((await client.fetchMergeRequest(ref)).title).toBe('Checkout');
@@ -75,10 +64,7 @@ describe('GitHub App installation tokens live as long as GitHub says', () => {
     const app = gh.addApp();
     const installationId = gh.addInstallation(app.appId, [repository]);
     gh.addPullRequest(repository, { number: 7, title: 'Faster checkout', files: [] });
-    const client = new GitHubClient({
-      auth: { kind: 'app', appId: String(app.appId), privateKey: app.privateKey },
-      baseUrl: gh.url,
-    });
+    const client = githubAppClient(gh, app);
 
     gh.setInstallationTokenTtl(4_000);
     await client.fetchMergeRequest(ref);

@@ -3,39 +3,16 @@ import { parseMergeRequestUrl } from '../../src/git/urls.js';
 import { InvalidError } from '../../src/domain/errors.js';
 
 describe('parseMergeRequestUrl', () => {
-  it('reads GitHub pull request URLs on github.com and on an Enterprise host', () => {
-    expect(parseMergeRequestUrl('github', 'https://github.com/acme/shop/pull/7')).toEqual({
-      provider: 'github',
-      repository: 'acme/shop',
-      number: 7,
-    });
-    expect(
-      parseMergeRequestUrl('github', 'https://ghe.acme.internal/platform/web.app/pull/1234/files?diff=split#top'),
-    ).toEqual({
-      provider: 'github',
-      repository: 'platform/web.app',
-      number: 1234,
-    });
-    expect(parseMergeRequestUrl('github', 'http://127.0.0.1:8080/o-1/r_2/pull/3/')).toEqual({
-      provider: 'github',
-      repository: 'o-1/r_2',
-      number: 3,
-    });
-  });
-
-  it('reads GitLab merge request URLs with nested groups, on gitlab.com and self-managed hosts', () => {
-    expect(parseMergeRequestUrl('gitlab', 'https://gitlab.com/acme/shop/-/merge_requests/3')).toEqual({
-      provider: 'gitlab',
-      repository: 'acme/shop',
-      number: 3,
-    });
-    expect(
-      parseMergeRequestUrl('gitlab', 'https://git.acme.dev/acme/web/sub.group/shop/-/merge_requests/42/diffs'),
-    ).toEqual({
-      provider: 'gitlab',
-      repository: 'acme/web/sub.group/shop',
-      number: 42,
-    });
+  // GitHub pull requests on github.com and on an Enterprise host; GitLab merge requests with nested groups, on
+  // gitlab.com and self-managed hosts.
+  it.each([
+    ['github', 'https://github.com/acme/shop/pull/7', 'acme/shop', 7],
+    ['github', 'https://ghe.acme.internal/platform/web.app/pull/1234/files?diff=split#top', 'platform/web.app', 1234],
+    ['github', 'http://127.0.0.1:8080/o-1/r_2/pull/3/', 'o-1/r_2', 3],
+    ['gitlab', 'https://gitlab.com/acme/shop/-/merge_requests/3', 'acme/shop', 3],
+    ['gitlab', 'https://git.acme.dev/acme/web/sub.group/shop/-/merge_requests/42/diffs', 'acme/web/sub.group/shop', 42],
+  ] as const)('reads %s %s', (provider, url, repository, number) => {
+    expect(parseMergeRequestUrl(provider, url)).toEqual({ provider, repository, number });
   });
 
   it.each([

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { maxLocatorsPerStep, withLocatorInFront, type Step } from '../../src/domain/steps.js';
-import { parseTargetLine } from '../../src/browser/record/record.js';
 import { recordedIntent, refuseHeal } from '../../src/llm/heal-rules.js';
 
 const click: Step = {
@@ -29,20 +28,13 @@ describe('what a heal may change', () => {
   });
 
   it('never lets an assertion point at other text: an error in place of the confirmation is refused', () => {
-    expect(
-      refuseHeal(
-        confirmation,
-        { role: 'alert', name: 'Gruppe existiert bereits', text: 'Gruppe existiert bereits' },
-        'the only message',
-      ),
-    ).toMatch(/is a alert/);
-    expect(
-      refuseHeal(
-        confirmation,
-        { role: 'status', name: 'Gruppe existiert bereits', text: 'Gruppe existiert bereits' },
-        'same status line',
-      ),
-    ).toMatch(/expectation cannot change/);
+    const exists = 'Gruppe existiert bereits';
+    expect(refuseHeal(confirmation, { role: 'alert', name: exists, text: exists }, 'the only message')).toMatch(
+      /is a alert/,
+    );
+    expect(refuseHeal(confirmation, { role: 'status', name: exists, text: exists }, 'same status line')).toMatch(
+      /expectation cannot change/,
+    );
     // The same message found by another route (a wrapper, a moved node) is a heal it may take.
     expect(
       refuseHeal(
@@ -84,18 +76,5 @@ describe('heals add, never replace', () => {
     for (let i = 0; i < 10; i++) many = withLocatorInFront(many, `getByRole('button', { name: 'Variant ${i}' })`);
     expect([many.locator, ...many.fallbacks!]).toHaveLength(maxLocatorsPerStep);
     expect(many.locator).toBe("getByRole('button', { name: 'Variant 9' })");
-  });
-});
-
-describe('recorded targets', () => {
-  it('parses the first line of an aria snapshot into role and name', () => {
-    expect(parseTargetLine('- button "Add \\"mug\\" to cart"')).toEqual({ role: 'button', name: 'Add "mug" to cart' });
-    expect(parseTargetLine('- status: Added Coffee mug to cart')).toEqual({
-      role: 'status',
-      name: 'Added Coffee mug to cart',
-    });
-    expect(parseTargetLine('- link "Cart (1)":')).toEqual({ role: 'link', name: 'Cart (1)' });
-    expect(parseTargetLine('- heading "Checkout" [level=1]')).toEqual({ role: 'heading', name: 'Checkout' });
-    expect(parseTargetLine('- textbox')).toEqual({ role: 'textbox' });
   });
 });

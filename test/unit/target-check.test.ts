@@ -77,16 +77,23 @@ describe('the expectation of an assertion', () => {
   });
 });
 
+// The first line of an aria snapshot is what a recorded step keeps as its target (role and name).
 describe('recorded targets read from the aria snapshot', () => {
-  it('unquote YAML scalars, so the whole text is the expectation', () => {
-    expect(parseTargetLine('- status: "Saved: ok"')).toEqual({ role: 'status', name: 'Saved: ok' });
-    expect(parseTargetLine('- listitem: "Plain: \\"quoted\\" text"')).toEqual({
-      role: 'listitem',
-      name: 'Plain: "quoted" text',
-    });
-    expect(parseTargetLine("- paragraph: 'It''s done'")).toEqual({ role: 'paragraph', name: "It's done" });
-    expect(parseTargetLine('- button "Say \\"hi\\"": x')).toEqual({ role: 'button', name: 'Say "hi"' });
-    expect(parseTargetLine('- listitem:')).toEqual({ role: 'listitem' });
+  it.each([
+    // The first line of an aria snapshot: role and name.
+    ['- button "Add \\"mug\\" to cart"', { role: 'button', name: 'Add "mug" to cart' }],
+    ['- status: Added Coffee mug to cart', { role: 'status', name: 'Added Coffee mug to cart' }],
+    ['- link "Cart (1)":', { role: 'link', name: 'Cart (1)' }],
+    ['- heading "Checkout" [level=1]', { role: 'heading', name: 'Checkout' }],
+    ['- textbox', { role: 'textbox' }],
+    // YAML scalars are unquoted, so the whole text is the expectation.
+    ['- status: "Saved: ok"', { role: 'status', name: 'Saved: ok' }],
+    ['- listitem: "Plain: \\"quoted\\" text"', { role: 'listitem', name: 'Plain: "quoted" text' }],
+    ["- paragraph: 'It''s done'", { role: 'paragraph', name: "It's done" }],
+    ['- button "Say \\"hi\\"": x', { role: 'button', name: 'Say "hi"' }],
+    ['- listitem:', { role: 'listitem' }],
+  ] as const)('reads %s as its role and name', (line, target) => {
+    expect(parseTargetLine(line)).toEqual(target);
   });
 });
 

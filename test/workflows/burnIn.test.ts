@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { RecordStepsResult } from '../../activities/burn-in.js';
 import { burnInWatchActivities } from '../../activities/burn-in-dependencies.js';
@@ -19,6 +18,7 @@ import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { VerifyRecordingResult } from '../../activities/burn-in-verify.js';
 import { todoSteps } from '../support/recorded.js';
 import { useWorkflowHarness, recorder, until, type MockActivities, failureOf } from '../support/workflow-harness.js';
+import { failureForGood } from '../support/activity-failures.js';
 
 // burnIn on the time-skipping server: its one-hour wait for dependencies takes milliseconds, and every branch
 // (dependencies done, failed, missing, late, never) is driven by what the mocked activities answer and which
@@ -224,11 +224,7 @@ describe('burnIn', () => {
   it('the agent activity fails for good (no LLM configured): FAILED with the innermost message, not retried', async () => {
     const mocks = activities({
       agent: async () => {
-        throw ApplicationFailure.create({
-          message: 'no LLM configured: set OPENAI_API_KEY',
-          type: failureTypes.llmNotConfigured,
-          nonRetryable: true,
-        });
+        throw failureForGood('no LLM configured: set OPENAI_API_KEY', failureTypes.llmNotConfigured);
       },
     });
     const id = h.uniqueId('tc');

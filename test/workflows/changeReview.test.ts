@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { ReviewNewTest, ReviewSelection } from '../../activities/change-review.js';
 import type { UncoveredPages } from '../../src/domain/change-review-reply.js';
@@ -20,6 +19,7 @@ import {
   until,
   type MockActivities,
 } from '../support/workflow-harness.js';
+import { failureForGood } from '../support/activity-failures.js';
 
 // changeReview on the time-skipping server with its activities mocked and its children stood in for
 // (test/workflows/stubs/change-review.ts): every branch, driven by what the activities answer and the signals sent.
@@ -276,11 +276,7 @@ describe('changeReview', () => {
     const mocks = activities({
       runShortId: 'run_broken',
       verdict: async () => {
-        throw ApplicationFailure.create({
-          message: 'the LLM endpoint failed after retries: 500',
-          type: failureTypes.llmUnavailable,
-          nonRetryable: true,
-        });
+        throw failureForGood('the LLM endpoint failed after retries: 500', failureTypes.llmUnavailable);
       },
     });
     const { result } = await runReview(mocks);
@@ -294,11 +290,7 @@ describe('changeReview', () => {
   it('the change cannot be read (no integration): the reply ends FAILED with the reason and the workflow fails', async () => {
     const mocks = activities({
       load: async () => {
-        throw ApplicationFailure.create({
-          message: 'no github integration is configured',
-          type: failureTypes.invalid,
-          nonRetryable: true,
-        });
+        throw failureForGood('no github integration is configured', failureTypes.invalid);
       },
     });
     const { result } = await runReview(mocks);

@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { StreamChatReplyInput, StreamChatReplyResult } from '../../activities/chat.js';
 import type { ChatToolCall } from '../../src/domain/chat.js';
 import { chatTurnWorkflowId, type ChatTurnInput } from '../../workflows/chat-contract.js';
 import { failureTypes } from '../../workflows/shared.js';
 import { useWorkflowHarness, recorder, type MockActivities } from '../support/workflow-harness.js';
+import { failureForGood } from '../support/activity-failures.js';
 
 // chatTurn on the time-skipping server with typed mocks of its activities and stand-in children
 // (test/workflows/stubs/chat.ts): each way a tool runs (activity, browser, burn-in child, plan-run child), refusals,
@@ -235,11 +235,7 @@ describe('chatTurn', () => {
     const mocks = {
       ...activities([]),
       streamChatReply: recorder(async (_input: StreamChatReplyInput): Promise<StreamChatReplyResult> => {
-        throw ApplicationFailure.create({
-          message: 'no LLM configured: set OPENAI_API_KEY',
-          type: failureTypes.llmNotConfigured,
-          nonRetryable: true,
-        });
+        throw failureForGood('no LLM configured: set OPENAI_API_KEY', failureTypes.llmNotConfigured);
       }),
     };
     const { result } = await runTurn(mocks);

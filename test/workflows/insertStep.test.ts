@@ -1,5 +1,4 @@
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { RecordInsertedStepsResult } from '../../activities/insert-step.js';
 import type { InsertionOutcome } from '../../src/services/step-insert.js';
@@ -15,6 +14,7 @@ import {
   busyUntilCancelled,
   failureOf,
 } from '../support/workflow-harness.js';
+import { failureForGood } from '../support/activity-failures.js';
 
 // insertStep on the time-skipping server: what the recording answers decides whether the steps are saved, and every
 // way it ends (recorded, refused, failed, cancelled) is written to the insertion a person polls.
@@ -81,11 +81,7 @@ describe('insertStep', () => {
 
   it('the recording fails for good (budget spent): FAILED with the innermost message, not retried', async () => {
     const mocks = activities(async () => {
-      throw ApplicationFailure.create({
-        message: 'the daily LLM budget is spent',
-        type: failureTypes.llmBudgetExceeded,
-        nonRetryable: true,
-      });
+      throw failureForGood('the daily LLM budget is spent', failureTypes.llmBudgetExceeded);
     });
     const result = await h.withWorker(mocks, async (q) => (await q.start('insertStep', [input()])).result());
 

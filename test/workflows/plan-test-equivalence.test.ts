@@ -1,11 +1,12 @@
-import { ApplicationFailure } from '@temporalio/common';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlanTestActivities } from '../../activities/plan-test.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { failureTypes } from '../../workflows/shared.js';
 import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
+import { testExecutionInput } from '../support/test-execution-input.js';
 import { useWorkflowHarness, recorder, type MockActivities } from '../support/workflow-harness.js';
+import { failureForGood } from '../support/activity-failures.js';
 
 // A plan run's test used to be a testExecution child workflow and now runs inside a runPlanTests activity (the child stays for
 // runs started before). The child is the oracle: for any sequence of what the replay does (pass, fail, throw a
@@ -43,23 +44,11 @@ function scripted(script: Behaviour[]) {
           screenshotKey: `${input.artifactPrefix}/failure.png`,
         };
       case 'definition':
-        throw ApplicationFailure.create({
-          message: 'test case has no recorded steps',
-          type: failureTypes.badDefinition,
-          nonRetryable: true,
-        });
+        throw failureForGood('test case has no recorded steps', failureTypes.badDefinition);
       case 'unreachable':
-        throw ApplicationFailure.create({
-          message: 'https://shop.test answered 503',
-          type: failureTypes.unreachable,
-          nonRetryable: true,
-        });
+        throw failureForGood('https://shop.test answered 503', failureTypes.unreachable);
       case 'crash':
-        throw ApplicationFailure.create({
-          message: 'browser has been closed',
-          type: 'BrowserClosed',
-          nonRetryable: true,
-        });
+        throw failureForGood('browser has been closed', 'BrowserClosed');
       case 'flaky-infra':
         // Retryable: the child's Temporal retry policy tried the replay again; the activity does the same.
         throw new Error('Target page, context or browser has been closed');
@@ -67,17 +56,7 @@ function scripted(script: Behaviour[]) {
   };
 }
 
-const input = (retries: number): TestExecutionInput => ({
-  runId: 'run-uuid',
-  runShortId: 'run_abc',
-  projectId: 'project-1',
-  runTestCaseId: 'rtc-1',
-  testCaseId: 'tc-1',
-  baseUrl: 'https://shop.test',
-  device: null,
-  heal: false,
-  retries,
-});
+const input = (retries: number): TestExecutionInput => testExecutionInput({ retries });
 
 function parts(script: Behaviour[]) {
   return {

@@ -10,6 +10,7 @@ import type { RunPlanTest } from '../../activities/runs.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { workflowBundle } from '../support/worker-context.js';
 import { installQuietRuntime, busyUntilCancelled } from '../support/workflow-harness.js';
+import { failureForGood } from '../support/activity-failures.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { loadPrograms } from '../../src/programs.js';
 import { blobKeys, type PlanRunInput, type PlanRunResult } from '../../workflows/plan-run-contract.js';
@@ -273,12 +274,7 @@ describe('planRun (time-skipping server, mocked activities)', () => {
   it('a test whose activity fails for good is ERROR, its dependents are skipped, the run still completes', async () => {
     const plan = [node('broken'), node('after', { waitFor: ['broken'] }), node('fine')];
     const { activities, seen } = mockActivities(plan, async (input) => {
-      if (input.testCaseId === 'broken')
-        throw ApplicationFailure.create({
-          message: 'test case has no recorded steps',
-          type: 'BadTestDefinition',
-          nonRetryable: true,
-        });
+      if (input.testCaseId === 'broken') throw failureForGood('test case has no recorded steps', 'BadTestDefinition');
       return { status: 'PASSED' };
     });
     const { result } = await runPlan(activities);

@@ -1,12 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { ChildWorkflowFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { ScheduledRun } from '../../activities/schedules.js';
 import { failureTypes, workflowIds } from '../../workflows/shared.js';
 import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
 import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-contract.js';
 import { useWorkflowHarness, recorder, type MockActivities, failureOf } from '../support/workflow-harness.js';
+import { failureForGood } from '../support/activity-failures.js';
 
 // One tick of a plan's Temporal Schedule: writes the run, then runs it as the child `run:<shortId>` and waits for
 // it. The child here is a stand-in (test/workflows/stubs); the Schedule itself is covered by schedules.test.ts.
@@ -88,11 +89,7 @@ describe('scheduledPlanRun', () => {
 
   it('a plan that cannot run as configured fails the tick with the reason, once (not retried)', async () => {
     const mocks = activities(async () => {
-      throw ApplicationFailure.create({
-        message: 'application Shop has no environment named staging',
-        type: failureTypes.invalid,
-        nonRetryable: true,
-      });
+      throw failureForGood('application Shop has no environment named staging', failureTypes.invalid);
     });
     const err = await h.withWorker(mocks, async (q) => failureOf(await q.start('scheduledPlanRun', [tick])));
 

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { failureTypes } from '../../workflows/shared.js';
 import type { TestExecutionInput } from '../../workflows/test-execution-contract.js';
+import { testExecutionInput } from '../support/test-execution-input.js';
 import { useWorkflowHarness, recorder, until, type MockActivities, failureOf } from '../support/workflow-harness.js';
+import { failureForGood } from '../support/activity-failures.js';
 
 // testExecution replays one test of a run and writes its outcome on the run's row; these tests drive its branches
 // with the browser activity's answers (passed, failed, an error, cancellation) and check what it records.
@@ -45,18 +47,8 @@ function activities(executeTest: (input: ExecuteTestInput) => Promise<ExecuteTes
   } satisfies MockActivities;
 }
 
-const input = (over: Partial<TestExecutionInput> = {}): TestExecutionInput => ({
-  runId: 'run-uuid',
-  runShortId: 'run_abc',
-  projectId: 'project-1',
-  runTestCaseId: 'rtc-1',
-  testCaseId: 'tc-1',
-  baseUrl: 'https://shop.test',
-  device: null,
-  captureStateKey: stateKey,
-  heal: false,
-  ...over,
-});
+const input = (over: Partial<TestExecutionInput> = {}): TestExecutionInput =>
+  testExecutionInput({ captureStateKey: stateKey, ...over });
 
 describe('testExecution', () => {
   it('a passing replay: marks the test started, records PASSED with its trace and hands on the key of the browser state it stored for dependents', async () => {
@@ -121,11 +113,7 @@ describe('testExecution', () => {
 
   it('a test that cannot run (no recorded steps): ERROR with the activity message, not retried', async () => {
     const mocks = activities(async () => {
-      throw ApplicationFailure.create({
-        message: 'test case "Checkout" has no recorded steps',
-        type: failureTypes.badDefinition,
-        nonRetryable: true,
-      });
+      throw failureForGood('test case "Checkout" has no recorded steps', failureTypes.badDefinition);
     });
     const result = await h.withWorker(mocks, async (q) => (await q.start('testExecution', [input()])).result());
 
@@ -215,12 +203,7 @@ describe('testExecution', () => {
   it('an unreachable application is an environment ERROR and is retried; one that answers on the retry passes, flaky', async () => {
     let calls = 0;
     const mocks = activities(async () => {
-      if (++calls === 1)
-        throw ApplicationFailure.create({
-          message: 'https://shop.test answered 503',
-          type: failureTypes.unreachable,
-          nonRetryable: true,
-        });
+      if (++calls === 1) throw failureForGood('https://shop.test answered 503', failureTypes.unreachable);
       return passed;
     });
     const result = await h.withWorker(mocks, async (q) =>
@@ -231,11 +214,7 @@ describe('testExecution', () => {
     expect(mocks.recordTestResult.calls[0]![0]).toMatchObject({ outcome: 'PASSED', attempts: 2, flaky: true });
 
     const down = activities(async () => {
-      throw ApplicationFailure.create({
-        message: 'https://shop.test answered 503',
-        type: failureTypes.unreachable,
-        nonRetryable: true,
-      });
+      throw failureForGood('https://shop.test answered 503', failureTypes.unreachable);
     });
     await h.withWorker(down, async (q) => (await q.start('testExecution', [input({ retries: 1 })])).result());
     expect(down.executeTest.calls).toHaveLength(2);
@@ -249,11 +228,7 @@ describe('testExecution', () => {
 
   it('a test that cannot run as defined is not retried, and a crash is an infrastructure ERROR', async () => {
     const bad = activities(async () => {
-      throw ApplicationFailure.create({
-        message: 'test case "Checkout" has no recorded steps',
-        type: failureTypes.badDefinition,
-        nonRetryable: true,
-      });
+      throw failureForGood('test case "Checkout" has no recorded steps', failureTypes.badDefinition);
     });
     await h.withWorker(bad, async (q) => (await q.start('testExecution', [input({ retries: 3 })])).result());
     expect(bad.executeTest.calls).toHaveLength(1);
