@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // (isolate: false): a file's imports (Temporal's SDK, Playwright, PGlite) were about 2 s of each file's time. The
 // end-to-end files stay one process each: they SIGKILL workers, read the Runtime's logs and hold browsers, and
 // test/e2e/merge-request-crash.test.ts timed out in full runs when they shared.
-const shared = ['test/{unit,api,tunnels,workflows,dashboard}/**/*.test.ts'];
+const shared = ['test/{unit,api,tunnels,workflows,dashboard,deploy}/**/*.test.ts'];
 
 export default defineConfig({
   test: {

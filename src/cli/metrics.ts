@@ -1,6 +1,6 @@
 // Where a process serves /metrics (docs/operations.md): the API on its own port unless PROCTOR_METRICS_PORT moves it
 // to a listener of its own; the worker always on a listener of its own (PROCTOR_METRICS_PORT, default 9464).
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Env, Hono } from 'hono';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -13,6 +13,7 @@ import {
 } from '../metrics.js';
 import { createTemporalClientProvider, type TemporalClientProvider } from '../temporal/client.js';
 import { taskQueueBacklogReader } from '../temporal/task-queue-backlog.js';
+import { checkReadiness, type Probes } from '../services/readiness.js';
 import { installRuntimeWithoutSignalHandlers } from '../worker/worker.js';
 import { freePortNear } from './ports.js';
 
@@ -48,6 +49,8 @@ export async function startProcessMetrics(
   },
   logger: Logger,
   temporal?: TemporalClientProvider,
+  /** The worker's readiness, served beside /metrics with /livez (src/services/readiness.ts). */
+  probes?: (temporal: TemporalClientProvider) => Probes,
 ): Promise<() => Promise<void>> {
   const own =
     temporal ??
@@ -58,7 +61,7 @@ export async function startProcessMetrics(
     });
   measureBacklog(own);
   const port = config.PROCTOR_METRICS_PORT ?? (config.mode === 'worker' ? defaultWorkerMetricsPort : undefined);
-  const server = port === undefined ? undefined : await startMetricsServer(config, port, logger);
+  const server = port === undefined ? undefined : await startMetricsServer(config, port, logger, probes?.(own));
   return async () => {
     readBacklogFrom(undefined);
     await server?.stop();
@@ -89,15 +92,29 @@ export function mountMetrics<E extends Env>(app: Hono<E>): void {
   app.get('/metrics', () => answer());
 }
 
-/** A listener that serves only /metrics; `port` 0 takes a free one. */
+/**
+ * A listener that serves /metrics, and with `probes` the process's /livez and /readyz (the worker has no other
+ * HTTP port for Kubernetes to probe); `port` 0 takes a free one.
+ */
 export async function startMetricsServer(
   config: Pick<Config, 'HOST'>,
   port: number,
   logger: Logger,
+  probes?: Probes,
 ): Promise<{ port: number; stop(): Promise<void> }> {
   collectProcessMetrics();
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const server: Server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+    const path = req.url?.split('?')[0];
+    if (req.method === 'GET' && probes && path === '/livez') return json(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && probes && path === '/readyz') {
+      void checkReadiness(probes).then(({ ready, checks }) =>
+        json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unready', checks }),
+      );
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
       return;
     }

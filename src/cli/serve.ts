@@ -13,7 +13,8 @@ import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDeliveryResender } from '../services/webhooks.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { startWorker, workerSettings } from '../worker/worker.js';
+import { startWorker, workerSettings, type ProctorWorker } from '../worker/worker.js';
+import { processProbes } from '../services/readiness.js';
 import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';
@@ -150,7 +151,15 @@ export async function runWorker(): Promise<number> {
   const db = openDatabase(config);
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
-  const metrics = await startProcessMetrics(config, logger);
+  const started: { worker?: ProctorWorker } = {};
+  const metrics = await startProcessMetrics(config, logger, undefined, (temporal) => ({
+    ...processProbes({ db, temporal, blobs }),
+    // Ready once its Temporal worker polls; not while it starts or drains.
+    poller: async () => {
+      const state = started.worker?.worker.getState() ?? 'STARTING';
+      if (state !== 'RUNNING') throw new Error(`the worker is ${state.toLowerCase()}`);
+    },
+  }));
   const worker = await startWorker(
     {
       address: config.TEMPORAL_ADDRESS!,
@@ -162,6 +171,7 @@ export async function runWorker(): Promise<number> {
     workerSettings(config),
     { db, blobs, logger },
   );
+  started.worker = worker;
   logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
   return untilSignal(logger, [tracingStop(tracing), () => db.destroy(), () => worker.stop(), metrics]);
 }

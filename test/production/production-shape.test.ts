@@ -23,6 +23,16 @@ describe('the production shape: two API and two worker processes', () => {
   });
 
   it('runs a plan started through one API process and read through the other', async () => {
+    // Each worker answers its probes on its metrics port (the Helm chart probes them there).
+    for (const w of shape.workers) {
+      const ready = await fetch(`${w.metricsUrl}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({
+        status: 'ready',
+        checks: { database: { ok: true }, temporal: { ok: true }, blobStore: { ok: true }, poller: { ok: true } },
+      });
+      expect((await fetch(`${w.metricsUrl}/livez`)).status).toBe(200);
+    }
     const [a, b] = shape.apis as [ProductionShape['apis'][0], ProductionShape['apis'][0]];
     const app = (await a.call('POST', '/v1/applications', { name: 'Todo' })).body;
     expect(

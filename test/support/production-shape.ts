@@ -31,9 +31,14 @@ export interface ApiProcess extends ProctorProcess, ApiCaller {
   url: string;
 }
 
+export interface WorkerProcess extends ProctorProcess {
+  /** Its own listener: /metrics, /livez and /readyz. */
+  metricsUrl: string;
+}
+
 export interface ProductionShape {
   apis: ApiProcess[];
-  workers: ProctorProcess[];
+  workers: WorkerProcess[];
   /** The same database the processes use, for what a test checks that the API does not show. */
   db: DB;
   tenant: { projectId: string; token: string };
@@ -42,7 +47,7 @@ export interface ProductionShape {
   minio: TcpProxy;
   llm: ScriptedLlm & { proxy: TcpProxy };
   /** Starts one more `proctor worker` (after a kill, say). */
-  startWorker(extra?: Record<string, string>): ProctorProcess;
+  startWorker(extra?: Record<string, string>): Promise<WorkerProcess>;
   stop(): Promise<void>;
 }
 
@@ -184,12 +189,18 @@ export async function startProductionShape(opts: { apis?: number; workers?: numb
       const url = `http://127.0.0.1:${port}`;
       apis.push({ ...p, url, call: apiCaller(url, seeded.token) });
     }
-    const startWorker = (extra: Record<string, string> = {}) => {
-      const w = spawnProctor(`worker ${processes.length}`, 'worker', { ...env, ...extra });
+    const startWorker = async (extra: Record<string, string> = {}): Promise<WorkerProcess> => {
+      const metricsPort = await freePort();
+      const w = spawnProctor(`worker ${processes.length}`, 'worker', {
+        ...env,
+        PROCTOR_METRICS_PORT: String(metricsPort),
+        ...extra,
+      });
       processes.push(w);
-      return w;
+      return { ...w, metricsUrl: `http://127.0.0.1:${metricsPort}` };
     };
-    const workers = Array.from({ length: opts.workers ?? 2 }, () => startWorker());
+    const workers: WorkerProcess[] = [];
+    for (let i = 0; i < (opts.workers ?? 2); i++) workers.push(await startWorker());
 
     for (const api of apis)
       await waitFor(
@@ -203,16 +214,19 @@ export async function startProductionShape(opts: { apis?: number; workers?: numb
         120_000,
         `${api.name} to be ready`,
       );
-    // Every worker polls the task queue (Temporal counts pollers by identity).
-    await waitFor(
-      async () => {
-        for (const w of workers) if (!w.running()) throw new Error(`${w.name} exited:\n${w.output()}`);
-        const health = await fetch(`${apis[0]!.url}/healthz`).then((r) => r.json() as Promise<any>);
-        return (health.workers?.pollers ?? 0) >= workers.length;
-      },
-      120_000,
-      'the workers to poll',
-    );
+    // Every worker is ready: its database, Temporal and blob store answer and its Temporal worker polls.
+    for (const w of workers)
+      await waitFor(
+        async () => {
+          if (!w.running()) throw new Error(`${w.name} exited:\n${w.output()}`);
+          return fetch(`${w.metricsUrl}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          );
+        },
+        120_000,
+        `${w.name} to be ready`,
+      );
 
     return {
       apis,
