@@ -5,6 +5,7 @@ import { worthRetrying } from '../src/domain/flakiness.js';
 import { failureKindOf } from './shared.js';
 import type { MobileBuildRef, TestExecutionInput, TestExecutionResult } from './test-execution-contract.js';
 import { innermostMessage } from './errors.js';
+import { attemptInput, attemptOf, type Attempt } from './test-attempts.js';
 
 // Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and
 // with three per test that bookkeeping was most of a run's orchestration overhead (bench/plan-run).
@@ -13,11 +14,6 @@ const db = proxyLocalActivities<Activities>({
   retry: dbActivity.retry,
 });
 const browser = proxyActivities<Activities>(browserActivity);
-
-/** What one replay attempt came to, as `recordTestResult` stores it. */
-type Attempt = Omit<Parameters<Activities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & {
-  outcome: 'PASSED' | 'FAILED' | 'ERROR';
-};
 
 /**
  * One test of a run: replay its recorded steps (no LLM unless healing) and record the result on its row. A failed
@@ -56,34 +52,8 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
 }
 
 async function replay(input: TestExecutionInput, baseUrl: string, attempt: number): Promise<Attempt> {
-  const prefix = `runs/${input.runShortId}/${input.testCaseId}`;
   try {
-    const result = await browser.executeTest({
-      projectId: input.projectId,
-      testCaseId: input.testCaseId,
-      artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
-      baseUrl,
-      device: input.device,
-      stateKey: input.stateKey,
-      heal: input.heal,
-      captureStateKey: input.captureStateKey,
-      runId: input.runId,
-      runTestCaseId: input.runTestCaseId,
-    });
-    return {
-      outcome: result.status,
-      error: result.error,
-      failedStepIndex: result.failedStepIndex,
-      healed: result.healed,
-      screenshotKey: result.screenshotKey,
-      traceKey: result.traceKey,
-      durationMs: result.durationMs,
-      changes: result.changes,
-      failureKind: result.failureKind,
-      evidence: result.evidence,
-      downloads: result.downloads,
-      signals: result.signals,
-    };
+    return attemptOf(await browser.executeTest(attemptInput(input, baseUrl, attempt)));
   } catch (err) {
     if (isCancellation(err)) throw err;
     return { outcome: 'ERROR', error: innermostMessage(err), failureKind: failureKindOf(err) };
