@@ -4,17 +4,23 @@ import { worthRetrying } from '../src/domain/flakiness.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
 import { failureKindOf, permanentFailureTypes } from '../workflows/shared.js';
 import {
+  attemptInput,
+  attemptOf,
   isPlanTestRef,
   type PlanTestRef,
   type TestExecutionInput,
   type TestExecutionResult,
 } from '../workflows/test-execution-contract.js';
-import { attemptInput, attemptOf, type Attempt } from '../workflows/test-attempts.js';
 import type { createMobileActivities } from './mobile.js';
 import type { createRunActivities } from './runs.js';
 import type { createTestExecutionActivities } from './test-execution.js';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
+
+/** What one replay attempt came to, as `recordTestResult` stores it. */
+type Attempt = Omit<Parameters<RunActivities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & {
+  outcome: 'PASSED' | 'FAILED' | 'ERROR';
+};
 
 /** The activities one test of a plan run is made of, as the worker registered them (a bench may swap one). */
 export interface PlanTestParts {

@@ -3,9 +3,14 @@ import type { Activities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { worthRetrying } from '../src/domain/flakiness.js';
 import { failureKindOf } from './shared.js';
-import type { MobileBuildRef, TestExecutionInput, TestExecutionResult } from './test-execution-contract.js';
+import {
+  attemptInput,
+  attemptOf,
+  type MobileBuildRef,
+  type TestExecutionInput,
+  type TestExecutionResult,
+} from './test-execution-contract.js';
 import { innermostMessage } from './errors.js';
-import { attemptInput, attemptOf, type Attempt } from './test-attempts.js';
 
 // Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and
 // with three per test that bookkeeping was most of a run's orchestration overhead (bench/plan-run).
@@ -14,6 +19,11 @@ const db = proxyLocalActivities<Activities>({
   retry: dbActivity.retry,
 });
 const browser = proxyActivities<Activities>(browserActivity);
+
+/** What one replay attempt came to, as `recordTestResult` stores it. */
+type Attempt = Omit<Parameters<Activities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & {
+  outcome: 'PASSED' | 'FAILED' | 'ERROR';
+};
 
 /**
  * One test of a run: replay its recorded steps (no LLM unless healing) and record the result on its row. A failed
