@@ -1,11 +1,8 @@
 import type { ActivityDeps } from './deps.js';
-import { dependencyState, requireEnvironmentUrl } from './burn-in.js';
-import { environmentAccess } from './environment-access.js';
+import { requireEnvironmentUrl, sessionStart } from './burn-in.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
-import { adoptInbox } from './inbox.js';
 import { projectStepOptions } from './step-options.js';
 import { replaySteps } from '../src/browser/replay/replay.js';
-import { RunValues } from '../src/domain/run-values.js';
 import { loadExecutionContext } from '../src/db/queries/execution.js';
 import { waitForFreshTotp } from './fresh-totp.js';
 import { NotFoundError } from '../src/domain/errors.js';
@@ -34,11 +31,7 @@ export async function replayInFreshContext(
   if (!ctx) throw new NotFoundError(`test case ${input.testCaseId}`);
   const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
   await waitForFreshTotp(ctx, input.steps);
-  const state = ctx.testCase.resumeFromId
-    ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl)
-    : undefined;
-  const values = adoptInbox(new RunValues(ctx), state);
-  const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
+  const { state, values, access } = await sessionStart(deps, input.projectId, ctx, baseUrl);
   return withHeartbeats((progress) =>
     deps.browsers.withContext(
       { ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() },

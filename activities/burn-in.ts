@@ -116,6 +116,19 @@ export async function dependencyState(
   );
 }
 
+/**
+ * Where a browser session of a test case starts: the state its resume-from chain ends in (none without one), run
+ * values of its own that take over that chain's inbox, and the environment's access filled in from those values.
+ */
+export async function sessionStart(deps: ActivityDeps, projectId: string, ctx: ExecutionContext, baseUrl: string) {
+  const state = ctx.testCase.resumeFromId
+    ? await dependencyState(deps, projectId, ctx.testCase.resumeFromId, baseUrl)
+    : undefined;
+  const values = adoptInbox(new RunValues(ctx), state);
+  const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
+  return { state, values, access };
+}
+
 export function createBurnInActivities(deps: ActivityDeps) {
   return {
     async burnInDependencies(input: BurnInInput): Promise<{ exists: boolean; statuses: Record<string, string> }> {
@@ -140,12 +153,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
       const baseUrl = input.environmentUrl ?? requireEnvironmentUrl(ctx);
       // Recording again after a verifying replay: the kept steps must not type the TOTP code that replay typed.
       if (input.resume) await waitForFreshTotp(ctx, input.resume.steps);
-      const state = ctx.testCase.resumeFromId
-        ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl)
-        : undefined;
-      const values = adoptInbox(new RunValues(ctx), state);
-
-      const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
+      const { state, values, access } = await sessionStart(deps, input.projectId, ctx, baseUrl);
       return withHeartbeats((progress) =>
         deps.browsers.withContext(
           { ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() },

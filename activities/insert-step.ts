@@ -1,13 +1,10 @@
 import type { ActivityDeps } from './deps.js';
-import { dependencyState, openStartPage, requireEnvironmentUrl } from './burn-in.js';
+import { openStartPage, requireEnvironmentUrl, sessionStart } from './burn-in.js';
 import { replayInFreshContext } from './burn-in-verify.js';
-import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
-import { adoptInbox } from './inbox.js';
 import { projectStepOptions } from './step-options.js';
 import { llmFor } from './llm-usage.js';
 import { replaySteps } from '../src/browser/replay/replay.js';
-import { RunValues } from '../src/domain/run-values.js';
 import { loadExecutionContext } from '../src/db/queries/execution.js';
 import { getStepInsertion } from '../src/db/queries/step-insertions.js';
 import { LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/domain/errors.js';
@@ -50,11 +47,7 @@ export function createInsertStepActivities(deps: ActivityDeps) {
       });
       const baseUrl = requireEnvironmentUrl(ctx);
       const before = ctx.testCase.steps.slice(0, insertion.position);
-      const state = ctx.testCase.resumeFromId
-        ? await dependencyState(deps, input.projectId, ctx.testCase.resumeFromId, baseUrl)
-        : undefined;
-      const values = adoptInbox(new RunValues(ctx), state);
-      const access = await environmentAccess(deps, ctx.application.id, baseUrl, values);
+      const { state, values, access } = await sessionStart(deps, input.projectId, ctx, baseUrl);
       const { inbox, projectFiles, timeoutMs } = projectStepOptions(deps, input.projectId);
 
       const recorded = await withHeartbeats((progress) =>

@@ -4,6 +4,8 @@ import { worthRetrying } from '../src/domain/flakiness.js';
 import type { FailureKind } from '../src/domain/verdicts.js';
 import { failureKindOf, permanentFailureTypes } from '../workflows/shared.js';
 import {
+  attemptInput,
+  attemptOf,
   isPlanTestRef,
   type PlanTestRef,
   type TestExecutionInput,
@@ -11,9 +13,14 @@ import {
 } from '../workflows/test-execution-contract.js';
 import type { createMobileActivities } from './mobile.js';
 import type { createRunActivities } from './runs.js';
-import type { ExecuteTestResult, createTestExecutionActivities } from './test-execution.js';
+import type { createTestExecutionActivities } from './test-execution.js';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
+
+/** What one replay attempt came to, as `recordTestResult` stores it. */
+type Attempt = Omit<Parameters<RunActivities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & {
+  outcome: 'PASSED' | 'FAILED' | 'ERROR';
+};
 
 /** The activities one test of a plan run is made of, as the worker registered them (a bench may swap one). */
 export interface PlanTestParts {
@@ -24,11 +31,6 @@ export interface PlanTestParts {
   executeTest: ReturnType<typeof createTestExecutionActivities>['executeTest'];
   executeMobileTest: ReturnType<typeof createMobileActivities>['executeMobileTest'];
 }
-
-/** What one replay attempt came to, as `recordTestResult` stores it. */
-type Attempt = Omit<Parameters<RunActivities['recordTestResult']>[0], 'runTestCaseId' | 'attempts' | 'flaky'> & {
-  outcome: 'PASSED' | 'FAILED' | 'ERROR';
-};
 
 /**
  * The tests of a plan run as activities: each test is marked started, replayed (again on a failure, up to its
@@ -181,32 +183,5 @@ async function replay(
   baseUrl: string,
   attempt: number,
 ): Promise<Attempt> {
-  // Each attempt writes under its own prefix, so a passing retry's trace never mixes with the failed one's screenshot.
-  const prefix = `runs/${input.runShortId}/${input.testCaseId}`;
-  const result: ExecuteTestResult = await parts.executeTest({
-    projectId: input.projectId,
-    testCaseId: input.testCaseId,
-    artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
-    baseUrl,
-    device: input.device ?? null,
-    stateKey: input.stateKey,
-    heal: input.heal,
-    captureStateKey: input.captureStateKey,
-    runId: input.runId,
-    runTestCaseId: input.runTestCaseId,
-  });
-  return {
-    outcome: result.status,
-    error: result.error,
-    failedStepIndex: result.failedStepIndex,
-    healed: result.healed,
-    screenshotKey: result.screenshotKey,
-    traceKey: result.traceKey,
-    durationMs: result.durationMs,
-    changes: result.changes,
-    failureKind: result.failureKind,
-    evidence: result.evidence,
-    downloads: result.downloads,
-    signals: result.signals,
-  };
+  return attemptOf(await parts.executeTest(attemptInput(input, baseUrl, attempt)));
 }

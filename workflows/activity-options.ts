@@ -10,6 +10,15 @@ export const dbActivity: ActivityOptions = {
 };
 
 /**
+ * Notifications and clean-up: retried a few times, then given up on (the caller logs it); never a reason to fail the
+ * run or the tick that sends them.
+ */
+export const bestEffortActivity: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
+};
+
+/**
  * A whole browser session (burn-in or replay): heartbeats every second, so a dead worker is noticed fast and a
  * cancellation reaches it promptly; a cancelled caller waits until the session has closed its browser context.
  */

@@ -4,7 +4,7 @@ import type { RunPlanTest } from '../activities/runs.js';
 import { graphNodes, type GraphNode, type RunGraph } from '../src/domain/run-graph.js';
 import type { Skip } from '../src/domain/run-scheduler.js';
 import type { Outcome } from '../src/domain/run-plan.js';
-import { browserActivity, dbActivity } from './activity-options.js';
+import { bestEffortActivity, browserActivity, dbActivity } from './activity-options.js';
 import { innermostMessage } from './errors.js';
 import { blobKeys } from './plan-run-contract.js';
 import { failureKindOf } from './shared.js';
@@ -13,11 +13,7 @@ import type { PlanTestRef, TestExecutionInput } from './test-execution-contract.
 // planRun's activity calls that go in pages or batches, and those that are best effort.
 
 const db = proxyActivities<Activities>(dbActivity);
-// Notifications and clean-up: retried a few times, then given up on (logged), never failing the run.
-const bestEffort = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
-});
+const bestEffort = proxyActivities<Activities>(bestEffortActivity);
 
 /**
  * A batch of tests' whole execution: each attempt of each is a replay (up to 8 tests, up to four attempts each); the

@@ -1,6 +1,6 @@
 import { executeChild, log, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { dbActivity } from './activity-options.js';
+import { bestEffortActivity, dbActivity } from './activity-options.js';
 import { discovery } from './discovery.js';
 import { innermostMessage } from './errors.js';
 import { workflowIds } from './shared.js';
@@ -11,11 +11,7 @@ import type {
 } from './scheduled-discovery-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
-// A notification that cannot be delivered is logged, never a reason to fail the tick (as a run's, plan-run-calls.ts).
-const bestEffort = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
-});
+const bestEffort = proxyActivities<Activities>(bestEffortActivity);
 
 /**
  * One tick of a discovery schedule (issue 34, item 5): writes the discovery, as `POST .../discoveries` does, and

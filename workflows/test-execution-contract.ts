@@ -39,6 +39,60 @@ export function isPlanTestRef(test: TestExecutionInput | PlanTestRef): test is P
   return !('baseUrl' in test);
 }
 
+/**
+ * What `executeTest` is asked for attempt `attempt` (1 first) of a test, by the testExecution workflow and the
+ * runPlanTests activity alike. Each attempt writes under its own prefix, so a passing retry's trace never mixes with
+ * the failed one's screenshot.
+ */
+export function attemptInput(input: TestExecutionInput, baseUrl: string, attempt: number) {
+  const prefix = `runs/${input.runShortId}/${input.testCaseId}`;
+  return {
+    projectId: input.projectId,
+    testCaseId: input.testCaseId,
+    artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
+    baseUrl,
+    device: input.device,
+    stateKey: input.stateKey,
+    heal: input.heal,
+    captureStateKey: input.captureStateKey,
+    runId: input.runId,
+    runTestCaseId: input.runTestCaseId,
+  };
+}
+
+type AttemptField =
+  | 'error'
+  | 'failedStepIndex'
+  | 'healed'
+  | 'screenshotKey'
+  | 'traceKey'
+  | 'durationMs'
+  | 'changes'
+  | 'failureKind'
+  | 'evidence'
+  | 'downloads'
+  | 'signals';
+
+/** What an `executeTest` answer comes to as an attempt, as `recordTestResult` stores it. */
+export function attemptOf<Answer extends { status: 'PASSED' | 'FAILED' } & { [F in AttemptField]?: unknown }>(
+  result: Answer,
+): { outcome: Answer['status'] } & Pick<Answer, AttemptField> {
+  return {
+    outcome: result.status,
+    error: result.error,
+    failedStepIndex: result.failedStepIndex,
+    healed: result.healed,
+    screenshotKey: result.screenshotKey,
+    traceKey: result.traceKey,
+    durationMs: result.durationMs,
+    changes: result.changes,
+    failureKind: result.failureKind,
+    evidence: result.evidence,
+    downloads: result.downloads,
+    signals: result.signals,
+  };
+}
+
 export interface MobileBuildRef {
   shortId: string;
   platform: 'ios' | 'android';

@@ -3,7 +3,13 @@ import type { Activities } from '../activities/index.js';
 import { browserActivity, dbActivity } from './activity-options.js';
 import { worthRetrying } from '../src/domain/flakiness.js';
 import { failureKindOf } from './shared.js';
-import type { MobileBuildRef, TestExecutionInput, TestExecutionResult } from './test-execution-contract.js';
+import {
+  attemptInput,
+  attemptOf,
+  type MobileBuildRef,
+  type TestExecutionInput,
+  type TestExecutionResult,
+} from './test-execution-contract.js';
 import { innermostMessage } from './errors.js';
 
 // Row updates are local activities: each remote dispatch costs a workflow task and a queue round trip, and
@@ -56,34 +62,8 @@ export async function testExecution(input: TestExecutionInput): Promise<TestExec
 }
 
 async function replay(input: TestExecutionInput, baseUrl: string, attempt: number): Promise<Attempt> {
-  const prefix = `runs/${input.runShortId}/${input.testCaseId}`;
   try {
-    const result = await browser.executeTest({
-      projectId: input.projectId,
-      testCaseId: input.testCaseId,
-      artifactPrefix: attempt === 1 ? prefix : `${prefix}/attempt-${attempt}`,
-      baseUrl,
-      device: input.device,
-      stateKey: input.stateKey,
-      heal: input.heal,
-      captureStateKey: input.captureStateKey,
-      runId: input.runId,
-      runTestCaseId: input.runTestCaseId,
-    });
-    return {
-      outcome: result.status,
-      error: result.error,
-      failedStepIndex: result.failedStepIndex,
-      healed: result.healed,
-      screenshotKey: result.screenshotKey,
-      traceKey: result.traceKey,
-      durationMs: result.durationMs,
-      changes: result.changes,
-      failureKind: result.failureKind,
-      evidence: result.evidence,
-      downloads: result.downloads,
-      signals: result.signals,
-    };
+    return attemptOf(await browser.executeTest(attemptInput(input, baseUrl, attempt)));
   } catch (err) {
     if (isCancellation(err)) throw err;
     return { outcome: 'ERROR', error: innermostMessage(err), failureKind: failureKindOf(err) };

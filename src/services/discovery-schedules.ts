@@ -11,13 +11,12 @@ import {
 import { findEnvironment } from '../db/queries/environments.js';
 import type { DiscoveryBudget } from '../domain/discovery.js';
 import { readNotify, type DiscoveryNotify } from '../domain/discovery-news.js';
-import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
+import { InvalidError, NotFoundError } from '../domain/errors.js';
 import { newId } from '../ids.js';
 import { createDiscoverySchedule, discoveryScheduleId } from '../temporal/discovery-schedules.js';
-import { deletePlanSchedule as deleteTemporalSchedule, InvalidCronError } from '../temporal/schedules.js';
 import { requireApplication } from './applications.js';
 import type { ServiceContext } from './context.js';
-import { nextRunTimes } from './plan-schedules.js';
+import { nextRunTimes, scheduleRow, unscheduleRow } from './cron-schedules.js';
 
 export interface DiscoveryScheduleView {
   id: string;
@@ -73,8 +72,6 @@ export async function listDiscoverySchedules(
   return rows.map((row, i) => toDiscoveryScheduleView(row, times[i]));
 }
 
-const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /**
  * Schedules discoveries of the caller's web application: the row, then its Temporal Schedule. An invalid cron, one
  * that never fires, or an environment of another application is refused (InvalidError / NotFoundError); Temporal
@@ -118,26 +115,20 @@ export async function createDiscoveryScheduleFor(
     notify,
     temporalScheduleId,
   });
-  try {
-    await createDiscoverySchedule(deps.temporal, {
-      scheduleId: temporalScheduleId,
-      cron: input.cron.trim(),
-      description: input.description || null,
-      projectId,
-      applicationShortId: app.shortId,
-    });
-  } catch (err) {
-    await deleteDiscoveryScheduleRow(deps.db, id);
-    if (err instanceof InvalidCronError) throw new InvalidError(err.message);
-    deps.logger.warn('could not create a discovery schedule', { applicationId: app.id, err });
-    throw new UnavailableError(`could not create the schedule in Temporal: ${reason(err)}`);
-  }
-  const times = await nextRunTimes(deps, temporalScheduleId);
-  if (times?.length === 0) {
-    await deleteTemporalSchedule(deps.temporal, temporalScheduleId);
-    await deleteDiscoveryScheduleRow(deps.db, id);
-    throw new InvalidError(`cron: "${input.cron.trim()}" never fires`);
-  }
+  const times = await scheduleRow(deps, {
+    temporalScheduleId,
+    cron: input.cron.trim(),
+    createSchedule: () =>
+      createDiscoverySchedule(deps.temporal, {
+        scheduleId: temporalScheduleId,
+        cron: input.cron.trim(),
+        description: input.description || null,
+        projectId,
+        applicationShortId: app.shortId,
+      }),
+    deleteRow: () => deleteDiscoveryScheduleRow(deps.db, id),
+    warning: ['could not create a discovery schedule', { applicationId: app.id }],
+  });
   const row = await findDiscoverySchedule(deps.db, app.id, id);
   return toDiscoveryScheduleView(row!, times);
 }
@@ -152,10 +143,5 @@ export async function deleteDiscoverySchedule(
   const app = await requireApplication(deps, projectId, applicationShortId);
   const row = await findDiscoverySchedule(deps.db, app.id, scheduleId.toLowerCase());
   if (!row) throw new NotFoundError('Schedule');
-  try {
-    await deleteTemporalSchedule(deps.temporal, row.temporal_schedule_id);
-  } catch (err) {
-    throw new UnavailableError(`could not delete the schedule in Temporal (it is kept): ${reason(err)}`);
-  }
-  await deleteDiscoveryScheduleRow(deps.db, row.id);
+  await unscheduleRow(deps, row.temporal_schedule_id, () => deleteDiscoveryScheduleRow(deps.db, row.id));
 }

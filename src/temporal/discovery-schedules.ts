@@ -1,12 +1,12 @@
 // Discovery schedules are Temporal Schedules, as plan schedules are (src/temporal/schedules.ts, whose delete and
 // describe serve both: they go by the Schedule's id).
-import { ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
+import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { workflowTypes } from '../../workflows/shared.js';
 import type { ScheduledDiscoveryInput } from '../../workflows/scheduled-discovery-contract.js';
 import type { DB } from '../db/database.js';
 import { deleteDiscoveryScheduleRow, listDiscoveryScheduleRows } from '../db/queries/discovery-schedules.js';
 import type { TemporalClientProvider } from './client.js';
-import { deletePlanSchedule, InvalidCronError } from './schedules.js';
+import { createCronSchedule, deletePlanSchedule } from './schedules.js';
 
 /** The Temporal Schedule id of a discovery schedule row. */
 export const discoveryScheduleId = (rowId: string): string => `discovery-schedule:${rowId}`;
@@ -22,41 +22,25 @@ export interface DiscoveryScheduleInput {
 /**
  * What the Schedule does: start `scheduledDiscovery`, which writes the discovery and runs it as its child.
  * Overlap SKIP (plans buffer one): a tick that falls while the previous discovery still explores would map the same
- * application again right after it, for nothing new; the next tick explores then. Catch-up one hour, as plans.
+ * application again right after it, for nothing new; the next tick explores then.
  */
-function discoveryScheduleOptions(taskQueue: string, input: DiscoveryScheduleInput): ScheduleOptions {
+export async function createDiscoverySchedule(
+  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
+  input: DiscoveryScheduleInput,
+): Promise<void> {
   const args: [ScheduledDiscoveryInput] = [{ projectId: input.projectId, scheduleId: input.scheduleId }];
-  return {
+  await createCronSchedule(temporal, {
     scheduleId: input.scheduleId,
-    spec: { cronExpressions: [input.cron] },
-    action: {
-      type: 'startWorkflow',
-      workflowType: workflowTypes.scheduledDiscovery,
-      workflowId: input.scheduleId,
-      taskQueue,
-      args,
-    },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+    cron: input.cron,
+    workflowType: workflowTypes.scheduledDiscovery,
+    args,
+    overlap: ScheduleOverlapPolicy.SKIP,
     memo: {
       projectId: input.projectId,
       applicationShortId: input.applicationShortId,
       description: input.description,
     },
-  };
-}
-
-/** Creates the Temporal Schedule; an expression the server rejects is an InvalidCronError. */
-export async function createDiscoverySchedule(
-  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
-  input: DiscoveryScheduleInput,
-): Promise<void> {
-  const client = await temporal.get();
-  try {
-    await client.schedule.create(discoveryScheduleOptions(temporal.taskQueue, input));
-  } catch (err) {
-    if (err instanceof TypeError) throw new InvalidCronError(err.message);
-    throw err;
-  }
+  });
 }
 
 /**

@@ -34,14 +34,58 @@ export class InvalidCronError extends Error {
 }
 
 /**
- * What the Schedule does: start `scheduledPlanRun`, which writes the run and runs `planRun` as its child.
+ * A Schedule that starts `workflowType` with `args` at each tick of `cron` (its workflow id is the Schedule's id, to
+ * which Temporal appends the tick's time: `plan-schedule:<id>-2026-11-21T07:00:00Z`). Catch-up one hour: a Temporal
+ * restart does not lose a tick, a long outage does not start stale work at odd hours.
+ */
+export interface CronSchedule {
+  scheduleId: string;
+  cron: string;
+  workflowType: string;
+  args: unknown[];
+  overlap: ScheduleOverlapPolicy;
+  memo: Record<string, unknown>;
+}
+
+/** Creates the Temporal Schedule; an expression the server rejects is an InvalidCronError. */
+export async function createCronSchedule(
+  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
+  schedule: CronSchedule,
+): Promise<void> {
+  const options: ScheduleOptions = {
+    scheduleId: schedule.scheduleId,
+    spec: { cronExpressions: [schedule.cron] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: schedule.workflowType,
+      workflowId: schedule.scheduleId,
+      taskQueue: temporal.taskQueue,
+      args: schedule.args,
+    },
+    policies: { overlap: schedule.overlap, catchupWindow: '1 hour' },
+    memo: schedule.memo,
+  };
+  const client = await temporal.get();
+  try {
+    await client.schedule.create(options);
+  } catch (err) {
+    // The SDK turns the server's `INVALID_ARGUMENT: Invalid schedule spec: <why>` into a TypeError carrying <why>.
+    if (err instanceof TypeError) throw new InvalidCronError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * What a plan's Schedule does: start `scheduledPlanRun`, which writes the run and runs `planRun` as its child.
  *
  * Overlap BUFFER_ONE: runs of one plan share environments and accounts, so two at once can fail each other, and a
  * plan slower than its period must not pile up runs; a tick that falls during a run is not lost either, but starts
  * (once) when that run ends. ALLOW_ALL would allow both problems; SKIP would silently drop the tick.
- * Catch-up one hour: a Temporal restart does not lose a run, a long outage does not start stale runs at odd hours.
  */
-function planScheduleOptions(taskQueue: string, input: PlanScheduleInput): ScheduleOptions {
+export async function createPlanSchedule(
+  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
+  input: PlanScheduleInput,
+): Promise<void> {
   const args: [ScheduledPlanRunInput] = [
     {
       projectId: input.projectId,
@@ -50,35 +94,14 @@ function planScheduleOptions(taskQueue: string, input: PlanScheduleInput): Sched
       concurrency: input.concurrency,
     },
   ];
-  return {
+  await createCronSchedule(temporal, {
     scheduleId: input.scheduleId,
-    spec: { cronExpressions: [input.cron] },
-    // Temporal appends the tick's time: `plan-schedule:<id>-2026-11-21T07:00:00Z` (its run is `run:<shortId>`).
-    action: {
-      type: 'startWorkflow',
-      workflowType: workflowTypes.scheduledPlanRun,
-      workflowId: input.scheduleId,
-      taskQueue,
-      args,
-    },
-    policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE, catchupWindow: '1 hour' },
+    cron: input.cron,
+    workflowType: workflowTypes.scheduledPlanRun,
+    args,
+    overlap: ScheduleOverlapPolicy.BUFFER_ONE,
     memo: { projectId: input.projectId, testPlanId: input.testPlanId, description: input.description },
-  };
-}
-
-/** Creates the Temporal Schedule; an expression the server rejects is an InvalidCronError. */
-export async function createPlanSchedule(
-  temporal: Pick<TemporalClientProvider, 'get' | 'taskQueue'>,
-  input: PlanScheduleInput,
-): Promise<void> {
-  const client = await temporal.get();
-  try {
-    await client.schedule.create(planScheduleOptions(temporal.taskQueue, input));
-  } catch (err) {
-    // The SDK turns the server's `INVALID_ARGUMENT: Invalid schedule spec: <why>` into a TypeError carrying <why>.
-    if (err instanceof TypeError) throw new InvalidCronError(err.message);
-    throw err;
-  }
+  });
 }
 
 /** Deletes the Temporal Schedule; one that does not exist (any more) counts as deleted. Running runs go on. */

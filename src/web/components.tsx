@@ -74,3 +74,32 @@ export const pageNumber = (value: string | undefined): number => {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 };
+
+/**
+ * One filter of a list page: a choice among `options` (a value shown as itself, or `[value, label]`), or `any` (the
+ * empty value) for no filter.
+ */
+export function FilterSelect(props: {
+  label: string;
+  name: string;
+  any: string;
+  options: readonly (string | readonly [value: string, label: string])[];
+  selected: string | undefined;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select name={props.name}>
+        <option value="">{props.any}</option>
+        {props.options.map((option) => {
+          const [value, label] = typeof option === 'string' ? [option, option] : option;
+          return (
+            <option value={value} selected={value === props.selected}>
+              {label}
+            </option>
+          );
+        })}
+      </select>
+    </label>
+  );
+}

@@ -1,7 +1,7 @@
 import type { OpenApiApp } from '../openapi.js';
 import { serveResource } from '../operation-routes.js';
-import { deleted, resource } from '../resource-routes.js';
-import { uuid } from '../../schemas/common.js';
+import { deleted } from '../resource-routes.js';
+import { scheduleRoutes } from '../schedule-routes.js';
 import { ApplicationParams } from '../../schemas/discoveries.js';
 import { CreateDiscoverySchedule, DiscoveryScheduleSchema } from '../../schemas/discovery-schedules.js';
 import {
@@ -13,38 +13,26 @@ import {
 // Discovery on a schedule (issue 34, item 5): an application's discoveries on a cron, through Temporal Schedules, as
 // a test plan's runs (test-plan-schedules.ts).
 
-const ScheduleParams = ApplicationParams.extend({
-  scheduleId: uuid().openapi({ param: { name: 'scheduleId', in: 'path' } }),
-});
-
-const schedules = resource({
+const routes = scheduleRoutes({
   path: '/v1/applications/{applicationShortId}/discovery-schedules/{scheduleId}',
   tags: ['Discovery'],
   noun: ['a discovery schedule', 'discovery schedules'],
   schema: DiscoveryScheduleSchema,
-  params: ScheduleParams,
   parentParams: ApplicationParams,
-});
-
-const routes = {
-  list: schedules.list('schedules', {
+  list: {
     summary: "List an application's discovery schedules",
     answer: 'Discovery schedules of the application, oldest first',
-  }),
-  create: schedules.create(CreateDiscoverySchedule, {
+  },
+  create: {
+    body: CreateDiscoverySchedule,
     summary: 'Schedule discoveries of an application with a cron expression',
     description:
       'Each time the expression fires, a discovery of the application starts as `POST /v1/applications/{applicationShortId}/discoveries` would start it. ' +
       'A tick that falls while the previous scheduled discovery still runs is skipped. When a scheduled discovery completes, the page patterns and forms ' +
       "that the application's previous completed discovery did not have are sent to `notify`.",
-    answer: 'Scheduled',
-    unavailable: 'Temporal is unreachable; nothing was saved',
-  }),
-  remove: schedules.remove({
-    summary: 'Delete a discovery schedule (a discovery it already started goes on)',
-    unavailable: 'Temporal is unreachable; the schedule is kept',
-  }),
-};
+  },
+  remove: { summary: 'Delete a discovery schedule (a discovery it already started goes on)' },
+});
 
 export function registerDiscoverySchedules(app: OpenApiApp): void {
   serveResource(app, routes, {

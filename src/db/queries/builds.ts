@@ -1,4 +1,5 @@
 import type { DB } from '../database.js';
+import { findRow } from './rows.js';
 import type { BuildFileType, BuildPlatform } from '../../builds/file-types.js';
 import { newId, newShortId } from '../../ids.js';
 import { findProjectRow } from './project-rows.js';
@@ -56,13 +57,7 @@ export async function insertBuildUpload(db: DB, input: NewBuildUpload): Promise<
 }
 
 export async function findBuildUpload(db: DB, projectId: string, applicationId: string, tokenHash: string) {
-  return db
-    .selectFrom('build_uploads')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('project_id', '=', projectId)
-    .where('application_id', '=', applicationId)
-    .executeTakeFirst();
+  return findRow(db, 'build_uploads', { token_hash: tokenHash, project_id: projectId, application_id: applicationId });
 }
 
 /** Marks the upload used; false when another request got there first (the token is one-time). */

@@ -2,6 +2,7 @@
 // (discovery, url) key makes a retried visit find the first one's row instead of adding another).
 import { sql, type Selectable } from 'kysely';
 import type { DB } from '../database.js';
+import { findRow } from './rows.js';
 import type { DiscoveriesTable, DiscoveryPagesTable } from '../schema.js';
 import type { DiscoveredAction, DiscoveredForm, DiscoveryBudget, VisitedPage } from '../../domain/discovery.js';
 import type { MapSourcePage } from '../../domain/discovery-map.js';
@@ -136,12 +137,7 @@ export async function finishDiscoveryRow(
 
 /** The row of a visited URL of the discovery, if it was visited. */
 async function findDiscoveryPage(db: DB, discoveryId: string, url: string): Promise<DiscoveryPageRow | undefined> {
-  return db
-    .selectFrom('discovery_pages')
-    .selectAll()
-    .where('discovery_id', '=', discoveryId)
-    .where('url', '=', url)
-    .executeTakeFirst();
+  return findRow(db, 'discovery_pages', { discovery_id: discoveryId, url });
 }
 
 /**

@@ -3,6 +3,7 @@
 // writes nothing twice) and decided once (PROPOSED → ACCEPTED or REJECTED).
 import type { Selectable } from 'kysely';
 import type { DB } from '../database.js';
+import { findRow } from './rows.js';
 import type { DiscoverySuggestionsTable } from '../schema.js';
 import type { SuggestionCovers } from '../../domain/discovery-run.js';
 import { newId } from '../../ids.js';
@@ -121,12 +122,7 @@ export async function findSuggestion(
   discoveryId: string,
   suggestionId: string,
 ): Promise<SuggestionRow | undefined> {
-  return db
-    .selectFrom('discovery_suggestions')
-    .selectAll()
-    .where('discovery_id', '=', discoveryId)
-    .where('id', '=', suggestionId)
-    .executeTakeFirst();
+  return findRow(db, 'discovery_suggestions', { discovery_id: discoveryId, id: suggestionId });
 }
 
 /** PROPOSED → `status`, once: undefined when it was decided already (by a concurrent request, say). */

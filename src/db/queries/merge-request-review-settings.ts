@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DB } from '../database.js';
+import { findRow } from './rows.js';
 import type { MergeRequestReviewSettingsTable } from '../schema.js';
 import type { GitProviderId, MergeRequestRef } from '../../domain/git.js';
 import { newId } from '../../ids.js';
@@ -69,11 +70,9 @@ export async function findRepositoryReviewSettings(
   projectId: string,
   ref: Pick<MergeRequestRef, 'provider' | 'repository'>,
 ): Promise<ReviewSettingsRow | undefined> {
-  return db
-    .selectFrom('merge_request_review_settings')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('provider', '=', ref.provider)
-    .where('repository', '=', ref.repository)
-    .executeTakeFirst();
+  return findRow(db, 'merge_request_review_settings', {
+    project_id: projectId,
+    provider: ref.provider,
+    repository: ref.repository,
+  });
 }

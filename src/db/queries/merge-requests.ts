@@ -4,15 +4,6 @@ import type { DB } from '../database.js';
 import type { GitProviderId, MergeRequestRef } from '../../domain/git.js';
 import type { MergeRequestEvent } from '../../../workflows/merge-request-review-contract.js';
 
-export async function findSettingsByRepository(db: DB, provider: GitProviderId, repository: string) {
-  return db
-    .selectFrom('merge_request_review_settings')
-    .selectAll()
-    .where('provider', '=', provider)
-    .where('repository', '=', repository)
-    .executeTakeFirst();
-}
-
 /**
  * Records a delivery once. `fresh` is false for a delivery seen before; `processed` says whether its signals all
  * reached Temporal (an unprocessed one is processed again when the provider redelivers it).

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DB } from '../database.js';
+import { findRow } from './rows.js';
 import type { StepInsertionsTable } from '../schema.js';
 
 export type StepInsertionRow = Selectable<StepInsertionsTable>;
@@ -37,13 +38,7 @@ export async function findStepInsertion(
   testCaseId: string,
   id: string,
 ): Promise<StepInsertionRow | undefined> {
-  return db
-    .selectFrom('step_insertions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('project_id', '=', projectId)
-    .where('test_case_id', '=', testCaseId)
-    .executeTakeFirst();
+  return findRow(db, 'step_insertions', { id, project_id: projectId, test_case_id: testCaseId });
 }
 
 /** By id alone: for the worker, which was handed the id by the workflow. */
@@ -53,12 +48,7 @@ export async function getStepInsertion(db: DB, id: string): Promise<StepInsertio
 
 /** An insertion of the test case still recording, if any: a second one would be based on the same version. */
 export async function runningStepInsertion(db: DB, testCaseId: string): Promise<StepInsertionRow | undefined> {
-  return db
-    .selectFrom('step_insertions')
-    .selectAll()
-    .where('test_case_id', '=', testCaseId)
-    .where('status', '=', 'RUNNING')
-    .executeTakeFirst();
+  return findRow(db, 'step_insertions', { test_case_id: testCaseId, status: 'RUNNING' });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, oneOf, Pager, pageNumber, uuidPattern, When } from '../components.js';
+import { ColumnHeads, FilterSelect, oneOf, Pager, pageNumber, uuidPattern, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { issueStatuses, severities, signalKinds } from '../../domain/quality.js';
@@ -30,19 +30,6 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
       limit: pageSize,
       offset: (page - 1) * pageSize,
     });
-    const select = (name: string, label: string, choices: readonly string[], value: string | undefined) => (
-      <label>
-        {label}
-        <select name={name}>
-          <option value="">any</option>
-          {choices.map((v) => (
-            <option value={v} selected={v === value}>
-              {v}
-            </option>
-          ))}
-        </select>
-      </label>
-    );
     return renderPage(
       c,
       { title: 'Issues', nav: 'issues' },
@@ -53,9 +40,9 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
           one per problem.
         </p>
         <form class="filters" method="get" action={`${base}/issues`} role="search" aria-label="Filter issues">
-          {select('status', 'Status', issueStatuses, filter.status)}
-          {select('kind', 'Kind', signalKinds, filter.kind)}
-          {select('severity', 'Severity', severities, filter.severity)}
+          <FilterSelect label="Status" name="status" any="any" options={issueStatuses} selected={filter.status} />
+          <FilterSelect label="Kind" name="kind" any="any" options={signalKinds} selected={filter.kind} />
+          <FilterSelect label="Severity" name="severity" any="any" options={severities} selected={filter.severity} />
           <button type="submit">Filter</button>
         </form>
         {issues.length === 0 ? (

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
+import { ColumnHeads, FilterSelect, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import {
   dashboardRun,
@@ -41,28 +41,14 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
       <>
         <h1>Runs</h1>
         <form class="filters" method="get" action={`${base}/runs`} role="search" aria-label="Filter runs">
-          <label>
-            Plan
-            <select name="plan">
-              <option value="">All plans</option>
-              {plans.map((p) => (
-                <option value={p.short_id} selected={p.short_id === query.plan}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Status
-            <select name="status">
-              <option value="">Any status</option>
-              {runStatuses.map((s) => (
-                <option value={s} selected={s === query.status}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label="Plan"
+            name="plan"
+            any="All plans"
+            options={plans.map((p) => [p.short_id, p.name] as const)}
+            selected={query.plan}
+          />
+          <FilterSelect label="Status" name="status" any="Any status" options={runStatuses} selected={query.status} />
           <label>
             Branch
             <input name="branch" value={query.branch ?? ''} />

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
+import { ColumnHeads, FilterSelect, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { listApplications } from '../../services/applications.js';
 import { dashboardTestCases } from '../../services/dashboard.js';
@@ -44,29 +44,23 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
           <a href={`${base}/new/test-case`}>Write a test from a goal</a>
         </p>
         <form class="filters" method="get" action={`${base}/test-cases`} role="search" aria-label="Filter test cases">
-          <label>
-            Application
-            <select name="application">
-              <option value="">All applications</option>
-              {applications.map((a) => (
-                <option value={a.shortId} selected={a.shortId === query.application}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            In plans
-            <select name="enabled">
-              <option value="">Enabled or not</option>
-              <option value="yes" selected={query.enabled === 'yes'}>
-                Enabled
-              </option>
-              <option value="no" selected={query.enabled === 'no'}>
-                Disabled
-              </option>
-            </select>
-          </label>
+          <FilterSelect
+            label="Application"
+            name="application"
+            any="All applications"
+            options={applications.map((a) => [a.shortId, a.name] as const)}
+            selected={query.application}
+          />
+          <FilterSelect
+            label="In plans"
+            name="enabled"
+            any="Enabled or not"
+            options={[
+              ['yes', 'Enabled'],
+              ['no', 'Disabled'],
+            ]}
+            selected={query.enabled}
+          />
           <label>
             Label
             <input name="label" value={query.label ?? ''} />
