@@ -24,7 +24,6 @@ const tool = (name: 'helm' | 'kubernetesValidate'): string => {
 const scratch = mkdtempSync(join(tmpdir(), 'proctor-helm-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
- 
 type Manifest = {
   apiVersion: string;
   kind: string;
@@ -58,9 +57,9 @@ const one = (ms: Manifest[], kind: string, nameEnd = ''): Manifest => {
   expect(found, `${kind} *${nameEnd}`).toHaveLength(1);
   return found[0]!;
 };
- 
+
 const container = (m: Manifest): any => m.spec.template.spec.containers[0];
- 
+
 const envOf = (m: Manifest): Map<string, string> => new Map(container(m).env.map((e: any) => [e.name, e.value]));
 
 const variants: Record<string, string[]> = {
