@@ -43,7 +43,8 @@ export interface ProductionShape {
   db: DB;
   tenant: { projectId: string; token: string };
   postgres: PostgresCluster;
-  temporal: { address: string; restart(): Promise<void> };
+  /** Stopped and started again on the same port and database file: workflows survive, connections drop. */
+  temporal: { address: string; stop(): Promise<void>; start(): Promise<void> };
   minio: TcpProxy;
   llm: ScriptedLlm & { proxy: TcpProxy };
   /** Starts one more `proctor worker` (after a kill, say). */
@@ -236,8 +237,11 @@ export async function startProductionShape(opts: { apis?: number; workers?: numb
       postgres,
       temporal: {
         address: temporal!.address,
-        async restart() {
-          await temporal!.stop();
+        async stop() {
+          await temporal?.stop();
+          temporal = undefined;
+        },
+        async start() {
           temporal = await startTemporal();
         },
       },
