@@ -13,7 +13,7 @@ import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDeliveryResender } from '../services/webhooks.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { registerSearchAttributesAt } from '../temporal/search-attributes.js';
+import { migrateSearchAttributes } from '../temporal/search-attributes.js';
 import { installRuntimeWithoutSignalHandlers, startWorker, workerSettings } from '../worker/worker.js';
 import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
@@ -79,23 +79,6 @@ const closeServer = (server: Server): Promise<void> =>
     server.closeAllConnections();
   });
 
-/**
- * The Temporal side of `proctor migrate`: Proctor's search attributes on the namespace (docs/operations.md), when
- * TEMPORAL_ADDRESS says where the cluster is.
- */
-async function migrateSearchAttributes(config: Config): Promise<void> {
-  if (!config.TEMPORAL_ADDRESS) {
-    process.stdout.write('TEMPORAL_ADDRESS is not set: search attributes not registered (docs/operations.md)\n');
-    return;
-  }
-  const added = await registerSearchAttributesAt(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
-  process.stdout.write(
-    added.length > 0
-      ? `search attributes registered on ${config.TEMPORAL_NAMESPACE}: ${added.join(', ')}\n`
-      : 'search attributes are up to date\n',
-  );
-}
-
 export async function runMigrate(): Promise<number> {
   const config = loadConfig('migrate');
   const db = openDatabase(config);
@@ -103,7 +86,8 @@ export async function runMigrate(): Promise<number> {
     const { results, sealed } = await migrate(db);
     for (const r of results ?? []) process.stdout.write(`${r.status}: ${r.migrationName}\n`);
     if (!results?.length) process.stdout.write('database is up to date\n');
-    await migrateSearchAttributes(config);
+    // The Temporal side: Proctor's search attributes on the namespace (docs/operations.md).
+    process.stdout.write(`${await migrateSearchAttributes(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE)}\n`);
     const count = sealed.configs + sealed.gitIntegrations + sealed.environments;
     if (count > 0)
       process.stdout.write(

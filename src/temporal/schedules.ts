@@ -10,6 +10,8 @@ import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-c
 import type { DB } from '../db/database.js';
 import { deletePlanScheduleRow, planScheduleIds } from '../db/queries/plan-schedules.js';
 import type { TemporalClientProvider } from './client.js';
+import { searchAttributePairs } from '../../workflows/search-attributes-contract.js';
+import { searchAttributesRegistered } from './search-attributes.js';
 
 /** The Temporal Schedule id of a plan schedule row (the row's id, so either one finds the other). */
 export const planScheduleId = (rowId: string): string => `plan-schedule:${rowId}`;
@@ -41,7 +43,7 @@ export class InvalidCronError extends Error {
  * (once) when that run ends. ALLOW_ALL would allow both problems; SKIP would silently drop the tick.
  * Catch-up one hour: a Temporal restart does not lose a run, a long outage does not start stale runs at odd hours.
  */
-function planScheduleOptions(taskQueue: string, input: PlanScheduleInput): ScheduleOptions {
+function planScheduleOptions(taskQueue: string, input: PlanScheduleInput, withAttributes: boolean): ScheduleOptions {
   const args: [ScheduledPlanRunInput] = [
     {
       projectId: input.projectId,
@@ -60,6 +62,11 @@ function planScheduleOptions(taskQueue: string, input: PlanScheduleInput): Sched
       workflowId: input.scheduleId,
       taskQueue,
       args,
+      staticSummary: `Scheduled run of a plan${input.description ? `: ${input.description}` : ''}`.slice(0, 200),
+      // Only where the namespace has them (src/temporal/search-attributes.ts): the tick hands them to its run.
+      ...(withAttributes && {
+        typedSearchAttributes: searchAttributePairs({ project: input.projectId, trigger: 'SCHEDULE' }),
+      }),
     },
     policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE, catchupWindow: '1 hour' },
     memo: { projectId: input.projectId, testPlanId: input.testPlanId, description: input.description },
@@ -73,7 +80,8 @@ export async function createPlanSchedule(
 ): Promise<void> {
   const client = await temporal.get();
   try {
-    await client.schedule.create(planScheduleOptions(temporal.taskQueue, input));
+    const withAttributes = await searchAttributesRegistered(client);
+    await client.schedule.create(planScheduleOptions(temporal.taskQueue, input, withAttributes));
   } catch (err) {
     // The SDK turns the server's `INVALID_ARGUMENT: Invalid schedule spec: <why>` into a TypeError carrying <why>.
     if (err instanceof TypeError) throw new InvalidCronError(err.message);

@@ -37,11 +37,18 @@ export async function registerSearchAttributes(
   return missing.map((k) => k.name);
 }
 
-/** `proctor migrate`: connects to the cluster, registers what is missing, and closes. */
-export async function registerSearchAttributesAt(address: string, namespace: string): Promise<string[]> {
+/**
+ * `proctor migrate`: connects to the cluster at `address`, registers what is missing, closes, and says what it did.
+ * Without an address (a database-only migration) it says that nothing was registered.
+ */
+export async function migrateSearchAttributes(address: string | undefined, namespace: string): Promise<string> {
+  if (!address) return 'TEMPORAL_ADDRESS is not set: search attributes not registered (docs/operations.md)';
   const connection = await Connection.connect({ address, connectTimeout: 10_000 });
   try {
-    return await registerSearchAttributes(connection, namespace);
+    const added = await registerSearchAttributes(connection, namespace);
+    return added.length > 0
+      ? `search attributes registered on ${namespace}: ${added.join(', ')}`
+      : 'search attributes are up to date';
   } finally {
     await connection.close();
   }

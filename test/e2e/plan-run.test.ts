@@ -155,7 +155,7 @@ describe('plan runs over the dependency graph', () => {
     // Operators recognise runs and tests in the Temporal UI by their summaries.
     const client = await stack.temporal.get();
     const parent = await client.workflow.getHandle(`run:${run.shortId}`).describe();
-    expect(await parent.staticSummary()).toBe(`Run ${run.shortId} (Everything): 9 test(s)`);
+    expect(await parent.staticSummary()).toBe(`Run ${run.shortId} of plan 'Everything': 9 test(s)`);
     // Each test that ran is in an activity of the run (few ready tests: one each), summarised by the test's name.
     const tests = await planTestActivities(client, run.shortId);
     const ran = run.runTestCases

@@ -103,6 +103,7 @@ function mockActivities(
     },
     async finishRun(input) {
       seen.finished.push(input);
+      return { failureKinds: [] };
     },
     async sendRunNotifications() {
       seen.notified++;
