@@ -7,6 +7,7 @@ import {
   planTestSettingRows,
   recordedTestOutcome,
   recordTestResult,
+  runFailureKinds,
   runPlanRows,
   runTestCaseIds,
   skipTest,
@@ -14,6 +15,7 @@ import {
 } from '../src/db/queries/run-progress.js';
 import type { GraphNode } from '../src/domain/run-graph.js';
 import type { QualitySignal } from '../src/domain/quality.js';
+import type { FailureKind } from '../src/domain/verdicts.js';
 import { recordRunSignals } from '../src/services/issue-ingest.js';
 import type { MobileBuildRef, PlanTestSettings } from '../workflows/test-execution-contract.js';
 import { createRunGraphActivities } from './run-graph.js';
@@ -164,11 +166,13 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'db' | 'blobs'>) {
       status: 'COMPLETED' | 'ERROR' | 'CANCELLED';
       result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
       error?: string;
-    }): Promise<void> {
+    }): Promise<{ failureKinds: FailureKind[] }> {
       const { ended, testsEnded } = await finishRun(db, input);
       if (testsEnded > 0)
         testsFinished.inc({ result: input.status === 'CANCELLED' ? 'cancelled' : 'error' }, testsEnded);
       if (ended) runsFinished.inc({ result: runResult(input.status, input.result) });
+      // For the run's `ProctorFailureKind` search attribute (workflows/planRun.ts): read after the end is written.
+      return { failureKinds: await runFailureKinds(db, input.runId) };
     },
   };
 }

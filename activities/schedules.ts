@@ -9,6 +9,8 @@ export interface ScheduledRun {
   runId: string;
   runShortId: string;
   testCount: number;
+  /** The plan's short id (its search attribute); absent in histories from before. */
+  planShortId?: string;
 }
 
 /** The tick's workflow id (unique per scheduled time), when running as an activity. */
@@ -40,7 +42,7 @@ export function createScheduleActivities(deps: Pick<ActivityDeps, 'db' | 'logger
           idempotencyKey: tickKey(),
           meta: { trigger: 'SCHEDULE', actor: `schedule:${schedule.description ?? schedule.id}`.slice(0, 200) },
         });
-        return { runId: run.id, runShortId: run.shortId, testCount: run.testCount };
+        return { runId: run.id, runShortId: run.shortId, testCount: run.testCount, planShortId: run.plan.shortId };
       } catch (err) {
         if (err instanceof NothingToRunError) {
           logger.info('scheduled run skipped: the plan has no enabled test case', { ...input });

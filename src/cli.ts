@@ -5,7 +5,7 @@ const usage = `proctor <command>
   dev       API + worker + embedded PGlite + Temporal dev server, for a laptop
   api       the HTTP API (needs DATABASE_URL, TEMPORAL_ADDRESS)
   worker    the Temporal worker: workflows and activities (needs DATABASE_URL, TEMPORAL_ADDRESS)
-  migrate   apply database migrations (needs DATABASE_URL)
+  migrate   apply database migrations (needs DATABASE_URL) and register Temporal search attributes (with TEMPORAL_ADDRESS)
   admin     organizations, projects and tokens: proctor admin --help
   tunnel    expose local ports to the browser agents: proctor tunnel --port 3000
 `;

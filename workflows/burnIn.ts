@@ -11,6 +11,7 @@ import {
   type DependencyRecorded,
 } from './burn-in-contract.js';
 import { innermostMessage } from './errors.js';
+import { upsertProctorAttributes } from './search-attributes.js';
 import { endedDependencyReason, waitForDependencies } from './burn-in-wait.js';
 import { verifiedRecording } from './burn-in-verify.js';
 import type { RecordingCheck } from '../src/domain/recording-check.js';
@@ -47,6 +48,8 @@ export async function burnIn(input: BurnInInput): Promise<BurnInResult> {
 
   const finish = async (result: BurnInResult, save: () => Promise<void>): Promise<BurnInResult> => {
     await save();
+    // Its result, for the Temporal UI's filters (`ProctorResult = 'FAILED'`).
+    upsertProctorAttributes({ result: result.status });
     phase = 'done';
     await db.notifyDependents({
       projectId: input.projectId,

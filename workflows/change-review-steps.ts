@@ -22,6 +22,7 @@ import { burnIn } from './burnIn.js';
 import { innermostMessage, reasonOf } from './errors.js';
 import { planRun } from './planRun.js';
 import { workflowIds } from './shared.js';
+import { childAttributes } from './search-attributes.js';
 import type { ChangeReviewInput, ChangeReviewResult, ChangeReviewTestResult } from './change-review-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
@@ -112,6 +113,7 @@ export async function reviewChange(
       await executeChild(planRun, {
         workflowId: workflowIds.planRun(run.runShortId),
         staticSummary: `Run ${run.runShortId} (change review ${input.chatShortId}): ${plural(runnable.length, 'test')}`,
+        ...childAttributes({ run: run.runShortId, trigger: 'CHANGE_REVIEW' }),
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
         // No healing: a review checks the change as it is; a step healed past a changed page would hide what changed.
         args: [{ runId: run.runId, runShortId: run.runShortId, projectId, concurrency: run.concurrency, heal: false }],
@@ -175,6 +177,7 @@ async function createAndBurnIn(
     const burned = await executeChild(burnIn, {
       workflowId: workflowIds.burnIn(created.id),
       staticSummary: `Burn-in: ${created.name} (change review)`,
+      ...childAttributes({ testCase: created.id, trigger: 'CHANGE_REVIEW' }),
       args: [
         {
           projectId,

@@ -15,6 +15,7 @@ import type { Activities } from '../activities/index.js';
 import { browserActivity, chatLlmActivity, dbActivity } from './activity-options.js';
 import { burnIn } from './burnIn.js';
 import { innermostMessage } from './errors.js';
+import { childAttributes } from './search-attributes.js';
 import { planRun } from './planRun.js';
 import { chatTurnWorkflowId, type ChatTurnInput, type ChatTurnResult } from './chat-contract.js';
 import { workflowIds } from './shared.js';
@@ -115,6 +116,7 @@ async function runTool(input: ChatTurnInput, call: ChatToolCall): Promise<string
       const burned = await executeChild(burnIn, {
         workflowId: workflowIds.burnIn(created.testCaseId),
         staticSummary: `Burn-in: ${created.name}`,
+        ...childAttributes({ testCase: created.testCaseId, trigger: 'CHAT' }),
         parentClosePolicy: ParentClosePolicy.ABANDON,
         cancellationType: ChildWorkflowCancellationType.ABANDON,
         args: [{ projectId: input.projectId, testCaseId: created.testCaseId }],

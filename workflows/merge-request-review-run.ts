@@ -12,6 +12,7 @@ import { dbActivity, gitActivity } from './activity-options.js';
 import { changeReview } from './changeReview.js';
 import { innermostMessage } from './errors.js';
 import { workflowIds } from './shared.js';
+import { childAttributes } from './search-attributes.js';
 import type {
   MergeRequestHead,
   MergeRequestReviewState,
@@ -69,6 +70,7 @@ export function reviewHead(
       const result = await executeChild(changeReview, {
         workflowId: workflowIds.chat(begun.review.chatShortId),
         staticSummary: `Change review of ${ref.repository} #${ref.number} at ${head.sha.slice(0, 12)}`,
+        ...childAttributes({ trigger: 'MERGE_REQUEST' }),
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
         args: [begun.review],
       });

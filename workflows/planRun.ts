@@ -17,7 +17,8 @@ import { batchSize, inBatches } from '../src/domain/run-batches.js';
 import { deleteStates, loadGraph, loadPlan, runPlanTests, sendNotifications, skipTests } from './plan-run-calls.js';
 import { PlanRunState } from './plan-run-state.js';
 import { testExecution } from './testExecution.js';
-import { workflowIds } from './shared.js';
+import { failureKindOf, workflowIds } from './shared.js';
+import { upsertProctorAttributes } from './search-attributes.js';
 import type { PlanRunCarry, PlanRunInput, PlanRunResult } from './plan-run-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
@@ -123,7 +124,9 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
     if (!carry) {
       const result = run.result();
       await deleteStates(input.runShortId, run.tests, { graph: graphByReference });
-      await db.finishRun({ runId: input.runId, status: 'COMPLETED', result });
+      const finished = await db.finishRun({ runId: input.runId, status: 'COMPLETED', result });
+      // How the run ended, for the Temporal UI's filters (histories from before finishRun answered nothing).
+      upsertProctorAttributes({ result: result ?? undefined, failureKind: finished?.failureKinds });
       await sendNotifications(input.runId);
       return { status: 'COMPLETED', result, counts: run.counts(), continuations };
     }
@@ -133,12 +136,15 @@ export async function planRun(input: PlanRunInput): Promise<PlanRunResult> {
         await condition(() => run.running === 0);
         await deleteStates(input.runShortId, run.tests, { graph: graphByReference });
         await db.finishRun({ runId: input.runId, status: 'CANCELLED', result: null });
+        upsertProctorAttributes({ result: 'CANCELLED' });
       });
       return { status: 'CANCELLED', result: null, counts: run.counts(), continuations };
     }
     const error = innermostMessage(err);
     await deleteStates(input.runShortId, run.tests, { graph: graphByReference });
-    await db.finishRun({ runId: input.runId, status: 'ERROR', result: null, error });
+    const finished = await db.finishRun({ runId: input.runId, status: 'ERROR', result: null, error });
+    const kinds = new Set([failureKindOf(err), ...(finished?.failureKinds ?? [])]);
+    upsertProctorAttributes({ result: 'ERROR', failureKind: [...kinds].sort() });
     await sendNotifications(input.runId);
     return { status: 'ERROR', result: null, counts: run.counts(), continuations };
   }

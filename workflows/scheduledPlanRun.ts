@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { dbActivity } from './activity-options.js';
 import { planRun } from './planRun.js';
 import { workflowIds } from './shared.js';
+import { childAttributes, upsertProctorAttributes } from './search-attributes.js';
 import type { ScheduledPlanRunInput, ScheduledPlanRunResult } from './scheduled-plan-run-contract.js';
 
 const db = proxyActivities<Activities>(dbActivity);
@@ -18,8 +19,13 @@ export async function scheduledPlanRun(input: ScheduledPlanRunInput): Promise<Sc
     log.info('scheduled run skipped: nothing to run', { testPlanId: input.testPlanId, scheduleId: input.scheduleId });
     return null;
   }
+  // The tick names its run in the Temporal UI, and the run carries the schedule's trigger and the plan.
+  const names = { run: run.runShortId, plan: run.planShortId };
+  upsertProctorAttributes(names);
   const result = await executeChild(planRun, {
     workflowId: workflowIds.planRun(run.runShortId),
+    staticSummary: `Run ${run.runShortId} (scheduled): ${run.testCount} test(s)`,
+    ...childAttributes({ ...names, trigger: 'SCHEDULE' }),
     // A run outlives its tick (e.g. one terminated by hand), so it still ends and records its result.
     parentClosePolicy: ParentClosePolicy.ABANDON,
     args: [
@@ -32,5 +38,6 @@ export async function scheduledPlanRun(input: ScheduledPlanRunInput): Promise<Sc
       },
     ],
   });
+  upsertProctorAttributes({ result: result.result ?? result.status });
   return { runShortId: run.runShortId, ...result };
 }

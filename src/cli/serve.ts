@@ -15,6 +15,7 @@ import { startDeliveryResender } from '../services/webhooks.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { startWorker, workerSettings, type ProctorWorker } from '../worker/worker.js';
 import { processProbes } from '../services/readiness.js';
+import { migrateSearchAttributes } from '../temporal/search-attributes.js';
 import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';
@@ -95,6 +96,8 @@ export async function runMigrate(): Promise<number> {
     const { results, sealed } = await migrate(db);
     for (const r of results ?? []) process.stdout.write(`${r.status}: ${r.migrationName}\n`);
     if (!results?.length) process.stdout.write('database is up to date\n');
+    // The Temporal side: Proctor's search attributes on the namespace (docs/operations.md).
+    process.stdout.write(`${await migrateSearchAttributes(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE)}\n`);
     const count = sealed.configs + sealed.gitIntegrations + sealed.environments;
     if (count > 0)
       process.stdout.write(

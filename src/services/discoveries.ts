@@ -108,6 +108,8 @@ async function checkResumeFrom({ db }: ServiceContext, projectId: string, applic
 export interface WrittenDiscovery {
   input: Parameters<typeof startDiscovery>[1];
   summary: string;
+  /** The application, as a search attribute the Temporal UI filters by. */
+  application: string;
 }
 
 /**
@@ -153,6 +155,7 @@ export async function writeDiscovery(
       ...(input.intent && { intent: input.intent }),
     },
     summary: `Discovery ${shortId} of ${application.name} (${env.url})`,
+    application: application.shortId,
   };
 }
 
@@ -166,7 +169,7 @@ export async function createDiscovery(
   const written = await writeDiscovery(services, projectId, applicationShortId, input);
   const { discoveryId: id, discoveryShortId: shortId } = written.input;
   try {
-    await startDiscovery(services.temporal, written.input, written.summary);
+    await startDiscovery(services.temporal, written.input, written.summary, { application: written.application });
   } catch (err) {
     const error = `could not start the discovery: ${err instanceof Error ? err.message : String(err)}`;
     await finishDiscoveryRow(services.db, id, { status: 'FAILED', stopReason: null, error });

@@ -7,6 +7,7 @@ import { getTestPlan, testPlanShortIdOf } from '../db/queries/test-plan-views.js
 import { defaultTestPlanId } from '../db/queries/projects.js';
 import type { ApplicationOverride, EnvironmentOverride } from '../domain/precedence.js';
 import { cancelPlanRun, startPlanRun } from '../temporal/lifecycle.js';
+import type { ProctorAttributes } from '../../workflows/search-attributes-contract.js';
 import { findTestCaseRecords } from '../db/queries/test-cases.js';
 import { uuidPattern } from '../domain/short-ids.js';
 import { ConflictError, InvalidError, NotFoundError, NothingToRunError, UnavailableError } from '../domain/errors.js';
@@ -140,19 +141,24 @@ export async function createTestCasesRun(
   return { ...run, testCount: tests.length };
 }
 
-/** Starts a written run's workflow; when Temporal does not take it the run is marked ERROR, not left INITIATED. */
+/**
+ * Starts a written run's workflow; when Temporal does not take it the run is marked ERROR, not left INITIATED.
+ * `attributes`: the plan and the trigger, which the Temporal UI filters runs by (the project and the run are added).
+ */
 async function startRun(
   deps: ServiceContext<'temporal' | 'runConcurrency'>,
   projectId: string,
   run: { id: string; shortId: string; testCount: number },
   label: string | null,
+  attributes: ProctorAttributes,
 ): Promise<void> {
   try {
-    const summary = `Run ${run.shortId}${label ? ` (${label})` : ''}: ${run.testCount} test(s)`;
+    const summary = `Run ${run.shortId}${label ? ` ${label}` : ''}: ${run.testCount} test(s)`;
     await startPlanRun(
       deps.temporal,
       { runId: run.id, runShortId: run.shortId, projectId, concurrency: deps.runConcurrency, heal: true },
       summary,
+      attributes,
     );
   } catch (err) {
     const message = `could not start the run: ${err instanceof Error ? err.message : String(err)}`;
@@ -167,7 +173,10 @@ export async function runTestPlan(
   input: CreatePlanRunInput,
 ): Promise<CreatedRun> {
   const run = await createPlanRun(deps, input);
-  await startRun(deps, input.projectId, run, run.plan.name);
+  await startRun(deps, input.projectId, run, `of plan '${run.plan.name}'`, {
+    plan: run.plan.shortId,
+    trigger: input.meta.trigger,
+  });
   return run;
 }
 
@@ -177,7 +186,7 @@ export async function runTestCases(
   input: CreateTestCasesRunInput,
 ): Promise<Omit<CreatedRun, 'plan'>> {
   const run = await createTestCasesRun(deps, input);
-  await startRun(deps, input.projectId, run, null);
+  await startRun(deps, input.projectId, run, null, { trigger: input.meta.trigger });
   return run;
 }
 
@@ -243,7 +252,8 @@ export async function rerun(
     })),
   });
   const run = { ...written, testCount: tests.length };
-  await startRun(deps, input.projectId, run, `rerun of ${original.short_id}`);
+  const plan = original.test_plan_id ? await testPlanShortIdOf(db, input.projectId, original.test_plan_id) : undefined;
+  await startRun(deps, input.projectId, run, `(rerun of ${original.short_id})`, { plan, trigger: original.trigger });
   return run;
 }
 

@@ -132,7 +132,9 @@ export async function createTestCase(
   const { id } = await writeTestCase(deps, input);
   // Started only once the row is committed: the burn-in reads it. A failure here must not lose the request.
   try {
-    await startBurnIn(deps.temporal, { projectId: input.projectId, testCaseId: id }, `Burn-in: ${input.name}`);
+    await startBurnIn(deps.temporal, { projectId: input.projectId, testCaseId: id }, `Burn-in: ${input.name}`, {
+      application: input.applicationShortId,
+    });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     deps.logger.error('could not start burn-in', { testCaseId: id, err });

@@ -22,6 +22,7 @@ export async function sendChatTurn(
   await signalWithStart(temporal, 'chatConversation', {
     workflowId: workflowIds.chat(input.chatShortId),
     summary: `Chat ${input.chatShortId}`,
+    attributes: { project: input.projectId },
     args: [input],
     signal: chatMessageSignal,
     signalArgs: [turn],
@@ -54,6 +55,7 @@ export async function startChangeReview(temporal: TemporalTarget, input: ChangeR
   await startWorkflow(temporal, 'changeReview', {
     workflowId: workflowIds.chat(input.chatShortId),
     summary: `Change review ${input.chatShortId}`,
+    attributes: { project: input.projectId, trigger: 'CHANGE_REVIEW' },
     args: [input],
   });
 }

@@ -1,4 +1,5 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { devServerSearchAttributes } from './search-attributes.js';
 
 export interface DevServer {
   address: string;
@@ -31,6 +32,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
       uiPort: opts.uiPort,
       log: { format: 'pretty', level: 'error' },
       extraArgs: opts.extraArgs,
+      // `--search-attribute Name=Type` for each of Proctor's (a persistent database keeps them; adding again is a no-op).
+      searchAttributes: devServerSearchAttributes,
     },
   });
   return {

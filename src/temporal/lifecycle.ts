@@ -17,6 +17,8 @@ import { workflowIds, workflowTypes, type Workflows, type WorkflowType } from '.
 import type { DiscoveryInput } from '../../workflows/discovery-contract.js';
 import type { InsertStepInput } from '../../workflows/insert-step-contract.js';
 import type { PlanRunInput } from '../../workflows/plan-run-contract.js';
+import { searchAttributePairs, type ProctorAttributes } from '../../workflows/search-attributes-contract.js';
+import { searchAttributesRegistered } from './search-attributes.js';
 
 /** Where a helper gets its client and task queue: the API's lazy provider, or an activity's own client. */
 export interface TemporalTarget {
@@ -31,6 +33,21 @@ export interface StartOptions<T extends WorkflowType> {
   summary?: string;
   /** Markdown shown on the workflow's page in the Temporal UI (what it is for, where to look). */
   details?: string;
+  /**
+   * Search attributes to start with (workflows/search-attributes-contract.ts), set only where the namespace has
+   * them registered: the workflow upserts its result only when its start set them.
+   */
+  attributes?: ProctorAttributes;
+}
+
+/** The start option that sets `attributes`, or none when the namespace lacks them (or nothing is known). */
+async function typedSearchAttributes(
+  client: Client,
+  attributes: ProctorAttributes | undefined,
+): Promise<{ typedSearchAttributes?: ReturnType<typeof searchAttributePairs> }> {
+  const pairs = searchAttributePairs(attributes ?? {});
+  if (pairs.length === 0 || !(await searchAttributesRegistered(client))) return {};
+  return { typedSearchAttributes: pairs };
 }
 
 /**
@@ -48,6 +65,8 @@ export async function startWorkflow<T extends WorkflowType>(
       taskQueue: temporal.taskQueue,
       workflowId: opts.workflowId,
       staticSummary: opts.summary,
+      staticDetails: opts.details,
+      ...(await typedSearchAttributes(client, opts.attributes)),
       args: opts.args,
     } as Parameters<typeof client.workflow.start<Workflows[T]>>[1]);
     return true;
@@ -72,6 +91,7 @@ export async function signalWithStart<T extends WorkflowType, SignalArgs extends
     workflowId: opts.workflowId,
     staticSummary: opts.summary,
     staticDetails: opts.details,
+    ...(await typedSearchAttributes(client, opts.attributes)),
     args: opts.args,
     signal: opts.signal,
     signalArgs: opts.signalArgs,
@@ -79,17 +99,39 @@ export async function signalWithStart<T extends WorkflowType, SignalArgs extends
   } as unknown as Parameters<typeof client.workflow.signalWithStart<Workflows[T], SignalArgs>>[1]);
 }
 
-/** Starts the burn-in that records a test case's steps; a burn-in already running for it counts as started. */
-export async function startBurnIn(temporal: TemporalTarget, input: BurnInInput, summary?: string): Promise<void> {
-  await startWorkflow(temporal, 'burnIn', { workflowId: workflowIds.burnIn(input.testCaseId), args: [input], summary });
+/**
+ * Starts the burn-in that records a test case's steps; a burn-in already running for it counts as started. Its
+ * project and test case are search attributes; `attributes` adds what the caller knows (application, trigger).
+ */
+export async function startBurnIn(
+  temporal: TemporalTarget,
+  input: BurnInInput,
+  summary?: string,
+  attributes?: ProctorAttributes,
+): Promise<void> {
+  await startWorkflow(temporal, 'burnIn', {
+    workflowId: workflowIds.burnIn(input.testCaseId),
+    args: [input],
+    summary,
+    attributes: { project: input.projectId, testCase: input.testCaseId, ...attributes },
+  });
 }
 
-/** Starts the run's orchestration (`run:<shortId>`); a second start of the same run is a no-op. */
-export async function startPlanRun(temporal: TemporalTarget, input: PlanRunInput, summary?: string): Promise<void> {
+/**
+ * Starts the run's orchestration (`run:<shortId>`); a second start of the same run is a no-op. Its project and run
+ * are search attributes; `attributes` adds the plan and the trigger.
+ */
+export async function startPlanRun(
+  temporal: TemporalTarget,
+  input: PlanRunInput,
+  summary?: string,
+  attributes?: ProctorAttributes,
+): Promise<void> {
   await startWorkflow(temporal, 'planRun', {
     workflowId: workflowIds.planRun(input.runShortId),
     args: [input],
     summary,
+    attributes: { project: input.projectId, run: input.runShortId, ...attributes },
   });
 }
 
@@ -103,15 +145,22 @@ export async function startInsertStep(
     workflowId: workflowIds.insertStep(input.insertionId),
     args: [input],
     summary,
+    attributes: { project: input.projectId, testCase: input.testCaseId },
   });
 }
 
 /** Starts a discovery (`discovery:<shortId>`); a second start of the same discovery is a no-op. */
-export async function startDiscovery(temporal: TemporalTarget, input: DiscoveryInput, summary?: string): Promise<void> {
+export async function startDiscovery(
+  temporal: TemporalTarget,
+  input: DiscoveryInput,
+  summary?: string,
+  attributes?: ProctorAttributes,
+): Promise<void> {
   await startWorkflow(temporal, 'discovery', {
     workflowId: workflowIds.discovery(input.discoveryShortId),
     args: [input],
     summary,
+    attributes: { project: input.projectId, ...attributes },
   });
 }
 

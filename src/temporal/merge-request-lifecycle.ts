@@ -20,6 +20,7 @@ export async function signalMergeRequestReview(
     details:
       `Merge-request review of **${repository}** #${number} on ${provider}, driven by its webhooks. ` +
       'Query `mergeRequestReviewState` for the state, the head commit and what it waits for; each review is a `changeReview` child (`chat:<shortId>`).',
+    attributes: { project: input.projectId, trigger: 'MERGE_REQUEST' },
     args: [input],
     signal: mergeRequestEventSignal,
     signalArgs: [event],

@@ -10,6 +10,8 @@ import type { ScheduledPlanRunInput } from '../../workflows/scheduled-plan-run-c
 import type { DB } from '../db/database.js';
 import { deletePlanScheduleRow, planScheduleIds } from '../db/queries/plan-schedules.js';
 import type { TemporalClientProvider } from './client.js';
+import { searchAttributePairs } from '../../workflows/search-attributes-contract.js';
+import { searchAttributesRegistered } from './search-attributes.js';
 
 /** The Temporal Schedule id of a plan schedule row (the row's id, so either one finds the other). */
 export const planScheduleId = (rowId: string): string => `plan-schedule:${rowId}`;
@@ -45,6 +47,10 @@ export interface CronSchedule {
   args: unknown[];
   overlap: ScheduleOverlapPolicy;
   memo: Record<string, unknown>;
+  /** The started workflow's summary in the Temporal UI. */
+  summary?: string;
+  /** Search attributes the tick hands to its workflow, where the namespace has them (search-attributes.ts). */
+  searchAttributes?: Parameters<typeof searchAttributePairs>[0];
 }
 
 /** Creates the Temporal Schedule; an expression the server rejects is an InvalidCronError. */
@@ -61,12 +67,19 @@ export async function createCronSchedule(
       workflowId: schedule.scheduleId,
       taskQueue: temporal.taskQueue,
       args: schedule.args,
+      ...(schedule.summary && { staticSummary: schedule.summary.slice(0, 200) }),
     },
     policies: { overlap: schedule.overlap, catchupWindow: '1 hour' },
     memo: schedule.memo,
   };
   const client = await temporal.get();
   try {
+    if (
+      schedule.searchAttributes &&
+      (await searchAttributesRegistered(client)) &&
+      options.action.type === 'startWorkflow'
+    )
+      options.action.typedSearchAttributes = searchAttributePairs(schedule.searchAttributes);
     await client.schedule.create(options);
   } catch (err) {
     // The SDK turns the server's `INVALID_ARGUMENT: Invalid schedule spec: <why>` into a TypeError carrying <why>.
@@ -101,6 +114,8 @@ export async function createPlanSchedule(
     args,
     overlap: ScheduleOverlapPolicy.BUFFER_ONE,
     memo: { projectId: input.projectId, testPlanId: input.testPlanId, description: input.description },
+    summary: `Scheduled run of a plan${input.description ? `: ${input.description}` : ''}`,
+    searchAttributes: { project: input.projectId, trigger: 'SCHEDULE' },
   });
 }
 

@@ -9,6 +9,7 @@ import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { createPlanRun } from '../../src/services/runs.js';
 import { startPlanRun } from '../../src/temporal/lifecycle.js';
 import { blobKeys, type PlanRunResult } from '../../workflows/plan-run-contract.js';
+import { searchAttributes } from '../../workflows/search-attributes-contract.js';
 import {
   brokenSteps,
   checkoutSteps,
@@ -155,7 +156,7 @@ describe('plan runs over the dependency graph', () => {
     // Operators recognise runs and tests in the Temporal UI by their summaries.
     const client = await stack.temporal.get();
     const parent = await client.workflow.getHandle(`run:${run.shortId}`).describe();
-    expect(await parent.staticSummary()).toBe(`Run ${run.shortId} (Everything): 9 test(s)`);
+    expect(await parent.staticSummary()).toBe(`Run ${run.shortId} of plan 'Everything': 9 test(s)`);
     // Each test that ran is in an activity of the run (few ready tests: one each), summarised by the test's name.
     const tests = await planTestActivities(client, run.shortId);
     const ran = run.runTestCases
@@ -218,6 +219,9 @@ describe('plan runs over the dependency graph', () => {
       result: 'FAILED',
       counts: { PASSED: 7, FAILED: 1, SKIPPED: 1 },
     });
+    // The search attributes its start set carry over each continuation, so the chain's last run upserts the result.
+    const attrs = (await client.workflow.getHandle(`run:${run.shortId}`).describe()).typedSearchAttributes;
+    expect([attrs.get(searchAttributes.run), attrs.get(searchAttributes.result)]).toEqual([run.shortId, 'FAILED']);
 
     // Same verdicts as the run that did not continue; each test read its URL from its row (the plan's environments:
     // server 2, this run has no override).

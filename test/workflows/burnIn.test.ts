@@ -5,7 +5,8 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { describe, expect, it } from 'vitest';
 import type { RecordStepsResult } from '../../activities/burn-in.js';
 import { burnInWatchActivities } from '../../activities/burn-in-dependencies.js';
-import { signalDependencyRecorded, signalWithStart } from '../../src/temporal/lifecycle.js';
+import { signalDependencyRecorded, signalWithStart, startBurnIn } from '../../src/temporal/lifecycle.js';
+import { searchAttributes } from '../../workflows/search-attributes-contract.js';
 import {
   burnInProgressQuery,
   dependencyRecordedSignal,
@@ -196,6 +197,33 @@ describe('burnIn', () => {
         recordingCheck: { status: 'FAILED', attempts: 1, failedStepIndex: 0 },
       });
     });
+  });
+
+  it("on a server without Proctor's search attributes (this one refuses a start naming them): started without them, and runs to its end", async () => {
+    const mocks = activities();
+    const id = h.uniqueId('tc');
+    const result = await h.withWorker(mocks, async (q) => {
+      // What the test server answers a start that names one: refused, which is why the starters ask first.
+      await expect(
+        h.client.workflow.start('burnIn', {
+          taskQueue: q.taskQueue,
+          workflowId: h.uniqueId('refused'),
+          args: [input(id)],
+          typedSearchAttributes: [{ key: searchAttributes.project, value: 'project-1' }],
+        }),
+      ).rejects.toThrow();
+      await startBurnIn(q.target, input(id), 'Burn-in: milk', { application: 'app-1', trigger: 'API' });
+      const handle = h.client.workflow.getHandle(workflowIds.burnIn(id));
+      const ended = await handle.result();
+      const description = await handle.describe();
+      const names = description.typedSearchAttributes.getAll().map((p) => p.key.name);
+      expect(names.filter((n) => n.startsWith('Proctor'))).toEqual([]);
+      // Nor was the upsert's patch marked: it was never reached.
+      expect(description.typedSearchAttributes.getAll().flatMap((p) => p.value)).not.toContain('search-attributes');
+      expect(await description.staticSummary()).toBe('Burn-in: milk');
+      return ended;
+    });
+    expect(result).toEqual({ status: 'COMPLETED', stepCount: 4 });
   });
 
   it('the agent does not reach the goal: FAILED with its reason, stored and told to dependents', async () => {

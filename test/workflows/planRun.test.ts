@@ -105,6 +105,7 @@ function mockActivities(
     },
     async finishRun(input) {
       seen.finished.push(input);
+      return { failureKinds: [] };
     },
     async sendRunNotifications() {
       seen.notified++;

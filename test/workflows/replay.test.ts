@@ -9,7 +9,8 @@ import { workflowSpanSinks } from '../../src/temporal/tracing.js';
 
 // Recorded histories of real runs, each named `<workflowType>*.json` (refresh: RECORD_HISTORIES=1 npx vitest run
 // test/e2e/plan-run.test.ts test/e2e/burn-in-replay.test.ts test/e2e/chat.test.ts test/e2e/merge-request-review.test.ts
-// test/e2e/step-insert.test.ts test/e2e/failed-calls.test.ts test/e2e/discovery.test.ts). Every file found is replayed against today's workflow
+// test/e2e/step-insert.test.ts test/e2e/failed-calls.test.ts test/e2e/discovery.test.ts
+// test/e2e/operator-console.test.ts). Every file found is replayed against today's workflow
 // code, so a non-deterministic change fails the build; a new history needs no change here.
 const dir = join(import.meta.dirname, 'histories');
 

@@ -199,6 +199,19 @@ export async function finishRun(
   });
 }
 
+/** Why the run's tests failed, each kind once in a stable order (none for a run where every test passed). */
+export async function runFailureKinds(db: DB, runId: string): Promise<FailureKind[]> {
+  const rows = await db
+    .selectFrom('run_test_cases')
+    .select('failure_kind')
+    .distinct()
+    .where('run_id', '=', runId)
+    .where('failure_kind', 'is not', null)
+    .orderBy('failure_kind')
+    .execute();
+  return rows.flatMap((r) => (r.failure_kind ? [r.failure_kind] : []));
+}
+
 export async function runShortIdById(db: DB, runId: string): Promise<string> {
   return (await db.selectFrom('runs').select('short_id').where('id', '=', runId).executeTakeFirstOrThrow()).short_id;
 }
