@@ -11,6 +11,9 @@ const undocumented = new Set([
   '/docs',
   '/v1/openapi.json',
   '/blobs/*',
+  // The platform's probes (src/api/routes/probes.ts): for Kubernetes and load balancers, not API clients.
+  '/livez',
+  '/readyz',
   ...createDashboard('').routes.map((r) => r.path),
 ]);
 const isUndocumented = (path: string) => undocumented.has(path) || /^\/docs\/scalar\.\w+\.js$/.test(path);

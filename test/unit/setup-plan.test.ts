@@ -68,6 +68,7 @@ describe('node scripts/setup.mjs --test --plan', () => {
     const lines = plan(env);
 
     expect(lines).toContain('minio: would run go install github.com/minio/minio@latest');
+    expect(lines).toContain('helm: would run go install helm.sh/helm/v3/cmd/helm@v3.22.0');
     // One line per tool, for every tool the test suite needs.
     expect(lines.map((l) => l.split(':')[0])).toEqual([
       'npm packages',
@@ -78,6 +79,8 @@ describe('node scripts/setup.mjs --test --plan', () => {
       'postgresBin',
       'minio',
       'schemathesis',
+      'helm',
+      'kubernetes-validate',
     ]);
     // No Python on this PATH: the pip-installed tools say why they cannot be installed rather than pretending.
     expect(lines).toContain(
