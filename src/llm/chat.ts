@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { riding } from './outage.js';
 import type { ChatToolCall, ChatToolExchange } from '../domain/chat.js';
 import {
   fallbackMode,
@@ -82,7 +83,20 @@ async function streamWithFallback(
   await llm.meter?.beforeCall();
   for (;;) {
     try {
-      return await streamOnce(llm, mode, messages, tools, opts);
+      const m = mode;
+      let spoke = false;
+      const listening = {
+        ...opts,
+        onText: (delta: string) => {
+          spoke = true;
+          opts.onText(delta);
+        },
+      };
+      return await riding(
+        llm.outageWaitMs,
+        () => streamOnce(llm, m, messages, tools, listening),
+        () => !spoke,
+      );
     } catch (err) {
       const next = llm.compat.fixed ? undefined : fallbackMode(mode, err);
       if (next) {

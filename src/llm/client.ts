@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { riding } from './outage.js';
 import type { Config } from '../config.js';
 import type { UsageMeter } from '../domain/llm-usage.js';
 import type { ToolMode } from '../domain/llm-status.js';
@@ -30,6 +31,8 @@ export interface Llm {
   role?: LlmRole;
   /** A page's tokens in a model call (PROCTOR_LLM_PAGE_TOKENS; unset: src/llm/page-view.ts `defaultPageTokens`). */
   pageTokens?: number;
+  /** How long a call waits out an unreachable endpoint before it fails (src/llm/outage.ts); absent: not at all. */
+  outageWaitMs?: number;
 }
 
 /** The same endpoint and model, with its calls reported to `meter` (one per piece of work: a burn-in, a chat turn…). */
@@ -44,7 +47,7 @@ export class LlmUnavailableError extends Error {
 
 export function createLlm(
   config: Config['llm'],
-  opts: { maxRetries?: number; timeoutMs?: number; toolMode?: ToolMode } = {},
+  opts: { maxRetries?: number; timeoutMs?: number; toolMode?: ToolMode; outageWaitMs?: number } = {},
 ): Llm | undefined {
   if (!config) return undefined;
   return {
@@ -58,6 +61,7 @@ export function createLlm(
     compat: { toolMode: opts.toolMode ?? 'native', fixed: opts.toolMode !== undefined },
     ...(config.models && { roles: { models: config.models, compat: new Map() } }),
     ...(config.pageTokens && { pageTokens: config.pageTokens }),
+    ...(opts.outageWaitMs && { outageWaitMs: opts.outageWaitMs }),
   };
 }
 
@@ -161,7 +165,8 @@ async function callToolUntraced(
   await llm.meter?.beforeCall();
   for (;;) {
     try {
-      completion = await llm.client.chat.completions.create(toolRequest(llm, mode, messages, tools));
+      const request = toolRequest(llm, mode, messages, tools);
+      completion = await riding(llm.outageWaitMs, () => llm.client.chat.completions.create(request));
       break;
     } catch (err) {
       const next = llm.compat.fixed ? undefined : fallbackMode(mode, err);

@@ -16,6 +16,7 @@ import { createBrowserPool } from '../browser/context/pool.js';
 import type { WorkerServices } from '../../activities/deps.js';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
+import { outlastingOutages } from '../storage/outlasting.js';
 import { createLlm, type LlmRole, type ToolMode } from '../llm/client.js';
 import { watchCapabilities } from '../llm/capabilities.js';
 import type { Logger } from '../logger.js';
@@ -45,6 +46,8 @@ export interface WorkerSettings {
     baseURL?: string;
     model: string;
     maxRetries?: number;
+    /** How long a call waits out an unreachable endpoint (default 3 minutes; src/llm/outage.ts). */
+    outageWaitMs?: number;
     prices?: PriceTable;
     toolMode?: ToolMode | 'auto';
     models?: Partial<Record<LlmRole, string>>;
@@ -122,6 +125,8 @@ export function createActivityDeps(settings: WorkerSettings, resources: WorkerRe
     llm &&
     createLlm(llm, {
       maxRetries: llm.maxRetries,
+      // A worker's calls wait out an unreachable endpoint (a restart) rather than fail the work they belong to.
+      outageWaitMs: llm.outageWaitMs ?? 180_000,
       toolMode: llm.toolMode === 'auto' ? undefined : (llm.toolMode ?? 'native'),
     });
   // The endpoint is probed in the background; calls before it answers use native tools and fall back on refusal.
@@ -199,7 +204,8 @@ export async function startWorker(
   settings: WorkerSettings,
   resources: WorkerResources,
 ): Promise<ProctorWorker> {
-  const deps = createActivityDeps(settings, resources);
+  // Activities wait out a blob store outage (a MinIO restart) instead of failing the test they are recording.
+  const deps = createActivityDeps(settings, { ...resources, blobs: outlastingOutages(resources.blobs) });
   const activities = temporal.substitute
     ? withComposites(temporal.substitute(createActivities(deps), deps))
     : createActivities(deps);
