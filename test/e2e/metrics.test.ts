@@ -2,7 +2,6 @@
 // their own, on the suite's Temporal and a fresh Postgres. A run started while no worker polls waits in the task
 // queue, and the API's backlog gauge says so; the worker then takes it, counts its start and its tests' results,
 // and serves Temporal's own core metrics beside Proctor's.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,24 +18,11 @@ import { startStack, type Stack } from '../support/worker-context.js';
 import {
   isRunning,
   killWorker,
+  startProctorProcess,
   startWorkerProcess,
   workerProcessEnv,
   type WorkerProcess,
 } from '../support/worker-process.js';
-
-/** `proctor api` in a process of its own, on the test's database and task queue. */
-function startApiProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'api'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, output: () => out };
-}
 
 describe('/metrics on the API and the worker during a plan run', () => {
   let apps: FixtureApps;
@@ -56,7 +42,7 @@ describe('/metrics on the API and the worker during a plan run', () => {
     [apiPort, smtpPort, workerMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     apiUrl = `http://127.0.0.1:${apiPort}`;
     workerMetricsUrl = `http://127.0.0.1:${workerMetricsPort}/metrics`;
-    api = startApiProcess({
+    api = startProctorProcess('api', {
       DATABASE_URL: stack.databaseUrl!,
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: stack.taskQueue,

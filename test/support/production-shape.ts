@@ -1,7 +1,7 @@
 // Proctor's production shape as processes, without Docker: `proctor migrate`, then two `proctor api` and two
 // `proctor worker` over one PostgreSQL, one Temporal server that keeps its state in a file (so it can be stopped
 // and started again), MinIO and the scripted LLM. MinIO and the LLM sit behind TCP proxies a test can cut.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { createDatabaseIn, startPostgres, type PostgresCluster } from './postgre
 import { startScriptedLlm, type ScriptedLlm } from './scripted-llm.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 import type { ApiCaller } from './worker-context.js';
+import { isRunning, killWorker, startProctorProcess } from './worker-process.js';
 
 export interface ProctorProcess {
   name: string;
@@ -52,36 +53,17 @@ export interface ProductionShape {
   stop(): Promise<void>;
 }
 
-const spawnProctor = (name: string, command: string, env: Record<string, string>): ProctorProcess => {
-  // Its own process group, so a kill takes the Chromium it started too.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    name,
-    child,
-    exited,
-    output: () => out,
-    running: () => child.exitCode === null && child.signalCode === null,
-  };
+const spawnProctor = (
+  name: string,
+  command: 'api' | 'worker' | 'migrate',
+  env: Record<string, string>,
+): ProctorProcess => {
+  const p = startProctorProcess(command, env);
+  return { ...p, name, running: () => isRunning(p) };
 };
 
 /** SIGKILL to the process group: a crash, nothing cleaned up. */
-export async function killProcess(p: ProctorProcess): Promise<void> {
-  if (!p.running()) return;
-  try {
-    process.kill(-p.child.pid!, 'SIGKILL');
-  } catch {
-    return;
-  }
-  await p.exited;
-}
+export const killProcess = (p: ProctorProcess): Promise<void> => killWorker(p);
 
 const apiCaller =
   (url: string, token: string): ApiCaller['call'] =>

@@ -17,8 +17,11 @@ export interface WorkerProcess {
 }
 
 /** The worker leads its own process group, so SIGKILL to the group takes everything it started. */
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
+export const startWorkerProcess = (env: Record<string, string>): WorkerProcess => startProctorProcess('worker', env);
+
+/** `proctor <command>` in a process of its own, leading its own process group (see startWorkerProcess). */
+export function startProctorProcess(command: 'api' | 'worker' | 'migrate', env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
