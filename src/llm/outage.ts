@@ -3,6 +3,7 @@
 // failing the burn-in, heal or chat turn it belongs to (which would start over and spend its tokens again). What the
 // endpoint itself refused (4xx, a 500 from the model server, or any answer saying not to retry) is not waited on.
 import OpenAI from 'openai';
+import { rideOut } from '../timeouts.js';
 
 const gatewayStatuses = new Set([502, 503, 504]);
 
@@ -12,26 +13,10 @@ export function isOutage(err: unknown): boolean {
   return err.headers?.get('x-should-retry') !== 'false';
 }
 
-/**
- * Runs `call`, waiting out an outage for up to `waitMs` after its first failure (pauses of 1, 2, 4… up to 15 s):
- * the last error when it lasts longer, or at once when it is not an outage.
- */
-export async function riding<T>(
+/** Runs `call`, waiting out an outage for up to `waitMs` after its first failure (pauses of 1, 2, 4… up to 15 s). */
+export const riding = <T>(
   waitMs: number | undefined,
   call: () => Promise<T>,
   /** False once a retry would repeat what the caller already passed on (a stream's first words). */
-  canRetry: () => boolean = () => true,
-): Promise<T> {
-  let failedAt: number | undefined;
-  for (let pause = 1_000; ; pause = Math.min(pause * 2, 15_000)) {
-    try {
-      return await call();
-    } catch (err) {
-      if (!waitMs || !isOutage(err) || !canRetry()) throw err;
-      failedAt ??= Date.now();
-      const left = failedAt + waitMs - Date.now();
-      if (left <= 0) throw err;
-      await new Promise((r) => setTimeout(r, Math.min(pause, left)));
-    }
-  }
-}
+  canRetry?: () => boolean,
+): Promise<T> => rideOut(call, { waitMs, passing: isOutage, firstPauseMs: 1_000, maxPauseMs: 15_000, canRetry });

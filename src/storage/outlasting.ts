@@ -4,6 +4,7 @@
 // API request does not, since a client is better served by a quick 503 than by a request that hangs.
 import { S3Error } from 'minio';
 import type { BlobStore } from './blob-store.js';
+import { rideOut } from '../timeouts.js';
 
 const networkCodes = new Set([
   'ECONNREFUSED',
@@ -36,20 +37,8 @@ export function isStorageOutage(err: unknown): boolean {
 }
 
 export function outlastingOutages(store: BlobStore, waitMs = 120_000): BlobStore {
-  const ride = async <T>(call: () => Promise<T>): Promise<T> => {
-    let failedAt: number | undefined;
-    for (let pause = 500; ; pause = Math.min(pause * 2, 10_000)) {
-      try {
-        return await call();
-      } catch (err) {
-        if (!isStorageOutage(err)) throw err;
-        failedAt ??= Date.now();
-        const left = failedAt + waitMs - Date.now();
-        if (left <= 0) throw err;
-        await new Promise((r) => setTimeout(r, Math.min(pause, left)));
-      }
-    }
-  };
+  const ride = <T>(call: () => Promise<T>): Promise<T> =>
+    rideOut(call, { waitMs, passing: isStorageOutage, firstPauseMs: 500, maxPauseMs: 10_000 });
   return {
     kind: store.kind,
     ensureReady: () => ride(() => store.ensureReady()),
