@@ -1,6 +1,7 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { Step } from '../../domain/steps.js';
 import { resolveLocator } from '../locators.js';
+import { pageFunction } from '../page-function.js';
 import { prepareInboxValues } from './email-steps.js';
 import { httpStepTexts } from './http-step.js';
 import { MissingConfigError, StepFailedError, firstLine } from './errors.js';
@@ -8,6 +9,7 @@ import type { ActionOptions, PerformContext } from './kind.js';
 import { kindOfAction } from './registry.js';
 import { inSpan, spanAttr } from '../../tracing.js';
 import { secondsSince, stepDuration } from '../../metrics.js';
+import { withTimeout } from '../../timeouts.js';
 
 export { ElementNotFoundError, MissingConfigError, StepFailedError, firstLine } from './errors.js';
 export type { ActionOptions } from './kind.js';
@@ -124,6 +126,21 @@ export function inStepSpan<T>(step: Step, index: number, fn: () => Promise<T>): 
   return inSpan(`step ${step.action}`, { [spanAttr.stepAction]: step.action, 'proctor.step.index': index }, fn);
 }
 
+// A frame then a task; a page that paints no frames (hidden, or busy) still ends its turn by the second timer.
+const pageTurnInPage = pageFunction<() => Promise<void>>(
+  '() => new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); setTimeout(resolve, 100); })',
+);
+
+/** One turn of the page's event loop; false if the page went away meanwhile (it navigated: a change). */
+async function pageTurn(page: Page, deadline: number): Promise<boolean> {
+  const turn = page.evaluate(pageTurnInPage).then(
+    () => true,
+    () => false,
+  );
+  // Out of time: the deadline ends the settling anyway.
+  return withTimeout(turn, Math.max(1, deadline - Date.now()), () => new Error('out of time')).catch(() => true);
+}
+
 /**
  * Watches the page's network and navigations from before an action until it has been quiet a moment, so the
  * agent looks at the page an action produced (a fetch followed by a scripted navigation, say), not the one before.
@@ -150,9 +167,21 @@ export function watchActivity(page: Page): { settle(maxMs?: number, quietMs?: nu
   return {
     async settle(maxMs = 3_000, quietMs = 150) {
       const deadline = Date.now() + maxMs;
+      // Quiet counts from the end of the action: time the action spent waiting for its element to become
+      // actionable is not quiet after it, and a request the page starts a moment later must still be waited for.
+      lastChange = Math.max(lastChange, Date.now());
       try {
-        while (Date.now() < deadline && (pending > 0 || Date.now() - lastChange < quietMs)) {
-          await new Promise((r) => setTimeout(r, 25));
+        for (;;) {
+          while (Date.now() < deadline && (pending > 0 || Date.now() - lastChange < quietMs)) {
+            await new Promise((r) => setTimeout(r, 25));
+          }
+          if (Date.now() >= deadline) break;
+          // Quiet as seen from here may be news still on its way: after one turn of the page's own loop (a frame
+          // and a task) what it had received has run, and a request it started is known, since the page reports
+          // it before it answers. Quiet again after that is quiet.
+          const before = lastChange;
+          if (!(await pageTurn(page, deadline))) lastChange = Date.now();
+          if (pending === 0 && lastChange === before) break;
         }
         await page
           .waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) })
