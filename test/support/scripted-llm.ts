@@ -154,6 +154,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
   const queue: ScriptedStep[] = [];
   const requests: ChatRequest[] = [];
   const failures: number[] = [];
+  let lastAnswered: { body: string; step: ScriptedStep } | undefined;
   let completionCount = 0;
   let fragmentDelayMs = 0;
   let usageMode: 'reported' | 'none' = 'reported';
@@ -309,8 +310,10 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
 
   async function chatCompletion(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let request: ChatRequest;
+    let body: string;
     try {
-      request = JSON.parse(await readBody(req)) as ChatRequest;
+      body = await readBody(req);
+      request = JSON.parse(body) as ChatRequest;
     } catch {
       return sendError(res, 400, {
         message: 'scripted LLM: the body is not valid JSON',
@@ -332,6 +335,8 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
 
     const failStatus = failures.shift();
     if (failStatus !== undefined) {
+      // Its retry is a retry of this failed call, not of the one answered before.
+      lastAnswered = undefined;
       // A short retry-after keeps the client's retries fast without changing whether it retries.
       return sendError(res, failStatus, failureFor(failStatus), { 'retry-after-ms': '20' });
     }
@@ -345,7 +350,11 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
         { message: refused.message, type: refused.status === 500 ? 'server_error' : 'invalid_request_error' },
         noRetry,
       );
-    const step = queue.shift();
+    // The client's own retry of the call answered last (its answer did not reach it in time, on a loaded machine)
+    // gets that answer again: a model asked the same again answers alike, and the script stays in step.
+    const retried = Number(req.headers['x-stainless-retry-count'] ?? 0) > 0 && lastAnswered?.body === body;
+    const step = retried ? lastAnswered?.step : queue.shift();
+    if (step !== undefined) lastAnswered = { body, step };
     if (step === undefined)
       return sendError(res, 500, { message: 'scripted LLM: no reply queued', type: 'server_error' }, noRetry);
     let reply: ScriptedReply;
@@ -424,6 +433,7 @@ export async function startScriptedLlm(): Promise<ScriptedLlm> {
     },
     reset() {
       queue.length = 0;
+      lastAnswered = undefined;
       requests.length = 0;
       failures.length = 0;
       fragmentDelayMs = 0;

@@ -174,6 +174,28 @@ describe('scripted LLM server', () => {
     expect(second.choices[0]!.message.content).toBe('after the rate limit');
   });
 
+  it("answers the client's retry of the call it answered last alike, and stays in step", async () => {
+    // What the openai client sends when a call timed out before its answer arrived (a loaded machine).
+    const call = (body: object, retry: number) =>
+      fetch(`${llm.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${llm.apiKey}`,
+          'content-type': 'application/json',
+          'x-stainless-retry-count': String(retry),
+        },
+        body: JSON.stringify(body),
+      }).then(async (r) => ((await r.json()) as OpenAI.ChatCompletion).choices[0]!.message.content);
+    llm.enqueue({ content: 'first move' }, { content: 'second move' }, { content: 'third move' });
+    const asked = { model: 'm', messages: [{ role: 'user', content: 'next move?' }] };
+    expect(await call(asked, 0)).toBe('first move');
+    expect(await call(asked, 1)).toBe('first move');
+    // The same question asked anew (not a retry) is the next call of the script.
+    expect(await call(asked, 0)).toBe('second move');
+    // A retry whose question differs from the last one answered is a call of its own.
+    expect(await call({ ...asked, messages: [{ role: 'user', content: 'other' }] }, 1)).toBe('third move');
+  });
+
   it('fails loudly, without client retries, when no reply is queued', async () => {
     const retrying = new OpenAI({ apiKey: llm.apiKey, baseURL: llm.baseURL, maxRetries: 2 });
     const error = await retrying.chat.completions
