@@ -18,6 +18,7 @@ import { registerTestPlans } from './routes/test-plans.js';
 import { registerTestPlanSchedules } from './routes/test-plan-schedules.js';
 import { registerTestCases } from './routes/test-cases.js';
 import { registerTestCaseExport } from './routes/test-case-export.js';
+import { registerTestCaseFiles } from './routes/test-case-files.js';
 import { registerTestCaseSteps } from './routes/test-case-steps.js';
 import { registerTestCaseStepInsert } from './routes/test-case-step-insert.js';
 import { registerProjectSettings } from './routes/project-settings.js';
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerTestPlanSchedules(app);
   registerTestCases(app);
   registerTestCaseExport(app);
+  registerTestCaseFiles(app);
   registerTestCaseSteps(app);
   registerTestCaseStepInsert(app);
   registerProjectSettings(app);

@@ -55,7 +55,7 @@ export interface UpdateTestCaseInput {
   actor?: AuditActor;
 }
 
-interface Dependencies {
+export interface Dependencies {
   resumeFrom: string | null;
   waitFor: string[];
 }
@@ -81,7 +81,7 @@ const orNull = (text: string | null | undefined) => (text ? text : null);
  * whose dependencies end up as `next`. Cycles are looked for only for an existing test case: nothing can
  * depend on a new one yet.
  */
-async function checkDependencies(
+export async function checkDependencies(
   trx: DB,
   projectId: string,
   self: { id: string; applicationId: string; isNew: boolean },

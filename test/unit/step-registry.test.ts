@@ -6,20 +6,12 @@ import { stepTool, parseStepArgs } from '../../src/browser/steps/kind.js';
 import { kindOfAction, kindOfTool, stepKinds } from '../../src/browser/steps/registry.js';
 import { loadPrograms } from '../../src/programs.js';
 import { StepSchema } from '../../src/schemas/steps.js';
+import { recordExample, withRefs } from '../support/kind-examples.js';
 
 // The step registry, over every kind it holds (a generated matrix, not one example): each action of the Step union
 // has exactly one kind; each kind's tool takes its example arguments, turns them into a step the API's Step schema
 // accepts (in real Chromium, refs from the page's own snapshot), and the exporter writes that step; a call without
 // a required argument is refused in words naming it.
-
-const html = `<main>
-  <h1>Registry</h1>
-  <label>Name <input></label>
-  <label>Colour <select><option>Red</option><option>Blue</option></select></label>
-  <label><input type="checkbox" checked> Terms</label>
-  <button>Save</button>
-  <ul style="height: 40px; overflow: auto"><li>Row 1</li><li>Row 2</li><li>Row 40</li></ul>
-</main>`;
 
 let browser: Browser;
 let page: Page;
@@ -29,23 +21,6 @@ beforeAll(async () => {
   page = await browser.newPage();
 });
 afterAll(async () => browser?.close());
-
-/** The example's refs name a role: the ref of the first element of that role in the page's snapshot. */
-async function withRefs(args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  await page.setContent(html);
-  const snapshot = await page.ariaSnapshot({ mode: 'ai' });
-  const refOf = (role: string) => {
-    const m = new RegExp(`- ${role}\\b[^\\n]*?\\[ref=([^\\]]+)\\]`).exec(snapshot);
-    if (!m) throw new Error(`no ${role} in the fixture page:\n${snapshot}`);
-    return m[1]!;
-  };
-  return Object.fromEntries(
-    Object.entries(args).map(([k, v]) => [
-      k,
-      (k === 'ref' || k === 'to') && typeof v === 'string' && /^[a-z]+$/.test(v) ? refOf(v) : v,
-    ]),
-  );
-}
 
 describe('the step registry', () => {
   it('has exactly one kind for every action of the Step union, and one per tool name', () => {
@@ -81,13 +56,8 @@ describe('the step registry', () => {
       expect(parameters.additionalProperties).toBe(false);
       for (const key of Object.keys(kind.example as object)) expect(Object.keys(parameters.properties)).toContain(key);
 
-      const args = await withRefs(kind.example as Record<string, unknown>);
-      const step: Step = await kind.toStep(parseStepArgs(kind, args), {
-        page,
-        description: `Do ${kind.tool}`,
-        baseUrl: 'https://shop.test/',
-        timeoutMs: 5_000,
-      });
+      const args = await withRefs(page, kind.example as Record<string, unknown>);
+      const step: Step = await recordExample(page, kind);
       const parsed = StepSchema.safeParse(step);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
       expect(kind.actions).toContain(step.action);
