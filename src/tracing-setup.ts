@@ -1,9 +1,7 @@
+import { createRequire } from 'node:module';
 import { context, propagation, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource, envDetectorSync } from '@opentelemetry/resources';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 // The OpenTelemetry SDK, installed only when the standard OTEL_* variables ask for traces: with none set no provider
 // is registered and src/tracing.ts runs on the API's no-ops (no span is recorded, nothing is sent).
@@ -49,6 +47,16 @@ export interface Tracing {
 
 let installed: Tracing | undefined;
 
+const require = createRequire(import.meta.url);
+interface Sdk {
+  '@opentelemetry/exporter-trace-otlp-http': typeof import('@opentelemetry/exporter-trace-otlp-http');
+  '@opentelemetry/resources': typeof import('@opentelemetry/resources');
+  '@opentelemetry/sdk-trace-base': typeof import('@opentelemetry/sdk-trace-base');
+  '@opentelemetry/sdk-trace-node': typeof import('@opentelemetry/sdk-trace-node');
+  '@opentelemetry/semantic-conventions': typeof import('@opentelemetry/semantic-conventions');
+}
+const sdk = <K extends keyof Sdk>(name: K): Sdk[K] => require(name) as Sdk[K];
+
 /** The tracing this process installed, if any (the Temporal client and worker add their interceptors then). */
 export const activeTracing = (): Tracing | undefined => installed;
 
@@ -60,6 +68,14 @@ export function startTracing(service: string, env: Env = process.env): Tracing |
   if (installed) return installed;
   const url = tracesEndpoint(env);
   if (!url) return undefined;
+  // The SDK is loaded only here, when traces are on: the OTLP exporter pulls in the OTLP transformer and the metrics
+  // SDK (about 130 modules), which every process paid at start-up with tracing off. These packages are CommonJS, so
+  // require gives the same instances an import would, synchronously.
+  const { OTLPTraceExporter } = sdk('@opentelemetry/exporter-trace-otlp-http');
+  const { Resource, envDetectorSync } = sdk('@opentelemetry/resources');
+  const { BatchSpanProcessor } = sdk('@opentelemetry/sdk-trace-base');
+  const { NodeTracerProvider } = sdk('@opentelemetry/sdk-trace-node');
+  const { ATTR_SERVICE_NAME } = sdk('@opentelemetry/semantic-conventions');
   // OTEL_RESOURCE_ATTRIBUTES through the env detector; OTEL_SERVICE_NAME beats the default name.
   const resource = Resource.default()
     .merge(envDetectorSync.detect())
