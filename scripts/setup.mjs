@@ -6,7 +6,16 @@
 //   ... --plan                      installs nothing: prints, per tool, where it is or the command that would install it
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,10 +116,19 @@ const lockDigest = () => {
   const lock = join(root, 'package-lock.json');
   return existsSync(lock) ? createHash('sha256').update(readFileSync(lock)).digest('hex') : 'none';
 };
+// npm's own record of what it installed (`npm ci` or `npm install` writes it last): newer than the lockfile means
+// node_modules is what the lockfile says, so a fresh clone's `npm ci` is not followed by a second install.
+const npmRecord = join(root, 'node_modules', '.package-lock.json');
+const installedByNpm = () => {
+  const lock = join(root, 'package-lock.json');
+  return existsSync(npmRecord) && existsSync(lock) && statSync(npmRecord).mtimeMs >= statSync(lock).mtimeMs;
+};
 const npmPackages = {
   name: 'npm packages',
   find: () =>
-    existsSync(lockStamp) && readFileSync(lockStamp, 'utf8') === lockDigest() ? join(root, 'node_modules') : undefined,
+    (existsSync(lockStamp) && readFileSync(lockStamp, 'utf8') === lockDigest()) || installedByNpm()
+      ? join(root, 'node_modules')
+      : undefined,
   // `npm install` rather than `npm ci`: npm drops other platforms' optional packages (@swc/core-*) from the lock, which `ci` rejects.
   routes: () => [
     command('npm', ['install', '--no-audit', '--no-fund'], { onSuccess: () => writeFileSync(lockStamp, lockDigest()) }),
