@@ -8,7 +8,8 @@ import { BadTestDefinitionError, GoneError, NotFoundError } from '../src/domain/
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { liveView } from './live-view.js';
 import { redactTrace } from '../src/browser/quality/trace-redaction.js';
-import { maskedScreenshot, stepsUseSecret } from '../src/browser/quality/secret-mask.js';
+import { stepsUseSecret } from '../src/browser/quality/secret-mask.js';
+import { failureScreenshot } from '../src/browser/quality/failure-screenshot.js';
 import { replaySteps, type ExpectationProposal, type HealedStep } from '../src/browser/replay/replay.js';
 import { captureBrowserState } from '../src/browser/context/state.js';
 import { RunValues } from '../src/domain/run-values.js';
@@ -164,8 +165,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                 if (result.status === 'FAILED') {
                   screenshotKey = `${input.artifactPrefix}/failure.png`;
                   // Fields a secret was typed into (and text echoing one) are painted over, password inputs or not.
-                  const png = await maskedScreenshot(page, Object.values(values.secrets()), {
-                    fullPage: true,
+                  const png = await failureScreenshot(page, Object.values(values.secrets()), {
                     timeout: 10_000,
                   }).catch(() => undefined);
                   if (png) await deps.blobs.put(screenshotKey, png, 'image/png');

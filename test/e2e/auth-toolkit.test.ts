@@ -64,7 +64,7 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
     applicationShortId: string,
     configShortIds: string[],
   ) {
-    // The verifying replay of a TOTP sign-in first waits (up to a period, 30 s) for a code the burn-in did not type.
+    // The verifying replay of a TOTP sign-in first waits (up to a period, 5 s here) for a code the burn-in did not type.
     const generated = await burnInScripted(
       stack,
       llm,

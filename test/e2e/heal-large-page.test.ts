@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failureScreenshotMaxHeight } from '../../src/browser/quality/failure-screenshot.js';
 import { defaultPageTokens } from '../../src/llm/page-view.js';
 import { countTokens } from '../../src/llm/token-count.js';
 import { lastPrompt, refOf, tool, type AgentMove } from '../support/agent-script.js';
@@ -10,7 +11,8 @@ import { useShopStack } from '../support/shop-stack.js';
 // widget) whose buttons were renamed from "Buy item N" to "Purchase item N", the model's alias maps back to the
 // very element it named (the wrong item would buy the wrong thing and fail the assertion), the healed run passes,
 // and the saved heal replays with no model call. An alias the heal never showed is refused, never guessed; a pick of
-// another item is acted on as that item, and the assertion after it fails the run.
+// another item is acted on as that item, and the assertion after it fails the run. A failed run keeps a screenshot
+// of the page around where it stopped (src/browser/quality/failure-screenshot.ts).
 
 const goal = 'Buy the second item of the catalogue';
 // The page's part of the heal's request, after `Snapshot:`.
@@ -31,7 +33,14 @@ describe('a heal on the large page', () => {
         tool('assert_visible', { ref: refOf(r, /status .*Bought item 2$/), description: 'The purchase is confirmed' }),
       () => tool('done', { summary: 'Item 2 bought' }),
     ];
-    const generated = await shop.burnIn('Buy item 2', goal, moves, { expectedResult: 'The page says Bought item 2' });
+    // Four observations of the 39,000 px page and a verifying replay: past a minute on a busy 2-core machine.
+    const generated = await shop.burnIn(
+      'Buy item 2',
+      goal,
+      moves,
+      { expectedResult: 'The page says Bought item 2' },
+      150_000,
+    );
     testCaseId = generated.id;
     expect(generated.steps.steps.map((s: { action: string; locator?: string }) => [s.action, s.locator ?? ''])).toEqual(
       [
@@ -41,7 +50,7 @@ describe('a heal on the large page', () => {
       ],
     );
     await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'auto' });
-  }, 120_000);
+  }, 180_000);
 
   it('refuses an alias the heal prompt never showed: the run fails and nothing is saved', async () => {
     shop.llm.enqueue(() => tool('select_element', { ref: 'e9999', reason: 'A guessed purchase button' }));
@@ -50,6 +59,11 @@ describe('a heal on the large page', () => {
     expect(result.requests).toHaveLength(1);
     expect(result.error).toContain('the model named an element it was not shown (e9999)');
     expect(result.healed).toEqual([]);
+    // The failure keeps its screenshot: a band of the 39,000 px page around the viewport, not the whole page (whose
+    // 7 MB PNG timed out and left the failure without one).
+    const png = await shop.stack.activityDeps.blobs.get(result.screenshotKey!);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, failureScreenshotMaxHeight]);
     expect((await shop.stack.call('GET', `/v1/test-cases/${testCaseId}`)).body.steps.version).toBe(1);
   }, 120_000);
 

@@ -142,10 +142,13 @@ const cells = causes.flatMap((c) => {
 
 const replay = (steps: Step[]) => served.replay(steps, { timeoutMs: 1_500, probeMs: 500 });
 
+// The cells run a few at a time (vitest's maxConcurrency, 5): each replays in a browser context of its own and
+// spends most of its time waiting out its step's timeout, which they now wait out together.
 describe('a step that fails on a page that did not change', () => {
-  it.each(cells)(
+  it.concurrent.for(cells)(
     '%s (found by its %s locator): FAILED as %s, not changed-ui, nothing healed',
-    async (_name, _how, kind, step) => {
+    { timeout: 30_000 },
+    async ([, , kind, step], { expect }) => {
       const heading: Step = {
         action: 'assert_visible',
         locator: "getByRole('heading', { name: 'Orders' })",
@@ -160,7 +163,6 @@ describe('a step that fails on a page that did not change', () => {
       // The failed step keeps its recorded locators: nothing a failure "found" is put in front.
       expect(result.steps[1]).toEqual(step);
     },
-    30_000,
   );
 
   it('a step found by a fallback that passes is still reported as healed (the fix drops only failed steps)', async () => {

@@ -17,7 +17,13 @@ export interface ShopStack {
   /** Routes each agent request to the moves of the goal it carries. */
   router: ReturnType<typeof createRouter>;
   /** Creates a test case through the API and waits for its burn-in to record the steps (it must succeed). */
-  burnIn(name: string, goal: string, moves: AgentMove[], extra?: Record<string, unknown>): Promise<any>;
+  burnIn(
+    name: string,
+    goal: string,
+    moves: AgentMove[],
+    extra?: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<any>;
   /**
    * Replays the test case (healing as `heal` says; the activity's default when absent) while the shop shows
    * `variant` (default the original; back to the original after): the result, and the model requests the replay
@@ -40,6 +46,8 @@ export async function burnInOnShop(
   goal: string,
   moves: AgentMove[],
   extra: Record<string, unknown> = {},
+  /** How long the burn-in may take (a large page's steps are slow on a busy machine); default 60 s. */
+  timeoutMs?: number,
 ): Promise<any> {
   shop.router.add(goal, moves);
   shop.llm.enqueue(...moves.map(() => shop.router.reply));
@@ -52,7 +60,7 @@ export async function burnInOnShop(
     ...extra,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const generated = await waitForGeneration(shop.stack, created.body.testCase.id);
+  const generated = await waitForGeneration(shop.stack, created.body.testCase.id, timeoutMs);
   expect(generated.failureReason).toBeNull();
   return generated;
 }
@@ -63,7 +71,7 @@ export async function burnInOnShop(
  */
 export function useShopStack(): ShopStack {
   const shop = { router: createRouter() } as ShopStack;
-  shop.burnIn = (name, goal, moves, extra) => burnInOnShop(shop, name, goal, moves, extra);
+  shop.burnIn = (name, goal, moves, extra, timeoutMs) => burnInOnShop(shop, name, goal, moves, extra, timeoutMs);
   shop.replay = async (testCaseId, { variant = 'original', heal } = {}) => {
     shop.fixture.setVariant(variant);
     try {
