@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, formPage, readForm, refusedAt, type FieldErrors } from '../form-kit.js';
+import { afterSave, check, checkThenWrite, formPage, readForm, refusedAt, type FieldErrors } from '../form-kit.js';
 import { notFoundPage } from '../layout.js';
 import { CreateApplication } from '../../schemas/applications.js';
 import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments.js';
@@ -87,14 +87,11 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
         <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={form} errors={errors} />,
         errors,
       );
-    const env = check(
+    const written = await checkThenWrite(
       CreateEnvironment,
       { ...environmentBody(form), isDefault: form.isDefault === 'on' },
-      toEnvironmentField,
-    );
-    if (!env.ok) return again(env.errors);
-    const written = await refusedAt('environmentUrl', () =>
-      createEnvironment(services(c), { ...env.data, projectId: projectId(c), applicationShortId: app.shortId }),
+      (env) => createEnvironment(services(c), { ...env, projectId: projectId(c), applicationShortId: app.shortId }),
+      { at: 'environmentUrl', fieldOf: toEnvironmentField },
     );
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
@@ -136,18 +133,17 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
         />,
         errors,
       );
-    const env = check(
-      UpdateEnvironment,
-      { ...environmentBody(form), isDefault: form.isDefault === 'on' ? true : undefined },
-      toEnvironmentField,
-    );
-    if (!env.ok) return again(env.errors);
     const ref = {
       projectId: projectId(c),
       applicationShortId: found.app.shortId,
       environmentShortId: found.env.shortId,
     };
-    const written = await refusedAt('environmentUrl', () => updateEnvironment(services(c), ref, env.data));
+    const written = await checkThenWrite(
+      UpdateEnvironment,
+      { ...environmentBody(form), isDefault: form.isDefault === 'on' ? true : undefined },
+      (env) => updateEnvironment(services(c), ref, env),
+      { at: 'environmentUrl', fieldOf: toEnvironmentField },
+    );
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 

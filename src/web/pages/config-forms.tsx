@@ -2,12 +2,11 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
-  check,
+  checkThenWrite,
   formPage,
   FormProblems,
   FromField,
   readForm,
-  refusedAt,
   SubmitOrCancel,
   TextField,
   type FieldErrors,
@@ -93,17 +92,12 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
 
   web.post('/new/config', async (c) => {
     const form = await readForm(c);
-    const input = check(CreateConfig, {
-      name: form.name,
-      value: form.value ?? '',
-      isSecret: form.isSecret === 'on',
-      type: form.type,
-    });
-    if (!input.ok) return show(c, form, input.errors);
-    const written = await refusedAt('name', () => createConfig(c.get('services'), projectId(c), input.data), [
-      'name',
-      'value',
-    ]);
+    const written = await checkThenWrite(
+      CreateConfig,
+      { name: form.name, value: form.value ?? '', isSecret: form.isSecret === 'on', type: form.type },
+      (data) => createConfig(c.get('services'), projectId(c), data),
+      { at: 'name', fields: ['name', 'value'] },
+    );
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors);
   });
 
@@ -118,12 +112,11 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
     const form = await readForm(c);
     // An empty box for a secret keeps it; a plain config's box is its value, empty or not.
     const value = config.isSecret && !form.value ? undefined : (form.value ?? '');
-    const input = check(UpdateConfig, { name: form.name, value });
-    if (!input.ok) return show(c, form, input.errors, config);
-    const written = await refusedAt(
-      'name',
-      () => updateConfig(c.get('services'), projectId(c), config.shortId, input.data),
-      ['name', 'value'],
+    const written = await checkThenWrite(
+      UpdateConfig,
+      { name: form.name, value },
+      (data) => updateConfig(c.get('services'), projectId(c), config.shortId, data),
+      { at: 'name', fields: ['name', 'value'] },
     );
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors, config);
   });

@@ -8,7 +8,7 @@ import {
   PatternTable,
   type CoverageOrder,
 } from '../coverage-tables.js';
-import { check, FieldError, FormProblems, invalidAttrs, optional, readForm, refusedAt } from '../form-kit.js';
+import { checkThenWrite, FieldError, FormProblems, invalidAttrs, optional, readForm } from '../form-kit.js';
 import type { FieldErrors, FormBody } from '../form-kit.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { SiteMapLegend, SiteMapSvg } from '../site-map-svg.js';
@@ -225,15 +225,11 @@ export function registerCoveragePages(web: Hono<WebEnv>, base: string): void {
     const view = await load(c);
     if (!view) return notFoundPage(c, 'This application');
     const form = await readForm(c);
-    const input = check(CreateDiscovery, {
-      environmentShortId: optional(form.environmentShortId),
-      intent: optional(form.intent),
-    });
-    if (!input.ok) return coveragePage(c, view, form, input.errors);
-    const started = await refusedAt(
-      '',
-      () => createDiscovery(c.get('services'), c.get('session').projectId, view.application.shortId, input.data),
-      ['environmentShortId', 'intent'],
+    const started = await checkThenWrite(
+      CreateDiscovery,
+      { environmentShortId: optional(form.environmentShortId), intent: optional(form.intent) },
+      (data) => createDiscovery(c.get('services'), c.get('session').projectId, view.application.shortId, data),
+      { at: '', fields: ['environmentShortId', 'intent'] },
     );
     if (!started.ok) return coveragePage(c, view, form, started.errors);
     return c.redirect(`${base}/applications/${view.application.shortId}/coverage`, 303);

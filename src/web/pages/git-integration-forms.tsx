@@ -2,14 +2,13 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
-  check,
+  checkThenWrite,
   FieldError,
   formPage,
   FormProblems,
   invalidAttrs,
   optional,
   readForm,
-  refusedAt,
   SubmitOrCancel,
   TextField,
   type FieldErrors,
@@ -219,19 +218,17 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
     const form = await readForm(c);
     const wrong = misplaced(form);
     if (Object.keys(wrong).length > 0) return show(c, form, wrong);
-    const input = check(CreateGitIntegration, createBody(form), fieldOf);
-    if (!input.ok) return show(c, form, input.errors);
-    const body = input.data;
-    const written = await refusedAt(
-      'kind',
-      () =>
+    const written = await checkThenWrite(
+      CreateGitIntegration,
+      createBody(form),
+      (body) =>
         createGitIntegration(
           c.get('services'),
           projectId(c),
           'appId' in body ? { ...body, appId: String(body.appId) } : body,
           actor(c),
         ),
-      refusable,
+      { at: 'kind', fields: refusable, fieldOf },
     );
     return written.ok ? afterSave(c, form, `${base}/git`) : show(c, form, written.errors);
   });
@@ -247,12 +244,10 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
     const form = await readForm(c);
     const wrong = misplaced(form, integration);
     if (Object.keys(wrong).length > 0) return show(c, form, wrong, integration);
-    const input = check(UpdateGitIntegration, updateBody(form, integration), fieldOf);
-    if (!input.ok) return show(c, form, input.errors, integration);
-    const { appId, ...patch } = input.data;
-    const written = await refusedAt(
-      'kind',
-      () =>
+    const written = await checkThenWrite(
+      UpdateGitIntegration,
+      updateBody(form, integration),
+      ({ appId, ...patch }) =>
         updateGitIntegration(
           c.get('services'),
           projectId(c),
@@ -260,7 +255,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
           { ...patch, ...(appId !== undefined && { appId: String(appId) }) },
           actor(c),
         ),
-      refusable,
+      { at: 'kind', fields: refusable, fieldOf },
     );
     return written.ok ? afterSave(c, form, `${base}/git`) : show(c, form, written.errors, integration);
   });

@@ -3,13 +3,12 @@ import type { WebEnv } from '../context.js';
 import { Status } from '../components.js';
 import {
   afterSave,
-  check,
+  checkThenWrite,
   FieldError,
-  FormProblems,
   formPage,
+  FormProblems,
   invalidAttrs,
   readForm,
-  refusedAt,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -173,10 +172,11 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     const data = await choices(c);
     const form = await readForm(c);
     const { body, fieldOf } = planBody(form, data.apps);
-    const input = check(CreateTestPlan, body, fieldOf);
-    if (!input.ok) return show(c, data, form, input.errors);
-    const written = await refusedAt('', () =>
-      createTestPlan({ db: c.get('services').db }, { ...input.data, projectId: c.get('session').projectId }),
+    const written = await checkThenWrite(
+      CreateTestPlan,
+      body,
+      (plan) => createTestPlan({ db: c.get('services').db }, { ...plan, projectId: c.get('session').projectId }),
+      { at: '', fieldOf },
     );
     return written.ok
       ? afterSave(c, form, `${base}/test-plans/${written.data.shortId}`)
@@ -216,13 +216,15 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     const data = await choices(c);
     const form = await readForm(c);
     const { body, fieldOf } = planBody(form, data.apps, true);
-    const input = check(UpdateTestPlan, body, fieldOf);
-    if (!input.ok) return showEdit(c, plan, data, form, input.errors);
-    const written = await refusedAt('', () =>
-      updateTestPlan(
-        { db: c.get('services').db },
-        { ...input.data, projectId: c.get('session').projectId, testPlanShortId: plan.shortId },
-      ),
+    const written = await checkThenWrite(
+      UpdateTestPlan,
+      body,
+      (changes) =>
+        updateTestPlan(
+          { db: c.get('services').db },
+          { ...changes, projectId: c.get('session').projectId, testPlanShortId: plan.shortId },
+        ),
+      { at: '', fieldOf },
     );
     return written.ok
       ? afterSave(c, form, `${base}/test-plans/${plan.shortId}`)

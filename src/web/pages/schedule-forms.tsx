@@ -2,12 +2,11 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
-  check,
-  FormProblems,
+  checkThenWrite,
   formPage,
+  FormProblems,
   optional,
   readForm,
-  refusedAt,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -94,19 +93,21 @@ export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
         </>,
         true,
       );
-    const input = check(CreatePlanSchedule, { cron: form.cron ?? '', description: optional(form.description) });
-    if (!input.ok) return again(input.errors);
     const services = c.get('services');
-    const written = await refusedAt('cron', () =>
-      createSchedule(
-        {
-          db: services.db,
-          temporal: services.temporal,
-          logger: c.get('logger'),
-          runConcurrency: services.runConcurrency,
-        },
-        { ...input.data, projectId: c.get('session').projectId, testPlanShortId: found.shortId },
-      ),
+    const written = await checkThenWrite(
+      CreatePlanSchedule,
+      { cron: form.cron ?? '', description: optional(form.description) },
+      (schedule) =>
+        createSchedule(
+          {
+            db: services.db,
+            temporal: services.temporal,
+            logger: c.get('logger'),
+            runConcurrency: services.runConcurrency,
+          },
+          { ...schedule, projectId: c.get('session').projectId, testPlanShortId: found.shortId },
+        ),
+      { at: 'cron' },
     );
     return written.ok ? afterSave(c, form, `${base}/test-plans/${found.shortId}`) : again(written.errors);
   });
