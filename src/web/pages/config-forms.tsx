@@ -12,7 +12,8 @@ import {
   type FieldErrors,
   type FormBody,
 } from '../form-kit.js';
-import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
+import { CsrfField } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { CreateConfig, UpdateConfig } from '../../schemas/configs.js';
 import { createConfig, deleteConfig, requireConfig, updateConfig, type ConfigView } from '../../services/configs.js';
@@ -80,6 +81,7 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const load = (c: Context<WebEnv>) =>
     notFoundAsUndefined(() => requireConfig(c.get('services'), projectId(c), c.req.param('config') ?? ''));
+  const configRoutes = routesAbout(web, load, 'This config');
   const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: ConfigView) =>
     formPage(
       c,
@@ -101,14 +103,9 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors);
   });
 
-  web.get('/configs/:config/edit', async (c) => {
-    const config = await load(c);
-    return config ? show(c, {}, {}, config) : notFoundPage(c, 'This config');
-  });
+  configRoutes.get('/configs/:config/edit', (c, config) => show(c, {}, {}, config));
 
-  web.post('/configs/:config', async (c) => {
-    const config = await load(c);
-    if (!config) return notFoundPage(c, 'This config');
+  configRoutes.post('/configs/:config', async (c, config) => {
     const form = await readForm(c);
     // An empty box for a secret keeps it; a plain config's box is its value, empty or not.
     const value = config.isSecret && !form.value ? undefined : (form.value ?? '');
@@ -121,9 +118,7 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors, config);
   });
 
-  web.post('/configs/:config/delete', async (c) => {
-    const config = await load(c);
-    if (!config) return notFoundPage(c, 'This config');
+  configRoutes.post('/configs/:config/delete', async (c, config) => {
     await deleteConfig(c.get('services'), projectId(c), config.shortId);
     return c.redirect(`${base}/configs`, 303);
   });

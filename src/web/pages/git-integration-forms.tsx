@@ -14,7 +14,8 @@ import {
   type FieldErrors,
   type FormBody,
 } from '../form-kit.js';
-import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
+import { CsrfField } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { assetPath } from '../assets.js';
 import { fieldKinds, inapplicableFields, isIntegrationKind, type IntegrationKind } from '../git-integration-kind.js';
@@ -204,6 +205,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
   const actor = (c: Context<WebEnv>) => sessionActor(c.get('session').tokenId);
   const load = (c: Context<WebEnv>) =>
     notFoundAsUndefined(() => getGitIntegration(c.get('services'), projectId(c), c.req.param('integration') ?? ''));
+  const integrationRoutes = routesAbout(web, load, 'This Git integration');
   const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: GitIntegrationView) =>
     formPage(
       c,
@@ -233,14 +235,9 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
     return written.ok ? afterSave(c, form, `${base}/git`) : show(c, form, written.errors);
   });
 
-  web.get('/git/integrations/:integration/edit', async (c) => {
-    const integration = await load(c);
-    return integration ? show(c, {}, {}, integration) : notFoundPage(c, 'This Git integration');
-  });
+  integrationRoutes.get('/git/integrations/:integration/edit', (c, integration) => show(c, {}, {}, integration));
 
-  web.post('/git/integrations/:integration', async (c) => {
-    const integration = await load(c);
-    if (!integration) return notFoundPage(c, 'This Git integration');
+  integrationRoutes.post('/git/integrations/:integration', async (c, integration) => {
     const form = await readForm(c);
     const wrong = misplaced(form, integration);
     if (Object.keys(wrong).length > 0) return show(c, form, wrong, integration);
@@ -260,9 +257,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
     return written.ok ? afterSave(c, form, `${base}/git`) : show(c, form, written.errors, integration);
   });
 
-  web.post('/git/integrations/:integration/delete', async (c) => {
-    const integration = await load(c);
-    if (!integration) return notFoundPage(c, 'This Git integration');
+  integrationRoutes.post('/git/integrations/:integration/delete', async (c, integration) => {
     await deleteGitIntegration(c.get('services'), projectId(c), integration.shortId, actor(c));
     return c.redirect(`${base}/git`, 303);
   });

@@ -13,7 +13,8 @@ import {
   type FieldErrors,
   type FormBody,
 } from '../form-kit.js';
-import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
+import { CsrfField } from '../layout.js';
 import { CreateTestPlan, UpdateTestPlan } from '../../schemas/test-plans.js';
 import { dashboardApplications, dashboardTestCases } from '../../services/dashboard.js';
 import { createTestPlan, requireTestPlan, updateTestPlan, type TestPlan } from '../../services/test-plans.js';
@@ -187,6 +188,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     notFoundAsUndefined(() =>
       requireTestPlan(c.get('services'), c.get('session').projectId, c.req.param('shortId') ?? ''),
     );
+  const planRoutes = routesAbout(web, load, 'This test plan');
   const showEdit = (
     c: Context<WebEnv>,
     plan: TestPlan,
@@ -201,18 +203,14 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
       Object.keys(errors).length > 0,
     );
 
-  web.get('/test-plans/:shortId/edit', async (c) => {
-    const plan = await load(c);
-    if (!plan) return notFoundPage(c, 'This test plan');
+  planRoutes.get('/test-plans/:shortId/edit', async (c, plan) => {
     const form: FormBody = { name: plan.name, emailRecipients: plan.notifications.email?.recipients.join(', ') ?? '' };
     for (const t of plan.testCases) form[testField(t.id)] = 'on';
     for (const a of plan.applications) form[environmentField(a.applicationShortId)] = a.environmentShortId;
     return showEdit(c, plan, await choices(c), form, {});
   });
 
-  web.post('/test-plans/:shortId/edit', async (c) => {
-    const plan = await load(c);
-    if (!plan) return notFoundPage(c, 'This test plan');
+  planRoutes.post('/test-plans/:shortId/edit', async (c, plan) => {
     const data = await choices(c);
     const form = await readForm(c);
     const { body, fieldOf } = planBody(form, data.apps, true);

@@ -12,6 +12,7 @@ import {
   type FormBody,
 } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { CreatePlanSchedule } from '../../schemas/plan-schedules.js';
 import { createSchedule, deleteSchedule } from '../../services/plan-schedules.js';
@@ -78,10 +79,9 @@ export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
     notFoundAsUndefined(() =>
       requireTestPlan(c.get('services'), c.get('session').projectId, c.req.param('shortId') ?? ''),
     );
+  const planRoutes = routesAbout(web, plan, 'This test plan');
 
-  web.post('/test-plans/:shortId/schedules', async (c) => {
-    const found = await plan(c);
-    if (!found) return notFoundPage(c, 'This test plan');
+  planRoutes.post('/test-plans/:shortId/schedules', async (c, found) => {
     const form = await readForm(c);
     const again = (errors: FieldErrors) =>
       formPage(
