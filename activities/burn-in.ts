@@ -23,6 +23,7 @@ import { runAgent } from '../src/llm/agent.js';
 import { burnInCallsPerStep } from '../src/metrics.js';
 import { LlmUnavailableError } from '../src/llm/client.js';
 import { llmFor } from './llm-usage.js';
+import { agentTask } from './agent-task.js';
 import {
   ApplicationUnreachableError,
   BadTestDefinitionError,
@@ -33,7 +34,6 @@ import {
 } from '../src/domain/errors.js';
 import { findDependents } from '../src/db/queries/test-cases.js';
 import { signalDependencyRecorded } from '../src/temporal/lifecycle.js';
-import { projectFileNames } from '../src/services/project-files.js';
 import type { BurnInInput, DependencyRecorded, RecordStepsInput } from '../workflows/burn-in-contract.js';
 import { notReplayingReason, replayFailureNote, type RecordingCheck } from '../src/domain/recording-check.js';
 import { SignalCollector } from '../src/browser/quality/signals.js';
@@ -194,14 +194,11 @@ export function createBurnInActivities(deps: ActivityDeps) {
               try {
                 const result = await runAgent(
                   page,
-                  {
-                    applicationName: ctx.application.name,
+                  await agentTask(deps, input.projectId, ctx, values, {
                     goal: ctx.testCase.goal ?? ctx.testCase.name,
                     expectedResult: ctx.testCase.expectedResult,
                     scenario: ctx.scenario,
-                    configNames: values.names(),
-                    projectFiles: await projectFileNames(deps, input.projectId),
-                  },
+                  }),
                   {
                     ...options,
                     llm,

@@ -11,7 +11,7 @@ import { LlmGaveUpError, LlmNotConfiguredError, NotFoundError } from '../src/dom
 import type { Step } from '../src/domain/steps.js';
 import { runAgent } from '../src/llm/agent.js';
 import { LlmUnavailableError } from '../src/llm/client.js';
-import { projectFileNames } from '../src/services/project-files.js';
+import { agentTask } from './agent-task.js';
 import { failStepInsertion, saveStepInsertion } from '../src/services/step-insert.js';
 import { insertionInstructions } from '../src/services/step-insert-task.js';
 import type { InsertStepInput } from '../workflows/insert-step-contract.js';
@@ -78,14 +78,11 @@ export function createInsertStepActivities(deps: ActivityDeps) {
             try {
               const result = await runAgent(
                 page,
-                {
-                  applicationName: ctx.application.name,
+                await agentTask(deps, input.projectId, ctx, values, {
                   goal: insertion.description,
                   expectedResult: null,
                   scenario: insertionInstructions(ctx.scenario, ctx.testCase.steps!, insertion.position),
-                  configNames: values.names(),
-                  projectFiles: await projectFileNames(deps, input.projectId),
-                },
+                }),
                 {
                   llm,
                   baseUrl,

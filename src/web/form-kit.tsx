@@ -68,6 +68,21 @@ export async function refusedAt<T>(
 }
 
 /**
+ * A form's save: `input` checked by `schema` (each issue at its field, see `check`), then written by `write` (a
+ * refusal at `refused.at`, or at one of `refused.fields` it names, see `refusedAt`). Either failure comes back as the
+ * errors to show with the form again.
+ */
+export async function checkThenWrite<S extends z.ZodType, T>(
+  schema: S,
+  input: unknown,
+  write: (data: z.infer<S>) => Promise<T>,
+  refused: { at: string; fields?: readonly string[]; fieldOf?: (path: string) => string },
+): Promise<Checked<T>> {
+  const checked = check(schema, input, refused.fieldOf);
+  return checked.ok ? refusedAt(refused.at, () => write(checked.data), refused.fields) : checked;
+}
+
+/**
  * A form page: the whole page for a plain post, only the form for htmx (which swaps 2xx answers only, so a refusal
  * reaches it as 200 and a plain post as 400).
  */

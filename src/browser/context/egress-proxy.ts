@@ -5,38 +5,12 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { normalizeHost, type BlockedListener, type NetworkGuard } from './network-guard.js';
 import type { TunnelRouter } from '../../tunnels/agent-router.js';
+import { endToEndHeaders } from '../../tunnels/protocol.js';
 
 export interface EgressProxy {
   /** For `browser.newContext({ proxy: { server, bypass: '<-loopback>' } })`. */
   server: string;
   close(): Promise<void>;
-}
-
-// Headers that describe one connection, not the message: never forwarded.
-const hopByHop = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
-function endToEnd(raw: string[]): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection')
-      raw[i + 1]!.split(',').forEach((name) => named.add(name.trim().toLowerCase()));
-  }
-  const kept: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (!hopByHop.has(name) && !named.has(name)) kept.push(raw[i]!, raw[i + 1]!);
-  }
-  return kept;
 }
 
 function splitAuthority(authority: string): { host: string; port: number } | undefined {
@@ -90,12 +64,12 @@ export async function startEgressProxy(
         port: target.port || 80,
         method: req.method,
         path: `${target.pathname}${target.search}`,
-        headers: endToEnd(req.rawHeaders),
+        headers: endToEndHeaders(req.rawHeaders),
       },
       (response) => {
         response.on('error', () => res.destroy());
         try {
-          res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEnd(response.rawHeaders));
+          res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEndHeaders(response.rawHeaders));
         } catch {
           res.destroy();
           return;

@@ -2,6 +2,7 @@ import type { DB } from '../database.js';
 import type { ApplicationKind } from '../schema.js';
 import { newId, newShortId } from '../../ids.js';
 import { updateProjectRow } from './project-rows.js';
+import type { SelectedRow } from './rows.js';
 
 export interface ApplicationView {
   shortId: string;
@@ -29,7 +30,7 @@ function selectApplications(db: DB, projectId: string) {
     .where('a.project_id', '=', projectId);
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof selectApplications>['executeTakeFirstOrThrow']>>;
+type Row = SelectedRow<typeof selectApplications>;
 
 export function toApplicationView(row: Row): ApplicationView {
   return {

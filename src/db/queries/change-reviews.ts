@@ -5,6 +5,7 @@ import type { TestCaseSummary } from './test-case-views.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import type { ChangedFile, GitProviderId, ReviewVerdict } from '../../domain/git.js';
 import type { ChangeReviewTestResult } from '../../../workflows/change-review-contract.js';
+import type { SelectedRow } from './rows.js';
 
 /** What a review looked at, stored once: a retried or replayed step reads this, never a newer head of the branch. */
 export interface StoredChange {
@@ -51,7 +52,7 @@ const selectReviews = (db: DB) =>
     .selectAll('cr')
     .select('r.short_id as run_short_id');
 
-type Row = Awaited<ReturnType<ReturnType<typeof selectReviews>['executeTakeFirstOrThrow']>>;
+type Row = SelectedRow<typeof selectReviews>;
 
 function toRecord(row: Row): ChangeReviewRecord {
   return {

@@ -3,6 +3,7 @@ import type { DB } from '../database.js';
 import type { ChatMessageStatus } from '../schema.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import type { UsageTotals } from '../../domain/llm-usage.js';
+import type { SelectedRow } from './rows.js';
 
 export interface ChatMessageView {
   id: string;
@@ -49,7 +50,7 @@ const chatColumns = [
   'updated_at',
 ] as const;
 
-type ChatRow = Awaited<ReturnType<ReturnType<typeof selectChats>['executeTakeFirstOrThrow']>>;
+type ChatRow = SelectedRow<typeof selectChats>;
 const selectChats = (db: DB) => db.selectFrom('chats').select(chatColumns);
 
 function toRecord(row: ChatRow): ChatRecord {

@@ -3,6 +3,7 @@
 import type { DB } from '../database.js';
 import type { ChangeReviewState } from '../schema.js';
 import type { ReviewVerdict } from '../../domain/git.js';
+import type { SelectedRow } from './rows.js';
 
 export interface ReviewSummary {
   chatShortId: string;
@@ -33,7 +34,7 @@ function selectReviews(db: DB, projectId: string) {
     .where('c.project_id', '=', projectId);
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof selectReviews>['executeTakeFirstOrThrow']>>;
+type Row = SelectedRow<typeof selectReviews>;
 
 function toSummary(r: Row): ReviewSummary {
   return {

@@ -2,6 +2,7 @@ import type { DB } from '../database.js';
 import { newId, newShortId } from '../../ids.js';
 import { accessView, type EnvironmentAccess, type EnvironmentAccessView } from '../../domain/environment-access.js';
 import { findProjectRow, updateProjectRow } from './project-rows.js';
+import type { SelectedRow } from './rows.js';
 
 export interface EnvironmentView {
   shortId: string;
@@ -36,7 +37,7 @@ export function selectEnvironments(db: DB, projectId: string) {
     .where('e.project_id', '=', projectId);
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof selectEnvironments>['executeTakeFirstOrThrow']>>;
+type Row = SelectedRow<typeof selectEnvironments>;
 
 function toView(row: Row): EnvironmentView {
   return {

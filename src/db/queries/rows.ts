@@ -22,3 +22,8 @@ export async function findRow<T extends Table>(
   for (const [column, value] of Object.entries(match)) query = query.where(ref(column), '=', value);
   return (await query.executeTakeFirst()) as Row<T> | undefined;
 }
+
+/** The row of the query a select function builds, e.g. `SelectedRow<typeof selectRuns>`: the columns it selects. */
+export type SelectedRow<Select extends (...args: never[]) => { executeTakeFirstOrThrow(): Promise<unknown> }> = Awaited<
+  ReturnType<ReturnType<Select>['executeTakeFirstOrThrow']>
+>;

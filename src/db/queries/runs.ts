@@ -8,6 +8,7 @@ import { newId, newShortId } from '../../ids.js';
 import { annotateSpan, currentTrace, spanAttr } from '../../tracing.js';
 import { quarantinedTestIds } from './flakiness.js';
 import type { ProjectTestCase } from './run-selection.js';
+import type { SelectedRow } from './rows.js';
 
 export interface RunMetadata {
   trigger: string;
@@ -113,7 +114,7 @@ function selectRuns(db: DB) {
     .select(['p.name as plan_name', 'p.short_id as plan_short_id', 'o.short_id as rerun_of_short_id']);
 }
 
-export type RunRow = Awaited<ReturnType<ReturnType<typeof selectRuns>['executeTakeFirstOrThrow']>>;
+export type RunRow = SelectedRow<typeof selectRuns>;
 
 export async function findRun(db: DB, projectId: string, shortId: string): Promise<RunRow | undefined> {
   return selectRuns(db).where('r.project_id', '=', projectId).where('r.short_id', '=', shortId).executeTakeFirst();

@@ -8,6 +8,7 @@ import type { RecordedSteps, Step } from '../../domain/steps.js';
 import { flakeStatsOf, noRuns } from './flakiness.js';
 import type { FlakeStats } from '../../domain/flakiness.js';
 import type { RecordingCheck } from '../../domain/recording-check.js';
+import type { SelectedRow } from './rows.js';
 
 export interface TestCaseSummary {
   id: string;
@@ -69,7 +70,7 @@ function selectViews(db: DB, projectId: string) {
     .where('tc.project_id', '=', projectId);
 }
 
-type ViewRow = Awaited<ReturnType<ReturnType<typeof selectViews>['executeTakeFirstOrThrow']>>;
+type ViewRow = SelectedRow<typeof selectViews>;
 
 type SummaryRow = Pick<
   ViewRow,

@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, formPage, readForm, refusedAt, type FieldErrors } from '../form-kit.js';
-import { notFoundPage } from '../layout.js';
+import { afterSave, check, checkThenWrite, formPage, readForm, refusedAt, type FieldErrors } from '../form-kit.js';
+import { routesAbout } from '../found.js';
 import { CreateApplication } from '../../schemas/applications.js';
 import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments.js';
 import { createApplication, removeApplication, requireApplication } from '../../services/applications.js';
@@ -26,6 +26,8 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
   const services = (c: Context<WebEnv>) => c.get('services');
   const page = (c: Context<WebEnv>, title: string, content: Child, errors: FieldErrors) =>
     formPage(c, { title, nav: 'applications' }, content, Object.keys(errors).length > 0);
+  const applicationRoutes = routesAbout(web, findApplication, 'This application');
+  const environmentRoutes = routesAbout(web, findEnvironment, 'This environment');
 
   web.get('/new/application', (c) =>
     page(
@@ -65,9 +67,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     return afterSave(c, form, `${base}/applications?added=${encodeURIComponent(created.shortId)}`);
   });
 
-  web.get('/applications/:app/environments/new', async (c) => {
-    const app = await findApplication(c);
-    if (!app) return notFoundPage(c, 'This application');
+  applicationRoutes.get('/applications/:app/environments/new', async (c, app) => {
     return page(
       c,
       'Add an environment',
@@ -76,9 +76,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     );
   });
 
-  web.post('/applications/:app/environments', async (c) => {
-    const app = await findApplication(c);
-    if (!app) return notFoundPage(c, 'This application');
+  applicationRoutes.post('/applications/:app/environments', async (c, app) => {
     const form = await readForm(c);
     const again = (errors: FieldErrors) =>
       page(
@@ -87,21 +85,16 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
         <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={form} errors={errors} />,
         errors,
       );
-    const env = check(
+    const written = await checkThenWrite(
       CreateEnvironment,
       { ...environmentBody(form), isDefault: form.isDefault === 'on' },
-      toEnvironmentField,
-    );
-    if (!env.ok) return again(env.errors);
-    const written = await refusedAt('environmentUrl', () =>
-      createEnvironment(services(c), { ...env.data, projectId: projectId(c), applicationShortId: app.shortId }),
+      (env) => createEnvironment(services(c), { ...env, projectId: projectId(c), applicationShortId: app.shortId }),
+      { at: 'environmentUrl', fieldOf: toEnvironmentField },
     );
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 
-  web.get('/applications/:app/environments/:env/edit', async (c) => {
-    const found = await findEnvironment(c);
-    if (!found) return notFoundPage(c, 'This environment');
+  environmentRoutes.get('/applications/:app/environments/:env/edit', async (c, found) => {
     const form = { environmentName: found.env.name, environmentUrl: found.env.url ?? '' };
     return page(
       c,
@@ -118,9 +111,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     );
   });
 
-  web.post('/applications/:app/environments/:env', async (c) => {
-    const found = await findEnvironment(c);
-    if (!found) return notFoundPage(c, 'This environment');
+  environmentRoutes.post('/applications/:app/environments/:env', async (c, found) => {
     const form = await readForm(c);
     const again = (errors: FieldErrors) =>
       page(
@@ -136,24 +127,21 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
         />,
         errors,
       );
-    const env = check(
-      UpdateEnvironment,
-      { ...environmentBody(form), isDefault: form.isDefault === 'on' ? true : undefined },
-      toEnvironmentField,
-    );
-    if (!env.ok) return again(env.errors);
     const ref = {
       projectId: projectId(c),
       applicationShortId: found.app.shortId,
       environmentShortId: found.env.shortId,
     };
-    const written = await refusedAt('environmentUrl', () => updateEnvironment(services(c), ref, env.data));
+    const written = await checkThenWrite(
+      UpdateEnvironment,
+      { ...environmentBody(form), isDefault: form.isDefault === 'on' ? true : undefined },
+      (env) => updateEnvironment(services(c), ref, env),
+      { at: 'environmentUrl', fieldOf: toEnvironmentField },
+    );
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 
-  web.post('/applications/:app/environments/:env/delete', async (c) => {
-    const found = await findEnvironment(c);
-    if (!found) return notFoundPage(c, 'This environment');
+  environmentRoutes.post('/applications/:app/environments/:env/delete', async (c, found) => {
     await deleteEnvironment(services(c), {
       projectId: projectId(c),
       applicationShortId: found.app.shortId,
@@ -162,9 +150,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     return c.redirect(`${base}/applications`, 303);
   });
 
-  web.post('/applications/:app/delete', async (c) => {
-    const app = await findApplication(c);
-    if (!app) return notFoundPage(c, 'This application');
+  applicationRoutes.post('/applications/:app/delete', async (c, app) => {
     await removeApplication(services(c), projectId(c), app.shortId);
     return c.redirect(`${base}/applications`, 303);
   });

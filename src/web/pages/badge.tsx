@@ -1,15 +1,14 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
-  check,
+  checkThenWrite,
   FieldError,
-  FormProblems,
   formPage,
+  FormProblems,
   invalidAttrs,
   optional,
   PostButton,
   readForm,
-  refusedAt,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -196,23 +195,22 @@ export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
 
   web.post('/project/badge', async (c) => {
     const form = await readForm(c);
-    const input = check(CreateBadgeLink, {
-      name: form.name ?? '',
-      testPlanShortId: optional(form.testPlanShortId),
-      label: form.label?.trim() ? form.label : undefined,
-    });
-    if (!input.ok) return show(c, form, input.errors);
     const { services, session } = { services: c.get('services'), session: c.get('session') };
-    const made = await refusedAt(
-      'name',
-      () =>
+    const made = await checkThenWrite(
+      CreateBadgeLink,
+      {
+        name: form.name ?? '',
+        testPlanShortId: optional(form.testPlanShortId),
+        label: form.label?.trim() ? form.label : undefined,
+      },
+      (data) =>
         createBadgeLink(services, {
-          ...input.data,
+          ...data,
           projectId: session.projectId,
           publicUrl: services.publicUrl,
           actor: sessionActor(session.tokenId),
         }),
-      ['testPlanShortId'],
+      { at: 'name', fields: ['testPlanShortId'] },
     );
     // Not a redirect: the token exists only in this answer.
     return made.ok ? show(c, {}, {}, made.data) : show(c, form, made.errors);

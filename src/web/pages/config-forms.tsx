@@ -2,18 +2,18 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
-  check,
+  checkThenWrite,
   formPage,
   FormProblems,
   FromField,
   readForm,
-  refusedAt,
   SubmitOrCancel,
   TextField,
   type FieldErrors,
   type FormBody,
 } from '../form-kit.js';
-import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
+import { CsrfField } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { CreateConfig, UpdateConfig } from '../../schemas/configs.js';
 import { createConfig, deleteConfig, requireConfig, updateConfig, type ConfigView } from '../../services/configs.js';
@@ -81,6 +81,7 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const load = (c: Context<WebEnv>) =>
     notFoundAsUndefined(() => requireConfig(c.get('services'), projectId(c), c.req.param('config') ?? ''));
+  const configRoutes = routesAbout(web, load, 'This config');
   const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: ConfigView) =>
     formPage(
       c,
@@ -93,44 +94,31 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
 
   web.post('/new/config', async (c) => {
     const form = await readForm(c);
-    const input = check(CreateConfig, {
-      name: form.name,
-      value: form.value ?? '',
-      isSecret: form.isSecret === 'on',
-      type: form.type,
-    });
-    if (!input.ok) return show(c, form, input.errors);
-    const written = await refusedAt('name', () => createConfig(c.get('services'), projectId(c), input.data), [
-      'name',
-      'value',
-    ]);
+    const written = await checkThenWrite(
+      CreateConfig,
+      { name: form.name, value: form.value ?? '', isSecret: form.isSecret === 'on', type: form.type },
+      (data) => createConfig(c.get('services'), projectId(c), data),
+      { at: 'name', fields: ['name', 'value'] },
+    );
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors);
   });
 
-  web.get('/configs/:config/edit', async (c) => {
-    const config = await load(c);
-    return config ? show(c, {}, {}, config) : notFoundPage(c, 'This config');
-  });
+  configRoutes.get('/configs/:config/edit', (c, config) => show(c, {}, {}, config));
 
-  web.post('/configs/:config', async (c) => {
-    const config = await load(c);
-    if (!config) return notFoundPage(c, 'This config');
+  configRoutes.post('/configs/:config', async (c, config) => {
     const form = await readForm(c);
     // An empty box for a secret keeps it; a plain config's box is its value, empty or not.
     const value = config.isSecret && !form.value ? undefined : (form.value ?? '');
-    const input = check(UpdateConfig, { name: form.name, value });
-    if (!input.ok) return show(c, form, input.errors, config);
-    const written = await refusedAt(
-      'name',
-      () => updateConfig(c.get('services'), projectId(c), config.shortId, input.data),
-      ['name', 'value'],
+    const written = await checkThenWrite(
+      UpdateConfig,
+      { name: form.name, value },
+      (data) => updateConfig(c.get('services'), projectId(c), config.shortId, data),
+      { at: 'name', fields: ['name', 'value'] },
     );
     return written.ok ? afterSave(c, form, `${base}/configs`) : show(c, form, written.errors, config);
   });
 
-  web.post('/configs/:config/delete', async (c) => {
-    const config = await load(c);
-    if (!config) return notFoundPage(c, 'This config');
+  configRoutes.post('/configs/:config/delete', async (c, config) => {
     await deleteConfig(c.get('services'), projectId(c), config.shortId);
     return c.redirect(`${base}/configs`, 303);
   });

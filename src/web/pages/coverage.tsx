@@ -8,9 +8,10 @@ import {
   PatternTable,
   type CoverageOrder,
 } from '../coverage-tables.js';
-import { check, FieldError, FormProblems, invalidAttrs, optional, readForm, refusedAt } from '../form-kit.js';
+import { checkThenWrite, FieldError, FormProblems, invalidAttrs, optional, readForm } from '../form-kit.js';
 import type { FieldErrors, FormBody } from '../form-kit.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
+import { routesAbout } from '../found.js';
 import { SiteMapLegend, SiteMapSvg } from '../site-map-svg.js';
 import { SuggestionCards } from '../suggestion-cards.js';
 import { endedDiscoveryStatuses } from '../../domain/discovery-run.js';
@@ -215,25 +216,17 @@ export function registerCoveragePages(web: Hono<WebEnv>, base: string): void {
     notFoundAsUndefined(() =>
       coveragePageView(c.get('services'), c.get('session').projectId, c.req.param('app') ?? ''),
     );
+  const applicationRoutes = routesAbout(web, load, 'This application');
 
-  web.get('/applications/:app/coverage', async (c) => {
-    const view = await load(c);
-    return view ? coveragePage(c, view) : notFoundPage(c, 'This application');
-  });
+  applicationRoutes.get('/applications/:app/coverage', (c, view) => coveragePage(c, view));
 
-  web.post('/applications/:app/discoveries', async (c) => {
-    const view = await load(c);
-    if (!view) return notFoundPage(c, 'This application');
+  applicationRoutes.post('/applications/:app/discoveries', async (c, view) => {
     const form = await readForm(c);
-    const input = check(CreateDiscovery, {
-      environmentShortId: optional(form.environmentShortId),
-      intent: optional(form.intent),
-    });
-    if (!input.ok) return coveragePage(c, view, form, input.errors);
-    const started = await refusedAt(
-      '',
-      () => createDiscovery(c.get('services'), c.get('session').projectId, view.application.shortId, input.data),
-      ['environmentShortId', 'intent'],
+    const started = await checkThenWrite(
+      CreateDiscovery,
+      { environmentShortId: optional(form.environmentShortId), intent: optional(form.intent) },
+      (data) => createDiscovery(c.get('services'), c.get('session').projectId, view.application.shortId, data),
+      { at: '', fields: ['environmentShortId', 'intent'] },
     );
     if (!started.ok) return coveragePage(c, view, form, started.errors);
     return c.redirect(`${base}/applications/${view.application.shortId}/coverage`, 303);

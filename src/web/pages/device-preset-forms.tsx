@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { check, optional, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { check, checkThenWrite, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { registerListedResource } from '../listed-resource.js';
 import { CreateDevicePreset, UpdateDevicePreset } from '../../schemas/device-presets.js';
 import {
@@ -123,10 +123,11 @@ export function registerDevicePresetForms(web: Hono<WebEnv>, base: string): void
       return undefined;
     },
     async update(c, preset, form) {
-      const input = check(UpdateDevicePreset, bodyOf(form, null), fieldOf);
-      if (!input.ok) return input.errors;
-      const written = await refusedAt('name', () =>
-        updateDevicePreset(services(c), c.get('session').projectId, preset.shortId, input.data),
+      const written = await checkThenWrite(
+        UpdateDevicePreset,
+        bodyOf(form, null),
+        (changes) => updateDevicePreset(services(c), c.get('session').projectId, preset.shortId, changes),
+        { at: 'name', fieldOf },
       );
       return written.ok ? undefined : written.errors;
     },

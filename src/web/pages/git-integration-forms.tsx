@@ -2,20 +2,20 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
-  check,
+  checkThenWrite,
   FieldError,
   formPage,
   FormProblems,
   invalidAttrs,
   optional,
   readForm,
-  refusedAt,
   SubmitOrCancel,
   TextField,
   type FieldErrors,
   type FormBody,
 } from '../form-kit.js';
-import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
+import { CsrfField } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { assetPath } from '../assets.js';
 import { fieldKinds, inapplicableFields, isIntegrationKind, type IntegrationKind } from '../git-integration-kind.js';
@@ -205,6 +205,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
   const actor = (c: Context<WebEnv>) => sessionActor(c.get('session').tokenId);
   const load = (c: Context<WebEnv>) =>
     notFoundAsUndefined(() => getGitIntegration(c.get('services'), projectId(c), c.req.param('integration') ?? ''));
+  const integrationRoutes = routesAbout(web, load, 'This Git integration');
   const show = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors, editing?: GitIntegrationView) =>
     formPage(
       c,
@@ -219,40 +220,31 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
     const form = await readForm(c);
     const wrong = misplaced(form);
     if (Object.keys(wrong).length > 0) return show(c, form, wrong);
-    const input = check(CreateGitIntegration, createBody(form), fieldOf);
-    if (!input.ok) return show(c, form, input.errors);
-    const body = input.data;
-    const written = await refusedAt(
-      'kind',
-      () =>
+    const written = await checkThenWrite(
+      CreateGitIntegration,
+      createBody(form),
+      (body) =>
         createGitIntegration(
           c.get('services'),
           projectId(c),
           'appId' in body ? { ...body, appId: String(body.appId) } : body,
           actor(c),
         ),
-      refusable,
+      { at: 'kind', fields: refusable, fieldOf },
     );
     return written.ok ? afterSave(c, form, `${base}/git`) : show(c, form, written.errors);
   });
 
-  web.get('/git/integrations/:integration/edit', async (c) => {
-    const integration = await load(c);
-    return integration ? show(c, {}, {}, integration) : notFoundPage(c, 'This Git integration');
-  });
+  integrationRoutes.get('/git/integrations/:integration/edit', (c, integration) => show(c, {}, {}, integration));
 
-  web.post('/git/integrations/:integration', async (c) => {
-    const integration = await load(c);
-    if (!integration) return notFoundPage(c, 'This Git integration');
+  integrationRoutes.post('/git/integrations/:integration', async (c, integration) => {
     const form = await readForm(c);
     const wrong = misplaced(form, integration);
     if (Object.keys(wrong).length > 0) return show(c, form, wrong, integration);
-    const input = check(UpdateGitIntegration, updateBody(form, integration), fieldOf);
-    if (!input.ok) return show(c, form, input.errors, integration);
-    const { appId, ...patch } = input.data;
-    const written = await refusedAt(
-      'kind',
-      () =>
+    const written = await checkThenWrite(
+      UpdateGitIntegration,
+      updateBody(form, integration),
+      ({ appId, ...patch }) =>
         updateGitIntegration(
           c.get('services'),
           projectId(c),
@@ -260,14 +252,12 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
           { ...patch, ...(appId !== undefined && { appId: String(appId) }) },
           actor(c),
         ),
-      refusable,
+      { at: 'kind', fields: refusable, fieldOf },
     );
     return written.ok ? afterSave(c, form, `${base}/git`) : show(c, form, written.errors, integration);
   });
 
-  web.post('/git/integrations/:integration/delete', async (c) => {
-    const integration = await load(c);
-    if (!integration) return notFoundPage(c, 'This Git integration');
+  integrationRoutes.post('/git/integrations/:integration/delete', async (c, integration) => {
     await deleteGitIntegration(c.get('services'), projectId(c), integration.shortId, actor(c));
     return c.redirect(`${base}/git`, 303);
   });

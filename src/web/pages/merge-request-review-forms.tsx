@@ -15,7 +15,8 @@ import {
   type FieldErrors,
   type FormBody,
 } from '../form-kit.js';
-import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
+import { CsrfField } from '../layout.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { SaveMergeRequestReviewSettings } from '../../schemas/merge-request-review-settings.js';
 import {
@@ -185,6 +186,7 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
       ? notFoundAsUndefined(() => getMergeRequestReviewSettings(services(c), projectId(c), id))
       : undefined;
   };
+  const settingsRoutes = routesAbout(web, load, 'These review settings');
   const show = (
     c: Context<WebEnv>,
     form: FormBody,
@@ -220,9 +222,7 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
   web.get('/new/merge-request-review', (c) => show(c, { autoRun: 'on', handle: '@proctor' }, {}));
   web.post('/new/merge-request-review', (c) => save(c));
 
-  web.get('/git/reviews/:settings/edit', async (c) => {
-    const settings = await load(c);
-    if (!settings) return notFoundPage(c, 'These review settings');
+  settingsRoutes.get('/git/reviews/:settings/edit', async (c, settings) => {
     const notice =
       c.req.query('hook') === 'failed'
         ? 'Saved, but GitLab could not be reached to create the project hook: save again.'
@@ -230,14 +230,9 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
     return show(c, formOf(settings), {}, settings, notice);
   });
 
-  web.post('/git/reviews/:settings', async (c) => {
-    const settings = await load(c);
-    return settings ? save(c, settings) : notFoundPage(c, 'These review settings');
-  });
+  settingsRoutes.post('/git/reviews/:settings', (c, settings) => save(c, settings));
 
-  web.post('/git/reviews/:settings/delete', async (c) => {
-    const settings = await load(c);
-    if (!settings) return notFoundPage(c, 'These review settings');
+  settingsRoutes.post('/git/reviews/:settings/delete', async (c, settings) => {
     await deleteMergeRequestReviewSettings(c.get('services'), projectId(c), settings.id);
     return c.redirect(`${base}/git`, 303);
   });

@@ -3,18 +3,18 @@ import type { WebEnv } from '../context.js';
 import { Status } from '../components.js';
 import {
   afterSave,
-  check,
+  checkThenWrite,
   FieldError,
-  FormProblems,
   formPage,
+  FormProblems,
   invalidAttrs,
   readForm,
-  refusedAt,
   TextField,
   type FieldErrors,
   type FormBody,
 } from '../form-kit.js';
-import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
+import { CsrfField } from '../layout.js';
 import { CreateTestPlan, UpdateTestPlan } from '../../schemas/test-plans.js';
 import { dashboardApplications, dashboardTestCases } from '../../services/dashboard.js';
 import { createTestPlan, requireTestPlan, updateTestPlan, type TestPlan } from '../../services/test-plans.js';
@@ -173,10 +173,11 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     const data = await choices(c);
     const form = await readForm(c);
     const { body, fieldOf } = planBody(form, data.apps);
-    const input = check(CreateTestPlan, body, fieldOf);
-    if (!input.ok) return show(c, data, form, input.errors);
-    const written = await refusedAt('', () =>
-      createTestPlan({ db: c.get('services').db }, { ...input.data, projectId: c.get('session').projectId }),
+    const written = await checkThenWrite(
+      CreateTestPlan,
+      body,
+      (plan) => createTestPlan({ db: c.get('services').db }, { ...plan, projectId: c.get('session').projectId }),
+      { at: '', fieldOf },
     );
     return written.ok
       ? afterSave(c, form, `${base}/test-plans/${written.data.shortId}`)
@@ -187,6 +188,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
     notFoundAsUndefined(() =>
       requireTestPlan(c.get('services'), c.get('session').projectId, c.req.param('shortId') ?? ''),
     );
+  const planRoutes = routesAbout(web, load, 'This test plan');
   const showEdit = (
     c: Context<WebEnv>,
     plan: TestPlan,
@@ -201,28 +203,26 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
       Object.keys(errors).length > 0,
     );
 
-  web.get('/test-plans/:shortId/edit', async (c) => {
-    const plan = await load(c);
-    if (!plan) return notFoundPage(c, 'This test plan');
+  planRoutes.get('/test-plans/:shortId/edit', async (c, plan) => {
     const form: FormBody = { name: plan.name, emailRecipients: plan.notifications.email?.recipients.join(', ') ?? '' };
     for (const t of plan.testCases) form[testField(t.id)] = 'on';
     for (const a of plan.applications) form[environmentField(a.applicationShortId)] = a.environmentShortId;
     return showEdit(c, plan, await choices(c), form, {});
   });
 
-  web.post('/test-plans/:shortId/edit', async (c) => {
-    const plan = await load(c);
-    if (!plan) return notFoundPage(c, 'This test plan');
+  planRoutes.post('/test-plans/:shortId/edit', async (c, plan) => {
     const data = await choices(c);
     const form = await readForm(c);
     const { body, fieldOf } = planBody(form, data.apps, true);
-    const input = check(UpdateTestPlan, body, fieldOf);
-    if (!input.ok) return showEdit(c, plan, data, form, input.errors);
-    const written = await refusedAt('', () =>
-      updateTestPlan(
-        { db: c.get('services').db },
-        { ...input.data, projectId: c.get('session').projectId, testPlanShortId: plan.shortId },
-      ),
+    const written = await checkThenWrite(
+      UpdateTestPlan,
+      body,
+      (changes) =>
+        updateTestPlan(
+          { db: c.get('services').db },
+          { ...changes, projectId: c.get('session').projectId, testPlanShortId: plan.shortId },
+        ),
+      { at: '', fieldOf },
     );
     return written.ok
       ? afterSave(c, form, `${base}/test-plans/${plan.shortId}`)

@@ -4,14 +4,13 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { ColumnHeads, When } from '../components.js';
 import {
-  check,
+  checkThenWrite,
   FieldError,
-  FormProblems,
   formPage,
+  FormProblems,
   invalidAttrs,
   optional,
   PostButton,
-  refusedAt,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -140,11 +139,12 @@ export function registerProjectFileForms(web: Hono<WebEnv>, base: string): void 
     if (file.size > maxProjectFileBytes)
       return show(c, form, { file: `the file has ${file.size} bytes; at most ${maxProjectFileBytes} are kept` });
     const contentBase64 = Buffer.from(await file.arrayBuffer()).toString('base64');
-    const input = check(UploadProjectFile, { name: optional(form.name) ?? file.name, contentBase64 }, (path) =>
-      path === 'contentBase64' ? 'file' : 'name',
+    const written = await checkThenWrite(
+      UploadProjectFile,
+      { name: optional(form.name) ?? file.name, contentBase64 },
+      (upload) => uploadProjectFile(c.get('services'), projectId(c), upload),
+      { at: 'file', fieldOf: (path) => (path === 'contentBase64' ? 'file' : 'name') },
     );
-    if (!input.ok) return show(c, form, input.errors);
-    const written = await refusedAt('file', () => uploadProjectFile(c.get('services'), projectId(c), input.data));
     return written.ok ? c.redirect(`${base}/files`, 303) : show(c, form, written.errors);
   });
 

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { check, optional, refusedAt, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { check, checkThenWrite, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { registerListedResource } from '../listed-resource.js';
 import { CreateScenario, UpdateScenario } from '../../schemas/scenarios.js';
 import {
@@ -60,14 +60,15 @@ export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
     },
     async update(c, scenario, form) {
       // An emptied description clears it, as null does in the API.
-      const input = check(UpdateScenario, {
-        name: form.name,
-        description: optional(form.description) ?? null,
-        instructions: form.instructions ?? '',
-      });
-      if (!input.ok) return input.errors;
-      const written = await refusedAt('name', () =>
-        updateScenario(services(c), c.get('session').projectId, scenario.shortId, input.data),
+      const written = await checkThenWrite(
+        UpdateScenario,
+        {
+          name: form.name,
+          description: optional(form.description) ?? null,
+          instructions: form.instructions ?? '',
+        },
+        (changes) => updateScenario(services(c), c.get('session').projectId, scenario.shortId, changes),
+        { at: 'name' },
       );
       return written.ok ? undefined : written.errors;
     },

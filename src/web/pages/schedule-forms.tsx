@@ -2,17 +2,17 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
-  check,
-  FormProblems,
+  checkThenWrite,
   formPage,
+  FormProblems,
   optional,
   readForm,
-  refusedAt,
   TextField,
   type FieldErrors,
   type FormBody,
 } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
+import { routesAbout } from '../found.js';
 import { notFoundAsUndefined } from './application-forms.js';
 import { CreatePlanSchedule } from '../../schemas/plan-schedules.js';
 import { createSchedule, deleteSchedule } from '../../services/plan-schedules.js';
@@ -79,10 +79,9 @@ export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
     notFoundAsUndefined(() =>
       requireTestPlan(c.get('services'), c.get('session').projectId, c.req.param('shortId') ?? ''),
     );
+  const planRoutes = routesAbout(web, plan, 'This test plan');
 
-  web.post('/test-plans/:shortId/schedules', async (c) => {
-    const found = await plan(c);
-    if (!found) return notFoundPage(c, 'This test plan');
+  planRoutes.post('/test-plans/:shortId/schedules', async (c, found) => {
     const form = await readForm(c);
     const again = (errors: FieldErrors) =>
       formPage(
@@ -94,19 +93,21 @@ export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
         </>,
         true,
       );
-    const input = check(CreatePlanSchedule, { cron: form.cron ?? '', description: optional(form.description) });
-    if (!input.ok) return again(input.errors);
     const services = c.get('services');
-    const written = await refusedAt('cron', () =>
-      createSchedule(
-        {
-          db: services.db,
-          temporal: services.temporal,
-          logger: c.get('logger'),
-          runConcurrency: services.runConcurrency,
-        },
-        { ...input.data, projectId: c.get('session').projectId, testPlanShortId: found.shortId },
-      ),
+    const written = await checkThenWrite(
+      CreatePlanSchedule,
+      { cron: form.cron ?? '', description: optional(form.description) },
+      (schedule) =>
+        createSchedule(
+          {
+            db: services.db,
+            temporal: services.temporal,
+            logger: c.get('logger'),
+            runConcurrency: services.runConcurrency,
+          },
+          { ...schedule, projectId: c.get('session').projectId, testPlanShortId: found.shortId },
+        ),
+      { at: 'cron' },
     );
     return written.ok ? afterSave(c, form, `${base}/test-plans/${found.shortId}`) : again(written.errors);
   });

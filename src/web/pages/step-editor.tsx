@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import { Status, uuidPattern } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
+import { routesAbout } from '../found.js';
 import { applyOp, readDraft, readOp, type DraftStep } from '../step-editor-form.js';
 import { StepBlock } from '../step-editor-block.js';
 import { InsertHereLink, StepInsertForm } from '../step-insert-form.js';
@@ -19,9 +20,8 @@ import { ConflictError } from '../../domain/errors.js';
 // With htmx the form posts in place and only the editor is swapped.
 
 export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
-  web.get('/test-cases/:id/steps', async (c) => {
-    const data = await load(c);
-    if (!data) return notFoundPage(c, 'This test case');
+  const testCaseRoutes = routesAbout(web, load, 'This test case');
+  testCaseRoutes.get('/test-cases/:id/steps', async (c, data) => {
     const saved = Number(c.req.query('saved'));
     return editorPage(
       c,
@@ -32,9 +32,7 @@ export function registerStepEditorPages(web: Hono<WebEnv>, base: string): void {
     );
   });
 
-  web.post('/test-cases/:id/steps', async (c) => {
-    const data = await load(c);
-    if (!data) return notFoundPage(c, 'This test case');
+  testCaseRoutes.post('/test-cases/:id/steps', async (c, data) => {
     const body = await c.req.parseBody();
     const basedOn = Number(body.version);
     const draft = basedOn === data.version ? readDraft(body, data.steps) : undefined;

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import { Status, uuidPattern } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
+import { routesAbout } from '../found.js';
 import { StepInsertForm } from '../step-insert-form.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { loadStepEditor, type StepEditorData } from '../../services/step-edits.js';
@@ -23,9 +24,8 @@ import { ConflictError, InvalidError } from '../../domain/errors.js';
 const refreshSeconds = 2;
 
 export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
-  web.post('/test-cases/:id/steps/insert', async (c) => {
-    const data = await load(c);
-    if (!data) return notFoundPage(c, 'This test case');
+  const testCaseRoutes = routesAbout(web, load, 'This test case');
+  testCaseRoutes.post('/test-cases/:id/steps/insert', async (c, data) => {
     const body = await c.req.parseBody();
     const description = typeof body.description === 'string' ? body.description : '';
     const at = typeof body.at === 'string' && /^\d{1,4}$/.test(body.at) ? Number(body.at) : -1;
@@ -47,9 +47,7 @@ export function registerStepInsertPages(web: Hono<WebEnv>, base: string): void {
   });
 
   // The form alone, at a position chosen in the editor ("Insert a step after step 2").
-  web.get('/test-cases/:id/steps/insert', async (c) => {
-    const data = await load(c);
-    if (!data) return notFoundPage(c, 'This test case');
+  testCaseRoutes.get('/test-cases/:id/steps/insert', async (c, data) => {
     const at = Number(c.req.query('at'));
     // Refused up front (a mobile test, no environment URL, …): said at once rather than after the person typed the step.
     const refusal = await insertionRefusal(c.get('services'), c.get('session').projectId, data.testCase.id);

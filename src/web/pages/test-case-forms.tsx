@@ -2,14 +2,13 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
-  check,
+  checkThenWrite,
   FieldError,
-  FormProblems,
   formPage,
+  FormProblems,
   invalidAttrs,
   optional,
   readForm,
-  refusedAt,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -136,17 +135,20 @@ export function registerTestCaseForms(web: Hono<WebEnv>, base: string): void {
       expectedResult: optional(form.expectedResult),
       configShortIds,
     };
-    const input = check(CreateTestCase, body, (path) => (path.startsWith('configShortIds') ? 'configShortIds' : path));
-    if (!input.ok) return show(c, form, input.errors);
     const { db, temporal, logger } = c.get('services');
-    const created = await refusedAt(
-      '',
-      () =>
+    const created = await checkThenWrite(
+      CreateTestCase,
+      body,
+      (testCase) =>
         createTestCase(
           { db, temporal, logger: c.get('logger') ?? logger },
-          { ...input.data, projectId: c.get('session').projectId },
+          { ...testCase, projectId: c.get('session').projectId },
         ),
-      ['applicationShortId', 'configShortIds'],
+      {
+        at: '',
+        fields: ['applicationShortId', 'configShortIds'],
+        fieldOf: (path) => (path.startsWith('configShortIds') ? 'configShortIds' : path),
+      },
     );
     return created.ok ? afterSave(c, form, `${base}/test-cases/${created.data.id}`) : show(c, form, created.errors);
   });
