@@ -15,6 +15,8 @@ export interface BenchWorkerOptions {
   /** The stand-in body's sleep; absent: real replays (and Chromium warmed on `warmUrl` first). */
   standInMs?: number;
   warmUrl?: string;
+  /** More environment for the processes (bench/observability.ts: OTEL_* and the metrics port). */
+  env?: Record<string, string>;
 }
 
 export interface BenchWorkers {
@@ -46,6 +48,7 @@ function startOne(identity: string, opts: BenchWorkerOptions): One {
     BENCH_WORKER_DB_POOL: String(opts.dbPoolSize),
     ...(opts.standInMs !== undefined && { BENCH_WORKER_STANDIN_MS: String(opts.standInMs) }),
     ...(opts.warmUrl && { BENCH_WORKER_WARM_URL: opts.warmUrl }),
+    ...opts.env,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

@@ -3,13 +3,17 @@
 // the bench's stand-in test body. Started by the bench, which reads two lines on stdout:
 //   ready               polling the task queue (and, for real replays, Chromium warmed)
 //   executed <n>        on SIGTERM, after draining: how many executeTest calls this process ran
-// Settings come from the environment the bench sets (BENCH_WORKER_*).
+// Settings come from the environment the bench sets (BENCH_WORKER_*). With BENCH_WORKER_METRICS_PORT the process
+// also measures as `proctor worker` does (src/cli/serve.ts runWorker): Temporal's runtime metrics, Proctor's
+// registry and the backlog gauges served on that port; and it traces when OTEL_* ask for it (src/tracing-setup.ts).
 import { randomBytes } from 'node:crypto';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createDatabase } from '../src/db/database.js';
+import { installRuntimeWithMetrics, startProcessMetrics } from '../src/cli/metrics.js';
 import { silentLogger } from '../src/logger.js';
+import { startTracing } from '../src/tracing-setup.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
-import { startWorker } from '../src/worker/worker.js';
+import { createWorkerConnection } from '../src/temporal/worker-connection.js';
+import { installRuntimeWithoutSignalHandlers, startWorker } from '../src/worker/worker.js';
 import { counted, standInExecuteTest } from './plan-run-standin.js';
 import { benchWorkerSettings, envInt } from './support.js';
 
@@ -19,7 +23,12 @@ const need = (name: string): string => {
   return value;
 };
 
-Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+const metricsPort = process.env.BENCH_WORKER_METRICS_PORT ? envInt('BENCH_WORKER_METRICS_PORT', 0) : undefined;
+// The Runtime as `proctor worker` installs it (the SDK's lines through Proctor's logger, silent here), with its core
+// metrics exporter only when measuring: the two modes of bench/observability.ts differ in nothing else.
+if (metricsPort === undefined) installRuntimeWithoutSignalHandlers({ logger: silentLogger });
+else await installRuntimeWithMetrics(silentLogger);
+const tracing = startTracing('proctor-worker');
 
 const standInMs = process.env.BENCH_WORKER_STANDIN_MS ? envInt('BENCH_WORKER_STANDIN_MS', 300) : undefined;
 const db = createDatabase({
@@ -32,12 +41,24 @@ const blobs = createFsBlobStore({
   secret: randomBytes(32).toString('hex'),
   publicUrl: 'http://127.0.0.1:3000',
 });
+const taskQueue = need('BENCH_WORKER_TASK_QUEUE');
+// As `proctor worker`: one connection for the worker and its backlog gauges.
+const temporal = createWorkerConnection({ address: need('BENCH_WORKER_TEMPORAL'), namespace: 'default', taskQueue });
+const stopMetrics =
+  metricsPort === undefined
+    ? async () => {}
+    : await startProcessMetrics(
+        { mode: 'worker', HOST: '127.0.0.1', PROCTOR_METRICS_PORT: metricsPort },
+        silentLogger,
+        temporal,
+      );
 const executed = { n: 0 };
 const worker = await startWorker(
   {
     address: need('BENCH_WORKER_TEMPORAL'),
     namespace: 'default',
-    taskQueue: need('BENCH_WORKER_TASK_QUEUE'),
+    taskQueue,
+    connection: await temporal.connection(),
     maxConcurrentActivityTaskExecutions: envInt('BENCH_WORKER_ACTIVITY_SLOTS', 50),
     substitute: (activities, deps) => ({
       ...activities,
@@ -60,6 +81,9 @@ process.on('SIGTERM', () => {
   stopping = true;
   void worker
     .stop()
+    .then(() => stopMetrics())
+    .then(() => temporal.close())
+    .then(() => tracing?.shutdown())
     .then(() => db.destroy())
     .then(
       () => {

@@ -67,6 +67,7 @@ import { insertRecordedTestCase } from '../test/support/recorded.js';
 import { benchWorkerSettings, descendants, envInt, fixed, median, percentile, table } from './support.js';
 import { startBenchWorkers, type BenchWorkers } from './plan-run-processes.js';
 import { standInExecuteTest } from './plan-run-standin.js';
+import { buildPlanDag, depsOf, type BenchTest } from './plan-dag.js';
 
 const sizes = (process.env.BENCH_TESTS ?? '200,1000').split(',').map((s) => {
   const n = Number(s.trim());
@@ -158,42 +159,9 @@ const stepsFor = (name: string): Step[] => [
   { action: 'assert_visible', locator: "getByRole('heading', { name: 'Ready' })", description: 'The page is ready' },
 ];
 
-// ---- the graph
+// ---- the graph: bench/plan-dag.ts
 
-interface BenchTest {
-  name: string;
-  layer: number;
-  resumeFrom?: string;
-  waitFor: string[];
-}
-
-/** Deterministic: the same sizes give the same graph on every run. */
-function buildDag(n: number): BenchTest[] {
-  let seed = 20261121;
-  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const layers: BenchTest[][] = [];
-  for (let k = 0; k < depth; k++) {
-    const size = Math.floor(n / depth) + (k < n % depth ? 1 : 0);
-    layers.push(
-      Array.from({ length: size }, (_, i) => {
-        const name = `L${k}-${String(i).padStart(4, '0')}`;
-        if (k === 0) return { name, layer: k, waitFor: [] };
-        const previous = layers[k - 1]!;
-        const picks = new Set([previous[Math.floor(random() * previous.length)]!.name]);
-        if (random() < 0.5 && previous.length > 1)
-          while (picks.size < 2) picks.add(previous[Math.floor(random() * previous.length)]!.name);
-        const [first, ...rest] = [...picks];
-        // Every 4th test of a layer resumes from its first dependency (which then captures its browser state).
-        return i % 4 === 0
-          ? { name, layer: k, resumeFrom: first!, waitFor: rest }
-          : { name, layer: k, waitFor: [first!, ...rest] };
-      }),
-    );
-  }
-  return layers.flat();
-}
-
-const depsOf = (t: BenchTest): string[] => [...(t.resumeFrom ? [t.resumeFrom] : []), ...t.waitFor];
+const buildDag = (n: number): BenchTest[] => buildPlanDag(n, depth);
 
 // ---- scheduling
 

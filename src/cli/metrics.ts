@@ -11,7 +11,8 @@ import {
   readBacklogFrom,
   renderMetrics,
 } from '../metrics.js';
-import { createTemporalClientProvider, type TemporalClientProvider } from '../temporal/client.js';
+import type { WorkflowService } from '@temporalio/client';
+import type { TemporalClientProvider } from '../temporal/client.js';
 import { taskQueueBacklogReader } from '../temporal/task-queue-backlog.js';
 import { checkReadiness, type Probes } from '../services/readiness.js';
 import { installRuntimeWithoutSignalHandlers } from '../worker/worker.js';
@@ -39,45 +40,46 @@ export async function installRuntimeWithMetrics(logger: Logger): Promise<void> {
   });
 }
 
-/**
- * The process's metrics: the backlog gauges read through its Temporal client (the worker's own, lazy: the SDK's
- * connection is not shared), and the listener of its own when it has one. Returns what stops them.
- */
-export async function startProcessMetrics(
-  config: Pick<Config, 'mode' | 'HOST' | 'PROCTOR_METRICS_PORT' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'> & {
-    TEMPORAL_ADDRESS?: string;
-  },
-  logger: Logger,
-  temporal?: TemporalClientProvider,
-  /** The worker's readiness, served beside /metrics with /livez (src/services/readiness.ts). */
-  probes?: (temporal: TemporalClientProvider) => Probes,
-): Promise<() => Promise<void>> {
-  const own =
-    temporal ??
-    createTemporalClientProvider({
-      address: config.TEMPORAL_ADDRESS!,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-    });
-  measureBacklog(own);
-  const port = config.PROCTOR_METRICS_PORT ?? (config.mode === 'worker' ? defaultWorkerMetricsPort : undefined);
-  const server = port === undefined ? undefined : await startMetricsServer(config, port, logger, probes?.(own));
-  return async () => {
-    readBacklogFrom(undefined);
-    await server?.stop();
-    if (!temporal) await own.close();
-  };
+/** Where a process's backlog gauges and readiness probe reach Temporal: the API's client, the worker's connection. */
+export interface TemporalForMetrics {
+  readonly namespace: string;
+  readonly taskQueue: string;
+  workflowService(): Promise<WorkflowService>;
+  ping(timeoutMs?: number): Promise<void>;
 }
 
-/** The task queue's backlog gauges, read through this Temporal client on a scrape. */
-function measureBacklog(temporal: TemporalClientProvider): void {
+/** The API's (and `proctor dev`'s) client as the metrics' way to Temporal. */
+export const clientForMetrics = (temporal: TemporalClientProvider): TemporalForMetrics => ({
+  namespace: temporal.namespace,
+  taskQueue: temporal.taskQueue,
+  workflowService: async () => (await temporal.get()).workflowService,
+  ping: (timeoutMs) => temporal.ping(timeoutMs),
+});
+
+/**
+ * The process's metrics: the backlog gauges read through its own Temporal connection (no second one: see
+ * src/temporal/worker-connection.ts), and the listener of its own when it has one. Returns what stops them.
+ */
+export async function startProcessMetrics(
+  config: Pick<Config, 'mode' | 'HOST' | 'PROCTOR_METRICS_PORT'>,
+  logger: Logger,
+  temporal: TemporalForMetrics,
+  /** The worker's readiness, served beside /metrics with /livez (src/services/readiness.ts). */
+  probes?: (temporal: TemporalForMetrics) => Probes,
+): Promise<() => Promise<void>> {
   readBacklogFrom(
     taskQueueBacklogReader({
-      service: async () => (await temporal.get()).workflowService,
+      service: () => temporal.workflowService(),
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
     }),
   );
+  const port = config.PROCTOR_METRICS_PORT ?? (config.mode === 'worker' ? defaultWorkerMetricsPort : undefined);
+  const server = port === undefined ? undefined : await startMetricsServer(config, port, logger, probes?.(temporal));
+  return async () => {
+    readBacklogFrom(undefined);
+    await server?.stop();
+  };
 }
 
 const answer = async () => new Response(await renderMetrics(), { headers: { 'content-type': metricsContentType } });

@@ -21,7 +21,8 @@ import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
 import { freePortNear } from './ports.js';
 import { startInboxHost } from './inbox.js';
 import { startStateSweep } from './state-sweep.js';
-import { installRuntimeWithMetrics, mountMetrics, startProcessMetrics } from './metrics.js';
+import { clientForMetrics, installRuntimeWithMetrics, mountMetrics, startProcessMetrics } from './metrics.js';
+import { createWorkerConnection } from '../temporal/worker-connection.js';
 import { createLlm } from '../llm/client.js';
 import { watchCapabilities } from '../llm/capabilities.js';
 import type { LlmStatus } from '../domain/llm-status.js';
@@ -121,7 +122,7 @@ export async function runApi(): Promise<number> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
   });
-  const metrics = await startProcessMetrics(config, logger, temporal);
+  const metrics = await startProcessMetrics(config, logger, clientForMetrics(temporal));
   const edge = startEdge(config, db, logger);
   const llm = llmStatus(config, logger);
   const server = await listen(
@@ -155,7 +156,13 @@ export async function runWorker(): Promise<number> {
   const blobs = openBlobStore(config);
   await blobs.ensureReady();
   const started: { worker?: ProctorWorker } = {};
-  const metrics = await startProcessMetrics(config, logger, undefined, (temporal) => ({
+  // One Temporal connection for the worker, its probe and its backlog gauges.
+  const temporal = createWorkerConnection({
+    address: config.TEMPORAL_ADDRESS!,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
+  const metrics = await startProcessMetrics(config, logger, temporal, (temporal) => ({
     ...processProbes({ db, temporal, blobs }),
     // Ready once its Temporal worker polls; not while it starts or drains.
     poller: async () => {
@@ -168,6 +175,7 @@ export async function runWorker(): Promise<number> {
       address: config.TEMPORAL_ADDRESS!,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
+      connection: await temporal.connection(),
       workflowBundle: config.PROCTOR_WORKFLOW_BUNDLE ? { codePath: config.PROCTOR_WORKFLOW_BUNDLE } : undefined,
       drainSeconds: config.PROCTOR_WORKER_DRAIN_SECONDS,
     },
@@ -176,7 +184,14 @@ export async function runWorker(): Promise<number> {
   );
   started.worker = worker;
   logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
-  return untilSignal(logger, [tracingStop(tracing), () => db.destroy(), () => worker.stop(), metrics]);
+  // Stopped in reverse: the worker drains before its connection closes.
+  return untilSignal(logger, [
+    tracingStop(tracing),
+    () => db.destroy(),
+    () => temporal.close(),
+    () => worker.stop(),
+    metrics,
+  ]);
 }
 
 interface DevCredentials {
@@ -234,7 +249,7 @@ export async function runDev(): Promise<number> {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
     });
     stops.push(() => temporal.close());
-    stops.push(await startProcessMetrics(config, logger, temporal));
+    stops.push(await startProcessMetrics(config, logger, clientForMetrics(temporal)));
 
     const worker = await startWorker(
       { address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE },

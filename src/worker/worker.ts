@@ -181,6 +181,8 @@ export interface TemporalWorkerOptions {
    * seconds of CPU); otherwise the workflows are bundled at start.
    */
   workflowBundle?: WorkflowBundleOption;
+  /** The process's Temporal connection (src/temporal/worker-connection.ts), left open on stop; absent: its own. */
+  connection?: NativeConnection;
   maxConcurrentActivityTaskExecutions?: number;
   /** How long a stopping worker lets running activities finish before cancelling them; absent: at once (tests, dev). */
   drainSeconds?: number;
@@ -211,7 +213,7 @@ export async function startWorker(
     : createActivities(deps);
   let connection: NativeConnection | undefined;
   try {
-    connection = await NativeConnection.connect({ address: temporal.address });
+    connection = temporal.connection ?? (await NativeConnection.connect({ address: temporal.address }));
     const worker = await Worker.create({
       connection,
       namespace: temporal.namespace,
@@ -228,7 +230,7 @@ export async function startWorker(
       ...workerTracingOptions(activeTracing()),
     });
     const running = worker.run();
-    const open = connection;
+    const open = temporal.connection ? undefined : connection;
     return {
       worker,
       deps,
@@ -239,13 +241,13 @@ export async function startWorker(
         try {
           await running;
         } finally {
-          await open.close();
+          await open?.close();
           await deps.browsers.close();
         }
       },
     };
   } catch (err) {
-    await connection?.close();
+    if (!temporal.connection) await connection?.close();
     await deps.browsers.close();
     throw err;
   }

@@ -96,11 +96,14 @@ describe('the Helm chart', () => {
     const worker = one(manifests, 'Deployment', '-worker');
     const migrate = one(manifests, 'Job', '-migrate');
     // No variable a process would not read (a typo would be silently ignored in production).
+    // POD_IP: the downward API's, only there to be expanded into the API's PROCTOR_EDGE_URL.
+    const podIp = { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } };
     for (const m of [api, worker, migrate]) {
       for (const variable of envOf(m).keys())
-        expect(settingNames.includes(variable) || variable.startsWith('OTEL_'), `${m.metadata.name}: ${variable}`).toBe(
-          true,
-        );
+        expect(
+          settingNames.includes(variable) || variable.startsWith('OTEL_') || (m === api && variable === 'POD_IP'),
+          `${m.metadata.name}: ${variable}`,
+        ).toBe(true);
       expect(container(m).envFrom).toEqual([{ secretRef: { name: 'proctor' } }]);
     }
     // Probes: alive is the process; the API's readiness needs the database only (see api.yaml).
@@ -111,6 +114,12 @@ describe('the Helm chart', () => {
     expect(service.spec.ports[0].targetPort).toBe(apiPort.name);
     expect(service.spec.selector).toEqual(api.spec.template.metadata.labels);
     expect(Number(envOf(api).get('PORT'))).toBe(apiPort.containerPort);
+    // Each API pod registers its own address for the tunnel relay (one shared address would break it: see api.yaml),
+    // the pod's IP set before it is used (Kubernetes expands $(VAR) from the entries above it only).
+    const apiEnv = container(api).env.map((e: { name: string }) => e.name);
+    expect(container(api).env).toContainEqual(podIp);
+    expect(envOf(api).get('PROCTOR_EDGE_URL')).toBe(`http://$(POD_IP):${apiPort.containerPort}`);
+    expect(apiEnv.indexOf('POD_IP')).toBeLessThan(apiEnv.indexOf('PROCTOR_EDGE_URL'));
     // The worker: its grace period outlasts its drain, Chromium gets a real /dev/shm, tunnels reach the API Service.
     const drain = Number(envOf(worker).get('PROCTOR_WORKER_DRAIN_SECONDS'));
     expect(worker.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(drain);

@@ -159,12 +159,18 @@ describe('faults survived by the production shape under load', () => {
     return outcome;
   }
 
-  /** Polls every API's /readyz until one names `dependency` as missing. */
+  /** Every process's /readyz: the APIs' on their port, the workers' beside their /metrics. */
+  const readyzUrls = () => [
+    ...shape.apis.map((api) => `${api.url}/readyz`),
+    ...shape.workers.map((w) => `${w.metricsUrl}/readyz`),
+  ];
+
+  /** Polls every process's /readyz until each names `dependency` as missing. */
   const readyzNames = (dependency: string) =>
     waitFor(
       async () => {
-        for (const api of shape.apis) {
-          const body = await fetch(`${api.url}/readyz`).then(
+        for (const url of readyzUrls()) {
+          const body = await fetch(url).then(
             (r) => r.json() as Promise<any>,
             () => undefined,
           );
@@ -219,6 +225,8 @@ describe('faults survived by the production shape under load', () => {
     await shape.temporal.start();
     await new Promise((r) => setTimeout(r, 10_000));
     await settle('Temporal restart', 'plan runs', load);
+    // Every process is ready again on its own connections (the worker's one connection serves its probe too).
+    for (const url of readyzUrls()) expect((await fetch(url)).status, url).toBe(200);
   }, 300_000);
 
   it('PostgreSQL restarted: accepted runs finish, each test once', async () => {

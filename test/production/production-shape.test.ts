@@ -1,23 +1,38 @@
 // The production shape as processes (test/support/production-shape.ts): `proctor migrate`, two `proctor api` and two
 // `proctor worker` over one PostgreSQL, a Temporal server with a persistent database, MinIO and the scripted model.
-// What one API process accepts, the other serves; the workers share the work; a burn-in finishes through them.
+// What one API process accepts, the other serves; the workers share the work; a tunnel client connected to one
+// API process serves the requests reaching the other; a burn-in (through that tunnel), a chat turn and a change
+// review finish through them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentProjectHeader, agentSecretHeader } from '../../src/tunnels/protocol.js';
 import { createRouter } from '../support/agent-script.js';
+import { pollChat } from '../support/chat-polling.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startProductionShape, type ProductionShape } from '../support/production-shape.js';
 import { applicationIdOf, insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { waitFor } from '../support/net.js';
+import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import { addShop, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { burnInOnShop } from '../support/shop-stack.js';
+import { requestTunnel, spawnTunnel, type TunnelProcess } from '../support/tunnel-stack.js';
 import { waitForRun } from '../support/worker-context.js';
 
 describe('the production shape: two API and two worker processes', () => {
   let shape: ProductionShape;
   let apps: FixtureApps;
+  let tunnel: TunnelProcess;
+  /** The Todo application and its recorded tests, made through the first API process by the first test. */
+  const todo = { appShortId: '', testIds: [] as string[] };
 
   beforeAll(async () => {
     [shape, apps] = await Promise.all([startProductionShape(), startFixtureApps()]);
+    // A developer's `proctor tunnel` for the fixture apps, connected to the second API process only.
+    tunnel = await spawnTunnel(['--port', `apps=${new URL(apps.url).port}`, '--api-url', shape.apis[1]!.url], {
+      PROCTOR_TOKEN: shape.tenant.token,
+    });
   }, 240_000);
   afterAll(async () => {
+    tunnel?.child.kill('SIGKILL');
     await shape?.stop();
     await apps?.stop();
   });
@@ -35,6 +50,7 @@ describe('the production shape: two API and two worker processes', () => {
     }
     const [a, b] = shape.apis as [ProductionShape['apis'][0], ProductionShape['apis'][0]];
     const app = (await a.call('POST', '/v1/applications', { name: 'Todo' })).body;
+    todo.appShortId = app.shortId;
     expect(
       (
         await a.call('POST', `/v1/applications/${app.shortId}/environments`, {
@@ -54,6 +70,7 @@ describe('the production shape: two API and two worker processes', () => {
         }),
       ),
     );
+    todo.testIds = ids;
     expect((await a.call('POST', '/v1/test-plans', { name: 'Todo', isDefault: true, testCaseIds: ids })).status).toBe(
       201,
     );
@@ -77,13 +94,88 @@ describe('the production shape: two API and two worker processes', () => {
     for (const url of traces) expect((await fetch(url)).status).toBe(200);
   }, 240_000);
 
-  it('burns in a test through the API and the workers, with the model behind its own network hop', async () => {
+  it('serves a tunnel through either API process: the client holds its connections on one, the other relays', async () => {
+    const [a, b] = shape.apis as [ProductionShape['apis'][0], ProductionShape['apis'][0]];
+    const status = async () => (await a.call('GET', `/v1/remote-tunnels/${tunnel.runnerId()}/status`)).body;
+    await waitFor(async () => (await status()).connections === 4, 30_000, 'four tunnel connections');
+    expect(await status()).toMatchObject({ status: 'healthy', connections: 4 });
+    // The connections are registered under the second process's own address, which is where they are.
+    const edges = await shape.db.selectFrom('remote_tunnel_connections').select('edge_url').execute();
+    expect(new Set(edges.map((e) => e.edge_url))).toEqual(new Set([b.url]));
+
+    const host = new URL(tunnel.urlFor(Number(new URL(apps.url).port))).host;
+    expect(host.endsWith(`.${shape.tunnelDomain}`), host).toBe(true);
+    const asAgent = { [agentSecretHeader]: shape.internalSecret, [agentProjectHeader]: shape.tenant.projectId };
+    for (const api of [a, b]) {
+      const page = await requestTunnel(api.url, { host, path: '/todo/', headers: asAgent });
+      expect(page.status, `${api.name}: ${page.body.toString().slice(0, 200)}`).toBe(200);
+      expect(page.body.toString()).toContain('<h1>Todos</h1>');
+      // Private: not to someone without the agents' secret, whichever process they reach.
+      expect((await requestTunnel(api.url, { host, path: '/todo/' })).status).toBe(403);
+    }
+  }, 120_000);
+
+  it('burns in a test through the API and the workers, on the tunnelled app, with the model behind its own hop', async () => {
     const b = shape.apis[1]!;
-    const shop = { stack: b, llm: shape.llm, router: createRouter(), ...(await addShop(b, `${apps.url}/shop/login`)) };
+    // The environment is the tunnel's URL: the workers' browsers reach the shop only through the API processes.
+    const tunnelUrl = tunnel.urlFor(Number(new URL(apps.url).port));
+    const shop = { stack: b, llm: shape.llm, router: createRouter(), ...(await addShop(b, `${tunnelUrl}/shop/login`)) };
     const generated = await burnInOnShop(shop, 'Sign in', loginGoal, loginMoves);
     expect(generated).toMatchObject({ generationStatus: 'COMPLETED' });
     // Saved only after a verifying replay in a fresh browser passed, as every run replays it.
     expect(generated.steps.steps.length).toBeGreaterThan(2);
     expect(generated.recordingCheck).toMatchObject({ status: 'PASSED' });
+  }, 240_000);
+
+  it('answers a chat turn asked through one API process and read through the other', async () => {
+    const [a, b] = shape.apis as [ProductionShape['apis'][0], ProductionShape['apis'][0]];
+    shape.llm.reset();
+    shape.llm.enqueue({ content: 'Six tests cover the Todo app, all passing.', fragmentDelayMs: 20 });
+    const created = await a.call('POST', '/v1/chat', { message: 'How is the Todo app covered?' });
+    expect(created.status).toBe(202);
+    const poll = await pollChat(b, created.body.shortId, { timeoutMs: 120_000 });
+    expect(poll.final.messages[0]).toMatchObject({
+      role: 'assistant',
+      status: 'COMPLETED',
+      text: 'Six tests cover the Todo app, all passing.',
+    });
+  }, 180_000);
+
+  it('finishes a change review: the test the model picks runs on the preview, the verdict comes back', async () => {
+    const [a, b] = shape.apis as [ProductionShape['apis'][0], ProductionShape['apis'][0]];
+    expect(todo.testIds, 'the Todo tests of the first test').toHaveLength(6);
+    const picked = todo.testIds[0]!;
+    shape.llm.reset();
+    const model = reviewResponder({
+      select: (prompt) => {
+        expect(prompt).toContain(`- ${picked} | Add milk |`);
+        return { existingTestCaseIds: [picked], newTests: [], reasoning: 'The diff changes adding items.' };
+      },
+      verdict: (prompt) => {
+        expect(prompt).toContain('Add milk');
+        return { verdict: 'Approved', summary: 'Adding an item works on the preview.', evaluationDetails: 'Ran it.' };
+      },
+    });
+    shape.llm.enqueue(model, model);
+    // QA.tech's action posts through one process; its polls land on the other.
+    const outcome = await changeReviewAction(
+      {
+        call: (method, path, body) => (method === 'POST' ? a : b).call(method, path, body),
+      },
+      {
+        mode: 'rawChanges',
+        changes: {
+          changeDescription: 'Trim the item text',
+          diff: 'diff --git a/src/todo.ts b/src/todo.ts\n--- a/src/todo.ts\n+++ b/src/todo.ts\n@@ -1 +1 @@\n-add(text)\n+add(text.trim())\n',
+        },
+        applicationOverrides: [{ applicationShortId: todo.appShortId, environment: { url: `${apps.url}/todo/` } }],
+        actor: 'octocat',
+        branch: 'feature/trim',
+        commitHash: 'abc123',
+      },
+      { timeoutMs: 180_000, intervalMs: 500 },
+    );
+    expect(outcome.verdict).toBe('Approved');
+    expect(outcome.text).toMatch(/\| Add milk \| existing \| PASSED \|/);
   }, 240_000);
 });

@@ -43,6 +43,10 @@ export interface ProductionShape {
   /** The same database the processes use, for what a test checks that the API does not show. */
   db: DB;
   tenant: { projectId: string; token: string };
+  /** The tunnel domain every API process serves (one wildcard name in front of them all, as in production). */
+  tunnelDomain: string;
+  /** Shared by the processes: a request carrying it comes from Proctor's agents. */
+  internalSecret: string;
   postgres: PostgresCluster;
   /** Stopped and started again on the same port and database file: workflows survive, connections drop. */
   temporal: { address: string; stop(): Promise<void>; start(): Promise<void> };
@@ -79,6 +83,22 @@ const apiCaller =
     const text = await res.text();
     return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
   };
+
+const tunnelDomain = 'tunnel.proctor.test';
+
+/** Waits for a process's /readyz to answer 200, failing at once with its output if it exits. */
+const untilReady = (p: ProctorProcess, readyz: string) =>
+  waitFor(
+    async () => {
+      if (!p.running()) throw new Error(`${p.name} exited:\n${p.output()}`);
+      return fetch(readyz).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    120_000,
+    `${p.name} to be ready`,
+  );
 
 export async function startProductionShape(opts: { apis?: number; workers?: number } = {}): Promise<ProductionShape> {
   const tools = loadPrograms();
@@ -138,7 +158,9 @@ export async function startProductionShape(opts: { apis?: number; workers?: numb
       PROCTOR_INTERNAL_SECRET: randomBytes(24).toString('hex'),
       PROCTOR_PUBLIC_URL: `http://127.0.0.1:${apiPorts[0]}`,
       PROCTOR_APP_URL: `http://127.0.0.1:${apiPorts[0]}`,
-      PROCTOR_EDGE_URL: `http://127.0.0.1:${apiPorts[0]}`,
+      // One tunnel domain for all (each process's default carries its own port); each API process registers its
+      // own edge address below, so a request reaching one for a tunnel held by the other is relayed there.
+      PROCTOR_TUNNEL_DOMAIN: tunnelDomain,
       PROCTOR_DATA_DIR: join(dir, 'data'),
       PROCTOR_ALLOW_PRIVATE_NETWORKS: 'true',
       PROCTOR_WORKFLOW_BUNDLE: bundlePath,
@@ -166,6 +188,7 @@ export async function startProductionShape(opts: { apis?: number; workers?: numb
         ...env,
         HOST: '127.0.0.1',
         PORT: String(port),
+        PROCTOR_EDGE_URL: `http://127.0.0.1:${port}`,
         PROCTOR_INBOX_SMTP_PORT: String(inboxPort),
       });
       processes.push(p);
@@ -185,37 +208,17 @@ export async function startProductionShape(opts: { apis?: number; workers?: numb
     const workers: WorkerProcess[] = [];
     for (let i = 0; i < (opts.workers ?? 2); i++) workers.push(await startWorker());
 
-    for (const api of apis)
-      await waitFor(
-        async () => {
-          if (!api.running()) throw new Error(`${api.name} exited:\n${api.output()}`);
-          return fetch(`${api.url}/readyz`).then(
-            (r) => r.ok,
-            () => false,
-          );
-        },
-        120_000,
-        `${api.name} to be ready`,
-      );
+    for (const api of apis) await untilReady(api, `${api.url}/readyz`);
     // Every worker is ready: its database, Temporal and blob store answer and its Temporal worker polls.
-    for (const w of workers)
-      await waitFor(
-        async () => {
-          if (!w.running()) throw new Error(`${w.name} exited:\n${w.output()}`);
-          return fetch(`${w.metricsUrl}/readyz`).then(
-            (r) => r.ok,
-            () => false,
-          );
-        },
-        120_000,
-        `${w.name} to be ready`,
-      );
+    for (const w of workers) await untilReady(w, `${w.metricsUrl}/readyz`);
 
     return {
       apis,
       workers,
       db,
       tenant: { projectId: seeded.projectId, token: seeded.token },
+      tunnelDomain,
+      internalSecret: env.PROCTOR_INTERNAL_SECRET!,
       postgres,
       temporal: {
         address: temporal!.address,
