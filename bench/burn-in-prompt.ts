@@ -23,9 +23,9 @@ import { createLlm, type Llm } from '../src/llm/client.js';
 import type { AgentTask } from '../src/llm/prompts.js';
 import type { AgentMove } from '../test/support/agent-script.js';
 import { checkoutGoal, checkoutMoves, loginGoal, loginMoves } from '../test/support/shop-agent-script.js';
-import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
-import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../test/support/scripted-llm.js';
-import { createBenchPool, fixed, mean, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
+import { type ChatRequest, type ScriptedLlm } from '../test/support/scripted-llm.js';
+import { fixed, mean, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
+import { withLlmRig } from './rig.js';
 import { burnInLargePage, measureLargePage, type LargePageFigures } from './burn-in-prompt-large.js';
 import { partsHeader, partsRow, promptParts, scriptBurnIn, type PromptParts } from './burn-in-prompt-parts.js';
 import { largePageSize } from '../test/support/fixtures/large-page.js';
@@ -141,12 +141,7 @@ function summaryRow(label: string, all: PromptParts[], answers: string[], steps:
   ];
 }
 
-let fixture: FixtureApps | undefined;
-let llm: ScriptedLlm | undefined;
-let pool: BrowserPool | undefined;
-try {
-  [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-  pool = createBenchPool(1);
+await withLlmRig(async ({ fixture, llm, pool }) => {
   const client = createLlm(
     { apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' },
     { maxRetries: 0, timeoutMs: 30_000 },
@@ -323,8 +318,5 @@ try {
   process.stdout.write(table(pagesHeader, pages.map(pagesRow)));
   for (const p of pages)
     process.stdout.write(`${p.name}: prompt per call ${p.prompt.join(', ')}; cached ${p.cached.join(', ')}\n`);
-} finally {
-  await pool?.close();
-  await Promise.all([fixture?.stop(), llm?.stop()]);
-}
+});
 process.exit(0);

@@ -7,10 +7,10 @@
 //   node --import tsx bench/discovery-visit.ts
 //   BENCH_ITERATIONS=5   measured discoveries (default 3), after 1 warm-up.
 import { exploreBreadthFirst } from '../test/support/discovery-loop.js';
-import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import type { BrowserPool } from '../src/browser/context/pool.js';
 import type { VisitedPage } from '../src/domain/discovery.js';
-import { createBenchPool, envInt, fixed, median, percentile, table, watchdog } from './support.js';
+import { envInt, fixed, median, percentile, table, watchdog } from './support.js';
+import { withBrowserRig } from './rig.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 3);
 watchdog(120 + (iterations + 2) * 120, 'bench/discovery-visit');
@@ -34,11 +34,7 @@ async function discovery(pool: BrowserPool, url: string, maxActionsPerPage: numb
   return { timed, totalMs: performance.now() - started };
 }
 
-let fixture: FixtureApps | undefined;
-let pool: BrowserPool | undefined;
-try {
-  fixture = await startFixtureApps();
-  pool = createBenchPool(1);
+await withBrowserRig(async ({ fixture, pool }) => {
   await discovery(pool, fixture.url, 10);
   const runs = [];
   for (let i = 0; i < iterations; i += 1) runs.push(await discovery(pool, fixture.url, 10));
@@ -85,7 +81,4 @@ try {
       .sort()
       .join(', ')}`,
   );
-} finally {
-  await pool?.close();
-  await fixture?.stop();
-}
+});

@@ -12,20 +12,10 @@ import { replaySteps, type Healer } from '../src/browser/replay/replay.js';
 import { RunValues } from '../src/domain/run-values.js';
 import type { Step } from '../src/domain/steps.js';
 import { refOf, tool } from '../test/support/agent-script.js';
-import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
-import { startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm.js';
+import type { ScriptedLlm } from '../test/support/scripted-llm.js';
 import type { BrowserPool } from '../src/browser/context/pool.js';
-import {
-  createBenchPool,
-  envInt,
-  fixed,
-  median,
-  recordedSteps,
-  shopConfigs,
-  stepTimeoutMs,
-  table,
-  watchdog,
-} from './support.js';
+import { envInt, fixed, median, recordedSteps, shopConfigs, stepTimeoutMs, table, watchdog } from './support.js';
+import { withLlmRig } from './rig.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 5);
 // Action steps (never the assert_text, which is never healed): email, sign in, add mug, open cart, checkout.
@@ -106,12 +96,7 @@ async function measure(pool: BrowserPool, shopUrl: string, llm: ScriptedLlm, hea
   };
 }
 
-let fixture: FixtureApps | undefined;
-let llm: ScriptedLlm | undefined;
-let pool: BrowserPool | undefined;
-try {
-  [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-  pool = createBenchPool(1);
+await withLlmRig(async ({ fixture, llm, pool }) => {
   const client = createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' }, { maxRetries: 0 })!;
   const healer = createLlmHealer(client, {});
 
@@ -136,8 +121,5 @@ try {
   process.stdout.write(
     table(['broken', 'found through', 'healer', 'wall ms', 'LLM calls', 'slowest broken step ms', 'steps healed'], out),
   );
-} finally {
-  await pool?.close();
-  await Promise.all([fixture?.stop(), llm?.stop()]);
-}
+});
 process.exit(0);

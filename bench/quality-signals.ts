@@ -19,20 +19,21 @@ import { projectScanCache } from '../src/services/a11y-scans.js';
 import { RunValues } from '../src/domain/run-values.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import type { BrowserPool } from '../src/browser/context/pool.js';
-import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import { allQualityProblems, profileSteps } from '../test/support/fixtures/quality.js';
 import {
-  createBenchPool,
   envInt,
-  fixed,
   median,
-  percentile,
   recordedSteps,
+  rotatingRuns,
   shopConfigs,
+  spread,
+  spreadHeader,
   stepTimeoutMs,
   table,
+  timedInContext,
   watchdog,
 } from './support.js';
+import { withBrowserRig } from './rig.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 20);
 const warmups = 3;
@@ -58,11 +59,9 @@ async function replay(
   return signals;
 }
 
-async function timed(pool: BrowserPool, shopUrl: string, collect: boolean, scanCache?: ScanCache): Promise<number> {
-  const started = performance.now();
-  return pool.withContext({}, async ({ page }) => {
+function timed(pool: BrowserPool, shopUrl: string, collect: boolean, scanCache?: ScanCache): Promise<number> {
+  return timedInContext(pool, async (page) => {
     await replay(page, `${shopUrl}/shop/login`, recordedSteps, collect, scanCache);
-    return performance.now() - started;
   });
 }
 
@@ -72,11 +71,7 @@ const label = {
   warm: 'documents in the worker memory',
 } as const;
 
-let fixture: FixtureApps | undefined;
-let pool: BrowserPool | undefined;
-try {
-  fixture = await startFixtureApps();
-  pool = createBenchPool(1);
+await withBrowserRig(async ({ fixture, pool }) => {
   const url = fixture.url;
 
   fixture.quality.setQualityProblems(allQualityProblems);
@@ -92,15 +87,10 @@ try {
   const store = projectScanCache({ db }, (await seedProject(db, { organization: 'Bench', project: 'Shop' })).projectId);
   const variants = ['without', 'cold', 'project', 'warm'] as const;
   type Variant = (typeof variants)[number];
-  const runs: Record<Variant, number[]> = { without: [], cold: [], project: [], warm: [] };
-  for (let i = 0; i < warmups + iterations; i++) {
-    for (let j = 0; j < variants.length; j++) {
-      const which = variants[(i + j) % variants.length]!;
-      if (which === 'cold' || which === 'project') clearScanCache();
-      const ms = await timed(pool, url, which !== 'without', which === 'project' ? store : undefined);
-      if (i >= warmups) runs[which].push(ms);
-    }
-  }
+  const runs = await rotatingRuns(variants, { warmups, iterations }, (which) => {
+    if (which === 'cold' || which === 'project') clearScanCache();
+    return timed(pool, url, which !== 'without', which === 'project' ? store : undefined);
+  });
   await db.destroy();
   const overhead = (k: Exclude<Variant, 'without'>) => median(runs[k]) / median(runs.without) - 1;
   process.stdout.write(
@@ -108,13 +98,10 @@ try {
   );
   process.stdout.write(
     table(
-      ['variant', 'median ms', 'p90 ms', 'min ms', 'max ms'],
+      ['variant', ...spreadHeader],
       variants.map((k) => [
         k === 'without' ? 'replay without signals' : `replay with signals, ${label[k]}`,
-        fixed(median(runs[k])),
-        fixed(percentile(runs[k], 90)),
-        fixed(Math.min(...runs[k])),
-        fixed(Math.max(...runs[k])),
+        ...spread(runs[k]),
       ]),
     ),
   );
@@ -124,7 +111,4 @@ try {
     );
   }
   process.stdout.write('\n');
-} finally {
-  await pool?.close();
-  await fixture?.stop();
-}
+});

@@ -6,21 +6,22 @@
 //   node --import tsx bench/replay.ts
 //   BENCH_ITERATIONS=50   measured runs of each (default 20), after 3 warm-ups of each.
 import type { Page } from 'playwright-core';
-import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
-import type { BrowserPool } from '../src/browser/context/pool.js';
 import {
-  createBenchPool,
   envInt,
-  fixed,
   median,
   percentile,
   recordedSteps,
   replayShop,
+  rotatingRuns,
   shopConfigs,
+  spread,
+  spreadHeader,
   table,
+  timedInContext,
   timedReplay,
   watchdog,
 } from './support.js';
+import { withBrowserRig } from './rig.js';
 
 const iterations = envInt('BENCH_ITERATIONS', 20);
 const warmups = 3;
@@ -42,33 +43,16 @@ async function handWritten(page: Page, shopUrl: string): Promise<void> {
   await page.getByRole('heading', { name: 'Checkout' }).waitFor();
 }
 
-async function timedHandWritten(pool: BrowserPool, shopUrl: string): Promise<number> {
-  const started = performance.now();
-  return pool.withContext({}, async ({ page }) => {
-    await handWritten(page, shopUrl);
-    return performance.now() - started;
-  });
-}
-
-let fixture: FixtureApps | undefined;
-let pool: BrowserPool | undefined;
-try {
-  fixture = await startFixtureApps();
-  pool = createBenchPool(1);
+await withBrowserRig(async ({ fixture, pool }) => {
   const shopUrl = fixture.url;
 
   // The recording must pass before its speed means anything.
   const check = await pool.withContext({}, ({ page }) => replayShop(page, shopUrl));
   if (check.status !== 'PASSED') throw new Error(`the recorded test does not pass: ${check.error}`);
 
-  const runs = { replay: [] as number[], hand: [] as number[] };
-  for (let i = 0; i < warmups + iterations; i++) {
-    const order = i % 2 === 0 ? (['replay', 'hand'] as const) : (['hand', 'replay'] as const);
-    for (const which of order) {
-      const ms = which === 'replay' ? await timedReplay(pool, shopUrl) : await timedHandWritten(pool, shopUrl);
-      if (i >= warmups) runs[which].push(ms);
-    }
-  }
+  const runs = await rotatingRuns(['replay', 'hand'], { warmups, iterations }, (which) =>
+    which === 'replay' ? timedReplay(pool, shopUrl) : timedInContext(pool, (page) => handWritten(page, shopUrl)),
+  );
 
   const ratio = median(runs.replay) / median(runs.hand);
   process.stdout.write(
@@ -76,30 +60,15 @@ try {
   );
   process.stdout.write(
     table(
-      ['variant', 'median ms', 'p90 ms', 'min ms', 'max ms'],
+      ['variant', ...spreadHeader],
       [
-        [
-          'replaySteps (recorded)',
-          fixed(median(runs.replay)),
-          fixed(percentile(runs.replay, 90)),
-          fixed(Math.min(...runs.replay)),
-          fixed(Math.max(...runs.replay)),
-        ],
-        [
-          'hand-written Playwright',
-          fixed(median(runs.hand)),
-          fixed(percentile(runs.hand, 90)),
-          fixed(Math.min(...runs.hand)),
-          fixed(Math.max(...runs.hand)),
-        ],
+        ['replaySteps (recorded)', ...spread(runs.replay)],
+        ['hand-written Playwright', ...spread(runs.hand)],
       ],
     ),
   );
   process.stdout.write(
     `\nreplay / hand-written: median ${ratio.toFixed(2)}, p90 ${(percentile(runs.replay, 90) / percentile(runs.hand, 90)).toFixed(2)} (goal ≤ 1.10: ${ratio <= 1.1 ? 'met' : 'NOT met'})\n`,
   );
-} finally {
-  await pool?.close();
-  await fixture?.stop();
-}
+});
 process.exit(0);

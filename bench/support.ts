@@ -99,17 +99,43 @@ export function replayShop(page: Page, shopUrl: string): Promise<ReplayResult> {
 }
 
 /**
- * One replay in its own context, timed from asking the pool for a context to the end of the last step (the
- * context's closing is not counted). Throws when the replay fails.
+ * `run` in its own context, timed from asking the pool for a context to the end of `run` (the context's closing is
+ * not counted).
  */
-export async function timedReplay(pool: BrowserPool, shopUrl: string): Promise<number> {
+export async function timedInContext(pool: BrowserPool, run: (page: Page) => Promise<void>): Promise<number> {
   const started = performance.now();
   return pool.withContext({}, async ({ page }) => {
-    const result = await replayShop(page, shopUrl);
-    const ms = performance.now() - started;
-    if (result.status !== 'PASSED') throw new Error(`replay failed: ${result.error}`);
-    return ms;
+    await run(page);
+    return performance.now() - started;
   });
+}
+
+/** One replay of the shop test, timed as timedInContext does. Throws when the replay fails. */
+export function timedReplay(pool: BrowserPool, shopUrl: string): Promise<number> {
+  return timedInContext(pool, async (page) => {
+    const result = await replayShop(page, shopUrl);
+    if (result.status !== 'PASSED') throw new Error(`replay failed: ${result.error}`);
+  });
+}
+
+/**
+ * `warmups` and then `iterations` rounds that each time every variant once, the order rotating by one each round
+ * (with two variants: AB, BA, AB, ...) so that neither always runs first; the timings of the measured rounds.
+ */
+export async function rotatingRuns<V extends string>(
+  variants: readonly V[],
+  rounds: { warmups: number; iterations: number },
+  time: (variant: V) => Promise<number>,
+): Promise<Record<V, number[]>> {
+  const runs = Object.fromEntries(variants.map((v) => [v, [] as number[]])) as Record<V, number[]>;
+  for (let i = 0; i < rounds.warmups + rounds.iterations; i++) {
+    for (let j = 0; j < variants.length; j++) {
+      const variant = variants[(i + j) % variants.length]!;
+      const ms = await time(variant);
+      if (i >= rounds.warmups) runs[variant].push(ms);
+    }
+  }
+  return runs;
 }
 
 /** Whatever hangs, the process ends (Playwright kills its browsers on exit). */
@@ -159,6 +185,17 @@ export function table(header: string[], rows: (string | number)[][]): string {
 }
 
 export const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** The header of timing columns that `spread` fills. */
+export const spreadHeader = ['median ms', 'p90 ms', 'min ms', 'max ms'];
+
+/** How a set of timings spreads: median, p90, min and max, to 0.1 ms. */
+export const spread = (ms: number[]): string[] => [
+  fixed(median(ms)),
+  fixed(percentile(ms, 90)),
+  fixed(Math.min(...ms)),
+  fixed(Math.max(...ms)),
+];
 export const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
 
 // ---- memory

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { expectBadRequests } from '../support/bad-requests.js';
-import { expectHiddenFromCaller, expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
+import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 import { openSecret } from '../../src/db/secrets.js';
 import { rowIdOf } from '../support/row-ids.js';
 
@@ -164,17 +164,6 @@ describe.each(databaseKinds)('configs (%s)', (kind) => {
     ];
     await expectBadRequests((body) => ctx.call('POST', '/v1/configs', body), cases);
     expect(await list()).toEqual(before);
-  });
-
-  it('answers 404 for unknown ids and 400 for malformed ones', async () => {
-    await expectUnknownAndMalformedIds(ctx, {
-      path: '/v1/configs',
-      unknown: ['cfg_doesnotexist'],
-      malformed: 'config_x',
-      message: 'Config not found',
-      param: 'configShortId',
-      patch: { value: 'x' },
-    });
   });
 
   it('removes a deleted config from the test cases that listed it', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { expectBadRequests } from '../support/bad-requests.js';
-import { expectHiddenFromCaller, expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
+import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 
 const iphone = {
   name: 'iPhone 13',
@@ -113,17 +113,6 @@ describe.each(databaseKinds)('device presets (%s)', (kind) => {
     expect(bad.body.message).toMatch(/viewport\.width/);
     const unchanged = await ctx.call('GET', `/v1/device-presets/${preset.shortId}`);
     expect(unchanged.body).toMatchObject({ name: 'Tablet', viewport: { width: 820, height: 1180 } });
-  });
-
-  it('answers 404 for unknown ids and 400 for malformed ones', async () => {
-    await expectUnknownAndMalformedIds(ctx, {
-      path: '/v1/device-presets',
-      unknown: ['preset_doesnotexist0'],
-      malformed: 'app_notapreset',
-      message: 'Device preset not found',
-      param: 'devicePresetShortId',
-      patch: { name: 'X' },
-    });
   });
 
   it("resets an application's default device preset when the preset is deleted", async () => {

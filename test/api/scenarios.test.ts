@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
 import { expectBadRequests } from '../support/bad-requests.js';
-import { expectHiddenFromCaller, expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
+import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('scenarios (%s)', (kind) => {
@@ -79,17 +79,6 @@ describe.each(databaseKinds)('scenarios (%s)', (kind) => {
     expect((await ctx.call('GET', `/v1/scenarios/${scenario.shortId}`)).body).toMatchObject({
       name: 'Kept',
       instructions: 'Keep me',
-    });
-  });
-
-  it('answers 404 for unknown ids and 400 for malformed ones', async () => {
-    await expectUnknownAndMalformedIds(ctx, {
-      path: '/v1/scenarios',
-      unknown: ['scenario_doesnotexist'],
-      malformed: 'cfg_x',
-      message: 'Scenario not found',
-      param: 'scenarioShortId',
-      patch: { name: 'X' },
     });
   });
 

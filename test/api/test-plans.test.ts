@@ -4,7 +4,7 @@ import { requireTestPlan } from '../../src/services/test-plans.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
-import { expectHiddenFromCaller, expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
+import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('test plans (%s)', (kind) => {
@@ -381,17 +381,6 @@ describe.each(databaseKinds)('test plans (%s)', (kind) => {
     expect(rejected.status).toBe(404);
     expect(rejected.body.message).toBe('Environment not found');
     expect((await ctx.call('GET', path)).body).toEqual(plan);
-  });
-
-  it('answers 404 for unknown plan ids and 400 for malformed ones', async () => {
-    await expectUnknownAndMalformedIds(ctx, {
-      path: '/v1/test-plans',
-      unknown: ['pln_doesnotexist', 'pln-smoke_doesnotexist'],
-      malformed: 'plan_x',
-      message: 'Test plan not found',
-      param: 'testPlanShortId',
-      patch: { name: 'X' },
-    });
   });
 
   it('follows what happens to the things it references', async () => {

@@ -9,7 +9,7 @@ import { useCrashStack } from '../support/crash-stack.js';
 import { connectGitProviders, type Providers } from '../support/merge-request-stack.js';
 import { waitFor } from '../support/net.js';
 import { nothingToReview } from '../support/review-script.js';
-import { deliverGitHub, poster } from '../support/webhook-payloads.js';
+import { poster } from '../support/webhook-payloads.js';
 import { killWorker, waitWhileRunning, type WorkerProcess } from '../support/worker-process.js';
 
 describe('merge-request review across a killed worker', () => {
@@ -48,16 +48,7 @@ describe('merge-request review across a killed worker', () => {
     const sha = 'f'.repeat(40);
     const first = crash.startWorker();
     p.github.openPullRequest(n, sha);
-    expect(
-      (
-        await deliverGitHub(
-          poster(stack.app),
-          p.github.secret,
-          'pull_request',
-          p.github.pullRequestEvent('opened', n, sha),
-        )
-      ).status,
-    ).toBe(202);
+    expect((await p.github.deliverPullRequest(poster(stack.app), 'opened', n, sha)).status).toBe(202);
     await waitWhileRunning(
       first,
       async () => (await state(n))?.state === 'waiting' && gh.comments(p.github.repo, n).length === 1,
@@ -68,14 +59,7 @@ describe('merge-request review across a killed worker', () => {
 
     // Accepted while no worker runs: the signal waits in Temporal.
     expect(
-      (
-        await deliverGitHub(
-          poster(stack.app),
-          p.github.secret,
-          'deployment_status',
-          p.github.deploymentStatus(sha, 'preview', 'https://pr-31.preview.test'),
-        )
-      ).status,
+      (await p.github.deliverDeploymentStatus(poster(stack.app), sha, 'preview', 'https://pr-31.preview.test')).status,
     ).toBe(202);
     crash.startWorker();
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 120_000, 'the review after the restart');
@@ -95,18 +79,8 @@ describe('merge-request review across a killed worker', () => {
     gh.failNext('pulls.get', 3);
     const current = crash.startWorker();
     p.github.openPullRequest(n, sha);
-    await deliverGitHub(
-      poster(stack.app),
-      p.github.secret,
-      'deployment_status',
-      p.github.deploymentStatus(sha, 'preview', 'https://pr-32.preview.test'),
-    );
-    await deliverGitHub(
-      poster(stack.app),
-      p.github.secret,
-      'pull_request',
-      p.github.pullRequestEvent('opened', n, sha),
-    );
+    await p.github.deliverDeploymentStatus(poster(stack.app), sha, 'preview', 'https://pr-32.preview.test');
+    await p.github.deliverPullRequest(poster(stack.app), 'opened', n, sha);
     await waitWhileRunning(
       current,
       async () => starts(n).length === 1 && (await state(n))?.state === 'reviewing',

@@ -14,8 +14,6 @@ import { waitFor } from '../support/net.js';
 import { nothingToReview } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import {
-  deliverGitHub,
-  deliverGitLab,
   gitlabDeploymentEvent,
   gitlabMergeRequestEvent,
   gitlabNoteEvent,
@@ -32,16 +30,7 @@ import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js'
  * test/workflows/replay.test.ts.
  */
 async function closeAndRecord(stack: Stack, p: Providers, n: number, sha: string, file: string): Promise<void> {
-  expect(
-    (
-      await deliverGitHub(
-        poster(stack.app),
-        p.github.secret,
-        'pull_request',
-        p.github.pullRequestEvent('closed', n, sha),
-      )
-    ).status,
-  ).toBe(202);
+  expect((await p.github.deliverPullRequest(poster(stack.app), 'closed', n, sha)).status).toBe(202);
   const handle = (await stack.temporal.get()).workflow.getHandle(
     workflowIds.mergeRequestReview('github', p.github.repo, n),
   );
@@ -75,15 +64,12 @@ describe('merge-request review end to end', () => {
     const n = 11;
     const sha = 'a'.repeat(40);
     p.github.openPullRequest(n, sha);
-    expect(
-      (await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, sha)))
-        .status,
-    ).toBe(202);
+    expect((await p.github.deliverPullRequest(post(), 'opened', n, sha)).status).toBe(202);
     await waitFor(async () => gh.comments(p.github.repo, n).length === 1, 60_000, 'the waiting comment');
     expect(gh.comments(p.github.repo, n)[0]!.body).toContain('waiting for preview');
 
-    const status = p.github.deploymentStatus(sha, 'preview', 'https://pr-11.preview.test');
-    expect((await deliverGitHub(post(), p.github.secret, 'deployment_status', status)).status).toBe(202);
+    const deployed = await p.github.deliverDeploymentStatus(post(), sha, 'preview', 'https://pr-11.preview.test');
+    expect(deployed.status).toBe(202);
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 90_000, 'the review on GitHub');
     // The final commit status follows the review in the same activity: a moment later, not at once.
     await waitFor(async () => gh.statuses(p.github.repo, sha).length === 2, 30_000, 'the final commit status');
@@ -149,16 +135,15 @@ describe('merge-request review end to end', () => {
   it('GitLab: not ready → one waiting note; a mention with a URL → the review tests that URL; one verdict note', async () => {
     const mr: GitLabMr = { project: p.gitlab.repo, iid: 21, sha: 'b'.repeat(40), web: gl.url };
     p.gitlab.openMergeRequest(mr);
-    expect(
-      (await deliverGitLab(post(), p.gitlab.token(), 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status,
-    ).toBe(202);
+    expect((await p.gitlab.deliver(post(), 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status).toBe(
+      202,
+    );
     await waitFor(async () => gl.notes(mr.project, mr.iid).length === 1, 60_000, 'the waiting note');
     // A deployment of an unmapped environment does not make it ready.
     expect(
       (
-        await deliverGitLab(
+        await p.gitlab.deliver(
           post(),
-          p.gitlab.token(),
           'Deployment Hook',
           gitlabDeploymentEvent(mr, 'storybook', 'https://sb.preview.test'),
         )
@@ -172,7 +157,7 @@ describe('merge-request review end to end', () => {
       'Hey @Proctor, the preview is up at https://mr-21.manual.test/shop please check',
       5001,
     );
-    expect((await deliverGitLab(post(), p.gitlab.token(), 'Note Hook', mention)).status).toBe(202);
+    expect((await p.gitlab.deliver(post(), 'Note Hook', mention)).status).toBe(202);
     await waitFor(async () => gl.notes(mr.project, mr.iid).length === 3, 90_000, 'the start and verdict notes');
 
     const notes = gl.notes(mr.project, mr.iid).map((n) => n.body);
@@ -194,15 +179,14 @@ describe('merge-request review end to end', () => {
   it('GitLab: a draft is skipped; marked ready with its deployment → reviewed once', async () => {
     const mr: GitLabMr = { project: p.gitlab.repo, iid: 22, sha: 'c'.repeat(40), web: gl.url, draft: true };
     p.gitlab.openMergeRequest(mr);
-    await deliverGitLab(
+    await p.gitlab.deliver(
       post(),
-      p.gitlab.token(),
       'Deployment Hook',
       gitlabDeploymentEvent(mr, 'preview', 'https://mr-22.preview.test'),
     );
-    expect(
-      (await deliverGitLab(post(), p.gitlab.token(), 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status,
-    ).toBe(202);
+    expect((await p.gitlab.deliver(post(), 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status).toBe(
+      202,
+    );
     const handle = (await stack.temporal.get()).workflow.getHandle(
       workflowIds.mergeRequestReview('gitlab', mr.project, mr.iid),
     );
@@ -214,9 +198,8 @@ describe('merge-request review end to end', () => {
     expect(gl.notes(mr.project, mr.iid)).toHaveLength(0);
 
     const ready = { ...mr, draft: false };
-    await deliverGitLab(
+    await p.gitlab.deliver(
       post(),
-      p.gitlab.token(),
       'Merge Request Hook',
       gitlabMergeRequestEvent(ready, 'update', { changes: { draft: { previous: true, current: false } } }),
     );
@@ -232,13 +215,8 @@ describe('merge-request review end to end', () => {
     p.github.openPullRequest(n, first);
     // The first review cannot read the change for a while (the provider answers 503; the activity retries).
     gh.failNext('pulls.get', 4);
-    await deliverGitHub(
-      post(),
-      p.github.secret,
-      'deployment_status',
-      p.github.deploymentStatus(first, 'preview', 'https://first.preview.test'),
-    );
-    await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, first));
+    await p.github.deliverDeploymentStatus(post(), first, 'preview', 'https://first.preview.test');
+    await p.github.deliverPullRequest(post(), 'opened', n, first);
     await waitFor(
       async () => gh.comments(p.github.repo, n).some((c) => c.body.includes('is testing')),
       60_000,
@@ -246,7 +224,7 @@ describe('merge-request review end to end', () => {
     );
 
     gh.pullRequest(p.github.repo, n)!.headSha = second;
-    await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('synchronize', n, second));
+    await p.github.deliverPullRequest(post(), 'synchronize', n, second);
     await waitFor(
       async () => gh.statuses(p.github.repo, first).some((s) => s.state === 'error'),
       60_000,
@@ -256,12 +234,7 @@ describe('merge-request review end to end', () => {
       state: 'error',
       description: 'Superseded by a newer commit',
     });
-    await deliverGitHub(
-      post(),
-      p.github.secret,
-      'deployment_status',
-      p.github.deploymentStatus(second, 'preview', 'https://second.preview.test'),
-    );
+    await p.github.deliverDeploymentStatus(post(), second, 'preview', 'https://second.preview.test');
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 120_000, 'the review of the new head');
 
     expect(gh.reviews(p.github.repo, n)[0]!.commitId).toBe(second);
@@ -310,13 +283,8 @@ describe('merge-request review end to end', () => {
         { filename: 'src/components/Title.tsx', status: 'modified', additions: 1, deletions: 1, patch },
       ],
     });
-    await deliverGitHub(post(), p.github.secret, 'pull_request', p.github.pullRequestEvent('opened', n, sha));
-    await deliverGitHub(
-      post(),
-      p.github.secret,
-      'deployment_status',
-      p.github.deploymentStatus(sha, 'preview', 'https://pr-13.preview.test'),
-    );
+    await p.github.deliverPullRequest(post(), 'opened', n, sha);
+    await p.github.deliverDeploymentStatus(post(), sha, 'preview', 'https://pr-13.preview.test');
     await waitFor(async () => gh.reviews(p.github.repo, n).length === 1, 90_000, 'the review on GitHub');
 
     const [review] = gh.reviews(p.github.repo, n);

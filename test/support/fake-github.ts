@@ -35,7 +35,7 @@ import {
 } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import {
-  paginate,
+  pagedReply,
   startFakeHttpServer,
   type FakeHttpServer,
   type FakeReply,
@@ -307,8 +307,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         ...(f.previousFilename !== undefined && { previous_filename: f.previousFilename }),
         ...(f.patch !== undefined && { patch: f.patch }),
       }));
-      const { slice, headers } = paginate(files, req, `/repos/${repoOf(req)}/pulls/${pull.number}/files`, 30);
-      return { status: 200, body: slice, headers };
+      return pagedReply(files, req, `/repos/${repoOf(req)}/pulls/${pull.number}/files`, 30);
     }),
     route('issues.listForRepo', 'GET', '/repos/:owner/:repo/issues', (req, auth) => {
       const denied = canSee(auth, req);
@@ -316,8 +315,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const list = filed
         .filter((i) => i.repository.toLowerCase() === repoOf(req).toLowerCase())
         .map(({ repository: _, ...i }) => ({ ...i, state: 'open' }));
-      const { slice, headers } = paginate(list, req, `/repos/${repoOf(req)}/issues`, 30);
-      return { status: 200, body: slice, headers };
+      return pagedReply(list, req, `/repos/${repoOf(req)}/issues`, 30);
     }),
     route('issues.create', 'POST', '/repos/:owner/:repo/issues', (req, auth) => {
       const denied = canSee(auth, req);
@@ -342,8 +340,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const list = comments.filter(
         (c) => c.repository.toLowerCase() === repoOf(req).toLowerCase() && c.issueNumber === Number(req.params.number),
       );
-      const { slice, headers } = paginate(list, req, `/repos/${repoOf(req)}/issues/${req.params.number}/comments`, 30);
-      return { status: 200, body: slice.map((c) => commentJson(c, req)), headers };
+      const json = list.map((c) => commentJson(c, req));
+      return pagedReply(json, req, `/repos/${repoOf(req)}/issues/${req.params.number}/comments`, 30);
     }),
     route('issues.createComment', 'POST', '/repos/:owner/:repo/issues/:number/comments', (req, auth) => {
       const pull = canSee(auth, req) ?? findPull(req);

@@ -23,7 +23,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import {
-  paginate,
+  pagedReply,
   startFakeHttpServer,
   type FakeHttpServer,
   type FakeReply,
@@ -244,13 +244,12 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     route('mergeRequests.diffs', 'GET', `${mrPath}/diffs`, (req, auth) => {
       const found = findMr(req, auth);
       if ('status' in found) return found;
-      const { slice, headers } = paginate(
+      return pagedReply(
         found.mr.files.map(diffJson),
         req,
         `/projects/${found.p.id}/merge_requests/${found.mr.iid}/diffs`,
         20,
       );
-      return { status: 200, body: slice, headers };
     }),
     route('mergeRequests.changes', 'GET', `${mrPath}/changes`, (req, auth) => {
       const found = findMr(req, auth);
@@ -262,13 +261,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       const found = findMr(req, auth);
       if ('status' in found) return found;
       const list = notes.filter((n) => n.projectId === found.p.id && n.mrIid === found.mr.iid);
-      const { slice, headers } = paginate(
-        list.map(noteJson),
-        req,
-        `/projects/${found.p.id}/merge_requests/${found.mr.iid}/notes`,
-        20,
-      );
-      return { status: 200, body: slice, headers };
+      return pagedReply(list.map(noteJson), req, `/projects/${found.p.id}/merge_requests/${found.mr.iid}/notes`, 20);
     }),
     route('notes.create', 'POST', `${mrPath}/notes`, (req, auth) => {
       const found = findMr(req, auth);
@@ -304,8 +297,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       const p = project(req, auth);
       if ('status' in p) return p;
       const list = filed.filter((i) => i.projectId === p.id).map(({ projectId: _, ...i }) => i);
-      const { slice, headers } = paginate(list, req, `/projects/${p.id}/issues`, 20);
-      return { status: 200, body: slice, headers };
+      return pagedReply(list, req, `/projects/${p.id}/issues`, 20);
     }),
     route('issues.create', 'POST', '/projects/:project/issues', (req, auth) => {
       const p = project(req, auth);
@@ -392,8 +384,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       const p = project(req, auth);
       if ('status' in p) return p;
       const list = hooks.filter((h) => h.projectId === p.id);
-      const { slice, headers } = paginate(list.map(hookJson), req, `/projects/${p.id}/hooks`, 20);
-      return { status: 200, body: slice, headers };
+      return pagedReply(list.map(hookJson), req, `/projects/${p.id}/hooks`, 20);
     }),
     route('hooks.create', 'POST', '/projects/:project/hooks', (req, auth) => {
       const p = project(req, auth);

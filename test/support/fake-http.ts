@@ -126,13 +126,11 @@ export function isReply(value: unknown): value is FakeReply {
   );
 }
 
-/** A Link header (RFC 8288) and the page slice for `page`/`per_page` paging, as both providers page lists. */
-export function paginate<T>(
-  items: T[],
-  req: FakeRequest,
-  path: string,
-  defaultPerPage: number,
-): { slice: T[]; headers: Record<string, string> } {
+/**
+ * The 200 answer with one page of `items` for `page`/`per_page` paging, and its Link header (RFC 8288) and
+ * `x-page`… headers, as both providers page lists.
+ */
+export function pagedReply(items: unknown[], req: FakeRequest, path: string, defaultPerPage: number): FakeReply {
   const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? defaultPerPage) || defaultPerPage));
   const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
   const last = Math.max(1, Math.ceil(items.length / perPage));
@@ -156,7 +154,7 @@ export function paginate<T>(
     'x-prev-page': page > 1 ? String(page - 1) : '',
   };
   if (links.length > 0) headers.link = links.join(', ');
-  return { slice, headers };
+  return { status: 200, body: slice, headers };
 }
 
 export async function startFakeHttpServer<Auth>(options: FakeServerOptions<Auth>): Promise<FakeHttpServer> {

@@ -3,7 +3,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FakeGitHub } from './fake-github.js';
 import type { FakeGitLab } from './fake-gitlab.js';
-import { githubExample, type GitLabMr, type Payload } from './webhook-payloads.js';
+import {
+  deliverGitHub,
+  deliverGitLab,
+  githubExample,
+  type Delivered,
+  type GitLabMr,
+  type Payload,
+  type Post,
+} from './webhook-payloads.js';
 
 type Caller = { call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> };
 
@@ -11,18 +19,17 @@ export interface Providers {
   appShortId: string;
   github: {
     repo: string;
-    secret: string;
     openPullRequest(n: number, sha: string, draft?: boolean): void;
-    /** A real `pull_request` example payload, pointed at this repository, pull request and head. */
-    pullRequestEvent(action: string, n: number, sha: string, draft?: boolean): Payload;
-    /** A real successful `deployment_status` example payload for `sha`. */
-    deploymentStatus(sha: string, environment: string, url: string): Payload;
+    /** Delivers a real `pull_request` example payload, pointed at this repository, pull request and head, signed. */
+    deliverPullRequest(post: Post, action: string, n: number, sha: string): Promise<Delivered>;
+    /** Delivers a real successful `deployment_status` example payload for `sha`, signed. */
+    deliverDeploymentStatus(post: Post, sha: string, environment: string, url: string): Promise<Delivered>;
   };
   gitlab: {
     repo: string;
-    /** The secret token of the project hook Proctor created on save. */
-    token(): string;
     openMergeRequest(mr: GitLabMr): void;
+    /** Delivers `payload` as GitLab's `event` hook does, with the token of the hook Proctor created on save. */
+    deliver(post: Post, event: string, payload: Payload): Promise<Delivered>;
   };
 }
 
@@ -85,11 +92,11 @@ export async function connectGitProviders(api: Caller, gh: FakeGitHub, gl: FakeG
   await must('PUT', '/v1/merge-request-review-settings', { provider: 'github', repository: githubRepo, ...settings });
   await must('PUT', '/v1/merge-request-review-settings', { provider: 'gitlab', repository: gitlabRepo, ...settings });
 
+  const hookToken = () => gl.hooks(gitlabRepo)[0]!.token!;
   return {
     appShortId,
     github: {
       repo: githubRepo,
-      secret,
       openPullRequest: (n, sha, draft = false) =>
         void gh.addPullRequest(githubRepo, {
           number: n,
@@ -100,30 +107,29 @@ export async function connectGitProviders(api: Caller, gh: FakeGitHub, gl: FakeG
           draft,
           files: [codeChange],
         }),
-      pullRequestEvent(action, n, sha, draft = false) {
+      deliverPullRequest(post, action, n, sha) {
         const payload = githubExample('pull_request', (e) => e.action === action);
         payload.number = n;
         payload.repository.full_name = githubRepo;
         Object.assign(payload.pull_request, {
           number: n,
-          draft,
+          draft: false,
           title: 'Cart badge',
           html_url: `https://github.com/${githubRepo}/pull/${n}`,
         });
         Object.assign(payload.pull_request.head, { sha, ref: 'feature/cart' });
-        return payload;
+        return deliverGitHub(post, secret, 'pull_request', payload);
       },
-      deploymentStatus(sha, environment, url) {
+      deliverDeploymentStatus(post, sha, environment, url) {
         const payload = githubExample('deployment_status', (e) => e.deployment_status.state === 'success');
         payload.repository.full_name = githubRepo;
         Object.assign(payload.deployment, { sha, environment });
         Object.assign(payload.deployment_status, { environment, target_url: url, environment_url: url });
-        return payload;
+        return deliverGitHub(post, secret, 'deployment_status', payload);
       },
     },
     gitlab: {
       repo: gitlabRepo,
-      token: () => gl.hooks(gitlabRepo)[0]!.token!,
       openMergeRequest: (mr) =>
         void gl.addMergeRequest(gitlabRepo, {
           iid: mr.iid,
@@ -134,6 +140,7 @@ export async function connectGitProviders(api: Caller, gh: FakeGitHub, gl: FakeG
           draft: mr.draft ?? false,
           files: [{ newPath: codeChange.filename, diff: codeChange.patch }],
         }),
+      deliver: (post, event, payload) => deliverGitLab(post, hookToken(), event, payload),
     },
   };
 }

@@ -22,7 +22,7 @@ export interface Delivered {
   body: { message: string };
 }
 
-type Post = (path: string, body: string, headers: Record<string, string>) => Promise<Delivered>;
+export type Post = (path: string, body: string, headers: Record<string, string>) => Promise<Delivered>;
 
 /** Delivers as GitHub does: `X-GitHub-Event`, `X-GitHub-Delivery` and the HMAC-SHA256 signature of the exact body. */
 export async function deliverGitHub(

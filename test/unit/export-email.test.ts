@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
+import { exportPlaywrightSpec, type ExportInput } from '../../src/browser/export/export.js';
 import type { Step } from '../../src/domain/steps.js';
 
 // The spec text of mail steps, over the shapes a test can take: a chain sharing {{INBOX}}, a named inbox, a spec
@@ -29,16 +29,16 @@ function syntaxErrors(spec: string): string[] {
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
+/** The spec exported for `steps` on http://app.test (no configs unless `more` gives them); it must parse. */
+function exportedSpec(name: string, steps: Step[], more: Partial<ExportInput> = {}): string {
+  const spec = exportPlaywrightSpec({ name, baseUrl: 'http://app.test', configs: {}, steps, ...more });
+  expect(syntaxErrors(spec)).toEqual([]);
+  return spec;
+}
+
 describe('export of mail steps', () => {
   it('gives a resume-from chain one {{INBOX}}, made when the test starts, and no step left unexported', () => {
-    const spec = exportPlaywrightSpec({
-      name: 'Verify',
-      baseUrl: 'http://app.test',
-      configs: {},
-      steps: verify('{{INBOX}}'),
-      dependencies: [{ name: 'Sign up', steps: signUp }],
-    });
-    expect(syntaxErrors(spec)).toEqual([]);
+    const spec = exportedSpec('Verify', verify('{{INBOX}}'), { dependencies: [{ name: 'Sign up', steps: signUp }] });
     expect(spec.match(/await inboxAddress\(/g)).toHaveLength(1);
     expect(spec).toContain("  config['INBOX'] = await inboxAddress();");
     expect(spec).toContain("  'INBOX': '', // an address of Proctor's inbox, made when the test starts");
@@ -56,13 +56,7 @@ describe('export of mail steps', () => {
   it('hands the code shape burn-in recorded to Proctor, so the spec takes the code replay takes', () => {
     const steps = verify('{{INBOX}}');
     steps[0]!.email = { ...steps[0]!.email, codeShape: 'AAAA-AAAA', linkPattern: '/verify' };
-    const spec = exportPlaywrightSpec({
-      name: 'Shaped',
-      baseUrl: 'http://app.test',
-      configs: {},
-      steps: [...signUp, ...steps],
-    });
-    expect(syntaxErrors(spec)).toEqual([]);
+    const spec = exportedSpec('Shaped', [...signUp, ...steps]);
     expect(spec).toContain(
       'waitForEmail(config.INBOX, {"subject":"Verify","from":"acme","linkPattern":"/verify","codeShape":"AAAA-AAAA","timeoutMs":5000,"expects":["code"]})',
     );
@@ -71,26 +65,18 @@ describe('export of mail steps', () => {
   });
 
   it('looks {{INBOX:name}} up by key and asks for the named address', () => {
-    const spec = exportPlaywrightSpec({
-      name: 'Named',
-      baseUrl: 'http://app.test',
-      configs: {},
-      steps: [{ ...signUp[0]!, value: '{{INBOX:qa-team}}' }, ...verify('{{INBOX:qa-team}}')],
-    });
-    expect(syntaxErrors(spec)).toEqual([]);
+    const spec = exportedSpec('Named', [{ ...signUp[0]!, value: '{{INBOX:qa-team}}' }, ...verify('{{INBOX:qa-team}}')]);
     expect(spec).toContain("  config['INBOX:qa-team'] = await inboxAddress('qa-team');");
     expect(spec).toContain(".fill(config['INBOX:qa-team'])");
     expect(spec).toContain("waitForEmail(config['INBOX:qa-team'], ");
   });
 
   it('leaves a spec without mail steps as it was: no inbox helpers, no Proctor settings', () => {
-    const spec = exportPlaywrightSpec({
-      name: 'Plain',
-      baseUrl: 'http://app.test',
-      configs: { USER: { value: 'ann', isSecret: false } },
-      steps: [{ action: 'fill', locator: "getByLabel('User')", value: '{{USER}}', description: 'User' }],
-    });
-    expect(syntaxErrors(spec)).toEqual([]);
+    const spec = exportedSpec(
+      'Plain',
+      [{ action: 'fill', locator: "getByLabel('User')", value: '{{USER}}', description: 'User' }],
+      { configs: { USER: { value: 'ann', isSecret: false } } },
+    );
     expect(spec).not.toContain('PROCTOR_API');
     expect(spec).not.toContain('inboxAddress');
     expect(spec).toContain('.fill(config.USER)');

@@ -154,24 +154,19 @@ describe('scripted LLM server', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('fails the next requests on demand and the client retries into the script', async () => {
+  it.each([
+    [500, 'after the retry'],
+    [429, 'after the rate limit'],
+  ])('fails the next request with %i on demand and the client retries into the script', async (status, content) => {
     const retrying = new OpenAI({ apiKey: llm.apiKey, baseURL: llm.baseURL, maxRetries: 2 });
-    llm.failNext(1, 500);
-    llm.enqueue({ content: 'after the retry' });
+    llm.failNext(1, status);
+    llm.enqueue({ content });
     const completion = await retrying.chat.completions.create({
       model: 'm',
       messages: [{ role: 'user', content: 'Hi' }],
     });
-    expect(completion.choices[0]!.message.content).toBe('after the retry');
+    expect(completion.choices[0]!.message.content).toBe(content);
     expect(llm.requests).toHaveLength(2);
-
-    llm.failNext(1, 429);
-    llm.enqueue({ content: 'after the rate limit' });
-    const second = await retrying.chat.completions.create({
-      model: 'm',
-      messages: [{ role: 'user', content: 'Again' }],
-    });
-    expect(second.choices[0]!.message.content).toBe('after the rate limit');
   });
 
   it("answers the client's retry of the call it answered last alike, and stays in step", async () => {
