@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
     case 'api':
       return (await import('./cli/serve.js')).runApi();
     case 'worker':
-      return (await import('./cli/serve.js')).runWorker();
+      return (await import('./cli/worker.js')).runWorker();
     case 'migrate':
       return (await import('./cli/serve.js')).runMigrate();
     case 'admin':

@@ -13,8 +13,7 @@ import { dataDir, openBlobStore, openDatabase } from '../runtime.js';
 import { createTemporalClientProvider } from '../temporal/client.js';
 import { startDeliveryResender } from '../services/webhooks.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { startWorker, workerSettings, type ProctorWorker } from '../worker/worker.js';
-import { processProbes } from '../services/readiness.js';
+import { startWorker, workerSettings } from '../worker/worker.js';
 import { migrateSearchAttributes } from '../temporal/search-attributes.js';
 import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
@@ -22,45 +21,11 @@ import { freePortNear } from './ports.js';
 import { startInboxHost } from './inbox.js';
 import { startStateSweep } from './state-sweep.js';
 import { clientForMetrics, installRuntimeWithMetrics, mountMetrics, startProcessMetrics } from './metrics.js';
-import { createWorkerConnection } from '../temporal/worker-connection.js';
 import { createLlm } from '../llm/client.js';
 import { watchCapabilities } from '../llm/capabilities.js';
 import type { LlmStatus } from '../domain/llm-status.js';
-import { startTracing, type Tracing } from '../tracing-setup.js';
-
-type Stop = () => Promise<void>;
-
-/** Traces when the OTEL_* variables ask for them; stopped last, so the spans of the shutdown are sent too. */
-const tracingStop =
-  (tracing: Tracing | undefined): Stop =>
-  async () =>
-    tracing?.shutdown();
-
-/** Runs until SIGINT/SIGTERM, then stops everything in reverse order of start. */
-async function untilSignal(logger: Logger, stops: Stop[]): Promise<number> {
-  await new Promise<void>((resolveSignal) => {
-    const onSignal = (signal: string) => {
-      logger.info('stopping', { signal });
-      resolveSignal();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
-  return stopAll(logger, stops);
-}
-
-async function stopAll(logger: Logger, stops: Stop[]): Promise<number> {
-  let code = 0;
-  for (const stop of [...stops].reverse()) {
-    try {
-      await stop();
-    } catch (err) {
-      code = 1;
-      logger.error('error while stopping', { err });
-    }
-  }
-  return code;
-}
+import { startTracing } from '../tracing-setup.js';
+import { stopAll, tracingStop, untilSignal, type Stop } from './lifecycle.js';
 
 function listen(app: ReturnType<typeof createApp>, config: Config, edge: TunnelEdge): Promise<Server> {
   if (config.PROCTOR_METRICS_PORT === undefined) mountMetrics(app);
@@ -143,53 +108,6 @@ export async function runApi(): Promise<number> {
     () => edge.close(),
     () => inbox.stop(),
     stateSweep,
-    metrics,
-  ]);
-}
-
-export async function runWorker(): Promise<number> {
-  const config = loadConfig('worker');
-  const logger = createLogger(config.LOG_LEVEL, { process: 'worker' });
-  await installRuntimeWithMetrics(logger);
-  const tracing = startTracing('proctor-worker');
-  const db = openDatabase(config);
-  const blobs = openBlobStore(config);
-  await blobs.ensureReady();
-  const started: { worker?: ProctorWorker } = {};
-  // One Temporal connection for the worker, its probe and its backlog gauges.
-  const temporal = createWorkerConnection({
-    address: config.TEMPORAL_ADDRESS!,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-  });
-  const metrics = await startProcessMetrics(config, logger, temporal, (temporal) => ({
-    ...processProbes({ db, temporal, blobs }),
-    // Ready once its Temporal worker polls; not while it starts or drains.
-    poller: async () => {
-      const state = started.worker?.worker.getState() ?? 'STARTING';
-      if (state !== 'RUNNING') throw new Error(`the worker is ${state.toLowerCase()}`);
-    },
-  }));
-  const worker = await startWorker(
-    {
-      address: config.TEMPORAL_ADDRESS!,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      connection: await temporal.connection(),
-      workflowBundle: config.PROCTOR_WORKFLOW_BUNDLE ? { codePath: config.PROCTOR_WORKFLOW_BUNDLE } : undefined,
-      drainSeconds: config.PROCTOR_WORKER_DRAIN_SECONDS,
-    },
-    workerSettings(config),
-    { db, blobs, logger },
-  );
-  started.worker = worker;
-  logger.info('worker polling', { taskQueue: config.TEMPORAL_TASK_QUEUE });
-  // Stopped in reverse: the worker drains before its connection closes.
-  return untilSignal(logger, [
-    tracingStop(tracing),
-    () => db.destroy(),
-    () => temporal.close(),
-    () => worker.stop(),
     metrics,
   ]);
 }
