@@ -4,7 +4,7 @@ import type { Child } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { assetPath } from './assets.js';
 import type { WebEnv } from './context.js';
-import { navItems, type NavKey } from './nav.js';
+import { navGroups, navItems, type NavKey } from './nav.js';
 
 export interface LayoutProps {
   title: string;
@@ -38,19 +38,7 @@ export function Layout(props: LayoutProps) {
           <a class="brand" href={`${base}/runs`}>
             Proctor
           </a>
-          {signedIn && (
-            <nav class="main" aria-label="Main">
-              <ul>
-                {navItems.map((item) => (
-                  <li>
-                    <a href={`${base}${item.path}`} aria-current={item.key === props.nav ? 'page' : undefined}>
-                      {item.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          )}
+          {signedIn && <MainNav base={base} current={props.nav} />}
           {signedIn && (
             <div class="who">
               <span>Project {signedIn.projectName}</span>
@@ -64,6 +52,49 @@ export function Layout(props: LayoutProps) {
         <main id="main">{props.children}</main>
       </body>
     </html>
+  );
+}
+
+/**
+ * The menu, grouped by what a person does, the current page marked with `aria-current`. No script: on a narrow
+ * screen it folds behind a "Menu" link to `#menu` and opens as the `:target` (app.css), so it works as a plain link.
+ */
+function MainNav(props: { base: string; current: NavKey | undefined }) {
+  const currentItem = navItems.find((i) => i.key === props.current);
+  return (
+    <>
+      <a class="menu-open" href="#menu">
+        Menu{currentItem && <span class="here">: {currentItem.label}</span>}
+      </a>
+      <nav id="menu" class="main" aria-label="Main">
+        {navGroups.map((group) => {
+          const id = `nav-${group.label.toLowerCase().replace(/\W+/g, '-')}`;
+          const holdsCurrent = group.items.some((i) => i.key === props.current);
+          return (
+            <div class={holdsCurrent ? 'group current' : 'group'}>
+              <span class="group-label" id={id}>
+                {group.label}
+              </span>
+              <ul aria-labelledby={id}>
+                {group.items.map((item) => (
+                  <li>
+                    <a
+                      href={`${props.base}${item.path}`}
+                      aria-current={item.key === props.current ? 'page' : undefined}
+                    >
+                      {item.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
+        <a class="menu-close" href="#main">
+          Close the menu
+        </a>
+      </nav>
+    </>
   );
 }
 

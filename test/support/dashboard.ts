@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { AxeBuilder } from '@axe-core/playwright';
 import { serve } from '@hono/node-server';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { chromiumFlags } from '../../src/browser/context/pool.js';
 import { loadPrograms } from '../../src/programs.js';
@@ -29,6 +29,8 @@ export interface DashboardBrowser {
   signIn(token: string): Promise<void>;
   /** A second person: a page in a context of its own, signed in with `token` (another project's, say). */
   signInElsewhere(token: string): Promise<Page>;
+  /** A page signed in as `context` is, in a context of its own with these options (a phone's viewport, no JavaScript). */
+  view(options: BrowserContextOptions): Promise<Page>;
   /** Bytes of HTML and JavaScript one load of `path` transfers, measured in a new page of a cache-less context with the same session. */
   transferredBytes(path: string): Promise<{ html: number; js: number; total: number; consoleErrors: string[] }>;
   close(): Promise<void>;
@@ -38,8 +40,9 @@ async function isolatedContext(
   browser: Browser,
   blocked: string[],
   storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+  options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ storageState });
+  const context = await browser.newContext({ ...options, storageState });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
     if (!/^https?:$/.test(url.protocol) || localHosts.has(url.hostname)) return route.continue();
@@ -90,6 +93,9 @@ export async function openDashboard(
       await elsewhere.getByRole('button', { name: 'Sign in' }).click();
       await elsewhere.waitForURL((u) => !u.pathname.endsWith('/login'));
       return elsewhere;
+    },
+    async view(options) {
+      return (await isolatedContext(browser, blocked, await context.storageState(), options)).newPage();
     },
     async transferredBytes(path) {
       const fresh = await isolatedContext(browser, blocked, await context.storageState());

@@ -3,10 +3,14 @@
 // are runs.tsx.
 import type { Context } from 'hono';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, duration, Status, When } from '../components.js';
+import { Status, When } from '../components.js';
 import type { RunStatus, RunWithTests } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
 import { UsageText } from '../usage.js';
+import { RunPicture } from '../run-picture.js';
+import { TestPager, TestTable, testsOnPage } from '../run-test-table.js';
+import { FailureBeside } from '../failure-beside.js';
+import { FailureGroups } from '../failure-groups.js';
 import type { UsageTotals } from '../../domain/llm-usage.js';
 
 const isLive = (status: RunStatus) => status === 'INITIATED' || status === 'RUNNING';
@@ -26,15 +30,27 @@ export function RunBody(props: {
   run: RunWithTests;
   steps: Map<string, unknown>;
   usage: UsageTotals;
+  /** The page of the test table (1-based). */
+  testPage: number;
 }) {
   const { run, c } = props;
   const base = c.get('base');
   const live = isLive(run.status);
+  const stepsOf = (t: RunTest) =>
+    t.test_case_id ? (props.steps.get(t.test_case_id) as Step[] | null | undefined) : undefined;
+  const isFailure = (t: RunTest) => t.result === 'FAILED' || t.status === 'ERROR';
+  const detailed = run.tests
+    .filter(hasDetail)
+    .sort((a, b) => Number(isFailure(b)) - Number(isFailure(a)))
+    .slice(0, maxDetails);
+  const shownIds = new Set(detailed.map((t) => t.id));
+  const failed = run.tests.filter(isFailure);
+  const path = `${base}/runs/${run.short_id}`;
   return (
     <div
       id="run-live"
       {...(live
-        ? { 'hx-get': `${base}/runs/${run.short_id}/live`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' }
+        ? { 'hx-get': `${path}/live?tests=${props.testPage}`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' }
         : {})}
     >
       <dl class="facts">
@@ -95,82 +111,47 @@ export function RunBody(props: {
           {run.error}
         </p>
       )}
+      <RunPicture run={run} now={Date.now()} />
       <h2>Tests</h2>
-      <TestTable base={base} tests={run.tests.filter((t) => !t.quarantined)} />
+      <TestTable base={base} tests={testsOnPage(run.tests, props.testPage).filter((t) => !t.quarantined)} />
+      <TestPager path={path} page={props.testPage} total={run.tests.length} />
       {run.tests.some((t) => t.quarantined) && (
         <>
           <h2>Quarantined tests</h2>
           <p class="muted">They ran and report here, but their failures do not fail the run.</p>
-          <TestTable base={base} tests={run.tests.filter((t) => t.quarantined)} />
+          <TestTable base={base} tests={testsOnPage(run.tests, props.testPage).filter((t) => t.quarantined)} />
         </>
       )}
-      {run.tests
-        .filter(
-          (t) =>
-            t.error ||
-            t.screenshot_key ||
-            t.trace_key ||
-            ((t.healed as Healed[] | null) ?? []).length > 0 ||
-            (t.changes ?? []).length > 0,
-        )
-        .map((t) => (
-          <TestDetail
-            base={base}
-            run={run}
-            test={t}
-            steps={t.test_case_id ? (props.steps.get(t.test_case_id) as Step[] | null | undefined) : undefined}
-          />
-        ))}
+      <FailureGroups
+        tests={failed.map((t) => ({
+          id: t.id,
+          name: t.name,
+          kind: t.failure_kind,
+          failedIndex: t.failed_step_index,
+          steps: stepsOf(t) ?? undefined,
+          detailed: shownIds.has(t.id),
+        }))}
+      />
+      {detailed.map((t) => (
+        <TestDetail base={base} run={run} test={t} steps={stepsOf(t)} />
+      ))}
+      {detailed.length < run.tests.filter(hasDetail).length && (
+        <p class="muted">
+          The first {maxDetails} of {run.tests.filter(hasDetail).length} tests with something to show are detailed here,
+          failures first; the groups above name every failure.
+        </p>
+      )}
     </div>
   );
 }
 
-function TestTable(props: { base: string; tests: RunTest[] }) {
-  return (
-    <table>
-      <ColumnHeads names={['Test', 'Status', 'Result', 'Duration', 'Healed steps', 'Notes']} />
-      <tbody>
-        {props.tests.map((t) => (
-          <tr>
-            <td>
-              {t.test_case_id ? <a href={`${props.base}/test-cases/${t.test_case_id}`}>{t.name}</a> : t.name}
-              {!t.in_plan && <span class="muted"> (dependency)</span>}
-            </td>
-            <td>
-              <Status value={t.status} />
-              {t.status === 'RUNNING' && (
-                <>
-                  {' '}
-                  <a href={`${props.base}/live/run-test/${t.id}`} aria-label={`Watch ${t.name} live`}>
-                    Watch live
-                  </a>
-                </>
-              )}
-            </td>
-            <td>
-              <Status value={t.result} />
-            </td>
-            <td>{duration(t.duration_ms)}</td>
-            <td>{((t.healed as Healed[] | null) ?? []).length}</td>
-            <td>{testNotes(t).join(' · ')}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+/** Detail cards on one page: a run with thousands of failures shows the first of them and groups them all. */
+const maxDetails = 25;
 
-/** What a reader should know beside the result: flaky, retried, what changed, why it failed. */
-function testNotes(t: RunTest): string[] {
-  const changes = t.changes ?? [];
-  const regressions = changes.filter((c) => c.severity === 'regression').length;
-  return [
-    ...(t.flaky ? [`flaky: passed on attempt ${t.attempts}`] : t.attempts > 1 ? [`${t.attempts} attempts`] : []),
-    ...(regressions ? [`${regressions} regression(s)`] : []),
-    ...(changes.length > regressions ? [`${changes.length - regressions} cosmetic change(s)`] : []),
-    ...(t.failure_kind ? [t.failure_kind] : []),
-  ];
-}
+const hasDetail = (t: RunTest) =>
+  Boolean(t.error || t.screenshot_key || t.trace_key) ||
+  ((t.healed as Healed[] | null) ?? []).length > 0 ||
+  (t.changes ?? []).length > 0;
 
 function TestDetail(props: { base: string; run: RunWithTests; test: RunTest; steps: Step[] | null | undefined }) {
   const { base, run, test: t } = props;
@@ -211,6 +192,15 @@ function TestDetail(props: { base: string; run: RunWithTests; test: RunTest; ste
             </>
           )}
         </p>
+      )}
+      {t.failed_step_index !== null && props.steps && (
+        <FailureBeside
+          testId={t.id}
+          steps={props.steps}
+          failedIndex={t.failed_step_index}
+          kind={t.failure_kind}
+          changes={t.changes ?? []}
+        />
       )}
       {t.error && <pre class="error">{t.error}</pre>}
       {t.evidence?.pageExcerpt && (

@@ -101,7 +101,13 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
       { title: `Run ${run.short_id}`, nav: 'runs' },
       <>
         <h1>Run {run.short_id}</h1>
-        <RunBody c={c} run={run} steps={await failingSteps(c, run)} usage={await runUsage(c, run)} />
+        <RunBody
+          c={c}
+          run={run}
+          steps={await failingSteps(c, run)}
+          usage={await runUsage(c, run)}
+          testPage={pageNumber(c.req.query('tests'))}
+        />
       </>,
     );
   });
@@ -110,7 +116,15 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
   web.get('/runs/:shortId/live', async (c) => {
     const run = await loadRun(c);
     if (!run) return c.text('Run not found', 404);
-    return c.html(<RunBody c={c} run={run} steps={await failingSteps(c, run)} usage={await runUsage(c, run)} />);
+    return c.html(
+      <RunBody
+        c={c}
+        run={run}
+        steps={await failingSteps(c, run)}
+        usage={await runUsage(c, run)}
+        testPage={pageNumber(c.req.query('tests'))}
+      />,
+    );
   });
 
   web.get('/runs/:shortId/tests/:testId/screenshot.png', (c) => artifact(c, 'screenshot_key', 'image/png'));
