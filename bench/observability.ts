@@ -23,8 +23,7 @@
 //   BENCH_CONCURRENCY=20    browser pool per worker (default 20)
 //   BENCH_STANDIN_MS=300    the stand-in body's sleep (default 300 ms)
 //   BENCH_SCRAPE_MS=5000    how often each worker's /metrics is scraped in the "on" runs (default 5 s)
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlanRunResult } from '../workflows/plan-run-contract.js';
@@ -46,7 +45,7 @@ import { createDatabaseIn, startPostgres } from '../test/support/postgres.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
 import { buildPlanDag } from './plan-dag.js';
 import { startBenchWorkers } from './plan-run-processes.js';
-import { descendants, envInt, fixed, median, table, watchdog } from './support.js';
+import { descendants, envInt, fixed, median, processCpu, table, watchdog } from './support.js';
 
 const tests = envInt('BENCH_TESTS', 1000);
 const rounds = envInt('BENCH_ROUNDS', 4);
@@ -70,25 +69,15 @@ interface RunFigures {
   scrapes: number;
 }
 
-const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
 /** CPU seconds so far of this process's descendants, by group (a reaped child's time lands in its parent's). */
 function cpu(workerPids: number[]): { workers: number; servers: number; bench: number } {
   const workers = new Set(workerPids.flatMap((pid) => [pid, ...descendants(pid)]));
   const out = { workers: 0, servers: 0, bench: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 };
   for (const pid of descendants(process.pid)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const f = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .map(Number);
-    const seconds = (f[11]! + f[12]! + f[13]! + f[14]!) / clockTicks;
+    const cpu = processCpu(pid);
+    if (!cpu) continue;
+    const seconds = cpu.own + cpu.reaped;
+    const comm = cpu.comm;
     if (workers.has(pid)) out.workers += seconds;
     else if (/^(temporal|postgres|runuser)/.test(comm)) out.servers += seconds;
   }

@@ -36,9 +36,8 @@
 // sleep that still reads its resume-from dependency's state blob and writes its own (as the real one does), so
 // the orchestration (planRun, continue-as-new, the runPlanTest activities and their database writes) is the
 // real one while the run fits in minutes on two cores.
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +63,7 @@ import type { PlanRunResult } from '../workflows/plan-run-contract.js';
 import { freePort } from '../test/support/net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
-import { benchWorkerSettings, descendants, envInt, fixed, median, percentile, table } from './support.js';
+import { benchWorkerSettings, descendants, envInt, fixed, median, percentile, processCpu, table } from './support.js';
 import { startBenchWorkers, type BenchWorkers } from './plan-run-processes.js';
 import { standInExecuteTest } from './plan-run-standin.js';
 import { buildPlanDag, depsOf, type BenchTest } from './plan-dag.js';
@@ -348,28 +347,18 @@ async function chainHistories(client: Client, workflowId: string): Promise<Chain
 
 // ---- CPU time per process group (this process, Temporal, PostgreSQL, Chromium)
 
-const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
 /** `workers`: identity -> pid of each worker process; their node (and esbuild) time is theirs, per identity too. */
 function cpuByGroup(workers = new Map<string, number>()): Record<string, number> {
   const groups: Record<string, number> = { node: 0, workers: 0, temporal: 0, postgres: 0, chromium: 0, other: 0 };
   const workerOf = new Map<number, string>();
   for (const [identity, root] of workers) for (const pid of [root, ...descendants(root)]) workerOf.set(pid, identity);
   for (const pid of [process.pid, ...descendants(process.pid)]) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .map(Number);
-    // utime, stime, and (for children) cutime, cstime: reaped children's time lands in their parent's.
-    const own = fields[11]! + fields[12]!;
-    const reaped = pid === process.pid ? 0 : fields[13]! + fields[14]!;
+    const cpu = processCpu(pid);
+    if (!cpu) continue;
+    const comm = cpu.comm;
+    const own = cpu.own;
+    // The bench's own reaped children are counted one by one above; a child's reaped ones only through it.
+    const reaped = pid === process.pid ? 0 : cpu.reaped;
     const identity = workerOf.get(pid);
     const chromium = /chrom|headless/i.test(comm);
     const group =
@@ -384,8 +373,8 @@ function cpuByGroup(workers = new Map<string, number>()): Record<string, number>
               : chromium
                 ? 'chromium'
                 : 'other';
-    groups[group]! += (own + reaped) / clockTicks;
-    if (identity && !chromium) groups[identity] = (groups[identity] ?? 0) + (own + reaped) / clockTicks;
+    groups[group]! += own + reaped;
+    if (identity && !chromium) groups[identity] = (groups[identity] ?? 0) + own + reaped;
   }
   return groups;
 }

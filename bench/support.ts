@@ -1,5 +1,6 @@
 // Shared by the browser benchmarks (replay, burn-in-prompt, concurrency): the recorded shop test, the browser
 // pool they run in, small statistics, a table printer and a memory sampler for this process and its Chromium.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
@@ -208,6 +209,28 @@ function vmRss(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/**
+ * A process's name and CPU seconds from /proc/<pid>/stat: its own (user + system) and that of its children it has
+ * reaped (a reaped child's time lands in its parent's); undefined once it has exited.
+ */
+export function processCpu(pid: number): { comm: string; own: number; reaped: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // "pid (comm) state ...": comm may contain spaces and parentheses, so fields are read after the last ')'.
+  const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return { comm, own: (f[11]! + f[12]!) / clockTicks, reaped: (f[13]! + f[14]!) / clockTicks };
 }
 
 /** All descendants of `root` (children, grandchildren, ...), found through the parent pid in /proc/<pid>/stat. */

@@ -44,43 +44,52 @@ function grouped(tests: FailedTest[], key: (t: FailedTest) => string): [string, 
   return [...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
 }
 
+/** One grouping as a table: a row a group, largest first, with its tests. */
+function GroupTable(props: {
+  caption: string;
+  by: string;
+  tests: FailedTest[];
+  keyOf: (t: FailedTest) => string;
+  label: (key: string) => unknown;
+}) {
+  return (
+    <table>
+      <caption>{props.caption}</caption>
+      <ColumnHeads names={[props.by, 'Tests', 'Which']} />
+      <tbody>
+        {grouped(props.tests, props.keyOf).map(([key, tests]) => (
+          <tr>
+            <td>{props.label(key)}</td>
+            <td>{tests.length}</td>
+            <td>
+              <Tests tests={tests} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function FailureGroups(props: { tests: FailedTest[] }) {
   if (props.tests.length < 2) return null;
   return (
     <section aria-labelledby="failure-groups">
       <h2 id="failure-groups">Failures grouped ({props.tests.length})</h2>
-      <table>
-        <caption>By failure kind</caption>
-        <ColumnHeads names={['Kind', 'Tests', 'Which']} />
-        <tbody>
-          {grouped(props.tests, (t) => t.kind ?? 'not classified').map(([kind, tests]) => (
-            <tr>
-              <td>{kind}</td>
-              <td>{tests.length}</td>
-              <td>
-                <Tests tests={tests} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <table>
-        <caption>By failing step</caption>
-        <ColumnHeads names={['Step', 'Tests', 'Which']} />
-        <tbody>
-          {grouped(props.tests, stepKey).map(([step, tests]) => (
-            <tr>
-              <td>
-                <code class="wrap">{step}</code>
-              </td>
-              <td>{tests.length}</td>
-              <td>
-                <Tests tests={tests} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <GroupTable
+        caption="By failure kind"
+        by="Kind"
+        tests={props.tests}
+        keyOf={(t) => t.kind ?? 'not classified'}
+        label={(kind) => kind}
+      />
+      <GroupTable
+        caption="By failing step"
+        by="Step"
+        tests={props.tests}
+        keyOf={stepKey}
+        label={(step) => <code class="wrap">{step}</code>}
+      />
     </section>
   );
 }

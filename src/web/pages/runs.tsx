@@ -101,13 +101,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
       { title: `Run ${run.short_id}`, nav: 'runs' },
       <>
         <h1>Run {run.short_id}</h1>
-        <RunBody
-          c={c}
-          run={run}
-          steps={await failingSteps(c, run)}
-          usage={await runUsage(c, run)}
-          testPage={pageNumber(c.req.query('tests'))}
-        />
+        {await runBody(c, run)}
       </>,
     );
   });
@@ -116,15 +110,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
   web.get('/runs/:shortId/live', async (c) => {
     const run = await loadRun(c);
     if (!run) return c.text('Run not found', 404);
-    return c.html(
-      <RunBody
-        c={c}
-        run={run}
-        steps={await failingSteps(c, run)}
-        usage={await runUsage(c, run)}
-        testPage={pageNumber(c.req.query('tests'))}
-      />,
-    );
+    return c.html(await runBody(c, run));
   });
 
   web.get('/runs/:shortId/tests/:testId/screenshot.png', (c) => artifact(c, 'screenshot_key', 'image/png'));
@@ -157,3 +143,14 @@ async function artifact(c: Context<WebEnv>, column: 'screenshot_key' | 'trace_ke
 
 const runUsage = (c: Context<WebEnv>, run: RunWithTests) =>
   dashboardRunUsage(c.get('services'), c.get('session').projectId, run.id);
+
+/** The part of the run page that changes while it runs: the page and its live refresh both draw it. */
+const runBody = async (c: Context<WebEnv>, run: RunWithTests) => (
+  <RunBody
+    c={c}
+    run={run}
+    steps={await failingSteps(c, run)}
+    usage={await runUsage(c, run)}
+    testPage={pageNumber(c.req.query('tests'))}
+  />
+);
