@@ -166,21 +166,26 @@ describe('faults survived by the production shape under load', () => {
   ];
 
   /** Polls every process's /readyz until each names `dependency` as missing. */
-  const readyzNames = (dependency: string) =>
-    waitFor(
+  const readyzNames = async (dependency: string) => {
+    const last = new Map<string, unknown>();
+    await waitFor(
       async () => {
         for (const url of readyzUrls()) {
-          const body = await fetch(url).then(
+          const body = await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
             (r) => r.json() as Promise<any>,
-            () => undefined,
+            (err: unknown) => String(err),
           );
+          last.set(url, body?.checks?.[dependency] ?? body);
           if (body?.checks?.[dependency]?.ok !== false) return false;
         }
         return true;
       },
       30_000,
       `/readyz to name ${dependency}`,
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; last answers: ${JSON.stringify(Object.fromEntries(last))}`);
+    });
+  };
 
   const runsInFlight = () =>
     waitFor(
