@@ -39,10 +39,11 @@ async function withRefs(args: Record<string, unknown>): Promise<Record<string, u
     if (!m) throw new Error(`no ${role} in the fixture page:\n${snapshot}`);
     return m[1]!;
   };
+  const named = (v: unknown) => (typeof v === 'string' && /^[a-z]+$/.test(v) ? refOf(v) : v);
   return Object.fromEntries(
     Object.entries(args).map(([k, v]) => [
       k,
-      (k === 'ref' || k === 'to') && typeof v === 'string' && /^[a-z]+$/.test(v) ? refOf(v) : v,
+      k === 'ref' || k === 'to' ? named(v) : k === 'masks' && Array.isArray(v) ? v.map(named) : v,
     ]),
   );
 }
@@ -62,9 +63,10 @@ describe('the step registry', () => {
     for (const kind of stepKinds) expect(kindOfTool(kind.tool)).toBe(kind);
   });
 
-  it("judges a check's replay failure an assertion, and only a check's", () => {
+  it("judges a check's replay failure an assertion (a visual check's its own kind), and only a check's", () => {
     for (const kind of stepKinds)
-      for (const action of kind.actions) expect(kind.failure === 'assertion', action).toBe(isPageCheck(action));
+      for (const action of kind.actions)
+        expect(kind.failure === 'assertion' || kind.failure === 'visual', action).toBe(isPageCheck(action));
   });
 
   it.each(stepKinds.map((k) => [k.tool, k] as const))(

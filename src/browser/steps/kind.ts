@@ -21,6 +21,21 @@ export interface ActionOptions {
   inbox?: InboxAccess;
   /** The project's uploaded files by name, for `upload` steps with `projectFile` (undefined: no such file). */
   projectFiles?: (name: string) => Promise<{ name: string; mimeType: string; buffer: Buffer } | undefined>;
+  /** Where `assert_screenshot` steps find and keep their baselines (absent: a visual check fails, never passes). */
+  visual?: VisualBaselines;
+}
+
+/**
+ * The baselines of the test's visual checks for the environment and device preset it runs on (activities/visual.ts
+ * keeps them in the blob store). `record`: burn-in, whose screenshot is the baseline; `compare`: a replay.
+ */
+export interface VisualBaselines {
+  mode: 'record' | 'compare';
+  /** The step's baseline here; undefined when this environment and device preset have none yet. */
+  read(step: Step): Promise<Buffer | undefined>;
+  write(step: Step, png: Buffer): Promise<void>;
+  /** A failed check's images, kept with the run; the one taken is proposed as the step's new baseline. */
+  differs(step: Step, images: { actual: Buffer; diff?: Buffer }): Promise<void>;
 }
 
 /** Tools a goal seldom needs, offered when its words call for them or `more_tools` adds them (src/llm/agent-tools.ts). */

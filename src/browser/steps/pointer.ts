@@ -95,7 +95,7 @@ export const drag = defineStepKind({
 });
 
 /** A ref as a locator that no longer needs the ref: its normalized expression, made unique. */
-async function pin(page: Page, ref: string): Promise<Locator> {
+export async function pin(page: Page, ref: string): Promise<Locator> {
   const element = page.locator(`aria-ref=${ref}`);
   if ((await element.count().catch(() => 0)) === 0)
     throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);
