@@ -2,7 +2,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPageCheck, stepActions, type Step } from '../../src/domain/steps.js';
 import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
-import { stepTool, parseStepArgs } from '../../src/browser/steps/kind.js';
+import { refArgsOf, stepTool, parseStepArgs } from '../../src/browser/steps/kind.js';
+import { RefAliases } from '../../src/browser/record/snapshot-refs.js';
+import { withRealRefs } from '../../src/llm/agent-prompt.js';
 import { kindOfAction, kindOfTool, stepKinds } from '../../src/browser/steps/registry.js';
 import { loadPrograms } from '../../src/programs.js';
 import { StepSchema } from '../../src/schemas/steps.js';
@@ -30,23 +32,35 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-/** The example's refs name a role: the ref of the first element of that role in the page's snapshot. */
-async function withRefs(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+// Aliases start past the page's own refs, as on a real page where they never line up: an argument the agent did
+// not map back would name no element and fail the call, as a mask recorded on the wrong element once did.
+const aliasOffset = 50;
+
+/**
+ * The example's refs name a role: the ref of the first element of that role in the page's snapshot, as the agent
+ * shows it (an alias) and maps it back (withRealRefs), in every argument the kind marks as a ref.
+ */
+async function withRefs(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   await page.setContent(html);
-  const snapshot = await page.ariaSnapshot({ mode: 'ai' });
+  const aliases = new RefAliases();
+  aliases.apply(Array.from({ length: aliasOffset }, (_, i) => `[ref=pad${i}]`).join(' '));
+  const snapshot = aliases.apply(await page.ariaSnapshot({ mode: 'ai' }));
   const refOf = (role: string) => {
     const m = new RegExp(`- ${role}\\b[^\\n]*?\\[ref=([^\\]]+)\\]`).exec(snapshot);
     if (!m) throw new Error(`no ${role} in the fixture page:\n${snapshot}`);
     return m[1]!;
   };
-  const named = (v: unknown) => (typeof v === 'string' && /^[a-z]+$/.test(v) ? refOf(v) : v);
-  return Object.fromEntries(
-    Object.entries(args).map(([k, v]) => [
-      k,
-      k === 'ref' || k === 'to' ? named(v) : k === 'masks' && Array.isArray(v) ? v.map(named) : v,
-    ]),
-  );
+  const named = (v: unknown): unknown =>
+    typeof v === 'string' && isRole(v) ? refOf(v) : Array.isArray(v) ? v.map(named) : v;
+  const shown = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, named(v)]));
+  return withRealRefs(tool, shown, aliases);
 }
+
+// ARIA roles an example may name an element by (src/browser/steps/kind.ts: `example`).
+const roles = new Set(
+  'button checkbox combobox heading link list listitem main option radio row status textbox'.split(' '),
+);
+const isRole = (v: unknown) => typeof v === 'string' && roles.has(v);
 
 describe('the step registry', () => {
   it('has exactly one kind for every action of the Step union, and one per tool name', () => {
@@ -70,6 +84,28 @@ describe('the step registry', () => {
   });
 
   it.each(stepKinds.map((k) => [k.tool, k] as const))(
+    '%s: every argument naming an element is marked a ref, and the agent maps each of them back',
+    (_tool, kind) => {
+      const example = kind.example as Record<string, unknown>;
+      const naming = Object.keys(example).filter((k) => {
+        const v = example[k];
+        return isRole(v) || (Array.isArray(v) && v.length > 0 && v.every(isRole));
+      });
+      expect(refArgsOf(kind).map((a) => a.key)).toEqual(expect.arrayContaining(naming));
+
+      const aliases = new RefAliases();
+      aliases.apply('- list [ref=f3e30]:\n  - listitem [ref=f3e31]\n  - listitem [ref=f3e32]');
+      const sent = Object.fromEntries(
+        refArgsOf(kind).map(({ key, many }) => [key, many ? ['e2', 'e3'] : 'e1'] as const),
+      );
+      const real = withRealRefs(kind.tool, { ...example, ...sent }, aliases);
+      for (const { key, many } of refArgsOf(kind)) expect(real[key], key).toEqual(many ? ['f3e31', 'f3e32'] : 'f3e30');
+      // Nothing else is touched: an address, a text, a key stay as sent.
+      for (const key of Object.keys(example).filter((k) => !(k in sent))) expect(real[key]).toEqual(example[key]);
+    },
+  );
+
+  it.each(stepKinds.map((k) => [k.tool, k] as const))(
     '%s: a tool whose example arguments become a step the Step schema accepts and the exporter writes',
     async (_tool, kind) => {
       const tool = stepTool(kind);
@@ -83,7 +119,7 @@ describe('the step registry', () => {
       expect(parameters.additionalProperties).toBe(false);
       for (const key of Object.keys(kind.example as object)) expect(Object.keys(parameters.properties)).toContain(key);
 
-      const args = await withRefs(kind.example as Record<string, unknown>);
+      const args = await withRefs(kind.tool, kind.example as Record<string, unknown>);
       const step: Step = await kind.toStep(parseStepArgs(kind, args), {
         page,
         description: `Do ${kind.tool}`,

@@ -125,6 +125,34 @@ function asToolJson(ctx: { jsonSchema: Record<string, unknown> }): void {
   }
 }
 
+// Arguments that name an element by a snapshot ref. The agent shows the model short aliases (`e5`) and maps every
+// such argument back to Playwright's ref before the kind sees it; an argument it did not know held a ref reached
+// `aria-ref=` unmapped and found another element (a mask recorded on the total instead of the clock). So the kind
+// marks them where it declares them, and the agent reads the marks (`refArgsOf`): no separate list to forget.
+// The registry is not zod's global one, so the tool's JSON Schema the model sees does not change.
+const refMarks = z.registry<{ ref: true }>();
+
+/** A tool argument holding a ref of the latest snapshot (in an array: each item is one). */
+export const elementRef = (): z.ZodString => z.string().register(refMarks, { ref: true });
+
+/** The kind's arguments that hold refs, by name; `many`: an array of them. */
+export function refArgsOf(kind: StepKind): { key: string; many: boolean }[] {
+  const inner = (s: z.core.$ZodType): z.core.$ZodType => {
+    const def = s._zod.def as { type: string; innerType?: z.core.$ZodType };
+    return (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType
+      ? inner(def.innerType)
+      : s;
+  };
+  const out: { key: string; many: boolean }[] = [];
+  for (const [key, field] of Object.entries(kind.args.shape as Record<string, z.core.$ZodType>)) {
+    const s = inner(field);
+    const def = s._zod.def as { type: string; element?: z.core.$ZodType };
+    if (refMarks.has(s)) out.push({ key, many: false });
+    else if (def.type === 'array' && def.element && refMarks.has(inner(def.element))) out.push({ key, many: true });
+  }
+  return out;
+}
+
 const intent = z.string();
 
 /** The tool the agent is offered for this kind. */

@@ -8,7 +8,7 @@ import { resolveLocator } from '../locators.js';
 import { locatorForRef, recordElement } from '../record/record.js';
 import { pin } from './pointer.js';
 import { StepFailedError } from './errors.js';
-import { defineStepKind, type PerformContext } from './kind.js';
+import { defineStepKind, elementRef, type PerformContext } from './kind.js';
 import { compareScreenshots, describeDifference } from './visual-compare.js';
 
 /** A page that no longer looks like its baseline. */
@@ -71,8 +71,8 @@ export const assertScreenshot = defineStepKind({
   description:
     'Assert how the page (or ref) looks, against a baseline screenshot; mask refs that change by nature (clock, avatar)',
   args: z.object({
-    ref: z.string().optional(),
-    masks: z.array(z.string()).optional(),
+    ref: elementRef().optional(),
+    masks: z.array(elementRef()).optional(),
     threshold: ratio.optional(),
   }),
   actions: ['assert_screenshot'],
