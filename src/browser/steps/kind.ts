@@ -27,7 +27,8 @@ export interface ActionOptions {
 
 /**
  * The baselines of the test's visual checks for the environment and device preset it runs on (activities/visual.ts
- * keeps them in the blob store). `record`: burn-in, whose screenshot is the baseline; `compare`: a replay.
+ * keeps them in the blob store). `record`: the burn-in agent's session, which checks it can take the screenshot;
+ * `compare`: a replay (burn-in's verifying replay is the first, and records the baseline).
  */
 export interface VisualBaselines {
   mode: 'record' | 'compare';
