@@ -40,7 +40,7 @@ export interface VisualBaselines {
 }
 
 /** Tools a goal seldom needs, offered when its words call for them or `more_tools` adds them (src/llm/agent-tools.ts). */
-export type ToolGroup = 'email' | 'http';
+export type ToolGroup = 'email' | 'http' | 'visual';
 
 /** What a tool call becomes a step with: the page the refs point into. */
 export interface ToStepContext {

@@ -71,7 +71,7 @@ const ratio = z.number().min(0).max(1);
 export const assertScreenshot = defineStepKind({
   tool: 'assert_screenshot',
   description:
-    'Assert how the page (or ref) looks, against a baseline screenshot; mask refs that change by nature (clock, avatar)',
+    'Assert the page (or ref) looks like its baseline screenshot; masks: refs that change by nature (clock, avatar)',
   args: z.object({
     ref: elementRef().optional(),
     masks: z.array(elementRef()).optional(),
@@ -79,6 +79,8 @@ export const assertScreenshot = defineStepKind({
   }),
   actions: ['assert_screenshot'],
   failure: 'visual',
+  // Offered where a goal asks how something looks (src/llm/agent-tools.ts): the rest pay none of its tokens.
+  group: 'visual',
   element: 'optional',
   example: { ref: 'list', masks: ['heading'] },
   toStep: async ({ ref, masks, threshold }, ctx) => {
