@@ -56,6 +56,15 @@ function nameOf(step: Step): string {
   return step.visual.baseline;
 }
 
+async function getOrNone(deps: Pick<ActivityDeps, 'blobs'>, key: string): Promise<Buffer | undefined> {
+  try {
+    return await deps.blobs.get(key);
+  } catch (err) {
+    if (err instanceof BlobNotFoundError) return undefined;
+    throw err;
+  }
+}
+
 /**
  * The baselines for one browser session. `artifactPrefix` (a run's): where a failed check's diff and image go;
  * without one (a burn-in's verifying replay) they are not kept, the failure's message says what differed.
@@ -70,12 +79,14 @@ export function visualBaselines(
   return {
     mode,
     async read(step) {
-      try {
-        return await deps.blobs.get(baselineKey(scope, nameOf(step)));
-      } catch (err) {
-        if (err instanceof BlobNotFoundError) return undefined;
-        throw err;
-      }
+      const own = await getOrNone(deps, baselineKey(scope, nameOf(step)));
+      if (own) return own;
+      // An environment without its own (a preview deployment, a new staging) is compared with another's on the
+      // same device: the first run on a broken preview must not become its baseline and pass.
+      const sameDevice = `/${deviceKey(scope.device)}.png`;
+      for await (const blob of deps.blobs.list(folder(scope, nameOf(step))))
+        if (blob.key.endsWith(sameDevice)) return getOrNone(deps, blob.key);
+      return undefined;
     },
     async write(step, png) {
       await deps.blobs.put(baselineKey(scope, nameOf(step)), png, 'image/png');

@@ -32,7 +32,7 @@ export interface ActionOptions {
  */
 export interface VisualBaselines {
   mode: 'record' | 'compare';
-  /** The step's baseline here; undefined when this environment and device preset have none yet. */
+  /** The step's baseline here, or another environment's on this device; undefined when there is none. */
   read(step: Step): Promise<Buffer | undefined>;
   write(step: Step, png: Buffer): Promise<void>;
   /** A failed check's images, kept with the run; the one taken is proposed as the step's new baseline. */

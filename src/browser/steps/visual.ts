@@ -56,7 +56,8 @@ async function check({ page, step, locator, opts, timeout }: PerformContext): Pr
   // replay, a fresh context as every run's, finds no baseline under the new name and records it.
   if (baselines.mode === 'record') return;
   const baseline = await baselines.read(step);
-  // The first run in an environment or on a device preset burn-in did not use: what it sees becomes the baseline.
+  // No baseline on this device in any environment (a device preset burn-in did not use): what the first run sees
+  // becomes it.
   if (!baseline) return baselines.write(step, actual);
   const compared = compareScreenshots(baseline, actual, visual);
   if (compared.same) return;
