@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps.js';
 import { requireEnvironmentUrl, sessionStart } from './burn-in.js';
+import { visualFor } from './visual.js';
 import { cancellationSignal, withHeartbeats } from './heartbeat.js';
 import { projectStepOptions } from './step-options.js';
 import { replaySteps } from '../src/browser/replay/replay.js';
@@ -37,6 +38,7 @@ export async function replayInFreshContext(
       { ...ctx.device, state, access, projectId: input.projectId, signal: cancellationSignal() },
       async ({ page }) => {
         const result = await replaySteps(page, input.steps, {
+          visual: visualFor(deps, input.projectId, ctx, baseUrl, 'compare'),
           startUrl: state?.url ?? baseUrl,
           baseUrl,
           values,

@@ -12,6 +12,7 @@ import { captureBrowserState } from '../src/browser/context/state.js';
 import { RunValues } from '../src/domain/run-values.js';
 import { adoptInbox, sameInbox, withInbox } from './inbox.js';
 import { projectStepOptions } from './step-options.js';
+import { visualFor } from './visual.js';
 import {
   generationStatuses,
   loadExecutionContext,
@@ -102,7 +103,8 @@ export async function dependencyState(
       let values: RunValues | undefined;
       for (const dep of chain) {
         values = sameInbox(new RunValues(dep), values);
-        const result = await replaySteps(page, dep.testCase.steps!, { ...options, startUrl, baseUrl, values });
+        const visual = visualFor(deps, projectId, dep, baseUrl, 'compare');
+        const result = await replaySteps(page, dep.testCase.steps!, { ...options, visual, startUrl, baseUrl, values });
         if (result.status === 'FAILED')
           throw new BadTestDefinitionError(
             `resume-from dependency "${dep.testCase.name}" failed to replay: ${result.error}`,
@@ -171,7 +173,8 @@ export function createBurnInActivities(deps: ActivityDeps) {
                 ignoreUrls: await signalIgnoreUrls(deps, input.projectId),
                 scanCache: projectScanCache(deps, input.projectId),
               });
-              const options = projectStepOptions(deps, input.projectId);
+              const compare = visualFor(deps, input.projectId, ctx, baseUrl, 'compare');
+              const options = { ...projectStepOptions(deps, input.projectId), visual: compare };
               const resume = input.resume;
               if (resume && resume.steps.length > 0) {
                 // Recording again after a verifying replay failed: the steps before its failing step replay here first
@@ -201,6 +204,7 @@ export function createBurnInActivities(deps: ActivityDeps) {
                   }),
                   {
                     ...options,
+                    visual: visualFor(deps, input.projectId, ctx, baseUrl, 'record'),
                     llm,
                     baseUrl,
                     values,

@@ -28,6 +28,7 @@ import { SignalCollector } from '../src/browser/quality/signals.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import { signalIgnoreUrls } from '../src/services/issue-ingest.js';
+import { proposeBaseline, visualBaselines } from './visual.js';
 
 export interface ExecuteTestInput {
   projectId: string;
@@ -143,7 +144,15 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                   scanCache: projectScanCache(deps, input.projectId),
                 });
                 const downloads: KeptDownload[] = [];
+                const scope = {
+                  projectId: input.projectId,
+                  testCaseId: ctx.testCase.id,
+                  baseUrl,
+                  device: input.device ?? ctx.device,
+                };
+                const visual = visualBaselines(deps, scope, 'compare', input.artifactPrefix);
                 const result = await replaySteps(page, steps, {
+                  visual,
                   startUrl: state?.url ?? baseUrl,
                   baseUrl,
                   values,
@@ -198,10 +207,13 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                 let keptHeal: KeptHeal | undefined;
                 // Only a passing run proves its healed locators; a failing one keeps nothing but the new text it saw,
                 // offered for a person to accept as the step's expectation.
+                const visualFailure = result.failureKind === 'visual' ? visual.failure() : undefined;
                 const kept =
                   result.status === 'PASSED'
                     ? { steps: result.steps, healed: result.healed }
-                    : expectationChange(result.steps, result.proposals);
+                    : visualFailure
+                      ? await proposeBaseline(deps, scope, steps, result.failedStepIndex!, visualFailure, result.error!)
+                      : expectationChange(result.steps, result.proposals);
                 if (kept.healed.length > 0) {
                   keptHeal = await keepHealedSteps(deps, {
                     projectId: input.projectId,
@@ -214,7 +226,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                 }
                 const proposed =
                   result.status === 'FAILED' && keptHeal?.kept === 'proposed'
-                    ? `; the new text is proposed as steps version ${keptHeal.version}`
+                    ? `; the new ${visualFailure ? 'screenshot' : 'text'} is proposed as steps version ${keptHeal.version}`
                     : '';
                 return {
                   status: result.status,
@@ -230,7 +242,12 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                   stateKey,
                   changes: result.changes,
                   failureKind: result.failureKind,
-                  evidence: result.evidence && { ...result.evidence, ...(screenshotKey && { screenshotKey }) },
+                  evidence: result.evidence && {
+                    ...result.evidence,
+                    ...(screenshotKey && { screenshotKey }),
+                    ...(visualFailure?.diffKey && { diffKey: visualFailure.diffKey }),
+                    ...(visualFailure?.actualKey && { actualKey: visualFailure.actualKey }),
+                  },
                   ...(downloads.length > 0 && { downloads }),
                   signals,
                 };

@@ -159,6 +159,20 @@ const chromium = {
   missing: 'Chromium: not installed; set PROCTOR_CHROMIUM_PATH',
 };
 
+// Visual checks compare screenshots pixel by pixel: a page whose font is missing renders in whatever the system
+// falls back to, which differs between machines. DejaVu is the font the fixtures and the default sans-serif use.
+const fontCandidates = [
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf',
+  '/usr/share/fonts/TTF/DejaVuSans.ttf',
+];
+const fonts = {
+  name: 'fonts',
+  find: () => fontCandidates.find(existsSync),
+  routes: () => aptRoutes(['fonts-dejavu-core']),
+  missing: 'DejaVu fonts not found and could not be installed (apt-get install fonts-dejavu-core)',
+};
+
 const jq = {
   name: 'jq',
   find: () => onPath('jq'),
@@ -212,6 +226,7 @@ const tools = [
     missing: `${noPip('temporal')}; the Temporal SDK will download it on first use`,
   }),
   { ...chromium, record: 'chromium' },
+  fonts,
   ...(forTests
     ? [
         // docs/ci.md's script (tested as written) needs jq.

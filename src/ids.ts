@@ -24,6 +24,9 @@ export function newShortId(kind: ShortIdKind, name?: string): string {
 
 export const newId = (): string => randomUUID();
 
+/** A new name for a visual check's baselines: a new check, or a new baseline proposed for an existing one. */
+export const newBaselineName = (): string => randomString(12);
+
 // The UUIDv5 namespace of ids Proctor derives from a business key (fixed: changing it changes every derived id).
 const derivedIdNamespace = Buffer.from('6f1c3a52d8e74b0f9a1e5c7d2b4f8e30', 'hex');
 

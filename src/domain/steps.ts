@@ -28,6 +28,7 @@ export const stepActions = [
   'switch_tab',
   'close_tab',
   'http_request',
+  'assert_screenshot',
 ] as const;
 export type StepAction = (typeof stepActions)[number];
 
@@ -70,6 +71,8 @@ export interface Step {
   projectFile?: boolean;
   /** `http_request`: the API call, what it must answer and the run variables it saves. */
   http?: HttpStep;
+  /** `assert_screenshot`: how the page (or the step's element) must look, against its stored baselines. */
+  visual?: VisualCheck;
   /**
    * The page the step acted on, as burn-in saw it: the tab's path and query (origin stripped; a page off the
    * application's origin keeps its whole URL). For a step that brings a page up by itself (navigate, go_back, reload,
@@ -78,6 +81,28 @@ export interface Step {
    */
   at?: string;
 }
+
+/**
+ * A visual check. Its baselines live in the blob store, one per environment and device preset, under the step's
+ * `baseline` name: a new baseline a person accepts comes as a new name (a new steps version), so the old images
+ * stay what older versions compared with.
+ */
+export interface VisualCheck {
+  /** Names the step's baselines in the blob store (letters, digits, `-`). */
+  baseline: string;
+  /** Locators of what changes by nature (a clock, an avatar, a live region): painted over before comparing. */
+  masks?: string[];
+  /** How far a pixel's colour may move before it counts as differing, 0 to 1 (pixelmatch's `threshold`). */
+  threshold?: number;
+  /** The share of differing pixels that still passes, 0 to 1 (Playwright's `maxDiffPixelRatio`). */
+  maxDiffPixelRatio?: number;
+}
+
+/** A step as a person edits it: a visual check added in the step editor has no baselines yet, so no name for them. */
+export type EditedStep = Omit<Step, 'visual'> & { visual?: Omit<VisualCheck, 'baseline'> & { baseline?: string } };
+
+/** Defaults of a visual check: pixelmatch's colour threshold, anti-aliasing ignored, no pixel differing (as Playwright). */
+export const visualDefaults = { threshold: 0.1, maxDiffPixelRatio: 0 } as const;
 
 /** An element other than the step's own (a drop target): its locators and what it was when recorded. */
 export interface StepElement {

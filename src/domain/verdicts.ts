@@ -18,6 +18,8 @@ export const failureKinds = [
   'test-definition',
   /** Not the application's fault: a browser crash or a Proctor fault. */
   'infrastructure',
+  /** The page (or an element) no longer looks like its baseline: more pixels differ than the step allows. */
+  'visual',
 ] as const;
 export type FailureKind = (typeof failureKinds)[number];
 
@@ -31,6 +33,10 @@ export interface FailureEvidence {
   httpStatus?: number;
   /** Blob key of the full-page screenshot at the failure. */
   screenshotKey?: string;
+  /** A failed visual check: the diff image (differing pixels in red over the faded baseline). */
+  diffKey?: string;
+  /** A failed visual check: the image it took, proposed as the new baseline. */
+  actualKey?: string;
 }
 
 /** Which fact about a step's element changed since it was recorded. */

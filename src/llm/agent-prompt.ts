@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import type { Page } from 'playwright-core';
 import { redact, type Observation } from '../browser/record/snapshot.js';
 import type { RefAliases } from '../browser/record/snapshot-refs.js';
+import { kindOfTool, refArgsOf } from '../browser/steps/index.js';
 import { agentSystemPrompt, observationMessage, taskMessage, type AgentTask } from './prompts.js';
 import { defaultPageTokens, observeWithin } from './page-view.js';
 import { countTokens, fitsTokens } from './token-count.js';
@@ -86,20 +87,24 @@ export function foldHistory(history: string[], fits: (lines: string[]) => boolea
   return folded;
 }
 
-// Argument names that hold refs, by tool: `ref` everywhere, `to` only for drag (wait_for_email's `to` is an address).
-const refKeys = (tool: string): string[] => (tool === 'drag' ? ['ref', 'to'] : ['ref']);
-
-/** The tool call's arguments with the model's ref aliases mapped back to Playwright's refs. */
+/**
+ * The tool call's arguments with the model's ref aliases mapped back to Playwright's refs: every argument the
+ * kind marks as a ref (`elementRef`, src/browser/steps/kind.ts), one or an array (drag's `to`, a check's masks),
+ * and nothing else (wait_for_email's `to` is an address).
+ */
 export function withRealRefs(
   tool: string,
   args: Record<string, unknown>,
   refs: RefAliases | undefined,
 ): Record<string, unknown> {
-  if (!refs) return args;
+  const kind = kindOfTool(tool);
+  if (!refs || !kind) return args;
+  const real = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? refs.resolve(value) : value);
   const out = { ...args };
-  for (const key of refKeys(tool)) {
+  for (const { key, many } of refArgsOf(kind)) {
+    if (!(key in out)) continue;
     const value = out[key];
-    if (typeof value === 'string' && value.trim() !== '') out[key] = refs.resolve(value);
+    out[key] = many && Array.isArray(value) ? value.map(real) : real(value);
   }
   return out;
 }

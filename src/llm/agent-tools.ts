@@ -61,6 +61,11 @@ const toolGroups: Record<ToolGroup, { tools: OpenAI.ChatCompletionTool[]; words:
     words: /\b(api|https?|endpoints?|requests?|webhooks?|rest|json|seed\w*|graphql|backend)\b/i,
     what: "http (call the app's API)",
   },
+  visual: {
+    tools: stepTools('visual'),
+    words: /\b(looks?|visual\w*|screenshots?|layouts?|styl\w*|render\w*|appearance|pixels?)\b/i,
+    what: 'visual (a screenshot check)',
+  },
 };
 const groupNames = Object.keys(toolGroups) as ToolGroup[];
 

@@ -14,9 +14,9 @@ const HealedStepSchema = z
       .openapi({ description: '0-based index into the steps (step N in messages is index N - 1)' }),
     from: z.string().nullable().optional(),
     to: z.string(),
-    via: z.enum(['fallback', 'llm', 'expectation']).openapi({
+    via: z.enum(['fallback', 'llm', 'expectation', 'baseline']).openapi({
       description:
-        '`fallback`: a recorded alternative matched; `llm`: the model re-found the element and the pick was checked; `expectation`: the step failed because its element now shows other text (a new locale or copy), offered as its new expectation and never applied without a person',
+        '`fallback`: a recorded alternative matched; `llm`: the model re-found the element and the pick was checked; `expectation`: the step failed because its element now shows other text (a new locale or copy), offered as its new expectation and never applied without a person; `baseline`: a visual check failed, its screenshot offered as the new baseline (`from` and `to` name the old and new baselines), never applied without a person',
     }),
     reason: z
       .string()

@@ -64,6 +64,31 @@ export const StepSchema = z
     http: HttpStepSchema.optional().openapi({
       description: '`http_request`: the API call, what it must answer and the run variables it saves',
     }),
+    visual: z
+      .object({
+        baseline: z
+          .string()
+          .regex(/^[a-z0-9-]{1,40}$/, 'a baseline name is lowercase letters, digits and "-"')
+          .optional()
+          .openapi({ description: 'Names the baselines in the blob store; a step added without one gets one' }),
+        masks: z.array(z.string()).optional().openapi({
+          description: 'Locators of what changes by nature (a clock, an avatar): painted over before comparing',
+        }),
+        threshold: z.number().min(0).max(1).optional().openapi({
+          description: "How far a pixel's colour may move and still count as the same, 0 to 1 (default 0.1)",
+        }),
+        maxDiffPixelRatio: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .openapi({ description: 'The share of differing pixels that still passes (default 0)' }),
+      })
+      .optional()
+      .openapi({
+        description:
+          '`assert_screenshot`: compared with its baseline for the environment and device preset, masks painted over',
+      }),
     ...stepEventFields,
     at: z.string().optional().openapi({
       description:

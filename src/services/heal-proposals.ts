@@ -73,7 +73,7 @@ export async function keepHealedSteps(
 ): Promise<KeptHeal> {
   if (input.healed.length === 0) return { kept: 'nothing', reason: 'nothing healed' };
   // A new expectation (an assertion's text, a control's label) changes what the test checks: only a person may.
-  const changesExpectation = input.healed.some((h) => h.via === 'expectation');
+  const changesExpectation = input.healed.some((h) => h.via === 'expectation' || h.via === 'baseline');
   const policy = changesExpectation ? 'review' : await getHealPolicy({ db }, input.projectId);
   if (policy === 'auto') {
     const version = await saveHealedSteps(db, input.testCaseId, input.basedOnVersion, input.steps);
@@ -81,7 +81,7 @@ export async function keepHealedSteps(
     await supersedeOlderProposals(db, input.testCaseId, version);
     return { kept: 'saved', version };
   }
-  if (!input.healed.some((h) => h.via === 'llm' || h.via === 'expectation'))
+  if (!input.healed.some((h) => h.via === 'llm' || h.via === 'expectation' || h.via === 'baseline'))
     return { kept: 'nothing', reason: 'only recorded fallbacks were used' };
   const version = input.basedOnVersion + 1;
   // One proposal per version: a later run healing the same steps replaces a pending one with its fresher pick,
@@ -220,7 +220,9 @@ export function healProposalView(p: HealProposal) {
     ...p,
     healed: p.healed.map((h) => ({
       ...h,
-      via: h.via === 'llm' || h.via === 'expectation' ? (h.via as 'llm' | 'expectation') : ('fallback' as const),
+      via: ['llm', 'expectation', 'baseline'].includes(h.via)
+        ? (h.via as 'llm' | 'expectation' | 'baseline')
+        : ('fallback' as const),
     })),
     createdAt: p.createdAt.toISOString(),
     decidedAt: p.decidedAt?.toISOString() ?? null,

@@ -10,7 +10,8 @@ import { actionsWithElement } from '../browser/steps/actions.js';
 import { LocatorSyntaxError, parseLocator } from '../domain/locators.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { StepEditError, type StepEditField, type StepEditProblem } from '../domain/step-edits.js';
-import type { Step } from '../domain/steps.js';
+import type { EditedStep, Step } from '../domain/steps.js';
+import { newBaselineName } from '../ids.js';
 import { StepSchema } from '../schemas/steps.js';
 import type { AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
@@ -29,7 +30,7 @@ const valueActions = new Set<Step['action']>([
 ]);
 
 /** Every rule an edited list breaks, by step and field; empty when it may be saved. */
-export function stepEditProblems(steps: Step[]): StepEditProblem[] {
+export function stepEditProblems(steps: EditedStep[]): StepEditProblem[] {
   const problems: StepEditProblem[] = [];
   if (steps.length === 0)
     problems.push({
@@ -47,6 +48,8 @@ export function stepEditProblems(steps: Step[]): StepEditProblem[] {
     if (valueActions.has(step.action) && !step.value) add('value', `this ${step.action} step needs a value`);
     if (step.locator) checkLocator(step.locator, (m) => add('locator', m));
     for (const fallback of step.fallbacks ?? []) checkLocator(fallback, (m) => add('fallbacks', m));
+    for (const mask of step.visual?.masks ?? []) checkLocator(mask, (m) => add('steps', `a mask is ${m}`));
+    if (step.visual && step.action !== 'assert_screenshot') add('steps', `a ${step.action} step has no visual check`);
     if (
       step.action === 'assert_visible' &&
       step.target &&
@@ -75,6 +78,12 @@ function fieldOf(path: readonly PropertyKey[]): StepEditField {
   return first === 'target' ? 'expected' : 'steps';
 }
 
+/** A visual check added in the editor gets its baselines' name; its first replay records them. */
+export function withBaselineName(step: EditedStep): Step {
+  if (step.action !== 'assert_screenshot' && !step.visual) return step as Step;
+  return { ...step, visual: { ...step.visual, baseline: step.visual?.baseline ?? newBaselineName() } };
+}
+
 /**
  * Saves `steps` as the next version of the test case's steps, if they are still `basedOnVersion` (else a
  * ConflictError: someone, or a heal, changed them since the page was loaded). Pending heal proposals of older
@@ -86,7 +95,7 @@ export async function saveEditedSteps(
     projectId: string;
     testCaseId: string;
     basedOnVersion: number;
-    steps: Step[];
+    steps: EditedStep[];
     actor?: AuditActor;
     /** More facts for the audit entry (an insertion says where and what it recorded). */
     auditDetails?: Record<string, unknown>;
@@ -97,10 +106,11 @@ export async function saveEditedSteps(
   const current = await getTestCase(db, input.projectId, input.testCaseId);
   if (!current) throw new NotFoundError('Test case');
   if (!current.steps) throw new ConflictError('the test case has no recorded steps yet: let the burn-in finish first');
-  const problems = stepEditProblems(input.steps);
+  const steps = input.steps.map(withBaselineName);
+  const problems = stepEditProblems(steps);
   if (problems.length > 0) throw new StepEditError(problems);
   return db.transaction().execute(async (trx) => {
-    const version = await saveHealedSteps(trx, input.testCaseId, input.basedOnVersion, input.steps);
+    const version = await saveHealedSteps(trx, input.testCaseId, input.basedOnVersion, steps);
     if (version === undefined)
       throw new ConflictError(
         `the steps changed since you opened them (you edited version ${input.basedOnVersion}): reload and edit again`,

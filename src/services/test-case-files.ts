@@ -18,6 +18,7 @@ import type { TestCaseFile } from '../schemas/test-case-file.js';
 import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
 import { checkDependencies, type Dependencies } from './test-cases.js';
+import { withBaselineName } from './step-edits.js';
 import { resumeFromField, waitForField } from '../schemas/test-cases.js';
 import {
   readTestCaseFile,
@@ -154,7 +155,7 @@ export async function importTestCaseFile(
     };
     if (!existing) {
       await insertTestCase(trx, { id, projectId, applicationId, ...row, configIds: orderedConfigIds, scenarioId });
-      await setImportedSteps(trx, id, file.steps);
+      await setImportedSteps(trx, id, file.steps.map(withBaselineName));
       return { id, created: true, changed: [], stepsVersion: 1 };
     }
     const before = fileOf(existing, existing.steps!.steps);
@@ -169,7 +170,8 @@ export async function importTestCaseFile(
     }
     let stepsVersion = existing.steps!.version;
     if (changed.includes('steps')) {
-      const saved = await saveHealedSteps(trx, id, stepsVersion, file.steps);
+      // A visual check written in the file without a baseline name gets one, as one added in the editor does.
+      const saved = await saveHealedSteps(trx, id, stepsVersion, file.steps.map(withBaselineName));
       if (saved === undefined)
         throw new ConflictError('the steps changed while the file was imported: import it again');
       await supersedeOlderProposals(trx, id, saved);

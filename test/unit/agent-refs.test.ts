@@ -9,7 +9,7 @@ describe('ref arguments', () => {
   const aliases = new RefAliases();
   aliases.apply('- listitem [ref=f2e40]:\n  - button "Drop here" [ref=f2e41]');
 
-  it('maps ref, and to for drag only', () => {
+  it('maps ref, to for drag only, and masks', () => {
     expect(withRealRefs('click', { ref: 'e2', description: 'Drop' }, aliases)).toEqual({
       ref: 'f2e41',
       description: 'Drop',
@@ -20,6 +20,9 @@ describe('ref arguments', () => {
       subject: 'Verify',
     });
     expect(withRealRefs('press', { key: 'Enter', ref: '' }, aliases)).toEqual({ key: 'Enter', ref: '' });
+    // A visual check's masks are refs too, each of them: unmapped, `e2` named another element of the page.
+    expect(withRealRefs('assert_screenshot', { masks: ['e2', 'e1'] }, aliases)).toEqual({ masks: ['f2e41', 'f2e40'] });
+    expect(() => withRealRefs('assert_screenshot', { masks: ['e1', 'e9'] }, aliases)).toThrow(/no element \[ref=e9\]/);
   });
 
   it('refuses a ref that was not in the snapshot, and leaves arguments alone without aliases', () => {

@@ -74,6 +74,7 @@ describe('node scripts/setup.mjs --test --plan', () => {
       'npm packages',
       'temporal',
       'chromium',
+      'fonts',
       'jq',
       'temporal-test-server',
       'postgresBin',
@@ -85,6 +86,10 @@ describe('node scripts/setup.mjs --test --plan', () => {
     // No Python on this PATH: the pip-installed tools say why they cannot be installed rather than pretending.
     expect(lines).toContain(
       'schemathesis: cannot install: schemathesis not found and could not be installed (pip install schemathesis)',
+    );
+    // Visual checks need the same font on every machine: found, or the apt command; never a silent skip.
+    expect(lines.find((l) => l.startsWith('fonts:'))).toMatch(
+      /^fonts: (found at \/usr\/share\/fonts\/\S+\/DejaVuSans\.ttf|would run apt-get update -q && apt-get install -y -q --no-install-recommends fonts-dejavu-core|cannot install: DejaVu fonts not found .*fonts-dejavu-core)/,
     );
     expect(readTools()).toBe(before);
     expect(existsSync(join(gopath, 'bin'))).toBe(false);

@@ -2,11 +2,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPageCheck, stepActions, type Step } from '../../src/domain/steps.js';
 import { exportPlaywrightSpec } from '../../src/browser/export/export.js';
-import { stepTool, parseStepArgs } from '../../src/browser/steps/kind.js';
+import { refArgsOf, stepTool, parseStepArgs } from '../../src/browser/steps/kind.js';
+import { RefAliases } from '../../src/browser/record/snapshot-refs.js';
+import { withRealRefs } from '../../src/llm/agent-prompt.js';
 import { kindOfAction, kindOfTool, stepKinds } from '../../src/browser/steps/registry.js';
 import { loadPrograms } from '../../src/programs.js';
 import { StepSchema } from '../../src/schemas/steps.js';
-import { recordExample, withRefs } from '../support/kind-examples.js';
+import { isRole, recordExample, withRefs } from '../support/kind-examples.js';
 
 // The step registry, over every kind it holds (a generated matrix, not one example): each action of the Step union
 // has exactly one kind; each kind's tool takes its example arguments, turns them into a step the API's Step schema
@@ -37,10 +39,33 @@ describe('the step registry', () => {
     for (const kind of stepKinds) expect(kindOfTool(kind.tool)).toBe(kind);
   });
 
-  it("judges a check's replay failure an assertion, and only a check's", () => {
+  it("judges a check's replay failure an assertion (a visual check's its own kind), and only a check's", () => {
     for (const kind of stepKinds)
-      for (const action of kind.actions) expect(kind.failure === 'assertion', action).toBe(isPageCheck(action));
+      for (const action of kind.actions)
+        expect(kind.failure === 'assertion' || kind.failure === 'visual', action).toBe(isPageCheck(action));
   });
+
+  it.each(stepKinds.map((k) => [k.tool, k] as const))(
+    '%s: every argument naming an element is marked a ref, and the agent maps each of them back',
+    (_tool, kind) => {
+      const example = kind.example as Record<string, unknown>;
+      const naming = Object.keys(example).filter((k) => {
+        const v = example[k];
+        return isRole(v) || (Array.isArray(v) && v.length > 0 && v.every(isRole));
+      });
+      expect(refArgsOf(kind).map((a) => a.key)).toEqual(expect.arrayContaining(naming));
+
+      const aliases = new RefAliases();
+      aliases.apply('- list [ref=f3e30]:\n  - listitem [ref=f3e31]\n  - listitem [ref=f3e32]');
+      const sent = Object.fromEntries(
+        refArgsOf(kind).map(({ key, many }) => [key, many ? ['e2', 'e3'] : 'e1'] as const),
+      );
+      const real = withRealRefs(kind.tool, { ...example, ...sent }, aliases);
+      for (const { key, many } of refArgsOf(kind)) expect(real[key], key).toEqual(many ? ['f3e31', 'f3e32'] : 'f3e30');
+      // Nothing else is touched: an address, a text, a key stay as sent.
+      for (const key of Object.keys(example).filter((k) => !(k in sent))) expect(real[key]).toEqual(example[key]);
+    },
+  );
 
   it.each(stepKinds.map((k) => [k.tool, k] as const))(
     '%s: a tool whose example arguments become a step the Step schema accepts and the exporter writes',
@@ -56,7 +81,7 @@ describe('the step registry', () => {
       expect(parameters.additionalProperties).toBe(false);
       for (const key of Object.keys(kind.example as object)) expect(Object.keys(parameters.properties)).toContain(key);
 
-      const args = await withRefs(page, kind.example as Record<string, unknown>);
+      const args = await withRefs(page, kind.tool, kind.example as Record<string, unknown>);
       const step: Step = await recordExample(page, kind);
       const parsed = StepSchema.safeParse(step);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);

@@ -53,6 +53,7 @@ const everyField: Required<Step> = {
   download,
   projectFile: true,
   http,
+  visual: { baseline: '0a1b2c3d4e5f', masks: ["getByRole('status')"], threshold: 0.2, maxDiffPixelRatio: 0.01 },
   at: '/orders/123?tab=notes',
 };
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { locatorForRef } from '../record/record.js';
 import { showsText } from '../../domain/target-check.js';
 import { StepFailedError } from './errors.js';
-import { defineStepKind, type ToStepContext } from './kind.js';
+import { defineStepKind, elementRef, type ToStepContext } from './kind.js';
 
 async function poll(timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -21,7 +21,7 @@ const checked = (ref: string | undefined, { page }: ToStepContext) =>
 export const waitFor = defineStepKind({
   tool: 'wait_for',
   description: 'Wait for a text or element',
-  args: z.object({ text: z.string().optional(), ref: z.string().optional() }),
+  args: z.object({ text: z.string().optional(), ref: elementRef().optional() }),
   actions: ['wait_for'],
   failure: 'assertion',
   element: 'optional',
@@ -46,7 +46,7 @@ export const waitFor = defineStepKind({
 export const assertVisible = defineStepKind({
   tool: 'assert_visible',
   description: 'Assert an element is visible',
-  args: z.object({ ref: z.string() }),
+  args: z.object({ ref: elementRef() }),
   actions: ['assert_visible'],
   failure: 'assertion',
   element: 'required',
@@ -70,7 +70,7 @@ export const assertVisible = defineStepKind({
 export const assertText = defineStepKind({
   tool: 'assert_text',
   description: 'Assert a text is shown (in ref)',
-  args: z.object({ text: z.string(), ref: z.string().optional() }),
+  args: z.object({ text: z.string(), ref: elementRef().optional() }),
   actions: ['assert_text'],
   failure: 'assertion',
   element: 'optional',

@@ -6,7 +6,7 @@ import { pageFunction } from '../page-function.js';
 import { locatorForRef } from '../record/record.js';
 import { MissingConfigError, StepFailedError } from './errors.js';
 import { generatedFile, uploadNameFor } from './files.js';
-import { defineStepKind } from './kind.js';
+import { defineStepKind, elementRef } from './kind.js';
 
 /** Pause between keys: long enough for a page's keystroke handlers (an autocomplete's debounce) to see each. */
 export const typeDelayMs = 50;
@@ -19,7 +19,7 @@ const selectOptions = pageFunction<(el: Element) => string[]>(
 export const fill = defineStepKind({
   tool: 'fill',
   description: "Replace a field's text",
-  args: z.object({ ref: z.string(), value: z.string() }),
+  args: z.object({ ref: elementRef(), value: z.string() }),
   actions: ['fill'],
   element: 'required',
   example: { ref: 'textbox', value: 'Ada' },
@@ -36,7 +36,7 @@ export const fill = defineStepKind({
 export const select = defineStepKind({
   tool: 'select',
   description: 'Choose a select option by label',
-  args: z.object({ ref: z.string(), option: z.string() }),
+  args: z.object({ ref: elementRef(), option: z.string() }),
   actions: ['select'],
   element: 'required',
   example: { ref: 'combobox', option: 'Blue' },
@@ -69,7 +69,7 @@ export const select = defineStepKind({
 export const press = defineStepKind({
   tool: 'press',
   description: 'Press a key, e.g. Enter',
-  args: z.object({ key: z.string(), ref: z.string().optional() }),
+  args: z.object({ key: z.string(), ref: elementRef().optional() }),
   actions: ['press'],
   element: 'optional',
   example: { key: 'Enter', ref: 'textbox' },
@@ -90,7 +90,7 @@ export const press = defineStepKind({
 export const type = defineStepKind({
   tool: 'type',
   description: 'Type key by key (autocompletes)',
-  args: z.object({ ref: z.string(), text: z.string() }),
+  args: z.object({ ref: elementRef(), text: z.string() }),
   actions: ['type'],
   element: 'required',
   example: { ref: 'textbox', text: 'Lon' },
@@ -114,7 +114,7 @@ export const type = defineStepKind({
 export const upload = defineStepKind({
   tool: 'upload',
   description: 'Upload a file named fileName, or a project file',
-  args: z.object({ ref: z.string(), fileName: z.string().optional(), projectFile: z.string().optional() }),
+  args: z.object({ ref: elementRef(), fileName: z.string().optional(), projectFile: z.string().optional() }),
   actions: ['upload'],
   element: 'required',
   example: { ref: 'button', fileName: 'avatar.png' },

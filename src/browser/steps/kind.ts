@@ -21,10 +21,26 @@ export interface ActionOptions {
   inbox?: InboxAccess;
   /** The project's uploaded files by name, for `upload` steps with `projectFile` (undefined: no such file). */
   projectFiles?: (name: string) => Promise<{ name: string; mimeType: string; buffer: Buffer } | undefined>;
+  /** Where `assert_screenshot` steps find and keep their baselines (absent: a visual check fails, never passes). */
+  visual?: VisualBaselines;
+}
+
+/**
+ * The baselines of the test's visual checks for the environment and device preset it runs on (activities/visual.ts
+ * keeps them in the blob store). `record`: the burn-in agent's session, which checks it can take the screenshot;
+ * `compare`: a replay (burn-in's verifying replay is the first, and records the baseline).
+ */
+export interface VisualBaselines {
+  mode: 'record' | 'compare';
+  /** The step's baseline here, or another environment's on this device; undefined when there is none. */
+  read(step: Step): Promise<Buffer | undefined>;
+  write(step: Step, png: Buffer): Promise<void>;
+  /** A failed check's images, kept with the run; the one taken is proposed as the step's new baseline. */
+  differs(step: Step, images: { actual: Buffer; diff?: Buffer }): Promise<void>;
 }
 
 /** Tools a goal seldom needs, offered when its words call for them or `more_tools` adds them (src/llm/agent-tools.ts). */
-export type ToolGroup = 'email' | 'http';
+export type ToolGroup = 'email' | 'http' | 'visual';
 
 /** What a tool call becomes a step with: the page the refs point into. */
 export interface ToStepContext {
@@ -108,6 +124,34 @@ function asToolJson(ctx: { jsonSchema: Record<string, unknown> }): void {
     delete s.minimum;
     delete s.maximum;
   }
+}
+
+// Arguments that name an element by a snapshot ref. The agent shows the model short aliases (`e5`) and maps every
+// such argument back to Playwright's ref before the kind sees it; an argument it did not know held a ref reached
+// `aria-ref=` unmapped and found another element (a mask recorded on the total instead of the clock). So the kind
+// marks them where it declares them, and the agent reads the marks (`refArgsOf`): no separate list to forget.
+// The registry is not zod's global one, so the tool's JSON Schema the model sees does not change.
+const refMarks = z.registry<{ ref: true }>();
+
+/** A tool argument holding a ref of the latest snapshot (in an array: each item is one). */
+export const elementRef = (): z.ZodString => z.string().register(refMarks, { ref: true });
+
+/** The kind's arguments that hold refs, by name; `many`: an array of them. */
+export function refArgsOf(kind: StepKind): { key: string; many: boolean }[] {
+  const inner = (s: z.core.$ZodType): z.core.$ZodType => {
+    const def = s._zod.def as { type: string; innerType?: z.core.$ZodType };
+    return (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType
+      ? inner(def.innerType)
+      : s;
+  };
+  const out: { key: string; many: boolean }[] = [];
+  for (const [key, field] of Object.entries(kind.args.shape as Record<string, z.core.$ZodType>)) {
+    const s = inner(field);
+    const def = s._zod.def as { type: string; element?: z.core.$ZodType };
+    if (refMarks.has(s)) out.push({ key, many: false });
+    else if (def.type === 'array' && def.element && refMarks.has(inner(def.element))) out.push({ key, many: true });
+  }
+  return out;
 }
 
 const intent = z.string();

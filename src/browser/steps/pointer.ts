@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { resolveLocator } from '../locators.js';
 import { indexOfElement } from '../page-function.js';
 import { locatorForRef, recordElement, UnknownRefError } from '../record/record.js';
-import { defineStepKind } from './kind.js';
+import { defineStepKind, elementRef } from './kind.js';
 
-const onElement = z.object({ ref: z.string() });
+const onElement = z.object({ ref: elementRef() });
 
 export const click = defineStepKind({
   tool: 'click',
@@ -59,7 +59,7 @@ export const hover = defineStepKind({
 export const check = defineStepKind({
   tool: 'check',
   description: 'Set a checkbox/radio/switch',
-  args: z.object({ ref: z.string(), checked: z.boolean() }),
+  args: z.object({ ref: elementRef(), checked: z.boolean() }),
   actions: ['check', 'uncheck'],
   element: 'required',
   example: { ref: 'checkbox', checked: false },
@@ -76,7 +76,7 @@ export const check = defineStepKind({
 export const drag = defineStepKind({
   tool: 'drag',
   description: 'Drag ref onto to',
-  args: z.object({ ref: z.string(), to: z.string() }),
+  args: z.object({ ref: elementRef(), to: elementRef() }),
   actions: ['drag'],
   element: 'required',
   example: { ref: 'listitem', to: 'list' },
@@ -95,7 +95,7 @@ export const drag = defineStepKind({
 });
 
 /** A ref as a locator that no longer needs the ref: its normalized expression, made unique. */
-async function pin(page: Page, ref: string): Promise<Locator> {
+export async function pin(page: Page, ref: string): Promise<Locator> {
   const element = page.locator(`aria-ref=${ref}`);
   if ((await element.count().catch(() => 0)) === 0)
     throw new UnknownRefError(`there is no element [ref=${ref}] on the page now; use a ref from the latest snapshot`);

@@ -14,8 +14,9 @@ import * as navigation from './navigation.js';
 import * as pointer from './pointer.js';
 import * as scroll from './scroll.js';
 import * as tabs from './tabs.js';
+import * as visual from './visual.js';
 
-const families = [navigation, pointer, forms, scroll, assertions, tabs, email, http];
+const families = [navigation, pointer, forms, scroll, assertions, tabs, email, http, visual];
 const order = (kind: StepKind) => stepActions.indexOf(kind.actions[0]);
 
 export const stepKinds: readonly StepKind[] = families

@@ -5,7 +5,7 @@ import { quote } from '../../domain/locators.js';
 import { scrollDirections, type ScrollSpec } from '../../domain/steps.js';
 import { pageFunction } from '../page-function.js';
 import { locatorForRef } from '../record/record.js';
-import { defineStepKind } from './kind.js';
+import { defineStepKind, elementRef } from './kind.js';
 
 /**
  * How long an `untilText` scroll waits at the container's end for a lazy list to load more (or the text to show)
@@ -17,7 +17,7 @@ export const scroll = defineStepKind({
   tool: 'scroll',
   description: 'Scroll ref into view, or inside it',
   args: z.object({
-    ref: z.string(),
+    ref: elementRef(),
     direction: z
       .enum(scrollDirections, { error: `scroll direction must be one of ${scrollDirections.join(', ')}` })
       .optional(),
