@@ -32,9 +32,6 @@ import { join } from 'node:path';
 import type { PlanRunResult } from '../workflows/plan-run-contract.js';
 import { workflowIds } from '../workflows/shared.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
-import { seedProject } from '../src/db/queries/admin.js';
-import { createApplication } from '../src/db/queries/applications.js';
-import { createEnvironment } from '../src/db/queries/environments.js';
 import { createTestPlan } from '../src/db/queries/test-plans.js';
 import { loadPrograms } from '../src/programs.js';
 import { createPlanRun } from '../src/services/runs.js';
@@ -48,7 +45,7 @@ import { createDatabaseIn, startPostgres } from '../test/support/postgres.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
 import { buildPlanDag } from './plan-dag.js';
 import { startBenchWorkers } from './plan-run-processes.js';
-import { descendants, envInt, fixed, median, processCpu, table, watchdog } from './support.js';
+import { descendants, envInt, fixed, median, processCpu, seedBenchApplication, table, watchdog } from './support.js';
 
 const tests = envInt('BENCH_TESTS', 1000);
 const rounds = envInt('BENCH_ROUNDS', 4);
@@ -111,20 +108,7 @@ try {
   const databaseUrl = await createDatabaseIn(postgres.url, 'bench_observability');
   const db = createDatabase({ kind: 'postgres', url: databaseUrl, maxConnections: 4 });
   await migrateToLatest(db);
-  const tenant = await seedProject(db, { organization: 'Bench', project: 'Observability' });
-  const app = await createApplication(db, tenant.projectId, { name: 'Page', kind: 'web' });
-  const appId = (
-    await db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
-  ).id;
-  await createEnvironment(db, {
-    projectId: tenant.projectId,
-    applicationId: appId,
-    name: 'Local',
-    url: 'http://127.0.0.1:9/start',
-    buildId: null,
-    isProduction: false,
-    makeDefault: true,
-  });
+  const { tenant, appId } = await seedBenchApplication(db, 'Observability', 'http://127.0.0.1:9/start');
   const ids = new Map<string, string>();
   for (const t of buildPlanDag(tests, 5)) {
     const id = await insertRecordedTestCase(db, {

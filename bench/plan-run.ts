@@ -45,9 +45,6 @@ import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temp
 import type { History } from '@temporalio/common/lib/proto-utils.js';
 import { DefaultLogger, Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createDatabase, migrateToLatest, type DB } from '../src/db/database.js';
-import { seedProject } from '../src/db/queries/admin.js';
-import { createApplication } from '../src/db/queries/applications.js';
-import { createEnvironment } from '../src/db/queries/environments.js';
 import { createTestPlan } from '../src/db/queries/test-plans.js';
 import type { Step } from '../src/domain/steps.js';
 import { silentLogger } from '../src/logger.js';
@@ -63,7 +60,17 @@ import type { PlanRunResult } from '../workflows/plan-run-contract.js';
 import { freePort } from '../test/support/net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
-import { benchWorkerSettings, descendants, envInt, fixed, median, percentile, processCpu, table } from './support.js';
+import {
+  benchWorkerSettings,
+  descendants,
+  envInt,
+  fixed,
+  median,
+  percentile,
+  processCpu,
+  seedBenchApplication,
+  table,
+} from './support.js';
 import { startBenchWorkers, type BenchWorkers } from './plan-run-processes.js';
 import { standInExecuteTest } from './plan-run-standin.js';
 import { buildPlanDag, depsOf, type BenchTest } from './plan-dag.js';
@@ -441,20 +448,7 @@ async function runSize(shared: Shared, n: number, workers: number): Promise<Size
   await migrateToLatest(db);
 
   // The project: one web application whose environment is the bench's page, N recorded tests, one plan.
-  const tenant = await seedProject(db, { organization: 'Bench', project: `Plan run ${n}` });
-  const app = await createApplication(db, tenant.projectId, { name: 'Page', kind: 'web' });
-  const appId = (
-    await db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
-  ).id;
-  await createEnvironment(db, {
-    projectId: tenant.projectId,
-    applicationId: appId,
-    name: 'Local',
-    url: `${shared.pageUrl}/start`,
-    buildId: null,
-    isProduction: false,
-    makeDefault: true,
-  });
+  const { tenant, appId } = await seedBenchApplication(db, `Plan run ${n}`, `${shared.pageUrl}/start`);
   const dag = buildDag(n);
   const ids = new Map<string, string>();
   for (const t of dag) {

@@ -4,6 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import type { DB } from '../src/db/database.js';
+import { seedProject } from '../src/db/queries/admin.js';
+import { createApplication } from '../src/db/queries/applications.js';
+import { createEnvironment } from '../src/db/queries/environments.js';
 import { createNetworkGuard } from '../src/browser/context/network-guard.js';
 import { createBrowserPool, type BrowserPool } from '../src/browser/context/pool.js';
 import { replaySteps, type ReplayResult } from '../src/browser/replay/replay.js';
@@ -326,4 +330,23 @@ export function startMemorySampler(everyMs = 100, pssEveryMs = 500) {
       return { peak, peakTotal: peak.node + peak.children, peakPss, samples };
     },
   };
+}
+
+/** A project of its own with one web application whose default environment is `url`: where a bench's tests run. */
+export async function seedBenchApplication(db: DB, project: string, url: string) {
+  const tenant = await seedProject(db, { organization: 'Bench', project });
+  const app = await createApplication(db, tenant.projectId, { name: 'Page', kind: 'web' });
+  const appId = (
+    await db.selectFrom('applications').select('id').where('short_id', '=', app.shortId).executeTakeFirstOrThrow()
+  ).id;
+  await createEnvironment(db, {
+    projectId: tenant.projectId,
+    applicationId: appId,
+    name: 'Local',
+    url,
+    buildId: null,
+    isProduction: false,
+    makeDefault: true,
+  });
+  return { tenant, appId };
 }
