@@ -71,7 +71,7 @@ export const StepSchema = z
           .regex(/^[a-z0-9-]{1,40}$/, 'a baseline name is lowercase letters, digits and "-"')
           .optional()
           .openapi({ description: 'Names the baselines in the blob store; a step added without one gets one' }),
-        masks: z.array(z.string()).optional().openapi({
+        masks: z.array(z.string().min(1).max(1000)).max(20).optional().openapi({
           description: 'Locators of what changes by nature (a clock, an avatar): painted over before comparing',
         }),
         threshold: z.number().min(0).max(1).optional().openapi({
