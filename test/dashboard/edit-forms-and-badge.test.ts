@@ -97,7 +97,7 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
 
   it('says a refused flake rate in percent, the unit of its box, and stores nothing', async () => {
     const page = rig.dash.page;
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByLabel('Quarantine flaky tests automatically').check();
     for (const rate of ['0.5', '150']) {
       await page.getByLabel('At a flake rate of (percent)').fill(rate);
@@ -161,7 +161,7 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
   it('makes a badge URL: shown once with its Markdown, it serves the badge; a bad label is refused; revoking it stops it', async () => {
     const page = rig.dash.page;
     const plan = (await rig.stack.call('POST', '/v1/test-plans', { name: 'Smoke', testCaseIds: [] })).body;
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByRole('link', { name: 'Status badge for a README' }).click();
     await checkPage(page);
     const tokens = async () =>

@@ -184,7 +184,7 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
 
   it("changes the project settings and an environment's basic auth; refused input changes nothing", async () => {
     const page = dash.page;
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await checkPage(page);
     await page.getByLabel('Retries of a failed test (0 to 3)').fill('7');
     await page.getByLabel('Quarantine flaky tests automatically').check();
