@@ -186,7 +186,8 @@ describe.each(databaseKinds)('discoveries API (%s)', (kind) => {
     });
     const id = asked.body.shortId as string;
     expect(id).toMatch(/^disc_/);
-    expect(await startedWorkflows()).toEqual([`discovery:${id}`]);
+    // Temporal's visibility lists a started workflow a moment later (its own queue), longer on a loaded machine.
+    await expect.poll(startedWorkflows, { timeout: 15_000 }).toEqual([`discovery:${id}`]);
 
     expect((await api.call('GET', `/v1/discoveries/${id}`)).body).toEqual(asked.body);
     const other = await api.call('POST', `/v1/applications/${blog}/discoveries`, {});
