@@ -9,7 +9,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createApp } from '../src/api/app.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
 import { silentLogger } from '../src/logger.js';
@@ -20,6 +19,7 @@ import { startDevServer } from '../src/temporal/dev-server.js';
 import { bundleWorkflows, startWorker, type WorkerSettings } from '../src/worker/worker.js';
 import { createDatabaseIn, startPostgres } from '../test/support/postgres.js';
 import { startScriptedLlm } from '../test/support/scripted-llm.js';
+import { benchApp } from './app.js';
 import { watchdog } from './support.js';
 
 export type Closers = (() => Promise<unknown>)[];
@@ -116,13 +116,7 @@ export async function startBenchProctor(
     );
   });
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = createApp({
-    db,
-    config: { appUrl, publicUrl: appUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
-    temporal,
-    blobs,
-    logger: silentLogger,
-  });
+  const app = benchApp({ db, appUrl, temporal, blobs });
   const url = await listen(closers, app.fetch, port);
   return {
     url,

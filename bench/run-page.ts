@@ -11,17 +11,16 @@
 // CI clients polling a run and a person reloading its page do.
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { createApp } from '../src/api/app.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
 import { seedProject } from '../src/db/queries/admin.js';
 import { createApplication } from '../src/db/queries/applications.js';
-import { silentLogger } from '../src/logger.js';
 import { loadPrograms } from '../src/programs.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider } from '../src/temporal/client.js';
 import { writeFinishedRun, type PlannedTest } from '../test/support/finished-run.js';
 import { startPostgres } from '../test/support/postgres.js';
 import { applicationIdOf, insertRecordedTestCase, loginSteps } from '../test/support/recorded.js';
+import { benchApp } from './app.js';
 import { envInt, fixed, median, percentile, table, watchdog } from './support.js';
 
 watchdog(900, 'run-page');
@@ -82,13 +81,7 @@ try {
   const appUrl = 'http://127.0.0.1:3999';
   const temporal = createTemporalClientProvider({ address: '127.0.0.1:1', namespace: 'default', taskQueue: 'bench' });
   const blobs = createFsBlobStore({ dir: '/tmp', secret: randomBytes(32).toString('hex'), publicUrl: appUrl });
-  const app = createApp({
-    db,
-    config: { appUrl, publicUrl: appUrl, PROCTOR_URL_TTL_SECONDS: 900, PROCTOR_RUN_CONCURRENCY: 100 },
-    temporal,
-    blobs,
-    logger: silentLogger,
-  });
+  const app = benchApp({ db, appUrl, temporal, blobs });
   // Signed in through the form, as a person is.
   const form = await app.request('/login');
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
