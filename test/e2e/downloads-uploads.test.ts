@@ -7,7 +7,7 @@ import { replaySteps } from '../../src/browser/replay/replay.js';
 import { RunValues } from '../../src/domain/run-values.js';
 import { lastPrompt, refOf, tool } from '../support/agent-script.js';
 import { useFlowStack } from '../support/flow-stack.js';
-import { expectBatchSpecPassed, runPlaywrightSpec, runPlaywrightSpecs } from '../support/playwright-runner.js';
+import { expectBatchSpecPassed, runPlaywrightSpecs } from '../support/playwright-runner.js';
 import { waitForRun } from '../support/worker-context.js';
 
 // Downloads and uploads: each fixture burned in through the API with scripted moves, replayed with no LLM call,
@@ -15,6 +15,8 @@ import { waitForRun } from '../support/worker-context.js';
 describe('downloads and uploads on the real stack', () => {
   const flows = useFlowStack();
   const { burnIn, replay, exported, ids, apps } = flows;
+  /** The project-file test's exported spec and the file it uploads, which the last test runs with the others. */
+  let projectFileSpec: { spec: string; pdf: Buffer } | undefined;
 
   it('checks a downloaded invoice, keeps it as a run artifact, and fails on an empty one', async () => {
     const steps = await burnIn('invoice', '/flows/invoices', 'Download the invoice', 'A PDF invoice is downloaded', [
@@ -157,12 +159,8 @@ describe('downloads and uploads on the real stack', () => {
     expect(steps[0]).toMatchObject({ action: 'upload', value: 'expense-receipt.pdf', projectFile: true });
     expect((await replay('project-file')).status).toBe('PASSED');
 
-    // The exported spec reads the file from PROCTOR_FILES_DIR.
-    const dir = mkdtempSync(join(tmpdir(), 'proctor-files-'));
-    writeFileSync(join(dir, 'expense-receipt.pdf'), pdf);
-    const run = await runPlaywrightSpec(await exported('project-file'), { PROCTOR_FILES_DIR: dir });
-    expect(run.output).toMatch(/1 passed/);
-    rmSync(dir, { recursive: true, force: true });
+    // Exported while the project has the file; the last test runs the spec, which reads it from PROCTOR_FILES_DIR.
+    projectFileSpec = { spec: await exported('project-file'), pdf };
 
     expect((await flows.stack.call('DELETE', '/v1/files/expense-receipt.pdf')).status).toBe(200);
     const gone = await replay('project-file');
@@ -174,13 +172,24 @@ describe('downloads and uploads on the real stack', () => {
     expect((await flows.stack.call('DELETE', '/v1/files/expense-receipt.pdf')).status).toBe(404);
   }, 90_000);
 
-  it('exports specs that pass under @playwright/test', async () => {
+  it('exports specs that pass under @playwright/test, the project file read from PROCTOR_FILES_DIR', async () => {
     const [invoice, upload] = await Promise.all(['invoice', 'upload'].map(exported));
     expect(invoice).toContain('await checkDownload(await download1');
-    // Both in one runner, each its own file with its own verdict.
-    const run = await runPlaywrightSpecs({ invoice: invoice!, upload: upload! });
-    for (const name of ['invoice', 'upload']) expectBatchSpecPassed(run, name);
-    expect(run.output).toMatch(/2 passed/);
-    expect(run.code).toBe(0);
+    // The project-file spec reads the file from PROCTOR_FILES_DIR (the other two read nothing from there).
+    expect(projectFileSpec, 'the project-file test exported its spec').toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'proctor-files-'));
+    try {
+      writeFileSync(join(dir, 'expense-receipt.pdf'), projectFileSpec!.pdf);
+      // All three in one runner, each its own file with its own verdict: one runner start instead of two.
+      const run = await runPlaywrightSpecs(
+        { invoice: invoice!, upload: upload!, 'project-file': projectFileSpec!.spec },
+        { PROCTOR_FILES_DIR: dir },
+      );
+      for (const name of ['invoice', 'upload', 'project-file']) expectBatchSpecPassed(run, name);
+      expect(run.output).toMatch(/3 passed/);
+      expect(run.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

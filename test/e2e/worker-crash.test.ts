@@ -220,7 +220,7 @@ describe('a worker process killed mid-run', () => {
 
     const second = startWorkerProcess(workerEnv());
     started.push(second);
-    // A killed attempt is retried once its heartbeat timeout (30 s) has passed.
+    // A killed attempt is retried once its heartbeat timeout (browserActivity's 10 s) has passed.
     await waitWhileRunning(
       second,
       async () => terminal((await runRow()).status),
