@@ -3,14 +3,14 @@
 // and started again), MinIO and the scripted LLM. MinIO and the LLM sit behind TCP proxies a test can cut.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createDatabase, type DB } from '../../src/db/database.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
-import { bundleWorkflows } from '../../src/worker/worker.js';
 import { startMinio } from './minio.js';
 import { freePort, waitFor } from './net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from './postgres.js';
@@ -122,7 +122,9 @@ export async function startProductionShape(opts: { apis?: number; workers?: numb
         cleanups.push(() => stopIt(value));
         return value;
       });
-    const bundlePath = join(dir, 'workflows.js');
+    // The workflow bundle global setup made once for the suite (what `proctor worker` loads from
+    // PROCTOR_WORKFLOW_BUNDLE in a deployment): bundling again here cost each file several CPU-seconds.
+    const bundlePath = inject('workflowBundlePath');
     // Replaced by each restart: the cleanup stops whichever is running then.
     let temporal: DevServer | undefined;
     cleanups.push(async () => temporal?.stop());
@@ -131,7 +133,6 @@ export async function startProductionShape(opts: { apis?: number; workers?: numb
       startTemporal().then((t) => (temporal = t)),
       owned(startMinio(tools.minio), (m) => m.stop()),
       owned(startScriptedLlm(), (l) => l.stop()),
-      bundleWorkflows().then((bundle) => writeFileSync(bundlePath, bundle.code)),
     ]);
     const minioUrl = new URL(minio.endpoint);
     const llmUrl = new URL(llm.baseURL);
