@@ -37,7 +37,10 @@ const groups = [
   },
   {
     label: 'Project',
-    items: [{ key: 'project', label: 'Settings' }],
+    items: [
+      { key: 'project', label: 'Settings' },
+      { key: 'usage', label: 'LLM usage' },
+    ],
   },
 ] as const satisfies readonly { label: string; items: readonly { key: string; label: string; path?: string }[] }[];
 
