@@ -15,7 +15,12 @@ export interface PlanRunRow {
   had_flaky: boolean;
 }
 
-/** A plan's last `limit` runs, newest first, each with whether a test of it passed only on a retry. */
+/**
+ * A plan's last `limit` runs, newest first, each with whether a test of it passed only on a retry. The plan's id is
+ * looked up first and the runs limited before the flaky check, so the planner walks runs_test_plan_created for
+ * `limit` rows and asks run_test_cases_flaky once per run: joined on the plan's short id instead, it sorted every
+ * run of the project (bench/trends.ts).
+ */
 export async function planRunsForTrend(
   db: DB,
   projectId: string,
@@ -23,14 +28,26 @@ export async function planRunsForTrend(
   limit: number,
 ): Promise<PlanRunRow[]> {
   return db
-    .selectFrom('runs as r')
-    .innerJoin('test_plans as p', 'p.id', 'r.test_plan_id')
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('runs')
+        .select(['id', 'short_id', 'status', 'result', 'created_at', 'started_at', 'finished_at'])
+        // The plan's project is checked by the lookup; a second filter here would tempt the planner onto
+        // runs_project_created, which holds every run of the project.
+        .where('test_plan_id', '=', (sub) =>
+          sub
+            .selectFrom('test_plans')
+            .select('id')
+            .where('project_id', '=', projectId)
+            .where('short_id', '=', planShortId),
+        )
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .as('r'),
+    )
     .select(['r.short_id', 'r.status', 'r.result', 'r.created_at', 'r.started_at', 'r.finished_at'])
     .select(sql<boolean>`exists (select 1 from run_test_cases t where t.run_id = r.id and t.flaky)`.as('had_flaky'))
-    .where('p.project_id', '=', projectId)
-    .where('p.short_id', '=', planShortId)
     .orderBy('r.created_at', 'desc')
-    .limit(limit)
     .execute();
 }
 
