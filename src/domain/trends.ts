@@ -2,10 +2,14 @@
 // LLM usage per day, its open quality issues per kind. Pure: the queries read rows, these rules count them, the
 // dashboard draws what they return. Rates count what the flake rate counts (src/domain/flakiness.ts): runs with a
 // result of passed or failed; a skipped, cancelled or unfinished run said nothing about the test.
+import { flakeWindow } from './flakiness.js';
 import { signalKinds, type SignalKind } from './quality.js';
 
-/** A trend reads at most this many of the latest runs: enough to see a change, few enough to draw as bars. */
-export const trendWindow = 30;
+/**
+ * A trend reads at most this many of the latest runs: enough to see a change, few enough to draw as bars. The
+ * flake rate's window, so the test page's flake rate and its trend's never disagree.
+ */
+export const trendWindow = flakeWindow;
 
 /** What one run says in a trend. */
 export type TrendOutcome = 'passed' | 'flaky' | 'failed' | 'skipped' | 'unfinished';

@@ -1,7 +1,7 @@
 // What the trends (issue 36) read: a plan's or a test's last runs, newest first, and a project's open issues per
 // kind. Each reads at most `limit` rows through an index (runs_test_plan_created, run_test_cases_test_case_finished,
 // run_test_cases_flaky), never every run of a project: a project with 10,000 runs draws its trends as fast as one
-// with 30 (bench/trends.ts).
+// with 20 (bench/trends.ts).
 import { sql } from 'kysely';
 import type { DB } from '../database.js';
 
