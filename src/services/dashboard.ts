@@ -22,6 +22,8 @@ import { listHealProposals, type HealProposal } from './heal-proposals.js';
 import { listPlanSchedules, type PlanScheduleView } from './plan-schedules.js';
 import { chatTurnUsage, usageTotals, withTurnUsage } from './llm-usage.js';
 import type { UsageTotals } from '../domain/llm-usage.js';
+import type { Trend } from '../domain/trends.js';
+import { testCaseTrend } from './trends.js';
 import type { ServiceContext } from './context.js';
 
 export type {
@@ -180,6 +182,8 @@ export interface TestCasePageData {
   proposals: HealProposal[];
   /** What its burn-ins' LLM calls came to. */
   usage: UsageTotals;
+  /** How its last runs went. */
+  trend: Trend;
 }
 
 /** Everything the test case page shows, from the project only (undefined: no such test case there). */
@@ -194,11 +198,12 @@ export async function loadTestCasePage(
     ...(testCase.resumeFromDependencyProjectTestCaseId ? [testCase.resumeFromDependencyProjectTestCaseId] : []),
     ...testCase.waitForDependenciesProjectTestCaseIds,
   ];
-  const [records, dependents, proposals, usage] = await Promise.all([
+  const [records, dependents, proposals, usage, trend] = await Promise.all([
     findTestCaseRecords(db, projectId, dependencyIds),
     findDependents(db, projectId, id),
     listHealProposals({ db }, projectId, id),
     usageTotals({ db }, projectId, { testCaseId: testCase.id, purpose: 'burn_in' }),
+    testCaseTrend({ db }, projectId, testCase.id),
   ]);
-  return { testCase, names: new Map(records.map((r) => [r.id, r.name])), dependents, proposals, usage };
+  return { testCase, names: new Map(records.map((r) => [r.id, r.name])), dependents, proposals, usage, trend };
 }

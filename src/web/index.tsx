@@ -19,6 +19,7 @@ import { registerStepEditorPages } from './pages/step-editor.js';
 import { registerComparePages } from './pages/compare.js';
 import { registerFormPages } from './pages/forms.js';
 import { registerLivePages } from './pages/live.js';
+import { registerUsagePages } from './pages/usage.js';
 import { registerTraceViewer } from './trace-viewer.js';
 
 export { dashboardBasePath } from './context.js';
@@ -49,6 +50,7 @@ export function createDashboard(base: string): Hono<WebEnv> {
   registerComparePages(web, base);
   registerFormPages(web, base);
   registerLivePages(web, base);
+  registerUsagePages(web, base);
   web.get('/', (c) => c.redirect(`${base}/runs`, 303));
 
   // A refused action (a proposal already decided, a test without steps) is shown as a page, not JSON.

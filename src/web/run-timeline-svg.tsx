@@ -1,11 +1,12 @@
 import type { RunTimeline, TimelineBar, TimelineKind, TimelineLevel } from '../domain/run-timeline.js';
 import { timelineKinds } from '../domain/run-timeline.js';
+import { SvgDefs, svgRef } from './svg-defs.js';
 
 // A run's timeline as inline SVG (issue 36): one bar per test from its start to its end, the dependency arrows,
 // the critical path outlined thick. A result is told by colour, by fill pattern and, for anything but a pass, by a
 // word beside the bar, so the picture reads without colour. A run of more than `maxBars` tests is drawn per plan
 // level (at most `maxLevelRows` rows), so a page never holds thousands of bars. Patterns are attributes, not
-// styles: the Content-Security-Policy allows no inline style, and a stylesheet's url(#…) may not reach them.
+// styles, shared with the other pictures (svg-defs.tsx).
 
 const width = 960;
 const nameWidth = 250;
@@ -26,10 +27,10 @@ const words: Record<TimelineKind, string> = {
   cancelled: 'cancelled',
 };
 const fills: Partial<Record<TimelineKind, string>> = {
-  failed: 'url(#tl-failed)',
-  skipped: 'url(#tl-skipped)',
-  flaky: 'url(#tl-flaky)',
-  running: 'url(#tl-running)',
+  failed: svgRef('tl', 'failed'),
+  skipped: svgRef('tl', 'skipped'),
+  flaky: svgRef('tl', 'flaky'),
+  running: svgRef('tl', 'running'),
 };
 
 export function durationText(ms: number): string {
@@ -42,33 +43,6 @@ export function durationText(ms: number): string {
 }
 
 const plural = (n: number, one: string) => `${n.toLocaleString('en')} ${one}${n === 1 ? '' : 's'}`;
-
-function Patterns() {
-  return (
-    <defs>
-      <pattern id="tl-failed" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-        <rect width="6" height="6" fill="#a40e26" />
-        <line x1="0" y1="0" x2="0" y2="6" stroke="#fff" stroke-width="2" />
-        <line x1="0" y1="3" x2="6" y2="3" stroke="#fff" stroke-width="1.5" />
-      </pattern>
-      <pattern id="tl-skipped" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
-        <rect width="5" height="5" fill="#fff" />
-        <line x1="0" y1="0" x2="0" y2="5" stroke="#57606a" stroke-width="1.5" />
-      </pattern>
-      <pattern id="tl-flaky" width="5" height="5" patternUnits="userSpaceOnUse">
-        <rect width="5" height="5" fill="#7d4e00" />
-        <circle cx="2.5" cy="2.5" r="1.1" fill="#fff" />
-      </pattern>
-      <pattern id="tl-running" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-        <rect width="8" height="8" fill="#fff" />
-        <line x1="0" y1="0" x2="0" y2="8" stroke="#7d4e00" stroke-width="4" />
-      </pattern>
-      <marker id="tl-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="5" markerHeight="5" orient="auto">
-        <path d="M0,0 L8,4 L0,8 z" class="tl-arrowhead" />
-      </marker>
-    </defs>
-  );
-}
 
 function Axis(props: { span: number; height: number }) {
   const ticks = [0, 0.25, 0.5, 0.75, 1];
@@ -139,7 +113,7 @@ function Edges(props: { timeline: RunTimeline; span: number }) {
           <path
             class={e.critical ? 'tl-edge critical' : 'tl-edge'}
             d={`M${x1},${y1}C${x1 + bend},${y1} ${x2 - bend},${y2} ${x2},${y2}`}
-            marker-end="url(#tl-arrow)"
+            marker-end={svgRef('tl', 'arrow')}
           />
         );
       })}
@@ -224,7 +198,7 @@ export function RunTimelineSvg(props: { timeline: RunTimeline; caption: string }
           width={width}
           height={height}
         >
-          <Patterns />
+          <SvgDefs prefix="tl" marks={['failed', 'skipped', 'flaky', 'running', 'arrow']} />
           <Axis span={span} height={height} />
           {timeline.bars ? (
             <>

@@ -1,3 +1,4 @@
+import { SvgDefs, svgRef } from './svg-defs.js';
 import { siteMapGeometry, type NodeBox, type SiteMapLayout, type SummaryBox } from '../domain/site-map-layout.js';
 
 // The coverage map drawn (issue 34): the boxes and lines `layoutSiteMap` placed, as inline SVG (no script, nothing
@@ -38,7 +39,14 @@ function Node(props: { n: NodeBox; title?: string }) {
     <g class={`node ${state}${n.forms > 0 ? ' has-forms' : ''}`} data-pattern={n.pattern}>
       <title>{titleOf(n, props.title)}</title>
       <rect class="box" x={n.x} y={n.y} width={n.width} height={g.boxHeight} rx="3" />
-      <rect class="band" x={n.x} y={n.y} width="8" height={g.boxHeight} fill={n.covered ? undefined : 'url(#hatch)'} />
+      <rect
+        class="band"
+        x={n.x}
+        y={n.y}
+        width="8"
+        height={g.boxHeight}
+        fill={n.covered ? undefined : svgRef('sm', 'hatch')}
+      />
       <text class="label" x={n.x + 14} y={text}>
         {n.label}
       </text>
@@ -62,15 +70,7 @@ export function SiteMapSvg(props: { layout: SiteMapLayout; titles: ReadonlyMap<s
       height={layout.height}
     >
       <title id="sitemap-title">{props.label}</title>
-      <defs>
-        <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-          <rect width="6" height="6" fill="#fff" />
-          <line x1="0" y1="0" x2="0" y2="6" stroke="#9a3412" stroke-width="3" />
-        </pattern>
-        <marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto">
-          <path d="M0,0 L8,4 L0,8 z" class="arrowhead" />
-        </marker>
-      </defs>
+      <SvgDefs prefix="sm" marks={['hatch', 'arrow']} />
       {layout.connectors.map((c) => (
         <path class="tree" d={`M${c.x},${c.y1}V${c.y2}H${c.x2}`} />
       ))}
@@ -78,7 +78,7 @@ export function SiteMapSvg(props: { layout: SiteMapLayout; titles: ReadonlyMap<s
         <path
           class="link"
           d={`M${a.x},${a.y1}C${a.x + a.bulge},${a.y1} ${a.x + a.bulge},${a.y2} ${a.x + 2},${a.y2}`}
-          marker-end="url(#arrow)"
+          marker-end={svgRef('sm', 'arrow')}
         >
           <title>{`${a.from} links to ${a.to}`}</title>
         </path>
@@ -104,7 +104,14 @@ export function SiteMapLegend(props: { navigation: string[]; arcsLeftOut: number
     <svg class="sitemap swatch" width="44" height="18" aria-hidden="true">
       <g class={`node ${state}`}>
         <rect class="box" x="1" y="1" width="42" height="16" rx="3" />
-        <rect class="band" x="1" y="1" width="8" height="16" fill={state === 'uncovered' ? 'url(#hatch)' : undefined} />
+        <rect
+          class="band"
+          x="1"
+          y="1"
+          width="8"
+          height="16"
+          fill={state === 'uncovered' ? svgRef('sm', 'hatch') : undefined}
+        />
       </g>
     </svg>
   );

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDiscovery } from '../../src/db/queries/discoveries.js';
 import type { TestResult } from '../../src/db/schema.js';
@@ -18,6 +19,7 @@ import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js'
 //   suggestions (no model): Coupon on /cart, Profile on /settings, Search on /, the page /orders.
 
 const pageBudgetBytes = 50 * 1024;
+const shots = 'test-results/dashboard';
 const nav = ['/', '/login', '/products', '/cart', '/orders', '/settings'];
 const links = { '/products': ['/products/42'], '/cart': ['/checkout'], '/orders': ['/orders/7', '/returns'] };
 
@@ -283,6 +285,31 @@ describe('dashboard: coverage and suggestions', () => {
     await page.waitForURL(/page=2/);
     expect(await page.locator('#patterns caption').textContent()).toBe('Page patterns (101 to 200 of 240)');
     await expectAccessible(page);
+  });
+
+  it('draws the map axe-clean at desktop and phone sizes, its marks from the shared defs under its own ids', async () => {
+    mkdirSync(shots, { recursive: true });
+    for (const [label, size] of [
+      ['1280x800', { width: 1280, height: 800 }],
+      ['390x844', { width: 390, height: 844 }],
+    ] as const) {
+      const page = await dash.view({ viewport: size, ...(size.width < 500 ? { isMobile: true, hasTouch: true } : {}) });
+      await page.goto(`${dash.url}${coveragePath()}`);
+      // The two uncovered pages' bands are hatched by the map's own pattern; no id on the page is defined twice.
+      const hatched = page.locator('svg.sitemap:not(.swatch) .uncovered rect.band');
+      expect(await hatched.evaluateAll((rs) => rs.map((r) => r.getAttribute('fill')))).toEqual([
+        'url(#sm-hatch)',
+        'url(#sm-hatch)',
+      ]);
+      expect(await page.locator('pattern#sm-hatch').count()).toBe(1);
+      expect(await page.locator('path.link').first().getAttribute('marker-end')).toBe('url(#sm-arrow)');
+      const ids = await page.locator('[id]').evaluateAll((els) => els.map((e) => e.id));
+      expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+      await expectAccessible(page);
+      await page.screenshot({ path: `${shots}/coverage-${label}.png`, fullPage: true });
+      await page.context().close();
+    }
+    expect(dash.blocked).toEqual([]);
   });
 
   it('stays under 50 KB of HTML and JavaScript', async () => {

@@ -50,7 +50,7 @@ describe('dashboard: grouped navigation', () => {
         label: 'Set up',
         links: ['Get started', 'Applications', 'Configs', 'Devices', 'Scenarios', 'Files', 'Inbox', 'Tunnels', 'Git'],
       },
-      { label: 'Project', links: ['Settings'] },
+      { label: 'Project', links: ['Settings', 'LLM usage'] },
     ];
     // Every entry, followed as a plain link, opens its page with that entry (and only it) marked current.
     for (const item of navItems) {

@@ -7,6 +7,8 @@ import { NotFoundError } from '../../domain/errors.js';
 import { issueStatuses, severities, signalKinds } from '../../domain/quality.js';
 import { exportIssue } from '../../services/issue-export.js';
 import { getIssue, listProjectIssues, setIssueStatus } from '../../services/issues.js';
+import { openIssuesByKind } from '../../services/trends.js';
+import { KindBars } from '../trend-charts.js';
 
 // The project's quality issues (console errors, uncaught exceptions, failed requests, accessibility violations),
 // deduplicated across runs: filter, open one, change its status, file it in GitHub or GitLab.
@@ -25,11 +27,11 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
       severity: oneOf(c.req.query('severity'), severities),
     };
     const page = pageNumber(c.req.query('page'));
-    const { issues, total } = await listProjectIssues(c.get('services'), c.get('session').projectId, {
-      ...filter,
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-    });
+    const projectId = c.get('session').projectId;
+    const [{ issues, total }, byKind] = await Promise.all([
+      listProjectIssues(c.get('services'), projectId, { ...filter, limit: pageSize, offset: (page - 1) * pageSize }),
+      openIssuesByKind(c.get('services'), projectId),
+    ]);
     return renderPage(
       c,
       { title: 'Issues', nav: 'issues' },
@@ -39,6 +41,9 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
           Console errors, uncaught exceptions, failed requests and accessibility violations seen by burn-ins and runs,
           one per problem.
         </p>
+        <h2>Open issues by kind</h2>
+        <KindBars counts={byKind} base={base} />
+        <h2>All issues</h2>
         <form class="filters" method="get" action={`${base}/issues`} role="search" aria-label="Filter issues">
           <FilterSelect label="Status" name="status" any="any" options={issueStatuses} selected={filter.status} />
           <FilterSelect label="Kind" name="kind" any="any" options={signalKinds} selected={filter.kind} />

@@ -6,6 +6,7 @@ import { loadTestCasePage as loadTestCasePageData, type TestCasePageData } from 
 import type { Step } from '../../domain/steps.js';
 import type { HealProposal } from '../../services/heal-proposals.js';
 import { UsageText } from '../usage.js';
+import { TrendChart } from '../trend-charts.js';
 import type { RecordingCheck } from '../../domain/recording-check.js';
 
 export type { TestCasePageData };
@@ -67,6 +68,9 @@ export function TestCaseDetail(props: { base: string; csrfToken: string; data: T
           <When at={t.createdAt} />
         </dd>
       </dl>
+
+      <h2>Last runs</h2>
+      <TrendChart trend={data.trend} base={base} what="test" prefix="tt" />
 
       <h2>Dependencies</h2>
       <ul>

@@ -5,7 +5,21 @@ import { ColumnHeads, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { dashboardPlans, loadPlan, type NotifyOn } from '../../services/dashboard.js';
 import { RunPlanButton } from './plan-forms.js';
+import { TrendChart } from '../trend-charts.js';
+import { percent, trendWindow } from '../../domain/trends.js';
+import { planPassRates, planTrend } from '../../services/trends.js';
 import { DeleteScheduleButton, ScheduleForm } from './schedule-forms.js';
+
+/** A plan's pass rate in the list: the figure and over how many runs, in words. */
+function PassRate(props: { rate: { passRate: number; finished: number } | undefined }) {
+  if (!props.rate) return <span class="muted">no finished run</span>;
+  const { passRate, finished } = props.rate;
+  return (
+    <>
+      {percent(passRate)} <span class="muted">of {finished}</span>
+    </>
+  );
+}
 
 const notifyOnLabel: Record<NotifyOn, string> = { failure: 'on failure', always: 'after every run' };
 
@@ -13,7 +27,10 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/test-plans');
 
   web.get('/test-plans', async (c) => {
-    const plans = await dashboardPlans(c.get('services'), c.get('session').projectId);
+    const [plans, rates] = await Promise.all([
+      dashboardPlans(c.get('services'), c.get('session').projectId),
+      planPassRates(c.get('services'), c.get('session').projectId),
+    ]);
     return renderPage(
       c,
       { title: 'Test plans', nav: 'test-plans' },
@@ -26,7 +43,9 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
           <p>No test plans yet.</p>
         ) : (
           <table>
-            <ColumnHeads names={['Plan', 'Test cases', 'Schedules', 'Description']} />
+            <ColumnHeads
+              names={['Plan', 'Test cases', 'Schedules', `Pass rate (last ${trendWindow} runs)`, 'Description']}
+            />
             <tbody>
               {plans.map((p) => (
                 <tr>
@@ -36,6 +55,9 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
                   </td>
                   <td>{p.testCaseCount}</td>
                   <td>{p.scheduleCount}</td>
+                  <td>
+                    <PassRate rate={rates.get(p.shortId)} />
+                  </td>
                   <td>{p.description ?? ''}</td>
                 </tr>
               ))}
@@ -47,7 +69,11 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
   });
 
   web.get('/test-plans/:shortId', async (c) => {
-    const page = await loadPlan(c.get('services'), c.get('session').projectId, c.req.param('shortId'));
+    const projectId = c.get('session').projectId;
+    const [page, trend] = await Promise.all([
+      loadPlan(c.get('services'), projectId, c.req.param('shortId')),
+      planTrend(c.get('services'), projectId, c.req.param('shortId')),
+    ]);
     if (!page) return notFoundPage(c, 'This test plan');
     const { plan, notifications } = page;
     return renderPage(
@@ -92,6 +118,9 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
             <When at={plan.updatedAt} />
           </dd>
         </dl>
+
+        <h2>Last runs</h2>
+        <TrendChart trend={trend} base={base} what="plan" prefix="tp" />
 
         <h2>Test cases</h2>
         {plan.testCases.length === 0 ? (
