@@ -1,6 +1,19 @@
 // Small pieces the pages share.
+import type { Child } from 'hono/jsx';
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A data table in a box of its own that scrolls sideways when the table is wider than the screen (a phone), so the
+ * page itself never does. The box is a named region in the tab order, so a keyboard can scroll it too.
+ */
+export function Table(props: { label: string; children?: Child }) {
+  return (
+    <div class="table-box" role="region" aria-label={props.label} tabindex={0}>
+      <table>{props.children}</table>
+    </div>
+  );
+}
 
 /** A table's header row: one column heading per name. */
 export function ColumnHeads(props: { names: string[] }) {

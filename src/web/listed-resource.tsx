@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { Child } from 'hono/jsx';
 import { protectedArea } from './area.js';
+import { Table } from './components.js';
 import type { WebEnv } from './context.js';
 import {
   afterSave,
@@ -58,7 +59,7 @@ function ListPage<V extends { shortId: string; name: string }>(props: {
       {props.rows.length === 0 ? (
         <p>{r.empty}</p>
       ) : (
-        <table>
+        <Table label={r.title}>
           <thead>
             <tr>
               {r.columns.map((col) => (
@@ -87,7 +88,7 @@ function ListPage<V extends { shortId: string; name: string }>(props: {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       <h2>Add a {r.noun}</h2>
       <FormProblems errors={props.errors} />

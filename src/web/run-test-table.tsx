@@ -1,6 +1,6 @@
 // The table of a run's tests. A large run's table is paged (the tests that did not pass first), so its page
 // never holds thousands of rows; the timeline above it draws them all, by plan level.
-import { ColumnHeads, duration, Status } from './components.js';
+import { ColumnHeads, duration, Status, Table } from './components.js';
 import type { RunWithTests } from '../services/dashboard.js';
 
 type RunTest = RunWithTests['tests'][number];
@@ -39,7 +39,7 @@ interface Healed {
 
 export function TestTable(props: { base: string; tests: RunTest[] }) {
   return (
-    <table>
+    <Table label="Tests of this run">
       <ColumnHeads names={['Test', 'Status', 'Result', 'Duration', 'Healed steps', 'Notes']} />
       <tbody>
         {props.tests.map((t) => (
@@ -68,7 +68,7 @@ export function TestTable(props: { base: string; tests: RunTest[] }) {
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   );
 }
 

@@ -8,6 +8,7 @@ import { saveGenerationResult } from '../../src/db/queries/execution.js';
 import { insertTestCase } from '../../src/db/queries/test-cases.js';
 import { keepHealedSteps } from '../../src/services/heal-proposals.js';
 import { firstShortIdOf } from '../support/row-ids.js';
+import { navItems } from '../../src/web/nav.js';
 
 // The dashboard's runs and test case pages on the real stack (Temporal worker, Postgres, Chromium running
 // the tests, the dashboard in another Chromium that reaches nothing but loopback).
@@ -323,6 +324,27 @@ describe('dashboard: runs and test cases', () => {
       expect((await dash.page.goto(`${dash.url}${path}`))?.status(), path).toBe(404);
     }
   });
+
+  it('fits every page on a 390 px phone: wide tables scroll in their own box, the page never scrolls sideways', async () => {
+    const run = await firstShortIdOf(stack.db, 'runs', stack.tenant.projectId);
+    const paths = [
+      ...navItems.map((item) => item.path),
+      `/runs/${run}`,
+      `/test-cases/${ids.login}`,
+      `/test-cases/${ids.broken}`,
+      `/test-plans/${smokePlan}`,
+    ];
+    const page = await dash.view({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const wide: Record<string, number> = {};
+    for (const path of paths) {
+      await page.goto(`${dash.url}${path}`);
+      // Against the phone's 390 px, not innerWidth: a mobile browser widens its layout viewport to fit wide content.
+      const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, window.innerWidth));
+      if (width > 390) wide[path] = width;
+    }
+    await page.context().close();
+    expect(wide).toEqual({});
+  }, 120_000);
 
   it('keeps every page under 50 KB of HTML and JavaScript', async () => {
     const run = await firstShortIdOf(stack.db, 'runs', stack.tenant.projectId);

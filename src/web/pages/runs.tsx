@@ -1,7 +1,17 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, FilterSelect, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
+import {
+  ColumnHeads,
+  FilterSelect,
+  oneOf,
+  Pager,
+  pageNumber,
+  Status,
+  Table,
+  uuidPattern,
+  When,
+} from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import {
   dashboardRun,
@@ -61,7 +71,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
             green run.
           </p>
         ) : (
-          <table>
+          <Table label="Runs">
             <caption class="muted">Newest first</caption>
             <ColumnHeads names={['Run', 'Plan', 'Status', 'Result', 'Tests', 'Branch', 'Trigger', 'Created']} />
             <tbody>
@@ -86,7 +96,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )}
         <Pager path={`${base}/runs`} query={query} page={page} pageSize={pageSize} total={total} />
       </>,

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, When } from '../components.js';
+import { ColumnHeads, Table, When } from '../components.js';
 import { renderPage } from '../layout.js';
 import { dashboardApplications } from '../../services/dashboard.js';
 import { listConfigs } from '../../services/configs.js';
@@ -36,7 +36,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
             {app.environments.length === 0 ? (
               <p>No environment: a run of its tests has nowhere to go until one is added.</p>
             ) : (
-              <table>
+              <Table label={`Environments of ${app.name}`}>
                 <ColumnHeads names={['Environment', 'Short id', 'Where', 'Default', 'Production', 'Change']} />
                 <tbody>
                   {app.environments.map((e) => (
@@ -63,7 +63,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </section>
         ))}
@@ -89,7 +89,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
         {configs.length === 0 ? (
           <p>No configs yet.</p>
         ) : (
-          <table>
+          <Table label="Configs">
             <ColumnHeads names={['Name', 'Value', 'Updated', 'Change']} />
             <tbody>
               {configs.map((cfg) => (
@@ -113,7 +113,7 @@ export function registerSettingsPages(web: Hono<WebEnv>, base: string): void {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )}
       </>,
     );

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, Status, When } from '../components.js';
+import { ColumnHeads, Status, Table, When } from '../components.js';
 import { CsrfField } from '../layout.js';
 import { loadTestCasePage as loadTestCasePageData, type TestCasePageData } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
@@ -187,7 +187,7 @@ export function BurnIn(props: { base: string; data: TestCasePageData }) {
 
 function Steps(props: { steps: Step[]; caption: string; changed?: Set<number> }) {
   return (
-    <table>
+    <Table label={props.caption}>
       <caption>{props.caption}</caption>
       <ColumnHeads names={['#', 'Step', 'Action', 'Locator', 'Value']} />
       <tbody>
@@ -209,7 +209,7 @@ function Steps(props: { steps: Step[]; caption: string; changed?: Set<number> })
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   );
 }
 

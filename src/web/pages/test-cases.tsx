@@ -1,7 +1,17 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, FilterSelect, oneOf, Pager, pageNumber, Status, uuidPattern, When } from '../components.js';
+import {
+  ColumnHeads,
+  FilterSelect,
+  oneOf,
+  Pager,
+  pageNumber,
+  Status,
+  Table,
+  uuidPattern,
+  When,
+} from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { listApplications } from '../../services/applications.js';
 import { dashboardTestCases } from '../../services/dashboard.js';
@@ -70,7 +80,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
         {testCases.length === 0 ? (
           <p>No test cases match.</p>
         ) : (
-          <table>
+          <Table label="Test cases">
             <ColumnHeads names={['Name', 'Application', 'Burn-in', 'In plans', 'Labels', 'Created']} />
             <tbody>
               {testCases.map((t) => (
@@ -90,7 +100,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )}
         <Pager path={`${base}/test-cases`} query={query} page={page} pageSize={pageSize} total={total} />
       </>,

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, When } from '../components.js';
+import { ColumnHeads, Table, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { dashboardPlans, loadPlan, type NotifyOn } from '../../services/dashboard.js';
 import { RunPlanButton } from './plan-forms.js';
@@ -42,7 +42,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
         {plans.length === 0 ? (
           <p>No test plans yet.</p>
         ) : (
-          <table>
+          <Table label="Test plans">
             <ColumnHeads
               names={['Plan', 'Test cases', 'Schedules', `Pass rate (last ${trendWindow} runs)`, 'Description']}
             />
@@ -62,7 +62,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )}
       </>,
     );
@@ -139,7 +139,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
         {page.applications.length === 0 ? (
           <p>Each application runs against its default environment.</p>
         ) : (
-          <table>
+          <Table label="Environments">
             <ColumnHeads names={['Application', 'Environment', 'URL']} />
             <tbody>
               {page.applications.map((a) => (
@@ -150,14 +150,14 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )}
 
         <h2>Schedules</h2>
         {page.schedules.length === 0 ? (
           <p>Not scheduled.</p>
         ) : (
-          <table>
+          <Table label="Schedules">
             <ColumnHeads names={['Cron', 'Description', 'Next runs', 'Change']} />
             <tbody>
               {page.schedules.map((s) => (
@@ -189,7 +189,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )}
 
         <ScheduleForm base={base} csrf={c.get('csrfToken')} planShortId={plan.shortId} form={{}} errors={{}} />
