@@ -131,6 +131,7 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
       return await failed(-1, undefined, new EnvironmentError(), `could not open ${opts.startUrl}: ${firstLine(err)}`);
     }
 
+    let firstVisual: ReplayResult | undefined;
     for (const [index, step] of steps.entries()) {
       await opts.onStep?.(index, step);
       try {
@@ -156,10 +157,15 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
         // (an assert_text's fallback may find its element, whose text is then wrong), and keeps its recorded locators.
         found.healed = found.healed.filter((h) => h.index !== index);
         steps[index] = step;
-        return await failed(index, step, err, `step ${index + 1} (${step.action}): ${firstLine(err)}`);
+        const failure = await failed(index, step, err, `step ${index + 1} (${step.action}): ${firstLine(err)}`);
+        // A page that only looks different is still used: the steps after it run, so a change review can tell
+        // a restyled page (a visual change for a person to look at) from a broken one (a failed test).
+        if (failure.failureKind !== 'visual') return failure;
+        firstVisual ??= failure;
       }
     }
-    return done({});
+    // The test fails at its first visual difference when nothing else failed (visual.failures() lists them all).
+    return firstVisual ? { ...firstVisual, ...found, steps, durationMs: done({}).durationMs } : done({});
   } finally {
     session.dispose();
     document.stop();
