@@ -74,15 +74,13 @@ export function createChangeReviewResultActivities(deps: ActivityDeps) {
           failureKind: r.failure_kind,
           visualChanges: visual,
         });
-        const visualChanges = visual.map(
-          (v): VisualChangeFinding => ({
-            stepIndex: v.stepIndex,
-            step: (r.test_case_id && steps.get(`${r.test_case_id}:${v.stepIndex}`)) || `step ${v.stepIndex + 1}`,
-            target: v.locator ?? 'the page',
-            ratio: v.ratio,
-            ...imagesOf(`${url}/tests/${r.id}/visual/${v.stepIndex}`, v),
-          }),
-        );
+        const visualChanges = visual.map((v): VisualChangeFinding => ({
+          stepIndex: v.stepIndex,
+          step: (r.test_case_id && steps.get(`${r.test_case_id}:${v.stepIndex}`)) || `step ${v.stepIndex + 1}`,
+          target: v.locator ?? 'the page',
+          ratio: v.ratio,
+          ...imagesOf(`${url}/tests/${r.id}/visual/${v.stepIndex}`, v),
+        }));
         const step =
           r.test_case_id && r.failed_step_index !== null
             ? steps.get(`${r.test_case_id}:${r.failed_step_index}`)

@@ -11,7 +11,8 @@ const findingText = (f: QualityFinding) => `${f.kind} (${f.severity}) on ${f.pag
 const regressions = (t: Pick<ReviewedTest, 'changes'>) =>
   (t.changes ?? []).filter((c) => c.severity === 'regression').map((c) => c.summary);
 
-const cosmetic = (t: Pick<ReviewedTest, 'changes'>) => (t.changes ?? []).filter((c) => c.severity === 'cosmetic').map((c) => c.summary);
+const cosmetic = (t: Pick<ReviewedTest, 'changes'>) =>
+  (t.changes ?? []).filter((c) => c.severity === 'cosmetic').map((c) => c.summary);
 
 /**
  * What the summary must say whatever the model wrote, in plain words: each regression a counted test reported, and

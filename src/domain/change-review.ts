@@ -114,9 +114,7 @@ const allVerdicts: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'
  */
 export function allowedVerdicts(tests: ReviewedTest[]): ReviewVerdict[] {
   const counted = tests.filter((t) => !t.quarantined);
-  if (
-    counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes) || blocksChange(t) || hasVisualChange(t))
-  )
+  if (counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes) || blocksChange(t) || hasVisualChange(t)))
     return ['Changes Requested'];
   const verified =
     counted.some((t) => t.result === 'PASSED') && !counted.some((t) => t.result === 'ERROR' || t.result === 'NOT_RUN');

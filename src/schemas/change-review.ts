@@ -154,12 +154,10 @@ export const ChangeReviewResponse = z
     failureReason: z.string().nullable(),
     createdAt: z.string().datetime(),
     completedAt: z.string().datetime().nullable(),
-    visualChanges: z
-      .array(z.object({ testCaseId: z.string(), testName: z.string(), ...VisualChangeFields }))
-      .openapi({
-        description:
-          "Extension to the spec: every visual change of the review's counted tests, their own kind of finding (not failed tests)",
-      }),
+    visualChanges: z.array(z.object({ testCaseId: z.string(), testName: z.string(), ...VisualChangeFields })).openapi({
+      description:
+        "Extension to the spec: every visual change of the review's counted tests, their own kind of finding (not failed tests)",
+    }),
     usage: UsageSchema.openapi({
       description:
         "Extension to the spec: the review's own LLM calls (choosing tests, wording the verdict); its new tests' burn-ins are on the test cases",

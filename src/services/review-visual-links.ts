@@ -41,20 +41,19 @@ async function viewOf(
 export async function reviewTestsView(
   deps: ServiceContext<'blobs' | 'urlTtlSeconds'>,
   tests: ChangeReviewTestResult[],
-): Promise<{ tests: ReviewTestView[]; visualChanges: (VisualChangeView & { testCaseId: string; testName: string })[] }> {
+): Promise<{
+  tests: ReviewTestView[];
+  visualChanges: (VisualChangeView & { testCaseId: string; testName: string })[];
+}> {
   const views: ReviewTestView[] = await Promise.all(
     tests.map(async ({ visualChanges, testUrl: _page, ...t }) =>
-      visualChanges?.length
-        ? { ...t, visualChanges: await Promise.all(visualChanges.map((v) => viewOf(deps, v))) }
-        : t,
+      visualChanges?.length ? { ...t, visualChanges: await Promise.all(visualChanges.map((v) => viewOf(deps, v))) } : t,
     ),
   );
   return {
     tests: views,
     visualChanges: views.flatMap((t) =>
-      t.quarantined
-        ? []
-        : (t.visualChanges ?? []).map((v) => ({ testCaseId: t.testCaseId, testName: t.name, ...v })),
+      t.quarantined ? [] : (t.visualChanges ?? []).map((v) => ({ testCaseId: t.testCaseId, testName: t.name, ...v })),
     ),
   };
 }
