@@ -72,6 +72,7 @@ export function createChangeReviewResultActivities(deps: ActivityDeps) {
           result: r.result,
           status: r.status,
           failureKind: r.failure_kind,
+          failedStepIndex: r.failed_step_index,
           visualChanges: visual,
         });
         const visualChanges = visual.map((v): VisualChangeFinding => ({
@@ -133,7 +134,8 @@ function visualDifferencesOf(r: {
   failed_step_index: number | null;
 }): VisualDifference[] {
   if (r.evidence?.visualChanges) return r.evidence.visualChanges;
-  if (r.failure_kind !== 'visual' || r.failed_step_index === null) return [];
+  // Its image was kept whenever the check found a difference; without one the check failed otherwise (a timeout).
+  if (r.failure_kind !== 'visual' || r.failed_step_index === null || !r.evidence?.actualKey) return [];
   return [
     {
       stepIndex: r.failed_step_index,

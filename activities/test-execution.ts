@@ -208,7 +208,8 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                 // Only a passing run proves its healed locators; a failing one keeps nothing but the new text it saw,
                 // offered for a person to accept as the step's expectation.
                 // Every failure visual: the images taken are proposed as the checks' new baselines.
-                const visualOnly = result.failureKind === 'visual' && visual.failures().length > 0;
+                const failedAt = steps[result.failedStepIndex ?? -1]?.visual?.baseline;
+                const visualOnly = !!failedAt && visual.failures().some((f) => f.from === failedAt);
                 const kept =
                   result.status === 'PASSED'
                     ? { steps: result.steps, healed: result.healed }

@@ -33,17 +33,22 @@ export interface RunOutcome {
   result: 'PASSED' | 'FAILED' | 'SKIPPED' | null;
   status: string;
   failureKind: FailureKind | null;
+  /** 0-based step the test failed at (the first failure that was not a visual difference, else the first one). */
+  failedStepIndex: number | null;
   visualChanges: readonly VisualDifference[];
 }
 
 /**
- * The review's result for a test: a failure that is only visual is a VISUAL_CHANGE (never FAILED, never PASSED);
+ * The review's result for a test: a failure that is only visual differences is a VISUAL_CHANGE (never FAILED, never PASSED);
  * any other failure stays FAILED whatever visual differences it also had; no result is ERROR (or SKIPPED for a
  * failed dependency).
  */
 export function reviewResultOf(run: RunOutcome): ReviewTestResult {
   if (run.result === null) return run.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR';
-  if (run.result === 'FAILED' && run.failureKind === 'visual') return 'VISUAL_CHANGE';
+  // It failed at a difference: nothing else failed. (A visual check that could not take its screenshot, a timeout,
+  // is of the kind `visual` too but found no difference: it failed, as any step that could not run.)
+  if (run.result === 'FAILED' && run.visualChanges.some((v) => v.stepIndex === run.failedStepIndex))
+    return 'VISUAL_CHANGE';
   // A row that somehow passed with differences recorded is not a pass that hides them.
   if (run.result === 'PASSED' && run.visualChanges.length > 0) return 'VISUAL_CHANGE';
   return run.result;

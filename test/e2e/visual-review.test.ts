@@ -4,6 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
+import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
+import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
+import { connectGitProviders, type Providers } from '../support/merge-request-stack.js';
+import { waitFor } from '../support/net.js';
+import { poster } from '../support/webhook-payloads.js';
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
@@ -55,6 +60,9 @@ describe('visual changes in a change review', () => {
   let stack: Stack;
   let site: ServedApp;
   let dash: DashboardBrowser;
+  let gh: FakeGitHub;
+  let gl: FakeGitLab;
+  let providers: Providers;
   let appShortId: string;
   let testCaseId: string;
   let preview: Preview = { css: goodCss, total: 'Total: 24.00 EUR' };
@@ -70,10 +78,17 @@ describe('visual changes in a change review', () => {
           'content-type': 'text/css',
         }),
       );
-    [llm, site] = await Promise.all([startScriptedLlm(), serveOverHttp(app)]);
+    [llm, site, gh, gl] = await Promise.all([
+      startScriptedLlm(),
+      serveOverHttp(app),
+      startFakeGitHub(),
+      startFakeGitLab(),
+    ]);
     stack = await startStack({ llm, appUrl });
     dash = await openDashboard(stack.app, appUrl);
-    appShortId = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
+    // The application the repository's `preview` deployments map to (its merge-request review settings).
+    providers = await connectGitProviders(stack, gh, gl);
+    appShortId = providers.appShortId;
     await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
       name: 'Local',
       url: `${site.url}/order`,
@@ -98,12 +113,11 @@ describe('visual changes in a change review', () => {
   afterAll(async () => {
     await dash?.close();
     await stack?.close();
-    await Promise.all([llm?.stop(), site?.close()]);
+    await Promise.all([llm?.stop(), site?.close(), gh?.close(), gl?.close()]);
   });
 
-  /** A review of a restyle on the preview, with a model that selects the order test and approves anything. */
-  const review = async (on: Preview) => {
-    preview = on;
+  /** The model of a review: it selects the order test and approves whatever happened. */
+  const approvingModel = () => {
     llm.reset();
     const model = () =>
       reviewResponder({
@@ -119,6 +133,12 @@ describe('visual changes in a change review', () => {
         }),
       });
     llm.enqueue(model(), model());
+  };
+
+  /** A review of a restyle on the preview, through the API as QA.tech's action starts one. */
+  const review = async (on: Preview) => {
+    preview = on;
+    approvingModel();
     const outcome = await changeReviewAction(stack, {
       mode: 'rawChanges',
       changes: {
@@ -212,6 +232,33 @@ describe('visual changes in a change review', () => {
     expect(outcome.text).toMatch(/\| Order page \| existing \| FAILED: /);
     expect(outcome.text).toContain('### Visual changes');
   }, 180_000);
+
+  it('a pull request whose preview deployment is restyled: the review on GitHub requests changes and lists the visual change with its diff link', async () => {
+    preview = { css: brokenCss, total: 'Total: 24.00 EUR' };
+    approvingModel();
+    const n = 7;
+    const sha = 'c'.repeat(40);
+    providers.github.openPullRequest(n, sha);
+    expect((await providers.github.deliverPullRequest(poster(stack.app), 'opened', n, sha)).status).toBe(202);
+    const url = `${site.url}/preview/order`;
+    expect((await providers.github.deliverDeploymentStatus(poster(stack.app), sha, 'preview', url)).status).toBe(202);
+    await waitFor(async () => gh.reviews(providers.github.repo, n).length === 1, 120_000, 'the review on GitHub');
+    const [posted] = gh.reviews(providers.github.repo, n);
+    expect(posted).toMatchObject({ event: 'REQUEST_CHANGES', commitId: sha });
+    expect(posted!.body).toMatch(/\| Order page \| existing \| VISUAL_CHANGE: /);
+    expect(posted!.body).not.toMatch(/\| Order page \| existing \| FAILED/);
+    const section = posted!.body.slice(posted!.body.indexOf('### Visual changes'));
+    expect(section).toMatch(
+      new RegExp(
+        `^### Visual changes\\n\\n- "Order page", step 2 "The order page looks right": the page looks different, [\\d.]+% of its pixels differ \\(\\[diff\\]\\(${dash.url}/runs/run[^/]*/tests/[0-9a-f-]+/visual/1/diff\\.png\\) · \\[new image\\]`,
+      ),
+    );
+    // The diff link opens the image for a person signed in to the project.
+    const diffLink = /\[diff\]\(([^)]+)\)/.exec(section)![1]!;
+    const served = await dash.page.request.get(diffLink);
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-type']).toBe('image/png');
+  }, 240_000);
 
   it("accepting the review's proposed baseline: the next review of the restyled preview approves", async () => {
     const proposals = (await stack.call('GET', `/v1/test-cases/${testCaseId}/steps/proposals`)).body.proposals;

@@ -15,45 +15,86 @@ const difference = fc.record({
   diffKey: fc.constant('runs/r/t/visual-b-diff.png'),
 }) satisfies fc.Arbitrary<VisualDifference>;
 
-/** A run row as a replay writes it: differences exist only on a FAILED row (a difference fails the test). */
+/** What happened at one step of a replay: it passed, its visual check differed, or it failed (of some kind). */
+type StepOutcome = 'pass' | 'difference' | { failed: (typeof failureKinds)[number] };
+const stepOutcome: fc.Arbitrary<StepOutcome> = fc.oneof(
+  fc.constant<StepOutcome>('pass'),
+  fc.constant<StepOutcome>('difference'),
+  // `visual` here is a visual check that failed without a difference (its screenshot timed out).
+  fc.constantFrom(...failureKinds).map((kind): StepOutcome => ({ failed: kind })),
+);
+
+/**
+ * The run row a replay writes for those outcomes (src/browser/replay/replay.ts): a difference does not stop it; the
+ * first other failure does; the test fails at that failure, else at its first difference.
+ */
+function runOf(outcomes: StepOutcome[]): RunOutcome {
+  const visualChanges: VisualDifference[] = [];
+  for (const [stepIndex, o] of outcomes.entries()) {
+    if (o === 'difference') visualChanges.push({ stepIndex, ratio: 0.1, diffKey: `d${stepIndex}` });
+    else if (o !== 'pass')
+      return {
+        result: 'FAILED',
+        status: 'COMPLETED',
+        failureKind: o.failed,
+        failedStepIndex: stepIndex,
+        visualChanges,
+      };
+  }
+  const [first] = visualChanges;
+  return first
+    ? { result: 'FAILED', status: 'COMPLETED', failureKind: 'visual', failedStepIndex: first.stepIndex, visualChanges }
+    : { result: 'PASSED', status: 'COMPLETED', failureKind: null, failedStepIndex: null, visualChanges };
+}
+
+/** A run row: from generated step outcomes, or a test that never got a result. */
 const runOutcome: fc.Arbitrary<RunOutcome> = fc.oneof(
-  fc.constant<RunOutcome>({ result: 'PASSED', status: 'COMPLETED', failureKind: null, visualChanges: [] }),
-  fc.record({
-    result: fc.constant('FAILED' as const),
-    status: fc.constant('COMPLETED'),
-    failureKind: fc.constantFrom(...failureKinds),
-    visualChanges: fc.array(difference, { maxLength: 3 }),
-  }),
+  fc.array(stepOutcome, { maxLength: 6 }).map(runOf),
   fc.record({
     result: fc.constantFrom('SKIPPED' as const, null),
     status: fc.constantFrom('SKIPPED', 'ERROR', 'CANCELLED'),
     failureKind: fc.constant(null),
+    failedStepIndex: fc.constant(null),
     visualChanges: fc.constant([]),
   }),
 );
 
 describe('reviewResultOf', () => {
-  it('a failure that is only visual is a VISUAL_CHANGE; any other failure stays FAILED with its differences', () => {
+  it('a test whose only failures are visual differences is a VISUAL_CHANGE; any other failure stays FAILED with its differences', () => {
     fc.assert(
-      fc.property(runOutcome, (run) => {
-        const result = reviewResultOf(run);
-        if (run.result === 'FAILED') {
-          expect(result).toBe(run.failureKind === 'visual' ? 'VISUAL_CHANGE' : 'FAILED');
-        } else if (run.result === null) {
-          expect(result).toBe(run.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
-        } else {
-          expect(result).toBe(run.result);
-        }
+      fc.property(fc.array(stepOutcome, { maxLength: 6 }), (outcomes) => {
+        const run = runOf(outcomes);
+        const stopped = outcomes.findIndex((o) => typeof o === 'object');
+        const ran = stopped < 0 ? outcomes : outcomes.slice(0, stopped + 1);
+        const expected = stopped >= 0 ? 'FAILED' : ran.includes('difference') ? 'VISUAL_CHANGE' : 'PASSED';
+        expect(reviewResultOf(run)).toBe(expected);
+        // The differences before a failure are kept beside it: a failed test shows them too.
+        expect(run.visualChanges.map((v) => v.stepIndex)).toEqual(
+          ran.flatMap((o, i) => (o === 'difference' ? [i] : [])),
+        );
       }),
     );
+  });
+
+  it('a test without a result is ERROR, or SKIPPED for a failed dependency', () => {
+    for (const status of ['SKIPPED', 'ERROR', 'CANCELLED'])
+      expect(
+        reviewResultOf({ result: null, status, failureKind: null, failedStepIndex: null, visualChanges: [] }),
+      ).toBe(status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
   });
 
   it('is never PASSED for a run with visual differences', () => {
     fc.assert(
       fc.property(fc.array(difference, { minLength: 1, maxLength: 3 }), (visualChanges) => {
-        expect(reviewResultOf({ result: 'PASSED', status: 'COMPLETED', failureKind: null, visualChanges })).toBe(
-          'VISUAL_CHANGE',
-        );
+        expect(
+          reviewResultOf({
+            result: 'PASSED',
+            status: 'COMPLETED',
+            failureKind: null,
+            failedStepIndex: null,
+            visualChanges,
+          }),
+        ).toBe('VISUAL_CHANGE');
       }),
     );
   });

@@ -11,6 +11,7 @@ import {
   type ActionOptions,
 } from '../steps/actions.js';
 import { findDropTarget } from './drop-target.js';
+import { VisualCheckError } from '../steps/visual.js';
 import { probeAndSee } from './probe.js';
 import { pageExcerpt } from '../record/excerpt.js';
 import { BrowserSession, type DownloadedFile } from '../session/session.js';
@@ -160,11 +161,12 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
         const failure = await failed(index, step, err, `step ${index + 1} (${step.action}): ${firstLine(err)}`);
         // A page that only looks different is still used: the steps after it run, so a change review can tell
         // a restyled page (a visual change for a person to look at) from a broken one (a failed test).
-        if (failure.failureKind !== 'visual') return failure;
+        // (Only a difference: a check that could not take its screenshot failed, as any other step.)
+        if (!(err instanceof VisualCheckError)) return failure;
         firstVisual ??= failure;
       }
     }
-    // The test fails at its first visual difference when nothing else failed (visual.failures() lists them all).
+    // The test fails at its first visual difference when nothing else failed (the baseline store was told of each).
     return firstVisual ? { ...firstVisual, ...found, steps, durationMs: done({}).durationMs } : done({});
   } finally {
     session.dispose();
