@@ -8,7 +8,7 @@ import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { connectGitProviders, type Providers } from '../support/merge-request-stack.js';
 import { waitFor } from '../support/net.js';
-import { poster } from '../support/webhook-payloads.js';
+import { gitlabDeploymentEvent, gitlabMergeRequestEvent, poster, type GitLabMr } from '../support/webhook-payloads.js';
 import { changeReviewAction, reviewResponder } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
@@ -17,7 +17,8 @@ import { startStack, waitForGeneration, type Stack } from '../support/worker-con
 // scripted model (which approves whatever happened: the code decides). The order page's test checks its heading,
 // how the page looks, then its total. A preview whose stylesheet broke (same DOM, same texts) is a visual change
 // with its diff image, not a failed test, and changes are requested; one that also lost its total is a failed test
-// as well (the replay went on past the visual difference to find it); accepting the proposed baseline makes the
+// as well (the replay went on past the visual difference to find it); a pull request on GitHub and a merge request
+// on GitLab (the local doubles) get the same section in their verdict; accepting the proposed baseline makes the
 // next review approve; a preview with no change approves.
 
 const goodCss = `body { font-family: 'DejaVu Sans', sans-serif; margin: 24px; color: #222; }
@@ -258,6 +259,30 @@ describe('visual changes in a change review', () => {
     const served = await dash.page.request.get(diffLink);
     expect(served.status()).toBe(200);
     expect(served.headers()['content-type']).toBe('image/png');
+  }, 240_000);
+
+  it('a GitLab merge request on the restyled preview: the verdict note lists the visual change with its diff link', async () => {
+    preview = { css: brokenCss, total: 'Total: 24.00 EUR' };
+    approvingModel();
+    const mr: GitLabMr = { project: providers.gitlab.repo, iid: 9, sha: 'd'.repeat(40), web: gl.url };
+    providers.gitlab.openMergeRequest(mr);
+    const post = poster(stack.app);
+    await providers.gitlab.deliver(
+      post,
+      'Deployment Hook',
+      gitlabDeploymentEvent(mr, 'preview', `${site.url}/preview/order`),
+    );
+    expect(
+      (await providers.gitlab.deliver(post, 'Merge Request Hook', gitlabMergeRequestEvent(mr, 'open'))).status,
+    ).toBe(202);
+    const verdictNote = () => gl.notes(mr.project, mr.iid).find((n) => n.body.includes('**Verdict:'));
+    await waitFor(async () => verdictNote() !== undefined, 120_000, 'the verdict note on GitLab');
+    const body = verdictNote()!.body;
+    expect(body).toContain('**Verdict: Changes Requested**');
+    expect(body).toMatch(/\| Order page \| existing \| VISUAL_CHANGE: /);
+    expect(body).toMatch(
+      /### Visual changes\n\n- "Order page", step 2 "The order page looks right": the page looks different, [\d.]+% of its pixels differ \(\[diff\]\([^)]+\/visual\/1\/diff\.png\)/,
+    );
   }, 240_000);
 
   it("accepting the review's proposed baseline: the next review of the restyled preview approves", async () => {

@@ -52,7 +52,7 @@ describe('visual baselines across environments and devices', () => {
     // This preview has no baselines of its own: each check is compared with another environment's.
     const preview = visualBaselines(
       { blobs },
-      { projectId: 'p1', testCaseId: 't1', baseUrl: 'https://pr-8.preview.example' },
+      { projectId: 'p1', testCaseId: 't1', baseUrl: 'https://pr-8.preview.example', device: undefined },
       'compare',
       'runs/r1/t1',
     );
