@@ -132,14 +132,17 @@ function visualDifferencesOf(r: {
   evidence: { visualChanges?: VisualDifference[]; diffKey?: string; actualKey?: string } | null;
   failure_kind: string | null;
   failed_step_index: number | null;
+  error: string | null;
 }): VisualDifference[] {
   if (r.evidence?.visualChanges) return r.evidence.visualChanges;
   // Its image was kept whenever the check found a difference; without one the check failed otherwise (a timeout).
   if (r.failure_kind !== 'visual' || r.failed_step_index === null || !r.evidence?.actualKey) return [];
+  // Its share of differing pixels is in its message (`… pixels differ (1.2%; allowed 0%)`); a size change is all.
+  const percent = /\(([\d.]+)%; allowed/.exec(r.error ?? '')?.[1];
   return [
     {
       stepIndex: r.failed_step_index,
-      ratio: 1,
+      ratio: percent ? Number(percent) / 100 : 1,
       ...(r.evidence?.diffKey && { diffKey: r.evidence.diffKey }),
       ...(r.evidence?.actualKey && { actualKey: r.evidence.actualKey }),
     },
