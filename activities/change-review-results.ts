@@ -11,6 +11,8 @@ import type { UncoveredPages } from '../src/domain/change-review-reply.js';
 import { NotFoundError } from '../src/domain/errors.js';
 import { uncoveredPagesOfChange } from '../src/services/review-coverage.js';
 import type { ChangeReviewTestResult } from '../workflows/change-review-contract.js';
+import { reviewResultOf, type VisualChangeFinding } from '../src/domain/review-visual.js';
+import type { VisualDifference } from '../src/domain/verdicts.js';
 
 export function createChangeReviewResultActivities(deps: ActivityDeps) {
   const { db } = deps;
@@ -43,10 +45,16 @@ export function createChangeReviewResultActivities(deps: ActivityDeps) {
       const rows = await runTestRows(db, input.runId, false);
       const url = `${appUrl}/runs/${await runShortIdById(db, input.runId)}`;
       const isNew = new Set(input.newTestIds);
+      const differences = new Map(rows.map((r) => [r.id, visualDifferencesOf(r)]));
       const steps = await failingSteps(
-        rows
-          .filter((r) => r.failed_step_index !== null && r.test_case_id)
-          .map((r) => ({ testCaseId: r.test_case_id!, index: r.failed_step_index! })),
+        rows.flatMap((r) =>
+          r.test_case_id
+            ? [
+                ...(r.failed_step_index !== null ? [r.failed_step_index] : []),
+                ...differences.get(r.id)!.map((v) => v.stepIndex),
+              ].map((index) => ({ testCaseId: r.test_case_id!, index }))
+            : [],
+        ),
       );
       const testCaseIds = [...new Set(rows.flatMap((r) => (r.test_case_id ? [r.test_case_id] : [])))];
       const reservations = await notCoveredByTestCase(db, testCaseIds);
@@ -57,8 +65,23 @@ export function createChangeReviewResultActivities(deps: ActivityDeps) {
         rows.filter((r) => r.signal_counts !== null),
       );
       return rows.map((r) => {
-        // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency.
-        const result: ChangeReviewTestResult['result'] = r.result ?? (r.status === 'SKIPPED' ? 'SKIPPED' : 'ERROR');
+        // No result: the test errored (or was cancelled), unless it was skipped for a failed dependency. A test
+        // whose only failures are visual is a VISUAL_CHANGE, its differences a finding of their own.
+        const visual = differences.get(r.id)!;
+        const result = reviewResultOf({
+          result: r.result,
+          status: r.status,
+          failureKind: r.failure_kind,
+          failedStepIndex: r.failed_step_index,
+          visualChanges: visual,
+        });
+        const visualChanges = visual.map((v): VisualChangeFinding => ({
+          stepIndex: v.stepIndex,
+          step: (r.test_case_id && steps.get(`${r.test_case_id}:${v.stepIndex}`)) || `step ${v.stepIndex + 1}`,
+          target: v.locator ?? 'the page',
+          ratio: v.ratio,
+          ...imagesOf(`${url}/tests/${r.id}/visual/${v.stepIndex}`, v),
+        }));
         const step =
           r.test_case_id && r.failed_step_index !== null
             ? steps.get(`${r.test_case_id}:${r.failed_step_index}`)
@@ -77,6 +100,8 @@ export function createChangeReviewResultActivities(deps: ActivityDeps) {
           ...(r.quarantined && { quarantined: true }),
           ...(notCovered.length > 0 && { notCovered }),
           ...(r.test_case_id && quality.has(r.test_case_id) && { quality: quality.get(r.test_case_id) }),
+          ...(visualChanges.length > 0 && { visualChanges }),
+          ...(r.test_case_id && { testUrl: `${appUrl}/test-cases/${r.test_case_id}` }),
         };
       });
     },
@@ -97,4 +122,38 @@ export function createChangeReviewResultActivities(deps: ActivityDeps) {
     }
     return out;
   }
+}
+
+/**
+ * The visual differences a run row kept. A row written before every difference was listed keeps its failing
+ * visual check's images alone: that one, at its failing step.
+ */
+function visualDifferencesOf(r: {
+  evidence: { visualChanges?: VisualDifference[]; diffKey?: string; actualKey?: string } | null;
+  failure_kind: string | null;
+  failed_step_index: number | null;
+  error: string | null;
+}): VisualDifference[] {
+  if (r.evidence?.visualChanges) return r.evidence.visualChanges;
+  // Its image was kept whenever the check found a difference; without one the check failed otherwise (a timeout).
+  if (r.failure_kind !== 'visual' || r.failed_step_index === null || !r.evidence?.actualKey) return [];
+  // Its share of differing pixels is in its message (`… pixels differ (1.2%; allowed 0%)`); a size change is all.
+  const percent = /\(([\d.]+)%; allowed/.exec(r.error ?? '')?.[1];
+  return [
+    {
+      stepIndex: r.failed_step_index,
+      ratio: percent ? Number(percent) / 100 : 1,
+      ...(r.evidence?.diffKey && { diffKey: r.evidence.diffKey }),
+      ...(r.evidence?.actualKey && { actualKey: r.evidence.actualKey }),
+    },
+  ];
+}
+
+/** The blob keys of a difference's images and their dashboard links (`<run test>/visual/<step>/<which>.png`). */
+function imagesOf(base: string, v: VisualDifference): Partial<VisualChangeFinding> {
+  return {
+    ...(v.diffKey && { diffKey: v.diffKey, diffUrl: `${base}/diff.png` }),
+    ...(v.actualKey && { actualKey: v.actualKey, actualUrl: `${base}/actual.png` }),
+    ...(v.baselineKey && { baselineKey: v.baselineKey, baselineUrl: `${base}/baseline.png` }),
+  };
 }

@@ -39,6 +39,7 @@ import { InvalidError, LlmNotConfiguredError, NotFoundError } from '../src/domai
 import { createTestCasesRun } from '../src/services/runs.js';
 import { writeTestCase } from '../src/services/test-cases.js';
 import type { ChangeReviewTestResult } from '../workflows/change-review-contract.js';
+import { percent } from '../src/domain/review-visual.js';
 
 export type { ReviewNewTest, ReviewSelection };
 
@@ -48,6 +49,9 @@ function resultLine(r: ReviewTableRow): string {
     ...(r.detail ? [r.detail] : []),
     ...(r.changes ?? []).map((c) => `${c.severity === 'regression' ? 'REGRESSION' : 'cosmetic change'}: ${c.summary}`),
     ...(r.notCovered?.length ? [`not covered (its burn-in could not verify): ${r.notCovered.join('; ')}`] : []),
+    ...(r.visualChanges ?? []).map(
+      (v) => `VISUAL CHANGE at step ${v.stepIndex + 1} (${v.target}): ${percent(v.ratio)} of the pixels differ`,
+    ),
   ];
   return `- ${r.name} (${r.origin}${r.quarantined ? ', quarantined: does not count' : ''}): ${r.result}${facts.length ? ` — ${facts.join('; ')}` : ''}`;
 }

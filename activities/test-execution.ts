@@ -28,7 +28,7 @@ import { SignalCollector } from '../src/browser/quality/signals.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';
 import type { QualitySignal } from '../src/domain/quality.js';
 import { signalIgnoreUrls } from '../src/services/issue-ingest.js';
-import { proposeBaseline, visualBaselines } from './visual.js';
+import { proposeBaselines, visualBaselines, visualEvidence } from './visual.js';
 
 export interface ExecuteTestInput {
   projectId: string;
@@ -207,12 +207,14 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                 let keptHeal: KeptHeal | undefined;
                 // Only a passing run proves its healed locators; a failing one keeps nothing but the new text it saw,
                 // offered for a person to accept as the step's expectation.
-                const visualFailure = result.failureKind === 'visual' ? visual.failure() : undefined;
+                // Every failure visual: the images taken are proposed as the checks' new baselines.
+                const failedAt = steps[result.failedStepIndex ?? -1]?.visual?.baseline;
+                const visualOnly = !!failedAt && visual.failures().some((f) => f.from === failedAt);
                 const kept =
                   result.status === 'PASSED'
                     ? { steps: result.steps, healed: result.healed }
-                    : visualFailure
-                      ? await proposeBaseline(deps, scope, steps, result.failedStepIndex!, visualFailure, result.error!)
+                    : visualOnly
+                      ? await proposeBaselines(deps, scope, steps, visual.failures(), result.error!)
                       : expectationChange(result.steps, result.proposals);
                 if (kept.healed.length > 0) {
                   keptHeal = await keepHealedSteps(deps, {
@@ -226,7 +228,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                 }
                 const proposed =
                   result.status === 'FAILED' && keptHeal?.kept === 'proposed'
-                    ? `; the new ${visualFailure ? 'screenshot' : 'text'} is proposed as steps version ${keptHeal.version}`
+                    ? `; the new ${visualOnly ? 'screenshot' : 'text'} is proposed as steps version ${keptHeal.version}`
                     : '';
                 return {
                   status: result.status,
@@ -245,8 +247,7 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                   evidence: result.evidence && {
                     ...result.evidence,
                     ...(screenshotKey && { screenshotKey }),
-                    ...(visualFailure?.diffKey && { diffKey: visualFailure.diffKey }),
-                    ...(visualFailure?.actualKey && { actualKey: visualFailure.actualKey }),
+                    ...visualEvidence(steps, visual.failures()),
                   },
                   ...(downloads.length > 0 && { downloads }),
                   signals,

@@ -7,6 +7,7 @@ import type { QualityDelta } from '../src/domain/quality.js';
 import type { GitProviderId, ReviewVerdict } from '../src/domain/git.js';
 import type { ChangeReviewPhase } from '../src/domain/change-review.js';
 import type { StepChange } from '../src/domain/verdicts.js';
+import type { ReviewTestResult, VisualChangeFinding } from '../src/domain/review-visual.js';
 
 export interface ChangeReviewInput {
   chatId: string;
@@ -22,8 +23,11 @@ export interface ChangeReviewTestResult {
   testCaseId: string;
   name: string;
   origin: 'new' | 'existing';
-  /** A new test whose burn-in failed never ran: NOT_RUN with the reason in `detail`. */
-  result: 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'NOT_RUN';
+  /**
+   * A new test whose burn-in failed never ran: NOT_RUN with the reason in `detail`. VISUAL_CHANGE: its only
+   * failures were visual checks that differ from their baselines (`visualChanges`): not a failed test.
+   */
+  result: ReviewTestResult;
   detail?: string;
   url: string;
   /** What its run reported changed on the elements its steps used; a regression forbids `Approved`. */
@@ -34,6 +38,10 @@ export interface ChangeReviewTestResult {
   notCovered?: string[];
   /** Its quality signals on the preview against its latest run on the base environment (absent: no baseline). */
   quality?: QualityDelta & { newCount: number; fixedCount: number };
+  /** Its visual checks that differed from their baselines, with their images (a FAILED test may have some too). */
+  visualChanges?: VisualChangeFinding[];
+  /** The test case's dashboard page, where a proposed new baseline is accepted. */
+  testUrl?: string;
 }
 
 export interface ChangeReviewResult {

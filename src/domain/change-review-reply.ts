@@ -4,13 +4,15 @@
 import type { ReviewVerdict } from './git.js';
 import type { QualityFinding } from './quality.js';
 import { enforceVerdict, overruledNote, verdictFromResults, type ReviewedTest } from './change-review.js';
+import { percent, visualChangeLine } from './review-visual.js';
 
 const findingText = (f: QualityFinding) => `${f.kind} (${f.severity}) on ${f.page}: ${f.title}`;
 
-const regressions = (t: ReviewedTest) =>
+const regressions = (t: Pick<ReviewedTest, 'changes'>) =>
   (t.changes ?? []).filter((c) => c.severity === 'regression').map((c) => c.summary);
 
-const cosmetic = (t: ReviewedTest) => (t.changes ?? []).filter((c) => c.severity === 'cosmetic').map((c) => c.summary);
+const cosmetic = (t: Pick<ReviewedTest, 'changes'>) =>
+  (t.changes ?? []).filter((c) => c.severity === 'cosmetic').map((c) => c.summary);
 
 /**
  * What the summary must say whatever the model wrote, in plain words: each regression a counted test reported, and
@@ -25,6 +27,11 @@ export function reviewFacts(tests: (ReviewedTest & { name: string })[]): string[
       .map((t) => `Not covered by "${t.name}" (its burn-in could not verify it): ${t.notCovered!.join('; ')}.`),
     ...counted.flatMap((t) => (t.quality?.new ?? []).map((f) => `New issue in "${t.name}": ${findingText(f)}.`)),
     ...counted.flatMap((t) => (t.quality?.fixed ?? []).map((f) => `Fixed in "${t.name}": ${findingText(f)}.`)),
+    ...counted.flatMap((t) =>
+      (t.visualChanges ?? []).map(
+        (v) => `Visual change in "${t.name}" at step ${v.stepIndex + 1}: ${percent(v.ratio)} of the pixels differ.`,
+      ),
+    ),
     ...healthLine(counted),
   ];
 }
@@ -51,6 +58,8 @@ export interface ReviewTableRow extends ReviewedTest {
   origin: 'new' | 'existing';
   detail?: string;
   url: string;
+  /** The test case's dashboard page (where a proposed baseline is accepted). */
+  testUrl?: string;
 }
 
 const cell = (text: string) =>
@@ -60,13 +69,34 @@ const cell = (text: string) =>
     .trim();
 
 /** A test's facts beside its result, in words: its regressions, its cosmetic changes as notes, what it does not cover. */
-export function factNotes(t: ReviewedTest): string[] {
+export function factNotes(
+  t: Omit<ReviewedTest, 'visualChanges'> & { visualChanges?: readonly { stepIndex: number; ratio: number }[] },
+): string[] {
   return [
     ...regressions(t).map((s) => `regression: ${s}`),
     ...cosmetic(t).map((s) => `note: ${s}`),
     ...(t.notCovered?.length ? [`not covered: ${t.notCovered.join('; ')}`] : []),
     ...(t.quality?.new ?? []).map((f) => `new issue: ${findingText(f)}`),
     ...(t.quality?.fixed ?? []).map((f) => `fixed: ${findingText(f)}`),
+    ...(t.visualChanges ?? []).map((v) => `visual change at step ${v.stepIndex + 1} (${percent(v.ratio)} differ)`),
+  ];
+}
+
+/**
+ * The visual changes of the counted tests, apart from the results table: each with its step, what it looked at,
+ * how much differs and links to its diff, new image and baseline; and how to accept the new look. None: no section.
+ */
+export function visualChangesSection(rows: ReviewTableRow[]): string[] {
+  const changed = rows.filter((r) => !r.quarantined && r.visualChanges?.length);
+  if (changed.length === 0) return [];
+  return [
+    '### Visual changes',
+    [
+      ...changed.flatMap((r) => r.visualChanges!.map((v) => visualChangeLine(r.name, v))),
+      '',
+      '_A person has to look: if the new look is intended, accept the proposed baseline on the test case ' +
+        `(${changed.map((r) => `[${cell(r.name)}](${r.testUrl ?? r.url})`).join(', ')}); the next review compares with it._`,
+    ].join('\n'),
   ];
 }
 
@@ -138,6 +168,7 @@ export function reviewBody(input: {
     ...uncoveredPagesLines(input.uncovered ?? []),
     `### Results${input.runUrl ? ` ([run](${input.runUrl}))` : ''}`,
     resultsTable(input.rows),
+    ...visualChangesSection(input.rows),
     '### Evaluation details',
     input.details.trim() || '-',
   ].join('\n\n');

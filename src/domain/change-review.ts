@@ -5,6 +5,9 @@
 import type { ReviewVerdict } from './git.js';
 import { hasRegression, type StepChange } from './verdicts.js';
 import { isBlocking, type QualityDelta } from './quality.js';
+import { hasVisualChange, type ReviewTestResult, type VisualChangeFinding } from './review-visual.js';
+
+export type { ReviewTestResult } from './review-visual.js';
 
 /**
  * Where a change review is, in order: `queued` until the workflow starts it, then the steps of reviewChange
@@ -80,8 +83,6 @@ export function dedupeGoals<T extends { goal: string }>(goals: T[], existingGoal
   });
 }
 
-export type ReviewTestResult = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'NOT_RUN';
-
 /** What a review knows of one test: its result, and the facts the replay and the burn-in reported beside it. */
 export interface ReviewedTest {
   result: ReviewTestResult;
@@ -93,6 +94,8 @@ export interface ReviewedTest {
   notCovered?: string[];
   /** Its quality signals against the baseline (its latest run on the base environment); absent without one. */
   quality?: QualityDelta & { newCount: number; fixedCount: number };
+  /** Its visual checks that differed from their baselines (its result is VISUAL_CHANGE when nothing else failed). */
+  visualChanges?: VisualChangeFinding[];
 }
 
 /** A new uncaught exception or serious/critical a11y violation: as much a regression as a changed control. */
@@ -103,12 +106,15 @@ const allVerdicts: ReviewVerdict[] = ['Approved', 'Changes Requested', 'Comment'
 /**
  * The verdicts the results allow, whatever the model proposes. Quarantined tests are left out. A FAILED test, or
  * a test that reports a regression (a control lost its accessible name, changed its role: it may still have
- * PASSED), allows only `Changes Requested`. `Approved` needs at least one PASSED test and nothing ERROR or NOT_RUN
- * (an error, a new test that could not be generated on the preview, or nothing run at all verified too little).
+ * PASSED), allows only `Changes Requested`. So does a visual change: the contract has no "needs review" verdict,
+ * and a restyled page must not be approved before a person has looked (accepting its new image as the baseline,
+ * or fixing the change, lets the next review approve). `Approved` needs at least one PASSED test and nothing
+ * ERROR or NOT_RUN (an error, a new test that could not be generated on the preview, or nothing run at all
+ * verified too little).
  */
 export function allowedVerdicts(tests: ReviewedTest[]): ReviewVerdict[] {
   const counted = tests.filter((t) => !t.quarantined);
-  if (counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes) || blocksChange(t)))
+  if (counted.some((t) => t.result === 'FAILED' || hasRegression(t.changes) || blocksChange(t) || hasVisualChange(t)))
     return ['Changes Requested'];
   const verified =
     counted.some((t) => t.result === 'PASSED') && !counted.some((t) => t.result === 'ERROR' || t.result === 'NOT_RUN');
@@ -136,6 +142,8 @@ export function overruledNote(proposed: ReviewVerdict, tests: ReviewedTest[]): s
       ? 'a regression means changes are requested'
       : counted.some(blocksChange)
         ? 'a new uncaught exception or serious accessibility violation means changes are requested'
-        : 'too little was verified to approve';
+        : counted.some(hasVisualChange)
+          ? 'a visual change needs a person to look at it, so changes are requested until its new image is accepted as the baseline'
+          : 'too little was verified to approve';
   return `The model proposed "${proposed}"; ${why}.`;
 }

@@ -37,6 +37,26 @@ export interface FailureEvidence {
   diffKey?: string;
   /** A failed visual check: the image it took, proposed as the new baseline. */
   actualKey?: string;
+  /**
+   * Every visual check of the test that differed from its baseline, in step order: a visual difference does not
+   * stop the replay (the steps after it still run), so a test may fail at a later step and show these too.
+   */
+  visualChanges?: VisualDifference[];
+}
+
+/** One visual check that differed from its baseline, and where its images are in the blob store. */
+export interface VisualDifference {
+  /** 0-based. */
+  stepIndex: number;
+  /** The element's locator; absent: the whole page. */
+  locator?: string;
+  /** The share of pixels that differ, 0 to 1 (1 when the sizes differ). */
+  ratio: number;
+  /** The baseline it was compared with (its own environment's or another's on the same device). */
+  baselineKey?: string;
+  actualKey?: string;
+  /** Absent when the sizes differ: nothing to overlay. */
+  diffKey?: string;
 }
 
 /** Which fact about a step's element changed since it was recorded. */

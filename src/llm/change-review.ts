@@ -164,6 +164,7 @@ const verdictSystemPrompt = `You write the verdict of an end-to-end review of a 
 Verdict: "Approved" when the tests that exercise the change passed, "Changes Requested" when a test failed because of the change
 or reports a REGRESSION (a control lost its accessible name or changed its role: a user depends on it even though the test passed)
 or a NEW ISSUE that is an uncaught exception or a serious or critical accessibility violation (against the base environment),
+or a VISUAL CHANGE (the page looks different from its baseline: not a failed test, but a person has to look at it),
 "Comment" when nothing conclusive was tested. Quarantined tests do not count. What a result lists as not covered was not tested.
 Summary: two or three sentences on what was tested and what was found; name each regression and each new issue in plain words.
 Evaluation details: per failing or notable test, what happened (name the failing step). No opinions on code quality.

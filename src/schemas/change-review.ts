@@ -58,12 +58,36 @@ export const ChangeReviewRequest = z
   ])
   .openapi('ChangeReviewRequest');
 
+const VisualChangeFields = {
+  stepIndex: z.number().int().openapi({ description: '0-based index of the visual check' }),
+  step: z.string().openapi({ description: 'The step in words' }),
+  target: z.string().openapi({ description: "The element's locator, or `the page`" }),
+  ratio: z.number().min(0).max(1).openapi({ description: 'The share of pixels that differ from the baseline' }),
+  diffUrl: z
+    .string()
+    .nullable()
+    .openapi({ description: 'Presigned, expiring link to the diff image (differing pixels in red over the baseline)' }),
+  actualUrl: z.string().nullable().openapi({ description: 'Presigned, expiring link to the image the run took' }),
+  baselineUrl: z
+    .string()
+    .nullable()
+    .openapi({ description: 'Presigned, expiring link to the baseline it was compared with' }),
+  pages: z
+    .object({ diff: z.string().nullable(), actual: z.string().nullable(), baseline: z.string().nullable() })
+    .openapi({ description: 'The same images on the dashboard, for a signed-in person of the project' }),
+};
+
+const VisualChange = z.object(VisualChangeFields).openapi('ChangeReviewVisualChange');
+
 const TestResult = z
   .object({
     testCaseId: z.string(),
     name: z.string(),
     origin: z.enum(['new', 'existing']),
-    result: z.enum(['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'NOT_RUN']),
+    result: z.enum(['PASSED', 'FAILED', 'VISUAL_CHANGE', 'ERROR', 'SKIPPED', 'NOT_RUN']).openapi({
+      description:
+        'Extension to the spec: `VISUAL_CHANGE` is a test whose only failures are visual checks that differ from their baselines (listed in `visualChanges`): not a failed test, but the verdict is `Changes Requested` until a person accepts the new image as the baseline or the change is fixed',
+    }),
     detail: z
       .string()
       .optional()
@@ -91,6 +115,10 @@ const TestResult = z
       .openapi({ description: 'true: quarantined; it ran and reports, but fails nothing and verifies nothing' }),
     notCovered: z.array(z.string()).optional().openapi({
       description: 'Parts of its goal its burn-in could not verify: the review does not count them as tested',
+    }),
+    visualChanges: z.array(VisualChange).optional().openapi({
+      description:
+        'Extension to the spec: its visual checks that differ from their baselines (a FAILED test may have some too)',
     }),
   })
   .openapi('ChangeReviewTestResult');
@@ -126,6 +154,10 @@ export const ChangeReviewResponse = z
     failureReason: z.string().nullable(),
     createdAt: z.string().datetime(),
     completedAt: z.string().datetime().nullable(),
+    visualChanges: z.array(z.object({ testCaseId: z.string(), testName: z.string(), ...VisualChangeFields })).openapi({
+      description:
+        "Extension to the spec: every visual change of the review's counted tests, their own kind of finding (not failed tests)",
+    }),
     usage: UsageSchema.openapi({
       description:
         "Extension to the spec: the review's own LLM calls (choosing tests, wording the verdict); its new tests' burn-ins are on the test cases",

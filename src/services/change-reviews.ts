@@ -27,12 +27,13 @@ import type { GitProviderId } from '../domain/git.js';
 import { parseMergeRequestUrl } from '../git/urls.js';
 import { newId, newShortId } from '../ids.js';
 import { startChangeReview } from '../temporal/chat-lifecycle.js';
-import type { ChangeReviewInput, ChangeReviewTestResult } from '../../workflows/change-review-contract.js';
+import type { ChangeReviewInput } from '../../workflows/change-review-contract.js';
 import { checkOverrides, isUniqueViolation } from './chat.js';
 import { InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import { assertLlmBudget, usageTotals } from './llm-usage.js';
 import type { UsageTotals } from '../domain/llm-usage.js';
 import type { ServiceContext } from './context.js';
+import { reviewTestsView, type ReviewTestView, type VisualChangeView } from './review-visual-links.js';
 
 /** What the caller asked for (`POST /v1/chat/change-review`), plus what QA.tech's action sends along. */
 export type ChangeReviewRequest = (
@@ -243,7 +244,9 @@ export interface ChangeReviewView {
   phase: string | null;
   verdict: ChangeReviewRecord['verdict'];
   summary: string | null;
-  tests: ChangeReviewTestResult[];
+  tests: ReviewTestView[];
+  /** Extension: every counted visual change, apart from the tests (a kind of finding of its own). */
+  visualChanges: (VisualChangeView & { testCaseId: string; testName: string })[];
   runShortId: string | null;
   runUrl: string | null;
   change: { title: string; url: string | null; headSha: string | null; fileCount: number } | null;
@@ -258,7 +261,7 @@ export interface ChangeReviewView {
 
 /** GET /v1/chat/{shortId}/review: the verdict as data (or where the review is while it runs). */
 export async function getChangeReview(
-  deps: ServiceContext<'appUrl'>,
+  deps: ServiceContext<'appUrl' | 'blobs' | 'urlTtlSeconds'>,
   input: { projectId: string; chatShortId: string },
 ): Promise<ChangeReviewView> {
   const chat = await findChat(deps.db, input.projectId, input.chatShortId);
@@ -274,7 +277,7 @@ export async function getChangeReview(
     phase: review.phase,
     verdict: review.verdict,
     summary: review.summary,
-    tests: review.tests,
+    ...(await reviewTestsView(deps, review.tests)),
     runShortId: review.runShortId,
     runUrl: review.runShortId ? `${deps.appUrl}/runs/${review.runShortId}` : null,
     change: review.change && {

@@ -96,6 +96,31 @@ export async function runTestArtifact(
   }
 }
 
+/** One image of a run test's visual difference at a step (`which`: diff, actual or baseline), read by key. */
+export async function runTestVisualImage(
+  deps: ServiceContext<'blobs'>,
+  input: { projectId: string; runShortId: string; runTestId: string; stepIndex: number; which: VisualImage },
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const row = await runTestArtifacts(deps.db, input.projectId, input.runShortId, input.runTestId);
+  const found = row?.evidence?.visualChanges?.find((v) => v.stepIndex === input.stepIndex);
+  // A row from before every difference was listed: its one diff and image are its failing check's.
+  const legacy = !row?.evidence?.visualChanges && row?.failed_step_index === input.stepIndex && row.evidence;
+  const key = found
+    ? found[`${input.which}Key`]
+    : legacy && input.which !== 'baseline'
+      ? legacy[`${input.which}Key`]
+      : undefined;
+  if (!key) return undefined;
+  try {
+    return new Uint8Array(await deps.blobs.get(key));
+  } catch (err) {
+    if (err instanceof BlobNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+export type VisualImage = 'diff' | 'actual' | 'baseline';
+
 /** The test plans page: each plan with what it runs. */
 export const dashboardPlans = ({ db }: ServiceContext, projectId: string) => loadPlanSummaries(db, projectId);
 

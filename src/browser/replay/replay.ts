@@ -11,6 +11,7 @@ import {
   type ActionOptions,
 } from '../steps/actions.js';
 import { findDropTarget } from './drop-target.js';
+import { VisualCheckError } from '../steps/visual.js';
 import { probeAndSee } from './probe.js';
 import { pageExcerpt } from '../record/excerpt.js';
 import { BrowserSession, type DownloadedFile } from '../session/session.js';
@@ -131,6 +132,7 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
       return await failed(-1, undefined, new EnvironmentError(), `could not open ${opts.startUrl}: ${firstLine(err)}`);
     }
 
+    let firstVisual: ReplayResult | undefined;
     for (const [index, step] of steps.entries()) {
       await opts.onStep?.(index, step);
       try {
@@ -156,10 +158,16 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
         // (an assert_text's fallback may find its element, whose text is then wrong), and keeps its recorded locators.
         found.healed = found.healed.filter((h) => h.index !== index);
         steps[index] = step;
-        return await failed(index, step, err, `step ${index + 1} (${step.action}): ${firstLine(err)}`);
+        const failure = await failed(index, step, err, `step ${index + 1} (${step.action}): ${firstLine(err)}`);
+        // A page that only looks different is still used: the steps after it run, so a change review can tell
+        // a restyled page (a visual change for a person to look at) from a broken one (a failed test).
+        // (Only a difference: a check that could not take its screenshot failed, as any other step.)
+        if (!(err instanceof VisualCheckError)) return failure;
+        firstVisual ??= failure;
       }
     }
-    return done({});
+    // The test fails at its first visual difference when nothing else failed (the baseline store was told of each).
+    return firstVisual ? { ...firstVisual, ...found, steps, durationMs: done({}).durationMs } : done({});
   } finally {
     session.dispose();
     document.stop();

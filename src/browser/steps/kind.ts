@@ -36,7 +36,7 @@ export interface VisualBaselines {
   read(step: Step): Promise<Buffer | undefined>;
   write(step: Step, png: Buffer): Promise<void>;
   /** A failed check's images, kept with the run; the one taken is proposed as the step's new baseline. */
-  differs(step: Step, images: { actual: Buffer; diff?: Buffer }): Promise<void>;
+  differs(step: Step, images: { actual: Buffer; diff?: Buffer; ratio: number }): Promise<void>;
 }
 
 /** Tools a goal seldom needs, offered when its words call for them or `more_tools` adds them (src/llm/agent-tools.ts). */

@@ -61,7 +61,8 @@ async function check({ page, step, locator, opts, timeout }: PerformContext): Pr
   if (!baseline) return baselines.write(step, actual);
   const compared = compareScreenshots(baseline, actual, visual);
   if (compared.same) return;
-  await baselines.differs(step, { actual, ...(compared.diff && { diff: compared.diff }) });
+  const ratio = compared.totalPixels ? compared.differingPixels / compared.totalPixels : 1;
+  await baselines.differs(step, { actual, ratio, ...(compared.diff && { diff: compared.diff }) });
   throw new VisualCheckError(
     `${target ? step.locator : 'the page'} looks different from its baseline: ${describeDifference(compared, visual)} (step: ${step.description})`,
   );

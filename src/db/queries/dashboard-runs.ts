@@ -69,7 +69,7 @@ export async function runTestArtifacts(db: DB, projectId: string, runShortId: st
   return db
     .selectFrom('run_test_cases as t')
     .innerJoin('runs as r', 'r.id', 't.run_id')
-    .select(['t.screenshot_key', 't.trace_key', 't.name'])
+    .select(['t.screenshot_key', 't.trace_key', 't.name', 't.evidence', 't.failed_step_index'])
     .where('r.project_id', '=', projectId)
     .where('r.short_id', '=', runShortId)
     .where('t.id', '=', runTestId)

@@ -8,6 +8,7 @@ import type { ChangeReviewView } from '../../services/change-reviews.js';
 import { Markdown } from '../markdown.js';
 import { factNotes } from '../../domain/change-review-reply.js';
 import { UsageText } from '../usage.js';
+import { VisualChangeList } from '../visual-changes.js';
 
 // A change review is a conversation of its own (its API `url` is the conversation's page): the list links there,
 // and the conversation page shows the review's verdict, tests and links above the messages.
@@ -163,6 +164,30 @@ export function ReviewSection(props: { base: string; review: ChangeReviewView })
           </tbody>
         </table>
       )}
+      <VisualChanges base={base} review={r} />
+    </section>
+  );
+}
+
+/** The review's visual changes, apart from its tests: not failed tests, but each needs a person to look. */
+function VisualChanges(props: { base: string; review: ChangeReviewView }) {
+  const changed = props.review.tests.filter((t) => !t.quarantined && t.visualChanges?.length);
+  if (changed.length === 0) return null;
+  return (
+    <section aria-labelledby="visual-changes-heading">
+      <h3 id="visual-changes-heading">Visual changes</h3>
+      <p class="muted">
+        Not failed tests: the pages look different from their baselines. If the new look is intended, accept the
+        proposed baseline on the test case; the next review compares with it.
+      </p>
+      {changed.map((t) => (
+        <>
+          <h4>
+            <a href={`${props.base}/test-cases/${t.testCaseId}`}>{t.name}</a>
+          </h4>
+          <VisualChangeList testName={t.name} changes={t.visualChanges!.map((v) => ({ ...v, ...v.pages }))} />
+        </>
+      ))}
     </section>
   );
 }

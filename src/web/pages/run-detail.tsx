@@ -10,6 +10,7 @@ import { UsageText } from '../usage.js';
 import { RunPicture } from '../run-picture.js';
 import { TestPager, TestTable, testsOnPage } from '../run-test-table.js';
 import { FailureBeside } from '../failure-beside.js';
+import { VisualChangeList } from '../visual-changes.js';
 import { FailureGroups } from '../failure-groups.js';
 import type { UsageTotals } from '../../domain/llm-usage.js';
 
@@ -201,6 +202,26 @@ function TestDetail(props: { base: string; run: RunWithTests; test: RunTest; ste
           kind={t.failure_kind}
           changes={t.changes ?? []}
         />
+      )}
+      {(t.evidence?.visualChanges ?? []).length > 0 && (
+        <>
+          <h4>Visual differences</h4>
+          <VisualChangeList
+            testName={t.name}
+            changes={t.evidence!.visualChanges!.map((v) => {
+              const at = `${artifacts}/visual/${v.stepIndex}`;
+              return {
+                stepIndex: v.stepIndex,
+                step: props.steps?.[v.stepIndex]?.description ?? `step ${v.stepIndex + 1}`,
+                target: v.locator ?? 'the page',
+                ratio: v.ratio,
+                diff: v.diffKey ? `${at}/diff.png` : null,
+                actual: v.actualKey ? `${at}/actual.png` : null,
+                baseline: v.baselineKey ? `${at}/baseline.png` : null,
+              };
+            })}
+          />
+        </>
       )}
       {t.error && <pre class="error">{t.error}</pre>}
       {t.evidence?.pageExcerpt && (

@@ -19,7 +19,9 @@ import {
   dashboardRuns,
   recordedSteps,
   runTestArtifact,
+  runTestVisualImage,
   type RunStatus,
+  type VisualImage,
   type RunWithTests,
 } from '../../services/dashboard.js';
 import { RunBody } from './run-detail.js';
@@ -125,6 +127,22 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
 
   web.get('/runs/:shortId/tests/:testId/screenshot.png', (c) => artifact(c, 'screenshot_key', 'image/png'));
   web.get('/runs/:shortId/tests/:testId/trace.zip', (c) => artifact(c, 'trace_key', 'application/zip'));
+  // A visual check's images: the diff, the image the run took and the baseline it was compared with.
+  web.get('/runs/:shortId/tests/:testId/visual/:step/:image', async (c) => {
+    const testId = c.req.param('testId') ?? '';
+    const step = Number(c.req.param('step'));
+    const which = /^(diff|actual|baseline)\.png$/.exec(c.req.param('image') ?? '')?.[1] as VisualImage | undefined;
+    if (!uuidPattern.test(testId) || !Number.isSafeInteger(step) || step < 0 || !which) return c.text('Not found', 404);
+    const body = await runTestVisualImage(c.get('services'), {
+      projectId: c.get('session').projectId,
+      runShortId: c.req.param('shortId') ?? '',
+      runTestId: testId,
+      stepIndex: step,
+      which,
+    });
+    if (!body) return c.text('Not found', 404);
+    return c.body(body, 200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' });
+  });
 }
 
 const loadRun = (c: Context<WebEnv>) =>
