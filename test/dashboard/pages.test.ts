@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
@@ -14,6 +15,7 @@ import { navItems } from '../../src/web/nav.js';
 // the tests, the dashboard in another Chromium that reaches nothing but loopback).
 
 const pageBudgetBytes = 50 * 1024;
+const shots = 'test-results/dashboard';
 
 describe('dashboard: runs and test cases', () => {
   let fixture: FixtureApps;
@@ -325,31 +327,36 @@ describe('dashboard: runs and test cases', () => {
     }
   });
 
-  it('fits every page on a 390 px phone: wide tables scroll in their own box, the page never scrolls sideways', async () => {
+  it('every page: axe-clean at 1280x800 and 390x844, never wider than the phone, under 50 KB; screenshots kept', async () => {
     const run = await firstShortIdOf(stack.db, 'runs', stack.tenant.projectId);
-    const paths = [
-      ...navItems.map((item) => item.path),
-      `/runs/${run}`,
-      `/test-cases/${ids.login}`,
-      `/test-cases/${ids.broken}`,
-      `/test-plans/${smokePlan}`,
+    const pages: [string, string][] = [
+      ...navItems.map((item): [string, string] => [item.key, item.path]),
+      ['run', `/runs/${run}`],
+      ['test-case', `/test-cases/${ids.login}`],
+      ['test-case-broken', `/test-cases/${ids.broken}`],
+      ['test-plan', `/test-plans/${smokePlan}`],
     ];
-    const page = await dash.view({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    mkdirSync(shots, { recursive: true });
     const wide: Record<string, number> = {};
-    for (const path of paths) {
-      await page.goto(`${dash.url}${path}`);
-      // Against the phone's 390 px, not innerWidth: a mobile browser widens its layout viewport to fit wide content.
-      const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, window.innerWidth));
-      if (width > 390) wide[path] = width;
+    for (const [size, viewport, phone] of [
+      ['1280x800', { width: 1280, height: 800 }, false],
+      ['390x844', { width: 390, height: 844 }, true],
+    ] as const) {
+      const page = await dash.view({ viewport, isMobile: phone, hasTouch: phone });
+      for (const [name, path] of pages) {
+        await page.goto(`${dash.url}${path}`);
+        await expectAccessible(page);
+        await page.screenshot({ path: `${shots}/all-${name}-${size}.png`, fullPage: true });
+        // Against the phone's 390 px, not innerWidth: a mobile browser widens its layout viewport to fit wide content.
+        const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, window.innerWidth));
+        if (phone && width > viewport.width) wide[path] = width;
+      }
+      await page.context().close();
     }
-    await page.context().close();
     expect(wide).toEqual({});
-  }, 120_000);
 
-  it('keeps every page under 50 KB of HTML and JavaScript', async () => {
-    const run = await firstShortIdOf(stack.db, 'runs', stack.tenant.projectId);
     const sizes: Record<string, number> = {};
-    for (const path of ['/login', '/runs', `/runs/${run}`, '/test-cases', `/test-cases/${ids.login}`]) {
+    for (const path of ['/login', ...pages.map(([, path]) => path)]) {
       const measured = await dash.transferredBytes(path);
       expect(measured.consoleErrors, path).toEqual([]);
       sizes[path] = measured.total;
@@ -360,5 +367,5 @@ describe('dashboard: runs and test cases', () => {
       expect(bytes, path).toBeLessThan(pageBudgetBytes);
     }
     expect(dash.blocked).toEqual([]);
-  });
+  }, 240_000);
 });
