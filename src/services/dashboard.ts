@@ -17,7 +17,7 @@ import type { NotifyOn, RunStatus } from '../db/schema.js';
 import { findDependents, findTestCaseRecords } from '../db/queries/test-cases.js';
 import { getTestCase, listTestCases, type TestCaseFilter, type TestCaseView } from '../db/queries/test-case-views.js';
 import { getTestPlan, type TestPlanView } from '../db/queries/test-plan-views.js';
-import { BlobNotFoundError } from '../storage/blob-store.js';
+import { BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
 import { listHealProposals, type HealProposal } from './heal-proposals.js';
 import { listPlanSchedules, type PlanScheduleView } from './plan-schedules.js';
 import { chatTurnUsage, usageTotals, withTurnUsage } from './llm-usage.js';
@@ -87,9 +87,13 @@ export async function runTestArtifact(
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const row = await runTestArtifacts(deps.db, input.projectId, input.runShortId, input.runTestId);
   const key = row?.[input.which];
-  if (!key) return undefined;
+  return key ? blobOrNone(deps.blobs, key) : undefined;
+}
+
+/** A stored artifact's bytes; none when the store no longer has it (removed by retention, say). */
+async function blobOrNone(blobs: BlobStore, key: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
   try {
-    return new Uint8Array(await deps.blobs.get(key));
+    return new Uint8Array(await blobs.get(key));
   } catch (err) {
     if (err instanceof BlobNotFoundError) return undefined;
     throw err;
@@ -110,13 +114,7 @@ export async function runTestVisualImage(
     : legacy && input.which !== 'baseline'
       ? legacy[`${input.which}Key`]
       : undefined;
-  if (!key) return undefined;
-  try {
-    return new Uint8Array(await deps.blobs.get(key));
-  } catch (err) {
-    if (err instanceof BlobNotFoundError) return undefined;
-    throw err;
-  }
+  return key ? blobOrNone(deps.blobs, key) : undefined;
 }
 
 export type VisualImage = 'diff' | 'actual' | 'baseline';
