@@ -16,6 +16,7 @@ import type { GitSyncFileSchema, GitSyncSettingsSchema, SaveGitSyncSettings } fr
 import type { ServiceContext } from './context.js';
 import { ensureWebhookSecret, providerName } from './git-clients.js';
 import { webhookUrl } from './merge-request-reviews.js';
+import { ensureGitLabHook } from './gitlab-hooks.js';
 
 export type GitSyncSettingsInput = z.infer<typeof SaveGitSyncSettings>;
 export type GitSyncSettingsView = z.infer<typeof GitSyncSettingsSchema>;
@@ -46,6 +47,9 @@ export async function saveGitSyncSettings(
       `No ${providerName[input.provider]} integration in this project: connect one first (POST /v1/git-integrations)`,
     );
   await ensureWebhookSecret(deps, projectId, input.provider);
+  // GitLab delivers pushes only to a project hook: Proctor creates (or widens) its hook before saving.
+  if (input.provider === 'gitlab')
+    await ensureGitLabHook(deps, projectId, input.repository, webhookUrl(deps.publicUrl, 'gitlab'), 'sync');
   const before = await findGitSyncSettings(deps.db, projectId);
   const row = {
     project_id: projectId,

@@ -83,3 +83,20 @@ export async function syncedTestCase(
     .executeTakeFirst();
   return row && { projectId: row.project_id, stepsVersion: row.steps_version };
 }
+
+/** Whether the project has merge-request review set up for the repository (it shares the GitLab hook). */
+export async function reviewsRepository(
+  db: DB,
+  projectId: string,
+  provider: GitSyncSettingsRow['provider'],
+  repository: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('merge_request_review_settings')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('provider', '=', provider)
+    .where('repository', '=', repository)
+    .executeTakeFirst();
+  return row !== undefined;
+}
