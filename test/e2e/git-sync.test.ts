@@ -270,4 +270,31 @@ describe.each([
     const forged = await push(sha, 'not-the-secret');
     expect(forged.answer.status).toBe(401);
   }, 120_000);
+
+  it('agreeing again clears the conflict; a file added in the repository becomes a new test; a removed file is reported and the test kept', async () => {
+    // The repository takes Proctor's text (a person resolved the conflict): both sides agree again.
+    const ours = (await fileOf(path)).ours as string;
+    const resolved = await push(p.repos.commit(repo, 'main', { [path]: ours }, "Take Proctor's text"));
+    expect(resolved.result).toMatchObject({ conflicts: [] });
+    expect(await fileOf(path)).toMatchObject({ state: 'in_sync', base: ours });
+
+    // A test written in the repository (no `id`) becomes a new test case with its steps as version 1.
+    const added = `${folder}/written-in-git.proctor.yaml`;
+    const { id: _, ...file } = parse(ours);
+    file.name = `Written in Git (${p.name})`;
+    const total = (await call('GET', '/v1/test-cases')).body.total;
+    const created = await push(p.repos.commit(repo, 'main', { [added]: stringify(file) }, 'A test from Git'));
+    expect(created.result).toMatchObject({ imported: [added], conflicts: [] });
+    const listed = (await call('GET', '/v1/test-cases?limit=100')).body;
+    expect(listed.total).toBe(total + 1);
+    const newTest = listed.testCases.find((t: any) => t.name === file.name);
+    expect(newTest).toBeDefined();
+    expect(await fileOf(added)).toMatchObject({ state: 'in_sync', testCaseId: newTest.id });
+
+    // Removed in the repository: reported, the test case kept as it is.
+    const removed = await push(p.repos.commit(repo, 'main', { [path]: null }, 'Remove the login test'));
+    expect(removed.result).toMatchObject({ removed: [path], imported: [] });
+    expect(await fileOf(path)).toMatchObject({ state: 'removed', reason: expect.stringMatching(/test case is kept/) });
+    expect((await call('GET', `/v1/test-cases/${testCaseId}`)).status).toBe(200);
+  }, 120_000);
 });
