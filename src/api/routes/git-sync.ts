@@ -39,6 +39,7 @@ const routes = {
     body: SaveGitSyncSettings,
     answers: GitSyncSettingsSchema,
     answer: 'The setting after the save',
+    unavailable: 'GitLab could not be reached to create or refresh the project hook: nothing saved, save again',
   }),
   remove: operation({
     method: 'delete',
