@@ -50,6 +50,10 @@ export const GitSyncSettingsSchema = z
       description: "Where the provider delivers push events (the integration's webhook secret signs them)",
     }),
     updatedAt: z.string().datetime(),
+    webhookProblem: z.string().optional().openapi({
+      description:
+        'Only when saving: GitLab could not be reached to create or refresh the project hook; the setting is saved, save again',
+    }),
   })
   .openapi('GitSyncSettings');
 

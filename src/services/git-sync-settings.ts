@@ -11,7 +11,7 @@ import {
   type GitSyncSettingsRow,
 } from '../db/queries/git-sync.js';
 import { findGitIntegrationByProvider } from '../db/queries/git-integrations.js';
-import { NotFoundError } from '../domain/errors.js';
+import { NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { GitSyncFileSchema, GitSyncSettingsSchema, SaveGitSyncSettings } from '../schemas/git-sync.js';
 import type { ServiceContext } from './context.js';
 import { ensureWebhookSecret, providerName } from './git-clients.js';
@@ -47,9 +47,17 @@ export async function saveGitSyncSettings(
       `No ${providerName[input.provider]} integration in this project: connect one first (POST /v1/git-integrations)`,
     );
   await ensureWebhookSecret(deps, projectId, input.provider);
-  // GitLab delivers pushes only to a project hook: Proctor creates (or widens) its hook before saving.
-  if (input.provider === 'gitlab')
-    await ensureGitLabHook(deps, projectId, input.repository, webhookUrl(deps.publicUrl, 'gitlab'), 'sync');
+  // GitLab delivers pushes only to a project hook: Proctor creates (or widens) its hook before saving. Refused
+  // credentials save nothing; GitLab not answering saves the setting and says so, as review settings do.
+  let webhookProblem: string | undefined;
+  if (input.provider === 'gitlab') {
+    try {
+      await ensureGitLabHook(deps, projectId, input.repository, webhookUrl(deps.publicUrl, 'gitlab'), 'sync');
+    } catch (err) {
+      if (!(err instanceof UnavailableError)) throw err;
+      webhookProblem = `${err.message}; save the setting again to create the project hook`;
+    }
+  }
   const before = await findGitSyncSettings(deps.db, projectId);
   const row = {
     project_id: projectId,
@@ -63,7 +71,8 @@ export async function saveGitSyncSettings(
     (before.provider !== row.provider || before.repository !== row.repository || before.folder !== row.folder);
   return deps.db.transaction().execute(async (trx) => {
     if (moved) await deleteRow(trx, projectId);
-    return toView(await upsertGitSyncSettings(trx, row), deps.publicUrl);
+    const view = toView(await upsertGitSyncSettings(trx, row), deps.publicUrl);
+    return webhookProblem ? { ...view, webhookProblem } : view;
   });
 }
 

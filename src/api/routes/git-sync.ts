@@ -35,11 +35,12 @@ const routes = {
       '(a burn-in, an accepted heal or expectation proposal, an edit of its steps) is proposed as its file in a pull/merge request from ' +
       "a branch of Proctor's own, never pushed to `branch`; and a push to `branch` (its webhook, signed with the integration's webhook " +
       'secret, delivered to `webhookUrl`) is read: a file only the repository changed becomes the test, one both sides changed is a ' +
-      'conflict shown in `GET /v1/git-sync/status`, never overwritten. Another repository or folder forgets what was agreed with the old one.',
+      'conflict shown in `GET /v1/git-sync/status`, never overwritten. Another repository or folder forgets what was agreed with the old one. ' +
+      'For GitLab, saving creates or refreshes the project hook with push events; GitLab not answering saves the setting and says so ' +
+      '(`webhookProblem`): save again.',
     body: SaveGitSyncSettings,
     answers: GitSyncSettingsSchema,
     answer: 'The setting after the save',
-    unavailable: 'GitLab could not be reached to create or refresh the project hook: nothing saved, save again',
   }),
   remove: operation({
     method: 'delete',
