@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { Page } from 'playwright-core';
 import type { ActivityDeps } from './deps.js';
+import { proposeInGit } from './git-sync.js';
 import { environmentAccess } from './environment-access.js';
 import { cancellationSignal, heartbeat, withHeartbeats } from './heartbeat.js';
 import { liveView, type LiveJob } from './live-view.js';
@@ -283,6 +284,8 @@ export function createBurnInActivities(deps: ActivityDeps) {
           ? { status: 'COMPLETED', steps: input.steps ?? [], notCovered: input.notCovered ?? [], ...check }
           : { status: 'FAILED', failureReason: input.failureReason ?? 'unknown failure', ...check },
       );
+      // New steps are a change on Proctor's side: proposed in Git when the project syncs (git-sync-requests.ts).
+      if (input.status === 'COMPLETED') await proposeInGit(deps, input.testCaseId);
     },
   };
 }

@@ -15,6 +15,7 @@ import { createMergeRequestActivities } from './merge-requests.js';
 import { createInsertStepActivities } from './insert-step.js';
 import { createDiscoveryActivities } from './discovery.js';
 import { createDiscoveryScheduleActivities } from './discovery-schedules.js';
+import { createGitSyncActivities } from './git-sync.js';
 import { mapDomainErrors } from './failures.js';
 import { createNotifyActivities } from '../src/notify/run-notifications.js';
 
@@ -42,6 +43,7 @@ function createParts(deps: ActivityDeps) {
     ...createInsertStepActivities(deps),
     ...createDiscoveryActivities(deps),
     ...createDiscoveryScheduleActivities(deps),
+    ...createGitSyncActivities(deps),
     ...createNotifyActivities({ db: deps.db, logger: deps.logger, ...deps.notify }),
   });
 }

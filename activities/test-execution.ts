@@ -24,6 +24,7 @@ import { llmFor } from './llm-usage.js';
 import { BlobNotFoundError } from '../src/storage/blob-store.js';
 import { keepDownload, type KeptDownload } from '../src/services/run-downloads.js';
 import { keepHealedSteps, type HealRecord, type KeptHeal } from '../src/services/heal-proposals.js';
+import { proposeInGit } from './git-sync.js';
 import { SignalCollector } from '../src/browser/quality/signals.js';
 import { projectScanCache } from '../src/services/a11y-scans.js';
 import type { QualitySignal } from '../src/domain/quality.js';
@@ -223,7 +224,11 @@ export function createTestExecutionActivities(deps: ActivityDeps) {
                     basedOnVersion: stepsVersion,
                     ...kept,
                   });
-                  if (keptHeal.kept === 'saved') stepsVersion = keptHeal.version;
+                  // A heal saved by the `auto` policy is a change on Proctor's side: proposed in Git when synced.
+                  if (keptHeal.kept === 'saved') {
+                    stepsVersion = keptHeal.version;
+                    await proposeInGit(deps, ctx.testCase.id);
+                  }
                   deps.logger.info('steps healed', { testCaseId: ctx.testCase.id, healed: kept.healed, keptHeal });
                 }
                 const proposed =

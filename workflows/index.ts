@@ -12,6 +12,7 @@ import { mergeRequestReview } from './mergeRequestReview.js';
 import { insertStep } from './insertStep.js';
 import { discovery } from './discovery.js';
 import { scheduledDiscovery } from './scheduledDiscovery.js';
+import { gitSync } from './gitSync.js';
 
 export {
   systemCheck,
@@ -26,6 +27,7 @@ export {
   insertStep,
   discovery,
   scheduledDiscovery,
+  gitSync,
 };
 
 // The contract check: tsc fails here when a workflow is missing, extra, or takes or returns other than its
@@ -43,4 +45,5 @@ const _implementations = {
   insertStep,
   discovery,
   scheduledDiscovery,
+  gitSync,
 } satisfies Workflows;

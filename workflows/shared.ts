@@ -9,6 +9,7 @@ import type { BurnInInput, BurnInResult } from './burn-in-contract.js';
 import type { ChangeReviewInput, ChangeReviewResult } from './change-review-contract.js';
 import type { ChatConversationInput, ChatTurnInput, ChatTurnResult } from './chat-contract.js';
 import type { DiscoveryInput, DiscoveryResult } from './discovery-contract.js';
+import type { GitSyncInput, GitSyncResult } from './git-sync-contract.js';
 import type { InsertStepInput, InsertStepResult } from './insert-step-contract.js';
 import type { MergeRequestReviewInput } from './merge-request-review-contract.js';
 import type { PlanRunInput, PlanRunResult } from './plan-run-contract.js';
@@ -31,6 +32,9 @@ export const workflowIds = {
   systemCheck: (id: string) => `system-check:${id}`,
   insertStep: (insertionId: string) => `insert-step:${insertionId}`,
   discovery: (discoveryShortId: string) => `discovery:${discoveryShortId}`,
+  /** One test's file, per steps version (a retried start is the same request); or the folder at one pushed commit. */
+  gitSyncPropose: (testCaseId: string, stepsVersion: number) => `git-sync:${testCaseId}:v${stepsVersion}`,
+  gitSyncPull: (projectId: string, ref: string) => `git-sync:${projectId}:pull:${ref}`,
 };
 
 /**
@@ -50,6 +54,7 @@ export interface Workflows {
   insertStep: (input: InsertStepInput) => Promise<InsertStepResult>;
   discovery: (input: DiscoveryInput) => Promise<DiscoveryResult>;
   scheduledDiscovery: (input: ScheduledDiscoveryInput) => Promise<ScheduledDiscoveryResult>;
+  gitSync: (input: GitSyncInput) => Promise<GitSyncResult>;
 }
 export type WorkflowType = keyof Workflows;
 
@@ -71,6 +76,7 @@ export const workflowTypes = {
   insertStep: 'insertStep',
   discovery: 'discovery',
   scheduledDiscovery: 'scheduledDiscovery',
+  gitSync: 'gitSync',
 } as const satisfies { [K in WorkflowType]: K };
 
 /**

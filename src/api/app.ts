@@ -19,6 +19,7 @@ import { registerTestPlanSchedules } from './routes/test-plan-schedules.js';
 import { registerTestCases } from './routes/test-cases.js';
 import { registerTestCaseExport } from './routes/test-case-export.js';
 import { registerTestCaseFiles } from './routes/test-case-files.js';
+import { registerGitSync } from './routes/git-sync.js';
 import { registerTestCaseSteps } from './routes/test-case-steps.js';
 import { registerTestCaseStepInsert } from './routes/test-case-step-insert.js';
 import { registerProjectSettings } from './routes/project-settings.js';
@@ -133,6 +134,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerTestCases(app);
   registerTestCaseExport(app);
   registerTestCaseFiles(app);
+  registerGitSync(app);
   registerTestCaseSteps(app);
   registerTestCaseStepInsert(app);
   registerProjectSettings(app);

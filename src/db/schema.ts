@@ -408,6 +408,32 @@ export interface MergeRequestReviewSettingsTable {
   updated_at: Timestamp;
 }
 
+export interface GitSyncSettingsTable {
+  project_id: string;
+  provider: 'github' | 'gitlab';
+  repository: string;
+  folder: string;
+  branch: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type GitSyncFileState = 'in_sync' | 'pull_request' | 'conflict' | 'removed' | 'invalid';
+
+export interface GitSyncFilesTable {
+  project_id: string;
+  path: string;
+  test_case_id: string | null;
+  base_text: string | null;
+  state: GitSyncFileState;
+  reason: string | null;
+  ours_text: string | null;
+  theirs_text: string | null;
+  pull_request_number: number | null;
+  pull_request_url: string | null;
+  updated_at: Timestamp;
+}
+
 export interface GitIntegrationsTable {
   id: string;
   short_id: string;
@@ -762,6 +788,8 @@ export interface Database {
   merge_request_deployments: MergeRequestDeploymentsTable;
   merge_request_comments: MergeRequestCommentsTable;
   git_integrations: GitIntegrationsTable;
+  git_sync_settings: GitSyncSettingsTable;
+  git_sync_files: GitSyncFilesTable;
   dashboard_signing_keys: DashboardSigningKeysTable;
   dashboard_sessions: DashboardSessionsTable;
   inbox_addresses: InboxAddressesTable;

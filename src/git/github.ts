@@ -148,9 +148,10 @@ export class GitHubClient implements GitProviderClient {
   /**
    * Runs one call on `repository` and maps its failure. With an App, a 401 or 404 may mean the installation
    * changed (uninstalled and installed again: a new installation id, the old tokens revoked), so the call is made
-   * once more with a fresh installation lookup and token before the failure stands.
+   * once more with a fresh installation lookup and token before the failure stands. Public for the repository-file
+   * calls of Git sync (github-files.ts), which keep this file to what reviews use.
    */
-  private async onRepo<T>(
+  async onRepo<T>(
     repository: string,
     what: string,
     fn: (octokit: Octokit, repo: { owner: string; repo: string }) => Promise<T>,

@@ -52,7 +52,8 @@ const gitlabState: Record<CommitStatusState, 'pending' | 'success' | 'failed'> =
   error: 'failed',
 };
 
-async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+/** Runs one call and maps its failure to a domain error naming `what`. */
+export async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -107,7 +108,8 @@ function toChangedFile(d: {
 
 export class GitLabClient implements GitProviderClient {
   readonly provider = 'gitlab' as const;
-  private readonly api: InstanceType<typeof Gitlab<false>>;
+  /** The REST client; Git sync's repository-file calls (gitlab-files.ts) use it with `call`. */
+  readonly api: InstanceType<typeof Gitlab<false>>;
 
   constructor(options: GitLabClientOptions) {
     this.api = new Gitlab({

@@ -1,3 +1,4 @@
+import { requestTestCaseSync } from './git-sync-requests.js';
 import type { DB } from '../db/database.js';
 import type { HealProposalStatus } from '../db/schema.js';
 import { saveHealedSteps } from '../db/queries/execution.js';
@@ -110,13 +111,13 @@ export async function listHealProposals(
 
 /** Applies a pending proposal as the test case's next steps version; 409 when the steps moved on meanwhile. */
 export async function acceptHealProposal(
-  { db }: ServiceContext,
+  deps: ServiceContext,
   projectId: string,
   testCaseId: string,
   version: number,
   actor: AuditActor = systemActor,
 ): Promise<HealProposal> {
-  return db.transaction().execute(async (trx) => {
+  const accepted = await deps.db.transaction().execute(async (trx) => {
     const proposal = await pendingProposal(trx, projectId, testCaseId, version);
     const updated = await applyProposalSteps(trx, testCaseId, proposal);
     if (!updated) {
@@ -139,6 +140,9 @@ export async function acceptHealProposal(
     );
     return { ...proposal, ...(await decide(trx, testCaseId, version, 'ACCEPTED')) };
   });
+  // An accepted heal or expectation is a change on Proctor's side: proposed to the repository when synced.
+  await requestTestCaseSync(deps, testCaseId);
+  return accepted;
 }
 
 export async function rejectHealProposal(

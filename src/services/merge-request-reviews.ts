@@ -15,7 +15,7 @@ import {
   upsertReviewSettings,
 } from '../db/queries/merge-request-review-settings.js';
 import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../domain/errors.js';
-import { ensureWebhookSecret, gitClientFor } from './git-clients.js';
+import { ensureGitLabHook } from './gitlab-hooks.js';
 import type { ServiceContext } from './context.js';
 
 export interface MergeRequestReviewSettingsInput {
@@ -50,16 +50,6 @@ export interface MergeRequestReviewSettingsView {
 }
 
 /** The GitLab project hook, created or refreshed, with the integration's webhook secret as its token. */
-async function ensureGitLabHook(db: DB, projectId: string, repository: string, url: string): Promise<string> {
-  const client = await gitClientFor({ db }, projectId, { provider: 'gitlab', repository });
-  const secret = await ensureWebhookSecret({ db }, projectId, 'gitlab');
-  const hook = await client.ensureProjectWebhook(repository, {
-    url,
-    secret,
-    events: ['merge_requests', 'notes', 'deployments', 'pipelines'],
-  });
-  return String(hook.id);
-}
 
 type SettingsRow = Selectable<MergeRequestReviewSettingsTable>;
 
@@ -124,7 +114,13 @@ export async function saveMergeRequestReviewSettings(
   if (input.provider === 'gitlab') {
     try {
       Object.assign(fields, {
-        webhook_id: await ensureGitLabHook(deps.db, projectId, repository, webhookUrl(deps.publicUrl, input.provider)),
+        webhook_id: await ensureGitLabHook(
+          deps,
+          projectId,
+          repository,
+          webhookUrl(deps.publicUrl, input.provider),
+          'review',
+        ),
       });
     } catch (err) {
       if (!(err instanceof UnavailableError)) throw err;

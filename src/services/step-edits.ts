@@ -1,6 +1,7 @@
 // A person's corrections to recorded steps (the dashboard's step editor): a new steps version with the same
 // versioning as a heal (written only if the steps are still the version the person edited, older proposals
 // superseded), checked field by field before anything is written.
+import { requestTestCaseSync } from './git-sync-requests.js';
 import type { DB } from '../db/database.js';
 import { saveHealedSteps } from '../db/queries/execution.js';
 import { supersedeOlderProposals } from '../db/queries/heal-proposals.js';
@@ -90,7 +91,7 @@ export function withBaselineName(step: EditedStep): Step {
  * versions can no longer apply and are superseded, as when a proposal is accepted.
  */
 export async function saveEditedSteps(
-  { db }: ServiceContext,
+  deps: ServiceContext,
   input: {
     projectId: string;
     testCaseId: string;
@@ -103,13 +104,14 @@ export async function saveEditedSteps(
     onSaved?: (trx: DB, version: number) => Promise<void>;
   },
 ): Promise<{ version: number }> {
+  const { db } = deps;
   const current = await getTestCase(db, input.projectId, input.testCaseId);
   if (!current) throw new NotFoundError('Test case');
   if (!current.steps) throw new ConflictError('the test case has no recorded steps yet: let the burn-in finish first');
   const steps = input.steps.map(withBaselineName);
   const problems = stepEditProblems(steps);
   if (problems.length > 0) throw new StepEditError(problems);
-  return db.transaction().execute(async (trx) => {
+  const saved = await db.transaction().execute(async (trx) => {
     const version = await saveHealedSteps(trx, input.testCaseId, input.basedOnVersion, steps);
     if (version === undefined)
       throw new ConflictError(
@@ -130,6 +132,9 @@ export async function saveEditedSteps(
     await input.onSaved?.(trx, version);
     return { version };
   });
+  // An edit is a change on Proctor's side: a project that keeps its tests in Git gets it proposed there.
+  await requestTestCaseSync(deps, input.testCaseId);
+  return saved;
 }
 
 export interface StepEditorData {

@@ -22,6 +22,8 @@ export interface VerifiedSender {
   projectId: string;
   /** The project's merge-request review handle when it reviews the named repository; null for an App-level match. */
   reviewHandle: string | null;
+  /** The project keeps its tests in the named repository (Git sync). */
+  syncs: boolean;
 }
 
 /** The same answer for a bad signature, a missing one and a delivery no secret is configured for. */
@@ -70,8 +72,9 @@ export async function verifySender(
 ): Promise<VerifiedSender | null> {
   const rows: WebhookSecretRow[] =
     claims.repository || claims.appId ? await webhookSecretRows(db, provider, claims) : [];
-  const candidates = rows.length ? rows : [{ projectId: '', secret: standInSecret, reviewHandle: null }];
+  const candidates = rows.length ? rows : [{ projectId: '', secret: standInSecret, reviewHandle: null, syncs: false }];
   const matches = candidates.map((row) => signatureMatches(provider, row.secret, body, signature ?? ''));
-  const found = rows.find((row, i) => matches[i] && row.reviewHandle !== null) ?? rows.find((_, i) => matches[i]);
-  return found ? { projectId: found.projectId, reviewHandle: found.reviewHandle } : null;
+  const found =
+    rows.find((row, i) => matches[i] && (row.reviewHandle !== null || row.syncs)) ?? rows.find((_, i) => matches[i]);
+  return found ? { projectId: found.projectId, reviewHandle: found.reviewHandle, syncs: found.syncs } : null;
 }

@@ -21,6 +21,7 @@ import {
   type ParsedDelivery,
 } from '../git/webhook-events.js';
 import { readClaims, unauthorizedMessage, verifySender } from './webhook-verification.js';
+import { isPushEvent, syncPush } from './git-sync-webhook.js';
 import { signalMergeRequestReview } from '../temporal/merge-request-lifecycle.js';
 import type { MergeRequestEvent } from '../../workflows/merge-request-review-contract.js';
 import type { ServiceContext } from './context.js';
@@ -85,6 +86,8 @@ async function judgeDelivery(
       message: `Missing the ${provider === 'github' ? 'X-GitHub-Event' : 'X-Gitlab-Event'} header`,
     };
   if (provider === 'github' && delivery.event === 'ping') return { status: 200, message: 'pong' };
+  if (isPushEvent(provider, delivery.event))
+    return { signalled: 0, ...(await syncPush(deps, provider, sender, payload)) };
   // An App-level match for a repository no project of that App reviews (or an event naming none): nothing to do.
   if (sender.reviewHandle === null || !repository)
     return { status: 200, message: 'Ignored: no merge-request review is configured for this repository' };

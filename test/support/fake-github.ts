@@ -24,6 +24,8 @@
 // pulls.listFiles, issues.listComments, issues.createComment, issues.updateComment, pulls.createReview,
 // pulls.listReviews, repos.createCommitStatus, repos.listCommitStatusesForRef,
 // reactions.createForIssueComment, reactions.createForIssue.
+import { githubGitRoutes } from './fake-github-git.js';
+import { FakeRepos } from './fake-repos.js';
 import {
   createHmac,
   createPublicKey,
@@ -136,6 +138,8 @@ export interface FakeGitHub {
   reactions(repository: string): FakeReaction[];
   /** Installation tokens minted so far for this installation. */
   tokenExchanges(installationId: number): number;
+  /** The repositories' branches, commits and the pull requests opened through the API (fake-github-git.ts). */
+  repos: FakeRepos;
   /**
    * POSTs a webhook delivery to `url` as GitHub does: `X-GitHub-Event`, `X-GitHub-Delivery` (a new UUID unless
    * given, so a redelivery can repeat one), `X-Hub-Signature-256` (HMAC-SHA256 of the exact body with `secret`).
@@ -552,9 +556,10 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     return { kind: 'app', appId: app.appId };
   }
 
+  const repos = new FakeRepos();
   const server: FakeHttpServer = await startFakeHttpServer<Auth>({
     mounts: ['/api/v3'],
-    routes,
+    routes: [...routes, ...githubGitRoutes(repos, canSee)],
     authenticate,
     failureBody: (status) => ({ message: STATUS_CODES[status] ?? 'Injected failure' }),
   });
@@ -616,6 +621,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       statuses.filter((s) => s.repository.toLowerCase() === repository.toLowerCase() && s.sha === sha),
     reactions: (repository) => reactions.filter((r) => r.repository.toLowerCase() === repository.toLowerCase()),
     tokenExchanges: (installationId) => exchanges.get(installationId) ?? 0,
+    repos,
     deliverWebhook: deliverGitHubWebhook,
   };
 }

@@ -20,6 +20,8 @@
 // Route names for failNext: mergeRequests.show, mergeRequests.diffs, mergeRequests.changes, notes.list,
 // notes.create, notes.edit, statuses.create, statuses.list, awardEmoji.mergeRequest, awardEmoji.note,
 // hooks.list, hooks.create, hooks.edit.
+import { gitlabGitRoutes } from './fake-gitlab-git.js';
+import { FakeRepos } from './fake-repos.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import {
@@ -99,6 +101,8 @@ export interface FakeGitLab {
   requests: RecordedRequest[];
   failNext(route: string, count: number, status?: number): void;
   addProject(path: string): { id: number; path: string };
+  /** The projects' branches, commits and the merge requests opened through the API (fake-gitlab-git.ts), by path. */
+  repos: FakeRepos;
   /** A project or group access token that may use these project paths, acting as `user`. */
   addToken(token: string, projects: string[], user?: string): void;
   addMergeRequest(project: string, mr: Partial<FakeMergeRequest> & { iid: number }): FakeMergeRequest;
@@ -466,9 +470,10 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     return auth ?? fail(401, '401 Unauthorized');
   }
 
+  const repos = new FakeRepos();
   const server: FakeHttpServer = await startFakeHttpServer<Auth>({
     mounts: ['/api/v4'],
-    routes,
+    routes: [...routes, ...gitlabGitRoutes(repos, project)],
     authenticate,
     failureBody: (status) => ({ message: `${status} ${STATUS_CODES[status] ?? 'Injected failure'}` }),
   });
@@ -481,6 +486,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
 
   return {
     url: server.url,
+    repos,
     requests: server.requests,
     failNext: server.failNext,
     close: server.close,

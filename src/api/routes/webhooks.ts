@@ -62,7 +62,9 @@ const routes = {
     path: '/webhooks/github',
     tags: ['Merge request review'],
     summary: 'GitHub App webhook',
-    description: description('Pull request, issue comment and deployment status events.'),
+    description: description(
+      'Pull request, issue comment and deployment status events; push events of a repository a project keeps its tests in (Git sync).',
+    ),
     request: { headers: githubHeaders },
     responses: answers,
   }),
@@ -71,7 +73,9 @@ const routes = {
     path: '/webhooks/gitlab',
     tags: ['Merge request review'],
     summary: 'GitLab project webhook',
-    description: description('Merge request, note, deployment and pipeline events of the hook Proctor created.'),
+    description: description(
+      'Merge request, note, deployment and pipeline events of the hook Proctor created; push events for Git sync.',
+    ),
     request: { headers: gitlabHeaders },
     responses: answers,
   }),

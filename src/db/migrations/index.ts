@@ -34,6 +34,7 @@ import * as discoveryOperated from './2026_12_04_0140_discovery_operated.js';
 import * as runTraceId from './2026_12_05_0150_run_trace_id.js';
 import * as visualFailures from './2026_12_06_0160_visual_failures.js';
 import * as trendIndexes from './2026_12_07_0170_trend_indexes.js';
+import * as gitSync from './2026_12_08_0180_git_sync.js';
 
 // Explicit list (no directory scan) so bundlers and tsx see every migration; order is the key order.
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_0150_run_trace_id': runTraceId,
   '2026_12_06_0160_visual_failures': visualFailures,
   '2026_12_07_0170_trend_indexes': trendIndexes,
+  '2026_12_08_0180_git_sync': gitSync,
 };

@@ -9,12 +9,14 @@ export interface WebhookSecretRow {
   secret: string;
   /** Set when the project reviews the repository the delivery names: the delivery is for that project. */
   reviewHandle: string | null;
+  /** The project keeps its tests in the repository the delivery names (Git sync): its pushes are for it. */
+  syncs: boolean;
 }
 
 /**
  * One statement whatever the answer, so whether a repository is configured does not show as an extra round trip.
- * Candidates: the integration of the project whose merge-request review is set up for `repository`, and (GitHub
- * Apps) the integrations of App `appId`; at most `limit`, the repository's first.
+ * Candidates: the integration of the project whose merge-request review or Git sync is set up for `repository`,
+ * and (GitHub Apps) the integrations of App `appId`; at most `limit`, the repository's first.
  */
 export async function webhookSecretRows(
   db: DB,
@@ -30,13 +32,25 @@ export async function webhookSecretRows(
         .onRef('s.provider', '=', 'i.provider')
         .on('s.repository', '=', claims.repository ?? ''),
     )
-    .select(['i.project_id', 'i.webhook_secret', 's.handle'])
+    .leftJoin('git_sync_settings as g', (join) =>
+      join
+        .onRef('g.project_id', '=', 'i.project_id')
+        .onRef('g.provider', '=', 'i.provider')
+        .on((eb) => eb(eb.fn('lower', ['g.repository']), '=', (claims.repository ?? '').toLowerCase())),
+    )
+    .select(['i.project_id', 'i.webhook_secret', 's.handle', 'g.project_id as synced'])
     .where('i.provider', '=', provider)
     .where('i.webhook_secret', 'is not', null)
     .where((eb) =>
-      eb.or([eb('s.id', 'is not', null), eb.and([eb('i.auth', '=', 'app'), eb('i.app_id', '=', claims.appId ?? '')])]),
+      eb.or([
+        eb('s.id', 'is not', null),
+        eb('g.project_id', 'is not', null),
+        eb.and([eb('i.auth', '=', 'app'), eb('i.app_id', '=', claims.appId ?? '')]),
+      ]),
     )
-    .orderBy((eb) => eb.case().when('s.id', 'is not', null).then(0).else(1).end())
+    .orderBy((eb) =>
+      eb.case().when('s.id', 'is not', null).then(0).when('g.project_id', 'is not', null).then(0).else(1).end(),
+    )
     .orderBy('i.created_at')
     .limit(limit)
     .execute();
@@ -45,6 +59,7 @@ export async function webhookSecretRows(
       projectId: r.project_id,
       secret: (await openNullable(db, r.webhook_secret))!,
       reviewHandle: r.handle ?? null,
+      syncs: r.synced !== null,
     })),
   );
 }
