@@ -14,6 +14,7 @@ import { workflowIds } from '../../workflows/shared.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import type { FakeRepos } from '../support/fake-repos.js';
+import { refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { useShopStack } from '../support/shop-stack.js';
 import { waitFor } from '../support/net.js';
@@ -94,6 +95,18 @@ function gitlab(): Provider {
 
 const shop = useShopStack();
 
+/** The login burn-in, ending with a check of the cart link's text: the expected text a team edits in Git. */
+const moves: AgentMove[] = [
+  ...loginMoves.slice(0, -1),
+  (r) =>
+    tool('assert_text', {
+      text: 'Cart (1)',
+      ref: refOf(r, 'link "Cart (1)"'),
+      description: 'The cart link counts one item',
+    }),
+  loginMoves.at(-1)!,
+];
+
 /** With `RECORD_HISTORIES=1`, keeps a finished gitSync workflow's history for test/workflows/replay.test.ts. */
 async function record(workflowId: string, file: string): Promise<void> {
   if (!process.env.RECORD_HISTORIES) return;
@@ -168,7 +181,7 @@ describe.each([
   });
 
   it(`a burn-in opens a ${request} with the new file; a retry opens no second one`, async () => {
-    const generated = await shop.burnIn('Login and add mug', loginGoal, loginMoves);
+    const generated = await shop.burnIn('Login and add mug', loginGoal, moves);
     testCaseId = generated.id;
     await waitFor(async () => p.repos.requestsOf(repo).length === 1, 60_000, request);
     if (p.name === 'github')
@@ -194,7 +207,7 @@ describe.each([
     expect(p.fileWrites()).toBe(1);
   }, 180_000);
 
-  it(`the merged ${request} agrees; a merged edit of a step in the repository becomes the next steps version`, async () => {
+  it(`the merged ${request} agrees; a merged edit of a step's expected text in the repository becomes the next steps version, and what replay checks`, async () => {
     const [pull] = p.repos.requestsOf(repo);
     const merged = p.repos.merge(repo, pull!.number);
     const first = await push(merged);
@@ -205,15 +218,22 @@ describe.each([
     expect(await fileOf(path)).toMatchObject({ state: 'in_sync', base: p.repos.file(repo, 'main', path) });
 
     const before = (await call('GET', `/v1/test-cases/${testCaseId}`)).body;
+    expect((await shop.replay(testCaseId, { heal: false })).status).toBe('PASSED');
+    // The team changes the expected text in the repository (a cart that now starts with two items, say).
     const file = parse(p.repos.file(repo, 'main', path)!);
-    const last = file.steps.at(-1);
-    last.description = 'The cart link says one item is in it';
-    const edited = p.repos.commit(repo, 'main', { [path]: stringify(file) }, 'Reword the cart check');
+    const check = file.steps.find((s: { action: string }) => s.action === 'assert_text');
+    expect(check.value).toBe('Cart (1)');
+    check.value = 'Cart (2)';
+    const edited = p.repos.commit(repo, 'main', { [path]: stringify(file) }, 'Expect two items in the cart');
     const second = await push(edited);
     expect(second.result).toMatchObject({ imported: [path], conflicts: [] });
     const after = (await call('GET', `/v1/test-cases/${testCaseId}`)).body;
     expect(after.steps.version).toBe(before.steps.version + 1);
-    expect(after.steps.steps.at(-1).description).toBe('The cart link says one item is in it');
+    expect(after.steps.steps.find((s: { action: string }) => s.action === 'assert_text').value).toBe('Cart (2)');
+    // It is the test now: a replay checks the new text (the shop still shows one item, so it fails on it).
+    const replayed = await shop.replay(testCaseId, { heal: false });
+    expect(replayed.status).toBe('FAILED');
+    expect(replayed.error).toContain('"Cart (2)"');
     // Agreed again: nothing is proposed back.
     expect(await fileOf(path)).toMatchObject({ state: 'in_sync' });
     const proposedAgain = await shop.stack.activities.proposeTestCaseFile({
