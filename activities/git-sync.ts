@@ -15,9 +15,19 @@ export function createGitSyncActivities(deps: ActivityDeps) {
 /**
  * From inside an activity (a burn-in saving its steps): starts the test's git sync with the activity's own Temporal
  * client (the worker's service context has none). Its workflow id is per steps version, so a retry starts nothing new.
+ * The activity's context is read only when the project does sync: a project without Git sync (most) and an activity
+ * function called outside Temporal (the e2e tests call executeTest directly) never touch it.
  */
 export const proposeInGit = (deps: ActivityDeps, testCaseId: string) =>
   requestTestCaseSync(
-    { ...deps, temporal: { taskQueue: Context.current().info.taskQueue, get: async () => Context.current().client } },
+    {
+      ...deps,
+      temporal: {
+        get taskQueue() {
+          return Context.current().info.taskQueue;
+        },
+        get: async () => Context.current().client,
+      },
+    },
     testCaseId,
   );
