@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/dashboard.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
+import { saveGitSyncFile } from '../../src/db/queries/git-sync.js';
 
 // Issue 24: the Git integrations and merge-request review settings are set up in the dashboard, in Chromium against
 // the real app and Postgres, with a local GitLab (the real GitLab client talks to it over HTTP) receiving the
@@ -213,6 +214,53 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
     await page.waitForURL(/\/git$/);
     expect(gl.hooks('acme/web')).toHaveLength(1);
   }, 60_000);
+
+  it("shows the Git sync of test-case files: the folder, each file's state, a conflict with both texts", async () => {
+    const page = rig.dash.page;
+    await page.goto(`${rig.dash.url}/git`);
+    const section = page.locator('h2:has-text("Test cases in Git") ~ *');
+    expect(await section.getByText(/^Not set up/).isVisible()).toBe(true);
+    const saved = await rig.stack.call('PUT', '/v1/git-sync', {
+      provider: 'gitlab',
+      repository: 'acme/web',
+      folder: 'e2e/proctor',
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    // What a push's read of the folder stores: one file agreed, one changed on both sides since.
+    const projectId = rig.stack.tenant.projectId;
+    const file = { project_id: projectId, test_case_id: null, pull_request_number: null, pull_request_url: null };
+    await saveGitSyncFile(rig.stack.db, {
+      ...file,
+      path: 'e2e/proctor/login.proctor.yaml',
+      state: 'in_sync',
+      reason: null,
+      base_text: 'name: Login\n',
+      ours_text: null,
+      theirs_text: null,
+    });
+    await saveGitSyncFile(rig.stack.db, {
+      ...file,
+      path: 'e2e/proctor/checkout.proctor.yaml',
+      state: 'conflict',
+      reason: 'changed in Proctor and in the repository since they last agreed',
+      base_text: 'name: Checkout\n',
+      ours_text: 'name: Checkout, edited in Proctor\n',
+      theirs_text: 'name: Checkout, edited in the repository\n',
+    });
+    await page.goto(`${rig.dash.url}/git`);
+    expect(await page.getByText('2 files known; 1 conflict.').isVisible()).toBe(true);
+    const table = page.getByRole('region', { name: 'Test-case files in Git' }).getByRole('table');
+    expect(await table.getByRole('row').allInnerTexts()).toEqual([
+      expect.stringMatching(/^File\s+State/),
+      expect.stringMatching(/checkout\.proctor\.yaml\s+conflict\s+changed in Proctor and in the repository/),
+      expect.stringMatching(/login\.proctor\.yaml\s+in sync/),
+    ]);
+    await page.getByText('Both texts of e2e/proctor/checkout.proctor.yaml').click();
+    expect(await page.getByText('name: Checkout, edited in Proctor').isVisible()).toBe(true);
+    expect(await page.getByText('name: Checkout, edited in the repository').isVisible()).toBe(true);
+    await checkPage(page);
+    expect((await rig.stack.call('DELETE', '/v1/git-sync')).body).toEqual({ deleted: true });
+  });
 
   it("answers another project's session with 404 for the integration and the review settings, and changes nothing", async () => {
     const [integration] = await integrations();

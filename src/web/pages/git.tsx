@@ -6,6 +6,9 @@ import { renderPage } from '../layout.js';
 import { PostButton } from '../form-kit.js';
 import { listGitIntegrations } from '../../services/git-integrations.js';
 import { listMergeRequestReviewSettings } from '../../services/merge-request-reviews.js';
+import { gitSyncStatus } from '../../services/git-sync-settings.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { GitSyncSection } from '../git-sync-status.js';
 
 // The project's GitHub/GitLab connections and which repositories get their merge requests reviewed. The views
 // come from the services the API uses, which never carry a key, token or webhook secret: only whether one is stored.
@@ -31,9 +34,14 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
   web.get('/git', async (c) => {
     const services = c.get('services');
     const { projectId } = c.get('session');
-    const [integrations, settings] = await Promise.all([
+    const [integrations, settings, sync] = await Promise.all([
       listGitIntegrations(services, projectId),
       listMergeRequestReviewSettings({ db: services.db, publicUrl: services.publicUrl }, projectId),
+      // No setting is a page without the section's table, not an error.
+      gitSyncStatus(services, projectId).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }),
     ]);
     return renderPage(
       c,
@@ -141,6 +149,9 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
         <p>
           <a href={`${base}/new/merge-request-review`}>Review a repository's merge requests</a>
         </p>
+
+        <h2>Test cases in Git</h2>
+        <GitSyncSection base={base} status={sync} />
       </>,
     );
   });
