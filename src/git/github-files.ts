@@ -1,20 +1,13 @@
 // RepositoryFiles over GitHub's REST API (contents, git refs, pulls), through the client's `onRepo` so an App's
 // installation token is minted and renewed as for reviews.
-import { NotFoundError } from '../domain/errors.js';
 import type { GitHubClient } from './github.js';
-import type { OpenRequest, RepositoryFile, RepositoryFiles } from './repository-files.js';
-
-const decode = (content: string) => Buffer.from(content, 'base64').toString('utf8');
-
-/** undefined for a 404 (a missing file, folder or branch), the failure otherwise. */
-async function unlessMissing<T>(fn: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
+import {
+  decodeContent as decode,
+  unlessMissing,
+  type OpenRequest,
+  type RepositoryFile,
+  type RepositoryFiles,
+} from './repository-files.js';
 
 export function githubFiles(client: GitHubClient): RepositoryFiles {
   const contentAt = (repository: string, path: string, ref: string) =>

@@ -1,18 +1,11 @@
 // RepositoryFiles over GitLab's REST API (repository tree and files, branches, merge requests).
-import { NotFoundError } from '../domain/errors.js';
 import { call, type GitLabClient } from './gitlab.js';
-import type { RepositoryFile, RepositoryFiles } from './repository-files.js';
-
-const decode = (content: string) => Buffer.from(content, 'base64').toString('utf8');
-
-async function unlessMissing<T>(fn: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
+import {
+  decodeContent as decode,
+  unlessMissing,
+  type RepositoryFile,
+  type RepositoryFiles,
+} from './repository-files.js';
 
 export function gitlabFiles(client: GitLabClient): RepositoryFiles {
   const { api } = client;

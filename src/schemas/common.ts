@@ -98,3 +98,18 @@ export const maxIntColumn = 2_147_483_647;
 export const name = (max = 120) => z.string().trim().min(1).max(max);
 
 export const Deleted = z.object({ deleted: z.literal(true) }).openapi('Deleted');
+
+/** A Git provider Proctor connects to. */
+export const gitProvider = () => z.enum(['github', 'gitlab']).openapi({ example: 'github' });
+
+/** A repository as its provider names it: `owner/name` on GitHub, the project path on GitLab. */
+export const repositoryPath = () =>
+  z
+    .string()
+    .min(3)
+    .max(300)
+    .regex(
+      /^[^\s/]+(\/[^\s/]+)+$/,
+      'repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)',
+    )
+    .openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' });

@@ -1,21 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { gitProvider, repositoryPath } from './common.js';
 
 // Git sync (docs/test-case-files.md, "Git sync"): the project's setting, and what the last looks at the folder found.
 
-const provider = z.enum(['github', 'gitlab']).openapi({ example: 'github' });
+const provider = gitProvider();
 
 export const SaveGitSyncSettings = z
   .object({
     provider,
-    repository: z
-      .string()
-      .min(3)
-      .max(300)
-      .regex(
-        /^[^\s/]+(\/[^\s/]+)+$/,
-        'repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)',
-      )
-      .openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
+    repository: repositoryPath(),
     folder: z
       .string()
       .min(1)

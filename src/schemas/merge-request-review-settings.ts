@@ -1,23 +1,15 @@
 import { z } from '@hono/zod-openapi';
-import { shortId } from './common.js';
+import { gitProvider, repositoryPath, shortId } from './common.js';
 
 // The request shape of saving a repository's merge-request review settings (src/api/routes/merge-request-review-settings.ts),
 // which the dashboard's form validates with too, and the settings as the API answers them.
 
-const provider = z.enum(['github', 'gitlab']).openapi({ example: 'github' });
+const provider = gitProvider();
 
 export const SaveMergeRequestReviewSettings = z
   .object({
     provider,
-    repository: z
-      .string()
-      .min(3)
-      .max(300)
-      .regex(
-        /^[^\s/]+(\/[^\s/]+)+$/,
-        'repository must be `owner/name` (GitHub) or the project path `group/project` (GitLab)',
-      )
-      .openapi({ example: 'acme/shop', description: '`owner/name` on GitHub; the project path on GitLab' }),
+    repository: repositoryPath(),
     reviewContext: z.string().max(10_000).nullable().optional(),
     autoRun: z.boolean().optional().openapi({ description: 'Default true' }),
     includeDrafts: z.boolean().optional().openapi({ description: 'Default false' }),
