@@ -37,7 +37,9 @@ describe('verdicts you can trust: the adversarial matrix', () => {
     });
     [llm, matrix] = await Promise.all([startScriptedLlm(), serveMatrix(all)]);
     llm.enqueue(...Array.from({ length: all.length * 2 }, () => healerModel));
-    results = await runMatrix(browser, llm, all, matrix);
+    // Six cells at a time inside the full suite: at eight, a good build's framed action (click, fill by test id) was
+    // twice seen without its effect in the frame on a loaded two-core machine (2 of 3 fresh runs, never alone).
+    results = await runMatrix(browser, llm, all, matrix, 6);
   }, 600_000);
   afterAll(async () => {
     await Promise.all([browser?.close(), llm?.stop(), matrix?.stop()]);
