@@ -1,5 +1,6 @@
 import type { Trend, TrendOutcome, TrendRun, UsageDayPoint } from '../domain/trends.js';
 import { percent, trendSentence } from '../domain/trends.js';
+import { ColumnHeads } from './components.js';
 import { durationText } from './run-timeline-svg.js';
 import { SvgDefs, svgRef, type SvgFill } from './svg-defs.js';
 
@@ -107,14 +108,7 @@ export function TrendChart(props: { trend: Trend; base: string; what: string; pr
       <details>
         <summary>The runs as a table</summary>
         <table class="compact">
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Started</th>
-              <th scope="col">Result</th>
-              <th scope="col">Duration</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Run', 'Started', 'Result', 'Duration']} />
           <tbody>
             {[...t.points].reverse().map((p) => (
               <tr>

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { renderPage } from '../layout.js';
+import { ColumnHeads } from '../components.js';
 import { UsageChart } from '../trend-charts.js';
 import { UsageText } from '../usage.js';
 import { usageTrend } from '../../services/trends.js';
@@ -53,14 +54,7 @@ export function registerUsagePages(web: Hono<WebEnv>, base: string): void {
         ) : (
           <table>
             <caption>Days with calls, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Calls</th>
-                <th scope="col">Tokens</th>
-                <th scope="col">Cost</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Day', 'Calls', 'Tokens', 'Cost']} />
             <tbody>
               {busy.map((d) => (
                 <tr>
