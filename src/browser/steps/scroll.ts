@@ -13,6 +13,13 @@ import { defineStepKind, elementRef } from './kind.js';
  */
 export const scrollEndWaitMs = 1_000;
 
+/**
+ * The least time an `untilText` scroll has to find its text, in replay and in the exported spec alike. Each scroll
+ * waits for a frame, so a long list takes many round trips: a 300-row list box needed over 5 s to reach row 250 on a
+ * busy machine, and a step's own timeout (a few seconds) failed a list that was still moving towards the text.
+ */
+export const scrollUntilTextMs = 15_000;
+
 export const scroll = defineStepKind({
   tool: 'scroll',
   description: 'Scroll ref into view, or inside it',
@@ -48,7 +55,7 @@ export const scroll = defineStepKind({
     const moved = `${el}.evaluate(${scrollOnceSource}, { x: ${x}, y: ${y}, pixels: ${step.scroll.pixels ?? null} })`;
     const wanted = `${el}.getByText(${quote(step.scroll.untilText)}).first()`;
     const missing = quote(`"${step.scroll.untilText}" did not appear while scrolling ${step.scroll.direction}`);
-    return `for (const end = Date.now() + 15_000; !(await ${wanted}.isVisible()); ) { if (Date.now() > end) throw new Error(${missing}); if (await ${moved}) continue; await ${wanted}.waitFor({ timeout: ${scrollEndWaitMs} }).catch(() => {}); if (!(await ${wanted}.isVisible()) && !(await ${moved})) throw new Error(${missing}); } await ${wanted}.scrollIntoViewIfNeeded();`;
+    return `for (const end = Date.now() + ${scrollUntilTextMs}; !(await ${wanted}.isVisible()); ) { if (Date.now() > end) throw new Error(${missing}); if (await ${moved}) continue; await ${wanted}.waitFor({ timeout: ${scrollEndWaitMs} }).catch(() => {}); if (!(await ${wanted}.isVisible()) && !(await ${moved})) throw new Error(${missing}); } await ${wanted}.scrollIntoViewIfNeeded();`;
   },
 });
 
@@ -85,16 +92,15 @@ async function scrollContainer(container: Locator, spec: ScrollSpec, timeout: nu
     return;
   }
   const wanted = box.getByText(spec.untilText).first();
-  const deadline = Date.now() + Math.max(timeout, 5_000);
+  const budget = Math.max(timeout, scrollUntilTextMs);
+  const deadline = Date.now() + budget;
   for (;;) {
     if (await wanted.isVisible()) {
       await wanted.scrollIntoViewIfNeeded({ timeout });
       return;
     }
     if (Date.now() >= deadline)
-      throw new Error(
-        `"${spec.untilText}" did not appear while scrolling ${spec.direction} for ${Math.max(timeout, 5_000)} ms`,
-      );
+      throw new Error(`"${spec.untilText}" did not appear while scrolling ${spec.direction} for ${budget} ms`);
     if (await box.evaluate(scrollBy, delta, { timeout })) continue;
     // At the end: a lazy list loads its next rows now (the text may show, or the container can move again).
     const wait = Math.max(0, Math.min(scrollEndWaitMs, deadline - Date.now()));
