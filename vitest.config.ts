@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/longest-first.js';
 
-// Files that start no worker process of their own, kill nothing and install no Temporal Runtime share processes
-// (isolate: false): a file's imports (Temporal's SDK, Playwright, PGlite) were about 2 s of each file's time. The
-// end-to-end files stay one process each: they SIGKILL workers, read the Runtime's logs and hold browsers, and
-// test/e2e/merge-request-crash.test.ts timed out in full runs when they shared.
-const shared = ['test/{unit,api,tunnels,workflows,dashboard,deploy}/**/*.test.ts'];
+// Most files share processes (isolate: false): a file's imports (Temporal's SDK, Playwright, PGlite and some 500 of
+// our modules through Vite's runner) cost about 4 s of CPU, paid once per process instead of once per file. What a
+// file starts (Chromium, a worker, Postgres databases, servers) it stops in its own afterAll. Only files that change
+// the process itself run alone: tracing installs Temporal's Runtime and OpenTelemetry's global providers, and
+// master-key-run sets PROCTOR_MASTER_KEY in the environment; the production shape and fault matrix run many
+// processes for minutes and gain nothing from sharing.
+const isolated = ['test/e2e/tracing.test.ts', 'test/e2e/master-key-run.test.ts', 'test/production/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -18,8 +20,8 @@ export default defineConfig({
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
     projects: [
-      { extends: true, test: { name: 'shared', include: shared, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: shared, isolate: true } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
     ],
   },
 });
