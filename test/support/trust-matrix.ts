@@ -368,7 +368,7 @@ async function replayOn(
     // good build's click timed out in a clean-clone run with the whole suite on two cores. A bad build fails on what
     // the page shows, not on the time it is given.
     const timeoutMs = 3_000;
-    return await replaySteps(page, steps, {
+    const result = await replaySteps(page, steps, {
       startUrl: url,
       baseUrl: url,
       values: new RunValues(),
@@ -376,6 +376,20 @@ async function replayOn(
       probeMs: 400,
       heal,
     });
+    if (result.status === 'PASSED' || !url.endsWith('/good')) return result;
+    // A good build that failed is the matrix's own fault: say what each frame held, so the cause can be found from
+    // the full run's output (a framed cell's effect was twice missing under load, never when run alone).
+    const frames = await Promise.all(
+      page.frames().map(async (f) => {
+        const log = await f
+          .locator('#log')
+          .first()
+          .textContent({ timeout: 500 })
+          .catch(() => '(no #log)');
+        return `${f === page.mainFrame() ? 'main' : 'frame'} ${f.url()} #log=${JSON.stringify(log)}`;
+      }),
+    );
+    return { ...result, error: `${result.error ?? ''} [frames now: ${frames.join('; ')}]` };
   } finally {
     await context.close();
   }
