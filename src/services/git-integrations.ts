@@ -121,16 +121,7 @@ export async function createGitIntegration(
       provider: input.provider,
       ...values,
     });
-    await recordAudit(
-      { db },
-      {
-        projectId,
-        kind: 'git_integration.created',
-        actor,
-        subject: row.short_id,
-        details: { provider: input.provider, fields: Object.keys(input) },
-      },
-    );
+    await auditIntegration(db, projectId, actor, 'git_integration.created', row, input);
     return toGitIntegrationView(row);
   } catch (err) {
     if (isGitIntegrationConflict(err)) throw taken();
@@ -186,17 +177,7 @@ export async function updateGitIntegration(
       row.provider === 'gitlab' ? { provider: 'gitlab', ...rest } : { provider: 'github', auth: 'token', ...rest };
   }
   const updated = await updateRow(db, row.id, valuesOf(merged));
-  // The names of the fields sent, never their values: a token or a key is a secret.
-  await recordAudit(
-    { db },
-    {
-      projectId,
-      kind: 'git_integration.updated',
-      actor,
-      subject: row.short_id,
-      details: { provider: row.provider, fields: Object.keys(patch) },
-    },
-  );
+  await auditIntegration(db, projectId, actor, 'git_integration.updated', row, patch);
   return toGitIntegrationView(updated);
 }
 
@@ -208,14 +189,29 @@ export async function deleteGitIntegration(
 ): Promise<void> {
   const row = await requireRow(db, projectId, shortId);
   await deleteRow(db, row.id);
+  await auditIntegration(db, projectId, actor, 'git_integration.deleted', row);
+}
+
+/**
+ * Records what befell an integration, with its provider and, for a create or an update, the names of the fields sent:
+ * never their values, as a token or a key is a secret.
+ */
+async function auditIntegration(
+  db: DB,
+  projectId: string,
+  actor: AuditActor,
+  kind: 'git_integration.created' | 'git_integration.updated' | 'git_integration.deleted',
+  row: { short_id: string; provider: string },
+  sent?: object,
+): Promise<void> {
   await recordAudit(
     { db },
     {
       projectId,
-      kind: 'git_integration.deleted',
+      kind,
       actor,
       subject: row.short_id,
-      details: { provider: row.provider },
+      details: { provider: row.provider, ...(sent && { fields: Object.keys(sent) }) },
     },
   );
 }

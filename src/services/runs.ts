@@ -1,6 +1,7 @@
 // Runs as business operations: write a run of a plan (environments by precedence), start it, rerun part of one,
 // cancel one. Used by the API, the schedule activity and (next) the chat assistant's tools.
 import type { DeviceSettings } from '../domain/device.js';
+import type { DB } from '../db/database.js';
 import { findRun, insertRun, markRunError, runTestRows, type RunMetadata, type RunRow } from '../db/queries/runs.js';
 import { collectRunTests, planTestCaseIds } from '../db/queries/run-selection.js';
 import { getTestPlan, testPlanShortIdOf } from '../db/queries/test-plan-views.js';
@@ -58,28 +59,8 @@ export async function createPlanRun(deps: ServiceContext, input: CreatePlanRunIn
 
   const roots = await planTestCaseIds(db, plan.id);
   if (roots.length === 0) throw new NothingToRunError(`test plan "${plan.name}" has no enabled test cases`);
-  const tests = await collectRunTests(db, projectId, roots);
-  const envs = await resolveEnvironments(
-    db,
-    projectId,
-    [...new Set(tests.map((t) => t.application_id))],
-    plan.id,
-    input.applications ?? [],
-    input.dropUnrelatedOverrides,
-  );
-  const inPlan = new Set(roots);
-  const run = await insertRun(db, {
-    projectId,
-    planId: plan.id,
-    meta: input.meta,
-    idempotencyKey: input.idempotencyKey,
-    tests: tests.map((t) => ({
-      testCase: t,
-      inPlan: inPlan.has(t.id),
-      ...runTestEnvironment(envs.get(t.application_id)!),
-    })),
-  });
-  return { ...run, testCount: tests.length, plan: { id: plan.id, name: plan.name, shortId: plan.shortId } };
+  const run = await writeRun(db, { ...input, planId: plan.id, roots });
+  return { ...run, plan: { id: plan.id, name: plan.name, shortId: plan.shortId } };
 }
 
 export interface CreateTestCasesRunInput {
@@ -117,24 +98,37 @@ export async function createTestCasesRun(
   );
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw new NotFoundError('Test case', missing);
-  const tests = await collectRunTests(db, projectId, ids);
+  return writeRun(db, { ...input, planId: null, roots: ids });
+}
+
+/**
+ * Writes a run of `roots` (a plan's enabled test cases, or the chosen ones) and their transitive dependencies, each
+ * test with its application's environment by precedence (the plan's, when the run has one). Only a root counts as
+ * in the plan: a dependency runs first but is not what was asked for.
+ */
+async function writeRun(
+  db: DB,
+  input: Omit<CreateTestCasesRunInput, 'testCaseIds'> & { planId: string | null; roots: string[] },
+): Promise<Omit<CreatedRun, 'plan'>> {
+  const { projectId, planId, roots } = input;
+  const tests = await collectRunTests(db, projectId, roots);
   const envs = await resolveEnvironments(
     db,
     projectId,
     [...new Set(tests.map((t) => t.application_id))],
-    null,
+    planId,
     input.applications ?? [],
     input.dropUnrelatedOverrides,
   );
-  const chosen = new Set(ids);
+  const asked = new Set(roots);
   const run = await insertRun(db, {
     projectId,
-    planId: null,
+    planId,
     meta: input.meta,
     idempotencyKey: input.idempotencyKey,
     tests: tests.map((t) => ({
       testCase: t,
-      inPlan: chosen.has(t.id),
+      inPlan: asked.has(t.id),
       ...runTestEnvironment(envs.get(t.application_id)!),
     })),
   });

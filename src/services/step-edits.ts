@@ -10,25 +10,13 @@ import { stepFailureScreenshots } from '../db/queries/dashboard-step-editor.js';
 import { actionsWithElement } from '../browser/steps/actions.js';
 import { LocatorSyntaxError, parseLocator } from '../domain/locators.js';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { StepEditError, type StepEditField, type StepEditProblem } from '../domain/step-edits.js';
+import { actionsNeedingValue, StepEditError, type StepEditField, type StepEditProblem } from '../domain/step-edits.js';
 import type { EditedStep, Step } from '../domain/steps.js';
 import { newBaselineName } from '../ids.js';
 import { StepSchema } from '../schemas/steps.js';
 import type { AuditActor } from '../domain/audit.js';
 import { recordAudit } from './audit-log.js';
 import type { ServiceContext } from './context.js';
-
-/** Actions whose `value` is what they do or check: an empty one would do nothing, or (an assertion) pass always. */
-const valueActions = new Set<Step['action']>([
-  'navigate',
-  'fill',
-  'select',
-  'press',
-  'type',
-  'assert_text',
-  'assert_url',
-  'upload',
-]);
 
 /** Every rule an edited list breaks, by step and field; empty when it may be saved. */
 export function stepEditProblems(steps: EditedStep[]): StepEditProblem[] {
@@ -46,7 +34,7 @@ export function stepEditProblems(steps: EditedStep[]): StepEditProblem[] {
     if (!step.description.trim()) add('description', 'say in words what the step does: self-healing looks for it');
     if (actionsWithElement.has(step.action) && !step.locator)
       add('locator', `this ${step.action} step needs a locator`);
-    if (valueActions.has(step.action) && !step.value) add('value', `this ${step.action} step needs a value`);
+    if (actionsNeedingValue.has(step.action) && !step.value) add('value', `this ${step.action} step needs a value`);
     if (step.locator) checkLocator(step.locator, (m) => add('locator', m));
     for (const fallback of step.fallbacks ?? []) checkLocator(fallback, (m) => add('fallbacks', m));
     for (const mask of step.visual?.masks ?? []) checkLocator(mask, (m) => add('steps', `a mask is ${m}`));

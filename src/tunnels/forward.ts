@@ -3,7 +3,7 @@
 import { request as httpRequest, Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { endToEndHeaders, rawResponseHead } from './protocol.js';
+import { endToEndHeaders, rawResponseHead, relayResponse } from './protocol.js';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
@@ -50,18 +50,8 @@ export function forwardRequestToEdge(
   extraHeaders: Record<string, string>,
 ): void {
   const upstream = open(hopOf(edgeUrl, req, extraHeaders), req, false);
-  upstream.on('response', (response) => {
-    response.on('error', () => res.destroy());
-    try {
-      res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEndHeaders(response.rawHeaders));
-    } catch {
-      res.destroy();
-      return;
-    }
-    // Server-sent events must reach the page as they come.
-    res.flushHeaders();
-    response.pipe(res);
-  });
+  // Server-sent events must reach the page as they come.
+  upstream.on('response', (response) => relayResponse(response, res, { flushHeaders: true }));
   upstream.on('error', () =>
     res.headersSent
       ? res.destroy()

@@ -21,6 +21,7 @@
 //
 // Close codes the edge uses to tell the client to stop for good: 4004 tunnel deleted, 4010 tunnel expired.
 import type { WebSocket } from 'ws';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const FrameType = { REQUEST: 1, UPGRADE: 2, RESPONSE: 3, DATA: 4, END: 5, ABORT: 6 } as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
@@ -172,6 +173,27 @@ export function endToEndHeaders(raw: string[], options: { keepUpgrade?: boolean;
       kept.push(raw[i]!, raw[i + 1]!);
   }
   return kept;
+}
+
+/**
+ * Answers `res` with an upstream response: its status and end-to-end headers, then its body as it comes. A head Node
+ * refuses to write, or a body that fails, ends the connection: the client sees the upstream fail, as it would
+ * without a hop between. `flushHeaders` sends the head at once, before any body (server-sent events need it).
+ */
+export function relayResponse(
+  response: IncomingMessage,
+  res: ServerResponse,
+  options: { flushHeaders?: boolean } = {},
+): void {
+  response.on('error', () => res.destroy());
+  try {
+    res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEndHeaders(response.rawHeaders));
+  } catch {
+    res.destroy();
+    return;
+  }
+  if (options.flushHeaders) res.flushHeaders();
+  response.pipe(res);
 }
 
 /** A raw HTTP/1.1 response head, for answering on a socket that a request was upgraded from. */

@@ -156,6 +156,15 @@ export function TextField(props: {
   );
 }
 
+/** A checkbox labelled by its children, ticked when the form being shown again had it ticked (`on`). */
+export function Checkbox(props: { name: string; form: FormBody; children: Child }) {
+  return (
+    <label>
+      <input type="checkbox" name={props.name} checked={props.form[props.name] === 'on'} /> {props.children}
+    </label>
+  );
+}
+
 /**
  * Where a saved form goes: back to the first-run guide when the person came from it (`from=start`), else
  * `fallback`. A plain post is redirected (POST-redirect-GET); htmx is told to load the page (`HX-Redirect`), so

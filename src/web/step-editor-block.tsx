@@ -1,23 +1,8 @@
-import type { StepEditField, StepEditProblem } from '../domain/step-edits.js';
+import { actionsWithValue, type StepEditField, type StepEditProblem } from '../domain/step-edits.js';
 import { expectationKey, fieldName, type DraftStep } from './step-editor-form.js';
 
 // One step of the step editor: what was recorded (screenshot, action, target), the fields a person may change,
 // each with its problem beside it, and the buttons that move or delete it in the draft.
-
-/** Actions whose value means something (typed text, a key, a URL, an expected text); others get no value field. */
-const valueActions = new Set([
-  'navigate',
-  'fill',
-  'select',
-  'press',
-  'type',
-  'assert_text',
-  'assert_url',
-  'upload',
-  'wait_for_email',
-  'open_link',
-  'switch_tab',
-]);
 
 export function StepBlock(props: {
   base: string;
@@ -109,7 +94,7 @@ export function StepBlock(props: {
           problem={problemOf('expected')}
         />
       )}
-      {(step.value !== undefined || valueActions.has(step.action)) && (
+      {(step.value !== undefined || actionsWithValue.has(step.action)) && (
         <Field
           id={id('value')}
           name={fieldName(k, 'value')}

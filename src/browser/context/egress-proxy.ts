@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { normalizeHost, type BlockedListener, type NetworkGuard } from './network-guard.js';
 import type { TunnelRouter } from '../../tunnels/agent-router.js';
-import { endToEndHeaders } from '../../tunnels/protocol.js';
+import { endToEndHeaders, relayResponse } from '../../tunnels/protocol.js';
 
 export interface EgressProxy {
   /** For `browser.newContext({ proxy: { server, bypass: '<-loopback>' } })`. */
@@ -66,16 +66,7 @@ export async function startEgressProxy(
         path: `${target.pathname}${target.search}`,
         headers: endToEndHeaders(req.rawHeaders),
       },
-      (response) => {
-        response.on('error', () => res.destroy());
-        try {
-          res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEndHeaders(response.rawHeaders));
-        } catch {
-          res.destroy();
-          return;
-        }
-        response.pipe(res);
-      },
+      (response) => relayResponse(response, res),
     );
     // An upstream failure looks to the page like the connection failing, as it would without the proxy.
     upstream.on('error', () => req.socket.destroy());

@@ -8,53 +8,31 @@ import { defineStepKind, elementRef } from './kind.js';
 
 const onElement = z.object({ ref: elementRef() });
 
-export const click = defineStepKind({
-  tool: 'click',
-  description: 'Click',
-  args: onElement,
-  actions: ['click'],
-  element: 'required',
-  example: { ref: 'button' },
-  toStep: async ({ ref }, ctx) => ({
-    action: 'click',
-    ...(await locatorForRef(ctx.page, ref)),
-    description: ctx.description,
-  }),
-  perform: async ({ element, timeout }) => element().click({ timeout }),
-  exportStatement: (_step, { el }) => `await ${el}.click();`,
-});
+/**
+ * A step that does one thing with the mouse to an element, with nothing more to say: its tool, its action and
+ * Playwright's Locator method all bear the same name.
+ */
+function mouseStep(action: 'click' | 'dblclick' | 'hover', description: string) {
+  return defineStepKind({
+    tool: action,
+    description,
+    args: onElement,
+    actions: [action],
+    element: 'required',
+    example: { ref: 'button' },
+    toStep: async ({ ref }, ctx) => ({
+      action,
+      ...(await locatorForRef(ctx.page, ref)),
+      description: ctx.description,
+    }),
+    perform: async ({ element, timeout }) => element()[action]({ timeout }),
+    exportStatement: (_step, { el }) => `await ${el}.${action}();`,
+  });
+}
 
-export const dblclick = defineStepKind({
-  tool: 'dblclick',
-  description: 'Double-click',
-  args: onElement,
-  actions: ['dblclick'],
-  element: 'required',
-  example: { ref: 'button' },
-  toStep: async ({ ref }, ctx) => ({
-    action: 'dblclick',
-    ...(await locatorForRef(ctx.page, ref)),
-    description: ctx.description,
-  }),
-  perform: async ({ element, timeout }) => element().dblclick({ timeout }),
-  exportStatement: (_step, { el }) => `await ${el}.dblclick();`,
-});
-
-export const hover = defineStepKind({
-  tool: 'hover',
-  description: 'Hover',
-  args: onElement,
-  actions: ['hover'],
-  element: 'required',
-  example: { ref: 'button' },
-  toStep: async ({ ref }, ctx) => ({
-    action: 'hover',
-    ...(await locatorForRef(ctx.page, ref)),
-    description: ctx.description,
-  }),
-  perform: async ({ element, timeout }) => element().hover({ timeout }),
-  exportStatement: (_step, { el }) => `await ${el}.hover();`,
-});
+export const click = mouseStep('click', 'Click');
+export const dblclick = mouseStep('dblclick', 'Double-click');
+export const hover = mouseStep('hover', 'Hover');
 
 export const check = defineStepKind({
   tool: 'check',

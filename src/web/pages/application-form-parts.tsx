@@ -1,6 +1,7 @@
 // The pieces of the application and environment forms (application-forms.tsx has their routes): the environment
 // fields and how they become the API's body, the two forms, and the per-row actions the settings page offers.
 import {
+  Checkbox,
   FormProblems,
   FromField,
   optional,
@@ -120,10 +121,9 @@ export function EnvironmentForm(props: {
         <EnvironmentFields form={props.form} errors={props.errors} editing={props.editing} />
         <AccessLists form={props.form} errors={props.errors} stored={props.editing?.access} />
         {!props.editing?.isDefault && (
-          <label>
-            <input type="checkbox" name="isDefault" checked={props.form.isDefault === 'on'} /> Make it the default
-            environment
-          </label>
+          <Checkbox name="isDefault" form={props.form}>
+            Make it the default environment
+          </Checkbox>
         )}
         <SubmitOrCancel
           text={props.editing ? 'Save the environment' : 'Add the environment'}

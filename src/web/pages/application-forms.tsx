@@ -1,7 +1,16 @@
 import type { Context, Hono } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { WebEnv } from '../context.js';
-import { afterSave, check, checkThenWrite, formPage, readForm, refusedAt, type FieldErrors } from '../form-kit.js';
+import {
+  afterSave,
+  check,
+  checkThenWrite,
+  formPage,
+  readForm,
+  refusedAt,
+  type FieldErrors,
+  type FormBody,
+} from '../form-kit.js';
 import { routesAbout } from '../found.js';
 import { CreateApplication } from '../../schemas/applications.js';
 import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments.js';
@@ -26,32 +35,53 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
   const services = (c: Context<WebEnv>) => c.get('services');
   const page = (c: Context<WebEnv>, title: string, content: Child, errors: FieldErrors) =>
     formPage(c, { title, nav: 'applications' }, content, Object.keys(errors).length > 0);
-  const applicationRoutes = routesAbout(web, findApplication, 'This application');
-  const environmentRoutes = routesAbout(web, findEnvironment, 'This environment');
-
-  web.get('/new/application', (c) =>
+  // Each form is shown by its GET, and again with what was typed and its problems when its POST is refused.
+  const newApplicationPage = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors) =>
     page(
       c,
       'Add an application',
-      <NewApplicationForm
+      <NewApplicationForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} />,
+      errors,
+    );
+  const newEnvironmentPage = (
+    c: Context<WebEnv>,
+    app: { shortId: string; name: string },
+    form: FormBody,
+    errors: FieldErrors,
+  ) =>
+    page(
+      c,
+      'Add an environment',
+      <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={form} errors={errors} />,
+      errors,
+    );
+  const editEnvironmentPage = (c: Context<WebEnv>, found: FoundEnvironment, form: FormBody, errors: FieldErrors) =>
+    page(
+      c,
+      'Edit an environment',
+      <EnvironmentForm
         base={base}
         csrf={c.get('csrfToken')}
-        form={{ from: c.req.query('from') ?? '' }}
-        errors={{}}
+        app={found.app}
+        form={form}
+        errors={errors}
+        editing={found.env}
       />,
-      {},
-    ),
-  );
+      errors,
+    );
+  const environmentRef = (c: Context<WebEnv>, found: FoundEnvironment) => ({
+    projectId: projectId(c),
+    applicationShortId: found.app.shortId,
+    environmentShortId: found.env.shortId,
+  });
+  const applicationRoutes = routesAbout(web, findApplication, 'This application');
+  const environmentRoutes = routesAbout(web, findEnvironment, 'This environment');
+
+  web.get('/new/application', (c) => newApplicationPage(c, { from: c.req.query('from') ?? '' }, {}));
 
   web.post('/new/application', async (c) => {
     const form = await readForm(c);
-    const again = (errors: FieldErrors) =>
-      page(
-        c,
-        'Add an application',
-        <NewApplicationForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} />,
-        errors,
-      );
+    const again = (errors: FieldErrors) => newApplicationPage(c, form, errors);
     const app = check(CreateApplication, { name: form.name, kind: 'web' });
     const env = check(CreateEnvironment, environmentBody(form), toEnvironmentField);
     if (!app.ok || !env.ok) return again({ ...(app.ok ? {} : app.errors), ...(env.ok ? {} : env.errors) });
@@ -67,24 +97,11 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     return afterSave(c, form, `${base}/applications?added=${encodeURIComponent(created.shortId)}`);
   });
 
-  applicationRoutes.get('/applications/:app/environments/new', async (c, app) => {
-    return page(
-      c,
-      'Add an environment',
-      <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={{}} errors={{}} />,
-      {},
-    );
-  });
+  applicationRoutes.get('/applications/:app/environments/new', async (c, app) => newEnvironmentPage(c, app, {}, {}));
 
   applicationRoutes.post('/applications/:app/environments', async (c, app) => {
     const form = await readForm(c);
-    const again = (errors: FieldErrors) =>
-      page(
-        c,
-        'Add an environment',
-        <EnvironmentForm base={base} csrf={c.get('csrfToken')} app={app} form={form} errors={errors} />,
-        errors,
-      );
+    const again = (errors: FieldErrors) => newEnvironmentPage(c, app, form, errors);
     const written = await checkThenWrite(
       CreateEnvironment,
       { ...environmentBody(form), isDefault: form.isDefault === 'on' },
@@ -94,59 +111,24 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 
-  environmentRoutes.get('/applications/:app/environments/:env/edit', async (c, found) => {
-    const form = { environmentName: found.env.name, environmentUrl: found.env.url ?? '' };
-    return page(
-      c,
-      'Edit an environment',
-      <EnvironmentForm
-        base={base}
-        csrf={c.get('csrfToken')}
-        app={found.app}
-        form={form}
-        errors={{}}
-        editing={found.env}
-      />,
-      {},
-    );
-  });
+  environmentRoutes.get('/applications/:app/environments/:env/edit', async (c, found) =>
+    editEnvironmentPage(c, found, { environmentName: found.env.name, environmentUrl: found.env.url ?? '' }, {}),
+  );
 
   environmentRoutes.post('/applications/:app/environments/:env', async (c, found) => {
     const form = await readForm(c);
-    const again = (errors: FieldErrors) =>
-      page(
-        c,
-        'Edit an environment',
-        <EnvironmentForm
-          base={base}
-          csrf={c.get('csrfToken')}
-          app={found.app}
-          form={form}
-          errors={errors}
-          editing={found.env}
-        />,
-        errors,
-      );
-    const ref = {
-      projectId: projectId(c),
-      applicationShortId: found.app.shortId,
-      environmentShortId: found.env.shortId,
-    };
+    const again = (errors: FieldErrors) => editEnvironmentPage(c, found, form, errors);
     const written = await checkThenWrite(
       UpdateEnvironment,
       { ...environmentBody(form), isDefault: form.isDefault === 'on' ? true : undefined },
-      (env) => updateEnvironment(services(c), ref, env),
+      (env) => updateEnvironment(services(c), environmentRef(c, found), env),
       { at: 'environmentUrl', fieldOf: toEnvironmentField },
     );
     return written.ok ? afterSave(c, form, `${base}/applications`) : again(atAccessList(written.errors));
   });
 
   environmentRoutes.post('/applications/:app/environments/:env/delete', async (c, found) => {
-    await deleteEnvironment(services(c), {
-      projectId: projectId(c),
-      applicationShortId: found.app.shortId,
-      environmentShortId: found.env.shortId,
-    });
+    await deleteEnvironment(services(c), environmentRef(c, found));
     return c.redirect(`${base}/applications`, 303);
   });
 
@@ -162,6 +144,8 @@ async function findApplication(c: Context<WebEnv>) {
     requireApplication(c.get('services'), c.get('session').projectId, c.req.param('app') ?? ''),
   );
 }
+
+type FoundEnvironment = NonNullable<Awaited<ReturnType<typeof findEnvironment>>>;
 
 async function findEnvironment(c: Context<WebEnv>) {
   const app = await findApplication(c);

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
+  Checkbox,
   checkThenWrite,
   formPage,
   FormProblems,
@@ -55,9 +56,9 @@ function ConfigForm(props: { base: string; csrf: string; form: FormBody; errors:
         />
         {!editing && (
           <>
-            <label>
-              <input type="checkbox" name="isSecret" checked={form.isSecret === 'on'} /> Secret (write-only)
-            </label>
+            <Checkbox name="isSecret" form={form}>
+              Secret (write-only)
+            </Checkbox>
             <div class="field">
               <label for="f-type">Type</label>
               <select id="f-type" name="type">

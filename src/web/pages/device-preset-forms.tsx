@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { check, checkThenWrite, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { check, Checkbox, checkThenWrite, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { registerListedResource } from '../listed-resource.js';
 import { CreateDevicePreset, UpdateDevicePreset } from '../../schemas/device-presets.js';
 import {
@@ -59,12 +59,12 @@ function PresetFields(form: FormBody, errors: FieldErrors) {
         value={form.deviceScaleFactor ?? '1'}
         errors={errors}
       />
-      <label>
-        <input type="checkbox" name="isMobile" checked={form.isMobile === 'on'} /> Mobile
-      </label>{' '}
-      <label>
-        <input type="checkbox" name="hasTouch" checked={form.hasTouch === 'on'} /> Touch
-      </label>
+      <Checkbox name="isMobile" form={form}>
+        Mobile
+      </Checkbox>{' '}
+      <Checkbox name="hasTouch" form={form}>
+        Touch
+      </Checkbox>
       <TextField label="Locale" name="locale" value={form.locale} errors={errors} hint="Optional, e.g. en-US" />
       <TextField
         label="Time zone"

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   afterSave,
+  Checkbox,
   checkThenWrite,
   FieldError,
   formPage,
@@ -180,10 +181,9 @@ function IntegrationForm(props: {
           hint={keep('secret', editing?.hasWebhookSecret ?? false) ?? 'Optional'}
         />
         {editing?.hasWebhookSecret && (
-          <label>
-            <input type="checkbox" name="removeWebhookSecret" checked={form.removeWebhookSecret === 'on'} /> Remove the
-            webhook secret
-          </label>
+          <Checkbox name="removeWebhookSecret" form={form}>
+            Remove the webhook secret
+          </Checkbox>
         )}
         <TextField
           label="Server URL"

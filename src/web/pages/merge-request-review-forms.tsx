@@ -4,6 +4,7 @@ import type { WebEnv } from '../context.js';
 import {
   afterSave,
   check,
+  Checkbox,
   FieldError,
   formPage,
   FormProblems,
@@ -127,17 +128,15 @@ function ReviewForm(props: {
             />
           </>
         )}
-        <label>
-          <input type="checkbox" name="autoRun" checked={form.autoRun === 'on'} /> Review automatically once the head
-          commit is deployed
-        </label>
-        <label>
-          <input type="checkbox" name="includeDrafts" checked={form.includeDrafts === 'on'} /> Review drafts too
-        </label>
-        <label>
-          <input type="checkbox" name="commentOnOpen" checked={form.commentOnOpen === 'on'} /> Comment when a merge
-          request opens, saying how to start a review
-        </label>
+        <Checkbox name="autoRun" form={form}>
+          Review automatically once the head commit is deployed
+        </Checkbox>
+        <Checkbox name="includeDrafts" form={form}>
+          Review drafts too
+        </Checkbox>
+        <Checkbox name="commentOnOpen" form={form}>
+          Comment when a merge request opens, saying how to start a review
+        </Checkbox>
         <TextField
           label="Mention handle"
           name="handle"

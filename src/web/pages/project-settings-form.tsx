@@ -4,6 +4,7 @@ import type { WebEnv } from '../context.js';
 import {
   afterSave,
   check,
+  Checkbox,
   FieldError,
   FormProblems,
   formPage,
@@ -84,10 +85,9 @@ function SettingsForm(props: { base: string; csrf: string; form: FormBody; error
         />
         <fieldset>
           <legend>Quarantine rule</legend>
-          <label>
-            <input type="checkbox" name="quarantine" checked={form.quarantine === 'on'} /> Quarantine flaky tests
-            automatically
-          </label>
+          <Checkbox name="quarantine" form={form}>
+            Quarantine flaky tests automatically
+          </Checkbox>
           <TextField label="At a flake rate of (percent)" name="flakeRate" value={form.flakeRate} errors={errors} />
           <TextField
             label="Over at least this many of the last finished runs"
