@@ -44,6 +44,7 @@ import { createFsBlobStore } from '../src/storage/fs.js';
 import { createTemporalClientProvider } from '../src/temporal/client.js';
 import { loadPrograms } from '../src/programs.js';
 import { startPostgres, type PostgresCluster } from '../test/support/postgres.js';
+import { watchdog } from './support.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 if (!Number.isFinite(duration) || duration <= 0) throw new Error('BENCH_DURATION must be a positive number of seconds');
@@ -57,13 +58,7 @@ const connections = 50;
 const targetsPerDatabase = 6;
 
 // Whatever goes wrong (a hung socket, a stuck pool), the process ends.
-setTimeout(
-  () => {
-    process.stderr.write('bench: timed out\n');
-    process.exit(1);
-  },
-  (kinds.length * targetsPerDatabase * (warmup + duration) + 300) * 1000,
-).unref();
+watchdog(kinds.length * targetsPerDatabase * (warmup + duration) + 300, 'bench/api');
 
 /** Counts the statements sent through the handle it is attached to: the round trips of a request. */
 class QueryCounter implements KyselyPlugin {

@@ -14,6 +14,7 @@ import type { BrowserPool } from '../src/browser/context/pool.js';
 import { startFixtureApps, type FixtureApps } from '../test/support/fixture-apps.js';
 import {
   createBenchPool,
+  envInts,
   fixed,
   median,
   mib,
@@ -26,11 +27,7 @@ import {
   watchdog,
 } from './support.js';
 
-const levels = (process.env.BENCH_LEVELS ?? '1,5,10,20').split(',').map((s) => {
-  const n = Number(s.trim());
-  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_LEVELS must be positive integers, got ${s}`);
-  return n;
-});
+const levels = envInts('BENCH_LEVELS', [1, 5, 10, 20]);
 watchdog(60 + levels.reduce((n, level) => n + 30 + level * 5, 0), 'bench/concurrency');
 
 interface LevelFigures {

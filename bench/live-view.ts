@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 import { chromiumFlags } from '../src/browser/context/pool.js';
 import { createRouter, refOf, tool } from '../test/support/agent-script.js';
 import { startFixtureApps } from '../test/support/fixture-apps.js';
+import { firstLiveFrame } from '../test/support/live-frame.js';
 import { envInt, fixed, median, percentile, table } from './support.js';
 import { loadAverage, runBackendBench, startBenchBackend, startBenchProctor } from './backend.js';
 
@@ -64,15 +65,7 @@ await runBackendBench('bench/live-view', 15, async (closers) => {
     const created = await call('POST', '/v1/test-cases', { name: goal, goal, applicationShortId: application.shortId });
     const id = created.testCase!.id;
     await page.goto(`${appUrl}/live/burn-in/${id}`);
-    await page.waitForFunction(
-      () => {
-        const img = document.getElementById('live-frame') as HTMLImageElement | null;
-        return !!img && !img.hidden && img.complete && img.naturalWidth > 0;
-      },
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
-    const shown = Date.now();
+    const shown = await firstLiveFrame(page);
     const started = (await client.workflow.getHandle(`burn-in:${id}`).describe()).startTime.getTime();
     await page.getByText('The burn-in ended.').waitFor({ timeout: 30_000 });
     if (i === 0) {

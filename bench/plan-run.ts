@@ -64,6 +64,7 @@ import {
   benchWorkerSettings,
   descendants,
   envInt,
+  envInts,
   fixed,
   median,
   percentile,
@@ -75,11 +76,7 @@ import { startBenchWorkers, type BenchWorkers } from './plan-run-processes.js';
 import { standInExecuteTest } from './plan-run-standin.js';
 import { buildPlanDag, depsOf, type BenchTest } from './plan-dag.js';
 
-const sizes = (process.env.BENCH_TESTS ?? '200,1000').split(',').map((s) => {
-  const n = Number(s.trim());
-  if (!Number.isInteger(n) || n < 5) throw new Error(`BENCH_TESTS must be integers >= 5, got ${s}`);
-  return n;
-});
+const sizes = envInts('BENCH_TESTS', [200, 1000], 5);
 /** Per worker: its browser pool; the run's concurrency is this times the worker processes. */
 const perWorkerConcurrency = envInt('BENCH_CONCURRENCY', 20);
 const depth = 5;
@@ -88,13 +85,7 @@ const standInMs = envInt('BENCH_STANDIN_MS', 300);
 const maxHistoryEvents = process.env.BENCH_MAX_HISTORY_EVENTS ? envInt('BENCH_MAX_HISTORY_EVENTS', 10_000) : undefined;
 const timeoutS = envInt('BENCH_TIMEOUT_S', 15 * 60);
 /** 0: the worker in this process; N: N worker processes. */
-const workerCounts = process.env.BENCH_WORKERS
-  ? process.env.BENCH_WORKERS.split(',').map((s) => {
-      const n = Number(s.trim());
-      if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_WORKERS must be integers >= 1, got ${s}`);
-      return n;
-    })
-  : [0];
+const workerCounts = envInts('BENCH_WORKERS', [0]);
 /** The worker's activity slots: ≥ 2 per browser slot (executeTest holds one for the whole replay). */
 const activitySlots = Math.max(50, 2 * perWorkerConcurrency);
 /** As the worker's DATABASE_POOL_SIZE defaults. */

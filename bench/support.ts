@@ -159,6 +159,17 @@ export function envInt(name: string, fallback: number): number {
   return value;
 }
 
+/** A comma-separated list of whole numbers, each at least `min` (`BENCH_LEVELS=1,5,10`); `fallback` when unset. */
+export function envInts(name: string, fallback: number[], min = 1): number[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw.split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be integers >= ${min}, got ${s}`);
+    return n;
+  });
+}
+
 // ---- statistics and output
 
 /** Nearest-rank percentile (p in 0..100) of unsorted values. */

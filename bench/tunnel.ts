@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -26,20 +26,15 @@ import { createTunnelRouter } from '../src/tunnels/agent-router.js';
 import { createTunnelEdge } from '../src/tunnels/edge.js';
 import { agentProjectHeader, agentSecretHeader } from '../src/tunnels/protocol.js';
 import { bigDigest, bigDownloadBytes, startLocalApp } from '../test/support/local-app.js';
-import { freePort, waitFor } from '../test/support/net.js';
+import { freePort, requestBuffered, waitFor, type BufferedResponse } from '../test/support/net.js';
+import { watchdog } from './support.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const samples = Number(process.env.BENCH_SAMPLES ?? 500);
 const downloads = 5;
 const connections = 10;
 
-setTimeout(
-  () => {
-    process.stderr.write('bench: timed out\n');
-    process.exit(1);
-  },
-  (3 * (duration + 2) + 180) * 1000,
-).unref();
+watchdog(3 * (duration + 2) + 180, 'bench/tunnel');
 
 interface Target {
   name: string;
@@ -51,21 +46,13 @@ interface Target {
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 
-function get(t: Target, path: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port: t.port, path: t.target(path), headers: t.headers, agent: keepAlive },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
+function get(t: Target, path: string): Promise<BufferedResponse> {
+  return requestBuffered({
+    host: '127.0.0.1',
+    port: t.port,
+    path: t.target(path),
+    headers: t.headers,
+    agent: keepAlive,
   });
 }
 

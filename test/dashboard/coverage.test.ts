@@ -7,6 +7,7 @@ import { workflowIds } from '../../workflows/shared.js';
 import { createApiContext, terminateBurnIns, type ApiContext } from '../support/app-context.js';
 import { base, buy, orderNote, shopMap, signIn } from '../support/coverage-fixture.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { atEachScreenSize, expectWithinPageBudget } from '../support/page-checks.js';
 import { insertDiscoveryRows, insertFinishedRun } from '../support/discovery-rows.js';
 import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js';
 
@@ -18,7 +19,6 @@ import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js'
 //     submitted 3; checked after acting 4. Forms per pattern: one each, two on /products/{id}, none on /orders.
 //   suggestions (no model): Coupon on /cart, Profile on /settings, Search on /, the page /orders.
 
-const pageBudgetBytes = 50 * 1024;
 const shots = 'test-results/dashboard';
 const nav = ['/', '/login', '/products', '/cart', '/orders', '/settings'];
 const links = { '/products': ['/products/42'], '/cart': ['/checkout'], '/orders': ['/orders/7', '/returns'] };
@@ -289,11 +289,7 @@ describe('dashboard: coverage and suggestions', () => {
 
   it('draws the map axe-clean at desktop and phone sizes, its marks from the shared defs under its own ids', async () => {
     mkdirSync(shots, { recursive: true });
-    for (const [label, size] of [
-      ['1280x800', { width: 1280, height: 800 }],
-      ['390x844', { width: 390, height: 844 }],
-    ] as const) {
-      const page = await dash.view({ viewport: size, ...(size.width < 500 ? { isMobile: true, hasTouch: true } : {}) });
+    await atEachScreenSize(dash, async (page, { label }) => {
       await page.goto(`${dash.url}${coveragePath()}`);
       // The two uncovered pages' bands are hatched by the map's own pattern; no id on the page is defined twice.
       const hatched = page.locator('svg.sitemap:not(.swatch) .uncovered rect.band');
@@ -307,22 +303,15 @@ describe('dashboard: coverage and suggestions', () => {
       expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
       await expectAccessible(page);
       await page.screenshot({ path: `${shots}/coverage-${label}.png`, fullPage: true });
-      await page.context().close();
-    }
+    });
     expect(dash.blocked).toEqual([]);
   });
 
   it('stays under 50 KB of HTML and JavaScript', async () => {
-    const sizes: Record<string, number> = {};
-    for (const path of [coveragePath(), `/applications/${blog}/coverage`, `/applications/${big}/coverage`]) {
-      const measured = await dash.transferredBytes(path);
-      expect(measured.consoleErrors, path).toEqual([]);
-      sizes[path] = measured.total;
-    }
-    console.log('transferred HTML+JS bytes of the coverage pages', sizes);
-    for (const [path, bytes] of Object.entries(sizes)) {
-      expect(bytes, path).toBeGreaterThan(1000);
-      expect(bytes, path).toBeLessThan(pageBudgetBytes);
-    }
+    await expectWithinPageBudget(dash, [
+      coveragePath(),
+      `/applications/${blog}/coverage`,
+      `/applications/${big}/coverage`,
+    ]);
   });
 });

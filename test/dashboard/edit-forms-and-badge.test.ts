@@ -1,13 +1,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/dashboard.js';
+import { expectWithinPageBudget } from '../support/page-checks.js';
 import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 
 // Issue 24: editing device presets and scenarios, the status badge's URL made from the dashboard (no terminal), and
 // the quarantine rule's refusal said in the field's unit. Chromium drives the real app on Postgres; what is checked
 // is what a person sees and what the API then answers.
-
-const pageBudgetBytes = 50 * 1024;
 
 describe('dashboard: editing presets and scenarios, the badge URL, the quarantine rule in percent', () => {
   const rig = useSignedInDashboard();
@@ -308,11 +307,7 @@ describe('dashboard: editing presets and scenarios, the badge URL, the quarantin
     expect(await page.getByRole('button', { name: 'Copy the Markdown' }).count()).toBe(0);
     await context.close();
 
-    for (const path of newPages) {
-      const bytes = await rig.dash.transferredBytes(path);
-      expect(bytes.total, path).toBeLessThan(pageBudgetBytes);
-      expect(bytes.consoleErrors, path).toEqual([]);
-    }
+    await expectWithinPageBudget(rig.dash, newPages);
     expect(newPages.size).toBeGreaterThanOrEqual(3);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { countRows } from '../support/row-counts.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { expectWithinPageBudget } from '../support/page-checks.js';
 import { createRouter } from '../support/agent-script.js';
 import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
@@ -13,8 +14,6 @@ import { firstShortIdOf } from '../support/row-ids.js';
 // A newcomer's first hour, in Chromium on the real stack (Temporal worker, Postgres, the fixture shop, a scripted
 // model): from an empty project to a PASSED plan run by clicking and typing in the dashboard only. Every request
 // the page makes is recorded: none leaves the dashboard's own pages (no /v1, no other origin).
-
-const pageBudgetBytes = 50 * 1024;
 
 describe('dashboard: first run, from an empty project to a green plan run', () => {
   let fixture: FixtureApps;
@@ -356,11 +355,7 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
   }, 120_000);
 
   it('keeps every new page within the size budget', async () => {
-    for (const path of newPages) {
-      const bytes = await dash.transferredBytes(path);
-      expect(bytes.total, path).toBeLessThan(pageBudgetBytes);
-      expect(bytes.consoleErrors, path).toEqual([]);
-    }
+    await expectWithinPageBudget(dash, newPages);
     expect(newPages.size).toBeGreaterThanOrEqual(4);
   });
 

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../support/dashboard.js';
+import { expectWithinPageBudget } from '../support/page-checks.js';
 import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { useSignedInDashboard } from '../support/signed-in-dashboard.js';
 import { saveGitSyncFile } from '../../src/db/queries/git-sync.js';
@@ -11,7 +12,6 @@ import { saveGitSyncFile } from '../../src/db/queries/git-sync.js';
 // project hook. Each refusal is shown at its field and stores nothing; keys, tokens and webhook secrets go in and
 // never come back in any answer the browser got.
 
-const pageBudgetBytes = 50 * 1024;
 const gitlabToken = 'glpat-dashboard-token-7c1e';
 const webhookSecret = 'hook-secret-d4f9a2';
 const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
@@ -309,11 +309,7 @@ describe('dashboard: Git integrations and merge-request review settings', () => 
   });
 
   it('keeps every new page within the size budget', async () => {
-    for (const path of newPages) {
-      const bytes = await rig.dash.transferredBytes(path);
-      expect(bytes.total, path).toBeLessThan(pageBudgetBytes);
-      expect(bytes.consoleErrors, path).toEqual([]);
-    }
+    await expectWithinPageBudget(rig.dash, newPages);
     expect(newPages.size).toBeGreaterThanOrEqual(5);
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockIssue, updateIssue } from '../../src/db/queries/issues.js';
 import { createApiContext, type ApiContext } from '../support/app-context.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { expectWithinPageBudget } from '../support/page-checks.js';
 
 // The dashboard's issues pages in the project's Chromium (every non-local request refused): the project's issues
 // listed and filtered from the menu, one opened, its status changed through the form; another project's is a 404.
@@ -103,11 +104,7 @@ describe('dashboard: issues', () => {
     expect((await ctx.call('GET', `/v1/issues/${ids.label}`)).body.status).toBe('ignored');
     expect(await page.locator('dl.facts').textContent()).toContain('Statusignored');
 
-    for (const path of ['/issues', `/issues/${ids.label}`]) {
-      const measured = await dash.transferredBytes(path);
-      expect(measured.consoleErrors, path).toEqual([]);
-      expect(measured.total, path).toBeLessThan(50 * 1024);
-    }
+    await expectWithinPageBudget(dash, ['/issues', `/issues/${ids.label}`]);
   }, 90_000);
 
   it("another project's issue and a made-up id are the same 404", async () => {

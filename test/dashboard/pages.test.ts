@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { atEachScreenSize, expectWithinPageBudget } from '../support/page-checks.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { brokenSteps, insertRecordedTestCase, loginSteps, todoSteps, applicationIdOf } from '../support/recorded.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
@@ -14,7 +15,6 @@ import { navItems } from '../../src/web/nav.js';
 // The dashboard's runs and test case pages on the real stack (Temporal worker, Postgres, Chromium running
 // the tests, the dashboard in another Chromium that reaches nothing but loopback).
 
-const pageBudgetBytes = 50 * 1024;
 const shots = 'test-results/dashboard';
 
 describe('dashboard: runs and test cases', () => {
@@ -338,11 +338,7 @@ describe('dashboard: runs and test cases', () => {
     ];
     mkdirSync(shots, { recursive: true });
     const wide: Record<string, number> = {};
-    for (const [size, viewport, phone] of [
-      ['1280x800', { width: 1280, height: 800 }, false],
-      ['390x844', { width: 390, height: 844 }, true],
-    ] as const) {
-      const page = await dash.view({ viewport, isMobile: phone, hasTouch: phone });
+    await atEachScreenSize(dash, async (page, { label: size, viewport, phone }) => {
       for (const [name, path] of pages) {
         await page.goto(`${dash.url}${path}`);
         await expectAccessible(page);
@@ -351,21 +347,10 @@ describe('dashboard: runs and test cases', () => {
         const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, window.innerWidth));
         if (phone && width > viewport.width) wide[path] = width;
       }
-      await page.context().close();
-    }
+    });
     expect(wide).toEqual({});
 
-    const sizes: Record<string, number> = {};
-    for (const path of ['/login', ...pages.map(([, path]) => path)]) {
-      const measured = await dash.transferredBytes(path);
-      expect(measured.consoleErrors, path).toEqual([]);
-      sizes[path] = measured.total;
-    }
-    console.log('transferred HTML+JS bytes per page', sizes);
-    for (const [path, bytes] of Object.entries(sizes)) {
-      expect(bytes, path).toBeGreaterThan(1000);
-      expect(bytes, path).toBeLessThan(pageBudgetBytes);
-    }
+    await expectWithinPageBudget(dash, ['/login', ...pages.map(([, path]) => path)]);
     expect(dash.blocked).toEqual([]);
   }, 240_000);
 });

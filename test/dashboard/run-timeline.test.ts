@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/domain/steps.js';
 import type { StepChange } from '../../src/domain/verdicts.js';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { expectAccessible, openDashboard } from '../support/dashboard.js';
+import { atEachScreenSize, expectWithinPageBudget } from '../support/page-checks.js';
+import { serveAppForTests } from '../support/served-app.js';
 import { writeFinishedRun, type PlannedTest } from '../support/finished-run.js';
 import { applicationIdOf, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 import { rowIdOf } from '../support/row-ids.js';
@@ -16,7 +17,6 @@ import { rowIdOf } from '../support/row-ids.js';
 // beside what replay found, its screenshot, excerpt and trace. A second run with many failures groups them.
 
 const shots = 'test-results/dashboard';
-const pageBudgetBytes = 50 * 1024;
 
 // 20 chains of 10 tests: "sign in" first, every chain's head waits for it, every other test for the one before it.
 const chainOf = (i: number) => Math.floor(i / 10);
@@ -54,8 +54,7 @@ const changes: StepChange[] = [
 ];
 
 describe('dashboard: a run as a picture, a failure beside what was recorded', () => {
-  let ctx: ApiContext;
-  let dash: DashboardBrowser;
+  const served = serveAppForTests('postgres', openDashboard);
   let big: string;
   let many: string;
   const expectedPath: string[] = [];
@@ -63,13 +62,10 @@ describe('dashboard: a run as a picture, a failure beside what was recorded', ()
   const tmp = mkdtempSync(join(tmpdir(), 'proctor-trace-'));
 
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    ctx = await createApiContext('postgres', { appUrl });
-    dash = await openDashboard(ctx.app, appUrl);
     mkdirSync(shots, { recursive: true });
-    const { db } = ctx;
-    const projectId = ctx.tenant.projectId;
-    const app = await ctx.call('POST', '/v1/applications', { name: 'Shop' });
+    const { db } = served.api;
+    const projectId = served.api.tenant.projectId;
+    const app = await served.api.call('POST', '/v1/applications', { name: 'Shop' });
     const applicationId = await applicationIdOf(db, app.body.shortId);
     for (let i = 0; i < 200; i++) {
       const waitFor = i === 0 ? [] : i % 10 === 0 ? [ids[0]!] : [ids[i - 1]!];
@@ -83,23 +79,23 @@ describe('dashboard: a run as a picture, a failure beside what was recorded', ()
         }),
       );
     }
-    const plan = await ctx.call('POST', '/v1/test-plans', { name: 'Everything', testCaseIds: ids });
+    const plan = await served.api.call('POST', '/v1/test-plans', { name: 'Everything', testCaseIds: ids });
     expect(plan.status).toBe(201);
     const planId = await rowIdOf(db, 'test_plans', plan.body.shortId);
 
     // What a failed replay leaves: a screenshot and a trace, made by Chromium, in the blob store.
-    await dash.page.goto(`${appUrl}/login`);
+    await served.front.page.goto(`${served.front.url}/login`);
     const screenshotKey = `runs/fixture/screenshot.png`;
-    await ctx.deps.blobs.put(screenshotKey, await dash.page.screenshot(), 'image/png');
-    const traced = await dash.browser.newContext();
+    await served.api.deps.blobs.put(screenshotKey, await served.front.page.screenshot(), 'image/png');
+    const traced = await served.front.browser.newContext();
     await traced.tracing.start({ screenshots: true, snapshots: true });
     const tracedPage = await traced.newPage();
-    await tracedPage.goto(`${appUrl}/login`);
+    await tracedPage.goto(`${served.front.url}/login`);
     await tracedPage.getByLabel('API token').fill('not a token');
     await traced.tracing.stop({ path: join(tmp, 'trace.zip') });
     await traced.close();
     const traceKey = `runs/fixture/trace.zip`;
-    await ctx.deps.blobs.put(traceKey, readFileSync(join(tmp, 'trace.zip')), 'application/zip');
+    await served.api.deps.blobs.put(traceKey, readFileSync(join(tmp, 'trace.zip')), 'application/zip');
 
     // Each test starts when what it waits for ended; the failure's five dependents are skipped at its end.
     const ends: number[] = [];
@@ -171,19 +167,15 @@ describe('dashboard: a run as a picture, a failure beside what was recorded', ()
     many = (
       await writeFinishedRun(db, { projectId, planId, startedAt: new Date(Date.now() - 1_800_000), tests: manyPlanned })
     ).shortId;
-    await dash.signIn(ctx.tenant.token);
+    await served.front.signIn(served.api.tenant.token);
   }, 180_000);
 
-  afterAll(async () => {
-    await dash?.close();
-    await ctx?.close();
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('draws 200 bars, the failed test and its skipped dependents apart, the critical path outlined', async () => {
-    const { page } = dash;
+    const { page } = served.front;
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(`${dash.url}/runs/${big}`);
+    await page.goto(`${served.front.url}/runs/${big}`);
     const figure = page.getByRole('figure');
     expect(await figure.locator('figcaption').textContent()).toMatch(
       /^200 tests over .+ \(one bar per test\): 193 passed · 1 flaky · 1 failed · 5 skipped\.$/,
@@ -221,12 +213,12 @@ describe('dashboard: a run as a picture, a failure beside what was recorded', ()
     expect(await figure.locator('path.tl-edge').count()).toBe(199);
     await expectAccessible(page);
     await page.screenshot({ path: `${shots}/run-200-1280x800.png` });
-    expect(dash.blocked).toEqual([]);
+    expect(served.front.blocked).toEqual([]);
   });
 
   it('shows the failure beside what was recorded: both ends of the drag, the steps, screenshot, excerpt and trace', async () => {
-    const { page } = dash;
-    await page.goto(`${dash.url}/runs/${big}`);
+    const { page } = served.front;
+    await page.goto(`${served.front.url}/runs/${big}`);
     const card = page.getByRole('region', { name: /^chain 3 test 034/ });
     const rows = (table: string) =>
       card
@@ -266,12 +258,12 @@ describe('dashboard: a run as a picture, a failure beside what was recorded', ()
       .getByText(/API token/)
       .first()
       .waitFor({ timeout: 30_000 });
-    expect(dash.blocked).toEqual([]);
+    expect(served.front.blocked).toEqual([]);
   });
 
   it('groups many failures by kind and by failing step', async () => {
-    const { page } = dash;
-    await page.goto(`${dash.url}/runs/${many}`);
+    const { page } = served.front;
+    await page.goto(`${served.front.url}/runs/${many}`);
     const table = (caption: string) =>
       page
         .getByRole('table', { name: caption })
@@ -290,31 +282,19 @@ describe('dashboard: a run as a picture, a failure beside what was recorded', ()
   });
 
   it('stays axe-clean and within the page budget; screenshots of the main pages at desktop and phone sizes', async () => {
-    for (const [label, size] of [
-      ['1280x800', { width: 1280, height: 800 }],
-      ['390x844', { width: 390, height: 844 }],
-    ] as const) {
-      const page = await dash.view({ viewport: size, ...(size.width < 500 ? { isMobile: true, hasTouch: true } : {}) });
+    await atEachScreenSize(served.front, async (page, { label }) => {
       for (const [file, path] of [
         ['run-200', `/runs/${big}`],
         ['run-12-failures', `/runs/${many}`],
         ['runs', '/runs'],
         ['test-case', `/test-cases/${ids[failing]}`],
       ]) {
-        await page.goto(`${dash.url}${path}`);
+        await page.goto(`${served.front.url}${path}`);
         await expectAccessible(page);
         await page.screenshot({ path: `${shots}/${file}-${label}.png` });
       }
-      await page.context().close();
-    }
-    const sizes: Record<string, number> = {};
-    for (const path of [`/runs/${big}`, `/runs/${many}`]) {
-      const measured = await dash.transferredBytes(path);
-      expect(measured.consoleErrors, path).toEqual([]);
-      sizes[path] = measured.total;
-    }
-    console.log('transferred HTML+JS bytes per page', sizes);
-    for (const [path, bytes] of Object.entries(sizes)) expect(bytes, path).toBeLessThan(pageBudgetBytes);
-    expect(dash.blocked).toEqual([]);
+    });
+    await expectWithinPageBudget(served.front, [`/runs/${big}`, `/runs/${many}`]);
+    expect(served.front.blocked).toEqual([]);
   }, 400_000);
 });

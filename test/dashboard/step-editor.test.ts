@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { expectWithinPageBudget } from '../support/page-checks.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { insertRecordedTestCase, applicationIdOf } from '../support/recorded.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
@@ -10,8 +11,6 @@ import { saveEditedSteps } from '../../src/services/step-edits.js';
 
 // The step editor and the run comparison, driven in Chromium on the real stack: the runs the editor's "Verify"
 // starts are replayed by the in-process Temporal worker in another Chromium against the fixture todo app.
-
-const pageBudgetBytes = 50 * 1024;
 
 const todoWithText: Step[] = [
   { action: 'navigate', value: '/todo/', description: 'Open the todo app' },
@@ -305,11 +304,7 @@ describe('dashboard: step editor and run comparison', () => {
   }, 30_000);
 
   it("keeps to the size budget, and another project's session sees none of it", async () => {
-    for (const path of [`/test-cases/${ids['todo text']}/steps`, `/compare?a=${runs[0]}&b=${runs[1]}`]) {
-      const measured = await dash.transferredBytes(path);
-      expect(measured.consoleErrors, path).toEqual([]);
-      expect(measured.total, path).toBeLessThan(pageBudgetBytes);
-    }
+    await expectWithinPageBudget(dash, [`/test-cases/${ids['todo text']}/steps`, `/compare?a=${runs[0]}&b=${runs[1]}`]);
     const page = await dash.signInElsewhere(other.token);
     try {
       expect((await page.goto(`${dash.url}/test-cases/${ids['todo text']}/steps`))?.status()).toBe(404);

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lockIssue, updateIssue } from '../../src/db/queries/issues.js';
 import { insertLlmUsage } from '../../src/db/queries/llm-usage.js';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { expectAccessible, openDashboard } from '../support/dashboard.js';
+import { atEachScreenSize, expectWithinPageBudget } from '../support/page-checks.js';
+import { serveAppForTests } from '../support/served-app.js';
 import { writeFinishedRun, type PlannedTest } from '../support/finished-run.js';
 import { applicationIdOf, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
 import { rowIdOf } from '../support/row-ids.js';
@@ -14,29 +15,24 @@ import { rowIdOf } from '../support/row-ids.js';
 // and sign as well as colour, and every page is axe-clean and within the budget at desktop and phone sizes.
 
 const shots = 'test-results/dashboard';
-const pageBudgetBytes = 50 * 1024;
 const day = 86_400_000;
 const failedRuns = [3, 7];
 const flakyRun = 5;
 
 describe('dashboard: trends', () => {
-  let ctx: ApiContext;
-  let dash: DashboardBrowser;
+  const served = serveAppForTests('postgres', openDashboard);
   let planShortId: string;
   const ids: string[] = [];
 
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    ctx = await createApiContext('postgres', { appUrl });
-    dash = await openDashboard(ctx.app, appUrl);
     mkdirSync(shots, { recursive: true });
-    const { db } = ctx;
-    const projectId = ctx.tenant.projectId;
-    const app = await ctx.call('POST', '/v1/applications', { name: 'Shop' });
+    const { db } = served.api;
+    const projectId = served.api.tenant.projectId;
+    const app = await served.api.call('POST', '/v1/applications', { name: 'Shop' });
     const applicationId = await applicationIdOf(db, app.body.shortId);
     for (const name of ['A sign in', 'B search', 'C check out'])
       ids.push(await insertRecordedTestCase(db, { projectId, applicationId, name, steps: loginSteps }));
-    const plan = await ctx.call('POST', '/v1/test-plans', { name: 'Nightly', testCaseIds: ids });
+    const plan = await served.api.call('POST', '/v1/test-plans', { name: 'Nightly', testCaseIds: ids });
     expect(plan.status).toBe(201);
     planShortId = plan.body.shortId;
     const planId = await rowIdOf(db, 'test_plans', planShortId);
@@ -105,17 +101,12 @@ describe('dashboard: trends', () => {
       });
       await updateIssue(db, row.id, { status });
     }
-    await dash.signIn(ctx.tenant.token);
+    await served.front.signIn(served.api.tenant.token);
   }, 180_000);
 
-  afterAll(async () => {
-    await dash?.close();
-    await ctx?.close();
-  });
-
   const chartOf = async (path: string) => {
-    const { page } = dash;
-    await page.goto(`${dash.url}${path}`);
+    const { page } = served.front;
+    await page.goto(`${served.front.url}${path}`);
     const figure = page.locator('figure.trend');
     return {
       caption: await figure.locator('figcaption').textContent(),
@@ -155,13 +146,13 @@ describe('dashboard: trends', () => {
     const titles = await chart.figure.locator('svg[role="img"] g.tr-bar > title').allTextContents();
     expect(titles[3]).toMatch(/^run \w+, \d{4}-\d{2}-\d{2}: failed, 13 s$/);
     expect(chart.rows).toBe(10);
-    await expectAccessible(dash.page);
-    expect(dash.blocked).toEqual([]);
+    await expectAccessible(served.front.page);
+    expect(served.front.blocked).toEqual([]);
   });
 
   it("lists each plan's pass rate over its last runs", async () => {
-    const { page } = dash;
-    await page.goto(`${dash.url}/test-plans`);
+    const { page } = served.front;
+    await page.goto(`${served.front.url}/test-plans`);
     const row = page.getByRole('row', { name: /Nightly/ });
     expect(await row.getByRole('cell').nth(3).textContent()).toBe('80% of 10');
   });
@@ -177,12 +168,12 @@ describe('dashboard: trends', () => {
       'Last 10 runs of this test: pass rate 100% over 10 runs, flake rate 10%; median duration 2.0 s, longest 2.0 s.',
     );
     expect(b.bars.filter((c) => c === 'tr-bar o-flaky')).toHaveLength(1);
-    await expectAccessible(dash.page);
+    await expectAccessible(served.front.page);
   });
 
   it("draws the project's LLM tokens per day, with the cost per day in the table", async () => {
-    const { page } = dash;
-    await page.goto(`${dash.url}/usage`);
+    const { page } = served.front;
+    await page.goto(`${served.front.url}/usage`);
     const caption = await page.locator('figure.trend figcaption').textContent();
     expect(caption).toMatch(
       /^Tokens per day from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}: 1,500 in all, at most 1,000 on a day\.$/,
@@ -203,8 +194,8 @@ describe('dashboard: trends', () => {
   });
 
   it('counts open issues by kind, each a link to them', async () => {
-    const { page } = dash;
-    await page.goto(`${dash.url}/issues`);
+    const { page } = served.front;
+    await page.goto(`${served.front.url}/issues`);
     const figure = page.locator('figure.kind-bars');
     expect(await figure.locator('figcaption').textContent()).toBe(
       '3 open issues: 2 console, 0 exception, 0 network, 1 a11y.',
@@ -222,26 +213,17 @@ describe('dashboard: trends', () => {
       ['usage', '/usage'],
       ['issues', '/issues'],
     ] as const;
-    for (const [label, size] of [
-      ['1280x800', { width: 1280, height: 800 }],
-      ['390x844', { width: 390, height: 844 }],
-    ] as const) {
-      const page = await dash.view({ viewport: size, ...(size.width < 500 ? { isMobile: true, hasTouch: true } : {}) });
+    await atEachScreenSize(served.front, async (page, { label }) => {
       for (const [file, path] of pages) {
-        await page.goto(`${dash.url}${path}`);
+        await page.goto(`${served.front.url}${path}`);
         await expectAccessible(page);
         await page.screenshot({ path: `${shots}/${file}-${label}.png`, fullPage: true });
       }
-      await page.context().close();
-    }
-    const sizes: Record<string, number> = {};
-    for (const [, path] of pages) {
-      const measured = await dash.transferredBytes(path);
-      expect(measured.consoleErrors, path).toEqual([]);
-      sizes[path] = measured.total;
-    }
-    console.log('transferred HTML+JS bytes per page', sizes);
-    for (const [path, bytes] of Object.entries(sizes)) expect(bytes, path).toBeLessThan(pageBudgetBytes);
-    expect(dash.blocked).toEqual([]);
+    });
+    await expectWithinPageBudget(
+      served.front,
+      pages.map(([, path]) => path),
+    );
+    expect(served.front.blocked).toEqual([]);
   }, 300_000);
 });

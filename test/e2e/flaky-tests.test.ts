@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { collectRunTests } from '../../src/db/queries/run-selection.js';
 import { insertRun } from '../../src/db/queries/runs.js';
 import type { Step } from '../../src/domain/steps.js';
 import { listenOnFreePort } from '../support/net.js';
@@ -103,19 +104,10 @@ describe('retries, flaky tests and quarantine', () => {
    * `failed` at the first attempt, `skipped` never ran.
    */
   async function seedHistory(testCaseId: string, runs: ('flaky' | 'passed' | 'failed' | 'skipped')[]): Promise<void> {
-    const testCase = await stack.db
-      .selectFrom('test_cases')
-      .select([
-        'id',
-        'name',
-        'goal',
-        'application_id',
-        'is_enabled',
-        'resume_from_test_case_id',
-        'wait_for_test_case_ids',
-      ])
-      .where('id', '=', testCaseId)
-      .executeTakeFirstOrThrow();
+    // The test case as a run of it selects it; it waits for no other, so the run holds it alone.
+    const selected = await collectRunTests(stack.db, stack.tenant.projectId, [testCaseId]);
+    expect(selected.map((t) => t.id)).toEqual([testCaseId]);
+    const testCase = selected[0]!;
     const now = Date.now();
     for (const [i, kind] of runs.entries()) {
       const run = await insertRun(stack.db, {

@@ -33,12 +33,13 @@ describe('self-healing that can be trusted', () => {
 
   const run = (testCaseId: string, variant: Variant) => shop.replay(testCaseId, { variant, heal: true });
 
-  async function copyOf(testCaseId: string): Promise<string> {
+  /** A copy (a new id, "… copy") of the test case an earlier test burned in under `name`, with the same steps. */
+  async function copyOf(name: string): Promise<string> {
     const id = randomUUID();
     const original = await shop.stack.db
       .selectFrom('test_cases')
       .selectAll()
-      .where('id', '=', testCaseId)
+      .where('name', '=', name)
       .executeTakeFirstOrThrow();
     await shop.stack.db
       .insertInto('test_cases')
@@ -140,15 +141,7 @@ describe('self-healing that can be trusted', () => {
   it('review (the default): the heal becomes a proposal, the steps stay until someone accepts it', async () => {
     await shop.stack.call('PATCH', '/v1/project/settings', { healPolicy: 'review' });
     expect((await shop.stack.call('GET', '/v1/project/settings')).body).toMatchObject({ healPolicy: 'review' });
-    const id = await copyOf(
-      (
-        await shop.stack.db
-          .selectFrom('test_cases')
-          .select('id')
-          .where('name', '=', 'Mug locale')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+    const id = await copyOf('Mug locale');
     // The copy starts from the English recording.
     const recorded = await shop.stack.db
       .selectFrom('test_cases')
@@ -213,15 +206,7 @@ describe('self-healing that can be trusted', () => {
   });
 
   it('a rejected proposal leaves the steps as they were; bad settings are a 400 that changes nothing', async () => {
-    const id = await copyOf(
-      (
-        await shop.stack.db
-          .selectFrom('test_cases')
-          .select('id')
-          .where('name', '=', 'Mug confirmation')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+    const id = await copyOf('Mug confirmation');
     const before = await steps(id);
     // A renamed product button with its id fallback removed: only the model can find it.
     await shop.stack.db

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addProfilePlan } from '../support/applications.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { changeReviewAction, reviewResponder } from '../support/review-script.js';
+import { approvingReview, changeReviewAction } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 
@@ -44,19 +44,7 @@ describe('change review weighs quality signals', () => {
     expect(await waitForRun(stack, started.body.run.shortId)).toMatchObject({ status: 'COMPLETED', result: 'PASSED' });
   };
   /** The model picks the profile test and proposes Approved whatever happened: code decides what the signals allow. */
-  const model = () =>
-    reviewResponder({
-      select: () => ({
-        existingTestCaseIds: [testCaseId],
-        newTests: [],
-        reasoning: 'The diff changes the profile form.',
-      }),
-      verdict: () => ({
-        verdict: 'Approved',
-        summary: 'The profile form was exercised on the preview.',
-        evaluationDetails: 'Saved the profile.',
-      }),
-    });
+  const model = () => approvingReview(testCaseId, 'the profile form');
   const review = (changeDiff: string) => ({
     mode: 'rawChanges',
     changes: { changeDescription: 'Profile form markup', diff: changeDiff },

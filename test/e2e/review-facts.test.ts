@@ -4,7 +4,7 @@ import { refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
 import { pollChat } from '../support/chat-polling.js';
-import { changeReviewAction, reviewResponder } from '../support/review-script.js';
+import { approvingReview, changeReviewAction } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 
@@ -142,19 +142,7 @@ describe('a review reads the facts beside the results', () => {
     applicationOverrides: [{ applicationShortId: appShortId, environment: { url: `${preview.url}/invoices` } }],
   });
   /** A model that selects the invoice test and approves whatever happened: the code decides. */
-  const approvingModel = () =>
-    reviewResponder({
-      select: () => ({
-        existingTestCaseIds: [testCaseId],
-        newTests: [],
-        reasoning: 'The change touches the invoice list.',
-      }),
-      verdict: () => ({
-        verdict: 'Approved',
-        summary: 'The invoice list was exercised on the preview.',
-        evaluationDetails: 'Deleting all invoices passed.',
-      }),
-    });
+  const approvingModel = () => approvingReview(testCaseId, 'the invoice list');
 
   it('the checkbox keeps its name: Approved, and the review says what the test does not cover', async () => {
     labelled = true;

@@ -9,7 +9,7 @@ import { startFakeGitLab, type FakeGitLab } from '../support/fake-gitlab.js';
 import { connectGitProviders, type Providers } from '../support/merge-request-stack.js';
 import { waitFor } from '../support/net.js';
 import { gitlabDeploymentEvent, gitlabMergeRequestEvent, poster, type GitLabMr } from '../support/webhook-payloads.js';
-import { changeReviewAction, reviewResponder } from '../support/review-script.js';
+import { approvingReview, changeReviewAction } from '../support/review-script.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
 
@@ -120,20 +120,8 @@ describe('visual changes in a change review', () => {
   /** The model of a review: it selects the order test and approves whatever happened. */
   const approvingModel = () => {
     llm.reset();
-    const model = () =>
-      reviewResponder({
-        select: () => ({
-          existingTestCaseIds: [testCaseId],
-          newTests: [],
-          reasoning: 'The change restyles the order page.',
-        }),
-        verdict: () => ({
-          verdict: 'Approved',
-          summary: 'The order page was checked.',
-          evaluationDetails: 'All fine.',
-        }),
-      });
-    llm.enqueue(model(), model());
+    const model = approvingReview(testCaseId, 'the order page');
+    llm.enqueue(model, model);
   };
 
   /** A review of a restyle on the preview, through the API as QA.tech's action starts one. */

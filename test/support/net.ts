@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
 import { createServer, type Server } from 'node:net';
 
 export function freePort(): Promise<number> {
@@ -36,4 +37,27 @@ export async function listenOnFreePort(server: Pick<Server, 'once' | 'listen' | 
   const address = server.address();
   if (typeof address !== 'object' || !address) throw new Error('the server has no TCP address');
   return address.port;
+}
+
+export interface BufferedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * One request through node:http with its whole answer read into a Buffer. For what fetch cannot send: a Host header
+ * of the caller's choosing (a tunnel hostname), an absolute-URL target through a proxy, a keep-alive agent of its own.
+ */
+export function requestBuffered(options: RequestOptions, body?: Buffer): Promise<BufferedResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -38,6 +38,20 @@ export function reviewResponder(script: ReviewScript): ScriptedStep {
 }
 
 /**
+ * The model of a review that selects the existing test `testCaseId` and proposes Approved whatever happened, so the
+ * code decides what the results allow. `subject` is what the change touches ("the invoice list"), for its texts.
+ */
+export const approvingReview = (testCaseId: string, subject: string): ScriptedStep =>
+  reviewResponder({
+    select: () => ({ existingTestCaseIds: [testCaseId], newTests: [], reasoning: `The change touches ${subject}.` }),
+    verdict: () => ({
+      verdict: 'Approved',
+      summary: `Exercised ${subject} on the preview.`,
+      evaluationDetails: `The selected test of ${subject} ran.`,
+    }),
+  });
+
+/**
  * The model of a review that finds no existing test affected and no new one needed (the review runs nothing and
  * says so), `times` times over: enough for every review a file makes, steps retried after a crash included.
  */

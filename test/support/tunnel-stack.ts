@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createServer as createTcpServer, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { createTunnelEdge, type TunnelEdge } from '../../src/tunnels/edge.js';
 import { freshDatabase, type Tenant } from './app-context.js';
-import { freePort, listenOnFreePort, waitFor } from './net.js';
+import { freePort, listenOnFreePort, requestBuffered, waitFor, type BufferedResponse } from './net.js';
 
 export interface TunnelStack {
   db: DB;
@@ -158,29 +158,18 @@ export async function startRelay(
 export function requestTunnel(
   apiUrl: string,
   options: { host: string; path?: string; method?: string; headers?: Record<string, string>; body?: Buffer },
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const base = new URL(apiUrl);
-    const req = httpRequest(
-      {
-        hostname: base.hostname,
-        port: base.port,
-        path: options.path ?? '/',
-        method: options.method ?? 'GET',
-        headers: { ...options.headers, host: options.host },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
+): Promise<BufferedResponse> {
+  const base = new URL(apiUrl);
+  return requestBuffered(
+    {
+      hostname: base.hostname,
+      port: base.port,
+      path: options.path ?? '/',
+      method: options.method ?? 'GET',
+      headers: { ...options.headers, host: options.host },
+    },
+    options.body,
+  );
 }
 
 export interface TunnelProcess {
