@@ -46,7 +46,11 @@ export function loadMasterKey(env: NodeJS.ProcessEnv = process.env): Buffer {
 export class Keyring {
   readonly masterKeyId: string;
   private readonly keys = new Map<string, Buffer>();
-  private active: Promise<{ id: string; key: Buffer }> | undefined;
+  /**
+   * The data key new secrets are sealed with, per database: a process that holds two (the test suite's shared
+   * processes do) must not seal one database's secret with a data key stored in the other.
+   */
+  private readonly active = new WeakMap<DB, Promise<{ id: string; key: Buffer }>>();
 
   constructor(private readonly masterKey: Buffer) {
     this.masterKeyId = masterKeyId(masterKey);
@@ -67,7 +71,9 @@ export class Keyring {
   }
 
   private activeKey(db: DB): Promise<{ id: string; key: Buffer }> {
-    this.active ??= (async () => {
+    const known = this.active.get(db);
+    if (known) return known;
+    const active = (async () => {
       const row = await findActiveDataKey(db, this.masterKeyId);
       if (row) return { id: row.id, key: this.remember(row.id, unwrapDataKey(this.masterKey, row.id, row.wrapped)) };
       const id = newId();
@@ -75,10 +81,11 @@ export class Keyring {
       await insertDataKey(db, { id, wrapped: wrapDataKey(this.masterKey, id, key), masterKeyId: this.masterKeyId });
       return { id, key: this.remember(id, key) };
     })().catch((err: unknown) => {
-      this.active = undefined;
+      this.active.delete(db);
       throw err;
     });
-    return this.active;
+    this.active.set(db, active);
+    return active;
   }
 
   private async dataKey(db: DB, id: string): Promise<Buffer> {

@@ -7,11 +7,11 @@ import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { loadMasterKey, masterKeyFile, resetKeyring } from '../../src/db/secrets.js';
+import { Keyring, loadMasterKey, masterKeyFile, resetKeyring } from '../../src/db/secrets.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { silentLogger } from '../../src/logger.js';
 import { createActivityDeps } from '../../src/worker/worker.js';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
+import { createApiContext, freshDatabase, type ApiContext } from '../support/app-context.js';
 
 // The master key as an operator meets it: production processes refuse to start without one, dev makes its own, and a
 // wrong key is named as such (API: a 500 with a readable message; activities: a failure Temporal does not retry).
@@ -146,6 +146,28 @@ describe('a wrong master key', () => {
       );
     } finally {
       await deps.browsers.close();
+    }
+  });
+});
+
+describe('one keyring over several databases', () => {
+  it('seals each database’s secrets with a data key stored in that database, so another process opens them', async () => {
+    const masterKey = randomBytes(32);
+    const sealing = new Keyring(masterKey);
+    const databases = await Promise.all([freshDatabase('pglite'), freshDatabase('pglite'), freshDatabase('postgres')]);
+    try {
+      const sealed = [];
+      for (const [i, db] of databases.entries()) sealed.push(await sealing.seal(db, `secret ${i}`));
+      // A second process (a worker) with the same master key and nothing cached reads each from its own database.
+      const opening = new Keyring(masterKey);
+      for (const [i, db] of databases.entries()) expect(await opening.open(db, sealed[i]!)).toBe(`secret ${i}`);
+      // Sealing again in a database reuses its data key: one per database, not one per secret.
+      for (const db of databases) {
+        await sealing.seal(db, 'another');
+        expect((await db.selectFrom('data_keys').select('id').execute()).length).toBe(1);
+      }
+    } finally {
+      await Promise.all(databases.map((db) => db.destroy()));
     }
   });
 });
