@@ -4,10 +4,16 @@ import LongestFirst from './test/support/longest-first.js';
 // Most files share processes (isolate: false): a file's imports (Temporal's SDK, Playwright, PGlite and some 500 of
 // our modules through Vite's runner) cost about 4 s of CPU, paid once per process instead of once per file. What a
 // file starts (Chromium, a worker, Postgres databases, servers) it stops in its own afterAll. Only files that change
-// the process itself run alone: tracing installs Temporal's Runtime and OpenTelemetry's global providers, and
-// master-key-run sets PROCTOR_MASTER_KEY in the environment; the production shape and fault matrix run many
+// the process itself, or read what only a fresh process does, run alone: tracing installs Temporal's Runtime and
+// OpenTelemetry's global providers; master-key-run sets PROCTOR_MASTER_KEY in the environment; secrets-everywhere
+// reads what Temporal's default Runtime prints (a file before it may have installed a quiet one); the production shape and fault matrix run many
 // processes for minutes and gain nothing from sharing.
-const isolated = ['test/e2e/tracing.test.ts', 'test/e2e/master-key-run.test.ts', 'test/production/**/*.test.ts'];
+const isolated = [
+  'test/e2e/tracing.test.ts',
+  'test/e2e/master-key-run.test.ts',
+  'test/e2e/secrets-everywhere.test.ts',
+  'test/production/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {
