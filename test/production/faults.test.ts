@@ -183,7 +183,16 @@ describe('faults survived by the production shape under load', () => {
       30_000,
       `/readyz to name ${dependency}`,
     ).catch((err: Error) => {
-      throw new Error(`${err.message}; last answers: ${JSON.stringify(Object.fromEntries(last))}`);
+      // A process that did not answer at all: whether it is still running, and the end of what it printed.
+      const silent = [...shape.apis, ...shape.workers]
+        .filter((p, i) => typeof last.get(readyzUrls()[i]!) === 'string')
+        .map(
+          (p) =>
+            `${p.name}, pid ${p.child.pid} (${p.running() ? 'running' : `exited: ${p.child.exitCode ?? p.child.signalCode}`}):\n${p.output().slice(-3000)}`,
+        );
+      throw new Error(
+        `${err.message}; last answers: ${JSON.stringify(Object.fromEntries(last))}${silent.map((s) => `\n${s}`).join('')}`,
+      );
     });
   };
 
