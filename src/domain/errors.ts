@@ -19,6 +19,16 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** What `load` returns, or undefined where it found nothing (a NotFoundError); any other failure is thrown. */
+export async function notFoundAsUndefined<T>(load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
 /** The input breaks a rule (a dependency cycle, an application without an environment, nothing to run). */
 export class InvalidError extends DomainError {
   readonly kind = 'Invalid';

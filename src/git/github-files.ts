@@ -3,11 +3,11 @@
 import type { GitHubClient } from './github.js';
 import {
   decodeContent as decode,
-  unlessMissing,
   type OpenRequest,
   type RepositoryFile,
   type RepositoryFiles,
 } from './repository-files.js';
+import { notFoundAsUndefined } from '../domain/errors.js';
 
 export function githubFiles(client: GitHubClient): RepositoryFiles {
   const contentAt = (repository: string, path: string, ref: string) =>
@@ -17,12 +17,12 @@ export function githubFiles(client: GitHubClient): RepositoryFiles {
       async (octokit, r) => (await octokit.rest.repos.getContent({ ...r, path, ref })).data,
     );
   const fileAt = async (repository: string, path: string, ref: string) => {
-    const data = await unlessMissing(() => contentAt(repository, path, ref));
+    const data = await notFoundAsUndefined(() => contentAt(repository, path, ref));
     return data && !Array.isArray(data) && data.type === 'file' ? data : undefined;
   };
   return {
     async branchHead(repository, branch) {
-      const ref = await unlessMissing(() =>
+      const ref = await notFoundAsUndefined(() =>
         client.onRepo(
           repository,
           `Branch ${branch} of ${repository}`,
@@ -32,7 +32,7 @@ export function githubFiles(client: GitHubClient): RepositoryFiles {
       return ref?.object.sha;
     },
     async readFolder(repository, folder, ref, suffix) {
-      const listing = await unlessMissing(() => contentAt(repository, folder, ref));
+      const listing = await notFoundAsUndefined(() => contentAt(repository, folder, ref));
       if (!Array.isArray(listing)) return [];
       const files: RepositoryFile[] = [];
       for (const entry of listing.filter((e) => e.type === 'file' && e.name.endsWith(suffix))) {

@@ -1,29 +1,25 @@
 // RepositoryFiles over GitLab's REST API (repository tree and files, branches, merge requests).
 import { call, type GitLabClient } from './gitlab.js';
-import {
-  decodeContent as decode,
-  unlessMissing,
-  type RepositoryFile,
-  type RepositoryFiles,
-} from './repository-files.js';
+import { decodeContent as decode, type RepositoryFile, type RepositoryFiles } from './repository-files.js';
+import { notFoundAsUndefined } from '../domain/errors.js';
 
 export function gitlabFiles(client: GitLabClient): RepositoryFiles {
   const { api } = client;
   const readFile = async (repository: string, path: string, ref: string) => {
-    const file = await unlessMissing(() =>
+    const file = await notFoundAsUndefined(() =>
       call(`${path} at ${ref} in ${repository}`, () => api.RepositoryFiles.show(repository, path, ref)),
     );
     return file ? decode(file.content) : undefined;
   };
   return {
     async branchHead(repository, branch) {
-      const found = await unlessMissing(() =>
+      const found = await notFoundAsUndefined(() =>
         call(`Branch ${branch} of ${repository}`, () => api.Branches.show(repository, branch)),
       );
       return found?.commit.id as string | undefined;
     },
     async readFolder(repository, folder, ref, suffix) {
-      const tree = await unlessMissing(() =>
+      const tree = await notFoundAsUndefined(() =>
         call(`${folder} at ${ref} in ${repository}`, () =>
           api.Repositories.allRepositoryTrees(repository, { path: folder, ref, perPage: 100, maxPages: 10 }),
         ),

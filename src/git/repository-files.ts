@@ -2,20 +2,9 @@
 // branch of Proctor's own, and open (or find the open) pull/merge request from that branch. Nothing here writes to
 // the default branch: a change reaches it only through a request a person merges. Implemented over the same REST
 // clients as reviews: github-files.ts (Octokit) and gitlab-files.ts (@gitbeaker/rest).
-import { NotFoundError } from '../domain/errors.js';
 
 /** A file's content as both providers' APIs send it (base64). */
 export const decodeContent = (content: string) => Buffer.from(content, 'base64').toString('utf8');
-
-/** undefined for a 404 (a missing file, folder or branch), the failure otherwise. */
-export async function unlessMissing<T>(fn: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
 
 export interface RepositoryFile {
   /** The path in the repository (`tests/checkout.proctor.yaml`). */

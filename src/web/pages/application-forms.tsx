@@ -21,7 +21,7 @@ import {
   getEnvironment,
   updateEnvironment,
 } from '../../services/environments.js';
-import { NotFoundError } from '../../domain/errors.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { atAccessList } from '../environment-access-fields.js';
 import { environmentBody, EnvironmentForm, NewApplicationForm, toEnvironmentField } from './application-form-parts.js';
 
@@ -157,13 +157,4 @@ async function findEnvironment(c: Context<WebEnv>) {
   };
   const env = await notFoundAsUndefined(() => getEnvironment(c.get('services'), ref));
   return env && { app, env };
-}
-
-export async function notFoundAsUndefined<T>(load: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await load();
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
 }

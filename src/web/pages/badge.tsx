@@ -26,7 +26,7 @@ import {
   type BadgeTokenRow,
 } from '../../services/badge-tokens.js';
 import { listTestPlans } from '../../services/test-plans.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 
 // The status badge for a README, made without a terminal: a new badge token (prb_…, which only ever shows a
 // badge) in the badge URL and its Markdown, shown once on the answer to the post, as `proctor admin

@@ -15,7 +15,7 @@ import {
 } from '../form-kit.js';
 import { routesAbout } from '../found.js';
 import { CsrfField } from '../layout.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { CreateConfig, UpdateConfig } from '../../schemas/configs.js';
 import { createConfig, deleteConfig, requireConfig, updateConfig, type ConfigView } from '../../services/configs.js';
 

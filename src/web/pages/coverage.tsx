@@ -20,7 +20,7 @@ import { CreateDiscovery } from '../../schemas/discoveries.js';
 import { coveragePageView, type CoveragePageView } from '../../services/coverage-page.js';
 import { createDiscovery, type DiscoveryView } from '../../services/discoveries.js';
 import { acceptSuggestion, rejectSuggestion } from '../../services/discovery-suggestions.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 
 // An application's coverage (issue 34): the map of its latest completed discovery drawn (covered and uncovered pages
 // apart), the tables of its pages and forms with the tests that cover them, the discovery's suggested tests to accept

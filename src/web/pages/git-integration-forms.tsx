@@ -17,7 +17,7 @@ import {
 } from '../form-kit.js';
 import { routesAbout } from '../found.js';
 import { CsrfField } from '../layout.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { assetPath } from '../assets.js';
 import { fieldKinds, inapplicableFields, isIntegrationKind, type IntegrationKind } from '../git-integration-kind.js';
 import { CreateGitIntegration, UpdateGitIntegration } from '../../schemas/git-integrations.js';

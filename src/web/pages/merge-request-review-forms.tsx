@@ -18,7 +18,7 @@ import {
 } from '../form-kit.js';
 import { routesAbout } from '../found.js';
 import { CsrfField } from '../layout.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { SaveMergeRequestReviewSettings } from '../../schemas/merge-request-review-settings.js';
 import {
   deleteMergeRequestReviewSettings,

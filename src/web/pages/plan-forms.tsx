@@ -18,7 +18,7 @@ import { CsrfField } from '../layout.js';
 import { CreateTestPlan, UpdateTestPlan } from '../../schemas/test-plans.js';
 import { dashboardApplications, dashboardTestCases } from '../../services/dashboard.js';
 import { createTestPlan, requireTestPlan, updateTestPlan, type TestPlan } from '../../services/test-plans.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { runTestPlan } from '../../services/runs.js';
 
 // Test plans: create one with its tests, the environment each application runs against and e-mail notifications

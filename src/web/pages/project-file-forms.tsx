@@ -16,7 +16,7 @@ import {
   type FormBody,
 } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { UploadProjectFile } from '../../schemas/project-files.js';
 import {
   deleteProjectFile,

@@ -13,7 +13,7 @@ import {
 } from '../form-kit.js';
 import { CsrfField, notFoundPage } from '../layout.js';
 import { routesAbout } from '../found.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { CreatePlanSchedule } from '../../schemas/plan-schedules.js';
 import { createSchedule, deleteSchedule } from '../../services/plan-schedules.js';
 import { requireTestPlan } from '../../services/test-plans.js';

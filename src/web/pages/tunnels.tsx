@@ -6,7 +6,7 @@ import { notFoundPage, renderPage } from '../layout.js';
 import { PostButton } from '../form-kit.js';
 import { defaultTunnelDomain } from '../../domain/tunnels.js';
 import { listTunnelViews, removeTunnel, type TunnelView } from '../../services/remote-tunnels.js';
-import { notFoundAsUndefined } from './application-forms.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 
 // Remote tunnels (`proctor tunnel`) with their live status: the table re-reads the edges' connection heartbeats
 // every few seconds while any tunnel is still open. Deleting one disconnects its client, as the API's DELETE does.
