@@ -33,4 +33,19 @@ describe('trace redaction', () => {
     expect(strFromU8(entries['trace.network']!)).toBe('nothing here');
     expect(entries['resources/shot.png']).toEqual(png);
   });
+
+  it('returns an archive with nothing to mask as it came, and drops the screencast and its events when asked', () => {
+    const frame = new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3]);
+    const zip = zipSync({
+      'trace.trace': strToU8('{"type":"action"}\n{"type":"screencast-frame","sha1":"f.jpeg"}\n{"type":"after"}'),
+      'screencast/page@1-2.jpeg': frame,
+      'resources/font.woff2': frame,
+    });
+    expect(redactTrace(zip, [secret])).toBe(zip);
+
+    const entries = unzipSync(redactTrace(zip, [secret], { dropScreencast: true }));
+    expect(Object.keys(entries).sort()).toEqual(['resources/font.woff2', 'trace.trace']);
+    expect(strFromU8(entries['trace.trace']!)).toBe('{"type":"action"}\n{"type":"after"}');
+    expect(entries['resources/font.woff2']).toEqual(frame);
+  });
 });
