@@ -53,4 +53,41 @@ describe('screencast of tabs that close', () => {
       await context.close();
     }
   });
+
+  it('paused, Chromium sends no frame; resumed, the tab the flow moved to meanwhile is cast; paused again, none', async () => {
+    const context = await served.browser.newContext();
+    try {
+      const first = await context.newPage();
+      await first.goto(served.base);
+      const framesOf = new Map<unknown, number>();
+      const live = await followScreencast(
+        context,
+        first,
+        (_jpeg, page) => framesOf.set(page, (framesOf.get(page) ?? 0) + 1),
+        { paused: true },
+      );
+      const second = await context.newPage();
+      await second.goto(served.base);
+      // Both tabs repaint every 50 ms: a second is about 20 frames if anything were cast.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect([...framesOf.values()]).toEqual([]);
+      expect(live.current()).toBe(second);
+
+      live.setActive(true);
+      await expect.poll(() => framesOf.get(second) ?? 0, { timeout: 15_000 }).toBeGreaterThan(3);
+      expect(framesOf.get(first)).toBeUndefined();
+
+      live.setActive(false);
+      live.setActive(true);
+      live.setActive(false);
+      // The last request wins; what was already on its way may still land.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const stopped = framesOf.get(second);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(framesOf.get(second)).toBe(stopped);
+      await live.stop();
+    } finally {
+      await context.close();
+    }
+  });
 });

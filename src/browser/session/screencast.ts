@@ -79,29 +79,45 @@ export async function startScreencast(
   };
 }
 
+/** A screencast that follows the tab the work is on, and can be paused while nobody watches. */
+export interface FollowedScreencast {
+  /** The tab shown (followed while paused too), whose text decides whether a frame may show a secret. */
+  current: () => Page;
+  /** Starts or stops Chromium's screencast; stopped, Chromium encodes no frames at all. */
+  setActive: (active: boolean) => void;
+  stop: () => Promise<void>;
+}
+
 /**
  * The screencast of the tab the work is on: a flow that opens a tab (a link with target=_blank, a popup, an OAuth
  * window) goes on there, so the live view follows the newest open tab and, when it closes, goes back to the one
- * before. `current()` is the tab shown (whose text decides whether a frame may show a secret). Switching is
- * serialised: a tab opened while the previous switch is still attaching is not lost.
+ * before. Switching, pausing and resuming are serialised: a tab opened while the previous switch is still attaching
+ * is not lost. `paused` starts it with no screencast running (a run's test nobody watches yet).
  */
 export async function followScreencast(
   context: BrowserContext,
   first: Page,
   onFrame: (jpeg: Buffer, page: Page) => void,
-  opts: ScreencastOptions = {},
-): Promise<{ current: () => Page; stop: () => Promise<void> }> {
+  opts: ScreencastOptions & { paused?: boolean } = {},
+): Promise<FollowedScreencast> {
   const open: Page[] = [first];
-  let current = first;
-  let stopCurrent = await startScreencast(first, (jpeg) => onFrame(jpeg, first), opts);
-  let switching = Promise.resolve();
+  const idle = async () => {};
+  const cast = (page: Page) => startScreencast(page, (jpeg) => onFrame(jpeg, page), opts);
+  // What is shown and cast now, and what the latest switch, pause or resume asked for: each request queues one
+  // change that brings the first to the second, so requests made while a change is attaching are not lost.
+  let shown = { page: first, active: !opts.paused };
+  let wanted = shown;
+  let stopCurrent = shown.active ? await cast(first) : idle;
+  let changing = Promise.resolve();
   let stopped = false;
-  const show = (page: Page) => {
-    switching = switching.then(async () => {
-      if (stopped || page === current) return;
+  const request = (next: Partial<typeof wanted>) => {
+    wanted = { ...wanted, ...next };
+    changing = changing.then(async () => {
+      if (stopped || (wanted.page === shown.page && wanted.active === shown.active)) return;
       await stopCurrent();
-      current = page;
-      stopCurrent = await startScreencast(page, (jpeg) => onFrame(jpeg, page), opts);
+      stopCurrent = idle;
+      shown = wanted;
+      if (shown.active) stopCurrent = await cast(shown.page);
     });
   };
   const onPage = (page: Page) => {
@@ -109,16 +125,17 @@ export async function followScreencast(
     page.once('close', () => {
       open.splice(open.indexOf(page), 1);
       const back = open.at(-1);
-      if (page === current && back) show(back);
+      if (page === wanted.page && back) request({ page: back });
     });
-    show(page);
+    request({ page });
   };
   context.on('page', onPage);
   return {
-    current: () => current,
+    current: () => shown.page,
+    setActive: (active) => request({ active }),
     stop: async () => {
       context.off('page', onPage);
-      await switching;
+      await changing;
       stopped = true;
       await stopCurrent();
     },
