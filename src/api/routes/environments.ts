@@ -3,8 +3,7 @@ import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
 import { shortId } from '../../schemas/common.js';
-import { EnvironmentAccessSchema } from '../../schemas/environment-access.js';
-import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments.js';
+import { CreateEnvironment, EnvironmentSchema, UpdateEnvironment } from '../../schemas/environments.js';
 import {
   createEnvironment,
   deleteEnvironment,
@@ -12,19 +11,6 @@ import {
   listApplicationEnvironments,
   updateEnvironment,
 } from '../../services/environments.js';
-
-export const EnvironmentSchema = z
-  .object({
-    shortId: shortId('environment'),
-    name: z.string().openapi({ example: 'Staging' }),
-    url: z.string().nullable(),
-    applicationBuildShortId: shortId('build').nullable(),
-    isProduction: z.boolean(),
-    isDefault: z.boolean().openapi({ description: "The application's default environment (project setting)" }),
-    access: EnvironmentAccessSchema,
-    createdAt: z.string().datetime(),
-  })
-  .openapi('Environment');
 
 const AppParams = z.object({
   applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),

@@ -3,7 +3,7 @@ import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
 import { shortId } from '../../schemas/common.js';
-import { CreateScenario, UpdateScenario } from '../../schemas/scenarios.js';
+import { CreateScenario, ScenarioSchema, UpdateScenario } from '../../schemas/scenarios.js';
 import {
   createScenario,
   deleteScenario,
@@ -11,19 +11,6 @@ import {
   requireScenario,
   updateScenario,
 } from '../../services/scenarios.js';
-
-export const ScenarioSchema = z
-  .object({
-    shortId: shortId('scenario'),
-    name: z.string().openapi({ example: 'Customer with a full cart' }),
-    description: z.string().nullable(),
-    instructions: z
-      .string()
-      .openapi({ description: 'Preconditions and instructions the agent follows before the test goal' }),
-    createdAt: z.string().datetime(),
-    updatedAt: z.string().datetime(),
-  })
-  .openapi('Scenario');
 
 const Params = z.object({
   scenarioShortId: shortId('scenario').openapi({ param: { name: 'scenarioShortId', in: 'path' } }),
