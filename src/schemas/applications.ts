@@ -1,7 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { name, shortId } from './common.js';
+import { name, pathParams, shortId } from './common.js';
 
 // Request and response shapes of the application routes (src/api/routes/applications.ts); the dashboard's forms validate with them too.
+
+/** An application in a path; the routes under it (environments, builds, discoveries) extend it. */
+export const ApplicationParams = pathParams({ applicationShortId: shortId('application') });
 
 export const CreateApplication = z
   .object({ name: name(80).openapi({ example: 'Shop' }), kind: z.enum(['web', 'ios', 'android']).default('web') })

@@ -1,8 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { httpUrl, name, shortId, shortIdDocPattern, uuid } from './common.js';
+import { httpUrl, name, pathParams, shortId, shortIdDocPattern, uuid } from './common.js';
 import { shortIdPattern } from '../domain/short-ids.js';
 
 // Request and response shapes of the test plan routes (src/api/routes/test-plans.ts); the dashboard's forms validate with them too.
+
+/** A test plan in a path; its schedules sit under it. */
+export const TestPlanParams = pathParams({ testPlanShortId: shortId('testPlan') });
 
 const webhookUrl = httpUrl().openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
 

@@ -12,7 +12,7 @@ import { ApiError } from '../errors.js';
 import type { OpenApiApp } from '../openapi.js';
 import { operation, serveResource } from '../operation-routes.js';
 import { getRunView } from '../../services/run-views.js';
-import { shortId } from '../../schemas/common.js';
+import { pathParams, shortId } from '../../schemas/common.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import { runTestPlan } from '../../services/runs.js';
 
@@ -25,13 +25,10 @@ const text = (max: number) =>
     .max(max)
     .refine((s) => !s.includes('\u0000'), 'must not contain the NUL character');
 
-const ProjectParams = z.object({
-  projectId: text(200).openapi({
-    param: { name: 'projectId', in: 'path' },
-    description: 'The Proctor project id of the token (`proctor admin list-projects`)',
-  }),
+const ProjectParams = pathParams({
+  projectId: text(200).openapi({ description: 'The Proctor project id of the token (`proctor admin list-projects`)' }),
 });
-const RunParams = ProjectParams.extend({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
+const RunParams = ProjectParams.extend(pathParams({ shortId: shortId('run') }).shape);
 
 const StartRunV2 = z
   .object({

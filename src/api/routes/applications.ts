@@ -1,9 +1,12 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes, withoutId } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
-import { ApplicationSchema, CreateApplication, UpdateApplication } from '../../schemas/applications.js';
+import {
+  ApplicationParams,
+  ApplicationSchema,
+  CreateApplication,
+  UpdateApplication,
+} from '../../schemas/applications.js';
 import {
   applicationListText,
   createApplication,
@@ -11,10 +14,6 @@ import {
   requireApplication,
   updateApplicationSettings,
 } from '../../services/applications.js';
-
-const ApplicationParams = z.object({
-  applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),
-});
 
 const routes = resourceRoutes({
   path: '/v1/applications/{applicationShortId}',

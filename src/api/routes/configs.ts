@@ -1,14 +1,9 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
+import { pathParams, shortId } from '../../schemas/common.js';
 import { ConfigSchema, CreateConfig, UpdateConfig } from '../../schemas/configs.js';
 import { createConfig, deleteConfig, listConfigs, requireConfig, updateConfig } from '../../services/configs.js';
-
-const Params = z.object({
-  configShortId: shortId('config').openapi({ param: { name: 'configShortId', in: 'path' } }),
-});
 
 const conflict = 'A config with this name already exists in the project';
 
@@ -17,7 +12,7 @@ const routes = resourceRoutes({
   tags: ['Management'],
   noun: ['a config', 'configs'],
   schema: ConfigSchema,
-  params: Params,
+  params: pathParams({ configShortId: shortId('config') }),
   listKey: 'configs',
   list: { summary: 'List configs (secret values hidden)', returns: 'Configs of the project, by name' },
   create: { body: CreateConfig, summary: 'Create a named value that tests use, e.g. login credentials', conflict },

@@ -1,8 +1,7 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
+import { pathParams, shortId } from '../../schemas/common.js';
 import { CreateDevicePreset, DevicePresetSchema, UpdateDevicePreset } from '../../schemas/device-presets.js';
 import {
   createDevicePreset,
@@ -12,16 +11,12 @@ import {
   updateDevicePreset,
 } from '../../services/device-presets.js';
 
-const Params = z.object({
-  devicePresetShortId: shortId('devicePreset').openapi({ param: { name: 'devicePresetShortId', in: 'path' } }),
-});
-
 const routes = resourceRoutes({
   path: '/v1/device-presets/{devicePresetShortId}',
   tags: ['Management'],
   noun: ['a device preset', 'device presets'],
   schema: DevicePresetSchema,
-  params: Params,
+  params: pathParams({ devicePresetShortId: shortId('devicePreset') }),
   listKey: 'devicePresets',
   create: {
     body: CreateDevicePreset,

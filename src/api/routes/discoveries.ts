@@ -1,8 +1,8 @@
 import type { OpenApiApp } from '../openapi.js';
 import { operation, serveResource } from '../operation-routes.js';
 import { resource } from '../resource-routes.js';
+import { ApplicationParams } from '../../schemas/applications.js';
 import {
-  ApplicationParams,
   CreateDiscovery,
   DiffQuery,
   DiscoveryDiffSchema,

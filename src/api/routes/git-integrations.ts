@@ -1,8 +1,7 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
+import { pathParams, shortId } from '../../schemas/common.js';
 import { CreateGitIntegration, GitIntegrationSchema, UpdateGitIntegration } from '../../schemas/git-integrations.js';
 import {
   createGitIntegration,
@@ -14,16 +13,12 @@ import {
 } from '../../services/git-integrations.js';
 import { tokenActor } from '../../services/audit-log.js';
 
-const Params = z.object({
-  integrationShortId: shortId('gitIntegration').openapi({ param: { name: 'integrationShortId', in: 'path' } }),
-});
-
 const routes = resourceRoutes({
   path: '/v1/git-integrations/{integrationShortId}',
   tags: ['Git integrations'],
   noun: ['an integration', 'integrations'],
   schema: GitIntegrationSchema,
-  params: Params,
+  params: pathParams({ integrationShortId: shortId('gitIntegration') }),
   listKey: 'integrations',
   list: { summary: "List the project's Git provider integrations (secrets hidden)" },
   create: {

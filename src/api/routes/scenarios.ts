@@ -1,8 +1,7 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
+import { pathParams, shortId } from '../../schemas/common.js';
 import { CreateScenario, ScenarioSchema, UpdateScenario } from '../../schemas/scenarios.js';
 import {
   createScenario,
@@ -12,16 +11,12 @@ import {
   updateScenario,
 } from '../../services/scenarios.js';
 
-const Params = z.object({
-  scenarioShortId: shortId('scenario').openapi({ param: { name: 'scenarioShortId', in: 'path' } }),
-});
-
 const routes = resourceRoutes({
   path: '/v1/scenarios/{scenarioShortId}',
   tags: ['Management'],
   noun: ['a scenario', 'scenarios'],
   schema: ScenarioSchema,
-  params: Params,
+  params: pathParams({ scenarioShortId: shortId('scenario') }),
   listKey: 'scenarios',
   create: { body: CreateScenario, summary: 'Create a scenario: reusable preconditions and instructions for the agent' },
   update: { body: UpdateScenario },

@@ -1,9 +1,7 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes, withoutId } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
-import { CreateTestPlan, TestPlanSchema, UpdateTestPlan } from '../../schemas/test-plans.js';
+import { CreateTestPlan, TestPlanParams, TestPlanSchema, UpdateTestPlan } from '../../schemas/test-plans.js';
 import {
   createTestPlan,
   deleteTestPlan,
@@ -11,10 +9,6 @@ import {
   requireTestPlan,
   updateTestPlan,
 } from '../../services/test-plans.js';
-
-const Params = z.object({
-  testPlanShortId: shortId('testPlan').openapi({ param: { name: 'testPlanShortId', in: 'path' } }),
-});
 
 const writeNotes =
   'All writes of a request happen in one transaction: a rejected request changes nothing. ' +
@@ -26,7 +20,7 @@ const routes = resourceRoutes({
   tags: ['Management'],
   noun: ['a test plan', 'test plans'],
   schema: TestPlanSchema,
-  params: Params,
+  params: TestPlanParams,
   listKey: 'testPlans',
   create: {
     body: CreateTestPlan,
