@@ -13,6 +13,7 @@ import type { OpenApiApp } from '../openapi.js';
 import { operation, serveResource } from '../operation-routes.js';
 import { getRunView } from '../../services/run-views.js';
 import { pathParams, shortId } from '../../schemas/common.js';
+import { RunParams } from '../../schemas/runs.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import { runTestPlan } from '../../services/runs.js';
 
@@ -28,7 +29,8 @@ const text = (max: number) =>
 const ProjectParams = pathParams({
   projectId: text(200).openapi({ description: 'The Proctor project id of the token (`proctor admin list-projects`)' }),
 });
-const RunParams = ProjectParams.extend(pathParams({ shortId: shortId('run') }).shape);
+// The run's short id in the path, as GET /v1/run/{shortId} takes it.
+const ProjectRunParams = ProjectParams.extend(RunParams.shape);
 
 const StartRunV2 = z
   .object({
@@ -134,7 +136,7 @@ const routes = {
     path: '/api/projects/{projectId}/runs/{shortId}',
     tags,
     summary: "Run status as QA.tech's GitHub Action (v2) polls it",
-    params: RunParams,
+    params: ProjectRunParams,
     answers: RunStatus,
     answer: 'The run',
   }),
@@ -143,7 +145,7 @@ const routes = {
     path: '/run/{shortId}',
     tags,
     summary: "Run status as QA.tech's GitHub Action (v4) polls it when api_url has no /v1",
-    params: RunParams.pick({ shortId: true }),
+    params: RunParams,
     answers: RunStatus,
     answer: 'The run',
   }),
