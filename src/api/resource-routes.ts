@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { ServiceContext } from '../services/context.js';
 import { Deleted } from '../schemas/common.js';
-import { operation, type OperationDoc, type ResourceCall } from './operation-routes.js';
+import { operation, type Operation, type OperationDoc, type ResourceCall } from './operation-routes.js';
 
 /**
  * The REST shape of a resource a project keeps: list and create on the collection, get, update and delete on an
@@ -38,13 +38,12 @@ export function resource<
   return {
     list<const Key extends string>(key: Key, doc: OperationDoc & { returns?: string } = {}) {
       const listed = z.object({ [key]: z.array(spec.schema) } as Record<Key, z.ZodArray<Item>>);
-      return operation({
-        ...doc,
+      return standard(doc, {
         method: 'get',
         ...collection,
-        summary: doc.summary ?? `List ${many}`,
+        summary: `List ${many}`,
         answers: listed,
-        answer: doc.answer ?? doc.returns ?? `${capitalize(many)} of the project`,
+        answer: doc.returns ?? `${capitalize(many)} of the project`,
       });
     },
     /** `answers`: what the 201 carries when it is not the item (a token shown once beside its view). */
@@ -52,48 +51,48 @@ export function resource<
       body: Body,
       doc: OperationDoc & { summary: string; answers?: Created },
     ) {
-      return operation({
-        ...doc,
+      const answers = (doc.answers ?? spec.schema) as Created;
+      return standard(doc, {
         method: 'post',
         ...collection,
         body,
         status: 201,
-        answers: (doc.answers ?? spec.schema) as Created,
-        answer: doc.answer ?? 'Created',
+        summary: doc.summary,
+        answers,
+        answer: 'Created',
       });
     },
     get(doc: OperationDoc = {}) {
-      return operation({
-        ...doc,
-        method: 'get',
-        ...item,
-        summary: doc.summary ?? `Get ${one}`,
-        answers: spec.schema,
-        answer: doc.answer ?? `The ${withoutArticle(one)}`,
-      });
+      const answer = `The ${withoutArticle(one)}`;
+      return standard(doc, { method: 'get', ...item, summary: `Get ${one}`, answers: spec.schema, answer });
     },
     update<Body extends z.ZodType>(body: Body, doc: OperationDoc = {}) {
-      return operation({
-        ...doc,
-        method: 'patch',
-        ...item,
-        body,
-        summary: doc.summary ?? `Update ${one}`,
-        answers: spec.schema,
-        answer: doc.answer ?? 'Updated',
-      });
+      const summary = `Update ${one}`;
+      return standard(doc, { method: 'patch', ...item, body, summary, answers: spec.schema, answer: 'Updated' });
     },
     remove(doc: OperationDoc = {}) {
-      return operation({
-        ...doc,
-        method: 'delete',
-        ...item,
-        summary: doc.summary ?? `Delete ${one}`,
-        answers: Deleted,
-        answer: doc.answer ?? 'Deleted',
-      });
+      const summary = `Delete ${one}`;
+      return standard(doc, { method: 'delete', ...item, summary, answers: Deleted, answer: 'Deleted' });
     },
   };
+}
+
+/**
+ * A standard operation as a resource words it: its own summary and answer where it gives them, the standard words
+ * otherwise; what else it says (a description, the odd 409 or 503) is passed on as given.
+ */
+function standard<
+  Answers extends z.ZodType,
+  Params extends z.ZodObject | undefined,
+  Body extends z.ZodType | undefined = undefined,
+  Status extends 200 | 201 = 200,
+>(doc: OperationDoc, route: Operation<Answers, Params, undefined, undefined, Body, false, Status>) {
+  return operation<Answers, Params, undefined, undefined, Body, false, Status>({
+    ...doc,
+    ...route,
+    summary: doc.summary ?? route.summary,
+    answer: doc.answer ?? route.answer,
+  });
 }
 
 /** The five standard routes of a resource: list (under `listKey`), create (201), get, update and delete. */

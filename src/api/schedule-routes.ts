@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { uuid } from '../schemas/common.js';
+import { pathParams, uuid } from '../schemas/common.js';
 import type { OperationDoc } from './operation-routes.js';
 import { resource } from './resource-routes.js';
 
@@ -19,10 +19,7 @@ export function scheduleRoutes<Item extends z.ZodType, Shape extends z.ZodRawSha
   create: OperationDoc & { summary: string; body: Body };
   remove: { summary: string };
 }) {
-  const params = z.object({
-    ...spec.parentParams.shape,
-    scheduleId: uuid().openapi({ param: { name: 'scheduleId', in: 'path' } }),
-  });
+  const params = spec.parentParams.extend(pathParams({ scheduleId: uuid() }).shape);
   const schedules = resource({ ...spec, params });
   return {
     list: schedules.list('schedules', spec.list),

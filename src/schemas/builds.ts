@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { shortId } from './common.js';
+import { ApplicationParams } from './applications.js';
+import { pathParams, shortId } from './common.js';
 
 // Shapes of the mobile build routes (src/api/routes/builds.ts); the upload request stays there, as it names the
 // file types the build adapter reads.
@@ -14,12 +15,7 @@ export const BuildSchema = z
   })
   .openapi('ApplicationBuild');
 
-export const AppParams = z.object({
-  applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),
-});
-export const BuildParams = AppParams.extend({
-  applicationBuildShortId: shortId('build').openapi({ param: { name: 'applicationBuildShortId', in: 'path' } }),
-});
+export const BuildParams = ApplicationParams.extend(pathParams({ applicationBuildShortId: shortId('build') }).shape);
 
 export const UploadUrlResponse = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { pageOffset, shortId } from './common.js';
+import { pageOffset, pathParams, shortId } from './common.js';
 import { UsageSchema } from './usage.js';
 
 // Request and response shapes of the chat routes (src/api/routes/chat.ts).
@@ -90,9 +90,7 @@ export const ChatConversationList = z
   })
   .openapi('ChatConversationList');
 
-export const ChatParams = z.object({
-  chatConversationShortId: shortId('chat').openapi({ param: { name: 'chatConversationShortId', in: 'path' } }),
-});
+export const ChatParams = pathParams({ chatConversationShortId: shortId('chat') });
 
 export const ChatQuery = z.object({
   limit: z.coerce

@@ -64,6 +64,18 @@ export const httpUrl = () =>
     .regex(new RegExp(httpUrlPattern), 'must be an http(s) URL')
     .openapi({ pattern: httpUrlPattern, format: 'uri' });
 
+/**
+ * Path parameters, each documented as the parameter of the path its key names, so the name is written once:
+ * `pathParams({ scenarioShortId: shortId('scenario') })` for `/v1/scenarios/{scenarioShortId}`.
+ */
+export function pathParams<Shape extends Record<string, z.ZodType>>(shape: Shape) {
+  const documented = Object.entries(shape).map(([name, schema]) => [
+    name,
+    schema.openapi({ param: { name, in: 'path' } }),
+  ]);
+  return z.object(Object.fromEntries(documented) as Shape);
+}
+
 export const uuid = () => z.string().uuid().openapi({ example: '3f2b8c1e-7d4a-4b6f-9a2e-1c5d8e9f0a7b' });
 
 /** Paging deeper than this is a client bug, and an OFFSET near 2^63 is not something to hand Postgres. */

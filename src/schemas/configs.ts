@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { shortId } from './common.js';
 
-// Request shapes of the config routes (src/api/routes/configs.ts); the dashboard's forms validate with them too.
+// Request and response shapes of the config routes (src/api/routes/configs.ts); the dashboard's forms validate with them too.
 
 // Steps reference a config as {{name}}, so the name must be an identifier.
 const configName = z
@@ -47,3 +48,22 @@ export const UpdateConfig = z
     type: configType.optional(),
   })
   .openapi('UpdateConfig');
+
+export const ConfigSchema = z
+  .object({
+    shortId: shortId('config'),
+    name: z.string().openapi({ example: 'LOGIN_PASSWORD' }),
+    value: z.string().nullable().openapi({
+      description:
+        'The value of a plain config. Always null for a secret: a secret value is write-only and never returned by any endpoint.',
+      example: null,
+    }),
+    isSecret: z.boolean(),
+    type: configType,
+    hasValue: z.boolean().openapi({
+      description: 'Whether a non-empty value is stored (true for a secret that has one, although its value is hidden)',
+    }),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi('Config');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { shortId, uuid } from './common.js';
+import { pathParams, shortId, uuid } from './common.js';
 import { DiscoverySchema } from './discoveries.js';
 import { suggestionStatuses } from '../domain/discovery-run.js';
 
@@ -76,7 +76,4 @@ export const SuggestionListSchema = z
   .object({ discovery: DiscoverySchema, suggestions: z.array(SuggestionSchema) })
   .openapi('DiscoverySuggestions');
 
-export const SuggestionParams = z.object({
-  discoveryShortId: shortId('discovery').openapi({ param: { name: 'discoveryShortId', in: 'path' } }),
-  suggestionId: uuid().openapi({ param: { name: 'suggestionId', in: 'path' } }),
-});
+export const SuggestionParams = pathParams({ discoveryShortId: shortId('discovery'), suggestionId: uuid() });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { name } from './common.js';
+import { name, shortId } from './common.js';
 
-// Request shapes of the device preset routes (src/api/routes/device-presets.ts); the dashboard's form validates with them too.
+// Request and response shapes of the device preset routes (src/api/routes/device-presets.ts); the dashboard's form validates with them too.
 
 const viewportSide = z.number().int().min(200).max(4000);
 
@@ -80,3 +80,18 @@ export const UpdateDevicePreset = z
     timezoneId: timezoneId.nullable().optional().openapi({ description: 'null clears it' }),
   })
   .openapi('UpdateDevicePreset');
+
+export const DevicePresetSchema = z
+  .object({
+    shortId: shortId('devicePreset'),
+    name: z.string().openapi({ example: 'iPhone 13' }),
+    viewport: Viewport,
+    deviceScaleFactor: z.number().openapi({ example: 3 }),
+    isMobile: z.boolean(),
+    hasTouch: z.boolean(),
+    userAgent: z.string().nullable().openapi({ description: "null: the browser's own user agent" }),
+    locale: z.string().nullable().openapi({ example: 'en-US' }),
+    timezoneId: z.string().nullable().openapi({ example: 'Europe/Paris' }),
+    createdAt: z.string().datetime(),
+  })
+  .openapi('DevicePreset');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { shortId, uuid } from './common.js';
+import { pathParams, shortId, uuid } from './common.js';
 import { budgetLimits, discoveryStatuses, maxIntentLength } from '../domain/discovery-run.js';
 import { defaultDiscoveryBudget } from '../domain/discovery.js';
 
@@ -69,12 +69,7 @@ export const DiscoverySchema = z
   })
   .openapi('Discovery');
 
-export const DiscoveryParams = z.object({
-  discoveryShortId: shortId('discovery').openapi({ param: { name: 'discoveryShortId', in: 'path' } }),
-});
-export const ApplicationParams = z.object({
-  applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),
-});
+export const DiscoveryParams = pathParams({ discoveryShortId: shortId('discovery') });
 export const DiffQuery = z.object({
   against: shortId('discovery').openapi({
     param: { name: 'against', in: 'query' },

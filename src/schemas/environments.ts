@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { httpUrl, name, shortId } from './common.js';
-import { EnvironmentAccessInputSchema } from './environment-access.js';
+import { EnvironmentAccessInputSchema, EnvironmentAccessSchema } from './environment-access.js';
 
-// Request shapes of the environment routes (src/api/routes/environments.ts); the dashboard's forms validate with them too.
+// Request and response shapes of the environment routes (src/api/routes/environments.ts); the dashboard's forms validate with them too.
 
 const url = httpUrl().openapi({ example: 'https://staging.shop.example.com' });
 
@@ -36,3 +36,16 @@ export const UpdateEnvironment = z
     access: EnvironmentAccessInputSchema.optional(),
   })
   .openapi('UpdateEnvironment');
+
+export const EnvironmentSchema = z
+  .object({
+    shortId: shortId('environment'),
+    name: z.string().openapi({ example: 'Staging' }),
+    url: z.string().nullable(),
+    applicationBuildShortId: shortId('build').nullable(),
+    isProduction: z.boolean(),
+    isDefault: z.boolean().openapi({ description: "The application's default environment (project setting)" }),
+    access: EnvironmentAccessSchema,
+    createdAt: z.string().datetime(),
+  })
+  .openapi('Environment');

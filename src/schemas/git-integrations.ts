@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { httpUrl } from './common.js';
+import { httpUrl, shortId } from './common.js';
 
-// Request shapes of the Git integration routes (src/api/routes/git-integrations.ts); the dashboard's Git forms
+// Request and response shapes of the Git integration routes (src/api/routes/git-integrations.ts); the dashboard's Git forms
 // validate with them too.
 
 // Secrets are write-only: they go in here and never come out of any endpoint.
@@ -100,3 +100,21 @@ export const UpdateGitIntegration = z
       .openapi({ description: "A new base URL, or null for the provider's public service" }),
   })
   .openapi('UpdateGitIntegration');
+
+export const GitIntegrationSchema = z
+  .object({
+    shortId: shortId('gitIntegration'),
+    provider: z.enum(['github', 'gitlab']),
+    auth: z.enum(['app', 'token']),
+    appId: z.string().nullable().openapi({ example: '123456' }),
+    baseUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: "Null: the provider's public service (api.github.com, gitlab.com)", example: null }),
+    hasPrivateKey: z.boolean().openapi({ description: 'A GitHub App private key is stored (never returned)' }),
+    hasToken: z.boolean().openapi({ description: 'A token is stored (never returned)' }),
+    hasWebhookSecret: z.boolean().openapi({ description: 'A webhook secret is stored (never returned)' }),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi('GitIntegration');

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { codeShapePattern } from '../domain/inbox.js';
+import { pathParams } from './common.js';
 
 export const InboxMessageSchema = z
   .object({
@@ -37,11 +38,8 @@ export const InboxListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ example: 50 }),
 });
 
-export const InboxMessageParams = z.object({
-  messageId: z
-    .string()
-    .uuid()
-    .openapi({ param: { name: 'messageId', in: 'path' }, example: '0f8c2a3e-6b1d-4e5f-9a7c-2d3e4f5a6b7c' }),
+export const InboxMessageParams = pathParams({
+  messageId: z.string().uuid().openapi({ example: '0f8c2a3e-6b1d-4e5f-9a7c-2d3e4f5a6b7c' }),
 });
 
 export const InboxMessageQuery = z.object({

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { pageLimit, pageOffset, uuid } from './common.js';
+import { pageLimit, pageOffset, pathParams, uuid } from './common.js';
 import { issueStatuses, severities, signalKinds } from '../domain/quality.js';
 
 /** The most issues one page of `GET /v1/issues` holds. */
@@ -13,7 +13,7 @@ export const IssuesQuery = z.object({
   offset: pageOffset(),
 });
 
-export const IssueIdParams = z.object({ id: uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+export const IssueIdParams = pathParams({ id: uuid() });
 
 export const IssueSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { subdomainPattern } from '../domain/tunnels.js';
+import { pathParams } from './common.js';
 
 // Request and response shapes of the remote tunnel routes (src/api/routes/remote-tunnels.ts).
 
@@ -70,9 +71,9 @@ export const TunnelSummary = z
   })
   .openapi('RemoteTunnel');
 
-export const RunnerParams = z.object({
+export const RunnerParams = pathParams({
   runnerId: z
     .string()
     .regex(/^tunnel_[a-z0-9]+$/, 'must be a tunnel runner id (tunnel_…)')
-    .openapi({ param: { name: 'runnerId', in: 'path' }, example: 'tunnel_k3x9q2m7p1za' }),
+    .openapi({ example: 'tunnel_k3x9q2m7p1za' }),
 });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { httpUrl, pageLimit, pageOffset, shortId, uuid } from './common.js';
+import { httpUrl, pageLimit, pageOffset, pathParams, shortId, uuid } from './common.js';
 
 // Request shapes of the run routes (src/api/routes/runs.ts), which the MCP run tools take too.
 
@@ -51,7 +51,7 @@ export const StartRun = z
   })
   .openapi('StartRun');
 
-export const RunParams = z.object({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
+export const RunParams = pathParams({ shortId: shortId('run') });
 export const RunQuery = z.object({ testCases: z.enum(['failed', 'all']).optional() });
 
 export const Rerun = z

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { name } from './common.js';
+import { name, shortId } from './common.js';
 
-// Request shapes of the scenario routes (src/api/routes/scenarios.ts); the dashboard's form validates with them too.
+// Request and response shapes of the scenario routes (src/api/routes/scenarios.ts); the dashboard's form validates with them too.
 
 const description = z.string().trim().max(2000).openapi({ example: 'A signed-in customer with one item in the cart' });
 const instructions = z
@@ -26,3 +26,16 @@ export const UpdateScenario = z
     instructions: instructions.optional(),
   })
   .openapi('UpdateScenario');
+
+export const ScenarioSchema = z
+  .object({
+    shortId: shortId('scenario'),
+    name: z.string().openapi({ example: 'Customer with a full cart' }),
+    description: z.string().nullable(),
+    instructions: z
+      .string()
+      .openapi({ description: 'Preconditions and instructions the agent follows before the test goal' }),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi('Scenario');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { maxIntColumn } from './common.js';
+import { maxIntColumn, pathParams } from './common.js';
 import { HealProposalSchema } from './heal-proposals.js';
 import { StepSchema } from './steps.js';
 import { Params } from './test-cases.js';
@@ -7,14 +7,9 @@ import { Params } from './test-cases.js';
 // Shapes of the routes that change a test case's steps once recorded (src/api/routes/test-case-steps.ts and
 // test-case-step-insert.ts): edits, heal proposals, insertions, and stopping a burn-in or an insertion.
 
-export const VersionParams = Params.extend({
-  version: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(maxIntColumn)
-    .openapi({ param: { name: 'version', in: 'path' }, example: 3 }),
-});
+export const VersionParams = Params.extend(
+  pathParams({ version: z.coerce.number().int().min(1).max(maxIntColumn).openapi({ example: 3 }) }).shape,
+);
 
 export const EditSteps = z
   .object({

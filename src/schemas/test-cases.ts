@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { name, pageOffset, shortId, uuid } from './common.js';
+import { name, pageOffset, pathParams, shortId, uuid } from './common.js';
 import { RecordingCheckSchema, StepSchema } from './steps.js';
 import { HealProposalSchema } from './heal-proposals.js';
 import { UsageSchema } from './usage.js';
@@ -213,9 +213,7 @@ export const TestCaseList = z
   })
   .openapi('TestCaseList');
 
-export const Params = z.object({
-  testCaseId: uuid().openapi({ param: { name: 'testCaseId', in: 'path' } }),
-});
+export const Params = pathParams({ testCaseId: uuid() });
 
 export const TestCaseWithProposalsSchema = TestCaseDetailSchema.extend({
   healProposals: z.array(HealProposalSchema).openapi({

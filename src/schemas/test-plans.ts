@@ -1,8 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { httpUrl, name, shortId, shortIdDocPattern, uuid } from './common.js';
+import { httpUrl, name, pathParams, shortId, shortIdDocPattern, uuid } from './common.js';
 import { shortIdPattern } from '../domain/short-ids.js';
 
-// Request shapes of the test plan routes (src/api/routes/test-plans.ts); the dashboard's forms validate with them too.
+// Request and response shapes of the test plan routes (src/api/routes/test-plans.ts); the dashboard's forms validate with them too.
+
+/** A test plan in a path; its schedules sit under it. */
+export const TestPlanParams = pathParams({ testPlanShortId: shortId('testPlan') });
 
 const webhookUrl = httpUrl().openapi({ example: 'https://hooks.slack.com/services/T000/B000/XXXX' });
 
@@ -133,3 +136,47 @@ export const UpdateTestPlan = z
     }),
   })
   .openapi('UpdateTestPlan');
+
+const EmailNotificationSchema = z
+  .object({
+    recipients: z.array(z.string()).openapi({ description: 'In alphabetical order, without duplicates' }),
+    notifyOn: NotifyOn,
+  })
+  .openapi('TestPlanEmailNotification');
+
+const SlackNotificationSchema = z
+  .object({ webhookUrl: z.string(), channel: z.string().nullable(), notifyOn: NotifyOn })
+  .openapi('TestPlanSlackNotification');
+
+export const TestPlanSchema = z
+  .object({
+    shortId: shortId('testPlan'),
+    name: z.string().openapi({ example: 'Smoke' }),
+    description: z.string().nullable(),
+    owner: z.string().nullable(),
+    isDefault: z
+      .boolean()
+      .openapi({ description: "The project's default plan, run by `POST /v1/run` without a `testPlanShortId`" }),
+    testCases: z.array(
+      z.object({ id: z.string().uuid(), name: z.string(), applicationShortId: shortId('application') }),
+    ),
+    applications: z
+      .array(
+        z
+          .object({
+            applicationShortId: shortId('application'),
+            environmentShortId: shortId('environment'),
+            devicePresetShortId: shortId('devicePreset')
+              .nullable()
+              .openapi({ description: "null: the application's default device preset" }),
+          })
+          .openapi('TestPlanApplicationParameters'),
+      )
+      .openapi({
+        description: 'Per-application plan parameters; applications without an entry use the project settings',
+      }),
+    notifications: z.object({ email: EmailNotificationSchema.nullable(), slack: SlackNotificationSchema.nullable() }),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi('TestPlan');

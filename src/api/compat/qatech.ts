@@ -5,14 +5,15 @@
 // GET {base}/run/{shortId}: /v1/run/{shortId} serves an api_url ending in /v1, the alias below one without.
 // These routes only translate: the run is written and started by the same code as POST /v1/run, and read
 // through the same view as GET /v1/run/{shortId}. The token decides the project, as everywhere.
-import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
 import { requireApiToken } from '../auth.js';
-import type { AppEnv } from '../context.js';
+import type { ApiServices, Caller } from '../context.js';
 import { ApiError } from '../errors.js';
-import { bearerSecurity, ErrorSchema, errorResponses, json, jsonBody, type OpenApiApp } from '../openapi.js';
+import type { OpenApiApp } from '../openapi.js';
+import { operation, serveResource } from '../operation-routes.js';
 import { getRunView } from '../../services/run-views.js';
-import { shortId } from '../../schemas/common.js';
+import { pathParams, shortId } from '../../schemas/common.js';
+import { RunParams } from '../../schemas/runs.js';
 import type { ApplicationOverride } from '../../domain/precedence.js';
 import { runTestPlan } from '../../services/runs.js';
 
@@ -25,13 +26,11 @@ const text = (max: number) =>
     .max(max)
     .refine((s) => !s.includes('\u0000'), 'must not contain the NUL character');
 
-const ProjectParams = z.object({
-  projectId: text(200).openapi({
-    param: { name: 'projectId', in: 'path' },
-    description: 'The Proctor project id of the token (`proctor admin list-projects`)',
-  }),
+const ProjectParams = pathParams({
+  projectId: text(200).openapi({ description: 'The Proctor project id of the token (`proctor admin list-projects`)' }),
 });
-const RunParams = ProjectParams.extend({ shortId: shortId('run').openapi({ param: { name: 'shortId', in: 'path' } }) });
+// The run's short id in the path, as GET /v1/run/{shortId} takes it.
+const ProjectRunParams = ProjectParams.extend(RunParams.shape);
 
 const StartRunV2 = z
   .object({
@@ -118,45 +117,42 @@ const RunStatus = z
   .openapi('QaTechRunStatus');
 
 const routes = {
-  start: createRoute({
+  start: operation({
     method: 'post',
     path: '/api/projects/{projectId}/runs',
     tags,
-    security: bearerSecurity,
     summary: "Start a run as QA.tech's GitHub Action (v2) does",
     description:
       'The request of `QAdottech/run-action@v2`. `projectId` must be the project of the token (another or an unknown one is a 404). ' +
       '`applications` maps application short ids to an environment URL, like `applications` of POST /v1/run.',
-    request: { params: ProjectParams, body: jsonBody(StartRunV2) },
-    responses: {
-      200: json(StartedRun, 'Started'),
-      503: json(ErrorSchema, 'The run could not be started'),
-      ...errorResponses,
-    },
+    params: ProjectParams,
+    body: StartRunV2,
+    answers: StartedRun,
+    answer: 'Started',
+    unavailable: 'The run could not be started',
   }),
-  status: createRoute({
+  status: operation({
     method: 'get',
     path: '/api/projects/{projectId}/runs/{shortId}',
     tags,
-    security: bearerSecurity,
     summary: "Run status as QA.tech's GitHub Action (v2) polls it",
-    request: { params: RunParams },
-    responses: { 200: json(RunStatus, 'The run'), ...errorResponses },
+    params: ProjectRunParams,
+    answers: RunStatus,
+    answer: 'The run',
   }),
-  statusAlias: createRoute({
+  statusAlias: operation({
     method: 'get',
     path: '/run/{shortId}',
     tags,
-    security: bearerSecurity,
     summary: "Run status as QA.tech's GitHub Action (v4) polls it when api_url has no /v1",
-    request: { params: RunParams.pick({ shortId: true }) },
-    responses: { 200: json(RunStatus, 'The run'), ...errorResponses },
+    params: RunParams,
+    answers: RunStatus,
+    answer: 'The run',
   }),
 };
 
 /** The project in the path must be the token's: any other id, real or not, is answered as not found. */
-function requireOwnProject(c: Context<AppEnv>, projectId: string): string {
-  const caller = c.get('caller');
+function requireOwnProject(caller: Caller, projectId: string): string {
   if (projectId !== caller.projectId) {
     throw new ApiError(
       404,
@@ -166,8 +162,7 @@ function requireOwnProject(c: Context<AppEnv>, projectId: string): string {
   return caller.projectId;
 }
 
-async function statusOf(c: Context<AppEnv>, projectId: string, runShortId: string) {
-  const services = c.get('services');
+async function statusOf(services: ApiServices, projectId: string, runShortId: string) {
   const view = await getRunView(services, { projectId, runShortId, tests: undefined });
   return {
     id: view.id,
@@ -186,31 +181,29 @@ export function registerQaTechCompat(app: OpenApiApp): void {
   app.use('/api/projects/*', requireApiToken);
   app.use('/run/*', requireApiToken);
 
-  app.openapi(routes.start, async (c) => {
-    const services = c.get('services');
-    const projectId = requireOwnProject(c, c.req.valid('param').projectId);
-    const body = c.req.valid('json');
-    const applications: ApplicationOverride[] = Object.entries(body.applications ?? {}).map(
-      ([applicationShortId, { environment }]) => ({
-        applicationShortId,
-        environment: { url: environment.url, ...(environment.name !== undefined && { name: environment.name }) },
-      }),
-    );
-    const run = await runTestPlan(services, {
-      projectId,
-      testPlanShortId: body.testPlanShortId ?? body.testPlanShortIds?.[0],
-      applications,
-      meta: {
-        trigger: body.trigger,
-        actor: body.actor,
-        branch: body.branch?.replace(/^refs\/heads\//, ''),
-        commitHash: body.commitHash,
-        repository: body.repository,
-      },
-    });
-    const plan = { name: run.plan.name, shortId: run.plan.shortId, short_id: run.plan.shortId };
-    return c.json(
-      {
+  serveResource(app, routes, {
+    start: async ({ services, caller, param, body }) => {
+      const projectId = requireOwnProject(caller, param.projectId);
+      const applications: ApplicationOverride[] = Object.entries(body.applications ?? {}).map(
+        ([applicationShortId, { environment }]) => ({
+          applicationShortId,
+          environment: { url: environment.url, ...(environment.name !== undefined && { name: environment.name }) },
+        }),
+      );
+      const run = await runTestPlan(services, {
+        projectId,
+        testPlanShortId: body.testPlanShortId ?? body.testPlanShortIds?.[0],
+        applications,
+        meta: {
+          trigger: body.trigger,
+          actor: body.actor,
+          branch: body.branch?.replace(/^refs\/heads\//, ''),
+          commitHash: body.commitHash,
+          repository: body.repository,
+        },
+      });
+      const plan = { name: run.plan.name, shortId: run.plan.shortId, short_id: run.plan.shortId };
+      return {
         success: true as const,
         run: {
           id: run.id,
@@ -219,17 +212,10 @@ export function registerQaTechCompat(app: OpenApiApp): void {
           testCount: run.testCount,
           testPlan: plan,
         },
-      },
-      200,
-    );
+      };
+    },
+    status: ({ services, caller, param }) =>
+      statusOf(services, requireOwnProject(caller, param.projectId), param.shortId),
+    statusAlias: ({ services, projectId, param }) => statusOf(services, projectId, param.shortId),
   });
-
-  app.openapi(routes.status, async (c) => {
-    const { projectId, shortId: runShortId } = c.req.valid('param');
-    return c.json(await statusOf(c, requireOwnProject(c, projectId), runShortId), 200);
-  });
-
-  app.openapi(routes.statusAlias, async (c) =>
-    c.json(await statusOf(c, c.get('caller').projectId, c.req.valid('param').shortId), 200),
-  );
 }

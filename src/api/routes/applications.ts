@@ -1,9 +1,12 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes, withoutId } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
-import { CreateApplication, UpdateApplication } from '../../schemas/applications.js';
+import {
+  ApplicationParams,
+  ApplicationSchema,
+  CreateApplication,
+  UpdateApplication,
+} from '../../schemas/applications.js';
 import {
   applicationListText,
   createApplication,
@@ -11,23 +14,6 @@ import {
   requireApplication,
   updateApplicationSettings,
 } from '../../services/applications.js';
-
-export const ApplicationSchema = z
-  .object({
-    shortId: shortId('application'),
-    name: z.string().openapi({ example: 'Shop' }),
-    kind: z.enum(['web', 'ios', 'android']),
-    defaultEnvironmentShortId: shortId('environment')
-      .nullable()
-      .openapi({ description: 'Project setting: the environment used when neither the plan nor the run names one' }),
-    defaultDevicePresetShortId: shortId('devicePreset').nullable(),
-    createdAt: z.string().datetime(),
-  })
-  .openapi('Application');
-
-const ApplicationParams = z.object({
-  applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),
-});
 
 const routes = resourceRoutes({
   path: '/v1/applications/{applicationShortId}',

@@ -1,9 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resource } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
 import { BadgeTokenSchema, CreateBadgeToken, CreatedBadgeTokenSchema } from '../../schemas/badge.js';
-import { uuid } from '../../schemas/common.js';
+import { pathParams, uuid } from '../../schemas/common.js';
 import { tokenActor } from '../../services/audit-log.js';
 import {
   createBadgeToken,
@@ -15,8 +14,6 @@ import {
 // Badge tokens over REST, through the service the dashboard's Settings → Status badge uses: made (the token and
 // its badge URL shown once), listed (never the token) and revoked. Only an API token reaches these: a badge token
 // is refused with 403 by the API's auth, so a leaked badge URL cannot mint more.
-
-const TokenParam = z.object({ badgeTokenId: uuid().openapi({ param: { name: 'badgeTokenId', in: 'path' } }) });
 
 const view = (row: BadgeTokenRow) => ({
   id: row.id,
@@ -31,7 +28,7 @@ const badgeTokens = resource({
   tags: ['Management'],
   noun: ['a badge token', 'badge tokens'],
   schema: BadgeTokenSchema,
-  params: TokenParam,
+  params: pathParams({ badgeTokenId: uuid() }),
 });
 
 const routes = {

@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { operation, serveResource } from '../operation-routes.js';
 import { resource } from '../resource-routes.js';
-import { AppParams, BuildParams, BuildSchema, CreateBuild, UploadUrlResponse } from '../../schemas/builds.js';
+import { ApplicationParams } from '../../schemas/applications.js';
+import { BuildParams, BuildSchema, CreateBuild, UploadUrlResponse } from '../../schemas/builds.js';
 import { requireApplication } from '../../services/applications.js';
 import {
   createBuildUpload,
@@ -20,7 +21,7 @@ const builds = resource({
   noun: ['a build', 'builds'],
   schema: BuildSchema,
   params: BuildParams,
-  parentParams: AppParams,
+  parentParams: ApplicationParams,
 });
 
 const UploadUrlRequest = z
@@ -60,7 +61,7 @@ const routes = {
       'Step 1 of 2. The type comes from `fileName` (.apk, .aab, .ipa, or a simulator .app zipped as .zip/.tar.gz); a web application, or a ' +
       'file of the other platform, is a 400. The URL accepts one PUT of at most PROCTOR_BUILD_MAX_BYTES (default 4 GiB) until it expires ' +
       '(PROCTOR_BUILD_UPLOAD_TTL_SECONDS, default 600); with `fileSize`, of exactly that many bytes.',
-    params: AppParams,
+    params: ApplicationParams,
     body: UploadUrlRequest,
     answers: UploadUrlResponse,
     answer: 'Where to PUT the file, and the token that names the upload',
@@ -75,7 +76,7 @@ const routes = {
       'Step 2 of 2. The token is one-time. The file must have been uploaded and must be what its name says (AndroidManifest.xml for .apk, ' +
       'BundleConfig.pb for .aab, Payload/<name>.app/Info.plist for .ipa, <name>.app/Info.plist for a zipped simulator app); otherwise 400 ' +
       'and the file is deleted. Use the build as `environment.applicationBuildShortId` in a run request.',
-    params: AppParams,
+    params: ApplicationParams,
     body: CreateBuild,
     answers: BuildSchema,
     answer: 'The build',

@@ -1,7 +1,8 @@
 import type { OpenApiApp } from '../openapi.js';
 import { operation, serveResource } from '../operation-routes.js';
 import { CoverageSchema, SuggestionListSchema, SuggestionParams, SuggestionSchema } from '../../schemas/coverage.js';
-import { ApplicationParams, DiscoveryParams } from '../../schemas/discoveries.js';
+import { ApplicationParams } from '../../schemas/applications.js';
+import { DiscoveryParams } from '../../schemas/discoveries.js';
 import { getApplicationCoverage } from '../../services/application-coverage.js';
 import { acceptSuggestion, getDiscoverySuggestions, rejectSuggestion } from '../../services/discovery-suggestions.js';
 

@@ -1,9 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
-import { CreateDevicePreset, UpdateDevicePreset, Viewport } from '../../schemas/device-presets.js';
+import { pathParams, shortId } from '../../schemas/common.js';
+import { CreateDevicePreset, DevicePresetSchema, UpdateDevicePreset } from '../../schemas/device-presets.js';
 import {
   createDevicePreset,
   deleteDevicePreset,
@@ -12,31 +11,12 @@ import {
   updateDevicePreset,
 } from '../../services/device-presets.js';
 
-export const DevicePresetSchema = z
-  .object({
-    shortId: shortId('devicePreset'),
-    name: z.string().openapi({ example: 'iPhone 13' }),
-    viewport: Viewport,
-    deviceScaleFactor: z.number().openapi({ example: 3 }),
-    isMobile: z.boolean(),
-    hasTouch: z.boolean(),
-    userAgent: z.string().nullable().openapi({ description: "null: the browser's own user agent" }),
-    locale: z.string().nullable().openapi({ example: 'en-US' }),
-    timezoneId: z.string().nullable().openapi({ example: 'Europe/Paris' }),
-    createdAt: z.string().datetime(),
-  })
-  .openapi('DevicePreset');
-
-const Params = z.object({
-  devicePresetShortId: shortId('devicePreset').openapi({ param: { name: 'devicePresetShortId', in: 'path' } }),
-});
-
 const routes = resourceRoutes({
   path: '/v1/device-presets/{devicePresetShortId}',
   tags: ['Management'],
   noun: ['a device preset', 'device presets'],
   schema: DevicePresetSchema,
-  params: Params,
+  params: pathParams({ devicePresetShortId: shortId('devicePreset') }),
   listKey: 'devicePresets',
   create: {
     body: CreateDevicePreset,

@@ -1,8 +1,8 @@
 import type { OpenApiApp } from '../openapi.js';
 import { operation, serveResource } from '../operation-routes.js';
 import { resource } from '../resource-routes.js';
+import { ApplicationParams } from '../../schemas/applications.js';
 import {
-  ApplicationParams,
   CreateDiscovery,
   DiffQuery,
   DiscoveryDiffSchema,
@@ -24,19 +24,16 @@ import { getDiscoveryDiff, getDiscoveryMap } from '../../services/discovery-map.
 const tags = ['Discovery'];
 const item = '/v1/discoveries/{discoveryShortId}';
 
-const read = resource({
-  path: item,
+const discovery = {
   tags,
   noun: ['a discovery', 'discoveries'],
   schema: DiscoverySchema,
   params: DiscoveryParams,
-});
+} as const;
+const read = resource({ ...discovery, path: item });
 const perApplication = resource({
+  ...discovery,
   path: '/v1/applications/{applicationShortId}/discoveries/{discoveryShortId}',
-  tags,
-  noun: ['a discovery', 'discoveries'],
-  schema: DiscoverySchema,
-  params: DiscoveryParams,
   parentParams: ApplicationParams,
 });
 

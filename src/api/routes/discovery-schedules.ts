@@ -2,7 +2,7 @@ import type { OpenApiApp } from '../openapi.js';
 import { serveResource } from '../operation-routes.js';
 import { deleted } from '../resource-routes.js';
 import { scheduleRoutes } from '../schedule-routes.js';
-import { ApplicationParams } from '../../schemas/discoveries.js';
+import { ApplicationParams } from '../../schemas/applications.js';
 import { CreateDiscoverySchedule, DiscoveryScheduleSchema } from '../../schemas/discovery-schedules.js';
 import {
   createDiscoveryScheduleFor,

@@ -1,10 +1,9 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
-import { EnvironmentAccessSchema } from '../../schemas/environment-access.js';
-import { CreateEnvironment, UpdateEnvironment } from '../../schemas/environments.js';
+import { ApplicationParams } from '../../schemas/applications.js';
+import { pathParams, shortId } from '../../schemas/common.js';
+import { CreateEnvironment, EnvironmentSchema, UpdateEnvironment } from '../../schemas/environments.js';
 import {
   createEnvironment,
   deleteEnvironment,
@@ -13,33 +12,15 @@ import {
   updateEnvironment,
 } from '../../services/environments.js';
 
-export const EnvironmentSchema = z
-  .object({
-    shortId: shortId('environment'),
-    name: z.string().openapi({ example: 'Staging' }),
-    url: z.string().nullable(),
-    applicationBuildShortId: shortId('build').nullable(),
-    isProduction: z.boolean(),
-    isDefault: z.boolean().openapi({ description: "The application's default environment (project setting)" }),
-    access: EnvironmentAccessSchema,
-    createdAt: z.string().datetime(),
-  })
-  .openapi('Environment');
-
-const AppParams = z.object({
-  applicationShortId: shortId('application').openapi({ param: { name: 'applicationShortId', in: 'path' } }),
-});
-const EnvParams = AppParams.extend({
-  environmentShortId: shortId('environment').openapi({ param: { name: 'environmentShortId', in: 'path' } }),
-});
+const EnvironmentParams = ApplicationParams.extend(pathParams({ environmentShortId: shortId('environment') }).shape);
 
 const routes = resourceRoutes({
   path: '/v1/applications/{applicationShortId}/environments/{environmentShortId}',
   tags: ['Management'],
   noun: ['an environment', 'environments'],
   schema: EnvironmentSchema,
-  parentParams: AppParams,
-  params: EnvParams,
+  parentParams: ApplicationParams,
+  params: EnvironmentParams,
   listKey: 'environments',
   list: { summary: "List an application's environments", returns: 'Environments' },
   create: { body: CreateEnvironment, summary: 'Create an environment (a URL for web, a build for mobile)' },

@@ -1,9 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
-import { CreateGitIntegration, UpdateGitIntegration } from '../../schemas/git-integrations.js';
+import { pathParams, shortId } from '../../schemas/common.js';
+import { CreateGitIntegration, GitIntegrationSchema, UpdateGitIntegration } from '../../schemas/git-integrations.js';
 import {
   createGitIntegration,
   deleteGitIntegration,
@@ -14,34 +13,12 @@ import {
 } from '../../services/git-integrations.js';
 import { tokenActor } from '../../services/audit-log.js';
 
-export const GitIntegrationSchema = z
-  .object({
-    shortId: shortId('gitIntegration'),
-    provider: z.enum(['github', 'gitlab']),
-    auth: z.enum(['app', 'token']),
-    appId: z.string().nullable().openapi({ example: '123456' }),
-    baseUrl: z
-      .string()
-      .nullable()
-      .openapi({ description: "Null: the provider's public service (api.github.com, gitlab.com)", example: null }),
-    hasPrivateKey: z.boolean().openapi({ description: 'A GitHub App private key is stored (never returned)' }),
-    hasToken: z.boolean().openapi({ description: 'A token is stored (never returned)' }),
-    hasWebhookSecret: z.boolean().openapi({ description: 'A webhook secret is stored (never returned)' }),
-    createdAt: z.string().datetime(),
-    updatedAt: z.string().datetime(),
-  })
-  .openapi('GitIntegration');
-
-const Params = z.object({
-  integrationShortId: shortId('gitIntegration').openapi({ param: { name: 'integrationShortId', in: 'path' } }),
-});
-
 const routes = resourceRoutes({
   path: '/v1/git-integrations/{integrationShortId}',
   tags: ['Git integrations'],
   noun: ['an integration', 'integrations'],
   schema: GitIntegrationSchema,
-  params: Params,
+  params: pathParams({ integrationShortId: shortId('gitIntegration') }),
   listKey: 'integrations',
   list: { summary: "List the project's Git provider integrations (secrets hidden)" },
   create: {

@@ -1,6 +1,5 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
-import { uuid } from '../../schemas/common.js';
+import { pathParams, uuid } from '../../schemas/common.js';
 import {
   MergeRequestReviewSettingsSchema,
   SaveMergeRequestReviewSettings,
@@ -14,14 +13,12 @@ import {
   saveMergeRequestReviewSettings,
 } from '../../services/merge-request-reviews.js';
 
-const IdParams = z.object({ id: uuid().openapi({ param: { name: 'id', in: 'path' } }) });
-
 const settings = resource({
   path: '/v1/merge-request-review-settings/{id}',
   tags: ['Merge request review'],
   noun: ["a repository's review settings", 'review settings'],
   schema: MergeRequestReviewSettingsSchema,
-  params: IdParams,
+  params: pathParams({ id: uuid() }),
 });
 
 const routes = {

@@ -1,6 +1,6 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resource } from '../resource-routes.js';
+import { pathParams } from '../../schemas/common.js';
 import { serveResource } from '../operation-routes.js';
 import { ProjectFileName, ProjectFileSchema, UploadProjectFile } from '../../schemas/project-files.js';
 import { deleteProjectFile, listProjectFiles, uploadProjectFile } from '../../services/project-files.js';
@@ -10,7 +10,7 @@ const files = resource({
   tags: ['Management'],
   noun: ['a project file', 'project files'],
   schema: ProjectFileSchema,
-  params: z.object({ name: ProjectFileName.openapi({ param: { name: 'name', in: 'path' } }) }),
+  params: pathParams({ name: ProjectFileName }),
 });
 
 const routes = {

@@ -1,9 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { projectCrud, resourceRoutes } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
-import { CreateScenario, UpdateScenario } from '../../schemas/scenarios.js';
+import { pathParams, shortId } from '../../schemas/common.js';
+import { CreateScenario, ScenarioSchema, UpdateScenario } from '../../schemas/scenarios.js';
 import {
   createScenario,
   deleteScenario,
@@ -12,29 +11,12 @@ import {
   updateScenario,
 } from '../../services/scenarios.js';
 
-export const ScenarioSchema = z
-  .object({
-    shortId: shortId('scenario'),
-    name: z.string().openapi({ example: 'Customer with a full cart' }),
-    description: z.string().nullable(),
-    instructions: z
-      .string()
-      .openapi({ description: 'Preconditions and instructions the agent follows before the test goal' }),
-    createdAt: z.string().datetime(),
-    updatedAt: z.string().datetime(),
-  })
-  .openapi('Scenario');
-
-const Params = z.object({
-  scenarioShortId: shortId('scenario').openapi({ param: { name: 'scenarioShortId', in: 'path' } }),
-});
-
 const routes = resourceRoutes({
   path: '/v1/scenarios/{scenarioShortId}',
   tags: ['Management'],
   noun: ['a scenario', 'scenarios'],
   schema: ScenarioSchema,
-  params: Params,
+  params: pathParams({ scenarioShortId: shortId('scenario') }),
   listKey: 'scenarios',
   create: { body: CreateScenario, summary: 'Create a scenario: reusable preconditions and instructions for the agent' },
   update: { body: UpdateScenario },

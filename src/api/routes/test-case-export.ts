@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerSecurity, ErrorSchema, errorResponses, json, type OpenApiApp } from '../openapi.js';
 import { exportTestCaseSpec } from '../../services/test-case-export.js';
-import { uuid } from '../../schemas/common.js';
+import { Params } from '../../schemas/test-cases.js';
 
 const route = createRoute({
   method: 'get',
@@ -15,7 +15,7 @@ const route = createRoute({
     'same page, so the spec passes on its own. Each step uses all its locators (`a.or(b)`), as replay does. 409 while the test case (or a ' +
     'test it resumes from) has no recorded steps.',
   security: bearerSecurity,
-  request: { params: z.object({ testCaseId: uuid().openapi({ param: { name: 'testCaseId', in: 'path' } }) }) },
+  request: { params: Params },
   responses: {
     200: { description: 'The spec file', content: { 'text/typescript': { schema: z.string() } } },
     ...errorResponses,

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { operation, serveResource } from '../operation-routes.js';
-import { uuid } from '../../schemas/common.js';
+import { pathParams, uuid } from '../../schemas/common.js';
 import { StepInsertionSchema, StopAnswer } from '../../schemas/step-edits.js';
 import { Params } from '../../schemas/test-cases.js';
 import { tokenActor } from '../../services/audit-log.js';
@@ -17,7 +17,7 @@ import {
 // stopping a running burn-in (the live view's stop button).
 
 const tags = ['Test cases'];
-const InsertionParams = Params.extend({ insertionId: uuid().openapi({ param: { name: 'insertionId', in: 'path' } }) });
+const InsertionParams = Params.extend(pathParams({ insertionId: uuid() }).shape);
 
 // A request shape of this route only: its bound is the service's.
 const InsertStep = z

@@ -1,22 +1,18 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { serveResource } from '../operation-routes.js';
 import { deleted } from '../resource-routes.js';
 import { scheduleRoutes } from '../schedule-routes.js';
-import { shortId } from '../../schemas/common.js';
+import { TestPlanParams } from '../../schemas/test-plans.js';
 import { requireTestPlan } from '../../services/test-plans.js';
 import { createSchedule, deleteSchedule, listPlanSchedules } from '../../services/plan-schedules.js';
 import { CreatePlanSchedule, PlanScheduleSchema } from '../../schemas/plan-schedules.js';
 
-const PlanParams = z.object({
-  testPlanShortId: shortId('testPlan').openapi({ param: { name: 'testPlanShortId', in: 'path' } }),
-});
 const routes = scheduleRoutes({
   path: '/v1/test-plans/{testPlanShortId}/schedules/{scheduleId}',
   tags: ['Management'],
   noun: ['a schedule', 'schedules'],
   schema: PlanScheduleSchema,
-  parentParams: PlanParams,
+  parentParams: TestPlanParams,
   list: { summary: "List a test plan's cron schedules", answer: 'Schedules of the plan, oldest first' },
   create: {
     body: CreatePlanSchedule,

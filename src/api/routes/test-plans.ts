@@ -1,9 +1,7 @@
-import { z } from '@hono/zod-openapi';
 import type { OpenApiApp } from '../openapi.js';
 import { deleted, resourceRoutes, withoutId } from '../resource-routes.js';
 import { serveResource } from '../operation-routes.js';
-import { shortId } from '../../schemas/common.js';
-import { CreateTestPlan, NotifyOn, UpdateTestPlan } from '../../schemas/test-plans.js';
+import { CreateTestPlan, TestPlanParams, TestPlanSchema, UpdateTestPlan } from '../../schemas/test-plans.js';
 import {
   createTestPlan,
   deleteTestPlan,
@@ -11,54 +9,6 @@ import {
   requireTestPlan,
   updateTestPlan,
 } from '../../services/test-plans.js';
-
-const EmailNotificationSchema = z
-  .object({
-    recipients: z.array(z.string()).openapi({ description: 'In alphabetical order, without duplicates' }),
-    notifyOn: NotifyOn,
-  })
-  .openapi('TestPlanEmailNotification');
-
-const SlackNotificationSchema = z
-  .object({ webhookUrl: z.string(), channel: z.string().nullable(), notifyOn: NotifyOn })
-  .openapi('TestPlanSlackNotification');
-
-export const TestPlanSchema = z
-  .object({
-    shortId: shortId('testPlan'),
-    name: z.string().openapi({ example: 'Smoke' }),
-    description: z.string().nullable(),
-    owner: z.string().nullable(),
-    isDefault: z
-      .boolean()
-      .openapi({ description: "The project's default plan, run by `POST /v1/run` without a `testPlanShortId`" }),
-    testCases: z.array(
-      z.object({ id: z.string().uuid(), name: z.string(), applicationShortId: shortId('application') }),
-    ),
-    applications: z
-      .array(
-        z
-          .object({
-            applicationShortId: shortId('application'),
-            environmentShortId: shortId('environment'),
-            devicePresetShortId: shortId('devicePreset')
-              .nullable()
-              .openapi({ description: "null: the application's default device preset" }),
-          })
-          .openapi('TestPlanApplicationParameters'),
-      )
-      .openapi({
-        description: 'Per-application plan parameters; applications without an entry use the project settings',
-      }),
-    notifications: z.object({ email: EmailNotificationSchema.nullable(), slack: SlackNotificationSchema.nullable() }),
-    createdAt: z.string().datetime(),
-    updatedAt: z.string().datetime(),
-  })
-  .openapi('TestPlan');
-
-const Params = z.object({
-  testPlanShortId: shortId('testPlan').openapi({ param: { name: 'testPlanShortId', in: 'path' } }),
-});
 
 const writeNotes =
   'All writes of a request happen in one transaction: a rejected request changes nothing. ' +
@@ -70,7 +20,7 @@ const routes = resourceRoutes({
   tags: ['Management'],
   noun: ['a test plan', 'test plans'],
   schema: TestPlanSchema,
-  params: Params,
+  params: TestPlanParams,
   listKey: 'testPlans',
   create: {
     body: CreateTestPlan,
