@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { followScreencast, startScreencast } from '../../src/browser/session/screencast.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { followScreencast, startScreencast, type FollowedScreencast } from '../../src/browser/session/screencast.js';
 import { useServedPage } from '../support/served-page.js';
 
 // The live view's screencast in real Chromium, where a tab can close at any moment: a flow that opens a popup and
@@ -10,6 +11,29 @@ describe('screencast of tabs that close', () => {
   const served = useServedPage(
     '<!doctype html><title>Live</title><h1>Live</h1><p id=t></p><script>setInterval(() => document.getElementById("t").textContent = Date.now(), 50)</script>',
   );
+
+  /** A context with its first tab on the served page, followed by a screencast that counts each tab's frames. */
+  async function followFromFirstTab(
+    test: (context: BrowserContext, live: FollowedScreencast, framesOf: Map<Page, number>) => Promise<void>,
+    opts: { paused?: boolean } = {},
+  ) {
+    const context = await served.browser.newContext();
+    try {
+      const first = await context.newPage();
+      await first.goto(served.base);
+      const framesOf = new Map<Page, number>();
+      const live = await followScreencast(
+        context,
+        first,
+        (_jpeg, page) => framesOf.set(page, (framesOf.get(page) ?? 0) + 1),
+        opts,
+      );
+      await test(context, live, framesOf);
+      await live.stop();
+    } finally {
+      await context.close();
+    }
+  }
 
   it('starting on a page that already closed gives a stop that does nothing, and throws nothing', async () => {
     const context = await served.browser.newContext();
@@ -26,15 +50,8 @@ describe('screencast of tabs that close', () => {
     }
   });
 
-  it('follows tabs opened and closed at once, then shows each next tab that stays', async () => {
-    const context = await served.browser.newContext();
-    try {
-      const first = await context.newPage();
-      await first.goto(served.base);
-      const framesOf = new Map<unknown, number>();
-      const live = await followScreencast(context, first, (_jpeg, page) =>
-        framesOf.set(page, (framesOf.get(page) ?? 0) + 1),
-      );
+  it('follows tabs opened and closed at once, then shows each next tab that stays', () =>
+    followFromFirstTab(async (context, live, framesOf) => {
       for (let i = 0; i < 5; i++) {
         const popup = await context.newPage();
         void popup.close();
@@ -48,46 +65,31 @@ describe('screencast of tabs that close', () => {
           .poll(() => live.current() === stays && (framesOf.get(stays) ?? 0) > 0, { timeout: 15_000 })
           .toBe(true);
       }
-      await live.stop();
-    } finally {
-      await context.close();
-    }
-  });
+    }));
 
-  it('paused, Chromium sends no frame; resumed, the tab the flow moved to meanwhile is cast; paused again, none', async () => {
-    const context = await served.browser.newContext();
-    try {
-      const first = await context.newPage();
-      await first.goto(served.base);
-      const framesOf = new Map<unknown, number>();
-      const live = await followScreencast(
-        context,
-        first,
-        (_jpeg, page) => framesOf.set(page, (framesOf.get(page) ?? 0) + 1),
-        { paused: true },
-      );
-      const second = await context.newPage();
-      await second.goto(served.base);
-      // Both tabs repaint every 50 ms: a second is about 20 frames if anything were cast.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect([...framesOf.values()]).toEqual([]);
-      expect(live.current()).toBe(second);
+  it('paused, Chromium sends no frame; resumed, the tab the flow moved to meanwhile is cast; paused again, none', () =>
+    followFromFirstTab(
+      async (context, live, framesOf) => {
+        const second = await context.newPage();
+        await second.goto(served.base);
+        // Both tabs repaint every 50 ms: a second is about 20 frames if anything were cast.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect([...framesOf.values()]).toEqual([]);
+        expect(live.current()).toBe(second);
 
-      live.setActive(true);
-      await expect.poll(() => framesOf.get(second) ?? 0, { timeout: 15_000 }).toBeGreaterThan(3);
-      expect(framesOf.get(first)).toBeUndefined();
+        live.setActive(true);
+        await expect.poll(() => framesOf.get(second) ?? 0, { timeout: 15_000 }).toBeGreaterThan(3);
+        expect(framesOf.size).toBe(1);
 
-      live.setActive(false);
-      live.setActive(true);
-      live.setActive(false);
-      // The last request wins; what was already on its way may still land.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const stopped = framesOf.get(second);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(framesOf.get(second)).toBe(stopped);
-      await live.stop();
-    } finally {
-      await context.close();
-    }
-  });
+        live.setActive(false);
+        live.setActive(true);
+        live.setActive(false);
+        // The last request wins; what was already on its way may still land.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const stopped = framesOf.get(second);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect(framesOf.get(second)).toBe(stopped);
+      },
+      { paused: true },
+    ));
 });
