@@ -78,12 +78,7 @@ function ListPage<V extends { shortId: string; name: string }>(props: {
                   <a href={`${action}/${row.shortId}/edit`} aria-label={`Edit ${row.name}`}>
                     Edit
                   </a>{' '}
-                  <PostButton
-                    action={`${action}/${row.shortId}/delete`}
-                    csrf={csrf}
-                    text="Delete"
-                    label={`Delete ${row.name}`}
-                  />
+                  <PostButton action={`${action}/${row.shortId}/delete`} csrf={csrf} text="Delete" about={row.name} />
                 </td>
               </tr>
             ))}
@@ -134,21 +129,20 @@ export function registerListedResource<V extends { shortId: string; name: string
 ): void {
   protectedArea(web, base, r.path);
   const action = `${base}${r.path}`;
-  const refused = (errors: FieldErrors) => Object.keys(errors).length > 0;
   // The add form sits under the list: a refusal re-renders the whole page (htmx would leave the list stale).
   const showList = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors) =>
     formPage(
       c,
       { title: r.title, nav: r.nav },
       <ListPage r={r} action={action} csrf={c.get('csrfToken')} rows={await r.list(c)} form={form} errors={errors} />,
-      refused(errors),
+      errors,
     );
   const showEdit = (c: Context<WebEnv>, view: V, form: FormBody, errors: FieldErrors) =>
     formPage(
       c,
       { title: `${r.title}: ${view.name}`, nav: r.nav },
       <EditPage r={r} action={action} csrf={c.get('csrfToken')} view={view} form={form} errors={errors} />,
-      refused(errors),
+      errors,
     );
   // Another project's id is the same 404 page as a made-up one.
   const load = async (c: Context<WebEnv>): Promise<V | undefined> => {

@@ -23,7 +23,7 @@ function Actions(props: { base: string; csrf: string; what: string }) {
       <a href={`${props.base}/edit`} aria-label={`Edit ${props.what}`}>
         Edit
       </a>{' '}
-      <PostButton action={`${props.base}/delete`} csrf={props.csrf} text="Delete" label={`Delete ${props.what}`} />
+      <PostButton action={`${props.base}/delete`} csrf={props.csrf} text="Delete" about={props.what} />
     </>
   );
 }
