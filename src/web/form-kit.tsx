@@ -259,15 +259,28 @@ export function FromField(props: { form: FormBody }) {
 
 /**
  * A form of one button (Delete, Revoke) posting to `action` with the CSRF token. Its accessible name adds what it
- * acts on, `about` ("Delete Pixel 7"), as a table has one such button per row.
+ * acts on, `about` ("Delete Pixel 7"), where a table has one such button per row and the row's cells do not say it.
  */
-export function PostButton(props: { action: string; csrf: string; text: string; about: string }) {
+export function PostButton(props: { action: string; csrf: string; text: string; about?: string }) {
   return (
     <form class="inline" method="post" action={props.action}>
       <CsrfField token={props.csrf} />
-      <button type="submit" aria-label={`${props.text} ${props.about}`}>
+      <button type="submit" aria-label={props.about && `${props.text} ${props.about}`}>
         {props.text}
       </button>
     </form>
+  );
+}
+
+/** A row's link to `${root}/edit` (worded `edit`) and its Delete button posting to `${root}/delete`. */
+export function EditAndDelete(props: { root: string; csrf: string; edit?: string; about?: string }) {
+  const edit = props.edit ?? 'Edit';
+  return (
+    <>
+      <a href={`${props.root}/edit`} aria-label={props.about && `${edit} ${props.about}`}>
+        {edit}
+      </a>{' '}
+      <PostButton action={`${props.root}/delete`} csrf={props.csrf} text="Delete" about={props.about} />
+    </>
   );
 }

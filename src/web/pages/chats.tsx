@@ -12,7 +12,7 @@ import {
 } from '../../services/dashboard.js';
 import { cancelReply, createConversation, sendMessage } from '../../services/chat.js';
 import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
-import { InvalidError, NotFoundError } from '../../domain/errors.js';
+import { InvalidError, notFoundAsUndefined } from '../../domain/errors.js';
 import { Markdown } from '../markdown.js';
 import { UsageText } from '../usage.js';
 
@@ -23,12 +23,7 @@ const maxMessageLength = 20_000;
 /** The conversation's change review, if it is one: the same view as GET /v1/chat/{shortId}/review. */
 async function reviewOf(c: Context<WebEnv>, chatShortId: string): Promise<ChangeReviewView | undefined> {
   const services = c.get('services');
-  try {
-    return await getChangeReview(services, { projectId: c.get('session').projectId, chatShortId });
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
+  return notFoundAsUndefined(() => getChangeReview(services, { projectId: c.get('session').projectId, chatShortId }));
 }
 
 /** The message field of a posted form, or InvalidError (shown as a page by the dashboard's error handler). */

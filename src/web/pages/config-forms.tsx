@@ -4,6 +4,7 @@ import {
   afterSave,
   Checkbox,
   checkThenWrite,
+  EditAndDelete,
   formPage,
   FormProblems,
   FromField,
@@ -123,13 +124,5 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
 
 export function ConfigActions(props: { base: string; csrf: string; config: { shortId: string; name: string } }) {
   const root = `${props.base}/configs/${props.config.shortId}`;
-  return (
-    <>
-      <a href={`${root}/edit`}>Change</a>{' '}
-      <form class="inline" method="post" action={`${root}/delete`}>
-        <CsrfField token={props.csrf} />
-        <button type="submit">Delete</button>
-      </form>
-    </>
-  );
+  return <EditAndDelete root={root} csrf={props.csrf} edit="Change" />;
 }

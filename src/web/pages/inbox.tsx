@@ -3,7 +3,7 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { ColumnHeads, Pager, pageNumber, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
-import { NotFoundError } from '../../domain/errors.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { getMessage, inboxPage } from '../../services/inbox.js';
 
 // The mail Proctor's inbox received for the project ({{INBOX}} addresses of runs, {{INBOX:name}} ones), kept 7
@@ -71,8 +71,8 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
     const id = c.req.param('id');
     if (!uuidPattern.test(id)) return notFoundPage(c, 'This message');
     const { db, blobs } = c.get('services');
-    const message = await getMessage({ db, blobs }, c.get('session').projectId, id.toLowerCase()).catch(
-      (err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)),
+    const message = await notFoundAsUndefined(() =>
+      getMessage({ db, blobs }, c.get('session').projectId, id.toLowerCase()),
     );
     if (!message) return notFoundPage(c, 'This message');
     return renderPage(

@@ -3,7 +3,7 @@ import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
 import { ColumnHeads, FilterSelect, oneOf, Pager, pageNumber, uuidPattern, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
-import { NotFoundError } from '../../domain/errors.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { issueStatuses, severities, signalKinds } from '../../domain/quality.js';
 import { exportIssue } from '../../services/issue-export.js';
 import { getIssue, listProjectIssues, setIssueStatus } from '../../services/issues.js';
@@ -81,8 +81,8 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
   web.get('/issues/:id', async (c) => {
     const id = c.req.param('id');
     if (!uuidPattern.test(id)) return notFoundPage(c, 'This issue');
-    const issue = await getIssue(c.get('services'), c.get('session').projectId, id.toLowerCase()).catch(
-      (err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)),
+    const issue = await notFoundAsUndefined(() =>
+      getIssue(c.get('services'), c.get('session').projectId, id.toLowerCase()),
     );
     if (!issue) return notFoundPage(c, 'This issue');
     const csrf = c.get('csrfToken');
