@@ -33,6 +33,16 @@ export function Status(props: { value: string | null | undefined }) {
   return props.value ? <span class={`status ${props.value}`}>{props.value}</span> : <span class="muted">–</span>;
 }
 
+/** `items`, each as `render` draws it, with `separator` between two (", " unless given). */
+export function joined<T>(items: readonly T[], render: (item: T) => Child, separator: string = ', '): Child[] {
+  return items.map((item, i) => (
+    <>
+      {i > 0 && separator}
+      {render(item)}
+    </>
+  ));
+}
+
 export function When(props: { at: Date | string | null | undefined }) {
   if (!props.at) return <span class="muted">–</span>;
   const iso = new Date(props.at).toISOString();
