@@ -98,6 +98,15 @@ export const pageNumber = (value: string | undefined): number => {
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 };
 
+/** How many rows a list page shows at once (runs, test cases, issues, conversations, reviews, mail). */
+export const listPageSize = 25;
+
+/** The rows of the list page `?page=` asks for: its number, and the limit and offset that read them. */
+export function listWindow(value: string | undefined): { page: number; limit: number; offset: number } {
+  const page = pageNumber(value);
+  return { page, limit: listPageSize, offset: (page - 1) * listPageSize };
+}
+
 /**
  * One filter of a list page: a choice among `options` (a value shown as itself, or `[value, label]`), or `any` (the
  * empty value) for no filter.

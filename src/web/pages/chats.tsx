@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, Pager, pageNumber, Status, When } from '../components.js';
+import { ColumnHeads, listPageSize, listWindow, Pager, Status, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { ReviewSection } from './reviews.js';
 import {
@@ -16,7 +16,6 @@ import { InvalidError, notFoundAsUndefined } from '../../domain/errors.js';
 import { Markdown } from '../markdown.js';
 import { UsageText } from '../usage.js';
 
-const pageSize = 25;
 // The API's limit for one message (SendMessage in src/schemas/chat.ts).
 const maxMessageLength = 20_000;
 
@@ -54,11 +53,8 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/chats');
 
   web.get('/chats', async (c) => {
-    const page = pageNumber(c.req.query('page'));
-    const { chats, total } = await dashboardChats(c.get('services'), c.get('session').projectId, {
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-    });
+    const { page, limit, offset } = listWindow(c.req.query('page'));
+    const { chats, total } = await dashboardChats(c.get('services'), c.get('session').projectId, { limit, offset });
     return renderPage(
       c,
       { title: 'Conversations', nav: 'chats' },
@@ -92,7 +88,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
             </tbody>
           </table>
         )}
-        <Pager path={`${base}/chats`} query={{}} page={page} pageSize={pageSize} total={total} />
+        <Pager path={`${base}/chats`} query={{}} page={page} pageSize={listPageSize} total={total} />
       </>,
     );
   });
