@@ -33,6 +33,16 @@ export function Status(props: { value: string | null | undefined }) {
   return props.value ? <span class={`status ${props.value}`}>{props.value}</span> : <span class="muted">–</span>;
 }
 
+/** `items`, each as `render` draws it, with `separator` between two (", " unless given). */
+export function joined<T>(items: readonly T[], render: (item: T) => Child, separator: string = ', '): Child[] {
+  return items.map((item, i) => (
+    <>
+      {i > 0 && separator}
+      {render(item)}
+    </>
+  ));
+}
+
 export function When(props: { at: Date | string | null | undefined }) {
   if (!props.at) return <span class="muted">–</span>;
   const iso = new Date(props.at).toISOString();
@@ -87,6 +97,15 @@ export const pageNumber = (value: string | undefined): number => {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 };
+
+/** How many rows a list page shows at once (runs, test cases, issues, conversations, reviews, mail). */
+export const listPageSize = 25;
+
+/** The rows of the list page `?page=` asks for: its number, and the limit and offset that read them. */
+export function listWindow(value: string | undefined): { page: number; limit: number; offset: number } {
+  const page = pageNumber(value);
+  return { page, limit: listPageSize, offset: (page - 1) * listPageSize };
+}
 
 /**
  * One filter of a list page: a choice among `options` (a value shown as itself, or `[value, label]`), or `any` (the

@@ -1,5 +1,5 @@
 import type { Coverage, FormCoverage, PatternCoverage, TestUse } from '../domain/coverage.js';
-import { ColumnHeads, When } from './components.js';
+import { ColumnHeads, joined, When } from './components.js';
 
 // The coverage page's tables (issue 34): every page pattern and every form of the map, with the tests that visit,
 // act on and assert on each and when they last passed. Uncovered rows come first unless the page asks for path
@@ -129,11 +129,8 @@ export function FormTable(props: { base: string; forms: FormCoverage[]; order: C
               </code>
             </td>
             <td>
-              {f.patterns.map((p, i) => (
-                <>
-                  {i > 0 && ', '}
-                  <code>{p}</code>
-                </>
+              {joined(f.patterns, (p) => (
+                <code>{p}</code>
               ))}
             </td>
             <td>

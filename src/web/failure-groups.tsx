@@ -2,7 +2,7 @@
 // tests failing at one renamed button read as one cause. Each test links to its detail on the page.
 import type { FailureKind } from '../domain/verdicts.js';
 import type { Step } from '../domain/steps.js';
-import { ColumnHeads } from './components.js';
+import { ColumnHeads, joined } from './components.js';
 
 export interface FailedTest {
   id: string;
@@ -20,12 +20,7 @@ function Tests(props: { tests: FailedTest[] }) {
   const more = props.tests.length - shown;
   return (
     <>
-      {props.tests.slice(0, shown).map((t, i) => (
-        <>
-          {i > 0 && ', '}
-          {t.detailed ? <a href={`#t-${t.id}`}>{t.name}</a> : t.name}
-        </>
-      ))}
+      {joined(props.tests.slice(0, shown), (t) => (t.detailed ? <a href={`#t-${t.id}`}>{t.name}</a> : t.name))}
       {more > 0 && <span class="muted">{` and ${more} more`}</span>}
     </>
   );

@@ -84,11 +84,16 @@ export async function checkThenWrite<S extends z.ZodType, T>(
 
 /**
  * A form page: the whole page for a plain post, only the form for htmx (which swaps 2xx answers only, so a refusal
- * reaches it as 200 and a plain post as 400).
+ * reaches it as 200 and a plain post as 400). `errors` are the form's refusals, none when it is first shown.
  */
-export function formPage(c: Context<WebEnv>, page: { title: string; nav?: NavKey }, content: Child, refused: boolean) {
+export function formPage(
+  c: Context<WebEnv>,
+  page: { title: string; nav?: NavKey },
+  content: Child,
+  errors: FieldErrors,
+) {
   if (c.req.header('hx-request')) return c.html(<>{content}</>, 200);
-  return renderPage(c, page, content, refused ? 400 : 200);
+  return renderPage(c, page, content, Object.keys(errors).length > 0 ? 400 : 200);
 }
 
 /** "Not saved" at the top of a refused form, and the refusal that is about no one field. */
@@ -103,7 +108,10 @@ export function FormProblems(props: { errors: FieldErrors }) {
   );
 }
 
-const errorId = (name: string) => `${name.replace(/[^A-Za-z0-9_-]/g, '-')}-error`;
+const safeId = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, '-');
+const errorId = (name: string) => `${safeId(name)}-error`;
+/** The id of a field's box, which its label names. */
+const fieldId = (name: string) => `f-${safeId(name)}`;
 
 /** The message under a field, tied to it with aria-describedby. */
 export function FieldError(props: { name: string; errors: FieldErrors }) {
@@ -132,7 +140,7 @@ export function TextField(props: {
   hint?: string;
   multiline?: boolean;
 }) {
-  const id = `f-${props.name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  const id = fieldId(props.name);
   const value = props.type === 'password' ? '' : (props.value ?? '');
   const attrs = { id, name: props.name, required: props.required, ...invalidAttrs(props.name, props.errors) };
   return (
@@ -153,6 +161,59 @@ export function TextField(props: {
       )}
       <FieldError name={props.name} errors={props.errors} />
     </div>
+  );
+}
+
+/** One choice among fixed options, each `[value, label]`: the one equal to `value` is chosen. */
+interface Choice {
+  name: string;
+  options: readonly (readonly [value: string, label: string])[];
+  value: string | undefined;
+  errors: FieldErrors;
+}
+
+/** A labelled choice as a select box, with its inline error. */
+export function SelectField(props: Choice & { label: string }) {
+  const id = fieldId(props.name);
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select id={id} name={props.name} {...invalidAttrs(props.name, props.errors)}>
+        {props.options.map(([value, label]) => (
+          <option value={value} selected={value === props.value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <FieldError name={props.name} errors={props.errors} />
+    </div>
+  );
+}
+
+/**
+ * Boxes refused together (a set of checkboxes, a choice of radios): the fieldset carries the refusal of `name`, its
+ * message under the boxes.
+ */
+export function FieldGroup(props: { legend: string; name: string; errors: FieldErrors; children: Child }) {
+  return (
+    <fieldset {...invalidAttrs(props.name, props.errors)}>
+      <legend>{props.legend}</legend>
+      {props.children}
+      <FieldError name={props.name} errors={props.errors} />
+    </fieldset>
+  );
+}
+
+/** A choice as radios under a legend; a refusal is shown at `errorAt` (`name` unless given). */
+export function Radios(props: Choice & { legend: string; errorAt?: string }) {
+  return (
+    <FieldGroup legend={props.legend} name={props.errorAt ?? props.name} errors={props.errors}>
+      {props.options.map(([value, label]) => (
+        <label>
+          <input type="radio" name={props.name} value={value} checked={value === props.value} /> {label}
+        </label>
+      ))}
+    </FieldGroup>
   );
 }
 
@@ -197,16 +258,29 @@ export function FromField(props: { form: FormBody }) {
 }
 
 /**
- * A form of one button (Delete, Revoke) posting to `action` with the CSRF token. `label` names what it acts on, as
- * a table has one such button per row.
+ * A form of one button (Delete, Revoke) posting to `action` with the CSRF token. Its accessible name adds what it
+ * acts on, `about` ("Delete Pixel 7"), where a table has one such button per row and the row's cells do not say it.
  */
-export function PostButton(props: { action: string; csrf: string; text: string; label?: string }) {
+export function PostButton(props: { action: string; csrf: string; text: string; about?: string }) {
   return (
     <form class="inline" method="post" action={props.action}>
       <CsrfField token={props.csrf} />
-      <button type="submit" aria-label={props.label}>
+      <button type="submit" aria-label={props.about && `${props.text} ${props.about}`}>
         {props.text}
       </button>
     </form>
+  );
+}
+
+/** A row's link to `${root}/edit` (worded `edit`) and its Delete button posting to `${root}/delete`. */
+export function EditAndDelete(props: { root: string; csrf: string; edit?: string; about?: string }) {
+  const edit = props.edit ?? 'Edit';
+  return (
+    <>
+      <a href={`${props.root}/edit`} aria-label={props.about && `${edit} ${props.about}`}>
+        {edit}
+      </a>{' '}
+      <PostButton action={`${props.root}/delete`} csrf={props.csrf} text="Delete" about={props.about} />
+    </>
   );
 }

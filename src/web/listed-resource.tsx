@@ -7,15 +7,17 @@ import {
   afterSave,
   formPage,
   FormProblems,
-  PostButton,
+  EditAndDelete,
   readForm,
   SubmitOrCancel,
+  type Checked,
   type FieldErrors,
   type FormBody,
 } from './form-kit.js';
-import { CsrfField, notFoundPage } from './layout.js';
+import { CsrfField } from './layout.js';
+import { routesAbout } from './found.js';
 import type { NavKey } from './nav.js';
-import { DomainError } from '../domain/errors.js';
+import { notFoundAsUndefined } from '../domain/errors.js';
 
 // A project's list of simple named things (device presets, scenarios): the table with Edit and Delete, the add form
 // under it, and an edit page. Each kind says how its row looks, which fields its form has and how a posted form
@@ -38,9 +40,9 @@ export interface ListedResource<V extends { shortId: string; name: string }> {
   formOf(view: V): FormBody;
   list(c: Context<WebEnv>): Promise<V[]>;
   require(c: Context<WebEnv>, shortId: string): Promise<V>;
-  /** Validates (the API's schema) and writes (the API's service); the refusals by field, or undefined when saved. */
-  create(c: Context<WebEnv>, form: FormBody): Promise<FieldErrors | undefined>;
-  update(c: Context<WebEnv>, view: V, form: FormBody): Promise<FieldErrors | undefined>;
+  /** Validates (the API's schema) and writes (the API's service), as `checkThenWrite` does: saved, or the refusals. */
+  create(c: Context<WebEnv>, form: FormBody): Promise<Checked<unknown>>;
+  update(c: Context<WebEnv>, view: V, form: FormBody): Promise<Checked<unknown>>;
   remove(c: Context<WebEnv>, view: V): Promise<void>;
 }
 
@@ -75,15 +77,7 @@ function ListPage<V extends { shortId: string; name: string }>(props: {
                   <td>{cell}</td>
                 ))}
                 <td>
-                  <a href={`${action}/${row.shortId}/edit`} aria-label={`Edit ${row.name}`}>
-                    Edit
-                  </a>{' '}
-                  <PostButton
-                    action={`${action}/${row.shortId}/delete`}
-                    csrf={csrf}
-                    text="Delete"
-                    label={`Delete ${row.name}`}
-                  />
+                  <EditAndDelete root={`${action}/${row.shortId}`} csrf={csrf} about={row.name} />
                 </td>
               </tr>
             ))}
@@ -134,57 +128,45 @@ export function registerListedResource<V extends { shortId: string; name: string
 ): void {
   protectedArea(web, base, r.path);
   const action = `${base}${r.path}`;
-  const refused = (errors: FieldErrors) => Object.keys(errors).length > 0;
   // The add form sits under the list: a refusal re-renders the whole page (htmx would leave the list stale).
   const showList = async (c: Context<WebEnv>, form: FormBody, errors: FieldErrors) =>
     formPage(
       c,
       { title: r.title, nav: r.nav },
       <ListPage r={r} action={action} csrf={c.get('csrfToken')} rows={await r.list(c)} form={form} errors={errors} />,
-      refused(errors),
+      errors,
     );
   const showEdit = (c: Context<WebEnv>, view: V, form: FormBody, errors: FieldErrors) =>
     formPage(
       c,
       { title: `${r.title}: ${view.name}`, nav: r.nav },
       <EditPage r={r} action={action} csrf={c.get('csrfToken')} view={view} form={form} errors={errors} />,
-      refused(errors),
+      errors,
     );
   // Another project's id is the same 404 page as a made-up one.
-  const load = async (c: Context<WebEnv>): Promise<V | undefined> => {
-    try {
-      return await r.require(c, c.req.param('id') ?? '');
-    } catch (err) {
-      if (err instanceof DomainError && err.kind === 'NotFound') return undefined;
-      throw err;
-    }
-  };
-  const missing = (c: Context<WebEnv>) => notFoundPage(c, `This ${r.noun}`);
+  const one = routesAbout(
+    web,
+    (c) => notFoundAsUndefined(() => r.require(c, c.req.param('id') ?? '')),
+    `This ${r.noun}`,
+  );
 
   web.get(r.path, (c) => showList(c, {}, {}));
 
   web.post(r.path, async (c) => {
     const form = await readForm(c);
-    const errors = await r.create(c, form);
-    return errors ? showList(c, form, errors) : afterSave(c, form, action);
+    const written = await r.create(c, form);
+    return written.ok ? afterSave(c, form, action) : showList(c, form, written.errors);
   });
 
-  web.get(`${r.path}/:id/edit`, async (c) => {
-    const view = await load(c);
-    return view ? showEdit(c, view, r.formOf(view), {}) : missing(c);
-  });
+  one.get(`${r.path}/:id/edit`, (c, view) => showEdit(c, view, r.formOf(view), {}));
 
-  web.post(`${r.path}/:id`, async (c) => {
-    const view = await load(c);
-    if (!view) return missing(c);
+  one.post(`${r.path}/:id`, async (c, view) => {
     const form = await readForm(c);
-    const errors = await r.update(c, view, form);
-    return errors ? showEdit(c, view, form, errors) : afterSave(c, form, action);
+    const written = await r.update(c, view, form);
+    return written.ok ? afterSave(c, form, action) : showEdit(c, view, form, written.errors);
   });
 
-  web.post(`${r.path}/:id/delete`, async (c) => {
-    const view = await load(c);
-    if (!view) return missing(c);
+  one.post(`${r.path}/:id/delete`, async (c, view) => {
     await r.remove(c, view);
     return c.redirect(action, 303);
   });

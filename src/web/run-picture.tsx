@@ -1,6 +1,7 @@
 // The run page's picture (issue 36): its tests on a timeline, the critical path in words under it.
 import { layoutRunTimeline, maxBars, type TimelineTest } from '../domain/run-timeline.js';
 import type { RunWithTests } from '../services/dashboard.js';
+import { joined } from './components.js';
 import { countsText, durationText, RunTimelineSvg, TimelineLegend } from './run-timeline-svg.js';
 
 const asTimelineTest = (t: RunWithTests['tests'][number]): TimelineTest => ({
@@ -40,12 +41,13 @@ export function RunPicture(props: { run: RunWithTests; now: number }) {
       {timeline.critical.length > 0 && (
         <p class="critical-path">
           <strong>Critical path</strong> ({timeline.critical.length} tests, each waiting for the one before):{' '}
-          {timeline.critical.map((c, i) => (
-            <>
-              {i > 0 && ' → '}
+          {joined(
+            timeline.critical,
+            (c) => (
               <span class={`tl-path k-${c.kind}`}>{c.name}</span>
-            </>
-          ))}
+            ),
+            ' → ',
+          )}
         </p>
       )}
     </section>

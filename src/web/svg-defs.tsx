@@ -10,22 +10,38 @@ import type { Child } from 'hono/jsx';
 export type SvgFill = 'failed' | 'skipped' | 'flaky' | 'running' | 'hatch';
 export type SvgMark = SvgFill | 'arrow';
 
+/**
+ * Lines of `stroke` (`width` thick, `size` apart) on `background`, turned by `angle` degrees; `over` is drawn on top
+ * of them (the failed fill's cross line).
+ */
+const stripes =
+  (s: { size: number; angle: number; background: string; stroke: string; width: number; over?: Child }) =>
+  (id: string) => (
+    <pattern
+      id={id}
+      width={s.size}
+      height={s.size}
+      patternUnits="userSpaceOnUse"
+      patternTransform={`rotate(${s.angle})`}
+    >
+      <rect width={s.size} height={s.size} fill={s.background} />
+      <line x1="0" y1="0" x2="0" y2={s.size} stroke={s.stroke} stroke-width={s.width} />
+      {s.over}
+    </pattern>
+  );
+
 const fills: Record<SvgFill, (id: string) => Child> = {
   // Cross-hatched, dark red: a failure.
-  failed: (id) => (
-    <pattern id={id} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-      <rect width="6" height="6" fill="#a40e26" />
-      <line x1="0" y1="0" x2="0" y2="6" stroke="#fff" stroke-width="2" />
-      <line x1="0" y1="3" x2="6" y2="3" stroke="#fff" stroke-width="1.5" />
-    </pattern>
-  ),
+  failed: stripes({
+    size: 6,
+    angle: 45,
+    background: '#a40e26',
+    stroke: '#fff',
+    width: 2,
+    over: <line x1="0" y1="3" x2="6" y2="3" stroke="#fff" stroke-width="1.5" />,
+  }),
   // Thin grey stripes on white: skipped, said nothing.
-  skipped: (id) => (
-    <pattern id={id} width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
-      <rect width="5" height="5" fill="#fff" />
-      <line x1="0" y1="0" x2="0" y2="5" stroke="#57606a" stroke-width="1.5" />
-    </pattern>
-  ),
+  skipped: stripes({ size: 5, angle: -45, background: '#fff', stroke: '#57606a', width: 1.5 }),
   // White dots on brown: passed only on a retry.
   flaky: (id) => (
     <pattern id={id} width="5" height="5" patternUnits="userSpaceOnUse">
@@ -34,19 +50,9 @@ const fills: Record<SvgFill, (id: string) => Child> = {
     </pattern>
   ),
   // Broad brown stripes: still running.
-  running: (id) => (
-    <pattern id={id} width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-      <rect width="8" height="8" fill="#fff" />
-      <line x1="0" y1="0" x2="0" y2="8" stroke="#7d4e00" stroke-width="4" />
-    </pattern>
-  ),
+  running: stripes({ size: 8, angle: 45, background: '#fff', stroke: '#7d4e00', width: 4 }),
   // Rust stripes on white: a gap (a page no test visits).
-  hatch: (id) => (
-    <pattern id={id} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-      <rect width="6" height="6" fill="#fff" />
-      <line x1="0" y1="0" x2="0" y2="6" stroke="#9a3412" stroke-width="3" />
-    </pattern>
-  ),
+  hatch: stripes({ size: 6, angle: 45, background: '#fff', stroke: '#9a3412', width: 3 }),
 };
 
 /** `url(#…)` of a mark defined by `<SvgDefs prefix={prefix}>`. */

@@ -2,6 +2,7 @@
 // with a small thumbnail of its diff, the share of pixels that differ and links to the diff, the new image and the
 // baseline. The run page and the change review page both show them.
 import { percent } from '../domain/review-visual.js';
+import { joined } from './components.js';
 
 export interface ShownVisualChange {
   stepIndex: number;
@@ -42,14 +43,15 @@ export function VisualChangeList(props: { testName: string; changes: ShownVisual
             <span>
               Step {v.stepIndex + 1} ({v.step}): {v.target === 'the page' ? 'the page' : <code>{v.target}</code>} looks
               different, {percent(v.ratio)} of its pixels differ.{' '}
-              {links.map(([label, href], i) => (
-                <>
-                  {i > 0 && ' · '}
+              {joined(
+                links,
+                ([label, href]) => (
                   <a href={href!}>
                     {label} of step {v.stepIndex + 1}
                   </a>
-                </>
-              ))}
+                ),
+                ' · ',
+              )}
             </span>
           </li>
         );

@@ -2,9 +2,11 @@
 // fields and how they become the API's body, the two forms, and the per-row actions the settings page offers.
 import {
   Checkbox,
+  EditAndDelete,
   FormProblems,
   FromField,
   optional,
+  PostButton,
   SubmitOrCancel,
   TextField,
   type FieldErrors,
@@ -141,10 +143,7 @@ export function ApplicationActions(props: { base: string; csrf: string; app: { s
     <p>
       <a href={`${root}/coverage`}>Coverage and discovery of {props.app.name}</a>{' '}
       <a href={`${root}/environments/new`}>Add an environment to {props.app.name}</a>{' '}
-      <form class="inline" method="post" action={`${root}/delete`}>
-        <CsrfField token={props.csrf} />
-        <button type="submit">Delete {props.app.name} and its tests</button>
-      </form>
+      <PostButton action={`${root}/delete`} csrf={props.csrf} text={`Delete ${props.app.name} and its tests`} />
     </p>
   );
 }
@@ -156,14 +155,6 @@ export function EnvironmentActions(props: {
   env: { shortId: string; name: string };
 }) {
   const root = `${props.base}/applications/${props.appShortId}/environments/${props.env.shortId}`;
-  return (
-    <>
-      {/* Plain words: the row names the environment, and a cell holding its name again would read it twice. */}
-      <a href={`${root}/edit`}>Edit</a>{' '}
-      <form class="inline" method="post" action={`${root}/delete`}>
-        <CsrfField token={props.csrf} />
-        <button type="submit">Delete</button>
-      </form>
-    </>
-  );
+  // Plain words: the row names the environment, and a cell holding its name again would read it twice.
+  return <EditAndDelete root={root} csrf={props.csrf} />;
 }

@@ -34,7 +34,7 @@ export function registerApplicationForms(web: Hono<WebEnv>, base: string): void 
   const projectId = (c: Context<WebEnv>) => c.get('session').projectId;
   const services = (c: Context<WebEnv>) => c.get('services');
   const page = (c: Context<WebEnv>, title: string, content: Child, errors: FieldErrors) =>
-    formPage(c, { title, nav: 'applications' }, content, Object.keys(errors).length > 0);
+    formPage(c, { title, nav: 'applications' }, content, errors);
   // Each form is shown by its GET, and again with what was typed and its problems when its POST is refused.
   const newApplicationPage = (c: Context<WebEnv>, form: FormBody, errors: FieldErrors) =>
     page(

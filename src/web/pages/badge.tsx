@@ -2,13 +2,12 @@ import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
 import {
   checkThenWrite,
-  FieldError,
   formPage,
   FormProblems,
-  invalidAttrs,
   optional,
   PostButton,
   readForm,
+  SelectField,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -104,20 +103,16 @@ function BadgePage(props: BadgePageProps) {
           required
           hint="Says where the badge is used, so it can be revoked later"
         />
-        <div class="field">
-          <label for="f-testPlanShortId">Runs shown</label>
-          <select id="f-testPlanShortId" name="testPlanShortId" {...invalidAttrs('testPlanShortId', errors)}>
-            <option value="" selected={!form.testPlanShortId}>
-              The project's latest run
-            </option>
-            {props.plans.map((p) => (
-              <option value={p.shortId} selected={form.testPlanShortId === p.shortId}>
-                Plan {p.name}
-              </option>
-            ))}
-          </select>
-          <FieldError name="testPlanShortId" errors={errors} />
-        </div>
+        <SelectField
+          label="Runs shown"
+          name="testPlanShortId"
+          options={[
+            ['', "The project's latest run"],
+            ...props.plans.map((p) => [p.shortId, `Plan ${p.name}`] as const),
+          ]}
+          value={form.testPlanShortId ?? ''}
+          errors={errors}
+        />
         <TextField
           label="Badge label"
           name="label"
@@ -153,7 +148,7 @@ function BadgePage(props: BadgePageProps) {
                     action={`${action}/tokens/${t.id}/revoke`}
                     csrf={props.csrf}
                     text="Revoke"
-                    label={`Revoke ${t.name}`}
+                    about={t.name}
                   />
                 </td>
               </tr>
@@ -187,7 +182,7 @@ export function registerBadgePages(web: Hono<WebEnv>, base: string): void {
         errors={errors}
         link={link}
       />,
-      Object.keys(errors).length > 0,
+      errors,
     );
   };
 

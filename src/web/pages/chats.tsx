@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, Pager, pageNumber, Status, When } from '../components.js';
+import { ColumnHeads, listPageSize, listWindow, Pager, Status, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { ReviewSection } from './reviews.js';
 import {
@@ -12,23 +12,17 @@ import {
 } from '../../services/dashboard.js';
 import { cancelReply, createConversation, sendMessage } from '../../services/chat.js';
 import { getChangeReview, type ChangeReviewView } from '../../services/change-reviews.js';
-import { InvalidError, NotFoundError } from '../../domain/errors.js';
+import { InvalidError, notFoundAsUndefined } from '../../domain/errors.js';
 import { Markdown } from '../markdown.js';
 import { UsageText } from '../usage.js';
 
-const pageSize = 25;
 // The API's limit for one message (SendMessage in src/schemas/chat.ts).
 const maxMessageLength = 20_000;
 
 /** The conversation's change review, if it is one: the same view as GET /v1/chat/{shortId}/review. */
 async function reviewOf(c: Context<WebEnv>, chatShortId: string): Promise<ChangeReviewView | undefined> {
   const services = c.get('services');
-  try {
-    return await getChangeReview(services, { projectId: c.get('session').projectId, chatShortId });
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
+  return notFoundAsUndefined(() => getChangeReview(services, { projectId: c.get('session').projectId, chatShortId }));
 }
 
 /** The message field of a posted form, or InvalidError (shown as a page by the dashboard's error handler). */
@@ -59,11 +53,8 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/chats');
 
   web.get('/chats', async (c) => {
-    const page = pageNumber(c.req.query('page'));
-    const { chats, total } = await dashboardChats(c.get('services'), c.get('session').projectId, {
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-    });
+    const { page, limit, offset } = listWindow(c.req.query('page'));
+    const { chats, total } = await dashboardChats(c.get('services'), c.get('session').projectId, { limit, offset });
     return renderPage(
       c,
       { title: 'Conversations', nav: 'chats' },
@@ -97,7 +88,7 @@ export function registerChatPages(web: Hono<WebEnv>, base: string): void {
             </tbody>
           </table>
         )}
-        <Pager path={`${base}/chats`} query={{}} page={page} pageSize={pageSize} total={total} />
+        <Pager path={`${base}/chats`} query={{}} page={page} pageSize={listPageSize} total={total} />
       </>,
     );
   });

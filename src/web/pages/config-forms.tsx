@@ -4,10 +4,12 @@ import {
   afterSave,
   Checkbox,
   checkThenWrite,
+  EditAndDelete,
   formPage,
   FormProblems,
   FromField,
   readForm,
+  SelectField,
   SubmitOrCancel,
   TextField,
   type FieldErrors,
@@ -21,6 +23,11 @@ import { createConfig, deleteConfig, requireConfig, updateConfig, type ConfigVie
 
 // Configs: create, replace the value, delete. A secret's value is write-only here as in the API: its box is a
 // password field, never filled back in (not even after a refusal), and the service never hands it to a page.
+
+const types = [
+  ['plain', 'Plain value'],
+  ['totp', 'TOTP seed or otpauth:// URI (always secret)'],
+] as const;
 
 function ConfigForm(props: { base: string; csrf: string; form: FormBody; errors: FieldErrors; editing?: ConfigView }) {
   const { form, errors, editing } = props;
@@ -59,17 +66,7 @@ function ConfigForm(props: { base: string; csrf: string; form: FormBody; errors:
             <Checkbox name="isSecret" form={form}>
               Secret (write-only)
             </Checkbox>
-            <div class="field">
-              <label for="f-type">Type</label>
-              <select id="f-type" name="type">
-                <option value="plain" selected={form.type !== 'totp'}>
-                  Plain value
-                </option>
-                <option value="totp" selected={form.type === 'totp'}>
-                  TOTP seed or otpauth:// URI (always secret)
-                </option>
-              </select>
-            </div>
+            <SelectField label="Type" name="type" options={types} value={form.type ?? 'plain'} errors={errors} />
           </>
         )}
         <SubmitOrCancel text={editing ? 'Save the config' : 'Add the config'} cancel={`${props.base}/configs`} />
@@ -88,7 +85,7 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
       c,
       { title: editing ? `Config ${editing.name}` : 'Add a config', nav: 'configs' },
       <ConfigForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} editing={editing} />,
-      Object.keys(errors).length > 0,
+      errors,
     );
 
   web.get('/new/config', (c) => show(c, { from: c.req.query('from') ?? '' }, {}));
@@ -127,13 +124,5 @@ export function registerConfigForms(web: Hono<WebEnv>, base: string): void {
 
 export function ConfigActions(props: { base: string; csrf: string; config: { shortId: string; name: string } }) {
   const root = `${props.base}/configs/${props.config.shortId}`;
-  return (
-    <>
-      <a href={`${root}/edit`}>Change</a>{' '}
-      <form class="inline" method="post" action={`${root}/delete`}>
-        <CsrfField token={props.csrf} />
-        <button type="submit">Delete</button>
-      </form>
-    </>
-  );
+  return <EditAndDelete root={root} csrf={props.csrf} edit="Change" />;
 }

@@ -8,7 +8,15 @@ import {
   PatternTable,
   type CoverageOrder,
 } from '../coverage-tables.js';
-import { checkThenWrite, FieldError, FormProblems, invalidAttrs, optional, readForm } from '../form-kit.js';
+import {
+  checkThenWrite,
+  FieldError,
+  FormProblems,
+  invalidAttrs,
+  optional,
+  readForm,
+  SelectField,
+} from '../form-kit.js';
 import type { FieldErrors, FormBody } from '../form-kit.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
 import { routesAbout } from '../found.js';
@@ -66,17 +74,13 @@ function StartDiscoveryForm(props: {
     <form method="post" action={`${props.base}/applications/${view.application.shortId}/discoveries`}>
       <FormProblems errors={errors} />
       <CsrfField token={props.csrf} />
-      <div class="field">
-        <label for="f-environmentShortId">Environment</label>
-        <select id="f-environmentShortId" name="environmentShortId" {...invalidAttrs('environmentShortId', errors)}>
-          {usable.map((e) => (
-            <option value={e.shortId} selected={e.shortId === chosen}>
-              {e.name} ({e.url})
-            </option>
-          ))}
-        </select>
-        <FieldError name="environmentShortId" errors={errors} />
-      </div>
+      <SelectField
+        label="Environment"
+        name="environmentShortId"
+        options={usable.map((e) => [e.shortId, `${e.name} (${e.url})`] as const)}
+        value={chosen}
+        errors={errors}
+      />
       <div class="field">
         <label for="f-intent">What to look at first (optional)</label>
         <textarea id="f-intent" name="intent" rows={2} maxlength={500} {...invalidAttrs('intent', errors)}>

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { check, Checkbox, checkThenWrite, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { Checkbox, checkThenWrite, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { registerListedResource } from '../listed-resource.js';
 import { CreateDevicePreset, UpdateDevicePreset } from '../../schemas/device-presets.js';
 import {
@@ -116,21 +116,20 @@ export function registerDevicePresetForms(web: Hono<WebEnv>, base: string): void
     }),
     list: (c) => listDevicePresets(services(c), c.get('session').projectId),
     require: (c, shortId) => requireDevicePreset(services(c), c.get('session').projectId, shortId),
-    async create(c, form) {
-      const input = check(CreateDevicePreset, bodyOf(form, undefined), fieldOf);
-      if (!input.ok) return input.errors;
-      await createDevicePreset(services(c), c.get('session').projectId, input.data);
-      return undefined;
-    },
-    async update(c, preset, form) {
-      const written = await checkThenWrite(
+    create: (c, form) =>
+      checkThenWrite(
+        CreateDevicePreset,
+        bodyOf(form, undefined),
+        (input) => createDevicePreset(services(c), c.get('session').projectId, input),
+        { at: 'name', fieldOf },
+      ),
+    update: (c, preset, form) =>
+      checkThenWrite(
         UpdateDevicePreset,
         bodyOf(form, null),
         (changes) => updateDevicePreset(services(c), c.get('session').projectId, preset.shortId, changes),
         { at: 'name', fieldOf },
-      );
-      return written.ok ? undefined : written.errors;
-    },
+      ),
     remove: (c, preset) => deleteDevicePreset(services(c), c.get('session').projectId, preset.shortId),
   });
 }

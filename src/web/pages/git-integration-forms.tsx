@@ -4,12 +4,12 @@ import {
   afterSave,
   Checkbox,
   checkThenWrite,
-  FieldError,
   formPage,
   FormProblems,
-  invalidAttrs,
   optional,
+  Radios,
   readForm,
+  SelectField,
   SubmitOrCancel,
   TextField,
   type FieldErrors,
@@ -36,9 +36,15 @@ import {
 // service hands the page only says whether one is stored.
 
 const kinds = [
-  { value: 'github-app', label: 'GitHub, as a GitHub App' },
-  { value: 'github-token', label: 'GitHub, with an access token' },
-  { value: 'gitlab', label: 'GitLab, with a project or group access token' },
+  ['github-app', 'GitHub, as a GitHub App'],
+  ['github-token', 'GitHub, with an access token'],
+  ['gitlab', 'GitLab, with a project or group access token'],
+] as const;
+
+/** How an existing GitHub integration signs in (its kind, shown as a choice of its own when editing). */
+const githubAuths = [
+  ['app', 'A GitHub App'],
+  ['token', 'An access token'],
 ] as const;
 
 /** The body without the fields the form left out, so the audit log lists only what was sent. */
@@ -115,31 +121,17 @@ function IntegrationForm(props: {
         <CsrfField token={props.csrf} />
         {editing ? (
           editing.provider === 'github' && (
-            <fieldset {...invalidAttrs('kind', errors)}>
-              <legend>GitHub signs in as</legend>
-              <label>
-                <input type="radio" name="auth" value="app" checked={(form.auth ?? editing.auth) === 'app'} /> A GitHub
-                App
-              </label>
-              <label>
-                <input type="radio" name="auth" value="token" checked={(form.auth ?? editing.auth) === 'token'} /> An
-                access token
-              </label>
-              <FieldError name="kind" errors={errors} />
-            </fieldset>
+            <Radios
+              legend="GitHub signs in as"
+              name="auth"
+              errorAt="kind"
+              options={githubAuths}
+              value={form.auth ?? editing.auth}
+              errors={errors}
+            />
           )
         ) : (
-          <div class="field">
-            <label for="f-kind">Provider</label>
-            <select id="f-kind" name="kind" {...invalidAttrs('kind', errors)}>
-              {kinds.map((k) => (
-                <option value={k.value} selected={form.kind === k.value}>
-                  {k.label}
-                </option>
-              ))}
-            </select>
-            <FieldError name="kind" errors={errors} />
-          </div>
+          <SelectField label="Provider" name="kind" options={kinds} value={form.kind} errors={errors} />
         )}
         {github && (
           <div data-kinds={fieldKinds.appId.join(' ')}>
@@ -211,7 +203,7 @@ export function registerGitIntegrationForms(web: Hono<WebEnv>, base: string): vo
       c,
       { title: editing ? 'Git integration' : 'Connect GitHub or GitLab', nav: 'git' },
       <IntegrationForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} editing={editing} />,
-      Object.keys(errors).length > 0,
+      errors,
     );
 
   web.get('/new/git-integration', (c) => show(c, {}, {}));

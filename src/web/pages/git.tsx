@@ -7,7 +7,7 @@ import { PostButton } from '../form-kit.js';
 import { listGitIntegrations } from '../../services/git-integrations.js';
 import { listMergeRequestReviewSettings } from '../../services/merge-request-reviews.js';
 import { gitSyncStatus } from '../../services/git-sync-settings.js';
-import { NotFoundError } from '../../domain/errors.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { GitSyncSection } from '../git-sync-status.js';
 
 // The project's GitHub/GitLab connections and which repositories get their merge requests reviewed. The views
@@ -23,7 +23,7 @@ function Actions(props: { base: string; csrf: string; what: string }) {
       <a href={`${props.base}/edit`} aria-label={`Edit ${props.what}`}>
         Edit
       </a>{' '}
-      <PostButton action={`${props.base}/delete`} csrf={props.csrf} text="Delete" label={`Delete ${props.what}`} />
+      <PostButton action={`${props.base}/delete`} csrf={props.csrf} text="Delete" about={props.what} />
     </>
   );
 }
@@ -38,10 +38,7 @@ export function registerGitPages(web: Hono<WebEnv>, base: string): void {
       listGitIntegrations(services, projectId),
       listMergeRequestReviewSettings({ db: services.db, publicUrl: services.publicUrl }, projectId),
       // No setting is a page without the section's table, not an error.
-      gitSyncStatus(services, projectId).catch((err: unknown) => {
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      }),
+      notFoundAsUndefined(() => gitSyncStatus(services, projectId)),
     ]);
     return renderPage(
       c,

@@ -1,16 +1,14 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, Pager, pageNumber, uuidPattern, When } from '../components.js';
+import { ColumnHeads, listPageSize, pageNumber, Pager, uuidPattern, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
-import { NotFoundError } from '../../domain/errors.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { getMessage, inboxPage } from '../../services/inbox.js';
 
 // The mail Proctor's inbox received for the project ({{INBOX}} addresses of runs, {{INBOX:name}} ones), kept 7
 // days: what a person opens when a wait_for_email step failed. Mail is written by strangers, so nothing of it is
 // ever rendered as HTML: the HTML body is shown as its source text.
-
-const pageSize = 25;
 
 export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/inbox');
@@ -19,7 +17,11 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
     const { db, blobs } = c.get('services');
     const to = c.req.query('to')?.trim().slice(0, 320) || undefined;
     const page = pageNumber(c.req.query('page'));
-    const { messages, total } = await inboxPage({ db, blobs }, c.get('session').projectId, { to, page, pageSize });
+    const { messages, total } = await inboxPage({ db, blobs }, c.get('session').projectId, {
+      to,
+      page,
+      pageSize: listPageSize,
+    });
     return renderPage(
       c,
       { title: 'Inbox', nav: 'inbox' },
@@ -62,7 +64,7 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
             </tbody>
           </table>
         )}
-        <Pager path={`${base}/inbox`} query={{ to }} page={page} pageSize={pageSize} total={total} />
+        <Pager path={`${base}/inbox`} query={{ to }} page={page} pageSize={listPageSize} total={total} />
       </>,
     );
   });
@@ -71,8 +73,8 @@ export function registerInboxPages(web: Hono<WebEnv>, base: string): void {
     const id = c.req.param('id');
     if (!uuidPattern.test(id)) return notFoundPage(c, 'This message');
     const { db, blobs } = c.get('services');
-    const message = await getMessage({ db, blobs }, c.get('session').projectId, id.toLowerCase()).catch(
-      (err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)),
+    const message = await notFoundAsUndefined(() =>
+      getMessage({ db, blobs }, c.get('session').projectId, id.toLowerCase()),
     );
     if (!message) return notFoundPage(c, 'This message');
     return renderPage(

@@ -1,9 +1,9 @@
 import type { Context, Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, FilterSelect, oneOf, Pager, pageNumber, uuidPattern, When } from '../components.js';
+import { ColumnHeads, FilterSelect, listPageSize, listWindow, oneOf, Pager, uuidPattern, When } from '../components.js';
 import { CsrfField, notFoundPage, renderPage } from '../layout.js';
-import { NotFoundError } from '../../domain/errors.js';
+import { notFoundAsUndefined } from '../../domain/errors.js';
 import { issueStatuses, severities, signalKinds } from '../../domain/quality.js';
 import { exportIssue } from '../../services/issue-export.js';
 import { getIssue, listProjectIssues, setIssueStatus } from '../../services/issues.js';
@@ -12,8 +12,6 @@ import { KindBars } from '../trend-charts.js';
 
 // The project's quality issues (console errors, uncaught exceptions, failed requests, accessibility violations),
 // deduplicated across runs: filter, open one, change its status, file it in GitHub or GitLab.
-
-const pageSize = 25;
 
 const form = async (c: Context<WebEnv>) => (await c.req.parseBody()) as Record<string, string | undefined>;
 
@@ -26,10 +24,10 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
       kind: oneOf(c.req.query('kind'), signalKinds),
       severity: oneOf(c.req.query('severity'), severities),
     };
-    const page = pageNumber(c.req.query('page'));
+    const { page, limit, offset } = listWindow(c.req.query('page'));
     const projectId = c.get('session').projectId;
     const [{ issues, total }, byKind] = await Promise.all([
-      listProjectIssues(c.get('services'), projectId, { ...filter, limit: pageSize, offset: (page - 1) * pageSize }),
+      listProjectIssues(c.get('services'), projectId, { ...filter, limit, offset }),
       openIssuesByKind(c.get('services'), projectId),
     ]);
     return renderPage(
@@ -73,7 +71,7 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
             </tbody>
           </table>
         )}
-        <Pager path={`${base}/issues`} query={filter} page={page} pageSize={pageSize} total={total} />
+        <Pager path={`${base}/issues`} query={filter} page={page} pageSize={listPageSize} total={total} />
       </>,
     );
   });
@@ -81,8 +79,8 @@ export function registerIssuePages(web: Hono<WebEnv>, base: string): void {
   web.get('/issues/:id', async (c) => {
     const id = c.req.param('id');
     if (!uuidPattern.test(id)) return notFoundPage(c, 'This issue');
-    const issue = await getIssue(c.get('services'), c.get('session').projectId, id.toLowerCase()).catch(
-      (err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)),
+    const issue = await notFoundAsUndefined(() =>
+      getIssue(c.get('services'), c.get('session').projectId, id.toLowerCase()),
     );
     if (!issue) return notFoundPage(c, 'This issue');
     const csrf = c.get('csrfToken');

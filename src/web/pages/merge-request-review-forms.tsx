@@ -5,12 +5,11 @@ import {
   afterSave,
   check,
   Checkbox,
-  FieldError,
   formPage,
   FormProblems,
-  invalidAttrs,
   readForm,
   refusedAt,
+  SelectField,
   SubmitOrCancel,
   TextField,
   type FieldErrors,
@@ -78,6 +77,11 @@ function formOf(s: MergeRequestReviewSettingsView): FormBody {
 // A mapping's issue is about one of its entries (`environmentMapping.preview`): the box holds them all.
 const fieldOf = (path: string) => path.split('.')[0]!;
 
+const providers = [
+  ['github', 'GitHub'],
+  ['gitlab', 'GitLab (saving creates the project hook)'],
+] as const;
+
 function ReviewForm(props: {
   base: string;
   csrf: string;
@@ -106,18 +110,13 @@ function ReviewForm(props: {
           </p>
         ) : (
           <>
-            <div class="field">
-              <label for="f-provider">Provider</label>
-              <select id="f-provider" name="provider" {...invalidAttrs('provider', errors)}>
-                <option value="github" selected={form.provider !== 'gitlab'}>
-                  GitHub
-                </option>
-                <option value="gitlab" selected={form.provider === 'gitlab'}>
-                  GitLab (saving creates the project hook)
-                </option>
-              </select>
-              <FieldError name="provider" errors={errors} />
-            </div>
+            <SelectField
+              label="Provider"
+              name="provider"
+              options={providers}
+              value={form.provider ?? 'github'}
+              errors={errors}
+            />
             <TextField
               label="Repository"
               name="repository"
@@ -204,7 +203,7 @@ export function registerMergeRequestReviewForms(web: Hono<WebEnv>, base: string)
         editing={editing}
         notice={notice}
       />,
-      Object.keys(errors).length > 0,
+      errors,
     );
   const save = async (c: Context<WebEnv>, editing?: MergeRequestReviewSettingsView) => {
     const form = await readForm(c);

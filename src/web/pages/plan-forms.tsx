@@ -4,11 +4,11 @@ import { Status } from '../components.js';
 import {
   afterSave,
   checkThenWrite,
-  FieldError,
+  FieldGroup,
   formPage,
   FormProblems,
-  invalidAttrs,
   readForm,
+  SelectField,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -54,8 +54,7 @@ function PlanForm(props: {
       <form method="post" action={action} hx-post={action} hx-target="#plan-form" hx-swap="outerHTML">
         <CsrfField token={props.csrf} />
         <TextField label="Name" name="name" value={form.name} errors={errors} required />
-        <fieldset {...invalidAttrs('testCaseIds', errors)}>
-          <legend>Test cases</legend>
+        <FieldGroup legend="Test cases" name="testCaseIds" errors={errors}>
           {props.tests.length === 0 && (
             <p>
               No test cases yet: <a href={`${props.base}/new/test-case`}>write one from a goal</a>.
@@ -72,29 +71,22 @@ function PlanForm(props: {
               </span>
             </label>
           ))}
-          <FieldError name="testCaseIds" errors={errors} />
-        </fieldset>
+        </FieldGroup>
         {apps.length > 0 && (
           <fieldset>
             <legend>Environment per application</legend>
-            {apps.map((a) => {
-              const name = environmentField(a.shortId);
-              return (
-                <div class="field">
-                  <label for={`f-${a.shortId}`}>{a.name}</label>
-                  <select id={`f-${a.shortId}`} name={name} {...invalidAttrs(name, errors)}>
-                    <option value="">Its default environment</option>
-                    {a.environments.map((e) => (
-                      <option value={e.shortId} selected={form[name] === e.shortId}>
-                        {e.name}
-                        {e.url ? ` (${e.url})` : ''}
-                      </option>
-                    ))}
-                  </select>
-                  <FieldError name={name} errors={errors} />
-                </div>
-              );
-            })}
+            {apps.map((a) => (
+              <SelectField
+                label={a.name}
+                name={environmentField(a.shortId)}
+                options={[
+                  ['', 'Its default environment'],
+                  ...a.environments.map((e) => [e.shortId, `${e.name}${e.url ? ` (${e.url})` : ''}`] as const),
+                ]}
+                value={form[environmentField(a.shortId)]}
+                errors={errors}
+              />
+            ))}
           </fieldset>
         )}
         <TextField
@@ -159,7 +151,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
       c,
       { title: 'Create a test plan', nav: 'test-plans' },
       <PlanForm base={base} csrf={c.get('csrfToken')} {...data} form={form} errors={errors} />,
-      Object.keys(errors).length > 0,
+      errors,
     );
 
   web.get('/new/test-plan', async (c) => {
@@ -200,7 +192,7 @@ export function registerPlanForms(web: Hono<WebEnv>, base: string): void {
       c,
       { title: `Edit ${plan.name}`, nav: 'test-plans' },
       <PlanForm base={base} csrf={c.get('csrfToken')} {...data} form={form} errors={errors} editing={plan} />,
-      Object.keys(errors).length > 0,
+      errors,
     );
 
   planRoutes.get('/test-plans/:shortId/edit', async (c, plan) => {

@@ -68,7 +68,7 @@ function FilesPage(props: {
                     action={`${action}/${encodeURIComponent(f.name)}/delete`}
                     csrf={props.csrf}
                     text="Delete"
-                    label={`Delete ${f.name}`}
+                    about={f.name}
                   />
                 </td>
               </tr>
@@ -126,7 +126,7 @@ export function registerProjectFileForms(web: Hono<WebEnv>, base: string): void 
         form={form}
         errors={errors}
       />,
-      Object.keys(errors).length > 0,
+      errors,
     );
 
   web.get('/files', (c) => show(c, {}, {}));

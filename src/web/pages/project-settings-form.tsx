@@ -5,10 +5,9 @@ import {
   afterSave,
   check,
   Checkbox,
-  FieldError,
-  FormProblems,
   formPage,
-  invalidAttrs,
+  FormProblems,
+  Radios,
   readForm,
   TextField,
   type FieldErrors,
@@ -50,6 +49,11 @@ function formOf(settings: ProjectSettings): FormBody {
   };
 }
 
+const healPolicies = [
+  ['review', 'Propose the healed steps for review'],
+  ['auto', 'Save them as the next steps version at once'],
+] as const;
+
 function SettingsForm(props: { base: string; csrf: string; form: FormBody; errors: FieldErrors; saved: boolean }) {
   const { form, errors } = props;
   const action = `${props.base}/project`;
@@ -64,18 +68,13 @@ function SettingsForm(props: { base: string; csrf: string; form: FormBody; error
       <FormProblems errors={errors} />
       <form method="post" action={action} hx-post={action} hx-target="#settings-form" hx-swap="outerHTML">
         <CsrfField token={props.csrf} />
-        <fieldset {...invalidAttrs('healPolicy', errors)}>
-          <legend>When a passing run had to heal a locator</legend>
-          <label>
-            <input type="radio" name="healPolicy" value="review" checked={form.healPolicy !== 'auto'} /> Propose the
-            healed steps for review
-          </label>
-          <label>
-            <input type="radio" name="healPolicy" value="auto" checked={form.healPolicy === 'auto'} /> Save them as the
-            next steps version at once
-          </label>
-          <FieldError name="healPolicy" errors={errors} />
-        </fieldset>
+        <Radios
+          legend="When a passing run had to heal a locator"
+          name="healPolicy"
+          options={healPolicies}
+          value={form.healPolicy === 'auto' ? 'auto' : 'review'}
+          errors={errors}
+        />
         <TextField
           label="Retries of a failed test (0 to 3)"
           name="retries"
@@ -133,7 +132,7 @@ export function registerProjectSettingsForm(web: Hono<WebEnv>, base: string): vo
       c,
       { title: 'Project settings', nav: 'project' },
       <SettingsForm base={base} csrf={c.get('csrfToken')} form={form} errors={errors} saved={saved} />,
-      Object.keys(errors).length > 0,
+      errors,
     );
 
   web.get('/project', async (c) =>

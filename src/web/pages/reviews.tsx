@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, Pager, pageNumber, Status, When } from '../components.js';
+import { ColumnHeads, listPageSize, listWindow, Pager, Status, When } from '../components.js';
 import { renderPage } from '../layout.js';
 import { dashboardReviews } from '../../services/dashboard.js';
 import type { ChangeReviewView } from '../../services/change-reviews.js';
@@ -13,18 +13,14 @@ import { VisualChangeList } from '../visual-changes.js';
 // A change review is a conversation of its own (its API `url` is the conversation's page): the list links there,
 // and the conversation page shows the review's verdict, tests and links above the messages.
 
-const pageSize = 25;
 const modeLabel = { pr: 'pull/merge request', rawChanges: 'diff' } as const;
 
 export function registerReviewPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/reviews');
 
   web.get('/reviews', async (c) => {
-    const page = pageNumber(c.req.query('page'));
-    const { reviews, total } = await dashboardReviews(c.get('services'), c.get('session').projectId, {
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-    });
+    const { page, limit, offset } = listWindow(c.req.query('page'));
+    const { reviews, total } = await dashboardReviews(c.get('services'), c.get('session').projectId, { limit, offset });
     return renderPage(
       c,
       { title: 'Change reviews', nav: 'reviews' },
@@ -65,7 +61,7 @@ export function registerReviewPages(web: Hono<WebEnv>, base: string): void {
             </tbody>
           </table>
         )}
-        <Pager path={`${base}/reviews`} query={{}} page={page} pageSize={pageSize} total={total} />
+        <Pager path={`${base}/reviews`} query={{}} page={page} pageSize={listPageSize} total={total} />
       </>,
     );
   });

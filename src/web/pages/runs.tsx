@@ -4,9 +4,11 @@ import type { WebEnv } from '../context.js';
 import {
   ColumnHeads,
   FilterSelect,
+  listPageSize,
+  listWindow,
   oneOf,
-  Pager,
   pageNumber,
+  Pager,
   Status,
   Table,
   uuidPattern,
@@ -27,7 +29,6 @@ import {
 import { RunBody } from './run-detail.js';
 
 const runStatuses = ['INITIATED', 'RUNNING', 'COMPLETED', 'ERROR', 'CANCELLED'] as const satisfies readonly RunStatus[];
-const pageSize = 25;
 
 export function registerRunPages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/runs');
@@ -39,13 +40,13 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
       status: oneOf(c.req.query('status'), runStatuses),
       branch: c.req.query('branch')?.trim() || undefined,
     };
-    const page = pageNumber(c.req.query('page'));
+    const { page, limit, offset } = listWindow(c.req.query('page'));
     const { plans, rows, total } = await dashboardRuns(c.get('services'), projectId, {
       planShortId: query.plan,
       status: query.status,
       branch: query.branch,
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
+      limit,
+      offset,
     });
     return renderPage(
       c,
@@ -100,7 +101,7 @@ export function registerRunPages(web: Hono<WebEnv>, base: string): void {
             </tbody>
           </Table>
         )}
-        <Pager path={`${base}/runs`} query={query} page={page} pageSize={pageSize} total={total} />
+        <Pager path={`${base}/runs`} query={query} page={page} pageSize={listPageSize} total={total} />
       </>,
     );
   });

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { WebEnv } from '../context.js';
-import { check, checkThenWrite, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
+import { checkThenWrite, optional, TextField, type FieldErrors, type FormBody } from '../form-kit.js';
 import { registerListedResource } from '../listed-resource.js';
 import { CreateScenario, UpdateScenario } from '../../schemas/scenarios.js';
 import {
@@ -33,6 +33,13 @@ function ScenarioFields(form: FormBody, errors: FieldErrors) {
   );
 }
 
+/** The posted form as the API's body: an emptied description is absent on create, null (cleared) on edit. */
+const bodyOf = (form: FormBody, cleared: undefined | null) => ({
+  name: form.name,
+  description: optional(form.description) ?? cleared,
+  instructions: form.instructions ?? '',
+});
+
 const services = (c: Context<WebEnv>) => c.get('services');
 
 export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
@@ -48,30 +55,20 @@ export function registerScenarioForms(web: Hono<WebEnv>, base: string): void {
     formOf: (s) => ({ name: s.name, description: s.description ?? '', instructions: s.instructions }),
     list: (c) => listScenarios(services(c), c.get('session').projectId),
     require: (c, shortId) => requireScenario(services(c), c.get('session').projectId, shortId),
-    async create(c, form) {
-      const input = check(CreateScenario, {
-        name: form.name,
-        description: optional(form.description),
-        instructions: form.instructions ?? '',
-      });
-      if (!input.ok) return input.errors;
-      await createScenario(services(c), c.get('session').projectId, input.data);
-      return undefined;
-    },
-    async update(c, scenario, form) {
-      // An emptied description clears it, as null does in the API.
-      const written = await checkThenWrite(
+    create: (c, form) =>
+      checkThenWrite(
+        CreateScenario,
+        bodyOf(form, undefined),
+        (input) => createScenario(services(c), c.get('session').projectId, input),
+        { at: 'name' },
+      ),
+    update: (c, scenario, form) =>
+      checkThenWrite(
         UpdateScenario,
-        {
-          name: form.name,
-          description: optional(form.description) ?? null,
-          instructions: form.instructions ?? '',
-        },
+        bodyOf(form, null),
         (changes) => updateScenario(services(c), c.get('session').projectId, scenario.shortId, changes),
         { at: 'name' },
-      );
-      return written.ok ? undefined : written.errors;
-    },
+      ),
     remove: (c, scenario) => deleteScenario(services(c), c.get('session').projectId, scenario.shortId),
   });
 }

@@ -91,7 +91,7 @@ export function registerScheduleForms(web: Hono<WebEnv>, base: string): void {
           <h1>Schedule {found.name}</h1>
           <ScheduleForm base={base} csrf={c.get('csrfToken')} planShortId={found.shortId} form={form} errors={errors} />
         </>,
-        true,
+        errors,
       );
     const services = c.get('services');
     const written = await checkThenWrite(

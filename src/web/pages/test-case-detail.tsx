@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, Status, Table, When } from '../components.js';
+import { ColumnHeads, joined, Status, Table, When } from '../components.js';
 import { CsrfField } from '../layout.js';
 import { loadTestCasePage as loadTestCasePageData, type TestCasePageData } from '../../services/dashboard.js';
 import type { Step } from '../../domain/steps.js';
@@ -85,12 +85,7 @@ export function TestCaseDetail(props: { base: string; csrfToken: string; data: T
         <li>
           Waits for:{' '}
           {t.waitForDependenciesProjectTestCaseIds.length > 0 ? (
-            t.waitForDependenciesProjectTestCaseIds.map((id, i) => (
-              <>
-                {i > 0 && ', '}
-                {link(id)}
-              </>
-            ))
+            joined(t.waitForDependenciesProjectTestCaseIds, link)
           ) : (
             <span class="muted">nothing</span>
           )}
@@ -98,12 +93,7 @@ export function TestCaseDetail(props: { base: string; csrfToken: string; data: T
         <li>
           Needed by:{' '}
           {data.dependents.length > 0 ? (
-            data.dependents.map((d, i) => (
-              <>
-                {i > 0 && ', '}
-                <a href={`${base}/test-cases/${d.id}`}>{d.name}</a>
-              </>
-            ))
+            joined(data.dependents, (d) => <a href={`${base}/test-cases/${d.id}`}>{d.name}</a>)
           ) : (
             <span class="muted">no other test</span>
           )}

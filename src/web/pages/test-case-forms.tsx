@@ -3,12 +3,12 @@ import type { WebEnv } from '../context.js';
 import {
   afterSave,
   checkThenWrite,
-  FieldError,
+  FieldGroup,
   formPage,
   FormProblems,
-  invalidAttrs,
   optional,
   readForm,
+  SelectField,
   TextField,
   type FieldErrors,
   type FormBody,
@@ -51,17 +51,13 @@ function TestCaseForm(props: {
       ) : (
         <form method="post" action={action} hx-post={action} hx-target="#test-case-form" hx-swap="outerHTML">
           <CsrfField token={props.csrf} />
-          <div class="field">
-            <label for="f-application">Application</label>
-            <select id="f-application" name="applicationShortId" {...invalidAttrs('applicationShortId', errors)}>
-              {props.apps.map((a) => (
-                <option value={a.shortId} selected={a.shortId === form.applicationShortId}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-            <FieldError name="applicationShortId" errors={errors} />
-          </div>
+          <SelectField
+            label="Application"
+            name="applicationShortId"
+            options={props.apps.map((a) => [a.shortId, a.name] as const)}
+            value={form.applicationShortId}
+            errors={errors}
+          />
           <TextField label="Name" name="name" value={form.name} errors={errors} required />
           <TextField
             label="Goal"
@@ -81,8 +77,7 @@ function TestCaseForm(props: {
             hint="Optional: what shows that the goal was reached"
           />
           {props.configs.length > 0 && (
-            <fieldset {...invalidAttrs('configShortIds', errors)}>
-              <legend>Configs the test may type</legend>
+            <FieldGroup legend="Configs the test may type" name="configShortIds" errors={errors}>
               {props.configs.map((cfg) => (
                 <label>
                   <input
@@ -94,8 +89,7 @@ function TestCaseForm(props: {
                   {cfg.isSecret ? ' (secret)' : ''}{' '}
                 </label>
               ))}
-              <FieldError name="configShortIds" errors={errors} />
-            </fieldset>
+            </FieldGroup>
           )}
           <p>
             <button class="primary" type="submit">
@@ -118,7 +112,7 @@ export function registerTestCaseForms(web: Hono<WebEnv>, base: string): void {
     const content = (
       <TestCaseForm base={base} csrf={c.get('csrfToken')} apps={apps} configs={configs} form={form} errors={errors} />
     );
-    return formPage(c, { title: 'Write a test', nav: 'test-cases' }, content, Object.keys(errors).length > 0);
+    return formPage(c, { title: 'Write a test', nav: 'test-cases' }, content, errors);
   };
 
   web.get('/new/test-case', (c) => show(c, { applicationShortId: c.req.query('application') ?? '' }, {}));

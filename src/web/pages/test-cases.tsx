@@ -4,9 +4,10 @@ import type { WebEnv } from '../context.js';
 import {
   ColumnHeads,
   FilterSelect,
+  listPageSize,
+  listWindow,
   oneOf,
   Pager,
-  pageNumber,
   Status,
   Table,
   uuidPattern,
@@ -21,8 +22,6 @@ import { updateTestCase } from '../../services/test-cases.js';
 import { sessionActor } from '../../services/audit-log.js';
 import { BurnIn, loadTestCasePage, TestCaseDetail } from './test-case-detail.js';
 
-const pageSize = 25;
-
 export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
   protectedArea(web, base, '/test-cases');
 
@@ -34,7 +33,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
       enabled: oneOf(c.req.query('enabled'), ['yes', 'no'] as const),
       label: c.req.query('label')?.trim() || undefined,
     };
-    const page = pageNumber(c.req.query('page'));
+    const { page, limit, offset } = listWindow(c.req.query('page'));
     const { testCases, total } = await dashboardTestCases(
       c.get('services'),
       projectId,
@@ -43,7 +42,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
         isEnabled: query.enabled === undefined ? undefined : query.enabled === 'yes',
         labels: query.label ? [query.label] : undefined,
       },
-      { limit: pageSize, offset: (page - 1) * pageSize },
+      { limit, offset },
     );
     return renderPage(
       c,
@@ -102,7 +101,7 @@ export function registerTestCasePages(web: Hono<WebEnv>, base: string): void {
             </tbody>
           </Table>
         )}
-        <Pager path={`${base}/test-cases`} query={query} page={page} pageSize={pageSize} total={total} />
+        <Pager path={`${base}/test-cases`} query={query} page={page} pageSize={listPageSize} total={total} />
       </>,
     );
   });

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { protectedArea } from '../area.js';
 import type { WebEnv } from '../context.js';
-import { ColumnHeads, Table, When } from '../components.js';
+import { ColumnHeads, joined, Table, When } from '../components.js';
 import { notFoundPage, renderPage } from '../layout.js';
 import { dashboardPlans, loadPlan, type NotifyOn } from '../../services/dashboard.js';
 import { RunPlanButton } from './plan-forms.js';
@@ -168,12 +168,7 @@ export function registerTestPlanPages(web: Hono<WebEnv>, base: string): void {
                   <td>{s.description ?? ''}</td>
                   <td>
                     {s.nextRunTimes ? (
-                      s.nextRunTimes.map((t, i) => (
-                        <>
-                          {i > 0 && ', '}
-                          <When at={t} />
-                        </>
-                      ))
+                      joined(s.nextRunTimes, (t) => <When at={t} />)
                     ) : (
                       <span class="muted">Temporal did not answer</span>
                     )}

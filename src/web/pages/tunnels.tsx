@@ -94,7 +94,7 @@ function TunnelTable(props: { base: string; csrf: string; tunnels: TunnelView[] 
                     action={`${props.base}/tunnels/${t.runnerId}/delete`}
                     csrf={props.csrf}
                     text="Delete"
-                    label={`Delete ${t.runnerId}`}
+                    about={t.runnerId}
                   />
                 </td>
               </tr>
