@@ -4,7 +4,6 @@ import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/domain/steps.js';
 import { createLogger } from '../../src/logger.js';
-import { loadPrograms } from '../../src/programs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { dumpDatabase, leaksIn, readAllBlobs, recordingKeys, textsOf } from '../support/at-rest-scan.js';
@@ -12,7 +11,7 @@ import { previewAccess, totpAccount } from '../support/fixtures/auth-toolkit.js'
 import { burnInScripted } from '../support/burn-in-flows.js';
 import { nextWindow, totpGoal, totpMoves } from '../support/totp-moves.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { startMinio, type MinioServer } from '../support/minio.js';
+import { minioBucket, startInstalledMinio, type MinioServer } from '../support/minio.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 
@@ -59,9 +58,7 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
   secrets.githubPrivateKey = privateKey.split('\n')[5]!;
 
   beforeAll(async () => {
-    const binary = loadPrograms().minio;
-    if (!binary) throw new Error('minio not installed: run npm run setup:test');
-    [fixture, llm, minio] = await Promise.all([startFixtureApps(), startScriptedLlm(), startMinio(binary)]);
+    [fixture, llm, minio] = await Promise.all([startFixtureApps(), startScriptedLlm(), startInstalledMinio()]);
     streams.forEach((stream, i) => {
       const original = originalWrites[i]!;
       stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -69,7 +66,7 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
         return (original as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
       }) as typeof stream.write;
     });
-    blobs = recordingKeys(createS3BlobStore({ ...minio, bucket: 'proctor-secrets', region: 'us-east-1' }));
+    blobs = recordingKeys(createS3BlobStore(minioBucket(minio, 'proctor-secrets')));
     await blobs.store.ensureReady();
     stack = await startStack({
       llm,

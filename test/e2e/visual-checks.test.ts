@@ -4,10 +4,9 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
-import { startMinio, type MinioServer } from '../support/minio.js';
+import { minioBucket, startInstalledMinio, type MinioServer } from '../support/minio.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
-import { loadPrograms } from '../../src/programs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
 import type { BlobStore } from '../../src/storage/blob-store.js';
 
@@ -69,16 +68,8 @@ describe('visual checks', () => {
   let testCaseId: string;
 
   beforeAll(async () => {
-    const binary = loadPrograms().minio;
-    if (!binary) throw new Error('minio not installed: run npm run setup:test');
-    minio = await startMinio(binary);
-    blobs = createS3BlobStore({
-      endpoint: minio.endpoint,
-      accessKey: minio.accessKey,
-      secretKey: minio.secretKey,
-      bucket: 'proctor-visual',
-      region: 'us-east-1',
-    });
+    minio = await startInstalledMinio();
+    blobs = createS3BlobStore(minioBucket(minio, 'proctor-visual'));
     await blobs.ensureReady();
     [llm, site] = await Promise.all([
       startScriptedLlm(),
