@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/domain/steps.js';
 import { createRouter, lastPrompt, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { previewAccess, totpAccount } from '../support/fixtures/auth-toolkit.js';
 import { addProtectedPreview, addTotpSignIn } from '../support/auth-toolkit-setup.js';
 import { burnInScripted, type ScriptedTest } from '../support/burn-in-flows.js';
 import { nextWindow } from '../support/totp-moves.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { useModelStack } from '../support/model-stack.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
+import type { Stack } from '../support/worker-context.js';
 
 // Items 7-9 of issue 21 on the real stack: a TOTP 2FA sign-in, an environment behind basic auth + a bypass header +
 // a consent cookie, and API-call steps that seed data the UI then shows. Burned in through the API with the
@@ -49,14 +50,8 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
   let previewApp: string;
   let previewEnv: string;
 
-  beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm });
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
+  const rig = useModelStack();
+  beforeAll(() => ({ fixture, llm, stack } = rig));
 
   async function burnIn(test: ScriptedTest) {
     // The verifying replay of a TOTP sign-in first waits (up to a period, 5 s here) for a code the burn-in did not type.
