@@ -17,8 +17,7 @@ import { inspectBuild } from '../src/builds/inspect.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 import { createFsBlobStore } from '../src/storage/fs.js';
 import { createS3BlobStore } from '../src/storage/s3.js';
-import { loadPrograms } from '../src/programs.js';
-import { startMinio } from '../test/support/minio.js';
+import { minioBucket, startInstalledMinio } from '../test/support/minio.js';
 import { envInt, fixed, median, table, watchdog } from './support.js';
 
 const bigMb = envInt('BENCH_BUILD_MB', 256);
@@ -83,7 +82,7 @@ async function measure(name: string, store: BlobStore, key: string, size: number
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'proctor-bench-build-'));
-const minio = await startMinio(loadPrograms().minio!);
+const minio = await startInstalledMinio();
 try {
   const apk = join(dir, 'big.apk');
   await writeApk(apk);
@@ -97,7 +96,7 @@ try {
   });
   await fs.ensureReady();
   await fs.putStream(key, ReadableStreamFrom(apk), size);
-  const s3 = createS3BlobStore({ ...minio, bucket: 'bench', region: 'us-east-1' });
+  const s3 = createS3BlobStore(minioBucket(minio, 'bench'));
   await s3.ensureReady();
   const presigned = await s3.presignPut(key, 600);
   // S3 wants a Content-Length on a PUT (chunked uploads get 411), as curl -T sends it.

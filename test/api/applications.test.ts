@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 
 describe.each(databaseKinds)('applications and environments (%s)', (kind) => {
-  let ctx: ApiContext;
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useApiContext(kind);
 
   it('creates, lists, updates and deletes an application', async () => {
     const created = await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' });

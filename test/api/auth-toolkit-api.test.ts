@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 
 const seed = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 describe.each(databaseKinds)('TOTP configs and environment access (%s)', (kind) => {
-  let ctx: ApiContext;
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useApiContext(kind);
 
   it('keeps a totp config secret and refuses a bad seed or URI with a message saying why', async () => {
     const created = await ctx.call('POST', '/v1/configs', {

@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../../src/db/queries/admin.js';
 import { createTestPlan } from '../../src/db/queries/test-plans.js';
 import { TokenUseRecorder } from '../../src/services/token-use.js';
-import { createApiContext, databaseKinds, freshDatabase, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, freshDatabase, useApiContext } from '../support/app-context.js';
 
 // Badge tokens over REST (GET/POST /v1/badge-tokens, DELETE /v1/badge-tokens/{id}) and when a token was last
 // used: written when a token authenticates, at most once a minute per token, never failing the request.
 
 describe.each(databaseKinds)("badge tokens over REST, and tokens' last use (%s)", (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let now = Date.parse('2026-11-30T09:00:00.000Z');
   const clock = () => now;
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     ctx.deps.tokenUse = new TokenUseRecorder(ctx.db, { clock });
   });
-  afterAll(() => ctx.close());
 
   const activeBadgeTokens = async () =>
     Number(

@@ -1,24 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createToken, setOrganizationSuspended } from '../../src/db/queries/admin.js';
 import { createTestPlan } from '../../src/db/queries/test-plans.js';
 import type { RunStatus, TestResult } from '../../src/db/schema.js';
 import { newShortId } from '../../src/ids.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('GET /v1/badge.svg (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let badgeToken: string;
   let otherBadgeToken: string;
   let clock = Date.parse('2026-01-01T00:00:00Z');
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     badgeToken = (await createToken(ctx.db, ctx.tenant.projectId, 'badge')).token;
     otherBadgeToken = (await createToken(ctx.db, ctx.other.projectId, 'badge')).token;
   });
-  afterAll(() => ctx.close());
 
   const badge = (query: Record<string, string>, headers: Record<string, string> = {}) =>
     ctx.app.request(`/v1/badge.svg?${new URLSearchParams(query).toString()}`, { headers });

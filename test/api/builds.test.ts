@@ -14,10 +14,9 @@ import type { BlobStore } from '../../src/storage/blob-store.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
-import { loadPrograms } from '../../src/programs.js';
 import { freshDatabase } from '../support/app-context.js';
 import { fixtures, zipOf } from '../support/build-fixtures.js';
-import { startMinio } from '../support/minio.js';
+import { minioBucket, startInstalledMinio } from '../support/minio.js';
 import { freePort } from '../support/net.js';
 import { inject } from 'vitest';
 
@@ -41,9 +40,9 @@ async function startBuildApi(store: 'fs' | 's3'): Promise<BuildApi> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const blobDir = mkdtempSync(join(tmpdir(), 'proctor-blobs-'));
-  const minio = store === 's3' ? await startMinio(loadPrograms().minio!) : undefined;
+  const minio = store === 's3' ? await startInstalledMinio() : undefined;
   const blobs: BlobStore = minio
-    ? createS3BlobStore({ ...minio, bucket: 'proctor-builds', region: 'us-east-1' })
+    ? createS3BlobStore(minioBucket(minio, 'proctor-builds'))
     : createFsBlobStore({ dir: blobDir, secret: randomBytes(32).toString('hex'), publicUrl: url });
   await blobs.ensureReady();
   const temporal = createTemporalClientProvider({

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { countRows } from '../support/row-counts.js';
 
 // The change-review contract without a worker: what POST /v1/chat/change-review accepts, writes and starts, and
@@ -18,16 +18,14 @@ Binary files a/public/logo.png and b/public/logo.png differ
 `;
 
 describe.each(databaseKinds)('change review API (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let appShortId: string;
   let overrides: unknown[];
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     appShortId = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
     overrides = [{ applicationShortId: appShortId, environment: { url: 'https://preview-42.shop.test' } }];
   });
-  afterAll(() => ctx.close());
 
   const counts = async () =>
     Promise.all((['chats', 'chat_messages', 'change_reviews'] as const).map((table) => countRows(ctx.db, table)));

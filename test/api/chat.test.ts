@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { countRows } from '../support/row-counts.js';
 
 // The chat contract without a worker: what the API accepts, writes and answers. Turns stay INITIATED here;
 // test/e2e/chat.test.ts runs them.
 describe.each(databaseKinds)('chat API (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let appShortId: string;
   let envShortId: string;
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     appShortId = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
     envShortId = (
       await ctx.call('POST', `/v1/applications/${appShortId}/environments`, {
@@ -19,7 +18,6 @@ describe.each(databaseKinds)('chat API (%s)', (kind) => {
       })
     ).body.shortId;
   });
-  afterAll(() => ctx.close());
 
   const chatRows = () => countRows(ctx.db, 'chats');
   const messageRows = () => countRows(ctx.db, 'chat_messages');

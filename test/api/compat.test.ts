@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { rowIdOf } from '../support/row-ids.js';
 import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
 import { countRows } from '../support/row-counts.js';
@@ -12,14 +12,13 @@ import { countRows } from '../support/row-counts.js';
 // for `status` and `result`. v4 posts { trigger, projectShortId, actor, branch, commitHash, repository,
 // testPlanShortId?, applications?: [{ applicationShortId, environment }] } and polls {base}/run/{shortId}.
 describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let appShortId: string;
   let planShortId: string;
   let otherPlanShortId: string;
   const sha = 'f3c1e2d4a5b6978812345678901234567890abcd';
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     appShortId = (await ctx.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
     const env = await ctx.call('POST', `/v1/applications/${appShortId}/environments`, {
       name: 'Staging',
@@ -47,7 +46,6 @@ describe.each(databaseKinds)("QA.tech's GitHub Action against Proctor (%s)", (ki
     otherPlanShortId = (await ctx.call('POST', '/v1/test-plans', { name: 'Checkout only', testCaseIds: [ids[1]] })).body
       .shortId;
   });
-  afterAll(() => ctx.close());
 
   const runCount = () => countRows(ctx.db, 'runs');
 

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { expectBadRequests } from '../support/bad-requests.js';
 import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 import { openSecret } from '../../src/db/secrets.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('configs (%s)', (kind) => {
-  let ctx: ApiContext;
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useApiContext(kind);
 
   const list = async () => (await ctx.call('GET', '/v1/configs')).body.configs as { name: string; shortId: string }[];
 

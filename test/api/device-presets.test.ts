@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { expectBadRequests } from '../support/bad-requests.js';
 import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 
@@ -15,11 +15,7 @@ const iphone = {
 };
 
 describe.each(databaseKinds)('device presets (%s)', (kind) => {
-  let ctx: ApiContext;
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useApiContext(kind);
 
   const names = async () =>
     (await ctx.call('GET', '/v1/device-presets')).body.devicePresets.map((p: { name: string }) => p.name);

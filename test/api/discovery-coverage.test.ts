@@ -5,7 +5,7 @@ import type { TestResult } from '../../src/db/schema.js';
 import type { MapPattern } from '../../src/domain/coverage.js';
 import { newShortId } from '../../src/ids.js';
 import { writeDiscoverySuggestions } from '../../src/services/discovery-suggestions.js';
-import { createApiContext, databaseKinds, terminateBurnIns, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, terminateBurnIns, useApiContext } from '../support/app-context.js';
 import { base, buy, orderNote, shopMap, signIn } from '../support/coverage-fixture.js';
 import { insertDiscoveryRows, insertFinishedRun } from '../support/discovery-rows.js';
 import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js';
@@ -43,14 +43,13 @@ const returns: MapPattern = {
 };
 
 describe.each(databaseKinds)('coverage and suggestions API (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let shop: string;
   let applicationId: string;
   const ids: Record<string, string> = {};
   const burnIns: string[] = [];
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     const app = await ctx.call('POST', '/v1/applications', { name: 'Shop' });
     expect(app.status).toBe(201);
     shop = app.body.shortId as string;
@@ -77,7 +76,6 @@ describe.each(databaseKinds)('coverage and suggestions API (%s)', (kind) => {
   });
   afterAll(async () => {
     await terminateBurnIns(ctx, burnIns);
-    await ctx?.close();
   });
 
   const runOf = (testCaseId: string, day: string, result: TestResult) =>

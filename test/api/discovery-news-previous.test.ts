@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MapPattern } from '../../src/domain/coverage.js';
 import { silentLogger } from '../../src/logger.js';
 import { sendDiscoveryNews } from '../../src/services/discovery-news.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { insertDiscoveryRows } from '../support/discovery-rows.js';
 import { applicationIdOf } from '../support/recorded.js';
 
@@ -15,14 +15,7 @@ import { applicationIdOf } from '../support/recorded.js';
 const page = (pattern: string): MapPattern => ({ pattern, example: pattern, title: pattern, status: 200, forms: [] });
 
 describe.each(databaseKinds)('the news of a scheduled discovery (%s)', (kind) => {
-  let ctx: ApiContext;
-
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
+  const ctx = useApiContext(kind);
 
   it.each([0, 3, 250])('compares with the previous completed discovery across %i failed ones', async (failed) => {
     const app = await ctx.call('POST', '/v1/applications', { name: `Shop ${failed}` });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiContext, databaseKinds, useApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 import { rowIdOf } from '../support/row-ids.js';
 import { countRows } from '../support/row-counts.js';
@@ -10,7 +10,7 @@ import * as schedules from '../support/schedule-api.js';
 // and its news) are test/workflows/discovery-schedules.test.ts.
 
 describe.each(databaseKinds)('discovery schedules (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let app: string;
   let env: string;
   let otherApp: string;
@@ -34,14 +34,12 @@ describe.each(databaseKinds)('discovery schedules (%s)', (kind) => {
   }
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     app = await application('Shop');
     env = await environment(app, 'http://shop.example.test/');
     otherApp = await application('Blog');
     otherEnv = await environment(otherApp, 'http://blog.example.test/');
     theirApp = await application('Theirs', ctx.other.token);
   });
-  afterAll(() => ctx.close());
 
   it('creates a schedule with its Temporal Schedule (scheduledDiscovery, SKIP), lists it, and deletes both', async () => {
     const created = await ctx.call('POST', path(app), {

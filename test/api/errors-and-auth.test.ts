@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createToken, setOrganizationSuspended } from '../../src/db/queries/admin.js';
 import { createLogger } from '../../src/logger.js';
 import { createApp } from '../../src/api/app.js';
 import { createDatabase } from '../../src/db/database.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 
 describe.each(databaseKinds)('authentication and error envelope (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   const logLines: string[] = [];
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(() => ctx.close());
 
   it('401 without a token, with a malformed header, or with an unknown token', async () => {
     const missing = await ctx.call('GET', '/v1/applications', undefined, null);

@@ -1,9 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { loadPrograms } from '../../src/programs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
-import { startMinio } from '../support/minio.js';
+import { minioBucket, startInstalledMinio } from '../support/minio.js';
 import { createApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 
@@ -45,10 +44,8 @@ describe('GET /healthz', () => {
 // The platform's probes: liveness asks nothing, readiness names the dependency that is missing while it is.
 describe('GET /livez and /readyz', () => {
   it('is ready with a real MinIO, and names the blob store once MinIO is gone, while /livez still answers', async () => {
-    const binary = loadPrograms().minio;
-    if (!binary) throw new Error('minio not installed: run npm run setup:test');
-    const minio = await startMinio(binary);
-    const blobs = createS3BlobStore({ ...minio, bucket: 'proctor-ready', region: 'us-east-1' });
+    const minio = await startInstalledMinio();
+    const blobs = createS3BlobStore(minioBucket(minio, 'proctor-ready'));
     await blobs.ensureReady();
     const ctx = await createApiContext('pglite', { blobs });
     try {

@@ -4,7 +4,7 @@ import { startInboxHost, type InboxHost } from '../../src/cli/inbox.js';
 import { silentLogger } from '../../src/logger.js';
 import { renderMetrics } from '../../src/metrics.js';
 import { createInboxAccess, deleteExpiredMail } from '../../src/services/inbox.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { parseSamples, sumOf } from '../support/prometheus-text.js';
 
 const domain = 'inbox.proctor.test';
@@ -19,7 +19,7 @@ async function inboxCounts(): Promise<Record<string, number>> {
 }
 
 describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let host: InboxHost;
   let address: string;
   const send = (to: string, extra: Record<string, unknown> = {}) =>
@@ -33,7 +33,6 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
     });
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     host = await startInboxHost(
       { HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: domain, PROCTOR_INBOX_MAX_BYTES: 64 * 1024 },
       { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger },
@@ -46,7 +45,6 @@ describe.each(databaseKinds)("Proctor's inbox over SMTP and the API (%s)", (kind
   }, 60_000);
   afterAll(async () => {
     await host?.stop();
-    await ctx?.close();
   });
 
   it('stores mail to a handed-out address and serves it with its bodies, code and link', async () => {

@@ -3,19 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { newId } from '../../src/ids.js';
 import { applicationIdOf } from '../support/recorded.js';
-import {
-  createApiContext,
-  databaseKinds,
-  terminateBurnIns,
-  writeFromElsewhere,
-  type ApiContext,
-} from '../support/app-context.js';
+import { databaseKinds, terminateBurnIns, writeFromElsewhere, useApiContext } from '../support/app-context.js';
 
 // `GET /v1/test-cases` and `GET /v1/applications` are answered from memory; these check that every way what
 // they show can change shows in the next answers: at once when this process wrote it, within moments when
 // another process did.
 describe.each(databaseKinds)('the test case and application lists stay exact (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let shop: string;
   let shopId: string;
   let ids: string[];
@@ -23,7 +17,6 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
   const created: string[] = [];
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     shop = (await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body.shortId;
     shopId = await applicationIdOf(ctx.db, shop);
     ids = [newId(), newId(), newId()];
@@ -47,7 +40,6 @@ describe.each(databaseKinds)('the test case and application lists stay exact (%s
   });
   afterAll(async () => {
     await terminateBurnIns(ctx, created);
-    await ctx.close();
   });
 
   const get = async (path: string, token?: string) => {

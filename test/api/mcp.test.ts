@@ -3,11 +3,13 @@ import { serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { useModelStack } from '../support/model-stack.js';
 import { freePort, waitFor } from '../support/net.js';
-import { insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
-import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import { addApplication } from '../support/applications.js';
+import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import type { ChatRequest, ScriptedLlm } from '../support/scripted-llm.js';
+import type { Stack } from '../support/worker-context.js';
 
 /** The text of the last tool result the model was given. */
 const lastToolResult = (req: ChatRequest) => {
@@ -36,23 +38,19 @@ describe('MCP server at POST /v1/mcp', () => {
     return c;
   };
 
+  const rig = useModelStack();
   beforeAll(async () => {
-    [fixtures, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm });
+    ({ fixture: fixtures, llm, stack } = rig);
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     server = await new Promise<Server>((resolve) => {
       const s = serve({ fetch: stack.app.fetch, port, hostname: '127.0.0.1' }, () => resolve(s as Server));
     });
-    appShortId = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${appShortId}/environments`, {
-      name: 'Local',
-      url: `${fixtures.url}/todo/`,
-    });
-    const appId = await applicationIdOf(stack.db, appShortId);
+    const app = await addApplication(stack, 'Todo', { name: 'Local', url: `${fixtures.url}/todo/` });
+    appShortId = app.shortId;
     testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
-      applicationId: appId,
+      applicationId: app.id,
       name: 'add milk',
       steps: todoSteps('milk'),
     });
@@ -65,8 +63,6 @@ describe('MCP server at POST /v1/mcp', () => {
     await client?.close();
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
-    await stack?.close();
-    await Promise.all([fixtures?.stop(), llm?.stop()]);
   });
 
   const call = async (name: string, args: Record<string, unknown> = {}) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
+import { createApiContext, type ApiContext, useApiContext } from '../support/app-context.js';
 
 // Every number a client sends is bounded, so none can reach Postgres out of its column's range (a steps version
 // of 2268814451569432 once answered 500). Walks every request parameter and body schema of the served document.
@@ -64,11 +64,7 @@ describe('every request number is bounded by the OpenAPI document', () => {
 });
 
 describe('bodies and numbers beyond what the API takes', () => {
-  let ctx: ApiContext;
-  beforeAll(async () => {
-    ctx = await createApiContext('pglite');
-  });
-  afterAll(() => ctx.close());
+  const ctx = useApiContext('pglite');
 
   const post = (path: string, body: string) =>
     ctx.app.request(path, {

@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { insertRun } from '../../src/db/queries/runs.js';
 import { newId } from '../../src/ids.js';
 import { applicationIdOf, insertTestCaseRow } from '../support/recorded.js';
-import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, writeFromElsewhere, useApiContext } from '../support/app-context.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 // A run that has ended is answered from memory; these check that every way its answer can still change
 // shows in the next answers, whoever writes it.
 describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let planId: string;
   let planShortId: string;
   let testCaseIds: string[];
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     const app = (await ctx.call('POST', '/v1/applications', { name: 'Shop', kind: 'web' })).body;
     const applicationId = await applicationIdOf(ctx.db, app.shortId);
     testCaseIds = [];
@@ -30,7 +29,6 @@ describe.each(databaseKinds)('GET /v1/run/{shortId} of an ended run stays exact 
     planShortId = (await ctx.call('POST', '/v1/test-plans', { name: 'Nightly', testCaseIds })).body.shortId;
     planId = await rowIdOf(ctx.db, 'test_plans', planShortId);
   });
-  afterAll(() => ctx.close());
 
   const elsewhere = (query: string, values: unknown[]) => writeFromElsewhere(ctx.db, query, values);
   const get = async (shortId: string, query = '') => {

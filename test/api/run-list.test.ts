@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertRun } from '../../src/db/queries/runs.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('GET /v1/run (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let planShortId: string;
   const mine: string[] = [];
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     const plan = (await ctx.call('POST', '/v1/test-plans', { name: 'Smoke' })).body;
     planShortId = plan.shortId;
     const planId = await rowIdOf(ctx.db, 'test_plans', planShortId);
@@ -29,7 +28,6 @@ describe.each(databaseKinds)('GET /v1/run (%s)', (kind) => {
     }
     await insertRun(ctx.db, { projectId: ctx.other.projectId, planId: null, meta: { trigger: 'API' }, tests: [] });
   });
-  afterAll(() => ctx.close());
 
   it("lists the project's runs, newest first, with filters and paging", async () => {
     const all = await ctx.call('GET', '/v1/run');

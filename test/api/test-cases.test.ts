@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { seedProject } from '../../src/db/queries/admin.js';
-import { createApiContext, databaseKinds, terminateBurnIns, type ApiContext } from '../support/app-context.js';
+import { createApiContext, databaseKinds, terminateBurnIns, useApiContext } from '../support/app-context.js';
 import { countRows } from '../support/row-counts.js';
 import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 
 describe.each(databaseKinds)('test cases (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   /** Every test case created through the API: its burn-in workflow is terminated after the file. */
   const created: string[] = [];
 
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
   afterAll(async () => {
     await terminateBurnIns(ctx, created);
-    await ctx.close();
   });
 
   async function application(name: string, token = ctx.tenant.token) {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deletePlanSchedules } from '../../src/temporal/schedules.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { createApiContext, databaseKinds, useApiContext } from '../support/app-context.js';
 import { freePort } from '../support/net.js';
 import { rowIdOf } from '../support/row-ids.js';
 import { countRows } from '../support/row-counts.js';
@@ -10,7 +10,7 @@ import * as schedules from '../support/schedule-api.js';
 // expressions that do not fire during the test, and every test deletes what it created.
 
 describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let plan: { shortId: string; id: string };
   let otherPlan: { shortId: string; id: string };
 
@@ -26,11 +26,9 @@ describe.each(databaseKinds)('test plan schedules (%s)', (kind) => {
   const handle = async (id: string) => (await ctx.deps.temporal.get()).schedule.getHandle(temporalId(id));
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     plan = await createPlan('Nightly');
     otherPlan = await createPlan('Theirs', ctx.other.token);
   });
-  afterAll(() => ctx.close());
 
   it('creates a schedule with its Temporal Schedule, lists it with the next run times, and deletes both', async () => {
     const created = await ctx.call('POST', path(plan), { cron: '0 6 * * 1-5', description: ' Weekday mornings ' });

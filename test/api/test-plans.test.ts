@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireTestPlan } from '../../src/services/test-plans.js';
 import { NotFoundError } from '../../src/domain/errors.js';
 import { seedProject } from '../../src/db/queries/admin.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { expectHiddenFromCaller } from '../support/unknown-ids.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 describe.each(databaseKinds)('test plans (%s)', (kind) => {
-  let ctx: ApiContext;
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useApiContext(kind);
 
   /** An application with one environment, through the API, as `token`'s project. */
   async function application(name: string, token = ctx.tenant.token) {

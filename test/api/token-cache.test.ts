@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../../src/db/database.js';
 import { createToken, revokeToken, seedProject, setOrganizationSuspended } from '../../src/db/queries/admin.js';
 import { TOKEN_CACHE_TTL_MS } from '../../src/db/queries/api-tokens.js';
-import { createApiContext, databaseKinds, writeFromElsewhere, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, writeFromElsewhere, useApiContext } from '../support/app-context.js';
 
 describe.each(databaseKinds)('token lookups are cached, and revoke/suspend apply at once (%s)', (kind) => {
-  let ctx: ApiContext;
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useApiContext(kind);
 
   const status = async (token: string) => (await ctx.call('GET', '/v1/applications', undefined, token)).status;
 

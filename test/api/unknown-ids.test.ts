@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { describe, it } from 'vitest';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { expectUnknownAndMalformedIds } from '../support/unknown-ids.js';
 
 // Every resource's item routes (GET, PATCH, DELETE) answer 404 for an id that is well formed but unknown, and 400
@@ -40,11 +40,7 @@ const resources = [
 ];
 
 describe.each(databaseKinds)('unknown and malformed ids (%s)', (kind) => {
-  let ctx: ApiContext;
-  beforeAll(async () => {
-    ctx = await createApiContext(kind);
-  });
-  afterAll(() => ctx.close());
+  const ctx = useApiContext(kind);
 
   it.each(resources)('$path answers 404 for unknown ids and 400 for malformed ones', async (resource) => {
     await expectUnknownAndMalformedIds(ctx, resource);

@@ -4,9 +4,10 @@ import { getDiscovery } from '../../src/db/queries/discoveries.js';
 import type { TestResult } from '../../src/db/schema.js';
 import { writeDiscoverySuggestions } from '../../src/services/discovery-suggestions.js';
 import { workflowIds } from '../../workflows/shared.js';
-import { createApiContext, terminateBurnIns, type ApiContext } from '../support/app-context.js';
+import { terminateBurnIns, type ApiContext } from '../support/app-context.js';
 import { base, buy, orderNote, shopMap, signIn } from '../support/coverage-fixture.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { serveAppForTests } from '../support/served-app.js';
+import { expectAccessible, openDashboard, type DashboardBrowser } from '../support/dashboard.js';
 import { atEachScreenSize, expectWithinPageBudget } from '../support/page-checks.js';
 import { insertDiscoveryRows, insertFinishedRun } from '../support/discovery-rows.js';
 import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js';
@@ -33,9 +34,9 @@ describe('dashboard: coverage and suggestions', () => {
   const burnIns: string[] = [];
   const discoveries: string[] = [];
 
+  const served = serveAppForTests('pglite', openDashboard);
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    ctx = await createApiContext('pglite', { appUrl });
+    ({ api: ctx, front: dash } = served);
     made = async (name: string, url: string) => {
       const app = (await ctx.call('POST', '/v1/applications', { name })).body.shortId as string;
       const env = await ctx.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url });
@@ -69,7 +70,6 @@ describe('dashboard: coverage and suggestions', () => {
       links,
     });
     await writeDiscoverySuggestions(ctx.deps, undefined, (await getDiscovery(ctx.db, discovery.id))!);
-    dash = await openDashboard(ctx.app, appUrl);
     await dash.signIn(ctx.tenant.token);
   }, 90_000);
 
@@ -81,8 +81,6 @@ describe('dashboard: coverage and suggestions', () => {
         .getHandle(workflowIds.discovery(shortId))
         .terminate('test cleanup')
         .catch(() => undefined);
-    await dash?.close();
-    await ctx?.close();
   });
 
   const coveragePath = () => `/applications/${shop}/coverage`;

@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { countRows } from '../support/row-counts.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { expectAccessible, type DashboardBrowser } from '../support/dashboard.js';
 import { expectWithinPageBudget } from '../support/page-checks.js';
 import { createRouter } from '../support/agent-script.js';
-import { startFixtureApps, shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
 import { loginGoal, loginMoves } from '../support/shop-agent-script.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { Stack } from '../support/worker-context.js';
+import { useModelStack } from '../support/model-stack.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 import { firstShortIdOf } from '../support/row-ids.js';
 
@@ -48,11 +49,9 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
     newPages.add(new URL(page.url()).pathname + new URL(page.url()).search);
   };
 
+  const rig = useModelStack({ dashboard: true });
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ appUrl, llm });
-    dash = await openDashboard(stack.app, appUrl);
+    ({ fixture, llm, stack, dash } = rig);
     other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
     dash.page.on('request', (r) => requested.push(r.url()));
     dash.page.on('response', (r) => {
@@ -60,12 +59,6 @@ describe('dashboard: first run, from an empty project to a green plan run', () =
         answers.push(r.text().catch(() => ''));
     });
   }, 180_000);
-
-  afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
 
   it('guides a newcomer from nothing to a PASSED plan run and a passing badge, through the dashboard only', async () => {
     const page = dash.page;

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInboxHost, type InboxHost } from '../../src/cli/inbox.js';
 import { DEFAULT_INBOX_DOMAIN } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import type { ApiContext } from '../support/app-context.js';
+import { serveAppForTests } from '../support/served-app.js';
+import { expectAccessible, openDashboard, type DashboardBrowser } from '../support/dashboard.js';
 
 // The dashboard's inbox pages in the project's Chromium (every non-local request refused): mail arrives over real
 // SMTP at addresses handed out by the API, and a person reads it. A mail's HTML is a stranger's: it must never run.
@@ -29,9 +30,9 @@ describe('dashboard: inbox', () => {
   const address = async (token: string, name?: string) =>
     (await ctx.call('POST', '/v1/inbox/addresses', name ? { name } : {}, token)).body.address as string;
 
+  const served = serveAppForTests('postgres', openDashboard);
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    ctx = await createApiContext('postgres', { appUrl });
+    ({ api: ctx, front: dash } = served);
     host = await startInboxHost(
       { HOST: '127.0.0.1', PROCTOR_INBOX_DOMAIN: DEFAULT_INBOX_DOMAIN, PROCTOR_INBOX_MAX_BYTES: 64 * 1024 },
       { db: ctx.db, blobs: ctx.deps.blobs, logger: silentLogger },
@@ -50,13 +51,10 @@ describe('dashboard: inbox', () => {
     const list = (await ctx.call('GET', '/v1/inbox/messages')).body.messages as Array<{ id: string; subject: string }>;
     for (const m of list) ids[m.subject] = m.id;
     ids.theirs = (await ctx.call('GET', '/v1/inbox/messages', undefined, ctx.other.token)).body.messages[0].id;
-    dash = await openDashboard(ctx.app, appUrl);
     await dash.signIn(ctx.tenant.token);
   }, 90_000);
   afterAll(async () => {
-    await dash?.close();
     await host?.stop();
-    await ctx?.close();
   });
 
   it("lists the project's mail newest first with what a step would find, from the menu; filters by address", async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lockIssue, updateIssue } from '../../src/db/queries/issues.js';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import type { ApiContext } from '../support/app-context.js';
+import { serveAppForTests } from '../support/served-app.js';
+import { expectAccessible, openDashboard, type DashboardBrowser } from '../support/dashboard.js';
 import { expectWithinPageBudget } from '../support/page-checks.js';
 
 // The dashboard's issues pages in the project's Chromium (every non-local request refused): the project's issues
@@ -38,9 +39,9 @@ describe('dashboard: issues', () => {
     ids[key] = row.id;
   };
 
+  const served = serveAppForTests('pglite', openDashboard);
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    ctx = await createApiContext('pglite', { appUrl });
+    ({ api: ctx, front: dash } = served);
     await addIssue(ctx.tenant.projectId, 'label', {
       kind: 'a11y',
       severity: 'critical',
@@ -62,13 +63,8 @@ describe('dashboard: issues', () => {
       rule: null,
       occurrences: 1,
     });
-    dash = await openDashboard(ctx.app, appUrl);
     await dash.signIn(ctx.tenant.token);
   }, 90_000);
-  afterAll(async () => {
-    await dash?.close();
-    await ctx?.close();
-  });
 
   it("lists the project's issues from the menu, filters them, opens one and changes its status; the pages pass axe-core and stay under 50 KB", async () => {
     const { page } = dash;

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { navItems } from '../../src/web/nav.js';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import type { ApiContext } from '../support/app-context.js';
+import { serveAppForTests } from '../support/served-app.js';
+import { expectAccessible, openDashboard, type DashboardBrowser } from '../support/dashboard.js';
 
 // Issue 36, part 1: the menu grouped by what a person does, the page they are on marked, usable without
 // JavaScript on a desktop and on a phone (390 px wide), where it folds behind a "Menu" link.
@@ -29,17 +30,12 @@ describe('dashboard: grouped navigation', () => {
   let ctx: ApiContext;
   let dash: DashboardBrowser;
 
+  const served = serveAppForTests('postgres', openDashboard);
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    ctx = await createApiContext('postgres', { appUrl });
-    dash = await openDashboard(ctx.app, appUrl);
+    ({ api: ctx, front: dash } = served);
     await dash.signIn(ctx.tenant.token);
     mkdirSync(shots, { recursive: true });
   }, 60_000);
-  afterAll(async () => {
-    await dash?.close();
-    await ctx?.close();
-  });
 
   it('groups the menu into test, review, set up and project, and marks the page one is on, without JavaScript', async () => {
     const page = await dash.view({ viewport: desktop, javaScriptEnabled: false });

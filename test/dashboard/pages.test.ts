@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addApplication } from '../support/applications.js';
+import { expectAccessible, type DashboardBrowser } from '../support/dashboard.js';
 import { atEachScreenSize, expectWithinPageBudget } from '../support/page-checks.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { brokenSteps, insertRecordedTestCase, loginSteps, todoSteps, applicationIdOf } from '../support/recorded.js';
-import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
-import { seedProject } from '../../src/db/queries/admin.js';
+import { brokenSteps, insertRecordedTestCase, loginSteps, todoSteps } from '../support/recorded.js';
+import { useSignedInDashboard, type SignedInDashboard } from '../support/signed-in-dashboard.js';
+import { waitForRun, type Stack } from '../support/worker-context.js';
 import { saveGenerationResult } from '../../src/db/queries/execution.js';
 import { insertTestCase } from '../../src/db/queries/test-cases.js';
 import { keepHealedSteps } from '../../src/services/heal-proposals.js';
@@ -21,64 +22,48 @@ describe('dashboard: runs and test cases', () => {
   let fixture: FixtureApps;
   let stack: Stack;
   let dash: DashboardBrowser;
-  let other: Awaited<ReturnType<typeof seedProject>>;
+  let other: SignedInDashboard['other'];
   const ids: Record<string, string> = {};
   let smokePlan: string;
   let todoPlan: string;
   let shopAppId: string;
 
-  beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    fixture = await startFixtureApps();
-    stack = await startStack({ appUrl });
-    dash = await openDashboard(stack.app, appUrl);
-    other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
+  // The in-process worker runs the plans' tests against the fixture apps.
+  const rig = useSignedInDashboard({
+    stack: { worker: true },
+    timeoutMs: 180_000,
+    beforeSignIn: async () => {
+      ({ stack, dash, other } = rig);
+      fixture = await startFixtureApps();
+      shopAppId = (await addApplication(stack, 'Shop', { name: 'Local', url: `${fixture.url}/shop/login` })).id;
+      const todoAppId = (await addApplication(stack, 'Todo', { name: 'Local', url: `${fixture.url}/todo/` })).id;
+      const add = async (name: string, applicationId: string, steps: typeof loginSteps) =>
+        (ids[name] = await insertRecordedTestCase(stack.db, {
+          projectId: stack.tenant.projectId,
+          applicationId,
+          name,
+          steps,
+        }));
+      await add('login', shopAppId, loginSteps);
+      // The button's recorded locator no longer matches; its recorded fallback does: the run heals the step.
+      await add(
+        'login moved',
+        shopAppId,
+        loginSteps.map((step, i) =>
+          i === 3 ? { ...step, locator: "getByRole('button', { name: 'Log in' })", fallbacks: [step.locator!] } : step,
+        ),
+      );
+      await add('broken', todoAppId, brokenSteps);
+      await add('todo milk', todoAppId, todoSteps('milk'));
+      await stack.db.updateTable('test_cases').set({ is_enabled: false }).where('id', '=', ids['todo milk']!).execute();
 
-    const shop = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    await stack.call('POST', `/v1/applications/${shop.shortId}/environments`, {
-      name: 'Local',
-      url: `${fixture.url}/shop/login`,
-    });
-    await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, {
-      name: 'Local',
-      url: `${fixture.url}/todo/`,
-    });
-    const appId = (shortId: string) => applicationIdOf(stack.db, shortId);
-    shopAppId = await appId(shop.shortId);
-    const todoAppId = await appId(todo.shortId);
-    const add = async (name: string, applicationId: string, steps: typeof loginSteps) =>
-      (ids[name] = await insertRecordedTestCase(stack.db, {
-        projectId: stack.tenant.projectId,
-        applicationId,
-        name,
-        steps,
-      }));
-    await add('login', shopAppId, loginSteps);
-    // The button's recorded locator no longer matches; its recorded fallback does: the run heals the step.
-    await add(
-      'login moved',
-      shopAppId,
-      loginSteps.map((step, i) =>
-        i === 3 ? { ...step, locator: "getByRole('button', { name: 'Log in' })", fallbacks: [step.locator!] } : step,
-      ),
-    );
-    await add('broken', todoAppId, brokenSteps);
-    await add('todo milk', todoAppId, todoSteps('milk'));
-    await stack.db.updateTable('test_cases').set({ is_enabled: false }).where('id', '=', ids['todo milk']!).execute();
-
-    const plan = async (name: string, testCaseIds: string[]) =>
-      (await stack.call('POST', '/v1/test-plans', { name, testCaseIds })).body.shortId as string;
-    smokePlan = await plan('Smoke', [ids.login!, ids['login moved']!, ids.broken!]);
-    todoPlan = await plan('Todo', [ids.broken!, ids['todo milk']!]);
-    await dash.signIn(stack.tenant.token);
-  }, 180_000);
-
-  afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
-    await fixture?.stop();
+      const plan = async (name: string, testCaseIds: string[]) =>
+        (await stack.call('POST', '/v1/test-plans', { name, testCaseIds })).body.shortId as string;
+      smokePlan = await plan('Smoke', [ids.login!, ids['login moved']!, ids.broken!]);
+      todoPlan = await plan('Todo', [ids.broken!, ids['todo milk']!]);
+    },
   });
+  afterAll(() => fixture?.stop());
 
   it('opens a run from its API url, follows it live to the end, shows the failing step, its screenshot and the trace', async () => {
     const started = await stack.call('POST', '/v1/run', { testPlanShortId: smokePlan, branch: 'feature-x' });

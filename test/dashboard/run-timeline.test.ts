@@ -8,7 +8,8 @@ import { expectAccessible, openDashboard } from '../support/dashboard.js';
 import { atEachScreenSize, expectWithinPageBudget } from '../support/page-checks.js';
 import { serveAppForTests } from '../support/served-app.js';
 import { writeFinishedRun, type PlannedTest } from '../support/finished-run.js';
-import { applicationIdOf, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { addApplication } from '../support/applications.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 // Issue 36, "done when": a finished plan run of 200 tests with dependencies and one failure, opened in real
@@ -65,8 +66,7 @@ describe('dashboard: a run as a picture, a failure beside what was recorded', ()
     mkdirSync(shots, { recursive: true });
     const { db } = served.api;
     const projectId = served.api.tenant.projectId;
-    const app = await served.api.call('POST', '/v1/applications', { name: 'Shop' });
-    const applicationId = await applicationIdOf(db, app.body.shortId);
+    const applicationId = (await addApplication(served.api, 'Shop')).id;
     for (let i = 0; i < 200; i++) {
       const waitFor = i === 0 ? [] : i % 10 === 0 ? [ids[0]!] : [ids[i - 1]!];
       ids.push(

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import { addApplication } from '../support/applications.js';
+import { expectAccessible, type DashboardBrowser } from '../support/dashboard.js';
 import { expectWithinPageBudget } from '../support/page-checks.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { insertRecordedTestCase, applicationIdOf } from '../support/recorded.js';
-import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
-import { seedProject } from '../../src/db/queries/admin.js';
+import { insertRecordedTestCase } from '../support/recorded.js';
+import { useSignedInDashboard, type SignedInDashboard } from '../support/signed-in-dashboard.js';
+import { waitForRun, type Stack } from '../support/worker-context.js';
 import type { Step } from '../../src/domain/steps.js';
 import { saveEditedSteps } from '../../src/services/step-edits.js';
 
@@ -55,7 +56,7 @@ describe('dashboard: step editor and run comparison', () => {
   let fixture: FixtureApps;
   let stack: Stack;
   let dash: DashboardBrowser;
-  let other: Awaited<ReturnType<typeof seedProject>>;
+  let other: SignedInDashboard['other'];
   const ids: Record<string, string> = {};
   const runs: string[] = [];
 
@@ -75,35 +76,26 @@ describe('dashboard: step editor and run comparison', () => {
     return waitForRun(stack, shortId);
   };
 
-  beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    fixture = await startFixtureApps();
-    stack = await startStack({ appUrl, stepTimeoutMs: 3_000 });
-    dash = await openDashboard(stack.app, appUrl);
-    other = await seedProject(stack.db, { organization: 'Globex', project: 'Elsewhere' });
-    const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, {
-      name: 'Local',
-      url: `${fixture.url}/todo/`,
-    });
-    const applicationId = await applicationIdOf(stack.db, todo.shortId);
-    const add = async (name: string, steps: Step[]) =>
-      (ids[name] = await insertRecordedTestCase(stack.db, {
-        projectId: stack.tenant.projectId,
-        applicationId,
-        name,
-        steps,
-      }));
-    await add('todo text', todoWithText);
-    await add('todo muddled', muddled);
-    await dash.signIn(stack.tenant.token);
-  }, 180_000);
-
-  afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
-    await fixture?.stop();
+  // The in-process worker replays the runs "Verify" starts against the fixture todo app.
+  const rig = useSignedInDashboard({
+    stack: { worker: true, stepTimeoutMs: 3_000 },
+    timeoutMs: 180_000,
+    beforeSignIn: async () => {
+      ({ stack, dash, other } = rig);
+      fixture = await startFixtureApps();
+      const applicationId = (await addApplication(stack, 'Todo', { name: 'Local', url: `${fixture.url}/todo/` })).id;
+      const add = async (name: string, steps: Step[]) =>
+        (ids[name] = await insertRecordedTestCase(stack.db, {
+          projectId: stack.tenant.projectId,
+          applicationId,
+          name,
+          steps,
+        }));
+      await add('todo text', todoWithText);
+      await add('todo muddled', muddled);
+    },
   });
+  afterAll(() => fixture?.stop());
 
   it("edits an assertion's expected text: a new version, which the next run replays (FAILED, then PASSED once corrected)", async () => {
     const { page } = dash;

@@ -6,7 +6,8 @@ import { expectAccessible, openDashboard } from '../support/dashboard.js';
 import { atEachScreenSize, expectWithinPageBudget } from '../support/page-checks.js';
 import { serveAppForTests } from '../support/served-app.js';
 import { writeFinishedRun, type PlannedTest } from '../support/finished-run.js';
-import { applicationIdOf, insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { insertRecordedTestCase, loginSteps } from '../support/recorded.js';
+import { addApplication } from '../support/applications.js';
 import { rowIdOf } from '../support/row-ids.js';
 
 // Issue 36, trends: a plan of three tests with ten finished runs two days apart (test A failed in the 4th and 8th,
@@ -28,8 +29,7 @@ describe('dashboard: trends', () => {
     mkdirSync(shots, { recursive: true });
     const { db } = served.api;
     const projectId = served.api.tenant.projectId;
-    const app = await served.api.call('POST', '/v1/applications', { name: 'Shop' });
-    const applicationId = await applicationIdOf(db, app.body.shortId);
+    const applicationId = (await addApplication(served.api, 'Shop')).id;
     for (const name of ['A sign in', 'B search', 'C check out'])
       ids.push(await insertRecordedTestCase(db, { projectId, applicationId, name, steps: loginSteps }));
     const plan = await served.api.call('POST', '/v1/test-plans', { name: 'Nightly', testCaseIds: ids });

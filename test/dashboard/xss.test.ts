@@ -1,5 +1,5 @@
 import type { ConsoleMessage, Dialog, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { completeReview, insertChangeReview } from '../../src/db/queries/change-reviews.js';
 import { insertChat } from '../../src/db/queries/chats.js';
 import { finishReply, insertTurn } from '../../src/db/queries/chat-turns.js';
@@ -9,8 +9,9 @@ import { pageFunction } from '../../src/browser/page-function.js';
 import { insertSuggestions } from '../../src/db/queries/discovery-suggestions.js';
 import { insertDiscoveryRows } from '../support/discovery-rows.js';
 import { applicationIdOf } from '../support/recorded.js';
-import { createApiContext, type ApiContext } from '../support/app-context.js';
-import { openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import type { ApiContext } from '../support/app-context.js';
+import { serveAppForTests } from '../support/served-app.js';
+import { openDashboard, type DashboardBrowser } from '../support/dashboard.js';
 
 // Issue 23: every field a person or the model writes, rendered by the dashboard with classic XSS payloads, in real
 // Chromium. Nothing may run (no dialog, no window.__xss, no Content-Security-Policy violation, which would mean
@@ -82,9 +83,9 @@ describe('dashboard: XSS payloads in every written field', () => {
   const violations: string[] = [];
   const pages: Array<{ path: string; markers: number[] }> = [];
 
+  const served = serveAppForTests('postgres', openDashboard);
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    ctx = await createApiContext('postgres', { appUrl });
+    ({ api: ctx, front: dash } = served);
     const { db } = ctx;
     const projectId = ctx.tenant.projectId;
     for (const [i, p] of payloads.entries()) {
@@ -268,7 +269,6 @@ describe('dashboard: XSS payloads in every written field', () => {
         markers: list.includes('page=2') ? [] : list === '/applications' || list === '/test-plans' ? all : [],
       });
     }
-    dash = await openDashboard(ctx.app, appUrl);
     dash.page.on('dialog', (d: Dialog) => {
       dialogs.push(`${d.type()}: ${d.message()}`);
       void d.dismiss();
@@ -278,11 +278,6 @@ describe('dashboard: XSS payloads in every written field', () => {
     });
     await dash.signIn(ctx.tenant.token);
   }, 120_000);
-
-  afterAll(async () => {
-    await dash?.close();
-    await ctx?.close();
-  });
 
   const visit = async (page: Page, path: string) => {
     const res = await page.goto(`${dash.url}${path}`);

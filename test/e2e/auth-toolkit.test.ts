@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/domain/steps.js';
 import { createRouter, lastPrompt, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { previewAccess, totpAccount } from '../support/fixtures/auth-toolkit.js';
-import { burnInScripted } from '../support/burn-in-flows.js';
-import { nextWindow, totpGoal, totpMoves } from '../support/totp-moves.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { addProtectedPreview, addTotpSignIn } from '../support/auth-toolkit-setup.js';
+import { burnInScripted, type ScriptedTest } from '../support/burn-in-flows.js';
+import { nextWindow } from '../support/totp-moves.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { useModelStack } from '../support/model-stack.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
+import type { Stack } from '../support/worker-context.js';
 
 // Items 7-9 of issue 21 on the real stack: a TOTP 2FA sign-in, an environment behind basic auth + a bypass header +
 // a consent cookie, and API-call steps that seed data the UI then shows. Burned in through the API with the
@@ -48,30 +50,12 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
   let previewApp: string;
   let previewEnv: string;
 
-  beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm });
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
+  const rig = useModelStack();
+  beforeAll(() => ({ fixture, llm, stack } = rig));
 
-  async function burnIn(
-    name: string,
-    goal: string,
-    moves: AgentMove[],
-    applicationShortId: string,
-    configShortIds: string[],
-  ) {
+  async function burnIn(test: ScriptedTest) {
     // The verifying replay of a TOTP sign-in first waits (up to a period, 5 s here) for a code the burn-in did not type.
-    const generated = await burnInScripted(
-      stack,
-      llm,
-      router,
-      { name, goal, moves, applicationShortId, extra: { configShortIds } },
-      100_000,
-    );
+    const generated = await burnInScripted(stack, llm, router, test, 100_000);
     expect(generated.generationStatus).toBe('COMPLETED');
     return generated;
   }
@@ -96,24 +80,9 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
   };
 
   it('burns in a TOTP 2FA sign-in; the model sees {{AUTH_TOTP}}, never the seed or a code', async () => {
-    const app = (await stack.call('POST', '/v1/applications', { name: 'Auth app' })).body.shortId;
-    await stack.call('POST', `/v1/applications/${app}/environments`, {
-      name: 'Local',
-      url: `${fixture.url}/auth/login`,
-    });
-    const configs = [
-      await stack.call('POST', '/v1/configs', { name: 'AUTH_EMAIL', value: totpAccount.email }),
-      await stack.call('POST', '/v1/configs', { name: 'AUTH_PASSWORD', value: totpAccount.password, isSecret: true }),
-      await stack.call('POST', '/v1/configs', { name: 'AUTH_TOTP', value: totpAccount.uri, type: 'totp' }),
-    ];
-    expect(configs[2]!.body).toMatchObject({ type: 'totp', isSecret: true, value: null });
-    const generated = await burnIn(
-      '2FA sign-in',
-      totpGoal,
-      totpMoves,
-      app,
-      configs.map((c) => c.body.shortId),
-    );
+    const { configs, test } = await addTotpSignIn(stack, fixture.url);
+    expect(configs[2]).toMatchObject({ type: 'totp', isSecret: true, value: null });
+    const generated = await burnIn(test);
     totpId = generated.id;
     expect(generated.steps.steps[3]).toMatchObject({ action: 'fill', value: '{{AUTH_TOTP}}' });
     // The burn-in's code, then the verifying replay's: the next one, since the fixture refuses a code used twice.
@@ -173,19 +142,14 @@ describe('auth toolkit: TOTP, environment access, API-call steps', () => {
   }, 120_000);
 
   it('burns in API-call steps on an environment behind basic auth, a bypass header and a consent cookie', async () => {
-    previewApp = (await stack.call('POST', '/v1/applications', { name: 'Preview app' })).body.shortId;
-    const env = await stack.call('POST', `/v1/applications/${previewApp}/environments`, {
-      name: 'Preview',
-      url: `${fixture.url}/preview/`,
-      access: {
-        httpCredentials: { username: previewAccess.username, password: previewAccess.password },
-        headers: [{ name: previewAccess.header, value: previewAccess.token, isSecret: true }],
-        cookies: [{ name: previewAccess.cookie, value: previewAccess.cookieValue }],
-      },
+    ({ appShortId: previewApp, envShortId: previewEnv } = await addProtectedPreview(stack, fixture.url));
+    const generated = await burnIn({
+      name: 'Seed a note',
+      goal: notesGoal,
+      moves: notesMoves,
+      applicationShortId: previewApp,
+      extra: { configShortIds: [] },
     });
-    expect(env.status).toBe(201);
-    previewEnv = env.body.shortId;
-    const generated = await burnIn('Seed a note', notesGoal, notesMoves, previewApp, []);
     notesId = generated.id;
     const steps = generated.steps.steps;
     expect(steps.map((s: Step) => s.action)).toEqual([

@@ -1,15 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addApplication } from '../support/applications.js';
 import { lastPrompt } from '../support/agent-script.js';
 import { pollChat, partialTexts } from '../support/chat-polling.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { useModelStack } from '../support/model-stack.js';
 import { loginSteps, insertRecordedTestCase } from '../support/recorded.js';
-import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from '../support/scripted-llm.js';
+import type { ChatRequest, ScriptedLlm } from '../support/scripted-llm.js';
 import { checkoutGoal, checkoutMoves } from '../support/shop-agent-script.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { Stack } from '../support/worker-context.js';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i + 1}`).join(' ');
 /** The text of the last tool result the model was given. */
@@ -31,9 +32,9 @@ describe('chat conversations on the real stack', () => {
   let appShortId: string;
   let loginId: string;
 
+  const rig = useModelStack();
   beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm });
+    ({ fixture, llm, stack } = rig);
     const app = await addApplication(stack, 'Shop', { name: 'Local', url: `${fixture.url}/shop/login` });
     appShortId = app.shortId;
     const appId = app.id;
@@ -44,10 +45,6 @@ describe('chat conversations on the real stack', () => {
       steps: loginSteps,
     });
   }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
   beforeEach(() => llm.reset());
 
   it('streams the reply: PARTIAL with growing text while the model streams, then COMPLETED; a title after the first turn', async () => {

@@ -4,7 +4,7 @@ import { createRouter, refOf, tool, type AgentMove } from '../support/agent-scri
 import type { FixtureApps } from '../support/fixture-apps.js';
 import { codeStyles, type CodeStyle } from '../support/fixtures/code-auth.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
-import { startMailStack, type MailStack } from '../support/mail-stack.js';
+import { useMailStack } from '../support/mail-stack.js';
 import { expectBatchSpecPassed, runPlaywrightSpec, runPlaywrightSpecs } from '../support/playwright-runner.js';
 import type { ScriptedLlm } from '../support/scripted-llm.js';
 import { waitForGeneration, type Stack } from '../support/worker-context.js';
@@ -18,20 +18,16 @@ describe('sign-up and sign-in by emailed code, in every code style', () => {
   let llm: ScriptedLlm;
   let stack: Stack;
   let api: ServedApp;
-  let mail: MailStack | undefined;
+  const mail = useMailStack();
   const router = createRouter();
   const ids: Record<string, string> = {};
   const specs: Record<string, string> = {};
 
   beforeAll(async () => {
-    mail = await startMailStack();
     ({ fixture, llm, stack } = mail);
     api = await serveOverHttp(stack.app);
-  }, 120_000);
-  afterAll(async () => {
-    await api?.close();
-    await mail?.close();
   });
+  afterAll(() => api?.close());
 
   const confirm: AgentMove[] = [
     () =>
@@ -86,7 +82,7 @@ describe('sign-up and sign-in by emailed code, in every code style', () => {
   it.each(cases)(
     '$name: burns in on the real inbox and replays twice with fresh codes',
     async ({ style, purpose, name }) => {
-      const app = await mail!.addApplication(name, `/codes/${style}/${purpose}`);
+      const app = await mail.addApplication(name, `/codes/${style}/${purpose}`);
       const goal = `${purpose === 'signup' ? 'Sign up' : 'Sign in'} with an emailed code (${style})`;
       const moves = flows[purpose];
       router.add(goal, moves);

@@ -3,7 +3,7 @@ import { burnInScripted } from '../support/burn-in-flows.js';
 import { signUpMoves, verifyCodeMoves } from '../support/email-moves.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import type { FixtureApps } from '../support/fixture-apps.js';
-import { startMailStack, type MailStack } from '../support/mail-stack.js';
+import { useMailStack } from '../support/mail-stack.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
 import { expectBatchSpecPassed, runPlaywrightSpec, runPlaywrightSpecs } from '../support/playwright-runner.js';
 import type { ScriptedLlm } from '../support/scripted-llm.js';
@@ -20,18 +20,13 @@ describe('exported specs with email steps', () => {
   const router = createRouter();
   const apps: Record<string, string> = {};
 
-  let mail: MailStack | undefined;
-
+  const mail = useMailStack();
   beforeAll(async () => {
-    mail = await startMailStack();
     ({ fixture, llm, stack } = mail);
     Object.assign(apps, mail.apps);
     api = await serveOverHttp(stack.app);
-  }, 120_000);
-  afterAll(async () => {
-    await api?.close();
-    await mail?.close();
   });
+  afterAll(() => api?.close());
 
   async function burnInAndExport(name: string, app: string, goal: string, moves: AgentMove[]): Promise<string> {
     const generated = await burnInScripted(

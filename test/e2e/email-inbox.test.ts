@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { burnInScripted } from '../support/burn-in-flows.js';
 import { signUpMoves, verifyCodeMoves } from '../support/email-moves.js';
 import type { FixtureApps } from '../support/fixture-apps.js';
-import { startMailStack, type MailStack } from '../support/mail-stack.js';
+import { useMailStack } from '../support/mail-stack.js';
 import type { ScriptedLlm } from '../support/scripted-llm.js';
 import { waitForRun, type Stack } from '../support/worker-context.js';
 
@@ -18,15 +18,10 @@ describe('email inbox: sign-up codes and magic links', () => {
   const apps: Record<string, string> = {};
   const ids: Record<string, string> = {};
 
-  let mail: MailStack | undefined;
-
-  beforeAll(async () => {
-    mail = await startMailStack();
+  const mail = useMailStack();
+  beforeAll(() => {
     ({ fixture, llm, stack } = mail);
     Object.assign(apps, mail.apps);
-  }, 120_000);
-  afterAll(async () => {
-    await mail?.close();
   });
 
   async function burnIn(

@@ -1,16 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { workflowIds } from '../../workflows/shared.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
-import { openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
+import type { DashboardBrowser } from '../support/dashboard.js';
 import { failedCallFlows } from '../support/failed-call-flows.js';
 import { burnInFlows } from '../support/burn-in-flows.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
 import { waitFor } from '../support/net.js';
 import { exportedSpec, expectSpecPasses } from '../support/playwright-runner.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
+import type { Stack } from '../support/worker-context.js';
+import { useModelStack } from '../support/model-stack.js';
 
 // Issue 32, item 3: a matrix of agent calls that fail yet change the page (a scroll that stopped short, an
 // autocomplete typed into but not chosen, a click that opened a menu and failed), each followed by a call that
@@ -27,18 +28,11 @@ describe('failed calls that change the page, on the real stack', () => {
   let generated: Map<string, any>;
   const router = createRouter();
 
+  const rig = useModelStack({ concurrency: 2, dashboard: true });
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm, concurrency: 2, appUrl });
-    dash = await openDashboard(stack.app, appUrl);
+    ({ fixture, llm, stack, dash } = rig);
     ({ ids, generated } = await burnInFlows(stack, llm, fixture.url, failedCallFlows, { timeoutMs: 240_000, router }));
   }, 300_000);
-  afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
 
   for (const flow of failedCallFlows) {
     const { outcome } = flow;

@@ -98,6 +98,14 @@ describe('retries, flaky tests and quarantine', () => {
   }
 
   const settings = async () => (await stack.call('GET', '/v1/project/settings')).body;
+  /** A new project's settings: one retry, no quarantine rule. */
+  const defaultSettings = {
+    healPolicy: 'review',
+    retries: 1,
+    quarantine: null,
+    issueResolveAfterRuns: 3,
+    signalIgnoreUrls: [],
+  };
 
   /**
    * Past runs of a test, newest first, written as a run records them: `flaky` passed on a retry, `passed` and
@@ -137,13 +145,7 @@ describe('retries, flaky tests and quarantine', () => {
   }
 
   it('settings: retries default to 1 and quarantine to off; bad values are a 400 with a message and change nothing', async () => {
-    expect(await settings()).toEqual({
-      healPolicy: 'review',
-      retries: 1,
-      quarantine: null,
-      issueResolveAfterRuns: 3,
-      signalIgnoreUrls: [],
-    });
+    expect(await settings()).toEqual(defaultSettings);
 
     for (const body of [
       { retries: 4 },
@@ -160,13 +162,7 @@ describe('retries, flaky tests and quarantine', () => {
       const res = await stack.call('PATCH', '/v1/project/settings', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toEqual({ message: expect.any(String) });
-      expect(await settings()).toEqual({
-        healPolicy: 'review',
-        retries: 1,
-        quarantine: null,
-        issueResolveAfterRuns: 3,
-        signalIgnoreUrls: [],
-      });
+      expect(await settings()).toEqual(defaultSettings);
     }
     expect((await stack.call('PATCH', '/v1/project/settings', { retries: 4 })).body.message).toMatch(/retries/);
 
@@ -184,13 +180,9 @@ describe('retries, flaky tests and quarantine', () => {
       signalIgnoreUrls: [],
     });
     expect(await settings()).toEqual(changed.body);
-    expect((await stack.call('PATCH', '/v1/project/settings', { retries: 1, quarantine: null })).body).toEqual({
-      healPolicy: 'review',
-      retries: 1,
-      quarantine: null,
-      issueResolveAfterRuns: 3,
-      signalIgnoreUrls: [],
-    });
+    expect((await stack.call('PATCH', '/v1/project/settings', { retries: 1, quarantine: null })).body).toEqual(
+      defaultSettings,
+    );
   });
 
   it('a page that fails every other time: with the default 1 retry the run PASSES and the test is flaky after 2 attempts; with 0 retries the run FAILS', async () => {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { burnInFlows } from '../support/burn-in-flows.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { useModelStack } from '../support/model-stack.js';
 import { interactionFlows } from '../support/interaction-flows.js';
 import {
   expectBatchSpecPassed,
@@ -8,8 +9,8 @@ import {
   runPlaywrightSpecs,
   type SpecBatch,
 } from '../support/playwright-runner.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
+import type { Stack } from '../support/worker-context.js';
 
 // Issue 21, items 1 and 5: dblclick, drag, type, scroll, go_back and reload, and steps inside a cross-origin iframe
 // and an open shadow root, each burned in by the scripted model through the API, replayed with no LLM call,
@@ -21,16 +22,12 @@ describe('interaction steps, frames and shadow DOM on the real stack', () => {
   let ids: Map<string, string>;
   let generated: Map<string, any>;
 
+  const rig = useModelStack();
   beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm });
+    ({ fixture, llm, stack } = rig);
     // Every flow burns in at once, each against its own application (its page is the environment's URL).
     ({ ids, generated } = await burnInFlows(stack, llm, fixture.url, interactionFlows, { timeoutMs: 90_000 }));
   }, 150_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
 
   const replay = (name: string, variant?: string) => {
     const flow = interactionFlows.find((f) => f.name === name)!;

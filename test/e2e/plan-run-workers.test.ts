@@ -7,12 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPrograms } from '../../src/programs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { startMinio, type MinioServer } from '../support/minio.js';
+import { minioBucket, startInstalledMinio, type MinioServer } from '../support/minio.js';
 import { waitFor } from '../support/net.js';
-import { checkoutSteps, insertRecordedTestCase, loginSteps, todoSteps, applicationIdOf } from '../support/recorded.js';
+import { checkoutSteps, insertRecordedTestCase, loginSteps, todoSteps } from '../support/recorded.js';
+import { addApplication } from '../support/applications.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import {
@@ -73,16 +73,8 @@ describe('one plan run shared by two worker processes', () => {
   };
 
   beforeAll(async () => {
-    const binary = loadPrograms().minio;
-    if (!binary) throw new Error('minio not installed: run npm run setup:test');
-    minio = await startMinio(binary);
-    const s3 = {
-      endpoint: minio.endpoint,
-      accessKey: minio.accessKey,
-      secretKey: minio.secretKey,
-      bucket: 'proctor-workers',
-      region: 'us-east-1',
-    };
+    minio = await startInstalledMinio();
+    const s3 = minioBucket(minio, 'proctor-workers');
     const blobs = createS3BlobStore(s3);
     await blobs.ensureReady();
     [apps, llm, stack] = await Promise.all([
@@ -112,16 +104,7 @@ describe('one plan run shared by two worker processes', () => {
         ),
       );
     }
-    const shop = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body;
-    expect(
-      (
-        await stack.call('POST', `/v1/applications/${shop.shortId}/environments`, {
-          name: 'Local',
-          url: `${apps.url}/shop/login`,
-        })
-      ).status,
-    ).toBe(201);
-    const applicationId = await applicationIdOf(stack.db, shop.shortId);
+    const applicationId = (await addApplication(stack, 'Shop', { name: 'Local', url: `${apps.url}/shop/login` })).id;
     const add = async (name: string, steps: Step[], deps: { resumeFrom?: string; waitFor?: string[] } = {}) => {
       ids[name] = await insertRecordedTestCase(stack.db, {
         projectId: stack.tenant.projectId,

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addProfilePlan } from '../support/applications.js';
 import { startFakeGitHub } from '../support/fake-github.js';
 import { startFakeGitLab } from '../support/fake-gitlab.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { useModelStack } from '../support/model-stack.js';
 import { allQualityProblems } from '../support/fixtures/quality.js';
-import { startStack, waitForGeneration, waitForRun, type Stack } from '../support/worker-context.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import { waitForGeneration, waitForRun, type Stack } from '../support/worker-context.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
 import { refOf, tool } from '../support/agent-script.js';
 
 // Quality signals on the real stack (Postgres, Temporal, Chromium, the fixture profile page): a replay collects an
@@ -20,15 +21,11 @@ describe('quality signals become project issues', () => {
   let planShortId: string;
   let testCaseId: string;
 
+  const rig = useModelStack();
   beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm });
+    ({ fixture, llm, stack } = rig);
     ({ appShortId, testCaseId, planShortId } = await addProfilePlan(stack, `${fixture.url}/quality/`));
   }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
 
   /** One run of the plan to its end; its only test's row. */
   const run = async () => {

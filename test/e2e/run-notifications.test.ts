@@ -3,7 +3,8 @@ import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
 import { startSmtpSink, startWebhookSink } from '../support/sinks.js';
 import { isTerminalRun, startStack, waitForRun, type Stack } from '../support/worker-context.js';
 import { waitFor } from '../support/net.js';
-import { brokenSteps, insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
+import { brokenSteps, insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { addApplication } from '../support/applications.js';
 
 const finished = (stack: Stack, shortId: string) => waitForRun(stack, shortId, isTerminalRun, 60_000);
 const until = (check: () => boolean, what: string) => waitFor(async () => check(), 30_000, what);
@@ -18,12 +19,7 @@ describe('run notifications', () => {
   beforeAll(async () => {
     [fixture, smtp, hook] = await Promise.all([startFixtureApps(), startSmtpSink(), startWebhookSink()]);
     stack = await startStack({ smtpUrl: smtp.url });
-    const app = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    await stack.call('POST', `/v1/applications/${app.shortId}/environments`, {
-      name: 'Local',
-      url: `${fixture.url}/todo/`,
-    });
-    const applicationId = await applicationIdOf(stack.db, app.shortId);
+    const applicationId = (await addApplication(stack, 'Todo', { name: 'Local', url: `${fixture.url}/todo/` })).id;
     const ok = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
       applicationId,

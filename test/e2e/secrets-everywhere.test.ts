@@ -4,15 +4,15 @@ import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/domain/steps.js';
 import { createLogger } from '../../src/logger.js';
-import { loadPrograms } from '../../src/programs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
 import { createRouter, refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { dumpDatabase, leaksIn, readAllBlobs, recordingKeys, textsOf } from '../support/at-rest-scan.js';
 import { previewAccess, totpAccount } from '../support/fixtures/auth-toolkit.js';
-import { burnInScripted } from '../support/burn-in-flows.js';
-import { nextWindow, totpGoal, totpMoves } from '../support/totp-moves.js';
+import { addProtectedPreview, addTotpSignIn } from '../support/auth-toolkit-setup.js';
+import { burnInScripted, type ScriptedTest } from '../support/burn-in-flows.js';
+import { nextWindow } from '../support/totp-moves.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { startMinio, type MinioServer } from '../support/minio.js';
+import { minioBucket, startInstalledMinio, type MinioServer } from '../support/minio.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import { startStack, waitForRun, type Stack } from '../support/worker-context.js';
 
@@ -59,9 +59,7 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
   secrets.githubPrivateKey = privateKey.split('\n')[5]!;
 
   beforeAll(async () => {
-    const binary = loadPrograms().minio;
-    if (!binary) throw new Error('minio not installed: run npm run setup:test');
-    [fixture, llm, minio] = await Promise.all([startFixtureApps(), startScriptedLlm(), startMinio(binary)]);
+    [fixture, llm, minio] = await Promise.all([startFixtureApps(), startScriptedLlm(), startInstalledMinio()]);
     streams.forEach((stream, i) => {
       const original = originalWrites[i]!;
       stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -69,7 +67,7 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
         return (original as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
       }) as typeof stream.write;
     });
-    blobs = recordingKeys(createS3BlobStore({ ...minio, bucket: 'proctor-secrets', region: 'us-east-1' }));
+    blobs = recordingKeys(createS3BlobStore(minioBucket(minio, 'proctor-secrets')));
     await blobs.store.ensureReady();
     stack = await startStack({
       llm,
@@ -83,22 +81,7 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
     await Promise.all([fixture?.stop(), llm?.stop(), minio?.stop()]);
   });
 
-  async function burnIn(
-    name: string,
-    goal: string,
-    moves: AgentMove[],
-    applicationShortId: string,
-    configShortIds: string[],
-  ) {
-    const generated = await burnInScripted(stack, llm, router, {
-      name,
-      goal,
-      moves,
-      applicationShortId,
-      extra: { configShortIds },
-    });
-    return generated.id as string;
-  }
+  const burnIn = async (test: ScriptedTest) => (await burnInScripted(stack, llm, router, test)).id as string;
 
   it('stores, burns in, replays and runs with every kind of secret; none is in the database, the bucket or the logs', async () => {
     const created = async (path: string, body: unknown) => {
@@ -121,20 +104,7 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
     });
 
     // A secret config and a TOTP seed, typed by a burn-in and two replays (the second keeps its browser state).
-    const authApp = (await created('/v1/applications', { name: 'Auth app' })).shortId;
-    await created(`/v1/applications/${authApp}/environments`, { name: 'Local', url: `${fixture.url}/auth/login` });
-    const configs = [
-      await created('/v1/configs', { name: 'AUTH_EMAIL', value: totpAccount.email }),
-      await created('/v1/configs', { name: 'AUTH_PASSWORD', value: secrets.secretConfig, isSecret: true }),
-      await created('/v1/configs', { name: 'AUTH_TOTP', value: secrets.totpUri, type: 'totp' }),
-    ];
-    const totpId = await burnIn(
-      '2FA sign-in',
-      totpGoal,
-      totpMoves,
-      authApp,
-      configs.map((c) => c.shortId),
-    );
+    const totpId = await burnIn((await addTotpSignIn(stack, fixture.url)).test);
     await nextWindow();
     const { projectId } = stack.tenant;
     const replayed = await stack.activities.executeTest({
@@ -146,22 +116,19 @@ describe('no secret at rest or in the logs after a burn-in, replays and a run', 
     expect(replayed).toMatchObject({ status: 'PASSED', stateKey: `runs/replay/state/${totpId}.json` });
 
     // Environment credentials (basic auth, a secret bypass header), burned in, run as a plan, and failed once.
-    const previewApp = (await created('/v1/applications', { name: 'Preview app' })).shortId;
-    const env = await created(`/v1/applications/${previewApp}/environments`, {
-      name: 'Preview',
-      url: `${fixture.url}/preview/`,
-      access: {
-        httpCredentials: { username: previewAccess.username, password: secrets.basicAuthPassword },
-        headers: [{ name: previewAccess.header, value: secrets.bypassHeader, isSecret: true }],
-        cookies: [{ name: previewAccess.cookie, value: previewAccess.cookieValue }],
-      },
+    const preview = await addProtectedPreview(stack, fixture.url);
+    const notesId = await burnIn({
+      name: 'Preview notes',
+      goal: notesGoal,
+      moves: notesMoves,
+      applicationShortId: preview.appShortId,
+      extra: { configShortIds: [] },
     });
-    const notesId = await burnIn('Preview notes', notesGoal, notesMoves, previewApp, []);
     expect((await stack.call('PATCH', `/v1/test-cases/${notesId}`, { isEnabled: true })).status).toBe(200);
     const plan = await created('/v1/test-plans', {
       name: 'Preview',
       testCaseIds: [notesId],
-      applications: [{ applicationShortId: previewApp, environmentShortId: env.shortId }],
+      applications: [{ applicationShortId: preview.appShortId, environmentShortId: preview.envShortId }],
     });
     const started = await created('/v1/run', { testPlanShortId: plan.shortId });
     const run = await waitForRun(stack, started.run.shortId);

@@ -1,16 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRouter, lastPrompt, refOf, tool } from '../support/agent-script.js';
-import { expectAccessible, openDashboard, reserveAppUrl, type DashboardBrowser } from '../support/dashboard.js';
-import { shopCredentials, startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import { expectAccessible, type DashboardBrowser } from '../support/dashboard.js';
+import { shopCredentials, type FixtureApps } from '../support/fixture-apps.js';
 import { runPlaywrightSpec } from '../support/playwright-runner.js';
 import { waitFor } from '../support/net.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
 import { addShop, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import { burnInOnShop } from '../support/shop-stack.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { Stack } from '../support/worker-context.js';
+import { useModelStack } from '../support/model-stack.js';
 import { workflowIds } from '../../workflows/shared.js';
 
 // "Insert a step here" on the real stack: the fixture shop, the Temporal worker, Chromium, Postgres and the scripted
@@ -56,24 +57,16 @@ describe('insert a step described in words', () => {
   };
   let shop: { appShortId: string; configShortIds: string[] };
 
+  const rig = useModelStack({ dashboard: true });
   beforeAll(async () => {
-    const appUrl = await reserveAppUrl();
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({ llm, appUrl });
+    ({ fixture, llm, stack, dash } = rig);
     shop = await addShop(stack, `${fixture.url}/shop/login`);
-    dash = await openDashboard(stack.app, appUrl);
     await dash.signIn(stack.tenant.token);
     // The same session in a browser that runs no script: the form and the progress page must work without it.
     noScript = await (
       await dash.browser.newContext({ javaScriptEnabled: false, storageState: await dash.context.storageState() })
     ).newPage();
   }, 180_000);
-
-  afterAll(async () => {
-    await dash?.close();
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
-  });
 
   it('burns in a signed-in shopper and a three-step test that resumes from it', async () => {
     loginId = (await burnIn('Login and add mug', loginGoal, loginMoves)).id;

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refOf, tool, type AgentMove } from '../support/agent-script.js';
 import { serveOverHttp, type ServedApp } from '../support/http-server.js';
-import { startMinio, type MinioServer } from '../support/minio.js';
+import { minioBucket, startInstalledMinio, type MinioServer } from '../support/minio.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
-import { startStack, waitForGeneration, type Stack } from '../support/worker-context.js';
-import { loadPrograms } from '../../src/programs.js';
+import { burnInOrderPage, orderChecks, runningClock } from '../support/order-page.js';
+import { startStack, type Stack } from '../support/worker-context.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
 import type { BlobStore } from '../../src/storage/blob-store.js';
 
@@ -33,31 +32,9 @@ const page = `<!doctype html><html lang="en"><head><title>Order</title><link rel
 <h1>Order summary</h1>
 <div class="card"><p>2 × Coffee beans</p><p>Total: 24.00 EUR</p><button>Place order</button></div>
 <div class="spinner" aria-hidden="true"></div>
-<p role="status" id="clock"></p>
-<script>
-const clock = document.getElementById('clock');
-const tick = () => (clock.textContent = 'Now ' + new Date().toISOString().slice(11, 23));
-tick();
-setInterval(tick, 50);
-document.querySelector('h1').style.color = '#036';
-</script>
+${runningClock}
+<script>document.querySelector('h1').style.color = '#036';</script>
 </main></body></html>`;
-
-const moves: AgentMove[] = [
-  () => tool('assert_text', { text: 'Order summary', description: 'The order page is open' }),
-  (r) =>
-    tool('assert_text', {
-      text: 'Total: 24.00 EUR',
-      ref: refOf(r, /paragraph \[ref=[^\]]+\]: "?Total/),
-      description: 'The total is shown',
-    }),
-  (r) =>
-    tool('assert_screenshot', {
-      masks: [refOf(r, /status \[ref=/)],
-      description: 'The order page looks right',
-    }),
-  () => tool('done', { summary: 'The order page shows its total and looks right' }),
-];
 
 describe('visual checks', () => {
   let minio: MinioServer;
@@ -69,16 +46,8 @@ describe('visual checks', () => {
   let testCaseId: string;
 
   beforeAll(async () => {
-    const binary = loadPrograms().minio;
-    if (!binary) throw new Error('minio not installed: run npm run setup:test');
-    minio = await startMinio(binary);
-    blobs = createS3BlobStore({
-      endpoint: minio.endpoint,
-      accessKey: minio.accessKey,
-      secretKey: minio.secretKey,
-      bucket: 'proctor-visual',
-      region: 'us-east-1',
-    });
+    minio = await startInstalledMinio();
+    blobs = createS3BlobStore(minioBucket(minio, 'proctor-visual'));
     await blobs.ensureReady();
     [llm, site] = await Promise.all([
       startScriptedLlm(),
@@ -93,15 +62,8 @@ describe('visual checks', () => {
     stack = await startStack({ llm, blobs });
     const app = (await stack.call('POST', '/v1/applications', { name: 'Shop' })).body.shortId;
     await stack.call('POST', `/v1/applications/${app}/environments`, { name: 'Local', url: `${site.url}/order` });
-    llm.enqueue(...moves);
-    const created = await stack.call('POST', '/v1/test-cases', {
-      name: 'Order page',
-      goal: 'Check the order page shows its total and looks right',
-      applicationShortId: app,
-    });
-    testCaseId = created.body.testCase.id;
-    const generated = await waitForGeneration(stack, testCaseId);
-    expect(generated.failureReason).toBeNull();
+    const { heading, total, looks, done } = orderChecks;
+    testCaseId = (await burnInOrderPage(stack, llm, app, [heading, total, looks, done])).id;
   }, 180_000);
   afterAll(async () => {
     await stack?.close();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import type { AppDeps } from '../../src/api/context.js';
 import { createDatabase, migrateToLatest, type DB } from '../../src/db/database.js';
@@ -140,6 +140,19 @@ export async function createApiContext(
       rmSync(blobDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The API context of one describe block: created in its beforeAll, closed in its afterAll. The returned object is
+ * filled in once beforeAll ran, so the tests read it when they run.
+ */
+export function useApiContext(kind: DatabaseKind): ApiContext {
+  const ctx = {} as ApiContext;
+  beforeAll(async () => {
+    Object.assign(ctx, await createApiContext(kind));
+  });
+  afterAll(() => ctx.close?.());
+  return ctx;
 }
 
 /**

@@ -1,22 +1,27 @@
-// An application with one environment, made through the API as a user would, and its internal id for the tests
-// that then write recorded test cases for it straight into the database (test/support/recorded.ts).
+// An application (with one environment, when its tests run), made through the API as a user would, and its internal
+// id for the tests that then write recorded test cases for it straight into the database (test/support/recorded.ts).
 import { expect } from 'vitest';
 import { profileSteps } from './fixtures/quality.js';
 import { applicationIdOf, insertRecordedTestCase } from './recorded.js';
 import type { Stack } from './worker-context.js';
 
-/** Creates the application and its environment (both must be created: 201) and returns its short id and id. */
+/**
+ * Creates the application and, when given, its environment (each must be created: 201) through `api` (a stack or
+ * an API context); returns the application's short id and id, and the environment's short id.
+ */
 export async function addApplication(
-  stack: Stack,
+  api: Pick<Stack, 'call' | 'db'>,
   name: string,
-  environment: { name: string; url: string },
-): Promise<{ shortId: string; id: string }> {
-  const app = await stack.call('POST', '/v1/applications', { name });
+  environment?: { name: string; url: string },
+): Promise<{ shortId: string; id: string; environmentShortId?: string }> {
+  const app = await api.call('POST', '/v1/applications', { name });
   expect(app.status, JSON.stringify(app.body)).toBe(201);
   const shortId = app.body.shortId as string;
-  const env = await stack.call('POST', `/v1/applications/${shortId}/environments`, environment);
+  const id = await applicationIdOf(api.db, shortId);
+  if (!environment) return { shortId, id };
+  const env = await api.call('POST', `/v1/applications/${shortId}/environments`, environment);
   expect(env.status, JSON.stringify(env.body)).toBe(201);
-  return { shortId, id: await applicationIdOf(stack.db, shortId) };
+  return { shortId, id, environmentShortId: env.body.shortId as string };
 }
 
 /**

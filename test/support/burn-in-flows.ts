@@ -52,6 +52,15 @@ export async function burnInFlows(
   return { ids, generated };
 }
 
+/** One test case to burn in with the scripted model: `extra` adds fields to its POST (configShortIds, say). */
+export interface ScriptedTest {
+  name: string;
+  goal: string;
+  moves: AgentMove[];
+  applicationShortId: string;
+  extra?: Record<string, unknown>;
+}
+
 /**
  * Burns in one scripted test case through the API: the router answers its goal with `moves`, the test case is
  * created ("as scripted" is its expected result; `extra` adds fields such as configShortIds) and awaited. Asserts
@@ -61,7 +70,7 @@ export async function burnInScripted(
   stack: Stack,
   llm: ScriptedLlm,
   router: ReturnType<typeof createRouter>,
-  test: { name: string; goal: string; moves: AgentMove[]; applicationShortId: string; extra?: Record<string, unknown> },
+  test: ScriptedTest,
   timeoutMs?: number,
 ): Promise<any> {
   router.add(test.goal, test.moves);

@@ -44,7 +44,6 @@ import {
   type FakeRequest,
   fakeRoute,
   type FakeRoute,
-  type RecordedRequest,
 } from './fake-http.js';
 
 export interface FakePullFile {
@@ -111,13 +110,12 @@ export interface FakeReaction {
   author: string;
 }
 
-export interface FakeGitHub {
+/** The fake's HTTP server (its request log, failNext and close) and GitHub's state behind it. */
+export interface FakeGitHub extends FakeHttpServer {
   /** `http://127.0.0.1:PORT`: the API root, as `https://api.github.com`. */
   url: string;
   /** `http://127.0.0.1:PORT/api/v3`: the same server as a GitHub Enterprise Server API base. */
   enterpriseUrl: string;
-  requests: RecordedRequest[];
-  failNext(route: string, count: number, status?: number): void;
   /** A GitHub App with a fresh RSA key; `privateKey` is PKCS#1 PEM, as GitHub's "Generate a private key". */
   addApp(options?: { appId?: number; slug?: string }): { appId: number; privateKey: string; slug: string };
   /** Installs the app on these repositories (`owner/name`); returns the installation id. */
@@ -145,7 +143,6 @@ export interface FakeGitHub {
    * given, so a redelivery can repeat one), `X-Hub-Signature-256` (HMAC-SHA256 of the exact body with `secret`).
    */
   deliverWebhook(url: string, delivery: WebhookDelivery): Promise<{ status: number; body: string; deliveryId: string }>;
-  close(): Promise<void>;
 }
 
 export interface WebhookDelivery {
@@ -565,11 +562,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
   });
 
   return {
-    url: server.url,
+    ...server,
     enterpriseUrl: `${server.url}/api/v3`,
-    requests: server.requests,
-    failNext: server.failNext,
-    close: server.close,
     addApp(options = {}) {
       const appId = options.appId ?? nextId++;
       const slug = options.slug ?? `proctor-test-${appId}`;

@@ -32,7 +32,6 @@ import {
   type FakeRequest,
   fakeRoute,
   type FakeRoute,
-  type RecordedRequest,
 } from './fake-http.js';
 
 export interface FakeMrFile {
@@ -95,11 +94,10 @@ export interface FakeHook {
   enableSslVerification: boolean;
 }
 
-export interface FakeGitLab {
+/** The fake's HTTP server (its request log, failNext and close) and GitLab's state behind it. */
+export interface FakeGitLab extends FakeHttpServer {
   /** `http://127.0.0.1:PORT`: the instance URL (the API is under `/api/v4`). */
   url: string;
-  requests: RecordedRequest[];
-  failNext(route: string, count: number, status?: number): void;
   addProject(path: string): { id: number; path: string };
   /** The projects' branches, commits and the merge requests opened through the API (fake-gitlab-git.ts), by path. */
   repos: FakeRepos;
@@ -123,7 +121,6 @@ export interface FakeGitLab {
     project: string,
     delivery: { event: HookEvent; payload: unknown; uuid?: string; token?: string },
   ): Promise<Array<{ hookId: number; status: number; body: string; uuid: string }>>;
-  close(): Promise<void>;
 }
 
 export type HookEvent = 'merge_requests' | 'notes' | 'deployments' | 'pipelines' | 'push';
@@ -485,11 +482,8 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
   };
 
   return {
-    url: server.url,
+    ...server,
     repos,
-    requests: server.requests,
-    failNext: server.failNext,
-    close: server.close,
     addProject(path) {
       const p = { id: nextId++, path };
       projects.set(p.id, p);

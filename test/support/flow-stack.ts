@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { Step } from '../../src/domain/steps.js';
 import { createRouter, type AgentMove } from './agent-script.js';
-import { startFixtureApps, type FixtureApps } from './fixture-apps.js';
 import type { FlowVariant } from './fixtures/flows.js';
-import { startScriptedLlm, type ScriptedLlm } from './scripted-llm.js';
-import { startStack, waitForGeneration, type Stack } from './worker-context.js';
+import { useModelStack, type ModelStack } from './model-stack.js';
+import { waitForGeneration, type Stack } from './worker-context.js';
 
 // The stack the dialogs/tabs and downloads/uploads e2e tests share: fixture apps, scripted model, real stack,
 // and the three things each test does: burn in through the API, replay with no LLM call, export the spec.
 
-export interface FlowStack {
-  stack: Stack;
-  fixture: FixtureApps;
-  llm: ScriptedLlm;
+export interface FlowStack extends ModelStack {
   /** Test case ids by key. */
   ids: Record<string, string>;
   /** Application and environment short ids by key. */
@@ -28,15 +24,7 @@ export interface FlowStack {
 /** Starts the stack before the file's tests and stops it after; the returned object is filled in by then. */
 export function useFlowStack(): FlowStack {
   const router = createRouter();
-  const flows = { ids: {}, apps: {} } as FlowStack;
-  beforeAll(async () => {
-    [flows.fixture, flows.llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    flows.stack = await startStack({ llm: flows.llm });
-  }, 120_000);
-  afterAll(async () => {
-    await flows.stack?.close();
-    await Promise.all([flows.fixture?.stop(), flows.llm?.stop()]);
-  });
+  const flows = Object.assign(useModelStack(), { ids: {}, apps: {} }) as FlowStack;
 
   flows.burnIn = async (key, path, goal, expectedResult, moves) => {
     const { stack, llm, fixture } = flows;

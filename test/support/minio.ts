@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadPrograms } from '../../src/programs.js';
+import type { S3BlobStoreOptions } from '../../src/storage/s3.js';
 import { freePort, waitFor } from './net.js';
 
 export interface MinioServer {
@@ -72,3 +74,19 @@ export async function startMinio(binary: string): Promise<MinioServer> {
   }
   return { endpoint, accessKey, secretKey, stop };
 }
+
+/** A private MinIO from the binary `npm run setup:test` installs (see `startMinio`). */
+export async function startInstalledMinio(): Promise<MinioServer> {
+  const binary = loadPrograms().minio;
+  if (!binary) throw new Error('minio not installed: run npm run setup:test');
+  return startMinio(binary);
+}
+
+/** The S3 options of `bucket` on this MinIO, for `createS3BlobStore` (MinIO takes any region name). */
+export const minioBucket = (minio: MinioServer, bucket: string): S3BlobStoreOptions => ({
+  endpoint: minio.endpoint,
+  accessKey: minio.accessKey,
+  secretKey: minio.secretKey,
+  bucket,
+  region: 'us-east-1',
+});

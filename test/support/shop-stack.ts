@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { ExecuteTestResult } from '../../activities/test-execution.js';
 import { createRouter, type AgentMove } from './agent-script.js';
-import { startFixtureApps, type FixtureApps, type Variant } from './fixture-apps.js';
-import { startScriptedLlm, type ChatRequest, type ScriptedLlm } from './scripted-llm.js';
+import type { Variant } from './fixture-apps.js';
+import { useModelStack, type ModelStack } from './model-stack.js';
+import type { ChatRequest } from './scripted-llm.js';
 import { addShop } from './shop-agent-script.js';
-import { startStack, waitForGeneration, type ApiCaller, type Stack } from './worker-context.js';
+import { waitForGeneration, type ApiCaller } from './worker-context.js';
 
 /** The real stack (Temporal worker, Postgres, Chromium) with the fixture apps, a scripted model and the shop set up. */
-export interface ShopStack {
-  fixture: FixtureApps;
-  llm: ScriptedLlm;
-  stack: Stack;
+export interface ShopStack extends ModelStack {
   appShortId: string;
   configShortIds: string[];
   /** Routes each agent request to the moves of the goal it carries. */
@@ -70,7 +68,8 @@ export async function burnInOnShop(
  * so tests read them from the returned object.
  */
 export function useShopStack(): ShopStack {
-  const shop = { router: createRouter() } as ShopStack;
+  const shop = useModelStack() as ShopStack;
+  shop.router = createRouter();
   shop.burnIn = (name, goal, moves, extra, timeoutMs) => burnInOnShop(shop, name, goal, moves, extra, timeoutMs);
   shop.replay = async (testCaseId, { variant = 'original', heal } = {}) => {
     shop.fixture.setVariant(variant);
@@ -88,13 +87,7 @@ export function useShopStack(): ShopStack {
     }
   };
   beforeAll(async () => {
-    [shop.fixture, shop.llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    shop.stack = await startStack({ llm: shop.llm });
     Object.assign(shop, await addShop(shop.stack, `${shop.fixture.url}/shop/login`));
-  }, 120_000);
-  afterAll(async () => {
-    await shop.stack?.close();
-    await Promise.all([shop.fixture?.stop(), shop.llm?.stop()]);
   });
   return shop;
 }

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import { openDashboard, reserveAppUrl, type DashboardBrowser } from './dashboard.js';
-import { startStack, type Stack } from './worker-context.js';
+import { startStack, type Stack, type StackOptions } from './worker-context.js';
 import { seedProject } from '../../src/db/queries/admin.js';
 
-// What the setup-form tests start from: the real app on Postgres (no worker: nothing here runs a test), its
-// dashboard in Chromium signed in with the project's token, and a second project whose session must see none of it.
+// What the dashboard tests on the whole stack start from: the real app on Postgres (with no worker unless the suite
+// runs tests: the setup-form tests do not), its dashboard in Chromium signed in with the project's token, and a
+// second project whose session must see none of it.
 
 export interface SignedInDashboard {
   stack: Stack;
@@ -15,16 +16,21 @@ export interface SignedInDashboard {
 }
 
 /**
- * Registers the suite's beforeAll/afterAll; the fields are set once beforeAll ran. `beforeSignIn` runs with the
- * stack up and nobody signed in yet (to add the rows the suite starts from, say).
+ * Registers the suite's beforeAll/afterAll; the fields are set once beforeAll ran. `stack` is the stack's options
+ * (default: no worker); `beforeSignIn` runs with the stack up and nobody signed in yet (to add the rows the suite
+ * starts from, say), within `timeoutMs` for the whole set-up.
  */
 export function useSignedInDashboard(
-  opts: { beforeSignIn?: (rig: SignedInDashboard) => void | Promise<void> } = {},
+  opts: {
+    stack?: StackOptions;
+    beforeSignIn?: (rig: SignedInDashboard) => void | Promise<void>;
+    timeoutMs?: number;
+  } = {},
 ): SignedInDashboard {
   const rig = { answers: [] } as unknown as SignedInDashboard;
   beforeAll(async () => {
     const appUrl = await reserveAppUrl();
-    rig.stack = await startStack({ appUrl, worker: false });
+    rig.stack = await startStack({ worker: false, ...opts.stack, appUrl });
     rig.dash = await openDashboard(rig.stack.app, appUrl);
     rig.other = await seedProject(rig.stack.db, { organization: 'Globex', project: 'Elsewhere' });
     rig.dash.page.on('response', (r) => {
@@ -32,7 +38,7 @@ export function useSignedInDashboard(
     });
     await opts.beforeSignIn?.(rig);
     await rig.dash.signIn(rig.stack.tenant.token);
-  }, 120_000);
+  }, opts.timeoutMs ?? 120_000);
   afterAll(async () => {
     await rig.dash?.close();
     await rig.stack?.close();

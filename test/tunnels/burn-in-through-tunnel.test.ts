@@ -4,9 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../support/agent-script.js';
-import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
+import type { FixtureApps } from '../support/fixture-apps.js';
+import { useModelStack } from '../support/model-stack.js';
 import { waitFor } from '../support/net.js';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
+import type { ScriptedLlm } from '../support/scripted-llm.js';
 import { addShop, loginGoal, loginMoves } from '../support/shop-agent-script.js';
 import {
   spawnTunnel,
@@ -16,7 +17,7 @@ import {
   type TunnelStack,
 } from '../support/tunnel-stack.js';
 import { burnInOnShop } from '../support/shop-stack.js';
-import { startStack, type Stack } from '../support/worker-context.js';
+import type { Stack } from '../support/worker-context.js';
 
 describe('burn-in and replay through a remote tunnel', () => {
   const secret = randomBytes(24).toString('hex');
@@ -27,14 +28,13 @@ describe('burn-in and replay through a remote tunnel', () => {
   let tunnel: TunnelProcess;
   const router = createRouter();
 
+  const rig = useModelStack({
+    concurrency: 2,
+    allowPrivateNetworks: false,
+    tunnels: { domain: testTunnelDomain, internalSecret: secret },
+  });
   beforeAll(async () => {
-    [fixture, llm] = await Promise.all([startFixtureApps(), startScriptedLlm()]);
-    stack = await startStack({
-      llm,
-      concurrency: 2,
-      allowPrivateNetworks: false,
-      tunnels: { domain: testTunnelDomain, internalSecret: secret },
-    });
+    ({ fixture, llm, stack } = rig);
     // The API process with the tunnel edge, on the same database as the worker.
     edge = await startTunnelStack({ db: stack.db, secret });
     // The tunnel belongs to the project whose tests use it: a private tunnel serves no other project's agents.
@@ -51,8 +51,6 @@ describe('burn-in and replay through a remote tunnel', () => {
   afterAll(async () => {
     tunnel?.child.kill('SIGKILL');
     await edge?.close();
-    await stack?.close();
-    await Promise.all([fixture?.stop(), llm?.stop()]);
   });
 
   it('records the steps on the tunnel URL and replays them, while the app itself stays out of the browser’s reach', async () => {

@@ -10,8 +10,7 @@ import { newRouter } from '../../src/api/openapi.js';
 import { BlobNotFoundError, type BlobStore } from '../../src/storage/blob-store.js';
 import { BlobTooLargeError, createFsBlobStore, type FsBlobStore } from '../../src/storage/fs.js';
 import { createS3BlobStore } from '../../src/storage/s3.js';
-import { loadPrograms } from '../../src/programs.js';
-import { startMinio } from '../support/minio.js';
+import { minioBucket, startInstalledMinio } from '../support/minio.js';
 import { freePort } from '../support/net.js';
 
 interface Harness {
@@ -46,10 +45,8 @@ async function fsHarness(): Promise<Harness & { store: FsBlobStore; dir: string 
 }
 
 async function s3Harness(): Promise<Harness> {
-  const binary = loadPrograms().minio;
-  if (!binary) throw new Error('minio not installed: run npm run setup:test');
-  const minio = await startMinio(binary);
-  const store = createS3BlobStore({ ...minio, bucket: 'proctor-blobs', region: 'us-east-1' });
+  const minio = await startInstalledMinio();
+  const store = createS3BlobStore(minioBucket(minio, 'proctor-blobs'));
   return { store, stop: () => minio.stop() };
 }
 

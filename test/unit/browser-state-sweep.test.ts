@@ -8,7 +8,6 @@ import { seedProject } from '../../src/db/queries/admin.js';
 import { createApplication, deleteApplication, getApplication } from '../../src/db/queries/applications.js';
 import { insertRun } from '../../src/db/queries/runs.js';
 import type { RunStatus } from '../../src/db/schema.js';
-import { loadPrograms } from '../../src/programs.js';
 import { stateGraceMs, sweepBrowserStates } from '../../src/services/browser-states.js';
 import type { BlobStore } from '../../src/storage/blob-store.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
@@ -18,7 +17,7 @@ import { blobKeys } from '../../workflows/plan-run-contract.js';
 import { workflowIds } from '../../workflows/shared.js';
 import { freshDatabase } from '../support/app-context.js';
 import { insertDiscoveryRows } from '../support/discovery-rows.js';
-import { startMinio } from '../support/minio.js';
+import { minioBucket, startInstalledMinio } from '../support/minio.js';
 
 // The sweep of resume-from browser states that no plan run or discovery will delete, against the stores Proctor runs
 // on: a directory (`proctor dev`) and MinIO (S3), with a real database for the runs' and discoveries' statuses.
@@ -30,10 +29,8 @@ async function fsStore(): Promise<{ store: BlobStore; stop: () => Promise<void> 
 }
 
 async function s3Store(): Promise<{ store: BlobStore; stop: () => Promise<void> }> {
-  const binary = loadPrograms().minio;
-  if (!binary) throw new Error('minio not installed: run npm run setup:test');
-  const minio = await startMinio(binary);
-  const store = createS3BlobStore({ ...minio, bucket: 'proctor-sweep', region: 'us-east-1' });
+  const minio = await startInstalledMinio();
+  const store = createS3BlobStore(minioBucket(minio, 'proctor-sweep'));
   return { store, stop: () => minio.stop() };
 }
 

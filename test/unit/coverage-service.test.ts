@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestResult } from '../../src/db/schema.js';
 import { applicationCoverage, proposeSuggestions } from '../../src/services/coverage.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { base, buy, orderNote, shopMap, signIn } from '../support/coverage-fixture.js';
 import { insertFinishedRun } from '../support/discovery-rows.js';
 import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js';
@@ -11,10 +11,9 @@ import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js'
 // (disabled) dependency ends; the last pass is the latest PASSED result of the test's runs.
 
 describe.each(databaseKinds)('coverage of stored tests (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let applicationId: string;
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     const app = await ctx.call('POST', '/v1/applications', { name: 'Shop' });
     expect(app.status).toBe(201);
     applicationId = await applicationIdOf(ctx.db, app.body.shortId as string);
@@ -42,7 +41,6 @@ describe.each(databaseKinds)('coverage of stored tests (%s)', (kind) => {
     ] as const)
       await runOf(t1, day, result);
   });
-  afterAll(() => ctx?.close());
 
   const runOf = (testCaseId: string, day: string, result: TestResult) =>
     insertFinishedRun(ctx.db, {

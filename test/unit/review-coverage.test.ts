@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPattern } from '../../src/domain/coverage.js';
 import { uncoveredPagesOfChange } from '../../src/services/review-coverage.js';
-import { createApiContext, databaseKinds, type ApiContext } from '../support/app-context.js';
+import { databaseKinds, useApiContext } from '../support/app-context.js';
 import { insertDiscoveryRows, insertFinishedRun } from '../support/discovery-rows.js';
 import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js';
 
@@ -12,14 +12,13 @@ import { applicationIdOf, insertRecordedTestCase } from '../support/recorded.js'
 const page = (pattern: string, example = pattern): MapPattern => ({ pattern, example, status: 200, forms: [] });
 
 describe.each(databaseKinds)('uncovered pages a change touches (%s)', (kind) => {
-  let ctx: ApiContext;
+  const ctx = useApiContext(kind);
   let shop: string;
   let admin: string;
   let runId: string;
   let discoveries: { shop: string; admin: string };
 
   beforeAll(async () => {
-    ctx = await createApiContext(kind);
     const projectId = ctx.tenant.projectId;
     const appOf = async (name: string) => (await ctx.call('POST', '/v1/applications', { name })).body.shortId as string;
     [shop, admin] = [await appOf('Shop'), await appOf('Admin')];
@@ -69,7 +68,6 @@ describe.each(databaseKinds)('uncovered pages a change touches (%s)', (kind) => 
       result: 'PASSED',
     });
   });
-  afterAll(() => ctx?.close());
 
   const paths = ['app/orders/[id]/page.tsx', 'app/orders/page.tsx', 'app/legacy/page.tsx', 'src/lib/money.ts'];
 

@@ -5,7 +5,8 @@ import type { TemporalClientProvider } from '../../src/temporal/client.js';
 import { createPlanSchedule, deletePlanSchedule } from '../../src/temporal/schedules.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startFixtureApps, type FixtureApps } from '../support/fixture-apps.js';
-import { insertRecordedTestCase, todoSteps, applicationIdOf } from '../support/recorded.js';
+import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
+import { addApplication } from '../support/applications.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 import { rowIdOf } from '../support/row-ids.js';
 
@@ -91,24 +92,17 @@ describe('plan schedules (dev server, real worker, Postgres, Chromium)', () => {
   beforeAll(async () => {
     servers = await startFixtureApps();
     stack = await startStack({ concurrency: 2 });
-    const todo = (await stack.call('POST', '/v1/applications', { name: 'Todo' })).body;
-    const env = (
-      await stack.call('POST', `/v1/applications/${todo.shortId}/environments`, {
-        name: 'Staging',
-        url: `${servers.url}/todo/`,
-      })
-    ).body;
-    const applicationId = await applicationIdOf(stack.db, todo.shortId);
+    const todo = await addApplication(stack, 'Todo', { name: 'Staging', url: `${servers.url}/todo/` });
     const testCaseId = await insertRecordedTestCase(stack.db, {
       projectId: stack.tenant.projectId,
-      applicationId,
+      applicationId: todo.id,
       name: 'add milk',
       steps: todoSteps('milk'),
     });
     plan = await createPlan(
       'Hourly smoke',
       [testCaseId],
-      [{ applicationShortId: todo.shortId, environmentShortId: env.shortId }],
+      [{ applicationShortId: todo.shortId, environmentShortId: todo.environmentShortId }],
     );
   }, 120_000);
 
