@@ -50,8 +50,7 @@ export function forwardRequestToEdge(
   extraHeaders: Record<string, string>,
 ): void {
   const upstream = open(hopOf(edgeUrl, req, extraHeaders), req, false);
-  // Server-sent events must reach the page as they come.
-  upstream.on('response', (response) => relayResponse(response, res, { flushHeaders: true }));
+  upstream.on('response', (response) => relayResponse(response, res));
   upstream.on('error', () =>
     res.headersSent
       ? res.destroy()

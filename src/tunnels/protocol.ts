@@ -176,15 +176,12 @@ export function endToEndHeaders(raw: string[], options: { keepUpgrade?: boolean;
 }
 
 /**
- * Answers `res` with an upstream response: its status and end-to-end headers, then its body as it comes. A head Node
- * refuses to write, or a body that fails, ends the connection: the client sees the upstream fail, as it would
- * without a hop between. `flushHeaders` sends the head at once, before any body (server-sent events need it).
+ * Answers `res` with an upstream response: its status and end-to-end headers, sent at once, then its body as it
+ * comes. The head goes before any body because a page may wait on it alone: an EventSource opens on the head of a
+ * stream whose first event may come much later. A head Node refuses to write, or a body that fails, ends the
+ * connection: the client sees the upstream fail, as it would without a hop between.
  */
-export function relayResponse(
-  response: IncomingMessage,
-  res: ServerResponse,
-  options: { flushHeaders?: boolean } = {},
-): void {
+export function relayResponse(response: IncomingMessage, res: ServerResponse): void {
   response.on('error', () => res.destroy());
   try {
     res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEndHeaders(response.rawHeaders));
@@ -192,7 +189,7 @@ export function relayResponse(
     res.destroy();
     return;
   }
-  if (options.flushHeaders) res.flushHeaders();
+  res.flushHeaders();
   response.pipe(res);
 }
 

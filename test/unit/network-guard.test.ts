@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
@@ -193,6 +193,7 @@ describe('network guard in Chromium', () => {
   let port: number;
   const served: string[] = [];
   const upgraded: Duplex[] = [];
+  const streams: ServerResponse[] = [];
   const open: Array<{ context: BrowserContext; proxy: EgressProxy }> = [];
 
   beforeAll(async () => {
@@ -201,6 +202,13 @@ describe('network guard in Chromium', () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname === '/redirect') {
         res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+        return;
+      }
+      if (url.pathname === '/events') {
+        // A stream whose first event is a long way off: only its head is sent now.
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'access-control-allow-origin': '*' });
+        res.flushHeaders();
+        streams.push(res);
         return;
       }
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${url.pathname}</title><h1>${url.pathname}</h1>`);
@@ -226,6 +234,7 @@ describe('network guard in Chromium', () => {
     await browser?.close();
     // Upgraded sockets no longer belong to the server: close() would wait for them.
     upgraded.forEach((socket) => socket.destroy());
+    streams.forEach((stream) => stream.end());
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
   });
@@ -364,6 +373,23 @@ describe('network guard in Chromium', () => {
           ws.onerror = () => resolve('error');
         }),
       `ws://app.test:${port}/live`,
+    );
+    expect(outcome).toBe('open');
+    expect(blocked).toEqual([]);
+  });
+
+  it("passes a stream's head through the proxy at once: an EventSource opens before its first event", async () => {
+    const { page, blocked } = await guarded(true);
+    await page.goto(`${base}/app`);
+    const outcome = await page.evaluate(
+      (url) =>
+        new Promise<string>((resolve) => {
+          const events = new EventSource(url);
+          events.onopen = () => resolve('open');
+          events.onerror = () => resolve('error');
+          setTimeout(() => resolve('no head after 5 s'), 5_000);
+        }),
+      `http://app.test:${port}/events`,
     );
     expect(outcome).toBe('open');
     expect(blocked).toEqual([]);
