@@ -59,9 +59,13 @@ export function createDatabase(target: DatabaseTarget, extraPlugins: KyselyPlugi
   };
   if (target.kind === 'postgres') {
     const pool = new FeedPool({ connectionString: target.url, max: target.maxConnections ?? 10 });
-    // An idle connection dropped by the server (restart, failover) is an 'error' event on the pool: without a
-    // listener it would crash the process; the pool replaces the connection on the next query.
-    pool.on('error', (err) => warn('idle database connection lost', err.message));
+    // A connection the server drops (restart, failover) says so as an 'error' event on its client. The pool listens
+    // on a client only while it is idle (and re-emits on itself); a client in use, between a transaction's
+    // statements say, had no listener, and the event crashed the process: a worker died so when PostgreSQL
+    // restarted under load (the fault matrix). Every client now has its own listener; the broken one fails what
+    // uses it and the pool drops it when it is released.
+    pool.on('connect', (client) => client.on('error', (err) => warn('database connection lost', err.message)));
+    pool.on('error', () => {}); // the client's own listener has logged it
     pool.feed = createChangeFeed(target.url, (msg) => warn(msg));
     return made(new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), pool.feed);
   }
