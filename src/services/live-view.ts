@@ -34,7 +34,7 @@ export interface LiveOptions {
   hideFrame?: () => Promise<boolean>;
   /**
    * With `onlyWhenWatched`: told when a viewer starts or stops watching, so the screencast runs only then (Chromium
-   * encoding frames nobody sees cost about 0.15 s of CPU a test).
+   * encoding frames nobody sees cost about 0.18 s of CPU a test).
    */
   onWatchChange?: (watched: boolean) => void;
 }

@@ -42,7 +42,14 @@ const screencastEvent = /^\{"type":"screencast-frame"/;
  * fonts as they are (already compressed: deflating them again cost most of a rewrite's CPU, about 0.2 s a trace).
  */
 export function redactTrace(zip: Uint8Array, secrets: string[], opts: { dropScreencast?: boolean } = {}): Uint8Array {
-  const texts = unzipSync(zip, { filter: (file) => !binary.test(file.name) });
+  const frames = new Set<string>();
+  // One pass over the names: the screencast's frames are noted (never inflated), the text entries inflated.
+  const texts = unzipSync(zip, {
+    filter: (file) => {
+      if (opts.dropScreencast && screencastFrame.test(file.name)) frames.add(file.name);
+      return !binary.test(file.name);
+    },
+  });
   const redacted = new Map<string, Uint8Array>();
   for (const [name, bytes] of Object.entries(texts)) {
     const text = strFromU8(bytes);
@@ -54,14 +61,6 @@ export function redactTrace(zip: Uint8Array, secrets: string[], opts: { dropScre
         .join('\n');
     if (out !== text) redacted.set(name, strToU8(out));
   }
-  const frames = new Set<string>();
-  if (opts.dropScreencast)
-    unzipSync(zip, {
-      filter: (file) => {
-        if (screencastFrame.test(file.name)) frames.add(file.name);
-        return false; // names only: nothing is inflated
-      },
-    });
   if (redacted.size === 0 && frames.size === 0) return zip;
 
   const entries: Zippable = {};
