@@ -18,6 +18,14 @@ export interface TemporalClientProvider {
   close(): Promise<void>;
 }
 
+/**
+ * grpc-js waits ever longer between attempts to reconnect, up to 120 s. After a Temporal restart of half a minute, an
+ * API process measured here stayed unready (and refused runs) for 54 s after the server was back, while the workers
+ * (Rust core) took a few seconds. A reconnect at least every 5 s costs a failed connect a few times a minute, and only
+ * while Temporal is down.
+ */
+const reconnectQuickly = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 5_000 };
+
 export function createTemporalClientProvider(opts: {
   address: string;
   namespace: string;
@@ -27,7 +35,11 @@ export function createTemporalClientProvider(opts: {
   let client: Client | undefined;
 
   const connection = (): Promise<Connection> => {
-    connecting ??= Connection.connect({ address: opts.address, connectTimeout: 5_000 }).catch((err: unknown) => {
+    connecting ??= Connection.connect({
+      address: opts.address,
+      connectTimeout: 5_000,
+      channelArgs: reconnectQuickly,
+    }).catch((err: unknown) => {
       connecting = undefined; // try again on the next call instead of caching the failure
       throw err;
     });
