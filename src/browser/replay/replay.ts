@@ -16,6 +16,7 @@ import { probeAndSee } from './probe.js';
 import { pageExcerpt } from '../record/excerpt.js';
 import { BrowserSession, type DownloadedFile } from '../session/session.js';
 import { resolveLocator } from '../locators.js';
+import { framePrefix } from '../../domain/locator-frames.js';
 import { classifyFailure, EnvironmentError, TargetChangedError, watchDocument } from './replay-failures.js';
 import {
   Mismatch,
@@ -187,7 +188,7 @@ async function findElement(
   steps: Step[],
 ): Promise<Locator> {
   const expressions = stepLocators(step);
-  // An assert_text falls back to the whole page, so it never needs more than the probe either.
+  // An assert_text falls back to the whole page (of its frame), so it never needs more than the probe either.
   const short = opts.heal || step.action === 'assert_text';
   const probeMs = short ? Math.min(opts.probeMs ?? defaultProbeMs, opts.timeoutMs) : opts.timeoutMs;
   const recordedMatch = async (waitMs: number): Promise<Locator | Mismatch | undefined> => {
@@ -205,7 +206,7 @@ async function findElement(
   if (outcome && !(outcome instanceof Mismatch)) return outcome;
   let refusal: string | undefined;
   // An assert_text's expectation is its text, not its element: it is never healed (a heal could only point it
-  // at other text), and when its scope is gone the text is looked for on the whole page instead.
+  // at other text), and when its scope is gone the text is looked for on the whole page (of its frame) instead.
   if (opts.heal && step.action !== 'assert_text') {
     const notFound = new ElementNotFoundError(
       `no element matches ${expressions.join(' or ')} (step: ${step.description})`,
@@ -235,7 +236,9 @@ async function findElement(
     if (outcome && !(outcome instanceof Mismatch)) return outcome;
   }
   if (outcome instanceof Mismatch) throw outcome.error(found, refusal);
-  if (step.action === 'assert_text') return page.locator('body');
+  // The whole page of the step's own frame: the top page's body has none of an iframe's text, so a framed check whose
+  // scope came after the probe (a frame loads a document later, on a busy machine later still) failed a good build.
+  if (step.action === 'assert_text') return resolveLocator(page, `${framePrefix(step.locator ?? '')}locator('body')`);
   const message = `no element matches ${expressions.join(' or ')} (step: ${step.description})${refusal ? `; self-healing: ${refusal}` : ''}`;
   throw found.proposals.some((p) => p.index === index)
     ? new TargetChangedError(message, 'changed-ui')

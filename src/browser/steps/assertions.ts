@@ -1,18 +1,28 @@
 // Steps that check the page rather than act on it: wait for a text or an element, assert an element, a text, the URL.
+import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import { locatorForRef } from '../record/record.js';
 import { showsText } from '../../domain/target-check.js';
 import { StepFailedError } from './errors.js';
 import { defineStepKind, elementRef, type ToStepContext } from './kind.js';
 
-async function poll(timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+/**
+ * Until `check` holds or `timeoutMs` has passed. Each check is given the time that is left, and one that fails (an
+ * element not there yet) is only asked again: a read that waited Playwright's 30 s default, or failed at once, would
+ * end the step long after its time or long before it.
+ */
+async function poll(timeoutMs: number, check: (remainingMs: number) => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (await check()) return;
+    if (await check(Math.max(1, deadline - Date.now())).catch(() => false)) return;
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Whether `scope` (its first element) shows `expected`, read within `timeout` ms. */
+const scopeShows = async (scope: Locator, expected: string, timeout: number) =>
+  showsText(await scope.first().innerText({ timeout }), expected);
 
 /** A check's element, recorded for what it must show (its text), not for acting on it. */
 const checked = (ref: string | undefined, { page }: ToStepContext) =>
@@ -35,7 +45,7 @@ export const waitFor = defineStepKind({
     if (locator) return void (await locator.first().waitFor({ state: 'visible', timeout }));
     // Not getByText, which matches any case and any part of a word: "Saved" is not shown by "Unsaved".
     const expected = text();
-    await poll(timeout, async () => showsText(await page.locator('body').innerText(), expected)).catch(() => {
+    await poll(timeout, (left) => scopeShows(page.locator('body'), expected, left)).catch(() => {
       throw new StepFailedError(`expected the text "${expected}" to appear (${step.description})`);
     });
   },
@@ -85,7 +95,7 @@ export const assertText = defineStepKind({
     const expected = text();
     const scope = locator ?? page.locator('body');
     // Whole words, case and digits counting: "Total: 10" is not shown by "Total: 100".
-    await poll(timeout, async () => showsText(await scope.first().innerText(), expected)).catch(() => {
+    await poll(timeout, (left) => scopeShows(scope, expected, left)).catch(() => {
       throw new StepFailedError(`expected the text "${expected}" on the page (${step.description})`);
     });
   },
