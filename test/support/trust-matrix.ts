@@ -377,8 +377,9 @@ async function replayOn(
       heal,
     });
     if (result.status === 'PASSED' || !url.endsWith('/good')) return result;
-    // A good build that failed is the matrix's own fault: say what each frame held, so the cause can be found from
-    // the full run's output (a framed cell's effect was twice missing under load, never when run alone).
+    // A good build that failed is a false verdict: say what each frame held, so the cause can be found from the full
+    // run's output. (It found one: a framed check whose scope came after the probe read the top page instead of its
+    // frame; test/e2e/replay-late-frame.test.ts.)
     const frames = await Promise.all(
       page.frames().map(async (f) => {
         const log = await f
