@@ -50,15 +50,25 @@ describe('an assert_text whose scope comes after the probe', () => {
     expect(result.status).toBe('PASSED');
   });
 
+  // What the failure quotes as shown is the frame's text, or the top page's when the frame never came.
   it.each([
-    ['in an iframe', shows(`${profile}locator('#log')`, 'Email address: bob@example.com')],
-    ['in an iframe in an iframe', shows(`${card}locator('#log')`, 'Card declined')],
-    ['in an iframe that never comes', shows(`locator('iframe[title="Gone"]').contentFrame().locator('#log')`, 'Saved')],
-  ])('%s: fails as an assertion when its text is not, within the step time', async (_where, step) => {
+    [
+      'in an iframe',
+      shows(`${profile}locator('#log')`, 'Email address: bob@example.com'),
+      'Email address: ada@example.com',
+    ],
+    ['in an iframe in an iframe', shows(`${card}locator('#log')`, 'Card declined'), 'Card saved'],
+    [
+      'in an iframe that never comes',
+      shows(`locator('iframe[title="Gone"]').contentFrame().locator('#log')`, 'Saved'),
+      'Settings saved',
+    ],
+  ])('%s: fails as an assertion when its text is not, within the step time', async (_where, step, shown) => {
     const result = await replay(step);
     expect(result.status).toBe('FAILED');
     expect(result.failureKind).toBe('assertion');
     expect(result.error).toContain(`expected the text "${step.value}" on the page`);
+    expect(result.error).toMatch(new RegExp(`the page showed: "[^"]*${shown}`));
     // Not Playwright's 30 s default for a read of an element that is not there.
     expect(result.durationMs).toBeLessThan(15_000);
   });

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { resolveLocator } from '../locators.js';
 import { pageFunction } from '../page-function.js';
 import { redact } from './snapshot.js';
 
@@ -16,11 +17,19 @@ const shownText = pageFunction<() => string>(`() => {
 
 /**
  * A short, redacted excerpt of what the page shows, for a failed assertion: alerts and status lines first (an
- * error message in place of the expected one is the usual reason), then the main content. Never throws.
+ * error message in place of the expected one is the usual reason), then the main content. With `frame` (a step's
+ * frame chain, as `framePrefix` gives it), what that frame shows, or the top page's when the frame is not there: a
+ * framed check is about its frame's text. Never throws.
  */
-export async function pageExcerpt(page: Page, secrets: Record<string, string> = {}): Promise<string> {
+export async function pageExcerpt(page: Page, secrets: Record<string, string> = {}, frame = ''): Promise<string> {
   try {
-    const text = await page.evaluate(shownText);
+    // A frame that is not there (any more) leaves the top page to quote.
+    const framed = frame
+      ? await resolveLocator(page, `${frame}locator('body')`)
+          .evaluate(shownText, undefined, { timeout: 1_000 })
+          .catch(() => undefined)
+      : undefined;
+    const text = framed ?? (await page.evaluate(shownText));
     const flat = redact(text.replace(/\s+/g, ' ').trim(), secrets);
     return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
   } catch {

@@ -102,7 +102,7 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
     err: unknown,
     message: string,
   ): Promise<ReplayResult> => {
-    const excerpt = await pageExcerpt(session.page(), opts.values.secrets());
+    const excerpt = await pageExcerpt(session.page(), opts.values.secrets(), framePrefix(step?.locator ?? ''));
     const httpStatus = document.status();
     const evidence: FailureEvidence = {
       url: session.page().url(),
