@@ -1,4 +1,5 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { framePrefix } from '../domain/locator-frames.js';
 import { LocatorSyntaxError, parseLocator } from '../domain/locators.js';
 
 // A stored locator expression (see src/domain/locators.ts) made into a Playwright locator, one parsed call at a time.
@@ -20,3 +21,7 @@ export function resolveLocator(page: Page, expression: string): Locator {
   if (!('click' in target)) throw new LocatorSyntaxError(`${expression} does not end at an element`);
   return target as Locator;
 }
+
+/** The body of the document `expression`'s element is in: its frame's (at any depth), or the page's. */
+export const documentBodyOf = (page: Page, expression: string): Locator =>
+  resolveLocator(page, `${framePrefix(expression)}locator('body')`);

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { resolveLocator } from '../locators.js';
+import { framePrefix } from '../../domain/locator-frames.js';
+import { documentBodyOf } from '../locators.js';
 import { pageFunction } from '../page-function.js';
 import { redact } from './snapshot.js';
 
@@ -17,15 +18,15 @@ const shownText = pageFunction<() => string>(`() => {
 
 /**
  * A short, redacted excerpt of what the page shows, for a failed assertion: alerts and status lines first (an
- * error message in place of the expected one is the usual reason), then the main content. With `frame` (a step's
- * frame chain, as `framePrefix` gives it), what that frame shows, or the top page's when the frame is not there: a
- * framed check is about its frame's text. Never throws.
+ * error message in place of the expected one is the usual reason), then the main content. With the locator of a
+ * step inside an iframe, what that frame shows, or the top page's when the frame is not there: a framed check is about
+ * its frame's text. Never throws.
  */
-export async function pageExcerpt(page: Page, secrets: Record<string, string> = {}, frame = ''): Promise<string> {
+export async function pageExcerpt(page: Page, secrets: Record<string, string> = {}, stepLocator = ''): Promise<string> {
   try {
     // A frame that is not there (any more) leaves the top page to quote.
-    const framed = frame
-      ? await resolveLocator(page, `${frame}locator('body')`)
+    const framed = framePrefix(stepLocator)
+      ? await documentBodyOf(page, stepLocator)
           .evaluate(shownText, undefined, { timeout: 1_000 })
           .catch(() => undefined)
       : undefined;

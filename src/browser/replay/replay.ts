@@ -15,8 +15,7 @@ import { VisualCheckError } from '../steps/visual.js';
 import { probeAndSee } from './probe.js';
 import { pageExcerpt } from '../record/excerpt.js';
 import { BrowserSession, type DownloadedFile } from '../session/session.js';
-import { resolveLocator } from '../locators.js';
-import { framePrefix } from '../../domain/locator-frames.js';
+import { documentBodyOf, resolveLocator } from '../locators.js';
 import { classifyFailure, EnvironmentError, TargetChangedError, watchDocument } from './replay-failures.js';
 import {
   Mismatch,
@@ -102,7 +101,7 @@ export async function replaySteps(page: Page, recorded: Step[], opts: ReplayOpti
     err: unknown,
     message: string,
   ): Promise<ReplayResult> => {
-    const excerpt = await pageExcerpt(session.page(), opts.values.secrets(), framePrefix(step?.locator ?? ''));
+    const excerpt = await pageExcerpt(session.page(), opts.values.secrets(), step?.locator);
     const httpStatus = document.status();
     const evidence: FailureEvidence = {
       url: session.page().url(),
@@ -238,7 +237,7 @@ async function findElement(
   if (outcome instanceof Mismatch) throw outcome.error(found, refusal);
   // The whole page of the step's own frame: the top page's body has none of an iframe's text, so a framed check whose
   // scope came after the probe (a frame loads a document later, on a busy machine later still) failed a good build.
-  if (step.action === 'assert_text') return resolveLocator(page, `${framePrefix(step.locator ?? '')}locator('body')`);
+  if (step.action === 'assert_text') return documentBodyOf(page, step.locator ?? '');
   const message = `no element matches ${expressions.join(' or ')} (step: ${step.description})${refusal ? `; self-healing: ${refusal}` : ''}`;
   throw found.proposals.some((p) => p.index === index)
     ? new TargetChangedError(message, 'changed-ui')
