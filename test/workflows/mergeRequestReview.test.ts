@@ -137,7 +137,10 @@ async function onMergeRequest(
   });
 }
 
-describe('mergeRequestReview', () => {
+// Each wait below may take up to 60 s on a busy machine (the first workflow task waits for the worker); a test gets
+// room for its waits, so one that hangs fails at the wait that did not end ("condition not met", with its line), not
+// at vitest's 60 s with no clue (a fresh run's push-mid-review case, once).
+describe('mergeRequestReview', { timeout: 240_000 }, () => {
   it('opened, not deployed: one waiting comment; the deployment of the head starts the review; one verdict', async () => {
     const m = mocks();
     await onMergeRequest(
