@@ -1,7 +1,20 @@
 # One image for the three production processes: `api` (default), `worker` and `migrate`.
 #   docker build -t proctor .
 #   docker run --rm -e DATABASE_URL=... proctor migrate
-# TypeScript runs through tsx's loader (a runtime dependency), so there is no build stage.
+
+# The build stage: the CLI bundled into dist/ and the workflows bundled for Temporal (scripts/build.ts). A process
+# then starts in about 2 s of CPU instead of 5 through tsx, and a worker no longer bundles its workflows (4 to 7 s).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts/build.ts ./scripts/
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+RUN node --import tsx scripts/build.ts /app/dist
+
 FROM node:20-bookworm-slim
 
 # chromium-headless-shell: the worker's browser, much smaller than full Chromium and all Playwright needs
@@ -17,15 +30,11 @@ WORKDIR /app
 
 # Dependencies first, so a source change does not reinstall them.
 # `npm install` with the lockfile, not `npm ci`: npm leaves other platforms' optional packages (@swc/core-*)
-# out of the lock, which `ci` rejects (see scripts/setup.mjs). tsx is a runtime dependency, so --omit=dev keeps it.
+# out of the lock, which `ci` rejects (see scripts/setup.mjs). The bundle imports these packages at run time.
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
-COPY tsconfig.json ./
-COPY bin ./bin
-COPY src ./src
-COPY workflows ./workflows
-COPY activities ./activities
+COPY --from=build /app/dist ./dist
 
 # The data dir must be writable by the unprivileged user: the CLI creates it even when S3 is configured.
 RUN mkdir -p /var/lib/proctor && chown node:node /var/lib/proctor
@@ -34,7 +43,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     PROCTOR_DATA_DIR=/var/lib/proctor \
-    PROCTOR_CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
+    PROCTOR_CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell \
+    PROCTOR_WORKFLOW_BUNDLE=/app/dist/workflows.js
 
 # `node` (uid 1000) comes with the base image; the sources stay root-owned and read-only to it.
 USER node
@@ -46,5 +56,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-ENTRYPOINT ["tini", "--", "node", "--import", "tsx", "src/cli.ts"]
+# --enable-source-maps: stack traces in logs name src/ files and lines, not the bundle's.
+ENTRYPOINT ["tini", "--", "node", "--enable-source-maps", "dist/proctor.js"]
 CMD ["api"]

@@ -12,6 +12,7 @@ import { createFsBlobStore } from '../../src/storage/fs.js';
 import { silentLogger } from '../../src/logger.js';
 import { createActivityDeps } from '../../src/worker/worker.js';
 import { createApiContext, freshDatabase, type ApiContext } from '../support/app-context.js';
+import { proctorArgs } from '../support/proctor-cli.js';
 
 // The master key as an operator meets it: production processes refuse to start without one, dev makes its own, and a
 // wrong key is named as such (API: a 500 with a readable message; activities: a failure Temporal does not retry).
@@ -36,7 +37,7 @@ describe('PROCTOR_MASTER_KEY at start-up', () => {
   });
 
   it('`proctor worker` as a process exits 1 with the message, before touching the database', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
+    const result = spawnSync(process.execPath, proctorArgs('worker'), {
       env: {
         ...process.env,
         ...production,

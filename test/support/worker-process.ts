@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { waitFor } from './net.js';
+import { proctorArgs } from './proctor-cli.js';
 import type { ScriptedLlm } from './scripted-llm.js';
 import type { Stack } from './worker-context.js';
 import { loadMasterKey } from '../../src/db/secrets.js';
@@ -21,7 +22,7 @@ export const startWorkerProcess = (env: Record<string, string>): WorkerProcess =
 
 /** `proctor <command>` in a process of its own, leading its own process group (see startWorkerProcess). */
 export function startProctorProcess(command: 'api' | 'worker' | 'migrate', env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
+  const child = spawn(process.execPath, proctorArgs(command), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
