@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import type { Database } from '../../src/db/schema.js';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
@@ -28,15 +29,16 @@ declare module 'vitest' {
   }
 }
 
-interface SuiteStack {
-  postgresUrl: string;
-  postgresTemplate: string;
-  pgliteDumpPath: string;
-  temporalAddress: string;
-  workflowBundlePath: string;
-  proctorCli: string;
-  stop(): Promise<void>;
-}
+// What the setup provides to every file (ProvidedContext above), and how to stop it.
+const provided = [
+  'postgresUrl',
+  'postgresTemplate',
+  'pgliteDumpPath',
+  'temporalAddress',
+  'workflowBundlePath',
+  'proctorCli',
+] as const;
+type SuiteStack = Pick<ProvidedContext, (typeof provided)[number]> & { stop(): Promise<void> };
 
 // The config's projects (shared-process and isolated files) each run this setup; they must share one stack, so it
 // is kept on globalThis (each project may load this module on its own) and stopped when the last project is done.
@@ -52,12 +54,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const entry = (shared.proctorSuiteStack ??= { stack: startSuiteStack(), users: 0 });
   entry.users += 1;
   const stack = await entry.stack;
-  project.provide('postgresUrl', stack.postgresUrl);
-  project.provide('postgresTemplate', stack.postgresTemplate);
-  project.provide('pgliteDumpPath', stack.pgliteDumpPath);
-  project.provide('temporalAddress', stack.temporalAddress);
-  project.provide('workflowBundlePath', stack.workflowBundlePath);
-  project.provide('proctorCli', stack.proctorCli);
+  for (const key of provided) project.provide(key, stack[key]);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;
