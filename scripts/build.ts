@@ -37,11 +37,13 @@ export async function buildCli(outDir: string): Promise<string> {
   return join(outDir, 'proctor.js');
 }
 
-/** The CLI and the workflow bundle, as the image ships them. */
-export async function buildAll(outDir: string): Promise<void> {
-  const [, workflows] = await Promise.all([buildCli(outDir), bundleWorkflows()]);
+/** The CLI and the workflow bundle, as the image ships them (the test suite runs these same files). */
+export async function buildAll(outDir: string): Promise<{ cli: string; workflows: string }> {
+  const [cli, bundle] = await Promise.all([buildCli(outDir), bundleWorkflows()]);
+  const workflows = join(outDir, 'workflows.js');
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'workflows.js'), workflows.code);
+  writeFileSync(workflows, bundle.code);
+  return { cli, workflows };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -10,8 +10,7 @@ import type { Database } from '../../src/db/schema.js';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { loadPrograms } from '../../src/programs.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
-import { bundleWorkflows } from '../../src/worker/worker.js';
-import { buildCli } from '../../scripts/build.js';
+import { buildAll } from '../../scripts/build.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from './postgres.js';
 
 declare module 'vitest' {
@@ -22,7 +21,7 @@ declare module 'vitest' {
     /** A migrated PGlite data directory (its dump), which each PGlite database starts from. */
     pgliteDumpPath: string;
     temporalAddress: string;
-    /** The workflows bundled once for every file (bundling takes seconds of CPU; a file used to bundle its own). */
+    /** The workflows bundled once for every file, as the image ships them (bundling takes seconds of CPU). */
     workflowBundlePath: string;
     /** The CLI built as the image ships it (scripts/build.ts), which the tests that spawn `proctor` processes run. */
     proctorCli: string;
@@ -73,23 +72,21 @@ async function startSuiteStack(): Promise<SuiteStack> {
   const dir = mkdtempSync(join(tmpdir(), 'proctor-suite-'));
   // Inside the project, as the built CLI imports its npm packages from the node_modules above it.
   mkdirSync(resolve('.proctor'), { recursive: true });
-  const cliDir = mkdtempSync(resolve('.proctor', 'cli-'));
+  const buildDir = mkdtempSync(resolve('.proctor', 'build-'));
   let postgres: PostgresCluster | undefined;
   let temporal: DevServer | undefined;
   const stop = async () => {
     await Promise.allSettled([postgres?.stop(), temporal?.stop()]);
     rmSync(dir, { recursive: true, force: true });
-    rmSync(cliDir, { recursive: true, force: true });
+    rmSync(buildDir, { recursive: true, force: true });
   };
   try {
-    const workflowBundlePath = join(dir, 'workflow-bundle.js');
     const pgliteDumpPath = join(dir, 'pglite-migrated.tar');
-    let proctorCli: string;
-    [postgres, temporal, proctorCli] = await Promise.all([
+    let build: { cli: string; workflows: string };
+    [postgres, temporal, build] = await Promise.all([
       startPostgres(tools.postgresBin),
       startDevServer({ executable: tools.temporal }),
-      buildCli(cliDir),
-      bundleWorkflows().then((bundle) => writeFileSync(workflowBundlePath, bundle.code)),
+      buildAll(buildDir),
       migratedPgliteDump().then((dump) => writeFileSync(pgliteDumpPath, dump)),
     ]);
     const postgresTemplate = 'proctor_template';
@@ -99,8 +96,8 @@ async function startSuiteStack(): Promise<SuiteStack> {
       postgresTemplate,
       pgliteDumpPath,
       temporalAddress: temporal.address,
-      workflowBundlePath,
-      proctorCli,
+      workflowBundlePath: build.workflows,
+      proctorCli: build.cli,
       stop,
     };
   } catch (err) {
