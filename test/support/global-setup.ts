@@ -47,7 +47,8 @@ const shared = globalThis as { proctorSuiteStack?: { stack: Promise<SuiteStack>;
  * Real parts shared by every test file: one PostgreSQL cluster (each file makes its own database)
  * and one Temporal dev server (each test uses its own task queue). `npm test`'s pretest installed them.
  * What every file would otherwise build again is built here once: the migrated databases each file copies (Postgres
- * and PGlite) and the workflow bundle. Each file still gets a database of its own.
+ * and PGlite), and the build the image ships (scripts/build.ts: the CLI that spawned processes run, the workflow
+ * bundle that every worker loads). Each file still gets a database of its own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const entry = (shared.proctorSuiteStack ??= { stack: startSuiteStack(), users: 0 });
