@@ -94,14 +94,18 @@ async function scrollContainer(container: Locator, spec: ScrollSpec, timeout: nu
   const wanted = box.getByText(spec.untilText).first();
   const budget = Math.max(timeout, scrollUntilTextMs);
   const deadline = Date.now() + budget;
+  // Each call may take what is left of the whole budget, not the step's own timeout: a page that is slow to answer
+  // one scroll (a heavy scroll handler, a busy machine) is still moving towards the text. One scroll's 3 s timeout
+  // failed a recording at row 150 of 250 under load.
+  const left = () => Math.max(1, deadline - Date.now());
   for (;;) {
     if (await wanted.isVisible()) {
-      await wanted.scrollIntoViewIfNeeded({ timeout });
+      await wanted.scrollIntoViewIfNeeded({ timeout: Math.max(timeout, left()) });
       return;
     }
     if (Date.now() >= deadline)
       throw new Error(`"${spec.untilText}" did not appear while scrolling ${spec.direction} for ${budget} ms`);
-    if (await box.evaluate(scrollBy, delta, { timeout })) continue;
+    if (await box.evaluate(scrollBy, delta, { timeout: left() })) continue;
     // At the end: a lazy list loads its next rows now (the text may show, or the container can move again).
     const wait = Math.max(0, Math.min(scrollEndWaitMs, deadline - Date.now()));
     if (
@@ -111,7 +115,7 @@ async function scrollContainer(container: Locator, spec: ScrollSpec, timeout: nu
       )
     )
       continue;
-    if (!(await box.evaluate(scrollBy, delta, { timeout })))
+    if (!(await box.evaluate(scrollBy, delta, { timeout: left() })))
       throw new Error(`"${spec.untilText}" did not appear: scrolled ${spec.direction} to the end of the container`);
   }
 }
