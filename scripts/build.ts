@@ -6,7 +6,8 @@
 // then bundled its workflows with webpack for another 4 to 7 s, on every start of every container. Built, an API
 // process is loaded in about 2 s of CPU and a worker in 1.7, with nothing to bundle.
 // The folder must sit inside the project: the bundle imports its npm packages from the node_modules above it.
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -14,10 +15,37 @@ import { bundleWorkflows } from '../src/worker/worker.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The npm package a specifier names (`@scope/name/sub` → `@scope/name`); undefined for Node's own modules. */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!)) return undefined;
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+}
+
+/**
+ * The packages `specifiers` use that are not production dependencies: the image installs only those
+ * (`npm install --omit=dev`), so such an import would pass the test suite and fail in production.
+ */
+export function packagesOutside(specifiers: Iterable<string>, dependencies: Iterable<string>): string[] {
+  const allowed = new Set(dependencies);
+  const used = [...specifiers].map(packageOf).filter((p): p is string => p !== undefined);
+  return [...new Set(used.filter((p) => !allowed.has(p)))].sort();
+}
+
+/**
+ * The packages a bundled file resolves at run time by name (createRequire's `require(…)` and `require.resolve(…)`),
+ * which esbuild leaves as strings; it names each module's `require` require2, require3… in one scope.
+ */
+export function requiredByName(source: string): string[] {
+  return [...source.matchAll(/\brequire\d*(?:\.resolve)?\(\s*["']([^"'./][^"']*)["']\s*\)/g)].map((m) => m[1]!);
+}
+
 /** Bundles the CLI and copies the dashboard's assets into `outDir` (emptied first); returns the CLI's path. */
 export async function buildCli(outDir: string): Promise<string> {
   rmSync(outDir, { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: { proctor: 'src/cli.ts' },
     bundle: true,
@@ -32,7 +60,20 @@ export async function buildCli(outDir: string): Promise<string> {
     outdir: outDir,
     sourcemap: 'linked',
     logLevel: 'warning',
+    metafile: true,
   });
+  const specifiers = new Set<string>();
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    for (const i of output.imports) if (i.external) specifiers.add(i.path);
+    if (file.endsWith('.js'))
+      for (const name of requiredByName(readFileSync(join(root, file), 'utf8'))) specifiers.add(name);
+  }
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: object };
+  const outside = packagesOutside(specifiers, Object.keys(pkg.dependencies ?? {}));
+  if (outside.length > 0)
+    throw new Error(
+      `the built CLI imports packages the image does not install (not in dependencies): ${outside.join(', ')}`,
+    );
   cpSync(join(root, 'src', 'web', 'assets'), join(outDir, 'assets'), { recursive: true });
   return join(outDir, 'proctor.js');
 }
