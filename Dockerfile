@@ -3,7 +3,7 @@
 #   docker run --rm -e DATABASE_URL=... proctor migrate
 
 # The build stage: the CLI bundled into dist/ and the workflows bundled for Temporal (scripts/build.ts). A process
-# then starts in about 2 s of CPU instead of 5 through tsx, and a worker no longer bundles its workflows (4 to 7 s).
+# then loads in about 2 CPU-s instead of 4 through tsx, and a worker no longer bundles its workflows (about 3 CPU-s).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -2,11 +2,11 @@
 //   proctor.js (+ chunks)  the CLI as one ES module per command, with its source map; npm packages stay imports
 //   assets/                the dashboard's CSS and scripts, read beside the code (new URL('./assets/…', import.meta.url))
 //   workflows.js           the Temporal workflow bundle, for PROCTOR_WORKFLOW_BUNDLE
-// Why: through tsx, a process spent 4 to 5 s of CPU loading our ~500 modules before it did anything, and a worker
-// then bundled its workflows with webpack for another 4 to 7 s, on every start of every container. Built, an API
-// process is loaded in about 2 s of CPU and a worker in 1.7, with nothing to bundle.
+// Why: through tsx, a process spent about 4 CPU-s loading our ~500 modules before it did anything, and a worker
+// then bundled its workflows with webpack for about 3 CPU-s more, on every start of every container. Built, an API
+// process loads in about 2.3 CPU-s and a worker in 1.9, with nothing to bundle (bench/startup.ts).
 // The folder must sit inside the project: the bundle imports its npm packages from the node_modules above it.
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +82,6 @@ export async function buildCli(outDir: string): Promise<string> {
 export async function buildAll(outDir: string): Promise<{ cli: string; workflows: string }> {
   const [cli, bundle] = await Promise.all([buildCli(outDir), bundleWorkflows()]);
   const workflows = join(outDir, 'workflows.js');
-  mkdirSync(outDir, { recursive: true });
   writeFileSync(workflows, bundle.code);
   return { cli, workflows };
 }
