@@ -72,7 +72,8 @@ export async function mergeRequestReview(input: MergeRequestReviewInput): Promis
   function startReview(head: MergeRequestHead, trigger: MergeRequestTrigger, waitingShown: boolean): void {
     const run = { sha: head.sha, scope: new CancellationScope() };
     mr.reviewStarted(run);
-    show({ state: 'reviewing', waitingFor: [] });
+    // No conversation until this review's is recorded: the previous review's (superseded, cancelled) is not this one.
+    show({ state: 'reviewing', waitingFor: [], reviewChatShortId: null });
     const review = {
       projectId,
       ref,

@@ -300,6 +300,39 @@ describe('mergeRequestReview', { timeout: 240_000 }, () => {
     });
   });
 
+  // The state named the superseded review's conversation until the new one was recorded: a reader (and this file's
+  // `finish`, which then signalled the cancelled child for 60 s) took the old conversation for the running review.
+  it("while the new head's review is being recorded, the state names no conversation, not the cancelled one", async () => {
+    const m = mocks({ stored: { [sha('f66')]: { preview: 'https://f66.preview.test' } } });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const begin = m.beginMergeRequestReview;
+    const holding = Object.assign(
+      async (i: Args<'beginMergeRequestReview'>) => {
+        if (begin.calls.length === 1) await held;
+        return begin(i);
+      },
+      { calls: begin.calls },
+    );
+    await onMergeRequest({ ...m, beginMergeRequestReview: holding }, async (q, mr, handle) => {
+      await send(q, mr.input, opened('f66'));
+      const first = await untilState(handle, (s) => s.state === 'reviewing' && s.reviewChatShortId !== null);
+      await send(q, mr.input, pushed('f77'));
+      await untilState(handle, (s) => s.state === 'waiting' && s.headSha === sha('f77'));
+      await send(q, mr.input, deployed('f77'));
+      // Held until read, and let go whatever the read finds: the worker cannot stop while an activity runs.
+      const beginning = await untilState(handle, (s) => s.state === 'reviewing' && s.headSha === sha('f77')).finally(
+        release,
+      );
+      expect(beginning.reviewChatShortId).toBeNull();
+      const second = await untilState(handle, (s) => s.state === 'reviewing' && s.reviewChatShortId !== null);
+      expect(second.reviewChatShortId).not.toBe(first.reviewChatShortId);
+      await finish(handle, { verdict: 'Approved' });
+      await untilState(handle, (s) => s.state === 'reviewed' && s.lastVerdict === 'Approved');
+      expect(m.publishMergeRequestVerdict.calls.map((c) => c[0].headSha)).toEqual([sha('f77')]);
+    });
+  });
+
   it('a failed review says so once and is not retried for the same head until asked', async () => {
     const m = mocks({ stored: { [sha('c33')]: { preview: 'https://c33.preview.test' } } });
     await onMergeRequest(m, async (q, mr, handle) => {
