@@ -65,7 +65,7 @@ export interface MergeRequestReviewState {
   headSha: string | null;
   /** Environments whose deployment of the head is awaited (or `a manual trigger`), while waiting. */
   waitingFor: string[];
-  /** The change review's conversation, while reviewing and after. */
+  /** The change review's conversation once it is recorded, while reviewing and after (none while a new review starts). */
   reviewChatShortId: string | null;
   lastVerdict: ReviewVerdict | null;
   reviews: number;
