@@ -278,14 +278,27 @@ describe('a worker process killed mid-run', () => {
     const shortId: string = start.body.run.shortId;
     runId = start.body.run.id;
     const client = await stack.temporal.get();
+    // Held: the tests of each activity the worker is executing, which its first test's row shows (the worker marks
+    // it RUNNING). Temporal's `started` alone is not enough: it says so once the task is handed to the worker's
+    // poller, before the worker runs it (a fresh run SIGTERMed in that gap, and the test it had not begun stayed
+    // PENDING for the next worker, as it should).
+    const executing = async () => {
+      const begun = new Set((await rows()).filter((r) => r.started_at !== null).map((r) => r.test_case_id!));
+      const pending = (await pendingPlanTests(client, shortId)).filter((t) => t.started);
+      const activities = new Set(pending.filter((t) => begun.has(t.testCaseId)).map((t) => t.activityId));
+      return pending.filter((t) => activities.has(t.activityId)).map((t) => t.testCaseId);
+    };
     await waitWhileRunning(
       draining,
-      async () =>
-        (await pendingPlanTests(client, shortId)).filter((t) => t.started && t.testCaseId !== ids['quick']).length >= 2,
+      async () => {
+        const running = (await rows()).filter((r) => r.status === 'RUNNING' && r.test_case_id !== ids['quick']);
+        const held = await executing();
+        return running.filter((r) => held.includes(r.test_case_id!)).length >= 2;
+      },
       90_000,
       'two slow tests to be in their browser activity',
     );
-    const held = (await pendingPlanTests(client, shortId)).filter((t) => t.started).map((t) => t.testCaseId);
+    const held = await executing();
     const tree = processTree(draining.child.pid!);
     seen.push(...tree);
     draining.child.kill('SIGTERM');

@@ -52,7 +52,7 @@ export async function planTestActivities(client: Client, runShortId: string): Pr
 export async function pendingPlanTests(
   client: Client,
   runShortId: string,
-): Promise<{ testCaseId: string; started: boolean; worker: string }[]> {
+): Promise<{ testCaseId: string; activityId: string; started: boolean; worker: string }[]> {
   const handle = client.workflow.getHandle(`run:${runShortId}`);
   const [description, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
   const byActivityId = new Map<string, string[]>();
@@ -72,9 +72,12 @@ export async function pendingPlanTests(
       .filter((a) => a.activityType?.name === 'runPlanTests' && a.activityId && byActivityId.has(a.activityId))
       // 2 = PENDING_ACTIVITY_STATE_STARTED: a worker took the attempt (it is not only scheduled).
       .flatMap((a) =>
-        byActivityId
-          .get(a.activityId!)!
-          .map((testCaseId) => ({ testCaseId, started: a.state === 2, worker: a.lastWorkerIdentity ?? '' })),
+        byActivityId.get(a.activityId!)!.map((testCaseId) => ({
+          testCaseId,
+          activityId: a.activityId!,
+          started: a.state === 2,
+          worker: a.lastWorkerIdentity ?? '',
+        })),
       )
   );
 }
