@@ -282,8 +282,8 @@ describe('a worker process killed mid-run', () => {
     // it RUNNING). Temporal's `started` alone is not enough: it says so once the task is handed to the worker's
     // poller, before the worker runs it (a fresh run SIGTERMed in that gap, and the test it had not begun stayed
     // PENDING for the next worker, as it should).
-    const executing = async () => {
-      const begun = new Set((await rows()).filter((r) => r.started_at !== null).map((r) => r.test_case_id!));
+    const executing = async (now: Awaited<ReturnType<typeof rows>>) => {
+      const begun = new Set(now.filter((r) => r.started_at !== null).map((r) => r.test_case_id!));
       const pending = (await pendingPlanTests(client, shortId)).filter((t) => t.started);
       const activities = new Set(pending.filter((t) => begun.has(t.testCaseId)).map((t) => t.activityId));
       return pending.filter((t) => activities.has(t.activityId)).map((t) => t.testCaseId);
@@ -291,14 +291,15 @@ describe('a worker process killed mid-run', () => {
     await waitWhileRunning(
       draining,
       async () => {
-        const running = (await rows()).filter((r) => r.status === 'RUNNING' && r.test_case_id !== ids['quick']);
-        const held = await executing();
+        const now = await rows();
+        const running = now.filter((r) => r.status === 'RUNNING' && r.test_case_id !== ids['quick']);
+        const held = await executing(now);
         return running.filter((r) => held.includes(r.test_case_id!)).length >= 2;
       },
       90_000,
       'two slow tests to be in their browser activity',
     );
-    const held = await executing();
+    const held = await executing(await rows());
     const tree = processTree(draining.child.pid!);
     seen.push(...tree);
     draining.child.kill('SIGTERM');
