@@ -1,8 +1,9 @@
 // Verdicts you can trust: the adversarial matrix of test/support/trust-matrix.ts, printed. Every step
 // kind × every way replay finds its element (role and name, test id, id, CSS position, text with and without an
 // accessible name, an LLM heal by an honest and by a lying model) × every way a bad build changes that element.
-// Each cell is recorded on its good build and replayed on both: the good build must pass clean, the bad one must
-// fail (F) or report a regression (R); a swap that left the recorded element working may pass on it (=). The
+// Each cell is recorded on its good build and replayed on both (cells that differ only in their bad build share the
+// one recording and good replay): the good build must pass clean, the bad one must fail (F) or report a regression
+// (R); a swap that left the recorded element working may pass on it (=). The
 // figure that matters is the count of silent passes: the target is 0.
 //
 //   node --import tsx bench/trust.ts

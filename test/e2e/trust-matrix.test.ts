@@ -4,8 +4,10 @@ import { loadPrograms } from '../../src/programs.js';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.js';
 import {
   cells,
+  goodBuildGroups,
   healerModel,
   matrixTable,
+  page,
   runMatrix,
   serveMatrix,
   summary,
@@ -37,8 +39,9 @@ describe('verdicts you can trust: the adversarial matrix', () => {
     });
     [llm, matrix] = await Promise.all([startScriptedLlm(), serveMatrix(all)]);
     llm.enqueue(...Array.from({ length: all.length * 2 }, () => healerModel));
-    // Six cells at a time inside the full suite: at eight, a good build's framed action (click, fill by test id) was
-    // twice seen without its effect in the frame on a loaded two-core machine (2 of 3 fresh runs, never alone).
+    // Six groups (six browser contexts) at a time inside the full suite: at eight, a good build's framed action (click,
+    // fill by test id) was twice seen without its effect in the frame on a loaded two-core machine (2 of 3 fresh runs,
+    // never alone).
     results = await runMatrix(browser, llm, all, matrix, 6);
   }, 600_000);
   afterAll(async () => {
@@ -52,6 +55,22 @@ describe('verdicts you can trust: the adversarial matrix', () => {
     expect(new Set(all.map((c) => c.mutation)).size).toBe(5);
     expect(results.filter(Boolean)).toHaveLength(all.length);
     expect(llm.requests.length).toBeGreaterThan(0);
+  });
+
+  it('shares a good build only among cells whose good builds are the same page, one cell per bad build', () => {
+    const groups = goodBuildGroups(all);
+    expect(groups.flat().map((c) => c.id)).toEqual(expect.arrayContaining(all.map((c) => c.id)));
+    expect(groups.flat()).toHaveLength(all.length);
+    for (const group of groups) {
+      // The pages differ only in the cell's id (their title, a framed page's inner URL).
+      for (const part of ['page', 'inner'] as const) {
+        const goodPages = group.map((c) =>
+          page(c, 'good', part).replaceAll(`Cell ${c.id}<`, 'Cell N<').replaceAll(`/cell/${c.id}/`, '/cell/N/'),
+        );
+        expect(new Set(goodPages).size, `${group[0]!.step} × ${group[0]!.locator} (${part})`).toBe(1);
+      }
+      expect(new Set(group.map((c) => c.mutation)).size).toBe(group.length);
+    }
   });
 
   it('passes every good build clean: no failure, no change reported', () => {

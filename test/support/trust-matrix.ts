@@ -2,6 +2,7 @@
 // crossed with every way a bad build can change that element. Each cell is a page served over HTTP, recorded on
 // its good build (the production recorder reads the target), then replayed by the production replay on the good
 // build (it must pass clean) and on the bad one (it must fail, or report a regression; never pass silently). The
+// cells that differ only in their bad build share one good build: it is recorded and replayed once for all of them. The
 // heal cells go through the production healer and the real `openai` client to a scripted model over HTTP: an
 // honest one that picks the recorded element or says it is gone, and a lying one that picks another of its kind.
 import { createServer, type Server } from 'node:http';
@@ -417,7 +418,21 @@ function judge(cell: Cell, bad: ReplayResult): Pick<CellResult, 'outcome' | 'fai
   return { outcome: 'SILENT PASS', detail: bad.changes.map((c) => c.summary).join('; ') || 'no change reported' };
 }
 
-/** Runs every cell, `concurrency` at a time; the scripted model must answer with `healerModel` for every request. */
+/**
+ * The cells that share a good build: the same step, found the same way, framed or not, one cell per bad build. Their
+ * good builds are the same page and their recordings the same steps, so each group is recorded and replayed on its
+ * good build once; each cell's bad build is replayed on its own.
+ */
+export function goodBuildGroups(all: Cell[]): Cell[][] {
+  const groups = new Map<string, Cell[]>();
+  for (const cell of all) {
+    const key = `${cell.step}|${cell.locator}|${cell.framed}`;
+    groups.set(key, [...(groups.get(key) ?? []), cell]);
+  }
+  return [...groups.values()];
+}
+
+/** Runs every cell, `concurrency` groups at a time; the scripted model must answer with `healerModel` for every request. */
 export async function runMatrix(
   browser: Browser,
   llm: ScriptedLlm,
@@ -426,22 +441,26 @@ export async function runMatrix(
   concurrency = 8,
 ): Promise<CellResult[]> {
   const results: CellResult[] = [];
+  const groups = goodBuildGroups(all);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < all.length; i = next++) {
-      const cell = all[i]!;
-      const base = `${matrix.url}/cell/${cell.id}`;
-      const steps = await record(browser, cell, `${base}/good`);
-      const lying = cell.locator === 'heal: lying';
-      const good = lying ? undefined : await replayOn(browser, steps, `${base}/good`, cell, llm);
-      const bad = await replayOn(browser, steps, `${base}/bad`, cell, llm);
+    for (let i = next++; i < groups.length; i = next++) {
+      const group = groups[i]!;
+      const first = group[0]!;
+      const goodUrl = `${matrix.url}/cell/${first.id}/good`;
+      const steps = await record(browser, first, goodUrl);
+      const lying = first.locator === 'heal: lying';
+      const good = lying ? undefined : await replayOn(browser, steps, goodUrl, first, llm);
       const control = good && (good.status === 'PASSED' && good.changes.length === 0 ? 'clean' : 'NOT CLEAN');
-      results[i] = {
-        ...cell,
-        ...judge(cell, bad),
-        ...(control && { control }),
-        ...(control === 'NOT CLEAN' && { detail: `good build: ${good!.error ?? JSON.stringify(good!.changes)}` }),
-      };
+      for (const cell of group) {
+        const bad = await replayOn(browser, steps, `${matrix.url}/cell/${cell.id}/bad`, cell, llm);
+        results[cell.id] = {
+          ...cell,
+          ...judge(cell, bad),
+          ...(control && { control }),
+          ...(control === 'NOT CLEAN' && { detail: `good build: ${good!.error ?? JSON.stringify(good!.changes)}` }),
+        };
+      }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
