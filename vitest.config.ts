@@ -18,6 +18,8 @@ const isolated = [
 export default defineConfig({
   test: {
     globalSetup: ['./test/support/global-setup.ts'],
+    // PROCTOR_FILE_TIMES=<file>: each file's time and CPU, hooks included (docs/testing.md); nothing without it.
+    setupFiles: ['./test/support/file-times.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
