@@ -6,7 +6,7 @@
 // heal cells go through the production healer and the real `openai` client to a scripted model over HTTP: an
 // honest one that picks the recorded element or says it is gone, and a lying one that picks another of its kind.
 import { createServer, type Server } from 'node:http';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { replaySteps, type ReplayResult } from '../../src/browser/replay/replay.js';
 import { elementTarget } from '../../src/browser/record/record.js';
 import { RunValues } from '../../src/domain/run-values.js';
@@ -237,10 +237,9 @@ function locatorInPage(cell: Cell): string {
 const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The cell's test as burn-in would record it: the step on its element, then (for an action) a check of its effect. */
-async function record(browser: Browser, cell: Cell, url: string): Promise<Step[]> {
-  const context = await browser.newContext();
+async function record(context: BrowserContext, cell: Cell, url: string): Promise<Step[]> {
+  const p = await context.newPage();
   try {
-    const p = await context.newPage();
     await p.goto(url);
     const l = labels[cell.step];
     const on = cell.framed
@@ -270,7 +269,7 @@ async function record(browser: Browser, cell: Cell, url: string): Promise<Step[]
       },
     ];
   } finally {
-    await context.close();
+    await p.close();
   }
 }
 
@@ -350,15 +349,14 @@ export async function serveMatrix(all: Cell[]): Promise<Matrix> {
 }
 
 async function replayOn(
-  browser: Browser,
+  context: BrowserContext,
   steps: Step[],
   url: string,
   cell: Cell,
   llm: ScriptedLlm,
 ): Promise<ReplayResult> {
-  const context = await browser.newContext();
+  const page = await context.newPage();
   try {
-    const page = await context.newPage();
     const heal = cell.locator.startsWith('heal')
       ? createLlmHealer(
           createLlm({ apiKey: llm.apiKey, baseURL: llm.baseURL, model: 'scripted-model' }, { maxRetries: 0 })!,
@@ -393,7 +391,7 @@ async function replayOn(
     );
     return { ...result, error: `${result.error ?? ''} [frames now: ${frames.join('; ')}]` };
   } finally {
-    await context.close();
+    await page.close();
   }
 }
 
@@ -448,18 +446,25 @@ export async function runMatrix(
       const group = groups[i]!;
       const first = group[0]!;
       const goodUrl = `${matrix.url}/cell/${first.id}/good`;
-      const steps = await record(browser, first, goodUrl);
-      const lying = first.locator === 'heal: lying';
-      const good = lying ? undefined : await replayOn(browser, steps, goodUrl, first, llm);
-      const control = good && (good.status === 'PASSED' && good.changes.length === 0 ? 'clean' : 'NOT CLEAN');
-      for (const cell of group) {
-        const bad = await replayOn(browser, steps, `${matrix.url}/cell/${cell.id}/bad`, cell, llm);
-        results[cell.id] = {
-          ...cell,
-          ...judge(cell, bad),
-          ...(control && { control }),
-          ...(control === 'NOT CLEAN' && { detail: `good build: ${good!.error ?? JSON.stringify(good!.changes)}` }),
-        };
+      // One context for the group, a page for each recording and replay: the pages keep nothing (no cookie, no
+      // storage), and each cell's bad build has a URL of its own.
+      const context = await browser.newContext();
+      try {
+        const steps = await record(context, first, goodUrl);
+        const lying = first.locator === 'heal: lying';
+        const good = lying ? undefined : await replayOn(context, steps, goodUrl, first, llm);
+        const control = good && (good.status === 'PASSED' && good.changes.length === 0 ? 'clean' : 'NOT CLEAN');
+        for (const cell of group) {
+          const bad = await replayOn(context, steps, `${matrix.url}/cell/${cell.id}/bad`, cell, llm);
+          results[cell.id] = {
+            ...cell,
+            ...judge(cell, bad),
+            ...(control && { control }),
+            ...(control === 'NOT CLEAN' && { detail: `good build: ${good!.error ?? JSON.stringify(good!.changes)}` }),
+          };
+        }
+      } finally {
+        await context.close();
       }
     }
   };
