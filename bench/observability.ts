@@ -45,7 +45,8 @@ import { createDatabaseIn, startPostgres } from '../test/support/postgres.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
 import { buildPlanDag } from './plan-dag.js';
 import { startBenchWorkers } from './plan-run-processes.js';
-import { descendants, envInt, fixed, median, processCpu, seedBenchApplication, table, watchdog } from './support.js';
+import { descendants, processCpu } from '../test/support/processes.js';
+import { envInt, fixed, median, seedBenchApplication, table, watchdog } from './support.js';
 
 const tests = envInt('BENCH_TESTS', 1000);
 const rounds = envInt('BENCH_ROUNDS', 4);

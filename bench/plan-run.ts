@@ -59,16 +59,15 @@ import { workflowIds } from '../workflows/shared.js';
 import type { PlanRunResult } from '../workflows/plan-run-contract.js';
 import { freePort } from '../test/support/net.js';
 import { createDatabaseIn, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
+import { descendants, processCpu } from '../test/support/processes.js';
 import { insertRecordedTestCase } from '../test/support/recorded.js';
 import {
   benchWorkerSettings,
-  descendants,
   envInt,
   envInts,
   fixed,
   median,
   percentile,
-  processCpu,
   seedBenchApplication,
   table,
 } from './support.js';

@@ -1,27 +1,17 @@
 // What each test file costs, hooks included: with PROCTOR_FILE_TIMES=<file>, a line of JSON per test file is appended
-// to <file> (a setup file of every project; without the variable it does nothing). Vitest's JSON reporter times a file
-// by its tests alone, so a file whose work is in `beforeAll` reads as 0 s there: the trust matrix read 0 s while it
-// took about 190 s and 250 CPU-s alone, and so started last (docs/testing.md, "Keeping it fast").
+// to <file> (a setup file of every project; without the variable it does nothing). Vitest's JSON reporter times a
+// file by its tests alone, so a file whose work is in `beforeAll` reads as 0 s there: the trust matrix read 0 s while
+// it took about 190 s and 250 CPU-s alone, and so started last (docs/testing.md, "Keeping it fast").
 //
 // Each line: `wall` (first hook to last, seconds); `cpu`, this process's and that of the processes it has waited for;
-// `children` by kind (Chromium, Postgres, spawned `proctor` processes, …), the processes it started that still run after
-// the file's last test, read before its `afterAll` closes them (a closed Chromium's renderers take their CPU with them).
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+// `children` by kind (Chromium, Postgres, spawned `proctor` processes, …), the processes it started that still run
+// after the file's last test, read before its `afterAll` closes them (a closed Chromium's renderers take their CPU
+// with them).
+import { appendFileSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { descendants, processCpu } from './processes.js';
 
 const out = process.env.PROCTOR_FILE_TIMES;
-
-interface Proc {
-  ppid: string;
-  /** Its CPU and that of its children it has waited for, in seconds. */
-  cpu: number;
-}
-
-function readProc(pid: string): Proc {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { ppid: f[1]!, cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100 };
-}
 
 const kinds: [string, RegExp][] = [
   ['chromium', /chrom/],
@@ -31,39 +21,26 @@ const kinds: [string, RegExp][] = [
   ['proctor', /proctor/],
   ['python', /python|schemathesis/],
 ];
-const kindOf = (pid: string) => {
+const kindOf = (pid: number) => {
   const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   return kinds.find(([, re]) => re.test(cmd))?.[0] ?? 'other';
 };
 
-/** This process's CPU, and its descendants' by kind. */
+/** This process's CPU, and its descendants' by kind (each with the CPU of the children it has reaped). */
 function cpuNow(): { cpu: number; children: Record<string, number> } {
-  const procs = new Map<string, Proc>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      procs.set(pid, readProc(pid));
-    } catch {
-      // It exited while the list was read.
-    }
-  }
-  const self = String(process.pid);
-  const isMine = (pid: string) => {
-    for (let p = procs.get(pid)?.ppid, depth = 0; p && p !== '0' && depth < 32; p = procs.get(p)?.ppid, depth++)
-      if (p === self) return true;
-    return false;
-  };
+  const self = processCpu(process.pid);
   const children: Record<string, number> = {};
-  for (const [pid, proc] of procs) {
-    if (pid === self || !isMine(pid)) continue;
+  for (const pid of descendants(process.pid)) {
     try {
+      const cpu = processCpu(pid);
+      if (!cpu) continue;
       const kind = kindOf(pid);
-      children[kind] = (children[kind] ?? 0) + proc.cpu;
+      children[kind] = (children[kind] ?? 0) + cpu.own + cpu.reaped;
     } catch {
-      // Gone meanwhile.
+      // It exited while it was read.
     }
   }
-  return { cpu: procs.get(self)?.cpu ?? 0, children };
+  return { cpu: self ? self.own + self.reaped : 0, children };
 }
 
 if (out && process.platform === 'linux') {
@@ -83,9 +60,12 @@ if (out && process.platform === 'linux') {
     for (const kind of new Set([...Object.keys(start.children), ...Object.keys(end.children)]))
       children[kind] = round((end.children[kind] ?? 0) - (start.children[kind] ?? 0));
     const file = expect.getState().testPath ?? '';
-    appendFileSync(
-      out,
-      `${JSON.stringify({ file: file.slice(file.lastIndexOf('/test/') + 1), wall: round((Date.now() - start.at) / 1000), cpu: round(end.cpu - start.cpu), children })}\n`,
-    );
+    const line = {
+      file: file.slice(file.lastIndexOf('/test/') + 1),
+      wall: round((Date.now() - start.at) / 1000),
+      cpu: round(end.cpu - start.cpu),
+      children,
+    };
+    appendFileSync(out, `${JSON.stringify(line)}\n`);
   });
 }

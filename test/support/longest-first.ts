@@ -3,13 +3,14 @@
 // mostly waiting out outages) for the end, where they ran alone while the other workers had nothing left to do.
 // Each file's whole time, hooks included (PROCTOR_FILE_TIMES, test/support/file-times.ts), from a fresh run on two
 // cores (2026-11-29): vitest's JSON reporter leaves a file's hooks out, and the trust matrix, whose work is all in
-// `beforeAll`, read 0 s there and started among the last files. Where vitest has its own timings (a second run), they order the rest.
+// `beforeAll`, read 0 s there and started among the last files. Where vitest has its own timings (a second run), they
+// order the rest.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const longest = [
   'test/production/faults.test.ts', // 214 s
   'test/api/schemathesis.test.ts', // 204
-  'test/e2e/trust-matrix.test.ts', // 264 before its good builds were shared; 162 alone after
+  'test/e2e/trust-matrix.test.ts', // 264; 206 in the next run, its good builds shared
   'test/dashboard/pages.test.ts', // 167
   'test/e2e/visual-checks.test.ts', // 136
   'test/e2e/email-codes.test.ts', // 123
