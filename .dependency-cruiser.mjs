@@ -7,9 +7,9 @@ const layers = [
   { name: 'domain', path: '^src/domain/', mayImport: [], why: 'pure values, rules and errors' },
   {
     name: 'support',
-    path: '^src/(config|logger|ids|programs|streams|timeouts|tracing|tracing-setup|metrics)\\.ts$',
+    path: '^src/(config|logger|ids|ports|programs|streams|timeouts|tracing|tracing-setup|metrics)\\.ts$',
     mayImport: ['domain'],
-    why: "process-wide helpers every layer above may use: the config schema, the logger, id generation, where the external programs are, bounded stream reading, a time limit on a promise, the process's Prometheus metrics",
+    why: "process-wide helpers every layer above may use: the config schema, the logger, id generation, ports for child processes, where the external programs are, bounded stream reading, a time limit on a promise, the process's Prometheus metrics",
   },
   {
     name: 'contracts',

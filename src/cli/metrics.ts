@@ -16,7 +16,7 @@ import type { TemporalClientProvider } from '../temporal/client.js';
 import { taskQueueBacklogReader } from '../temporal/task-queue-backlog.js';
 import { checkReadiness, type Probes } from '../services/readiness.js';
 import { installRuntimeWithoutSignalHandlers } from '../worker/worker.js';
-import { freePortNear } from './ports.js';
+import { freePortNear } from '../ports.js';
 
 /** The worker's metrics port when PROCTOR_METRICS_PORT is unset (the OpenTelemetry Prometheus exporter's). */
 export const defaultWorkerMetricsPort = 9464;

@@ -17,7 +17,7 @@ import { startWorker, workerSettings } from '../worker/worker.js';
 import { migrateSearchAttributes } from '../temporal/search-attributes.js';
 import { loadPrograms } from '../programs.js';
 import { createTunnelEdge, type TunnelEdge } from '../tunnels/edge.js';
-import { freePortNear } from './ports.js';
+import { freePortNear } from '../ports.js';
 import { startInboxHost } from './inbox.js';
 import { startStateSweep } from './state-sweep.js';
 import { clientForMetrics, installRuntimeWithMetrics, mountMetrics, startProcessMetrics } from './metrics.js';

@@ -1,4 +1,5 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { freePort } from '../ports.js';
 import { devServerSearchAttributes } from './search-attributes.js';
 
 export interface DevServer {
@@ -27,7 +28,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
       dbFilename: opts.dbFilename,
       namespace: opts.namespace,
       ip: '127.0.0.1',
-      port: opts.port,
+      // Our pick, not the SDK's: it would take one from the ephemeral range (src/ports.ts says why not).
+      port: opts.port ?? (await freePort()),
       ui: opts.uiPort !== undefined,
       uiPort: opts.uiPort,
       log: { format: 'pretty', level: 'error' },

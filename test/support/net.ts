@@ -1,19 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
-import { createServer, type Server } from 'node:net';
+import type { Server } from 'node:net';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+// Picked below the kernel's ephemeral range and reserved across processes: src/ports.ts says why.
+export { freePort } from '../../src/ports.js';
 
 export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
