@@ -9,6 +9,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
 import { loadPrograms } from '../../src/programs.js';
+import { freePort } from '../../src/ports.js';
 import { startWorkflow, type TemporalTarget } from '../../src/temporal/lifecycle.js';
 import { bundleWorkflows } from '../../src/worker/worker.js';
 import { workflowSpanSinks } from '../../src/temporal/tracing.js';
@@ -59,16 +60,27 @@ export function installQuietRuntime(): void {
 }
 
 /**
+ * The time-skipping test server: the one `npm run setup:test` installed, else the SDK downloads it. On a port of our
+ * picking, as every server a test starts (src/ports.ts says why not the SDK's).
+ */
+export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
+  const testServer = loadPrograms().temporalTestServer;
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: {
+      ...(testServer && { executable: { type: 'existing-path', path: testServer } }),
+      port: await freePort(),
+    },
+  });
+}
+
+/**
  * Starts the time-skipping test server (the one `npm run setup:test` installed, else the SDK downloads it) and
  * uses the suite's workflow bundle. `workflowsPath` bundles another entry (a test's own stub workflows).
  */
 export async function createWorkflowHarness(opts: { workflowsPath?: string } = {}): Promise<WorkflowHarness> {
   installQuietRuntime();
-  const testServer = loadPrograms().temporalTestServer;
   const [env, workflowBundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping(
-      testServer ? { server: { executable: { type: 'existing-path', path: testServer } } } : {},
-    ),
+    startTimeSkipping(),
     opts.workflowsPath ? bundleWorkflows(opts.workflowsPath) : suiteBundle(),
   ]);
   const uniqueId = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;

