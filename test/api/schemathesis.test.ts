@@ -10,8 +10,11 @@ import { serveOverHttp, type ServedApp } from '../support/http-server.js';
 // Fixed, so a failure reproduces: `schemathesis run … --seed 20261123` with the printed options.
 const SEED = 20261123;
 // Per operation in the fuzzing phase (valid and invalid requests). The whole run took 45 s on two cores shared
-// with other work, 117 s at a load of ~20; the timeout leaves room for a machine busier than that.
+// with other work, 117 s at a load of ~20.
 const MAX_EXAMPLES = 8;
+// A guard against a hang, not a time target. In `npm test` it shares its first minutes with the trust matrix and
+// the fault matrix and takes 200 to 220 s; with a second suite's work on the machine beside it, it passed 360 s.
+const TIMEOUT_MS = 900_000;
 
 function runSchemathesis(
   executable: string,
@@ -153,7 +156,7 @@ describe('schemathesis over /v1/openapi.json (postgres)', () => {
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('finds no server error, schema violation or undeclared status', { timeout: 360_000 }, async () => {
+  it('finds no server error, schema violation or undeclared status', { timeout: TIMEOUT_MS }, async () => {
     const executable = loadPrograms().schemathesis;
     if (!executable)
       throw new Error('schemathesis is not installed: run `npm run setup:test` (pip install schemathesis)');
