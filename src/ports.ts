@@ -11,7 +11,6 @@ import { join } from 'node:path';
 
 const lowest = 15_000;
 const reservedForMs = 60_000;
-const reservations = join(tmpdir(), 'proctor-ports');
 
 /** The low end of the kernel's ephemeral range (Linux reads it; elsewhere the Linux default, below macOS's). */
 function ephemeralLow(): number {
@@ -35,14 +34,19 @@ function canListen(port: number): Promise<boolean> {
 
 /** Takes the port's reservation file unless another picker took it within the last minute. */
 function reserve(port: number): boolean {
-  mkdirSync(reservations, { recursive: true });
+  // The temp folder is read at each pick, not once: a test can give the picks a folder of their own.
+  const reservations = join(tmpdir(), 'proctor-ports');
   const file = join(reservations, String(port));
   try {
+    mkdirSync(reservations, { recursive: true });
     writeFileSync(file, String(process.pid), { flag: 'wx' });
     return true;
-  } catch {
+  } catch (err) {
+    // No folder to reserve in (a read-only temp folder, a file in the folder's place): the trial listen alone
+    // decides. EEXIST from the file itself means another picker has it.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || (err as NodeJS.ErrnoException).path !== file) return true;
     // Held: by a recent picker (keep off), or by one long ago whose process has bound the port or given it up
-    // (canListen tells which), so the reservation is renewed.
+    // (the trial listen tells which), so the reservation is renewed.
     try {
       if (Date.now() - statSync(file).mtimeMs < reservedForMs) return false;
       const now = new Date();
