@@ -13,7 +13,7 @@ const lowest = 15_000;
 const reservedForMs = 60_000;
 
 /** The low end of the kernel's ephemeral range (Linux reads it; elsewhere the Linux default, below macOS's). */
-function ephemeralLow(): number {
+function readEphemeralLow(): number {
   try {
     const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
     if (Number.isInteger(low) && low > 0) return low;
@@ -23,7 +23,12 @@ function ephemeralLow(): number {
   return 32_768;
 }
 
-function canListen(port: number): Promise<boolean> {
+// Read once, on the first pick.
+let ephemeralLowRead: number | undefined;
+const ephemeralLow = () => (ephemeralLowRead ??= readEphemeralLow());
+
+/** Whether a loopback listener can take the port now. */
+export function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
@@ -32,19 +37,31 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
-/** Takes the port's reservation file unless another picker took it within the last minute. */
-function reserve(port: number): boolean {
-  // The temp folder is read at each pick, not once: a test can give the picks a folder of their own.
-  const reservations = join(tmpdir(), 'proctor-ports');
-  const file = join(reservations, String(port));
+/**
+ * The folder the reservations are kept in, made if need be; undefined when none can be (a read-only temp folder, a
+ * file in the folder's place), and then the trial listen alone decides. Read at each call, not once: a test can give
+ * its picks a folder of their own.
+ */
+function reservationFolder(): string | undefined {
+  const folder = join(tmpdir(), 'proctor-ports');
   try {
-    mkdirSync(reservations, { recursive: true });
+    mkdirSync(folder, { recursive: true });
+    return folder;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Takes the port's reservation file unless another picker took it within the last minute. */
+function reserve(folder: string | undefined, port: number): boolean {
+  if (!folder) return true;
+  const file = join(folder, String(port));
+  try {
     writeFileSync(file, String(process.pid), { flag: 'wx' });
     return true;
   } catch (err) {
-    // No folder to reserve in (a read-only temp folder, a file in the folder's place): the trial listen alone
-    // decides. EEXIST from the file itself means another picker has it.
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || (err as NodeJS.ErrnoException).path !== file) return true;
+    // A folder that cannot be written to: the trial listen alone decides.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return true;
     // Held: by a recent picker (keep off), or by one long ago whose process has bound the port or given it up
     // (the trial listen tells which), so the reservation is renewed.
     try {
@@ -74,9 +91,10 @@ function anyFreePort(): Promise<number> {
 
 /** A port in [low, high) that is free now and reserved for this caller; undefined when `attempts` tries find none. */
 export async function freePortIn(low: number, high: number, attempts = 100): Promise<number | undefined> {
+  const folder = reservationFolder();
   for (let attempt = 0; attempt < attempts; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low));
-    if (reserve(port) && (await canListen(port))) return port;
+    if (reserve(folder, port) && (await canListen(port))) return port;
   }
   return undefined;
 }

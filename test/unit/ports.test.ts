@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, freePortIn } from '../../src/ports.js';
+import { canListen, freePort, freePortIn } from '../../src/ports.js';
 
 const ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
 
@@ -16,13 +16,6 @@ const listen = (port: number) =>
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve(server));
     servers.push(server);
-  });
-
-const isFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 
 afterEach(async () => {
@@ -59,7 +52,7 @@ describe('ports for child processes', () => {
           () => true,
           () => false,
         );
-        if (held && (await isFree(candidate + 2))) base = candidate;
+        if (held && (await canListen(candidate + 2))) base = candidate;
       }
       expect(base).toBeGreaterThan(0);
       const picks = await Promise.all(Array.from({ length: 5 }, () => freePortIn(base, base + 3, 50)));
